@@ -1,0 +1,37 @@
+"""Build the Cython extensions of nardy_fast.
+
+Every ``nardy_fast/_*.pyx`` becomes an extension module.  Optimised (``-O3``) by default;
+``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
+"""
+import glob
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("NARDY_FAST_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "embedsignature": True,
+}
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+extensions = [
+    Extension(
+        "nardy_fast." + os.path.splitext(os.path.basename(path))[0],
+        [path],
+        include_dirs=[np.get_include()],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+    for path in sorted(glob.glob(os.path.join("nardy_fast", "_*.pyx")))
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            nthreads=int(os.environ.get("NARDY_FAST_BUILD_JOBS", "0"))))
