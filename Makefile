@@ -26,7 +26,7 @@ test: build
 	$(PY) -m pytest -q
 
 demo: build
-	$(VENV)/bin/nardy-fast demo
+	$(PY) -m nardy_fast.demo
 
 bench: build
 	$(PY) benchmarks/bench_movegen.py
