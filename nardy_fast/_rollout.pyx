@@ -54,15 +54,14 @@ bear off (``OneSided.mean``); ties go to the first result in generation order.
 
 Exact bear-off values (truncation)
 ----------------------------------
-With ``P_X(t)`` the one-sided probability that side X (on roll) needs exactly ``t`` turns
-(minimum-mean play) and ``F_X(t)`` the probability that X still has no checker off after
-``t`` turns (first-off-minimising play), and likewise for the opponent Y: X wins at its
-turn ``t`` with probability ``P_X(t) P(T_Y > t - 1 + a)``, by mars with ``P_X(t) F_Y(t - 1 + a)``;
-Y wins at its turn ``t`` with ``P_Y(t) P(T_X > t + b)``, by mars with ``P_Y(t) F_X(t + b)``;
-``a = 1`` when ``draw_rule`` and X is White, ``b = 1`` when ``draw_rule`` and X is Black
-(Black's last turn), else 0; draws take the rest.  Every mars in a race is a home mars.
-When a two-sided table covers both sides (and ``draw_rule`` is off), ``P(X wins)`` is
-taken from it instead (optimal play for the win).
+The same numbers as ``race_probabilities``: when a two-sided table covers both sides (and
+``draw_rule`` is off), ``P(win)`` from it (optimal play for the win; no mars possible
+below 15 checkers); otherwise the one-sided convolution ``_bearoff.race_outcome`` (each
+side's turns ``T`` under minimum-mean play and turns to the first checker off ``F`` under
+first-off-minimising play, independent; with ``draw_rule`` Black's last turn).  Every
+mars of a race is a home mars.  The expected remaining plies use the one-sided turn
+distributions: X (on roll) finishing on its turn ``t`` ends the game at ply ``2t - 1``,
+Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
@@ -102,28 +101,7 @@ from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
-# ---- stand-in until the bear-off module lands: same contract as _bearoff.board6_index
-# (fewer checkers first; the 0-checker board is 0).
-cdef Py_ssize_t BINOM[22][7]
-
-
-cdef void _init_binom() noexcept:
-    cdef int n, k
-    for n in range(22):
-        BINOM[n][0] = 1
-        for k in range(1, 7):
-            BINOM[n][k] = 0 if n == 0 else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
-
-_init_binom()
-
-
-cdef inline Py_ssize_t board6_index(const uint8_t* b6) noexcept nogil:
-    cdef Py_ssize_t idx = 0
-    cdef int k, s = 0
-    for k in range(6):
-        s += b6[k]
-        idx += BINOM[s + k][k + 1]
-    return idx
+from nardy_fast._bearoff cimport board6_index, race_outcome
 
 __all__ = ["play_blocks", "greedy_scores", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH"]
@@ -202,7 +180,7 @@ ctypedef struct config_t:
 ctypedef struct work_t:
     uint8_t* buf               # successor buffer, 24 * cap bytes (owned by play_blocks)
     Py_ssize_t cap
-    double* scratch            # 2 * (os_T + os_T1) doubles for the race convolution
+    double* scratch            # 2 * os_T doubles: cumulative turn distributions
     bitgen_t* rng
     int64_t game               # global index of the game being played
     int rnd_turns              # random rolls drawn so far in this game
@@ -428,81 +406,64 @@ cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double*
     v[Q_EQUITY] = pts if winner == 0 else -pts
 
 
-cdef inline double survival(const double* cum, Py_ssize_t n, Py_ssize_t u) noexcept nogil:
-    """1 - cum[min(u, n - 1)], at least 0."""
-    cdef double s = 1.0 - cum[u if u < n else n - 1]
-    return s if s > 0.0 else 0.0
-
-
 cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* by,
-                      double* v) noexcept nogil:
-    """Exact values of a race of both homes, X = side x on roll (module docstring)."""
-    cdef Py_ssize_t T = c.os_T, T1 = c.os_T1, t, u
+                     double* v) noexcept nogil:
+    """Exact values of a race of both homes, X = side x on roll (module docstring).
+
+    Probabilities from ``_bearoff.race_outcome`` (one-sided) or the two-sided table, as
+    ``race_probabilities`` computes them; expected remaining plies from the one-sided
+    turn distributions.
+    """
+    cdef Py_ssize_t T = c.os_T, t, u
     cdef Py_ssize_t ix = index6(bx), iy = index6(by)
     cdef const double* px = c.os_turns + ix * T
     cdef const double* py = c.os_turns + iy * T
-    cdef const double* fx = c.os_first + ix * T1
-    cdef const double* fy = c.os_first + iy * T1
     cdef double* cx = w.scratch
     cdef double* cy = cx + T
-    cdef double* gx = cy + T
-    cdef double* gy = gx + T1
-    cdef double pw = 0, pmw = 0, pl = 0, pml = 0, pd = 0, plies = 0, s, d
-    cdef double sx = 0, sy = 0, hm
-    cdef int a = 0, b = 0, nx, ny
+    cdef double out[4]
+    cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s, hm
+    cdef int a = 0, b = 0, x_white = is_white(c, x)
     if c.draw_rule:
-        if is_white(c, x):
+        if x_white:
             a = 1
         else:
             b = 1
+    if (c.ts_pwin != NULL and not c.draw_rule and count_on(bx) <= c.ts_max_checkers
+            and count_on(by) <= c.ts_max_checkers):
+        pw = c.ts_pwin[ix * c.ts_m + iy]        # no mars below 15 checkers
+        pmw = pml = pd = 0.0
+    else:
+        race_outcome(c.os_turns, T, c.os_first, c.os_T1, ix, iy, c.draw_rule, x_white, out)
+        pw = out[0]
+        pmw = out[1]
+        pml = out[2]
+        pd = out[3]
+    pl = 1.0 - pw - pd
+    if pl < 0.0:
+        pl = 0.0
+    if pml > pl:
+        pml = pl
+    # expected plies: X finishes on its turn t at ply 2t - 1, Y on its turn t at ply 2t
     for t in range(T):
         sx += px[t]
         sy += py[t]
         cx[t] = sx
         cy[t] = sy
-    sx = 0
-    sy = 0
-    for t in range(T1):
-        sx += fx[t]
-        sy += fy[t]
-        gx[t] = sx
-        gy[t] = sy
     for t in range(1, T):
         u = t - 1 + a
-        s = survival(cy, T, u)
-        pw += px[t] * s
-        pmw += px[t] * survival(gy, T1, u)
-        plies += px[t] * s * (2 * t - 1)
+        s = 1.0 - cy[u if u < T else T - 1]     # P(T_Y > t - 1 + a)
+        plies += px[t] * (s if s > 0.0 else 0.0) * (2 * t - 1)
         u = t + b
-        s = survival(cx, T, u)
-        pl += py[t] * s
-        pml += py[t] * survival(gx, T1, u)
-        plies += py[t] * s * (2 * t)
+        s = 1.0 - cx[u if u < T else T - 1]     # P(T_X > t + b)
+        plies += py[t] * (s if s > 0.0 else 0.0) * (2 * t)
         if a:
-            d = px[t] * py[t]
-            pd += d
-            plies += d * (2 * t)
-        if b and t + 1 < T:
-            d = py[t] * px[t + 1]
-            pd += d
-            plies += d * (2 * t + 1)
-    if c.ts_pwin != NULL and not c.draw_rule:
-        nx = count_on(bx)
-        ny = count_on(by)
-        if nx <= c.ts_max_checkers and ny <= c.ts_max_checkers:
-            pw = c.ts_pwin[ix * c.ts_m + iy]
-            pl = 1.0 - pw
-            pd = 0.0
-    if pmw > pw:
-        pmw = pw
-    if pml > pl:
-        pml = pl
-    if pd < 0.0:
-        pd = 0.0
+            plies += px[t] * py[t] * (2 * t)           # draw: Black's last turn
+        elif b and t + 1 < T:
+            plies += py[t] * px[t + 1] * (2 * t + 1)   # draw: X (Black) finishes last
     if x == 1:
         pw, pl = pl, pw
         pmw, pml = pml, pmw
-    hm = c.pts_home_mars
+    hm = c.pts_home_mars                         # every mars of a race is a home mars
     v[Q_WIN] = pw
     v[Q_MARS_WIN] = pmw
     v[Q_HOME_MARS_WIN] = pmw
@@ -700,7 +661,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     trv = truncated
     w.cap = DEFAULT_CAP
     w.buf = <uint8_t*>malloc(w.cap * N_POINTS)
-    w.scratch = <double*>malloc((2 * (c.os_T + c.os_T1) + 1) * sizeof(double))
+    w.scratch = <double*>malloc((2 * c.os_T + 1) * sizeof(double))
     try:
         if w.buf == NULL or w.scratch == NULL:
             raise MemoryError("rollout: cannot allocate the successor buffer")
@@ -784,7 +745,7 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
         c.ts_max_checkers = int(nmax)
     memcpy(b[0], &m[0], N_POINTS)
     memcpy(b[1], &o[0], N_POINTS)
-    w.scratch = <double*>malloc((2 * (c.os_T + c.os_T1) + 1) * sizeof(double))
+    w.scratch = <double*>malloc((2 * c.os_T + 1) * sizeof(double))
     if w.scratch == NULL:
         raise MemoryError()
     try:
