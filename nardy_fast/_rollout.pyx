@@ -158,6 +158,7 @@ ctypedef struct config_t:
     int draw_rule
     int opening_dice           # first random roll from the 30 non-doubles
     int n_strata               # strata of the first random roll: 36 or 30
+    int stratify               # 0: every roll drawn from the stream (benchmarks only)
     int first_d1               # fixed first roll, or 0
     int first_d2
     int truncate               # stop at a race of both homes, add exact values
@@ -205,12 +206,14 @@ cdef inline uint32_t bounded(bitgen_t* g, uint32_t n) noexcept nogil:
 cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept nogil:
     """The next random roll of the game: stratified for the first two, then drawn."""
     cdef int r
-    if w.rnd_turns == 0:
+    if w.rnd_turns == 0 and c.stratify:
         r = <int>(w.game % c.n_strata)
         if c.opening_dice:
             r = OPENING[r]
-    elif w.rnd_turns == 1:
+    elif w.rnd_turns == 1 and c.stratify:
         r = <int>((w.game // c.n_strata) % 36)
+    elif w.rnd_turns == 0 and c.opening_dice:
+        r = OPENING[bounded(w.rng, 30)]
     else:
         r = <int>bounded(w.rng, 36)
     w.rnd_turns += 1
@@ -574,6 +577,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     else:
         c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
     c.truncate = truncate
+    c.stratify = 1
     c.pts_oin = rules.points("oin")
     c.pts_mars = rules.points("mars")
     c.pts_koks = rules.points("koks")
@@ -589,7 +593,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
 
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
-                int64_t n_games, int64_t block_games):
+                int64_t n_games, int64_t block_games, bint stratify=True):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -618,6 +622,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     n_games : int
         Total games of the rollout: block ``k`` plays games
         ``k * block_games .. min((k + 1) * block_games, n_games) - 1``.
+    stratify : bool
+        ``False`` draws the first two rolls from the stream too (to measure what the
+        stratification gains; ``rollout`` always stratifies).
 
     Returns
     -------
@@ -642,6 +649,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if truncate and tables is None:
         raise ValueError("truncate=True needs the bear-off tables")
     fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
+    c.stratify = stratify
     c.py_error = <void*>err_list
     if tables is not None:
         mean, turns, first_off, pw, nmax = tables
