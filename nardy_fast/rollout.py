@@ -331,8 +331,8 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         How both sides choose their moves (a tuple: side on roll, opponent).  A callable
         ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
         (the mover's boards after each legal move, mover's numbering) and the opponent's
-        board (``shape (24,)``, its numbering) and returns ``k`` scores; the first argmax is
-        played.  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
+        board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
+        played (ties: the lexicographically smallest board).  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
         its checkers home, every policy but ``"random"`` plays the one-sided bear-off
         database's move of least expected turns (when the database is available).
     seed : None, int or numpy.random.SeedSequence
