@@ -378,8 +378,8 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     >>> import nardy_fast as nf
     >>> r = nf.rollout(nf.Position.initial(), 1296, policy="random", seed=1,
     ...                truncate=None, workers=1, progress=False)
-    >>> r.games, r.p_win + r.p_lose + r.p_draw
-    (1296, 1.0)
+    >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
+    (1296, 1.0, 0)
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
     workers = _check_workers(workers, client, plan.policies)
