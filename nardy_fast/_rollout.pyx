@@ -98,7 +98,7 @@ cdef extern from *:
     int NF_POPCOUNT(uint32_t x) noexcept nogil
     uint64_t load_word "NF_LOAD_WORD"(const uint8_t* p) noexcept nogil
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK, occupancy
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
@@ -340,7 +340,7 @@ cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const u
         opp = np.empty(N_POINTS, dtype=np.uint8)
         ov = opp
         memcpy(&ov[0], o, N_POINTS)
-        scores = np.asarray(fn(cand, opp), dtype=np.float64)
+        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
         if scores.shape != (n,):
             raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
                              f"candidates: expected ({n},)")
