@@ -166,7 +166,8 @@ def test_draw_rule():
     # against 15 on point 19, Black's last turn decides the mars
     o = race_probabilities(race(a, [0, 0, 0, 0, 0, 15], "white"), rules=rules)
     p_mars = 1 - p_roll([0, 0, 0, 0, 0, 15], lambda n: n < 15)
-    assert o.p_win == 1 and o.p_mars_win == pytest.approx(p_mars, abs=1e-15)
+    assert o.p_win == pytest.approx(1, abs=1e-15)
+    assert o.p_mars_win == pytest.approx(p_mars, abs=1e-15)
     with pytest.raises(ValueError, match="draw rule"):
         race_probabilities(race(a, a), rules=rules, method="two_sided")
 
