@@ -16,7 +16,9 @@ Game loop (one game)
 3. The roll: the fixed first roll if given; else the first random roll of game ``g`` is
    stratum ``g mod S`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles under
    ``opening_roll="opening_dice"`` from the start), the second random roll is
-   ``(g div S) mod 36``, and later rolls are drawn by rejection from the stream.
+   ``(g + g div 36) mod 36`` (every 36 consecutive games see each second roll once, and
+   every 1296 games each pair of first and second rolls once), and later rolls are drawn
+   by rejection from the stream.
 4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
    rules); the side's policy picks one.
 5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
@@ -212,7 +214,7 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
         if c.opening_dice:
             r = OPENING[r]
     elif w.rnd_turns == 1 and c.stratify:
-        r = <int>((w.game // c.n_strata) % 36)
+        r = <int>((w.game + w.game // 36) % 36)
     elif w.rnd_turns == 0 and c.opening_dice:
         r = OPENING[bounded(w.rng, 30)]
     else:

@@ -10,8 +10,9 @@ Estimates and errors
 --------------------
 Every probability and the equity is the mean of a per-game value for the side on roll
 (0/1 outcomes for games played out, exact bear-off probabilities for truncated games).
-The first random roll of game ``g`` is ``g mod 36`` (stratified; the second random roll is
-``(g div 36) mod 36``), so all 36 rolls appear equally often.  Standard errors use the
+The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
+(stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
+pair of them in every 1296 games).  Standard errors use the
 within-stratum variances of the first roll's 36 strata,
 ``se**2 = sum_h n_h s_h**2 / n**2`` (``n_h`` games and sample variance ``s_h**2`` in
 stratum ``h``), which is valid for the stratified mean and conservative about the second

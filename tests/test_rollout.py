@@ -200,6 +200,18 @@ def test_first_roll_is_stratified(n):
     assert r.se_p_win == 0
 
 
+@pytest.mark.parametrize("n", [72, 108])
+def test_second_roll_is_stratified(n):
+    """The opponent's 6-pip single checker meets the second random roll: every 36
+    consecutive games see each second roll once, so the mean length is exact."""
+    opp, mover = board(p19=1), board(p13=15)
+    q = sum(finishes(opp, mover, a, b) for a in range(1, 7) for b in range(1, 7)) / 36
+    r = rollout(nf.Position.from_boards(mover, opp), n, policy="random", seed=n,
+                truncate=None, **FAST)
+    assert r.p_lose == 1.0
+    assert r.mean_length == pytest.approx(2 * q + 4 * (1 - q), abs=1e-12)
+
+
 def head_watch():
     seen = []
 
