@@ -1,14 +1,16 @@
 """Rollout throughput, scaling and variance reduction.
 
-Complete games per second on one core, at C level (``_rollout.play_blocks``: the nogil
-game loop, one process) and through ``rollout(workers=1)`` (chunking, merging, results),
-for the random and greedy policies, from the start and from a seeded set of middle-game
-positions (random games from the start, seed 12345, stopped after 30-60 plies); then the
-same workload on a 2-process pool and on a Dask ``LocalCluster`` of 2 worker processes;
-then what stratified first rolls and bear-off truncation gain (variance per game, and
-games/s); and OpenSpiel's backgammon random games for comparison when ``open_spiel`` is
-installed (``pip install open_spiel``).  Throughput figures are the median of
-``--repeats`` runs; games are played to the end (``truncate=None``) unless stated.
+Complete games per second on one core, per CPU second of this process (other load on a
+shared machine does not count; ``--wall`` for wall-clock seconds), at C level
+(``_rollout.play_blocks``: the nogil game loop) and through ``rollout(workers=1)``
+(chunking, merging, results), for the random and greedy policies, from the start and from
+a seeded set of middle-game positions (random games from the start, seed 12345, stopped
+after 30-60 plies); then the same workload on a 2-process pool and on a Dask
+``LocalCluster`` of 2 worker processes (wall clock); then what stratified rolls and
+bear-off truncation gain; and OpenSpiel's backgammon random games for comparison when
+``open_spiel`` is installed (``pip install open_spiel``).  Throughput figures are the
+median of ``--repeats`` runs; games are played to the end (``truncate=None``) unless
+stated.
 
     python benchmarks/bench_rollout.py [--games 20000] [--repeats 5] [--no-dask]
 """
@@ -25,6 +27,10 @@ from nardy_fast._rollout import QUANTITIES, play_blocks
 from nardy_fast.rules import CLASSIC
 
 EQ = 1 + QUANTITIES.index("equity")
+# Single-process figures are per CPU-second of this process (robust on a shared machine);
+# --wall switches them to wall-clock seconds.  Pool and Dask figures are always wall clock.
+CLOCK = time.process_time
+WALL = time.perf_counter
 
 
 def middle_positions(n, seed=12345):
@@ -48,13 +54,13 @@ def c_level(position, n_games, policy, seed=1, truncate=False, tables=None, stra
             dice=None):
     """(seconds, tally) of play_blocks over n_games in this process."""
     n_blocks = -(-n_games // nrng.BLOCK_GAMES)
-    t = time.perf_counter()
+    t = CLOCK()
     tally, _ = play_blocks(position.boards, rules=CLASSIC, policies=(policy, policy),
                            side0_white=True, dice=dice, opening_dice=False,
                            truncate=truncate, tables=tables, entropy=seed, first_block=0,
                            n_blocks=n_blocks, n_games=n_games,
                            block_games=nrng.BLOCK_GAMES, stratify=stratify)
-    return time.perf_counter() - t, tally
+    return CLOCK() - t, tally
 
 
 def median_rate(fn, n, repeats):
@@ -63,7 +69,7 @@ def median_rate(fn, n, repeats):
 
 
 def line(label, value, unit="games/s", note=""):
-    print(f"{label:<58} {value:>12,.0f} {unit}{'  ' + note if note else ''}", flush=True)
+    print(f"{label:<64} {value:>10,.0f} {unit}{'  ' + note if note else ''}", flush=True)
 
 
 def bench_single_core(args, mids, tables):
@@ -86,30 +92,33 @@ def bench_single_core(args, mids, tables):
     return rates
 
 
-def timed_rollout(position, n, policy, **kw):
-    t = time.perf_counter()
+def timed_rollout(position, n, policy, clock=None, **kw):
+    clock = clock or CLOCK
+    t = clock()
     nf.rollout(position, n, policy=policy, seed=1, truncate=kw.pop("truncate", None),
                progress=False, **kw)
-    return time.perf_counter() - t
+    return clock() - t
 
 
 def bench_scaling(args):
     start = nf.Position.initial()
     n = 2 * args.games
     timed_rollout(start, 4 * nrng.BLOCK_GAMES, "random", workers=2)     # start the pool
-    one = median_rate(lambda: timed_rollout(start, n, "random", workers=1), n, args.repeats)
-    two = median_rate(lambda: timed_rollout(start, n, "random", workers=2,
+    one = median_rate(lambda: timed_rollout(start, n, "random", WALL, workers=1), n,
+                      args.repeats)
+    two = median_rate(lambda: timed_rollout(start, n, "random", WALL, workers=2,
                                             chunk_size=2 * nrng.BLOCK_GAMES), n, args.repeats)
-    line("rollout, random, 1 process", one)
-    line("rollout, random, 2-process pool (pool already started)", two,
+    line("rollout, random, 1 process (wall clock)", one)
+    line("rollout, random, 2-process pool, already started (wall clock)", two,
          note=f"speed-up {two / one:.2f}x")
     ng = n // 4
-    one_g = median_rate(lambda: timed_rollout(start, ng, "greedy", workers=1), ng,
+    one_g = median_rate(lambda: timed_rollout(start, ng, "greedy", WALL, workers=1), ng,
                         args.repeats)
-    two_g = median_rate(lambda: timed_rollout(start, ng, "greedy", workers=2,
+    two_g = median_rate(lambda: timed_rollout(start, ng, "greedy", WALL, workers=2,
                                               chunk_size=nrng.BLOCK_GAMES), ng, args.repeats)
-    line("rollout, greedy, 1 process", one_g)
-    line("rollout, greedy, 2-process pool", two_g, note=f"speed-up {two_g / one_g:.2f}x")
+    line("rollout, greedy, 1 process (wall clock)", one_g)
+    line("rollout, greedy, 2-process pool (wall clock)", two_g,
+         note=f"speed-up {two_g / one_g:.2f}x")
     return one, two
 
 
@@ -123,11 +132,11 @@ def bench_dask(args, one):
     n = 2 * args.games
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        timed_rollout(start, 2 * nrng.BLOCK_GAMES, "random", client=client)   # warm up
-        r = median_rate(lambda: timed_rollout(start, n, "random", client=client,
+        timed_rollout(start, 2 * nrng.BLOCK_GAMES, "random", WALL, client=client)  # warm up
+        r = median_rate(lambda: timed_rollout(start, n, "random", WALL, client=client,
                                               chunk_size=2 * nrng.BLOCK_GAMES),
                         n, args.repeats)
-        line("rollout, random, Dask LocalCluster (2 worker processes)", r,
+        line("rollout, random, Dask LocalCluster, 2 worker processes (wall)", r,
              note=f"{r / one:.2f}x one process")
 
 
@@ -183,9 +192,11 @@ def bench_variance(args, mids, tables):
                                                  stratify=strat)[1])[1] for s in range(k)]
                for strat in (True, False)}
         v_s, v_n = np.var(est[True], ddof=1), np.var(est[False], ddof=1)
+        band = np.exp(1.96 * np.sqrt(4.0 / (k - 1)))   # ratio of two variances, no effect
         print(f"stratified first two rolls, {policy}, after the opening 6-5: variance of the "
               f"equity estimate over {k} seeds x {n} games {v_n / v_s:.2f}x smaller "
-              f"(sd {np.sqrt(v_n):.4f} -> {np.sqrt(v_s):.4f})", flush=True)
+              f"(sd {np.sqrt(v_n):.4f} -> {np.sqrt(v_s):.4f}; no-effect 95% band "
+              f"{1 / band:.2f}-{band:.2f})", flush=True)
     if tables is None:
         print("truncation: nardy_fast.bearoff not available, skipped")
         return
@@ -194,10 +205,10 @@ def bench_variance(args, mids, tables):
         pm = max(500, args.games // 20)          # games per position
         tot = {}
         for tr in (False, True):
-            t = time.perf_counter()
+            t = CLOCK()
             vs = [variance_per_game(c_level(p, pm, "greedy", tables=tables, truncate=tr)[1])[0]
                   for p in ps]
-            tot[tr] = (time.perf_counter() - t, float(np.mean(vs)))
+            tot[tr] = (CLOCK() - t, float(np.mean(vs)))
         speed = tot[False][0] / tot[True][0]
         vr = tot[False][1] / tot[True][1]
         print(f"bear-off truncation, greedy, {label}: per-game variance of the equity "
@@ -215,7 +226,7 @@ def bench_openspiel(args, c_random_start):
     g = np.random.default_rng(1)
 
     def play(n):
-        t = time.perf_counter()
+        t = CLOCK()
         for _ in range(n):
             state = game.new_initial_state()
             while not state.is_terminal():
@@ -225,7 +236,7 @@ def bench_openspiel(args, c_random_start):
                 else:
                     acts = state.legal_actions()
                     state.apply_action(acts[g.integers(len(acts))])
-        return time.perf_counter() - t
+        return CLOCK() - t
 
     n = args.openspiel_games
     r = median_rate(lambda: play(n), n, max(1, args.repeats // 2))
@@ -241,7 +252,12 @@ def main():
     ap.add_argument("--seeds", type=int, default=30, help="seeds for the variance study")
     ap.add_argument("--openspiel-games", type=int, default=200)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--wall", action="store_true",
+                    help="single-process figures per wall-clock second, not CPU second")
     args = ap.parse_args()
+    global CLOCK
+    if args.wall:
+        CLOCK = time.perf_counter
 
     try:
         from nardy_fast.rollout import _bearoff_tables
@@ -251,7 +267,8 @@ def main():
     mids = middle_positions(args.mids)
     print(f"nardy_fast {nf.__version__}; block {nrng.BLOCK_GAMES} games; "
           f"bear-off databases {'loaded' if tables is not None else 'unavailable'}; "
-          f"median of {args.repeats} runs; greedy runs use a quarter of the games")
+          f"median of {args.repeats} runs; greedy runs use a quarter of the games; "
+          f"single-process figures per {'wall' if args.wall else 'CPU'} second")
     rates = bench_single_core(args, mids, tables)
     one, _ = bench_scaling(args)
     if not args.no_dask:
