@@ -225,6 +225,14 @@ class OneSided:
     def n_boards(self):
         return self.turns.shape[0]
 
+    def __reduce__(self):
+        """Pickles as its file path when it has one (workers memory-map it), else as data."""
+        if self.path is not None:
+            return (type(self).load, (self.path, False))
+        return (type(self), (np.asarray(self.turns), np.asarray(self.first_off),
+                             np.asarray(self.mean), self.mean_first_off_array.copy(),
+                             self.max_checkers))
+
     # build / files ---------------------------------------------------------------------
     @classmethod
     def build(cls, max_checkers=15, progress=True):
@@ -358,6 +366,12 @@ class TwoSided:
     @property
     def n_boards(self):
         return self.p_win_table.shape[0]
+
+    def __reduce__(self):
+        """Pickles as its file path when it has one (workers memory-map it), else as data."""
+        if self.path is not None:
+            return (type(self).load, (self.path, False))
+        return (type(self), (np.asarray(self.p_win_table), self.max_checkers))
 
     @classmethod
     def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True, threads=None):

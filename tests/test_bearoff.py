@@ -32,14 +32,17 @@ def db():
 
 @pytest.fixture(scope="module")
 def ts8():
-    return bo.TwoSided.build(8, progress=False)
+    return bo.two_sided(8)                      # the default: built once per session
 
 
 @pytest.fixture(scope="module", autouse=True)
 def private_cache(tmp_path_factory):
-    """Default databases go to a temporary NARDY_FAST_DATA, not the user's cache."""
+    """Default databases go to a temporary NARDY_FAST_DATA (one per test session, so the
+    default two-sided table is built once), not the user's cache."""
+    folder = tmp_path_factory.getbasetemp() / "nardy_data"
+    folder.mkdir(exist_ok=True)
     mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(tmp_path_factory.mktemp("nardy_data")))
+    mp.setenv(bo.DATA_ENV, str(folder))
     saved = dict(bo._CACHE)
     bo._CACHE.clear()
     yield
@@ -351,6 +354,20 @@ def test_save_load_roundtrip_memory_mapped(db, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["one.nfdb"]
 
 
+def test_pickle(db, tmp_path):
+    import pickle
+    small = bo.OneSided.build(4, progress=False)
+    back = pickle.loads(pickle.dumps(small))
+    assert np.array_equal(back.turns, small.turns)
+    assert back.mean_first_off([1, 0, 0, 0, 0, 0]) == 0
+    small.save(tmp_path / "s.nfdb")
+    loaded = bo.OneSided.load(tmp_path / "s.nfdb")
+    assert len(pickle.dumps(loaded)) < 1000                # by path, not by data
+    assert np.array_equal(pickle.loads(pickle.dumps(loaded)).mean, small.mean)
+    ts = bo.TwoSided.build(2, progress=False)
+    assert np.array_equal(pickle.loads(pickle.dumps(ts)).p_win_table, ts.p_win_table)
+
+
 def _corrupt(path, fn):
     data = bytearray(path.read_bytes())
     path.write_bytes(bytes(fn(data)))
@@ -444,9 +461,9 @@ def naive_two_sided(n):
 
 
 def test_two_sided_against_brute_force():
-    ref = naive_two_sided(2)
-    ts = bo.TwoSided.build(2, progress=False)
-    assert ts.p_win_table.shape == (28, 28)
+    ref = naive_two_sided(3)
+    ts = bo.TwoSided.build(3, progress=False)
+    assert ts.p_win_table.shape == (84, 84)
     for (a, b), v in ref.items():
         if sum(a) == 0 and sum(b) == 0:
             continue

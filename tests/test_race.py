@@ -17,9 +17,12 @@ EXTENDED = Rules(scoring="extended")
 
 @pytest.fixture(scope="module", autouse=True)
 def private_cache(tmp_path_factory):
-    """Default databases go to a temporary NARDY_FAST_DATA, not the user's cache."""
+    """Default databases go to a temporary NARDY_FAST_DATA (one per test session, so the
+    default two-sided table is built once), not the user's cache."""
+    folder = tmp_path_factory.getbasetemp() / "nardy_data"
+    folder.mkdir(exist_ok=True)
     mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(tmp_path_factory.mktemp("nardy_data")))
+    mp.setenv(bo.DATA_ENV, str(folder))
     saved = dict(bo._CACHE)
     bo._CACHE.clear()
     yield
