@@ -20,6 +20,28 @@ from nardy_fast.rules import Rules
 FAST = dict(workers=1, progress=False)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory):
+    """Bear-off databases go to a temporary NARDY_FAST_DATA (shared by the test session),
+    not the user's cache; worker processes inherit it."""
+    import importlib
+    bo = importlib.import_module("nardy_fast.bearoff")
+    ro = importlib.import_module("nardy_fast.rollout")
+    folder = tmp_path_factory.getbasetemp() / "nardy_data"
+    folder.mkdir(exist_ok=True)
+    mp = pytest.MonkeyPatch()
+    mp.setenv(bo.DATA_ENV, str(folder))
+    saved, saved_tables = dict(bo._CACHE), dict(ro._TABLES)
+    bo._CACHE.clear()
+    ro._TABLES.clear()
+    yield
+    bo._CACHE.clear()
+    bo._CACHE.update(saved)
+    ro._TABLES.clear()
+    ro._TABLES.update(saved_tables)
+    mp.undo()
+
+
 def board(**points):
     """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
     b = np.zeros(24, np.uint8)
