@@ -15,6 +15,7 @@ stated.
     python benchmarks/bench_rollout.py [--games 20000] [--repeats 5] [--no-dask]
 """
 import argparse
+import os
 import statistics
 import time
 
@@ -68,6 +69,14 @@ def median_rate(fn, n, repeats):
     return n / statistics.median(times)
 
 
+def load():
+    """The 1-minute load average and core count: wall-clock scaling needs idle cores."""
+    try:
+        return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    except OSError:
+        return "load average unknown"
+
+
 def line(label, value, unit="games/s", note=""):
     print(f"{label:<64} {value:>10,.0f} {unit}{'  ' + note if note else ''}", flush=True)
 
@@ -110,7 +119,7 @@ def bench_scaling(args):
                                             chunk_size=2 * nrng.BLOCK_GAMES), n, args.repeats)
     line("rollout, random, 1 process (wall clock)", one)
     line("rollout, random, 2-process pool, already started (wall clock)", two,
-         note=f"speed-up {two / one:.2f}x")
+         note=f"speed-up {two / one:.2f}x; {load()}")
     ng = n // 4
     one_g = median_rate(lambda: timed_rollout(start, ng, "greedy", WALL, workers=1), ng,
                         args.repeats)
@@ -118,7 +127,7 @@ def bench_scaling(args):
                                               chunk_size=nrng.BLOCK_GAMES), ng, args.repeats)
     line("rollout, greedy, 1 process (wall clock)", one_g)
     line("rollout, greedy, 2-process pool (wall clock)", two_g,
-         note=f"speed-up {two_g / one_g:.2f}x")
+         note=f"speed-up {two_g / one_g:.2f}x; {load()}")
     return one, two
 
 
@@ -137,7 +146,7 @@ def bench_dask(args, one):
                                               chunk_size=2 * nrng.BLOCK_GAMES),
                         n, args.repeats)
         line("rollout, random, Dask LocalCluster, 2 worker processes (wall)", r,
-             note=f"{r / one:.2f}x one process")
+             note=f"{r / one:.2f}x one process; {load()}")
 
 
 def variance_per_game(tally):
