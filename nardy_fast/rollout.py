@@ -30,7 +30,7 @@ import numpy as np
 
 from nardy_fast import rng as _rng
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
-from nardy_fast.parallel import run_chunks
+from nardy_fast.parallel import default_workers, run_chunks
 from nardy_fast.position import WHITE, Position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
@@ -179,6 +179,7 @@ class _Plan:
         self.truncate = truncate
         self.entropy = _rng.root_entropy(seed)
         block = _rng.BLOCK_GAMES
+        self.auto_chunk = chunk_size is None
         chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else _check_int(chunk_size,
                                                                           "chunk_size", 1)
         self.blocks_per_chunk = max(1, -(-chunk // block))
@@ -195,9 +196,16 @@ class _Plan:
         elif self.use_tables:
             self.use_tables = _bearoff_available()
 
-    def specs(self):
+    def specs(self, parallelism=1):
+        """Chunk specs and their game counts.  With the default chunk size, chunks shrink
+        (down to one block) so that ``parallelism`` workers get about 4 chunks each; the
+        chunk size never changes the results."""
         block = _rng.BLOCK_GAMES
         n_blocks = -(-self.n_games // block)
+        if self.auto_chunk:
+            self.blocks_per_chunk = max(1, min(DEFAULT_CHUNK_GAMES // block,
+                                               -(-n_blocks // (4 * parallelism))))
+            self.chunk_games = self.blocks_per_chunk * block
         out, sizes = [], []
         for first in range(0, n_blocks, self.blocks_per_chunk):
             nb = min(self.blocks_per_chunk, n_blocks - first)
@@ -315,6 +323,16 @@ def _check_workers(workers, client, policies):
     return workers
 
 
+def _parallelism(workers, client):
+    """How many chunks can run at once (to size the default chunks)."""
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:                 # a client without workers yet
+            return 1
+    return default_workers() if workers is None else workers
+
+
 # ----------------------------------------------------------------------------------------
 # public API
 
@@ -356,8 +374,9 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     progress : bool
         Show a ``tqdm`` progress bar (games/s).
     chunk_size : int or None
-        Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default
-        ``DEFAULT_CHUNK_GAMES``.  It does not change the results.
+        Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
+        4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
+        results.
 
     Returns
     -------
@@ -384,7 +403,7 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
     workers = _check_workers(workers, client, plan.policies)
-    specs, sizes = plan.specs()
+    specs, sizes = plan.specs(_parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
@@ -423,7 +442,7 @@ def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dic
     workers = _check_workers(workers, client, plans[0].policies)
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
-        s, z = plan.specs()
+        s, z = plan.specs(_parallelism(workers, client))
         specs += s
         sizes += z
         owner += [j] * len(s)
