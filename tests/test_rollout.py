@@ -160,6 +160,34 @@ def test_outcomes_add_up(rules, policy):
         assert r.p_draw == 0
 
 
+RULE_VARIANTS = st.builds(
+    Rules, head_rule=st.sampled_from(["classic", "generalized"]),
+    block_rule=st.sampled_from(["ahead", "home", "none"]), block_transient=st.booleans(),
+    larger_die_rule=st.booleans(), scoring=st.sampled_from(["classic", "extended"]),
+    draw_rule=st.booleans(), opening_roll=st.sampled_from(["rethrow", "opening_dice"]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(0, 150), RULE_VARIANTS,
+       st.sampled_from(["random", "greedy"]), st.sampled_from(["bearoff", None]),
+       st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))))
+def test_any_position_any_rules_adds_up(seed, plies, rules, policy, truncate, dice):
+    p = random_position(seed, plies)
+    if p.is_over():
+        return
+    if dice and dice[0] == dice[1] and rules.opening_roll == "opening_dice" and \
+            p.boards[:, 0].min() == 15:
+        dice = None
+    r = rollout(p, 60, policy=policy, seed=seed, rules=rules, truncate=truncate, dice=dice,
+                **FAST)
+    consistency(r, rules)
+    assert r.games == 60 and r.mean_length >= 1
+    if not rules.draw_rule:
+        assert r.p_draw == 0
+    if truncate is None:
+        assert r.extra["games_truncated"] == 0
+
+
 def test_to_dict_and_frame():
     r = rollout(nf.Position.initial(), 100, policy="random", seed=1, truncate=None, **FAST)
     d = r.to_dict()
