@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import itertools
 import multiprocessing
 import os
 import signal
@@ -136,17 +137,22 @@ def _run_here(fn, specs, on_result, sizes, bar):
 def _run_pool(fn, specs, on_result, sizes, workers, bar):
     pool = _pool(workers)
     futures = {}
-    try:
-        for i, spec in enumerate(specs):
+    todo = iter(enumerate(specs))
+    in_flight = 4 * workers                # bounded: huge runs do not queue every chunk
+
+    def submit(k):
+        for i, spec in itertools.islice(todo, k):
             futures[pool.submit(fn, spec)] = i
-        pending = set(futures)
-        while pending:
-            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+
+    try:
+        submit(in_flight)
+        while futures:
+            done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
             for fut in sorted(done, key=futures.get):
-                i = futures[fut]
+                i = futures.pop(fut)
                 on_result(i, fut.result())
                 bar.update(sizes[i])
-                del futures[fut]
+            submit(len(done))
         return False
     except KeyboardInterrupt:
         for fut in futures:

@@ -12,13 +12,14 @@ Every probability and the equity is the mean of a per-game value for the side on
 (0/1 outcomes for games played out, exact bear-off probabilities for truncated games).
 The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
 (stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
-pair of them in every 1296 games).  Standard errors use the
-within-stratum variances of the first roll's 36 strata,
-``se**2 = sum_h n_h s_h**2 / n**2`` (``n_h`` games and sample variance ``s_h**2`` in
-stratum ``h``), which is valid for the stratified mean and conservative about the second
-roll's stratification; ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula for
-comparison.  With fewer than 36 games per stratum the strata are uneven by at most one
-game, which biases the mean by O(1/n_games) at most.
+pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
+the first is one of the 30 non-doubles, ``g mod 30``).  Standard errors use the
+within-stratum variances of the first roll's strata, ``se**2 = sum_h n_h s_h**2 / n**2``
+(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): valid for the stratified
+mean and conservative about the second roll's stratification.
+``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
+``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
+differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
 """
 from __future__ import annotations
 
