@@ -21,7 +21,6 @@ from itertools import product
 from pathlib import Path
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -223,18 +222,33 @@ def block_positions(draw, rules=None):
     behind = [q for q in range(k - 1) if mover[(q + 12) % 24] == 0]
     ahead = [q for q in range(k + 5, 24) if mover[(q + 12) % 24] == 0]
     n_ahead = draw(st.integers(0, 2)) if ahead else 0
-    n_off = draw(st.integers(0, 1))
+    n_off = draw(st.sampled_from([0, 0, 0, 1]))
     n_behind = 15 - n_ahead - n_off if behind else 0
     for _ in range(n_behind):
         opp[draw(st.sampled_from(behind))] += 1
+    # often on the edges that decide: just ahead of the window, just outside the
+    # opponent's home (its point 18), its first home point
+    edges = [q for q in (k + 5, 17, 18) if q in ahead]
     for _ in range(n_ahead):
-        opp[draw(st.sampled_from(ahead))] += 1
+        pool = edges if edges and draw(st.integers(0, 2)) else ahead
+        opp[draw(st.sampled_from(pool))] += 1
     side = draw(st.sampled_from(["white", "black"]))
     return Position.from_boards(mover, opp, side)
 
 
-@pytest.fixture(scope="session")
-def vectors():
-    import json
-    with open(VECTORS) as f:
-        return [json.loads(line) for line in f]
+@st.composite
+def first_turn_positions(draw):
+    """The mover's start (15 on its head) against an arbitrary opponent set-up.
+
+    Exercises the head rule and its first-turn exception with opponent checkers anywhere
+    on the mover's path (including an empty opponent head).
+    """
+    opp = [0] * 24
+    n_o = draw(st.integers(0, 15))
+    # opponent idx 12 is the mover's head: never there
+    o_pts = draw(st.lists(st.sampled_from([j for j in range(24) if j != 12]),
+                          min_size=1, max_size=6, unique=True))
+    for k in range(n_o):
+        opp[o_pts[k % len(o_pts)]] += 1
+    side = draw(st.sampled_from(["white", "black"]))
+    return Position.from_boards(START, opp, side)

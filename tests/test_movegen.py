@@ -17,12 +17,12 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import assume, example, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 import naive
-from conftest import (ALL_VARIANTS, VECTORS, block_positions, dice, game_positions,
-                      hand_positions, roll_pairs, rules_variants)
+from conftest import (ALL_VARIANTS, VECTORS, block_positions, dice, first_turn_positions,
+                      game_positions, hand_positions, roll_pairs, rules_variants)
 from nardy_fast import CLASSIC, Position, Rules, successors
 from nardy_fast._movegen import successors_with_steps
 
@@ -368,6 +368,10 @@ class AgreesWithNaive:
 
     @given(hand_positions(), dice())
     def test_hand_positions(self, pos, roll):
+        self.check(pos, roll)
+
+    @given(first_turn_positions(), dice())
+    def test_first_turn_setups(self, pos, roll):
         self.check(pos, roll)
 
     def test_first_turns(self):
