@@ -30,11 +30,11 @@ TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))        # so test modules can ``import naive``
 
 settings.register_profile(
-    "dev", max_examples=20, deadline=None,
+    "dev", max_examples=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.differing_executors])
 settings.register_profile(
-    "ci", max_examples=120, deadline=None, derandomize=True, print_blob=True,
+    "ci", max_examples=300, deadline=None, derandomize=True, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.differing_executors])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

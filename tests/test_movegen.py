@@ -111,6 +111,15 @@ def test_naive_on_public_vector(case):
                                   case["rules"]) == case["successors"]
 
 
+def test_naive_block_windows_by_hand():
+    # opponent points k..k+5 in mover idx (rule book sections 1 and 4)
+    assert naive.window_points(1) == [12, 13, 14, 15, 16, 17]     # mover 13..18
+    assert naive.window_points(10) == [21, 22, 23, 0, 1, 2]       # mover 22..24, 1..3
+    assert naive.window_points(19) == [6, 7, 8, 9, 10, 11]        # mover 7..12
+    # mover 10..15 straddles the opponent's 24/1 seam: no window
+    assert all(sorted(naive.window_points(k)) != list(range(9, 15)) for k in range(1, 20))
+
+
 # --- hand-made rule cases (results by hand from the rule book) --------------------------
 # The window k = 3 of the opponent's path (opponent points 3..8) is mover points 15..20.
 WINDOW_15_20 = range(14, 20)
