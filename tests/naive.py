@@ -7,8 +7,11 @@ use the most dice, applies the larger-die rule and dedupes by final board.
 
 Sequences are enumerated breadth first, one step per round.  A round keeps every distinct
 partial sequence *state* (board, dice still to play, head checkers taken, and the die of
-a one-step play); two sequences with the same state have the same
-continuations and the same verdict, so merging them changes no result, only the time.
+a one-step play); two sequences with the same state have the same continuations and the
+same verdict, so merging them changes no result, only the time.  Without
+``block_transient`` a sequence is dropped at the first board holding a forbidden block
+(blocks on the board at the start of the turn are exempt); with it only the last board of
+a play is checked.
 
 Conventions (rule book section 1): a board is 24 counts in its owner's numbering, idx =
 point - 1, idx 0 the head, idx 18..23 the home.  Opponent idx ``j`` is mover idx
