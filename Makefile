@@ -30,6 +30,7 @@ demo: build
 
 bench: build
 	$(PY) benchmarks/bench_movegen.py
+	$(PY) benchmarks/bench_bearoff.py
 
 # Refresh the test data copies from the shared folder beside the checkout.
 data:

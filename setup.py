@@ -1,7 +1,8 @@
 """Build the Cython extensions of nardy_fast.
 
 Every ``nardy_fast/_*.pyx`` becomes an extension module.  Optimised (``-O3``) by default;
-``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
+``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on;
+``NARDY_FAST_OPENMP=1`` compiles with OpenMP (the two-sided bear-off solver's ``threads``).
 """
 import glob
 import os
@@ -11,6 +12,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("NARDY_FAST_DEBUG", "") not in ("", "0")
+OPENMP = os.environ.get("NARDY_FAST_OPENMP", "") not in ("", "0")
 
 directives = {
     "language_level": 3,
@@ -27,7 +29,8 @@ extensions = [
         "nardy_fast." + os.path.splitext(os.path.basename(path))[0],
         [path],
         include_dirs=[np.get_include()],
-        extra_compile_args=compile_args,
+        extra_compile_args=compile_args + (["-fopenmp"] if OPENMP else []),
+        extra_link_args=["-fopenmp"] if OPENMP else [],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for path in sorted(glob.glob(os.path.join("nardy_fast", "_*.pyx")))

@@ -46,7 +46,7 @@ cdef extern from *:
 OPENMP = bool(NF_OPENMP)     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
 
 cdef enum:
-    T_WORK = 64              # work columns of a turn distribution (the longest needs < 50)
+    T_WORK = 64              # work columns of a turn distribution (15 checkers need 31)
     MAX_FINALS = 1400        # distinct results of one roll from one board (<= 6**4 orders)
     CHUNK = 256              # columns per block in the two-sided row update
     PAR_MIN = 512            # shells below this size run serially even with threads

@@ -379,14 +379,15 @@ class TwoSided:
 
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
         513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
-        installed (a line per 10% otherwise).  ``threads``: worker threads when the
-        extension was compiled with OpenMP (``nardy_fast._bearoff.OPENMP``; default: all
-        cores), ignored otherwise; the table is identical for any number of threads.
+        installed (a line per 10% otherwise).  ``threads`` (default 1): worker threads
+        when the extension was compiled with OpenMP (``nardy_fast._bearoff.OPENMP``),
+        ignored otherwise; the table is identical for any number of threads.  The solver
+        synchronises a few times per board, so on a busy machine set
+        ``OMP_WAIT_POLICY=passive`` (spinning threads waiting for a descheduled one can
+        make it many times slower) and expect a gain only with idle cores.
         """
         mc = _check_max(max_checkers, 14, "max_checkers")
-        if threads is None:
-            threads = (os.cpu_count() or 1) if _bearoff.OPENMP else 1
-        threads = _check_max(threads, 1024, "threads")
+        threads = _check_max(1 if threads is None else threads, 1024, "threads")
         if threads < 1:
             raise ValueError(f"threads={threads}: must be >= 1")
         m = n_boards(mc)

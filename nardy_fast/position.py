@@ -27,6 +27,7 @@ __all__ = ["Position", "Move", "WHITE", "BLACK"]
 WHITE, BLACK = "white", "black"
 _SIDES = (WHITE, BLACK)
 _ID_LEN = 33
+_ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 def _other(side):
@@ -112,6 +113,10 @@ class Position:
             raise ValueError(f"position ID {text!r}: expected {_ID_LEN} characters, got {len(text)}")
         if text[0] not in "WB":
             raise ValueError(f"position ID {text!r}: must start with 'W' or 'B' (side on roll)")
+        bad = set(text[1:]) - _ID_ALPHABET
+        if bad:
+            raise ValueError(f"position ID {text!r}: characters {''.join(sorted(bad))!r} are "
+                             "not URL-safe base64 (A-Z a-z 0-9 - _)")
         try:
             raw = base64.b64decode(text[1:], altchars=b"-_", validate=True)
         except (binascii.Error, ValueError) as e:

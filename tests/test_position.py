@@ -1,0 +1,276 @@
+"""Positions: constructors and validation, IDs, legal moves and play, swap, pips, diagram."""
+from __future__ import annotations
+
+import base64
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import dice, game_positions, hand_positions, rules_variants
+from nardy_fast import Move, Position, successors
+
+START = [15] + [0] * 23
+
+
+def pts(spec):
+    b = [0] * 24
+    for p, n in spec.items():
+        b[p - 1] += n
+    return b
+
+
+def any_position():
+    return st.one_of(game_positions(), hand_positions())
+
+
+def make_id(side, on_roll, opponent):
+    """An ID written from the module's definition (independent of Position.id)."""
+    raw = bytes(16 * a + b for a, b in zip(on_roll, opponent))
+    return side + base64.urlsafe_b64encode(raw).decode()
+
+
+# --- constructors and validation -----------------------------------------------------
+def test_initial():
+    p = Position.initial()
+    assert p.side == "white"
+    assert p.boards.shape == (2, 24) and p.boards.dtype == np.uint8
+    assert p.boards.tolist() == [START, START]
+    assert p.pips == (15 * 24, 15 * 24)
+    assert p.off == (0, 0)
+    assert not p.is_over() and not p.is_bearoff() and p.is_contact()
+
+
+def test_from_boards_keeps_sides_and_colour():
+    m, o = pts({1: 14, 12: 1}), START
+    p = Position.from_boards(m, o, "black")
+    assert p.mover.tolist() == m and p.opponent.tolist() == o
+    assert p.side == "black"
+    assert p.black.tolist() == m and p.white.tolist() == o
+
+
+def test_boards_are_read_only_copies():
+    m = np.array(START, np.uint8)
+    p = Position.from_boards(m, START)
+    m[0] = 3
+    assert p.mover[0] == 15
+    with pytest.raises(ValueError):
+        p.boards[0, 0] = 1
+
+
+@pytest.mark.parametrize("mover, opponent, words", [
+    (pts({1: 16}), START, "mover point 1"),
+    (START, pts({24: 16}), "opponent point 24"),
+    ([15, -1] + [0] * 22, START, "mover point 2"),
+    (pts({1: 10, 2: 6}), START, "16 checkers"),
+    (START, pts({1: 15, 7: 1}), "16 checkers"),
+    (pts({1: 14, 13: 1}), START, "both"),                      # mover 13 = opponent 1
+    (pts({20: 1}), pts({8: 1}), "both"),                       # mover 20 = opponent 8
+    (START[:23], START, "shape"),
+])
+def test_from_boards_rejects_invalid(mover, opponent, words):
+    with pytest.raises(ValueError, match=words):
+        Position.from_boards(mover, opponent)
+
+
+@pytest.mark.parametrize("side", ["White", "w", "red", None, 0])
+def test_bad_side(side):
+    with pytest.raises(ValueError, match="side"):
+        Position.from_boards(START, START, side)
+
+
+def test_non_integer_boards_rejected():
+    with pytest.raises(TypeError):
+        Position.from_boards([15.0] + [0.0] * 23, START)
+
+
+# --- IDs -----------------------------------------------------------------------------
+def test_initial_id_by_definition():
+    assert Position.initial().id == make_id("W", START, START)
+    assert len(Position.initial().id) == 33
+
+
+@given(any_position())
+def test_id_round_trip(pos):
+    assert Position.from_id(pos.id) == pos
+    assert Position.from_id(pos.id).side == pos.side
+    assert pos.id == make_id(pos.side[0].upper(), pos.mover.tolist(), pos.opponent.tolist())
+    assert pos.id[0] in "WB" and len(pos.id) == 33
+    assert set(pos.id[1:]) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                  "0123456789-_")
+
+
+@given(any_position(), any_position())
+def test_distinct_positions_have_distinct_ids(p, q):
+    assert (p.id == q.id) == (p == q)
+
+
+START_ID = make_id("W", START, START)
+
+
+@pytest.mark.parametrize("text, words", [
+    (START_ID[:-1], "33 characters"),                  # too short
+    (START_ID + "A", "33 characters"),                 # too long
+    ("", "33 characters"),
+    ("w" + START_ID[1:], "'W' or 'B'"),                # bad side letter
+    ("X" + START_ID[1:], "'W' or 'B'"),
+    (START_ID[:5] + "*" + START_ID[6:], "base64"),     # bad character
+    (START_ID[:5] + " " + START_ID[6:], "base64"),
+    (START_ID[:-1] + "=", "URL-safe"),                 # padding is not in the alphabet
+    ("W" + "_" * 32, "checkers"),                      # 15 + 15 on every point
+    (make_id("W", pts({1: 14, 13: 1}), START), "both"),    # a point held by both sides
+    (make_id("B", pts({1: 10, 2: 6}), START), "16"),       # too many checkers
+])
+def test_malformed_ids(text, words):
+    with pytest.raises(ValueError, match=words) as info:
+        Position.from_id(text)
+    assert "position ID" in str(info.value)
+
+
+@pytest.mark.parametrize("text", [None, 33, b"W" + b"A" * 32])
+def test_id_wrong_type(text):
+    with pytest.raises(TypeError, match="position ID"):
+        Position.from_id(text)
+
+
+def test_standard_base64_characters_rejected():
+    """'+' and '/' would give a second ID for the same position."""
+    text = START_ID.replace("_", "/", 1)
+    with pytest.raises(ValueError, match="URL-safe"):
+        Position.from_id(text)
+
+
+# --- legal moves and play ------------------------------------------------------------
+@given(game_positions(), dice(), rules_variants())
+def test_legal_moves_match_successors(pos, roll, rules):
+    d1, d2 = roll
+    moves = pos.legal_moves(d1, d2, rules)
+    want = sorted(successors(pos.mover, pos.opponent, d1, d2, rules).tolist())
+    assert sorted(list(m.board) for m in moves) == want
+    for m in moves:
+        assert isinstance(m, Move)
+        assert m.dice == (d1, d2) and m.origin == pos.id
+        # the steps replay to the board
+        b = pos.mover.astype(int).tolist()
+        for f, t in m.steps:
+            b[f - 1] -= 1
+            if t != "off":
+                assert t > f
+                b[t - 1] += 1
+        assert tuple(b) == m.board
+        if not m.steps:
+            assert str(m) == "pass" and list(m.board) == pos.mover.tolist()
+        after = pos.play(m)
+        assert after.side != pos.side
+        assert after.mover.tolist() == pos.opponent.tolist()
+        assert after.opponent.tolist() == list(m.board)
+
+
+def test_play_checks_its_argument():
+    p = Position.initial()
+    q = Position.from_boards(pts({1: 14, 12: 1}), START, "black")
+    move = q.legal_moves(2, 1)[0]
+    with pytest.raises(ValueError, match="generated for"):
+        p.play(move)
+    with pytest.raises(TypeError, match="Move"):
+        p.play(tuple(move.board))
+
+
+def test_legal_moves_bad_dice():
+    with pytest.raises(ValueError, match=r"dice\[1\]"):
+        Position.initial().legal_moves(3, 0)
+
+
+def test_a_whole_game_by_play():
+    import random
+    rng = random.Random(7)
+    p = Position.initial()
+    for _ in range(400):
+        if p.is_over():
+            break
+        moves = p.legal_moves(rng.randint(1, 6), rng.randint(1, 6))
+        q = p.play(rng.choice(moves))
+        assert sum(q.off) >= sum(p.off)
+        p = q
+    assert p.is_over()
+    assert 15 in p.off
+
+
+# --- swap, pips, classification ------------------------------------------------------
+@given(any_position())
+def test_swap(pos):
+    s = pos.swap()
+    assert s.side != pos.side
+    assert s.mover.tolist() == pos.opponent.tolist()
+    assert s.opponent.tolist() == pos.mover.tolist()
+    assert s.white.tolist() == pos.white.tolist() and s.black.tolist() == pos.black.tolist()
+    assert s.swap() == pos
+    assert s.pips == pos.pips[::-1] and s.off == pos.off[::-1]
+
+
+@given(any_position())
+def test_pips_and_off(pos):
+    for row, pip, off in zip(pos.boards, pos.pips, pos.off):
+        assert pip == sum(int(n) * (25 - (i + 1)) for i, n in enumerate(row))
+        assert off == 15 - int(row.sum())
+
+
+def test_pips_by_hand():
+    p = Position.from_boards(pts({19: 2, 24: 1}), pts({1: 1, 13: 1}))
+    assert p.pips == (2 * 6 + 1, 24 + 12)
+    assert p.off == (12, 13)
+
+
+def test_classification():
+    home = pts({19: 5, 24: 5})
+    assert Position.from_boards(home, home).is_bearoff()
+    assert not Position.from_boards(home, pts({18: 1})).is_bearoff()
+    assert not Position.from_boards(home, pts({13: 3})).is_contact()
+    assert Position.from_boards(home, pts({11: 3})).is_contact()    # mover 23
+    assert Position.from_boards([0] * 24, START).is_over()
+
+
+# --- diagram, equality, pickling -----------------------------------------------------
+@given(any_position())
+def test_diagram_shows_both_numberings(pos):
+    text = pos.diagram()
+    rows = text.splitlines()
+    numbers = [r for r in rows if r.split()[0] in ("white", "black")
+               and all(x.isdigit() or x == "|" for x in r.split()[1:])]
+    white = [r for r in numbers if r.startswith("white")]
+    black = [r for r in numbers if r.startswith("black")]
+    assert len(white) == 2 and len(black) == 2
+    # each column: White's point p above/below Black's point p + 12 (wrapped)
+    seen = []
+    for w, b in [(white[0], black[0]), (white[1], black[1])]:
+        wn = [int(x) for x in w.split()[1:] if x != "|"]
+        bn = [int(x) for x in b.split()[1:] if x != "|"]
+        assert len(wn) == len(bn) == 12
+        for wp, bp in zip(wn, bn):
+            assert bp == (wp + 11) % 24 + 1
+        seen += wn
+    assert sorted(seen) == list(range(1, 25))
+    assert pos.side in text and pos.id in text
+    assert str(pos.pips[0]) in text
+
+
+def test_diagram_start_cells():
+    text = Position.initial().diagram()
+    assert "W15" in text and "B15" in text
+
+
+@given(any_position())
+def test_pickle_copy_and_hash(pos):
+    q = pickle.loads(pickle.dumps(pos))
+    assert q == pos and hash(q) == hash(pos) and q.side == pos.side
+    assert copy.deepcopy(pos) == pos
+    assert pos != pos.swap()
+    assert eval(repr(pos), {"Position": Position}) == pos
+
+
+def test_equality_with_other_types():
+    assert Position.initial() != Position.initial().id
+    assert len({Position.initial(), Position.initial()}) == 1
