@@ -259,8 +259,8 @@ cdef inline uint32_t reach_mask(const uint8_t* o) noexcept nogil:
     return ((r << 12) | (r >> 12)) & 0xFFFFFF
 
 
-cdef inline double greedy_score(const uint8_t* b, uint32_t reach) noexcept nogil:
-    """The greedy evaluation of the module docstring (higher is better).
+cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
+    """Twice the greedy evaluation of the module docstring (an int; higher is better).
 
     reach = reach_mask(opponent).  The board is read as three 64-bit words (SWAR, counts
     <= 15 per byte so no byte overflows): prefix sums give the pips, byte tests the held
@@ -288,8 +288,8 @@ cdef inline double greedy_score(const uint8_t* b, uint32_t reach) noexcept nogil
         run = NF_CTZ(~m)
         blocks += (run - 1) * (run - 1)
         m >>= run
-    return (-pips + 2.0 * NF_POPCOUNT(occ & ~(<uint32_t>1)) + blocks - 2.0 * b[0] - stack
-            + NF_POPCOUNT(occ >> HOME_IDX) + 0.5 * NF_POPCOUNT(occ & reach))
+    return (2 * (-pips + 2 * NF_POPCOUNT(occ & ~(<uint32_t>1)) + blocks - 2 * b[0] - stack
+                 + NF_POPCOUNT(occ >> HOME_IDX)) + NF_POPCOUNT(occ & reach))
 
 
 cdef inline bint board_less(const uint8_t* a, const uint8_t* b) noexcept nogil:
@@ -300,9 +300,9 @@ cdef inline bint board_less(const uint8_t* a, const uint8_t* b) noexcept nogil:
 cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) noexcept nogil:
     cdef Py_ssize_t k, best = 0
     cdef uint32_t reach = reach_mask(o)
-    cdef double s, top = greedy_score(buf, reach)
+    cdef int s, top = greedy_score2(buf, reach)
     for k in range(1, n):
-        s = greedy_score(buf + N_POINTS * k, reach)
+        s = greedy_score2(buf + N_POINTS * k, reach)
         if s > top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
             top = s
             best = k
@@ -739,7 +739,7 @@ def greedy_scores(candidates, opponent):
     cdef Py_ssize_t k
     cdef uint32_t reach = reach_mask(&ov[0])
     for k in range(cv.shape[0]):
-        o[k] = greedy_score(&cv[k, 0], reach)
+        o[k] = 0.5 * greedy_score2(&cv[k, 0], reach)
     return out
 
 
