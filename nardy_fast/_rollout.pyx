@@ -264,7 +264,8 @@ cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
 
     reach = reach_mask(opponent).  The board is read as three 64-bit words (SWAR, counts
     <= 15 per byte so no byte overflows): prefix sums give the pips, byte tests the held
-    points and stacks.  Measured 1.3x faster per greedy game than a byte loop.
+    points and stacks.  Measured: the evaluation's share of a greedy rollout fell from 40%
+    to 26% against a byte loop (about 1.2x more greedy games per second).
     """
     cdef uint64_t x, pre, nz, ge2
     cdef uint32_t occ = 0, ge2bits = 0, m

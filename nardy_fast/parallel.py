@@ -118,7 +118,7 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
         n_workers = default_workers() if workers is None else workers
         if n_workers == 1 or len(specs) <= 1:
             return _run_here(fn, specs, on_result, sizes, bar)
-        return _run_pool(fn, specs, on_result, sizes, min(n_workers, len(specs)), bar)
+        return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
     finally:
         bar.close()
 
