@@ -6,7 +6,8 @@ are 24 checker counts in each side's own numbering (idx = point - 1, idx 0 = the
 from nardy_fast.rules import CLASSIC, Rules
 from nardy_fast._movegen import successors
 from nardy_fast.position import Move, Position
+from nardy_fast.rollout import rollout, rollout_many
 
 __version__ = "0.1.0"
 
-__all__ = ["CLASSIC", "Move", "Position", "Rules", "successors", "__version__"]
+__all__ = ["CLASSIC", "Move", "Position", "Rules", "rollout", "rollout_many", "successors", "__version__"]

@@ -1,0 +1,754 @@
+"""Rollout core: complete games of long nardy in C, tallied per stratum of the first roll.
+
+``play_blocks`` plays the games of whole random-stream blocks (see ``nardy_fast.rng``) and
+returns, per block and per stratum, the game count and the sums and sums of squares of
+every per-game quantity (``QUANTITIES``), from the view of the side on roll at the start
+("side 0").  The game loop runs without the GIL on the C move generator; dice come from
+numpy's C-level ``bitgen_t`` of a ``PCG64`` per block.
+
+Game loop (one game)
+--------------------
+1. Both boards are copied from the start position; side 0 is on roll.
+2. Before each turn, with truncation on, a position where both sides have all their
+   checkers on the board in their homes ends the game: its per-game values are the exact
+   bear-off probabilities (below), and the expected remaining plies are added to its
+   length.  A fixed first roll (``dice``) is always played first.
+3. The roll: the fixed first roll if given; else the first random roll of game ``g`` is
+   stratum ``g mod S`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles under
+   ``opening_roll="opening_dice"`` from the start), the second random roll is
+   ``(g div S) mod 36``, and later rolls are drawn by rejection from the stream.
+4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
+   rules); the side's policy picks one.
+5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
+   last turn first and draws if it finishes.  The loser's board decides oin / mars / koks /
+   home mars (rule book section 7).
+
+Policies
+--------
+``random``: uniform over the distinct legal results (one unbiased bounded draw).
+``greedy``: the result with the highest score (first in generation order on ties),
+where, for the mover's board ``b`` after the move (own numbering, idx 0 the head) and the
+opponent's board ``o``::
+
+    score = -pips(b) + 2 P + B - 2 H - S + M + 0.5 F
+
+- ``pips(b)``: the mover's pip count (sum of ``24 - idx`` over its checkers);
+- ``P``: points held other than the head (idx 1..23);
+- ``B``: blocks, the sum of ``(L - 1)**2`` over maximal runs of ``L >= 2`` consecutive
+  held points (idx 0..23, no wrap);
+- ``H``: checkers still on the head;
+- ``S``: stacking, the sum of ``max(0, b[idx] - 2)`` over idx 1..23;
+- ``M``: home board shape, the number of held home points (idx 18..23);
+- ``F``: front points, held points that an opponent checker could reach with one die
+  (an opponent checker 1..6 pips behind it on the opponent's path).
+
+Python callables: ``fn(candidates, opponent) -> scores``, candidates
+``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
+numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the first
+argmax is played.  Called with the GIL held, so slow; an exception stops the chunk and is
+re-raised.
+
+Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
+mover with all its checkers home, the result with the least expected number of turns to
+bear off (``OneSided.mean``); ties go to the first result in generation order.
+
+Exact bear-off values (truncation)
+----------------------------------
+With ``P_X(t)`` the one-sided probability that side X (on roll) needs exactly ``t`` turns
+(minimum-mean play) and ``F_X(t)`` the probability that X still has no checker off after
+``t`` turns (first-off-minimising play), and likewise for the opponent Y: X wins at its
+turn ``t`` with probability ``P_X(t) P(T_Y > t - 1 + a)``, by mars with ``P_X(t) F_Y(t - 1 + a)``;
+Y wins at its turn ``t`` with ``P_Y(t) P(T_X > t + b)``, by mars with ``P_Y(t) F_X(t + b)``;
+``a = 1`` when ``draw_rule`` and X is White, ``b = 1`` when ``draw_rule`` and X is Black
+(Black's last turn), else 0; draws take the rest.  Every mars in a race is a home mars.
+When a two-sided table covers both sides (and ``draw_rule`` is off), ``P(X wins)`` is
+taken from it instead (optimal play for the win).
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK, occupancy
+from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
+                                  HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
+
+# ---- stand-in until the bear-off module lands: same contract as _bearoff.board6_index
+# (fewer checkers first; the 0-checker board is 0).
+cdef Py_ssize_t BINOM[22][7]
+
+
+cdef void _init_binom() noexcept:
+    cdef int n, k
+    for n in range(22):
+        BINOM[n][0] = 1
+        for k in range(1, 7):
+            BINOM[n][k] = 0 if n == 0 else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+_init_binom()
+
+
+cdef inline Py_ssize_t board6_index(const uint8_t* b6) noexcept nogil:
+    cdef Py_ssize_t idx = 0
+    cdef int k, s = 0
+    for k in range(6):
+        s += b6[k]
+        idx += BINOM[s + k][k + 1]
+    return idx
+
+__all__ = ["play_blocks", "greedy_scores", "race_values", "QUANTITIES", "MAX_STRATA",
+           "TALLY_WIDTH"]
+
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    POLICY_PYTHON = 2
+
+    Q_WIN = 0                # per-game quantities, side 0's view (see QUANTITIES)
+    Q_MARS_WIN = 1
+    Q_KOKS_WIN = 2
+    Q_HOME_MARS_WIN = 3
+    Q_LOSE = 4
+    Q_MARS_LOSS = 5
+    Q_KOKS_LOSS = 6
+    Q_HOME_MARS_LOSS = 7
+    Q_DRAW = 8
+    Q_EQUITY = 9
+    Q_PLIES = 10
+    N_Q = 11
+    TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
+    N_STRATA = 36
+
+    MAX_PLIES = 100000       # a game this long is stuck (hand-made positions): error
+    ERR_NOMEM = 1
+    ERR_LONG_GAME = 2
+    ERR_PYTHON = 3
+
+QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
+              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies")
+MAX_STRATA = N_STRATA
+TALLY_WIDTH = TALLY_W
+
+# The 30 ordered non-double rolls, as roll codes 6 (d1 - 1) + (d2 - 1).
+cdef int OPENING[30]
+
+
+cdef void _init_opening() noexcept:
+    cdef int a, b, k = 0
+    for a in range(6):
+        for b in range(6):
+            if a != b:
+                OPENING[k] = 6 * a + b
+                k += 1
+
+_init_opening()
+
+
+ctypedef struct config_t:
+    rules_t rules
+    int policy[2]              # POLICY_* of side 0 (on roll at the start) and side 1
+    int side0_white            # side 0 is White (draw rule)
+    int draw_rule
+    int opening_dice           # first random roll from the 30 non-doubles
+    int n_strata               # strata of the first random roll: 36 or 30
+    int first_d1               # fixed first roll, or 0
+    int first_d2
+    int truncate               # stop at a race of both homes, add exact values
+    double pts_oin             # points of each outcome, scoring already applied
+    double pts_mars
+    double pts_koks
+    double pts_home_mars
+    const double* os_mean      # one-sided mean turns, (54264,), or NULL (no database)
+    const double* os_turns     # (54264, os_T): P(exactly t own turns)
+    Py_ssize_t os_T
+    const double* os_first     # (54264, os_T1): P(first checker off on turn t)
+    Py_ssize_t os_T1
+    const double* ts_pwin      # two-sided P(on roll wins), (ts_m, ts_m), or NULL
+    Py_ssize_t ts_m
+    int ts_max_checkers
+    void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
+    void* py_error             # borrowed list receiving a callable's exception
+
+
+ctypedef struct work_t:
+    uint8_t* buf               # successor buffer, 24 * cap bytes (owned by play_blocks)
+    Py_ssize_t cap
+    double* scratch            # 2 * (os_T + os_T1) doubles for the race convolution
+    bitgen_t* rng
+    int64_t game               # global index of the game being played
+    int rnd_turns              # random rolls drawn so far in this game
+
+
+# ----------------------------------------------------------------------------------------
+# dice and small helpers
+
+cdef inline uint32_t bounded(bitgen_t* g, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n): Lemire's multiply-shift, rejecting the biased low part."""
+    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t t
+    if low < n:
+        t = (<uint32_t>0 - n) % n
+        while low < t:
+            m = <uint64_t>g.next_uint32(g.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept nogil:
+    """The next random roll of the game: stratified for the first two, then drawn."""
+    cdef int r
+    if w.rnd_turns == 0:
+        r = <int>(w.game % c.n_strata)
+        if c.opening_dice:
+            r = OPENING[r]
+    elif w.rnd_turns == 1:
+        r = <int>((w.game // c.n_strata) % 36)
+    else:
+        r = <int>bounded(w.rng, 36)
+    w.rnd_turns += 1
+    d1[0] = r // 6 + 1
+    d2[0] = r % 6 + 1
+
+
+cdef inline int count_on(const uint8_t* b) noexcept nogil:
+    cdef int i, s = 0
+    for i in range(N_POINTS):
+        s += b[i]
+    return s
+
+
+cdef inline bint all_home(const uint8_t* b) noexcept nogil:
+    cdef int i
+    for i in range(HOME_IDX):
+        if b[i]:
+            return False
+    return True
+
+
+cdef inline Py_ssize_t index6(const uint8_t* b) noexcept nogil:
+    """board6_index of a 24-point board with all its checkers home (board6[i] = b[23 - i])."""
+    cdef uint8_t b6[6]
+    cdef int i
+    for i in range(6):
+        b6[i] = b[N_POINTS - 1 - i]
+    return board6_index(b6)
+
+
+# ----------------------------------------------------------------------------------------
+# policies
+
+cdef double greedy_score(const uint8_t* b, const uint8_t* o) noexcept nogil:
+    """The greedy evaluation of the module docstring (higher is better)."""
+    cdef int i, j, lo, c, run = 0, held = 0, blocks = 0, stack = 0, home = 0, front = 0
+    cdef int pips = 0
+    cdef uint32_t ob = occupancy(o)          # opponent idx bits
+    for i in range(N_POINTS):
+        c = b[i]
+        if c:
+            pips += c * (N_POINTS - i)
+            if i > 0:
+                held += 1
+                if c > 2:
+                    stack += c - 2
+            if i >= HOME_IDX:
+                home += 1
+            run += 1
+            j = (i + 12) % N_POINTS          # the same point in the opponent's numbering
+            lo = j - 6 if j >= 6 else 0
+            if j > 0 and (ob >> lo) & ((1u << (j - lo)) - 1):
+                front += 1
+        else:
+            if run >= 2:
+                blocks += (run - 1) * (run - 1)
+            run = 0
+    if run >= 2:
+        blocks += (run - 1) * (run - 1)
+    return -pips + 2.0 * held + blocks - 2.0 * b[0] - stack + home + 0.5 * front
+
+
+cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) noexcept nogil:
+    cdef Py_ssize_t k, best = 0
+    cdef double s, top = greedy_score(buf, o)
+    for k in range(1, n):
+        s = greedy_score(buf + N_POINTS * k, o)
+        if s > top:
+            top = s
+            best = k
+    return best
+
+
+cdef Py_ssize_t bearoff_best(const config_t* c, const uint8_t* buf, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k, best = 0
+    cdef double s, top = c.os_mean[index6(buf)]
+    for k in range(1, n):
+        s = c.os_mean[index6(buf + N_POINTS * k)]
+        if s < top:
+            top = s
+            best = k
+    return best
+
+
+cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
+                            list err) noexcept:
+    """Run a Python policy; -1 (exception stored in err) on any failure."""
+    cdef uint8_t[:, ::1] cv
+    cdef uint8_t[::1] ov
+    try:
+        cand = np.empty((n, N_POINTS), dtype=np.uint8)
+        cv = cand
+        memcpy(&cv[0, 0], buf, N_POINTS * n)
+        opp = np.empty(N_POINTS, dtype=np.uint8)
+        ov = opp
+        memcpy(&ov[0], o, N_POINTS)
+        scores = np.asarray(fn(cand, opp), dtype=np.float64)
+        if scores.shape != (n,):
+            raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
+                             f"candidates: expected ({n},)")
+        if np.isnan(scores).any():
+            raise ValueError(f"policy {fn!r} returned NaN scores")
+        return int(np.argmax(scores))
+    except BaseException as e:
+        err.append(e)
+        return -1
+
+
+cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mover,
+                       const uint8_t* o, Py_ssize_t n) noexcept nogil:
+    """Index of the result the side's policy plays, or -1 after a Python error."""
+    cdef int pol = c.policy[side]
+    cdef Py_ssize_t k
+    if n == 1:
+        return 0
+    if pol == POLICY_RANDOM:
+        return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
+    if c.os_mean != NULL and all_home(mover):
+        return bearoff_best(c, w.buf, n)
+    if pol == POLICY_GREEDY:
+        return greedy_best(w.buf, n, o)
+    with gil:
+        k = call_policy(<object>c.py_policy[side], w.buf, n, o, <list>c.py_error)
+    return k
+
+
+# ----------------------------------------------------------------------------------------
+# the game
+
+cdef int play_turn(const config_t* c, work_t* w, int side, uint8_t* mover,
+                   const uint8_t* o, int d1, int d2) noexcept nogil:
+    """Play one turn in place; 0, or an ERR_* code."""
+    cdef Py_ssize_t n, k
+    cdef uint8_t* nb
+    n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
+    while n < 0:                                  # never seen: grow and retry
+        nb = <uint8_t*>malloc(8 * w.cap * N_POINTS)
+        if nb == NULL:
+            return ERR_NOMEM
+        free(w.buf)
+        w.buf = nb
+        w.cap *= 8
+        n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
+    k = choose(c, w, side, mover, o, n)
+    if k < 0:
+        return ERR_PYTHON
+    memcpy(mover, w.buf + N_POINTS * k, N_POINTS)
+    return 0
+
+
+cdef inline bint is_white(const config_t* c, int side) noexcept nogil:
+    return c.side0_white if side == 0 else not c.side0_white
+
+
+cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double* v) noexcept nogil:
+    """Per-game values of a finished game won by `winner`, scored on the loser's board."""
+    cdef int base = Q_WIN if winner == 0 else Q_LOSE
+    cdef int i, first_q = 0, home = 0, on = 0
+    cdef double pts
+    for i in range(N_POINTS):
+        on += loser[i]
+        if i < 6:
+            first_q += loser[i]
+        if i >= HOME_IDX:
+            home += loser[i]
+    v[base] = 1.0
+    if on < N_CHECKERS:
+        pts = c.pts_oin
+    else:
+        v[base + 1] = 1.0
+        if first_q:
+            v[base + 2] = 1.0
+            pts = c.pts_koks
+        elif home == N_CHECKERS:
+            v[base + 3] = 1.0
+            pts = c.pts_home_mars
+        else:
+            pts = c.pts_mars
+    v[Q_EQUITY] = pts if winner == 0 else -pts
+
+
+cdef inline double survival(const double* cum, Py_ssize_t n, Py_ssize_t u) noexcept nogil:
+    """1 - cum[min(u, n - 1)], at least 0."""
+    cdef double s = 1.0 - cum[u if u < n else n - 1]
+    return s if s > 0.0 else 0.0
+
+
+cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* by,
+                      double* v) noexcept nogil:
+    """Exact values of a race of both homes, X = side x on roll (module docstring)."""
+    cdef Py_ssize_t T = c.os_T, T1 = c.os_T1, t, u
+    cdef Py_ssize_t ix = index6(bx), iy = index6(by)
+    cdef const double* px = c.os_turns + ix * T
+    cdef const double* py = c.os_turns + iy * T
+    cdef const double* fx = c.os_first + ix * T1
+    cdef const double* fy = c.os_first + iy * T1
+    cdef double* cx = w.scratch
+    cdef double* cy = cx + T
+    cdef double* gx = cy + T
+    cdef double* gy = gx + T1
+    cdef double pw = 0, pmw = 0, pl = 0, pml = 0, pd = 0, plies = 0, s, d
+    cdef double sx = 0, sy = 0, hm
+    cdef int a = 0, b = 0, nx, ny
+    if c.draw_rule:
+        if is_white(c, x):
+            a = 1
+        else:
+            b = 1
+    for t in range(T):
+        sx += px[t]
+        sy += py[t]
+        cx[t] = sx
+        cy[t] = sy
+    sx = 0
+    sy = 0
+    for t in range(T1):
+        sx += fx[t]
+        sy += fy[t]
+        gx[t] = sx
+        gy[t] = sy
+    for t in range(1, T):
+        u = t - 1 + a
+        s = survival(cy, T, u)
+        pw += px[t] * s
+        pmw += px[t] * survival(gy, T1, u)
+        plies += px[t] * s * (2 * t - 1)
+        u = t + b
+        s = survival(cx, T, u)
+        pl += py[t] * s
+        pml += py[t] * survival(gx, T1, u)
+        plies += py[t] * s * (2 * t)
+        if a:
+            d = px[t] * py[t]
+            pd += d
+            plies += d * (2 * t)
+        if b and t + 1 < T:
+            d = py[t] * px[t + 1]
+            pd += d
+            plies += d * (2 * t + 1)
+    if c.ts_pwin != NULL and not c.draw_rule:
+        nx = count_on(bx)
+        ny = count_on(by)
+        if nx <= c.ts_max_checkers and ny <= c.ts_max_checkers:
+            pw = c.ts_pwin[ix * c.ts_m + iy]
+            pl = 1.0 - pw
+            pd = 0.0
+    if pmw > pw:
+        pmw = pw
+    if pml > pl:
+        pml = pl
+    if pd < 0.0:
+        pd = 0.0
+    if x == 1:
+        pw, pl = pl, pw
+        pmw, pml = pml, pmw
+    hm = c.pts_home_mars
+    v[Q_WIN] = pw
+    v[Q_MARS_WIN] = pmw
+    v[Q_HOME_MARS_WIN] = pmw
+    v[Q_LOSE] = pl
+    v[Q_MARS_LOSS] = pml
+    v[Q_HOME_MARS_LOSS] = pml
+    v[Q_DRAW] = pd
+    v[Q_EQUITY] = (pw - pmw) * c.pts_oin + pmw * hm - (pl - pml) * c.pts_oin - pml * hm
+    v[Q_PLIES] = plies
+
+
+cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
+    """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q].
+
+    Returns 0 (played out), 1 (truncated) or -ERR_*.
+    """
+    cdef uint8_t b[2][N_POINTS]
+    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
+    memcpy(b[0], start, N_POINTS)
+    memcpy(b[1], start + N_POINTS, N_POINTS)
+    memset(v, 0, N_Q * sizeof(double))
+    w.rnd_turns = 0
+    while True:
+        if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
+            race_exact(c, w, s, b[s], b[1 - s], v)
+            v[Q_PLIES] += plies
+            return 1
+        if first and c.first_d1:
+            d1 = c.first_d1
+            d2 = c.first_d2
+        else:
+            roll(c, w, &d1, &d2)
+        first = 0
+        err = play_turn(c, w, s, b[s], b[1 - s], d1, d2)
+        if err:
+            return -err
+        plies += 1
+        if count_on(b[s]) == 0:
+            break
+        if plies >= MAX_PLIES:
+            return -ERR_LONG_GAME
+        s = 1 - s
+    loser = 1 - s
+    if c.draw_rule and is_white(c, s):
+        roll(c, w, &d1, &d2)                      # Black's last turn
+        err = play_turn(c, w, loser, b[loser], b[s], d1, d2)
+        if err:
+            return -err
+        plies += 1
+        if count_on(b[loser]) == 0:
+            v[Q_DRAW] = 1.0
+            v[Q_PLIES] = plies
+            return 0
+    score_win(c, s, b[loser], v)
+    v[Q_PLIES] = plies
+    return 0
+
+
+cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t g0, int64_t n,
+                    double* tally, int64_t* ntrunc) noexcept nogil:
+    """Games g0 .. g0 + n - 1 into tally[N_STRATA][TALLY_W]; 0 or an ERR_* code."""
+    cdef double v[N_Q]
+    cdef double* row
+    cdef int64_t i
+    cdef int r, q
+    for i in range(n):
+        w.game = g0 + i
+        r = play_game(c, w, start, v)
+        if r < 0:
+            return -r
+        ntrunc[0] += r
+        row = tally + (w.game % c.n_strata) * TALLY_W
+        row[0] += 1.0
+        for q in range(N_Q):
+            row[1 + q] += v[q]
+            row[1 + N_Q + q] += v[q] * v[q]
+    return 0
+
+
+# ----------------------------------------------------------------------------------------
+# Python layer
+
+_POLICY_CODES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+_HEAD = {"classic": HEAD_CLASSIC, "generalized": HEAD_GENERALIZED}
+_BLOCK = {"ahead": BLOCK_AHEAD, "home": BLOCK_HOME, "none": BLOCK_NONE}
+
+
+cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint opening_dice,
+                     bint truncate) except -1:
+    c.rules.head_rule = _HEAD[rules.head_rule]
+    c.rules.block_rule = _BLOCK[rules.block_rule]
+    c.rules.block_transient = 1 if rules.block_transient else 0
+    c.rules.larger_die_rule = 1 if rules.larger_die_rule else 0
+    for side in range(2):
+        p = policies[side]
+        if callable(p):
+            c.policy[side] = POLICY_PYTHON
+            c.py_policy[side] = <void*>p
+        else:
+            c.policy[side] = _POLICY_CODES[p]
+            c.py_policy[side] = NULL
+    c.side0_white = side0_white
+    c.draw_rule = 1 if rules.draw_rule else 0
+    c.opening_dice = opening_dice
+    c.n_strata = 30 if opening_dice else 36
+    if dice is None:
+        c.first_d1 = c.first_d2 = 0
+    else:
+        c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
+    c.truncate = truncate
+    c.pts_oin = rules.points("oin")
+    c.pts_mars = rules.points("mars")
+    c.pts_koks = rules.points("koks")
+    c.pts_home_mars = rules.points("home_mars")
+    c.os_mean = NULL
+    c.os_turns = NULL
+    c.os_first = NULL
+    c.ts_pwin = NULL
+    c.os_T = c.os_T1 = c.ts_m = 0
+    c.ts_max_checkers = 0
+    return 0
+
+
+def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
+                bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
+                int64_t n_games, int64_t block_games):
+    """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
+
+    Trusts its inputs: ``rollout.py`` validates them.
+
+    Parameters
+    ----------
+    boards : ndarray of uint8, shape (2, 24)
+        Side 0 (on roll) and side 1, each in its own numbering.
+    rules : Rules
+    policies : tuple of two (str or callable)
+        ``"random"``, ``"greedy"`` or a callable, for side 0 and side 1.
+    side0_white : bool
+        Side 0 is White (matters for ``draw_rule``).
+    dice : None or (int, int)
+        Fixed first roll of side 0.
+    opening_dice : bool
+        The first random roll is one of the 30 ordered non-doubles.
+    truncate : bool
+        End games at a race of both homes with the exact values (needs ``tables``).
+    tables : None or tuple
+        ``(mean, turns, first_off, p_win_table_or_None, max_checkers)``: the one-sided
+        tables (float64, C-contiguous) and optionally a two-sided table.  With tables the
+        non-random policies play the database's bear-off moves.
+    entropy : int
+        Root entropy; block ``k`` uses ``rng.block_bit_generator(entropy, k)``.
+    n_games : int
+        Total games of the rollout: block ``k`` plays games
+        ``k * block_games .. min((k + 1) * block_games, n_games) - 1``.
+
+    Returns
+    -------
+    tally : ndarray of float64, shape (n_blocks, MAX_STRATA, TALLY_WIDTH)
+        Per block and stratum: games, sums of ``QUANTITIES``, sums of their squares.
+    truncated : ndarray of int64, shape (n_blocks,)
+        Games ended by truncation, per block.
+    """
+    from nardy_fast.rng import block_bit_generator
+    cdef config_t c
+    cdef work_t w
+    cdef const uint8_t[:, ::1] start = np.ascontiguousarray(boards, dtype=np.uint8)
+    cdef const double[::1] mean
+    cdef const double[:, ::1] turns, first_off, pwin
+    cdef double[:, :, ::1] tv
+    cdef int64_t[::1] trv
+    cdef Py_ssize_t k, blk
+    cdef int64_t g0, g1
+    cdef int err = 0
+    cdef bitgen_t* rng
+    err_list = []
+    if truncate and tables is None:
+        raise ValueError("truncate=True needs the bear-off tables")
+    fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
+    c.py_error = <void*>err_list
+    if tables is not None:
+        mean, turns, first_off, pw, nmax = tables
+        c.os_mean = &mean[0]
+        c.os_turns = &turns[0, 0]
+        c.os_T = turns.shape[1]
+        c.os_first = &first_off[0, 0]
+        c.os_T1 = first_off.shape[1]
+        if pw is not None:
+            pwin = pw
+            c.ts_pwin = &pwin[0, 0]
+            c.ts_m = pwin.shape[0]
+            c.ts_max_checkers = int(nmax)
+    tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
+    truncated = np.zeros(n_blocks, dtype=np.int64)
+    tv = tally
+    trv = truncated
+    w.cap = DEFAULT_CAP
+    w.buf = <uint8_t*>malloc(w.cap * N_POINTS)
+    w.scratch = <double*>malloc((2 * (c.os_T + c.os_T1) + 1) * sizeof(double))
+    try:
+        if w.buf == NULL or w.scratch == NULL:
+            raise MemoryError("rollout: cannot allocate the successor buffer")
+        for k in range(n_blocks):
+            blk = first_block + k
+            g0 = blk * block_games
+            g1 = min(g0 + block_games, n_games)
+            if g1 <= g0:
+                continue
+            bitgen = block_bit_generator(entropy, blk)
+            capsule = bitgen.capsule
+            rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+            w.rng = rng
+            with bitgen.lock, nogil:
+                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &tv[k, 0, 0], &trv[k])
+            if err:
+                break
+    finally:
+        free(w.buf)
+        free(w.scratch)
+    if err == ERR_PYTHON:
+        raise err_list[0]
+    if err == ERR_NOMEM:
+        raise MemoryError("rollout: out of memory growing the successor buffer")
+    if err == ERR_LONG_GAME:
+        raise RuntimeError(f"rollout: a game exceeded {MAX_PLIES} plies; the position "
+                           "seems stuck (both sides unable to move)")
+    return tally, truncated
+
+
+def greedy_scores(candidates, opponent):
+    """The greedy policy's scores of candidate boards (see the module docstring).
+
+    Parameters
+    ----------
+    candidates : array_like of uint8, shape (k, 24)
+        The mover's boards after each legal move, mover's numbering.
+    opponent : array_like of uint8, shape (24,)
+        The opponent's board, its own numbering.
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+    """
+    cdef const uint8_t[:, ::1] cv = np.ascontiguousarray(candidates, dtype=np.uint8).reshape(-1, N_POINTS)
+    cdef const uint8_t[::1] ov = np.ascontiguousarray(opponent, dtype=np.uint8).reshape(N_POINTS)
+    out = np.empty(cv.shape[0], dtype=np.float64)
+    cdef double[::1] o = out
+    cdef Py_ssize_t k
+    for k in range(cv.shape[0]):
+        o[k] = greedy_score(&cv[k, 0], &ov[0])
+    return out
+
+
+def race_values(mover, opponent, *, rules, bint mover_white, tables):
+    """Exact values of a race of both homes for the side on roll (the truncation values).
+
+    Returns a dict of ``QUANTITIES`` (``plies``: expected plies to the end).  Trusts its
+    inputs (both sides entirely home, neither finished, one-sided tables given).
+    """
+    cdef config_t c
+    cdef work_t w
+    cdef double v[N_Q]
+    cdef uint8_t b[2][N_POINTS]
+    cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
+    cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
+    cdef const double[::1] mean
+    cdef const double[:, ::1] turns, first_off, pwin
+    fill_config(&c, rules, ("random", "random"), mover_white, None, False, True)
+    mean, turns, first_off, pw, nmax = tables
+    c.os_mean = &mean[0]
+    c.os_turns = &turns[0, 0]
+    c.os_T = turns.shape[1]
+    c.os_first = &first_off[0, 0]
+    c.os_T1 = first_off.shape[1]
+    if pw is not None:
+        pwin = pw
+        c.ts_pwin = &pwin[0, 0]
+        c.ts_m = pwin.shape[0]
+        c.ts_max_checkers = int(nmax)
+    memcpy(b[0], &m[0], N_POINTS)
+    memcpy(b[1], &o[0], N_POINTS)
+    w.scratch = <double*>malloc((2 * (c.os_T + c.os_T1) + 1) * sizeof(double))
+    if w.scratch == NULL:
+        raise MemoryError()
+    try:
+        race_exact(&c, &w, 0, b[0], b[1], v)
+    finally:
+        free(w.scratch)
+    return {QUANTITIES[q]: v[q] for q in range(N_Q)}

@@ -1,0 +1,194 @@
+"""Map work chunks over the calling process, a local process pool or a Dask cluster.
+
+``run_chunks(fn, specs, on_result, ...)`` calls ``fn(spec)`` for every spec and hands each
+result to ``on_result(i, result)`` in the calling process, in completion order (callers
+that need a fixed merge order, like the rollouts, reorder by ``i``).  A ``tqdm`` bar counts
+work units (games) per second.  Ctrl-C (``KeyboardInterrupt``) stops cleanly: chunks not
+started are cancelled, those finished are still delivered, and ``run_chunks`` returns
+``True`` ("interrupted") instead of raising.  An exception raised by ``fn`` cancels the
+rest and propagates.
+
+Local pools use the ``forkserver`` start method where available (``spawn`` elsewhere):
+workers import the package afresh, never inherit the parent's threads, and ignore SIGINT
+(the parent handles Ctrl-C).  One pool per worker count is kept for the life of the
+process and shut down at exit.
+"""
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import multiprocessing
+import os
+import signal
+
+__all__ = ["run_chunks", "default_workers", "shutdown_pools"]
+
+_POOLS = {}
+
+
+def default_workers():
+    """Usable local cores (the CPU affinity of this process where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                        # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _pool(workers):
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                      initializer=_ignore_sigint)
+        _POOLS[workers] = pool
+    return pool
+
+
+def _drop_pool(workers):
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools():
+    """Shut down the cached local process pools (also done at interpreter exit)."""
+    for workers in list(_POOLS):
+        pool = _POOLS.pop(workers)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
+
+
+class _NoBar:
+    def update(self, n):
+        pass
+
+    def close(self):
+        pass
+
+
+def _bar(progress, total, desc):
+    if not progress:
+        return _NoBar()
+    from tqdm.auto import tqdm
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, smoothing=0.1)
+
+
+def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=True,
+               desc="rollout"):
+    """Run ``fn`` on every spec; deliver results through ``on_result(i, result)``.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (it is pickled by reference for worker processes).
+    specs : list
+        One picklable argument per chunk.
+    on_result : callable
+        ``on_result(i, result)``, called in this process once per finished chunk.
+    sizes : list of int
+        Work units per chunk (games), for the progress bar.
+    workers : int or None
+        ``1``: run in this process.  ``None``: all local cores (in this process when there
+        is a single chunk).  ``n > 1``: a pool of ``n`` processes.
+    client : dask.distributed.Client or None
+        Run the chunks as Dask tasks instead (``workers`` is then ignored).
+    progress : bool
+        Show a ``tqdm`` bar with the rate in units per second.
+
+    Returns
+    -------
+    bool
+        ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
+    """
+    bar = _bar(progress, sum(sizes), desc)
+    try:
+        if client is not None:
+            return _run_dask(fn, specs, on_result, sizes, client, bar)
+        n_workers = default_workers() if workers is None else workers
+        if n_workers == 1 or len(specs) <= 1:
+            return _run_here(fn, specs, on_result, sizes, bar)
+        return _run_pool(fn, specs, on_result, sizes, min(n_workers, len(specs)), bar)
+    finally:
+        bar.close()
+
+
+def _run_here(fn, specs, on_result, sizes, bar):
+    for i, spec in enumerate(specs):
+        try:
+            result = fn(spec)
+        except KeyboardInterrupt:
+            return True
+        on_result(i, result)
+        bar.update(sizes[i])
+    return False
+
+
+def _run_pool(fn, specs, on_result, sizes, workers, bar):
+    pool = _pool(workers)
+    futures = {}
+    try:
+        for i, spec in enumerate(specs):
+            futures[pool.submit(fn, spec)] = i
+        pending = set(futures)
+        while pending:
+            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for fut in sorted(done, key=futures.get):
+                i = futures[fut]
+                on_result(i, fut.result())
+                bar.update(sizes[i])
+                del futures[fut]
+        return False
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        for fut in sorted(futures, key=futures.get):
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                on_result(futures[fut], fut.result())
+        _drop_pool(workers)          # its workers finish their current chunk and exit
+        return True
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        if isinstance(_first_exception(futures), cf.process.BrokenProcessPool):
+            _drop_pool(workers)
+        raise
+
+
+def _first_exception(futures):
+    for fut in futures:
+        if fut.done() and not fut.cancelled() and fut.exception() is not None:
+            return fut.exception()
+    return None
+
+
+def _run_dask(fn, specs, on_result, sizes, client, bar):
+    from distributed import as_completed
+    futures = client.map(fn, specs, pure=False)
+    index = {fut.key: i for i, fut in enumerate(futures)}
+    consumed = set()
+    try:
+        for fut in as_completed(futures):
+            i = index[fut.key]
+            on_result(i, fut.result())
+            consumed.add(i)
+            bar.update(sizes[i])
+        return False
+    except KeyboardInterrupt:
+        client.cancel([f for f in futures if f.status == "pending"])
+        for i, fut in enumerate(futures):
+            if i not in consumed and fut.status == "finished":
+                on_result(i, fut.result())
+        return True
+    except BaseException:
+        client.cancel(futures)
+        raise

@@ -1,0 +1,447 @@
+"""Monte Carlo rollouts: many complete games from a position, with honest error bars.
+
+``rollout(position, n_games, ...)`` checks its arguments, maps option strings to the C
+policies, cuts the games into chunks of whole random-stream blocks (``nardy_fast.rng``),
+runs them in this process, a local process pool or a Dask cluster (``nardy_fast.parallel``)
+and merges the per-block tallies in block order.  Results therefore depend on the seed
+only: any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
+
+Estimates and errors
+--------------------
+Every probability and the equity is the mean of a per-game value for the side on roll
+(0/1 outcomes for games played out, exact bear-off probabilities for truncated games).
+The first random roll of game ``g`` is ``g mod 36`` (stratified; the second random roll is
+``(g div 36) mod 36``), so all 36 rolls appear equally often.  Standard errors use the
+within-stratum variances of the first roll's 36 strata,
+``se**2 = sum_h n_h s_h**2 / n**2`` (``n_h`` games and sample variance ``s_h**2`` in
+stratum ``h``), which is valid for the stratified mean and conservative about the second
+roll's stratification; ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula for
+comparison.  With fewer than 36 games per stratum the strata are uneven by at most one
+game, which biases the mean by O(1/n_games) at most.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from nardy_fast import rng as _rng
+from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
+from nardy_fast.parallel import run_chunks
+from nardy_fast.position import WHITE, Position
+from nardy_fast.result import Outcome
+from nardy_fast.rules import as_rules
+
+__all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
+
+POLICIES = ("random", "greedy")
+TRUNCATIONS = ("bearoff", None)
+DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+_NQ = len(QUANTITIES)
+_Q = {name: i for i, name in enumerate(QUANTITIES)}
+
+
+# ----------------------------------------------------------------------------------------
+# bear-off databases (loaded once per process; workers load from the on-disk cache)
+
+_TABLES = {}
+
+
+class BearoffUnavailable(ValueError):
+    """The bear-off databases needed by ``truncate="bearoff"`` cannot be loaded."""
+
+
+def _bearoff_tables():
+    """``(mean, turns, first_off, p_win_table or None, max_checkers)`` or raise."""
+    if "tables" in _TABLES:
+        return _TABLES["tables"]
+    try:
+        from nardy_fast import bearoff
+        db = bearoff.one_sided()
+    except ImportError as e:
+        raise BearoffUnavailable(
+            "truncate='bearoff' needs the bear-off databases (nardy_fast.bearoff), which "
+            f"this installation lacks ({e}); pass truncate=None to play every game out"
+        ) from None
+    pw, nmax = None, 0
+    ts = _two_sided(bearoff)
+    if ts is not None:
+        pw = np.ascontiguousarray(ts.p_win_table, dtype=np.float64)
+        nmax = int(ts.max_checkers)
+    tables = (np.ascontiguousarray(db.mean, dtype=np.float64),
+              np.ascontiguousarray(db.turns, dtype=np.float64),
+              np.ascontiguousarray(db.first_off, dtype=np.float64),
+              pw, nmax)
+    _TABLES["tables"] = tables
+    return tables
+
+
+def _two_sided(bearoff):
+    """The default two-sided database if one is cached on disk (never built here)."""
+    cached = getattr(bearoff, "cached_two_sided", None)
+    if cached is None:
+        return None
+    try:
+        return cached()
+    except (OSError, ValueError):
+        return None
+
+
+def _bearoff_available():
+    try:
+        _bearoff_tables()
+        return True
+    except BearoffUnavailable:
+        return False
+
+
+# ----------------------------------------------------------------------------------------
+# argument checks
+
+def _as_position(position, name="position"):
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_id(position)
+    if isinstance(position, np.ndarray) or isinstance(position, (list, tuple)):
+        a = np.asarray(position)
+        if a.shape != (2, 24):
+            raise ValueError(f"{name}: expected a Position, a position ID or a (2, 24) array "
+                             f"of counts, got shape {a.shape}")
+        return Position.from_boards(a[0], a[1])
+    raise TypeError(f"{name}: expected a Position or a position ID, got "
+                    f"{type(position).__name__}")
+
+
+def _check_policy(policy):
+    if isinstance(policy, tuple):
+        if len(policy) != 2:
+            raise ValueError(f"policy: a tuple must hold two policies (side on roll, "
+                             f"opponent), got {len(policy)}")
+        return tuple(_check_one_policy(p) for p in policy)
+    p = _check_one_policy(policy)
+    return (p, p)
+
+
+def _check_one_policy(p):
+    if callable(p):
+        return p
+    if isinstance(p, str):
+        if p not in POLICIES:
+            raise ValueError(f"policy={p!r}: expected 'random', 'greedy' or a callable "
+                             "scoring the candidate boards")
+        return p
+    raise TypeError(f"policy: expected 'random', 'greedy' or a callable, got "
+                    f"{type(p).__name__}")
+
+
+def _check_int(x, name, low):
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
+    if x < low:
+        raise ValueError(f"{name}={x}: must be >= {low}")
+    return int(x)
+
+
+def _check_dice(dice):
+    if dice is None:
+        return None
+    try:
+        d = tuple(dice)
+    except TypeError:
+        raise TypeError(f"dice={dice!r}: expected None or a pair of integers 1..6") from None
+    if len(d) != 2:
+        raise ValueError(f"dice={dice!r}: expected two dice, got {len(d)}")
+    for i, x in enumerate(d):
+        if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+            raise TypeError(f"dice[{i}] = {x!r}: expected an integer 1..6")
+        if not 1 <= x <= 6:
+            raise ValueError(f"dice[{i}] = {x}: must be 1..6")
+    return int(d[0]), int(d[1])
+
+
+def _is_start(position):
+    b = position.boards
+    return bool(b[0, 0] == 15 and b[1, 0] == 15)
+
+
+def _policy_name(p):
+    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
+
+
+class _Plan:
+    """Everything a rollout of one position needs, checked; builds the chunk specs."""
+
+    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
+        self.position = _as_position(position)
+        if self.position.is_over():
+            raise ValueError(f"position {self.position.id}: the game is over (a side has "
+                             "borne off all 15 checkers)")
+        self.n_games = _check_int(n_games, "n_games", 1)
+        self.policies = _check_policy(policy)
+        self.rules = as_rules(rules)
+        self.dice = _check_dice(dice)
+        if truncate not in TRUNCATIONS:
+            raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
+        self.truncate = truncate
+        self.entropy = _rng.root_entropy(seed)
+        block = _rng.BLOCK_GAMES
+        chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else _check_int(chunk_size,
+                                                                          "chunk_size", 1)
+        self.blocks_per_chunk = max(1, -(-chunk // block))
+        self.chunk_games = self.blocks_per_chunk * block
+        self.opening_dice = (self.rules.opening_roll == "opening_dice"
+                             and _is_start(self.position))
+        if self.opening_dice and self.dice is not None and self.dice[0] == self.dice[1]:
+            raise ValueError(f"dice={self.dice}: with opening_roll='opening_dice' the first "
+                             "roll from the start cannot be a double")
+        self.opening_dice = self.opening_dice and self.dice is None
+        self.use_tables = truncate == "bearoff" or any(p != "random" for p in self.policies)
+        if truncate == "bearoff":
+            _bearoff_tables()                     # raise here, not in the workers
+        elif self.use_tables:
+            self.use_tables = _bearoff_available()
+
+    def specs(self):
+        block = _rng.BLOCK_GAMES
+        n_blocks = -(-self.n_games // block)
+        out, sizes = [], []
+        for first in range(0, n_blocks, self.blocks_per_chunk):
+            nb = min(self.blocks_per_chunk, n_blocks - first)
+            out.append(dict(
+                boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
+                rules=self.rules, policies=self.policies, dice=self.dice,
+                opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
+                use_tables=self.use_tables, entropy=self.entropy, first_block=first,
+                n_blocks=nb, n_games=self.n_games, block_games=block))
+            sizes.append(min((first + nb) * block, self.n_games) - first * block)
+        return out, sizes
+
+
+def _run_chunk(spec):
+    """Worker entry point: play one chunk; returns (first_block, tally, truncated)."""
+    spec = dict(spec)
+    use_tables = spec.pop("use_tables")
+    tables = _bearoff_tables() if use_tables else None
+    tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
+    return spec["first_block"], tally, truncated
+
+
+class _Merger:
+    """Folds per-block tallies in block order (bit-identical for any chunking)."""
+
+    def __init__(self):
+        self.next_block = 0
+        self.pending = {}
+        self.tally = np.zeros((MAX_STRATA, TALLY_WIDTH), dtype=np.float64)
+        self.truncated = 0
+
+    def add(self, result):
+        first, tally, truncated = result
+        for k in range(tally.shape[0]):
+            self.pending[first + k] = (tally[k], int(truncated[k]))
+        self._fold(contiguous=True)
+
+    def _fold(self, contiguous):
+        keys = sorted(self.pending)
+        for k in keys:
+            if contiguous and k != self.next_block:
+                break
+            t, n = self.pending.pop(k)
+            # one assignment: a Ctrl-C between statements leaves a consistent state
+            self.tally, self.truncated, self.next_block = self.tally + t, self.truncated + n, k + 1
+
+    def finish(self):
+        self._fold(contiguous=False)
+        return self.tally, self.truncated
+
+
+def _outcome(tally, truncated, extra):
+    cnt = tally[:, 0]
+    sums = tally[:, 1:1 + _NQ]
+    sq = tally[:, 1 + _NQ:1 + 2 * _NQ]
+    n = cnt.sum()
+    if n == 0:
+        nan = math.nan
+        return Outcome(p_win=nan, p_mars_win=nan, p_lose=nan, p_mars_loss=nan, equity=nan,
+                       method="rollout", p_draw=nan, se_p_win=nan, se_equity=nan, games=0,
+                       extra=extra)
+    mean = sums.sum(axis=0) / n
+    if n > 1:
+        var_iid = np.maximum(sq.sum(axis=0) - sums.sum(axis=0) ** 2 / n, 0.0) / (n - 1) / n
+    else:
+        var_iid = np.full(_NQ, math.nan)
+    used = cnt > 0
+    if (cnt[used] >= 2).all():
+        c = cnt[used, None]
+        within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
+        var = (c * within).sum(axis=0) / n ** 2
+    else:
+        var = var_iid
+    se = np.sqrt(var)
+    q = _Q
+    extra = dict(extra)
+    extra["games_truncated"] = int(truncated)
+    extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
+    extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
+                                          if var[q["equity"]] > 0 else math.nan)
+    return Outcome(
+        p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
+        p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
+        equity=float(mean[q["equity"]]), method="rollout", p_draw=float(mean[q["p_draw"]]),
+        p_koks_win=float(mean[q["p_koks_win"]]), p_koks_loss=float(mean[q["p_koks_loss"]]),
+        p_home_mars_win=float(mean[q["p_home_mars_win"]]),
+        p_home_mars_loss=float(mean[q["p_home_mars_loss"]]),
+        se_p_win=float(se[q["p_win"]]), se_p_mars_win=float(se[q["p_mars_win"]]),
+        se_p_mars_loss=float(se[q["p_mars_loss"]]), se_equity=float(se[q["equity"]]),
+        games=int(n), mean_length=float(mean[q["plies"]]), extra=extra)
+
+
+def _extra(plan, workers, client, interrupted):
+    return {
+        "seed": plan.entropy,
+        "policy": "/".join(_policy_name(p) for p in plan.policies)
+        if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
+        "truncate": plan.truncate if plan.truncate is not None else "none",
+        "bearoff_policy": bool(plan.use_tables),
+        "dice": "" if plan.dice is None else f"{plan.dice[0]}-{plan.dice[1]}",
+        "chunk_size": plan.chunk_games,
+        "block_games": _rng.BLOCK_GAMES,
+        "games_requested": plan.n_games,
+        "interrupted": bool(interrupted),
+        "backend": "dask" if client is not None else (
+            "local" if workers == 1 else f"pool({workers or 'all'})"),
+    }
+
+
+def _check_workers(workers, client, policies):
+    if workers is not None:
+        workers = _check_int(workers, "workers", 1)
+    if client is None and workers is None and any(callable(p) for p in policies):
+        workers = 1                       # Python policies stay in this process by default
+    return workers
+
+
+# ----------------------------------------------------------------------------------------
+# public API
+
+def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None,
+            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None):
+    """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
+
+    Parameters
+    ----------
+    position : Position, str or array_like of int, shape (2, 24)
+        The position (or its ID); the side on roll moves first.  Not a finished game.
+    n_games : int
+        Games to play, >= 1.
+    policy : {"greedy", "random"}, callable, or a tuple of two of them
+        How both sides choose their moves (a tuple: side on roll, opponent).  A callable
+        ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
+        (the mover's boards after each legal move, mover's numbering) and the opponent's
+        board (``shape (24,)``, its numbering) and returns ``k`` scores; the first argmax is
+        played.  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
+        its checkers home, every policy but ``"random"`` plays the one-sided bear-off
+        database's move of least expected turns (when the database is available).
+    seed : None, int or numpy.random.SeedSequence
+        The results depend on the seed only; ``None`` draws fresh entropy, recorded in
+        ``extra["seed"]``.
+    rules : Rules, dict or None
+        Rule variants (``None``: classic): move rules, scoring, ``draw_rule`` and
+        ``opening_roll`` (the latter only for games from the start).
+    dice : None or (int, int)
+        Fix the first roll of the side on roll (each die 1..6).
+    truncate : {"bearoff", None}
+        ``"bearoff"``: a game stops once both sides have all their checkers home and adds
+        the exact bear-off probabilities (needs ``nardy_fast.bearoff``).  ``None``: every
+        game is played to its end.
+    workers : int or None
+        ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
+        process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.
+    client : dask.distributed.Client or None
+        Run the chunks on a Dask cluster instead; the result is the same.
+    progress : bool
+        Show a ``tqdm`` progress bar (games/s).
+    chunk_size : int or None
+        Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default
+        ``DEFAULT_CHUNK_GAMES``.  It does not change the results.
+
+    Returns
+    -------
+    Outcome
+        ``method="rollout"``: probabilities for the side on roll before it rolls, equity in
+        points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
+        plies (for truncated games: plies played plus the expected remaining plies), and
+        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
+        Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+
+    Raises
+    ------
+    ValueError
+        ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
+        position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> r = nf.rollout(nf.Position.initial(), 1296, policy="random", seed=1,
+    ...                truncate=None, workers=1, progress=False)
+    >>> r.games, r.p_win + r.p_lose + r.p_draw
+    (1296, 1.0)
+    """
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
+    workers = _check_workers(workers, client, plan.policies)
+    specs, sizes = plan.specs()
+    merger = _Merger()
+    interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
+                             workers=workers, client=client, progress=progress)
+    tally, truncated = merger.finish()
+    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted))
+
+
+def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dice=None,
+                 truncate="bearoff", workers=None, client=None, progress=True,
+                 chunk_size=None):
+    """Roll out several positions; a DataFrame with one row per position.
+
+    Every position is rolled out as ``rollout`` would with the same arguments (the same
+    seed for each: common random numbers, so differences between positions are estimated
+    more precisely), but all chunks share one pool or cluster run.
+
+    Parameters
+    ----------
+    positions : list or pandas.Series of Position or position IDs
+    n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
+        As for ``rollout``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the position IDs (name ``"position"``); columns: ``Outcome.to_dict()``.
+    """
+    import pandas as pd
+    items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
+    if not items:
+        raise ValueError("positions: empty; expected at least one position")
+    positions = [_as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    entropy = _rng.root_entropy(seed)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size)
+             for p in positions]
+    workers = _check_workers(workers, client, plans[0].policies)
+    specs, sizes, owner = [], [], []
+    for j, plan in enumerate(plans):
+        s, z = plan.specs()
+        specs += s
+        sizes += z
+        owner += [j] * len(s)
+    mergers = [_Merger() for _ in plans]
+    interrupted = run_chunks(_run_chunk, specs, lambda i, r: mergers[owner[i]].add(r),
+                             sizes=sizes, workers=workers, client=client, progress=progress)
+    rows = []
+    for plan, merger in zip(plans, mergers):
+        tally, truncated = merger.finish()
+        rows.append(_outcome(tally, truncated,
+                             _extra(plan, workers, client, interrupted)).to_dict())
+    frame = pd.DataFrame(rows, index=pd.Index([p.id for p in positions], name="position"))
+    return frame
