@@ -60,6 +60,7 @@ from nardy_fast.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
+           "evaluate_many",
            "save", "to_csv", "to_parquet", "to_html"]
 
 EPC_FACTOR = 49.0 / 6.0          # pips per turn: the mean roll (8 1/6 pips with doubles)
@@ -229,26 +230,61 @@ def _final_outcome(pos, rules):
     return Outcome(0.0, 0.0, 1.0, mars, -pts, "final", p_koks_loss=koks, p_home_mars_loss=hm)
 
 
+def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
+    _check_games(n_games)
+    return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
+                truncate=truncate, workers=workers, client=client, progress=progress)
+
+
 def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, rules=None,
-             policy="greedy", workers=None, client=None, progress=False):
+             policy="greedy", truncate="bearoff", workers=None, client=None, progress=False):
     """The ``Outcome`` of one position for the side on roll.
 
     ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else a
     rollout), ``"exact"`` (database only; ``ValueError`` otherwise) or ``"rollout"``.
-    A finished game gives method ``"final"``.
+    A finished game gives method ``"final"``.  The other arguments go to
+    ``nardy_fast.rollout``.
     """
+    return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
+                         workers, client, progress)[0]
+
+
+def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+                  rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
+                  progress=False):
+    """``evaluate`` for a list of Positions; the rollouts share one run (``rollout_many``,
+    the same seed for each position: common random numbers).  Returns a list of Outcome."""
     rules = as_rules(rules)
     if method not in ("auto", "exact", "rollout"):
         raise ValueError(f"method={method!r}: expected 'auto', 'exact' or 'rollout'")
-    if position.is_over():
-        return _final_outcome(position, rules)
-    if method == "exact" or (method == "auto" and position.is_bearoff()):
-        from nardy_fast.bearoff import race_probabilities
-        return race_probabilities(position, rules=rules)
-    _check_games(n_games)
-    from nardy_fast.rollout import rollout
-    return rollout(position, n_games, policy=policy, seed=seed, rules=rules,
-                   workers=workers, client=client, progress=progress)
+    out = [None] * len(positions)
+    todo = []
+    for i, p in enumerate(positions):
+        if p.is_over():
+            out[i] = _final_outcome(p, rules)
+        elif method == "exact" or (method == "auto" and p.is_bearoff()):
+            from nardy_fast.bearoff import race_probabilities
+            try:
+                out[i] = race_probabilities(p, rules=rules)
+            except ValueError as e:
+                raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
+        else:
+            todo.append(i)
+    if todo:
+        from nardy_fast.result import Outcome
+        from nardy_fast.rollout import rollout, rollout_many
+
+        kw = _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress)
+        if len(todo) == 1:
+            out[todo[0]] = rollout(positions[todo[0]], **kw)
+        else:
+            frame = rollout_many([positions[i] for i in todo], **kw)
+            names = set(Outcome.__dataclass_fields__) - {"extra"}
+            for k, i in enumerate(todo):
+                d = frame.iloc[k].to_dict()
+                extra = {key[6:]: v for key, v in d.items() if key.startswith("extra_")}
+                out[i] = Outcome(**{key: d[key] for key in names if key in d}, extra=extra)
+    return out
 
 
 def _check_games(n_games):
@@ -284,7 +320,8 @@ def _flip_outcome(o):
 
 
 def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
-               rules=None, policy="greedy", workers=None, client=None, progress=False):
+               rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
+               progress=False):
     """Win, mars and equity of each position for the side on roll.
 
     Parameters
@@ -293,8 +330,8 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
     method : {"auto", "exact", "rollout"}
         ``"auto"``: the exact bear-off database when both sides are all home, else a
         rollout; ``"exact"`` raises ``ValueError`` for a position outside the database.
-    n_games, seed, policy, workers, client, progress
-        Passed to ``nardy_fast.rollout`` (the same seed for every row).
+    n_games, seed, policy, truncate, workers, client, progress
+        Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
     rules : Rules, dict or None
 
     Returns
@@ -306,19 +343,17 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
     """
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
-    rows = []
-    for i, p in enumerate(pos_list):
-        try:
-            o = evaluate(p, method, n_games, seed, rules, policy, workers, client, progress)
-        except ValueError as e:
-            raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
-        rows.append({"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)})
+    outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
+                         client, progress)
+    rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)}
+            for p, o in zip(pos_list, outs)]
     return _frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules))
 
 
 # -- move report -------------------------------------------------------------------------
 def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method="auto",
-                rules=None, policy="greedy", workers=None, client=None, progress=False):
+                rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
+                progress=False):
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity.
 
     Each move is scored by the position after it, the opponent on roll: the mover's
@@ -330,16 +365,24 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     pandas.DataFrame
         One row per distinct legal result, best first: ``rank, move, id_after, method,
         equity, equity_loss, p_win, p_mars_win, p_lose, p_mars_loss, ..., se_*, ci95_*,
-        games``.
+        games`` (mover's view; see the module table).
+
+    Examples
+    --------
+    >>> mr = move_report(Position.initial(), (6, 5), n_games=36, truncate=None, workers=1)
+    >>> mr[["rank", "move", "equity_loss"]].to_dict("records")
+    [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
     """
     rules = as_rules(rules)
     pos = _as_position(position, 0)
     d1, d2 = _check_dice(dice)
+    moves = pos.legal_moves(d1, d2, rules)
+    afters = [pos.play(m) for m in moves]
+    outs = evaluate_many(afters, method, n_games, seed, rules, policy, truncate, workers,
+                         client, progress)
     rows = []
-    for m in pos.legal_moves(d1, d2, rules):
-        after = pos.play(m)
-        o = _flip_outcome(evaluate(after, method, n_games, seed, rules, policy, workers,
-                                   client, progress))
+    for m, after, o in zip(moves, afters, outs):
+        o = _flip_outcome(o)
         rows.append({"move": str(m) if m.steps else "pass", "id_after": after.id,
                      "method": o.method, **_outcome_row(o, rules)})
     cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
@@ -368,7 +411,8 @@ def _check_dice(dice):
 
 # -- game report -------------------------------------------------------------------------
 def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_SEED,
-                method="auto", policy="greedy", workers=None, client=None, progress=False):
+                method="auto", policy="greedy", truncate="bearoff", workers=None, client=None,
+                progress=False):
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -400,6 +444,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
     rules = as_rules(record.rules)
     positions = record.positions()
+    kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
+              workers=workers, client=client, progress=progress)
+    outs = evaluate_many(positions, method, **kw) if win_prob else None
     rows = []
     for k, pos in enumerate(positions):
         turn = record.turns[k] if k < len(record.turns) else None
@@ -416,14 +463,13 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
                "off_white": om if white_first else oo, "off_black": oo if white_first else om,
                "phase": _phase(pos)}
         if win_prob:
-            o = evaluate(pos, method, n_games, seed, rules, policy, workers, client, progress)
+            o = outs[k]
             row.update({"method": o.method, "p_win": o.p_win, "p_mars_win": o.p_mars_win,
                         "p_lose": o.p_lose, "p_mars_loss": o.p_mars_loss, "equity": o.equity,
                         "se_equity": o.se_equity,
                         "p_win_white": o.p_win if white_first else o.p_lose})
         if analyse:
-            row.update(_analyse_turn(pos, turn, rules, n_games, seed, method, policy,
-                                     workers, client, progress))
+            row.update(_analyse_turn(pos, turn, method, kw))
         rows.append(row)
     return _frame(rows)
 
@@ -433,24 +479,26 @@ def _line_no(record, k):
     return (k + offset) // 2 + 1
 
 
-def _analyse_turn(pos, turn, rules, n_games, seed, method, policy, workers, client, progress):
+def _analyse_turn(pos, turn, method, kw):
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
              "equity_best": math.nan, "equity_loss": math.nan}
     if turn is None:
         return empty
-    moves = pos.legal_moves(turn.dice[0], turn.dice[1], rules)
+    moves = pos.legal_moves(turn.dice[0], turn.dice[1], kw["rules"])
     played = _board_after(pos, turn)
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
         return {"n_moves": 1, "best_move": best, "equity_played": math.nan,
                 "equity_best": math.nan, "equity_loss": 0.0}
-    mr = move_report(pos, turn.dice, n_games=n_games, seed=seed, method=method, rules=rules,
-                     policy=policy, workers=workers, client=client, progress=progress)
+    mr = move_report(pos, turn.dice, method=method, **kw)
     after_id = Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
     mine = mr.loc[mr["id_after"] == after_id, "equity"]
     eq_played = float(mine.iloc[0]) if len(mine) else math.nan
     eq_best = float(mr["equity"].iloc[0])
-    return {"n_moves": len(mr), "best_move": mr["move"].iloc[0], "equity_played": eq_played,
+    best = mr["move"].iloc[0]
+    if mr["id_after"].iloc[0] == after_id:          # the played move, in its own step order
+        best = " ".join(f"{a}/{b}" for a, b in turn.steps) or "pass"
+    return {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
             "equity_best": eq_best, "equity_loss": eq_best - eq_played}
 
 
@@ -460,9 +508,9 @@ def _board_after(pos, turn):
 
 
 def error_rates(report):
-    """Per player of an analysed ``game_report``: decisions, equity lost, error rate.
+    """Per side of an analysed ``game_report``: decisions, equity lost, error rate.
 
-    Returns a DataFrame indexed by ``player`` with ``side, turns, decisions`` (turns with
+    Returns a DataFrame indexed by ``side`` with ``player, turns, decisions`` (turns with
     more than one legal move), ``errors`` (equity_loss > 0.001 points), ``equity_lost``
     (points) and ``error_rate`` (mean points lost per decision, x 1000: "millipoints").
     """
@@ -471,9 +519,9 @@ def error_rates(report):
                          "use game_report(..., analyse=True)")
     played = report[report["move"] != ""]
     dec = played[played["n_moves"] > 1]
-    out = played.groupby("player", sort=False).agg(side=("side", "first"),
-                                                   turns=("turn", "size"))
-    g = dec.groupby("player", sort=False)["equity_loss"]
+    out = played.groupby("side", sort=False).agg(player=("player", "first"),
+                                                 turns=("turn", "size"))
+    g = dec.groupby("side", sort=False)["equity_loss"]
     out["decisions"] = g.size().reindex(out.index, fill_value=0)
     out["errors"] = g.apply(lambda s: int((s > 1e-3).sum())).reindex(out.index, fill_value=0)
     out["equity_lost"] = g.sum().reindex(out.index, fill_value=0.0)
@@ -483,7 +531,8 @@ def error_rates(report):
 
 # -- convergence and race ----------------------------------------------------------------
 def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAULT_SEED,
-                       rules=None, policy="greedy", workers=None, client=None):
+                       rules=None, policy="greedy", truncate="bearoff", workers=None,
+                       client=None):
     """Rollouts of increasing size with one seed: the estimate against games played.
 
     Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
@@ -500,8 +549,8 @@ def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAUL
 
     rows = []
     for n in sizes:
-        o = rollout(pos, n, policy=policy, seed=seed, rules=rules, workers=workers,
-                    client=client, progress=False)
+        o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,
+                    workers=workers, client=client, progress=False)
         d = o.to_dict()
         rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
                      "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,
@@ -535,12 +584,13 @@ def race_sample(n=200, seed=DEFAULT_SEED, kind="bearoff"):
 
 
 def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
-                rules=None, policy="greedy", workers=None, client=None, epc=True):
+                rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
+                epc=True):
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
     race chart (``plot.race_chart``)."""
     pr = pip_report(positions, epc=epc)
     wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
-                    policy=policy, workers=workers, client=client)
+                    policy=policy, truncate=truncate, workers=workers, client=client)
     return pr.join(wr.drop(columns=["id", "side"]))
 
 
