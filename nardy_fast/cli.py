@@ -107,8 +107,9 @@ def build_parser():
     s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
     _add_rollout_opts(s, 10000)
     _add_rules(s)
-    s.add_argument("--truncate", default="bearoff",
-                   help="where games are cut and scored exactly (default bearoff)")
+    s.add_argument("--truncate", default="bearoff", choices=["bearoff", "none"],
+                   help="'bearoff' (default): stop once both sides are home and score the "
+                        "rest exactly; 'none': play every game out")
     bar = s.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="show a progress bar (default: when stderr is a terminal)")
@@ -226,7 +227,8 @@ def cmd_rollout(args):
     try:
         for pos in positions:
             o = rollout(pos, args.games, policy=args.policy, seed=args.seed, rules=args.rules,
-                        truncate=args.truncate, workers=args.workers, client=client,
+                        truncate=None if args.truncate == "none" else args.truncate,
+                        workers=args.workers, client=client,
                         progress=progress)
             rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
     finally:
