@@ -73,6 +73,9 @@ def _add_rollout_opts(p, games):
                    help="worker processes (default: the rollout's own choice)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="address of a Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--truncate", default="bearoff", choices=["bearoff", "none"],
+                   help="'bearoff' (default): stop a game once both sides are home and "
+                        "score the rest exactly; 'none': play every game out")
 
 
 def build_parser():
@@ -107,9 +110,6 @@ def build_parser():
     s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
     _add_rollout_opts(s, 10000)
     _add_rules(s)
-    s.add_argument("--truncate", default="bearoff", choices=["bearoff", "none"],
-                   help="'bearoff' (default): stop once both sides are home and score the "
-                        "rest exactly; 'none': play every game out")
     bar = s.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="show a progress bar (default: when stderr is a terminal)")
@@ -191,6 +191,10 @@ def _client(address):
         raise CliError(f"--scheduler {address}: cannot connect ({e})") from None
 
 
+def _truncate(args):
+    return None if args.truncate == "none" else args.truncate
+
+
 def cmd_show(args):
     from nardy_fast.report import _phase
 
@@ -227,7 +231,7 @@ def cmd_rollout(args):
     try:
         for pos in positions:
             o = rollout(pos, args.games, policy=args.policy, seed=args.seed, rules=args.rules,
-                        truncate=None if args.truncate == "none" else args.truncate,
+                        truncate=_truncate(args),
                         workers=args.workers, client=client,
                         progress=progress)
             rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
@@ -339,7 +343,7 @@ def cmd_report(args):
     written = []
     client = _client(args.scheduler)
     kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
-              client=client)
+              client=client, truncate=_truncate(args))
     try:
         if _is_record(args.input):
             gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
@@ -389,7 +393,8 @@ def cmd_analyse(args):
     client = _client(args.scheduler)
     try:
         gr = report.game_report(args.record, analyse=True, n_games=args.games, seed=args.seed,
-                                policy=args.policy, workers=args.workers, client=client)
+                                policy=args.policy, workers=args.workers, client=client,
+                                truncate=_truncate(args))
     finally:
         if client is not None:
             client.close()
