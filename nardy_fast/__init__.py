@@ -7,7 +7,9 @@ from nardy_fast.rules import CLASSIC, Rules
 from nardy_fast._movegen import successors
 from nardy_fast.position import Move, Position
 from nardy_fast.rollout import rollout, rollout_many
+from nardy_fast.race import race_probabilities
 
 __version__ = "0.1.0"
 
-__all__ = ["CLASSIC", "Move", "Position", "Rules", "rollout", "rollout_many", "successors", "__version__"]
+__all__ = ["CLASSIC", "Move", "Position", "Rules", "race_probabilities", "rollout",
+           "rollout_many", "successors", "__version__"]

@@ -285,7 +285,8 @@ def cmd_bearoff_query(args):
                 row[f"mean_turns_{name}"] = t
                 row[f"epc_{name}"] = t * EPC_FACTOR
         if pos.is_bearoff() and not pos.is_over():
-            o = bearoff.race_probabilities(pos, rules=args.rules)
+            from nardy_fast.race import race_probabilities
+            o = race_probabilities(pos, rules=args.rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
         out.append(row)

@@ -263,7 +263,7 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
         if p.is_over():
             out[i] = _final_outcome(p, rules)
         elif method == "exact" or (method == "auto" and p.is_bearoff()):
-            from nardy_fast.bearoff import race_probabilities
+            from nardy_fast.race import race_probabilities
             try:
                 out[i] = race_probabilities(p, rules=rules)
             except ValueError as e:

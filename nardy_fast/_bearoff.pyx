@@ -1,0 +1,799 @@
+"""Exact bear-off solvers (rule book section 6), in C.
+
+Boards are ``board6`` (see ``_bearoff.pxd``): ``board6[i]`` = checkers on the mover's point
+``24 - i``.  Indices are the colexicographic rank described there; every successor of a
+board has a smaller index, so the dynamic programs run in plain index order.
+
+Bear-off moves.  Once all of a side's checkers are home, every die can be played while a
+checker is left (die ``d`` bears off from ``board6[d-1]``, moves a checker from
+``board6[i]``, ``i >= d``, to ``board6[i-d]``, or, with nothing on ``d-1`` or beyond, bears
+off from the highest occupied point), so the legal moves of a roll are exactly the
+sequences of legal single steps of its dice (both orders of a non-double, four steps of a
+double) that stop early only when the board is empty.  ``compare_with_movegen`` proves
+this generator equal to ``_movegen.gen_successors`` on every board and roll.
+
+Optimal play without enumerating whole moves.  The best move of a roll minimises (or
+maximises) a value over the boards a move can leave, and a move is a sequence of single
+steps, so the best value is a nested minimum over steps:
+``G_k(x, d) = min over single steps x -> y of die d of G_{k-1}(y, d)``, ``G_0 = value``;
+a double ``d`` is ``G_4(x, d)``, a non-double ``(a, b)`` is the smaller of the minima over
+``a``-steps of ``G_1(., b)`` and over ``b``-steps of ``G_1(., a)``.  Every ``G_k(y, .)`` with
+``y`` below ``x`` is ready when ``x`` is reached, so each board costs about 6 x 4 x (occupied
+points) lookups instead of one per legal move.  Ties between equal values are broken by
+the smaller final board index, so the chosen play depends only on the values.
+"""
+from libc.stdint cimport uint8_t, int32_t, int64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from libc.math cimport INFINITY
+
+import numpy as np
+
+from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
+
+cdef enum:
+    T_WORK = 64              # work columns of a turn distribution (the longest needs < 50)
+    MAX_FINALS = 1400        # distinct results of one roll from one board (<= 6**4 orders)
+    CHUNK = 256              # columns per block in the two-sided row update
+
+# BINOM[x][k] = C(x, k) for x <= 21, k <= 6
+cdef Py_ssize_t BINOM[22][7]
+# roll r -> dice and probability
+cdef int ROLL_D1[N_ROLLS]
+cdef int ROLL_D2[N_ROLLS]
+cdef double ROLL_P[N_ROLLS]
+
+
+cdef void _init_tables() noexcept:
+    cdef int x, k, a, b, r = 0
+    for x in range(22):
+        for k in range(7):
+            if k == 0:
+                BINOM[x][k] = 1
+            elif x == 0:
+                BINOM[x][k] = 0
+            else:
+                BINOM[x][k] = BINOM[x - 1][k - 1] + BINOM[x - 1][k]
+    for a in range(1, 7):
+        for b in range(a, 7):
+            ROLL_D1[r] = a
+            ROLL_D2[r] = b
+            ROLL_P[r] = (1.0 if a == b else 2.0) / 36.0
+            r += 1
+
+_init_tables()
+
+
+# --------------------------------------------------------------------------------------
+# Index <-> board
+
+cdef inline Py_ssize_t index6(const uint8_t* c) noexcept nogil:
+    cdef Py_ssize_t idx = 0
+    cdef int k, s = 0
+    for k in range(N_HOME):
+        s += c[5 - k]
+        idx += BINOM[s + k][k + 1]
+    return idx
+
+
+cdef Py_ssize_t board6_index(const uint8_t* board6) noexcept nogil:
+    return index6(board6)
+
+
+cdef void board6_from_index(Py_ssize_t idx, uint8_t* board6) noexcept nogil:
+    cdef int k, x = 20, prev = 0, s
+    for k in range(5, -1, -1):
+        while BINOM[x][k + 1] > idx:
+            x -= 1
+        idx -= BINOM[x][k + 1]
+        # bar k at x: S_k = x - k
+        board6[5 - k] = <uint8_t>(x - k)
+        x -= 1
+    # board6[5 - k] holds S_k; difference them
+    for k in range(5, 0, -1):
+        board6[5 - k] = board6[5 - k] - board6[5 - k + 1]
+
+
+cdef double roll_dice(int r, int* d1, int* d2) noexcept nogil:
+    d1[0] = ROLL_D1[r]
+    d2[0] = ROLL_D2[r]
+    return ROLL_P[r]
+
+
+cdef inline Py_ssize_t n_boards(int max_checkers) noexcept nogil:
+    return BINOM[max_checkers + 6][6]
+
+
+# --------------------------------------------------------------------------------------
+# The bear-off move generator
+
+cdef inline int step_sources(const uint8_t* c, int d, int* src) noexcept nogil:
+    """Source points of the legal single steps of die d (1..6); a source i goes to i - d,
+    off when i - d < 0.  Returns the count (0 only for the empty board)."""
+    cdef int i, n = 0
+    for i in range(d, N_HOME):
+        if c[i]:
+            src[n] = i
+            n += 1
+    if c[d - 1]:
+        src[n] = d - 1
+        n += 1
+    elif n == 0:
+        i = d - 2
+        while i >= 0 and c[i] == 0:
+            i -= 1
+        if i >= 0:
+            src[n] = i
+            n += 1
+    return n
+
+
+cdef inline void apply_step(uint8_t* c, int i, int d) noexcept nogil:
+    c[i] -= 1
+    if i - d >= 0:
+        c[i - d] += 1
+
+
+cdef inline void undo_step(uint8_t* c, int i, int d) noexcept nogil:
+    c[i] += 1
+    if i - d >= 0:
+        c[i - d] -= 1
+
+
+cdef void single_step_table(Py_ssize_t m, int32_t* ss, uint8_t* ns) noexcept nogil:
+    """ss[(x * 6 + d - 1) * 6 + q], q < ns[x * 6 + d - 1]: index after single step q of
+    die d from board x."""
+    cdef Py_ssize_t x
+    cdef uint8_t c[N_HOME]
+    cdef int src[N_HOME]
+    cdef int d, q, n
+    for x in range(m):
+        board6_from_index(x, c)
+        for d in range(1, 7):
+            n = step_sources(c, d, src)
+            ns[x * 6 + d - 1] = <uint8_t>n
+            for q in range(n):
+                apply_step(c, src[q], d)
+                ss[(x * 6 + d - 1) * 6 + q] = <int32_t>index6(c)
+                undo_step(c, src[q], d)
+
+
+cdef void collect(uint8_t* c, const int* dice, int k, int nd, int32_t* out, Py_ssize_t* n,
+                  int32_t* stamp, int32_t mark) noexcept nogil:
+    """Append to out the distinct indices of the boards that the remaining dice
+    dice[k:nd] can leave (stamp[idx] == mark marks those already recorded)."""
+    cdef int src[N_HOME]
+    cdef int q, ns, empty = 1
+    cdef Py_ssize_t idx
+    for q in range(N_HOME):
+        if c[q]:
+            empty = 0
+            break
+    if k == nd or empty:
+        idx = index6(c)
+        if stamp[idx] != mark:
+            stamp[idx] = mark
+            out[n[0]] = <int32_t>idx
+            n[0] += 1
+        return
+    ns = step_sources(c, dice[k], src)
+    for q in range(ns):
+        apply_step(c, src[q], dice[k])
+        collect(c, dice, k + 1, nd, out, n, stamp, mark)
+        undo_step(c, src[q], dice[k])
+
+
+cdef Py_ssize_t roll_finals(const uint8_t* board6, int d1, int d2, int32_t* out,
+                            int32_t* stamp, int32_t mark) noexcept nogil:
+    """Distinct board indices after each legal move of (d1, d2) from board6 (the board
+    itself when it is empty).  stamp: int32 per index, none equal to mark on entry."""
+    cdef uint8_t c[N_HOME]
+    cdef int dice[4]
+    cdef Py_ssize_t n = 0
+    memcpy(c, board6, N_HOME)
+    if d1 == d2:
+        dice[0] = dice[1] = dice[2] = dice[3] = d1
+        collect(c, dice, 0, 4, out, &n, stamp, mark)
+    else:
+        dice[0] = d1
+        dice[1] = d2
+        collect(c, dice, 0, 2, out, &n, stamp, mark)
+        dice[0] = d2
+        dice[1] = d1
+        collect(c, dice, 0, 2, out, &n, stamp, mark)
+    return n
+
+
+# --------------------------------------------------------------------------------------
+# One-sided database
+
+ctypedef struct gtab_t:
+    double* v                # v[(k * 6 + d - 1) * m + x]: G_{k+1}(x, d), k = 0..2
+    int32_t* f               # the final board index achieving it
+    Py_ssize_t m
+
+
+cdef inline void better(double v, int32_t f, double* bv, int32_t* bf) noexcept nogil:
+    if v < bv[0] or (v == bv[0] and f < bf[0]):
+        bv[0] = v
+        bf[0] = f
+
+
+cdef void one_sided_pass(Py_ssize_t m, const int32_t* ss, const uint8_t* ns,
+                         const uint8_t* nchk, int first_off, double* val, int32_t* fin,
+                         gtab_t* g) noexcept nogil:
+    """Expected own turns (first_off = 0: to bear off all; 1: until the first checker is
+    off) under the play minimising it, into val[0:m]; fin[x * 21 + r] = board left by the
+    best play of roll r from x."""
+    cdef Py_ssize_t x, y, m6 = 0
+    cdef int d, k, q, r, a, b
+    cdef double bv, acc
+    cdef int32_t bf
+    cdef const int32_t* s
+    cdef double* gv = g.v
+    cdef int32_t* gf = g.f
+    # the empty board: no turns; its G entries are itself
+    val[0] = 0.0
+    for k in range(3):
+        for d in range(6):
+            gv[(k * 6 + d) * m] = 0.0
+            gf[(k * 6 + d) * m] = 0
+    for r in range(N_ROLLS):
+        fin[r] = 0
+    for x in range(1, m):
+        s = ss + x * 36
+        # G_1 .. G_3 of every die
+        for d in range(6):
+            bv = INFINITY
+            bf = 0x7FFFFFFF
+            for q in range(ns[x * 6 + d]):
+                y = s[d * 6 + q]
+                better(val[y], <int32_t>y, &bv, &bf)
+            gv[d * m + x] = bv
+            gf[d * m + x] = bf
+            for k in range(1, 3):
+                bv = INFINITY
+                bf = 0x7FFFFFFF
+                for q in range(ns[x * 6 + d]):
+                    y = s[d * 6 + q]
+                    better(gv[((k - 1) * 6 + d) * m + y], gf[((k - 1) * 6 + d) * m + y],
+                           &bv, &bf)
+                gv[(k * 6 + d) * m + x] = bv
+                gf[(k * 6 + d) * m + x] = bf
+        acc = 0.0
+        for r in range(N_ROLLS):
+            a = ROLL_D1[r] - 1
+            b = ROLL_D2[r] - 1
+            bv = INFINITY
+            bf = 0x7FFFFFFF
+            if a == b:
+                for q in range(ns[x * 6 + a]):
+                    y = s[a * 6 + q]
+                    better(gv[(2 * 6 + a) * m + y], gf[(2 * 6 + a) * m + y], &bv, &bf)
+            else:
+                for q in range(ns[x * 6 + a]):
+                    y = s[a * 6 + q]
+                    better(gv[b * m + y], gf[b * m + y], &bv, &bf)
+                for q in range(ns[x * 6 + b]):
+                    y = s[b * 6 + q]
+                    better(gv[a * m + y], gf[a * m + y], &bv, &bf)
+            fin[x * N_ROLLS + r] = bf
+            acc += ROLL_P[r] * bv
+        if first_off and nchk[x] < MAX_BEAROFF:
+            val[x] = 0.0
+        else:
+            val[x] = 1.0 + acc
+
+
+cdef int distribute(Py_ssize_t m, const int32_t* fin, const uint8_t* nchk, int first_off,
+                    double* dist, uint8_t* lo, uint8_t* hi) noexcept nogil:
+    """dist[x * T_WORK + t]: P(exactly t turns) following fin; returns the number of
+    columns needed (max t + 1), or -1 if T_WORK is too small."""
+    cdef Py_ssize_t x, y
+    cdef int r, t, l, h, width = 1
+    cdef double p
+    cdef double* row
+    cdef const double* src
+    for x in range(m):
+        row = dist + x * T_WORK
+        memset(row, 0, T_WORK * sizeof(double))
+        if x == 0 or (first_off and nchk[x] < MAX_BEAROFF):
+            row[0] = 1.0
+            lo[x] = 0
+            hi[x] = 0
+            continue
+        l = T_WORK
+        h = 0
+        for r in range(N_ROLLS):
+            y = fin[x * N_ROLLS + r]
+            if lo[y] + 1 < l:
+                l = lo[y] + 1
+            if hi[y] + 1 > h:
+                h = hi[y] + 1
+        if h >= T_WORK:
+            return -1
+        for r in range(N_ROLLS):
+            y = fin[x * N_ROLLS + r]
+            p = ROLL_P[r]
+            src = dist + y * T_WORK
+            for t in range(lo[y], hi[y] + 1):
+                row[t + 1] += p * src[t]
+        lo[x] = <uint8_t>l
+        hi[x] = <uint8_t>h
+        if h + 1 > width:
+            width = h + 1
+    return width
+
+
+def build_one_sided(int max_checkers=15):
+    """Exact one-sided tables for every board of at most ``max_checkers`` checkers.
+
+    Returns ``(turns, first_off, mean, mean_first_off)``: float64 arrays of shapes
+    ``(m, T)``, ``(m, T1)``, ``(m,)``, ``(m,)`` with ``m = C(max_checkers + 6, 6)``; T and T1
+    are the longest distributions plus one (the whole tail, nothing truncated).
+    """
+    if not 0 <= max_checkers <= MAX_BEAROFF:
+        raise ValueError(f"max_checkers={max_checkers}: must be 0..15")
+    cdef Py_ssize_t m = n_boards(max_checkers), x
+    cdef int t_turns, t_first, pass_
+    ss_a = np.zeros((m, 6, 6), dtype=np.int32)
+    ns_a = np.zeros((m, 6), dtype=np.uint8)
+    nchk_a = np.zeros(m, dtype=np.uint8)
+    fin_a = np.zeros((2, m, N_ROLLS), dtype=np.int32)
+    val_a = np.zeros((2, m), dtype=np.float64)
+    gv_a = np.empty(18 * m, dtype=np.float64)
+    gf_a = np.empty(18 * m, dtype=np.int32)
+    dist_a = np.empty((2, m, T_WORK), dtype=np.float64)
+    lo_a = np.zeros((2, m), dtype=np.uint8)
+    hi_a = np.zeros((2, m), dtype=np.uint8)
+    cdef int32_t[:, :, ::1] ss = ss_a
+    cdef uint8_t[:, ::1] ns = ns_a
+    cdef uint8_t[::1] nchk = nchk_a
+    cdef int32_t[:, :, ::1] fin = fin_a
+    cdef double[:, ::1] val = val_a
+    cdef double[::1] gv = gv_a
+    cdef int32_t[::1] gf = gf_a
+    cdef double[:, :, ::1] dist = dist_a
+    cdef uint8_t[:, ::1] lo = lo_a
+    cdef uint8_t[:, ::1] hi = hi_a
+    cdef gtab_t g
+    cdef uint8_t c[N_HOME]
+    g.v = &gv[0]
+    g.f = &gf[0]
+    g.m = m
+    with nogil:
+        single_step_table(m, &ss[0, 0, 0], &ns[0, 0])
+        for x in range(m):
+            board6_from_index(x, c)
+            nchk[x] = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+        for pass_ in range(2):
+            one_sided_pass(m, &ss[0, 0, 0], &ns[0, 0], &nchk[0], pass_, &val[pass_, 0],
+                           &fin[pass_, 0, 0], &g)
+        t_turns = distribute(m, &fin[0, 0, 0], &nchk[0], 0, &dist[0, 0, 0], &lo[0, 0],
+                             &hi[0, 0])
+        t_first = distribute(m, &fin[1, 0, 0], &nchk[0], 1, &dist[1, 0, 0], &lo[1, 0],
+                             &hi[1, 0])
+    if t_turns < 0 or t_first < 0:
+        raise RuntimeError(f"a turn distribution needs more than {T_WORK} columns")
+    turns = np.ascontiguousarray(dist_a[0, :, :t_turns])
+    first = np.ascontiguousarray(dist_a[1, :, :t_first])
+    return turns, first, val_a[0].copy(), val_a[1].copy()
+
+
+# --------------------------------------------------------------------------------------
+# Two-sided database
+
+cdef class TwoSidedSolver:
+    """State of the two-sided dynamic program; ``run(stop)`` advances it shell by shell.
+
+    The table ``q`` (the caller's C-contiguous float64 (m, m) array) holds the transpose
+    during the build: ``q[y, x]`` = P(x on roll beats y).  Shell s computes, in order,
+    row s (P[s, y] for y < s, from rows of q), column s (P[x, s] for x <= s, by the nested
+    minimum over steps against row s), so each value reads only earlier ones.
+    ``finish()`` transposes q in place, leaving P[on roll, opponent].
+    """
+    cdef Py_ssize_t m
+    cdef Py_ssize_t shell
+    cdef double* q
+    cdef object q_owner
+    cdef int32_t* ss
+    cdef uint8_t* ns
+    cdef int64_t* fstart             # finals of (x, r): flist[fstart[x*21+r] : fstart[x*21+r+1]]
+    cdef int32_t* flist
+    cdef double* row
+    cdef double* g
+    cdef double* acc
+
+    def __cinit__(self):
+        self.ss = NULL
+        self.ns = NULL
+        self.fstart = NULL
+        self.flist = NULL
+        self.row = NULL
+        self.g = NULL
+        self.acc = NULL
+
+    def __dealloc__(self):
+        free(self.ss)
+        free(self.ns)
+        free(self.fstart)
+        free(self.flist)
+        free(self.row)
+        free(self.g)
+        free(self.acc)
+
+    def __init__(self, int max_checkers, double[:, ::1] table):
+        cdef Py_ssize_t m = n_boards(max_checkers), x, total = 0, n
+        cdef int r, d1, d2
+        cdef uint8_t c[N_HOME]
+        cdef int32_t* stamp
+        cdef int32_t* buf
+        cdef int32_t mark = 0
+        if table.shape[0] != m or table.shape[1] != m:
+            raise ValueError(f"table: expected shape ({m}, {m}), got "
+                             f"({table.shape[0]}, {table.shape[1]})")
+        self.m = m
+        self.shell = 0
+        self.q = &table[0, 0]
+        self.q_owner = table
+        self.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
+        self.ns = <uint8_t*>malloc(m * 6)
+        self.fstart = <int64_t*>malloc((m * N_ROLLS + 1) * sizeof(int64_t))
+        self.row = <double*>malloc(m * sizeof(double))
+        self.g = <double*>malloc(18 * m * sizeof(double))
+        self.acc = <double*>malloc(2 * CHUNK * sizeof(double))
+        stamp = <int32_t*>malloc(m * sizeof(int32_t))
+        buf = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
+        if (self.ss == NULL or self.ns == NULL or self.fstart == NULL or self.row == NULL
+                or self.g == NULL or self.acc == NULL or stamp == NULL or buf == NULL):
+            free(stamp)
+            free(buf)
+            raise MemoryError()
+        with nogil:
+            single_step_table(m, self.ss, self.ns)
+            memset(stamp, 0xFF, m * sizeof(int32_t))
+            # count, then fill the final boards of every (board, roll)
+            for x in range(m):
+                board6_from_index(x, c)
+                for r in range(N_ROLLS):
+                    self.fstart[x * N_ROLLS + r] = total
+                    mark = <int32_t>(x * N_ROLLS + r)
+                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp, mark)
+            self.fstart[m * N_ROLLS] = total
+        self.flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        if self.flist == NULL:
+            free(stamp)
+            free(buf)
+            raise MemoryError()
+        with nogil:
+            memset(stamp, 0xFF, m * sizeof(int32_t))
+            for x in range(m):
+                board6_from_index(x, c)
+                for r in range(N_ROLLS):
+                    roll_finals(c, ROLL_D1[r], ROLL_D2[r],
+                                self.flist + self.fstart[x * N_ROLLS + r], stamp,
+                                <int32_t>(x * N_ROLLS + r))
+        free(stamp)
+        free(buf)
+
+    @property
+    def n_boards(self):
+        return self.m
+
+    @property
+    def shells_done(self):
+        return self.shell
+
+    @property
+    def n_finals(self):
+        """Total distinct (board, roll, result) triples: the work per row update."""
+        return self.fstart[self.m * N_ROLLS]
+
+    def run(self, Py_ssize_t stop):
+        """Compute shells up to (not including) ``stop``; releases the GIL."""
+        if stop > self.m:
+            stop = self.m
+        with nogil:
+            while self.shell < stop:
+                self._shell(self.shell)
+                self.shell += 1
+
+    def finish(self):
+        """Transpose in place: afterwards table[x, y] = P(x on roll beats y)."""
+        if self.shell != self.m:
+            raise RuntimeError(f"finish(): {self.shell} of {self.m} shells done")
+        cdef Py_ssize_t i, j, i0, j0, m = self.m
+        cdef double t
+        cdef double* q = self.q
+        with nogil:
+            for i0 in range(0, m, 64):
+                for j0 in range(i0, m, 64):
+                    for i in range(i0, min(i0 + 64, m)):
+                        for j in range(max(j0, i + 1), min(j0 + 64, m)):
+                            t = q[i * m + j]
+                            q[i * m + j] = q[j * m + i]
+                            q[j * m + i] = t
+        self.shell = self.m + 1
+
+    cdef void _shell(self, Py_ssize_t s) noexcept nogil:
+        cdef Py_ssize_t m = self.m, y, y0, n, j, x, z
+        cdef double* q = self.q
+        cdef double* row = self.row
+        cdef double* g = self.g
+        cdef double* acc = self.acc
+        cdef double* mn = self.acc + CHUNK
+        cdef const double* src
+        cdef int r, d, k, a, b, qq, skip
+        cdef int64_t lo, hi, e
+        cdef double bv, v, tot
+        cdef const int32_t* sx
+        if s == 0:
+            q[0] = 0.0
+            return
+        # ---- row s: row[y] = P[s, y] = 1 - sum_r p_r min_{x' in finals(s, r)} q[x', y]
+        row[0] = 0.0
+        y0 = 1
+        while y0 < s:
+            n = min(<Py_ssize_t>CHUNK, s - y0)
+            for j in range(n):
+                acc[j] = 0.0
+            for r in range(N_ROLLS):
+                lo = self.fstart[s * N_ROLLS + r]
+                hi = self.fstart[s * N_ROLLS + r + 1]
+                skip = 0
+                for e in range(lo, hi):
+                    if self.flist[e] == 0:
+                        skip = 1            # bears off everything: the opponent never wins
+                        break
+                if skip:
+                    continue
+                src = q + <Py_ssize_t>self.flist[lo] * m + y0
+                for j in range(n):
+                    mn[j] = src[j]
+                for e in range(lo + 1, hi):
+                    src = q + <Py_ssize_t>self.flist[e] * m + y0
+                    for j in range(n):
+                        v = src[j]
+                        mn[j] = v if v < mn[j] else mn[j]
+                v = ROLL_P[r]
+                for j in range(n):
+                    acc[j] += v * mn[j]
+            for j in range(n):
+                v = 1.0 - acc[j]
+                row[y0 + j] = 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+            y0 += CHUNK
+        for y in range(s):
+            q[y * m + s] = row[y]
+        # ---- column s: P[x, s] for 1 <= x <= s by the nested minimum against row s
+        for k in range(3):
+            for d in range(6):
+                g[(k * 6 + d) * m] = 0.0
+        q[s * m] = 1.0                      # empty on roll: it has already won
+        for x in range(1, s + 1):
+            sx = self.ss + x * 36
+            for d in range(6):
+                bv = INFINITY
+                for qq in range(self.ns[x * 6 + d]):
+                    v = row[sx[d * 6 + qq]]
+                    if v < bv:
+                        bv = v
+                g[d * m + x] = bv
+                for k in range(1, 3):
+                    bv = INFINITY
+                    for qq in range(self.ns[x * 6 + d]):
+                        v = g[((k - 1) * 6 + d) * m + sx[d * 6 + qq]]
+                        if v < bv:
+                            bv = v
+                    g[(k * 6 + d) * m + x] = bv
+            tot = 0.0
+            for r in range(N_ROLLS):
+                a = ROLL_D1[r] - 1
+                b = ROLL_D2[r] - 1
+                bv = INFINITY
+                if a == b:
+                    for qq in range(self.ns[x * 6 + a]):
+                        v = g[(12 + a) * m + sx[a * 6 + qq]]
+                        if v < bv:
+                            bv = v
+                else:
+                    for qq in range(self.ns[x * 6 + a]):
+                        v = g[b * m + sx[a * 6 + qq]]
+                        if v < bv:
+                            bv = v
+                    for qq in range(self.ns[x * 6 + b]):
+                        v = g[a * m + sx[b * 6 + qq]]
+                        if v < bv:
+                            bv = v
+                tot += ROLL_P[r] * bv
+            tot = 1.0 - tot
+            q[s * m + x] = 0.0 if tot < 0.0 else (1.0 if tot > 1.0 else tot)
+
+
+# --------------------------------------------------------------------------------------
+# One-sided race estimate
+
+cdef inline double tail(const double* p, Py_ssize_t n, Py_ssize_t u) noexcept nogil:
+    """P(T >= u) of the distribution p[0:n]."""
+    cdef double s = 0.0
+    cdef Py_ssize_t t
+    if u <= 0:
+        return 1.0
+    for t in range(u, n):
+        s += p[t]
+    return s
+
+
+cdef void race_outcome(const double* turns, Py_ssize_t n_turns,
+                       const double* first_off, Py_ssize_t n_first,
+                       Py_ssize_t a, Py_ssize_t b, int draw_rule, int on_roll_first,
+                       double* out) noexcept nogil:
+    cdef const double* tx = turns + a * n_turns
+    cdef const double* ty = turns + b * n_turns
+    cdef const double* fx = first_off + a * n_first
+    cdef const double* fy = first_off + b * n_first
+    cdef Py_ssize_t t, sw = 0, sl = 1
+    cdef double win = 0.0, lose = 0.0, mwin = 0.0, mloss = 0.0, draw = 0.0
+    # the side on roll wins iff Ty >= Tx + sw, loses iff Tx >= Ty + sl
+    if draw_rule:
+        if on_roll_first:
+            sw = 1
+        else:
+            sl = 2
+    for t in range(n_turns):
+        if tx[t] != 0.0:
+            win += tx[t] * tail(ty, n_turns, t + sw)
+            mwin += tx[t] * tail(fy, n_first, t + sw)
+        if ty[t] != 0.0:
+            lose += ty[t] * tail(tx, n_turns, t + sl)
+            mloss += ty[t] * tail(fx, n_first, t + sl)
+    if draw_rule:
+        for t in range(n_turns):
+            if on_roll_first:
+                draw += tx[t] * ty[t]
+            elif t + 1 < n_turns:
+                draw += ty[t] * tx[t + 1]
+    out[0] = win
+    out[1] = mwin if mwin < win else win
+    out[2] = mloss if mloss < lose else lose
+    out[3] = draw
+
+
+def race_one_sided(const double[:, ::1] turns, const double[:, ::1] first_off,
+                   Py_ssize_t a, Py_ssize_t b, bint draw_rule=False, bint on_roll_first=False):
+    """(p_win, p_mars_win, p_mars_loss, p_draw) of board index a on roll against b by the
+    one-sided convolution (see ``_bearoff.pxd``, ``race_outcome``).  Trusted indices."""
+    cdef double out[4]
+    with nogil:
+        race_outcome(&turns[0, 0], turns.shape[1], &first_off[0, 0], first_off.shape[1],
+                     a, b, draw_rule, on_roll_first, out)
+    return out[0], out[1], out[2], out[3]
+
+
+# --------------------------------------------------------------------------------------
+# Vectorised index <-> board (inputs validated by bearoff.py)
+
+def indices_of(const uint8_t[:, ::1] boards):
+    """Indices of an (n, 6) uint8 array of validated boards: ndarray of intp, shape (n,)."""
+    cdef Py_ssize_t n = boards.shape[0], i
+    out = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = index6(&boards[i, 0])
+    return out
+
+
+def boards_of(const Py_ssize_t[::1] idx):
+    """Boards of validated indices: ndarray of uint8, shape (n, 6)."""
+    cdef Py_ssize_t n = idx.shape[0], i
+    out = np.empty((n, N_HOME), dtype=np.uint8)
+    cdef uint8_t[:, ::1] o = out
+    if n:
+        with nogil:
+            for i in range(n):
+                board6_from_index(idx[i], &o[i, 0])
+    return out
+
+
+def take_rows(const double[::1] values, const uint8_t[:, ::1] boards):
+    """values[index(board)] for each validated board: ndarray of float64, shape (n,)."""
+    cdef Py_ssize_t n = boards.shape[0], i
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = values[index6(&boards[i, 0])]
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Test support
+
+def roll_successors(board6, int d1, int d2):
+    """Sorted distinct indices of the boards left by the legal moves of (d1, d2)."""
+    cdef uint8_t c[N_HOME]
+    cdef int32_t buf[MAX_FINALS]
+    cdef Py_ssize_t n, i
+    b = np.ascontiguousarray(board6, dtype=np.uint8)
+    for i in range(N_HOME):
+        c[i] = b[i]
+    stamp = np.full(N_BOARDS, -1, dtype=np.int32)
+    cdef int32_t[::1] st = stamp
+    n = roll_finals(c, d1, d2, buf, &st[0], 0)
+    return np.sort(np.array([buf[i] for i in range(n)], dtype=np.intp))
+
+
+def compare_with_movegen(int max_checkers=15):
+    """Compare the bear-off generator with ``_movegen.gen_successors`` on every board of
+    at most ``max_checkers`` checkers and every roll.
+
+    The 24-point mover has board6[i] on idx 23 - i; the opponent has all 15 checkers on
+    its own point 24 (the mover's idx 11), where it cannot interfere.  Returns
+    ``(n_compared, mismatches)`` with up to 10 mismatches as (board6, d1, d2).
+    """
+    cdef Py_ssize_t m = n_boards(max_checkers), x, n1, n2, i, j, k
+    cdef uint8_t c[N_HOME]
+    cdef uint8_t mover[24]
+    cdef uint8_t opp[24]
+    cdef uint8_t* out = <uint8_t*>malloc(DEFAULT_CAP * 24)
+    cdef int32_t* a = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
+    cdef int32_t* b = <int32_t*>malloc(DEFAULT_CAP * sizeof(int32_t))
+    cdef int32_t* stamp = <int32_t*>malloc(N_BOARDS * sizeof(int32_t))
+    cdef int32_t* stamp2 = <int32_t*>malloc(N_BOARDS * sizeof(int32_t))
+    cdef rules_t rules
+    cdef int r, bad, nbad = 0, outside
+    cdef int32_t mark
+    cdef Py_ssize_t compared = 0
+    cdef int bad_x[10]
+    cdef int bad_r[10]
+    if out == NULL or a == NULL or b == NULL or stamp == NULL or stamp2 == NULL:
+        free(out); free(a); free(b); free(stamp); free(stamp2)
+        raise MemoryError()
+    rules.head_rule = 0
+    rules.block_rule = 0
+    rules.block_transient = 0
+    rules.larger_die_rule = 1
+    memset(opp, 0, 24)
+    opp[23] = 15
+    with nogil:
+        memset(stamp, 0xFF, N_BOARDS * sizeof(int32_t))
+        memset(stamp2, 0xFF, N_BOARDS * sizeof(int32_t))
+        for x in range(m):
+            board6_from_index(x, c)
+            memset(mover, 0, 24)
+            for i in range(N_HOME):
+                mover[23 - i] = c[i]
+            for r in range(N_ROLLS):
+                mark = <int32_t>(x * N_ROLLS + r)
+                n1 = roll_finals(c, ROLL_D1[r], ROLL_D2[r], a, stamp, mark)
+                n2 = gen_successors(mover, opp, ROLL_D1[r], ROLL_D2[r], &rules, out, NULL,
+                                    DEFAULT_CAP)
+                bad = n2 != n1
+                if not bad:
+                    # every movegen result must be a home board that roll_finals produced,
+                    # and distinct (n1 == n2 then makes the sets equal)
+                    for k in range(n2):
+                        outside = 0
+                        for i in range(18):
+                            if out[k * 24 + i]:
+                                outside = 1
+                        for i in range(N_HOME):
+                            c[i] = out[k * 24 + 23 - i]
+                        j = index6(c)
+                        if outside or stamp[j] != mark or stamp2[j] == mark:
+                            bad = 1
+                            break
+                        stamp2[j] = mark
+                    board6_from_index(x, c)
+                compared += 1
+                if bad:
+                    if nbad < 10:
+                        bad_x[nbad] = <int>x
+                        bad_r[nbad] = r
+                    nbad += 1
+    free(out); free(a); free(b); free(stamp); free(stamp2)
+    mism = []
+    for k in range(min(nbad, 10)):
+        board6_from_index(bad_x[k], c)
+        mism.append(([int(c[i]) for i in range(6)], ROLL_D1[bad_r[k]], ROLL_D2[bad_r[k]]))
+    return compared, mism

@@ -1,0 +1,192 @@
+"""The database file format of nardy_fast (bear-off tables and the like).
+
+Layout (all integers little-endian)::
+
+    bytes 0..7     magic  b"NARDYFDB"
+    bytes 8..11    uint32 H, the length of the JSON header
+    bytes 12..     the JSON header (UTF-8), zero-padded to a multiple of 64 bytes
+    payload        the arrays, each starting at a multiple of 64 bytes from the payload
+                   start, in C order, zero padding between them
+
+The header holds ``format_version``, ``kind`` (e.g. ``"one_sided"``), ``meta`` (sizes, the
+rules the tables depend on, the library version), ``arrays`` (name, dtype, shape, offset
+and byte count of each) and ``payload_bytes`` and ``crc32`` (zlib's CRC-32 of the whole
+payload, padding included).
+
+``write_db`` writes to a temporary name in the target folder and renames it into place,
+so an interrupted write never leaves a file that looks valid.  ``read_db`` memory-maps the
+payload read-only after checking the magic, version, kind, sizes and checksum; any
+failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+import zlib
+
+import numpy as np
+
+__all__ = ["DatabaseError", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
+
+MAGIC = b"NARDYFDB"
+FORMAT_VERSION = 1
+_ALIGN = 64
+_CRC_BLOCK = 1 << 24
+
+
+class DatabaseError(ValueError):
+    """A database file is missing, truncated, corrupt, of the wrong kind or version."""
+
+
+def _align(n):
+    return (n + _ALIGN - 1) // _ALIGN * _ALIGN
+
+
+def _crc(buffers):
+    crc = 0
+    for buf in buffers:
+        mv = memoryview(buf).cast("B")
+        for start in range(0, len(mv), _CRC_BLOCK):
+            crc = zlib.crc32(mv[start:start + _CRC_BLOCK], crc)
+    return crc
+
+
+def write_db(path, kind, meta, arrays):
+    """Write ``arrays`` (name -> ndarray) as a database of ``kind`` to ``path`` atomically.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Destination; its folder is created if needed.
+    kind : str
+        What the file holds, checked on load.
+    meta : dict
+        JSON-serialisable description (sizes, rules, ...), stored in the header.
+    arrays : dict of str to ndarray
+        Written in C order with their dtype and shape.
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    specs, chunks, offset = [], [], 0
+    for name, arr in arrays.items():
+        arr = np.ascontiguousarray(arr)
+        if arr.dtype.byteorder == ">":
+            arr = arr.astype(arr.dtype.newbyteorder("<"))
+        start = _align(offset)
+        if start > offset:
+            chunks.append(bytes(start - offset))
+        specs.append({"name": name, "dtype": arr.dtype.str, "shape": list(arr.shape),
+                      "offset": start, "nbytes": int(arr.nbytes)})
+        chunks.append(arr)
+        offset = start + arr.nbytes
+    header = {"format_version": FORMAT_VERSION, "kind": kind, "meta": meta,
+              "arrays": specs, "payload_bytes": offset, "crc32": _crc(chunks)}
+    text = json.dumps(header, sort_keys=True).encode("utf-8")
+    head = MAGIC + struct.pack("<I", len(text)) + text
+    head += bytes(_align(len(head)) - len(head))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(head)
+            for chunk in chunks:
+                f.write(memoryview(chunk).cast("B") if isinstance(chunk, np.ndarray)
+                        else chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)             # mkstemp makes it private; a cache is shareable
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def read_header(path):
+    """The JSON header of a database file and the payload offset: ``(header, offset)``."""
+    path = os.fspath(path)
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            start = f.read(12)
+            if len(start) < 12 or start[:8] != MAGIC:
+                raise DatabaseError(f"{path}: not a nardy_fast database (bad magic)")
+            (n,) = struct.unpack("<I", start[8:])
+            if 12 + n > size:
+                raise DatabaseError(f"{path}: truncated header ({size} bytes, header "
+                                    f"needs {12 + n})")
+            text = f.read(n)
+    except OSError as e:
+        raise DatabaseError(f"{path}: cannot read database ({e.strerror or e})") from None
+    try:
+        header = json.loads(text.decode("utf-8"))
+        if not isinstance(header, dict):
+            raise ValueError("not an object")
+    except ValueError as e:
+        raise DatabaseError(f"{path}: corrupt header ({e})") from None
+    return header, _align(12 + n)
+
+
+def read_db(path, kind, verify=True):
+    """Memory-map a database written by ``write_db``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    kind : str
+        The expected kind; another kind raises ``DatabaseError``.
+    verify : bool
+        Check the payload's CRC-32 (reads the whole file once).
+
+    Returns
+    -------
+    meta : dict
+    arrays : dict of str to ndarray
+        Read-only, C-contiguous views of the memory-mapped payload.
+    """
+    path = os.fspath(path)
+    header, start = read_header(path)
+    version = header.get("format_version")
+    if version != FORMAT_VERSION:
+        raise DatabaseError(f"{path}: format version {version!r}, this nardy_fast reads "
+                            f"version {FORMAT_VERSION}; rebuild the database")
+    if header.get("kind") != kind:
+        raise DatabaseError(f"{path}: holds a {header.get('kind')!r} database, "
+                            f"expected {kind!r}")
+    try:
+        nbytes = int(header["payload_bytes"])
+        crc = int(header["crc32"])
+        specs = list(header["arrays"])
+        meta = dict(header.get("meta", {}))
+    except (KeyError, TypeError, ValueError) as e:
+        raise DatabaseError(f"{path}: corrupt header (missing or bad field {e})") from None
+    size = os.path.getsize(path)
+    if size < start + nbytes:
+        raise DatabaseError(f"{path}: truncated: {size} bytes, expected {start + nbytes}")
+    if size > start + nbytes:
+        raise DatabaseError(f"{path}: {size - start - nbytes} unexpected bytes after "
+                            f"the payload")
+    raw = (np.memmap(path, dtype=np.uint8, mode="r", offset=start, shape=(nbytes,))
+           if nbytes else np.zeros(0, np.uint8))
+    if verify and _crc([raw]) != crc:
+        raise DatabaseError(f"{path}: checksum mismatch: the payload is corrupt")
+    arrays = {}
+    for spec in specs:
+        try:
+            dtype = np.dtype(spec["dtype"])
+            shape = tuple(int(s) for s in spec["shape"])
+            off, nb = int(spec["offset"]), int(spec["nbytes"])
+            name = str(spec["name"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise DatabaseError(f"{path}: corrupt array description ({e})") from None
+        if (nb != dtype.itemsize * int(np.prod(shape, dtype=np.int64)) or off < 0
+                or off + nb > nbytes or off % dtype.itemsize):
+            raise DatabaseError(f"{path}: array {name!r} does not fit the payload")
+        arrays[name] = raw[off:off + nb].view(dtype).reshape(shape)
+    return meta, arrays
