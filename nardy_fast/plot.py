@@ -202,6 +202,16 @@ def _board6(item):
                      f"got shape {a.shape}")
 
 
+def _single_board(x):
+    """True for one Position, ID or board (not a list of them)."""
+    if isinstance(x, (Position, str)):
+        return True
+    if isinstance(x, (list, tuple)) and x and isinstance(x[0], (Position, str, list, tuple,
+                                                                np.ndarray)):
+        return False
+    return np.ndim(x) == 1
+
+
 def bearoff_distribution(positions, ax=None, labels=None, db=None):
     """Bars of P(the side on roll bears off in exactly t turns) for one or two positions.
 
@@ -210,7 +220,7 @@ def bearoff_distribution(positions, ax=None, labels=None, db=None):
     ``db``: a one-sided database (default ``bearoff.one_sided()``).  The legend gives the
     mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
     """
-    if isinstance(positions, (Position, str)) or np.ndim(positions) == 1:
+    if _single_board(positions):
         positions = [positions]
     positions = list(positions)
     if not 1 <= len(positions) <= 2:
@@ -249,6 +259,8 @@ def convergence_chart(frame, ax=None, column="equity"):
         if col not in frame.columns:
             raise ValueError(f"convergence_chart: the frame has no {col!r} column "
                              "(use report.convergence_report)")
+    import matplotlib.ticker
+
     ax = _new_ax(ax)
     f = frame.sort_values("games")
     g, est, se = f["games"].to_numpy(float), f[column].to_numpy(float), \
@@ -258,6 +270,8 @@ def convergence_chart(frame, ax=None, column="equity"):
     ax.plot(g, est, "o-", color="C0", ms=4, label=column)
     ax.axhline(est[-1], color="grey", lw=0.7, ls=":")
     ax.set_xscale("log")
+    ax.set_xticks(g, [f"{int(x):,}" for x in g])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("games rolled out")
     ax.set_ylabel("equity (points)" if column == "equity" else "probability")
     ax.set_title(f"Rollout convergence: {column}")
@@ -291,7 +305,7 @@ def game_chart(frame, ax=None):
         h2, l2 = right.get_legend_handles_labels()
         handles, labels = handles + h2, labels + l2
         ax.right_ax = right
-    ax.legend(handles, labels, fontsize=8, loc="upper right")
+    ax.legend(handles, labels, fontsize=8, loc="lower left")
     ax.set_title("Game graph")
     return ax
 
