@@ -180,8 +180,9 @@ def pip_report(positions, epc=True):
 
     Examples
     --------
-    >>> pip_report(Position.initial())[["pips_mover", "pips_opponent", "phase"]].iloc[0].tolist()
-    [360, 360, 'contact']
+    >>> row = pip_report(Position.initial()).iloc[0]
+    >>> int(row.pips_mover), int(row.pip_diff), int(row.head_mover), row.phase
+    (360, 0, 15, 'contact')
     """
     pos_list, index = as_positions(positions)
     rows = []
