@@ -187,7 +187,7 @@ def _client(address):
             from None
     try:
         return Client(address, timeout="10s")
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise CliError(f"--scheduler {address}: cannot connect ({e})") from None
 
 
@@ -430,7 +430,9 @@ def main(argv=None):
     """Run ``nardy-fast`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        import matplotlib
+        matplotlib.use("Agg")                 # files only: no window, no display needed
     try:
         args.func(args)
     except CliError as e:

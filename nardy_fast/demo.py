@@ -107,7 +107,12 @@ def run(out="demo_output", n_games=None, seed=2026, workers=None, quiet=False):
     save(pr, "pip_report")
     say(f"rolling out {len(positions)} positions, {n_games} games each ...")
     wr = report.win_report(positions, n_games=n_games, **kw)
-    save(wr, "win_report", ("csv", "html", "parquet"))
+    try:
+        import pyarrow  # noqa: F401
+        save(wr, "win_report", ("csv", "html", "parquet"))
+    except ImportError:
+        save(wr, "win_report")
+        say("(pyarrow is not installed: win_report.parquet skipped)")
     for k, p in enumerate(positions):
         fig(plot.plot_board(p), f"board_{k + 1:02d}.png")
 

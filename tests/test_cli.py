@@ -189,3 +189,9 @@ def test_demo_writes_reports_and_figures(capsys, tmp_path):
     wr = pd.read_csv(out_dir / "win_report.csv")
     assert wr["id"].iloc[0] == START and wr["method"].iloc[0] == "rollout"
     assert not any(n.startswith(".tmp") for n in names)
+
+
+def test_bad_scheduler_address(capsys):
+    code, out, err = run(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
+    assert code == 1
+    assert err.startswith("nardy-fast: error: --scheduler nowhere:port: cannot connect")
