@@ -23,12 +23,8 @@ cdef inline uint32_t occupancy(const uint8_t* b) noexcept nogil:
 
 # Bits of the mover's idx held by the opponent (opponent board in its own numbering).
 cdef inline uint32_t opponent_mask(const uint8_t* opp) noexcept nogil:
-    cdef uint32_t m = 0
-    cdef int j
-    for j in range(N_POINTS):
-        if opp[j]:
-            m |= (1u << ((j + 12) % N_POINTS))
-    return m
+    cdef uint32_t m = occupancy(opp)
+    return ((m >> 12) | (m << 12)) & 0xFFFFFF
 
 # Checkers on the board.
 cdef inline int checkers_on(const uint8_t* b) noexcept nogil:

@@ -35,7 +35,7 @@ cdef extern from *:
 
 cdef enum:
     WINDOWS_ALL = (1 << 19) - 1      # block windows start at opponent idx 0..18
-    STACK_TABLE_BITS = 9             # 512-slot hash table on the stack
+    STACK_TABLE_BITS = 8             # 256-slot hash table on the stack
 
 # Zobrist keys (fixed, so results are deterministic); read-only after import.
 cdef uint64_t ZOBRIST[N_POINTS]
@@ -71,6 +71,8 @@ ctypedef struct gen_t:
     int dice[MAX_STEPS]       # die of step k
     int ndice                 # steps to try
     int sorted_steps          # steps in non-decreasing source order (doubles, no blocks)
+    int skip_commuted         # second die order of a non-double: skip what the first gave
+    uint32_t occ0             # occupancy at the start of the turn
     int best                  # dice used by the results kept
     int l1_larger             # a one-die play used the larger die
     int larger                # the larger die of a non-double
@@ -124,6 +126,15 @@ cdef int grow_table(gen_t* g) noexcept nogil:
     return 0
 
 
+cdef inline bint same_board(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    """True when the two 24-point boards are equal (three 8-byte compares)."""
+    cdef uint64_t x[3]
+    cdef uint64_t y[3]
+    memcpy(x, a, N_POINTS)
+    memcpy(y, b, N_POINTS)
+    return x[0] == y[0] and x[1] == y[1] and x[2] == y[2]
+
+
 cdef void record(gen_t* g, int level) noexcept nogil:
     """Keep the current board as a play using `level` dice (if no play uses more)."""
     cdef uint32_t slot, mask
@@ -143,7 +154,7 @@ cdef void record(gen_t* g, int level) noexcept nogil:
         slot = <uint32_t>(g.h >> (64 - g.table_bits))
         k = g.table[slot]
         while k:
-            if memcmp24(g.out + N_POINTS * (k - 1), g.b):
+            if same_board(g.out + N_POINTS * (k - 1), g.b):
                 return
             slot = (slot + 1) & mask
             k = g.table[slot]
@@ -161,15 +172,6 @@ cdef void record(gen_t* g, int level) noexcept nogil:
         if 2 * g.n > (<Py_ssize_t>1 << g.table_bits):
             if grow_table(g) < 0:
                 g.overflow = 1
-
-
-cdef inline bint memcmp24(const uint8_t* a, const uint8_t* b) noexcept nogil:
-    """True when the two boards are equal."""
-    cdef int i
-    for i in range(N_POINTS):
-        if a[i] != b[i]:
-            return False
-    return True
 
 
 cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
@@ -199,6 +201,13 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
                 continue
             if t > N_POINTS and i != NF_CTZ(g.occ):
                 continue
+        if g.skip_commuted and k == 1 and t < N_POINTS and g.path[1] != OFF \
+                and (g.occ0 >> i) & 1:
+            # Two steps of different checkers (or of a checker that was already on the
+            # landing point): played in the other die order they are valid too and give
+            # the same board, which the first pass recorded.
+            found = 1
+            continue
         # apply the step
         g.b[i] -= 1
         if g.b[i] == 0:
@@ -219,7 +228,7 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
         if g.check_block and (block_windows(g.occ) & g.forbid):
             valid = 0
         if valid or g.transient:
-            sub = search(g, k + 1, i)
+            sub = 0 if k + 1 == g.ndice else search(g, k + 1, i)
             if valid:
                 found = 1
                 if not sub:
@@ -311,6 +320,8 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
     cdef int k, nsteps = 4 if d1 == d2 else 2
     memcpy(g.b, mover, N_POINTS)
     g.occ = occupancy(mover)
+    g.occ0 = g.occ
+    g.skip_commuted = 0
     g.opp = opponent_mask(opponent)
     g.forbid = forbidden_windows(opponent, g.occ, g.opp, rules.block_rule, nsteps)
     g.check_block = g.forbid != 0
@@ -319,7 +330,7 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
     g.best = 0
     g.l1_larger = 0
     g.larger = d1 if d1 > d2 else d2
-    g.h = board_key(mover)
+    g.h = 0
     g.out = out
     g.steps = steps
     g.n = 0
@@ -340,6 +351,7 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
         g.dedupe = 1
     if g.dedupe:
         memset(g.table, 0, sizeof(g.stack_table))
+        g.h = board_key(mover)
 
     if d1 == d2:
         k = search(&g, 0, 0)
@@ -349,7 +361,9 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
         k = search(&g, 0, 0)
         g.dice[0] = d2
         g.dice[1] = d1
+        g.skip_commuted = g.transient or not g.check_block
         k = search(&g, 0, 0) | k
+        g.skip_commuted = 0
         if g.best == 1 and g.l1_larger and rules.larger_die_rule:
             # only one die can be played and the larger can: keep the larger's plays only
             g.best = 0
@@ -588,3 +602,62 @@ def successors_with_steps(mover, opponent, d1, d2, rules=None):
         off, 255 after the last step.
     """
     return _generate(mover, opponent, d1, d2, rules, True)
+
+
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.intc)
+
+
+def successor_counts(movers, opponents, rules=None):
+    """Number of distinct legal results for each position and each of the 21 rolls.
+
+    Parameters
+    ----------
+    movers, opponents : array_like of int, shape (n, 24)
+        Boards of the side on roll and of the other side, each in its own numbering.
+        Every pair is validated as a position.
+    rules : Rules, dict or None
+
+    Returns
+    -------
+    ndarray of intp, shape (n, 21)
+        Column ``r`` is the roll ``ROLLS[r]`` (1-1, 1-2, ..., 6-6); a pass counts 1.
+    """
+    m_arr = np.ascontiguousarray(movers)
+    o_arr = np.ascontiguousarray(opponents)
+    if m_arr.ndim != 2 or m_arr.shape[1:] != (24,) or o_arr.shape != m_arr.shape:
+        raise ValueError(f"movers and opponents: expected equal shapes (n, 24), got "
+                         f"{m_arr.shape} and {o_arr.shape}")
+    if m_arr.dtype.kind not in "iu" or o_arr.dtype.kind not in "iu":
+        raise TypeError("movers and opponents: expected integer checker counts")
+    if ((m_arr < 0) | (m_arr > 15)).any() or ((o_arr < 0) | (o_arr > 15)).any():
+        raise ValueError("movers and opponents: counts must be 0..15")
+    cdef const uint8_t[:, ::1] m = np.ascontiguousarray(m_arr, dtype=np.uint8)
+    cdef const uint8_t[:, ::1] o = np.ascontiguousarray(o_arr, dtype=np.uint8)
+    cdef Py_ssize_t n = m.shape[0], k, r, c
+    cdef int where
+    for k in range(n):
+        if check_boards(&m[k, 0], &o[k, 0], &where):
+            try:
+                _check(m[k], o[k])
+            except ValueError as e:
+                raise ValueError(f"position {k}: {e}") from None
+    cdef rules_t rt = lookup_rules(rules)
+    res = np.empty((n, 21), dtype=np.intp)
+    cdef Py_ssize_t[:, ::1] rv = res
+    cdef const int[:, ::1] rolls = ROLLS
+    cdef uint8_t* buf = <uint8_t*>malloc(DEFAULT_CAP * N_POINTS)
+    cdef int failed = 0
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        for k in range(n):
+            for r in range(21):
+                c = gen_successors(&m[k, 0], &o[k, 0], rolls[r, 0], rolls[r, 1], &rt,
+                                   buf, NULL, DEFAULT_CAP)
+                if c < 0:
+                    failed = 1
+                rv[k, r] = c
+    free(buf)
+    if failed:
+        raise RuntimeError(f"a roll has more than {DEFAULT_CAP} legal results")
+    return res
