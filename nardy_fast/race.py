@@ -16,7 +16,8 @@ Two methods, chosen per position:
     turns) and loses a mars iff ``Tb < Ta`` and ``Fa > Tb``.  The error comes from treating
     the two as independent and from ignoring that the best play depends on the opponent
     (e.g. racing for the last checker, or saving the mars); ``tests/test_race.py`` measures
-    it against the two-sided table (worst case about 0.03 in P(win), mean about 0.002).
+    it against the two-sided table: over all races of at most 8 checkers a side, the
+    error in P(win) is at most 0.014 and 0.0009 on average (asserted: < 0.02, < 0.002).
     Mars probabilities are clipped to the win / loss probabilities.
 
 In a pure race no koks is possible and every mars loser has all 15 checkers home, so
@@ -116,7 +117,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     use_two = method == "two_sided" or (method == "auto" and not rules.draw_rule)
     if use_two:
         if two is None and not explicit:
-            if max(na, nb) <= _bo.DEFAULT_TWO_SIDED:
+            if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or method == "two_sided":
                 two = _bo.two_sided()
         covered = two is not None and max(na, nb) <= two.max_checkers
         if method == "two_sided":

@@ -1,0 +1,518 @@
+"""Tests of the bear-off databases (nardy_fast.bearoff, nardy_fast._bearoff, _dbfile).
+
+The naive references here use the general move generator ``nardy_fast.successors`` on
+24-point boards (not the specialised bear-off generator) and plain recursion.
+"""
+import csv
+import functools
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_fast import _bearoff, bearoff as bo, successors
+from nardy_fast._dbfile import DatabaseError, read_db, write_db
+
+DATA = Path(__file__).parent / "data" / "reference"
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+PROB = {r: (1 if r[0] == r[1] else 2) / 36 for r in ROLLS}
+
+
+# ----------------------------------------------------------------------------------------
+# fixtures and naive references
+
+@pytest.fixture(scope="module")
+def db():
+    return bo.OneSided.build(15, progress=False)
+
+
+@pytest.fixture(scope="module")
+def ts8():
+    return bo.TwoSided.build(8, progress=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory):
+    """Default databases go to a temporary NARDY_FAST_DATA, not the user's cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv(bo.DATA_ENV, str(tmp_path_factory.mktemp("nardy_data")))
+    saved = dict(bo._CACHE)
+    bo._CACHE.clear()
+    yield
+    bo._CACHE.clear()
+    bo._CACHE.update(saved)
+    mp.undo()
+
+
+def to24(board6):
+    b = np.zeros(24, np.uint8)
+    b[23 - np.arange(6)] = board6
+    return b
+
+
+def to6(board24):
+    return tuple(int(board24[23 - i]) for i in range(6))
+
+
+OPP_HOME = to24([0, 0, 0, 0, 0, 2])        # an opponent in its home: cannot interfere
+
+
+@functools.lru_cache(maxsize=None)
+def naive_successors(board6, d1, d2, opponent=tuple(OPP_HOME)):
+    return tuple(sorted({to6(b) for b in successors(to24(board6), np.array(opponent, np.uint8),
+                                                      d1, d2)}))
+
+
+def all_boards(n):
+    """All boards of at most n checkers (any order)."""
+    out = []
+    for c in np.ndindex(*(n + 1,) * 6):
+        if sum(c) <= n:
+            out.append(tuple(int(x) for x in c))
+    return out
+
+
+def boards_upto(n, nonempty=False):
+    """Boards of at most n checkers, uniformly by index."""
+    return st.integers(1 if nonempty else 0, math.comb(n + 6, 6) - 1).map(
+        lambda i: tuple(int(x) for x in bo.board_of(i)))
+
+
+board6s = boards_upto(15)
+nonempty6 = boards_upto(15, nonempty=True)
+
+
+# ----------------------------------------------------------------------------------------
+# index
+
+def test_index_is_a_bijection_with_fewer_checkers_first():
+    idx = np.arange(bo.N_BOARDS)
+    boards = bo.board_of(idx)
+    assert boards.shape == (bo.N_BOARDS, 6) and boards.dtype == np.uint8
+    assert np.array_equal(bo.index_of(boards), idx)
+    assert len({b.tobytes() for b in boards}) == bo.N_BOARDS
+    n = boards.sum(axis=1)
+    assert (np.diff(n) >= 0).all()                   # fewer checkers first
+    for k in range(16):                              # <= k checkers: indices < C(k+6, 6)
+        assert int((n <= k).sum()) == math.comb(k + 6, 6)
+    assert bo.index_of([0] * 6) == 0
+    assert bo.N_BOARDS == math.comb(21, 6) == sum(math.comb(k + 5, 5) for k in range(16))
+
+
+def test_index_formula_matches_documentation():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        c = rng.multinomial(int(rng.integers(0, 16)), [1 / 7] * 7)[:6]
+        s = np.cumsum(c[::-1])
+        expect = sum(math.comb(int(s[k]) + k, k + 1) for k in range(6))
+        assert bo.index_of(c) == expect
+
+
+def test_index_accepts_24_point_boards():
+    c = [3, 0, 2, 1, 0, 4]
+    assert bo.index_of(to24(c)) == bo.index_of(c)
+    stack = np.stack([to24(c), to24([0, 1, 0, 0, 0, 0])])
+    assert bo.index_of(stack).tolist() == [bo.index_of(c), bo.index_of([0, 1, 0, 0, 0, 0])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(nonempty6, st.sampled_from(ROLLS))
+def test_successors_have_smaller_index(c, roll):
+    succ = _bearoff.roll_successors(np.array(c, np.uint8), *roll)
+    assert len(succ) >= 1
+    assert (succ < bo.index_of(c)).all()
+
+
+# ----------------------------------------------------------------------------------------
+# the bear-off move generator
+
+def test_bearoff_generator_equals_movegen_on_every_board_and_roll():
+    compared, mismatches = _bearoff.compare_with_movegen(15)
+    assert compared == bo.N_BOARDS * 21
+    assert mismatches == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(nonempty6, st.sampled_from(ROLLS),
+       st.lists(st.integers(0, 2), min_size=6, max_size=6).filter(lambda o: 0 < sum(o)))
+def test_bearoff_generator_with_opponent_in_its_home(c, roll, opp6):
+    """Any opponent in its own home leaves the moves unchanged (movegen as reference)."""
+    ours = _bearoff.roll_successors(np.array(c, np.uint8), *roll)
+    theirs = sorted(bo.index_of(np.array(b)) for b in
+                    naive_successors(c, *roll, opponent=tuple(to24(opp6))))
+    assert ours.tolist() == theirs
+
+
+def test_hand_checked_moves():
+    # one checker on the 6-point, 2-1: only 6 -> 4 -> 3 or 6 -> 5 -> 3
+    assert bo.board_of(_bearoff.roll_successors(np.array([0, 0, 0, 0, 0, 1], np.uint8), 2, 1)
+                       ).tolist() == [[0, 0, 1, 0, 0, 0]]
+    # checkers on 1 and 5, roll 6-6: the first six bears off the 5, the next the 1
+    assert _bearoff.roll_successors(np.array([1, 0, 0, 0, 1, 0], np.uint8), 6, 6).tolist() == [0]
+    # two on the 6-point, 1-1 (four ones): 4 pips spread over the two checkers
+    got = {tuple(b) for b in bo.board_of(
+        _bearoff.roll_successors(np.array([0, 0, 0, 0, 0, 2], np.uint8), 1, 1))}
+    assert got == {(0, 1, 0, 0, 0, 1), (0, 0, 1, 0, 1, 0), (0, 0, 0, 2, 0, 0)}
+
+
+# ----------------------------------------------------------------------------------------
+# one-sided database
+
+def naive_one_sided(n):
+    """Exact mean turns and distributions for boards of <= n checkers by recursion over
+    the general move generator; ties between equal means go to the smaller index."""
+    boards = sorted(all_boards(n), key=lambda c: bo.index_of(c))
+    mean, dist = {}, {}
+    for c in boards:
+        if sum(c) == 0:
+            mean[c], dist[c] = 0.0, np.array([1.0])
+            continue
+        e, rows = 1.0, []
+        for r in ROLLS:
+            best = min(naive_successors(c, *r), key=lambda s: (mean[s], bo.index_of(s)))
+            e += PROB[r] * mean[best]
+            rows.append((PROB[r], dist[best]))
+        width = 1 + max(len(d) for _, d in rows)
+        d = np.zeros(width)
+        for p, row in rows:
+            d[1:1 + len(row)] += p * row
+        mean[c], dist[c] = e, d
+    return mean, dist
+
+
+def test_one_sided_against_naive_recursion(db):
+    mean, dist = naive_one_sided(4)
+    small = bo.OneSided.build(4, progress=False)
+    for c in mean:
+        i = bo.index_of(c)
+        assert db.mean[i] == pytest.approx(mean[c], abs=1e-13)
+        row = db.turns[i]
+        assert np.allclose(row[:len(dist[c])], dist[c], atol=1e-15)
+        assert not row[len(dist[c]):].any()
+        assert small.mean[i] == db.mean[i]
+        assert np.array_equal(small.turns[i, :len(dist[c])], row[:len(dist[c])])
+
+
+def test_single_checker_by_hand(db):
+    # one checker p pips from off comes off in one turn iff the roll has p pips (a larger
+    # die bears it off from a lower point); otherwise at most 3 pips remain, and any roll
+    # (3 pips at least) finishes it next turn
+    for p in range(1, 7):
+        c = [0] * 6
+        c[p - 1] = 1
+        p1 = sum(PROB[(a, b)] for a, b in ROLLS if (4 * a if a == b else a + b) >= p)
+        d = db.distribution(c)
+        assert d[1] == pytest.approx(p1, abs=1e-15)
+        assert d[2] == pytest.approx(1 - p1, abs=1e-15)
+        assert not d[3:].any()
+        assert db.mean_turns(c) == pytest.approx(1 + (1 - p1), abs=1e-15)
+
+
+def test_distributions_sum_to_one_and_match_means(db):
+    for table, means in ((db.turns, db.mean), (db.first_off, db.mean_first_off)):
+        assert table.dtype == np.float64 and table.flags.c_contiguous
+        assert (table >= 0).all()
+        assert np.abs(table.sum(axis=1) - 1).max() < 1e-12
+        t = np.arange(table.shape[1])
+        assert np.abs(table @ t - means).max() < 1e-11
+        assert table[:, -1].any()                         # the tail is kept, not cut
+    assert db.turns.shape[0] == db.first_off.shape[0] == bo.N_BOARDS
+
+
+def test_first_off_rows(db):
+    n = bo.board_of(np.arange(bo.N_BOARDS)).sum(axis=1)
+    few = n < 15
+    assert (db.first_off[few, 0] == 1).all() and not db.first_off[few, 1:].any()
+    assert not db.mean_first_off[few].any()
+    assert (db.mean_first_off[~few] >= 1).all()
+    # all 15 on the 1-point: the first roll always bears one off
+    assert db.mean_first_off([15, 0, 0, 0, 0, 0]) == 1.0
+    assert db.first_off_distribution([15, 0, 0, 0, 0, 0])[1] == pytest.approx(1, abs=1e-15)
+
+
+def naive_first_off(c, memo):
+    if sum(c) < 15:
+        return 0.0
+    if c not in memo:
+        memo[c] = 1 + sum(PROB[r] * min(naive_first_off(s, memo)
+                                        for s in naive_successors(c, *r)) for r in ROLLS)
+    return memo[c]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=3, max_size=3).filter(lambda c: sum(c) <= 15))
+def test_first_off_against_naive_recursion(db, low):
+    c = tuple(low) + (15 - sum(low), 0, 0)              # 15 checkers on points 1..4
+    assert db.mean_first_off(c) == pytest.approx(naive_first_off(c, {}), abs=1e-13)
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards_upto(14), st.integers(0, 5))
+def test_an_extra_checker_never_helps(db, c, i):
+    more = list(c)
+    more[i] += 1
+    assert db.mean_turns(more) >= db.mean_turns(c)
+    assert db.epc(more) > db.epc(c) or sum(c) == 0 or db.mean_turns(more) == db.mean_turns(c)
+
+
+def test_against_gnubg_sample(db):
+    """Within the tolerances of tests/data/reference/README.md (gnubg rounds to 16 bits)."""
+    rows = list(csv.DictReader(open(DATA / "gnubg_onesided_sample.csv")))
+    assert len(rows) > 2000
+    boards = np.array([[int(v) for v in r["pos"].split("-")] for r in rows])
+    idx = db.index_of(boards)
+    assert np.array_equal(boards.sum(axis=1), [int(r["n_checkers"]) for r in rows])
+    mean = np.array([float(r["mean_rolls"]) for r in rows])
+    mean_f = np.array([float(r["mean_rolls_first_off"]) for r in rows])
+    p_off = np.array([[float(r[f"p_off_{t}"]) for t in range(19)] for r in rows])
+    p_first = np.array([[float(r[f"p_first_off_{t}"]) for t in range(7)] for r in rows])
+    assert np.abs(db.mean[idx] - mean).max() <= 2.5e-4
+    assert np.abs(db.mean_first_off[idx] - mean_f).max() <= 1e-4
+    ours = np.zeros((len(rows), 19))
+    w = min(19, db.turns.shape[1])
+    ours[:, :w] = db.turns[idx, :w]
+    err = np.abs(ours - p_off)
+    assert err.max() <= 3e-3
+    assert (err > 1e-4).mean() < 0.01                   # "almost every" probability
+    ours_f = np.zeros((len(rows), 7))
+    w = min(7, db.first_off.shape[1])
+    ours_f[:, :w] = db.first_off[idx, :w]
+    assert np.abs(ours_f - p_first).max() <= 3e-3
+
+
+def test_queries_scalar_and_vectorised_agree(db):
+    rng = np.random.default_rng(7)
+    idx = rng.integers(0, bo.N_BOARDS, 500)
+    boards = db.board_of(idx)
+    many = db.mean_turns_many(boards)
+    assert many.shape == (500,) and many.dtype == np.float64
+    assert np.array_equal(many, db.mean[idx])
+    assert np.array_equal(db.mean_turns_many(np.stack([to24(b) for b in boards])), many)
+    for b, i in zip(boards[:20], idx[:20]):
+        assert db.mean_turns(b) == db.mean[i]
+        assert np.array_equal(db.distribution(b), db.turns[i])
+        assert np.array_equal(db.first_off_distribution(b), db.first_off[i])
+        assert db.mean_first_off(b) == db.mean_first_off[i]
+        assert db.epc(b) == pytest.approx(db.mean[i] * 49 / 6)
+    assert np.allclose(db.epc(boards), many * 49 / 6)
+    assert np.array_equal(db.mean_first_off_many(boards), db.mean_first_off[idx])
+
+
+@pytest.mark.parametrize("bad, exc, words", [
+    ([1, 2, 3, 4, 5], ValueError, "shape"),
+    ([1, 2, 3, 4, 5, 6, 7], ValueError, "shape"),
+    ([10, 6, 0, 0, 0, 0], ValueError, "16 checkers"),
+    ([1, -1, 0, 0, 0, 0], ValueError, ">= 0"),
+    ([0.5, 0, 0, 0, 0, 0], TypeError, "integer"),
+    ([[1, 0, 0, 0, 0, 0, 0]], ValueError, "shape"),
+])
+def test_bad_boards(db, bad, exc, words):
+    with pytest.raises(exc, match=words):
+        db.mean_turns(bad)
+    with pytest.raises(exc, match=words):
+        bo.index_of(bad)
+
+
+def test_checkers_outside_home_rejected(db):
+    b = to24([1, 0, 0, 0, 0, 0])
+    b[17] = 1                                            # point 18: outside the home
+    with pytest.raises(ValueError, match="point 18, outside the home"):
+        db.mean_turns(b)
+    with pytest.raises(ValueError, match=r"boards\[1\]"):
+        db.mean_turns_many([[0] * 6, [0, 0, 0, 9, 9, 0]])
+    with pytest.raises(ValueError, match="index"):
+        bo.board_of([0, bo.N_BOARDS])
+    with pytest.raises(ValueError, match="one board"):
+        db.distribution([[0] * 6, [1] + [0] * 5])
+    small = bo.OneSided.build(3, progress=False)
+    with pytest.raises(ValueError, match="covers at most 3"):
+        small.mean_turns([4, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="max_checkers"):
+        bo.OneSided.build(16, progress=False)
+
+
+# ----------------------------------------------------------------------------------------
+# files
+
+def test_save_load_roundtrip_memory_mapped(db, tmp_path):
+    path = tmp_path / "one.nfdb"
+    db.save(path)
+    back = bo.OneSided.load(path)
+    assert back.max_checkers == 15
+    for name in ("turns", "first_off", "mean", "mean_first_off"):
+        a = getattr(back, name)
+        assert isinstance(a.base, np.memmap) or isinstance(a, np.memmap)
+        assert a.flags.c_contiguous and not a.flags.writeable
+        assert np.array_equal(a, getattr(db, name))
+    assert [p.name for p in tmp_path.iterdir()] == ["one.nfdb"]
+
+
+def _corrupt(path, fn):
+    data = bytearray(path.read_bytes())
+    path.write_bytes(bytes(fn(data)))
+
+
+def test_damaged_files_raise_clear_errors(db, tmp_path):
+    good = tmp_path / "good.nfdb"
+    small = bo.OneSided.build(5, progress=False)
+    small.save(good)
+    raw = good.read_bytes()
+    cases = {
+        "truncated": (lambda d: d[:-100], "truncated"),
+        "short": (lambda d: d[:10], "bad magic"),
+        "flipped": (lambda d: d[:-8] + bytes([d[-8] ^ 1]) + d[-7:], "checksum"),
+        "magic": (lambda d: b"XXXX" + d[4:], "bad magic"),
+        "version": (lambda d: d.replace(b'"format_version": 1', b'"format_version": 7'),
+                    "format version 7"),
+        "header": (lambda d: d[:14] + b"\x00" + d[15:], "corrupt header"),
+        "extra": (lambda d: d + b"\x00" * 8, "unexpected bytes"),
+    }
+    for name, (fn, words) in cases.items():
+        p = tmp_path / f"{name}.nfdb"
+        p.write_bytes(raw)
+        _corrupt(p, fn)
+        with pytest.raises(DatabaseError, match=words) as e:
+            bo.OneSided.load(p)
+        assert str(p) in str(e.value)
+    with pytest.raises(DatabaseError, match="'one_sided' database, expected 'two_sided'"):
+        bo.TwoSided.load(good)
+    with pytest.raises(DatabaseError, match="cannot read"):
+        bo.OneSided.load(tmp_path / "missing.nfdb")
+    assert isinstance(DatabaseError("x"), ValueError)
+
+
+def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    def boom(src, dst):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        write_db(tmp_path / "x.nfdb", "one_sided", {}, {"a": np.arange(10.0)})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_db_roundtrip_of_several_arrays(tmp_path):
+    arrays = {"a": np.arange(7, dtype=np.int32), "b": np.ones((3, 5)), "c": np.zeros(0)}
+    write_db(tmp_path / "y.nfdb", "test", {"k": 1}, arrays)
+    meta, back = read_db(tmp_path / "y.nfdb", "test")
+    assert meta == {"k": 1}
+    for k, v in arrays.items():
+        assert back[k].dtype == v.dtype and np.array_equal(back[k], v)
+
+
+def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
+    monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
+    monkeypatch.setattr(bo, "_CACHE", {})
+    assert bo.data_dir() == str(tmp_path)
+    one = bo.one_sided()
+    assert bo.one_sided() is one
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["bearoff-one-sided-15.nfdb"]
+    # a damaged cache file is rebuilt with a warning
+    _corrupt(tmp_path / files[0], lambda d: d[:-50])
+    monkeypatch.setattr(bo, "_CACHE", {})
+    with pytest.warns(RuntimeWarning, match="rebuilding"):
+        again = bo.one_sided()
+    assert np.array_equal(again.turns, one.turns)
+    assert bo.epc([0, 0, 0, 0, 0, 1]) == pytest.approx(one.mean_turns([0, 0, 0, 0, 0, 1]) * 49 / 6)
+
+
+# ----------------------------------------------------------------------------------------
+# two-sided database
+
+def naive_two_sided(n):
+    """P(on roll wins) for boards of <= n checkers by memoised recursion over the general
+    move generator on 24-point boards, each side maximising its chance to win."""
+    @functools.lru_cache(maxsize=None)
+    def p(a, b):
+        if sum(b) == 0:
+            return 0.0
+        if sum(a) == 0:
+            return 1.0
+        total = 0.0
+        for r in ROLLS:
+            best = 0.0
+            for s in naive_successors(a, *r, opponent=tuple(to24(b))):
+                best = max(best, 1.0 if sum(s) == 0 else 1.0 - p(b, s))
+            total += PROB[r] * best
+        return total
+    boards = all_boards(n)
+    return {(a, b): p(a, b) for a in boards for b in boards}
+
+
+def test_two_sided_against_brute_force():
+    ref = naive_two_sided(2)
+    ts = bo.TwoSided.build(2, progress=False)
+    assert ts.p_win_table.shape == (28, 28)
+    for (a, b), v in ref.items():
+        if sum(a) == 0 and sum(b) == 0:
+            continue
+        assert ts.p_win(a, b) == pytest.approx(v, abs=1e-14), (a, b)
+
+
+def test_two_sided_smaller_build_is_a_corner_of_larger(ts8):
+    ts3 = bo.TwoSided.build(3, progress=False)
+    assert np.allclose(ts3.p_win_table, ts8.p_win_table[:84, :84], atol=1e-15, rtol=0)
+
+
+def test_two_sided_symmetry_and_bounds(ts8):
+    p = np.asarray(ts8.p_win_table)
+    assert p.shape == (3003, 3003) and p.flags.c_contiguous
+    assert ((p >= 0) & (p <= 1)).all()
+    assert not p[:, 0].any() and (p[0, 1:] == 1).all()
+    # having the roll never hurts: P(a vs b) + P(b vs a) >= 1
+    assert (p[1:, 1:] + p[1:, 1:].T >= 1 - 1e-12).all()
+    # equal boards: the side on roll is the favourite
+    assert (np.diag(p)[1:] > 0.5).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards_upto(7, nonempty=True), boards_upto(8, nonempty=True),
+       st.integers(0, 5))
+def test_two_sided_extra_checker_hurts(ts8, a, b, i):
+    more = list(a)
+    more[i] += 1
+    assert ts8.p_win(more, b) <= ts8.p_win(a, b) + 1e-12
+    assert ts8.p_win(b, more) >= ts8.p_win(b, a) - 1e-12
+
+
+def test_two_sided_vectorised_and_bad_input(ts8):
+    rng = np.random.default_rng(3)
+    ia, ib = rng.integers(1, 3003, 50), rng.integers(1, 3003, 50)
+    a, b = bo.board_of(ia), bo.board_of(ib)
+    assert np.array_equal(ts8.p_win(a, b), ts8.p_win_table[ia, ib])
+    assert ts8.p_win(a[0], b[0]) == ts8.p_win_table[ia[0], ib[0]]
+    with pytest.raises(ValueError, match="covers at most 8"):
+        ts8.p_win([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="max_checkers"):
+        bo.TwoSided.build(15, progress=False)
+    assert ts8.covers([8, 0, 0, 0, 0, 0]) and not ts8.covers([5, 4, 0, 0, 0, 0])
+
+
+def test_two_sided_save_load(ts8, tmp_path):
+    ts = bo.TwoSided.build(4, progress=False)
+    ts.save(tmp_path / "t.nfdb")
+    back = bo.TwoSided.load(tmp_path / "t.nfdb")
+    assert back.max_checkers == 4 and np.array_equal(back.p_win_table, ts.p_win_table)
+    with pytest.raises(DatabaseError, match="expected 'one_sided'"):
+        bo.OneSided.load(tmp_path / "t.nfdb")
+
+
+def test_one_sided_approximation_error_against_two_sided(db, ts8):
+    """The one-sided convolution P(Ta <= Tb) against the exact two-sided P(win), every
+    pair of boards of 1..8 checkers: documented in race.py (max < 0.02, mean < 0.002)."""
+    m = ts8.n_boards
+    t = np.asarray(db.turns[:m])
+    tail = np.cumsum(t[:, ::-1], axis=1)[:, ::-1]        # tail[b, k] = P(Tb >= k)
+    approx = t @ tail.T
+    err = np.abs(approx - ts8.p_win_table)[1:, 1:]
+    assert err.max() < 0.02
+    assert err.mean() < 0.002
+    assert err.max() > 0                                 # it is an approximation
+    # the C convolution agrees with this one
+    for a, b in [(5, 17), (100, 2000), (2999, 1)]:
+        assert _bearoff.race_one_sided(db.turns, db.first_off, a, b)[0] == \
+            pytest.approx(approx[a, b], abs=1e-14)

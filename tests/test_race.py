@@ -1,0 +1,222 @@
+"""Tests of nardy_fast.race_probabilities (exact two-sided and one-sided race chances)."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nardy_fast
+from nardy_fast import Position, Rules, bearoff as bo, race_probabilities, successors
+from nardy_fast.result import Outcome
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+PROB = {r: (1 if r[0] == r[1] else 2) / 36 for r in ROLLS}
+EXTENDED = Rules(scoring="extended")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory):
+    """Default databases go to a temporary NARDY_FAST_DATA, not the user's cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv(bo.DATA_ENV, str(tmp_path_factory.mktemp("nardy_data")))
+    saved = dict(bo._CACHE)
+    bo._CACHE.clear()
+    yield
+    bo._CACHE.clear()
+    bo._CACHE.update(saved)
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def one():
+    return bo.one_sided()
+
+
+@pytest.fixture(scope="module")
+def two():
+    return bo.two_sided()
+
+
+def to24(board6):
+    b = np.zeros(24, np.uint8)
+    b[23 - np.arange(6)] = board6
+    return b
+
+
+def p_roll(board6, pred):
+    """Probability of a roll with a legal move whose result satisfies pred(checkers left),
+    by the general move generator (the opponent, in its home, cannot interfere)."""
+    opp = to24([0, 0, 0, 0, 0, 1])
+    return sum(PROB[r] for r in ROLLS
+               if any(pred(int(b.sum())) for b in successors(to24(board6), opp, *r)))
+
+
+def race(a6, b6, side="white"):
+    return Position.from_boards(to24(a6), to24(b6), side)
+
+
+def boards_upto(n, lo=1):
+    return st.integers(math.comb(lo - 1 + 6, 6), math.comb(n + 6, 6) - 1).map(
+        lambda i: tuple(int(x) for x in bo.board_of(i)))
+
+
+def check_consistent(o, rules=None):
+    rules = rules or nardy_fast.CLASSIC
+    assert isinstance(o, Outcome)
+    assert o.p_win + o.p_lose + o.p_draw == pytest.approx(1, abs=1e-12)
+    for v in (o.p_win, o.p_lose, o.p_draw, o.p_mars_win, o.p_mars_loss):
+        assert -1e-15 <= v <= 1 + 1e-12
+    assert o.p_mars_win <= o.p_win + 1e-15 and o.p_mars_loss <= o.p_lose + 1e-15
+    assert o.p_koks_win == o.p_koks_loss == 0
+    assert (o.p_home_mars_win, o.p_home_mars_loss) == (o.p_mars_win, o.p_mars_loss)
+    mars = rules.points("home_mars")
+    eq = (o.p_win - o.p_mars_win) + mars * o.p_mars_win \
+        - (o.p_lose - o.p_mars_loss) - mars * o.p_mars_loss
+    assert o.equity == pytest.approx(eq, abs=1e-12)
+
+
+# ----------------------------------------------------------------------------------------
+
+def test_exported():
+    assert nardy_fast.race_probabilities is race_probabilities
+    assert "race_probabilities" in nardy_fast.__all__
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards_upto(8), boards_upto(8), st.sampled_from(["white", "black"]))
+def test_two_sided_method_when_covered(two, a, b, side):
+    o = race_probabilities(race(a, b, side))
+    assert o.method == "two_sided"
+    assert o.p_win == two.p_win(a, b)
+    assert o.p_mars_win == o.p_mars_loss == 0
+    assert o.equity == pytest.approx(2 * o.p_win - 1, abs=1e-12)
+    check_consistent(o)
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards_upto(15), boards_upto(15), st.sampled_from([None, EXTENDED]))
+def test_one_sided_when_not_covered_and_consistent(one, a, b, rules):
+    o = race_probabilities(race(a, b), rules=rules)
+    assert o.method == ("two_sided" if max(sum(a), sum(b)) <= 8 else "one_sided")
+    check_consistent(o, rules)
+    forced = race_probabilities(race(a, b), rules=rules, databases=one)
+    assert forced.method == "one_sided"
+    check_consistent(forced, rules)
+    if sum(b) < 15:
+        assert forced.p_mars_win == 0
+    if sum(a) < 15:
+        assert forced.p_mars_loss == 0
+
+
+def test_one_sided_matches_the_convolution_formula(one):
+    """Independent numpy evaluation of the documented formulas on random pairs."""
+    rng = np.random.default_rng(5)
+    t, f = np.asarray(one.turns), np.asarray(one.first_off)
+    tail = lambda p, u: p[max(u, 0):].sum() if u > 0 else 1.0       # P(T >= u)
+    for ia, ib in rng.integers(1, bo.N_BOARDS, (30, 2)):
+        a, b = bo.board_of(ia), bo.board_of(ib)
+        o = race_probabilities(race(a, b), databases=one)
+        win = sum(t[ia, k] * tail(t[ib], k) for k in range(t.shape[1]))
+        mwin = sum(t[ia, k] * tail(f[ib], k) for k in range(t.shape[1]))
+        mloss = sum(t[ib, k] * tail(f[ia], k + 1) for k in range(t.shape[1]))
+        assert o.p_win == pytest.approx(win, abs=1e-13)
+        assert o.p_mars_win == pytest.approx(min(mwin, win), abs=1e-13)
+        assert o.p_mars_loss == pytest.approx(min(mloss, 1 - win), abs=1e-13)
+
+
+def test_mars_by_hand():
+    # 15 on point 19 against one checker on point 24: the opponent finishes in its first
+    # turn, so the side on roll escapes the mars only by bearing one off now
+    p_off = p_roll([0, 0, 0, 0, 0, 15], lambda n: n < 15)
+    assert 0 < p_off < 1
+    o = race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]))
+    assert o.method == "one_sided"
+    assert o.p_win == 0 and o.p_lose == 1
+    assert o.p_mars_loss == pytest.approx(1 - p_off, abs=1e-15)
+    # 15 on point 24 always bears one off at once: a plain loss
+    o = race_probabilities(race([15, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]))
+    assert (o.p_lose, o.p_mars_loss, o.equity) == (1, 0, -1)
+    # the side on roll finishes now, the opponent has none off: a (home) mars
+    for rules in (None, EXTENDED):
+        o = race_probabilities(race([0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 15]), rules=rules)
+        assert o.p_win == o.p_mars_win == pytest.approx(1, abs=1e-15)
+        assert o.equity == pytest.approx((rules or nardy_fast.CLASSIC).points("home_mars"))
+        assert o.p_home_mars_win == o.p_mars_win
+
+
+def test_draw_rule():
+    rules = Rules(draw_rule=True)
+    a = [1, 0, 0, 0, 0, 0]
+    # White finishes, Black's last turn finishes too: a draw
+    o = race_probabilities(race(a, a, "white"), rules=rules)
+    assert o.method == "one_sided" and o.p_draw == pytest.approx(1) and o.equity == 0
+    # Black on roll simply wins
+    o = race_probabilities(race(a, a, "black"), rules=rules)
+    assert o.p_win == pytest.approx(1) and o.p_draw == 0
+    # White finishes now; Black's last turn cannot bear off 2 checkers from point 19
+    # (only a double of at least 3 does)
+    o = race_probabilities(race(a, [0, 0, 0, 0, 0, 2], "white"), rules=rules)
+    p_draw = p_roll([0, 0, 0, 0, 0, 2], lambda n: n == 0)
+    assert p_draw == pytest.approx(sum(PROB[(d, d)] for d in range(3, 7)))
+    assert o.p_draw == pytest.approx(p_draw, abs=1e-15)
+    assert o.p_win == pytest.approx(1 - p_draw, abs=1e-15)
+    assert o.p_mars_win == 0                           # Black has 13 off already
+    check_consistent(o, rules)
+    # against 15 on point 19, Black's last turn decides the mars
+    o = race_probabilities(race(a, [0, 0, 0, 0, 0, 15], "white"), rules=rules)
+    p_mars = 1 - p_roll([0, 0, 0, 0, 0, 15], lambda n: n < 15)
+    assert o.p_win == pytest.approx(1, abs=1e-15)
+    assert o.p_mars_win == pytest.approx(p_mars, abs=1e-15)
+    with pytest.raises(ValueError, match="draw rule"):
+        race_probabilities(race(a, a), rules=rules, method="two_sided")
+
+
+@settings(max_examples=30, deadline=None)
+@given(boards_upto(15), boards_upto(15))
+def test_draw_rule_probabilities_sum(a, b):
+    for side in ("white", "black"):
+        o = race_probabilities(race(a, b, side), rules=Rules(draw_rule=True))
+        check_consistent(o, Rules(draw_rule=True))
+
+
+def test_bad_positions():
+    with pytest.raises(ValueError, match="not a race of both homes.*point 1 "):
+        race_probabilities(Position.initial())
+    b = to24([1, 0, 0, 0, 0, 0])
+    o = b.copy()
+    o[12] = 1
+    with pytest.raises(ValueError, match="opponent has checkers on point 13"):
+        race_probabilities(Position.from_boards(b, o))
+    with pytest.raises(ValueError, match="game is over"):
+        race_probabilities(Position.from_boards(np.zeros(24, int), b))
+    with pytest.raises(TypeError, match="Position"):
+        race_probabilities(b)
+    with pytest.raises(ValueError, match="method"):
+        race_probabilities(race(b[18:][::-1], b[18:][::-1]), method="exact")
+    with pytest.raises(ValueError, match="covers at most 8"):
+        race_probabilities(race([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]), method="two_sided")
+
+
+def test_explicit_databases(one):
+    ts = bo.TwoSided.build(3, progress=False)
+    p = race([2, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0])
+    o = race_probabilities(p, databases=[ts, one])
+    assert o.method == "two_sided" and o.p_win == ts.p_win([2, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0])
+    big = race([4, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+    assert race_probabilities(big, databases=(ts, one)).method == "one_sided"
+    with pytest.raises(ValueError, match="no OneSided"):
+        race_probabilities(big, databases=ts)
+    with pytest.raises(TypeError, match="databases"):
+        race_probabilities(p, databases=42)
+
+
+def test_one_sided_error_is_small_on_covered_races(one):
+    """The one-sided path against the exact table (bound documented in race.py)."""
+    rng = np.random.default_rng(11)
+    for ia, ib in rng.integers(1, 3003, (40, 2)):
+        p = race(bo.board_of(ia), bo.board_of(ib))
+        exact = race_probabilities(p)
+        approx = race_probabilities(p, databases=one)
+        assert exact.method == "two_sided" and approx.method == "one_sided"
+        assert abs(exact.p_win - approx.p_win) < 0.02
