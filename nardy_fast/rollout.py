@@ -21,6 +21,7 @@ game, which biases the mean by O(1/n_games) at most.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 
@@ -53,39 +54,29 @@ class BearoffUnavailable(ValueError):
 
 
 def _bearoff_tables():
-    """``(mean, turns, first_off, p_win_table or None, max_checkers)`` or raise."""
+    """``(mean, turns, first_off, p_win_table, max_checkers)`` of the default databases.
+
+    ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
+    on-disk cache (building them on first use, about a second each), once per process.
+    """
     if "tables" in _TABLES:
         return _TABLES["tables"]
     try:
-        from nardy_fast import bearoff
-        db = bearoff.one_sided()
+        bearoff = importlib.import_module("nardy_fast.bearoff")
+        one = bearoff.one_sided()
+        two = bearoff.two_sided()
     except ImportError as e:
         raise BearoffUnavailable(
             "truncate='bearoff' needs the bear-off databases (nardy_fast.bearoff), which "
             f"this installation lacks ({e}); pass truncate=None to play every game out"
         ) from None
-    pw, nmax = None, 0
-    ts = _two_sided(bearoff)
-    if ts is not None:
-        pw = np.ascontiguousarray(ts.p_win_table, dtype=np.float64)
-        nmax = int(ts.max_checkers)
-    tables = (np.ascontiguousarray(db.mean, dtype=np.float64),
-              np.ascontiguousarray(db.turns, dtype=np.float64),
-              np.ascontiguousarray(db.first_off, dtype=np.float64),
-              pw, nmax)
+    tables = (np.ascontiguousarray(one.mean, dtype=np.float64),
+              np.ascontiguousarray(one.turns, dtype=np.float64),
+              np.ascontiguousarray(one.first_off, dtype=np.float64),
+              np.ascontiguousarray(two.p_win_table, dtype=np.float64),
+              int(two.max_checkers))
     _TABLES["tables"] = tables
     return tables
-
-
-def _two_sided(bearoff):
-    """The default two-sided database if one is cached on disk (never built here)."""
-    cached = getattr(bearoff, "cached_two_sided", None)
-    if cached is None:
-        return None
-    try:
-        return cached()
-    except (OSError, ValueError):
-        return None
 
 
 def _bearoff_available():

@@ -1,0 +1,108 @@
+"""One seed, one result: in this process, on a local process pool, on a Dask LocalCluster,
+for any chunk size (nardy_fast.parallel, nardy_fast.rollout)."""
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from nardy_fast import rng as nrng
+from nardy_fast.parallel import run_chunks
+from nardy_fast.rollout import rollout, rollout_many
+
+B = nrng.BLOCK_GAMES
+N = 3 * B + 100                      # three full blocks and a partial one
+
+
+def position():
+    b = np.zeros(24, np.uint8)
+    b[[0, 3, 7, 11, 15]] = [5, 3, 3, 2, 2]
+    o = np.zeros(24, np.uint8)
+    o[[0, 5, 9, 16]] = [6, 4, 3, 2]
+    return nf.Position.from_boards(b, o)
+
+
+def fields(r):
+    d = r.to_dict()
+    return {k: v for k, v in d.items() if not k.startswith("extra_")}
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=1,
+                   progress=False)
+
+
+@pytest.mark.parametrize("chunk_size", [1, B, 2 * B + 1, 10 * B])
+def test_chunk_size_does_not_change_results(serial, chunk_size):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=1,
+                progress=False, chunk_size=chunk_size)
+    assert fields(r) == fields(serial)
+
+
+def test_process_pool_is_bit_identical(serial):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    assert fields(r) == fields(serial)
+    assert r.extra["backend"] == "pool(2)"
+
+
+def test_default_workers_is_bit_identical(serial):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, progress=True,
+                chunk_size=2 * B)
+    assert fields(r) == fields(serial)
+
+
+def test_pool_reports_worker_errors():
+    def unpicklable(c, o):
+        return np.zeros(len(c))
+    with pytest.raises(Exception):
+        rollout(position(), 2 * B, policy=unpicklable, seed=1, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    # the pool still works afterwards
+    r = rollout(position(), 2 * B, policy="random", seed=1, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    assert r.games == 2 * B
+
+
+def _square(x):
+    return x * x
+
+
+def test_run_chunks_delivers_every_chunk():
+    got = {}
+    interrupted = run_chunks(_square, list(range(7)), got.__setitem__, sizes=[1] * 7,
+                             workers=2, progress=False)
+    assert not interrupted and got == {i: i * i for i in range(7)}
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_dask_is_bit_identical(serial, dask_client):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, client=dask_client,
+                progress=False, chunk_size=B)
+    assert fields(r) == fields(serial)
+    assert r.extra["backend"] == "dask"
+
+
+def test_dask_rollout_many_and_python_policy(dask_client):
+    ps = [position(), position().swap()]
+    kw = dict(n_games=2 * B, policy="random", seed=5, truncate=None, progress=False,
+              chunk_size=B)
+    local = rollout_many(ps, workers=1, **kw)
+    remote = rollout_many(ps, client=dask_client, **kw)
+    cols = [c for c in local.columns if not c.startswith("extra_")]
+    assert local[cols].equals(remote[cols])
+    # a Python policy travels to the Dask workers (cloudpickle)
+    a = rollout(position(), 300, policy=lambda c, o: -np.arange(len(c)), seed=3,
+                truncate=None, client=dask_client, progress=False)
+    b = rollout(position(), 300, policy=lambda c, o: -np.arange(len(c)), seed=3,
+                truncate=None, workers=1, progress=False)
+    assert fields(a) == fields(b)

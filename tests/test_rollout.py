@@ -1,0 +1,482 @@
+"""Tests of the rollout engine (nardy_fast.rollout, nardy_fast._rollout, nardy_fast.rng).
+
+Statistical checks use fixed seeds and compare with 4 standard errors, so a correct
+engine fails them with probability < 1e-4; a wrong one fails them by far.
+"""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nardy_fast as nf
+from nardy_fast import rng as nrng
+from nardy_fast._movegen import successors
+from nardy_fast._rollout import QUANTITIES, greedy_scores
+from nardy_fast.rollout import rollout, rollout_many
+from nardy_fast.rules import Rules
+
+FAST = dict(workers=1, progress=False)
+
+
+def board(**points):
+    """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
+    b = np.zeros(24, np.uint8)
+    for name, count in points.items():
+        b[int(name[1:]) - 1] = count
+    return b
+
+
+def random_position(seed, plies):
+    """The position after `plies` random legal turns from the start (side on roll first)."""
+    g = np.random.default_rng(seed)
+    b = [board(p1=15), board(p1=15)]
+    s = 0
+    for _ in range(plies):
+        c = successors(b[s], b[1 - s], int(g.integers(1, 7)), int(g.integers(1, 7)))
+        b[s] = c[g.integers(len(c))]
+        if b[s].sum() == 0:
+            break
+        s = 1 - s
+    return nf.Position.from_boards(b[s], b[1 - s], "white" if s == 0 else "black")
+
+
+def bearoff_available():
+    try:
+        from nardy_fast import bearoff  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+needs_bearoff = pytest.mark.skipif(not bearoff_available(),
+                                   reason="nardy_fast.bearoff not available")
+
+
+# ---------------------------------------------------------------------------------------
+# the greedy formula against a plain transcription of its docstring
+
+def naive_greedy(b, o):
+    b = [int(x) for x in b]
+    o = [int(x) for x in o]
+    pips = sum(c * (24 - i) for i, c in enumerate(b))
+    held = sum(1 for i in range(1, 24) if b[i])
+    blocks, run = 0, 0
+    for i in range(25):
+        if i < 24 and b[i]:
+            run += 1
+        else:
+            if run >= 2:
+                blocks += (run - 1) ** 2
+            run = 0
+    stack = sum(max(0, b[i] - 2) for i in range(1, 24))
+    home = sum(1 for i in range(18, 24) if b[i])
+    front = 0
+    for i in range(24):
+        if b[i]:
+            j = (i + 12) % 24                      # opponent's idx of the same point
+            if any(o[k] for k in range(max(0, j - 6), j)):
+                front += 1
+    return -pips + 2 * held + blocks - 2 * b[0] - stack + home + 0.5 * front
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 120))
+def test_greedy_scores_match_formula(seed, plies):
+    p = random_position(seed, plies)
+    g = np.random.default_rng(seed)
+    cands = successors(p.mover, p.opponent, int(g.integers(1, 7)), int(g.integers(1, 7)))
+    got = greedy_scores(cands, p.opponent)
+    want = [naive_greedy(c, p.opponent) for c in cands]
+    assert got.tolist() == pytest.approx(want)
+
+
+def test_python_policy_equals_builtin_greedy():
+    """The hook path plays the first argmax, so greedy_scores as a callable == "greedy"."""
+    p = random_position(3, 30)
+    kw = dict(seed=11, truncate=None, **FAST)
+    a = rollout(p, 300, policy="greedy", **kw)
+    b = rollout(p, 300, policy=greedy_scores, **kw)
+    assert a == b
+    assert b.extra["policy"] == "greedy_scores"
+
+
+# ---------------------------------------------------------------------------------------
+# outcomes add up
+
+def consistency(r, rules):
+    assert r.p_win + r.p_lose + r.p_draw == pytest.approx(1.0, abs=1e-12)
+    assert 0 <= r.p_mars_win <= r.p_win + 1e-12
+    assert 0 <= r.p_mars_loss <= r.p_lose + 1e-12
+    assert r.p_koks_win + r.p_home_mars_win <= r.p_mars_win + 1e-12
+    assert r.p_koks_loss + r.p_home_mars_loss <= r.p_mars_loss + 1e-12
+    plain_w = r.p_mars_win - r.p_koks_win - r.p_home_mars_win
+    plain_l = r.p_mars_loss - r.p_koks_loss - r.p_home_mars_loss
+    eq = ((r.p_win - r.p_mars_win - r.p_lose + r.p_mars_loss) * rules.points("oin")
+          + (plain_w - plain_l) * rules.points("mars")
+          + (r.p_koks_win - r.p_koks_loss) * rules.points("koks")
+          + (r.p_home_mars_win - r.p_home_mars_loss) * rules.points("home_mars"))
+    assert r.equity == pytest.approx(eq, abs=1e-9)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(scoring="extended"),
+                                   Rules(draw_rule=True, scoring="extended"),
+                                   Rules(head_rule="generalized", block_rule="home",
+                                         larger_die_rule=False)])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_outcomes_add_up(rules, policy):
+    r = rollout(nf.Position.initial(), 1500, policy=policy, seed=2, rules=rules,
+                truncate=None, **FAST)
+    consistency(r, rules)
+    assert r.games == 1500 and r.method == "rollout"
+    assert r.extra["games_truncated"] == 0
+    assert 0 < r.se_p_win < 0.05 and 0 < r.se_equity < 0.2
+    assert 40 < r.mean_length < 400          # a game needs at least 2 * 360 / 24 plies
+    if not rules.draw_rule:
+        assert r.p_draw == 0
+
+
+def test_to_dict_and_frame():
+    r = rollout(nf.Position.initial(), 100, policy="random", seed=1, truncate=None, **FAST)
+    d = r.to_dict()
+    for key in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "se_p_win",
+                "se_equity", "games"):
+        assert key in d
+    assert isinstance(d["games"], int) and isinstance(d["p_win"], float)
+    assert r.to_frame().shape[0] == 1
+    lo, hi = r.ci95("p_win")
+    assert lo < r.p_win < hi
+
+
+# ---------------------------------------------------------------------------------------
+# deterministic games: scoring, fixed dice, stratified first roll
+
+@pytest.mark.parametrize("opp, outcome", [
+    (board(p1=15), "koks"),                       # loser still in its first quarter
+    (board(p10=15), "mars"),
+    (board(p19=10, p24=5), "home_mars"),          # none off, all 15 home
+    (board(p20=14), "oin"),                       # one off already
+])
+@pytest.mark.parametrize("scoring", ["classic", "extended"])
+def test_scoring_of_a_one_turn_win(opp, outcome, scoring):
+    rules = Rules(scoring=scoring)
+    p = nf.Position.from_boards(board(p24=1), opp)
+    r = rollout(p, 72, policy="random", seed=0, rules=rules, truncate=None, **FAST)
+    assert (r.p_win, r.mean_length, r.games) == (1.0, 1.0, 72)
+    assert r.equity == rules.points(outcome)
+    assert r.p_mars_win == (0.0 if outcome == "oin" else 1.0)
+    assert r.p_koks_win == (1.0 if outcome == "koks" else 0.0)
+    assert r.p_home_mars_win == (1.0 if outcome == "home_mars" else 0.0)
+    assert r.se_p_win == 0 and r.se_equity == 0
+
+
+def finishes(mover, opp, d1, d2):
+    return any(c.sum() == 0 for c in successors(mover, opp, d1, d2))
+
+
+def test_fixed_first_roll():
+    mover, opp = board(p19=1), board(p13=15)       # the opponent cannot reach our home
+    p = nf.Position.from_boards(mover, opp)
+    for dice in [(6, 1), (1, 1), (2, 3)]:
+        r = rollout(p, 40, policy="random", seed=4, dice=dice, truncate=None, **FAST)
+        assert r.p_win == 1.0
+        assert r.mean_length == (1.0 if finishes(mover, opp, *dice) else 3.0)
+        assert r.extra["dice"] == f"{dice[0]}-{dice[1]}"
+
+
+@pytest.mark.parametrize("n", [36, 72, 1296])
+def test_first_roll_is_stratified(n):
+    """A 6-pip single checker finishes on turn 1 for some rolls, else on turn 2; with
+    n a multiple of 36 the mean length is exact (every roll equally often)."""
+    mover, opp = board(p19=1), board(p13=15)       # the opponent cannot reach our home
+    q = sum(finishes(mover, opp, a, b) for a in range(1, 7) for b in range(1, 7)) / 36
+    assert 0 < q < 1
+    r = rollout(nf.Position.from_boards(mover, opp), n, policy="random", seed=n,
+                truncate=None, **FAST)
+    assert r.mean_length == pytest.approx(1 * q + 3 * (1 - q), abs=1e-12)
+    # every game of the stratum has the same length: no within-stratum variance
+    assert r.se_p_win == 0
+
+
+def head_watch():
+    seen = []
+
+    def policy(cands, opp):
+        if opp[0] == 15 and opp.sum() == 15 and cands[:, 0].min() >= 13 and \
+                (cands.sum(axis=1) == 15).all():
+            seen.append(int(cands[:, 0].min()))       # side 0's first turn from the start
+        return np.zeros(len(cands))
+    return policy, seen
+
+
+@pytest.mark.parametrize("opening", ["rethrow", "opening_dice"])
+def test_opening_roll_variant(opening):
+    policy, seen = head_watch()
+    rules = Rules(opening_roll=opening)
+    rollout(nf.Position.initial(), 72, policy=policy, seed=5, rules=rules, truncate=None,
+            **FAST)
+    # From the start only 3-3 has two results (both with 13 checkers left on the head),
+    # so the policy is consulted on the first turn exactly in the games that open 3-3:
+    # 72 / 36 of them with stratified rolls, none under opening_dice.
+    assert seen == ([13, 13] if opening == "rethrow" else [])
+
+
+def test_opening_dice_forbid_a_fixed_double_from_the_start():
+    rules = Rules(opening_roll="opening_dice")
+    with pytest.raises(ValueError, match="double"):
+        rollout(nf.Position.initial(), 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
+    r = rollout(nf.Position.initial(), 10, dice=(3, 3), truncate=None, **FAST)
+    assert r.games == 10
+
+
+# ---------------------------------------------------------------------------------------
+# statistics
+
+def test_symmetric_race_with_draw_rule_is_even():
+    """Identical non-contact race boards, White on roll, draw rule: both sides get the
+    same number of turns, so P(win) = P(lose) by symmetry."""
+    b = board(p14=3, p16=3, p18=3, p20=3, p22=3)
+    p = nf.Position.from_boards(b, b, "white")
+    assert not p.is_contact()
+    r = rollout(p, 20000, policy="random", seed=7, rules=Rules(draw_rule=True),
+                truncate=None, **FAST)
+    assert r.p_draw > 0.05
+    decided = r.p_win + r.p_lose
+    assert abs(r.p_win - r.p_lose) < 4 * 2 * r.se_p_win + 1e-9
+    assert abs(r.p_win / decided - 0.5) < 0.02
+    assert abs(r.equity) < 4 * r.se_equity
+
+
+def test_symmetric_start_is_mirrored():
+    """Side on roll vs the other: a policy tuple swaps roles, not numbers: greedy vs random
+    from the start, and random vs greedy, must favour the greedy side."""
+    p = nf.Position.initial()
+    a = rollout(p, 3000, policy=("greedy", "random"), seed=9, truncate=None, **FAST)
+    b = rollout(p, 3000, policy=("random", "greedy"), seed=9, truncate=None, **FAST)
+    assert a.p_win > 0.5 + 4 * a.se_p_win
+    assert b.p_win < 0.5 - 4 * b.se_p_win
+    assert a.extra["policy"] == "greedy/random"
+
+
+def test_first_mover_advantage_is_significant():
+    r = rollout(nf.Position.initial(), 20000, policy="random", seed=3, truncate=None,
+                **FAST)
+    assert r.p_win > 0.5 + 4 * r.se_p_win
+
+
+def test_same_seed_same_result_other_seed_differs():
+    p = random_position(1, 20)
+    a = rollout(p, 500, policy="random", seed=123, truncate=None, **FAST)
+    b = rollout(p, 500, policy="random", seed=123, truncate=None, **FAST)
+    c = rollout(p, 500, policy="random", seed=124, truncate=None, **FAST)
+    assert a == b and a != c
+    assert a.extra["seed"] == 123
+
+
+def test_seed_none_is_recorded_and_replays():
+    p = random_position(2, 20)
+    a = rollout(p, 200, policy="random", seed=None, truncate=None, **FAST)
+    b = rollout(p, 200, policy="random", seed=a.extra["seed"], truncate=None, **FAST)
+    assert a == b
+
+
+def test_block_seed_is_spawn():
+    assert nrng.block_seed(42, 3).generate_state(4).tolist() == \
+        np.random.SeedSequence(42).spawn(4)[3].generate_state(4).tolist()
+
+
+def test_pips_fall_along_the_game():
+    """Every game ends with a finished side; the mean length is at least the fewest
+    turns the faster side could need (at most 24 pips per turn)."""
+    p = random_position(5, 40)
+    pm, po = p.pips
+    r = rollout(p, 400, policy="greedy", seed=1, truncate=None, **FAST)
+    least = min(2 * math.ceil(pm / 24) - 1, 2 * math.ceil(po / 24))
+    assert r.mean_length >= least
+    consistency(r, Rules())
+
+
+# ---------------------------------------------------------------------------------------
+# Python policies, interruption
+
+def test_python_policy_errors_propagate():
+    def bad_shape(c, o):
+        return np.zeros(len(c) + 1)
+
+    def boom(c, o):
+        raise ZeroDivisionError("inside the policy")
+
+    p = random_position(4, 10)
+    with pytest.raises(ValueError, match="shape"):
+        rollout(p, 10, policy=bad_shape, seed=1, truncate=None, **FAST)
+    with pytest.raises(ZeroDivisionError, match="inside the policy"):
+        rollout(p, 10, policy=boom, seed=1, truncate=None, **FAST)
+
+
+def test_ctrl_c_returns_the_finished_chunks():
+    calls = []
+
+    def interrupting(c, o):
+        calls.append(1)
+        if len(calls) == 12000:
+            raise KeyboardInterrupt
+        return np.zeros(len(c))
+
+    p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
+    n = 20 * nrng.BLOCK_GAMES
+    r = rollout(p, n, policy=interrupting, seed=1, truncate=None,
+                chunk_size=nrng.BLOCK_GAMES, **FAST)
+    assert r.extra["interrupted"] is True
+    assert 0 < r.games < n and r.games % nrng.BLOCK_GAMES == 0
+    full = rollout(p, r.games, policy=lambda c, o: np.zeros(len(c)), seed=1, truncate=None,
+                   **FAST)
+    assert full == r                               # the partial result is a valid rollout
+    assert full.extra["interrupted"] is False
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(n_games=0), ValueError, "n_games"),
+    (dict(n_games=-5), ValueError, "n_games"),
+    (dict(n_games=2.5), TypeError, "n_games"),
+    (dict(policy="smart"), ValueError, "policy"),
+    (dict(policy=3), TypeError, "policy"),
+    (dict(policy=("greedy",)), ValueError, "two policies"),
+    (dict(dice=(0, 3)), ValueError, r"dice\[0\] = 0"),
+    (dict(dice=(3, 7)), ValueError, r"dice\[1\] = 7"),
+    (dict(dice=(3,)), ValueError, "two dice"),
+    (dict(dice="ab"), TypeError, "dice"),
+    (dict(truncate="race"), ValueError, "truncate"),
+    (dict(workers=0), ValueError, "workers"),
+    (dict(seed=-1), ValueError, "seed"),
+    (dict(seed="x"), TypeError, "seed"),
+    (dict(chunk_size=0), ValueError, "chunk_size"),
+])
+def test_bad_arguments(kwargs, exc, match):
+    args = dict(position=nf.Position.initial(), n_games=10, truncate=None, progress=False)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        rollout(**args)
+
+
+def test_bad_positions():
+    with pytest.raises(ValueError, match="over"):
+        rollout(nf.Position.from_boards(board(), board(p1=15)), 10, truncate=None,
+                progress=False)
+    with pytest.raises(ValueError, match="held by both"):
+        rollout(np.stack([board(p1=15), board(p13=15)]), 10, truncate=None, progress=False)
+    with pytest.raises(ValueError, match="16"):
+        rollout(np.stack([board(p1=16), board(p1=15)]), 10, truncate=None, progress=False)
+    with pytest.raises(ValueError, match="position ID"):
+        rollout("Wnot-an-id", 10, truncate=None, progress=False)
+    with pytest.raises(TypeError, match="position"):
+        rollout(3.5, 10, truncate=None, progress=False)
+
+
+def test_truncation_without_databases_is_a_clear_error(monkeypatch):
+    import importlib
+    import sys
+    mod = importlib.import_module("nardy_fast.rollout")     # the module, not the function
+    monkeypatch.setitem(sys.modules, "nardy_fast.bearoff", None)    # import fails
+    monkeypatch.setattr(mod, "_TABLES", {})
+    with pytest.raises(ValueError, match="truncate=None"):
+        rollout(nf.Position.initial(), 10, progress=False)
+    # without truncation the greedy policy still works (heuristic bear-off)
+    r = rollout(nf.Position.initial(), 10, truncate=None, workers=1, progress=False)
+    assert r.extra["bearoff_policy"] is False
+
+
+# ---------------------------------------------------------------------------------------
+# rollout_many
+
+def test_rollout_many_rows_equal_single_rollouts():
+    import pandas as pd
+    ps = [random_position(s, 30) for s in range(3)]
+    kw = dict(n_games=300, policy="random", seed=8, truncate=None, **FAST)
+    df = rollout_many([p.id for p in ps], **kw)
+    assert list(df.index) == [p.id for p in ps]
+    for p in ps:
+        single = rollout(p, **kw).to_dict()
+        for key in ("p_win", "p_mars_win", "equity", "se_equity", "games", "mean_length"):
+            assert df.loc[p.id, key] == single[key]
+    df2 = rollout_many(pd.Series([p.id for p in ps]), **kw)
+    assert df2.equals(df)
+    with pytest.raises(ValueError, match="empty"):
+        rollout_many([], n_games=10)
+
+
+# ---------------------------------------------------------------------------------------
+# truncation and the bear-off policy (needs nardy_fast.bearoff)
+
+HOME_RACES = [
+    (board(p19=3, p20=3, p21=3, p22=3, p23=2, p24=1), board(p19=2, p21=4, p22=3, p24=6)),
+    (board(p22=2, p23=3, p24=4), board(p19=1, p20=1, p23=2)),
+    (board(p19=15), board(p24=15)),
+    (board(p20=5, p21=5, p22=5), board(p19=4, p21=6, p23=5)),
+    (board(p19=3, p20=2, p22=2), board(p19=10, p20=5)),          # mars wins likely
+    (board(p19=10, p20=5), board(p20=2, p21=2, p22=2, p23=1)),   # mars losses likely
+]
+
+
+@needs_bearoff
+@pytest.mark.parametrize("k", range(len(HOME_RACES)))
+def test_home_race_rollouts_agree_with_exact(k):
+    from nardy_fast._rollout import race_values
+    from nardy_fast.rollout import _bearoff_tables
+    mover, opp = HOME_RACES[k]
+    p = nf.Position.from_boards(mover, opp)
+    mean, turns, first, _, _ = _bearoff_tables()
+    exact = race_values(mover, opp, rules=Rules(), mover_white=True,
+                        tables=(mean, turns, first, None, 0))
+    # played out, both sides with the database's bear-off moves (the policy the
+    # one-sided numbers assume for the winner): within the confidence interval
+    r = rollout(p, 6000, policy="greedy", seed=k, truncate=None, **FAST)
+    se = r.se_p_win
+    assert abs(r.p_win - exact["p_win"]) <= 4 * se + 1e-3
+    # The one-sided mars numbers assume the side in danger plays to get its first checker
+    # off; played out, it plays for the least mean turns, which marses a bit more often.
+    for name in ("p_mars_win", "p_mars_loss"):
+        se = getattr(r, "se_" + name)
+        assert -4 * se - 1e-3 <= getattr(r, name) - exact[name] <= 4 * se + 5e-3, name
+    assert abs(r.mean_length - exact["plies"]) < 0.2 * exact["plies"]
+
+
+@needs_bearoff
+def test_truncated_rollout_matches_played_out_rollout():
+    p = random_position(12, 70)
+    a = rollout(p, 4000, policy="greedy", seed=3, **FAST)
+    b = rollout(p, 4000, policy="greedy", seed=3, truncate=None, **FAST)
+    assert a.extra["games_truncated"] > 0
+    se = math.hypot(a.se_equity, b.se_equity)
+    assert abs(a.equity - b.equity) < 4 * se + 0.01
+    assert a.se_equity <= b.se_equity * 1.05      # truncation does not add variance
+    consistency(a, Rules())
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), Rules(scoring="extended"),
+                                   Rules(draw_rule=True)])
+@pytest.mark.parametrize("k", range(len(HOME_RACES)))
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_truncation_equals_race_probabilities(k, rules, side):
+    mover, opp = HOME_RACES[k]
+    p = nf.Position.from_boards(mover, opp, side)
+    exact = nf.race_probabilities(p, rules=rules)
+    r = rollout(p, 40, seed=1, rules=rules, **FAST)
+    for name in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "p_draw", "equity",
+                 "p_home_mars_win", "p_home_mars_loss"):
+        assert getattr(r, name) == pytest.approx(getattr(exact, name), abs=1e-12), name
+    assert r.extra["games_truncated"] == 40 and r.se_equity < 1e-6
+    consistency(r, rules)
+
+
+@needs_bearoff
+def test_symmetric_home_race_with_draw_rule_is_exactly_even():
+    b = board(p19=3, p20=3, p21=3, p22=3, p23=3)
+    r = rollout(nf.Position.from_boards(b, b, "white"), 36, seed=1,
+                rules=Rules(draw_rule=True), **FAST)
+    assert r.p_win == pytest.approx(r.p_lose, abs=1e-12)
+    assert r.p_draw > 0
