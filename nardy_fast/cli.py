@@ -127,7 +127,10 @@ def build_parser():
     b = bsub.add_parser("build", help="build (or load) the one-sided database",
                         description="Build the one-sided bear-off database; with --out "
                                     "save it to a file.")
-    b.add_argument("--out", metavar="FILE", help="save the database to FILE")
+    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
+    b.add_argument("--two-sided", type=int, metavar="N", default=None,
+                   help="also build (and cache) the two-sided database of up to N checkers "
+                        "per side")
     b.set_defaults(func=cmd_bearoff_build)
     b = bsub.add_parser("query", help="EPC and exact race probabilities of positions",
                         description="For each position: mean turns and EPC of each side "
@@ -263,8 +266,11 @@ def cmd_bearoff_build(args):
         db.save(args.out)
         print(f"one-sided bear-off database written to {args.out}")
     else:
-        n = getattr(db, "n_positions", None) or getattr(db, "size", None)
-        print("one-sided bear-off database ready" + (f" ({n} positions)" if n else ""))
+        n = getattr(db, "n_boards", None)
+        print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
+    if args.two_sided is not None:
+        ts = bearoff.two_sided(args.two_sided)
+        print(f"two-sided bear-off database ready ({ts!r})")
 
 
 def cmd_bearoff_query(args):
