@@ -6,11 +6,11 @@ The format follows the ``.mat`` transcripts of backgammon and long-nardy program
     ; [White "Alice"]
     ; [Black "Bob"]
     ; [Rules "classic"]
-    ; [Start "W8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]
-    ; [Result "white mars 2"]
+    ; [Result "white oin 1"]
 
-      1) 64: 1/7 7/11                  53: 1/6 6/9
-      2) 22: 1/3 3/5 5/7 7/9           61:
+      1) 62: 1/7 7/9                     33: 1/4 1/4 4/7 7/10
+      2) 55: 1/6 9/14 14/19 19/24        64: 1/7 4/8
+      3) 33: 1/4 4/7 6/9 9/12            24: 1/3 3/7
      ...
 
 Header

@@ -147,7 +147,6 @@ def test_report_and_analyse_on_a_record(capsys, tmp_path):
 
 
 def test_bearoff_commands(capsys, tmp_path):
-    pytest.importorskip("nardy_fast.bearoff")
     from nardy_fast.report import race_sample
     p = race_sample(1, seed=1)[0]
     code, out, err = run(capsys, "bearoff", "query", p.id, "--json")
@@ -176,7 +175,6 @@ def test_help_and_entry_point():
 
 
 def test_demo_writes_reports_and_figures(capsys, tmp_path):
-    pytest.importorskip("nardy_fast.bearoff")
     out_dir = tmp_path / "demo"
     code, out, err = run(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
     assert code == 0, err

@@ -213,3 +213,14 @@ def test_random_game_arguments():
     assert len(short.turns) == 5 and short.result() is None
     a, b = random_game(seed=5), random_game(seed=5)
     assert a.turns == b.turns
+
+
+def test_docstring_example_replays():
+    import nardy_fast.record as mod
+    doc = mod.__doc__
+    block = doc[doc.index("    ; nardy_fast game record"):doc.index("\nHeader")]
+    lines = [ln[4:] for ln in block.splitlines()
+             if ln.strip() != "..." and "[Result" not in ln]
+    rec = parse_record("\n".join(lines))
+    assert (rec.white, rec.black, len(rec.turns)) == ("Alice", "Bob", 6)
+    assert len(rec.positions()) == 7
