@@ -163,6 +163,8 @@ def build_parser():
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
     _add_rollout_opts(s, 200)
+    s.add_argument("--progress", action="store_true",
+                   help="show a progress bar over the turns")
     s.set_defaults(func=cmd_analyse)
 
     s = sub.add_parser("demo", help="the main job on a small default",
@@ -401,7 +403,7 @@ def cmd_analyse(args):
     try:
         gr = report.game_report(args.record, analyse=True, n_games=args.games, seed=args.seed,
                                 policy=args.policy, workers=args.workers, client=client,
-                                truncate=_truncate(args))
+                                truncate=_truncate(args), progress=args.progress)
     finally:
         if client is not None:
             client.close()

@@ -424,9 +424,12 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         Evaluate each position before its turn (``p_win`` etc. for the mover,
         ``p_win_white`` for White).
     analyse : bool
-        Also rank the legal moves of every turn (``move_report``): ``best_move``,
-        ``equity_played``, ``equity_best``, ``equity_loss`` (points, >= 0).  Costly: every
-        legal move is rolled out (``n_games`` each) unless the database applies.
+        Also rank the legal moves of every turn (``move_report``): ``n_moves``,
+        ``best_move``, ``equity_played``, ``equity_best``, ``equity_loss`` (points, >= 0).
+        Costly: every legal move is rolled out (``n_games`` each) unless the database
+        applies.
+    progress : bool
+        A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
 
     Returns
     -------
@@ -446,10 +449,17 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     rules = as_rules(record.rules)
     positions = record.positions()
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
-              workers=workers, client=client, progress=progress)
+              workers=workers, client=client, progress=progress and not analyse)
     outs = evaluate_many(positions, method, **kw) if win_prob else None
+    kw["progress"] = False
     rows = []
+    bar = None
+    if analyse and progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(record.turns), desc="analysing turns", unit="turn")
     for k, pos in enumerate(positions):
+        if bar is not None and k:
+            bar.update(1)
         turn = record.turns[k] if k < len(record.turns) else None
         pm, po = pos.pips
         om, oo = pos.off
@@ -472,6 +482,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         if analyse:
             row.update(_analyse_turn(pos, turn, method, kw))
         rows.append(row)
+    if bar is not None:
+        bar.close()
     return _frame(rows)
 
 
