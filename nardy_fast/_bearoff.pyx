@@ -29,12 +29,27 @@ from libc.math cimport INFINITY
 
 import numpy as np
 
+from cython.parallel cimport prange, threadid
+
 from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #define NF_OPENMP 1
+    #else
+    #define NF_OPENMP 0
+    #endif
+    """
+    int NF_OPENMP
+
+OPENMP = bool(NF_OPENMP)     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
 
 cdef enum:
     T_WORK = 64              # work columns of a turn distribution (the longest needs < 50)
     MAX_FINALS = 1400        # distinct results of one roll from one board (<= 6**4 orders)
     CHUNK = 256              # columns per block in the two-sided row update
+    PAR_MIN = 512            # shells below this size run serially even with threads
 
 # BINOM[x][k] = C(x, k) for x <= 21, k <= 6
 cdef Py_ssize_t BINOM[22][7]
@@ -383,85 +398,224 @@ def build_one_sided(int max_checkers=15):
 # --------------------------------------------------------------------------------------
 # Two-sided database
 
+ctypedef struct two_t:
+    Py_ssize_t m             # boards
+    double* q                # (m, m) table, transposed during the build
+    int32_t* ss              # single-step successors (see single_step_table)
+    uint8_t* ns
+    int64_t* fstart          # finals of (x, r): flist[fstart[x*21+r] : fstart[x*21+r+1]]
+    int32_t* flist
+    double* row              # row s of P during shell s
+    double* g                # g[(k*6 + d) * m + x]: G_{k+1}(x, d + 1) against row s
+    double* acc              # 2 * CHUNK doubles per thread
+
+
+cdef void row_chunk(two_t* t, Py_ssize_t s, Py_ssize_t y0, double* acc) noexcept nogil:
+    """row[y] = P[s, y] = 1 - sum_r p_r min over finals x' of (s, r) of q[x', y], for
+    y0 <= y < min(y0 + CHUNK, s): elementwise minima of rows of q."""
+    cdef Py_ssize_t m = t.m, n = min(<Py_ssize_t>CHUNK, s - y0), j
+    cdef double* mn = acc + CHUNK
+    cdef const double* src
+    cdef int64_t lo, hi, e
+    cdef int r, skip
+    cdef double v, p
+    for j in range(n):
+        acc[j] = 0.0
+    for r in range(N_ROLLS):
+        lo = t.fstart[s * N_ROLLS + r]
+        hi = t.fstart[s * N_ROLLS + r + 1]
+        skip = 0
+        for e in range(lo, hi):
+            if t.flist[e] == 0:
+                skip = 1                    # bears off everything: the opponent never wins
+                break
+        if skip:
+            continue
+        src = t.q + <Py_ssize_t>t.flist[lo] * m + y0
+        for j in range(n):
+            mn[j] = src[j]
+        for e in range(lo + 1, hi):
+            src = t.q + <Py_ssize_t>t.flist[e] * m + y0
+            for j in range(n):
+                v = src[j]
+                mn[j] = v if v < mn[j] else mn[j]
+        p = ROLL_P[r]
+        for j in range(n):
+            acc[j] += p * mn[j]
+    for j in range(n):
+        v = 1.0 - acc[j]
+        t.row[y0 + j] = 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+
+
+cdef void g_levels(two_t* t, Py_ssize_t s, int d) noexcept nogil:
+    """G_1 .. G_3 of die d + 1 for boards 1 .. s against row s: G_{k+1}(x) = the minimum
+    over single steps x -> y of G_k(y), G_0 = row s.  Dice are independent of each other."""
+    cdef Py_ssize_t m = t.m, x
+    cdef const int32_t* sx
+    cdef const double* src
+    cdef double* dst
+    cdef int k, qq, nq
+    cdef double bv, v
+    for k in range(3):
+        t.g[(k * 6 + d) * m] = 0.0          # the empty board: row[0] = 0
+    for x in range(1, s + 1):
+        sx = t.ss + x * 36 + d * 6
+        nq = t.ns[x * 6 + d]
+        for k in range(3):
+            src = t.row if k == 0 else t.g + ((k - 1) * 6 + d) * m
+            dst = t.g + (k * 6 + d) * m
+            bv = INFINITY
+            for qq in range(nq):
+                v = src[sx[qq]]
+                if v < bv:
+                    bv = v
+            dst[x] = bv
+
+
+cdef void combine(two_t* t, Py_ssize_t s, Py_ssize_t x) noexcept nogil:
+    """P[x, s] = 1 - sum_r p_r (min over the moves of r from x of P[s, result])."""
+    cdef Py_ssize_t m = t.m
+    cdef const int32_t* sx = t.ss + x * 36
+    cdef const double* g = t.g
+    cdef int r, a, b, qq
+    cdef double bv, v, tot = 0.0
+    for r in range(N_ROLLS):
+        a = ROLL_D1[r] - 1
+        b = ROLL_D2[r] - 1
+        bv = INFINITY
+        if a == b:
+            for qq in range(t.ns[x * 6 + a]):
+                v = g[(12 + a) * m + sx[a * 6 + qq]]
+                if v < bv:
+                    bv = v
+        else:
+            for qq in range(t.ns[x * 6 + a]):
+                v = g[b * m + sx[a * 6 + qq]]
+                if v < bv:
+                    bv = v
+            for qq in range(t.ns[x * 6 + b]):
+                v = g[a * m + sx[b * 6 + qq]]
+                if v < bv:
+                    bv = v
+        tot += ROLL_P[r] * bv
+    tot = 1.0 - tot
+    t.q[s * m + x] = 0.0 if tot < 0.0 else (1.0 if tot > 1.0 else tot)
+
+
+cdef void solve_shell(two_t* t, Py_ssize_t s, int nthreads) noexcept nogil:
+    """Shell s: row s of P (y < s), then column s (x <= s).  With nthreads > 1 (and an
+    OpenMP build) each sweep runs in parallel; the results do not depend on it."""
+    cdef Py_ssize_t m = t.m, y, x, c, nchunks
+    cdef int k, d, par
+    if s == 0:
+        t.q[0] = 0.0
+        return
+    par = nthreads > 1 and s >= PAR_MIN
+    # ---- row s
+    t.row[0] = 0.0
+    nchunks = (s - 1 + CHUNK - 1) // CHUNK
+    if par:
+        for c in prange(nchunks, num_threads=nthreads, schedule="static"):
+            row_chunk(t, s, 1 + c * CHUNK, t.acc + 2 * CHUNK * threadid())
+    else:
+        for c in range(nchunks):
+            row_chunk(t, s, 1 + c * CHUNK, t.acc)
+    for y in range(s):
+        t.q[y * m + s] = t.row[y]
+    # ---- column s: nested minima over steps against row s (dice independent)
+    t.q[s * m] = 1.0                        # empty on roll: it has already won
+    if par:
+        for d in prange(6, num_threads=nthreads, schedule="static"):
+            g_levels(t, s, d)
+    else:
+        for d in range(6):
+            g_levels(t, s, d)
+    if par:
+        for x in prange(1, s + 1, num_threads=nthreads, schedule="static"):
+            combine(t, s, x)
+    else:
+        for x in range(1, s + 1):
+            combine(t, s, x)
+
+
 cdef class TwoSidedSolver:
     """State of the two-sided dynamic program; ``run(stop)`` advances it shell by shell.
 
-    The table ``q`` (the caller's C-contiguous float64 (m, m) array) holds the transpose
-    during the build: ``q[y, x]`` = P(x on roll beats y).  Shell s computes, in order,
-    row s (P[s, y] for y < s, from rows of q), column s (P[x, s] for x <= s, by the nested
-    minimum over steps against row s), so each value reads only earlier ones.
-    ``finish()`` transposes q in place, leaving P[on roll, opponent].
+    The table (the caller's C-contiguous float64 (m, m) array) holds the transpose during
+    the build: ``q[y, x]`` = P(x on roll beats y).  Shell s computes row s (P[s, y] for
+    y < s: the side on roll s picks, for each roll, the result minimising the opponent's
+    chance P[y, result], read from rows of q), then column s (P[x, s] for x <= s: the
+    nested minimum over single steps against row s).  Each value reads only values of
+    earlier shells or of the row just made.  ``finish()`` transposes in place, leaving
+    P[on roll, opponent].  ``threads`` > 1 parallelises each sweep when the module was
+    compiled with OpenMP (``OPENMP``); results are identical either way.
     """
-    cdef Py_ssize_t m
+    cdef two_t t
     cdef Py_ssize_t shell
-    cdef double* q
+    cdef int nthreads
     cdef object q_owner
-    cdef int32_t* ss
-    cdef uint8_t* ns
-    cdef int64_t* fstart             # finals of (x, r): flist[fstart[x*21+r] : fstart[x*21+r+1]]
-    cdef int32_t* flist
-    cdef double* row
-    cdef double* g
-    cdef double* acc
 
     def __cinit__(self):
-        self.ss = NULL
-        self.ns = NULL
-        self.fstart = NULL
-        self.flist = NULL
-        self.row = NULL
-        self.g = NULL
-        self.acc = NULL
+        self.t.ss = NULL
+        self.t.ns = NULL
+        self.t.fstart = NULL
+        self.t.flist = NULL
+        self.t.row = NULL
+        self.t.g = NULL
+        self.t.acc = NULL
 
     def __dealloc__(self):
-        free(self.ss)
-        free(self.ns)
-        free(self.fstart)
-        free(self.flist)
-        free(self.row)
-        free(self.g)
-        free(self.acc)
+        free(self.t.ss)
+        free(self.t.ns)
+        free(self.t.fstart)
+        free(self.t.flist)
+        free(self.t.row)
+        free(self.t.g)
+        free(self.t.acc)
 
-    def __init__(self, int max_checkers, double[:, ::1] table):
-        cdef Py_ssize_t m = n_boards(max_checkers), x, total = 0, n
-        cdef int r, d1, d2
+    def __init__(self, int max_checkers, double[:, ::1] table, int threads=1):
+        cdef Py_ssize_t m = n_boards(max_checkers), x, total = 0
+        cdef int r
         cdef uint8_t c[N_HOME]
         cdef int32_t* stamp
         cdef int32_t* buf
-        cdef int32_t mark = 0
         if table.shape[0] != m or table.shape[1] != m:
             raise ValueError(f"table: expected shape ({m}, {m}), got "
                              f"({table.shape[0]}, {table.shape[1]})")
-        self.m = m
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
+        self.nthreads = threads if OPENMP else 1
+        self.t.m = m
         self.shell = 0
-        self.q = &table[0, 0]
+        self.t.q = &table[0, 0]
         self.q_owner = table
-        self.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
-        self.ns = <uint8_t*>malloc(m * 6)
-        self.fstart = <int64_t*>malloc((m * N_ROLLS + 1) * sizeof(int64_t))
-        self.row = <double*>malloc(m * sizeof(double))
-        self.g = <double*>malloc(18 * m * sizeof(double))
-        self.acc = <double*>malloc(2 * CHUNK * sizeof(double))
+        self.t.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
+        self.t.ns = <uint8_t*>malloc(m * 6)
+        self.t.fstart = <int64_t*>malloc((m * N_ROLLS + 1) * sizeof(int64_t))
+        self.t.row = <double*>malloc(m * sizeof(double))
+        self.t.g = <double*>malloc(18 * m * sizeof(double))
+        self.t.acc = <double*>malloc(2 * CHUNK * self.nthreads * sizeof(double))
         stamp = <int32_t*>malloc(m * sizeof(int32_t))
         buf = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
-        if (self.ss == NULL or self.ns == NULL or self.fstart == NULL or self.row == NULL
-                or self.g == NULL or self.acc == NULL or stamp == NULL or buf == NULL):
+        if (self.t.ss == NULL or self.t.ns == NULL or self.t.fstart == NULL
+                or self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL
+                or stamp == NULL or buf == NULL):
             free(stamp)
             free(buf)
             raise MemoryError()
         with nogil:
-            single_step_table(m, self.ss, self.ns)
+            single_step_table(m, self.t.ss, self.t.ns)
             memset(stamp, 0xFF, m * sizeof(int32_t))
             # count, then fill the final boards of every (board, roll)
             for x in range(m):
                 board6_from_index(x, c)
                 for r in range(N_ROLLS):
-                    self.fstart[x * N_ROLLS + r] = total
-                    mark = <int32_t>(x * N_ROLLS + r)
-                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp, mark)
-            self.fstart[m * N_ROLLS] = total
-        self.flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        if self.flist == NULL:
+                    self.t.fstart[x * N_ROLLS + r] = total
+                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp,
+                                         <int32_t>(x * N_ROLLS + r))
+            self.t.fstart[m * N_ROLLS] = total
+        self.t.flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        if self.t.flist == NULL:
             free(stamp)
             free(buf)
             raise MemoryError()
@@ -471,142 +625,53 @@ cdef class TwoSidedSolver:
                 board6_from_index(x, c)
                 for r in range(N_ROLLS):
                     roll_finals(c, ROLL_D1[r], ROLL_D2[r],
-                                self.flist + self.fstart[x * N_ROLLS + r], stamp,
+                                self.t.flist + self.t.fstart[x * N_ROLLS + r], stamp,
                                 <int32_t>(x * N_ROLLS + r))
         free(stamp)
         free(buf)
 
     @property
     def n_boards(self):
-        return self.m
+        return self.t.m
 
     @property
     def shells_done(self):
         return self.shell
 
     @property
+    def threads(self):
+        return self.nthreads
+
+    @property
     def n_finals(self):
         """Total distinct (board, roll, result) triples: the work per row update."""
-        return self.fstart[self.m * N_ROLLS]
+        return self.t.fstart[self.t.m * N_ROLLS]
 
     def run(self, Py_ssize_t stop):
         """Compute shells up to (not including) ``stop``; releases the GIL."""
-        if stop > self.m:
-            stop = self.m
+        if stop > self.t.m:
+            stop = self.t.m
         with nogil:
             while self.shell < stop:
-                self._shell(self.shell)
+                solve_shell(&self.t, self.shell, self.nthreads)
                 self.shell += 1
 
     def finish(self):
         """Transpose in place: afterwards table[x, y] = P(x on roll beats y)."""
-        if self.shell != self.m:
-            raise RuntimeError(f"finish(): {self.shell} of {self.m} shells done")
-        cdef Py_ssize_t i, j, i0, j0, m = self.m
-        cdef double t
-        cdef double* q = self.q
+        if self.shell != self.t.m:
+            raise RuntimeError(f"finish(): {self.shell} of {self.t.m} shells done")
+        cdef Py_ssize_t i, j, i0, j0, m = self.t.m
+        cdef double v
+        cdef double* q = self.t.q
         with nogil:
             for i0 in range(0, m, 64):
                 for j0 in range(i0, m, 64):
                     for i in range(i0, min(i0 + 64, m)):
                         for j in range(max(j0, i + 1), min(j0 + 64, m)):
-                            t = q[i * m + j]
+                            v = q[i * m + j]
                             q[i * m + j] = q[j * m + i]
-                            q[j * m + i] = t
-        self.shell = self.m + 1
-
-    cdef void _shell(self, Py_ssize_t s) noexcept nogil:
-        cdef Py_ssize_t m = self.m, y, y0, n, j, x, z
-        cdef double* q = self.q
-        cdef double* row = self.row
-        cdef double* g = self.g
-        cdef double* acc = self.acc
-        cdef double* mn = self.acc + CHUNK
-        cdef const double* src
-        cdef int r, d, k, a, b, qq, skip
-        cdef int64_t lo, hi, e
-        cdef double bv, v, tot
-        cdef const int32_t* sx
-        if s == 0:
-            q[0] = 0.0
-            return
-        # ---- row s: row[y] = P[s, y] = 1 - sum_r p_r min_{x' in finals(s, r)} q[x', y]
-        row[0] = 0.0
-        y0 = 1
-        while y0 < s:
-            n = min(<Py_ssize_t>CHUNK, s - y0)
-            for j in range(n):
-                acc[j] = 0.0
-            for r in range(N_ROLLS):
-                lo = self.fstart[s * N_ROLLS + r]
-                hi = self.fstart[s * N_ROLLS + r + 1]
-                skip = 0
-                for e in range(lo, hi):
-                    if self.flist[e] == 0:
-                        skip = 1            # bears off everything: the opponent never wins
-                        break
-                if skip:
-                    continue
-                src = q + <Py_ssize_t>self.flist[lo] * m + y0
-                for j in range(n):
-                    mn[j] = src[j]
-                for e in range(lo + 1, hi):
-                    src = q + <Py_ssize_t>self.flist[e] * m + y0
-                    for j in range(n):
-                        v = src[j]
-                        mn[j] = v if v < mn[j] else mn[j]
-                v = ROLL_P[r]
-                for j in range(n):
-                    acc[j] += v * mn[j]
-            for j in range(n):
-                v = 1.0 - acc[j]
-                row[y0 + j] = 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
-            y0 += CHUNK
-        for y in range(s):
-            q[y * m + s] = row[y]
-        # ---- column s: P[x, s] for 1 <= x <= s by the nested minimum against row s
-        for k in range(3):
-            for d in range(6):
-                g[(k * 6 + d) * m] = 0.0
-        q[s * m] = 1.0                      # empty on roll: it has already won
-        for x in range(1, s + 1):
-            sx = self.ss + x * 36
-            for d in range(6):
-                bv = INFINITY
-                for qq in range(self.ns[x * 6 + d]):
-                    v = row[sx[d * 6 + qq]]
-                    if v < bv:
-                        bv = v
-                g[d * m + x] = bv
-                for k in range(1, 3):
-                    bv = INFINITY
-                    for qq in range(self.ns[x * 6 + d]):
-                        v = g[((k - 1) * 6 + d) * m + sx[d * 6 + qq]]
-                        if v < bv:
-                            bv = v
-                    g[(k * 6 + d) * m + x] = bv
-            tot = 0.0
-            for r in range(N_ROLLS):
-                a = ROLL_D1[r] - 1
-                b = ROLL_D2[r] - 1
-                bv = INFINITY
-                if a == b:
-                    for qq in range(self.ns[x * 6 + a]):
-                        v = g[(12 + a) * m + sx[a * 6 + qq]]
-                        if v < bv:
-                            bv = v
-                else:
-                    for qq in range(self.ns[x * 6 + a]):
-                        v = g[b * m + sx[a * 6 + qq]]
-                        if v < bv:
-                            bv = v
-                    for qq in range(self.ns[x * 6 + b]):
-                        v = g[a * m + sx[b * 6 + qq]]
-                        if v < bv:
-                            bv = v
-                tot += ROLL_P[r] * bv
-            tot = 1.0 - tot
-            q[s * m + x] = 0.0 if tot < 0.0 else (1.0 if tot > 1.0 else tot)
+                            q[j * m + i] = v
+        self.shell = self.t.m + 1
 
 
 # --------------------------------------------------------------------------------------

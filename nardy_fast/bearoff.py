@@ -360,18 +360,25 @@ class TwoSided:
         return self.p_win_table.shape[0]
 
     @classmethod
-    def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True):
+    def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True, threads=None):
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers exactly.
 
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
         513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
-        installed (a line per 10% otherwise).
+        installed (a line per 10% otherwise).  ``threads``: worker threads when the
+        extension was compiled with OpenMP (``nardy_fast._bearoff.OPENMP``; default: all
+        cores), ignored otherwise; the table is identical for any number of threads.
         """
         mc = _check_max(max_checkers, 14, "max_checkers")
+        if threads is None:
+            threads = (os.cpu_count() or 1) if _bearoff.OPENMP else 1
+        threads = _check_max(threads, 1024, "threads")
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
         m = n_boards(mc)
         table = np.empty((m, m), dtype=np.float64)
         t0 = time.perf_counter()
-        solver = _bearoff.TwoSidedSolver(mc, table)
+        solver = _bearoff.TwoSidedSolver(mc, table, threads)
         # shells grow linearly in cost: cut them into ~100 steps of equal work
         steps = sorted({int(m * math.sqrt(k / 100)) for k in range(1, 101)} | {m})
         bar = None

@@ -1,0 +1,139 @@
+"""Bear-off database benchmarks: build times and query throughput.
+
+Usage::
+
+    python benchmarks/bench_bearoff.py                 # one-sided, two-sided 6 and 8, queries
+    python benchmarks/bench_bearoff.py --scale 10 11   # also single builds of larger tables
+    python benchmarks/bench_bearoff.py --threads 2     # two-sided with 2 threads (OpenMP build)
+
+Each figure is the median of ``--runs`` runs (wall clock, with CPU time beside it), one line
+per figure; C-level and Python-call-level throughputs are reported apart.  Seeds are fixed.
+"""
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from nardy_fast import Position, _bearoff, bearoff as bo, race_probabilities
+
+
+def timed(fn, runs):
+    walls, cpus, out = [], [], None
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def line(name, value, unit, extra=""):
+    print(f"{name:<52s} {value:>14,.3f} {unit:<12s} {extra}", flush=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--two-sided", type=int, nargs="*", default=[6, 8],
+                    help="two-sided sizes timed as medians")
+    ap.add_argument("--scale", type=int, nargs="*", default=[],
+                    help="larger two-sided sizes, one run each")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--queries", type=int, default=1_000_000)
+    args = ap.parse_args(argv)
+
+    print(f"# nardy_fast bear-off benchmark, {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
+          f"python {platform.python_version()}, numpy {np.__version__}, "
+          f"OpenMP {'yes' if _bearoff.OPENMP else 'no'}; median of {args.runs} runs")
+
+    # one-sided build ---------------------------------------------------------------
+    wall, cpu, res = timed(lambda: _bearoff.build_one_sided(15), args.runs)
+    line("one-sided build, 15 checkers (54,264 boards)", wall, "s", f"cpu {cpu:.3f} s; "
+         f"turns columns {res[0].shape[1]}, first-off columns {res[1].shape[1]}")
+    db = bo.OneSided(*res, 15)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "one.nfdb")
+        wall, cpu, _ = timed(lambda: db.save(path), args.runs)
+        line("one-sided save (atomic, crc32)", wall, "s", f"{os.path.getsize(path):,} bytes")
+        wall, cpu, _ = timed(lambda: bo.OneSided.load(path), args.runs)
+        line("one-sided load (memory-mapped, crc32 verified)", wall, "s")
+
+    # queries -------------------------------------------------------------------------
+    rng = np.random.default_rng(2026)
+    idx = rng.integers(0, bo.N_BOARDS, args.queries)
+    boards = np.ascontiguousarray(bo.board_of(idx))
+    n = len(boards)
+    wall, _, _ = timed(lambda: db.mean_turns_many(boards), args.runs)
+    line("mean_turns_many (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
+    wall, _, _ = timed(lambda: _bearoff.take_rows(db.mean, boards), args.runs)
+    line("mean lookup, C level (take_rows)", n / wall, "boards/s", f"n={n:,}")
+    wall, _, _ = timed(lambda: bo.index_of(boards), args.runs)
+    line("index_of (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
+    wall, _, _ = timed(lambda: bo.board_of(idx), args.runs)
+    line("board_of (validated, Python call)", n / wall, "indices/s", f"n={n:,}")
+    small = boards[:20000]
+    wall, _, _ = timed(lambda: [db.mean_turns(b) for b in small[:2000]], args.runs)
+    line("mean_turns, one board per call", 2000 / wall, "calls/s")
+
+    # two-sided builds ----------------------------------------------------------------
+    for size in args.two_sided:
+        m = math.comb(size + 6, 6)
+
+        def build():
+            table = np.empty((m, m))
+            s = _bearoff.TwoSidedSolver(size, table, args.threads)
+            s.run(m)
+            s.finish()
+            return table
+        wall, cpu, table = timed(build, args.runs)
+        line(f"two-sided build {size}x{size} ({m:,}^2), threads={args.threads}", wall, "s",
+             f"cpu {cpu:.3f} s")
+    ts = bo.TwoSided.build(8, progress=False) if 8 in args.two_sided or not args.two_sided \
+        else None
+    for size in args.scale:
+        m = math.comb(size + 6, 6)
+        table = np.empty((m, m))
+        c, w = time.process_time(), time.perf_counter()
+        s = _bearoff.TwoSidedSolver(size, table, args.threads)
+        s.run(m)
+        s.finish()
+        line(f"two-sided build {size}x{size} ({m:,}^2), threads={args.threads}, 1 run",
+             time.perf_counter() - w, "s", f"cpu {time.process_time() - c:.3f} s, "
+             f"table {table.nbytes / 2**20:,.0f} MiB")
+        del table, s
+
+    # race probabilities --------------------------------------------------------------
+    if ts is not None:
+        pa = np.stack([np.zeros(24, np.uint8)] * 200)
+        pa[:, 18:] = bo.board_of(rng.integers(1, ts.n_boards, 200))[:, ::-1]
+        pb = np.stack([np.zeros(24, np.uint8)] * 200)
+        pb[:, 18:] = bo.board_of(rng.integers(1, bo.N_BOARDS, 200))[:, ::-1]
+        pos2 = [Position.from_boards(a, b) for a, b in zip(pa, pa[::-1])]
+        pos1 = [Position.from_boards(a, b) for a, b in zip(pb, pb[::-1])]
+        dbs = (db, ts)
+        wall, _, _ = timed(lambda: [race_probabilities(p, databases=dbs) for p in pos2],
+                           args.runs)
+        line("race_probabilities, two-sided path", len(pos2) / wall, "calls/s")
+        wall, _, _ = timed(lambda: [race_probabilities(p, databases=db) for p in pos1],
+                           args.runs)
+        line("race_probabilities, one-sided path", len(pos1) / wall, "calls/s")
+        a6 = bo.index_of(pb[:, 18:][:, ::-1].copy())
+        wall, _, _ = timed(lambda: [_bearoff.race_one_sided(db.turns, db.first_off, a, b)
+                                    for a, b in zip(a6, a6[::-1])], args.runs)
+        line("one-sided convolution (race_one_sided)", len(a6) / wall, "calls/s")
+        wall, _, _ = timed(lambda: ts.p_win(boards[:n // 10] % 2, boards[:n // 10] % 2),
+                           args.runs)
+        line("TwoSided.p_win vectorised (validated)", (n // 10) / wall, "pairs/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
