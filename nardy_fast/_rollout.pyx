@@ -26,7 +26,8 @@ Game loop (one game)
 Policies
 --------
 ``random``: uniform over the distinct legal results (one unbiased bounded draw).
-``greedy``: the result with the highest score (first in generation order on ties),
+``greedy``: the result with the highest score (ties: the lexicographically smallest board,
+comparing ``b[0], b[1], ...``, so the choice does not depend on the generator's order),
 where, for the mover's board ``b`` after the move (own numbering, idx 0 the head) and the
 opponent's board ``o``::
 
@@ -44,13 +45,13 @@ opponent's board ``o``::
 
 Python callables: ``fn(candidates, opponent) -> scores``, candidates
 ``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
-numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the first
-argmax is played.  Called with the GIL held, so slow; an exception stops the chunk and is
+numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the
+highest score is played (same tie-break as greedy).  Called with the GIL held, so slow; an exception stops the chunk and is
 re-raised.
 
 Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
 mover with all its checkers home, the result with the least expected number of turns to
-bear off (``OneSided.mean``); ties go to the first result in generation order.
+bear off (``OneSided.mean``); ties go to the lexicographically smallest board.
 
 Exact bear-off values (truncation)
 ----------------------------------
@@ -65,7 +66,7 @@ Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
@@ -97,7 +98,7 @@ cdef extern from *:
     int NF_POPCOUNT(uint32_t x) noexcept nogil
     uint64_t load_word "NF_LOAD_WORD"(const uint8_t* p) noexcept nogil
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK, occupancy
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
@@ -289,13 +290,18 @@ cdef inline double greedy_score(const uint8_t* b, uint32_t reach) noexcept nogil
             + NF_POPCOUNT(occ >> HOME_IDX) + 0.5 * NF_POPCOUNT(occ & reach))
 
 
+cdef inline bint board_less(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    """Tie-break order of results: a before b in lexicographic order of (b[0] .. b[23])."""
+    return memcmp(a, b, N_POINTS) < 0
+
+
 cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) noexcept nogil:
     cdef Py_ssize_t k, best = 0
     cdef uint32_t reach = reach_mask(o)
     cdef double s, top = greedy_score(buf, reach)
     for k in range(1, n):
         s = greedy_score(buf + N_POINTS * k, reach)
-        if s > top:
+        if s > top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
             top = s
             best = k
     return best
@@ -306,8 +312,18 @@ cdef Py_ssize_t bearoff_best(const config_t* c, const uint8_t* buf, Py_ssize_t n
     cdef double s, top = c.os_mean[index6(buf)]
     for k in range(1, n):
         s = c.os_mean[index6(buf + N_POINTS * k)]
-        if s < top:
+        if s < top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
             top = s
+            best = k
+    return best
+
+
+cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
+    """Index of the highest score; ties to the first board in board_less order."""
+    cdef Py_ssize_t k, best = 0
+    for k in range(1, n):
+        if scores[k] > scores[best] or (scores[k] == scores[best] and
+                                        board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
             best = k
     return best
 
@@ -324,13 +340,13 @@ cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const u
         opp = np.empty(N_POINTS, dtype=np.uint8)
         ov = opp
         memcpy(&ov[0], o, N_POINTS)
-        scores = np.asarray(fn(cand, opp), dtype=np.float64)
+        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
         if scores.shape != (n,):
             raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
                              f"candidates: expected ({n},)")
         if np.isnan(scores).any():
             raise ValueError(f"policy {fn!r} returned NaN scores")
-        return int(np.argmax(scores))
+        return best_score(scores, buf, n)
     except BaseException as e:
         err.append(e)
         return -1

@@ -331,8 +331,8 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         How both sides choose their moves (a tuple: side on roll, opponent).  A callable
         ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
         (the mover's boards after each legal move, mover's numbering) and the opponent's
-        board (``shape (24,)``, its numbering) and returns ``k`` scores; the first argmax is
-        played.  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
+        board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
+        played (ties: the lexicographically smallest board).  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
         its checkers home, every policy but ``"random"`` plays the one-sided bear-off
         database's move of least expected turns (when the database is available).
     seed : None, int or numpy.random.SeedSequence
@@ -378,8 +378,8 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     >>> import nardy_fast as nf
     >>> r = nf.rollout(nf.Position.initial(), 1296, policy="random", seed=1,
     ...                truncate=None, workers=1, progress=False)
-    >>> r.games, r.p_win + r.p_lose + r.p_draw
-    (1296, 1.0)
+    >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
+    (1296, 1.0, 0)
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
     workers = _check_workers(workers, client, plan.policies)

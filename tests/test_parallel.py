@@ -1,5 +1,10 @@
 """One seed, one result: in this process, on a local process pool, on a Dask LocalCluster,
 for any chunk size (nardy_fast.parallel, nardy_fast.rollout)."""
+import os
+import signal
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -106,3 +111,38 @@ def test_dask_rollout_many_and_python_policy(dask_client):
     b = rollout(position(), 300, policy=lambda c, o: -np.arange(len(c)), seed=3,
                 truncate=None, workers=1, progress=False)
     assert fields(a) == fields(b)
+
+
+@pytest.mark.parametrize("backend", ["pool", "dask"])
+def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, request):
+    """SIGINT while chunks run: finished chunks are kept, the rest cancelled."""
+    kw = dict(client=request.getfixturevalue("dask_client")) if backend == "dask" \
+        else dict(workers=2)
+    running = threading.Event()
+
+    def handler(signum, frame):          # only interrupt the rollout, never pytest itself
+        if running.is_set():
+            raise KeyboardInterrupt
+
+    def fire():
+        time.sleep(2.0)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    n = 400 * B
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        running.set()
+        threading.Thread(target=fire, daemon=True).start()
+        r = rollout(position(), n, policy="random", seed=9, truncate=None, progress=False,
+                    chunk_size=B, **kw)
+    finally:
+        running.clear()
+        signal.signal(signal.SIGINT, old)
+    assert r.extra["interrupted"] is True
+    assert r.games < n and r.games % B == 0
+    if r.games:
+        assert r.p_win + r.p_lose == pytest.approx(1.0)
+    # the backend still works afterwards
+    again = rollout(position(), 2 * B, policy="random", seed=9, truncate=None,
+                    progress=False, chunk_size=B, **kw)
+    assert again.games == 2 * B and again.extra["interrupted"] is False

@@ -93,7 +93,8 @@ def test_greedy_scores_match_formula(seed, plies):
 
 
 def test_python_policy_equals_builtin_greedy():
-    """The hook path plays the first argmax, so greedy_scores as a callable == "greedy"."""
+    """The hook path plays the best score with the same tie-break, so greedy_scores as a
+    callable gives the same games as "greedy"."""
     p = random_position(3, 30)
     kw = dict(seed=11, truncate=None, **FAST)
     a = rollout(p, 300, policy="greedy", **kw)
