@@ -14,6 +14,7 @@ import sys
 __all__ = ["main", "build_parser"]
 
 PROG = "nardy-fast"
+DEMO_GAMES = 2000          # the demo's games per rollout (nardy_fast.demo.DEFAULT_GAMES)
 
 
 class CliError(Exception):
@@ -67,7 +68,8 @@ def _add_rules(p):
 def _add_rollout_opts(p, games):
     p.add_argument("-n", "--games", type=_positive, default=games,
                    help=f"games per rollout (default {games})")
-    p.add_argument("--policy", default="greedy", help="rollout policy (default greedy)")
+    p.add_argument("--policy", default="greedy", choices=["greedy", "random"],
+                   help="rollout policy of both sides (default greedy)")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     p.add_argument("--workers", type=_positive, default=None,
                    help="worker processes (default: the rollout's own choice)")
@@ -174,7 +176,7 @@ def build_parser():
     s.add_argument("-o", "--out", default="demo_output", help="output folder "
                    "(default demo_output)")
     s.add_argument("-n", "--games", type=_positive, default=None,
-                   help="games per rollout (default: the demo's small default)")
+                   help=f"games per rollout (default {DEMO_GAMES})")
     s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     s.add_argument("--workers", type=_positive, default=None, help="worker processes")
     s.set_defaults(func=cmd_demo)

@@ -28,7 +28,7 @@ import os
 import sys
 import time
 
-DEFAULT_GAMES = 2000          # games per rollout of the analysed positions
+DEFAULT_GAMES = 2000          # games per rollout of the analysed positions (cli.DEMO_GAMES)
 MOVE_GAMES = 300              # games per legal move in the move report
 GAME_GAMES = 100              # games per position of the sample game's graph
 RACE_EXACT, RACE_ROLLOUT = 80, 10

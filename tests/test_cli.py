@@ -193,3 +193,8 @@ def test_bad_scheduler_address(capsys):
     code, out, err = run(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
     assert code == 1
     assert err.startswith("nardy-fast: error: --scheduler nowhere:port: cannot connect")
+
+
+def test_demo_default_is_documented():
+    from nardy_fast import cli, demo
+    assert cli.DEMO_GAMES == demo.DEFAULT_GAMES
