@@ -6,10 +6,15 @@ are 24 checker counts in each side's own numbering (idx = point - 1, idx 0 = the
 from nardy_fast.rules import CLASSIC, Rules
 from nardy_fast._movegen import successors
 from nardy_fast.position import Move, Position
-from nardy_fast.race import race_probabilities
 from nardy_fast.rollout import rollout, rollout_many
+from nardy_fast.race import race_probabilities
+from nardy_fast.record import GameRecord, read_record, write_record
+from nardy_fast.report import game_report, move_report, pip_report, win_report
+from nardy_fast.plot import plot_board
 
 __version__ = "0.1.0"
 
-__all__ = ["CLASSIC", "Move", "Position", "Rules", "race_probabilities", "rollout",
-           "rollout_many", "successors", "__version__"]
+__all__ = ["CLASSIC", "GameRecord", "Move", "Position", "Rules", "game_report",
+           "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
+           "rollout", "rollout_many", "successors", "win_report", "write_record",
+           "__version__"]

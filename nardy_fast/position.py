@@ -259,6 +259,11 @@ class Position:
     def __str__(self):
         return self.diagram()
 
+    def _repr_png_(self):
+        """Board diagram as PNG bytes for Jupyter (``nardy_fast.plot.board_png``)."""
+        from nardy_fast.plot import board_png
+        return board_png(self)
+
     def __repr__(self):
         return f"Position.from_id({self.id!r})"
 

@@ -1,0 +1,264 @@
+"""Reports: pip, win, move, game and convergence frames, and their export."""
+import itertools
+import math
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_fast import Position, Rules
+from nardy_fast.record import GameRecord, random_game
+from nardy_fast.report import (EPC_FACTOR, convergence_report, error_rates, game_report,
+                               move_report, pip_report, race_sample, save, to_csv, to_html,
+                               to_parquet, win_report)
+from nardy_fast.rollout import rollout
+
+# small rollouts in this process, every game played out: fast and independent of the
+# bear-off databases
+FAST = dict(truncate=None, workers=1)
+
+
+def game_positions(seed, policy="random"):
+    return random_game(seed=seed, policy=policy).positions()
+
+
+@st.composite
+def positions(draw):
+    seed = draw(st.integers(0, 10_000))
+    pos = game_positions(seed, draw(st.sampled_from(["random", "race"])))
+    return pos[draw(st.integers(0, len(pos) - 1))]
+
+
+def longest_run(held):
+    return max((len(list(g)) for h, g in itertools.groupby(held) if h), default=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(positions(), min_size=1, max_size=4))
+def test_pip_report_columns(ps):
+    df = pip_report(ps, epc=False)
+    assert len(df) == len(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        assert row["id"] == p.id and row["side"] == p.side
+        assert (row["pips_mover"], row["pips_opponent"]) == p.pips
+        assert row["pip_diff"] == p.pips[0] - p.pips[1]
+        assert (row["off_mover"], row["off_opponent"]) == p.off
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            assert row[f"head_{name}"] == b[0]
+            assert row[f"home_{name}"] == sum(int(x) for x in b[18:])
+            assert row[f"points_{name}"] == sum(1 for x in b if x)
+            # along the other side's path: the mover's points 13..24 then 1..12
+            path = list(b[12:]) + list(b[:12])
+            assert row[f"block_{name}"] == longest_run([x > 0 for x in path])
+            assert math.isnan(row[f"epc_{name}"])
+        expected = ("over" if p.is_over() else "bearoff" if p.is_bearoff()
+                    else "contact" if p.is_contact() else "race")
+        assert row["phase"] == expected
+
+
+def test_pip_report_inputs():
+    ps = game_positions(1)[:3]
+    ids = [p.id for p in ps]
+    s = pd.Series(ids, index=["a", "b", "c"])
+    by_series = pip_report(s, epc=False)
+    assert list(by_series.index) == ["a", "b", "c"]
+    by_list = pip_report(ids, epc=False)
+    assert by_list.reset_index(drop=True).equals(by_series.reset_index(drop=True))
+    assert len(pip_report(ps[0], epc=False)) == 1
+    assert len(pip_report(ids[0], epc=False)) == 1
+    assert pip_report(pd.DataFrame({"id": ids}), epc=False)["id"].tolist() == ids
+    with pytest.raises(TypeError, match="positions"):
+        pip_report(42)
+    with pytest.raises(ValueError, match=r"positions\[1\]: position ID 'nonsense'"):
+        pip_report([ids[0], "nonsense"])
+    with pytest.raises(TypeError, match=r"positions\[0\]"):
+        pip_report([3.5])
+
+
+def test_epc_from_the_bearoff_database():
+    from nardy_fast import bearoff
+    db = bearoff.one_sided()
+    ps = race_sample(6, seed=3, kind="bearoff") + [Position.initial()]
+    df = pip_report(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            if b[:18].any():
+                assert math.isnan(row[f"epc_{name}"])
+            else:
+                b6 = np.ascontiguousarray(b[::-1][:6])
+                assert row[f"epc_{name}"] == pytest.approx(db.mean_turns(b6) * EPC_FACTOR)
+
+
+def test_race_sample():
+    for p in race_sample(20, seed=1, kind="bearoff"):
+        assert p.is_bearoff()
+    for p in race_sample(20, seed=1, kind="race"):
+        assert not p.is_contact() and p.off == (0, 0)
+    assert race_sample(5, seed=9) == race_sample(5, seed=9)
+    with pytest.raises(ValueError, match="kind"):
+        race_sample(3, kind="contact")
+    with pytest.raises(ValueError, match="n="):
+        race_sample(0)
+
+
+def test_win_report_matches_rollout():
+    ps = [Position.initial(), game_positions(2)[30]]
+    df = win_report(ps, method="rollout", n_games=200, seed=5, **FAST)
+    for (_, row), p in zip(df.iterrows(), ps):
+        o = rollout(p, 200, seed=5, progress=False, **FAST)
+        assert row["method"] == "rollout" and row["games"] == 200
+        for k in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "se_equity"):
+            assert row[k] == pytest.approx(getattr(o, k))
+        assert row["p_win"] + row["p_lose"] == pytest.approx(1.0)
+        assert row["ci95_equity_low"] <= row["equity"] <= row["ci95_equity_high"]
+        assert row["ci95_p_win_low"] < row["p_win"] < row["ci95_p_win_high"]
+    assert "p_koks_win" not in df.columns and "p_draw" not in df.columns
+    ext = win_report(ps[:1], method="rollout", n_games=72, seed=5,
+                     rules=Rules(scoring="extended", draw_rule=True), **FAST)
+    assert {"p_koks_win", "p_home_mars_loss", "p_draw"} <= set(ext.columns)
+
+
+def test_win_report_finished_and_bad_arguments():
+    rec = random_game(seed=4)
+    final = rec.final
+    res = rec.result()
+    row = win_report(final).iloc[0]
+    assert row["method"] == "final"
+    assert row["p_lose"] == 1.0 and row["p_win"] == 0.0
+    assert row["equity"] == -res["points"]
+    with pytest.raises(ValueError, match="method="):
+        win_report(final, method="guess")
+    with pytest.raises(ValueError, match="n_games"):
+        win_report(Position.initial(), n_games=0, **FAST)
+
+
+def test_win_report_exact_in_the_bearoff():
+    from nardy_fast.race import race_probabilities
+    ps = race_sample(3, seed=8, kind="bearoff")
+    df = win_report(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        o = race_probabilities(p)
+        assert row["method"] == o.method and row["games"] == 0
+        assert row["equity"] == pytest.approx(o.equity)
+        assert row["se_equity"] == 0
+    with pytest.raises(ValueError, match=r"positions\[0\]"):
+        win_report(Position.initial(), method="exact")
+
+
+def test_move_report_ranks_every_legal_move():
+    pos = game_positions(6, "race")[24]
+    dice = (5, 2)
+    df = move_report(pos, dice, n_games=72, seed=3, **FAST)
+    moves = pos.legal_moves(*dice)
+    assert len(df) == len(moves)
+    assert set(df["id_after"]) == {pos.play(m).id for m in moves}
+    assert list(df["rank"]) == list(range(1, len(df) + 1))
+    assert (np.diff(df["equity"]) <= 0).all()
+    assert df["equity_loss"].iloc[0] == 0 and (df["equity_loss"] >= 0).all()
+    assert df["equity_loss"].to_numpy() == pytest.approx(df["equity"].iloc[0] - df["equity"])
+    # the mover's equity is minus the opponent's after the move (same seed)
+    row = df.iloc[-1]
+    o = rollout(Position.from_id(row["id_after"]), 72, seed=3, progress=False, **FAST)
+    assert row["equity"] == pytest.approx(-o.equity)
+    assert row["p_win"] == pytest.approx(o.p_lose)
+    assert row["p_mars_loss"] == pytest.approx(o.p_mars_win)
+
+
+def test_move_report_single_move_and_winning_move():
+    df = move_report(Position.initial(), (6, 5), n_games=36, **FAST)
+    assert len(df) == 1 and df["move"].iloc[0] == str(Position.initial().legal_moves(6, 5)[0])
+    mover = np.zeros(24, np.uint8)
+    mover[23] = 1
+    opp = np.zeros(24, np.uint8)
+    opp[0] = 15
+    win = move_report(Position.from_boards(mover, opp), (3, 1), **FAST)
+    assert win["method"].iloc[0] == "final"
+    assert win["equity"].iloc[0] == Rules().points("koks") == 2.0
+    assert win["p_win"].iloc[0] == 1.0 and win["p_mars_win"].iloc[0] == 1.0
+    with pytest.raises(ValueError, match=r"dice\[1\] = 7"):
+        move_report(Position.initial(), (1, 7))
+    with pytest.raises(ValueError, match="two dice"):
+        move_report(Position.initial(), (1, 2, 3))
+
+
+def test_game_report_and_error_rates(tmp_path):
+    rec = random_game(seed=12, policy="race")
+    gr = game_report(rec, win_prob=False)
+    pos = rec.positions()
+    assert len(gr) == len(rec.turns) + 1
+    assert gr["id"].tolist() == [p.id for p in pos]
+    assert gr["move"].iloc[-1] == "" and gr["phase"].iloc[-1] == "over"
+    for (_, row), p in zip(gr.iterrows(), pos):
+        w = p.white @ np.arange(24, 0, -1)
+        assert row["pips_white"] == w
+    assert gr["player"].iloc[0] == rec.white
+    # a path works as well as a record
+    from nardy_fast.record import write_record
+    write_record(rec, tmp_path / "g.txt")
+    assert game_report(tmp_path / "g.txt", win_prob=False).equals(gr)
+    with pytest.raises(ValueError, match="analyse=True"):
+        error_rates(gr)
+    with pytest.raises(TypeError, match="record"):
+        game_report(42)
+
+    # a short game analysed: win probabilities and the equity lost per turn
+    short = GameRecord(turns=random_game(seed=3, max_turns=4).turns)
+    ga = game_report(short, analyse=True, method="rollout", n_games=36, **FAST)
+    assert ga["p_win"].between(0, 1).all()
+    white = ga["side"] == "white"
+    assert (ga.loc[white, "p_win_white"] == ga.loc[white, "p_win"]).all()
+    assert (ga.loc[~white, "p_win_white"] == ga.loc[~white, "p_lose"]).all()
+    played = ga[ga["move"] != ""]
+    assert (played["equity_loss"] >= -1e-12).all()
+    assert (played["n_moves"] >= 1).all()
+    er = error_rates(ga)
+    assert set(er.index) == {"white", "black"}
+    assert er["equity_lost"].sum() == pytest.approx(played.loc[played["n_moves"] > 1,
+                                                               "equity_loss"].sum())
+
+
+def test_convergence_report_is_one_run():
+    sizes = [36, 72, 144]
+    cv = convergence_report(Position.initial(), sizes, seed=4, **FAST)
+    assert cv["games"].tolist() == sizes
+    o = rollout(Position.initial(), 144, seed=4, progress=False, **FAST)
+    assert cv["equity"].iloc[-1] == pytest.approx(o.equity)
+    assert (cv["se_equity"] > 0).all()
+    assert (cv["ci95_equity_low"] < cv["equity"]).all()
+    with pytest.raises(ValueError, match="n_games"):
+        convergence_report(Position.initial(), [10, -1])
+
+
+def test_export_round_trips(tmp_path):
+    df = pip_report(game_positions(5)[:5], epc=False)
+    p = save(df, tmp_path / "r.csv")
+    back = pd.read_csv(p)
+    assert back["id"].tolist() == df["id"].tolist()
+    assert back["pips_mover"].tolist() == df["pips_mover"].tolist()
+    p = save(df, tmp_path / "r.parquet")
+    assert pd.read_parquet(p).equals(df)
+    p = save(df, tmp_path / "r.html", title="Pips <&>")
+    text = open(p, encoding="utf-8").read()
+    assert "Pips &lt;&amp;&gt;" in text and all(i in text for i in df["id"])
+    if _has_lxml():
+        assert pd.read_html(p)[0]["pips_mover"].tolist() == df["pips_mover"].tolist()
+    assert sorted(os.listdir(tmp_path)) == ["r.csv", "r.html", "r.parquet"]
+    with pytest.raises(ValueError, match="unknown report format '.xlsx'"):
+        save(df, tmp_path / "r.xlsx")
+    # named index kept in CSV
+    to_csv(df.set_index("id"), tmp_path / "i.csv")
+    assert pd.read_csv(tmp_path / "i.csv").columns[0] == "id"
+    to_parquet(df, tmp_path / "sub" / "x.parquet")
+    to_html(df, tmp_path / "sub" / "x.html")
+    assert sorted(os.listdir(tmp_path / "sub")) == ["x.html", "x.parquet"]
+
+
+def _has_lxml():
+    try:
+        import lxml  # noqa: F401
+        return True
+    except ImportError:
+        return False
