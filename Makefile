@@ -31,6 +31,7 @@ demo: build
 bench: build
 	$(PY) benchmarks/bench_movegen.py
 	$(PY) benchmarks/bench_bearoff.py
+	$(PY) benchmarks/bench_rollout.py
 
 # Refresh the test data copies from the shared folder beside the checkout.
 data:
