@@ -6,10 +6,14 @@ Every ``nardy_fast/_*.pyx`` becomes an extension module.  Optimised (``-O3``) by
 """
 import glob
 import os
+import sys
 
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+
+if sys.byteorder != "little":
+    sys.exit("nardy_fast: the C core assumes a little-endian machine")
 
 DEBUG = os.environ.get("NARDY_FAST_DEBUG", "") not in ("", "0")
 OPENMP = os.environ.get("NARDY_FAST_OPENMP", "") not in ("", "0")

@@ -4,6 +4,7 @@
 # (idx 0 = the head, idx 18..23 = the home, points 19..24).  Checkers off = 15 - sum(b).
 # Opponent idx j is the mover's idx (j + 12) % 24.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef enum:
     N_POINTS = 24        # points per side
@@ -12,13 +13,18 @@ cdef enum:
     OFF = 24             # "to" index of a bear-off step
     OUTSIDE_HOME_MASK = 0x3FFFF   # bits of idx 0..17 (outside the home)
 
-# Bit idx set where b[idx] > 0.
+# Bit idx set where b[idx] > 0 (SWAR: three 8-byte words, a nonzero-byte mask gathered
+# by one multiplication per word; little-endian byte order, as on x86-64 and arm64).
 cdef inline uint32_t occupancy(const uint8_t* b) noexcept nogil:
+    cdef uint64_t w[3]
+    cdef uint64_t x
     cdef uint32_t m = 0
-    cdef int i
-    for i in range(N_POINTS):
-        if b[i]:
-            m |= (1u << i)
+    cdef int k
+    memcpy(w, b, N_POINTS)
+    for k in range(3):
+        x = w[k]
+        x = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
+        m |= (<uint32_t>(((x >> 7) * 0x0102040810204080ULL) >> 56)) << (8 * k)
     return m
 
 # Bits of the mover's idx held by the opponent (opponent board in its own numbering).

@@ -135,10 +135,18 @@ cdef inline bint same_board(const uint8_t* a, const uint8_t* b) noexcept nogil:
     return x[0] == y[0] and x[1] == y[1] and x[2] == y[2]
 
 
-cdef void record(gen_t* g, int level) noexcept nogil:
-    """Keep the current board as a play using `level` dice (if no play uses more)."""
-    cdef uint32_t slot, mask
+cdef void record(gen_t* g, int level, int i, int t) noexcept nogil:
+    """Keep a play using `level` dice (if no play uses more): the current board, with the
+    pending last step i -> t applied when i >= 0 (t = OFF bears off).
+
+    Applying the last step only to the stored copy saves the apply/undo of the board for
+    the many leaves that turn out to be duplicates.
+    """
+    cdef uint32_t slot = 0, mask
     cdef int32_t k
+    cdef uint64_t h = g.h
+    cdef uint64_t cand[3]
+    cdef uint8_t* c = <uint8_t*>cand
     cdef uint8_t* dst
     if level < g.best or g.overflow:
         return
@@ -149,12 +157,19 @@ cdef void record(gen_t* g, int level) noexcept nogil:
             memset(g.table, 0, (<size_t>1 << g.table_bits) * sizeof(int32_t))
     if level == 1 and g.dice[0] == g.larger:
         g.l1_larger = 1
+    memcpy(cand, g.b, N_POINTS)
+    if i >= 0:
+        c[i] -= 1
+        h -= ZOBRIST[i]
+        if t != OFF:
+            c[t] += 1
+            h += ZOBRIST[t]
     if g.dedupe:
         mask = (1u << g.table_bits) - 1
-        slot = <uint32_t>(g.h >> (64 - g.table_bits))
+        slot = <uint32_t>(h >> (64 - g.table_bits))
         k = g.table[slot]
         while k:
-            if same_board(g.out + N_POINTS * (k - 1), g.b):
+            if same_board(g.out + N_POINTS * (k - 1), c):
                 return
             slot = (slot + 1) & mask
             k = g.table[slot]
@@ -162,16 +177,66 @@ cdef void record(gen_t* g, int level) noexcept nogil:
         g.overflow = 1
         return
     dst = g.out + N_POINTS * g.n
-    memcpy(dst, g.b, N_POINTS)
+    memcpy(dst, cand, N_POINTS)
     if g.steps != NULL:
         memset(g.steps + 8 * g.n, NO_STEP, 8)
         memcpy(g.steps + 8 * g.n, g.path, 2 * level)
+        if i >= 0:
+            g.steps[8 * g.n + 2 * level - 2] = <uint8_t>i
+            g.steps[8 * g.n + 2 * level - 1] = <uint8_t>t
     g.n += 1
     if g.dedupe:
         g.table[slot] = <int32_t>g.n
         if 2 * g.n > (<Py_ssize_t>1 << g.table_bits):
             if grow_table(g) < 0:
                 g.overflow = 1
+
+
+cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
+    """Where a checker on idx i goes with die d: idx, OFF, or -1 when it cannot move."""
+    cdef int t
+    if i == 0 and g.head_left == 0:
+        return -1
+    t = i + d
+    if t < N_POINTS:
+        return -1 if (g.opp >> t) & 1 else t
+    if g.occ & OUTSIDE_HOME_MASK:
+        return -1                                # not all home: no bearing off
+    if t > N_POINTS and i != NF_CTZ(g.occ):
+        return -1                                # a higher die only from the farthest point
+    return OFF
+
+
+cdef int search_last(gen_t* g, int k, int min_src) noexcept nogil:
+    """The last step of the turn (k = ndice - 1): record every valid result."""
+    cdef int found = 0, d = g.dice[k], i, t
+    cdef uint32_t rest = g.occ, occ
+    if g.sorted_steps:
+        rest &= ~((1u << min_src) - 1)
+    while rest:
+        i = NF_CTZ(rest)
+        rest &= rest - 1
+        t = step_target(g, i, d)
+        if t < 0:
+            continue
+        if g.skip_commuted and k == 1 and t != OFF and g.path[1] != OFF \
+                and (g.occ0 >> i) & 1:
+            # Two steps of different checkers (or of a checker that was already on the
+            # landing point): played in the other die order they are valid too and give
+            # the same board, which the first pass recorded.
+            found = 1
+            continue
+        if g.check_block:
+            occ = g.occ
+            if g.b[i] == 1:
+                occ &= ~(1u << i)
+            if t != OFF:
+                occ |= (1u << t)
+            if block_windows(occ) & g.forbid:
+                continue                         # ends in a forbidden block: not a play
+        found = 1
+        record(g, k + 1, i, t)
+    return found
 
 
 cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
@@ -183,6 +248,8 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
     cdef uint32_t rest
     if k == g.ndice:
         return 0
+    if k + 1 == g.ndice:
+        return search_last(g, k, min_src)
     d = g.dice[k]
     rest = g.occ
     if g.sorted_steps:
@@ -190,49 +257,30 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
     while rest:
         i = NF_CTZ(rest)
         rest &= rest - 1
-        if i == 0 and g.head_left == 0:
-            continue
-        t = i + d
-        if t < N_POINTS:
-            if (g.opp >> t) & 1:
-                continue
-        else:
-            if g.occ & OUTSIDE_HOME_MASK:
-                continue
-            if t > N_POINTS and i != NF_CTZ(g.occ):
-                continue
-        if g.skip_commuted and k == 1 and t < N_POINTS and g.path[1] != OFF \
-                and (g.occ0 >> i) & 1:
-            # Two steps of different checkers (or of a checker that was already on the
-            # landing point): played in the other die order they are valid too and give
-            # the same board, which the first pass recorded.
-            found = 1
+        t = step_target(g, i, d)
+        if t < 0:
             continue
         # apply the step
         g.b[i] -= 1
         if g.b[i] == 0:
             g.occ &= ~(1u << i)
         g.h -= ZOBRIST[i]
-        if t < N_POINTS:
+        if t != OFF:
             g.b[t] += 1
             g.occ |= (1u << t)
             g.h += ZOBRIST[t]
-        else:
-            t = OFF
         if i == 0:
             g.head_left -= 1
         g.path[2 * k] = <uint8_t>i
         g.path[2 * k + 1] = <uint8_t>t
 
-        valid = 1
-        if g.check_block and (block_windows(g.occ) & g.forbid):
-            valid = 0
+        valid = not (g.check_block and (block_windows(g.occ) & g.forbid))
         if valid or g.transient:
-            sub = 0 if k + 1 == g.ndice else search(g, k + 1, i)
+            sub = search(g, k + 1, i)
             if valid:
                 found = 1
                 if not sub:
-                    record(g, k + 1)
+                    record(g, k + 1, -1, 0)
             elif sub:
                 found = 1
 
@@ -373,7 +421,7 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
             memset(g.table, 0, (<size_t>1 << g.table_bits) * sizeof(int32_t))
             search(&g, 0, 0)
     if not k:
-        record(&g, 0)                            # no die can be played: a pass
+        record(&g, 0, -1, 0)                     # no die can be played: a pass
     if g.heap_table != NULL:
         free(g.heap_table)
     return -1 if g.overflow else g.n
