@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import os
 import struct
-import tempfile
 import zlib
 
 import numpy as np
+
+from nardy_fast._io import atomic_write
 
 __all__ = ["DatabaseError", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 
@@ -87,24 +88,16 @@ def write_db(path, kind, meta, arrays):
     text = json.dumps(header, sort_keys=True).encode("utf-8")
     head = MAGIC + struct.pack("<I", len(text)) + text
     head += bytes(_align(len(head)) - len(head))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
-                               dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
+    def write(tmp):
+        with open(tmp, "wb") as f:
             f.write(head)
             for chunk in chunks:
                 f.write(memoryview(chunk).cast("B") if isinstance(chunk, np.ndarray)
                         else chunk)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)             # mkstemp makes it private; a cache is shareable
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    atomic_write(path, write)
     return path
 
 

@@ -533,6 +533,21 @@ cdef int as_die(x, int i) except -1:
     return <int>x
 
 
+def check_dice(dice):
+    """``(d1, d2)`` as ints from a pair of integers 1..6.
+
+    Raises TypeError for a non-pair or non-integer die and ValueError for a die outside
+    1..6, naming it: ``"dice[1] = 7: must be 1..6"``.
+    """
+    try:
+        d = tuple(dice)
+    except TypeError:
+        raise TypeError(f"dice={dice!r}: expected a pair of integers 1..6, e.g. (6, 4)") from None
+    if len(d) != 2:
+        raise ValueError(f"dice={dice!r}: expected two dice, got {len(d)}")
+    return as_die(d[0], 0), as_die(d[1], 1)
+
+
 def _check(const uint8_t[::1] m, const uint8_t[::1] o):
     cdef int where, code
     code = check_boards(&m[0], &o[0], &where)

@@ -100,7 +100,7 @@ cdef extern from *:
     int NF_POPCOUNT(uint32_t x) noexcept nogil
     uint64_t load_word "NF_LOAD_WORD"(const uint8_t* p) noexcept nogil
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
@@ -222,13 +222,6 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     w.rnd_turns += 1
     d1[0] = r // 6 + 1
     d2[0] = r % 6 + 1
-
-
-cdef inline int count_on(const uint8_t* b) noexcept nogil:
-    cdef int i, s = 0
-    for i in range(N_POINTS):
-        s += b[i]
-    return s
 
 
 cdef inline bint all_home(const uint8_t* b) noexcept nogil:
@@ -450,8 +443,8 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
             a = 1
         else:
             b = 1
-    if (c.ts_pwin != NULL and not c.draw_rule and count_on(bx) <= c.ts_max_checkers
-            and count_on(by) <= c.ts_max_checkers):
+    if (c.ts_pwin != NULL and not c.draw_rule and checkers_on(bx) <= c.ts_max_checkers
+            and checkers_on(by) <= c.ts_max_checkers):
         pw = c.ts_pwin[ix * c.ts_m + iy]        # no mars below 15 checkers
         pmw = pml = pd = 0.0
     else:
@@ -523,7 +516,7 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
         if err:
             return -err
         plies += 1
-        if count_on(b[s]) == 0:
+        if checkers_on(b[s]) == 0:
             break
         if plies >= MAX_PLIES:
             return -ERR_LONG_GAME
@@ -535,7 +528,7 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
         if err:
             return -err
         plies += 1
-        if count_on(b[loser]) == 0:
+        if checkers_on(b[loser]) == 0:
             v[Q_DRAW] = 1.0
             v[Q_PLIES] = plies
             return 0
@@ -610,6 +603,25 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     return 0
 
 
+cdef int attach_tables(config_t* c, tables) except -1:
+    """Point the config at the bear-off tables ``(mean, turns, first_off, pwin or None,
+    max_checkers)``; the caller keeps ``tables`` alive while ``c`` is used."""
+    cdef const double[::1] mean
+    cdef const double[:, ::1] turns, first_off, pwin
+    mean, turns, first_off, pw, nmax = tables
+    c.os_mean = &mean[0]
+    c.os_turns = &turns[0, 0]
+    c.os_T = turns.shape[1]
+    c.os_first = &first_off[0, 0]
+    c.os_T1 = first_off.shape[1]
+    if pw is not None:
+        pwin = pw
+        c.ts_pwin = &pwin[0, 0]
+        c.ts_m = pwin.shape[0]
+        c.ts_max_checkers = int(nmax)
+    return 0
+
+
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
                 int64_t n_games, int64_t block_games, bint stratify=True):
@@ -656,8 +668,6 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     cdef config_t c
     cdef work_t w
     cdef const uint8_t[:, ::1] start = np.ascontiguousarray(boards, dtype=np.uint8)
-    cdef const double[::1] mean
-    cdef const double[:, ::1] turns, first_off, pwin
     cdef double[:, :, ::1] tv
     cdef int64_t[::1] trv
     cdef Py_ssize_t k, blk
@@ -671,17 +681,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     c.stratify = stratify
     c.py_error = <void*>err_list
     if tables is not None:
-        mean, turns, first_off, pw, nmax = tables
-        c.os_mean = &mean[0]
-        c.os_turns = &turns[0, 0]
-        c.os_T = turns.shape[1]
-        c.os_first = &first_off[0, 0]
-        c.os_T1 = first_off.shape[1]
-        if pw is not None:
-            pwin = pw
-            c.ts_pwin = &pwin[0, 0]
-            c.ts_m = pwin.shape[0]
-            c.ts_max_checkers = int(nmax)
+        attach_tables(&c, tables)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally
@@ -756,20 +756,8 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
     cdef uint8_t b[2][N_POINTS]
     cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
     cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
-    cdef const double[::1] mean
-    cdef const double[:, ::1] turns, first_off, pwin
     fill_config(&c, rules, ("random", "random"), mover_white, None, False, True)
-    mean, turns, first_off, pw, nmax = tables
-    c.os_mean = &mean[0]
-    c.os_turns = &turns[0, 0]
-    c.os_T = turns.shape[1]
-    c.os_first = &first_off[0, 0]
-    c.os_T1 = first_off.shape[1]
-    if pw is not None:
-        pwin = pw
-        c.ts_pwin = &pwin[0, 0]
-        c.ts_m = pwin.shape[0]
-        c.ts_max_checkers = int(nmax)
+    attach_tables(&c, tables)
     memcpy(b[0], &m[0], N_POINTS)
     memcpy(b[1], &o[0], N_POINTS)
     w.scratch = <double*>malloc((2 * c.os_T + 1) * sizeof(double))

@@ -63,6 +63,7 @@ def run(out="demo_output", n_games=None, seed=2026, workers=None, quiet=False):
     import matplotlib.pyplot as plt
 
     from nardy_fast import plot, report
+    from nardy_fast._io import atomic_write_text
     from nardy_fast.position import Position
     from nardy_fast.record import random_game, write_record
 
@@ -95,10 +96,9 @@ def run(out="demo_output", n_games=None, seed=2026, workers=None, quiet=False):
     middle = _middle_positions(game)
     bear = _bearoff_position(game)
     positions = [start] + middle + ([bear] if bear is not None else [])
-    with open(path("positions.txt") + ".tmp", "w", encoding="utf-8") as f:
-        f.write("# position IDs analysed by the demo: start, middle game, bear-off\n")
-        f.write("\n".join(p.id for p in positions) + "\n")
-    os.replace(path("positions.txt") + ".tmp", path("positions.txt"))
+    atomic_write_text(path("positions.txt"),
+                      "# position IDs analysed by the demo: start, middle game, bear-off\n"
+                      + "\n".join(p.id for p in positions) + "\n")
     files.append(path("positions.txt"))
     say(f"sample game: {len(game.turns)} turns, result {game.result()}")
 

@@ -313,20 +313,10 @@ def game_chart(frame, ax=None):
 def save_figure(ax_or_fig, path, dpi=110):
     """Save the figure of an Axes (or a Figure) to ``path`` atomically; returns the path."""
     import os
-    import tempfile
+
+    from nardy_fast._io import atomic_write
 
     fig = getattr(ax_or_fig, "figure", ax_or_fig)
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    ext = os.path.splitext(path)[1]
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=ext, dir=d)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format=ext.lstrip(".") or "png")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    ext = os.path.splitext(os.fspath(path))[1]
+    return atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=dpi, bbox_inches="tight",
+                                                      format=ext.lstrip(".") or "png"))

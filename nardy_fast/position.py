@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from nardy_fast._movegen import check_position, successors_with_steps
-from nardy_fast.rules import as_rules
 
 __all__ = ["Position", "Move", "WHITE", "BLACK"]
 

@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from nardy_fast._io import atomic_write_text
 from nardy_fast._movegen import successors
 from nardy_fast.position import BLACK, WHITE, Position
 from nardy_fast.rules import CLASSIC, Rules, as_rules
@@ -286,22 +286,8 @@ def _result_text(res):
 
 def write_record(record, path):
     """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``)."""
-    _atomic_write_text(path, format_record(record))
-    return os.fspath(path)
+    return atomic_write_text(path, format_record(record))
 
-
-def _atomic_write_text(path, text):
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # -- reader ------------------------------------------------------------------------------

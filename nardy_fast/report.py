@@ -51,10 +51,11 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 
 import numpy as np
 
+from nardy_fast._io import atomic_write
+from nardy_fast._movegen import check_dice
 from nardy_fast.position import BLACK, WHITE, Position
 from nardy_fast.rules import as_rules
 
@@ -376,7 +377,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     """
     rules = as_rules(rules)
     pos = _as_position(position, 0)
-    d1, d2 = _check_dice(dice)
+    d1, d2 = check_dice(dice)
     moves = pos.legal_moves(d1, d2, rules)
     afters = [pos.play(m) for m in moves]
     outs = evaluate_many(afters, method, n_games, seed, rules, policy, truncate, workers,
@@ -393,21 +394,6 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
     df["rank"] = np.arange(1, len(df) + 1)
     return df[cols]
-
-
-def _check_dice(dice):
-    try:
-        d = tuple(dice)
-    except TypeError:
-        raise TypeError(f"dice={dice!r}: expected two integers 1..6, e.g. (6, 4)") from None
-    if len(d) != 2:
-        raise ValueError(f"dice={dice!r}: expected two dice")
-    for i, x in enumerate(d):
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-            raise TypeError(f"dice[{i}] = {x!r}: expected an integer 1..6")
-        if not 1 <= x <= 6:
-            raise ValueError(f"dice[{i}] = {x}: must be 1..6")
-    return int(d[0]), int(d[1])
 
 
 # -- game report -------------------------------------------------------------------------
@@ -608,32 +594,16 @@ def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SE
 
 
 # -- export ------------------------------------------------------------------------------
-def _atomic(path, write):
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(path)[1], dir=d)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
 def to_csv(frame, path, **kwargs):
     """Write ``frame`` as CSV (no index unless it is named), atomically; returns the path."""
     kwargs.setdefault("index", frame.index.name is not None)
-    return _atomic(path, lambda p: frame.to_csv(p, **kwargs))
+    return atomic_write(path, lambda p: frame.to_csv(p, **kwargs))
 
 
 def to_parquet(frame, path, **kwargs):
     """Write ``frame`` as Parquet with pyarrow, atomically; returns the path."""
     kwargs.setdefault("engine", "pyarrow")
-    return _atomic(path, lambda p: frame.to_parquet(p, **kwargs))
+    return atomic_write(path, lambda p: frame.to_parquet(p, **kwargs))
 
 
 def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
@@ -654,7 +624,7 @@ def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
         with open(p, "w", encoding="utf-8") as f:
             f.write(page)
 
-    return _atomic(path, write)
+    return atomic_write(path, write)
 
 
 _WRITERS = {".csv": to_csv, ".parquet": to_parquet, ".pq": to_parquet, ".html": to_html,

@@ -30,6 +30,7 @@ import numbers
 import numpy as np
 
 from nardy_fast import rng as _rng
+from nardy_fast._movegen import check_dice
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.parallel import default_workers, run_chunks
 from nardy_fast.position import WHITE, Position
@@ -137,23 +138,6 @@ def _check_int(x, name, low):
     return int(x)
 
 
-def _check_dice(dice):
-    if dice is None:
-        return None
-    try:
-        d = tuple(dice)
-    except TypeError:
-        raise TypeError(f"dice={dice!r}: expected None or a pair of integers 1..6") from None
-    if len(d) != 2:
-        raise ValueError(f"dice={dice!r}: expected two dice, got {len(d)}")
-    for i, x in enumerate(d):
-        if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-            raise TypeError(f"dice[{i}] = {x!r}: expected an integer 1..6")
-        if not 1 <= x <= 6:
-            raise ValueError(f"dice[{i}] = {x}: must be 1..6")
-    return int(d[0]), int(d[1])
-
-
 def _is_start(position):
     b = position.boards
     return bool(b[0, 0] == 15 and b[1, 0] == 15)
@@ -174,7 +158,7 @@ class _Plan:
         self.n_games = _check_int(n_games, "n_games", 1)
         self.policies = _check_policy(policy)
         self.rules = as_rules(rules)
-        self.dice = _check_dice(dice)
+        self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
         self.truncate = truncate

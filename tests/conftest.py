@@ -21,6 +21,7 @@ from itertools import product
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,18 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.differing_executors])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_data_folder(tmp_path_factory):
+    """Bear-off databases go to a temporary ``NARDY_FAST_DATA`` for the whole session (the
+    default tables are built once), never to the user's cache; worker processes, kernels
+    and command-line runs started by the tests inherit it."""
+    folder = tmp_path_factory.mktemp("nardy_data")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("NARDY_FAST_DATA", str(folder))
+    yield folder
+    mp.undo()
 
 VECTORS = TESTS / "data" / "vectors" / "movegen_public.jsonl"
 

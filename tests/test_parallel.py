@@ -17,28 +17,6 @@ B = nrng.BLOCK_GAMES
 N = 3 * B + 100                      # three full blocks and a partial one
 
 
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Bear-off databases go to a temporary NARDY_FAST_DATA (shared by the test session),
-    not the user's cache; worker processes inherit it."""
-    import importlib
-    bo = importlib.import_module("nardy_fast.bearoff")
-    ro = importlib.import_module("nardy_fast.rollout")
-    folder = tmp_path_factory.getbasetemp() / "nardy_data"
-    folder.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(folder))
-    saved, saved_tables = dict(bo._CACHE), dict(ro._TABLES)
-    bo._CACHE.clear()
-    ro._TABLES.clear()
-    yield
-    bo._CACHE.clear()
-    bo._CACHE.update(saved)
-    ro._TABLES.clear()
-    ro._TABLES.update(saved_tables)
-    mp.undo()
-
-
 def position():
     b = np.zeros(24, np.uint8)
     b[[0, 3, 7, 11, 15]] = [5, 3, 3, 2, 2]

@@ -13,33 +13,11 @@ from hypothesis import strategies as st
 import nardy_fast as nf
 from nardy_fast import rng as nrng
 from nardy_fast._movegen import successors
-from nardy_fast._rollout import QUANTITIES, greedy_scores
+from nardy_fast._rollout import greedy_scores
 from nardy_fast.rollout import rollout, rollout_many
 from nardy_fast.rules import Rules
 
 FAST = dict(workers=1, progress=False)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Bear-off databases go to a temporary NARDY_FAST_DATA (shared by the test session),
-    not the user's cache; worker processes inherit it."""
-    import importlib
-    bo = importlib.import_module("nardy_fast.bearoff")
-    ro = importlib.import_module("nardy_fast.rollout")
-    folder = tmp_path_factory.getbasetemp() / "nardy_data"
-    folder.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(folder))
-    saved, saved_tables = dict(bo._CACHE), dict(ro._TABLES)
-    bo._CACHE.clear()
-    ro._TABLES.clear()
-    yield
-    bo._CACHE.clear()
-    bo._CACHE.update(saved)
-    ro._TABLES.clear()
-    ro._TABLES.update(saved_tables)
-    mp.undo()
 
 
 def board(**points):
