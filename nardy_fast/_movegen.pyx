@@ -192,6 +192,14 @@ cdef void record(gen_t* g, int level, int i, int t) noexcept nogil:
                 g.overflow = 1
 
 
+cdef inline uint32_t sources(const gen_t* g, int min_src) noexcept nogil:
+    """Points a step may start from: every occupied one, or with sorted steps those at or
+    after the previous step's source."""
+    if g.sorted_steps:
+        return g.occ & ~((1u << min_src) - 1)
+    return g.occ
+
+
 cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
     """Where a checker on idx i goes with die d: idx, OFF, or -1 when it cannot move."""
     cdef int t
@@ -210,9 +218,7 @@ cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
 cdef int search_last(gen_t* g, int k, int min_src) noexcept nogil:
     """The last step of the turn (k = ndice - 1): record every valid result."""
     cdef int found = 0, d = g.dice[k], i, t
-    cdef uint32_t rest = g.occ, occ
-    if g.sorted_steps:
-        rest &= ~((1u << min_src) - 1)
+    cdef uint32_t rest = sources(g, min_src), occ
     while rest:
         i = NF_CTZ(rest)
         rest &= rest - 1
@@ -251,9 +257,7 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
     if k + 1 == g.ndice:
         return search_last(g, k, min_src)
     d = g.dice[k]
-    rest = g.occ
-    if g.sorted_steps:
-        rest &= ~((1u << min_src) - 1)
+    rest = sources(g, min_src)
     while rest:
         i = NF_CTZ(rest)
         rest &= rest - 1

@@ -41,6 +41,14 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+def pts(spec):
+    """A board from ``{point: count}`` in the owner's numbering (points 1..24)."""
+    b = [0] * 24
+    for p, n in spec.items():
+        b[p - 1] += n
+    return b
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_data_folder(tmp_path_factory):
     """Bear-off databases go to a temporary ``NARDY_FAST_DATA`` for the whole session (the
@@ -82,8 +90,7 @@ def roll_pairs():
 
 
 # --- games ---------------------------------------------------------------------------
-START = np.zeros(24, np.uint8)
-START[0] = 15
+START = [15] + [0] * 23          # a side's board at the start: 15 on its head
 PHASES = ("opening", "middle", "bearoff")
 
 
@@ -119,7 +126,7 @@ def play_game(seed, plies, rules=None, policies=("random", "random"), stop=None)
     which nobody has won yet.
     """
     rng = random.Random(seed)
-    mover, opp, side = START.copy(), START.copy(), 0
+    mover, opp, side = np.array(START, np.uint8), np.array(START, np.uint8), 0
     for _ in range(plies):
         if stop is not None and stop(mover, opp):
             break

@@ -21,20 +21,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import naive
-from conftest import (ALL_VARIANTS, VECTORS, block_positions, dice, first_turn_positions,
-                      game_positions, hand_positions, roll_pairs, rules_variants)
+from conftest import (ALL_VARIANTS, START, VECTORS, block_positions, dice, first_turn_positions,
+                      game_positions, hand_positions, pts, roll_pairs, rules_variants)
 from nardy_fast import CLASSIC, Position, Rules, successors
 from nardy_fast._movegen import successors_with_steps
 
-START = [15] + [0] * 23
-
-
-def pts(spec):
-    """A board from ``{point: count}`` in the owner's numbering (points 1..24)."""
-    b = [0] * 24
-    for p, n in spec.items():
-        b[p - 1] += n
-    return b
 
 
 def gen(mover, opponent, d1, d2, rules=None):

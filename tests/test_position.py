@@ -10,17 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import dice, game_positions, hand_positions, rules_variants
+from conftest import START, dice, game_positions, hand_positions, pts, rules_variants
 from nardy_fast import Move, Position, successors
-
-START = [15] + [0] * 23
-
-
-def pts(spec):
-    b = [0] * 24
-    for p, n in spec.items():
-        b[p - 1] += n
-    return b
 
 
 def any_position():
