@@ -71,6 +71,19 @@ class Position:
     Use the constructors ``initial``, ``from_boards`` and ``from_id``.  ``boards`` is a
     read-only ``ndarray of uint8, shape (2, 24)``: row 0 the side on roll, row 1 the
     opponent, each in its own numbering.
+
+    Examples
+    --------
+    >>> p = Position.initial()
+    >>> p.id, p.pips
+    ('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (360, 360))
+    >>> sorted(str(m) for m in p.legal_moves(3, 3))
+    ['1/4 1/4 4/7 4/7', '1/4 1/4 4/7 7/10']
+    >>> q = p.play(p.legal_moves(6, 5)[0])
+    >>> q.side, q.white[:12].tolist()
+    ('black', [14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    >>> Position.from_id(q.id) == q
+    True
     """
 
     __slots__ = ("_boards", "_side")
