@@ -43,7 +43,35 @@ cdef extern from *:
     """
     int NF_OPENMP
 
-OPENMP = bool(NF_OPENMP)     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
+OPENMP = bool(NF_OPENMP)
+
+cdef extern from *:
+    """
+    /* Running maximum of V over candidate rows with its (P(win), P(mars)); strict ">"
+       keeps the first (smallest) final on ties.  (gcc -O3 does not vectorise these
+       selects without SSE4.1 blends; tried: masks, ternaries.) */
+    static inline void nf_best_race(const double* restrict bt, double* restrict bv,
+                                    double* restrict bw, double* restrict bm, Py_ssize_t n) {
+        for (Py_ssize_t j = 0; j < n; j++) {
+            double w = 1.0 - bt[j], ob = bv[j], ow = bw[j], om = bm[j];
+            int c = w > ob;
+            bv[j] = c ? w : ob; bw[j] = c ? w : ow; bm[j] = c ? 0.0 : om;
+        }
+    }
+    static inline void nf_best_mars(const double* restrict sw, const double* restrict sm,
+                                    double lam, double* restrict bv, double* restrict bw,
+                                    double* restrict bm, Py_ssize_t n) {
+        for (Py_ssize_t j = 0; j < n; j++) {
+            double w = sw[j], mm = sm[j], v = w - lam * mm, ob = bv[j], ow = bw[j], om = bm[j];
+            int c = v > ob;
+            bv[j] = c ? v : ob; bw[j] = c ? w : ow; bm[j] = c ? mm : om;
+        }
+    }
+    """
+    void nf_best_race(const double* bt, double* bv, double* bw, double* bm,
+                      Py_ssize_t n) noexcept nogil
+    void nf_best_mars(const double* sw, const double* sm, double lam, double* bv,
+                      double* bw, double* bm, Py_ssize_t n) noexcept nogil     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
 
 cdef enum:
     T_WORK = 64              # work columns of a turn distribution (15 checkers need 31)
@@ -1030,7 +1058,7 @@ cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm) noexcept n
     cdef const double* sm
     cdef int64_t lo, hi, e
     cdef int r
-    cdef double v, w, mm, p, lam = t.lam
+    cdef double w, mm, p, lam = t.lam
     xw[0] = 0.0
     xm[0] = 1.0
     y0 = 1
@@ -1047,24 +1075,10 @@ cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm) noexcept n
             for e in range(lo, hi):
                 f = t.flist[e]
                 if f < mL:
-                    sw = t.bt + f * mN + y0
-                    for j in range(n):
-                        w = 1.0 - sw[j]
-                        if w > bvv[j]:
-                            bvv[j] = w
-                            bw[j] = w
-                            bm[j] = 0.0
+                    nf_best_race(t.bt + f * mN + y0, bvv, bw, bm, n)
                 else:
                     sw = t.yon + (f - mL) * 2 * mN + y0
-                    sm = sw + mN
-                    for j in range(n):
-                        w = sw[j]
-                        mm = sm[j]
-                        v = w - lam * mm
-                        if v > bvv[j]:
-                            bvv[j] = v
-                            bw[j] = w
-                            bm[j] = mm
+                    nf_best_mars(sw, sw + mN, lam, bvv, bw, bm, n)
             p = ROLL_P[r]
             for j in range(n):
                 aw[j] += p * bw[j]
