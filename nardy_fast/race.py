@@ -179,7 +179,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        p_win, p_mw, p_ml = table.probabilities(a6[0], a6[1])
+        p_win, p_mw, p_ml = table._by_index(ia, ib, na == table.all_checkers)
         p_lose = 1.0 - p_win
         p_draw = 0.0
         used = "two_sided"
