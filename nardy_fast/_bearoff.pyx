@@ -21,6 +21,15 @@ a double ``d`` is ``G_4(x, d)``, a non-double ``(a, b)`` is the smaller of the m
 ``y`` below ``x`` is ready when ``x`` is reached, so each board costs about 6 x 4 x (occupied
 points) lookups instead of one per legal move.  Ties between equal values are broken by
 the smaller final board index, so the chosen play depends only on the values.
+
+Mars extension (``MarsSolver``).  X with all T checkers (none off) against Y of <= N: X's
+boards are visited in index order; those of < T checkers fill the rectangular race table
+``bt`` (P(Y on roll beats X); the X-on-roll row from X's final lists over ``bt`` rows, the
+Y-on-roll column by nested minima over Y's steps), those of exactly T then give
+(P(X wins), P(Y mars)) rows for both sides on roll, both sides optimising
+``V = P(X wins) - lam P(Y mars)``.  Only ``bt`` and the Y-on-roll rows are kept: the
+X-on-roll rows go to the caller as they are made (``bearoff.MarsTable.build`` streams
+them to the file).
 """
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.string cimport memcpy, memset

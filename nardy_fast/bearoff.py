@@ -1,4 +1,5 @@
-"""Exact bear-off databases: one-sided turn distributions and two-sided winning chances.
+"""Exact bear-off databases: one-sided turn distributions, two-sided winning chances and
+the mars extension (a side with all 15 checkers against one with a few).
 
 Once all of a side's checkers are in its home (points 19-24), nothing can block it, and
 its bear-off is backgammon's one-sided bear-off (rule book sections 5 and 6).  The tables
@@ -20,9 +21,17 @@ fewer checkers come first: every board of at most ``n`` checkers has an index be
 ``C(n + 6, 6)``, so the empty board is 0 and the 54,264 boards of at most 15 checkers are
 ``0 .. 54263``; every move leads to a smaller index.
 
+Databases
+---------
+``OneSided`` (every board of <= 15: turn distributions), ``TwoSided`` (both sides of <= N
+checkers, default 8: P(win); no mars is possible), ``MarsTable`` (one side with all 15
+checkers, none off, against 1..N, default 7: P(win) and P(mars) under the play maximising
+each side's expected points for given oin / mars points).
+
 Cache folder
 ------------
-``one_sided()`` and ``two_sided()`` build their default database on first use and keep it
+``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
+first use and keep it
 in the folder named by the environment variable ``NARDY_FAST_DATA`` or, without it,
 ``$XDG_CACHE_HOME/nardy_fast`` (``~/.cache/nardy_fast``).  Files carry a header with a
 checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
