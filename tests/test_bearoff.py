@@ -788,3 +788,14 @@ def test_two_sided_carries_a_mars_table(mars3, tmp_path):
     assert default.mars is bo.mars_table(2)             # DEFAULT_MARS patched to 2 here
     assert default.mars.matches(None)
     assert os.path.basename(default.mars.path) == "bearoff-mars-15x2-oin1-mars2.nfdb"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, math.comb(20, 5) - 1), boards_upto(2, nonempty=True), st.integers(0, 5))
+def test_mars_extra_y_checker_never_helps_y(mars3, i, y, k):
+    """An extra checker for Y never lowers X's value V = P(X wins) - lam P(Y mars)."""
+    more = list(y)
+    more[k] += 1
+    j, j2 = bo.index_of(y), bo.index_of(more)
+    for table in (mars3.x_on_roll, mars3.y_on_roll):
+        assert _v(mars3, i, j2, table) >= _v(mars3, i, j, table) - 1e-12
