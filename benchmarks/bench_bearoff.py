@@ -5,15 +5,22 @@ Usage::
     python benchmarks/bench_bearoff.py                 # one-sided, two-sided 6 and 8, queries
     python benchmarks/bench_bearoff.py --scale 10 11   # also single builds of larger tables
     python benchmarks/bench_bearoff.py --threads 2     # two-sided with 2 threads (OpenMP build)
+    python benchmarks/bench_bearoff.py --only-mars --mars 6 7 8 --runs 3
+                                                       # mars tables (15 vs <= N): build
+                                                       # time and peak memory, one child
+                                                       # process per build
 
 Each figure is the median of ``--runs`` runs (wall clock, with CPU time beside it), one line
 per figure; C-level and Python-call-level throughputs are reported apart.  Seeds are fixed.
 """
 import argparse
+import json
 import math
 import os
 import platform
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -46,12 +53,23 @@ def main(argv=None):
                     help="larger two-sided sizes, one run each")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--queries", type=int, default=1_000_000)
+    ap.add_argument("--mars", type=int, nargs="*", default=[],
+                    help="mars table sizes N (15 vs <= N) built in child processes")
+    ap.add_argument("--only-mars", action="store_true", help="skip the other figures")
+    ap.add_argument("--mars-child", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.mars_child:
+        return mars_child(int(args.mars_child[0]), args.mars_child[1])
 
     print(f"# nardy_fast bear-off benchmark, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
           f"python {platform.python_version()}, numpy {np.__version__}, "
           f"OpenMP {'yes' if _bearoff.OPENMP else 'no'}; median of {args.runs} runs")
+
+    if args.mars:
+        bench_mars(args.mars, args.runs)
+    if args.only_mars:
+        return 0
 
     # one-sided build ---------------------------------------------------------------
     wall, cpu, res = timed(lambda: _bearoff.build_one_sided(15), args.runs)
@@ -133,6 +151,64 @@ def main(argv=None):
                            args.runs)
         line("TwoSided.p_win vectorised (validated)", (n // 10) / wall, "pairs/s")
     return 0
+
+
+def mars_child(n, path):
+    """One streamed MarsTable build in this (fresh) process: prints a JSON line."""
+    c, w = time.process_time(), time.perf_counter()
+    bo.MarsTable.build(n, path=path, progress=False)
+    wall, cpu = time.perf_counter() - w, time.process_time() - c
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024     # Linux: KiB
+    print(json.dumps({"wall": wall, "cpu": cpu, "peak": peak,
+                      "bytes": os.path.getsize(path)}))
+    return 0
+
+
+def bench_mars(sizes, runs):
+    """Build time (wall, CPU) and peak resident memory of MarsTable.build(N, path=...),
+    median of ``runs`` child processes each; then query throughput on the last table."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mars.nfdb")
+        for n in sizes:
+            res = []
+            for _ in range(runs):
+                out = subprocess.run([sys.executable, os.path.abspath(__file__),
+                                      "--mars-child", str(n), path],
+                                     check=True, capture_output=True, text=True)
+                res.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            med = {k: statistics.median(r[k] for r in res) for k in res[0]}
+            line(f"mars table build 15 x <= {n} (streamed to file)", med["wall"], "s",
+                 f"cpu {med['cpu']:.1f} s, peak RSS {med['peak'] / 2**20:,.0f} MiB, "
+                 f"file {med['bytes'] / 2**20:,.0f} MiB; runs "
+                 + ", ".join(f"{r['wall']:.1f}" for r in res))
+        mt = bo.MarsTable.load(path)
+        nx, _, my = mt.shape
+        rng = np.random.default_rng(2026)
+        x = bo.board_of(mt.x_offset + rng.integers(0, nx, 100_000))
+        y = bo.board_of(rng.integers(1, my, 100_000))
+        wall, _, _ = timed(lambda: mt.probabilities(x, y), max(runs, 3))
+        line("MarsTable.probabilities vectorised (validated)", len(x) / wall, "pairs/s")
+        one = bo.one_sided()
+        pos = [Position.from_boards(np.r_[np.zeros(18, np.uint8), a[::-1]],
+                                    np.r_[np.zeros(18, np.uint8), b[::-1]])
+               for a, b in zip(x[:200], y[:200])]
+        wall, _, _ = timed(lambda: [race_probabilities(p, databases=(one, mt)) for p in pos],
+                           max(runs, 3))
+        line("race_probabilities, mars-table path", len(pos) / wall, "calls/s")
+        # the one-sided approximation against the exact table (all pairs, both on roll)
+        t, f = np.asarray(one.turns), np.asarray(one.first_off)
+        ew = em = 0.0
+        for i in range(0, nx, 97):
+            for j in range(1, my, 7):
+                ix = mt.x_offset + i
+                pw, _, pml, _ = _bearoff.race_one_sided(t, f, ix, j)
+                ew = max(ew, abs(pw - mt.x_on_roll[i, 0, j]))
+                em = max(em, abs(pml - mt.x_on_roll[i, 1, j]))
+                pw, pmw, _, _ = _bearoff.race_one_sided(t, f, j, ix)
+                ew = max(ew, abs(1 - pw - mt.y_on_roll[i, 0, j]))
+                em = max(em, abs(pmw - mt.y_on_roll[i, 1, j]))
+        line(f"one-sided error vs mars table N={mt.max_checkers}: max |dP(win)|", ew, "",
+             f"max |dP(mars)| {em:.4f} (every 97th X board x every 7th Y board)")
 
 
 if __name__ == "__main__":

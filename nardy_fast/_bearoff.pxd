@@ -44,3 +44,13 @@ cdef void race_outcome(const double* turns, Py_ssize_t n_turns,
                        const double* first_off, Py_ssize_t n_first,
                        Py_ssize_t a, Py_ssize_t b, int draw_rule, int on_roll_first,
                        double* out) noexcept nogil
+
+# Mars extension (bearoff.MarsTable, MarsSolver in _bearoff.pyx): side X has all T (15)
+# checkers home and none off, side Y has 1..N.  The tables x_on_roll / y_on_roll are
+# C-contiguous float64 (n_x, 2, m_y), n_x = C(T + 5, 5) X boards of exactly T checkers
+# (board index ix = x_offset + row, x_offset = C(T + 5, 6)), m_y = C(N + 6, 6) Y boards
+# (index iy; iy = 0 holds the convention (0, 1)).  Returns entry k (0: P(X wins), 1: P(Y
+# wins a mars)) of the table at ix, iy.  Inputs are trusted.
+cdef inline double mars_entry(const double* table, Py_ssize_t m_y, Py_ssize_t x_offset,
+                              Py_ssize_t ix, Py_ssize_t iy, int k) noexcept nogil:
+    return table[((ix - x_offset) * 2 + k) * m_y + iy]

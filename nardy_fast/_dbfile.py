@@ -13,7 +13,8 @@ rules the tables depend on, the library version), ``arrays`` (name, dtype, shape
 and byte count of each) and ``payload_bytes`` and ``crc32`` (zlib's CRC-32 of the whole
 payload, padding included).
 
-``write_db`` writes to a temporary name in the target folder and renames it into place,
+``write_db`` (whole arrays) and ``DbWriter`` (arrays streamed in row blocks, for tables
+larger than one wants to hold in memory at once) write to a temporary name in the target folder and renames it into place,
 so an interrupted write never leaves a file that looks valid.  ``read_db`` memory-maps the
 payload read-only after checking the magic, version, kind, sizes and checksum; any
 failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
@@ -23,13 +24,14 @@ from __future__ import annotations
 import json
 import os
 import struct
+import tempfile
 import zlib
 
 import numpy as np
 
 from nardy_fast._io import atomic_write
 
-__all__ = ["DatabaseError", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
+__all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 
 MAGIC = b"NARDYFDB"
 FORMAT_VERSION = 1
@@ -99,6 +101,136 @@ def write_db(path, kind, meta, arrays):
 
     atomic_write(path, write)
     return path
+
+
+class DbWriter:
+    """Stream a database to ``path``: arrays declared up front, written in order in blocks.
+
+    The file is built under a temporary name in the target folder; ``close()`` writes the
+    header (with the CRC-32 of everything streamed) and renames it into place, ``abort()``
+    (or leaving a ``with`` block by an exception) removes it.  The result is the same
+    format as ``write_db`` (the JSON header is padded with spaces to the length reserved
+    when the file was opened).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    kind : str
+    meta : dict
+    specs : dict of str to (dtype, shape)
+        The arrays, in file order.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "t.nfdb")
+    >>> with DbWriter(p, "demo", {}, {"a": ("<f8", (3, 2))}) as w:
+    ...     w.write("a", np.zeros((2, 2))); w.write("a", np.ones((1, 2)))
+    >>> read_db(p, "demo")[1]["a"].tolist()
+    [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
+    """
+
+    def __init__(self, path, kind, meta, specs):
+        self.path = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(folder, exist_ok=True)
+        self._specs, offset = [], 0
+        for name, (dtype, shape) in specs.items():
+            dtype = np.dtype(dtype).newbyteorder("<") if np.dtype(dtype).byteorder == ">" \
+                else np.dtype(dtype)
+            shape = tuple(int(s) for s in shape)
+            nbytes = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+            start = _align(offset)
+            self._specs.append({"name": name, "dtype": dtype.str, "shape": list(shape),
+                                "offset": start, "nbytes": nbytes})
+            offset = start + nbytes
+        self._header = {"format_version": FORMAT_VERSION, "kind": kind, "meta": meta,
+                        "arrays": self._specs, "payload_bytes": offset, "crc32": 0}
+        self._n = len(self._text(0xFFFFFFFF))          # the longest CRC text
+        self._start = _align(12 + self._n)
+        self._k = 0                                      # array being written
+        self._done = 0                                   # its bytes written
+        self._pos = 0                                    # payload bytes written
+        self._crc = 0
+        fd, self._tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
+                                         suffix=".tmp", dir=folder)
+        self._f = os.fdopen(fd, "wb")
+        self._f.write(bytes(self._start))
+
+    def _text(self, crc):
+        self._header["crc32"] = crc
+        return json.dumps(self._header, sort_keys=True).encode("utf-8")
+
+    def _put(self, buf):
+        self._f.write(buf)
+        self._crc = zlib.crc32(buf, self._crc)
+        self._pos += len(buf)
+
+    def write(self, name, block):
+        """Append ``block`` (whole rows of array ``name``, which must be the current one)."""
+        while self._k < len(self._specs) and self._done == self._specs[self._k]["nbytes"]:
+            self._k += 1
+            self._done = 0
+        if self._k >= len(self._specs) or self._specs[self._k]["name"] != name:
+            expected = self._specs[self._k]["name"] if self._k < len(self._specs) else None
+            raise ValueError(f"{self.path}: writing {name!r}, expected {expected!r}")
+        spec = self._specs[self._k]
+        block = np.ascontiguousarray(block, dtype=np.dtype(spec["dtype"]))
+        if tuple(block.shape[1:]) != tuple(spec["shape"][1:]):
+            raise ValueError(f"{self.path}: {name!r} rows of shape {block.shape[1:]}, "
+                             f"expected {tuple(spec['shape'][1:])}")
+        if self._done + block.nbytes > spec["nbytes"]:
+            raise ValueError(f"{self.path}: more rows of {name!r} than declared")
+        if self._done == 0 and spec["offset"] > self._pos:
+            self._put(bytes(spec["offset"] - self._pos))
+        mv = memoryview(block).cast("B")
+        for start in range(0, len(mv), _CRC_BLOCK):
+            self._put(mv[start:start + _CRC_BLOCK])
+        self._done += block.nbytes
+
+    def close(self):
+        """Check that every array is complete, write the header and rename into place."""
+        try:
+            for k, spec in enumerate(self._specs):
+                written = (spec["nbytes"] if k < self._k else
+                           self._done if k == self._k else 0)
+                if written != spec["nbytes"]:
+                    raise ValueError(f"{self.path}: array {spec['name']!r} incomplete "
+                                     f"({written} of {spec['nbytes']} bytes)")
+            text = self._text(self._crc)
+            text += b" " * (self._n - len(text))
+            self._f.seek(0)
+            self._f.write(MAGIC + struct.pack("<I", len(text)) + text)
+            self._f.flush()
+            os.fsync(self._f.fileno())
+            self._f.close()
+            os.chmod(self._tmp, 0o644)
+            os.replace(self._tmp, self.path)
+        except BaseException:
+            self.abort()
+            raise
+        return self.path
+
+    def abort(self):
+        """Remove the temporary file (nothing is left at ``path``)."""
+        try:
+            self._f.close()
+        except OSError:
+            pass
+        try:
+            os.unlink(self._tmp)
+        except OSError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+        return False
 
 
 def read_header(path):

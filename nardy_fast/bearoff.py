@@ -1,4 +1,5 @@
-"""Exact bear-off databases: one-sided turn distributions and two-sided winning chances.
+"""Exact bear-off databases: one-sided turn distributions, two-sided winning chances and
+the mars extension (a side with all 15 checkers against one with a few).
 
 Once all of a side's checkers are in its home (points 19-24), nothing can block it, and
 its bear-off is backgammon's one-sided bear-off (rule book sections 5 and 6).  The tables
@@ -20,9 +21,17 @@ fewer checkers come first: every board of at most ``n`` checkers has an index be
 ``C(n + 6, 6)``, so the empty board is 0 and the 54,264 boards of at most 15 checkers are
 ``0 .. 54263``; every move leads to a smaller index.
 
+Databases
+---------
+``OneSided`` (every board of <= 15: turn distributions), ``TwoSided`` (both sides of <= N
+checkers, default 8: P(win); no mars is possible), ``MarsTable`` (one side with all 15
+checkers, none off, against 1..N, default 7: P(win) and P(mars) under the play maximising
+each side's expected points for given oin / mars points).
+
 Cache folder
 ------------
-``one_sided()`` and ``two_sided()`` build their default database on first use and keep it
+``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
+first use and keep it
 in the folder named by the environment variable ``NARDY_FAST_DATA`` or, without it,
 ``$XDG_CACHE_HOME/nardy_fast`` (``~/.cache/nardy_fast``).  Files carry a header with a
 checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
@@ -38,15 +47,18 @@ import warnings
 import numpy as np
 
 from nardy_fast import _bearoff
-from nardy_fast._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 
-__all__ = ["OneSided", "TwoSided", "DatabaseError", "one_sided", "two_sided", "index_of",
-           "board_of", "epc", "data_dir", "N_BOARDS", "PIPS_PER_ROLL"]
+__all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
+           "mars_table", "index_of", "board_of", "epc", "data_dir", "N_BOARDS",
+           "PIPS_PER_ROLL"]
 
 N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(21, 6)
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 DATA_ENV = "NARDY_FAST_DATA"
 DEFAULT_TWO_SIDED = 8
+DEFAULT_MARS = 7                 # Y checkers of the default mars table (see MarsTable):
+                                 # N = 8 takes ~65 s CPU and 1.7 GB here, N = 7 ~35 s, 1 GB
 _RULES_META = {"rule_book": "sections 5-6 (bearing off)",
                "variants": "none: bear-off play does not depend on any Rules field"}
 
@@ -343,13 +355,17 @@ class TwoSided:
         is 0; row 0 is 1 except ``[0, 0] = 0``.
     max_checkers : int
         At most 14: a side with all 15 checkers would bring mars into play, and the
-        15-checker table (54,264 squared) does not fit in memory; races with a 15-checker
-        side use the one-sided tables (``race_probabilities``).
+        15-checker table (54,264 squared) does not fit in memory.  Races of a side with
+        all 15 checkers against one of at most N are the ``MarsTable``'s.
+    mars : MarsTable or None
+        The exact mars extension (15 checkers against <= N), when attached: by
+        ``build(mars=True)``, the constructor, or, for the cached default ``two_sided()``,
+        on first access (``mars_table()``: built on first use, about 35 s, then cached).
     """
 
     kind = "two_sided"
 
-    def __init__(self, p_win_table, max_checkers, path=None):
+    def __init__(self, p_win_table, max_checkers, path=None, mars=None):
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         t = p_win_table
@@ -359,6 +375,24 @@ class TwoSided:
             t.flags.writeable = False
         self.p_win_table = t
         self.path = path
+        if mars is not None and not isinstance(mars, MarsTable):
+            raise TypeError(f"mars: expected a MarsTable or None, got {type(mars).__name__}")
+        self._mars = mars
+        self._mars_default = False      # two_sided(): attach mars_table() on first access
+
+    @property
+    def mars(self):
+        """The attached ``MarsTable`` (or None); see the class docstring.  For the cached
+        default (``two_sided()``) it is the classic ``mars_table()`` if that has been built."""
+        if self._mars is None and self._mars_default:
+            self._mars = mars_table(min(self.max_checkers, DEFAULT_MARS), build=False)
+        return self._mars
+
+    @mars.setter
+    def mars(self, table):
+        if table is not None and not isinstance(table, MarsTable):
+            raise TypeError(f"mars: expected a MarsTable or None, got {type(table).__name__}")
+        self._mars = table
 
     def __repr__(self):
         return f"TwoSided(max_checkers={self.max_checkers}, boards={self.n_boards})"
@@ -369,13 +403,21 @@ class TwoSided:
 
     def __reduce__(self):
         """Pickles as its file path when it has one (workers memory-map it), else as data."""
-        if self.path is not None:
+        if self.path is not None and self._mars is None and not self._mars_default:
             return (type(self).load, (self.path, False))
-        return (type(self), (np.asarray(self.p_win_table), self.max_checkers))
+        return (_two_sided_restore, (self.path, None if self.path else
+                                     np.asarray(self.p_win_table), self.max_checkers,
+                                     self._mars, self._mars_default))
 
     @classmethod
-    def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True, threads=None):
+    def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True, threads=None, mars=False,
+              rules=None):
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers exactly.
+
+        ``mars=True`` also builds the ``MarsTable`` of 15 checkers against at most
+        ``max_checkers`` for the points of ``rules`` (default classic) and attaches it as
+        ``.mars`` (in memory: see ``MarsTable.build`` for its time and memory; save it
+        with ``.mars.save(path)``).
 
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
         513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
@@ -419,7 +461,8 @@ class TwoSided:
         if progress:
             print(f"two-sided bear-off database: {m:,} x {m:,} in "
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
-        return cls(table, mc)
+        mt = MarsTable.build(mc, rules, progress=progress) if mars else None
+        return cls(table, mc, mars=mt)
 
     def save(self, path):
         """Write the database to ``path`` (atomically: a temporary name, then a rename)."""
@@ -456,6 +499,315 @@ class TwoSided:
 
 
 # ----------------------------------------------------------------------------------------
+# mars extension: a side with all its checkers home (none off) against <= N checkers
+
+def _mars_points(rules):
+    """(oin points, mars points, lam) of ``rules``: every mars of a race is a home mars."""
+    from nardy_fast.rules import as_rules
+    r = as_rules(rules)
+    oin, mars = float(r.points("oin")), float(r.points("home_mars"))
+    if not oin > 0 or not mars >= oin:
+        raise ValueError(f"rules: oin {oin} and (home) mars {mars} points: the mars table "
+                         f"needs 0 < oin <= mars")
+    return oin, mars, (mars - oin) / (2.0 * oin)
+
+
+class MarsTable:
+    """Exact race probabilities when one side still has all its checkers (none off).
+
+    Side X has all ``all_checkers`` (T, 15 in the game) checkers in its home, none borne
+    off; side Y has between 1 and ``max_checkers`` (N < T) checkers in its home (so Y has
+    borne some off and X cannot win a mars).  The outcomes are: X wins (an oin), Y wins a
+    mars (Y finishes before X has any checker off), Y wins an oin.  Each side maximises
+    its own expected points: with ``o`` points for an oin and ``M`` for a (home) mars,
+    Y's expected points are ``o (1 - 2 P(X wins)) + (M - o) P(Y mars)``, so both sides
+    play for ``V = P(X wins) - lam P(Y mars)``, ``lam = (M - o) / (2 o)`` (classic 1 and 2:
+    0.5), X maximising it, Y minimising it.  Optimal play depends on ``lam`` (e.g. X
+    bearing a checker off to save the mars instead of racing), so a table is valid for
+    the rules with the same ratio ``M / o``; ``points`` records which were used.  Once X
+    has a checker off the race is one of <= T - 1 against <= N checkers without mars, and
+    both sides maximise P(win): the builder solves those exactly as well (a rectangular
+    two-sided table, kept in memory during the build only).  Equal values are broken
+    towards the smaller final board index, so the stored probabilities are those of one
+    optimal play.
+
+    Attributes
+    ----------
+    x_on_roll : ndarray of float64, shape (n_x, 2, m_y)
+        X on roll: ``[i, 0, j]`` = P(X wins), ``[i, 1, j]`` = P(Y wins a mars), for X's
+        board of index ``C(T + 5, 6) + i`` (its ``n_x = C(T + 5, 5)`` boards of exactly T
+        checkers) and Y's board of index ``j`` (``m_y = C(N + 6, 6)``).  ``j = 0`` (Y has
+        finished) holds the convention (0, 1).
+    y_on_roll : ndarray of float64, shape (n_x, 2, m_y)
+        The same with Y on roll.
+    max_checkers, all_checkers : int
+        N and T.
+    points : tuple of float
+        The (oin, mars) points the play maximises; ``lam`` the resulting weight.
+    """
+
+    kind = "mars"
+
+    def __init__(self, x_on_roll, y_on_roll, max_checkers, all_checkers=15,
+                 points=(1.0, 2.0), path=None):
+        self.max_checkers = int(max_checkers)
+        self.all_checkers = int(all_checkers)
+        if not 0 <= self.max_checkers < self.all_checkers <= 15:
+            raise ValueError(f"max_checkers={max_checkers}, all_checkers={all_checkers}: "
+                             f"need 0 <= max_checkers < all_checkers <= 15")
+        oin, mars = (float(p) for p in points)
+        self.points = (oin, mars)
+        self.lam = (mars - oin) / (2.0 * oin)
+        self.x_offset = n_boards(self.all_checkers - 1)
+        shape = (n_boards(self.all_checkers) - self.x_offset, 2, n_boards(self.max_checkers))
+        for name, arr in (("x_on_roll", x_on_roll), ("y_on_roll", y_on_roll)):
+            if arr.dtype != np.float64 or arr.shape != shape or not arr.flags.c_contiguous:
+                raise ValueError(f"{name}: expected C-contiguous float64 of shape {shape}")
+            if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
+                arr.flags.writeable = False
+        self.x_on_roll, self.y_on_roll = x_on_roll, y_on_roll
+        self.path = path
+
+    def __repr__(self):
+        return (f"MarsTable(max_checkers={self.max_checkers}, all_checkers="
+                f"{self.all_checkers}, points={self.points})")
+
+    @property
+    def shape(self):
+        return self.x_on_roll.shape
+
+    def __reduce__(self):
+        """Pickles as its file path when it has one (workers memory-map it), else as data."""
+        if self.path is not None:
+            return (type(self).load, (self.path, False))
+        return (type(self), (np.asarray(self.x_on_roll), np.asarray(self.y_on_roll),
+                             self.max_checkers, self.all_checkers, self.points))
+
+    def matches(self, rules):
+        """True when ``rules`` score oin and (home) mars in the ratio this table used (the
+        optimal play, hence every stored probability, depends only on that ratio)."""
+        return math.isclose(_mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
+
+    # build / files ---------------------------------------------------------------------
+    @classmethod
+    def build(cls, max_checkers=DEFAULT_MARS, rules=None, all_checkers=15, path=None,
+              progress=True):
+        """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
+
+        Parameters
+        ----------
+        max_checkers : int
+            N, 0 .. all_checkers - 1 (default 8).
+        rules : Rules, dict or None
+            Supplies the oin and home-mars points the sides play for (default classic:
+            1 and 2).
+        all_checkers : int
+            T, the checkers of a side (15; smaller values give the same problem in
+            miniature, for tests).
+        path : str or os.PathLike, optional
+            Stream the X-on-roll half to this file while solving (it is never held in
+            memory whole) and return the table memory-mapped from it.
+        progress : bool
+            A tqdm bar when tqdm is installed, else a line per 10 %; and a summary line.
+
+        Memory and time (T = 15, classic): the race table ``C(T + 5, 6) x C(N + 6, 6)``
+        float64 (38,760 x 3,003: 931 MB for N = 8; 286 MB for N = 6) and the Y-on-roll
+        half (744 MB for N = 8, 229 MB for N = 6) are held during the build; the
+        X-on-roll half too without ``path``.  See ``benchmarks/RESULTS.md`` for times.
+        """
+        T = _check_max(all_checkers, 15, "all_checkers")
+        if T < 1:
+            raise ValueError("all_checkers=0: must be 1..15")
+        N = _check_max(max_checkers, T - 1, "max_checkers")
+        oin, mars, lam = _mars_points(rules)
+        nx = n_boards(T) - n_boards(T - 1)
+        my = n_boards(N)
+        t0 = time.perf_counter()
+        y_on = np.empty((nx, 2, my), dtype=np.float64)
+        solver = _bearoff.MarsSolver(T, N, lam, y_on)
+        n_race = solver.n_race
+        # work per X board ~ its finals: race boards, then mars boards in ~100 steps total
+        share = n_race / (n_race + nx)
+        bar = _progress(progress, f"mars table {T} vs <= {N}")
+        steps = 60
+        for k in range(1, steps + 1):
+            solver.run_race(1 + (n_race - 1) * k // steps)
+            bar(100 * share * k / steps)
+        writer = None
+        x_on = None
+        if path is not None:
+            meta = cls._meta(N, T, (oin, mars))
+            writer = DbWriter(path, cls.kind, meta,
+                              {"x_on_roll": ("<f8", (nx, 2, my)),
+                               "y_on_roll": ("<f8", (nx, 2, my))})
+            block = max(1, min(nx, (8 << 20) // (16 * my)))
+            buf = np.empty((block, 2, my), dtype=np.float64)
+        else:
+            x_on = np.empty((nx, 2, my), dtype=np.float64)
+        try:
+            done = 0
+            while done < nx:
+                if writer is not None:
+                    k = solver.run_mars(buf)
+                    writer.write("x_on_roll", buf[:k])
+                else:
+                    k = solver.run_mars(x_on[done:done + max(1, nx // 40)])
+                done += k
+                bar(100 * (share + (1 - share) * done / nx))
+            solver.release()
+            if writer is not None:
+                writer.write("y_on_roll", y_on)
+                writer.close()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        finally:
+            bar(None)
+        if progress:
+            print(f"mars table: {nx:,} boards of {T} x {my:,} boards of <= {N} in "
+                  f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        if writer is not None:
+            del y_on
+            return cls.load(path, verify=False)
+        return cls(x_on, y_on, N, T, (oin, mars))
+
+    @staticmethod
+    def _meta(N, T, points):
+        return {"max_checkers": N, "all_checkers": T, "index": "colex-v1",
+                "points": {"oin": points[0], "mars": points[1]},
+                "lambda": (points[1] - points[0]) / (2 * points[0]),
+                "rules": _RULES_META,
+                "objective": "each side maximises its expected points: V = P(X wins) - "
+                             "lambda P(Y mars), lambda = (mars - oin) / (2 oin); ties to "
+                             "the smaller final board index",
+                "layout": "[i, 0 / 1, j]: P(X wins) / P(Y wins a mars); X board index "
+                          "C(T+5,6) + i (all T checkers home), Y board index j"}
+
+    def save(self, path):
+        """Write the table to ``path`` (atomically: a temporary name, then a rename)."""
+        return write_db(path, self.kind, self._meta(self.max_checkers, self.all_checkers,
+                                                    self.points),
+                        {"x_on_roll": self.x_on_roll, "y_on_roll": self.y_on_roll})
+
+    @classmethod
+    def load(cls, path, verify=True):
+        """Memory-map a table written by ``save`` or ``build(path=...)``; ``DatabaseError``
+        if it is damaged."""
+        meta, arrays = read_db(path, cls.kind, verify=verify)
+        try:
+            pts = meta["points"]
+            return cls(arrays["x_on_roll"], arrays["y_on_roll"], int(meta["max_checkers"]),
+                       int(meta["all_checkers"]), (float(pts["oin"]), float(pts["mars"])),
+                       path=os.fspath(path))
+        except (KeyError, ValueError, TypeError) as e:
+            raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
+
+    # queries ---------------------------------------------------------------------------
+    def covers(self, on_roll6, opponent6):
+        """True when one board has exactly ``all_checkers`` checkers and the other 1 ..
+        ``max_checkers`` (a single pair of boards, 6 or 24 counts)."""
+        a, _ = _as_boards(on_roll6, "on_roll6")
+        b, _ = _as_boards(opponent6, "opponent6")
+        na, nb = int(a[0].sum()), int(b[0].sum())
+        T, N = self.all_checkers, self.max_checkers
+        return (na == T and 1 <= nb <= N) or (nb == T and 1 <= na <= N)
+
+    def probabilities(self, on_roll6, opponent6):
+        """(P(win), P(mars win), P(mars loss)) of the side on roll (each a float for two
+        boards, float64 (n,) for stacks).  One board of each pair must have all
+        ``all_checkers`` checkers, the other 1 .. ``max_checkers``."""
+        a, sa = _as_boards(on_roll6, "on_roll6")
+        b, sb = _as_boards(opponent6, "opponent6")
+        if a.shape[0] != b.shape[0]:
+            if sa:
+                a = np.repeat(a, b.shape[0], axis=0)
+            elif sb:
+                b = np.repeat(b, a.shape[0], axis=0)
+            else:
+                raise ValueError(f"on_roll6 and opponent6: {a.shape[0]} and {b.shape[0]} "
+                                 f"boards")
+        na = a.sum(axis=1, dtype=np.int64)
+        nb = b.sum(axis=1, dtype=np.int64)
+        T, N = self.all_checkers, self.max_checkers
+        x_first = (na == T) & (nb >= 1) & (nb <= N)
+        y_first = (nb == T) & (na >= 1) & (na <= N)
+        bad = ~(x_first | y_first)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"boards{'' if sa and sb else f'[{k}]'}: {na[k]} and {nb[k]} "
+                             f"checkers; this mars table needs one side with all {T} and "
+                             f"the other with 1..{N}")
+        ia = _bearoff.indices_of(a)
+        ib = _bearoff.indices_of(b)
+        ix = np.where(x_first, ia, ib) - self.x_offset
+        iy = np.where(x_first, ib, ia)
+        xw = self.x_on_roll[ix, 0, iy]
+        xm = self.x_on_roll[ix, 1, iy]
+        yw = self.y_on_roll[ix, 0, iy]
+        ym = self.y_on_roll[ix, 1, iy]
+        p_win = np.where(x_first, xw, 1.0 - yw)
+        p_mw = np.where(x_first, 0.0, ym)
+        p_ml = np.where(x_first, xm, 0.0)
+        if sa and sb:
+            return float(p_win[0]), float(p_mw[0]), float(p_ml[0])
+        return p_win, p_mw, p_ml
+
+    def _by_index(self, ia, ib, on_roll_is_x):
+        """(P(win), P(mars win), P(mars loss)) of the side on roll from trusted board
+        indices (the X board's is its full index)."""
+        if on_roll_is_x:
+            i = ia - self.x_offset
+            return float(self.x_on_roll[i, 0, ib]), 0.0, float(self.x_on_roll[i, 1, ib])
+        i = ib - self.x_offset
+        return 1.0 - float(self.y_on_roll[i, 0, ia]), float(self.y_on_roll[i, 1, ia]), 0.0
+
+    def p_win(self, on_roll6, opponent6):
+        """P(the side on roll wins) (see ``probabilities``)."""
+        return self.probabilities(on_roll6, opponent6)[0]
+
+    def p_mars_win(self, on_roll6, opponent6):
+        """P(the side on roll wins a mars): nonzero only when the side on roll is Y."""
+        return self.probabilities(on_roll6, opponent6)[1]
+
+    def p_mars_loss(self, on_roll6, opponent6):
+        """P(the side on roll loses a mars): nonzero only when it is X (all checkers)."""
+        return self.probabilities(on_roll6, opponent6)[2]
+
+
+def _progress(enabled, desc):
+    """A callback taking the percentage done (None closes): tqdm bar, or a line per 10%."""
+    if not enabled:
+        return lambda pct: None
+    try:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=100, desc=desc, unit="%", leave=False)
+    except ImportError:
+        bar = None
+    state = {"done": 0}
+
+    def update(pct):
+        if pct is None:
+            if bar is not None:
+                bar.close()
+            return
+        pct = int(pct)
+        if bar is not None:
+            bar.update(pct - state["done"])
+        elif pct // 10 > state["done"] // 10:
+            print(f"{desc}: {pct}%", file=sys.stderr)
+        state["done"] = pct
+    return update
+
+
+def _two_sided_restore(path, table, max_checkers, mars, mars_default):
+    ts = TwoSided.load(path, False) if path is not None else TwoSided(table, max_checkers)
+    ts._mars = mars
+    ts._mars_default = mars_default
+    return ts
+
+
+# ----------------------------------------------------------------------------------------
 # cached defaults
 
 _CACHE = {}
@@ -469,11 +821,15 @@ def _check_max(value, limit, name):
     return int(value)
 
 
-def _cached(cls, filename, build):
+def _cached(cls, filename, build, saved=False):
+    """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
+    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent."""
     path = os.path.join(data_dir(), filename)
     db = _CACHE.get(path)
     if db is not None:
         return db
+    if build is None and not os.path.exists(path):
+        return None
     if os.path.exists(path):
         try:
             db = cls.load(path)
@@ -481,7 +837,11 @@ def _cached(cls, filename, build):
             warnings.warn(f"rebuilding the damaged cache file: {e}", RuntimeWarning,
                           stacklevel=3)
     if db is None:
-        build().save(path)
+        if build is None:
+            return None
+        db = build()
+        if not saved:
+            db.save(path)
         db = cls.load(path, verify=False)
     _CACHE[path] = db
     return db
@@ -496,7 +856,31 @@ def one_sided():
 
 def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     """The two-sided database of ``max_checkers`` (default 8) checkers, built on first use
-    (about a second for 8) and cached like ``one_sided()``."""
+    (about a second for 8) and cached like ``one_sided()``.  Its ``.mars`` is the classic
+    ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
+    first access; never built implicitly)."""
     mc = _check_max(max_checkers, 14, "max_checkers")
-    return _cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
-                   lambda: TwoSided.build(mc, progress=False))
+    ts = _cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
+                 lambda: TwoSided.build(mc, progress=False))
+    ts._mars_default = True
+    return ts
+
+
+def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True):
+    """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 7) for
+    the oin / home-mars points of ``rules`` (default classic), built on first use (about
+    35 s and 1 GB for 7, 65 s and 1.7 GB for 8, streamed to the cache file) and cached
+    like ``one_sided()``.  The file name records N and the points.
+
+    ``build=False`` only loads: None when the table is not in the cache.  This is how
+    ``race_probabilities`` and ``TwoSided.mars`` use it, so that no query starts a long
+    build; build it once with ``mars_table()`` or ``nardy-fast bearoff build --mars``.
+    """
+    mc = _check_max(max_checkers, 14, "max_checkers")
+    oin, mars, _ = _mars_points(rules)
+    name = f"bearoff-mars-15x{mc}-oin{oin:g}-mars{mars:g}.nfdb"
+
+    def make():
+        path = os.path.join(data_dir(), name)
+        return MarsTable.build(mc, rules, path=path, progress=False)
+    return _cached(MarsTable, name, make if build else None, saved=True)

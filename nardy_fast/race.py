@@ -5,7 +5,11 @@ Two methods, chosen per position:
 ``"two_sided"`` (exact)
     Both sides have at most ``TwoSided.max_checkers`` checkers (default database: 8), so
     neither can be marsed and each side's best play maximises its probability of winning;
-    the two-sided table gives that probability exactly.
+    the two-sided table gives that probability exactly.  Or one side still has all 15
+    checkers (none off) and the other at most ``MarsTable.max_checkers`` (default table:
+    7): the mars table gives the exact probabilities of winning and of mars under the
+    play maximising each side's expected points, when it was built for the same ratio of
+    mars to oin points as ``rules`` (the cached default is built per ratio on first use).
 
 ``"one_sided"`` (the standard approximation)
     Otherwise each side is assumed to follow its own one-sided policy independently of the
@@ -17,7 +21,13 @@ Two methods, chosen per position:
     the two as independent and from ignoring that the best play depends on the opponent
     (e.g. racing for the last checker, or saving the mars); ``tests/test_race.py`` measures
     it against the two-sided table: over all races of at most 8 checkers a side, the
-    error in P(win) is at most 0.014 and 0.0009 on average (asserted: < 0.02, < 0.002).
+    error in P(win) is at most 0.014 and 0.0009 on average (asserted: < 0.02, < 0.002),
+    and against the exact mars table (classic points): 15 against <= 2 checkers, every
+    pair, at most 3e-7 in P(win) and 1e-15 in P(mars) (asserted on a sample: < 1e-4,
+    < 1e-3); 15 against <= 8, a sample of 1/679 of the pairs with either side on roll
+    (``benchmarks/bench_bearoff.py --mars 8``), at most 0.002 in P(win) and 0.0022 in
+    P(mars): with all 15 checkers left a side can rarely win, and saving the mars is
+    mostly a matter of getting one checker off soonest, which the one-sided policy does.
     Mars probabilities are clipped to the win / loss probabilities.
 
 In a pure race no koks is possible and every mars loser has all 15 checkers home, so
@@ -43,27 +53,54 @@ _METHODS = ("auto", "one_sided", "two_sided")
 
 
 def _databases(databases):
-    """(OneSided or None, TwoSided or None, explicit) from the ``databases`` argument."""
+    """(OneSided, TwoSided, [MarsTable], explicit) from the ``databases`` argument."""
     if databases is None:
-        return None, None, False
-    if isinstance(databases, (_bo.OneSided, _bo.TwoSided)):
+        return None, None, [], False
+    if isinstance(databases, (_bo.OneSided, _bo.TwoSided, _bo.MarsTable)):
         databases = [databases]
     if isinstance(databases, dict):
         databases = list(databases.values())
     one = two = None
+    mars = []
     try:
         items = list(databases)
     except TypeError:
-        raise TypeError("databases: expected a OneSided, a TwoSided, or a sequence of "
-                        f"them, got {type(databases).__name__}") from None
+        raise TypeError("databases: expected a OneSided, a TwoSided, a MarsTable, or a "
+                        f"sequence of them, got {type(databases).__name__}") from None
     for db in items:
         if isinstance(db, _bo.OneSided):
             one = db
         elif isinstance(db, _bo.TwoSided):
             two = db
+        elif isinstance(db, _bo.MarsTable):
+            mars.append(db)
         elif db is not None:
-            raise TypeError(f"databases: {type(db).__name__} is not a OneSided or TwoSided")
-    return one, two, True
+            raise TypeError(f"databases: {type(db).__name__} is not a OneSided, TwoSided "
+                            f"or MarsTable")
+    return one, two, mars, True
+
+
+def _mars_for(na, nb, rules, two, mars, explicit):
+    """The MarsTable serving a race of na against nb checkers under rules, or None: given
+    ones first, then the TwoSided's (the default one only for classic points and when it
+    covers the race), then (no databases given) the cached default for these points."""
+    hi, lo = max(na, nb), min(na, nb)
+    if hi != 15 or rules.draw_rule:
+        return None
+    candidates = list(mars)
+    if two is not None:
+        if two._mars is not None:
+            candidates.append(two._mars)
+        elif (two._mars_default and lo <= min(two.max_checkers, _bo.DEFAULT_MARS)
+              and _bo._mars_points(rules)[2] == _bo._mars_points(None)[2]):
+            candidates.append(two.mars)
+    if not explicit and lo <= _bo.DEFAULT_MARS:
+        candidates.append(_bo.mars_table(_bo.DEFAULT_MARS, rules, build=False))
+    for table in candidates:
+        if (table is not None and table.all_checkers == 15 and lo <= table.max_checkers
+                and table.matches(rules)):
+            return table
+    return None
 
 
 def race_probabilities(position, rules=None, databases=None, method="auto"):
@@ -76,12 +113,15 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         and neither has finished.
     rules : Rules, dict or None
         Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
-    databases : OneSided, TwoSided, or a sequence of them, optional
+    databases : OneSided, TwoSided, MarsTable, or a sequence of them, optional
         Databases to use instead of the cached defaults (``bearoff.one_sided()`` and
-        ``bearoff.two_sided()``, built on first use).  When given, only these are used:
-        pass just a ``OneSided`` to force the one-sided method.
+        ``bearoff.two_sided()``, built on first use in about a second, and
+        ``bearoff.mars_table()`` for the rules' points if it has been built: it takes about
+        35 s and 1 GB once, so it is never built implicitly).  When given, only
+        these (and a given TwoSided's ``.mars``) are used: pass just a ``OneSided`` to
+        force the one-sided method.
     method : {"auto", "one_sided", "two_sided"}
-        ``"auto"`` uses the exact two-sided table when it covers both sides (and
+        ``"auto"`` uses the exact two-sided or mars table when one covers the race (and
         ``draw_rule`` is off), else the one-sided convolution.
 
     Returns
@@ -112,27 +152,45 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     a6 = np.ascontiguousarray(boards[:, :17:-1], dtype=np.uint8)   # board6 of both sides
     ia, ib = (int(i) for i in _bearoff.indices_of(a6))
     na, nb = int(counts[0]), int(counts[1])
-    one, two, explicit = _databases(databases)
+    one, two, mars, explicit = _databases(databases)
 
     use_two = method == "two_sided" or (method == "auto" and not rules.draw_rule)
+    table = None
     if use_two:
-        if two is None and not explicit:
-            if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or method == "two_sided":
-                two = _bo.two_sided()
-        covered = two is not None and max(na, nb) <= two.max_checkers
+        if max(na, nb) == 15:
+            if method == "two_sided" or not rules.draw_rule:
+                table = _mars_for(na, nb, rules, two, mars, explicit)
+            covered = table is not None
+        else:
+            if two is None and not explicit:
+                if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or method == "two_sided":
+                    two = _bo.two_sided()
+            covered = two is not None and max(na, nb) <= two.max_checkers
         if method == "two_sided":
             if rules.draw_rule:
                 raise ValueError("method='two_sided': the two-sided table has no draw rule; "
                                  "use method='one_sided' with draw_rule=True")
             if not covered:
-                have = "no two-sided database" if two is None else \
-                    f"the two-sided database covers at most {two.max_checkers} checkers"
+                if max(na, nb) == 15:
+                    have = ("no mars table for these points covers it (MarsTable.build "
+                            "with these rules and max_checkers >= "
+                            f"{min(na, nb)})")
+                else:
+                    have = "no two-sided database" if two is None else \
+                        f"the two-sided database covers at most {two.max_checkers} checkers"
                 raise ValueError(f"method='two_sided': the sides have {na} and {nb} "
                                  f"checkers, {have}")
         use_two = covered
 
     extra = {"checkers": (na, nb)}
-    if use_two:
+    if use_two and table is not None:
+        p_win, p_mw, p_ml = table._by_index(ia, ib, na == table.all_checkers)
+        p_lose = 1.0 - p_win
+        p_draw = 0.0
+        used = "two_sided"
+        extra["mars_max_checkers"] = table.max_checkers
+        extra["mars_points"] = table.points
+    elif use_two:
         p_win = float(two.p_win_table[ia, ib])
         p_mw = p_ml = p_draw = 0.0
         p_lose = 1.0 - p_win
@@ -151,6 +209,9 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
             one.turns, one.first_off, ia, ib, rules.draw_rule, position.side == WHITE)
         p_lose = max(0.0, 1.0 - p_win - p_draw)
         used = "one_sided"
+        if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
+            extra["note"] = ("approximate: build the exact mars table once with "
+                             "nardy_fast.bearoff.mars_table() (about 35 s)")
     oin = rules.points("oin")
     mars = rules.points("home_mars")          # every mars of a race is a home mars
     equity = (oin * (p_win - p_mw) + mars * p_mw) - (oin * (p_lose - p_ml) + mars * p_ml)

@@ -5,8 +5,10 @@ The naive references here use the general move generator ``nardy_fast.successors
 """
 import csv
 import functools
+import glob
 import math
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_fast import _bearoff, bearoff as bo, successors
-from nardy_fast._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 
 DATA = Path(__file__).parent / "data" / "reference"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -36,18 +38,12 @@ def ts8():
 
 
 @pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Default databases go to a temporary NARDY_FAST_DATA (one per test session, so the
-    default two-sided table is built once), not the user's cache."""
-    folder = tmp_path_factory.getbasetemp() / "nardy_data"
-    folder.mkdir(exist_ok=True)
+def small_default_mars():
+    """Default mars tables of 2 checkers (seconds to build), not 7 (35 s); the data
+    folder is the session's private one (conftest)."""
     mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(folder))
-    saved = dict(bo._CACHE)
-    bo._CACHE.clear()
+    mp.setattr(bo, "DEFAULT_MARS", 2)
     yield
-    bo._CACHE.clear()
-    bo._CACHE.update(saved)
     mp.undo()
 
 
@@ -533,3 +529,274 @@ def test_one_sided_approximation_error_against_two_sided(db, ts8):
     for a, b in [(5, 17), (100, 2000), (2999, 1)]:
         assert _bearoff.race_one_sided(db.turns, db.first_off, a, b)[0] == \
             pytest.approx(approx[a, b], abs=1e-14)
+
+
+# ----------------------------------------------------------------------------------------
+# mars extension: X with all T checkers home and none off against Y of <= N
+
+def naive_mars(T, N, lam):
+    """Brute force over the general move generator on 24-point boards: (P(X wins), P(Y
+    wins a mars)) for every X board of <= T checkers, Y board of 1..N, either side on
+    roll, X maximising and Y minimising V = P(X wins) - lam P(Y mars), ties to the
+    smaller final board index (as documented).  Y finishing while X has all T is a mars."""
+    index = functools.lru_cache(maxsize=None)(bo.index_of)
+
+    @functools.lru_cache(maxsize=None)
+    def val(x, y, x_on_roll):
+        if sum(x) == 0:
+            return 1.0, 0.0
+        if sum(y) == 0:
+            return 0.0, (1.0 if sum(x) == T else 0.0)
+        pw = pm = 0.0
+        for r in ROLLS:
+            if x_on_roll:
+                opts = [(val(s, y, False), index(s))
+                        for s in naive_successors(x, *r, opponent=tuple(to24(y)))]
+                (w, m), _ = min(opts, key=lambda o: (-(o[0][0] - lam * o[0][1]), o[1]))
+            else:
+                opts = [(val(x, s, True), index(s))
+                        for s in naive_successors(y, *r, opponent=tuple(to24(x)))]
+                (w, m), _ = min(opts, key=lambda o: (o[0][0] - lam * o[0][1], o[1]))
+            pw += PROB[r] * w
+            pm += PROB[r] * m
+        return pw, pm
+    return val
+
+
+@pytest.fixture(scope="module")
+def mars3():
+    """T = 15 (the game) against <= 3 checkers, classic points: a few seconds."""
+    return bo.MarsTable.build(3, progress=False)
+
+
+@pytest.mark.parametrize("T, N, rules", [(3, 2, None), (4, 2, {"scoring": "extended"})])
+def test_mars_against_brute_force(T, N, rules):
+    mt = bo.MarsTable.build(N, rules=rules, all_checkers=T, progress=False)
+    lam = mt.lam
+    assert lam == (0.5 if rules is None else 1.5)        # (mars - oin) / (2 oin): 1, 2 or 4
+    ref = naive_mars(T, N, lam)
+    nx, two, my = mt.shape
+    assert (nx, two, my) == (math.comb(T + 5, 5), 2, math.comb(N + 6, 6))
+    xs = bo.board_of(np.arange(mt.x_offset, mt.x_offset + nx))
+    for i, x in enumerate(xs):
+        x = tuple(int(v) for v in x)
+        assert sum(x) == T
+        for j in range(1, my):
+            y = tuple(int(v) for v in bo.board_of(j))
+            for table, x_on_roll in ((mt.x_on_roll, True), (mt.y_on_roll, False)):
+                w, m = ref(x, y, x_on_roll)
+                assert abs(table[i, 0, j] - w) < 1e-13 and abs(table[i, 1, j] - m) < 1e-13, \
+                    (x, y, x_on_roll, table[i, :, j], (w, m))
+
+
+def test_mars_race_stage_equals_two_sided_table(ts8):
+    """With T - 1 <= 8 the race stage (X of <= T - 1 against Y of <= N, Y on roll) is a
+    corner of the square two-sided table, bit for bit."""
+    T, N = 9, 5
+    mT, mL, mN = (math.comb(k + 6, 6) for k in (T, T - 1, N))
+    y_on = np.empty((mT - mL, 2, mN))
+    solver = _bearoff.MarsSolver(T, N, 0.5, y_on)
+    assert (solver.n_race, solver.n_mars, solver.n_y) == (mL, mT - mL, mN)
+    with pytest.raises(RuntimeError, match="race boards done"):
+        solver.run_mars(np.empty((1, 2, mN)))
+    solver.run_race(mL)
+    bt = solver.race_table()
+    assert np.array_equal(bt[1:, 1:], ts8.p_win_table[1:mN, 1:mL].T)
+    solver.release()
+    with pytest.raises(RuntimeError, match="released"):
+        solver.race_table()
+
+
+def _v(mt, i, j, table):
+    return table[i, 0, j] - mt.lam * table[i, 1, j]
+
+
+def test_mars_bellman_equations_at_15(mars3):
+    """Every sampled stored value is one ply of optimal play over the table itself (Y on
+    roll), or over the table and the race stage's exact P(win) once X has a checker off
+    (X on roll), with 15 checkers; moves from the bear-off generator."""
+    mt = mars3
+    nx, _, my = mt.shape
+    y_on = np.empty((nx, 2, my))
+    solver = _bearoff.MarsSolver(15, 3, mt.lam, y_on)
+    solver.run_race(solver.n_race)
+    bt = solver.race_table()                              # P(Y on roll beats X of <= 14)
+    rng = np.random.default_rng(7)
+    for i, j in zip(rng.integers(0, nx, 60), rng.integers(1, my, 60)):
+        x = bo.board_of(mt.x_offset + i)
+        y = bo.board_of(j)
+        # Y on roll: minimise V over its moves; finishing is a mars
+        w = m = 0.0
+        for r in ROLLS:
+            opts = []
+            for f in _bearoff.roll_successors(y, *r):
+                a, b = (0.0, 1.0) if f == 0 else (mt.x_on_roll[i, 0, f], mt.x_on_roll[i, 1, f])
+                opts.append((a - mt.lam * b, f, a, b))
+            best = min(opts)
+            w += PROB[r] * best[2]
+            m += PROB[r] * best[3]
+        assert mt.y_on_roll[i, 0, j] == pytest.approx(w, abs=1e-14)
+        assert mt.y_on_roll[i, 1, j] == pytest.approx(m, abs=1e-14)
+        # X on roll: maximise V; a checker off leaves a plain race (no mars)
+        w = m = 0.0
+        for r in ROLLS:
+            opts = []
+            for f in _bearoff.roll_successors(x, *r):
+                if f < mt.x_offset:
+                    a, b = 1.0 - bt[f, j], 0.0
+                else:
+                    a, b = mt.y_on_roll[f - mt.x_offset, 0, j], mt.y_on_roll[f - mt.x_offset, 1, j]
+                opts.append((-(a - mt.lam * b), f, a, b))
+            best = min(opts)
+            w += PROB[r] * best[2]
+            m += PROB[r] * best[3]
+        assert mt.x_on_roll[i, 0, j] == pytest.approx(w, abs=1e-14)
+        assert mt.x_on_roll[i, 1, j] == pytest.approx(m, abs=1e-14)
+
+
+def test_mars_bounds_and_structure(mars3):
+    for table in (mars3.x_on_roll, mars3.y_on_roll):
+        t = np.asarray(table)
+        assert ((t >= 0) & (t <= 1)).all()
+        # P(X wins) + P(Y wins a mars) <= 1 (both are parts of a partition)
+        assert (t[:, 0, 1:] + t[:, 1, 1:] <= 1 + 1e-12).all()
+        assert (t[:, 0, 0] == 0).all() and (t[:, 1, 0] == 1).all()   # Y finished: a mars
+    # having the roll never hurts X
+    assert (mars3.x_on_roll[:, 0, 1:] >= mars3.y_on_roll[:, 0, 1:] - 1e-12).all()
+    # one Y checker on its 1-point (board6[0]) always finishes: with Y on roll, a mars
+    j = bo.index_of([1, 0, 0, 0, 0, 0])
+    assert (mars3.y_on_roll[:, 1, j] == 1).all() and (mars3.y_on_roll[:, 0, j] == 0).all()
+    # X with 15 on its 24-point bears at least two off at once: never marsed then
+    i = bo.index_of([15, 0, 0, 0, 0, 0]) - mars3.x_offset
+    assert (mars3.x_on_roll[i, 1, 1:] == 0).all()
+
+
+def test_mars_queries(mars3):
+    mt = mars3
+    x, y = [0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 0]
+    i, j = bo.index_of(x) - mt.x_offset, bo.index_of(y)
+    assert mt.probabilities(x, y) == (mt.x_on_roll[i, 0, j], 0.0, mt.x_on_roll[i, 1, j])
+    assert mt.probabilities(y, x) == (1 - mt.y_on_roll[i, 0, j], mt.y_on_roll[i, 1, j], 0.0)
+    assert mt.p_win(x, y) == mt.x_on_roll[i, 0, j]
+    assert mt.p_mars_loss(x, y) == mt.x_on_roll[i, 1, j] and mt.p_mars_win(x, y) == 0
+    assert mt.p_mars_win(to24(y), to24(x)) == mt.y_on_roll[i, 1, j]
+    assert mt.covers(x, y) and mt.covers(y, x) and not mt.covers(x, [4, 0, 0, 0, 0, 0])
+    # stacks, mixed orientations
+    a = np.array([x, y, x]); b = np.array([y, x, [1, 0, 0, 0, 0, 0]])
+    pw, pmw, pml = mt.probabilities(a, b)
+    assert pw.shape == (3,) and pw[0] == mt.p_win(x, y) and pw[1] == mt.p_win(y, x)
+    assert pmw[1] == mt.p_mars_win(y, x) and pml[2] == mt.p_mars_loss(x, [1, 0, 0, 0, 0, 0])
+    assert np.array_equal(mt.p_win(x, b[[0, 2]]), pw[[0, 2]])
+    with pytest.raises(ValueError, match=r"4 and 4 checkers.*all 15 and the other with 1..3"):
+        mt.p_win([4, 0, 0, 0, 0, 0], [4, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match=r"boards\[1\]: 2 and 0 checkers"):
+        mt.probabilities(a[:2], np.array([y, [0] * 6]))
+    with pytest.raises(ValueError, match="outside the home"):
+        mt.p_win(np.eye(24, dtype=np.uint8)[0] * 15, y)
+    with pytest.raises(ValueError, match="max_checkers=15"):
+        bo.MarsTable.build(15, progress=False)
+    with pytest.raises(ValueError, match="max_checkers=4: must be 0..3"):
+        bo.MarsTable.build(4, all_checkers=4, progress=False)
+    with pytest.raises(TypeError, match="all_checkers"):
+        bo.MarsTable.build(1, all_checkers=2.5, progress=False)
+
+
+def test_mars_points_recorded_and_matched(mars3, tmp_path):
+    from nardy_fast import Rules
+    assert mars3.points == (1.0, 2.0) and mars3.lam == 0.5
+    assert mars3.matches(None) and not mars3.matches(Rules(scoring="extended"))
+    assert mars3.matches(Rules(oin_points=2, mars_points=4))     # same ratio, same play
+    meta, _ = read_db(mars3.save(tmp_path / "m.nfdb"), "mars")
+    assert meta["points"] == {"oin": 1.0, "mars": 2.0} and meta["lambda"] == 0.5
+    assert meta["max_checkers"] == 3 and meta["all_checkers"] == 15
+
+
+def test_mars_play_depends_on_the_points():
+    """With mars worth more (extended: a home mars 4), the optimal play changes somewhere
+    (T = 6 against <= 3), so the table depends on the points."""
+    c = bo.MarsTable.build(3, all_checkers=6, progress=False)
+    e = bo.MarsTable.build(3, rules={"scoring": "extended"}, all_checkers=6, progress=False)
+    assert e.lam == 1.5
+    for a, b in ((c.x_on_roll, e.x_on_roll), (c.y_on_roll, e.y_on_roll)):
+        assert np.abs(np.asarray(a) - np.asarray(b)).max() > 1e-6
+
+
+def test_mars_files_streamed_saved_and_damaged(mars3, tmp_path):
+    small = bo.MarsTable.build(1, all_checkers=5, progress=False)
+    streamed = bo.MarsTable.build(1, all_checkers=5, path=tmp_path / "s.nfdb",
+                                  progress=False)
+    assert streamed.path == str(tmp_path / "s.nfdb")
+    assert np.array_equal(streamed.x_on_roll, small.x_on_roll)
+    assert np.array_equal(streamed.y_on_roll, small.y_on_roll)
+    small.save(tmp_path / "m.nfdb")
+    back = bo.MarsTable.load(tmp_path / "m.nfdb")
+    assert back.points == small.points and back.all_checkers == 5
+    assert np.array_equal(back.y_on_roll, small.y_on_roll)
+    assert pickle.loads(pickle.dumps(streamed)).path == streamed.path
+    raw = (tmp_path / "s.nfdb").read_bytes()
+    (tmp_path / "bad.nfdb").write_bytes(raw[:-8] + bytes([raw[-8] ^ 1]) + raw[-7:])
+    with pytest.raises(DatabaseError, match="checksum") as e:
+        bo.MarsTable.load(tmp_path / "bad.nfdb")
+    assert "bad.nfdb" in str(e.value)
+    with pytest.raises(DatabaseError, match="'mars' database, expected 'two_sided'"):
+        bo.TwoSided.load(tmp_path / "s.nfdb")
+    (tmp_path / "short.nfdb").write_bytes(raw[:-100])
+    with pytest.raises(DatabaseError, match="truncated"):
+        bo.MarsTable.load(tmp_path / "short.nfdb")
+
+
+def test_db_writer_streams_the_same_format(tmp_path):
+    a, b = np.arange(12.0).reshape(4, 3), np.arange(5, dtype=np.int32)
+    with DbWriter(tmp_path / "w.nfdb", "test", {"k": 1},
+                  {"a": ("<f8", (4, 3)), "b": ("<i4", (5,))}) as w:
+        w.write("a", a[:1])
+        w.write("a", a[1:])
+        with pytest.raises(ValueError, match="expected 'b'"):
+            w.write("a", a[:1])
+        w.write("b", b)
+    meta, back = read_db(tmp_path / "w.nfdb", "test")
+    assert meta == {"k": 1} and np.array_equal(back["a"], a) and np.array_equal(back["b"], b)
+    # incomplete or failing: no file is left
+    with pytest.raises(ValueError, match="incomplete"):
+        with DbWriter(tmp_path / "x.nfdb", "test", {}, {"a": ("<f8", (4, 3))}) as w:
+            w.write("a", a[:2])
+    with pytest.raises(ValueError, match="rows of shape"):
+        with DbWriter(tmp_path / "x.nfdb", "test", {}, {"a": ("<f8", (4, 3))}) as w:
+            w.write("a", np.zeros((2, 2)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.nfdb"]
+
+
+def test_two_sided_carries_a_mars_table(mars3, tmp_path):
+    ts = bo.TwoSided(np.zeros((28, 28)), 2)
+    assert ts.mars is None
+    ts.mars = mars3
+    assert ts.mars is mars3
+    with pytest.raises(TypeError, match="MarsTable"):
+        ts.mars = 3
+    built = bo.TwoSided.build(1, progress=False, mars=True)
+    assert built.mars.max_checkers == 1 and built.mars.all_checkers == 15
+    back = pickle.loads(pickle.dumps(built))
+    assert np.array_equal(back.mars.x_on_roll, built.mars.x_on_roll)
+    # the cached default attaches the default mars table once it has been built (a query
+    # never starts the long build itself)
+    default = bo.two_sided(3)
+    for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-*")):
+        bo._CACHE.pop(f, None)
+        os.remove(f)
+    assert bo.mars_table(2, build=False) is None
+    assert default.mars is None
+    table = bo.mars_table(2)                              # DEFAULT_MARS patched to 2 here
+    assert table is not None and default.mars is table
+    assert default.mars.matches(None)
+    assert os.path.basename(default.mars.path) == "bearoff-mars-15x2-oin1-mars2.nfdb"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, math.comb(20, 5) - 1), boards_upto(2, nonempty=True), st.integers(0, 5))
+def test_mars_extra_y_checker_never_helps_y(mars3, i, y, k):
+    """An extra checker for Y never lowers X's value V = P(X wins) - lam P(Y mars)."""
+    more = list(y)
+    more[k] += 1
+    j, j2 = bo.index_of(y), bo.index_of(more)
+    for table in (mars3.x_on_roll, mars3.y_on_roll):
+        assert _v(mars3, i, j2, table) >= _v(mars3, i, j, table) - 1e-12

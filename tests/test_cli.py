@@ -9,6 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from nardy_fast import Position  # noqa: E402
@@ -157,6 +158,26 @@ def test_bearoff_commands(capsys, tmp_path):
     assert code == 0 and "not all home" in out
     code, out, err = run(capsys, "bearoff", "build")
     assert code == 0, err
+
+
+def test_bearoff_build_mars_makes_race_queries_exact(capsys):
+    """15 checkers against one: one-sided until the mars table is built, then exact."""
+    from nardy_fast import Position, bearoff, race_probabilities
+
+    x = np.zeros(24, np.uint8); x[18] = 15
+    y = np.zeros(24, np.uint8); y[23] = 1
+    pos = Position.from_boards(x, y)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(bearoff, "DEFAULT_MARS", 1)
+    try:
+        if bearoff.mars_table(1, build=False) is None:
+            assert race_probabilities(pos).method == "one_sided"
+        code, out, err = run(capsys, "bearoff", "build", "--mars", "1")
+        assert code == 0 and "mars table ready" in out, err
+        exact = race_probabilities(pos)
+        assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 1
+    finally:
+        mp.undo()
 
 
 def test_help_and_entry_point():

@@ -1,5 +1,7 @@
 """Tests of nardy_fast.race_probabilities (exact two-sided and one-sided race chances)."""
+import glob
 import math
+import os
 
 import numpy as np
 import pytest
@@ -16,18 +18,15 @@ EXTENDED = Rules(scoring="extended")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Default databases go to a temporary NARDY_FAST_DATA (one per test session, so the
-    default two-sided table is built once), not the user's cache."""
-    folder = tmp_path_factory.getbasetemp() / "nardy_data"
-    folder.mkdir(exist_ok=True)
+def small_default_mars():
+    """Default mars tables of 2 checkers (seconds to build), not 7 (35 s), built up front
+    for both scorings as ``nardy-fast bearoff build --mars`` would (queries never build
+    them); the data folder is the session's private one (conftest)."""
     mp = pytest.MonkeyPatch()
-    mp.setenv(bo.DATA_ENV, str(folder))
-    saved = dict(bo._CACHE)
-    bo._CACHE.clear()
+    mp.setattr(bo, "DEFAULT_MARS", 2)
+    bo.mars_table(2)
+    bo.mars_table(2, EXTENDED)
     yield
-    bo._CACHE.clear()
-    bo._CACHE.update(saved)
     mp.undo()
 
 
@@ -39,6 +38,11 @@ def one():
 @pytest.fixture(scope="module")
 def two():
     return bo.two_sided()
+
+
+@pytest.fixture(scope="module")
+def mars():
+    return bo.mars_table(2)                  # the default for classic points (N patched)
 
 
 def to24(board6):
@@ -101,7 +105,9 @@ def test_two_sided_method_when_covered(two, a, b, side):
 @given(boards_upto(15), boards_upto(15), st.sampled_from([None, EXTENDED]))
 def test_one_sided_when_not_covered_and_consistent(one, a, b, rules):
     o = race_probabilities(race(a, b), rules=rules)
-    assert o.method == ("two_sided" if max(sum(a), sum(b)) <= 8 else "one_sided")
+    hi, lo = max(sum(a), sum(b)), min(sum(a), sum(b))
+    exact = hi <= 8 or (hi == 15 and lo <= bo.DEFAULT_MARS)
+    assert o.method == ("two_sided" if exact else "one_sided")
     check_consistent(o, rules)
     forced = race_probabilities(race(a, b), rules=rules, databases=one)
     assert forced.method == "one_sided"
@@ -133,10 +139,11 @@ def test_mars_by_hand():
     # turn, so the side on roll escapes the mars only by bearing one off now
     p_off = p_roll([0, 0, 0, 0, 0, 15], lambda n: n < 15)
     assert 0 < p_off < 1
-    o = race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]))
-    assert o.method == "one_sided"
-    assert o.p_win == 0 and o.p_lose == 1
-    assert o.p_mars_loss == pytest.approx(1 - p_off, abs=1e-15)
+    for dbs, method in ((None, "two_sided"), (bo.one_sided(), "one_sided")):
+        o = race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]), databases=dbs)
+        assert o.method == method
+        assert o.p_win == 0 and o.p_lose == 1
+        assert o.p_mars_loss == pytest.approx(1 - p_off, abs=1e-15)
     # 15 on point 24 always bears one off at once: a plain loss
     o = race_probabilities(race([15, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]))
     assert (o.p_lose, o.p_mars_loss, o.equity) == (1, 0, -1)
@@ -223,3 +230,78 @@ def test_one_sided_error_is_small_on_covered_races(one):
         approx = race_probabilities(p, databases=one)
         assert exact.method == "two_sided" and approx.method == "one_sided"
         assert abs(exact.p_win - approx.p_win) < 0.02
+
+
+# ----------------------------------------------------------------------------------------
+# a side with all 15 checkers (none off): the mars table
+
+@settings(max_examples=30, deadline=None)
+@given(boards_upto(15, lo=15), boards_upto(2), st.booleans(), st.sampled_from(["white", "black"]))
+def test_mars_table_used_when_one_side_has_all_15(mars, x, y, x_on_roll, side):
+    a, b = (x, y) if x_on_roll else (y, x)
+    o = race_probabilities(race(a, b, side))
+    assert o.method == "two_sided"
+    assert o.extra["mars_max_checkers"] == 2 and o.extra["mars_points"] == (1.0, 2.0)
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == mars.probabilities(a, b)
+    if x_on_roll:
+        assert o.p_mars_win == 0
+    else:
+        assert o.p_mars_loss == 0
+    check_consistent(o)
+
+
+def test_mars_table_follows_the_points(mars):
+    """Extended scoring (home mars 4) uses a table built for those points, once it is
+    built (a query never starts the build); a table for other points is not used."""
+    x, y = [0, 0, 1, 3, 5, 6], [0, 1, 1, 0, 0, 0]
+    for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-oin1-mars4*")):
+        bo._CACHE.pop(f, None)
+        os.remove(f)
+    before = race_probabilities(race(y, x), rules=EXTENDED)
+    assert before.method == "one_sided" and "mars_table()" in before.extra["note"]
+    ext = bo.mars_table(2, EXTENDED)
+    o = race_probabilities(race(y, x), rules=EXTENDED)
+    assert o.method == "two_sided" and o.extra["mars_points"] == (1.0, 4.0)
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == ext.probabilities(y, x)
+    check_consistent(o, EXTENDED)
+    assert o.equity == pytest.approx(o.p_win + 3 * o.p_mars_win - o.p_lose, abs=1e-12)
+    # the classic table is not used for extended scoring
+    assert race_probabilities(race(y, x), rules=EXTENDED,
+                              databases=[mars, bo.one_sided()]).method == "one_sided"
+    with pytest.raises(ValueError, match="no mars table for these points"):
+        race_probabilities(race(y, x), rules=EXTENDED, databases=[mars], method="two_sided")
+    # nor with the draw rule
+    assert race_probabilities(race(y, x), rules={"draw_rule": True}).method == "one_sided"
+
+
+def test_mars_table_explicit_and_attached(mars, one):
+    x, y = [2, 2, 2, 3, 3, 3], [1, 1, 0, 0, 0, 0]
+    o = race_probabilities(race(x, y), databases=mars)
+    assert o.method == "two_sided" and o.p_win == mars.p_win(x, y)
+    ts = bo.TwoSided.build(2, progress=False)
+    assert race_probabilities(race(x, y), databases=[ts, one]).method == "one_sided"
+    ts.mars = mars
+    assert race_probabilities(race(x, y), databases=[ts, one]).method == "two_sided"
+    three = [1, 1, 1, 0, 0, 0]                            # beyond the table's 2 checkers
+    assert race_probabilities(race(x, three), databases=[ts, one]).method == "one_sided"
+    with pytest.raises(ValueError, match="no mars table"):
+        race_probabilities(race(x, three), databases=[ts, one], method="two_sided")
+    with pytest.raises(TypeError, match="MarsTable"):
+        race_probabilities(race(x, y), databases=[one, "mars"])
+
+
+def test_one_sided_error_against_the_mars_table(mars, one):
+    """The one-sided convolution against the exact mars table, 15 against <= 2 checkers,
+    every pair with either side on roll (bounds documented in race.py)."""
+    rng = np.random.default_rng(12)
+    nx, _, my = mars.shape
+    err_w = err_m = 0.0
+    for i, j in zip(rng.integers(0, nx, 1500), rng.integers(1, my, 1500)):
+        x, y = bo.board_of(mars.x_offset + i), bo.board_of(j)
+        for a, b in ((x, y), (y, x)):
+            exact = race_probabilities(race(a, b), databases=mars)
+            approx = race_probabilities(race(a, b), databases=one)
+            err_w = max(err_w, abs(exact.p_win - approx.p_win))
+            err_m = max(err_m, abs(exact.p_mars_win - approx.p_mars_win),
+                        abs(exact.p_mars_loss - approx.p_mars_loss))
+    assert err_w < 1e-4 and err_m < 1e-3
