@@ -640,11 +640,7 @@ cdef class TwoSidedSolver:
         free(self.t.acc)
 
     def __init__(self, int max_checkers, double[:, ::1] table, int threads=1):
-        cdef Py_ssize_t m = n_boards(max_checkers), x, total = 0
-        cdef int r
-        cdef uint8_t c[N_HOME]
-        cdef int32_t* stamp
-        cdef int32_t* buf
+        cdef Py_ssize_t m = n_boards(max_checkers)
         if table.shape[0] != m or table.shape[1] != m:
             raise ValueError(f"table: expected shape ({m}, {m}), got "
                              f"({table.shape[0]}, {table.shape[1]})")
@@ -661,40 +657,12 @@ cdef class TwoSidedSolver:
         self.t.row = <double*>malloc(m * sizeof(double))
         self.t.g = <double*>malloc(18 * m * sizeof(double))
         self.t.acc = <double*>malloc(2 * CHUNK * self.nthreads * sizeof(double))
-        stamp = <int32_t*>malloc(m * sizeof(int32_t))
-        buf = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
         if (self.t.ss == NULL or self.t.ns == NULL or self.t.fstart == NULL
-                or self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL
-                or stamp == NULL or buf == NULL):
-            free(stamp)
-            free(buf)
+                or self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL):
             raise MemoryError()
         with nogil:
             single_step_table(m, self.t.ss, self.t.ns)
-            memset(stamp, 0xFF, m * sizeof(int32_t))
-            # count, then fill the final boards of every (board, roll)
-            for x in range(m):
-                board6_from_index(x, c)
-                for r in range(N_ROLLS):
-                    self.t.fstart[x * N_ROLLS + r] = total
-                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp,
-                                         <int32_t>(x * N_ROLLS + r))
-            self.t.fstart[m * N_ROLLS] = total
-        self.t.flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        if self.t.flist == NULL:
-            free(stamp)
-            free(buf)
-            raise MemoryError()
-        with nogil:
-            memset(stamp, 0xFF, m * sizeof(int32_t))
-            for x in range(m):
-                board6_from_index(x, c)
-                for r in range(N_ROLLS):
-                    roll_finals(c, ROLL_D1[r], ROLL_D2[r],
-                                self.t.flist + self.t.fstart[x * N_ROLLS + r], stamp,
-                                <int32_t>(x * N_ROLLS + r))
-        free(stamp)
-        free(buf)
+        self.t.flist = final_lists(m, self.t.fstart, False)
 
     @property
     def n_boards(self):
@@ -1167,6 +1135,49 @@ cdef void sort_segment(int32_t* a, int64_t n) noexcept nogil:
         a[j + 1] = v
 
 
+cdef int32_t* final_lists(Py_ssize_t m, int64_t* fstart, bint sort) except NULL:
+    """Distinct final boards of every (board, roll) of boards 0..m-1, as one list.
+
+    Fills ``fstart`` (m * 21 + 1 offsets): the finals of board x and roll r are
+    ``flist[fstart[21 x + r] : fstart[21 x + r + 1]]``, sorted when ``sort``.  Returns the
+    list (owned by the caller, freed with ``free``); MemoryError when out of memory.
+    """
+    cdef int32_t* stamp = <int32_t*>malloc(m * sizeof(int32_t))
+    cdef int32_t* buf = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
+    cdef int32_t* flist = NULL
+    cdef uint8_t c[N_HOME]
+    cdef Py_ssize_t x, total = 0
+    cdef int64_t e
+    cdef int r
+    if stamp != NULL and buf != NULL:
+        with nogil:                          # count, then fill
+            memset(stamp, 0xFF, m * sizeof(int32_t))
+            for x in range(m):
+                board6_from_index(x, c)
+                for r in range(N_ROLLS):
+                    fstart[x * N_ROLLS + r] = total
+                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp,
+                                         <int32_t>(x * N_ROLLS + r))
+            fstart[m * N_ROLLS] = total
+        flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+    if flist != NULL:
+        with nogil:
+            memset(stamp, 0xFF, m * sizeof(int32_t))
+            for x in range(m):
+                board6_from_index(x, c)
+                for r in range(N_ROLLS):
+                    e = fstart[x * N_ROLLS + r]
+                    roll_finals(c, ROLL_D1[r], ROLL_D2[r], flist + e, stamp,
+                                <int32_t>(x * N_ROLLS + r))
+                    if sort:
+                        sort_segment(flist + e, fstart[x * N_ROLLS + r + 1] - e)
+    free(stamp)
+    free(buf)
+    if flist == NULL:
+        raise MemoryError(f"final-board lists of {m:,} boards")
+    return flist
+
+
 cdef class MarsSolver:
     """Dynamic program of the mars extension (see ``bearoff.MarsTable``).
 
@@ -1208,11 +1219,7 @@ cdef class MarsSolver:
 
     def __init__(self, int all_checkers, int max_checkers, double lam,
                  double[:, :, ::1] y_on_roll):
-        cdef Py_ssize_t mT, mL, mN, x, total = 0, e
-        cdef int r
-        cdef uint8_t c[N_HOME]
-        cdef int32_t* stamp
-        cdef int32_t* buf
+        cdef Py_ssize_t mT, mL, mN
         if not 1 <= all_checkers <= MAX_BEAROFF:
             raise ValueError(f"all_checkers={all_checkers}: must be 1..15")
         if not 0 <= max_checkers < all_checkers:
@@ -1242,42 +1249,14 @@ cdef class MarsSolver:
         self.t.g = <double*>malloc(18 * mN * sizeof(double))
         self.t.gf = <int32_t*>malloc(18 * mN * sizeof(int32_t))
         self.t.acc = <double*>malloc(4 * CHUNK * sizeof(double))
-        stamp = <int32_t*>malloc(mT * sizeof(int32_t))
-        buf = <int32_t*>malloc(MAX_FINALS * sizeof(int32_t))
         if (self.t.fstart == NULL or self.t.yss == NULL or self.t.yns == NULL
                 or self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL
-                or self.t.gf == NULL or self.t.acc == NULL or stamp == NULL or buf == NULL):
-            free(stamp)
-            free(buf)
+                or self.t.gf == NULL or self.t.acc == NULL):
             raise MemoryError(f"mars solver: {mL * mN * 8 / 2**20:,.0f} MiB for the race table")
         with nogil:
             single_step_table(mN, self.t.yss, self.t.yns)
-            memset(stamp, 0xFF, mT * sizeof(int32_t))
-            for x in range(mT):
-                board6_from_index(x, c)
-                for r in range(N_ROLLS):
-                    self.t.fstart[x * N_ROLLS + r] = total
-                    total += roll_finals(c, ROLL_D1[r], ROLL_D2[r], buf, stamp,
-                                         <int32_t>(x * N_ROLLS + r))
-            self.t.fstart[mT * N_ROLLS] = total
-        self.t.flist = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        if self.t.flist == NULL:
-            free(stamp)
-            free(buf)
-            raise MemoryError()
-        with nogil:
-            memset(stamp, 0xFF, mT * sizeof(int32_t))
-            for x in range(mT):
-                board6_from_index(x, c)
-                for r in range(N_ROLLS):
-                    e = self.t.fstart[x * N_ROLLS + r]
-                    roll_finals(c, ROLL_D1[r], ROLL_D2[r], self.t.flist + e, stamp,
-                                <int32_t>(x * N_ROLLS + r))
-                    sort_segment(self.t.flist + e, self.t.fstart[x * N_ROLLS + r + 1] - e)
-            # X has borne off everything: Y on roll never wins
-            memset(self.t.bt, 0, mN * sizeof(double))
-        free(stamp)
-        free(buf)
+            memset(self.t.bt, 0, mN * sizeof(double))   # X has borne off all: Y never wins
+        self.t.flist = final_lists(mT, self.t.fstart, True)
 
     @property
     def n_race(self):
