@@ -621,16 +621,7 @@ cdef class TwoSidedSolver:
     cdef int nthreads
     cdef object q_owner
 
-    def __cinit__(self):
-        self.t.ss = NULL
-        self.t.ns = NULL
-        self.t.fstart = NULL
-        self.t.flist = NULL
-        self.t.row = NULL
-        self.t.g = NULL
-        self.t.acc = NULL
-
-    def __dealloc__(self):
+    def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
         free(self.t.ss)
         free(self.t.ns)
         free(self.t.fstart)
@@ -1195,18 +1186,7 @@ cdef class MarsSolver:
     cdef int T, N
     cdef object yon_owner
 
-    def __cinit__(self):
-        self.t.fstart = NULL
-        self.t.flist = NULL
-        self.t.yss = NULL
-        self.t.yns = NULL
-        self.t.bt = NULL
-        self.t.arow = NULL
-        self.t.g = NULL
-        self.t.gf = NULL
-        self.t.acc = NULL
-
-    def __dealloc__(self):
+    def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
         free(self.t.fstart)
         free(self.t.flist)
         free(self.t.yss)
