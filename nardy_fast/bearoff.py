@@ -168,29 +168,6 @@ def epc(board6, db=None):
 # ----------------------------------------------------------------------------------------
 # one-sided
 
-class _LookupTable(np.ndarray):
-    """A read-only float64 table (one value per board index) that also answers
-    ``table(board6)`` queries, so ``db.mean_first_off`` is both the array and the query."""
-
-    def __array_finalize__(self, obj):
-        self._lookup = None
-
-    def __call__(self, board6):
-        if self._lookup is None:
-            raise TypeError("only the database's own table can be called with a board")
-        return self._lookup(board6)
-
-    def __array_wrap__(self, arr, context=None, return_scalar=False):
-        arr = arr.view(np.ndarray)
-        return arr[()] if return_scalar else arr
-
-
-def _lookup_table(arr, fn):
-    view = arr.view(_LookupTable)
-    view._lookup = fn
-    return view
-
-
 class OneSided:
     """Exact one-sided bear-off database.
 
@@ -204,10 +181,9 @@ class OneSided:
         ``first_off[i, t]``: probability that the first checker comes off on turn ``t``
         under the play minimising that expectation; ``[1, 0, ...]`` when the board has
         fewer than 15 checkers (one is already off).
-    mean, mean_first_off : ndarray of float64, shape (m,)
-        The expectations (computed by the recursion, not from the rows).
-        ``mean_first_off`` is also callable: ``db.mean_first_off(board6)`` is the query
-        (``mean_first_off_array`` is the plain ndarray).
+    mean, mean_first_off_array : ndarray of float64, shape (m,)
+        The expectations (computed by the recursion, not from the rows); the queries for
+        one board are ``mean_turns(board6)`` and ``mean_first_off(board6)``.
     max_checkers : int
         Boards of at most this many checkers are covered; ``m = C(max_checkers + 6, 6)``.
     """
@@ -225,8 +201,7 @@ class OneSided:
             if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
                 arr.flags.writeable = False
         self.turns, self.first_off, self.mean = turns, first_off, mean
-        # the array of expectations, callable as the query mean_first_off(board6)
-        self.mean_first_off = _lookup_table(mean_first_off, self._mean_first_off_of)
+        self.mean_first_off_array = mean_first_off
         self.path = path
 
     def __repr__(self):
@@ -269,7 +244,7 @@ class OneSided:
         return write_db(path, self.kind, meta, {"turns": self.turns,
                                                 "first_off": self.first_off,
                                                 "mean": self.mean,
-                                                "mean_first_off": self.mean_first_off})
+                                                "mean_first_off": self.mean_first_off_array})
 
     @classmethod
     def load(cls, path, verify=True):
@@ -314,13 +289,9 @@ class OneSided:
         """P(first checker off on own turn t), t = 0 .. T1-1: ndarray of float64."""
         return self._row(self.first_off, board6)
 
-    def _mean_first_off_of(self, board6):
-        return float(self._row(self.mean_first_off.view(np.ndarray), board6))
-
-    @property
-    def mean_first_off_array(self):
-        """``mean_first_off`` as a plain ndarray of float64, shape (m,)."""
-        return self.mean_first_off.view(np.ndarray)
+    def mean_first_off(self, board6):
+        """Expected own turns until the first checker is off (0 when one already is)."""
+        return float(self._row(self.mean_first_off_array, board6))
 
     def mean_turns_many(self, boards):
         """Expected turns of each board of an (n, 6) or (n, 24) stack: float64, shape (n,)."""

@@ -33,10 +33,6 @@ def _other(side):
     return BLACK if side == WHITE else WHITE
 
 
-def _point_name(idx):
-    return "off" if idx == 24 else str(idx + 1)
-
-
 @dataclass(frozen=True)
 class Move:
     """One legal move: the mover's board after it and one step list that reaches it.

@@ -81,7 +81,6 @@ def boards_upto(n, nonempty=False):
         lambda i: tuple(int(x) for x in bo.board_of(i)))
 
 
-board6s = boards_upto(15)
 nonempty6 = boards_upto(15, nonempty=True)
 
 
@@ -212,7 +211,7 @@ def test_single_checker_by_hand(db):
 
 
 def test_distributions_sum_to_one_and_match_means(db):
-    for table, means in ((db.turns, db.mean), (db.first_off, db.mean_first_off)):
+    for table, means in ((db.turns, db.mean), (db.first_off, db.mean_first_off_array)):
         assert table.dtype == np.float64 and table.flags.c_contiguous
         assert (table >= 0).all()
         assert np.abs(table.sum(axis=1) - 1).max() < 1e-12
@@ -226,8 +225,8 @@ def test_first_off_rows(db):
     n = bo.board_of(np.arange(bo.N_BOARDS)).sum(axis=1)
     few = n < 15
     assert (db.first_off[few, 0] == 1).all() and not db.first_off[few, 1:].any()
-    assert not db.mean_first_off[few].any()
-    assert (db.mean_first_off[~few] >= 1).all()
+    assert not db.mean_first_off_array[few].any()
+    assert (db.mean_first_off_array[~few] >= 1).all()
     # all 15 on the 1-point: the first roll always bears one off
     assert db.mean_first_off([15, 0, 0, 0, 0, 0]) == 1.0
     assert db.first_off_distribution([15, 0, 0, 0, 0, 0])[1] == pytest.approx(1, abs=1e-15)
@@ -270,7 +269,7 @@ def test_against_gnubg_sample(db):
     p_off = np.array([[float(r[f"p_off_{t}"]) for t in range(19)] for r in rows])
     p_first = np.array([[float(r[f"p_first_off_{t}"]) for t in range(7)] for r in rows])
     assert np.abs(db.mean[idx] - mean).max() <= 2.5e-4
-    assert np.abs(db.mean_first_off[idx] - mean_f).max() <= 1e-4
+    assert np.abs(db.mean_first_off_array[idx] - mean_f).max() <= 1e-4
     ours = np.zeros((len(rows), 19))
     w = min(19, db.turns.shape[1])
     ours[:, :w] = db.turns[idx, :w]
@@ -295,10 +294,10 @@ def test_queries_scalar_and_vectorised_agree(db):
         assert db.mean_turns(b) == db.mean[i]
         assert np.array_equal(db.distribution(b), db.turns[i])
         assert np.array_equal(db.first_off_distribution(b), db.first_off[i])
-        assert db.mean_first_off(b) == db.mean_first_off[i]
+        assert db.mean_first_off(b) == db.mean_first_off_array[i]
         assert db.epc(b) == pytest.approx(db.mean[i] * 49 / 6)
     assert np.allclose(db.epc(boards), many * 49 / 6)
-    assert np.array_equal(db.mean_first_off_many(boards), db.mean_first_off[idx])
+    assert np.array_equal(db.mean_first_off_many(boards), db.mean_first_off_array[idx])
 
 
 @pytest.mark.parametrize("bad, exc, words", [
@@ -342,7 +341,7 @@ def test_save_load_roundtrip_memory_mapped(db, tmp_path):
     db.save(path)
     back = bo.OneSided.load(path)
     assert back.max_checkers == 15
-    for name in ("turns", "first_off", "mean", "mean_first_off"):
+    for name in ("turns", "first_off", "mean", "mean_first_off_array"):
         a = getattr(back, name)
         assert isinstance(a.base, np.memmap) or isinstance(a, np.memmap)
         assert a.flags.c_contiguous and not a.flags.writeable
