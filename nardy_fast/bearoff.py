@@ -468,6 +468,37 @@ class TwoSided:
         p = self.p_win_table[ia, ib]
         return float(p[0]) if (sa and sb) else p
 
+    def probabilities(self, on_roll6, opponent6):
+        """``(P(win), P(mars win), P(mars loss))`` of the side on roll for one pair of boards.
+
+        Both sides with at most ``max_checkers`` (and fewer than 15) checkers: the exact
+        table, no mars possible.  A side with all 15 checkers against at most N: the
+        attached mars table (``.mars``) when it covers the pair.  Otherwise ValueError.
+        """
+        a, sa = _as_boards(on_roll6, "on_roll6", 15)
+        b, sb = _as_boards(opponent6, "opponent6", 15)
+        if not (sa and sb):
+            raise ValueError("probabilities: expects one board per side (use p_win for stacks)")
+        na, nb = int(a.sum()), int(b.sum())
+        if max(na, nb) <= self.max_checkers and max(na, nb) < 15:
+            return self.p_win(a[0], b[0]), 0.0, 0.0
+        table = self.mars if max(na, nb) == 15 else None
+        if table is not None and min(na, nb) <= table.max_checkers:
+            return tuple(float(x) for x in table.probabilities(a[0], b[0]))
+        raise ValueError(f"the sides have {na} and {nb} checkers: the two-sided table covers "
+                         f"at most {self.max_checkers} each" + (
+                             "" if max(na, nb) < 15 else
+                             ", and no mars table covering 15 against "
+                             f"{min(na, nb)} is attached (bearoff.mars_table())"))
+
+    def p_mars_win(self, on_roll6, opponent6):
+        """P(the side on roll wins a mars), see ``probabilities``."""
+        return self.probabilities(on_roll6, opponent6)[1]
+
+    def p_mars_loss(self, on_roll6, opponent6):
+        """P(the side on roll loses a mars), see ``probabilities``."""
+        return self.probabilities(on_roll6, opponent6)[2]
+
 
 # ----------------------------------------------------------------------------------------
 # mars extension: a side with all its checkers home (none off) against <= N checkers

@@ -305,3 +305,20 @@ def test_one_sided_error_against_the_mars_table(mars, one):
             err_m = max(err_m, abs(exact.p_mars_win - approx.p_mars_win),
                         abs(exact.p_mars_loss - approx.p_mars_loss))
     assert err_w < 1e-4 and err_m < 1e-3
+
+
+def test_two_sided_probabilities_route_to_the_mars_table(mars):
+    """TwoSided answers mars probabilities where they apply: none below 15 checkers,
+    the attached mars table for 15 against <= N, a clear error elsewhere."""
+    ts = bo.TwoSided.build(2, progress=False)
+    a, b = [1, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]
+    assert ts.probabilities(a, b) == (ts.p_win(a, b), 0.0, 0.0)
+    x, y = [0, 0, 0, 0, 0, 15], [1, 1, 0, 0, 0, 0]       # x bears off only with a 6
+    with pytest.raises(ValueError, match="no mars table"):
+        ts.p_mars_loss(x, y)
+    ts.mars = mars
+    assert ts.probabilities(x, y) == mars.probabilities(x, y)
+    assert ts.p_mars_win(y, x) == mars.p_mars_win(y, x) > 0
+    assert ts.p_mars_loss(x, y) == mars.p_mars_loss(x, y) > 0
+    with pytest.raises(ValueError, match="covers at most 2"):
+        ts.probabilities([3, 0, 0, 0, 0, 0], b)
