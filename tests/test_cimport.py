@@ -24,17 +24,20 @@ CONSUMER = textwrap.dedent('''
     from nardy_fast._board cimport N_POINTS, pip_count
     import numpy as np
 
-    def first_results(const uint8_t[::1] mover, const uint8_t[::1] opponent, int d1, int d2):
+    def first_results(const uint8_t[::1] mover, const uint8_t[::1] opponent, int d1, int d2,
+                      Py_ssize_t cap=DEFAULT_CAP):
         cdef rules_t r
         r.head_rule = HEAD_CLASSIC
         r.block_rule = BLOCK_AHEAD
         r.block_transient = 0
         r.larger_die_rule = 1
-        out = np.empty((DEFAULT_CAP, N_POINTS), np.uint8)
+        out = np.empty((max(cap, 1), N_POINTS), np.uint8)
         cdef uint8_t[:, ::1] o = out
         cdef Py_ssize_t n
         with nogil:
-            n = gen_successors(&mover[0], &opponent[0], d1, d2, &r, &o[0, 0], NULL, DEFAULT_CAP)
+            n = gen_successors(&mover[0], &opponent[0], d1, d2, &r, &o[0, 0], NULL, cap)
+        if n < 0:
+            return None, pip_count(&mover[0])
         return out[:n].copy(), pip_count(&mover[0])
 ''')
 
@@ -75,3 +78,11 @@ def test_consumer_agrees_with_python_api(consumer):
         assert sorted(map(tuple, got.tolist())) == sorted(map(tuple, want.tolist()))
         assert pips == int(m @ np.arange(24, 0, -1))
         m, o = o, want[rng.integers(len(want))]
+
+
+def test_too_small_a_buffer_is_reported(consumer):
+    """gen_successors returns -1 (not a truncated list) when cap is too small."""
+    start = np.zeros(24, np.uint8); start[0] = 15
+    n = len(successors(start, start, 3, 3))           # 2 results
+    assert consumer.first_results(start, start, 3, 3, n)[0] is not None
+    assert consumer.first_results(start, start, 3, 3, n - 1)[0] is None
