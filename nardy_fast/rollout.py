@@ -107,6 +107,7 @@ def _mars_source(rules):
 
 
 def _mars_arrays(table, n):
+    """The ``mars`` entry of ``_rollout.play_blocks``'s tables for a MarsTable."""
     return (table.x_on_roll, table.y_on_roll, int(table.x_offset), int(n))
 
 
@@ -252,8 +253,7 @@ class _Plan:
                 rules=self.rules, policies=self.policies, dice=self.dice,
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
-                first_block=first,
-                n_blocks=nb, n_games=self.n_games, block_games=block))
+                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
