@@ -469,7 +469,7 @@ MARS_RACES = [
     (board(p19=15), board(p24=1)),
     (board(p19=10, p20=5), board(p23=1, p24=1)),
 ]
-MARS_RACES += [(o, m) for m, o in MARS_RACES]                 # the side with 15 not on roll
+MARS_RACES += [(o, m) for m, o in MARS_RACES]       # the side with 15 not on roll
 EXTENDED = Rules(scoring="extended")
 
 
@@ -598,7 +598,8 @@ def _fields(r):
 
 @needs_bearoff
 @pytest.mark.parametrize("rules", [Rules(), EXTENDED])
-def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_mars, rules):
+def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_mars,
+                                                     rules):
     """Pool workers (which keep DEFAULT_MARS = 7) load the same table, by its path."""
     from nardy_fast import bearoff as bo
     n = 2 * nrng.BLOCK_GAMES + 50
