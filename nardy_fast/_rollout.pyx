@@ -59,10 +59,13 @@ Exact bear-off values (truncation)
 ----------------------------------
 The same numbers as ``race_probabilities``: when a two-sided table covers both sides (and
 ``draw_rule`` is off), ``P(win)`` from it (optimal play for the win; no mars possible
-below 15 checkers); otherwise the one-sided convolution ``_bearoff.race_outcome`` (each
-side's turns ``T`` under minimum-mean play and turns to the first checker off ``F`` under
-first-off-minimising play, independent; with ``draw_rule`` Black's last turn).  Every
-mars of a race is a home mars.  The expected remaining plies use the one-sided turn
+below 15 checkers); when one side has all 15 checkers (none off), the other 1 .. N and a
+mars table of N checkers is attached (``draw_rule`` off; ``rollout.py`` attaches the one
+``race_probabilities`` would use, for the rules' points), ``P(win)`` and ``P(mars)`` from
+it (play maximising each side's expected points); otherwise the one-sided convolution
+``_bearoff.race_outcome`` (each side's turns ``T`` under minimum-mean play and turns to the
+first checker off ``F`` under first-off-minimising play, independent; with ``draw_rule``
+Black's last turn).  Every mars of a race is a home mars.  The expected remaining plies use the one-sided turn
 distributions: X (on roll) finishing on its turn ``t`` ends the game at ply ``2t - 1``,
 Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 """
@@ -104,7 +107,7 @@ from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checke
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
-from nardy_fast._bearoff cimport board6_index, race_outcome
+from nardy_fast._bearoff cimport board6_index, race_outcome, mars_entry
 
 __all__ = ["play_blocks", "greedy_scores", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH"]
@@ -177,6 +180,12 @@ ctypedef struct config_t:
     const double* ts_pwin      # two-sided P(on roll wins), (ts_m, ts_m), or NULL
     Py_ssize_t ts_m
     int ts_max_checkers
+    const double* mx_x         # mars table x_on_roll (mx_nx, 2, mx_m): X (15 home, none
+                               # off) on roll against Y of 1..mx_max checkers, or NULL
+    const double* mx_y         # its y_on_roll (Y on roll), same layout
+    Py_ssize_t mx_m            # Y boards, C(mx_max + 6, 6)
+    Py_ssize_t mx_off          # index of X's first board, C(20, 6)
+    int mx_max                 # most checkers of Y
     void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
     void* py_error             # borrowed list receiving a callable's exception
 
@@ -425,7 +434,8 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
                      double* v) noexcept nogil:
     """Exact values of a race of both homes, X = side x on roll (module docstring).
 
-    Probabilities from ``_bearoff.race_outcome`` (one-sided) or the two-sided table, as
+    Probabilities from the two-sided table, the mars table (one side with all 15
+    checkers, the other 1 .. mx_max) or ``_bearoff.race_outcome`` (one-sided), as
     ``race_probabilities`` computes them; expected remaining plies from the one-sided
     turn distributions.
     """
@@ -438,15 +448,24 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     cdef double out[4]
     cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s, hm
     cdef int a = 0, b = 0, x_white = is_white(c, x)
+    cdef int nx = checkers_on(bx), ny = checkers_on(by)
     if c.draw_rule:
         if x_white:
             a = 1
         else:
             b = 1
-    if (c.ts_pwin != NULL and not c.draw_rule and checkers_on(bx) <= c.ts_max_checkers
-            and checkers_on(by) <= c.ts_max_checkers):
+    if (c.ts_pwin != NULL and not c.draw_rule and nx <= c.ts_max_checkers
+            and ny <= c.ts_max_checkers):
         pw = c.ts_pwin[ix * c.ts_m + iy]        # no mars below 15 checkers
         pmw = pml = pd = 0.0
+    elif c.mx_x != NULL and not c.draw_rule and nx == N_CHECKERS and 1 <= ny <= c.mx_max:
+        pw = mars_entry(c.mx_x, c.mx_m, c.mx_off, ix, iy, 0)     # on roll with all 15
+        pml = mars_entry(c.mx_x, c.mx_m, c.mx_off, ix, iy, 1)
+        pmw = pd = 0.0
+    elif c.mx_x != NULL and not c.draw_rule and ny == N_CHECKERS and 1 <= nx <= c.mx_max:
+        pw = 1.0 - mars_entry(c.mx_y, c.mx_m, c.mx_off, iy, ix, 0)   # opponent has 15
+        pmw = mars_entry(c.mx_y, c.mx_m, c.mx_off, iy, ix, 1)
+        pml = pd = 0.0
     else:
         race_outcome(c.os_turns, T, c.os_first, c.os_T1, ix, iy, c.draw_rule, x_white, out)
         pw = out[0]
@@ -600,15 +619,30 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.ts_pwin = NULL
     c.os_T = c.os_T1 = c.ts_m = 0
     c.ts_max_checkers = 0
+    c.mx_x = c.mx_y = NULL
+    c.mx_m = c.mx_off = 0
+    c.mx_max = 0
     return 0
+
+
+cdef Py_ssize_t comb6(Py_ssize_t n) noexcept:
+    """C(n + 6, 6): boards of at most n checkers."""
+    cdef Py_ssize_t r = 1, k
+    for k in range(1, 7):
+        r = r * (n + k) // k
+    return r
 
 
 cdef int attach_tables(config_t* c, tables) except -1:
     """Point the config at the bear-off tables ``(mean, turns, first_off, pwin or None,
-    max_checkers)``; the caller keeps ``tables`` alive while ``c`` is used."""
+    max_checkers[, mars])`` (``mars``: None or ``(x_on_roll, y_on_roll, x_offset,
+    max_checkers)`` of a 15-checker ``MarsTable``); the caller keeps ``tables`` alive
+    while ``c`` is used."""
     cdef const double[::1] mean
     cdef const double[:, ::1] turns, first_off, pwin
-    mean, turns, first_off, pw, nmax = tables
+    cdef const double[:, :, ::1] mx, my
+    mean, turns, first_off, pw, nmax = tables[:5]
+    mars = tables[5] if len(tables) > 5 else None
     c.os_mean = &mean[0]
     c.os_turns = &turns[0, 0]
     c.os_T = turns.shape[1]
@@ -619,6 +653,22 @@ cdef int attach_tables(config_t* c, tables) except -1:
         c.ts_pwin = &pwin[0, 0]
         c.ts_m = pwin.shape[0]
         c.ts_max_checkers = int(nmax)
+    if mars is not None:
+        xo, yo, off, mmax = mars
+        mx = xo
+        my = yo
+        if (mx.shape[1] != 2 or my.shape[0] != mx.shape[0] or my.shape[1] != 2
+                or my.shape[2] != mx.shape[2] or not 0 <= int(mmax) < N_CHECKERS
+                or mx.shape[2] != comb6(int(mmax))
+                or int(off) != comb6(N_CHECKERS - 1)
+                or mx.shape[0] != comb6(N_CHECKERS) - int(off)):
+            raise ValueError("mars table: inconsistent shapes for 15 checkers against "
+                             f"<= {mmax}")
+        c.mx_x = &mx[0, 0, 0]
+        c.mx_y = &my[0, 0, 0]
+        c.mx_m = mx.shape[2]
+        c.mx_off = int(off)
+        c.mx_max = int(mmax)
     return 0
 
 
@@ -645,9 +695,12 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     truncate : bool
         End games at a race of both homes with the exact values (needs ``tables``).
     tables : None or tuple
-        ``(mean, turns, first_off, p_win_table_or_None, max_checkers)``: the one-sided
-        tables (float64, C-contiguous) and optionally a two-sided table.  With tables the
-        non-random policies play the database's bear-off moves.
+        ``(mean, turns, first_off, p_win_table_or_None, max_checkers[, mars])``: the
+        one-sided tables (float64, C-contiguous), optionally a two-sided table and a mars
+        table ``mars = (x_on_roll, y_on_roll, x_offset, max_checkers)`` of a
+        ``bearoff.MarsTable`` of 15 checkers, or None (used for truncation only; the
+        caller checks that its points match ``rules``).  With tables the non-random
+        policies play the database's bear-off moves.
     entropy : int
         Root entropy; block ``k`` uses ``rng.block_bit_generator(entropy, k)``.
     n_games : int
@@ -747,8 +800,9 @@ def greedy_scores(candidates, opponent):
 def race_values(mover, opponent, *, rules, bint mover_white, tables):
     """Exact values of a race of both homes for the side on roll (the truncation values).
 
-    Returns a dict of ``QUANTITIES`` (``plies``: expected plies to the end).  Trusts its
-    inputs (both sides entirely home, neither finished, one-sided tables given).
+    ``tables`` as for ``play_blocks`` (a mars table in it is used for 15 against 1 .. N
+    checkers).  Returns a dict of ``QUANTITIES`` (``plies``: expected plies to the end).
+    Trusts its inputs (both sides entirely home, neither finished, one-sided tables given).
     """
     cdef config_t c
     cdef work_t w

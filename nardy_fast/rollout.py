@@ -4,12 +4,14 @@
 policies, cuts the games into chunks of whole random-stream blocks (``nardy_fast.rng``),
 runs them in this process, a local process pool or a Dask cluster (``nardy_fast.parallel``)
 and merges the per-block tallies in block order.  Results therefore depend on the seed
-only: any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
+only (and, with truncation, on whether the mars table is cached: ``extra["mars_table"]``):
+any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
 
 Estimates and errors
 --------------------
 Every probability and the equity is the mean of a per-game value for the side on roll
-(0/1 outcomes for games played out, exact bear-off probabilities for truncated games).
+(0/1 outcomes for games played out, the bear-off probabilities of ``race_probabilities``
+for truncated games: two-sided or mars table when it covers the race, else one-sided).
 The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
 (stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
 pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
@@ -26,6 +28,7 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -80,6 +83,55 @@ def _bearoff_tables():
               int(two.max_checkers))
     _TABLES["tables"] = tables
     return tables
+
+
+def _mars_source(rules):
+    """``(path, max_checkers)`` of the mars table that ``race_probabilities`` uses for a
+    race of 15 checkers against a few under ``rules`` (the cached default
+    ``bearoff.mars_table(DEFAULT_MARS, rules, build=False)``: never built here), or None
+    (no such table cached, or ``draw_rule``).  Its arrays are kept for this process."""
+    if rules.draw_rule:
+        return None
+    try:
+        bearoff = importlib.import_module("nardy_fast.bearoff")
+    except ImportError:
+        return None
+    n = bearoff.DEFAULT_MARS
+    table = bearoff.mars_table(n, rules, build=False)
+    if (table is None or table.path is None or table.all_checkers != 15
+            or table.max_checkers < n or not table.matches(rules)):
+        return None
+    source = (os.fspath(table.path), int(n))
+    _TABLES[("mars",) + source] = _mars_arrays(table, n)
+    return source
+
+
+def _mars_arrays(table, n):
+    """The ``mars`` entry of ``_rollout.play_blocks``'s tables for a MarsTable."""
+    return (table.x_on_roll, table.y_on_roll, int(table.x_offset), int(n))
+
+
+def _mars_tables(source, rules):
+    """The mars arrays of ``source = (path, max_checkers)`` in this process: cached, else
+    memory-mapped from ``path`` (a worker of this machine), else this worker's own cached
+    ``mars_table(max_checkers, rules)`` (a remote Dask worker); never built."""
+    key = ("mars",) + tuple(source)
+    if key in _TABLES:
+        return _TABLES[key]
+    path, n = source
+    bearoff = importlib.import_module("nardy_fast.bearoff")
+    if os.path.exists(path):
+        table = bearoff.MarsTable.load(path, verify=False)
+    else:
+        table = bearoff.mars_table(n, rules, build=False)
+    if (table is None or table.all_checkers != 15 or table.max_checkers < n
+            or not table.matches(rules)):
+        raise BearoffUnavailable(
+            f"truncate='bearoff': this worker cannot load the mars table of 15 against "
+            f"<= {n} checkers that the rollout uses ({path}); build it there with "
+            f"nardy_fast.bearoff.mars_table({n}) or run the rollout locally")
+    _TABLES[key] = _mars_arrays(table, n)
+    return _TABLES[key]
 
 
 def _bearoff_available():
@@ -176,8 +228,10 @@ class _Plan:
                              "roll from the start cannot be a double")
         self.opening_dice = self.opening_dice and self.dice is None
         self.use_tables = truncate == "bearoff" or any(p != "random" for p in self.policies)
+        self.mars = None
         if truncate == "bearoff":
             _bearoff_tables()                     # raise here, not in the workers
+            self.mars = _mars_source(self.rules)
         elif self.use_tables:
             self.use_tables = _bearoff_available()
 
@@ -198,8 +252,8 @@ class _Plan:
                 boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
                 rules=self.rules, policies=self.policies, dice=self.dice,
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
-                use_tables=self.use_tables, entropy=self.entropy, first_block=first,
-                n_blocks=nb, n_games=self.n_games, block_games=block))
+                use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
+                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -208,7 +262,10 @@ def _run_chunk(spec):
     """Worker entry point: play one chunk; returns (first_block, tally, truncated)."""
     spec = dict(spec)
     use_tables = spec.pop("use_tables")
+    mars = spec.pop("mars")
     tables = _bearoff_tables() if use_tables else None
+    if mars is not None:
+        tables = tables + (_mars_tables(mars, spec["rules"]),)
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -290,6 +347,7 @@ def _extra(plan, workers, client, interrupted):
         if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
         "truncate": plan.truncate if plan.truncate is not None else "none",
         "bearoff_policy": bool(plan.use_tables),
+        "mars_table": 0 if plan.mars is None else plan.mars[1],
         "dice": "" if plan.dice is None else f"{plan.dice[0]}-{plan.dice[1]}",
         "chunk_size": plan.chunk_games,
         "block_games": _rng.BLOCK_GAMES,
@@ -349,8 +407,12 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         Fix the first roll of the side on roll (each die 1..6).
     truncate : {"bearoff", None}
         ``"bearoff"``: a game stops once both sides have all their checkers home and adds
-        the exact bear-off probabilities (needs ``nardy_fast.bearoff``).  ``None``: every
-        game is played to its end.
+        the bear-off probabilities ``race_probabilities`` gives for that race (needs
+        ``nardy_fast.bearoff``): exact from the two-sided table or, for 15 checkers
+        against a few, from the mars table when it has been built for the rules' points
+        (``bearoff.mars_table()``; never built by a rollout; ``extra["mars_table"]``
+        records its checkers, 0 for none), else the one-sided approximation.  ``None``:
+        every game is played to its end.
     workers : int or None
         ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
         process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.

@@ -460,6 +460,33 @@ HOME_RACES = [
     (board(p19=3, p20=2, p22=2), board(p19=10, p20=5)),          # mars wins likely
     (board(p19=10, p20=5), board(p20=2, p21=2, p22=2, p23=1)),   # mars losses likely
 ]
+# 15 checkers (none off) against 1..2: exact only through the mars table (N = 2 here, see
+# small_default_mars).  The first two are among the races where the one-sided
+# approximation is worst (~2e-7 in P(win)), so a truncation ignoring the table fails.
+MARS_RACES = [
+    (board(p20=4, p21=1, p22=3, p23=4, p24=3), board(p19=2)),
+    (board(p19=1, p21=2, p22=2, p23=3, p24=7), board(p19=2)),
+    (board(p19=15), board(p24=1)),
+    (board(p19=10, p20=5), board(p23=1, p24=1)),
+]
+MARS_RACES += [(o, m) for m, o in MARS_RACES]       # the side with 15 not on roll
+EXTENDED = Rules(scoring="extended")
+
+
+@pytest.fixture(scope="module")
+def mars_tables():
+    """The mars tables of 15 against <= 2 checkers for classic and extended points, built
+    (seconds) in the session's private data folder as ``bearoff build --mars`` would."""
+    from nardy_fast import bearoff as bo
+    return {rules.scoring: bo.mars_table(2, rules) for rules in (Rules(), EXTENDED)}
+
+
+@pytest.fixture
+def small_default_mars(monkeypatch, mars_tables):
+    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 7)."""
+    from nardy_fast import bearoff as bo
+    monkeypatch.setattr(bo, "DEFAULT_MARS", 2)
+    return mars_tables
 
 
 @needs_bearoff
@@ -498,20 +525,111 @@ def test_truncated_rollout_matches_played_out_rollout():
 
 
 @needs_bearoff
-@pytest.mark.parametrize("rules", [Rules(), Rules(scoring="extended"),
-                                   Rules(draw_rule=True)])
-@pytest.mark.parametrize("k", range(len(HOME_RACES)))
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED, Rules(draw_rule=True)])
+@pytest.mark.parametrize("k", range(len(HOME_RACES + MARS_RACES)))
 @pytest.mark.parametrize("side", ["white", "black"])
-def test_truncation_equals_race_probabilities(k, rules, side):
-    mover, opp = HOME_RACES[k]
+def test_truncation_equals_race_probabilities(k, rules, side, small_default_mars):
+    from nardy_fast._rollout import race_values
+    from nardy_fast.rollout import _bearoff_tables, _mars_source, _mars_tables
+    mover, opp = (HOME_RACES + MARS_RACES)[k]
     p = nf.Position.from_boards(mover, opp, side)
     exact = nf.race_probabilities(p, rules=rules)
+    source = _mars_source(rules)
+    tables = _bearoff_tables() + (None if source is None else _mars_tables(source, rules),)
+    values = race_values(mover, opp, rules=rules, mover_white=side == "white",
+                         tables=tables)
     r = rollout(p, 40, seed=1, rules=rules, **FAST)
     for name in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "p_draw", "equity",
                  "p_home_mars_win", "p_home_mars_loss"):
         assert getattr(r, name) == pytest.approx(getattr(exact, name), abs=1e-12), name
+        assert values[name] == pytest.approx(getattr(exact, name), abs=1e-12), name
     assert r.extra["games_truncated"] == 40 and r.se_equity < 1e-6
+    if k >= len(HOME_RACES) and not rules.draw_rule:
+        assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 2
+        assert r.extra["mars_table"] == 2
+    else:
+        assert r.extra["mars_table"] == (0 if rules.draw_rule else 2)
     consistency(r, rules)
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED])
+@pytest.mark.parametrize("default, points", [
+    (3, None),                  # no table of 15 against <= 3 cached
+    (7, None),                  # the real default, not built in the tests
+    (2, {"home_mars_points": 3.0}),   # a table of 2, but not for these points
+])
+def test_truncation_without_a_cached_mars_table_is_one_sided(monkeypatch, mars_tables,
+                                                              rules, default, points):
+    from nardy_fast import bearoff as bo
+    if points is not None:
+        rules = Rules(scoring="extended", **points)
+    monkeypatch.setattr(bo, "DEFAULT_MARS", default)
+    assert bo.mars_table(default, rules, build=False) is None
+    one = bo.one_sided()
+    table = mars_tables[rules.scoring] if points is None else None
+    gap = 0.0
+    for mover, opp in MARS_RACES[:2] + MARS_RACES[4:6]:
+        p = nf.Position.from_boards(mover, opp)
+        approx = nf.race_probabilities(p, rules=rules, databases=one)
+        assert approx.method == "one_sided"
+        assert nf.race_probabilities(p, rules=rules).method == "one_sided"
+        r = rollout(p, 40, seed=1, rules=rules, **FAST)
+        assert r.extra["mars_table"] == 0
+        for name in ("p_win", "p_mars_win", "p_mars_loss", "equity"):
+            assert getattr(r, name) == pytest.approx(getattr(approx, name), abs=1e-12)
+        if table is not None:
+            exact = table.probabilities(mover, opp)
+            gap = max(gap, *(abs(getattr(r, name) - e) for name, e in
+                             zip(("p_win", "p_mars_win", "p_mars_loss"), exact)))
+    # the table's exact values are really different (so this test can fail)
+    assert table is None or gap > 1e-8
+
+
+# 15 checkers, three still outside the home, against two; both come home in a few turns
+# and the race is then (mostly) 15 against <= 2 checkers.
+MARS_ROLLOUT = nf.Position.from_boards(board(p16=1, p17=1, p18=1, p20=4, p21=4, p22=4),
+                                       board(p12=1, p17=1))
+
+
+def _fields(r):
+    return {k: v for k, v in r.to_dict().items() if not k.startswith("extra_")}
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED])
+def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_mars,
+                                                     rules):
+    """Pool workers (which keep DEFAULT_MARS = 7) load the same table, by its path."""
+    from nardy_fast import bearoff as bo
+    n = 2 * nrng.BLOCK_GAMES + 50
+    kw = dict(seed=11, rules=rules, progress=False)
+    serial = rollout(MARS_ROLLOUT, n, workers=1, **kw)
+    assert serial.extra["mars_table"] == 2 and serial.extra["games_truncated"] > n // 2
+    pooled = rollout(MARS_ROLLOUT, n, workers=2, chunk_size=nrng.BLOCK_GAMES, **kw)
+    assert _fields(pooled) == _fields(serial)
+    assert pooled.extra["mars_table"] == 2 and pooled.extra["backend"] == "pool(2)"
+    monkeypatch.setattr(bo, "DEFAULT_MARS", 3)          # no such table: one-sided values
+    plain = rollout(MARS_ROLLOUT, n, workers=1, **kw)
+    assert plain.extra["mars_table"] == 0
+    assert plain.p_win != serial.p_win
+    assert plain.p_win == pytest.approx(serial.p_win, abs=1e-6)
+
+
+@needs_bearoff
+def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
+    """A worker without the file at the rollout's path uses its own cached table, and
+    refuses (rather than silently approximating) when it has none."""
+    import importlib
+    mod = importlib.import_module("nardy_fast.rollout")
+    monkeypatch.setattr(mod, "_TABLES", {})
+    table = mars_tables["classic"]
+    missing = str(table.path) + ".elsewhere"
+    x, y, off, n = mod._mars_tables((missing, 2), Rules())
+    assert n == 2 and off == table.x_offset
+    assert np.array_equal(x, table.x_on_roll) and np.array_equal(y, table.y_on_roll)
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((missing, 3), Rules())
 
 
 @needs_bearoff
