@@ -30,6 +30,15 @@ Y-on-roll column by nested minima over Y's steps), those of exactly T then give
 ``V = P(X wins) - lam P(Y mars)``.  Only ``bt`` and the Y-on-roll rows are kept: the
 X-on-roll rows go to the caller as they are made (``bearoff.MarsTable.build`` streams
 them to the file).
+
+Both cores.  ``threads`` > 1 runs a solver SPMD on POSIX threads (``solve_shells``,
+``solve_x_boards``, started by ``nf_run`` for each ``run`` call): every thread walks the
+same boards and takes a fixed share of each sweep (a range of columns, a subset of the
+dice, a range of boards), with a barrier between sweeps (three per board; polls, then
+yields, then sleeps, so a descheduled thread costs a wake-up, not spinning time slices).
+Each value is computed by the same code from the same inputs whichever thread does it,
+so the tables are bit-identical for any thread count.  No OpenMP is needed; without
+pthreads (``PTHREADS`` false) everything runs on the calling thread.
 """
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
@@ -187,8 +196,9 @@ cdef extern from *:
     void nf_barrier_wait(nf_barrier_t* bar) noexcept nogil
     int nf_run(int n, nf_fn fn, void* arg) noexcept nogil
 
-OPENMP = bool(NF_OPENMP)
-PTHREADS = bool(NF_PTHREADS)
+OPENMP = bool(NF_OPENMP)          # compiled with OpenMP (NARDY_FAST_OPENMP=1); the solvers
+                                  # no longer use it
+PTHREADS = bool(NF_PTHREADS)      # threads > 1 can run in parallel
 
 cdef extern from *:
     """
@@ -245,7 +255,7 @@ cdef extern from *:
     void nf_best_race(const double* bt, double* bv, double* bw, double* bm,
                       Py_ssize_t n) noexcept nogil
     void nf_best_mars(const double* sw, const double* sm, double lam, double* bv,
-                      double* bw, double* bm, Py_ssize_t n) noexcept nogil     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
+                      double* bw, double* bm, Py_ssize_t n) noexcept nogil
 
 cdef enum:
     T_WORK = 64              # work columns of a turn distribution (15 checkers need 31)
