@@ -262,7 +262,6 @@ cdef enum:
     MAX_FINALS = 1400        # distinct results of one roll from one board (<= 6**4 orders)
     CHUNK = 256              # columns per block in the two-sided row update
     PAR_MIN = 256            # shells below this size run on one thread even with threads
-    CYCLE = 32               # boards per block of the block-cyclic per-board sweeps
 
 # BINOM[x][k] = C(x, k) for x <= 21, k <= 6
 cdef Py_ssize_t BINOM[22][7]
@@ -740,8 +739,7 @@ cdef void solve_shells(void* arg, int tid, int n, nf_barrier_t* bar) noexcept no
     """Shells start .. stop - 1, as thread tid of n (SPMD: every thread walks every shell
     and takes its share of each sweep, with a barrier after each).  Shell s: row s of P
     (y < s, split in column ranges), then column s (x <= s): the nested minima per die
-    (dice split among threads), then the per-board combination (boards split
-    block-cyclically: the cost of a board grows with its index).
+    (dice split among threads), then the per-board combination (split in board ranges).
     Every value is computed by the same code whichever thread does it."""
     cdef two_job_t* job = <two_job_t*>arg
     cdef two_t* t = job.t
@@ -772,12 +770,8 @@ cdef void solve_shells(void* arg, int tid, int n, nf_barrier_t* bar) noexcept no
             if die_owner(d, n) == tid:
                 g_levels(t, s, d)
         nf_barrier_wait(bar)
-        # block-cyclic: the cost of a board grows with its checkers, hence with x
-        y0 = 1 + CYCLE * tid
-        while y0 <= s:
-            for x in range(y0, min(y0 + CYCLE, s + 1)):
-                combine(t, s, x)
-            y0 += CYCLE * n
+        for x in range(share(1, s + 1, tid, n), share(1, s + 1, tid + 1, n)):
+            combine(t, s, x)
         nf_barrier_wait(bar)
 
 
@@ -1310,11 +1304,12 @@ ctypedef struct mars_job_t:
 cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept nogil:
     """X boards start .. stop - 1 (all < mL or all >= mL), as thread tid of n (SPMD, as
     solve_shells): per board the X-on-roll row (Y columns split in ranges), the nested
-    minima over Y's steps (dice split), the Y-on-roll values (Y columns split
-    block-cyclically), with a barrier after each.  Every value is computed by the same code on any thread."""
+    minima over Y's steps (dice split), the Y-on-roll values (Y columns split in ranges:
+    block-cyclic splits, which balance the growing cost per board better, measured
+    slower for N = 7), with a barrier after each.  Every value is computed by the same code on any thread."""
     cdef mars_job_t* job = <mars_job_t*>arg
     cdef mars_t* t = job.t
-    cdef Py_ssize_t mN = t.mN, x, y0, lo = share(1, mN, tid, n), hi = share(1, mN, tid + 1, n)
+    cdef Py_ssize_t mN = t.mN, x, lo = share(1, mN, tid, n), hi = share(1, mN, tid + 1, n)
     cdef double* acc = t.acc + 5 * CHUNK * tid
     cdef double* xw
     cdef double* xm
@@ -1331,10 +1326,7 @@ cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept 
                 if die_owner(d, n) == tid:
                     mars_y_levels(t, d, 0)
             nf_barrier_wait(bar)
-            y0 = 1 + CYCLE * tid              # block-cyclic: the cost grows with y
-            while y0 < mN:
-                mars_race_column(t, x, y0, min(y0 + CYCLE, mN))
-                y0 += CYCLE * n
+            mars_race_column(t, x, lo, hi)
         else:                                 # mars stage: both sides on roll
             xw = job.xon + (x - job.start) * 2 * mN
             xm = xw + mN
@@ -1351,10 +1343,7 @@ cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept 
                 if die_owner(d, n) == tid:
                     mars_y_levels(t, d, 1)
             nf_barrier_wait(bar)
-            y0 = 1 + CYCLE * tid
-            while y0 < mN:
-                mars_y_row(t, x, xw, xm, y0, min(y0 + CYCLE, mN))
-                y0 += CYCLE * n
+            mars_y_row(t, x, xw, xm, lo, hi)
         nf_barrier_wait(bar)
 
 
