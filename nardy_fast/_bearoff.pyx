@@ -729,6 +729,29 @@ cdef inline int die_owner(int d, int n) noexcept nogil:
     return d % n
 
 
+cdef void solve_shell(two_t* t, Py_ssize_t s) noexcept nogil:
+    """Shell s on one thread: row s of P (y < s), then column s (x <= s).  The same
+    per-value code as solve_shells, kept apart so that one thread runs exactly as fast as
+    before the threads (6 x 8 through solve_shells with one thread: ~5 % slower)."""
+    cdef Py_ssize_t m = t.m, y, x, y0
+    cdef int d
+    if s == 0:
+        t.q[0] = 0.0
+        return
+    t.row[0] = 0.0
+    y0 = 1
+    while y0 < s:
+        row_chunk(t, s, y0, s, t.acc)
+        y0 += CHUNK
+    for y in range(s):
+        t.q[y * m + s] = t.row[y]
+    t.q[s * m] = 1.0                        # empty on roll: it has already won
+    for d in range(6):
+        g_levels(t, s, d)
+    for x in range(1, s + 1):
+        combine(t, s, x)
+
+
 ctypedef struct two_job_t:
     two_t* t
     Py_ssize_t start         # shells start .. stop - 1
@@ -854,11 +877,9 @@ cdef class TwoSidedSolver:
             return
         job.t = &self.t
         with nogil:
-            if self.shell < PAR_MIN or self.nthreads == 1:   # small shells: one thread
-                job.start = self.shell
-                job.stop = stop if self.nthreads == 1 else min(stop, <Py_ssize_t>PAR_MIN)
-                solve_shells(&job, 0, 1, NULL)
-                self.shell = job.stop
+            while self.shell < stop and (self.nthreads == 1 or self.shell < PAR_MIN):
+                solve_shell(&self.t, self.shell)    # one thread (small shells)
+                self.shell += 1
             if self.shell < stop:
                 job.start = self.shell
                 job.stop = stop
