@@ -827,7 +827,7 @@ def _check_max(value, limit, name):
     return int(value)
 
 
-def usable_cores():
+def _usable_cores():
     """Cores this process may run on (its CPU affinity where known)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -845,7 +845,7 @@ def _check_threads(threads):
         raise TypeError(f"threads={threads!r}: expected None or an integer >= 1")
     if threads < 1:
         raise ValueError(f"threads={threads}: must be >= 1")
-    return min(int(threads), usable_cores())
+    return min(int(threads), _usable_cores())
 
 
 def _cached(cls, filename, build, saved=False):
