@@ -4,11 +4,14 @@ Usage::
 
     python benchmarks/bench_bearoff.py                 # one-sided, two-sided 6 and 8, queries
     python benchmarks/bench_bearoff.py --scale 10 11   # also single builds of larger tables
-    python benchmarks/bench_bearoff.py --threads 2     # two-sided with 2 threads (OpenMP build)
+    python benchmarks/bench_bearoff.py --threads 1 2   # builds with 1, then 2 threads
     python benchmarks/bench_bearoff.py --only-mars --mars 6 7 8 --runs 3
                                                        # mars tables (15 vs <= N): build
                                                        # time and peak memory, one child
                                                        # process per build
+    python benchmarks/bench_bearoff.py --only-builds --runs 3 --two-sided 8 --scale 10 \
+        --threads 1 2                                  # both-core scaling of the builders
+    python benchmarks/bench_bearoff.py --only-mars --mars 6 7 --runs 1 --threads 1 2
 
 Each figure is the median of ``--runs`` runs (wall clock, with CPU time beside it), one line
 per figure; C-level and Python-call-level throughputs are reported apart.  Seeds are fixed.
@@ -51,24 +54,33 @@ def main(argv=None):
                     help="two-sided sizes timed as medians")
     ap.add_argument("--scale", type=int, nargs="*", default=[],
                     help="larger two-sided sizes, one run each")
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1],
+                    help="thread counts of the builders, each timed in turn")
     ap.add_argument("--queries", type=int, default=1_000_000)
     ap.add_argument("--mars", type=int, nargs="*", default=[],
                     help="mars table sizes N (15 vs <= N) built in child processes")
     ap.add_argument("--only-mars", action="store_true", help="skip the other figures")
-    ap.add_argument("--mars-child", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
+    ap.add_argument("--only-builds", action="store_true",
+                    help="only the two-sided builds (and the mars builds)")
+    ap.add_argument("--mars-child", nargs=3, metavar=("N", "PATH", "THREADS"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.mars_child:
-        return mars_child(int(args.mars_child[0]), args.mars_child[1])
+        return mars_child(int(args.mars_child[0]), args.mars_child[1],
+                          int(args.mars_child[2]))
 
     print(f"# nardy_fast bear-off benchmark, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
           f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"OpenMP {'yes' if _bearoff.OPENMP else 'no'}; median of {args.runs} runs")
+          f"POSIX threads {'yes' if _bearoff.PTHREADS else 'no'}, load average "
+          f"{os.getloadavg()[0]:.2f}; median of {args.runs} runs")
 
     if args.mars:
-        bench_mars(args.mars, args.runs)
+        bench_mars(args.mars, args.runs, args.threads)
     if args.only_mars:
+        return 0
+    if args.only_builds:
+        bench_two_sided_builds(args)
         return 0
 
     # one-sided build ---------------------------------------------------------------
@@ -102,31 +114,9 @@ def main(argv=None):
     line("mean_turns, one board per call", 2000 / wall, "calls/s")
 
     # two-sided builds ----------------------------------------------------------------
-    for size in args.two_sided:
-        m = math.comb(size + 6, 6)
-
-        def build():
-            table = np.empty((m, m))
-            s = _bearoff.TwoSidedSolver(size, table, args.threads)
-            s.run(m)
-            s.finish()
-            return table
-        wall, cpu, table = timed(build, args.runs)
-        line(f"two-sided build {size}x{size} ({m:,}^2), threads={args.threads}", wall, "s",
-             f"cpu {cpu:.3f} s")
+    bench_two_sided_builds(args)
     ts = bo.TwoSided.build(8, progress=False) if 8 in args.two_sided or not args.two_sided \
         else None
-    for size in args.scale:
-        m = math.comb(size + 6, 6)
-        table = np.empty((m, m))
-        c, w = time.process_time(), time.perf_counter()
-        s = _bearoff.TwoSidedSolver(size, table, args.threads)
-        s.run(m)
-        s.finish()
-        line(f"two-sided build {size}x{size} ({m:,}^2), threads={args.threads}, 1 run",
-             time.perf_counter() - w, "s", f"cpu {time.process_time() - c:.3f} s, "
-             f"table {table.nbytes / 2**20:,.0f} MiB")
-        del table, s
 
     # race probabilities --------------------------------------------------------------
     if ts is not None:
@@ -153,10 +143,42 @@ def main(argv=None):
     return 0
 
 
-def mars_child(n, path):
+def bench_two_sided_builds(args):
+    """Two-sided builds: ``--two-sided`` sizes as medians of ``--runs``, ``--scale`` sizes
+    once, each for every ``--threads`` count (the solver directly: not capped at the
+    usable cores)."""
+    for size in args.two_sided:
+        m = math.comb(size + 6, 6)
+        for threads in args.threads:
+            def build():
+                table = np.empty((m, m))
+                s = _bearoff.TwoSidedSolver(size, table, threads)
+                s.run(m)
+                s.finish()
+                return table
+            wall, cpu, table = timed(build, args.runs)
+            line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}", wall, "s",
+                 f"cpu {cpu:.3f} s, load average {os.getloadavg()[0]:.2f}")
+            del table
+    for size in args.scale:
+        m = math.comb(size + 6, 6)
+        for threads in args.threads:
+            table = np.empty((m, m))
+            c, w = time.process_time(), time.perf_counter()
+            s = _bearoff.TwoSidedSolver(size, table, threads)
+            s.run(m)
+            s.finish()
+            line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}, 1 run",
+                 time.perf_counter() - w, "s", f"cpu {time.process_time() - c:.3f} s, "
+                 f"table {table.nbytes / 2**20:,.0f} MiB, load average "
+                 f"{os.getloadavg()[0]:.2f}")
+            del table, s
+
+
+def mars_child(n, path, threads):
     """One streamed MarsTable build in this (fresh) process: prints a JSON line."""
     c, w = time.process_time(), time.perf_counter()
-    bo.MarsTable.build(n, path=path, progress=False)
+    bo.MarsTable.build(n, path=path, progress=False, threads=threads)
     wall, cpu = time.perf_counter() - w, time.process_time() - c
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024     # Linux: KiB
     print(json.dumps({"wall": wall, "cpu": cpu, "peak": peak,
@@ -164,23 +186,27 @@ def mars_child(n, path):
     return 0
 
 
-def bench_mars(sizes, runs):
+def bench_mars(sizes, runs, thread_counts=(1,)):
     """Build time (wall, CPU) and peak resident memory of MarsTable.build(N, path=...),
-    median of ``runs`` child processes each; then query throughput on the last table."""
+    median of ``runs`` child processes each (for each thread count); then query
+    throughput on the last table."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "mars.nfdb")
         for n in sizes:
-            res = []
-            for _ in range(runs):
-                out = subprocess.run([sys.executable, os.path.abspath(__file__),
-                                      "--mars-child", str(n), path],
-                                     check=True, capture_output=True, text=True)
-                res.append(json.loads(out.stdout.strip().splitlines()[-1]))
-            med = {k: statistics.median(r[k] for r in res) for k in res[0]}
-            line(f"mars table build 15 x <= {n} (streamed to file)", med["wall"], "s",
-                 f"cpu {med['cpu']:.1f} s, peak RSS {med['peak'] / 2**20:,.0f} MiB, "
-                 f"file {med['bytes'] / 2**20:,.0f} MiB; runs "
-                 + ", ".join(f"{r['wall']:.1f}" for r in res))
+            for threads in thread_counts:
+                res = []
+                for _ in range(runs):
+                    out = subprocess.run([sys.executable, os.path.abspath(__file__),
+                                          "--mars-child", str(n), path, str(threads)],
+                                         check=True, capture_output=True, text=True)
+                    res.append(json.loads(out.stdout.strip().splitlines()[-1]))
+                med = {k: statistics.median(r[k] for r in res) for k in res[0]}
+                line(f"mars table build 15 x <= {n} (streamed), threads={threads}",
+                     med["wall"], "s",
+                     f"cpu {med['cpu']:.1f} s, peak RSS {med['peak'] / 2**20:,.0f} MiB, "
+                     f"file {med['bytes'] / 2**20:,.0f} MiB, load average "
+                     f"{os.getloadavg()[0]:.2f}; runs "
+                     + ", ".join(f"{r['wall']:.1f}" for r in res))
         mt = bo.MarsTable.load(path)
         nx, _, my = mt.shape
         rng = np.random.default_rng(2026)

@@ -30,6 +30,15 @@ Y-on-roll column by nested minima over Y's steps), those of exactly T then give
 ``V = P(X wins) - lam P(Y mars)``.  Only ``bt`` and the Y-on-roll rows are kept: the
 X-on-roll rows go to the caller as they are made (``bearoff.MarsTable.build`` streams
 them to the file).
+
+Both cores.  ``threads`` > 1 runs a solver SPMD on POSIX threads (``solve_shells``,
+``solve_x_boards``, started by ``nf_run`` for each ``run`` call): every thread walks the
+same boards and takes a fixed share of each sweep (a range of columns, a subset of the
+dice, a range of boards), with a barrier between sweeps (three per board; polls, then
+yields, then sleeps, so a descheduled thread costs a wake-up, not spinning time slices).
+Each value is computed by the same code from the same inputs whichever thread does it,
+so the tables are bit-identical for any thread count.  No OpenMP is needed; without
+pthreads (``PTHREADS`` false) everything runs on the calling thread.
 """
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
@@ -37,8 +46,6 @@ from libc.stdlib cimport malloc, free
 from libc.math cimport INFINITY
 
 import numpy as np
-
-from cython.parallel cimport prange, threadid
 
 from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
 
@@ -49,10 +56,149 @@ cdef extern from *:
     #else
     #define NF_OPENMP 0
     #endif
+
+    /* Both cores in the default build: the solvers run SPMD (every thread walks the same
+       boards and takes its share of each sweep), with POSIX threads and a barrier that
+       spins briefly, then sleeps on a condition variable (a descheduled thread costs the
+       others a sleep, not a spinning time slice).  Each value is computed by exactly the
+       same code whichever thread computes it, so results do not depend on the thread
+       count.  Elsewhere (no pthreads) everything runs on the calling thread. */
+    #if defined(__unix__) || defined(__APPLE__)
+    #include <pthread.h>
+    #include <sched.h>
+    #define NF_PTHREADS 1
+    #else
+    #define NF_PTHREADS 0
+    #endif
+    #if defined(__x86_64__) || defined(__i386__)
+    #include <emmintrin.h>
+    #define NF_PAUSE() _mm_pause()
+    #else
+    #define NF_PAUSE() ((void)0)
+    #endif
+    #define NF_SPIN 1000              /* polls (~10 us), then NF_YIELD yields, then sleep */
+    #define NF_YIELD 64
+    #define NF_MAX_THREADS 64
+
+    typedef struct {
+        int n;
+        int count;
+        unsigned gen;
+    #if NF_PTHREADS
+        pthread_mutex_t mu;
+        pthread_cond_t cv;
+    #endif
+    } nf_barrier_t;
+
+    static void nf_barrier_wait(nf_barrier_t* b) {
+    #if NF_PTHREADS
+        unsigned g;
+        int i;
+        if (b == NULL || b->n <= 1) return;
+        g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+        if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
+            __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+            pthread_mutex_lock(&b->mu);
+            __atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
+            pthread_cond_broadcast(&b->cv);
+            pthread_mutex_unlock(&b->mu);
+            return;
+        }
+        for (i = 0; i < NF_SPIN; i++) {
+            if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != g) return;
+            NF_PAUSE();
+        }
+        for (i = 0; i < NF_YIELD; i++) {    /* a descheduled thread may need this core */
+            if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != g) return;
+            sched_yield();
+        }
+        pthread_mutex_lock(&b->mu);
+        while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g)
+            pthread_cond_wait(&b->cv, &b->mu);
+        pthread_mutex_unlock(&b->mu);
+    #else
+        (void)b;
+    #endif
+    }
+
+    typedef void (*nf_fn)(void* arg, int tid, int n, nf_barrier_t* bar);
+
+    typedef struct {
+        nf_fn fn;
+        void* arg;
+        int tid;
+        int n;
+        nf_barrier_t* bar;
+    #if NF_PTHREADS
+        pthread_mutex_t* gate;
+    #endif
+    } nf_task_t;
+
+    #if NF_PTHREADS
+    static void* nf_thread_main(void* p) {
+        nf_task_t* k = (nf_task_t*)p;
+        pthread_mutex_lock(k->gate);        /* held by nf_run until n is known */
+        pthread_mutex_unlock(k->gate);
+        k->fn(k->arg, k->tid, k->n, k->bar);
+        return NULL;
+    }
+    #endif
+
+    /* fn(arg, tid, n, bar) on n threads (tid 0 the caller); returns n, or fewer when
+       threads could not be started (1 without pthreads).  Threads are started before
+       any runs, so n is fixed when fn starts. */
+    static int nf_run(int n, nf_fn fn, void* arg) {
+        nf_barrier_t bar;
+        bar.n = 1; bar.count = 0; bar.gen = 0;
+    #if NF_PTHREADS
+        pthread_t th[NF_MAX_THREADS];
+        nf_task_t task[NF_MAX_THREADS];
+        pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+        int i, started = 1;
+        if (n > NF_MAX_THREADS) n = NF_MAX_THREADS;
+        if (n > 1) {
+            pthread_mutex_init(&bar.mu, NULL);
+            pthread_cond_init(&bar.cv, NULL);
+            /* the gate holds the workers until the thread count is known */
+            pthread_mutex_lock(&gate_mu);
+            for (i = 1; i < n; i++) {
+                task[i].fn = fn; task[i].arg = arg; task[i].tid = i; task[i].bar = &bar;
+                task[i].n = 0; task[i].gate = &gate_mu;
+            }
+            for (i = 1; i < n; i++) {
+                if (pthread_create(&th[i], NULL, nf_thread_main, &task[i]) != 0) break;
+                started++;
+            }
+            bar.n = started;
+            for (i = 1; i < started; i++) task[i].n = started;
+            pthread_mutex_unlock(&gate_mu);
+        }
+        fn(arg, 0, started, &bar);
+        for (i = 1; i < started; i++) pthread_join(th[i], NULL);
+        if (n > 1) {
+            pthread_mutex_destroy(&bar.mu);
+            pthread_cond_destroy(&bar.cv);
+        }
+        pthread_mutex_destroy(&gate_mu);
+        return started;
+    #else
+        (void)n;
+        fn(arg, 0, 1, &bar);
+        return 1;
+    #endif
+    }
     """
     int NF_OPENMP
+    int NF_PTHREADS
+    ctypedef struct nf_barrier_t:
+        pass
+    ctypedef void (*nf_fn)(void* arg, int tid, int n, nf_barrier_t* bar) noexcept nogil
+    void nf_barrier_wait(nf_barrier_t* bar) noexcept nogil
+    int nf_run(int n, nf_fn fn, void* arg) noexcept nogil
 
-OPENMP = bool(NF_OPENMP)
+OPENMP = bool(NF_OPENMP)          # compiled with OpenMP (NARDY_FAST_OPENMP=1); the solvers
+                                  # no longer use it
+PTHREADS = bool(NF_PTHREADS)      # threads > 1 can run in parallel
 
 cdef extern from *:
     """
@@ -109,13 +255,13 @@ cdef extern from *:
     void nf_best_race(const double* bt, double* bv, double* bw, double* bm,
                       Py_ssize_t n) noexcept nogil
     void nf_best_mars(const double* sw, const double* sm, double lam, double* bv,
-                      double* bw, double* bm, Py_ssize_t n) noexcept nogil     # compiled with OpenMP: TwoSidedSolver(threads > 1) runs in parallel
+                      double* bw, double* bm, Py_ssize_t n) noexcept nogil
 
 cdef enum:
     T_WORK = 64              # work columns of a turn distribution (15 checkers need 31)
     MAX_FINALS = 1400        # distinct results of one roll from one board (<= 6**4 orders)
     CHUNK = 256              # columns per block in the two-sided row update
-    PAR_MIN = 512            # shells below this size run serially even with threads
+    PAR_MIN = 256            # shells below this size run on one thread even with threads
 
 # BINOM[x][k] = C(x, k) for x <= 21, k <= 6
 cdef Py_ssize_t BINOM[22][7]
@@ -476,10 +622,11 @@ ctypedef struct two_t:
     double* acc              # 2 * CHUNK doubles per thread
 
 
-cdef void row_chunk(two_t* t, Py_ssize_t s, Py_ssize_t y0, double* acc) noexcept nogil:
+cdef void row_chunk(two_t* t, Py_ssize_t s, Py_ssize_t y0, Py_ssize_t yend,
+                    double* acc) noexcept nogil:
     """row[y] = P[s, y] = 1 - sum_r p_r min over finals x' of (s, r) of q[x', y], for
-    y0 <= y < min(y0 + CHUNK, s): elementwise minima of rows of q."""
-    cdef Py_ssize_t m = t.m, n = min(<Py_ssize_t>CHUNK, s - y0), j
+    y0 <= y < min(y0 + CHUNK, yend): elementwise minima of rows of q."""
+    cdef Py_ssize_t m = t.m, n = min(<Py_ssize_t>CHUNK, yend - y0), j
     cdef double* mn = acc + CHUNK
     cdef const double* src
     cdef int64_t lo, hi, e
@@ -568,40 +715,87 @@ cdef void combine(two_t* t, Py_ssize_t s, Py_ssize_t x) noexcept nogil:
     t.q[s * m + x] = 0.0 if tot < 0.0 else (1.0 if tot > 1.0 else tot)
 
 
-cdef void solve_shell(two_t* t, Py_ssize_t s, int nthreads) noexcept nogil:
-    """Shell s: row s of P (y < s), then column s (x <= s).  With nthreads > 1 (and an
-    OpenMP build) each sweep runs in parallel; the results do not depend on it."""
-    cdef Py_ssize_t m = t.m, y, x, c, nchunks
-    cdef int k, d, par
+cdef inline Py_ssize_t share(Py_ssize_t lo, Py_ssize_t hi, int k, int n) noexcept nogil:
+    """Start of part k of n of the range lo .. hi (part k is share(k) .. share(k + 1))."""
+    return lo + (hi - lo) * k // n
+
+
+cdef inline int die_owner(int d, int n) noexcept nogil:
+    """The thread (of n) computing the nested minima of die d + 1.  A die of d + 1 has
+    steps from the points d .. 5, so the work falls with d; two threads take dice 1, 4, 5
+    and 2, 3, 6 (11 : 10 points) rather than odd / even (12 : 9)."""
+    if n == 2:
+        return (0x26 >> d) & 1
+    return d % n
+
+
+cdef void solve_shell(two_t* t, Py_ssize_t s) noexcept nogil:
+    """Shell s on one thread: row s of P (y < s), then column s (x <= s).  The same
+    per-value code as solve_shells, kept apart so that one thread runs exactly as fast as
+    before the threads (6 x 8 through solve_shells with one thread: ~5 % slower)."""
+    cdef Py_ssize_t m = t.m, y, x, y0
+    cdef int d
     if s == 0:
         t.q[0] = 0.0
         return
-    par = nthreads > 1 and s >= PAR_MIN
-    # ---- row s
     t.row[0] = 0.0
-    nchunks = (s - 1 + CHUNK - 1) // CHUNK
-    if par:
-        for c in prange(nchunks, num_threads=nthreads, schedule="static"):
-            row_chunk(t, s, 1 + c * CHUNK, t.acc + 2 * CHUNK * threadid())
-    else:
-        for c in range(nchunks):
-            row_chunk(t, s, 1 + c * CHUNK, t.acc)
+    y0 = 1
+    while y0 < s:
+        row_chunk(t, s, y0, s, t.acc)
+        y0 += CHUNK
     for y in range(s):
         t.q[y * m + s] = t.row[y]
-    # ---- column s: nested minima over steps against row s (dice independent)
     t.q[s * m] = 1.0                        # empty on roll: it has already won
-    if par:
-        for d in prange(6, num_threads=nthreads, schedule="static"):
-            g_levels(t, s, d)
-    else:
+    for d in range(6):
+        g_levels(t, s, d)
+    for x in range(1, s + 1):
+        combine(t, s, x)
+
+
+ctypedef struct two_job_t:
+    two_t* t
+    Py_ssize_t start         # shells start .. stop - 1
+    Py_ssize_t stop
+
+
+cdef void solve_shells(void* arg, int tid, int n, nf_barrier_t* bar) noexcept nogil:
+    """Shells start .. stop - 1, as thread tid of n (SPMD: every thread walks every shell
+    and takes its share of each sweep, with a barrier after each).  Shell s: row s of P
+    (y < s, split in column ranges), then column s (x <= s): the nested minima per die
+    (dice split among threads), then the per-board combination (split in board ranges).
+    Every value is computed by the same code whichever thread does it."""
+    cdef two_job_t* job = <two_job_t*>arg
+    cdef two_t* t = job.t
+    cdef Py_ssize_t m = t.m, s, y, y0, lo, hi, x
+    cdef double* acc = t.acc + 2 * CHUNK * tid
+    cdef int d
+    for s in range(job.start, job.stop):
+        if s == 0:
+            if tid == 0:
+                t.q[0] = 0.0
+            continue
+        # ---- row s
+        lo = share(1, s, tid, n)
+        hi = share(1, s, tid + 1, n)
+        y0 = lo
+        while y0 < hi:
+            row_chunk(t, s, y0, hi, acc)
+            y0 += CHUNK
+        if tid == 0:
+            t.row[0] = 0.0
+            t.q[s] = 0.0
+            t.q[s * m] = 1.0                # empty on roll: it has already won
+        for y in range(lo, hi):
+            t.q[y * m + s] = t.row[y]
+        nf_barrier_wait(bar)
+        # ---- column s: nested minima over steps against row s (dice independent)
         for d in range(6):
-            g_levels(t, s, d)
-    if par:
-        for x in prange(1, s + 1, num_threads=nthreads, schedule="static"):
+            if die_owner(d, n) == tid:
+                g_levels(t, s, d)
+        nf_barrier_wait(bar)
+        for x in range(share(1, s + 1, tid, n), share(1, s + 1, tid + 1, n)):
             combine(t, s, x)
-    else:
-        for x in range(1, s + 1):
-            combine(t, s, x)
+        nf_barrier_wait(bar)
 
 
 cdef class TwoSidedSolver:
@@ -613,8 +807,10 @@ cdef class TwoSidedSolver:
     chance P[y, result], read from rows of q), then column s (P[x, s] for x <= s: the
     nested minimum over single steps against row s).  Each value reads only values of
     earlier shells or of the row just made.  ``finish()`` transposes in place, leaving
-    P[on roll, opponent].  ``threads`` > 1 parallelises each sweep when the module was
-    compiled with OpenMP (``OPENMP``); results are identical either way.
+    P[on roll, opponent].  ``threads`` > 1 splits each sweep of a shell of at least
+    ``PAR_MIN`` boards among that many POSIX threads (``PTHREADS``; 1 thread without
+    them); every value is computed by the same code on any thread, so the table is
+    bit-identical for any thread count.
     """
     cdef two_t t
     cdef Py_ssize_t shell
@@ -637,7 +833,7 @@ cdef class TwoSidedSolver:
                              f"({table.shape[0]}, {table.shape[1]})")
         if threads < 1:
             raise ValueError(f"threads={threads}: must be >= 1")
-        self.nthreads = threads if OPENMP else 1
+        self.nthreads = min(threads, 64) if PTHREADS else 1
         self.t.m = m
         self.shell = 0
         self.t.q = &table[0, 0]
@@ -674,12 +870,21 @@ cdef class TwoSidedSolver:
 
     def run(self, Py_ssize_t stop):
         """Compute shells up to (not including) ``stop``; releases the GIL."""
+        cdef two_job_t job
         if stop > self.t.m:
             stop = self.t.m
+        if stop <= self.shell:
+            return
+        job.t = &self.t
         with nogil:
-            while self.shell < stop:
-                solve_shell(&self.t, self.shell, self.nthreads)
+            while self.shell < stop and (self.nthreads == 1 or self.shell < PAR_MIN):
+                solve_shell(&self.t, self.shell)    # one thread (small shells)
                 self.shell += 1
+            if self.shell < stop:
+                job.start = self.shell
+                job.stop = stop
+                nf_run(self.nthreads, solve_shells, &job)
+                self.shell = stop
 
     def finish(self):
         """Transpose in place: afterwards table[x, y] = P(x on roll beats y)."""
@@ -906,23 +1111,23 @@ ctypedef struct mars_t:
     double* arow             # (mN,) X-on-roll row of the current board (P(X wins), or V)
     double* g                # 18 * mN nested minima over Y's single steps
     int32_t* gf              # 18 * mN: the final Y board achieving them (mars stage)
-    double* acc              # 4 * CHUNK work
+    double* acc              # 5 * CHUNK work per thread
 
 
-cdef void mars_race_row(mars_t* t, Py_ssize_t x) noexcept nogil:
+cdef void mars_race_row(mars_t* t, Py_ssize_t x, double* acc, Py_ssize_t ylo,
+                        Py_ssize_t yhi) noexcept nogil:
     """arow[y] = P(X on roll with x < mL beats Y with y) = 1 - sum_r p_r min over the
-    finals x' of (x, r) of bt[x', y] (y >= 1); arow[0] = 0 (Y has already won)."""
+    finals x' of (x, r) of bt[x', y], for 1 <= ylo <= y < yhi (arow[0] = 0, Y has already
+    won, is the caller's); acc: 2 * CHUNK scratch."""
     cdef Py_ssize_t mN = t.mN, y0, n, j
-    cdef double* acc = t.acc
-    cdef double* mn = t.acc + CHUNK
+    cdef double* mn = acc + CHUNK
     cdef const double* src
     cdef int64_t lo, hi, e
     cdef int r, skip
     cdef double v, p
-    t.arow[0] = 0.0
-    y0 = 1
-    while y0 < mN:
-        n = min(<Py_ssize_t>CHUNK, mN - y0)
+    y0 = ylo
+    while y0 < yhi:
+        n = min(<Py_ssize_t>CHUNK, yhi - y0)
         for j in range(n):
             acc[j] = 0.0
         for r in range(N_ROLLS):
@@ -1022,17 +1227,16 @@ cdef inline void y_best(const mars_t* t, Py_ssize_t y, int r, int track, double*
         y_scan(t, sy + b * 6, t.yns[y * 6 + b], a, track, bv, bf)
 
 
-cdef void mars_race_column(mars_t* t, Py_ssize_t x) noexcept nogil:
-    """bt[x, y] = 1 - sum_r p_r min over Y's moves of arow[result] (y >= 1); bt[x, 0] = 1."""
+cdef void mars_race_column(mars_t* t, Py_ssize_t x, Py_ssize_t ylo,
+                           Py_ssize_t yhi) noexcept nogil:
+    """bt[x, y] = 1 - sum_r p_r min over Y's moves of arow[result], for 1 <= ylo <= y <
+    yhi, from the G tables of mars_y_levels(track=0) (bt[x, 0] = 1 is the caller's)."""
     cdef Py_ssize_t mN = t.mN, y
-    cdef int d, r
+    cdef int r
     cdef double tot, bv
     cdef int32_t bf
     cdef double* out = t.bt + x * mN
-    for d in range(6):
-        mars_y_levels(t, d, 0)
-    out[0] = 1.0
-    for y in range(1, mN):
+    for y in range(ylo, yhi):
         tot = 0.0
         for r in range(N_ROLLS):
             y_best(t, y, r, 0, &bv, &bf)
@@ -1041,26 +1245,26 @@ cdef void mars_race_column(mars_t* t, Py_ssize_t x) noexcept nogil:
         out[y] = 0.0 if tot < 0.0 else (1.0 if tot > 1.0 else tot)
 
 
-cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm) noexcept nogil:
+cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm, double* acc,
+                     Py_ssize_t ylo, Py_ssize_t yhi) noexcept nogil:
     """X on roll with all T checkers (board x >= mL): xw[y] = P(X wins), xm[y] = P(Y wins
     a mars), X choosing per roll the final maximising V = P(X wins) - lam P(Y mars)
-    (ties: the smaller final index).  y = 0 holds the sentinel (0, 1): Y has finished."""
+    (ties: the smaller final index), then arow[y] = V, for 1 <= ylo <= y < yhi (y = 0, the
+    sentinel (0, 1): Y has finished, is the caller's); acc: 5 * CHUNK scratch."""
     cdef Py_ssize_t mN = t.mN, mL = t.mL, y0, n, j, f
-    cdef double* aw = t.acc
-    cdef double* am = t.acc + CHUNK
-    cdef double* bvv = t.acc + 2 * CHUNK
-    cdef double* bw = t.acc + 3 * CHUNK
-    cdef double* bm = t.arow                # scratch: arow is rebuilt after this
+    cdef double* aw = acc
+    cdef double* am = acc + CHUNK
+    cdef double* bvv = acc + 2 * CHUNK
+    cdef double* bw = acc + 3 * CHUNK
+    cdef double* bm = acc + 4 * CHUNK
     cdef const double* sw
     cdef const double* sm
     cdef int64_t lo, hi, e
     cdef int r
     cdef double w, mm, p, lam = t.lam
-    xw[0] = 0.0
-    xm[0] = 1.0
-    y0 = 1
-    while y0 < mN:
-        n = min(<Py_ssize_t>CHUNK, mN - y0)
+    y0 = ylo
+    while y0 < yhi:
+        n = min(<Py_ssize_t>CHUNK, yhi - y0)
         for j in range(n):
             aw[j] = 0.0
             am[j] = 0.0
@@ -1085,25 +1289,22 @@ cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm) noexcept n
             mm = am[j]
             xw[y0 + j] = 0.0 if w < 0.0 else (1.0 if w > 1.0 else w)
             xm[y0 + j] = 0.0 if mm < 0.0 else (1.0 if mm > 1.0 else mm)
+            t.arow[y0 + j] = xw[y0 + j] - lam * xm[y0 + j]
         y0 += n
 
 
-cdef void mars_y_row(mars_t* t, Py_ssize_t x, const double* xw, const double* xm) noexcept nogil:
+cdef void mars_y_row(mars_t* t, Py_ssize_t x, const double* xw, const double* xm,
+                     Py_ssize_t ylo, Py_ssize_t yhi) noexcept nogil:
     """Y on roll against X's board x >= mL: Y picks per roll the final minimising V of the
-    X-on-roll row (xw, xm); writes yon[x - mL, 0 / 1, :]."""
+    X-on-roll row (xw, xm), from the G tables of mars_y_levels(track=1); writes
+    yon[x - mL, 0 / 1, y] for 1 <= ylo <= y < yhi (y = 0 is the caller's)."""
     cdef Py_ssize_t mN = t.mN, y
     cdef double* ow = t.yon + (x - t.mL) * 2 * mN
     cdef double* om = ow + mN
-    cdef int d, r
+    cdef int r
     cdef double w, mm, bv
     cdef int32_t bf
-    for y in range(mN):
-        t.arow[y] = xw[y] - t.lam * xm[y]
-    for d in range(6):
-        mars_y_levels(t, d, 1)
-    ow[0] = 0.0
-    om[0] = 1.0
-    for y in range(1, mN):
+    for y in range(ylo, yhi):
         w = 0.0
         mm = 0.0
         for r in range(N_ROLLS):
@@ -1112,6 +1313,59 @@ cdef void mars_y_row(mars_t* t, Py_ssize_t x, const double* xw, const double* xm
             mm += ROLL_P[r] * xm[bf]
         ow[y] = 0.0 if w < 0.0 else (1.0 if w > 1.0 else w)
         om[y] = 0.0 if mm < 0.0 else (1.0 if mm > 1.0 else mm)
+
+
+ctypedef struct mars_job_t:
+    mars_t* t
+    Py_ssize_t start         # X boards start .. stop - 1
+    Py_ssize_t stop
+    double* xon              # boards >= mL: X-on-roll rows (stop - start, 2, mN), or NULL
+
+
+cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept nogil:
+    """X boards start .. stop - 1 (all < mL or all >= mL), as thread tid of n (SPMD, as
+    solve_shells): per board the X-on-roll row (Y columns split in ranges), the nested
+    minima over Y's steps (dice split), the Y-on-roll values (Y columns split in ranges:
+    block-cyclic splits, which balance the growing cost per board better, measured
+    slower for N = 7), with a barrier after each.  Every value is computed by the same code on any thread."""
+    cdef mars_job_t* job = <mars_job_t*>arg
+    cdef mars_t* t = job.t
+    cdef Py_ssize_t mN = t.mN, x, lo = share(1, mN, tid, n), hi = share(1, mN, tid + 1, n)
+    cdef double* acc = t.acc + 5 * CHUNK * tid
+    cdef double* xw
+    cdef double* xm
+    cdef double* ow
+    cdef int d
+    for x in range(job.start, job.stop):
+        if x < t.mL:                          # race stage: bt[x, :]
+            if tid == 0:
+                t.arow[0] = 0.0
+                t.bt[x * mN] = 1.0
+            mars_race_row(t, x, acc, lo, hi)
+            nf_barrier_wait(bar)
+            for d in range(6):
+                if die_owner(d, n) == tid:
+                    mars_y_levels(t, d, 0)
+            nf_barrier_wait(bar)
+            mars_race_column(t, x, lo, hi)
+        else:                                 # mars stage: both sides on roll
+            xw = job.xon + (x - job.start) * 2 * mN
+            xm = xw + mN
+            if tid == 0:
+                xw[0] = 0.0
+                xm[0] = 1.0
+                t.arow[0] = xw[0] - t.lam * xm[0]
+                ow = t.yon + (x - t.mL) * 2 * mN
+                ow[0] = 0.0
+                ow[mN] = 1.0
+            mars_x_row(t, x, xw, xm, acc, lo, hi)
+            nf_barrier_wait(bar)
+            for d in range(6):
+                if die_owner(d, n) == tid:
+                    mars_y_levels(t, d, 1)
+            nf_barrier_wait(bar)
+            mars_y_row(t, x, xw, xm, lo, hi)
+        nf_barrier_wait(bar)
 
 
 cdef void sort_segment(int32_t* a, int64_t n) noexcept nogil:
@@ -1179,11 +1433,14 @@ cdef class MarsSolver:
     single steps (``run_race``).  Boards of exactly T checkers (none off) then give the
     X-on-roll rows (P(X wins), P(Y wins a mars)) into the caller's buffer and the
     Y-on-roll rows into ``y_on_roll`` (``run_mars``).  ``bt`` (C(T+5, 6) x C(N+6, 6)
-    float64) lives only during the build (``release`` frees it).
+    float64) lives only during the build (``release`` frees it).  ``threads`` > 1 splits
+    the work of each X board among that many POSIX threads (``PTHREADS``; 1 without
+    them); the tables are bit-identical for any thread count.
     """
     cdef mars_t t
     cdef Py_ssize_t done
     cdef int T, N
+    cdef int nthreads
     cdef object yon_owner
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
@@ -1198,8 +1455,10 @@ cdef class MarsSolver:
         free(self.t.acc)
 
     def __init__(self, int all_checkers, int max_checkers, double lam,
-                 double[:, :, ::1] y_on_roll):
+                 double[:, :, ::1] y_on_roll, int threads=1):
         cdef Py_ssize_t mT, mL, mN
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
         if not 1 <= all_checkers <= MAX_BEAROFF:
             raise ValueError(f"all_checkers={all_checkers}: must be 1..15")
         if not 0 <= max_checkers < all_checkers:
@@ -1214,6 +1473,7 @@ cdef class MarsSolver:
                              f"{y_on_roll.shape[2]})")
         self.T = all_checkers
         self.N = max_checkers
+        self.nthreads = min(threads, 64) if PTHREADS else 1
         self.t.mT = mT
         self.t.mL = mL
         self.t.mN = mN
@@ -1228,7 +1488,7 @@ cdef class MarsSolver:
         self.t.arow = <double*>malloc(mN * sizeof(double))
         self.t.g = <double*>malloc(18 * mN * sizeof(double))
         self.t.gf = <int32_t*>malloc(18 * mN * sizeof(int32_t))
-        self.t.acc = <double*>malloc(4 * CHUNK * sizeof(double))
+        self.t.acc = <double*>malloc(5 * CHUNK * self.nthreads * sizeof(double))
         if (self.t.fstart == NULL or self.t.yss == NULL or self.t.yns == NULL
                 or self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL
                 or self.t.gf == NULL or self.t.acc == NULL):
@@ -1253,6 +1513,10 @@ cdef class MarsSolver:
         return self.t.mN
 
     @property
+    def threads(self):
+        return self.nthreads
+
+    @property
     def boards_done(self):
         """X boards solved so far (index order)."""
         return self.done
@@ -1265,13 +1529,18 @@ cdef class MarsSolver:
         """Solve the race boards up to (not including) ``stop`` (at most ``n_race``)."""
         if self.t.bt == NULL:
             raise RuntimeError("run_race(): the race table was released")
+        cdef mars_job_t job
         if stop > self.t.mL:
             stop = self.t.mL
+        if stop <= self.done:
+            return
+        job.t = &self.t
+        job.start = self.done
+        job.stop = stop
+        job.xon = NULL
         with nogil:
-            while self.done < stop:
-                mars_race_row(&self.t, self.done)
-                mars_race_column(&self.t, self.done)
-                self.done += 1
+            nf_run(self.nthreads, solve_x_boards, &job)
+        self.done = stop
 
     def run_mars(self, double[:, :, ::1] x_on_roll):
         """Solve the next ``x_on_roll.shape[0]`` (or fewer, at the end) boards of T
@@ -1284,12 +1553,17 @@ cdef class MarsSolver:
             raise RuntimeError("run_mars(): the race table was released")
         if n and (x_on_roll.shape[1] != 2 or x_on_roll.shape[2] != mN):
             raise ValueError(f"x_on_roll: expected shape (k, 2, {mN})")
+        cdef mars_job_t job
+        k = min(n, self.t.mT - self.done)
+        if k <= 0:
+            return 0
+        job.t = &self.t
+        job.start = self.done
+        job.stop = self.done + k
+        job.xon = &x_on_roll[0, 0, 0]
         with nogil:
-            while k < n and self.done < self.t.mT:
-                mars_x_row(&self.t, self.done, &x_on_roll[k, 0, 0], &x_on_roll[k, 1, 0])
-                mars_y_row(&self.t, self.done, &x_on_roll[k, 0, 0], &x_on_roll[k, 1, 0])
-                self.done += 1
-                k += 1
+            nf_run(self.nthreads, solve_x_boards, &job)
+        self.done += k
         return k
 
     def race_table(self):

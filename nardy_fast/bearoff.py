@@ -57,6 +57,8 @@ N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 DATA_ENV = "NARDY_FAST_DATA"
 DEFAULT_TWO_SIDED = 8
+DEFAULT_THREADS = 1              # builders' threads when threads=None (see _check_threads)
+MARS_THREADS_MIN_Y = 400         # MarsTable.build uses one thread below this many Y boards
 DEFAULT_MARS = 7                 # Y checkers of the default mars table (see MarsTable):
                                  # N = 8 takes ~65 s CPU and 1.7 GB here, N = 7 ~35 s, 1 GB
 _RULES_META = {"rule_book": "sections 5-6 (bearing off)",
@@ -392,17 +394,13 @@ class TwoSided:
 
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
         513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
-        installed (a line per 10% otherwise).  ``threads`` (default 1): worker threads
-        when the extension was compiled with OpenMP (``nardy_fast._bearoff.OPENMP``),
-        ignored otherwise; the table is identical for any number of threads.  The solver
-        synchronises a few times per board, so on a busy machine set
-        ``OMP_WAIT_POLICY=passive`` (spinning threads waiting for a descheduled one can
-        make it many times slower) and expect a gain only with idle cores.
+        installed (a line per 10% otherwise).  ``threads``: POSIX threads solving each
+        board together (None: ``DEFAULT_THREADS``; capped at the usable cores); the table
+        is bit-identical for any number.  The threads meet three times per board, so
+        expect a gain only with idle cores (see ``benchmarks/RESULTS.md``).
         """
         mc = _check_max(max_checkers, 14, "max_checkers")
-        threads = _check_max(1 if threads is None else threads, 1024, "threads")
-        if threads < 1:
-            raise ValueError(f"threads={threads}: must be >= 1")
+        threads = _check_threads(threads)
         m = n_boards(mc)
         table = np.empty((m, m), dtype=np.float64)
         t0 = time.perf_counter()
@@ -432,7 +430,7 @@ class TwoSided:
         if progress:
             print(f"two-sided bear-off database: {m:,} x {m:,} in "
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
-        mt = MarsTable.build(mc, rules, progress=progress) if mars else None
+        mt = MarsTable.build(mc, rules, progress=progress, threads=threads) if mars else None
         return cls(table, mc, mars=mt)
 
     def save(self, path):
@@ -593,7 +591,7 @@ class MarsTable:
     # build / files ---------------------------------------------------------------------
     @classmethod
     def build(cls, max_checkers=DEFAULT_MARS, rules=None, all_checkers=15, path=None,
-              progress=True):
+              progress=True, threads=None):
         """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
 
         Parameters
@@ -611,6 +609,9 @@ class MarsTable:
             memory whole) and return the table memory-mapped from it.
         progress : bool
             A tqdm bar when tqdm is installed, else a line per 10 %; and a summary line.
+        threads : int or None
+            POSIX threads solving each X board together (None: ``DEFAULT_THREADS``;
+            capped at the usable cores).  The table is bit-identical for any number.
 
         Memory and time (T = 15, classic): the race table ``C(T + 5, 6) x C(N + 6, 6)``
         float64 (38,760 x 3,003: 931 MB for N = 8; 286 MB for N = 6) and the Y-on-roll
@@ -622,11 +623,14 @@ class MarsTable:
             raise ValueError("all_checkers=0: must be 1..15")
         N = _check_max(max_checkers, T - 1, "max_checkers")
         oin, mars, lam = _mars_points(rules)
+        threads = _check_threads(threads)
         nx = n_boards(T) - n_boards(T - 1)
         my = n_boards(N)
         t0 = time.perf_counter()
         y_on = np.empty((nx, 2, my), dtype=np.float64)
-        solver = _bearoff.MarsSolver(T, N, lam, y_on)
+        if my < MARS_THREADS_MIN_Y:     # too little work per X board to pay for the threads
+            threads = 1
+        solver = _bearoff.MarsSolver(T, N, lam, y_on, threads)
         n_race = solver.n_race
         # work per X board ~ its finals: race boards, then mars boards in ~100 steps total
         share = n_race / (n_race + nx)
@@ -823,6 +827,27 @@ def _check_max(value, limit, name):
     return int(value)
 
 
+def _usable_cores():
+    """Cores this process may run on (its CPU affinity where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                        # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _check_threads(threads):
+    """``threads`` of the builders: None (``DEFAULT_THREADS``) or an integer >= 1, capped
+    at the usable cores (more threads than cores only make the threads wait for each
+    other at every board).  Without POSIX threads the solvers use one."""
+    if threads is None:
+        threads = DEFAULT_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads={threads!r}: expected None or an integer >= 1")
+    if threads < 1:
+        raise ValueError(f"threads={threads}: must be >= 1")
+    return min(int(threads), _usable_cores())
+
+
 def _cached(cls, filename, build, saved=False):
     """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
     saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent."""
@@ -868,7 +893,7 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     return ts
 
 
-def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True):
+def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
     """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 7) for
     the oin / home-mars points of ``rules`` (default classic), built on first use (about
     35 s and 1 GB for 7, 65 s and 1.7 GB for 8, streamed to the cache file) and cached
@@ -877,6 +902,7 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True):
     ``build=False`` only loads: None when the table is not in the cache.  This is how
     ``race_probabilities`` and ``TwoSided.mars`` use it, so that no query starts a long
     build; build it once with ``mars_table()`` or ``nardy-fast bearoff build --mars``.
+    ``threads``: as in ``MarsTable.build`` (the table is the same for any number).
     """
     mc = _check_max(max_checkers, 14, "max_checkers")
     oin, mars, _ = _mars_points(rules)
@@ -884,5 +910,5 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True):
 
     def make():
         path = os.path.join(data_dir(), name)
-        return MarsTable.build(mc, rules, path=path, progress=False)
+        return MarsTable.build(mc, rules, path=path, progress=False, threads=threads)
     return _cached(MarsTable, name, make if build else None, saved=True)

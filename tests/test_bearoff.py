@@ -504,6 +504,47 @@ def test_two_sided_vectorised_and_bad_input(ts8):
     assert ts8.covers([8, 0, 0, 0, 0, 0]) and not ts8.covers([5, 4, 0, 0, 0, 0])
 
 
+def _two_sided_table(mc, threads, stops=()):
+    """The solver's table for ``threads`` threads (not capped at the usable cores), run in
+    pieces ending at ``stops`` (each piece starts the threads afresh)."""
+    m = math.comb(mc + 6, 6)
+    table = np.empty((m, m))
+    solver = _bearoff.TwoSidedSolver(mc, table, threads)
+    assert solver.threads == (threads if _bearoff.PTHREADS else 1)
+    for stop in (*stops, m):
+        solver.run(stop)
+    solver.finish()
+    return table
+
+
+@pytest.mark.parametrize("mc", [5, 6])
+def test_two_sided_threads_bit_identical(mc):
+    """Every value is computed by the same arithmetic on any thread: the tables of 1, 2
+    and 3 threads are equal bit for bit, also when run in pieces across the size below
+    which shells run on one thread."""
+    one = _two_sided_table(mc, 1)
+    for threads, stops in ((2, ()), (2, (100, 300, 301, 700)), (3, (400,))):
+        other = _two_sided_table(mc, threads, stops)
+        assert np.array_equal(one.view(np.int64), other.view(np.int64)), (threads, stops)
+    ts = bo.TwoSided.build(mc, progress=False, threads=2)
+    assert np.array_equal(ts.p_win_table.view(np.int64), one.view(np.int64))
+
+
+def test_builders_threads_argument():
+    for bad, err in ((0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError),
+                     ("2", TypeError)):
+        with pytest.raises(err, match="threads"):
+            bo.TwoSided.build(2, progress=False, threads=bad)
+        with pytest.raises(err, match="threads"):
+            bo.MarsTable.build(1, all_checkers=3, progress=False, threads=bad)
+    assert bo._check_threads(None) == bo.DEFAULT_THREADS
+    assert bo._check_threads(10**6) == bo._usable_cores()
+    with pytest.raises(ValueError, match="threads"):
+        _bearoff.TwoSidedSolver(2, np.empty((28, 28)), 0)
+    with pytest.raises(ValueError, match="threads"):
+        _bearoff.MarsSolver(3, 1, 0.5, np.empty((21, 2, 7)), 0)
+
+
 def test_two_sided_save_load(ts8, tmp_path):
     ts = bo.TwoSided.build(4, progress=False)
     ts.save(tmp_path / "t.nfdb")
@@ -604,6 +645,40 @@ def test_mars_race_stage_equals_two_sided_table(ts8):
     solver.release()
     with pytest.raises(RuntimeError, match="released"):
         solver.race_table()
+
+
+def _mars_tables(T, N, threads, block):
+    """(race table, x_on_roll, y_on_roll) of the solver with ``threads`` threads (not
+    capped), the mars boards solved ``block`` at a time."""
+    mT, mL, mN = (math.comb(k + 6, 6) for k in (T, T - 1, N))
+    y_on = np.empty((mT - mL, 2, mN))
+    x_on = np.empty((mT - mL, 2, mN))
+    solver = _bearoff.MarsSolver(T, N, 0.5, y_on, threads)
+    assert solver.threads == (threads if _bearoff.PTHREADS else 1)
+    for k in range(1, 4):
+        solver.run_race(1 + (mL - 1) * k // 3)
+    bt = solver.race_table()
+    done = 0
+    while done < mT - mL:
+        done += solver.run_mars(x_on[done:done + block])
+    return bt, x_on, y_on
+
+
+@pytest.mark.parametrize("T, N, runs", [(8, 3, ((2, 1000), (2, 7), (3, 50))),
+                                        (6, 5, ((2, 1000), (2, 100)))])
+def test_mars_threads_bit_identical(T, N, runs):
+    """The race stage and both mars halves of 1, 2 and 3 threads are equal bit for bit,
+    whatever the blocks the mars boards are solved in, and MarsTable.build(threads=2)
+    (which uses them from MARS_THREADS_MIN_Y Y boards on) gives the same table.  (More
+    threads than cores work, slowly: the small case only.)"""
+    one = _mars_tables(T, N, 1, 1000)
+    for threads, block in runs:
+        other = _mars_tables(T, N, threads, block)
+        for a, b in zip(one, other):
+            assert np.array_equal(a.view(np.int64), b.view(np.int64)), (threads, block)
+    built = bo.MarsTable.build(N, all_checkers=T, progress=False, threads=2)
+    assert np.array_equal(built.x_on_roll.view(np.int64), one[1].view(np.int64))
+    assert np.array_equal(built.y_on_roll.view(np.int64), one[2].view(np.int64))
 
 
 def _v(mt, i, j, table):
