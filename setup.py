@@ -1,8 +1,7 @@
 """Build the Cython extensions of nardy_fast.
 
 Every ``nardy_fast/_*.pyx`` becomes an extension module.  Optimised (``-O3``) by default;
-``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on;
-``NARDY_FAST_OPENMP=1`` compiles with OpenMP (the two-sided bear-off solver's ``threads``).
+``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
 """
 import glob
 import os
@@ -16,7 +15,6 @@ if sys.byteorder != "little":
     sys.exit("nardy_fast: the C core assumes a little-endian machine")
 
 DEBUG = os.environ.get("NARDY_FAST_DEBUG", "") not in ("", "0")
-OPENMP = os.environ.get("NARDY_FAST_OPENMP", "") not in ("", "0")
 
 directives = {
     "language_level": 3,
@@ -27,14 +25,15 @@ directives = {
     "embedsignature": True,
 }
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+thread_args = ["-pthread"] if os.name == "posix" else []   # the bear-off builders' threads
 
 extensions = [
     Extension(
         "nardy_fast." + os.path.splitext(os.path.basename(path))[0],
         [path],
         include_dirs=[np.get_include()],
-        extra_compile_args=compile_args + (["-fopenmp"] if OPENMP else []),
-        extra_link_args=["-fopenmp"] if OPENMP else [],
+        extra_compile_args=compile_args + thread_args,
+        extra_link_args=thread_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for path in sorted(glob.glob(os.path.join("nardy_fast", "_*.pyx")))

@@ -51,12 +51,6 @@ from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
 
 cdef extern from *:
     """
-    #ifdef _OPENMP
-    #define NF_OPENMP 1
-    #else
-    #define NF_OPENMP 0
-    #endif
-
     /* Both cores in the default build: the solvers run SPMD (every thread walks the same
        boards and takes its share of each sweep), with POSIX threads and a barrier that
        spins briefly, then sleeps on a condition variable (a descheduled thread costs the
@@ -188,7 +182,6 @@ cdef extern from *:
     #endif
     }
     """
-    int NF_OPENMP
     int NF_PTHREADS
     ctypedef struct nf_barrier_t:
         pass
@@ -196,8 +189,6 @@ cdef extern from *:
     void nf_barrier_wait(nf_barrier_t* bar) noexcept nogil
     int nf_run(int n, nf_fn fn, void* arg) noexcept nogil
 
-OPENMP = bool(NF_OPENMP)          # compiled with OpenMP (NARDY_FAST_OPENMP=1); the solvers
-                                  # no longer use it
 PTHREADS = bool(NF_PTHREADS)      # threads > 1 can run in parallel
 
 cdef extern from *:

@@ -57,10 +57,10 @@ N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 DATA_ENV = "NARDY_FAST_DATA"
 DEFAULT_TWO_SIDED = 8
-DEFAULT_THREADS = 1              # builders' threads when threads=None (see _check_threads)
 MARS_THREADS_MIN_Y = 400         # MarsTable.build uses one thread below this many Y boards
-DEFAULT_MARS = 7                 # Y checkers of the default mars table (see MarsTable):
-                                 # N = 8 takes ~65 s CPU and 1.7 GB here, N = 7 ~35 s, 1 GB
+DEFAULT_MARS = 8                 # Y checkers of the default mars table (see MarsTable), as
+                                 # the two-sided default: ~34 s on 2 idle cores (60 s on one),
+                                 # 1.7 GB peak, a 1.4 GiB file
 _RULES_META = {"rule_book": "sections 5-6 (bearing off)",
                "variants": "none: bear-off play does not depend on any Rules field"}
 
@@ -333,7 +333,7 @@ class TwoSided:
     mars : MarsTable or None
         The exact mars extension (15 checkers against <= N), when attached: by
         ``build(mars=True)``, the constructor, or, for the cached default ``two_sided()``,
-        on first access (``mars_table()``: built on first use, about 35 s, then cached).
+        on first access (``mars_table()``: built once, about 34 s on two cores, then cached).
     """
 
     kind = "two_sided"
@@ -395,7 +395,7 @@ class TwoSided:
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
         513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
         installed (a line per 10% otherwise).  ``threads``: POSIX threads solving each
-        board together (None: ``DEFAULT_THREADS``; capped at the usable cores); the table
+        board together (None: every usable core; capped at the usable cores); the table
         is bit-identical for any number.  The threads meet three times per board, so
         expect a gain only with idle cores (see ``benchmarks/RESULTS.md``).
         """
@@ -610,8 +610,8 @@ class MarsTable:
         progress : bool
             A tqdm bar when tqdm is installed, else a line per 10 %; and a summary line.
         threads : int or None
-            POSIX threads solving each X board together (None: ``DEFAULT_THREADS``;
-            capped at the usable cores).  The table is bit-identical for any number.
+            POSIX threads solving each X board together (None: every usable
+            core; capped at the usable cores).  The table is bit-identical for any number.
 
         Memory and time (T = 15, classic): the race table ``C(T + 5, 6) x C(N + 6, 6)``
         float64 (38,760 x 3,003: 931 MB for N = 8; 286 MB for N = 6) and the Y-on-roll
@@ -836,11 +836,11 @@ def _usable_cores():
 
 
 def _check_threads(threads):
-    """``threads`` of the builders: None (``DEFAULT_THREADS``) or an integer >= 1, capped
-    at the usable cores (more threads than cores only make the threads wait for each
-    other at every board).  Without POSIX threads the solvers use one."""
+    """``threads`` of the builders: None (every usable core) or an integer >= 1, capped at
+    the usable cores (more threads than cores only make the threads wait for each other at
+    every board).  Without POSIX threads the solvers use one."""
     if threads is None:
-        threads = DEFAULT_THREADS
+        return _usable_cores()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
         raise TypeError(f"threads={threads!r}: expected None or an integer >= 1")
     if threads < 1:
@@ -894,10 +894,10 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
 
 
 def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
-    """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 7) for
-    the oin / home-mars points of ``rules`` (default classic), built on first use (about
-    35 s and 1 GB for 7, 65 s and 1.7 GB for 8, streamed to the cache file) and cached
-    like ``one_sided()``.  The file name records N and the points.
+    """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 8) for
+    the oin / home-mars points of ``rules`` (default classic), built on first use (for 8:
+    about 34 s on two idle cores, 60 s on one, 1.7 GB; for 7 half that and 1 GB; streamed
+    to the cache file) and cached like ``one_sided()``.  The file name records N and the points.
 
     ``build=False`` only loads: None when the table is not in the cache.  This is how
     ``race_probabilities`` and ``TwoSided.mars`` use it, so that no query starts a long

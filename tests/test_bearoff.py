@@ -537,7 +537,7 @@ def test_builders_threads_argument():
             bo.TwoSided.build(2, progress=False, threads=bad)
         with pytest.raises(err, match="threads"):
             bo.MarsTable.build(1, all_checkers=3, progress=False, threads=bad)
-    assert bo._check_threads(None) == bo.DEFAULT_THREADS
+    assert bo._check_threads(None) == bo._usable_cores()
     assert bo._check_threads(10**6) == bo._usable_cores()
     with pytest.raises(ValueError, match="threads"):
         _bearoff.TwoSidedSolver(2, np.empty((28, 28)), 0)

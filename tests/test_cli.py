@@ -172,7 +172,7 @@ def test_bearoff_build_mars_makes_race_queries_exact(capsys):
     try:
         if bearoff.mars_table(1, build=False) is None:
             assert race_probabilities(pos).method == "one_sided"
-        code, out, err = run(capsys, "bearoff", "build", "--mars", "1")
+        code, out, err = run(capsys, "bearoff", "build", "--mars", "1", "--threads", "2")
         assert code == 0 and "mars table ready" in out, err
         exact = race_probabilities(pos)
         assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 1
