@@ -24,9 +24,8 @@ import numpy as np
 
 from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on
 from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
-from nardy_fast._net cimport (Net, net_t, points_t, net_eval_many, net_clip, net_equity,
-                              net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_LOSS,
-                              OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast._net cimport Net, net_flip, NET_OUTPUTS
+from nardy_fast._search cimport search_t, choose, win_values
 
 __all__ = ["play_games", "lambda_targets", "END_FINISHED", "END_RACE", "MAX_GAME_PLIES"]
 
@@ -59,48 +58,10 @@ cdef inline bint all_home(const uint8_t* b) noexcept nogil:
     return True
 
 
-cdef Py_ssize_t net_choice(const net_t* net, const points_t* pts, const uint8_t* opp,
-                           const uint8_t* mover, const uint8_t* cands, Py_ssize_t n,
-                           float* vals, float* scratch) noexcept nogil:
-    """Index of the 0-ply net's move among n results; vals[7 k..] get the outputs of each
-    resulting position from the other side's (on roll next) view, clipped."""
-    cdef Py_ssize_t k, best = 0
-    cdef double e, top = 0.0
-    net_eval_many(net, opp, mover, cands, n, vals, scratch)
-    for k in range(n):
-        net_clip(vals + NET_OUTPUTS * k)
-        e = net_equity(vals + NET_OUTPUTS * k, pts)
-        if k == 0 or e < top or (e == top and
-                                 memcmp(cands + N_POINTS * k, cands + N_POINTS * best,
-                                        N_POINTS) < 0):
-            top = e
-            best = k
-    return best
-
-
-cdef void finished_values(const uint8_t* loser, float* v) noexcept nogil:
-    """Outputs of a finished game from the loser's (on roll) view."""
-    cdef int i, on = 0, first_q = 0, home = 0
-    for i in range(N_POINTS):
-        on += loser[i]
-        if i < 6:
-            first_q += loser[i]
-        if i >= HOME_IDX:
-            home += loser[i]
-    memset(v, 0, NET_OUTPUTS * sizeof(float))
-    if on == N_CHECKERS:
-        v[OUT_MARS_LOSS] = 1.0
-        if first_q:
-            v[OUT_KOKS_LOSS] = 1.0
-        elif home == N_CHECKERS:
-            v[OUT_HOME_MARS_LOSS] = 1.0
-
-
-cdef Py_ssize_t play_one(const net_t* net, const points_t* pts, const rules_t* rules,
-                         bitgen_t* rng, const uint8_t* start, uint8_t* buf, Py_ssize_t cap,
-                         float* vals, float* scratch, uint8_t* pos, float* nxt,
+cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
+                         uint8_t* buf, Py_ssize_t cap, uint8_t* pos, float* nxt,
                          Py_ssize_t max_plies, int* end, uint8_t* last) noexcept nogil:
-    """One game; returns its plies T (or -1: too long, -2: buffer overflow).
+    """One game; returns its plies T (or -1: too long, -2: buffer overflow or no memory).
 
     pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}) (t = T - 1 of a finished game: the result;
     of a race: unset, the caller values last[0:48], the race on roll after the last ply).
@@ -121,16 +82,18 @@ cdef Py_ssize_t play_one(const net_t* net, const points_t* pts, const rules_t* r
         memcpy(pos + 2 * N_POINTS * t, b[s], N_POINTS)
         memcpy(pos + 2 * N_POINTS * t + N_POINTS, b[1 - s], N_POINTS)
         r = <int>bounded36(rng)
-        n = gen_successors(b[s], b[1 - s], r // 6 + 1, r % 6 + 1, rules, buf, NULL, cap)
+        n = gen_successors(b[s], b[1 - s], r // 6 + 1, r % 6 + 1, &srch.rules, buf, NULL,
+                           cap)
         if n < 0:
             return -2
-        k = net_choice(net, pts, b[1 - s], b[s], buf, n, vals, scratch)
+        k = choose(srch, b[s], b[1 - s], buf, n, 0, nxt + NET_OUTPUTS * t)
+        if k < 0:
+            return -2
+        net_flip(nxt + NET_OUTPUTS * t)          # the view of the side on roll next
         memcpy(b[s], buf + N_POINTS * k, N_POINTS)
         if checkers_on(b[s]) == 0:
-            finished_values(b[1 - s], nxt + NET_OUTPUTS * t)
             end[0] = FINISHED
             return t + 1
-        memcpy(nxt + NET_OUTPUTS * t, vals + NET_OUTPUTS * k, NET_OUTPUTS * sizeof(float))
         t += 1
         s = 1 - s
 
@@ -163,11 +126,13 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
     """
     cdef const uint8_t[:, ::1] st = np.ascontiguousarray(start, dtype=np.uint8)
     cdef Py_ssize_t n_games = len(bitgens), g, T
-    cdef points_t pts
-    cdef rules_t rules
+    cdef search_t srch
     cdef int end
-    rules.head_rule, rules.block_rule, rules.block_transient, rules.larger_die_rule = rules_c
-    pts.oin, pts.mars, pts.koks, pts.home_mars = points
+    srch.net = &net.c
+    srch.keep = 0
+    (srch.rules.head_rule, srch.rules.block_rule, srch.rules.block_transient,
+     srch.rules.larger_die_rule) = rules_c
+    srch.pts.oin, srch.pts.mars, srch.pts.koks, srch.pts.home_mars = points
     pos = np.empty((n_games * 256, 2, N_POINTS), dtype=np.uint8)
     nxt = np.empty((n_games * 256, NET_OUTPUTS), dtype=np.float32)
     lengths = np.zeros(n_games, dtype=np.int64)
@@ -179,23 +144,21 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
     cdef Py_ssize_t used = 0
     cdef Py_ssize_t cap = DEFAULT_CAP
     cdef uint8_t* buf = <uint8_t*>malloc(cap * N_POINTS)
-    cdef float* vals = <float*>malloc(cap * NET_OUTPUTS * sizeof(float))
-    cdef float* scratch = <float*>malloc(2 * NET_MAX_HIDDEN * sizeof(float))
     cdef uint8_t* gpos = <uint8_t*>malloc(max_plies * 2 * N_POINTS)
     cdef float* gnxt = <float*>malloc(max_plies * NET_OUTPUTS * sizeof(float))
     cdef bitgen_t* rng
     try:
-        if buf == NULL or vals == NULL or scratch == NULL or gpos == NULL or gnxt == NULL:
+        if buf == NULL or gpos == NULL or gnxt == NULL:
             raise MemoryError("self-play: cannot allocate the game buffers")
         for g in range(n_games):
             rng = <bitgen_t*>PyCapsule_GetPointer(bitgens[g].capsule, "BitGenerator")
             with nogil:
-                T = play_one(&net.c, &pts, &rules, rng, &st[0, 0], buf, cap, vals, scratch,
-                             gpos, gnxt, max_plies, &end, &rv[g, 0, 0])
+                T = play_one(&srch, rng, &st[0, 0], buf, cap, gpos, gnxt, max_plies, &end,
+                             &rv[g, 0, 0])
             if T == -1:
                 raise RuntimeError(f"self-play: game {g} exceeded {max_plies} plies")
             if T == -2:
-                raise RuntimeError("self-play: successor buffer overflow")
+                raise RuntimeError("self-play: successor buffer overflow or out of memory")
             if used + T > pos.shape[0]:
                 grow = max(2 * pos.shape[0], used + T)
                 pos = np.resize(pos, (grow, 2, N_POINTS))
@@ -210,8 +173,6 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
             ends[g] = end
     finally:
         free(buf)
-        free(vals)
-        free(scratch)
         free(gpos)
         free(gnxt)
     return pos[:used].copy(), nxt[:used].copy(), lengths, ends, races

@@ -177,6 +177,25 @@ def build_parser():
                    help="show a progress bar over the turns")
     s.set_defaults(func=cmd_analyse)
 
+    s = sub.add_parser("train", help="train an evaluation net by self-play",
+                       description="TD(lambda) self-play training of the evaluation "
+                                   "network (nardy_fast.train); resumes a checkpoint of "
+                                   "the same settings found at --out.  The shipped net is "
+                                   "made by this command with its defaults.")
+    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    s.add_argument("-n", "--games", type=_positive, default=None,
+                   help="self-play games in all (default: train.train's)")
+    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    s.add_argument("--threads", type=_positive, default=None,
+                   help="threads playing games (default: every usable core); does not "
+                        "change the result")
+    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
+                   help="games between strength checks against greedy (0: none; "
+                        "default 50000)")
+    s.add_argument("--log", default=None, metavar="FILE",
+                   help="append a JSON line per checkpoint and check to FILE")
+    s.set_defaults(func=cmd_train)
+
     s = sub.add_parser("demo", help="the main job on a small default",
                        description="Roll out the start position and a few middle-game "
                                    "positions, and write reports (CSV, HTML) and figures "
@@ -438,6 +457,21 @@ def cmd_analyse(args):
         files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+def cmd_train(args):
+    from nardy_fast import train
+
+    def log(entry):
+        line = json.dumps(entry)
+        print(line, file=sys.stderr, flush=True)
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+
+    kwargs = {} if args.games is None else {"games": args.games}
+    train.train(args.out, seed=args.seed, threads=args.threads,
+                check_every=args.check_every, log=log, **kwargs)
 
 
 def cmd_demo(args):

@@ -37,7 +37,7 @@ __all__ = ["train", "TrainConfig", "DEFAULTS"]
 DEFAULTS = {
     "hidden": 128,         # hidden units
     "lam": 0.7,            # TD(lambda)
-    "lr": 0.01,            # SGD step per position, first half of the run
+    "lr": 0.03,            # SGD step per position, first half of the run (0.1 diverges)
     "lr_final": 0.003,     # ... decayed linearly to this at the end
     "batch": 32,           # games played by one frozen net
 }
@@ -69,7 +69,7 @@ def _lr(cfg, done):
     return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
 
 
-def train(path, games=200_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
+def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
           progress=True, log=None):
@@ -170,11 +170,8 @@ def _resume(path, cfg):
     if os.path.exists(path):
         ev = Evaluator.load(path)
         old = ev.meta.get("training", {})
-        if {k: old.get(k) for k in cfg} == dict(cfg) and old.get("games_done", 0) > 0:
-            return ev.net.copy(), int(old["games_done"])
-        if {k: old.get(k) for k in cfg if k != "games"} == {k: v for k, v in cfg.items()
-                                                            if k != "games"}:
-            return ev.net.copy(), int(old.get("games_done", 0))
+        if all(old.get(k) == v for k, v in cfg.items()) and old.get("games_done", 0) > 0:
+            return ev.net.copy(), min(int(old["games_done"]), cfg["games"])
     return Net.random(cfg["hidden"], cfg["seed"]), 0
 
 

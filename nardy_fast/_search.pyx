@@ -1,0 +1,275 @@
+"""n-ply search with the evaluation network, in C.
+
+Values are the network's seven probabilities (``_net.pxd``, ``OUT_*``) from the view of
+the side on roll; moves are compared by the equity of those probabilities under the
+rules' points (``points_t``), ties to the lexicographically smallest resulting board.
+
+``value(me, opp, plies)`` of a position with ``me`` on roll:
+
+- ``plies = 0``: the network (or, with a finished side, the result);
+- ``plies = p >= 1``: the average over the 21 rolls (1/36 doubles, 2/36 others) of the
+  value after ``me``'s best move for that roll, that move chosen by the value at
+  ``p - 1`` plies of each resulting position (the other side on roll), flipped to
+  ``me``'s view.  A move that bears off the last checker is a win, scored on the other
+  side's board.
+
+Move filter (as GNU Backgammon's): when a roll's moves are compared at ``p - 1 >= 1``
+plies, they are first ranked at 0-ply and only the best ``keep`` are searched deeper
+(``keep = 0``: all).  ``hint`` ranks every move of a roll at 0-ply, then re-ranks the best
+``keep`` at the plies asked for.
+"""
+from libc.stdint cimport uint8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcmp, memcpy, memset
+
+import numpy as np
+
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on
+from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
+from nardy_fast._net cimport (Net, net_t, points_t, net_eval, net_eval_many, net_clip,
+                              net_equity, net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN,
+                              OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN)
+
+__all__ = ["Searcher", "MAX_PLIES"]
+
+cdef enum:
+    MAX_PLIES_ = 3
+    ERR_NOMEM = -1
+    ERR_OVERFLOW = -2
+
+MAX_PLIES = MAX_PLIES_
+
+
+cdef void win_values(const uint8_t* loser, float* v) noexcept nogil:
+    """Outputs, winner's view, of a game just won against the loser's board."""
+    cdef int i, on = 0, first_q = 0, home = 0
+    for i in range(N_POINTS):
+        on += loser[i]
+        if i < 6:
+            first_q += loser[i]
+        if i >= HOME_IDX:
+            home += loser[i]
+    memset(v, 0, NET_OUTPUTS * sizeof(float))
+    v[OUT_WIN] = 1.0
+    if on == N_CHECKERS:
+        v[OUT_MARS_WIN] = 1.0
+        if first_q:
+            v[OUT_KOKS_WIN] = 1.0
+        elif home == N_CHECKERS:
+            v[OUT_HOME_MARS_WIN] = 1.0
+
+
+cdef inline bint better(double e, const uint8_t* b, double top, const uint8_t* bb) noexcept nogil:
+    return e > top or (e == top and memcmp(b, bb, N_POINTS) < 0)
+
+
+cdef int rank0(const search_t* s, const uint8_t* me, const uint8_t* opp, const uint8_t* cands,
+               Py_ssize_t n, float* vals, double* eq) noexcept nogil:
+    """0-ply values of the n results of me's move (me's view) into vals, equities into eq."""
+    cdef float scratch[2 * NET_MAX_HIDDEN]
+    cdef Py_ssize_t k
+    net_eval_many(s.net, opp, me, cands, n, vals, scratch)
+    for k in range(n):
+        if checkers_on(cands + N_POINTS * k) == 0:
+            win_values(opp, vals + NET_OUTPUTS * k)
+        else:
+            net_clip(vals + NET_OUTPUTS * k)
+            net_flip(vals + NET_OUTPUTS * k)
+        eq[k] = net_equity(vals + NET_OUTPUTS * k, &s.pts)
+    return 0
+
+
+cdef int order_by(const double* eq, const uint8_t* cands, Py_ssize_t n, Py_ssize_t* idx) noexcept nogil:
+    """idx[0..n) = 0..n-1 sorted by equity (best first), ties by board (insertion sort)."""
+    cdef Py_ssize_t i, j, t
+    for i in range(n):
+        idx[i] = i
+    for i in range(1, n):
+        t = idx[i]
+        j = i
+        while j > 0 and better(eq[t], cands + N_POINTS * t, eq[idx[j - 1]],
+                               cands + N_POINTS * idx[j - 1]):
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = t
+    return 0
+
+
+cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                       const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil:
+    cdef float* vals = <float*>malloc(n * NET_OUTPUTS * sizeof(float))
+    cdef double* eq = <double*>malloc(n * sizeof(double))
+    cdef Py_ssize_t* idx = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
+    cdef float v[NET_OUTPUTS]
+    cdef float bestv[NET_OUTPUTS]
+    cdef Py_ssize_t k, m, best = -1
+    cdef double e, top = 0.0
+    cdef int err = 0
+    if vals == NULL or eq == NULL or idx == NULL:
+        best = ERR_NOMEM
+    else:
+        rank0(s, me, opp, cands, n, vals, eq)
+        order_by(eq, cands, n, idx)
+        m = 1 if plies == 0 else (n if s.keep <= 0 or s.keep > n else s.keep)
+        for k in range(m):
+            memcpy(v, vals + NET_OUTPUTS * idx[k], NET_OUTPUTS * sizeof(float))
+            if plies > 0 and checkers_on(cands + N_POINTS * idx[k]) != 0:
+                err = value(s, opp, cands + N_POINTS * idx[k], plies, v)
+                if err:
+                    best = err
+                    break
+                net_flip(v)
+            e = net_equity(v, &s.pts)
+            if best < 0 or better(e, cands + N_POINTS * idx[k], top, cands + N_POINTS * best):
+                best = idx[k]
+                top = e
+                memcpy(bestv, v, NET_OUTPUTS * sizeof(float))
+        if best >= 0 and out != NULL:
+            memcpy(out, bestv, NET_OUTPUTS * sizeof(float))
+    free(vals)
+    free(eq)
+    free(idx)
+    return best
+
+
+cdef int best_after(const search_t* s, const uint8_t* me, const uint8_t* opp, int d1, int d2,
+                    int plies, float* out) noexcept nogil:
+    """me's value (me's view) after its best move for (d1, d2), moves judged at `plies`."""
+    cdef uint8_t* cands = <uint8_t*>malloc(DEFAULT_CAP * N_POINTS)
+    cdef Py_ssize_t n
+    cdef int err = 0
+    if cands == NULL:
+        return ERR_NOMEM
+    n = gen_successors(me, opp, d1, d2, &s.rules, cands, NULL, DEFAULT_CAP)
+    if n < 0:
+        err = ERR_OVERFLOW
+    else:
+        n = choose(s, me, opp, cands, n, plies, out)
+        if n < 0:
+            err = <int>n
+    free(cands)
+    return err
+
+
+cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
+               float* out) noexcept nogil:
+    """Value of (me on roll, opp) at `plies` (module docstring), me's view; 0 or ERR_*."""
+    cdef float v[NET_OUTPUTS]
+    cdef int d1, d2, k, err
+    cdef double w
+    if plies == 0:
+        net_eval(s.net, me, opp, out)
+        net_clip(out)
+        return 0
+    memset(out, 0, NET_OUTPUTS * sizeof(float))
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            err = best_after(s, me, opp, d1, d2, plies - 1, v)
+            if err:
+                return err
+            w = (1.0 if d1 == d2 else 2.0) / 36.0
+            for k in range(NET_OUTPUTS):
+                out[k] += w * v[k]
+    return 0
+
+
+cdef class Searcher:
+    """n-ply values and move rankings of a ``Net`` under given move rules and points.
+
+    Parameters
+    ----------
+    net : Net
+    rules : Rules
+        Move rules (``rules_c`` must be its ``rules_t`` codes).
+    rules_c : tuple of 4 ints
+    points : tuple of 4 floats
+        Points of oin, mars, koks, home mars.
+    keep : int
+        Moves searched deeper after a 0-ply ranking (0: all).
+    """
+    def __init__(self, Net net, rules, rules_c, points, int keep=4):
+        self.net = net
+        self.rules = rules
+        self.s.net = &net.c
+        (self.s.rules.head_rule, self.s.rules.block_rule, self.s.rules.block_transient,
+         self.s.rules.larger_die_rule) = rules_c
+        self.s.pts.oin, self.s.pts.mars, self.s.pts.koks, self.s.pts.home_mars = points
+        self.s.keep = keep
+
+    def values(self, boards, int plies):
+        """Values ``(n, 7)`` float32 of boards ``(n, 2, 24)`` (side on roll first) at
+        ``plies``, clipped.  Trusts its input (``evaluator.py`` validates)."""
+        cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
+        out = np.empty((b.shape[0], NET_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        cdef Py_ssize_t k
+        cdef int err = 0
+        with nogil:
+            for k in range(b.shape[0]):
+                err = value(&self.s, &b[k, 0, 0], &b[k, 1, 0], plies, &o[k, 0])
+                if err:
+                    break
+        _raise(err)
+        return out
+
+    def equities(self, values):
+        """Equities ``(n,)`` of values ``(n, 7)`` under the points."""
+        cdef const float[:, ::1] v = np.ascontiguousarray(values, dtype=np.float32)
+        out = np.empty(v.shape[0], dtype=np.float64)
+        cdef double[::1] o = out
+        cdef Py_ssize_t k
+        for k in range(v.shape[0]):
+            o[k] = net_equity(&v[k, 0], &self.s.pts)
+        return out
+
+    def rank(self, me, opp, int d1, int d2, int plies):
+        """Every legal result of the roll (d1, d2) for ``me`` (on roll against ``opp``).
+
+        All results are valued at 0-ply; the best ``keep`` of them again at ``plies``.
+        Returns ``(results (k, 24) uint8, values (k, 7) float32 in me's view,
+        plies (k,) int8, equities (k,) float64)``, best first (the re-valued moves first).
+        Trusts its input.
+        """
+        from nardy_fast._movegen import successors
+        cands = np.ascontiguousarray(successors(me, opp, d1, d2, self.rules), dtype=np.uint8)
+        cdef const uint8_t[::1] m = np.ascontiguousarray(me, dtype=np.uint8)
+        cdef const uint8_t[::1] op = np.ascontiguousarray(opp, dtype=np.uint8)
+        cdef const uint8_t[:, ::1] c = cands
+        cdef Py_ssize_t n = c.shape[0], k
+        vals = np.empty((n, NET_OUTPUTS), dtype=np.float32)
+        eqs = np.empty(n, dtype=np.float64)
+        cdef float[:, ::1] v = vals
+        cdef double[::1] e = eqs
+        cdef float tmp[NET_OUTPUTS]
+        cdef int err = 0
+        with nogil:
+            rank0(&self.s, &m[0], &op[0], &c[0, 0], n, &v[0, 0], &e[0])
+        used = np.zeros(n, dtype=np.int8)
+        order = _order(np.arange(n), eqs, cands)
+        if plies > 0:
+            keep = n if self.s.keep <= 0 else min(self.s.keep, n)
+            for k in order[:keep]:
+                if checkers_on(&c[k, 0]) == 0:      # a win: exact at any depth
+                    continue
+                with nogil:
+                    err = value(&self.s, &op[0], &c[k, 0], plies, tmp)
+                    if not err:
+                        net_flip(tmp)
+                        memcpy(&v[k, 0], tmp, NET_OUTPUTS * sizeof(float))
+                        e[k] = net_equity(tmp, &self.s.pts)
+                _raise(err)
+                used[k] = plies
+            order = np.concatenate([_order(order[:keep], eqs, cands), order[keep:]])
+        return cands[order], vals[order], used[order], eqs[order]
+
+
+def _order(idx, eqs, cands):
+    """idx sorted by equity (best first), ties to the lexicographically smallest board."""
+    return np.array(sorted(idx, key=lambda i: (-eqs[i], bytes(cands[i]))), dtype=np.intp)
+
+
+def _raise(int err):
+    if err == ERR_NOMEM:
+        raise MemoryError("search: out of memory")
+    if err == ERR_OVERFLOW:
+        raise RuntimeError("search: successor buffer overflow")
