@@ -25,16 +25,14 @@ Databases
 ---------
 ``OneSided`` (every board of <= 15: turn distributions), ``TwoSided`` (both sides of <= N
 checkers, default 8: P(win); no mars is possible), ``MarsTable`` (one side with all 15
-checkers, none off, against 1..N, default 7: P(win) and P(mars) under the play maximising
+checkers, none off, against 1..N, default 8: P(win) and P(mars) under the play maximising
 each side's expected points for given oin / mars points).
 
 Cache folder
 ------------
 ``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
-first use and keep it
-in the folder named by the environment variable ``NARDY_FAST_DATA`` or, without it,
-``$XDG_CACHE_HOME/nardy_fast`` (``~/.cache/nardy_fast``).  Files carry a header with a
-checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
+first use and keep it in the cache folder ``data_dir()`` (``NARDY_FAST_DATA``, else
+``$XDG_CACHE_HOME/nardy_fast``); see ``nardy_fast.datadir``.
 """
 from __future__ import annotations
 
@@ -42,20 +40,19 @@ import math
 import os
 import sys
 import time
-import warnings
 
 import numpy as np
 
 from nardy_fast import _bearoff
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast.datadir import DATA_ENV, cached, data_dir
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
-           "mars_table", "index_of", "board_of", "epc", "data_dir", "N_BOARDS",
+           "mars_table", "index_of", "board_of", "epc", "data_dir", "DATA_ENV", "N_BOARDS",
            "PIPS_PER_ROLL"]
 
 N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(21, 6)
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
-DATA_ENV = "NARDY_FAST_DATA"
 DEFAULT_TWO_SIDED = 8
 MARS_THREADS_MIN_Y = 400         # MarsTable.build uses one thread below this many Y boards
 DEFAULT_MARS = 8                 # Y checkers of the default mars table (see MarsTable), as
@@ -63,15 +60,6 @@ DEFAULT_MARS = 8                 # Y checkers of the default mars table (see Mar
                                  # 1.7 GB peak, a 1.4 GiB file
 _RULES_META = {"rule_book": "sections 5-6 (bearing off)",
                "variants": "none: bear-off play does not depend on any Rules field"}
-
-
-def data_dir():
-    """The cache folder of the default databases (see the module docstring)."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return os.path.abspath(os.path.expanduser(env))
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "nardy_fast")
 
 
 def n_boards(max_checkers):
@@ -816,9 +804,6 @@ def _two_sided_restore(path, table, max_checkers, mars, mars_default):
 # ----------------------------------------------------------------------------------------
 # cached defaults
 
-_CACHE = {}
-
-
 def _check_max(value, limit, name):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name}={value!r}: expected an integer 0..{limit}")
@@ -848,36 +833,10 @@ def _check_threads(threads):
     return min(int(threads), _usable_cores())
 
 
-def _cached(cls, filename, build, saved=False):
-    """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
-    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent."""
-    path = os.path.join(data_dir(), filename)
-    db = _CACHE.get(path)
-    if db is not None:
-        return db
-    if build is None and not os.path.exists(path):
-        return None
-    if os.path.exists(path):
-        try:
-            db = cls.load(path)
-        except DatabaseError as e:
-            warnings.warn(f"rebuilding the damaged cache file: {e}", RuntimeWarning,
-                          stacklevel=3)
-    if db is None:
-        if build is None:
-            return None
-        db = build()
-        if not saved:
-            db.save(path)
-        db = cls.load(path, verify=False)
-    _CACHE[path] = db
-    return db
-
-
 def one_sided():
     """The default one-sided database (15 checkers), built on first use and cached on
     disk (see the module docstring) and in memory."""
-    return _cached(OneSided, "bearoff-one-sided-15.nfdb",
+    return cached(OneSided, "bearoff-one-sided-15.nfdb",
                    lambda: OneSided.build(15, progress=False))
 
 
@@ -887,7 +846,7 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
     first access; never built implicitly)."""
     mc = _check_max(max_checkers, 14, "max_checkers")
-    ts = _cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
+    ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
                  lambda: TwoSided.build(mc, progress=False))
     ts._mars_default = True
     return ts
@@ -911,4 +870,4 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
     def make():
         path = os.path.join(data_dir(), name)
         return MarsTable.build(mc, rules, path=path, progress=False, threads=threads)
-    return _cached(MarsTable, name, make if build else None, saved=True)
+    return cached(MarsTable, name, make if build else None, saved=True)

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_fast import _bearoff, bearoff as bo, successors
+from nardy_fast import datadir
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 
 DATA = Path(__file__).parent / "data" / "reference"
@@ -417,7 +418,7 @@ def test_write_db_roundtrip_of_several_arrays(tmp_path):
 
 def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
     monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
-    monkeypatch.setattr(bo, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     assert bo.data_dir() == str(tmp_path)
     one = bo.one_sided()
     assert bo.one_sided() is one
@@ -425,7 +426,7 @@ def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
     assert files == ["bearoff-one-sided-15.nfdb"]
     # a damaged cache file is rebuilt with a warning
     _corrupt(tmp_path / files[0], lambda d: d[:-50])
-    monkeypatch.setattr(bo, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     with pytest.warns(RuntimeWarning, match="rebuilding"):
         again = bo.one_sided()
     assert np.array_equal(again.turns, one.turns)
@@ -855,7 +856,7 @@ def test_two_sided_carries_a_mars_table(mars3, tmp_path):
     # never starts the long build itself)
     default = bo.two_sided(3)
     for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-*")):
-        bo._CACHE.pop(f, None)
+        datadir._CACHE.pop(f, None)
         os.remove(f)
     assert bo.mars_table(2, build=False) is None
     assert default.mars is None
