@@ -1,6 +1,8 @@
 """Build the Cython extensions of nardy_fast.
 
-Every ``nardy_fast/_*.pyx`` becomes an extension module.  Optimised (``-O3``) by default;
+Every ``nardy_fast/_*.pyx`` becomes an extension module; the C headers of
+``nardy_fast/src`` (thread runtime, SIMD kernels, tables) are on the include path and
+ship with the package (``nardy_fast.get_include()``).  Optimised (``-O3``) by default;
 ``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
 """
 import glob
@@ -31,10 +33,11 @@ extensions = [
     Extension(
         "nardy_fast." + os.path.splitext(os.path.basename(path))[0],
         [path],
-        include_dirs=[np.get_include()],
+        include_dirs=[np.get_include(), os.path.join("nardy_fast", "src")],
         extra_compile_args=compile_args + thread_args,
         extra_link_args=thread_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        depends=sorted(glob.glob(os.path.join("nardy_fast", "src", "*.h"))),
     )
     for path in sorted(glob.glob(os.path.join("nardy_fast", "_*.pyx")))
 ]

@@ -14,7 +14,15 @@ from nardy_fast.plot import plot_board
 
 __version__ = "0.1.0"
 
+
+def get_include():
+    """The folder of nardy_fast's C headers, for extensions that cimport its C-level API
+    (``nardy_fast/__init__.pxd``): add it to ``include_dirs`` beside numpy's."""
+    import os
+    return os.path.join(os.path.dirname(__file__), "src")
+
+
 __all__ = ["CLASSIC", "GameRecord", "Move", "Position", "Rules", "game_report",
            "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",
-           "__version__"]
+           "get_include", "__version__"]

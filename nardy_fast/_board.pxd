@@ -45,3 +45,18 @@ cdef inline int pip_count(const uint8_t* b) noexcept nogil:
     for i in range(N_POINTS):
         s += b[i] * (N_POINTS - i)
     return s
+
+# True when every checker left on the board is in the home (idx 18..23), or none is left.
+cdef inline bint all_home(const uint8_t* b) noexcept nogil:
+    cdef int i
+    for i in range(HOME_IDX):
+        if b[i]:
+            return False
+    return True
+
+# The bear-off board of a 24-point board with all its checkers home: board6[i] = b[23 - i]
+# (checkers on the point a die of i + 1 bears off from; see _board6.pxd).
+cdef inline void to_board6(const uint8_t* b, uint8_t* board6) noexcept nogil:
+    cdef int i
+    for i in range(6):
+        board6[i] = b[N_POINTS - 1 - i]

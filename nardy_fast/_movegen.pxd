@@ -6,22 +6,15 @@
 # validate boards (counts, at most 15 per side, no point held by both sides) and dice 1..6.
 from libc.stdint cimport uint8_t
 
+# rules_t and its enums live in _rules.pxd (re-exported here for older cimports)
+from nardy_fast._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED,
+                                BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
+
 cdef enum:
-    HEAD_CLASSIC = 0         # rules_t.head_rule
-    HEAD_GENERALIZED = 1
-    BLOCK_AHEAD = 0          # rules_t.block_rule
-    BLOCK_HOME = 1
-    BLOCK_NONE = 2
     MAX_STEPS = 4            # steps of a turn (a double)
     STEP_BYTES = 8           # bytes per move in a steps buffer: (from, to) x MAX_STEPS
     DEFAULT_CAP = 4096       # a successor buffer this large has never been seen to overflow
     NO_STEP = 255            # filler of unused step slots
-
-ctypedef struct rules_t:
-    int head_rule            # HEAD_CLASSIC or HEAD_GENERALIZED
-    int block_rule           # BLOCK_AHEAD, BLOCK_HOME or BLOCK_NONE
-    int block_transient      # 0: every intermediate position is checked; 1: only the last
-    int larger_die_rule      # 1: a lone playable die of a non-double must be the larger
 
 # Fills out[0 : 24 * n] with the n distinct legal results of the roll (d1, d2), mover's
 # numbering, in generation order; a pass gives n = 1 and the unchanged board.  If steps is

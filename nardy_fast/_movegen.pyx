@@ -22,16 +22,14 @@ from libc.stdlib cimport malloc, free
 
 import numpy as np
 
+from nardy_fast._checks import as_board, check_die
+
 from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSIDE_HOME_MASK,
                                 occupancy, opponent_mask)
 
-cdef extern from *:
-    """
-    #define NF_CTZ(x) __builtin_ctz(x)
-    #define NF_POPCOUNT(x) __builtin_popcount(x)
-    """
-    int NF_CTZ(uint32_t x) noexcept nogil
-    int NF_POPCOUNT(uint32_t x) noexcept nogil
+cdef extern from "nf_bits.h":
+    int nf_ctz32(uint32_t x) noexcept nogil
+    int nf_popcount32(uint32_t x) noexcept nogil
 
 cdef enum:
     WINDOWS_ALL = (1 << 19) - 1      # block windows start at opponent idx 0..18
@@ -210,7 +208,7 @@ cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
         return -1 if (g.opp >> t) & 1 else t
     if g.occ & OUTSIDE_HOME_MASK:
         return -1                                # not all home: no bearing off
-    if t > N_POINTS and i != NF_CTZ(g.occ):
+    if t > N_POINTS and i != nf_ctz32(g.occ):
         return -1                                # a higher die only from the farthest point
     return OFF
 
@@ -220,7 +218,7 @@ cdef int search_last(gen_t* g, int k, int min_src) noexcept nogil:
     cdef int found = 0, d = g.dice[k], i, t
     cdef uint32_t rest = sources(g, min_src), occ
     while rest:
-        i = NF_CTZ(rest)
+        i = nf_ctz32(rest)
         rest &= rest - 1
         t = step_target(g, i, d)
         if t < 0:
@@ -259,7 +257,7 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
     d = g.dice[k]
     rest = sources(g, min_src)
     while rest:
-        i = NF_CTZ(rest)
+        i = nf_ctz32(rest)
         rest &= rest - 1
         t = step_target(g, i, d)
         if t < 0:
@@ -358,9 +356,9 @@ cdef uint32_t forbidden_windows(const uint8_t* opponent, uint32_t occ, uint32_t 
         f = WINDOWS_ALL
     f &= ~block_windows(occ)
     while f:
-        j = NF_CTZ(f)
+        j = nf_ctz32(f)
         f &= f - 1
-        if (WINDOW_MASK[j] & opp) == 0 and NF_POPCOUNT(WINDOW_MASK[j] & ~occ) <= nsteps:
+        if (WINDOW_MASK[j] & opp) == 0 and nf_popcount32(WINDOW_MASK[j] & ~occ) <= nsteps:
             keep |= (1u << j)
     return keep
 
@@ -442,12 +440,6 @@ BOARD_ERRORS = {
     5: "mover point {p} (opponent point {q}) is held by both sides",
 }
 
-_RULE_CODES = {
-    "head_rule": {"classic": HEAD_CLASSIC, "generalized": HEAD_GENERALIZED},
-    "block_rule": {"ahead": BLOCK_AHEAD, "home": BLOCK_HOME, "none": BLOCK_NONE},
-}
-
-
 cdef int check_boards(const uint8_t* mover, const uint8_t* opponent, int* where) noexcept nogil:
     cdef int i, sm = 0, so = 0
     where[0] = -1
@@ -469,87 +461,6 @@ cdef int check_boards(const uint8_t* mover, const uint8_t* opponent, int* where)
             where[0] = (i + 12) % N_POINTS
             return 5
     return 0
-
-
-cdef rules_t to_rules_t(rules) except *:
-    """Convert a ``Rules`` (or None, a dict) to the C struct."""
-    from nardy_fast.rules import as_rules
-    r = as_rules(rules)
-    cdef rules_t c
-    c.head_rule = _RULE_CODES["head_rule"][r.head_rule]
-    c.block_rule = _RULE_CODES["block_rule"][r.block_rule]
-    c.block_transient = 1 if r.block_transient else 0
-    c.larger_die_rule = 1 if r.larger_die_rule else 0
-    return c
-
-
-cdef rules_t CLASSIC_T
-CLASSIC_T.head_rule = HEAD_CLASSIC
-CLASSIC_T.block_rule = BLOCK_AHEAD
-CLASSIC_T.block_transient = 0
-CLASSIC_T.larger_die_rule = 1
-
-_rules_cache = {}
-
-
-cdef rules_t lookup_rules(rules) except *:
-    if rules is None:
-        return CLASSIC_T
-    try:
-        return _rules_cache[rules]
-    except (KeyError, TypeError):
-        pass
-    cdef rules_t c = to_rules_t(rules)
-    try:
-        if len(_rules_cache) < 64:
-            _rules_cache[rules] = c
-    except TypeError:                # an unhashable dict: not cached
-        pass
-    return c
-
-
-def as_board(x, name):
-    """A validated-shape, contiguous uint8 copy-free view of a 24-point board.
-
-    Raises TypeError for non-numeric input and ValueError for a wrong shape or counts
-    outside 0..15.
-    """
-    if type(x) is np.ndarray and x.dtype == np.uint8 and x.shape == (24,) \
-            and x.flags.c_contiguous:
-        return x
-    a = np.asarray(x)
-    if a.dtype.kind not in "iub":
-        raise TypeError(f"{name}: expected integer checker counts, got dtype {a.dtype}")
-    if a.shape != (24,):
-        raise ValueError(f"{name}: expected 24 point counts, got shape {a.shape}")
-    bad = np.flatnonzero((a < 0) | (a > 15))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name} point {i + 1}: {a[i]} checkers, expected 0..15")
-    return np.ascontiguousarray(a, dtype=np.uint8)
-
-
-cdef int as_die(x, int i) except -1:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"dice[{i}] = {x!r}: expected an integer 1..6")
-    if not 1 <= x <= 6:
-        raise ValueError(f"dice[{i}] = {x}: must be 1..6")
-    return <int>x
-
-
-def check_dice(dice):
-    """``(d1, d2)`` as ints from a pair of integers 1..6.
-
-    Raises TypeError for a non-pair or non-integer die and ValueError for a die outside
-    1..6, naming it: ``"dice[1] = 7: must be 1..6"``.
-    """
-    try:
-        d = tuple(dice)
-    except TypeError:
-        raise TypeError(f"dice={dice!r}: expected a pair of integers 1..6, e.g. (6, 4)") from None
-    if len(d) != 2:
-        raise ValueError(f"dice={dice!r}: expected two dice, got {len(d)}")
-    return as_die(d[0], 0), as_die(d[1], 1)
 
 
 def _check(const uint8_t[::1] m, const uint8_t[::1] o):
@@ -591,8 +502,9 @@ cdef Py_ssize_t run(const uint8_t[::1] m, const uint8_t[::1] o, int d1, int d2,
 def _generate(mover, opponent, d1, d2, rules, bint want_steps):
     cdef const uint8_t[::1] m = as_board(mover, "mover")
     cdef const uint8_t[::1] o = as_board(opponent, "opponent")
-    cdef int a = as_die(d1, 0), b = as_die(d2, 1)
-    cdef rules_t r = lookup_rules(rules)
+    cdef int a = check_die(d1, 0), b = check_die(d2, 1)
+    cdef rules_t r
+    fill_rules(rules, &r)
     cdef int where
     cdef int code = check_boards(&m[0], &o[0], &where)
     if code:
@@ -639,8 +551,9 @@ def successors(mover, opponent, d1, d2, rules=None):
     """
     cdef const uint8_t[::1] m = as_board(mover, "mover")
     cdef const uint8_t[::1] o = as_board(opponent, "opponent")
-    cdef int a = as_die(d1, 0), b = as_die(d2, 1)
-    cdef rules_t r = lookup_rules(rules)
+    cdef int a = check_die(d1, 0), b = check_die(d2, 1)
+    cdef rules_t r
+    fill_rules(rules, &r)
     cdef int where
     cdef Py_ssize_t n
     cdef uint8_t buf[DEFAULT_CAP * N_POINTS]
@@ -708,7 +621,8 @@ def successor_counts(movers, opponents, rules=None):
                 _check(m[k], o[k])
             except ValueError as e:
                 raise ValueError(f"position {k}: {e}") from None
-    cdef rules_t rt = lookup_rules(rules)
+    cdef rules_t rt
+    fill_rules(rules, &rt)
     res = np.empty((n, 21), dtype=np.intp)
     cdef Py_ssize_t[:, ::1] rv = res
     cdef const int[:, ::1] rolls = ROLLS

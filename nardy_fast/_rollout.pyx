@@ -77,37 +77,18 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-cdef extern from *:
-    """
-    #define NF_CTZ(x) __builtin_ctz(x)
-    #include <string.h>
-    #include <stdint.h>
-    /* 8 board bytes as a little-endian word (byte k in bits 8k..8k+7) */
-    static inline uint64_t NF_LOAD_WORD(const uint8_t* p) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        uint64_t x = 0; int k;
-        for (k = 7; k >= 0; k--) x = (x << 8) | p[k];
-        return x;
-    #else
-        uint64_t x; memcpy(&x, p, 8); return x;
-    #endif
-    }
-    static inline int NF_POPCOUNT(unsigned int x) {   /* SWAR: no libgcc call */
-        x = x - ((x >> 1) & 0x55555555u);
-        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-        return (int)((x * 0x01010101u) >> 24);
-    }
-    """
-    int NF_CTZ(uint32_t x) noexcept nogil
-    int NF_POPCOUNT(uint32_t x) noexcept nogil
-    uint64_t load_word "NF_LOAD_WORD"(const uint8_t* p) noexcept nogil
+cdef extern from "nf_bits.h":
+    int nf_ctz32(uint32_t x) noexcept nogil
+    int nf_popcount32(uint32_t x) noexcept nogil
+    uint64_t nf_load_word(const uint8_t* p) noexcept nogil
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on
-from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
-                                  HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
-
-from nardy_fast._bearoff cimport board6_index, race_outcome, mars_entry
+from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on,
+                                all_home, to_board6)
+from nardy_fast._board6 cimport home_board_index, N_HOME
+from nardy_fast._rules cimport rules_t, fill_rules
+from nardy_fast._movegen cimport gen_successors, DEFAULT_CAP
+from nardy_fast._racetables cimport race_tables_t, race_probs, RaceTables
+from nardy_fast._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
 
 __all__ = ["play_blocks", "greedy_scores", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH"]
@@ -158,34 +139,16 @@ _init_opening()
 
 
 ctypedef struct config_t:
-    rules_t rules
+    rules_t rules              # draw_rule and the points of each outcome come from here
     int policy[2]              # POLICY_* of side 0 (on roll at the start) and side 1
     int side0_white            # side 0 is White (draw rule)
-    int draw_rule
     int opening_dice           # first random roll from the 30 non-doubles
     int n_strata               # strata of the first random roll: 36 or 30
     int stratify               # 0: every roll drawn from the stream (benchmarks only)
     int first_d1               # fixed first roll, or 0
     int first_d2
     int truncate               # stop at a race of both homes, add exact values
-    double pts_oin             # points of each outcome, scoring already applied
-    double pts_mars
-    double pts_koks
-    double pts_home_mars
-    const double* os_mean      # one-sided mean turns, (54264,), or NULL (no database)
-    const double* os_turns     # (54264, os_T): P(exactly t own turns)
-    Py_ssize_t os_T
-    const double* os_first     # (54264, os_T1): P(first checker off on turn t)
-    Py_ssize_t os_T1
-    const double* ts_pwin      # two-sided P(on roll wins), (ts_m, ts_m), or NULL
-    Py_ssize_t ts_m
-    int ts_max_checkers
-    const double* mx_x         # mars table x_on_roll (mx_nx, 2, mx_m): X (15 home, none
-                               # off) on roll against Y of 1..mx_max checkers, or NULL
-    const double* mx_y         # its y_on_roll (Y on roll), same layout
-    Py_ssize_t mx_m            # Y boards, C(mx_max + 6, 6)
-    Py_ssize_t mx_off          # index of X's first board, C(20, 6)
-    int mx_max                 # most checkers of Y
+    const race_tables_t* tables   # bear-off tables (RaceTables), or NULL (no database)
     void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
     void* py_error             # borrowed list receiving a callable's exception
 
@@ -233,23 +196,6 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     d2[0] = r % 6 + 1
 
 
-cdef inline bint all_home(const uint8_t* b) noexcept nogil:
-    cdef int i
-    for i in range(HOME_IDX):
-        if b[i]:
-            return False
-    return True
-
-
-cdef inline Py_ssize_t index6(const uint8_t* b) noexcept nogil:
-    """board6_index of a 24-point board with all its checkers home (board6[i] = b[23 - i])."""
-    cdef uint8_t b6[6]
-    cdef int i
-    for i in range(6):
-        b6[i] = b[N_POINTS - 1 - i]
-    return board6_index(b6)
-
-
 # ----------------------------------------------------------------------------------------
 # policies
 
@@ -273,7 +219,7 @@ cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
     cdef uint32_t occ = 0, ge2bits = 0, m
     cdef int w, pips = 0, total = 0, run, blocks = 0, stack
     for w in range(3):
-        x = load_word(b + 8 * w)
+        x = nf_load_word(b + 8 * w)
         pre = x * 0x0101010101010101ULL               # byte k: checkers on idx 8w..8w+k
         pips += <int>((pre * 0x0101010101010101ULL) >> 56) + 8 * total
         total += <int>(pre >> 56)
@@ -282,17 +228,17 @@ cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
         occ |= (<uint32_t>((nz * 0x0102040810204080ULL) >> 56)) << (8 * w)
         ge2bits |= (<uint32_t>((ge2 * 0x0102040810204080ULL) >> 56)) << (8 * w)
     # sum over idx of max(0, c - 2) = total - #(c >= 1) - #(c >= 2); the head excluded
-    stack = total - NF_POPCOUNT(occ) - NF_POPCOUNT(ge2bits)
+    stack = total - nf_popcount32(occ) - nf_popcount32(ge2bits)
     if b[0] > 2:
         stack -= b[0] - 2
     m = occ
     while m:                                     # maximal runs of held points
-        m >>= NF_CTZ(m)
-        run = NF_CTZ(~m)
+        m >>= nf_ctz32(m)
+        run = nf_ctz32(~m)
         blocks += (run - 1) * (run - 1)
         m >>= run
-    return (2 * (-pips + 2 * NF_POPCOUNT(occ & ~(<uint32_t>1)) + blocks - 2 * b[0] - stack
-                 + NF_POPCOUNT(occ >> HOME_IDX)) + NF_POPCOUNT(occ & reach))
+    return (2 * (-pips + 2 * nf_popcount32(occ & ~(<uint32_t>1)) + blocks - 2 * b[0] - stack
+                 + nf_popcount32(occ >> HOME_IDX)) + nf_popcount32(occ & reach))
 
 
 cdef inline bint board_less(const uint8_t* a, const uint8_t* b) noexcept nogil:
@@ -314,9 +260,10 @@ cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) 
 
 cdef Py_ssize_t bearoff_best(const config_t* c, const uint8_t* buf, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t k, best = 0
-    cdef double s, top = c.os_mean[index6(buf)]
+    cdef const double* mean = c.tables.os_mean
+    cdef double s, top = mean[home_board_index(buf)]
     for k in range(1, n):
-        s = c.os_mean[index6(buf + N_POINTS * k)]
+        s = mean[home_board_index(buf + N_POINTS * k)]
         if s < top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
             top = s
             best = k
@@ -366,7 +313,7 @@ cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mo
         return 0
     if pol == POLICY_RANDOM:
         return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
-    if c.os_mean != NULL and all_home(mover):
+    if c.tables != NULL and all_home(mover):
         return bearoff_best(c, w.buf, n)
     if pol == POLICY_GREEDY:
         return greedy_best(w.buf, n, o)
@@ -406,27 +353,13 @@ cdef inline bint is_white(const config_t* c, int side) noexcept nogil:
 cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double* v) noexcept nogil:
     """Per-game values of a finished game won by `winner`, scored on the loser's board."""
     cdef int base = Q_WIN if winner == 0 else Q_LOSE
-    cdef int i, first_q = 0, home = 0, on = 0
     cdef double pts
-    for i in range(N_POINTS):
-        on += loser[i]
-        if i < 6:
-            first_q += loser[i]
-        if i >= HOME_IDX:
-            home += loser[i]
+    cdef int kind = score_game(loser, &c.rules, &pts)
     v[base] = 1.0
-    if on < N_CHECKERS:
-        pts = c.pts_oin
-    else:
-        v[base + 1] = 1.0
-        if first_q:
-            v[base + 2] = 1.0
-            pts = c.pts_koks
-        elif home == N_CHECKERS:
-            v[base + 3] = 1.0
-            pts = c.pts_home_mars
-        else:
-            pts = c.pts_mars
+    if kind != WIN_OIN:
+        v[base + 1] = 1.0                        # a mars of any kind
+        if kind != WIN_MARS:
+            v[base + kind] = 1.0                 # a koks or a home mars (Q_* follow WIN_*)
     v[Q_EQUITY] = pts if winner == 0 else -pts
 
 
@@ -434,44 +367,33 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
                      double* v) noexcept nogil:
     """Exact values of a race of both homes, X = side x on roll (module docstring).
 
-    Probabilities from the two-sided table, the mars table (one side with all 15
-    checkers, the other 1 .. mx_max) or ``_bearoff.race_outcome`` (one-sided), as
+    Probabilities from ``_racetables.race_probs`` (the table covering the race), as
     ``race_probabilities`` computes them; expected remaining plies from the one-sided
     turn distributions.
     """
-    cdef Py_ssize_t T = c.os_T, t, u
-    cdef Py_ssize_t ix = index6(bx), iy = index6(by)
-    cdef const double* px = c.os_turns + ix * T
-    cdef const double* py = c.os_turns + iy * T
+    cdef const race_tables_t* rt = c.tables
+    cdef Py_ssize_t T = rt.os_T, t, u
+    cdef uint8_t x6[N_HOME]
+    cdef uint8_t y6[N_HOME]
     cdef double* cx = w.scratch
     cdef double* cy = cx + T
     cdef double out[4]
     cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s, hm
     cdef int a = 0, b = 0, x_white = is_white(c, x)
-    cdef int nx = checkers_on(bx), ny = checkers_on(by)
-    if c.draw_rule:
+    to_board6(bx, x6)
+    to_board6(by, y6)
+    cdef const double* px = rt.os_turns + home_board_index(bx) * T
+    cdef const double* py = rt.os_turns + home_board_index(by) * T
+    if c.rules.draw_rule:
         if x_white:
             a = 1
         else:
             b = 1
-    if (c.ts_pwin != NULL and not c.draw_rule and nx <= c.ts_max_checkers
-            and ny <= c.ts_max_checkers):
-        pw = c.ts_pwin[ix * c.ts_m + iy]        # no mars below 15 checkers
-        pmw = pml = pd = 0.0
-    elif c.mx_x != NULL and not c.draw_rule and nx == N_CHECKERS and 1 <= ny <= c.mx_max:
-        pw = mars_entry(c.mx_x, c.mx_m, c.mx_off, ix, iy, 0)     # on roll with all 15
-        pml = mars_entry(c.mx_x, c.mx_m, c.mx_off, ix, iy, 1)
-        pmw = pd = 0.0
-    elif c.mx_x != NULL and not c.draw_rule and ny == N_CHECKERS and 1 <= nx <= c.mx_max:
-        pw = 1.0 - mars_entry(c.mx_y, c.mx_m, c.mx_off, iy, ix, 0)   # opponent has 15
-        pmw = mars_entry(c.mx_y, c.mx_m, c.mx_off, iy, ix, 1)
-        pml = pd = 0.0
-    else:
-        race_outcome(c.os_turns, T, c.os_first, c.os_T1, ix, iy, c.draw_rule, x_white, out)
-        pw = out[0]
-        pmw = out[1]
-        pml = out[2]
-        pd = out[3]
+    race_probs(rt, x6, y6, c.rules.draw_rule, x_white, out)
+    pw = out[0]
+    pmw = out[1]
+    pml = out[2]
+    pd = out[3]
     pl = 1.0 - pw - pd
     if pl < 0.0:
         pl = 0.0
@@ -497,7 +419,7 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     if x == 1:
         pw, pl = pl, pw
         pmw, pml = pml, pmw
-    hm = c.pts_home_mars                         # every mars of a race is a home mars
+    hm = c.rules.pts_home_mars                   # every mars of a race is a home mars
     v[Q_WIN] = pw
     v[Q_MARS_WIN] = pmw
     v[Q_HOME_MARS_WIN] = pmw
@@ -505,7 +427,8 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     v[Q_MARS_LOSS] = pml
     v[Q_HOME_MARS_LOSS] = pml
     v[Q_DRAW] = pd
-    v[Q_EQUITY] = (pw - pmw) * c.pts_oin + pmw * hm - (pl - pml) * c.pts_oin - pml * hm
+    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + pmw * hm - (pl - pml) * c.rules.pts_oin
+                   - pml * hm)
     v[Q_PLIES] = plies
 
 
@@ -541,7 +464,7 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
             return -ERR_LONG_GAME
         s = 1 - s
     loser = 1 - s
-    if c.draw_rule and is_white(c, s):
+    if last_turn_due(&c.rules, is_white(c, s)):
         roll(c, w, &d1, &d2)                      # Black's last turn
         err = play_turn(c, w, loser, b[loser], b[s], d1, d2)
         if err:
@@ -581,16 +504,11 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
 # Python layer
 
 _POLICY_CODES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
-_HEAD = {"classic": HEAD_CLASSIC, "generalized": HEAD_GENERALIZED}
-_BLOCK = {"ahead": BLOCK_AHEAD, "home": BLOCK_HOME, "none": BLOCK_NONE}
 
 
 cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint opening_dice,
                      bint truncate) except -1:
-    c.rules.head_rule = _HEAD[rules.head_rule]
-    c.rules.block_rule = _BLOCK[rules.block_rule]
-    c.rules.block_transient = 1 if rules.block_transient else 0
-    c.rules.larger_die_rule = 1 if rules.larger_die_rule else 0
+    fill_rules(rules, &c.rules)
     for side in range(2):
         p = policies[side]
         if callable(p):
@@ -600,7 +518,6 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
             c.policy[side] = _POLICY_CODES[p]
             c.py_policy[side] = NULL
     c.side0_white = side0_white
-    c.draw_rule = 1 if rules.draw_rule else 0
     c.opening_dice = opening_dice
     c.n_strata = 30 if opening_dice else 36
     if dice is None:
@@ -609,67 +526,13 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
         c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
     c.truncate = truncate
     c.stratify = 1
-    c.pts_oin = rules.points("oin")
-    c.pts_mars = rules.points("mars")
-    c.pts_koks = rules.points("koks")
-    c.pts_home_mars = rules.points("home_mars")
-    c.os_mean = NULL
-    c.os_turns = NULL
-    c.os_first = NULL
-    c.ts_pwin = NULL
-    c.os_T = c.os_T1 = c.ts_m = 0
-    c.ts_max_checkers = 0
-    c.mx_x = c.mx_y = NULL
-    c.mx_m = c.mx_off = 0
-    c.mx_max = 0
+    c.tables = NULL
     return 0
 
 
-cdef Py_ssize_t comb6(Py_ssize_t n) noexcept:
-    """C(n + 6, 6): boards of at most n checkers."""
-    cdef Py_ssize_t r = 1, k
-    for k in range(1, 7):
-        r = r * (n + k) // k
-    return r
-
-
-cdef int attach_tables(config_t* c, tables) except -1:
-    """Point the config at the bear-off tables ``(mean, turns, first_off, pwin or None,
-    max_checkers[, mars])`` (``mars``: None or ``(x_on_roll, y_on_roll, x_offset,
-    max_checkers)`` of a 15-checker ``MarsTable``); the caller keeps ``tables`` alive
-    while ``c`` is used."""
-    cdef const double[::1] mean
-    cdef const double[:, ::1] turns, first_off, pwin
-    cdef const double[:, :, ::1] mx, my
-    mean, turns, first_off, pw, nmax = tables[:5]
-    mars = tables[5] if len(tables) > 5 else None
-    c.os_mean = &mean[0]
-    c.os_turns = &turns[0, 0]
-    c.os_T = turns.shape[1]
-    c.os_first = &first_off[0, 0]
-    c.os_T1 = first_off.shape[1]
-    if pw is not None:
-        pwin = pw
-        c.ts_pwin = &pwin[0, 0]
-        c.ts_m = pwin.shape[0]
-        c.ts_max_checkers = int(nmax)
-    if mars is not None:
-        xo, yo, off, mmax = mars
-        mx = xo
-        my = yo
-        if (mx.shape[1] != 2 or my.shape[0] != mx.shape[0] or my.shape[1] != 2
-                or my.shape[2] != mx.shape[2] or not 0 <= int(mmax) < N_CHECKERS
-                or mx.shape[2] != comb6(int(mmax))
-                or int(off) != comb6(N_CHECKERS - 1)
-                or mx.shape[0] != comb6(N_CHECKERS) - int(off)):
-            raise ValueError("mars table: inconsistent shapes for 15 checkers against "
-                             f"<= {mmax}")
-        c.mx_x = &mx[0, 0, 0]
-        c.mx_y = &my[0, 0, 0]
-        c.mx_m = mx.shape[2]
-        c.mx_off = int(off)
-        c.mx_max = int(mmax)
-    return 0
+cdef size_t scratch_bytes(const config_t* c) noexcept:
+    """Bytes of work_t.scratch: two cumulative turn distributions (race_exact)."""
+    return (2 * (0 if c.tables == NULL else c.tables.os_T) + 1) * sizeof(double)
 
 
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
@@ -694,13 +557,10 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         The first random roll is one of the 30 ordered non-doubles.
     truncate : bool
         End games at a race of both homes with the exact values (needs ``tables``).
-    tables : None or tuple
-        ``(mean, turns, first_off, p_win_table_or_None, max_checkers[, mars])``: the
-        one-sided tables (float64, C-contiguous), optionally a two-sided table and a mars
-        table ``mars = (x_on_roll, y_on_roll, x_offset, max_checkers)`` of a
-        ``bearoff.MarsTable`` of 15 checkers, or None (used for truncation only; the
-        caller checks that its points match ``rules``).  With tables the non-random
-        policies play the database's bear-off moves.
+    tables : None or RaceTables
+        The bear-off tables (``_racetables.RaceTables``; its mars table, if any, must
+        match ``rules``' points: the caller checks), or None.  Needed for truncation;
+        with tables the non-random policies play the database's bear-off moves.
     entropy : int
         Root entropy; block ``k`` uses ``rng.block_bit_generator(entropy, k)``.
     n_games : int
@@ -734,14 +594,14 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     c.stratify = stratify
     c.py_error = <void*>err_list
     if tables is not None:
-        attach_tables(&c, tables)
+        c.tables = &(<RaceTables?>tables).t
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally
     trv = truncated
     w.cap = DEFAULT_CAP
     w.buf = <uint8_t*>malloc(w.cap * N_POINTS)
-    w.scratch = <double*>malloc((2 * c.os_T + 1) * sizeof(double))
+    w.scratch = <double*>malloc(scratch_bytes(&c))
     try:
         if w.buf == NULL or w.scratch == NULL:
             raise MemoryError("rollout: cannot allocate the successor buffer")
@@ -800,7 +660,7 @@ def greedy_scores(candidates, opponent):
 def race_values(mover, opponent, *, rules, bint mover_white, tables):
     """Exact values of a race of both homes for the side on roll (the truncation values).
 
-    ``tables`` as for ``play_blocks`` (a mars table in it is used for 15 against 1 .. N
+    ``tables``: a ``RaceTables`` (its mars table, if any, is used for 15 against 1 .. N
     checkers).  Returns a dict of ``QUANTITIES`` (``plies``: expected plies to the end).
     Trusts its inputs (both sides entirely home, neither finished, one-sided tables given).
     """
@@ -811,10 +671,10 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
     cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
     cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
     fill_config(&c, rules, ("random", "random"), mover_white, None, False, True)
-    attach_tables(&c, tables)
+    c.tables = &(<RaceTables?>tables).t
     memcpy(b[0], &m[0], N_POINTS)
     memcpy(b[1], &o[0], N_POINTS)
-    w.scratch = <double*>malloc((2 * c.os_T + 1) * sizeof(double))
+    w.scratch = <double*>malloc(scratch_bytes(&c))
     if w.scratch == NULL:
         raise MemoryError()
     try:

@@ -3,7 +3,7 @@ the mars extension (a side with all 15 checkers against one with a few).
 
 Once all of a side's checkers are in its home (points 19-24), nothing can block it, and
 its bear-off is backgammon's one-sided bear-off (rule book sections 5 and 6).  The tables
-here are exact (float64, computed by the Cython solver in ``_bearoff.pyx``) and depend on
+here are exact (float64, computed by the Cython solvers ``_onesided``, ``_twosided`` and ``_mars``) and depend on
 no rule variant.
 
 Board convention
@@ -25,16 +25,14 @@ Databases
 ---------
 ``OneSided`` (every board of <= 15: turn distributions), ``TwoSided`` (both sides of <= N
 checkers, default 8: P(win); no mars is possible), ``MarsTable`` (one side with all 15
-checkers, none off, against 1..N, default 7: P(win) and P(mars) under the play maximising
+checkers, none off, against 1..N, default 8: P(win) and P(mars) under the play maximising
 each side's expected points for given oin / mars points).
 
 Cache folder
 ------------
 ``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
-first use and keep it
-in the folder named by the environment variable ``NARDY_FAST_DATA`` or, without it,
-``$XDG_CACHE_HOME/nardy_fast`` (``~/.cache/nardy_fast``).  Files carry a header with a
-checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
+first use and keep it in the cache folder ``data_dir()`` (``NARDY_FAST_DATA``, else
+``$XDG_CACHE_HOME/nardy_fast``); see ``nardy_fast.datadir``.
 """
 from __future__ import annotations
 
@@ -42,20 +40,20 @@ import math
 import os
 import sys
 import time
-import warnings
 
 import numpy as np
 
-from nardy_fast import _bearoff
+from nardy_fast import _board6, _mars, _onesided, _twosided
+from nardy_fast._checks import as_board6, as_indices, check_int, check_threads
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast.datadir import DATA_ENV, cached, data_dir
+from nardy_fast.position import PIPS_PER_ROLL
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
-           "mars_table", "index_of", "board_of", "epc", "data_dir", "N_BOARDS",
+           "mars_table", "mars_points", "index_of", "board_of", "to_board6", "epc", "data_dir", "DATA_ENV", "N_BOARDS",
            "PIPS_PER_ROLL"]
 
 N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(21, 6)
-PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
-DATA_ENV = "NARDY_FAST_DATA"
 DEFAULT_TWO_SIDED = 8
 MARS_THREADS_MIN_Y = 400         # MarsTable.build uses one thread below this many Y boards
 DEFAULT_MARS = 8                 # Y checkers of the default mars table (see MarsTable), as
@@ -65,69 +63,20 @@ _RULES_META = {"rule_book": "sections 5-6 (bearing off)",
                "variants": "none: bear-off play does not depend on any Rules field"}
 
 
-def data_dir():
-    """The cache folder of the default databases (see the module docstring)."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return os.path.abspath(os.path.expanduser(env))
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "nardy_fast")
-
-
 def n_boards(max_checkers):
     """Number of boards of at most ``max_checkers`` checkers: C(max_checkers + 6, 6)."""
     return math.comb(int(max_checkers) + 6, 6)
 
 
 # ----------------------------------------------------------------------------------------
-# validation
+# index <-> board
 
-def _as_boards(boards, name="board6", max_checkers=15):
-    """Validated boards as ``(uint8 (n, 6) C-contiguous, single)``."""
-    a = np.asarray(boards)
-    if a.dtype.kind not in "iub":
-        raise TypeError(f"{name}: expected integer checker counts, got dtype {a.dtype}")
-    single = a.ndim == 1
-    if a.ndim not in (1, 2) or a.shape[-1] not in (6, 24):
-        raise ValueError(f"{name}: expected shape (6,), (24,), (n, 6) or (n, 24), got "
-                         f"shape {a.shape}")
-    a2 = a.reshape(-1, a.shape[-1])
-    if a2.size:
-        if a.dtype.kind != "u" and (a2 < 0).any():
-            r, i = np.argwhere(a2 < 0)[0]
-            raise ValueError(f"{name}{'' if single else f'[{r}]'} idx {i}: "
-                             f"{a2[r, i]} checkers, counts must be >= 0")
-        if a2.shape[1] == 24:
-            out = a2[:, :18] != 0
-            if out.any():
-                r, i = np.argwhere(out)[0]
-                raise ValueError(f"{name}{'' if single else f'[{r}]'}: {a2[r, i]} "
-                                 f"checker(s) on point {i + 1}, outside the home "
-                                 f"(points 19-24)")
-            a2 = a2[:, :17:-1]
-        tot = a2.sum(axis=1, dtype=np.int64)
-        big = tot > max_checkers
-        if big.any():
-            r = int(np.argmax(big))
-            limit = ("at most 15" if max_checkers == 15
-                     else f"this database covers at most {max_checkers}")
-            raise ValueError(f"{name}{'' if single else f'[{r}]'}: {tot[r]} checkers, "
-                             f"{limit}")
-    elif a2.shape[1] == 24:
-        a2 = a2[:, :17:-1]
-    return np.ascontiguousarray(a2, dtype=np.uint8), single
-
-
-def _as_indices(indices, limit):
-    a = np.asarray(indices)
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"indices: expected integers, got dtype {a.dtype}")
-    single = a.ndim == 0
-    a1 = a.reshape(-1)
-    if a1.size and (a1.min() < 0 or a1.max() >= limit):
-        bad = a1[(a1 < 0) | (a1 >= limit)][0]
-        raise ValueError(f"index {bad}: must be 0..{limit - 1}")
-    return np.ascontiguousarray(a1, dtype=np.intp), single
+def to_board6(boards):
+    """board6 of 24-point boards with every checker home (board6 rows pass as they are):
+    ndarray of uint8, shape (6,) for one board, else (n, 6); ValueError naming a checker
+    outside the home."""
+    b, single = as_board6(boards, "board")
+    return b[0] if single else b
 
 
 def index_of(boards):
@@ -146,15 +95,15 @@ def index_of(boards):
     >>> index_of([0, 0, 0, 0, 0, 0]), index_of([1, 0, 0, 0, 0, 0]), index_of([0] * 5 + [15])
     (0, 1, 54263)
     """
-    b, single = _as_boards(boards, "boards")
-    idx = _bearoff.indices_of(b)
+    b, single = as_board6(boards, "boards")
+    idx = _board6.indices_of(b)
     return int(idx[0]) if single else idx
 
 
 def board_of(indices):
     """Board of each index: ndarray of uint8, shape (6,) for one index, else (n, 6)."""
-    idx, single = _as_indices(indices, N_BOARDS)
-    b = _bearoff.boards_of(idx)
+    idx, single = as_indices(indices, N_BOARDS)
+    b = _board6.boards_of(idx)
     return b[0] if single else b
 
 
@@ -230,9 +179,9 @@ class OneSided:
         ``progress`` prints one summary line to stderr (the build takes well under a
         second).
         """
-        mc = _check_max(max_checkers, 15, "max_checkers")
+        mc = check_int(max_checkers, 0, 15, "max_checkers")
         t0 = time.perf_counter()
-        turns, first, mean, mean_first = _bearoff.build_one_sided(mc)
+        turns, first, mean, mean_first = _onesided.build_one_sided(mc)
         if progress:
             print(f"one-sided bear-off database: {turns.shape[0]:,} boards in "
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
@@ -262,22 +211,22 @@ class OneSided:
     # queries ---------------------------------------------------------------------------
     def index_of(self, boards):
         """Indices of boards (see ``index_of``), checked against this database's size."""
-        b, single = _as_boards(boards, "boards", self.max_checkers)
-        idx = _bearoff.indices_of(b)
+        b, single = as_board6(boards, "boards", self.max_checkers)
+        idx = _board6.indices_of(b)
         return int(idx[0]) if single else idx
 
     def board_of(self, indices):
         """Boards of indices: ndarray of uint8, shape (6,) or (n, 6)."""
-        idx, single = _as_indices(indices, self.n_boards)
-        b = _bearoff.boards_of(idx)
+        idx, single = as_indices(indices, self.n_boards)
+        b = _board6.boards_of(idx)
         return b[0] if single else b
 
     def _row(self, table, board6):
-        b, single = _as_boards(board6, "board6", self.max_checkers)
+        b, single = as_board6(board6, "board6", self.max_checkers)
         if not single:
             raise ValueError(f"board6: expected one board, got shape {np.shape(board6)}; "
                              f"use the *_many methods for stacks")
-        return table[int(_bearoff.indices_of(b)[0])]
+        return table[int(_board6.indices_of(b)[0])]
 
     def distribution(self, board6):
         """P(exactly t own turns to bear off all), t = 0 .. T-1: ndarray of float64."""
@@ -297,18 +246,18 @@ class OneSided:
 
     def mean_turns_many(self, boards):
         """Expected turns of each board of an (n, 6) or (n, 24) stack: float64, shape (n,)."""
-        b, _ = _as_boards(boards, "boards", self.max_checkers)
-        return _bearoff.take_rows(self.mean, b)
+        b, _ = as_board6(boards, "boards", self.max_checkers)
+        return _board6.take_rows(self.mean, b)
 
     def mean_first_off_many(self, boards):
         """Expected turns to the first checker off for each board: float64, shape (n,)."""
-        b, _ = _as_boards(boards, "boards", self.max_checkers)
-        return _bearoff.take_rows(self.mean_first_off_array, b)
+        b, _ = as_board6(boards, "boards", self.max_checkers)
+        return _board6.take_rows(self.mean_first_off_array, b)
 
     def epc(self, board6):
         """Effective pip count: mean turns x 49/6; float, or float64 (n,) for a stack."""
-        b, single = _as_boards(board6, "board6", self.max_checkers)
-        e = _bearoff.take_rows(self.mean, b) * PIPS_PER_ROLL
+        b, single = as_board6(board6, "board6", self.max_checkers)
+        e = _board6.take_rows(self.mean, b) * PIPS_PER_ROLL
         return float(e[0]) if single else e
 
 
@@ -361,6 +310,21 @@ class TwoSided:
             self._mars = mars_table(min(self.max_checkers, DEFAULT_MARS), build=False)
         return self._mars
 
+    def mars_for(self, rules=None, fewest=0):
+        """The attached ``MarsTable`` if it serves races of 15 checkers against ``fewest``
+        under ``rules`` (same ratio of mars to oin points), else None.  For the cached
+        default (``two_sided()``) that is the classic ``mars_table()`` when it has been
+        built and covers ``fewest`` (loaded only then)."""
+        table = self._mars
+        if (table is None and self._mars_default
+                and fewest <= min(self.max_checkers, DEFAULT_MARS)
+                and mars_points(rules)[2] == mars_points(None)[2]):
+            table = self.mars
+        if (table is not None and table.all_checkers == 15 and fewest <= table.max_checkers
+                and table.matches(rules)):
+            return table
+        return None
+
     @mars.setter
     def mars(self, table):
         if table is not None and not isinstance(table, MarsTable):
@@ -399,34 +363,22 @@ class TwoSided:
         is bit-identical for any number.  The threads meet three times per board, so
         expect a gain only with idle cores (see ``benchmarks/RESULTS.md``).
         """
-        mc = _check_max(max_checkers, 14, "max_checkers")
-        threads = _check_threads(threads)
+        mc = check_int(max_checkers, 0, 14, "max_checkers")
+        threads = check_threads(threads)
         m = n_boards(mc)
         table = np.empty((m, m), dtype=np.float64)
         t0 = time.perf_counter()
-        solver = _bearoff.TwoSidedSolver(mc, table, threads)
+        solver = _twosided.TwoSidedSolver(mc, table, threads)
         # shells grow linearly in cost: cut them into ~100 steps of equal work
         steps = sorted({int(m * math.sqrt(k / 100)) for k in range(1, 101)} | {m})
-        bar = None
-        if progress:
-            try:
-                from tqdm.auto import tqdm
-                bar = tqdm(total=100, desc=f"two-sided bear-off {mc}x{mc}", unit="%",
-                           leave=False)
-            except ImportError:
-                bar = None
-        done = 0
-        for k, stop in enumerate(steps):
-            solver.run(stop)
-            pct = round(100 * (stop / m) ** 2)
-            if bar is not None:
-                bar.update(pct - done)
-            elif progress and pct // 10 > done // 10:
-                print(f"two-sided bear-off {mc}x{mc}: {pct}%", file=sys.stderr)
-            done = pct
-        solver.finish()
-        if bar is not None:
-            bar.close()
+        bar = _progress(progress, f"two-sided bear-off {mc}x{mc}")
+        try:
+            for stop in steps:
+                solver.run(stop)
+                bar(100 * (stop / m) ** 2)
+            solver.finish()
+        finally:
+            bar(None)
         if progress:
             print(f"two-sided bear-off database: {m:,} x {m:,} in "
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
@@ -452,17 +404,17 @@ class TwoSided:
 
     def covers(self, board6):
         """True when the board (6 or 24 counts) has at most ``max_checkers`` checkers."""
-        b, _ = _as_boards(board6, "board6")
+        b, _ = as_board6(board6, "board6")
         return bool(b.sum() <= self.max_checkers)
 
     def p_win(self, on_roll6, opponent6):
         """P(the side on roll wins): a float for two boards, float64 (n,) for stacks."""
-        a, sa = _as_boards(on_roll6, "on_roll6", self.max_checkers)
-        b, sb = _as_boards(opponent6, "opponent6", self.max_checkers)
+        a, sa = as_board6(on_roll6, "on_roll6", self.max_checkers)
+        b, sb = as_board6(opponent6, "opponent6", self.max_checkers)
         if a.shape[0] != b.shape[0] and not (sa or sb):
             raise ValueError(f"on_roll6 and opponent6: {a.shape[0]} and {b.shape[0]} boards")
-        ia = _bearoff.indices_of(a)
-        ib = _bearoff.indices_of(b)
+        ia = _board6.indices_of(a)
+        ib = _board6.indices_of(b)
         p = self.p_win_table[ia, ib]
         return float(p[0]) if (sa and sb) else p
 
@@ -473,8 +425,8 @@ class TwoSided:
         table, no mars possible.  A side with all 15 checkers against at most N: the
         attached mars table (``.mars``) when it covers the pair.  Otherwise ValueError.
         """
-        a, sa = _as_boards(on_roll6, "on_roll6", 15)
-        b, sb = _as_boards(opponent6, "opponent6", 15)
+        a, sa = as_board6(on_roll6, "on_roll6", 15)
+        b, sb = as_board6(opponent6, "opponent6", 15)
         if not (sa and sb):
             raise ValueError("probabilities: expects one board per side (use p_win for stacks)")
         na, nb = int(a.sum()), int(b.sum())
@@ -501,8 +453,9 @@ class TwoSided:
 # ----------------------------------------------------------------------------------------
 # mars extension: a side with all its checkers home (none off) against <= N checkers
 
-def _mars_points(rules):
-    """(oin points, mars points, lam) of ``rules``: every mars of a race is a home mars."""
+def mars_points(rules):
+    """``(oin points, mars points, lam)`` of ``rules`` for a mars table: every mars of a
+    race is a home mars; ``lam = (mars - oin) / (2 oin)`` weighs P(mars) in the play."""
     from nardy_fast.rules import as_rules
     r = as_rules(rules)
     oin, mars = float(r.points("oin")), float(r.points("home_mars"))
@@ -586,7 +539,7 @@ class MarsTable:
     def matches(self, rules):
         """True when ``rules`` score oin and (home) mars in the ratio this table used (the
         optimal play, hence every stored probability, depends only on that ratio)."""
-        return math.isclose(_mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
+        return math.isclose(mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
 
     # build / files ---------------------------------------------------------------------
     @classmethod
@@ -618,19 +571,19 @@ class MarsTable:
         half (744 MB for N = 8, 229 MB for N = 6) are held during the build; the
         X-on-roll half too without ``path``.  See ``benchmarks/RESULTS.md`` for times.
         """
-        T = _check_max(all_checkers, 15, "all_checkers")
+        T = check_int(all_checkers, 0, 15, "all_checkers")
         if T < 1:
             raise ValueError("all_checkers=0: must be 1..15")
-        N = _check_max(max_checkers, T - 1, "max_checkers")
-        oin, mars, lam = _mars_points(rules)
-        threads = _check_threads(threads)
+        N = check_int(max_checkers, 0, T - 1, "max_checkers")
+        oin, mars, lam = mars_points(rules)
+        threads = check_threads(threads)
         nx = n_boards(T) - n_boards(T - 1)
         my = n_boards(N)
         t0 = time.perf_counter()
         y_on = np.empty((nx, 2, my), dtype=np.float64)
         if my < MARS_THREADS_MIN_Y:     # too little work per X board to pay for the threads
             threads = 1
-        solver = _bearoff.MarsSolver(T, N, lam, y_on, threads)
+        solver = _mars.MarsSolver(T, N, lam, y_on, threads)
         n_race = solver.n_race
         # work per X board ~ its finals: race boards, then mars boards in ~100 steps total
         share = n_race / (n_race + nx)
@@ -713,8 +666,8 @@ class MarsTable:
     def covers(self, on_roll6, opponent6):
         """True when one board has exactly ``all_checkers`` checkers and the other 1 ..
         ``max_checkers`` (a single pair of boards, 6 or 24 counts)."""
-        a, _ = _as_boards(on_roll6, "on_roll6")
-        b, _ = _as_boards(opponent6, "opponent6")
+        a, _ = as_board6(on_roll6, "on_roll6")
+        b, _ = as_board6(opponent6, "opponent6")
         na, nb = int(a[0].sum()), int(b[0].sum())
         T, N = self.all_checkers, self.max_checkers
         return (na == T and 1 <= nb <= N) or (nb == T and 1 <= na <= N)
@@ -723,8 +676,8 @@ class MarsTable:
         """(P(win), P(mars win), P(mars loss)) of the side on roll (each a float for two
         boards, float64 (n,) for stacks).  One board of each pair must have all
         ``all_checkers`` checkers, the other 1 .. ``max_checkers``."""
-        a, sa = _as_boards(on_roll6, "on_roll6")
-        b, sb = _as_boards(opponent6, "opponent6")
+        a, sa = as_board6(on_roll6, "on_roll6")
+        b, sb = as_board6(opponent6, "opponent6")
         if a.shape[0] != b.shape[0]:
             if sa:
                 a = np.repeat(a, b.shape[0], axis=0)
@@ -744,8 +697,8 @@ class MarsTable:
             raise ValueError(f"boards{'' if sa and sb else f'[{k}]'}: {na[k]} and {nb[k]} "
                              f"checkers; this mars table needs one side with all {T} and "
                              f"the other with 1..{N}")
-        ia = _bearoff.indices_of(a)
-        ib = _bearoff.indices_of(b)
+        ia = _board6.indices_of(a)
+        ib = _board6.indices_of(b)
         ix = np.where(x_first, ia, ib) - self.x_offset
         iy = np.where(x_first, ib, ia)
         xw = self.x_on_roll[ix, 0, iy]
@@ -816,68 +769,10 @@ def _two_sided_restore(path, table, max_checkers, mars, mars_default):
 # ----------------------------------------------------------------------------------------
 # cached defaults
 
-_CACHE = {}
-
-
-def _check_max(value, limit, name):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r}: expected an integer 0..{limit}")
-    if not 0 <= value <= limit:
-        raise ValueError(f"{name}={value}: must be 0..{limit}")
-    return int(value)
-
-
-def _usable_cores():
-    """Cores this process may run on (its CPU affinity where known)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:                        # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def _check_threads(threads):
-    """``threads`` of the builders: None (every usable core) or an integer >= 1, capped at
-    the usable cores (more threads than cores only make the threads wait for each other at
-    every board).  Without POSIX threads the solvers use one."""
-    if threads is None:
-        return _usable_cores()
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads={threads!r}: expected None or an integer >= 1")
-    if threads < 1:
-        raise ValueError(f"threads={threads}: must be >= 1")
-    return min(int(threads), _usable_cores())
-
-
-def _cached(cls, filename, build, saved=False):
-    """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
-    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent."""
-    path = os.path.join(data_dir(), filename)
-    db = _CACHE.get(path)
-    if db is not None:
-        return db
-    if build is None and not os.path.exists(path):
-        return None
-    if os.path.exists(path):
-        try:
-            db = cls.load(path)
-        except DatabaseError as e:
-            warnings.warn(f"rebuilding the damaged cache file: {e}", RuntimeWarning,
-                          stacklevel=3)
-    if db is None:
-        if build is None:
-            return None
-        db = build()
-        if not saved:
-            db.save(path)
-        db = cls.load(path, verify=False)
-    _CACHE[path] = db
-    return db
-
-
 def one_sided():
     """The default one-sided database (15 checkers), built on first use and cached on
     disk (see the module docstring) and in memory."""
-    return _cached(OneSided, "bearoff-one-sided-15.nfdb",
+    return cached(OneSided, "bearoff-one-sided-15.nfdb",
                    lambda: OneSided.build(15, progress=False))
 
 
@@ -886,8 +781,8 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     (about a second for 8) and cached like ``one_sided()``.  Its ``.mars`` is the classic
     ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
     first access; never built implicitly)."""
-    mc = _check_max(max_checkers, 14, "max_checkers")
-    ts = _cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
+    mc = check_int(max_checkers, 0, 14, "max_checkers")
+    ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
                  lambda: TwoSided.build(mc, progress=False))
     ts._mars_default = True
     return ts
@@ -904,11 +799,11 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
     build; build it once with ``mars_table()`` or ``nardy-fast bearoff build --mars``.
     ``threads``: as in ``MarsTable.build`` (the table is the same for any number).
     """
-    mc = _check_max(max_checkers, 14, "max_checkers")
-    oin, mars, _ = _mars_points(rules)
+    mc = check_int(max_checkers, 0, 14, "max_checkers")
+    oin, mars, _ = mars_points(rules)
     name = f"bearoff-mars-15x{mc}-oin{oin:g}-mars{mars:g}.nfdb"
 
     def make():
         path = os.path.join(data_dir(), name)
         return MarsTable.build(mc, rules, path=path, progress=False, threads=threads)
-    return _cached(MarsTable, name, make if build else None, saved=True)
+    return cached(MarsTable, name, make if build else None, saved=True)

@@ -51,12 +51,12 @@ def _positive(text):
 
 def _rules(text):
     """``"classic"`` or ``"head_rule=generalized scoring=extended"`` -> Rules."""
-    from nardy_fast.record import _parse_rules
+    from nardy_fast.rules import Rules
 
     try:
-        return _parse_rules(text, "--rules")
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        return Rules.from_text(text)
+    except (ValueError, TypeError) as e:
+        raise argparse.ArgumentTypeError(f"--rules: {e}") from None
 
 
 def _add_rules(p):
@@ -230,11 +230,10 @@ def _truncate(args):
 
 
 def cmd_show(args):
-    from nardy_fast.report import _phase
 
     pos = _position(args.position)
     print(pos.diagram())
-    print(f"phase {_phase(pos)}")
+    print(f"phase {pos.phase}")
     if args.png:
         from nardy_fast.plot import plot_board, save_figure
         save_figure(plot_board(pos), args.png)
@@ -309,7 +308,7 @@ def cmd_bearoff_build(args):
 
 def cmd_bearoff_query(args):
     from nardy_fast import bearoff
-    from nardy_fast.report import EPC_FACTOR
+    from nardy_fast.position import PIPS_PER_ROLL
 
     db = bearoff.one_sided()
     out = []
@@ -321,9 +320,9 @@ def cmd_bearoff_query(args):
             if b[:18].any():
                 row[f"mean_turns_{name}"] = row[f"epc_{name}"] = None
             else:
-                t = float(db.mean_turns(b[23:17:-1].copy()))
+                t = float(db.mean_turns(bearoff.to_board6(b)))
                 row[f"mean_turns_{name}"] = t
-                row[f"epc_{name}"] = t * EPC_FACTOR
+                row[f"epc_{name}"] = t * PIPS_PER_ROLL
         if pos.is_bearoff() and not pos.is_over():
             from nardy_fast.race import race_probabilities
             o = race_probabilities(pos, rules=args.rules)
@@ -364,14 +363,10 @@ def _read_ids(path):
 
 
 def _is_record(path):
-    from nardy_fast.record import _MAGIC, _DICE
+    from nardy_fast.record import looks_like_record
 
     with open(path, encoding="utf-8") as f:
-        text = f.read(65536)
-    if text.startswith(_MAGIC):
-        return True
-    toks = text.split()
-    return any(_DICE.match(t) for t in toks[:50])
+        return looks_like_record(f.read(65536))
 
 
 def cmd_report(args):

@@ -36,10 +36,9 @@ RACE_EXACT, RACE_ROLLOUT = 80, 10
 
 def _middle_positions(record, k=3):
     """``k`` contact positions spread through the record's game (White on roll)."""
-    from nardy_fast.report import _phase
 
     pos = record.positions()
-    cands = [i for i, p in enumerate(pos) if _phase(p) == "contact" and i >= 10]
+    cands = [i for i, p in enumerate(pos) if p.phase == "contact" and i >= 10]
     if not cands:
         return []
     step = max(1, len(cands) // (k + 1))
@@ -47,10 +46,9 @@ def _middle_positions(record, k=3):
 
 
 def _bearoff_position(record):
-    from nardy_fast.report import _phase
 
     for p in record.positions():
-        if _phase(p) == "bearoff":
+        if p.phase == "bearoff":
             return p
     return None
 

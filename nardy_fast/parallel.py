@@ -22,6 +22,8 @@ import multiprocessing
 import os
 import signal
 
+from nardy_fast._checks import usable_cores
+
 __all__ = ["run_chunks", "default_workers", "shutdown_pools"]
 
 _POOLS = {}
@@ -29,10 +31,7 @@ _POOLS = {}
 
 def default_workers():
     """Usable local cores (the CPU affinity of this process where known)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:                        # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def _ignore_sigint():

@@ -21,7 +21,9 @@ import numpy as np
 
 from nardy_fast._movegen import check_position, successors_with_steps
 
-__all__ = ["Position", "Move", "WHITE", "BLACK"]
+__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL"]
+
+PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
 WHITE, BLACK = "white", "black"
 _SIDES = (WHITE, BLACK)
@@ -200,6 +202,16 @@ class Position:
         return bool(self._boards[:, :12].any())
 
     # moves -------------------------------------------------------------------------
+    @property
+    def phase(self):
+        """``"over"``, ``"bearoff"`` (both sides entirely home), ``"contact"`` or
+        ``"race"`` (the sides have passed each other), tested in that order."""
+        if self.is_over():
+            return "over"
+        if self.is_bearoff():
+            return "bearoff"
+        return "contact" if self.is_contact() else "race"
+
     def legal_moves(self, d1, d2, rules=None):
         """The legal moves of the side on roll for the roll ``(d1, d2)``, one per result.
 
@@ -285,3 +297,23 @@ class Position:
 
     def __reduce__(self):
         return (Position.from_id, (self.id,))
+
+
+def as_position(position, name="position"):
+    """A ``Position`` from a Position, a position ID or a (2, 24) array of counts (side on
+    roll first, White on roll); ``name`` labels the errors."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        try:
+            return Position.from_id(position)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+    if isinstance(position, (np.ndarray, list, tuple)):
+        a = np.asarray(position)
+        if a.shape != (2, 24):
+            raise ValueError(f"{name}: expected a Position, a position ID or a (2, 24) array "
+                             f"of counts, got shape {a.shape}")
+        return Position.from_boards(a[0], a[1])
+    raise TypeError(f"{name}: expected a Position or a position ID, got "
+                    f"{type(position).__name__}")

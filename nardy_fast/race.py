@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy_fast import _bearoff
 from nardy_fast import bearoff as _bo
+from nardy_fast._racetables import RaceTables
 from nardy_fast.position import WHITE, Position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
 
-__all__ = ["race_probabilities"]
+__all__ = ["race_probabilities", "mars_table_for"]
 
 _METHODS = ("auto", "one_sided", "two_sided")
 
@@ -80,24 +80,20 @@ def _databases(databases):
     return one, two, mars, True
 
 
-def _mars_for(na, nb, rules, two, mars, explicit):
-    """The MarsTable serving a race of na against nb checkers under rules, or None: given
-    ones first, then the TwoSided's (the default one only for classic points and when it
-    covers the race), then (no databases given) the cached default for these points."""
-    hi, lo = max(na, nb), min(na, nb)
-    if hi != 15 or rules.draw_rule:
+def mars_table_for(rules, fewest, two=None, mars=(), explicit=False):
+    """The MarsTable serving a race of 15 checkers against ``fewest`` under ``rules``, or
+    None: the given ``mars`` tables first, then the TwoSided's (``TwoSided.mars_for``), then
+    (no databases given) the cached default for these points (never built here).  This is
+    the one place that choice is made (``race_probabilities`` and rollout truncation)."""
+    if rules.draw_rule:
         return None
     candidates = list(mars)
     if two is not None:
-        if two._mars is not None:
-            candidates.append(two._mars)
-        elif (two._mars_default and lo <= min(two.max_checkers, _bo.DEFAULT_MARS)
-              and _bo._mars_points(rules)[2] == _bo._mars_points(None)[2]):
-            candidates.append(two.mars)
-    if not explicit and lo <= _bo.DEFAULT_MARS:
+        candidates.append(two.mars_for(rules, fewest))
+    if not explicit and fewest <= _bo.DEFAULT_MARS:
         candidates.append(_bo.mars_table(_bo.DEFAULT_MARS, rules, build=False))
     for table in candidates:
-        if (table is not None and table.all_checkers == 15 and lo <= table.max_checkers
+        if (table is not None and table.all_checkers == 15 and fewest <= table.max_checkers
                 and table.matches(rules)):
             return table
     return None
@@ -149,8 +145,6 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         if outside.size:
             raise ValueError(f"not a race of both homes: the {who} has checkers on point "
                              f"{int(outside[0]) + 1} (all must be on points 19-24)")
-    a6 = np.ascontiguousarray(boards[:, :17:-1], dtype=np.uint8)   # board6 of both sides
-    ia, ib = (int(i) for i in _bearoff.indices_of(a6))
     na, nb = int(counts[0]), int(counts[1])
     one, two, mars, explicit = _databases(databases)
 
@@ -159,7 +153,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     if use_two:
         if max(na, nb) == 15:
             if method == "two_sided" or not rules.draw_rule:
-                table = _mars_for(na, nb, rules, two, mars, explicit)
+                table = mars_table_for(rules, min(na, nb), two, mars, explicit)
             covered = table is not None
         else:
             if two is None and not explicit:
@@ -184,17 +178,11 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        p_win, p_mw, p_ml = table._by_index(ia, ib, na == table.all_checkers)
-        p_lose = 1.0 - p_win
-        p_draw = 0.0
-        used = "two_sided"
+        tables = RaceTables(None, None, table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
     elif use_two:
-        p_win = float(two.p_win_table[ia, ib])
-        p_mw = p_ml = p_draw = 0.0
-        p_lose = 1.0 - p_win
-        used = "two_sided"
+        tables = RaceTables(None, two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
         if one is None:
@@ -205,13 +193,14 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
-        p_win, p_mw, p_ml, p_draw = _bearoff.race_one_sided(
-            one.turns, one.first_off, ia, ib, rules.draw_rule, position.side == WHITE)
-        p_lose = max(0.0, 1.0 - p_win - p_draw)
-        used = "one_sided"
+        tables = RaceTables(one)
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.bearoff.mars_table() (about half a minute)")
+    p_win, p_mw, p_ml, p_draw, used = tables.probabilities(
+        boards[0], boards[1], rules.draw_rule, position.side == WHITE)
+    p_lose = max(0.0, 1.0 - p_win - p_draw)
+    used = "one_sided" if used == "one_sided" else "two_sided"
     oin = rules.points("oin")
     mars = rules.points("home_mars")          # every mars of a race is a home mars
     equity = (oin * (p_win - p_mw) + mars * p_mw) - (oin * (p_lose - p_ml) + mars * p_ml)

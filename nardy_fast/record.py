@@ -46,14 +46,16 @@ import numpy as np
 
 from nardy_fast._io import atomic_write_text
 from nardy_fast._movegen import successors
+from nardy_fast._scoring import gives_last_turn, score_loss
 from nardy_fast.position import BLACK, WHITE, Position
 from nardy_fast.rules import CLASSIC, Rules, as_rules
 
 __all__ = ["GameRecord", "Turn", "RecordError", "read_record", "write_record",
-           "parse_record", "random_game", "game_result", "format_steps", "parse_steps"]
+           "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
+           "apply_steps", "looks_like_record", "MAGIC"]
 
 FORMAT_VERSION = 1
-_MAGIC = "; nardy_fast game record"
+MAGIC = "; nardy_fast game record"      # first line of a written record (+ version)
 _TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _TURN_NO = re.compile(r"^(\d+)\)$")
 _DICE = re.compile(r"^([1-6])([1-6]):$")
@@ -198,45 +200,6 @@ def _parse_step_token(tok):
 
 
 # -- writer ------------------------------------------------------------------------------
-def _rules_text(rules):
-    d = rules.to_dict()
-    base = CLASSIC.to_dict()
-    diff = {k: v for k, v in d.items() if v != base[k]}
-    if not diff:
-        return "classic"
-
-    def fmt(v):
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        return str(v)
-
-    return " ".join(f"{k}={fmt(v)}" for k, v in diff.items())
-
-
-def _parse_rules(text, where):
-    text = text.strip()
-    if text in ("", "classic"):
-        return CLASSIC
-    d = {}
-    for item in text.replace(",", " ").split():
-        if "=" not in item:
-            raise RecordError(f"{where}: rules item {item!r}: expected name=value")
-        k, v = item.split("=", 1)
-        if v.lower() in ("true", "false"):
-            d[k] = v.lower() == "true"
-        else:
-            try:
-                d[k] = float(v)
-            except ValueError:
-                d[k] = v
-    try:
-        return Rules.from_dict(d)
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"{where}: rules {text!r}: {e}") from None
-
-
 def _esc(s):
     return str(s).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -247,10 +210,10 @@ def _unesc(s):
 
 def format_record(record):
     """Text of a ``GameRecord`` (module docstring format); the result tag is computed."""
-    lines = [f"{_MAGIC} {FORMAT_VERSION}",
+    lines = [f"{MAGIC} {FORMAT_VERSION}",
              f'; [White "{_esc(record.white)}"]',
              f'; [Black "{_esc(record.black)}"]',
-             f'; [Rules "{_rules_text(record.rules)}"]']
+             f'; [Rules "{record.rules.to_text()}"]']
     if record.start != Position.initial():
         lines.append(f'; [Start "{record.start.id}"]')
     for k, v in record.tags.items():
@@ -291,6 +254,14 @@ def write_record(record, path):
 
 
 # -- reader ------------------------------------------------------------------------------
+def looks_like_record(text):
+    """True when ``text`` (the start of a file is enough) looks like a game record: it
+    starts with ``MAGIC``, or dice such as ``64:`` occur among its first 50 words."""
+    if text.startswith(MAGIC):
+        return True
+    return any(_DICE.match(t) for t in text.split()[:50])
+
+
 def read_record(path):
     """Read a game record file; ``RecordError`` names the file and line on bad content."""
     path = os.fspath(path)
@@ -316,7 +287,10 @@ def parse_record(text, source="<record>"):
                 tags[m.group(1)] = _unesc(m.group(2))
             continue
         tokens.extend((no, tok) for tok in line.split())
-    rules = _parse_rules(tags.get("Rules", "classic"), f"{source}: tag Rules")
+    try:
+        rules = Rules.from_text(tags.get("Rules", "classic"))
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"{source}: tag Rules: {e}") from None
     if "Start" in tags:
         try:
             start = Position.from_id(tags["Start"])
@@ -384,19 +358,16 @@ def game_result(position, rules=None, finisher=None):
     loser_board = position.white if finisher == BLACK else position.black
     if loser_board.sum() == 0:
         return {"winner": None, "kind": "draw", "points": 0.0}
-    if loser_board.sum() < 15:
-        kind = "oin"
-    elif loser_board[:6].any():
-        kind = "koks"
-    elif loser_board[18:].sum() == 15:
-        kind = "home_mars"
-    else:
-        kind = "mars"
-    return {"winner": finisher, "kind": kind, "points": float(rules.points(kind))}
+    kind, points = score_loss(loser_board, rules)
+    return {"winner": finisher, "kind": kind, "points": float(points)}
 
 
-def _apply_steps(mover, opponent, dice, steps):
-    """Apply steps to a copy of ``mover``; returns it, or raises ValueError with the reason."""
+def apply_steps(mover, opponent, dice, steps):
+    """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
+    ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
+    remaining die and lands on a point the opponent does not hold); ValueError with the
+    reason.  Whether the whole turn is legal (head, block, dice-usage rules) is for
+    ``successors`` to say."""
     b = np.array(mover, dtype=np.int64)
     opp_at = np.roll(np.asarray(opponent) > 0, 12)     # mover idx held by the opponent
     left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
@@ -451,7 +422,7 @@ def _replay(record):
         if turn.side != pos.side:
             raise RecordError(f"{label}: {pos.side} is on roll, not {turn.side}")
         try:
-            board = _apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
+            board = apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
         except ValueError as e:
             raise RecordError(f"{label} is illegal: {e}") from None
         legal = successors(pos.mover, pos.opponent, turn.dice[0], turn.dice[1], rules)
@@ -472,7 +443,7 @@ def _replay(record):
                 result = game_result(pos, rules, finisher=WHITE)
             continue
         if board.sum() == 0:
-            if rules.draw_rule and turn.side == WHITE and white_started:
+            if gives_last_turn(rules, turn.side == WHITE and white_started):
                 last_turn = True
                 continue
             result = game_result(pos, rules, finisher=turn.side)
@@ -537,7 +508,7 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         if finishing:
             break
         if sum(move.board) == 0:
-            if rules.draw_rule and rec.turns[-1].side == WHITE and start.side == WHITE:
+            if gives_last_turn(rules, rec.turns[-1].side == WHITE and start.side == WHITE):
                 finishing = True
                 continue
             break

@@ -55,8 +55,8 @@ import os
 import numpy as np
 
 from nardy_fast._io import atomic_write
-from nardy_fast._movegen import check_dice
-from nardy_fast.position import BLACK, WHITE, Position
+from nardy_fast._checks import check_dice
+from nardy_fast.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -64,7 +64,7 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
            "evaluate_many",
            "save", "to_csv", "to_parquet", "to_html"]
 
-EPC_FACTOR = 49.0 / 6.0          # pips per turn: the mean roll (8 1/6 pips with doubles)
+EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
 DEFAULT_GAMES = 500
 DEFAULT_SEED = 2026
 
@@ -83,7 +83,7 @@ def as_positions(positions):
     import pandas as pd
 
     if isinstance(positions, (Position, str)):
-        return [_as_position(positions, 0)], None
+        return [as_position(positions, "positions[0]")], None
     if isinstance(positions, pd.DataFrame):
         if "id" not in positions.columns:
             raise ValueError("positions: a DataFrame needs an 'id' column of position IDs")
@@ -97,19 +97,7 @@ def as_positions(positions):
     else:
         raise TypeError("positions: expected a Position, a position ID, a list of them or a "
                         f"pandas Series of IDs, got {type(positions).__name__}")
-    return [_as_position(p, i) for i, p in enumerate(items)], index
-
-
-def _as_position(p, i):
-    if isinstance(p, Position):
-        return p
-    if isinstance(p, str):
-        try:
-            return Position.from_id(p)
-        except ValueError as e:
-            raise ValueError(f"positions[{i}]: {e}") from None
-    raise TypeError(f"positions[{i}]: expected a Position or a position ID, "
-                    f"got {type(p).__name__}")
+    return [as_position(p, f"positions[{i}]") for i, p in enumerate(items)], index
 
 
 def _frame(rows, index=None, columns=None):
@@ -132,14 +120,6 @@ def _longest_block(board, other_path=True):
         run = run + 1 if h else 0
         best = max(best, run)
     return best
-
-
-def _phase(pos):
-    if pos.is_over():
-        return "over"
-    if pos.is_bearoff():
-        return "bearoff"
-    return "contact" if pos.is_contact() else "race"
 
 
 def _one_sided():
@@ -208,7 +188,7 @@ def pip_report(positions, epc=True):
     boards = np.stack([p.boards for p in pos_list])
     df["epc_mover"] = _epc_many(boards[:, 0], db)
     df["epc_opponent"] = _epc_many(boards[:, 1], db)
-    df["phase"] = [_phase(p) for p in pos_list]
+    df["phase"] = [p.phase for p in pos_list]
     return df
 
 
@@ -308,19 +288,6 @@ def _outcome_row(o, rules):
     return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
 
 
-def _flip_outcome(o):
-    """The mover's view of the opponent's Outcome (after the mover's move)."""
-    from nardy_fast.result import Outcome
-
-    return Outcome(p_win=o.p_lose, p_mars_win=o.p_mars_loss, p_lose=o.p_win,
-                   p_mars_loss=o.p_mars_win, equity=-o.equity, method=o.method,
-                   p_draw=o.p_draw, p_koks_win=o.p_koks_loss, p_koks_loss=o.p_koks_win,
-                   p_home_mars_win=o.p_home_mars_loss, p_home_mars_loss=o.p_home_mars_win,
-                   se_p_win=o.se_p_win, se_p_mars_win=o.se_p_mars_loss,
-                   se_p_mars_loss=o.se_p_mars_win, se_equity=o.se_equity, games=o.games,
-                   mean_length=o.mean_length, extra=dict(o.extra))
-
-
 def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
                rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
                progress=False):
@@ -376,7 +343,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
     """
     rules = as_rules(rules)
-    pos = _as_position(position, 0)
+    pos = as_position(position, "positions[0]")
     d1, d2 = check_dice(dice)
     moves = pos.legal_moves(d1, d2, rules)
     afters = [pos.play(m) for m in moves]
@@ -384,7 +351,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
                          client, progress)
     rows = []
     for m, after, o in zip(moves, afters, outs):
-        o = _flip_outcome(o)
+        o = o.flipped()   # the mover's view of the opponent's Outcome
         rows.append({"move": str(m) if m.steps else "pass", "id_after": after.id,
                      "method": o.method, **_outcome_row(o, rules)})
     cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
@@ -458,7 +425,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
                "pips_white": pm if white_first else po, "pips_black": po if white_first else pm,
                "pips_mover": pm, "pips_opponent": po,
                "off_white": om if white_first else oo, "off_black": oo if white_first else om,
-               "phase": _phase(pos)}
+               "phase": pos.phase}
         if win_prob:
             o = outs[k]
             row.update({"method": o.method, "p_win": o.p_win, "p_mars_win": o.p_mars_win,
@@ -502,8 +469,8 @@ def _analyse_turn(pos, turn, method, kw):
 
 
 def _board_after(pos, turn):
-    from nardy_fast.record import _apply_steps
-    return _apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
+    from nardy_fast.record import apply_steps
+    return apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
 
 
 def error_rates(report):
@@ -539,7 +506,7 @@ def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAUL
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
     the rows trace one run.
     """
-    pos = _as_position(position, 0)
+    pos = as_position(position, "positions[0]")
     sizes = [int(n) for n in n_games]
     for n in sizes:
         _check_games(n)

@@ -62,6 +62,18 @@ class Outcome:
     mean_length: float = math.nan
     extra: dict = field(default_factory=dict, compare=False)
 
+    def flipped(self):
+        """The same result from the other side's view (wins and losses swapped, equity
+        negated; standard errors, games, length and method kept)."""
+        return Outcome(p_win=self.p_lose, p_mars_win=self.p_mars_loss, p_lose=self.p_win,
+                       p_mars_loss=self.p_mars_win, equity=-self.equity, method=self.method,
+                       p_draw=self.p_draw, p_koks_win=self.p_koks_loss,
+                       p_koks_loss=self.p_koks_win, p_home_mars_win=self.p_home_mars_loss,
+                       p_home_mars_loss=self.p_home_mars_win, se_p_win=self.se_p_win,
+                       se_p_mars_win=self.se_p_mars_loss, se_p_mars_loss=self.se_p_mars_win,
+                       se_equity=self.se_equity, games=self.games,
+                       mean_length=self.mean_length, extra=dict(self.extra))
+
     def ci95(self, name="equity"):
         """Normal-approximation 95% confidence interval ``(low, high)`` of ``p_*`` or equity."""
         value = getattr(self, name)

@@ -33,10 +33,11 @@ import os
 import numpy as np
 
 from nardy_fast import rng as _rng
-from nardy_fast._movegen import check_dice
+from nardy_fast._checks import check_dice
+from nardy_fast._racetables import RaceTables
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.parallel import default_workers, run_chunks
-from nardy_fast.position import WHITE, Position
+from nardy_fast.position import WHITE, Position, as_position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
 
@@ -60,7 +61,7 @@ class BearoffUnavailable(ValueError):
 
 
 def _bearoff_tables():
-    """``(mean, turns, first_off, p_win_table, max_checkers)`` of the default databases.
+    """``RaceTables`` of the default one- and two-sided databases (no mars table).
 
     ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
     on-disk cache (building them on first use, about a second each), once per process.
@@ -76,11 +77,7 @@ def _bearoff_tables():
             "truncate='bearoff' needs the bear-off databases (nardy_fast.bearoff), which "
             f"this installation lacks ({e}); pass truncate=None to play every game out"
         ) from None
-    tables = (np.ascontiguousarray(one.mean, dtype=np.float64),
-              np.ascontiguousarray(one.turns, dtype=np.float64),
-              np.ascontiguousarray(one.first_off, dtype=np.float64),
-              np.ascontiguousarray(two.p_win_table, dtype=np.float64),
-              int(two.max_checkers))
+    tables = RaceTables(one, two)
     _TABLES["tables"] = tables
     return tables
 
@@ -96,23 +93,18 @@ def _mars_source(rules):
         bearoff = importlib.import_module("nardy_fast.bearoff")
     except ImportError:
         return None
+    from nardy_fast.race import mars_table_for
     n = bearoff.DEFAULT_MARS
-    table = bearoff.mars_table(n, rules, build=False)
-    if (table is None or table.path is None or table.all_checkers != 15
-            or table.max_checkers < n or not table.matches(rules)):
+    table = mars_table_for(rules, n)
+    if table is None or table.path is None:
         return None
     source = (os.fspath(table.path), int(n))
-    _TABLES[("mars",) + source] = _mars_arrays(table, n)
+    _TABLES[("mars",) + source] = table
     return source
 
 
-def _mars_arrays(table, n):
-    """The ``mars`` entry of ``_rollout.play_blocks``'s tables for a MarsTable."""
-    return (table.x_on_roll, table.y_on_roll, int(table.x_offset), int(n))
-
-
 def _mars_tables(source, rules):
-    """The mars arrays of ``source = (path, max_checkers)`` in this process: cached, else
+    """The MarsTable of ``source = (path, max_checkers)`` in this process: cached, else
     memory-mapped from ``path`` (a worker of this machine), else this worker's own cached
     ``mars_table(max_checkers, rules)`` (a remote Dask worker); never built."""
     key = ("mars",) + tuple(source)
@@ -130,8 +122,8 @@ def _mars_tables(source, rules):
             f"truncate='bearoff': this worker cannot load the mars table of 15 against "
             f"<= {n} checkers that the rollout uses ({path}); build it there with "
             f"nardy_fast.bearoff.mars_table({n}) or run the rollout locally")
-    _TABLES[key] = _mars_arrays(table, n)
-    return _TABLES[key]
+    _TABLES[key] = table
+    return table
 
 
 def _bearoff_available():
@@ -144,21 +136,6 @@ def _bearoff_available():
 
 # ----------------------------------------------------------------------------------------
 # argument checks
-
-def _as_position(position, name="position"):
-    if isinstance(position, Position):
-        return position
-    if isinstance(position, str):
-        return Position.from_id(position)
-    if isinstance(position, np.ndarray) or isinstance(position, (list, tuple)):
-        a = np.asarray(position)
-        if a.shape != (2, 24):
-            raise ValueError(f"{name}: expected a Position, a position ID or a (2, 24) array "
-                             f"of counts, got shape {a.shape}")
-        return Position.from_boards(a[0], a[1])
-    raise TypeError(f"{name}: expected a Position or a position ID, got "
-                    f"{type(position).__name__}")
-
 
 def _check_policy(policy):
     if isinstance(policy, tuple):
@@ -203,7 +180,7 @@ class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
     def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
-        self.position = _as_position(position)
+        self.position = as_position(position)
         if self.position.is_over():
             raise ValueError(f"position {self.position.id}: the game is over (a side has "
                              "borne off all 15 checkers)")
@@ -265,7 +242,7 @@ def _run_chunk(spec):
     mars = spec.pop("mars")
     tables = _bearoff_tables() if use_tables else None
     if mars is not None:
-        tables = tables + (_mars_tables(mars, spec["rules"]),)
+        tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -482,7 +459,7 @@ def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dic
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     if not items:
         raise ValueError("positions: empty; expected at least one position")
-    positions = [_as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
     plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size)
              for p in positions]

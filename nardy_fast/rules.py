@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-__all__ = ["Rules", "CLASSIC"]
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "as_rules"]
 
-# field -> allowed values (the first is the default)
-_CHOICES = {
+# field -> allowed values (the first is the default; the position is the C code, see
+# _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
+CHOICES = {
     "head_rule": ("classic", "generalized"),
     "block_rule": ("ahead", "home", "none"),
     "scoring": ("classic", "extended"),
     "opening_roll": ("rethrow", "opening_dice"),
 }
-_FLAGS = ("block_transient", "larger_die_rule", "draw_rule")
+FLAGS = ("block_transient", "larger_die_rule", "draw_rule")
+OUTCOMES = ("oin", "mars", "koks", "home_mars")     # kinds of a win, in scoring order
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,12 @@ class Rules:
     home_mars_points: float = 4.0
 
     def __post_init__(self):
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise ValueError(
                     f"{name}={value!r}: expected one of " + ", ".join(repr(a) for a in allowed))
-        for name in _FLAGS:
+        for name in FLAGS:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise TypeError(f"{name}={value!r}: expected True or False")
@@ -91,6 +93,56 @@ class Rules:
     def to_dict(self):
         """All fields as a plain dict (round-trips through ``from_dict``)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def to_text(self):
+        """``"classic"``, or the fields that differ from it as ``name=value`` words
+        (``"head_rule=generalized draw_rule=true"``); ``Rules.from_text`` reads it back."""
+        base = CLASSIC.to_dict()
+        diff = {k: v for k, v in self.to_dict().items() if v != base[k]}
+        if not diff:
+            return "classic"
+
+        def fmt(v):
+            if isinstance(v, bool):
+                return "true" if v else "false"
+            if isinstance(v, float) and v.is_integer():
+                return str(int(v))
+            return str(v)
+
+        return " ".join(f"{k}={fmt(v)}" for k, v in diff.items())
+
+    @classmethod
+    def from_text(cls, text):
+        """Rules from ``to_text`` output (commas allowed between words); ValueError or
+        TypeError naming the bad item (``"rules item 'x': ..."``) or the text."""
+        text = text.strip()
+        if text in ("", "classic"):
+            return CLASSIC
+        d = {}
+        for item in text.replace(",", " ").split():
+            if "=" not in item:
+                raise ValueError(f"rules item {item!r}: expected name=value")
+            k, v = item.split("=", 1)
+            if v.lower() in ("true", "false"):
+                d[k] = v.lower() == "true"
+            else:
+                try:
+                    d[k] = float(v)
+                except ValueError:
+                    d[k] = v
+        try:
+            return cls.from_dict(d)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"rules {text!r}: {e}") from None
+
+    def codes(self):
+        """The fields as numbers for the C struct ``rules_t`` (``_rules.pxd``): a choice as
+        its position in ``CHOICES``, a flag as 0 / 1, and the points of each outcome as
+        scored (``pts_oin``, ``pts_mars``, ``pts_koks``, ``pts_home_mars``)."""
+        d = {name: allowed.index(getattr(self, name)) for name, allowed in CHOICES.items()}
+        d.update({name: int(getattr(self, name)) for name in FLAGS})
+        d.update({f"pts_{kind}": self.points(kind) for kind in OUTCOMES})
+        return d
 
     def points(self, outcome):
         """Points won for ``outcome`` in {"oin", "mars", "koks", "home_mars"} under ``scoring``."""

@@ -1,4 +1,4 @@
-"""Tests of the bear-off databases (nardy_fast.bearoff, nardy_fast._bearoff, _dbfile).
+"""Tests of the bear-off databases (nardy_fast.bearoff, its C solvers, _dbfile).
 
 The naive references here use the general move generator ``nardy_fast.successors`` on
 24-point boards (not the specialised bear-off generator) and plain recursion.
@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_fast import _bearoff, bearoff as bo, successors
+from nardy_fast import _bomoves, _mars, _racetables, _twosided, bearoff as bo, successors
+from nardy_fast._checks import check_threads, usable_cores
+from nardy_fast import datadir
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 
 DATA = Path(__file__).parent / "data" / "reference"
@@ -120,7 +122,7 @@ def test_index_accepts_24_point_boards():
 @settings(max_examples=60, deadline=None)
 @given(nonempty6, st.sampled_from(ROLLS))
 def test_successors_have_smaller_index(c, roll):
-    succ = _bearoff.roll_successors(np.array(c, np.uint8), *roll)
+    succ = _bomoves.roll_successors(np.array(c, np.uint8), *roll)
     assert len(succ) >= 1
     assert (succ < bo.index_of(c)).all()
 
@@ -128,18 +130,12 @@ def test_successors_have_smaller_index(c, roll):
 # ----------------------------------------------------------------------------------------
 # the bear-off move generator
 
-def test_bearoff_generator_equals_movegen_on_every_board_and_roll():
-    compared, mismatches = _bearoff.compare_with_movegen(15)
-    assert compared == bo.N_BOARDS * 21
-    assert mismatches == []
-
-
 @settings(max_examples=40, deadline=None)
 @given(nonempty6, st.sampled_from(ROLLS),
        st.lists(st.integers(0, 2), min_size=6, max_size=6).filter(lambda o: 0 < sum(o)))
 def test_bearoff_generator_with_opponent_in_its_home(c, roll, opp6):
     """Any opponent in its own home leaves the moves unchanged (movegen as reference)."""
-    ours = _bearoff.roll_successors(np.array(c, np.uint8), *roll)
+    ours = _bomoves.roll_successors(np.array(c, np.uint8), *roll)
     theirs = sorted(bo.index_of(np.array(b)) for b in
                     naive_successors(c, *roll, opponent=tuple(to24(opp6))))
     assert ours.tolist() == theirs
@@ -147,13 +143,13 @@ def test_bearoff_generator_with_opponent_in_its_home(c, roll, opp6):
 
 def test_hand_checked_moves():
     # one checker on the 6-point, 2-1: only 6 -> 4 -> 3 or 6 -> 5 -> 3
-    assert bo.board_of(_bearoff.roll_successors(np.array([0, 0, 0, 0, 0, 1], np.uint8), 2, 1)
+    assert bo.board_of(_bomoves.roll_successors(np.array([0, 0, 0, 0, 0, 1], np.uint8), 2, 1)
                        ).tolist() == [[0, 0, 1, 0, 0, 0]]
     # checkers on 1 and 5, roll 6-6: the first six bears off the 5, the next the 1
-    assert _bearoff.roll_successors(np.array([1, 0, 0, 0, 1, 0], np.uint8), 6, 6).tolist() == [0]
+    assert _bomoves.roll_successors(np.array([1, 0, 0, 0, 1, 0], np.uint8), 6, 6).tolist() == [0]
     # two on the 6-point, 1-1 (four ones): 4 pips spread over the two checkers
     got = {tuple(b) for b in bo.board_of(
-        _bearoff.roll_successors(np.array([0, 0, 0, 0, 0, 2], np.uint8), 1, 1))}
+        _bomoves.roll_successors(np.array([0, 0, 0, 0, 0, 2], np.uint8), 1, 1))}
     assert got == {(0, 1, 0, 0, 0, 1), (0, 0, 1, 0, 1, 0), (0, 0, 0, 2, 0, 0)}
 
 
@@ -417,7 +413,7 @@ def test_write_db_roundtrip_of_several_arrays(tmp_path):
 
 def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
     monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
-    monkeypatch.setattr(bo, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     assert bo.data_dir() == str(tmp_path)
     one = bo.one_sided()
     assert bo.one_sided() is one
@@ -425,7 +421,7 @@ def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
     assert files == ["bearoff-one-sided-15.nfdb"]
     # a damaged cache file is rebuilt with a warning
     _corrupt(tmp_path / files[0], lambda d: d[:-50])
-    monkeypatch.setattr(bo, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     with pytest.warns(RuntimeWarning, match="rebuilding"):
         again = bo.one_sided()
     assert np.array_equal(again.turns, one.turns)
@@ -509,8 +505,8 @@ def _two_sided_table(mc, threads, stops=()):
     pieces ending at ``stops`` (each piece starts the threads afresh)."""
     m = math.comb(mc + 6, 6)
     table = np.empty((m, m))
-    solver = _bearoff.TwoSidedSolver(mc, table, threads)
-    assert solver.threads == (threads if _bearoff.PTHREADS else 1)
+    solver = _twosided.TwoSidedSolver(mc, table, threads)
+    assert solver.threads == (threads if _twosided.PTHREADS else 1)
     for stop in (*stops, m):
         solver.run(stop)
     solver.finish()
@@ -537,12 +533,12 @@ def test_builders_threads_argument():
             bo.TwoSided.build(2, progress=False, threads=bad)
         with pytest.raises(err, match="threads"):
             bo.MarsTable.build(1, all_checkers=3, progress=False, threads=bad)
-    assert bo._check_threads(None) == bo._usable_cores()
-    assert bo._check_threads(10**6) == bo._usable_cores()
+    assert check_threads(None) == usable_cores()
+    assert check_threads(10**6) == usable_cores()
     with pytest.raises(ValueError, match="threads"):
-        _bearoff.TwoSidedSolver(2, np.empty((28, 28)), 0)
+        _twosided.TwoSidedSolver(2, np.empty((28, 28)), 0)
     with pytest.raises(ValueError, match="threads"):
-        _bearoff.MarsSolver(3, 1, 0.5, np.empty((21, 2, 7)), 0)
+        _mars.MarsSolver(3, 1, 0.5, np.empty((21, 2, 7)), 0)
 
 
 def test_two_sided_save_load(ts8, tmp_path):
@@ -567,7 +563,7 @@ def test_one_sided_approximation_error_against_two_sided(db, ts8):
     assert err.max() > 0                                 # it is an approximation
     # the C convolution agrees with this one
     for a, b in [(5, 17), (100, 2000), (2999, 1)]:
-        assert _bearoff.race_one_sided(db.turns, db.first_off, a, b)[0] == \
+        assert _racetables.race_one_sided(db.turns, db.first_off, a, b)[0] == \
             pytest.approx(approx[a, b], abs=1e-14)
 
 
@@ -635,7 +631,7 @@ def test_mars_race_stage_equals_two_sided_table(ts8):
     T, N = 9, 5
     mT, mL, mN = (math.comb(k + 6, 6) for k in (T, T - 1, N))
     y_on = np.empty((mT - mL, 2, mN))
-    solver = _bearoff.MarsSolver(T, N, 0.5, y_on)
+    solver = _mars.MarsSolver(T, N, 0.5, y_on)
     assert (solver.n_race, solver.n_mars, solver.n_y) == (mL, mT - mL, mN)
     with pytest.raises(RuntimeError, match="race boards done"):
         solver.run_mars(np.empty((1, 2, mN)))
@@ -653,8 +649,8 @@ def _mars_tables(T, N, threads, block):
     mT, mL, mN = (math.comb(k + 6, 6) for k in (T, T - 1, N))
     y_on = np.empty((mT - mL, 2, mN))
     x_on = np.empty((mT - mL, 2, mN))
-    solver = _bearoff.MarsSolver(T, N, 0.5, y_on, threads)
-    assert solver.threads == (threads if _bearoff.PTHREADS else 1)
+    solver = _mars.MarsSolver(T, N, 0.5, y_on, threads)
+    assert solver.threads == (threads if _twosided.PTHREADS else 1)
     for k in range(1, 4):
         solver.run_race(1 + (mL - 1) * k // 3)
     bt = solver.race_table()
@@ -692,7 +688,7 @@ def test_mars_bellman_equations_at_15(mars3):
     mt = mars3
     nx, _, my = mt.shape
     y_on = np.empty((nx, 2, my))
-    solver = _bearoff.MarsSolver(15, 3, mt.lam, y_on)
+    solver = _mars.MarsSolver(15, 3, mt.lam, y_on)
     solver.run_race(solver.n_race)
     bt = solver.race_table()                              # P(Y on roll beats X of <= 14)
     rng = np.random.default_rng(7)
@@ -703,7 +699,7 @@ def test_mars_bellman_equations_at_15(mars3):
         w = m = 0.0
         for r in ROLLS:
             opts = []
-            for f in _bearoff.roll_successors(y, *r):
+            for f in _bomoves.roll_successors(y, *r):
                 a, b = (0.0, 1.0) if f == 0 else (mt.x_on_roll[i, 0, f], mt.x_on_roll[i, 1, f])
                 opts.append((a - mt.lam * b, f, a, b))
             best = min(opts)
@@ -715,7 +711,7 @@ def test_mars_bellman_equations_at_15(mars3):
         w = m = 0.0
         for r in ROLLS:
             opts = []
-            for f in _bearoff.roll_successors(x, *r):
+            for f in _bomoves.roll_successors(x, *r):
                 if f < mt.x_offset:
                     a, b = 1.0 - bt[f, j], 0.0
                 else:
@@ -855,7 +851,7 @@ def test_two_sided_carries_a_mars_table(mars3, tmp_path):
     # never starts the long build itself)
     default = bo.two_sided(3)
     for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-*")):
-        bo._CACHE.pop(f, None)
+        datadir._CACHE.pop(f, None)
         os.remove(f)
     assert bo.mars_table(2, build=False) is None
     assert default.mars is None

@@ -9,7 +9,10 @@ import inspect
 
 import pytest
 
-MODULES = ["nardy_fast._movegen", "nardy_fast._bearoff", "nardy_fast._rollout",
+MODULES = ["nardy_fast._movegen", "nardy_fast._board6", "nardy_fast._bomoves",
+           "nardy_fast._onesided", "nardy_fast._twosided", "nardy_fast._mars",
+           "nardy_fast._racetables", "nardy_fast._scoring", "nardy_fast._rules",
+           "nardy_fast._rollout",
            "nardy_fast.rules", "nardy_fast.position", "nardy_fast.result",
            "nardy_fast.bearoff", "nardy_fast.race", "nardy_fast.rollout", "nardy_fast.report",
            "nardy_fast.record", "nardy_fast.plot"]

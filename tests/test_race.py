@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import nardy_fast
 from nardy_fast import Position, Rules, bearoff as bo, race_probabilities, successors
+from nardy_fast import datadir
 from nardy_fast.result import Outcome
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -255,7 +256,7 @@ def test_mars_table_follows_the_points(mars):
     built (a query never starts the build); a table for other points is not used."""
     x, y = [0, 0, 1, 3, 5, 6], [0, 1, 1, 0, 0, 0]
     for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-oin1-mars4*")):
-        bo._CACHE.pop(f, None)
+        datadir._CACHE.pop(f, None)
         os.remove(f)
     before = race_probabilities(race(y, x), rules=EXTENDED)
     assert before.method == "one_sided" and "mars_table()" in before.extra["note"]

@@ -492,13 +492,13 @@ def small_default_mars(monkeypatch, mars_tables):
 @needs_bearoff
 @pytest.mark.parametrize("k", range(len(HOME_RACES)))
 def test_home_race_rollouts_agree_with_exact(k):
+    from nardy_fast._racetables import RaceTables
     from nardy_fast._rollout import race_values
     from nardy_fast.rollout import _bearoff_tables
     mover, opp = HOME_RACES[k]
     p = nf.Position.from_boards(mover, opp)
-    mean, turns, first, _, _ = _bearoff_tables()
     exact = race_values(mover, opp, rules=Rules(), mover_white=True,
-                        tables=(mean, turns, first, None, 0))
+                        tables=RaceTables(_bearoff_tables().one_sided))
     # played out, both sides with the database's bear-off moves (the policy the
     # one-sided numbers assume for the winner): within the confidence interval
     r = rollout(p, 6000, policy="greedy", seed=k, truncate=None, **FAST)
@@ -529,13 +529,16 @@ def test_truncated_rollout_matches_played_out_rollout():
 @pytest.mark.parametrize("k", range(len(HOME_RACES + MARS_RACES)))
 @pytest.mark.parametrize("side", ["white", "black"])
 def test_truncation_equals_race_probabilities(k, rules, side, small_default_mars):
+    from nardy_fast._racetables import RaceTables
     from nardy_fast._rollout import race_values
     from nardy_fast.rollout import _bearoff_tables, _mars_source, _mars_tables
     mover, opp = (HOME_RACES + MARS_RACES)[k]
     p = nf.Position.from_boards(mover, opp, side)
     exact = nf.race_probabilities(p, rules=rules)
     source = _mars_source(rules)
-    tables = _bearoff_tables() + (None if source is None else _mars_tables(source, rules),)
+    base = _bearoff_tables()
+    tables = RaceTables(base.one_sided, base.two_sided,
+                        None if source is None else _mars_tables(source, rules))
     values = race_values(mover, opp, rules=rules, mover_white=side == "white",
                          tables=tables)
     r = rollout(p, 40, seed=1, rules=rules, **FAST)
@@ -625,9 +628,10 @@ def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
     monkeypatch.setattr(mod, "_TABLES", {})
     table = mars_tables["classic"]
     missing = str(table.path) + ".elsewhere"
-    x, y, off, n = mod._mars_tables((missing, 2), Rules())
-    assert n == 2 and off == table.x_offset
-    assert np.array_equal(x, table.x_on_roll) and np.array_equal(y, table.y_on_roll)
+    got = mod._mars_tables((missing, 2), Rules())
+    assert got.max_checkers == 2 and got.x_offset == table.x_offset
+    assert np.array_equal(got.x_on_roll, table.x_on_roll)
+    assert np.array_equal(got.y_on_roll, table.y_on_roll)
     with pytest.raises(mod.BearoffUnavailable, match="mars table"):
         mod._mars_tables((missing, 3), Rules())
 

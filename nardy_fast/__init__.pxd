@@ -1,0 +1,26 @@
+# The C-level API of nardy_fast, in one place: `from nardy_fast cimport gen_successors, ...`
+# (each name is documented in the .pxd it comes from).  Extensions compile with
+# include_dirs=[numpy.get_include(), nardy_fast.get_include()]; tests/test_cimport.py builds
+# such a consumer.
+
+# boards: uint8_t[24] per side, own numbering (_board.pxd)
+from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy,
+                                opponent_mask, checkers_on, pip_count, all_home, to_board6)
+# rules: the C struct mirroring Rules, filled from Python (_rules.pxd)
+from nardy_fast._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED,
+                                BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC,
+                                SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE)
+# the legal move generator (_movegen.pxd)
+from nardy_fast._movegen cimport (gen_successors, check_boards, MAX_STEPS, STEP_BYTES,
+                                  DEFAULT_CAP, NO_STEP)
+# the bear-off index and the 21 rolls (_board6.pxd)
+from nardy_fast._board6 cimport (board6_index, board6_from_index, home_board_index,
+                                 n_boards, roll_of, N_HOME, MAX_BEAROFF, N_BOARDS, N_ROLLS)
+# the bear-off move generator (_bomoves.pxd)
+from nardy_fast._bomoves cimport single_step_table, roll_finals, final_lists, MAX_FINALS
+# exact race probabilities from the bear-off databases (_racetables.pxd)
+from nardy_fast._racetables cimport (race_tables_t, race_probs, race_outcome, RaceTables,
+                                     RACE_ONE_SIDED, RACE_TWO_SIDED, RACE_MARS, RACE_NONE)
+# scoring of a finished game and Black's last turn (_scoring.pxd)
+from nardy_fast._scoring cimport (score_game, last_turn_due, WIN_OIN, WIN_MARS, WIN_KOKS,
+                                  WIN_HOME_MARS)
