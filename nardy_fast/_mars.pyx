@@ -18,11 +18,11 @@ from libc.math cimport INFINITY
 import numpy as np
 
 from nardy_fast._board6 cimport n_boards, N_ROLLS, MAX_BEAROFF, NF_ROLL_P
-from nardy_fast._bomoves cimport single_step_table, final_lists
+from nardy_fast._bomoves cimport MoveTables
 from nardy_fast._rowmin cimport (CHUNK, clip01, finals_min_row, nested_minima, roll_min,
                                  beat_chance)
-from nardy_fast._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
-                                  nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share,
+                                  die_owner)
 
 cdef extern from "nf_simd.h":
     # Running maximum over a candidate race row bt[0:n] (value 1 - bt, no mars) into the
@@ -198,7 +198,7 @@ cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept 
         nf_barrier_wait(bar)
 
 
-cdef class MarsSolver:
+cdef class MarsSolver(MoveTables):
     """Dynamic program of the mars extension (see ``bearoff.MarsTable``).
 
     X has ``all_checkers`` (T) checkers in all; Y has at most ``max_checkers`` (N < T).
@@ -215,14 +215,9 @@ cdef class MarsSolver:
     cdef mars_t t
     cdef Py_ssize_t done
     cdef int T, N
-    cdef int nthreads
     cdef object yon_owner
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
-        free(self.t.fstart)
-        free(self.t.flist)
-        free(self.t.yss)
-        free(self.t.yns)
         free(self.t.bt)
         free(self.t.arow)
         free(self.t.g)
@@ -232,7 +227,7 @@ cdef class MarsSolver:
     def __init__(self, int all_checkers, int max_checkers, double lam,
                  double[:, :, ::1] y_on_roll, int threads=1):
         cdef Py_ssize_t mT, mL, mN
-        if threads < 1:
+        if threads < 1:                     # checked before the tables are made
             raise ValueError(f"threads={threads}: must be >= 1")
         if not 1 <= all_checkers <= MAX_BEAROFF:
             raise ValueError(f"all_checkers={all_checkers}: must be 1..15")
@@ -248,7 +243,11 @@ cdef class MarsSolver:
                              f"{y_on_roll.shape[2]})")
         self.T = all_checkers
         self.N = max_checkers
-        self.nthreads = min(threads, NF_MAX_THREADS) if PTHREADS else 1
+        self.fill_tables(mN, mT, True, threads)
+        self.t.yss = self.ss
+        self.t.yns = self.ns
+        self.t.fstart = self.fstart
+        self.t.flist = self.flist
         self.t.mT = mT
         self.t.mL = mL
         self.t.mN = mN
@@ -256,22 +255,15 @@ cdef class MarsSolver:
         self.t.yon = &y_on_roll[0, 0, 0]
         self.yon_owner = y_on_roll
         self.done = 1                       # board 0 (X finished) is set below
-        self.t.fstart = <int64_t*>malloc((mT * N_ROLLS + 1) * sizeof(int64_t))
-        self.t.yss = <int32_t*>malloc(mN * 36 * sizeof(int32_t))
-        self.t.yns = <uint8_t*>malloc(mN * 6)
         self.t.bt = <double*>malloc(mL * mN * sizeof(double))
         self.t.arow = <double*>malloc(mN * sizeof(double))
         self.t.g = <double*>malloc(18 * mN * sizeof(double))
         self.t.gf = <int32_t*>malloc(18 * mN * sizeof(int32_t))
         self.t.acc = <double*>malloc(5 * CHUNK * self.nthreads * sizeof(double))
-        if (self.t.fstart == NULL or self.t.yss == NULL or self.t.yns == NULL
-                or self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL
-                or self.t.gf == NULL or self.t.acc == NULL):
+        if (self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL or self.t.gf == NULL
+                or self.t.acc == NULL):
             raise MemoryError(f"mars solver: {mL * mN * 8 / 2**20:,.0f} MiB for the race table")
-        with nogil:
-            single_step_table(mN, self.t.yss, self.t.yns)
-            memset(self.t.bt, 0, mN * sizeof(double))   # X has borne off all: Y never wins
-        self.t.flist = final_lists(mT, self.t.fstart, True)
+        memset(self.t.bt, 0, mN * sizeof(double))   # X has borne off all: Y never wins
 
     @property
     def n_race(self):
@@ -285,20 +277,13 @@ cdef class MarsSolver:
 
     @property
     def n_y(self):
+        """Y boards (of at most N checkers): C(N + 6, 6)."""
         return self.t.mN
-
-    @property
-    def threads(self):
-        return self.nthreads
 
     @property
     def boards_done(self):
         """X boards solved so far (index order)."""
         return self.done
-
-    @property
-    def n_finals(self):
-        return self.t.fstart[self.t.mT * N_ROLLS]
 
     def run_race(self, Py_ssize_t stop):
         """Solve the race boards up to (not including) ``stop`` (at most ``n_race``)."""

@@ -12,11 +12,11 @@ bit-identical for any thread count.
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
-from nardy_fast._board6 cimport n_boards, N_ROLLS, MAX_BEAROFF
-from nardy_fast._bomoves cimport single_step_table, final_lists
+from nardy_fast._board6 cimport n_boards, MAX_BEAROFF
+from nardy_fast._bomoves cimport MoveTables
 from nardy_fast._rowmin cimport CHUNK, finals_min_row, nested_minima, beat_chance
-from nardy_fast._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
-                                  nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share,
+                                  die_owner)
 
 __all__ = ["TwoSidedSolver", "PTHREADS"]
 
@@ -115,7 +115,7 @@ cdef void solve_shells(void* arg, int tid, int n, nf_barrier_t* bar) noexcept no
         nf_barrier_wait(bar)
 
 
-cdef class TwoSidedSolver:
+cdef class TwoSidedSolver(MoveTables):
     """State of the two-sided dynamic program; ``run(stop)`` advances it shell by shell
     (see the module docstring).  ``finish()`` transposes in place, leaving
     P[on roll, opponent].  ``threads`` > 1 splits each sweep of a shell of at least
@@ -125,14 +125,9 @@ cdef class TwoSidedSolver:
     """
     cdef two_t t
     cdef Py_ssize_t shell
-    cdef int nthreads
     cdef object q_owner
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
-        free(self.t.ss)
-        free(self.t.ns)
-        free(self.t.fstart)
-        free(self.t.flist)
         free(self.t.row)
         free(self.t.g)
         free(self.t.acc)
@@ -144,42 +139,30 @@ cdef class TwoSidedSolver:
         if table.shape[0] != m or table.shape[1] != m:
             raise ValueError(f"table: expected shape ({m}, {m}), got "
                              f"({table.shape[0]}, {table.shape[1]})")
-        if threads < 1:
-            raise ValueError(f"threads={threads}: must be >= 1")
-        self.nthreads = min(threads, NF_MAX_THREADS) if PTHREADS else 1
+        self.fill_tables(m, m, False, threads)
+        self.t.ss = self.ss
+        self.t.ns = self.ns
+        self.t.fstart = self.fstart
+        self.t.flist = self.flist
         self.t.m = m
         self.shell = 0
         self.t.q = &table[0, 0]
         self.q_owner = table
-        self.t.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
-        self.t.ns = <uint8_t*>malloc(m * 6)
-        self.t.fstart = <int64_t*>malloc((m * N_ROLLS + 1) * sizeof(int64_t))
         self.t.row = <double*>malloc(m * sizeof(double))
         self.t.g = <double*>malloc(18 * m * sizeof(double))
         self.t.acc = <double*>malloc(2 * CHUNK * self.nthreads * sizeof(double))
-        if (self.t.ss == NULL or self.t.ns == NULL or self.t.fstart == NULL
-                or self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL):
+        if self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL:
             raise MemoryError()
-        with nogil:
-            single_step_table(m, self.t.ss, self.t.ns)
-        self.t.flist = final_lists(m, self.t.fstart, False)
 
     @property
     def n_boards(self):
+        """Boards of at most max_checkers checkers: C(max_checkers + 6, 6)."""
         return self.t.m
 
     @property
     def shells_done(self):
+        """Shells solved so far (0 .. n_boards; n_boards + 1 after finish)."""
         return self.shell
-
-    @property
-    def threads(self):
-        return self.nthreads
-
-    @property
-    def n_finals(self):
-        """Total distinct (board, roll, result) triples: the work per row update."""
-        return self.t.fstart[self.t.m * N_ROLLS]
 
     def run(self, Py_ssize_t stop):
         """Compute shells up to (not including) ``stop``; releases the GIL."""
