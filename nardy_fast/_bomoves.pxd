@@ -32,11 +32,14 @@ cdef int32_t* final_lists(Py_ssize_t m, int64_t* fstart, bint sort) except NULL
 
 # The move tables a solver keeps during its build: base class of the two-sided and mars
 # solvers (_twosided.TwoSidedSolver, _mars.MarsSolver); frees them in __dealloc__.
+ctypedef struct moves_t:
+    int32_t* ss              # single steps of boards 0 .. n_steps - 1 (single_step_table)
+    uint8_t* ns
+    int64_t* fstart          # finals of boards 0 .. n_final - 1 (final_lists)
+    int32_t* flist
+
 cdef class MoveTables:
-    cdef int32_t* ss         # single steps of boards 0 .. n_steps - 1 (single_step_table)
-    cdef uint8_t* ns
-    cdef int64_t* fstart     # finals of boards 0 .. n_final - 1 (final_lists)
-    cdef int32_t* flist
+    cdef moves_t mv          # the tables (owned)
     cdef Py_ssize_t n_final
     cdef int nthreads        # threads per run (1 without POSIX threads)
     # Checks threads (>= 1, capped), allocates and fills the tables; ValueError /

@@ -192,10 +192,10 @@ cdef class MoveTables:
     """Single-step tables and final lists of a solver's build (see ``_bomoves.pxd``)."""
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
-        free(self.ss)
-        free(self.ns)
-        free(self.fstart)
-        free(self.flist)
+        free(self.mv.ss)
+        free(self.mv.ns)
+        free(self.mv.fstart)
+        free(self.mv.flist)
 
     cdef int fill_tables(self, Py_ssize_t n_steps, Py_ssize_t n_final, bint sort,
                          int threads) except -1:
@@ -203,14 +203,14 @@ cdef class MoveTables:
             raise ValueError(f"threads={threads}: must be >= 1")
         self.nthreads = min(threads, NF_MAX_THREADS) if NF_PTHREADS else 1
         self.n_final = n_final
-        self.ss = <int32_t*>malloc(n_steps * 36 * sizeof(int32_t))
-        self.ns = <uint8_t*>malloc(n_steps * 6)
-        self.fstart = <int64_t*>malloc((n_final * N_ROLLS + 1) * sizeof(int64_t))
-        if self.ss == NULL or self.ns == NULL or self.fstart == NULL:
+        self.mv.ss = <int32_t*>malloc(n_steps * 36 * sizeof(int32_t))
+        self.mv.ns = <uint8_t*>malloc(n_steps * 6)
+        self.mv.fstart = <int64_t*>malloc((n_final * N_ROLLS + 1) * sizeof(int64_t))
+        if self.mv.ss == NULL or self.mv.ns == NULL or self.mv.fstart == NULL:
             raise MemoryError(f"move tables of {n_steps:,} and {n_final:,} boards")
         with nogil:
-            single_step_table(n_steps, self.ss, self.ns)
-        self.flist = final_lists(n_final, self.fstart, sort)
+            single_step_table(n_steps, self.mv.ss, self.mv.ns)
+        self.mv.flist = final_lists(n_final, self.mv.fstart, sort)
         return 0
 
     @property
@@ -221,4 +221,4 @@ cdef class MoveTables:
     @property
     def n_finals(self):
         """Total distinct (board, roll, result) triples: the work per row update."""
-        return self.fstart[self.n_final * N_ROLLS]
+        return self.mv.fstart[self.n_final * N_ROLLS]
