@@ -50,6 +50,17 @@ from nardy_fast.rules import as_rules
 __all__ = ["race_probabilities", "mars_table_for"]
 
 _METHODS = ("auto", "one_sided", "two_sided")
+_TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
+
+
+def _race_tables(one=None, two=None, mars=None):
+    key = (one, two, mars)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        tables = _TABLES[key] = RaceTables(one, two, mars)
+    return tables
 
 
 def _databases(databases):
@@ -178,11 +189,11 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        tables = RaceTables(None, None, table)
+        tables = _race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
     elif use_two:
-        tables = RaceTables(None, two)
+        tables = _race_tables(two=two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
         if one is None:
@@ -193,7 +204,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
-        tables = RaceTables(one)
+        tables = _race_tables(one=one)
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.bearoff.mars_table() (see benchmarks/RESULTS.md)")
