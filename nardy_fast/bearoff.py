@@ -44,7 +44,7 @@ import time
 import numpy as np
 
 from nardy_fast import _board6, _mars, _twosided
-from nardy_fast._checks import as_board6, as_indices, check_int, check_threads
+from nardy_fast._checks import as_board6, as_indices, as_table, check_int, check_threads
 from nardy_fast._progress import progress_callback
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 from nardy_fast.datadir import DATA_ENV, cached, data_dir
@@ -138,12 +138,7 @@ class TwoSided:
     def __init__(self, p_win_table, max_checkers, path=None, mars=None):
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
-        t = p_win_table
-        if t.dtype != np.float64 or t.shape != (m, m) or not t.flags.c_contiguous:
-            raise ValueError(f"p_win_table: expected C-contiguous float64 of shape ({m}, {m})")
-        if isinstance(t, np.ndarray) and t.flags.writeable and t.base is None:
-            t.flags.writeable = False
-        self.p_win_table = t
+        self.p_win_table = as_table(p_win_table, (m, m), "p_win_table")
         self.path = path
         if mars is not None and not isinstance(mars, MarsTable):
             raise TypeError(f"mars: expected a MarsTable or None, got {type(mars).__name__}")
@@ -361,12 +356,8 @@ class MarsTable:
         self.lam = (mars - oin) / (2.0 * oin)
         self.x_offset = n_boards(self.all_checkers - 1)
         shape = (n_boards(self.all_checkers) - self.x_offset, 2, n_boards(self.max_checkers))
-        for name, arr in (("x_on_roll", x_on_roll), ("y_on_roll", y_on_roll)):
-            if arr.dtype != np.float64 or arr.shape != shape or not arr.flags.c_contiguous:
-                raise ValueError(f"{name}: expected C-contiguous float64 of shape {shape}")
-            if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
-                arr.flags.writeable = False
-        self.x_on_roll, self.y_on_roll = x_on_roll, y_on_roll
+        self.x_on_roll = as_table(x_on_roll, shape, "x_on_roll")
+        self.y_on_roll = as_table(y_on_roll, shape, "y_on_roll")
         self.path = path
 
     def __repr__(self):

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from nardy_fast import _board6, _onesided
-from nardy_fast._checks import as_board6, as_indices, check_int
+from nardy_fast._checks import as_board6, as_indices, as_table, check_int
 from nardy_fast._dbfile import DatabaseError, read_db, write_db
 from nardy_fast.position import PIPS_PER_ROLL
 
@@ -52,26 +52,24 @@ class OneSided:
     kind = "one_sided"
 
     def __init__(self, turns, first_off, mean, mean_first_off, max_checkers=15, path=None):
+        self.path = path
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         arrays = {"turns": turns, "first_off": first_off, "mean": mean,
                   "mean_first_off": mean_first_off}
         for name, arr in arrays.items():
-            if arr.dtype != np.float64 or not arr.flags.c_contiguous or arr.shape[0] != m:
-                raise ValueError(f"{name}: expected C-contiguous float64 with {m} rows")
-            if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
-                arr.flags.writeable = False
+            as_table(arr, (m,) + (None,) * (arr.ndim - 1), name)
         self.turns, self.first_off, self.mean = turns, first_off, mean
         self.mean_first_off_array = mean_first_off
-        self.path = path
+
+    @property
+    def n_boards(self):
+        """Boards covered: C(max_checkers + 6, 6)."""
+        return self.turns.shape[0]
 
     def __repr__(self):
         return (f"OneSided(max_checkers={self.max_checkers}, boards={self.n_boards}, "
                 f"turns columns={self.turns.shape[1]})")
-
-    @property
-    def n_boards(self):
-        return self.turns.shape[0]
 
     def __reduce__(self):
         """Pickles as its file path when it has one (workers memory-map it), else as data."""
