@@ -30,7 +30,8 @@ import time
 
 import numpy as np
 
-from nardy_fast import Position, _bearoff, bearoff as bo, race_probabilities
+from nardy_fast import (Position, _board6, _onesided, _racetables, _twosided, bearoff as bo,
+                        race_probabilities)
 
 
 def timed(fn, runs):
@@ -72,7 +73,7 @@ def main(argv=None):
     print(f"# nardy_fast bear-off benchmark, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
           f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"POSIX threads {'yes' if _bearoff.PTHREADS else 'no'}, load average "
+          f"POSIX threads {'yes' if _twosided.PTHREADS else 'no'}, load average "
           f"{os.getloadavg()[0]:.2f}; median of {args.runs} runs")
 
     if args.mars:
@@ -84,7 +85,7 @@ def main(argv=None):
         return 0
 
     # one-sided build ---------------------------------------------------------------
-    wall, cpu, res = timed(lambda: _bearoff.build_one_sided(15), args.runs)
+    wall, cpu, res = timed(lambda: _onesided.build_one_sided(15), args.runs)
     line("one-sided build, 15 checkers (54,264 boards)", wall, "s", f"cpu {cpu:.3f} s; "
          f"turns columns {res[0].shape[1]}, first-off columns {res[1].shape[1]}")
     db = bo.OneSided(*res, 15)
@@ -103,7 +104,7 @@ def main(argv=None):
     n = len(boards)
     wall, _, _ = timed(lambda: db.mean_turns_many(boards), args.runs)
     line("mean_turns_many (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
-    wall, _, _ = timed(lambda: _bearoff.take_rows(db.mean, boards), args.runs)
+    wall, _, _ = timed(lambda: _board6.take_rows(db.mean, boards), args.runs)
     line("mean lookup, C level (take_rows)", n / wall, "boards/s", f"n={n:,}")
     wall, _, _ = timed(lambda: bo.index_of(boards), args.runs)
     line("index_of (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
@@ -134,7 +135,7 @@ def main(argv=None):
                            args.runs)
         line("race_probabilities, one-sided path", len(pos1) / wall, "calls/s")
         a6 = bo.index_of(pb[:, 18:][:, ::-1].copy())
-        wall, _, _ = timed(lambda: [_bearoff.race_one_sided(db.turns, db.first_off, a, b)
+        wall, _, _ = timed(lambda: [_racetables.race_one_sided(db.turns, db.first_off, a, b)
                                     for a, b in zip(a6, a6[::-1])], args.runs)
         line("one-sided convolution (race_one_sided)", len(a6) / wall, "calls/s")
         wall, _, _ = timed(lambda: ts.p_win(boards[:n // 10] % 2, boards[:n // 10] % 2),
@@ -152,7 +153,7 @@ def bench_two_sided_builds(args):
         for threads in args.threads:
             def build():
                 table = np.empty((m, m))
-                s = _bearoff.TwoSidedSolver(size, table, threads)
+                s = _twosided.TwoSidedSolver(size, table, threads)
                 s.run(m)
                 s.finish()
                 return table
@@ -165,7 +166,7 @@ def bench_two_sided_builds(args):
         for threads in args.threads:
             table = np.empty((m, m))
             c, w = time.process_time(), time.perf_counter()
-            s = _bearoff.TwoSidedSolver(size, table, threads)
+            s = _twosided.TwoSidedSolver(size, table, threads)
             s.run(m)
             s.finish()
             line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}, 1 run",
@@ -227,10 +228,10 @@ def bench_mars(sizes, runs, thread_counts=(1,)):
         for i in range(0, nx, 97):
             for j in range(1, my, 7):
                 ix = mt.x_offset + i
-                pw, _, pml, _ = _bearoff.race_one_sided(t, f, ix, j)
+                pw, _, pml, _ = _racetables.race_one_sided(t, f, ix, j)
                 ew = max(ew, abs(pw - mt.x_on_roll[i, 0, j]))
                 em = max(em, abs(pml - mt.x_on_roll[i, 1, j]))
-                pw, pmw, _, _ = _bearoff.race_one_sided(t, f, j, ix)
+                pw, pmw, _, _ = _racetables.race_one_sided(t, f, j, ix)
                 ew = max(ew, abs(1 - pw - mt.y_on_roll[i, 0, j]))
                 em = max(em, abs(pmw - mt.y_on_roll[i, 1, j]))
         line(f"one-sided error vs mars table N={mt.max_checkers}: max |dP(win)|", ew, "",

@@ -29,3 +29,20 @@ cdef Py_ssize_t roll_finals(const uint8_t* board6, int d1, int d2, int32_t* out,
 # fstart[21 x + r + 1]], ascending when sort) and returns flist (owned by the caller, freed
 # with free).  Needs the GIL; MemoryError when out of memory.
 cdef int32_t* final_lists(Py_ssize_t m, int64_t* fstart, bint sort) except NULL
+
+# The move tables a solver keeps during its build: base class of the two-sided and mars
+# solvers (_twosided.TwoSidedSolver, _mars.MarsSolver); frees them in __dealloc__.
+ctypedef struct moves_t:
+    int32_t* ss              # single steps of boards 0 .. n_steps - 1 (single_step_table)
+    uint8_t* ns
+    int64_t* fstart          # finals of boards 0 .. n_final - 1 (final_lists)
+    int32_t* flist
+
+cdef class MoveTables:
+    cdef moves_t mv          # the tables (owned)
+    cdef Py_ssize_t n_final
+    cdef int nthreads        # threads per run (1 without POSIX threads)
+    # Checks threads (>= 1, capped), allocates and fills the tables; ValueError /
+    # MemoryError.
+    cdef int fill_tables(self, Py_ssize_t n_steps, Py_ssize_t n_final, bint sort,
+                         int threads) except -1

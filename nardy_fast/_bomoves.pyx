@@ -13,7 +13,9 @@ from nardy_fast._checks import as_board6, check_die
 from nardy_fast._board6 cimport (board6_index, board6_from_index, N_HOME, N_BOARDS, N_ROLLS,
                                  NF_ROLL_D1, NF_ROLL_D2)
 
-__all__ = ["roll_successors"]
+from nardy_fast._threads cimport NF_PTHREADS, NF_MAX_THREADS
+
+__all__ = ["roll_successors", "MoveTables"]
 
 
 cdef inline int step_sources(const uint8_t* c, int d, int* src) noexcept nogil:
@@ -184,3 +186,39 @@ def roll_successors(board6, d1, d2):
     cdef int32_t[::1] st = stamp
     n = roll_finals(c, a, b, buf, &st[0], 0)
     return np.sort(np.array([buf[i] for i in range(n)], dtype=np.intp))
+
+
+cdef class MoveTables:
+    """Single-step tables and final lists of a solver's build (see ``_bomoves.pxd``)."""
+
+    def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
+        free(self.mv.ss)
+        free(self.mv.ns)
+        free(self.mv.fstart)
+        free(self.mv.flist)
+
+    cdef int fill_tables(self, Py_ssize_t n_steps, Py_ssize_t n_final, bint sort,
+                         int threads) except -1:
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
+        self.nthreads = min(threads, NF_MAX_THREADS) if NF_PTHREADS else 1
+        self.n_final = n_final
+        self.mv.ss = <int32_t*>malloc(n_steps * 36 * sizeof(int32_t))
+        self.mv.ns = <uint8_t*>malloc(n_steps * 6)
+        self.mv.fstart = <int64_t*>malloc((n_final * N_ROLLS + 1) * sizeof(int64_t))
+        if self.mv.ss == NULL or self.mv.ns == NULL or self.mv.fstart == NULL:
+            raise MemoryError(f"move tables of {n_steps:,} and {n_final:,} boards")
+        with nogil:
+            single_step_table(n_steps, self.mv.ss, self.mv.ns)
+        self.mv.flist = final_lists(n_final, self.mv.fstart, sort)
+        return 0
+
+    @property
+    def threads(self):
+        """Threads per run."""
+        return self.nthreads
+
+    @property
+    def n_finals(self):
+        """Total distinct (board, roll, result) triples: the work per row update."""
+        return self.mv.fstart[self.n_final * N_ROLLS]

@@ -8,8 +8,8 @@ import os
 
 import numpy as np
 
-__all__ = ["as_board", "as_board6", "as_indices", "check_die", "check_dice", "check_int",
-           "check_threads", "usable_cores"]
+__all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "check_dice",
+           "check_int", "check_threads", "usable_cores"]
 
 
 def as_board(x, name):
@@ -84,6 +84,19 @@ def as_indices(indices, limit):
         bad = a1[(a1 < 0) | (a1 >= limit)][0]
         raise ValueError(f"index {bad}: must be 0..{limit - 1}")
     return np.ascontiguousarray(a1, dtype=np.intp), single
+
+
+def as_table(arr, shape, name):
+    """A database array as given: C-contiguous float64 of ``shape`` (``None``: any length
+    on that axis), else ValueError naming it.  An array that owns its data is made
+    read-only (a database is never changed after its build)."""
+    if (arr.dtype != np.float64 or not arr.flags.c_contiguous or arr.ndim != len(shape)
+            or any(n is not None and n != k for n, k in zip(shape, arr.shape))):
+        want = tuple("*" if n is None else n for n in shape)
+        raise ValueError(f"{name}: expected C-contiguous float64 of shape {want}")
+    if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
+        arr.flags.writeable = False
+    return arr
 
 
 def check_die(x, i):

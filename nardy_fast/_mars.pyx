@@ -18,11 +18,11 @@ from libc.math cimport INFINITY
 import numpy as np
 
 from nardy_fast._board6 cimport n_boards, N_ROLLS, MAX_BEAROFF, NF_ROLL_P
-from nardy_fast._bomoves cimport single_step_table, final_lists
+from nardy_fast._bomoves cimport MoveTables, moves_t
 from nardy_fast._rowmin cimport (CHUNK, clip01, finals_min_row, nested_minima, roll_min,
                                  beat_chance)
-from nardy_fast._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
-                                  nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share,
+                                  die_owner)
 
 cdef extern from "nf_simd.h":
     # Running maximum over a candidate race row bt[0:n] (value 1 - bt, no mars) into the
@@ -43,10 +43,7 @@ ctypedef struct mars_t:
     Py_ssize_t mL            # X boards of <= T - 1 checkers: C(T + 5, 6); T-boards are mL..mT-1
     Py_ssize_t mN            # Y boards of <= N checkers: C(N + 6, 6)
     double lam               # V = P(X wins) - lam * P(Y wins a mars); X maximises V
-    int64_t* fstart          # X finals of (x, r): flist[fstart[x*21+r] : ...], ascending
-    int32_t* flist
-    int32_t* yss             # Y single steps (see single_step_table), mN boards
-    uint8_t* yns
+    moves_t mv               # X finals (ascending) of mT boards, Y single steps of mN
     double* bt               # (mL, mN): bt[x*mN + y] = P(Y on roll with y beats X with x)
     double* yon              # caller's (mT - mL, 2, mN): Y on roll, [i,0] P(X wins), [i,1] P(Y mars)
     double* arow             # (mN,) X-on-roll row of the current board (P(X wins), or V)
@@ -61,7 +58,7 @@ cdef void mars_race_row(mars_t* t, Py_ssize_t x, double* acc, Py_ssize_t ylo,
     rows of bt (arow[0] = 0, Y has already won, is the caller's); acc: 2 * CHUNK scratch."""
     cdef Py_ssize_t y0 = ylo
     while y0 < yhi:
-        finals_min_row(t.bt, t.mN, t.fstart, t.flist, x, y0,
+        finals_min_row(t.bt, t.mN, t.mv.fstart, t.mv.flist, x, y0,
                        min(<Py_ssize_t>CHUNK, yhi - y0), acc, t.arow + y0)
         y0 += CHUNK
 
@@ -72,7 +69,7 @@ cdef void mars_race_column(mars_t* t, Py_ssize_t x, Py_ssize_t ylo,
     yhi, from the nested minima without tracking (bt[x, 0] = 1 is the caller's)."""
     cdef Py_ssize_t y
     for y in range(ylo, yhi):
-        t.bt[x * t.mN + y] = beat_chance(t.g, t.mN, t.yss + y * 36, t.yns + y * 6)
+        t.bt[x * t.mN + y] = beat_chance(t.g, t.mN, t.mv.ss + y * 36, t.mv.ns + y * 6)
 
 
 cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm, double* acc,
@@ -99,12 +96,12 @@ cdef void mars_x_row(mars_t* t, Py_ssize_t x, double* xw, double* xm, double* ac
             aw[j] = 0.0
             am[j] = 0.0
         for r in range(N_ROLLS):
-            lo = t.fstart[x * N_ROLLS + r]
-            hi = t.fstart[x * N_ROLLS + r + 1]
+            lo = t.mv.fstart[x * N_ROLLS + r]
+            hi = t.mv.fstart[x * N_ROLLS + r + 1]
             for j in range(n):
                 bvv[j] = -INFINITY
             for e in range(lo, hi):
-                f = t.flist[e]
+                f = t.mv.flist[e]
                 if f < mL:
                     nf_best_race(t.bt + f * mN + y0, bvv, bw, bm, n)
                 else:
@@ -138,7 +135,7 @@ cdef void mars_y_row(mars_t* t, Py_ssize_t x, const double* xw, const double* xm
         w = 0.0
         mm = 0.0
         for r in range(N_ROLLS):
-            roll_min(t.g, t.gf, mN, t.yss + y * 36, t.yns + y * 6, r, &bf)
+            roll_min(t.g, t.gf, mN, t.mv.ss + y * 36, t.mv.ns + y * 6, r, &bf)
             w += NF_ROLL_P[r] * xw[bf]
             mm += NF_ROLL_P[r] * xm[bf]
         ow[y] = clip01(w)
@@ -175,7 +172,7 @@ cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept 
             nf_barrier_wait(bar)
             for d in range(6):
                 if die_owner(d, n) == tid:
-                    nested_minima(t.arow, t.g, NULL, t.mN, t.yss, t.yns, d, 1, t.mN - 1)
+                    nested_minima(t.arow, t.g, NULL, t.mN, t.mv.ss, t.mv.ns, d, 1, t.mN - 1)
             nf_barrier_wait(bar)
             mars_race_column(t, x, lo, hi)
         else:                                 # mars stage: both sides on roll
@@ -192,13 +189,13 @@ cdef void solve_x_boards(void* arg, int tid, int n, nf_barrier_t* bar) noexcept 
             nf_barrier_wait(bar)
             for d in range(6):
                 if die_owner(d, n) == tid:
-                    nested_minima(t.arow, t.g, t.gf, t.mN, t.yss, t.yns, d, 1, t.mN - 1)
+                    nested_minima(t.arow, t.g, t.gf, t.mN, t.mv.ss, t.mv.ns, d, 1, t.mN - 1)
             nf_barrier_wait(bar)
             mars_y_row(t, x, xw, xm, lo, hi)
         nf_barrier_wait(bar)
 
 
-cdef class MarsSolver:
+cdef class MarsSolver(MoveTables):
     """Dynamic program of the mars extension (see ``bearoff.MarsTable``).
 
     X has ``all_checkers`` (T) checkers in all; Y has at most ``max_checkers`` (N < T).
@@ -215,14 +212,9 @@ cdef class MarsSolver:
     cdef mars_t t
     cdef Py_ssize_t done
     cdef int T, N
-    cdef int nthreads
     cdef object yon_owner
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
-        free(self.t.fstart)
-        free(self.t.flist)
-        free(self.t.yss)
-        free(self.t.yns)
         free(self.t.bt)
         free(self.t.arow)
         free(self.t.g)
@@ -232,7 +224,7 @@ cdef class MarsSolver:
     def __init__(self, int all_checkers, int max_checkers, double lam,
                  double[:, :, ::1] y_on_roll, int threads=1):
         cdef Py_ssize_t mT, mL, mN
-        if threads < 1:
+        if threads < 1:                     # checked before the tables are made
             raise ValueError(f"threads={threads}: must be >= 1")
         if not 1 <= all_checkers <= MAX_BEAROFF:
             raise ValueError(f"all_checkers={all_checkers}: must be 1..15")
@@ -248,7 +240,8 @@ cdef class MarsSolver:
                              f"{y_on_roll.shape[2]})")
         self.T = all_checkers
         self.N = max_checkers
-        self.nthreads = min(threads, NF_MAX_THREADS) if PTHREADS else 1
+        self.fill_tables(mN, mT, True, threads)
+        self.t.mv = self.mv
         self.t.mT = mT
         self.t.mL = mL
         self.t.mN = mN
@@ -256,22 +249,15 @@ cdef class MarsSolver:
         self.t.yon = &y_on_roll[0, 0, 0]
         self.yon_owner = y_on_roll
         self.done = 1                       # board 0 (X finished) is set below
-        self.t.fstart = <int64_t*>malloc((mT * N_ROLLS + 1) * sizeof(int64_t))
-        self.t.yss = <int32_t*>malloc(mN * 36 * sizeof(int32_t))
-        self.t.yns = <uint8_t*>malloc(mN * 6)
         self.t.bt = <double*>malloc(mL * mN * sizeof(double))
         self.t.arow = <double*>malloc(mN * sizeof(double))
         self.t.g = <double*>malloc(18 * mN * sizeof(double))
         self.t.gf = <int32_t*>malloc(18 * mN * sizeof(int32_t))
         self.t.acc = <double*>malloc(5 * CHUNK * self.nthreads * sizeof(double))
-        if (self.t.fstart == NULL or self.t.yss == NULL or self.t.yns == NULL
-                or self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL
-                or self.t.gf == NULL or self.t.acc == NULL):
+        if (self.t.bt == NULL or self.t.arow == NULL or self.t.g == NULL or self.t.gf == NULL
+                or self.t.acc == NULL):
             raise MemoryError(f"mars solver: {mL * mN * 8 / 2**20:,.0f} MiB for the race table")
-        with nogil:
-            single_step_table(mN, self.t.yss, self.t.yns)
-            memset(self.t.bt, 0, mN * sizeof(double))   # X has borne off all: Y never wins
-        self.t.flist = final_lists(mT, self.t.fstart, True)
+        memset(self.t.bt, 0, mN * sizeof(double))   # X has borne off all: Y never wins
 
     @property
     def n_race(self):
@@ -285,28 +271,20 @@ cdef class MarsSolver:
 
     @property
     def n_y(self):
+        """Y boards (of at most N checkers): C(N + 6, 6)."""
         return self.t.mN
-
-    @property
-    def threads(self):
-        return self.nthreads
 
     @property
     def boards_done(self):
         """X boards solved so far (index order)."""
         return self.done
 
-    @property
-    def n_finals(self):
-        return self.t.fstart[self.t.mT * N_ROLLS]
-
     def run_race(self, Py_ssize_t stop):
         """Solve the race boards up to (not including) ``stop`` (at most ``n_race``)."""
         if self.t.bt == NULL:
             raise RuntimeError("run_race(): the race table was released")
         cdef mars_job_t job
-        if stop > self.t.mL:
-            stop = self.t.mL
+        stop = min(stop, self.t.mL)
         if stop <= self.done:
             return
         job.t = &self.t

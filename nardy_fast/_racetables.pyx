@@ -5,13 +5,13 @@ and fills the typed struct ``race_tables_t`` (``_racetables.pxd``) that C code r
 without the GIL: the rollout's truncation (``_rollout.pyx``), ``race_probabilities`` and
 any other evaluator get the same numbers from ``race_probs``, which picks the exact table
 covering a race (two-sided, mars) or falls back to the one-sided convolution
-(``race_outcome``).  Which databases to attach for given rules is ``race.race_tables``.
+(``race_outcome``).  Which mars table serves given rules is ``race.mars_table_for``.
 """
 from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from nardy_fast._board6 cimport board6_index, n_boards, N_HOME, MAX_BEAROFF as MAX_CHECKERS
+from nardy_fast._board6 cimport board6_index, n_boards, MAX_BEAROFF as MAX_CHECKERS
 from nardy_fast._checks import as_board6
 
 __all__ = ["RaceTables", "race_one_sided", "METHODS"]

@@ -63,7 +63,7 @@ below 15 checkers); when one side has all 15 checkers (none off), the other 1 ..
 mars table of N checkers is attached (``draw_rule`` off; ``rollout.py`` attaches the one
 ``race_probabilities`` would use, for the rules' points), ``P(win)`` and ``P(mars)`` from
 it (play maximising each side's expected points); otherwise the one-sided convolution
-``_bearoff.race_outcome`` (each side's turns ``T`` under minimum-mean play and turns to the
+``_racetables.race_outcome`` (each side's turns ``T`` under minimum-mean play and turns to the
 first checker off ``F`` under first-off-minimising play, independent; with ``draw_rule``
 Black's last turn).  Every mars of a race is a home mars.  The expected remaining plies use the one-sided turn
 distributions: X (on roll) finishing on its turn ``t`` ends the game at ply ``2t - 1``,

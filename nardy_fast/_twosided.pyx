@@ -12,11 +12,11 @@ bit-identical for any thread count.
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
-from nardy_fast._board6 cimport n_boards, N_ROLLS, MAX_BEAROFF
-from nardy_fast._bomoves cimport single_step_table, final_lists
+from nardy_fast._board6 cimport n_boards, MAX_BEAROFF
+from nardy_fast._bomoves cimport MoveTables, moves_t
 from nardy_fast._rowmin cimport CHUNK, finals_min_row, nested_minima, beat_chance
-from nardy_fast._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
-                                  nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share,
+                                  die_owner)
 
 __all__ = ["TwoSidedSolver", "PTHREADS"]
 
@@ -28,10 +28,7 @@ cdef enum:
 ctypedef struct two_t:
     Py_ssize_t m             # boards
     double* q                # (m, m) table, transposed during the build
-    int32_t* ss              # single-step successors (see _bomoves.single_step_table)
-    uint8_t* ns
-    int64_t* fstart          # finals of (x, r): flist[fstart[x*21+r] : fstart[x*21+r+1]]
-    int32_t* flist
+    moves_t mv               # single steps and finals of the m boards (_bomoves.pxd)
     double* row              # row s of P during shell s
     double* g                # g[(k*6 + d) * m + x]: G_{k+1}(x, d + 1) against row s
     double* acc              # 2 * CHUNK doubles per thread
@@ -42,14 +39,14 @@ cdef inline void row_part(two_t* t, Py_ssize_t s, Py_ssize_t lo, Py_ssize_t hi,
     """row[y] = P[s, y] for lo <= y < hi, in chunks of CHUNK columns."""
     cdef Py_ssize_t y0 = lo
     while y0 < hi:
-        finals_min_row(t.q, t.m, t.fstart, t.flist, s, y0, min(<Py_ssize_t>CHUNK, hi - y0),
+        finals_min_row(t.q, t.m, t.mv.fstart, t.mv.flist, s, y0, min(<Py_ssize_t>CHUNK, hi - y0),
                        acc, t.row + y0)
         y0 += CHUNK
 
 
 cdef inline void column_entry(two_t* t, Py_ssize_t s, Py_ssize_t x) noexcept nogil:
     """P[x, s] = 1 - sum_r p_r (min over the moves of r from x of P[s, result])."""
-    t.q[s * t.m + x] = beat_chance(t.g, t.m, t.ss + x * 36, t.ns + x * 6)
+    t.q[s * t.m + x] = beat_chance(t.g, t.m, t.mv.ss + x * 36, t.mv.ns + x * 6)
 
 
 cdef void solve_shell(two_t* t, Py_ssize_t s) noexcept nogil:
@@ -67,7 +64,7 @@ cdef void solve_shell(two_t* t, Py_ssize_t s) noexcept nogil:
         t.q[y * m + s] = t.row[y]
     t.q[s * m] = 1.0                        # empty on roll: it has already won
     for d in range(6):
-        nested_minima(t.row, t.g, NULL, m, t.ss, t.ns, d, 1, s)
+        nested_minima(t.row, t.g, NULL, m, t.mv.ss, t.mv.ns, d, 1, s)
     for x in range(1, s + 1):
         column_entry(t, s, x)
 
@@ -108,14 +105,14 @@ cdef void solve_shells(void* arg, int tid, int n, nf_barrier_t* bar) noexcept no
         # ---- column s: nested minima over steps against row s (dice independent)
         for d in range(6):
             if die_owner(d, n) == tid:
-                nested_minima(t.row, t.g, NULL, m, t.ss, t.ns, d, 1, s)
+                nested_minima(t.row, t.g, NULL, m, t.mv.ss, t.mv.ns, d, 1, s)
         nf_barrier_wait(bar)
         for x in range(share(1, s + 1, tid, n), share(1, s + 1, tid + 1, n)):
             column_entry(t, s, x)
         nf_barrier_wait(bar)
 
 
-cdef class TwoSidedSolver:
+cdef class TwoSidedSolver(MoveTables):
     """State of the two-sided dynamic program; ``run(stop)`` advances it shell by shell
     (see the module docstring).  ``finish()`` transposes in place, leaving
     P[on roll, opponent].  ``threads`` > 1 splits each sweep of a shell of at least
@@ -124,15 +121,10 @@ cdef class TwoSidedSolver:
     bit-identical for any thread count.
     """
     cdef two_t t
-    cdef Py_ssize_t shell
-    cdef int nthreads
+    cdef readonly Py_ssize_t shells_done    # 0 .. n_boards; n_boards + 1 after finish
     cdef object q_owner
 
     def __dealloc__(self):                   # C fields start zeroed (NULL): free(NULL) is fine
-        free(self.t.ss)
-        free(self.t.ns)
-        free(self.t.fstart)
-        free(self.t.flist)
         free(self.t.row)
         free(self.t.g)
         free(self.t.acc)
@@ -144,65 +136,44 @@ cdef class TwoSidedSolver:
         if table.shape[0] != m or table.shape[1] != m:
             raise ValueError(f"table: expected shape ({m}, {m}), got "
                              f"({table.shape[0]}, {table.shape[1]})")
-        if threads < 1:
-            raise ValueError(f"threads={threads}: must be >= 1")
-        self.nthreads = min(threads, NF_MAX_THREADS) if PTHREADS else 1
+        self.fill_tables(m, m, False, threads)
+        self.t.mv = self.mv
         self.t.m = m
-        self.shell = 0
+        self.shells_done = 0
         self.t.q = &table[0, 0]
         self.q_owner = table
-        self.t.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
-        self.t.ns = <uint8_t*>malloc(m * 6)
-        self.t.fstart = <int64_t*>malloc((m * N_ROLLS + 1) * sizeof(int64_t))
         self.t.row = <double*>malloc(m * sizeof(double))
         self.t.g = <double*>malloc(18 * m * sizeof(double))
         self.t.acc = <double*>malloc(2 * CHUNK * self.nthreads * sizeof(double))
-        if (self.t.ss == NULL or self.t.ns == NULL or self.t.fstart == NULL
-                or self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL):
+        if self.t.row == NULL or self.t.g == NULL or self.t.acc == NULL:
             raise MemoryError()
-        with nogil:
-            single_step_table(m, self.t.ss, self.t.ns)
-        self.t.flist = final_lists(m, self.t.fstart, False)
 
     @property
     def n_boards(self):
+        """Boards of at most max_checkers checkers: C(max_checkers + 6, 6)."""
         return self.t.m
-
-    @property
-    def shells_done(self):
-        return self.shell
-
-    @property
-    def threads(self):
-        return self.nthreads
-
-    @property
-    def n_finals(self):
-        """Total distinct (board, roll, result) triples: the work per row update."""
-        return self.t.fstart[self.t.m * N_ROLLS]
 
     def run(self, Py_ssize_t stop):
         """Compute shells up to (not including) ``stop``; releases the GIL."""
         cdef two_job_t job
-        if stop > self.t.m:
-            stop = self.t.m
-        if stop <= self.shell:
+        stop = min(stop, self.t.m)
+        if stop <= self.shells_done:
             return
         job.t = &self.t
         with nogil:
-            while self.shell < stop and (self.nthreads == 1 or self.shell < PAR_MIN):
-                solve_shell(&self.t, self.shell)    # one thread (small shells)
-                self.shell += 1
-            if self.shell < stop:
-                job.start = self.shell
+            while self.shells_done < stop and (self.nthreads == 1 or self.shells_done < PAR_MIN):
+                solve_shell(&self.t, self.shells_done)    # one thread (small shells)
+                self.shells_done += 1
+            if self.shells_done < stop:
+                job.start = self.shells_done
                 job.stop = stop
                 nf_run(self.nthreads, solve_shells, &job)
-                self.shell = stop
+                self.shells_done = stop
 
     def finish(self):
         """Transpose in place: afterwards table[x, y] = P(x on roll beats y)."""
-        if self.shell != self.t.m:
-            raise RuntimeError(f"finish(): {self.shell} of {self.t.m} shells done")
+        if self.shells_done != self.t.m:
+            raise RuntimeError(f"finish(): {self.shells_done} of {self.t.m} shells done")
         cdef Py_ssize_t i, j, i0, j0, m = self.t.m
         cdef double v
         cdef double* q = self.t.q
@@ -214,4 +185,4 @@ cdef class TwoSidedSolver:
                             v = q[i * m + j]
                             q[i * m + j] = q[j * m + i]
                             q[j * m + i] = v
-        self.shell = self.t.m + 1
+        self.shells_done = self.t.m + 1

@@ -43,10 +43,12 @@ import time
 
 import numpy as np
 
-from nardy_fast import _board6, _mars, _onesided, _twosided
-from nardy_fast._checks import as_board6, as_indices, check_int, check_threads
+from nardy_fast import _board6, _mars, _twosided
+from nardy_fast._checks import as_board6, as_indices, as_table, check_int, check_threads
+from nardy_fast._progress import progress_callback
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
 from nardy_fast.datadir import DATA_ENV, cached, data_dir
+from nardy_fast.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.position import PIPS_PER_ROLL
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
@@ -57,16 +59,7 @@ N_BOARDS = 54264                 # boards of at most 15 checkers on 6 points: C(
 DEFAULT_TWO_SIDED = 8
 MARS_THREADS_MIN_Y = 400         # MarsTable.build uses one thread below this many Y boards
 DEFAULT_MARS = 8                 # Y checkers of the default mars table (see MarsTable), as
-                                 # the two-sided default: ~34 s on 2 idle cores (60 s on one),
-                                 # 1.7 GB peak, a 1.4 GiB file
-_RULES_META = {"rule_book": "sections 5-6 (bearing off)",
-               "variants": "none: bear-off play does not depend on any Rules field"}
-
-
-def n_boards(max_checkers):
-    """Number of boards of at most ``max_checkers`` checkers: C(max_checkers + 6, 6)."""
-    return math.comb(int(max_checkers) + 6, 6)
-
+                                 # the two-sided default (build time: benchmarks/RESULTS.md)
 
 # ----------------------------------------------------------------------------------------
 # index <-> board
@@ -117,151 +110,6 @@ def epc(board6, db=None):
 
 
 # ----------------------------------------------------------------------------------------
-# one-sided
-
-class OneSided:
-    """Exact one-sided bear-off database.
-
-    Attributes
-    ----------
-    turns : ndarray of float64, shape (m, T)
-        ``turns[i, t]``: probability that board ``i`` needs exactly ``t`` of its own turns
-        to bear off all its checkers, starting on roll, under the play minimising the
-        expected number of turns.  Every row sums to 1; no tail is cut.
-    first_off : ndarray of float64, shape (m, T1)
-        ``first_off[i, t]``: probability that the first checker comes off on turn ``t``
-        under the play minimising that expectation; ``[1, 0, ...]`` when the board has
-        fewer than 15 checkers (one is already off).
-    mean, mean_first_off_array : ndarray of float64, shape (m,)
-        The expectations (computed by the recursion, not from the rows); the queries for
-        one board are ``mean_turns(board6)`` and ``mean_first_off(board6)``.
-    max_checkers : int
-        Boards of at most this many checkers are covered; ``m = C(max_checkers + 6, 6)``.
-    """
-
-    kind = "one_sided"
-
-    def __init__(self, turns, first_off, mean, mean_first_off, max_checkers=15, path=None):
-        self.max_checkers = int(max_checkers)
-        m = n_boards(self.max_checkers)
-        arrays = {"turns": turns, "first_off": first_off, "mean": mean,
-                  "mean_first_off": mean_first_off}
-        for name, arr in arrays.items():
-            if arr.dtype != np.float64 or not arr.flags.c_contiguous or arr.shape[0] != m:
-                raise ValueError(f"{name}: expected C-contiguous float64 with {m} rows")
-            if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
-                arr.flags.writeable = False
-        self.turns, self.first_off, self.mean = turns, first_off, mean
-        self.mean_first_off_array = mean_first_off
-        self.path = path
-
-    def __repr__(self):
-        return (f"OneSided(max_checkers={self.max_checkers}, boards={self.n_boards}, "
-                f"turns columns={self.turns.shape[1]})")
-
-    @property
-    def n_boards(self):
-        return self.turns.shape[0]
-
-    def __reduce__(self):
-        """Pickles as its file path when it has one (workers memory-map it), else as data."""
-        if self.path is not None:
-            return (type(self).load, (self.path, False))
-        return (type(self), (np.asarray(self.turns), np.asarray(self.first_off),
-                             np.asarray(self.mean), self.mean_first_off_array.copy(),
-                             self.max_checkers))
-
-    # build / files ---------------------------------------------------------------------
-    @classmethod
-    def build(cls, max_checkers=15, progress=True):
-        """Solve every board of at most ``max_checkers`` (0..15) checkers exactly.
-
-        ``progress`` prints one summary line to stderr (the build takes well under a
-        second).
-        """
-        mc = check_int(max_checkers, 0, 15, "max_checkers")
-        t0 = time.perf_counter()
-        turns, first, mean, mean_first = _onesided.build_one_sided(mc)
-        if progress:
-            print(f"one-sided bear-off database: {turns.shape[0]:,} boards in "
-                  f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
-        return cls(turns, first, mean, mean_first, mc)
-
-    def save(self, path):
-        """Write the database to ``path`` (atomically: a temporary name, then a rename)."""
-        meta = {"max_checkers": self.max_checkers, "n_boards": self.n_boards,
-                "index": "colex-v1", "rules": _RULES_META,
-                "objective": "min expected turns; first_off: min expected turns to first off"}
-        return write_db(path, self.kind, meta, {"turns": self.turns,
-                                                "first_off": self.first_off,
-                                                "mean": self.mean,
-                                                "mean_first_off": self.mean_first_off_array})
-
-    @classmethod
-    def load(cls, path, verify=True):
-        """Memory-map a database written by ``save``; ``DatabaseError`` if it is damaged."""
-        meta, arrays = read_db(path, cls.kind, verify=verify)
-        try:
-            return cls(arrays["turns"], arrays["first_off"], arrays["mean"],
-                       arrays["mean_first_off"], int(meta["max_checkers"]),
-                       path=os.fspath(path))
-        except (KeyError, ValueError, TypeError) as e:
-            raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
-
-    # queries ---------------------------------------------------------------------------
-    def index_of(self, boards):
-        """Indices of boards (see ``index_of``), checked against this database's size."""
-        b, single = as_board6(boards, "boards", self.max_checkers)
-        idx = _board6.indices_of(b)
-        return int(idx[0]) if single else idx
-
-    def board_of(self, indices):
-        """Boards of indices: ndarray of uint8, shape (6,) or (n, 6)."""
-        idx, single = as_indices(indices, self.n_boards)
-        b = _board6.boards_of(idx)
-        return b[0] if single else b
-
-    def _row(self, table, board6):
-        b, single = as_board6(board6, "board6", self.max_checkers)
-        if not single:
-            raise ValueError(f"board6: expected one board, got shape {np.shape(board6)}; "
-                             f"use the *_many methods for stacks")
-        return table[int(_board6.indices_of(b)[0])]
-
-    def distribution(self, board6):
-        """P(exactly t own turns to bear off all), t = 0 .. T-1: ndarray of float64."""
-        return self._row(self.turns, board6)
-
-    def mean_turns(self, board6):
-        """Expected own turns to bear off all checkers, starting on roll."""
-        return float(self._row(self.mean, board6))
-
-    def first_off_distribution(self, board6):
-        """P(first checker off on own turn t), t = 0 .. T1-1: ndarray of float64."""
-        return self._row(self.first_off, board6)
-
-    def mean_first_off(self, board6):
-        """Expected own turns until the first checker is off (0 when one already is)."""
-        return float(self._row(self.mean_first_off_array, board6))
-
-    def mean_turns_many(self, boards):
-        """Expected turns of each board of an (n, 6) or (n, 24) stack: float64, shape (n,)."""
-        b, _ = as_board6(boards, "boards", self.max_checkers)
-        return _board6.take_rows(self.mean, b)
-
-    def mean_first_off_many(self, boards):
-        """Expected turns to the first checker off for each board: float64, shape (n,)."""
-        b, _ = as_board6(boards, "boards", self.max_checkers)
-        return _board6.take_rows(self.mean_first_off_array, b)
-
-    def epc(self, board6):
-        """Effective pip count: mean turns x 49/6; float, or float64 (n,) for a stack."""
-        b, single = as_board6(board6, "board6", self.max_checkers)
-        e = _board6.take_rows(self.mean, b) * PIPS_PER_ROLL
-        return float(e[0]) if single else e
-
-
-# ----------------------------------------------------------------------------------------
 # two-sided
 
 class TwoSided:
@@ -282,7 +130,7 @@ class TwoSided:
     mars : MarsTable or None
         The exact mars extension (15 checkers against <= N), when attached: by
         ``build(mars=True)``, the constructor, or, for the cached default ``two_sided()``,
-        on first access (``mars_table()``: built once, about 34 s on two cores, then cached).
+        on first access (``mars_table()``: built once, then cached).
     """
 
     kind = "two_sided"
@@ -290,12 +138,7 @@ class TwoSided:
     def __init__(self, p_win_table, max_checkers, path=None, mars=None):
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
-        t = p_win_table
-        if t.dtype != np.float64 or t.shape != (m, m) or not t.flags.c_contiguous:
-            raise ValueError(f"p_win_table: expected C-contiguous float64 of shape ({m}, {m})")
-        if isinstance(t, np.ndarray) and t.flags.writeable and t.base is None:
-            t.flags.writeable = False
-        self.p_win_table = t
+        self.p_win_table = as_table(p_win_table, (m, m), "p_win_table")
         self.path = path
         if mars is not None and not isinstance(mars, MarsTable):
             raise TypeError(f"mars: expected a MarsTable or None, got {type(mars).__name__}")
@@ -371,7 +214,7 @@ class TwoSided:
         solver = _twosided.TwoSidedSolver(mc, table, threads)
         # shells grow linearly in cost: cut them into ~100 steps of equal work
         steps = sorted({int(m * math.sqrt(k / 100)) for k in range(1, 101)} | {m})
-        bar = _progress(progress, f"two-sided bear-off {mc}x{mc}")
+        bar = progress_callback(progress, f"two-sided bear-off {mc}x{mc}")
         try:
             for stop in steps:
                 solver.run(stop)
@@ -388,7 +231,7 @@ class TwoSided:
     def save(self, path):
         """Write the database to ``path`` (atomically: a temporary name, then a rename)."""
         meta = {"max_checkers": self.max_checkers, "n_boards": self.n_boards,
-                "index": "colex-v1", "rules": _RULES_META,
+                "index": "colex-v1", "rules": RULES_META,
                 "objective": "each side maximises its expected points (= P(win), no mars "
                              "below 15 checkers)"}
         return write_db(path, self.kind, meta, {"p_win": self.p_win_table})
@@ -513,12 +356,8 @@ class MarsTable:
         self.lam = (mars - oin) / (2.0 * oin)
         self.x_offset = n_boards(self.all_checkers - 1)
         shape = (n_boards(self.all_checkers) - self.x_offset, 2, n_boards(self.max_checkers))
-        for name, arr in (("x_on_roll", x_on_roll), ("y_on_roll", y_on_roll)):
-            if arr.dtype != np.float64 or arr.shape != shape or not arr.flags.c_contiguous:
-                raise ValueError(f"{name}: expected C-contiguous float64 of shape {shape}")
-            if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.base is None:
-                arr.flags.writeable = False
-        self.x_on_roll, self.y_on_roll = x_on_roll, y_on_roll
+        self.x_on_roll = as_table(x_on_roll, shape, "x_on_roll")
+        self.y_on_roll = as_table(y_on_roll, shape, "y_on_roll")
         self.path = path
 
     def __repr__(self):
@@ -587,7 +426,7 @@ class MarsTable:
         n_race = solver.n_race
         # work per X board ~ its finals: race boards, then mars boards in ~100 steps total
         share = n_race / (n_race + nx)
-        bar = _progress(progress, f"mars table {T} vs <= {N}")
+        bar = progress_callback(progress, f"mars table {T} vs <= {N}")
         steps = 60
         for k in range(1, steps + 1):
             solver.run_race(1 + (n_race - 1) * k // steps)
@@ -636,7 +475,7 @@ class MarsTable:
         return {"max_checkers": N, "all_checkers": T, "index": "colex-v1",
                 "points": {"oin": points[0], "mars": points[1]},
                 "lambda": (points[1] - points[0]) / (2 * points[0]),
-                "rules": _RULES_META,
+                "rules": RULES_META,
                 "objective": "each side maximises its expected points: V = P(X wins) - "
                              "lambda P(Y mars), lambda = (mars - oin) / (2 oin); ties to "
                              "the smaller final board index",
@@ -734,31 +573,6 @@ class MarsTable:
         return self.probabilities(on_roll6, opponent6)[2]
 
 
-def _progress(enabled, desc):
-    """A callback taking the percentage done (None closes): tqdm bar, or a line per 10%."""
-    if not enabled:
-        return lambda pct: None
-    try:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=100, desc=desc, unit="%", leave=False)
-    except ImportError:
-        bar = None
-    state = {"done": 0}
-
-    def update(pct):
-        if pct is None:
-            if bar is not None:
-                bar.close()
-            return
-        pct = int(pct)
-        if bar is not None:
-            bar.update(pct - state["done"])
-        elif pct // 10 > state["done"] // 10:
-            print(f"{desc}: {pct}%", file=sys.stderr)
-        state["done"] = pct
-    return update
-
-
 def _two_sided_restore(path, table, max_checkers, mars, mars_default):
     ts = TwoSided.load(path, False) if path is not None else TwoSided(table, max_checkers)
     ts._mars = mars
@@ -778,7 +592,7 @@ def one_sided():
 
 def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     """The two-sided database of ``max_checkers`` (default 8) checkers, built on first use
-    (about a second for 8) and cached like ``one_sided()``.  Its ``.mars`` is the classic
+    and cached like ``one_sided()``.  Its ``.mars`` is the classic
     ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
     first access; never built implicitly)."""
     mc = check_int(max_checkers, 0, 14, "max_checkers")
@@ -790,9 +604,9 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
 
 def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
     """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 8) for
-    the oin / home-mars points of ``rules`` (default classic), built on first use (for 8:
-    about 34 s on two idle cores, 60 s on one, 1.7 GB; for 7 half that and 1 GB; streamed
-    to the cache file) and cached like ``one_sided()``.  The file name records N and the points.
+    the oin / home-mars points of ``rules`` (default classic), built on first use
+    (streamed to the cache file; time and memory in ``benchmarks/RESULTS.md``) and cached
+    like ``one_sided()``.  The file name records N and the points.
 
     ``build=False`` only loads: None when the table is not in the cache.  This is how
     ``race_probabilities`` and ``TwoSided.mars`` use it, so that no query starts a long

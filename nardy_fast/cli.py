@@ -11,10 +11,11 @@ import json
 import os
 import sys
 
+from nardy_fast.demo import DEFAULT_GAMES as DEMO_GAMES, DEFAULT_SEED as DEMO_SEED
+
 __all__ = ["main", "build_parser"]
 
 PROG = "nardy-fast"
-DEMO_GAMES = 2000          # the demo's games per rollout (nardy_fast.demo.DEFAULT_GAMES)
 
 
 class CliError(Exception):
@@ -135,7 +136,7 @@ def build_parser():
                         "per side")
     b.add_argument("--mars", type=int, metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
-                        "up to N (8: about 34 s on two cores and 1.7 GB), used by race "
+                        "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
                         "queries and rollouts")
     b.add_argument("--threads", type=_positive, default=None,
                    help="threads of the mars build (default: every usable core; the table "
@@ -204,7 +205,8 @@ def build_parser():
                    "(default demo_output)")
     s.add_argument("-n", "--games", type=_positive, default=None,
                    help=f"games per rollout (default {DEMO_GAMES})")
-    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    s.add_argument("--seed", type=int, default=DEMO_SEED,
+                   help=f"random seed (default {DEMO_SEED})")
     s.add_argument("--workers", type=_positive, default=None, help="worker processes")
     s.set_defaults(func=cmd_demo)
     return p

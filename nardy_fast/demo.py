@@ -28,7 +28,8 @@ import os
 import sys
 import time
 
-DEFAULT_GAMES = 2000          # games per rollout of the analysed positions (cli.DEMO_GAMES)
+DEFAULT_GAMES = 2000          # games per rollout of the analysed positions
+DEFAULT_SEED = 2026           # the demo's seed (``nardy-fast demo --seed``)
 MOVE_GAMES = 300              # games per legal move in the move report
 GAME_GAMES = 100              # games per position of the sample game's graph
 RACE_EXACT, RACE_ROLLOUT = 80, 10
@@ -53,7 +54,7 @@ def _bearoff_position(record):
     return None
 
 
-def run(out="demo_output", n_games=None, seed=2026, workers=None, quiet=False):
+def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=False):
     """Run the demo job and return the list of files written (see the module docstring)."""
     import matplotlib
     if "matplotlib.pyplot" not in sys.modules:

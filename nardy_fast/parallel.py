@@ -19,7 +19,6 @@ import atexit
 import concurrent.futures as cf
 import itertools
 import multiprocessing
-import os
 import signal
 
 from nardy_fast._checks import usable_cores

@@ -8,7 +8,7 @@ Position ID
 ``"W"`` or ``"B"`` (the colour on roll) followed by 32 characters: the URL-safe base64
 (RFC 4648, no padding) of 24 bytes, byte ``i`` = ``16 * on_roll[i] + opponent[i]``, the
 counts on each side's own point ``i + 1``.  The start is
-``"W_____________________________________..."``-like: every byte 0xF0 | 0x0F on point 1.
+``"W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"``: byte 0 is 0xFF (15 and 15 on point 1), the others 0.
 One position has one ID; ``Position.from_id(p.id) == p``.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ Two methods, chosen per position:
     neither can be marsed and each side's best play maximises its probability of winning;
     the two-sided table gives that probability exactly.  Or one side still has all 15
     checkers (none off) and the other at most ``MarsTable.max_checkers`` (default table:
-    7): the mars table gives the exact probabilities of winning and of mars under the
+    8): the mars table gives the exact probabilities of winning and of mars under the
     play maximising each side's expected points, when it was built for the same ratio of
     mars to oin points as ``rules`` (the cached default is built per ratio on first use).
 
@@ -50,6 +50,17 @@ from nardy_fast.rules import as_rules
 __all__ = ["race_probabilities", "mars_table_for"]
 
 _METHODS = ("auto", "one_sided", "two_sided")
+_TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
+
+
+def _race_tables(one=None, two=None, mars=None):
+    key = (one, two, mars)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        tables = _TABLES[key] = RaceTables(one, two, mars)
+    return tables
 
 
 def _databases(databases):
@@ -111,9 +122,9 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
     databases : OneSided, TwoSided, MarsTable, or a sequence of them, optional
         Databases to use instead of the cached defaults (``bearoff.one_sided()`` and
-        ``bearoff.two_sided()``, built on first use in about a second, and
-        ``bearoff.mars_table()`` for the rules' points if it has been built: it takes about
-        34 s on two cores and 1.7 GB once, so it is never built implicitly).  When given, only
+        ``bearoff.two_sided()``, built on first use, and ``bearoff.mars_table()`` for the
+        rules' points if it has been built: a long build, so it is never built implicitly;
+        times in ``benchmarks/RESULTS.md``).  When given, only
         these (and a given TwoSided's ``.mars``) are used: pass just a ``OneSided`` to
         force the one-sided method.
     method : {"auto", "one_sided", "two_sided"}
@@ -178,11 +189,11 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        tables = RaceTables(None, None, table)
+        tables = _race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
     elif use_two:
-        tables = RaceTables(None, two)
+        tables = _race_tables(two=two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
         if one is None:
@@ -193,10 +204,10 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
-        tables = RaceTables(one)
+        tables = _race_tables(one=one)
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
-                             "nardy_fast.bearoff.mars_table() (about half a minute)")
+                             "nardy_fast.bearoff.mars_table() (see benchmarks/RESULTS.md)")
     p_win, p_mw, p_ml, p_draw, used = tables.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
     p_lose = max(0.0, 1.0 - p_win - p_draw)

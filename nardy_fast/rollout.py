@@ -37,7 +37,7 @@ from nardy_fast._checks import check_dice
 from nardy_fast._racetables import RaceTables
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.parallel import default_workers, run_chunks
-from nardy_fast.position import WHITE, Position, as_position
+from nardy_fast.position import WHITE, as_position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
 
@@ -64,7 +64,7 @@ def _bearoff_tables():
     """``RaceTables`` of the default one- and two-sided databases (no mars table).
 
     ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
-    on-disk cache (building them on first use, about a second each), once per process.
+    on-disk cache (building them on first use), once per process.
     """
     if "tables" in _TABLES:
         return _TABLES["tables"]

@@ -41,7 +41,7 @@ def ts8():
 
 @pytest.fixture(scope="module", autouse=True)
 def small_default_mars():
-    """Default mars tables of 2 checkers (seconds to build), not 7 (35 s); the data
+    """Default mars tables of 2 checkers (seconds to build), not 8 (see RESULTS.md); the data
     folder is the session's private one (conftest)."""
     mp = pytest.MonkeyPatch()
     mp.setattr(bo, "DEFAULT_MARS", 2)

@@ -20,7 +20,7 @@ EXTENDED = Rules(scoring="extended")
 
 @pytest.fixture(scope="module", autouse=True)
 def small_default_mars():
-    """Default mars tables of 2 checkers (seconds to build), not 7 (35 s), built up front
+    """Default mars tables of 2 checkers (seconds to build), not 8 (see RESULTS.md), built up front
     for both scorings as ``nardy-fast bearoff build --mars`` would (queries never build
     them); the data folder is the session's private one (conftest)."""
     mp = pytest.MonkeyPatch()

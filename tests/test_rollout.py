@@ -483,7 +483,7 @@ def mars_tables():
 
 @pytest.fixture
 def small_default_mars(monkeypatch, mars_tables):
-    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 7)."""
+    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 8)."""
     from nardy_fast import bearoff as bo
     monkeypatch.setattr(bo, "DEFAULT_MARS", 2)
     return mars_tables

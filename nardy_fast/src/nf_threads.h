@@ -36,7 +36,7 @@ typedef struct {
 #endif
 } nf_barrier_t;
 
-static void nf_barrier_wait(nf_barrier_t* b) {
+static inline void nf_barrier_wait(nf_barrier_t* b) {
 #if NF_PTHREADS
     unsigned g;
     int i;
@@ -81,7 +81,7 @@ typedef struct {
 } nf_task_t;
 
 #if NF_PTHREADS
-static void* nf_thread_main(void* p) {
+static inline void* nf_thread_main(void* p) {
     nf_task_t* k = (nf_task_t*)p;
     pthread_mutex_lock(k->gate);        /* held by nf_run until n is known */
     pthread_mutex_unlock(k->gate);
@@ -93,7 +93,7 @@ static void* nf_thread_main(void* p) {
 /* fn(arg, tid, n, bar) on n threads (tid 0 the caller); returns n, or fewer when
    threads could not be started (1 without pthreads).  Threads are started before
    any runs, so n is fixed when fn starts. */
-static int nf_run(int n, nf_fn fn, void* arg) {
+static inline int nf_run(int n, nf_fn fn, void* arg) {
     nf_barrier_t bar;
     bar.n = 1; bar.count = 0; bar.gen = 0;
 #if NF_PTHREADS
