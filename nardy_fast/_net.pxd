@@ -6,6 +6,8 @@
 # evaluated, so any number of threads may evaluate one net at once.
 from libc.stdint cimport uint8_t
 
+from nardy_fast._rules cimport rules_t
+
 cdef enum:
     NET_UNITS = 4            # input units per point (encoding in _net.pyx)
     NET_EXTRAS = 3           # per side: off / 15, pips / 360, home checkers / 15
@@ -27,12 +29,6 @@ ctypedef struct net_t:
     const float* w2          # (NET_OUTPUTS, n_hidden)
     const float* b2          # (NET_OUTPUTS,)
 
-ctypedef struct points_t:     # points of each outcome for the winner (Rules.points)
-    double oin
-    double mars
-    double koks
-    double home_mars
-
 # Writes the NET_INPUTS inputs of (me on roll, opp) to x.
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil
 
@@ -51,8 +47,8 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
 # Makes the outputs consistent (mars <= win, koks + home mars <= mars, likewise for losses).
 cdef void net_clip(float* out) noexcept nogil
 
-# Equity (points per game) of out[NET_OUTPUTS] for the side on roll.
-cdef double net_equity(const float* out, const points_t* pts) noexcept nogil
+# Equity (points per game, rules' pts_*) of out[NET_OUTPUTS] for the side on roll.
+cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil
 
 # The other side's view of out (win <-> loss), in place.
 cdef void net_flip(float* out) noexcept nogil

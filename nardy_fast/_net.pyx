@@ -178,14 +178,14 @@ cdef void net_clip(float* out) noexcept nogil:
             out[base + 2] = out[base] - out[base + 1]
 
 
-cdef double net_equity(const float* out, const points_t* pts) noexcept nogil:
+cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil:
     cdef double w = out[OUT_WIN], l = 1.0 - w
     cdef double mw = out[OUT_MARS_WIN], kw = out[OUT_KOKS_WIN], hw = out[OUT_HOME_MARS_WIN]
     cdef double ml = out[OUT_MARS_LOSS], kl = out[OUT_KOKS_LOSS], hl = out[OUT_HOME_MARS_LOSS]
-    return ((w - mw) * pts.oin + (mw - kw - hw) * pts.mars + kw * pts.koks
-            + hw * pts.home_mars
-            - (l - ml) * pts.oin - (ml - kl - hl) * pts.mars - kl * pts.koks
-            - hl * pts.home_mars)
+    return ((w - mw) * rules.pts_oin + (mw - kw - hw) * rules.pts_mars + kw * rules.pts_koks
+            + hw * rules.pts_home_mars
+            - (l - ml) * rules.pts_oin - (ml - kl - hl) * rules.pts_mars
+            - kl * rules.pts_koks - hl * rules.pts_home_mars)
 
 
 cdef void net_flip(float* out) noexcept nogil:

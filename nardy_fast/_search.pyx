@@ -24,11 +24,15 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on
-from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
-from nardy_fast._net cimport (Net, net_t, points_t, net_eval, net_eval_many, net_clip,
-                              net_equity, net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN,
-                              OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN)
+from nardy_fast._board cimport N_POINTS, checkers_on, all_home, to_board6
+from nardy_fast._movegen cimport gen_successors, DEFAULT_CAP
+from nardy_fast._net cimport (net_eval, net_eval_many, net_clip, net_equity, net_flip,
+                              NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_WIN,
+                              OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS,
+                              OUT_HOME_MARS_LOSS)
+from nardy_fast._racetables cimport race_probs, RACE_NONE
+from nardy_fast._rules cimport fill_rules
+from nardy_fast._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
 
 __all__ = ["Searcher", "MAX_PLIES"]
 
@@ -40,43 +44,65 @@ cdef enum:
 MAX_PLIES = MAX_PLIES_
 
 
-cdef void win_values(const uint8_t* loser, float* v) noexcept nogil:
-    """Outputs, winner's view, of a game just won against the loser's board."""
-    cdef int i, on = 0, first_q = 0, home = 0
-    for i in range(N_POINTS):
-        on += loser[i]
-        if i < 6:
-            first_q += loser[i]
-        if i >= HOME_IDX:
-            home += loser[i]
+cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil:
+    cdef double pts
+    cdef int kind = score_game(loser, rules, &pts)
     memset(v, 0, NET_OUTPUTS * sizeof(float))
     v[OUT_WIN] = 1.0
-    if on == N_CHECKERS:
+    if kind != WIN_OIN:
         v[OUT_MARS_WIN] = 1.0
-        if first_q:
+        if kind == WIN_KOKS:
             v[OUT_KOKS_WIN] = 1.0
-        elif home == N_CHECKERS:
+        elif kind == WIN_HOME_MARS:
             v[OUT_HOME_MARS_WIN] = 1.0
+
+
+cdef bint race_leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                    float* out) noexcept nogil:
+    """Race-table value of a race of both homes into out (me's view); False if none."""
+    cdef uint8_t x6[6]
+    cdef uint8_t y6[6]
+    cdef double p[4]
+    if s.races == NULL or not all_home(me) or not all_home(opp):
+        return False
+    to_board6(me, x6)
+    to_board6(opp, y6)
+    if race_probs(s.races, x6, y6, 0, 0, p) == RACE_NONE:
+        return False
+    memset(out, 0, NET_OUTPUTS * sizeof(float))
+    out[OUT_WIN] = p[0]
+    out[OUT_MARS_WIN] = out[OUT_HOME_MARS_WIN] = p[1]   # every mars of a race is a home mars
+    out[OUT_MARS_LOSS] = out[OUT_HOME_MARS_LOSS] = p[2]
+    return True
+
+
+cdef void leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
+               float* out) noexcept nogil:
+    if not race_leaf(s, me, opp, out):
+        net_eval(s.net, me, opp, out)
+        net_clip(out)
 
 
 cdef inline bint better(double e, const uint8_t* b, double top, const uint8_t* bb) noexcept nogil:
     return e > top or (e == top and memcmp(b, bb, N_POINTS) < 0)
 
 
-cdef int rank0(const search_t* s, const uint8_t* me, const uint8_t* opp, const uint8_t* cands,
-               Py_ssize_t n, float* vals, double* eq) noexcept nogil:
+cdef void rank0(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                const uint8_t* cands, Py_ssize_t n, float* vals, double* eq) noexcept nogil:
     """0-ply values of the n results of me's move (me's view) into vals, equities into eq."""
     cdef float scratch[2 * NET_MAX_HIDDEN]
     cdef Py_ssize_t k
+    cdef float* v
     net_eval_many(s.net, opp, me, cands, n, vals, scratch)
     for k in range(n):
+        v = vals + NET_OUTPUTS * k
         if checkers_on(cands + N_POINTS * k) == 0:
-            win_values(opp, vals + NET_OUTPUTS * k)
+            win_values(opp, &s.rules, v)
         else:
-            net_clip(vals + NET_OUTPUTS * k)
-            net_flip(vals + NET_OUTPUTS * k)
-        eq[k] = net_equity(vals + NET_OUTPUTS * k, &s.pts)
-    return 0
+            if not race_leaf(s, opp, cands + N_POINTS * k, v):
+                net_clip(v)
+            net_flip(v)
+        eq[k] = net_equity(v, &s.rules)
 
 
 cdef int order_by(const double* eq, const uint8_t* cands, Py_ssize_t n, Py_ssize_t* idx) noexcept nogil:
@@ -119,7 +145,7 @@ cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                     best = err
                     break
                 net_flip(v)
-            e = net_equity(v, &s.pts)
+            e = net_equity(v, &s.rules)
             if best < 0 or better(e, cands + N_POINTS * idx[k], top, cands + N_POINTS * best):
                 best = idx[k]
                 top = e
@@ -158,8 +184,7 @@ cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int pli
     cdef int d1, d2, k, err
     cdef double w
     if plies == 0:
-        net_eval(s.net, me, opp, out)
-        net_clip(out)
+        leaf(s, me, opp, out)
         return 0
     memset(out, 0, NET_OUTPUTS * sizeof(float))
     for d1 in range(1, 7):
@@ -180,20 +205,19 @@ cdef class Searcher:
     ----------
     net : Net
     rules : Rules
-        Move rules (``rules_c`` must be its ``rules_t`` codes).
-    rules_c : tuple of 4 ints
-    points : tuple of 4 floats
-        Points of oin, mars, koks, home mars.
+        Move rules and the points moves are judged by.
+    tables : RaceTables, optional
+        Exact values of races of both homes (None: the net's).
     keep : int
         Moves searched deeper after a 0-ply ranking (0: all).
     """
-    def __init__(self, Net net, rules, rules_c, points, int keep=4):
+    def __init__(self, Net net, rules, RaceTables tables=None, int keep=4):
         self.net = net
         self.rules = rules
+        self.tables = tables
         self.s.net = &net.c
-        (self.s.rules.head_rule, self.s.rules.block_rule, self.s.rules.block_transient,
-         self.s.rules.larger_die_rule) = rules_c
-        self.s.pts.oin, self.s.pts.mars, self.s.pts.koks, self.s.pts.home_mars = points
+        fill_rules(rules, &self.s.rules)
+        self.s.races = NULL if tables is None else &tables.t
         self.s.keep = keep
 
     def values(self, boards, int plies):
@@ -219,7 +243,7 @@ cdef class Searcher:
         cdef double[::1] o = out
         cdef Py_ssize_t k
         for k in range(v.shape[0]):
-            o[k] = net_equity(&v[k, 0], &self.s.pts)
+            o[k] = net_equity(&v[k, 0], &self.s.rules)
         return out
 
     def rank(self, me, opp, int d1, int d2, int plies):
@@ -256,7 +280,7 @@ cdef class Searcher:
                     if not err:
                         net_flip(tmp)
                         memcpy(&v[k, 0], tmp, NET_OUTPUTS * sizeof(float))
-                        e[k] = net_equity(tmp, &self.s.pts)
+                        e[k] = net_equity(tmp, &self.s.rules)
                 _raise(err)
                 used[k] = plies
             order = np.concatenate([_order(order[:keep], eqs, cands), order[keep:]])

@@ -1,41 +1,37 @@
 """Self-play games of the evaluation network, for its training (``train.py``).
 
 ``play_games`` plays whole games in C without the GIL, the net choosing every move at
-0-ply: for the roll's legal results it evaluates each resulting position from the other
-side's view (``net_eval_many``) and plays the one whose equity for that side is lowest
-(ties to the lexicographically smallest board, as the greedy policy).  Game ``g`` draws
-its dice from its own stream (``rng.block_bit_generator(entropy, g)``), so a game depends
-only on the net, the rules and ``(entropy, g)``: which thread plays it does not matter.
+0-ply (``_search.choose``: each legal result valued from the other side's view, races of
+both homes by the race tables).  Game ``g`` draws its dice from its own stream
+(``rng.block_bit_generator(entropy, g)``), so a game depends only on the net, the rules
+and ``(entropy, g)``: which thread plays it does not matter.
 
-A game ends when a side bears off its 15th checker (``END_FINISHED``) or, before a turn,
-when both sides have all their checkers home (``END_RACE``: the caller values that race
-with the exact bear-off tables).  Per ply ``t`` the record holds the position before the
-move, ``s_t`` (the mover's board then the other's), and ``V(s_{t+1})``, the net's outputs
-for the position after it from the view of the side then on roll; ``lambda_targets``
-turns these into TD(lambda) targets.
+A game ends when a side bears off its 15th checker, or before a turn when both sides have
+all their checkers home (a race: its value comes from the race tables).  Per ply ``t``
+the record holds the position before the move, ``s_t`` (the mover's board, then the
+other's), and ``V(s_{t+1})``, the 0-ply value of the position after it from the view of
+the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on
-from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
+from nardy_fast._board cimport N_POINTS, checkers_on, all_home
+from nardy_fast._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast._net cimport Net, net_flip, NET_OUTPUTS
-from nardy_fast._search cimport search_t, choose, win_values
+from nardy_fast._racetables cimport RaceTables
+from nardy_fast._rules cimport fill_rules
+from nardy_fast._search cimport search_t, choose, leaf
 
-__all__ = ["play_games", "lambda_targets", "END_FINISHED", "END_RACE", "MAX_GAME_PLIES"]
+__all__ = ["play_games", "lambda_targets", "MAX_GAME_PLIES"]
 
 cdef enum:
     MAX_PLIES_ = 4000        # a self-play game this long is stuck (never seen from the start)
-    FINISHED = 0             # how a game ended (``ends`` of play_games)
-    RACE = 1
 
-END_FINISHED = FINISHED
-END_RACE = RACE
 MAX_GAME_PLIES = MAX_PLIES_
 
 
@@ -50,21 +46,13 @@ cdef inline uint32_t bounded36(bitgen_t* g) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
-cdef inline bint all_home(const uint8_t* b) noexcept nogil:
-    cdef int i
-    for i in range(HOME_IDX):
-        if b[i]:
-            return False
-    return True
-
-
 cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
                          uint8_t* buf, Py_ssize_t cap, uint8_t* pos, float* nxt,
-                         Py_ssize_t max_plies, int* end, uint8_t* last) noexcept nogil:
+                         Py_ssize_t max_plies, float* z) noexcept nogil:
     """One game; returns its plies T (or -1: too long, -2: buffer overflow or no memory).
 
-    pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}) (t = T - 1 of a finished game: the result;
-    of a race: unset, the caller values last[0:48], the race on roll after the last ply).
+    pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}); z: the final value V(s_T) (the result, or
+    the race tables' value of the race).
     """
     cdef uint8_t b[2][N_POINTS]
     cdef int s = 0, r
@@ -73,9 +61,7 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
     memcpy(b[1], start + N_POINTS, N_POINTS)
     while True:
         if all_home(b[0]) and all_home(b[1]):
-            end[0] = RACE
-            memcpy(last, b[s], N_POINTS)
-            memcpy(last + N_POINTS, b[1 - s], N_POINTS)
+            leaf(srch, b[s], b[1 - s], z)
             return t
         if t >= max_plies:
             return -1
@@ -92,23 +78,24 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
         net_flip(nxt + NET_OUTPUTS * t)          # the view of the side on roll next
         memcpy(b[s], buf + N_POINTS * k, N_POINTS)
         if checkers_on(b[s]) == 0:
-            end[0] = FINISHED
+            memcpy(z, nxt + NET_OUTPUTS * t, NET_OUTPUTS * sizeof(float))
             return t + 1
         t += 1
         s = 1 - s
 
 
-def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies=MAX_PLIES_):
+def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
+               Py_ssize_t max_plies=MAX_PLIES_):
     """Play one self-play game per bit generator, from ``start`` (2, 24), side 0 on roll.
 
     Parameters
     ----------
     net : Net
     start : ndarray of uint8, shape (2, 24)
-    rules_c : tuple of 4 ints
-        ``(head_rule, block_rule, block_transient, larger_die_rule)`` codes of ``rules_t``.
-    points : tuple of 4 floats
-        Points of oin, mars, koks, home mars (the equity the net's moves maximise).
+    rules : Rules
+        Move rules, and the points the net's moves maximise.
+    tables : RaceTables or None
+        Values of the races of both homes that end the games (None: the net's).
     bitgens : list of numpy.random.PCG64
         Game ``i`` draws its dice from ``bitgens[i]``.
 
@@ -119,28 +106,23 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
     next_values : ndarray of float32, shape (P, 7)
         ``V(s_{t+1})`` (see the module docstring).
     lengths : ndarray of int64, shape (n,)
-    ends : ndarray of int8, shape (n,)
-        ``END_FINISHED`` or ``END_RACE``.
-    races : ndarray of uint8, shape (n, 2, 24)
-        For ``END_RACE`` games the race (side on roll first) after the last ply.
+    final : ndarray of float32, shape (n, 7)
+        ``V(s_T)``: the result, or the race tables' value of the final race.
     """
     cdef const uint8_t[:, ::1] st = np.ascontiguousarray(start, dtype=np.uint8)
     cdef Py_ssize_t n_games = len(bitgens), g, T
     cdef search_t srch
-    cdef int end
     srch.net = &net.c
     srch.keep = 0
-    (srch.rules.head_rule, srch.rules.block_rule, srch.rules.block_transient,
-     srch.rules.larger_die_rule) = rules_c
-    srch.pts.oin, srch.pts.mars, srch.pts.koks, srch.pts.home_mars = points
+    srch.races = NULL if tables is None else &tables.t
+    fill_rules(rules, &srch.rules)
     pos = np.empty((n_games * 256, 2, N_POINTS), dtype=np.uint8)
     nxt = np.empty((n_games * 256, NET_OUTPUTS), dtype=np.float32)
     lengths = np.zeros(n_games, dtype=np.int64)
-    ends = np.zeros(n_games, dtype=np.int8)
-    races = np.zeros((n_games, 2, N_POINTS), dtype=np.uint8)
+    final = np.zeros((n_games, NET_OUTPUTS), dtype=np.float32)
     cdef uint8_t[:, :, ::1] pv
     cdef float[:, ::1] nv
-    cdef uint8_t[:, :, ::1] rv = races
+    cdef float[:, ::1] fv = final
     cdef Py_ssize_t used = 0
     cdef Py_ssize_t cap = DEFAULT_CAP
     cdef uint8_t* buf = <uint8_t*>malloc(cap * N_POINTS)
@@ -153,8 +135,8 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
         for g in range(n_games):
             rng = <bitgen_t*>PyCapsule_GetPointer(bitgens[g].capsule, "BitGenerator")
             with nogil:
-                T = play_one(&srch, rng, &st[0, 0], buf, cap, gpos, gnxt, max_plies, &end,
-                             &rv[g, 0, 0])
+                T = play_one(&srch, rng, &st[0, 0], buf, cap, gpos, gnxt, max_plies,
+                             &fv[g, 0])
             if T == -1:
                 raise RuntimeError(f"self-play: game {g} exceeded {max_plies} plies")
             if T == -2:
@@ -170,20 +152,18 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
                 memcpy(&nv[used, 0], gnxt, T * NET_OUTPUTS * sizeof(float))
             used += T
             lengths[g] = T
-            ends[g] = end
     finally:
         free(buf)
         free(gpos)
         free(gnxt)
-    return pos[:used].copy(), nxt[:used].copy(), lengths, ends, races
+    return pos[:used].copy(), nxt[:used].copy(), lengths, final
 
 
 def lambda_targets(next_values, lengths, terminal, float lam):
     """TD(lambda) targets of games recorded by ``play_games``.
 
-    For a game of T plies with ``V_t = next_values[t]`` (``V(s_{t+1})``, view of the side
-    on roll at ``s_{t+1}``) and the final value ``Z`` (``V(s_T)``: ``next_values[T - 1]``
-    for a finished game, the exact race value for a race, passed in ``terminal``)::
+    For a game of T plies with ``next_values[t] = V(s_{t+1})`` (view of the side on roll
+    at ``s_{t+1}``) and the final value ``Z = V(s_T)`` (``terminal``)::
 
         G_T = Z,   R_t = flip(G_{t+1}),   G_t = (1 - lam) V(s_t) + lam R_t   (t >= 1)
 
@@ -194,7 +174,7 @@ def lambda_targets(next_values, lengths, terminal, float lam):
     next_values : ndarray of float32, shape (P, 7)
     lengths : ndarray of int64, shape (n,)
     terminal : ndarray of float32, shape (n, 7)
-        ``Z`` of each game.
+        ``Z`` of each game (``final`` of ``play_games``).
     lam : float
 
     Returns

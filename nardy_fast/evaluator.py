@@ -11,9 +11,11 @@ import os
 import numpy as np
 
 from nardy_fast import _dbfile, _search
-from nardy_fast._movegen import check_dice, check_position
+from nardy_fast._checks import check_dice
+from nardy_fast._movegen import check_position
 from nardy_fast._net import N_INPUTS, OUTPUT_NAMES, Net
-from nardy_fast.position import WHITE, Position
+from nardy_fast._racetables import RaceTables
+from nardy_fast.position import WHITE, Position, as_position
 from nardy_fast.race import race_probabilities
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
@@ -23,14 +25,6 @@ __all__ = ["Evaluator", "DEFAULT_NET", "KIND"]
 KIND = "evaluation_net"
 ENCODING = 1              # version of the input encoding (_net.pyx)
 DEFAULT_NET = os.path.join(os.path.dirname(__file__), "data", "net_classic.nfdb")
-
-
-def rules_codes(rules):
-    """``(head_rule, block_rule, block_transient, larger_die_rule)`` codes of ``rules_t``."""
-    r = as_rules(rules)
-    return (("classic", "generalized").index(r.head_rule),
-            ("ahead", "home", "none").index(r.block_rule),
-            int(r.block_transient), int(r.larger_die_rule))
 
 
 class Evaluator:
@@ -100,8 +94,9 @@ class Evaluator:
     # -- evaluation ---------------------------------------------------------------------
     def _searcher(self):
         if self._search is None:
-            self._search = _search.Searcher(self.net, self.rules, rules_codes(self.rules),
-                                            _points(self.rules), keep=self.keep)
+            self._search = _search.Searcher(self.net, self.rules,
+                                            race_tables(self.rules) if self.exact else None,
+                                            keep=self.keep)
         return self._search
 
     def probabilities(self, boards, plies=0, exact=None, sides=None):
@@ -227,8 +222,17 @@ class Evaluator:
 _CACHE = {}
 
 
-def _points(rules):
-    return tuple(rules.points(o) for o in ("oin", "mars", "koks", "home_mars"))
+def race_tables(rules):
+    """The RaceTables the search values races of both homes with under ``rules``: the
+    default one- and two-sided databases and, when cached, the mars table that
+    ``race_probabilities`` uses."""
+    from nardy_fast import bearoff
+    from nardy_fast.race import mars_table_for
+    key = ("tables", as_rules(rules))
+    if key not in _CACHE:
+        mars = mars_table_for(key[1], bearoff.DEFAULT_MARS)
+        _CACHE[key] = RaceTables(bearoff.one_sided(), bearoff.two_sided(), mars)
+    return _CACHE[key]
 
 
 def _check_plies(plies):
@@ -266,10 +270,3 @@ def pd_frame(vals, methods, equities, index):
     frame["method"] = methods
     return frame
 
-
-def as_position(x):
-    if isinstance(x, Position):
-        return x
-    if isinstance(x, str):
-        return Position.from_id(x)
-    raise TypeError(f"position: expected a Position or a position ID, got {type(x).__name__}")

@@ -24,12 +24,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from nardy_fast import _selfplay
-from nardy_fast._net import Net, N_OUTPUTS
-from nardy_fast.evaluator import Evaluator, rules_codes
-from nardy_fast.parallel import default_workers
+from nardy_fast._net import Net
+from nardy_fast._racetables import RaceTables
+from nardy_fast._checks import check_threads
+from nardy_fast.evaluator import Evaluator
 from nardy_fast.position import Position
 from nardy_fast.rng import block_bit_generator, root_entropy
-from nardy_fast.rules import as_rules
+from nardy_fast.rules import Rules, as_rules
 
 __all__ = ["train", "TrainConfig", "DEFAULTS"]
 
@@ -47,19 +48,12 @@ class TrainConfig(dict):
     """The settings that determine a training run (stored in its checkpoints)."""
 
 
-def _race_terminals(races, ends, next_values, lengths, rules):
-    """Z of every game: the result (finished) or the exact race value (race)."""
-    from nardy_fast.race import race_probabilities
-    out = np.empty((len(lengths), N_OUTPUTS), dtype=np.float32)
-    ends_at = np.cumsum(lengths) - 1
-    for g in range(len(lengths)):
-        if ends[g] == _selfplay.END_FINISHED:
-            out[g] = next_values[ends_at[g]]
-        else:
-            o = race_probabilities(Position.from_boards(races[g, 0], races[g, 1]), rules)
-            out[g] = (o.p_win, o.p_mars_win, o.p_koks_win, o.p_home_mars_win,
-                      o.p_mars_loss, o.p_koks_loss, o.p_home_mars_loss)
-    return out
+def training_tables():
+    """The race tables that value the races ending self-play games: the default one- and
+    two-sided databases (no mars table, so that a run does not depend on which optional
+    tables a machine has built)."""
+    from nardy_fast import bearoff
+    return RaceTables(bearoff.one_sided(), bearoff.two_sided())
 
 
 def _lr(cfg, done):
@@ -87,7 +81,7 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
         Net size and learning settings (``DEFAULTS``).
     rules : Rules, optional
         Move rules of the games (default classic); the net maximises the classic points
-        (oin 1, mars 2) when it chooses moves.
+        (oin 1, mars 2) when it chooses moves, whatever the rules' scoring.
     threads : int, optional
         Threads playing the games (default: every usable core).  Does not change the
         result.
@@ -112,13 +106,12 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
                       rules=rules.to_dict())
     if cfg["games"] < 1 or cfg["batch"] < 1:
         raise ValueError("games and batch must be >= 1")
-    threads = default_workers() if threads is None else int(threads)
-    if threads < 1:
-        raise ValueError(f"threads={threads}: must be >= 1")
+    threads = check_threads(threads)
+    move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
+                          "mars_points": 2.0})
     net, done = _resume(path, cfg)
     start = np.asarray(Position.initial().boards)
-    codes = rules_codes(rules)
-    points = (1.0, 2.0, 2.0, 2.0)
+    tables = training_tables()
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -131,16 +124,11 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
             n = min(cfg["batch"], cfg["games"] - done)
             bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
             parts = np.array_split(np.arange(n), min(threads, n))
-            futures = [pool.submit(_selfplay.play_games, net, start, rules_c=codes,
-                                   points=points, bitgens=[bitgens[i] for i in part])
-                       for part in parts if len(part)]
-            results = [f.result() for f in futures]
-            pos = np.concatenate([r[0] for r in results])
-            nxt = np.concatenate([r[1] for r in results])
-            lengths = np.concatenate([r[2] for r in results])
-            ends = np.concatenate([r[3] for r in results])
-            races = np.concatenate([r[4] for r in results])
-            z = _race_terminals(races, ends, nxt, lengths, rules)
+            futures = [pool.submit(_selfplay.play_games, net, start, rules=move_rules,
+                                   tables=tables, bitgens=[bitgens[i] for i in part])
+                       for part in parts]
+            pos, nxt, lengths, z = (np.concatenate(r) for r in
+                                    zip(*(f.result() for f in futures)))
             targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
             net.sgd(pos, targets, _lr(cfg, done))
             done += n
