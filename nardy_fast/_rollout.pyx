@@ -45,6 +45,10 @@ opponent's board ``o``::
 - ``F``: front points, held points that an opponent checker could reach with one die
   (an opponent checker 1..6 pips behind it on the opponent's path).
 
+``net``: the evaluation network (``_search.choose``): each result valued at ``plies``
+(0: the net itself; races of both homes from the race tables), the best for the mover
+played; in a race of both homes the bear-off database's move, as below.
+
 Python callables: ``fn(candidates, opponent) -> scores``, candidates
 ``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
 numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the
@@ -52,8 +56,9 @@ highest score is played (same tie-break as greedy).  Called with the GIL held, s
 re-raised.
 
 Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
-mover with all its checkers home, the result with the least expected number of turns to
-bear off (``OneSided.mean``); ties go to the lexicographically smallest board.
+mover with all its checkers home (``net``: and the opponent's too), the result with the
+least expected number of turns to bear off (``OneSided.mean``); ties go to the
+lexicographically smallest board.
 
 Exact bear-off values (truncation)
 ----------------------------------
@@ -71,32 +76,31 @@ Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 import numpy as np
 
-cdef extern from "nf_bits.h":
-    int nf_ctz32(uint32_t x) noexcept nogil
-    int nf_popcount32(uint32_t x) noexcept nogil
-    uint64_t nf_load_word(const uint8_t* p) noexcept nogil
-
-from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on,
+from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on,
                                 all_home, to_board6)
 from nardy_fast._board6 cimport home_board_index, N_HOME
 from nardy_fast._rules cimport rules_t, fill_rules
 from nardy_fast._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast._racetables cimport race_tables_t, race_probs, RaceTables
 from nardy_fast._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
+from nardy_fast._net cimport Net
+from nardy_fast._search cimport search_t, choose as search_choose
+from nardy_fast._policies cimport greedy_best, bearoff_best, board_less
 
-__all__ = ["play_blocks", "greedy_scores", "race_values", "QUANTITIES", "MAX_STRATA",
+__all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH"]
 
 cdef enum:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_PYTHON = 2
+    POLICY_NET = 3
 
     Q_WIN = 0                # per-game quantities, side 0's view (see QUANTITIES)
     Q_MARS_WIN = 1
@@ -150,6 +154,8 @@ ctypedef struct config_t:
     int truncate               # stop at a race of both homes, add exact values
     const race_tables_t* tables   # bear-off tables (RaceTables), or NULL (no database)
     void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
+    search_t search[2]         # the net and its search settings of POLICY_NET sides
+    int plies[2]               # look-ahead of POLICY_NET sides
     void* py_error             # borrowed list receiving a callable's exception
 
 
@@ -199,77 +205,6 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
 # ----------------------------------------------------------------------------------------
 # policies
 
-cdef inline uint32_t reach_mask(const uint8_t* o) noexcept nogil:
-    """Mover-idx bits of the points an opponent checker could reach with one die."""
-    cdef uint32_t ob = occupancy(o)              # opponent idx bits
-    cdef uint32_t r = ((ob << 1) | (ob << 2) | (ob << 3) | (ob << 4) | (ob << 5)
-                       | (ob << 6)) & 0xFFFFFF
-    return ((r << 12) | (r >> 12)) & 0xFFFFFF
-
-
-cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
-    """Twice the greedy evaluation of the module docstring (an int; higher is better).
-
-    reach = reach_mask(opponent).  The board is read as three 64-bit words (SWAR, counts
-    <= 15 per byte so no byte overflows): prefix sums give the pips, byte tests the held
-    points and stacks.  Measured: the evaluation's share of a greedy rollout fell from 40%
-    to 26% against a byte loop (about 1.2x more greedy games per second).
-    """
-    cdef uint64_t x, pre, nz, ge2
-    cdef uint32_t occ = 0, ge2bits = 0, m
-    cdef int w, pips = 0, total = 0, run, blocks = 0, stack
-    for w in range(3):
-        x = nf_load_word(b + 8 * w)
-        pre = x * 0x0101010101010101ULL               # byte k: checkers on idx 8w..8w+k
-        pips += <int>((pre * 0x0101010101010101ULL) >> 56) + 8 * total
-        total += <int>(pre >> 56)
-        nz = ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7
-        ge2 = ((x + 0x7E7E7E7E7E7E7E7EULL) & 0x8080808080808080ULL) >> 7
-        occ |= (<uint32_t>((nz * 0x0102040810204080ULL) >> 56)) << (8 * w)
-        ge2bits |= (<uint32_t>((ge2 * 0x0102040810204080ULL) >> 56)) << (8 * w)
-    # sum over idx of max(0, c - 2) = total - #(c >= 1) - #(c >= 2); the head excluded
-    stack = total - nf_popcount32(occ) - nf_popcount32(ge2bits)
-    if b[0] > 2:
-        stack -= b[0] - 2
-    m = occ
-    while m:                                     # maximal runs of held points
-        m >>= nf_ctz32(m)
-        run = nf_ctz32(~m)
-        blocks += (run - 1) * (run - 1)
-        m >>= run
-    return (2 * (-pips + 2 * nf_popcount32(occ & ~(<uint32_t>1)) + blocks - 2 * b[0] - stack
-                 + nf_popcount32(occ >> HOME_IDX)) + nf_popcount32(occ & reach))
-
-
-cdef inline bint board_less(const uint8_t* a, const uint8_t* b) noexcept nogil:
-    """Tie-break order of results: a before b in lexicographic order of (b[0] .. b[23])."""
-    return memcmp(a, b, N_POINTS) < 0
-
-
-cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) noexcept nogil:
-    cdef Py_ssize_t k, best = 0
-    cdef uint32_t reach = reach_mask(o)
-    cdef int s, top = greedy_score2(buf, reach)
-    for k in range(1, n):
-        s = greedy_score2(buf + N_POINTS * k, reach)
-        if s > top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
-            top = s
-            best = k
-    return best
-
-
-cdef Py_ssize_t bearoff_best(const config_t* c, const uint8_t* buf, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t k, best = 0
-    cdef const double* mean = c.tables.os_mean
-    cdef double s, top = mean[home_board_index(buf)]
-    for k in range(1, n):
-        s = mean[home_board_index(buf + N_POINTS * k)]
-        if s < top or (s == top and board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
-            top = s
-            best = k
-    return best
-
-
 cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
     """Index of the highest score; ties to the first board in board_less order."""
     cdef Py_ssize_t k, best = 0
@@ -313,8 +248,10 @@ cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mo
         return 0
     if pol == POLICY_RANDOM:
         return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
+    if pol == POLICY_NET and not (c.tables != NULL and all_home(mover) and all_home(o)):
+        return search_choose(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL)
     if c.tables != NULL and all_home(mover):
-        return bearoff_best(c, w.buf, n)
+        return bearoff_best(c.tables.os_mean, w.buf, n)
     if pol == POLICY_GREEDY:
         return greedy_best(w.buf, n, o)
     with gil:
@@ -340,8 +277,8 @@ cdef int play_turn(const config_t* c, work_t* w, int side, uint8_t* mover,
         w.cap *= 8
         n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
     k = choose(c, w, side, mover, o, n)
-    if k < 0:
-        return ERR_PYTHON
+    if k < 0:                                   # a callable raised, or the search ran out
+        return ERR_PYTHON if c.policy[side] == POLICY_PYTHON else ERR_NOMEM
     memcpy(mover, w.buf + N_POINTS * k, N_POINTS)
     return 0
 
@@ -511,9 +448,17 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     fill_rules(rules, &c.rules)
     for side in range(2):
         p = policies[side]
+        c.py_policy[side] = NULL
         if callable(p):
             c.policy[side] = POLICY_PYTHON
             c.py_policy[side] = <void*>p
+        elif isinstance(p, tuple):              # ("net", Net, plies, keep)
+            c.policy[side] = POLICY_NET
+            c.search[side].net = &(<Net?>p[1]).c
+            c.search[side].rules = c.rules
+            c.search[side].races = NULL
+            c.plies[side] = p[2]
+            c.search[side].keep = p[3]
         else:
             c.policy[side] = _POLICY_CODES[p]
             c.py_policy[side] = NULL
@@ -547,8 +492,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     boards : ndarray of uint8, shape (2, 24)
         Side 0 (on roll) and side 1, each in its own numbering.
     rules : Rules
-    policies : tuple of two (str or callable)
-        ``"random"``, ``"greedy"`` or a callable, for side 0 and side 1.
+    policies : tuple of two (str, callable or tuple)
+        ``"random"``, ``"greedy"``, a callable, or ``("net", Net, plies, keep)`` (the net
+        choosing by ``_search.choose`` at ``plies``), for side 0 and side 1.
     side0_white : bool
         Side 0 is White (matters for ``draw_rule``).
     dice : None or (int, int)
@@ -595,6 +541,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     c.py_error = <void*>err_list
     if tables is not None:
         c.tables = &(<RaceTables?>tables).t
+        c.search[0].races = c.search[1].races = c.tables
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally
@@ -630,31 +577,6 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise RuntimeError(f"rollout: a game exceeded {MAX_PLIES} plies; the position "
                            "seems stuck (both sides unable to move)")
     return tally, truncated
-
-
-def greedy_scores(candidates, opponent):
-    """The greedy policy's scores of candidate boards (see the module docstring).
-
-    Parameters
-    ----------
-    candidates : array_like of uint8, shape (k, 24)
-        The mover's boards after each legal move, mover's numbering.
-    opponent : array_like of uint8, shape (24,)
-        The opponent's board, its own numbering.
-
-    Returns
-    -------
-    ndarray of float64, shape (k,)
-    """
-    cdef const uint8_t[:, ::1] cv = np.ascontiguousarray(candidates, dtype=np.uint8).reshape(-1, N_POINTS)
-    cdef const uint8_t[::1] ov = np.ascontiguousarray(opponent, dtype=np.uint8).reshape(N_POINTS)
-    out = np.empty(cv.shape[0], dtype=np.float64)
-    cdef double[::1] o = out
-    cdef Py_ssize_t k
-    cdef uint32_t reach = reach_mask(&ov[0])
-    for k in range(cv.shape[0]):
-        o[k] = 0.5 * greedy_score2(&cv[k, 0], reach)
-    return out
 
 
 def race_values(mover, opponent, *, rules, bint mover_white, tables):

@@ -53,6 +53,9 @@ class Evaluator:
         self.keep = int(keep)
         self._search = None
 
+    def __reduce__(self):                     # workers rebuild the search themselves
+        return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
+
     # -- files --------------------------------------------------------------------------
     def save(self, path):
         """Write the weights to ``path`` (the package's database format, atomically)."""
@@ -233,6 +236,15 @@ def race_tables(rules):
         mars = mars_table_for(key[1], bearoff.DEFAULT_MARS)
         _CACHE[key] = RaceTables(bearoff.one_sided(), bearoff.two_sided(), mars)
     return _CACHE[key]
+
+
+def net_policy(p):
+    """A net policy as the C game loops take it: ``("net", Net, plies, keep)`` from an
+    ``Evaluator`` (0-ply) or ``"net"`` / ``"net:k"`` (the shipped net at k plies)."""
+    if isinstance(p, Evaluator):
+        return ("net", p.net, 0, p.keep)
+    ev = Evaluator.default()
+    return ("net", ev.net, int(p[4:] or 0), ev.keep)
 
 
 def _check_plies(plies):

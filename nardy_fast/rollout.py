@@ -43,7 +43,7 @@ from nardy_fast.rules import as_rules
 
 __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
-POLICIES = ("random", "greedy")
+POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
 TRUNCATIONS = ("bearoff", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 _NQ = len(QUANTITIES)
@@ -148,15 +148,25 @@ def _check_policy(policy):
 
 
 def _check_one_policy(p):
-    if callable(p):
+    from nardy_fast.evaluator import Evaluator
+    if callable(p) or isinstance(p, Evaluator):
         return p
     if isinstance(p, str):
+        p = "net" if p == "net:0" else p
         if p not in POLICIES:
-            raise ValueError(f"policy={p!r}: expected 'random', 'greedy' or a callable "
-                             "scoring the candidate boards")
+            raise ValueError(f"policy={p!r}: expected one of {', '.join(map(repr, POLICIES))},"
+                             " an Evaluator or a callable scoring the candidate boards")
         return p
-    raise TypeError(f"policy: expected 'random', 'greedy' or a callable, got "
-                    f"{type(p).__name__}")
+    raise TypeError(f"policy: expected one of {', '.join(map(repr, POLICIES))}, an "
+                    f"Evaluator or a callable, got {type(p).__name__}")
+
+
+def _c_policy(p):
+    """A checked policy as ``play_blocks`` takes it (nets: ``evaluator.net_policy``)."""
+    from nardy_fast.evaluator import Evaluator, net_policy
+    if isinstance(p, Evaluator) or (isinstance(p, str) and p.startswith("net")):
+        return net_policy(p)
+    return p
 
 
 def _check_int(x, name, low):
@@ -173,6 +183,9 @@ def _is_start(position):
 
 
 def _policy_name(p):
+    from nardy_fast.evaluator import Evaluator
+    if isinstance(p, Evaluator):
+        return "net (custom)"
     return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
 
 
@@ -243,6 +256,7 @@ def _run_chunk(spec):
     tables = _bearoff_tables() if use_tables else None
     if mars is not None:
         tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
+    spec["policies"] = tuple(_c_policy(p) for p in spec["policies"])
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -356,7 +370,7 @@ def _parallelism(workers, client):
 # ----------------------------------------------------------------------------------------
 # public API
 
-def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None,
+def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
             truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
@@ -366,14 +380,18 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         The position (or its ID); the side on roll moves first.  Not a finished game.
     n_games : int
         Games to play, >= 1.
-    policy : {"greedy", "random"}, callable, or a tuple of two of them
-        How both sides choose their moves (a tuple: side on roll, opponent).  A callable
+    policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
+        How both sides choose their moves (a tuple of two: side on roll, opponent).
+        ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
+        ``"net:1"`` at 1-ply (about 20 times slower), or an ``Evaluator`` of your own at
+        0-ply; see ``nardy_fast._rollout`` for the greedy formula.  A callable
         ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
         (the mover's boards after each legal move, mover's numbering) and the opponent's
         board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
-        played (ties: the lexicographically smallest board).  See ``nardy_fast._rollout`` for the greedy formula.  Once a mover has all
-        its checkers home, every policy but ``"random"`` plays the one-sided bear-off
-        database's move of least expected turns (when the database is available).
+        played (ties: the lexicographically smallest board).  Once a mover has all its
+        checkers home (the net: both sides), every policy but ``"random"`` plays the
+        one-sided bear-off database's move of least expected turns (when the database is
+        available).
     seed : None, int or numpy.random.SeedSequence
         The results depend on the seed only; ``None`` draws fresh entropy, recorded in
         ``extra["seed"]``.
@@ -435,7 +453,7 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     return _outcome(tally, truncated, _extra(plan, workers, client, interrupted))
 
 
-def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dice=None,
+def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
                  truncate="bearoff", workers=None, client=None, progress=True,
                  chunk_size=None):
     """Roll out several positions; a DataFrame with one row per position.

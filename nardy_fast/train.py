@@ -141,8 +141,8 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
                     log({"games": done, "seconds": time.perf_counter() - t0})
             if next_check is not None and done >= next_check:
                 from nardy_fast.match import play_match
-                m = play_match(Evaluator(net, rules=rules), "greedy", check_games,
-                               seed=entropy + 1, rules=rules, progress=False)
+                m = play_match(Evaluator(net.copy(), rules=rules), "greedy", check_games,
+                               seed=entropy + 1, rules=rules, workers=1, progress=False)
                 if log:
                     log({"games": done, "vs_greedy_win_rate": m["win_rate"],
                          "vs_greedy_points_share": m["points_share"]})

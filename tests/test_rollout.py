@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import nardy_fast as nf
 from nardy_fast import rng as nrng
 from nardy_fast._movegen import successors
-from nardy_fast._rollout import greedy_scores
+from nardy_fast._policies import greedy_scores
 from nardy_fast.rollout import rollout, rollout_many
 from nardy_fast.rules import Rules
 
