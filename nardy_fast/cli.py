@@ -1,7 +1,7 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
-Subcommands: ``show``, ``moves``, ``rollout``, ``bearoff build|query``, ``report``,
-``analyse``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``bearoff
+build|query``, ``report``, ``analyse``, ``train``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
 """
 from __future__ import annotations
@@ -69,8 +69,10 @@ def _add_rules(p):
 def _add_rollout_opts(p, games):
     p.add_argument("-n", "--games", type=_positive, default=games,
                    help=f"games per rollout (default {games})")
-    p.add_argument("--policy", default="greedy", choices=["greedy", "random"],
-                   help="rollout policy of both sides (default greedy)")
+    p.add_argument("--policy", default="net",
+                   choices=["net", "net:1", "greedy", "random"],
+                   help="rollout policy of both sides: the evaluator at 0-ply (default "
+                        "'net'), at 1-ply ('net:1'), 'greedy' or 'random'")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     p.add_argument("--workers", type=_positive, default=None,
                    help="worker processes (default: the rollout's own choice)")
@@ -177,6 +179,32 @@ def build_parser():
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar over the turns")
     s.set_defaults(func=cmd_analyse)
+
+    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
+                       description="Every legal move of the side on roll for a roll, ranked "
+                                   "by the evaluator's equity (points per game), with its "
+                                   "difference to the best.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of the best moves (default 0: the net itself)")
+    s.add_argument("--top", type=_positive, default=10, help="moves shown (default 10)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_hint)
+
+    s = sub.add_parser("play", help="play a game against the engine in the terminal",
+                       description="A game against the evaluator: type your moves in the "
+                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
+                                   "the engine's advice, 'quit' to stop.  The record is "
+                                   "saved when the game ends or stops.")
+    s.add_argument("--side", choices=["white", "black"], default="white",
+                   help="your colour (default white; White moves first)")
+    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
+                   help="the engine's look-ahead (default 1)")
+    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    s.add_argument("-o", "--out", default="game.mat", help="record file (default game.mat)")
+    s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("train", help="train an evaluation net by self-play",
                        description="TD(lambda) self-play training of the evaluation "
@@ -454,6 +482,29 @@ def cmd_analyse(args):
         files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+def cmd_hint(args):
+    from nardy_fast.evaluator import Evaluator
+
+    pos = _position(args.position)
+    hint = Evaluator.default().with_rules(args.rules).hint(pos, args.dice, plies=args.plies)
+    hint = hint.head(args.top)
+    if args.json:
+        print(hint.to_json(orient="records", indent=1))
+        return
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
+          "(points per game, mover's view)")
+    for r in hint.itertuples():
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+.4f}  {r.diff:+.4f}  "
+              f"win {r.p_win:.3f}  {r.method}")
+
+
+def cmd_play(args, input_fn=input):
+    from nardy_fast.play import play_terminal
+
+    play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
+                  input_fn=input_fn)
 
 
 def cmd_train(args):

@@ -170,13 +170,24 @@ class Evaluator:
         vals, _ = self.probabilities(x, plies, exact)
         return self.equities(vals)
 
+    def outcomes(self, positions, plies=0, exact=None):
+        """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
+        ``"net 0-ply"`` ... or the race table's name)."""
+        positions = [as_position(p) for p in positions]
+        if not positions:
+            return []
+        vals, methods = self.probabilities(np.stack([p.boards for p in positions]), plies,
+                                           exact, [p.side for p in positions])
+        eqs = self.equities(vals)
+        out = []
+        for v, m, e in zip(vals, methods, eqs):
+            d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
+            out.append(Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                               extra={"plies": int(plies)}, **d))
+        return out
+
     def _outcome(self, position, plies, exact):
-        vals, methods = self.probabilities(position.boards[None], plies, exact,
-                                           [position.side])
-        v = vals[0]
-        d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
-        return Outcome(p_lose=1.0 - d["p_win"], equity=float(self.equities(vals)[0]),
-                       method=methods[0], extra={"plies": plies}, **d)
+        return self.outcomes([position], plies, exact)[0]
 
     # -- moves --------------------------------------------------------------------------
     def hint(self, position, dice, plies=0):

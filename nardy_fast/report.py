@@ -25,8 +25,10 @@ epc_*                  pips    effective pip count: mean turns to bear off (one-
                                checkers on the board are in its home
 phase                  --      ``"over"``, ``"bearoff"`` (both sides all home), ``"race"``
                                (no contact left) or ``"contact"``
-method                 --      ``"two_sided"``/``"one_sided"`` (exact bear-off database),
-                               ``"rollout"``, or ``"final"`` (the game is over)
+method                 --      ``"two_sided"``/``"one_sided"``/``"mars"`` (bear-off
+                               database), ``"net 0-ply"``/``"net 1-ply"``/``"net 2-ply"``
+                               (the evaluator, ``Evaluator.default()``), ``"rollout"``
+                               (its policy in ``extra``), or ``"final"`` (the game is over)
 p_win, p_lose          prob.   winning / losing the game, any way
 p_mars_win/_loss       prob.   winning / losing by mars (koks and home mars included)
 p_koks_*, p_home_mars_*  prob. the mars refinements (``scoring="extended"`` only)
@@ -39,6 +41,8 @@ move                   --      the steps of a move, ``"1/7 7/11"`` (mover's numb
 id_after               --      position ID after the move (the opponent on roll)
 rank                   --      1 = the best move by equity
 equity_loss            points  equity of the best move minus this move's (>= 0)
+mark                   --      ``""``, ``"doubtful"`` (equity_loss >= 0.04), ``"error"``
+                               (>= 0.08) or ``"blunder"`` (>= 0.16): ``MARKS``
 turn                   --      1-based turn (one side's move) of a game record
 player                 --      the player's name in a game record
 dice                   --      the roll, ``"64"``
@@ -61,12 +65,16 @@ from nardy_fast.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
-           "evaluate_many",
+           "evaluate_many", "mark", "MARKS", "METHODS",
            "save", "to_csv", "to_parquet", "to_html"]
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
 DEFAULT_GAMES = 500
 DEFAULT_SEED = 2026
+METHODS = ("auto", "exact", "net", "rollout")
+# Marks of a move by the equity it loses against the best (points; GNU Backgammon's
+# thresholds for doubtful, bad and very bad moves): the highest threshold reached.
+MARKS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
 
 _PROB = ["p_win", "p_mars_win", "p_lose", "p_mars_loss"]
 _EXT = ["p_koks_win", "p_koks_loss", "p_home_mars_win", "p_home_mars_loss"]
@@ -219,28 +227,33 @@ def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progres
 
 
 def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, rules=None,
-             policy="greedy", truncate="bearoff", workers=None, client=None, progress=False):
+             policy="net", truncate="bearoff", workers=None, client=None, progress=False,
+             plies=0):
     """The ``Outcome`` of one position for the side on roll.
 
-    ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else a
-    rollout), ``"exact"`` (database only; ``ValueError`` otherwise) or ``"rollout"``.
-    A finished game gives method ``"final"``.  The other arguments go to
-    ``nardy_fast.rollout``.
+    ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
+    evaluator at ``plies``), ``"exact"`` (database only; ``ValueError`` otherwise),
+    ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
+    the databases too) or ``"rollout"`` (games played by ``policy``, default the
+    evaluator's 0-ply moves).  A finished game gives method ``"final"``.  The rollout
+    arguments go to ``nardy_fast.rollout``.
     """
     return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
-                         workers, client, progress)[0]
+                         workers, client, progress, plies)[0]
 
 
 def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
-                  rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
-                  progress=False):
-    """``evaluate`` for a list of Positions; the rollouts share one run (``rollout_many``,
-    the same seed for each position: common random numbers).  Returns a list of Outcome."""
+                  rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+                  progress=False, plies=0):
+    """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
+    rollouts share one run (``rollout_many``, the same seed for each position: common
+    random numbers).  Returns a list of Outcome."""
     rules = as_rules(rules)
-    if method not in ("auto", "exact", "rollout"):
-        raise ValueError(f"method={method!r}: expected 'auto', 'exact' or 'rollout'")
+    if method not in METHODS:
+        raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, METHODS))}")
     out = [None] * len(positions)
     todo = []
+    net = []
     for i, p in enumerate(positions):
         if p.is_over():
             out[i] = _final_outcome(p, rules)
@@ -250,8 +263,15 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
                 out[i] = race_probabilities(p, rules=rules)
             except ValueError as e:
                 raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
-        else:
+        elif method == "rollout":
             todo.append(i)
+        else:
+            net.append(i)
+    if net:
+        from nardy_fast.evaluator import Evaluator
+        ev = Evaluator.default().with_rules(rules)
+        for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
+            out[i] = o
     if todo:
         from nardy_fast.result import Outcome
         from nardy_fast.rollout import rollout, rollout_many
@@ -289,18 +309,21 @@ def _outcome_row(o, rules):
 
 
 def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
-               rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
-               progress=False):
+               rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+               progress=False, plies=0):
     """Win, mars and equity of each position for the side on roll.
 
     Parameters
     ----------
     positions : Position, str, list or pandas.Series
-    method : {"auto", "exact", "rollout"}
-        ``"auto"``: the exact bear-off database when both sides are all home, else a
-        rollout; ``"exact"`` raises ``ValueError`` for a position outside the database.
+    method : {"auto", "exact", "net", "rollout"}
+        ``"auto"``: the exact bear-off database when both sides are all home, else the
+        evaluator at ``plies``; ``"exact"`` raises ``ValueError`` for a position outside
+        the database; ``"rollout"``: games played by ``policy`` (see ``evaluate``).
     n_games, seed, policy, truncate, workers, client, progress
         Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
+    plies : {0, 1, 2}
+        Look-ahead of the evaluator.
     rules : Rules, dict or None
 
     Returns
@@ -313,7 +336,7 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
     outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
-                         client, progress)
+                         client, progress, plies)
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)}
             for p, o in zip(pos_list, outs)]
     return _frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules))
@@ -321,13 +344,14 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
 
 # -- move report -------------------------------------------------------------------------
 def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method="auto",
-                rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
-                progress=False):
+                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+                progress=False, plies=0):
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity.
 
     Each move is scored by the position after it, the opponent on roll: the mover's
-    equity is minus the opponent's (exact database in a bear-off, else a rollout with the
-    same seed for every move, so the moves share their dice: common random numbers).
+    equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
+    bear-off, else the evaluator at ``plies`` by default; with ``"rollout"`` the same
+    seed for every move, so the moves share their dice: common random numbers).
 
     Returns
     -------
@@ -348,7 +372,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     moves = pos.legal_moves(d1, d2, rules)
     afters = [pos.play(m) for m in moves]
     outs = evaluate_many(afters, method, n_games, seed, rules, policy, truncate, workers,
-                         client, progress)
+                         client, progress, plies)
     rows = []
     for m, after, o in zip(moves, afters, outs):
         o = o.flipped()   # the mover's view of the opponent's Outcome
@@ -365,8 +389,8 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
 
 # -- game report -------------------------------------------------------------------------
 def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_SEED,
-                method="auto", policy="greedy", truncate="bearoff", workers=None, client=None,
-                progress=False):
+                method="auto", policy="net", truncate="bearoff", workers=None, client=None,
+                progress=False, plies=0):
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -377,10 +401,11 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         Evaluate each position before its turn (``p_win`` etc. for the mover,
         ``p_win_white`` for White).
     analyse : bool
-        Also rank the legal moves of every turn (``move_report``): ``n_moves``,
-        ``best_move``, ``equity_played``, ``equity_best``, ``equity_loss`` (points, >= 0).
-        Costly: every legal move is rolled out (``n_games`` each) unless the database
-        applies.
+        Also rank the legal moves of every turn (``move_report``, by default with the
+        evaluator at ``plies``): ``n_moves``, ``best_move``, ``equity_played``,
+        ``equity_best``, ``equity_loss`` (points, >= 0) and ``mark`` (``MARKS``).  With
+        ``method="rollout"`` every legal move is rolled out (``n_games`` each) unless the
+        database applies.
     progress : bool
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
 
@@ -402,7 +427,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     rules = as_rules(record.rules)
     positions = record.positions()
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
-              workers=workers, client=client, progress=progress and not analyse)
+              workers=workers, client=client, progress=progress and not analyse,
+              plies=plies)
     outs = evaluate_many(positions, method, **kw) if win_prob else None
     kw["progress"] = False
     rows = []
@@ -447,7 +473,7 @@ def _line_no(record, k):
 
 def _analyse_turn(pos, turn, method, kw):
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
-             "equity_best": math.nan, "equity_loss": math.nan}
+             "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
     if turn is None:
         return empty
     moves = pos.legal_moves(turn.dice[0], turn.dice[1], kw["rules"])
@@ -455,7 +481,7 @@ def _analyse_turn(pos, turn, method, kw):
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
         return {"n_moves": 1, "best_move": best, "equity_played": math.nan,
-                "equity_best": math.nan, "equity_loss": 0.0}
+                "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
     mr = move_report(pos, turn.dice, method=method, **kw)
     after_id = Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
     mine = mr.loc[mr["id_after"] == after_id, "equity"]
@@ -465,7 +491,17 @@ def _analyse_turn(pos, turn, method, kw):
     if mr["id_after"].iloc[0] == after_id:          # the played move, in its own step order
         best = " ".join(f"{a}/{b}" for a, b in turn.steps) or "pass"
     return {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
-            "equity_best": eq_best, "equity_loss": eq_best - eq_played}
+            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
+            "mark": mark(eq_best - eq_played)}
+
+
+def mark(equity_loss):
+    """The mark of a move losing ``equity_loss`` points (``MARKS``; "" below them all)."""
+    out = ""
+    for name, threshold in MARKS:
+        if equity_loss >= threshold:
+            out = name
+    return out
 
 
 def _board_after(pos, turn):
@@ -478,7 +514,9 @@ def error_rates(report):
 
     Returns a DataFrame indexed by ``side`` with ``player, turns, decisions`` (turns with
     more than one legal move), ``errors`` (equity_loss > 0.001 points), ``equity_lost``
-    (points) and ``error_rate`` (mean points lost per decision, x 1000: "millipoints").
+    (points), ``error_rate`` (mean points lost per decision, x 1000: "millipoints") and,
+    when the report has marks, ``n_doubtful``, ``n_error``, ``n_blunder``: the moves of
+    each mark (the highest threshold of ``MARKS`` the move reached).
     """
     if "equity_loss" not in report.columns:
         raise ValueError("error_rates: the report has no equity_loss column; "
@@ -492,12 +530,17 @@ def error_rates(report):
     out["errors"] = g.apply(lambda s: int((s > 1e-3).sum())).reindex(out.index, fill_value=0)
     out["equity_lost"] = g.sum().reindex(out.index, fill_value=0.0)
     out["error_rate"] = 1000 * out["equity_lost"] / out["decisions"].where(out["decisions"] > 0)
+    if "mark" in dec.columns:
+        for name, _ in MARKS:
+            out["n_" + name] = (
+                (dec["mark"] == name).groupby(dec["side"], sort=False).sum()
+                .reindex(out.index, fill_value=0).astype(int))
     return out
 
 
 # -- convergence and race ----------------------------------------------------------------
 def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAULT_SEED,
-                       rules=None, policy="greedy", truncate="bearoff", workers=None,
+                       rules=None, policy="net", truncate="bearoff", workers=None,
                        client=None):
     """Rollouts of increasing size with one seed: the estimate against games played.
 
@@ -550,7 +593,7 @@ def race_sample(n=200, seed=DEFAULT_SEED, kind="bearoff"):
 
 
 def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
-                rules=None, policy="greedy", truncate="bearoff", workers=None, client=None,
+                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                 epc=True):
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
     race chart (``plot.race_chart``)."""

@@ -66,7 +66,7 @@ def _lr(cfg, done):
 def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          progress=True, log=None):
+          until=None, progress=True, log=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -90,6 +90,9 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
     check_every, check_games : int
         Every ``check_every`` games (0: never), play ``check_games`` games of the net
         (0-ply) against ``greedy`` (shared dice, both orders) and log the score.
+    until : int, optional
+        Stop (with a checkpoint) once this many games are done; a later call with the
+        same settings continues exactly where this one stopped.
     progress : bool
         Show a tqdm bar with games per second.
     log : callable, optional
@@ -119,8 +122,9 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
     next_ckpt = done + checkpoint_every
     next_check = done + check_every if check_every else None
     t0 = time.perf_counter()
+    stop = cfg["games"] if until is None else min(int(until), cfg["games"])
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        while done < cfg["games"]:
+        while done < stop:
             n = min(cfg["batch"], cfg["games"] - done)
             bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
             parts = np.array_split(np.arange(n), min(threads, n))
@@ -134,7 +138,7 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
             done += n
             if bar is not None:
                 bar.update(n)
-            if done >= next_ckpt or done == cfg["games"]:
+            if done >= next_ckpt or done == stop:
                 _save(path, net, cfg, done, time.perf_counter() - t0)
                 next_ckpt = done + checkpoint_every
                 if log:
