@@ -135,8 +135,15 @@ cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
         best = ERR_NOMEM
     else:
         rank0(s, me, opp, cands, n, vals, eq)
-        order_by(eq, cands, n, idx)
-        m = 1 if plies == 0 else (n if s.keep <= 0 or s.keep > n else s.keep)
+        if plies == 0:                           # the best at 0-ply: a linear scan
+            idx[0] = 0
+            for k in range(1, n):
+                if better(eq[k], cands + N_POINTS * k, eq[idx[0]], cands + N_POINTS * idx[0]):
+                    idx[0] = k
+            m = 1
+        else:
+            order_by(eq, cands, n, idx)
+            m = n if s.keep <= 0 or s.keep > n else s.keep
         for k in range(m):
             memcpy(v, vals + NET_OUTPUTS * idx[k], NET_OUTPUTS * sizeof(float))
             if plies > 0 and checkers_on(cands + N_POINTS * idx[k]) != 0:

@@ -1,0 +1,102 @@
+"""Speed of the evaluator: evaluations, net-policy games, 2-ply hints, self-play.
+
+Positions: middle-game positions (plies 20-60) of seeded self-play games of the shipped
+net (``--seed``), the side on roll first.  Figures, one core each, median of
+``--repeats`` runs:
+
+- C-level evaluations per second on the candidates of real positions: a 1-ply search of
+  each position (``_search.Searcher.values``: per roll the legal results are generated
+  and evaluated together by ``net_eval_many``) divided into the number of candidates;
+  the move generation is included, so this is a lower bound of the net alone;
+- net-policy rollout games per second from the start (``rollout(policy="net")``, one
+  worker, truncated at the bear-off), and ``("net", "greedy")``;
+- 2-ply hint time (``Evaluator.hint(plies=2)``) over ``--hints`` positions with a seeded
+  roll each: median and 90th percentile;
+- self-play training games per second (``_selfplay.play_games``, one thread).
+
+    python benchmarks/bench_net.py [--repeats 5] [--hints 100]
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import nardy_fast as nf
+from nardy_fast import _selfplay
+from nardy_fast._movegen import successor_counts
+from nardy_fast.evaluator import Evaluator
+from nardy_fast.rng import block_bit_generator
+from nardy_fast.rules import CLASSIC
+from nardy_fast.train import training_tables
+
+
+def middle_positions(ev, n, seed):
+    start = np.asarray(nf.Position.initial().boards)
+    out = []
+    g = 0
+    while len(out) < n:
+        pos, _, lengths, _ = _selfplay.play_games(ev.net, start, rules=CLASSIC,
+                                                  tables=training_tables(),
+                                                  bitgens=[block_bit_generator(seed, g)])
+        g += 1
+        out += [p for p in pos[20:61:10] if p[:, :18].any()]
+    return np.ascontiguousarray(out[:n], dtype=np.uint8)
+
+
+def timed(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--hints", type=int, default=100)
+    ap.add_argument("--games", type=int, default=2592)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    ev = Evaluator.default()
+    boards = middle_positions(ev, max(args.hints, 200), args.seed)
+
+    searcher = ev._searcher()
+    n_cands = int(successor_counts(boards[:, 0], boards[:, 1]).sum())
+    t = timed(lambda: searcher.values(boards, 1), args.repeats)
+    print(f"evaluations at C level: {n_cands / t / 1e6:.2f} M/s "
+          f"({n_cands} candidates of {len(boards)} positions x 21 rolls, "
+          f"{1e9 * t / n_cands:.0f} ns each, move generation included)")
+    t = timed(lambda: ev.net.outputs(boards), args.repeats)
+    print(f"full evaluations (no incremental layer), Net.outputs: "
+          f"{len(boards) / t / 1e6:.2f} M/s")
+
+    start = nf.Position.initial()
+    for pol in ("net", ("net", "greedy"), "greedy"):
+        t = timed(lambda: nf.rollout(start, args.games, policy=pol, seed=1, workers=1,
+                                     progress=False), args.repeats)
+        print(f"rollout games/s, policy {pol}: {args.games / t:.0f}")
+
+    rng = np.random.default_rng(args.seed)
+    times = []
+    for b in boards[:args.hints]:
+        pos = nf.Position.from_boards(b[0], b[1])
+        dice = tuple(int(d) for d in rng.integers(1, 7, 2))
+        t = time.perf_counter()
+        ev.hint(pos, dice, plies=2)
+        times.append(time.perf_counter() - t)
+    print(f"2-ply hint: median {statistics.median(times):.3f} s, "
+          f"90th percentile {np.percentile(times, 90):.3f} s ({args.hints} positions)")
+
+    start_b = np.asarray(start.boards)
+    t = timed(lambda: _selfplay.play_games(ev.net, start_b, rules=CLASSIC,
+                                           tables=training_tables(),
+                                           bitgens=[block_bit_generator(9, g)
+                                                    for g in range(200)]), args.repeats)
+    print(f"self-play games/s (one thread): {200 / t:.0f}")
+
+
+if __name__ == "__main__":
+    main()
