@@ -1,6 +1,7 @@
 """nardy_fast: fast, exact analysis of long nardy.
 
-Legal moves, positions and their IDs, bear-off databases, rollouts and reports.  Boards
+Legal moves, positions and their IDs, bear-off databases, a trained evaluator with n-ply
+search, rollouts and reports.  Boards
 are 24 checker counts in each side's own numbering (idx = point - 1, idx 0 = the head).
 """
 from nardy_fast.rules import CLASSIC, Rules
@@ -8,6 +9,7 @@ from nardy_fast._movegen import successors
 from nardy_fast.position import Move, Position
 from nardy_fast.rollout import rollout, rollout_many
 from nardy_fast.race import race_probabilities
+from nardy_fast.evaluator import Evaluator
 from nardy_fast.record import GameRecord, read_record, write_record
 from nardy_fast.report import game_report, move_report, pip_report, win_report
 from nardy_fast.plot import plot_board
@@ -22,7 +24,7 @@ def get_include():
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-__all__ = ["CLASSIC", "GameRecord", "Move", "Position", "Rules", "game_report",
+__all__ = ["CLASSIC", "Evaluator", "GameRecord", "Move", "Position", "Rules", "game_report",
            "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",
            "get_include", "__version__"]
