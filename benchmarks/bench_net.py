@@ -12,9 +12,12 @@ net (``--seed``), the side on roll first.  Figures, one core each, median of
   worker, truncated at the bear-off), and ``("net", "greedy")``;
 - 2-ply hint time (``Evaluator.hint(plies=2)``) over ``--hints`` positions with a seeded
   roll each: median and 90th percentile;
-- self-play training games per second (``_selfplay.play_games``, one thread).
+- self-play training games per second (``_selfplay.play_games``, one thread);
+- with ``--races N``: the raw net's P(win) (``exact=False``) against the exact two-sided
+  table on every race of 1..N checkers a side (mean and worst absolute error).  The
+  evaluator answers these races from the tables; the net never trained on them.
 
-    python benchmarks/bench_net.py [--repeats 5] [--hints 100]
+    python benchmarks/bench_net.py [--repeats 5] [--hints 100] [--races 6]
 """
 import argparse
 import statistics
@@ -44,6 +47,27 @@ def middle_positions(ev, n, seed):
     return np.ascontiguousarray(out[:n], dtype=np.uint8)
 
 
+def race_accuracy(ev, n):
+    from nardy_fast import bearoff
+    two = bearoff.two_sided()
+    all6 = np.asarray(bearoff.board_of(np.arange(two.p_win_table.shape[0])), dtype=np.uint8)
+    idx = [i for i in range(1, len(all6)) if all6[i].sum() <= n]
+    b6 = all6[idx]
+    boards24 = np.zeros((len(idx), 24), np.uint8)
+    boards24[:, 18:] = b6[:, ::-1]
+    errs = []
+    for a in range(len(idx)):
+        pair = np.empty((len(idx), 2, 24), np.uint8)
+        pair[:, 0] = boards24[a]
+        pair[:, 1] = boards24
+        net = ev.net.outputs(pair)[:, 0]
+        exact = two.p_win_table[idx[a], idx]
+        errs.append(np.abs(net - exact))
+    e = np.concatenate(errs)
+    print(f"raw net P(win) against the two-sided table, {len(e)} races of 1..{n} checkers "
+          f"a side: mean |error| {e.mean():.4f}, worst {e.max():.4f}")
+
+
 def timed(fn, repeats):
     times = []
     for _ in range(repeats):
@@ -59,8 +83,12 @@ def main():
     ap.add_argument("--hints", type=int, default=100)
     ap.add_argument("--games", type=int, default=2592)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--races", type=int, default=0)
     args = ap.parse_args()
     ev = Evaluator.default()
+    if args.races:
+        race_accuracy(ev, args.races)
+        return
     boards = middle_positions(ev, max(args.hints, 200), args.seed)
 
     searcher = ev._searcher()

@@ -1,9 +1,12 @@
 """Training the evaluation network by self-play: TD(lambda) through the C game loop.
 
 The net plays both sides at 0-ply (``_selfplay``); a race of both homes ends a game with
-its exact bear-off value (``race_probabilities``' tables), a finished game with its
-result.  Each position's target is its TD(lambda) return (``_selfplay.lambda_targets``),
-and the net takes one SGD step per position (cross-entropy, ``_net.Net.sgd``).
+its exact bear-off value (``training_tables``), a finished game with its result.  Each
+position's target is its TD(lambda) return (``_selfplay.lambda_targets``), and the net
+takes one SGD step per position (cross-entropy, ``_net.Net.sgd``).  After each batch's
+games it also learns ``races`` random races of both homes with the tables' values as
+targets (``random_races``): the evaluator answers those races from the tables, but a
+net that knows them is better near the end of contact and can be checked against them.
 
 Games are played in batches of ``batch`` games by the net as it was at the start of the
 batch, spread over ``threads`` threads (the C loop runs without the GIL); the positions
@@ -23,11 +26,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from nardy_fast import _selfplay
+from nardy_fast import _search, _selfplay
 from nardy_fast._net import Net
 from nardy_fast._racetables import RaceTables
 from nardy_fast._checks import check_threads
 from nardy_fast.evaluator import Evaluator
+from nardy_fast.onesided import n_boards
 from nardy_fast.position import Position
 from nardy_fast.rng import block_bit_generator, root_entropy
 from nardy_fast.rules import Rules, as_rules
@@ -41,6 +45,7 @@ DEFAULTS = {
     "lr": 0.03,            # SGD step per position, first half of the run (0.1 diverges)
     "lr_final": 0.003,     # ... decayed linearly to this at the end
     "batch": 32,           # games played by one frozen net
+    "races": 64,           # random races of both homes learnt per batch (exact targets)
 }
 
 
@@ -56,6 +61,19 @@ def training_tables():
     return RaceTables(bearoff.one_sided(), bearoff.two_sided())
 
 
+def random_races(entropy, k, n):
+    """``n`` random races of both homes (side on roll first), seeded by ``(entropy, k)``:
+    each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
+    half of them, of 1..8 checkers (the short races the two-sided table holds)."""
+    from nardy_fast import bearoff
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2 ** 32, k)))
+    hi = np.repeat(np.where(np.arange(n) % 2 == 0, bearoff.N_BOARDS, n_boards(8)), 2)
+    b6 = bearoff.board_of(rng.integers(1, hi))
+    races = np.zeros((n, 2, 24), np.uint8)
+    races[:, :, 18:] = b6.reshape(n, 2, 6)[:, :, ::-1]
+    return races
+
+
 def _lr(cfg, done):
     frac = done / max(cfg["games"], 1)
     if frac <= 0.5:
@@ -63,8 +81,9 @@ def _lr(cfg, done):
     return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
 
 
-def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
+def train(path, games=300_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
+          races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
           until=None, progress=True, log=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
@@ -77,7 +96,7 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
         Self-play games in all.
     seed : int
         Root entropy of the dice and the initial weights.
-    hidden, lam, lr, lr_final, batch :
+    hidden, lam, lr, lr_final, batch, races :
         Net size and learning settings (``DEFAULTS``).
     rules : Rules, optional
         Move rules of the games (default classic); the net maximises the classic points
@@ -106,6 +125,7 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
     entropy = root_entropy(seed)
     cfg = TrainConfig(games=int(games), seed=entropy, hidden=int(hidden), lam=float(lam),
                       lr=float(lr), lr_final=float(lr_final), batch=int(batch),
+                      races=int(races),
                       rules=rules.to_dict())
     if cfg["games"] < 1 or cfg["batch"] < 1:
         raise ValueError("games and batch must be >= 1")
@@ -134,7 +154,10 @@ def train(path, games=400_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULT
             pos, nxt, lengths, z = (np.concatenate(r) for r in
                                     zip(*(f.result() for f in futures)))
             targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
-            net.sgd(pos, targets, _lr(cfg, done))
+            races = random_races(entropy, done, cfg["races"])
+            race_values = _search.Searcher(net, move_rules, tables).values(races, 0)
+            net.sgd(np.concatenate([pos, races]), np.concatenate([targets, race_values]),
+                    _lr(cfg, done))
             done += n
             if bar is not None:
                 bar.update(n)
