@@ -416,6 +416,11 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     workers : int or None
         ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
         process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.
+        Pools work from any front end (scripts with or without a main guard, ``python -``,
+        ``-c``, the interactive interpreter, IPython, Jupyter); a callable policy the
+        workers cannot import (defined in ``__main__``, a lambda) goes to them by value
+        with cloudpickle, or without it runs in this process with a ``RuntimeWarning``
+        (``nardy_fast.parallel``).  The results are the same either way.
     client : dask.distributed.Client or None
         Run the chunks on a Dask cluster instead; the result is the same.
     progress : bool
