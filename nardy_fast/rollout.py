@@ -35,6 +35,7 @@ import numpy as np
 from nardy_fast import rng as _rng
 from nardy_fast._movegen import check_dice
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
+from nardy_fast._state import finished_reason
 from nardy_fast.parallel import default_workers, run_chunks
 from nardy_fast.position import WHITE, Position
 from nardy_fast.result import Outcome
@@ -204,12 +205,14 @@ class _Plan:
 
     def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
         self.position = _as_position(position)
+        self.rules = as_rules(rules)
         if self.position.is_over():
-            raise ValueError(f"position {self.position.id}: the game is over (a side has "
-                             "borne off all 15 checkers)")
+            why = finished_reason(self.position, self.rules)
+            raise ValueError(f"position {self.position.id}: " + (
+                f"the game is over: {why}" if why else "black's last turn (draw_rule): "
+                "rollouts start where both sides have checkers on the board"))
         self.n_games = _check_int(n_games, "n_games", 1)
         self.policies = _check_policy(policy)
-        self.rules = as_rules(rules)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
