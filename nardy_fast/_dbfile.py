@@ -22,6 +22,7 @@ failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 import tempfile
@@ -302,6 +303,7 @@ def read_db(path, kind, verify=True):
     if verify and _crc([raw]) != crc:
         raise DatabaseError(f"{path}: checksum mismatch: the payload is corrupt")
     arrays = {}
+    end = 0                                  # the layout write_db uses, nothing else
     for spec in specs:
         try:
             dtype = np.dtype(spec["dtype"])
@@ -310,8 +312,14 @@ def read_db(path, kind, verify=True):
             name = str(spec["name"])
         except (KeyError, TypeError, ValueError) as e:
             raise DatabaseError(f"{path}: corrupt array description ({e})") from None
-        if (nb != dtype.itemsize * int(np.prod(shape, dtype=np.int64)) or off < 0
-                or off + nb > nbytes or off % dtype.itemsize):
+        if (dtype.hasobject or dtype.itemsize == 0 or min(shape, default=0) < 0
+                or name in arrays):
+            raise DatabaseError(f"{path}: array {name!r}: bad dtype, shape or name")
+        if (nb != dtype.itemsize * math.prod(shape) or off != _align(end)
+                or off + nb > nbytes):
             raise DatabaseError(f"{path}: array {name!r} does not fit the payload")
         arrays[name] = raw[off:off + nb].view(dtype).reshape(shape)
+        end = off + nb
+    if end != nbytes:
+        raise DatabaseError(f"{path}: the arrays cover {end} of {nbytes} payload bytes")
     return meta, arrays

@@ -359,7 +359,10 @@ def parse_record(text, source="<record>"):
     if cur is not None:
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
     if "Result" in tags:
-        res = record.result()
+        try:
+            res = record.result()
+        except RecordError as e:
+            raise RecordError(f"{source}: {e}") from None
         if res is None or _result_text(res) != tags["Result"].strip():
             got = "game not over" if res is None else _result_text(res)
             raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
