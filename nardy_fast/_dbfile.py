@@ -15,7 +15,8 @@ payload, padding included).
 
 ``write_db`` (whole arrays) and ``DbWriter`` (arrays streamed in row blocks, for tables
 larger than one wants to hold in memory at once) write to a temporary name in the target folder and renames it into place,
-so an interrupted write never leaves a file that looks valid.  ``read_db`` memory-maps the
+so an interrupted write never leaves a file that looks valid; a file that would not fit
+on its disk is refused before it is written (``OSError``, ``ENOSPC``, naming the folder).  ``read_db`` memory-maps the
 payload read-only after checking the magic, version, kind, sizes and checksum; any
 failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
 """
@@ -31,6 +32,7 @@ import zlib
 import numpy as np
 
 from nardy_fast._io import atomic_write
+from nardy_fast._resources import check_disk, temp_prefix
 
 __all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 
@@ -91,6 +93,8 @@ def write_db(path, kind, meta, arrays):
     text = json.dumps(header, sort_keys=True).encode("utf-8")
     head = MAGIC + struct.pack("<I", len(text)) + text
     head += bytes(_align(len(head)) - len(head))
+    check_disk(folder, len(head) + offset)
+
     def write(tmp):
         with open(tmp, "wb") as f:
             f.write(head)
@@ -153,8 +157,9 @@ class DbWriter:
         self._done = 0                                   # its bytes written
         self._pos = 0                                    # payload bytes written
         self._crc = 0
-        fd, self._tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
-                                         suffix=".tmp", dir=folder)
+        check_disk(folder, self._start + offset)
+        fd, self._tmp = tempfile.mkstemp(prefix=temp_prefix(self.path), suffix=".tmp",
+                                         dir=folder)
         self._f = os.fdopen(fd, "wb")
         self._f.write(bytes(self._start))
 

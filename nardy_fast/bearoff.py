@@ -48,6 +48,7 @@ import numpy as np
 
 from nardy_fast import _bearoff
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast._resources import cache_errors, check_memory, remove_stale_temps
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
            "mars_table", "index_of", "board_of", "epc", "data_dir", "N_BOARDS",
@@ -402,6 +403,8 @@ class TwoSided:
         mc = _check_max(max_checkers, 14, "max_checkers")
         threads = _check_threads(threads)
         m = n_boards(mc)
+        check_memory(8 * m * m, f"the two-sided bear-off database of {mc} checkers",
+                     "use a smaller max_checkers")
         table = np.empty((m, m), dtype=np.float64)
         t0 = time.perf_counter()
         solver = _bearoff.TwoSidedSolver(mc, table, threads)
@@ -626,6 +629,8 @@ class MarsTable:
         threads = _check_threads(threads)
         nx = n_boards(T) - n_boards(T - 1)
         my = n_boards(N)
+        check_memory(8 * my * (n_boards(T - 1) + 2 * nx * (1 if path else 2)),
+                     f"the mars table {T} vs <= {N}", "use a smaller max_checkers")
         t0 = time.perf_counter()
         y_on = np.empty((nx, 2, my), dtype=np.float64)
         if my < MARS_THREADS_MIN_Y:     # too little work per X board to pay for the threads
@@ -866,9 +871,11 @@ def _cached(cls, filename, build, saved=False):
     if db is None:
         if build is None:
             return None
-        db = build()
-        if not saved:
-            db.save(path)
+        with cache_errors(os.path.dirname(path)):     # errors name the folder, NARDY_FAST_DATA
+            remove_stale_temps(path)                 # left by a killed build
+            db = build()
+            if not saved:
+                db.save(path)
         db = cls.load(path, verify=False)
     _CACHE[path] = db
     return db
