@@ -10,10 +10,12 @@ flips, edits).  ``tests/test_fuzz.py`` runs them with a few examples each;
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
 import os
+import shutil
 import struct
 import tempfile
 
@@ -229,6 +231,7 @@ def check_cli(argv):
 
 # -- database files -----------------------------------------------------------------------
 _DB_DIR = tempfile.mkdtemp(prefix="nardy_fuzz_")
+atexit.register(shutil.rmtree, _DB_DIR, True)
 
 
 def _small_dbs():
