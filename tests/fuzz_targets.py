@@ -14,6 +14,7 @@ import atexit
 import contextlib
 import io
 import json
+import math
 import os
 import shutil
 import struct
@@ -96,10 +97,25 @@ _RULE_WORDS = ["head_rule", "block_rule", "block_transient", "larger_die_rule", 
                "1e400", "nan", "inf", "x", ""]
 
 
+_RULE_VALUES = {"head_rule": ["classic", "generalized"], "block_rule": ["ahead", "home", "none"],
+                "scoring": ["classic", "extended"], "opening_roll": ["rethrow", "opening_dice"],
+                "block_transient": ["true", "false"], "larger_die_rule": ["true", "false"],
+                "draw_rule": ["true", "false"], "oin_points": ["1", "2.5"],
+                "mars_points": ["2", "3"], "koks_points": ["3"], "home_mars_points": ["4"]}
+
+
 @st.composite
 def rules_specs(draw):
-    if draw(st.booleans()):
+    kind = draw(st.sampled_from(["text", "valid", "words"]))
+    if kind == "text":
         return draw(st.text(max_size=60))
+    if kind == "valid":                       # well-formed specs, sometimes one bad value
+        keys = draw(st.lists(st.sampled_from(sorted(_RULE_VALUES)), max_size=4, unique=True))
+        items = [f"{k}={draw(st.sampled_from(_RULE_VALUES[k]))}" for k in keys]
+        if items and draw(st.booleans()):
+            i = draw(st.integers(0, len(items) - 1))
+            items[i] = items[i].split("=")[0] + "=" + draw(st.sampled_from(_RULE_WORDS))
+        return draw(st.sampled_from([" ", ",", ", "])).join(items) or "classic"
     items = []
     for _ in range(draw(st.integers(0, 5))):
         k = draw(st.sampled_from(_RULE_WORDS))
@@ -126,6 +142,7 @@ def check_rules_spec(text):
         return "error"
     assert isinstance(r, Rules)
     assert Rules.from_dict(r.to_dict()) == r
+    assert all(math.isfinite(getattr(r, k)) for k in _RULE_VALUES if k.endswith("_points"))
     return "ok"
 
 
@@ -211,6 +228,8 @@ def check_cli(argv):
     from nardy_fast.cli import main
     if "--png" in argv:                       # no files written by the fuzzer
         argv = [a for a in argv if a != "--png"]
+    if argv[0] == "rollout" and not {"-n", "--games"} & set(argv):
+        argv = argv + ["--games", "36"]       # not the default 10,000 games per input
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
