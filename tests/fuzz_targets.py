@@ -217,8 +217,29 @@ _CLI_TOKENS = (["show", "moves", "rollout", "bearoff", "query", "start", "initia
                + _IDS + ["W" + "A" * 32, "B" + "_" * 32, _IDS[1][:-1]])
 
 
+_RACES = [Position.from_boards([0] * 18 + [2, 3, 0, 1, 0, 1], [0] * 20 + [1, 2, 0, 0]).id,
+          Position.from_boards([0] * 18 + [0, 0, 1, 0, 0, 1], [0] * 18 + [1] * 6, "black").id]
+
+
 @st.composite
 def cli_args(draw):
+    if draw(st.booleans()):                   # a well-formed command, maybe one token edited
+        pos = draw(st.sampled_from(_IDS + _RACES + ["start"]))
+        argv = draw(st.sampled_from([
+            ["show", pos],
+            ["moves", pos, draw(st.sampled_from(["64", "6-4", "11", "5,2"])), "--json"],
+            ["moves", pos, "33"],
+            ["rollout", pos, "-n", "36", "--policy", "random", "--truncate", "none",
+             "--no-progress", "--workers", "1"],
+            ["rollout", pos, "-n", "36", "--json", "--no-progress", "--workers", "1",
+             "--rules", draw(st.sampled_from(["classic", "draw_rule=true",
+                                              "scoring=extended"]))],
+            ["bearoff", "query", draw(st.sampled_from(_RACES)), "--json"],
+        ]))
+        if draw(st.booleans()):
+            i = draw(st.integers(0, len(argv) - 1))
+            argv[i] = draw(st.sampled_from(_CLI_TOKENS) | st.text(max_size=6))
+        return argv
     first = draw(st.sampled_from(["show", "moves", "rollout", "bearoff", "x", "-n"]))
     rest = draw(st.lists(st.sampled_from(_CLI_TOKENS) | st.text(max_size=6), max_size=6))
     return [first] + rest
