@@ -14,11 +14,13 @@ and byte count of each) and ``payload_bytes`` and ``crc32`` (zlib's CRC-32 of th
 payload, padding included).
 
 ``write_db`` (whole arrays) and ``DbWriter`` (arrays streamed in row blocks, for tables
-larger than one wants to hold in memory at once) write to a temporary name in the target folder and renames it into place,
-so an interrupted write never leaves a file that looks valid; a file that would not fit
-on its disk is refused before it is written (``OSError``, ``ENOSPC``, naming the folder).  ``read_db`` memory-maps the
-payload read-only after checking the magic, version, kind, sizes and checksum; any
-failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
+larger than one wants to hold in memory at once) write to a temporary name in the target
+folder and rename it into place, so an interrupted write never leaves a file that looks
+valid; a file that would not fit on its disk is refused before it is written (``OSError``,
+``ENOSPC``, naming the folder).  ``read_db`` memory-maps the payload read-only after
+checking the magic, version, kind, sizes, the array layout (each array where ``write_db``
+puts it, nothing overlapping or left over) and checksum; any failure raises
+``DatabaseError`` (a ``ValueError``) naming the file.
 """
 from __future__ import annotations
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
-import io
 import itertools
 import multiprocessing
 import multiprocessing.context
@@ -40,7 +39,7 @@ import pickle
 import signal
 import warnings
 
-__all__ = ["run_chunks", "default_workers", "shutdown_pools"]
+__all__ = ["run_chunks", "default_workers", "shutdown_pools", "unsendable"]
 
 _POOLS = {}
 
@@ -124,10 +123,6 @@ class _MainFinder(pickle.Pickler):
         return NotImplemented
 
 
-def _describe(obj):
-    return f"{getattr(obj, '__qualname__', type(obj).__name__)!s}"
-
-
 def unsendable(obj):
     """Why worker processes could not receive ``obj`` by reference, or None if they can.
 
@@ -146,8 +141,8 @@ def unsendable(obj):
     except Exception as e:                       # PicklingError, AttributeError, TypeError
         return f"it cannot be pickled ({type(e).__name__}: {e})"
     if finder.found is not None:
-        return (f"{_describe(finder.found)} is defined in __main__, which worker processes "
-                "do not import")
+        return (f"{finder.found.__qualname__} is defined in __main__, which worker "
+                "processes do not import")
     return None
 
 
