@@ -16,8 +16,9 @@ payload, padding included).
 ``write_db`` (whole arrays) and ``DbWriter`` (arrays streamed in row blocks, for tables
 larger than one wants to hold in memory at once) write to a temporary name in the target
 folder and rename it into place, so an interrupted write never leaves a file that looks
-valid; a file that would not fit on its disk is refused before it is written (``OSError``,
-``ENOSPC``, naming the folder).  ``read_db`` memory-maps the payload read-only after
+valid (the temporary file of a writer that was killed is removed by the next write of the
+same file); a file that would not fit on its disk is refused before it is written
+(``OSError``, ``ENOSPC``, naming the folder).  ``read_db`` memory-maps the payload read-only after
 checking the magic, version, kind, sizes, the array layout (each array where ``write_db``
 puts it, nothing overlapping or left over) and checksum; any failure raises
 ``DatabaseError`` (a ``ValueError``) naming the file.
@@ -34,7 +35,7 @@ import zlib
 import numpy as np
 
 from nardy_fast._io import atomic_write
-from nardy_fast._resources import check_disk, temp_prefix
+from nardy_fast._resources import check_disk, remove_stale_temps, temp_prefix
 
 __all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 
@@ -95,6 +96,7 @@ def write_db(path, kind, meta, arrays):
     text = json.dumps(header, sort_keys=True).encode("utf-8")
     head = MAGIC + struct.pack("<I", len(text)) + text
     head += bytes(_align(len(head)) - len(head))
+    remove_stale_temps(path)                     # left by a killed write of this file
     check_disk(folder, len(head) + offset)
 
     def write(tmp):
@@ -159,6 +161,7 @@ class DbWriter:
         self._done = 0                                   # its bytes written
         self._pos = 0                                    # payload bytes written
         self._crc = 0
+        remove_stale_temps(self.path)
         check_disk(folder, self._start + offset)
         fd, self._tmp = tempfile.mkstemp(prefix=temp_prefix(self.path), suffix=".tmp",
                                          dir=folder)

@@ -48,7 +48,7 @@ import numpy as np
 
 from nardy_fast import _bearoff
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
-from nardy_fast._resources import cache_errors, check_memory, remove_stale_temps
+from nardy_fast._resources import cache_errors, check_memory
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
            "mars_table", "index_of", "board_of", "epc", "data_dir", "N_BOARDS",
@@ -872,7 +872,6 @@ def _cached(cls, filename, build, saved=False):
         if build is None:
             return None
         with cache_errors(os.path.dirname(path)):     # errors name the folder, NARDY_FAST_DATA
-            remove_stale_temps(path)                 # left by a killed build
             db = build()
             if not saved:
                 db.save(path)
