@@ -22,10 +22,17 @@ CODE = textwrap.dedent("""\
         return c[:, 18:].sum(axis=1) * 1.0
 
     kw = dict(seed=7, truncate=None, progress=False, chunk_size=1296)
+    a_id = "B_gAAAAAAAAAAAAABAAAAAAAAAAAAAAAA"   # after White's opening 6-5
     a = nf.rollout(nf.Position.initial(), 2592, policy="random", workers=2, **kw)
     b = nf.rollout(nf.Position.initial(), 2592, policy=pol, workers=2, **kw)
-    print("RESULT", a.extra["backend"], repr(a.p_win), repr(a.equity), repr(b.p_win))
+    c = nf.rollout_many(["W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", a_id], 1296, policy="random",
+                        workers=2, **kw)
+    print("RESULT", a.extra["backend"], repr(a.p_win), repr(a.equity), repr(b.p_win),
+          repr(float(c["equity"].sum())))
     """)
+
+
+A_ID = "B_gAAAAAAAAAAAAABAAAAAAAAAAAAAAAA"
 
 
 def pol(c, o):
@@ -37,7 +44,9 @@ def expected():
     kw = dict(seed=7, truncate=None, progress=False, chunk_size=1296)
     a = nf.rollout(nf.Position.initial(), 2592, policy="random", workers=1, **kw)
     b = nf.rollout(nf.Position.initial(), 2592, policy=pol, workers=1, **kw)
-    return f"RESULT pool(2) {a.p_win!r} {a.equity!r} {b.p_win!r}"
+    c = nf.rollout_many([nf.Position.initial().id, A_ID], 1296, policy="random", workers=1,
+                        **kw)
+    return f"RESULT pool(2) {a.p_win!r} {a.equity!r} {b.p_win!r} {float(c['equity'].sum())!r}"
 
 
 def run(args, cwd, stdin=None, env=None):
