@@ -14,14 +14,19 @@ and byte count of each) and ``payload_bytes`` and ``crc32`` (zlib's CRC-32 of th
 payload, padding included).
 
 ``write_db`` (whole arrays) and ``DbWriter`` (arrays streamed in row blocks, for tables
-larger than one wants to hold in memory at once) write to a temporary name in the target folder and renames it into place,
-so an interrupted write never leaves a file that looks valid.  ``read_db`` memory-maps the
-payload read-only after checking the magic, version, kind, sizes and checksum; any
-failure raises ``DatabaseError`` (a ``ValueError``) naming the file.
+larger than one wants to hold in memory at once) write to a temporary name in the target
+folder and rename it into place, so an interrupted write never leaves a file that looks
+valid (the temporary file of a writer that was killed is removed by the next write of the
+same file); a file that would not fit on its disk is refused before it is written
+(``OSError``, ``ENOSPC``, naming the folder).  ``read_db`` memory-maps the payload read-only after
+checking the magic, version, kind, sizes, the array layout (each array where ``write_db``
+puts it, nothing overlapping or left over) and checksum; any failure raises
+``DatabaseError`` (a ``ValueError``) naming the file.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 import tempfile
@@ -30,6 +35,7 @@ import zlib
 import numpy as np
 
 from nardy_fast._io import atomic_write
+from nardy_fast._resources import check_disk, remove_stale_temps, temp_prefix
 
 __all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 
@@ -90,6 +96,9 @@ def write_db(path, kind, meta, arrays):
     text = json.dumps(header, sort_keys=True).encode("utf-8")
     head = MAGIC + struct.pack("<I", len(text)) + text
     head += bytes(_align(len(head)) - len(head))
+    remove_stale_temps(path)                     # left by a killed write of this file
+    check_disk(folder, len(head) + offset)
+
     def write(tmp):
         with open(tmp, "wb") as f:
             f.write(head)
@@ -152,8 +161,10 @@ class DbWriter:
         self._done = 0                                   # its bytes written
         self._pos = 0                                    # payload bytes written
         self._crc = 0
-        fd, self._tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
-                                         suffix=".tmp", dir=folder)
+        remove_stale_temps(self.path)
+        check_disk(folder, self._start + offset)
+        fd, self._tmp = tempfile.mkstemp(prefix=temp_prefix(self.path), suffix=".tmp",
+                                         dir=folder)
         self._f = os.fdopen(fd, "wb")
         self._f.write(bytes(self._start))
 
@@ -302,6 +313,7 @@ def read_db(path, kind, verify=True):
     if verify and _crc([raw]) != crc:
         raise DatabaseError(f"{path}: checksum mismatch: the payload is corrupt")
     arrays = {}
+    end = 0                                  # the layout write_db uses, nothing else
     for spec in specs:
         try:
             dtype = np.dtype(spec["dtype"])
@@ -310,8 +322,14 @@ def read_db(path, kind, verify=True):
             name = str(spec["name"])
         except (KeyError, TypeError, ValueError) as e:
             raise DatabaseError(f"{path}: corrupt array description ({e})") from None
-        if (nb != dtype.itemsize * int(np.prod(shape, dtype=np.int64)) or off < 0
-                or off + nb > nbytes or off % dtype.itemsize):
+        if (dtype.hasobject or dtype.itemsize == 0 or min(shape, default=0) < 0
+                or name in arrays):
+            raise DatabaseError(f"{path}: array {name!r}: bad dtype, shape or name")
+        if (nb != dtype.itemsize * math.prod(shape) or off != _align(end)
+                or off + nb > nbytes):
             raise DatabaseError(f"{path}: array {name!r} does not fit the payload")
         arrays[name] = raw[off:off + nb].view(dtype).reshape(shape)
+        end = off + nb
+    if end != nbytes:
+        raise DatabaseError(f"{path}: the arrays cover {end} of {nbytes} payload bytes")
     return meta, arrays

@@ -1,9 +1,13 @@
 """Atomic file output: write to a temporary name in the target folder, then rename.
 
-An interrupted write never leaves a file that looks complete under the final name.
+An interrupted write never leaves a file that looks complete under the final name; the
+temporary name records the host and process (``_resources.temp_prefix``) so that the file
+of a killed process can be cleaned up later (``_resources.remove_stale_temps``).
 """
 import os
 import tempfile
+
+from nardy_fast._resources import temp_prefix
 
 __all__ = ["atomic_write", "atomic_write_text"]
 
@@ -18,7 +22,7 @@ def atomic_write(path, write, mode=0o644):
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path),
                                suffix=".tmp" + os.path.splitext(path)[1], dir=folder)
     os.close(fd)
     try:

@@ -47,6 +47,7 @@ from nardy_fast import _board6, _mars, _twosided
 from nardy_fast._checks import as_board6, as_indices, as_table, check_int, check_threads
 from nardy_fast._progress import progress_callback
 from nardy_fast._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast._resources import check_memory
 from nardy_fast.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.position import PIPS_PER_ROLL
@@ -209,6 +210,8 @@ class TwoSided:
         mc = check_int(max_checkers, 0, 14, "max_checkers")
         threads = check_threads(threads)
         m = n_boards(mc)
+        check_memory(8 * m * m, f"the two-sided bear-off database of {mc} checkers",
+                     "use a smaller max_checkers")
         table = np.empty((m, m), dtype=np.float64)
         t0 = time.perf_counter()
         solver = _twosided.TwoSidedSolver(mc, table, threads)
@@ -418,6 +421,8 @@ class MarsTable:
         threads = check_threads(threads)
         nx = n_boards(T) - n_boards(T - 1)
         my = n_boards(N)
+        check_memory(8 * my * (n_boards(T - 1) + 2 * nx * (1 if path else 2)),
+                     f"the mars table {T} vs <= {N}", "use a smaller max_checkers")
         t0 = time.perf_counter()
         y_on = np.empty((nx, 2, my), dtype=np.float64)
         if my < MARS_THREADS_MIN_Y:     # too little work per X board to pay for the threads

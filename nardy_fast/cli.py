@@ -541,7 +541,7 @@ def main(argv=None):
     except CliError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
-    except (ValueError, TypeError, OSError, ImportError) as e:
+    except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         if isinstance(e, OSError) and e.filename and str(e.filename) not in msg:
             msg = f"{e.filename}: {msg}"

@@ -11,6 +11,7 @@ import os
 import warnings
 
 from nardy_fast._dbfile import DatabaseError
+from nardy_fast._resources import cache_errors
 
 __all__ = ["DATA_ENV", "data_dir", "cached", "clear_memory"]
 
@@ -55,9 +56,10 @@ def cached(cls, filename, build, saved=False):
     if db is None:
         if build is None:
             return None
-        db = build()
-        if not saved:
-            db.save(path)
+        with cache_errors(os.path.dirname(path)):     # errors name the folder, NARDY_FAST_DATA
+            db = build()
+            if not saved:
+                db.save(path)
         db = cls.load(path, verify=False)
     _CACHE[path] = db
     return db

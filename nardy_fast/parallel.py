@@ -12,6 +12,19 @@ Local pools use the ``forkserver`` start method where available (``spawn`` elsew
 workers import the package afresh, never inherit the parent's threads, and ignore SIGINT
 (the parent handles Ctrl-C).  One pool per worker count is kept for the life of the
 process and shut down at exit.
+
+Front ends
+----------
+Pool workers never run the caller's ``__main__`` (``multiprocessing`` would otherwise
+re-run a script's top level in every worker, or fail on a script read from standard input
+with a ``BrokenProcessPool``).  So parallel runs work the same from a script with or
+without an ``if __name__ == "__main__":`` guard, ``python -``, ``python -c``, the
+interactive interpreter, IPython and Jupyter: the chunk functions live in this package.
+Work that refers to objects defined in ``__main__`` (a callable policy typed into a
+notebook, say), or to objects ``pickle`` cannot send by reference (lambdas, closures), is
+sent by value with ``cloudpickle`` when it is installed (it comes with the ``dask``
+extra); without it, the chunks run in the calling process, with a ``RuntimeWarning``
+saying so.  Either way the results are the same: they never depend on where a chunk ran.
 """
 from __future__ import annotations
 
@@ -19,11 +32,16 @@ import atexit
 import concurrent.futures as cf
 import itertools
 import multiprocessing
+import multiprocessing.context
+import multiprocessing.spawn
+import os
+import pickle
 import signal
+import warnings
 
 from nardy_fast._checks import usable_cores
 
-__all__ = ["run_chunks", "default_workers", "shutdown_pools"]
+__all__ = ["run_chunks", "default_workers", "shutdown_pools", "unsendable"]
 
 _POOLS = {}
 
@@ -37,9 +55,111 @@ def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+# Worker processes are named with this prefix; ``multiprocessing`` leaves ``__main__`` out
+# of their preparation data (see the module docstring).
+WORKER_PREFIX = "nardy_fast-worker"
+
+
+def _preparation_data(name, _original=multiprocessing.spawn.get_preparation_data):
+    data = _original(name)
+    if str(name).startswith(WORKER_PREFIX):
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+    return data
+
+
+def _no_main_in_workers():
+    """Install ``_preparation_data`` (once): what a new process learns about its parent
+    comes from ``multiprocessing.spawn.get_preparation_data(name)``, for the spawn and
+    forkserver start methods alike; processes not named ``WORKER_PREFIX...`` are served
+    exactly as before."""
+    if getattr(multiprocessing.spawn.get_preparation_data, "_nardy_fast", False):
+        return
+    _preparation_data._nardy_fast = True
+    multiprocessing.spawn.get_preparation_data = _preparation_data
+
+
+class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
+class _SpawnWorker(multiprocessing.context.SpawnProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
 def _context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    """A forkserver (else spawn) context whose processes do not run ``__main__``."""
+    _no_main_in_workers()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.context.ForkServerContext()
+        ctx.Process = _ForkServerWorker
+    else:
+        ctx = multiprocessing.context.SpawnContext()
+        ctx.Process = _SpawnWorker
+    return ctx
+
+
+class _Sink:
+    def write(self, b):
+        return len(b)
+
+
+class _MainFinder(pickle.Pickler):
+    """Pickles to nowhere, noting the first function or class defined in ``__main__``."""
+
+    found = None
+
+    def reducer_override(self, obj):
+        if (getattr(obj, "__module__", None) == "__main__" and callable(obj)
+                and hasattr(obj, "__qualname__")):   # a function or a class
+            if self.found is None:
+                self.found = obj
+            return (int, ())                     # stand-in: do not look it up
+        return NotImplemented
+
+
+def unsendable(obj):
+    """Why worker processes could not receive ``obj`` by reference, or None if they can.
+
+    Workers import this package and any module on ``sys.path``, never ``__main__``.
+
+    Examples
+    --------
+    >>> unsendable(("greedy", 3)) is None
+    True
+    >>> unsendable(lambda x: x).startswith("it cannot be pickled")
+    True
+    """
+    finder = _MainFinder(_Sink(), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        finder.dump(obj)
+    except Exception as e:                       # PicklingError, AttributeError, TypeError
+        return f"it cannot be pickled ({type(e).__name__}: {e})"
+    if finder.found is not None:
+        return (f"{finder.found.__qualname__} is defined in __main__, which worker "
+                "processes do not import")
+    return None
+
+
+def _by_value(fn, specs):
+    """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or None without it."""
+    try:
+        import cloudpickle
+    except ImportError:
+        return None
+    try:
+        return _call_by_value, [cloudpickle.dumps((fn, spec)) for spec in specs]
+    except Exception:
+        return None
+
+
+def _call_by_value(payload):
+    fn, spec = pickle.loads(payload)             # cloudpickle output loads with pickle
+    return fn(spec)
 
 
 def _pool(workers):
@@ -91,7 +211,10 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
     fn : callable
         A module-level function (it is pickled by reference for worker processes).
     specs : list
-        One picklable argument per chunk.
+        One picklable argument per chunk.  If ``fn`` or a spec refers to something
+        defined in ``__main__`` or not picklable by reference, the chunks go to the
+        workers with cloudpickle, or without it run in this process with a
+        ``RuntimeWarning`` (see the module docstring).
     on_result : callable
         ``on_result(i, result)``, called in this process once per finished chunk.
     sizes : list of int
@@ -116,6 +239,16 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
         n_workers = default_workers() if workers is None else workers
         if n_workers == 1 or len(specs) <= 1:
             return _run_here(fn, specs, on_result, sizes, bar)
+        problem = unsendable((fn, specs))
+        if problem is not None:
+            sent = _by_value(fn, specs)
+            if sent is None:
+                warnings.warn(f"running {len(specs)} chunks in this process, not on "
+                              f"{n_workers} workers: {problem} (install cloudpickle, or "
+                              "define it in an importable module, to use workers)",
+                              RuntimeWarning, stacklevel=3)
+                return _run_here(fn, specs, on_result, sizes, bar)
+            fn, specs = sent
         return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
     finally:
         bar.close()

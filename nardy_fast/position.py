@@ -10,6 +10,15 @@ Position ID
 counts on each side's own point ``i + 1``.  The start is
 ``"W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"``: byte 0 is 0xFF (15 and 15 on point 1), the others 0.
 One position has one ID; ``Position.from_id(p.id) == p``.
+
+Finished games
+--------------
+A position is a state of a game.  Both sides borne off is none (the game ended when the
+first side finished; under ``draw_rule`` Black finishing in its last turn is a draw, a
+result with no position after it), so ``Position`` raises ``ValueError`` saying so.  One
+side borne off is kept, explicitly finished: ``is_over()`` is true, ``play`` of a finishing
+move returns it and a game record ends in it; functions that need the game to go on
+(``rollout``) reject it with the reason for the rules in force (see ``nardy_fast._state``).
 """
 from __future__ import annotations
 
@@ -20,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nardy_fast._movegen import check_position, successors_with_steps
+from nardy_fast._state import impossible_state
 
 __all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL"]
 
@@ -90,6 +100,9 @@ class Position:
         if side not in _SIDES:
             raise ValueError(f"side={side!r}: expected 'white' or 'black'")
         m, o = check_position(on_roll, opponent)
+        why = impossible_state(m, o)
+        if why:
+            raise ValueError(why)
         boards = np.stack([m, o]).astype(np.uint8)
         boards.flags.writeable = False
         self._boards = boards

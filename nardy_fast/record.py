@@ -117,7 +117,8 @@ class GameRecord:
 
     # -- replay ------------------------------------------------------------------------
     def positions(self):
-        """The positions before each turn and after the last: ``len(turns) + 1`` Positions.
+        """The positions before each turn and after the last: ``len(turns) + 1`` Positions
+        (``len(turns)`` for a draw under ``draw_rule``: no position has both sides off).
 
         Raises ``RecordError`` at the first illegal turn (see the module docstring).
         """
@@ -135,7 +136,7 @@ class GameRecord:
 
     @property
     def final(self):
-        """The position after the last turn."""
+        """The position after the last turn (before it, for a draw: see ``positions``)."""
         return self.positions()[-1]
 
     # -- text --------------------------------------------------------------------------
@@ -332,7 +333,10 @@ def parse_record(text, source="<record>"):
     if cur is not None:
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
     if "Result" in tags:
-        res = record.result()
+        try:
+            res = record.result()
+        except RecordError as e:
+            raise RecordError(f"{source}: {e}") from None
         if res is None or _result_text(res) != tags["Result"].strip():
             got = "game not over" if res is None else _result_text(res)
             raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
@@ -435,6 +439,9 @@ def _replay(record):
                        + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
                        + "; this one breaks the head, block or dice-usage rule")
             raise RecordError(f"{label} is illegal: {why}")
+        if last_turn and board.sum() == 0:    # Black finished in its last turn: a draw;
+            result = {"winner": None, "kind": "draw", "points": 0.0}   # both sides off is
+            continue                          # no position (nardy_fast._state)
         pos = Position(pos.opponent, board, _other(pos.side))
         positions.append(pos)
         if last_turn:                         # Black's last turn under the draw rule
@@ -504,9 +511,9 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         moves = pos.legal_moves(d1, d2, rules)
         move = choose(pos, moves, rng)
         rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
-        pos = pos.play(move)
-        if finishing:
+        if finishing:                         # Black's last turn ends the game
             break
+        pos = pos.play(move)
         if sum(move.board) == 0:
             if gives_last_turn(rules, rec.turns[-1].side == WHITE and start.side == WHITE):
                 finishing = True

@@ -220,6 +220,11 @@ def _final_outcome(pos, rules):
     return Outcome(0.0, 0.0, 1.0, mars, -pts, "final", p_koks_loss=koks, p_home_mars_loss=hm)
 
 
+def _draw_outcome():
+    from nardy_fast.result import Outcome
+    return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+
+
 def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
     _check_games(n_games)
     return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
@@ -370,13 +375,17 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     pos = as_position(position, "positions[0]")
     d1, d2 = check_dice(dice)
     moves = pos.legal_moves(d1, d2, rules)
-    afters = [pos.play(m) for m in moves]
-    outs = evaluate_many(afters, method, n_games, seed, rules, policy, truncate, workers,
-                         client, progress, plies)
+    # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
+    draws = [not any(m.board) and not pos.opponent.any() for m in moves]
+    afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
+    outs = iter(evaluate_many([a for a in afters if a is not None], method, n_games, seed,
+                              rules, policy, truncate, workers, client, progress, plies))
     rows = []
-    for m, after, o in zip(moves, afters, outs):
-        o = o.flipped()   # the mover's view of the opponent's Outcome
-        rows.append({"move": str(m) if m.steps else "pass", "id_after": after.id,
+    for m, after in zip(moves, afters):
+        # the mover's view of the opponent's Outcome
+        o = _draw_outcome() if after is None else next(outs).flipped()
+        rows.append({"move": str(m) if m.steps else "pass",
+                     "id_after": "" if after is None else after.id,
                      "method": o.method, **_outcome_row(o, rules)})
     cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
         [c for c in _outcome_columns(rules) if c != "equity"]
@@ -483,7 +492,8 @@ def _analyse_turn(pos, turn, method, kw):
         return {"n_moves": 1, "best_move": best, "equity_played": math.nan,
                 "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
     mr = move_report(pos, turn.dice, method=method, **kw)
-    after_id = Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
+    after_id = "" if not (any(played) or pos.opponent.any()) else \
+        Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
     mine = mr.loc[mr["id_after"] == after_id, "equity"]
     eq_played = float(mine.iloc[0]) if len(mine) else math.nan
     eq_best = float(mr["equity"].iloc[0])

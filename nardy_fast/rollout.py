@@ -36,6 +36,7 @@ from nardy_fast import rng as _rng
 from nardy_fast._checks import check_dice
 from nardy_fast._racetables import RaceTables
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
+from nardy_fast._state import finished_reason
 from nardy_fast.parallel import default_workers, run_chunks
 from nardy_fast.position import WHITE, as_position
 from nardy_fast.result import Outcome
@@ -194,12 +195,14 @@ class _Plan:
 
     def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
         self.position = as_position(position)
+        self.rules = as_rules(rules)
         if self.position.is_over():
-            raise ValueError(f"position {self.position.id}: the game is over (a side has "
-                             "borne off all 15 checkers)")
+            why = finished_reason(self.position, self.rules)
+            raise ValueError(f"position {self.position.id}: " + (
+                f"the game is over: {why}" if why else "black's last turn (draw_rule): "
+                "rollouts start where both sides have checkers on the board"))
         self.n_games = _check_int(n_games, "n_games", 1)
         self.policies = _check_policy(policy)
-        self.rules = as_rules(rules)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
@@ -411,6 +414,11 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     workers : int or None
         ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
         process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.
+        Pools work from any front end (scripts with or without a main guard, ``python -``,
+        ``-c``, the interactive interpreter, IPython, Jupyter); a callable policy the
+        workers cannot import (defined in ``__main__``, a lambda) goes to them by value
+        with cloudpickle, or without it runs in this process with a ``RuntimeWarning``
+        (``nardy_fast.parallel``).  The results are the same either way.
     client : dask.distributed.Client or None
         Run the chunks on a Dask cluster instead; the result is the same.
     progress : bool

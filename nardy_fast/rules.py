@@ -6,6 +6,7 @@ worker processes.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 
 __all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "as_rules"]
@@ -76,6 +77,8 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"{name}={value!r}: expected a number")
+            if not math.isfinite(value):
+                raise ValueError(f"{name}={value!r}: expected a finite number")
             object.__setattr__(self, name, float(value))
 
     @classmethod

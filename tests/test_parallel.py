@@ -56,11 +56,13 @@ def test_default_workers_is_bit_identical(serial):
     assert fields(r) == fields(serial)
 
 
+def _failing_policy(c, o):
+    raise ValueError("policy failed in a worker")
+
+
 def test_pool_reports_worker_errors():
-    def unpicklable(c, o):
-        return np.zeros(len(c))
-    with pytest.raises(Exception):
-        rollout(position(), 2 * B, policy=unpicklable, seed=1, truncate=None, workers=2,
+    with pytest.raises(ValueError, match="policy failed in a worker"):
+        rollout(position(), 2 * B, policy=_failing_policy, seed=1, truncate=None, workers=2,
                 progress=False, chunk_size=B)
     # the pool still works afterwards
     r = rollout(position(), 2 * B, policy="random", seed=1, truncate=None, workers=2,

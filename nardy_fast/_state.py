@@ -1,0 +1,49 @@
+"""Which boards are states of a game, and when a game is over (rule book section 7).
+
+A game ends the moment a side bears off its 15th checker, except under ``draw_rule``: when
+White (the side that moved first) finishes, Black plays one last turn.  Hence:
+
+- **both sides off** is never a position: the game ended when the first side finished,
+  and Black finishing in its last turn is a draw, a result that no position follows.
+  ``Position`` rejects it (``impossible_state``).
+- **one side off** is a finished game, or Black's last turn: a game record ends in such
+  a position, and a finishing move leads to one.  ``Position`` accepts it
+  (``Position.is_over()`` is true); functions that need the game to go on, like
+  ``rollout``, reject it with the reason (``finished_reason``), which depends on the
+  rules.
+"""
+from __future__ import annotations
+
+__all__ = ["impossible_state", "finished_reason"]
+
+
+def impossible_state(on_roll, opponent):
+    """Why two boards (checker counts) are no state of a game, or None if they are one."""
+    if int(sum(on_roll)) == 0 and int(sum(opponent)) == 0:
+        return ("both sides have borne off all 15 checkers: no game reaches this (it ends "
+                "when the first side finishes; under draw_rule, Black finishing in its last "
+                "turn makes a draw, a result, not a position)")
+    return None
+
+
+def finished_reason(position, rules):
+    """Why the game of ``position`` is over under ``rules`` (a ``Rules``), or None if a
+    side still has to move.
+
+    Black on roll after White finished is Black's last turn under ``draw_rule``: that
+    game is not over, and None is returned.
+    """
+    on_roll, opp = position.off
+    side = position.side
+    other = "black" if side == "white" else "white"
+    if on_roll == 15:
+        return f"{side}, on roll, has already borne off all 15 checkers"
+    if opp != 15:
+        return None
+    if side == "white":
+        return ("black has borne off all 15 checkers, and white gets no last turn (only "
+                "black does, after white finishes, under draw_rule)")
+    if not rules.draw_rule:
+        return (f"{other} has borne off all 15 checkers, and black gets no last turn "
+                "(draw_rule is off)")
+    return None
