@@ -4,6 +4,7 @@ Statistical checks use fixed seeds and compare with 4 standard errors, so a corr
 engine fails them with probability < 1e-4; a wrong one fails them by far.
 """
 import math
+import statistics
 
 import numpy as np
 import pytest
@@ -492,10 +493,12 @@ def small_default_mars(monkeypatch, mars_tables):
 @needs_bearoff
 @pytest.mark.parametrize("k", range(len(HOME_RACES)))
 def test_home_race_rollouts_agree_with_exact(k):
+    from nardy_fast import bearoff as bo
     from nardy_fast._rollout import race_values
     from nardy_fast.rollout import _bearoff_tables
     mover, opp = HOME_RACES[k]
     p = nf.Position.from_boards(mover, opp)
+    one = bo.one_sided()
     mean, turns, first, _, _ = _bearoff_tables()
     exact = race_values(mover, opp, rules=Rules(), mover_white=True,
                         tables=(mean, turns, first, None, 0))
@@ -509,7 +512,18 @@ def test_home_race_rollouts_agree_with_exact(k):
     for name in ("p_mars_win", "p_mars_loss"):
         se = getattr(r, "se_" + name)
         assert -4 * se - 1e-3 <= getattr(r, name) - exact[name] <= 4 * se + 5e-3, name
-    assert abs(r.mean_length - exact["plies"]) < 0.2 * exact["plies"]
+    # The length: the side on roll finishing on its own turn t ends the game at ply
+    # 2t - 1, the opponent at ply 2t; both turn counts independent, each from the
+    # one-sided distribution (the bear-off moves played here).
+    tx, ty = (np.asarray(one.distribution(np.ascontiguousarray(x[::-1][:6])), float)
+              for x in (mover, opp))
+    i, j = np.meshgrid(np.arange(len(tx)), np.arange(len(ty)), indexing="ij")
+    plies = np.where(i <= j, 2 * i - 1, 2 * j)
+    joint = np.outer(tx, ty)
+    mean = (joint * plies).sum()
+    sd = math.sqrt((joint * (plies - mean) ** 2).sum())
+    assert exact["plies"] == pytest.approx(mean, abs=1e-9)
+    assert abs(r.mean_length - mean) < 4 * sd / math.sqrt(r.games)
 
 
 @needs_bearoff
@@ -639,3 +653,111 @@ def test_symmetric_home_race_with_draw_rule_is_exactly_even():
                 rules=Rules(draw_rule=True), **FAST)
     assert r.p_win == pytest.approx(r.p_lose, abs=1e-12)
     assert r.p_draw > 0
+
+
+# ---------------------------------------------------------------------------------------
+# standard errors against a hand computation
+
+def one_checker_finishes(point, d1, d2):
+    """A lone checker on ``point`` of its home bears off in one turn iff the roll's pips
+    reach the edge (rule book 6: a die may bear off from below ``25 - d`` when no checker
+    is farther): d1 + d2 >= 25 - point, four times d for a double."""
+    return (4 * d1 if d1 == d2 else d1 + d2) >= 25 - point
+
+
+@pytest.mark.parametrize("n", [1296, 1296 + 18])
+def test_standard_errors_by_hand(n):
+    """Side 0: one checker on point 20; side 1: one on point 19.  Side 0 finishes on its
+    first roll unless it is 1-1, 1-2, 2-1, 1-3 or 3-1 (fewer than 5 pips); then it is on
+    point 23 or 24 and finishes on its next roll whatever it is.  So side 0 loses iff its
+    first roll fails and side 1's first roll (the second roll of the game) has 6 pips or
+    more (27 of the 36 rolls): every game is decided by the first two rolls, which the
+    engine stratifies: game g's first roll is g mod 36 and its second (g + g div 36) mod 36
+    (roll r is the dice (r div 6 + 1, r mod 6 + 1)).  Both outcomes are oins (one checker
+    left), so equity = 2 p_win - 1 per game.
+
+    For n = 1296 each first-roll stratum holds each second roll once: 5 strata with 27
+    losses of 36 and 31 strata without a loss, so
+        p_win = 1 - 5 * 27 / 1296,
+        s_h**2 = (9 - 9**2 / 36) / 35 in the 5 mixed strata, 0 elsewhere,
+        se(p_win)**2 = sum_h n_h s_h**2 / n**2 = 5 * 36 * s_h**2 / 1296**2,
+    and the unstratified se**2 is the plain sample variance of the 1296 values over n."""
+    values, strata, length = [], [], []
+    for g in range(n):
+        r1, r2 = g % 36, (g + g // 36) % 36
+        first, second = (r1 // 6 + 1, r1 % 6 + 1), (r2 // 6 + 1, r2 % 6 + 1)
+        if one_checker_finishes(20, *first):
+            values.append(1.0), length.append(1)
+        elif one_checker_finishes(19, *second):
+            values.append(0.0), length.append(2)
+        else:
+            values.append(1.0), length.append(3)
+        strata.append(r1)
+    values, strata = np.array(values), np.array(strata)
+    var = sum((strata == h).sum() * values[strata == h].var(ddof=1) for h in range(36)) / n**2
+    var_iid = values.var(ddof=1) / n
+    if n == 1296:                                       # the closed forms of the docstring
+        s2 = (9 - 9**2 / 36) / 35
+        assert values.mean() == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
+        assert var == pytest.approx(5 * 36 * s2 / 1296**2, rel=1e-12)
+
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    r = rollout(p, n, policy="random", seed=17, truncate=None, **FAST)
+    assert r.games == n
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.p_lose == pytest.approx(1 - values.mean(), abs=1e-15)
+    assert r.equity == pytest.approx(2 * values.mean() - 1, abs=1e-14)
+    assert r.mean_length == pytest.approx(np.mean(length), abs=1e-14)
+    assert r.se_p_win == pytest.approx(math.sqrt(var), rel=1e-9)
+    assert r.se_equity == pytest.approx(2 * math.sqrt(var), rel=1e-9)
+    assert r.se_p_mars_win == r.se_p_mars_loss == 0
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * math.sqrt(var_iid),
+                                                              rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(var_iid / var, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] > 3       # stratification really helps
+    z = statistics.NormalDist().inv_cdf(0.975)          # 1.95996...
+    lo, hi = r.ci95("p_win")
+    assert (lo, hi) == pytest.approx((r.p_win - z * r.se_p_win, r.p_win + z * r.se_p_win),
+                                     abs=1e-12)
+
+
+def test_unstratified_standard_error_is_the_sample_variance():
+    """When every game is its own stratum's only value no stratified formula applies (a
+    stratum of one game); the rollout then falls back on the plain formula, so both SEs
+    are sqrt(s**2 / n) of the per-game values.  Here: 30 games, the first roll of game g is
+    g mod 36 (all different), side 0 wins iff it finishes at once (one checker on point
+    20: fewer than 5 pips fail), else side 1 (on point 24) always finishes."""
+    n = 30
+    values = np.array([1.0 if one_checker_finishes(20, g // 6 + 1, g % 6 + 1) else 0.0
+                       for g in range(n)])
+    assert 0 < values.mean() < 1
+    se = math.sqrt(values.var(ddof=1) / n)
+    r = rollout(nf.Position.from_boards(board(p20=1), board(p24=1)), n, policy="random",
+                seed=1, truncate=None, **FAST)
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.se_p_win == pytest.approx(se, rel=1e-9)
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * se, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(1.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("side", ["black", "white"])
+def test_draw_rule_race_played_out_against_brute_force(side):
+    """A tiny race played out under the draw rule with the bear-off moves of least
+    expected turns, against the game tree of tests/naive_race.py (rule book moves and
+    section 7's last turn for Black).  With Black on roll, Black wins iff it needs no more
+    turns than White, and draws iff it needs exactly one more."""
+    import naive_race
+    a6, b6 = (0, 0, 1, 1, 1, 1), (0, 1, 0, 1, 1, 1)
+    assert naive_race.turn_distribution(a6) and naive_race.turn_distribution(b6)
+    win, draw, lose = naive_race.draw_rule_race(a6, b6, side == "white")
+    assert draw > 0.1 and lose > 0.01
+    p = nf.Position.from_boards(naive_race.to24(a6), naive_race.to24(b6), side)
+    n = 36 * 250
+    r = rollout(p, n, policy="greedy", seed=4, rules=Rules(draw_rule=True), truncate=None,
+                **FAST)
+    for name, want in (("p_win", win), ("p_draw", draw), ("p_lose", lose)):
+        se = math.sqrt(want * (1 - want) / n)        # the i.i.d. bound: stratified is less
+        assert abs(getattr(r, name) - want) < 4 * se, name
+    # truncated at once: the one-sided values, which equal the game tree's here
+    t = rollout(p, 36, seed=1, rules=Rules(draw_rule=True), **FAST)
+    assert (t.p_win, t.p_draw, t.p_lose) == pytest.approx((win, draw, lose), abs=1e-12)
