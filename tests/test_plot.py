@@ -100,12 +100,40 @@ def test_bearoff_distribution():
     heights = [p.get_height() for p in ax.patches]
     da = np.asarray(db.distribution(np.ascontiguousarray(a.mover[::-1][:6])), float)
     db_ = np.asarray(db.distribution(np.ascontiguousarray(b.mover[::-1][:6])), float)
-    assert sum(heights) == pytest.approx(da.sum() + db_.sum(), abs=1e-6)
+    nz = lambda d: d[np.flatnonzero(d > 1e-9)[0]:np.flatnonzero(d > 1e-9)[-1] + 1]
+    assert heights == pytest.approx(list(nz(da)) + list(nz(db_)), abs=1e-12)
     assert any(t.get_text().startswith("A: mean") for t in ax.get_legend().get_texts())
     with pytest.raises(ValueError, match="outside its home"):
         bearoff_distribution(Position.initial())
     with pytest.raises(ValueError, match="one or two"):
         bearoff_distribution([a, b, a])
+
+
+def test_bearoff_distribution_bars_are_the_distribution():
+    """Two tiny positions: every bar (height and place) against the turn distribution of
+    the rule book's brute force (tests/naive_race.py), the legend against its mean."""
+    import naive_race
+    boards = [(0, 0, 0, 0, 0, 1), (0, 0, 1, 2, 0, 1)]  # point 24 first: 1 on 19; 4 checkers
+    ps = [Position.from_boards(naive_race.to24(b), naive_race.to24((1, 0, 0, 0, 0, 0)))
+          for b in boards]
+    fig, ax = plt.subplots()
+    bearoff_distribution(ps, ax=ax, labels=["A", "B"])
+    bars = list(ax.patches)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    width = 0.8 / 2
+    for k, b in enumerate(boards):
+        want = naive_race.turn_distribution(b)
+        ts = [t for t, p in enumerate(want) if p > 0]       # no gaps in these
+        mine, bars = bars[:len(ts)], bars[len(ts):]
+        assert [p.get_height() for p in mine] == pytest.approx([want[t] for t in ts],
+                                                               abs=1e-12)
+        centres = [p.get_x() + p.get_width() / 2 for p in mine]
+        assert centres == pytest.approx([t + (k - 0.5) * width for t in ts])
+        mean = naive_race.mean_turns(b)
+        assert legend[k] == f"{'AB'[k]}: mean {mean:.3f} turns, EPC {mean * 49 / 6:.1f} pips"
+    assert bars == []
+    # one checker on point 19: 2 turns after the 9 rolls of fewer than 6 pips
+    assert naive_race.turn_distribution(boards[0]) == pytest.approx((0, 27 / 36, 9 / 36))
 
 
 def test_convergence_chart():
