@@ -84,6 +84,24 @@ def test_race_chart_exact_and_rollout():
         race_chart(pd.DataFrame({"pip_diff": [1]}))
 
 
+def test_race_chart_points_and_bin_means():
+    """A hand-made frame: the dots are its rows, the lines the bin means (2 bins of
+    [-10, 0] and (0, 10]: x means -7 and 7)."""
+    x = [-10, -8, -6, -4, 4, 6, 8, 10]
+    p_win = [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9]
+    p_mars = [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.5]
+    frame = pd.DataFrame({"pip_diff": x, "p_win": p_win, "p_mars_win": p_mars,
+                          "method": "two_sided"})
+    ax = race_chart(frame, bins=2)
+    dots = [c.get_offsets().tolist() for c in ax.collections]
+    assert dots == [[[a, b] for a, b in zip(x, p_win)], [[a, b] for a, b in zip(x, p_mars)]]
+    lines = [ln for ln in ax.get_lines()
+             if list(ln.get_xdata()) != [0, 0]]        # not the axvline at 0
+    assert [list(ln.get_xdata()) for ln in lines] == [[-7, 7], [-7, 7]]
+    assert list(lines[0].get_ydata()) == pytest.approx([0.25, 0.75])
+    assert list(lines[1].get_ydata()) == pytest.approx([0.05, 0.3])
+
+
 def test_race_chart_with_database():
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
     ax = race_chart(exact)

@@ -270,6 +270,24 @@ def test_opening_dice_forbid_a_fixed_double_from_the_start():
         rollout(nf.Position.initial(), 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
     r = rollout(nf.Position.initial(), 10, dice=(3, 3), truncate=None, **FAST)
     assert r.games == 10
+    # only the start is special: here Black still has all 15 on its head, White has moved
+    white = board(p1=14, p12=1)
+    after = nf.Position.from_boards(board(p1=15), white, "black")
+    r = rollout(after, 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
+    assert r.games == 10 and r.extra["dice"] == "3-3"
+
+
+def test_one_game_has_no_standard_error():
+    """One game: the estimates are its values; no variance can be estimated (nan), and
+    no arithmetic warning on the way."""
+    import warnings
+    p = nf.Position.from_boards(board(p24=1), board(p1=15))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = rollout(p, 1, policy="random", seed=0, truncate=None, **FAST)
+    assert (r.games, r.p_win, r.equity) == (1, 1.0, 2.0)        # a koks: 2 points
+    assert math.isnan(r.se_p_win) and math.isnan(r.se_equity)
+    assert math.isnan(r.extra["se_equity_unstratified"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -644,6 +662,11 @@ def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
     assert np.array_equal(x, table.x_on_roll) and np.array_equal(y, table.y_on_roll)
     with pytest.raises(mod.BearoffUnavailable, match="mars table"):
         mod._mars_tables((missing, 3), Rules())
+    # the file exists but covers fewer checkers, or other points: refused as well
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 3), Rules())
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 2), EXTENDED)
 
 
 @needs_bearoff
