@@ -158,16 +158,43 @@ def test_one_sided_draw_rule_matches_the_turn_distributions(one, side):
     """The draw rule's convolution (both sides on roll) against the rule book's
     win / draw / loss conditions evaluated on the database's turn distributions."""
     rng = np.random.default_rng(6 if side == "white" else 7)
-    t = np.asarray(one.turns)
+    t, f = np.asarray(one.turns), np.asarray(one.first_off)
     rules = Rules(draw_rule=True)
-    draws = 0.0
-    for ia, ib in rng.integers(1, bo.N_BOARDS, (30, 2)):
+    draws = mars_w = mars_l = 0.0
+
+    def p_at_least(p, u):                    # P(F >= u)
+        return p[max(u, 0):].sum()
+
+    pairs = [tuple(x) for x in rng.integers(1, bo.N_BOARDS, (40, 2))]
+    mars_races = [((0, 0, 0, 0, 0, 15), (0, 0, 1, 1, 0, 0)),    # 15 (none off) against a few
+                  ((0, 0, 0, 3, 5, 7), (1, 1, 0, 0, 0, 0)),
+                  ((0, 1, 2, 3, 4, 5), (0, 0, 0, 2, 1, 0))]
+    for x, y in mars_races:
+        pairs += [(int(bo.index_of(x)), int(bo.index_of(y))), (int(bo.index_of(y)),
+                                                                int(bo.index_of(x)))]
+    for ia, ib in pairs:
         o = race_probabilities(race(bo.board_of(ia), bo.board_of(ib), side), rules=rules)
         win, draw, lose = draw_rule_by_turns(t[ia], t[ib], side == "white")
+        # Mars: the loser has none off when the game ends.  White on roll: Black's last
+        # turn is its turn Ta, so White's mars needs Fb > Ta; White loses a mars iff
+        # Fa > Tb.  Black on roll: White has had Ta - 1 turns when Black finishes (mars
+        # iff Fb >= Ta); Black's last turn is its turn Tb + 1 (a mars loss iff Fa > Tb + 1).
+        k = np.arange(t.shape[1])
+        if side == "white":
+            mw = sum(t[ia, i] * p_at_least(f[ib], i + 1) for i in k)
+            ml = sum(t[ib, j] * p_at_least(f[ia], j + 1) for j in k)
+        else:
+            mw = sum(t[ia, i] * p_at_least(f[ib], i) for i in k)
+            ml = sum(t[ib, j] * p_at_least(f[ia], j + 2) for j in k)
         assert o.method == "one_sided"
         assert (o.p_win, o.p_draw, o.p_lose) == pytest.approx((win, draw, lose), abs=1e-13)
+        assert (o.p_mars_win, o.p_mars_loss) == pytest.approx((min(mw, win), min(ml, lose)),
+                                                              abs=1e-13)
         draws += draw
+        mars_w += o.p_mars_win
+        mars_l += o.p_mars_loss
     assert draws > 0.3                       # draws are common: a wrong rule would show
+    assert mars_w > 0.01 and mars_l > 0.01   # and so are marses
 
 
 TINY = [b for b in itertools.product(range(4), repeat=6) if 0 < sum(b) <= 3]
