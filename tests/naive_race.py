@@ -105,3 +105,21 @@ def draw_rule_race(a6, b6, a_white):
         draw += PROB[r] * d
         lose += PROB[r] * w
     return win, draw, lose
+
+
+@lru_cache(maxsize=None)
+def draw_rule_plies(a6, b6, a_white):
+    """(E[plies], E[plies**2]) left in the game of ``draw_rule_race``: every turn played is
+    a ply, Black's last turn (after White finishes) included."""
+    m1 = m2 = 0.0
+    for r in ROLLS:
+        a2 = _play(a6, r)
+        if sum(a2) == 0:
+            k = 2 if a_white else 1              # White finishing: Black's last turn too
+            m1 += PROB[r] * k
+            m2 += PROB[r] * k * k
+            continue
+        e1, e2 = draw_rule_plies(b6, a2, not a_white)
+        m1 += PROB[r] * (1 + e1)
+        m2 += PROB[r] * (1 + 2 * e1 + e2)
+    return m1, m2

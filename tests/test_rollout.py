@@ -781,6 +781,9 @@ def test_draw_rule_race_played_out_against_brute_force(side):
     for name, want in (("p_win", win), ("p_draw", draw), ("p_lose", lose)):
         se = math.sqrt(want * (1 - want) / n)        # the i.i.d. bound: stratified is less
         assert abs(getattr(r, name) - want) < 4 * se, name
+    plies, plies2 = naive_race.draw_rule_plies(a6, b6, side == "white")
+    assert abs(r.mean_length - plies) < 4 * math.sqrt((plies2 - plies**2) / n)
     # truncated at once: the one-sided values, which equal the game tree's here
     t = rollout(p, 36, seed=1, rules=Rules(draw_rule=True), **FAST)
     assert (t.p_win, t.p_draw, t.p_lose) == pytest.approx((win, draw, lose), abs=1e-12)
+    assert t.mean_length == pytest.approx(plies, abs=1e-12)
