@@ -183,6 +183,16 @@ def make_workdir(workdir: Path):
         shutil.copy2(ROOT / name, workdir / name)
     setup = (workdir / "setup.py").read_text()
     (workdir / "setup.py").write_text(setup.replace('["-O3"]', '["-O1"]'))
+    # every source older than its .c, every .c older than its extension: nothing is
+    # rebuilt but the mutated module
+    past = time.time() - 7200
+    pkg = workdir / "nardy_fast"
+    for f in list(pkg.glob("*.pyx")) + list(pkg.glob("*.pxd")):
+        os.utime(f, (past, past))
+    for f in pkg.glob("_*.c"):
+        os.utime(f, (past + 1, past + 1))
+    for f in pkg.glob("_*.so"):
+        os.utime(f, (past + 2, past + 2))
 
 
 def env_for(workdir: Path):
@@ -233,15 +243,21 @@ def run_mutant(workdir, module, m, timeout, env):
                                timeout=timeout)
             if b.returncode != 0:
                 return "build_error", (b.stderr.strip().splitlines() or [""])[-1][:200], 0.0
+            if saved[0][0].read_bytes() == saved[0][1]:
+                raise RuntimeError(f"{module}: the mutant was not rebuilt")
         return run_tests(workdir, TESTS[module], timeout, env)
     finally:
         path.write_text(original, encoding="utf-8")
-        st = path.stat()
-        for f, data, old in saved:                        # the original extension back,
-            f.write_bytes(data)                           # newer than its sources
-            os.utime(f, (st.st_mtime + 1, st.st_mtime + 1))
-        for f in sorted(workdir.glob(f"nardy_fast/{module[:-4]}.cpython*.so")):
-            os.utime(f, (st.st_mtime + 2, st.st_mtime + 2))
+        if saved:
+            # The original extension back, its sources dated in the past (source, then
+            # .c, then .so), so that the next mutant's source is newer than both and is
+            # rebuilt, and the original is not.
+            past = time.time() - 3600
+            os.utime(path, (past, past))
+            for f, data, old in saved:
+                f.write_bytes(data)
+                bump = 2 if f.suffix == ".so" else 1
+                os.utime(f, (past + bump, past + bump))
 
 
 def main(argv=None):

@@ -121,6 +121,7 @@ def test_race_sample():
     for p in race_sample(20, seed=1, kind="race"):
         assert not p.is_contact() and p.off == (0, 0)
     assert race_sample(5, seed=9) == race_sample(5, seed=9)
+    assert len(race_sample(1, seed=9)) == 1 and len(race_sample(3, seed=9)) == 3
     with pytest.raises(ValueError, match="kind"):
         race_sample(3, kind="contact")
     with pytest.raises(ValueError, match="n="):
@@ -235,6 +236,9 @@ def test_game_report_and_error_rates(tmp_path):
     assert (ga.loc[white, "p_win_white"] == ga.loc[white, "p_win"]).all()
     assert (ga.loc[~white, "p_win_white"] == ga.loc[~white, "p_lose"]).all()
     played = ga[ga["move"] != ""]
+    last = ga.iloc[-1]                      # the final position: no turn, nothing to rank
+    assert (last["move"], last["n_moves"], last["best_move"]) == ("", 0, "")
+    assert math.isnan(last["equity_loss"])
     assert (played["equity_loss"] >= -1e-12).all()
     assert (played["n_moves"] >= 1).all()
     er = error_rates(ga)
