@@ -120,6 +120,11 @@ def test_race_sample():
         assert p.is_bearoff()
     for p in race_sample(20, seed=1, kind="race"):
         assert not p.is_contact() and p.off == (0, 0)
+        assert p.boards[:, :12].sum() == 0 and p.side == "white"
+    # bearoff: each side keeps 1..15 checkers, uniformly; 300 sides see both ends
+    # (each is missed with probability (14/15)**300 < 1e-8)
+    kept = [int(c) for p in race_sample(150, seed=2) for c in p.boards.sum(axis=1)]
+    assert min(kept) == 1 and max(kept) == 15
     assert race_sample(5, seed=9) == race_sample(5, seed=9)
     assert len(race_sample(1, seed=9)) == 1 and len(race_sample(3, seed=9)) == 3
     with pytest.raises(ValueError, match="kind"):
