@@ -275,7 +275,7 @@ def test_export_round_trips(tmp_path):
     p = save(df, tmp_path / "r.html", title="Pips <&>")
     text = open(p, encoding="utf-8").read()
     assert "Pips &lt;&amp;&gt;" in text and all(i in text for i in df["id"])
-    assert "<table class=\"dataframe nardy\">" in text     # no border attribute: the page styles it
+    assert "<table class=\"dataframe nardy\">" in text     # no border: the page styles it
     back = pd.read_html(p)[0]                       # lxml: in the test extras
     assert back["id"].tolist() == df["id"].tolist()
     assert back["pips_mover"].tolist() == df["pips_mover"].tolist()
