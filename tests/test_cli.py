@@ -162,6 +162,19 @@ def test_report_and_analyse_on_a_record(capsys, tmp_path):
     assert "error_rate" in out
     er = pd.read_csv(tmp_path / "a" / "error_rates.csv")
     assert set(er["side"]) == {"white", "black"}
+    # one printed line per turn played: the best move only when it is not the one played
+    ga = pd.read_csv(tmp_path / "a" / "game_analysis.csv", keep_default_na=False)
+    rows = out.split("\n\n")[0].splitlines()[1:]
+    played = ga[ga["move"] != ""]
+    assert len(rows) == len(rec.turns) == len(played)
+    for line, (_, r) in zip(rows, played.iterrows()):
+        assert line.split()[:3] == [str(r["turn"]), r["side"], str(r["dice"])]
+        shown_best = line[43:69].strip()               # the "best" column
+        assert shown_best == ("" if r["best_move"] == r["move"] else r["best_move"])
+    assert any(r["best_move"] == r["move"] for _, r in played.iterrows())
+    er_lines = out.split("\n\n")[1].splitlines()
+    assert er_lines[0].split() == ["player", "turns", "decisions", "errors", "equity_lost",
+                                   "error_rate"]
 
 
 # The mean pips of a roll (a + b, or 4a for a double, over the 36 ordered rolls): 49 / 6.

@@ -50,6 +50,60 @@ def test_plot_board_draws_every_checker_group(seed, turn):
     assert pos.id in labels
 
 
+def column_x(c):
+    """The documented layout: 12 columns of width 1 left to right, a bar of width 1
+    between the halves; centre of column c."""
+    return c + 0.5 + (1 if c >= 6 else 0)
+
+
+def test_plot_board_layout():
+    """Points, checkers and labels where the layout puts them: top row White's points
+    12..1 from left to right (Black's 24..13), bottom row White's 13..24 (Black's 1..12);
+    triangles of width 1 from the board's edge; checkers inside the board, not
+    overlapping; point numbers of both sides beside their own row."""
+    from matplotlib.patches import Polygon
+    pos = random_game(seed=2).positions()[40]
+    fig, ax = plt.subplots()
+    plot_board(pos, ax=ax)
+    tri = [p.get_xy()[:3].tolist() for p in ax.patches if isinstance(p, Polygon)]
+    want = []
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 12], [x + 0.5, 12], [x, 7.2]])      # top row, from y = 12
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 0], [x + 0.5, 0], [x, 4.8]])        # bottom row, from y = 0
+    assert tri == [[pytest.approx(v) for v in t] for t in want]
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    for c in circles:
+        (x, y), r = c.center, c.radius
+        assert 0 < y - r and y + r < 12                              # inside the board
+    for a, b in ((a, b) for i, a in enumerate(circles) for b in circles[i + 1:]):
+        d = np.hypot(*np.subtract(a.center, b.center))
+        assert d >= a.radius + b.radius                              # no overlap
+    labels = {}
+    for t in ax.texts:
+        labels.setdefault(round(t.get_position()[1], 2), {})[t.get_text()] = \
+            t.get_position()[0]
+    top_w, top_b, bot_w, bot_b = (labels[y] for y in (12.35, 12.95, -0.35, -0.95))
+    for p in range(1, 13):
+        assert top_w[str(p)] == pytest.approx(column_x(12 - p))      # White 12..1
+        assert bot_b[str(p)] == pytest.approx(column_x(p - 1))       # Black 1..12
+    for p in range(13, 25):
+        assert bot_w[str(p)] == pytest.approx(column_x(p - 13))      # White 13..24
+        assert top_b[str(p)] == pytest.approx(column_x(24 - p))      # Black 24..13
+    # stack counts: bold, size 9, on the last checker drawn of their point
+    counts = [t for t in ax.texts if t.get_fontweight() == "bold" and t.get_text().isdigit()]
+    assert counts and all(t.get_fontsize() == 9 for t in counts)
+
+
+def test_new_axes_size():
+    assert race_chart(pd.DataFrame({"pip_diff": [1], "p_win": [0.5], "p_mars_win": [0.0],
+                                    "method": ["one_sided"]})).figure.get_size_inches() \
+        .tolist() == [7, 4]
+    assert plot_board(Position.initial()).figure.get_size_inches().tolist() == [7.5, 5.2]
+
+
 def test_plot_board_new_axes_and_errors():
     ax = plot_board(Position.initial().id)
     assert ax.figure is not None

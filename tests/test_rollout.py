@@ -167,6 +167,22 @@ def test_any_position_any_rules_adds_up(seed, plies, rules, policy, truncate, di
         assert r.extra["games_truncated"] == 0
 
 
+def test_outcome_defaults():
+    """An exact or final outcome gives only the main probabilities: no draw, koks or
+    home mars, standard errors 0 (so its interval is the value), no games, no length."""
+    from nardy_fast.result import Outcome
+    o = Outcome(p_win=0.75, p_mars_win=0.25, p_lose=0.25, p_mars_loss=0.0, equity=0.75,
+                method="exact")
+    assert (o.p_draw, o.p_koks_win, o.p_koks_loss, o.p_home_mars_win,
+            o.p_home_mars_loss) == (0, 0, 0, 0, 0)
+    assert (o.se_p_win, o.se_p_mars_win, o.se_p_mars_loss, o.se_equity, o.games) == \
+        (0, 0, 0, 0, 0)
+    assert math.isnan(o.mean_length) and o.extra == {}
+    assert o.ci95("equity") == (0.75, 0.75)
+    d = o.to_dict()
+    assert (d["ci95_p_win_low"], d["ci95_p_win_high"]) == (0.75, 0.75)
+
+
 def test_to_dict_and_frame():
     r = rollout(nf.Position.initial(), 100, policy="random", seed=1, truncate=None, **FAST)
     d = r.to_dict()
