@@ -179,6 +179,7 @@ def test_outcome_defaults():
         (0, 0, 0, 0, 0)
     assert math.isnan(o.mean_length) and o.extra == {}
     assert o.ci95("equity") == (0.75, 0.75)
+    assert o.ci95("p_lose") == (0.25, 0.25)            # no se_p_lose field: no interval
     d = o.to_dict()
     assert (d["ci95_p_win_low"], d["ci95_p_win_high"]) == (0.75, 0.75)
 
