@@ -804,3 +804,15 @@ def test_draw_rule_race_played_out_against_brute_force(side):
     t = rollout(p, 36, seed=1, rules=Rules(draw_rule=True), **FAST)
     assert (t.p_win, t.p_draw, t.p_lose) == pytest.approx((win, draw, lose), abs=1e-12)
     assert t.mean_length == pytest.approx(plies, abs=1e-12)
+
+
+def test_a_block_holds_every_pair_of_stratified_rolls():
+    """rng.BLOCK_GAMES: a block holds every pair of first and second rolls once, so
+    whole blocks (the unit of work, and of an interrupted result) are exactly stratified:
+    the race of test_standard_errors_by_hand gives its exact 1 - 5 * 27 / 1296 after any
+    number of whole blocks."""
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    for blocks in (1, 2):
+        r = rollout(p, blocks * nrng.BLOCK_GAMES, policy="random", seed=blocks,
+                    truncate=None, chunk_size=nrng.BLOCK_GAMES, **FAST)
+        assert r.p_win == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
