@@ -271,8 +271,18 @@ def main(argv=None):
     p.add_argument("--list", action="store_true", help="list the candidates, run nothing")
     p.add_argument("--only", action="append", default=[], metavar="MODULE:K",
                    help="run candidate K of MODULE (repeatable) instead of a sample")
+    p.add_argument("--summary", nargs="+", metavar="JSON",
+                   help="print the table of earlier runs' --json files (later runs of the "
+                        "same mutant replace earlier ones), run nothing")
     args = p.parse_args(argv)
 
+    if args.summary:
+        merged = {}
+        for f in args.summary:
+            for row in json.loads(Path(f).read_text()):
+                merged[(row["module"], row["id"])] = row
+        summarise(list(merged.values()), list(dict.fromkeys(m for m, _ in merged)))
+        return 0
     modules = args.modules or list(TESTS)
     if args.only:
         modules = list(dict.fromkeys(o.split(":")[0] for o in args.only))
@@ -310,18 +320,25 @@ def main(argv=None):
                   flush=True)
             if args.json:
                 Path(args.json).write_text(json.dumps(results, indent=1))
+    summarise(results, list(plan))
+    print(f"\ntotal {time.monotonic() - t_start:.0f} s")
+    return 0
+
+
+def summarise(results, modules):
     print()
     print(f"{'module':14s} {'mutants':>7s} {'killed':>6s} {'survived':>8s} "
           f"{'no build':>8s} {'score':>6s}")
-    for module in plan:
+    for module in modules:
         rows = [r for r in results if r["module"] == module]
         k = sum(r["status"] == "killed" for r in rows)
         s = sum(r["status"] == "survived" for r in rows)
         b = sum(r["status"] == "build_error" for r in rows)
         score = f"{k / (k + s):.0%}" if k + s else "-"
         print(f"{module:14s} {len(rows):7d} {k:6d} {s:8d} {b:8d} {score:>6s}")
-    print(f"\ntotal {time.monotonic() - t_start:.0f} s")
-    return 0
+    for r in results:
+        if r["status"] == "survived":
+            print(f"survived: {r['module']}:{r['id']} line {r['line']}: {r['code'][:70]}")
 
 
 if __name__ == "__main__":
