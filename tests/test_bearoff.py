@@ -883,3 +883,10 @@ def test_one_sided_default_covers_15_checkers():
     again = bo.OneSided(np.asarray(one.turns), np.asarray(one.first_off),
                         np.asarray(one.mean), np.asarray(one.mean_first_off_array))
     assert again.max_checkers == 15 and again.n_boards == 54264
+
+
+def test_saved_database_is_readable_by_all(tmp_path):
+    """A saved database is rw-r--r-- (0644): readable by every user of a shared cache,
+    executable by none."""
+    path = bo.OneSided.build(3, progress=False).save(tmp_path / "one3.nfdb")
+    assert os.stat(path).st_mode & 0o777 == 0o644
