@@ -890,3 +890,6 @@ def test_saved_database_is_readable_by_all(tmp_path):
     executable by none."""
     path = bo.OneSided.build(3, progress=False).save(tmp_path / "one3.nfdb")
     assert os.stat(path).st_mode & 0o777 == 0o644
+    with DbWriter(tmp_path / "streamed.nfdb", "test", {}, {"a": ("<f8", (2,))}) as w:
+        w.write("a", np.zeros(2))                       # the builders' streaming writer
+    assert os.stat(tmp_path / "streamed.nfdb").st_mode & 0o777 == 0o644
