@@ -336,7 +336,9 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
         pl = 0.0
     if pml > pl:
         pml = pl
-    # expected plies: X finishes on its turn t at ply 2t - 1, Y on its turn t at ply 2t
+    # expected plies: X finishes on its turn t at ply 2t - 1, Y on its turn t at ply 2t,
+    # and under draw_rule a White win adds Black's last turn (a = 1: X is White, b = 1:
+    # Y is White), whether or not it ends in a draw
     for t in range(T):
         sx += px[t]
         sy += py[t]
@@ -345,10 +347,10 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     for t in range(1, T):
         u = t - 1 + a
         s = 1.0 - cy[u if u < T else T - 1]     # P(T_Y > t - 1 + a)
-        plies += px[t] * (s if s > 0.0 else 0.0) * (2 * t - 1)
+        plies += px[t] * (s if s > 0.0 else 0.0) * (2 * t - 1 + a)
         u = t + b
         s = 1.0 - cx[u if u < T else T - 1]     # P(T_X > t + b)
-        plies += py[t] * (s if s > 0.0 else 0.0) * (2 * t)
+        plies += py[t] * (s if s > 0.0 else 0.0) * (2 * t + b)
         if a:
             plies += px[t] * py[t] * (2 * t)           # draw: Black's last turn
         elif b and t + 1 < T:

@@ -21,10 +21,11 @@ Two methods, chosen per position:
     the two as independent and from ignoring that the best play depends on the opponent
     (e.g. racing for the last checker, or saving the mars); ``tests/test_race.py`` measures
     it against the two-sided table: over all races of at most 8 checkers a side, the
-    error in P(win) is at most 0.014 and 0.0009 on average (asserted: < 0.02, < 0.002),
+    error in P(win) is at most 0.014 and 0.0009 on average (asserted on a sample of 400
+    pairs: <= 0.0145, < 0.0015 on average),
     and against the exact mars table (classic points): 15 against <= 2 checkers, every
-    pair, at most 3e-7 in P(win) and 1e-15 in P(mars) (asserted on a sample: < 1e-4,
-    < 1e-3); 15 against <= 8, a sample of 1/679 of the pairs with either side on roll
+    pair, at most 3e-7 in P(win) and 1e-15 in P(mars) (asserted on a sample: <= 3e-7,
+    < 1e-14); 15 against <= 8, a sample of 1/679 of the pairs with either side on roll
     (``benchmarks/bench_bearoff.py --mars 8``), at most 0.002 in P(win) and 0.0022 in
     P(mars): with all 15 checkers left a side can rarely win, and saving the mars is
     mostly a matter of getting one checker off soonest, which the one-sided policy does.

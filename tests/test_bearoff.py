@@ -870,3 +870,22 @@ def test_mars_extra_y_checker_never_helps_y(mars3, i, y, k):
     j, j2 = bo.index_of(y), bo.index_of(more)
     for table in (mars3.x_on_roll, mars3.y_on_roll):
         assert _v(mars3, i, j2, table) >= _v(mars3, i, j, table) - 1e-12
+
+
+def test_one_sided_default_covers_15_checkers():
+    """OneSided(...) without max_checkers takes the full tables of 15 checkers:
+    C(15 + 6, 6) = 54264 boards."""
+    one = bo.one_sided()
+    again = bo.OneSided(np.asarray(one.turns), np.asarray(one.first_off),
+                        np.asarray(one.mean), np.asarray(one.mean_first_off_array))
+    assert again.max_checkers == 15 and again.n_boards == 54264
+
+
+def test_saved_database_is_readable_by_all(tmp_path):
+    """A saved database is rw-r--r-- (0644): readable by every user of a shared cache,
+    executable by none."""
+    path = bo.OneSided.build(3, progress=False).save(tmp_path / "one3.nfdb")
+    assert os.stat(path).st_mode & 0o777 == 0o644
+    with DbWriter(tmp_path / "streamed.nfdb", "test", {}, {"a": ("<f8", (2,))}) as w:
+        w.write("a", np.zeros(2))                       # the builders' streaming writer
+    assert os.stat(tmp_path / "streamed.nfdb").st_mode & 0o777 == 0o644

@@ -1,5 +1,6 @@
 """The nardy-fast command line: outputs, files written, one-line errors and exit codes."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -46,8 +47,24 @@ def test_moves(capsys):
     code, out, _ = run(capsys, "moves", "start", "33")
     assert code == 0
     assert out.splitlines()[0] == f"white on roll, 33: {len(Position.initial().legal_moves(3, 3))} legal move(s)"
-    code, out, _ = run(capsys, "moves", "start", "42", "--rules", "head_rule=generalized")
-    assert code == 0
+    # rule book example 5 (White opened 5-5, Black throws 4-4): one checker leaves the
+    # head under classic rules; the generalized head rule lets a second one go
+    white = np.zeros(24, np.uint8)
+    white[[0, 20]] = [14, 1]
+    black = np.zeros(24, np.uint8)
+    black[0] = 15
+    pos = Position.from_boards(black, white, "black")
+    from nardy_fast import Rules
+    classic = pos.legal_moves(4, 4)
+    general = pos.legal_moves(4, 4, Rules(head_rule="generalized"))
+    assert [pos.play(m).opponent.tolist() for m in classic] == \
+        [[14, 0, 0, 0, 1] + [0] * 19]
+    assert [pos.play(m).opponent.tolist() for m in general] == \
+        [[13, 0, 0, 0, 2] + [0] * 19]
+    for spec, moves in (("classic", classic), ("head_rule=generalized", general)):
+        code, out, err = run(capsys, "moves", pos.id, "44", "--rules", spec, "--json")
+        assert code == 0, err
+        assert [m["id_after"] for m in json.loads(out)] == [pos.play(m).id for m in moves]
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -145,19 +162,85 @@ def test_report_and_analyse_on_a_record(capsys, tmp_path):
     assert "error_rate" in out
     er = pd.read_csv(tmp_path / "a" / "error_rates.csv")
     assert set(er["side"]) == {"white", "black"}
+    # one printed line per turn played: the best move only when it is not the one played
+    ga = pd.read_csv(tmp_path / "a" / "game_analysis.csv", keep_default_na=False)
+    rows = out.split("\n\n")[0].splitlines()[1:]
+    played = ga[ga["move"] != ""]
+    assert len(rows) == len(rec.turns) == len(played)
+    for line, (_, r) in zip(rows, played.iterrows()):
+        assert line.split()[:3] == [str(r["turn"]), r["side"], str(r["dice"])]
+        shown_best = line[43:69].strip()               # the "best" column
+        assert shown_best == ("" if r["best_move"] == r["move"] else r["best_move"])
+    assert any(r["best_move"] == r["move"] for _, r in played.iterrows())
+    er_lines = out.split("\n\n")[1].splitlines()
+    assert er_lines[0].split() == ["player", "turns", "decisions", "errors", "equity_lost",
+                                   "error_rate"]
+
+
+# The mean pips of a roll (a + b, or 4a for a double, over the 36 ordered rolls): 49 / 6.
+MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
+                     for a in range(1, 7) for b in range(1, 7)) / 36
 
 
 def test_bearoff_commands(capsys, tmp_path):
+    from nardy_fast import Rules, bearoff, race_probabilities
     from nardy_fast.report import race_sample
-    p = race_sample(1, seed=1)[0]
-    code, out, err = run(capsys, "bearoff", "query", p.id, "--json")
-    assert code == 0, err
+    one = bearoff.one_sided()
+    ps = race_sample(2, seed=1, kind="bearoff") + race_sample(1, seed=2, kind="race")
+    for rules, spec in ((None, []), (Rules(scoring="extended"), ["--rules",
+                                                                  "scoring=extended"])):
+        code, out, err = run(capsys, "bearoff", "query", *[p.id for p in ps], *spec,
+                             "--json")
+        assert code == 0, err
+        rows = json.loads(out)
+        assert [r["id"] for r in rows] == [p.id for p in ps]
+        for row, p in zip(rows[:2], ps):
+            o = race_probabilities(p, rules=rules)
+            for k in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "method"):
+                assert row[k] == getattr(o, k), k
+            for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+                mean = one.mean_turns(np.ascontiguousarray(b[::-1][:6]))
+                assert row[f"mean_turns_{name}"] == mean
+                assert row[f"epc_{name}"] == pytest.approx(mean * MEAN_ROLL_PIPS, rel=1e-15)
+            assert (row["pips_mover"], row["pips_opponent"]) == p.pips
+        # a race not yet in the homes: no probabilities, EPC only for a side all home
+        assert "p_win" not in rows[2]
+    # one checker on point 19 for each: 1 + 9/36 turns (the 9 rolls of fewer than 6 pips
+    # leave it on point 23 or 24), and the side on roll wins unless it rolls one of those
+    # 9 and the opponent then does not: P(win) = 1 - (9/36) * (27/36)
+    b = np.zeros(24, np.uint8)
+    b[18] = 1
+    tiny = Position.from_boards(b, b)
+    code, out, err = run(capsys, "bearoff", "query", tiny.id, "--json")
     row = json.loads(out)[0]
-    assert row["id"] == p.id and 0 <= row["p_win"] <= 1
+    assert row["mean_turns_mover"] == pytest.approx(1 + 9 / 36, abs=1e-15)
+    assert row["epc_mover"] == pytest.approx((1 + 9 / 36) * 49 / 6, abs=1e-13)
+    assert row["p_win"] == pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
+    assert row["equity"] == pytest.approx(2 * row["p_win"] - 1, abs=1e-15)
+    code, out, err = run(capsys, "bearoff", "query", tiny.id)
+    assert f"P(win) {1 - 9 / 36 * 27 / 36:.6f}" in out and "mean turns 1.2500" in out
     code, out, err = run(capsys, "bearoff", "query", START)
     assert code == 0 and "not all home" in out
+    # build: the database of every board of at most 15 checkers on 6 points, C(21, 6)
     code, out, err = run(capsys, "bearoff", "build")
     assert code == 0, err
+    assert out.strip() == f"one-sided bear-off database ready ({math.comb(21, 6)} boards)"
+    f = tmp_path / "one.nfdb"
+    code, out, err = run(capsys, "bearoff", "build", "--out", str(f))
+    assert code == 0 and str(f) in out, err
+    saved = bearoff.OneSided.load(f)
+    assert saved.n_boards == 54264
+    for name in ("turns", "first_off", "mean"):
+        assert np.array_equal(np.asarray(getattr(saved, name)), np.asarray(getattr(one, name)))
+    code, out, err = run(capsys, "bearoff", "build", "--two-sided", "3")
+    assert code == 0, err
+    # the two-sided table of <= 3 checkers a side: C(9, 6) = 84 boards
+    assert out.splitlines()[-1] == "two-sided bear-off database ready " \
+                                   "(TwoSided(max_checkers=3, boards=84))"
+    ts = bearoff.two_sided(3)
+    # a lone checker on point 19 each, side on roll: as above
+    assert ts.p_win([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1]) == \
+        pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
 
 
 def test_bearoff_build_mars_makes_race_queries_exact(capsys):

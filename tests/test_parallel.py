@@ -1,9 +1,9 @@
 """One seed, one result: in this process, on a local process pool, on a Dask LocalCluster,
 for any chunk size (nardy_fast.parallel, nardy_fast.rollout)."""
 import os
+import pickle
 import signal
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -116,34 +116,45 @@ def test_dask_rollout_many_and_python_policy(dask_client):
 
 
 @pytest.mark.parametrize("backend", ["pool", "dask"])
-def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, request):
-    """SIGINT while chunks run: finished chunks are kept, the rest cancelled."""
+def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, request,
+                                                                     monkeypatch):
+    """SIGINT while chunks run: finished chunks are kept, the rest cancelled.  The signal
+    is sent as soon as the first chunk has been merged (no timing involved), so at least
+    that chunk is in the result."""
+    import importlib
+    mod = importlib.import_module("nardy_fast.rollout")
     kw = dict(client=request.getfixturevalue("dask_client")) if backend == "dask" \
         else dict(workers=2)
     running = threading.Event()
+    merged = []
+    add = mod._Merger.add
+
+    def add_then_interrupt(self, result):
+        add(self, result)
+        merged.append(result[0])
+        if len(merged) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
 
     def handler(signum, frame):          # only interrupt the rollout, never pytest itself
         if running.is_set():
             raise KeyboardInterrupt
 
-    def fire():
-        time.sleep(2.0)
-        os.kill(os.getpid(), signal.SIGINT)
-
+    monkeypatch.setattr(mod._Merger, "add", add_then_interrupt)
     n = 400 * B
     old = signal.signal(signal.SIGINT, handler)
     try:
         running.set()
-        threading.Thread(target=fire, daemon=True).start()
         r = rollout(position(), n, policy="random", seed=9, truncate=None, progress=False,
                     chunk_size=B, **kw)
     finally:
         running.clear()
         signal.signal(signal.SIGINT, old)
     assert r.extra["interrupted"] is True
-    assert r.games < n and r.games % B == 0
-    if r.games:
-        assert r.p_win + r.p_lose == pytest.approx(1.0)
+    assert B <= r.games < n and r.games % B == 0
+    assert r.games == B * len(merged)             # every merged chunk, nothing else
+    assert r.p_win + r.p_lose == pytest.approx(1.0, abs=1e-12)    # tallied separately
+    assert 0 < r.p_win < 1 and r.se_p_win > 0
+    monkeypatch.undo()
     # the backend still works afterwards
     again = rollout(position(), 2 * B, policy="random", seed=9, truncate=None,
                     progress=False, chunk_size=B, **kw)

@@ -50,6 +50,60 @@ def test_plot_board_draws_every_checker_group(seed, turn):
     assert pos.id in labels
 
 
+def column_x(c):
+    """The documented layout: 12 columns of width 1 left to right, a bar of width 1
+    between the halves; centre of column c."""
+    return c + 0.5 + (1 if c >= 6 else 0)
+
+
+def test_plot_board_layout():
+    """Points, checkers and labels where the layout puts them: top row White's points
+    12..1 from left to right (Black's 24..13), bottom row White's 13..24 (Black's 1..12);
+    triangles of width 1 from the board's edge; checkers inside the board, not
+    overlapping; point numbers of both sides beside their own row."""
+    from matplotlib.patches import Polygon
+    pos = random_game(seed=2).positions()[40]
+    fig, ax = plt.subplots()
+    plot_board(pos, ax=ax)
+    tri = [p.get_xy()[:3].tolist() for p in ax.patches if isinstance(p, Polygon)]
+    want = []
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 12], [x + 0.5, 12], [x, 7.2]])      # top row, from y = 12
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 0], [x + 0.5, 0], [x, 4.8]])        # bottom row, from y = 0
+    assert tri == [[pytest.approx(v) for v in t] for t in want]
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    for c in circles:
+        (x, y), r = c.center, c.radius
+        assert 0 < y - r and y + r < 12                              # inside the board
+    for a, b in ((a, b) for i, a in enumerate(circles) for b in circles[i + 1:]):
+        d = np.hypot(*np.subtract(a.center, b.center))
+        assert d >= a.radius + b.radius                              # no overlap
+    labels = {}
+    for t in ax.texts:
+        labels.setdefault(round(t.get_position()[1], 2), {})[t.get_text()] = \
+            t.get_position()[0]
+    top_w, top_b, bot_w, bot_b = (labels[y] for y in (12.35, 12.95, -0.35, -0.95))
+    for p in range(1, 13):
+        assert top_w[str(p)] == pytest.approx(column_x(12 - p))      # White 12..1
+        assert bot_b[str(p)] == pytest.approx(column_x(p - 1))       # Black 1..12
+    for p in range(13, 25):
+        assert bot_w[str(p)] == pytest.approx(column_x(p - 13))      # White 13..24
+        assert top_b[str(p)] == pytest.approx(column_x(24 - p))      # Black 24..13
+    # stack counts: bold, size 9, on the last checker drawn of their point
+    counts = [t for t in ax.texts if t.get_fontweight() == "bold" and t.get_text().isdigit()]
+    assert counts and all(t.get_fontsize() == 9 for t in counts)
+
+
+def test_new_axes_size():
+    assert race_chart(pd.DataFrame({"pip_diff": [1], "p_win": [0.5], "p_mars_win": [0.0],
+                                    "method": ["one_sided"]})).figure.get_size_inches() \
+        .tolist() == [7, 4]
+    assert plot_board(Position.initial()).figure.get_size_inches().tolist() == [7.5, 5.2]
+
+
 def test_plot_board_new_axes_and_errors():
     ax = plot_board(Position.initial().id)
     assert ax.figure is not None
@@ -84,6 +138,24 @@ def test_race_chart_exact_and_rollout():
         race_chart(pd.DataFrame({"pip_diff": [1]}))
 
 
+def test_race_chart_points_and_bin_means():
+    """A hand-made frame: the dots are its rows, the lines the bin means (2 bins of
+    [-10, 0] and (0, 10]: x means -7 and 7)."""
+    x = [-10, -8, -6, -4, 4, 6, 8, 10]
+    p_win = [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9]
+    p_mars = [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.5]
+    frame = pd.DataFrame({"pip_diff": x, "p_win": p_win, "p_mars_win": p_mars,
+                          "method": "two_sided"})
+    ax = race_chart(frame, bins=2)
+    dots = [c.get_offsets().tolist() for c in ax.collections]
+    assert dots == [[[a, b] for a, b in zip(x, p_win)], [[a, b] for a, b in zip(x, p_mars)]]
+    lines = [ln for ln in ax.get_lines()
+             if list(ln.get_xdata()) != [0, 0]]        # not the axvline at 0
+    assert [list(ln.get_xdata()) for ln in lines] == [[-7, 7], [-7, 7]]
+    assert list(lines[0].get_ydata()) == pytest.approx([0.25, 0.75])
+    assert list(lines[1].get_ydata()) == pytest.approx([0.05, 0.3])
+
+
 def test_race_chart_with_database():
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
     ax = race_chart(exact)
@@ -100,12 +172,40 @@ def test_bearoff_distribution():
     heights = [p.get_height() for p in ax.patches]
     da = np.asarray(db.distribution(np.ascontiguousarray(a.mover[::-1][:6])), float)
     db_ = np.asarray(db.distribution(np.ascontiguousarray(b.mover[::-1][:6])), float)
-    assert sum(heights) == pytest.approx(da.sum() + db_.sum(), abs=1e-6)
+    nz = lambda d: d[np.flatnonzero(d > 1e-9)[0]:np.flatnonzero(d > 1e-9)[-1] + 1]
+    assert heights == pytest.approx(list(nz(da)) + list(nz(db_)), abs=1e-12)
     assert any(t.get_text().startswith("A: mean") for t in ax.get_legend().get_texts())
     with pytest.raises(ValueError, match="outside its home"):
         bearoff_distribution(Position.initial())
     with pytest.raises(ValueError, match="one or two"):
         bearoff_distribution([a, b, a])
+
+
+def test_bearoff_distribution_bars_are_the_distribution():
+    """Two tiny positions: every bar (height and place) against the turn distribution of
+    the rule book's brute force (tests/naive_race.py), the legend against its mean."""
+    import naive_race
+    boards = [(0, 0, 0, 0, 0, 1), (0, 0, 1, 2, 0, 1)]  # point 24 first: 1 on 19; 4 checkers
+    ps = [Position.from_boards(naive_race.to24(b), naive_race.to24((1, 0, 0, 0, 0, 0)))
+          for b in boards]
+    fig, ax = plt.subplots()
+    bearoff_distribution(ps, ax=ax, labels=["A", "B"])
+    bars = list(ax.patches)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    width = 0.8 / 2
+    for k, b in enumerate(boards):
+        want = naive_race.turn_distribution(b)
+        ts = [t for t, p in enumerate(want) if p > 0]       # no gaps in these
+        mine, bars = bars[:len(ts)], bars[len(ts):]
+        assert [p.get_height() for p in mine] == pytest.approx([want[t] for t in ts],
+                                                               abs=1e-12)
+        centres = [p.get_x() + p.get_width() / 2 for p in mine]
+        assert centres == pytest.approx([t + (k - 0.5) * width for t in ts])
+        mean = naive_race.mean_turns(b)
+        assert legend[k] == f"{'AB'[k]}: mean {mean:.3f} turns, EPC {mean * 49 / 6:.1f} pips"
+    assert bars == []
+    # one checker on point 19: 2 turns after the 9 rolls of fewer than 6 pips
+    assert naive_race.turn_distribution(boards[0]) == pytest.approx((0, 27 / 36, 9 / 36))
 
 
 def test_convergence_chart():

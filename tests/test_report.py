@@ -11,10 +11,15 @@ from hypothesis import strategies as st
 
 from nardy_fast import Position, Rules
 from nardy_fast.record import GameRecord, random_game
-from nardy_fast.report import (EPC_FACTOR, convergence_report, error_rates, game_report,
-                               move_report, pip_report, race_sample, save, to_csv, to_html,
-                               to_parquet, win_report)
+from nardy_fast.report import (convergence_report, error_rates, game_report, move_report,
+                               pip_report, race_sample, save, to_csv, to_html, to_parquet,
+                               win_report)
 from nardy_fast.rollout import rollout
+
+# The mean pips of a roll: a non-double a-b moves a + b, a double 4a; over the 36 ordered
+# rolls (294 / 36 = 49 / 6 = 8.1667 pips).  The EPC is the mean turns times this.
+MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
+                     for a in range(1, 7) for b in range(1, 7)) / 36
 
 # small rollouts in this process, every game played out: fast and independent of the
 # bear-off databases
@@ -78,6 +83,23 @@ def test_pip_report_inputs():
         pip_report([3.5])
 
 
+def test_epc_of_tiny_boards_by_hand():
+    """One checker on point 24 or 23 bears off in one turn whatever the roll: EPC = one
+    roll's mean pips, 49/6.  One on point 19 (6 pips) needs two turns when the roll has
+    fewer than 6 pips (1-1, 1-2, 1-3, 1-4, 2-3: 9 of the 36 ordered rolls; then it is on
+    point 23 or 24 and any roll finishes): mean turns 1 + 9/36."""
+    assert MEAN_ROLL_PIPS == pytest.approx(49 / 6, abs=1e-15)
+    ps = []
+    for point in (24, 23, 19):
+        b = np.zeros(24, np.uint8)
+        b[point - 1] = 1
+        ps.append(Position.from_boards(b, b))
+    df = pip_report(ps)
+    want = [49 / 6, 49 / 6, (1 + 9 / 36) * 49 / 6]
+    assert df["epc_mover"].tolist() == pytest.approx(want, abs=1e-12)
+    assert df["epc_opponent"].tolist() == pytest.approx(want, abs=1e-12)
+
+
 def test_epc_from_the_bearoff_database():
     from nardy_fast import bearoff
     db = bearoff.one_sided()
@@ -89,7 +111,8 @@ def test_epc_from_the_bearoff_database():
                 assert math.isnan(row[f"epc_{name}"])
             else:
                 b6 = np.ascontiguousarray(b[::-1][:6])
-                assert row[f"epc_{name}"] == pytest.approx(db.mean_turns(b6) * EPC_FACTOR)
+                assert row[f"epc_{name}"] == pytest.approx(db.mean_turns(b6) * MEAN_ROLL_PIPS,
+                                                           rel=1e-12)
 
 
 def test_race_sample():
@@ -97,7 +120,13 @@ def test_race_sample():
         assert p.is_bearoff()
     for p in race_sample(20, seed=1, kind="race"):
         assert not p.is_contact() and p.off == (0, 0)
+        assert p.boards[:, :12].sum() == 0 and p.side == "white"
+    # bearoff: each side keeps 1..15 checkers, uniformly; 300 sides see both ends
+    # (each is missed with probability (14/15)**300 < 1e-8)
+    kept = [int(c) for p in race_sample(150, seed=2) for c in p.boards.sum(axis=1)]
+    assert min(kept) == 1 and max(kept) == 15
     assert race_sample(5, seed=9) == race_sample(5, seed=9)
+    assert len(race_sample(1, seed=9)) == 1 and len(race_sample(3, seed=9)) == 3
     with pytest.raises(ValueError, match="kind"):
         race_sample(3, kind="contact")
     with pytest.raises(ValueError, match="n="):
@@ -212,6 +241,9 @@ def test_game_report_and_error_rates(tmp_path):
     assert (ga.loc[white, "p_win_white"] == ga.loc[white, "p_win"]).all()
     assert (ga.loc[~white, "p_win_white"] == ga.loc[~white, "p_lose"]).all()
     played = ga[ga["move"] != ""]
+    last = ga.iloc[-1]                      # the final position: no turn, nothing to rank
+    assert (last["move"], last["n_moves"], last["best_move"]) == ("", 0, "")
+    assert math.isnan(last["equity_loss"])
     assert (played["equity_loss"] >= -1e-12).all()
     assert (played["n_moves"] >= 1).all()
     er = error_rates(ga)
@@ -243,8 +275,10 @@ def test_export_round_trips(tmp_path):
     p = save(df, tmp_path / "r.html", title="Pips <&>")
     text = open(p, encoding="utf-8").read()
     assert "Pips &lt;&amp;&gt;" in text and all(i in text for i in df["id"])
-    if _has_lxml():
-        assert pd.read_html(p)[0]["pips_mover"].tolist() == df["pips_mover"].tolist()
+    assert "<table class=\"dataframe nardy\">" in text     # no border: the page styles it
+    back = pd.read_html(p)[0]                       # lxml: in the test extras
+    assert back["id"].tolist() == df["id"].tolist()
+    assert back["pips_mover"].tolist() == df["pips_mover"].tolist()
     assert sorted(os.listdir(tmp_path)) == ["r.csv", "r.html", "r.parquet"]
     with pytest.raises(ValueError, match="unknown report format '.xlsx'"):
         save(df, tmp_path / "r.xlsx")
@@ -256,9 +290,34 @@ def test_export_round_trips(tmp_path):
     assert sorted(os.listdir(tmp_path / "sub")) == ["x.html", "x.parquet"]
 
 
-def _has_lxml():
-    try:
-        import lxml  # noqa: F401
-        return True
-    except ImportError:
-        return False
+
+def test_error_rates_by_hand():
+    """A short analysed record written out by hand: decisions are turns with more than
+    one legal move, errors those losing more than 0.001 points, the rate is millipoints
+    lost per decision."""
+    nan = math.nan
+    rows = [  # side, player, turn, move, n_moves, equity_loss
+        ("white", "Ann", 1, "1/7 7/12", 3, 0.0),
+        ("black", "Bob", 2, "1/5", 1, 0.0),            # forced: no decision
+        ("white", "Ann", 3, "12/18", 5, 0.25),         # an error
+        ("black", "Bob", 4, "5/9", 2, 0.0005),          # a decision, too small to count
+        ("white", "Ann", 5, "7/10", 4, 0.002),          # an error
+        ("black", "Bob", 6, "pass", 1, 0.0),            # forced
+        ("white", "Ann", 7, "", 0, nan),                # the final position
+    ]
+    report = pd.DataFrame(rows, columns=["side", "player", "turn", "move", "n_moves",
+                                         "equity_loss"])
+    er = error_rates(report)
+    assert list(er.index) == ["white", "black"]
+    assert er.loc["white"].to_dict() == {
+        "player": "Ann", "turns": 3, "decisions": 3, "errors": 2,
+        "equity_lost": pytest.approx(0.252), "error_rate": pytest.approx(84.0)}  # 252 / 3
+    assert er.loc["black"].to_dict() == {
+        "player": "Bob", "turns": 3, "decisions": 1, "errors": 0,
+        "equity_lost": pytest.approx(0.0005), "error_rate": pytest.approx(0.5)}
+    # a side without a decision: nothing lost, no rate
+    forced = report.assign(n_moves=[3, 1, 5, 1, 4, 1, 0])
+    er = error_rates(forced)
+    assert (er.loc["black", "decisions"], er.loc["black", "errors"]) == (0, 0)
+    assert er.loc["black", "equity_lost"] == 0 and math.isnan(er.loc["black", "error_rate"])
+    assert er.loc["white", "error_rate"] == pytest.approx(84.0)

@@ -4,6 +4,7 @@ Statistical checks use fixed seeds and compare with 4 standard errors, so a corr
 engine fails them with probability < 1e-4; a wrong one fails them by far.
 """
 import math
+import statistics
 
 import numpy as np
 import pytest
@@ -166,6 +167,23 @@ def test_any_position_any_rules_adds_up(seed, plies, rules, policy, truncate, di
         assert r.extra["games_truncated"] == 0
 
 
+def test_outcome_defaults():
+    """An exact or final outcome gives only the main probabilities: no draw, koks or
+    home mars, standard errors 0 (so its interval is the value), no games, no length."""
+    from nardy_fast.result import Outcome
+    o = Outcome(p_win=0.75, p_mars_win=0.25, p_lose=0.25, p_mars_loss=0.0, equity=0.75,
+                method="exact")
+    assert (o.p_draw, o.p_koks_win, o.p_koks_loss, o.p_home_mars_win,
+            o.p_home_mars_loss) == (0, 0, 0, 0, 0)
+    assert (o.se_p_win, o.se_p_mars_win, o.se_p_mars_loss, o.se_equity, o.games) == \
+        (0, 0, 0, 0, 0)
+    assert math.isnan(o.mean_length) and o.extra == {}
+    assert o.ci95("equity") == (0.75, 0.75)
+    assert o.ci95("p_lose") == (0.25, 0.25)            # no se_p_lose field: no interval
+    d = o.to_dict()
+    assert (d["ci95_p_win_low"], d["ci95_p_win_high"]) == (0.75, 0.75)
+
+
 def test_to_dict_and_frame():
     r = rollout(nf.Position.initial(), 100, policy="random", seed=1, truncate=None, **FAST)
     d = r.to_dict()
@@ -269,6 +287,24 @@ def test_opening_dice_forbid_a_fixed_double_from_the_start():
         rollout(nf.Position.initial(), 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
     r = rollout(nf.Position.initial(), 10, dice=(3, 3), truncate=None, **FAST)
     assert r.games == 10
+    # only the start is special: here Black still has all 15 on its head, White has moved
+    white = board(p1=14, p12=1)
+    after = nf.Position.from_boards(board(p1=15), white, "black")
+    r = rollout(after, 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
+    assert r.games == 10 and r.extra["dice"] == "3-3"
+
+
+def test_one_game_has_no_standard_error():
+    """One game: the estimates are its values; no variance can be estimated (nan), and
+    no arithmetic warning on the way."""
+    import warnings
+    p = nf.Position.from_boards(board(p24=1), board(p1=15))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = rollout(p, 1, policy="random", seed=0, truncate=None, **FAST)
+    assert (r.games, r.p_win, r.equity) == (1, 1.0, 2.0)        # a koks: 2 points
+    assert math.isnan(r.se_p_win) and math.isnan(r.se_equity)
+    assert math.isnan(r.extra["se_equity_unstratified"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -492,11 +528,13 @@ def small_default_mars(monkeypatch, mars_tables):
 @needs_bearoff
 @pytest.mark.parametrize("k", range(len(HOME_RACES)))
 def test_home_race_rollouts_agree_with_exact(k):
+    from nardy_fast import bearoff as bo
     from nardy_fast._racetables import RaceTables
     from nardy_fast._rollout import race_values
     from nardy_fast.rollout import _bearoff_tables
     mover, opp = HOME_RACES[k]
     p = nf.Position.from_boards(mover, opp)
+    one = bo.one_sided()
     exact = race_values(mover, opp, rules=Rules(), mover_white=True,
                         tables=RaceTables(_bearoff_tables().one_sided))
     # played out, both sides with the database's bear-off moves (the policy the
@@ -509,7 +547,18 @@ def test_home_race_rollouts_agree_with_exact(k):
     for name in ("p_mars_win", "p_mars_loss"):
         se = getattr(r, "se_" + name)
         assert -4 * se - 1e-3 <= getattr(r, name) - exact[name] <= 4 * se + 5e-3, name
-    assert abs(r.mean_length - exact["plies"]) < 0.2 * exact["plies"]
+    # The length: the side on roll finishing on its own turn t ends the game at ply
+    # 2t - 1, the opponent at ply 2t; both turn counts independent, each from the
+    # one-sided distribution (the bear-off moves played here).
+    tx, ty = (np.asarray(one.distribution(np.ascontiguousarray(x[::-1][:6])), float)
+              for x in (mover, opp))
+    i, j = np.meshgrid(np.arange(len(tx)), np.arange(len(ty)), indexing="ij")
+    plies = np.where(i <= j, 2 * i - 1, 2 * j)
+    joint = np.outer(tx, ty)
+    mean = (joint * plies).sum()
+    sd = math.sqrt((joint * (plies - mean) ** 2).sum())
+    assert exact["plies"] == pytest.approx(mean, abs=1e-9)
+    assert abs(r.mean_length - mean) < 4 * sd / math.sqrt(r.games)
 
 
 @needs_bearoff
@@ -634,6 +683,11 @@ def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
     assert np.array_equal(got.y_on_roll, table.y_on_roll)
     with pytest.raises(mod.BearoffUnavailable, match="mars table"):
         mod._mars_tables((missing, 3), Rules())
+    # the file exists but covers fewer checkers, or other points: refused as well
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 3), Rules())
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 2), EXTENDED)
 
 
 @needs_bearoff
@@ -643,3 +697,126 @@ def test_symmetric_home_race_with_draw_rule_is_exactly_even():
                 rules=Rules(draw_rule=True), **FAST)
     assert r.p_win == pytest.approx(r.p_lose, abs=1e-12)
     assert r.p_draw > 0
+
+
+# ---------------------------------------------------------------------------------------
+# standard errors against a hand computation
+
+def one_checker_finishes(point, d1, d2):
+    """A lone checker on ``point`` of its home bears off in one turn iff the roll's pips
+    reach the edge (rule book 6: a die may bear off from below ``25 - d`` when no checker
+    is farther): d1 + d2 >= 25 - point, four times d for a double."""
+    return (4 * d1 if d1 == d2 else d1 + d2) >= 25 - point
+
+
+@pytest.mark.parametrize("n", [1296, 1296 + 18])
+def test_standard_errors_by_hand(n):
+    """Side 0: one checker on point 20; side 1: one on point 19.  Side 0 finishes on its
+    first roll unless it is 1-1, 1-2, 2-1, 1-3 or 3-1 (fewer than 5 pips); then it is on
+    point 23 or 24 and finishes on its next roll whatever it is.  So side 0 loses iff its
+    first roll fails and side 1's first roll (the second roll of the game) has 6 pips or
+    more (27 of the 36 rolls): every game is decided by the first two rolls, which the
+    engine stratifies: game g's first roll is g mod 36 and its second (g + g div 36) mod 36
+    (roll r is the dice (r div 6 + 1, r mod 6 + 1)).  Both outcomes are oins (one checker
+    left), so equity = 2 p_win - 1 per game.
+
+    For n = 1296 each first-roll stratum holds each second roll once: 5 strata with 27
+    losses of 36 and 31 strata without a loss, so
+        p_win = 1 - 5 * 27 / 1296,
+        s_h**2 = (9 - 9**2 / 36) / 35 in the 5 mixed strata, 0 elsewhere,
+        se(p_win)**2 = sum_h n_h s_h**2 / n**2 = 5 * 36 * s_h**2 / 1296**2,
+    and the unstratified se**2 is the plain sample variance of the 1296 values over n."""
+    values, strata, length = [], [], []
+    for g in range(n):
+        r1, r2 = g % 36, (g + g // 36) % 36
+        first, second = (r1 // 6 + 1, r1 % 6 + 1), (r2 // 6 + 1, r2 % 6 + 1)
+        if one_checker_finishes(20, *first):
+            values.append(1.0), length.append(1)
+        elif one_checker_finishes(19, *second):
+            values.append(0.0), length.append(2)
+        else:
+            values.append(1.0), length.append(3)
+        strata.append(r1)
+    values, strata = np.array(values), np.array(strata)
+    var = sum((strata == h).sum() * values[strata == h].var(ddof=1) for h in range(36)) / n**2
+    var_iid = values.var(ddof=1) / n
+    if n == 1296:                                       # the closed forms of the docstring
+        s2 = (9 - 9**2 / 36) / 35
+        assert values.mean() == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
+        assert var == pytest.approx(5 * 36 * s2 / 1296**2, rel=1e-12)
+
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    r = rollout(p, n, policy="random", seed=17, truncate=None, **FAST)
+    assert r.games == n
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.p_lose == pytest.approx(1 - values.mean(), abs=1e-15)
+    assert r.equity == pytest.approx(2 * values.mean() - 1, abs=1e-14)
+    assert r.mean_length == pytest.approx(np.mean(length), abs=1e-14)
+    assert r.se_p_win == pytest.approx(math.sqrt(var), rel=1e-9)
+    assert r.se_equity == pytest.approx(2 * math.sqrt(var), rel=1e-9)
+    assert r.se_p_mars_win == r.se_p_mars_loss == 0
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * math.sqrt(var_iid),
+                                                              rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(var_iid / var, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] > 3       # stratification really helps
+    z = statistics.NormalDist().inv_cdf(0.975)          # 1.95996...
+    lo, hi = r.ci95("p_win")
+    assert (lo, hi) == pytest.approx((r.p_win - z * r.se_p_win, r.p_win + z * r.se_p_win),
+                                     abs=1e-12)
+
+
+def test_unstratified_standard_error_is_the_sample_variance():
+    """When every game is its own stratum's only value no stratified formula applies (a
+    stratum of one game); the rollout then falls back on the plain formula, so both SEs
+    are sqrt(s**2 / n) of the per-game values.  Here: 30 games, the first roll of game g is
+    g mod 36 (all different), side 0 wins iff it finishes at once (one checker on point
+    20: fewer than 5 pips fail), else side 1 (on point 24) always finishes."""
+    n = 30
+    values = np.array([1.0 if one_checker_finishes(20, g // 6 + 1, g % 6 + 1) else 0.0
+                       for g in range(n)])
+    assert 0 < values.mean() < 1
+    se = math.sqrt(values.var(ddof=1) / n)
+    r = rollout(nf.Position.from_boards(board(p20=1), board(p24=1)), n, policy="random",
+                seed=1, truncate=None, **FAST)
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.se_p_win == pytest.approx(se, rel=1e-9)
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * se, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(1.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("side", ["black", "white"])
+def test_draw_rule_race_played_out_against_brute_force(side):
+    """A tiny race played out under the draw rule with the bear-off moves of least
+    expected turns, against the game tree of tests/naive_race.py (rule book moves and
+    section 7's last turn for Black).  With Black on roll, Black wins iff it needs no more
+    turns than White, and draws iff it needs exactly one more."""
+    import naive_race
+    a6, b6 = (0, 0, 1, 1, 1, 1), (0, 1, 0, 1, 1, 1)
+    assert naive_race.turn_distribution(a6) and naive_race.turn_distribution(b6)
+    win, draw, lose = naive_race.draw_rule_race(a6, b6, side == "white")
+    assert draw > 0.1 and lose > 0.01
+    p = nf.Position.from_boards(naive_race.to24(a6), naive_race.to24(b6), side)
+    n = 36 * 250
+    r = rollout(p, n, policy="greedy", seed=4, rules=Rules(draw_rule=True), truncate=None,
+                **FAST)
+    for name, want in (("p_win", win), ("p_draw", draw), ("p_lose", lose)):
+        se = math.sqrt(want * (1 - want) / n)        # the i.i.d. bound: stratified is less
+        assert abs(getattr(r, name) - want) < 4 * se, name
+    plies, plies2 = naive_race.draw_rule_plies(a6, b6, side == "white")
+    assert abs(r.mean_length - plies) < 4 * math.sqrt((plies2 - plies**2) / n)
+    # truncated at once: the one-sided values, which equal the game tree's here
+    t = rollout(p, 36, seed=1, rules=Rules(draw_rule=True), **FAST)
+    assert (t.p_win, t.p_draw, t.p_lose) == pytest.approx((win, draw, lose), abs=1e-12)
+    assert t.mean_length == pytest.approx(plies, abs=1e-12)
+
+
+def test_a_block_holds_every_pair_of_stratified_rolls():
+    """rng.BLOCK_GAMES: a block holds every pair of first and second rolls once, so
+    whole blocks (the unit of work, and of an interrupted result) are exactly stratified:
+    the race of test_standard_errors_by_hand gives its exact 1 - 5 * 27 / 1296 after any
+    number of whole blocks."""
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    for blocks in (1, 2):
+        r = rollout(p, blocks * nrng.BLOCK_GAMES, policy="random", seed=blocks,
+                    truncate=None, chunk_size=nrng.BLOCK_GAMES, **FAST)
+        assert r.p_win == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)

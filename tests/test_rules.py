@@ -130,3 +130,14 @@ def test_points_follow_the_fields(oin, mars, koks, hm, scoring):
 def test_points_unknown_outcome(outcome):
     with pytest.raises(ValueError, match="outcome"):
         CLASSIC.points(outcome)
+
+
+@pytest.mark.parametrize("scoring, want", [
+    # rule book section 7: classic oin 1, mars 2 (koks and home mars count as mars);
+    # extended (seed 004): oin 1, mars 2, koks 3, home mars 4
+    ("classic", {"oin": 1, "mars": 2, "koks": 2, "home_mars": 2}),
+    ("extended", {"oin": 1, "mars": 2, "koks": 3, "home_mars": 4}),
+])
+def test_default_points_are_the_rule_book_s(scoring, want):
+    r = Rules(scoring=scoring)
+    assert {k: r.points(k) for k in want} == want

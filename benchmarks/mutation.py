@@ -1,0 +1,345 @@
+"""Mutation testing: do the tests fail when the code is wrong?
+
+Each mutant changes one token on one line of one module: a comparison flipped
+(``<`` / ``<=``, ``==`` / ``!=``, ...), an arithmetic operator swapped (``+`` / ``-``,
+``*`` / ``/``, ...), a boolean or builtin swapped (``and`` / ``or``, ``True`` / ``False``,
+``min`` / ``max``), a ``not`` dropped, or a number changed (an integer ``n`` becomes
+``n + 1``, a float ``x`` becomes ``2 x``).  Tokens inside strings, comments and docstrings
+are never touched (the candidates come from ``tokenize``).  A fixed, seeded sample of the
+candidates of each module is run, each against the fast test files of that module:
+
+- a Python module is changed in a private copy of the package and tests (``--workdir``);
+  mutants that do not compile are dropped before sampling;
+- a ``.pyx`` module is changed in the copy, that one extension is rebuilt (``-O1`` to
+  save time; a mutant that does not build is reported as such and not counted), the tests
+  run, and the original extension is put back.
+
+A mutant is *killed* when the tests fail (or exceed ``--timeout``), *survived* when they
+pass.  The score of a module is killed / (killed + survived).  The run is a benchmark-
+style job, not part of ``make test``; on a shared machine run it niced::
+
+    nice -n 15 python benchmarks/mutation.py --per-module 15 --json mutation.json
+    python benchmarks/mutation.py --list rollout.py          # the candidates, not run
+    python benchmarks/mutation.py --only rollout.py:17       # one mutant by its number
+
+The sample depends only on ``--seed`` and the module's text: candidate ``k`` of a module is
+the ``k``-th in source order, and ``--only module:k`` replays it.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tokenize
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# module -> the fast test files that should kill its mutants
+TESTS = {
+    "rules.py": ["tests/test_rules.py"],
+    "position.py": ["tests/test_position.py"],
+    "rng.py": ["tests/test_rollout.py"],
+    "result.py": ["tests/test_rollout.py", "tests/test_report.py"],
+    "rollout.py": ["tests/test_rollout.py"],
+    "race.py": ["tests/test_race.py"],
+    "bearoff.py": ["tests/test_bearoff.py", "tests/test_race.py"],
+    "_dbfile.py": ["tests/test_bearoff.py"],
+    "record.py": ["tests/test_record.py"],
+    "report.py": ["tests/test_report.py"],
+    "plot.py": ["tests/test_plot.py"],
+    "cli.py": ["tests/test_cli.py"],
+    "parallel.py": ["tests/test_parallel.py"],
+    "_movegen.pyx": ["tests/test_movegen.py"],
+    "_bearoff.pyx": ["tests/test_bearoff.py", "tests/test_race.py"],
+    "_rollout.pyx": ["tests/test_rollout.py"],
+}
+
+OPS = {
+    "==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">",
+    "+": "-", "-": "+", "*": "/", "/": "*", "//": "*", "%": "//", "**": "*",
+    "+=": "-=", "-=": "+=", "*=": "/=", "|": "&", "<<": ">>", ">>": "<<",
+}
+NAMES = {
+    "and": "or", "or": "and", "True": "False", "False": "True", "min": "max", "max": "min",
+    "break": "continue", "continue": "break",
+}
+# C casts and typed declarations of Cython: ``<double>x``, ``<const uint8_t*>p``
+CAST = re.compile(r"<\s*(?:const\s+)?[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*\**\s*>")
+BLOCK = re.compile(r"^\s*(cdef\s+(enum|struct|union|packed|extern)|ctypedef)\b.*:\s*(#.*)?$")
+C_TYPES = {"void", "char", "int", "long", "double", "float", "bint", "size_t", "object"}
+PYX_SKIP = re.compile(r"^\s*(cdef|ctypedef|cimport|from|import|cpdef\s+enum|DEF|include)\b")
+
+
+def _declaration_lines(lines):
+    """Line numbers (1-based) inside ``cdef enum/struct/extern`` and ``ctypedef`` blocks:
+    values there are declarations (array sizes, enum values), not logic."""
+    out, indent = set(), None
+    for row, line in enumerate(lines, 1):
+        stripped = line.strip()
+        cur = len(line) - len(line.lstrip())
+        if indent is not None:
+            if not stripped or cur > indent:
+                out.add(row)
+                continue
+            indent = None
+        if BLOCK.match(line):
+            indent = cur
+    return out
+
+
+def candidates(path: Path):
+    """Every one-token mutant of ``path``: dicts with line, col, old, new, text."""
+    src = path.read_text(encoding="utf-8")
+    lines = io.StringIO(src).readlines()
+    pyx = path.suffix == ".pyx"
+    toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    skip = _declaration_lines(lines) if pyx else set()
+    out = []
+    for i, tok in enumerate(toks):
+        (row, col), (erow, ecol) = tok.start, tok.end
+        if row != erow or row > len(lines):
+            continue
+        line = lines[row - 1]
+        if "no mutate" in line:
+            continue
+        if pyx and (PYX_SKIP.match(line) or row in skip):
+            continue
+        s = tok.string
+        prev = toks[i - 1].string if i else ""
+        new = None
+        if tok.type == tokenize.OP and s in OPS:
+            if s in ("*", "**") and prev in ("(", ",", "") :
+                continue                                  # *args / **kwargs
+            if pyx and any(m.start() <= col < m.end() for m in CAST.finditer(line)):
+                continue                                  # a C cast
+            if pyx and s == "*" and (prev in C_TYPES or prev.endswith("_t")):
+                continue                                  # a pointer type
+            if pyx and prev == "except":
+                continue
+            new = OPS[s]
+        elif tok.type == tokenize.NAME and s in NAMES:
+            new = NAMES[s]
+        elif tok.type == tokenize.NAME and s == "not" and toks[i + 1].string != "in" \
+                and prev != "is":
+            new = ""
+        elif tok.type == tokenize.NUMBER:
+            if prev in ("[",) and pyx:
+                continue
+            try:
+                v = int(s, 0)
+                new = str(v + 1)
+            except ValueError:
+                try:
+                    v = float(s)
+                except ValueError:
+                    continue
+                new = repr(v * 2) if v != 0 else "1.0"
+        if new is None:
+            continue
+        text = line[:col] + new + line[ecol:]
+        if new == "":                                     # "not x" -> "x"
+            text = line[:col] + line[ecol:].lstrip(" ")
+        out.append(dict(line=row, col=col, old=s, new=new, text=text))
+    if not pyx:                                           # drop what does not compile
+        ok = []
+        for m in out:
+            mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
+            try:
+                compile(mutated, str(path), "exec")
+            except SyntaxError:
+                continue
+            ok.append(m)
+        out = ok
+    for k, m in enumerate(out):
+        m["id"] = k
+    return out
+
+
+def sample(module, cands, n, seed):
+    rnd = random.Random(seed * 1_000_003 + zlib.crc32(module.encode()))
+    if len(cands) <= n:
+        return list(cands)
+    return sorted(rnd.sample(cands, n), key=lambda m: m["id"])
+
+
+def make_workdir(workdir: Path):
+    """A private copy of the package (built extensions included) and the tests."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.html", ".hypothesis")
+    shutil.copytree(ROOT / "nardy_fast", workdir / "nardy_fast", ignore=ignore)
+    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=ignore)
+    for name in ("setup.py", "pyproject.toml"):
+        shutil.copy2(ROOT / name, workdir / name)
+    setup = (workdir / "setup.py").read_text()
+    (workdir / "setup.py").write_text(setup.replace('["-O3"]', '["-O1"]'))
+    # every source older than its .c, every .c older than its extension: nothing is
+    # rebuilt but the mutated module
+    past = time.time() - 7200
+    pkg = workdir / "nardy_fast"
+    for f in list(pkg.glob("*.pyx")) + list(pkg.glob("*.pxd")):
+        os.utime(f, (past, past))
+    for f in pkg.glob("_*.c"):
+        os.utime(f, (past + 1, past + 1))
+    for f in pkg.glob("_*.so"):
+        os.utime(f, (past + 2, past + 2))
+
+
+def env_for(workdir: Path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(workdir)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.setdefault("HYPOTHESIS_PROFILE", "dev")
+    env["NARDY_FAST_BUILD_JOBS"] = "1"
+    return env
+
+
+def ext_files(workdir: Path, module: str):
+    stem = module[:-4]
+    pkg = workdir / "nardy_fast"
+    return [pkg / f"{stem}.c"] + sorted(pkg.glob(f"{stem}.cpython*.so"))
+
+
+def run_tests(workdir, tests, timeout, env):
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+           "-p", "no:randomly", *tests]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "killed", "timeout", time.monotonic() - t0
+    tail = (r.stdout.strip().splitlines() or [""])[-1]
+    if r.returncode == 0:
+        return "survived", tail, time.monotonic() - t0
+    if r.returncode in (2, 3, 4) and "error" in tail and "failed" not in tail:
+        return "killed", "error: " + tail, time.monotonic() - t0
+    return "killed", tail, time.monotonic() - t0
+
+
+def run_mutant(workdir, module, m, timeout, env):
+    path = workdir / "nardy_fast" / module
+    original = path.read_text(encoding="utf-8")
+    lines = io.StringIO(original).readlines()
+    mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
+    saved = []
+    if module.endswith(".pyx"):
+        saved = [(f, f.read_bytes(), f.stat()) for f in ext_files(workdir, module)]
+    try:
+        path.write_text(mutated, encoding="utf-8")
+        if module.endswith(".pyx"):
+            b = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                               cwd=workdir, env=env, capture_output=True, text=True,
+                               timeout=timeout)
+            if b.returncode != 0:
+                return "build_error", (b.stderr.strip().splitlines() or [""])[-1][:200], 0.0
+            if saved[0][0].read_bytes() == saved[0][1]:
+                raise RuntimeError(f"{module}: the mutant was not rebuilt")
+        return run_tests(workdir, TESTS[module], timeout, env)
+    finally:
+        path.write_text(original, encoding="utf-8")
+        if saved:
+            # The original extension back, its sources dated in the past (source, then
+            # .c, then .so), so that the next mutant's source is newer than both and is
+            # rebuilt, and the original is not.
+            past = time.time() - 3600
+            os.utime(path, (past, past))
+            for f, data, old in saved:
+                f.write_bytes(data)
+                bump = 2 if f.suffix == ".so" else 1
+                os.utime(f, (past + bump, past + bump))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("modules", nargs="*", help=f"modules (default: {' '.join(TESTS)})")
+    p.add_argument("--per-module", type=int, default=15, help="mutants sampled per module")
+    p.add_argument("--seed", type=int, default=12, help="sampling seed")
+    p.add_argument("--timeout", type=float, default=300, help="seconds per mutant")
+    p.add_argument("--workdir", default=str(ROOT / "build" / "mutation"))
+    p.add_argument("--json", help="write every mutant's result to this file")
+    p.add_argument("--list", action="store_true", help="list the candidates, run nothing")
+    p.add_argument("--only", action="append", default=[], metavar="MODULE:K",
+                   help="run candidate K of MODULE (repeatable) instead of a sample")
+    p.add_argument("--summary", nargs="+", metavar="JSON",
+                   help="print the table of earlier runs' --json files (later runs of the "
+                        "same mutant replace earlier ones), run nothing")
+    args = p.parse_args(argv)
+
+    if args.summary:
+        merged = {}
+        for f in args.summary:
+            for row in json.loads(Path(f).read_text()):
+                merged[(row["module"], row["id"])] = row
+        summarise(list(merged.values()), list(dict.fromkeys(m for m, _ in merged)))
+        return 0
+    modules = args.modules or list(TESTS)
+    if args.only:
+        modules = list(dict.fromkeys(o.split(":")[0] for o in args.only))
+    plan = {}
+    for module in modules:
+        if module not in TESTS:
+            p.error(f"{module}: unknown module (expected one of {', '.join(TESTS)})")
+        cands = candidates(ROOT / "nardy_fast" / module)
+        if args.only:
+            ks = {int(o.split(":")[1]) for o in args.only if o.split(":")[0] == module}
+            plan[module] = [c for c in cands if c["id"] in ks]
+        else:
+            plan[module] = sample(module, cands, args.per_module, args.seed)
+        if args.list:
+            for c in cands:
+                print(f"{module}:{c['id']}  line {c['line']}: {c['old']!r} -> {c['new']!r}"
+                      f"   {c['text'].strip()}")
+    if args.list:
+        return 0
+
+    workdir = Path(args.workdir)
+    make_workdir(workdir)
+    env = env_for(workdir)
+    results = []
+    t_start = time.monotonic()
+    for module, muts in plan.items():
+        for m in muts:
+            status, detail, secs = run_mutant(workdir, module, m, args.timeout, env)
+            row = dict(module=module, id=m["id"], line=m["line"], old=m["old"],
+                       new=m["new"], code=m["text"].strip(), status=status,
+                       detail=detail, seconds=round(secs, 1))
+            results.append(row)
+            print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
+                  f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {row['code'][:70]}",
+                  flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps(results, indent=1))
+    summarise(results, list(plan))
+    print(f"\ntotal {time.monotonic() - t_start:.0f} s")
+    return 0
+
+
+def summarise(results, modules):
+    print()
+    print(f"{'module':14s} {'mutants':>7s} {'killed':>6s} {'survived':>8s} "
+          f"{'no build':>8s} {'score':>6s}")
+    for module in modules:
+        rows = [r for r in results if r["module"] == module]
+        k = sum(r["status"] == "killed" for r in rows)
+        s = sum(r["status"] == "survived" for r in rows)
+        b = sum(r["status"] == "build_error" for r in rows)
+        score = f"{k / (k + s):.0%}" if k + s else "-"
+        print(f"{module:14s} {len(rows):7d} {k:6d} {s:8d} {b:8d} {score:>6s}")
+    for r in results:
+        if r["status"] == "survived":
+            print(f"survived: {r['module']}:{r['id']} line {r['line']}: {r['code'][:70]}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
