@@ -22,7 +22,8 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on
+from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home
+from nardy_fast._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
 from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP
 from nardy_fast._net cimport (Net, net_t, points_t, net_eval_many, net_clip, net_equity,
                               net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_LOSS,
@@ -51,14 +52,6 @@ cdef inline uint32_t bounded36(bitgen_t* g) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
-cdef inline bint all_home(const uint8_t* b) noexcept nogil:
-    cdef int i
-    for i in range(HOME_IDX):
-        if b[i]:
-            return False
-    return True
-
-
 cdef Py_ssize_t net_choice(const net_t* net, const points_t* pts, const uint8_t* opp,
                            const uint8_t* mover, const uint8_t* cands, Py_ssize_t n,
                            float* vals, float* scratch) noexcept nogil:
@@ -78,21 +71,16 @@ cdef Py_ssize_t net_choice(const net_t* net, const points_t* pts, const uint8_t*
     return best
 
 
-cdef void finished_values(const uint8_t* loser, float* v) noexcept nogil:
-    """Outputs of a finished game from the loser's (on roll) view."""
-    cdef int i, on = 0, first_q = 0, home = 0
-    for i in range(N_POINTS):
-        on += loser[i]
-        if i < 6:
-            first_q += loser[i]
-        if i >= HOME_IDX:
-            home += loser[i]
+cdef void finished_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil:
+    """Outputs of a finished game from the loser's (on roll) view (_scoring.score_game)."""
+    cdef double pts
+    cdef int kind = score_game(loser, rules, &pts)
     memset(v, 0, NET_OUTPUTS * sizeof(float))
-    if on == N_CHECKERS:
+    if kind != WIN_OIN:
         v[OUT_MARS_LOSS] = 1.0
-        if first_q:
+        if kind == WIN_KOKS:
             v[OUT_KOKS_LOSS] = 1.0
-        elif home == N_CHECKERS:
+        elif kind == WIN_HOME_MARS:
             v[OUT_HOME_MARS_LOSS] = 1.0
 
 
@@ -127,7 +115,7 @@ cdef Py_ssize_t play_one(const net_t* net, const points_t* pts, const rules_t* r
         k = net_choice(net, pts, b[1 - s], b[s], buf, n, vals, scratch)
         memcpy(b[s], buf + N_POINTS * k, N_POINTS)
         if checkers_on(b[s]) == 0:
-            finished_values(b[1 - s], nxt + NET_OUTPUTS * t)
+            finished_values(b[1 - s], rules, nxt + NET_OUTPUTS * t)
             end[0] = FINISHED
             return t + 1
         memcpy(nxt + NET_OUTPUTS * t, vals + NET_OUTPUTS * k, NET_OUTPUTS * sizeof(float))
@@ -166,6 +154,7 @@ def play_games(Net net, start, *, rules_c, points, bitgens, Py_ssize_t max_plies
     cdef points_t pts
     cdef rules_t rules
     cdef int end
+    memset(&rules, 0, sizeof(rules_t))            # the fields rules_c does not set
     rules.head_rule, rules.block_rule, rules.block_transient, rules.larger_die_rule = rules_c
     pts.oin, pts.mars, pts.koks, pts.home_mars = points
     pos = np.empty((n_games * 256, 2, N_POINTS), dtype=np.uint8)
