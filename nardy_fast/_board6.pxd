@@ -14,6 +14,8 @@
 # a topological order for the dynamic programs.
 from libc.stdint cimport uint8_t
 
+from nardy_fast._board cimport to_board6
+
 cdef extern from "nf_binom.h":
     const Py_ssize_t NF_BINOM[22][7]     # NF_BINOM[x][k] = C(x, k), x <= 21, k <= 6
     const int NF_ROLL_D1[21]             # roll r (0..20): dice d1 <= d2, 1-1, 1-2, ..., 6-6
@@ -47,12 +49,10 @@ cdef inline void board6_from_index(Py_ssize_t idx, uint8_t* board6) noexcept nog
     for k in range(5, 0, -1):
         board6[5 - k] = board6[5 - k] - board6[5 - k + 1]
 
-# Index of a 24-point board with all its checkers home (board6 = b[23 - i]).
+# Index of a 24-point board with all its checkers home (its board6: _board.to_board6).
 cdef inline Py_ssize_t home_board_index(const uint8_t* b) noexcept nogil:
     cdef uint8_t b6[N_HOME]
-    cdef int i
-    for i in range(N_HOME):
-        b6[i] = b[23 - i]
+    to_board6(b, b6)
     return board6_index(b6)
 
 # Boards of at most n (0..15) checkers: C(n + 6, 6).

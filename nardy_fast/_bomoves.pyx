@@ -8,7 +8,8 @@ from libc.stdlib cimport malloc, free
 
 import numpy as np
 
-from nardy_fast._checks import as_board6, check_die
+from nardy_fast._checks import as_board6
+from nardy_fast._checks cimport check_die
 
 from nardy_fast._board6 cimport (board6_index, board6_from_index, N_HOME, N_BOARDS, N_ROLLS,
                                  NF_ROLL_D1, NF_ROLL_D2)

@@ -22,7 +22,7 @@ from libc.stdlib cimport malloc, free
 
 import numpy as np
 
-from nardy_fast._checks import as_board, check_die
+from nardy_fast._checks cimport as_board, check_die
 
 from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSIDE_HOME_MASK,
                                 occupancy, opponent_mask)

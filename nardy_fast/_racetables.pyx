@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from nardy_fast._board6 cimport board6_index, n_boards, MAX_BEAROFF as MAX_CHECKERS
+from nardy_fast._board6 cimport board6_index, n_boards, N_HOME, MAX_BEAROFF as MAX_CHECKERS
 from nardy_fast._checks import as_board6
 
 __all__ = ["RaceTables", "race_one_sided", "METHODS"]
@@ -101,6 +101,34 @@ cdef int race_probs(const race_tables_t* t, const uint8_t* x6, const uint8_t* y6
     return RACE_ONE_SIDED
 
 
+cdef int home_board6(object board, str name, int limit, uint8_t* out) except -1:
+    """One board (board6, or 24 counts with every checker home) of 1 .. limit checkers
+    into out[0:6]; a plain uint8 vector is checked in C, anything else (and any error) by
+    _checks.as_board6, whose messages name the board."""
+    cdef const uint8_t[::1] v
+    cdef int i, n = 0, off = 0
+    if (type(board) is np.ndarray and board.dtype == np.uint8 and board.ndim == 1
+            and board.shape[0] in (N_HOME, 24) and board.flags.c_contiguous):
+        v = board
+        if v.shape[0] == 24:
+            off = 18
+            for i in range(18):
+                n += 30 * v[i]                  # any checker outside the home fails below
+        for i in range(N_HOME):
+            out[i] = v[v.shape[0] - 1 - i] if off else v[i]
+            n += out[i]
+        if 1 <= n <= limit:
+            return 0
+    b6, single = as_board6(board, name, limit)
+    if not single:
+        raise ValueError(f"{name}: expected one board, got shape {np.shape(board)}")
+    if not b6.any():
+        raise ValueError(f"{name}: no checkers left: the race is over")
+    for i in range(N_HOME):
+        out[i] = b6[0, i]
+    return 0
+
+
 cdef const double* _data(arr, tuple shape, str name) except NULL:
     """Pointer to the data of a C-contiguous float64 array of this shape (None: any size)."""
     if (not isinstance(arr, np.ndarray) or arr.dtype != np.float64
@@ -173,17 +201,15 @@ cdef class RaceTables:
         """``(P(win), P(mars win), P(mars loss), P(draw), method)`` of the side on roll
         with board ``x6`` against ``y6`` (board6 or home 24-point boards; see
         ``race_probs`` in ``_racetables.pxd``); ``method`` is one of ``METHODS``."""
-        a, _ = as_board6(x6, "x6", self.t.os_max)
-        b, _ = as_board6(y6, "y6", self.t.os_max)
-        if a.shape[0] != 1 or b.shape[0] != 1 or not a.any() or not b.any():
-            raise ValueError("x6, y6: expected one board each, neither empty")
-        cdef const uint8_t[:, ::1] av = a
-        cdef const uint8_t[:, ::1] bv = b
+        cdef uint8_t a[N_HOME]
+        cdef uint8_t b[N_HOME]
         cdef double out[4]
         cdef int method
         cdef int dr = bool(draw_rule), xf = bool(x_first)
+        home_board6(x6, "x6", self.t.os_max, a)
+        home_board6(y6, "y6", self.t.os_max, b)
         with nogil:
-            method = race_probs(&self.t, &av[0, 0], &bv[0, 0], dr, xf, out)
+            method = race_probs(&self.t, a, b, dr, xf, out)
         if method == RACE_NONE:
             raise ValueError("no table covers this race and no one-sided database is given")
         return out[0], out[1], out[2], out[3], METHODS[method]

@@ -84,7 +84,7 @@ import numpy as np
 
 from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on,
                                 all_home, to_board6)
-from nardy_fast._board6 cimport home_board_index, N_HOME
+from nardy_fast._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast._rules cimport rules_t, fill_rules
 from nardy_fast._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast._racetables cimport race_tables_t, race_probs, RaceTables
@@ -319,8 +319,8 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     cdef int a = 0, b = 0, x_white = is_white(c, x)
     to_board6(bx, x6)
     to_board6(by, y6)
-    cdef const double* px = rt.os_turns + home_board_index(bx) * T
-    cdef const double* py = rt.os_turns + home_board_index(by) * T
+    cdef const double* px = rt.os_turns + board6_index(x6) * T
+    cdef const double* py = rt.os_turns + board6_index(y6) * T
     if c.rules.draw_rule:
         if x_white:
             a = 1

@@ -1,9 +1,12 @@
+# cython: wraparound=True, boundscheck=True
+# (Python-level code on Python objects, e.g. shape[-1]: the build's defaults, set for the
+# C loops of the core, would index tuples out of range here.)
 """Input checks shared by every wrapper: each converts a value or raises ``TypeError`` /
 ``ValueError`` naming the parameter, the bad value and what is allowed (as numpy's
-``_common`` constraint checks do).  The C core trusts what passes them.
+``_common`` constraint checks do).  The C core trusts what passes them.  Compiled, so that
+the per-call checks of ``successors`` cost what they did inline (``_checks.pxd`` exports
+``check_die`` and ``as_board`` to Cython callers).
 """
-from __future__ import annotations
-
 import os
 
 import numpy as np
@@ -12,7 +15,7 @@ __all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "chec
            "check_int", "check_threads", "usable_cores"]
 
 
-def as_board(x, name):
+cpdef object as_board(object x, str name):
     """A contiguous uint8 24-point board (no copy when it already is one).
 
     Raises TypeError for non-numeric input and ValueError for a wrong shape or counts
@@ -99,13 +102,13 @@ def as_table(arr, shape, name):
     return arr
 
 
-def check_die(x, i):
+cpdef int check_die(object x, int i) except -1:
     """Die ``i`` of a roll as an int 1..6: ``"dice[1] = 7: must be 1..6"``."""
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"dice[{i}] = {x!r}: expected an integer 1..6")
     if not 1 <= x <= 6:
         raise ValueError(f"dice[{i}] = {x}: must be 1..6")
-    return int(x)
+    return <int>x
 
 
 def check_dice(dice):
