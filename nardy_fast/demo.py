@@ -1,8 +1,8 @@
 """The main job on a small default: ``python -m nardy_fast.demo`` or ``nardy-fast demo``.
 
-Rolls out the start position and a few middle-game positions of a sample game, values a
-bear-off position exactly, ranks the moves of one decision, replays and graphs the sample
-game, and writes the reports (CSV, HTML, Parquet) and figures (PNG) to a folder (default
+Rolls out the start position and a few middle-game positions of a sample game (the net's
+moves) and evaluates them with the evaluator, values a bear-off position exactly, ranks the
+moves of one decision, replays, graphs and marks the sample game, and writes the reports (CSV, HTML, Parquet) and figures (PNG) to a folder (default
 ``demo_output/``), then prints where.  Seeded: the same seed gives the same files.
 
 Outputs
@@ -12,13 +12,17 @@ file                           content
 =============================  ==============================================================
 ``positions.txt``              the IDs of the positions analysed
 ``pip_report.{csv,html}``      ``report.pip_report`` of those positions
-``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts, exact in the bear-off)
+``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts by the net, exact in the
+                               bear-off)
+``evaluator_report.{csv,html}``  ``report.win_report`` by the evaluator at 1-ply
 ``move_report.{csv,html}``     ``report.move_report``: the legal moves of one decision ranked
+                               by the evaluator at 1-ply; ``move_report_rollout``: by rollouts
 ``convergence.{csv,png}``      ``report.convergence_report`` of the start, and its chart
 ``race.{csv,png}``             exact bear-off races and rolled-out races: the race chart
 ``bearoff_distribution.png``   turns to bear off of two bear-off positions
 ``sample_game.txt``            the sample game as a game record (``nardy_fast.record``)
-``game_report.{csv,html}``     ``report.game_report`` of it; ``game_graph.png`` its graph
+``game_report.{csv,html}``     ``report.game_report`` of it, every move marked by the
+                               evaluator; ``game_graph.png`` its graph; ``error_rates.csv``
 ``board_*.png``                board diagrams of the positions analysed
 =============================  ==============================================================
 """
@@ -104,8 +108,9 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
     # 2. pip and win reports
     pr = report.pip_report(positions)
     save(pr, "pip_report")
-    say(f"rolling out {len(positions)} positions, {n_games} games each ...")
-    wr = report.win_report(positions, n_games=n_games, **kw)
+    say(f"rolling out {len(positions)} positions, {n_games} games each (the net's moves) ...")
+    wr = report.win_report(positions, method="rollout", n_games=n_games, **kw)
+    save(report.win_report(positions, plies=1), "evaluator_report")
     try:
         import pyarrow  # noqa: F401
         save(wr, "win_report", ("csv", "html", "parquet"))
@@ -117,8 +122,11 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
 
     # 3. one decision: the moves of the first middle-game position for a 6-3
     decision = middle[0] if middle else start
-    mr = report.move_report(decision, (6, 3), n_games=min(n_games, MOVE_GAMES), **kw)
+    mr = report.move_report(decision, (6, 3), plies=1)
     save(mr, "move_report")
+    mr_rollout = report.move_report(decision, (6, 3), method="rollout",
+                                    n_games=min(n_games, MOVE_GAMES), **kw)
+    save(mr_rollout, "move_report_rollout")
 
     # 4. convergence of the start position's rollout
     sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
@@ -142,8 +150,9 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
     fig(plot.bearoff_distribution([b1, b2], labels=["A", "B"]), "bearoff_distribution.png")
 
     # 7. the sample game, turn by turn
-    gr = report.game_report(game, n_games=min(n_games, GAME_GAMES), **kw)
+    gr = report.game_report(game, analyse=True)
     save(gr, "game_report")
+    save(report.error_rates(gr).reset_index(), "error_rates", ("csv",))
     fig(plot.game_chart(gr), "game_graph.png")
 
     say("")

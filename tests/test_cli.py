@@ -174,7 +174,7 @@ def test_report_and_analyse_on_a_record(capsys, tmp_path):
     assert any(r["best_move"] == r["move"] for _, r in played.iterrows())
     er_lines = out.split("\n\n")[1].splitlines()
     assert er_lines[0].split() == ["player", "turns", "decisions", "errors", "equity_lost",
-                                   "error_rate"]
+                                   "error_rate", "n_doubtful", "n_error", "n_blunder"]
 
 
 # The mean pips of a roll (a + b, or 4a for a double, over the 36 ordered rolls): 49 / 6.

@@ -328,3 +328,67 @@ def test_net_rollouts_are_reproducible_across_workers():
 def test_unknown_policy_rejected():
     with pytest.raises(ValueError, match="policy"):
         nf.rollout(nf.Position.initial(), 10, policy="nett", progress=False)
+
+
+# -- command line and terminal play ---------------------------------------------------------
+def test_cli_hint_prints_the_ranking(capsys):
+    from nardy_fast.cli import main
+    pid = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
+    assert main(["hint", pid, "63", "--json", "--top", "3"]) == 0
+    import json
+    rows = json.loads(capsys.readouterr().out)
+    want = Evaluator.default().hint(nf.Position.from_id(pid), (6, 3)).head(3)
+    assert [r["move"] for r in rows] == list(want["move"])
+
+
+def test_cli_hint_rejects_bad_dice():
+    from nardy_fast.cli import main
+    with pytest.raises(SystemExit) as e:
+        main(["hint", "start", "73"])
+    assert e.value.code == 2
+
+
+def test_play_in_the_terminal(tmp_path):
+    """The human (White) asks for a hint, types a wrong move, then a legal one, quits."""
+    out = tmp_path / "game.mat"
+    said = []
+    answers = iter(["hint", "1/9", "quit"])
+    from nardy_fast.play import play_terminal
+
+    def answer(prompt):
+        said.append(prompt)
+        return next(answers)
+
+    record = play_terminal(side="white", plies=0, seed=3, out=str(out), input_fn=answer,
+                           print_fn=said.append)
+    assert out.exists() and record.turns == []
+    assert any("not a move" in s or "not legal" in s for s in said if isinstance(s, str))
+    assert any(s.strip().startswith("1.") for s in said if isinstance(s, str))
+
+
+def test_engine_plays_a_whole_game_against_itself(tmp_path):
+    """The engine on both sides through the terminal loop: a finished, replayable record."""
+    from nardy_fast.play import play_terminal
+    ev = Evaluator.default()
+    seen = []
+
+    def human(prompt):                      # plays the engine's own best move
+        pos, dice = seen[-1]
+        return str(ev.best_move(pos, dice))
+
+    import nardy_fast.play as play_mod
+    orig = play_mod._human_move
+
+    def spy(pos, dice, moves, ev_, input_fn, print_fn):
+        seen.append((pos, dice))
+        return orig(pos, dice, moves, ev_, input_fn, print_fn)
+
+    play_mod._human_move = spy
+    try:
+        record = play_terminal(side="black", plies=0, seed=5, out=str(tmp_path / "g.mat"),
+                               input_fn=human, print_fn=lambda *a: None)
+    finally:
+        play_mod._human_move = orig
+    assert record.result() is not None
+    again = nf.read_record(tmp_path / "g.mat")
+    assert again.positions()[-1] == record.positions()[-1]
