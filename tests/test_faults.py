@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast import _dbfile, _resources, bearoff
+from nardy_fast import _dbfile, _resources, bearoff, datadir
 from nardy_fast.bearoff import MarsTable, TwoSided
 from nardy_fast.cli import main
 from nardy_fast.rng import BLOCK_GAMES as B
@@ -29,7 +29,7 @@ def data(tmp_path, monkeypatch):
     """A fresh, empty cache folder for this test, and no table cached in memory."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("NARDY_FAST_DATA", str(folder))
-    monkeypatch.setattr(bearoff, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     return folder
 
 
@@ -118,7 +118,7 @@ def test_kill_during_a_cached_build_leaves_no_file_that_loads(data):
                           timeout=120)
     assert proc.returncode == -signal.SIGKILL
     assert not os.path.exists(data / TWO)
-    assert bearoff._cached(TwoSided, TWO, None) is None     # nothing to load
+    assert datadir.cached(TwoSided, TWO, None) is None     # nothing to load
     stale = leftovers(data)
     assert len(stale) == 1 and stale[0].startswith("." + TWO)   # the dead build's file
     ts = bearoff.two_sided(3)                                   # the rerun cleans up
@@ -195,7 +195,7 @@ def test_cache_folder_that_is_a_file(tmp_path, monkeypatch):
     (tmp_path / "file").write_text("")
     folder = tmp_path / "file" / "cache"
     monkeypatch.setenv("NARDY_FAST_DATA", str(folder))
-    monkeypatch.setattr(bearoff, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     with pytest.raises(OSError) as e:
         bearoff.two_sided(3)
     check_cache_message(e.value, folder)
@@ -227,7 +227,7 @@ def test_disk_full_while_writing(data, monkeypatch):
 def test_cli_reports_an_unwritable_cache_folder_in_one_line(tmp_path, monkeypatch, capsys):
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path / "file" / "cache"))
-    monkeypatch.setattr(bearoff, "_CACHE", {})
+    monkeypatch.setattr(datadir, "_CACHE", {})
     assert main(["bearoff", "build", "--two-sided", "3"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("nardy-fast: error: cannot write the database cache folder")
