@@ -254,6 +254,7 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome."""
     rules = as_rules(rules)
+    _check_games(n_games)
     if method not in METHODS:
         raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, METHODS))}")
     out = [None] * len(positions)

@@ -127,16 +127,14 @@ def rules_specs(draw):
 
 def check_rules_spec(text):
     from nardy_fast.cli import _rules            # what --rules and the Rules tag parse with
-    from nardy_fast.record import _parse_rules
     import argparse
     try:
-        r = _parse_rules(text, "--rules")
-    except RecordError as e:
-        assert str(e).startswith("--rules"), e
+        r = Rules.from_text(text)
+    except (ValueError, TypeError) as e:
         try:
             _rules(text)
         except argparse.ArgumentTypeError as e2:
-            assert str(e2) == str(e)
+            assert str(e2) == f"--rules: {e}"
         else:
             raise AssertionError("the CLI accepted what the parser refused")
         return "error"

@@ -126,8 +126,8 @@ def test_save_figure(tmp_path):
 
 
 def test_race_chart_exact_and_rollout():
-    rolled = race_report(race_sample(6, seed=2, kind="race"), n_games=36, truncate=None,
-                         workers=1, epc=False)
+    rolled = race_report(race_sample(6, seed=2, kind="race"), method="rollout", n_games=36,
+                         truncate=None, workers=1, epc=False)
     fig, ax = plt.subplots()
     assert race_chart(rolled, ax=ax) is ax
     assert ax.get_legend() is not None

@@ -180,7 +180,7 @@ def test_win_report_exact_in_the_bearoff():
 def test_move_report_ranks_every_legal_move():
     pos = game_positions(6, "race")[24]
     dice = (5, 2)
-    df = move_report(pos, dice, n_games=72, seed=3, **FAST)
+    df = move_report(pos, dice, method="rollout", n_games=72, seed=3, **FAST)
     moves = pos.legal_moves(*dice)
     assert len(df) == len(moves)
     assert set(df["id_after"]) == {pos.play(m).id for m in moves}
