@@ -28,6 +28,13 @@ cdef void board6_from_index(Py_ssize_t idx, uint8_t* board6) noexcept nogil
 # Roll r (0 <= r < 21) as dice (*d1, *d2), d1 <= d2; returns its probability (1/36 or 2/36).
 cdef double roll_dice(int r, int* d1, int* d2) noexcept nogil
 
+# Distinct board indices left by the legal moves of the roll (d1, d2) from board6 (the
+# board itself when it is empty) into out[0:n]; returns n (never above 1400, so a buffer
+# of 1400 suffices).  stamp: int32 per board index, none equal to mark on entry (the
+# entries of the results are set to mark).
+cdef Py_ssize_t roll_finals(const uint8_t* board6, int d1, int d2, int32_t* out,
+                            int32_t* stamp, int32_t mark) noexcept nogil
+
 # One-sided race estimate for the side on roll (board index a) against the opponent (index
 # b), both sides playing their own one-sided policies independently:
 #   turns[i * n_turns + t]        P(board i needs exactly t own turns to bear off all)
