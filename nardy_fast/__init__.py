@@ -11,10 +11,11 @@ from nardy_fast.race import race_probabilities
 from nardy_fast.record import GameRecord, read_record, write_record
 from nardy_fast.report import game_report, move_report, pip_report, win_report
 from nardy_fast.plot import plot_board
+from nardy_fast.cube import CubeState, cube_decision, cube_report
 
 __version__ = "0.1.0"
 
-__all__ = ["CLASSIC", "GameRecord", "Move", "Position", "Rules", "game_report",
-           "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
+__all__ = ["CLASSIC", "CubeState", "GameRecord", "Move", "Position", "Rules",
+           "cube_decision", "cube_report", "game_report", "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",
            "__version__"]

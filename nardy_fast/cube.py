@@ -1,0 +1,440 @@
+"""The doubling cube (даве, rule book section 7a): cube states and money cube decisions.
+
+With the cube a game is won or lost at the stake, whatever the loser's position: no mars,
+no oin.  All equities here are money equities of the side on roll, before it rolls, *per
+unit of the current stake*.
+
+Cube state
+----------
+``CubeState(stake, owner, first_turn)`` travels beside a ``Position`` (it is not part of
+the position ID, so every ID stays valid): the stake, who may raise (``"centre"``: either
+side, ``"mover"``: the side on roll, ``"opponent"``), and whether this is the first turn
+of the game (no raise then).  ``Position.diagram(cube=...)`` shows it.
+
+Decisions
+---------
+Three equities per unit stake: **no double** (roll without raising), **double/take** (the
+opponent takes: the game goes on at the next stake with the cube on its side; with the
+beaver, the lower of that and the beavered game at the stake after it) and
+**double/pass** (+1: the opponent gives up the current stake).  The side on roll doubles
+when ``min(take, pass) > no double``; the opponent takes when ``take <= pass`` (beavers
+when the beaver is allowed and the take is worth less than 0 to the raiser).  The
+cubeful equity is ``max(no double, min(take, pass))``.
+
+Where they come from (``method``)
+---------------------------------
+``"exact"``: both sides in their homes with at most the cubeful race table's checkers
+(``cuberace.CubefulRace``, default 6): exact.
+
+``"janowski"``: otherwise, from the cubeless probability ``p`` of winning for the side on
+roll (the ``probabilities`` parameter: a function of a position; by default
+``race_probabilities`` in races and a cubeless rollout otherwise) with Janowski's cube
+efficiency model (R. Janowski, "Take-points in money games", 1993; the form GNU
+Backgammon uses): the equity is ``(1 - x) E_dead + x E_live``, where ``E_dead`` is the
+cubeless equity at the stake (``2p - 1``) and ``E_live`` the equity if ``p`` moved
+continuously (a fully live cube: piecewise linear in ``p`` between the take and cash
+points).  With wins and losses of one stake (no mars), the live take point of a raise from
+stake ``k`` to ``n`` is ``TP_k = (n - k) CP_n / (2 n)`` with ``CP_n = 1 - TP_n`` (the taker's
+cash point once it owns the cube at ``n``).  Geometric (``n = 2k``): the fixed point
+``TP = 1/5``, Janowski's ``(L - 1/2) / (W + L + 1/2)`` with ``W = L = 1``; with efficiency
+``x`` the take point is ``1 / (4 + x)``.  Arithmetic (``n = k + 1``): the recursion runs
+down from the cap ``max_stake`` (16, the cubeful race tables' cap, where the cube is dead
+and ``CP = 1``), so a raise from 1 to 2 needs ``TP_1 = CP_2 / 4`` and later raises need
+less (``TP_k`` falls like ``1 / (2 (k + 1))``): the same position is a double at a lower
+``p`` and a take at a lower ``p`` the higher the stake.
+
+The efficiency ``x`` is measured, not assumed, where an exact reference exists: races.
+``benchmarks/bench_cube.py --efficiency`` fits ``x`` by least squares of the model's no
+double and double/take equities against the exact geometric tables (8 checkers a side,
+positions with ``0.15 < p < 0.9``), per bin of the side on roll's pip count: ``x`` grows
+from 0.46 (under 6 pips) to 0.86 (48 pips); ``RACE_EFFICIENCY`` holds the bin centres and
+values, interpolated linearly and held constant beyond the last bin (an extrapolation for
+longer races).  For contact positions there is no exact reference yet: ``x = 0.68``
+(``CONTACT_EFFICIENCY``, GNU Backgammon's contact value) is assumed, to be replaced by a
+measurement with cube-aware rollouts of the evaluator.
+
+Draws (``draw_rule``): a draw is worth 0 at any stake; the model counts it as half a win
+(``p = P(win) + P(draw) / 2``), and the exact tables, which have no draw, are not used.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nardy_fast.position import Position
+from nardy_fast.rules import Rules, as_rules
+
+__all__ = ["CubeState", "CENTRED", "cube_decision", "cube_report", "take_point",
+           "efficiency", "model_equities", "actions", "RACE_EFFICIENCY",
+           "CONTACT_EFFICIENCY", "MAX_STAKE"]
+
+OWNERS = ("centre", "mover", "opponent")
+MAX_STAKE = 16                 # arithmetic stakes: the cap (the cube is dead there)
+
+# Race cube efficiency per pip count of the side on roll: (bin centre, x), measured by
+# `python benchmarks/bench_cube.py --efficiency` against the exact 8-checker tables.
+RACE_EFFICIENCY = ((3.0, 0.462), (9.0, 0.585), (15.0, 0.613), (21.0, 0.649),
+                   (27.0, 0.702), (33.0, 0.757), (39.0, 0.815), (45.0, 0.835),
+                   (51.0, 0.861))
+CONTACT_EFFICIENCY = 0.68      # assumed (GNU Backgammon's contact value), not measured
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The cube beside a position, from the side on roll's point of view.
+
+    Parameters
+    ----------
+    stake : int
+        The current stake (1 at the start; 2, 4, ... or 2, 3, ... after raises).
+    owner : {"centre", "mover", "opponent"}
+        Who may raise next: either side (the cube in the middle), the side on roll, or
+        the opponent.
+    first_turn : bool
+        The first turn of the game: no raise (rule book section 7a).
+    """
+
+    stake: int = 1
+    owner: str = "centre"
+    first_turn: bool = False
+
+    def __post_init__(self):
+        if isinstance(self.stake, bool) or not isinstance(self.stake, (int, np.integer)):
+            raise TypeError(f"stake={self.stake!r}: expected an integer")
+        if self.stake < 1:
+            raise ValueError(f"stake={self.stake}: must be >= 1")
+        object.__setattr__(self, "stake", int(self.stake))
+        if self.owner not in OWNERS:
+            raise ValueError(f"owner={self.owner!r}: expected one of "
+                             + ", ".join(repr(o) for o in OWNERS))
+        if not isinstance(self.first_turn, bool):
+            raise TypeError(f"first_turn={self.first_turn!r}: expected True or False")
+
+    @property
+    def may_raise(self):
+        """True when the side on roll may raise now."""
+        return self.owner != "opponent" and not self.first_turn
+
+    def passed(self):
+        """The same cube seen by the other side once the turn has passed."""
+        owner = {"centre": "centre", "mover": "opponent", "opponent": "mover"}[self.owner]
+        return CubeState(self.stake, owner, False)
+
+    def taken(self, progression="geometric"):
+        """The cube after the side on roll's raise was taken (still its turn): the next
+        stake, owned by the opponent."""
+        return CubeState(next_stake(progression, self.stake), "opponent", self.first_turn)
+
+    def text(self, side=None):
+        """One line: ``cube: stake 2, owned by black`` (``side``: the side on roll, to name
+        the owner by colour)."""
+        if self.owner == "centre":
+            who = "in the middle"
+        else:
+            on_roll = self.owner == "mover"
+            if side is None:
+                who = "owned by the side on roll" if on_roll else "owned by the opponent"
+            else:
+                other = "black" if side == "white" else "white"
+                who = f"owned by {side if on_roll else other}"
+        first = ", first turn (no raise)" if self.first_turn else ""
+        return f"cube: stake {self.stake}, {who}{first}"
+
+
+CENTRED = CubeState()
+
+
+def next_stake(progression, stake):
+    """The stake after a raise: ``2 * stake`` (geometric) or ``stake + 1`` (arithmetic)."""
+    if progression == "geometric":
+        return 2 * stake
+    if progression == "arithmetic":
+        return stake + 1
+    raise ValueError(f"progression={progression!r}: expected 'geometric' or 'arithmetic'")
+
+
+def _live_take_point(progression, stake, max_stake=MAX_STAKE):
+    """Fully live take point of a raise from ``stake`` (the taker's P(win))."""
+    if progression == "geometric":
+        return 0.2
+    if stake >= max_stake:
+        return 0.0
+    tp = 0.0                                    # at the cap: dead, CP = 1
+    for k in range(max_stake - 1, stake - 1, -1):
+        n = k + 1
+        tp = (n - k) * (1.0 - tp) / (2.0 * n)
+    return tp
+
+
+def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE):
+    """The opponent's take point (its P(win)) for a raise from ``stake``, efficiency ``x``.
+
+    Taking is worth ``n/k (-1 + 2 q ((1 - x) + x / CP_n))`` per unit of the stake ``k``
+    before the raise (``q``: the taker's P(win), ``n``: the stake after the raise), against
+    ``-1`` for a pass.
+
+    Examples
+    --------
+    >>> take_point(0.0), take_point(1.0)               # dead cube, fully live cube
+    (0.25, 0.2)
+    """
+    n = next_stake(progression, stake)
+    if progression == "arithmetic" and n > max_stake:
+        return math.nan
+    cp = 1.0 - _live_take_point(progression, n, max_stake)
+    return (n - stake) / (2.0 * n * ((1.0 - x) + x / cp))
+
+
+def _live(p, owner, tp):
+    """Fully live equity per unit stake for P(win) p, cube state owner, take point tp."""
+    cp = 1.0 - tp
+    if owner == "centre":
+        if cp <= tp:
+            return 2 * p - 1
+        return min(1.0, max(-1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
+    if owner == "mover":
+        return min(1.0, -1.0 + 2.0 * p / cp)
+    return max(-1.0, -1.0 + 2.0 * (p - tp) / (1.0 - tp))
+
+
+def _model(p, owner, stake, x, progression, max_stake):
+    tp = _live_take_point(progression, stake, max_stake)
+    if progression == "arithmetic" and stake >= max_stake:
+        tp = 0.0
+    return (1.0 - x) * (2.0 * p - 1.0) + x * _live(p, owner, tp)
+
+
+def model_equities(p, x, cube=CENTRED, progression="geometric", beaver=False,
+                   max_stake=MAX_STAKE):
+    """Janowski's cube decision equities per unit stake for P(win) ``p`` of the side on
+    roll, cube efficiency ``x`` and cube state ``cube``.
+
+    Returns
+    -------
+    dict
+        ``no_double``, ``double_take``, ``double_pass``, ``double_beaver`` (NaN when not
+        allowed) and ``equity``, as ``CubefulRace.decision``.
+
+    Examples
+    --------
+    >>> e = model_equities(0.5, 0.0)                   # dead cube: 2p - 1 either way
+    >>> e["no_double"], e["double_take"], e["equity"]
+    (0.0, 0.0, 0.0)
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p={p}: must be 0..1")
+    if not 0.0 <= x <= 1.0:
+        raise ValueError(f"x={x}: must be 0..1")
+    k = cube.stake
+    nd = _model(p, cube.owner, k, x, progression, max_stake)
+    out = {"no_double": nd, "double_take": math.nan, "double_pass": math.nan,
+           "double_beaver": math.nan, "equity": nd}
+    n1 = next_stake(progression, k)
+    if not cube.may_raise or (progression == "arithmetic" and n1 > max_stake):
+        return out
+    out["double_pass"] = 1.0
+    out["double_take"] = n1 / k * _model(p, "opponent", n1, x, progression, max_stake)
+    take = out["double_take"]
+    n2 = next_stake(progression, n1)
+    if beaver and not (progression == "arithmetic" and n2 > max_stake):
+        out["double_beaver"] = n2 / k * _model(p, "opponent", n2, x, progression, max_stake)
+        take = min(take, out["double_beaver"])
+    out["equity"] = max(nd, min(take, 1.0))
+    return out
+
+
+def actions(e):
+    """The proper actions of both sides from decision equities (``model_equities`` or
+    ``CubefulRace.decision``): ``(double_action, take_action, action)``.
+
+    ``double_action``: ``"no double"``, ``"double"`` or ``"too good"`` (no double because
+    the pass is worth no more than playing on), or ``"no raise"`` when the side on roll
+    may not raise; ``take_action``: ``"take"``, ``"pass"`` or ``"beaver"`` (what the
+    opponent would do if doubled); ``action`` joins them, e.g. ``"double, take"``.
+    """
+    nd, dt, dp, db = e["no_double"], e["double_take"], e["double_pass"], e["double_beaver"]
+    if math.isnan(dp):
+        return "no raise", "", "no raise"
+    take_val = dt if math.isnan(db) else min(dt, db)
+    if take_val > dp:
+        taker = "pass"
+    elif not math.isnan(db) and db < dt:
+        taker = "beaver"
+    else:
+        taker = "take"
+    if min(take_val, dp) > nd:
+        roller = "double"
+    elif nd >= dp:
+        roller = "too good"
+    else:
+        roller = "no double"
+    return roller, taker, f"{roller}, {taker}"
+
+
+def efficiency(position):
+    """The cube efficiency ``x`` of the model for a position: races by the side on roll's
+    pip count (``RACE_EFFICIENCY``), contact ``CONTACT_EFFICIENCY`` (see the module
+    docstring)."""
+    if position.is_contact():
+        return CONTACT_EFFICIENCY
+    pips = float(position.pips[0])
+    xs, ys = zip(*RACE_EFFICIENCY)
+    return float(np.interp(pips, xs, ys))
+
+
+def _default_probabilities(rules, n_games, seed):
+    """P(win) (+ half a draw) of the side on roll: exact or one-sided in a home race,
+    else a cubeless rollout of ``n_games`` games."""
+    from nardy_fast.race import race_probabilities
+    from nardy_fast.rollout import rollout
+
+    def probabilities(position):
+        if position.is_bearoff():
+            o = race_probabilities(position, rules=rules)
+        else:
+            o = rollout(position, n_games, seed=seed, rules=rules, workers=1,
+                        progress=False)
+        return o
+    return probabilities
+
+
+def _p_of(value):
+    """P(win) counted for the cube from an Outcome, a mapping or a number."""
+    if isinstance(value, (float, int, np.floating)):
+        return float(value)
+    if isinstance(value, dict):
+        return float(value["p_win"]) + 0.5 * float(value.get("p_draw", 0.0))
+    return float(value.p_win) + 0.5 * float(getattr(value, "p_draw", 0.0))
+
+
+def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
+                  x=None, n_games=2000, seed=0):
+    """The money cube decision of the side on roll.
+
+    Parameters
+    ----------
+    position : Position or str
+        The position (or its ID), side on roll to act.
+    cube : CubeState
+        The cube (default: centred, stake 1).
+    rules : Rules
+        Needs ``cube="geometric"`` or ``"arithmetic"`` (default: geometric); ``beaver``.
+    probabilities : callable or None
+        ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
+        with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
+        a neural evaluator.  None: ``race_probabilities`` in home races, else a cubeless
+        rollout of ``n_games`` games with ``seed``.
+    tables : CubefulRace, False or None
+        The exact cubeful race table (None: the cached default for the progression and
+        beaver, ``cuberace.cubeful_race``; False: never exact).
+    x : float or None
+        Cube efficiency (None: ``efficiency(position)``).
+
+    Returns
+    -------
+    dict
+        ``no_double``, ``double_take``, ``double_pass``, ``double_beaver``, ``equity`` (per
+        unit stake), ``p_win`` (cubeless), ``double_action``, ``take_action``, ``action``,
+        ``take_point`` (the opponent's, from the model with ``x``), ``x``, ``method``
+        (``"exact"`` or ``"janowski"``).
+    """
+    if isinstance(position, str):
+        position = Position.from_id(position)
+    if not isinstance(position, Position):
+        raise TypeError(f"position: expected a Position or an ID, got {type(position).__name__}")
+    if not isinstance(cube, CubeState):
+        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    rules = as_rules(rules) if rules is not None else Rules(cube="geometric")
+    if rules.cube is None:
+        raise ValueError("rules.cube=None: cube decisions need cube='geometric' or "
+                         "'arithmetic'")
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    prog = rules.cube
+    if x is None:
+        x = efficiency(position)
+    out = None
+    if tables is not False and position.is_bearoff() and not rules.draw_rule:
+        if tables is None:
+            from nardy_fast.cuberace import cubeful_race
+            tables = cubeful_race(prog, rules.beaver)
+        b = position.boards
+        a6, b6 = b[0, :17:-1], b[1, :17:-1]
+        if (tables.progression == prog and tables.beaver == rules.beaver
+                and tables.covers(a6, b6, cube.stake, cube.owner)):
+            out = tables.decision(a6, b6, cube.stake, cube.owner)
+            out.pop("dead")
+            if cube.first_turn:                         # no raise now, the cube stays
+                out.update(double_take=math.nan, double_pass=math.nan,
+                           double_beaver=math.nan, equity=out["no_double"])
+            out["method"] = "exact"
+    if out is None:
+        if probabilities is None:
+            probabilities = _default_probabilities(rules, n_games, seed)
+        p = min(1.0, max(0.0, _p_of(probabilities(position))))
+        out = model_equities(p, x, cube, prog, rules.beaver)
+        out["p_win"] = p
+        out["method"] = "janowski"
+    out["double_action"], out["take_action"], out["action"] = actions(out)
+    out["take_point"] = take_point(x, cube.stake, prog)
+    out["x"] = float(x)
+    return out
+
+
+_COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beaver",
+            "equity", "p_win", "double_action", "take_action", "action", "take_point", "x",
+            "method"]
+
+
+def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
+                n_games=2000, seed=0):
+    """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
+
+    Parameters
+    ----------
+    positions : Position, str, or an iterable of them (IDs accepted)
+    rules : Rules
+        With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
+    probabilities, tables, n_games, seed
+        As for ``cube_decision`` (the cubeless source of the model can be any function of a
+        position, e.g. a neural evaluator).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per position: ``position`` (ID), the side on roll's cubeful money
+        equities per unit stake ``no_double``, ``double_take``, ``double_pass`` and
+        ``double_beaver`` (NaN without the beaver), the cubeful ``equity`` after the
+        proper actions, the cubeless ``p_win``, ``double_action``, ``take_action``,
+        ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
+        (``"exact"`` or ``"janowski"``).
+
+    Examples
+    --------
+    >>> from nardy_fast import Position, Rules
+    >>> import numpy as np
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> r = cube_report([Position(me, you)], rules=Rules(cube="geometric"))
+    >>> r.loc[0, ["no_double", "double_take"]].astype(float).round(9).tolist()
+    [0.5, 1.0]
+    >>> r.loc[0, ["action", "method"]].tolist()
+    ['double, take', 'exact']
+    """
+    import pandas as pd
+    if isinstance(positions, (Position, str)):
+        positions = [positions]
+    rules = as_rules(rules)
+    rows = []
+    for i, pos in enumerate(positions):
+        if isinstance(pos, str):
+            pos = Position.from_id(pos)
+        if not isinstance(pos, Position):
+            raise TypeError(f"positions[{i}]: expected a Position or an ID, got "
+                            f"{type(pos).__name__}")
+        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed)
+        d["position"] = pos.id
+        rows.append(d)
+    return pd.DataFrame(rows, columns=_COLUMNS)
