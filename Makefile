@@ -33,10 +33,12 @@ bench: build
 	$(PY) benchmarks/bench_bearoff.py
 	$(PY) benchmarks/bench_rollout.py
 
-# Refresh the test data copies from the shared folder beside the checkout.
+# Refresh the test data copies and the rule book (docs/RULES.md) from the shared folder
+# beside the checkout.
 data:
 	cp $(SHARED)/vectors/README.md $(SHARED)/vectors/movegen_public.jsonl tests/data/vectors/
 	cp $(SHARED)/reference/README.md $(SHARED)/reference/gnubg_onesided_sample.csv tests/data/reference/
+	cp $(SHARED)/RULES.md docs/RULES.md
 
 clean:
 	rm -rf build nardy_fast/*.so nardy_fast/_*.c nardy_fast/*.html
