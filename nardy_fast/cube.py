@@ -67,6 +67,7 @@ from nardy_fast.position import Position
 from nardy_fast.rules import Rules, as_rules
 
 __all__ = ["CubeState", "CENTRED", "cube_decision", "cube_report", "take_point",
+           "doubling_window", "next_stake",
            "efficiency", "model_equities", "actions", "RACE_EFFICIENCY",
            "CONTACT_EFFICIENCY", "MAX_STAKE"]
 
@@ -271,6 +272,30 @@ def actions(e):
     else:
         roller = "no double"
     return roller, taker, f"{roller}, {taker}"
+
+
+def doubling_window(x, progression="geometric", stake=1, max_stake=MAX_STAKE):
+    """The model's doubling window of a centred cube at ``stake``: ``(double point, pass
+    point)`` in the side on roll's P(win).  From the double point on, double/take is worth
+    more than no double; from the pass point on (``1 - take_point``) the opponent passes.
+
+    Examples
+    --------
+    >>> lo, hi = doubling_window(0.0)                  # dead cube: 2(2p-1) > 2p-1 at p > 1/2
+    >>> round(lo, 6), round(hi, 6)
+    (0.5, 0.75)
+    """
+    cube = CENTRED if stake == 1 else CubeState(stake)
+    hi = 1.0 - take_point(x, stake, progression, max_stake)
+    a, b = 0.0, hi
+    for _ in range(60):                                # bisection on DT - ND (rising in p)
+        mid = (a + b) / 2
+        e = model_equities(mid, x, cube, progression, False, max_stake)
+        if e["double_take"] > e["no_double"]:
+            b = mid
+        else:
+            a = mid
+    return b, hi
 
 
 def efficiency(position):
