@@ -72,6 +72,7 @@ Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
+from libc.math cimport erfc, sqrt, NAN
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
@@ -103,7 +104,8 @@ cdef extern from *:
     int NF_POPCOUNT(uint32_t x) noexcept nogil
     uint64_t load_word "NF_LOAD_WORD"(const uint8_t* p) noexcept nogil
 
-from nardy_fast._board cimport N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on
+from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, occupancy, checkers_on,
+                                pip_count)
 from nardy_fast._movegen cimport (gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC,
                                   HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
@@ -128,9 +130,22 @@ cdef enum:
     Q_DRAW = 8
     Q_EQUITY = 9
     Q_PLIES = 10
-    N_Q = 11
+    Q_DOUBLES = 11           # cube (section 7a): raises offered in the game
+    Q_TAKES = 12             # raises taken (a beaver counts as a beaver only)
+    Q_PASSES = 13            # raises passed (0 or 1)
+    Q_BEAVERS = 14
+    Q_STAKE = 15             # final stake / starting stake
+    Q_LEVEL = 16             # Q_LEVEL + k: 1 when the game ended after k raises (k < 7)
+    N_LEVELS = 8             # the last level counts 7 or more raises
+    N_Q = 24
     TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
     N_STRATA = 36
+
+    CUBE_GEOMETRIC = 1       # config_t.cube
+    CUBE_ARITHMETIC = 2
+    OWN_CENTRE = 0           # cube state relative to the side on roll (_cuberace.pxd)
+    OWN_MOVER = 1
+    OWN_OPPONENT = 2
 
     MAX_PLIES = 100000       # a game this long is stuck (hand-made positions): error
     ERR_NOMEM = 1
@@ -138,7 +153,9 @@ cdef enum:
     ERR_PYTHON = 3
 
 QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
-              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies")
+              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
+              "doubles", "takes", "passes", "beavers", "stake") + tuple(
+                  f"stake_level_{k}" for k in range(N_LEVELS))
 MAX_STRATA = N_STRATA
 TALLY_WIDTH = TALLY_W
 
@@ -188,6 +205,21 @@ ctypedef struct config_t:
     int mx_max                 # most checkers of Y
     void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
     void* py_error             # borrowed list receiving a callable's exception
+    int cube                   # 0: no cube; CUBE_GEOMETRIC or CUBE_ARITHMETIC
+    int beaver                 # the taker may raise again at once
+    int stake0                 # the stake at the start
+    int owner0                 # who may raise at the start: -1 either, 0 side 0, 1 side 1
+    int max_stake              # arithmetic: no raise above it
+    double x_contact           # cube efficiency of contact positions
+    const double* x_race       # (n_x, 2): pip count of the side on roll, efficiency
+    int n_x
+    const double* tp_live      # arithmetic: live take point of a raise from stake k, k <=
+                               # max_stake (NULL: geometric, 1/5)
+    const double* cr_values    # exact cubeful race table (cuberace.CubefulRace.values) or NULL
+    Py_ssize_t cr_m            # its boards per side
+    int cr_max_checkers
+    int cr_stakes              # arithmetic: stakes 1 .. cr_stakes kept (0: geometric)
+    void* py_cube              # borrowed callable (mover, opponent) -> P(win), or NULL
 
 
 ctypedef struct work_t:
@@ -509,6 +541,212 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     v[Q_PLIES] = plies
 
 
+
+# ----------------------------------------------------------------------------------------
+# the cube (rule book section 7a; the model of nardy_fast.cube)
+
+cdef inline int next_stake(const config_t* c, int k) noexcept nogil:
+    return 2 * k if c.cube == CUBE_GEOMETRIC else k + 1
+
+
+cdef inline bint stake_ok(const config_t* c, int k) noexcept nogil:
+    """A raise to k is allowed (arithmetic: k <= max_stake)."""
+    return c.cube == CUBE_GEOMETRIC or k <= c.max_stake
+
+
+cdef double model_value(const config_t* c, double p, int own, int k, double x) noexcept nogil:
+    """Janowski's equity per unit stake k: (1 - x)(2p - 1) + x live (cube.model_equities)."""
+    cdef double tp, cp, live
+    if c.cube == CUBE_GEOMETRIC:
+        tp = 0.2
+    else:
+        tp = c.tp_live[k] if k < c.max_stake else 0.0
+    cp = 1.0 - tp
+    if own == OWN_CENTRE:
+        live = 2.0 * p - 1.0 if cp <= tp else -1.0 + 2.0 * (p - tp) / (cp - tp)
+        live = -1.0 if live < -1.0 else (1.0 if live > 1.0 else live)
+    elif own == OWN_MOVER:
+        live = -1.0 + 2.0 * p / cp
+        live = 1.0 if live > 1.0 else live
+    else:
+        live = -1.0 + 2.0 * (p - tp) / (1.0 - tp)
+        live = -1.0 if live < -1.0 else live
+    return (1.0 - x) * (2.0 * p - 1.0) + x * live
+
+
+cdef double efficiency(const config_t* c, const uint8_t* mover,
+                       const uint8_t* o) noexcept nogil:
+    """x of the position: contact, or by the mover's pips (linear between bins)."""
+    cdef int i
+    cdef double pips, t
+    for i in range(12):
+        if mover[i] or o[i]:
+            return c.x_contact
+    pips = pip_count(mover)
+    if pips <= c.x_race[0]:
+        return c.x_race[1]
+    for i in range(1, c.n_x):
+        if pips <= c.x_race[2 * i]:
+            t = (pips - c.x_race[2 * i - 2]) / (c.x_race[2 * i] - c.x_race[2 * i - 2])
+            return c.x_race[2 * i - 1] + t * (c.x_race[2 * i + 1] - c.x_race[2 * i - 1])
+    return c.x_race[2 * c.n_x - 1]
+
+
+cdef double call_cube(object fn, const uint8_t* mover, const uint8_t* o, list err) noexcept:
+    """P(win) of the mover from a Python callable; NaN (exception stored) on failure."""
+    cdef uint8_t[::1] mv
+    cdef uint8_t[::1] ov
+    try:
+        m = np.empty(N_POINTS, dtype=np.uint8)
+        mv = m
+        memcpy(&mv[0], mover, N_POINTS)
+        opp = np.empty(N_POINTS, dtype=np.uint8)
+        ov = opp
+        memcpy(&ov[0], o, N_POINTS)
+        p = float(fn(m, opp))
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"cube probabilities {fn!r} returned {p}: expected 0..1")
+        return p
+    except BaseException as e:
+        err.append(e)
+        return NAN
+
+
+cdef double pip_estimate(const uint8_t* mover, const uint8_t* o) noexcept nogil:
+    """P(win) of the mover from pip counts alone (the stand-in without a callable): the
+    turns each side needs, pips / (49/6), differ by a normal variable of variance 0.277
+    turns per turn (the variance of a roll's pips, 18.47, over 49/6 squared), and the
+    mover is half a turn ahead."""
+    cdef double tm = pip_count(mover) / (49.0 / 6.0), to = pip_count(o) / (49.0 / 6.0)
+    return 0.5 * erfc(-(to - tm + 0.5) / sqrt(2.0 * 0.277 * (tm + to) + 1e-9))
+
+
+cdef inline bint table_covers(const config_t* c, const uint8_t* mover, const uint8_t* o,
+                              int k, int own) noexcept nogil:
+    cdef int need
+    if c.cr_values == NULL or not all_home(mover) or not all_home(o):
+        return False
+    if checkers_on(mover) > c.cr_max_checkers or checkers_on(o) > c.cr_max_checkers:
+        return False
+    if c.cube == CUBE_GEOMETRIC:
+        return True
+    need = k if own == OWN_OPPONENT else (k + 2 if c.beaver else k + 1)
+    return k <= c.cr_stakes and (need <= c.cr_stakes or k >= c.max_stake)
+
+
+cdef inline double table_entry(const config_t* c, Py_ssize_t x, Py_ssize_t y, int k,
+                               int own) noexcept nogil:
+    cdef Py_ssize_t m = c.cr_m, lvl = 0 if c.cube == CUBE_GEOMETRIC else k - 1
+    return c.cr_values[((lvl * m + x) * m + y) * 4 + own]
+
+
+cdef int cube_values(const config_t* c, work_t* w, int side, const uint8_t* mover,
+                     const uint8_t* o, int k, int own, double p, double* out) noexcept nogil:
+    """out = [no double, double/take, double/beaver (NaN if none)] per unit stake k for
+    the mover (cube state own, which lets it raise); p: the mover's P(win), or NaN to get
+    it here.  Exact from the cubeful race table when it covers the race.  Returns 0, or
+    ERR_PYTHON."""
+    cdef int n1 = next_stake(c, k), n2 = next_stake(c, n1)
+    cdef bint bv = c.beaver and stake_ok(c, n2)
+    cdef Py_ssize_t ix, iy
+    cdef double x
+    if table_covers(c, mover, o, k, own):
+        ix = index6(mover)
+        iy = index6(o)
+        out[0] = table_entry(c, ix, iy, k, own)
+        out[1] = n1 / <double>k * table_entry(c, ix, iy, n1, OWN_OPPONENT)
+        out[2] = n2 / <double>k * table_entry(c, ix, iy, n2, OWN_OPPONENT) if bv else NAN
+        return 0
+    if p != p:
+        if c.py_cube != NULL:
+            with gil:
+                p = call_cube(<object>c.py_cube, mover, o, <list>c.py_error)
+            if p != p:
+                return ERR_PYTHON
+        else:
+            p = pip_estimate(mover, o)
+    x = efficiency(c, mover, o)
+    out[0] = model_value(c, p, own, k, x)
+    out[1] = n1 / <double>k * model_value(c, p, OWN_OPPONENT, n1, x)
+    out[2] = n2 / <double>k * model_value(c, p, OWN_OPPONENT, n2, x) if bv else NAN
+    return 0
+
+
+cdef inline int own_of(int owner, int side) noexcept nogil:
+    return OWN_CENTRE if owner < 0 else (OWN_MOVER if owner == side else OWN_OPPONENT)
+
+
+cdef int cube_action(const config_t* c, work_t* w, int side, const uint8_t* mover,
+                     const uint8_t* o, int* stake, int* owner, double* v) noexcept nogil:
+    """The cube action before side's roll by the model (both sides): 0 play on, 1 the
+    opponent passed (side wins the stake before the raise), or -ERR_PYTHON."""
+    cdef double e[3]
+    cdef double take
+    cdef int k = stake[0], own = own_of(owner[0], side), resp
+    if own == OWN_OPPONENT or not stake_ok(c, next_stake(c, k)) or mover[0] == N_CHECKERS:
+        return 0                                  # no raise: not its cube, the cap, turn 1
+    if cube_values(c, w, side, mover, o, k, own, NAN, e):
+        return -ERR_PYTHON
+    take = e[1]
+    resp = 1                                      # 0 pass, 1 take, 2 beaver
+    if e[2] == e[2] and e[2] < take:
+        take = e[2]
+        resp = 2
+    if take > 1.0:
+        resp = 0
+    if (1.0 if resp == 0 else take) <= e[0]:
+        return 0                                  # no double (or too good)
+    v[Q_DOUBLES] += 1.0
+    if resp == 0:
+        v[Q_PASSES] += 1.0
+        return 1
+    if resp == 1:
+        v[Q_TAKES] += 1.0
+        stake[0] = next_stake(c, k)
+    else:
+        v[Q_BEAVERS] += 1.0
+        stake[0] = next_stake(c, next_stake(c, k))
+    owner[0] = 1 - side
+    return 0
+
+
+cdef int cube_race_value(const config_t* c, work_t* w, int s, const uint8_t* mover,
+                         const uint8_t* o, int stake, int owner, double* v) noexcept nogil:
+    """Cubeful value of a truncated race for side 0 (per unit of the starting stake) into
+    v[Q_EQUITY], from the race's P(win) in v (race_exact) or the exact table; 0 or
+    ERR_PYTHON."""
+    cdef double e[3]
+    cdef double p, val, take
+    cdef int own = own_of(owner, s)
+    p = (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW]
+    if own == OWN_OPPONENT or not stake_ok(c, next_stake(c, stake)):
+        if table_covers(c, mover, o, stake, own):
+            val = table_entry(c, index6(mover), index6(o), stake, own)
+        else:
+            val = model_value(c, p, own, stake, efficiency(c, mover, o))
+    else:
+        if cube_values(c, w, s, mover, o, stake, own, p, e):
+            return ERR_PYTHON
+        take = e[1]
+        if e[2] == e[2] and e[2] < take:
+            take = e[2]
+        take = 1.0 if take > 1.0 else take
+        val = e[0] if e[0] >= take else take
+    val *= stake / <double>c.stake0
+    v[Q_EQUITY] = val if s == 0 else -val
+    return 0
+
+
+cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
+    """Final stake and stake level of a game with the cube."""
+    cdef int lv = 0, k = c.stake0
+    while k < stake and lv < N_LEVELS - 1:
+        k = next_stake(c, k)
+        lv += 1
+    v[Q_STAKE] = stake / <double>c.stake0
+    v[Q_LEVEL + lv] = 1.0
+
+
 cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q].
 
@@ -516,6 +754,7 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
     """
     cdef uint8_t b[2][N_POINTS]
     cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
+    cdef int stake = c.stake0, owner = c.owner0
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
     memset(v, 0, N_Q * sizeof(double))
@@ -524,7 +763,22 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
         if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
             race_exact(c, w, s, b[s], b[1 - s], v)
             v[Q_PLIES] += plies
+            if c.cube:
+                err = cube_race_value(c, w, s, b[s], b[1 - s], stake, owner, v)
+                if err:
+                    return -err
+                cube_close(c, stake, v)
             return 1
+        if c.cube and not (first and c.first_d1):
+            err = cube_action(c, w, s, b[s], b[1 - s], &stake, &owner, v)
+            if err < 0:
+                return err
+            if err == 1:                          # the opponent passed: s wins the stake
+                v[Q_WIN if s == 0 else Q_LOSE] = 1.0
+                v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.stake0
+                v[Q_PLIES] = plies
+                cube_close(c, stake, v)
+                return 0
         if first and c.first_d1:
             d1 = c.first_d1
             d2 = c.first_d2
@@ -550,9 +804,14 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
         if checkers_on(b[loser]) == 0:
             v[Q_DRAW] = 1.0
             v[Q_PLIES] = plies
+            if c.cube:
+                cube_close(c, stake, v)
             return 0
     score_win(c, s, b[loser], v)
     v[Q_PLIES] = plies
+    if c.cube:                                    # won at the stake: no mars, no oin
+        v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.stake0
+        cube_close(c, stake, v)
     return 0
 
 
@@ -622,6 +881,61 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.mx_x = c.mx_y = NULL
     c.mx_m = c.mx_off = 0
     c.mx_max = 0
+    c.cube = 0
+    c.beaver = 0
+    c.stake0 = 1
+    c.owner0 = -1
+    c.max_stake = 0
+    c.x_contact = 0.0
+    c.x_race = NULL
+    c.n_x = 0
+    c.tp_live = NULL
+    c.cr_values = NULL
+    c.cr_m = 0
+    c.cr_max_checkers = -1
+    c.cr_stakes = 0
+    c.py_cube = NULL
+    return 0
+
+
+cdef int attach_cube(config_t* c, cube) except -1:
+    """Point the config at the cube spec (see ``play_blocks``); the caller keeps ``cube``
+    alive while ``c`` is used."""
+    cdef const double[:, ::1] xr
+    cdef const double[::1] tp
+    cdef const double[:, :, ::1] cr3
+    cdef const double[:, :, :, ::1] cr4
+    prog, beaver, stake0, owner0, max_stake, x_contact, x_race, tp_live, table, fn = cube
+    c.cube = CUBE_GEOMETRIC if prog == "geometric" else CUBE_ARITHMETIC
+    c.beaver = 1 if beaver else 0
+    c.stake0 = int(stake0)
+    c.owner0 = int(owner0)
+    c.max_stake = int(max_stake)
+    c.x_contact = float(x_contact)
+    xr = x_race
+    if xr.shape[1] != 2 or xr.shape[0] < 1:
+        raise ValueError("cube: x_race must have shape (n, 2)")
+    c.x_race = &xr[0, 0]
+    c.n_x = xr.shape[0]
+    if c.cube == CUBE_ARITHMETIC:
+        tp = tp_live
+        if tp.shape[0] < c.max_stake + 1:
+            raise ValueError("cube: tp_live needs max_stake + 1 entries")
+        c.tp_live = &tp[0]
+    if table is not None:
+        values, nmax, stakes = table
+        if c.cube == CUBE_GEOMETRIC:
+            cr3 = values
+            c.cr_values = &cr3[0, 0, 0]
+            c.cr_m = cr3.shape[0]
+            c.cr_stakes = 0
+        else:
+            cr4 = values
+            c.cr_values = &cr4[0, 0, 0, 0]
+            c.cr_m = cr4.shape[1]
+            c.cr_stakes = int(stakes)
+        c.cr_max_checkers = int(nmax)
+    c.py_cube = NULL if fn is None else <void*>fn
     return 0
 
 
@@ -674,7 +988,7 @@ cdef int attach_tables(config_t* c, tables) except -1:
 
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
-                int64_t n_games, int64_t block_games, bint stratify=True):
+                int64_t n_games, int64_t block_games, bint stratify=True, cube=None):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -709,6 +1023,18 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     stratify : bool
         ``False`` draws the first two rolls from the stream too (to measure what the
         stratification gains; ``rollout`` always stratifies).
+    cube : None or tuple
+        Play with the cube: ``(progression, beaver, stake0, owner0, max_stake, x_contact,
+        x_race, tp_live, table, probabilities)``: ``"geometric"`` or ``"arithmetic"``,
+        the beaver, the starting stake, who may raise first (-1 either side, 0 side 0, 1
+        side 1), the arithmetic cap, the contact cube efficiency, ``x_race`` float64
+        ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live`` float64
+        (``max_stake + 1``,): the live take point of a raise from each stake
+        (arithmetic), ``table``: None or ``(CubefulRace.values, max_checkers, stakes)``,
+        ``probabilities``: None (pip-count estimate) or a callable ``(mover, opponent) ->
+        P(win)``.  Both sides double, take, pass and beaver by the cube model of
+        ``nardy_fast.cube``; a game is won at the stake, and ``equity`` is per unit of the
+        starting stake.
 
     Returns
     -------
@@ -735,6 +1061,8 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     c.py_error = <void*>err_list
     if tables is not None:
         attach_tables(&c, tables)
+    if cube is not None:
+        attach_cube(&c, cube)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally

@@ -312,8 +312,11 @@ def efficiency(position):
 def _default_probabilities(rules, n_games, seed):
     """P(win) (+ half a draw) of the side on roll: exact or one-sided in a home race,
     else a cubeless rollout of ``n_games`` games."""
+    import dataclasses
+
     from nardy_fast.race import race_probabilities
     from nardy_fast.rollout import rollout
+    rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
 
     def probabilities(position):
         if position.is_bearoff():

@@ -143,6 +143,73 @@ def _bearoff_available():
 
 
 # ----------------------------------------------------------------------------------------
+# the cube (rule book section 7a)
+
+def _cube_spec(rules, cube, probabilities):
+    """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
+    a rollout always plays with the cube (default: centred at stake 1)."""
+    from nardy_fast import cube as _cube
+    if rules.cube is None:
+        if cube is not None or probabilities is not None:
+            raise ValueError("cube: the rules have no cube; use rules=Rules(cube="
+                             "'geometric') or 'arithmetic'")
+        return None
+    if cube is None:
+        cube = _cube.CENTRED
+    if not isinstance(cube, _cube.CubeState):
+        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if probabilities is not None and not callable(probabilities):
+        raise TypeError("cube_probabilities: expected a callable position -> P(win)")
+    if rules.cube == "arithmetic" and cube.stake > _cube.MAX_STAKE:
+        raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
+                         f"{_cube.MAX_STAKE}")
+    owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
+    return (rules.cube, rules.beaver, cube.stake, owner, probabilities)
+
+
+def _cube_arrays(spec):
+    """The ``cube`` argument of ``_rollout.play_blocks`` for a spec (in the worker: the
+    exact cubeful race table comes from this process's cache, ``cuberace.cubeful_race``)."""
+    from nardy_fast import cube as _cube
+    from nardy_fast.cuberace import cubeful_race
+    prog, beaver, stake, owner, fn = spec
+    key = ("cube", prog, beaver)
+    if key not in _TABLES:
+        table = cubeful_race(prog, beaver)
+        tp = np.array([_cube._live_take_point(prog, k) for k in range(_cube.MAX_STAKE + 1)])
+        _TABLES[key] = ((table.values, table.max_checkers, table.stakes or 0),
+                        np.ascontiguousarray(_cube.RACE_EFFICIENCY, dtype=np.float64), tp)
+    table, x_race, tp = _TABLES[key]
+    hook = None
+    if fn is not None:
+        def hook(mover, opponent):
+            return _cube._p_of(fn(Position(mover, opponent)))
+    return (prog, beaver, stake, owner, _cube.MAX_STAKE, _cube.CONTACT_EFFICIENCY, x_race,
+            tp, table, hook)
+
+
+def _cube_extra(plan, mean):
+    """Cube figures of a rollout: actions per game, final stakes."""
+    prog, beaver, stake, owner, fn = plan.cube
+    q = _Q
+    stakes, k = {}, stake
+    for lv in range(8):
+        f = float(mean[q[f"stake_level_{lv}"]])
+        if f > 0:
+            stakes[k if lv < 7 else f">={k}"] = f
+        k = 2 * k if prog == "geometric" else k + 1
+    return {"cube": prog, "beaver": beaver, "cube_stake": stake,
+            "cube_owner": ("centre", "mover", "opponent")[owner + 1],
+            "cube_model": "probabilities" if fn is not None else "pips",
+            "doubles_per_game": float(mean[q["doubles"]]),
+            "takes_per_game": float(mean[q["takes"]]),
+            "passes_per_game": float(mean[q["passes"]]),
+            "beavers_per_game": float(mean[q["beavers"]]),
+            "mean_final_stake": float(mean[q["stake"]]) * stake,
+            "final_stakes": stakes}
+
+
+# ----------------------------------------------------------------------------------------
 # argument checks
 
 def _as_position(position, name="position"):
@@ -202,7 +269,8 @@ def _policy_name(p):
 class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
-    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
+    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
+                 cube=None, cube_probabilities=None):
         self.position = _as_position(position)
         if self.position.is_over():
             raise ValueError(f"position {self.position.id}: the game is over (a side has "
@@ -234,6 +302,7 @@ class _Plan:
             self.mars = _mars_source(self.rules)
         elif self.use_tables:
             self.use_tables = _bearoff_available()
+        self.cube = _cube_spec(self.rules, cube, cube_probabilities)
 
     def specs(self, parallelism=1):
         """Chunk specs and their game counts.  With the default chunk size, chunks shrink
@@ -253,7 +322,8 @@ class _Plan:
                 rules=self.rules, policies=self.policies, dice=self.dice,
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
-                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block))
+                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
+                cube=self.cube))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -266,6 +336,8 @@ def _run_chunk(spec):
     tables = _bearoff_tables() if use_tables else None
     if mars is not None:
         tables = tables + (_mars_tables(mars, spec["rules"]),)
+    if spec["cube"] is not None:
+        spec["cube"] = _cube_arrays(spec["cube"])
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -299,7 +371,7 @@ class _Merger:
         return self.tally, self.truncated
 
 
-def _outcome(tally, truncated, extra):
+def _outcome(tally, truncated, extra, plan=None):
     cnt = tally[:, 0]
     sums = tally[:, 1:1 + _NQ]
     sq = tally[:, 1 + _NQ:1 + 2 * _NQ]
@@ -328,6 +400,8 @@ def _outcome(tally, truncated, extra):
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
     extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
                                           if var[q["equity"]] > 0 else math.nan)
+    if plan is not None and plan.cube is not None:
+        extra.update(_cube_extra(plan, mean))
     return Outcome(
         p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
         p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
@@ -380,7 +454,8 @@ def _parallelism(workers, client):
 # public API
 
 def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None,
-            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None):
+            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
+            cube=None, cube_probabilities=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -424,11 +499,30 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
         4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
         results.
+    cube : CubeState or None
+        With ``rules.cube`` (``"geometric"`` or ``"arithmetic"``) the games are played with
+        the cube from this state (default: centred at stake 1): before each roll the side
+        on roll doubles, and the opponent takes, passes or beavers, by the cube model of
+        ``nardy_fast.cube`` (exact in races of the cubeful race table, else Janowski's
+        model with its efficiency); no raise on a side's first turn (all 15 checkers on its
+        head) nor before a fixed first roll (``dice``).  A game is won at the stake (a pass:
+        the stake before the raise), with no mars; ``equity`` is the cubeful money equity
+        per unit of the starting stake, truncated races adding their cubeful value.
+        ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
+        ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
+        of games).  Without ``rules.cube`` it must be None.
+    cube_probabilities : callable or None
+        ``f(position) -> P(win)`` of the side on roll (or an Outcome or dict with
+        ``p_win``) for the cube decisions outside the exact tables, e.g. an evaluator;
+        called in this process (the default ``workers`` is then 1).  None: a pip-count
+        estimate (the turns each side needs, normal, the side on roll half a turn ahead),
+        a stand-in until an evaluator is given.
 
     Returns
     -------
     Outcome
-        ``method="rollout"``: probabilities for the side on roll before it rolls, equity in
+        ``method="rollout"``: probabilities for the side on roll before it rolls (with the
+        cube, a pass counts as a win of the doubler), equity in
         points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
         plies (for truncated games: plies played plus the expected remaining plies), and
         ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
@@ -448,19 +542,20 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
     >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
     (1296, 1.0, 0)
     """
-    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
-    workers = _check_workers(workers, client, plan.policies)
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
+                 cube_probabilities)
+    workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(_parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
     tally, truncated = merger.finish()
-    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted))
+    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
 
 
 def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dice=None,
                  truncate="bearoff", workers=None, client=None, progress=True,
-                 chunk_size=None):
+                 chunk_size=None, cube=None, cube_probabilities=None):
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -471,6 +566,7 @@ def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dic
     ----------
     positions : list or pandas.Series of Position or position IDs
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
+    cube, cube_probabilities
         As for ``rollout``.
 
     Returns
@@ -484,9 +580,9 @@ def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dic
         raise ValueError("positions: empty; expected at least one position")
     positions = [_as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
-    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size)
-             for p in positions]
-    workers = _check_workers(workers, client, plans[0].policies)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
+                   cube_probabilities) for p in positions]
+    workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
         s, z = plan.specs(_parallelism(workers, client))
@@ -500,6 +596,6 @@ def rollout_many(positions, n_games, policy="greedy", seed=None, rules=None, dic
     for plan, merger in zip(plans, mergers):
         tally, truncated = merger.finish()
         rows.append(_outcome(tally, truncated,
-                             _extra(plan, workers, client, interrupted)).to_dict())
+                             _extra(plan, workers, client, interrupted), plan).to_dict())
     frame = pd.DataFrame(rows, index=pd.Index([p.id for p in positions], name="position"))
     return frame
