@@ -28,6 +28,11 @@ cdef void board6_from_index(Py_ssize_t idx, uint8_t* board6) noexcept nogil
 # Roll r (0 <= r < 21) as dice (*d1, *d2), d1 <= d2; returns its probability (1/36 or 2/36).
 cdef double roll_dice(int r, int* d1, int* d2) noexcept nogil
 
+# Single steps of every board x < m (m = C(n + 6, 6) boards of <= n checkers):
+# ss[(x * 6 + d - 1) * 6 + q], q < ns[x * 6 + d - 1], is the index after single step q of a
+# die d from x (ns = 0 only for the empty board).  ss holds m * 36 entries, ns m * 6.
+cdef void single_step_table(Py_ssize_t m, int32_t* ss, uint8_t* ns) noexcept nogil
+
 # Distinct board indices left by the legal moves of the roll (d1, d2) from board6 (the
 # board itself when it is empty) into out[0:n]; returns n (never above 1400, so a buffer
 # of 1400 suffices).  stamp: int32 per board index, none equal to mark on entry (the

@@ -21,19 +21,28 @@ per unit stake do not depend on the stake), the next level's for arithmetic stak
 side picks, for each roll and cube state, the move best for its own cubeful equity.
 Pairs are solved in shells ``s = max(x, y)``: row ``(s, y < s)`` then column ``(x <= s,
 s)``; every value read is of an earlier shell or of the row just made (moves lead to
-smaller indices).
+smaller indices).  The row takes the best over the final lists of each roll, for blocks of
+opponent boards at once (the build keeps the table transposed, so the entries ``(y, f)``
+of a block are contiguous; ``transpose_table`` restores ``[x, y]`` at the end);
+the column (opponent ``s`` fixed) uses nested maxima over single steps, as the cubeless
+solver does (``_bearoff.pyx``): ``G_j(x, d)`` = the best over the steps ``x -> z`` of a die
+``d`` of ``G_{j-1}(z, d)``, ``G_0(z) = V_k(z, s)``; a double is ``G_4``, a non-double
+``(a, b)`` the better of an ``a``-step to ``G_1(., b)`` and a ``b``-step to ``G_1(., a)``.
 """
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.math cimport INFINITY
+from libc.stdlib cimport malloc, free
 
 import numpy as np
 
-from nardy_fast._bearoff cimport board6_from_index, roll_dice, roll_finals, N_ROLLS
+from nardy_fast._bearoff cimport (board6_from_index, roll_dice, roll_finals,
+                                  single_step_table, N_ROLLS)
 from nardy_fast._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT,
                                    CUBE_DEAD, N_CUBE_STATES)
 
 cdef enum:
     ROLL_FINALS_CAP = 1400   # distinct results of one roll (_bearoff.roll_finals)
+    CHUNK = 128              # opponent boards per block of the row pass
 
 
 ctypedef struct level_t:
@@ -47,76 +56,208 @@ ctypedef struct level_t:
     int can_raise            # 0: the stake cap: no raise, every state is dead
     const int64_t* fstart    # finals of (x, r): flist[fstart[x * 21 + r] : ... + 1]
     const int32_t* flist
+    const int32_t* ss        # single steps (_bearoff.single_step_table)
+    const uint8_t* ns
+    double* acc              # 2 * CHUNK * 4 doubles: row chunk sums and maxima
+    double* g0               # (m, 4): V_k(z, s) of the column being solved
+    double* g                # (3, 6, m, 4): G_1 .. G_3 of each die
+    int d1[N_ROLLS]
+    int d2[N_ROLLS]
     double p[N_ROLLS]        # roll probabilities
 
 
-cdef void solve_pair(level_t* t, Py_ssize_t x, Py_ssize_t y) noexcept nogil:
-    """R[x, y, :] from the entries (y, f) of the finals f of x."""
-    cdef Py_ssize_t m = t.m, o
+cdef void row_chunk(level_t* t, Py_ssize_t s, Py_ssize_t y0, Py_ssize_t n, double* acc,
+                    double* mx) noexcept nogil:
+    """R[s, y, :] for y0 <= y < y0 + n (n <= CHUNK) from the final lists of s: for each
+    final f, the entries (y, f) of the chunk are contiguous in the transposed table.
+    acc, mx: CHUNK * 4 doubles each."""
+    cdef Py_ssize_t m = t.m, j, n4 = n * N_CUBE_STATES
     cdef int64_t e, lo, hi
-    cdef int r, k
+    cdef int r, win
     cdef int32_t f
-    cdef double acc[N_CUBE_STATES]
-    cdef double best[N_CUBE_STATES]
-    cdef double v[N_CUBE_STATES]
-    cdef double nu, nu2
     cdef const double* src
-    for k in range(N_CUBE_STATES):
-        acc[k] = 0.0
+    cdef const double* nx
+    cdef const double* nx2
+    cdef double v, nu2 = 0.0
+    cdef double* w
+    for j in range(n4):
+        acc[j] = 0.0
     for r in range(N_ROLLS):
-        for k in range(N_CUBE_STATES):
-            best[k] = -INFINITY
-        lo = t.fstart[x * N_ROLLS + r]
-        hi = t.fstart[x * N_ROLLS + r + 1]
+        lo = t.fstart[s * N_ROLLS + r]
+        hi = t.fstart[s * N_ROLLS + r + 1]
+        win = 0
+        for e in range(lo, hi):
+            if t.flist[e] == 0:
+                win = 1                           # bears off everything: wins the stake
+                break
+        if win:
+            for j in range(n4):
+                acc[j] += t.p[r]
+            continue
+        for j in range(n4):
+            mx[j] = -INFINITY
         for e in range(lo, hi):
             f = t.flist[e]
-            if f == 0:
-                for k in range(N_CUBE_STATES):
-                    v[k] = 1.0
-            else:
-                o = (y * m + f) * N_CUBE_STATES
-                src = t.r + o
+            src = t.r + (<Py_ssize_t>f * m + y0) * N_CUBE_STATES
+            nx = t.nxt + (<Py_ssize_t>f * m + y0) * N_CUBE_STATES
+            nx2 = t.nxt2 + (<Py_ssize_t>f * m + y0) * N_CUBE_STATES if t.beaver else NULL
+            for j in range(n):
+                w = mx + j * N_CUBE_STATES
                 if t.can_raise:
-                    nu = t.nxt[o + CUBE_OPPONENT]
-                    nu2 = t.nxt2[o + CUBE_OPPONENT] if t.beaver else 0.0
-                    v[CUBE_CENTRE] = -raise_value(src[CUBE_CENTRE], nu, t.ratio, t.beaver,
-                                                  nu2, t.ratio2)
-                    v[CUBE_OPPONENT] = -raise_value(src[CUBE_MOVER], nu, t.ratio, t.beaver,
-                                                    nu2, t.ratio2)
+                    if t.beaver:
+                        nu2 = nx2[j * N_CUBE_STATES + CUBE_OPPONENT]
+                    v = -raise_value(src[j * N_CUBE_STATES + CUBE_CENTRE],
+                                     nx[j * N_CUBE_STATES + CUBE_OPPONENT], t.ratio,
+                                     t.beaver, nu2, t.ratio2)
+                    if v > w[CUBE_CENTRE]:
+                        w[CUBE_CENTRE] = v
+                    v = -raise_value(src[j * N_CUBE_STATES + CUBE_MOVER],
+                                     nx[j * N_CUBE_STATES + CUBE_OPPONENT], t.ratio,
+                                     t.beaver, nu2, t.ratio2)
+                    if v > w[CUBE_OPPONENT]:
+                        w[CUBE_OPPONENT] = v
                 else:
-                    v[CUBE_CENTRE] = -src[CUBE_CENTRE]
-                    v[CUBE_OPPONENT] = -src[CUBE_MOVER]
-                v[CUBE_MOVER] = -src[CUBE_OPPONENT]
-                v[CUBE_DEAD] = -src[CUBE_DEAD]
-            for k in range(N_CUBE_STATES):
-                if v[k] > best[k]:
-                    best[k] = v[k]
-        for k in range(N_CUBE_STATES):
-            acc[k] += t.p[r] * best[k]
-    o = (x * m + y) * N_CUBE_STATES
+                    v = -src[j * N_CUBE_STATES + CUBE_CENTRE]
+                    if v > w[CUBE_CENTRE]:
+                        w[CUBE_CENTRE] = v
+                    v = -src[j * N_CUBE_STATES + CUBE_MOVER]
+                    if v > w[CUBE_OPPONENT]:
+                        w[CUBE_OPPONENT] = v
+                v = -src[j * N_CUBE_STATES + CUBE_OPPONENT]
+                if v > w[CUBE_MOVER]:
+                    w[CUBE_MOVER] = v
+                v = -src[j * N_CUBE_STATES + CUBE_DEAD]
+                if v > w[CUBE_DEAD]:
+                    w[CUBE_DEAD] = v
+        for j in range(n4):
+            acc[j] += t.p[r] * mx[j]
+    for j in range(n):                            # transposed: entry (s, y) at [y, s]
+        for r in range(N_CUBE_STATES):
+            t.r[((y0 + j) * m + s) * N_CUBE_STATES + r] = acc[j * N_CUBE_STATES + r]
+
+
+cdef void column_values(level_t* t, Py_ssize_t s) noexcept nogil:
+    """g0[z] = V_k(z, s), z < s: the mover's value of leaving board z against s."""
+    cdef Py_ssize_t m = t.m, z, o
+    cdef double nu, nu2
+    cdef const double* src
+    cdef double* v
+    cdef int k
     for k in range(N_CUBE_STATES):
-        t.r[o + k] = acc[k]
+        t.g0[k] = 1.0                             # the mover has finished
+    for z in range(1, s):
+        o = (z * m + s) * N_CUBE_STATES           # transposed: entry (s, z) at [z, s]
+        src = t.r + o
+        v = t.g0 + z * N_CUBE_STATES
+        if t.can_raise:
+            nu = t.nxt[o + CUBE_OPPONENT]
+            nu2 = t.nxt2[o + CUBE_OPPONENT] if t.beaver else 0.0
+            v[CUBE_CENTRE] = -raise_value(src[CUBE_CENTRE], nu, t.ratio, t.beaver, nu2,
+                                          t.ratio2)
+            v[CUBE_OPPONENT] = -raise_value(src[CUBE_MOVER], nu, t.ratio, t.beaver, nu2,
+                                            t.ratio2)
+        else:
+            v[CUBE_CENTRE] = -src[CUBE_CENTRE]
+            v[CUBE_OPPONENT] = -src[CUBE_MOVER]
+        v[CUBE_MOVER] = -src[CUBE_OPPONENT]
+        v[CUBE_DEAD] = -src[CUBE_DEAD]
+
+
+cdef inline void best_step(const level_t* t, Py_ssize_t x, int d, const double* src,
+                           double* best) noexcept nogil:
+    """best[k] = max over the single steps x -> z of die d + 1 of src[z * 4 + k]."""
+    cdef const int32_t* sx = t.ss + (x * 6 + d) * 6
+    cdef int q, k
+    cdef const double* v
+    for k in range(N_CUBE_STATES):
+        best[k] = -INFINITY
+    for q in range(t.ns[x * 6 + d]):
+        v = src + <Py_ssize_t>sx[q] * N_CUBE_STATES
+        for k in range(N_CUBE_STATES):
+            if v[k] > best[k]:
+                best[k] = v[k]
+
+
+cdef void solve_column(level_t* t, Py_ssize_t s) noexcept nogil:
+    """R[x, s, :] for x = 1 .. s by nested maxima over single steps (module docstring)."""
+    cdef Py_ssize_t m = t.m, x, z
+    cdef int d, j, k, r, a, b
+    cdef double best[N_CUBE_STATES]
+    cdef double other[N_CUBE_STATES]
+    cdef double acc[N_CUBE_STATES]
+    cdef double* lvl
+    column_values(t, s)
+    for d in range(6):
+        for j in range(3):                        # G_{j+1}(0, d) = +1: the mover finished
+            lvl = t.g + ((j * 6 + d) * m) * N_CUBE_STATES
+            for k in range(N_CUBE_STATES):
+                lvl[k] = 1.0
+        for x in range(1, s):
+            for j in range(3):
+                lvl = t.g + ((j * 6 + d) * m) * N_CUBE_STATES
+                best_step(t, x, d, t.g0 if j == 0 else
+                          t.g + (((j - 1) * 6 + d) * m) * N_CUBE_STATES, best)
+                for k in range(N_CUBE_STATES):
+                    lvl[x * N_CUBE_STATES + k] = best[k]
+    for x in range(1, s + 1):
+        for k in range(N_CUBE_STATES):
+            acc[k] = 0.0
+        for r in range(N_ROLLS):
+            a = t.d1[r] - 1
+            b = t.d2[r] - 1
+            if a == b:
+                best_step(t, x, a, t.g + ((12 + a) * m) * N_CUBE_STATES, best)
+            else:
+                best_step(t, x, a, t.g + (b * m) * N_CUBE_STATES, best)
+                best_step(t, x, b, t.g + (a * m) * N_CUBE_STATES, other)
+                for k in range(N_CUBE_STATES):
+                    if other[k] > best[k]:
+                        best[k] = other[k]
+            for k in range(N_CUBE_STATES):
+                acc[k] += t.p[r] * best[k]
+        for k in range(N_CUBE_STATES):                # transposed: (x, s) at [s, x]
+            t.r[(s * m + x) * N_CUBE_STATES + k] = acc[k]
 
 
 cdef void solve_shells(level_t* t, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     """Shells start .. stop - 1 (start >= 1): row (s, y < s), then column (x <= s, s)."""
-    cdef Py_ssize_t s, x, y
+    cdef Py_ssize_t s, y0
     for s in range(start, stop):
-        for y in range(1, s):
-            solve_pair(t, s, y)
-        for x in range(1, s + 1):
-            solve_pair(t, x, s)
+        y0 = 1
+        while y0 < s:
+            row_chunk(t, s, y0, min(<Py_ssize_t>CHUNK, s - y0), t.acc, t.acc + CHUNK * 4)
+            y0 += CHUNK
+        solve_column(t, s)
 
 
 cdef void fill_edges(double* r, Py_ssize_t m) noexcept nogil:
-    """Row 0 (the side on roll has finished): +1; column 0 (the opponent has): -1."""
+    """Entries (0, y) (the side on roll has finished): +1; (x, 0) (the opponent has): -1;
+    in the transposed layout of the build."""
     cdef Py_ssize_t i
     cdef int k
     for k in range(N_CUBE_STATES):
         r[k] = 0.0
         for i in range(1, m):
-            r[i * N_CUBE_STATES + k] = 1.0
-            r[i * m * N_CUBE_STATES + k] = -1.0
+            r[i * N_CUBE_STATES + k] = -1.0             # (i, 0) at [0, i]
+            r[i * m * N_CUBE_STATES + k] = 1.0          # (0, i) at [i, 0]
+
+
+def transpose_table(double[:, :, ::1] table):
+    """Swap entries [x, y, :] and [y, x, :] in place (the build layout <-> the final one)."""
+    cdef Py_ssize_t m = table.shape[0], i, j, i0, j0
+    cdef int k
+    cdef double v
+    if table.shape[1] != m or table.shape[2] != N_CUBE_STATES:
+        raise ValueError("table: expected shape (m, m, 4)")
+    with nogil:
+        for i0 in range(0, m, 32):
+            for j0 in range(i0, m, 32):
+                for i in range(i0, min(i0 + 32, m)):
+                    for j in range(max(j0, i + 1), min(j0 + 32, m)):
+                        for k in range(N_CUBE_STATES):
+                            v = table[i, j, k]
+                            table[i, j, k] = table[j, i, k]
+                            table[j, i, k] = v
 
 
 def final_lists(int max_checkers):
@@ -168,6 +309,10 @@ def solve_level(const int64_t[::1] fstart, const int32_t[::1] flist, double[:, :
     """Fill shells ``start .. stop - 1`` of ``table`` (float64 (m, m, 4), see
     ``_cuberace.pxd``) for one stake; releases the GIL.
 
+    The build keeps the tables *transposed* (entry ``(x, y)`` at ``[y, x]``: the row
+    pass then reads contiguous blocks), ``next_table`` and ``next2_table`` included;
+    ``transpose_table`` gives the final layout once every shell is done.
+
     ``next_table``: the next stake's table (None: ``table`` itself, the geometric cube),
     ``ratio`` its stake over this one; ``next2_table`` (with ``ratio2``): the stake after
     it, for the beaver (None: no beaver); ``can_raise=False``: the stake cap (every state
@@ -186,7 +331,7 @@ def solve_level(const int64_t[::1] fstart, const int32_t[::1] flist, double[:, :
     if nxt.shape[0] != m or nxt.shape[1] != m or nxt.shape[2] != N_CUBE_STATES:
         raise ValueError("next_table: expected the shape of table")
     cdef level_t t
-    cdef int r, d1, d2
+    cdef int r
     t.m = m
     t.r = &table[0, 0, 0]
     t.nxt = &nxt[0, 0, 0]
@@ -204,12 +349,28 @@ def solve_level(const int64_t[::1] fstart, const int32_t[::1] flist, double[:, :
     t.fstart = &fstart[0]
     t.flist = &flist[0] if flist.shape[0] else NULL
     for r in range(N_ROLLS):
-        t.p[r] = roll_dice(r, &d1, &d2)
+        t.p[r] = roll_dice(r, &t.d1[r], &t.d2[r])
     if stop < 0 or stop > m:
         stop = m
     if start < 1:
         start = 1
-    with nogil:
-        if start == 1:
-            fill_edges(t.r, m)
-        solve_shells(&t, start, stop)
+    t.ss = <int32_t*>malloc(m * 36 * sizeof(int32_t))
+    t.ns = <uint8_t*>malloc(m * 6)
+    t.g0 = <double*>malloc(m * N_CUBE_STATES * sizeof(double))
+    t.g = <double*>malloc(18 * m * N_CUBE_STATES * sizeof(double))
+    t.acc = <double*>malloc(2 * CHUNK * N_CUBE_STATES * sizeof(double))
+    try:
+        if (t.ss == NULL or t.ns == NULL or t.g0 == NULL or t.g == NULL
+                or t.acc == NULL):
+            raise MemoryError()
+        with nogil:
+            single_step_table(m, <int32_t*>t.ss, <uint8_t*>t.ns)
+            if start == 1:
+                fill_edges(t.r, m)
+            solve_shells(&t, start, stop)
+    finally:
+        free(<void*>t.ss)
+        free(<void*>t.ns)
+        free(t.g0)
+        free(t.g)
+        free(t.acc)

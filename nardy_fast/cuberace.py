@@ -152,6 +152,7 @@ class CubefulRace:
             values = np.empty((m, m, 4), dtype=np.float64)
             _cuberace.solve_level(fstart, flist, values, None, values if beaver else None,
                                   2.0, 4.0, True)
+            _cuberace.transpose_table(values)
             if progress:
                 print(f"cubeful race (geometric{', beaver' if beaver else ''}): {m:,} x "
                       f"{m:,} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
@@ -171,6 +172,8 @@ class CubefulRace:
             if progress:
                 print(f"cubeful race (arithmetic): stake {k} of {cap} done, "
                       f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        for k in range(keep):
+            _cuberace.transpose_table(values[k])
         return cls(values, mc, progression, beaver, cap, keep)
 
     def save(self, path):
