@@ -6,6 +6,7 @@ and the cube model's decisions against the exact tables.
     python benchmarks/bench_cube.py --efficiency        # fit x per pip bin (8 checkers)
     python benchmarks/bench_cube.py --model             # model vs exact decisions
     python benchmarks/bench_cube.py --cap               # arithmetic cap: stake-1 changes
+    python benchmarks/bench_cube.py --rollout           # cubeful rollout games/s, one core
 
 Figures go to ``benchmarks/RESULTS.md`` with the command, machine and date.
 """
@@ -152,6 +153,32 @@ def bench_cap(n=4):
               f"{float(np.abs(v - ref).max()):.2e}", flush=True)
 
 
+def bench_rollout(games, runs):
+    """Games/s of rollout(workers=1) from the start, greedy, truncated at the bear-off:
+    cubeless, geometric cube, arithmetic cube with beaver (median of runs)."""
+    import nardy_fast as nf
+    from nardy_fast import Position, Rules
+    start = Position.initial()
+    nf.rollout(start, 1296, rules=Rules(cube="geometric"), workers=1, progress=False)
+    nf.rollout(start, 1296, rules=Rules(cube="arithmetic", beaver=True), workers=1,
+               progress=False)                                  # tables cached first
+    for label, rules in (("cubeless", Rules()), ("geometric cube", Rules(cube="geometric")),
+                         ("arithmetic cube, beaver",
+                          Rules(cube="arithmetic", beaver=True))):
+        rates, r = [], None
+        for k in range(runs):
+            t = time.perf_counter()
+            r = nf.rollout(start, games, seed=k, rules=rules, workers=1, progress=False)
+            rates.append(games / (time.perf_counter() - t))
+        extra = "" if rules.cube is None else (
+            f"doubles/game {r.extra['doubles_per_game']:.2f}, passes/game "
+            f"{r.extra['passes_per_game']:.2f}, mean final stake "
+            f"{r.extra['mean_final_stake']:.2f}, ")
+        line(f"rollout from the start, greedy, one core, {label}", statistics.median(rates),
+             "games/s", f"equity {r.equity:+.3f} +- {r.se_equity:.3f}, {extra}load average "
+             f"{os.getloadavg()[0]:.2f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--builds", type=int, nargs="*", default=[])
@@ -159,6 +186,8 @@ def main(argv=None):
     ap.add_argument("--efficiency", action="store_true")
     ap.add_argument("--model", action="store_true")
     ap.add_argument("--cap", action="store_true")
+    ap.add_argument("--rollout", action="store_true")
+    ap.add_argument("--games", type=int, default=10368)
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -171,6 +200,8 @@ def main(argv=None):
         bench_model()
     if args.cap:
         bench_cap()
+    if args.rollout:
+        bench_rollout(args.games, max(args.runs, 3))
     return 0
 
 

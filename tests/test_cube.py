@@ -209,3 +209,44 @@ def test_cube_state():
     with pytest.raises(ValueError, match="stake=0"):
         CubeState(0)
     assert "cube: stake 2" in race([19], [24]).diagram(cube=CubeState(2, "mover"))
+
+
+# ----------------------------------------------------------------------------------------
+# judging the cube actions of a record
+
+def _record(point, actions, dice, steps):
+    from nardy_fast.record import GameRecord
+    rec = GameRecord(rules=Rules(cube="geometric"), start=race([point], [24]))
+    for a in actions:
+        rec.append_cube(*a)
+    rec.append(dice, steps)
+    return rec
+
+
+def test_cube_analysis_missed_double():
+    """From 19 (27/36): no double 1/2, double/take 1, pass 1: not doubling loses 1/2."""
+    from nardy_fast.cube import cube_analysis, cube_error_rates
+    a = cube_analysis(_record(19, [], (6, 5), ((19, "off"),)))
+    assert len(a) == 1 and a.loc[0, "played"] == "no double"
+    assert a.loc[0, "proper"] == "double, take" and a.loc[0, "method"] == "exact"
+    assert a.loc[0, "double_loss"] == pytest.approx(0.5)
+    rates = cube_error_rates(a)
+    assert rates.loc["white", "missed_doubles"] == 1
+    assert rates.loc["white", "error_rate"] == pytest.approx(500.0)
+    assert rates.loc["black", "take_decisions"] == 0
+
+
+def test_cube_analysis_wrong_take():
+    """From 20 (31/36) the take is worth 2 (2 31/36 - 1) = 13/9 to the raiser against 1
+    for a pass: taking loses 4/9 of a point."""
+    from nardy_fast.cube import cube_analysis, cube_error_rates
+    from nardy_fast.report import game_report
+    rec = _record(20, [("double", 2), ("take", None)], (5, 1), ((20, "off"),))
+    a = cube_analysis(rec)
+    assert a.loc[0, "played"] == "double, take" and a.loc[0, "double_loss"] == 0.0
+    assert a.loc[0, "take_loss"] == pytest.approx(4 / 9)
+    assert cube_error_rates(a).loc["black", "wrong_takes"] == 1
+    assert rec.result() == {"winner": "white", "kind": "win", "points": 2.0}
+    rep = game_report(rec, win_prob=False, cube=True)
+    assert rep.loc[0, "cube_played"] == "double, take"
+    assert rep.loc[0, "take_loss"] == pytest.approx(4 / 9)
