@@ -53,7 +53,7 @@ __all__ = ["CubefulRace", "cubeful_race", "OWNERS", "DEFAULT_MAX_CHECKERS",
            "DEFAULT_MAX_STAKE", "DEFAULT_STAKES"]
 
 OWNERS = ("centre", "mover", "opponent")   # cube states 0, 1, 2 (3: dead)
-DEFAULT_MAX_CHECKERS = 6                   # 924 boards a side: 0.6 s (geometric), 27 MB
+DEFAULT_MAX_CHECKERS = 6                   # 924 boards a side: 0.3 s CPU (geometric), 27 MB
 DEFAULT_MAX_STAKE = 16                     # arithmetic cap (see benchmarks/bench_cube.py)
 DEFAULT_STAKES = 4                         # arithmetic stakes kept: 1 .. 4
 _PROGRESSIONS = ("geometric", "arithmetic")
@@ -133,9 +133,10 @@ class CubefulRace:
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers.
 
         Memory: ``32 m**2`` bytes per table (27 MB for 6 checkers, 288 MB for 8); the
-        arithmetic build holds ``stakes`` tables and three working ones.  Time: one table
-        takes about as long as the cubeless ``TwoSided.build`` on one core times 1-2
-        (``benchmarks/RESULTS.md``); arithmetic solves ``max_stake`` tables.
+        arithmetic build holds ``stakes`` tables and up to three working ones.  Time: one
+        table (four cube states) takes about 4 times the cubeless ``TwoSided.build`` on
+        one thread (6 checkers: 0.3 s of CPU, 8: 4 s; ``benchmarks/RESULTS.md``); the
+        arithmetic build solves ``max_stake`` tables.  One thread.
         ``max_stake`` (arithmetic, >= 2) and ``stakes`` (1 .. ``max_stake``) are ignored
         for the geometric cube.  ``progress`` prints a line per table to stderr.
         """
@@ -282,8 +283,8 @@ _CACHE = {}
 
 
 def cubeful_race(progression="geometric", beaver=False, max_checkers=DEFAULT_MAX_CHECKERS):
-    """The default ``CubefulRace`` for a progression and beaver, built on first use (about
-    a second geometric, half a minute arithmetic for 6 checkers) and cached on disk beside
+    """The default ``CubefulRace`` for a progression and beaver, built on first use (for 6
+    checkers about 0.3 s of CPU geometric, 4 s arithmetic) and cached on disk beside
     the bear-off databases (``bearoff.data_dir()``) and in memory."""
     from nardy_fast.bearoff import data_dir
     mc = _check_int(max_checkers, "max_checkers", 0, 14)
