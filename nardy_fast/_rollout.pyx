@@ -208,6 +208,7 @@ ctypedef struct config_t:
     int cube                   # 0: no cube; CUBE_GEOMETRIC or CUBE_ARITHMETIC
     int beaver                 # the taker may raise again at once
     int stake0                 # the stake at the start
+    int autodouble             # raise the stake once per tie of the opening throw
     int owner0                 # who may raise at the start: -1 either, 0 side 0, 1 side 1
     int max_stake              # arithmetic: no raise above it
     double x_contact           # cube efficiency of contact positions
@@ -759,6 +760,9 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
     memcpy(b[1], start + N_POINTS, N_POINTS)
     memset(v, 0, N_Q * sizeof(double))
     w.rnd_turns = 0
+    if c.autodouble:                              # ties of the opening throw (p = 1/6)
+        while bounded(w.rng, 6) == 0 and stake_ok(c, next_stake(c, stake)):
+            stake = next_stake(c, stake)
     while True:
         if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
             race_exact(c, w, s, b[s], b[1 - s], v)
@@ -884,6 +888,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.cube = 0
     c.beaver = 0
     c.stake0 = 1
+    c.autodouble = 0
     c.owner0 = -1
     c.max_stake = 0
     c.x_contact = 0.0
@@ -905,9 +910,11 @@ cdef int attach_cube(config_t* c, cube) except -1:
     cdef const double[::1] tp
     cdef const double[:, :, ::1] cr3
     cdef const double[:, :, :, ::1] cr4
-    prog, beaver, stake0, owner0, max_stake, x_contact, x_race, tp_live, table, fn = cube
+    (prog, beaver, autodouble, stake0, owner0, max_stake, x_contact, x_race, tp_live, table,
+     fn) = cube
     c.cube = CUBE_GEOMETRIC if prog == "geometric" else CUBE_ARITHMETIC
     c.beaver = 1 if beaver else 0
+    c.autodouble = 1 if autodouble else 0
     c.stake0 = int(stake0)
     c.owner0 = int(owner0)
     c.max_stake = int(max_stake)
@@ -1024,9 +1031,11 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         ``False`` draws the first two rolls from the stream too (to measure what the
         stratification gains; ``rollout`` always stratifies).
     cube : None or tuple
-        Play with the cube: ``(progression, beaver, stake0, owner0, max_stake, x_contact,
-        x_race, tp_live, table, probabilities)``: ``"geometric"`` or ``"arithmetic"``,
-        the beaver, the starting stake, who may raise first (-1 either side, 0 side 0, 1
+        Play with the cube: ``(progression, beaver, autodouble, stake0, owner0,
+        max_stake, x_contact, x_race, tp_live, table, probabilities)``: ``"geometric"`` or
+        ``"arithmetic"``, the beaver, the autodouble (each game first throws one die a side
+        until they differ, raising the stake once per tie, the cube staying in the middle:
+        for games from the start), the starting stake, who may raise first (-1 either side, 0 side 0, 1
         side 1), the arithmetic cap, the contact cube efficiency, ``x_race`` float64
         ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live`` float64
         (``max_stake + 1``,): the live take point of a raise from each stake

@@ -145,7 +145,7 @@ def _bearoff_available():
 # ----------------------------------------------------------------------------------------
 # the cube (rule book section 7a)
 
-def _cube_spec(rules, cube, probabilities):
+def _cube_spec(rules, cube, probabilities, position):
     """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
     a rollout always plays with the cube (default: centred at stake 1)."""
     from nardy_fast import cube as _cube
@@ -164,7 +164,8 @@ def _cube_spec(rules, cube, probabilities):
         raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
                          f"{_cube.MAX_STAKE}")
     owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
-    return (rules.cube, rules.beaver, cube.stake, owner, probabilities)
+    return (rules.cube, rules.beaver, rules.autodouble and _is_start(position), cube.stake,
+            owner, probabilities)
 
 
 def _cube_arrays(spec):
@@ -172,7 +173,7 @@ def _cube_arrays(spec):
     exact cubeful race table comes from this process's cache, ``cuberace.cubeful_race``)."""
     from nardy_fast import cube as _cube
     from nardy_fast.cuberace import cubeful_race
-    prog, beaver, stake, owner, fn = spec
+    prog, beaver, autodouble, stake, owner, fn = spec
     key = ("cube", prog, beaver)
     if key not in _TABLES:
         table = cubeful_race(prog, beaver)
@@ -184,13 +185,13 @@ def _cube_arrays(spec):
     if fn is not None:
         def hook(mover, opponent):
             return _cube._p_of(fn(Position(mover, opponent)))
-    return (prog, beaver, stake, owner, _cube.MAX_STAKE, _cube.CONTACT_EFFICIENCY, x_race,
-            tp, table, hook)
+    return (prog, beaver, autodouble, stake, owner, _cube.MAX_STAKE, _cube.CONTACT_EFFICIENCY,
+            x_race, tp, table, hook)
 
 
 def _cube_extra(plan, mean):
     """Cube figures of a rollout: actions per game, final stakes."""
-    prog, beaver, stake, owner, fn = plan.cube
+    prog, beaver, autodouble, stake, owner, fn = plan.cube
     q = _Q
     stakes, k = {}, stake
     for lv in range(8):
@@ -198,7 +199,7 @@ def _cube_extra(plan, mean):
         if f > 0:
             stakes[k if lv < 7 else f">={k}"] = f
         k = 2 * k if prog == "geometric" else k + 1
-    return {"cube": prog, "beaver": beaver, "cube_stake": stake,
+    return {"cube": prog, "beaver": beaver, "autodouble": autodouble, "cube_stake": stake,
             "cube_owner": ("centre", "mover", "opponent")[owner + 1],
             "cube_model": "probabilities" if fn is not None else "pips",
             "doubles_per_game": float(mean[q["doubles"]]),
@@ -302,7 +303,7 @@ class _Plan:
             self.mars = _mars_source(self.rules)
         elif self.use_tables:
             self.use_tables = _bearoff_available()
-        self.cube = _cube_spec(self.rules, cube, cube_probabilities)
+        self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
 
     def specs(self, parallelism=1):
         """Chunk specs and their game counts.  With the default chunk size, chunks shrink
@@ -505,7 +506,9 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         on roll doubles, and the opponent takes, passes or beavers, by the cube model of
         ``nardy_fast.cube`` (exact in races of the cubeful race table, else Janowski's
         model with its efficiency); no raise on a side's first turn (all 15 checkers on its
-        head) nor before a fixed first roll (``dice``).  A game is won at the stake (a pass:
+        head) nor before a fixed first roll (``dice``); from the start, ``rules.autodouble``
+        raises the stake once per tie of the opening throw (1/6 each, before play, the cube
+        staying in the middle).  A game is won at the stake (a pass:
         the stake before the raise), with no mars; ``equity`` is the cubeful money equity
         per unit of the starting stake, truncated races adding their cubeful value.
         ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,

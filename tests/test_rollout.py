@@ -709,3 +709,23 @@ def test_cube_rollout_same_on_any_workers():
     assert a.extra["doubles_per_game"] > 0
     total = sum(a.extra["final_stakes"].values())
     assert total == pytest.approx(1.0)
+
+
+def test_cube_autodouble_from_the_start():
+    """Each tie of the opening throw (probability 1/6) raises the stake before play: with
+    no raise in play (P(win) 1/2 to the cube model) a game ends at stake 2**K, with
+    P(K = 0) = 5/6 and P(K = 1) = 5/36."""
+    n = 216
+    r = rollout(nf.Position.initial(), n, seed=11, progress=False,
+                rules=Rules(cube="geometric", autodouble=True),
+                cube_probabilities=lambda p: 0.5)
+    stakes = r.extra["final_stakes"]
+    assert set(stakes) <= {1, 2, 4, 8, 16, 32, 64, ">=128"} and r.extra["autodouble"]
+    se = math.sqrt(5 / 36 / n)
+    assert abs(stakes[1] - 5 / 6) < 4 * se and abs(stakes.get(2, 0) - 5 / 36) < 4 * se
+    assert r.extra["doubles_per_game"] == 0.0
+    # not from the start: no autodouble
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves(6, 5)[0])
+    r = rollout(pos, 36, seed=1, progress=False, rules=Rules(cube="geometric",
+                autodouble=True), cube_probabilities=lambda p: 0.5)
+    assert r.extra["final_stakes"] == {1: 1.0} and not r.extra["autodouble"]
