@@ -32,6 +32,7 @@ bench: build
 	$(PY) benchmarks/bench_movegen.py
 	$(PY) benchmarks/bench_bearoff.py
 	$(PY) benchmarks/bench_rollout.py
+	$(PY) benchmarks/bench_cube.py --builds 6 --rollout
 
 # Refresh the test data copies and the rule book (docs/RULES.md) from the shared folder
 # beside the checkout.
