@@ -209,6 +209,7 @@ ctypedef struct config_t:
     int beaver                 # the taker may raise again at once
     int stake0                 # the stake at the start
     int autodouble             # raise the stake once per tie of the opening throw
+    int no_first_raise         # side 0 may not raise before its first roll
     int owner0                 # who may raise at the start: -1 either, 0 side 0, 1 side 1
     int max_stake              # arithmetic: no raise above it
     double x_contact           # cube efficiency of contact positions
@@ -712,16 +713,17 @@ cdef int cube_action(const config_t* c, work_t* w, int side, const uint8_t* move
 
 
 cdef int cube_race_value(const config_t* c, work_t* w, int s, const uint8_t* mover,
-                         const uint8_t* o, int stake, int owner, double* v) noexcept nogil:
+                         const uint8_t* o, int stake, int owner, bint no_raise,
+                         double* v) noexcept nogil:
     """Cubeful value of a truncated race for side 0 (per unit of the starting stake) into
-    v[Q_EQUITY], from the race's P(win) in v (race_exact) or the exact table; 0 or
-    ERR_PYTHON."""
+    v[Q_EQUITY], from the race's P(win) in v (race_exact) or the exact table; no_raise:
+    the side on roll may not raise before this roll.  0 or ERR_PYTHON."""
     cdef double e[3]
     cdef double p, val, take
     cdef int own = own_of(owner, s)
     p = (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW]
-    if own == OWN_OPPONENT or not stake_ok(c, next_stake(c, stake)):
-        if table_covers(c, mover, o, stake, own):
+    if no_raise or own == OWN_OPPONENT or not stake_ok(c, next_stake(c, stake)):
+        if table_covers(c, mover, o, stake, OWN_OPPONENT):
             val = table_entry(c, index6(mover), index6(o), stake, own)
         else:
             val = model_value(c, p, own, stake, efficiency(c, mover, o))
@@ -768,12 +770,13 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
             race_exact(c, w, s, b[s], b[1 - s], v)
             v[Q_PLIES] += plies
             if c.cube:
-                err = cube_race_value(c, w, s, b[s], b[1 - s], stake, owner, v)
+                err = cube_race_value(c, w, s, b[s], b[1 - s], stake, owner,
+                                      first and c.no_first_raise, v)
                 if err:
                     return -err
                 cube_close(c, stake, v)
             return 1
-        if c.cube and not (first and c.first_d1):
+        if c.cube and not (first and (c.first_d1 or c.no_first_raise)):
             err = cube_action(c, w, s, b[s], b[1 - s], &stake, &owner, v)
             if err < 0:
                 return err
@@ -889,6 +892,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.beaver = 0
     c.stake0 = 1
     c.autodouble = 0
+    c.no_first_raise = 0
     c.owner0 = -1
     c.max_stake = 0
     c.x_contact = 0.0
@@ -910,11 +914,12 @@ cdef int attach_cube(config_t* c, cube) except -1:
     cdef const double[::1] tp
     cdef const double[:, :, ::1] cr3
     cdef const double[:, :, :, ::1] cr4
-    (prog, beaver, autodouble, stake0, owner0, max_stake, x_contact, x_race, tp_live, table,
-     fn) = cube
+    (prog, beaver, autodouble, stake0, owner0, no_first, max_stake, x_contact, x_race,
+     tp_live, table, fn) = cube
     c.cube = CUBE_GEOMETRIC if prog == "geometric" else CUBE_ARITHMETIC
     c.beaver = 1 if beaver else 0
     c.autodouble = 1 if autodouble else 0
+    c.no_first_raise = 1 if no_first else 0
     c.stake0 = int(stake0)
     c.owner0 = int(owner0)
     c.max_stake = int(max_stake)
@@ -1031,12 +1036,12 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         ``False`` draws the first two rolls from the stream too (to measure what the
         stratification gains; ``rollout`` always stratifies).
     cube : None or tuple
-        Play with the cube: ``(progression, beaver, autodouble, stake0, owner0,
+        Play with the cube: ``(progression, beaver, autodouble, stake0, owner0, no_first,
         max_stake, x_contact, x_race, tp_live, table, probabilities)``: ``"geometric"`` or
         ``"arithmetic"``, the beaver, the autodouble (each game first throws one die a side
         until they differ, raising the stake once per tie, the cube staying in the middle:
-        for games from the start), the starting stake, who may raise first (-1 either side, 0 side 0, 1
-        side 1), the arithmetic cap, the contact cube efficiency, ``x_race`` float64
+        for games from the start), the starting stake, who may raise first (-1 either
+        side, 0 side 0, 1 side 1), no raise before side 0's first roll (nonzero), the arithmetic cap, the contact cube efficiency, ``x_race`` float64
         ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live`` float64
         (``max_stake + 1``,): the live take point of a raise from each stake
         (arithmetic), ``table``: None or ``(CubefulRace.values, max_checkers, stakes)``,

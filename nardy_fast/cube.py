@@ -338,7 +338,7 @@ def _p_of(value):
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=0):
+                  x=None, n_games=2000, seed=0, method="auto", workers=None):
     """The money cube decision of the side on roll.
 
     Parameters
@@ -359,14 +359,25 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         beaver, ``cuberace.cubeful_race``; False: never exact).
     x : float or None
         Cube efficiency (None: ``efficiency(position)``).
+    method : {"auto", "exact", "janowski", "rollout"}
+        ``"auto"``: exact where the cubeful race table covers the position, else
+        Janowski's model.  ``"rollout"``: cube-aware rollouts of ``n_games`` games (both
+        sides then use the cube model, with ``probabilities`` for its cubeless P(win)):
+        no double is the rollout with the current cube and no raise before the first
+        roll, double/take the rollout at the next stake with the cube on the opponent's
+        side (times the stake ratio), double/beaver likewise; common random numbers
+        (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
+    workers : int or None
+        The rollouts' workers (``rollout``).
 
     Returns
     -------
     dict
         ``no_double``, ``double_take``, ``double_pass``, ``double_beaver``, ``equity`` (per
-        unit stake), ``p_win`` (cubeless), ``double_action``, ``take_action``, ``action``,
-        ``take_point`` (the opponent's, from the model with ``x``), ``x``, ``method``
-        (``"exact"`` or ``"janowski"``).
+        unit stake), ``p_win`` (cubeless; for ``"rollout"`` the share of games won),
+        ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
+        from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"janowski"`` or
+        ``"rollout"``).
     """
     if isinstance(position, str):
         position = Position.from_id(position)
@@ -381,10 +392,16 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
+    if method not in ("auto", "exact", "janowski", "rollout"):
+        raise ValueError(f"method={method!r}: expected 'auto', 'exact', 'janowski' or "
+                         f"'rollout'")
     if x is None:
         x = efficiency(position)
     out = None
-    if tables is not False and position.is_bearoff() and not rules.draw_rule:
+    if method == "rollout":
+        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers)
+    elif (method != "janowski" and tables is not False and position.is_bearoff()
+          and not rules.draw_rule):
         if tables is None:
             from nardy_fast.cuberace import cubeful_race
             tables = cubeful_race(prog, rules.beaver)
@@ -398,6 +415,10 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
                 out.update(double_take=math.nan, double_pass=math.nan,
                            double_beaver=math.nan, equity=out["no_double"])
             out["method"] = "exact"
+    if out is None and method == "exact":
+        raise ValueError("method='exact': no cubeful race table covers this position "
+                         "(both sides home, at most its checkers, its progression and "
+                         "beaver)")
     if out is None:
         if probabilities is None:
             probabilities = _default_probabilities(rules, n_games, seed)
@@ -411,13 +432,38 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     return out
 
 
+def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):
+    from nardy_fast.rollout import rollout
+    k = cube.stake
+    kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
+              workers=workers, progress=False)
+    nd = rollout(position, cube=CubeState(k, cube.owner, True), **kw)
+    out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
+           "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
+           "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout"}
+    n1 = next_stake(rules.cube, k)
+    if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
+        return out
+    dt = rollout(position, cube=CubeState(n1, "opponent"), **kw)
+    out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
+               se_double_take=n1 / k * dt.se_equity)
+    take = out["double_take"]
+    n2 = next_stake(rules.cube, n1)
+    if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
+        db = rollout(position, cube=CubeState(n2, "opponent"), **kw)
+        out["double_beaver"] = n2 / k * db.equity
+        take = min(take, out["double_beaver"])
+    out["equity"] = max(out["no_double"], min(take, 1.0))
+    return out
+
+
 _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beaver",
             "equity", "p_win", "double_action", "take_action", "action", "take_point", "x",
             "method"]
 
 
 def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
-                n_games=2000, seed=0):
+                n_games=2000, seed=0, method="auto", workers=None):
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -425,7 +471,7 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
     positions : Position, str, or an iterable of them (IDs accepted)
     rules : Rules
         With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
-    probabilities, tables, n_games, seed
+    probabilities, tables, n_games, seed, method, workers
         As for ``cube_decision`` (the cubeless source of the model can be any function of a
         position, e.g. a neural evaluator).
 
@@ -437,7 +483,7 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
         ``double_beaver`` (NaN without the beaver), the cubeful ``equity`` after the
         proper actions, the cubeless ``p_win``, ``double_action``, ``take_action``,
         ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
-        (``"exact"`` or ``"janowski"``).
+        (``"exact"``, ``"janowski"`` or ``"rollout"``).
 
     Examples
     --------
@@ -462,7 +508,8 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
         if not isinstance(pos, Position):
             raise TypeError(f"positions[{i}]: expected a Position or an ID, got "
                             f"{type(pos).__name__}")
-        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed)
+        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
+                          method, workers)
         d["position"] = pos.id
         rows.append(d)
     return pd.DataFrame(rows, columns=_COLUMNS)

@@ -165,7 +165,7 @@ def _cube_spec(rules, cube, probabilities, position):
                          f"{_cube.MAX_STAKE}")
     owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
     return (rules.cube, rules.beaver, rules.autodouble and _is_start(position), cube.stake,
-            owner, probabilities)
+            owner, cube.first_turn, probabilities)
 
 
 def _cube_arrays(spec):
@@ -173,7 +173,7 @@ def _cube_arrays(spec):
     exact cubeful race table comes from this process's cache, ``cuberace.cubeful_race``)."""
     from nardy_fast import cube as _cube
     from nardy_fast.cuberace import cubeful_race
-    prog, beaver, autodouble, stake, owner, fn = spec
+    prog, beaver, autodouble, stake, owner, no_first, fn = spec
     key = ("cube", prog, beaver)
     if key not in _TABLES:
         table = cubeful_race(prog, beaver)
@@ -185,13 +185,13 @@ def _cube_arrays(spec):
     if fn is not None:
         def hook(mover, opponent):
             return _cube._p_of(fn(Position(mover, opponent)))
-    return (prog, beaver, autodouble, stake, owner, _cube.MAX_STAKE, _cube.CONTACT_EFFICIENCY,
-            x_race, tp, table, hook)
+    return (prog, beaver, autodouble, stake, owner, no_first, _cube.MAX_STAKE,
+            _cube.CONTACT_EFFICIENCY, x_race, tp, table, hook)
 
 
 def _cube_extra(plan, mean):
     """Cube figures of a rollout: actions per game, final stakes."""
-    prog, beaver, autodouble, stake, owner, fn = plan.cube
+    prog, beaver, autodouble, stake, owner, no_first, fn = plan.cube
     q = _Q
     stakes, k = {}, stake
     for lv in range(8):
@@ -506,7 +506,8 @@ def rollout(position, n_games, policy="greedy", seed=None, rules=None, dice=None
         on roll doubles, and the opponent takes, passes or beavers, by the cube model of
         ``nardy_fast.cube`` (exact in races of the cubeful race table, else Janowski's
         model with its efficiency); no raise on a side's first turn (all 15 checkers on its
-        head) nor before a fixed first roll (``dice``); from the start, ``rules.autodouble``
+        head), nor before a fixed first roll (``dice``) or, with ``cube.first_turn``, the
+        side on roll's first roll; from the start, ``rules.autodouble``
         raises the stake once per tie of the opening throw (1/6 each, before play, the cube
         staying in the middle).  A game is won at the stake (a pass:
         the stake before the raise), with no mars; ``equity`` is the cubeful money equity

@@ -250,3 +250,22 @@ def test_cube_analysis_wrong_take():
     rep = game_report(rec, win_prob=False, cube=True)
     assert rep.loc[0, "cube_played"] == "double, take"
     assert rep.loc[0, "take_loss"] == pytest.approx(4 / 9)
+
+
+@pytest.mark.parametrize("truncate_exact", [True, False])
+def test_rollout_method_last_roll(truncate_exact, monkeypatch):
+    """From 19 (27 of 36 rolls win): the cube-aware rollouts give no double 2p - 1 = 1/2
+    and double/take 2 (2p - 1) = 1 exactly (stratified first roll, 72 games), whether
+    the race is valued at once (exact table) or played out."""
+    import importlib
+    ro = importlib.import_module("nardy_fast.rollout")
+    if not truncate_exact:
+        real = ro.rollout
+        monkeypatch.setattr(ro, "rollout", lambda *a, **k: real(*a, truncate=None, **k))
+    d = cube_decision(race([19], [24]), method="rollout", n_games=72, workers=1)
+    assert d["method"] == "rollout"
+    assert d["no_double"] == pytest.approx(0.5, abs=1e-12)
+    assert d["double_take"] == pytest.approx(1.0, abs=1e-12)
+    assert d["action"] == "double, take" and d["equity"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="method='exact'"):
+        cube_decision(Position.initial(), method="exact")
