@@ -1,4 +1,5 @@
-"""The C-level API (``_movegen.pxd``) compiles into, and works from, another extension.
+"""The C-level API (``_movegen.pxd``, ``_cuberace.pxd``) compiles into, and works from,
+another extension.
 
 A small consumer module cimports ``gen_successors`` and ``rules_t`` the way the rollout
 engine and the bear-off solver do, is built with Cython and setuptools in a temporary
@@ -22,7 +23,12 @@ CONSUMER = textwrap.dedent('''
     from libc.stdint cimport uint8_t
     from nardy_fast._movegen cimport gen_successors, rules_t, DEFAULT_CAP, HEAD_CLASSIC, BLOCK_AHEAD
     from nardy_fast._board cimport N_POINTS, pip_count
+    from nardy_fast._cuberace cimport raise_value, CUBE_OPPONENT
     import numpy as np
+
+    def cube_value(double no_raise, double next_u, double ratio, int beaver,
+                   double next2_u, double ratio2):
+        return raise_value(no_raise, next_u, ratio, beaver, next2_u, ratio2), CUBE_OPPONENT
 
     def first_results(const uint8_t[::1] mover, const uint8_t[::1] opponent, int d1, int d2,
                       Py_ssize_t cap=DEFAULT_CAP):
@@ -78,6 +84,15 @@ def test_consumer_agrees_with_python_api(consumer):
         assert sorted(map(tuple, got.tolist())) == sorted(map(tuple, want.tolist()))
         assert pips == int(m @ np.arange(24, 0, -1))
         m, o = o, want[rng.integers(len(want))]
+
+
+def test_cuberace_pxd(consumer):
+    """raise_value: max(no raise, min(take, pass = 1)); the beaver lowers the take."""
+    assert consumer.cube_value(0.3, 0.4, 2.0, 0, 0.0, 4.0) == (0.8, 2)      # double, take
+    assert consumer.cube_value(0.3, 0.7, 2.0, 0, 0.0, 4.0) == (1.0, 2)      # double, pass
+    assert consumer.cube_value(0.3, 0.1, 2.0, 0, 0.0, 4.0) == (0.3, 2)      # no double
+    assert consumer.cube_value(-0.3, -0.1, 2.0, 0, -0.1, 4.0) == (-0.2, 2)   # a take: double
+    assert consumer.cube_value(-0.3, -0.1, 2.0, 1, -0.1, 4.0) == (-0.3, 2)   # beaver: no
 
 
 def test_too_small_a_buffer_is_reported(consumer):
