@@ -51,4 +51,4 @@ test-debug: build
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
 	rm -f build/debug/nardy_fast/*.so build/debug/nardy_fast/_*.c
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
-	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/test_movegen.py tests/test_position.py tests/test_bearoff.py tests/test_race.py tests/test_rollout.py
+	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/test_movegen.py tests/test_position.py tests/test_bearoff.py tests/test_race.py tests/test_rollout.py tests/test_cuberace.py
