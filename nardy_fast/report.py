@@ -417,7 +417,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     progress : bool
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
     cube : bool
-        With a cube in the record's rules: judge the cube actions (``cube.cube_analysis``,
+        With a cube in the record's rules (the other columns are then cubeless: win
+        probabilities and moves under the same rules without the cube): judge the cube
+        actions (``cube.cube_analysis``,
         cubeless probabilities from ``cube_probabilities`` or rollouts of ``n_games``):
         columns ``cube_played``, ``cube_proper``, ``cube_loss`` (points the side on roll
         lost by its raise or no raise) and ``take_loss`` (points the opponent lost by its
@@ -439,6 +441,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     if not isinstance(record, GameRecord):
         raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
     rules = as_rules(record.rules)
+    if rules.cube is not None:        # the win and move columns stay cubeless
+        import dataclasses
+        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse)

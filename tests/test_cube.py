@@ -247,8 +247,9 @@ def test_cube_analysis_wrong_take():
     assert a.loc[0, "take_loss"] == pytest.approx(4 / 9)
     assert cube_error_rates(a).loc["black", "wrong_takes"] == 1
     assert rec.result() == {"winner": "white", "kind": "win", "points": 2.0}
-    rep = game_report(rec, win_prob=False, cube=True)
+    rep = game_report(rec, cube=True)
     assert rep.loc[0, "cube_played"] == "double, take"
+    assert rep.loc[0, "p_win"] == pytest.approx(31 / 36)        # cubeless: 31 of 36 rolls
     assert rep.loc[0, "take_loss"] == pytest.approx(4 / 9)
 
 
