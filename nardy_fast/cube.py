@@ -9,7 +9,10 @@ Cube state
 ``CubeState(stake, owner, first_turn)`` travels beside a ``Position`` (it is not part of
 the position ID, so every ID stays valid): the stake, who may raise (``"centre"``: either
 side, ``"mover"``: the side on roll, ``"opponent"``), and whether this is the first turn
-of the game (no raise then).  ``Position.diagram(cube=...)`` shows it.
+(no raise then).  "No raise on the first turn of the game" (section 7a) is read, as the
+head rule's first turn (section 3), from the position: no side raises while it has all 15
+checkers on its head (records, rollouts and the command line apply it so).
+``Position.diagram(cube=...)`` and ``plot.plot_board(..., cube=...)`` show it.
 
 Decisions
 ---------
