@@ -11,6 +11,7 @@ from nardy_fast.race import race_probabilities
 from nardy_fast.record import GameRecord, read_record, write_record
 from nardy_fast.report import game_report, move_report, pip_report, win_report
 from nardy_fast.plot import plot_board
+from nardy_fast.cube import CubeState, cube_decision, cube_report
 
 __version__ = "0.1.0"
 
@@ -22,7 +23,8 @@ def get_include():
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-__all__ = ["CLASSIC", "GameRecord", "Move", "Position", "Rules", "game_report",
-           "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
+__all__ = ["CLASSIC", "CubeState", "GameRecord", "Move", "Position", "Rules",
+           "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
+           "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",
            "get_include", "__version__"]
