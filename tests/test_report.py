@@ -18,7 +18,7 @@ from nardy_fast.rollout import rollout
 
 # small rollouts in this process, every game played out: fast and independent of the
 # bear-off databases
-FAST = dict(truncate=None, workers=1)
+FAST = dict(truncate=None, workers=1, policy="greedy")   # the reports' default policy
 
 
 def game_positions(seed, policy="random"):
