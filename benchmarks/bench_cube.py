@@ -155,21 +155,25 @@ def bench_cap(n=4):
 
 def bench_rollout(games, runs):
     """Games/s of rollout(workers=1) from the start, greedy, truncated at the bear-off:
-    cubeless, geometric cube, arithmetic cube with beaver (median of runs)."""
+    cubeless, geometric cube (the cube model on the evaluator's net, the default, and on
+    the pip-count estimate), arithmetic cube with beaver (median of runs)."""
     import nardy_fast as nf
     from nardy_fast import Position, Rules
     start = Position.initial()
-    for rules in (Rules(cube="geometric"), Rules(cube="arithmetic", beaver=True)):
+    geo, ari = Rules(cube="geometric"), Rules(cube="arithmetic", beaver=True)
+    for rules in (geo, ari):
         nf.rollout(start, 1296, policy="greedy", rules=rules, workers=1,
                    progress=False)                              # tables cached first
-    for label, rules in (("cubeless", Rules()), ("geometric cube", Rules(cube="geometric")),
-                         ("arithmetic cube, beaver",
-                          Rules(cube="arithmetic", beaver=True))):
+    for label, rules, source in (("cubeless", Rules(), None),
+                                 ("geometric cube, net cube model", geo, None),
+                                 ("geometric cube, pip-count cube model", geo, "pips"),
+                                 ("arithmetic cube, beaver, net cube model", ari, None)):
+        kw = {} if rules.cube is None else {"cube_probabilities": source}
         rates, r = [], None
         for k in range(runs):
             t = time.perf_counter()
             r = nf.rollout(start, games, policy="greedy", seed=k, rules=rules, workers=1,
-                           progress=False)
+                           progress=False, **kw)
             rates.append(games / (time.perf_counter() - t))
         extra = "" if rules.cube is None else (
             f"doubles/game {r.extra['doubles_per_game']:.2f}, passes/game "

@@ -24,6 +24,10 @@ Game loop (one game)
 5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
    last turn first and draws if it finishes.  The loser's board decides oin / mars / koks /
    home mars (rule book section 7).
+6. With the cube (``cube``; rule book section 7a) the side on roll may raise before step
+   3, and the opponent takes, passes or beavers, by the cube model of ``_cubeloop``; a
+   game is then won at the stake, a pass ends it at once, and a truncated race adds its
+   cubeful value.
 
 Policies
 --------
@@ -379,7 +383,6 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + pmw * hm - (pl - pml) * c.rules.pts_oin
                    - pml * hm)
     v[Q_PLIES] = plies
-
 
 
 cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:

@@ -386,11 +386,11 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     cube : bool
         With a cube in the record's rules (the other columns are then cubeless: win
         probabilities and moves under the same rules without the cube): judge the cube
-        actions (``cube.cube_analysis``,
-        cubeless probabilities from ``cube_probabilities`` or rollouts of ``n_games``):
-        columns ``cube_played``, ``cube_proper``, ``cube_loss`` (points the side on roll
-        lost by its raise or no raise) and ``take_loss`` (points the opponent lost by its
-        answer); ``cube.cube_error_rates`` sums them per side.
+        actions (``cube.cube_analysis``; cubeless probabilities from
+        ``cube_probabilities``, default the evaluator): columns ``cube_played``,
+        ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
+        raise) and ``take_loss`` (points the opponent lost by its answer);
+        ``cube.cube_error_rates`` sums them per side.
 
     Returns
     -------
@@ -398,8 +398,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         ``turn, line, side, player, dice, move, id, pips_white, pips_black, pips_mover,
         pips_opponent, off_white, off_black, phase`` and, as asked, ``method, p_win,
         p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
-        and the cube columns.  The last row (``turn`` = number of turns + 1, ``move`` empty) is the final
-        position.
+        and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
+        empty) is the final position.
     """
     from nardy_fast.record import GameRecord, read_record
 
