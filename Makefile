@@ -32,11 +32,14 @@ bench: build
 	$(PY) benchmarks/bench_movegen.py
 	$(PY) benchmarks/bench_bearoff.py
 	$(PY) benchmarks/bench_rollout.py
+	$(PY) benchmarks/bench_cube.py --builds 6 --rollout
 
-# Refresh the test data copies from the shared folder beside the checkout.
+# Refresh the test data copies and the rule book (docs/RULES.md) from the shared folder
+# beside the checkout.
 data:
 	cp $(SHARED)/vectors/README.md $(SHARED)/vectors/movegen_public.jsonl tests/data/vectors/
 	cp $(SHARED)/reference/README.md $(SHARED)/reference/gnubg_onesided_sample.csv tests/data/reference/
+	cp $(SHARED)/RULES.md docs/RULES.md
 
 clean:
 	rm -rf build nardy_fast/*.so nardy_fast/_*.c nardy_fast/*.html
@@ -48,4 +51,4 @@ test-debug: build
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
 	rm -f build/debug/nardy_fast/*.so build/debug/nardy_fast/_*.c
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
-	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/test_movegen.py tests/test_position.py tests/test_bearoff.py tests/test_race.py tests/test_rollout.py
+	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/test_movegen.py tests/test_position.py tests/test_bearoff.py tests/test_race.py tests/test_rollout.py tests/test_cuberace.py

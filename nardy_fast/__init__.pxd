@@ -9,7 +9,8 @@ from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy,
 # rules: the C struct mirroring Rules, filled from Python (_rules.pxd)
 from nardy_fast._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED,
                                 BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC,
-                                SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE)
+                                SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE,
+                                CUBE_NONE, CUBE_GEOMETRIC, CUBE_ARITHMETIC)
 # the legal move generator (_movegen.pxd)
 from nardy_fast._movegen cimport (gen_successors, check_boards, MAX_STEPS, STEP_BYTES,
                                   DEFAULT_CAP, NO_STEP)
@@ -32,3 +33,6 @@ from nardy_fast._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, n
 from nardy_fast._search cimport search_t, Searcher, leaf, value, choose
 # the fixed policies (_policies.pxd)
 from nardy_fast._policies cimport greedy_best, bearoff_best, board_less
+# the exact cubeful race tables: cube states and the value of a raise (_cuberace.pxd)
+from nardy_fast._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT,
+                                   CUBE_DEAD, N_CUBE_STATES)

@@ -13,6 +13,7 @@ from nardy_fast.evaluator import Evaluator
 from nardy_fast.record import GameRecord, read_record, write_record
 from nardy_fast.report import game_report, move_report, pip_report, win_report
 from nardy_fast.plot import plot_board
+from nardy_fast.cube import CubeState, cube_decision, cube_report
 
 __version__ = "0.1.0"
 
@@ -24,7 +25,8 @@ def get_include():
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-__all__ = ["CLASSIC", "Evaluator", "GameRecord", "Move", "Position", "Rules", "game_report",
-           "move_report", "pip_report", "plot_board", "race_probabilities", "read_record",
+__all__ = ["CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move", "Position", "Rules",
+           "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
+           "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",
            "get_include", "__version__"]

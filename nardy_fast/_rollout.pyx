@@ -24,6 +24,10 @@ Game loop (one game)
 5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
    last turn first and draws if it finishes.  The loser's board decides oin / mars / koks /
    home mars (rule book section 7).
+6. With the cube (``cube``; rule book section 7a) the side on roll may raise before step
+   3, and the opponent takes, passes or beavers, by the cube model of ``_cubeloop``; a
+   game is then won at the stake, a pass ends it at once, and a truncated race adds its
+   cubeful value.
 
 Policies
 --------
@@ -92,6 +96,8 @@ from nardy_fast._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
 from nardy_fast._net cimport Net
 from nardy_fast._search cimport search_t, choose as search_choose
 from nardy_fast._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value,
+                                   next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 
 __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH"]
@@ -113,7 +119,14 @@ cdef enum:
     Q_DRAW = 8
     Q_EQUITY = 9
     Q_PLIES = 10
-    N_Q = 11
+    Q_DOUBLES = 11           # cube (section 7a): raises offered in the game; Q_DOUBLES +
+    Q_TAKES = 12             #   an _cubeloop ACT_* code counts the answer: raises taken (a
+    Q_PASSES = 13            #   beaver counts as a beaver only), passed (0 or 1),
+    Q_BEAVERS = 14           #   beavered
+    Q_STAKE = 15             # final stake / starting stake
+    Q_LEVEL = 16             # Q_LEVEL + k: 1 when the game ended after k raises (k < 7)
+    N_LEVELS = 8             # the last level counts 7 or more raises
+    N_Q = 24
     TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
     N_STRATA = 36
 
@@ -123,7 +136,9 @@ cdef enum:
     ERR_PYTHON = 3
 
 QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
-              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies")
+              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
+              "doubles", "takes", "passes", "beavers", "stake") + tuple(
+                  f"stake_level_{k}" for k in range(N_LEVELS))
 MAX_STRATA = N_STRATA
 TALLY_WIDTH = TALLY_W
 
@@ -157,6 +172,7 @@ ctypedef struct config_t:
     search_t search[2]         # the net and its search settings of POLICY_NET sides
     int plies[2]               # look-ahead of POLICY_NET sides
     void* py_error             # borrowed list receiving a callable's exception
+    cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
 
 
 ctypedef struct work_t:
@@ -371,6 +387,16 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     v[Q_PLIES] = plies
 
 
+cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
+    """Final stake and stake level of a game with the cube."""
+    cdef int lv = 0, k = c.cube.stake0
+    while k < stake and lv < N_LEVELS - 1:
+        k = next_stake(&c.cube, k)
+        lv += 1
+    v[Q_STAKE] = stake / <double>c.cube.stake0
+    v[Q_LEVEL + lv] = 1.0
+
+
 cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q].
 
@@ -378,15 +404,40 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
     """
     cdef uint8_t b[2][N_POINTS]
     cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
+    cdef int stake = c.cube.stake0, owner = c.cube.owner0
+    cdef double val
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
     memset(v, 0, N_Q * sizeof(double))
     w.rnd_turns = 0
+    if c.cube.autodouble:                         # ties of the opening throw (p = 1/6)
+        while bounded(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
+            stake = next_stake(&c.cube, stake)
     while True:
         if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
             race_exact(c, w, s, b[s], b[1 - s], v)
             v[Q_PLIES] += plies
+            if c.cube.cube:
+                if race_value(&c.cube, s, b[s], b[1 - s], stake, owner,
+                              first and c.cube.no_first_raise,
+                              (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW], &val):
+                    return -ERR_PYTHON
+                v[Q_EQUITY] = val if s == 0 else -val
+                cube_close(c, stake, v)
             return 1
+        if c.cube.cube and not (first and (c.first_d1 or c.cube.no_first_raise)):
+            err = cube_action(&c.cube, s, b[s], b[1 - s], &stake, &owner)
+            if err == ACT_ERROR:
+                return -ERR_PYTHON
+            if err != ACT_NONE:
+                v[Q_DOUBLES] += 1.0
+                v[Q_DOUBLES + err] += 1.0
+            if err == ACT_PASS:                   # the opponent passed: s wins the stake
+                v[Q_WIN if s == 0 else Q_LOSE] = 1.0
+                v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+                v[Q_PLIES] = plies
+                cube_close(c, stake, v)
+                return 0
         if first and c.first_d1:
             d1 = c.first_d1
             d2 = c.first_d2
@@ -412,9 +463,14 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
         if checkers_on(b[loser]) == 0:
             v[Q_DRAW] = 1.0
             v[Q_PLIES] = plies
+            if c.cube.cube:
+                cube_close(c, stake, v)
             return 0
     score_win(c, s, b[loser], v)
     v[Q_PLIES] = plies
+    if c.cube.cube:                               # won at the stake: no mars, no oin
+        v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+        cube_close(c, stake, v)
     return 0
 
 
@@ -474,6 +530,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.truncate = truncate
     c.stratify = 1
     c.tables = NULL
+    no_cube(&c.cube)
     return 0
 
 
@@ -484,7 +541,7 @@ cdef size_t scratch_bytes(const config_t* c) noexcept:
 
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
-                int64_t n_games, int64_t block_games, bint stratify=True):
+                int64_t n_games, int64_t block_games, bint stratify=True, cube=None):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -517,6 +574,22 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     stratify : bool
         ``False`` draws the first two rolls from the stream too (to measure what the
         stratification gains; ``rollout`` always stratifies).
+    cube : None or tuple
+        Play with the cube of ``rules`` (its progression, beaver and autodouble, which
+        ``rules.cube`` must name): ``(at_start, stake0, owner0, no_first, max_stake,
+        x_contact, x_race, tp_live, table, probabilities)``: the games start from the
+        start (the autodouble: each game first throws one die a side until they differ,
+        raising the stake once per tie, the cube staying in the middle), the starting
+        stake, who may raise first (-1 either side, 0 side 0, 1 side 1), no raise before
+        side 0's first roll (nonzero), the arithmetic cap, the contact cube efficiency,
+        ``x_race`` float64 ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live``
+        float64 (``max_stake + 1``,): the live take point of a raise from each stake
+        (arithmetic), ``table``: None or ``(CubefulRace.values, max_checkers, stakes)``,
+        ``probabilities``: a ``_net.Net`` (its 0-ply value, race values from
+        ``tables``), a callable ``(mover, opponent) -> P(win)`` or None (a pip-count
+        estimate).  Both sides double, take, pass and beaver by the cube model of
+        ``nardy_fast.cube`` (``_cubeloop``); a game is won at the stake, and ``equity`` is
+        per unit of the starting stake.
 
     Returns
     -------
@@ -544,6 +617,8 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if tables is not None:
         c.tables = &(<RaceTables?>tables).t
         c.search[0].races = c.search[1].races = c.tables
+    if cube is not None:
+        attach_cube(&c.cube, &c.rules, c.tables, cube, err_list)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally

@@ -15,6 +15,9 @@ cdef enum:
     SCORING_EXTENDED = 1
     OPENING_RETHROW = 0      # rules_t.opening_roll: rules.CHOICES["opening_roll"]
     OPENING_DICE = 1
+    CUBE_NONE = 0            # rules_t.cube: rules.CHOICES["cube"] (section 7a)
+    CUBE_GEOMETRIC = 1       #   stakes 1, 2, 4, 8, ...
+    CUBE_ARITHMETIC = 2      #   stakes 1, 2, 3, 4, ...
 
 ctypedef struct rules_t:
     int head_rule            # HEAD_CLASSIC or HEAD_GENERALIZED
@@ -24,6 +27,9 @@ ctypedef struct rules_t:
     int scoring              # SCORING_CLASSIC or SCORING_EXTENDED (already in the points)
     int draw_rule            # 1: Black gets a last turn after White (the first mover) ends
     int opening_roll         # OPENING_RETHROW or OPENING_DICE (no double on the first turn)
+    int cube                 # CUBE_NONE, CUBE_GEOMETRIC or CUBE_ARITHMETIC
+    int beaver               # 1: the side offered a raise may take and raise again at once
+    int autodouble           # 1: each tie of the opening throw raises the stake (from the start)
     double pts_oin           # points of each outcome as scored under `scoring`
     double pts_mars          #   (Rules.points: koks and home mars score as a mars under
     double pts_koks          #   classic scoring)

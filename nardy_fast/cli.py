@@ -1,7 +1,8 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``bearoff
-build|query``, ``report``, ``analyse``, ``train``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
+build|query``, ``report``, ``analyse``, ``cube``, ``train``, ``demo``; ``nardy-fast <command>
+--help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
 """
 from __future__ import annotations
@@ -224,6 +225,32 @@ def build_parser():
     s.add_argument("--log", default=None, metavar="FILE",
                    help="append a JSON line per checkpoint and check to FILE")
     s.set_defaults(func=cmd_train)
+
+    s = sub.add_parser("cube", help="money cube decision of a position",
+                       description="No double, double/take and double/pass equities of "
+                                   "the side on roll per unit stake, the proper actions and "
+                                   "the take point: exact in small bear-off races, else from "
+                                   "the evaluator's cubeless probabilities with the cube "
+                                   "model (nardy_fast.cube).")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
+                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
+    s.add_argument("--beaver", action="store_true", help="allow the beaver")
+    s.add_argument("--stake", type=_positive, default=1, help="current stake (default 1)")
+    s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
+                   help="who may raise: either side (default), the side on roll, the "
+                        "opponent")
+    s.add_argument("--method", default="auto",
+                   choices=["auto", "exact", "janowski", "rollout"],
+                   help="exact tables where they cover the race, else the cube model on "
+                        "the evaluator's probabilities (auto, default), or cube-aware "
+                        "rollouts")
+    s.add_argument("-n", "--games", type=_positive, default=2000,
+                   help="games of each rollout of --method rollout (default 2000)")
+    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_cube)
 
     s = sub.add_parser("demo", help="the main job on a small default",
                        description="Roll out the start position and a few middle-game "
@@ -520,6 +547,36 @@ def cmd_train(args):
     kwargs = {} if args.games is None else {"games": args.games}
     train.train(args.out, seed=args.seed, threads=args.threads,
                 check_every=args.check_every, log=log, **kwargs)
+
+
+def cmd_cube(args):
+    import dataclasses
+    import math
+
+    from nardy_fast.cube import CubeState, cube_decision
+    from nardy_fast.rules import as_rules
+
+    pos = _position(args.position)
+    rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
+                                beaver=args.beaver)
+    first = bool(pos.mover[0] == 15)            # no raise on the first turn (7a)
+    cube = CubeState(args.stake, args.owner, first)
+    d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
+                      method=args.method)
+    if args.json:
+        print(json.dumps({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
+                          **{k: (None if isinstance(v, float) and math.isnan(v) else v)
+                             for k, v in d.items()}}, indent=1))
+        return
+    print(pos.diagram(cube=cube))
+    print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
+          f"x {d['x']:.3f}")
+    for key, label in (("no_double", "no double"), ("double_take", "double, take"),
+                       ("double_pass", "double, pass"), ("double_beaver", "double, beaver")):
+        if not math.isnan(d[key]):
+            print(f"  {label:<16s} {d[key]:+.4f}")
+    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit "
+          f"stake; the opponent's take point {d['take_point']:.3f}")
 
 
 def cmd_demo(args):

@@ -27,7 +27,7 @@ import io
 
 import numpy as np
 
-from nardy_fast.position import WHITE, Position
+from nardy_fast.position import BLACK, WHITE, Position
 
 __all__ = ["plot_board", "board_png", "race_chart", "bearoff_distribution",
            "convergence_chart", "game_chart", "save_figure"]
@@ -52,8 +52,12 @@ def _column_x(c):
     return c + (1 if c >= 6 else 0) + 0.5
 
 
-def plot_board(position, ax=None, title=True):
+def plot_board(position, ax=None, title=True, cube=None):
     """Draw a board diagram of ``position`` (a Position or an ID); returns the Axes.
+
+    ``cube``: a ``nardy_fast.cube.CubeState`` (kept beside the position), drawn on the bar
+    as a square with the stake: in the middle, or at the owner's side (White's top, Black's
+    bottom).
 
     Layout as ``Position.diagram``: the top row is White's points 12..1 (Black's 24..13)
     from left to right, the bottom row White's 13..24 (Black's 1..12).  White moves from
@@ -115,6 +119,15 @@ def plot_board(position, ax=None, title=True):
             bbox=dict(boxstyle="round", facecolor=_BLACK_FILL,
                       edgecolor="#c0392b" if not on_w else _BLACK_FILL,
                       lw=0.8 if on_w else 2.5))
+    if cube is not None:
+        owner = None if cube.owner == "centre" else (
+            position.side if cube.owner == "mover" else
+            (BLACK if position.side == WHITE else WHITE))
+        cy = 6.0 if owner is None else (10.3 if owner == WHITE else 1.7)
+        ax.add_patch(Rectangle((6.08, cy - 0.42), 0.84, 0.84, facecolor="#fdf6e3",
+                               edgecolor="black", lw=1.2, zorder=5))
+        ax.text(6.5, cy, str(cube.stake), ha="center", va="center", fontsize=9,
+                fontweight="bold", zorder=6)
     if title:
         ax.set_title(f"{position.side.capitalize()} on roll   ·   pips W {wp}  B {bp}",
                      fontsize=11)
@@ -141,13 +154,17 @@ def board_png(position, dpi=80):
 
 
 # -- race chart -------------------------------------------------------------------------
-def race_chart(frame, ax=None, x="pip_diff", bins=None):
+def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=None):
     """P(win) and P(mars win) of the side on roll against ``x`` (default the pip
     difference, mover minus opponent) from a ``report.race_report`` frame.
 
     Exact rows (bear-off database) are dots, rollout rows crosses with 95% error bars;
     a line joins the mean of each ``x`` bin (``bins``: an int or edges; default about
-    12 bins).  Returns the Axes.
+    12 bins).  ``cube`` (``"geometric"`` or ``"arithmetic"``) overlays the doubling window
+    of a centred cube at stake 1 (``cube.doubling_window``): P(win) from the double point
+    to the opponent's pass point shaded as "double, take", above it "double, pass", for
+    the cube efficiency ``efficiency`` (default: the race value at the frame's median
+    pips of the side on roll, or 0.68).  Returns the Axes.
     """
     for col in (x, "p_win", "p_mars_win", "method"):
         if col not in frame.columns:
@@ -171,6 +188,18 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None):
             g = frame.groupby(idx)
             centres = g[x].mean()
             ax.plot(centres, g[col].mean(), color=colour, lw=1.5)
+    if cube is not None:
+        from nardy_fast.cube import RACE_EFFICIENCY, doubling_window
+        if efficiency is None:
+            if "pips_mover" in frame.columns and len(frame):
+                xs, ys = zip(*RACE_EFFICIENCY)
+                efficiency = float(np.interp(frame["pips_mover"].median(), xs, ys))
+            else:
+                efficiency = 0.68
+        lo, hi = doubling_window(efficiency, cube)
+        ax.axhspan(lo, hi, color="C2", alpha=0.15,
+                   label=f"double, take ({lo:.2f}-{hi:.2f}, x = {efficiency:.2f})")
+        ax.axhspan(hi, 1.0, color="C1", alpha=0.12, label="double, pass")
     ax.axvline(0, color="grey", lw=0.7, ls=":")
     ax.set_xlabel("pip difference, side on roll minus opponent (pips)" if x == "pip_diff"
                   else x)

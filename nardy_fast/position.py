@@ -253,10 +253,12 @@ class Position:
         return Position(self._boards[1], self._boards[0], _other(self._side))
 
     # display -----------------------------------------------------------------------
-    def diagram(self):
+    def diagram(self, cube=None):
         """A text board.  Top row: White's points 12..1 (Black's 24..13); bottom row:
         White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
-        top right, Black from the bottom left.  Cells: ``W3`` = three white checkers."""
+        top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.
+        ``cube``: a ``nardy_fast.cube.CubeState`` kept beside the position (not part of
+        its ID), shown on a last line."""
         white, black = self.white, self.black
 
         def cell(wpoint):
@@ -287,6 +289,8 @@ class Position:
             f"{self._side} on roll | pips white {wp}, black {bp} | off white {woff}, black {boff}",
             f"id {self.id}",
         ]
+        if cube is not None:
+            lines.append(cube.text(self._side))
         return "\n".join(lines)
 
     def __str__(self):

@@ -30,7 +30,19 @@ Body
     reader also accepts chains (``1/7/11`` = ``1/7 7/11``), repeats (``1/7(2)``) and
     ``pass``; a turn with no steps is a pass (no die can be played).
 
-Only the dice and steps are recorded; ``replay`` rebuilds the positions and checks every
+Cube actions (rule book section 7a; ``Rules`` with ``cube``) take a column of their own,
+as in ``.mat`` transcripts: ``Doubles => 2`` (the side on roll raises, before its roll, to
+the stake shown), then in the other side's column ``Takes``, ``Drops`` (gives up the stake
+before the raise: the game ends) or ``Beavers => 4`` (takes and raises again at once,
+keeping the cube; needs no answer, as in backgammon); ``Wins N point(s)`` is accepted and ignored.  They are kept in
+``GameRecord.cube`` (``CubeAction``: before which turn, side, action, stake), so ``turns``
+stay the moves.  ``replay`` checks them: a raise only by the side on roll when it may
+(cube in the middle or its own, not on the first turn: the mover has all 15 checkers on
+its head), to the next stake of the progression, and always answered.  With the cube a
+game is won at the stake: the result is ``"<winner> win <stake>"`` or, after a drop,
+``"<winner> drop <stake>"``.
+
+Only the dice, steps and cube actions are recorded; ``replay`` rebuilds the positions and checks every
 turn: each step must move a checker of the mover by one of the remaining dice onto a point
 the opponent does not hold, and the board the steps leave must be one of the legal results
 of the roll (``successors``), so the head, block and dice-usage rules are all enforced.  An
@@ -50,7 +62,7 @@ from nardy_fast._scoring import gives_last_turn, score_loss
 from nardy_fast.position import BLACK, WHITE, Position
 from nardy_fast.rules import CLASSIC, Rules, as_rules
 
-__all__ = ["GameRecord", "Turn", "RecordError", "read_record", "write_record",
+__all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
            "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
            "apply_steps", "looks_like_record", "MAGIC"]
 
@@ -59,6 +71,7 @@ MAGIC = "; nardy_fast game record"      # first line of a written record (+ vers
 _TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _TURN_NO = re.compile(r"^(\d+)\)$")
 _DICE = re.compile(r"^([1-6])([1-6]):$")
+_CUBE_WORDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _STEP = re.compile(r"^(\d+)((?:/(?:\d+|off))+)(?:\((\d)\))?$", re.IGNORECASE)
 _COL = 32          # width of White's column in the body
 
@@ -90,6 +103,35 @@ class Turn:
         return f"{self.dice[0]}{self.dice[1]}: {format_steps(self.steps)}".rstrip()
 
 
+@dataclass(frozen=True)
+class CubeAction:
+    """A cube action, taken before the turn ``turns[before]`` (or after the last turn).
+
+    Attributes
+    ----------
+    before : int
+        Index of the turn it precedes (``len(turns)``: after the last).
+    side : str
+        ``"white"`` or ``"black"``: who acts.
+    action : str
+        ``"double"`` (the side on roll raises), ``"take"``, ``"drop"`` or ``"beaver"``.
+    stake : int
+        The stake offered (``double``, ``beaver``) or answered (``take``, ``drop``).
+    """
+
+    before: int
+    side: str
+    action: str
+    stake: int
+
+    def __str__(self):
+        if self.action == "double":
+            return f"Doubles => {self.stake}"
+        if self.action == "beaver":
+            return f"Beavers => {self.stake}"
+        return "Takes" if self.action == "take" else "Drops"
+
+
 @dataclass
 class GameRecord:
     """A recorded game: players, rules, the first position and the turns.
@@ -106,6 +148,8 @@ class GameRecord:
         The turns in order; sides alternate.
     tags : dict
         Other header tags (str -> str), e.g. ``Date``.
+    cube : list of CubeAction
+        Cube actions in order (empty without a cube).
     """
 
     white: str = "White"
@@ -114,6 +158,7 @@ class GameRecord:
     start: Position = field(default_factory=Position.initial)
     turns: list = field(default_factory=list)
     tags: dict = field(default_factory=dict)
+    cube: list = field(default_factory=list)
 
     # -- replay ------------------------------------------------------------------------
     def positions(self):
@@ -131,7 +176,8 @@ class GameRecord:
     def result(self):
         """The result after the last turn: ``None`` if the game is not over, else a dict
         ``{"winner": "white"|"black"|None, "kind": "oin"|"mars"|"koks"|"home_mars"|"draw",
-        "points": float}``."""
+        "points": float}``; with a cube ``kind`` is ``"win"`` (won at the stake, which is
+        ``points``) or ``"drop"`` (a raise was dropped)."""
         return _replay(self)[1]
 
     @property
@@ -149,14 +195,55 @@ class GameRecord:
         """Parse a record; ``RecordError`` names the line for malformed text."""
         return parse_record(text, source)
 
+    def cube_states(self):
+        """The cube when each turn's dice are thrown (after the cube actions before it),
+        and after the last turn: ``len(turns) + 1`` ``nardy_fast.cube.CubeState``s seen by
+        the side on roll (empty without ``rules.cube``)."""
+        return _replay(self)[2]
+
     def append(self, dice, steps=()):
         """Add the next turn (side alternates from ``start``); not checked until replay."""
-        side = self.start.side if not self.turns else _other(self.turns[-1].side)
+        side = self._next_side()
         d = tuple(int(x) for x in dice)
         if len(d) != 2 or not all(1 <= x <= 6 for x in d):
             raise ValueError(f"dice={dice!r}: expected two integers 1..6")
         self.turns.append(Turn(side, d, tuple(steps)))
         return self
+
+    def append_cube(self, action, stake=None):
+        """Add a cube action before the next turn: ``"double"`` or ``"beaver"`` (to
+        ``stake``), ``"take"`` or ``"drop"`` (the stake is the one offered); the side is
+        the side on roll for a double, the other one for an answer.  Checked on replay."""
+        if action not in ("double", "take", "drop", "beaver"):
+            raise ValueError(f"action={action!r}: expected 'double', 'take', 'drop' or "
+                             f"'beaver'")
+        mover = self._next_side()
+        before = len(self.turns)
+        side = mover if action == "double" else _other(mover)
+        if stake is None:
+            offered = [c for c in self.cube if c.before == before and c.action == "double"]
+            if action in ("double", "beaver") or not offered:
+                raise ValueError(f"action={action!r}: give the stake")
+            stake = offered[-1].stake
+        self.cube.append(CubeAction(before, side, action, int(stake)))
+        return self
+
+    def _next_side(self):
+        return self.start.side if not self.turns else _other(self.turns[-1].side)
+
+
+def _entries(record):
+    """Turns and cube actions in playing order."""
+    out = []
+    cube = sorted(record.cube, key=lambda c: c.before)     # stable: keeps their order
+    j = 0
+    for k, turn in enumerate(record.turns):
+        while j < len(cube) and cube[j].before <= k:
+            out.append(cube[j])
+            j += 1
+        out.append(turn)
+    out.extend(cube[j:])
+    return out
 
 
 def _other(side):
@@ -227,7 +314,7 @@ def format_record(record):
     if res is not None:
         lines.append(f'; [Result "{_result_text(res)}"]')
     lines.append("")
-    turns = list(record.turns)
+    turns = _entries(record)
     if turns and turns[0].side == BLACK:
         turns = [None] + turns
     for k in range(0, len(turns), 2):
@@ -306,7 +393,45 @@ def parse_record(text, source="<record>"):
     side = start.side
     cur = None                        # [dice, steps, line]
     expect_line = 1
+    pending = None                    # [line, action] of a "Doubles" / "Beavers" before "=>"
+    skip = 0                          # tokens left of "Wins N point(s)"
     for no, tok in tokens:
+        if pending is not None:
+            if pending[2] == 0:
+                if tok != "=>":
+                    raise RecordError(f"{source} line {no}: expected '=>' after "
+                                      f"{pending[1]!r}, got {tok!r}")
+                pending[2] = 1
+                continue
+            if not tok.isdigit():
+                raise RecordError(f"{source} line {no}: expected the stake after "
+                                  f"'{pending[1]} =>', got {tok!r}")
+            record.cube.append(CubeAction(len(record.turns), side,
+                                          _CUBE_WORDS[pending[1].lower()], int(tok)))
+            side = _other(side)
+            pending = None
+            continue
+        if skip:
+            skip -= 1
+            if skip == 0 and tok.lower() not in ("point", "points"):
+                raise RecordError(f"{source} line {no}: expected 'Wins N point(s)'")
+            continue
+        low = tok.lower()
+        if low in _CUBE_WORDS or low == "wins":
+            if cur is not None:
+                record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+                side = _other(side)
+                cur = None
+            if low == "wins":
+                skip = 2
+            elif low in ("doubles", "beavers"):
+                pending = [no, tok, 0]
+            else:
+                offered = record.cube[-1].stake if record.cube else 0
+                record.cube.append(CubeAction(len(record.turns), side, _CUBE_WORDS[low],
+                                              offered))
+                side = _other(side)
+            continue
         m = _TURN_NO.match(tok)
         if m:
             if int(m.group(1)) != expect_line:
@@ -323,13 +448,15 @@ def parse_record(text, source="<record>"):
             continue
         if cur is None:
             raise RecordError(f"{source} line {no}: {tok!r} before the first dice "
-                              "(expected 'N)' or dice such as '64:')")
+                              "(expected 'N)', dice such as '64:' or a cube action)")
         if tok.lower() == "pass":
             continue
         try:
             cur[1].extend(_parse_step_token(tok))
         except ValueError as e:
             raise RecordError(f"{source} line {no}: {e}") from None
+    if pending is not None:
+        raise RecordError(f"{source} line {pending[0]}: {pending[1]!r} without '=> stake'")
     if cur is not None:
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
     if "Result" in tags:
@@ -410,16 +537,48 @@ def apply_steps(mover, opponent, dice, steps):
     return b.astype(np.uint8)
 
 
+def _cube_step(c, rules, pos, state, label):
+    """Apply cube action c before a turn from pos (``cube.record_step``)."""
+    from nardy_fast.cube import record_step
+    try:
+        record_step(c, rules, pos, state)
+    except ValueError as e:
+        raise RecordError(f"{label}: {e}") from None
+
+
 def _replay(record):
+    from nardy_fast.cube import record_state
     rules = as_rules(record.rules)
     pos = record.start
     positions = [pos]
     result = None
     white_started = pos.side == WHITE
     last_turn = False
+    cube = sorted(record.cube, key=lambda c: c.before)
+    state = [1, None, None, None]          # stake, owner, pending raise, result by a drop
+    cubes = []
+    j = 0
+
+    def cube_actions(k):
+        nonlocal j
+        while j < len(cube) and cube[j].before <= k:
+            c = cube[j]
+            j += 1
+            _cube_step(c, rules, pos, state,
+                       f"cube action {j} ({c.side}: {c}) before turn {k + 1}")
+        if state[2] is not None and k < len(record.turns):
+            raise RecordError(f"turn {k + 1}: the raise to {state[2][1]} was not answered")
+        if rules.cube is not None:
+            cubes.append(record_state(state, pos.side))
+
     for k, turn in enumerate(record.turns, 1):
         label = f"turn {k} ({turn.side} {turn.dice[0]}{turn.dice[1]}: " \
                 f"{format_steps(turn.steps) or 'pass'})"
+        if result is None:
+            cube_actions(k - 1)
+        if state[3] is not None:
+            raise RecordError(f"{label}: the game was already over "
+                              f"({_result_text(state[3])}) after a drop")
         if result is not None:
             raise RecordError(f"{label}: the game was already over "
                               f"({_result_text(result)}) after turn {k - 1}")
@@ -454,9 +613,21 @@ def _replay(record):
                 last_turn = True
                 continue
             result = game_result(pos, rules, finisher=turn.side)
+    if result is None and not (last_turn and result is None):
+        cube_actions(len(record.turns))
+        if state[3] is not None:
+            result = state[3]
+    elif rules.cube is not None:
+        cubes.append(record_state(state, pos.side))
+    if j < len(cube):
+        raise RecordError(f"cube action {j + 1} ({cube[j].side}: {cube[j]}): the game was "
+                          f"already over")
+    if result is not None and rules.cube is not None and result["kind"] not in ("draw",
+                                                                             "drop"):
+        result = {"winner": result["winner"], "kind": "win", "points": float(state[0])}
     if last_turn and result is None:
-        return positions, None
-    return positions, result
+        return positions, None, cubes
+    return positions, result, cubes
 
 
 # -- random games ------------------------------------------------------------------------

@@ -400,7 +400,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
 # -- game report -------------------------------------------------------------------------
 def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_SEED,
                 method="auto", policy="net", truncate="bearoff", workers=None, client=None,
-                progress=False, plies=0):
+                progress=False, plies=0, cube=False, cube_probabilities=None):
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -418,15 +418,23 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         database applies.
     progress : bool
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
+    cube : bool
+        With a cube in the record's rules (the other columns are then cubeless: win
+        probabilities and moves under the same rules without the cube): judge the cube
+        actions (``cube.cube_analysis``; cubeless probabilities from
+        ``cube_probabilities``, default the evaluator): columns ``cube_played``,
+        ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
+        raise) and ``take_loss`` (points the opponent lost by its answer);
+        ``cube.cube_error_rates`` sums them per side.
 
     Returns
     -------
     pandas.DataFrame
         ``turn, line, side, player, dice, move, id, pips_white, pips_black, pips_mover,
         pips_opponent, off_white, off_black, phase`` and, as asked, ``method, p_win,
-        p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white`` and the analysis
-        columns.  The last row (``turn`` = number of turns + 1, ``move`` empty) is the final
-        position.
+        p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
+        and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
+        empty) is the final position.
     """
     from nardy_fast.record import GameRecord, read_record
 
@@ -435,6 +443,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
     if not isinstance(record, GameRecord):
         raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
     rules = as_rules(record.rules)
+    if rules.cube is not None:        # the win and move columns stay cubeless
+        import dataclasses
+        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse,
@@ -473,7 +484,14 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         rows.append(row)
     if bar is not None:
         bar.close()
-    return _frame(rows)
+    frame = _frame(rows)
+    if cube:
+        from nardy_fast.cube import cube_analysis
+        ca = cube_analysis(record, cube_probabilities, n_games=n_games, seed=seed)
+        ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
+        ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+        frame = frame.join(ca, on="turn")
+    return frame
 
 
 def _line_no(record, k):

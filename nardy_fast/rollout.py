@@ -38,7 +38,7 @@ from nardy_fast._racetables import RaceTables
 from nardy_fast._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast._state import finished_reason
 from nardy_fast.parallel import default_workers, run_chunks
-from nardy_fast.position import WHITE, as_position
+from nardy_fast.position import WHITE, Position, as_position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
 
@@ -136,6 +136,81 @@ def _bearoff_available():
 
 
 # ----------------------------------------------------------------------------------------
+# the cube (rule book section 7a)
+
+def _cube_spec(rules, cube, probabilities, position):
+    """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
+    a rollout always plays with the cube (default: centred at stake 1)."""
+    from nardy_fast import cube as cube_mod
+    if rules.cube is None:
+        if cube is not None or probabilities is not None:
+            raise ValueError("cube: the rules have no cube; use rules=Rules(cube="
+                             "'geometric') or 'arithmetic'")
+        return None
+    if cube is None:
+        cube = cube_mod.CENTRED
+    if not isinstance(cube, cube_mod.CubeState):
+        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
+        raise TypeError("cube_probabilities: expected None (the evaluator), 'pips' or a "
+                        "callable position -> P(win)")
+    if rules.cube == "arithmetic" and cube.stake > cube_mod.MAX_STAKE:
+        raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
+                         f"{cube_mod.MAX_STAKE}")
+    owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
+    return (_is_start(position), cube.stake, owner, cube.first_turn, probabilities)
+
+
+def _cube_arrays(spec, rules):
+    """The ``cube`` argument of ``_rollout.play_blocks`` for a spec (in the worker: the
+    exact cubeful race table and the default net come from this process's caches)."""
+    from nardy_fast import cube as cube_mod
+    from nardy_fast.cuberace import cubeful_race
+    from nardy_fast.evaluator import Evaluator
+    at_start, stake, owner, no_first, fn = spec
+    key = ("cube", rules.cube, rules.beaver)
+    if key not in _TABLES:
+        table = cubeful_race(rules.cube, rules.beaver)
+        tp = np.array([cube_mod.live_take_point(rules.cube, k)
+                       for k in range(cube_mod.MAX_STAKE + 1)])
+        _TABLES[key] = ((table.values, table.max_checkers, table.stakes or 0),
+                        np.ascontiguousarray(cube_mod.RACE_EFFICIENCY, dtype=np.float64), tp)
+    table, x_race, tp = _TABLES[key]
+    if fn is None:
+        source = Evaluator.default().net
+    elif fn == "pips":
+        source = None
+    else:
+        def source(mover, opponent):
+            return cube_mod.p_of(fn(Position(mover, opponent)))
+    return (at_start, stake, owner, no_first, cube_mod.MAX_STAKE,
+            cube_mod.CONTACT_EFFICIENCY, x_race, tp, table, source)
+
+
+def _cube_extra(plan, mean):
+    """Cube figures of a rollout: actions per game, final stakes."""
+    at_start, stake, owner, no_first, fn = plan.cube
+    q = _Q
+    stakes, k = {}, stake
+    for lv in range(8):
+        f = float(mean[q[f"stake_level_{lv}"]])
+        if f > 0:
+            stakes[k if lv < 7 else f">={k}"] = f
+        k = 2 * k if plan.rules.cube == "geometric" else k + 1
+    return {"cube": plan.rules.cube, "beaver": plan.rules.beaver,
+            "autodouble": plan.rules.autodouble and at_start, "cube_stake": stake,
+            "cube_owner": ("centre", "mover", "opponent")[owner + 1],
+            "cube_model": ("net 0-ply" if fn is None else "pips" if fn == "pips"
+                           else "probabilities"),
+            "doubles_per_game": float(mean[q["doubles"]]),
+            "takes_per_game": float(mean[q["takes"]]),
+            "passes_per_game": float(mean[q["passes"]]),
+            "beavers_per_game": float(mean[q["beavers"]]),
+            "mean_final_stake": float(mean[q["stake"]]) * stake,
+            "final_stakes": stakes}
+
+
+# ----------------------------------------------------------------------------------------
 # argument checks
 
 def _check_policy(policy):
@@ -193,7 +268,8 @@ def _policy_name(p):
 class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
-    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size):
+    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
+                 cube=None, cube_probabilities=None):
         self.position = as_position(position)
         self.rules = as_rules(rules)
         if self.position.is_over():
@@ -227,6 +303,7 @@ class _Plan:
             self.mars = _mars_source(self.rules)
         elif self.use_tables:
             self.use_tables = _bearoff_available()
+        self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
 
     def specs(self, parallelism=1):
         """Chunk specs and their game counts.  With the default chunk size, chunks shrink
@@ -246,7 +323,8 @@ class _Plan:
                 rules=self.rules, policies=self.policies, dice=self.dice,
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
-                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block))
+                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
+                cube=self.cube))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -260,6 +338,8 @@ def _run_chunk(spec):
     if mars is not None:
         tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
     spec["policies"] = tuple(_c_policy(p) for p in spec["policies"])
+    if spec["cube"] is not None:
+        spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -293,7 +373,7 @@ class _Merger:
         return self.tally, self.truncated
 
 
-def _outcome(tally, truncated, extra):
+def _outcome(tally, truncated, extra, plan=None):
     cnt = tally[:, 0]
     sums = tally[:, 1:1 + _NQ]
     sq = tally[:, 1 + _NQ:1 + 2 * _NQ]
@@ -322,6 +402,8 @@ def _outcome(tally, truncated, extra):
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
     extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
                                           if var[q["equity"]] > 0 else math.nan)
+    if plan is not None and plan.cube is not None:
+        extra.update(_cube_extra(plan, mean))
     return Outcome(
         p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
         p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
@@ -374,7 +456,8 @@ def _parallelism(workers, client):
 # public API
 
 def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
-            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None):
+            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
+            cube=None, cube_probabilities=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -427,11 +510,35 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
         4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
         results.
+    cube : CubeState or None
+        With ``rules.cube`` (``"geometric"`` or ``"arithmetic"``) the games are played with
+        the cube from this state (default: centred at stake 1): before each roll the side
+        on roll doubles, and the opponent takes, passes or beavers, by the cube model of
+        ``nardy_fast.cube`` (exact in races of the cubeful race table, else Janowski's
+        model with its efficiency); no raise on a side's first turn (all 15 checkers on its
+        head), nor before a fixed first roll (``dice``) or, with ``cube.first_turn``, the
+        side on roll's first roll; from the start, ``rules.autodouble``
+        raises the stake once per tie of the opening throw (1/6 each, before play, the cube
+        staying in the middle).  A game is won at the stake (a pass:
+        the stake before the raise), with no mars; ``equity`` is the cubeful money equity
+        per unit of the starting stake, truncated races adding their cubeful value.
+        ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
+        ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
+        of games).  Without ``rules.cube`` it must be None.
+    cube_probabilities : None, callable or "pips"
+        The cubeless P(win) of the side on roll for the cube decisions outside the exact
+        tables.  None (default): the evaluator (``Evaluator.default()``: the net's 0-ply
+        value, exact race values where the bear-off tables cover a race), in C in every
+        worker.  A callable ``f(position) -> P(win)`` (or an Outcome or dict with
+        ``p_win``): called in this process (the default ``workers`` is then 1).
+        ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
+        roll half a turn ahead).  ``extra["cube_model"]`` names the source.
 
     Returns
     -------
     Outcome
-        ``method="rollout"``: probabilities for the side on roll before it rolls, equity in
+        ``method="rollout"``: probabilities for the side on roll before it rolls (with the
+        cube, a pass counts as a win of the doubler), equity in
         points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
         plies (for truncated games: plies played plus the expected remaining plies), and
         ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
@@ -451,19 +558,20 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
     (1296, 1.0, 0)
     """
-    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size)
-    workers = _check_workers(workers, client, plan.policies)
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
+                 cube_probabilities)
+    workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(_parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
     tally, truncated = merger.finish()
-    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted))
+    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
 
 
 def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
                  truncate="bearoff", workers=None, client=None, progress=True,
-                 chunk_size=None):
+                 chunk_size=None, cube=None, cube_probabilities=None):
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -474,6 +582,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     ----------
     positions : list or pandas.Series of Position or position IDs
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
+    cube, cube_probabilities
         As for ``rollout``.
 
     Returns
@@ -487,9 +596,9 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
         raise ValueError("positions: empty; expected at least one position")
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
-    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size)
-             for p in positions]
-    workers = _check_workers(workers, client, plans[0].policies)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
+                   cube_probabilities) for p in positions]
+    workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
         s, z = plan.specs(_parallelism(workers, client))
@@ -503,6 +612,6 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     for plan, merger in zip(plans, mergers):
         tally, truncated = merger.finish()
         rows.append(_outcome(tally, truncated,
-                             _extra(plan, workers, client, interrupted)).to_dict())
+                             _extra(plan, workers, client, interrupted), plan).to_dict())
     frame = pd.DataFrame(rows, index=pd.Index([p.id for p in positions], name="position"))
     return frame

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "as_rules"]
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules"]
 
 # field -> allowed values (the first is the default; the position is the C code, see
 # _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
@@ -18,9 +18,11 @@ CHOICES = {
     "block_rule": ("ahead", "home", "none"),
     "scoring": ("classic", "extended"),
     "opening_roll": ("rethrow", "opening_dice"),
+    "cube": (None, "geometric", "arithmetic"),
 }
-FLAGS = ("block_transient", "larger_die_rule", "draw_rule")
+FLAGS = ("block_transient", "larger_die_rule", "draw_rule", "beaver", "autodouble")
 OUTCOMES = ("oin", "mars", "koks", "home_mars")     # kinds of a win, in scoring order
+CUBE_FIELDS = ("cube", "beaver", "autodouble")       # the cube's fields (section 7a)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,16 @@ class Rules:
         Whether White's first turn may be a double (games simulated from the start only).
     oin_points, mars_points, koks_points, home_mars_points : float
         Points of each outcome; koks and home mars count only with ``scoring="extended"``.
+    cube : {None, "geometric", "arithmetic"}
+        Play with the cube (section 7a): ``None`` (no cube), stakes 1, 2, 4, 8, ... or
+        1, 2, 3, 4, ...  With a cube every game is won or lost at the stake: no mars, no
+        oin points (see ``nardy_fast.cube``).
+    beaver : bool
+        With a cube: the side offered a raise may take and at once raise again, keeping
+        the cube.
+    autodouble : bool
+        With a cube: each tie of the opening throw raises the stake once before play, the
+        cube staying in the middle (games simulated from the start only).
     """
 
     head_rule: str = "classic"
@@ -62,6 +74,9 @@ class Rules:
     mars_points: float = 2.0
     koks_points: float = 3.0
     home_mars_points: float = 4.0
+    cube: str | None = None
+    beaver: bool = False
+    autodouble: bool = False
 
     def __post_init__(self):
         for name, allowed in CHOICES.items():
@@ -73,6 +88,10 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise TypeError(f"{name}={value!r}: expected True or False")
+        for name in ("beaver", "autodouble"):
+            if getattr(self, name) and self.cube is None:
+                raise ValueError(f"{name}=True: needs a cube (cube='geometric' or "
+                                 f"'arithmetic'), got cube=None")
         for name in ("oin_points", "mars_points", "koks_points", "home_mars_points"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):

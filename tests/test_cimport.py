@@ -2,10 +2,11 @@
 another extension.
 
 A small consumer module cimports the move generator, the rules struct, the bear-off index
-and move generator, the race tables and the scoring function from ``nardy_fast`` (as
-numpy's ``_examples/cython`` consumers cimport ``numpy.random``), is built with Cython and
-setuptools in a temporary folder, and must agree with the Python API.  It also proves the
-bear-off move generator equal to the full one on every board and roll.
+and move generator, the race tables, the scoring function and the value of a raise of the
+cubeful race tables from ``nardy_fast`` (as numpy's ``_examples/cython`` consumers cimport
+``numpy.random``), is built with Cython and setuptools in a temporary folder, and must
+agree with the Python API.  It also proves the bear-off move generator equal to the full
+one on every board and roll.
 """
 import os
 import subprocess
@@ -28,8 +29,13 @@ CONSUMER = textwrap.dedent('''
     from nardy_fast cimport (gen_successors, rules_t, fill_rules, DEFAULT_CAP, N_POINTS,
                              pip_count, board6_index, board6_from_index, n_boards, roll_of,
                              roll_finals, MAX_FINALS, N_HOME, N_BOARDS, N_ROLLS, to_board6,
-                             race_tables_t, race_probs, RaceTables, score_game, WIN_OIN)
+                             race_tables_t, race_probs, RaceTables, score_game, WIN_OIN,
+                             raise_value, CUBE_OPPONENT)
     import numpy as np
+
+    def cube_value(double no_raise, double next_u, double ratio, int beaver,
+                   double next2_u, double ratio2):
+        return raise_value(no_raise, next_u, ratio, beaver, next2_u, ratio2), CUBE_OPPONENT
 
     def first_results(const uint8_t[::1] mover, const uint8_t[::1] opponent, int d1, int d2,
                       Py_ssize_t cap=DEFAULT_CAP, rules=None):
@@ -153,6 +159,15 @@ def test_consumer_agrees_with_python_api(consumer):
         assert sorted(map(tuple, got.tolist())) == sorted(map(tuple, want.tolist()))
         assert pips == int(m @ np.arange(24, 0, -1))
         m, o = o, want[rng.integers(len(want))]
+
+
+def test_cuberace_pxd(consumer):
+    """raise_value: max(no raise, min(take, pass = 1)); the beaver lowers the take."""
+    assert consumer.cube_value(0.3, 0.4, 2.0, 0, 0.0, 4.0) == (0.8, 2)      # double, take
+    assert consumer.cube_value(0.3, 0.7, 2.0, 0, 0.0, 4.0) == (1.0, 2)      # double, pass
+    assert consumer.cube_value(0.3, 0.1, 2.0, 0, 0.0, 4.0) == (0.3, 2)      # no double
+    assert consumer.cube_value(-0.3, -0.1, 2.0, 0, -0.1, 4.0) == (-0.2, 2)   # a take: double
+    assert consumer.cube_value(-0.3, -0.1, 2.0, 1, -0.1, 4.0) == (-0.3, 2)   # beaver: no
 
 
 def test_too_small_a_buffer_is_reported(consumer):

@@ -114,7 +114,8 @@ def test_rollout_json_and_csv(capsys):
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in rows] == [pos.id, START]
-    o = rollout(pos, 72, seed=9, workers=1, truncate=None, progress=False)
+    o = rollout(pos, 72, policy="greedy", seed=9, workers=1, truncate=None,
+                progress=False)                    # the command's default policy
     assert rows[0]["equity"] == pytest.approx(o.equity)
     assert rows[0]["games"] == 72 and rows[0]["method"] == "rollout"
     code, out, err = run(capsys, *args, "--csv")
@@ -302,3 +303,23 @@ def test_bad_scheduler_address(capsys):
 def test_demo_default_is_documented():
     from nardy_fast import cli, demo
     assert cli.DEMO_GAMES == demo.DEFAULT_GAMES
+
+
+def test_cube(capsys):
+    import numpy as np
+    from nardy_fast import Position
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[18], you[23] = 1, 1           # 27 of 36 rolls win; the opponent then finishes
+    pos = Position(me, you)
+    code, out, err = run(capsys, "cube", pos.id)
+    assert code == 0, err
+    assert "cube: stake 1, in the middle" in out
+    assert "double, take" in out and "method exact" in out
+    code, out, err = run(capsys, "cube", pos.id, "--json", "--owner", "opponent", "--stake",
+                         "2")
+    d = json.loads(out)
+    assert d["action"] == "no raise" and abs(d["equity"] - 0.5) < 1e-9
+    code, out, err = run_catching(capsys, ["cube", pos.id, "--owner", "nobody"])
+    assert code == 2
+    code, out, err = run_catching(capsys, ["cube", "start", "--stake", "0"])
+    assert code == 2 and "positive" in err

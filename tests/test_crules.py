@@ -5,10 +5,16 @@ import pytest
 
 from nardy_fast import Rules
 from nardy_fast._rules import rules_codes
-from nardy_fast.rules import CHOICES, FLAGS, OUTCOMES
+from nardy_fast.rules import CHOICES, CUBE_FIELDS, FLAGS, OUTCOMES
 
-VARIANTS = [Rules(**dict(zip(list(CHOICES) + list(FLAGS), values)))
-            for values in product(*CHOICES.values(), *[(False, True)] * len(FLAGS))]
+# every combination of the cubeless fields, then every cube with the cube flags (beaver and
+# autodouble need a cube)
+NAMES = [n for n in list(CHOICES) + list(FLAGS) if n not in CUBE_FIELDS]
+VARIANTS = [Rules(**dict(zip(NAMES, values)))
+            for values in product(*[CHOICES.get(n, (False, True)) for n in NAMES])]
+VARIANTS += [Rules(cube=cube, beaver=beaver, autodouble=auto, draw_rule=True)
+             for cube in CHOICES["cube"][1:] for beaver in (False, True)
+             for auto in (False, True)]
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.to_text())

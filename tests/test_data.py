@@ -37,6 +37,17 @@ def test_copy_equals_shared(name):
         f"tests/data/{name} differs from the shared copy: run `make data`"
 
 
+def test_rule_book_copy():
+    """docs/RULES.md is the shared rule book (section 7a: the cube included)."""
+    copy = ROOT / "docs" / "RULES.md"
+    assert copy.is_file(), "docs/RULES.md is missing"
+    assert "## 7a. Playing with the cube" in copy.read_text(encoding="utf-8")
+    original = SHARED / "RULES.md"
+    if original.is_file():
+        assert copy.read_bytes() == original.read_bytes(), \
+            "docs/RULES.md differs from the shared rule book: run `make data`"
+
+
 def test_vectors_well_formed():
     fields = {"mover", "opponent", "dice", "rules", "successors", "tag"}
     with open(DATA / "vectors" / "movegen_public.jsonl") as f:

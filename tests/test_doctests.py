@@ -15,7 +15,7 @@ MODULES = ["nardy_fast._movegen", "nardy_fast._board6", "nardy_fast._bomoves",
            "nardy_fast._rollout",
            "nardy_fast.rules", "nardy_fast.position", "nardy_fast.result",
            "nardy_fast.bearoff", "nardy_fast.race", "nardy_fast.rollout", "nardy_fast.report",
-           "nardy_fast.record", "nardy_fast.plot"]
+           "nardy_fast.record", "nardy_fast.plot", "nardy_fast.cube", "nardy_fast.cuberace"]
 
 
 def _examples():

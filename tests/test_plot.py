@@ -234,3 +234,23 @@ def test_game_chart():
     assert list(ax2.right_ax.get_lines()[0].get_ydata()) == gr["p_win_white"].tolist()
     with pytest.raises(ValueError, match="pips_black"):
         game_chart(gr.drop(columns="pips_black"))
+
+
+def test_race_chart_doubling_window():
+    from nardy_fast.cube import doubling_window
+    exact = race_report(race_sample(20, seed=2, kind="bearoff"))
+    ax = race_chart(exact, cube="geometric", efficiency=0.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    # dead cube: double from P(win) 1/2, the opponent passes above 3/4
+    assert "double, take (0.50-0.75, x = 0.00)" in labels and "double, pass" in labels
+    assert doubling_window(0.0) == pytest.approx((0.5, 0.75))
+
+
+def test_plot_board_cube():
+    from matplotlib.patches import Rectangle
+    from nardy_fast import CubeState
+    pos = Position.initial()
+    ax = plot_board(pos, cube=CubeState(4, "opponent"))
+    assert "4" in texts(ax)
+    squares = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_zorder() == 5]
+    assert len(squares) == 1 and squares[0].get_y() < 6      # Black's side (bottom)

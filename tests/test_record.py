@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_fast import Position, Rules
+from nardy_fast import CubeState, Position, Rules
 from nardy_fast._movegen import successors
 from nardy_fast.record import (GameRecord, RecordError, Turn, game_result, parse_record,
                                parse_steps, random_game, read_record, write_record)
@@ -224,3 +224,88 @@ def test_docstring_example_replays():
     rec = parse_record("\n".join(lines))
     assert (rec.white, rec.black, len(rec.turns)) == ("Alice", "Bob", 6)
     assert len(rec.positions()) == 7
+
+
+# -- cube actions (rule book section 7a) ----------------------------------------------------
+
+CUBE = Rules(cube="geometric")
+
+
+def cube_game(actions, rules=CUBE, seed=3, upto=None):
+    """A race-policy game with cube actions inserted: {turn index: [(action, stake)]}."""
+    base = random_game(seed=seed, rules=rules, policy="race")
+    rec = GameRecord(rules=rules)
+    turns = base.turns if upto is None else base.turns[:upto]
+    for i, t in enumerate(turns):
+        for action, stake in actions.get(i, []):
+            rec.append_cube(action, stake)
+        rec.append(t.dice, t.steps)
+    for action, stake in actions.get(len(turns), []):
+        rec.append_cube(action, stake)
+    return rec
+
+
+def test_cube_actions_round_trip():
+    rec = cube_game({10: [("double", 2), ("take", None)], 21: [("double", 4), ("take", None)]})
+    text = rec.to_text()
+    assert "Doubles => 2" in text and "Takes" in text and "Doubles => 4" in text
+    back = parse_record(text)
+    assert back.cube == rec.cube and back.turns == rec.turns
+    assert back.to_text() == text
+    res = back.result()
+    assert res["kind"] == "win" and res["points"] == 4.0       # no mars with the cube
+    states = back.cube_states()
+    assert len(states) == len(back.turns) + 1
+    assert states[9].owner == "centre" and states[9].stake == 1
+    # before turn index 10 (White's) White doubled and Black took: White rolls at stake 2
+    # with the cube on Black's side
+    assert states[10] == CubeState(2, "opponent") and states[11] == CubeState(2, "mover")
+
+
+def test_drop_ends_the_game():
+    rec = cube_game({11: [("double", 2), ("drop", None)]}, upto=11)
+    res = parse_record(rec.to_text()).result()
+    assert res == {"winner": "black", "kind": "drop", "points": 1.0}
+    with pytest.raises(RecordError, match="already over"):
+        cube_game({11: [("double", 2), ("drop", None)]}, upto=13).result()
+
+
+def test_gnubg_style_cube_text():
+    text = """; [Rules "cube=geometric beaver=true"]
+
+  1) 62: 1/7 7/9                     33: 1/4 1/4 4/7 7/10
+  2) 55: 1/6 9/14 14/19 19/24        Doubles => 2
+  3) Beavers => 4                    64: 1/7 4/8
+"""
+    rec = parse_record(text)
+    assert [(c.side, c.action, c.stake) for c in rec.cube] == [("black", "double", 2),
+                                                               ("white", "beaver", 4)]
+    assert rec.cube_states()[-1].stake == 4 and rec.cube_states()[-1].owner == "mover"
+    # White (beaverer) owns the cube, White is on roll after Black's turn
+    bad = text.replace('beaver=true', 'beaver=false')
+    with pytest.raises(RecordError, match="beaver=false"):
+        parse_record(bad).replay()
+
+
+@pytest.mark.parametrize("actions, rules, match", [
+    ({10: [("double", 2), ("take", None)]}, Rules(), "no cube"),
+    ({0: [("double", 2), ("take", None)]}, CUBE, "first turn"),
+    ({10: [("double", 3), ("take", None)]}, CUBE, "next stake is 2"),
+    ({10: [("double", 2)]}, CUBE, "not answered"),
+    ({10: [("double", 2), ("take", None)], 12: [("double", 4), ("take", None)]}, CUBE,
+     "owns the cube"),
+    ({10: [("take", 2)]}, CUBE, "no raise to answer"),
+])
+def test_illegal_cube_actions(actions, rules, match):
+    with pytest.raises(RecordError, match=match):
+        cube_game(actions, rules=rules).replay()
+
+
+def test_arithmetic_stakes():
+    rules = Rules(cube="arithmetic")
+    rec = cube_game({10: [("double", 2), ("take", None)], 11: [("double", 3), ("take", None)]},
+                    rules=rules)
+    assert parse_record(rec.to_text()).result()["points"] == 3.0
+    with pytest.raises(RecordError, match="next stake is 3"):
+        cube_game({10: [("double", 2), ("take", None)], 11: [("double", 4), ("take", None)]},
+                  rules=rules).replay()

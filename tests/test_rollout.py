@@ -820,3 +820,97 @@ def test_a_block_holds_every_pair_of_stratified_rolls():
         r = rollout(p, blocks * nrng.BLOCK_GAMES, policy="random", seed=blocks,
                     truncate=None, chunk_size=nrng.BLOCK_GAMES, **FAST)
         assert r.p_win == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
+# -- the cube (rule book section 7a) ---------------------------------------------------------
+
+def _last_roll(point):
+    """The side on roll has one checker on `point`; the opponent one on its 24 (it finishes
+    with any roll)."""
+    me, you = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[point - 1], you[23] = 1, 1
+    return nf.Position(me, you)
+
+
+@pytest.mark.parametrize("cube_rule", ["geometric", "arithmetic"])
+@pytest.mark.parametrize("truncate", ["bearoff", None])
+def test_cube_last_roll_double_take(cube_rule, truncate):
+    """27 of 36 rolls bear the checker on 19 off: no double 2p - 1 = 1/2, double/take
+    2 (2p - 1) = 1 (the next stake is 2 either way), pass 1: double, take; the game is then
+    won or lost at stake 2: equity exactly 2 (27 - 9) / 36 = 1."""
+    r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube=cube_rule), workers=1,
+                progress=False, truncate=truncate)
+    assert r.equity == pytest.approx(1.0, abs=1e-12)
+    if truncate is None:
+        assert r.extra["doubles_per_game"] == 1.0 and r.extra["takes_per_game"] == 1.0
+        assert r.extra["final_stakes"] == {2: 1.0}
+        assert r.p_win == pytest.approx(27 / 36)
+
+
+def test_cube_last_roll_double_pass_and_opponents_cube():
+    """31 of 36 win from 20: double, pass, every game ends at once at stake 1.  With the
+    cube on the opponent's side there is no raise: equity 2p - 1 (the opponent, sure to
+    win on its turn, is too good to double)."""
+    r = rollout(_last_roll(20), 36, seed=3, rules=Rules(cube="geometric"), workers=1,
+                progress=False, truncate=None)
+    assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0 and r.p_win == 1.0
+    assert r.extra["final_stakes"] == {1: 1.0} and r.mean_length == 0.0
+    r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube="geometric"), workers=1,
+                progress=False, truncate=None, cube=nf.CubeState(2, "opponent"))
+    assert r.equity == pytest.approx(2 * 27 / 36 - 1, abs=1e-12)
+    assert r.extra["doubles_per_game"] == 0.0 and r.extra["final_stakes"] == {2: 1.0}
+
+
+def test_cube_rollout_probabilities_hook_and_checks():
+    pos = nf.Position.initial()
+    for _ in range(3):                        # past both first turns
+        pos = pos.play(pos.legal_moves(6, 5)[0])
+    calls = []
+
+    def sure(p):
+        calls.append(p)
+        return 0.99
+    r = rollout(pos, 36, seed=1, rules=Rules(cube="geometric"), progress=False,
+                cube_probabilities=sure)
+    assert calls and isinstance(calls[0], nf.Position)
+    assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0      # double, pass
+    r = rollout(pos, 36, seed=1, rules=Rules(cube="geometric"), progress=False,
+                cube_probabilities=lambda p: 0.5)
+    assert r.extra["doubles_per_game"] == 0.0
+    with pytest.raises(ValueError, match="no cube"):
+        rollout(pos, 36, seed=1, progress=False, cube=nf.CubeState())
+
+
+def test_cube_rollout_same_on_any_workers():
+    """The default cube source (the evaluator's net, in C in each worker) and the pip-count
+    stand-in both give the same results on any number of workers."""
+    rules = Rules(cube="geometric")
+    kw = dict(seed=5, rules=rules, policy="greedy", progress=False)
+    for source, name in ((None, "net 0-ply"), ("pips", "pips")):
+        a = rollout(nf.Position.initial(), 1296, workers=1, cube_probabilities=source, **kw)
+        b = rollout(nf.Position.initial(), 1296, workers=2, chunk_size=648,
+                    cube_probabilities=source, **kw)
+        assert a.equity == b.equity and a.extra["final_stakes"] == b.extra["final_stakes"]
+        assert a.extra["cube_model"] == name and a.extra["doubles_per_game"] > 0
+        total = sum(a.extra["final_stakes"].values())
+        assert total == pytest.approx(1.0)
+    with pytest.raises(TypeError, match="cube_probabilities"):
+        rollout(nf.Position.initial(), 36, cube_probabilities="net", **kw)
+
+
+def test_cube_autodouble_from_the_start():
+    """Each tie of the opening throw (probability 1/6) raises the stake before play: with
+    no raise in play (P(win) 1/2 to the cube model) a game ends at stake 2**K, with
+    P(K = 0) = 5/6 and P(K = 1) = 5/36."""
+    n = 216
+    r = rollout(nf.Position.initial(), n, seed=11, progress=False, policy="greedy",
+                rules=Rules(cube="geometric", autodouble=True),
+                cube_probabilities=lambda p: 0.5)
+    stakes = r.extra["final_stakes"]
+    assert set(stakes) <= {1, 2, 4, 8, 16, 32, 64, ">=128"} and r.extra["autodouble"]
+    se = math.sqrt(5 / 36 / n)
+    assert abs(stakes[1] - 5 / 6) < 4 * se and abs(stakes.get(2, 0) - 5 / 36) < 4 * se
+    assert r.extra["doubles_per_game"] == 0.0
+    # not from the start: no autodouble
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves(6, 5)[0])
+    r = rollout(pos, 36, seed=1, progress=False, policy="greedy", rules=Rules(
+                cube="geometric", autodouble=True), cube_probabilities=lambda p: 0.5)
+    assert r.extra["final_stakes"] == {1: 1.0} and not r.extra["autodouble"]
