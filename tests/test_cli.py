@@ -114,7 +114,7 @@ def test_rollout_json_and_csv(capsys):
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in rows] == [pos.id, START]
-    o = rollout(pos, 72, policy="greedy", seed=9, workers=1, truncate=None,
+    o = rollout(pos, 72, policy="net", seed=9, workers=1, truncate=None,
                 progress=False)                    # the command's default policy
     assert rows[0]["equity"] == pytest.approx(o.equity)
     assert rows[0]["games"] == 72 and rows[0]["method"] == "rollout"

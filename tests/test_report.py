@@ -23,7 +23,7 @@ MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
 
 # small rollouts in this process, every game played out: fast and independent of the
 # bear-off databases
-FAST = dict(truncate=None, workers=1, policy="greedy")   # the reports' default policy
+FAST = dict(truncate=None, workers=1, policy="greedy")   # fast; the reports default to "net"
 
 
 def game_positions(seed, policy="random"):
