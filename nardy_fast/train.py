@@ -81,7 +81,7 @@ def _lr(cfg, done):
     return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
 
 
-def train(path, games=300_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
+def train(path, games=1_000_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
