@@ -655,7 +655,7 @@ def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_
     """Pool workers (which keep DEFAULT_MARS = 7) load the same table, by its path."""
     from nardy_fast import bearoff as bo
     n = 2 * nrng.BLOCK_GAMES + 50
-    kw = dict(seed=11, rules=rules, progress=False)
+    kw = dict(seed=11, rules=rules, progress=False, policy="greedy")
     serial = rollout(MARS_ROLLOUT, n, workers=1, **kw)
     assert serial.extra["mars_table"] == 2 and serial.extra["games_truncated"] > n // 2
     pooled = rollout(MARS_ROLLOUT, n, workers=2, chunk_size=nrng.BLOCK_GAMES, **kw)
