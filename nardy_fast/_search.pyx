@@ -295,8 +295,17 @@ cdef class Searcher:
 
 
 def _order(idx, eqs, cands):
-    """idx sorted by equity (best first), ties to the lexicographically smallest board."""
-    return np.array(sorted(idx, key=lambda i: (-eqs[i], bytes(cands[i]))), dtype=np.intp)
+    """idx sorted by equity (best first), ties to the lexicographically smallest board:
+    ``order_by`` on that subset."""
+    idx = np.asarray(idx, dtype=np.intp)
+    if len(idx) == 0:
+        return idx
+    cdef const double[::1] e = np.ascontiguousarray(eqs[idx], dtype=np.float64)
+    cdef const uint8_t[:, ::1] c = np.ascontiguousarray(cands[idx], dtype=np.uint8)
+    pos = np.empty(len(idx), dtype=np.intp)
+    cdef Py_ssize_t[::1] p = pos
+    order_by(&e[0], &c[0, 0], e.shape[0], &p[0])
+    return idx[pos]
 
 
 def _raise(int err):

@@ -36,7 +36,7 @@ from nardy_fast.position import Position
 from nardy_fast.rng import block_bit_generator, root_entropy
 from nardy_fast.rules import Rules, as_rules
 
-__all__ = ["train", "TrainConfig", "DEFAULTS"]
+__all__ = ["train", "DEFAULTS"]
 
 # Hyper-parameters of the shipped net (changing one starts a new run, not a resume).
 DEFAULTS = {
@@ -47,10 +47,6 @@ DEFAULTS = {
     "batch": 32,           # games played by one frozen net
     "races": 64,           # random races of both homes learnt per batch (exact targets)
 }
-
-
-class TrainConfig(dict):
-    """The settings that determine a training run (stored in its checkpoints)."""
 
 
 def training_tables():
@@ -123,10 +119,9 @@ def train(path, games=1_000_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAU
     """
     rules = as_rules(rules)
     entropy = root_entropy(seed)
-    cfg = TrainConfig(games=int(games), seed=entropy, hidden=int(hidden), lam=float(lam),
-                      lr=float(lr), lr_final=float(lr_final), batch=int(batch),
-                      races=int(races),
-                      rules=rules.to_dict())
+    cfg = dict(games=int(games), seed=entropy, hidden=int(hidden), lam=float(lam),
+               lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
+               rules=rules.to_dict())
     if cfg["games"] < 1 or cfg["batch"] < 1:
         raise ValueError("games and batch must be >= 1")
     threads = check_threads(threads)
