@@ -565,7 +565,7 @@ def _replay(record):
             c = cube[j]
             j += 1
             _cube_step(c, rules, pos, state,
-                       f"cube action {j} ({c.side}: {c}) before turn {k + 1}")
+                       f"turn {k + 1}: cube action {j} ({c.side}: {c}) before it")
         if state[2] is not None and k < len(record.turns):
             raise RecordError(f"turn {k + 1}: the raise to {state[2][1]} was not answered")
         if rules.cube is not None:
