@@ -145,7 +145,7 @@ def _parser_moves(sub):
 def cmd_moves(args):
     pos = _position(args.position)
     d1, d2 = args.dice
-    moves = pos.legal_moves(d1, d2, args.rules)
+    moves = pos.legal_moves((d1, d2), args.rules)
     if args.json:
         print(json.dumps([{"move": str(m) if m.steps else "pass",
                            "steps": [[a, b] for a, b in m.steps],
@@ -524,7 +524,7 @@ def cmd_train(args):
             with open(args.log, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
-    kwargs = {} if args.games is None else {"games": args.games}
+    kwargs = {} if args.games is None else {"n_games": args.games}
     train.train(args.out, seed=args.seed, threads=args.threads,
                 check_every=args.check_every, log=log, **kwargs)
 
@@ -568,7 +568,7 @@ def cmd_cube(args):
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
                                 beaver=args.beaver)
-    first = bool(pos.mover[0] == 15)            # no raise on the first turn (7a)
+    first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
                       method=args.method)

@@ -536,7 +536,7 @@ def _last_turn_outcome(position, rules):
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             w = 1 if d1 == d2 else 2                      # in 36ths
-            boards = [np.asarray(m.board) for m in position.legal_moves(d1, d2, rules)]
+            boards = [np.asarray(m.board) for m in position.legal_moves((d1, d2), rules)]
             if any(b.sum() == 0 for b in boards):
                 total["p_draw"] += w
                 continue
@@ -648,7 +648,7 @@ def _replay(record):
             if len(legal) == 1 and (legal[0] == pos.mover).all():
                 why = "no die can be played, the turn must pass"
             else:
-                moves = pos.legal_moves(turn.dice[0], turn.dice[1], rules)
+                moves = pos.legal_moves(turn.dice, rules)
                 why = (f"{len(moves)} legal move(s), e.g. "
                        + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
                        + "; this one breaks the head, block or dice-usage rule")
@@ -705,12 +705,7 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         ``policy(position, moves, rng) -> Move``.
     """
     rules = as_rules(rules)
-    if start is None:
-        start = Position.initial()
-    elif isinstance(start, str):
-        start = Position.from_id(start)
-    elif not isinstance(start, Position):
-        raise TypeError(f"start: expected a Position or a position ID, got {type(start).__name__}")
+    start = Position.initial() if start is None else as_position(start, "start")
     if callable(policy):
         choose = policy
     elif policy == "random":

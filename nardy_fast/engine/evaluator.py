@@ -234,7 +234,7 @@ class Evaluator:
         plies = _check_plies(plies)
         res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
-        moves = {m.board: m for m in position.legal_moves(d1, d2, self.rules)}
+        moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
             m = moves[tuple(int(x) for x in res[k])]
@@ -254,7 +254,7 @@ class Evaluator:
         res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
                                              _check_plies(plies))
         best = tuple(int(x) for x in res[0])
-        return next(m for m in position.legal_moves(d1, d2, self.rules) if m.board == best)
+        return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
 
 
 _CACHE = {}
