@@ -8,6 +8,7 @@ from nardy_fast.rules import CLASSIC, Rules
 from nardy_fast._movegen import successors
 from nardy_fast.position import Move, Position
 from nardy_fast.rollout import rollout, rollout_many
+from nardy_fast.study import read_study, study
 from nardy_fast.race import race_probabilities
 from nardy_fast.evaluator import Evaluator
 from nardy_fast.record import GameRecord, read_record, write_record
@@ -27,6 +28,6 @@ def get_include():
 
 __all__ = ["CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move", "Position", "Rules",
            "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
-           "plot_board", "race_probabilities", "read_record",
-           "rollout", "rollout_many", "successors", "win_report", "write_record",
+           "plot_board", "race_probabilities", "read_record", "read_study",
+           "rollout", "rollout_many", "study", "successors", "win_report", "write_record",
            "get_include", "__version__"]
