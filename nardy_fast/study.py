@@ -177,11 +177,13 @@ def _rollout_options(variance_reduction):
                              "reduction; leave it None")
         return {}, None
     if variance_reduction is None:
-        value = params["variance_reduction"].default
-        return {}, value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
-    value = variance_reduction
-    return ({"variance_reduction": value},
-            value if isinstance(value, (bool, int, float, str)) else repr(value))
+        return {}, _recorded(params["variance_reduction"].default)
+    return {"variance_reduction": variance_reduction}, _recorded(variance_reduction)
+
+
+def _recorded(value):
+    """``value`` as the manifest's JSON records it (others by their ``repr``)."""
+    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
 def _net_digest():
