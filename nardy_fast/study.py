@@ -223,10 +223,11 @@ class _Settings:
         self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
 
     def _probe(self, ident):
-        """A short rollout from the start with the study's settings: checks every argument
-        through ``rollout`` itself before anything is written; returns the mars table (its
-        checkers, 0 for none) truncated games use here."""
-        o = rollout(Position.initial(), min(ident["n_games"], _PROBE_GAMES),
+        """A rollout of a short race (both sides home) with the study's settings: checks
+        every argument through ``rollout`` itself before anything is written; returns the
+        mars table (its checkers, 0 for none) truncated games use here."""
+        home = [0] * 23 + [15]
+        o = rollout(Position.from_boards(home, home), min(ident["n_games"], _PROBE_GAMES),
                     policy=self.policy(ident), seed=0, rules=self.rules,
                     truncate=None if ident["truncate"] == "none" else "bearoff",
                     workers=1, progress=False, **self.options)
