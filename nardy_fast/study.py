@@ -28,7 +28,8 @@ and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
 ``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
 the rest at its end) are merged, so that a study of millions of positions stays a few
 hundred files.  Every file is written to a temporary name and renamed; each part carries
-the identity's digest in its schema metadata and page checksums.  A store of another
+the identity's digest and a SHA-256 of its values in its schema metadata, and page
+checksums.  A store of another
 study, a part of another study, or a corrupt or truncated file is refused with a
 ``ValueError`` naming the difference or the file, before anything is written.  Rows
 repeated across files (a merge killed before it removed its inputs) are identical and read
@@ -87,7 +88,8 @@ COLUMNS = (("position", "equity", "se_equity", "n_games")
            + tuple(c for q in QUANTITIES for c in (q, "se_" + q)) + ("mean_length", "method"))
 COMPACT_EVERY = 256              # a run's part files are merged once this many are written
 EVAL_BATCH = {0: 2048, 1: 128, 2: 8, 3: 1}   # positions per task of an evaluation study
-_META_KEY = b"nardy_fast.study"
+_META_KEY = b"nardy_fast.study"                # schema metadata: the identity's digest
+_SUM_KEY = b"nardy_fast.study.values"          # and the SHA-256 of the file's values
 _PROBE_GAMES = 36
 
 
@@ -307,6 +309,33 @@ def _schema(pa, key):
                      metadata={_META_KEY: key.encode()})
 
 
+def _problem(table, key, pa):
+    """What is wrong with a table read from a store of study ``key``, or None."""
+    meta = table.schema.metadata or {}
+    if meta.get(_META_KEY) != key.encode():
+        return (f"results of another study (its digest "
+                f"{meta.get(_META_KEY, b'none').decode(errors='replace')}, the manifest's "
+                f"{key})")
+    if not table.schema.equals(_schema(pa, key)):   # names and types (not the metadata)
+        return f"its columns or their types are not a study's ({', '.join(table.column_names)})"
+    if meta.get(_SUM_KEY) != _values_digest(table).encode():
+        return "corrupt study file (its values do not match their checksum)"
+    return None
+
+
+def _values_digest(table):
+    """SHA-256 (hex) of a table's values, column by column: page checksums do not cover
+    the page headers, this does."""
+    h = hashlib.sha256()
+    for name in COLUMNS:
+        column = table.column(name)
+        if name in ("position", "method"):
+            h.update("\0".join(column.to_pylist()).encode())
+        else:
+            h.update(column.to_numpy().tobytes())
+    return h.hexdigest()
+
+
 _TEMP = re.compile(r"^\.(.+?\.(?:parquet|json))\.(.+)-(\d+)\.[^.]*\.tmp")
 
 
@@ -378,17 +407,12 @@ class _Store:
     def _read_part(path, key, pa, pq):
         try:
             table = pq.read_table(path, page_checksum_verification=True)
-        except (pa.ArrowException, OSError) as e:
-            raise ValueError(f"{path}: corrupt or truncated study file ({e}); refused, "
-                             "nothing written (move it away to recompute its positions)") \
-                from None
-        meta = table.schema.metadata or {}
-        if meta.get(_META_KEY) != key.encode():
-            raise ValueError(f"{path}: results of another study (its digest "
-                             f"{meta.get(_META_KEY, b'none').decode(errors='replace')}, the "
-                             f"manifest's {key}); refused")
-        if list(table.column_names) != list(COLUMNS):
-            raise ValueError(f"{path}: columns {table.column_names}, expected {list(COLUMNS)}")
+            problem = _problem(table, key, pa)
+        except (pa.ArrowException, OSError, ValueError, TypeError) as e:
+            problem = f"corrupt or truncated study file ({e})"
+        if problem:
+            raise ValueError(f"{path}: {problem}; refused, nothing written (move the file "
+                             "away to recompute its positions)")
         return table
 
     def remove_stale_temps(self):
@@ -442,6 +466,8 @@ class _Store:
 
     def _write(self, name, table):
         _, pq = _pyarrow()
+        table = table.replace_schema_metadata({**table.schema.metadata,
+                                               _SUM_KEY: _values_digest(table).encode()})
         atomic_write(os.path.join(self.path, name),
                      lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
 

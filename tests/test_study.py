@@ -260,6 +260,29 @@ def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
     assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
 
 
+def test_a_flipped_bit_is_refused_or_harmless(reference, tmp_path):
+    """Flip one bit at every 23rd byte of a stored file: each read either refuses the file
+    (page checksums, the values' SHA-256, the Parquet structure) or returns the very same
+    values (a bit of the footer's statistics, say)."""
+    store = tmp_path / "s"
+    nf.study(IDS[:3], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    part = store / parts(store)[0]
+    data = part.read_bytes()
+    refused = 0
+    for offset in range(0, len(data), 23):
+        flipped = bytearray(data)
+        flipped[offset] ^= 1 << (offset % 8)
+        part.write_bytes(bytes(flipped))
+        try:
+            frame = nf.read_study(store)
+        except ValueError as e:
+            assert part.name in str(e)
+            refused += 1
+            continue
+        pd.testing.assert_frame_equal(frame, reference.loc[IDS[:3]].sort_index())
+    assert refused > len(data) // 23 // 4
+
+
 def test_what_is_not_a_study_store(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not a study store"):
