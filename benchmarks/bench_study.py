@@ -111,12 +111,12 @@ def _parts(store):
 
 def resume_large(n, folder):
     """A finished store of ``n`` evaluated positions: time to resume (read + check)."""
-    ids, k = [], 0
+    ids, k = {}, 0
     while len(ids) < n:
-        ids += [p.id for p in random_game(seed=k, max_turns=300).positions()[2::2]
-                if not p.is_over()]
+        ids.update((p.id, None) for p in random_game(seed=k, max_turns=300).positions()[2::2]
+                   if not p.is_over())
         k += 1
-    ids = list(dict.fromkeys(ids))[:n]
+    ids = list(ids)[:n]
     store = os.path.join(folder, "large")
     nf.study(ids, 0, store=store, method="evaluate", workers=1, progress=False)
     times = []

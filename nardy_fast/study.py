@@ -533,7 +533,7 @@ def _run(store, settings, todo, batch, workers, client, progress, total):
                                  client=client, progress=False, desc="study")
     finally:
         bar.close()
-        store.compact()
+    store.compact()              # not after an error: the parts written stay as they are
     return new, interrupted
 
 
