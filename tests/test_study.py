@@ -353,3 +353,10 @@ def test_command_line(reference, tmp_path, capsys):
     f.write_text(f"{IDS[0]}\n")
     assert main(argv) == 1
     assert "belongs to another study (seed" in capsys.readouterr().err
+
+
+def test_progress_bar_counts_positions(tmp_path, capsys):
+    nf.study(IDS[:4], GAMES, store=tmp_path / "s", seed=SEED, workers=1, batch_size=1,
+             policy="greedy", progress=True)
+    err = capsys.readouterr().err
+    assert "study" in err and "4/4" in err and "pos/s" in err and "<00:00" in err
