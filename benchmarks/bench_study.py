@@ -80,7 +80,8 @@ def killed_study(ids, games, folder, reference):
     proc = subprocess.Popen([sys.executable, "-c", script])
     while not (os.path.isdir(store) and len(_parts(store)) >= 4) and proc.poll() is None:
         time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     kept = len(nf.read_study(store))
     first = {}
@@ -98,10 +99,10 @@ def killed_study(ids, games, folder, reference):
         study_mod._run_batch = run
     total = time.perf_counter() - t
     same = frame.equals(reference.loc[ids])
+    back = f"{first['t'] - t:.2f} s" if first else "- (nothing left)"
     print(f"killed (SIGKILL) after {kept} of {len(ids)} positions were stored (batches of "
-          f"2: at most 2 in flight lost); resumed: back at work after "
-          f"{first['t'] - t:.2f} s, finished in {total:.1f} s; identical to the "
-          f"uninterrupted study: {same}")
+          f"2: at most 2 in flight lost); resumed: back at work after {back}, finished in "
+          f"{total:.1f} s; identical to the uninterrupted study: {same}")
     return same
 
 

@@ -123,15 +123,21 @@ def read_position_ids(path):
     return ids
 
 
-def _distinct_ids(positions):
+def _distinct_ids(positions, known=frozenset()):
     """The distinct IDs of ``positions``, in order of first appearance (checked: a bad
-    ID or a finished game raises ``ValueError`` naming its index)."""
+    ID or a finished game raises ``ValueError`` naming its index; IDs in ``known``, those
+    of the store, were checked when they were studied)."""
     if isinstance(positions, (str, Position)):
         positions = [positions]
     if hasattr(positions, "tolist"):                  # a pandas Series or Index
         positions = positions.tolist()
     ids, seen = [], set()
     for i, p in enumerate(positions):
+        if isinstance(p, str) and p in known:
+            if p not in seen:
+                seen.add(p)
+                ids.append(p)
+            continue
         pos = as_position(p, f"positions[{i}]")
         if pos.is_over():
             raise ValueError(f"positions[{i}] ({pos.id}): the game is over; a study takes "
@@ -586,7 +592,6 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
         what differs), a corrupt or truncated store file (naming it).
     """
     import pandas as pd
-    ids = _distinct_ids(positions)
     st = _Store(store)
     if seed is None and st.manifest is not None:
         seed = st.manifest["identity"].get("seed")
@@ -595,6 +600,7 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     st.check(settings)
     done = st.read(settings.key) if os.path.isdir(st.path) else None
     known = set() if done is None else set(done.index)
+    ids = _distinct_ids(positions, known)
     todo = [p for p in ids if p not in known]
     if todo:
         os.makedirs(st.path, exist_ok=True)
