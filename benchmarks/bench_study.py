@@ -1,4 +1,4 @@
-"""Bulk studies (``nardy_fast.study``): positions per hour, time to resume after a kill.
+"""Bulk studies (``nardy_fast.analysis.study``): positions per hour, time to resume after a kill.
 
 The issue's measure is a 10,000-position study at 1,296 net-played games each; that is
 hours of CPU on this machine, so this script measures a reduced study of ``--positions``
@@ -26,14 +26,14 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import _selfplay
-from nardy_fast.evaluator import Evaluator
-from nardy_fast.record import random_game
-from nardy_fast.rng import block_bit_generator
-from nardy_fast.rules import CLASSIC
-from nardy_fast.train import training_tables
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.core.record import random_game
+from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine.train import training_tables
 
-study_mod = importlib.import_module("nardy_fast.study")
+study_mod = importlib.import_module("nardy_fast.analysis.study")
 SEED = 2026
 
 
