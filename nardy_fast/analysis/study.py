@@ -27,13 +27,12 @@ mars table truncated games use, a digest of the net -- written before the first 
 and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
 ``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
 the rest at its end) are merged, so that a study of millions of positions stays a few
-hundred files.  Every file is written to a temporary name and renamed; each part carries
-the identity's digest and a SHA-256 of its values in its schema metadata, and page
-checksums.  A store of another
-study, a part of another study, or a corrupt or truncated file is refused with a
-``ValueError`` naming the difference or the file, before anything is written.  Rows
-repeated across files (a merge killed before it removed its inputs) are identical and read
-once.
+hundred files.  Every file is written to a temporary name and renamed; each carries the
+identity's digest and a SHA-256 of its values in its schema metadata, and page checksums.
+A store of another study, a file of another study, or a corrupt or truncated file is
+refused with a ``ValueError`` naming the difference or the file, before anything is
+written.  Rows repeated across files (a merge killed before it removed its inputs, or two
+processes running the same study at once) are identical and read once.
 
 Why Parquet and not DuckDB: ``pyarrow`` is already the package's Parquet extra, DuckDB
 would be one more compiled dependency.  Appending a batch is writing one new file and
