@@ -22,8 +22,9 @@ numbers between them, unlike ``rollout_many``).
 Store
 -----
 A folder holding ``_study.json`` (the manifest: the study's identity -- method, rules,
-seed, policy, n_games, truncation, plies, the variance reduction asked of ``rollout``, the
-mars table truncated games use, a digest of the net -- written before the first results)
+seed, policy, n_games, truncation, plies, the variance reduction asked of ``rollout`` and
+the estimator it chose, the mars table truncated games use, a digest of the net -- written
+before the first results)
 and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
 ``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
 the rest at its end) are merged, so that a study of millions of positions stays a few
@@ -225,20 +226,21 @@ class _Settings:
                          truncate=truncate or "none", variance_reduction=vr)
             if "net" in ident["policy"]:
                 ident["net"] = _net_digest()
-            ident["mars_table"] = self._probe(ident)
+            ident["mars_table"], ident["estimator"] = self._probe(ident)
         self.identity = ident
         self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
 
     def _probe(self, ident):
         """A rollout of a short race (both sides home) with the study's settings: checks
         every argument through ``rollout`` itself before anything is written; returns the
-        mars table (its checkers, 0 for none) truncated games use here."""
+        mars table (its checkers, 0 for none) truncated games use here and the estimator
+        (``extra["estimator"]``, ``"none"`` for plain rollouts)."""
         home = [0] * 23 + [15]
         o = rollout(Position.from_boards(home, home), min(ident["n_games"], _PROBE_GAMES),
                     policy=self.policy(ident), seed=0, rules=self.rules,
                     truncate=None if ident["truncate"] == "none" else "bearoff",
                     workers=1, progress=False, **self.options)
-        return int(o.extra.get("mars_table", 0))
+        return int(o.extra.get("mars_table", 0)), str(o.extra.get("estimator", "none"))
 
     @staticmethod
     def policy(ident):

@@ -318,6 +318,7 @@ def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
                      workers=1, **FAST)
         frame = nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, workers=1, **FAST)
         assert frame.attrs["study"]["variance_reduction"] is None
+        assert frame.attrs["study"]["estimator"] == "none"
     else:
         frame = nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, workers=1,
                          variance_reduction=False, **FAST)
@@ -325,6 +326,7 @@ def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
         o = nf.rollout(IDS[0], GAMES, seed=seed_of(1, IDS[0]), policy="greedy", workers=1,
                        progress=False, variance_reduction=False)
         assert frame["equity"].iloc[0] == o.equity
+        assert frame.attrs["study"]["estimator"] == o.extra.get("estimator", "none")
 
 
 def test_evaluate_method(tmp_path):
