@@ -61,6 +61,7 @@ import numpy as np
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
+from nardy_fast.core.record import final_outcome
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -201,25 +202,6 @@ def pip_report(positions, epc=True):
 
 
 # -- evaluation --------------------------------------------------------------------------
-def _final_outcome(pos, rules):
-    """Outcome of a finished position for the side on roll (it has lost, or drawn)."""
-    from nardy_fast.core.record import game_result
-    from nardy_fast.core.result import Outcome
-
-    res = game_result(pos, rules)
-    if res is None or res["kind"] == "draw":
-        return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0 if res else 0.0)
-    won = res["winner"] == pos.side
-    kind = res["kind"]
-    mars = 1.0 if kind != "oin" else 0.0
-    koks = 1.0 if kind == "koks" else 0.0
-    hm = 1.0 if kind == "home_mars" else 0.0
-    pts = res["points"]
-    if won:
-        return Outcome(1.0, mars, 0.0, 0.0, pts, "final", p_koks_win=koks, p_home_mars_win=hm)
-    return Outcome(0.0, 0.0, 1.0, mars, -pts, "final", p_koks_loss=koks, p_home_mars_loss=hm)
-
-
 def _draw_outcome():
     from nardy_fast.core.result import Outcome
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
@@ -262,7 +244,7 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
     net = []
     for i, p in enumerate(positions):
         if p.is_over():
-            out[i] = _final_outcome(p, rules)
+            out[i] = final_outcome(p, rules)
         elif method == "exact" or (method == "auto" and p.is_bearoff()):
             from nardy_fast.tables.race import race_probabilities
             try:

@@ -59,7 +59,9 @@ import numpy as np
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn, score_loss
-from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.gameloop import play_turns
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position
+from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
@@ -493,6 +495,59 @@ def game_result(position, rules=None, finisher=None):
     return {"winner": finisher, "kind": kind, "points": float(points)}
 
 
+def _outcome_of(kind, points, won):
+    """The certain ``Outcome`` of a game won or lost by ``kind`` for ``points``."""
+    mars = 0.0 if kind == "oin" else 1.0
+    koks, hm = float(kind == "koks"), float(kind == "home_mars")
+    if won:
+        return Outcome(1.0, mars, 0.0, 0.0, points, "final", p_koks_win=koks,
+                       p_home_mars_win=hm)
+    return Outcome(0.0, 0.0, 1.0, mars, -points, "final", p_koks_loss=koks,
+                   p_home_mars_loss=hm)
+
+
+def final_outcome(position, rules=None):
+    """The value of a finished game for the side on roll (``method`` ``"final"``).
+
+    The side that just moved has borne off all 15: the side on roll has lost, scored as
+    the rule book says (``score_loss``), or drawn.  Under ``draw_rule``, when White
+    finished first and Black is on roll, Black's last turn is valued exactly over the 21
+    rolls: a draw where it bears off its last checkers, else the loss after its best last
+    move (the one scored lowest).  ``ValueError`` for a position that is not finished.
+    """
+    rules = as_rules(rules)
+    position = as_position(position)
+    if not position.is_over():
+        raise ValueError("final_outcome: the game is not over")
+    if not position.opponent.any() and not position.mover.any():
+        return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+    if position.mover.any() and position.side == BLACK and gives_last_turn(rules, True):
+        return _last_turn_outcome(position, rules)
+    res = game_result(position, rules)
+    if res["kind"] == "draw":
+        return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+    return _outcome_of(res["kind"], res["points"], res["winner"] == position.side)
+
+
+def _last_turn_outcome(position, rules):
+    """Black's last turn under ``draw_rule`` (see ``final_outcome``)."""
+    total = {"p_draw": 0.0, "p_lose": 0.0, "p_mars_loss": 0.0, "p_koks_loss": 0.0,
+             "p_home_mars_loss": 0.0, "equity": 0.0}
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = 1 if d1 == d2 else 2                      # in 36ths
+            boards = [np.asarray(m.board) for m in position.legal_moves(d1, d2, rules)]
+            if any(b.sum() == 0 for b in boards):
+                total["p_draw"] += w
+                continue
+            kind, pts = min((score_loss(b, rules) for b in boards), key=lambda kp: kp[1])
+            o = _outcome_of(kind, float(pts), False)
+            for k in ("p_lose", "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "equity"):
+                total[k] += w * getattr(o, k)
+    total = {k: v / 36.0 for k, v in total.items()}
+    return Outcome(p_win=0.0, p_mars_win=0.0, method="final (last turn)", **total)
+
+
 def apply_steps(mover, opponent, dice, steps):
     """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
     ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
@@ -673,21 +728,4 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         raise ValueError(f"max_turns={max_turns!r}: expected an integer >= 0")
     rng = np.random.default_rng(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
-    pos = start
-    if pos.is_over():
-        return rec
-    finishing = False
-    for _ in range(max_turns):
-        d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
-        moves = pos.legal_moves(d1, d2, rules)
-        move = choose(pos, moves, rng)
-        rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
-        if finishing:                         # Black's last turn ends the game
-            break
-        pos = pos.play(move)
-        if sum(move.board) == 0:
-            if gives_last_turn(rules, rec.turns[-1].side == WHITE and start.side == WHITE):
-                finishing = True
-                continue
-            break
-    return rec
+    return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)

@@ -332,7 +332,7 @@ def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
 def test_evaluate_method(tmp_path):
     frame = nf.study(IDS, 0, store=tmp_path / "s", method="evaluate", plies=1, workers=1,
                      progress=False)
-    direct = nf.Evaluator.default().evaluate(IDS, plies=1)
+    direct = nf.Evaluator.default().evaluate_many(IDS, plies=1)
     assert list(frame.index) == IDS
     assert frame["equity"].tolist() == direct["equity"].tolist()
     assert frame["p_win"].tolist() == direct["p_win"].tolist()
