@@ -31,6 +31,7 @@ from nardy_fast.engine.cube import cube_decision
 from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
                                         move_report, pip_report, race_report, win_report)
 from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
+from nardy_fast.analysis.study import read_study, study
 from nardy_fast.tables import bearoff
 
 __version__ = "0.1.0"
@@ -96,5 +97,5 @@ __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord"
            "convergence_report", "cube_analysis", "cube_decision", "cube_error_rates",
            "cube_report", "error_rates", "game_report", "move_report", "pip_report",
            "plot_board", "race_probabilities", "race_report", "random_game", "read_record",
-           "rollout", "rollout_many", "successors", "win_report", "write_record",
-           "get_include", "__version__"]
+           "read_study", "rollout", "rollout_many", "study", "successors", "win_report",
+           "write_record", "get_include", "__version__"]
