@@ -62,7 +62,7 @@ from nardy_fast.core._io import atomic_write
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core.record import final_outcome
+from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
