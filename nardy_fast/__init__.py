@@ -14,6 +14,10 @@ from nardy_fast.record import GameRecord, read_record, write_record
 from nardy_fast.report import game_report, move_report, pip_report, win_report
 from nardy_fast.plot import plot_board
 from nardy_fast.cube import CubeState, cube_decision, cube_report
+from nardy_fast.matchrules import MatchRules, MatchState
+from nardy_fast.met import match_equity_table
+from nardy_fast.matchplay import simulate_matches
+from nardy_fast.matchrecord import MatchRecord, read_match, write_match
 
 __version__ = "0.1.0"
 
@@ -26,6 +30,8 @@ def get_include():
 
 
 __all__ = ["CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move", "Position", "Rules",
+           "MatchRecord", "MatchRules", "MatchState", "match_equity_table", "read_match",
+           "simulate_matches", "write_match",
            "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
            "plot_board", "race_probabilities", "read_record",
            "rollout", "rollout_many", "successors", "win_report", "write_record",

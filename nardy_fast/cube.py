@@ -341,8 +341,8 @@ def p_of(value):
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=0, method="auto", workers=None):
-    """The money cube decision of the side on roll.
+                  x=None, n_games=2000, seed=0, method="auto", workers=None, match=None):
+    """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
     ----------
@@ -372,6 +372,12 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
     workers : int or None
         The rollouts' workers (``rollout``).
+    match : MatchState or None
+        Decide at the match score (``nardy_fast.met.match_cube_decision``: Zadeh's model
+        and Janowski's efficiency ``x`` through the match equity table, with the cube of
+        ``match`` or else ``cube``):
+        the values are then match winning chances, ``equity`` the one after the right
+        actions, and ``take_point`` the table's; ``rules`` and ``method`` are not used.
 
     Returns
     -------
@@ -389,6 +395,8 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         raise TypeError(f"position: expected a Position or an ID, got {type(position).__name__}")
     if not isinstance(cube, CubeState):
         raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if match is not None:
+        return _match_decision(position, cube, probabilities, match, x)
     rules = as_rules(rules) if rules is not None else Rules(cube="geometric")
     if rules.cube is None:
         raise ValueError("rules.cube=None: cube decisions need cube='geometric' or "
@@ -437,6 +445,27 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     return out
 
 
+def _match_decision(position, cube, probabilities, match, x):
+    """``cube_decision`` at a match score (``nardy_fast.met.match_cube_decision``)."""
+    from dataclasses import replace
+    from nardy_fast import met
+    from nardy_fast.evaluator import _check_match
+    _check_match(match, [position])
+    if match.cube is None:
+        match = replace(match, cube=cube)
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    source = probabilities or default_probabilities(match.rules.rules)
+    value = source(position)
+    x = efficiency(position) if x is None else x
+    out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)
+    out["equity"] = out.pop("mwc")
+    out["x"] = float(x)
+    if probabilities is None:
+        out["method"] = f"zadeh ({value.method})"
+    return out
+
+
 def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):
     from nardy_fast.rollout import rollout
     k = cube.stake
@@ -468,7 +497,7 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
 
 
 def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
-                n_games=2000, seed=0, method="auto", workers=None):
+                n_games=2000, seed=0, method="auto", workers=None, match=None):
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -476,9 +505,10 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
     positions : Position, str, or an iterable of them (IDs accepted)
     rules : Rules
         With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
-    probabilities, tables, n_games, seed, method, workers
+    probabilities, tables, n_games, seed, method, workers, match
         As for ``cube_decision`` (the cubeless source of the model can be any function of a
-        position, e.g. a neural evaluator).
+        position, e.g. a neural evaluator; with ``match`` the values are match winning
+        chances at its score, every position having its side on roll).
 
     Returns
     -------
@@ -514,7 +544,7 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
             raise TypeError(f"positions[{i}]: expected a Position or an ID, got "
                             f"{type(pos).__name__}")
         d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
-                          method, workers)
+                          method, workers, match)
         d["position"] = pos.id
         rows.append(d)
     return pd.DataFrame(rows, columns=_COLUMNS)

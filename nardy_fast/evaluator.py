@@ -7,10 +7,11 @@ side's numbering.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
 
-from nardy_fast import _dbfile, _search
+from nardy_fast import _dbfile, _search, met
 from nardy_fast._checks import check_dice
 from nardy_fast._movegen import check_position
 from nardy_fast._net import N_INPUTS, OUTPUT_NAMES, Net
@@ -140,7 +141,7 @@ class Evaluator:
         """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
         return self._searcher().equities(values)
 
-    def evaluate(self, x, plies=0, exact=None):
+    def evaluate(self, x, plies=0, exact=None, match=None):
         """Evaluate positions for the side on roll.
 
         Parameters
@@ -150,15 +151,27 @@ class Evaluator:
             Look-ahead (module ``_search``): 0 is the net itself.
         exact : bool, optional
             Races of both homes from the bear-off tables (default: ``self.exact``).
+        match : MatchState, optional
+            The match score (``nardy_fast.matchrules``); its ``on_roll`` must be the
+            positions' side on roll.  Adds the match winning chance of the side on roll
+            (``mwc``, the net's outcome probabilities through the match equity table,
+            ``nardy_fast.met``) and its money equivalent ``emg``.
 
         Returns
         -------
-        Outcome for one ``Position`` or ID; a ``DataFrame`` (one row per position,
-        indexed by ID: the ``OUTPUT_NAMES`` columns, ``p_lose``, ``equity``, ``method``)
-        for a list; an ``ndarray (n,)`` of equities for an array.
+        Outcome for one ``Position`` or ID (with a match: ``extra["mwc"]``,
+        ``extra["emg"]``); a ``DataFrame`` (one row per position, indexed by ID: the
+        ``OUTPUT_NAMES`` columns, ``p_lose``, ``equity``, ``method``; with a match
+        ``mwc``, ``emg``) for a list; an ``ndarray (n,)`` of equities for an array (with
+        a match: of match winning chances).
         """
         if isinstance(x, (Position, str)):
-            return self._outcome(as_position(x), plies, exact)
+            o = self._outcome(as_position(x), plies, exact)
+            if match is None:
+                return o
+            _check_match(match, [as_position(x)])
+            m = float(met.mwc_of_values([[getattr(o, n) for n in OUTPUT_NAMES]], match)[0])
+            return replace(o, extra={**o.extra, "mwc": m, "emg": float(met.emg(m, match))})
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
             positions = [as_position(p) for p in x]
@@ -166,8 +179,15 @@ class Evaluator:
                                                plies, exact, [p.side for p in positions])
             frame = pd_frame(vals, methods, self.equities(vals),
                              [p.id for p in positions])
+            if match is not None:
+                _check_match(match, positions)
+                frame["mwc"] = met.mwc_of_values(vals, match)
+                frame["emg"] = met.emg(frame["mwc"].to_numpy(), match)
             return frame
         vals, _ = self.probabilities(x, plies, exact)
+        if match is not None:
+            _check_match(match, [])
+            return met.mwc_of_values(vals, match)
         return self.equities(vals)
 
     def outcomes(self, positions, plies=0, exact=None):
@@ -190,8 +210,9 @@ class Evaluator:
         return self.outcomes([position], plies, exact)[0]
 
     # -- moves --------------------------------------------------------------------------
-    def hint(self, position, dice, plies=0):
-        """Every legal move of ``dice`` ranked by equity (side on roll's view).
+    def hint(self, position, dice, plies=0, match=None):
+        """Every legal move of ``dice`` ranked by equity (side on roll's view), or with
+        ``match`` (a ``MatchState``) by match winning chance.
 
         All moves are valued at 0-ply; with ``plies >= 1`` the best ``keep`` of them are
         valued again at ``plies`` (each resulting position searched ``plies`` deep), as
@@ -202,14 +223,21 @@ class Evaluator:
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
         points of the side on roll), ``equity``, ``diff`` (to the best, <= 0), the
         ``OUTPUT_NAMES`` probabilities, ``plies`` (depth of that row's value), ``method``,
-        ``position`` (ID after the move).
+        ``position`` (ID after the move).  With ``match``: also ``mwc`` (the side on
+        roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
+        order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
+        (the moves inside the search are still chosen by equity).
         """
         import pandas as pd
         position = as_position(position)
         d1, d2 = check_dice(dice)
         plies = _check_plies(plies)
-        res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
-                                                     d1, d2, plies)
+        if match is None:
+            res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
+                                                         d1, d2, plies)
+        else:
+            _check_match(match, [position])
+            res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
         moves = {m.board: m for m in position.legal_moves(d1, d2, self.rules)}
         rows = []
         for k in range(len(res)):
@@ -220,15 +248,46 @@ class Evaluator:
             row["plies"] = int(used[k])
             row["method"] = f"net {int(used[k])}-ply"
             row["position"] = position.play(m).id
+            if match is not None:
+                row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
+                           emg=float(met.emg(mwc[k], match)))
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def best_move(self, position, dice, plies=0):
-        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``)."""
+    def _match_rank(self, position, d1, d2, plies, match):
+        """``Searcher.rank`` ordered by match winning chance (``hint``)."""
+        s = self._searcher()
+        res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
+        mwc = met.mwc_of_values(vals, match)
+        order = np.lexsort((np.arange(len(mwc)), -mwc))
+        if plies > 0:
+            top = [k for k in order[:self.keep if self.keep > 0 else len(order)]
+                   if res[k].any()]
+            if top:
+                b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
+                deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
+                deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
+                vals[top] = deep
+                used[top] = plies
+                eqs[top] = s.equities(deep)
+                mwc[top] = met.mwc_of_values(deep, match)
+            n_top = self.keep if self.keep > 0 else len(order)
+            head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),
+                                             -mwc[order[:n_top]]))]
+            order = np.concatenate([head, order[n_top:]])
+        return res[order], vals[order], used[order], eqs[order], mwc[order]
+
+    def best_move(self, position, dice, plies=0, match=None):
+        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``; with
+        ``match`` the one of the highest match winning chance)."""
         position = as_position(position)
         d1, d2 = check_dice(dice)
-        res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
-                                             _check_plies(plies))
+        if match is None:
+            res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
+                                                 _check_plies(plies))
+        else:
+            _check_match(match, [position])
+            res = self._match_rank(position, d1, d2, _check_plies(plies), match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves(d1, d2, self.rules) if m.board == best)
 
@@ -256,6 +315,17 @@ def net_policy(p):
         return ("net", p.net, 0, p.keep)
     ev = Evaluator.default()
     return ("net", ev.net, int(p[4:] or 0), ev.keep)
+
+
+def _check_match(match, positions):
+    """``match`` is a MatchState whose side on roll is that of every position."""
+    from nardy_fast.matchrules import MatchState
+    if not isinstance(match, MatchState):
+        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+    for p in positions:
+        if p.side != match.on_roll:
+            raise ValueError(f"match: on_roll={match.on_roll!r} but position {p.id} has "
+                             f"{p.side} on roll")
 
 
 def _check_plies(plies):
