@@ -32,7 +32,7 @@ from nardy_fast.matchplay import play_one_match
 from nardy_fast.matchrules import MatchRules, MatchState
 
 
-def speed(reps=30):
+def speed(reps=300):
     """Median seconds of a 0-ply evaluation of 64 positions, money vs match-aware, and
     of one hint."""
     ev = nf.Evaluator.default()
@@ -53,11 +53,15 @@ def speed(reps=30):
     med(lambda: ev.evaluate(boards, match=state))           # warm the caches
     a = med(lambda: ev.evaluate(boards))
     b = med(lambda: ev.evaluate(boards, match=state))
-    c = med(lambda: ev.hint(pos, (6, 3)))
-    d = med(lambda: ev.hint(pos, (6, 3), match=st1))
-    print(f"evaluate {len(ps)} positions 0-ply: money {a * 1e3:.3f} ms, match "
+    c = med(lambda: ev.best_move(pos, (6, 3)))
+    d = med(lambda: ev.best_move(pos, (6, 3), match=st1))
+    e = med(lambda: ev.evaluate(pos))
+    f = med(lambda: ev.evaluate(pos, match=st1))
+    print(f"evaluate {len(ps)} boards 0-ply: money {a * 1e3:.3f} ms, match "
           f"{b * 1e3:.3f} ms, ratio {b / a:.3f}")
-    print(f"hint 63 0-ply: money {c * 1e3:.3f} ms, match {d * 1e3:.3f} ms, "
+    print(f"evaluate one Position 0-ply: money {e * 1e3:.3f} ms, match {f * 1e3:.3f} ms, "
+          f"ratio {f / e:.3f}")
+    print(f"best_move, roll 63, 0-ply: money {c * 1e3:.3f} ms, match {d * 1e3:.3f} ms, "
           f"ratio {d / c:.3f}")
 
 

@@ -7,7 +7,6 @@ side's numbering.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from nardy_fast._checks import check_dice
 from nardy_fast._movegen import check_position
 from nardy_fast._net import N_INPUTS, OUTPUT_NAMES, Net
 from nardy_fast._racetables import RaceTables
+from nardy_fast.matchrules import MatchState
 from nardy_fast.position import WHITE, Position, as_position
 from nardy_fast.race import race_probabilities
 from nardy_fast.result import Outcome
@@ -166,12 +166,7 @@ class Evaluator:
         a match: of match winning chances).
         """
         if isinstance(x, (Position, str)):
-            o = self._outcome(as_position(x), plies, exact)
-            if match is None:
-                return o
-            _check_match(match, [as_position(x)])
-            m = float(met.mwc_of_values([[getattr(o, n) for n in OUTPUT_NAMES]], match)[0])
-            return replace(o, extra={**o.extra, "mwc": m, "emg": float(met.emg(m, match))})
+            return self.outcomes([x], plies, exact, match)[0]
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
             positions = [as_position(p) for p in x]
@@ -190,20 +185,29 @@ class Evaluator:
             return met.mwc_of_values(vals, match)
         return self.equities(vals)
 
-    def outcomes(self, positions, plies=0, exact=None):
+    def outcomes(self, positions, plies=0, exact=None, match=None):
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
-        ``"net 0-ply"`` ... or the race table's name)."""
+        ``"net 0-ply"`` ... or the race table's name); with ``match`` (a ``MatchState``)
+        ``extra`` adds ``mwc`` and ``emg`` (see ``evaluate``)."""
         positions = [as_position(p) for p in positions]
         if not positions:
             return []
         vals, methods = self.probabilities(np.stack([p.boards for p in positions]), plies,
                                            exact, [p.side for p in positions])
         eqs = self.equities(vals)
+        if match is not None:
+            _check_match(match, positions)
+            c0, c = met.coefficients(match)
+            c = c.tolist()
         out = []
         for v, m, e in zip(vals, methods, eqs):
             d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
+            extra = {"plies": int(plies)}
+            if match is not None:        # plain floats: cheaper than numpy for a few rows
+                mwc = c0 + sum(ck * vk for ck, vk in zip(c, d.values()))
+                extra.update(mwc=mwc, emg=(2 * mwc - (c[0] + 2 * c0)) / c[0])
             out.append(Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
-                               extra={"plies": int(plies)}, **d))
+                               extra=extra, **d))
         return out
 
     def _outcome(self, position, plies, exact):
@@ -319,7 +323,6 @@ def net_policy(p):
 
 def _check_match(match, positions):
     """``match`` is a MatchState whose side on roll is that of every position."""
-    from nardy_fast.matchrules import MatchState
     if not isinstance(match, MatchState):
         raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
     for p in positions:

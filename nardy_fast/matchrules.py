@@ -227,6 +227,12 @@ class MatchState:
             raise ValueError(f"on_roll={self.on_roll!r}: expected 'white' or 'black'")
         self._check_crawford(rules)
         self._check_cube(rules)
+        # states key the tables' caches: hash once
+        object.__setattr__(self, "_hash", hash((rules, self.score, self.on_roll,
+                                                self.crawford, self.cube)))
+
+    def __hash__(self):
+        return self._hash
 
     def _check_crawford(self, rules):
         if not isinstance(self.crawford, bool):

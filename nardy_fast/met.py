@@ -450,8 +450,8 @@ def emg(mwc, state):
     """GNU Backgammon's money-equivalent equity (EMG) of a match winning chance:
     ``(2 mwc - (W + L)) / (W - L)`` with W, L the chances after winning, losing a single
     game at the stake."""
-    v = outcome_values(state)
-    w, lo = v["emg_win"], v["emg_lose"]
+    c0, c = coefficients(state)
+    w, lo = c[0] + c0, c0                    # win_oin, loss_oin
     return (2 * np.asarray(mwc) - (w + lo)) / (w - lo)
 
 
