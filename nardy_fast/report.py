@@ -46,6 +46,9 @@ mark                   --      ``""``, ``"doubtful"`` (equity_loss >= 0.04), ``"
 turn                   --      1-based turn (one side's move) of a game record
 player                 --      the player's name in a game record
 dice                   --      the roll, ``"64"``
+mwc, se_mwc            prob.   the mover's match winning chance at ``match=`` and its SE
+emg                    points  its money equivalent (GNU Backgammon's EMG)
+mwc_loss, emg_loss     --      match winning chance lost against the best move, and in EMG
 =====================  ======  ===========================================================
 
 ``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
