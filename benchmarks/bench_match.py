@@ -115,12 +115,20 @@ def _worst_z(visits, value):
     return worst, n_states
 
 
-def table(games, cube_matches, seed, workers):
+def table(games, cube_matches, seed, workers, points=None):
+    """``points``: an .npy file of the games' first-mover points, made if missing (the
+    games do not depend on the table, so they can be played first)."""
+    import os
+    t = time.perf_counter()
+    if points and os.path.exists(points):
+        pts = np.load(points)
+    else:
+        pts = _games(games, seed, workers)
+        if points:
+            np.save(points, pts)
+    print(f"{len(pts)} games of net vs net ({time.perf_counter() - t:.0f} s)")
     mr = MatchRules()
     solver = met.MetSolver(mr, met.start_distribution())
-    t = time.perf_counter()
-    pts = _games(games, seed, workers)
-    print(f"{len(pts)} games of net vs net in {time.perf_counter() - t:.0f} s")
     for length in (3, 5, 7):
         visits = _assemble(pts, length, mr, seed + length)
         z, n = _worst_z(visits, solver.value)
@@ -177,6 +185,8 @@ def main():
     t.add_argument("--cube-matches", type=int, default=300)
     t.add_argument("--seed", type=int, default=16)
     t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--points", default=None, help=".npy file of the games (made if missing)")
+    t.add_argument("--games-only", action="store_true", help="only play the games")
     a = sub.add_parser("aware")
     a.add_argument("--pairs", type=int, default=300)
     a.add_argument("--seed", type=int, default=16)
@@ -184,7 +194,10 @@ def main():
     if args.what == "speed":
         speed()
     elif args.what == "table":
-        table(args.games, args.cube_matches, args.seed, args.workers)
+        if args.games_only:
+            np.save(args.points, _games(args.games, args.seed, args.workers))
+        else:
+            table(args.games, args.cube_matches, args.seed, args.workers, args.points)
     else:
         aware(args.pairs, args.seed)
 

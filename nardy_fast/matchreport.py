@@ -18,7 +18,39 @@ from nardy_fast.matchrecord import MatchRecord, read_match
 from nardy_fast.matchrules import MatchState
 from nardy_fast.position import WHITE
 
-__all__ = ["analyse_match", "match_error_rates"]
+__all__ = ["analyse_match", "match_error_rates", "match_row", "add_losses", "turn_losses"]
+
+
+def _for(side, match):
+    """The match state with ``side`` on roll (``match`` gives the scores by colour)."""
+    return match if side == match.on_roll else match.flipped()
+
+
+def match_row(o, side, match):
+    """``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at the score."""
+    from nardy_fast import met
+    state = _for(side, match)
+    m, se = met.mwc_of_outcome(o, state)
+    return {"mwc": m, "se_mwc": se, "emg": float(met.emg(m, state))}
+
+
+def add_losses(frame, side, match):
+    """Add ``mwc_loss``, ``emg_loss`` to a ``move_report`` frame (best first) of
+    ``side``'s moves; returns the match columns to show."""
+    from nardy_fast import met
+    frame["mwc_loss"] = frame["mwc"].iloc[0] - frame["mwc"]
+    frame["emg_loss"] = frame["mwc_loss"] * met.emg_scale(_for(side, match))
+    return ["mwc", "se_mwc", "mwc_loss", "emg_loss"]
+
+
+def turn_losses(frame, after_id):
+    """The played move's losses from a match ``move_report``: ``mwc_loss``, ``emg_loss``,
+    and ``equity_loss`` and ``mark`` in EMG (error rates then count EMG)."""
+    from nardy_fast.report import mark
+    row = frame.loc[frame["id_after"] == after_id]
+    m = float(row["mwc_loss"].iloc[0]) if len(row) else float("nan")
+    e = float(row["emg_loss"].iloc[0]) if len(row) else float("nan")
+    return {"mwc_loss": m, "emg_loss": e, "equity_loss": e, "mark": mark(e)}
 
 
 def _state(record, k, game):

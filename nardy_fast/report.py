@@ -357,13 +357,10 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
 
 
 def _match_row(o, side, match):
-    """``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at the score."""
     if match is None:
         return {}
-    from nardy_fast import met
-    state = match if side == match.on_roll else match.flipped()
-    m, se = met.mwc_of_outcome(o, state)
-    return {"mwc": m, "se_mwc": se, "emg": float(met.emg(m, state))}
+    from nardy_fast.matchreport import match_row
+    return match_row(o, side, match)
 
 
 # -- move report -------------------------------------------------------------------------
@@ -416,11 +413,8 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     df = df.sort_values(key, ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
     if match is not None:
-        from nardy_fast import met
-        state = match if pos.side == match.on_roll else match.flipped()
-        df["mwc_loss"] = df["mwc"].iloc[0] - df["mwc"]
-        df["emg_loss"] = df["mwc_loss"] * met.emg_scale(state)
-        cols += ["mwc", "se_mwc", "mwc_loss", "emg_loss"]
+        from nardy_fast.matchreport import add_losses
+        cols += add_losses(df, pos.side, match)
     df["rank"] = np.arange(1, len(df) + 1)
     return df[cols]
 
@@ -537,7 +531,7 @@ def _line_no(record, k):
 def _analyse_turn(pos, turn, method, kw):
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
              "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
-    if kw.get("match") is not None:
+    if kw.get("match") is not None:                 # a match: losses in MWC and EMG
         empty.update(mwc_loss=math.nan, emg_loss=math.nan)
     if turn is None:
         return empty
@@ -563,11 +557,8 @@ def _analyse_turn(pos, turn, method, kw):
            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
            "mark": mark(eq_best - eq_played)}
     if "mwc_loss" in mr.columns:
-        row = mr.loc[mr["id_after"] == after_id]
-        out["mwc_loss"] = float(row["mwc_loss"].iloc[0]) if len(row) else math.nan
-        out["emg_loss"] = float(row["emg_loss"].iloc[0]) if len(row) else math.nan
-        out["equity_loss"] = out["emg_loss"]        # marks and error rates in EMG
-        out["mark"] = mark(out["emg_loss"])
+        from nardy_fast.matchreport import turn_losses
+        out.update(turn_losses(mr, after_id))
     return out
 
 
