@@ -548,7 +548,7 @@ def match_cube_decision(p_win, state, x=CONTACT_EFFICIENCY):
 VARIANTS = tuple((d, o) for d in (False, True) for o in ("rethrow", "opening_dice"))
 TABLE_FILE = os.path.join(os.path.dirname(__file__), "data", "met.json")
 TABLE_LENGTH = 15
-START_GAMES = 15_552             # 12 blocks of 1,296 stratified games
+START_GAMES = 7_776              # six blocks of 1,296 stratified games
 START_SEED = 16
 
 

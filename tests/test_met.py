@@ -146,9 +146,13 @@ def test_cubeful_take_point_at_two_away_two_away():
     assert pass_at == pytest.approx(win1, abs=1.0 / (met.GRID - 1))
 
 
-def test_shipped_tables_are_reproduced():
-    stored = met.match_equity_table(6)
-    fresh = met.match_equity_table(6, stored=False)
+@pytest.mark.parametrize("length, cube, mr", [
+    (6, False, MatchRules()), (3, True, MatchRules(rules=Rules(cube="geometric"))),
+    (3, True, MatchRules(crawford=True, rules=Rules(cube="geometric")))])
+def test_shipped_tables_are_reproduced(length, cube, mr):
+    stored = met.match_equity_table(length, cube=cube, rules=mr)
+    fresh = met.match_equity_table(length, cube=cube, rules=mr, stored=False)
+    assert met._stored(length, cube, mr) is not None          # read from the file
     assert np.abs(stored.to_numpy() - fresh.to_numpy()).max() < 1e-12
 
 
