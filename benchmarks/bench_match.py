@@ -158,20 +158,21 @@ def table(games, cube_matches, seed, workers, points=None):
 
 
 def aware(pairs, seed):
-    """Pairs of matches on one seed: A aware at (sa, sb), then A money at (sb, sa) with B
-    aware; the aware side's share of the two."""
+    """Pairs of matches on one seed (the same dice): A aware at score sa against B money
+    at sb, then A money at sa against B aware at sb; the aware side's share of the two
+    (0.5 exactly if awareness changed no move)."""
     ev = nf.Evaluator.default()
-    for length, (sa, sb) in ((2, (1, 0)), (2, (0, 1)), (2, (0, 0))):
+    for length, (sa, sb) in ((2, (1, 0)), (2, (0, 0))):
         t = time.perf_counter()
         wins = np.empty(pairs)
         for m in range(pairs):
             ss = np.random.SeedSequence(seed, spawn_key=(length, sa, sb, m))
             mr = MatchRules(length=length)
             one = play_one_match(ev, ev, mr, seed=ss, aware=(True, False), score=(sa, sb))
-            two = play_one_match(ev, ev, mr, seed=ss, aware=(False, True), score=(sb, sa))
+            two = play_one_match(ev, ev, mr, seed=ss, aware=(False, True), score=(sa, sb))
             wins[m] = 0.5 * ((one.final_score()["A"] >= length)
                              + (two.final_score()["B"] >= length))
-        print(f"match to {length}, aware side at {sa}, money side at {sb}: {pairs} pairs "
+        print(f"match to {length}, score {sa}-{sb}, seats swapped: {pairs} pairs "
               f"in {time.perf_counter() - t:.0f} s: aware wins {wins.mean():.4f} "
               f"(SE {wins.std(ddof=1) / math.sqrt(pairs):.4f})")
 
