@@ -26,17 +26,18 @@ from collections import defaultdict
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import met
-from nardy_fast.match import play_match
-from nardy_fast.matchplay import play_one_match
-from nardy_fast.matchrules import MatchRules, MatchState
+from nardy_fast.engine import met
+from nardy_fast.engine.match import play_match
+from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.record import random_game
 
 
 def speed(reps=300):
     """Median seconds of a 0-ply evaluation of 64 positions, money vs match-aware, and
     of one hint."""
     ev = nf.Evaluator.default()
-    ps = [nf.record.random_game(seed=s, max_turns=24).positions()[-1] for s in range(64)]
+    ps = [random_game(seed=s, max_turns=24).positions()[-1] for s in range(64)]
     ps = [p for p in ps if not p.is_over()]
     boards = np.stack([p.boards for p in ps])
     state = MatchState(7, (3, 5), "white")
