@@ -22,6 +22,41 @@ mean and conservative about the second roll's stratification.
 ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
 ``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
 differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
+
+Variance reduction (luck)
+-------------------------
+With ``variance_reduction`` on, each game's result is corrected by the luck of its rolls,
+as GNU Backgammon does: for a roll ``r`` of the side on roll in the position ``S`` before
+the roll, ``f(S, r)`` is the evaluator's value (its seven outputs and the equity, the
+roller's view) after the roller's best move for ``r``, and the luck is
+``L(S, r) = f(S, r) - sum_r' p(r') f(S, r')`` over the 21 rolls (``p = 1/36`` doubles,
+``2/36`` others).  A game's luck is the sum of its rolls' lucks, each turned to the view
+of the side on roll at the start (the other side's good luck is its bad luck), and every
+reported quantity subtracts the luck of its own net output: P(win) the P(win) luck,
+P(lose) adds it, each mars / koks / home-mars probability the luck of that output, the
+equity the equity luck (with the cube: twice the P(win) luck times the stake of the
+moment).  Details: ``nardy_fast._luck``.
+
+Why it is unbiased: given everything before a roll (the position, the stake, the game so
+far), the roll is uniform over the 36 ordered rolls, so ``E[L(S, r) | S] =
+sum_r p(r) f(S, r) - sum_r' p(r') f(S, r') = 0`` exactly, whatever the function ``f``
+(how good the net is only changes how much variance is removed).  Whether a roll's luck is
+counted, and which ``f`` is used (the look-ahead the move choice already computed, or a
+fresh 0-ply one), are decided before the roll, so each term still has mean zero given the
+past; a game ends after finitely many rolls, so the sum of the terms has mean zero
+(the tower rule over the rolls), and ``E[result - luck] = E[result]``.  The stratified
+first roll is not counted (its luck is a constant within its stratum), nor Black's last
+turn under ``draw_rule``; the second roll, which the games stratify in blocks of 1,296, is
+uniform given the first over every 1,296 games, as the plain estimate already assumes.
+No coefficient is fitted (the luck enters with weight 1), so no estimation bias arises.
+Standard errors are the stratified formula above on the per-game reduced values;
+``extra["luck_variance_ratio"]`` is the variance of the plain equity over the reduced
+one, by the same formula.
+
+Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``net:1`` or
+``net:2`` checker play the previous move choice already computed them for the position it
+chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply it costs 21 move
+choices per counted roll (``"luck:K"`` counts the first K random rolls only).
 """
 from __future__ import annotations
 
@@ -42,11 +77,15 @@ from nardy_fast.position import WHITE, Position, as_position
 from nardy_fast.result import Outcome
 from nardy_fast.rules import as_rules
 
-__all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
+__all__ = ["rollout", "rollout_many", "POLICIES", "ESTIMATORS", "DEFAULT_CHUNK_GAMES"]
 
 POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
 TRUNCATIONS = ("bearoff", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+ESTIMATORS = ("none", "luck", "luck:K")   # "luck:K": the luck of the first K random rolls
+# Estimators by the nets' look-ahead plies (benchmarks/bench_vr.py; "luck" deeper):
+VR_ESTIMATOR = {0: "luck"}                # variance_reduction=True
+DEFAULT_ESTIMATOR = {0: "none"}           # variance_reduction=None
 _NQ = len(QUANTITIES)
 _Q = {name: i for i, name in enumerate(QUANTITIES)}
 
@@ -245,6 +284,48 @@ def _c_policy(p):
     return p
 
 
+def _net_plies(p):
+    """Look-ahead plies of a checked net policy, or None for any other policy."""
+    from nardy_fast.evaluator import Evaluator
+    if isinstance(p, Evaluator):
+        return 0
+    if isinstance(p, str) and p.startswith("net"):
+        return int(p[4:] or 0)
+    return None
+
+
+def _check_estimator(vr, policies):
+    """``(name, K)`` of the variance reduction asked for: K is None (plain), 0 (the luck
+    of every roll) or the number of leading random rolls whose luck is counted."""
+    plies = [_net_plies(p) for p in policies]
+    nets = None not in plies
+    depth = max(plies) if nets else 0
+    if vr is None:                          # the default: where it pays
+        vr = DEFAULT_ESTIMATOR.get(depth, "luck") if nets else "none"
+    elif vr is True:                        # the most efficient luck estimator at the depth
+        vr = VR_ESTIMATOR.get(depth, "luck")
+    if vr is False:
+        return "none", None
+    if not isinstance(vr, str):
+        raise ValueError(f"variance_reduction={vr!r}: expected True, False, None or one of "
+                        f"{', '.join(map(repr, ESTIMATORS))}")
+    k = None
+    kind, colon, turns = vr.partition(":")
+    if kind == "luck" and (not colon or turns.isdigit() and int(turns) >= 1):
+        k = int(turns or 0)
+    elif vr != "none":
+        raise ValueError(f"variance_reduction={vr!r}: unknown estimator; expected True, "
+                         f"False, None or one of {', '.join(map(repr, ESTIMATORS))} "
+                         "(K >= 1)")
+    if k is not None and None in plies:
+        bad = policies[plies.index(None)]
+        raise ValueError(
+            f"variance_reduction={vr!r}: the luck of a roll is measured by the evaluator, "
+            f"so both sides must play a net policy ('net', 'net:1', 'net:2' or an "
+            f"Evaluator); policy {_policy_name(bad)!r} cannot serve it")
+    return vr, k
+
+
 def _check_int(x, name, low):
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
         raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
@@ -269,7 +350,7 @@ class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
     def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
-                 cube=None, cube_probabilities=None):
+                 cube=None, cube_probabilities=None, variance_reduction=None):
         self.position = as_position(position)
         self.rules = as_rules(rules)
         if self.position.is_over():
@@ -279,6 +360,7 @@ class _Plan:
                 "rollouts start where both sides have checkers on the board"))
         self.n_games = _check_int(n_games, "n_games", 1)
         self.policies = _check_policy(policy)
+        self.estimator, self.luck_turns = _check_estimator(variance_reduction, self.policies)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
@@ -324,7 +406,7 @@ class _Plan:
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
                 first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
-                cube=self.cube))
+                cube=self.cube, variance_reduction=self.luck_turns))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -398,6 +480,11 @@ def _outcome(tally, truncated, extra, plan=None):
     se = np.sqrt(var)
     q = _Q
     extra = dict(extra)
+    extra["n_games"] = int(n)
+    if extra.get("estimator", "none") != "none":
+        plain, eq = var[q["equity_plain"]], var[q["equity"]]
+        extra["se_equity_plain"] = float(np.sqrt(plain))
+        extra["luck_variance_ratio"] = float(plain / eq) if eq > 0 else math.nan
     extra["games_truncated"] = int(truncated)
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
     extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
@@ -419,6 +506,7 @@ def _outcome(tally, truncated, extra, plan=None):
 def _extra(plan, workers, client, interrupted):
     return {
         "seed": plan.entropy,
+        "estimator": plan.estimator,
         "policy": "/".join(_policy_name(p) for p in plan.policies)
         if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
         "truncate": plan.truncate if plan.truncate is not None else "none",
@@ -457,7 +545,7 @@ def _parallelism(workers, client):
 
 def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
             truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
-            cube=None, cube_probabilities=None):
+            cube=None, cube_probabilities=None, variance_reduction=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -533,6 +621,15 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         ``p_win``): called in this process (the default ``workers`` is then 1).
         ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
         roll half a turn ahead).  ``extra["cube_model"]`` names the source.
+    variance_reduction : None, bool or str
+        Subtract each game's luck (module docstring) from every reported quantity.
+        ``True``: the most efficient estimator for the nets' depth; ``False`` or
+        ``"none"``: plain games; ``None`` (default): variance reduction where it pays
+        (``DEFAULT_ESTIMATOR``: with net policies at 1-ply and deeper); ``"luck"``: the luck
+        of every random roll; ``"luck:K"``: of the first K random rolls only.  Luck needs
+        net policies for both sides (``ValueError`` otherwise).  ``extra["estimator"]``
+        names the estimator, ``extra["luck_variance_ratio"]`` the variance of the plain
+        equity over the reduced one and ``extra["se_equity_plain"]`` the plain SE.
 
     Returns
     -------
@@ -559,7 +656,7 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     (1296, 1.0, 0)
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
-                 cube_probabilities)
+                 cube_probabilities, variance_reduction)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(_parallelism(workers, client))
     merger = _Merger()
@@ -571,7 +668,8 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
 
 def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
                  truncate="bearoff", workers=None, client=None, progress=True,
-                 chunk_size=None, cube=None, cube_probabilities=None):
+                 chunk_size=None, cube=None, cube_probabilities=None,
+                 variance_reduction=None):
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -582,7 +680,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     ----------
     positions : list or pandas.Series of Position or position IDs
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
-    cube, cube_probabilities
+    cube, cube_probabilities, variance_reduction
         As for ``rollout``.
 
     Returns
@@ -597,7 +695,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
     plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
-                   cube_probabilities) for p in positions]
+                   cube_probabilities, variance_reduction) for p in positions]
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
