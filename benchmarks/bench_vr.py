@@ -73,12 +73,19 @@ def timed(pos, n, policy, vr, seed):
     return r, CLOCK() - t
 
 
+_PLAIN = {}
+
+
 def compare(positions, n, policy, estimator, bias_x, seed):
-    """Per position: SE ratio, efficiency ratio, z against a longer plain rollout."""
+    """Per position: SE ratio, efficiency ratio, z against a longer plain rollout (each
+    plain rollout played once, shared by the estimators)."""
     rows = []
     for i, pos in enumerate(positions):
         vr, tv = timed(pos, n, policy, estimator, seed + i)
-        plain, tp = timed(pos, n * bias_x, policy, False, seed + 10_000 + i)
+        key = (pos.id, n * bias_x, policy, seed + 10_000 + i)
+        if key not in _PLAIN:
+            _PLAIN[key] = timed(pos, n * bias_x, policy, False, seed + 10_000 + i)
+        plain, tp = _PLAIN[key]
         tp_equal = tp / bias_x                       # plain CPU time of n games
         ratio = vr.extra["luck_variance_ratio"]
         z = (vr.equity - plain.equity) / math.hypot(vr.se_equity, plain.se_equity)
@@ -125,15 +132,41 @@ def races_vs_exact(n_races, n, seed):
           flush=True)
 
 
+def third_roll(pos, n, seed):
+    """What stratifying the third random roll could still gain: the share of the per-game
+    variance explained by that roll (one-way ANOVA over its 36 values, less the share
+    noise alone gives), for the plain and the luck-reduced equity of the same games."""
+    from nardy_fast import rng as nrng
+    from nardy_fast._rollout import PER_GAME_WIDTH, play_blocks
+    from nardy_fast.evaluator import net_policy
+    from nardy_fast.rollout import _bearoff_tables
+    p = net_policy("net")
+    per = np.zeros((n, PER_GAME_WIDTH))
+    play_blocks(pos.boards, rules=nf.Rules(), policies=(p, p), side0_white=True, dice=None,
+                opening_dice=False, truncate=True, tables=_bearoff_tables(),
+                entropy=nrng.root_entropy(seed), first_block=0,
+                n_blocks=-(-n // nrng.BLOCK_GAMES), n_games=n,
+                block_games=nrng.BLOCK_GAMES, variance_reduction=0, per_game=per)
+    r3 = per[:, 4].astype(int)
+    for col, name in ((0, "plain"), (1, "luck-reduced")):
+        y = per[r3 >= 0, col]
+        g = r3[r3 >= 0]
+        means = np.bincount(g, y, 36) / np.maximum(np.bincount(g, None, 36), 1)
+        between = np.mean((means[g] - y.mean()) ** 2)
+        share = max(0.0, between / y.var() - 35 / len(y))
+        print(f"third roll ({n} games, {pos.id}): explains {share:.1%} of the {name} "
+              f"equity's variance (variance {y.var():.4f})", flush=True)
+
+
 def speed(games, repeats):
     start = nf.Position.initial()
-    for plies, n in zip((0, 1, 2), games):
+    for (plies, vr), n in zip(((0, False), (0, "luck"), (1, False), (1, "luck"), (2, False),
+                               (2, "luck")), games):
         policy = f"net:{plies}"
-        for vr in (False, "luck"):
-            rates = [n / timed(start, n, policy, vr, 1 + k)[1] for k in range(repeats)]
-            print(f"speed from the start, {policy}, {'VR luck' if vr else 'plain'}: "
-                  f"{statistics.median(rates):.1f} games/CPU-s ({n} games, median of "
-                  f"{repeats})", flush=True)
+        rates = [n / timed(start, n, policy, vr, 1 + k)[1] for k in range(repeats)]
+        print(f"speed from the start, {policy}, {'VR luck' if vr else 'plain'}: "
+              f"{statistics.median(rates):.2f} games/CPU-s ({n} games, median of "
+              f"{repeats})", flush=True)
 
 
 def main():
@@ -147,10 +180,11 @@ def main():
     ap.add_argument("--estimators", default="luck,luck:4")
     ap.add_argument("--bias-x", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--speed-games", default="2592,72,4")
+    ap.add_argument("--speed-games", default="2592,324,36,36,1,1",
+                    help="games of: 0-ply plain, VR, 1-ply plain, VR, 2-ply plain, VR")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma list of parts to skip: "
-                    "zero,one,races,speed")
+                    "zero,one,races,third,speed")
     a = ap.parse_args()
     skip = set(a.skip.split(","))
     contact, races = self_play_positions(a.contact, a.races, a.seed)
@@ -168,7 +202,9 @@ def main():
         summary(compare(set1, a.games1, "net:1", "luck", 1, a.seed),
                 f"1-ply, luck, {a.games1} games (bias: plain of equal games)")
     if "races" not in skip:
-        races_vs_exact(10, 1296, a.seed)
+        races_vs_exact(8, 1296, a.seed)
+    if "third" not in skip:
+        third_roll(contact[len(contact) // 2], 2592, a.seed)
     if "speed" not in skip:
         speed([int(x) for x in a.speed_games.split(",")], a.repeats)
 

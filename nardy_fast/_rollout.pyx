@@ -183,6 +183,7 @@ ctypedef struct config_t:
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
     int vr                     # subtract the luck of the rolls (both sides POLICY_NET)
     int vr_turns               # ... of the first vr_turns random rolls only (0: all)
+    double window              # move filter of POLICY_NET sides (_search.choose_rolls)
 
 
 ctypedef struct work_t:
@@ -283,7 +284,7 @@ cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mo
         return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
     if pol == POLICY_NET and not (c.tables != NULL and all_home(mover) and all_home(o)):
         return choose_rolls(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL,
-                            w.look if c.vr else NULL)
+                            w.look if c.vr else NULL, c.window)
     if c.tables != NULL and all_home(mover):
         return bearoff_best(c.tables.os_mean, w.buf, n)
     if pol == POLICY_GREEDY:
@@ -596,6 +597,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.truncate = truncate
     c.stratify = 1
     c.vr = c.vr_turns = 0
+    c.window = 0.0
     c.tables = NULL
     no_cube(&c.cube)
     return 0
@@ -609,7 +611,7 @@ cdef size_t scratch_bytes(const config_t* c) noexcept:
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
                 int64_t n_games, int64_t block_games, bint stratify=True, cube=None,
-                variance_reduction=None, per_game=None):
+                variance_reduction=None, per_game=None, double filter_window=0.0):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -666,6 +668,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         Receives per game: plain equity, reduced equity, the codes ``6 (d1 - 1) + d2 - 1``
         of its first three random rolls (-1: none) and the number of rolls whose luck was
         counted (diagnostics).
+    filter_window : float
+        Net policies searching deeper than 0-ply search, of the ``keep`` best moves at
+        0-ply, only those within this many points of the best (0: all ``keep``).
 
     Returns
     -------
@@ -689,6 +694,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise ValueError("truncate=True needs the bear-off tables")
     fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
     c.stratify = stratify
+    c.window = filter_window
     c.py_error = <void*>err_list
     if variance_reduction is not None:
         if c.policy[0] != POLICY_NET or c.policy[1] != POLICY_NET:

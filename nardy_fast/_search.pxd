@@ -43,10 +43,12 @@ cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, i
 
 # choose() that also writes to rolls (if not NULL) the per-roll values (the other side's
 # view) of value_rolls for the chosen move's position, the look-ahead its choice computed,
-# or rolls[0] = -1 when there is none (plies = 0, or the move wins).
+# or rolls[0] = -1 when there is none (plies = 0, or the move wins); with window > 0 the
+# move filter searches at most keep moves and only those within `window` points of the
+# best 0-ply equity (this level only: deeper levels keep `keep`).
 cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp,
                              const uint8_t* cands, Py_ssize_t n, int plies, float* out,
-                             float* rolls) noexcept nogil
+                             float* rolls, double window) noexcept nogil
 
 # Index in N_ROLLS order of the roll (d1, d2), either order.
 cdef inline int roll_index(int d1, int d2) noexcept nogil:

@@ -124,12 +124,12 @@ cdef int order_by(const double* eq, const uint8_t* cands, Py_ssize_t n, Py_ssize
 
 cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                        const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil:
-    return choose_rolls(s, me, opp, cands, n, plies, out, NULL)
+    return choose_rolls(s, me, opp, cands, n, plies, out, NULL, 0.0)
 
 
 cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp,
                              const uint8_t* cands, Py_ssize_t n, int plies, float* out,
-                             float* rolls) noexcept nogil:
+                             float* rolls, double window) noexcept nogil:
     cdef float look[N_ROLLS * NET_OUTPUTS]
     cdef bint got = False
     cdef float* vals = <float*>malloc(n * NET_OUTPUTS * sizeof(float))
@@ -153,6 +153,8 @@ cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t
         else:
             order_by(eq, cands, n, idx)
             m = n if s.keep <= 0 or s.keep > n else s.keep
+            while window > 0.0 and m > 1 and eq[idx[0]] - eq[idx[m - 1]] > window:
+                m -= 1
         for k in range(m):
             memcpy(v, vals + NET_OUTPUTS * idx[k], NET_OUTPUTS * sizeof(float))
             if plies > 0 and checkers_on(cands + N_POINTS * idx[k]) != 0:

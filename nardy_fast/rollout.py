@@ -86,6 +86,10 @@ ESTIMATORS = ("none", "luck", "luck:K")   # "luck:K": the luck of the first K ra
 # Estimators by the nets' look-ahead plies (benchmarks/bench_vr.py; "luck" deeper):
 VR_ESTIMATOR = {0: "luck"}                # variance_reduction=True
 DEFAULT_ESTIMATOR = {0: "none"}           # variance_reduction=None
+# The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
+# at 0-ply, only those within this many points of the best are searched deeper (net:1
+# from the start: 15.6 -> 21.8 games per CPU-second; benchmarks/RESULTS.md).
+FILTER_WINDOW = 0.08
 _NQ = len(QUANTITIES)
 _Q = {name: i for i, name in enumerate(QUANTITIES)}
 
@@ -406,7 +410,8 @@ class _Plan:
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
                 first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
-                cube=self.cube, variance_reduction=self.luck_turns))
+                cube=self.cube, variance_reduction=self.luck_turns,
+                filter_window=FILTER_WINDOW))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -507,6 +512,7 @@ def _extra(plan, workers, client, interrupted):
     return {
         "seed": plan.entropy,
         "estimator": plan.estimator,
+        "move_filter": FILTER_WINDOW if any(_net_plies(p) for p in plan.policies) else 0.0,
         "policy": "/".join(_policy_name(p) for p in plan.policies)
         if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
         "truncate": plan.truncate if plan.truncate is not None else "none",
@@ -557,8 +563,10 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
         How both sides choose their moves (a tuple of two: side on roll, opponent).
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
-        ``"net:1"`` at 1-ply (about 20 times slower), or an ``Evaluator`` of your own at
-        0-ply; see ``nardy_fast._rollout`` for the greedy formula.  A callable
+        ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
+        times), or an ``Evaluator`` of your own at 0-ply; the deeper searches rank the
+        moves at 0-ply and search only the evaluator's ``keep`` best of those within
+        ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see ``nardy_fast._rollout`` for the greedy formula.  A callable
         ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
         (the mover's boards after each legal move, mover's numbering) and the opponent's
         board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
