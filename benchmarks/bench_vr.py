@@ -29,8 +29,8 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.evaluator import Evaluator
-from nardy_fast.rollout import rollout
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.rollout import rollout
 
 CLOCK = time.process_time
 
@@ -108,7 +108,7 @@ def summary(rows, label):
 
 def home_races(n, seed):
     """(positions, exact P(win)) of random races of both homes (random bear-off play)."""
-    from nardy_fast.race import race_probabilities
+    from nardy_fast.tables.race import race_probabilities
     g = np.random.default_rng(seed)
     out = []
     while len(out) < n:
@@ -136,10 +136,10 @@ def third_roll(pos, n, seed):
     """What stratifying the third random roll could still gain: the share of the per-game
     variance explained by that roll (one-way ANOVA over its 36 values, less the share
     noise alone gives), for the plain and the luck-reduced equity of the same games."""
-    from nardy_fast import rng as nrng
-    from nardy_fast._rollout import PER_GAME_WIDTH, play_blocks
-    from nardy_fast.evaluator import net_policy
-    from nardy_fast.rollout import _bearoff_tables
+    from nardy_fast.core import rng as nrng
+    from nardy_fast.engine._rollout import PER_GAME_WIDTH, play_blocks
+    from nardy_fast.engine.evaluator import net_policy
+    from nardy_fast.engine.rollout import _bearoff_tables
     p = net_policy("net")
     per = np.zeros((n, PER_GAME_WIDTH))
     play_blocks(pos.boards, rules=nf.Rules(), policies=(p, p), side0_white=True, dice=None,
