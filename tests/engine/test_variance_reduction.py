@@ -187,3 +187,14 @@ def test_luck_adjusted_result_of_a_finished_game():
     white = res["points"] * (1 if res["winner"] == "white" else -1)
     assert last["result_white"] == white
     assert last["luck_adjusted_white"] == pytest.approx(white - last["luck_white"])
+
+
+def test_vr_with_the_cube_is_unbiased_and_removes_variance():
+    pos = contact_position(76, 7)                    # even enough that raises are taken
+    rules = Rules(cube="geometric")
+    plain = rollout(pos, 1296, rules=rules, seed=2, variance_reduction=False, **FAST)
+    vr = rollout(pos, 1296, rules=rules, seed=2, variance_reduction="luck", **FAST)
+    assert vr.extra["se_equity_plain"] == pytest.approx(plain.se_equity, rel=1e-12)
+    assert vr.extra["luck_variance_ratio"] > 1.5       # cubeful equity: the stake x P(win) luck
+    se = math.hypot(plain.se_equity, vr.se_equity)
+    assert abs(plain.equity - vr.equity) < 4 * se
