@@ -1,6 +1,6 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
-Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``bearoff
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
 build|query``, ``report``, ``analyse``, ``cube``, ``train``, ``demo``; ``nardy-fast <command>
 --help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
@@ -86,9 +86,9 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (
-            _parser_show, _parser_moves, _parser_rollout, _parser_bearoff, _parser_report,
-            _parser_analyse, _parser_hint, _parser_play, _parser_train, _parser_cube,
-            _parser_demo):
+            _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
+            _parser_report, _parser_analyse, _parser_hint, _parser_play, _parser_train,
+            _parser_cube, _parser_demo):
         add(sub)
     return p
 
@@ -145,7 +145,7 @@ def _parser_moves(sub):
 def cmd_moves(args):
     pos = _position(args.position)
     d1, d2 = args.dice
-    moves = pos.legal_moves(d1, d2, args.rules)
+    moves = pos.legal_moves((d1, d2), args.rules)
     if args.json:
         print(json.dumps([{"move": str(m) if m.steps else "pass",
                            "steps": [[a, b] for a, b in m.steps],
@@ -203,6 +203,54 @@ def cmd_rollout(args):
             print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
                   f"P(mars win) {r['p_mars_win']:.4f}   P(mars loss) {r['p_mars_loss']:.4f}")
             print(f"  equity {r['equity']:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]")
+
+
+def _parser_study(sub):
+    s = sub.add_parser("study", help="roll out a file of positions into a resumable store",
+                       description="Roll out (or evaluate) every position of a file of "
+                                   "position IDs (one per line, '#' comments), writing the "
+                                   "results to a Parquet store as they finish; the same "
+                                   "command run again resumes where it stopped "
+                                   "(nardy_fast.analysis.study).")
+    s.add_argument("ids_file", help="file of position IDs, one per line")
+    s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
+    _add_rollout_opts(s, 1296)
+    s.add_argument("--method", default="rollout", choices=["rollout", "evaluate"],
+                   help="roll out (default), or evaluate with the net at --plies")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of --method evaluate (default 0)")
+    s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
+                   help="positions per task and per file (default: about 10,000 games)")
+    _add_rules(s)
+    bar = s.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false")
+    s.set_defaults(func=cmd_study)
+
+
+def cmd_study(args):
+    from nardy_fast.analysis.study import read_position_ids, study
+
+    ids = read_position_ids(args.ids_file)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    client = _client(args.scheduler)
+    try:
+        frame = study(ids, args.games if args.method == "rollout" else 0, store=args.store,
+                      seed=args.seed, method=args.method, plies=args.plies,
+                      policy=args.policy, rules=args.rules, truncate=_truncate(args),
+                      workers=args.workers, client=client, batch_size=args.batch_size,
+                      progress=progress)
+    finally:
+        if client is not None:
+            client.close()
+    print(f"{args.store}: {len(frame)} of {len(set(ids))} positions done")
+    if len(frame):
+        print(f"  mean equity {frame['equity'].mean():+.4f}, mean SE "
+              f"{frame['se_equity'].mean():.4f}, {int(frame['n_games'].sum())} games")
+    if not frame.attrs["complete"]:
+        print("interrupted: run the same command again to resume", file=sys.stderr)
+        raise KeyboardInterrupt
 
 
 def _parser_bearoff(sub):
@@ -524,7 +572,7 @@ def cmd_train(args):
             with open(args.log, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
-    kwargs = {} if args.games is None else {"games": args.games}
+    kwargs = {} if args.games is None else {"n_games": args.games}
     train.train(args.out, seed=args.seed, threads=args.threads,
                 check_every=args.check_every, log=log, **kwargs)
 
@@ -568,7 +616,7 @@ def cmd_cube(args):
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
                                 beaver=args.beaver)
-    first = bool(pos.mover[0] == 15)            # no raise on the first turn (7a)
+    first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
                       method=args.method)

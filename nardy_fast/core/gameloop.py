@@ -11,7 +11,7 @@ reads, records and replays, so it follows the rule book word by word:
   records, the C loops and the scoring assume.
 
 Dice come from a ``numpy.random.Generator``; ``choose(position, dice, moves)`` returns one
-of ``moves`` (``position.legal_moves(*dice, rules)``) or None to stop the game there.
+of ``moves`` (``position.legal_moves(dice, rules)``) or None to stop the game there.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def play_turns(record, choose, rng, max_turns=None, first_dice=None):
         if max_turns is not None and added >= max_turns:
             break
         dice = first_dice if (added == 0 and first_dice is not None) else throw(rng)
-        moves = pos.legal_moves(*dice, rules)
+        moves = pos.legal_moves(dice, rules)
         move = choose(pos, dice, moves)
         if move is None:
             break

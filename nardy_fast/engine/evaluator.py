@@ -18,7 +18,7 @@ from nardy_fast.core._movegen import check_position
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.position import WHITE, Position, as_position
-from nardy_fast.core.record import final_outcome
+from nardy_fast.core.finish import final_outcome
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
@@ -194,7 +194,7 @@ class Evaluator:
     def outcomes(self, positions, plies=0, exact=None):
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
         ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
-        just moved has borne off all 15) gets its result (``record.final_outcome``,
+        just moved has borne off all 15) gets its result (``finish.final_outcome``,
         method ``"final"``)."""
         positions = [as_position(p) for p in positions]
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
@@ -234,7 +234,7 @@ class Evaluator:
         plies = _check_plies(plies)
         res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
-        moves = {m.board: m for m in position.legal_moves(d1, d2, self.rules)}
+        moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
             m = moves[tuple(int(x) for x in res[k])]
@@ -254,7 +254,7 @@ class Evaluator:
         res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
                                              _check_plies(plies))
         best = tuple(int(x) for x in res[0])
-        return next(m for m in position.legal_moves(d1, d2, self.rules) if m.board == best)
+        return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
 
 
 _CACHE = {}

@@ -212,7 +212,7 @@ def test_one_ply_is_the_expectimax_of_zero_ply():
 def test_hint_ranks_every_legal_move():
     ev = Evaluator.default()
     pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
-    moves = pos.legal_moves(6, 3)
+    moves = pos.legal_moves((6, 3))
     h0 = ev.hint(pos, (6, 3))
     assert len(h0) == len(moves) and set(h0["move"]) == {str(m) for m in moves}
     assert (h0["equity"].diff().dropna() <= 0).all() and h0["diff"].iloc[0] == 0
