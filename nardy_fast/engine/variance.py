@@ -24,16 +24,21 @@ past; a game ends after finitely many rolls, so the sum of the terms has mean ze
 (the tower rule over the rolls), and ``E[result - luck] = E[result]``.  The stratified
 first roll is not counted (its luck is a constant within its stratum), nor Black's last
 turn under ``draw_rule``; the second roll, which the games stratify in blocks of 1,296, is
-uniform given the first over every 1,296 games, as the plain estimate already assumes.
-No coefficient is fitted (the luck enters with weight 1), so no estimation bias arises.
-Standard errors are the stratified formula above on the per-game reduced values;
+uniform given the first over every 1,296 games, as the plain estimate already assumes
+(other game counts leave its rotation incomplete, which biases plain rollouts a little
+and reduced ones less, since the second roll's luck is subtracted).  No coefficient is
+fitted (the luck enters with weight 1), so no estimation bias arises.  Standard errors
+are ``nardy_fast.engine.rollout``'s stratified formula on the per-game reduced values;
 ``extra["luck_variance_ratio"]`` is the variance of the plain equity over the reduced
 one, by the same formula.
 
 Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``net:1`` or
 ``net:2`` checker play the previous move choice already computed them for the position it
 chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply it costs 21 move
-choices per counted roll (``"luck:K"`` counts the first K random rolls only).
+choices per counted roll (``"luck:K"`` counts the first K random rolls only).  Measured
+(``benchmarks/RESULTS.md``): at 1-ply the variance falls 3.5-4.6 times for about the same
+CPU time, so luck is the default there; at 0-ply it falls about 5 times but the games
+are 20 times slower, so plain rollouts are the default at 0-ply.
 """
 from __future__ import annotations
 
