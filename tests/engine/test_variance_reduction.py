@@ -31,7 +31,7 @@ def contact_position(plies, seed):
     g = np.random.default_rng(seed)
     pos = nf.Position.initial()
     for _ in range(plies):
-        moves = pos.legal_moves(int(g.integers(1, 7)), int(g.integers(1, 7)))
+        moves = pos.legal_moves((int(g.integers(1, 7)), int(g.integers(1, 7))))
         pos = pos.play(moves[int(g.integers(len(moves)))])
     return pos
 
@@ -43,7 +43,7 @@ def expectimax_luck(pos, ev):
     opponent's view, so the mover's equity is its negative: no draws in the net)."""
     best = []
     for a, b in ROLLS:
-        after = [pos.play(m) for m in pos.legal_moves(a, b)]
+        after = [pos.play(m) for m in pos.legal_moves((a, b))]
         assert not any(p.is_over() for p in after)        # no move finishes the game here
         best.append(-ev.evaluate_many(after)["equity"].min())
     best = np.array(best)
