@@ -101,7 +101,7 @@ from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MA
 from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.engine._search cimport search_t, choose_rolls, N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
-from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast.engine._policies cimport greedy_best, bearoff_best, call_policy
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 
 __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
@@ -239,40 +239,6 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
 
 # ----------------------------------------------------------------------------------------
 # policies
-
-cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
-    """Index of the highest score; ties to the first board in board_less order."""
-    cdef Py_ssize_t k, best = 0
-    for k in range(1, n):
-        if scores[k] > scores[best] or (scores[k] == scores[best] and
-                                        board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
-            best = k
-    return best
-
-
-cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
-                            list err) noexcept:
-    """Run a Python policy; -1 (exception stored in err) on any failure."""
-    cdef uint8_t[:, ::1] cv
-    cdef uint8_t[::1] ov
-    try:
-        cand = np.empty((n, N_POINTS), dtype=np.uint8)
-        cv = cand
-        memcpy(&cv[0, 0], buf, N_POINTS * n)
-        opp = np.empty(N_POINTS, dtype=np.uint8)
-        ov = opp
-        memcpy(&ov[0], o, N_POINTS)
-        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
-        if scores.shape != (n,):
-            raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
-                             f"candidates: expected ({n},)")
-        if np.isnan(scores).any():
-            raise ValueError(f"policy {fn!r} returned NaN scores")
-        return best_score(scores, buf, n)
-    except BaseException as e:
-        err.append(e)
-        return -1
-
 
 cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mover,
                        const uint8_t* o, Py_ssize_t n) noexcept nogil:
