@@ -424,7 +424,11 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         evaluator at ``plies``): ``n_moves``, ``best_move``, ``equity_played``,
         ``equity_best``, ``equity_loss`` (points, >= 0) and ``mark`` (``MARKS``).  With
         ``method="rollout"`` every legal move is rolled out (``n_games`` each) unless the
-        database applies.
+        database applies.  Adds each roll's luck (``nardy_fast.engine.luck``): ``luck`` (points,
+        the mover's view), ``luck_white`` (White's luck minus Black's so far) and, on the
+        last row, ``result_white`` (points White won; NaN if not over) and
+        ``luck_adjusted_white`` (``result_white - luck_white``); ``luck_summary`` gives
+        the totals per player.
     progress : bool
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
     cube : bool
@@ -469,6 +473,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
     kw["progress"] = False
     rows = []
     bar = None
+    lucks = _luck_columns(record) if analyse else None
     if analyse and progress:
         from tqdm.auto import tqdm
         bar = tqdm(total=len(record.turns), desc="analysing turns", unit="turn")
@@ -498,6 +503,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
                 row["mwc"] = _match_row(o, pos.side, match)["mwc"]
         if analyse:
             row.update(_analyse_turn(pos, turn, method, kw))
+            row.update(lucks[k])
         rows.append(row)
     if bar is not None:
         bar.close()
@@ -509,6 +515,19 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
         frame = frame.join(ca, on="turn")
     return _seeded(frame, seed)
+
+
+def _luck_columns(record):
+    """The luck columns of ``game_report`` per row (turns, then the final position)."""
+    from nardy_fast.engine.luck import game_luck
+    lucks = game_luck(record)
+    total = lucks[-1]["luck_white"] if lucks else 0.0
+    res = record.result()
+    white = float("nan") if res is None else (
+        0.0 if res["winner"] is None else res["points"] * (1 if res["winner"] == WHITE else -1))
+    last = {"luck": float("nan"), "luck_white": total, "result_white": white,
+            "luck_adjusted_white": white - total}
+    return lucks + [last] * (len(record.positions()) - len(lucks))
 
 
 def _line_no(record, k):

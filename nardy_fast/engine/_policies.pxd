@@ -15,3 +15,9 @@ cdef Py_ssize_t greedy_best(const uint8_t* buf, Py_ssize_t n, const uint8_t* o) 
 # The result of least expected turns to bear off (mean: OneSided.mean, race_tables_t's
 # os_mean); every result must have all its checkers home.
 cdef Py_ssize_t bearoff_best(const double* mean, const uint8_t* buf, Py_ssize_t n) noexcept nogil
+
+# A Python policy fn(candidates (n, 24) uint8, opponent (24,) uint8) -> n scores: the index
+# of the highest score (ties: board_less), or -1 with the exception appended to err.
+# Needs the GIL.
+cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
+                            list err) noexcept

@@ -1,4 +1,5 @@
-"""Fixed policies of the C game loops: ``greedy`` and the bear-off database's moves.
+"""Policies of the C game loops: ``greedy``, the bear-off database's moves, and the call of
+a Python policy (``call_policy``, with the GIL).
 
 The greedy formula is in the ``_rollout`` module docstring.  Both pick among the legal
 results of one roll (``buf``: n boards of 24, mover's numbering); ties go to the
@@ -6,6 +7,7 @@ lexicographically smallest board (``board_less``), so a choice does not depend o
 move generator's order.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -108,3 +110,37 @@ def greedy_scores(candidates, opponent):
     for k in range(cv.shape[0]):
         o[k] = 0.5 * greedy_score2(&cv[k, 0], reach)
     return out
+
+
+cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
+    """Index of the highest score; ties to the first board in board_less order."""
+    cdef Py_ssize_t k, best = 0
+    for k in range(1, n):
+        if scores[k] > scores[best] or (scores[k] == scores[best] and
+                                        board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
+            best = k
+    return best
+
+
+cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
+                            list err) noexcept:
+    """Run a Python policy; -1 (exception stored in err) on any failure."""
+    cdef uint8_t[:, ::1] cv
+    cdef uint8_t[::1] ov
+    try:
+        cand = np.empty((n, N_POINTS), dtype=np.uint8)
+        cv = cand
+        memcpy(&cv[0, 0], buf, N_POINTS * n)
+        opp = np.empty(N_POINTS, dtype=np.uint8)
+        ov = opp
+        memcpy(&ov[0], o, N_POINTS)
+        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
+        if scores.shape != (n,):
+            raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
+                             f"candidates: expected ({n},)")
+        if np.isnan(scores).any():
+            raise ValueError(f"policy {fn!r} returned NaN scores")
+        return best_score(scores, buf, n)
+    except BaseException as e:
+        err.append(e)
+        return -1

@@ -28,6 +28,12 @@ Game loop (one game)
    3, and the opponent takes, passes or beavers, by the cube model of ``_cubeloop``; a
    game is then won at the stake, a pass ends it at once, and a truncated race adds its
    cubeful value.
+7. With variance reduction (``variance_reduction``; both sides net policies) the luck of
+   each counted random roll (``_luck.luck_add``) is added up after step 3 from the
+   per-roll values the last move choice looked ahead to (``_search.choose_rolls``; at
+   0-ply none: 21 move choices of the position), and subtracted from the game's outcome
+   quantities at its end (``play_game``; ``equity_plain`` and ``p_win_plain`` keep the
+   uncorrected values).  Module ``nardy_fast.engine.rollout`` states why it is unbiased.
 
 Policies
 --------
@@ -92,13 +98,14 @@ from nardy_fast.core._rules cimport rules_t, fill_rules
 from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RaceTables
 from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
-from nardy_fast.engine._net cimport Net
-from nardy_fast.engine._search cimport search_t, choose as search_choose
-from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine._search cimport search_t, choose_rolls, N_ROLLS
+from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
+from nardy_fast.engine._policies cimport greedy_best, bearoff_best, call_policy
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 
 __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
-           "TALLY_WIDTH"]
+           "TALLY_WIDTH", "PER_GAME_WIDTH"]
 
 cdef enum:
     POLICY_RANDOM = 0
@@ -124,7 +131,10 @@ cdef enum:
     Q_STAKE = 15             # final stake / starting stake
     Q_LEVEL = 16             # Q_LEVEL + k: 1 when the game ended after k raises (k < 7)
     N_LEVELS = 8             # the last level counts 7 or more raises
-    N_Q = 24
+    Q_EQUITY_PLAIN = 24      # equity and P(win) before the luck correction (= the reported
+    Q_WIN_PLAIN = 25         #   ones without variance reduction)
+    N_Q = 26
+    PER_GAME_W = 6           # per game: equity plain, equity, codes of random rolls 1-3, lucks
     TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
     N_STRATA = 36
 
@@ -136,9 +146,11 @@ cdef enum:
 QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
               "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
               "doubles", "takes", "passes", "beavers", "stake") + tuple(
-                  f"stake_level_{k}" for k in range(N_LEVELS))
+                  f"stake_level_{k}" for k in range(N_LEVELS)) + (
+                  "equity_plain", "p_win_plain")
 MAX_STRATA = N_STRATA
 TALLY_WIDTH = TALLY_W
+PER_GAME_WIDTH = PER_GAME_W
 
 # The 30 ordered non-double rolls, as roll codes 6 (d1 - 1) + (d2 - 1).
 cdef int OPENING[30]
@@ -171,6 +183,9 @@ ctypedef struct config_t:
     int plies[2]               # look-ahead of POLICY_NET sides
     void* py_error             # borrowed list receiving a callable's exception
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
+    int vr                     # subtract the luck of the rolls (both sides POLICY_NET)
+    int vr_turns               # ... of the first vr_turns random rolls only (0: all)
+    double window              # move filter of POLICY_NET sides (_search.choose_rolls)
 
 
 ctypedef struct work_t:
@@ -180,6 +195,10 @@ ctypedef struct work_t:
     bitgen_t* rng
     int64_t game               # global index of the game being played
     int rnd_turns              # random rolls drawn so far in this game
+    int codes[3]               # roll codes 6 (d1 - 1) + (d2 - 1) of the first 3 random rolls
+    float look[N_ROLLS * NET_OUTPUTS]   # per-roll values of the position now on roll, from
+                                        # the last move choice's look-ahead (look[0] < 0: none)
+    luck_t luck                # the luck of this game so far (_luck.pxd)
 
 
 # ----------------------------------------------------------------------------------------
@@ -211,6 +230,8 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
         r = OPENING[bounded(w.rng, 30)]
     else:
         r = <int>bounded(w.rng, 36)
+    if w.rnd_turns < 3:
+        w.codes[w.rnd_turns] = r
     w.rnd_turns += 1
     d1[0] = r // 6 + 1
     d2[0] = r % 6 + 1
@@ -219,51 +240,19 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
 # ----------------------------------------------------------------------------------------
 # policies
 
-cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
-    """Index of the highest score; ties to the first board in board_less order."""
-    cdef Py_ssize_t k, best = 0
-    for k in range(1, n):
-        if scores[k] > scores[best] or (scores[k] == scores[best] and
-                                        board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
-            best = k
-    return best
-
-
-cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
-                            list err) noexcept:
-    """Run a Python policy; -1 (exception stored in err) on any failure."""
-    cdef uint8_t[:, ::1] cv
-    cdef uint8_t[::1] ov
-    try:
-        cand = np.empty((n, N_POINTS), dtype=np.uint8)
-        cv = cand
-        memcpy(&cv[0, 0], buf, N_POINTS * n)
-        opp = np.empty(N_POINTS, dtype=np.uint8)
-        ov = opp
-        memcpy(&ov[0], o, N_POINTS)
-        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
-        if scores.shape != (n,):
-            raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
-                             f"candidates: expected ({n},)")
-        if np.isnan(scores).any():
-            raise ValueError(f"policy {fn!r} returned NaN scores")
-        return best_score(scores, buf, n)
-    except BaseException as e:
-        err.append(e)
-        return -1
-
-
 cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mover,
                        const uint8_t* o, Py_ssize_t n) noexcept nogil:
     """Index of the result the side's policy plays, or -1 after a Python error."""
     cdef int pol = c.policy[side]
     cdef Py_ssize_t k
+    w.look[0] = -1.0
     if n == 1:
         return 0
     if pol == POLICY_RANDOM:
         return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
     if pol == POLICY_NET and not (c.tables != NULL and all_home(mover) and all_home(o)):
-        return search_choose(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL)
+        return choose_rolls(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL,
+                            w.look if c.vr else NULL, c.window)
     if c.tables != NULL and all_home(mover):
         return bearoff_best(c.tables.os_mean, w.buf, n)
     if pol == POLICY_GREEDY:
@@ -395,11 +384,46 @@ cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept no
     v[Q_LEVEL + lv] = 1.0
 
 
+cdef inline bint luck_due(const config_t* c, const work_t* w) noexcept nogil:
+    """Count the luck of the random roll just drawn: every uniform roll but a stratified
+    first one (its luck is constant within its stratum) and, with vr_turns, only the first
+    vr_turns random rolls."""
+    if w.rnd_turns == 1 and (c.stratify or c.opening_dice):
+        return False
+    return c.vr_turns == 0 or w.rnd_turns <= c.vr_turns
+
+
 cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
-    """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q].
+    """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q], the luck of the
+    game (side 0's view) subtracted from its outcome quantities when c.vr is set.
 
     Returns 0 (played out), 1 (truncated) or -ERR_*.
     """
+    cdef const double* L = w.luck.out
+    cdef int r
+    luck_reset(&w.luck)
+    w.look[0] = -1.0
+    w.codes[0] = w.codes[1] = w.codes[2] = -1
+    r = play_game_raw(c, w, start, v)
+    v[Q_EQUITY_PLAIN] = v[Q_EQUITY]
+    v[Q_WIN_PLAIN] = v[Q_WIN]
+    if c.vr:
+        v[Q_WIN] -= L[OUT_WIN]
+        v[Q_LOSE] += L[OUT_WIN]                  # the net has no draws: P(lose) = 1 - P(win)
+        v[Q_MARS_WIN] -= L[OUT_MARS_WIN]
+        v[Q_KOKS_WIN] -= L[OUT_KOKS_WIN]
+        v[Q_HOME_MARS_WIN] -= L[OUT_HOME_MARS_WIN]
+        v[Q_MARS_LOSS] -= L[OUT_MARS_LOSS]
+        v[Q_KOKS_LOSS] -= L[OUT_KOKS_LOSS]
+        v[Q_HOME_MARS_LOSS] -= L[OUT_HOME_MARS_LOSS]
+        v[Q_EQUITY] -= w.luck.equity
+    return r
+
+
+cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
+                       double* v) noexcept nogil:
+    """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q] (no luck
+    correction), adds the luck of its rolls to w.luck when c.vr is set."""
     cdef uint8_t b[2][N_POINTS]
     cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
     cdef int stake = c.cube.stake0, owner = c.cube.owner0
@@ -441,6 +465,11 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
             d2 = c.first_d2
         else:
             roll(c, w, &d1, &d2)
+            if c.vr and luck_due(c, w):
+                err = luck_add(&w.luck, &c.search[s], s, b[s], b[1 - s], d1, d2, w.look,
+                               stake / <double>c.cube.stake0 if c.cube.cube else 0.0)
+                if err:
+                    return -ERR_NOMEM
         first = 0
         err = play_turn(c, w, s, b[s], b[1 - s], d1, d2)
         if err:
@@ -473,8 +502,9 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
 
 
 cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t g0, int64_t n,
-                    double* tally, int64_t* ntrunc) noexcept nogil:
-    """Games g0 .. g0 + n - 1 into tally[N_STRATA][TALLY_W]; 0 or an ERR_* code."""
+                    double* tally, int64_t* ntrunc, double* per_game) noexcept nogil:
+    """Games g0 .. g0 + n - 1 into tally[N_STRATA][TALLY_W] and, if per_game is not
+    NULL, per_game[n][PER_GAME_W]; 0 or an ERR_* code."""
     cdef double v[N_Q]
     cdef double* row
     cdef int64_t i
@@ -485,6 +515,13 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
         if r < 0:
             return -r
         ntrunc[0] += r
+        if per_game != NULL:
+            row = per_game + PER_GAME_W * i
+            row[0] = v[Q_EQUITY_PLAIN]
+            row[1] = v[Q_EQUITY]
+            for q in range(3):
+                row[2 + q] = w.codes[q]
+            row[5] = w.luck.rolls
         row = tally + (w.game % c.n_strata) * TALLY_W
         row[0] += 1.0
         for q in range(N_Q):
@@ -527,6 +564,8 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
         c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
     c.truncate = truncate
     c.stratify = 1
+    c.vr = c.vr_turns = 0
+    c.window = 0.0
     c.tables = NULL
     no_cube(&c.cube)
     return 0
@@ -539,7 +578,8 @@ cdef size_t scratch_bytes(const config_t* c) noexcept:
 
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
-                int64_t n_games, int64_t block_games, bint stratify=True, cube=None):
+                int64_t n_games, int64_t block_games, bint stratify=True, cube=None,
+                variance_reduction=None, per_game=None, double filter_window=0.0):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -588,6 +628,17 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         estimate).  Both sides double, take, pass and beaver by the cube model of
         ``nardy_fast.engine.cubemodel`` (``_cubeloop``); a game is won at the stake, and ``equity`` is
         per unit of the starting stake.
+    variance_reduction : None or int
+        None: plain.  ``K >= 0``: subtract each game's luck (``_luck``; both policies must
+        be nets) counted over its first ``K`` random rolls (0: all), the first one skipped
+        when stratified.
+    per_game : None or ndarray of float64, shape (games of these blocks, 6)
+        Receives per game: plain equity, reduced equity, the codes ``6 (d1 - 1) + d2 - 1``
+        of its first three random rolls (-1: none) and the number of rolls whose luck was
+        counted (diagnostics).
+    filter_window : float
+        Net policies searching deeper than 0-ply search, of the ``keep`` best moves at
+        0-ply, only those within this many points of the best (0: all ``keep``).
 
     Returns
     -------
@@ -611,7 +662,18 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise ValueError("truncate=True needs the bear-off tables")
     fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
     c.stratify = stratify
+    c.window = filter_window
     c.py_error = <void*>err_list
+    if variance_reduction is not None:
+        if c.policy[0] != POLICY_NET or c.policy[1] != POLICY_NET:
+            raise ValueError("variance_reduction needs net policies for both sides")
+        c.vr = 1
+        c.vr_turns = int(variance_reduction)
+    cdef double[:, ::1] pg = per_game if per_game is not None else np.zeros((1, PER_GAME_W))
+    cdef int64_t pg_off = 0
+    if per_game is not None and (pg.shape[1] != PER_GAME_W or pg.shape[0] < max(
+            0, min((first_block + n_blocks) * block_games, n_games) - first_block * block_games)):
+        raise ValueError("per_game: expected shape (games of the blocks, PER_GAME_WIDTH)")
     if tables is not None:
         c.tables = &(<RaceTables?>tables).t
         c.search[0].races = c.search[1].races = c.tables
@@ -638,7 +700,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
             rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
             w.rng = rng
             with bitgen.lock, nogil:
-                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &tv[k, 0, 0], &trv[k])
+                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &tv[k, 0, 0], &trv[k],
+                                 &pg[pg_off, 0] if per_game is not None else NULL)
+            pg_off += g1 - g0
             if err:
                 break
     finally:

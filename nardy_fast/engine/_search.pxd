@@ -6,6 +6,9 @@ from nardy_fast.engine._net cimport Net, net_t
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
 from nardy_fast.core._rules cimport rules_t
 
+cdef enum:
+    N_ROLLS = 21                 # the distinct rolls, in the order (d1, d2), 1 <= d1 <= d2 <= 6
+
 ctypedef struct search_t:
     const net_t* net
     rules_t rules                # move rules, and the points moves are judged by
@@ -30,6 +33,28 @@ cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int pli
 # is not NULL it receives me's value after that move (me's view).
 cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                        const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil
+
+# value() that also writes, if rolls is not NULL and plies >= 1, the 21 per-roll values
+# (me's value after its best move for each roll, moves judged at plies - 1; roll order of
+# N_ROLLS) to rolls[N_ROLLS * NET_OUTPUTS]: out is their mean (1/36 doubles, 2/36 others).
+# With plies = 0, rolls[0] = -1 (none).
+cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
+                     float* out, float* rolls) noexcept nogil
+
+# choose() that also writes to rolls (if not NULL) the per-roll values (the other side's
+# view) of value_rolls for the chosen move's position, the look-ahead its choice computed,
+# or rolls[0] = -1 when there is none (plies = 0, or the move wins); with window > 0 the
+# move filter searches at most keep moves and only those within `window` points of the
+# best 0-ply equity (this level only: deeper levels keep `keep`).
+cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                             const uint8_t* cands, Py_ssize_t n, int plies, float* out,
+                             float* rolls, double window) noexcept nogil
+
+# Index in N_ROLLS order of the roll (d1, d2), either order.
+cdef inline int roll_index(int d1, int d2) noexcept nogil:
+    cdef int lo = d1 if d1 < d2 else d2
+    cdef int hi = d2 if d1 < d2 else d1
+    return 6 * (lo - 1) - (lo - 1) * (lo - 2) // 2 + hi - lo
 
 # Search settings of a Net under rules, with race tables or none (the Python wrapper).
 cdef class Searcher:

@@ -31,7 +31,7 @@ from nardy_fast.tables._racetables cimport race_probs, RACE_NONE
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.core._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
 
-__all__ = ["Searcher", "MAX_PLIES"]
+__all__ = ["Searcher", "MAX_PLIES", "ROLLS"]
 
 cdef enum:
     MAX_PLIES_ = 3
@@ -39,6 +39,7 @@ cdef enum:
     ERR_OVERFLOW = -2
 
 MAX_PLIES = MAX_PLIES_
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))   # N_ROLLS order
 
 
 cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil:
@@ -120,6 +121,14 @@ cdef int order_by(const double* eq, const uint8_t* cands, Py_ssize_t n, Py_ssize
 
 cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                        const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil:
+    return choose_rolls(s, me, opp, cands, n, plies, out, NULL, 0.0)
+
+
+cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                             const uint8_t* cands, Py_ssize_t n, int plies, float* out,
+                             float* rolls, double window) noexcept nogil:
+    cdef float look[N_ROLLS * NET_OUTPUTS]
+    cdef bint got = False
     cdef float* vals = <float*>malloc(n * NET_OUTPUTS * sizeof(float))
     cdef double* eq = <double*>malloc(n * sizeof(double))
     cdef Py_ssize_t* idx = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
@@ -141,10 +150,13 @@ cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
         else:
             order_by(eq, cands, n, idx)
             m = n if s.keep <= 0 or s.keep > n else s.keep
+            while window > 0.0 and m > 1 and eq[idx[0]] - eq[idx[m - 1]] > window:
+                m -= 1
         for k in range(m):
             memcpy(v, vals + NET_OUTPUTS * idx[k], NET_OUTPUTS * sizeof(float))
             if plies > 0 and checkers_on(cands + N_POINTS * idx[k]) != 0:
-                err = value(s, opp, cands + N_POINTS * idx[k], plies, v)
+                err = value_rolls(s, opp, cands + N_POINTS * idx[k], plies, v,
+                                  NULL if rolls == NULL else look)
                 if err:
                     best = err
                     break
@@ -154,8 +166,13 @@ cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                 best = idx[k]
                 top = e
                 memcpy(bestv, v, NET_OUTPUTS * sizeof(float))
+                got = rolls != NULL and plies > 0 and checkers_on(cands + N_POINTS * best) != 0
+                if got:
+                    memcpy(rolls, look, N_ROLLS * NET_OUTPUTS * sizeof(float))
         if best >= 0 and out != NULL:
             memcpy(out, bestv, NET_OUTPUTS * sizeof(float))
+        if best >= 0 and rolls != NULL and not got:
+            rolls[0] = -1.0                      # no look-ahead of the chosen move
     free(vals)
     free(eq)
     free(idx)
@@ -184,11 +201,18 @@ cdef int best_after(const search_t* s, const uint8_t* me, const uint8_t* opp, in
 cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
                float* out) noexcept nogil:
     """Value of (me on roll, opp) at `plies` (module docstring), me's view; 0 or ERR_*."""
+    return value_rolls(s, me, opp, plies, out, NULL)
+
+
+cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
+                     float* out, float* rolls) noexcept nogil:
     cdef float v[NET_OUTPUTS]
-    cdef int d1, d2, k, err
+    cdef int d1, d2, k, err, j = 0
     cdef double w
     if plies == 0:
         leaf(s, me, opp, out)
+        if rolls != NULL:
+            rolls[0] = -1.0
         return 0
     memset(out, 0, NET_OUTPUTS * sizeof(float))
     for d1 in range(1, 7):
@@ -196,6 +220,9 @@ cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int pli
             err = best_after(s, me, opp, d1, d2, plies - 1, v)
             if err:
                 return err
+            if rolls != NULL:
+                memcpy(rolls + NET_OUTPUTS * j, v, NET_OUTPUTS * sizeof(float))
+            j += 1
             w = (1.0 if d1 == d2 else 2.0) / 36.0
             for k in range(NET_OUTPUTS):
                 out[k] += w * v[k]
@@ -239,6 +266,22 @@ cdef class Searcher:
                     break
         _raise(err)
         return out
+
+    def roll_values(self, me, opp, int plies):
+        """Per-roll values of (me on roll, opp): ``(21, 7)`` float32, me's value after its
+        best move for each roll (moves judged at ``plies``), rolls ``ROLLS`` order.  The
+        luck of a roll is its row's equity minus the mean over the rolls (1/36 doubles,
+        2/36 others).  Trusts its input."""
+        cdef const uint8_t[::1] m = np.ascontiguousarray(me, dtype=np.uint8)
+        cdef const uint8_t[::1] o = np.ascontiguousarray(opp, dtype=np.uint8)
+        rolls = np.empty((N_ROLLS, NET_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] r = rolls
+        cdef float mean[NET_OUTPUTS]
+        cdef int err
+        with nogil:
+            err = value_rolls(&self.s, &m[0], &o[0], plies + 1, mean, &r[0, 0])
+        _raise(err)
+        return rolls
 
     def equities(self, values):
         """Equities ``(n,)`` of values ``(n, 7)`` under the points."""

@@ -22,6 +22,8 @@ mean and conservative about the second roll's stratification.
 ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
 ``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
 differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
+
+Variance reduction: ``nardy_fast.engine.variance`` (the estimator and why it is unbiased).
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ from nardy_fast.tables.race import mars_table_for
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
+from nardy_fast.engine.variance import check_estimator, net_plies, policy_name
 from nardy_fast.engine.parallel import default_workers, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
@@ -50,6 +53,10 @@ __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
 TRUNCATIONS = ("bearoff", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+# The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
+# at 0-ply, only those within this many points of the best are searched deeper (net:1
+# from the start: 15.6 -> 21.8 games per CPU-second; benchmarks/RESULTS.md).
+FILTER_WINDOW = 0.08
 _NQ = len(QUANTITIES)
 _Q = {name: i for i, name in enumerate(QUANTITIES)}
 
@@ -252,18 +259,11 @@ def _is_start(position):
     return bool(b[0, 0] == 15 and b[1, 0] == 15)
 
 
-def _policy_name(p):
-    from nardy_fast.engine.evaluator import Evaluator
-    if isinstance(p, Evaluator):
-        return "net (custom)"
-    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
-
-
 class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
     def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
-                 cube=None, cube_probabilities=None):
+                 cube=None, cube_probabilities=None, variance_reduction=None):
         self.position = as_position(position)
         self.rules = as_rules(rules)
         if self.position.is_over():
@@ -273,6 +273,7 @@ class _Plan:
                 "rollouts start where both sides have checkers on the board"))
         self.n_games = _check_int(n_games, "n_games", 1)
         self.policies = _check_policy(policy)
+        self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
@@ -318,7 +319,8 @@ class _Plan:
                 opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
                 use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
                 first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
-                cube=self.cube))
+                cube=self.cube, variance_reduction=self.luck_turns,
+                filter_window=FILTER_WINDOW))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -392,6 +394,11 @@ def _outcome(tally, truncated, extra, plan=None):
     se = np.sqrt(var)
     q = _Q
     extra = dict(extra)
+    extra["n_games"] = int(n)
+    if extra.get("estimator", "none") != "none":
+        plain, eq = var[q["equity_plain"]], var[q["equity"]]
+        extra["se_equity_plain"] = float(np.sqrt(plain))
+        extra["luck_variance_ratio"] = float(plain / eq) if eq > 0 else math.nan
     extra["games_truncated"] = int(truncated)
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
     extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
@@ -413,8 +420,10 @@ def _outcome(tally, truncated, extra, plan=None):
 def _extra(plan, workers, client, interrupted):
     return {
         "seed": plan.entropy,
-        "policy": "/".join(_policy_name(p) for p in plan.policies)
-        if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
+        "estimator": plan.estimator,
+        "move_filter": FILTER_WINDOW if any(net_plies(p) for p in plan.policies) else 0.0,
+        "policy": "/".join(policy_name(p) for p in plan.policies)
+        if plan.policies[0] is not plan.policies[1] else policy_name(plan.policies[0]),
         "truncate": plan.truncate if plan.truncate is not None else "none",
         "bearoff_policy": bool(plan.use_tables),
         "mars_table": 0 if plan.mars is None else plan.mars[1],
@@ -451,7 +460,7 @@ def _parallelism(workers, client):
 
 def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
             truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
-            cube=None, cube_probabilities=None, match=None):
+            cube=None, cube_probabilities=None, match=None, variance_reduction=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -463,8 +472,11 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
         How both sides choose their moves (a tuple of two: side on roll, opponent).
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
-        ``"net:1"`` at 1-ply (about 20 times slower), or an ``Evaluator`` of your own at
-        0-ply; see ``nardy_fast.engine._rollout`` for the greedy formula.  A callable
+        ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
+        times), or an ``Evaluator`` of your own at 0-ply; the deeper searches rank the
+        moves at 0-ply and search only the evaluator's ``keep`` best of those within
+        ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see
+        ``nardy_fast.engine._rollout`` for the greedy formula.  A callable
         ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
         (the mover's boards after each legal move, mover's numbering) and the opponent's
         board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
@@ -533,6 +545,15 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         kinds' frequencies through the match equity table, ``nardy_fast.engine.met``),
         ``se_mwc`` (the i.i.d. multinomial SE of the outcome kinds, conservative for
         truncated games) and ``emg``.  Not with ``cube``.
+    variance_reduction : None, bool or str
+        Subtract each game's luck (``nardy_fast.engine.variance``) from every reported
+        quantity.  ``True``: the most efficient estimator for the nets' depth; ``False``
+        or ``"none"``: plain games; ``None`` (default): variance reduction where it pays
+        (``variance.DEFAULT_ESTIMATOR``: net policies at 1-ply and deeper); ``"luck"``:
+        the luck of every random roll; ``"luck:K"``: of the first K only.  Luck needs
+        net policies for both sides (``ValueError`` otherwise).  ``extra["estimator"]``
+        names the estimator, ``extra["luck_variance_ratio"]`` the variance of the plain
+        equity over the reduced one and ``extra["se_equity_plain"]`` the plain SE.
 
     Returns
     -------
@@ -559,7 +580,7 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     (1296, 1.0, 0)
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
-                 cube_probabilities)
+                 cube_probabilities, variance_reduction)
     if match is not None:
         _check_match(match, plan, cube)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
@@ -591,7 +612,8 @@ def _check_match(match, plan, cube):
 
 def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
                  truncate="bearoff", workers=None, client=None, progress=True,
-                 chunk_size=None, cube=None, cube_probabilities=None):
+                 chunk_size=None, cube=None, cube_probabilities=None,
+                 variance_reduction=None):
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -602,7 +624,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     ----------
     positions : list or pandas.Series of Position or position IDs
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
-    cube, cube_probabilities
+    cube, cube_probabilities, variance_reduction
         As for ``rollout``.
 
     Returns
@@ -617,7 +639,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
     plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
-                   cube_probabilities) for p in positions]
+                   cube_probabilities, variance_reduction) for p in positions]
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):

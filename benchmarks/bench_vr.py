@@ -1,0 +1,213 @@
+"""Variance-reduced rollouts (luck): efficiency, bias, races and speed.
+
+A fixed, seeded set of positions from net self-play (the shipped net at 0-ply, seed
+``--seed``): contact positions from the opening (plies 4-14), the middle game (20-40) and
+late contact (the last 10 contact plies of a game), and no-contact races (neither side
+entirely home).  For each position, at equal games and equal checker play:
+
+- the SE ratio plain / VR of the equity (both from the same games: the VR run also
+  tallies the plain values), and the efficiency ratio ``1 / (SE^2 x CPU-seconds)`` VR over
+  plain (the plain CPU time from a plain run of the same games);
+- no bias: z = (VR mean - plain mean) / combined SE, the plain rollout with ``--bias-x``
+  times the games;
+- races of both homes played out (``truncate=None``): the VR mean against the exact
+  tables;
+- speed: games per CPU-second, plain and VR, at 0, 1 and 2 plies from the start.
+
+CPU seconds are this process's (``time.process_time``; workers=1), so other load on the
+machine does not count.  Sizes are arguments: the defaults are the reduced run recorded
+in ``benchmarks/RESULTS.md``.
+
+    python benchmarks/bench_vr.py [--contact 100] [--races 20] [--games 324]
+        [--games1 36] [--positions1 30] [--estimators luck,luck:4] [--bias-x 10]
+"""
+import argparse
+import math
+import statistics
+import time
+
+import numpy as np
+
+import nardy_fast as nf
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.rollout import rollout
+
+CLOCK = time.process_time
+
+
+def self_play_positions(n_contact, n_races, seed):
+    """(contact, races): positions from 0-ply net self-play games, a third each from the
+    opening, the middle game and late contact; races with neither side entirely home."""
+    ev = Evaluator.default()
+    g = np.random.default_rng(seed)
+    buckets = {"opening": [], "middle": [], "late": []}
+    races = []
+    per = -(-n_contact // 3)
+    while min(len(b) for b in buckets.values()) < per or len(races) < n_races:
+        pos, history = nf.Position.initial(), []
+        while pos.phase == "contact":
+            history.append(pos)
+            d = (int(g.integers(1, 7)), int(g.integers(1, 7)))
+            pos = pos.play(ev.best_move(pos, d))
+        race_plies = []
+        while pos.phase == "race":
+            race_plies.append(pos)
+            d = (int(g.integers(1, 7)), int(g.integers(1, 7)))
+            pos = pos.play(ev.best_move(pos, d))
+        n = len(history)
+        picks = {"opening": history[4:min(15, n)], "middle": history[20:min(41, n)],
+                 "late": history[max(0, n - 10):]}
+        for name, cand in picks.items():
+            if cand and len(buckets[name]) < per:
+                buckets[name].append(cand[int(g.integers(len(cand)))])
+        if race_plies and len(races) < n_races:
+            races.append(race_plies[int(g.integers(len(race_plies)))])
+    contact = [p for name in ("opening", "middle", "late") for p in buckets[name]]
+    return contact[:n_contact], races
+
+
+def timed(pos, n, policy, vr, seed):
+    t = CLOCK()
+    r = rollout(pos, n, policy=policy, seed=seed, variance_reduction=vr, workers=1,
+                progress=False)
+    return r, CLOCK() - t
+
+
+_PLAIN = {}
+
+
+def compare(positions, n, policy, estimator, bias_x, seed):
+    """Per position: SE ratio, efficiency ratio, z against a longer plain rollout (each
+    plain rollout played once, shared by the estimators)."""
+    rows = []
+    for i, pos in enumerate(positions):
+        vr, tv = timed(pos, n, policy, estimator, seed + i)
+        key = (pos.id, n * bias_x, policy, seed + 10_000 + i)
+        if key not in _PLAIN:
+            _PLAIN[key] = timed(pos, n * bias_x, policy, False, seed + 10_000 + i)
+        plain, tp = _PLAIN[key]
+        tp_equal = tp / bias_x                       # plain CPU time of n games
+        ratio = vr.extra["luck_variance_ratio"]
+        z = (vr.equity - plain.equity) / math.hypot(vr.se_equity, plain.se_equity)
+        rows.append(dict(se_ratio=math.sqrt(ratio), eff=ratio * tp_equal / tv, z=z,
+                         gps_vr=n / tv, gps_plain=n * bias_x / tp))
+    return rows
+
+
+def summary(rows, label):
+    se = statistics.median(r["se_ratio"] for r in rows)
+    eff = statistics.median(r["eff"] for r in rows)
+    zs = [r["z"] for r in rows]
+    agree = sum(abs(z) <= 3 for z in zs) / len(zs)
+    worst = max(zs, key=abs)
+    print(f"{label}: {len(rows)} positions; median SE ratio plain/VR {se:.2f}, median "
+          f"efficiency VR/plain {eff:.2f}; bias: {agree:.0%} within 3 SE, worst z "
+          f"{worst:+.2f}; games/CPU-s plain {statistics.median(r['gps_plain'] for r in rows):.0f}"
+          f", VR {statistics.median(r['gps_vr'] for r in rows):.0f}", flush=True)
+
+
+def home_races(n, seed):
+    """(positions, exact P(win)) of random races of both homes (random bear-off play)."""
+    from nardy_fast.tables.race import race_probabilities
+    g = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        a, b = (np.bincount(g.integers(18, 24, size=k), minlength=24).astype(np.uint8)
+                for k in g.integers(3, 16, size=2))
+        pos = nf.Position.from_boards(a, b)
+        exact = race_probabilities(pos)
+        if exact.method == "two_sided":
+            out.append((pos, exact.p_win))
+    return out
+
+
+def races_vs_exact(n_races, n, seed):
+    zs = []
+    for i, (pos, exact) in enumerate(home_races(n_races, seed)):
+        r = rollout(pos, n, seed=seed + i, truncate=None, variance_reduction="luck",
+                    workers=1, progress=False)
+        zs.append((r.p_win - exact) / r.se_p_win if r.se_p_win > 0 else 0.0)
+    print(f"races of both homes played out, VR vs the exact tables ({n_races} races, {n} "
+          f"games): mean z {statistics.mean(zs):+.2f}, worst z {max(zs, key=abs):+.2f}",
+          flush=True)
+
+
+def third_roll(pos, n, seed):
+    """What stratifying the third random roll could still gain: the share of the per-game
+    variance explained by that roll (one-way ANOVA over its 36 values, less the share
+    noise alone gives), for the plain and the luck-reduced equity of the same games."""
+    from nardy_fast.core import rng as nrng
+    from nardy_fast.engine._rollout import PER_GAME_WIDTH, play_blocks
+    from nardy_fast.engine.evaluator import net_policy
+    from nardy_fast.engine.rollout import _bearoff_tables
+    p = net_policy("net")
+    per = np.zeros((n, PER_GAME_WIDTH))
+    play_blocks(pos.boards, rules=nf.Rules(), policies=(p, p), side0_white=True, dice=None,
+                opening_dice=False, truncate=True, tables=_bearoff_tables(),
+                entropy=nrng.root_entropy(seed), first_block=0,
+                n_blocks=-(-n // nrng.BLOCK_GAMES), n_games=n,
+                block_games=nrng.BLOCK_GAMES, variance_reduction=0, per_game=per)
+    r3 = per[:, 4].astype(int)
+    for col, name in ((0, "plain"), (1, "luck-reduced")):
+        y = per[r3 >= 0, col]
+        g = r3[r3 >= 0]
+        means = np.bincount(g, y, 36) / np.maximum(np.bincount(g, None, 36), 1)
+        between = np.mean((means[g] - y.mean()) ** 2)
+        share = max(0.0, between / y.var() - 35 / len(y))
+        print(f"third roll ({n} games, {pos.id}): explains {share:.1%} of the {name} "
+              f"equity's variance (variance {y.var():.4f})", flush=True)
+
+
+def speed(games, repeats):
+    start = nf.Position.initial()
+    for (plies, vr), n in zip(((0, False), (0, "luck"), (1, False), (1, "luck"), (2, False),
+                               (2, "luck")), games):
+        policy = f"net:{plies}"
+        rates = [n / timed(start, n, policy, vr, 1 + k)[1] for k in range(repeats)]
+        print(f"speed from the start, {policy}, {'VR luck' if vr else 'plain'}: "
+              f"{statistics.median(rates):.2f} games/CPU-s ({n} games, median of "
+              f"{repeats})", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--contact", type=int, default=100)
+    ap.add_argument("--races", type=int, default=20)
+    ap.add_argument("--games", type=int, default=324, help="VR games per position, 0-ply")
+    ap.add_argument("--positions0", type=int, default=30, help="positions at 0-ply")
+    ap.add_argument("--games1", type=int, default=36, help="VR games per position, 1-ply")
+    ap.add_argument("--positions1", type=int, default=20, help="positions at 1-ply")
+    ap.add_argument("--estimators", default="luck,luck:4")
+    ap.add_argument("--bias-x", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--speed-games", default="2592,324,36,36,1,1",
+                    help="games of: 0-ply plain, VR, 1-ply plain, VR, 2-ply plain, VR")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: "
+                    "zero,one,races,third,speed")
+    a = ap.parse_args()
+    skip = set(a.skip.split(","))
+    contact, races = self_play_positions(a.contact, a.races, a.seed)
+    print(f"positions: {len(contact)} contact, {len(races)} no-contact races (seed {a.seed})",
+          flush=True)
+    every = np.linspace(0, len(contact) - 1, a.positions0).round().astype(int)
+    set0 = [contact[i] for i in every] + races[:max(1, a.races * a.positions0 // a.contact)]
+    if "zero" not in skip:
+        for est in a.estimators.split(","):
+            summary(compare(set0, a.games, "net", est, a.bias_x, a.seed),
+                    f"0-ply, {est}, {a.games} games")
+    if "one" not in skip:
+        every = np.linspace(0, len(contact) - 1, a.positions1).round().astype(int)
+        set1 = [contact[i] for i in every] + races[:max(1, a.races * a.positions1 // a.contact)]
+        summary(compare(set1, a.games1, "net:1", "luck", 1, a.seed),
+                f"1-ply, luck, {a.games1} games (bias: plain of equal games)")
+    if "races" not in skip:
+        races_vs_exact(8, 1296, a.seed)
+    if "third" not in skip:
+        third_roll(contact[len(contact) // 2], 2592, a.seed)
+    if "speed" not in skip:
+        speed([int(x) for x in a.speed_games.split(",")], a.repeats)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""The luck of a roll, in C (variance reduction of rollouts; luck in game analysis).
+
+For a position ``S`` with ``me`` on roll, let ``f(S, r)`` be me's value (the net's seven
+outputs, me's view) after me's best move for roll ``r``: the per-roll values of
+``_search.value_rolls``, moves judged at 0-ply (or, when a rollout's move choice already
+looked one roll ahead at ``p`` plies, at ``p - 1`` plies: the values it computed).  The
+luck of roll ``r`` is ``f(S, r) - sum_r' p(r') f(S, r')`` over the 21 rolls (``p = 1/36``
+doubles, ``2/36`` others), per output; the equity luck is the same difference of
+``net_equity`` (points; with the cube, twice the P(win) luck times the stake).  The mean
+over the rolls is recomputed here in double precision from the 21 values, so the luck of
+a uniformly random roll has mean zero exactly (up to double rounding).
+
+Side 1's luck is side 0's bad luck: its values are flipped to side 0's view first
+(``P(win) -> 1 - P(win)``, mars wins <-> mars losses), so its P(win) luck changes sign and
+its mars-win luck becomes side 0's mars-loss luck.
+"""
+from nardy_fast.engine._net cimport (net_equity, OUT_WIN, OUT_MARS_WIN, OUT_MARS_LOSS)
+from nardy_fast.engine._search cimport value_rolls, roll_index
+
+__all__ = []
+
+cdef double WEIGHT[N_ROLLS]
+
+
+cdef void _init_weights() noexcept:
+    cdef int a, b, j = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            WEIGHT[j] = (1.0 if a == b else 2.0) / 36.0
+            j += 1
+
+_init_weights()
+
+
+cdef void luck_reset(luck_t* L) noexcept nogil:
+    cdef int k
+    for k in range(NET_OUTPUTS):
+        L.out[k] = 0.0
+    L.equity = 0.0
+    L.rolls = 0
+
+
+cdef double roll_luck(const search_t* s, const float* rolls, int j,
+                      double* delta) noexcept nogil:
+    cdef int r, k
+    cdef double m, eq_mean = 0.0
+    for k in range(NET_OUTPUTS):
+        m = 0.0
+        for r in range(N_ROLLS):
+            m += WEIGHT[r] * rolls[NET_OUTPUTS * r + k]
+        delta[k] = rolls[NET_OUTPUTS * j + k] - m
+    for r in range(N_ROLLS):
+        eq_mean += WEIGHT[r] * net_equity(rolls + NET_OUTPUTS * r, &s.rules)
+    return net_equity(rolls + NET_OUTPUTS * j, &s.rules) - eq_mean
+
+
+cdef int luck_add(luck_t* L, const search_t* s, int side, const uint8_t* me,
+                  const uint8_t* opp, int d1, int d2, const float* look,
+                  double cube_scale) noexcept nogil:
+    cdef float own[N_ROLLS * NET_OUTPUTS]
+    cdef float mean[NET_OUTPUTS]
+    cdef double delta[NET_OUTPUTS]
+    cdef double eq, t
+    cdef int k, err
+    if look[0] < 0.0:
+        err = value_rolls(s, me, opp, 1, mean, own)
+        if err:
+            return err
+        look = own
+    eq = roll_luck(s, look, roll_index(d1, d2), delta)
+    if cube_scale > 0.0:
+        eq = 2.0 * cube_scale * delta[OUT_WIN]
+    if side == 1:                                # to side 0's view
+        eq = -eq
+        delta[OUT_WIN] = -delta[OUT_WIN]
+        for k in range(3):
+            t = delta[OUT_MARS_WIN + k]
+            delta[OUT_MARS_WIN + k] = delta[OUT_MARS_LOSS + k]
+            delta[OUT_MARS_LOSS + k] = t
+    for k in range(NET_OUTPUTS):
+        L.out[k] += delta[k]
+    L.equity += eq
+    L.rolls += 1
+    return 0

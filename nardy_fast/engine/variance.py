@@ -1,0 +1,101 @@
+"""Variance reduction of rollouts: the estimators, their names and defaults.
+
+Variance reduction (luck)
+-------------------------
+With ``variance_reduction`` on, each game's result is corrected by the luck of its rolls,
+as GNU Backgammon does: for a roll ``r`` of the side on roll in the position ``S`` before
+the roll, ``f(S, r)`` is the evaluator's value (its seven outputs and the equity, the
+roller's view) after the roller's best move for ``r``, and the luck is
+``L(S, r) = f(S, r) - sum_r' p(r') f(S, r')`` over the 21 rolls (``p = 1/36`` doubles,
+``2/36`` others).  A game's luck is the sum of its rolls' lucks, each turned to the view
+of the side on roll at the start (the other side's good luck is its bad luck), and every
+reported quantity subtracts the luck of its own net output: P(win) the P(win) luck,
+P(lose) adds it, each mars / koks / home-mars probability the luck of that output, the
+equity the equity luck (with the cube: twice the P(win) luck times the stake of the
+moment).  Details: ``nardy_fast.engine._luck``.
+
+Why it is unbiased: given everything before a roll (the position, the stake, the game so
+far), the roll is uniform over the 36 ordered rolls, so ``E[L(S, r) | S] =
+sum_r p(r) f(S, r) - sum_r' p(r') f(S, r') = 0`` exactly, whatever the function ``f``
+(how good the net is only changes how much variance is removed).  Whether a roll's luck is
+counted, and which ``f`` is used (the look-ahead the move choice already computed, or a
+fresh 0-ply one), are decided before the roll, so each term still has mean zero given the
+past; a game ends after finitely many rolls, so the sum of the terms has mean zero
+(the tower rule over the rolls), and ``E[result - luck] = E[result]``.  The stratified
+first roll is not counted (its luck is a constant within its stratum), nor Black's last
+turn under ``draw_rule``; the second roll, which the games stratify in blocks of 1,296, is
+uniform given the first over every 1,296 games, as the plain estimate already assumes
+(other game counts leave its rotation incomplete, which biases plain rollouts a little
+and reduced ones less, since the second roll's luck is subtracted).  No coefficient is
+fitted (the luck enters with weight 1), so no estimation bias arises.  Standard errors
+are ``nardy_fast.engine.rollout``'s stratified formula on the per-game reduced values;
+``extra["luck_variance_ratio"]`` is the variance of the plain equity over the reduced
+one, by the same formula.
+
+Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``net:1`` or
+``net:2`` checker play the previous move choice already computed them for the position it
+chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply it costs 21 move
+choices per counted roll (``"luck:K"`` counts the first K random rolls only).  Measured
+(``benchmarks/RESULTS.md``): at 1-ply the variance falls 3.5-4.6 times for about the same
+CPU time, so luck is the default there; at 0-ply it falls about 5 times but the games
+are 20 times slower, so plain rollouts are the default at 0-ply.
+"""
+from __future__ import annotations
+
+__all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator",
+           "net_plies"]
+
+ESTIMATORS = ("none", "luck", "luck:K")   # "luck:K": the luck of the first K random rolls
+# Estimators by the nets' look-ahead plies (benchmarks/bench_vr.py; "luck" deeper):
+VR_ESTIMATOR = {0: "luck"}                # variance_reduction=True
+DEFAULT_ESTIMATOR = {0: "none"}           # variance_reduction=None
+
+
+def policy_name(p):
+    """A policy's name for messages and ``extra["policy"]``."""
+    from nardy_fast.engine.evaluator import Evaluator
+    if isinstance(p, Evaluator):
+        return "net (custom)"
+    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
+
+
+def net_plies(p):
+    """Look-ahead plies of a checked net policy, or None for any other policy."""
+    from nardy_fast.engine.evaluator import Evaluator
+    if isinstance(p, Evaluator):
+        return 0
+    if isinstance(p, str) and p.startswith("net"):
+        return int(p[4:] or 0)
+    return None
+
+
+def check_estimator(vr, policies):
+    """``(name, K)`` of the variance reduction asked for: K is None (plain), 0 (the luck
+    of every roll) or the number of leading random rolls whose luck is counted."""
+    plies = [net_plies(p) for p in policies]
+    nets = None not in plies
+    depth = max(plies) if nets else 0
+    if vr is None:                          # the default: where it pays
+        vr = DEFAULT_ESTIMATOR.get(depth, "luck") if nets else "none"
+    elif vr is True:                        # the most efficient luck estimator at the depth
+        vr = VR_ESTIMATOR.get(depth, "luck")
+    if vr is False:
+        return "none", None
+    if not isinstance(vr, str):
+        raise ValueError(f"variance_reduction={vr!r}: expected True, False, None or one of "
+                        f"{', '.join(map(repr, ESTIMATORS))}")
+    k = None
+    kind, colon, turns = vr.partition(":")
+    if kind == "luck" and (not colon or turns.isdigit() and int(turns) >= 1):
+        k = int(turns or 0)
+    elif vr != "none":
+        raise ValueError(f"variance_reduction={vr!r}: unknown estimator; expected True, "
+                         f"False, None or one of {', '.join(map(repr, ESTIMATORS))} "
+                         "(K >= 1)")
+    if k is not None and None in plies:
+        bad = policies[plies.index(None)]
+        raise ValueError(
+            f"variance_reduction={vr!r}: the luck of a roll is measured by the evaluator, "
+            f"so both sides must play a net policy ('net', 'net:1', 'net:2' or an "
+            f"Evaluator); policy {policy_name(bad)!r} cannot serve it")
+    return vr, k

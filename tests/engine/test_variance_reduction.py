@@ -1,0 +1,200 @@
+"""Variance-reduced rollouts (luck) and the luck of a roll in game analysis.
+
+The luck of a roll is checked against an independent expectimax over the 21 rolls on the
+public ``Position`` / ``Evaluator`` API; the estimator's unbiasedness against the exact
+race tables and against longer plain rollouts; results against workers and chunk sizes.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from nardy_fast import Rules
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.luck import ROLLS, WEIGHTS, roll_luck
+from nardy_fast.engine.rollout import rollout
+
+FAST = dict(workers=1, progress=False)
+
+
+def board(**points):
+    """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
+    b = np.zeros(24, np.uint8)
+    for name, count in points.items():
+        b[int(name[1:]) - 1] = count
+    return b
+
+
+def contact_position(plies, seed):
+    """The position after `plies` random plies from the start (a seeded game)."""
+    g = np.random.default_rng(seed)
+    pos = nf.Position.initial()
+    for _ in range(plies):
+        moves = pos.legal_moves((int(g.integers(1, 7)), int(g.integers(1, 7))))
+        pos = pos.play(moves[int(g.integers(len(moves)))])
+    return pos
+
+
+def expectimax_luck(pos, ev):
+    """Per roll of ROLLS: the mover's best 0-ply equity after its move, minus the
+    probability-weighted mean over the rolls; by Position.legal_moves / play and
+    Evaluator.evaluate only (the evaluator values the position after the move from the
+    opponent's view, so the mover's equity is its negative: no draws in the net)."""
+    best = []
+    for a, b in ROLLS:
+        after = [pos.play(m) for m in pos.legal_moves((a, b))]
+        assert not any(p.is_over() for p in after)        # no move finishes the game here
+        best.append(-ev.evaluate_many(after)["equity"].min())
+    best = np.array(best)
+    weights = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
+    assert weights.sum() == pytest.approx(1.0)
+    return best - weights @ best
+
+
+@pytest.mark.parametrize("plies,seed", [(40, 1), (25, 2), (60, 3)])
+def test_luck_of_a_roll_equals_an_expectimax(plies, seed):
+    ev = Evaluator.default()
+    pos = contact_position(plies, seed)
+    want = expectimax_luck(pos, ev)
+    got = np.array([roll_luck(pos, r, ev) for r in ROLLS])
+    np.testing.assert_allclose(got, want, atol=2e-5)
+    assert roll_luck(pos, (ROLLS[3][1], ROLLS[3][0]), ev) == got[3]    # either dice order
+    assert abs(WEIGHTS @ got) < 1e-9                                  # mean zero
+
+
+def test_vr_removes_variance_and_keeps_every_quantity():
+    pos = contact_position(70, 5)
+    plain = rollout(pos, 1296, seed=3, variance_reduction=False, **FAST)
+    vr = rollout(pos, 1296, seed=3, variance_reduction="luck", **FAST)
+    assert plain.extra["estimator"] == "none" and vr.extra["estimator"] == "luck"
+    # the same games: the plain equity of the VR run is the plain run's
+    assert vr.extra["se_equity_plain"] == pytest.approx(plain.se_equity, rel=1e-12)
+    ratio = vr.extra["luck_variance_ratio"]
+    assert ratio == pytest.approx((plain.se_equity / vr.se_equity) ** 2, rel=1e-9)
+    assert ratio > 2.0                           # a wrong sign of a side's luck adds variance
+    assert vr.se_p_win < plain.se_p_win / 1.4
+    # P(win) + P(lose) + P(draw) = 1 game by game, so also after the correction
+    assert vr.p_win + vr.p_lose + vr.p_draw == pytest.approx(1.0, abs=1e-12)
+    for name in ("p_win", "p_mars_win", "p_mars_loss", "equity"):
+        se = math.hypot(getattr(plain, "se_" + name), getattr(vr, "se_" + name))
+        assert abs(getattr(plain, name) - getattr(vr, name)) < 4 * se, name
+
+
+@pytest.mark.parametrize("plies,seed", [(72, 12), (80, 6)])
+def test_vr_agrees_with_a_longer_plain_rollout(plies, seed):
+    pos = contact_position(plies, seed)
+    vr = rollout(pos, 1296, seed=21, variance_reduction="luck", **FAST)
+    plain = rollout(pos, 12 * 1296, seed=22, variance_reduction=False, **FAST)
+    z = (vr.equity - plain.equity) / math.hypot(vr.se_equity, plain.se_equity)
+    assert abs(z) < 4
+
+
+def test_vr_race_agrees_with_exact_tables():
+    from nardy_fast.tables._racetables import RaceTables
+    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.engine.rollout import _bearoff_tables
+    mover = board(p19=3, p20=3, p21=3, p22=3, p23=2, p24=1)
+    opp = board(p19=2, p21=4, p22=3, p24=6)
+    exact = race_values(mover, opp, rules=Rules(), mover_white=True,
+                        tables=RaceTables(_bearoff_tables().one_sided))["p_win"]
+    pos = nf.Position.from_boards(mover, opp)
+    vr = rollout(pos, 1296, seed=4, truncate=None, variance_reduction="luck", **FAST)
+    assert vr.extra["luck_variance_ratio"] > 20      # exact race values: nearly no luck left
+    assert abs(vr.p_win - exact) < 4 * vr.se_p_win + 2e-3
+
+
+def test_one_ply_luck_is_the_lookahead_and_pays():
+    pos = contact_position(80, 6)
+    vr = rollout(pos, 36, policy="net:1", seed=5, variance_reduction=None, **FAST)
+    assert vr.extra["estimator"] == "luck"           # the default at 1-ply
+    assert vr.extra["luck_variance_ratio"] > 2.0
+
+
+@pytest.mark.parametrize("vr", ["luck:3"])
+def test_bit_identical_across_workers_and_chunks(vr):
+    pos = contact_position(76, 7)
+    kw = dict(seed=9, variance_reduction=vr, progress=False)
+    a = rollout(pos, 2592, workers=1, chunk_size=1296, **kw).to_dict()
+    b = rollout(pos, 2592, workers=1, chunk_size=2592, **kw).to_dict()
+    c = rollout(pos, 2592, workers=2, chunk_size=1296, **kw).to_dict()
+    for d in (b, c):
+        for k, v in a.items():
+            if k not in ("extra_chunk_size", "extra_backend"):
+                assert d[k] == v or (v != v and d[k] != d[k]), k
+
+
+def test_luck_of_fewer_rolls_and_the_fixed_first_roll():
+    pos = contact_position(74, 8)
+    full = rollout(pos, 1296, seed=1, variance_reduction="luck", **FAST)
+    part = rollout(pos, 1296, seed=1, variance_reduction="luck:2", **FAST)
+    # the same games: only the correction differs
+    assert part.extra["se_equity_plain"] == full.extra["se_equity_plain"]
+    assert 1.0 < part.extra["luck_variance_ratio"] < full.extra["luck_variance_ratio"]
+    fixed = rollout(pos, 1296, seed=1, dice=(6, 5), variance_reduction="luck", **FAST)
+    assert fixed.extra["luck_variance_ratio"] > 1.5
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(variance_reduction="lucky"), "unknown estimator"),
+    (dict(variance_reduction="luck:0"), "unknown estimator"),
+    (dict(variance_reduction=3), "variance_reduction=3"),
+    (dict(variance_reduction=True, policy="random"), "policy 'random' cannot serve"),
+    (dict(variance_reduction="luck", policy=("net", "greedy")), "'greedy' cannot serve"),
+])
+def test_bad_estimators(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        rollout(nf.Position.initial(), 10, **FAST, **kwargs)
+
+
+def test_defaults_by_policy():
+    pos = contact_position(90, 9)
+    assert rollout(pos, 36, policy="greedy", **FAST).extra["estimator"] == "none"
+    r = rollout(pos, 36, variance_reduction=True, **FAST)
+    assert r.extra["estimator"] != "none" and r.extra["n_games"] == 36
+
+
+def test_game_report_luck_columns():
+    from nardy_fast.engine.luck import luck_summary
+    from nardy_fast.core.record import GameRecord, random_game
+    rec = GameRecord(turns=random_game(seed=4, max_turns=6).turns)
+    rep = nf.game_report(rec, win_prob=False, analyse=True)
+    ev = Evaluator.default()
+    positions = rec.positions()
+    for k in (0, 3):
+        d1, d2 = rec.turns[k].dice
+        j = ROLLS.index((min(d1, d2), max(d1, d2)))
+        assert rep["luck"].iloc[k] == pytest.approx(expectimax_luck(positions[k], ev)[j],
+                                                    abs=2e-5)
+    n = len(rec.turns)
+    signs = np.where(rep["side"].iloc[:n] == "white", 1.0, -1.0)
+    assert rep["luck_white"].iloc[n - 1] == pytest.approx((signs * rep["luck"].iloc[:n]).sum())
+    last = rep.iloc[-1]
+    assert math.isnan(last["result_white"])          # 6 turns: the game is not over
+    summary = luck_summary(rep)
+    assert summary.loc["white", "net_luck"] == pytest.approx(last["luck_white"])
+    assert summary.loc["white", "net_luck"] == -summary.loc["black", "net_luck"]
+    assert summary["rolls"].sum() == n
+
+
+def test_luck_adjusted_result_of_a_finished_game():
+    from nardy_fast.core.record import GameRecord, random_game
+    rec = random_game(seed=7, policy="race")
+    res = rec.result()
+    rep = nf.game_report(GameRecord(turns=rec.turns, rules=rec.rules), win_prob=False,
+                         analyse=True)
+    last = rep.iloc[-1]
+    white = res["points"] * (1 if res["winner"] == "white" else -1)
+    assert last["result_white"] == white
+    assert last["luck_adjusted_white"] == pytest.approx(white - last["luck_white"])
+
+
+def test_vr_with_the_cube_is_unbiased_and_removes_variance():
+    pos = contact_position(76, 7)                    # even enough that raises are taken
+    rules = Rules(cube="geometric")
+    plain = rollout(pos, 1296, rules=rules, seed=2, variance_reduction=False, **FAST)
+    vr = rollout(pos, 1296, rules=rules, seed=2, variance_reduction="luck", **FAST)
+    assert vr.extra["se_equity_plain"] == pytest.approx(plain.se_equity, rel=1e-12)
+    assert vr.extra["luck_variance_ratio"] > 1.5       # cubeful equity: the stake x P(win) luck
+    se = math.hypot(plain.se_equity, vr.se_equity)
+    assert abs(plain.equity - vr.equity) < 4 * se
