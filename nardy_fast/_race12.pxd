@@ -55,6 +55,12 @@ cdef inline Py_ssize_t r12_index(const r12index_t* ix, const uint8_t* c) noexcep
 cdef void race12_outcome(const race12_t* t, const uint8_t* x, const uint8_t* y,
                          int draw_rule, int x_first, double* out) noexcept nogil
 
+# Expected plies until the race of race boards x (on roll) and y ends (x finishes on its
+# turn t at ply 2t - 1, y at ply 2t); a = 1 (x is White) or b = 1 (y is White) under
+# draw_rule adds Black's last turn (as _rollout.race_exact).
+cdef double race12_plies(const race12_t* t, const uint8_t* x, const uint8_t* y, int a,
+                         int b) noexcept nogil
+
 # True when both 24-point boards (each in its own numbering) are a race this table covers:
 # no checker on points 1 .. 24 - P, at most N checkers each, neither side finished.
 cdef bint race12_covers(const race12_t* t, const uint8_t* me, const uint8_t* opp) noexcept nogil

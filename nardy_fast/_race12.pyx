@@ -77,6 +77,24 @@ cdef void race12_outcome(const race12_t* t, const uint8_t* x, const uint8_t* y,
     out[5] = 0.0 if out[5] < 0.0 else out[5]
 
 
+cdef double race12_plies(const race12_t* t, const uint8_t* x, const uint8_t* y, int a,
+                         int b) noexcept nogil:
+    cdef Py_ssize_t i = r12_index(&t.ix, x), j = r12_index(&t.ix, y)
+    cdef const r12win_t* w = &t.turns
+    cdef int u, top = max(w.lo[i] + w.n[i], w.lo[j] + w.n[j]) + 2
+    cdef double px, py, plies = 0.0
+    for u in range(1, top):
+        px = cdf_at(w, i, u) - cdf_at(w, i, u - 1)
+        py = cdf_at(w, j, u) - cdf_at(w, j, u - 1)
+        plies += px * (1.0 - cdf_at(w, j, u - 1 + a)) * (2 * u - 1 + a)
+        plies += py * (1.0 - cdf_at(w, i, u + b)) * (2 * u + b)
+        if a:
+            plies += px * py * (2 * u)                   # draw: Black's last turn
+        elif b:
+            plies += py * (cdf_at(w, i, u + 1) - cdf_at(w, i, u)) * (2 * u + 1)
+    return plies
+
+
 cdef bint race12_covers(const race12_t* t, const uint8_t* me, const uint8_t* opp) noexcept nogil:
     cdef int i, na = 0, nb = 0
     for i in range(24 - t.ix.points):

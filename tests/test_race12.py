@@ -282,3 +282,36 @@ def test_queries_never_build(monkeypatch, tmp_path):
     assert race12.race12() is None
     with pytest.raises(ValueError, match="not been built"):
         race12.race12_probabilities(outer_position())
+
+
+def test_rollout_truncates_no_contact_races(db7, monkeypatch):
+    monkeypatch.setattr(race12, "race12", lambda build=False, progress=True: db7)
+    pos = outer_position()
+    want = race12.race12_probabilities(pos, db=db7)
+    r = nf.rollout(pos, 100, seed=3, truncate="race12", workers=1, progress=False)
+    assert r.extra["games_truncated"] == 100
+    assert r.p_win == pytest.approx(want.p_win, abs=1e-12)
+    assert r.p_mars_loss == pytest.approx(want.p_mars_loss, abs=1e-12)
+    assert r.equity == pytest.approx(want.equity, abs=1e-12)
+    # expected plies: the side on roll finishes on its turn t at ply 2t - 1 if the other
+    # needs >= t turns, the other on its turn t at ply 2t if the side on roll needs > t
+    px = db7.distribution(pos.boards[0])
+    py = db7.distribution(pos.boards[1])
+    T = max(len(px), len(py)) + 1
+    px, py = np.pad(px, (0, T - len(px))), np.pad(py, (0, T - len(py)))
+    plies = sum(px[t] * py[t:].sum() * (2 * t - 1) + py[t] * px[t + 1:].sum() * 2 * t
+                for t in range(1, T))
+    assert r.mean_length == pytest.approx(plies, abs=1e-9)
+    # the default truncation does not use the race database: games are played out
+    played = nf.rollout(pos, 100, seed=3, workers=1, progress=False)
+    assert played.extra["games_truncated"] == 100 and played.p_win != r.p_win
+    with pytest.raises(ValueError, match="cube"):
+        nf.rollout(pos, 10, seed=1, truncate="race12", workers=1, progress=False,
+                   rules=nf.Rules(cube="geometric"))
+
+
+def test_rollout_race12_needs_the_database(monkeypatch, tmp_path):
+    monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
+    with pytest.raises(ValueError, match="not been built"):
+        nf.rollout(outer_position(), 10, seed=1, truncate="race12", workers=1,
+                   progress=False)
