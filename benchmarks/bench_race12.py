@@ -24,8 +24,8 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import bearoff, race12
-from nardy_fast.race import race_probabilities
+from nardy_fast.tables import bearoff, race12
+from nardy_fast.tables.race import race_probabilities
 
 
 def check(db):
