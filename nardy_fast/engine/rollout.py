@@ -329,7 +329,7 @@ def _race12_source(truncate, rules, cube):
     not been built or cannot serve the rollout."""
     if truncate != "race12":
         return None
-    from nardy_fast import race12
+    from nardy_fast.tables import race12
     if cube is not None or rules.cube is not None:
         raise ValueError("truncate='race12': the race database has no cube values; use "
                          "truncate='bearoff' with the cube")

@@ -11,7 +11,7 @@
 # nothing outside home keep their board6 index (0 .. 54263).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
 
-from nardy_fast._board6 cimport board6_index, NF_BINOM
+from nardy_fast.tables._board6 cimport board6_index, NF_BINOM
 
 cdef enum:
     R12_POINTS = 12          # the last 12 points of the path

@@ -8,7 +8,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
 
 import numpy as np
 
-from nardy_fast._board6 cimport MAX_BEAROFF
+from nardy_fast.tables._board6 cimport MAX_BEAROFF
 
 __all__ = ["Race12Tables", "indices_of"]
 
