@@ -123,7 +123,7 @@ class Race12:
     # build / files ---------------------------------------------------------------------
     @classmethod
     def build(cls, points=12, max_checkers=15, progress=True, path=None):
-        """Solve every board (single-threaded; the default sizes take tens of minutes,
+        """Solve every board (single-threaded; the default sizes take about 80 s of CPU,
         figures in ``benchmarks/RESULTS.md``).  Refused up front (``MemoryError``, or
         ``OSError`` ENOSPC with ``path``) when it would not fit in memory or on disk."""
         P = check_int(points, 6, 12, "points")
@@ -242,7 +242,7 @@ class Race12:
 
 def race12(build=False, progress=True):
     """The default database (12 points, 15 checkers) from the cache folder, or None when it
-    has not been built.  ``build=True`` builds it when absent (tens of minutes; ``nardy-fast
+    has not been built.  ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB of memory; ``nardy-fast
     bearoff build --race12``); queries never do."""
     def make():
         return Race12.build(12, 15, progress=progress,
