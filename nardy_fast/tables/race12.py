@@ -242,8 +242,8 @@ class Race12:
 
 def race12(build=False, progress=True):
     """The default database (12 points, 15 checkers) from the cache folder, or None when it
-    has not been built.  ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB of memory; ``nardy-fast
-    bearoff build --race12``); queries never do."""
+    has not been built.  ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB
+    of memory; ``nardy-fast bearoff build --race12``); queries never do."""
     def make():
         return Race12.build(12, 15, progress=progress,
                             path=os.path.join(data_dir(), DEFAULT_NAME))
