@@ -270,6 +270,11 @@ def _parser_bearoff(sub):
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
                         "queries and rollouts")
+    b.add_argument("--race12", action="store_true",
+                   help="also build (and cache) the one-sided database of races without "
+                        "contact: 15 checkers on the last 12 points (17.4 million boards; "
+                        "time, memory and size: benchmarks/RESULTS.md), used by the "
+                        "evaluator, rollouts and reports once built")
     b.add_argument("--threads", type=positive_int, default=None,
                    help="threads of the mars build (default: every usable core; the table "
                         "is the same for any number)")
@@ -303,6 +308,9 @@ def cmd_bearoff_build(args):
     if args.mars is not None:
         table = bearoff.mars_table(args.mars, args.rules, threads=args.threads)
         print(f"mars table ready ({table!r})")
+    if args.race12:
+        from nardy_fast.tables import race12
+        print(f"race database ready ({race12.race12(build=True)!r})")
 
 
 def cmd_bearoff_query(args):

@@ -174,6 +174,7 @@ cdef void no_cube(cube_t* c) noexcept nogil:
     c.use_net = 0
     c.search.net = NULL
     c.search.races = NULL
+    c.search.race12 = NULL
     c.search.keep = 0
 
 

@@ -126,6 +126,7 @@ cdef int fill_player(player_t* pl, spec, const rules_t* rules, RaceTables tables
     pl.search.net = &(<Net?>spec[1]).c
     pl.search.rules = rules[0]
     pl.search.races = NULL if tables is None else &tables.t
+    pl.search.race12 = NULL
     pl.plies = spec[2]
     pl.search.keep = spec[3]
     return 0

@@ -103,6 +103,7 @@ from nardy_fast.engine._search cimport search_t, choose_rolls, N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
 from nardy_fast.engine._policies cimport greedy_best, bearoff_best, call_policy
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
+from nardy_fast.tables._race12 cimport (race12_t, race12_outcome, race12_plies, race12_covers, race12_board, Race12Tables, R12_POINTS)
 
 __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH", "PER_GAME_WIDTH"]
@@ -178,6 +179,7 @@ ctypedef struct config_t:
     int first_d2
     int truncate               # stop at a race of both homes, add exact values
     const race_tables_t* tables   # bear-off tables (RaceTables), or NULL (no database)
+    const race12_t* race12     # truncation at races without contact too (race12), or NULL
     void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
     search_t search[2]         # the net and its search settings of POLICY_NET sides
     int plies[2]               # look-ahead of POLICY_NET sides
@@ -374,6 +376,39 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     v[Q_PLIES] = plies
 
 
+cdef void race12_value(const config_t* c, int x, const uint8_t* bx, const uint8_t* by,
+                       double* v) noexcept nogil:
+    """Values of a race without contact from the race12 database (race12.py), X = side
+    x on roll: the one-sided convolution and its expected plies."""
+    cdef uint8_t a[R12_POINTS]
+    cdef uint8_t b[R12_POINTS]
+    cdef double o[6]
+    cdef double pw, pl, pmw, pml, hw, hl
+    cdef int x_white = is_white(c, x)
+    race12_board(bx, a)
+    race12_board(by, b)
+    race12_outcome(c.race12, a, b, c.rules.draw_rule, x_white, o)
+    pw, pmw, pml, hw, hl = o[0], o[1], o[2], o[4], o[5]
+    pl = 1.0 - pw - o[3]
+    pl = 0.0 if pl < 0.0 else pl
+    pml = pl if pml > pl else pml
+    hl = pml if hl > pml else hl
+    v[Q_PLIES] = race12_plies(c.race12, a, b, c.rules.draw_rule and x_white,
+                              c.rules.draw_rule and not x_white)
+    if x == 1:
+        pw, pl, pmw, pml, hw, hl = pl, pw, pml, pmw, hl, hw
+    v[Q_WIN] = pw
+    v[Q_MARS_WIN] = pmw
+    v[Q_HOME_MARS_WIN] = hw
+    v[Q_LOSE] = pl
+    v[Q_MARS_LOSS] = pml
+    v[Q_HOME_MARS_LOSS] = hl
+    v[Q_DRAW] = o[3]
+    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + (pmw - hw) * c.rules.pts_mars
+                   + hw * c.rules.pts_home_mars - (pl - pml) * c.rules.pts_oin
+                   - (pml - hl) * c.rules.pts_mars - hl * c.rules.pts_home_mars)
+
+
 cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
     """Final stake and stake level of a game with the cube."""
     cdef int lv = 0, k = c.cube.stake0
@@ -446,6 +481,11 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
                     return -ERR_PYTHON
                 v[Q_EQUITY] = val if s == 0 else -val
                 cube_close(c, stake, v)
+            return 1
+        if (c.race12 != NULL and not (first and c.first_d1)
+                and race12_covers(c.race12, b[s], b[1 - s])):
+            race12_value(c, s, b[s], b[1 - s], v)
+            v[Q_PLIES] += plies
             return 1
         if c.cube.cube and not (first and (c.first_d1 or c.cube.no_first_raise)):
             err = cube_action(&c.cube, s, b[s], b[1 - s], &stake, &owner)
@@ -550,6 +590,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
             c.search[side].net = &(<Net?>p[1]).c
             c.search[side].rules = c.rules
             c.search[side].races = NULL
+            c.search[side].race12 = NULL
             c.plies[side] = p[2]
             c.search[side].keep = p[3]
         else:
@@ -567,6 +608,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.vr = c.vr_turns = 0
     c.window = 0.0
     c.tables = NULL
+    c.race12 = NULL
     no_cube(&c.cube)
     return 0
 
@@ -579,7 +621,8 @@ cdef size_t scratch_bytes(const config_t* c) noexcept:
 def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
                 int64_t n_games, int64_t block_games, bint stratify=True, cube=None,
-                variance_reduction=None, per_game=None, double filter_window=0.0):
+                variance_reduction=None, per_game=None, double filter_window=0.0,
+                race12=None):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -639,6 +682,10 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     filter_window : float
         Net policies searching deeper than 0-ply search, of the ``keep`` best moves at
         0-ply, only those within this many points of the best (0: all ``keep``).
+    race12 : None or Race12Tables
+        With ``truncate`` and no cube: also end games at a race without contact that the
+        race database covers (``race12.Race12.tables``), with its convolution values;
+        the net sides' search leaves use it too.
 
     Returns
     -------
@@ -677,6 +724,11 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if tables is not None:
         c.tables = &(<RaceTables?>tables).t
         c.search[0].races = c.search[1].races = c.tables
+    if race12 is not None:
+        if cube is not None or not truncate:
+            raise ValueError("race12 truncation needs truncate and no cube")
+        c.race12 = (<Race12Tables?>race12).c_tables()
+        c.search[0].race12 = c.search[1].race12 = c.race12
     if cube is not None:
         attach_cube(&c.cube, &c.rules, c.tables, cube, err_list)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)

@@ -5,6 +5,7 @@ from libc.stdint cimport uint8_t
 from nardy_fast.engine._net cimport Net, net_t
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
 from nardy_fast.core._rules cimport rules_t
+from nardy_fast.tables._race12 cimport race12_t
 
 cdef enum:
     N_ROLLS = 21                 # the distinct rolls, in the order (d1, d2), 1 <= d1 <= d2 <= 6
@@ -13,13 +14,15 @@ ctypedef struct search_t:
     const net_t* net
     rules_t rules                # move rules, and the points moves are judged by
     const race_tables_t* races   # values of races of both homes, or NULL (the net's)
+    const race12_t* race12       # values of races without contact (race12.py), or NULL
     int keep                     # moves searched deeper after a 0-ply ranking (0: all)
 
 # Outputs (winner's view) of a game just won against the loser's board (24 points).
 cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil
 
-# 0-ply value of (me on roll, opp), me's view: the race tables for a race of both homes
-# (when attached; draw_rule's last turn is not modelled), else the net, clipped.
+# 0-ply value of (me on roll, opp), me's view: the race tables for a race of both homes,
+# the race12 database for a race without contact it covers (when attached; draw_rule's
+# last turn is not modelled), else the net, clipped.
 cdef void leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
                float* out) noexcept nogil
 
@@ -61,4 +64,5 @@ cdef class Searcher:
     cdef Net net
     cdef object rules
     cdef object tables           # the RaceTables s.races points into, or None
+    cdef object race12_tables    # the Race12Tables s.race12 points into, or None
     cdef search_t s

@@ -30,6 +30,7 @@ from nardy_fast.engine._net cimport (net_eval, net_eval_many, net_clip, net_equi
 from nardy_fast.tables._racetables cimport race_probs, RACE_NONE
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.core._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
+from nardy_fast.tables._race12 cimport (race12_outcome, race12_covers, race12_board, Race12Tables, R12_POINTS)
 
 __all__ = ["Searcher", "MAX_PLIES", "ROLLS"]
 
@@ -55,14 +56,35 @@ cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexc
             v[OUT_HOME_MARS_WIN] = 1.0
 
 
+cdef bint race12_leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                      float* out) noexcept nogil:
+    """race12 value of a race without contact into out (me's view); False if none."""
+    cdef uint8_t a[R12_POINTS]
+    cdef uint8_t b[R12_POINTS]
+    cdef double p[6]
+    if s.race12 == NULL or not race12_covers(s.race12, me, opp):
+        return False
+    race12_board(me, a)
+    race12_board(opp, b)
+    race12_outcome(s.race12, a, b, 0, 0, p)
+    memset(out, 0, NET_OUTPUTS * sizeof(float))
+    out[OUT_WIN] = p[0]
+    out[OUT_MARS_WIN] = p[1]
+    out[OUT_HOME_MARS_WIN] = p[4]
+    out[OUT_MARS_LOSS] = p[2]
+    out[OUT_HOME_MARS_LOSS] = p[5]
+    return True
+
+
 cdef bint race_leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
                     float* out) noexcept nogil:
-    """Race-table value of a race of both homes into out (me's view); False if none."""
+    """Race-table value of a race of both homes, or race12's of a race without contact,
+    into out (me's view); False if none."""
     cdef uint8_t x6[6]
     cdef uint8_t y6[6]
     cdef double p[4]
     if s.races == NULL or not all_home(me) or not all_home(opp):
-        return False
+        return race12_leaf(s, me, opp, out)
     to_board6(me, x6)
     to_board6(opp, y6)
     if race_probs(s.races, x6, y6, 0, 0, p) == RACE_NONE:
@@ -241,14 +263,19 @@ cdef class Searcher:
         Exact values of races of both homes (None: the net's).
     keep : int
         Moves searched deeper after a 0-ply ranking (0: all).
+    race12 : Race12Tables, optional
+        Values of races without contact (``race12.Race12.tables``; None: the net's).
     """
-    def __init__(self, Net net, rules, RaceTables tables=None, int keep=4):
+    def __init__(self, Net net, rules, RaceTables tables=None, int keep=4,
+                 Race12Tables race12=None):
         self.net = net
         self.rules = rules
         self.tables = tables
+        self.race12_tables = race12
         self.s.net = &net.c
         fill_rules(rules, &self.s.rules)
         self.s.races = NULL if tables is None else &tables.t
+        self.s.race12 = NULL if race12 is None else race12.c_tables()
         self.s.keep = keep
 
     def values(self, boards, int plies):

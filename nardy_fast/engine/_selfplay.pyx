@@ -115,6 +115,7 @@ def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
     srch.net = &net.c
     srch.keep = 0
     srch.races = NULL if tables is None else &tables.t
+    srch.race12 = NULL
     fill_rules(rules, &srch.rules)
     pos = np.empty((n_games * 256, 2, N_POINTS), dtype=np.uint8)
     nxt = np.empty((n_games * 256, NET_OUTPUTS), dtype=np.float32)

@@ -23,6 +23,7 @@ from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
+from nardy_fast.tables import race12 as _r12
 
 __all__ = ["Evaluator", "DEFAULT_NET", "KIND"]
 
@@ -43,7 +44,9 @@ class Evaluator:
     meta : dict, optional
         Description kept with the weights (training settings, ...).
     exact : bool
-        Value races of both homes from the bear-off tables (default True).
+        Value races of both homes from the bear-off tables, and races without contact
+        from the race database once it is built (``race12``; method ``"one_sided12"``)
+        (default True).
     keep : int
         Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
     """
@@ -57,6 +60,7 @@ class Evaluator:
         self.exact = bool(exact)
         self.keep = int(keep)
         self._search = None
+        self._search_r12 = None
 
     def __reduce__(self):                     # workers rebuild the search themselves
         return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
@@ -100,11 +104,21 @@ class Evaluator:
                          keep=self.keep)
 
     # -- evaluation ---------------------------------------------------------------------
+    def _race12(self):
+        """The race database valuing races without contact, or None (not built, not
+        exact, or rules it does not serve: ``race12.supports``)."""
+        if not self.exact or not _r12.supports(self.rules):
+            return None
+        return _r12.race12()
+
     def _searcher(self):
-        if self._search is None:
+        db = self._race12()
+        if self._search is None or self._search_r12 is not db:
             self._search = _search.Searcher(self.net, self.rules,
                                             race_tables(self.rules) if self.exact else None,
-                                            keep=self.keep)
+                                            keep=self.keep,
+                                            race12=None if db is None else db.tables)
+            self._search_r12 = db
         return self._search
 
     def probabilities(self, boards, plies=0, exact=None, sides=None):
@@ -116,8 +130,9 @@ class Evaluator:
             Side on roll first, each board in its own numbering.
         plies : {0, 1, 2, 3}
         exact : bool, optional
-            Races of both homes from the bear-off tables (``race_probabilities``); default
-            the evaluator's ``exact``.
+            Races of both homes from the bear-off tables (``race_probabilities``), races
+            without contact from the race database when built (``race12``); default the
+            evaluator's ``exact``.
         sides : sequence of str, optional
             Colour on roll of each row (``draw_rule`` only; default White).
 
@@ -133,10 +148,16 @@ class Evaluator:
         vals = self._searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
         if exact:
-            for k in np.flatnonzero(~b[:, :, :18].any(axis=(1, 2))):
+            db = self._race12()
+            for k in np.flatnonzero(~b[:, :, :12].any(axis=(1, 2))):
                 side = WHITE if sides is None else sides[k]
-                o = race_probabilities(Position.from_boards(b[k, 0], b[k, 1], side),
-                                       self.rules)
+                pos = Position.from_boards(b[k, 0], b[k, 1], side)
+                if not b[k, :, :18].any():
+                    o = race_probabilities(pos, self.rules)
+                elif db is not None and db.covers(pos):
+                    o = _r12.race12_probabilities(pos, self.rules, db)
+                else:
+                    continue
                 vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
                 methods[k] = o.method
         return vals, methods

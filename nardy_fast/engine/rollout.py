@@ -51,7 +51,7 @@ from nardy_fast.core.rules import as_rules
 __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
 POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
-TRUNCATIONS = ("bearoff", None)
+TRUNCATIONS = ("bearoff", "race12", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 # The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
 # at 0-ply, only those within this many points of the best are searched deeper (net:1
@@ -276,7 +276,7 @@ class _Plan:
         self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
-            raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
+            raise ValueError(f"truncate={truncate!r}: expected 'bearoff', 'race12' or None")
         self.truncate = truncate
         self.entropy = _rng.root_entropy(seed)
         block = _rng.BLOCK_GAMES
@@ -291,9 +291,10 @@ class _Plan:
             raise ValueError(f"dice={self.dice}: with opening_roll='opening_dice' the first "
                              "roll from the start cannot be a double")
         self.opening_dice = self.opening_dice and self.dice is None
-        self.use_tables = truncate == "bearoff" or any(p != "random" for p in self.policies)
+        self.use_tables = truncate is not None or any(p != "random" for p in self.policies)
         self.mars = None
-        if truncate == "bearoff":
+        self.race12 = _race12_source(truncate, self.rules, cube)
+        if truncate is not None:
             _bearoff_tables()                     # raise here, not in the workers
             self.mars = _mars_source(self.rules)
         elif self.use_tables:
@@ -316,13 +317,32 @@ class _Plan:
             out.append(dict(
                 boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
                 rules=self.rules, policies=self.policies, dice=self.dice,
-                opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
-                use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
+                opening_dice=self.opening_dice, truncate=self.truncate is not None,
+                use_tables=self.use_tables, mars=self.mars, race12=self.race12, entropy=self.entropy,
                 first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
                 cube=self.cube, variance_reduction=self.luck_turns,
                 filter_window=FILTER_WINDOW))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
+
+
+def _race12_source(truncate, rules, cube):
+    """The ``Race12`` of ``truncate="race12"`` (None otherwise); ValueError when it has
+    not been built or cannot serve the rollout."""
+    if truncate != "race12":
+        return None
+    from nardy_fast.tables import race12
+    if cube is not None or rules.cube is not None:
+        raise ValueError("truncate='race12': the race database has no cube values; use "
+                         "truncate='bearoff' with the cube")
+    if not race12.supports(rules):
+        raise ValueError("truncate='race12': the race database does not serve "
+                         "block_rule='home'")
+    db = race12.race12()
+    if db is None:
+        raise ValueError("truncate='race12': the race database has not been built "
+                         "(nardy-fast bearoff build --race12)")
+    return db
 
 
 def _run_chunk(spec):
@@ -334,6 +354,8 @@ def _run_chunk(spec):
     if mars is not None:
         tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
     spec["policies"] = tuple(_c_policy(p) for p in spec["policies"])
+    if spec["race12"] is not None:
+        spec["race12"] = spec["race12"].tables
     if spec["cube"] is not None:
         spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
@@ -492,13 +514,17 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         ``opening_roll`` (the latter only for games from the start).
     dice : None or (int, int)
         Fix the first roll of the side on roll (each die 1..6).
-    truncate : {"bearoff", None}
+    truncate : {"bearoff", "race12", None}
         ``"bearoff"``: a game stops once both sides have all their checkers home and adds
         the bear-off probabilities ``race_probabilities`` gives for that race (needs
         ``nardy_fast.tables.bearoff``): exact from the two-sided table or, for 15 checkers
         against a few, from the mars table when it has been built for the rules' points
         (``bearoff.mars_table()``; never built by a rollout; ``extra["mars_table"]``
-        records its checkers, 0 for none), else the one-sided approximation.  ``None``:
+        records its checkers, 0 for none), else the one-sided approximation.
+        ``"race12"``: as ``"bearoff"``, and a game also stops at a race without contact
+        (both sides on their last 12 points) with the race database's convolution values
+        (``race12``; it must have been built: ``nardy-fast bearoff build --race12``; no
+        cube, not ``block_rule="home"``); the net's search leaves use it too.  ``None``:
         every game is played to its end.
     workers : int or None
         ``1`` runs in this process; ``None`` uses all local cores (a process pool; this

@@ -1,0 +1,283 @@
+"""The one-sided database of races without contact (``Race12``) and the race values from it.
+
+A race without contact: both sides have every checker on the last 12 points of their own
+path (points 13-24, which are the other side's 1-12), so neither can ever meet the other.
+Each side then races alone: the database holds, for every board of at most 15 checkers on
+those 12 points (C(27, 12) = 17,383,860 boards), the distribution of the side's own turns
+to bear off all checkers under the play minimising its expectation, the distribution of
+turns to its first checker off (play minimising that; mars), and of turns until all its
+checkers are home under that play (home mars).  ``race12_probabilities`` convolves the two
+sides' distributions (method ``"one_sided12"``): the side on roll wins iff it needs no more
+turns than the other, as ``race.py``'s one-sided method does for races of both homes.  Like
+that method it is approximate: it ignores that the best play can depend on the opponent
+(racing for the last checker, saving the mars); its error is measured in
+``benchmarks/RESULTS.md`` (against the exact two-sided table and against rollouts).
+
+Rules: the race is the same under every head rule, ``larger_die_rule``, ``block_transient``
+and ``opening_roll`` (each die is always playable in such a race, so the dice rules never
+bite; ``_race12solve.pyx``), and under ``block_rule`` "ahead" or "none" (the other side is
+always ahead of any block).  ``block_rule="home"`` makes a block depend on the other side
+(no block while it has no checker home or off), so the database does not serve it
+(``supports``).  Storage: per board and distribution a window of its CDF, quantised to
+1/65535 (``_race12.pxd``); sizes, build time and memory in ``benchmarks/RESULTS.md``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+from nardy_fast.tables import _race12, _race12solve
+from nardy_fast.core._checks import check_int
+from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
+from nardy_fast.core._progress import progress_callback
+from nardy_fast.core._resources import check_disk, check_memory
+from nardy_fast.core.datadir import cached, data_dir
+from nardy_fast.core.position import WHITE, Position
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.rules import as_rules
+
+__all__ = ["Race12", "race12", "race12_probabilities", "supports", "n_race_boards",
+           "METHOD", "DEFAULT_NAME", "build_needs"]
+
+METHOD = "one_sided12"
+DEFAULT_NAME = "race-one-sided-12x15.nfdb"
+DISTS = ("turns", "first", "home")
+# Bytes per board while building (G tables 72, values 16, windows 18) and per window entry
+# of the float32 pools (x 1.5: the room a growing pool may take), and of the file.
+_BUILD_PER_BOARD = 72 + 16 + 18
+_FILE_PER_BOARD = 8 + 18
+_ENTRIES_PER_BOARD = 24          # pmf entries per board, all three distributions (measured)
+
+
+def n_race_boards(points=12, max_checkers=15):
+    """Boards of at most ``max_checkers`` checkers on ``points`` points: C(N + P, P)."""
+    return math.comb(int(max_checkers) + int(points), int(points))
+
+
+def build_needs(points=12, max_checkers=15):
+    """(memory, file) bytes a build of these sizes needs, estimated up front."""
+    m = n_race_boards(points, max_checkers)
+    pools = m * _ENTRIES_PER_BOARD * 4
+    return (m * _BUILD_PER_BOARD + pools * 3 // 2 + pools // 2 + m * 18,
+            m * _FILE_PER_BOARD + pools // 2)
+
+
+def supports(rules):
+    """True when the database values races under ``rules`` (not ``block_rule="home"``)."""
+    return as_rules(rules).block_rule != "home"
+
+
+class Race12:
+    """One-sided distributions of every board of at most ``max_checkers`` checkers on a
+    side's last ``points`` points.
+
+    Boards are 24-point boards in the side's own numbering (checkers only on points
+    ``25 - points`` .. 24) or race boards ``c`` of 12 counts, ``c[i]`` = checkers on point
+    24 - i (``c[:6]`` is ``board6``).  ``arrays`` holds ``offset`` (the index layout,
+    ``_race12.pxd``), ``mean`` / ``mean_first`` (float32, own turns) and, per distribution
+    ``turns``, ``first``, ``home``, the CDF windows ``*_lo``, ``*_n``, ``*_start``, ``*_cdf``.
+    """
+
+    kind = "race12"
+
+    def __init__(self, arrays, points=12, max_checkers=15, path=None):
+        self.points = check_int(points, 6, 12, "points")
+        self.max_checkers = check_int(max_checkers, 0, 15, "max_checkers")
+        self.path = path
+        m = n_race_boards(self.points, self.max_checkers)
+        off = arrays["offset"]
+        if off.shape != (math.comb(self.max_checkers + self.points - 6, self.points - 6) + 1,) \
+                or int(off[-1]) != m:
+            raise ValueError(f"offset: not the layout of {self.points} points, "
+                             f"{self.max_checkers} checkers")
+        for name in ("mean", "mean_first") + tuple(f"{d}_{k}" for d in DISTS
+                                                   for k in ("lo", "n", "start")):
+            if arrays[name].shape != (m,):
+                raise ValueError(f"{name}: expected shape ({m},), got {arrays[name].shape}")
+        self.arrays = arrays
+        self._tables = None
+
+    @property
+    def n_boards(self):
+        return int(self.arrays["offset"][-1])
+
+    def __repr__(self):
+        return f"Race12(points={self.points}, max_checkers={self.max_checkers})"
+
+    def __reduce__(self):
+        if self.path is not None:
+            return (type(self).load, (self.path, False))
+        return (type(self), (self.arrays, self.points, self.max_checkers))
+
+    @property
+    def tables(self):
+        """The ``_race12.Race12Tables`` C code reads (made once)."""
+        if self._tables is None:
+            self._tables = _race12.Race12Tables(self.arrays, self.points, self.max_checkers)
+        return self._tables
+
+    # build / files ---------------------------------------------------------------------
+    @classmethod
+    def build(cls, points=12, max_checkers=15, progress=True, path=None):
+        """Solve every board (single-threaded; the default sizes take about 80 s of CPU,
+        figures in ``benchmarks/RESULTS.md``).  Refused up front (``MemoryError``, or
+        ``OSError`` ENOSPC with ``path``) when it would not fit in memory or on disk."""
+        P = check_int(points, 6, 12, "points")
+        N = check_int(max_checkers, 0, 15, "max_checkers")
+        mem, disk = build_needs(P, N)
+        check_memory(mem, f"the race database of {P} points, {N} checkers",
+                     "build a smaller one (points=, max_checkers=) or free memory")
+        if path is not None:
+            folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+            os.makedirs(folder, exist_ok=True)
+            check_disk(folder, disk)
+        m = n_race_boards(P, N)
+        bar = progress_callback(progress, f"race database {P} points x {N}")
+        t0 = time.perf_counter()
+        try:
+            raw = _race12solve.solve(P, N, lambda k: bar(100.0 * k / (2 * m)))
+        finally:
+            bar(None)
+        arrays = {"offset": raw.pop("offset"),
+                  "mean": raw.pop("mean").astype(np.float32),
+                  "mean_first": raw.pop("mean_first").astype(np.float32)}
+        for d in DISTS:
+            pmf = raw.pop(d + "_pmf")
+            lo, n, start = raw.pop(d + "_lo"), raw.pop(d + "_n"), raw.pop(d + "_start")
+            (arrays[d + "_lo"], arrays[d + "_n"], arrays[d + "_start"],
+             arrays[d + "_cdf"]) = _race12solve.cdf_windows(lo, n, start, pmf)
+            del pmf
+        if progress:
+            print(f"race database: {arrays['mean'].shape[0]:,} boards in "
+                  f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        db = cls(arrays, P, N)
+        if path is not None:
+            db.save(path)
+        return db
+
+    def save(self, path):
+        """Write the database to ``path`` atomically (a temporary name, then a rename)."""
+        meta = {"points": self.points, "max_checkers": self.max_checkers,
+                "n_boards": self.n_boards, "index": "race12-v1",
+                "objective": "turns: min expected turns; first, home: min expected turns "
+                             "to the first checker off",
+                "quantisation": "CDF windows, 1/65535",
+                "rules": "no contact: every Rules field but block_rule='home'"}
+        return write_db(path, self.kind, meta, self.arrays)
+
+    @classmethod
+    def load(cls, path, verify=True):
+        """Memory-map a database written by ``save``; ``DatabaseError`` if it is damaged."""
+        meta, arrays = read_db(path, cls.kind, verify=verify)
+        try:
+            return cls(arrays, int(meta["points"]), int(meta["max_checkers"]),
+                       path=os.fspath(path))
+        except (KeyError, ValueError, TypeError) as e:
+            raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
+
+    # queries ---------------------------------------------------------------------------
+    def race_board(self, board):
+        """The race board (12 counts, c[i] on point 24 - i) of a 24-point or race board;
+        ValueError when it has checkers outside the last ``points`` points or too many."""
+        b = np.asarray(board)
+        if b.shape not in ((24,), (12,)) or b.dtype.kind not in "iu" or (b < 0).any():
+            raise ValueError(f"board: expected 24 or 12 non-negative integer counts, "
+                             f"got shape {b.shape}")
+        c = b[23:11:-1] if b.shape == (24,) else b
+        if b.shape == (24,) and b[:12].any():
+            raise ValueError("board: checkers outside the last 12 points (no such race)")
+        if c[self.points:].any():
+            raise ValueError(f"board: checkers beyond the last {self.points} points")
+        if int(c.sum()) > self.max_checkers:
+            raise ValueError(f"board: {int(c.sum())} checkers, the database has at most "
+                             f"{self.max_checkers}")
+        return np.ascontiguousarray(c, dtype=np.uint8)
+
+    def index_of(self, board):
+        """Index of one board in this database."""
+        c = self.race_board(board)
+        return int(_race12.indices_of(self.arrays["offset"], self.points, c[None, :])[0])
+
+    def _pmf(self, dist, board):
+        i = self.index_of(board)
+        a = self.arrays
+        lo, n, s = int(a[dist + "_lo"][i]), int(a[dist + "_n"][i]), int(a[dist + "_start"][i])
+        cdf = np.ones(lo + n + 1)
+        cdf[:lo] = 0.0
+        cdf[lo:lo + n] = a[dist + "_cdf"][s:s + n] / 65535.0
+        return np.diff(cdf, prepend=0.0)
+
+    def distribution(self, board):
+        """P(exactly t own turns to bear off all), t = 0, 1, ...: float64 ndarray."""
+        return self._pmf("turns", board)
+
+    def first_off_distribution(self, board):
+        """P(first checker off on own turn t): ``[1]`` when one is off already."""
+        return self._pmf("first", board)
+
+    def home_distribution(self, board):
+        """P(all checkers home after t own turns), under the first-off play."""
+        return self._pmf("home", board)
+
+    def mean_turns(self, board):
+        """Expected own turns to bear off all (float32 precision)."""
+        return float(self.arrays["mean"][self.index_of(board)])
+
+    def mean_first_off(self, board):
+        """Expected own turns until the first checker is off (0 when one is)."""
+        return float(self.arrays["mean_first"][self.index_of(board)])
+
+    def covers(self, position):
+        """True when both sides of ``position`` are on their last ``points`` points, with
+        at most ``max_checkers`` checkers each, and the game is not over."""
+        b = position.boards
+        counts = b.sum(axis=1)
+        return (not b[:, :24 - self.points].any() and bool((counts > 0).all())
+                and int(counts.max()) <= self.max_checkers)
+
+
+def race12(build=False, progress=True):
+    """The default database (12 points, 15 checkers) from the cache folder, or None when it
+    has not been built.  ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB
+    of memory; ``nardy-fast bearoff build --race12``); queries never do."""
+    def make():
+        return Race12.build(12, 15, progress=progress,
+                            path=os.path.join(data_dir(), DEFAULT_NAME))
+    return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
+
+
+def race12_probabilities(position, rules=None, db=None):
+    """Winning, mars and expected points of a race without contact for the side on roll,
+    by convolution of the one-sided distributions (method ``"one_sided12"``).
+
+    ``db``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not been
+    built).  ValueError when the position is not such a race, or under rules the database
+    does not serve (``supports``).
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position: expected a Position, got {type(position).__name__}")
+    rules = as_rules(rules)
+    if not supports(rules):
+        raise ValueError("block_rule='home': a block depends on the other side's checkers, "
+                         "the one-sided race database does not serve these rules")
+    db = race12() if db is None else db
+    if db is None:
+        raise ValueError("the race database has not been built: nardy-fast bearoff build "
+                         "--race12 (or race12.race12(build=True))")
+    if not db.covers(position):
+        raise ValueError(f"not a race without contact covered by the database: every "
+                         f"checker must be on its side's last {db.points} points")
+    w, mw, ml, draw, hw, hl = db.tables.outcome(position.boards[0], position.boards[1],
+                                                rules.draw_rule, position.side == WHITE)
+    lose = max(0.0, 1.0 - w - draw)
+    oin, mars, home = (rules.points(k) for k in ("oin", "mars", "home_mars"))
+    equity = (oin * (w - mw) + mars * (mw - hw) + home * hw
+              - oin * (lose - ml) - mars * (ml - hl) - home * hl)
+    return Outcome(p_win=w, p_mars_win=mw, p_lose=lose, p_mars_loss=ml,
+                   equity=float(equity), method=METHOD, p_draw=draw,
+                   p_home_mars_win=hw, p_home_mars_loss=hl,
+                   extra={"checkers": tuple(int(v) for v in position.boards.sum(axis=1))})
