@@ -101,6 +101,7 @@ def test_actions():
     assert actions(e)[0] == "no raise"
 
 
+@pytest.mark.slow
 def test_model_against_exact_races():
     """On races of <= 6 checkers with 0.3 < p < 0.95 the model's double and take decisions
     agree with the exact table's on most positions (measured on 8 checkers: 95 % and 97 %,

@@ -317,6 +317,7 @@ def test_net_beats_greedy():
     assert m["win_rate"] > 0.6 and m["ppg"] > 3 * m["se_ppg"]
 
 
+@pytest.mark.slow
 def test_net_rollouts_are_reproducible_across_workers():
     p = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
     kw = dict(n_games=1296, seed=5, progress=False)
