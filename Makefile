@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.nardy_fast-installed
 SHARED ?= ../shared
 
-.PHONY: all build test test-fast test-debug demo bench data clean mutate-quick
+.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick
 
 all: build
 
@@ -22,8 +22,12 @@ $(STAMP): pyproject.toml setup.py | $(PY)
 build: $(STAMP)
 	$(PY) setup.py -q build_ext --inplace
 
-test: build
+test: build lint
 	$(PY) -m pytest -q
+
+# The layers (README, "Layout"): a back-import fails here (import-linter's layers contract).
+lint: build
+	$(VENV)/bin/lint-imports
 
 # A quicker judge of a change: every test module but the tests marked slow
 # (@pytest.mark.slow); under a minute on an idle machine.  `make test` runs everything.
@@ -36,7 +40,7 @@ mutate-quick: build
 	nice -n 10 $(PY) benchmarks/mutation.py --quick 12 --budget 300 --timeout 240
 
 demo: build
-	$(PY) -m nardy_fast.demo
+	$(PY) -m nardy_fast.app.demo
 
 bench: build
 	$(PY) benchmarks/bench_movegen.py
@@ -52,13 +56,13 @@ data:
 	cp $(SHARED)/RULES.md docs/RULES.md
 
 clean:
-	rm -rf build nardy_fast/*.so nardy_fast/_*.c nardy_fast/*.html
+	rm -rf build nardy_fast/*/*.so nardy_fast/*/_*.c nardy_fast/*/*.html
 
 # The core tests once more against a debug build (-O0 -g, Cython bounds checks on), in a
 # separate build folder copy so the optimised in-place build is left alone.
 test-debug: build
 	rm -rf build/debug && mkdir -p build/debug
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
-	rm -f build/debug/nardy_fast/*.so build/debug/nardy_fast/_*.c
+	rm -f build/debug/nardy_fast/*/*.so build/debug/nardy_fast/*/_*.c
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
-	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/test_movegen.py tests/test_position.py tests/test_bearoff.py tests/test_race.py tests/test_rollout.py tests/test_cuberace.py
+	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/test_rollout.py tests/tables/test_cuberace.py

@@ -30,8 +30,9 @@ import time
 
 import numpy as np
 
-from nardy_fast import (Position, _board6, _onesided, _racetables, _twosided, bearoff as bo,
-                        race_probabilities)
+from nardy_fast import Position, race_probabilities
+from nardy_fast.tables import _board6, _onesided, _racetables, _twosided
+from nardy_fast.tables import bearoff as bo
 
 
 def timed(fn, runs):

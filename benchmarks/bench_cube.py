@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from nardy_fast import _twosided, bearoff as bo
-from nardy_fast.cube import RACE_EFFICIENCY, model_equities, actions
-from nardy_fast.cuberace import CubefulRace
+from nardy_fast.tables import _twosided, bearoff as bo
+from nardy_fast.engine.cubemodel import RACE_EFFICIENCY, model_equities, actions
+from nardy_fast.tables.cuberace import CubefulRace
 
 
 def line(name, value, unit, extra=""):

@@ -17,12 +17,12 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import _selfplay
-from nardy_fast._policies import greedy_scores
-from nardy_fast.evaluator import Evaluator
-from nardy_fast.rng import block_bit_generator
-from nardy_fast.rules import CLASSIC
-from nardy_fast.train import training_tables
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine._policies import greedy_scores
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine.train import training_tables
 
 
 def decisions(ev, n, every, seed):

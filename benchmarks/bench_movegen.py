@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from nardy_fast import Rules, successors
-from nardy_fast._movegen import ROLLS, successor_counts
+from nardy_fast.core._movegen import ROLLS, successor_counts
 
 
 def sample_positions(n_games, seed):

@@ -26,12 +26,12 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import _selfplay
-from nardy_fast._movegen import successor_counts
-from nardy_fast.evaluator import Evaluator
-from nardy_fast.rng import block_bit_generator
-from nardy_fast.rules import CLASSIC
-from nardy_fast.train import training_tables
+from nardy_fast.engine import _selfplay
+from nardy_fast.core._movegen import successor_counts
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine.train import training_tables
 
 
 def middle_positions(ev, n, seed):
@@ -48,7 +48,7 @@ def middle_positions(ev, n, seed):
 
 
 def race_accuracy(ev, n):
-    from nardy_fast import bearoff
+    from nardy_fast.tables import bearoff
     two = bearoff.two_sided()
     all6 = np.asarray(bearoff.board_of(np.arange(two.p_win_table.shape[0])), dtype=np.uint8)
     idx = [i for i in range(1, len(all6)) if all6[i].sum() <= n]

@@ -22,10 +22,10 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast import rng as nrng
-from nardy_fast._movegen import successors
-from nardy_fast._rollout import QUANTITIES, play_blocks
-from nardy_fast.rules import CLASSIC
+from nardy_fast.core import rng as nrng
+from nardy_fast.core._movegen import successors
+from nardy_fast.engine._rollout import QUANTITIES, play_blocks
+from nardy_fast.core.rules import CLASSIC
 
 EQ = 1 + QUANTITIES.index("equity")
 # Single-process figures are per CPU-second of this process (robust on a shared machine);
@@ -207,7 +207,7 @@ def bench_variance(args, mids, tables):
               f"(sd {np.sqrt(v_n):.4f} -> {np.sqrt(v_s):.4f}; no-effect 95% band "
               f"{1 / band:.2f}-{band:.2f})", flush=True)
     if tables is None:
-        print("truncation: nardy_fast.bearoff not available, skipped")
+        print("truncation: nardy_fast.tables.bearoff not available, skipped")
         return
     for label, ps in [(f"{len(mids)} middle-game positions", mids),
                       (f"{len(races)} race positions", races)]:
@@ -269,7 +269,7 @@ def main():
         CLOCK = time.perf_counter
 
     try:
-        from nardy_fast.rollout import _bearoff_tables
+        from nardy_fast.engine.rollout import _bearoff_tables
         tables = _bearoff_tables()
     except ValueError:
         tables = None

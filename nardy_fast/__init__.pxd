@@ -4,35 +4,23 @@
 # such a consumer.
 
 # boards: uint8_t[24] per side, own numbering (_board.pxd)
-from nardy_fast._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy,
-                                opponent_mask, checkers_on, pip_count, all_home, to_board6)
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy, opponent_mask, checkers_on, pip_count, all_home, to_board6)
 # rules: the C struct mirroring Rules, filled from Python (_rules.pxd)
-from nardy_fast._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED,
-                                BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC,
-                                SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE,
-                                CUBE_NONE, CUBE_GEOMETRIC, CUBE_ARITHMETIC)
+from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC, SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE, CUBE_NONE, CUBE_GEOMETRIC, CUBE_ARITHMETIC)
 # the legal move generator (_movegen.pxd)
-from nardy_fast._movegen cimport (gen_successors, check_boards, MAX_STEPS, STEP_BYTES,
-                                  DEFAULT_CAP, NO_STEP)
+from nardy_fast.core._movegen cimport (gen_successors, check_boards, MAX_STEPS, STEP_BYTES, DEFAULT_CAP, NO_STEP)
 # the bear-off index and the 21 rolls (_board6.pxd)
-from nardy_fast._board6 cimport (board6_index, board6_from_index, home_board_index,
-                                 n_boards, roll_of, N_HOME, MAX_BEAROFF, N_BOARDS, N_ROLLS)
+from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, home_board_index, n_boards, roll_of, N_HOME, MAX_BEAROFF, N_BOARDS, N_ROLLS)
 # the bear-off move generator (_bomoves.pxd)
-from nardy_fast._bomoves cimport single_step_table, roll_finals, final_lists, MAX_FINALS
+from nardy_fast.tables._bomoves cimport single_step_table, roll_finals, final_lists, MAX_FINALS
 # exact race probabilities from the bear-off databases (_racetables.pxd)
-from nardy_fast._racetables cimport (race_tables_t, race_probs, race_outcome, RaceTables,
-                                     RACE_ONE_SIDED, RACE_TWO_SIDED, RACE_MARS, RACE_NONE)
+from nardy_fast.tables._racetables cimport (race_tables_t, race_probs, race_outcome, RaceTables, RACE_ONE_SIDED, RACE_TWO_SIDED, RACE_MARS, RACE_NONE)
 # scoring of a finished game and Black's last turn (_scoring.pxd)
-from nardy_fast._scoring cimport (score_game, last_turn_due, WIN_OIN, WIN_MARS, WIN_KOKS,
-                                  WIN_HOME_MARS)
+from nardy_fast.core._scoring cimport (score_game, last_turn_due, WIN_OIN, WIN_MARS, WIN_KOKS, WIN_HOME_MARS)
 # the evaluation network and its n-ply search (_net.pxd, _search.pxd)
-from nardy_fast._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip,
-                              net_equity, net_flip, NET_INPUTS, NET_OUTPUTS, OUT_WIN,
-                              OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS,
-                              OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
-from nardy_fast._search cimport search_t, Searcher, leaf, value, choose
+from nardy_fast.engine._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip, net_equity, net_flip, NET_INPUTS, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine._search cimport search_t, Searcher, leaf, value, choose
 # the fixed policies (_policies.pxd)
-from nardy_fast._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
 # the exact cubeful race tables: cube states and the value of a raise (_cuberace.pxd)
-from nardy_fast._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT,
-                                   CUBE_DEAD, N_CUBE_STATES)
+from nardy_fast.tables._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT, CUBE_DEAD, N_CUBE_STATES)

@@ -1,19 +1,36 @@
 """nardy_fast: fast, exact analysis of long nardy.
 
 Legal moves, positions and their IDs, bear-off databases, a trained evaluator with n-ply
-search, rollouts and reports.  Boards
-are 24 checker counts in each side's own numbering (idx = point - 1, idx 0 = the head).
+search, rollouts and reports.  Boards are 24 checker counts in each side's own numbering
+(idx = point - 1, idx 0 = the head).
+
+The package is layered; each layer imports only from the layers below it:
+``core`` (vocabulary: rules, positions, moves, records, the cube's state), ``tables``
+(bear-off and race databases), ``engine`` (net, search, game loops, evaluator, rollouts,
+training, the cube model), ``analysis`` (reports, charts) and ``app`` (command line, demo,
+terminal play).  This module is the public API: everything a user meets is exported here.
 """
-from nardy_fast.rules import CLASSIC, Rules
-from nardy_fast._movegen import successors
-from nardy_fast.position import Move, Position
-from nardy_fast.rollout import rollout, rollout_many
-from nardy_fast.race import race_probabilities
-from nardy_fast.evaluator import Evaluator
-from nardy_fast.record import GameRecord, read_record, write_record
-from nardy_fast.report import game_report, move_report, pip_report, win_report
-from nardy_fast.plot import plot_board
-from nardy_fast.cube import CubeState, cube_decision, cube_report
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import sys
+import warnings
+
+from nardy_fast.core.rules import CLASSIC, Rules
+from nardy_fast.core._movegen import successors
+from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.cubestate import CENTRED, CubeState
+from nardy_fast.core.record import GameRecord, read_record, write_record
+from nardy_fast.core.diagram import plot_board
+from nardy_fast.tables.race import race_probabilities
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.engine.cube import cube_decision
+from nardy_fast.analysis.report import game_report, move_report, pip_report, win_report
+from nardy_fast.analysis.cubereport import cube_report
+from nardy_fast.tables import bearoff
 
 __version__ = "0.1.0"
 
@@ -21,12 +38,60 @@ __version__ = "0.1.0"
 def get_include():
     """The folder of nardy_fast's C headers, for extensions that cimport its C-level API
     (``nardy_fast/__init__.pxd``): add it to ``include_dirs`` beside numpy's."""
-    import os
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-__all__ = ["CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move", "Position", "Rules",
+# Module paths of the flat layout (before the layers), kept for one release: importing
+# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.
+_MOVED = {
+    "rules": "core", "position": "core", "result": "core", "record": "core", "rng": "core",
+    "datadir": "core", "_movegen": "core", "_rules": "core", "_checks": "core",
+    "_scoring": "core", "_dbfile": "core", "_io": "core", "_resources": "core",
+    "_progress": "core", "_state": "core",
+    "bearoff": "tables", "onesided": "tables", "race": "tables", "cuberace": "tables",
+    "_board6": "tables", "_bomoves": "tables", "_onesided": "tables", "_twosided": "tables",
+    "_mars": "tables", "_racetables": "tables", "_cuberace": "tables",
+    "evaluator": "engine", "train": "engine", "match": "engine", "parallel": "engine",
+    "cube": "engine", "_net": "engine", "_search": "engine", "_policies": "engine",
+    "_rollout": "engine", "_selfplay": "engine", "_match": "engine", "_cubeloop": "engine",
+    "report": "analysis", "plot": "analysis",
+    "cli": "app", "demo": "app", "play": "app",
+}
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``nardy_fast.<old name>`` and loads the module at its new home."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        head, _, name = fullname.rpartition(".")
+        if head != __name__ or name not in _MOVED:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        name = spec.name.rpartition(".")[2]
+        new = f"{__name__}.{_MOVED[name]}.{name}"
+        warnings.warn(f"{spec.name} is deprecated: use {new}", DeprecationWarning,
+                      stacklevel=3)
+        return importlib.import_module(new)
+
+    def exec_module(self, module):
+        """The module was executed at its new home."""
+
+
+if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
+    sys.meta_path.append(_MovedModules())
+
+
+def __getattr__(name):
+    """``nardy_fast.<old module name>`` as an attribute (``from nardy_fast import plot``)."""
+    if name in _MOVED:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move",
+           "Outcome", "Position", "Rules", "WHITE", "as_position", "bearoff",
            "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
-           "plot_board", "race_probabilities", "read_record",
-           "rollout", "rollout_many", "successors", "win_report", "write_record",
-           "get_include", "__version__"]
+           "plot_board", "race_probabilities", "read_record", "rollout", "rollout_many",
+           "successors", "win_report", "write_record", "get_include", "__version__"]

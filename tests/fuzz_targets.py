@@ -24,9 +24,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from nardy_fast import Position, Rules
-from nardy_fast._dbfile import read_db
-from nardy_fast.bearoff import DatabaseError, MarsTable, OneSided, TwoSided
-from nardy_fast.record import RecordError, parse_record, random_game
+from nardy_fast.core._dbfile import read_db
+from nardy_fast.tables.bearoff import DatabaseError, MarsTable, OneSided, TwoSided
+from nardy_fast.core.record import RecordError, parse_record, random_game
 
 __all__ = ["TARGETS"]
 
@@ -126,7 +126,7 @@ def rules_specs(draw):
 
 
 def check_rules_spec(text):
-    from nardy_fast.cli import _rules            # what --rules and the Rules tag parse with
+    from nardy_fast.app.cli import _rules  # what --rules and the Rules tag parse with
     import argparse
     try:
         r = Rules.from_text(text)
@@ -244,7 +244,7 @@ def cli_args(draw):
 
 
 def check_cli(argv):
-    from nardy_fast.cli import main
+    from nardy_fast.app.cli import main
     if "--png" in argv:                       # no files written by the fuzzer
         argv = [a for a in argv if a != "--png"]
     if argv[0] == "rollout" and not {"-n", "--games"} & set(argv):

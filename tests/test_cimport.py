@@ -190,8 +190,8 @@ def test_bearoff_generator_equals_movegen_on_every_board_and_roll(consumer):
 def test_consumer_rules_and_scoring(consumer):
     """fill_rules gives the variants to C code; score_game agrees with the records."""
     from nardy_fast import Rules
-    from nardy_fast.record import game_result
-    from nardy_fast.position import Position
+    from nardy_fast.core.record import game_result
+    from nardy_fast.core.position import Position
     start = np.zeros(24, np.uint8); start[0] = 15
     gen = Rules(head_rule="generalized")
     got, _ = consumer.first_results(start, start, 6, 6, rules=gen)
@@ -210,7 +210,7 @@ def test_consumer_rules_and_scoring(consumer):
 def test_consumer_race_probabilities(consumer):
     """race_probs through the public struct equals race_probabilities."""
     from nardy_fast import Position, Rules, bearoff, race_probabilities
-    from nardy_fast._racetables import RaceTables
+    from nardy_fast.tables._racetables import RaceTables
     tables = RaceTables(bearoff.one_sided(), bearoff.two_sided())
     x = np.zeros(24, np.uint8); x[18:] = [1, 2, 0, 1, 3, 0]
     y = np.zeros(24, np.uint8); y[18:] = [0, 2, 2, 0, 1, 1]

@@ -9,13 +9,17 @@ import inspect
 
 import pytest
 
-MODULES = ["nardy_fast._movegen", "nardy_fast._board6", "nardy_fast._bomoves",
-           "nardy_fast._onesided", "nardy_fast._twosided", "nardy_fast._mars",
-           "nardy_fast._racetables", "nardy_fast._scoring", "nardy_fast._rules",
-           "nardy_fast._rollout",
-           "nardy_fast.rules", "nardy_fast.position", "nardy_fast.result",
-           "nardy_fast.bearoff", "nardy_fast.race", "nardy_fast.rollout", "nardy_fast.report",
-           "nardy_fast.record", "nardy_fast.plot", "nardy_fast.cube", "nardy_fast.cuberace"]
+MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.core._rules",
+           "nardy_fast.core.rules", "nardy_fast.core.position", "nardy_fast.core.result",
+           "nardy_fast.core.record", "nardy_fast.core.cubestate", "nardy_fast.core.diagram",
+           "nardy_fast.tables._board6", "nardy_fast.tables._bomoves",
+           "nardy_fast.tables._onesided", "nardy_fast.tables._twosided", "nardy_fast.tables._mars",
+           "nardy_fast.tables._racetables", "nardy_fast.tables.bearoff", "nardy_fast.tables.race",
+           "nardy_fast.tables.cuberace",
+           "nardy_fast.engine._rollout", "nardy_fast.engine.rollout", "nardy_fast.engine.cube",
+           "nardy_fast.engine.cubemodel",
+           "nardy_fast.analysis.report", "nardy_fast.analysis.plot",
+           "nardy_fast.analysis.cubereport"]
 
 
 def _examples():
@@ -48,4 +52,4 @@ def test_docstring_examples(test):
 
 def test_examples_were_found():
     names = {p.id for p in _examples()}
-    assert "nardy_fast._movegen.successors" in names
+    assert "nardy_fast.core._movegen.successors" in names

@@ -1,0 +1,176 @@
+"""Cube reports (pandas): the cube decisions of many positions and of game records.
+
+Equities per unit stake of the side on roll, as ``nardy_fast.engine.cube`` computes them;
+losses in points (per unit stake times the stake).
+"""
+from __future__ import annotations
+
+import math
+
+from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.position import Position
+from nardy_fast.core.record import read_record
+from nardy_fast.core.rules import Rules, as_rules
+from nardy_fast.engine.cube import cube_decision
+
+__all__ = ["cube_report", "cube_analysis", "cube_error_rates"]
+
+
+_COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beaver",
+            "equity", "p_win", "double_action", "take_action", "action", "take_point", "x",
+            "method"]
+
+
+def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
+                n_games=2000, seed=0, method="auto", workers=None):
+    """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
+
+    Parameters
+    ----------
+    positions : Position, str, or an iterable of them (IDs accepted)
+    rules : Rules
+        With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
+    probabilities, tables, n_games, seed, method, workers
+        As for ``cube_decision`` (the cubeless source of the model can be any function of a
+        position, e.g. a neural evaluator).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per position: ``position`` (ID), the side on roll's cubeful money
+        equities per unit stake ``no_double``, ``double_take``, ``double_pass`` and
+        ``double_beaver`` (NaN without the beaver), the cubeful ``equity`` after the
+        proper actions, the cubeless ``p_win``, ``double_action``, ``take_action``,
+        ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
+        (as ``cube_decision``: ``"exact"``, ``"janowski (net 0-ply)"``, ...).
+
+    Examples
+    --------
+    >>> from nardy_fast import Position, Rules
+    >>> import numpy as np
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> r = cube_report([Position(me, you)], rules=Rules(cube="geometric"))
+    >>> r.loc[0, ["no_double", "double_take"]].astype(float).round(9).tolist()
+    [0.5, 1.0]
+    >>> r.loc[0, ["action", "method"]].tolist()
+    ['double, take', 'exact']
+    """
+    import pandas as pd
+    if isinstance(positions, (Position, str)):
+        positions = [positions]
+    rules = as_rules(rules)
+    rows = []
+    for i, pos in enumerate(positions):
+        if isinstance(pos, str):
+            pos = Position.from_id(pos)
+        if not isinstance(pos, Position):
+            raise TypeError(f"positions[{i}]: expected a Position or an ID, got "
+                            f"{type(pos).__name__}")
+        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
+                          method, workers)
+        d["position"] = pos.id
+        rows.append(d)
+    return pd.DataFrame(rows, columns=_COLUMNS)
+
+
+def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=0):
+    """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
+    ``cube_decision``.
+
+    One row per turn where the side on roll could raise (the cube in the middle or its
+    own, below the cap, not its first turn) or raised.  Losses are in points (per unit
+    stake times the stake): ``double_loss``: what the side on roll lost by its choice
+    (``max(no double, the opponent's best answer)`` minus what its choice is worth against
+    that best answer), ``take_loss``: what the opponent lost by its answer (its answer's
+    value to the raiser minus the best answer's).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``turn`` (1-based, as ``game_report``), ``side``, ``player``, ``stake``, ``owner``,
+        ``played`` (``"no double"``, ``"double, take"``, ``"double, pass"``,
+        ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
+        equities, ``method``, ``double_loss``, ``take_loss``.
+    """
+    import pandas as pd
+
+    if isinstance(record, str):
+        record = read_record(record)
+    rules = as_rules(record.rules)
+    if rules.cube is None:
+        raise ValueError("cube_analysis: the record's rules have no cube")
+    positions = record.positions()
+    states = record.cube_states()
+    rows = []
+    for k, pos in enumerate(positions[:len(record.turns) + 1]):
+        if pos.is_over():
+            break
+        before = CENTRED if k == 0 else states[k - 1].passed()
+        acts = [c for c in record.cube if c.before == k]
+        if not acts and len(record.turns) == k:
+            break
+        first = bool(pos.mover[0] == 15)
+        nxt = next_stake(rules.cube, before.stake)
+        may = (before.owner != "opponent" and not first
+               and not (rules.cube == "arithmetic" and nxt > MAX_STAKE))
+        if not may and not acts:
+            continue
+        d = cube_decision(pos, CubeState(before.stake, before.owner), rules, probabilities,
+                          tables, None, n_games, seed)
+        take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
+            min(d["double_take"], d["double_beaver"])
+        best_answer = min(take_val, d["double_pass"])
+        best = max(d["no_double"], best_answer)
+        answer = [c.action for c in acts if c.action != "double"]
+        if not acts:
+            played, dl, tl = "no double", best - d["no_double"], 0.0
+        else:
+            ans = answer[0] if answer else "take"
+            played = f"double, {ans}"
+            dl = best - best_answer
+            value = {"take": d["double_take"], "drop": d["double_pass"],
+                     "beaver": d["double_beaver"]}[ans]
+            tl = value - best_answer
+            played = played.replace("drop", "pass")
+        rows.append({"turn": k + 1, "side": pos.side,
+                     "player": record.white if pos.side == "white" else record.black,
+                     "stake": before.stake, "owner": before.owner, "played": played,
+                     "proper": d["action"], "no_double": d["no_double"],
+                     "double_take": d["double_take"], "double_pass": d["double_pass"],
+                     "double_beaver": d["double_beaver"], "method": d["method"],
+                     "double_loss": max(0.0, dl) * before.stake,
+                     "take_loss": max(0.0, tl) * before.stake})
+    cols = ["turn", "side", "player", "stake", "owner", "played", "proper", "no_double",
+            "double_take", "double_pass", "double_beaver", "method", "double_loss",
+            "take_loss"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def cube_error_rates(analysis):
+    """Per side of a ``cube_analysis``: ``double_decisions`` (turns it could raise),
+    ``take_decisions`` (raises it answered), ``errors`` (a loss above 0.001 points),
+    ``equity_lost`` (points), ``missed_doubles``, ``wrong_doubles``, ``wrong_takes``,
+    ``wrong_passes`` and ``error_rate`` (points lost per decision x 1000)."""
+    import pandas as pd
+    rows = {}
+    other = {"white": "black", "black": "white"}
+    for side in ("white", "black"):
+        mine = analysis[analysis["side"] == side]
+        answered = analysis[(analysis["side"] == other[side])
+                            & analysis["played"].str.startswith("double")]
+        dl, tl = mine["double_loss"], answered["take_loss"]
+        n = len(mine) + len(answered)
+        lost = float(dl.sum() + tl.sum())
+        rows[side] = {
+            "double_decisions": len(mine), "take_decisions": len(answered),
+            "errors": int((dl > 1e-3).sum() + (tl > 1e-3).sum()), "equity_lost": lost,
+            "missed_doubles": int(((mine["played"] == "no double") & (dl > 1e-3)).sum()),
+            "wrong_doubles": int((mine["played"].str.startswith("double")
+                                  & (dl > 1e-3)).sum()),
+            "wrong_takes": int((~answered["played"].str.endswith("pass")
+                                & (tl > 1e-3)).sum()),
+            "wrong_passes": int((answered["played"].str.endswith("pass")
+                                 & (tl > 1e-3)).sum()),
+            "error_rate": 1000 * lost / n if n else math.nan}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("side")

@@ -1,0 +1,215 @@
+"""Matplotlib figures: race charts, bear-off distributions, rollout
+convergence and game graphs.
+
+Every function takes the data first and ``ax=None``: it draws into ``ax`` when given, else
+into a new figure, and returns the ``Axes``.  The data are the frames of
+``nardy_fast.analysis.report`` (column names as documented there) or positions.
+
+============================  ===============================================================
+function                      draws
+============================  ===============================================================
+``plot_board(position)``      the 24 points, checkers with counts, both sides' numbering,
+                              the side on roll, pip counts and checkers off
+``race_chart(frame)``         P(win) and P(mars win) of the side on roll against the pip
+                              difference (``report.race_report``), exact and rollout rows
+``bearoff_distribution(ps)``  P(bearing off in exactly t turns) of one or two positions
+``convergence_chart(frame)``  a rollout estimate and its 95% band against games played
+                              (``report.convergence_report``)
+``game_chart(frame)``         pip counts of both sides and White's P(win) turn by turn
+                              (``report.game_report``)
+============================  ===============================================================
+
+``plot_board`` and ``save_figure`` come from ``nardy_fast.core.diagram``.
+"""
+import numpy as np
+
+from nardy_fast.core.diagram import new_axes, plot_board, save_figure  # noqa: F401 (re-exported)
+from nardy_fast.core.position import Position
+from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
+
+__all__ = ["plot_board", "race_chart", "bearoff_distribution", "convergence_chart",
+           "game_chart", "save_figure"]
+
+
+def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=None):
+    """P(win) and P(mars win) of the side on roll against ``x`` (default the pip
+    difference, mover minus opponent) from a ``report.race_report`` frame.
+
+    Exact rows (bear-off database) are dots, rollout rows crosses with 95% error bars;
+    a line joins the mean of each ``x`` bin (``bins``: an int or edges; default about
+    12 bins).  ``cube`` (``"geometric"`` or ``"arithmetic"``) overlays the doubling window
+    of a centred cube at stake 1 (``cube.doubling_window``): P(win) from the double point
+    to the opponent's pass point shaded as "double, take", above it "double, pass", for
+    the cube efficiency ``efficiency`` (default: the race value at the frame's median
+    pips of the side on roll, or ``CONTACT_EFFICIENCY``).  Returns the Axes.
+    """
+    for col in (x, "p_win", "p_mars_win", "method"):
+        if col not in frame.columns:
+            raise ValueError(f"race_chart: the frame has no {col!r} column "
+                             "(use report.race_report)")
+    ax = new_axes(ax)
+    exact = frame["method"] != "rollout"
+    for col, colour, label in (("p_win", "C0", "P(win)"), ("p_mars_win", "C3", "P(mars win)")):
+        if exact.any():
+            ax.scatter(frame.loc[exact, x], frame.loc[exact, col], s=12, color=colour,
+                       alpha=0.5, label=f"{label}, exact")
+        if (~exact).any():
+            se = frame.loc[~exact, "se_" + col] if "se_" + col in frame else None
+            ax.errorbar(frame.loc[~exact, x], frame.loc[~exact, col],
+                        yerr=None if se is None else 1.96 * se, fmt="x", ms=4,
+                        color=colour, alpha=0.6, elinewidth=0.8, label=f"{label}, rollout")
+        if len(frame) >= 4:
+            nb = bins if bins is not None else min(12, max(2, len(frame) // 8))
+            edges = np.histogram_bin_edges(frame[x], bins=nb)
+            idx = np.clip(np.digitize(frame[x], edges) - 1, 0, len(edges) - 2)
+            g = frame.groupby(idx)
+            centres = g[x].mean()
+            ax.plot(centres, g[col].mean(), color=colour, lw=1.5)
+    if cube is not None:
+        if efficiency is None:
+            if "pips_mover" in frame.columns and len(frame):
+                xs, ys = zip(*RACE_EFFICIENCY)
+                efficiency = float(np.interp(frame["pips_mover"].median(), xs, ys))
+            else:
+                efficiency = CONTACT_EFFICIENCY
+        lo, hi = doubling_window(efficiency, cube)
+        ax.axhspan(lo, hi, color="C2", alpha=0.15,
+                   label=f"double, take ({lo:.2f}-{hi:.2f}, x = {efficiency:.2f})")
+        ax.axhspan(hi, 1.0, color="C1", alpha=0.12, label="double, pass")
+    ax.axvline(0, color="grey", lw=0.7, ls=":")
+    ax.set_xlabel("pip difference, side on roll minus opponent (pips)" if x == "pip_diff"
+                  else x)
+    ax.set_ylabel("probability (side on roll)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title("Race: win and mars against pip difference")
+    ax.legend(fontsize=8, loc="best")
+    return ax
+
+
+# -- bear-off distribution ---------------------------------------------------------------
+def _board6(item):
+    if isinstance(item, str):
+        item = Position.from_id(item)
+    if isinstance(item, Position):
+        b = item.mover
+        if b[:18].any():
+            raise ValueError(f"position {item.id}: the side on roll has checkers outside its "
+                             "home; the bear-off database does not apply")
+        return np.ascontiguousarray(b[23:17:-1], dtype=np.uint8)
+    a = np.asarray(item)
+    if a.shape == (24,):
+        if a[:18].any():
+            raise ValueError("board: checkers outside the home (points 19-24)")
+        return np.ascontiguousarray(a[23:17:-1], dtype=np.uint8)
+    if a.shape == (6,):
+        return np.ascontiguousarray(a, dtype=np.uint8)
+    raise ValueError(f"bear-off board: expected a Position, an ID, 24 or 6 counts, "
+                     f"got shape {a.shape}")
+
+
+def _single_board(x):
+    """True for one Position, ID or board (not a list of them)."""
+    if isinstance(x, (Position, str)):
+        return True
+    if isinstance(x, (list, tuple)) and x and isinstance(x[0], (Position, str, list, tuple,
+                                                                np.ndarray)):
+        return False
+    return np.ndim(x) == 1
+
+
+def bearoff_distribution(positions, ax=None, labels=None, db=None):
+    """Bars of P(the side on roll bears off in exactly t turns) for one or two positions.
+
+    ``positions``: a Position/ID/board, or a list of up to two (their side on roll must be
+    all home; a board is 24 counts in own numbering or the 6 home counts, point 24 first).
+    ``db``: a one-sided database (default ``bearoff.one_sided()``).  The legend gives the
+    mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
+    """
+    if _single_board(positions):
+        positions = [positions]
+    positions = list(positions)
+    if not 1 <= len(positions) <= 2:
+        raise ValueError(f"bearoff_distribution: expected one or two positions, "
+                         f"got {len(positions)}")
+    if db is None:
+        from nardy_fast.tables.bearoff import one_sided
+        db = one_sided()
+    ax = new_axes(ax)
+    width = 0.8 / len(positions)
+    for k, item in enumerate(positions):
+        b6 = _board6(item)
+        dist = np.asarray(db.distribution(b6), dtype=float)
+        t = np.arange(len(dist))
+        mean = float(db.mean_turns(b6))
+        name = labels[k] if labels else (f"position {k + 1}" if len(positions) > 1 else
+                                         "position")
+        nz = np.flatnonzero(dist > 1e-9)
+        if nz.size:
+            t, dist = t[nz[0]:nz[-1] + 1], dist[nz[0]:nz[-1] + 1]
+        ax.bar(t + (k - (len(positions) - 1) / 2) * width, dist, width=width,
+               color=f"C{k}", alpha=0.85,
+               label=f"{name}: mean {mean:.3f} turns, EPC {mean * 49 / 6:.1f} pips")
+    ax.set_xlabel("turns to bear off (own turns)")
+    ax.set_ylabel("probability")
+    ax.set_title("Turns to bear off")
+    ax.legend(fontsize=8)
+    return ax
+
+
+# -- convergence ------------------------------------------------------------------------
+def convergence_chart(frame, ax=None, column="equity"):
+    """A rollout estimate (``column``: ``"equity"`` or ``"p_win"``) and its 95% confidence
+    band against games played, from ``report.convergence_report``; returns the Axes."""
+    for col in ("games", column, "se_" + column):
+        if col not in frame.columns:
+            raise ValueError(f"convergence_chart: the frame has no {col!r} column "
+                             "(use report.convergence_report)")
+    import matplotlib.ticker
+
+    ax = new_axes(ax)
+    f = frame.sort_values("games")
+    g, est, se = f["games"].to_numpy(float), f[column].to_numpy(float), \
+        f["se_" + column].to_numpy(float)
+    ax.fill_between(g, est - 1.96 * se, est + 1.96 * se, color="C0", alpha=0.25,
+                    label="95% confidence band")
+    ax.plot(g, est, "o-", color="C0", ms=4, label=column)
+    ax.axhline(est[-1], color="grey", lw=0.7, ls=":")
+    ax.set_xscale("log")
+    ax.set_xticks(g, [f"{int(x):,}" for x in g])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("games rolled out")
+    ax.set_ylabel("equity (points)" if column == "equity" else "probability")
+    ax.set_title(f"Rollout convergence: {column}")
+    ax.legend(fontsize=8)
+    return ax
+
+
+# -- game graph -------------------------------------------------------------------------
+def game_chart(frame, ax=None):
+    """Pip counts of White and Black per turn and, when the frame has ``p_win_white``,
+    White's win probability on a second axis (from ``report.game_report``).
+
+    Returns the pip Axes; the probability Axes is ``ax.right_ax`` when drawn.
+    """
+    for col in ("turn", "pips_white", "pips_black"):
+        if col not in frame.columns:
+            raise ValueError(f"game_chart: the frame has no {col!r} column "
+                             "(use report.game_report)")
+    ax = new_axes(ax, figsize=(8, 4))
+    ax.plot(frame["turn"], frame["pips_white"], color="#b8860b", lw=1.6, label="White pips")
+    ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, label="Black pips")
+    ax.set_xlabel("turn (one side's move)")
+    ax.set_ylabel("pips")
+    handles, labels = ax.get_legend_handles_labels()
+    if "p_win_white" in frame.columns:
+        right = ax.twinx()
+        right.plot(frame["turn"], frame["p_win_white"], color="C0", lw=1.2, ls="--",
+                   label="P(White wins)")
+        right.set_ylim(-0.02, 1.02)
+        right.set_ylabel("P(White wins)")
+        h2, l2 = right.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+        ax.right_ax = right
+    ax.legend(handles, labels, fontsize=8, loc="lower left")
+    ax.set_title("Game graph")
+    return ax

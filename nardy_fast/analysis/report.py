@@ -1,0 +1,679 @@
+"""Tidy pandas reports of positions, decisions and games, and their export.
+
+Every report is a ``pandas.DataFrame`` with one row per observation (a position, a legal
+move, a turn).  Inputs: a ``Position``, a position ID, a list of either, or a
+``pandas.Series`` of IDs (its index is kept).  "Mover" is the side on roll in that row's
+position; probabilities are per game for the mover before it rolls (rule book section 7).
+
+Columns
+-------
+=====================  ======  ===========================================================
+column                 unit    meaning
+=====================  ======  ===========================================================
+id                     --      position ID (``Position.id``)
+side                   --      colour on roll, ``"white"`` or ``"black"``
+pips_mover/_opponent   pips    pip count: sum over checkers on the board of 25 - point
+pip_diff               pips    ``pips_mover - pips_opponent`` (negative: the mover leads)
+head_*                 chk     checkers on the side's point 1 (its head)
+home_*                 chk     checkers in the side's home (points 19-24)
+off_*                  chk     checkers borne off
+points_*               points  points the side holds (one checker holds a point)
+block_*                points  longest run of consecutive points held, along the other
+                               side's path (what blocks it; 6 is a full block)
+epc_*                  pips    effective pip count: mean turns to bear off (one-sided
+                               bear-off database) x 49/6; NaN unless all the side's
+                               checkers on the board are in its home
+phase                  --      ``"over"``, ``"bearoff"`` (both sides all home), ``"race"``
+                               (no contact left) or ``"contact"``
+method                 --      ``"two_sided"``/``"one_sided"``/``"mars"`` (bear-off
+                               database), ``"net 0-ply"``/``"net 1-ply"``/``"net 2-ply"``
+                               (the evaluator, ``Evaluator.default()``), ``"rollout"``
+                               (its policy in ``extra``), or ``"final"`` (the game is over)
+p_win, p_lose          prob.   winning / losing the game, any way
+p_mars_win/_loss       prob.   winning / losing by mars (koks and home mars included)
+p_koks_*, p_home_mars_*  prob. the mars refinements (``scoring="extended"`` only)
+p_draw                 prob.   a draw (``draw_rule=True`` only)
+equity                 points  expected points for the mover under the rules' scoring
+se_*                   --      standard error of that estimate (0 for exact methods)
+ci95_*_low/_high       --      normal 95% confidence bounds of ``p_win`` and ``equity``
+games                  games   games rolled out (0 for exact methods)
+move                   --      the steps of a move, ``"1/7 7/11"`` (mover's numbering)
+id_after               --      position ID after the move (the opponent on roll)
+rank                   --      1 = the best move by equity
+equity_loss            points  equity of the best move minus this move's (>= 0)
+mark                   --      ``""``, ``"doubtful"`` (equity_loss >= 0.04), ``"error"``
+                               (>= 0.08) or ``"blunder"`` (>= 0.16): ``MARKS``
+turn                   --      1-based turn (one side's move) of a game record
+player                 --      the player's name in a game record
+dice                   --      the roll, ``"64"``
+=====================  ======  ===========================================================
+
+``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
+HTML by the file suffix, atomically (temporary file, then ``os.replace``).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from nardy_fast.core._io import atomic_write
+from nardy_fast.core._checks import check_dice
+from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
+from nardy_fast.core.rules import as_rules
+
+__all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
+           "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
+           "evaluate_many", "mark", "MARKS", "METHODS",
+           "save", "to_csv", "to_parquet", "to_html"]
+
+EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
+DEFAULT_GAMES = 500
+DEFAULT_SEED = 2026
+METHODS = ("auto", "exact", "net", "rollout")
+# Marks of a move by the equity it loses against the best (points; GNU Backgammon's
+# thresholds for doubtful, bad and very bad moves): the highest threshold reached.
+MARKS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
+
+_PROB = ["p_win", "p_mars_win", "p_lose", "p_mars_loss"]
+_EXT = ["p_koks_win", "p_koks_loss", "p_home_mars_win", "p_home_mars_loss"]
+_SE = ["se_p_win", "se_p_mars_win", "se_p_mars_loss", "se_equity"]
+_CI = ["ci95_p_win_low", "ci95_p_win_high", "ci95_equity_low", "ci95_equity_high"]
+
+
+# -- inputs ------------------------------------------------------------------------------
+def as_positions(positions):
+    """``(list of Position, index or None)`` from a Position, an ID, a list or a Series.
+
+    Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
+    """
+    import pandas as pd
+
+    if isinstance(positions, (Position, str)):
+        return [as_position(positions, "positions[0]")], None
+    if isinstance(positions, pd.DataFrame):
+        if "id" not in positions.columns:
+            raise ValueError("positions: a DataFrame needs an 'id' column of position IDs")
+        positions = positions["id"]
+    index = None
+    if isinstance(positions, pd.Series):
+        index = positions.index
+        items = list(positions.values)
+    elif isinstance(positions, (list, tuple, pd.Index, np.ndarray)):
+        items = list(positions)
+    else:
+        raise TypeError("positions: expected a Position, a position ID, a list of them or a "
+                        f"pandas Series of IDs, got {type(positions).__name__}")
+    return [as_position(p, f"positions[{i}]") for i, p in enumerate(items)], index
+
+
+def _frame(rows, index=None, columns=None):
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=columns)
+    if index is not None:
+        df.index = index
+    return df
+
+
+# -- pip report --------------------------------------------------------------------------
+def _longest_block(board, other_path=True):
+    """Longest run of held points; along the other side's path (mover idx 12..23, 0..11)."""
+    held = np.asarray(board) > 0
+    if other_path:
+        held = np.roll(held, -12)
+    best = run = 0
+    for h in held:
+        run = run + 1 if h else 0
+        best = max(best, run)
+    return best
+
+
+def _one_sided():
+    try:
+        from nardy_fast.tables.bearoff import one_sided
+    except ImportError:                               # pragma: no cover - partial install
+        return None
+    return one_sided()
+
+
+def _epc_many(boards, db):
+    """EPC (pips) of each side board, NaN where a checker is outside the home."""
+    boards = np.asarray(boards, dtype=np.uint8).reshape(-1, 24)
+    out = np.full(len(boards), np.nan)
+    ok = ~boards[:, :18].any(axis=1)
+    if db is None or not ok.any():
+        return out
+    b6 = np.ascontiguousarray(boards[ok][:, 23:17:-1])
+    out[ok] = np.asarray(db.mean_turns_many(b6), dtype=float) * EPC_FACTOR
+    return out
+
+
+def pip_report(positions, epc=True):
+    """Race statistics of each position: pips, head, home, off, points, blocks, EPC, phase.
+
+    Parameters
+    ----------
+    positions : Position, str, list or pandas.Series
+        Positions or IDs (a Series keeps its index).
+    epc : bool
+        Fill ``epc_mover``/``epc_opponent`` from the one-sided bear-off database (built on
+        first use; NaN where a side is not all home).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per position; columns ``id, side, pips_mover, pips_opponent, pip_diff,
+        head_*, home_*, off_*, points_*, block_*, epc_*, phase`` (see the module table).
+
+    Examples
+    --------
+    >>> row = pip_report(Position.initial()).iloc[0]
+    >>> int(row.pips_mover), int(row.pip_diff), int(row.head_mover), row.phase
+    (360, 0, 15, 'contact')
+    """
+    pos_list, index = as_positions(positions)
+    rows = []
+    for p in pos_list:
+        pm, po = p.pips
+        om, oo = p.off
+        row = {"id": p.id, "side": p.side, "pips_mover": pm, "pips_opponent": po,
+               "pip_diff": pm - po}
+        row["head_mover"], row["head_opponent"] = int(p.mover[0]), int(p.opponent[0])
+        row["home_mover"] = int(p.mover[18:].sum())
+        row["home_opponent"] = int(p.opponent[18:].sum())
+        row["off_mover"], row["off_opponent"] = om, oo
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            row[f"points_{name}"] = int((b > 0).sum())
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            row[f"block_{name}"] = _longest_block(b)
+        rows.append(row)
+    df = _frame(rows, index)
+    if not pos_list:
+        return df
+    db = _one_sided() if epc else None
+    boards = np.stack([p.boards for p in pos_list])
+    df["epc_mover"] = _epc_many(boards[:, 0], db)
+    df["epc_opponent"] = _epc_many(boards[:, 1], db)
+    df["phase"] = [p.phase for p in pos_list]
+    return df
+
+
+# -- evaluation --------------------------------------------------------------------------
+def _final_outcome(pos, rules):
+    """Outcome of a finished position for the side on roll (it has lost, or drawn)."""
+    from nardy_fast.core.record import game_result
+    from nardy_fast.core.result import Outcome
+
+    res = game_result(pos, rules)
+    if res is None or res["kind"] == "draw":
+        return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0 if res else 0.0)
+    won = res["winner"] == pos.side
+    kind = res["kind"]
+    mars = 1.0 if kind != "oin" else 0.0
+    koks = 1.0 if kind == "koks" else 0.0
+    hm = 1.0 if kind == "home_mars" else 0.0
+    pts = res["points"]
+    if won:
+        return Outcome(1.0, mars, 0.0, 0.0, pts, "final", p_koks_win=koks, p_home_mars_win=hm)
+    return Outcome(0.0, 0.0, 1.0, mars, -pts, "final", p_koks_loss=koks, p_home_mars_loss=hm)
+
+
+def _draw_outcome():
+    from nardy_fast.core.result import Outcome
+    return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+
+
+def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
+    _check_games(n_games)
+    return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
+                truncate=truncate, workers=workers, client=client, progress=progress)
+
+
+def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, rules=None,
+             policy="net", truncate="bearoff", workers=None, client=None, progress=False,
+             plies=0):
+    """The ``Outcome`` of one position for the side on roll.
+
+    ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
+    evaluator at ``plies``), ``"exact"`` (database only; ``ValueError`` otherwise),
+    ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
+    the databases too) or ``"rollout"`` (games played by ``policy``, default the
+    evaluator's 0-ply moves).  A finished game gives method ``"final"``.  The rollout
+    arguments go to ``nardy_fast.engine.rollout``.
+    """
+    return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
+                         workers, client, progress, plies)[0]
+
+
+def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+                  rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+                  progress=False, plies=0):
+    """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
+    rollouts share one run (``rollout_many``, the same seed for each position: common
+    random numbers).  Returns a list of Outcome."""
+    rules = as_rules(rules)
+    _check_games(n_games)
+    if method not in METHODS:
+        raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, METHODS))}")
+    out = [None] * len(positions)
+    todo = []
+    net = []
+    for i, p in enumerate(positions):
+        if p.is_over():
+            out[i] = _final_outcome(p, rules)
+        elif method == "exact" or (method == "auto" and p.is_bearoff()):
+            from nardy_fast.tables.race import race_probabilities
+            try:
+                out[i] = race_probabilities(p, rules=rules)
+            except ValueError as e:
+                raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
+        elif method == "rollout":
+            todo.append(i)
+        else:
+            net.append(i)
+    if net:
+        from nardy_fast.engine.evaluator import Evaluator
+        ev = Evaluator.default().with_rules(rules)
+        for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
+            out[i] = o
+    if todo:
+        from nardy_fast.core.result import Outcome
+        from nardy_fast.engine.rollout import rollout, rollout_many
+
+        kw = _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress)
+        if len(todo) == 1:
+            out[todo[0]] = rollout(positions[todo[0]], **kw)
+        else:
+            frame = rollout_many([positions[i] for i in todo], **kw)
+            names = set(Outcome.__dataclass_fields__) - {"extra"}
+            for k, i in enumerate(todo):
+                d = frame.iloc[k].to_dict()
+                extra = {key[6:]: v for key, v in d.items() if key.startswith("extra_")}
+                out[i] = Outcome(**{key: d[key] for key in names if key in d}, extra=extra)
+    return out
+
+
+def _check_games(n_games):
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"n_games={n_games!r}: expected a positive integer")
+
+
+def _outcome_columns(rules):
+    cols = list(_PROB)
+    if rules.scoring == "extended":
+        cols += _EXT
+    if rules.draw_rule:
+        cols.append("p_draw")
+    return cols + ["equity"] + _SE + _CI + ["games"]
+
+
+def _outcome_row(o, rules):
+    d = o.to_dict()
+    return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
+
+
+def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+               rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+               progress=False, plies=0):
+    """Win, mars and equity of each position for the side on roll.
+
+    Parameters
+    ----------
+    positions : Position, str, list or pandas.Series
+    method : {"auto", "exact", "net", "rollout"}
+        ``"auto"``: the exact bear-off database when both sides are all home, else the
+        evaluator at ``plies``; ``"exact"`` raises ``ValueError`` for a position outside
+        the database; ``"rollout"``: games played by ``policy`` (see ``evaluate``).
+    n_games, seed, policy, truncate, workers, client, progress
+        Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
+    plies : {0, 1, 2}
+        Look-ahead of the evaluator.
+    rules : Rules, dict or None
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``id, side, method, p_win, p_mars_win, p_lose, p_mars_loss`` (+ koks/home mars
+        with extended scoring, ``p_draw`` with the draw rule), ``equity, se_*, ci95_*,
+        games`` (see the module table).
+    """
+    rules = as_rules(rules)
+    pos_list, index = as_positions(positions)
+    outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
+                         client, progress, plies)
+    rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)}
+            for p, o in zip(pos_list, outs)]
+    return _frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules))
+
+
+# -- move report -------------------------------------------------------------------------
+def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method="auto",
+                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+                progress=False, plies=0):
+    """Every legal move of ``position`` for ``dice``, ranked by the mover's equity.
+
+    Each move is scored by the position after it, the opponent on roll: the mover's
+    equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
+    bear-off, else the evaluator at ``plies`` by default; with ``"rollout"`` the same
+    seed for every move, so the moves share their dice: common random numbers).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct legal result, best first: ``rank, move, id_after, method,
+        equity, equity_loss, p_win, p_mars_win, p_lose, p_mars_loss, ..., se_*, ci95_*,
+        games`` (mover's view; see the module table).
+
+    Examples
+    --------
+    >>> mr = move_report(Position.initial(), (6, 5), n_games=36, truncate=None, workers=1)
+    >>> mr[["rank", "move", "equity_loss"]].to_dict("records")
+    [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
+    """
+    rules = as_rules(rules)
+    pos = as_position(position, "positions[0]")
+    d1, d2 = check_dice(dice)
+    moves = pos.legal_moves(d1, d2, rules)
+    # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
+    draws = [not any(m.board) and not pos.opponent.any() for m in moves]
+    afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
+    outs = iter(evaluate_many([a for a in afters if a is not None], method, n_games, seed,
+                              rules, policy, truncate, workers, client, progress, plies))
+    rows = []
+    for m, after in zip(moves, afters):
+        # the mover's view of the opponent's Outcome
+        o = _draw_outcome() if after is None else next(outs).flipped()
+        rows.append({"move": str(m) if m.steps else "pass",
+                     "id_after": "" if after is None else after.id,
+                     "method": o.method, **_outcome_row(o, rules)})
+    cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
+        [c for c in _outcome_columns(rules) if c != "equity"]
+    df = _frame(rows)
+    df = df.sort_values("equity", ascending=False, kind="mergesort").reset_index(drop=True)
+    df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
+    df["rank"] = np.arange(1, len(df) + 1)
+    return df[cols]
+
+
+# -- game report -------------------------------------------------------------------------
+def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_SEED,
+                method="auto", policy="net", truncate="bearoff", workers=None, client=None,
+                progress=False, plies=0, cube=False, cube_probabilities=None):
+    """One row per turn of a game record, plus a last row for the final position.
+
+    Parameters
+    ----------
+    record : GameRecord or str
+        A record, or the path of a record file.
+    win_prob : bool
+        Evaluate each position before its turn (``p_win`` etc. for the mover,
+        ``p_win_white`` for White).
+    analyse : bool
+        Also rank the legal moves of every turn (``move_report``, by default with the
+        evaluator at ``plies``): ``n_moves``, ``best_move``, ``equity_played``,
+        ``equity_best``, ``equity_loss`` (points, >= 0) and ``mark`` (``MARKS``).  With
+        ``method="rollout"`` every legal move is rolled out (``n_games`` each) unless the
+        database applies.
+    progress : bool
+        A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
+    cube : bool
+        With a cube in the record's rules (the other columns are then cubeless: win
+        probabilities and moves under the same rules without the cube): judge the cube
+        actions (``cube.cube_analysis``; cubeless probabilities from
+        ``cube_probabilities``, default the evaluator): columns ``cube_played``,
+        ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
+        raise) and ``take_loss`` (points the opponent lost by its answer);
+        ``cube.cube_error_rates`` sums them per side.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``turn, line, side, player, dice, move, id, pips_white, pips_black, pips_mover,
+        pips_opponent, off_white, off_black, phase`` and, as asked, ``method, p_win,
+        p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
+        and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
+        empty) is the final position.
+    """
+    from nardy_fast.core.record import GameRecord, read_record
+
+    if isinstance(record, (str, os.PathLike)):
+        record = read_record(record)
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
+    rules = as_rules(record.rules)
+    if rules.cube is not None:        # the win and move columns stay cubeless
+        import dataclasses
+        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    positions = record.positions()
+    kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
+              workers=workers, client=client, progress=progress and not analyse,
+              plies=plies)
+    outs = evaluate_many(positions, method, **kw) if win_prob else None
+    kw["progress"] = False
+    rows = []
+    bar = None
+    if analyse and progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(record.turns), desc="analysing turns", unit="turn")
+    for k, pos in enumerate(positions):
+        if bar is not None and k:
+            bar.update(1)
+        turn = record.turns[k] if k < len(record.turns) else None
+        pm, po = pos.pips
+        om, oo = pos.off
+        white_first = pos.side == WHITE
+        row = {"turn": k + 1, "line": _line_no(record, k), "side": pos.side,
+               "player": record.white if pos.side == WHITE else record.black,
+               "dice": f"{turn.dice[0]}{turn.dice[1]}" if turn else "",
+               "move": (" ".join(f"{a}/{b}" for a, b in turn.steps) or "pass") if turn else "",
+               "id": pos.id,
+               "pips_white": pm if white_first else po, "pips_black": po if white_first else pm,
+               "pips_mover": pm, "pips_opponent": po,
+               "off_white": om if white_first else oo, "off_black": oo if white_first else om,
+               "phase": pos.phase}
+        if win_prob:
+            o = outs[k]
+            row.update({"method": o.method, "p_win": o.p_win, "p_mars_win": o.p_mars_win,
+                        "p_lose": o.p_lose, "p_mars_loss": o.p_mars_loss, "equity": o.equity,
+                        "se_equity": o.se_equity,
+                        "p_win_white": o.p_win if white_first else o.p_lose})
+        if analyse:
+            row.update(_analyse_turn(pos, turn, method, kw))
+        rows.append(row)
+    if bar is not None:
+        bar.close()
+    frame = _frame(rows)
+    if cube:
+        from nardy_fast.analysis.cubereport import cube_analysis
+        ca = cube_analysis(record, cube_probabilities, n_games=n_games, seed=seed)
+        ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
+        ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+        frame = frame.join(ca, on="turn")
+    return frame
+
+
+def _line_no(record, k):
+    offset = 1 if record.start.side == BLACK else 0
+    return (k + offset) // 2 + 1
+
+
+def _analyse_turn(pos, turn, method, kw):
+    empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
+             "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
+    if turn is None:
+        return empty
+    moves = pos.legal_moves(turn.dice[0], turn.dice[1], kw["rules"])
+    played = _board_after(pos, turn)
+    if len(moves) == 1:
+        best = str(moves[0]) if moves[0].steps else "pass"
+        return {"n_moves": 1, "best_move": best, "equity_played": math.nan,
+                "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
+    mr = move_report(pos, turn.dice, method=method, **kw)
+    after_id = "" if not (any(played) or pos.opponent.any()) else \
+        Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
+    mine = mr.loc[mr["id_after"] == after_id, "equity"]
+    eq_played = float(mine.iloc[0]) if len(mine) else math.nan
+    eq_best = float(mr["equity"].iloc[0])
+    best = mr["move"].iloc[0]
+    if mr["id_after"].iloc[0] == after_id:          # the played move, in its own step order
+        best = " ".join(f"{a}/{b}" for a, b in turn.steps) or "pass"
+    return {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
+            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
+            "mark": mark(eq_best - eq_played)}
+
+
+def mark(equity_loss):
+    """The mark of a move losing ``equity_loss`` points (``MARKS``; "" below them all)."""
+    out = ""
+    for name, threshold in MARKS:
+        if equity_loss >= threshold:
+            out = name
+    return out
+
+
+def _board_after(pos, turn):
+    from nardy_fast.core.record import apply_steps
+    return apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
+
+
+def error_rates(report):
+    """Per side of an analysed ``game_report``: decisions, equity lost, error rate.
+
+    Returns a DataFrame indexed by ``side`` with ``player, turns, decisions`` (turns with
+    more than one legal move), ``errors`` (equity_loss > 0.001 points), ``equity_lost``
+    (points), ``error_rate`` (mean points lost per decision, x 1000: "millipoints") and,
+    when the report has marks, ``n_doubtful``, ``n_error``, ``n_blunder``: the moves of
+    each mark (the highest threshold of ``MARKS`` the move reached).
+    """
+    if "equity_loss" not in report.columns:
+        raise ValueError("error_rates: the report has no equity_loss column; "
+                         "use game_report(..., analyse=True)")
+    played = report[report["move"] != ""]
+    dec = played[played["n_moves"] > 1]
+    out = played.groupby("side", sort=False).agg(player=("player", "first"),
+                                                 turns=("turn", "size"))
+    g = dec.groupby("side", sort=False)["equity_loss"]
+    out["decisions"] = g.size().reindex(out.index, fill_value=0)
+    out["errors"] = g.apply(lambda s: int((s > 1e-3).sum())).reindex(out.index, fill_value=0)
+    out["equity_lost"] = g.sum().reindex(out.index, fill_value=0.0)
+    out["error_rate"] = 1000 * out["equity_lost"] / out["decisions"].where(out["decisions"] > 0)
+    if "mark" in dec.columns:
+        for name, _ in MARKS:
+            out["n_" + name] = (
+                (dec["mark"] == name).groupby(dec["side"], sort=False).sum()
+                .reindex(out.index, fill_value=0).astype(int))
+    return out
+
+
+# -- convergence and race ----------------------------------------------------------------
+def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAULT_SEED,
+                       rules=None, policy="net", truncate="bearoff", workers=None,
+                       client=None):
+    """Rollouts of increasing size with one seed: the estimate against games played.
+
+    Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
+    se_equity, ci95_*`` (see the module table).  A given seed makes the first games of a
+    larger rollout those of the smaller ones when the rollout runs its chunks in order, so
+    the rows trace one run.
+    """
+    pos = as_position(position, "positions[0]")
+    sizes = [int(n) for n in n_games]
+    for n in sizes:
+        _check_games(n)
+    rules = as_rules(rules)
+    from nardy_fast.engine.rollout import rollout
+
+    rows = []
+    for n in sizes:
+        o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,
+                    workers=workers, client=client, progress=False)
+        d = o.to_dict()
+        rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
+                     "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,
+                     "equity": o.equity, "se_equity": o.se_equity,
+                     **{k: d[k] for k in _CI}})
+    return _frame(rows)
+
+
+def race_sample(n=200, seed=DEFAULT_SEED, kind="bearoff"):
+    """Random race positions (no contact), White on roll, as a list of Positions.
+
+    ``kind="bearoff"``: every checker of both sides in its home (or off: each side keeps
+    1..15 checkers); ``kind="race"``: checkers anywhere on the side's points 13-24.
+    """
+    if kind not in ("bearoff", "race"):
+        raise ValueError(f"kind={kind!r}: expected 'bearoff' or 'race'")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n={n!r}: expected a positive integer")
+    rng = np.random.default_rng(seed)
+    lo = 18 if kind == "bearoff" else 12
+    out = []
+    for _ in range(n):
+        sides = []
+        for _side in range(2):
+            k = int(rng.integers(1, 16)) if kind == "bearoff" else 15
+            b = np.zeros(24, np.uint8)
+            np.add.at(b, rng.integers(lo, 24, size=k), 1)
+            sides.append(b)
+        out.append(Position.from_boards(sides[0], sides[1], WHITE))
+    return out
+
+
+def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
+                epc=True):
+    """``pip_report`` joined with ``win_report`` (one row per position): the data of the
+    race chart (``plot.race_chart``)."""
+    pr = pip_report(positions, epc=epc)
+    wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
+                    policy=policy, truncate=truncate, workers=workers, client=client)
+    return pr.join(wr.drop(columns=["id", "side"]))
+
+
+# -- export ------------------------------------------------------------------------------
+def to_csv(frame, path, **kwargs):
+    """Write ``frame`` as CSV (no index unless it is named), atomically; returns the path."""
+    kwargs.setdefault("index", frame.index.name is not None)
+    return atomic_write(path, lambda p: frame.to_csv(p, **kwargs))
+
+
+def to_parquet(frame, path, **kwargs):
+    """Write ``frame`` as Parquet with pyarrow, atomically; returns the path."""
+    kwargs.setdefault("engine", "pyarrow")
+    return atomic_write(path, lambda p: frame.to_parquet(p, **kwargs))
+
+
+def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
+    """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path."""
+    import html
+
+    kwargs.setdefault("index", frame.index.name is not None)
+    table = frame.to_html(float_format=float_format, border=0, classes="nardy", **kwargs)
+    title = html.escape(title or "nardy_fast report")
+    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            f"<title>{title}</title>\n<style>"
+            "body{font-family:sans-serif} table.nardy{border-collapse:collapse;font-size:13px}"
+            " table.nardy td,table.nardy th{padding:2px 8px;border-bottom:1px solid #ddd;"
+            "text-align:right}</style></head>\n"
+            f"<body><h1>{title}</h1>\n{table}\n</body></html>\n")
+
+    def write(p):
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(page)
+
+    return atomic_write(path, write)
+
+
+_WRITERS = {".csv": to_csv, ".parquet": to_parquet, ".pq": to_parquet, ".html": to_html,
+            ".htm": to_html}
+
+
+def save(frame, path, **kwargs):
+    """Write ``frame`` by the suffix of ``path``: ``.csv``, ``.parquet``/``.pq``, ``.html``."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext not in _WRITERS:
+        raise ValueError(f"{os.fspath(path)}: unknown report format {ext or '(none)'!r}; "
+                         "expected .csv, .parquet or .html")
+    return _WRITERS[ext](frame, path, **kwargs)

@@ -1,0 +1,596 @@
+"""The ``nardy-fast`` command line: parse, call the public API, print.
+
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``bearoff
+build|query``, ``report``, ``analyse``, ``cube``, ``train``, ``demo``; ``nardy-fast <command>
+--help`` for each.  Bad input gives a
+one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from nardy_fast.app import demo
+from nardy_fast.app._args import positive_int
+
+__all__ = ["main", "build_parser"]
+
+PROG = "nardy-fast"
+
+
+class CliError(Exception):
+    """An error reported as one line on stderr."""
+
+
+# -- argument helpers --------------------------------------------------------------------
+def _position(text):
+    from nardy_fast.core.position import Position
+
+    if text in ("start", "initial"):
+        return Position.initial()
+    return Position.from_id(text)
+
+
+def _dice(text):
+    """``"64"``, ``"6-4"``, ``"6,4"`` or ``"6 4"`` -> (6, 4)."""
+    digits = [c for c in text if not c.isspace() and c not in "-,/x:"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise argparse.ArgumentTypeError(
+            f"dice {text!r}: expected two dice 1..6 such as 64 or 6-4")
+    return int(digits[0]), int(digits[1])
+
+
+def _rules(text):
+    """``"classic"`` or ``"head_rule=generalized scoring=extended"`` -> Rules."""
+    from nardy_fast.core.rules import Rules
+
+    try:
+        return Rules.from_text(text)
+    except (ValueError, TypeError) as e:
+        raise argparse.ArgumentTypeError(f"--rules: {e}") from None
+
+
+def _add_rules(p):
+    p.add_argument("--rules", type=_rules, default=None, metavar="SPEC",
+                   help="rule variants: 'classic' (default) or name=value pairs, e.g. "
+                        "'head_rule=generalized scoring=extended'")
+
+
+def _add_rollout_opts(p, games):
+    p.add_argument("-n", "--games", type=positive_int, default=games,
+                   help=f"games per rollout (default {games})")
+    p.add_argument("--policy", default="net",
+                   choices=["net", "net:1", "greedy", "random"],
+                   help="rollout policy of both sides: the evaluator at 0-ply (default "
+                        "'net'), at 1-ply ('net:1'), 'greedy' or 'random'")
+    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="worker processes (default: the rollout's own choice)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="address of a Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--truncate", default="bearoff", choices=["bearoff", "none"],
+                   help="'bearoff' (default): stop a game once both sides are home and "
+                        "score the rest exactly; 'none': play every game out")
+
+
+def build_parser():
+    """The argparse parser of ``nardy-fast``."""
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Analyse long nardy: positions, legal moves, rollouts, bear-off "
+                    "databases, reports and game records.  Positions are given by their "
+                    "ID (see 'show'); 'start' is the initial position.",
+        epilog=f"'{PROG} COMMAND --help' explains each command.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    s = sub.add_parser("show", help="print the diagram of a position",
+                       description="Print the text diagram, pips and phase of a position.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--png", metavar="FILE", help="also draw the board to a PNG file")
+    s.set_defaults(func=cmd_show)
+
+    s = sub.add_parser("moves", help="list the legal moves for a roll",
+                       description="List the distinct legal moves of the side on roll for "
+                                   "a roll, with the position ID after each.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_moves)
+
+    s = sub.add_parser("rollout", help="roll out positions (Monte Carlo)",
+                       description="Play games from each position to the end and report "
+                                   "win, mars and equity with standard errors.")
+    s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
+    _add_rollout_opts(s, 10000)
+    _add_rules(s)
+    bar = s.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON, one object per position")
+    out.add_argument("--csv", action="store_true", help="print CSV")
+    s.set_defaults(func=cmd_rollout)
+
+    s = sub.add_parser("bearoff", help="build or query the bear-off database",
+                       description="Build the one-sided bear-off database, or query the "
+                                   "race probabilities and EPC of bear-off positions.")
+    bsub = s.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    b = bsub.add_parser("build", help="build (or load) the one-sided database",
+                        description="Build the one-sided bear-off database; with --out "
+                                    "save it to a file.")
+    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
+    b.add_argument("--two-sided", type=int, metavar="N", default=None,
+                   help="also build (and cache) the two-sided database of up to N checkers "
+                        "per side")
+    b.add_argument("--mars", type=int, metavar="N", default=None,
+                   help="also build (and cache) the exact mars table: 15 checkers against "
+                        "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
+                        "queries and rollouts")
+    b.add_argument("--threads", type=positive_int, default=None,
+                   help="threads of the mars build (default: every usable core; the table "
+                        "is the same for any number)")
+    _add_rules(b)
+    b.set_defaults(func=cmd_bearoff_build)
+    b = bsub.add_parser("query", help="EPC and exact race probabilities of positions",
+                        description="For each position: mean turns and EPC of each side "
+                                    "that is all home, and the exact race probabilities "
+                                    "when both are.")
+    b.add_argument("positions", nargs="+", help="position IDs")
+    _add_rules(b)
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.set_defaults(func=cmd_bearoff_query)
+
+    s = sub.add_parser("report", help="pip and win reports of positions or a game record",
+                       description="Write the pip report and win report (CSV and HTML) and "
+                                   "figures (PNG) of a file of position IDs (one per line, "
+                                   "'#' comments, or a CSV with an 'id' column) or of a "
+                                   "game record.")
+    s.add_argument("input", help="file of position IDs, or a game record")
+    s.add_argument("-o", "--out", default="report_output", help="output folder "
+                   "(default report_output)")
+    s.add_argument("--method", choices=["auto", "exact", "rollout"], default="auto",
+                   help="win probabilities: exact database, rollout, or auto (default)")
+    s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
+    _add_rollout_opts(s, 500)
+    s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game record",
+                       description="Replay a game record (checking every move), evaluate "
+                                   "each position and rank the legal moves of each turn; "
+                                   "reports the equity lost per turn and per player.")
+    s.add_argument("record", help="game record file")
+    s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
+                   "and the game graph (PNG) to this folder")
+    _add_rollout_opts(s, 200)
+    s.add_argument("--progress", action="store_true",
+                   help="show a progress bar over the turns")
+    s.set_defaults(func=cmd_analyse)
+
+    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
+                       description="Every legal move of the side on roll for a roll, ranked "
+                                   "by the evaluator's equity (points per game), with its "
+                                   "difference to the best.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of the best moves (default 0: the net itself)")
+    s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_hint)
+
+    s = sub.add_parser("play", help="play a game against the engine in the terminal",
+                       description="A game against the evaluator: type your moves in the "
+                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
+                                   "the engine's advice, 'quit' to stop.  The record is "
+                                   "saved when the game ends or stops.")
+    s.add_argument("--side", choices=["white", "black"], default="white",
+                   help="your colour (default white; White moves first)")
+    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
+                   help="the engine's look-ahead (default 1)")
+    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    s.add_argument("-o", "--out", default="game.mat", help="record file (default game.mat)")
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("train", help="train an evaluation net by self-play",
+                       description="TD(lambda) self-play training of the evaluation "
+                                   "network (nardy_fast.engine.train); resumes a checkpoint of "
+                                   "the same settings found at --out.  The shipped net is "
+                                   "made by this command with its defaults.")
+    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    s.add_argument("-n", "--games", type=positive_int, default=None,
+                   help="self-play games in all (default: train.train's)")
+    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    s.add_argument("--threads", type=positive_int, default=None,
+                   help="threads playing games (default: every usable core); does not "
+                        "change the result")
+    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
+                   help="games between strength checks against greedy (0: none; "
+                        "default 50000)")
+    s.add_argument("--log", default=None, metavar="FILE",
+                   help="append a JSON line per checkpoint and check to FILE")
+    s.set_defaults(func=cmd_train)
+
+    s = sub.add_parser("cube", help="money cube decision of a position",
+                       description="No double, double/take and double/pass equities of "
+                                   "the side on roll per unit stake, the proper actions and "
+                                   "the take point: exact in small bear-off races, else from "
+                                   "the evaluator's cubeless probabilities with the cube "
+                                   "model (nardy_fast.engine.cube).")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
+                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
+    s.add_argument("--beaver", action="store_true", help="allow the beaver")
+    s.add_argument("--stake", type=positive_int, default=1, help="current stake (default 1)")
+    s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
+                   help="who may raise: either side (default), the side on roll, the "
+                        "opponent")
+    s.add_argument("--method", default="auto",
+                   choices=["auto", "exact", "janowski", "rollout"],
+                   help="exact tables where they cover the race, else the cube model on "
+                        "the evaluator's probabilities (auto, default), or cube-aware "
+                        "rollouts")
+    s.add_argument("-n", "--games", type=positive_int, default=2000,
+                   help="games of each rollout of --method rollout (default 2000)")
+    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_cube)
+
+    s = sub.add_parser("demo", help="the main job on a small default",
+                       description=demo.DESCRIPTION)
+    demo.add_arguments(s)
+    s.set_defaults(func=cmd_demo)
+    return p
+
+
+# -- commands ----------------------------------------------------------------------------
+def _client(address):
+    if not address:
+        return None
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise CliError("--scheduler needs dask.distributed: pip install 'nardy_fast[dask]'") \
+            from None
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise CliError(f"--scheduler {address}: cannot connect ({e})") from None
+
+
+def _truncate(args):
+    return None if args.truncate == "none" else args.truncate
+
+
+def cmd_show(args):
+
+    pos = _position(args.position)
+    print(pos.diagram())
+    print(f"phase {pos.phase}")
+    if args.png:
+        from nardy_fast.core.diagram import plot_board, save_figure
+        save_figure(plot_board(pos), args.png)
+        print(f"board written to {args.png}")
+
+
+def cmd_moves(args):
+    pos = _position(args.position)
+    d1, d2 = args.dice
+    moves = pos.legal_moves(d1, d2, args.rules)
+    if args.json:
+        print(json.dumps([{"move": str(m) if m.steps else "pass",
+                           "steps": [[a, b] for a, b in m.steps],
+                           "id_after": pos.play(m).id} for m in moves], indent=1))
+        return
+    print(f"{pos.side} on roll, {d1}{d2}: {len(moves)} legal move(s)")
+    for k, m in enumerate(moves, 1):
+        print(f"{k:4d}  {(str(m) if m.steps else 'pass'):<28s} {pos.play(m).id}")
+
+
+def cmd_rollout(args):
+    from nardy_fast.engine.rollout import rollout
+
+    positions = [_position(t) for t in args.positions]
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    client = _client(args.scheduler)
+    rows = []
+    try:
+        for pos in positions:
+            o = rollout(pos, args.games, policy=args.policy, seed=args.seed, rules=args.rules,
+                        truncate=_truncate(args),
+                        workers=args.workers, client=client,
+                        progress=progress)
+            rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
+    finally:
+        if client is not None:
+            client.close()
+    if args.json:
+        for r in rows:
+            print(json.dumps(r, default=str))
+    elif args.csv:
+        import pandas as pd
+        pd.DataFrame(rows).to_csv(sys.stdout, index=False)
+    else:
+        for r in rows:
+            lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
+            print(f"{r['id']}  {r['side']} on roll  games {r['games']}")
+            print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
+                  f"P(mars win) {r['p_mars_win']:.4f}   P(mars loss) {r['p_mars_loss']:.4f}")
+            print(f"  equity {r['equity']:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]")
+
+
+def cmd_bearoff_build(args):
+    from nardy_fast.tables import bearoff
+
+    db = bearoff.one_sided()
+    if args.out:
+        if not hasattr(db, "save"):
+            raise CliError("this bear-off database cannot be saved (no save method)")
+        db.save(args.out)
+        print(f"one-sided bear-off database written to {args.out}")
+    else:
+        n = getattr(db, "n_boards", None)
+        print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
+    if args.two_sided is not None:
+        ts = bearoff.two_sided(args.two_sided)
+        print(f"two-sided bear-off database ready ({ts!r})")
+    if args.mars is not None:
+        table = bearoff.mars_table(args.mars, args.rules, threads=args.threads)
+        print(f"mars table ready ({table!r})")
+
+
+def cmd_bearoff_query(args):
+    from nardy_fast.tables import bearoff
+    from nardy_fast.core.position import PIPS_PER_ROLL
+
+    db = bearoff.one_sided()
+    out = []
+    for text in args.positions:
+        pos = _position(text)
+        row = {"id": pos.id, "side": pos.side, "pips_mover": pos.pips[0],
+               "pips_opponent": pos.pips[1]}
+        for name, b in (("mover", pos.mover), ("opponent", pos.opponent)):
+            if b[:18].any():
+                row[f"mean_turns_{name}"] = row[f"epc_{name}"] = None
+            else:
+                t = float(db.mean_turns(bearoff.to_board6(b)))
+                row[f"mean_turns_{name}"] = t
+                row[f"epc_{name}"] = t * PIPS_PER_ROLL
+        if pos.is_bearoff() and not pos.is_over():
+            from nardy_fast.tables.race import race_probabilities
+            o = race_probabilities(pos, rules=args.rules)
+            row.update({k: getattr(o, k) for k in
+                        ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
+        out.append(row)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    for row in out:
+        print(f"{row['id']}  {row['side']} on roll  pips {row['pips_mover']} - "
+              f"{row['pips_opponent']}")
+        for name in ("mover", "opponent"):
+            if row[f"epc_{name}"] is None:
+                print(f"  {name:8s}: not all home")
+            else:
+                print(f"  {name:8s}: mean turns {row[f'mean_turns_{name}']:.4f}, "
+                      f"EPC {row[f'epc_{name}']:.2f}")
+        if "p_win" in row:
+            print(f"  exact ({row['method']}): P(win) {row['p_win']:.6f}  P(mars win) "
+                  f"{row['p_mars_win']:.6f}  P(mars loss) {row['p_mars_loss']:.6f}  "
+                  f"equity {row['equity']:+.6f}")
+
+
+def _read_ids(path):
+    """Position IDs of a text file (one per line, '#' comments) or a CSV with 'id'."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if lines and "," in lines[0]:
+        import pandas as pd
+        df = pd.read_csv(path, comment="#")
+        if "id" not in df.columns:
+            raise CliError(f"{path}: a CSV of positions needs an 'id' column")
+        return [str(x) for x in df["id"]]
+    return lines
+
+
+def _is_record(path):
+    from nardy_fast.core.record import looks_like_record
+
+    with open(path, encoding="utf-8") as f:
+        return looks_like_record(f.read(65536))
+
+
+def cmd_report(args):
+    from nardy_fast.analysis import plot, report
+    from nardy_fast.core.position import Position
+
+    if not os.path.isfile(args.input):
+        raise CliError(f"{args.input}: no such file")
+    os.makedirs(args.out, exist_ok=True)
+    written = []
+    client = _client(args.scheduler)
+    kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
+              client=client, truncate=_truncate(args))
+    try:
+        if _is_record(args.input):
+            gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
+                                    **kw)
+            written += _save_both(report, gr, args.out, "game_report")
+            written.append(plot.save_figure(plot.game_chart(gr), os.path.join(
+                args.out, "game_graph.png")))
+            ids = list(gr["id"])
+            positions = [Position.from_id(i) for i in ids]
+            final = positions[-1]
+            written.append(plot.save_figure(plot.plot_board(final),
+                                            os.path.join(args.out, "final_board.png")))
+        else:
+            ids = _read_ids(args.input)
+            if not ids:
+                raise CliError(f"{args.input}: no position IDs found")
+            pr = report.pip_report(ids)
+            written += _save_both(report, pr, args.out, "pip_report")
+            if not args.no_win:
+                wr = report.win_report(ids, method=args.method, **kw)
+                written += _save_both(report, wr, args.out, "win_report")
+                if len(ids) >= 2:
+                    rr = pr.join(wr.drop(columns=["id", "side"]))
+                    written.append(plot.save_figure(plot.race_chart(rr), os.path.join(
+                        args.out, "race_chart.png")))
+            for k, i in enumerate(ids[:12], 1):
+                written.append(plot.save_figure(plot.plot_board(i), os.path.join(
+                    args.out, f"board_{k:02d}.png")))
+    finally:
+        if client is not None:
+            client.close()
+        import matplotlib.pyplot as plt
+        plt.close("all")
+    print(f"wrote {len(written)} file(s) to {args.out}/:")
+    for w in written:
+        print("  " + os.path.basename(w))
+
+
+def _save_both(report, df, folder, stem):
+    return [report.save(df, os.path.join(folder, f"{stem}.csv")),
+            report.save(df, os.path.join(folder, f"{stem}.html"), title=stem.replace("_", " "))]
+
+
+def cmd_analyse(args):
+    from nardy_fast.analysis import report
+
+    client = _client(args.scheduler)
+    try:
+        gr = report.game_report(args.record, analyse=True, n_games=args.games, seed=args.seed,
+                                policy=args.policy, workers=args.workers, client=client,
+                                truncate=_truncate(args), progress=args.progress)
+    finally:
+        if client is not None:
+            client.close()
+    played = gr[gr["move"] != ""]
+    print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'played':<26s} {'best':<26s} {'loss':>7s}")
+    for _, r in played.iterrows():
+        best = "" if r["best_move"] == r["move"] else r["best_move"]
+        loss = "" if r["equity_loss"] != r["equity_loss"] else f"{r['equity_loss']:.3f}"
+        print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
+              f"{loss:>7s}")
+    er = report.error_rates(gr)
+    print()
+    print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    if args.out:
+        from nardy_fast.analysis import plot
+        os.makedirs(args.out, exist_ok=True)
+        files = _save_both(report, gr, args.out, "game_analysis")
+        files.append(report.save(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
+        files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
+                                                                          "game_graph.png")))
+        print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+def cmd_hint(args):
+    from nardy_fast.engine.evaluator import Evaluator
+
+    pos = _position(args.position)
+    hint = Evaluator.default().with_rules(args.rules).hint(pos, args.dice, plies=args.plies)
+    hint = hint.head(args.top)
+    if args.json:
+        print(hint.to_json(orient="records", indent=1))
+        return
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
+          "(points per game, mover's view)")
+    for r in hint.itertuples():
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+.4f}  {r.diff:+.4f}  "
+              f"win {r.p_win:.3f}  {r.method}")
+
+
+def cmd_play(args, input_fn=input):
+    from nardy_fast.app.play import play_terminal
+
+    play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
+                  input_fn=input_fn)
+
+
+def cmd_train(args):
+    from nardy_fast.engine import train
+
+    def log(entry):
+        line = json.dumps(entry)
+        print(line, file=sys.stderr, flush=True)
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+
+    kwargs = {} if args.games is None else {"games": args.games}
+    train.train(args.out, seed=args.seed, threads=args.threads,
+                check_every=args.check_every, log=log, **kwargs)
+
+
+def cmd_cube(args):
+    import dataclasses
+    import math
+
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.engine.cube import cube_decision
+    from nardy_fast.core.rules import as_rules
+
+    pos = _position(args.position)
+    rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
+                                beaver=args.beaver)
+    first = bool(pos.mover[0] == 15)            # no raise on the first turn (7a)
+    cube = CubeState(args.stake, args.owner, first)
+    d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
+                      method=args.method)
+    if args.json:
+        print(json.dumps({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
+                          **{k: (None if isinstance(v, float) and math.isnan(v) else v)
+                             for k, v in d.items()}}, indent=1))
+        return
+    print(pos.diagram(cube=cube))
+    print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
+          f"x {d['x']:.3f}")
+    for key, label in (("no_double", "no double"), ("double_take", "double, take"),
+                       ("double_pass", "double, pass"), ("double_beaver", "double, beaver")):
+        if not math.isnan(d[key]):
+            print(f"  {label:<16s} {d[key]:+.4f}")
+    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit "
+          f"stake; the opponent's take point {d['take_point']:.3f}")
+
+
+def cmd_demo(args):
+    demo.run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
+
+
+# -- entry point -------------------------------------------------------------------------
+def main(argv=None):
+    """Run ``nardy-fast`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        import matplotlib
+        matplotlib.use("Agg")                 # files only: no window, no display needed
+    try:
+        args.func(args)
+    except CliError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        if isinstance(e, OSError) and e.filename and str(e.filename) not in msg:
+            msg = f"{e.filename}: {msg}"
+        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

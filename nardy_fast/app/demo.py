@@ -1,0 +1,200 @@
+"""The main job on a small default: ``python -m nardy_fast.app.demo`` or ``nardy-fast demo``.
+
+Rolls out the start position and a few middle-game positions of a sample game (the net's
+moves) and evaluates them with the evaluator, values a bear-off position exactly, ranks the
+moves of one decision, replays, graphs and marks the sample game, and writes the reports (CSV, HTML, Parquet) and figures (PNG) to a folder (default
+``demo_output/``), then prints where.  Seeded: the same seed gives the same files.
+
+Outputs
+-------
+=============================  ==============================================================
+file                           content
+=============================  ==============================================================
+``positions.txt``              the IDs of the positions analysed
+``pip_report.{csv,html}``      ``report.pip_report`` of those positions
+``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts by the net, exact in the
+                               bear-off)
+``evaluator_report.{csv,html}``  ``report.win_report`` by the evaluator at 1-ply
+``move_report.{csv,html}``     ``report.move_report``: the legal moves of one decision ranked
+                               by the evaluator at 1-ply; ``move_report_rollout``: by rollouts
+``convergence.{csv,png}``      ``report.convergence_report`` of the start, and its chart
+``race.{csv,png}``             exact bear-off races and rolled-out races: the race chart
+``bearoff_distribution.png``   turns to bear off of two bear-off positions
+``sample_game.txt``            the sample game as a game record (``nardy_fast.core.record``)
+``game_report.{csv,html}``     ``report.game_report`` of it, every move marked by the
+                               evaluator; ``game_graph.png`` its graph; ``error_rates.csv``
+``board_*.png``                board diagrams of the positions analysed
+=============================  ==============================================================
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from nardy_fast.app._args import positive_int
+
+DEFAULT_GAMES = 2000          # games per rollout of the analysed positions
+DEFAULT_SEED = 2026           # the demo's seed (``nardy-fast demo --seed``)
+MOVE_GAMES = 300              # games per legal move in the move report
+GAME_GAMES = 100              # games per position of the sample game's graph
+RACE_EXACT, RACE_ROLLOUT = 80, 10
+
+
+def _middle_positions(record, k=3):
+    """``k`` contact positions spread through the record's game (White on roll)."""
+
+    pos = record.positions()
+    cands = [i for i, p in enumerate(pos) if p.phase == "contact" and i >= 10]
+    if not cands:
+        return []
+    step = max(1, len(cands) // (k + 1))
+    return [pos[cands[min(len(cands) - 1, step * (j + 1))]] for j in range(k)]
+
+
+def _bearoff_position(record):
+
+    for p in record.positions():
+        if p.phase == "bearoff":
+            return p
+    return None
+
+
+def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=False):
+    """Run the demo job and return the list of files written (see the module docstring)."""
+    import matplotlib
+    if "matplotlib.pyplot" not in sys.modules:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nardy_fast.analysis import plot, report
+    from nardy_fast.core._io import atomic_write_text
+    from nardy_fast.core.position import Position
+    from nardy_fast.core.record import random_game, write_record
+
+    n_games = DEFAULT_GAMES if n_games is None else int(n_games)
+    if n_games < 1:
+        raise ValueError(f"n_games={n_games}: expected a positive integer")
+    say = (lambda *a: None) if quiet else (lambda *a: print(*a, flush=True))
+    os.makedirs(out, exist_ok=True)
+    t0 = time.perf_counter()
+    files = []
+
+    def path(name):
+        return os.path.join(out, name)
+
+    def save(df, stem, kinds=("csv", "html"), title=None):
+        for k in kinds:
+            kw = {"title": title or stem.replace("_", " ")} if k == "html" else {}
+            files.append(report.save(df, path(f"{stem}.{k}"), **kw))
+
+    def fig(ax, name):
+        files.append(plot.save_figure(ax, path(name)))
+        plt.close(ax.figure)
+
+    kw = dict(seed=seed, workers=workers)
+    # 1. a sample game and the positions to analyse
+    game = random_game(seed=seed, policy="race", white="race policy", black="race policy")
+    game.tags["Event"] = "nardy_fast demo"
+    files.append(write_record(game, path("sample_game.txt")))
+    start = Position.initial()
+    middle = _middle_positions(game)
+    bear = _bearoff_position(game)
+    positions = [start] + middle + ([bear] if bear is not None else [])
+    atomic_write_text(path("positions.txt"),
+                      "# position IDs analysed by the demo: start, middle game, bear-off\n"
+                      + "\n".join(p.id for p in positions) + "\n")
+    files.append(path("positions.txt"))
+    say(f"sample game: {len(game.turns)} turns, result {game.result()}")
+
+    # 2. pip and win reports
+    pr = report.pip_report(positions)
+    save(pr, "pip_report")
+    say(f"rolling out {len(positions)} positions, {n_games} games each (the net's moves) ...")
+    wr = report.win_report(positions, method="rollout", n_games=n_games, **kw)
+    save(report.win_report(positions, plies=1), "evaluator_report")
+    try:
+        import pyarrow  # noqa: F401
+        save(wr, "win_report", ("csv", "html", "parquet"))
+    except ImportError:
+        save(wr, "win_report")
+        say("(pyarrow is not installed: win_report.parquet skipped)")
+    for k, p in enumerate(positions):
+        fig(plot.plot_board(p), f"board_{k + 1:02d}.png")
+
+    # 3. one decision: the moves of the first middle-game position for a 6-3
+    decision = middle[0] if middle else start
+    mr = report.move_report(decision, (6, 3), plies=1)
+    save(mr, "move_report")
+    mr_rollout = report.move_report(decision, (6, 3), method="rollout",
+                                    n_games=min(n_games, MOVE_GAMES), **kw)
+    save(mr_rollout, "move_report_rollout")
+
+    # 4. convergence of the start position's rollout
+    sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
+                    n_games, 2 * n_games})
+    cv = report.convergence_report(start, n_games=sizes, **kw)
+    save(cv, "convergence", ("csv",))
+    fig(plot.convergence_chart(cv), "convergence.png")
+
+    # 5. the race chart: exact bear-off races and a few rolled-out races
+    exact = report.race_report(report.race_sample(RACE_EXACT, seed, "bearoff"))
+    rolled = report.race_report(report.race_sample(RACE_ROLLOUT, seed, "race"),
+                                n_games=min(n_games, MOVE_GAMES), **kw)
+    import pandas as pd
+    race = pd.concat([exact, rolled], ignore_index=True)
+    save(race, "race", ("csv",))
+    fig(plot.race_chart(race), "race.png")
+
+    # 6. turns to bear off of two positions
+    b1 = report.race_sample(1, seed, "bearoff")[0]
+    b2 = report.race_sample(1, seed + 1, "bearoff")[0]
+    fig(plot.bearoff_distribution([b1, b2], labels=["A", "B"]), "bearoff_distribution.png")
+
+    # 7. the sample game, turn by turn
+    gr = report.game_report(game, analyse=True)
+    save(gr, "game_report")
+    save(report.error_rates(gr).reset_index(), "error_rates", ("csv",))
+    fig(plot.game_chart(gr), "game_graph.png")
+
+    say("")
+    say(wr[["id", "side", "method", "p_win", "p_mars_win", "p_mars_loss", "equity",
+            "se_equity", "games"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    say("")
+    say(f"best moves for 6-3 in {decision.id}:")
+    say(mr[["rank", "move", "equity", "equity_loss"]].head(5)
+        .to_string(index=False, float_format=lambda v: f"{v:+.4f}"))
+    say("")
+    say(f"wrote {len(files)} files to {os.path.abspath(out)} "
+        f"in {time.perf_counter() - t0:.1f} s")
+    return files
+
+
+DESCRIPTION = ("Roll out the start position and a few middle-game positions, and write "
+               "reports (CSV, HTML) and figures (PNG) to a folder.")
+
+
+def add_arguments(parser):
+    """The demo's options, for ``nardy-fast demo`` and ``python -m nardy_fast.app.demo``."""
+    parser.add_argument("-o", "--out", default="demo_output",
+                        help="output folder (default demo_output)")
+    parser.add_argument("-n", "--games", type=positive_int, default=None,
+                        help=f"games per rollout (default {DEFAULT_GAMES})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument("--workers", type=positive_int, default=None, help="worker processes")
+
+
+def main(argv=None):
+    """``python -m nardy_fast.app.demo [options]``: the same as ``nardy-fast demo [options]``."""
+    parser = argparse.ArgumentParser(prog="python -m nardy_fast.app.demo",
+                                     description=DESCRIPTION)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+# C-level API of the legal move generator (rule book sections 2-6).
+#
+# Boards follow _board.pxd: uint8_t[24] per side, each in its own numbering.  The mover is
+# the side on roll; results are the mover's boards after its turn, in the mover's numbering
+# (the opponent never changes during the mover's turn).  Inputs are trusted: callers
+# validate boards (counts, at most 15 per side, no point held by both sides) and dice 1..6.
+from libc.stdint cimport uint8_t
+
+# rules_t and its enums live in _rules.pxd (re-exported here for older cimports)
+from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
+
+cdef enum:
+    MAX_STEPS = 4            # steps of a turn (a double)
+    STEP_BYTES = 8           # bytes per move in a steps buffer: (from, to) x MAX_STEPS
+    DEFAULT_CAP = 4096       # a successor buffer this large has never been seen to overflow
+    NO_STEP = 255            # filler of unused step slots
+
+# Fills out[0 : 24 * n] with the n distinct legal results of the roll (d1, d2), mover's
+# numbering, in generation order; a pass gives n = 1 and the unchanged board.  If steps is
+# not NULL, steps[8 k : 8 k + 8] receives one step list of result k as (from_idx, to_idx)
+# pairs, to_idx = 24 for bearing off, NO_STEP after the last step.  Returns n, or -1 when
+# more than cap results exist (out and steps then hold cap of them).
+cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, int d1, int d2,
+                               const rules_t* rules, uint8_t* out, uint8_t* steps,
+                               Py_ssize_t cap) noexcept nogil
+
+# Position check for wrappers: 0 if valid, else an error code (see _movegen.pyx, BOARD_ERRORS)
+# with *where set to the offending idx (or -1).
+cdef int check_boards(const uint8_t* mover, const uint8_t* opponent, int* where) noexcept nogil

@@ -1,0 +1,148 @@
+"""The cube's state beside a position (даве, rule book section 7a): vocabulary only.
+
+``CubeState(stake, owner, first_turn)`` travels beside a ``Position`` (it is not part of
+the position ID, so every ID stays valid): the stake, who may raise (``"centre"``: either
+side, ``"mover"``: the side on roll, ``"opponent"``), and whether this is the first turn
+(no raise then).  "No raise on the first turn of the game" (section 7a) is read, as the
+head rule's first turn (section 3), from the position: no side raises while it has all 15
+checkers on its head (``Position.is_first_turn``; records, rollouts and the command line
+apply it so).  ``Position.diagram(cube=...)`` and ``plot_board(..., cube=...)`` show it.
+
+``record_step``/``record_state`` apply a game record's cube actions on replay.  The cube
+model and decisions live in ``nardy_fast.engine.cube``; cube reports in
+``nardy_fast.analysis.cubereport``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "record_step",
+           "record_state"]
+
+OWNERS = ("centre", "mover", "opponent")
+MAX_STAKE = 16                 # arithmetic stakes: the cap (the cube is dead there)
+
+@dataclass(frozen=True)
+class CubeState:
+    """The cube beside a position, from the side on roll's point of view.
+
+    Parameters
+    ----------
+    stake : int
+        The current stake (1 at the start; 2, 4, ... or 2, 3, ... after raises).
+    owner : {"centre", "mover", "opponent"}
+        Who may raise next: either side (the cube in the middle), the side on roll, or
+        the opponent.
+    first_turn : bool
+        The first turn of the game: no raise (rule book section 7a).
+    """
+
+    stake: int = 1
+    owner: str = "centre"
+    first_turn: bool = False
+
+    def __post_init__(self):
+        if isinstance(self.stake, bool) or not isinstance(self.stake, (int, np.integer)):
+            raise TypeError(f"stake={self.stake!r}: expected an integer")
+        if self.stake < 1:
+            raise ValueError(f"stake={self.stake}: must be >= 1")
+        object.__setattr__(self, "stake", int(self.stake))
+        if self.owner not in OWNERS:
+            raise ValueError(f"owner={self.owner!r}: expected one of "
+                             + ", ".join(repr(o) for o in OWNERS))
+        if not isinstance(self.first_turn, bool):
+            raise TypeError(f"first_turn={self.first_turn!r}: expected True or False")
+
+    @property
+    def may_raise(self):
+        """True when the side on roll may raise now."""
+        return self.owner != "opponent" and not self.first_turn
+
+    def passed(self):
+        """The same cube seen by the other side once the turn has passed."""
+        owner = {"centre": "centre", "mover": "opponent", "opponent": "mover"}[self.owner]
+        return CubeState(self.stake, owner, False)
+
+    def taken(self, progression="geometric"):
+        """The cube after the side on roll's raise was taken (still its turn): the next
+        stake, owned by the opponent."""
+        return CubeState(next_stake(progression, self.stake), "opponent", self.first_turn)
+
+    def text(self, side=None):
+        """One line: ``cube: stake 2, owned by black`` (``side``: the side on roll, to name
+        the owner by colour)."""
+        if self.owner == "centre":
+            who = "in the middle"
+        else:
+            on_roll = self.owner == "mover"
+            if side is None:
+                who = "owned by the side on roll" if on_roll else "owned by the opponent"
+            else:
+                other = "black" if side == "white" else "white"
+                who = f"owned by {side if on_roll else other}"
+        first = ", first turn (no raise)" if self.first_turn else ""
+        return f"cube: stake {self.stake}, {who}{first}"
+
+
+CENTRED = CubeState()
+
+
+def next_stake(progression, stake):
+    """The stake after a raise: ``2 * stake`` (geometric) or ``stake + 1`` (arithmetic)."""
+    if progression == "geometric":
+        return 2 * stake
+    if progression == "arithmetic":
+        return stake + 1
+    raise ValueError(f"progression={progression!r}: expected 'geometric' or 'arithmetic'")
+
+
+def record_step(c, rules, position, state):
+    """Apply the cube action ``c`` of a game record (``record.CubeAction``) before a turn
+    from ``position``: ``state = [stake, owner colour or None, pending (doubler, stake) or
+    None, result]``, updated in place.  ValueError when it breaks the rules (section 7a)."""
+    stake, owner, pending = state[0], state[1], state[2]
+    if rules.cube is None:
+        raise ValueError("a cube action, but the rules have no cube "
+                         "(Rules cube=geometric or arithmetic)")
+    if state[3] is not None:
+        raise ValueError("the game was already over")
+    if c.action == "double":
+        if pending is not None:
+            raise ValueError(f"the raise to {pending[1]} was not answered")
+        if c.side != position.side:
+            raise ValueError(f"only the side on roll ({position.side}) may raise")
+        if owner not in (None, c.side):
+            raise ValueError(f"{owner} owns the cube, {c.side} may not raise")
+        if position.mover[0] == 15:
+            raise ValueError("no raise on the first turn (rule book 7a)")
+        want = next_stake(rules.cube, stake)
+        if c.stake != want:
+            raise ValueError(f"raise to {c.stake}, the next stake is {want}")
+        state[2] = (c.side, c.stake)
+        return
+    if pending is None:
+        raise ValueError("no raise to answer")
+    if c.side == pending[0]:
+        raise ValueError(f"{c.side} answers its own raise")
+    if c.action == "drop":
+        state[3] = {"winner": pending[0], "kind": "drop", "points": float(stake)}
+    elif c.action == "take":
+        if c.stake != pending[1]:
+            raise ValueError(f"takes {c.stake}, the raise was to {pending[1]}")
+        state[0], state[1] = pending[1], c.side
+    else:
+        if not rules.beaver:
+            raise ValueError("a beaver, but the rules have beaver=false")
+        want = next_stake(rules.cube, pending[1])
+        if c.stake != want:
+            raise ValueError(f"beaver to {c.stake}, expected {want}")
+        state[0], state[1] = c.stake, c.side
+    state[2] = None
+
+
+def record_state(state, side):
+    """The ``CubeState`` seen by ``side`` (a colour) from a ``record_step`` state."""
+    owner = "centre" if state[1] is None else ("mover" if state[1] == side else "opponent")
+    return CubeState(state[0], owner)

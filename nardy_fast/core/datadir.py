@@ -1,0 +1,65 @@
+"""The cache folder of the default bear-off databases, and the in-memory cache over it.
+
+``bearoff.one_sided()``, ``two_sided()`` and ``mars_table()`` build their database on first
+use and keep it in the folder named by the environment variable ``NARDY_FAST_DATA`` or,
+without it, ``$XDG_CACHE_HOME/nardy_fast`` (``~/.cache/nardy_fast``).  Files carry a header
+with a checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast.core._resources import cache_errors
+
+__all__ = ["DATA_ENV", "data_dir", "cached", "clear_memory"]
+
+DATA_ENV = "NARDY_FAST_DATA"
+
+_CACHE = {}                      # file path -> loaded database
+
+
+def data_dir():
+    """The cache folder of the default databases (see the module docstring)."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return os.path.abspath(os.path.expanduser(env))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "nardy_fast")
+
+
+def clear_memory(prefix=""):
+    """Forget the loaded databases whose file name starts with ``prefix`` (all for "")."""
+    for path in [p for p in _CACHE if os.path.basename(p).startswith(prefix)]:
+        del _CACHE[path]
+
+
+def cached(cls, filename, build, saved=False):
+    """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
+    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent.
+
+    ``cls`` has ``load(path, verify=True)``; a damaged file is rebuilt with a warning.
+    """
+    path = os.path.join(data_dir(), filename)
+    db = _CACHE.get(path)
+    if db is not None:
+        return db
+    if build is None and not os.path.exists(path):
+        return None
+    if os.path.exists(path):
+        try:
+            db = cls.load(path)
+        except DatabaseError as e:
+            warnings.warn(f"rebuilding the damaged cache file: {e}", RuntimeWarning,
+                          stacklevel=3)
+    if db is None:
+        if build is None:
+            return None
+        with cache_errors(os.path.dirname(path)):     # errors name the folder, NARDY_FAST_DATA
+            db = build()
+            if not saved:
+                db.save(path)
+        db = cls.load(path, verify=False)
+    _CACHE[path] = db
+    return db

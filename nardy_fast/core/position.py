@@ -1,0 +1,337 @@
+"""Positions, position IDs, legal moves and a text diagram.
+
+A ``Position`` holds both boards, each in its own side's numbering (idx = point - 1, point 1
+the head, 19-24 the home), row 0 the side on roll, and the colour of the side on roll.
+
+Position ID
+-----------
+``"W"`` or ``"B"`` (the colour on roll) followed by 32 characters: the URL-safe base64
+(RFC 4648, no padding) of 24 bytes, byte ``i`` = ``16 * on_roll[i] + opponent[i]``, the
+counts on each side's own point ``i + 1``.  The start is
+``"W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"``: byte 0 is 0xFF (15 and 15 on point 1), the others 0.
+One position has one ID; ``Position.from_id(p.id) == p``.
+
+Finished games
+--------------
+A position is a state of a game.  Both sides borne off is none (the game ended when the
+first side finished; under ``draw_rule`` Black finishing in its last turn is a draw, a
+result with no position after it), so ``Position`` raises ``ValueError`` saying so.  One
+side borne off is kept, explicitly finished: ``is_over()`` is true, ``play`` of a finishing
+move returns it and a game record ends in it; functions that need the game to go on
+(``rollout``) reject it with the reason for the rules in force (see ``nardy_fast.core._state``).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+
+import numpy as np
+
+from nardy_fast.core._movegen import check_position, successors_with_steps
+from nardy_fast.core._state import impossible_state
+
+__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL"]
+
+PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
+
+WHITE, BLACK = "white", "black"
+_SIDES = (WHITE, BLACK)
+_ID_LEN = 33
+_ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _other(side):
+    return BLACK if side == WHITE else WHITE
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move: the mover's board after it and one step list that reaches it.
+
+    Attributes
+    ----------
+    board : tuple of int, length 24
+        The mover's board after the move, mover's numbering.
+    steps : tuple of (int, int or "off")
+        ``(from_point, to_point)`` pairs, 1-based mover's points, in playing order; one
+        representative of the step orders that give ``board``.  Empty for a pass.
+    dice : tuple of int
+        The roll.
+    origin : str
+        ID of the position the move was generated from.
+    """
+
+    board: tuple
+    steps: tuple
+    dice: tuple
+    origin: str
+
+    def __str__(self):
+        if not self.steps:
+            return "pass"
+        return " ".join(f"{a}/{b}" for a, b in self.steps)
+
+
+class Position:
+    """A long-nardy position: both boards and the side on roll.
+
+    Use the constructors ``initial``, ``from_boards`` and ``from_id``.  ``boards`` is a
+    read-only ``ndarray of uint8, shape (2, 24)``: row 0 the side on roll, row 1 the
+    opponent, each in its own numbering.
+
+    Examples
+    --------
+    >>> p = Position.initial()
+    >>> p.id, p.pips
+    ('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (360, 360))
+    >>> sorted(str(m) for m in p.legal_moves(3, 3))
+    ['1/4 1/4 4/7 4/7', '1/4 1/4 4/7 7/10']
+    >>> q = p.play(p.legal_moves(6, 5)[0])
+    >>> q.side, q.white[:12].tolist()
+    ('black', [14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    >>> Position.from_id(q.id) == q
+    True
+    """
+
+    __slots__ = ("_boards", "_side")
+
+    def __init__(self, on_roll, opponent, side=WHITE):
+        if side not in _SIDES:
+            raise ValueError(f"side={side!r}: expected 'white' or 'black'")
+        m, o = check_position(on_roll, opponent)
+        why = impossible_state(m, o)
+        if why:
+            raise ValueError(why)
+        boards = np.stack([m, o]).astype(np.uint8)
+        boards.flags.writeable = False
+        self._boards = boards
+        self._side = side
+
+    # constructors ------------------------------------------------------------------
+    @classmethod
+    def initial(cls):
+        """The start: 15 checkers on each side's point 1, White on roll."""
+        start = np.zeros(24, np.uint8)
+        start[0] = 15
+        return cls(start, start, WHITE)
+
+    @classmethod
+    def from_boards(cls, on_roll, opponent, side=WHITE):
+        """From two 24-count boards, each in its own side's numbering.
+
+        ``on_roll`` is the side to move, of colour ``side`` ("white" or "black").  Raises
+        ``ValueError`` naming the point for counts outside 0..15, more than 15 checkers on
+        a side, or a point held by both sides.
+        """
+        return cls(on_roll, opponent, side)
+
+    @classmethod
+    def from_id(cls, text):
+        """Decode a position ID (see the module docstring); ``ValueError`` if malformed."""
+        if not isinstance(text, str):
+            raise TypeError(f"position ID: expected str, got {type(text).__name__}")
+        text = text.strip()
+        if len(text) != _ID_LEN:
+            raise ValueError(f"position ID {text!r}: expected {_ID_LEN} characters, got {len(text)}")
+        if text[0] not in "WB":
+            raise ValueError(f"position ID {text!r}: must start with 'W' or 'B' (side on roll)")
+        bad = set(text[1:]) - _ID_ALPHABET
+        if bad:
+            raise ValueError(f"position ID {text!r}: characters {''.join(sorted(bad))!r} are "
+                             "not URL-safe base64 (A-Z a-z 0-9 - _)")
+        try:
+            raw = base64.b64decode(text[1:], altchars=b"-_", validate=True)
+        except (binascii.Error, ValueError) as e:
+            raise ValueError(f"position ID {text!r}: not URL-safe base64 ({e})") from None
+        if len(raw) != 24:
+            raise ValueError(f"position ID {text!r}: decodes to {len(raw)} bytes, expected 24")
+        b = np.frombuffer(raw, dtype=np.uint8)
+        try:
+            return cls(b >> 4, b & 15, WHITE if text[0] == "W" else BLACK)
+        except ValueError as e:
+            raise ValueError(f"position ID {text!r}: {e}") from None
+
+    # properties --------------------------------------------------------------------
+    @property
+    def boards(self):
+        return self._boards
+
+    @property
+    def mover(self):
+        """Board of the side on roll, its own numbering."""
+        return self._boards[0]
+
+    @property
+    def opponent(self):
+        """Board of the other side, its own numbering."""
+        return self._boards[1]
+
+    @property
+    def side(self):
+        """Colour on roll: "white" or "black"."""
+        return self._side
+
+    @property
+    def white(self):
+        return self._boards[0] if self._side == WHITE else self._boards[1]
+
+    @property
+    def black(self):
+        return self._boards[1] if self._side == WHITE else self._boards[0]
+
+    @property
+    def id(self):
+        raw = ((self._boards[0].astype(np.uint8) << 4) | self._boards[1]).tobytes()
+        return ("W" if self._side == WHITE else "B") + base64.b64encode(raw, altchars=b"-_").decode()
+
+    @property
+    def off(self):
+        """Checkers borne off: (side on roll, opponent)."""
+        s = self._boards.sum(axis=1)
+        return int(15 - s[0]), int(15 - s[1])
+
+    @property
+    def pips(self):
+        """Pip counts (side on roll, opponent): sum over checkers of 25 - point."""
+        w = np.arange(24, 0, -1)
+        return int(self._boards[0] @ w), int(self._boards[1] @ w)
+
+    def is_over(self):
+        """True when a side has borne off all 15 checkers."""
+        return 0 in self._boards.sum(axis=1)
+
+    def is_bearoff(self):
+        """True when both sides have all their checkers on the board in their homes."""
+        return not self._boards[:, :18].any()
+
+    def is_contact(self):
+        """True while the sides can still meet (block or stop each other).
+
+        They have passed each other exactly when every checker of both sides is on its
+        own points 13-24: the mover's are then on opponent points 1-12, behind all of the
+        opponent's, and vice versa.
+        """
+        return bool(self._boards[:, :12].any())
+
+    # moves -------------------------------------------------------------------------
+    @property
+    def phase(self):
+        """``"over"``, ``"bearoff"`` (both sides entirely home), ``"contact"`` or
+        ``"race"`` (the sides have passed each other), tested in that order."""
+        if self.is_over():
+            return "over"
+        if self.is_bearoff():
+            return "bearoff"
+        return "contact" if self.is_contact() else "race"
+
+    def legal_moves(self, d1, d2, rules=None):
+        """The legal moves of the side on roll for the roll ``(d1, d2)``, one per result.
+
+        Returns a list of ``Move``; a single move with no steps when no die can be played.
+        """
+        boards, steps = successors_with_steps(self._boards[0], self._boards[1], d1, d2,
+                                              rules)
+        origin = self.id
+        moves = []
+        for b, s in zip(boards, steps):
+            pairs = tuple((int(s[2 * k]) + 1, "off" if s[2 * k + 1] == 24 else int(s[2 * k + 1]) + 1)
+                          for k in range(4) if s[2 * k] != 255)
+            moves.append(Move(tuple(int(x) for x in b), pairs, (int(d1), int(d2)), origin))
+        return moves
+
+    def play(self, move):
+        """The position after ``move`` (from ``legal_moves`` of this position), other side on roll."""
+        if not isinstance(move, Move):
+            raise TypeError(f"play: expected a Move, got {type(move).__name__}")
+        if move.origin != self.id:
+            raise ValueError(f"move {move} was generated for position {move.origin}, not {self.id}")
+        return Position(self._boards[1], np.array(move.board, np.uint8), _other(self._side))
+
+    def swap(self):
+        """The same boards with the other side on roll."""
+        return Position(self._boards[1], self._boards[0], _other(self._side))
+
+    # display -----------------------------------------------------------------------
+    def diagram(self, cube=None):
+        """A text board.  Top row: White's points 12..1 (Black's 24..13); bottom row:
+        White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
+        top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.
+        ``cube``: a ``nardy_fast.engine.cube.CubeState`` kept beside the position (not part of
+        its ID), shown on a last line."""
+        white, black = self.white, self.black
+
+        def cell(wpoint):
+            widx = wpoint - 1
+            bidx = (widx + 12) % 24
+            if white[widx]:
+                return f"W{white[widx]}"
+            if black[bidx]:
+                return f"B{black[bidx]}"
+            return "."
+
+        def row(points):
+            left, right = points[:6], points[6:]
+            return " ".join(f"{c:>3}" for c in left) + "  |" + " ".join(f"{c:>3}" for c in right)
+
+        top = list(range(12, 0, -1))
+        bottom = list(range(13, 25))
+        bnum = lambda w: (w + 11) % 24 + 1          # white point -> black point
+        wp, bp = self.pips if self._side == WHITE else self.pips[::-1]
+        woff, boff = self.off if self._side == WHITE else self.off[::-1]
+        lines = [
+            "white " + row([str(p) for p in top]),
+            "black " + row([str(bnum(p)) for p in top]),
+            "      " + row([cell(p) for p in top]),
+            "      " + row([cell(p) for p in bottom]),
+            "black " + row([str(bnum(p)) for p in bottom]),
+            "white " + row([str(p) for p in bottom]),
+            f"{self._side} on roll | pips white {wp}, black {bp} | off white {woff}, black {boff}",
+            f"id {self.id}",
+        ]
+        if cube is not None:
+            lines.append(cube.text(self._side))
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.diagram()
+
+    def _repr_png_(self):
+        """Board diagram as PNG bytes for Jupyter (``nardy_fast.core.diagram.board_png``; the one import
+        back from ``diagram`` to ``position``: Jupyter looks for this method on the class)."""
+        from nardy_fast.core.diagram import board_png
+        return board_png(self)
+
+    def __repr__(self):
+        return f"Position.from_id({self.id!r})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._side == other._side and bool((self._boards == other._boards).all())
+
+    def __hash__(self):
+        return hash((self._side, self._boards.tobytes()))
+
+    def __reduce__(self):
+        return (Position.from_id, (self.id,))
+
+
+def as_position(position, name="position"):
+    """A ``Position`` from a Position, a position ID or a (2, 24) array of counts (side on
+    roll first, White on roll); ``name`` labels the errors."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        try:
+            return Position.from_id(position)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+    if isinstance(position, (np.ndarray, list, tuple)):
+        a = np.asarray(position)
+        if a.shape != (2, 24):
+            raise ValueError(f"{name}: expected a Position, a position ID or a (2, 24) array "
+                             f"of counts, got shape {a.shape}")
+        return Position.from_boards(a[0], a[1])
+    raise TypeError(f"{name}: expected a Position or a position ID, got "
+                    f"{type(position).__name__}")

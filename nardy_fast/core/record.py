@@ -1,0 +1,693 @@
+"""Game records: a plain-text transcript of a long-nardy game, its writer, reader and replay.
+
+The format follows the ``.mat`` transcripts of backgammon and long-nardy programs::
+
+    ; nardy_fast game record 1
+    ; [White "Alice"]
+    ; [Black "Bob"]
+    ; [Rules "classic"]
+    ; [Result "white oin 1"]
+
+      1) 62: 1/7 7/9                     33: 1/4 1/4 4/7 7/10
+      2) 55: 1/6 9/14 14/19 19/24        64: 1/7 4/8
+      3) 33: 1/4 4/7 6/9 9/12            24: 1/3 3/7
+     ...
+
+Header
+    Lines starting with ``;``.  ``; [Key "value"]`` is a tag; other ``;`` lines are comments.
+    Tags read: ``White`` and ``Black`` (player names), ``Rules`` (``"classic"`` or the
+    fields that differ from classic, ``"head_rule=generalized scoring=extended"``; see
+    ``Rules``), ``Start`` (position ID of the first position; default the initial
+    position, White on roll), ``Result`` (``"<winner> <oin|mars|koks|home_mars> <points>"``
+    or ``"draw"``; written by the writer, checked by ``replay`` when present).  Any other
+    tag (``Date``, ``Event`` ...) is kept in ``GameRecord.tags``.
+Body
+    ``N)`` starts the N-th line; on it White's turn, then Black's (a game that starts with
+    Black on roll leaves White's column of line 1 blank).  A turn is the dice ``ab:``
+    (``64:`` = a six and a four, ``22:`` = double two) followed by its steps in playing
+    order.  A step is ``from/to`` in the **mover's own numbering** (1 = its head, 19-24 its
+    home), ``to`` is ``off`` when the checker is borne off; each step uses one die.  The
+    reader also accepts chains (``1/7/11`` = ``1/7 7/11``), repeats (``1/7(2)``) and
+    ``pass``; a turn with no steps is a pass (no die can be played).
+
+Cube actions (rule book section 7a; ``Rules`` with ``cube``) take a column of their own,
+as in ``.mat`` transcripts: ``Doubles => 2`` (the side on roll raises, before its roll, to
+the stake shown), then in the other side's column ``Takes``, ``Drops`` (gives up the stake
+before the raise: the game ends) or ``Beavers => 4`` (takes and raises again at once,
+keeping the cube; needs no answer, as in backgammon); ``Wins N point(s)`` is accepted and ignored.  They are kept in
+``GameRecord.cube`` (``CubeAction``: before which turn, side, action, stake), so ``turns``
+stay the moves.  ``replay`` checks them: a raise only by the side on roll when it may
+(cube in the middle or its own, not on the first turn: the mover has all 15 checkers on
+its head), to the next stake of the progression, and always answered.  With the cube a
+game is won at the stake: the result is ``"<winner> win <stake>"`` or, after a drop,
+``"<winner> drop <stake>"``.
+
+Only the dice, steps and cube actions are recorded; ``replay`` rebuilds the positions and checks every
+turn: each step must move a checker of the mover by one of the remaining dice onto a point
+the opponent does not hold, and the board the steps leave must be one of the legal results
+of the roll (``successors``), so the head, block and dice-usage rules are all enforced.  An
+illegal turn raises ``RecordError`` naming the turn, the side, the dice and the move.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nardy_fast.core._io import atomic_write_text
+from nardy_fast.core._movegen import successors
+from nardy_fast.core._scoring import gives_last_turn, score_loss
+from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.rules import CLASSIC, Rules, as_rules
+
+__all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
+           "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
+           "apply_steps", "looks_like_record", "MAGIC"]
+
+FORMAT_VERSION = 1
+MAGIC = "; nardy_fast game record"      # first line of a written record (+ version)
+_TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_TURN_NO = re.compile(r"^(\d+)\)$")
+_DICE = re.compile(r"^([1-6])([1-6]):$")
+_CUBE_WORDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
+_STEP = re.compile(r"^(\d+)((?:/(?:\d+|off))+)(?:\((\d)\))?$", re.IGNORECASE)
+_COL = 32          # width of White's column in the body
+
+
+class RecordError(ValueError):
+    """A game record that cannot be parsed or replayed; the message names the line or turn."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One side's turn: the dice and the steps played.
+
+    Attributes
+    ----------
+    side : str
+        ``"white"`` or ``"black"``.
+    dice : tuple of int
+        The two dice as thrown (1..6 each).
+    steps : tuple of (int, int or "off")
+        ``(from_point, to_point)`` in the mover's own numbering, in playing order; empty for
+        a pass.
+    """
+
+    side: str
+    dice: tuple
+    steps: tuple = ()
+
+    def __str__(self):
+        return f"{self.dice[0]}{self.dice[1]}: {format_steps(self.steps)}".rstrip()
+
+
+@dataclass(frozen=True)
+class CubeAction:
+    """A cube action, taken before the turn ``turns[before]`` (or after the last turn).
+
+    Attributes
+    ----------
+    before : int
+        Index of the turn it precedes (``len(turns)``: after the last).
+    side : str
+        ``"white"`` or ``"black"``: who acts.
+    action : str
+        ``"double"`` (the side on roll raises), ``"take"``, ``"drop"`` or ``"beaver"``.
+    stake : int
+        The stake offered (``double``, ``beaver``) or answered (``take``, ``drop``).
+    """
+
+    before: int
+    side: str
+    action: str
+    stake: int
+
+    def __str__(self):
+        if self.action == "double":
+            return f"Doubles => {self.stake}"
+        if self.action == "beaver":
+            return f"Beavers => {self.stake}"
+        return "Takes" if self.action == "take" else "Drops"
+
+
+@dataclass
+class GameRecord:
+    """A recorded game: players, rules, the first position and the turns.
+
+    Attributes
+    ----------
+    white, black : str
+        Player names.
+    rules : Rules
+        The rules the game was played under.
+    start : Position
+        The position before the first turn (its side on roll plays ``turns[0]``).
+    turns : list of Turn
+        The turns in order; sides alternate.
+    tags : dict
+        Other header tags (str -> str), e.g. ``Date``.
+    cube : list of CubeAction
+        Cube actions in order (empty without a cube).
+    """
+
+    white: str = "White"
+    black: str = "Black"
+    rules: Rules = CLASSIC
+    start: Position = field(default_factory=Position.initial)
+    turns: list = field(default_factory=list)
+    tags: dict = field(default_factory=dict)
+    cube: list = field(default_factory=list)
+
+    # -- replay ------------------------------------------------------------------------
+    def positions(self):
+        """The positions before each turn and after the last: ``len(turns) + 1`` Positions
+        (``len(turns)`` for a draw under ``draw_rule``: no position has both sides off).
+
+        Raises ``RecordError`` at the first illegal turn (see the module docstring).
+        """
+        return _replay(self)[0]
+
+    def replay(self):
+        """Check every turn; returns ``self.positions()``."""
+        return self.positions()
+
+    def result(self):
+        """The result after the last turn: ``None`` if the game is not over, else a dict
+        ``{"winner": "white"|"black"|None, "kind": "oin"|"mars"|"koks"|"home_mars"|"draw",
+        "points": float}``; with a cube ``kind`` is ``"win"`` (won at the stake, which is
+        ``points``) or ``"drop"`` (a raise was dropped)."""
+        return _replay(self)[1]
+
+    @property
+    def final(self):
+        """The position after the last turn (before it, for a draw: see ``positions``)."""
+        return self.positions()[-1]
+
+    # -- text --------------------------------------------------------------------------
+    def to_text(self):
+        """The record as text (the format of the module docstring)."""
+        return format_record(self)
+
+    @classmethod
+    def from_text(cls, text, source="<record>"):
+        """Parse a record; ``RecordError`` names the line for malformed text."""
+        return parse_record(text, source)
+
+    def cube_states(self):
+        """The cube when each turn's dice are thrown (after the cube actions before it),
+        and after the last turn: ``len(turns) + 1`` ``nardy_fast.core.cubestate.CubeState``s seen by
+        the side on roll (empty without ``rules.cube``)."""
+        return _replay(self)[2]
+
+    def append(self, dice, steps=()):
+        """Add the next turn (side alternates from ``start``); not checked until replay."""
+        side = self._next_side()
+        d = tuple(int(x) for x in dice)
+        if len(d) != 2 or not all(1 <= x <= 6 for x in d):
+            raise ValueError(f"dice={dice!r}: expected two integers 1..6")
+        self.turns.append(Turn(side, d, tuple(steps)))
+        return self
+
+    def append_cube(self, action, stake=None):
+        """Add a cube action before the next turn: ``"double"`` or ``"beaver"`` (to
+        ``stake``), ``"take"`` or ``"drop"`` (the stake is the one offered); the side is
+        the side on roll for a double, the other one for an answer.  Checked on replay."""
+        if action not in ("double", "take", "drop", "beaver"):
+            raise ValueError(f"action={action!r}: expected 'double', 'take', 'drop' or "
+                             f"'beaver'")
+        mover = self._next_side()
+        before = len(self.turns)
+        side = mover if action == "double" else _other(mover)
+        if stake is None:
+            offered = [c for c in self.cube if c.before == before and c.action == "double"]
+            if action in ("double", "beaver") or not offered:
+                raise ValueError(f"action={action!r}: give the stake")
+            stake = offered[-1].stake
+        self.cube.append(CubeAction(before, side, action, int(stake)))
+        return self
+
+    def _next_side(self):
+        return self.start.side if not self.turns else _other(self.turns[-1].side)
+
+
+def _entries(record):
+    """Turns and cube actions in playing order."""
+    out = []
+    cube = sorted(record.cube, key=lambda c: c.before)     # stable: keeps their order
+    j = 0
+    for k, turn in enumerate(record.turns):
+        while j < len(cube) and cube[j].before <= k:
+            out.append(cube[j])
+            j += 1
+        out.append(turn)
+    out.extend(cube[j:])
+    return out
+
+
+def _other(side):
+    return BLACK if side == WHITE else WHITE
+
+
+# -- steps -------------------------------------------------------------------------------
+def format_steps(steps):
+    """``((1, 7), (7, 11))`` -> ``"1/7 7/11"``; ``"off"`` kept; ``()`` -> ``""``."""
+    return " ".join(f"{a}/{b}" for a, b in steps)
+
+
+def parse_steps(text):
+    """``"1/7 7/11"``, ``"1/7/11"``, ``"19/off(2)"`` -> a tuple of ``(from, to)`` steps.
+
+    ``"pass"`` or ``""`` -> ``()``.  ``ValueError`` names a malformed token.
+    """
+    out = []
+    for tok in text.split():
+        if tok.lower() == "pass":
+            continue
+        out.extend(_parse_step_token(tok))
+    return tuple(out)
+
+
+def _parse_step_token(tok):
+    m = _STEP.match(tok)
+    if not m:
+        raise ValueError(f"step {tok!r}: expected from/to such as 1/7, 20/off, 1/7/11 or 1/7(2)")
+    pts = [int(m.group(1))] + [p.lower() if p.lower() == "off" else int(p)
+                               for p in m.group(2).split("/")[1:]]
+    if "off" in pts[:-1]:
+        raise ValueError(f"step {tok!r}: 'off' can only be the last point")
+    for p in pts:
+        if p != "off" and not 1 <= p <= 24:
+            raise ValueError(f"step {tok!r}: point {p} is outside 1..24")
+    chain = [(pts[k], pts[k + 1]) for k in range(len(pts) - 1)]
+    reps = int(m.group(3)) if m.group(3) else 1
+    if not 1 <= reps <= 4:
+        raise ValueError(f"step {tok!r}: repeat count must be 1..4")
+    return chain * reps
+
+
+# -- writer ------------------------------------------------------------------------------
+def _esc(s):
+    return str(s).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unesc(s):
+    return re.sub(r"\\(.)", r"\1", s)
+
+
+def format_record(record):
+    """Text of a ``GameRecord`` (module docstring format); the result tag is computed."""
+    lines = [f"{MAGIC} {FORMAT_VERSION}",
+             f'; [White "{_esc(record.white)}"]',
+             f'; [Black "{_esc(record.black)}"]',
+             f'; [Rules "{record.rules.to_text()}"]']
+    if record.start != Position.initial():
+        lines.append(f'; [Start "{record.start.id}"]')
+    for k, v in record.tags.items():
+        if k not in ("White", "Black", "Rules", "Start", "Result"):
+            lines.append(f'; [{k} "{_esc(v)}"]')
+    try:
+        res = record.result()
+    except RecordError:
+        res = None
+    if res is not None:
+        lines.append(f'; [Result "{_result_text(res)}"]')
+    lines.append("")
+    turns = _entries(record)
+    if turns and turns[0].side == BLACK:
+        turns = [None] + turns
+    for k in range(0, len(turns), 2):
+        left = "" if turns[k] is None else str(turns[k])
+        row = f"{k // 2 + 1:3d}) {left:<{_COL}}"
+        if k + 1 < len(turns):
+            if len(left) >= _COL:
+                row += " "
+            row += str(turns[k + 1])
+        lines.append(row.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _result_text(res):
+    if res["kind"] == "draw":
+        return "draw"
+    pts = res["points"]
+    return f"{res['winner']} {res['kind']} {int(pts) if float(pts).is_integer() else pts}"
+
+
+def write_record(record, path):
+    """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``)."""
+    return atomic_write_text(path, format_record(record))
+
+
+
+# -- reader ------------------------------------------------------------------------------
+def looks_like_record(text):
+    """True when ``text`` (the start of a file is enough) looks like a game record: it
+    starts with ``MAGIC``, or dice such as ``64:`` occur among its first 50 words."""
+    if text.startswith(MAGIC):
+        return True
+    return any(_DICE.match(t) for t in text.split()[:50])
+
+
+def read_record(path):
+    """Read a game record file; ``RecordError`` names the file and line on bad content."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None
+    return parse_record(text, source=path)
+
+
+def parse_record(text, source="<record>"):
+    """Parse the text of a game record (see the module docstring)."""
+    tags = {}
+    tokens = []                       # (line_no, token)
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(";"):
+            m = _TAG.match(line[1:].strip())
+            if m:
+                tags[m.group(1)] = _unesc(m.group(2))
+            continue
+        tokens.extend((no, tok) for tok in line.split())
+    try:
+        rules = Rules.from_text(tags.get("Rules", "classic"))
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"{source}: tag Rules: {e}") from None
+    if "Start" in tags:
+        try:
+            start = Position.from_id(tags["Start"])
+        except ValueError as e:
+            raise RecordError(f"{source}: tag Start: {e}") from None
+    else:
+        start = Position.initial()
+    record = GameRecord(white=tags.get("White", "White"), black=tags.get("Black", "Black"),
+                        rules=rules, start=start,
+                        tags={k: v for k, v in tags.items()
+                              if k not in ("White", "Black", "Rules", "Start")})
+    side = start.side
+    cur = None                        # [dice, steps, line]
+    expect_line = 1
+    pending = None                    # [line, action] of a "Doubles" / "Beavers" before "=>"
+    skip = 0                          # tokens left of "Wins N point(s)"
+    for no, tok in tokens:
+        if pending is not None:
+            if pending[2] == 0:
+                if tok != "=>":
+                    raise RecordError(f"{source} line {no}: expected '=>' after "
+                                      f"{pending[1]!r}, got {tok!r}")
+                pending[2] = 1
+                continue
+            if not tok.isdigit():
+                raise RecordError(f"{source} line {no}: expected the stake after "
+                                  f"'{pending[1]} =>', got {tok!r}")
+            record.cube.append(CubeAction(len(record.turns), side,
+                                          _CUBE_WORDS[pending[1].lower()], int(tok)))
+            side = _other(side)
+            pending = None
+            continue
+        if skip:
+            skip -= 1
+            if skip == 0 and tok.lower() not in ("point", "points"):
+                raise RecordError(f"{source} line {no}: expected 'Wins N point(s)'")
+            continue
+        low = tok.lower()
+        if low in _CUBE_WORDS or low == "wins":
+            if cur is not None:
+                record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+                side = _other(side)
+                cur = None
+            if low == "wins":
+                skip = 2
+            elif low in ("doubles", "beavers"):
+                pending = [no, tok, 0]
+            else:
+                offered = record.cube[-1].stake if record.cube else 0
+                record.cube.append(CubeAction(len(record.turns), side, _CUBE_WORDS[low],
+                                              offered))
+                side = _other(side)
+            continue
+        m = _TURN_NO.match(tok)
+        if m:
+            if int(m.group(1)) != expect_line:
+                raise RecordError(f"{source} line {no}: turn line {tok} out of order, "
+                                  f"expected {expect_line})")
+            expect_line += 1
+            continue
+        m = _DICE.match(tok)
+        if m:
+            if cur is not None:
+                record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+                side = _other(side)
+            cur = [(int(m.group(1)), int(m.group(2))), [], no]
+            continue
+        if cur is None:
+            raise RecordError(f"{source} line {no}: {tok!r} before the first dice "
+                              "(expected 'N)', dice such as '64:' or a cube action)")
+        if tok.lower() == "pass":
+            continue
+        try:
+            cur[1].extend(_parse_step_token(tok))
+        except ValueError as e:
+            raise RecordError(f"{source} line {no}: {e}") from None
+    if pending is not None:
+        raise RecordError(f"{source} line {pending[0]}: {pending[1]!r} without '=> stake'")
+    if cur is not None:
+        record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+    if "Result" in tags:
+        try:
+            res = record.result()
+        except RecordError as e:
+            raise RecordError(f"{source}: {e}") from None
+        if res is None or _result_text(res) != tags["Result"].strip():
+            got = "game not over" if res is None else _result_text(res)
+            raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
+                              f"replayed game ({got})")
+    return record
+
+
+# -- replay ------------------------------------------------------------------------------
+def game_result(position, rules=None, finisher=None):
+    """Outcome when a side has no checkers left on the board, else ``None``.
+
+    ``finisher`` is the colour that just moved (default: whichever side has 15 off; the
+    side not on roll if both).  Returns the dict described in ``GameRecord.result``.
+    """
+    rules = as_rules(rules)
+    sums = position.boards.sum(axis=1)
+    done = [position.side if sums[0] == 0 else None,
+            _other(position.side) if sums[1] == 0 else None]
+    if finisher is None:
+        finisher = done[1] or done[0]
+    if finisher is None or finisher not in done:
+        return None
+    loser_board = position.white if finisher == BLACK else position.black
+    if loser_board.sum() == 0:
+        return {"winner": None, "kind": "draw", "points": 0.0}
+    kind, points = score_loss(loser_board, rules)
+    return {"winner": finisher, "kind": kind, "points": float(points)}
+
+
+def apply_steps(mover, opponent, dice, steps):
+    """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
+    ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
+    remaining die and lands on a point the opponent does not hold); ValueError with the
+    reason.  Whether the whole turn is legal (head, block, dice-usage rules) is for
+    ``successors`` to say."""
+    b = np.array(mover, dtype=np.int64)
+    opp_at = np.roll(np.asarray(opponent) > 0, 12)     # mover idx held by the opponent
+    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    for a, t in steps:
+        step = f"{a}/{t}"
+        if not 1 <= a <= 24:
+            raise ValueError(f"step {step}: point {a} is outside 1..24")
+        if b[a - 1] == 0:
+            raise ValueError(f"step {step}: no checker of the mover on point {a}")
+        if t == "off":
+            if b[:18].any():
+                raise ValueError(f"step {step}: cannot bear off while checkers are outside "
+                                 "the home (points 19-24)")
+            need = 25 - a
+            if need in left:
+                die = need
+            else:
+                bigger = sorted(d for d in left if d > need)
+                if not bigger:
+                    raise ValueError(f"step {step}: needs a die of at least {need}, dice left "
+                                     f"{sorted(left) or 'none'}")
+                die = bigger[0]
+            b[a - 1] -= 1
+        else:
+            if not 1 <= t <= 24:
+                raise ValueError(f"step {step}: point {t} is outside 1..24")
+            die = t - a
+            if die not in left:
+                raise ValueError(f"step {step}: moves {die} pips, dice left "
+                                 f"{sorted(left) or 'none'}")
+            if opp_at[t - 1]:
+                raise ValueError(f"step {step}: point {t} is held by the opponent")
+            b[a - 1] -= 1
+            b[t - 1] += 1
+        left.remove(die)
+    return b.astype(np.uint8)
+
+
+def _cube_step(c, rules, pos, state, label):
+    """Apply cube action c before a turn from pos (``cube.record_step``)."""
+    from nardy_fast.core.cubestate import record_step
+    try:
+        record_step(c, rules, pos, state)
+    except ValueError as e:
+        raise RecordError(f"{label}: {e}") from None
+
+
+def _replay(record):
+    from nardy_fast.core.cubestate import record_state
+    rules = as_rules(record.rules)
+    pos = record.start
+    positions = [pos]
+    result = None
+    white_started = pos.side == WHITE
+    last_turn = False
+    cube = sorted(record.cube, key=lambda c: c.before)
+    state = [1, None, None, None]          # stake, owner, pending raise, result by a drop
+    cubes = []
+    j = 0
+
+    def cube_actions(k):
+        nonlocal j
+        while j < len(cube) and cube[j].before <= k:
+            c = cube[j]
+            j += 1
+            _cube_step(c, rules, pos, state,
+                       f"turn {k + 1}: cube action {j} ({c.side}: {c}) before it")
+        if state[2] is not None and k < len(record.turns):
+            raise RecordError(f"turn {k + 1}: the raise to {state[2][1]} was not answered")
+        if rules.cube is not None:
+            cubes.append(record_state(state, pos.side))
+
+    for k, turn in enumerate(record.turns, 1):
+        label = f"turn {k} ({turn.side} {turn.dice[0]}{turn.dice[1]}: " \
+                f"{format_steps(turn.steps) or 'pass'})"
+        if result is None:
+            cube_actions(k - 1)
+        if state[3] is not None:
+            raise RecordError(f"{label}: the game was already over "
+                              f"({_result_text(state[3])}) after a drop")
+        if result is not None:
+            raise RecordError(f"{label}: the game was already over "
+                              f"({_result_text(result)}) after turn {k - 1}")
+        if turn.side != pos.side:
+            raise RecordError(f"{label}: {pos.side} is on roll, not {turn.side}")
+        try:
+            board = apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
+        except ValueError as e:
+            raise RecordError(f"{label} is illegal: {e}") from None
+        legal = successors(pos.mover, pos.opponent, turn.dice[0], turn.dice[1], rules)
+        if not (legal == board).all(axis=1).any():
+            if len(legal) == 1 and (legal[0] == pos.mover).all():
+                why = "no die can be played, the turn must pass"
+            else:
+                moves = pos.legal_moves(turn.dice[0], turn.dice[1], rules)
+                why = (f"{len(moves)} legal move(s), e.g. "
+                       + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
+                       + "; this one breaks the head, block or dice-usage rule")
+            raise RecordError(f"{label} is illegal: {why}")
+        if last_turn and board.sum() == 0:    # Black finished in its last turn: a draw;
+            result = {"winner": None, "kind": "draw", "points": 0.0}   # both sides off is
+            continue                          # no position (nardy_fast.core._state)
+        pos = Position(pos.opponent, board, _other(pos.side))
+        positions.append(pos)
+        if last_turn:                         # Black's last turn under the draw rule
+            result = game_result(pos, rules, finisher=turn.side)
+            if result is None:                # Black did not finish: White's win stands
+                result = game_result(pos, rules, finisher=WHITE)
+            continue
+        if board.sum() == 0:
+            if gives_last_turn(rules, turn.side == WHITE and white_started):
+                last_turn = True
+                continue
+            result = game_result(pos, rules, finisher=turn.side)
+    if result is None and not (last_turn and result is None):
+        cube_actions(len(record.turns))
+        if state[3] is not None:
+            result = state[3]
+    elif rules.cube is not None:
+        cubes.append(record_state(state, pos.side))
+    if j < len(cube):
+        raise RecordError(f"cube action {j + 1} ({cube[j].side}: {cube[j]}): the game was "
+                          f"already over")
+    if result is not None and rules.cube is not None and result["kind"] not in ("draw",
+                                                                             "drop"):
+        result = {"winner": result["winner"], "kind": "win", "points": float(state[0])}
+    if last_turn and result is None:
+        return positions, None, cubes
+    return positions, result, cubes
+
+
+# -- random games ------------------------------------------------------------------------
+def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="random",
+                white="random", black="random"):
+    """Play a game and return its ``GameRecord``.
+
+    Parameters
+    ----------
+    seed : int or None
+        Seed of ``numpy.random.default_rng`` (dice and random choices).
+    rules : Rules, dict or None
+    start : Position, str or None
+        First position (a Position or an ID); default the initial position.
+    max_turns : int
+        Stop after this many turns even if the game is not over.
+    policy : "random", "race" or callable
+        ``"random"``: uniform over the distinct legal results; ``"race"``: the result
+        with the fewest pips, then the most checkers off (ties at random); a callable
+        ``policy(position, moves, rng) -> Move``.
+    """
+    rules = as_rules(rules)
+    if start is None:
+        start = Position.initial()
+    elif isinstance(start, str):
+        start = Position.from_id(start)
+    elif not isinstance(start, Position):
+        raise TypeError(f"start: expected a Position or a position ID, got {type(start).__name__}")
+    if callable(policy):
+        choose = policy
+    elif policy == "random":
+        def choose(pos, moves, rng):
+            return moves[int(rng.integers(len(moves)))]
+    elif policy == "race":
+        w = np.arange(24, 0, -1)
+
+        def choose(pos, moves, rng):
+            keys = [(int(np.dot(m.board, w)) * 16 + sum(m.board), rng.random()) for m in moves]
+            return moves[min(range(len(moves)), key=keys.__getitem__)]
+    else:
+        raise ValueError(f"policy={policy!r}: expected 'random', 'race' or a callable")
+    if not isinstance(max_turns, int) or max_turns < 0:
+        raise ValueError(f"max_turns={max_turns!r}: expected an integer >= 0")
+    rng = np.random.default_rng(seed)
+    rec = GameRecord(white=white, black=black, rules=rules, start=start)
+    pos = start
+    if pos.is_over():
+        return rec
+    finishing = False
+    for _ in range(max_turns):
+        d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
+        moves = pos.legal_moves(d1, d2, rules)
+        move = choose(pos, moves, rng)
+        rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
+        if finishing:                         # Black's last turn ends the game
+            break
+        pos = pos.play(move)
+        if sum(move.board) == 0:
+            if gives_last_turn(rules, rec.turns[-1].side == WHITE and start.side == WHITE):
+                finishing = True
+                continue
+            break
+    return rec

@@ -1,0 +1,195 @@
+"""The rules object: one field per variant of the long-nardy rule book.
+
+The defaults (``CLASSIC``) follow the numbered rules; every other reading is a named value
+of a field.  A ``Rules`` is immutable and hashable, so it can key caches and travel to
+worker processes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules"]
+
+# field -> allowed values (the first is the default; the position is the C code, see
+# _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
+CHOICES = {
+    "head_rule": ("classic", "generalized"),
+    "block_rule": ("ahead", "home", "none"),
+    "scoring": ("classic", "extended"),
+    "opening_roll": ("rethrow", "opening_dice"),
+    "cube": (None, "geometric", "arithmetic"),
+}
+FLAGS = ("block_transient", "larger_die_rule", "draw_rule", "beaver", "autodouble")
+OUTCOMES = ("oin", "mars", "koks", "home_mars")     # kinds of a win, in scoring order
+CUBE_FIELDS = ("cube", "beaver", "autodouble")       # the cube's fields (section 7a)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule variants (see the rule book, sections 3-8).
+
+    Parameters
+    ----------
+    head_rule : {"classic", "generalized"}
+        First-turn head exception: ``"classic"`` lets two checkers leave the head only for
+        6-6, 4-4, 3-3 when the single checker is stopped by the opponent's head;
+        ``"generalized"`` whenever one head checker cannot use the whole roll.
+    block_rule : {"ahead", "home", "none"}
+        When a six-point block is allowed: an opponent checker ahead of it, an opponent
+        checker in its home (or off), or always.
+    block_transient : bool
+        ``False``: no intermediate position of a turn may hold a forbidden block.
+        ``True``: only the position at the end of the turn is checked.
+    larger_die_rule : bool
+        If only one die of a non-double can be played, the larger must be played.
+    scoring : {"classic", "extended"}
+        Points per outcome: classic oin 1, mars 2; extended adds koks and home mars.
+    draw_rule : bool
+        Black gets a last turn after White finishes, and a draw if Black finishes in it.
+    opening_roll : {"rethrow", "opening_dice"}
+        Whether White's first turn may be a double (games simulated from the start only).
+    oin_points, mars_points, koks_points, home_mars_points : float
+        Points of each outcome; koks and home mars count only with ``scoring="extended"``.
+    cube : {None, "geometric", "arithmetic"}
+        Play with the cube (section 7a): ``None`` (no cube), stakes 1, 2, 4, 8, ... or
+        1, 2, 3, 4, ...  With a cube every game is won or lost at the stake: no mars, no
+        oin points (see ``nardy_fast.engine.cube``).
+    beaver : bool
+        With a cube: the side offered a raise may take and at once raise again, keeping
+        the cube.
+    autodouble : bool
+        With a cube: each tie of the opening throw raises the stake once before play, the
+        cube staying in the middle (games simulated from the start only).
+    """
+
+    head_rule: str = "classic"
+    block_rule: str = "ahead"
+    block_transient: bool = False
+    larger_die_rule: bool = True
+    scoring: str = "classic"
+    draw_rule: bool = False
+    opening_roll: str = "rethrow"
+    oin_points: float = 1.0
+    mars_points: float = 2.0
+    koks_points: float = 3.0
+    home_mars_points: float = 4.0
+    cube: str | None = None
+    beaver: bool = False
+    autodouble: bool = False
+
+    def __post_init__(self):
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(
+                    f"{name}={value!r}: expected one of " + ", ".join(repr(a) for a in allowed))
+        for name in FLAGS:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise TypeError(f"{name}={value!r}: expected True or False")
+        for name in ("beaver", "autodouble"):
+            if getattr(self, name) and self.cube is None:
+                raise ValueError(f"{name}=True: needs a cube (cube='geometric' or "
+                                 f"'arithmetic'), got cube=None")
+        for name in ("oin_points", "mars_points", "koks_points", "home_mars_points"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name}={value!r}: expected a number")
+            if not math.isfinite(value):
+                raise ValueError(f"{name}={value!r}: expected a finite number")
+            object.__setattr__(self, name, float(value))
+
+    @classmethod
+    def from_dict(cls, d):
+        """Rules from a mapping such as the ``rules`` field of a test vector.
+
+        Unknown keys raise ``ValueError`` naming them.
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown rule field(s) {unknown}: expected some of {sorted(known)}")
+        return cls(**dict(d))
+
+    def to_dict(self):
+        """All fields as a plain dict (round-trips through ``from_dict``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def to_text(self):
+        """``"classic"``, or the fields that differ from it as ``name=value`` words
+        (``"head_rule=generalized draw_rule=true"``); ``Rules.from_text`` reads it back."""
+        base = CLASSIC.to_dict()
+        diff = {k: v for k, v in self.to_dict().items() if v != base[k]}
+        if not diff:
+            return "classic"
+
+        def fmt(v):
+            if isinstance(v, bool):
+                return "true" if v else "false"
+            if isinstance(v, float) and v.is_integer():
+                return str(int(v))
+            return str(v)
+
+        return " ".join(f"{k}={fmt(v)}" for k, v in diff.items())
+
+    @classmethod
+    def from_text(cls, text):
+        """Rules from ``to_text`` output (commas allowed between words); ValueError or
+        TypeError naming the bad item (``"rules item 'x': ..."``) or the text."""
+        text = text.strip()
+        if text in ("", "classic"):
+            return CLASSIC
+        d = {}
+        for item in text.replace(",", " ").split():
+            if "=" not in item:
+                raise ValueError(f"rules item {item!r}: expected name=value")
+            k, v = item.split("=", 1)
+            if v.lower() in ("true", "false"):
+                d[k] = v.lower() == "true"
+            else:
+                try:
+                    d[k] = float(v)
+                except ValueError:
+                    d[k] = v
+        try:
+            return cls.from_dict(d)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"rules {text!r}: {e}") from None
+
+    def codes(self):
+        """The fields as numbers for the C struct ``rules_t`` (``_rules.pxd``): a choice as
+        its position in ``CHOICES``, a flag as 0 / 1, and the points of each outcome as
+        scored (``pts_oin``, ``pts_mars``, ``pts_koks``, ``pts_home_mars``)."""
+        d = {name: allowed.index(getattr(self, name)) for name, allowed in CHOICES.items()}
+        d.update({name: int(getattr(self, name)) for name in FLAGS})
+        d.update({f"pts_{kind}": self.points(kind) for kind in OUTCOMES})
+        return d
+
+    def points(self, outcome):
+        """Points won for ``outcome`` in {"oin", "mars", "koks", "home_mars"} under ``scoring``."""
+        if outcome == "oin":
+            return self.oin_points
+        if outcome not in ("mars", "koks", "home_mars"):
+            raise ValueError(f"outcome={outcome!r}: expected 'oin', 'mars', 'koks' or 'home_mars'")
+        if self.scoring == "classic" or outcome == "mars":
+            return self.mars_points
+        return self.koks_points if outcome == "koks" else self.home_mars_points
+
+
+CLASSIC = Rules()
+
+
+def as_rules(rules):
+    """``None`` -> ``CLASSIC``; a ``Rules`` as is; a mapping via ``Rules.from_dict``."""
+    if rules is None:
+        return CLASSIC
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    if isinstance(rules, str):
+        if rules == "classic":
+            return CLASSIC
+        raise ValueError(f"rules={rules!r}: expected a Rules object, a dict or 'classic'")
+    raise TypeError(f"rules: expected a Rules object or a dict, got {type(rules).__name__}")

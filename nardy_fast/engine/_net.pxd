@@ -1,0 +1,70 @@
+# C-level API of the evaluation network (see _net.pyx for the encoding and the training).
+#
+# A position is seen from the side on roll: `me` is its board, `opp` the other side's,
+# each uint8_t[24] in its own numbering (_board.pxd).  Outputs are float32[NET_OUTPUTS]
+# probabilities from the side on roll's view (OUT_* below).  Networks are read-only while
+# evaluated, so any number of threads may evaluate one net at once.
+from libc.stdint cimport uint8_t
+
+from nardy_fast.core._rules cimport rules_t
+
+cdef enum:
+    NET_UNITS = 4            # input units per point (encoding in _net.pyx)
+    NET_EXTRAS = 3           # per side: off / 15, pips / 360, home checkers / 15
+    NET_INPUTS = 198         # 2 sides x (24 points x NET_UNITS + NET_EXTRAS)
+    NET_OUTPUTS = 7          # OUT_* below
+    NET_MAX_HIDDEN = 1024
+    OUT_WIN = 0              # P(win)                      (the rest is P(loss); no draws)
+    OUT_MARS_WIN = 1         # P(win with the loser none off): mars, koks or home mars
+    OUT_KOKS_WIN = 2         # P(win a koks): none off, a checker on points 1-6
+    OUT_HOME_MARS_WIN = 3    # P(win a home mars): none off, all 15 in the loser's home
+    OUT_MARS_LOSS = 4        # the same three for the side not on roll
+    OUT_KOKS_LOSS = 5
+    OUT_HOME_MARS_LOSS = 6
+
+ctypedef struct net_t:
+    int n_hidden             # hidden ReLU units (a multiple of 8, <= NET_MAX_HIDDEN)
+    const float* w1          # (NET_INPUTS, n_hidden): row i = weights of input i
+    const float* b1          # (n_hidden,)
+    const float* w2          # (NET_OUTPUTS, n_hidden)
+    const float* b2          # (NET_OUTPUTS,)
+
+# Writes the NET_INPUTS inputs of (me on roll, opp) to x.
+cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil
+
+# Evaluates one position (me on roll) into out[NET_OUTPUTS].
+cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
+                   float* out) noexcept nogil
+
+# Evaluates the n positions (me on roll, cands[24 k : 24 k + 24]) into out[7 k : 7 k + 7]:
+# the candidates of one roll of the other side, which differ from base_opp in a few points,
+# so the hidden layer is updated from the base position's instead of recomputed.
+# scratch: float[2 * n_hidden] owned by the caller.
+cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
+                        const uint8_t* cands, Py_ssize_t n, float* out,
+                        float* scratch) noexcept nogil
+
+# Makes the outputs consistent (mars <= win, koks + home mars <= mars, likewise for losses).
+cdef void net_clip(float* out) noexcept nogil
+
+# Equity (points per game, rules' pts_*) of out[NET_OUTPUTS] for the side on roll.
+cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil
+
+# The other side's view of out (win <-> loss), in place.
+cdef void net_flip(float* out) noexcept nogil
+
+# One SGD step (cross-entropy against target[NET_OUTPUTS]) on (me on roll, opp), changing
+# the weights in place; z, h, dz: float[n_hidden] scratch owned by the caller.
+cdef void sgd_step(float* w1, float* b1, float* w2, float* b2, int n_hidden,
+                   const uint8_t* me, const uint8_t* opp, const float* target,
+                   float lr, float* z, float* h, float* dz) noexcept nogil
+
+# Weights of a network (float32, C-contiguous arrays owned by the object) and their net_t.
+cdef class Net:
+    cdef readonly object w1          # (NET_INPUTS, n_hidden)
+    cdef readonly object b1          # (n_hidden,)
+    cdef readonly object w2          # (NET_OUTPUTS, n_hidden)
+    cdef readonly object b2          # (NET_OUTPUTS,)
+    cdef readonly int n_hidden
+    cdef net_t c                     # points into the arrays above
+    cdef void _bind(self)

@@ -1,0 +1,354 @@
+"""The evaluation network: a one-hidden-layer perceptron from the side on roll's view.
+
+Inputs (``NET_INPUTS = 198``, float32).  For side ``s`` (0: on roll, 1: the other side),
+each in its own numbering (idx 0 = its head), point ``idx`` with ``c`` checkers gives four
+units at ``96 s + 4 idx``::
+
+    [c >= 1, c >= 2, c >= 3, (c - 3) / 4 if c > 3 else 0]
+
+then three units per side at ``192 + 3 s``: checkers off / 15, pips / 360 (the start
+has 360), checkers in the home (idx 18..23) / 15.
+
+Hidden layer: ``n_hidden`` ReLU units, ``h = max(0, b1 + x @ w1)``.  Outputs: seven
+sigmoids ``sigmoid(b2 + w2 @ h)``, probabilities from the side on roll's view:
+P(win), then P(mars), P(koks), P(home mars) won, then the same three lost (``OUT_*`` in
+``_net.pxd``).  P(loss) = 1 - P(win): the net has no draws (see ``evaluator.py`` for
+``draw_rule``).  A koks and a home mars are kinds of mars; the points of each outcome
+come from ``Rules`` (``net_equity``).
+
+The candidates of one roll are evaluated together (``net_eval_many``): they share the
+board of the side on roll and differ from a base board of the other side in a few points,
+so the hidden pre-activations are updated from the base's (a few ``n_hidden``-long float
+rows per changed point) instead of recomputed from 198 inputs.  The inner loops are plain
+contiguous float32 loops that the compiler vectorises.
+
+Training (``Net.sgd``): cross-entropy of each output against a target in [0, 1], so the
+error at an output's pre-activation is ``output - target``; one plain SGD step per
+position, in the order given (reproducible).
+"""
+from libc.math cimport expf
+from libc.stdint cimport uint8_t
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
+
+__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES"]
+
+N_INPUTS = NET_INPUTS
+N_OUTPUTS = NET_OUTPUTS
+OUTPUT_NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
+                "p_koks_loss", "p_home_mars_loss")
+
+cdef enum:
+    SIDE_INPUTS = N_POINTS * NET_UNITS      # 96
+    EXTRA0 = 2 * SIDE_INPUTS                # 192
+
+# UNIT[c][u]: the four units of a point with c checkers.
+cdef float UNIT[N_CHECKERS + 1][NET_UNITS]
+
+
+cdef void _init_units() noexcept:
+    cdef int c
+    for c in range(N_CHECKERS + 1):
+        UNIT[c][0] = 1.0 if c >= 1 else 0.0
+        UNIT[c][1] = 1.0 if c >= 2 else 0.0
+        UNIT[c][2] = 1.0 if c >= 3 else 0.0
+        UNIT[c][3] = (c - 3) / 4.0 if c > 3 else 0.0
+
+_init_units()
+
+
+cdef inline void side_extras(const uint8_t* b, float* e) noexcept nogil:
+    """off / 15, pips / 360, home / 15 of one side's board."""
+    cdef int i, on = 0, pips = 0, home = 0
+    for i in range(N_POINTS):
+        on += b[i]
+        pips += b[i] * (N_POINTS - i)
+        if i >= HOME_IDX:
+            home += b[i]
+    e[0] = (N_CHECKERS - on) / <float>N_CHECKERS
+    e[1] = pips / 360.0
+    e[2] = home / <float>N_CHECKERS
+
+
+cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil:
+    cdef int i, u
+    for i in range(N_POINTS):
+        for u in range(NET_UNITS):
+            x[NET_UNITS * i + u] = UNIT[me[i]][u]
+            x[SIDE_INPUTS + NET_UNITS * i + u] = UNIT[opp[i]][u]
+    side_extras(me, x + EXTRA0)
+    side_extras(opp, x + EXTRA0 + NET_EXTRAS)
+
+
+cdef inline void axpy(float* y, float a, const float* x, int n) noexcept nogil:
+    """y += a x (n floats)."""
+    cdef int j
+    for j in range(n):
+        y[j] += a * x[j]
+
+
+cdef void hidden_pre(const net_t* net, const float* x, float* z) noexcept nogil:
+    """z = b1 + x @ w1 (zero inputs skipped)."""
+    cdef int i, H = net.n_hidden
+    memcpy(z, net.b1, H * sizeof(float))
+    for i in range(NET_INPUTS):
+        if x[i] != 0.0:
+            axpy(z, x[i], net.w1 + <Py_ssize_t>i * H, H)
+
+
+cdef inline float sigmoid(float z) noexcept nogil:
+    return 1.0 / (1.0 + expf(-z))
+
+
+cdef void outputs(const net_t* net, const float* z, float* h, float* out) noexcept nogil:
+    """h = relu(z); out = sigmoid(b2 + w2 @ h)."""
+    cdef int j, k, H = net.n_hidden
+    cdef float s
+    cdef const float* w
+    for j in range(H):
+        h[j] = z[j] if z[j] > 0.0 else 0.0
+    for k in range(NET_OUTPUTS):
+        w = net.w2 + k * H
+        s = 0.0
+        for j in range(H):
+            s += w[j] * h[j]
+        out[k] = sigmoid(s + net.b2[k])
+
+
+cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
+                   float* out) noexcept nogil:
+    cdef float x[NET_INPUTS]
+    cdef float z[NET_MAX_HIDDEN]
+    cdef float h[NET_MAX_HIDDEN]
+    net_encode(me, opp, x)
+    hidden_pre(net, x, z)
+    outputs(net, z, h, out)
+
+
+cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
+                        const uint8_t* cands, Py_ssize_t n, float* out,
+                        float* scratch) noexcept nogil:
+    cdef float x[NET_INPUTS]
+    cdef float z0[NET_MAX_HIDDEN]
+    cdef float e0[NET_EXTRAS]
+    cdef float e[NET_EXTRAS]
+    cdef float* z = scratch
+    cdef float* h = scratch + net.n_hidden
+    cdef const uint8_t* c
+    cdef int i, u, a, b, H = net.n_hidden
+    cdef Py_ssize_t k
+    cdef float d
+    net_encode(me, base_opp, x)
+    hidden_pre(net, x, z0)
+    side_extras(base_opp, e0)
+    for k in range(n):
+        c = cands + N_POINTS * k
+        memcpy(z, z0, H * sizeof(float))
+        for i in range(N_POINTS):
+            a = base_opp[i]
+            b = c[i]
+            if a != b:
+                for u in range(NET_UNITS):
+                    d = UNIT[b][u] - UNIT[a][u]
+                    if d != 0.0:
+                        axpy(z, d, net.w1 + <Py_ssize_t>(SIDE_INPUTS + NET_UNITS * i + u) * H,
+                             H)
+        side_extras(c, e)
+        for u in range(NET_EXTRAS):
+            d = e[u] - e0[u]
+            if d != 0.0:
+                axpy(z, d, net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H, H)
+        outputs(net, z, h, out + NET_OUTPUTS * k)
+
+
+cdef void net_clip(float* out) noexcept nogil:
+    cdef int side, base
+    cdef float top
+    for side in range(2):
+        base = OUT_MARS_LOSS if side else OUT_MARS_WIN
+        top = 1.0 - out[OUT_WIN] if side else out[OUT_WIN]
+        if out[base] > top:
+            out[base] = top
+        if out[base + 1] > out[base]:
+            out[base + 1] = out[base]
+        if out[base + 1] + out[base + 2] > out[base]:
+            out[base + 2] = out[base] - out[base + 1]
+
+
+cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil:
+    cdef double w = out[OUT_WIN], l = 1.0 - w
+    cdef double mw = out[OUT_MARS_WIN], kw = out[OUT_KOKS_WIN], hw = out[OUT_HOME_MARS_WIN]
+    cdef double ml = out[OUT_MARS_LOSS], kl = out[OUT_KOKS_LOSS], hl = out[OUT_HOME_MARS_LOSS]
+    return ((w - mw) * rules.pts_oin + (mw - kw - hw) * rules.pts_mars + kw * rules.pts_koks
+            + hw * rules.pts_home_mars
+            - (l - ml) * rules.pts_oin - (ml - kl - hl) * rules.pts_mars
+            - kl * rules.pts_koks - hl * rules.pts_home_mars)
+
+
+cdef void net_flip(float* out) noexcept nogil:
+    cdef float t
+    cdef int k
+    out[OUT_WIN] = 1.0 - out[OUT_WIN]
+    for k in range(3):
+        t = out[OUT_MARS_WIN + k]
+        out[OUT_MARS_WIN + k] = out[OUT_MARS_LOSS + k]
+        out[OUT_MARS_LOSS + k] = t
+
+
+cdef void sgd_step(float* w1, float* b1, float* w2, float* b2, int H,
+                   const uint8_t* me, const uint8_t* opp, const float* target,
+                   float lr, float* z, float* h, float* dz) noexcept nogil:
+    """One SGD step of the cross-entropy loss of (me on roll, opp) against target."""
+    cdef float x[NET_INPUTS]
+    cdef float out[NET_OUTPUTS]
+    cdef float g[NET_OUTPUTS]
+    cdef net_t net
+    cdef int i, j, k
+    net.n_hidden = H
+    net.w1 = w1
+    net.b1 = b1
+    net.w2 = w2
+    net.b2 = b2
+    net_encode(me, opp, x)
+    hidden_pre(&net, x, z)
+    outputs(&net, z, h, out)
+    for k in range(NET_OUTPUTS):
+        g[k] = out[k] - target[k]
+    memset(dz, 0, H * sizeof(float))
+    for k in range(NET_OUTPUTS):
+        axpy(dz, g[k], w2 + k * H, H)
+        axpy(w2 + k * H, -lr * g[k], h, H)
+        b2[k] -= lr * g[k]
+    for j in range(H):
+        if z[j] <= 0.0:
+            dz[j] = 0.0
+    for i in range(NET_INPUTS):
+        if x[i] != 0.0:
+            axpy(w1 + <Py_ssize_t>i * H, -lr * x[i], dz, H)
+    axpy(b1, -lr, dz, H)
+
+
+cdef class Net:
+    """Weights of an evaluation network (float32, C-contiguous, owned here).
+
+    Parameters
+    ----------
+    w1 : ndarray, shape (198, n_hidden)
+    b1 : ndarray, shape (n_hidden,)
+    w2 : ndarray, shape (7, n_hidden)
+    b2 : ndarray, shape (7,)
+        ``n_hidden`` a multiple of 8, at most 1024.
+    """
+
+    def __init__(self, w1, b1, w2, b2):
+        w1 = np.array(w1, dtype=np.float32, order="C")
+        H = w1.shape[1] if w1.ndim == 2 else -1
+        if w1.shape != (NET_INPUTS, H) or H <= 0 or H % 8 or H > NET_MAX_HIDDEN:
+            raise ValueError(f"w1: expected shape ({NET_INPUTS}, n_hidden) with n_hidden a "
+                             f"multiple of 8 up to {NET_MAX_HIDDEN}, got {w1.shape}")
+        self.w1 = w1
+        self.b1 = self._param(b1, (H,), "b1")
+        self.w2 = self._param(w2, (NET_OUTPUTS, H), "w2")
+        self.b2 = self._param(b2, (NET_OUTPUTS,), "b2")
+        self.n_hidden = H
+        for name in ("w1", "b1", "w2", "b2"):
+            if not np.isfinite(getattr(self, name)).all():
+                raise ValueError(f"{name}: weights must be finite")
+        self._bind()
+
+    @staticmethod
+    def _param(a, shape, name):
+        a = np.array(a, dtype=np.float32, order="C")
+        if a.shape != shape:
+            raise ValueError(f"{name}: expected shape {shape}, got {a.shape}")
+        return a
+
+    cdef void _bind(self):
+        cdef float[:, ::1] w1 = self.w1
+        cdef float[::1] b1 = self.b1
+        cdef float[:, ::1] w2 = self.w2
+        cdef float[::1] b2 = self.b2
+        self.c.n_hidden = self.n_hidden
+        self.c.w1 = &w1[0, 0]
+        self.c.b1 = &b1[0]
+        self.c.w2 = &w2[0, 0]
+        self.c.b2 = &b2[0]
+
+    @classmethod
+    def random(cls, n_hidden, seed):
+        """A fresh net: He-scaled normal first layer, small second layer, seeded."""
+        rng = np.random.default_rng(seed)
+        return cls(rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS, n_hidden)),
+                   np.zeros(n_hidden),
+                   rng.normal(0.0, 0.1 / n_hidden ** 0.5, (NET_OUTPUTS, n_hidden)),
+                   np.zeros(NET_OUTPUTS))
+
+    def arrays(self):
+        """The weights as a dict (copies)."""
+        return {"w1": self.w1.copy(), "b1": self.b1.copy(), "w2": self.w2.copy(),
+                "b2": self.b2.copy()}
+
+    def copy(self):
+        return Net(self.w1, self.b1, self.w2, self.b2)
+
+    def __reduce__(self):
+        return (Net, (self.w1, self.b1, self.w2, self.b2))
+
+    def encode(self, boards):
+        """Inputs of positions: boards ``(n, 2, 24)`` uint8 (side on roll first) ->
+        ``(n, 198)`` float32.  Trusts its input (``evaluator.py`` validates)."""
+        cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
+        out = np.empty((b.shape[0], NET_INPUTS), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        cdef Py_ssize_t k
+        with nogil:
+            for k in range(b.shape[0]):
+                net_encode(&b[k, 0, 0], &b[k, 1, 0], &o[k, 0])
+        return out
+
+    def outputs(self, boards):
+        """Raw outputs ``(n, 7)`` float32 of boards ``(n, 2, 24)`` (side on roll first),
+        unclipped.  Trusts its input."""
+        cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
+        out = np.empty((b.shape[0], NET_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        cdef Py_ssize_t k
+        with nogil:
+            for k in range(b.shape[0]):
+                net_eval(&self.c, &b[k, 0, 0], &b[k, 1, 0], &o[k, 0])
+        return out
+
+    def outputs_many(self, me, base_opp, cands):
+        """``net_eval_many`` from Python (for tests): outputs ``(k, 7)`` of the positions
+        (me on roll, cands[k]); ``base_opp`` any board (only the speed depends on it)."""
+        cdef const uint8_t[::1] m = np.ascontiguousarray(me, dtype=np.uint8)
+        cdef const uint8_t[::1] bo = np.ascontiguousarray(base_opp, dtype=np.uint8)
+        cdef const uint8_t[:, ::1] c = np.ascontiguousarray(cands, dtype=np.uint8)
+        out = np.empty((c.shape[0], NET_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        cdef float[::1] scratch = np.empty(2 * self.n_hidden, dtype=np.float32)
+        if c.shape[0]:
+            with nogil:
+                net_eval_many(&self.c, &m[0], &bo[0], &c[0, 0], c.shape[0], &o[0, 0],
+                              &scratch[0])
+        return out
+
+    def sgd(self, boards, targets, float lr):
+        """One SGD step per position, in order, towards ``targets`` ``(n, 7)`` in [0, 1]
+        (cross-entropy loss); changes the weights in place.  Trusts its input."""
+        cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
+        cdef const float[:, ::1] t = np.ascontiguousarray(targets, dtype=np.float32)
+        cdef float[:, ::1] w1 = self.w1
+        cdef float[::1] b1 = self.b1
+        cdef float[:, ::1] w2 = self.w2
+        cdef float[::1] b2 = self.b2
+        cdef float[:, ::1] s = np.empty((3, self.n_hidden), dtype=np.float32)
+        cdef Py_ssize_t k
+        cdef int H = self.n_hidden
+        with nogil:
+            for k in range(b.shape[0]):
+                sgd_step(&w1[0, 0], &b1[0], &w2[0, 0], &b2[0], H, &b[k, 0, 0], &b[k, 1, 0],
+                         &t[k, 0], lr, &s[0, 0], &s[1, 0], &s[2, 0])

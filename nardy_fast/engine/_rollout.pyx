@@ -1,0 +1,681 @@
+"""Rollout core: complete games of long nardy in C, tallied per stratum of the first roll.
+
+``play_blocks`` plays the games of whole random-stream blocks (see ``nardy_fast.core.rng``) and
+returns, per block and per stratum, the game count and the sums and sums of squares of
+every per-game quantity (``QUANTITIES``), from the view of the side on roll at the start
+("side 0").  The game loop runs without the GIL on the C move generator; dice come from
+numpy's C-level ``bitgen_t`` of a ``PCG64`` per block.
+
+Game loop (one game)
+--------------------
+1. Both boards are copied from the start position; side 0 is on roll.
+2. Before each turn, with truncation on, a position where both sides have all their
+   checkers on the board in their homes ends the game: its per-game values are the exact
+   bear-off probabilities (below), and the expected remaining plies are added to its
+   length.  A fixed first roll (``dice``) is always played first.
+3. The roll: the fixed first roll if given; else the first random roll of game ``g`` is
+   stratum ``g mod S`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles under
+   ``opening_roll="opening_dice"`` from the start), the second random roll is
+   ``(g + g div 36) mod 36`` (every 36 consecutive games see each second roll once, and
+   every 1296 games each pair of first and second rolls once), and later rolls are drawn
+   by rejection from the stream.
+4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
+   rules); the side's policy picks one.
+5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
+   last turn first and draws if it finishes.  The loser's board decides oin / mars / koks /
+   home mars (rule book section 7).
+6. With the cube (``cube``; rule book section 7a) the side on roll may raise before step
+   3, and the opponent takes, passes or beavers, by the cube model of ``_cubeloop``; a
+   game is then won at the stake, a pass ends it at once, and a truncated race adds its
+   cubeful value.
+
+Policies
+--------
+``random``: uniform over the distinct legal results (one unbiased bounded draw).
+``greedy``: the result with the highest score (ties: the lexicographically smallest board,
+comparing ``b[0], b[1], ...``, so the choice does not depend on the generator's order),
+where, for the mover's board ``b`` after the move (own numbering, idx 0 the head) and the
+opponent's board ``o``::
+
+    score = -pips(b) + 2 P + B - 2 H - S + M + 0.5 F
+
+- ``pips(b)``: the mover's pip count (sum of ``24 - idx`` over its checkers);
+- ``P``: points held other than the head (idx 1..23);
+- ``B``: blocks, the sum of ``(L - 1)**2`` over maximal runs of ``L >= 2`` consecutive
+  held points (idx 0..23, no wrap);
+- ``H``: checkers still on the head;
+- ``S``: stacking, the sum of ``max(0, b[idx] - 2)`` over idx 1..23;
+- ``M``: home board shape, the number of held home points (idx 18..23);
+- ``F``: front points, held points that an opponent checker could reach with one die
+  (an opponent checker 1..6 pips behind it on the opponent's path).
+
+``net``: the evaluation network (``_search.choose``): each result valued at ``plies``
+(0: the net itself; races of both homes from the race tables), the best for the mover
+played; in a race of both homes the bear-off database's move, as below.
+
+Python callables: ``fn(candidates, opponent) -> scores``, candidates
+``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
+numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the
+highest score is played (same tie-break as greedy).  Called with the GIL held, so slow; an exception stops the chunk and is
+re-raised.
+
+Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
+mover with all its checkers home (``net``: and the opponent's too), the result with the
+least expected number of turns to bear off (``OneSided.mean``); ties go to the
+lexicographically smallest board.
+
+Exact bear-off values (truncation)
+----------------------------------
+The same numbers as ``race_probabilities``: when a two-sided table covers both sides (and
+``draw_rule`` is off), ``P(win)`` from it (optimal play for the win; no mars possible
+below 15 checkers); when one side has all 15 checkers (none off), the other 1 .. N and a
+mars table of N checkers is attached (``draw_rule`` off; ``rollout.py`` attaches the one
+``race_probabilities`` would use, for the rules' points), ``P(win)`` and ``P(mars)`` from
+it (play maximising each side's expected points); otherwise the one-sided convolution
+``_racetables.race_outcome`` (each side's turns ``T`` under minimum-mean play and turns to the
+first checker off ``F`` under first-off-minimising play, independent; with ``draw_rule``
+Black's last turn).  Every mars of a race is a home mars.  The expected remaining plies use the one-sided turn
+distributions: X (on roll) finishing on its turn ``t`` ends the game at ply ``2t - 1``,
+Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, to_board6)
+from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
+from nardy_fast.core._rules cimport rules_t, fill_rules
+from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
+from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RaceTables
+from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
+from nardy_fast.engine._net cimport Net
+from nardy_fast.engine._search cimport search_t, choose as search_choose
+from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
+
+__all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
+           "TALLY_WIDTH"]
+
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    POLICY_PYTHON = 2
+    POLICY_NET = 3
+
+    Q_WIN = 0                # per-game quantities, side 0's view (see QUANTITIES)
+    Q_MARS_WIN = 1
+    Q_KOKS_WIN = 2
+    Q_HOME_MARS_WIN = 3
+    Q_LOSE = 4
+    Q_MARS_LOSS = 5
+    Q_KOKS_LOSS = 6
+    Q_HOME_MARS_LOSS = 7
+    Q_DRAW = 8
+    Q_EQUITY = 9
+    Q_PLIES = 10
+    Q_DOUBLES = 11           # cube (section 7a): raises offered in the game; Q_DOUBLES +
+    Q_TAKES = 12             #   an _cubeloop ACT_* code counts the answer: raises taken (a
+    Q_PASSES = 13            #   beaver counts as a beaver only), passed (0 or 1),
+    Q_BEAVERS = 14           #   beavered
+    Q_STAKE = 15             # final stake / starting stake
+    Q_LEVEL = 16             # Q_LEVEL + k: 1 when the game ended after k raises (k < 7)
+    N_LEVELS = 8             # the last level counts 7 or more raises
+    N_Q = 24
+    TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
+    N_STRATA = 36
+
+    MAX_PLIES = 100000       # a game this long is stuck (hand-made positions): error
+    ERR_NOMEM = 1
+    ERR_LONG_GAME = 2
+    ERR_PYTHON = 3
+
+QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
+              "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
+              "doubles", "takes", "passes", "beavers", "stake") + tuple(
+                  f"stake_level_{k}" for k in range(N_LEVELS))
+MAX_STRATA = N_STRATA
+TALLY_WIDTH = TALLY_W
+
+# The 30 ordered non-double rolls, as roll codes 6 (d1 - 1) + (d2 - 1).
+cdef int OPENING[30]
+
+
+cdef void _init_opening() noexcept:
+    cdef int a, b, k = 0
+    for a in range(6):
+        for b in range(6):
+            if a != b:
+                OPENING[k] = 6 * a + b
+                k += 1
+
+_init_opening()
+
+
+ctypedef struct config_t:
+    rules_t rules              # draw_rule and the points of each outcome come from here
+    int policy[2]              # POLICY_* of side 0 (on roll at the start) and side 1
+    int side0_white            # side 0 is White (draw rule)
+    int opening_dice           # first random roll from the 30 non-doubles
+    int n_strata               # strata of the first random roll: 36 or 30
+    int stratify               # 0: every roll drawn from the stream (benchmarks only)
+    int first_d1               # fixed first roll, or 0
+    int first_d2
+    int truncate               # stop at a race of both homes, add exact values
+    const race_tables_t* tables   # bear-off tables (RaceTables), or NULL (no database)
+    void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
+    search_t search[2]         # the net and its search settings of POLICY_NET sides
+    int plies[2]               # look-ahead of POLICY_NET sides
+    void* py_error             # borrowed list receiving a callable's exception
+    cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
+
+
+ctypedef struct work_t:
+    uint8_t* buf               # successor buffer, 24 * cap bytes (owned by play_blocks)
+    Py_ssize_t cap
+    double* scratch            # 2 * os_T doubles: cumulative turn distributions
+    bitgen_t* rng
+    int64_t game               # global index of the game being played
+    int rnd_turns              # random rolls drawn so far in this game
+
+
+# ----------------------------------------------------------------------------------------
+# dice and small helpers
+
+cdef inline uint32_t bounded(bitgen_t* g, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n): Lemire's multiply-shift, rejecting the biased low part."""
+    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t t
+    if low < n:
+        t = (<uint32_t>0 - n) % n
+        while low < t:
+            m = <uint64_t>g.next_uint32(g.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept nogil:
+    """The next random roll of the game: stratified for the first two, then drawn."""
+    cdef int r
+    if w.rnd_turns == 0 and c.stratify:
+        r = <int>(w.game % c.n_strata)
+        if c.opening_dice:
+            r = OPENING[r]
+    elif w.rnd_turns == 1 and c.stratify:
+        r = <int>((w.game + w.game // 36) % 36)
+    elif w.rnd_turns == 0 and c.opening_dice:
+        r = OPENING[bounded(w.rng, 30)]
+    else:
+        r = <int>bounded(w.rng, 36)
+    w.rnd_turns += 1
+    d1[0] = r // 6 + 1
+    d2[0] = r % 6 + 1
+
+
+# ----------------------------------------------------------------------------------------
+# policies
+
+cdef Py_ssize_t best_score(const double[::1] scores, const uint8_t* buf, Py_ssize_t n) noexcept:
+    """Index of the highest score; ties to the first board in board_less order."""
+    cdef Py_ssize_t k, best = 0
+    for k in range(1, n):
+        if scores[k] > scores[best] or (scores[k] == scores[best] and
+                                        board_less(buf + N_POINTS * k, buf + N_POINTS * best)):
+            best = k
+    return best
+
+
+cdef Py_ssize_t call_policy(object fn, const uint8_t* buf, Py_ssize_t n, const uint8_t* o,
+                            list err) noexcept:
+    """Run a Python policy; -1 (exception stored in err) on any failure."""
+    cdef uint8_t[:, ::1] cv
+    cdef uint8_t[::1] ov
+    try:
+        cand = np.empty((n, N_POINTS), dtype=np.uint8)
+        cv = cand
+        memcpy(&cv[0, 0], buf, N_POINTS * n)
+        opp = np.empty(N_POINTS, dtype=np.uint8)
+        ov = opp
+        memcpy(&ov[0], o, N_POINTS)
+        scores = np.ascontiguousarray(fn(cand, opp), dtype=np.float64)
+        if scores.shape != (n,):
+            raise ValueError(f"policy {fn!r} returned shape {scores.shape} for {n} "
+                             f"candidates: expected ({n},)")
+        if np.isnan(scores).any():
+            raise ValueError(f"policy {fn!r} returned NaN scores")
+        return best_score(scores, buf, n)
+    except BaseException as e:
+        err.append(e)
+        return -1
+
+
+cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mover,
+                       const uint8_t* o, Py_ssize_t n) noexcept nogil:
+    """Index of the result the side's policy plays, or -1 after a Python error."""
+    cdef int pol = c.policy[side]
+    cdef Py_ssize_t k
+    if n == 1:
+        return 0
+    if pol == POLICY_RANDOM:
+        return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
+    if pol == POLICY_NET and not (c.tables != NULL and all_home(mover) and all_home(o)):
+        return search_choose(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL)
+    if c.tables != NULL and all_home(mover):
+        return bearoff_best(c.tables.os_mean, w.buf, n)
+    if pol == POLICY_GREEDY:
+        return greedy_best(w.buf, n, o)
+    with gil:
+        k = call_policy(<object>c.py_policy[side], w.buf, n, o, <list>c.py_error)
+    return k
+
+
+# ----------------------------------------------------------------------------------------
+# the game
+
+cdef int play_turn(const config_t* c, work_t* w, int side, uint8_t* mover,
+                   const uint8_t* o, int d1, int d2) noexcept nogil:
+    """Play one turn in place; 0, or an ERR_* code."""
+    cdef Py_ssize_t n, k
+    cdef uint8_t* nb
+    n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
+    while n < 0:                                  # never seen: grow and retry
+        nb = <uint8_t*>malloc(8 * w.cap * N_POINTS)
+        if nb == NULL:
+            return ERR_NOMEM
+        free(w.buf)
+        w.buf = nb
+        w.cap *= 8
+        n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
+    k = choose(c, w, side, mover, o, n)
+    if k < 0:                                   # a callable raised, or the search ran out
+        return ERR_PYTHON if c.policy[side] == POLICY_PYTHON else ERR_NOMEM
+    memcpy(mover, w.buf + N_POINTS * k, N_POINTS)
+    return 0
+
+
+cdef inline bint is_white(const config_t* c, int side) noexcept nogil:
+    return c.side0_white if side == 0 else not c.side0_white
+
+
+cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double* v) noexcept nogil:
+    """Per-game values of a finished game won by `winner`, scored on the loser's board."""
+    cdef int base = Q_WIN if winner == 0 else Q_LOSE
+    cdef double pts
+    cdef int kind = score_game(loser, &c.rules, &pts)
+    v[base] = 1.0
+    if kind != WIN_OIN:
+        v[base + 1] = 1.0                        # a mars of any kind
+        if kind != WIN_MARS:
+            v[base + kind] = 1.0                 # a koks or a home mars (Q_* follow WIN_*)
+    v[Q_EQUITY] = pts if winner == 0 else -pts
+
+
+cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* by,
+                     double* v) noexcept nogil:
+    """Exact values of a race of both homes, X = side x on roll (module docstring).
+
+    Probabilities from ``_racetables.race_probs`` (the table covering the race), as
+    ``race_probabilities`` computes them; expected remaining plies from the one-sided
+    turn distributions.
+    """
+    cdef const race_tables_t* rt = c.tables
+    cdef Py_ssize_t T = rt.os_T, t, u
+    cdef uint8_t x6[N_HOME]
+    cdef uint8_t y6[N_HOME]
+    cdef double* cx = w.scratch
+    cdef double* cy = cx + T
+    cdef double out[4]
+    cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s, hm
+    cdef int a = 0, b = 0, x_white = is_white(c, x)
+    to_board6(bx, x6)
+    to_board6(by, y6)
+    cdef const double* px = rt.os_turns + board6_index(x6) * T
+    cdef const double* py = rt.os_turns + board6_index(y6) * T
+    if c.rules.draw_rule:
+        if x_white:
+            a = 1
+        else:
+            b = 1
+    race_probs(rt, x6, y6, c.rules.draw_rule, x_white, out)
+    pw = out[0]
+    pmw = out[1]
+    pml = out[2]
+    pd = out[3]
+    pl = 1.0 - pw - pd
+    if pl < 0.0:
+        pl = 0.0
+    if pml > pl:
+        pml = pl
+    # expected plies: X finishes on its turn t at ply 2t - 1, Y on its turn t at ply 2t,
+    # and under draw_rule a White win adds Black's last turn (a = 1: X is White, b = 1:
+    # Y is White), whether or not it ends in a draw
+    for t in range(T):
+        sx += px[t]
+        sy += py[t]
+        cx[t] = sx
+        cy[t] = sy
+    for t in range(1, T):
+        u = t - 1 + a
+        s = 1.0 - cy[u if u < T else T - 1]     # P(T_Y > t - 1 + a)
+        plies += px[t] * (s if s > 0.0 else 0.0) * (2 * t - 1 + a)
+        u = t + b
+        s = 1.0 - cx[u if u < T else T - 1]     # P(T_X > t + b)
+        plies += py[t] * (s if s > 0.0 else 0.0) * (2 * t + b)
+        if a:
+            plies += px[t] * py[t] * (2 * t)           # draw: Black's last turn
+        elif b and t + 1 < T:
+            plies += py[t] * px[t + 1] * (2 * t + 1)   # draw: X (Black) finishes last
+    if x == 1:
+        pw, pl = pl, pw
+        pmw, pml = pml, pmw
+    hm = c.rules.pts_home_mars                   # every mars of a race is a home mars
+    v[Q_WIN] = pw
+    v[Q_MARS_WIN] = pmw
+    v[Q_HOME_MARS_WIN] = pmw
+    v[Q_LOSE] = pl
+    v[Q_MARS_LOSS] = pml
+    v[Q_HOME_MARS_LOSS] = pml
+    v[Q_DRAW] = pd
+    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + pmw * hm - (pl - pml) * c.rules.pts_oin
+                   - pml * hm)
+    v[Q_PLIES] = plies
+
+
+cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
+    """Final stake and stake level of a game with the cube."""
+    cdef int lv = 0, k = c.cube.stake0
+    while k < stake and lv < N_LEVELS - 1:
+        k = next_stake(&c.cube, k)
+        lv += 1
+    v[Q_STAKE] = stake / <double>c.cube.stake0
+    v[Q_LEVEL + lv] = 1.0
+
+
+cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
+    """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q].
+
+    Returns 0 (played out), 1 (truncated) or -ERR_*.
+    """
+    cdef uint8_t b[2][N_POINTS]
+    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
+    cdef int stake = c.cube.stake0, owner = c.cube.owner0
+    cdef double val
+    memcpy(b[0], start, N_POINTS)
+    memcpy(b[1], start + N_POINTS, N_POINTS)
+    memset(v, 0, N_Q * sizeof(double))
+    w.rnd_turns = 0
+    if c.cube.autodouble:                         # ties of the opening throw (p = 1/6)
+        while bounded(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
+            stake = next_stake(&c.cube, stake)
+    while True:
+        if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
+            race_exact(c, w, s, b[s], b[1 - s], v)
+            v[Q_PLIES] += plies
+            if c.cube.cube:
+                if race_value(&c.cube, s, b[s], b[1 - s], stake, owner,
+                              first and c.cube.no_first_raise,
+                              (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW], &val):
+                    return -ERR_PYTHON
+                v[Q_EQUITY] = val if s == 0 else -val
+                cube_close(c, stake, v)
+            return 1
+        if c.cube.cube and not (first and (c.first_d1 or c.cube.no_first_raise)):
+            err = cube_action(&c.cube, s, b[s], b[1 - s], &stake, &owner)
+            if err == ACT_ERROR:
+                return -ERR_PYTHON
+            if err != ACT_NONE:
+                v[Q_DOUBLES] += 1.0
+                v[Q_DOUBLES + err] += 1.0
+            if err == ACT_PASS:                   # the opponent passed: s wins the stake
+                v[Q_WIN if s == 0 else Q_LOSE] = 1.0
+                v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+                v[Q_PLIES] = plies
+                cube_close(c, stake, v)
+                return 0
+        if first and c.first_d1:
+            d1 = c.first_d1
+            d2 = c.first_d2
+        else:
+            roll(c, w, &d1, &d2)
+        first = 0
+        err = play_turn(c, w, s, b[s], b[1 - s], d1, d2)
+        if err:
+            return -err
+        plies += 1
+        if checkers_on(b[s]) == 0:
+            break
+        if plies >= MAX_PLIES:
+            return -ERR_LONG_GAME
+        s = 1 - s
+    loser = 1 - s
+    if last_turn_due(&c.rules, is_white(c, s)):
+        roll(c, w, &d1, &d2)                      # Black's last turn
+        err = play_turn(c, w, loser, b[loser], b[s], d1, d2)
+        if err:
+            return -err
+        plies += 1
+        if checkers_on(b[loser]) == 0:
+            v[Q_DRAW] = 1.0
+            v[Q_PLIES] = plies
+            if c.cube.cube:
+                cube_close(c, stake, v)
+            return 0
+    score_win(c, s, b[loser], v)
+    v[Q_PLIES] = plies
+    if c.cube.cube:                               # won at the stake: no mars, no oin
+        v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+        cube_close(c, stake, v)
+    return 0
+
+
+cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t g0, int64_t n,
+                    double* tally, int64_t* ntrunc) noexcept nogil:
+    """Games g0 .. g0 + n - 1 into tally[N_STRATA][TALLY_W]; 0 or an ERR_* code."""
+    cdef double v[N_Q]
+    cdef double* row
+    cdef int64_t i
+    cdef int r, q
+    for i in range(n):
+        w.game = g0 + i
+        r = play_game(c, w, start, v)
+        if r < 0:
+            return -r
+        ntrunc[0] += r
+        row = tally + (w.game % c.n_strata) * TALLY_W
+        row[0] += 1.0
+        for q in range(N_Q):
+            row[1 + q] += v[q]
+            row[1 + N_Q + q] += v[q] * v[q]
+    return 0
+
+
+# ----------------------------------------------------------------------------------------
+# Python layer
+
+_POLICY_CODES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+
+
+cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint opening_dice,
+                     bint truncate) except -1:
+    fill_rules(rules, &c.rules)
+    for side in range(2):
+        p = policies[side]
+        c.py_policy[side] = NULL
+        if callable(p):
+            c.policy[side] = POLICY_PYTHON
+            c.py_policy[side] = <void*>p
+        elif isinstance(p, tuple):              # ("net", Net, plies, keep)
+            c.policy[side] = POLICY_NET
+            c.search[side].net = &(<Net?>p[1]).c
+            c.search[side].rules = c.rules
+            c.search[side].races = NULL
+            c.plies[side] = p[2]
+            c.search[side].keep = p[3]
+        else:
+            c.policy[side] = _POLICY_CODES[p]
+            c.py_policy[side] = NULL
+    c.side0_white = side0_white
+    c.opening_dice = opening_dice
+    c.n_strata = 30 if opening_dice else 36
+    if dice is None:
+        c.first_d1 = c.first_d2 = 0
+    else:
+        c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
+    c.truncate = truncate
+    c.stratify = 1
+    c.tables = NULL
+    no_cube(&c.cube)
+    return 0
+
+
+cdef size_t scratch_bytes(const config_t* c) noexcept:
+    """Bytes of work_t.scratch: two cumulative turn distributions (race_exact)."""
+    return (2 * (0 if c.tables == NULL else c.tables.os_T) + 1) * sizeof(double)
+
+
+def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening_dice,
+                bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
+                int64_t n_games, int64_t block_games, bint stratify=True, cube=None):
+    """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
+
+    Trusts its inputs: ``rollout.py`` validates them.
+
+    Parameters
+    ----------
+    boards : ndarray of uint8, shape (2, 24)
+        Side 0 (on roll) and side 1, each in its own numbering.
+    rules : Rules
+    policies : tuple of two (str, callable or tuple)
+        ``"random"``, ``"greedy"``, a callable, or ``("net", Net, plies, keep)`` (the net
+        choosing by ``_search.choose`` at ``plies``), for side 0 and side 1.
+    side0_white : bool
+        Side 0 is White (matters for ``draw_rule``).
+    dice : None or (int, int)
+        Fixed first roll of side 0.
+    opening_dice : bool
+        The first random roll is one of the 30 ordered non-doubles.
+    truncate : bool
+        End games at a race of both homes with the exact values (needs ``tables``).
+    tables : None or RaceTables
+        The bear-off tables (``_racetables.RaceTables``; its mars table, if any, must
+        match ``rules``' points: the caller checks), or None.  Needed for truncation;
+        with tables the non-random policies play the database's bear-off moves.
+    entropy : int
+        Root entropy; block ``k`` uses ``rng.block_bit_generator(entropy, k)``.
+    n_games : int
+        Total games of the rollout: block ``k`` plays games
+        ``k * block_games .. min((k + 1) * block_games, n_games) - 1``.
+    stratify : bool
+        ``False`` draws the first two rolls from the stream too (to measure what the
+        stratification gains; ``rollout`` always stratifies).
+    cube : None or tuple
+        Play with the cube of ``rules`` (its progression, beaver and autodouble, which
+        ``rules.cube`` must name): ``(at_start, stake0, owner0, no_first, max_stake,
+        x_contact, x_race, tp_live, table, probabilities)``: the games start from the
+        start (the autodouble: each game first throws one die a side until they differ,
+        raising the stake once per tie, the cube staying in the middle), the starting
+        stake, who may raise first (-1 either side, 0 side 0, 1 side 1), no raise before
+        side 0's first roll (nonzero), the arithmetic cap, the contact cube efficiency,
+        ``x_race`` float64 ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live``
+        float64 (``max_stake + 1``,): the live take point of a raise from each stake
+        (arithmetic), ``table``: None or ``(CubefulRace.values, max_checkers, stakes)``,
+        ``probabilities``: a ``_net.Net`` (its 0-ply value, race values from
+        ``tables``), a callable ``(mover, opponent) -> P(win)`` or None (a pip-count
+        estimate).  Both sides double, take, pass and beaver by the cube model of
+        ``nardy_fast.engine.cubemodel`` (``_cubeloop``); a game is won at the stake, and ``equity`` is
+        per unit of the starting stake.
+
+    Returns
+    -------
+    tally : ndarray of float64, shape (n_blocks, MAX_STRATA, TALLY_WIDTH)
+        Per block and stratum: games, sums of ``QUANTITIES``, sums of their squares.
+    truncated : ndarray of int64, shape (n_blocks,)
+        Games ended by truncation, per block.
+    """
+    from nardy_fast.core.rng import block_bit_generator
+    cdef config_t c
+    cdef work_t w
+    cdef const uint8_t[:, ::1] start = np.ascontiguousarray(boards, dtype=np.uint8)
+    cdef double[:, :, ::1] tv
+    cdef int64_t[::1] trv
+    cdef Py_ssize_t k, blk
+    cdef int64_t g0, g1
+    cdef int err = 0
+    cdef bitgen_t* rng
+    err_list = []
+    if truncate and tables is None:
+        raise ValueError("truncate=True needs the bear-off tables")
+    fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
+    c.stratify = stratify
+    c.py_error = <void*>err_list
+    if tables is not None:
+        c.tables = &(<RaceTables?>tables).t
+        c.search[0].races = c.search[1].races = c.tables
+    if cube is not None:
+        attach_cube(&c.cube, &c.rules, c.tables, cube, err_list)
+    tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
+    truncated = np.zeros(n_blocks, dtype=np.int64)
+    tv = tally
+    trv = truncated
+    w.cap = DEFAULT_CAP
+    w.buf = <uint8_t*>malloc(w.cap * N_POINTS)
+    w.scratch = <double*>malloc(scratch_bytes(&c))
+    try:
+        if w.buf == NULL or w.scratch == NULL:
+            raise MemoryError("rollout: cannot allocate the successor buffer")
+        for k in range(n_blocks):
+            blk = first_block + k
+            g0 = blk * block_games
+            g1 = min(g0 + block_games, n_games)
+            if g1 <= g0:
+                continue
+            bitgen = block_bit_generator(entropy, blk)
+            capsule = bitgen.capsule
+            rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+            w.rng = rng
+            with bitgen.lock, nogil:
+                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &tv[k, 0, 0], &trv[k])
+            if err:
+                break
+    finally:
+        free(w.buf)
+        free(w.scratch)
+    if err == ERR_PYTHON:
+        raise err_list[0]
+    if err == ERR_NOMEM:
+        raise MemoryError("rollout: out of memory growing the successor buffer")
+    if err == ERR_LONG_GAME:
+        raise RuntimeError(f"rollout: a game exceeded {MAX_PLIES} plies; the position "
+                           "seems stuck (both sides unable to move)")
+    return tally, truncated
+
+
+def race_values(mover, opponent, *, rules, bint mover_white, tables):
+    """Exact values of a race of both homes for the side on roll (the truncation values).
+
+    ``tables``: a ``RaceTables`` (its mars table, if any, is used for 15 against 1 .. N
+    checkers).  Returns a dict of ``QUANTITIES`` (``plies``: expected plies to the end).
+    Trusts its inputs (both sides entirely home, neither finished, one-sided tables given).
+    """
+    cdef config_t c
+    cdef work_t w
+    cdef double v[N_Q]
+    cdef uint8_t b[2][N_POINTS]
+    cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
+    cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
+    fill_config(&c, rules, ("random", "random"), mover_white, None, False, True)
+    c.tables = &(<RaceTables?>tables).t
+    memcpy(b[0], &m[0], N_POINTS)
+    memcpy(b[1], &o[0], N_POINTS)
+    w.scratch = <double*>malloc(scratch_bytes(&c))
+    if w.scratch == NULL:
+        raise MemoryError()
+    try:
+        race_exact(&c, &w, 0, b[0], b[1], v)
+    finally:
+        free(w.scratch)
+    return {QUANTITIES[q]: v[q] for q in range(N_Q)}

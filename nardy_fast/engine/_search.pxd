@@ -1,0 +1,39 @@
+# C-level API of the n-ply search (see _search.pyx): values from the side on roll's view,
+# moves compared by equity under points_t, ties to the lexicographically smallest board.
+from libc.stdint cimport uint8_t
+
+from nardy_fast.engine._net cimport Net, net_t
+from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
+from nardy_fast.core._rules cimport rules_t
+
+ctypedef struct search_t:
+    const net_t* net
+    rules_t rules                # move rules, and the points moves are judged by
+    const race_tables_t* races   # values of races of both homes, or NULL (the net's)
+    int keep                     # moves searched deeper after a 0-ply ranking (0: all)
+
+# Outputs (winner's view) of a game just won against the loser's board (24 points).
+cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil
+
+# 0-ply value of (me on roll, opp), me's view: the race tables for a race of both homes
+# (when attached; draw_rule's last turn is not modelled), else the net, clipped.
+cdef void leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
+               float* out) noexcept nogil
+
+# Value of (me on roll, opp) at `plies` into out[NET_OUTPUTS]; 0, or -1 (no memory) / -2
+# (successor buffer overflow).
+cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
+               float* out) noexcept nogil
+
+# Index of me's best result among cands[24 k..] (k < n, the legal results of one roll),
+# each judged by its value at `plies` (the move filter applies); -1 / -2 on error.  If out
+# is not NULL it receives me's value after that move (me's view).
+cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
+                       const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil
+
+# Search settings of a Net under rules, with race tables or none (the Python wrapper).
+cdef class Searcher:
+    cdef Net net
+    cdef object rules
+    cdef object tables           # the RaceTables s.races points into, or None
+    cdef search_t s

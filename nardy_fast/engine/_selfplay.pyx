@@ -1,0 +1,203 @@
+"""Self-play games of the evaluation network, for its training (``train.py``).
+
+``play_games`` plays whole games in C without the GIL, the net choosing every move at
+0-ply (``_search.choose``: each legal result valued from the other side's view, races of
+both homes by the race tables).  Game ``g`` draws its dice from its own stream
+(``rng.block_bit_generator(entropy, g)``), so a game depends only on the net, the rules
+and ``(entropy, g)``: which thread plays it does not matter.
+
+A game ends when a side bears off its 15th checker, or before a turn when both sides have
+all their checkers home (a race: its value comes from the race tables).  Per ply ``t``
+the record holds the position before the move, ``s_t`` (the mover's board, then the
+other's), and ``V(s_{t+1})``, the 0-ply value of the position after it from the view of
+the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets.
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home
+from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
+from nardy_fast.engine._net cimport Net, net_flip, NET_OUTPUTS
+from nardy_fast.tables._racetables cimport RaceTables
+from nardy_fast.core._rules cimport fill_rules
+from nardy_fast.engine._search cimport search_t, choose, leaf
+
+__all__ = ["play_games", "lambda_targets", "MAX_GAME_PLIES"]
+
+cdef enum:
+    MAX_PLIES_ = 4000        # a self-play game this long is stuck (never seen from the start)
+
+MAX_GAME_PLIES = MAX_PLIES_
+
+
+cdef inline uint32_t bounded36(bitgen_t* g) noexcept nogil:
+    """Uniform in [0, 36) (Lemire's method with rejection)."""
+    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * 36
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t t = (<uint32_t>0 - 36) % 36
+    while low < t:
+        m = <uint64_t>g.next_uint32(g.state) * 36
+        low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
+                         uint8_t* buf, Py_ssize_t cap, uint8_t* pos, float* nxt,
+                         Py_ssize_t max_plies, float* z) noexcept nogil:
+    """One game; returns its plies T (or -1: too long, -2: buffer overflow or no memory).
+
+    pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}); z: the final value V(s_T) (the result, or
+    the race tables' value of the race).
+    """
+    cdef uint8_t b[2][N_POINTS]
+    cdef int s = 0, r
+    cdef Py_ssize_t t = 0, n, k
+    memcpy(b[0], start, N_POINTS)
+    memcpy(b[1], start + N_POINTS, N_POINTS)
+    while True:
+        if all_home(b[0]) and all_home(b[1]):
+            leaf(srch, b[s], b[1 - s], z)
+            return t
+        if t >= max_plies:
+            return -1
+        memcpy(pos + 2 * N_POINTS * t, b[s], N_POINTS)
+        memcpy(pos + 2 * N_POINTS * t + N_POINTS, b[1 - s], N_POINTS)
+        r = <int>bounded36(rng)
+        n = gen_successors(b[s], b[1 - s], r // 6 + 1, r % 6 + 1, &srch.rules, buf, NULL,
+                           cap)
+        if n < 0:
+            return -2
+        k = choose(srch, b[s], b[1 - s], buf, n, 0, nxt + NET_OUTPUTS * t)
+        if k < 0:
+            return -2
+        net_flip(nxt + NET_OUTPUTS * t)          # the view of the side on roll next
+        memcpy(b[s], buf + N_POINTS * k, N_POINTS)
+        if checkers_on(b[s]) == 0:
+            memcpy(z, nxt + NET_OUTPUTS * t, NET_OUTPUTS * sizeof(float))
+            return t + 1
+        t += 1
+        s = 1 - s
+
+
+def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
+               Py_ssize_t max_plies=MAX_PLIES_):
+    """Play one self-play game per bit generator, from ``start`` (2, 24), side 0 on roll.
+
+    Parameters
+    ----------
+    net : Net
+    start : ndarray of uint8, shape (2, 24)
+    rules : Rules
+        Move rules, and the points the net's moves maximise.
+    tables : RaceTables or None
+        Values of the races of both homes that end the games (None: the net's).
+    bitgens : list of numpy.random.PCG64
+        Game ``i`` draws its dice from ``bitgens[i]``.
+
+    Returns
+    -------
+    positions : ndarray of uint8, shape (P, 2, 24)
+        ``s_t`` of every game, games in order.
+    next_values : ndarray of float32, shape (P, 7)
+        ``V(s_{t+1})`` (see the module docstring).
+    lengths : ndarray of int64, shape (n,)
+    final : ndarray of float32, shape (n, 7)
+        ``V(s_T)``: the result, or the race tables' value of the final race.
+    """
+    cdef const uint8_t[:, ::1] st = np.ascontiguousarray(start, dtype=np.uint8)
+    cdef Py_ssize_t n_games = len(bitgens), g, T
+    cdef search_t srch
+    srch.net = &net.c
+    srch.keep = 0
+    srch.races = NULL if tables is None else &tables.t
+    fill_rules(rules, &srch.rules)
+    pos = np.empty((n_games * 256, 2, N_POINTS), dtype=np.uint8)
+    nxt = np.empty((n_games * 256, NET_OUTPUTS), dtype=np.float32)
+    lengths = np.zeros(n_games, dtype=np.int64)
+    final = np.zeros((n_games, NET_OUTPUTS), dtype=np.float32)
+    cdef uint8_t[:, :, ::1] pv
+    cdef float[:, ::1] nv
+    cdef float[:, ::1] fv = final
+    cdef Py_ssize_t used = 0
+    cdef Py_ssize_t cap = DEFAULT_CAP
+    cdef uint8_t* buf = <uint8_t*>malloc(cap * N_POINTS)
+    cdef uint8_t* gpos = <uint8_t*>malloc(max_plies * 2 * N_POINTS)
+    cdef float* gnxt = <float*>malloc(max_plies * NET_OUTPUTS * sizeof(float))
+    cdef bitgen_t* rng
+    try:
+        if buf == NULL or gpos == NULL or gnxt == NULL:
+            raise MemoryError("self-play: cannot allocate the game buffers")
+        for g in range(n_games):
+            rng = <bitgen_t*>PyCapsule_GetPointer(bitgens[g].capsule, "BitGenerator")
+            with nogil:
+                T = play_one(&srch, rng, &st[0, 0], buf, cap, gpos, gnxt, max_plies,
+                             &fv[g, 0])
+            if T == -1:
+                raise RuntimeError(f"self-play: game {g} exceeded {max_plies} plies")
+            if T == -2:
+                raise RuntimeError("self-play: successor buffer overflow or out of memory")
+            if used + T > pos.shape[0]:
+                grow = max(2 * pos.shape[0], used + T)
+                pos = np.resize(pos, (grow, 2, N_POINTS))
+                nxt = np.resize(nxt, (grow, NET_OUTPUTS))
+            pv = pos
+            nv = nxt
+            if T:
+                memcpy(&pv[used, 0, 0], gpos, T * 2 * N_POINTS)
+                memcpy(&nv[used, 0], gnxt, T * NET_OUTPUTS * sizeof(float))
+            used += T
+            lengths[g] = T
+    finally:
+        free(buf)
+        free(gpos)
+        free(gnxt)
+    return pos[:used].copy(), nxt[:used].copy(), lengths, final
+
+
+def lambda_targets(next_values, lengths, terminal, float lam):
+    """TD(lambda) targets of games recorded by ``play_games``.
+
+    For a game of T plies with ``next_values[t] = V(s_{t+1})`` (view of the side on roll
+    at ``s_{t+1}``) and the final value ``Z = V(s_T)`` (``terminal``)::
+
+        G_T = Z,   R_t = flip(G_{t+1}),   G_t = (1 - lam) V(s_t) + lam R_t   (t >= 1)
+
+    and the target of ``s_t`` is ``R_t`` (view of the side on roll at ``s_t``).
+
+    Parameters
+    ----------
+    next_values : ndarray of float32, shape (P, 7)
+    lengths : ndarray of int64, shape (n,)
+    terminal : ndarray of float32, shape (n, 7)
+        ``Z`` of each game (``final`` of ``play_games``).
+    lam : float
+
+    Returns
+    -------
+    ndarray of float32, shape (P, 7)
+    """
+    cdef const float[:, ::1] nv = np.ascontiguousarray(next_values, dtype=np.float32)
+    cdef const int64_t[::1] lv = np.ascontiguousarray(lengths, dtype=np.int64)
+    cdef const float[:, ::1] zv = np.ascontiguousarray(terminal, dtype=np.float32)
+    out = np.empty((nv.shape[0], NET_OUTPUTS), dtype=np.float32)
+    cdef float[:, ::1] ov = out
+    cdef float G[NET_OUTPUTS]
+    cdef Py_ssize_t g, t, T, base = 0
+    cdef int k
+    with nogil:
+        for g in range(lv.shape[0]):
+            T = lv[g]
+            memcpy(G, &zv[g, 0], NET_OUTPUTS * sizeof(float))
+            for t in range(T - 1, -1, -1):
+                net_flip(G)
+                memcpy(&ov[base + t, 0], G, NET_OUTPUTS * sizeof(float))
+                if t >= 1:
+                    for k in range(NET_OUTPUTS):
+                        G[k] = (1.0 - lam) * nv[base + t - 1, k] + lam * G[k]
+            base += T
+    return out

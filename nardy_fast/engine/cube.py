@@ -1,0 +1,158 @@
+"""Money cube decisions (даве, rule book section 7a): ``cube_decision``.
+
+Equities per unit of the current stake, of the side on roll before it rolls: exact from
+the cubeful race tables where they cover the position (``tables.cuberace``), else the
+cube model (``nardy_fast.engine.cubemodel``: Janowski's efficiency model, whose
+docstring states the method, its parameters and the draws) on a cubeless P(win) from the
+evaluator or any function of a position, or cube-aware rollouts (``method="rollout"``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.position import Position
+from nardy_fast.core.rules import Rules, as_rules
+from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-exported)
+    CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
+    live_take_point, model_equities, p_of, take_point)
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.rollout import rollout
+from nardy_fast.tables.cuberace import cubeful_race
+
+__all__ = ["cube_decision", "default_probabilities"]
+
+
+_EVALUATORS = {}
+
+
+def default_probabilities(rules):
+    """The default cubeless source of the model: ``Evaluator.default()`` under the cubeless
+    ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
+    function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
+    ...)."""
+    rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    if rules not in _EVALUATORS:
+        _EVALUATORS[rules] = Evaluator.default().with_rules(rules)
+    return _EVALUATORS[rules].evaluate
+
+
+def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
+                  x=None, n_games=2000, seed=0, method="auto", workers=None):
+    """The money cube decision of the side on roll.
+
+    Parameters
+    ----------
+    position : Position or str
+        The position (or its ID), side on roll to act.
+    cube : CubeState
+        The cube (default: centred, stake 1).
+    rules : Rules
+        Needs ``cube="geometric"`` or ``"arithmetic"`` (default: geometric); ``beaver``.
+    probabilities : callable or None
+        ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
+        with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
+        another evaluator or a rollout.  None: ``default_probabilities`` (the evaluator:
+        the net's 0-ply value, race values in home races).
+    tables : CubefulRace, False or None
+        The exact cubeful race table (None: the cached default for the progression and
+        beaver, ``cuberace.cubeful_race``; False: never exact).
+    x : float or None
+        Cube efficiency (None: ``efficiency(position)``).
+    method : {"auto", "exact", "janowski", "rollout"}
+        ``"auto"``: exact where the cubeful race table covers the position, else
+        Janowski's model.  ``"rollout"``: cube-aware rollouts of ``n_games`` games (both
+        sides then use the cube model, with ``probabilities`` for its cubeless P(win)):
+        no double is the rollout with the current cube and no raise before the first
+        roll, double/take the rollout at the next stake with the cube on the opponent's
+        side (times the stake ratio), double/beaver likewise; common random numbers
+        (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
+    workers : int or None
+        The rollouts' workers (``rollout``).
+
+    Returns
+    -------
+    dict
+        ``no_double``, ``double_take``, ``double_pass``, ``double_beaver``, ``equity`` (per
+        unit stake), ``p_win`` (cubeless; for ``"rollout"`` the share of games won),
+        ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
+        from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
+        ``"janowski"`` with a given ``probabilities``, else ``"janowski (SOURCE)"`` with the
+        default source's method, as ``"janowski (net 0-ply)"``).
+    """
+    if isinstance(position, str):
+        position = Position.from_id(position)
+    if not isinstance(position, Position):
+        raise TypeError(f"position: expected a Position or an ID, got {type(position).__name__}")
+    if not isinstance(cube, CubeState):
+        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    rules = as_rules(rules) if rules is not None else Rules(cube="geometric")
+    if rules.cube is None:
+        raise ValueError("rules.cube=None: cube decisions need cube='geometric' or "
+                         "'arithmetic'")
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    prog = rules.cube
+    if method not in ("auto", "exact", "janowski", "rollout"):
+        raise ValueError(f"method={method!r}: expected 'auto', 'exact', 'janowski' or "
+                         f"'rollout'")
+    if x is None:
+        x = efficiency(position)
+    out = None
+    if method == "rollout":
+        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers)
+    elif (method != "janowski" and tables is not False and position.is_bearoff()
+          and not rules.draw_rule):
+        if tables is None:
+            tables = cubeful_race(prog, rules.beaver)
+        b = position.boards
+        a6, b6 = b[0, :17:-1], b[1, :17:-1]
+        if (tables.progression == prog and tables.beaver == rules.beaver
+                and tables.covers(a6, b6, cube.stake, cube.owner)):
+            out = tables.decision(a6, b6, cube.stake, cube.owner)
+            out.pop("dead")
+            if cube.first_turn:                         # no raise now, the cube stays
+                out.update(double_take=math.nan, double_pass=math.nan,
+                           double_beaver=math.nan, equity=out["no_double"])
+            out["method"] = "exact"
+    if out is None and method == "exact":
+        raise ValueError("method='exact': no cubeful race table covers this position "
+                         "(both sides home, at most its checkers, its progression and "
+                         "beaver)")
+    if out is None:
+        source = probabilities or default_probabilities(rules)
+        value = source(position)
+        p = min(1.0, max(0.0, p_of(value)))
+        out = model_equities(p, x, cube, prog, rules.beaver)
+        out["p_win"] = p
+        out["method"] = ("janowski" if probabilities is not None
+                         else f"janowski ({value.method})")
+    out["double_action"], out["take_action"], out["action"] = actions(out)
+    out["take_point"] = take_point(x, cube.stake, prog)
+    out["x"] = float(x)
+    return out
+
+
+def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):
+    k = cube.stake
+    kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
+              workers=workers, progress=False)
+    nd = rollout(position, cube=CubeState(k, cube.owner, True), **kw)
+    out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
+           "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
+           "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout"}
+    n1 = next_stake(rules.cube, k)
+    if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
+        return out
+    dt = rollout(position, cube=CubeState(n1, "opponent"), **kw)
+    out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
+               se_double_take=n1 / k * dt.se_equity)
+    take = out["double_take"]
+    n2 = next_stake(rules.cube, n1)
+    if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
+        db = rollout(position, cube=CubeState(n2, "opponent"), **kw)
+        out["double_beaver"] = n2 / k * db.equity
+        take = min(take, out["double_beaver"])
+    out["equity"] = max(out["no_double"], min(take, 1.0))
+    return out

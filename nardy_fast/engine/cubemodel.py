@@ -1,0 +1,235 @@
+"""The cube model (даве, rule book section 7a): Janowski's cube efficiency model, take points,
+the doubling window and the decisions' equities from a cubeless P(win).
+
+With the cube a game is won or lost at the stake, whatever the loser's position: no mars,
+no oin.  All equities here are money equities of the side on roll, before it rolls, *per
+unit of the current stake*.
+
+The cube's state (``CubeState``) is vocabulary, in ``nardy_fast.core.cubestate``; cube
+reports are in ``nardy_fast.analysis.cubereport``.
+
+Decisions
+---------
+Three equities per unit stake: **no double** (roll without raising), **double/take** (the
+opponent takes: the game goes on at the next stake with the cube on its side; with the
+beaver, the lower of that and the beavered game at the stake after it) and
+**double/pass** (+1: the opponent gives up the current stake).  The side on roll doubles
+when ``min(take, pass) > no double``; the opponent takes when ``take <= pass`` (beavers
+when the beaver is allowed and the take is worth less than 0 to the raiser).  The
+cubeful equity is ``max(no double, min(take, pass))``.
+
+Where they come from (``method``)
+---------------------------------
+``"exact"``: both sides in their homes with at most the cubeful race table's checkers
+(``cuberace.CubefulRace``, default 6): exact.
+
+``"janowski"``: otherwise, from the cubeless probability ``p`` of winning for the side on
+roll (the ``probabilities`` parameter: a function of a position; by default the
+evaluator, ``Evaluator.default()``: the net's 0-ply value, race values in home races; the
+method then names it, as ``"janowski (net 0-ply)"``) with Janowski's cube
+efficiency model (R. Janowski, "Take-points in money games", 1993; the form GNU
+Backgammon uses): the equity is ``(1 - x) E_dead + x E_live``, where ``E_dead`` is the
+cubeless equity at the stake (``2p - 1``) and ``E_live`` the equity if ``p`` moved
+continuously (a fully live cube: piecewise linear in ``p`` between the take and cash
+points).  With wins and losses of one stake (no mars), the live take point of a raise from
+stake ``k`` to ``n`` is ``TP_k = (n - k) CP_n / (2 n)`` with ``CP_n = 1 - TP_n`` (the taker's
+cash point once it owns the cube at ``n``).  Geometric (``n = 2k``): the fixed point
+``TP = 1/5``, Janowski's ``(L - 1/2) / (W + L + 1/2)`` with ``W = L = 1``; with efficiency
+``x`` the take point is ``1 / (4 + x)``.  Arithmetic (``n = k + 1``): the recursion runs
+down from the cap ``max_stake`` (16, the cubeful race tables' cap, where the cube is dead
+and ``CP = 1``), so a raise from 1 to 2 needs ``TP_1 = CP_2 / 4`` and later raises need
+less (``TP_k`` falls like ``1 / (2 (k + 1))``): the same position is a double at a lower
+``p`` and a take at a lower ``p`` the higher the stake.
+
+The efficiency ``x`` is measured, not assumed, where an exact reference exists: races.
+``benchmarks/bench_cube.py --efficiency`` fits ``x`` by least squares of the model's no
+double and double/take equities against the exact geometric tables (8 checkers a side,
+positions with ``0.15 < p < 0.9``), per bin of the side on roll's pip count: ``x`` grows
+from 0.46 (under 6 pips) to 0.86 (48 pips); ``RACE_EFFICIENCY`` holds the bin centres and
+values, interpolated linearly and held constant beyond the last bin (an extrapolation for
+longer races).  For contact positions there is no exact reference yet: ``x = 0.68``
+(``CONTACT_EFFICIENCY``, GNU Backgammon's contact value) is assumed, to be replaced by a
+measurement with cube-aware rollouts of the evaluator.
+
+Draws (``draw_rule``): a draw is worth 0 at any stake; the model counts it as half a win
+(``p = P(win) + P(draw) / 2``), and the exact tables, which have no draw, are not used.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+
+__all__ = ["take_point", "doubling_window", "efficiency", "model_equities", "actions",
+           "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of"]
+
+# Race cube efficiency per pip count of the side on roll: (bin centre, x), measured by
+# `python benchmarks/bench_cube.py --efficiency` against the exact 8-checker tables.
+RACE_EFFICIENCY = ((3.0, 0.462), (9.0, 0.585), (15.0, 0.613), (21.0, 0.649),
+                   (27.0, 0.702), (33.0, 0.757), (39.0, 0.815), (45.0, 0.835),
+                   (51.0, 0.861))
+CONTACT_EFFICIENCY = 0.68      # assumed (GNU Backgammon's contact value), not measured
+
+
+def live_take_point(progression, stake, max_stake=MAX_STAKE):
+    """Fully live take point of a raise from ``stake`` (the taker's P(win))."""
+    if progression == "geometric":
+        return 0.2
+    if stake >= max_stake:
+        return 0.0
+    tp = 0.0                                    # at the cap: dead, CP = 1
+    for k in range(max_stake - 1, stake - 1, -1):
+        n = k + 1
+        tp = (n - k) * (1.0 - tp) / (2.0 * n)
+    return tp
+
+
+def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE):
+    """The opponent's take point (its P(win)) for a raise from ``stake``, efficiency ``x``.
+
+    Taking is worth ``n/k (-1 + 2 q ((1 - x) + x / CP_n))`` per unit of the stake ``k``
+    before the raise (``q``: the taker's P(win), ``n``: the stake after the raise), against
+    ``-1`` for a pass.
+
+    Examples
+    --------
+    >>> take_point(0.0), take_point(1.0)               # dead cube, fully live cube
+    (0.25, 0.2)
+    """
+    n = next_stake(progression, stake)
+    if progression == "arithmetic" and n > max_stake:
+        return math.nan
+    cp = 1.0 - live_take_point(progression, n, max_stake)
+    return (n - stake) / (2.0 * n * ((1.0 - x) + x / cp))
+
+
+def _live(p, owner, tp):
+    """Fully live equity per unit stake for P(win) p, cube state owner, take point tp."""
+    cp = 1.0 - tp
+    if owner == "centre":
+        if cp <= tp:
+            return 2 * p - 1
+        return min(1.0, max(-1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
+    if owner == "mover":
+        return min(1.0, -1.0 + 2.0 * p / cp)
+    return max(-1.0, -1.0 + 2.0 * (p - tp) / (1.0 - tp))
+
+
+def _model(p, owner, stake, x, progression, max_stake):
+    tp = live_take_point(progression, stake, max_stake)
+    if progression == "arithmetic" and stake >= max_stake:
+        tp = 0.0
+    return (1.0 - x) * (2.0 * p - 1.0) + x * _live(p, owner, tp)
+
+
+def model_equities(p, x, cube=CENTRED, progression="geometric", beaver=False,
+                   max_stake=MAX_STAKE):
+    """Janowski's cube decision equities per unit stake for P(win) ``p`` of the side on
+    roll, cube efficiency ``x`` and cube state ``cube``.
+
+    Returns
+    -------
+    dict
+        ``no_double``, ``double_take``, ``double_pass``, ``double_beaver`` (NaN when not
+        allowed) and ``equity``, as ``CubefulRace.decision``.
+
+    Examples
+    --------
+    >>> e = model_equities(0.5, 0.0)                   # dead cube: 2p - 1 either way
+    >>> e["no_double"], e["double_take"], e["equity"]
+    (0.0, 0.0, 0.0)
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p={p}: must be 0..1")
+    if not 0.0 <= x <= 1.0:
+        raise ValueError(f"x={x}: must be 0..1")
+    k = cube.stake
+    nd = _model(p, cube.owner, k, x, progression, max_stake)
+    out = {"no_double": nd, "double_take": math.nan, "double_pass": math.nan,
+           "double_beaver": math.nan, "equity": nd}
+    n1 = next_stake(progression, k)
+    if not cube.may_raise or (progression == "arithmetic" and n1 > max_stake):
+        return out
+    out["double_pass"] = 1.0
+    out["double_take"] = n1 / k * _model(p, "opponent", n1, x, progression, max_stake)
+    take = out["double_take"]
+    n2 = next_stake(progression, n1)
+    if beaver and not (progression == "arithmetic" and n2 > max_stake):
+        out["double_beaver"] = n2 / k * _model(p, "opponent", n2, x, progression, max_stake)
+        take = min(take, out["double_beaver"])
+    out["equity"] = max(nd, min(take, 1.0))
+    return out
+
+
+def actions(e):
+    """The proper actions of both sides from decision equities (``model_equities`` or
+    ``CubefulRace.decision``): ``(double_action, take_action, action)``.
+
+    ``double_action``: ``"no double"``, ``"double"`` or ``"too good"`` (no double because
+    the pass is worth no more than playing on), or ``"no raise"`` when the side on roll
+    may not raise; ``take_action``: ``"take"``, ``"pass"`` or ``"beaver"`` (what the
+    opponent would do if doubled); ``action`` joins them, e.g. ``"double, take"``.
+    """
+    nd, dt, dp, db = e["no_double"], e["double_take"], e["double_pass"], e["double_beaver"]
+    if math.isnan(dp):
+        return "no raise", "", "no raise"
+    take_val = dt if math.isnan(db) else min(dt, db)
+    if take_val > dp:
+        taker = "pass"
+    elif not math.isnan(db) and db < dt:
+        taker = "beaver"
+    else:
+        taker = "take"
+    if min(take_val, dp) > nd:
+        roller = "double"
+    elif nd >= dp:
+        roller = "too good"
+    else:
+        roller = "no double"
+    return roller, taker, f"{roller}, {taker}"
+
+
+def doubling_window(x, progression="geometric", stake=1, max_stake=MAX_STAKE):
+    """The model's doubling window of a centred cube at ``stake``: ``(double point, pass
+    point)`` in the side on roll's P(win).  From the double point on, double/take is worth
+    more than no double; from the pass point on (``1 - take_point``) the opponent passes.
+
+    Examples
+    --------
+    >>> lo, hi = doubling_window(0.0)                  # dead cube: 2(2p-1) > 2p-1 at p > 1/2
+    >>> round(lo, 6), round(hi, 6)
+    (0.5, 0.75)
+    """
+    cube = CENTRED if stake == 1 else CubeState(stake)
+    hi = 1.0 - take_point(x, stake, progression, max_stake)
+    a, b = 0.0, hi
+    for _ in range(60):                                # bisection on DT - ND (rising in p)
+        mid = (a + b) / 2
+        e = model_equities(mid, x, cube, progression, False, max_stake)
+        if e["double_take"] > e["no_double"]:
+            b = mid
+        else:
+            a = mid
+    return b, hi
+
+
+def efficiency(position):
+    """The cube efficiency ``x`` of the model for a position: races by the side on roll's
+    pip count (``RACE_EFFICIENCY``), contact ``CONTACT_EFFICIENCY`` (see the module
+    docstring)."""
+    if position.is_contact():
+        return CONTACT_EFFICIENCY
+    pips = float(position.pips[0])
+    xs, ys = zip(*RACE_EFFICIENCY)
+    return float(np.interp(pips, xs, ys))
+
+
+def p_of(value):
+    """P(win) counted for the cube from an Outcome, a mapping or a number."""
+    if isinstance(value, (float, int, np.floating)):
+        return float(value)
+    if isinstance(value, dict):
+        return float(value["p_win"]) + 0.5 * float(value.get("p_draw", 0.0))
+    return float(value.p_win) + 0.5 * float(getattr(value, "p_draw", 0.0))

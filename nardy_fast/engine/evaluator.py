@@ -1,0 +1,297 @@
+"""The evaluator: a trained network (``_net``) with exact race values and n-ply search.
+
+Probabilities are from the view of the side on roll, before it rolls.  Boards follow the
+package convention: ``(n, 2, 24)`` uint8, side on roll first, each board in its own
+side's numbering.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from nardy_fast.core import _dbfile
+from nardy_fast.engine import _search
+from nardy_fast.core._checks import check_dice
+from nardy_fast.core._movegen import check_position
+from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
+from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.tables.race import race_probabilities
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.rules import as_rules
+
+__all__ = ["Evaluator", "DEFAULT_NET", "KIND"]
+
+KIND = "evaluation_net"
+ENCODING = 1              # version of the input encoding (_net.pyx)
+DEFAULT_NET = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data",
+                           "net_classic.nfdb")
+
+
+class Evaluator:
+    """A position evaluator: the network, and the exact tables where a race is covered.
+
+    Parameters
+    ----------
+    net : _net.Net
+    rules : Rules, optional
+        The move rules the net was trained under (default classic).
+    meta : dict, optional
+        Description kept with the weights (training settings, ...).
+    exact : bool
+        Value races of both homes from the bear-off tables (default True).
+    keep : int
+        Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
+    """
+
+    def __init__(self, net, rules=None, meta=None, exact=True, keep=4):
+        if not isinstance(net, Net):
+            raise TypeError(f"net: expected a nardy_fast.engine._net.Net, got {type(net).__name__}")
+        self.net = net
+        self.rules = as_rules(rules)
+        self.meta = dict(meta or {})
+        self.exact = bool(exact)
+        self.keep = int(keep)
+        self._search = None
+
+    def __reduce__(self):                     # workers rebuild the search themselves
+        return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
+
+    # -- files --------------------------------------------------------------------------
+    def save(self, path):
+        """Write the weights to ``path`` (the package's database format, atomically)."""
+        meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
+                "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
+        return _dbfile.write_db(path, KIND, meta, self.net.arrays())
+
+    @classmethod
+    def load(cls, path):
+        """Read weights written by ``save``; ``DatabaseError`` (naming the file) if the file
+        is not a net of this version or its arrays do not fit."""
+        meta, arrays = _dbfile.read_db(path, KIND)
+        if meta.get("encoding") != ENCODING or meta.get("n_inputs") != N_INPUTS:
+            raise _dbfile.DatabaseError(
+                f"{os.fspath(path)}: a net for input encoding {meta.get('encoding')} with "
+                f"{meta.get('n_inputs')} inputs; this version reads encoding {ENCODING} "
+                f"with {N_INPUTS}")
+        try:
+            net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
+        except (KeyError, ValueError) as e:
+            raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
+        rules = as_rules(meta.pop("rules", None))
+        for k in ("encoding", "n_inputs", "n_hidden", "outputs"):
+            meta.pop(k, None)
+        return cls(net, rules=rules, meta=meta)
+
+    @classmethod
+    def default(cls):
+        """The net shipped with the package (classic rules), loaded once per process."""
+        if "default" not in _CACHE:
+            _CACHE["default"] = cls.load(DEFAULT_NET)
+        return _CACHE["default"]
+
+    def with_rules(self, rules):
+        """The same net judging moves and equities under other ``rules``."""
+        return Evaluator(self.net, rules=rules, meta=self.meta, exact=self.exact,
+                         keep=self.keep)
+
+    # -- evaluation ---------------------------------------------------------------------
+    def _searcher(self):
+        if self._search is None:
+            self._search = _search.Searcher(self.net, self.rules,
+                                            race_tables(self.rules) if self.exact else None,
+                                            keep=self.keep)
+        return self._search
+
+    def probabilities(self, boards, plies=0, exact=None, sides=None):
+        """Probabilities ``(n, 7)`` (``OUTPUT_NAMES``) and the method of each row.
+
+        Parameters
+        ----------
+        boards : array_like of uint8, shape (n, 2, 24) or (2, 24)
+            Side on roll first, each board in its own numbering.
+        plies : {0, 1, 2, 3}
+        exact : bool, optional
+            Races of both homes from the bear-off tables (``race_probabilities``); default
+            the evaluator's ``exact``.
+        sides : sequence of str, optional
+            Colour on roll of each row (``draw_rule`` only; default White).
+
+        Returns
+        -------
+        values : ndarray of float64, shape (n, 7)
+        methods : list of str
+            ``"net 0-ply"`` ... or the race method (``"two_sided"``, ``"one_sided"``).
+        """
+        b = check_boards(boards)
+        plies = _check_plies(plies)
+        exact = self.exact if exact is None else bool(exact)
+        vals = self._searcher().values(b, plies).astype(np.float64)
+        methods = [f"net {plies}-ply"] * len(b)
+        if exact:
+            for k in np.flatnonzero(~b[:, :, :18].any(axis=(1, 2))):
+                side = WHITE if sides is None else sides[k]
+                o = race_probabilities(Position.from_boards(b[k, 0], b[k, 1], side),
+                                       self.rules)
+                vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
+                methods[k] = o.method
+        return vals, methods
+
+    def equities(self, values):
+        """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
+        return self._searcher().equities(values)
+
+    def evaluate(self, x, plies=0, exact=None):
+        """Evaluate positions for the side on roll.
+
+        Parameters
+        ----------
+        x : Position, position ID, list of either, or array_like (n, 2, 24) of uint8
+        plies : {0, 1, 2, 3}
+            Look-ahead (module ``_search``): 0 is the net itself.
+        exact : bool, optional
+            Races of both homes from the bear-off tables (default: ``self.exact``).
+
+        Returns
+        -------
+        Outcome for one ``Position`` or ID; a ``DataFrame`` (one row per position,
+        indexed by ID: the ``OUTPUT_NAMES`` columns, ``p_lose``, ``equity``, ``method``)
+        for a list; an ``ndarray (n,)`` of equities for an array.
+        """
+        if isinstance(x, (Position, str)):
+            return self._outcome(as_position(x), plies, exact)
+        if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
+                                                       for p in x):
+            positions = [as_position(p) for p in x]
+            vals, methods = self.probabilities(np.stack([p.boards for p in positions]),
+                                               plies, exact, [p.side for p in positions])
+            frame = pd_frame(vals, methods, self.equities(vals),
+                             [p.id for p in positions])
+            return frame
+        vals, _ = self.probabilities(x, plies, exact)
+        return self.equities(vals)
+
+    def outcomes(self, positions, plies=0, exact=None):
+        """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
+        ``"net 0-ply"`` ... or the race table's name)."""
+        positions = [as_position(p) for p in positions]
+        if not positions:
+            return []
+        vals, methods = self.probabilities(np.stack([p.boards for p in positions]), plies,
+                                           exact, [p.side for p in positions])
+        eqs = self.equities(vals)
+        out = []
+        for v, m, e in zip(vals, methods, eqs):
+            d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
+            out.append(Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                               extra={"plies": int(plies)}, **d))
+        return out
+
+    def _outcome(self, position, plies, exact):
+        return self.outcomes([position], plies, exact)[0]
+
+    # -- moves --------------------------------------------------------------------------
+    def hint(self, position, dice, plies=0):
+        """Every legal move of ``dice`` ranked by equity (side on roll's view).
+
+        All moves are valued at 0-ply; with ``plies >= 1`` the best ``keep`` of them are
+        valued again at ``plies`` (each resulting position searched ``plies`` deep), as
+        GNU Backgammon's move filters do.
+
+        Returns
+        -------
+        DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
+        points of the side on roll), ``equity``, ``diff`` (to the best, <= 0), the
+        ``OUTPUT_NAMES`` probabilities, ``plies`` (depth of that row's value), ``method``,
+        ``position`` (ID after the move).
+        """
+        import pandas as pd
+        position = as_position(position)
+        d1, d2 = check_dice(dice)
+        plies = _check_plies(plies)
+        res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
+                                                     d1, d2, plies)
+        moves = {m.board: m for m in position.legal_moves(d1, d2, self.rules)}
+        rows = []
+        for k in range(len(res)):
+            m = moves[tuple(int(x) for x in res[k])]
+            row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
+                   "diff": float(eqs[k] - eqs[0])}
+            row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            row["plies"] = int(used[k])
+            row["method"] = f"net {int(used[k])}-ply"
+            row["position"] = position.play(m).id
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def best_move(self, position, dice, plies=0):
+        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``)."""
+        position = as_position(position)
+        d1, d2 = check_dice(dice)
+        res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
+                                             _check_plies(plies))
+        best = tuple(int(x) for x in res[0])
+        return next(m for m in position.legal_moves(d1, d2, self.rules) if m.board == best)
+
+
+_CACHE = {}
+
+
+def race_tables(rules):
+    """The RaceTables the search values races of both homes with under ``rules``: the
+    default one- and two-sided databases and, when cached, the mars table that
+    ``race_probabilities`` uses."""
+    from nardy_fast.tables import bearoff
+    from nardy_fast.tables.race import mars_table_for
+    key = ("tables", as_rules(rules))
+    if key not in _CACHE:
+        mars = mars_table_for(key[1], bearoff.DEFAULT_MARS)
+        _CACHE[key] = RaceTables(bearoff.one_sided(), bearoff.two_sided(), mars)
+    return _CACHE[key]
+
+
+def net_policy(p):
+    """A net policy as the C game loops take it: ``("net", Net, plies, keep)`` from an
+    ``Evaluator`` (0-ply) or ``"net"`` / ``"net:k"`` (the shipped net at k plies)."""
+    if isinstance(p, Evaluator):
+        return ("net", p.net, 0, p.keep)
+    ev = Evaluator.default()
+    return ("net", ev.net, int(p[4:] or 0), ev.keep)
+
+
+def _check_plies(plies):
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)):
+        raise TypeError(f"plies={plies!r}: expected an int 0..{_search.MAX_PLIES}")
+    if not 0 <= plies <= _search.MAX_PLIES:
+        raise ValueError(f"plies={plies}: expected 0..{_search.MAX_PLIES}")
+    return int(plies)
+
+
+def check_boards(boards):
+    """Validated ``(n, 2, 24)`` uint8 boards (a single ``(2, 24)`` becomes n = 1)."""
+    a = np.asarray(boards)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"boards: expected integer counts, got dtype {a.dtype}")
+    if a.ndim == 2:
+        a = a[None]
+    if a.ndim != 3 or a.shape[1:] != (2, 24):
+        raise ValueError(f"boards: expected shape (n, 2, 24), got {a.shape}")
+    for k in range(len(a)):
+        try:
+            check_position(a[k, 0], a[k, 1])
+        except ValueError as e:
+            raise ValueError(f"boards[{k}]: {e}") from None
+        if not a[k, 0].any() or not a[k, 1].any():
+            raise ValueError(f"boards[{k}]: the game is over (a side has no checkers left)")
+    return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+def pd_frame(vals, methods, equities, index):
+    import pandas as pd
+    frame = pd.DataFrame(vals, columns=list(OUTPUT_NAMES), index=pd.Index(index, name="id"))
+    frame.insert(1, "p_lose", 1.0 - frame["p_win"])
+    frame["equity"] = equities
+    frame["method"] = methods
+    return frame
+

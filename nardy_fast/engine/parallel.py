@@ -1,0 +1,330 @@
+"""Map work chunks over the calling process, a local process pool or a Dask cluster.
+
+``run_chunks(fn, specs, on_result, ...)`` calls ``fn(spec)`` for every spec and hands each
+result to ``on_result(i, result)`` in the calling process, in completion order (callers
+that need a fixed merge order, like the rollouts, reorder by ``i``).  A ``tqdm`` bar counts
+work units (games) per second.  Ctrl-C (``KeyboardInterrupt``) stops cleanly: chunks not
+started are cancelled, those finished are still delivered, and ``run_chunks`` returns
+``True`` ("interrupted") instead of raising.  An exception raised by ``fn`` cancels the
+rest and propagates.
+
+Local pools use the ``forkserver`` start method where available (``spawn`` elsewhere):
+workers import the package afresh, never inherit the parent's threads, and ignore SIGINT
+(the parent handles Ctrl-C).  One pool per worker count is kept for the life of the
+process and shut down at exit.
+
+Front ends
+----------
+Pool workers never run the caller's ``__main__`` (``multiprocessing`` would otherwise
+re-run a script's top level in every worker, or fail on a script read from standard input
+with a ``BrokenProcessPool``).  So parallel runs work the same from a script with or
+without an ``if __name__ == "__main__":`` guard, ``python -``, ``python -c``, the
+interactive interpreter, IPython and Jupyter: the chunk functions live in this package.
+Work that refers to objects defined in ``__main__`` (a callable policy typed into a
+notebook, say), or to objects ``pickle`` cannot send by reference (lambdas, closures), is
+sent by value with ``cloudpickle`` when it is installed (it comes with the ``dask``
+extra); without it, the chunks run in the calling process, with a ``RuntimeWarning``
+saying so.  Either way the results are the same: they never depend on where a chunk ran.
+"""
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import itertools
+import multiprocessing
+import multiprocessing.context
+import multiprocessing.spawn
+import pickle
+import signal
+import warnings
+
+from nardy_fast.core._checks import usable_cores
+
+__all__ = ["run_chunks", "default_workers", "shutdown_pools", "unsendable"]
+
+_POOLS = {}
+
+
+def default_workers():
+    """Usable local cores (the CPU affinity of this process where known)."""
+    return usable_cores()
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# Worker processes are named with this prefix; ``multiprocessing`` leaves ``__main__`` out
+# of their preparation data (see the module docstring).
+WORKER_PREFIX = "nardy_fast-worker"
+
+
+def _preparation_data(name, _original=multiprocessing.spawn.get_preparation_data):
+    data = _original(name)
+    if str(name).startswith(WORKER_PREFIX):
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+    return data
+
+
+def _no_main_in_workers():
+    """Install ``_preparation_data`` (once): what a new process learns about its parent
+    comes from ``multiprocessing.spawn.get_preparation_data(name)``, for the spawn and
+    forkserver start methods alike; processes not named ``WORKER_PREFIX...`` are served
+    exactly as before."""
+    if getattr(multiprocessing.spawn.get_preparation_data, "_nardy_fast", False):
+        return
+    _preparation_data._nardy_fast = True
+    multiprocessing.spawn.get_preparation_data = _preparation_data
+
+
+class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
+class _SpawnWorker(multiprocessing.context.SpawnProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
+def _context():
+    """A forkserver (else spawn) context whose processes do not run ``__main__``."""
+    _no_main_in_workers()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.context.ForkServerContext()
+        ctx.Process = _ForkServerWorker
+    else:
+        ctx = multiprocessing.context.SpawnContext()
+        ctx.Process = _SpawnWorker
+    return ctx
+
+
+class _Sink:
+    def write(self, b):
+        return len(b)
+
+
+class _MainFinder(pickle.Pickler):
+    """Pickles to nowhere, noting the first function or class defined in ``__main__``."""
+
+    found = None
+
+    def reducer_override(self, obj):
+        if (getattr(obj, "__module__", None) == "__main__" and callable(obj)
+                and hasattr(obj, "__qualname__")):   # a function or a class
+            if self.found is None:
+                self.found = obj
+            return (int, ())                     # stand-in: do not look it up
+        return NotImplemented
+
+
+def unsendable(obj):
+    """Why worker processes could not receive ``obj`` by reference, or None if they can.
+
+    Workers import this package and any module on ``sys.path``, never ``__main__``.
+
+    Examples
+    --------
+    >>> unsendable(("greedy", 3)) is None
+    True
+    >>> unsendable(lambda x: x).startswith("it cannot be pickled")
+    True
+    """
+    finder = _MainFinder(_Sink(), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        finder.dump(obj)
+    except Exception as e:                       # PicklingError, AttributeError, TypeError
+        return f"it cannot be pickled ({type(e).__name__}: {e})"
+    if finder.found is not None:
+        return (f"{finder.found.__qualname__} is defined in __main__, which worker "
+                "processes do not import")
+    return None
+
+
+def _by_value(fn, specs):
+    """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or None without it."""
+    try:
+        import cloudpickle
+    except ImportError:
+        return None
+    try:
+        return _call_by_value, [cloudpickle.dumps((fn, spec)) for spec in specs]
+    except Exception:
+        return None
+
+
+def _call_by_value(payload):
+    fn, spec = pickle.loads(payload)             # cloudpickle output loads with pickle
+    return fn(spec)
+
+
+def _pool(workers):
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                      initializer=_ignore_sigint)
+        _POOLS[workers] = pool
+    return pool
+
+
+def _drop_pool(workers):
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools():
+    """Shut down the cached local process pools (also done at interpreter exit)."""
+    for workers in list(_POOLS):
+        pool = _POOLS.pop(workers)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
+
+
+class _NoBar:
+    def update(self, n):
+        pass
+
+    def close(self):
+        pass
+
+
+def _bar(progress, total, desc):
+    if not progress:
+        return _NoBar()
+    from tqdm.auto import tqdm
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, smoothing=0.1)
+
+
+def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=True,
+               desc="rollout"):
+    """Run ``fn`` on every spec; deliver results through ``on_result(i, result)``.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (it is pickled by reference for worker processes).
+    specs : list
+        One picklable argument per chunk.  If ``fn`` or a spec refers to something
+        defined in ``__main__`` or not picklable by reference, the chunks go to the
+        workers with cloudpickle, or without it run in this process with a
+        ``RuntimeWarning`` (see the module docstring).
+    on_result : callable
+        ``on_result(i, result)``, called in this process once per finished chunk.
+    sizes : list of int
+        Work units per chunk (games), for the progress bar.
+    workers : int or None
+        ``1``: run in this process.  ``None``: all local cores (in this process when there
+        is a single chunk).  ``n > 1``: a pool of ``n`` processes.
+    client : dask.distributed.Client or None
+        Run the chunks as Dask tasks instead (``workers`` is then ignored).
+    progress : bool
+        Show a ``tqdm`` bar with the rate in units per second.
+
+    Returns
+    -------
+    bool
+        ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
+    """
+    bar = _bar(progress, sum(sizes), desc)
+    try:
+        if client is not None:
+            return _run_dask(fn, specs, on_result, sizes, client, bar)
+        n_workers = default_workers() if workers is None else workers
+        if n_workers == 1 or len(specs) <= 1:
+            return _run_here(fn, specs, on_result, sizes, bar)
+        problem = unsendable((fn, specs))
+        if problem is not None:
+            sent = _by_value(fn, specs)
+            if sent is None:
+                warnings.warn(f"running {len(specs)} chunks in this process, not on "
+                              f"{n_workers} workers: {problem} (install cloudpickle, or "
+                              "define it in an importable module, to use workers)",
+                              RuntimeWarning, stacklevel=3)
+                return _run_here(fn, specs, on_result, sizes, bar)
+            fn, specs = sent
+        return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
+    finally:
+        bar.close()
+
+
+def _run_here(fn, specs, on_result, sizes, bar):
+    for i, spec in enumerate(specs):
+        try:
+            result = fn(spec)
+        except KeyboardInterrupt:
+            return True
+        on_result(i, result)
+        bar.update(sizes[i])
+    return False
+
+
+def _run_pool(fn, specs, on_result, sizes, workers, bar):
+    pool = _pool(workers)
+    futures = {}
+    todo = iter(enumerate(specs))
+    in_flight = 4 * workers                # bounded: huge runs do not queue every chunk
+
+    def submit(k):
+        for i, spec in itertools.islice(todo, k):
+            futures[pool.submit(fn, spec)] = i
+
+    try:
+        submit(in_flight)
+        while futures:
+            done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+            for fut in sorted(done, key=futures.get):
+                i = futures.pop(fut)
+                on_result(i, fut.result())
+                bar.update(sizes[i])
+            submit(len(done))
+        return False
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        for fut in sorted(futures, key=futures.get):
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                on_result(futures[fut], fut.result())
+        _drop_pool(workers)          # its workers finish their current chunk and exit
+        return True
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        if isinstance(_first_exception(futures), cf.process.BrokenProcessPool):
+            _drop_pool(workers)
+        raise
+
+
+def _first_exception(futures):
+    for fut in futures:
+        if fut.done() and not fut.cancelled() and fut.exception() is not None:
+            return fut.exception()
+    return None
+
+
+def _run_dask(fn, specs, on_result, sizes, client, bar):
+    from distributed import as_completed
+    futures = client.map(fn, specs, pure=False)
+    index = {fut.key: i for i, fut in enumerate(futures)}
+    consumed = set()
+    try:
+        for fut in as_completed(futures):
+            i = index[fut.key]
+            on_result(i, fut.result())
+            consumed.add(i)
+            bar.update(sizes[i])
+        return False
+    except KeyboardInterrupt:
+        client.cancel([f for f in futures if f.status == "pending"])
+        for i, fut in enumerate(futures):
+            if i not in consumed and fut.status == "finished":
+                on_result(i, fut.result())
+        return True
+    except BaseException:
+        client.cancel(futures)
+        raise

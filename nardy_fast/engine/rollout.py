@@ -1,0 +1,611 @@
+"""Monte Carlo rollouts: many complete games from a position, with honest error bars.
+
+``rollout(position, n_games, ...)`` checks its arguments, maps option strings to the C
+policies, cuts the games into chunks of whole random-stream blocks (``nardy_fast.core.rng``),
+runs them in this process, a local process pool or a Dask cluster (``nardy_fast.engine.parallel``)
+and merges the per-block tallies in block order.  Results therefore depend on the seed
+only (and, with truncation, on whether the mars table is cached: ``extra["mars_table"]``):
+any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
+
+Estimates and errors
+--------------------
+Every probability and the equity is the mean of a per-game value for the side on roll
+(0/1 outcomes for games played out, the bear-off probabilities of ``race_probabilities``
+for truncated games: two-sided or mars table when it covers the race, else one-sided).
+The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
+(stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
+pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
+the first is one of the 30 non-doubles, ``g mod 30``).  Standard errors use the
+within-stratum variances of the first roll's strata, ``se**2 = sum_h n_h s_h**2 / n**2``
+(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): valid for the stratified
+mean and conservative about the second roll's stratification.
+``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
+``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
+differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import os
+
+import numpy as np
+
+from nardy_fast.core import cubestate
+from nardy_fast.core import rng as _rng
+from nardy_fast.core._checks import check_dice
+from nardy_fast.tables import bearoff
+from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.tables.race import mars_table_for
+from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
+from nardy_fast.core._state import finished_reason
+from nardy_fast.engine import cubemodel
+from nardy_fast.engine.parallel import default_workers, run_chunks
+from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.rules import as_rules
+
+__all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
+
+POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
+TRUNCATIONS = ("bearoff", None)
+DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+_NQ = len(QUANTITIES)
+_Q = {name: i for i, name in enumerate(QUANTITIES)}
+
+
+# ----------------------------------------------------------------------------------------
+# bear-off databases (loaded once per process; workers load from the on-disk cache)
+
+_TABLES = {}
+
+
+class BearoffUnavailable(ValueError):
+    """The bear-off databases needed by ``truncate="bearoff"`` cannot be loaded."""
+
+
+def _bearoff_tables():
+    """``RaceTables`` of the default one- and two-sided databases (no mars table).
+
+    ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
+    on-disk cache (building them on first use), once per process.
+    """
+    if "tables" in _TABLES:
+        return _TABLES["tables"]
+    try:
+        one = bearoff.one_sided()
+        two = bearoff.two_sided()
+    except (OSError, MemoryError) as e:
+        raise BearoffUnavailable(
+            "truncate='bearoff' needs the bear-off databases (nardy_fast.tables.bearoff), "
+            f"which cannot be loaded or built here ({e}); pass truncate=None to play every "
+            "game out") from None
+    tables = RaceTables(one, two)
+    _TABLES["tables"] = tables
+    return tables
+
+
+def _mars_source(rules):
+    """``(path, max_checkers)`` of the mars table that ``race_probabilities`` uses for a
+    race of 15 checkers against a few under ``rules`` (the cached default
+    ``bearoff.mars_table(DEFAULT_MARS, rules, build=False)``: never built here), or None
+    (no such table cached, or ``draw_rule``).  Its arrays are kept for this process."""
+    if rules.draw_rule:
+        return None
+    n = bearoff.DEFAULT_MARS
+    table = mars_table_for(rules, n)
+    if table is None or table.path is None:
+        return None
+    source = (os.fspath(table.path), int(n))
+    _TABLES[("mars",) + source] = table
+    return source
+
+
+def _mars_tables(source, rules):
+    """The MarsTable of ``source = (path, max_checkers)`` in this process: cached, else
+    memory-mapped from ``path`` (a worker of this machine), else this worker's own cached
+    ``mars_table(max_checkers, rules)`` (a remote Dask worker); never built."""
+    key = ("mars",) + tuple(source)
+    if key in _TABLES:
+        return _TABLES[key]
+    path, n = source
+    if os.path.exists(path):
+        table = bearoff.MarsTable.load(path, verify=False)
+    else:
+        table = bearoff.mars_table(n, rules, build=False)
+    if (table is None or table.all_checkers != 15 or table.max_checkers < n
+            or not table.matches(rules)):
+        raise BearoffUnavailable(
+            f"truncate='bearoff': this worker cannot load the mars table of 15 against "
+            f"<= {n} checkers that the rollout uses ({path}); build it there with "
+            f"nardy_fast.tables.bearoff.mars_table({n}) or run the rollout locally")
+    _TABLES[key] = table
+    return table
+
+
+def _bearoff_available():
+    try:
+        _bearoff_tables()
+        return True
+    except BearoffUnavailable:
+        return False
+
+
+# ----------------------------------------------------------------------------------------
+# the cube (rule book section 7a)
+
+def _cube_spec(rules, cube, probabilities, position):
+    """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
+    a rollout always plays with the cube (default: centred at stake 1)."""
+    if rules.cube is None:
+        if cube is not None or probabilities is not None:
+            raise ValueError("cube: the rules have no cube; use rules=Rules(cube="
+                             "'geometric') or 'arithmetic'")
+        return None
+    if cube is None:
+        cube = cubestate.CENTRED
+    if not isinstance(cube, cubestate.CubeState):
+        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
+        raise TypeError("cube_probabilities: expected None (the evaluator), 'pips' or a "
+                        "callable position -> P(win)")
+    if rules.cube == "arithmetic" and cube.stake > cubestate.MAX_STAKE:
+        raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
+                         f"{cubestate.MAX_STAKE}")
+    owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
+    return (_is_start(position), cube.stake, owner, cube.first_turn, probabilities)
+
+
+def _cube_arrays(spec, rules):
+    """The ``cube`` argument of ``_rollout.play_blocks`` for a spec (in the worker: the
+    exact cubeful race table and the default net come from this process's caches)."""
+    from nardy_fast.tables.cuberace import cubeful_race
+    from nardy_fast.engine.evaluator import Evaluator
+    at_start, stake, owner, no_first, fn = spec
+    key = ("cube", rules.cube, rules.beaver)
+    if key not in _TABLES:
+        table = cubeful_race(rules.cube, rules.beaver)
+        tp = np.array([cubemodel.live_take_point(rules.cube, k)
+                       for k in range(cubestate.MAX_STAKE + 1)])
+        _TABLES[key] = ((table.values, table.max_checkers, table.stakes or 0),
+                        np.ascontiguousarray(cubemodel.RACE_EFFICIENCY, dtype=np.float64), tp)
+    table, x_race, tp = _TABLES[key]
+    if fn is None:
+        source = Evaluator.default().net
+    elif fn == "pips":
+        source = None
+    else:
+        def source(mover, opponent):
+            return cubemodel.p_of(fn(Position(mover, opponent)))
+    return (at_start, stake, owner, no_first, cubestate.MAX_STAKE,
+            cubemodel.CONTACT_EFFICIENCY, x_race, tp, table, source)
+
+
+def _cube_extra(plan, mean):
+    """Cube figures of a rollout: actions per game, final stakes."""
+    at_start, stake, owner, no_first, fn = plan.cube
+    q = _Q
+    stakes, k = {}, stake
+    for lv in range(8):
+        f = float(mean[q[f"stake_level_{lv}"]])
+        if f > 0:
+            stakes[k if lv < 7 else f">={k}"] = f
+        k = 2 * k if plan.rules.cube == "geometric" else k + 1
+    return {"cube": plan.rules.cube, "beaver": plan.rules.beaver,
+            "autodouble": plan.rules.autodouble and at_start, "cube_stake": stake,
+            "cube_owner": ("centre", "mover", "opponent")[owner + 1],
+            "cube_model": ("net 0-ply" if fn is None else "pips" if fn == "pips"
+                           else "probabilities"),
+            "doubles_per_game": float(mean[q["doubles"]]),
+            "takes_per_game": float(mean[q["takes"]]),
+            "passes_per_game": float(mean[q["passes"]]),
+            "beavers_per_game": float(mean[q["beavers"]]),
+            "mean_final_stake": float(mean[q["stake"]]) * stake,
+            "final_stakes": stakes}
+
+
+# ----------------------------------------------------------------------------------------
+# argument checks
+
+def _check_policy(policy):
+    if isinstance(policy, tuple):
+        if len(policy) != 2:
+            raise ValueError(f"policy: a tuple must hold two policies (side on roll, "
+                             f"opponent), got {len(policy)}")
+        return tuple(_check_one_policy(p) for p in policy)
+    p = _check_one_policy(policy)
+    return (p, p)
+
+
+def _check_one_policy(p):
+    from nardy_fast.engine.evaluator import Evaluator
+    if callable(p) or isinstance(p, Evaluator):
+        return p
+    if isinstance(p, str):
+        p = "net" if p == "net:0" else p
+        if p not in POLICIES:
+            raise ValueError(f"policy={p!r}: expected one of {', '.join(map(repr, POLICIES))},"
+                             " an Evaluator or a callable scoring the candidate boards")
+        return p
+    raise TypeError(f"policy: expected one of {', '.join(map(repr, POLICIES))}, an "
+                    f"Evaluator or a callable, got {type(p).__name__}")
+
+
+def _c_policy(p):
+    """A checked policy as ``play_blocks`` takes it (nets: ``evaluator.net_policy``)."""
+    from nardy_fast.engine.evaluator import Evaluator, net_policy
+    if isinstance(p, Evaluator) or (isinstance(p, str) and p.startswith("net")):
+        return net_policy(p)
+    return p
+
+
+def _check_int(x, name, low):
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
+    if x < low:
+        raise ValueError(f"{name}={x}: must be >= {low}")
+    return int(x)
+
+
+def _is_start(position):
+    b = position.boards
+    return bool(b[0, 0] == 15 and b[1, 0] == 15)
+
+
+def _policy_name(p):
+    from nardy_fast.engine.evaluator import Evaluator
+    if isinstance(p, Evaluator):
+        return "net (custom)"
+    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
+
+
+class _Plan:
+    """Everything a rollout of one position needs, checked; builds the chunk specs."""
+
+    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
+                 cube=None, cube_probabilities=None):
+        self.position = as_position(position)
+        self.rules = as_rules(rules)
+        if self.position.is_over():
+            why = finished_reason(self.position, self.rules)
+            raise ValueError(f"position {self.position.id}: " + (
+                f"the game is over: {why}" if why else "black's last turn (draw_rule): "
+                "rollouts start where both sides have checkers on the board"))
+        self.n_games = _check_int(n_games, "n_games", 1)
+        self.policies = _check_policy(policy)
+        self.dice = None if dice is None else check_dice(dice)
+        if truncate not in TRUNCATIONS:
+            raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
+        self.truncate = truncate
+        self.entropy = _rng.root_entropy(seed)
+        block = _rng.BLOCK_GAMES
+        self.auto_chunk = chunk_size is None
+        chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else _check_int(chunk_size,
+                                                                          "chunk_size", 1)
+        self.blocks_per_chunk = max(1, -(-chunk // block))
+        self.chunk_games = self.blocks_per_chunk * block
+        self.opening_dice = (self.rules.opening_roll == "opening_dice"
+                             and _is_start(self.position))
+        if self.opening_dice and self.dice is not None and self.dice[0] == self.dice[1]:
+            raise ValueError(f"dice={self.dice}: with opening_roll='opening_dice' the first "
+                             "roll from the start cannot be a double")
+        self.opening_dice = self.opening_dice and self.dice is None
+        self.use_tables = truncate == "bearoff" or any(p != "random" for p in self.policies)
+        self.mars = None
+        if truncate == "bearoff":
+            _bearoff_tables()                     # raise here, not in the workers
+            self.mars = _mars_source(self.rules)
+        elif self.use_tables:
+            self.use_tables = _bearoff_available()
+        self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
+
+    def specs(self, parallelism=1):
+        """Chunk specs and their game counts.  With the default chunk size, chunks shrink
+        (down to one block) so that ``parallelism`` workers get about 4 chunks each; the
+        chunk size never changes the results."""
+        block = _rng.BLOCK_GAMES
+        n_blocks = -(-self.n_games // block)
+        if self.auto_chunk:
+            self.blocks_per_chunk = max(1, min(DEFAULT_CHUNK_GAMES // block,
+                                               -(-n_blocks // (4 * parallelism))))
+            self.chunk_games = self.blocks_per_chunk * block
+        out, sizes = [], []
+        for first in range(0, n_blocks, self.blocks_per_chunk):
+            nb = min(self.blocks_per_chunk, n_blocks - first)
+            out.append(dict(
+                boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
+                rules=self.rules, policies=self.policies, dice=self.dice,
+                opening_dice=self.opening_dice, truncate=self.truncate == "bearoff",
+                use_tables=self.use_tables, mars=self.mars, entropy=self.entropy,
+                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
+                cube=self.cube))
+            sizes.append(min((first + nb) * block, self.n_games) - first * block)
+        return out, sizes
+
+
+def _run_chunk(spec):
+    """Worker entry point: play one chunk; returns (first_block, tally, truncated)."""
+    spec = dict(spec)
+    use_tables = spec.pop("use_tables")
+    mars = spec.pop("mars")
+    tables = _bearoff_tables() if use_tables else None
+    if mars is not None:
+        tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
+    spec["policies"] = tuple(_c_policy(p) for p in spec["policies"])
+    if spec["cube"] is not None:
+        spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
+    tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
+    return spec["first_block"], tally, truncated
+
+
+class _Merger:
+    """Folds per-block tallies in block order (bit-identical for any chunking)."""
+
+    def __init__(self):
+        self.next_block = 0
+        self.pending = {}
+        self.tally = np.zeros((MAX_STRATA, TALLY_WIDTH), dtype=np.float64)
+        self.truncated = 0
+
+    def add(self, result):
+        first, tally, truncated = result
+        for k in range(tally.shape[0]):
+            self.pending[first + k] = (tally[k], int(truncated[k]))
+        self._fold(contiguous=True)
+
+    def _fold(self, contiguous):
+        keys = sorted(self.pending)
+        for k in keys:
+            if contiguous and k != self.next_block:
+                break
+            t, n = self.pending.pop(k)
+            # one assignment: a Ctrl-C between statements leaves a consistent state
+            self.tally, self.truncated, self.next_block = self.tally + t, self.truncated + n, k + 1
+
+    def finish(self):
+        self._fold(contiguous=False)
+        return self.tally, self.truncated
+
+
+def _outcome(tally, truncated, extra, plan=None):
+    cnt = tally[:, 0]
+    sums = tally[:, 1:1 + _NQ]
+    sq = tally[:, 1 + _NQ:1 + 2 * _NQ]
+    n = cnt.sum()
+    if n == 0:
+        nan = math.nan
+        return Outcome(p_win=nan, p_mars_win=nan, p_lose=nan, p_mars_loss=nan, equity=nan,
+                       method="rollout", p_draw=nan, se_p_win=nan, se_equity=nan, games=0,
+                       extra=extra)
+    mean = sums.sum(axis=0) / n
+    if n > 1:
+        var_iid = np.maximum(sq.sum(axis=0) - sums.sum(axis=0) ** 2 / n, 0.0) / (n - 1) / n
+    else:
+        var_iid = np.full(_NQ, math.nan)
+    used = cnt > 0
+    if (cnt[used] >= 2).all():
+        c = cnt[used, None]
+        within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
+        var = (c * within).sum(axis=0) / n ** 2
+    else:
+        var = var_iid
+    se = np.sqrt(var)
+    q = _Q
+    extra = dict(extra)
+    extra["games_truncated"] = int(truncated)
+    extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
+    extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
+                                          if var[q["equity"]] > 0 else math.nan)
+    if plan is not None and plan.cube is not None:
+        extra.update(_cube_extra(plan, mean))
+    return Outcome(
+        p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
+        p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
+        equity=float(mean[q["equity"]]), method="rollout", p_draw=float(mean[q["p_draw"]]),
+        p_koks_win=float(mean[q["p_koks_win"]]), p_koks_loss=float(mean[q["p_koks_loss"]]),
+        p_home_mars_win=float(mean[q["p_home_mars_win"]]),
+        p_home_mars_loss=float(mean[q["p_home_mars_loss"]]),
+        se_p_win=float(se[q["p_win"]]), se_p_mars_win=float(se[q["p_mars_win"]]),
+        se_p_mars_loss=float(se[q["p_mars_loss"]]), se_equity=float(se[q["equity"]]),
+        games=int(n), mean_length=float(mean[q["plies"]]), extra=extra)
+
+
+def _extra(plan, workers, client, interrupted):
+    return {
+        "seed": plan.entropy,
+        "policy": "/".join(_policy_name(p) for p in plan.policies)
+        if plan.policies[0] is not plan.policies[1] else _policy_name(plan.policies[0]),
+        "truncate": plan.truncate if plan.truncate is not None else "none",
+        "bearoff_policy": bool(plan.use_tables),
+        "mars_table": 0 if plan.mars is None else plan.mars[1],
+        "dice": "" if plan.dice is None else f"{plan.dice[0]}-{plan.dice[1]}",
+        "chunk_size": plan.chunk_games,
+        "block_games": _rng.BLOCK_GAMES,
+        "games_requested": plan.n_games,
+        "interrupted": bool(interrupted),
+        "backend": "dask" if client is not None else (
+            "local" if workers == 1 else f"pool({workers or 'all'})"),
+    }
+
+
+def _check_workers(workers, client, policies):
+    if workers is not None:
+        workers = _check_int(workers, "workers", 1)
+    if client is None and workers is None and any(callable(p) for p in policies):
+        workers = 1                       # Python policies stay in this process by default
+    return workers
+
+
+def _parallelism(workers, client):
+    """How many chunks can run at once (to size the default chunks)."""
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:                 # a client without workers yet
+            return 1
+    return default_workers() if workers is None else workers
+
+
+# ----------------------------------------------------------------------------------------
+# public API
+
+def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
+            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
+            cube=None, cube_probabilities=None):
+    """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
+
+    Parameters
+    ----------
+    position : Position, str or array_like of int, shape (2, 24)
+        The position (or its ID); the side on roll moves first.  Not a finished game.
+    n_games : int
+        Games to play, >= 1.
+    policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
+        How both sides choose their moves (a tuple of two: side on roll, opponent).
+        ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
+        ``"net:1"`` at 1-ply (about 20 times slower), or an ``Evaluator`` of your own at
+        0-ply; see ``nardy_fast.engine._rollout`` for the greedy formula.  A callable
+        ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
+        (the mover's boards after each legal move, mover's numbering) and the opponent's
+        board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
+        played (ties: the lexicographically smallest board).  Once a mover has all its
+        checkers home (the net: both sides), every policy but ``"random"`` plays the
+        one-sided bear-off database's move of least expected turns (when the database is
+        available).
+    seed : None, int or numpy.random.SeedSequence
+        The results depend on the seed only; ``None`` draws fresh entropy, recorded in
+        ``extra["seed"]``.
+    rules : Rules, dict or None
+        Rule variants (``None``: classic): move rules, scoring, ``draw_rule`` and
+        ``opening_roll`` (the latter only for games from the start).
+    dice : None or (int, int)
+        Fix the first roll of the side on roll (each die 1..6).
+    truncate : {"bearoff", None}
+        ``"bearoff"``: a game stops once both sides have all their checkers home and adds
+        the bear-off probabilities ``race_probabilities`` gives for that race (needs
+        ``nardy_fast.tables.bearoff``): exact from the two-sided table or, for 15 checkers
+        against a few, from the mars table when it has been built for the rules' points
+        (``bearoff.mars_table()``; never built by a rollout; ``extra["mars_table"]``
+        records its checkers, 0 for none), else the one-sided approximation.  ``None``:
+        every game is played to its end.
+    workers : int or None
+        ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
+        process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.
+        Pools work from any front end (scripts with or without a main guard, ``python -``,
+        ``-c``, the interactive interpreter, IPython, Jupyter); a callable policy the
+        workers cannot import (defined in ``__main__``, a lambda) goes to them by value
+        with cloudpickle, or without it runs in this process with a ``RuntimeWarning``
+        (``nardy_fast.engine.parallel``).  The results are the same either way.
+    client : dask.distributed.Client or None
+        Run the chunks on a Dask cluster instead; the result is the same.
+    progress : bool
+        Show a ``tqdm`` progress bar (games/s).
+    chunk_size : int or None
+        Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
+        4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
+        results.
+    cube : CubeState or None
+        With ``rules.cube`` (``"geometric"`` or ``"arithmetic"``) the games are played with
+        the cube from this state (default: centred at stake 1): before each roll the side
+        on roll doubles, and the opponent takes, passes or beavers, by the cube model of
+        ``nardy_fast.engine.cube`` (exact in races of the cubeful race table, else Janowski's
+        model with its efficiency); no raise on a side's first turn (all 15 checkers on its
+        head), nor before a fixed first roll (``dice``) or, with ``cube.first_turn``, the
+        side on roll's first roll; from the start, ``rules.autodouble``
+        raises the stake once per tie of the opening throw (1/6 each, before play, the cube
+        staying in the middle).  A game is won at the stake (a pass:
+        the stake before the raise), with no mars; ``equity`` is the cubeful money equity
+        per unit of the starting stake, truncated races adding their cubeful value.
+        ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
+        ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
+        of games).  Without ``rules.cube`` it must be None.
+    cube_probabilities : None, callable or "pips"
+        The cubeless P(win) of the side on roll for the cube decisions outside the exact
+        tables.  None (default): the evaluator (``Evaluator.default()``: the net's 0-ply
+        value, exact race values where the bear-off tables cover a race), in C in every
+        worker.  A callable ``f(position) -> P(win)`` (or an Outcome or dict with
+        ``p_win``): called in this process (the default ``workers`` is then 1).
+        ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
+        roll half a turn ahead).  ``extra["cube_model"]`` names the source.
+
+    Returns
+    -------
+    Outcome
+        ``method="rollout"``: probabilities for the side on roll before it rolls (with the
+        cube, a pass counts as a win of the doubler), equity in
+        points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
+        plies (for truncated games: plies played plus the expected remaining plies), and
+        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
+        Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+
+    Raises
+    ------
+    ValueError
+        ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
+        position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> r = nf.rollout(nf.Position.initial(), 1296, policy="random", seed=1,
+    ...                truncate=None, workers=1, progress=False)
+    >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
+    (1296, 1.0, 0)
+    """
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
+                 cube_probabilities)
+    workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
+    specs, sizes = plan.specs(_parallelism(workers, client))
+    merger = _Merger()
+    interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
+                             workers=workers, client=client, progress=progress)
+    tally, truncated = merger.finish()
+    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+
+
+def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
+                 truncate="bearoff", workers=None, client=None, progress=True,
+                 chunk_size=None, cube=None, cube_probabilities=None):
+    """Roll out several positions; a DataFrame with one row per position.
+
+    Every position is rolled out as ``rollout`` would with the same arguments (the same
+    seed for each: common random numbers, so differences between positions are estimated
+    more precisely), but all chunks share one pool or cluster run.
+
+    Parameters
+    ----------
+    positions : list or pandas.Series of Position or position IDs
+    n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
+    cube, cube_probabilities
+        As for ``rollout``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the position IDs (name ``"position"``); columns: ``Outcome.to_dict()``.
+    """
+    import pandas as pd
+    items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
+    if not items:
+        raise ValueError("positions: empty; expected at least one position")
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    entropy = _rng.root_entropy(seed)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
+                   cube_probabilities) for p in positions]
+    workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
+    specs, sizes, owner = [], [], []
+    for j, plan in enumerate(plans):
+        s, z = plan.specs(_parallelism(workers, client))
+        specs += s
+        sizes += z
+        owner += [j] * len(s)
+    mergers = [_Merger() for _ in plans]
+    interrupted = run_chunks(_run_chunk, specs, lambda i, r: mergers[owner[i]].add(r),
+                             sizes=sizes, workers=workers, client=client, progress=progress)
+    rows = []
+    for plan, merger in zip(plans, mergers):
+        tally, truncated = merger.finish()
+        rows.append(_outcome(tally, truncated,
+                             _extra(plan, workers, client, interrupted), plan).to_dict())
+    frame = pd.DataFrame(rows, index=pd.Index([p.id for p in positions], name="position"))
+    return frame

@@ -1,0 +1,191 @@
+"""Training the evaluation network by self-play: TD(lambda) through the C game loop.
+
+The net plays both sides at 0-ply (``_selfplay``); a race of both homes ends a game with
+its exact bear-off value (``training_tables``), a finished game with its result.  Each
+position's target is its TD(lambda) return (``_selfplay.lambda_targets``), and the net
+takes one SGD step per position (cross-entropy, ``_net.Net.sgd``).  After each batch's
+games it also learns ``races`` random races of both homes with the tables' values as
+targets (``random_races``): the evaluator answers those races from the tables, but a
+net that knows them is better near the end of contact and can be checked against them.
+
+Games are played in batches of ``batch`` games by the net as it was at the start of the
+batch, spread over ``threads`` threads (the C loop runs without the GIL); the positions
+are then learnt from in game order.  Game ``g`` draws its dice from
+``rng.block_bit_generator(seed, g)``, so a run depends on its seed and settings only, not
+on the number of threads, and a run resumed from a checkpoint continues exactly as an
+uninterrupted one would.
+
+The shipped net is made by ``nardy-fast train`` with its defaults (see the README and
+``benchmarks/RESULTS.md`` for the command and its run time).
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from nardy_fast.engine import _search, _selfplay
+from nardy_fast.engine._net import Net
+from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.core._checks import check_threads
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.tables.onesided import n_boards
+from nardy_fast.core.position import Position
+from nardy_fast.core.rng import block_bit_generator, root_entropy
+from nardy_fast.core.rules import Rules, as_rules
+
+__all__ = ["train", "DEFAULTS"]
+
+# Hyper-parameters of the shipped net (changing one starts a new run, not a resume).
+DEFAULTS = {
+    "hidden": 128,         # hidden units
+    "lam": 0.7,            # TD(lambda)
+    "lr": 0.03,            # SGD step per position, first half of the run (0.1 diverges)
+    "lr_final": 0.003,     # ... decayed linearly to this at the end
+    "batch": 32,           # games played by one frozen net
+    "races": 64,           # random races of both homes learnt per batch (exact targets)
+}
+
+
+def training_tables():
+    """The race tables that value the races ending self-play games: the default one- and
+    two-sided databases (no mars table, so that a run does not depend on which optional
+    tables a machine has built)."""
+    from nardy_fast.tables import bearoff
+    return RaceTables(bearoff.one_sided(), bearoff.two_sided())
+
+
+def random_races(entropy, k, n):
+    """``n`` random races of both homes (side on roll first), seeded by ``(entropy, k)``:
+    each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
+    half of them, of 1..8 checkers (the short races the two-sided table holds)."""
+    from nardy_fast.tables import bearoff
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2 ** 32, k)))
+    hi = np.repeat(np.where(np.arange(n) % 2 == 0, bearoff.N_BOARDS, n_boards(8)), 2)
+    b6 = bearoff.board_of(rng.integers(1, hi))
+    races = np.zeros((n, 2, 24), np.uint8)
+    races[:, :, 18:] = b6.reshape(n, 2, 6)[:, :, ::-1]
+    return races
+
+
+def _lr(cfg, done):
+    frac = done / max(cfg["games"], 1)
+    if frac <= 0.5:
+        return cfg["lr"]
+    return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
+
+
+def train(path, games=1_000_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
+          lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
+          races=DEFAULTS["races"],
+          rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
+          until=None, progress=True, log=None):
+    """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The net file.  A checkpoint of the same settings found there is resumed.
+    games : int
+        Self-play games in all.
+    seed : int
+        Root entropy of the dice and the initial weights.
+    hidden, lam, lr, lr_final, batch, races :
+        Net size and learning settings (``DEFAULTS``).
+    rules : Rules, optional
+        Move rules of the games (default classic); the net maximises the classic points
+        (oin 1, mars 2) when it chooses moves, whatever the rules' scoring.
+    threads : int, optional
+        Threads playing the games (default: every usable core).  Does not change the
+        result.
+    checkpoint_every : int
+        Games between checkpoints (written atomically to ``path``).
+    check_every, check_games : int
+        Every ``check_every`` games (0: never), play ``check_games`` games of the net
+        (0-ply) against ``greedy`` (shared dice, both orders) and log the score.
+    until : int, optional
+        Stop (with a checkpoint) once this many games are done; a later call with the
+        same settings continues exactly where this one stopped.
+    progress : bool
+        Show a tqdm bar with games per second.
+    log : callable, optional
+        ``log(dict)`` receives a line per checkpoint and strength check.
+
+    Returns
+    -------
+    Evaluator
+    """
+    rules = as_rules(rules)
+    entropy = root_entropy(seed)
+    cfg = dict(games=int(games), seed=entropy, hidden=int(hidden), lam=float(lam),
+               lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
+               rules=rules.to_dict())
+    if cfg["games"] < 1 or cfg["batch"] < 1:
+        raise ValueError("games and batch must be >= 1")
+    threads = check_threads(threads)
+    move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
+                          "mars_points": 2.0})
+    net, done = _resume(path, cfg)
+    start = np.asarray(Position.initial().boards)
+    tables = training_tables()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=cfg["games"], initial=done, unit="game", desc="self-play")
+    next_ckpt = done + checkpoint_every
+    next_check = done + check_every if check_every else None
+    t0 = time.perf_counter()
+    stop = cfg["games"] if until is None else min(int(until), cfg["games"])
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        while done < stop:
+            n = min(cfg["batch"], cfg["games"] - done)
+            bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
+            parts = np.array_split(np.arange(n), min(threads, n))
+            futures = [pool.submit(_selfplay.play_games, net, start, rules=move_rules,
+                                   tables=tables, bitgens=[bitgens[i] for i in part])
+                       for part in parts]
+            pos, nxt, lengths, z = (np.concatenate(r) for r in
+                                    zip(*(f.result() for f in futures)))
+            targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
+            races = random_races(entropy, done, cfg["races"])
+            race_values = _search.Searcher(net, move_rules, tables).values(races, 0)
+            net.sgd(np.concatenate([pos, races]), np.concatenate([targets, race_values]),
+                    _lr(cfg, done))
+            done += n
+            if bar is not None:
+                bar.update(n)
+            if done >= next_ckpt or done == stop:
+                _save(path, net, cfg, done, time.perf_counter() - t0)
+                next_ckpt = done + checkpoint_every
+                if log:
+                    log({"games": done, "seconds": time.perf_counter() - t0})
+            if next_check is not None and done >= next_check:
+                from nardy_fast.engine.match import play_match
+                m = play_match(Evaluator(net.copy(), rules=rules), "greedy", check_games,
+                               seed=entropy + 1, rules=rules, workers=1, progress=False)
+                if log:
+                    log({"games": done, "vs_greedy_win_rate": m["win_rate"],
+                         "vs_greedy_points_share": m["points_share"]})
+                next_check = done + check_every
+    if bar is not None:
+        bar.close()
+    return Evaluator(net, rules=rules, meta={"training": dict(cfg, games_done=done)})
+
+
+def _resume(path, cfg):
+    """The checkpointed net and games done at ``path`` when its settings equal ``cfg``;
+    else a fresh net."""
+    if os.path.exists(path):
+        ev = Evaluator.load(path)
+        old = ev.meta.get("training", {})
+        if all(old.get(k) == v for k, v in cfg.items()) and old.get("games_done", 0) > 0:
+            return ev.net.copy(), min(int(old["games_done"]), cfg["games"])
+    return Net.random(cfg["hidden"], cfg["seed"]), 0
+
+
+def _save(path, net, cfg, done, seconds):
+    Evaluator(net, rules=as_rules(cfg["rules"]),
+              meta={"training": dict(cfg, games_done=done, seconds=round(seconds, 1))}
+              ).save(path)

@@ -1,0 +1,221 @@
+"""Exact and near-exact winning chances of a pure race (both sides entirely in their homes).
+
+Two methods, chosen per position:
+
+``"two_sided"`` (exact)
+    Both sides have at most ``TwoSided.max_checkers`` checkers (default database: 8), so
+    neither can be marsed and each side's best play maximises its probability of winning;
+    the two-sided table gives that probability exactly.  Or one side still has all 15
+    checkers (none off) and the other at most ``MarsTable.max_checkers`` (default table:
+    8): the mars table gives the exact probabilities of winning and of mars under the
+    play maximising each side's expected points, when it was built for the same ratio of
+    mars to oin points as ``rules`` (the cached default is built per ratio on first use).
+
+``"one_sided"`` (the standard approximation)
+    Otherwise each side is assumed to follow its own one-sided policy independently of the
+    other: ``Ta``, ``Tb`` are the turns the side on roll and the opponent need to bear off
+    all (play minimising expected turns), ``Fa``, ``Fb`` the turns until their first checker
+    is off (play minimising that expectation).  The side on roll wins iff ``Ta <= Tb``; it
+    wins a mars iff also ``Fb >= Ta`` (the opponent has none off after its ``Ta - 1``
+    turns) and loses a mars iff ``Tb < Ta`` and ``Fa > Tb``.  The error comes from treating
+    the two as independent and from ignoring that the best play depends on the opponent
+    (e.g. racing for the last checker, or saving the mars); ``tests/test_race.py`` measures
+    it against the two-sided table: over all races of at most 8 checkers a side, the
+    error in P(win) is at most 0.014 and 0.0009 on average (asserted on a sample of 400
+    pairs: <= 0.0145, < 0.0015 on average),
+    and against the exact mars table (classic points): 15 against <= 2 checkers, every
+    pair, at most 3e-7 in P(win) and 1e-15 in P(mars) (asserted on a sample: <= 3e-7,
+    < 1e-14); 15 against <= 8, a sample of 1/679 of the pairs with either side on roll
+    (``benchmarks/bench_bearoff.py --mars 8``), at most 0.002 in P(win) and 0.0022 in
+    P(mars): with all 15 checkers left a side can rarely win, and saving the mars is
+    mostly a matter of getting one checker off soonest, which the one-sided policy does.
+    Mars probabilities are clipped to the win / loss probabilities.
+
+In a pure race no koks is possible and every mars loser has all 15 checkers home, so
+every mars is a *home mars*: ``p_home_mars_*`` equal ``p_mars_*`` and, with
+``scoring="extended"``, a mars scores ``Rules.home_mars_points``.
+
+With ``draw_rule=True`` the one-sided method is always used, with the last-turn rule of
+the rule book (section 7): the side that moved first in the game is White.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from nardy_fast.tables import bearoff as _bo
+from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.core.position import WHITE, Position
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.rules import as_rules
+
+__all__ = ["race_probabilities", "mars_table_for"]
+
+_METHODS = ("auto", "one_sided", "two_sided")
+_TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
+
+
+def _race_tables(one=None, two=None, mars=None):
+    key = (one, two, mars)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        tables = _TABLES[key] = RaceTables(one, two, mars)
+    return tables
+
+
+def _databases(databases):
+    """(OneSided, TwoSided, [MarsTable], explicit) from the ``databases`` argument."""
+    if databases is None:
+        return None, None, [], False
+    if isinstance(databases, (_bo.OneSided, _bo.TwoSided, _bo.MarsTable)):
+        databases = [databases]
+    if isinstance(databases, dict):
+        databases = list(databases.values())
+    one = two = None
+    mars = []
+    try:
+        items = list(databases)
+    except TypeError:
+        raise TypeError("databases: expected a OneSided, a TwoSided, a MarsTable, or a "
+                        f"sequence of them, got {type(databases).__name__}") from None
+    for db in items:
+        if isinstance(db, _bo.OneSided):
+            one = db
+        elif isinstance(db, _bo.TwoSided):
+            two = db
+        elif isinstance(db, _bo.MarsTable):
+            mars.append(db)
+        elif db is not None:
+            raise TypeError(f"databases: {type(db).__name__} is not a OneSided, TwoSided "
+                            f"or MarsTable")
+    return one, two, mars, True
+
+
+def mars_table_for(rules, fewest, two=None, mars=(), explicit=False):
+    """The MarsTable serving a race of 15 checkers against ``fewest`` under ``rules``, or
+    None: the given ``mars`` tables first, then the TwoSided's (``TwoSided.mars_for``), then
+    (no databases given) the cached default for these points (never built here).  This is
+    the one place that choice is made (``race_probabilities`` and rollout truncation)."""
+    if rules.draw_rule:
+        return None
+    candidates = list(mars)
+    if two is not None:
+        candidates.append(two.mars_for(rules, fewest))
+    if not explicit and fewest <= _bo.DEFAULT_MARS:
+        candidates.append(_bo.mars_table(_bo.DEFAULT_MARS, rules, build=False))
+    for table in candidates:
+        if (table is not None and table.all_checkers == 15 and fewest <= table.max_checkers
+                and table.matches(rules)):
+            return table
+    return None
+
+
+def race_probabilities(position, rules=None, databases=None, method="auto"):
+    """Winning, mars and expected points of a pure bear-off race for the side on roll.
+
+    Parameters
+    ----------
+    position : Position
+        Both sides have all their checkers on the board in their homes (points 19-24),
+        and neither has finished.
+    rules : Rules, dict or None
+        Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
+    databases : OneSided, TwoSided, MarsTable, or a sequence of them, optional
+        Databases to use instead of the cached defaults (``bearoff.one_sided()`` and
+        ``bearoff.two_sided()``, built on first use, and ``bearoff.mars_table()`` for the
+        rules' points if it has been built: a long build, so it is never built implicitly;
+        times in ``benchmarks/RESULTS.md``).  When given, only
+        these (and a given TwoSided's ``.mars``) are used: pass just a ``OneSided`` to
+        force the one-sided method.
+    method : {"auto", "one_sided", "two_sided"}
+        ``"auto"`` uses the exact two-sided or mars table when one covers the race (and
+        ``draw_rule`` is off), else the one-sided convolution.
+
+    Returns
+    -------
+    Outcome
+        ``method`` is ``"two_sided"`` or ``"one_sided"``; ``extra`` holds the checkers of
+        both sides and the databases' sizes.
+
+    Raises
+    ------
+    ValueError
+        Not a race of both homes, a finished game, or a method that cannot serve it.
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position: expected a Position, got {type(position).__name__}")
+    rules = as_rules(rules)
+    if method not in _METHODS:
+        raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, _METHODS))}")
+    boards = position.boards
+    counts = boards.sum(axis=1)
+    for row, who in ((0, "side on roll"), (1, "opponent")):
+        if counts[row] == 0:
+            raise ValueError(f"the game is over: the {who} has borne off all 15 checkers")
+        outside = np.flatnonzero(boards[row, :18])
+        if outside.size:
+            raise ValueError(f"not a race of both homes: the {who} has checkers on point "
+                             f"{int(outside[0]) + 1} (all must be on points 19-24)")
+    na, nb = int(counts[0]), int(counts[1])
+    one, two, mars, explicit = _databases(databases)
+
+    use_two = method == "two_sided" or (method == "auto" and not rules.draw_rule)
+    table = None
+    if use_two:
+        if max(na, nb) == 15:
+            if method == "two_sided" or not rules.draw_rule:
+                table = mars_table_for(rules, min(na, nb), two, mars, explicit)
+            covered = table is not None
+        else:
+            if two is None and not explicit:
+                if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or method == "two_sided":
+                    two = _bo.two_sided()
+            covered = two is not None and max(na, nb) <= two.max_checkers
+        if method == "two_sided":
+            if rules.draw_rule:
+                raise ValueError("method='two_sided': the two-sided table has no draw rule; "
+                                 "use method='one_sided' with draw_rule=True")
+            if not covered:
+                if max(na, nb) == 15:
+                    have = ("no mars table for these points covers it (MarsTable.build "
+                            "with these rules and max_checkers >= "
+                            f"{min(na, nb)})")
+                else:
+                    have = "no two-sided database" if two is None else \
+                        f"the two-sided database covers at most {two.max_checkers} checkers"
+                raise ValueError(f"method='two_sided': the sides have {na} and {nb} "
+                                 f"checkers, {have}")
+        use_two = covered
+
+    extra = {"checkers": (na, nb)}
+    if use_two and table is not None:
+        tables = _race_tables(mars=table)
+        extra["mars_max_checkers"] = table.max_checkers
+        extra["mars_points"] = table.points
+    elif use_two:
+        tables = _race_tables(two=two)
+        extra["two_sided_max_checkers"] = two.max_checkers
+    else:
+        if one is None:
+            if explicit:
+                raise ValueError("databases: no OneSided database given, and the "
+                                 "two-sided one does not cover this race")
+            one = _bo.one_sided()
+        if max(na, nb) > one.max_checkers:
+            raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
+                             f"checkers, the sides have {na} and {nb}")
+        tables = _race_tables(one=one)
+        if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
+            extra["note"] = ("approximate: build the exact mars table once with "
+                             "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
+    p_win, p_mw, p_ml, p_draw, used = tables.probabilities(
+        boards[0], boards[1], rules.draw_rule, position.side == WHITE)
+    p_lose = max(0.0, 1.0 - p_win - p_draw)
+    used = "one_sided" if used == "one_sided" else "two_sided"
+    oin = rules.points("oin")
+    mars = rules.points("home_mars")          # every mars of a race is a home mars
+    equity = (oin * (p_win - p_mw) + mars * p_mw) - (oin * (p_lose - p_ml) + mars * p_ml)
+    return Outcome(p_win=p_win, p_mars_win=p_mw, p_lose=p_lose, p_mars_loss=p_ml,
+                   equity=float(equity), method=used, p_draw=p_draw,
+                   p_home_mars_win=p_mw, p_home_mars_loss=p_ml, extra=extra)

@@ -1,0 +1,260 @@
+"""Figures: each function draws into a given Axes (or a new one) and returns it."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.patches import Circle  # noqa: E402
+
+from nardy_fast import Position  # noqa: E402
+from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart,  # noqa: E402
+                                      game_chart, race_chart)
+from nardy_fast.analysis.report import (convergence_report, game_report,  # noqa: E402
+                                        race_report, race_sample)
+from nardy_fast.core.diagram import board_png, plot_board, save_figure  # noqa: E402
+from nardy_fast.core.record import random_game  # noqa: E402
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def texts(ax):
+    return [t.get_text() for t in ax.texts]
+
+
+@pytest.mark.parametrize("seed, turn", [(1, 0), (1, 25), (2, 60), (3, 90)])
+def test_plot_board_draws_every_checker_group(seed, turn):
+    ps = random_game(seed=seed).positions()
+    pos = ps[min(turn, len(ps) - 1)]
+    fig, ax = plt.subplots()
+    assert plot_board(pos, ax=ax) is ax
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    counts = [int(c) for c in np.concatenate([pos.white, pos.black]) if c]
+    assert len(circles) == sum(min(c, 5) for c in counts)
+    labels = texts(ax)
+    # counts shown for stacks, both numberings 1..24, pips of both sides, the ID
+    for c in counts:
+        if c > 1:
+            assert str(c) in labels
+    assert sum(1 for t in labels if t.isdigit() and 1 <= int(t) <= 24) >= 48
+    wp, bp = pos.pips if pos.side == "white" else pos.pips[::-1]
+    assert any(f"pips {wp}" in t for t in labels) and any(f"pips {bp}" in t for t in labels)
+    assert any("(on roll)" in t and t.lower().startswith(pos.side) for t in labels)
+    assert pos.id in labels
+
+
+def column_x(c):
+    """The documented layout: 12 columns of width 1 left to right, a bar of width 1
+    between the halves; centre of column c."""
+    return c + 0.5 + (1 if c >= 6 else 0)
+
+
+def test_plot_board_layout():
+    """Points, checkers and labels where the layout puts them: top row White's points
+    12..1 from left to right (Black's 24..13), bottom row White's 13..24 (Black's 1..12);
+    triangles of width 1 from the board's edge; checkers inside the board, not
+    overlapping; point numbers of both sides beside their own row."""
+    from matplotlib.patches import Polygon
+    pos = random_game(seed=2).positions()[40]
+    fig, ax = plt.subplots()
+    plot_board(pos, ax=ax)
+    tri = [p.get_xy()[:3].tolist() for p in ax.patches if isinstance(p, Polygon)]
+    want = []
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 12], [x + 0.5, 12], [x, 7.2]])      # top row, from y = 12
+    for c in range(12):
+        x = column_x(c)
+        want.append([[x - 0.5, 0], [x + 0.5, 0], [x, 4.8]])        # bottom row, from y = 0
+    assert tri == [[pytest.approx(v) for v in t] for t in want]
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    for c in circles:
+        (x, y), r = c.center, c.radius
+        assert 0 < y - r and y + r < 12                              # inside the board
+    for a, b in ((a, b) for i, a in enumerate(circles) for b in circles[i + 1:]):
+        d = np.hypot(*np.subtract(a.center, b.center))
+        assert d >= a.radius + b.radius                              # no overlap
+    labels = {}
+    for t in ax.texts:
+        labels.setdefault(round(t.get_position()[1], 2), {})[t.get_text()] = \
+            t.get_position()[0]
+    top_w, top_b, bot_w, bot_b = (labels[y] for y in (12.35, 12.95, -0.35, -0.95))
+    for p in range(1, 13):
+        assert top_w[str(p)] == pytest.approx(column_x(12 - p))      # White 12..1
+        assert bot_b[str(p)] == pytest.approx(column_x(p - 1))       # Black 1..12
+    for p in range(13, 25):
+        assert bot_w[str(p)] == pytest.approx(column_x(p - 13))      # White 13..24
+        assert top_b[str(p)] == pytest.approx(column_x(24 - p))      # Black 24..13
+    # stack counts: bold, size 9, on the last checker drawn of their point
+    counts = [t for t in ax.texts if t.get_fontweight() == "bold" and t.get_text().isdigit()]
+    assert counts and all(t.get_fontsize() == 9 for t in counts)
+
+
+def test_new_axes_size():
+    assert race_chart(pd.DataFrame({"pip_diff": [1], "p_win": [0.5], "p_mars_win": [0.0],
+                                    "method": ["one_sided"]})).figure.get_size_inches() \
+        .tolist() == [7, 4]
+    assert plot_board(Position.initial()).figure.get_size_inches().tolist() == [7.5, 5.2]
+
+
+def test_plot_board_new_axes_and_errors():
+    ax = plot_board(Position.initial().id)
+    assert ax.figure is not None
+    with pytest.raises(TypeError, match="plot_board"):
+        plot_board(3)
+
+
+@pytest.mark.slow
+def test_png_and_repr():
+    data = board_png(Position.initial())
+    assert data.startswith(PNG_MAGIC)
+    assert Position.initial()._repr_png_().startswith(PNG_MAGIC)
+
+
+@pytest.mark.slow
+def test_save_figure(tmp_path):
+    ax = plot_board(Position.initial())
+    p = save_figure(ax, tmp_path / "b.png")
+    assert open(p, "rb").read(8) == PNG_MAGIC
+    save_figure(ax.figure, tmp_path / "b.svg")
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["b.png", "b.svg"]
+
+
+def test_race_chart_exact_and_rollout():
+    rolled = race_report(race_sample(6, seed=2, kind="race"), method="rollout", n_games=36,
+                         truncate=None, workers=1, epc=False)
+    fig, ax = plt.subplots()
+    assert race_chart(rolled, ax=ax) is ax
+    assert ax.get_legend() is not None
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "P(win), rollout" in labels and "P(mars win), rollout" in labels
+    assert "pip difference" in ax.get_xlabel()
+    with pytest.raises(ValueError, match="'p_win'"):
+        race_chart(pd.DataFrame({"pip_diff": [1]}))
+
+
+def test_race_chart_points_and_bin_means():
+    """A hand-made frame: the dots are its rows, the lines the bin means (2 bins of
+    [-10, 0] and (0, 10]: x means -7 and 7)."""
+    x = [-10, -8, -6, -4, 4, 6, 8, 10]
+    p_win = [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9]
+    p_mars = [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.5]
+    frame = pd.DataFrame({"pip_diff": x, "p_win": p_win, "p_mars_win": p_mars,
+                          "method": "two_sided"})
+    ax = race_chart(frame, bins=2)
+    dots = [c.get_offsets().tolist() for c in ax.collections]
+    assert dots == [[[a, b] for a, b in zip(x, p_win)], [[a, b] for a, b in zip(x, p_mars)]]
+    lines = [ln for ln in ax.get_lines()
+             if list(ln.get_xdata()) != [0, 0]]        # not the axvline at 0
+    assert [list(ln.get_xdata()) for ln in lines] == [[-7, 7], [-7, 7]]
+    assert list(lines[0].get_ydata()) == pytest.approx([0.25, 0.75])
+    assert list(lines[1].get_ydata()) == pytest.approx([0.05, 0.3])
+
+
+def test_race_chart_with_database():
+    exact = race_report(race_sample(20, seed=2, kind="bearoff"))
+    ax = race_chart(exact)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "P(win), exact" in labels
+
+
+def test_bearoff_distribution():
+    from nardy_fast.tables import bearoff
+    a, b = race_sample(2, seed=5, kind="bearoff")
+    fig, ax = plt.subplots()
+    assert bearoff_distribution([a, b], ax=ax, labels=["A", "B"]) is ax
+    db = bearoff.one_sided()
+    heights = [p.get_height() for p in ax.patches]
+    da = np.asarray(db.distribution(np.ascontiguousarray(a.mover[::-1][:6])), float)
+    db_ = np.asarray(db.distribution(np.ascontiguousarray(b.mover[::-1][:6])), float)
+    nz = lambda d: d[np.flatnonzero(d > 1e-9)[0]:np.flatnonzero(d > 1e-9)[-1] + 1]
+    assert heights == pytest.approx(list(nz(da)) + list(nz(db_)), abs=1e-12)
+    assert any(t.get_text().startswith("A: mean") for t in ax.get_legend().get_texts())
+    with pytest.raises(ValueError, match="outside its home"):
+        bearoff_distribution(Position.initial())
+    with pytest.raises(ValueError, match="one or two"):
+        bearoff_distribution([a, b, a])
+
+
+@pytest.mark.slow
+def test_bearoff_distribution_bars_are_the_distribution():
+    """Two tiny positions: every bar (height and place) against the turn distribution of
+    the rule book's brute force (tests/naive_race.py), the legend against its mean."""
+    import naive_race
+    boards = [(0, 0, 0, 0, 0, 1), (0, 0, 1, 2, 0, 1)]  # point 24 first: 1 on 19; 4 checkers
+    ps = [Position.from_boards(naive_race.to24(b), naive_race.to24((1, 0, 0, 0, 0, 0)))
+          for b in boards]
+    fig, ax = plt.subplots()
+    bearoff_distribution(ps, ax=ax, labels=["A", "B"])
+    bars = list(ax.patches)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    width = 0.8 / 2
+    for k, b in enumerate(boards):
+        want = naive_race.turn_distribution(b)
+        ts = [t for t, p in enumerate(want) if p > 0]       # no gaps in these
+        mine, bars = bars[:len(ts)], bars[len(ts):]
+        assert [p.get_height() for p in mine] == pytest.approx([want[t] for t in ts],
+                                                               abs=1e-12)
+        centres = [p.get_x() + p.get_width() / 2 for p in mine]
+        assert centres == pytest.approx([t + (k - 0.5) * width for t in ts])
+        mean = naive_race.mean_turns(b)
+        assert legend[k] == f"{'AB'[k]}: mean {mean:.3f} turns, EPC {mean * 49 / 6:.1f} pips"
+    assert bars == []
+    # one checker on point 19: 2 turns after the 9 rolls of fewer than 6 pips
+    assert naive_race.turn_distribution(boards[0]) == pytest.approx((0, 27 / 36, 9 / 36))
+
+
+def test_convergence_chart():
+    cv = convergence_report(Position.initial(), [36, 72], seed=1, truncate=None, workers=1)
+    fig, ax = plt.subplots()
+    assert convergence_chart(cv, ax=ax) is ax
+    line = ax.get_lines()[0]
+    assert list(line.get_xdata()) == [36, 72]
+    assert list(line.get_ydata()) == pytest.approx(cv["equity"].tolist())
+    assert ax.get_xscale() == "log"
+    assert convergence_chart(cv, column="p_win").get_ylabel() == "probability"
+    with pytest.raises(ValueError, match="se_equity"):
+        convergence_chart(cv.drop(columns="se_equity"))
+
+
+def test_game_chart():
+    rec = random_game(seed=8, max_turns=30)
+    gr = game_report(rec, win_prob=False)
+    ax = game_chart(gr)
+    assert [list(l.get_ydata()) for l in ax.get_lines()] == [gr["pips_white"].tolist(),
+                                                           gr["pips_black"].tolist()]
+    assert not hasattr(ax, "right_ax")
+    gr["p_win_white"] = np.linspace(0.5, 1, len(gr))
+    fig, ax2 = plt.subplots()
+    assert game_chart(gr, ax=ax2) is ax2
+    assert list(ax2.right_ax.get_lines()[0].get_ydata()) == gr["p_win_white"].tolist()
+    with pytest.raises(ValueError, match="pips_black"):
+        game_chart(gr.drop(columns="pips_black"))
+
+
+def test_race_chart_doubling_window():
+    from nardy_fast.engine.cubemodel import doubling_window
+    exact = race_report(race_sample(20, seed=2, kind="bearoff"))
+    ax = race_chart(exact, cube="geometric", efficiency=0.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    # dead cube: double from P(win) 1/2, the opponent passes above 3/4
+    assert "double, take (0.50-0.75, x = 0.00)" in labels and "double, pass" in labels
+    assert doubling_window(0.0) == pytest.approx((0.5, 0.75))
+
+
+def test_plot_board_cube():
+    from matplotlib.patches import Rectangle
+    from nardy_fast import CubeState
+    pos = Position.initial()
+    ax = plot_board(pos, cube=CubeState(4, "opponent"))
+    assert "4" in texts(ax)
+    squares = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_zorder() == 5]
+    assert len(squares) == 1 and squares[0].get_y() < 6      # Black's side (bottom)

@@ -1,0 +1,322 @@
+"""Reports: pip, win, move, game and convergence frames, and their export."""
+import itertools
+import math
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_fast import Position, Rules
+from nardy_fast.core.record import GameRecord, random_game
+from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report, pip_report, race_sample, save, to_csv, to_html, to_parquet, win_report)
+from nardy_fast.engine.rollout import rollout
+
+# The mean pips of a roll: a non-double a-b moves a + b, a double 4a; over the 36 ordered
+# rolls (294 / 36 = 49 / 6 = 8.1667 pips).  The EPC is the mean turns times this.
+MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
+                     for a in range(1, 7) for b in range(1, 7)) / 36
+
+# small rollouts in this process, every game played out: fast and independent of the
+# bear-off databases
+FAST = dict(truncate=None, workers=1, policy="greedy")   # fast; the reports default to "net"
+
+
+def game_positions(seed, policy="random"):
+    return random_game(seed=seed, policy=policy).positions()
+
+
+@st.composite
+def positions(draw):
+    seed = draw(st.integers(0, 10_000))
+    pos = game_positions(seed, draw(st.sampled_from(["random", "race"])))
+    return pos[draw(st.integers(0, len(pos) - 1))]
+
+
+def longest_run(held):
+    return max((len(list(g)) for h, g in itertools.groupby(held) if h), default=0)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.lists(positions(), min_size=1, max_size=4))
+def test_pip_report_columns(ps):
+    df = pip_report(ps, epc=False)
+    assert len(df) == len(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        assert row["id"] == p.id and row["side"] == p.side
+        assert (row["pips_mover"], row["pips_opponent"]) == p.pips
+        assert row["pip_diff"] == p.pips[0] - p.pips[1]
+        assert (row["off_mover"], row["off_opponent"]) == p.off
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            assert row[f"head_{name}"] == b[0]
+            assert row[f"home_{name}"] == sum(int(x) for x in b[18:])
+            assert row[f"points_{name}"] == sum(1 for x in b if x)
+            # along the other side's path: the mover's points 13..24 then 1..12
+            path = list(b[12:]) + list(b[:12])
+            assert row[f"block_{name}"] == longest_run([x > 0 for x in path])
+            assert math.isnan(row[f"epc_{name}"])
+        expected = ("over" if p.is_over() else "bearoff" if p.is_bearoff()
+                    else "contact" if p.is_contact() else "race")
+        assert row["phase"] == expected
+
+
+def test_pip_report_inputs():
+    ps = game_positions(1)[:3]
+    ids = [p.id for p in ps]
+    s = pd.Series(ids, index=["a", "b", "c"])
+    by_series = pip_report(s, epc=False)
+    assert list(by_series.index) == ["a", "b", "c"]
+    by_list = pip_report(ids, epc=False)
+    assert by_list.reset_index(drop=True).equals(by_series.reset_index(drop=True))
+    assert len(pip_report(ps[0], epc=False)) == 1
+    assert len(pip_report(ids[0], epc=False)) == 1
+    assert pip_report(pd.DataFrame({"id": ids}), epc=False)["id"].tolist() == ids
+    with pytest.raises(TypeError, match="positions"):
+        pip_report(42)
+    with pytest.raises(ValueError, match=r"positions\[1\]: position ID 'nonsense'"):
+        pip_report([ids[0], "nonsense"])
+    with pytest.raises(TypeError, match=r"positions\[0\]"):
+        pip_report([3.5])
+
+
+def test_epc_of_tiny_boards_by_hand():
+    """One checker on point 24 or 23 bears off in one turn whatever the roll: EPC = one
+    roll's mean pips, 49/6.  One on point 19 (6 pips) needs two turns when the roll has
+    fewer than 6 pips (1-1, 1-2, 1-3, 1-4, 2-3: 9 of the 36 ordered rolls; then it is on
+    point 23 or 24 and any roll finishes): mean turns 1 + 9/36."""
+    assert MEAN_ROLL_PIPS == pytest.approx(49 / 6, abs=1e-15)
+    ps = []
+    for point in (24, 23, 19):
+        b = np.zeros(24, np.uint8)
+        b[point - 1] = 1
+        ps.append(Position.from_boards(b, b))
+    df = pip_report(ps)
+    want = [49 / 6, 49 / 6, (1 + 9 / 36) * 49 / 6]
+    assert df["epc_mover"].tolist() == pytest.approx(want, abs=1e-12)
+    assert df["epc_opponent"].tolist() == pytest.approx(want, abs=1e-12)
+
+
+def test_epc_from_the_bearoff_database():
+    from nardy_fast.tables import bearoff
+    db = bearoff.one_sided()
+    ps = race_sample(6, seed=3, kind="bearoff") + [Position.initial()]
+    df = pip_report(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+            if b[:18].any():
+                assert math.isnan(row[f"epc_{name}"])
+            else:
+                b6 = np.ascontiguousarray(b[::-1][:6])
+                assert row[f"epc_{name}"] == pytest.approx(db.mean_turns(b6) * MEAN_ROLL_PIPS,
+                                                           rel=1e-12)
+
+
+def test_race_sample():
+    for p in race_sample(20, seed=1, kind="bearoff"):
+        assert p.is_bearoff()
+    for p in race_sample(20, seed=1, kind="race"):
+        assert not p.is_contact() and p.off == (0, 0)
+        assert p.boards[:, :12].sum() == 0 and p.side == "white"
+    # bearoff: each side keeps 1..15 checkers, uniformly; 300 sides see both ends
+    # (each is missed with probability (14/15)**300 < 1e-8)
+    kept = [int(c) for p in race_sample(150, seed=2) for c in p.boards.sum(axis=1)]
+    assert min(kept) == 1 and max(kept) == 15
+    assert race_sample(5, seed=9) == race_sample(5, seed=9)
+    assert len(race_sample(1, seed=9)) == 1 and len(race_sample(3, seed=9)) == 3
+    with pytest.raises(ValueError, match="kind"):
+        race_sample(3, kind="contact")
+    with pytest.raises(ValueError, match="n="):
+        race_sample(0)
+
+
+def test_win_report_matches_rollout():
+    ps = [Position.initial(), game_positions(2)[30]]
+    df = win_report(ps, method="rollout", n_games=200, seed=5, **FAST)
+    for (_, row), p in zip(df.iterrows(), ps):
+        o = rollout(p, 200, seed=5, progress=False, **FAST)
+        assert row["method"] == "rollout" and row["games"] == 200
+        for k in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "se_equity"):
+            assert row[k] == pytest.approx(getattr(o, k))
+        assert row["p_win"] + row["p_lose"] == pytest.approx(1.0)
+        assert row["ci95_equity_low"] <= row["equity"] <= row["ci95_equity_high"]
+        assert row["ci95_p_win_low"] < row["p_win"] < row["ci95_p_win_high"]
+    assert "p_koks_win" not in df.columns and "p_draw" not in df.columns
+    ext = win_report(ps[:1], method="rollout", n_games=72, seed=5,
+                     rules=Rules(scoring="extended", draw_rule=True), **FAST)
+    assert {"p_koks_win", "p_home_mars_loss", "p_draw"} <= set(ext.columns)
+
+
+def test_win_report_finished_and_bad_arguments():
+    rec = random_game(seed=4)
+    final = rec.final
+    res = rec.result()
+    row = win_report(final).iloc[0]
+    assert row["method"] == "final"
+    assert row["p_lose"] == 1.0 and row["p_win"] == 0.0
+    assert row["equity"] == -res["points"]
+    with pytest.raises(ValueError, match="method="):
+        win_report(final, method="guess")
+    with pytest.raises(ValueError, match="n_games"):
+        win_report(Position.initial(), n_games=0, **FAST)
+
+
+def test_win_report_exact_in_the_bearoff():
+    from nardy_fast.tables.race import race_probabilities
+    ps = race_sample(3, seed=8, kind="bearoff")
+    df = win_report(ps)
+    for (_, row), p in zip(df.iterrows(), ps):
+        o = race_probabilities(p)
+        assert row["method"] == o.method and row["games"] == 0
+        assert row["equity"] == pytest.approx(o.equity)
+        assert row["se_equity"] == 0
+    with pytest.raises(ValueError, match=r"positions\[0\]"):
+        win_report(Position.initial(), method="exact")
+
+
+def test_move_report_ranks_every_legal_move():
+    pos = game_positions(6, "race")[24]
+    dice = (5, 2)
+    df = move_report(pos, dice, method="rollout", n_games=72, seed=3, **FAST)
+    moves = pos.legal_moves(*dice)
+    assert len(df) == len(moves)
+    assert set(df["id_after"]) == {pos.play(m).id for m in moves}
+    assert list(df["rank"]) == list(range(1, len(df) + 1))
+    assert (np.diff(df["equity"]) <= 0).all()
+    assert df["equity_loss"].iloc[0] == 0 and (df["equity_loss"] >= 0).all()
+    assert df["equity_loss"].to_numpy() == pytest.approx(df["equity"].iloc[0] - df["equity"])
+    # the mover's equity is minus the opponent's after the move (same seed)
+    row = df.iloc[-1]
+    o = rollout(Position.from_id(row["id_after"]), 72, seed=3, progress=False, **FAST)
+    assert row["equity"] == pytest.approx(-o.equity)
+    assert row["p_win"] == pytest.approx(o.p_lose)
+    assert row["p_mars_loss"] == pytest.approx(o.p_mars_win)
+
+
+def test_move_report_single_move_and_winning_move():
+    df = move_report(Position.initial(), (6, 5), n_games=36, **FAST)
+    assert len(df) == 1 and df["move"].iloc[0] == str(Position.initial().legal_moves(6, 5)[0])
+    mover = np.zeros(24, np.uint8)
+    mover[23] = 1
+    opp = np.zeros(24, np.uint8)
+    opp[0] = 15
+    win = move_report(Position.from_boards(mover, opp), (3, 1), **FAST)
+    assert win["method"].iloc[0] == "final"
+    assert win["equity"].iloc[0] == Rules().points("koks") == 2.0
+    assert win["p_win"].iloc[0] == 1.0 and win["p_mars_win"].iloc[0] == 1.0
+    with pytest.raises(ValueError, match=r"dice\[1\] = 7"):
+        move_report(Position.initial(), (1, 7))
+    with pytest.raises(ValueError, match="two dice"):
+        move_report(Position.initial(), (1, 2, 3))
+
+
+def test_game_report_and_error_rates(tmp_path):
+    rec = random_game(seed=12, policy="race")
+    gr = game_report(rec, win_prob=False)
+    pos = rec.positions()
+    assert len(gr) == len(rec.turns) + 1
+    assert gr["id"].tolist() == [p.id for p in pos]
+    assert gr["move"].iloc[-1] == "" and gr["phase"].iloc[-1] == "over"
+    for (_, row), p in zip(gr.iterrows(), pos):
+        w = p.white @ np.arange(24, 0, -1)
+        assert row["pips_white"] == w
+    assert gr["player"].iloc[0] == rec.white
+    # a path works as well as a record
+    from nardy_fast.core.record import write_record
+    write_record(rec, tmp_path / "g.txt")
+    assert game_report(tmp_path / "g.txt", win_prob=False).equals(gr)
+    with pytest.raises(ValueError, match="analyse=True"):
+        error_rates(gr)
+    with pytest.raises(TypeError, match="record"):
+        game_report(42)
+
+    # a short game analysed: win probabilities and the equity lost per turn
+    short = GameRecord(turns=random_game(seed=3, max_turns=4).turns)
+    ga = game_report(short, analyse=True, method="rollout", n_games=36, **FAST)
+    assert ga["p_win"].between(0, 1).all()
+    white = ga["side"] == "white"
+    assert (ga.loc[white, "p_win_white"] == ga.loc[white, "p_win"]).all()
+    assert (ga.loc[~white, "p_win_white"] == ga.loc[~white, "p_lose"]).all()
+    played = ga[ga["move"] != ""]
+    last = ga.iloc[-1]                      # the final position: no turn, nothing to rank
+    assert (last["move"], last["n_moves"], last["best_move"]) == ("", 0, "")
+    assert math.isnan(last["equity_loss"])
+    assert (played["equity_loss"] >= -1e-12).all()
+    assert (played["n_moves"] >= 1).all()
+    er = error_rates(ga)
+    assert set(er.index) == {"white", "black"}
+    assert er["equity_lost"].sum() == pytest.approx(played.loc[played["n_moves"] > 1,
+                                                               "equity_loss"].sum())
+
+
+def test_convergence_report_is_one_run():
+    sizes = [36, 72, 144]
+    cv = convergence_report(Position.initial(), sizes, seed=4, **FAST)
+    assert cv["games"].tolist() == sizes
+    o = rollout(Position.initial(), 144, seed=4, progress=False, **FAST)
+    assert cv["equity"].iloc[-1] == pytest.approx(o.equity)
+    assert (cv["se_equity"] > 0).all()
+    assert (cv["ci95_equity_low"] < cv["equity"]).all()
+    with pytest.raises(ValueError, match="n_games"):
+        convergence_report(Position.initial(), [10, -1])
+
+
+def test_export_round_trips(tmp_path):
+    df = pip_report(game_positions(5)[:5], epc=False)
+    p = save(df, tmp_path / "r.csv")
+    back = pd.read_csv(p)
+    assert back["id"].tolist() == df["id"].tolist()
+    assert back["pips_mover"].tolist() == df["pips_mover"].tolist()
+    p = save(df, tmp_path / "r.parquet")
+    assert pd.read_parquet(p).equals(df)
+    p = save(df, tmp_path / "r.html", title="Pips <&>")
+    text = open(p, encoding="utf-8").read()
+    assert "Pips &lt;&amp;&gt;" in text and all(i in text for i in df["id"])
+    assert "<table class=\"dataframe nardy\">" in text     # no border: the page styles it
+    back = pd.read_html(p)[0]                       # lxml: in the test extras
+    assert back["id"].tolist() == df["id"].tolist()
+    assert back["pips_mover"].tolist() == df["pips_mover"].tolist()
+    assert sorted(os.listdir(tmp_path)) == ["r.csv", "r.html", "r.parquet"]
+    with pytest.raises(ValueError, match="unknown report format '.xlsx'"):
+        save(df, tmp_path / "r.xlsx")
+    # named index kept in CSV
+    to_csv(df.set_index("id"), tmp_path / "i.csv")
+    assert pd.read_csv(tmp_path / "i.csv").columns[0] == "id"
+    to_parquet(df, tmp_path / "sub" / "x.parquet")
+    to_html(df, tmp_path / "sub" / "x.html")
+    assert sorted(os.listdir(tmp_path / "sub")) == ["x.html", "x.parquet"]
+
+
+
+def test_error_rates_by_hand():
+    """A short analysed record written out by hand: decisions are turns with more than
+    one legal move, errors those losing more than 0.001 points, the rate is millipoints
+    lost per decision."""
+    nan = math.nan
+    rows = [  # side, player, turn, move, n_moves, equity_loss
+        ("white", "Ann", 1, "1/7 7/12", 3, 0.0),
+        ("black", "Bob", 2, "1/5", 1, 0.0),            # forced: no decision
+        ("white", "Ann", 3, "12/18", 5, 0.25),         # an error
+        ("black", "Bob", 4, "5/9", 2, 0.0005),          # a decision, too small to count
+        ("white", "Ann", 5, "7/10", 4, 0.002),          # an error
+        ("black", "Bob", 6, "pass", 1, 0.0),            # forced
+        ("white", "Ann", 7, "", 0, nan),                # the final position
+    ]
+    report = pd.DataFrame(rows, columns=["side", "player", "turn", "move", "n_moves",
+                                         "equity_loss"])
+    er = error_rates(report)
+    assert list(er.index) == ["white", "black"]
+    assert er.loc["white"].to_dict() == {
+        "player": "Ann", "turns": 3, "decisions": 3, "errors": 2,
+        "equity_lost": pytest.approx(0.252), "error_rate": pytest.approx(84.0)}  # 252 / 3
+    assert er.loc["black"].to_dict() == {
+        "player": "Bob", "turns": 3, "decisions": 1, "errors": 0,
+        "equity_lost": pytest.approx(0.0005), "error_rate": pytest.approx(0.5)}
+    # a side without a decision: nothing lost, no rate
+    forced = report.assign(n_moves=[3, 1, 5, 1, 4, 1, 0])
+    er = error_rates(forced)
+    assert (er.loc["black", "decisions"], er.loc["black", "errors"]) == (0, 0)
+    assert er.loc["black", "equity_lost"] == 0 and math.isnan(er.loc["black", "error_rate"])
+    assert er.loc["white", "error_rate"] == pytest.approx(84.0)

@@ -1,0 +1,334 @@
+"""The nardy-fast command line: outputs, files written, one-line errors and exit codes."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from nardy_fast import Position  # noqa: E402
+from nardy_fast.app.cli import main  # noqa: E402
+from nardy_fast.core.record import random_game, write_record  # noqa: E402
+from nardy_fast.engine.rollout import rollout  # noqa: E402
+
+START = Position.initial().id
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show(capsys, tmp_path):
+    code, out, err = run(capsys, "show", START, "--png", str(tmp_path / "b.png"))
+    assert code == 0 and err == ""
+    assert Position.initial().diagram() in out and "phase contact" in out
+    assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
+    code, out2, _ = run(capsys, "show", "start")
+    assert code == 0 and out2.startswith(Position.initial().diagram())
+
+
+def test_moves(capsys):
+    pos = random_game(seed=2, max_turns=20).final
+    code, out, err = run(capsys, "moves", pos.id, "5-3", "--json")
+    assert code == 0
+    got = json.loads(out)
+    moves = pos.legal_moves(5, 3)
+    assert [m["id_after"] for m in got] == [pos.play(m).id for m in moves]
+    assert [m["move"] for m in got] == [str(m) for m in moves]
+    code, out, _ = run(capsys, "moves", "start", "33")
+    assert code == 0
+    assert out.splitlines()[0] == f"white on roll, 33: {len(Position.initial().legal_moves(3, 3))} legal move(s)"
+    # rule book example 5 (White opened 5-5, Black throws 4-4): one checker leaves the
+    # head under classic rules; the generalized head rule lets a second one go
+    white = np.zeros(24, np.uint8)
+    white[[0, 20]] = [14, 1]
+    black = np.zeros(24, np.uint8)
+    black[0] = 15
+    pos = Position.from_boards(black, white, "black")
+    from nardy_fast import Rules
+    classic = pos.legal_moves(4, 4)
+    general = pos.legal_moves(4, 4, Rules(head_rule="generalized"))
+    assert [pos.play(m).opponent.tolist() for m in classic] == \
+        [[14, 0, 0, 0, 1] + [0] * 19]
+    assert [pos.play(m).opponent.tolist() for m in general] == \
+        [[13, 0, 0, 0, 2] + [0] * 19]
+    for spec, moves in (("classic", classic), ("head_rule=generalized", general)):
+        code, out, err = run(capsys, "moves", pos.id, "44", "--rules", spec, "--json")
+        assert code == 0, err
+        assert [m["id_after"] for m in json.loads(out)] == [pos.play(m).id for m in moves]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["show", "Wnot-an-id"], "position ID"),
+    (["moves", START[:-1] + "!", "64"], "position ID"),
+    (["moves", "start", "64", "--rules", "head_rule=wide"], None),      # usage error: exit 2
+    (["moves", "start", "7"], None),
+    (["rollout", "start", "-n", "0"], None),
+    (["report", "no-such-file.txt"], "no-such-file.txt"),
+    (["analyse", "no-such-file.txt"], "no-such-file.txt"),
+])
+def test_bad_input_gives_one_line_error(capsys, argv, fragment):
+    code, out, err = run_catching(capsys, argv)
+    assert code != 0
+    assert "Traceback" not in err
+    if fragment is None:
+        assert code == 2 and "error:" in err
+    else:
+        assert code == 1
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("nardy-fast: error: ")
+        assert fragment in lines[0]
+
+
+def run_catching(capsys, argv):
+    try:
+        code = main(argv)
+    except SystemExit as e:                     # argparse usage errors
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bad_record_names_the_turn(capsys, tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_text("1) 65: 1/7 7/12 43: 1/5 1/4\n")
+    code, out, err = run(capsys, "analyse", str(p), "-n", "36", "--truncate", "none")
+    assert code == 1
+    assert err.startswith("nardy-fast: error: turn 2 (black 43: 1/5 1/4) is illegal")
+
+
+@pytest.mark.slow
+def test_rollout_json_and_csv(capsys):
+    pos = random_game(seed=4, max_turns=40).final
+    args = ["rollout", pos.id, "start", "-n", "72", "--seed", "9", "--workers", "1",
+            "--no-progress", "--truncate", "none"]
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["id"] for r in rows] == [pos.id, START]
+    o = rollout(pos, 72, policy="net", seed=9, workers=1, truncate=None,
+                progress=False)                    # the command's default policy
+    assert rows[0]["equity"] == pytest.approx(o.equity)
+    assert rows[0]["games"] == 72 and rows[0]["method"] == "rollout"
+    code, out, err = run(capsys, *args, "--csv")
+    df = pd.read_csv(__import__("io").StringIO(out))
+    assert df["id"].tolist() == [pos.id, START]
+    assert df["p_win"].iloc[0] == pytest.approx(o.p_win)
+    code, out, err = run(capsys, *args)
+    assert "equity" in out and "95% CI" in out
+
+
+@pytest.mark.slow
+def test_report_on_positions(capsys, tmp_path):
+    ps = random_game(seed=5).positions()[10:40:10]
+    f = tmp_path / "ids.txt"
+    f.write_text("# some positions\n" + "\n".join(p.id for p in ps) + "\n")
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "report", str(f), "-o", str(out_dir), "-n", "36",
+                         "--workers", "1", "--truncate", "none", "--method", "rollout")
+    assert code == 0, err
+    names = set(os.listdir(out_dir))
+    assert {"pip_report.csv", "pip_report.html", "win_report.csv", "win_report.html",
+            "race_chart.png", "board_01.png", "board_03.png"} <= names
+    wr = pd.read_csv(out_dir / "win_report.csv")
+    assert wr["id"].tolist() == [p.id for p in ps] and (wr["games"] == 36).all()
+    # a CSV with an id column, pip report only
+    c = tmp_path / "ids.csv"
+    pd.DataFrame({"id": [p.id for p in ps], "note": ["a", "b", "c"]}).to_csv(c, index=False)
+    code, out, err = run(capsys, "report", str(c), "-o", str(tmp_path / "o2"), "--no-win")
+    assert code == 0 and "pip_report.csv" in out
+    assert not (tmp_path / "o2" / "win_report.csv").exists()
+
+
+@pytest.mark.slow
+def test_report_and_analyse_on_a_record(capsys, tmp_path):
+    rec = random_game(seed=6, max_turns=6)
+    write_record(rec, tmp_path / "g.txt")
+    code, out, err = run(capsys, "report", str(tmp_path / "g.txt"), "-o", str(tmp_path / "r"),
+                         "-n", "36", "--workers", "1", "--truncate", "none")
+    assert code == 0, err
+    assert {"game_report.csv", "game_report.html", "game_graph.png",
+            "final_board.png"} <= set(os.listdir(tmp_path / "r"))
+    gr = pd.read_csv(tmp_path / "r" / "game_report.csv")
+    assert len(gr) == 7 and gr["p_win"].between(0, 1).all()
+    code, out, err = run(capsys, "analyse", str(tmp_path / "g.txt"), "-n", "36",
+                         "--workers", "1", "--truncate", "none", "-o", str(tmp_path / "a"))
+    assert code == 0, err
+    assert "error_rate" in out
+    er = pd.read_csv(tmp_path / "a" / "error_rates.csv")
+    assert set(er["side"]) == {"white", "black"}
+    # one printed line per turn played: the best move only when it is not the one played
+    ga = pd.read_csv(tmp_path / "a" / "game_analysis.csv", keep_default_na=False)
+    rows = out.split("\n\n")[0].splitlines()[1:]
+    played = ga[ga["move"] != ""]
+    assert len(rows) == len(rec.turns) == len(played)
+    for line, (_, r) in zip(rows, played.iterrows()):
+        assert line.split()[:3] == [str(r["turn"]), r["side"], str(r["dice"])]
+        shown_best = line[43:69].strip()               # the "best" column
+        assert shown_best == ("" if r["best_move"] == r["move"] else r["best_move"])
+    assert any(r["best_move"] == r["move"] for _, r in played.iterrows())
+    er_lines = out.split("\n\n")[1].splitlines()
+    assert er_lines[0].split() == ["player", "turns", "decisions", "errors", "equity_lost",
+                                   "error_rate", "n_doubtful", "n_error", "n_blunder"]
+
+
+# The mean pips of a roll (a + b, or 4a for a double, over the 36 ordered rolls): 49 / 6.
+MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
+                     for a in range(1, 7) for b in range(1, 7)) / 36
+
+
+def test_bearoff_commands(capsys, tmp_path):
+    from nardy_fast import Rules, bearoff, race_probabilities
+    from nardy_fast.analysis.report import race_sample
+    one = bearoff.one_sided()
+    ps = race_sample(2, seed=1, kind="bearoff") + race_sample(1, seed=2, kind="race")
+    for rules, spec in ((None, []), (Rules(scoring="extended"), ["--rules",
+                                                                  "scoring=extended"])):
+        code, out, err = run(capsys, "bearoff", "query", *[p.id for p in ps], *spec,
+                             "--json")
+        assert code == 0, err
+        rows = json.loads(out)
+        assert [r["id"] for r in rows] == [p.id for p in ps]
+        for row, p in zip(rows[:2], ps):
+            o = race_probabilities(p, rules=rules)
+            for k in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "method"):
+                assert row[k] == getattr(o, k), k
+            for name, b in (("mover", p.mover), ("opponent", p.opponent)):
+                mean = one.mean_turns(np.ascontiguousarray(b[::-1][:6]))
+                assert row[f"mean_turns_{name}"] == mean
+                assert row[f"epc_{name}"] == pytest.approx(mean * MEAN_ROLL_PIPS, rel=1e-15)
+            assert (row["pips_mover"], row["pips_opponent"]) == p.pips
+        # a race not yet in the homes: no probabilities, EPC only for a side all home
+        assert "p_win" not in rows[2]
+    # one checker on point 19 for each: 1 + 9/36 turns (the 9 rolls of fewer than 6 pips
+    # leave it on point 23 or 24), and the side on roll wins unless it rolls one of those
+    # 9 and the opponent then does not: P(win) = 1 - (9/36) * (27/36)
+    b = np.zeros(24, np.uint8)
+    b[18] = 1
+    tiny = Position.from_boards(b, b)
+    code, out, err = run(capsys, "bearoff", "query", tiny.id, "--json")
+    row = json.loads(out)[0]
+    assert row["mean_turns_mover"] == pytest.approx(1 + 9 / 36, abs=1e-15)
+    assert row["epc_mover"] == pytest.approx((1 + 9 / 36) * 49 / 6, abs=1e-13)
+    assert row["p_win"] == pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
+    assert row["equity"] == pytest.approx(2 * row["p_win"] - 1, abs=1e-15)
+    code, out, err = run(capsys, "bearoff", "query", tiny.id)
+    assert f"P(win) {1 - 9 / 36 * 27 / 36:.6f}" in out and "mean turns 1.2500" in out
+    code, out, err = run(capsys, "bearoff", "query", START)
+    assert code == 0 and "not all home" in out
+    # build: the database of every board of at most 15 checkers on 6 points, C(21, 6)
+    code, out, err = run(capsys, "bearoff", "build")
+    assert code == 0, err
+    assert out.strip() == f"one-sided bear-off database ready ({math.comb(21, 6)} boards)"
+    f = tmp_path / "one.nfdb"
+    code, out, err = run(capsys, "bearoff", "build", "--out", str(f))
+    assert code == 0 and str(f) in out, err
+    saved = bearoff.OneSided.load(f)
+    assert saved.n_boards == 54264
+    for name in ("turns", "first_off", "mean"):
+        assert np.array_equal(np.asarray(getattr(saved, name)), np.asarray(getattr(one, name)))
+    code, out, err = run(capsys, "bearoff", "build", "--two-sided", "3")
+    assert code == 0, err
+    # the two-sided table of <= 3 checkers a side: C(9, 6) = 84 boards
+    assert out.splitlines()[-1] == "two-sided bear-off database ready " \
+                                   "(TwoSided(max_checkers=3, boards=84))"
+    ts = bearoff.two_sided(3)
+    # a lone checker on point 19 each, side on roll: as above
+    assert ts.p_win([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1]) == \
+        pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
+
+
+@pytest.mark.slow
+def test_bearoff_build_mars_makes_race_queries_exact(capsys):
+    """15 checkers against one: one-sided until the mars table is built, then exact."""
+    from nardy_fast import Position, bearoff, race_probabilities
+
+    x = np.zeros(24, np.uint8); x[18] = 15
+    y = np.zeros(24, np.uint8); y[23] = 1
+    pos = Position.from_boards(x, y)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(bearoff, "DEFAULT_MARS", 1)
+    try:
+        if bearoff.mars_table(1, build=False) is None:
+            assert race_probabilities(pos).method == "one_sided"
+        code, out, err = run(capsys, "bearoff", "build", "--mars", "1", "--threads", "2")
+        assert code == 0 and "mars table ready" in out, err
+        exact = race_probabilities(pos)
+        assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 1
+    finally:
+        mp.undo()
+
+
+@pytest.mark.slow
+def test_help_and_entry_point():
+    r = subprocess.run([sys.executable, "-m", "nardy_fast.app.cli", "--help"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0
+    for cmd in ("show", "moves", "rollout", "bearoff", "report", "analyse", "demo"):
+        assert cmd in r.stdout
+    r = subprocess.run([sys.executable, "-m", "nardy_fast.app.cli", "show", "bad"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("nardy-fast: error:")
+    r = subprocess.run([sys.executable, "-m", "nardy_fast.app.cli"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
+def test_demo_writes_reports_and_figures(capsys, tmp_path):
+    out_dir = tmp_path / "demo"
+    code, out, err = run(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
+    assert code == 0, err
+    names = set(os.listdir(out_dir))
+    for stem in ("pip_report", "win_report", "move_report", "game_report"):
+        assert {f"{stem}.csv", f"{stem}.html"} <= names
+    assert {"win_report.parquet", "convergence.png", "race.png", "bearoff_distribution.png",
+            "game_graph.png", "sample_game.txt", "board_01.png"} <= names
+    assert str(out_dir) in out
+    wr = pd.read_csv(out_dir / "win_report.csv")
+    assert wr["id"].iloc[0] == START and wr["method"].iloc[0] == "rollout"
+    assert not any(n.startswith(".tmp") for n in names)
+
+
+@pytest.mark.slow
+def test_bad_scheduler_address(capsys):
+    code, out, err = run(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
+    assert code == 1
+    assert err.startswith("nardy-fast: error: --scheduler nowhere:port: cannot connect")
+
+
+def test_demo_default_is_documented():
+    from nardy_fast.app import demo
+    from nardy_fast.app.cli import build_parser
+    help_text = build_parser()._subparsers._group_actions[0].choices["demo"].format_help()
+    assert f"(default {demo.DEFAULT_GAMES})" in " ".join(help_text.split())
+
+
+def test_cube(capsys):
+    import numpy as np
+    from nardy_fast import Position
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[18], you[23] = 1, 1           # 27 of 36 rolls win; the opponent then finishes
+    pos = Position(me, you)
+    code, out, err = run(capsys, "cube", pos.id)
+    assert code == 0, err
+    assert "cube: stake 1, in the middle" in out
+    assert "double, take" in out and "method exact" in out
+    code, out, err = run(capsys, "cube", pos.id, "--json", "--owner", "opponent", "--stake",
+                         "2")
+    d = json.loads(out)
+    assert d["action"] == "no raise" and abs(d["equity"] - 0.5) < 1e-9
+    code, out, err = run_catching(capsys, ["cube", pos.id, "--owner", "nobody"])
+    assert code == 2
+    code, out, err = run_catching(capsys, ["cube", "start", "--stake", "0"])
+    assert code == 2 and "positive" in err

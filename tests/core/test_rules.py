@@ -1,0 +1,143 @@
+"""The rules object: validation, dict round trip, points per outcome."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import ALL_VARIANTS
+from nardy_fast import CLASSIC, Rules
+from nardy_fast.core.rules import as_rules
+
+
+def test_classic_defaults_follow_the_rule_book():
+    assert CLASSIC == Rules()
+    assert (CLASSIC.head_rule, CLASSIC.block_rule, CLASSIC.block_transient,
+            CLASSIC.larger_die_rule, CLASSIC.scoring, CLASSIC.draw_rule,
+            CLASSIC.opening_roll) == ("classic", "ahead", False, True, "classic", False,
+                                      "rethrow")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("head_rule", "clasic"), ("head_rule", "Classic"), ("head_rule", None),
+    ("block_rule", "always"), ("block_rule", ""),
+    ("scoring", "double"), ("opening_roll", "doubles"),
+])
+def test_unknown_choice(field, value):
+    with pytest.raises(ValueError) as info:
+        Rules(**{field: value})
+    msg = str(info.value)
+    assert field in msg and repr(value) in msg
+    # the message lists what is allowed
+    allowed = {f.name: f.default for f in dataclasses.fields(Rules)}[field]
+    assert repr(allowed) in msg
+
+
+@pytest.mark.parametrize("field", ["block_transient", "larger_die_rule", "draw_rule"])
+@pytest.mark.parametrize("value", [1, 0, "yes", None])
+def test_flags_must_be_bool(field, value):
+    with pytest.raises(TypeError, match=field):
+        Rules(**{field: value})
+
+
+@pytest.mark.parametrize("field", ["oin_points", "mars_points", "koks_points",
+                                   "home_mars_points"])
+@pytest.mark.parametrize("value", ["2", None, True])
+def test_points_must_be_numbers(field, value):
+    with pytest.raises(TypeError, match=field):
+        Rules(**{field: value})
+
+
+def test_points_become_float():
+    r = Rules(mars_points=3)
+    assert r.mars_points == 3.0 and isinstance(r.mars_points, float)
+
+
+def test_frozen_and_hashable():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CLASSIC.head_rule = "generalized"
+    assert len(set(ALL_VARIANTS)) == len(ALL_VARIANTS) == 24
+    assert hash(Rules()) == hash(CLASSIC)
+    assert pickle.loads(pickle.dumps(ALL_VARIANTS[5])) == ALL_VARIANTS[5]
+
+
+@given(st.sampled_from(ALL_VARIANTS), st.sampled_from(["classic", "extended"]),
+       st.booleans(), st.sampled_from(["rethrow", "opening_dice"]),
+       st.floats(0, 10, allow_nan=False))
+def test_dict_round_trip(base, scoring, draw_rule, opening, koks):
+    r = dataclasses.replace(base, scoring=scoring, draw_rule=draw_rule,
+                            opening_roll=opening, koks_points=koks)
+    d = r.to_dict()
+    assert set(d) == {f.name for f in dataclasses.fields(Rules)}
+    assert Rules.from_dict(d) == r
+    assert as_rules(d) == r
+
+
+def test_from_dict_partial_and_unknown():
+    assert Rules.from_dict({"head_rule": "generalized"}) == Rules(head_rule="generalized")
+    assert Rules.from_dict({}) == CLASSIC
+    with pytest.raises(ValueError, match="hed_rule"):
+        Rules.from_dict({"hed_rule": "classic"})
+
+
+def test_from_dict_vector_rules():
+    d = {"head_rule": "classic", "block_rule": "home", "block_transient": True,
+         "larger_die_rule": False}
+    r = Rules.from_dict(d)
+    assert (r.block_rule, r.block_transient, r.larger_die_rule) == ("home", True, False)
+
+
+def test_as_rules():
+    assert as_rules(None) is CLASSIC
+    assert as_rules("classic") == CLASSIC
+    r = Rules(block_rule="none")
+    assert as_rules(r) is r
+    with pytest.raises(ValueError, match="modern"):
+        as_rules("modern")
+    with pytest.raises(TypeError, match="rules"):
+        as_rules(3)
+
+
+def test_points_classic_scoring():
+    r = Rules(oin_points=1, mars_points=2, koks_points=3, home_mars_points=4)
+    assert [r.points(o) for o in ("oin", "mars", "koks", "home_mars")] == [1, 2, 2, 2]
+
+
+def test_points_extended_scoring():
+    r = Rules(scoring="extended", oin_points=1, mars_points=2, koks_points=3,
+              home_mars_points=4)
+    assert [r.points(o) for o in ("oin", "mars", "koks", "home_mars")] == [1, 2, 3, 4]
+    # the glossary variant: home mars worth 3
+    g = dataclasses.replace(r, home_mars_points=3)
+    assert g.points("home_mars") == 3 and g.points("koks") == 3
+
+
+@given(st.floats(0, 100), st.floats(0, 100), st.floats(0, 100), st.floats(0, 100),
+       st.sampled_from(["classic", "extended"]))
+def test_points_follow_the_fields(oin, mars, koks, hm, scoring):
+    r = Rules(scoring=scoring, oin_points=oin, mars_points=mars, koks_points=koks,
+              home_mars_points=hm)
+    assert r.points("oin") == oin and r.points("mars") == mars
+    ext = scoring == "extended"
+    assert r.points("koks") == (koks if ext else mars)
+    assert r.points("home_mars") == (hm if ext else mars)
+
+
+@pytest.mark.parametrize("outcome", ["win", "Mars", "", None, "draw"])
+def test_points_unknown_outcome(outcome):
+    with pytest.raises(ValueError, match="outcome"):
+        CLASSIC.points(outcome)
+
+
+@pytest.mark.parametrize("scoring, want", [
+    # rule book section 7: classic oin 1, mars 2 (koks and home mars count as mars);
+    # extended (seed 004): oin 1, mars 2, koks 3, home mars 4
+    ("classic", {"oin": 1, "mars": 2, "koks": 2, "home_mars": 2}),
+    ("extended", {"oin": 1, "mars": 2, "koks": 3, "home_mars": 4}),
+])
+def test_default_points_are_the_rule_book_s(scoring, want):
+    r = Rules(scoring=scoring)
+    assert {k: r.points(k) for k in want} == want

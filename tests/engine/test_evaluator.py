@@ -1,0 +1,210 @@
+"""The evaluation network, its search and the Evaluator; the net as a rollout policy.
+
+Expected values come from independent computations written here: a numpy forward pass
+from the encoding documented in ``_net.pyx``, a Python expectimax over ``successors``,
+and finite differences of the loss.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from naive_net import np_encode, np_equity, np_forward, positions_from_games
+from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast.engine._net import N_INPUTS, Net
+from nardy_fast.engine.evaluator import Evaluator
+
+
+@pytest.fixture(scope="module")
+def small_net():
+    return Net.random(32, 7)
+
+
+@pytest.fixture(scope="module")
+def boards():
+    return positions_from_games()[::9]
+
+
+# -- the network ----------------------------------------------------------------------------
+def test_encoding_matches_the_documented_one(small_net, boards):
+    got = small_net.encode(boards)
+    assert got.shape == (len(boards), N_INPUTS)
+    for k in range(0, len(boards), 5):
+        np.testing.assert_allclose(got[k], np_encode(*boards[k]), rtol=0, atol=1e-7)
+
+
+def test_forward_pass_matches_numpy(small_net, boards):
+    got = small_net.outputs(boards)
+    want = np.array([np_forward(small_net, *b) for b in boards])
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6)
+
+
+def test_incremental_candidates_equal_full_evaluation(small_net, boards):
+    for me, opp in boards[::4]:
+        for dice in ((6, 6), (5, 2), (1, 1)):
+            cands = nf.successors(me, opp, *dice)
+            got = small_net.outputs_many(opp, me, cands)
+            full = small_net.outputs(np.stack([np.stack([opp, c]) for c in cands]))
+            np.testing.assert_allclose(got, full, rtol=0, atol=2e-6)
+
+
+def test_sgd_step_follows_the_cross_entropy_gradient():
+    """One tiny step changes w2[0, j] by -lr * dL/dw2 with dL/dz = out - target."""
+    net = Net.random(16, 3)
+    me, opp = positions_from_games(1, 9)[20]
+    target = np.linspace(0.1, 0.9, 7, dtype=np.float32)[None]
+    x = np_encode(me, opp)
+    h = np.maximum(0.0, net.b1 + x @ net.w1.astype(np.float64))
+    out = np_forward(net, me, opp)
+    lr = 1e-3
+    before = net.w2.copy()
+    net.sgd(np.array([[me, opp]]), target, lr)
+    want = before - lr * np.outer(out - target[0], h)
+    np.testing.assert_allclose(net.w2, want, rtol=0, atol=1e-6)
+
+
+def test_bad_weights_are_refused():
+    with pytest.raises(ValueError, match="w1"):
+        Net(np.zeros((10, 8)), np.zeros(8), np.zeros((7, 8)), np.zeros(7))
+    with pytest.raises(ValueError, match="multiple of 8"):
+        Net(np.zeros((N_INPUTS, 12)), np.zeros(12), np.zeros((7, 12)), np.zeros(7))
+    w1 = np.zeros((N_INPUTS, 8))
+    w1[0, 0] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        Net(w1, np.zeros(8), np.zeros((7, 8)), np.zeros(7))
+
+
+# -- files ----------------------------------------------------------------------------------
+def test_save_load_round_trip_and_corruption(tmp_path, small_net):
+    path = tmp_path / "net.nfdb"
+    Evaluator(small_net, meta={"note": "x"}).save(path)
+    ev = Evaluator.load(path)
+    assert ev.meta["note"] == "x"
+    np.testing.assert_array_equal(ev.net.w1, small_net.w1)
+    raw = bytearray(path.read_bytes())
+    raw[-5] ^= 0xFF
+    bad = tmp_path / "bad.nfdb"
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(DatabaseError, match="bad.nfdb"):
+        Evaluator.load(bad)
+    bad.write_bytes(bytes(raw[: len(raw) // 2]))
+    with pytest.raises(DatabaseError, match="bad.nfdb"):
+        Evaluator.load(bad)
+
+
+def test_default_net_loads_and_has_training_record():
+    ev = Evaluator.default()
+    assert ev.net.n_hidden % 8 == 0
+    assert ev.meta["training"]["games_done"] > 0
+
+
+# -- evaluation contracts -------------------------------------------------------------------
+def test_evaluate_array_returns_equities_row_by_row(boards):
+    ev = Evaluator.default()
+    b = np.ascontiguousarray(boards[:12], dtype=np.uint8)
+    eq = ev.evaluate(b, plies=0)
+    assert isinstance(eq, np.ndarray) and eq.shape == (len(b),)
+    for k in range(len(b)):
+        v = ev.net.outputs(b[k:k + 1])[0].astype(np.float64)
+        v[1] = min(v[1], v[0])
+        v[2] = min(v[2], v[1])
+        v[3] = min(v[3], v[1] - v[2])
+        v[4] = min(v[4], 1 - v[0])
+        v[5] = min(v[5], v[4])
+        v[6] = min(v[6], v[4] - v[5])
+        if not b[k][:, :18].any():
+            continue                             # a race: the tables' value
+        assert eq[k] == pytest.approx(np_equity(v), abs=1e-5)
+
+
+def test_evaluate_ids_and_positions():
+    ev = Evaluator.default()
+    p = nf.Position.initial()
+    o = ev.evaluate(p)
+    assert o.method == "net 0-ply" and o.p_win + o.p_lose == pytest.approx(1.0)
+    frame = ev.evaluate([p.id, p.swap().id])
+    assert list(frame.index) == [p.id, p.swap().id]
+    assert frame.loc[p.id, "equity"] == pytest.approx(o.equity)
+
+
+def test_races_of_both_homes_are_exact_and_switchable():
+    ev = Evaluator.default()
+    me = np.zeros(24, np.uint8)
+    opp = np.zeros(24, np.uint8)
+    me[[20, 23]] = [2, 3]
+    opp[[19, 22]] = [3, 1]
+    pos = nf.Position.from_boards(me, opp)
+    exact = nf.race_probabilities(pos)
+    o = ev.evaluate(pos)
+    assert o.method == exact.method == "two_sided"
+    assert o.p_win == pytest.approx(exact.p_win, abs=1e-12)
+    assert ev.evaluate(pos, exact=False).method == "net 0-ply"
+
+
+def test_one_ply_is_the_expectimax_of_zero_ply():
+    """plies=1: the mean over the 21 rolls of the best 0-ply move's value."""
+    ev = Evaluator(Evaluator.default().net, keep=0)
+    for me, opp in positions_from_games(2, 11)[30::40][:3]:
+        total = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                best = -math.inf
+                for c in nf.successors(me, opp, d1, d2):
+                    if not c.any():
+                        v = 2.0 if opp.sum() == 15 else 1.0     # classic: mars or oin
+                    else:
+                        v = -ev.evaluate(np.array([[opp, c]]), plies=0)[0]
+                    best = max(best, v)
+                total += best * (1 if d1 == d2 else 2) / 36
+        got = ev.evaluate(np.array([[me, opp]]), plies=1)[0]
+        assert got == pytest.approx(total, abs=2e-5)
+
+
+def test_hint_ranks_every_legal_move():
+    ev = Evaluator.default()
+    pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
+    moves = pos.legal_moves(6, 3)
+    h0 = ev.hint(pos, (6, 3))
+    assert len(h0) == len(moves) and set(h0["move"]) == {str(m) for m in moves}
+    assert (h0["equity"].diff().dropna() <= 0).all() and h0["diff"].iloc[0] == 0
+    for row in h0.itertuples():
+        after = nf.Position.from_id(row.position)
+        assert row.equity == pytest.approx(-ev.evaluate(after).equity, abs=1e-6)
+    h1 = ev.hint(pos, (6, 3), plies=1)
+    assert h1["plies"].iloc[0] == 1 and h1["method"].iloc[0] == "net 1-ply"
+    assert str(ev.best_move(pos, (6, 3), plies=1)) == h1["move"].iloc[0]
+
+
+@pytest.mark.parametrize("bad, err, match", [
+    (np.zeros((2, 3, 24), np.uint8), ValueError, "shape"),
+    (np.full((1, 2, 24), 1.5), TypeError, "integer"),
+    (np.zeros((1, 2, 24), np.uint8), ValueError, "over"),
+])
+def test_bad_boards_rejected(bad, err, match):
+    with pytest.raises(err, match=match):
+        Evaluator.default().evaluate(bad)
+
+
+def test_bad_plies_and_dice_rejected():
+    ev = Evaluator.default()
+    p = nf.Position.initial()
+    with pytest.raises(ValueError, match="plies"):
+        ev.evaluate(p, plies=7)
+    with pytest.raises(ValueError, match="dice"):
+        ev.hint(p, (0, 3))
+
+
+# -- the net as a rollout policy ---------------------------------------------------------
+@pytest.mark.slow
+def test_net_rollouts_are_reproducible_across_workers():
+    p = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
+    kw = dict(n_games=1296, seed=5, progress=False)
+    r1 = nf.rollout(p, policy=("net", "greedy"), workers=1, **kw)
+    r2 = nf.rollout(p, policy=("net", "greedy"), workers=2, chunk_size=1, **kw)
+    assert r1.equity == r2.equity and r1.extra["policy"] == "net/greedy"
+
+
+def test_unknown_policy_rejected():
+    with pytest.raises(ValueError, match="policy"):
+        nf.rollout(nf.Position.initial(), 10, policy="nett", progress=False)

@@ -1,0 +1,17 @@
+"""Shared-dice strength matches (``nardy_fast.engine.match.play_match``): symmetry (a
+player against itself scores exactly zero) and the net against greedy."""
+import numpy as np
+
+from nardy_fast.engine.match import play_match
+
+
+def test_shared_dice_cancel_between_equal_players():
+    m = play_match("greedy", "greedy", 60, seed=2, workers=1, progress=False)
+    np.testing.assert_array_equal(m["points"][:, 0], -m["points"][:, 1])
+    assert m["ppg"] == 0.0 and m["win_rate"] == 0.5
+
+
+def test_net_beats_greedy():
+    m = play_match("net", "greedy", 200, seed=4, workers=1, progress=False)
+    assert m["games"] == 200
+    assert m["win_rate"] > 0.6 and m["ppg"] > 3 * m["se_ppg"]

@@ -1,0 +1,167 @@
+"""One seed, one result: in this process, on a local process pool, on a Dask LocalCluster,
+for any chunk size (nardy_fast.engine.parallel, nardy_fast.engine.rollout)."""
+import os
+import signal
+import threading
+
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.core import rng as nrng
+from nardy_fast.engine.parallel import run_chunks
+from nardy_fast.engine.rollout import rollout, rollout_many
+
+B = nrng.BLOCK_GAMES
+N = 3 * B + 100                      # three full blocks and a partial one
+
+
+def position():
+    b = np.zeros(24, np.uint8)
+    b[[0, 3, 7, 11, 15]] = [5, 3, 3, 2, 2]
+    o = np.zeros(24, np.uint8)
+    o[[0, 5, 9, 16]] = [6, 4, 3, 2]
+    return nf.Position.from_boards(b, o)
+
+
+def fields(r):
+    d = r.to_dict()
+    return {k: v for k, v in d.items() if not k.startswith("extra_")}
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=1,
+                   progress=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk_size", [1, B, 2 * B + 1, 10 * B])
+def test_chunk_size_does_not_change_results(serial, chunk_size):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=1,
+                progress=False, chunk_size=chunk_size)
+    assert fields(r) == fields(serial)
+
+
+@pytest.mark.slow
+def test_process_pool_is_bit_identical(serial):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    assert fields(r) == fields(serial)
+    assert r.extra["backend"] == "pool(2)"
+
+
+@pytest.mark.slow
+def test_default_workers_is_bit_identical(serial):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, progress=True,
+                chunk_size=2 * B)
+    assert fields(r) == fields(serial)
+
+
+def _failing_policy(c, o):
+    raise ValueError("policy failed in a worker")
+
+
+@pytest.mark.slow
+def test_pool_reports_worker_errors():
+    with pytest.raises(ValueError, match="policy failed in a worker"):
+        rollout(position(), 2 * B, policy=_failing_policy, seed=1, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    # the pool still works afterwards
+    r = rollout(position(), 2 * B, policy="random", seed=1, truncate=None, workers=2,
+                progress=False, chunk_size=B)
+    assert r.games == 2 * B
+
+
+def _square(x):
+    return x * x
+
+
+def test_run_chunks_delivers_every_chunk():
+    got = {}
+    interrupted = run_chunks(_square, list(range(7)), got.__setitem__, sizes=[1] * 7,
+                             workers=2, progress=False)
+    assert not interrupted and got == {i: i * i for i in range(7)}
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.slow
+def test_dask_is_bit_identical(serial, dask_client):
+    r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, client=dask_client,
+                progress=False, chunk_size=B)
+    assert fields(r) == fields(serial)
+    assert r.extra["backend"] == "dask"
+
+
+@pytest.mark.slow
+def test_dask_rollout_many_and_python_policy(dask_client):
+    ps = [position(), position().swap()]
+    kw = dict(n_games=2 * B, policy="random", seed=5, truncate=None, progress=False,
+              chunk_size=B)
+    local = rollout_many(ps, workers=1, **kw)
+    remote = rollout_many(ps, client=dask_client, **kw)
+    cols = [c for c in local.columns if not c.startswith("extra_")]
+    assert local[cols].equals(remote[cols])
+    # a Python policy travels to the Dask workers (cloudpickle)
+    a = rollout(position(), 300, policy=lambda c, o: -np.arange(len(c)), seed=3,
+                truncate=None, client=dask_client, progress=False)
+    b = rollout(position(), 300, policy=lambda c, o: -np.arange(len(c)), seed=3,
+                truncate=None, workers=1, progress=False)
+    assert fields(a) == fields(b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["pool", "dask"])
+def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, request,
+                                                                     monkeypatch):
+    """SIGINT while chunks run: finished chunks are kept, the rest cancelled.  The signal
+    is sent as soon as the first chunk has been merged (no timing involved), so at least
+    that chunk is in the result."""
+    import importlib
+    mod = importlib.import_module("nardy_fast.engine.rollout")
+    kw = dict(client=request.getfixturevalue("dask_client")) if backend == "dask" \
+        else dict(workers=2)
+    running = threading.Event()
+    merged = []
+    add = mod._Merger.add
+
+    def add_then_interrupt(self, result):
+        add(self, result)
+        merged.append(result[0])
+        if len(merged) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def handler(signum, frame):          # only interrupt the rollout, never pytest itself
+        if running.is_set():
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(mod._Merger, "add", add_then_interrupt)
+    n = 400 * B
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        running.set()
+        r = rollout(position(), n, policy="random", seed=9, truncate=None, progress=False,
+                    chunk_size=B, **kw)
+    finally:
+        running.clear()
+        signal.signal(signal.SIGINT, old)
+    assert r.extra["interrupted"] is True
+    assert B <= r.games < n and r.games % B == 0
+    assert r.games >= B * len(set(merged)) - B * (backend == "dask")
+    assert r.p_win + r.p_lose == pytest.approx(1.0, abs=1e-12)    # tallied separately
+    assert 0 < r.p_win < 1 and r.se_p_win > 0
+    monkeypatch.undo()
+    # the backend still works afterwards
+    again = rollout(position(), 2 * B, policy="random", seed=9, truncate=None,
+                    progress=False, chunk_size=B, **kw)
+    assert again.games == 2 * B and again.extra["interrupted"] is False

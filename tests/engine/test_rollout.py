@@ -1,0 +1,925 @@
+"""Tests of the rollout engine (nardy_fast.engine.rollout, nardy_fast.engine._rollout, nardy_fast.core.rng).
+
+Statistical checks use fixed seeds and compare with 4 standard errors, so a correct
+engine fails them with probability < 1e-4; a wrong one fails them by far.
+"""
+import math
+import statistics
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nardy_fast as nf
+from nardy_fast.core import rng as nrng
+from nardy_fast.core._movegen import successors
+from nardy_fast.engine._policies import greedy_scores
+from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.core.rules import Rules
+
+FAST = dict(workers=1, progress=False)
+
+
+def board(**points):
+    """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
+    b = np.zeros(24, np.uint8)
+    for name, count in points.items():
+        b[int(name[1:]) - 1] = count
+    return b
+
+
+def random_position(seed, plies):
+    """The position after `plies` random legal turns from the start (side on roll first)."""
+    g = np.random.default_rng(seed)
+    b = [board(p1=15), board(p1=15)]
+    s = 0
+    for _ in range(plies):
+        c = successors(b[s], b[1 - s], int(g.integers(1, 7)), int(g.integers(1, 7)))
+        b[s] = c[g.integers(len(c))]
+        if b[s].sum() == 0:
+            break
+        s = 1 - s
+    return nf.Position.from_boards(b[s], b[1 - s], "white" if s == 0 else "black")
+
+
+def bearoff_available():
+    try:
+        from nardy_fast.tables import bearoff  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+needs_bearoff = pytest.mark.skipif(not bearoff_available(),
+                                   reason="nardy_fast.tables.bearoff not available")
+
+
+# ---------------------------------------------------------------------------------------
+# the greedy formula against a plain transcription of its docstring
+
+def naive_greedy(b, o):
+    b = [int(x) for x in b]
+    o = [int(x) for x in o]
+    pips = sum(c * (24 - i) for i, c in enumerate(b))
+    held = sum(1 for i in range(1, 24) if b[i])
+    blocks, run = 0, 0
+    for i in range(25):
+        if i < 24 and b[i]:
+            run += 1
+        else:
+            if run >= 2:
+                blocks += (run - 1) ** 2
+            run = 0
+    stack = sum(max(0, b[i] - 2) for i in range(1, 24))
+    home = sum(1 for i in range(18, 24) if b[i])
+    front = 0
+    for i in range(24):
+        if b[i]:
+            j = (i + 12) % 24                      # opponent's idx of the same point
+            if any(o[k] for k in range(max(0, j - 6), j)):
+                front += 1
+    return -pips + 2 * held + blocks - 2 * b[0] - stack + home + 0.5 * front
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 120))
+def test_greedy_scores_match_formula(seed, plies):
+    p = random_position(seed, plies)
+    g = np.random.default_rng(seed)
+    cands = successors(p.mover, p.opponent, int(g.integers(1, 7)), int(g.integers(1, 7)))
+    got = greedy_scores(cands, p.opponent)
+    want = [naive_greedy(c, p.opponent) for c in cands]
+    assert got.tolist() == pytest.approx(want)
+
+
+def test_python_policy_equals_builtin_greedy():
+    """The hook path plays the best score with the same tie-break, so greedy_scores as a
+    callable gives the same games as "greedy"."""
+    p = random_position(3, 30)
+    kw = dict(seed=11, truncate=None, **FAST)
+    a = rollout(p, 300, policy="greedy", **kw)
+    b = rollout(p, 300, policy=greedy_scores, **kw)
+    assert a == b
+    assert b.extra["policy"] == "greedy_scores"
+
+
+# ---------------------------------------------------------------------------------------
+# outcomes add up
+
+def consistency(r, rules):
+    assert r.p_win + r.p_lose + r.p_draw == pytest.approx(1.0, abs=1e-12)
+    assert 0 <= r.p_mars_win <= r.p_win + 1e-12
+    assert 0 <= r.p_mars_loss <= r.p_lose + 1e-12
+    assert r.p_koks_win + r.p_home_mars_win <= r.p_mars_win + 1e-12
+    assert r.p_koks_loss + r.p_home_mars_loss <= r.p_mars_loss + 1e-12
+    plain_w = r.p_mars_win - r.p_koks_win - r.p_home_mars_win
+    plain_l = r.p_mars_loss - r.p_koks_loss - r.p_home_mars_loss
+    eq = ((r.p_win - r.p_mars_win - r.p_lose + r.p_mars_loss) * rules.points("oin")
+          + (plain_w - plain_l) * rules.points("mars")
+          + (r.p_koks_win - r.p_koks_loss) * rules.points("koks")
+          + (r.p_home_mars_win - r.p_home_mars_loss) * rules.points("home_mars"))
+    assert r.equity == pytest.approx(eq, abs=1e-9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [Rules(), Rules(scoring="extended"),
+                                   Rules(draw_rule=True, scoring="extended"),
+                                   Rules(head_rule="generalized", block_rule="home",
+                                         larger_die_rule=False)])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_outcomes_add_up(rules, policy):
+    r = rollout(nf.Position.initial(), 1500, policy=policy, seed=2, rules=rules,
+                truncate=None, **FAST)
+    consistency(r, rules)
+    assert r.games == 1500 and r.method == "rollout"
+    assert r.extra["games_truncated"] == 0
+    assert 0 < r.se_p_win < 0.05 and 0 < r.se_equity < 0.2
+    assert 40 < r.mean_length < 400          # a game needs at least 2 * 360 / 24 plies
+    if not rules.draw_rule:
+        assert r.p_draw == 0
+
+
+RULE_VARIANTS = st.builds(
+    Rules, head_rule=st.sampled_from(["classic", "generalized"]),
+    block_rule=st.sampled_from(["ahead", "home", "none"]), block_transient=st.booleans(),
+    larger_die_rule=st.booleans(), scoring=st.sampled_from(["classic", "extended"]),
+    draw_rule=st.booleans(), opening_roll=st.sampled_from(["rethrow", "opening_dice"]))
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(0, 150), RULE_VARIANTS,
+       st.sampled_from(["random", "greedy"]), st.sampled_from(["bearoff", None]),
+       st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))))
+def test_any_position_any_rules_adds_up(seed, plies, rules, policy, truncate, dice):
+    p = random_position(seed, plies)
+    if p.is_over():
+        return
+    if dice and dice[0] == dice[1] and rules.opening_roll == "opening_dice" and \
+            p.boards[:, 0].min() == 15:
+        dice = None
+    r = rollout(p, 60, policy=policy, seed=seed, rules=rules, truncate=truncate, dice=dice,
+                **FAST)
+    consistency(r, rules)
+    assert r.games == 60 and r.mean_length >= 1
+    if not rules.draw_rule:
+        assert r.p_draw == 0
+    if truncate is None:
+        assert r.extra["games_truncated"] == 0
+
+
+def test_outcome_defaults():
+    """An exact or final outcome gives only the main probabilities: no draw, koks or
+    home mars, standard errors 0 (so its interval is the value), no games, no length."""
+    from nardy_fast.core.result import Outcome
+    o = Outcome(p_win=0.75, p_mars_win=0.25, p_lose=0.25, p_mars_loss=0.0, equity=0.75,
+                method="exact")
+    assert (o.p_draw, o.p_koks_win, o.p_koks_loss, o.p_home_mars_win,
+            o.p_home_mars_loss) == (0, 0, 0, 0, 0)
+    assert (o.se_p_win, o.se_p_mars_win, o.se_p_mars_loss, o.se_equity, o.games) == \
+        (0, 0, 0, 0, 0)
+    assert math.isnan(o.mean_length) and o.extra == {}
+    assert o.ci95("equity") == (0.75, 0.75)
+    assert o.ci95("p_lose") == (0.25, 0.25)            # no se_p_lose field: no interval
+    d = o.to_dict()
+    assert (d["ci95_p_win_low"], d["ci95_p_win_high"]) == (0.75, 0.75)
+
+
+def test_to_dict_and_frame():
+    r = rollout(nf.Position.initial(), 100, policy="random", seed=1, truncate=None, **FAST)
+    d = r.to_dict()
+    for key in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity", "se_p_win",
+                "se_equity", "games"):
+        assert key in d
+    assert isinstance(d["games"], int) and isinstance(d["p_win"], float)
+    assert r.to_frame().shape[0] == 1
+    lo, hi = r.ci95("p_win")
+    assert lo < r.p_win < hi
+
+
+# ---------------------------------------------------------------------------------------
+# deterministic games: scoring, fixed dice, stratified first roll
+
+@pytest.mark.parametrize("opp, outcome", [
+    (board(p1=15), "koks"),                       # loser still in its first quarter
+    (board(p10=15), "mars"),
+    (board(p19=10, p24=5), "home_mars"),          # none off, all 15 home
+    (board(p20=14), "oin"),                       # one off already
+])
+@pytest.mark.parametrize("scoring", ["classic", "extended"])
+def test_scoring_of_a_one_turn_win(opp, outcome, scoring):
+    rules = Rules(scoring=scoring)
+    p = nf.Position.from_boards(board(p24=1), opp)
+    r = rollout(p, 72, policy="random", seed=0, rules=rules, truncate=None, **FAST)
+    assert (r.p_win, r.mean_length, r.games) == (1.0, 1.0, 72)
+    assert r.equity == rules.points(outcome)
+    assert r.p_mars_win == (0.0 if outcome == "oin" else 1.0)
+    assert r.p_koks_win == (1.0 if outcome == "koks" else 0.0)
+    assert r.p_home_mars_win == (1.0 if outcome == "home_mars" else 0.0)
+    assert r.se_p_win == 0 and r.se_equity == 0
+
+
+def finishes(mover, opp, d1, d2):
+    return any(c.sum() == 0 for c in successors(mover, opp, d1, d2))
+
+
+def test_fixed_first_roll():
+    mover, opp = board(p19=1), board(p13=15)       # the opponent cannot reach our home
+    p = nf.Position.from_boards(mover, opp)
+    for dice in [(6, 1), (1, 1), (2, 3)]:
+        r = rollout(p, 40, policy="random", seed=4, dice=dice, truncate=None, **FAST)
+        assert r.p_win == 1.0
+        assert r.mean_length == (1.0 if finishes(mover, opp, *dice) else 3.0)
+        assert r.extra["dice"] == f"{dice[0]}-{dice[1]}"
+
+
+@pytest.mark.parametrize("n", [36, 72, 1296])
+def test_first_roll_is_stratified(n):
+    """A 6-pip single checker finishes on turn 1 for some rolls, else on turn 2; with
+    n a multiple of 36 the mean length is exact (every roll equally often)."""
+    mover, opp = board(p19=1), board(p13=15)       # the opponent cannot reach our home
+    q = sum(finishes(mover, opp, a, b) for a in range(1, 7) for b in range(1, 7)) / 36
+    assert 0 < q < 1
+    r = rollout(nf.Position.from_boards(mover, opp), n, policy="random", seed=n,
+                truncate=None, **FAST)
+    assert r.mean_length == pytest.approx(1 * q + 3 * (1 - q), abs=1e-12)
+    # every game of the stratum has the same length: no within-stratum variance
+    assert r.se_p_win == 0
+
+
+@pytest.mark.parametrize("n", [72, 108])
+def test_second_roll_is_stratified(n):
+    """The opponent's 6-pip single checker meets the second random roll: every 36
+    consecutive games see each second roll once, so the mean length is exact."""
+    opp, mover = board(p19=1), board(p13=15)
+    q = sum(finishes(opp, mover, a, b) for a in range(1, 7) for b in range(1, 7)) / 36
+    r = rollout(nf.Position.from_boards(mover, opp), n, policy="random", seed=n,
+                truncate=None, **FAST)
+    assert r.p_lose == 1.0
+    assert r.mean_length == pytest.approx(2 * q + 4 * (1 - q), abs=1e-12)
+
+
+def head_watch():
+    seen = []
+
+    def policy(cands, opp):
+        if opp[0] == 15 and opp.sum() == 15 and cands[:, 0].min() >= 13 and \
+                (cands.sum(axis=1) == 15).all():
+            seen.append(int(cands[:, 0].min()))       # side 0's first turn from the start
+        return np.zeros(len(cands))
+    return policy, seen
+
+
+@pytest.mark.parametrize("opening", ["rethrow", "opening_dice"])
+def test_opening_roll_variant(opening):
+    policy, seen = head_watch()
+    rules = Rules(opening_roll=opening)
+    rollout(nf.Position.initial(), 72, policy=policy, seed=5, rules=rules, truncate=None,
+            **FAST)
+    # From the start only 3-3 has two results (both with 13 checkers left on the head),
+    # so the policy is consulted on the first turn exactly in the games that open 3-3:
+    # 72 / 36 of them with stratified rolls, none under opening_dice.
+    assert seen == ([13, 13] if opening == "rethrow" else [])
+
+
+def test_opening_dice_forbid_a_fixed_double_from_the_start():
+    rules = Rules(opening_roll="opening_dice")
+    with pytest.raises(ValueError, match="double"):
+        rollout(nf.Position.initial(), 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
+    r = rollout(nf.Position.initial(), 10, dice=(3, 3), truncate=None, **FAST)
+    assert r.games == 10
+    # only the start is special: here Black still has all 15 on its head, White has moved
+    white = board(p1=14, p12=1)
+    after = nf.Position.from_boards(board(p1=15), white, "black")
+    r = rollout(after, 10, dice=(3, 3), rules=rules, truncate=None, **FAST)
+    assert r.games == 10 and r.extra["dice"] == "3-3"
+
+
+def test_one_game_has_no_standard_error():
+    """One game: the estimates are its values; no variance can be estimated (nan), and
+    no arithmetic warning on the way."""
+    import warnings
+    p = nf.Position.from_boards(board(p24=1), board(p1=15))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = rollout(p, 1, policy="random", seed=0, truncate=None, **FAST)
+    assert (r.games, r.p_win, r.equity) == (1, 1.0, 2.0)        # a koks: 2 points
+    assert math.isnan(r.se_p_win) and math.isnan(r.se_equity)
+    assert math.isnan(r.extra["se_equity_unstratified"])
+
+
+# ---------------------------------------------------------------------------------------
+# statistics
+
+def test_symmetric_race_with_draw_rule_is_even():
+    """Identical non-contact race boards, White on roll, draw rule: both sides get the
+    same number of turns, so P(win) = P(lose) by symmetry."""
+    b = board(p14=3, p16=3, p18=3, p20=3, p22=3)
+    p = nf.Position.from_boards(b, b, "white")
+    assert not p.is_contact()
+    r = rollout(p, 20000, policy="random", seed=7, rules=Rules(draw_rule=True),
+                truncate=None, **FAST)
+    assert r.p_draw > 0.05
+    decided = r.p_win + r.p_lose
+    assert abs(r.p_win - r.p_lose) < 4 * 2 * r.se_p_win + 1e-9
+    assert abs(r.p_win / decided - 0.5) < 0.02
+    assert abs(r.equity) < 4 * r.se_equity
+
+
+@pytest.mark.slow
+def test_symmetric_start_is_mirrored():
+    """Side on roll vs the other: a policy tuple swaps roles, not numbers: greedy vs random
+    from the start, and random vs greedy, must favour the greedy side."""
+    p = nf.Position.initial()
+    a = rollout(p, 3000, policy=("greedy", "random"), seed=9, truncate=None, **FAST)
+    b = rollout(p, 3000, policy=("random", "greedy"), seed=9, truncate=None, **FAST)
+    assert a.p_win > 0.5 + 4 * a.se_p_win
+    assert b.p_win < 0.5 - 4 * b.se_p_win
+    assert a.extra["policy"] == "greedy/random"
+
+
+@pytest.mark.slow
+def test_first_mover_advantage_is_significant():
+    r = rollout(nf.Position.initial(), 20000, policy="random", seed=3, truncate=None,
+                **FAST)
+    assert r.p_win > 0.5 + 4 * r.se_p_win
+
+
+def test_same_seed_same_result_other_seed_differs():
+    p = random_position(1, 20)
+    a = rollout(p, 500, policy="random", seed=123, truncate=None, **FAST)
+    b = rollout(p, 500, policy="random", seed=123, truncate=None, **FAST)
+    c = rollout(p, 500, policy="random", seed=124, truncate=None, **FAST)
+    assert a == b and a != c
+    assert a.extra["seed"] == 123
+
+
+def test_seed_none_is_recorded_and_replays():
+    p = random_position(2, 20)
+    a = rollout(p, 200, policy="random", seed=None, truncate=None, **FAST)
+    b = rollout(p, 200, policy="random", seed=a.extra["seed"], truncate=None, **FAST)
+    assert a == b
+
+
+def test_block_seed_is_spawn():
+    assert nrng.block_seed(42, 3).generate_state(4).tolist() == \
+        np.random.SeedSequence(42).spawn(4)[3].generate_state(4).tolist()
+
+
+def test_pips_fall_along_the_game():
+    """Every game ends with a finished side; the mean length is at least the fewest
+    turns the faster side could need (at most 24 pips per turn)."""
+    p = random_position(5, 40)
+    pm, po = p.pips
+    r = rollout(p, 400, policy="greedy", seed=1, truncate=None, **FAST)
+    least = min(2 * math.ceil(pm / 24) - 1, 2 * math.ceil(po / 24))
+    assert r.mean_length >= least
+    consistency(r, Rules())
+
+
+# ---------------------------------------------------------------------------------------
+# Python policies, interruption
+
+def test_python_policy_errors_propagate():
+    def bad_shape(c, o):
+        return np.zeros(len(c) + 1)
+
+    def boom(c, o):
+        raise ZeroDivisionError("inside the policy")
+
+    p = random_position(4, 10)
+    with pytest.raises(ValueError, match="shape"):
+        rollout(p, 10, policy=bad_shape, seed=1, truncate=None, **FAST)
+    with pytest.raises(ZeroDivisionError, match="inside the policy"):
+        rollout(p, 10, policy=boom, seed=1, truncate=None, **FAST)
+
+
+def test_ctrl_c_returns_the_finished_chunks():
+    calls = []
+
+    def interrupting(c, o):
+        calls.append(1)
+        if len(calls) == 12000:
+            raise KeyboardInterrupt
+        return np.zeros(len(c))
+
+    p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
+    n = 20 * nrng.BLOCK_GAMES
+    r = rollout(p, n, policy=interrupting, seed=1, truncate=None,
+                chunk_size=nrng.BLOCK_GAMES, **FAST)
+    assert r.extra["interrupted"] is True
+    assert 0 < r.games < n and r.games % nrng.BLOCK_GAMES == 0
+    full = rollout(p, r.games, policy=lambda c, o: np.zeros(len(c)), seed=1, truncate=None,
+                   **FAST)
+    assert full == r                               # the partial result is a valid rollout
+    assert full.extra["interrupted"] is False
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(n_games=0), ValueError, "n_games"),
+    (dict(n_games=-5), ValueError, "n_games"),
+    (dict(n_games=2.5), TypeError, "n_games"),
+    (dict(policy="smart"), ValueError, "policy"),
+    (dict(policy=3), TypeError, "policy"),
+    (dict(policy=("greedy",)), ValueError, "two policies"),
+    (dict(dice=(0, 3)), ValueError, r"dice\[0\] = 0"),
+    (dict(dice=(3, 7)), ValueError, r"dice\[1\] = 7"),
+    (dict(dice=(3,)), ValueError, "two dice"),
+    (dict(dice="ab"), TypeError, "dice"),
+    (dict(truncate="race"), ValueError, "truncate"),
+    (dict(workers=0), ValueError, "workers"),
+    (dict(seed=-1), ValueError, "seed"),
+    (dict(seed="x"), TypeError, "seed"),
+    (dict(chunk_size=0), ValueError, "chunk_size"),
+])
+def test_bad_arguments(kwargs, exc, match):
+    args = dict(position=nf.Position.initial(), n_games=10, truncate=None, progress=False)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        rollout(**args)
+
+
+def test_bad_positions():
+    with pytest.raises(ValueError, match="over"):
+        rollout(nf.Position.from_boards(board(), board(p1=15)), 10, truncate=None,
+                progress=False)
+    with pytest.raises(ValueError, match="held by both"):
+        rollout(np.stack([board(p1=15), board(p13=15)]), 10, truncate=None, progress=False)
+    with pytest.raises(ValueError, match="16"):
+        rollout(np.stack([board(p1=16), board(p1=15)]), 10, truncate=None, progress=False)
+    with pytest.raises(ValueError, match="position ID"):
+        rollout("Wnot-an-id", 10, truncate=None, progress=False)
+    with pytest.raises(TypeError, match="position"):
+        rollout(3.5, 10, truncate=None, progress=False)
+
+
+def test_truncation_without_databases_is_a_clear_error(monkeypatch):
+    import importlib
+    mod = importlib.import_module("nardy_fast.engine.rollout")     # the module, not the function
+
+    def unavailable(*args, **kwargs):
+        raise OSError("cache folder /nowhere: read-only")
+
+    monkeypatch.setattr(mod.bearoff, "one_sided", unavailable)     # cannot load or build
+    monkeypatch.setattr(mod, "_TABLES", {})
+    with pytest.raises(ValueError, match="truncate=None"):
+        rollout(nf.Position.initial(), 10, progress=False)
+    # without truncation the greedy policy still works (heuristic bear-off)
+    r = rollout(nf.Position.initial(), 10, truncate=None, workers=1, progress=False)
+    assert r.extra["bearoff_policy"] is False
+
+
+# ---------------------------------------------------------------------------------------
+# rollout_many
+
+def test_rollout_many_rows_equal_single_rollouts():
+    import pandas as pd
+    ps = [random_position(s, 30) for s in range(3)]
+    kw = dict(n_games=300, policy="random", seed=8, truncate=None, **FAST)
+    df = rollout_many([p.id for p in ps], **kw)
+    assert list(df.index) == [p.id for p in ps]
+    for p in ps:
+        single = rollout(p, **kw).to_dict()
+        for key in ("p_win", "p_mars_win", "equity", "se_equity", "games", "mean_length"):
+            assert df.loc[p.id, key] == single[key]
+    df2 = rollout_many(pd.Series([p.id for p in ps]), **kw)
+    assert df2.equals(df)
+    with pytest.raises(ValueError, match="empty"):
+        rollout_many([], n_games=10)
+
+
+# ---------------------------------------------------------------------------------------
+# truncation and the bear-off policy (needs nardy_fast.tables.bearoff)
+
+HOME_RACES = [
+    (board(p19=3, p20=3, p21=3, p22=3, p23=2, p24=1), board(p19=2, p21=4, p22=3, p24=6)),
+    (board(p22=2, p23=3, p24=4), board(p19=1, p20=1, p23=2)),
+    (board(p19=15), board(p24=15)),
+    (board(p20=5, p21=5, p22=5), board(p19=4, p21=6, p23=5)),
+    (board(p19=3, p20=2, p22=2), board(p19=10, p20=5)),          # mars wins likely
+    (board(p19=10, p20=5), board(p20=2, p21=2, p22=2, p23=1)),   # mars losses likely
+]
+# 15 checkers (none off) against 1..2: exact only through the mars table (N = 2 here, see
+# small_default_mars).  The first two are among the races where the one-sided
+# approximation is worst (~2e-7 in P(win)), so a truncation ignoring the table fails.
+MARS_RACES = [
+    (board(p20=4, p21=1, p22=3, p23=4, p24=3), board(p19=2)),
+    (board(p19=1, p21=2, p22=2, p23=3, p24=7), board(p19=2)),
+    (board(p19=15), board(p24=1)),
+    (board(p19=10, p20=5), board(p23=1, p24=1)),
+]
+MARS_RACES += [(o, m) for m, o in MARS_RACES]       # the side with 15 not on roll
+EXTENDED = Rules(scoring="extended")
+
+
+@pytest.fixture(scope="module")
+def mars_tables():
+    """The mars tables of 15 against <= 2 checkers for classic and extended points, built
+    (seconds) in the session's private data folder as ``bearoff build --mars`` would."""
+    from nardy_fast.tables import bearoff as bo
+    return {rules.scoring: bo.mars_table(2, rules) for rules in (Rules(), EXTENDED)}
+
+
+@pytest.fixture
+def small_default_mars(monkeypatch, mars_tables):
+    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 8)."""
+    from nardy_fast.tables import bearoff as bo
+    monkeypatch.setattr(bo, "DEFAULT_MARS", 2)
+    return mars_tables
+
+
+@needs_bearoff
+@pytest.mark.parametrize("k", range(len(HOME_RACES)))
+def test_home_race_rollouts_agree_with_exact(k):
+    from nardy_fast.tables import bearoff as bo
+    from nardy_fast.tables._racetables import RaceTables
+    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.engine.rollout import _bearoff_tables
+    mover, opp = HOME_RACES[k]
+    p = nf.Position.from_boards(mover, opp)
+    one = bo.one_sided()
+    exact = race_values(mover, opp, rules=Rules(), mover_white=True,
+                        tables=RaceTables(_bearoff_tables().one_sided))
+    # played out, both sides with the database's bear-off moves (the policy the
+    # one-sided numbers assume for the winner): within the confidence interval
+    r = rollout(p, 6000, policy="greedy", seed=k, truncate=None, **FAST)
+    se = r.se_p_win
+    assert abs(r.p_win - exact["p_win"]) <= 4 * se + 1e-3
+    # The one-sided mars numbers assume the side in danger plays to get its first checker
+    # off; played out, it plays for the least mean turns, which marses a bit more often.
+    for name in ("p_mars_win", "p_mars_loss"):
+        se = getattr(r, "se_" + name)
+        assert -4 * se - 1e-3 <= getattr(r, name) - exact[name] <= 4 * se + 5e-3, name
+    # The length: the side on roll finishing on its own turn t ends the game at ply
+    # 2t - 1, the opponent at ply 2t; both turn counts independent, each from the
+    # one-sided distribution (the bear-off moves played here).
+    tx, ty = (np.asarray(one.distribution(np.ascontiguousarray(x[::-1][:6])), float)
+              for x in (mover, opp))
+    i, j = np.meshgrid(np.arange(len(tx)), np.arange(len(ty)), indexing="ij")
+    plies = np.where(i <= j, 2 * i - 1, 2 * j)
+    joint = np.outer(tx, ty)
+    mean = (joint * plies).sum()
+    sd = math.sqrt((joint * (plies - mean) ** 2).sum())
+    assert exact["plies"] == pytest.approx(mean, abs=1e-9)
+    assert abs(r.mean_length - mean) < 4 * sd / math.sqrt(r.games)
+
+
+@needs_bearoff
+def test_truncated_rollout_matches_played_out_rollout():
+    p = random_position(12, 70)
+    a = rollout(p, 4000, policy="greedy", seed=3, **FAST)
+    b = rollout(p, 4000, policy="greedy", seed=3, truncate=None, **FAST)
+    assert a.extra["games_truncated"] > 0
+    se = math.hypot(a.se_equity, b.se_equity)
+    assert abs(a.equity - b.equity) < 4 * se + 0.01
+    assert a.se_equity <= b.se_equity * 1.05      # truncation does not add variance
+    consistency(a, Rules())
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED, Rules(draw_rule=True)])
+@pytest.mark.parametrize("k", range(len(HOME_RACES + MARS_RACES)))
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_truncation_equals_race_probabilities(k, rules, side, small_default_mars):
+    from nardy_fast.tables._racetables import RaceTables
+    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.engine.rollout import _bearoff_tables, _mars_source, _mars_tables
+    mover, opp = (HOME_RACES + MARS_RACES)[k]
+    p = nf.Position.from_boards(mover, opp, side)
+    exact = nf.race_probabilities(p, rules=rules)
+    source = _mars_source(rules)
+    base = _bearoff_tables()
+    tables = RaceTables(base.one_sided, base.two_sided,
+                        None if source is None else _mars_tables(source, rules))
+    values = race_values(mover, opp, rules=rules, mover_white=side == "white",
+                         tables=tables)
+    r = rollout(p, 40, seed=1, rules=rules, **FAST)
+    for name in ("p_win", "p_mars_win", "p_lose", "p_mars_loss", "p_draw", "equity",
+                 "p_home_mars_win", "p_home_mars_loss"):
+        assert getattr(r, name) == pytest.approx(getattr(exact, name), abs=1e-12), name
+        assert values[name] == pytest.approx(getattr(exact, name), abs=1e-12), name
+    assert r.extra["games_truncated"] == 40 and r.se_equity < 1e-6
+    if k >= len(HOME_RACES) and not rules.draw_rule:
+        assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 2
+        assert r.extra["mars_table"] == 2
+    else:
+        assert r.extra["mars_table"] == (0 if rules.draw_rule else 2)
+    consistency(r, rules)
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED])
+@pytest.mark.parametrize("default, points", [
+    (3, None),                  # no table of 15 against <= 3 cached
+    (7, None),                  # the real default, not built in the tests
+    (2, {"home_mars_points": 3.0}),   # a table of 2, but not for these points
+])
+def test_truncation_without_a_cached_mars_table_is_one_sided(monkeypatch, mars_tables,
+                                                              rules, default, points):
+    from nardy_fast.tables import bearoff as bo
+    if points is not None:
+        rules = Rules(scoring="extended", **points)
+    monkeypatch.setattr(bo, "DEFAULT_MARS", default)
+    assert bo.mars_table(default, rules, build=False) is None
+    one = bo.one_sided()
+    table = mars_tables[rules.scoring] if points is None else None
+    gap = 0.0
+    for mover, opp in MARS_RACES[:2] + MARS_RACES[4:6]:
+        p = nf.Position.from_boards(mover, opp)
+        approx = nf.race_probabilities(p, rules=rules, databases=one)
+        assert approx.method == "one_sided"
+        assert nf.race_probabilities(p, rules=rules).method == "one_sided"
+        r = rollout(p, 40, seed=1, rules=rules, **FAST)
+        assert r.extra["mars_table"] == 0
+        for name in ("p_win", "p_mars_win", "p_mars_loss", "equity"):
+            assert getattr(r, name) == pytest.approx(getattr(approx, name), abs=1e-12)
+        if table is not None:
+            exact = table.probabilities(mover, opp)
+            gap = max(gap, *(abs(getattr(r, name) - e) for name, e in
+                             zip(("p_win", "p_mars_win", "p_mars_loss"), exact)))
+    # the table's exact values are really different (so this test can fail)
+    assert table is None or gap > 1e-8
+
+
+# 15 checkers, three still outside the home, against two; both come home in a few turns
+# and the race is then (mostly) 15 against <= 2 checkers.
+MARS_ROLLOUT = nf.Position.from_boards(board(p16=1, p17=1, p18=1, p20=4, p21=4, p22=4),
+                                       board(p12=1, p17=1))
+
+
+def _fields(r):
+    return {k: v for k, v in r.to_dict().items() if not k.startswith("extra_")}
+
+
+@needs_bearoff
+@pytest.mark.parametrize("rules", [Rules(), EXTENDED])
+def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_mars,
+                                                     rules):
+    """Pool workers (which keep DEFAULT_MARS = 7) load the same table, by its path."""
+    from nardy_fast.tables import bearoff as bo
+    n = 2 * nrng.BLOCK_GAMES + 50
+    kw = dict(seed=11, rules=rules, progress=False, policy="greedy")
+    serial = rollout(MARS_ROLLOUT, n, workers=1, **kw)
+    assert serial.extra["mars_table"] == 2 and serial.extra["games_truncated"] > n // 2
+    pooled = rollout(MARS_ROLLOUT, n, workers=2, chunk_size=nrng.BLOCK_GAMES, **kw)
+    assert _fields(pooled) == _fields(serial)
+    assert pooled.extra["mars_table"] == 2 and pooled.extra["backend"] == "pool(2)"
+    monkeypatch.setattr(bo, "DEFAULT_MARS", 3)          # no such table: one-sided values
+    plain = rollout(MARS_ROLLOUT, n, workers=1, **kw)
+    assert plain.extra["mars_table"] == 0
+    assert plain.p_win != serial.p_win
+    assert plain.p_win == pytest.approx(serial.p_win, abs=1e-6)
+
+
+@needs_bearoff
+def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
+    """A worker without the file at the rollout's path uses its own cached table, and
+    refuses (rather than silently approximating) when it has none."""
+    import importlib
+    mod = importlib.import_module("nardy_fast.engine.rollout")
+    monkeypatch.setattr(mod, "_TABLES", {})
+    table = mars_tables["classic"]
+    missing = str(table.path) + ".elsewhere"
+    got = mod._mars_tables((missing, 2), Rules())
+    assert got.max_checkers == 2 and got.x_offset == table.x_offset
+    assert np.array_equal(got.x_on_roll, table.x_on_roll)
+    assert np.array_equal(got.y_on_roll, table.y_on_roll)
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((missing, 3), Rules())
+    # the file exists but covers fewer checkers, or other points: refused as well
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 3), Rules())
+    with pytest.raises(mod.BearoffUnavailable, match="mars table"):
+        mod._mars_tables((str(table.path), 2), EXTENDED)
+
+
+@needs_bearoff
+def test_symmetric_home_race_with_draw_rule_is_exactly_even():
+    b = board(p19=3, p20=3, p21=3, p22=3, p23=3)
+    r = rollout(nf.Position.from_boards(b, b, "white"), 36, seed=1,
+                rules=Rules(draw_rule=True), **FAST)
+    assert r.p_win == pytest.approx(r.p_lose, abs=1e-12)
+    assert r.p_draw > 0
+
+
+# ---------------------------------------------------------------------------------------
+# standard errors against a hand computation
+
+def one_checker_finishes(point, d1, d2):
+    """A lone checker on ``point`` of its home bears off in one turn iff the roll's pips
+    reach the edge (rule book 6: a die may bear off from below ``25 - d`` when no checker
+    is farther): d1 + d2 >= 25 - point, four times d for a double."""
+    return (4 * d1 if d1 == d2 else d1 + d2) >= 25 - point
+
+
+@pytest.mark.parametrize("n", [1296, 1296 + 18])
+def test_standard_errors_by_hand(n):
+    """Side 0: one checker on point 20; side 1: one on point 19.  Side 0 finishes on its
+    first roll unless it is 1-1, 1-2, 2-1, 1-3 or 3-1 (fewer than 5 pips); then it is on
+    point 23 or 24 and finishes on its next roll whatever it is.  So side 0 loses iff its
+    first roll fails and side 1's first roll (the second roll of the game) has 6 pips or
+    more (27 of the 36 rolls): every game is decided by the first two rolls, which the
+    engine stratifies: game g's first roll is g mod 36 and its second (g + g div 36) mod 36
+    (roll r is the dice (r div 6 + 1, r mod 6 + 1)).  Both outcomes are oins (one checker
+    left), so equity = 2 p_win - 1 per game.
+
+    For n = 1296 each first-roll stratum holds each second roll once: 5 strata with 27
+    losses of 36 and 31 strata without a loss, so
+        p_win = 1 - 5 * 27 / 1296,
+        s_h**2 = (9 - 9**2 / 36) / 35 in the 5 mixed strata, 0 elsewhere,
+        se(p_win)**2 = sum_h n_h s_h**2 / n**2 = 5 * 36 * s_h**2 / 1296**2,
+    and the unstratified se**2 is the plain sample variance of the 1296 values over n."""
+    values, strata, length = [], [], []
+    for g in range(n):
+        r1, r2 = g % 36, (g + g // 36) % 36
+        first, second = (r1 // 6 + 1, r1 % 6 + 1), (r2 // 6 + 1, r2 % 6 + 1)
+        if one_checker_finishes(20, *first):
+            values.append(1.0), length.append(1)
+        elif one_checker_finishes(19, *second):
+            values.append(0.0), length.append(2)
+        else:
+            values.append(1.0), length.append(3)
+        strata.append(r1)
+    values, strata = np.array(values), np.array(strata)
+    var = sum((strata == h).sum() * values[strata == h].var(ddof=1) for h in range(36)) / n**2
+    var_iid = values.var(ddof=1) / n
+    if n == 1296:                                       # the closed forms of the docstring
+        s2 = (9 - 9**2 / 36) / 35
+        assert values.mean() == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
+        assert var == pytest.approx(5 * 36 * s2 / 1296**2, rel=1e-12)
+
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    r = rollout(p, n, policy="random", seed=17, truncate=None, **FAST)
+    assert r.games == n
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.p_lose == pytest.approx(1 - values.mean(), abs=1e-15)
+    assert r.equity == pytest.approx(2 * values.mean() - 1, abs=1e-14)
+    assert r.mean_length == pytest.approx(np.mean(length), abs=1e-14)
+    assert r.se_p_win == pytest.approx(math.sqrt(var), rel=1e-9)
+    assert r.se_equity == pytest.approx(2 * math.sqrt(var), rel=1e-9)
+    assert r.se_p_mars_win == r.se_p_mars_loss == 0
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * math.sqrt(var_iid),
+                                                              rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(var_iid / var, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] > 3       # stratification really helps
+    z = statistics.NormalDist().inv_cdf(0.975)          # 1.95996...
+    lo, hi = r.ci95("p_win")
+    assert (lo, hi) == pytest.approx((r.p_win - z * r.se_p_win, r.p_win + z * r.se_p_win),
+                                     abs=1e-12)
+
+
+def test_unstratified_standard_error_is_the_sample_variance():
+    """When every game is its own stratum's only value no stratified formula applies (a
+    stratum of one game); the rollout then falls back on the plain formula, so both SEs
+    are sqrt(s**2 / n) of the per-game values.  Here: 30 games, the first roll of game g is
+    g mod 36 (all different), side 0 wins iff it finishes at once (one checker on point
+    20: fewer than 5 pips fail), else side 1 (on point 24) always finishes."""
+    n = 30
+    values = np.array([1.0 if one_checker_finishes(20, g // 6 + 1, g % 6 + 1) else 0.0
+                       for g in range(n)])
+    assert 0 < values.mean() < 1
+    se = math.sqrt(values.var(ddof=1) / n)
+    r = rollout(nf.Position.from_boards(board(p20=1), board(p24=1)), n, policy="random",
+                seed=1, truncate=None, **FAST)
+    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
+    assert r.se_p_win == pytest.approx(se, rel=1e-9)
+    assert r.extra["se_equity_unstratified"] == pytest.approx(2 * se, rel=1e-9)
+    assert r.extra["variance_reduction_equity"] == pytest.approx(1.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("side", ["black", "white"])
+def test_draw_rule_race_played_out_against_brute_force(side):
+    """A tiny race played out under the draw rule with the bear-off moves of least
+    expected turns, against the game tree of tests/naive_race.py (rule book moves and
+    section 7's last turn for Black).  With Black on roll, Black wins iff it needs no more
+    turns than White, and draws iff it needs exactly one more."""
+    import naive_race
+    a6, b6 = (0, 0, 1, 1, 1, 1), (0, 1, 0, 1, 1, 1)
+    assert naive_race.turn_distribution(a6) and naive_race.turn_distribution(b6)
+    win, draw, lose = naive_race.draw_rule_race(a6, b6, side == "white")
+    assert draw > 0.1 and lose > 0.01
+    p = nf.Position.from_boards(naive_race.to24(a6), naive_race.to24(b6), side)
+    n = 36 * 250
+    r = rollout(p, n, policy="greedy", seed=4, rules=Rules(draw_rule=True), truncate=None,
+                **FAST)
+    for name, want in (("p_win", win), ("p_draw", draw), ("p_lose", lose)):
+        se = math.sqrt(want * (1 - want) / n)        # the i.i.d. bound: stratified is less
+        assert abs(getattr(r, name) - want) < 4 * se, name
+    plies, plies2 = naive_race.draw_rule_plies(a6, b6, side == "white")
+    assert abs(r.mean_length - plies) < 4 * math.sqrt((plies2 - plies**2) / n)
+    # truncated at once: the one-sided values, which equal the game tree's here
+    t = rollout(p, 36, seed=1, rules=Rules(draw_rule=True), **FAST)
+    assert (t.p_win, t.p_draw, t.p_lose) == pytest.approx((win, draw, lose), abs=1e-12)
+    assert t.mean_length == pytest.approx(plies, abs=1e-12)
+
+
+def test_a_block_holds_every_pair_of_stratified_rolls():
+    """rng.BLOCK_GAMES: a block holds every pair of first and second rolls once, so
+    whole blocks (the unit of work, and of an interrupted result) are exactly stratified:
+    the race of test_standard_errors_by_hand gives its exact 1 - 5 * 27 / 1296 after any
+    number of whole blocks."""
+    p = nf.Position.from_boards(board(p20=1), board(p19=1))
+    for blocks in (1, 2):
+        r = rollout(p, blocks * nrng.BLOCK_GAMES, policy="random", seed=blocks,
+                    truncate=None, chunk_size=nrng.BLOCK_GAMES, **FAST)
+        assert r.p_win == pytest.approx(1 - 5 * 27 / 1296, abs=1e-15)
+# -- the cube (rule book section 7a) ---------------------------------------------------------
+
+def _last_roll(point):
+    """The side on roll has one checker on `point`; the opponent one on its 24 (it finishes
+    with any roll)."""
+    me, you = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[point - 1], you[23] = 1, 1
+    return nf.Position(me, you)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cube_rule", ["geometric", "arithmetic"])
+@pytest.mark.parametrize("truncate", ["bearoff", None])
+def test_cube_last_roll_double_take(cube_rule, truncate):
+    """27 of 36 rolls bear the checker on 19 off: no double 2p - 1 = 1/2, double/take
+    2 (2p - 1) = 1 (the next stake is 2 either way), pass 1: double, take; the game is then
+    won or lost at stake 2: equity exactly 2 (27 - 9) / 36 = 1."""
+    r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube=cube_rule), workers=1,
+                progress=False, truncate=truncate)
+    assert r.equity == pytest.approx(1.0, abs=1e-12)
+    if truncate is None:
+        assert r.extra["doubles_per_game"] == 1.0 and r.extra["takes_per_game"] == 1.0
+        assert r.extra["final_stakes"] == {2: 1.0}
+        assert r.p_win == pytest.approx(27 / 36)
+
+
+def test_cube_last_roll_double_pass_and_opponents_cube():
+    """31 of 36 win from 20: double, pass, every game ends at once at stake 1.  With the
+    cube on the opponent's side there is no raise: equity 2p - 1 (the opponent, sure to
+    win on its turn, is too good to double)."""
+    r = rollout(_last_roll(20), 36, seed=3, rules=Rules(cube="geometric"), workers=1,
+                progress=False, truncate=None)
+    assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0 and r.p_win == 1.0
+    assert r.extra["final_stakes"] == {1: 1.0} and r.mean_length == 0.0
+    r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube="geometric"), workers=1,
+                progress=False, truncate=None, cube=nf.CubeState(2, "opponent"))
+    assert r.equity == pytest.approx(2 * 27 / 36 - 1, abs=1e-12)
+    assert r.extra["doubles_per_game"] == 0.0 and r.extra["final_stakes"] == {2: 1.0}
+
+
+def test_cube_rollout_probabilities_hook_and_checks():
+    pos = nf.Position.initial()
+    for _ in range(3):                        # past both first turns
+        pos = pos.play(pos.legal_moves(6, 5)[0])
+    calls = []
+
+    def sure(p):
+        calls.append(p)
+        return 0.99
+    r = rollout(pos, 36, seed=1, rules=Rules(cube="geometric"), progress=False,
+                cube_probabilities=sure)
+    assert calls and isinstance(calls[0], nf.Position)
+    assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0      # double, pass
+    r = rollout(pos, 36, seed=1, rules=Rules(cube="geometric"), progress=False,
+                cube_probabilities=lambda p: 0.5)
+    assert r.extra["doubles_per_game"] == 0.0
+    with pytest.raises(ValueError, match="no cube"):
+        rollout(pos, 36, seed=1, progress=False, cube=nf.CubeState())
+
+
+@pytest.mark.slow
+def test_cube_rollout_same_on_any_workers():
+    """The default cube source (the evaluator's net, in C in each worker) and the pip-count
+    stand-in both give the same results on any number of workers."""
+    rules = Rules(cube="geometric")
+    kw = dict(seed=5, rules=rules, policy="greedy", progress=False)
+    for source, name in ((None, "net 0-ply"), ("pips", "pips")):
+        a = rollout(nf.Position.initial(), 1296, workers=1, cube_probabilities=source, **kw)
+        b = rollout(nf.Position.initial(), 1296, workers=2, chunk_size=648,
+                    cube_probabilities=source, **kw)
+        assert a.equity == b.equity and a.extra["final_stakes"] == b.extra["final_stakes"]
+        assert a.extra["cube_model"] == name and a.extra["doubles_per_game"] > 0
+        total = sum(a.extra["final_stakes"].values())
+        assert total == pytest.approx(1.0)
+    with pytest.raises(TypeError, match="cube_probabilities"):
+        rollout(nf.Position.initial(), 36, cube_probabilities="net", **kw)
+
+
+def test_cube_autodouble_from_the_start():
+    """Each tie of the opening throw (probability 1/6) raises the stake before play: with
+    no raise in play (P(win) 1/2 to the cube model) a game ends at stake 2**K, with
+    P(K = 0) = 5/6 and P(K = 1) = 5/36."""
+    n = 216
+    r = rollout(nf.Position.initial(), n, seed=11, progress=False, policy="greedy",
+                rules=Rules(cube="geometric", autodouble=True),
+                cube_probabilities=lambda p: 0.5)
+    stakes = r.extra["final_stakes"]
+    assert set(stakes) <= {1, 2, 4, 8, 16, 32, 64, ">=128"} and r.extra["autodouble"]
+    se = math.sqrt(5 / 36 / n)
+    assert abs(stakes[1] - 5 / 6) < 4 * se and abs(stakes.get(2, 0) - 5 / 36) < 4 * se
+    assert r.extra["doubles_per_game"] == 0.0
+    # not from the start: no autodouble
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves(6, 5)[0])
+    r = rollout(pos, 36, seed=1, progress=False, policy="greedy", rules=Rules(
+                cube="geometric", autodouble=True), cube_probabilities=lambda p: 0.5)
+    assert r.extra["final_stakes"] == {1: 1.0} and not r.extra["autodouble"]

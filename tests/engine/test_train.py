@@ -1,0 +1,75 @@
+"""Self-play and TD(lambda) training: targets against a Python recursion, games that do
+not depend on how they are split, reproducible training that resumes."""
+import numpy as np
+
+import nardy_fast as nf
+from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine._net import Net
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.train import train, training_tables
+
+
+def test_lambda_targets_follow_the_recursion():
+    rng = np.random.default_rng(1)
+    lengths = np.array([4, 1, 3])
+    nxt = rng.random((lengths.sum(), 7)).astype(np.float32)
+    z = rng.random((3, 7)).astype(np.float32)
+    lam = 0.6
+
+    def flip(v):
+        return np.array([1 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
+
+    want, base = [], 0
+    for g, T in enumerate(lengths):
+        targets = [None] * T
+        G = z[g].astype(np.float64)
+        for t in range(T - 1, -1, -1):
+            targets[t] = flip(G)
+            if t >= 1:
+                G = (1 - lam) * nxt[base + t - 1] + lam * targets[t]
+        want += targets
+        base += T
+    got = _selfplay.lambda_targets(nxt, lengths, z, lam)
+    np.testing.assert_allclose(got, np.array(want), rtol=0, atol=1e-6)
+
+
+def test_self_play_games_do_not_depend_on_how_they_are_split():
+    net = Net.random(16, 2)
+    start = np.asarray(nf.Position.initial().boards)
+    kw = dict(rules=CLASSIC, tables=training_tables())
+    whole = _selfplay.play_games(net, start, bitgens=[block_bit_generator(4, g)
+                                                      for g in range(4)], **kw)
+    parts = [_selfplay.play_games(net, start, bitgens=[block_bit_generator(4, g)
+                                                       for g in r], **kw)
+             for r in ((0, 1), (2, 3))]
+    for k in range(4):
+        np.testing.assert_array_equal(whole[k], np.concatenate([p[k] for p in parts]))
+
+
+def test_finished_games_end_with_the_result():
+    """White bears off its last checker at once: one ply, and the final value is the
+    loser's (on roll) view: lost, by koks (Black has all 15, one on its point 1)."""
+    me = np.zeros(24, np.uint8)
+    me[23] = 1
+    opp = np.zeros(24, np.uint8)
+    opp[[0, 12]] = [1, 14]
+    pos, nxt, lengths, final = _selfplay.play_games(
+        Net.random(16, 2), np.stack([me, opp]), rules=CLASSIC, tables=training_tables(),
+        bitgens=[block_bit_generator(8, 0)])
+    assert lengths.tolist() == [1]
+    np.testing.assert_array_equal(final[0], [0, 0, 0, 0, 1, 1, 0])
+    np.testing.assert_array_equal(nxt[0], final[0])
+
+
+def test_training_is_reproducible_across_threads_and_resumes(tmp_path):
+    kw = dict(games=64, seed=3, hidden=16, batch=16, progress=False)
+    a = train(tmp_path / "a.nfdb", threads=1, **kw)
+    b = train(tmp_path / "b.nfdb", threads=2, **kw)
+    np.testing.assert_array_equal(a.net.w1, b.net.w1)
+    train(tmp_path / "c.nfdb", threads=1, until=32, **kw)
+    assert Evaluator.load(tmp_path / "c.nfdb").meta["training"]["games_done"] == 32
+    c = train(tmp_path / "c.nfdb", threads=1, **kw)
+    np.testing.assert_array_equal(a.net.w1, c.net.w1)
+    assert not np.array_equal(a.net.w1, Net.random(16, 3).w1)     # it learnt something
