@@ -74,15 +74,16 @@ TESTS = {
     "_rollout.pyx": ["test_rollout.py"],
     # the evaluator, its search, self-play, matches and the cube
     "_net.pyx": ["test_evaluator.py", "test_extended_equity.py"],
-    "_search.pyx": ["test_search_choice.py", "test_evaluator.py"],
+    "_search.pyx": ["test_search_choice.py", "test_evaluator.py",
+                    "test_selfplay_targets.py"],
     "_selfplay.pyx": ["test_selfplay_targets.py", "test_train.py"],
-    "_match.pyx": ["test_match.py"],
+    "_match.pyx": ["test_match.py", "test_hand_figures.py"],
     "evaluator.py": ["test_evaluator.py", "test_search_choice.py",
-                     "test_extended_equity.py"],
-    "train.py": ["test_train.py", "test_selfplay_targets.py"],
-    "match.py": ["test_match.py"],
-    "cube.py": ["test_cube.py"],
-    "cubemodel.py": ["test_cube.py", "test_cubeloop_model.py"],
+                     "test_extended_equity.py", "test_hand_figures.py"],
+    "train.py": ["test_train.py", "test_selfplay_targets.py", "test_hand_figures.py"],
+    "match.py": ["test_match.py", "test_hand_figures.py"],
+    "cube.py": ["test_cube.py", "test_hand_figures.py"],
+    "cubemodel.py": ["test_cube.py", "test_cubeloop_model.py", "test_hand_figures.py"],
     "cubestate.py": ["test_cube.py", "test_cube_records.py", "test_record.py"],
     "cubereport.py": ["test_cube.py"],
     "cuberace.py": ["test_cuberace.py", "test_cube.py"],
@@ -210,16 +211,25 @@ def make_workdir(workdir: Path):
         shutil.copy2(ROOT / name, workdir / name)
     setup = (workdir / "setup.py").read_text()
     (workdir / "setup.py").write_text(setup.replace('["-O3"]', '["-O1"]'))
-    # every source older than its .c, every .c older than its extension: nothing is
-    # rebuilt but the mutated module
-    past = time.time() - 7200
+    # setuptools builds into build/lib.* and copies to the package: that copy too, so
+    # that only the mutated module is rebuilt
+    for lib in (ROOT / "build").glob("lib.*"):
+        shutil.copytree(lib, workdir / "build" / lib.name, ignore=ignore)
+    date_build(workdir)
+
+
+def date_build(workdir: Path):
+    """Every source and C header two hours old, the generated .c files 2 s old, the
+    extensions (in the package and in build/lib.*) 1 s: older than anything installed
+    (numpy's .pxd files, which Cython checks too) is never newer than a .c."""
+    now = time.time()
     pkg = workdir / "nardy_fast"
     for f in list(pkg.rglob("*.pyx")) + list(pkg.rglob("*.pxd")) + list(pkg.rglob("*.h")):
-        os.utime(f, (past, past))           # the C headers too: every extension depends on them
+        os.utime(f, (now - 7200, now - 7200))
     for f in pkg.rglob("_*.c"):
-        os.utime(f, (past + 1, past + 1))
-    for f in pkg.rglob("_*.so"):
-        os.utime(f, (past + 2, past + 2))
+        os.utime(f, (now - 2, now - 2))
+    for f in list(pkg.rglob("_*.so")) + list((workdir / "build").glob("lib.*/**/_*.so")):
+        os.utime(f, (now - 1, now - 1))
 
 
 def env_for(workdir: Path):
@@ -253,9 +263,13 @@ def test_paths(root: Path, names):
 
 
 def ext_files(workdir: Path, module: str):
+    """The generated .c and the built extensions (in the package and in build/lib.*)."""
     path = module_path(workdir, module)
-    stem = path.stem
-    return [path.with_suffix(".c")] + sorted(path.parent.glob(f"{stem}.cpython*.so"))
+    rel = path.relative_to(workdir).with_suffix("")
+    built = [f for lib in (workdir / "build").glob("lib.*")
+             for f in sorted((lib / rel.parent).glob(f"{rel.name}.cpython*.so"))]
+    return [path.with_suffix(".c")] + sorted(path.parent.glob(f"{path.stem}.cpython*.so")) \
+        + built
 
 
 def run_tests(workdir, tests, timeout, env, extra=()):
@@ -302,15 +316,12 @@ def run_mutant(workdir, module, m, timeout, env, tests=None, extra=()):
     finally:
         path.write_text(original, encoding="utf-8")
         if saved:
-            # The original extension back, its sources dated in the past (source, then
-            # .c, then .so), so that the next mutant's source is newer than both and is
-            # rebuilt, and the original is not.
-            past = time.time() - 3600
-            os.utime(path, (past, past))
+            # The original extension back, dated as make_workdir dates them, so that the
+            # next mutant's source is newer than both and is rebuilt, and the original is
+            # not.
             for f, data, old in saved:
                 f.write_bytes(data)
-                bump = 2 if f.suffix == ".so" else 1
-                os.utime(f, (past + bump, past + bump))
+            date_build(workdir)
 
 
 def main(argv=None):

@@ -115,3 +115,31 @@ def test_hint_equities_under_extended_scoring():
         for row in h.itertuples():
             v = [getattr(row, n) for n in NAMES]
             assert row.equity == pytest.approx(book_equity(v, "extended"), abs=2e-6)
+
+
+@pytest.mark.parametrize("raw, clipped, classic, extended", [
+    # wins: mars 0.7 > P(win) 0.6 -> 0.6; koks 0.5 + home mars 0.4 > 0.6 -> home mars 0.1;
+    # losses: mars 0.5 > P(loss) 0.4 -> 0.4; koks 0.2 + home mars 0.1 <= 0.4: kept.
+    # classic: won 0.5 x 2 + 0.1 x 2 = 1.2, lost 0.1 x 2 + 0.2 x 2 + 0.1 x 2 = 0.8: 0.4
+    # extended: won 0.5 x 3 + 0.1 x 4 = 1.9, lost 0.1 x 2 + 0.2 x 3 + 0.1 x 4 = 1.2: 0.7
+    ([0.6, 0.7, 0.5, 0.4, 0.5, 0.2, 0.1], [0.6, 0.6, 0.5, 0.1, 0.4, 0.2, 0.1], 0.4, 0.7),
+    # koks above mars on both sides: koks -> mars, then home mars -> 0.
+    # classic: won 0.2 oin + 0.3 x 2 = 0.8, lost 0.3 oin + 0.2 x 2 = 0.7: 0.1
+    # extended: won 0.2 + 0.3 x 3 = 1.1, lost 0.3 + 0.2 x 3 = 0.9: 0.2
+    ([0.5, 0.3, 0.4, 0.2, 0.2, 0.25, 0.1], [0.5, 0.3, 0.3, 0.0, 0.2, 0.2, 0.0], 0.1, 0.2),
+])
+def test_inconsistent_net_outputs_are_clipped_before_the_equity(raw, clipped, classic,
+                                                               extended):
+    """A net whose outputs are constants (zero weights, biases the logits of ``raw``):
+    its 0-ply probabilities are made consistent (each mars at most its win, koks at most
+    mars, koks + home mars at most mars), and the equity is that of the clipped ones."""
+    from nardy_fast.engine._net import Net
+    h = 8
+    logits = np.log(np.array(raw) / (1 - np.array(raw)))
+    net = Net(np.zeros((198, h)), np.zeros(h), np.zeros((7, h)), logits)
+    pos = nf.Position.initial()
+    for scoring, want in (("classic", classic), ("extended", extended)):
+        ev = Evaluator(net, rules=Rules(scoring=scoring), exact=False)
+        vals, _ = ev.probabilities(np.array([pos.boards]))
+        np.testing.assert_allclose(vals[0], clipped, atol=1e-6)
+        assert ev.evaluate(pos).equity == pytest.approx(want, abs=1e-5)

@@ -254,6 +254,31 @@ def test_one_ply_choice_without_the_filter(ev, sample):
     assert agree >= 3
 
 
+def race_positions(n, seed):
+    """Seeded races of both homes (3..12 checkers a side, on random home points), each
+    with a roll: their leaves are the race tables' values, not the net's."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        boards = np.zeros((2, 24), np.uint8)
+        for b in boards:
+            for _ in range(int(rng.integers(3, 13))):
+                b[18 + int(rng.integers(0, 6))] += 1
+        dice = tuple(int(x) for x in rng.integers(1, 7, 2))
+        pos = nf.Position(boards[0], boards[1])
+        if len(pos.legal_moves(*dice)) >= 2:
+            out.append((pos, dice))
+    return out
+
+
+def test_one_ply_in_races_of_both_homes(ev):
+    """In races of both homes every leaf is a race-table value (the search's and the
+    evaluator's 0-ply values are the tables'): the 1-ply hint against the expectimax."""
+    em = Expectimax(ev, keep=ev.keep)
+    for pos, dice in race_positions(4, seed=9):
+        check_hint(ev, em, pos, dice, 1)
+
+
 def test_filter_width_changes_the_search(ev, sample):
     """keep = 1 searches only the 0-ply best: hint at 1-ply then keeps the 0-ply choice,
     and exactly one row is re-valued."""

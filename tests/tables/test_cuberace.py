@@ -93,8 +93,7 @@ def geo2():
     return CubefulRace.build(2, "geometric")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("beaver", [False, True])
+@pytest.mark.parametrize("beaver", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_geometric_against_brute_force(beaver):
     table = CubefulRace.build(2, "geometric", beaver=beaver)
     brute = Brute("geometric", beaver)
