@@ -194,3 +194,23 @@ def test_c_loop_uses_the_exact_table_as_cube_decision_does():
                 if name != "opponent":
                     assert got["double_take"] == pytest.approx(d["double_take"], abs=1e-12)
                     assert got["race_value"] == pytest.approx(d["equity"] * k, abs=1e-12)
+
+
+def test_c_loop_uses_the_exact_arithmetic_table_where_it_covers():
+    """Arithmetic, no beaver, a small table (2 checkers, stakes 1..4 kept): a raise from
+    stake k needs the table at k + 1, so stakes 1..3 with the cube the mover's to raise are
+    exact, in C as in ``cube_decision``."""
+    from nardy_fast.tables.cuberace import CubefulRace
+    rules = Rules(cube="arithmetic")
+    t = CubefulRace.build(2, "arithmetic", beaver=False, max_stake=4, stakes=4)
+    table = (t.values, t.max_checkers, t.stakes)
+    for mover, opp in exact_positions(2):
+        pos = nf.Position(mover, opp)
+        for k in (1, 2, 3):
+            for owner, name in ((-1, "centre"), (0, "mover")):
+                d = cube_decision(pos, CubeState(k, name), rules, tables=t)
+                assert d["method"] == "exact"
+                got = _cubeloop.model_point(rules, spec_of("arithmetic", 0.5, table), mover,
+                                            opp, k, owner, 0.5)
+                assert got["no_double"] == pytest.approx(d["no_double"], abs=1e-12)
+                assert got["double_take"] == pytest.approx(d["double_take"], abs=1e-12)
