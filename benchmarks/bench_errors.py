@@ -54,7 +54,7 @@ def main():
     loss = {p: [] for p in players}
     t0 = time.perf_counter()
     for k, (pos, dice) in enumerate(decisions(ev, args.decisions, args.every, args.seed)):
-        moves = pos.legal_moves(*dice)
+        moves = pos.legal_moves(dice)
         boards = [np.array(m.board, np.uint8) for m in moves]
         hint2 = ev.hint(pos, dice, plies=2)
         chosen = {}

@@ -183,7 +183,7 @@ def bench_variance(args, mids, tables):
     and the spread of estimates over independent seeds with and without stratification.
     Truncation: per-game variance and games/s with and without it (greedy)."""
     p0 = nf.Position.initial()
-    after = p0.play(p0.legal_moves(6, 5)[0])        # a move decision: Black on roll
+    after = p0.play(p0.legal_moves((6, 5))[0])        # a move decision: Black on roll
     races = race_positions(4)
     trunc = "bearoff" if tables is not None else None
     for label, pos in [("start", p0), ("after the opening 6-5, Black on roll", after),

@@ -22,14 +22,16 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.core.record import GameRecord, read_record, write_record
+from nardy_fast.core.record import GameRecord, random_game, read_record, write_record
 from nardy_fast.core.diagram import plot_board
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout, rollout_many
 from nardy_fast.engine.cube import cube_decision
-from nardy_fast.analysis.report import game_report, move_report, pip_report, win_report
-from nardy_fast.analysis.cubereport import cube_report
+from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
+                                        move_report, pip_report, race_report, win_report)
+from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
+from nardy_fast.analysis.study import read_study, study
 from nardy_fast.tables import bearoff
 
 __version__ = "0.1.0"
@@ -92,6 +94,8 @@ def __getattr__(name):
 
 __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move",
            "Outcome", "Position", "Rules", "WHITE", "as_position", "bearoff",
-           "cube_decision", "cube_report", "game_report", "move_report", "pip_report",
-           "plot_board", "race_probabilities", "read_record", "rollout", "rollout_many",
-           "successors", "win_report", "write_record", "get_include", "__version__"]
+           "convergence_report", "cube_analysis", "cube_decision", "cube_error_rates",
+           "cube_report", "error_rates", "game_report", "move_report", "pip_report",
+           "plot_board", "race_probabilities", "race_report", "random_game", "read_record",
+           "read_study", "rollout", "rollout_many", "study", "successors", "win_report",
+           "write_record", "get_include", "__version__"]

@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
-from nardy_fast.core.position import Position
+from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
+from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import Rules, as_rules
 from nardy_fast.engine.cube import cube_decision
 
@@ -22,7 +23,7 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
 
 
 def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
-                n_games=2000, seed=0, method="auto", workers=None):
+                n_games=2000, seed=None, method="auto", workers=None):
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -57,24 +58,23 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
     ['double, take', 'exact']
     """
     import pandas as pd
+    seed = root_entropy(seed)
     if isinstance(positions, (Position, str)):
         positions = [positions]
     rules = as_rules(rules)
     rows = []
     for i, pos in enumerate(positions):
-        if isinstance(pos, str):
-            pos = Position.from_id(pos)
-        if not isinstance(pos, Position):
-            raise TypeError(f"positions[{i}]: expected a Position or an ID, got "
-                            f"{type(pos).__name__}")
+        pos = as_position(pos, f"positions[{i}]")
         d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
                           method, workers)
         d["position"] = pos.id
         rows.append(d)
-    return pd.DataFrame(rows, columns=_COLUMNS)
+    frame = pd.DataFrame(rows, columns=_COLUMNS)
+    frame.attrs["seed"] = seed
+    return frame
 
 
-def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=0):
+def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=None):
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision``.
 
@@ -110,7 +110,7 @@ def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=0)
         acts = [c for c in record.cube if c.before == k]
         if not acts and len(record.turns) == k:
             break
-        first = bool(pos.mover[0] == 15)
+        first = pos.is_first_turn()
         nxt = next_stake(rules.cube, before.stake)
         may = (before.owner != "opponent" and not first
                and not (rules.cube == "arithmetic" and nxt > MAX_STAKE))

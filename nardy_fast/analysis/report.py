@@ -59,8 +59,10 @@ import os
 import numpy as np
 
 from nardy_fast.core._io import atomic_write
-from nardy_fast.core._checks import check_dice
+from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
+from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -70,7 +72,6 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
 DEFAULT_GAMES = 500
-DEFAULT_SEED = 2026
 METHODS = ("auto", "exact", "net", "rollout")
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's
 # thresholds for doubtful, bad and very bad moves): the highest threshold reached.
@@ -106,6 +107,12 @@ def as_positions(positions):
         raise TypeError("positions: expected a Position, a position ID, a list of them or a "
                         f"pandas Series of IDs, got {type(positions).__name__}")
     return [as_position(p, f"positions[{i}]") for i, p in enumerate(items)], index
+
+
+def _seeded(frame, seed):
+    """``frame`` with the seed its random numbers came from in ``frame.attrs["seed"]``."""
+    frame.attrs["seed"] = seed
+    return frame
 
 
 def _frame(rows, index=None, columns=None):
@@ -201,37 +208,18 @@ def pip_report(positions, epc=True):
 
 
 # -- evaluation --------------------------------------------------------------------------
-def _final_outcome(pos, rules):
-    """Outcome of a finished position for the side on roll (it has lost, or drawn)."""
-    from nardy_fast.core.record import game_result
-    from nardy_fast.core.result import Outcome
-
-    res = game_result(pos, rules)
-    if res is None or res["kind"] == "draw":
-        return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0 if res else 0.0)
-    won = res["winner"] == pos.side
-    kind = res["kind"]
-    mars = 1.0 if kind != "oin" else 0.0
-    koks = 1.0 if kind == "koks" else 0.0
-    hm = 1.0 if kind == "home_mars" else 0.0
-    pts = res["points"]
-    if won:
-        return Outcome(1.0, mars, 0.0, 0.0, pts, "final", p_koks_win=koks, p_home_mars_win=hm)
-    return Outcome(0.0, 0.0, 1.0, mars, -pts, "final", p_koks_loss=koks, p_home_mars_loss=hm)
-
-
 def _draw_outcome():
     from nardy_fast.core.result import Outcome
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
 
 
 def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
-    _check_games(n_games)
+    check_count(n_games, "n_games")
     return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
                 truncate=truncate, workers=workers, client=client, progress=progress)
 
 
-def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, rules=None,
+def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=None, rules=None,
              policy="net", truncate="bearoff", workers=None, client=None, progress=False,
              plies=0):
     """The ``Outcome`` of one position for the side on roll.
@@ -247,14 +235,15 @@ def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, 
                          workers, client, progress, plies)[0]
 
 
-def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
                   rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                   progress=False, plies=0):
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome."""
+    seed = root_entropy(seed)
     rules = as_rules(rules)
-    _check_games(n_games)
+    check_count(n_games, "n_games")
     if method not in METHODS:
         raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, METHODS))}")
     out = [None] * len(positions)
@@ -262,7 +251,7 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
     net = []
     for i, p in enumerate(positions):
         if p.is_over():
-            out[i] = _final_outcome(p, rules)
+            out[i] = final_outcome(p, rules)
         elif method == "exact" or (method == "auto" and p.is_bearoff()):
             from nardy_fast.tables.race import race_probabilities
             try:
@@ -295,11 +284,6 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_
     return out
 
 
-def _check_games(n_games):
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise ValueError(f"n_games={n_games!r}: expected a positive integer")
-
-
 def _outcome_columns(rules):
     cols = list(_PROB)
     if rules.scoring == "extended":
@@ -314,7 +298,7 @@ def _outcome_row(o, rules):
     return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
 
 
-def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                progress=False, plies=0):
     """Win, mars and equity of each position for the side on roll.
@@ -339,17 +323,18 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEE
         with extended scoring, ``p_draw`` with the draw rule), ``equity, se_*, ci95_*,
         games`` (see the module table).
     """
+    seed = root_entropy(seed)
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
     outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
                          client, progress, plies)
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)}
             for p, o in zip(pos_list, outs)]
-    return _frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules))
+    return _seeded(_frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules)), seed)
 
 
 # -- move report -------------------------------------------------------------------------
-def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method="auto",
+def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
                 rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                 progress=False, plies=0):
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity.
@@ -372,10 +357,11 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     >>> mr[["rank", "move", "equity_loss"]].to_dict("records")
     [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
     """
+    seed = root_entropy(seed)
     rules = as_rules(rules)
     pos = as_position(position, "positions[0]")
     d1, d2 = check_dice(dice)
-    moves = pos.legal_moves(d1, d2, rules)
+    moves = pos.legal_moves((d1, d2), rules)
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
     draws = [not any(m.board) and not pos.opponent.any() for m in moves]
     afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
@@ -394,11 +380,11 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=DEFAULT_SEED, method
     df = df.sort_values("equity", ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
     df["rank"] = np.arange(1, len(df) + 1)
-    return df[cols]
+    return _seeded(df[cols], seed)
 
 
 # -- game report -------------------------------------------------------------------------
-def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_SEED,
+def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
                 method="auto", policy="net", truncate="bearoff", workers=None, client=None,
                 progress=False, plies=0, cube=False, cube_probabilities=None):
     """One row per turn of a game record, plus a last row for the final position.
@@ -436,6 +422,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
         empty) is the final position.
     """
+    seed = root_entropy(seed)
     from nardy_fast.core.record import GameRecord, read_record
 
     if isinstance(record, (str, os.PathLike)):
@@ -491,7 +478,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=DEFAULT_
         ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
         ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
         frame = frame.join(ca, on="turn")
-    return frame
+    return _seeded(frame, seed)
 
 
 def _line_no(record, k):
@@ -504,7 +491,7 @@ def _analyse_turn(pos, turn, method, kw):
              "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
     if turn is None:
         return empty
-    moves = pos.legal_moves(turn.dice[0], turn.dice[1], kw["rules"])
+    moves = pos.legal_moves(turn.dice, kw["rules"])
     played = _board_after(pos, turn)
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
@@ -568,7 +555,7 @@ def error_rates(report):
 
 
 # -- convergence and race ----------------------------------------------------------------
-def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAULT_SEED,
+def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=None,
                        rules=None, policy="net", truncate="bearoff", workers=None,
                        client=None):
     """Rollouts of increasing size with one seed: the estimate against games played.
@@ -578,10 +565,11 @@ def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAUL
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
     the rows trace one run.
     """
+    seed = root_entropy(seed)
     pos = as_position(position, "positions[0]")
     sizes = [int(n) for n in n_games]
     for n in sizes:
-        _check_games(n)
+        check_count(n, "n_games")
     rules = as_rules(rules)
     from nardy_fast.engine.rollout import rollout
 
@@ -594,15 +582,16 @@ def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=DEFAUL
                      "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,
                      "equity": o.equity, "se_equity": o.se_equity,
                      **{k: d[k] for k in _CI}})
-    return _frame(rows)
+    return _seeded(_frame(rows), seed)
 
 
-def race_sample(n=200, seed=DEFAULT_SEED, kind="bearoff"):
+def race_sample(n=200, seed=None, kind="bearoff"):
     """Random race positions (no contact), White on roll, as a list of Positions.
 
     ``kind="bearoff"``: every checker of both sides in its home (or off: each side keeps
     1..15 checkers); ``kind="race"``: checkers anywhere on the side's points 13-24.
     """
+    seed = root_entropy(seed)
     if kind not in ("bearoff", "race"):
         raise ValueError(f"kind={kind!r}: expected 'bearoff' or 'race'")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
@@ -621,15 +610,16 @@ def race_sample(n=200, seed=DEFAULT_SEED, kind="bearoff"):
     return out
 
 
-def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=DEFAULT_SEED,
+def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
                 rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                 epc=True):
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
     race chart (``plot.race_chart``)."""
+    seed = root_entropy(seed)
     pr = pip_report(positions, epc=epc)
     wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
                     policy=policy, truncate=truncate, workers=workers, client=client)
-    return pr.join(wr.drop(columns=["id", "side"]))
+    return _seeded(pr.join(wr.drop(columns=["id", "side"])), seed)
 
 
 # -- export ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
-Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``bearoff
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
 build|query``, ``report``, ``analyse``, ``cube``, ``train``, ``demo``; ``nardy-fast <command>
 --help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
@@ -85,168 +85,11 @@ def build_parser():
         epilog=f"'{PROG} COMMAND --help' explains each command.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    s = sub.add_parser("show", help="print the diagram of a position",
-                       description="Print the text diagram, pips and phase of a position.")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("--png", metavar="FILE", help="also draw the board to a PNG file")
-    s.set_defaults(func=cmd_show)
-
-    s = sub.add_parser("moves", help="list the legal moves for a roll",
-                       description="List the distinct legal moves of the side on roll for "
-                                   "a roll, with the position ID after each.")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_moves)
-
-    s = sub.add_parser("rollout", help="roll out positions (Monte Carlo)",
-                       description="Play games from each position to the end and report "
-                                   "win, mars and equity with standard errors.")
-    s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
-    _add_rollout_opts(s, 10000)
-    _add_rules(s)
-    bar = s.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false")
-    out = s.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print JSON, one object per position")
-    out.add_argument("--csv", action="store_true", help="print CSV")
-    s.set_defaults(func=cmd_rollout)
-
-    s = sub.add_parser("bearoff", help="build or query the bear-off database",
-                       description="Build the one-sided bear-off database, or query the "
-                                   "race probabilities and EPC of bear-off positions.")
-    bsub = s.add_subparsers(dest="action", metavar="ACTION")
-    bsub.required = True
-    b = bsub.add_parser("build", help="build (or load) the one-sided database",
-                        description="Build the one-sided bear-off database; with --out "
-                                    "save it to a file.")
-    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
-    b.add_argument("--two-sided", type=int, metavar="N", default=None,
-                   help="also build (and cache) the two-sided database of up to N checkers "
-                        "per side")
-    b.add_argument("--mars", type=int, metavar="N", default=None,
-                   help="also build (and cache) the exact mars table: 15 checkers against "
-                        "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
-                        "queries and rollouts")
-    b.add_argument("--threads", type=positive_int, default=None,
-                   help="threads of the mars build (default: every usable core; the table "
-                        "is the same for any number)")
-    _add_rules(b)
-    b.set_defaults(func=cmd_bearoff_build)
-    b = bsub.add_parser("query", help="EPC and exact race probabilities of positions",
-                        description="For each position: mean turns and EPC of each side "
-                                    "that is all home, and the exact race probabilities "
-                                    "when both are.")
-    b.add_argument("positions", nargs="+", help="position IDs")
-    _add_rules(b)
-    b.add_argument("--json", action="store_true", help="print JSON")
-    b.set_defaults(func=cmd_bearoff_query)
-
-    s = sub.add_parser("report", help="pip and win reports of positions or a game record",
-                       description="Write the pip report and win report (CSV and HTML) and "
-                                   "figures (PNG) of a file of position IDs (one per line, "
-                                   "'#' comments, or a CSV with an 'id' column) or of a "
-                                   "game record.")
-    s.add_argument("input", help="file of position IDs, or a game record")
-    s.add_argument("-o", "--out", default="report_output", help="output folder "
-                   "(default report_output)")
-    s.add_argument("--method", choices=["auto", "exact", "rollout"], default="auto",
-                   help="win probabilities: exact database, rollout, or auto (default)")
-    s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
-    _add_rollout_opts(s, 500)
-    s.set_defaults(func=cmd_report)
-
-    s = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game record",
-                       description="Replay a game record (checking every move), evaluate "
-                                   "each position and rank the legal moves of each turn; "
-                                   "reports the equity lost per turn and per player.")
-    s.add_argument("record", help="game record file")
-    s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
-                   "and the game graph (PNG) to this folder")
-    _add_rollout_opts(s, 200)
-    s.add_argument("--progress", action="store_true",
-                   help="show a progress bar over the turns")
-    s.set_defaults(func=cmd_analyse)
-
-    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
-                       description="Every legal move of the side on roll for a roll, ranked "
-                                   "by the evaluator's equity (points per game), with its "
-                                   "difference to the best.")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
-    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
-                   help="look-ahead of the best moves (default 0: the net itself)")
-    s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_hint)
-
-    s = sub.add_parser("play", help="play a game against the engine in the terminal",
-                       description="A game against the evaluator: type your moves in the "
-                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
-                                   "the engine's advice, 'quit' to stop.  The record is "
-                                   "saved when the game ends or stops.")
-    s.add_argument("--side", choices=["white", "black"], default="white",
-                   help="your colour (default white; White moves first)")
-    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
-                   help="the engine's look-ahead (default 1)")
-    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
-    s.add_argument("-o", "--out", default="game.mat", help="record file (default game.mat)")
-    s.set_defaults(func=cmd_play)
-
-    s = sub.add_parser("train", help="train an evaluation net by self-play",
-                       description="TD(lambda) self-play training of the evaluation "
-                                   "network (nardy_fast.engine.train); resumes a checkpoint of "
-                                   "the same settings found at --out.  The shipped net is "
-                                   "made by this command with its defaults.")
-    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
-    s.add_argument("-n", "--games", type=positive_int, default=None,
-                   help="self-play games in all (default: train.train's)")
-    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    s.add_argument("--threads", type=positive_int, default=None,
-                   help="threads playing games (default: every usable core); does not "
-                        "change the result")
-    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
-                   help="games between strength checks against greedy (0: none; "
-                        "default 50000)")
-    s.add_argument("--log", default=None, metavar="FILE",
-                   help="append a JSON line per checkpoint and check to FILE")
-    s.set_defaults(func=cmd_train)
-
-    s = sub.add_parser("cube", help="money cube decision of a position",
-                       description="No double, double/take and double/pass equities of "
-                                   "the side on roll per unit stake, the proper actions and "
-                                   "the take point: exact in small bear-off races, else from "
-                                   "the evaluator's cubeless probabilities with the cube "
-                                   "model (nardy_fast.engine.cube).")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
-                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
-    s.add_argument("--beaver", action="store_true", help="allow the beaver")
-    s.add_argument("--stake", type=positive_int, default=1, help="current stake (default 1)")
-    s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
-                   help="who may raise: either side (default), the side on roll, the "
-                        "opponent")
-    s.add_argument("--method", default="auto",
-                   choices=["auto", "exact", "janowski", "rollout"],
-                   help="exact tables where they cover the race, else the cube model on "
-                        "the evaluator's probabilities (auto, default), or cube-aware "
-                        "rollouts")
-    s.add_argument("-n", "--games", type=positive_int, default=2000,
-                   help="games of each rollout of --method rollout (default 2000)")
-    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_cube)
-
-    s = sub.add_parser("demo", help="the main job on a small default",
-                       description=demo.DESCRIPTION)
-    demo.add_arguments(s)
-    s.set_defaults(func=cmd_demo)
+    for add in (
+            _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
+            _parser_report, _parser_analyse, _parser_hint, _parser_play, _parser_train,
+            _parser_cube, _parser_demo):
+        add(sub)
     return p
 
 
@@ -269,6 +112,14 @@ def _truncate(args):
     return None if args.truncate == "none" else args.truncate
 
 
+def _parser_show(sub):
+    s = sub.add_parser("show", help="print the diagram of a position",
+                       description="Print the text diagram, pips and phase of a position.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--png", metavar="FILE", help="also draw the board to a PNG file")
+    s.set_defaults(func=cmd_show)
+
+
 def cmd_show(args):
 
     pos = _position(args.position)
@@ -280,10 +131,21 @@ def cmd_show(args):
         print(f"board written to {args.png}")
 
 
+def _parser_moves(sub):
+    s = sub.add_parser("moves", help="list the legal moves for a roll",
+                       description="List the distinct legal moves of the side on roll for "
+                                   "a roll, with the position ID after each.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_moves)
+
+
 def cmd_moves(args):
     pos = _position(args.position)
     d1, d2 = args.dice
-    moves = pos.legal_moves(d1, d2, args.rules)
+    moves = pos.legal_moves((d1, d2), args.rules)
     if args.json:
         print(json.dumps([{"move": str(m) if m.steps else "pass",
                            "steps": [[a, b] for a, b in m.steps],
@@ -292,6 +154,23 @@ def cmd_moves(args):
     print(f"{pos.side} on roll, {d1}{d2}: {len(moves)} legal move(s)")
     for k, m in enumerate(moves, 1):
         print(f"{k:4d}  {(str(m) if m.steps else 'pass'):<28s} {pos.play(m).id}")
+
+
+def _parser_rollout(sub):
+    s = sub.add_parser("rollout", help="roll out positions (Monte Carlo)",
+                       description="Play games from each position to the end and report "
+                                   "win, mars and equity with standard errors.")
+    s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
+    _add_rollout_opts(s, 10000)
+    _add_rules(s)
+    bar = s.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON, one object per position")
+    out.add_argument("--csv", action="store_true", help="print CSV")
+    s.set_defaults(func=cmd_rollout)
 
 
 def cmd_rollout(args):
@@ -324,6 +203,86 @@ def cmd_rollout(args):
             print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
                   f"P(mars win) {r['p_mars_win']:.4f}   P(mars loss) {r['p_mars_loss']:.4f}")
             print(f"  equity {r['equity']:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]")
+
+
+def _parser_study(sub):
+    s = sub.add_parser("study", help="roll out a file of positions into a resumable store",
+                       description="Roll out (or evaluate) every position of a file of "
+                                   "position IDs (one per line, '#' comments), writing the "
+                                   "results to a Parquet store as they finish; the same "
+                                   "command run again resumes where it stopped "
+                                   "(nardy_fast.analysis.study).")
+    s.add_argument("ids_file", help="file of position IDs, one per line")
+    s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
+    _add_rollout_opts(s, 1296)
+    s.add_argument("--method", default="rollout", choices=["rollout", "evaluate"],
+                   help="roll out (default), or evaluate with the net at --plies")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of --method evaluate (default 0)")
+    s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
+                   help="positions per task and per file (default: about 10,000 games)")
+    _add_rules(s)
+    bar = s.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false")
+    s.set_defaults(func=cmd_study)
+
+
+def cmd_study(args):
+    from nardy_fast.analysis.study import read_position_ids, study
+
+    ids = read_position_ids(args.ids_file)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    client = _client(args.scheduler)
+    try:
+        frame = study(ids, args.games if args.method == "rollout" else 0, store=args.store,
+                      seed=args.seed, method=args.method, plies=args.plies,
+                      policy=args.policy, rules=args.rules, truncate=_truncate(args),
+                      workers=args.workers, client=client, batch_size=args.batch_size,
+                      progress=progress)
+    finally:
+        if client is not None:
+            client.close()
+    print(f"{args.store}: {len(frame)} of {len(set(ids))} positions done")
+    if len(frame):
+        print(f"  mean equity {frame['equity'].mean():+.4f}, mean SE "
+              f"{frame['se_equity'].mean():.4f}, {int(frame['n_games'].sum())} games")
+    if not frame.attrs["complete"]:
+        print("interrupted: run the same command again to resume", file=sys.stderr)
+        raise KeyboardInterrupt
+
+
+def _parser_bearoff(sub):
+    s = sub.add_parser("bearoff", help="build or query the bear-off database",
+                       description="Build the one-sided bear-off database, or query the "
+                                   "race probabilities and EPC of bear-off positions.")
+    bsub = s.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    b = bsub.add_parser("build", help="build (or load) the one-sided database",
+                        description="Build the one-sided bear-off database; with --out "
+                                    "save it to a file.")
+    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
+    b.add_argument("--two-sided", type=int, metavar="N", default=None,
+                   help="also build (and cache) the two-sided database of up to N checkers "
+                        "per side")
+    b.add_argument("--mars", type=int, metavar="N", default=None,
+                   help="also build (and cache) the exact mars table: 15 checkers against "
+                        "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
+                        "queries and rollouts")
+    b.add_argument("--threads", type=positive_int, default=None,
+                   help="threads of the mars build (default: every usable core; the table "
+                        "is the same for any number)")
+    _add_rules(b)
+    b.set_defaults(func=cmd_bearoff_build)
+    b = bsub.add_parser("query", help="EPC and exact race probabilities of positions",
+                        description="For each position: mean turns and EPC of each side "
+                                    "that is all home, and the exact race probabilities "
+                                    "when both are.")
+    b.add_argument("positions", nargs="+", help="position IDs")
+    _add_rules(b)
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.set_defaults(func=cmd_bearoff_query)
 
 
 def cmd_bearoff_build(args):
@@ -409,6 +368,22 @@ def _is_record(path):
         return looks_like_record(f.read(65536))
 
 
+def _parser_report(sub):
+    s = sub.add_parser("report", help="pip and win reports of positions or a game record",
+                       description="Write the pip report and win report (CSV and HTML) and "
+                                   "figures (PNG) of a file of position IDs (one per line, "
+                                   "'#' comments, or a CSV with an 'id' column) or of a "
+                                   "game record.")
+    s.add_argument("input", help="file of position IDs, or a game record")
+    s.add_argument("-o", "--out", default="report_output", help="output folder "
+                   "(default report_output)")
+    s.add_argument("--method", choices=["auto", "exact", "rollout"], default="auto",
+                   help="win probabilities: exact database, rollout, or auto (default)")
+    s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
+    _add_rollout_opts(s, 500)
+    s.set_defaults(func=cmd_report)
+
+
 def cmd_report(args):
     from nardy_fast.analysis import plot, report
     from nardy_fast.core.position import Position
@@ -463,6 +438,20 @@ def _save_both(report, df, folder, stem):
             report.save(df, os.path.join(folder, f"{stem}.html"), title=stem.replace("_", " "))]
 
 
+def _parser_analyse(sub):
+    s = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game record",
+                       description="Replay a game record (checking every move), evaluate "
+                                   "each position and rank the legal moves of each turn; "
+                                   "reports the equity lost per turn and per player.")
+    s.add_argument("record", help="game record file")
+    s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
+                   "and the game graph (PNG) to this folder")
+    _add_rollout_opts(s, 200)
+    s.add_argument("--progress", action="store_true",
+                   help="show a progress bar over the turns")
+    s.set_defaults(func=cmd_analyse)
+
+
 def cmd_analyse(args):
     from nardy_fast.analysis import report
 
@@ -494,6 +483,21 @@ def cmd_analyse(args):
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
+def _parser_hint(sub):
+    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
+                       description="Every legal move of the side on roll for a roll, ranked "
+                                   "by the evaluator's equity (points per game), with its "
+                                   "difference to the best.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of the best moves (default 0: the net itself)")
+    s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_hint)
+
+
 def cmd_hint(args):
     from nardy_fast.engine.evaluator import Evaluator
 
@@ -510,11 +514,52 @@ def cmd_hint(args):
               f"win {r.p_win:.3f}  {r.method}")
 
 
-def cmd_play(args, input_fn=input):
+def _parser_play(sub):
+    s = sub.add_parser("play", help="play a game against the engine in the terminal",
+                       description="A game against the evaluator: type your moves in the "
+                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
+                                   "the engine's advice, 'quit' to stop.  The record is "
+                                   "saved when the game ends or stops.")
+    s.add_argument("--side", choices=["white", "black"], default=None,
+                   help="your colour (default: the opening throw decides; White moves "
+                        "first)")
+    s.add_argument("--start", default=None, metavar="POSITION",
+                   help="play from this position ID (default: the start)")
+    _add_rules(s)
+    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
+                   help="the engine's look-ahead (default 1)")
+    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    s.add_argument("-o", "--out", default="game.mat", help="record file (default game.mat)")
+    s.set_defaults(func=cmd_play)
+
+
+def cmd_play(args, input_fn=None):
     from nardy_fast.app.play import play_terminal
 
     play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
-                  input_fn=input_fn)
+                  input_fn=input_fn or (lambda prompt: input(prompt)), rules=args.rules,
+                  start=None if args.start is None else _position(args.start))
+
+
+def _parser_train(sub):
+    s = sub.add_parser("train", help="train an evaluation net by self-play",
+                       description="TD(lambda) self-play training of the evaluation "
+                                   "network (nardy_fast.engine.train); resumes a checkpoint of "
+                                   "the same settings found at --out.  The shipped net is "
+                                   "made by this command with its defaults.")
+    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    s.add_argument("-n", "--games", type=positive_int, default=None,
+                   help="self-play games in all (default: train.train's)")
+    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    s.add_argument("--threads", type=positive_int, default=None,
+                   help="threads playing games (default: every usable core); does not "
+                        "change the result")
+    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
+                   help="games between strength checks against greedy (0: none; "
+                        "default 50000)")
+    s.add_argument("--log", default=None, metavar="FILE",
+                   help="append a JSON line per checkpoint and check to FILE")
+    s.set_defaults(func=cmd_train)
 
 
 def cmd_train(args):
@@ -527,9 +572,37 @@ def cmd_train(args):
             with open(args.log, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
-    kwargs = {} if args.games is None else {"games": args.games}
+    kwargs = {} if args.games is None else {"n_games": args.games}
     train.train(args.out, seed=args.seed, threads=args.threads,
                 check_every=args.check_every, log=log, **kwargs)
+
+
+def _parser_cube(sub):
+    s = sub.add_parser("cube", help="money cube decision of a position",
+                       description="No double, double/take and double/pass equities of "
+                                   "the side on roll per unit stake, the proper actions and "
+                                   "the take point: exact in small bear-off races, else from "
+                                   "the evaluator's cubeless probabilities with the cube "
+                                   "model (nardy_fast.engine.cube).")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
+                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
+    s.add_argument("--beaver", action="store_true", help="allow the beaver")
+    s.add_argument("--stake", type=positive_int, default=1, help="current stake (default 1)")
+    s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
+                   help="who may raise: either side (default), the side on roll, the "
+                        "opponent")
+    s.add_argument("--method", default="auto",
+                   choices=["auto", "exact", "janowski", "rollout"],
+                   help="exact tables where they cover the race, else the cube model on "
+                        "the evaluator's probabilities (auto, default), or cube-aware "
+                        "rollouts")
+    s.add_argument("-n", "--games", type=positive_int, default=2000,
+                   help="games of each rollout of --method rollout (default 2000)")
+    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_cube)
 
 
 def cmd_cube(args):
@@ -543,7 +616,7 @@ def cmd_cube(args):
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
                                 beaver=args.beaver)
-    first = bool(pos.mover[0] == 15)            # no raise on the first turn (7a)
+    first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
                       method=args.method)
@@ -561,6 +634,13 @@ def cmd_cube(args):
             print(f"  {label:<16s} {d[key]:+.4f}")
     print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit "
           f"stake; the opponent's take point {d['take_point']:.3f}")
+
+
+def _parser_demo(sub):
+    s = sub.add_parser("demo", help="the main job on a small default",
+                       description=demo.DESCRIPTION)
+    demo.add_arguments(s)
+    s.set_defaults(func=cmd_demo)
 
 
 def cmd_demo(args):

@@ -33,7 +33,11 @@ import os
 import sys
 import time
 
+from nardy_fast.analysis import plot, report
 from nardy_fast.app._args import positive_int
+from nardy_fast.core._io import atomic_write_text
+from nardy_fast.core.position import Position
+from nardy_fast.core.record import random_game, write_record
 
 DEFAULT_GAMES = 2000          # games per rollout of the analysed positions
 DEFAULT_SEED = 2026           # the demo's seed (``nardy-fast demo --seed``)
@@ -61,103 +65,118 @@ def _bearoff_position(record):
     return None
 
 
+class _Output:
+    """The demo's folder; ``files`` lists every file written, in order."""
+
+    def __init__(self, out):
+        os.makedirs(out, exist_ok=True)
+        self.out, self.files = out, []
+
+    def path(self, name):
+        return os.path.join(self.out, name)
+
+    def table(self, df, stem, kinds=("csv", "html"), title=None):
+        for k in kinds:
+            kw = {"title": title or stem.replace("_", " ")} if k == "html" else {}
+            self.files.append(report.save(df, self.path(f"{stem}.{k}"), **kw))
+
+    def figure(self, ax, name):
+        import matplotlib.pyplot as plt
+        self.files.append(plot.save_figure(ax, self.path(name)))
+        plt.close(ax.figure)
+
+    def text(self, name, text):
+        self.files.append(atomic_write_text(self.path(name), text))
+
+
+def _sample_game(o, seed):
+    """1. A sample game and the positions to analyse: the start, three middle-game
+    positions of the game and its first bear-off position."""
+    game = random_game(seed=seed, policy="race", white="race policy", black="race policy")
+    game.tags["Event"] = "nardy_fast demo"
+    o.files.append(write_record(game, o.path("sample_game.txt")))
+    middle = _middle_positions(game)
+    bear = _bearoff_position(game)
+    positions = [Position.initial()] + middle + ([bear] if bear is not None else [])
+    o.text("positions.txt", "# position IDs analysed by the demo: start, middle game, "
+           "bear-off\n" + "\n".join(p.id for p in positions) + "\n")
+    return game, positions, middle
+
+
+def _win_reports(o, positions, n_games, kw, say):
+    """2. Pip and win reports (rollouts by the net; the evaluator at 1-ply), boards."""
+    o.table(report.pip_report(positions), "pip_report")
+    say(f"rolling out {len(positions)} positions, {n_games} games each (the net's moves) ...")
+    wr = report.win_report(positions, method="rollout", n_games=n_games, **kw)
+    o.table(report.win_report(positions, plies=1), "evaluator_report")
+    try:
+        import pyarrow  # noqa: F401
+        o.table(wr, "win_report", ("csv", "html", "parquet"))
+    except ImportError:
+        o.table(wr, "win_report")
+        say("(pyarrow is not installed: win_report.parquet skipped)")
+    for k, p in enumerate(positions):
+        o.figure(plot.plot_board(p), f"board_{k + 1:02d}.png")
+    return wr
+
+
+def _decision(o, position, n_games, kw):
+    """3. One decision: the moves of ``position`` for a 6-3, by the evaluator and rollouts."""
+    mr = report.move_report(position, (6, 3), plies=1)
+    o.table(mr, "move_report")
+    o.table(report.move_report(position, (6, 3), method="rollout",
+                               n_games=min(n_games, MOVE_GAMES), **kw), "move_report_rollout")
+    return mr
+
+
+def _convergence_and_races(o, start, n_games, seed, kw):
+    """4.-6. The start's rollout converging; the race chart (exact bear-off races and a
+    few rolled-out races); turns to bear off of two positions."""
+    import pandas as pd
+    sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
+                    n_games, 2 * n_games})
+    cv = report.convergence_report(start, n_games=sizes, **kw)
+    o.table(cv, "convergence", ("csv",))
+    o.figure(plot.convergence_chart(cv), "convergence.png")
+    exact = report.race_report(report.race_sample(RACE_EXACT, seed, "bearoff"))
+    rolled = report.race_report(report.race_sample(RACE_ROLLOUT, seed, "race"),
+                                n_games=min(n_games, MOVE_GAMES), **kw)
+    race = pd.concat([exact, rolled], ignore_index=True)
+    o.table(race, "race", ("csv",))
+    o.figure(plot.race_chart(race), "race.png")
+    b1 = report.race_sample(1, seed, "bearoff")[0]
+    b2 = report.race_sample(1, seed + 1, "bearoff")[0]
+    o.figure(plot.bearoff_distribution([b1, b2], labels=["A", "B"]),
+             "bearoff_distribution.png")
+
+
+def _game(o, game):
+    """7. The sample game, turn by turn, every move marked by the evaluator."""
+    gr = report.game_report(game, analyse=True)
+    o.table(gr, "game_report")
+    o.table(report.error_rates(gr).reset_index(), "error_rates", ("csv",))
+    o.figure(plot.game_chart(gr), "game_graph.png")
+
+
 def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=False):
     """Run the demo job and return the list of files written (see the module docstring)."""
     import matplotlib
     if "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from nardy_fast.analysis import plot, report
-    from nardy_fast.core._io import atomic_write_text
-    from nardy_fast.core.position import Position
-    from nardy_fast.core.record import random_game, write_record
-
     n_games = DEFAULT_GAMES if n_games is None else int(n_games)
     if n_games < 1:
         raise ValueError(f"n_games={n_games}: expected a positive integer")
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, flush=True))
-    os.makedirs(out, exist_ok=True)
     t0 = time.perf_counter()
-    files = []
-
-    def path(name):
-        return os.path.join(out, name)
-
-    def save(df, stem, kinds=("csv", "html"), title=None):
-        for k in kinds:
-            kw = {"title": title or stem.replace("_", " ")} if k == "html" else {}
-            files.append(report.save(df, path(f"{stem}.{k}"), **kw))
-
-    def fig(ax, name):
-        files.append(plot.save_figure(ax, path(name)))
-        plt.close(ax.figure)
-
+    o = _Output(out)
     kw = dict(seed=seed, workers=workers)
-    # 1. a sample game and the positions to analyse
-    game = random_game(seed=seed, policy="race", white="race policy", black="race policy")
-    game.tags["Event"] = "nardy_fast demo"
-    files.append(write_record(game, path("sample_game.txt")))
-    start = Position.initial()
-    middle = _middle_positions(game)
-    bear = _bearoff_position(game)
-    positions = [start] + middle + ([bear] if bear is not None else [])
-    atomic_write_text(path("positions.txt"),
-                      "# position IDs analysed by the demo: start, middle game, bear-off\n"
-                      + "\n".join(p.id for p in positions) + "\n")
-    files.append(path("positions.txt"))
+    game, positions, middle = _sample_game(o, seed)
     say(f"sample game: {len(game.turns)} turns, result {game.result()}")
-
-    # 2. pip and win reports
-    pr = report.pip_report(positions)
-    save(pr, "pip_report")
-    say(f"rolling out {len(positions)} positions, {n_games} games each (the net's moves) ...")
-    wr = report.win_report(positions, method="rollout", n_games=n_games, **kw)
-    save(report.win_report(positions, plies=1), "evaluator_report")
-    try:
-        import pyarrow  # noqa: F401
-        save(wr, "win_report", ("csv", "html", "parquet"))
-    except ImportError:
-        save(wr, "win_report")
-        say("(pyarrow is not installed: win_report.parquet skipped)")
-    for k, p in enumerate(positions):
-        fig(plot.plot_board(p), f"board_{k + 1:02d}.png")
-
-    # 3. one decision: the moves of the first middle-game position for a 6-3
-    decision = middle[0] if middle else start
-    mr = report.move_report(decision, (6, 3), plies=1)
-    save(mr, "move_report")
-    mr_rollout = report.move_report(decision, (6, 3), method="rollout",
-                                    n_games=min(n_games, MOVE_GAMES), **kw)
-    save(mr_rollout, "move_report_rollout")
-
-    # 4. convergence of the start position's rollout
-    sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
-                    n_games, 2 * n_games})
-    cv = report.convergence_report(start, n_games=sizes, **kw)
-    save(cv, "convergence", ("csv",))
-    fig(plot.convergence_chart(cv), "convergence.png")
-
-    # 5. the race chart: exact bear-off races and a few rolled-out races
-    exact = report.race_report(report.race_sample(RACE_EXACT, seed, "bearoff"))
-    rolled = report.race_report(report.race_sample(RACE_ROLLOUT, seed, "race"),
-                                n_games=min(n_games, MOVE_GAMES), **kw)
-    import pandas as pd
-    race = pd.concat([exact, rolled], ignore_index=True)
-    save(race, "race", ("csv",))
-    fig(plot.race_chart(race), "race.png")
-
-    # 6. turns to bear off of two positions
-    b1 = report.race_sample(1, seed, "bearoff")[0]
-    b2 = report.race_sample(1, seed + 1, "bearoff")[0]
-    fig(plot.bearoff_distribution([b1, b2], labels=["A", "B"]), "bearoff_distribution.png")
-
-    # 7. the sample game, turn by turn
-    gr = report.game_report(game, analyse=True)
-    save(gr, "game_report")
-    save(report.error_rates(gr).reset_index(), "error_rates", ("csv",))
-    fig(plot.game_chart(gr), "game_graph.png")
-
+    wr = _win_reports(o, positions, n_games, kw, say)
+    decision = middle[0] if middle else positions[0]
+    mr = _decision(o, decision, n_games, kw)
+    _convergence_and_races(o, positions[0], n_games, seed, kw)
+    _game(o, game)
     say("")
     say(wr[["id", "side", "method", "p_win", "p_mars_win", "p_mars_loss", "equity",
             "se_equity", "games"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
@@ -166,9 +185,9 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
     say(mr[["rank", "move", "equity", "equity_loss"]].head(5)
         .to_string(index=False, float_format=lambda v: f"{v:+.4f}"))
     say("")
-    say(f"wrote {len(files)} files to {os.path.abspath(out)} "
+    say(f"wrote {len(o.files)} files to {os.path.abspath(out)} "
         f"in {time.perf_counter() - t0:.1f} s")
-    return files
+    return o.files
 
 
 DESCRIPTION = ("Roll out the start position and a few middle-game positions, and write "

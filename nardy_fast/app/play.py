@@ -1,18 +1,23 @@
 """A game against the engine in the terminal (``nardy-fast play``).
 
-The engine is ``Evaluator.default()`` choosing its moves at ``plies``; the human types a
-move in the record notation (``"1/7 7/11"``, ``"19/off"``, ``"pass"``), ``hint`` for the
-engine's ranking of the roll, or ``quit``.  Dice come from ``numpy.random.default_rng(seed)``.
-The game (classic rules) is saved as a record (``record.write_record``) when it ends or
-stops.
+The engine is ``Evaluator.default()`` (under ``rules``) choosing its moves at ``plies``;
+the human types a move in the record notation (``"1/7 7/11"``, ``"19/off"``, ``"pass"``),
+``hint`` for the engine's ranking of the roll, or ``quit``.  The game is played by the
+package's one game loop (``core.gameloop``): the opening throw decides who plays White
+unless ``side`` is given, ``opening_roll="opening_dice"`` plays the opening dice as
+White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come from
+``numpy.random.default_rng(seed)``.  The game is saved as a record
+(``record.write_record``) when it ends or stops.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.gameloop import opening_throw, play_turns
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position
 from nardy_fast.core.record import GameRecord, apply_steps, parse_steps, write_record
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.evaluator import Evaluator
 
 __all__ = ["play_terminal"]
 
@@ -40,36 +45,53 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
                  "one if only one can be played), within the head and block rules")
 
 
-def play_terminal(side=WHITE, plies=1, seed=None, out="game.mat", input_fn=input,
-                  print_fn=print, evaluator=None):
-    """Play one game; returns the ``GameRecord`` (also written to ``out``)."""
-    if side not in (WHITE, BLACK):
-        raise ValueError(f"side={side!r}: expected 'white' or 'black'")
+def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
+                  print_fn=print, evaluator=None, rules=None, start=None):
+    """Play one game; returns the ``GameRecord`` (also written to ``out``).
+
+    ``side``: the human's colour, ``"white"`` or ``"black"``; None (default): the opening
+    throw decides (the higher die plays White).  ``rules``: the game's rules (default the
+    evaluator's).  ``start``: a Position or ID to play from (default the initial position,
+    White on roll).
+    """
+    if side not in (None, WHITE, BLACK):
+        raise ValueError(f"side={side!r}: expected 'white', 'black' or None")
     ev = Evaluator.default() if evaluator is None else evaluator
+    if rules is not None:
+        ev = ev.with_rules(as_rules(rules))
     rng = np.random.default_rng(seed)
+    start = Position.initial() if start is None else as_position(start, "start")
+    first_dice = None
+    if start == Position.initial():
+        you, engine = opening_throw(rng)
+        print_fn(f"opening throw: you {you}, the engine {engine}")
+        if side is None:
+            side = WHITE if you > engine else BLACK
+        if ev.rules.opening_roll == "opening_dice":
+            first_dice = (max(you, engine), min(you, engine))
+    side = WHITE if side is None else side
+    print_fn(f"you play {side}")
     names = {side: "you", (BLACK if side == WHITE else WHITE): f"nardy_fast {plies}-ply"}
-    record = GameRecord(white=names[WHITE], black=names[BLACK], rules=ev.rules)
-    pos = Position.initial()
-    while not pos.is_over():
-        dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
-        moves = pos.legal_moves(*dice, ev.rules)
+    record = GameRecord(white=names[WHITE], black=names[BLACK], rules=ev.rules, start=start)
+
+    def choose(pos, dice, moves):
         print_fn(pos.diagram())
-        if pos.side == side:
-            if len(moves) == 1 and not moves[0].steps:
-                print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
-                move = moves[0]
-            else:
-                move = _human_move(pos, dice, moves, ev, input_fn, print_fn)
-                if move is None:
-                    break
-        else:
+        if pos.side != side:
             move = ev.best_move(pos, dice, plies=plies)
             print_fn(f"engine rolled {dice[0]}{dice[1]} and plays {move}")
-        record.append(dice, move.steps)
-        pos = pos.play(move)
+            return move
+        if len(moves) == 1 and not moves[0].steps:
+            print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
+            return moves[0]
+        return _human_move(pos, dice, moves, ev, input_fn, print_fn)
+
+    play_turns(record, choose, rng, first_dice=first_dice)
     result = record.result()
     if result is not None:
-        print_fn(f"{result['winner']} wins ({result['kind']}, {result['points']:g} points)")
+        if result["winner"] is None:
+            print_fn(f"a draw ({result['points']:g} points each)")
+        else:
+            print_fn(f"{result['winner']} wins ({result['kind']}, {result['points']:g} points)")
     write_record(record, out)
     print_fn(f"record saved to {out}")
     return record

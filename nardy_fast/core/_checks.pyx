@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 __all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "check_dice",
-           "check_int", "check_threads", "usable_cores"]
+           "check_count", "check_int", "check_threads", "usable_cores"]
 
 
 cpdef object as_board(object x, str name):
@@ -128,6 +128,15 @@ def check_int(value, lo, hi, name):
         raise TypeError(f"{name}={value!r}: expected an integer {lo}..{hi}")
     if not lo <= value <= hi:
         raise ValueError(f"{name}={value}: must be {lo}..{hi}")
+    return int(value)
+
+
+def check_count(value, name, lo=1):
+    """A count: an integer ``>= lo`` (bools refused), such as ``n_games`` or ``workers``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}={value!r}: expected an integer >= {lo}")
+    if value < lo:
+        raise ValueError(f"{name}={value}: must be >= {lo}")
     return int(value)
 
 

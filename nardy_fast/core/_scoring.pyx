@@ -1,7 +1,7 @@
 """Game scoring (rule book section 7), in C (see ``_scoring.pxd``), with Python wrappers.
 
 ``score_game`` is the only definition of oin / mars / koks / home mars: the rollout's game
-loop calls it in C, ``record.game_result`` through the wrapper below.
+loop calls it in C, ``finish.game_result`` through the wrapper below.
 """
 from libc.stdint cimport uint8_t
 

@@ -115,7 +115,7 @@ def record_step(c, rules, position, state):
             raise ValueError(f"only the side on roll ({position.side}) may raise")
         if owner not in (None, c.side):
             raise ValueError(f"{owner} owns the cube, {c.side} may not raise")
-        if position.mover[0] == 15:
+        if position.is_first_turn():
             raise ValueError("no raise on the first turn (rule book 7a)")
         want = next_stake(rules.cube, stake)
         if c.stake != want:

@@ -10,7 +10,7 @@ import io
 import os
 
 from nardy_fast.core._io import atomic_write
-from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.position import BLACK, WHITE, as_position
 
 __all__ = ["plot_board", "board_png", "save_figure", "new_axes"]
 
@@ -49,11 +49,7 @@ def plot_board(position, ax=None, title=True, cube=None):
     """
     from matplotlib.patches import Circle, Polygon, Rectangle
 
-    if isinstance(position, str):
-        position = Position.from_id(position)
-    if not isinstance(position, Position):
-        raise TypeError(f"plot_board: expected a Position or a position ID, "
-                        f"got {type(position).__name__}")
+    position = as_position(position, "plot_board")
     ax = new_axes(ax, figsize=(7.5, 5.2))
     white, black = position.white, position.black
     ax.add_patch(Rectangle((0, 0), 13, 12, facecolor=_BOARD, edgecolor="#5a3a1a", lw=2))

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
+from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors_with_steps
 from nardy_fast.core._state import impossible_state
 
@@ -85,9 +87,9 @@ class Position:
     >>> p = Position.initial()
     >>> p.id, p.pips
     ('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (360, 360))
-    >>> sorted(str(m) for m in p.legal_moves(3, 3))
+    >>> sorted(str(m) for m in p.legal_moves((3, 3)))
     ['1/4 1/4 4/7 4/7', '1/4 1/4 4/7 7/10']
-    >>> q = p.play(p.legal_moves(6, 5)[0])
+    >>> q = p.play(p.legal_moves((6, 5))[0])
     >>> q.side, q.white[:12].tolist()
     ('black', [14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
     >>> Position.from_id(q.id) == q
@@ -197,6 +199,12 @@ class Position:
         w = np.arange(24, 0, -1)
         return int(self._boards[0] @ w), int(self._boards[1] @ w)
 
+    def is_first_turn(self):
+        """True while the side on roll has all 15 checkers on its head (point 1): its first
+        turn of the game (rule book sections 3 and 7a: the head rule's first turn, no
+        raise of the cube)."""
+        return bool(self._boards[0][0] == 15)
+
     def is_over(self):
         """True when a side has borne off all 15 checkers."""
         return 0 in self._boards.sum(axis=1)
@@ -225,11 +233,20 @@ class Position:
             return "bearoff"
         return "contact" if self.is_contact() else "race"
 
-    def legal_moves(self, d1, d2, rules=None):
-        """The legal moves of the side on roll for the roll ``(d1, d2)``, one per result.
+    def legal_moves(self, dice, rules=None, *deprecated):
+        """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
+        result (``legal_moves((6, 3))``; the old form ``legal_moves(6, 3, rules)`` works
+        with a ``DeprecationWarning``).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
         """
+        if not isinstance(dice, (tuple, list, np.ndarray)):
+            warnings.warn("Position.legal_moves(d1, d2, rules) is deprecated: use "
+                          "legal_moves((d1, d2), rules)", DeprecationWarning, stacklevel=2)
+            dice, rules = (dice, rules), (deprecated[0] if deprecated else None)
+        elif deprecated:
+            raise TypeError("legal_moves(dice, rules): too many arguments")
+        d1, d2 = check_dice(dice)
         boards, steps = successors_with_steps(self._boards[0], self._boards[1], d1, d2,
                                               rules)
         origin = self.id

@@ -58,8 +58,10 @@ import numpy as np
 
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
-from nardy_fast.core._scoring import gives_last_turn, score_loss
-from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core._scoring import gives_last_turn
+from nardy_fast.core.finish import game_result
+from nardy_fast.core.gameloop import play_turns
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
@@ -361,10 +363,10 @@ def read_record(path):
     return parse_record(text, source=path)
 
 
-def parse_record(text, source="<record>"):
-    """Parse the text of a game record (see the module docstring)."""
-    tags = {}
-    tokens = []                       # (line_no, token)
+def _tags_and_tokens(text):
+    """The ``; [Tag "value"]`` lines of a record as a dict, and the other lines' tokens as
+    ``(line number, token)`` pairs."""
+    tags, tokens = {}, []
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -375,21 +377,44 @@ def parse_record(text, source="<record>"):
                 tags[m.group(1)] = _unesc(m.group(2))
             continue
         tokens.extend((no, tok) for tok in line.split())
+    return tags, tokens
+
+
+def _empty_record(tags, source):
+    """The ``GameRecord`` the tags describe, with no turns yet."""
     try:
         rules = Rules.from_text(tags.get("Rules", "classic"))
     except (ValueError, TypeError) as e:
         raise RecordError(f"{source}: tag Rules: {e}") from None
-    if "Start" in tags:
-        try:
-            start = Position.from_id(tags["Start"])
-        except ValueError as e:
-            raise RecordError(f"{source}: tag Start: {e}") from None
-    else:
-        start = Position.initial()
-    record = GameRecord(white=tags.get("White", "White"), black=tags.get("Black", "Black"),
-                        rules=rules, start=start,
-                        tags={k: v for k, v in tags.items()
-                              if k not in ("White", "Black", "Rules", "Start")})
+    try:
+        start = Position.from_id(tags["Start"]) if "Start" in tags else Position.initial()
+    except ValueError as e:
+        raise RecordError(f"{source}: tag Start: {e}") from None
+    return GameRecord(white=tags.get("White", "White"), black=tags.get("Black", "Black"),
+                      rules=rules, start=start,
+                      tags={k: v for k, v in tags.items()
+                            if k not in ("White", "Black", "Rules", "Start")})
+
+
+def _check_result_tag(record, tags, source):
+    """A ``Result`` tag must say what the replayed game gives."""
+    if "Result" not in tags:
+        return
+    try:
+        res = record.result()
+    except RecordError as e:
+        raise RecordError(f"{source}: {e}") from None
+    if res is None or _result_text(res) != tags["Result"].strip():
+        got = "game not over" if res is None else _result_text(res)
+        raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
+                          f"replayed game ({got})")
+
+
+def parse_record(text, source="<record>"):
+    """Parse the text of a game record (see the module docstring)."""
+    tags, tokens = _tags_and_tokens(text)
+    record = _empty_record(tags, source)
+    start = record.start
     side = start.side
     cur = None                        # [dice, steps, line]
     expect_line = 1
@@ -459,40 +484,11 @@ def parse_record(text, source="<record>"):
         raise RecordError(f"{source} line {pending[0]}: {pending[1]!r} without '=> stake'")
     if cur is not None:
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
-    if "Result" in tags:
-        try:
-            res = record.result()
-        except RecordError as e:
-            raise RecordError(f"{source}: {e}") from None
-        if res is None or _result_text(res) != tags["Result"].strip():
-            got = "game not over" if res is None else _result_text(res)
-            raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
-                              f"replayed game ({got})")
+    _check_result_tag(record, tags, source)
     return record
 
 
 # -- replay ------------------------------------------------------------------------------
-def game_result(position, rules=None, finisher=None):
-    """Outcome when a side has no checkers left on the board, else ``None``.
-
-    ``finisher`` is the colour that just moved (default: whichever side has 15 off; the
-    side not on roll if both).  Returns the dict described in ``GameRecord.result``.
-    """
-    rules = as_rules(rules)
-    sums = position.boards.sum(axis=1)
-    done = [position.side if sums[0] == 0 else None,
-            _other(position.side) if sums[1] == 0 else None]
-    if finisher is None:
-        finisher = done[1] or done[0]
-    if finisher is None or finisher not in done:
-        return None
-    loser_board = position.white if finisher == BLACK else position.black
-    if loser_board.sum() == 0:
-        return {"winner": None, "kind": "draw", "points": 0.0}
-    kind, points = score_loss(loser_board, rules)
-    return {"winner": finisher, "kind": kind, "points": float(points)}
-
-
 def apply_steps(mover, opponent, dice, steps):
     """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
     ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
@@ -593,7 +589,7 @@ def _replay(record):
             if len(legal) == 1 and (legal[0] == pos.mover).all():
                 why = "no die can be played, the turn must pass"
             else:
-                moves = pos.legal_moves(turn.dice[0], turn.dice[1], rules)
+                moves = pos.legal_moves(turn.dice, rules)
                 why = (f"{len(moves)} legal move(s), e.g. "
                        + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
                        + "; this one breaks the head, block or dice-usage rule")
@@ -650,12 +646,7 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         ``policy(position, moves, rng) -> Move``.
     """
     rules = as_rules(rules)
-    if start is None:
-        start = Position.initial()
-    elif isinstance(start, str):
-        start = Position.from_id(start)
-    elif not isinstance(start, Position):
-        raise TypeError(f"start: expected a Position or a position ID, got {type(start).__name__}")
+    start = Position.initial() if start is None else as_position(start, "start")
     if callable(policy):
         choose = policy
     elif policy == "random":
@@ -673,21 +664,4 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         raise ValueError(f"max_turns={max_turns!r}: expected an integer >= 0")
     rng = np.random.default_rng(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
-    pos = start
-    if pos.is_over():
-        return rec
-    finishing = False
-    for _ in range(max_turns):
-        d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
-        moves = pos.legal_moves(d1, d2, rules)
-        move = choose(pos, moves, rng)
-        rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
-        if finishing:                         # Black's last turn ends the game
-            break
-        pos = pos.play(move)
-        if sum(move.board) == 0:
-            if gives_last_turn(rules, rec.turns[-1].side == WHITE and start.side == WHITE):
-                finishing = True
-                continue
-            break
-    return rec
+    return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)

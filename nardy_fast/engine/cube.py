@@ -12,8 +12,9 @@ import dataclasses
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
-from nardy_fast.core.position import Position
-from nardy_fast.core.rules import Rules, as_rules
+from nardy_fast.core.position import as_position
+from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-exported)
     CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
     live_take_point, model_equities, p_of, take_point)
@@ -21,7 +22,7 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables.cuberace import cubeful_race
 
-__all__ = ["cube_decision", "default_probabilities"]
+__all__ = ["cube_decision", "cube_rules", "default_probabilities"]
 
 
 _EVALUATORS = {}
@@ -39,7 +40,7 @@ def default_probabilities(rules):
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=0, method="auto", workers=None):
+                  x=None, n_games=2000, seed=None, method="auto", workers=None):
     """The money cube decision of the side on roll.
 
     Parameters
@@ -48,8 +49,9 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         The position (or its ID), side on roll to act.
     cube : CubeState
         The cube (default: centred, stake 1).
-    rules : Rules
-        Needs ``cube="geometric"`` or ``"arithmetic"`` (default: geometric); ``beaver``.
+    rules : Rules or None
+        None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
+        when they name none) and ``beaver``.
     probabilities : callable or None
         ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
         with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
@@ -81,16 +83,10 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         ``"janowski"`` with a given ``probabilities``, else ``"janowski (SOURCE)"`` with the
         default source's method, as ``"janowski (net 0-ply)"``).
     """
-    if isinstance(position, str):
-        position = Position.from_id(position)
-    if not isinstance(position, Position):
-        raise TypeError(f"position: expected a Position or an ID, got {type(position).__name__}")
+    position = as_position(position)
     if not isinstance(cube, CubeState):
         raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
-    rules = as_rules(rules) if rules is not None else Rules(cube="geometric")
-    if rules.cube is None:
-        raise ValueError("rules.cube=None: cube decisions need cube='geometric' or "
-                         "'arithmetic'")
+    rules = cube_rules(rules)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
@@ -134,14 +130,24 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     return out
 
 
+def cube_rules(rules):
+    """The rules of a cube decision: ``rules`` (None: classic, as everywhere) with their
+    cube, the geometric cube when they name none (``cube=None`` is money play without a
+    cube, where there is nothing to decide)."""
+    rules = as_rules(rules)
+    return rules if rules.cube is not None else dataclasses.replace(rules, cube="geometric")
+
+
 def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):
     k = cube.stake
+    seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
               workers=workers, progress=False)
     nd = rollout(position, cube=CubeState(k, cube.owner, True), **kw)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
-           "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout"}
+           "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout",
+           "seed": seed}
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out

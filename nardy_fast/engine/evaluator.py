@@ -7,6 +7,7 @@ side's numbering.
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from nardy_fast.core._movegen import check_position
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.finish import final_outcome
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
@@ -143,11 +145,14 @@ class Evaluator:
         return self._searcher().equities(values)
 
     def evaluate(self, x, plies=0, exact=None):
-        """Evaluate positions for the side on roll.
+        """Evaluate for the side on roll: one ``Outcome`` for a ``Position`` or an ID.
 
         Parameters
         ----------
-        x : Position, position ID, list of either, or array_like (n, 2, 24) of uint8
+        x : Position or position ID
+            (An array ``(n, 2, 24)`` of uint8 boards, side on roll first, gives an
+            ``ndarray (n,)`` of equities, as ``evaluate_boards``; a list of positions
+            gives ``evaluate_many``'s frame with a ``DeprecationWarning``.)
         plies : {0, 1, 2, 3}
             Look-ahead (module ``_search``): 0 is the net itself.
         exact : bool, optional
@@ -155,37 +160,54 @@ class Evaluator:
 
         Returns
         -------
-        Outcome for one ``Position`` or ID; a ``DataFrame`` (one row per position,
-        indexed by ID: the ``OUTPUT_NAMES`` columns, ``p_lose``, ``equity``, ``method``)
-        for a list; an ``ndarray (n,)`` of equities for an array.
+        Outcome
+            ``method`` says how: ``"net 0-ply"`` ..., the race table's name, or
+            ``"final"`` for a finished game.
         """
         if isinstance(x, (Position, str)):
-            return self._outcome(as_position(x), plies, exact)
+            return self.outcomes([x], plies, exact)[0]
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
-            positions = [as_position(p) for p in x]
-            vals, methods = self.probabilities(np.stack([p.boards for p in positions]),
-                                               plies, exact, [p.side for p in positions])
-            frame = pd_frame(vals, methods, self.equities(vals),
-                             [p.id for p in positions])
-            return frame
-        vals, _ = self.probabilities(x, plies, exact)
+            warnings.warn("Evaluator.evaluate(list of positions) is deprecated: use "
+                          "evaluate_many (a DataFrame) or outcomes (a list of Outcomes)",
+                          DeprecationWarning, stacklevel=2)
+            return self.evaluate_many(x, plies, exact)
+        return self.evaluate_boards(x, plies, exact)
+
+    def evaluate_boards(self, boards, plies=0, exact=None):
+        """Equities ``ndarray (n,)`` (points per game, side on roll) of boards
+        ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering."""
+        vals, _ = self.probabilities(boards, plies, exact)
         return self.equities(vals)
+
+    def evaluate_many(self, positions, plies=0, exact=None):
+        """A DataFrame, one row per position indexed by ID: the ``OUTPUT_NAMES``
+        columns, ``p_lose``, ``equity`` and ``method``."""
+        import pandas as pd
+        positions = [as_position(p) for p in positions]
+        outs = self.outcomes(positions, plies, exact)
+        columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
+        return pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
+                            columns=columns, index=pd.Index([p.id for p in positions],
+                                                            name="id"))
 
     def outcomes(self, positions, plies=0, exact=None):
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
-        ``"net 0-ply"`` ... or the race table's name)."""
+        ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
+        just moved has borne off all 15) gets its result (``finish.final_outcome``,
+        method ``"final"``)."""
         positions = [as_position(p) for p in positions]
-        if not positions:
-            return []
-        vals, methods = self.probabilities(np.stack([p.boards for p in positions]), plies,
-                                           exact, [p.side for p in positions])
+        out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
+        live = [k for k, o in enumerate(out) if o is None]
+        if not live:
+            return out
+        vals, methods = self.probabilities(np.stack([positions[k].boards for k in live]),
+                                           plies, exact, [positions[k].side for k in live])
         eqs = self.equities(vals)
-        out = []
-        for v, m, e in zip(vals, methods, eqs):
+        for k, v, m, e in zip(live, vals, methods, eqs):
             d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
-            out.append(Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
-                               extra={"plies": int(plies)}, **d))
+            out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                             extra={"plies": int(plies)}, **d)
         return out
 
     def _outcome(self, position, plies, exact):
@@ -212,7 +234,7 @@ class Evaluator:
         plies = _check_plies(plies)
         res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
-        moves = {m.board: m for m in position.legal_moves(d1, d2, self.rules)}
+        moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
             m = moves[tuple(int(x) for x in res[k])]
@@ -232,7 +254,7 @@ class Evaluator:
         res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
                                              _check_plies(plies))
         best = tuple(int(x) for x in res[0])
-        return next(m for m in position.legal_moves(d1, d2, self.rules) if m.board == best)
+        return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
 
 
 _CACHE = {}
@@ -285,13 +307,3 @@ def check_boards(boards):
         if not a[k, 0].any() or not a[k, 1].any():
             raise ValueError(f"boards[{k}]: the game is over (a side has no checkers left)")
     return np.ascontiguousarray(a, dtype=np.uint8)
-
-
-def pd_frame(vals, methods, equities, index):
-    import pandas as pd
-    frame = pd.DataFrame(vals, columns=list(OUTPUT_NAMES), index=pd.Index(index, name="id"))
-    frame.insert(1, "p_lose", 1.0 - frame["p_win"])
-    frame["equity"] = equities
-    frame["method"] = methods
-    return frame
-

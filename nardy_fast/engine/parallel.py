@@ -17,7 +17,8 @@ Front ends
 ----------
 Pool workers never run the caller's ``__main__`` (``multiprocessing`` would otherwise
 re-run a script's top level in every worker, or fail on a script read from standard input
-with a ``BrokenProcessPool``).  So parallel runs work the same from a script with or
+with a ``BrokenProcessPool``; ``_nomain`` says how, and why it must patch the standard
+library).  So parallel runs work the same from a script with or
 without an ``if __name__ == "__main__":`` guard, ``python -``, ``python -c``, the
 interactive interpreter, IPython and Jupyter: the chunk functions live in this package.
 Work that refers to objects defined in ``__main__`` (a callable policy typed into a
@@ -33,12 +34,13 @@ import concurrent.futures as cf
 import itertools
 import multiprocessing
 import multiprocessing.context
-import multiprocessing.spawn
 import pickle
 import signal
 import warnings
 
 from nardy_fast.core._checks import usable_cores
+from nardy_fast.engine import _nomain
+from nardy_fast.engine._nomain import WORKER_PREFIX
 
 __all__ = ["run_chunks", "default_workers", "shutdown_pools", "unsendable"]
 
@@ -52,30 +54,6 @@ def default_workers():
 
 def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-# Worker processes are named with this prefix; ``multiprocessing`` leaves ``__main__`` out
-# of their preparation data (see the module docstring).
-WORKER_PREFIX = "nardy_fast-worker"
-
-
-def _preparation_data(name, _original=multiprocessing.spawn.get_preparation_data):
-    data = _original(name)
-    if str(name).startswith(WORKER_PREFIX):
-        data.pop("init_main_from_path", None)
-        data.pop("init_main_from_name", None)
-    return data
-
-
-def _no_main_in_workers():
-    """Install ``_preparation_data`` (once): what a new process learns about its parent
-    comes from ``multiprocessing.spawn.get_preparation_data(name)``, for the spawn and
-    forkserver start methods alike; processes not named ``WORKER_PREFIX...`` are served
-    exactly as before."""
-    if getattr(multiprocessing.spawn.get_preparation_data, "_nardy_fast", False):
-        return
-    _preparation_data._nardy_fast = True
-    multiprocessing.spawn.get_preparation_data = _preparation_data
 
 
 class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
@@ -92,7 +70,7 @@ class _SpawnWorker(multiprocessing.context.SpawnProcess):
 
 def _context():
     """A forkserver (else spawn) context whose processes do not run ``__main__``."""
-    _no_main_in_workers()
+    _nomain.install()
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.context.ForkServerContext()
         ctx.Process = _ForkServerWorker

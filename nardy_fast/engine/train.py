@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -77,21 +78,22 @@ def _lr(cfg, done):
     return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
 
 
-def train(path, games=1_000_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
+def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          until=None, progress=True, log=None):
+          until=None, progress=True, log=None, games=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
     ----------
     path : str or os.PathLike
         The net file.  A checkpoint of the same settings found there is resumed.
-    games : int
-        Self-play games in all.
-    seed : int
-        Root entropy of the dice and the initial weights.
+    n_games : int
+        Self-play games in all (``games=``: the old name, deprecated).
+    seed : int or None
+        Root entropy of the dice and the initial weights (None: fresh, recorded in the
+        net's ``meta["training"]["seed"]``; pass it again to resume).
     hidden, lam, lr, lr_final, batch, races :
         Net size and learning settings (``DEFAULTS``).
     rules : Rules, optional
@@ -119,7 +121,11 @@ def train(path, games=1_000_000, *, seed=0, hidden=DEFAULTS["hidden"], lam=DEFAU
     """
     rules = as_rules(rules)
     entropy = root_entropy(seed)
-    cfg = dict(games=int(games), seed=entropy, hidden=int(hidden), lam=float(lam),
+    if games is not None:
+        warnings.warn("train(games=...) is deprecated: use n_games", DeprecationWarning,
+                      stacklevel=2)
+        n_games = games
+    cfg = dict(games=int(n_games), seed=entropy, hidden=int(hidden), lam=float(lam),
                lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
                rules=rules.to_dict())
     if cfg["games"] < 1 or cfg["batch"] < 1:

@@ -175,6 +175,12 @@ class TwoSided:
             raise TypeError(f"mars: expected a MarsTable or None, got {type(table).__name__}")
         self._mars = table
 
+    def use_default_mars(self):
+        """Attach the classic ``mars_table()`` on first access when it has been built (the
+        cached default ``two_sided()`` does this; it never builds it); returns self."""
+        self._mars_default = True
+        return self
+
     def __repr__(self):
         return f"TwoSided(max_checkers={self.max_checkers}, boards={self.n_boards})"
 
@@ -580,9 +586,8 @@ class MarsTable:
 
 def _two_sided_restore(path, table, max_checkers, mars, mars_default):
     ts = TwoSided.load(path, False) if path is not None else TwoSided(table, max_checkers)
-    ts._mars = mars
-    ts._mars_default = mars_default
-    return ts
+    ts.mars = mars
+    return ts.use_default_mars() if mars_default else ts
 
 
 # ----------------------------------------------------------------------------------------
@@ -603,8 +608,7 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED):
     mc = check_int(max_checkers, 0, 14, "max_checkers")
     ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
                  lambda: TwoSided.build(mc, progress=False))
-    ts._mars_default = True
-    return ts
+    return ts.use_default_mars()
 
 
 def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):

@@ -180,7 +180,7 @@ def test_move_report_ranks_every_legal_move():
     pos = game_positions(6, "race")[24]
     dice = (5, 2)
     df = move_report(pos, dice, method="rollout", n_games=72, seed=3, **FAST)
-    moves = pos.legal_moves(*dice)
+    moves = pos.legal_moves(dice)
     assert len(df) == len(moves)
     assert set(df["id_after"]) == {pos.play(m).id for m in moves}
     assert list(df["rank"]) == list(range(1, len(df) + 1))
@@ -197,7 +197,7 @@ def test_move_report_ranks_every_legal_move():
 
 def test_move_report_single_move_and_winning_move():
     df = move_report(Position.initial(), (6, 5), n_games=36, **FAST)
-    assert len(df) == 1 and df["move"].iloc[0] == str(Position.initial().legal_moves(6, 5)[0])
+    assert len(df) == 1 and df["move"].iloc[0] == str(Position.initial().legal_moves((6, 5))[0])
     mover = np.zeros(24, np.uint8)
     mover[23] = 1
     opp = np.zeros(24, np.uint8)

@@ -41,12 +41,12 @@ def test_moves(capsys):
     code, out, err = run(capsys, "moves", pos.id, "5-3", "--json")
     assert code == 0
     got = json.loads(out)
-    moves = pos.legal_moves(5, 3)
+    moves = pos.legal_moves((5, 3))
     assert [m["id_after"] for m in got] == [pos.play(m).id for m in moves]
     assert [m["move"] for m in got] == [str(m) for m in moves]
     code, out, _ = run(capsys, "moves", "start", "33")
     assert code == 0
-    assert out.splitlines()[0] == f"white on roll, 33: {len(Position.initial().legal_moves(3, 3))} legal move(s)"
+    assert out.splitlines()[0] == f"white on roll, 33: {len(Position.initial().legal_moves((3, 3)))} legal move(s)"
     # rule book example 5 (White opened 5-5, Black throws 4-4): one checker leaves the
     # head under classic rules; the generalized head rule lets a second one go
     white = np.zeros(24, np.uint8)
@@ -55,8 +55,8 @@ def test_moves(capsys):
     black[0] = 15
     pos = Position.from_boards(black, white, "black")
     from nardy_fast import Rules
-    classic = pos.legal_moves(4, 4)
-    general = pos.legal_moves(4, 4, Rules(head_rule="generalized"))
+    classic = pos.legal_moves((4, 4))
+    general = pos.legal_moves((4, 4), Rules(head_rule="generalized"))
     assert [pos.play(m).opponent.tolist() for m in classic] == \
         [[14, 0, 0, 0, 1] + [0] * 19]
     assert [pos.play(m).opponent.tolist() for m in general] == \

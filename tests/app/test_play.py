@@ -1,5 +1,12 @@
-"""Terminal play (``nardy_fast.app.play``): a human turn, and the engine against itself."""
+"""Terminal play (``nardy_fast.app.play``): a human turn, the engine against itself, the
+opening throw, ``draw_rule``'s last turn and the rules."""
+import re
+
+import numpy as np
+
 import nardy_fast as nf
+from nardy_fast.app.play import play_terminal
+from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluator import Evaluator
 
 
@@ -47,3 +54,62 @@ def test_engine_plays_a_whole_game_against_itself(tmp_path):
     assert record.result() is not None
     again = nf.read_record(tmp_path / "g.mat")
     assert again.positions()[-1] == record.positions()[-1]
+
+
+def _answers(*texts):
+    it = iter(texts)
+    return lambda prompt: next(it)
+
+
+def test_the_opening_throw_decides_who_plays_white(tmp_path):
+    """Rule book section 8: the higher die of the opening throw plays White.  The engine
+    (0-ply) plays its turns; the human quits at its first turn."""
+    seen = set()
+    for seed in range(6):
+        said = []
+        rec = play_terminal(plies=0, seed=seed, out=str(tmp_path / f"{seed}.mat"),
+                            input_fn=_answers("quit"), print_fn=said.append)
+        you, engine = (int(x) for x in re.match(
+            r"opening throw: you (\d), the engine (\d)", said[0]).groups())
+        assert you != engine
+        assert (rec.white == "you") == (you > engine)
+        seen.add(rec.white)
+        if rec.white != "you":                      # the engine, White, moved first
+            assert len(rec.turns) == 1 and rec.turns[0].side == "white"
+    assert seen == {"you", "nardy_fast 0-ply"}      # both outcomes occur in six games
+
+
+def test_opening_dice_are_white_s_first_roll(tmp_path):
+    """``opening_roll="opening_dice"``: White plays the two dice of the opening throw."""
+    for seed in range(4):
+        said = []
+        rec = play_terminal(side="black", plies=0, seed=seed, out=str(tmp_path / "g.mat"),
+                            input_fn=_answers("quit"), print_fn=said.append,
+                            rules=Rules(opening_roll="opening_dice"))
+        a, b = (int(x) for x in re.findall(r"\d", said[0])[:2])
+        assert rec.turns[0].dice == (max(a, b), min(a, b))
+
+
+def test_black_gets_its_last_turn_under_draw_rule(tmp_path):
+    """White (the engine) bears off its last checker first; under draw_rule Black (the
+    human) still plays its last turn, bears off both checkers, and the game is a draw."""
+    white = np.zeros(24, np.uint8)
+    white[23] = 1
+    black = np.zeros(24, np.uint8)
+    black[23] = 2
+    start = nf.Position(white, black)
+    rec = play_terminal(side="black", plies=0, seed=1, out=str(tmp_path / "g.mat"),
+                        input_fn=_answers("24/off 24/off"), print_fn=lambda *a: None,
+                        rules=Rules(draw_rule=True), start=start)
+    assert [t.side for t in rec.turns] == ["white", "black"]
+    assert rec.result() == {"winner": None, "kind": "draw", "points": 0.0}
+    assert nf.read_record(tmp_path / "g.mat").rules.draw_rule
+
+
+def test_cli_play_takes_rules_and_a_start(tmp_path, monkeypatch):
+    from nardy_fast.app.cli import main
+    monkeypatch.setattr("builtins.input", lambda prompt: "quit")
+    out = tmp_path / "g.mat"
+    assert main(["play", "--rules", "scoring=extended", "--side", "white", "--plies", "0",
+                 "--seed", "3", "-o", str(out)]) == 0
+    assert nf.read_record(out).rules == Rules(scoring="extended")

@@ -89,4 +89,4 @@ def test_move_report_scores_a_drawing_last_turn_as_a_draw():
     assert list(mr["id_after"]) == [""] and float(mr["p_draw"].iloc[0]) == 1.0
     assert float(mr["equity"].iloc[0]) == 0.0
     with pytest.raises(ValueError, match="both sides have borne off"):
-        pos.play(pos.legal_moves(3, 1)[0])
+        pos.play(pos.legal_moves((3, 1))[0])

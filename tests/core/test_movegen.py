@@ -67,7 +67,7 @@ def test_worked_example_5_follows_example_of_white():
 
 
 def test_position_level_worked_example_1():
-    moves = Position.initial().legal_moves(6, 6)
+    moves = Position.initial().legal_moves((6, 6))
     assert [list(m.board) for m in moves] == [pts({1: 13, 7: 2})]
     assert sorted(m.steps for m in moves) == [((1, 7), (1, 7))]
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import START, dice, game_positions, hand_positions, pts, rules_variants
-from nardy_fast import Move, Position, successors
+from nardy_fast import Move, Position, Rules, successors
 
 
 def any_position():
@@ -138,7 +138,7 @@ def test_standard_base64_characters_rejected():
 @given(game_positions(), dice(), rules_variants())
 def test_legal_moves_match_successors(pos, roll, rules):
     d1, d2 = roll
-    moves = pos.legal_moves(d1, d2, rules)
+    moves = pos.legal_moves((d1, d2), rules)
     want = sorted(successors(pos.mover, pos.opponent, d1, d2, rules).tolist())
     assert sorted(list(m.board) for m in moves) == want
     for m in moves:
@@ -163,7 +163,7 @@ def test_legal_moves_match_successors(pos, roll, rules):
 def test_play_checks_its_argument():
     p = Position.initial()
     q = Position.from_boards(pts({1: 14, 12: 1}), START, "black")
-    move = q.legal_moves(2, 1)[0]
+    move = q.legal_moves((2, 1))[0]
     with pytest.raises(ValueError, match="generated for"):
         p.play(move)
     with pytest.raises(TypeError, match="Move"):
@@ -172,7 +172,16 @@ def test_play_checks_its_argument():
 
 def test_legal_moves_bad_dice():
     with pytest.raises(ValueError, match=r"dice\[1\]"):
-        Position.initial().legal_moves(3, 0)
+        Position.initial().legal_moves((3, 0))
+    with pytest.raises(ValueError, match="dice"):
+        Position.initial().legal_moves((3, 4, 5))
+
+
+def test_legal_moves_old_two_dice_form_is_deprecated():
+    pos = Position.initial()
+    with pytest.warns(DeprecationWarning, match="legal_moves"):
+        old = pos.legal_moves(6, 3, Rules(head_rule="generalized"))
+    assert old == pos.legal_moves((6, 3), Rules(head_rule="generalized"))
 
 
 def test_a_whole_game_by_play():
@@ -182,7 +191,7 @@ def test_a_whole_game_by_play():
     for _ in range(400):
         if p.is_over():
             break
-        moves = p.legal_moves(rng.randint(1, 6), rng.randint(1, 6))
+        moves = p.legal_moves((rng.randint(1, 6), rng.randint(1, 6)))
         q = p.play(rng.choice(moves))
         assert sum(q.off) >= sum(p.off)
         p = q

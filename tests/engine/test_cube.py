@@ -180,8 +180,11 @@ def test_first_turn_and_owner():
     d = cube_decision(pos, CubeState(4, "opponent"))
     assert d["double_action"] == "no raise"
     assert cube_decision(pos, rules=Rules(cube="geometric"))["method"] == "exact"
-    with pytest.raises(ValueError, match="cube=None"):
-        cube_decision(pos, rules=Rules())
+    # rules=None means classic, as everywhere; rules without a cube get the geometric one
+    want = cube_decision(pos, rules=Rules(cube="geometric"))
+    assert cube_decision(pos, rules=Rules()) == want == cube_decision(pos)
+    arith = cube_decision(pos, rules=Rules(cube="arithmetic"))
+    assert arith["take_point"] != want["take_point"]
 
 
 def test_model_uses_the_given_probabilities():
@@ -201,7 +204,7 @@ def test_default_source_is_the_evaluator():
     no exact table covers the position, and the method says so."""
     from nardy_fast.engine.evaluator import Evaluator
     pos = Position.initial()
-    pos = pos.play(pos.legal_moves(6, 5)[0])
+    pos = pos.play(pos.legal_moves((6, 5))[0])
     want = Evaluator.default().evaluate(pos)
     d = cube_decision(pos)
     assert want.method == "net 0-ply" and d["method"] == "janowski (net 0-ply)"

@@ -13,6 +13,7 @@ import nardy_fast as nf
 from naive_net import np_encode, np_equity, np_forward, positions_from_games
 from nardy_fast.core._dbfile import DatabaseError
 from nardy_fast.engine._net import N_INPUTS, Net
+from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluator import Evaluator
 
 
@@ -123,9 +124,56 @@ def test_evaluate_ids_and_positions():
     p = nf.Position.initial()
     o = ev.evaluate(p)
     assert o.method == "net 0-ply" and o.p_win + o.p_lose == pytest.approx(1.0)
-    frame = ev.evaluate([p.id, p.swap().id])
+    frame = ev.evaluate_many([p.id, p.swap().id])
     assert list(frame.index) == [p.id, p.swap().id]
     assert frame.loc[p.id, "equity"] == pytest.approx(o.equity)
+    with pytest.warns(DeprecationWarning, match="evaluate_many"):
+        old = ev.evaluate([p.id, p.swap().id])
+    assert old.equals(frame)
+    np.testing.assert_array_equal(ev.evaluate_boards(np.stack([p.boards])),
+                                  ev.evaluate(np.stack([p.boards])))
+
+
+def _finished(mover_checkers, side="white"):
+    """The side on roll has ``mover_checkers`` {index: count}; its opponent is all off."""
+    me = np.zeros(24, np.uint8)
+    for i, c in mover_checkers.items():
+        me[i] = c
+    return nf.Position(me, np.zeros(24, np.uint8), side=side)
+
+
+def test_a_finished_game_evaluates_to_its_result():
+    """The winning move's position used to be refused; its value is the game's result.
+    By hand (rule book section 6): the loser with 12 off has lost an oin (1 point), with
+    none off a mars (2 points; under extended scoring a koks, 3, when a checker is still
+    on its head)."""
+    ev = Evaluator.default()
+    o = ev.evaluate(_finished({20: 3}))
+    assert (o.p_win, o.p_lose, o.p_mars_loss, o.equity, o.method) == \
+        (0.0, 1.0, 0.0, -1.0, "final")
+    o = ev.evaluate(_finished({18: 15}))
+    assert (o.p_lose, o.p_mars_loss, o.equity) == (1.0, 1.0, -2.0)
+    ext = ev.with_rules(Rules(scoring="extended")).evaluate(_finished({0: 1, 18: 14}))
+    assert (ext.p_koks_loss, ext.equity) == (1.0, -3.0)
+    frame = ev.evaluate_many([_finished({20: 3}), nf.Position.initial()])
+    assert list(frame["method"]) == ["final", "net 0-ply"]
+
+
+def test_black_s_last_turn_under_draw_rule_is_valued_exactly():
+    """White has finished first; Black is on roll with its last turn (draw_rule).  Two
+    checkers on Black's point 24: every roll bears both off, a sure draw.  One checker on
+    point 13 (12 pips from off, 14 off already): only 3-3, 4-4, 5-5 and 6-6 carry it home
+    and off (4/36), otherwise an oin is lost: equity -32/36."""
+    ev = Evaluator.default().with_rules(Rules(draw_rule=True))
+    o = ev.evaluate(_finished({23: 2}, side="black"))
+    assert o.p_draw == pytest.approx(1.0, abs=1e-15) and o.p_lose == 0.0
+    o = ev.evaluate(_finished({12: 1}, side="black"))
+    assert o.p_draw == pytest.approx(4 / 36, abs=1e-15)
+    assert o.equity == pytest.approx(-32 / 36, abs=1e-15)
+    assert o.p_mars_loss == 0.0 and o.method == "final (last turn)"
+    # White on roll after Black finished: no last turn (Black moved second)
+    o = ev.evaluate(_finished({12: 1}, side="white"))
+    assert (o.p_draw, o.equity) == (0.0, -1.0)
 
 
 def test_races_of_both_homes_are_exact_and_switchable():
@@ -164,7 +212,7 @@ def test_one_ply_is_the_expectimax_of_zero_ply():
 def test_hint_ranks_every_legal_move():
     ev = Evaluator.default()
     pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
-    moves = pos.legal_moves(6, 3)
+    moves = pos.legal_moves((6, 3))
     h0 = ev.hint(pos, (6, 3))
     assert len(h0) == len(moves) and set(h0["move"]) == {str(m) for m in moves}
     assert (h0["equity"].diff().dropna() <= 0).all() and h0["diff"].iloc[0] == 0

@@ -151,3 +151,25 @@ def test_with_cloudpickle_unpicklable_work_goes_to_the_workers():
                    sizes=[1, 1, 1], workers=2, progress=False)
     assert [got[i][0] for i in range(3)] == [3, 6, 9]
     assert os.getpid() not in {pid for _, pid in got.values()}
+
+
+def test_the_hook_is_still_there():
+    """``engine._nomain`` wraps ``multiprocessing.spawn.get_preparation_data``: on this
+    Python the hook exists, names ``__main__`` for other processes, and the wrapper leaves
+    it out for the pool's workers only."""
+    import multiprocessing.spawn
+    import sys
+
+    from nardy_fast.engine import _nomain
+    _nomain.install()
+    assert multiprocessing.spawn.get_preparation_data is _nomain._preparation_data
+    main = sys.modules["__main__"]
+    has_main = getattr(main, "__file__", None) or getattr(main, "__spec__", None)
+    other = multiprocessing.spawn.get_preparation_data("SomeProcess-1")
+    worker = multiprocessing.spawn.get_preparation_data(_nomain.WORKER_PREFIX + "-1")
+    assert not {"init_main_from_path", "init_main_from_name"} & set(worker)
+    if has_main:                       # pytest's own __main__ is named for other processes
+        assert {"init_main_from_path", "init_main_from_name"} & set(other)
+    drop = ("init_main_from_path", "init_main_from_name", "name")
+    assert {k: v for k, v in other.items() if k not in drop} == \
+        {k: v for k, v in worker.items() if k != "name"}

@@ -870,7 +870,7 @@ def test_cube_last_roll_double_pass_and_opponents_cube():
 def test_cube_rollout_probabilities_hook_and_checks():
     pos = nf.Position.initial()
     for _ in range(3):                        # past both first turns
-        pos = pos.play(pos.legal_moves(6, 5)[0])
+        pos = pos.play(pos.legal_moves((6, 5))[0])
     calls = []
 
     def sure(p):
@@ -919,7 +919,7 @@ def test_cube_autodouble_from_the_start():
     assert abs(stakes[1] - 5 / 6) < 4 * se and abs(stakes.get(2, 0) - 5 / 36) < 4 * se
     assert r.extra["doubles_per_game"] == 0.0
     # not from the start: no autodouble
-    pos = nf.Position.initial().play(nf.Position.initial().legal_moves(6, 5)[0])
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves((6, 5))[0])
     r = rollout(pos, 36, seed=1, progress=False, policy="greedy", rules=Rules(
                 cube="geometric", autodouble=True), cube_probabilities=lambda p: 0.5)
     assert r.extra["final_stakes"] == {1: 1.0} and not r.extra["autodouble"]

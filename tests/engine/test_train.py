@@ -64,7 +64,7 @@ def test_finished_games_end_with_the_result():
 
 
 def test_training_is_reproducible_across_threads_and_resumes(tmp_path):
-    kw = dict(games=64, seed=3, hidden=16, batch=16, progress=False)
+    kw = dict(n_games=64, seed=3, hidden=16, batch=16, progress=False)
     a = train(tmp_path / "a.nfdb", threads=1, **kw)
     b = train(tmp_path / "b.nfdb", threads=2, **kw)
     np.testing.assert_array_equal(a.net.w1, b.net.w1)

@@ -1,0 +1,643 @@
+"""Bulk studies that resume: many positions rolled out (or evaluated), kept on disk.
+
+``study(positions, n_games, store=PATH, seed=S)`` rolls out every distinct position (an ID
+or a ``Position``) for ``n_games`` games, or evaluates it (``method="evaluate"``, n plies),
+writing the results to ``PATH`` batch by batch as they finish.  Run it again, after Ctrl-C,
+a crash or a ``kill -9``, and it reads what the store holds, skips those positions and
+plays the rest: at most the batches in flight are lost.  ``read_study(PATH)`` reads a store
+back into one pandas DataFrame.
+
+Seeds
+-----
+Position ``p`` of a study with seed ``S`` is rolled out exactly as
+``rollout(p, n_games, seed=position_seed(S, p), workers=1, ...)`` would: its seed is the
+first 16 bytes of SHA-256 of ``"nardy_fast.study|<S>|<position ID>"`` read as a big-endian
+integer.  A row therefore depends on the study's settings and the position only: never on
+the batch size, the worker count, a Dask cluster, where the study was interrupted, the
+order of the positions or which other positions the study holds (a study can be extended
+later with more positions).  A position listed twice is studied once: one row per distinct
+ID, in the order of first appearance.  Positions are independent (no common random
+numbers between them, unlike ``rollout_many``).
+
+Store
+-----
+A folder holding ``_study.json`` (the manifest: the study's identity -- method, rules,
+seed, policy, n_games, truncation, plies, the variance reduction asked of ``rollout`` and
+the estimator it chose, the mars table truncated games use, a digest of the net -- written
+before the first results)
+and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
+``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
+the rest at its end) are merged, so that a study of millions of positions stays a few
+hundred files.  Every file is written to a temporary name and renamed; each carries the
+identity's digest and a SHA-256 of its values in its schema metadata, and page checksums.
+A store of another study, a file of another study, or a corrupt or truncated file is
+refused with a ``ValueError`` naming the difference or the file, before anything is
+written.  Rows repeated across files (a merge killed before it removed its inputs, or two
+processes running the same study at once) are identical and read once.
+
+Why Parquet and not DuckDB: ``pyarrow`` is already the package's Parquet extra, DuckDB
+would be one more compiled dependency.  Appending a batch is writing one new file and
+renaming it, which is atomic on every local file system, so a killed study never leaves
+a half-written result that looks whole and needs no database lock or journal; a DuckDB
+file is a single-writer database whose on-disk format changes between releases.  A
+Parquet folder is read as one table by pandas, pyarrow, polars, Dask, Spark -- and by
+DuckDB itself (``SELECT * FROM 'store/*.parquet'``) -- while a DuckDB file is read by
+DuckDB alone.  What Parquet lacks, in-place updates and transactions over several files,
+a study does not need: results are only ever added, and a repeated row is harmless.
+
+Columns (one row per position, index ``position``: its ID)
+----------------------------------------------------------
+``equity`` (points per game, side on roll, under the rules' scoring), ``se_equity``,
+``n_games`` (games played; 0 when evaluated), the probabilities of ``QUANTITIES`` (per
+game, side on roll before it rolls) each with its standard error ``se_<name>`` (NaN where
+``rollout`` reports none; 0 for evaluations, which have no sampling error),
+``mean_length`` (plies; NaN when evaluated) and ``method`` (``"rollout"``, ``"net 1-ply"``
+or the exact race table's name).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import math
+import numbers
+import os
+import re
+import socket
+import time
+import warnings
+
+from nardy_fast.core import rng as _rng
+from nardy_fast.core._io import atomic_write, atomic_write_text
+from nardy_fast.core._resources import _alive
+from nardy_fast.core.position import Position, as_position
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.parallel import default_workers, run_chunks
+from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, POLICIES, rollout
+
+__all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
+           "COLUMNS", "METHODS", "COMPACT_EVERY", "MANIFEST"]
+
+KIND = "nardy_fast.study"
+FORMAT = 1                       # version of the store layout
+MANIFEST = "_study.json"   # "_": pyarrow and pandas skip it when reading the folder
+METHODS = ("rollout", "evaluate")
+QUANTITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
+              "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
+COLUMNS = (("position", "equity", "se_equity", "n_games")
+           + tuple(c for q in QUANTITIES for c in (q, "se_" + q)) + ("mean_length", "method"))
+COMPACT_EVERY = 256              # a run's part files are merged once this many are written
+EVAL_BATCH = {0: 2048, 1: 128, 2: 8, 3: 1}   # positions per task of an evaluation study
+_META_KEY = b"nardy_fast.study"                # schema metadata: the identity's digest
+_SUM_KEY = b"nardy_fast.study.values"          # and the SHA-256 of the file's values
+_PROBE_GAMES = 36
+
+
+# ----------------------------------------------------------------------------------------
+# seeds and input
+
+def position_seed(seed, position):
+    """The ``rollout`` seed of ``position`` (a Position or ID) in a study of ``seed``
+    (an int or SeedSequence): an int from SHA-256 of the study's entropy and the ID."""
+    entropy = _rng.root_entropy(seed)
+    pid = as_position(position).id
+    digest = hashlib.sha256(f"{KIND}|{entropy}|{pid}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
+def read_position_ids(path):
+    """The position IDs of a text file, one per line (blank lines and ``#`` comments
+    skipped); a bad ID raises ``ValueError`` naming the file and line."""
+    ids = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                ids.append(Position.from_id(text).id)
+            except ValueError as e:
+                raise ValueError(f"{os.fspath(path)} line {n}: {e}") from None
+    if not ids:
+        raise ValueError(f"{os.fspath(path)}: no position IDs in the file")
+    return ids
+
+
+def _distinct_ids(positions, known=frozenset()):
+    """The distinct IDs of ``positions``, in order of first appearance (checked: a bad
+    ID or a finished game raises ``ValueError`` naming its index; IDs in ``known``, those
+    of the store, were checked when they were studied)."""
+    if isinstance(positions, (str, Position)):
+        positions = [positions]
+    if hasattr(positions, "tolist"):                  # a pandas Series or Index
+        positions = positions.tolist()
+    ids, seen = [], set()
+    for i, p in enumerate(positions):
+        if isinstance(p, str) and p in known:
+            if p not in seen:
+                seen.add(p)
+                ids.append(p)
+            continue
+        pos = as_position(p, f"positions[{i}]")
+        if pos.is_over():
+            raise ValueError(f"positions[{i}] ({pos.id}): the game is over; a study takes "
+                             "positions where both sides have checkers on the board")
+        if pos.id not in seen:
+            seen.add(pos.id)
+            ids.append(pos.id)
+    if not ids:
+        raise ValueError("positions: empty; expected at least one position")
+    return ids
+
+
+# ----------------------------------------------------------------------------------------
+# the study's identity
+
+def _check_int(x, name, low):
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
+    if x < low:
+        raise ValueError(f"{name}={x}: must be >= {low}")
+    return int(x)
+
+
+def _policy_text(policy):
+    """A policy (or a tuple: side on roll, opponent) recorded by name: ``"net"``,
+    ``"net/greedy"``."""
+    parts = policy if isinstance(policy, tuple) else (policy,)
+    if len(parts) not in (1, 2) or not all(isinstance(p, str) for p in parts):
+        raise ValueError(f"policy={policy!r}: a study records its policy by name; expected "
+                         f"one of {', '.join(map(repr, POLICIES))} or a tuple of two")
+    parts = tuple("net" if p == "net:0" else p for p in parts)
+    for p in parts:
+        if p not in POLICIES:
+            raise ValueError(f"policy={p!r}: expected one of {', '.join(map(repr, POLICIES))}")
+    return "/".join(parts) if len(set(parts)) > 1 else parts[0]
+
+
+def _rollout_options(variance_reduction):
+    """``(keyword arguments for rollout, the value recorded)``: ``variance_reduction`` is
+    passed on only where ``rollout`` has it (None: rollout's own default, recorded)."""
+    params = inspect.signature(rollout).parameters
+    if "variance_reduction" not in params:
+        if variance_reduction is not None:
+            raise ValueError("variance_reduction: this version's rollout has no variance "
+                             "reduction; leave it None")
+        return {}, None
+    if variance_reduction is None:
+        return {}, _recorded(params["variance_reduction"].default)
+    return {"variance_reduction": variance_reduction}, _recorded(variance_reduction)
+
+
+def _recorded(value):
+    """``value`` as the manifest's JSON records it (others by their ``repr``)."""
+    return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
+
+
+def _net_digest():
+    from nardy_fast.engine.evaluator import DEFAULT_NET
+    with open(DEFAULT_NET, "rb") as f:
+        return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+class _Settings:
+    """The checked arguments of a study: ``identity`` (what the manifest records and a
+    resumed study must match) and ``spec`` (what each batch task gets)."""
+
+    def __init__(self, method, n_games, seed, policy, rules, truncate, plies,
+                 variance_reduction):
+        if method not in METHODS:
+            raise ValueError(f"method={method!r}: expected 'rollout' or 'evaluate'")
+        self.rules = as_rules(rules)
+        ident = {"method": method, "rules": self.rules.to_text()}
+        if method == "evaluate":
+            if n_games not in (None, 0):
+                raise ValueError(f"n_games={n_games!r}: method='evaluate' plays no games; "
+                                 "pass 0")
+            from nardy_fast.engine.evaluator import _check_plies
+            ident.update(plies=_check_plies(plies), net=_net_digest())
+            self.options = {}
+        else:
+            if truncate not in ("bearoff", None):
+                raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
+            self.options, vr = _rollout_options(variance_reduction)
+            ident.update(n_games=_check_int(n_games, "n_games", 1),
+                         seed=_rng.root_entropy(seed), policy=_policy_text(policy),
+                         truncate=truncate or "none", variance_reduction=vr)
+            if "net" in ident["policy"]:
+                ident["net"] = _net_digest()
+            ident["mars_table"], ident["estimator"] = self._probe(ident)
+        self.identity = ident
+        self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
+
+    def _probe(self, ident):
+        """A rollout of a short race (both sides home) with the study's settings: checks
+        every argument through ``rollout`` itself before anything is written; returns the
+        mars table (its checkers, 0 for none) truncated games use here and the estimator
+        (``extra["estimator"]``, ``"none"`` for plain rollouts)."""
+        home = [0] * 23 + [15]
+        o = rollout(Position.from_boards(home, home), min(ident["n_games"], _PROBE_GAMES),
+                    policy=self.policy(ident), seed=0, rules=self.rules,
+                    truncate=None if ident["truncate"] == "none" else "bearoff",
+                    workers=1, progress=False, **self.options)
+        return int(o.extra.get("mars_table", 0)), str(o.extra.get("estimator", "none"))
+
+    @staticmethod
+    def policy(ident):
+        parts = ident["policy"].split("/")
+        return parts[0] if len(parts) == 1 else tuple(parts)
+
+    def spec(self, ids):
+        return {"ids": list(ids), "identity": self.identity, "rules": self.rules,
+                "options": self.options}
+
+
+# ----------------------------------------------------------------------------------------
+# batches (run in the workers)
+
+def _row(pid, o):
+    row = {"position": pid, "equity": float(o.equity), "se_equity": float(o.se_equity),
+           "n_games": int(o.games)}
+    for q in QUANTITIES:
+        row[q] = float(getattr(o, q))
+        row["se_" + q] = float(getattr(o, "se_" + q, math.nan))
+    row["mean_length"] = float(o.mean_length)
+    row["method"] = str(o.method)
+    return row
+
+
+def _run_batch(spec):
+    """Worker entry point: one batch of position IDs -> a list of rows (``COLUMNS``)."""
+    ident = spec["identity"]
+    if ident["method"] == "evaluate":
+        return _evaluate_batch(spec)
+    rows = []
+    for pid in spec["ids"]:
+        o = rollout(pid, ident["n_games"], policy=_Settings.policy(ident),
+                    seed=position_seed(ident["seed"], pid), rules=spec["rules"],
+                    truncate=None if ident["truncate"] == "none" else "bearoff",
+                    workers=1, progress=False, **spec["options"])
+        if o.extra.get("interrupted") or o.games != ident["n_games"]:
+            raise KeyboardInterrupt           # Ctrl-C inside this process's rollout
+        if int(o.extra.get("mars_table", 0)) != ident["mars_table"]:
+            raise ValueError(
+                f"a worker on {socket.gethostname()} truncates with the mars table of "
+                f"{o.extra.get('mars_table')} checkers, the study with "
+                f"{ident['mars_table']}: build the same table there, or run locally")
+        rows.append(_row(pid, o))
+    return rows
+
+
+def _evaluate_batch(spec):
+    from nardy_fast.engine.evaluator import Evaluator
+    ev = Evaluator.default()
+    if ev.rules != spec["rules"]:
+        ev = ev.with_rules(spec["rules"])
+    outs = ev.outcomes(spec["ids"], plies=spec["identity"]["plies"])
+    return [_row(pid, o) for pid, o in zip(spec["ids"], outs)]
+
+
+# ----------------------------------------------------------------------------------------
+# the store
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ImportError("a study store is a Parquet dataset: pip install "
+                          "'nardy_fast[parquet]' (pyarrow)") from None
+    return pa, pq
+
+
+def _schema(pa, key):
+    types = {"position": pa.string(), "n_games": pa.int64(), "method": pa.string()}
+    return pa.schema([(c, types.get(c, pa.float64())) for c in COLUMNS],
+                     metadata={_META_KEY: key.encode()})
+
+
+def _problem(table, key, pa):
+    """What is wrong with a table read from a store of study ``key``, or None."""
+    meta = table.schema.metadata or {}
+    if meta.get(_META_KEY) != key.encode():
+        return (f"results of another study (its digest "
+                f"{meta.get(_META_KEY, b'none').decode(errors='replace')}, the manifest's "
+                f"{key})")
+    if not table.schema.equals(_schema(pa, key)):   # names and types (not the metadata)
+        return f"its columns or their types are not a study's ({', '.join(table.column_names)})"
+    if meta.get(_SUM_KEY) != _values_digest(table).encode():
+        return "corrupt study file (its values do not match their checksum)"
+    return None
+
+
+def _values_digest(table):
+    """SHA-256 (hex) of a table's values, column by column: page checksums do not cover
+    the page headers, this does."""
+    h = hashlib.sha256()
+    for name in COLUMNS:
+        column = table.column(name)
+        if name in ("position", "method"):
+            h.update("\0".join(column.to_pylist()).encode())
+        else:
+            h.update(column.to_numpy().tobytes())
+    return h.hexdigest()
+
+
+_TEMP = re.compile(r"^\.(.+?\.(?:parquet|json))\.(.+)-(\d+)\.[^.]*\.tmp")
+
+
+class _Store:
+    """A study folder: its manifest, its Parquet files, writing a batch and merging."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        if os.path.exists(self.path) and not os.path.isdir(self.path):
+            raise ValueError(f"store={self.path}: a file, not a study folder")
+        self.manifest = self._read_manifest()
+        self.run = f"{time.time_ns():x}-{os.getpid()}"
+        self.written, self.small = 0, []
+
+    def _read_manifest(self):
+        path = os.path.join(self.path, MANIFEST)
+        if not os.path.exists(path):
+            if os.path.isdir(self.path) and self.files():
+                raise ValueError(f"store={self.path}: has files but no {MANIFEST}: not a "
+                                 "study store (refused, nothing written)")
+            return None
+        try:
+            with open(path, encoding="utf-8") as f:
+                manifest = json.load(f)
+            ok = (manifest.get("kind") == KIND and isinstance(manifest.get("identity"), dict)
+                  and isinstance(manifest.get("key"), str))
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError) as e:
+            raise ValueError(f"{path}: corrupt or truncated study manifest ({e}); refused, "
+                             "nothing written") from None
+        if not ok:
+            raise ValueError(f"{path}: not a nardy_fast study manifest; refused")
+        if manifest.get("format") != FORMAT:
+            raise ValueError(f"{path}: study store format {manifest.get('format')}; this "
+                             f"version reads format {FORMAT}")
+        return manifest
+
+    def files(self):
+        """The visible files of the folder (results and anything else), sorted."""
+        return sorted(f for f in os.listdir(self.path) if not f.startswith("."))
+
+    def check(self, settings):
+        """Refuse a store of another study, naming every field that differs."""
+        if self.manifest is None:
+            return
+        stored, wanted = self.manifest["identity"], settings.identity
+        diff = [f"{k}: {stored.get(k)!r} in the store, {wanted.get(k)!r} here"
+                for k in sorted(set(stored) | set(wanted)) if stored.get(k) != wanted.get(k)]
+        if diff:
+            raise ValueError(f"store={self.path} belongs to another study ("
+                             + "; ".join(diff) + "); use another store or the same settings")
+
+    def read(self, key):
+        """The rows stored, as a DataFrame indexed by position ID (repeats read once)."""
+        pa, pq = _pyarrow()
+        tables = []
+        for name in self.files():
+            if name == MANIFEST:
+                continue
+            path = os.path.join(self.path, name)
+            if not name.endswith(".parquet"):
+                raise ValueError(f"{path}: not a file of a study store; refused")
+            tables.append(self._read_part(path, key, pa, pq))
+        if not tables:
+            return _empty_frame(key)
+        frame = pa.concat_tables(tables).to_pandas().set_index("position")
+        return frame[~frame.index.duplicated(keep="first")]
+
+    @staticmethod
+    def _read_part(path, key, pa, pq):
+        try:
+            table = pq.read_table(path, page_checksum_verification=True)
+            problem = _problem(table, key, pa)
+        except (pa.ArrowException, OSError, ValueError, TypeError) as e:
+            problem = f"corrupt or truncated study file ({e})"
+        if problem:
+            raise ValueError(f"{path}: {problem}; refused, nothing written (move the file "
+                             "away to recompute its positions)")
+        return table
+
+    def remove_stale_temps(self):
+        """Remove the temporary files that killed processes of this host left."""
+        host = socket.gethostname()
+        for name in os.listdir(self.path):
+            m = _TEMP.match(name)
+            if m and m.group(2) == host and not _alive(int(m.group(3))):
+                try:
+                    os.unlink(os.path.join(self.path, name))
+                except OSError:
+                    pass
+
+    def start(self, settings):
+        """Write the manifest of a new store (before its first results)."""
+        if self.manifest is not None:
+            return
+        from nardy_fast import __version__
+        manifest = {"kind": KIND, "format": FORMAT, "key": settings.key,
+                    "identity": settings.identity, "columns": list(COLUMNS),
+                    "nardy_fast": __version__,
+                    "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        atomic_write_text(os.path.join(self.path, MANIFEST),
+                          json.dumps(manifest, indent=1) + "\n")
+        self.manifest = manifest
+
+    def add(self, rows, settings):
+        """Write one finished batch as a part file; merge the run's parts every
+        ``COMPACT_EVERY``."""
+        pa, _ = _pyarrow()
+        self.start(settings)
+        table = pa.Table.from_pylist(rows, schema=_schema(pa, settings.key))
+        name = f"part-{self.run}-{self.written:07d}.parquet"
+        self.written += 1
+        self._write(name, table)
+        self.small.append((name, table))
+        if len(self.small) >= COMPACT_EVERY:
+            self.compact()
+
+    def compact(self):
+        """Merge this run's part files into one (written first, then the parts removed)."""
+        if len(self.small) < 2:
+            return
+        pa, _ = _pyarrow()
+        names, tables = zip(*self.small)
+        self._write(f"compact-{self.run}-{self.written:07d}.parquet", pa.concat_tables(tables))
+        self.written += 1
+        for name in names:
+            os.unlink(os.path.join(self.path, name))
+        self.small = []
+
+    def _write(self, name, table):
+        _, pq = _pyarrow()
+        table = table.replace_schema_metadata({**table.schema.metadata,
+                                               _SUM_KEY: _values_digest(table).encode()})
+        atomic_write(os.path.join(self.path, name),
+                     lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
+
+
+# ----------------------------------------------------------------------------------------
+# running
+
+def _batch_size(batch_size, identity, n_todo, parallelism):
+    """Positions per task: given, or about ``DEFAULT_CHUNK_GAMES`` games (evaluations:
+    ``EVAL_BATCH``), shrunk so that every worker gets about 4 tasks."""
+    if batch_size is not None:
+        return _check_int(batch_size, "batch_size", 1)
+    if identity["method"] == "evaluate":
+        size = EVAL_BATCH[identity["plies"]]
+    else:
+        size = max(1, DEFAULT_CHUNK_GAMES // identity["n_games"])
+    return max(1, min(size, -(-n_todo // (4 * parallelism))))
+
+
+def _parallelism(workers, client):
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:                 # a client without workers yet
+            return 1
+    return default_workers() if workers is None else _check_int(workers, "workers", 1)
+
+
+class _Bar:
+    """A tqdm bar over positions: positions per second and the time left."""
+
+    def __init__(self, progress, total, done):
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            self.bar = tqdm(total=total, initial=done, desc="study", unit="pos",
+                            smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                            "[{elapsed}<{remaining}, {rate_noinv_fmt}]")
+
+    def update(self, n):
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _run(store, settings, todo, batch, workers, client, progress, total):
+    """Play the batches of ``todo``, writing each as it finishes; (new rows, interrupted)."""
+    specs = [settings.spec(todo[k:k + batch]) for k in range(0, len(todo), batch)]
+    new = []
+    bar = _Bar(progress, total, total - len(todo))
+
+    def on_result(i, rows):
+        store.add(rows, settings)
+        new.extend(rows)
+        bar.update(len(rows))
+
+    try:
+        interrupted = run_chunks(_run_batch, specs, on_result,
+                                 sizes=[len(s["ids"]) for s in specs], workers=workers,
+                                 client=client, progress=False, desc="study")
+    finally:
+        bar.close()
+    store.compact()              # not after an error: the parts written stay as they are
+    return new, interrupted
+
+
+def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, policy="net",
+          rules=None, truncate="bearoff", variance_reduction=None, workers=None,
+          client=None, batch_size=None, progress=True):
+    """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
+
+    Parameters
+    ----------
+    positions : iterable of Position or position IDs (list, pandas Series, ...)
+        Each distinct position is studied once.  Not finished games.
+    n_games : int
+        Games per position (``method="rollout"``); 0 or None for ``"evaluate"``.
+    store : str or path
+        The study's folder (created if needed); see the module docstring.
+    seed : None, int or numpy.random.SeedSequence
+        The study's seed (position seeds: ``position_seed``).  None: the store's seed when
+        it has one, else fresh entropy (recorded in the manifest).
+    method : {"rollout", "evaluate"}
+        Roll out with ``rollout``, or evaluate with the shipped net at ``plies`` plies
+        (``Evaluator.evaluate``; exact tables in races of both homes).
+    policy, rules, truncate
+        As for ``rollout`` (policies by name only: ``"net"``, ``"greedy"``, ... or a tuple
+        of two).
+    variance_reduction : None or a value ``rollout`` takes
+        Passed to ``rollout`` when given (None: its default); part of the identity.
+    workers, client
+        ``1``: this process; None: all local cores (a process pool); ``n``: a pool of n;
+        ``client``: a ``dask.distributed.Client``.  They never change the numbers.
+    batch_size : int or None
+        Positions per task and per file written (default: about ``DEFAULT_CHUNK_GAMES``
+        games, at least 4 tasks per worker).  At most the batches running are lost when a
+        study is killed; the numbers never depend on it.
+    progress : bool
+        A tqdm bar with positions per second and the time left.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct position (index ``position``, first-appearance order) with
+        the ``COLUMNS`` of the module docstring, old rows from the store and new ones
+        alike.  ``attrs``: ``study`` (the identity), ``store``, ``complete`` (False after
+        Ctrl-C: the rows finished so far, with a warning; run again to resume).
+
+    Raises
+    ------
+    ValueError
+        A bad position (naming its index), argument, a store of another study (naming
+        what differs), a corrupt or truncated store file (naming it).
+    """
+    import pandas as pd
+    st = _Store(store)
+    if seed is None and st.manifest is not None:
+        seed = st.manifest["identity"].get("seed")
+    settings = _Settings(method, n_games, seed, policy, rules, truncate, plies,
+                         variance_reduction)
+    st.check(settings)
+    done = st.read(settings.key) if os.path.isdir(st.path) else None
+    known = set() if done is None else set(done.index)
+    ids = _distinct_ids(positions, known)
+    todo = [p for p in ids if p not in known]
+    if todo:
+        os.makedirs(st.path, exist_ok=True)
+        st.remove_stale_temps()
+        batch = _batch_size(batch_size, settings.identity, len(todo),
+                            _parallelism(workers, client))
+        new, interrupted = _run(st, settings, todo, batch, workers, client, progress,
+                                len(ids))
+    else:
+        new, interrupted = [], False
+    frames = [] if done is None else [done]
+    if new:
+        frames.append(pd.DataFrame(new, columns=list(COLUMNS)).set_index("position"))
+    frame = pd.concat(frames) if frames else _empty_frame(settings.key)
+    present = set(frame.index)
+    frame = frame.loc[[p for p in ids if p in present]]
+    frame.attrs.update(study=dict(settings.identity), store=st.path,
+                       complete=len(frame) == len(ids))
+    if interrupted:
+        warnings.warn(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept "
+                      f"in {st.path}; run it again to resume", RuntimeWarning, stacklevel=2)
+    return frame
+
+
+def _empty_frame(key):
+    pa, _ = _pyarrow()
+    return _schema(pa, key).empty_table().to_pandas().set_index("position")
+
+
+def read_study(store):
+    """A study store read back: one DataFrame indexed by position ID (sorted), the
+    ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
+    that is no study, a corrupt or truncated file: ``ValueError`` naming it."""
+    st = _Store(store)
+    if st.manifest is None:
+        raise ValueError(f"store={st.path}: no study here (no {MANIFEST})")
+    frame = st.read(st.manifest["key"]).sort_index()
+    frame.attrs.update(study=dict(st.manifest["identity"]), store=st.path)
+    return frame

@@ -1,0 +1,364 @@
+"""Bulk studies (nardy_fast.analysis.study): one row per position equal to its own rollout, the same
+numbers whatever the batches, workers, Dask or interruptions, and stores that refuse what
+is not theirs."""
+import hashlib
+import importlib
+import inspect
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("pyarrow")
+
+import nardy_fast as nf  # noqa: E402
+from nardy_fast.app.cli import main  # noqa: E402
+from nardy_fast.core.record import random_game  # noqa: E402
+
+study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
+SEED = 11
+GAMES = 36
+FAST = dict(policy="greedy", progress=False)        # C policy: a few ms per position
+
+
+def ids_of(n, seed=0):
+    """``n`` distinct contact positions from random games (side on roll of the record)."""
+    out = []
+    k = seed
+    while len(out) < n:
+        for p in random_game(seed=k, max_turns=60).positions()[10::7]:
+            if not p.is_over() and p.id not in out:
+                out.append(p.id)
+        k += 1
+    return out[:n]
+
+
+IDS = ids_of(12)
+
+
+def seed_of(seed, pid):
+    """The documented position seed, computed here from its definition."""
+    return int.from_bytes(hashlib.sha256(f"nardy_fast.study|{seed}|{pid}".encode())
+                          .digest()[:16], "big")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The study of IDS run once, uninterrupted, in this process."""
+    store = tmp_path_factory.mktemp("ref") / "s"
+    return nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)
+
+
+def parts(store):
+    return sorted(f for f in os.listdir(store) if f.endswith(".parquet")
+                  and not f.startswith("."))
+
+
+def test_each_row_is_the_rollout_of_its_position(reference):
+    assert list(reference.index) == IDS and reference.index.name == "position"
+    assert reference.attrs["complete"] and (reference["n_games"] == GAMES).all()
+    for pid in IDS[:4]:
+        o = nf.rollout(pid, GAMES, seed=seed_of(SEED, pid), policy="greedy", workers=1,
+                       progress=False)
+        row = reference.loc[pid]
+        assert (row["equity"], row["se_equity"], row["p_win"], row["se_p_win"],
+                row["p_mars_loss"], row["mean_length"]) == \
+            (o.equity, o.se_equity, o.p_win, o.se_p_win, o.p_mars_loss, o.mean_length)
+    assert study_mod.position_seed(SEED, IDS[0]) == seed_of(SEED, IDS[0])
+
+
+@pytest.mark.parametrize("kw", [dict(batch_size=1, workers=1), dict(batch_size=5, workers=2),
+                                dict(workers=2)])
+def test_same_numbers_for_any_batches_and_workers(reference, tmp_path, kw):
+    frame = nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, **kw, **FAST)
+    pd.testing.assert_frame_equal(frame, reference)
+    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
+    if "batch_size" in kw:        # one file per batch (the run's parts merged into one)
+        assert len(parts(tmp_path / "s")) == 1
+
+
+def test_repeats_and_positions_count_once(reference, tmp_path):
+    given = [IDS[2], nf.Position.from_id(IDS[0]), IDS[2], IDS[1], IDS[0]]
+    frame = nf.study(pd.Series(given), GAMES, store=tmp_path / "s", seed=SEED, workers=1,
+                     **FAST)
+    assert list(frame.index) == [IDS[2], IDS[0], IDS[1]]
+    pd.testing.assert_frame_equal(frame, reference.loc[[IDS[2], IDS[0], IDS[1]]])
+    assert len(nf.read_study(tmp_path / "s")) == 3
+
+
+def counting(monkeypatch):
+    """Count the positions each batch task plays (in this process: workers=1)."""
+    played = []
+    run = study_mod._run_batch
+
+    def run_batch(spec):
+        played.extend(spec["ids"])
+        return run(spec)
+
+    monkeypatch.setattr(study_mod, "_run_batch", run_batch)
+    return played
+
+
+def test_a_study_extended_later_keeps_its_rows(reference, tmp_path, monkeypatch):
+    nf.study(IDS[:5], GAMES, store=tmp_path / "s", seed=SEED, workers=1, **FAST)
+    played = counting(monkeypatch)
+    frame = nf.study(IDS[3:], GAMES, store=tmp_path / "s", seed=SEED, workers=1, **FAST)
+    assert sorted(played) == sorted(IDS[5:])                 # the stored ones skipped
+    pd.testing.assert_frame_equal(frame, reference.loc[IDS[3:]])
+    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
+
+
+def test_resume_after_a_crash_gives_the_same_numbers(reference, tmp_path, monkeypatch):
+    add, written = study_mod._Store.add, []
+
+    def add_then_crash(self, rows, settings):
+        if len(written) == 6:                      # after three batches of two
+            raise OSError("disk full (simulated)")
+        add(self, rows, settings)
+        written.extend(r["position"] for r in rows)
+
+    monkeypatch.setattr(study_mod._Store, "add", add_then_crash)
+    with pytest.raises(OSError, match="simulated"):
+        nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, workers=1, batch_size=2,
+                 **FAST)
+    assert len(nf.read_study(tmp_path / "s")) == 6            # three batches of two kept
+    monkeypatch.setattr(study_mod._Store, "add", add)
+    played = counting(monkeypatch)
+    frame = nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, workers=1, batch_size=2,
+                     **FAST)
+    assert sorted(played) == sorted(set(IDS) - set(written))
+    pd.testing.assert_frame_equal(frame, reference)
+
+
+def test_ctrl_c_keeps_the_finished_batches(reference, tmp_path, monkeypatch):
+    run, calls = study_mod._run_batch, []
+
+    def interrupt_third(spec):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return run(spec)
+
+    monkeypatch.setattr(study_mod, "_run_batch", interrupt_third)
+    with pytest.warns(RuntimeWarning, match="4 of 12 positions done"):
+        part = nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, workers=1,
+                        batch_size=2, **FAST)
+    assert not part.attrs["complete"]
+    pd.testing.assert_frame_equal(part, reference.loc[IDS[:4]])
+    monkeypatch.setattr(study_mod, "_run_batch", run)
+    pd.testing.assert_frame_equal(nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED,
+                                           workers=1, **FAST), reference)
+
+
+def test_resume_after_sigkill(reference, tmp_path):
+    """A real process killed with SIGKILL mid-study: the rerun finishes it with the same
+    numbers and removes the temporary files the dead process left."""
+    store = tmp_path / "s"
+    script = textwrap.dedent(f"""
+        import nardy_fast as nf
+        nf.study({IDS!r}, {GAMES}, store={str(store)!r}, seed={SEED}, workers=1,
+                 batch_size=1, policy="greedy", progress=False)
+        import time; time.sleep(60)     # never reached before the kill if it is slow
+        """)
+    slow = textwrap.dedent("""
+        import importlib, time
+        s = importlib.import_module("nardy_fast.analysis.study")
+        run = s._run_batch
+        s._run_batch = lambda spec: (time.sleep(0.3), run(spec))[1]
+        """)
+    proc = subprocess.Popen([sys.executable, "-c", slow + script])
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (store.is_dir() and len(parts(store)) >= 3):
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    done = len(nf.read_study(store))
+    assert 3 <= done < len(IDS)
+    stale = store / f".part-x.parquet.{os.uname().nodename}-{proc.pid}.abc.tmp.parquet"
+    stale.write_bytes(b"half a file")
+    frame = nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)
+    pd.testing.assert_frame_equal(frame, reference)
+    assert not stale.exists()
+
+
+def test_dask_cluster_gives_the_local_numbers(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        frame = nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, client=client,
+                         batch_size=3, **FAST)
+    pd.testing.assert_frame_equal(frame, reference)
+
+
+def test_merged_parts_and_repeated_rows(reference, tmp_path, monkeypatch):
+    monkeypatch.setattr(study_mod, "COMPACT_EVERY", 3)
+    store = tmp_path / "s"
+    nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, batch_size=1, **FAST)
+    names = parts(store)             # 12 batches: merged by 3s (4 files), nothing left over
+    assert len(names) == 4 and all(n.startswith("compact-") for n in names)
+    shutil.copy(store / names[0], store / "part-copy.parquet")    # a merge killed mid-way
+    pd.testing.assert_frame_equal(nf.read_study(store), reference.sort_index())
+
+
+def test_seed_none_resumes_with_the_stored_seed(reference, tmp_path):
+    nf.study(IDS[:3], GAMES, store=tmp_path / "s", seed=SEED, workers=1, **FAST)
+    frame = nf.study(IDS, GAMES, store=tmp_path / "s", workers=1, **FAST)
+    pd.testing.assert_frame_equal(frame, reference)
+    assert frame.attrs["study"]["seed"] == SEED
+
+
+@pytest.mark.parametrize("change, field", [
+    (dict(seed=SEED + 1), "seed"), (dict(policy="random"), "policy"),
+    (dict(rules=nf.Rules(head_rule="generalized")), "rules"), (dict(n_games=72), "n_games"),
+    (dict(truncate=None), "truncate"), (dict(method="evaluate", n_games=0), "method")])
+def test_a_store_of_another_study_is_refused(reference, tmp_path, change, field):
+    store = tmp_path / "s"
+    nf.study(IDS[:2], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    before = {n: (store / n).read_bytes() for n in os.listdir(store)}
+    kw = dict(n_games=GAMES, seed=SEED, workers=1, **FAST) | change
+    with pytest.raises(ValueError, match=f"belongs to another study.*{field}"):
+        nf.study(IDS, store=store, **kw)
+    assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "manifest", "foreign"])
+def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
+    store = tmp_path / "s"
+    nf.study(IDS[:4], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    part = store / parts(store)[0]
+    if damage == "truncate":
+        part.write_bytes(part.read_bytes()[:-40])
+        bad = part
+    elif damage == "flip":                      # a byte of the data pages, not the footer
+        data = bytearray(part.read_bytes())
+        data[40] ^= 0xFF
+        part.write_bytes(bytes(data))
+        bad = part
+    elif damage == "manifest":
+        bad = store / "_study.json"
+        bad.write_text(bad.read_text()[:30])
+    else:                                       # a part of another study copied in
+        nf.study(IDS[:1], GAMES, store=tmp_path / "o", seed=SEED + 1, workers=1, **FAST)
+        bad = store / "part-other.parquet"
+        shutil.copy(tmp_path / "o" / parts(tmp_path / "o")[0], bad)
+    before = {n: (store / n).read_bytes() for n in os.listdir(store)}
+    for call in (lambda: nf.read_study(store),
+                 lambda: nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)):
+        with pytest.raises(ValueError, match=str(bad.name)):
+            call()
+    assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
+
+
+def test_a_flipped_bit_is_refused_or_harmless(reference, tmp_path):
+    """Flip one bit at every 23rd byte of a stored file: each read either refuses the file
+    (page checksums, the values' SHA-256, the Parquet structure) or returns the very same
+    values (a bit of the footer's statistics, say)."""
+    store = tmp_path / "s"
+    nf.study(IDS[:3], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    part = store / parts(store)[0]
+    data = part.read_bytes()
+    refused = 0
+    for offset in range(0, len(data), 23):
+        flipped = bytearray(data)
+        flipped[offset] ^= 1 << (offset % 8)
+        part.write_bytes(bytes(flipped))
+        try:
+            frame = nf.read_study(store)
+        except ValueError as e:
+            assert part.name in str(e)
+            refused += 1
+            continue
+        pd.testing.assert_frame_equal(frame, reference.loc[IDS[:3]].sort_index())
+    assert refused > len(data) // 23 // 4
+
+
+def test_what_is_not_a_study_store(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not a study store"):
+        nf.study(IDS[:1], GAMES, store=tmp_path, seed=SEED, workers=1, **FAST)
+    assert os.listdir(tmp_path) == ["notes.txt"]
+    with pytest.raises(ValueError, match="a file, not a study folder"):
+        nf.study(IDS[:1], GAMES, store=tmp_path / "notes.txt", seed=SEED, **FAST)
+    with pytest.raises(ValueError, match="no study here"):
+        nf.read_study(tmp_path / "empty")
+
+
+def test_bad_input_names_the_position_or_line(tmp_path):
+    with pytest.raises(ValueError, match=r"positions\[1\]"):
+        nf.study([IDS[0], "W_not_an_id"], GAMES, store=tmp_path / "s", seed=1, **FAST)
+    with pytest.raises(ValueError, match="policy"):
+        nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, policy=lambda c, o: c.sum(1))
+    with pytest.raises(ValueError, match="n_games"):
+        nf.study(IDS[:1], 0, store=tmp_path / "s", seed=1, **FAST)
+    with pytest.raises(ValueError, match="method"):
+        nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, method="exact", **FAST)
+    assert not (tmp_path / "s").exists()                     # nothing written
+    f = tmp_path / "ids.txt"
+    f.write_text(f"# three\n{IDS[0]}\n\n{IDS[1]}  # ok\nW_bad\n")
+    with pytest.raises(ValueError, match="ids.txt line 5"):
+        study_mod.read_position_ids(f)
+
+
+def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
+    has = "variance_reduction" in inspect.signature(nf.rollout).parameters
+    if not has:
+        with pytest.raises(ValueError, match="variance_reduction"):
+            nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, variance_reduction=True,
+                     workers=1, **FAST)
+        frame = nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, workers=1, **FAST)
+        assert frame.attrs["study"]["variance_reduction"] is None
+        assert frame.attrs["study"]["estimator"] == "none"
+    else:
+        frame = nf.study(IDS[:1], GAMES, store=tmp_path / "s", seed=1, workers=1,
+                         variance_reduction=False, **FAST)
+        assert frame.attrs["study"]["variance_reduction"] is False
+        o = nf.rollout(IDS[0], GAMES, seed=seed_of(1, IDS[0]), policy="greedy", workers=1,
+                       progress=False, variance_reduction=False)
+        assert frame["equity"].iloc[0] == o.equity
+        assert frame.attrs["study"]["estimator"] == o.extra.get("estimator", "none")
+
+
+def test_evaluate_method(tmp_path):
+    frame = nf.study(IDS, 0, store=tmp_path / "s", method="evaluate", plies=1, workers=1,
+                     progress=False)
+    direct = nf.Evaluator.default().evaluate_many(IDS, plies=1)
+    assert list(frame.index) == IDS
+    assert frame["equity"].tolist() == direct["equity"].tolist()
+    assert frame["p_win"].tolist() == direct["p_win"].tolist()
+    assert (frame["se_equity"] == 0).all() and (frame["n_games"] == 0).all()
+
+
+def test_command_line(reference, tmp_path, capsys):
+    f = tmp_path / "ids.txt"
+    f.write_text("\n".join(IDS + IDS[:2]) + "\n")
+    argv = ["study", str(f), "--games", str(GAMES), "--seed", str(SEED), "--store",
+            str(tmp_path / "s"), "--policy", "greedy", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{len(IDS)} of {len(IDS)} positions done" in out
+    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
+    f.write_text(f"{IDS[0]}\nW_bad\n")
+    assert main(argv) == 1
+    assert "ids.txt line 2" in capsys.readouterr().err
+    argv[argv.index("--seed") + 1] = str(SEED + 1)
+    f.write_text(f"{IDS[0]}\n")
+    assert main(argv) == 1
+    assert "belongs to another study (seed" in capsys.readouterr().err
+
+
+def test_progress_bar_counts_positions(tmp_path, capsys):
+    nf.study(IDS[:4], GAMES, store=tmp_path / "s", seed=SEED, workers=1, batch_size=1,
+             policy="greedy", progress=True)
+    err = capsys.readouterr().err
+    assert "study" in err and "4/4" in err and "pos/s" in err and "<00:00" in err
