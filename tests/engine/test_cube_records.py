@@ -46,7 +46,7 @@ def start(kind, side="white"):
 def finish(rec, dice=(6, 1)):
     """Append the turn that bears off the mover's last checker."""
     pos = rec.positions()[-1]
-    move = next(m for m in pos.legal_moves(*dice, rec.rules) if sum(m.board) == 0)
+    move = next(m for m in pos.legal_moves(dice, rec.rules) if sum(m.board) == 0)
     rec.append(dice, move.steps)
     return rec
 
@@ -54,7 +54,7 @@ def finish(rec, dice=(6, 1)):
 def play_on(rec, dice):
     """Append a legal turn that does not end the game (the first such move)."""
     pos = rec.positions()[-1]
-    move = next(m for m in pos.legal_moves(*dice, rec.rules) if sum(m.board) > 0)
+    move = next(m for m in pos.legal_moves(dice, rec.rules) if sum(m.board) > 0)
     rec.append(dice, move.steps)
     return rec
 

@@ -88,7 +88,7 @@ def test_net_equity_is_the_rule_book_points_of_its_probabilities(positions, scor
         assert o.equity == pytest.approx(book_equity(v, scoring), abs=2e-6), o.method
         kinds += [v[2] + v[5], v[3] + v[6]]
     assert (kinds > 0.05).all()          # koks and home mars both weigh in the sample
-    frame = ev.evaluate([p.id for p in sample], plies=plies)
+    frame = ev.evaluate_many([p.id for p in sample], plies=plies)
     for row in frame.itertuples():
         v = [getattr(row, n) for n in NAMES]
         assert row.equity == pytest.approx(book_equity(v, scoring), abs=2e-6)

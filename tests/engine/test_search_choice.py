@@ -133,11 +133,11 @@ def sample_positions(n, seed):
         pos = nf.Position.initial()
         for _ in range(int(rng.integers(12, 50))):
             d = tuple(int(x) for x in rng.integers(1, 7, 2))
-            moves = pos.legal_moves(*d)
+            moves = pos.legal_moves(d)
             pos = pos.play(moves[int(rng.integers(len(moves)))])
         dice = tuple(int(x) for x in rng.integers(1, 7, 2))
         if (pos.is_contact() and pos.mover[:18].any() and pos.opponent[:18].any()
-                and len(pos.legal_moves(*dice)) >= 6):
+                and len(pos.legal_moves(dice)) >= 6):
             out.append((pos, dice))
     return out
 
@@ -266,7 +266,7 @@ def race_positions(n, seed):
                 b[18 + int(rng.integers(0, 6))] += 1
         dice = tuple(int(x) for x in rng.integers(1, 7, 2))
         pos = nf.Position(boards[0], boards[1])
-        if len(pos.legal_moves(*dice)) >= 2:
+        if len(pos.legal_moves(dice)) >= 2:
             out.append((pos, dice))
     return out
 
