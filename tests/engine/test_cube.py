@@ -173,6 +173,7 @@ def test_arithmetic_and_beaver_exact():
     assert d["action"] == "no double, beaver"
 
 
+@pytest.mark.slow
 def test_first_turn_and_owner():
     pos = race([19], [24])
     d = cube_decision(pos, CubeState(1, "centre", first_turn=True))
