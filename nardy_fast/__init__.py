@@ -33,6 +33,10 @@ from nardy_fast.analysis.report import (convergence_report, error_rates, game_re
 from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
 from nardy_fast.analysis.study import read_study, study
 from nardy_fast.tables import bearoff
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
+from nardy_fast.engine.met import match_equity_table
+from nardy_fast.engine.matchplay import simulate_matches
 
 __version__ = "0.1.0"
 
@@ -93,9 +97,10 @@ def __getattr__(name):
 
 
 __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move",
-           "Outcome", "Position", "Rules", "WHITE", "as_position", "bearoff",
-           "convergence_report", "cube_analysis", "cube_decision", "cube_error_rates",
-           "cube_report", "error_rates", "game_report", "move_report", "pip_report",
-           "plot_board", "race_probabilities", "race_report", "random_game", "read_record",
-           "read_study", "rollout", "rollout_many", "study", "successors", "win_report",
-           "write_record", "get_include", "__version__"]
+           "MatchRecord", "MatchRules", "MatchState", "Outcome", "Position", "Rules", "WHITE",
+           "as_position", "bearoff", "convergence_report", "cube_analysis", "cube_decision",
+           "cube_error_rates", "cube_report", "error_rates", "game_report",
+           "match_equity_table", "move_report", "pip_report", "plot_board",
+           "race_probabilities", "race_report", "random_game", "read_match", "read_record",
+           "read_study", "rollout", "rollout_many", "simulate_matches", "study", "successors",
+           "win_report", "write_match", "write_record", "get_include", "__version__"]

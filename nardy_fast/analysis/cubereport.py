@@ -23,7 +23,7 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
 
 
 def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
-                n_games=2000, seed=None, method="auto", workers=None):
+                n_games=2000, seed=None, method="auto", workers=None, match=None):
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -31,9 +31,10 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
     positions : Position, str, or an iterable of them (IDs accepted)
     rules : Rules
         With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
-    probabilities, tables, n_games, seed, method, workers
+    probabilities, tables, n_games, seed, method, workers, match
         As for ``cube_decision`` (the cubeless source of the model can be any function of a
-        position, e.g. a neural evaluator).
+        position, e.g. a neural evaluator; with ``match`` the values are match winning
+        chances at its score, every position having its side on roll).
 
     Returns
     -------
@@ -66,7 +67,7 @@ def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, ta
     for i, pos in enumerate(positions):
         pos = as_position(pos, f"positions[{i}]")
         d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
-                          method, workers)
+                          method, workers, match)
         d["position"] = pos.id
         rows.append(d)
     frame = pd.DataFrame(rows, columns=_COLUMNS)

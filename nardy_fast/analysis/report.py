@@ -46,6 +46,9 @@ mark                   --      ``""``, ``"doubtful"`` (equity_loss >= 0.04), ``"
 turn                   --      1-based turn (one side's move) of a game record
 player                 --      the player's name in a game record
 dice                   --      the roll, ``"64"``
+mwc, se_mwc            prob.   the mover's match winning chance at ``match=`` and its SE
+emg                    points  its money equivalent (GNU Backgammon's EMG)
+mwc_loss, emg_loss     --      match winning chance lost against the best move, and in EMG
 =====================  ======  ===========================================================
 
 ``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
@@ -300,7 +303,7 @@ def _outcome_row(o, rules):
 
 def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-               progress=False, plies=0):
+               progress=False, plies=0, match=None):
     """Win, mars and equity of each position for the side on roll.
 
     Parameters
@@ -315,29 +318,44 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     plies : {0, 1, 2}
         Look-ahead of the evaluator.
     rules : Rules, dict or None
+    match : MatchState or None
+        The match score (by colour; ``nardy_fast.core.matchrules``): adds ``mwc``, ``se_mwc``
+        (the side on roll's match winning chance and its SE, ``met.mwc_of_outcome``)
+        and ``emg`` (its money equivalent).
 
     Returns
     -------
     pandas.DataFrame
         ``id, side, method, p_win, p_mars_win, p_lose, p_mars_loss`` (+ koks/home mars
         with extended scoring, ``p_draw`` with the draw rule), ``equity, se_*, ci95_*,
-        games`` (see the module table).
+        games`` (see the module table), and the match columns.
     """
     seed = root_entropy(seed)
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
     outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
                          client, progress, plies)
-    rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules)}
-            for p, o in zip(pos_list, outs)]
-    return _seeded(_frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules)), seed)
+    rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules),
+             **_match_row(o, p.side, match)} for p, o in zip(pos_list, outs)]
+    extra = [] if match is None else ["mwc", "se_mwc", "emg"]
+    return _seeded(_frame(rows, index, ["id", "side", "method"] + _outcome_columns(rules)
+                          + extra), seed)
+
+
+def _match_row(o, side, match):
+    if match is None:
+        return {}
+    from nardy_fast.analysis.matchreport import match_row
+    return match_row(o, side, match)
 
 
 # -- move report -------------------------------------------------------------------------
 def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
                 rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-                progress=False, plies=0):
-    """Every legal move of ``position`` for ``dice``, ranked by the mover's equity.
+                progress=False, plies=0, match=None):
+    """Every legal move of ``position`` for ``dice``, ranked by the mover's equity (with
+    ``match``, a ``MatchState`` by colour: by the mover's match winning chance ``mwc``,
+    with ``mwc_loss`` and its money equivalent ``emg_loss``).
 
     Each move is scored by the position after it, the opponent on roll: the mover's
     equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
@@ -373,12 +391,17 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
         o = _draw_outcome() if after is None else next(outs).flipped()
         rows.append({"move": str(m) if m.steps else "pass",
                      "id_after": "" if after is None else after.id,
-                     "method": o.method, **_outcome_row(o, rules)})
+                     "method": o.method, **_outcome_row(o, rules),
+                     **_match_row(o, pos.side, match)})
     cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
         [c for c in _outcome_columns(rules) if c != "equity"]
+    key = "equity" if match is None else "mwc"
     df = _frame(rows)
-    df = df.sort_values("equity", ascending=False, kind="mergesort").reset_index(drop=True)
+    df = df.sort_values(key, ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
+    if match is not None:
+        from nardy_fast.analysis.matchreport import add_losses
+        cols += add_losses(df, pos.side, match)
     df["rank"] = np.arange(1, len(df) + 1)
     return _seeded(df[cols], seed)
 
@@ -386,7 +409,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
 # -- game report -------------------------------------------------------------------------
 def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
                 method="auto", policy="net", truncate="bearoff", workers=None, client=None,
-                progress=False, plies=0, cube=False, cube_probabilities=None):
+                progress=False, plies=0, cube=False, cube_probabilities=None, match=None):
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -412,6 +435,10 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
         raise) and ``take_loss`` (points the opponent lost by its answer);
         ``cube.cube_error_rates`` sums them per side.
+    match : MatchState or None
+        The score at the start of the game (by colour): ``win_prob`` adds ``mwc`` (the
+        mover's match winning chance), ``analyse`` ranks moves by it and adds
+        ``mwc_loss`` and ``emg_loss`` (``error_rates`` then counts them too).
 
     Returns
     -------
@@ -436,8 +463,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
     positions = record.positions()
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse,
-              plies=plies)
-    outs = evaluate_many(positions, method, **kw) if win_prob else None
+              plies=plies, match=match)
+    outs = evaluate_many(positions, method, **{k: v for k, v in kw.items() if k != "match"}) \
+        if win_prob else None
     kw["progress"] = False
     rows = []
     bar = None
@@ -466,6 +494,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
                         "p_lose": o.p_lose, "p_mars_loss": o.p_mars_loss, "equity": o.equity,
                         "se_equity": o.se_equity,
                         "p_win_white": o.p_win if white_first else o.p_lose})
+            if match is not None:
+                row["mwc"] = _match_row(o, pos.side, match)["mwc"]
         if analyse:
             row.update(_analyse_turn(pos, turn, method, kw))
         rows.append(row)
@@ -489,14 +519,19 @@ def _line_no(record, k):
 def _analyse_turn(pos, turn, method, kw):
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
              "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
+    if kw.get("match") is not None:                 # a match: losses in MWC and EMG
+        empty.update(mwc_loss=math.nan, emg_loss=math.nan)
     if turn is None:
         return empty
     moves = pos.legal_moves(turn.dice, kw["rules"])
     played = _board_after(pos, turn)
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
-        return {"n_moves": 1, "best_move": best, "equity_played": math.nan,
-                "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
+        out = {"n_moves": 1, "best_move": best, "equity_played": math.nan,
+               "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
+        if kw.get("match") is not None:
+            out.update(mwc_loss=0.0, emg_loss=0.0)
+        return out
     mr = move_report(pos, turn.dice, method=method, **kw)
     after_id = "" if not (any(played) or pos.opponent.any()) else \
         Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
@@ -506,9 +541,13 @@ def _analyse_turn(pos, turn, method, kw):
     best = mr["move"].iloc[0]
     if mr["id_after"].iloc[0] == after_id:          # the played move, in its own step order
         best = " ".join(f"{a}/{b}" for a, b in turn.steps) or "pass"
-    return {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
-            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
-            "mark": mark(eq_best - eq_played)}
+    out = {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
+           "equity_best": eq_best, "equity_loss": eq_best - eq_played,
+           "mark": mark(eq_best - eq_played)}
+    if "mwc_loss" in mr.columns:
+        from nardy_fast.analysis.matchreport import turn_losses
+        out.update(turn_losses(mr, after_id))
+    return out
 
 
 def mark(equity_loss):
@@ -530,7 +569,9 @@ def error_rates(report):
 
     Returns a DataFrame indexed by ``side`` with ``player, turns, decisions`` (turns with
     more than one legal move), ``errors`` (equity_loss > 0.001 points), ``equity_lost``
-    (points), ``error_rate`` (mean points lost per decision, x 1000: "millipoints") and,
+    (points; EMG at a match), ``error_rate`` (mean points lost per decision, x 1000:
+    "millipoints"), at a match ``mwc_lost`` and ``mwc_error_rate`` (match winning
+    chances lost, in total and per decision x 1000) and,
     when the report has marks, ``n_doubtful``, ``n_error``, ``n_blunder``: the moves of
     each mark (the highest threshold of ``MARKS`` the move reached).
     """
@@ -546,6 +587,11 @@ def error_rates(report):
     out["errors"] = g.apply(lambda s: int((s > 1e-3).sum())).reindex(out.index, fill_value=0)
     out["equity_lost"] = g.sum().reindex(out.index, fill_value=0.0)
     out["error_rate"] = 1000 * out["equity_lost"] / out["decisions"].where(out["decisions"] > 0)
+    if "mwc_loss" in dec.columns:                  # a match: the losses in match chances
+        m = dec.groupby("side", sort=False)["mwc_loss"]
+        out["mwc_lost"] = m.sum().reindex(out.index, fill_value=0.0)
+        out["mwc_error_rate"] = (1000 * out["mwc_lost"]
+                                 / out["decisions"].where(out["decisions"] > 0))
     if "mark" in dec.columns:
         for name, _ in MARKS:
             out["n_" + name] = (

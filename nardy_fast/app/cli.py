@@ -1,7 +1,7 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
-build|query``, ``report``, ``analyse``, ``cube``, ``train``, ``demo``; ``nardy-fast <command>
+build|query``, ``report``, ``analyse``, ``cube``, ``met``, ``train``, ``demo``; ``nardy-fast <command>
 --help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
 """
@@ -87,8 +87,8 @@ def build_parser():
     sub.required = True
     for add in (
             _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
-            _parser_report, _parser_analyse, _parser_hint, _parser_play, _parser_train,
-            _parser_cube, _parser_demo):
+            _parser_report, _parser_analyse, _parser_hint, _parser_play, _parser_met,
+            _parser_train, _parser_cube, _parser_demo):
         add(sub)
     return p
 
@@ -439,10 +439,14 @@ def _save_both(report, df, folder, stem):
 
 
 def _parser_analyse(sub):
-    s = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game record",
+    s = sub.add_parser("analyse", aliases=["analyze"],
+                       help="analyse a game record or a match transcript",
                        description="Replay a game record (checking every move), evaluate "
                                    "each position and rank the legal moves of each turn; "
-                                   "reports the equity lost per turn and per player.")
+                                   "reports the equity lost per turn and per player.  A "
+                                   "match transcript (' N point match') is analysed game "
+                                   "by game at the match score (losses in match winning "
+                                   "chances and EMG), per player and in total.")
     s.add_argument("record", help="game record file")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
@@ -452,8 +456,27 @@ def _parser_analyse(sub):
     s.set_defaults(func=cmd_analyse)
 
 
+def _analyse_match(args):
+    from nardy_fast.analysis import matchreport, report
+    rep = matchreport.analyse_match(args.record, n_games=args.games, seed=args.seed,
+                                    policy=args.policy, workers=args.workers,
+                                    truncate=_truncate(args), progress=args.progress)
+    er = matchreport.match_error_rates(rep)
+    print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        files = _save_both(report, rep, args.out, "match_analysis")
+        files.append(report.save(er, os.path.join(args.out, "match_error_rates.csv")))
+        print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
 def cmd_analyse(args):
     from nardy_fast.analysis import report
+    from nardy_fast.core.matchrecord import looks_like_match
+
+    with open(args.record, encoding="utf-8", errors="replace") as f:
+        if looks_like_match(f.read(4096)):
+            return _analyse_match(args)
 
     client = _client(args.scheduler)
     try:
@@ -529,16 +552,69 @@ def _parser_play(sub):
     s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
                    help="the engine's look-ahead (default 1)")
     s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
-    s.add_argument("-o", "--out", default="game.mat", help="record file (default game.mat)")
+    s.add_argument("-o", "--out", default=None,
+                   help="record file (default game.mat, match.mat with --match)")
+    s.add_argument("--match", type=positive_int, default=None, metavar="N",
+                   help="play a match to N points (without the cube) instead of one game")
     s.set_defaults(func=cmd_play)
 
 
 def cmd_play(args, input_fn=None):
+    input_fn = input_fn or (lambda prompt: input(prompt))
+    if args.match is not None:
+        from nardy_fast.app.playmatch import play_match_terminal
+        play_match_terminal(args.match, plies=args.plies, seed=args.seed,
+                            out=args.out or "match.mat", input_fn=input_fn)
+        return
     from nardy_fast.app.play import play_terminal
 
-    play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
-                  input_fn=input_fn or (lambda prompt: input(prompt)), rules=args.rules,
+    play_terminal(side=args.side, plies=args.plies, seed=args.seed,
+                  out=args.out or "game.mat", input_fn=input_fn, rules=args.rules,
                   start=None if args.start is None else _position(args.start))
+
+
+def _parser_met(sub):
+    s = sub.add_parser("met", help="the match equity table",
+                       description="Print the match equity table: the chance that the side "
+                                   "needing the row's points wins against the column's, "
+                                   "before the opening roll.  --rollout redoes the rollouts "
+                                   "of the start it rests on, --write the shipped tables "
+                                   "(package data).")
+    s.add_argument("--length", type=positive_int, default=15, help="points (default 15)")
+    s.add_argument("--cube", action="store_true", help="the cubeful table")
+    s.add_argument("--crawford", action="store_true", help="with the Crawford rule (cube)")
+    s.add_argument("--rollout", action="store_true",
+                   help="roll out the start again (every variant) and store it")
+    s.add_argument("--write", action="store_true", help="recompute and store the tables")
+    s.add_argument("--workers", type=positive_int, default=None, help="worker processes")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_met)
+
+
+def cmd_met(args):
+    import dataclasses
+
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.core.rules import as_rules
+    from nardy_fast.engine import met
+    if args.rollout:
+        met.write_start_data(workers=args.workers)
+        print(f"wrote {met.DATA_FILE}")
+    if args.write:
+        met.write_tables()
+        print(f"wrote {met.TABLE_FILE}")
+    rules = as_rules(args.rules)
+    if args.cube and rules.cube is None:
+        rules = dataclasses.replace(rules, cube="geometric")
+    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
+    if args.json:
+        print(m.to_json(orient="split", indent=1))
+        return
+    print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
+          f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
+    print(m.to_string(float_format=lambda v: f"{v:.3f}"))
 
 
 def _parser_train(sub):

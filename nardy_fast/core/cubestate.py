@@ -8,7 +8,7 @@ head rule's first turn (section 3), from the position: no side raises while it h
 checkers on its head (``Position.is_first_turn``; records, rollouts and the command line
 apply it so).  ``Position.diagram(cube=...)`` and ``plot_board(..., cube=...)`` show it.
 
-``record_step``/``record_state`` apply a game record's cube actions on replay.  The cube
+``CubeReplay`` applies a game record's cube actions on replay.  The cube
 model and decisions live in ``nardy_fast.engine.cube``; cube reports in
 ``nardy_fast.analysis.cubereport``.
 """
@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "record_step",
-           "record_state"]
+__all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "CubeReplay"]
 
 OWNERS = ("centre", "mover", "opponent")
 MAX_STAKE = 16                 # arithmetic stakes: the cap (the cube is dead there)
@@ -98,51 +97,65 @@ def next_stake(progression, stake):
     raise ValueError(f"progression={progression!r}: expected 'geometric' or 'arithmetic'")
 
 
-def record_step(c, rules, position, state):
-    """Apply the cube action ``c`` of a game record (``record.CubeAction``) before a turn
-    from ``position``: ``state = [stake, owner colour or None, pending (doubler, stake) or
-    None, result]``, updated in place.  ValueError when it breaks the rules (section 7a)."""
-    stake, owner, pending = state[0], state[1], state[2]
-    if rules.cube is None:
-        raise ValueError("a cube action, but the rules have no cube "
-                         "(Rules cube=geometric or arithmetic)")
-    if state[3] is not None:
-        raise ValueError("the game was already over")
-    if c.action == "double":
-        if pending is not None:
-            raise ValueError(f"the raise to {pending[1]} was not answered")
+@dataclass
+class CubeReplay:
+    """The cube while a game record is replayed, for ``record``: the ``stake``, the
+    ``owner`` colour (None: in the middle), the raise waiting for an answer ``pending``
+    (``(doubler colour, stake)`` or None) and the ``result`` of a dropped raise (a
+    ``GameRecord.result`` dict, or None)."""
+
+    stake: int = 1
+    owner: str | None = None
+    pending: tuple | None = None
+    result: dict | None = None
+
+    def step(self, c, rules, position):
+        """Apply the record's cube action ``c`` (``record.CubeAction``) before a turn from
+        ``position``.  ValueError when it breaks the rules (section 7a)."""
+        if rules.cube is None:
+            raise ValueError("a cube action, but the rules have no cube "
+                             "(Rules cube=geometric or arithmetic)")
+        if self.result is not None:
+            raise ValueError("the game was already over")
+        if c.action == "double":
+            self._raise(c, rules, position)
+            return
+        if self.pending is None:
+            raise ValueError("no raise to answer")
+        doubler, offered = self.pending
+        if c.side == doubler:
+            raise ValueError(f"{c.side} answers its own raise")
+        if c.action == "drop":
+            self.result = {"winner": doubler, "kind": "drop", "points": float(self.stake)}
+        elif c.action == "take":
+            if c.stake != offered:
+                raise ValueError(f"takes {c.stake}, the raise was to {offered}")
+            self.stake, self.owner = offered, c.side
+        else:
+            if not rules.beaver:
+                raise ValueError("a beaver, but the rules have beaver=false")
+            want = next_stake(rules.cube, offered)
+            if c.stake != want:
+                raise ValueError(f"beaver to {c.stake}, expected {want}")
+            self.stake, self.owner = c.stake, c.side
+        self.pending = None
+
+    def _raise(self, c, rules, position):
+        if self.pending is not None:
+            raise ValueError(f"the raise to {self.pending[1]} was not answered")
         if c.side != position.side:
             raise ValueError(f"only the side on roll ({position.side}) may raise")
-        if owner not in (None, c.side):
-            raise ValueError(f"{owner} owns the cube, {c.side} may not raise")
+        if self.owner not in (None, c.side):
+            raise ValueError(f"{self.owner} owns the cube, {c.side} may not raise")
         if position.is_first_turn():
             raise ValueError("no raise on the first turn (rule book 7a)")
-        want = next_stake(rules.cube, stake)
+        want = next_stake(rules.cube, self.stake)
         if c.stake != want:
             raise ValueError(f"raise to {c.stake}, the next stake is {want}")
-        state[2] = (c.side, c.stake)
-        return
-    if pending is None:
-        raise ValueError("no raise to answer")
-    if c.side == pending[0]:
-        raise ValueError(f"{c.side} answers its own raise")
-    if c.action == "drop":
-        state[3] = {"winner": pending[0], "kind": "drop", "points": float(stake)}
-    elif c.action == "take":
-        if c.stake != pending[1]:
-            raise ValueError(f"takes {c.stake}, the raise was to {pending[1]}")
-        state[0], state[1] = pending[1], c.side
-    else:
-        if not rules.beaver:
-            raise ValueError("a beaver, but the rules have beaver=false")
-        want = next_stake(rules.cube, pending[1])
-        if c.stake != want:
-            raise ValueError(f"beaver to {c.stake}, expected {want}")
-        state[0], state[1] = c.stake, c.side
-    state[2] = None
+        self.pending = (c.side, c.stake)
 
-
-def record_state(state, side):
-    """The ``CubeState`` seen by ``side`` (a colour) from a ``record_step`` state."""
-    owner = "centre" if state[1] is None else ("mover" if state[1] == side else "opponent")
-    return CubeState(state[0], owner)
+    def seen_by(self, side):
+        """The ``CubeState`` seen by ``side`` (a colour)."""
+        owner = ("centre" if self.owner is None
+                 else "mover" if self.owner == side else "opponent")
+        return CubeState(self.stake, owner)

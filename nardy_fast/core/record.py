@@ -59,6 +59,7 @@ import numpy as np
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
+from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
 from nardy_fast.core.gameloop import play_turns
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position
@@ -534,16 +535,14 @@ def apply_steps(mover, opponent, dice, steps):
 
 
 def _cube_step(c, rules, pos, state, label):
-    """Apply cube action c before a turn from pos (``cube.record_step``)."""
-    from nardy_fast.core.cubestate import record_step
+    """Apply cube action c before a turn from pos (``CubeReplay.step``)."""
     try:
-        record_step(c, rules, pos, state)
+        state.step(c, rules, pos)
     except ValueError as e:
         raise RecordError(f"{label}: {e}") from None
 
 
 def _replay(record):
-    from nardy_fast.core.cubestate import record_state
     rules = as_rules(record.rules)
     pos = record.start
     positions = [pos]
@@ -551,7 +550,7 @@ def _replay(record):
     white_started = pos.side == WHITE
     last_turn = False
     cube = sorted(record.cube, key=lambda c: c.before)
-    state = [1, None, None, None]          # stake, owner, pending raise, result by a drop
+    state = CubeReplay()
     cubes = []
     j = 0
 
@@ -562,19 +561,20 @@ def _replay(record):
             j += 1
             _cube_step(c, rules, pos, state,
                        f"turn {k + 1}: cube action {j} ({c.side}: {c}) before it")
-        if state[2] is not None and k < len(record.turns):
-            raise RecordError(f"turn {k + 1}: the raise to {state[2][1]} was not answered")
+        if state.pending is not None and k < len(record.turns):
+            raise RecordError(f"turn {k + 1}: the raise to {state.pending[1]} was not "
+                              "answered")
         if rules.cube is not None:
-            cubes.append(record_state(state, pos.side))
+            cubes.append(state.seen_by(pos.side))
 
     for k, turn in enumerate(record.turns, 1):
         label = f"turn {k} ({turn.side} {turn.dice[0]}{turn.dice[1]}: " \
                 f"{format_steps(turn.steps) or 'pass'})"
         if result is None:
             cube_actions(k - 1)
-        if state[3] is not None:
+        if state.result is not None:
             raise RecordError(f"{label}: the game was already over "
-                              f"({_result_text(state[3])}) after a drop")
+                              f"({_result_text(state.result)}) after a drop")
         if result is not None:
             raise RecordError(f"{label}: the game was already over "
                               f"({_result_text(result)}) after turn {k - 1}")
@@ -611,16 +611,16 @@ def _replay(record):
             result = game_result(pos, rules, finisher=turn.side)
     if result is None and not (last_turn and result is None):
         cube_actions(len(record.turns))
-        if state[3] is not None:
-            result = state[3]
+        if state.result is not None:
+            result = state.result
     elif rules.cube is not None:
-        cubes.append(record_state(state, pos.side))
+        cubes.append(state.seen_by(pos.side))
     if j < len(cube):
         raise RecordError(f"cube action {j + 1} ({cube[j].side}: {cube[j]}): the game was "
                           f"already over")
     if result is not None and rules.cube is not None and result["kind"] not in ("draw",
                                                                              "drop"):
-        result = {"winner": result["winner"], "kind": "win", "points": float(state[0])}
+        result = {"winner": result["winner"], "kind": "win", "points": float(state.stake)}
     if last_turn and result is None:
         return positions, None, cubes
     return positions, result, cubes

@@ -40,8 +40,8 @@ def default_probabilities(rules):
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=None, method="auto", workers=None):
-    """The money cube decision of the side on roll.
+                  x=None, n_games=2000, seed=None, method="auto", workers=None, match=None):
+    """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
     ----------
@@ -72,6 +72,12 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
     workers : int or None
         The rollouts' workers (``rollout``).
+    match : MatchState or None
+        Decide at the match score (``nardy_fast.engine.met.match_cube_decision``: Zadeh's model
+        and Janowski's efficiency ``x`` through the match equity table, with the cube of
+        ``match`` or else ``cube``):
+        the values are then match winning chances, ``equity`` the one after the right
+        actions, and ``take_point`` the table's; ``rules`` and ``method`` are not used.
 
     Returns
     -------
@@ -86,6 +92,8 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     position = as_position(position)
     if not isinstance(cube, CubeState):
         raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if match is not None:
+        return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
@@ -136,6 +144,26 @@ def cube_rules(rules):
     cube, where there is nothing to decide)."""
     rules = as_rules(rules)
     return rules if rules.cube is not None else dataclasses.replace(rules, cube="geometric")
+
+
+def _match_decision(position, cube, probabilities, match, x):
+    """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
+    from nardy_fast.engine import met
+    from nardy_fast.engine.evaluator import _check_match
+    _check_match(match, [position])
+    if match.cube is None:
+        match = dataclasses.replace(match, cube=cube)
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    source = probabilities or default_probabilities(match.rules.rules)
+    value = source(position)
+    x = efficiency(position) if x is None else x
+    out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)
+    out["equity"] = out.pop("mwc")
+    out["x"] = float(x)
+    if probabilities is None:
+        out["method"] = f"zadeh ({value.method})"
+    return out
 
 
 def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):

@@ -12,13 +12,14 @@ import warnings
 import numpy as np
 
 from nardy_fast.core import _dbfile
-from nardy_fast.engine import _search
+from nardy_fast.engine import _search, met
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 from nardy_fast.tables._racetables import RaceTables
-from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.finish import final_outcome
+from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
@@ -144,7 +145,7 @@ class Evaluator:
         """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
         return self._searcher().equities(values)
 
-    def evaluate(self, x, plies=0, exact=None):
+    def evaluate(self, x, plies=0, exact=None, match=None):
         """Evaluate for the side on roll: one ``Outcome`` for a ``Position`` or an ID.
 
         Parameters
@@ -157,6 +158,11 @@ class Evaluator:
             Look-ahead (module ``_search``): 0 is the net itself.
         exact : bool, optional
             Races of both homes from the bear-off tables (default: ``self.exact``).
+        match : MatchState, optional
+            The match score (``nardy_fast.core.matchrules``); its ``on_roll`` must be the
+            positions' side on roll.  Adds the match winning chance of the side on roll
+            (``extra["mwc"]``, the net's outcome probabilities through the match equity
+            table, ``nardy_fast.engine.met``) and its money equivalent ``extra["emg"]``.
 
         Returns
         -------
@@ -165,57 +171,75 @@ class Evaluator:
             ``"final"`` for a finished game.
         """
         if isinstance(x, (Position, str)):
-            return self.outcomes([x], plies, exact)[0]
+            return self.outcomes([x], plies, exact, match)[0]
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
             warnings.warn("Evaluator.evaluate(list of positions) is deprecated: use "
                           "evaluate_many (a DataFrame) or outcomes (a list of Outcomes)",
                           DeprecationWarning, stacklevel=2)
-            return self.evaluate_many(x, plies, exact)
-        return self.evaluate_boards(x, plies, exact)
+            return self.evaluate_many(x, plies, exact, match)
+        return self.evaluate_boards(x, plies, exact, match)
 
-    def evaluate_boards(self, boards, plies=0, exact=None):
+    def evaluate_boards(self, boards, plies=0, exact=None, match=None):
         """Equities ``ndarray (n,)`` (points per game, side on roll) of boards
-        ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering."""
+        ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering; with
+        ``match``, match winning chances."""
         vals, _ = self.probabilities(boards, plies, exact)
+        if match is not None:
+            _check_match(match, [])
+            return met.mwc_of_values(vals, match)
         return self.equities(vals)
 
-    def evaluate_many(self, positions, plies=0, exact=None):
+    def evaluate_many(self, positions, plies=0, exact=None, match=None):
         """A DataFrame, one row per position indexed by ID: the ``OUTPUT_NAMES``
-        columns, ``p_lose``, ``equity`` and ``method``."""
+        columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
         import pandas as pd
         positions = [as_position(p) for p in positions]
-        outs = self.outcomes(positions, plies, exact)
+        outs = self.outcomes(positions, plies, exact, match)
         columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
-        return pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
-                            columns=columns, index=pd.Index([p.id for p in positions],
-                                                            name="id"))
+        frame = pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
+                             columns=columns, index=pd.Index([p.id for p in positions],
+                                                             name="id"))
+        if match is not None:
+            frame["mwc"] = [o.extra["mwc"] for o in outs]
+            frame["emg"] = [o.extra["emg"] for o in outs]
+        return frame
 
-    def outcomes(self, positions, plies=0, exact=None):
+    def outcomes(self, positions, plies=0, exact=None, match=None):
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
         ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
         just moved has borne off all 15) gets its result (``finish.final_outcome``,
-        method ``"final"``)."""
+        method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``
+        and ``emg`` (see ``evaluate``)."""
         positions = [as_position(p) for p in positions]
+        if match is not None:
+            _check_match(match, positions)
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
         live = [k for k, o in enumerate(out) if o is None]
-        if not live:
-            return out
-        vals, methods = self.probabilities(np.stack([positions[k].boards for k in live]),
-                                           plies, exact, [positions[k].side for k in live])
-        eqs = self.equities(vals)
-        for k, v, m, e in zip(live, vals, methods, eqs):
-            d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
-            out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
-                             extra={"plies": int(plies)}, **d)
+        if live:
+            vals, methods = self.probabilities(
+                np.stack([positions[k].boards for k in live]), plies, exact,
+                [positions[k].side for k in live])
+            eqs = self.equities(vals)
+            for k, v, m, e in zip(live, vals, methods, eqs):
+                d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
+                out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                                 extra={"plies": int(plies)}, **d)
+        if match is not None:
+            c0, c = met.coefficients(match)
+            c = c.tolist()
+            for o in out:              # plain floats: cheaper than numpy for a few rows
+                mwc = c0 + sum(ck * getattr(o, n) for ck, n in zip(c, OUTPUT_NAMES))
+                o.extra.update(mwc=mwc, emg=(2 * mwc - (c[0] + 2 * c0)) / c[0])
         return out
 
     def _outcome(self, position, plies, exact):
         return self.outcomes([position], plies, exact)[0]
 
     # -- moves --------------------------------------------------------------------------
-    def hint(self, position, dice, plies=0):
-        """Every legal move of ``dice`` ranked by equity (side on roll's view).
+    def hint(self, position, dice, plies=0, match=None):
+        """Every legal move of ``dice`` ranked by equity (side on roll's view), or with
+        ``match`` (a ``MatchState``) by match winning chance.
 
         All moves are valued at 0-ply; with ``plies >= 1`` the best ``keep`` of them are
         valued again at ``plies`` (each resulting position searched ``plies`` deep), as
@@ -226,14 +250,21 @@ class Evaluator:
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
         points of the side on roll), ``equity``, ``diff`` (to the best, <= 0), the
         ``OUTPUT_NAMES`` probabilities, ``plies`` (depth of that row's value), ``method``,
-        ``position`` (ID after the move).
+        ``position`` (ID after the move).  With ``match``: also ``mwc`` (the side on
+        roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
+        order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
+        (the moves inside the search are still chosen by equity).
         """
         import pandas as pd
         position = as_position(position)
         d1, d2 = check_dice(dice)
         plies = _check_plies(plies)
-        res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
-                                                     d1, d2, plies)
+        if match is None:
+            res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
+                                                         d1, d2, plies)
+        else:
+            _check_match(match, [position])
+            res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
         moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
@@ -244,15 +275,46 @@ class Evaluator:
             row["plies"] = int(used[k])
             row["method"] = f"net {int(used[k])}-ply"
             row["position"] = position.play(m).id
+            if match is not None:
+                row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
+                           emg=float(met.emg(mwc[k], match)))
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def best_move(self, position, dice, plies=0):
-        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``)."""
+    def _match_rank(self, position, d1, d2, plies, match):
+        """``Searcher.rank`` ordered by match winning chance (``hint``)."""
+        s = self._searcher()
+        res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
+        mwc = met.mwc_of_values(vals, match)
+        order = np.lexsort((np.arange(len(mwc)), -mwc))
+        if plies > 0:
+            top = [k for k in order[:self.keep if self.keep > 0 else len(order)]
+                   if res[k].any()]
+            if top:
+                b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
+                deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
+                deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
+                vals[top] = deep
+                used[top] = plies
+                eqs[top] = s.equities(deep)
+                mwc[top] = met.mwc_of_values(deep, match)
+            n_top = self.keep if self.keep > 0 else len(order)
+            head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),
+                                             -mwc[order[:n_top]]))]
+            order = np.concatenate([head, order[n_top:]])
+        return res[order], vals[order], used[order], eqs[order], mwc[order]
+
+    def best_move(self, position, dice, plies=0, match=None):
+        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``; with
+        ``match`` the one of the highest match winning chance)."""
         position = as_position(position)
         d1, d2 = check_dice(dice)
-        res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
-                                             _check_plies(plies))
+        if match is None:
+            res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
+                                                 _check_plies(plies))
+        else:
+            _check_match(match, [position])
+            res = self._match_rank(position, d1, d2, _check_plies(plies), match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
 
@@ -280,6 +342,16 @@ def net_policy(p):
         return ("net", p.net, 0, p.keep)
     ev = Evaluator.default()
     return ("net", ev.net, int(p[4:] or 0), ev.keep)
+
+
+def _check_match(match, positions):
+    """``match`` is a MatchState whose side on roll is that of every position."""
+    if not isinstance(match, MatchState):
+        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+    for p in positions:
+        if p.side != match.on_roll:
+            raise ValueError(f"match: on_roll={match.on_roll!r} but position {p.id} has "
+                             f"{p.side} on roll")
 
 
 def _check_plies(plies):

@@ -451,7 +451,7 @@ def _parallelism(workers, client):
 
 def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
             truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
-            cube=None, cube_probabilities=None):
+            cube=None, cube_probabilities=None, match=None):
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -527,6 +527,12 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         ``p_win``): called in this process (the default ``workers`` is then 1).
         ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
         roll half a turn ahead).  ``extra["cube_model"]`` names the source.
+    match : MatchState or None
+        The match score (``nardy_fast.core.matchrules``; its ``on_roll`` the position's side):
+        ``extra`` adds ``mwc`` (the side on roll's match winning chance: the outcome
+        kinds' frequencies through the match equity table, ``nardy_fast.engine.met``),
+        ``se_mwc`` (the i.i.d. multinomial SE of the outcome kinds, conservative for
+        truncated games) and ``emg``.  Not with ``cube``.
 
     Returns
     -------
@@ -554,13 +560,33 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     """
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
                  cube_probabilities)
+    if match is not None:
+        _check_match(match, plan, cube)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(_parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
     tally, truncated = merger.finish()
-    return _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+    out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+    return out if match is None else _with_match(out, match)
+
+
+def _with_match(out, match):
+    """``out`` with ``extra`` ``mwc``, ``se_mwc``, ``emg`` at the match score."""
+    from dataclasses import replace
+    from nardy_fast.engine import met
+    m, se = met.mwc_of_outcome(out, match)
+    return replace(out, extra={**out.extra, "mwc": m, "se_mwc": se,
+                               "emg": float(met.emg(m, match))})
+
+
+def _check_match(match, plan, cube):
+    from nardy_fast.engine.evaluator import _check_match as check
+    if cube is not None:
+        raise ValueError("match: a rollout with the cube does not report match winning "
+                         "chances (pass cube=None)")
+    check(match, [plan.position])
 
 
 def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,

@@ -1,0 +1,208 @@
+"""Match play benchmarks (issue 16): speed of match-aware evaluation, the match equity table
+against simulated matches, match-aware against money play.
+
+    python benchmarks/bench_match.py speed
+    python benchmarks/bench_match.py table --games 40000 --cube-matches 300
+    python benchmarks/bench_match.py aware --pairs 300
+
+``table``: cubeless, matches to 3, 5 and 7 between two copies of the shipped evaluator
+(0-ply, money play: their moves do not depend on the score), assembled from independent
+games played by the C game loop (``match.play_match``: the first game of each shared-dice
+pair, the first mover's points), the next game's first mover by ``MatchRules.starter``.
+At every score reached at the start of a game (with its first mover, or thrown for) the
+share of matches won is compared with the table's value there (``MetSolver.value``): z =
+(share - table) / SE, SE from the table's value.  Cubeful: ``simulate_matches`` with the
+cube (Python loop; ``--cube-matches`` per length) against the cubeful table.
+``aware``: from a score, the match-aware evaluator against the money-play one, in pairs
+of matches on the same seed (shared dice) with the sides swapped.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections import defaultdict
+
+import numpy as np
+
+import nardy_fast as nf
+from nardy_fast.engine import met
+from nardy_fast.engine.match import play_match
+from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.record import random_game
+
+
+def speed(reps=300):
+    """Median seconds of a 0-ply evaluation of 64 positions, money vs match-aware, and
+    of one hint."""
+    ev = nf.Evaluator.default()
+    ps = [random_game(seed=s, max_turns=24).positions()[-1] for s in range(64)]
+    ps = [p for p in ps if not p.is_over()]
+    boards = np.stack([p.boards for p in ps])
+    state = MatchState(7, (3, 5), "white")
+    pos = ps[0]
+    st1 = MatchState(7, (3, 5), pos.side)
+
+    def med(fn):
+        ts = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t)
+        return float(np.median(ts))
+    med(lambda: ev.evaluate(boards, match=state))           # warm the caches
+    a = med(lambda: ev.evaluate(boards))
+    b = med(lambda: ev.evaluate(boards, match=state))
+    c = med(lambda: ev.best_move(pos, (6, 3)))
+    d = med(lambda: ev.best_move(pos, (6, 3), match=st1))
+    e = med(lambda: ev.evaluate(pos))
+    f = med(lambda: ev.evaluate(pos, match=st1))
+    print(f"evaluate {len(ps)} boards 0-ply: money {a * 1e3:.3f} ms, match "
+          f"{b * 1e3:.3f} ms, ratio {b / a:.3f}")
+    print(f"evaluate one Position 0-ply: money {e * 1e3:.3f} ms, match {f * 1e3:.3f} ms, "
+          f"ratio {f / e:.3f}")
+    print(f"best_move, roll 63, 0-ply: money {c * 1e3:.3f} ms, match {d * 1e3:.3f} ms, "
+          f"ratio {d / c:.3f}")
+
+
+def _games(n, seed, workers):
+    """First-mover points of ``n`` games between two copies of the net."""
+    r = play_match("net", "net", 2 * n, seed=seed, workers=workers, progress=False)
+    return r["points"][:, 0]
+
+
+def _assemble(points, length, mr, rng_seed):
+    """Matches to ``length`` from a stream of games (first mover's points): a list of
+    visited (i, j, s, won) per match for side X (the first match's first side)."""
+    rng = np.random.default_rng(rng_seed)
+    solver_rule = met.MetSolver(mr, met.start_distribution())
+    k, visits = 0, []
+    while True:
+        i = j = length
+        s = 2
+        path = []
+        while i > 0 and j > 0:
+            if k >= len(points):
+                return visits
+            path.append((i, j, s))
+            first = int(rng.integers(2)) if s == 2 else s         # 0: X starts
+            pts = points[k]
+            k += 1
+            x_won = (pts > 0) == (first == 0)
+            if x_won:
+                i -= abs(pts)
+            else:
+                j -= abs(pts)
+            s = solver_rule.next_starter(first, 0 if x_won else 1)
+        visits.append((path, i <= 0))
+
+
+def _worst_z(visits, value):
+    stats = defaultdict(lambda: [0, 0])
+    for path, won in visits:
+        for state in set(path):
+            stats[state][0] += 1
+            stats[state][1] += won
+    worst, n_states = 0.0, 0
+    for (i, j, s), (n, w) in stats.items():
+        if n < 30:
+            continue
+        v = value(i, j, s)
+        se = math.sqrt(max(v * (1 - v), 1e-12) / n)
+        z = (w / n - v) / se
+        n_states += 1
+        worst = max(worst, abs(z))
+    return worst, n_states
+
+
+def table(games, cube_matches, seed, workers, points=None):
+    """``points``: an .npy file of the games' first-mover points, made if missing (the
+    games do not depend on the table, so they can be played first)."""
+    import os
+    t = time.perf_counter()
+    if points and os.path.exists(points):
+        pts = np.load(points)
+    else:
+        pts = _games(games, seed, workers)
+        if points:
+            np.save(points, pts)
+    print(f"{len(pts)} games of net vs net ({time.perf_counter() - t:.0f} s)")
+    mr = MatchRules()
+    solver = met.MetSolver(mr, met.start_distribution())
+    for length in (3, 5, 7):
+        visits = _assemble(pts, length, mr, seed + length)
+        z, n = _worst_z(visits, solver.value)
+        print(f"cubeless to {length}: {len(visits)} matches, {n} scores with >= 30 visits, "
+              f"worst |z| {z:.2f}")
+    if not cube_matches:
+        return
+    cmr = MatchRules(rules=nf.Rules(cube="geometric"))
+    csolver = met.MetSolver(cmr, met.start_distribution(), cube=True)
+    for length in (3, 5):
+        t = time.perf_counter()
+        visits = []
+        for m in range(cube_matches):
+            rec = play_one_match("net", "net", MatchRules(length=length, rules=cmr.rules),
+                                 seed=np.random.SeedSequence(seed, spawn_key=(length, m)),
+                                 aware=False)
+            path = []
+            for g, sc in zip(rec.games, rec.scores):
+                first = 0 if g.white == "A" else 1
+                s = 2 if not path else first
+                path.append((length - int(sc["A"]), length - int(sc["B"]), s))
+            visits.append((path, rec.final_score()["A"] >= length))
+        z, n = _worst_z(visits, csolver.value)
+        print(f"cubeful to {length}: {cube_matches} matches in "
+              f"{time.perf_counter() - t:.0f} s, {n} scores with >= 30 visits, "
+              f"worst |z| {z:.2f}")
+
+
+def aware(pairs, seed):
+    """Pairs of matches on one seed (the same dice): A aware at score sa against B money
+    at sb, then A money at sa against B aware at sb; the aware side's share of the two
+    (0.5 exactly if awareness changed no move)."""
+    ev = nf.Evaluator.default()
+    for length, (sa, sb) in ((2, (1, 0)), (2, (0, 0))):
+        t = time.perf_counter()
+        wins = np.empty(pairs)
+        for m in range(pairs):
+            ss = np.random.SeedSequence(seed, spawn_key=(length, sa, sb, m))
+            mr = MatchRules(length=length)
+            one = play_one_match(ev, ev, mr, seed=ss, aware=(True, False), score=(sa, sb))
+            two = play_one_match(ev, ev, mr, seed=ss, aware=(False, True), score=(sa, sb))
+            wins[m] = 0.5 * ((one.final_score()["A"] >= length)
+                             + (two.final_score()["B"] >= length))
+        print(f"match to {length}, score {sa}-{sb}, seats swapped: {pairs} pairs "
+              f"in {time.perf_counter() - t:.0f} s: aware wins {wins.mean():.4f} "
+              f"(SE {wins.std(ddof=1) / math.sqrt(pairs):.4f})")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="what", required=True)
+    sub.add_parser("speed")
+    t = sub.add_parser("table")
+    t.add_argument("--games", type=int, default=40_000)
+    t.add_argument("--cube-matches", type=int, default=300)
+    t.add_argument("--seed", type=int, default=16)
+    t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--points", default=None, help=".npy file of the games (made if missing)")
+    t.add_argument("--games-only", action="store_true", help="only play the games")
+    a = sub.add_parser("aware")
+    a.add_argument("--pairs", type=int, default=300)
+    a.add_argument("--seed", type=int, default=16)
+    args = p.parse_args()
+    if args.what == "speed":
+        speed()
+    elif args.what == "table":
+        if args.games_only:
+            np.save(args.points, _games(args.games, args.seed, args.workers))
+        else:
+            table(args.games, args.cube_matches, args.seed, args.workers, args.points)
+    else:
+        aware(args.pairs, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""A match against the engine in the terminal (``nardy-fast play --match N``).
+
+The engine is ``Evaluator.default()`` playing by match winning chances at ``plies``; the
+human types moves as in ``nardy-fast play``.  The match is played without the cube (the
+rule book's default, section 7a) under ``MatchRules`` defaults (the winner of a game
+starts the next).  The transcript (``matchrecord``) is saved when the match ends or
+stops (finished games only).
+"""
+from __future__ import annotations
+
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.core.matchrecord import write_match
+from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.app.play import _human_move
+
+__all__ = ["play_match_terminal"]
+
+
+class _Quit(Exception):
+    pass
+
+
+class _Human:
+    """A player that asks for its moves."""
+
+    def __init__(self, ev, input_fn, print_fn):
+        self.ev, self.input_fn, self.print_fn = ev, input_fn, print_fn
+
+    def best_move(self, pos, dice, plies=0, match=None):
+        moves = pos.legal_moves(dice, self.ev.rules)
+        self.print_fn(pos.diagram())
+        if match is not None:
+            me, you = match.away()
+            self.print_fn(f"match to {match.rules.length}: you need {me:g}, the engine {you:g}")
+        if len(moves) == 1 and not moves[0].steps:
+            self.print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
+            return moves[0]
+        move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn)
+        if move is None:
+            raise _Quit
+        return move
+
+
+class _Engine:
+    """The evaluator at ``plies``, saying what it plays."""
+
+    def __init__(self, ev, plies, print_fn):
+        self.ev, self.plies, self.print_fn = ev, plies, print_fn
+
+    def best_move(self, pos, dice, plies=0, match=None):
+        move = self.ev.best_move(pos, dice, plies=self.plies, match=match)
+        self.print_fn(f"engine rolled {dice[0]}{dice[1]} and plays {move}")
+        return move
+
+
+def play_match_terminal(length=3, plies=1, seed=None, out="match.mat", input_fn=input,
+                        print_fn=print, evaluator=None):
+    """Play a match to ``length`` points; returns the ``MatchRecord`` (also written)."""
+    ev = Evaluator.default() if evaluator is None else evaluator
+    mr = MatchRules(length=length, rules=ev.rules)
+    names = ("you", f"nardy_fast {plies}-ply")
+    human, engine = _Human(ev, input_fn, print_fn), _Engine(ev, plies, print_fn)
+    games = []
+    try:
+        rec = play_one_match(human, engine, mr, seed=seed, names=names, on_game=games.append)
+    except _Quit:
+        from nardy_fast.core.matchrecord import MatchRecord
+        rec = MatchRecord(rules=mr, players=names)
+        for g in games:
+            rec.add_game(g)
+    final = rec.final_score()
+    print_fn("score: " + ", ".join(f"{n} {v:g}" for n, v in final.items()))
+    write_match(rec, out)
+    print_fn(f"match transcript saved to {out}")
+    return rec

@@ -1,0 +1,271 @@
+"""Match transcripts: several games of a match to N points in the usual ``.mat`` layout.
+
+::
+
+    ; nardy_fast match record 1
+    ; [Match "length=3"]
+    ; [Player1 "Alice"]
+    ; [Player2 "Bob"]
+
+     3 point match
+
+     Game 1
+     Alice : 0                        Bob : 0
+      1) 62: 1/7 7/9                  33: 1/4 1/4 4/7 7/10
+      ...
+          Wins 1 point
+
+     Game 2
+     Bob : 0                          Alice : 1
+     ...
+
+Each game starts with its score line: the player who plays White in that game (moves
+first) and its score, then the Black player and its score.  The body of a game is that of
+a game record (``nardy_fast.core.record``: turns, cube actions; ``Wins N point(s)`` lines are
+written for the reader's benefit and ignored).  ``Match`` holds the ``MatchRules`` text
+(``MatchRules.to_text``), which includes the game's rules; without it the match length of
+the `` N point match`` line and the defaults apply.
+
+``MatchRecord.replay()`` replays every game (``GameRecord.replay``) and checks the match:
+each score line equals the sum of the results before it (draws by ``MatchRules.draw``,
+with the cube the stake), the starter follows ``MatchRules.starter``, the match ends
+with the last game and not before.  Errors are ``RecordError`` naming the game.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from nardy_fast.core._io import atomic_write_text
+from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.core.record import RecordError, format_record, parse_record
+
+__all__ = ["MatchRecord", "read_match", "write_match", "looks_like_match", "MATCH_MAGIC"]
+
+MATCH_MAGIC = "; nardy_fast match record"
+FORMAT_VERSION = 1
+_LENGTH = re.compile(r"^(\d+)\s+point\s+match$", re.IGNORECASE)
+_GAME = re.compile(r"^Game\s+(\d+)$", re.IGNORECASE)
+_SCORE = re.compile(r"^(.+?)\s*:\s*(\d+(?:\.\d+)?)\s+(.+?)\s*:\s*(\d+(?:\.\d+)?)$")
+_TAG = re.compile(r'^;\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+
+
+@dataclass
+class MatchRecord:
+    """A recorded match.
+
+    Attributes
+    ----------
+    rules : MatchRules
+    players : (str, str)
+        The two players' names (distinct, no ``:``).
+    games : list of GameRecord
+        The games in order; each game's ``white`` / ``black`` are the players' names.
+    scores : list of dict
+        Score of each player before each game (as written; ``replay`` checks them).
+    """
+
+    rules: MatchRules = field(default_factory=MatchRules)
+    players: tuple = ("Player 1", "Player 2")
+    games: list = field(default_factory=list)
+    scores: list = field(default_factory=list)
+
+    def add_game(self, game):
+        """Append a finished game; its score line is the sum of the results before."""
+        self.scores.append(self._running_scores()[len(self.games)])
+        self.games.append(game)
+        return self
+
+    def final_score(self):
+        """The score after the last game, from the first score line and the results."""
+        return self._running_scores(self.scores[0] if self.scores else None)[-1]
+
+    def _running_scores(self, start=None):
+        """Score before each game and after the last, from ``start`` (default 0-0) and
+        the results; RecordError naming the game for a game not over or one after the
+        match was won."""
+        score = {p: float((start or {}).get(p, 0.0)) for p in self.players}
+        out = [dict(score)]
+        for k, game in enumerate(self.games, 1):
+            if max(score.values()) >= self.rules.length:
+                raise RecordError(f"game {k}: the match was already won")
+            try:
+                res = game.result()
+            except RecordError as e:
+                raise RecordError(f"game {k}: {e}") from None
+            if res is None:
+                raise RecordError(f"game {k}: the game is not over")
+            for name, pts in self.points(game, res, score).items():
+                score[name] += pts
+            out.append(dict(score))
+        return out
+
+    def points(self, game, res, before):
+        """Points each player scores for a game's result, from the score ``before`` it
+        (draws by the match rules; a draw that would end the match for both sides scores
+        nothing: it is replayed)."""
+        names = {"white": game.white, "black": game.black}
+        if res["kind"] == "draw":
+            d = self.rules.draw_points()
+            if all(before[p] + d >= self.rules.length for p in self.players):
+                d = 0.0
+            return {p: d for p in self.players}
+        return {names[res["winner"]]: float(res["points"])}
+
+    def replay(self):
+        """Check every game and the match (module docstring); returns the final score."""
+        for k, game in enumerate(self.games, 1):
+            if {game.white, game.black} != set(self.players):
+                raise RecordError(f"game {k}: players {game.white!r}, {game.black!r} are "
+                                  f"not the match's {self.players}")
+            if game.rules != self.rules.rules:
+                raise RecordError(f"game {k}: rules {game.rules.to_text()!r} differ from the "
+                                  f"match's {self.rules.rules.to_text()!r}")
+        running = self._running_scores()
+        for k, (want, got) in enumerate(zip(running, self.scores), 1):
+            if any(abs(want[p] - got.get(p, -1)) > 1e-9 for p in self.players):
+                raise RecordError(f"game {k}: the score line says {_fmt_score(got)} but the "
+                                  f"games before give {_fmt_score(want)}")
+        self._check_starters()
+        final = running[-1]
+        if self.games and max(final.values()) < self.rules.length:
+            raise RecordError(f"game {len(self.games)}: the match is not over "
+                              f"({_fmt_score(final)} of {self.rules.length})")
+        return final
+
+    def _check_starters(self):
+        rule = self.rules.starter
+        for k in range(1, len(self.games)):
+            prev, game = self.games[k - 1], self.games[k]
+            res = prev.result()
+            if res["kind"] == "draw":
+                want = prev.black if rule == "alternate" else None
+            elif rule == "winner":
+                want = prev.white if res["winner"] == "white" else prev.black
+            elif rule == "alternate":
+                want = prev.black
+            else:
+                want = None
+            if want is not None and game.white != want:
+                raise RecordError(f"game {k + 1}: {game.white!r} starts, but under "
+                                  f"starter={rule!r} {want!r} does")
+
+    def to_text(self):
+        return format_match(self)
+
+    @classmethod
+    def from_text(cls, text, source="<match>"):
+        return parse_match(text, source)
+
+
+def _fmt_score(score):
+    return ", ".join(f"{p} {_num(v)}" for p, v in score.items())
+
+
+def _num(v):
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+def format_match(match):
+    """Text of a ``MatchRecord`` (module docstring)."""
+    for p in match.players:
+        if ":" in p or not p.strip():
+            raise ValueError(f"players: {p!r}: a name must be non-empty without ':'")
+    lines = [f"{MATCH_MAGIC} {FORMAT_VERSION}", f'; [Match "{match.rules.to_text()}"]',
+             f'; [Player1 "{match.players[0]}"]', f'; [Player2 "{match.players[1]}"]', "",
+             f" {match.rules.length} point match", ""]
+    for k, (game, score) in enumerate(zip(match.games, match.scores), 1):
+        left = f" {game.white} : {_num(score.get(game.white, 0))}"
+        lines += [f" Game {k}", f"{left:<34} {game.black} : {_num(score.get(game.black, 0))}"]
+        body = [ln for ln in format_record(game).splitlines() if not ln.startswith(";")]
+        lines += [ln for ln in body if ln.strip()]
+        res = game.result() if game.turns or game.cube else None
+        if res is not None and res["kind"] != "draw":
+            n = res["points"]
+            lines.append(f"      Wins {_num(n)} point{'s' if n != 1 else ''}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def parse_match(text, source="<match>"):
+    """Parse a match transcript; ``RecordError`` names the line or the game."""
+    tags, length, blocks = {}, None, []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        m = _TAG.match(line)
+        if m:
+            tags[m.group(1)] = m.group(2)
+            continue
+        if not line or line.startswith(";"):
+            continue
+        if _LENGTH.match(line) and not blocks:
+            length = int(_LENGTH.match(line).group(1))
+        elif _GAME.match(line):
+            if int(_GAME.match(line).group(1)) != len(blocks) + 1:
+                raise RecordError(f"{source} line {no}: {line!r} out of order, expected "
+                                  f"Game {len(blocks) + 1}")
+            blocks.append({"line": no, "score": None, "body": []})
+        elif not blocks:
+            raise RecordError(f"{source} line {no}: {line!r} before 'Game 1'")
+        elif blocks[-1]["score"] is None:
+            m = _SCORE.match(line)
+            if not m:
+                raise RecordError(f"{source} line {no}: game {len(blocks)}: expected the "
+                                  f"score line 'NAME : N   NAME : N', got {line!r}")
+            blocks[-1]["score"] = ((m.group(1), float(m.group(2))),
+                                   (m.group(3), float(m.group(4))))
+        else:
+            blocks[-1]["body"].append(raw)
+    rules = _match_rules(tags, length, source)
+    players = (tags.get("Player1"), tags.get("Player2"))
+    if None in players and blocks and blocks[0]["score"]:
+        players = (blocks[0]["score"][0][0], blocks[0]["score"][1][0])
+    rec = MatchRecord(rules=rules, players=tuple(players))
+    for k, b in enumerate(blocks, 1):
+        if b["score"] is None:
+            raise RecordError(f"{source}: game {k} has no score line")
+        (white, sw), (black, sb) = b["score"]
+        head = (f'; [White "{white}"]\n; [Black "{black}"]\n'
+                f'; [Rules "{rules.rules.to_text()}"]\n')
+        try:
+            game = parse_record(head + "\n".join(b["body"]), f"{source} game {k}")
+        except RecordError as e:
+            raise RecordError(f"game {k}: {e}") from None
+        rec.games.append(game)
+        rec.scores.append({white: sw, black: sb})
+    return rec
+
+
+def _match_rules(tags, length, source):
+    if "Match" in tags:
+        try:
+            rules = MatchRules.from_text(tags["Match"])
+        except (ValueError, TypeError) as e:
+            raise RecordError(f"{source}: tag Match: {e}") from None
+        if length is not None and length != rules.length:
+            raise RecordError(f"{source}: '{length} point match' but tag Match says "
+                              f"length={rules.length}")
+        return rules
+    if length is None:
+        raise RecordError(f"{source}: no ' N point match' line and no Match tag")
+    return MatchRules(length=length)
+
+
+def looks_like_match(text):
+    """True when ``text`` starts like a match transcript (magic or ``N point match``)."""
+    if text.startswith(MATCH_MAGIC):
+        return True
+    return any(_LENGTH.match(ln.strip()) for ln in text.splitlines()[:20])
+
+
+def read_match(path):
+    """Read a match transcript file (not replayed: call ``replay``)."""
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        return parse_match(f.read(), source=path)
+
+
+def write_match(match, path):
+    """Write a match transcript atomically."""
+    return atomic_write_text(path, format_match(match))

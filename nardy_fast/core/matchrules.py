@@ -1,0 +1,286 @@
+"""Match play (тас): the rules of a match to N points and the state of a match.
+
+A match is a series of games; the first side to reach ``length`` points wins it (the
+glossary of seed ``004_*``: *тас* is a match to three points).  ``MatchRules`` holds the
+choices of the tournament regulation beside the game's ``Rules``:
+
+- **scoring**: a game scores as the rules say (``Rules.points``: oin 1, mars 2; koks and
+  home mars under ``scoring="extended"``); with the cube (``Rules.cube``) there is no
+  mars and no oin: a game scores its stake (rule book section 7a).
+- **draw** (only under ``Rules.draw_rule``): ``"half"`` (1/2-1/2, default),
+  ``"one"`` (1-1) or ``"replay"`` (no points): seeds ``000_*``, ``002_*``, ``004_*``
+  give the first two "according to the tournament regulation"; replay is the usual
+  alternative.  A draw that would bring both sides to ``length`` at once is replayed.
+- **starter** (who moves first in each game): ``"winner"`` (default: seeds ``003_*``
+  and ``004_*``: "if a second game follows, the winner of the first starts it"), the
+  first game and the game after a draw by the opening roll; ``"opening_roll"`` (every
+  game thrown for); ``"alternate"`` (the sides take turns, the first game thrown for).
+- **crawford**: with the cube only.  Default ``False``: the cube itself is a variant of
+  play for a stake (section 7a, ``cube=None`` by default) and no source describes a
+  match with the cube, let alone the Crawford rule, which is a backgammon tournament
+  convention offered here as an option: the first game after a side reaches
+  ``length - 1`` is played without the cube.
+
+``MatchState`` is the state of a match beside a position: the score of each colour, who is
+on roll, whether this is the Crawford game, and the cube.  All chances are match winning
+chances (MWC) in [0, 1].
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
+from nardy_fast.core.rules import CLASSIC, Rules, as_rules
+
+__all__ = ["MatchRules", "MatchState", "MATCH_CHOICES", "as_match_rules", "stakes_upto"]
+
+MAX_LENGTH = 64
+# field -> allowed values (the first is the default)
+MATCH_CHOICES = {
+    "draw": ("half", "one", "replay"),
+    "starter": ("winner", "opening_roll", "alternate"),
+}
+_SIDES = ("white", "black")
+
+
+def _check_int(value, name, low, high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}={value!r}: expected an integer")
+    if not low <= value <= high:
+        raise ValueError(f"{name}={value}: expected {low}..{high}")
+    return value
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """The regulation of a match (module docstring).
+
+    Parameters
+    ----------
+    length : int
+        Points to win the match, 1..64.
+    draw : {"half", "one", "replay"}
+        Points of each side for a drawn game (``Rules.draw_rule`` only).
+    starter : {"winner", "opening_roll", "alternate"}
+        Who moves first in each game after the first.
+    crawford : bool
+        The Crawford rule (needs ``rules.cube``).
+    rules : Rules
+        The game's rules (scoring, draws, the cube).
+    """
+
+    length: int = 3
+    draw: str = "half"
+    starter: str = "winner"
+    crawford: bool = False
+    rules: Rules = field(default=CLASSIC)
+
+    def __post_init__(self):
+        _check_int(self.length, "length", 1, MAX_LENGTH)
+        for name, allowed in MATCH_CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name}={getattr(self, name)!r}: expected one of "
+                                 + ", ".join(repr(a) for a in allowed))
+        if not isinstance(self.crawford, bool):
+            raise TypeError(f"crawford={self.crawford!r}: expected True or False")
+        object.__setattr__(self, "rules", as_rules(self.rules))
+        if self.crawford and self.rules.cube is None:
+            raise ValueError("crawford=True: the Crawford rule needs a cube "
+                             "(rules.cube='geometric' or 'arithmetic'), got cube=None")
+
+    @property
+    def cube(self):
+        """True when games are played with the cube."""
+        return self.rules.cube is not None
+
+    @property
+    def unit(self):
+        """The smallest score step: 0.5 with half-point draws, else 1."""
+        return 0.5 if self.rules.draw_rule and self.draw == "half" else 1.0
+
+    def game_points(self, kind, stake=1):
+        """Points the winner scores for ``kind`` in {"oin", "mars", "koks", "home_mars"}
+        (with the cube: the stake, whatever the kind)."""
+        if self.cube:
+            self.rules.points(kind)                  # checks the kind
+            return float(stake)
+        return self.rules.points(kind)
+
+    def draw_points(self):
+        """Points each side scores for a draw."""
+        return {"half": 0.5, "one": 1.0, "replay": 0.0}[self.draw]
+
+    def to_text(self):
+        """``"length=3"`` plus the fields that differ from the defaults and the rules
+        (``"length=5 crawford=true rules: cube=geometric"``); ``from_text`` reads it."""
+        base = MatchRules(length=self.length)
+        words = [f"length={self.length}"]
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name in ("length", "rules") or v == getattr(base, f.name):
+                continue
+            words.append(f"{f.name}={str(v).lower() if isinstance(v, bool) else v}")
+        text = " ".join(words)
+        return text if self.rules == CLASSIC else f"{text} rules: {self.rules.to_text()}"
+
+    @classmethod
+    def from_text(cls, text):
+        """MatchRules from ``to_text`` output; ValueError naming the bad item."""
+        head, _, rules_text = text.partition("rules:")
+        d = {}
+        for item in head.replace(",", " ").split():
+            if "=" not in item:
+                raise ValueError(f"match rules item {item!r}: expected name=value")
+            k, v = item.split("=", 1)
+            if k == "length":
+                try:
+                    d[k] = int(v)
+                except ValueError:
+                    raise ValueError(f"match rules item {item!r}: length must be an "
+                                     "integer") from None
+            elif k == "crawford":
+                if v.lower() not in ("true", "false"):
+                    raise ValueError(f"match rules item {item!r}: expected true or false")
+                d[k] = v.lower() == "true"
+            elif k in MATCH_CHOICES:
+                d[k] = v
+            else:
+                raise ValueError(f"match rules item {item!r}: unknown field {k!r}")
+        return cls(rules=Rules.from_text(rules_text), **d)
+
+    def to_dict(self):
+        """Plain values; ``rules`` as its dict (``from_dict`` reads it back)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["rules"] = self.rules.to_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown match rule field(s) {unknown}: expected some of "
+                             f"{sorted(known)}")
+        return cls(**dict(d))
+
+
+def as_match_rules(rules, length=None):
+    """``MatchRules`` from a MatchRules (``length`` replaces its length), a ``Rules``,
+    a dict of ``Rules`` fields or None (defaults, with ``length``)."""
+    if isinstance(rules, MatchRules):
+        return rules if length is None or length == rules.length else replace(
+            rules, length=length)
+    mr = MatchRules(rules=as_rules(rules), **({} if length is None else {"length": length}))
+    return mr
+
+
+def stakes_upto(rules, limit):
+    """The stakes of the cube progression from 1 up to the first one >= ``limit``."""
+    out = [1]
+    while out[-1] < limit:
+        out.append(next_stake(rules.cube, out[-1]))
+    return out
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """The state of a match beside a position.
+
+    Parameters
+    ----------
+    length : int or MatchRules
+        The match length, or the full regulation (a plain length: default rules).
+    score : (float, float)
+        Points of White and of Black, each below the length.
+    on_roll : {"white", "black"}
+        The colour on roll (the position's ``side``).
+    crawford : bool
+        This game is the Crawford game (no cube): needs the Crawford rule and one side
+        exactly one point (one unit) from the length.
+    cube : CubeState or None
+        The cube from the side on roll's view (None: centred at 1, or no cube).
+    """
+
+    length: object = 3
+    score: tuple = (0, 0)
+    on_roll: str = "white"
+    crawford: bool = False
+    cube: CubeState | None = None
+
+    def __post_init__(self):
+        rules = (self.length if isinstance(self.length, MatchRules)
+                 else MatchRules(length=_check_int(self.length, "length", 1, MAX_LENGTH)))
+        object.__setattr__(self, "length", rules)
+        n = rules.length
+        try:
+            a, b = self.score
+        except (TypeError, ValueError):
+            raise ValueError(f"score={self.score!r}: expected (white, black)") from None
+        for side, v in zip(_SIDES, (a, b)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"score: {side}={v!r}: expected a number")
+            if v < 0 or v >= n or (v / rules.unit) != int(v / rules.unit):
+                raise ValueError(f"score: {side}={v}: expected a multiple of {rules.unit} "
+                                 f"in 0..{n} (below the match length {n})")
+        object.__setattr__(self, "score", (float(a), float(b)))
+        if self.on_roll not in _SIDES:
+            raise ValueError(f"on_roll={self.on_roll!r}: expected 'white' or 'black'")
+        self._check_crawford(rules)
+        self._check_cube(rules)
+        # states key the tables' caches: hash once
+        object.__setattr__(self, "_hash", hash((rules, self.score, self.on_roll,
+                                                self.crawford, self.cube)))
+
+    def __hash__(self):
+        return self._hash
+
+    def _check_crawford(self, rules):
+        if not isinstance(self.crawford, bool):
+            raise TypeError(f"crawford={self.crawford!r}: expected True or False")
+        if self.crawford and not rules.crawford:
+            raise ValueError("crawford=True: the match rules have no Crawford rule "
+                             "(MatchRules(crawford=True) needs a cube)")
+        if self.crawford and rules.length - max(self.score) != 1:
+            raise ValueError(f"crawford=True: the Crawford game needs a side 1 point from "
+                             f"the length {rules.length}; the score is {self.score}")
+
+    def _check_cube(self, rules):
+        cube = self.cube
+        if cube is None:
+            return
+        if not isinstance(cube, CubeState):
+            raise TypeError(f"cube={cube!r}: expected a CubeState or None")
+        if not rules.cube:
+            if cube != CENTRED:
+                raise ValueError(f"cube={cube.stake} ({cube.owner}): the match is played "
+                                 "without the cube (rules.cube=None)")
+            return
+        if self.crawford and (cube.stake != 1 or cube.owner != "centre"):
+            raise ValueError(f"cube={cube.stake} ({cube.owner}): the Crawford game is "
+                             "played without the cube (stake 1, centred)")
+        top = stakes_upto(rules.rules, max(self.away()))
+        if cube.stake not in top:
+            raise ValueError(f"cube={cube.stake}: the match cannot have this stake: "
+                             f"expected one of {top} (a raise beyond the points either side "
+                             "needs is never made)")
+
+    @property
+    def rules(self):
+        """The ``MatchRules``."""
+        return self.length
+
+    def away(self):
+        """Points each side needs, (side on roll, other)."""
+        n = self.length.length
+        w, b = n - self.score[0], n - self.score[1]
+        return (w, b) if self.on_roll == "white" else (b, w)
+
+    @property
+    def stake(self):
+        return 1 if self.cube is None else self.cube.stake
+
+    def flipped(self):
+        """The same state with the other side on roll (the cube seen from it)."""
+        other = "black" if self.on_roll == "white" else "white"
+        return replace(self, on_roll=other,
+                       cube=None if self.cube is None else self.cube.passed())

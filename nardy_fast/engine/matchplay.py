@@ -1,0 +1,211 @@
+"""Whole matches to N points between two players, with match win rates and transcripts.
+
+``simulate_matches(a, b, n_matches, rules)`` plays complete matches (not to be confused
+with ``match.play_match``, the shared-dice strength comparison of single games).  A
+player is an ``Evaluator`` (or ``"net"``, the shipped one) choosing its moves at 0-ply,
+by match winning chances at the score (``aware=True``) or by money equity.  With the cube
+(``MatchRules.rules.cube``) both players decide raises and answers by Zadeh's model
+through the match equity table (``met.match_cube_decision``, with the position's cube
+efficiency), each with its own evaluator's P(win); no raise by a side with all 15 checkers on its head (its first turn).
+
+Match ``m`` draws its dice (and the throws for who starts) from
+``SeedSequence(seed, spawn_key=(m,))``: results depend on the seed only.  The loop is
+Python around the C move ranking (about a game per second or two per core at 0-ply).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from nardy_fast.engine import met
+from nardy_fast.core.cubestate import CubeState, next_stake
+from nardy_fast.engine.cubemodel import efficiency
+from nardy_fast.core.matchrecord import MatchRecord
+from nardy_fast.core.matchrules import MatchState, as_match_rules
+from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.record import GameRecord, Turn
+from nardy_fast.core.rng import root_entropy
+from nardy_fast.core._scoring import gives_last_turn
+
+__all__ = ["simulate_matches", "play_one_match"]
+
+_Z95 = 1.959963984540054
+
+
+def _player(p, name):
+    from nardy_fast.engine.evaluator import Evaluator
+    if p == "net":
+        return Evaluator.default()
+    if isinstance(p, Evaluator) or hasattr(p, "best_move"):
+        return p
+    raise ValueError(f"{name}={p!r}: expected an Evaluator or 'net'")
+
+
+class _Game:
+    """One game of a match: the position, the cube and the record."""
+
+    def __init__(self, mr, names, score, crawford):
+        self.mr, self.names, self.score, self.crawford = mr, names, score, crawford
+        self.rec = GameRecord(white=names[WHITE], black=names[BLACK], rules=mr.rules)
+        self.pos = Position.initial()
+        self.stake, self.owner = 1, None            # owner: a colour or None (centre)
+
+    def state(self):
+        """The MatchState of the side on roll (scores by colour)."""
+        side = self.pos.side
+        cube = None
+        if self.mr.cube:
+            own = "centre" if self.owner is None else (
+                "mover" if self.owner == side else "opponent")
+            cube = CubeState(self.stake, own)
+        sc = (self.score[self.names[WHITE]], self.score[self.names[BLACK]])
+        return MatchState(self.mr, sc, side, self.crawford, cube)
+
+
+def _cube_turn(game, evs):
+    """The side on roll's raise and the answer; a result dict after a drop, else None."""
+    pos = game.pos
+    if (not game.mr.cube or game.crawford or pos.mover[0] == 15
+            or game.owner not in (None, pos.side)):
+        return None
+    state = game.state()
+    other = BLACK if pos.side == WHITE else WHITE
+    x = efficiency(pos)
+    p = evs[pos.side].evaluate(pos).p_win
+    if met.match_cube_decision(p, state, x)["double_action"] != "double":
+        return None
+    stake = next_stake(game.mr.rules.cube, game.stake)
+    game.rec.append_cube("double", stake)
+    q = evs[other].evaluate(pos).p_win               # the taker's own estimate
+    d = met.match_cube_decision(q, state, x)
+    if d["take_action"] == "pass":
+        game.rec.append_cube("drop")
+        return {"winner": pos.side, "kind": "drop", "points": float(game.stake)}
+    game.rec.append_cube("take")
+    game.stake, game.owner = stake, other
+    return None
+
+
+def _play_game(game, evs, aware, rng):
+    """Play the game out; the result dict (``GameRecord.result``)."""
+    first = True
+    finishing = False
+    while True:
+        dropped = _cube_turn(game, evs) if not finishing else None
+        if dropped:
+            return dropped
+        pos = game.pos
+        d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
+        while first and game.mr.rules.opening_roll == "opening_dice" and d1 == d2:
+            d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
+        first = False
+        state = game.state() if aware[pos.side] else None
+        move = evs[pos.side].best_move(pos, (d1, d2), match=state)
+        game.rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
+        if finishing:
+            break
+        if sum(move.board) == 0:
+            if gives_last_turn(game.mr.rules, pos.side == WHITE):
+                finishing = True
+                game.pos = pos.play(move)
+                continue
+            break
+        game.pos = pos.play(move)
+    return game.rec.result()
+
+
+def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
+                   on_game=None, score=(0, 0)):
+    """Play one match of ``a`` against ``b``; its ``MatchRecord`` (``replay`` passes).
+
+    ``a``, ``b``: Evaluators, ``"net"``, or any object with ``best_move(position, dice,
+    match=)`` (and ``evaluate`` with the cube).  ``aware``: bool or a pair (A, B): checker
+    play by match winning chances.  ``on_game(record)`` is called after each game.
+    ``score``: the points of A and B at the start (a match joined at that score: the
+    record's first score line; the Crawford game is taken as played if a side is
+    already one point away).  Game 1 and
+    every game after a draw are thrown for (a fair coin: the single-die throw with
+    rethrows); later games follow ``MatchRules.starter``.
+    """
+    mr = as_match_rules(rules)
+    players = {names[0]: _player(a, "a"), names[1]: _player(b, "b")}
+    aware_of = dict(zip(names, (aware, aware) if isinstance(aware, bool) else aware))
+    rng = np.random.default_rng(seed)
+    rec = MatchRecord(rules=mr, players=tuple(names))
+    score = {n: float(v) for n, v in zip(names, score)}
+    starter, crawford_done = None, max(score.values()) == mr.length - 1
+    while max(score.values()) < mr.length:
+        if starter is None:
+            starter = names[int(rng.integers(2))]
+        other = names[1] if starter == names[0] else names[0]
+        crawford = (mr.crawford and not crawford_done
+                    and max(score.values()) == mr.length - 1)
+        crawford_done = crawford_done or crawford
+        col = {WHITE: starter, BLACK: other}
+        game = _Game(mr, col, score, crawford)
+        res = _play_game(game, {c: players[n] for c, n in col.items()},
+                         {c: aware_of[n] for c, n in col.items()}, rng)
+        rec.games.append(game.rec)
+        rec.scores.append(dict(score))
+        if on_game is not None:
+            on_game(game.rec)
+        for n, pts in rec.points(game.rec, res, score).items():
+            score[n] += pts
+        if res["kind"] == "draw":
+            starter = other if mr.starter == "alternate" else None
+        elif mr.starter == "winner":
+            starter = col[res["winner"]]
+        else:
+            starter = other if mr.starter == "alternate" else None
+    return rec
+
+
+def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=True,
+                     transcripts=False, progress=True):
+    """Play ``n_matches`` matches of ``a`` against ``b``.
+
+    Parameters
+    ----------
+    a, b : Evaluator or "net"
+    n_matches : int
+        >= 1.
+    rules : MatchRules, Rules, dict or None
+        The regulation (``length`` replaces its length).
+    seed : None, int or SeedSequence
+    aware : bool or (bool, bool)
+        Checker play by match winning chances (else money equity), for A and B.
+    transcripts : bool
+        Keep every ``MatchRecord`` (key ``records``).
+
+    Returns
+    -------
+    dict
+        ``matches``, ``wins_a``, ``win_rate`` (A's share of matches), ``se_win_rate``,
+        ``ci95`` (normal approximation), ``games`` (total), ``mean_games``, ``seed``,
+        and ``records`` when asked.
+    """
+    if isinstance(n_matches, bool) or not isinstance(n_matches, (int, np.integer)) \
+            or n_matches < 1:
+        raise ValueError(f"n_matches={n_matches!r}: expected an integer >= 1")
+    mr = as_match_rules(rules, length)
+    entropy = root_entropy(seed)
+    wins, games, records = 0, 0, []
+    from tqdm.auto import tqdm
+    for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
+        rec = play_one_match(a, b, mr, np.random.SeedSequence(entropy, spawn_key=(m,)),
+                             aware)
+        final = rec.final_score()
+        wins += final["A"] >= mr.length
+        games += len(rec.games)
+        if transcripts:
+            records.append(rec)
+    n = int(n_matches)
+    rate = wins / n
+    se = math.sqrt(rate * (1 - rate) / n)
+    out = {"matches": n, "wins_a": int(wins), "win_rate": rate, "se_win_rate": se,
+           "ci95": (rate - _Z95 * se, rate + _Z95 * se), "games": games,
+           "mean_games": games / n, "seed": entropy}
+    if transcripts:
+        out["records"] = records
+    return out

@@ -1,0 +1,112 @@
+"""MatchRules and MatchState: fields checked, errors naming the field, text round trips."""
+import pytest
+
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules, stakes_upto
+from nardy_fast.core.rules import Rules
+
+CUBE = Rules(cube="geometric")
+
+
+def test_defaults_follow_the_sources():
+    mr = MatchRules()
+    assert (mr.length, mr.draw, mr.starter, mr.crawford, mr.cube) == (
+        3, "half", "winner", False, False)
+
+
+@pytest.mark.parametrize("kw, field", [
+    (dict(length=0), "length"), (dict(length=65), "length"),
+    (dict(draw="quarter"), "draw"), (dict(starter="loser"), "starter"),
+    (dict(crawford=True), "crawford"),            # no cube
+])
+def test_bad_rules_name_the_field(kw, field):
+    with pytest.raises((ValueError, TypeError), match=field):
+        MatchRules(**kw)
+
+
+def test_game_points_take_the_rules_scoring():
+    ext = MatchRules(rules=Rules(scoring="extended"))
+    assert [ext.game_points(k) for k in ("oin", "mars", "koks", "home_mars")] == [1, 2, 3, 4]
+    classic = MatchRules()
+    assert [classic.game_points(k) for k in ("oin", "mars", "koks", "home_mars")] == [1, 2, 2, 2]
+    # with the cube: no mars, the stake
+    assert MatchRules(rules=CUBE).game_points("mars", stake=4) == 4
+    with pytest.raises(ValueError, match="outcome"):
+        classic.game_points("gammon")
+
+
+def test_draw_points_and_unit():
+    drawn = Rules(draw_rule=True)
+    assert MatchRules(rules=drawn).unit == 0.5
+    assert MatchRules(rules=drawn, draw="one").unit == 1.0
+    assert MatchRules().unit == 1.0                 # no draws without the draw rule
+    assert [MatchRules(draw=d).draw_points() for d in ("half", "one", "replay")] == [0.5, 1, 0]
+
+
+@pytest.mark.parametrize("mr", [
+    MatchRules(), MatchRules(length=7, starter="alternate"),
+    MatchRules(length=5, crawford=True, rules=CUBE),
+    MatchRules(length=11, draw="replay", rules=Rules(draw_rule=True, scoring="extended")),
+])
+def test_text_and_dict_round_trip(mr):
+    assert MatchRules.from_text(mr.to_text()) == mr
+    assert MatchRules.from_dict(mr.to_dict()) == mr
+
+
+@pytest.mark.parametrize("text, word", [("length=x", "length"), ("size=3", "size"),
+                                        ("crawford=maybe", "crawford"), ("3", "'3'")])
+def test_bad_text_names_the_item(text, word):
+    with pytest.raises(ValueError, match=word):
+        MatchRules.from_text(text)
+
+
+def test_as_match_rules():
+    assert as_match_rules(None, 5) == MatchRules(length=5)
+    assert as_match_rules(CUBE).rules == CUBE
+    assert as_match_rules(MatchRules(length=3), 9).length == 9
+
+
+def test_state_away_and_flip():
+    s = MatchState(7, (2, 5), "black")
+    assert s.away() == (2, 5)                    # black needs 2, white 5
+    f = s.flipped()
+    assert f.on_roll == "white" and f.away() == (5, 2)
+
+
+@pytest.mark.parametrize("kw, field", [
+    (dict(score=(3, 0)), "white"), (dict(score=(0, 4)), "black"),
+    (dict(score=(-1, 0)), "white"), (dict(score=(0.5, 0)), "white"),
+    (dict(score=(0,)), "score"), (dict(on_roll="red"), "on_roll"),
+    (dict(crawford=True), "crawford"),
+])
+def test_bad_state_names_the_field(kw, field):
+    with pytest.raises((ValueError, TypeError), match=field):
+        MatchState(3, **kw)
+
+
+def test_crawford_only_where_it_applies():
+    mr = MatchRules(length=5, crawford=True, rules=CUBE)
+    MatchState(mr, (4, 1), crawford=True)         # white one point away
+    with pytest.raises(ValueError, match="crawford"):
+        MatchState(mr, (3, 1), crawford=True)
+    with pytest.raises(ValueError, match="cube"):
+        MatchState(mr, (4, 1), crawford=True, cube=CubeState(2, "mover"))
+
+
+def test_cube_values_the_match_can_have():
+    mr = MatchRules(length=5, rules=CUBE)
+    # stakes up to the first power of two reaching the larger need (5 -> 8)
+    assert stakes_upto(CUBE, 5) == [1, 2, 4, 8]
+    MatchState(mr, (0, 0), cube=CubeState(8, "opponent"))
+    for bad in (3, 16):
+        with pytest.raises(ValueError, match="cube"):
+            MatchState(mr, (0, 0), cube=CubeState(bad, "opponent"))
+    with pytest.raises(ValueError, match="cube"):                # no cube in this match
+        MatchState(MatchRules(length=5), (0, 0), cube=CubeState(2, "opponent"))
+
+
+def test_half_points_with_half_draws():
+    mr = MatchRules(length=3, rules=Rules(draw_rule=True))
+    assert MatchState(mr, (1.5, 0.5)).away() == (1.5, 2.5)
+    with pytest.raises(ValueError, match="white"):
+        MatchState(MatchRules(length=3), (1.5, 0))

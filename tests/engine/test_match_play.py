@@ -1,0 +1,159 @@
+"""Match-aware evaluation, cube decisions, rollouts, reports, whole matches, transcripts."""
+import math
+
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.engine import met
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.matchplay import play_one_match, simulate_matches
+from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.record import RecordError, random_game
+from nardy_fast.analysis.report import move_report, win_report
+
+NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
+         "p_koks_loss", "p_home_mars_loss")
+CUBE = nf.Rules(cube="geometric")
+
+
+@pytest.fixture(scope="module")
+def ev():
+    return Evaluator.default()
+
+
+@pytest.fixture(scope="module")
+def middle():
+    """A middle-game position reached by a fixed seeded game."""
+    rec = random_game(seed=3, max_turns=12)
+    return rec.positions()[-1]
+
+
+def test_evaluate_at_dmp_is_the_win_chance(ev, middle):
+    # 1-away/1-away: any win wins the match, mars or not
+    state = MatchState(3, (2, 2), middle.side)
+    o = ev.evaluate(middle, match=state)
+    assert o.extra["mwc"] == pytest.approx(o.p_win, abs=1e-12)
+    assert o.extra["emg"] == pytest.approx(2 * o.p_win - 1, abs=1e-12)
+
+
+def test_evaluate_list_and_array(ev, middle):
+    state = MatchState(5, (3, 1), middle.side)
+    frame = ev.evaluate_many([middle], match=state)
+    vals = frame[list(NAMES)].to_numpy()
+    assert frame["mwc"].iloc[0] == pytest.approx(met.mwc_of_values(vals, state)[0], abs=1e-12)
+    arr = ev.evaluate(middle.boards[None], match=state)
+    assert arr[0] == pytest.approx(frame["mwc"].iloc[0], abs=1e-6)
+
+
+def test_match_side_must_be_on_roll(ev, middle):
+    other = "black" if middle.side == "white" else "white"
+    with pytest.raises(ValueError, match="on_roll"):
+        ev.evaluate(middle, match=MatchState(3, (0, 0), other))
+    with pytest.raises(TypeError, match="match"):
+        ev.evaluate(middle, match=(3, 0, 0))
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_hint_ranks_by_match_chance(ev, middle, plies):
+    state = MatchState(3, (0, 2), middle.side)     # the side on roll trails 3-away/1-away
+    h = ev.hint(middle, (6, 3), plies=plies, match=state)
+    keep = ev.keep if plies else len(h)
+    assert (np.diff(h["mwc"].to_numpy()[:keep]) <= 1e-12).all()
+    want = met.mwc_of_values(h[list(NAMES)].to_numpy(), state)
+    assert np.allclose(h["mwc"], want, atol=1e-6)
+    best = ev.best_move(middle, (6, 3), plies=plies, match=state)
+    assert str(best) == h["move"].iloc[0]
+
+
+def test_rollout_reports_match_chances(middle):
+    state = MatchState(3, (2, 2), middle.side)
+    r = nf.rollout(middle, 72, seed=4, workers=1, progress=False, truncate=None,
+                   policy="greedy", match=state)
+    # at 1-away/1-away the chance is the share of games won, a binomial mean
+    assert r.extra["mwc"] == pytest.approx(r.p_win, abs=1e-12)
+    assert r.extra["se_mwc"] == pytest.approx(math.sqrt(r.p_win * (1 - r.p_win) / 72),
+                                              abs=1e-12)
+    with pytest.raises(ValueError, match="cube"):
+        nf.rollout(middle, 10, rules=CUBE, cube=CubeState(), match=state, workers=1)
+
+
+def test_cube_decision_at_the_score(middle):
+    mr = MatchRules(length=2, rules=CUBE)
+    state = MatchState(mr, (0, 0), middle.side)
+    d = cube_decision(middle, match=state, probabilities=lambda p: 0.9, x=1.0)
+    # 2-away/2-away: a raise makes the game the match (double/take = P(win)); a pass
+    # leaves the taker 2-away against 1-away
+    assert d["double_take"] == pytest.approx(0.9, abs=1e-3)
+    solver = met.solver_for(mr, True)
+    assert d["double_pass"] == pytest.approx(solver.value(1, 2, 0), abs=1e-12)
+    assert d["action"] == "double, pass"
+    assert d["take_point"] == pytest.approx(1 - d["double_pass"], abs=1e-3)
+
+
+def test_reports_take_match(middle):
+    state = MatchState(5, (1, 3), middle.side)
+    wr = win_report([middle], match=state)
+    assert {"mwc", "se_mwc", "emg"} <= set(wr.columns)
+    mr = move_report(middle, (5, 2), match=state)
+    assert (np.diff(mr["mwc"].to_numpy()) <= 1e-12).all()
+    assert mr["mwc_loss"].iloc[0] == 0 and (mr["mwc_loss"] >= 0).all()
+    assert np.allclose(mr["emg_loss"], mr["mwc_loss"] * met.emg_scale(state))
+
+
+@pytest.fixture(scope="module")
+def played():
+    return play_one_match("net", "net", MatchRules(length=2), seed=5)
+
+
+def test_played_match_replays_and_round_trips(played, tmp_path):
+    final = played.replay()
+    assert max(final.values()) >= 2
+    path = write_match(played, tmp_path / "m.mat")
+    back = read_match(path)
+    assert back.replay() == final
+    assert [g.turns for g in back.games] == [g.turns for g in played.games]
+    assert back.to_text() == played.to_text()
+
+
+def test_bad_score_line_names_the_game(played):
+    text = played.to_text()
+    if len(played.games) < 2:
+        pytest.skip("one game")
+    lines = text.splitlines()
+    k = lines.index(" Game 2") + 1
+    lines[k] = lines[k].replace(": 0", ": 1", 1).replace(": 1", ": 0", 1) + "0"
+    with pytest.raises(RecordError, match="game 2"):
+        MatchRecord.from_text("\n".join(lines)).replay()
+
+
+def test_match_not_over_and_extra_game(played):
+    short = MatchRecord(rules=played.rules, players=played.players,
+                        games=played.games[:-1], scores=played.scores[:-1])
+    with pytest.raises(RecordError, match="not over"):
+        short.replay()
+    extra = MatchRecord(rules=played.rules, players=played.players,
+                        games=played.games + [played.games[-1]],
+                        scores=played.scores + [played.scores[-1]])
+    with pytest.raises(RecordError, match="already won"):
+        extra.replay()
+
+
+def test_cube_match_records_its_actions():
+    mr = MatchRules(length=3, crawford=True, rules=CUBE)
+    rec = play_one_match("net", "net", mr, seed=2)
+    rec.replay()
+    back = MatchRecord.from_text(rec.to_text())
+    assert [g.cube for g in back.games] == [g.cube for g in rec.games]
+
+
+def test_simulate_matches_depends_on_the_seed_only():
+    a = simulate_matches("net", "net", 3, length=1, seed=9, progress=False)
+    b = simulate_matches("net", "net", 3, length=1, seed=9, progress=False)
+    assert a["wins_a"] == b["wins_a"] and a["games"] == b["games"] == 3
+    assert a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
+    with pytest.raises(ValueError, match="n_matches"):
+        simulate_matches("net", "net", 0)

@@ -1,0 +1,184 @@
+"""The match equity table: the cubeless table against an independent recursion, the
+cubeful one against hand-derived values, the shipped tables, the MWC conversions."""
+import numpy as np
+import pytest
+
+from nardy_fast.engine import met
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.rules import Rules
+
+KINDS = ("oin", "mars", "koks", "home_mars")
+
+
+def _dist(seed, draw=0.0):
+    """A random first-mover distribution over the exclusive outcomes."""
+    r = np.random.default_rng(seed).dirichlet(np.ones(8)) * (1 - draw)
+    d = {f"win_{k}": float(r[i]) for i, k in enumerate(KINDS)}
+    d.update({f"loss_{k}": float(r[4 + i]) for i, k in enumerate(KINDS)})
+    d["draw"] = draw
+    return d
+
+
+def _value_iteration(mr, dist, n):
+    """Chances of X needing i units against j by iterating the one-game equations to a
+    fixed point over all states (x needs i, y needs j, starter s: 0 X, 1 Y, 2 thrown)."""
+    unit = mr.unit
+    pts = {k: mr.rules.points(k) / unit for k in KINDS}
+    dpts = mr.draw_points() / unit
+    size = int(round(n / unit))
+    v = np.full((size + 1, size + 1, 2), 0.5)
+
+    def look(i, j, s):
+        if i <= 0:
+            return 1.0
+        if j <= 0:
+            return 0.0
+        i, j = int(round(i)), int(round(j))
+        return 0.5 * (v[i, j, 0] + v[i, j, 1]) if s == 2 else v[i, j, s]
+
+    def nxt(s, winner):
+        if mr.starter == "alternate":
+            return 1 - s
+        if mr.starter == "opening_roll" or winner is None:
+            return 2
+        return winner
+
+    for _ in range(400):
+        new = v.copy()
+        for i in range(1, size + 1):
+            for j in range(1, size + 1):
+                for s in (0, 1):
+                    tot = 0.0
+                    for k in KINDS:
+                        # the first mover wins pts[k] with dist["win_k"]
+                        pw, pl = dist[f"win_{k}"], dist[f"loss_{k}"]
+                        if s == 0:
+                            tot += pw * look(i - pts[k], j, nxt(0, 0))
+                            tot += pl * look(i, j - pts[k], nxt(0, 1))
+                        else:
+                            tot += pw * look(i, j - pts[k], nxt(1, 1))
+                            tot += pl * look(i - pts[k], j, nxt(1, 0))
+                    if dist["draw"]:
+                        a, b = i - dpts, j - dpts
+                        if (a <= 0 and b <= 0) or dpts == 0:
+                            a, b = i, j                     # replayed
+                        tot += dist["draw"] * look(a, b, nxt(s, None))
+                    new[i, j, s] = tot
+        if np.abs(new - v).max() < 1e-16:
+            break
+        v = new
+    return np.array([[look(a / unit, b / unit, 2) for b in range(1, n + 1)]
+                     for a in range(1, n + 1)])
+
+
+@pytest.mark.parametrize("mr, draw", [
+    (MatchRules(), 0.0),
+    (MatchRules(starter="opening_roll"), 0.0),
+    (MatchRules(starter="alternate", rules=Rules(scoring="extended")), 0.0),
+    (MatchRules(rules=Rules(draw_rule=True)), 0.03),
+    (MatchRules(draw="one", rules=Rules(draw_rule=True)), 0.05),
+    (MatchRules(draw="replay", starter="alternate", rules=Rules(draw_rule=True)), 0.04),
+])
+def test_cubeless_table_is_the_recursion(mr, draw):
+    dist = _dist(7, draw)
+    n = 6
+    got = met.match_equity_table(n, rules=mr, dist=dist).to_numpy()
+    want = _value_iteration(mr, dist, n)
+    assert np.abs(got - want).max() < 1e-12
+
+
+def test_table_contract_and_symmetry():
+    m = met.match_equity_table(5, dist=_dist(3))
+    assert list(m.index) == [1, 2, 3, 4, 5] and list(m.columns) == [1, 2, 3, 4, 5]
+    a = m.to_numpy()
+    assert np.allclose(a + a.T, 1.0, atol=1e-12)       # one of the two wins the match
+    assert ((0 < a) & (a < 1)).all()
+    # needing fewer points never hurts: rows fall, columns rise
+    assert (np.diff(a, axis=0) <= 1e-12).all() and (np.diff(a, axis=1) >= -1e-12).all()
+
+
+def test_one_away_one_away_is_the_game():
+    d = _dist(5)
+    p = sum(d[f"win_{k}"] for k in KINDS)
+    # 1-away/1-away, thrown for: the first mover wins with p, either side starts half the time
+    assert met.match_equity_table(1, dist=d).loc[1, 1] == pytest.approx(0.5, abs=1e-12)
+    solver = met.MetSolver(MatchRules(), d)
+    assert solver.value(1, 1, 0) == pytest.approx(p, abs=1e-12)
+
+
+def test_cubeful_hand_values():
+    d = _dist(11)
+    p = sum(d[f"win_{k}"] for k in KINDS)
+    cube = Rules(cube="geometric")
+    m = met.match_equity_table(3, cube=True, rules=MatchRules(rules=cube), dist=d, x=1.0)
+    # no Crawford, 1-away/2-away: X never raises (a win at 1 ends the match); Y's raise
+    # makes the game the match (X's chance p) or, passed, leaves 1-away/1-away with Y
+    # starting (X's chance 1 - p): the value max(p0, 1 - p) of X's game chance p0
+    want = 0.5 * (max(p, 1 - p) + (1 - p))
+    grid = 1.0 / (met.GRID - 1)                 # kinks off the grid of winning chances
+    assert m.loc[1, 2] == pytest.approx(want, abs=grid)
+    mc = met.match_equity_table(3, cube=True, rules=MatchRules(crawford=True, rules=cube),
+                                dist=d, x=1.0)
+    # Crawford game at 1-away/2-away: lose it and the next game decides, its winner (the
+    # trailer) starting: X first: p + (1-p)(1-p); Y first: (1-p) + p(1-p)
+    want = 0.5 * ((p + (1 - p) ** 2) + ((1 - p) + p * (1 - p)))
+    assert mc.loc[1, 2] == pytest.approx(want, abs=1e-9)
+    post = met.post_crawford_table(3, rules=MatchRules(crawford=True, rules=cube), dist=d,
+                                   x=1.0)
+    assert post[2] == pytest.approx(m.loc[1, 2], abs=1e-12)   # the same game as above
+    assert np.allclose(mc.to_numpy() + mc.to_numpy().T, 1.0, atol=1e-6)
+    # Janowski's mix at the start of the game: x live + (1 - x) dead, and the dead cube
+    # at 1-away/2-away plays like the Crawford game above
+    mx = met.match_equity_table(2, cube=True, rules=MatchRules(rules=cube), dist=d, x=0.6)
+    assert mx.loc[1, 2] == pytest.approx(0.6 * m.loc[1, 2] + 0.4 * want, abs=1e-12)
+
+
+def test_cubeful_take_point_at_two_away_two_away():
+    mr = MatchRules(length=2, rules=Rules(cube="geometric"))
+    d = _dist(2)
+    solver = met.MetSolver(mr, d, cube=True, x=1.0)
+    # a raise makes the game the match: a pass leaves the opponent 2-away against 1-away
+    win1 = solver.value(1, 2, 0)
+    fns = solver.cube_functions(2, 2, 0)
+    dt = fns[("Y", 2)]
+    assert np.allclose(dt, met._GRID, atol=1e-12)           # the game for the match
+    pass_at = met._GRID[np.flatnonzero(dt >= win1)[0]]
+    assert pass_at == pytest.approx(win1, abs=1.0 / (met.GRID - 1))
+
+
+@pytest.mark.parametrize("length, cube, mr", [
+    (6, False, MatchRules()), (3, True, MatchRules(rules=Rules(cube="geometric"))),
+    (3, True, MatchRules(crawford=True, rules=Rules(cube="geometric")))])
+def test_shipped_tables_are_reproduced(length, cube, mr):
+    stored = met.match_equity_table(length, cube=cube, rules=mr)
+    fresh = met.match_equity_table(length, cube=cube, rules=mr, stored=False)
+    assert met._stored(length, cube, mr) is not None          # read from the file
+    assert np.abs(stored.to_numpy() - fresh.to_numpy()).max() < 1e-12
+
+
+def test_start_distribution_is_a_distribution():
+    d = met.start_distribution()
+    p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
+    assert min(p) >= 0 and sum(p) == pytest.approx(1.0, abs=1e-9)
+    assert d["games"] == met.START_GAMES and d["seed"] == met.START_SEED
+
+
+def test_coefficients_are_the_outcome_values():
+    state = MatchState(MatchRules(length=5, rules=Rules(scoring="extended")), (3, 1))
+    v = met.outcome_values(state)
+    vals = np.random.default_rng(1).dirichlet(np.ones(8), size=20)
+    # net outputs of exclusive probabilities: cumulative p_win, p_mars_win ...
+    w = vals[:, :4].sum(1)
+    net = np.stack([w, vals[:, 1:4].sum(1), vals[:, 2], vals[:, 3],
+                    vals[:, 5:8].sum(1), vals[:, 6], vals[:, 7]], 1)
+    keys = [f"win_{k}" for k in KINDS] + [f"loss_{k}" for k in KINDS]
+    want = vals @ np.array([v[k] for k in keys])
+    assert np.allclose(met.mwc_of_values(net, state), want, atol=1e-12)
+
+
+def test_mars_is_worthless_to_a_side_one_point_away():
+    state = MatchState(3, (2, 0))           # white on roll, one point away
+    c0, c = met.coefficients(state)
+    assert c[1] == pytest.approx(0.0, abs=1e-12)     # its mars wins no more
+    assert c[4] < 0                                  # being marsed costs
+    assert met.emg(met.outcome_values(state)["win_oin"], state) == pytest.approx(1.0)
