@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.nardy_fast-installed
 SHARED ?= ../shared
 
-.PHONY: all build test test-debug demo bench data clean lint
+.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick
 
 all: build
 
@@ -28,6 +28,16 @@ test: build lint
 # The layers (README, "Layout"): a back-import fails here (import-linter's layers contract).
 lint: build
 	$(VENV)/bin/lint-imports
+
+# A quicker judge of a change: every test module but the tests marked slow
+# (@pytest.mark.slow); under a minute on an idle machine.  `make test` runs everything.
+test-fast: build
+	$(PY) -m pytest -q -m "not slow"
+
+# A dozen mutants of the modules changed since the merge base with main, each against the
+# tests that import its module (benchmarks/mutation.py --quick): a few minutes.
+mutate-quick: build
+	nice -n 10 $(PY) benchmarks/mutation.py --quick 12 --budget 300 --timeout 240
 
 demo: build
 	$(PY) -m nardy_fast.app.demo

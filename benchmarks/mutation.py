@@ -21,9 +21,19 @@ style job, not part of ``make test``; on a shared machine run it niced::
     nice -n 15 python benchmarks/mutation.py --per-module 15 --json mutation.json
     python benchmarks/mutation.py --list rollout.py          # the candidates, not run
     python benchmarks/mutation.py --only rollout.py:17       # one mutant by its number
+    python benchmarks/mutation.py --quick                    # before you stop (make mutate-quick)
 
 The sample depends only on ``--seed`` and the module's text: candidate ``k`` of a module is
-the ``k``-th in source order, and ``--only module:k`` replays it.
+the ``k``-th in source order, and ``--only module:k`` replays it.  Modules are named by
+file name (``_search.pyx``) wherever they sit in the package.
+
+Quick mode (``--quick [N]``, default 12 mutants): the modules changed since the merge base
+with ``main`` (``git merge-base HEAD main``, else ``origin/main``; uncommitted changes
+count), mutants taken first from the changed lines, spread over the modules; each mutant
+runs only the test files that import its module (and its ``TESTS`` entry; for a module no
+test imports, the tests of the package modules importing it), ``-m "not slow"``, and no
+mutant starts after ``--budget`` seconds.  A developer's check before stopping, not a
+score.
 """
 from __future__ import annotations
 
@@ -43,24 +53,42 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# module -> the fast test files that should kill its mutants
+# module -> the fast test files that should kill its mutants (file names: found wherever
+# they sit under tests/)
 TESTS = {
-    "rules.py": ["tests/test_rules.py"],
-    "position.py": ["tests/test_position.py"],
-    "rng.py": ["tests/test_rollout.py"],
-    "result.py": ["tests/test_rollout.py", "tests/test_report.py"],
-    "rollout.py": ["tests/test_rollout.py"],
-    "race.py": ["tests/test_race.py"],
-    "bearoff.py": ["tests/test_bearoff.py", "tests/test_race.py"],
-    "_dbfile.py": ["tests/test_bearoff.py"],
-    "record.py": ["tests/test_record.py"],
-    "report.py": ["tests/test_report.py"],
-    "plot.py": ["tests/test_plot.py"],
-    "cli.py": ["tests/test_cli.py"],
-    "parallel.py": ["tests/test_parallel.py"],
-    "_movegen.pyx": ["tests/test_movegen.py"],
-    "_bearoff.pyx": ["tests/test_bearoff.py", "tests/test_race.py"],
-    "_rollout.pyx": ["tests/test_rollout.py"],
+    "rules.py": ["test_rules.py"],
+    "position.py": ["test_position.py"],
+    "rng.py": ["test_rollout.py"],
+    "result.py": ["test_rollout.py", "test_report.py"],
+    "rollout.py": ["test_rollout.py"],
+    "race.py": ["test_race.py"],
+    "bearoff.py": ["test_bearoff.py", "test_race.py"],
+    "_dbfile.py": ["test_bearoff.py"],
+    "record.py": ["test_record.py", "test_cube_records.py"],
+    "report.py": ["test_report.py", "test_marks.py"],
+    "plot.py": ["test_plot.py"],
+    "cli.py": ["test_cli.py"],
+    "parallel.py": ["test_parallel.py"],
+    "_movegen.pyx": ["test_movegen.py"],
+    "_onesided.pyx": ["test_bearoff.py", "test_race.py"],
+    "_rollout.pyx": ["test_rollout.py"],
+    # the evaluator, its search, self-play, matches and the cube
+    "_net.pyx": ["test_evaluator.py", "test_extended_equity.py"],
+    "_search.pyx": ["test_search_choice.py", "test_evaluator.py",
+                    "test_selfplay_targets.py"],
+    "_selfplay.pyx": ["test_selfplay_targets.py", "test_train.py"],
+    "_match.pyx": ["test_match.py", "test_hand_figures.py"],
+    "evaluator.py": ["test_evaluator.py", "test_search_choice.py",
+                     "test_extended_equity.py", "test_hand_figures.py"],
+    "train.py": ["test_train.py", "test_selfplay_targets.py", "test_hand_figures.py"],
+    "match.py": ["test_match.py", "test_hand_figures.py"],
+    "cube.py": ["test_cube.py", "test_hand_figures.py"],
+    "cubemodel.py": ["test_cube.py", "test_cubeloop_model.py", "test_hand_figures.py"],
+    "cubestate.py": ["test_cube.py", "test_cube_records.py", "test_record.py"],
+    "cubereport.py": ["test_cube.py"],
+    "cuberace.py": ["test_cuberace.py", "test_cube.py"],
+    "_cuberace.pyx": ["test_cuberace.py"],
+    "_cubeloop.pyx": ["test_cubeloop_model.py", "test_cube.py"],
 }
 
 OPS = {
@@ -183,16 +211,25 @@ def make_workdir(workdir: Path):
         shutil.copy2(ROOT / name, workdir / name)
     setup = (workdir / "setup.py").read_text()
     (workdir / "setup.py").write_text(setup.replace('["-O3"]', '["-O1"]'))
-    # every source older than its .c, every .c older than its extension: nothing is
-    # rebuilt but the mutated module
-    past = time.time() - 7200
+    # setuptools builds into build/lib.* and copies to the package: that copy too, so
+    # that only the mutated module is rebuilt
+    for lib in (ROOT / "build").glob("lib.*"):
+        shutil.copytree(lib, workdir / "build" / lib.name, ignore=ignore)
+    date_build(workdir)
+
+
+def date_build(workdir: Path):
+    """Every source and C header two hours old, the generated .c files 2 s old, the
+    extensions (in the package and in build/lib.*) 1 s: older than anything installed
+    (numpy's .pxd files, which Cython checks too) is never newer than a .c."""
+    now = time.time()
     pkg = workdir / "nardy_fast"
-    for f in list(pkg.glob("*.pyx")) + list(pkg.glob("*.pxd")):
-        os.utime(f, (past, past))
-    for f in pkg.glob("_*.c"):
-        os.utime(f, (past + 1, past + 1))
-    for f in pkg.glob("_*.so"):
-        os.utime(f, (past + 2, past + 2))
+    for f in list(pkg.rglob("*.pyx")) + list(pkg.rglob("*.pxd")) + list(pkg.rglob("*.h")):
+        os.utime(f, (now - 7200, now - 7200))
+    for f in pkg.rglob("_*.c"):
+        os.utime(f, (now - 2, now - 2))
+    for f in list(pkg.rglob("_*.so")) + list((workdir / "build").glob("lib.*/**/_*.so")):
+        os.utime(f, (now - 1, now - 1))
 
 
 def env_for(workdir: Path):
@@ -204,15 +241,40 @@ def env_for(workdir: Path):
     return env
 
 
+def module_path(root: Path, module: str):
+    """The file of ``module`` (a file name such as ``_search.pyx``) under ``root``'s
+    package, in whichever subpackage it sits."""
+    found = sorted((root / "nardy_fast").rglob(module))
+    if len(found) != 1:
+        raise ValueError(f"{module}: {len(found)} files of that name in the package")
+    return found[0]
+
+
+def test_paths(root: Path, names):
+    """Test files by file name (``test_rules.py``), relative to ``root``, wherever they sit
+    under ``tests/``; names with a folder are kept."""
+    out = []
+    for name in names:
+        if "/" in name:
+            out.append(name)
+            continue
+        out += [str(f.relative_to(root)) for f in sorted((root / "tests").rglob(name))]
+    return out
+
+
 def ext_files(workdir: Path, module: str):
-    stem = module[:-4]
-    pkg = workdir / "nardy_fast"
-    return [pkg / f"{stem}.c"] + sorted(pkg.glob(f"{stem}.cpython*.so"))
+    """The generated .c and the built extensions (in the package and in build/lib.*)."""
+    path = module_path(workdir, module)
+    rel = path.relative_to(workdir).with_suffix("")
+    built = [f for lib in (workdir / "build").glob("lib.*")
+             for f in sorted((lib / rel.parent).glob(f"{rel.name}.cpython*.so"))]
+    return [path.with_suffix(".c")] + sorted(path.parent.glob(f"{path.stem}.cpython*.so")) \
+        + built
 
 
-def run_tests(workdir, tests, timeout, env):
+def run_tests(workdir, tests, timeout, env, extra=()):
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", *tests]
+           "-p", "no:randomly", *extra, *tests]
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True,
@@ -220,6 +282,9 @@ def run_tests(workdir, tests, timeout, env):
     except subprocess.TimeoutExpired:
         return "killed", "timeout", time.monotonic() - t0
     tail = (r.stdout.strip().splitlines() or [""])[-1]
+    failed = [ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")]
+    if failed:
+        tail += f" [{failed[0]}]"                    # the test that killed it
     if r.returncode == 0:
         return "survived", tail, time.monotonic() - t0
     if r.returncode in (2, 3, 4) and "error" in tail and "failed" not in tail:
@@ -227,8 +292,9 @@ def run_tests(workdir, tests, timeout, env):
     return "killed", tail, time.monotonic() - t0
 
 
-def run_mutant(workdir, module, m, timeout, env):
-    path = workdir / "nardy_fast" / module
+def run_mutant(workdir, module, m, timeout, env, tests=None, extra=()):
+    """Run one mutant against ``tests`` (default: ``TESTS[module]``)."""
+    path = module_path(workdir, module)
     original = path.read_text(encoding="utf-8")
     lines = io.StringIO(original).readlines()
     mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
@@ -245,19 +311,17 @@ def run_mutant(workdir, module, m, timeout, env):
                 return "build_error", (b.stderr.strip().splitlines() or [""])[-1][:200], 0.0
             if saved[0][0].read_bytes() == saved[0][1]:
                 raise RuntimeError(f"{module}: the mutant was not rebuilt")
-        return run_tests(workdir, TESTS[module], timeout, env)
+        tests = test_paths(workdir, TESTS[module] if tests is None else tests)
+        return run_tests(workdir, tests, timeout, env, extra)
     finally:
         path.write_text(original, encoding="utf-8")
         if saved:
-            # The original extension back, its sources dated in the past (source, then
-            # .c, then .so), so that the next mutant's source is newer than both and is
-            # rebuilt, and the original is not.
-            past = time.time() - 3600
-            os.utime(path, (past, past))
+            # The original extension back, dated as make_workdir dates them, so that the
+            # next mutant's source is newer than both and is rebuilt, and the original is
+            # not.
             for f, data, old in saved:
                 f.write_bytes(data)
-                bump = 2 if f.suffix == ".so" else 1
-                os.utime(f, (past + bump, past + bump))
+            date_build(workdir)
 
 
 def main(argv=None):
@@ -271,6 +335,13 @@ def main(argv=None):
     p.add_argument("--list", action="store_true", help="list the candidates, run nothing")
     p.add_argument("--only", action="append", default=[], metavar="MODULE:K",
                    help="run candidate K of MODULE (repeatable) instead of a sample")
+    p.add_argument("--fast", action="store_true",
+                   help="leave out the tests marked slow (-m 'not slow')")
+    p.add_argument("--quick", nargs="?", type=int, const=12, default=None, metavar="N",
+                   help="quick mode: N mutants (default 12) of the modules changed since "
+                        "the merge base with main, each with the tests that import it")
+    p.add_argument("--budget", type=float, default=300,
+                   help="quick mode: start no mutant after this many seconds")
     p.add_argument("--summary", nargs="+", metavar="JSON",
                    help="print the table of earlier runs' --json files (later runs of the "
                         "same mutant replace earlier ones), run nothing")
@@ -283,6 +354,8 @@ def main(argv=None):
                 merged[(row["module"], row["id"])] = row
         summarise(list(merged.values()), list(dict.fromkeys(m for m, _ in merged)))
         return 0
+    if args.quick is not None:
+        return quick(args)
     modules = args.modules or list(TESTS)
     if args.only:
         modules = list(dict.fromkeys(o.split(":")[0] for o in args.only))
@@ -290,7 +363,7 @@ def main(argv=None):
     for module in modules:
         if module not in TESTS:
             p.error(f"{module}: unknown module (expected one of {', '.join(TESTS)})")
-        cands = candidates(ROOT / "nardy_fast" / module)
+        cands = candidates(module_path(ROOT, module))
         if args.only:
             ks = {int(o.split(":")[1]) for o in args.only if o.split(":")[0] == module}
             plan[module] = [c for c in cands if c["id"] in ks]
@@ -310,7 +383,8 @@ def main(argv=None):
     t_start = time.monotonic()
     for module, muts in plan.items():
         for m in muts:
-            status, detail, secs = run_mutant(workdir, module, m, args.timeout, env)
+            status, detail, secs = run_mutant(workdir, module, m, args.timeout, env, None,
+                                              ("-m", "not slow") if args.fast else ())
             row = dict(module=module, id=m["id"], line=m["line"], old=m["old"],
                        new=m["new"], code=m["text"].strip(), status=status,
                        detail=detail, seconds=round(secs, 1))
@@ -322,6 +396,139 @@ def main(argv=None):
                 Path(args.json).write_text(json.dumps(results, indent=1))
     summarise(results, list(plan))
     print(f"\ntotal {time.monotonic() - t_start:.0f} s")
+    return 0
+
+
+# -- quick mode -------------------------------------------------------------------------
+_IMPORT = re.compile(r"^\s*(?:from\s+nardy_fast((?:\.\w+)*)\s+c?import\s+([^#]+)"
+                     r"|c?import\s+nardy_fast((?:\.\w+)+))")
+
+
+def merge_base():
+    """The merge base of HEAD with main (or origin/main)."""
+    for ref in ("main", "origin/main"):
+        r = subprocess.run(["git", "merge-base", "HEAD", ref], cwd=ROOT, capture_output=True,
+                           text=True)
+        if r.returncode == 0:
+            return r.stdout.strip()
+    raise SystemExit("--quick: no merge base with main or origin/main")
+
+
+def changed_lines(base):
+    """{module file name: changed line numbers} of the package's .py / .pyx files changed
+    since ``base`` (the working tree, untracked files included)."""
+    diff = subprocess.run(["git", "diff", "-U0", base, "--", "nardy_fast"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    out, cur = {}, None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].strip()
+            cur = None if name == "/dev/null" else Path(name[2:]).name
+            if cur is not None and Path(cur).suffix in (".py", ".pyx"):
+                out.setdefault(cur, set())
+            else:
+                cur = None
+        elif line.startswith("@@") and cur is not None:
+            new = line.split("+", 1)[1].split(" ", 1)[0]
+            start, _, count = new.partition(",")
+            n = int(count) if count else 1
+            out[cur].update(range(int(start), int(start) + n))
+    new = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "nardy_fast"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    for name in new.split():
+        if Path(name).suffix in (".py", ".pyx"):
+            out[Path(name).name] = None                   # None: every line is new
+    return out
+
+
+def imported(path: Path, stems):
+    """The package modules (stems) that ``path`` imports or cimports by name."""
+    text = re.sub(r"(import\s*)\(([^)]*)\)", lambda m: m.group(1) + " ".join(m.group(2).split()),
+                  path.read_text(encoding="utf-8"))
+    out = set()
+    for line in text.splitlines():
+        m = _IMPORT.match(line)
+        if not m:
+            continue
+        dotted = m.group(1) or m.group(3)
+        if dotted:
+            out.add(dotted.split(".")[-1])
+        else:
+            out.update(n.split(" as ")[0].strip() for n in m.group(2).split(","))
+    return out & stems
+
+
+def importing_tests(root: Path, module: str):
+    """Test files (relative to ``root``) that import ``module``, with its ``TESTS`` entry;
+    when none does, those importing a package module that imports it."""
+    files = [f for f in (root / "nardy_fast").rglob("*")
+             if f.suffix in (".py", ".pyx", ".pxd")]
+    stems = {f.stem for f in files}
+    stem = Path(module).stem
+    tests = sorted((root / "tests").rglob("test_*.py"))
+    out = {str(t.relative_to(root)) for t in tests if stem in imported(t, stems)}
+    out |= set(test_paths(root, TESTS.get(module, [])))
+    if not out:
+        users = {f.stem for f in files if stem in imported(f, stems)}
+        out = {str(t.relative_to(root)) for t in tests if imported(t, stems) & users}
+    return sorted(out)
+
+
+def quick_plan(n, seed):
+    """About ``n`` mutants spread over the changed modules, changed lines first."""
+    changed = changed_lines(merge_base())
+    pools = {}
+    for module, lines in sorted(changed.items()):
+        try:
+            cands = candidates(module_path(ROOT, module))
+        except ValueError:
+            continue
+        rnd = random.Random(seed * 1_000_003 + zlib.crc32(module.encode()))
+        hot = [c for c in cands if lines is None or c["line"] in lines]
+        cold = [c for c in cands if c not in hot]
+        rnd.shuffle(hot)
+        rnd.shuffle(cold)
+        if hot or cold:
+            pools[module] = hot + cold
+    plan = {m: [] for m in pools}
+    while sum(map(len, plan.values())) < n and any(pools.values()):
+        for module, pool in pools.items():
+            if pool and sum(map(len, plan.values())) < n:
+                plan[module].append(pool.pop(0))
+    return {m: sorted(ms, key=lambda c: c["id"]) for m, ms in plan.items() if ms}
+
+
+def quick(args):
+    """``--quick``: a dozen mutants of the changed modules, a time budget (module docstring)."""
+    plan = quick_plan(args.quick, args.seed)
+    if not plan:
+        print("no .py / .pyx module of the package changed since the merge base")
+        return 0
+    workdir = Path(args.workdir)
+    make_workdir(workdir)
+    env = env_for(workdir)
+    results, t_start = [], time.monotonic()
+    for module, muts in plan.items():
+        tests = importing_tests(workdir, module)
+        print(f"{module}: {len(muts)} mutants; tests: {' '.join(tests) or 'none'}", flush=True)
+        for m in muts:
+            if not tests or time.monotonic() - t_start > args.budget:
+                status, detail, secs = "not run", "no tests" if not tests else "budget", 0.0
+            else:
+                status, detail, secs = run_mutant(workdir, module, m, args.timeout, env,
+                                                  tests, ("-m", "not slow"))
+                if detail == "timeout":
+                    status = "timeout"
+            results.append(dict(module=module, id=m["id"], line=m["line"], old=m["old"],
+                                new=m["new"], code=m["text"].strip(), status=status,
+                                detail=detail, seconds=round(secs, 1)))
+            print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
+                  f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {m['text'].strip()[:60]}",
+                  flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    summarise(results, list(plan))
+    print(f"\ntotal {time.monotonic() - t_start:.0f} s (budget {args.budget:.0f} s)")
     return 0
 
 
@@ -337,8 +544,9 @@ def summarise(results, modules):
         score = f"{k / (k + s):.0%}" if k + s else "-"
         print(f"{module:14s} {len(rows):7d} {k:6d} {s:8d} {b:8d} {score:>6s}")
     for r in results:
-        if r["status"] == "survived":
-            print(f"survived: {r['module']}:{r['id']} line {r['line']}: {r['code'][:70]}")
+        if r["status"] in ("survived", "timeout", "not run"):
+            print(f"{r['status']}: {r['module']}:{r['id']} line {r['line']}: "
+                  f"{r['code'][:70]}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,9 @@ import pytest
 import nardy_fast
 from nardy_fast import successors
 
+# every test here uses the consumer extension, built (about a minute) for this module
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("Cython")
 
 CONSUMER = textwrap.dedent('''

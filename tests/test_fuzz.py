@@ -10,6 +10,7 @@ EXAMPLES = {"position_id": 200, "rules_spec": 150, "game_record": 60, "cli_args"
             "db_file": 150}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TARGETS))
 def test_fuzz(name):
     strategy, check = TARGETS[name]

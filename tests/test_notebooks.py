@@ -26,6 +26,7 @@ def test_committed_without_outputs(path):
                 f"{path.name}: clear the outputs before committing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path, tmp_path, monkeypatch):
     nb = nbformat.read(path, as_version=4)
@@ -46,6 +47,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
         assert "notebook_output/" in (ROOT / ".gitignore").read_text().split()
 
 
+@pytest.mark.slow
 def test_quick_start_without_the_parquet_extra(tmp_path, monkeypatch):
     """A plain install (no pyarrow): the export cell says so and writes the other files."""
     hide = tmp_path / "hide"

@@ -20,9 +20,10 @@ from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, checkers_on, pip_count
 from nardy_fast.tables._board6 cimport home_board_index
 from nardy_fast.tables._cuberace cimport CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT
 from nardy_fast.engine._net cimport Net, NET_OUTPUTS, OUT_WIN
+from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._search cimport leaf
 
-__all__ = []
+__all__ = ["model_point"]
 
 
 cdef double model_value(const cube_t* c, double p, int own, int k, double x) noexcept nogil:
@@ -275,3 +276,41 @@ cdef int race_value(const cube_t* c, int s, const uint8_t* mover, const uint8_t*
         v = e[0] if e[0] >= take else take
     val[0] = v * stake / <double>c.stake0
     return 0
+
+
+_ACTIONS = {ACT_NONE: "none", ACT_TAKE: "take", ACT_PASS: "pass", ACT_BEAVER: "beaver"}
+
+
+def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
+                bint no_raise=False):
+    """The C cube model at one point, for tests (no game is played).
+
+    ``rules`` with a cube; ``spec`` the ``cube`` tuple of ``_rollout.play_blocks`` (its
+    probabilities source answers ``cube_action``); ``mover``, ``opponent``: boards (24,
+    each in its own numbering), the mover (side 0) on roll; ``stake``, ``owner`` (-1 the
+    centre, 0 the mover, 1 the opponent); ``p``: the mover's cubeless P(win) given to
+    ``cube_values`` and ``race_value``.  Returns a dict: ``x`` (the efficiency),
+    ``no_double``, ``double_take``, ``double_beaver`` (per unit stake, for a raise now;
+    NaN: no beaver), ``action`` (``cube_action``'s: "none", "take", "pass" or
+    "beaver"), ``stake`` and ``owner``
+    after it, and ``race_value`` (the truncation value per unit of the starting stake).
+    """
+    cdef cube_t c
+    cdef rules_t r
+    cdef double e[3]
+    cdef double rv = NAN
+    cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
+    cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
+    cdef int k = stake, own = owner, act
+    err = []
+    fill_rules(rules, &r)
+    attach_cube(&c, &r, NULL, spec, err)
+    if cube_values(&c, &m[0], &o[0], stake, own_of(owner, 0), p, e) or \
+            race_value(&c, 0, &m[0], &o[0], stake, owner, no_raise, p, &rv):
+        raise err[0]
+    act = cube_action(&c, 0, &m[0], &o[0], &k, &own)
+    if act == ACT_ERROR:
+        raise err[0]
+    return {"x": efficiency(&c, &m[0], &o[0]), "no_double": e[0], "double_take": e[1],
+            "double_beaver": e[2], "action": _ACTIONS[act], "stake": k, "owner": own,
+            "race_value": rv}

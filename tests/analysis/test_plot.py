@@ -112,12 +112,14 @@ def test_plot_board_new_axes_and_errors():
         plot_board(3)
 
 
+@pytest.mark.slow
 def test_png_and_repr():
     data = board_png(Position.initial())
     assert data.startswith(PNG_MAGIC)
     assert Position.initial()._repr_png_().startswith(PNG_MAGIC)
 
 
+@pytest.mark.slow
 def test_save_figure(tmp_path):
     ax = plot_board(Position.initial())
     p = save_figure(ax, tmp_path / "b.png")
@@ -182,6 +184,7 @@ def test_bearoff_distribution():
         bearoff_distribution([a, b, a])
 
 
+@pytest.mark.slow
 def test_bearoff_distribution_bars_are_the_distribution():
     """Two tiny positions: every bar (height and place) against the turn distribution of
     the rule book's brute force (tests/naive_race.py), the legend against its mean."""

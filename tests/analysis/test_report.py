@@ -39,6 +39,7 @@ def longest_run(held):
     return max((len(list(g)) for h, g in itertools.groupby(held) if h), default=0)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(positions(), min_size=1, max_size=4))
 def test_pip_report_columns(ps):

@@ -156,6 +156,7 @@ def test_ctrl_c_keeps_the_finished_batches(reference, tmp_path, monkeypatch):
                                            workers=1, **FAST), reference)
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill(reference, tmp_path):
     """A real process killed with SIGKILL mid-study: the rerun finishes it with the same
     numbers and removes the temporary files the dead process left."""
@@ -191,6 +192,7 @@ def test_resume_after_sigkill(reference, tmp_path):
     assert not stale.exists()
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_local_numbers(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -260,6 +262,7 @@ def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
     assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
 
 
+@pytest.mark.slow
 def test_a_flipped_bit_is_refused_or_harmless(reference, tmp_path):
     """Flip one bit at every 23rd byte of a stored file: each read either refuses the file
     (page checksums, the values' SHA-256, the Parquet structure) or returns the very same

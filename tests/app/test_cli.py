@@ -106,6 +106,7 @@ def test_bad_record_names_the_turn(capsys, tmp_path):
     assert err.startswith("nardy-fast: error: turn 2 (black 43: 1/5 1/4) is illegal")
 
 
+@pytest.mark.slow
 def test_rollout_json_and_csv(capsys):
     pos = random_game(seed=4, max_turns=40).final
     args = ["rollout", pos.id, "start", "-n", "72", "--seed", "9", "--workers", "1",
@@ -126,6 +127,7 @@ def test_rollout_json_and_csv(capsys):
     assert "equity" in out and "95% CI" in out
 
 
+@pytest.mark.slow
 def test_report_on_positions(capsys, tmp_path):
     ps = random_game(seed=5).positions()[10:40:10]
     f = tmp_path / "ids.txt"
@@ -147,6 +149,7 @@ def test_report_on_positions(capsys, tmp_path):
     assert not (tmp_path / "o2" / "win_report.csv").exists()
 
 
+@pytest.mark.slow
 def test_report_and_analyse_on_a_record(capsys, tmp_path):
     rec = random_game(seed=6, max_turns=6)
     write_record(rec, tmp_path / "g.txt")
@@ -244,6 +247,7 @@ def test_bearoff_commands(capsys, tmp_path):
         pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
 
 
+@pytest.mark.slow
 def test_bearoff_build_mars_makes_race_queries_exact(capsys):
     """15 checkers against one: one-sided until the mars table is built, then exact."""
     from nardy_fast import Position, bearoff, race_probabilities
@@ -264,6 +268,7 @@ def test_bearoff_build_mars_makes_race_queries_exact(capsys):
         mp.undo()
 
 
+@pytest.mark.slow
 def test_help_and_entry_point():
     r = subprocess.run([sys.executable, "-m", "nardy_fast.app.cli", "--help"],
                        capture_output=True, text=True)
@@ -279,6 +284,7 @@ def test_help_and_entry_point():
     assert r.returncode == 2 and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_demo_writes_reports_and_figures(capsys, tmp_path):
     out_dir = tmp_path / "demo"
     code, out, err = run(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
@@ -294,6 +300,7 @@ def test_demo_writes_reports_and_figures(capsys, tmp_path):
     assert not any(n.startswith(".tmp") for n in names)
 
 
+@pytest.mark.slow
 def test_bad_scheduler_address(capsys):
     code, out, err = run(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
     assert code == 1

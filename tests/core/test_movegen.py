@@ -307,6 +307,7 @@ def test_invariants_variants(data, rules, roll):
     check_invariants(pos.mover, pos.opponent, *roll, rules)
 
 
+@pytest.mark.slow
 @given(block_positions(), dice(), rules_variants())
 def test_invariants_near_blocks(pos, roll, rules):
     check_invariants(pos.mover, pos.opponent, *roll, rules)
@@ -317,6 +318,7 @@ def test_invariants_bear_off(pos, roll, rules):
     check_invariants(pos.mover, pos.opponent, *roll, rules)
 
 
+@pytest.mark.slow
 @given(hand_positions(), dice(), rules_variants())
 def test_invariants_hand_positions(pos, roll, rules):
     check_invariants(pos.mover, pos.opponent, *roll, rules)
@@ -354,10 +356,12 @@ class AgreesWithNaive:
     def test_random_games(self, data, roll):
         self.check(data.draw(game_positions(rules=self.rules)), roll)
 
+    @pytest.mark.slow
     @given(st.data(), dice())
     def test_block_building_games(self, data, roll):
         self.check(data.draw(game_positions(rules=self.rules, policy="build")), roll)
 
+    @pytest.mark.slow
     @given(block_positions(), dice())
     def test_near_blocks(self, pos, roll):
         self.check(pos, roll)
@@ -366,10 +370,12 @@ class AgreesWithNaive:
     def test_bear_off(self, data, roll):
         self.check(data.draw(game_positions(rules=self.rules, phases=("bearoff",))), roll)
 
+    @pytest.mark.slow
     @given(hand_positions(), dice())
     def test_hand_positions(self, pos, roll):
         self.check(pos, roll)
 
+    @pytest.mark.slow
     @given(first_turn_positions(), dice())
     def test_first_turn_setups(self, pos, roll):
         self.check(pos, roll)

@@ -23,6 +23,7 @@ def board(**points):
     return b
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(range(len(VARIANTS))),
        policy=st.sampled_from(["random", "race"]))
@@ -57,6 +58,7 @@ def test_round_trip_and_replay(seed, variant, policy):
         assert res["points"] == rules.points(res["kind"])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_tampered_turn_is_rejected_naming_it(seed, data):

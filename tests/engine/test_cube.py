@@ -103,6 +103,7 @@ def test_actions():
     assert actions(e)[0] == "no raise"
 
 
+@pytest.mark.slow
 def test_model_against_exact_races():
     """On races of <= 6 checkers with 0.3 < p < 0.95 the model's double and take decisions
     agree with the exact table's on most positions (measured on 8 checkers: 95 % and 97 %,
@@ -172,6 +173,7 @@ def test_arithmetic_and_beaver_exact():
     assert d["action"] == "no double, beaver"
 
 
+@pytest.mark.slow
 def test_first_turn_and_owner():
     pos = race([19], [24])
     d = cube_decision(pos, CubeState(1, "centre", first_turn=True))

@@ -244,6 +244,7 @@ def test_bad_plies_and_dice_rejected():
 
 
 # -- the net as a rollout policy ---------------------------------------------------------
+@pytest.mark.slow
 def test_net_rollouts_are_reproducible_across_workers():
     p = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
     kw = dict(n_games=1296, seed=5, progress=False)

@@ -59,6 +59,7 @@ def run(args, cwd, stdin=None, env=None):
     return results[0], proc
 
 
+@pytest.mark.slow
 def test_script_with_main_guard(tmp_path, expected):
     head, runs = CODE.split("kw = dict")
     guarded = head + 'if __name__ == "__main__":\n' + textwrap.indent("kw = dict" + runs, "    ")
@@ -66,30 +67,36 @@ def test_script_with_main_guard(tmp_path, expected):
     assert run(["guarded.py"], tmp_path)[0] == expected
 
 
+@pytest.mark.slow
 def test_script_without_main_guard_runs_its_top_level_once(tmp_path, expected):
     (tmp_path / "unguarded.py").write_text(CODE)
     assert run(["unguarded.py"], tmp_path)[0] == expected
 
 
+@pytest.mark.slow
 def test_script_on_standard_input(tmp_path, expected):
     assert run(["-"], tmp_path, stdin=CODE)[0] == expected
 
 
+@pytest.mark.slow
 def test_python_c(tmp_path, expected):
     assert run(["-c", CODE], tmp_path)[0] == expected
 
 
+@pytest.mark.slow
 def test_interactive_interpreter(tmp_path, expected):
     # the REPL reads the lines from a pipe as typed; a blank line closes the def
     assert run(["-i"], tmp_path, stdin=CODE + "\n")[0] == expected
 
 
+@pytest.mark.slow
 def test_ipython(tmp_path, expected):
     pytest.importorskip("IPython")
     assert run(["-m", "IPython", "--quick", "--no-banner", "--colors=NoColor"], tmp_path,
                stdin=CODE + "\nexit\n")[0] == expected
 
 
+@pytest.mark.slow
 def test_without_cloudpickle_a_main_policy_runs_here_and_says_so(tmp_path, expected):
     code = "import sys\nsys.modules['cloudpickle'] = None\n" + CODE
     out, proc = run(["-"], tmp_path, stdin=code)
@@ -99,6 +106,7 @@ def test_without_cloudpickle_a_main_policy_runs_here_and_says_so(tmp_path, expec
     assert "running 2 chunks in this process" in proc.stderr
 
 
+@pytest.mark.slow
 def test_jupyter(tmp_path, expected):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -133,6 +141,7 @@ def test_unpicklable_work_runs_here_with_a_warning(monkeypatch):
     assert got == {0: 3, 1: 6, 2: 9}
 
 
+@pytest.mark.slow
 def test_with_cloudpickle_unpicklable_work_goes_to_the_workers():
     pytest.importorskip("cloudpickle")
     got = {}

@@ -35,6 +35,7 @@ def serial():
                    progress=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk_size", [1, B, 2 * B + 1, 10 * B])
 def test_chunk_size_does_not_change_results(serial, chunk_size):
     r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=1,
@@ -42,6 +43,7 @@ def test_chunk_size_does_not_change_results(serial, chunk_size):
     assert fields(r) == fields(serial)
 
 
+@pytest.mark.slow
 def test_process_pool_is_bit_identical(serial):
     r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, workers=2,
                 progress=False, chunk_size=B)
@@ -49,6 +51,7 @@ def test_process_pool_is_bit_identical(serial):
     assert r.extra["backend"] == "pool(2)"
 
 
+@pytest.mark.slow
 def test_default_workers_is_bit_identical(serial):
     r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, progress=True,
                 chunk_size=2 * B)
@@ -59,6 +62,7 @@ def _failing_policy(c, o):
     raise ValueError("policy failed in a worker")
 
 
+@pytest.mark.slow
 def test_pool_reports_worker_errors():
     with pytest.raises(ValueError, match="policy failed in a worker"):
         rollout(position(), 2 * B, policy=_failing_policy, seed=1, truncate=None, workers=2,
@@ -91,6 +95,7 @@ def dask_client():
     cluster.close()
 
 
+@pytest.mark.slow
 def test_dask_is_bit_identical(serial, dask_client):
     r = rollout(position(), N, policy="greedy", seed=2024, truncate=None, client=dask_client,
                 progress=False, chunk_size=B)
@@ -98,6 +103,7 @@ def test_dask_is_bit_identical(serial, dask_client):
     assert r.extra["backend"] == "dask"
 
 
+@pytest.mark.slow
 def test_dask_rollout_many_and_python_policy(dask_client):
     ps = [position(), position().swap()]
     kw = dict(n_games=2 * B, policy="random", seed=5, truncate=None, progress=False,
@@ -114,6 +120,7 @@ def test_dask_rollout_many_and_python_policy(dask_client):
     assert fields(a) == fields(b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["pool", "dask"])
 def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, request,
                                                                      monkeypatch):

@@ -122,6 +122,7 @@ def consistency(r, rules):
     assert r.equity == pytest.approx(eq, abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [Rules(), Rules(scoring="extended"),
                                    Rules(draw_rule=True, scoring="extended"),
                                    Rules(head_rule="generalized", block_rule="home",
@@ -146,6 +147,7 @@ RULE_VARIANTS = st.builds(
     draw_rule=st.booleans(), opening_roll=st.sampled_from(["rethrow", "opening_dice"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(0, 150), RULE_VARIANTS,
        st.sampled_from(["random", "greedy"]), st.sampled_from(["bearoff", None]),
@@ -325,6 +327,7 @@ def test_symmetric_race_with_draw_rule_is_even():
     assert abs(r.equity) < 4 * r.se_equity
 
 
+@pytest.mark.slow
 def test_symmetric_start_is_mirrored():
     """Side on roll vs the other: a policy tuple swaps roles, not numbers: greedy vs random
     from the start, and random vs greedy, must favour the greedy side."""
@@ -336,6 +339,7 @@ def test_symmetric_start_is_mirrored():
     assert a.extra["policy"] == "greedy/random"
 
 
+@pytest.mark.slow
 def test_first_mover_advantage_is_significant():
     r = rollout(nf.Position.initial(), 20000, policy="random", seed=3, truncate=None,
                 **FAST)
@@ -833,6 +837,7 @@ def _last_roll(point):
     return nf.Position(me, you)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cube_rule", ["geometric", "arithmetic"])
 @pytest.mark.parametrize("truncate", ["bearoff", None])
 def test_cube_last_roll_double_take(cube_rule, truncate):
@@ -882,6 +887,7 @@ def test_cube_rollout_probabilities_hook_and_checks():
         rollout(pos, 36, seed=1, progress=False, cube=nf.CubeState())
 
 
+@pytest.mark.slow
 def test_cube_rollout_same_on_any_workers():
     """The default cube source (the evaluator's net, in C in each worker) and the pip-count
     stand-in both give the same results on any number of workers."""

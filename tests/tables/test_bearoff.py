@@ -239,6 +239,7 @@ def naive_first_off(c, memo):
     return memo[c]
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.lists(st.integers(0, 15), min_size=3, max_size=3).filter(lambda c: sum(c) <= 15))
 def test_first_off_against_naive_recursion(db, low):
@@ -413,6 +414,7 @@ def test_write_db_roundtrip_of_several_arrays(tmp_path):
         assert back[k].dtype == v.dtype and np.array_equal(back[k], v)
 
 
+@pytest.mark.slow
 def test_default_databases_are_cached_on_disk(monkeypatch, tmp_path):
     monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
     monkeypatch.setattr(datadir, "_CACHE", {})
@@ -453,6 +455,7 @@ def naive_two_sided(n):
     return {(a, b): p(a, b) for a in boards for b in boards}
 
 
+@pytest.mark.slow
 def test_two_sided_against_brute_force():
     ref = naive_two_sided(3)
     ts = bo.TwoSided.build(3, progress=False)
@@ -463,6 +466,7 @@ def test_two_sided_against_brute_force():
         assert ts.p_win(a, b) == pytest.approx(v, abs=1e-14), (a, b)
 
 
+@pytest.mark.slow
 def test_two_sided_smaller_build_is_a_corner_of_larger(ts8):
     ts3 = bo.TwoSided.build(3, progress=False)
     assert np.allclose(ts3.p_win_table, ts8.p_win_table[:84, :84], atol=1e-15, rtol=0)
@@ -515,6 +519,7 @@ def _two_sided_table(mc, threads, stops=()):
     return table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mc", [5, 6])
 def test_two_sided_threads_bit_identical(mc):
     """Every value is computed by the same arithmetic on any thread: the tables of 1, 2
@@ -552,6 +557,7 @@ def test_two_sided_save_load(ts8, tmp_path):
         bo.OneSided.load(tmp_path / "t.nfdb")
 
 
+@pytest.mark.slow
 def test_one_sided_approximation_error_against_two_sided(db, ts8):
     """The one-sided convolution P(Ta <= Tb) against the exact two-sided P(win), every
     pair of boards of 1..8 checkers: documented in race.py (max < 0.02, mean < 0.002)."""
@@ -607,6 +613,7 @@ def mars3():
     return bo.MarsTable.build(3, progress=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("T, N, rules", [(3, 2, None), (4, 2, {"scoring": "extended"})])
 def test_mars_against_brute_force(T, N, rules):
     mt = bo.MarsTable.build(N, rules=rules, all_checkers=T, progress=False)
@@ -662,6 +669,7 @@ def _mars_tables(T, N, threads, block):
     return bt, x_on, y_on
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("T, N, runs", [(8, 3, ((2, 1000), (2, 7), (3, 50))),
                                         (6, 5, ((2, 1000), (2, 100)))])
 def test_mars_threads_bit_identical(T, N, runs):
@@ -683,6 +691,7 @@ def _v(mt, i, j, table):
     return table[i, 0, j] - mt.lam * table[i, 1, j]
 
 
+@pytest.mark.slow
 def test_mars_bellman_equations_at_15(mars3):
     """Every sampled stored value is one ply of optimal play over the table itself (Y on
     roll), or over the table and the race stage's exact P(win) once X has a checker off
@@ -838,6 +847,7 @@ def test_db_writer_streams_the_same_format(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.nfdb"]
 
 
+@pytest.mark.slow
 def test_two_sided_carries_a_mars_table(mars3, tmp_path):
     ts = bo.TwoSided(np.zeros((28, 28)), 2)
     assert ts.mars is None

@@ -93,7 +93,7 @@ def geo2():
     return CubefulRace.build(2, "geometric")
 
 
-@pytest.mark.parametrize("beaver", [False, True])
+@pytest.mark.parametrize("beaver", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_geometric_against_brute_force(beaver):
     table = CubefulRace.build(2, "geometric", beaver=beaver)
     brute = Brute("geometric", beaver)
@@ -111,6 +111,7 @@ def test_geometric_against_brute_force(beaver):
             assert 4 * d4["equity"] == pytest.approx(brute.value(x, y, "m", 4), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("beaver", [False, True])
 def test_arithmetic_against_brute_force(beaver):
     cap = 4

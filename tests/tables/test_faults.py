@@ -39,6 +39,7 @@ def leftovers(folder):
 
 
 # -- a Dask worker killed mid-rollout ----------------------------------------------------
+@pytest.mark.slow
 def test_dask_worker_killed_mid_rollout_gives_identical_numbers(tmp_path):
     distributed = pytest.importorskip("distributed")
     marker = str(tmp_path / "killed")

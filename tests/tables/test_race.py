@@ -347,6 +347,7 @@ def test_mars_table_used_when_one_side_has_all_15(mars, x, y, x_on_roll, side):
     check_consistent(o)
 
 
+@pytest.mark.slow
 def test_mars_table_follows_the_points(mars):
     """Extended scoring (home mars 4) uses a table built for those points, once it is
     built (a query never starts the build); a table for other points is not used."""
