@@ -52,7 +52,7 @@ mwc_loss, emg_loss     --      match winning chance lost against the best move, 
 =====================  ======  ===========================================================
 
 ``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
-HTML by the file suffix, atomically (temporary file, then ``os.replace``).
+HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ import os
 
 import numpy as np
 
-from nardy_fast.core._io import atomic_write
+from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
@@ -685,50 +685,3 @@ def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
                     policy=policy, truncate=truncate, workers=workers, client=client)
     return _seeded(pr.join(wr.drop(columns=["id", "side"])), seed)
-
-
-# -- export ------------------------------------------------------------------------------
-def to_csv(frame, path, **kwargs):
-    """Write ``frame`` as CSV (no index unless it is named), atomically; returns the path."""
-    kwargs.setdefault("index", frame.index.name is not None)
-    return atomic_write(path, lambda p: frame.to_csv(p, **kwargs))
-
-
-def to_parquet(frame, path, **kwargs):
-    """Write ``frame`` as Parquet with pyarrow, atomically; returns the path."""
-    kwargs.setdefault("engine", "pyarrow")
-    return atomic_write(path, lambda p: frame.to_parquet(p, **kwargs))
-
-
-def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
-    """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path."""
-    import html
-
-    kwargs.setdefault("index", frame.index.name is not None)
-    table = frame.to_html(float_format=float_format, border=0, classes="nardy", **kwargs)
-    title = html.escape(title or "nardy_fast report")
-    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-            f"<title>{title}</title>\n<style>"
-            "body{font-family:sans-serif} table.nardy{border-collapse:collapse;font-size:13px}"
-            " table.nardy td,table.nardy th{padding:2px 8px;border-bottom:1px solid #ddd;"
-            "text-align:right}</style></head>\n"
-            f"<body><h1>{title}</h1>\n{table}\n</body></html>\n")
-
-    def write(p):
-        with open(p, "w", encoding="utf-8") as f:
-            f.write(page)
-
-    return atomic_write(path, write)
-
-
-_WRITERS = {".csv": to_csv, ".parquet": to_parquet, ".pq": to_parquet, ".html": to_html,
-            ".htm": to_html}
-
-
-def save(frame, path, **kwargs):
-    """Write ``frame`` by the suffix of ``path``: ``.csv``, ``.parquet``/``.pq``, ``.html``."""
-    ext = os.path.splitext(os.fspath(path))[1].lower()
-    if ext not in _WRITERS:
-        raise ValueError(f"{os.fspath(path)}: unknown report format {ext or '(none)'!r}; "
-                         "expected .csv, .parquet or .html")
-    return _WRITERS[ext](frame, path, **kwargs)

@@ -1,10 +1,43 @@
 """Policies of the C game loops: ``greedy``, the bear-off database's moves, and the call of
 a Python policy (``call_policy``, with the GIL).
 
-The greedy formula is in the ``_rollout`` module docstring.  Both pick among the legal
-results of one roll (``buf``: n boards of 24, mover's numbering); ties go to the
-lexicographically smallest board (``board_less``), so a choice does not depend on the
-move generator's order.
+Both pick among the legal results of one roll (``buf``: n boards of 24, mover's
+numbering); ties go to the lexicographically smallest board (``board_less``), so a choice
+does not depend on the move generator's order.  The policies of the game loops
+(``_rollout``, ``_match``, ``_selfplay``):
+
+``random``: uniform over the distinct legal results (one unbiased bounded draw).
+``greedy``: the result with the highest score (ties: the lexicographically smallest board,
+comparing ``b[0], b[1], ...``, so the choice does not depend on the generator's order),
+where, for the mover's board ``b`` after the move (own numbering, idx 0 the head) and the
+opponent's board ``o``::
+
+    score = -pips(b) + 2 P + B - 2 H - S + M + 0.5 F
+
+- ``pips(b)``: the mover's pip count (sum of ``24 - idx`` over its checkers);
+- ``P``: points held other than the head (idx 1..23);
+- ``B``: blocks, the sum of ``(L - 1)**2`` over maximal runs of ``L >= 2`` consecutive
+  held points (idx 0..23, no wrap);
+- ``H``: checkers still on the head;
+- ``S``: stacking, the sum of ``max(0, b[idx] - 2)`` over idx 1..23;
+- ``M``: home board shape, the number of held home points (idx 18..23);
+- ``F``: front points, held points that an opponent checker could reach with one die
+  (an opponent checker 1..6 pips behind it on the opponent's path).
+
+``net``: the evaluation network (``_search.choose``): each result valued at ``plies``
+(0: the net itself; races of both homes from the race tables), the best for the mover
+played; in a race of both homes the bear-off database's move, as below.
+
+Python callables: ``fn(candidates, opponent) -> scores``, candidates
+``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
+numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the
+highest score is played (same tie-break as greedy).  Called with the GIL held, so slow; an exception stops the chunk and is
+re-raised.
+
+Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
+mover with all its checkers home (``net``: and the opponent's too), the result with the
+least expected number of turns to bear off (``OneSided.mean``); ties go to the
+lexicographically smallest board.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
@@ -31,7 +64,7 @@ cdef inline uint32_t reach_mask(const uint8_t* o) noexcept nogil:
 
 
 cdef inline int greedy_score2(const uint8_t* b, uint32_t reach) noexcept nogil:
-    """Twice the greedy evaluation of the ``_rollout`` module docstring (an int; higher is better).
+    """Twice the greedy evaluation of the module docstring (an int; higher is better).
 
     reach = reach_mask(opponent).  The board is read as three 64-bit words (SWAR, counts
     <= 15 per byte so no byte overflows): prefix sums give the pips, byte tests the held
@@ -88,7 +121,7 @@ cdef Py_ssize_t bearoff_best(const double* mean, const uint8_t* buf, Py_ssize_t 
 
 
 def greedy_scores(candidates, opponent):
-    """The greedy policy's scores of candidate boards (see the ``_rollout`` module docstring).
+    """The greedy policy's scores of candidate boards (see the module docstring).
 
     Parameters
     ----------

@@ -37,38 +37,8 @@ Game loop (one game)
 
 Policies
 --------
-``random``: uniform over the distinct legal results (one unbiased bounded draw).
-``greedy``: the result with the highest score (ties: the lexicographically smallest board,
-comparing ``b[0], b[1], ...``, so the choice does not depend on the generator's order),
-where, for the mover's board ``b`` after the move (own numbering, idx 0 the head) and the
-opponent's board ``o``::
-
-    score = -pips(b) + 2 P + B - 2 H - S + M + 0.5 F
-
-- ``pips(b)``: the mover's pip count (sum of ``24 - idx`` over its checkers);
-- ``P``: points held other than the head (idx 1..23);
-- ``B``: blocks, the sum of ``(L - 1)**2`` over maximal runs of ``L >= 2`` consecutive
-  held points (idx 0..23, no wrap);
-- ``H``: checkers still on the head;
-- ``S``: stacking, the sum of ``max(0, b[idx] - 2)`` over idx 1..23;
-- ``M``: home board shape, the number of held home points (idx 18..23);
-- ``F``: front points, held points that an opponent checker could reach with one die
-  (an opponent checker 1..6 pips behind it on the opponent's path).
-
-``net``: the evaluation network (``_search.choose``): each result valued at ``plies``
-(0: the net itself; races of both homes from the race tables), the best for the mover
-played; in a race of both homes the bear-off database's move, as below.
-
-Python callables: ``fn(candidates, opponent) -> scores``, candidates
-``ndarray of uint8, shape (k, 24)`` (mover's boards after each legal move, mover's
-numbering), ``opponent`` ``ndarray of uint8, shape (24,)`` (its own numbering); the
-highest score is played (same tie-break as greedy).  Called with the GIL held, so slow; an exception stops the chunk and is
-re-raised.
-
-Bear-off: when the one-sided database is given, every policy but ``random`` plays, for a
-mover with all its checkers home (``net``: and the opponent's too), the result with the
-least expected number of turns to bear off (``OneSided.mean``); ties go to the
-lexicographically smallest board.
+``random``, ``greedy`` (its formula), ``net``, Python callables and the bear-off
+database's moves are described in ``_policies`` (where they are coded).
 
 Exact bear-off values (truncation)
 ----------------------------------

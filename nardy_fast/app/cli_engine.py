@@ -1,0 +1,219 @@
+"""The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``train`` and
+``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from nardy_fast.app._args import _add_rules, _dice, _position, positive_int
+
+__all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_train", "cmd_cube"]
+
+
+def _parser_hint(sub):
+    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
+                       description="Every legal move of the side on roll for a roll, ranked "
+                                   "by the evaluator's equity (points per game), with its "
+                                   "difference to the best.")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
+    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
+                   help="look-ahead of the best moves (default 0: the net itself)")
+    s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_hint)
+
+
+def cmd_hint(args):
+    from nardy_fast.engine.evaluator import Evaluator
+
+    pos = _position(args.position)
+    hint = Evaluator.default().with_rules(args.rules).hint(pos, args.dice, plies=args.plies)
+    hint = hint.head(args.top)
+    if args.json:
+        print(hint.to_json(orient="records", indent=1))
+        return
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
+          "(points per game, mover's view)")
+    for r in hint.itertuples():
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+.4f}  {r.diff:+.4f}  "
+              f"win {r.p_win:.3f}  {r.method}")
+
+
+def _parser_play(sub):
+    s = sub.add_parser("play", help="play a game against the engine in the terminal",
+                       description="A game against the evaluator: type your moves in the "
+                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
+                                   "the engine's advice, 'quit' to stop.  The record is "
+                                   "saved when the game ends or stops.")
+    s.add_argument("--side", choices=["white", "black"], default=None,
+                   help="your colour (default: the opening throw decides; White moves "
+                        "first)")
+    s.add_argument("--start", default=None, metavar="POSITION",
+                   help="play from this position ID (default: the start)")
+    _add_rules(s)
+    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
+                   help="the engine's look-ahead (default 1)")
+    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    s.add_argument("-o", "--out", default=None,
+                   help="record file (default game.mat, match.mat with --match)")
+    s.add_argument("--match", type=positive_int, default=None, metavar="N",
+                   help="play a match to N points (without the cube) instead of one game")
+    s.set_defaults(func=cmd_play)
+
+
+def cmd_play(args, input_fn=None):
+    input_fn = input_fn or (lambda prompt: input(prompt))
+    if args.match is not None:
+        from nardy_fast.app.playmatch import play_match_terminal
+        play_match_terminal(args.match, plies=args.plies, seed=args.seed,
+                            out=args.out or "match.mat", input_fn=input_fn)
+        return
+    from nardy_fast.app.play import play_terminal
+
+    play_terminal(side=args.side, plies=args.plies, seed=args.seed,
+                  out=args.out or "game.mat", input_fn=input_fn, rules=args.rules,
+                  start=None if args.start is None else _position(args.start))
+
+
+def _parser_met(sub):
+    s = sub.add_parser("met", help="the match equity table",
+                       description="Print the match equity table: the chance that the side "
+                                   "needing the row's points wins against the column's, "
+                                   "before the opening roll.  --rollout redoes the rollouts "
+                                   "of the start it rests on, --write the shipped tables "
+                                   "(package data).")
+    s.add_argument("--length", type=positive_int, default=15, help="points (default 15)")
+    s.add_argument("--cube", action="store_true", help="the cubeful table")
+    s.add_argument("--crawford", action="store_true", help="with the Crawford rule (cube)")
+    s.add_argument("--rollout", action="store_true",
+                   help="roll out the start again (every variant) and store it")
+    s.add_argument("--write", action="store_true", help="recompute and store the tables")
+    s.add_argument("--workers", type=positive_int, default=None, help="worker processes")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_met)
+
+
+def cmd_met(args):
+    import dataclasses
+
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.core.rules import as_rules
+    from nardy_fast.engine import met
+    if args.rollout:
+        met.write_start_data(workers=args.workers)
+        print(f"wrote {met.DATA_FILE}")
+    if args.write:
+        met.write_tables()
+        print(f"wrote {met.TABLE_FILE}")
+    rules = as_rules(args.rules)
+    if args.cube and rules.cube is None:
+        rules = dataclasses.replace(rules, cube="geometric")
+    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
+    if args.json:
+        print(m.to_json(orient="split", indent=1))
+        return
+    print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
+          f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
+    print(m.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def _parser_train(sub):
+    s = sub.add_parser("train", help="train an evaluation net by self-play",
+                       description="TD(lambda) self-play training of the evaluation "
+                                   "network (nardy_fast.engine.train); resumes a checkpoint of "
+                                   "the same settings found at --out.  The shipped net is "
+                                   "made by this command with its defaults.")
+    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    s.add_argument("-n", "--games", type=positive_int, default=None,
+                   help="self-play games in all (default: train.train's)")
+    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    s.add_argument("--threads", type=positive_int, default=None,
+                   help="threads playing games (default: every usable core); does not "
+                        "change the result")
+    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
+                   help="games between strength checks against greedy (0: none; "
+                        "default 50000)")
+    s.add_argument("--log", default=None, metavar="FILE",
+                   help="append a JSON line per checkpoint and check to FILE")
+    s.set_defaults(func=cmd_train)
+
+
+def cmd_train(args):
+    from nardy_fast.engine import train
+
+    def log(entry):
+        line = json.dumps(entry)
+        print(line, file=sys.stderr, flush=True)
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+
+    kwargs = {} if args.games is None else {"n_games": args.games}
+    train.train(args.out, seed=args.seed, threads=args.threads,
+                check_every=args.check_every, log=log, **kwargs)
+
+
+def _parser_cube(sub):
+    s = sub.add_parser("cube", help="money cube decision of a position",
+                       description="No double, double/take and double/pass equities of "
+                                   "the side on roll per unit stake, the proper actions and "
+                                   "the take point: exact in small bear-off races, else from "
+                                   "the evaluator's cubeless probabilities with the cube "
+                                   "model (nardy_fast.engine.cube).")
+    s.add_argument("position", help="position ID, or 'start'")
+    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
+                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
+    s.add_argument("--beaver", action="store_true", help="allow the beaver")
+    s.add_argument("--stake", type=positive_int, default=1, help="current stake (default 1)")
+    s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
+                   help="who may raise: either side (default), the side on roll, the "
+                        "opponent")
+    s.add_argument("--method", default="auto",
+                   choices=["auto", "exact", "janowski", "rollout"],
+                   help="exact tables where they cover the race, else the cube model on "
+                        "the evaluator's probabilities (auto, default), or cube-aware "
+                        "rollouts")
+    s.add_argument("-n", "--games", type=positive_int, default=2000,
+                   help="games of each rollout of --method rollout (default 2000)")
+    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    _add_rules(s)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_cube)
+
+
+def cmd_cube(args):
+    import dataclasses
+    import math
+
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.engine.cube import cube_decision
+    from nardy_fast.core.rules import as_rules
+
+    pos = _position(args.position)
+    rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
+                                beaver=args.beaver)
+    first = pos.is_first_turn()                 # no raise on the first turn (7a)
+    cube = CubeState(args.stake, args.owner, first)
+    d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
+                      method=args.method)
+    if args.json:
+        print(json.dumps({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
+                          **{k: (None if isinstance(v, float) and math.isnan(v) else v)
+                             for k, v in d.items()}}, indent=1))
+        return
+    print(pos.diagram(cube=cube))
+    print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
+          f"x {d['x']:.3f}")
+    for key, label in (("no_double", "no double"), ("double_take", "double, take"),
+                       ("double_pass", "double, pass"), ("double_beaver", "double, beaver")):
+        if not math.isnan(d[key]):
+            print(f"  {label:<16s} {d[key]:+.4f}")
+    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit "
+          f"stake; the opponent's take point {d['take_point']:.3f}")
+
+
+PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_train, _parser_cube)
