@@ -138,9 +138,9 @@ def third_roll(pos, n, seed):
     noise alone gives), for the plain and the luck-reduced equity of the same games."""
     from nardy_fast.core import rng as nrng
     from nardy_fast.engine._rollout import PER_GAME_WIDTH, play_blocks
-    from nardy_fast.engine.evaluator import net_policy
+    from nardy_fast.engine.policy import Policy
     from nardy_fast.engine.rollout import _bearoff_tables
-    p = net_policy("net")
+    p = Policy.of("net").c_form()
     per = np.zeros((n, PER_GAME_WIDTH))
     play_blocks(pos.boards, rules=nf.Rules(), policies=(p, p), side0_white=True, dice=None,
                 opening_dice=False, truncate=True, tables=_bearoff_tables(),

@@ -73,7 +73,8 @@ from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.parallel import default_workers, run_chunks
-from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, POLICIES, rollout
+from nardy_fast.engine.policy import NAMES as POLICIES, Policy
+from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
 
 __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
            "COLUMNS", "METHODS", "COMPACT_EVERY", "MANIFEST"]
@@ -163,16 +164,13 @@ def _check_int(x, name, low):
 
 def _policy_text(policy):
     """A policy (or a tuple: side on roll, opponent) recorded by name: ``"net"``,
-    ``"net/greedy"``."""
+    ``"net/greedy"`` (``engine.policy``: names only, a study's identity must be text)."""
     parts = policy if isinstance(policy, tuple) else (policy,)
     if len(parts) not in (1, 2) or not all(isinstance(p, str) for p in parts):
         raise ValueError(f"policy={policy!r}: a study records its policy by name; expected "
                          f"one of {', '.join(map(repr, POLICIES))} or a tuple of two")
-    parts = tuple("net" if p == "net:0" else p for p in parts)
-    for p in parts:
-        if p not in POLICIES:
-            raise ValueError(f"policy={p!r}: expected one of {', '.join(map(repr, POLICIES))}")
-    return "/".join(parts) if len(set(parts)) > 1 else parts[0]
+    names = tuple(Policy.of(p).name for p in parts)
+    return "/".join(names) if len(set(names)) > 1 else names[0]
 
 
 def _rollout_options(variance_reduction):

@@ -2,6 +2,8 @@
 the common options, the one-line error and the Dask client of ``--scheduler``."""
 import argparse
 
+from nardy_fast.engine.policy import NAMES as POLICY_NAMES
+
 
 def positive_int(text):
     """``"12"`` -> 12; anything else is an ``argparse.ArgumentTypeError``."""
@@ -56,7 +58,7 @@ def _add_rollout_opts(p, games):
     p.add_argument("-n", "--games", type=positive_int, default=games,
                    help=f"games per rollout (default {games})")
     p.add_argument("--policy", default="net",
-                   choices=["net", "net:1", "greedy", "random"],
+                   choices=list(POLICY_NAMES),
                    help="rollout policy of both sides: the evaluator at 0-ply (default "
                         "'net'), at 1-ply ('net:1'), 'greedy' or 'random'")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")

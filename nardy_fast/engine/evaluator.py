@@ -356,15 +356,6 @@ def race_tables(rules):
     return _CACHE[key]
 
 
-def net_policy(p):
-    """A net policy as the C game loops take it: ``("net", Net, plies, keep)`` from an
-    ``Evaluator`` (0-ply) or ``"net"`` / ``"net:k"`` (the shipped net at k plies)."""
-    if isinstance(p, Evaluator):
-        return ("net", p.net, 0, p.keep)
-    ev = Evaluator.default()
-    return ("net", ev.net, int(p[4:] or 0), ev.keep)
-
-
 def _check_match(match, positions):
     """``match`` is a MatchState whose side on roll is that of every position."""
     if not isinstance(match, MatchState):

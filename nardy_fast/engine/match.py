@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from nardy_fast.engine import _match
-from nardy_fast.engine.evaluator import net_policy
+from nardy_fast.engine.policy import Policy
 from nardy_fast.engine.parallel import run_chunks
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rng import root_entropy
@@ -25,15 +25,6 @@ __all__ = ["play_match", "PAIRS_PER_CHUNK"]
 PAIRS_PER_CHUNK = 250
 
 
-def _check_player(p, name):
-    from nardy_fast.engine.evaluator import Evaluator
-    if p == "greedy" or isinstance(p, Evaluator) or (isinstance(p, str) and
-                                                      p in ("net", "net:0", "net:1", "net:2")):
-        return p
-    raise ValueError(f"{name}={p!r}: expected 'greedy', 'net', 'net:1', 'net:2' or an "
-                     "Evaluator")
-
-
 def _pair_seeds(entropy, first, n):
     return np.array([np.random.SeedSequence(entropy, spawn_key=(p,)).generate_state(
         1, np.uint64)[0] for p in range(first, first + n)], dtype=np.uint64)
@@ -41,7 +32,7 @@ def _pair_seeds(entropy, first, n):
 
 def _run_pairs(spec):
     from nardy_fast.engine.evaluator import race_tables
-    players = tuple("greedy" if p == "greedy" else net_policy(p) for p in spec["players"])
+    players = tuple(p.c_form() for p in spec["players"])
     return spec["first"], _match.play_pairs(
         players, spec["start"], rules=spec["rules"], tables=race_tables(spec["rules"]),
         seeds=_pair_seeds(spec["entropy"], spec["first"], spec["n"]))
@@ -74,7 +65,7 @@ def play_match(a, b, n_games, seed=None, rules=None, start=None, workers=None, c
         (from the variance between pairs, the pair being the independent unit);
         ``seed``; and ``points``, the ``(pairs, 2)`` array of A's points per game.
     """
-    a, b = _check_player(a, "a"), _check_player(b, "b")
+    a, b = Policy.of(a, "a", ("net", "greedy")), Policy.of(b, "b", ("net", "greedy"))
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
         raise ValueError(f"n_games={n_games!r}: expected an integer >= 2")
     rules = as_rules(rules)

@@ -42,7 +42,8 @@ from nardy_fast.tables.race import mars_table_for
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
-from nardy_fast.engine.variance import check_estimator, net_plies, policy_name
+from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
+from nardy_fast.engine.variance import check_estimator
 from nardy_fast.engine.parallel import default_workers, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
@@ -50,7 +51,6 @@ from nardy_fast.core.rules import as_rules
 
 __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
-POLICIES = ("net", "greedy", "random", "net:1", "net:2")   # "net" = "net:0": the evaluator
 TRUNCATIONS = ("bearoff", "race12", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 # The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
@@ -214,38 +214,6 @@ def _cube_extra(plan, mean):
 # ----------------------------------------------------------------------------------------
 # argument checks
 
-def _check_policy(policy):
-    if isinstance(policy, tuple):
-        if len(policy) != 2:
-            raise ValueError(f"policy: a tuple must hold two policies (side on roll, "
-                             f"opponent), got {len(policy)}")
-        return tuple(_check_one_policy(p) for p in policy)
-    p = _check_one_policy(policy)
-    return (p, p)
-
-
-def _check_one_policy(p):
-    from nardy_fast.engine.evaluator import Evaluator
-    if callable(p) or isinstance(p, Evaluator):
-        return p
-    if isinstance(p, str):
-        p = "net" if p == "net:0" else p
-        if p not in POLICIES:
-            raise ValueError(f"policy={p!r}: expected one of {', '.join(map(repr, POLICIES))},"
-                             " an Evaluator or a callable scoring the candidate boards")
-        return p
-    raise TypeError(f"policy: expected one of {', '.join(map(repr, POLICIES))}, an "
-                    f"Evaluator or a callable, got {type(p).__name__}")
-
-
-def _c_policy(p):
-    """A checked policy as ``play_blocks`` takes it (nets: ``evaluator.net_policy``)."""
-    from nardy_fast.engine.evaluator import Evaluator, net_policy
-    if isinstance(p, Evaluator) or (isinstance(p, str) and p.startswith("net")):
-        return net_policy(p)
-    return p
-
-
 def _check_int(x, name, low):
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
         raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
@@ -272,7 +240,7 @@ class _Plan:
                 f"the game is over: {why}" if why else "black's last turn (draw_rule): "
                 "rollouts start where both sides have checkers on the board"))
         self.n_games = _check_int(n_games, "n_games", 1)
-        self.policies = _check_policy(policy)
+        self.policies = policy_pair(policy)
         self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
         self.dice = None if dice is None else check_dice(dice)
         if truncate not in TRUNCATIONS:
@@ -291,7 +259,7 @@ class _Plan:
             raise ValueError(f"dice={self.dice}: with opening_roll='opening_dice' the first "
                              "roll from the start cannot be a double")
         self.opening_dice = self.opening_dice and self.dice is None
-        self.use_tables = truncate is not None or any(p != "random" for p in self.policies)
+        self.use_tables = truncate is not None or any(p.kind != "random" for p in self.policies)
         self.mars = None
         self.race12 = _race12_source(truncate, self.rules, cube)
         if truncate is not None:
@@ -353,7 +321,7 @@ def _run_chunk(spec):
     tables = _bearoff_tables() if use_tables else None
     if mars is not None:
         tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
-    spec["policies"] = tuple(_c_policy(p) for p in spec["policies"])
+    spec["policies"] = tuple(p.c_form() for p in spec["policies"])
     if spec["race12"] is not None:
         spec["race12"] = spec["race12"].tables
     if spec["cube"] is not None:
@@ -443,9 +411,9 @@ def _extra(plan, workers, client, interrupted):
     return {
         "seed": plan.entropy,
         "estimator": plan.estimator,
-        "move_filter": FILTER_WINDOW if any(net_plies(p) for p in plan.policies) else 0.0,
-        "policy": "/".join(policy_name(p) for p in plan.policies)
-        if plan.policies[0] is not plan.policies[1] else policy_name(plan.policies[0]),
+        "move_filter": FILTER_WINDOW if any(p.net_plies for p in plan.policies) else 0.0,
+        "policy": "/".join(p.name for p in plan.policies)
+        if plan.policies[0] is not plan.policies[1] else plan.policies[0].name,
         "truncate": plan.truncate if plan.truncate is not None else "none",
         "bearoff_policy": bool(plan.use_tables),
         "mars_table": 0 if plan.mars is None else plan.mars[1],
@@ -462,7 +430,9 @@ def _extra(plan, workers, client, interrupted):
 def _check_workers(workers, client, policies):
     if workers is not None:
         workers = _check_int(workers, "workers", 1)
-    if client is None and workers is None and any(callable(p) for p in policies):
+    python = any(p.kind == "python" if isinstance(p, Policy) else callable(p)
+                 for p in policies)
+    if client is None and workers is None and python:
         workers = 1                       # Python policies stay in this process by default
     return workers
 

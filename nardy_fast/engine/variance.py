@@ -42,8 +42,7 @@ are 20 times slower, so plain rollouts are the default at 0-ply.
 """
 from __future__ import annotations
 
-__all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator",
-           "net_plies"]
+__all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator"]
 
 ESTIMATORS = ("none", "luck", "luck:K")   # "luck:K": the luck of the first K random rolls
 # Estimators by the nets' look-ahead plies (benchmarks/bench_vr.py; "luck" deeper):
@@ -51,28 +50,11 @@ VR_ESTIMATOR = {0: "luck"}                # variance_reduction=True
 DEFAULT_ESTIMATOR = {0: "none"}           # variance_reduction=None
 
 
-def policy_name(p):
-    """A policy's name for messages and ``extra["policy"]``."""
-    from nardy_fast.engine.evaluator import Evaluator
-    if isinstance(p, Evaluator):
-        return "net (custom)"
-    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
-
-
-def net_plies(p):
-    """Look-ahead plies of a checked net policy, or None for any other policy."""
-    from nardy_fast.engine.evaluator import Evaluator
-    if isinstance(p, Evaluator):
-        return 0
-    if isinstance(p, str) and p.startswith("net"):
-        return int(p[4:] or 0)
-    return None
-
-
 def check_estimator(vr, policies):
-    """``(name, K)`` of the variance reduction asked for: K is None (plain), 0 (the luck
+    """``(name, K)`` of the variance reduction asked for by the two sides' ``policies``
+    (``engine.policy.Policy``): K is None (plain), 0 (the luck
     of every roll) or the number of leading random rolls whose luck is counted."""
-    plies = [net_plies(p) for p in policies]
+    plies = [p.net_plies for p in policies]
     nets = None not in plies
     depth = max(plies) if nets else 0
     if vr is None:                          # the default: where it pays
@@ -97,5 +79,5 @@ def check_estimator(vr, policies):
         raise ValueError(
             f"variance_reduction={vr!r}: the luck of a roll is measured by the evaluator, "
             f"so both sides must play a net policy ('net', 'net:1', 'net:2' or an "
-            f"Evaluator); policy {policy_name(bad)!r} cannot serve it")
+            f"Evaluator); policy {bad.name!r} cannot serve it")
     return vr, k

@@ -923,3 +923,24 @@ def test_cube_autodouble_from_the_start():
     r = rollout(pos, 36, seed=1, progress=False, policy="greedy", rules=Rules(
                 cube="geometric", autodouble=True), cube_probabilities=lambda p: 0.5)
     assert r.extra["final_stakes"] == {1: 1.0} and not r.extra["autodouble"]
+
+
+def test_one_policy_object_names_every_policy():
+    """``engine.policy.Policy`` parses a policy once for rollouts, matches and studies."""
+    from nardy_fast.engine.policy import Policy, policy_pair
+    ev = nf.Evaluator.default()
+    assert Policy.of("net:0") == Policy.of("net") == Policy("net", 0)
+    assert Policy.of("net:2").net_plies == 2 and Policy.of("greedy").net_plies is None
+    assert [Policy.of(p).name for p in ("net", "net:1", "greedy", "random", ev)] == \
+        ["net", "net:1", "greedy", "random", "net (custom)"]
+    assert Policy.of(ev).c_form() == ("net", ev.net, 0, ev.keep)
+    a, b = policy_pair("greedy")
+    assert a is b
+    with pytest.raises(ValueError, match="policy='nett'"):
+        Policy.of("nett")
+    with pytest.raises(ValueError, match="a='random'"):
+        Policy.of("random", "a", ("net", "greedy"))
+    with pytest.raises(TypeError, match="policy"):
+        Policy.of(3)
+    with pytest.raises(ValueError, match="two policies"):
+        policy_pair(("net", "greedy", "random"))

@@ -66,8 +66,8 @@ def equity(v, rules):
 class Expectimax:
     """n-ply values and choices from the evaluator's 0-ply values (module docstring)."""
 
-    def __init__(self, ev, keep):
-        self.ev, self.rules, self.keep = ev, ev.rules, keep
+    def __init__(self, ev, keep, window=0.0):
+        self.ev, self.rules, self.keep, self.window = ev, ev.rules, keep, window
         self.cache = {}
 
     def after(self, me, opp, cands):
@@ -111,6 +111,9 @@ class Expectimax:
         if plies == 0:
             return order[0], vals[order[0]]
         top = order if not self.keep else order[:self.keep]
+        if self.window:         # rollouts: only moves within ``window`` points of the best
+            best = equity(vals[order[0]], self.rules)
+            top = [k for k in top if equity(vals[k], self.rules) >= best - self.window]
         scored = [(k, self.deep(opp, cands[k], plies)) for k in top]
         k, v = min(scored, key=lambda kv: (-equity(kv[1], self.rules), tuple(cands[kv[0]])))
         return k, v
@@ -232,15 +235,19 @@ def test_zero_ply_choice_and_the_net_policy(ev, sample):
 
 def test_one_ply_choice_against_the_expectimax(ev, sample):
     """hint / best_move at 1-ply with the move filter (keep = 4), and the ``net:1``
-    rollout policy's move, against the expectimax with the same filter."""
+    rollout policy's move, against the expectimax with the same filter; rollouts also
+    search only the moves within ``rollout.FILTER_WINDOW`` points of the 0-ply best."""
+    from nardy_fast.engine.rollout import FILTER_WINDOW
     em = Expectimax(ev, keep=ev.keep)
+    em_rollout = Expectimax(ev, keep=ev.keep, window=FILTER_WINDOW)
     agree = seen = 0
     for pos, dice in sample:
         agree += check_hint(ev, em, pos, dice, 1)
-        best = tuple(ev.best_move(pos, dice, plies=1).board)
         played = rollout_choice(pos, dice, "net:1")
         if played is not None:
-            assert played == best
+            cands = nf.successors(pos.mover, pos.opponent, *dice)
+            k, _ = em_rollout.choose(pos.mover, pos.opponent, *dice, 1)
+            assert played == tuple(int(x) for x in cands[k])
             seen += 1
     assert agree >= len(sample) - 1
     assert seen >= len(sample) // 2
