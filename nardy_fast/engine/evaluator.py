@@ -16,11 +16,10 @@ from nardy_fast.engine import _search, met
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
-from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position
-from nardy_fast.tables.race import race_probabilities
+from nardy_fast.tables.race import default_race_tables, race_probabilities
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
@@ -114,9 +113,8 @@ class Evaluator:
     def _searcher(self):
         db = self._race12()
         if self._search is None or self._search_r12 is not db:
-            self._search = _search.Searcher(self.net, self.rules,
-                                            race_tables(self.rules) if self.exact else None,
-                                            keep=self.keep,
+            tables = default_race_tables(self.rules) if self.exact else None
+            self._search = _search.Searcher(self.net, self.rules, tables, keep=self.keep,
                                             race12=None if db is None else db.tables)
             self._search_r12 = db
         return self._search
@@ -341,19 +339,6 @@ class Evaluator:
 
 
 _CACHE = {}
-
-
-def race_tables(rules):
-    """The RaceTables the search values races of both homes with under ``rules``: the
-    default one- and two-sided databases and, when cached, the mars table that
-    ``race_probabilities`` uses."""
-    from nardy_fast.tables import bearoff
-    from nardy_fast.tables.race import mars_table_for
-    key = ("tables", as_rules(rules))
-    if key not in _CACHE:
-        mars = mars_table_for(key[1], bearoff.DEFAULT_MARS)
-        _CACHE[key] = RaceTables(bearoff.one_sided(), bearoff.two_sided(), mars)
-    return _CACHE[key]
 
 
 def _check_match(match, positions):

@@ -15,6 +15,7 @@ import numpy as np
 
 from nardy_fast.engine import _match
 from nardy_fast.engine.policy import Policy
+from nardy_fast.tables.race import default_race_tables
 from nardy_fast.engine.parallel import run_chunks
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rng import root_entropy
@@ -31,10 +32,9 @@ def _pair_seeds(entropy, first, n):
 
 
 def _run_pairs(spec):
-    from nardy_fast.engine.evaluator import race_tables
     players = tuple(p.c_form() for p in spec["players"])
     return spec["first"], _match.play_pairs(
-        players, spec["start"], rules=spec["rules"], tables=race_tables(spec["rules"]),
+        players, spec["start"], rules=spec["rules"], tables=default_race_tables(spec["rules"]),
         seeds=_pair_seeds(spec["entropy"], spec["first"], spec["n"]))
 
 

@@ -37,8 +37,7 @@ from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_dice
 from nardy_fast.tables import bearoff
-from nardy_fast.tables._racetables import RaceTables
-from nardy_fast.tables.race import mars_table_for
+from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
@@ -77,19 +76,13 @@ def _bearoff_tables():
     ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
     on-disk cache (building them on first use), once per process.
     """
-    if "tables" in _TABLES:
-        return _TABLES["tables"]
     try:
-        one = bearoff.one_sided()
-        two = bearoff.two_sided()
+        return default_race_tables(mars=False)
     except (OSError, MemoryError) as e:
         raise BearoffUnavailable(
             "truncate='bearoff' needs the bear-off databases (nardy_fast.tables.bearoff), "
             f"which cannot be loaded or built here ({e}); pass truncate=None to play every "
             "game out") from None
-    tables = RaceTables(one, two)
-    _TABLES["tables"] = tables
-    return tables
 
 
 def _mars_source(rules):
@@ -320,7 +313,8 @@ def _run_chunk(spec):
     mars = spec.pop("mars")
     tables = _bearoff_tables() if use_tables else None
     if mars is not None:
-        tables = RaceTables(tables.one_sided, tables.two_sided, _mars_tables(mars, spec["rules"]))
+        tables = race_tables(tables.one_sided, tables.two_sided,
+                             _mars_tables(mars, spec["rules"]))
     spec["policies"] = tuple(p.c_form() for p in spec["policies"])
     if spec["race12"] is not None:
         spec["race12"] = spec["race12"].tables

@@ -29,7 +29,7 @@ import numpy as np
 
 from nardy_fast.engine import _search, _selfplay
 from nardy_fast.engine._net import Net
-from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.tables.onesided import n_boards
@@ -53,9 +53,8 @@ DEFAULTS = {
 def training_tables():
     """The race tables that value the races ending self-play games: the default one- and
     two-sided databases (no mars table, so that a run does not depend on which optional
-    tables a machine has built)."""
-    from nardy_fast.tables import bearoff
-    return RaceTables(bearoff.one_sided(), bearoff.two_sided())
+    tables a machine has built; ``race.default_race_tables``)."""
+    return default_race_tables(mars=False)
 
 
 def random_races(entropy, k, n):

@@ -48,13 +48,16 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 
-__all__ = ["race_probabilities", "mars_table_for"]
+__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables"]
 
 _METHODS = ("auto", "one_sided", "two_sided")
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
 
 
-def _race_tables(one=None, two=None, mars=None):
+def race_tables(one=None, two=None, mars=None):
+    """The ``RaceTables`` (C race values) of these databases, built once per set: the one
+    cache of race tables in the package (the evaluator, rollouts, training and
+    ``race_probabilities`` all take theirs from here)."""
     key = (one, two, mars)
     tables = _TABLES.get(key)
     if tables is None:
@@ -62,6 +65,16 @@ def _race_tables(one=None, two=None, mars=None):
             _TABLES.clear()
         tables = _TABLES[key] = RaceTables(one, two, mars)
     return tables
+
+
+def default_race_tables(rules=None, mars=True):
+    """The race tables of the default databases: the one- and two-sided ones (built on
+    first use, cached on disk) and, with ``mars``, the cached mars table that
+    ``race_probabilities`` uses under ``rules`` (never built here).  ``mars=False``: none,
+    so that the result does not depend on which optional tables a machine has built
+    (rollouts attach theirs per chunk; training)."""
+    table = mars_table_for(as_rules(rules), _bo.DEFAULT_MARS) if mars else None
+    return race_tables(_bo.one_sided(), _bo.two_sided(), table)
 
 
 def _databases(databases):
@@ -190,11 +203,11 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        tables = _race_tables(mars=table)
+        tables = race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
     elif use_two:
-        tables = _race_tables(two=two)
+        tables = race_tables(two=two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
         if one is None:
@@ -205,7 +218,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
-        tables = _race_tables(one=one)
+        tables = race_tables(one=one)
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
