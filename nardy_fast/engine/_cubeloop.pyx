@@ -185,8 +185,11 @@ cdef int attach_cube(cube_t* c, const rules_t* rules, const race_tables_t* races
     cdef const double[::1] tp
     cdef const double[:, :, ::1] cr3
     cdef const double[:, :, :, ::1] cr4
-    (at_start, stake0, owner0, no_first, max_stake, x_contact, x_race, tp_live, table,
-     fn) = spec
+    at_start, stake0, owner0, no_first = spec.at_start, spec.stake, spec.owner, \
+        spec.no_first_raise
+    max_stake, x_contact, x_race, tp_live = spec.max_stake, spec.x_contact, spec.x_race, \
+        spec.tp_live
+    table, fn = spec.table, spec.probabilities
     no_cube(c)
     if rules.cube == CUBE_NONE:
         raise ValueError("cube: the rules have no cube")
@@ -285,7 +288,7 @@ def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
                 bint no_raise=False):
     """The C cube model at one point, for tests (no game is played).
 
-    ``rules`` with a cube; ``spec`` the ``cube`` tuple of ``_rollout.play_blocks`` (its
+    ``rules`` with a cube; ``spec`` the ``cubemodel.CubeSettings`` of ``_rollout.play_blocks`` (its
     probabilities source answers ``cube_action``); ``mover``, ``opponent``: boards (24,
     each in its own numbering), the mover (side 0) on roll; ``stake``, ``owner`` (-1 the
     centre, 0 the mover, 1 the opponent); ``p``: the mover's cubeless P(win) given to

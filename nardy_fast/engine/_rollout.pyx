@@ -625,22 +625,13 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     stratify : bool
         ``False`` draws the first two rolls from the stream too (to measure what the
         stratification gains; ``rollout`` always stratifies).
-    cube : None or tuple
+    cube : None or cubemodel.CubeSettings
         Play with the cube of ``rules`` (its progression, beaver and autodouble, which
-        ``rules.cube`` must name): ``(at_start, stake0, owner0, no_first, max_stake,
-        x_contact, x_race, tp_live, table, probabilities)``: the games start from the
-        start (the autodouble: each game first throws one die a side until they differ,
-        raising the stake once per tie, the cube staying in the middle), the starting
-        stake, who may raise first (-1 either side, 0 side 0, 1 side 1), no raise before
-        side 0's first roll (nonzero), the arithmetic cap, the contact cube efficiency,
-        ``x_race`` float64 ``(n, 2)`` (pips of the side on roll, efficiency), ``tp_live``
-        float64 (``max_stake + 1``,): the live take point of a raise from each stake
-        (arithmetic), ``table``: None or ``(CubefulRace.values, max_checkers, stakes)``,
-        ``probabilities``: a ``_net.Net`` (its 0-ply value, race values from
-        ``tables``), a callable ``(mover, opponent) -> P(win)`` or None (a pip-count
-        estimate).  Both sides double, take, pass and beaver by the cube model of
-        ``nardy_fast.engine.cubemodel`` (``_cubeloop``); a game is won at the stake, and ``equity`` is
-        per unit of the starting stake.
+        ``rules.cube`` must name), by the settings' model (the autodouble: each game from
+        the start first throws one die a side until they differ, raising the stake once
+        per tie).  Both sides double, take, pass and beaver by the cube model of
+        ``nardy_fast.engine.cubemodel`` (``_cubeloop``); a game is won at the stake, and
+        ``equity`` is per unit of the starting stake.
     variance_reduction : None or int
         None: plain.  ``K >= 0``: subtract each game's luck (``_luck``; both policies must
         be nets) counted over its first ``K`` random rolls (0: all), the first one skipped

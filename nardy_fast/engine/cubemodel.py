@@ -57,12 +57,14 @@ Draws (``draw_rule``): a draw is worth 0 at any stake; the model counts it as ha
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 
-__all__ = ["take_point", "doubling_window", "efficiency", "model_equities", "actions",
+__all__ = ["CubeSettings", "take_point", "doubling_window", "efficiency", "model_equities", "actions",
            "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of"]
 
 # Race cube efficiency per pip count of the side on roll: (bin centre, x), measured by
@@ -233,3 +235,27 @@ def p_of(value):
     if isinstance(value, dict):
         return float(value["p_win"]) + 0.5 * float(value.get("p_draw", 0.0))
     return float(value.p_win) + 0.5 * float(getattr(value, "p_draw", 0.0))
+
+
+@dataclass(frozen=True)
+class CubeSettings:
+    """The cube model as the C game loop takes it (``_cubeloop.attach_cube``; the Python
+    twin of its ``cube_t``): the game starts from the start (``at_start``: the autodouble
+    applies), the starting ``stake``, who may raise first (``owner``: -1 either side, 0 the
+    side on roll, 1 the other), no raise before the first roll (``no_first_raise``), the
+    arithmetic cap ``max_stake``, the contact efficiency ``x_contact``, ``x_race``
+    (float64 ``(n, 2)``: pips of the side on roll, efficiency), ``tp_live`` (float64
+    ``(max_stake + 1,)``: the live take point of a raise from each stake), ``table`` (None
+    or ``(CubefulRace.values, max_checkers, stakes)``) and ``probabilities`` (a
+    ``_net.Net``, a callable ``(mover, opponent) -> P(win)`` or None: pips)."""
+
+    at_start: bool
+    stake: int
+    owner: int
+    no_first_raise: bool
+    max_stake: int
+    x_contact: float
+    x_race: Any
+    tp_live: Any
+    table: Any
+    probabilities: Any

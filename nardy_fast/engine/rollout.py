@@ -177,8 +177,8 @@ def _cube_arrays(spec, rules):
     else:
         def source(mover, opponent):
             return cubemodel.p_of(fn(Position(mover, opponent)))
-    return (at_start, stake, owner, no_first, cubestate.MAX_STAKE,
-            cubemodel.CONTACT_EFFICIENCY, x_race, tp, table, source)
+    return cubemodel.CubeSettings(at_start, stake, owner, no_first, cubestate.MAX_STAKE,
+                                  cubemodel.CONTACT_EFFICIENCY, x_race, tp, table, source)
 
 
 def _cube_extra(plan, mean):

@@ -43,13 +43,13 @@ POSITIONS = [
 
 
 def spec_of(progression, p, table=None):
-    """The ``cube`` tuple of ``play_blocks``, built from ``cubemodel``'s constants (as
+    """The ``cube`` settings of ``play_blocks``, built from ``cubemodel``'s constants (as
     ``rollout._cube_arrays`` does), centred at stake 1; the model's P(win) source
     answers ``p``."""
     tp = np.array([cm.live_take_point(progression, k) for k in range(MAX_STAKE + 1)])
-    return (False, 1, -1, False, MAX_STAKE, cm.CONTACT_EFFICIENCY,
-            np.ascontiguousarray(cm.RACE_EFFICIENCY, dtype=np.float64), tp, table,
-            lambda mover, opponent: p)
+    return cm.CubeSettings(False, 1, -1, False, MAX_STAKE, cm.CONTACT_EFFICIENCY,
+                           np.ascontiguousarray(cm.RACE_EFFICIENCY, dtype=np.float64), tp,
+                           table, lambda mover, opponent: p)
 
 
 def stakes(progression):
