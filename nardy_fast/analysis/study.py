@@ -60,7 +60,6 @@ import hashlib
 import inspect
 import json
 import math
-import numbers
 import os
 import re
 import socket
@@ -68,6 +67,7 @@ import time
 import warnings
 
 from nardy_fast.core import rng as _rng
+from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write, atomic_write_text
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
@@ -154,14 +154,6 @@ def _distinct_ids(positions, known=frozenset()):
 # ----------------------------------------------------------------------------------------
 # the study's identity
 
-def _check_int(x, name, low):
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
-    if x < low:
-        raise ValueError(f"{name}={x}: must be >= {low}")
-    return int(x)
-
-
 def _policy_text(policy):
     """A policy (or a tuple: side on roll, opponent) recorded by name: ``"net"``,
     ``"net/greedy"`` (``engine.policy``: names only, a study's identity must be text)."""
@@ -219,7 +211,7 @@ class _Settings:
             if truncate not in ("bearoff", None):
                 raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
             self.options, vr = _rollout_options(variance_reduction)
-            ident.update(n_games=_check_int(n_games, "n_games", 1),
+            ident.update(n_games=check_count(n_games, "n_games", 1),
                          seed=_rng.root_entropy(seed), policy=_policy_text(policy),
                          truncate=truncate or "none", variance_reduction=vr)
             if "net" in ident["policy"]:
@@ -484,7 +476,7 @@ def _batch_size(batch_size, identity, n_todo, parallelism):
     """Positions per task: given, or about ``DEFAULT_CHUNK_GAMES`` games (evaluations:
     ``EVAL_BATCH``), shrunk so that every worker gets about 4 tasks."""
     if batch_size is not None:
-        return _check_int(batch_size, "batch_size", 1)
+        return check_count(batch_size, "batch_size", 1)
     if identity["method"] == "evaluate":
         size = EVAL_BATCH[identity["plies"]]
     else:
@@ -498,7 +490,7 @@ def _parallelism(workers, client):
             return max(1, sum(client.nthreads().values()))
         except Exception:                 # a client without workers yet
             return 1
-    return default_workers() if workers is None else _check_int(workers, "workers", 1)
+    return default_workers() if workers is None else check_count(workers, "workers", 1)
 
 
 class _Bar:

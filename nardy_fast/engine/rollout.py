@@ -28,14 +28,13 @@ Variance reduction: ``nardy_fast.engine.variance`` (the estimator and why it is 
 from __future__ import annotations
 
 import math
-import numbers
 import os
 
 import numpy as np
 
 from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
-from nardy_fast.core._checks import check_dice
+from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
@@ -207,14 +206,6 @@ def _cube_extra(plan, mean):
 # ----------------------------------------------------------------------------------------
 # argument checks
 
-def _check_int(x, name, low):
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise TypeError(f"{name}={x!r}: expected an integer >= {low}")
-    if x < low:
-        raise ValueError(f"{name}={x}: must be >= {low}")
-    return int(x)
-
-
 def _is_start(position):
     b = position.boards
     return bool(b[0, 0] == 15 and b[1, 0] == 15)
@@ -232,7 +223,7 @@ class _Plan:
             raise ValueError(f"position {self.position.id}: " + (
                 f"the game is over: {why}" if why else "black's last turn (draw_rule): "
                 "rollouts start where both sides have checkers on the board"))
-        self.n_games = _check_int(n_games, "n_games", 1)
+        self.n_games = check_count(n_games, "n_games", 1)
         self.policies = policy_pair(policy)
         self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
         self.dice = None if dice is None else check_dice(dice)
@@ -242,7 +233,7 @@ class _Plan:
         self.entropy = _rng.root_entropy(seed)
         block = _rng.BLOCK_GAMES
         self.auto_chunk = chunk_size is None
-        chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else _check_int(chunk_size,
+        chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else check_count(chunk_size,
                                                                           "chunk_size", 1)
         self.blocks_per_chunk = max(1, -(-chunk // block))
         self.chunk_games = self.blocks_per_chunk * block
@@ -423,7 +414,7 @@ def _extra(plan, workers, client, interrupted):
 
 def _check_workers(workers, client, policies):
     if workers is not None:
-        workers = _check_int(workers, "workers", 1)
+        workers = check_count(workers, "workers", 1)
     python = any(p.kind == "python" if isinstance(p, Policy) else callable(p)
                  for p in policies)
     if client is None and workers is None and python:
