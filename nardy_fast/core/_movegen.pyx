@@ -213,7 +213,8 @@ cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
 
 
 cdef int search_last(gen_t* g, int k, int min_src) noexcept nogil:
-    """The last step of the turn (k = ndice - 1): record every valid result."""
+    """The last step of the turn (k = ndice - 1): record every valid result.  (Its source
+    loop is a deliberate twin of ``search``'s: this one records, that one recurses.)"""
     cdef int found = 0, d = g.dice[k], i, t
     cdef uint32_t rest = sources(g, min_src), occ
     while rest:

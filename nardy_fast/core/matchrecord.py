@@ -151,6 +151,7 @@ class MatchRecord:
                 raise RecordError(f"game {k + 1}: {game.white!r} starts, but under "
                                   f"starter={rule!r} {want!r} does")
 
+    # to_text / from_text: deliberate twins of GameRecord's, the same text interface
     def to_text(self):
         return format_match(self)
 

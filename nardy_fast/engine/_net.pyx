@@ -309,7 +309,8 @@ cdef class Net:
 
     def outputs(self, boards):
         """Raw outputs ``(n, 7)`` float32 of boards ``(n, 2, 24)`` (side on roll first),
-        unclipped.  Trusts its input."""
+        unclipped.  Trusts its input.  (A deliberate twin of ``encode``'s loop: the same
+        rows, another C call.)"""
         cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
         out = np.empty((b.shape[0], NET_OUTPUTS), dtype=np.float32)
         cdef float[:, ::1] o = out
