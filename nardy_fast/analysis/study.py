@@ -72,7 +72,7 @@ from nardy_fast.core._io import atomic_write, atomic_write_text
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.parallel import default_workers, run_chunks
+from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
 
@@ -484,15 +484,6 @@ def _batch_size(batch_size, identity, n_todo, parallelism):
     return max(1, min(size, -(-n_todo // (4 * parallelism))))
 
 
-def _parallelism(workers, client):
-    if client is not None:
-        try:
-            return max(1, sum(client.nthreads().values()))
-        except Exception:                 # a client without workers yet
-            return 1
-    return default_workers() if workers is None else check_count(workers, "workers", 1)
-
-
 class _Bar:
     """A tqdm bar over positions: positions per second and the time left."""
 
@@ -597,7 +588,7 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
         os.makedirs(st.path, exist_ok=True)
         st.remove_stale_temps()
         batch = _batch_size(batch_size, settings.identity, len(todo),
-                            _parallelism(workers, client))
+                            parallelism(workers, client))
         new, interrupted = _run(st, settings, todo, batch, workers, client, progress,
                                 len(ids))
     else:

@@ -38,11 +38,11 @@ import pickle
 import signal
 import warnings
 
-from nardy_fast.core._checks import usable_cores
+from nardy_fast.core._checks import check_count, usable_cores
 from nardy_fast.engine import _nomain
 from nardy_fast.engine._nomain import WORKER_PREFIX
 
-__all__ = ["run_chunks", "default_workers", "shutdown_pools", "unsendable"]
+__all__ = ["run_chunks", "default_workers", "parallelism", "shutdown_pools", "unsendable"]
 
 _POOLS = {}
 
@@ -50,6 +50,17 @@ _POOLS = {}
 def default_workers():
     """Usable local cores (the CPU affinity of this process where known)."""
     return usable_cores()
+
+
+def parallelism(workers, client):
+    """How many chunks can run at once (to size default chunks): the Dask cluster's
+    threads, else ``workers`` (None: every usable core)."""
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:                 # a client without workers yet
+            return 1
+    return default_workers() if workers is None else check_count(workers, "workers", 1)
 
 
 def _ignore_sigint():

@@ -42,7 +42,7 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
 from nardy_fast.engine.variance import check_estimator
-from nardy_fast.engine.parallel import default_workers, run_chunks
+from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
@@ -422,16 +422,6 @@ def _check_workers(workers, client, policies):
     return workers
 
 
-def _parallelism(workers, client):
-    """How many chunks can run at once (to size the default chunks)."""
-    if client is not None:
-        try:
-            return max(1, sum(client.nthreads().values()))
-        except Exception:                 # a client without workers yet
-            return 1
-    return default_workers() if workers is None else workers
-
-
 # ----------------------------------------------------------------------------------------
 # public API
 
@@ -565,7 +555,7 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
     if match is not None:
         _check_match(match, plan, cube)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
-    specs, sizes = plan.specs(_parallelism(workers, client))
+    specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
@@ -624,7 +614,7 @@ def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=N
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
-        s, z = plan.specs(_parallelism(workers, client))
+        s, z = plan.specs(parallelism(workers, client))
         specs += s
         sizes += z
         owner += [j] * len(s)
