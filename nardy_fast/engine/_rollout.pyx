@@ -275,6 +275,22 @@ cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double*
     v[Q_EQUITY] = pts if winner == 0 else -pts
 
 
+cdef inline void set_race(const config_t* c, double pw, double pmw, double hw, double pl,
+                          double pml, double hl, double pd, double* v) noexcept nogil:
+    """The per-game values of a race's probabilities (side 0's view): P(win), P(mars win),
+    P(home mars win), the same lost, P(draw), and the equity under the rules' points."""
+    v[Q_WIN] = pw
+    v[Q_MARS_WIN] = pmw
+    v[Q_HOME_MARS_WIN] = hw
+    v[Q_LOSE] = pl
+    v[Q_MARS_LOSS] = pml
+    v[Q_HOME_MARS_LOSS] = hl
+    v[Q_DRAW] = pd
+    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + (pmw - hw) * c.rules.pts_mars
+                   + hw * c.rules.pts_home_mars - (pl - pml) * c.rules.pts_oin
+                   - (pml - hl) * c.rules.pts_mars - hl * c.rules.pts_home_mars)
+
+
 cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* by,
                      double* v) noexcept nogil:
     """Exact values of a race of both homes, X = side x on roll (module docstring).
@@ -290,7 +306,7 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     cdef double* cx = w.scratch
     cdef double* cy = cx + T
     cdef double out[4]
-    cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s, hm
+    cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s
     cdef int a = 0, b = 0, x_white = is_white(c, x)
     to_board6(bx, x6)
     to_board6(by, y6)
@@ -333,16 +349,7 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     if x == 1:
         pw, pl = pl, pw
         pmw, pml = pml, pmw
-    hm = c.rules.pts_home_mars                   # every mars of a race is a home mars
-    v[Q_WIN] = pw
-    v[Q_MARS_WIN] = pmw
-    v[Q_HOME_MARS_WIN] = pmw
-    v[Q_LOSE] = pl
-    v[Q_MARS_LOSS] = pml
-    v[Q_HOME_MARS_LOSS] = pml
-    v[Q_DRAW] = pd
-    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + pmw * hm - (pl - pml) * c.rules.pts_oin
-                   - pml * hm)
+    set_race(c, pw, pmw, pmw, pl, pml, pml, pd, v)   # every mars of a race is a home mars
     v[Q_PLIES] = plies
 
 
@@ -367,16 +374,7 @@ cdef void race12_value(const config_t* c, int x, const uint8_t* bx, const uint8_
                               c.rules.draw_rule and not x_white)
     if x == 1:
         pw, pl, pmw, pml, hw, hl = pl, pw, pml, pmw, hl, hw
-    v[Q_WIN] = pw
-    v[Q_MARS_WIN] = pmw
-    v[Q_HOME_MARS_WIN] = hw
-    v[Q_LOSE] = pl
-    v[Q_MARS_LOSS] = pml
-    v[Q_HOME_MARS_LOSS] = hl
-    v[Q_DRAW] = o[3]
-    v[Q_EQUITY] = ((pw - pmw) * c.rules.pts_oin + (pmw - hw) * c.rules.pts_mars
-                   + hw * c.rules.pts_home_mars - (pl - pml) * c.rules.pts_oin
-                   - (pml - hl) * c.rules.pts_mars - hl * c.rules.pts_home_mars)
+    set_race(c, pw, pmw, hw, pl, pml, hl, o[3], v)
 
 
 cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
