@@ -94,6 +94,24 @@ def compare(positions, n, policy, estimator, bias_x, seed):
     return rows
 
 
+def compare_same_games(positions, n, policy, seed):
+    """Per position, at checker play deeper than the luck (1-ply, 2-ply): the variance
+    ratio of the VR run's own plain and reduced values (the same games), and the CPU
+    ratio of a plain run of the very same games (same seed: the luck does not change a
+    move at these depths, so both runs play identical games).  No bias check here: the
+    two runs are not independent (``--bias1`` runs one)."""
+    rows = []
+    for i, pos in enumerate(positions):
+        vr, tv = timed(pos, n, policy, "luck", seed + i)
+        plain, tp = timed(pos, n, policy, False, seed + i)
+        assert math.isclose(plain.se_equity, vr.extra["se_equity_plain"], rel_tol=1e-9), \
+            "not the same games"
+        ratio = vr.extra["luck_variance_ratio"]
+        rows.append(dict(se_ratio=math.sqrt(ratio), eff=ratio * tp / tv, z=0.0,
+                         gps_vr=n / tv, gps_plain=n / tp))
+    return rows
+
+
 def summary(rows, label):
     se = statistics.median(r["se_ratio"] for r in rows)
     eff = statistics.median(r["eff"] for r in rows)
@@ -177,6 +195,9 @@ def main():
     ap.add_argument("--positions0", type=int, default=30, help="positions at 0-ply")
     ap.add_argument("--games1", type=int, default=36, help="VR games per position, 1-ply")
     ap.add_argument("--positions1", type=int, default=20, help="positions at 1-ply")
+    ap.add_argument("--bias1", type=int, default=0,
+                    help="1-ply positions also checked against an independent plain "
+                         "rollout of --bias-x times the games")
     ap.add_argument("--estimators", default="luck,luck:4")
     ap.add_argument("--bias-x", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2024)
@@ -199,8 +220,11 @@ def main():
     if "one" not in skip:
         every = np.linspace(0, len(contact) - 1, a.positions1).round().astype(int)
         set1 = [contact[i] for i in every] + races[:max(1, a.races * a.positions1 // a.contact)]
-        summary(compare(set1, a.games1, "net:1", "luck", 1, a.seed),
-                f"1-ply, luck, {a.games1} games (bias: plain of equal games)")
+        summary(compare_same_games(set1, a.games1, "net:1", a.seed),
+                f"1-ply, luck, {a.games1} games (same games plain and VR; no bias check)")
+        if a.bias1:
+            summary(compare(set1[:a.bias1], a.games1, "net:1", "luck", a.bias_x, a.seed),
+                    f"1-ply bias, luck, {a.games1} games against plain x {a.bias_x}")
     if "races" not in skip:
         races_vs_exact(8, 1296, a.seed)
     if "third" not in skip:
