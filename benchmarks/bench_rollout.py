@@ -25,6 +25,7 @@ import nardy_fast as nf
 from nardy_fast.core import rng as nrng
 from nardy_fast.core._movegen import successors
 from nardy_fast.engine._rollout import QUANTITIES, play_blocks
+from nardy_fast.engine.policy import Policy
 from nardy_fast.core.rules import CLASSIC
 
 EQ = 1 + QUANTITIES.index("equity")
@@ -56,7 +57,8 @@ def c_level(position, n_games, policy, seed=1, truncate=False, tables=None, stra
     """(seconds, tally) of play_blocks over n_games in this process."""
     n_blocks = -(-n_games // nrng.BLOCK_GAMES)
     t = CLOCK()
-    tally, _ = play_blocks(position.boards, rules=CLASSIC, policies=(policy, policy),
+    loop_policy = Policy.of(policy).c_form()
+    tally, _ = play_blocks(position.boards, rules=CLASSIC, policies=(loop_policy, loop_policy),
                            side0_white=True, dice=dice, opening_dice=False,
                            truncate=truncate, tables=tables, entropy=seed, first_block=0,
                            n_blocks=n_blocks, n_games=n_games,

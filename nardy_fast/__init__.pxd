@@ -22,5 +22,7 @@ from nardy_fast.engine._net cimport (net_t, Net, net_encode, net_eval, net_eval_
 from nardy_fast.engine._search cimport search_t, Searcher, leaf, value, choose
 # the fixed policies (_policies.pxd)
 from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
+# one turn of a C game loop: dice, legal results in a growing buffer, a policy's pick (_turn.pxd)
+from nardy_fast.engine._turn cimport (player_t, movebuf_t, draw_below, draw_roll, legal_results, movebuf_init, movebuf_free, pick, PLAYER_RANDOM, PLAYER_GREEDY, PLAYER_PYTHON, PLAYER_NET)
 # the exact cubeful race tables: cube states and the value of a raise (_cuberace.pxd)
 from nardy_fast.tables._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT, CUBE_DEAD, N_CUBE_STATES)

@@ -2,91 +2,59 @@
 
 Pair ``p`` of a match is two games from the same start: player A moves first in the
 first game, player B in the second, and roll ``t`` of either game is roll ``t`` of the
-pair's own dice stream (splitmix64 seeded from ``(seed, p)``; uniform over the 36 ordered
-rolls, rejection sampled), so each dice sequence is played from both sides and most of
-the luck cancels between the two games.
+pair's own dice stream (two ``PCG64`` generators of the same seed, ``match.py``: one per
+game; rolls by ``_turn.draw_roll``), so each dice sequence is played from both sides and
+most of the luck cancels between the two games.
 
-Players: ``"greedy"`` (``_policies.greedy_best``) or ``("net", Net, plies, keep)``
-(``_search.choose``).  In a race of both homes both play the bear-off database's move of
-least expected turns, as the rollout policies do.  Games are played to the end and scored
-by ``_scoring.score_game`` under the rules (with ``draw_rule`` the first mover is White:
+Players: ``LoopPolicy`` objects (``engine.policy``) of kind ``"greedy"`` or ``"net"``
+(``_turn.pick``): in a race of both homes both play the bear-off database's move of least
+expected turns, as the rollout policies do.  Games are played to the end and scored by
+``_scoring.score_game`` under the rules (with ``draw_rule`` the first mover is White:
 Black's last turn, a draw scores 0).
 """
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home
-from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
-from nardy_fast.engine._net cimport Net
-from nardy_fast.engine._policies cimport greedy_best, bearoff_best
-from nardy_fast.tables._racetables cimport RaceTables
+from nardy_fast.core._board cimport N_POINTS, checkers_on
 from nardy_fast.core._rules cimport rules_t, fill_rules
 from nardy_fast.core._scoring cimport score_game, last_turn_due
-from nardy_fast.engine._search cimport search_t, choose
+from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_roll)
+from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
 
 __all__ = ["play_pairs"]
 
 cdef enum:
-    KIND_GREEDY = 0
-    KIND_NET = 1
     MAX_PLIES = 100000       # a game this long is stuck: error
+    ERR_NOMEM = -2
     ERR_LONG_GAME = -3
 
 
-ctypedef struct player_t:
-    int kind                 # KIND_*
-    int plies                # KIND_NET: look-ahead
-    search_t search          # KIND_NET: the net and its settings
-
-
-cdef inline uint64_t splitmix(uint64_t* s) noexcept nogil:
-    cdef uint64_t z
-    s[0] += 0x9E3779B97F4A7C15ULL
-    z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int next_roll(uint64_t* s) noexcept nogil:
-    """0 .. 35 (roll code 6 (d1 - 1) + d2 - 1): six random bits, 36..63 rejected."""
-    cdef int r = 63
-    while r >= 36:
-        r = <int>(splitmix(s) >> 58)
-    return r
-
-
-cdef int turn(const player_t* pl, const rules_t* rules, const double* mean, uint8_t* me,
-              const uint8_t* opp, int r, uint8_t* buf) noexcept nogil:
-    """Play one turn of roll code r in place; 0 or a negative error."""
-    cdef Py_ssize_t n, k
-    n = gen_successors(me, opp, r // 6 + 1, r % 6 + 1, rules, buf, NULL, DEFAULT_CAP)
+cdef int turn(const player_t* pl, const rules_t* rules, const race_tables_t* tables,
+              bitgen_t* rng, uint8_t* me, const uint8_t* opp, movebuf_t* m) noexcept nogil:
+    """Play one turn of the next roll of rng in place; 0 or a negative error."""
+    cdef int r = draw_roll(rng)
+    cdef Py_ssize_t n = legal_results(m, me, opp, r // 6 + 1, r % 6 + 1, rules)
+    cdef Py_ssize_t k
     if n < 0:
-        return -2
-    if n == 1:
-        k = 0
-    elif mean != NULL and all_home(me) and (pl.kind == KIND_GREEDY or all_home(opp)):
-        k = bearoff_best(mean, buf, n)
-    elif pl.kind == KIND_GREEDY:
-        k = greedy_best(buf, n, opp)
-    else:
-        k = choose(&pl.search, me, opp, buf, n, pl.plies, NULL)
-        if k < 0:
-            return <int>k
-    memcpy(me, buf + N_POINTS * k, N_POINTS)
+        return ERR_NOMEM
+    k = pick(pl, tables, NULL, me, opp, m.boards, n, NULL, NULL)
+    if k < 0:
+        return ERR_NOMEM
+    memcpy(me, m.boards + N_POINTS * k, N_POINTS)
     return 0
 
 
 cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
-              const double* mean, uint64_t seed, const uint8_t* start, uint8_t* buf,
-              double* points) noexcept nogil:
+              const race_tables_t* tables, bitgen_t* rng, const uint8_t* start,
+              movebuf_t* m, double* points) noexcept nogil:
     """One game, p0 (White) moving first; *points: p0's points (negative: a loss)."""
     cdef uint8_t b[2][N_POINTS]
     cdef const player_t* pl[2]
-    cdef uint64_t st = seed
     cdef int s = 0, err, plies = 0, loser
     cdef double pts
     pl[0] = p0
@@ -94,7 +62,7 @@ cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
     while True:
-        err = turn(pl[s], rules, mean, b[s], b[1 - s], next_roll(&st), buf)
+        err = turn(pl[s], rules, tables, rng, b[s], b[1 - s], m)
         if err:
             return err
         if checkers_on(b[s]) == 0:
@@ -105,7 +73,7 @@ cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
         s = 1 - s
     loser = 1 - s
     if last_turn_due(rules, s == 0):
-        err = turn(pl[loser], rules, mean, b[loser], b[s], next_roll(&st), buf)
+        err = turn(pl[loser], rules, tables, rng, b[loser], b[s], m)
         if err:
             return err
         if checkers_on(b[loser]) == 0:
@@ -116,36 +84,20 @@ cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
     return 0
 
 
-cdef int fill_player(player_t* pl, spec, const rules_t* rules, RaceTables tables) except -1:
-    if spec == "greedy":
-        pl.kind = KIND_GREEDY
-        return 0
-    if not (isinstance(spec, tuple) and len(spec) == 4 and spec[0] == "net"):
-        raise ValueError(f"player {spec!r}: expected 'greedy' or ('net', Net, plies, keep)")
-    pl.kind = KIND_NET
-    pl.search.net = &(<Net?>spec[1]).c
-    pl.search.rules = rules[0]
-    pl.search.races = NULL if tables is None else &tables.t
-    pl.search.race12 = NULL
-    pl.plies = spec[2]
-    pl.search.keep = spec[3]
-    return 0
-
-
-def play_pairs(players, start, *, rules, RaceTables tables, seeds):
-    """Play one pair of games per seed (module docstring).
+def play_pairs(players, start, *, rules, RaceTables tables, bitgens):
+    """Play one pair of games per pair of dice streams (module docstring).
 
     Parameters
     ----------
-    players : tuple of two specs
-        Player A and player B: ``"greedy"`` or ``("net", Net, plies, keep)``.
+    players : tuple of two LoopPolicy
+        Player A and player B, each of kind ``"greedy"`` or ``"net"``.
     start : ndarray of uint8, shape (2, 24)
         The start of every game (the first mover's board first).
     rules : Rules
     tables : RaceTables or None
         Race values for the nets' search and the bear-off moves (None: neither).
-    seeds : ndarray of uint64, shape (n,)
-        Dice stream seed of each pair.
+    bitgens : list of (PCG64, PCG64)
+        The dice of each pair: two generators in the same state, one per game.
 
     Returns
     -------
@@ -154,30 +106,38 @@ def play_pairs(players, start, *, rules, RaceTables tables, seeds):
     """
     cdef player_t a, b
     cdef rules_t r
+    cdef movebuf_t m
     cdef const uint8_t[:, ::1] st = np.ascontiguousarray(start, dtype=np.uint8)
-    cdef const uint64_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.uint64)
-    out = np.zeros((sd.shape[0], 2), dtype=np.float64)
+    cdef Py_ssize_t n = len(bitgens), k
+    out = np.zeros((n, 2), dtype=np.float64)
     cdef double[:, ::1] o = out
-    cdef const double* mean = NULL if tables is None else tables.t.os_mean
-    cdef uint8_t* buf = <uint8_t*>malloc(DEFAULT_CAP * N_POINTS)
-    cdef Py_ssize_t k
+    cdef const race_tables_t* rt = NULL if tables is None else &tables.t
+    cdef bitgen_t** rngs = <bitgen_t**>malloc((2 * n + 1) * sizeof(bitgen_t*))
     cdef int err = 0
+    if any(p.kind not in ("greedy", "net") for p in players):
+        raise ValueError("match players: 'greedy' or a net only")
     fill_rules(rules, &r)
     fill_player(&a, players[0], &r, tables)
     fill_player(&b, players[1], &r, tables)
-    if buf == NULL:
+    if rngs == NULL or movebuf_init(&m):
+        free(rngs)
         raise MemoryError("match: cannot allocate the successor buffer")
     try:
+        for k in range(n):
+            for j in range(2):
+                rngs[2 * k + j] = <bitgen_t*>PyCapsule_GetPointer(
+                    bitgens[k][j].capsule, "BitGenerator")
         with nogil:
-            for k in range(sd.shape[0]):
-                err = game(&a, &b, &r, mean, sd[k], &st[0, 0], buf, &o[k, 0])
+            for k in range(n):
+                err = game(&a, &b, &r, rt, rngs[2 * k], &st[0, 0], &m, &o[k, 0])
                 if not err:
-                    err = game(&b, &a, &r, mean, sd[k], &st[0, 0], buf, &o[k, 1])
+                    err = game(&b, &a, &r, rt, rngs[2 * k + 1], &st[0, 0], &m, &o[k, 1])
                     o[k, 1] = -o[k, 1]
                 if err:
                     break
     finally:
-        free(buf)
+        movebuf_free(&m)
+        free(rngs)
     if err == ERR_LONG_GAME:
         raise RuntimeError(f"match: a game exceeded {MAX_PLIES} plies")
     if err:

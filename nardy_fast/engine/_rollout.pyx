@@ -62,16 +62,17 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
+from nardy_fast.engine.policy import LoopPolicy
+
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
-from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RaceTables
 from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
 from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
-from nardy_fast.engine._search cimport search_t, choose_rolls, N_ROLLS
+from nardy_fast.engine._search cimport N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
-from nardy_fast.engine._policies cimport greedy_best, bearoff_best, call_policy
+from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_below, draw_roll, PLAYER_NET, PLAYER_PYTHON, PICK_PYTHON)
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 from nardy_fast.tables._race12 cimport (race12_t, race12_outcome, race12_plies, race12_covers, race12_board, Race12Tables, R12_POINTS)
 
@@ -79,11 +80,6 @@ __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH", "PER_GAME_WIDTH"]
 
 cdef enum:
-    POLICY_RANDOM = 0
-    POLICY_GREEDY = 1
-    POLICY_PYTHON = 2
-    POLICY_NET = 3
-
     Q_WIN = 0                # per-game quantities, side 0's view (see QUANTITIES)
     Q_MARS_WIN = 1
     Q_KOKS_WIN = 2
@@ -140,7 +136,7 @@ _init_opening()
 
 ctypedef struct config_t:
     rules_t rules              # draw_rule and the points of each outcome come from here
-    int policy[2]              # POLICY_* of side 0 (on roll at the start) and side 1
+    player_t player[2]         # the policies of side 0 (on roll at the start) and side 1
     int side0_white            # side 0 is White (draw rule)
     int opening_dice           # first random roll from the 30 non-doubles
     int n_strata               # strata of the first random roll: 36 or 30
@@ -150,19 +146,14 @@ ctypedef struct config_t:
     int truncate               # stop at a race of both homes, add exact values
     const race_tables_t* tables   # bear-off tables (RaceTables), or NULL (no database)
     const race12_t* race12     # truncation at races without contact too (race12), or NULL
-    void* py_policy[2]         # borrowed callables of POLICY_PYTHON sides
-    search_t search[2]         # the net and its search settings of POLICY_NET sides
-    int plies[2]               # look-ahead of POLICY_NET sides
     void* py_error             # borrowed list receiving a callable's exception
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
-    int vr                     # subtract the luck of the rolls (both sides POLICY_NET)
+    int vr                     # subtract the luck of the rolls (both sides PLAYER_NET)
     int vr_turns               # ... of the first vr_turns random rolls only (0: all)
-    double window              # move filter of POLICY_NET sides (_search.choose_rolls)
 
 
 ctypedef struct work_t:
-    uint8_t* buf               # successor buffer, 24 * cap bytes (owned by play_blocks)
-    Py_ssize_t cap
+    movebuf_t moves            # the legal results of the roll (owned by play_blocks)
     double* scratch            # 2 * os_T doubles: cumulative turn distributions
     bitgen_t* rng
     int64_t game               # global index of the game being played
@@ -174,20 +165,7 @@ ctypedef struct work_t:
 
 
 # ----------------------------------------------------------------------------------------
-# dice and small helpers
-
-cdef inline uint32_t bounded(bitgen_t* g, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n): Lemire's multiply-shift, rejecting the biased low part."""
-    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t t
-    if low < n:
-        t = (<uint32_t>0 - n) % n
-        while low < t:
-            m = <uint64_t>g.next_uint32(g.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
+# the rolls and the turn
 
 cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept nogil:
     """The next random roll of the game: stratified for the first two, then drawn."""
@@ -199,9 +177,9 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     elif w.rnd_turns == 1 and c.stratify:
         r = <int>((w.game + w.game // 36) % 36)
     elif w.rnd_turns == 0 and c.opening_dice:
-        r = OPENING[bounded(w.rng, 30)]
+        r = OPENING[draw_below(w.rng, 30)]
     else:
-        r = <int>bounded(w.rng, 36)
+        r = draw_roll(w.rng)
     if w.rnd_turns < 3:
         w.codes[w.rnd_turns] = r
     w.rnd_turns += 1
@@ -209,52 +187,20 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     d2[0] = r % 6 + 1
 
 
-# ----------------------------------------------------------------------------------------
-# policies
-
-cdef Py_ssize_t choose(const config_t* c, work_t* w, int side, const uint8_t* mover,
-                       const uint8_t* o, Py_ssize_t n) noexcept nogil:
-    """Index of the result the side's policy plays, or -1 after a Python error."""
-    cdef int pol = c.policy[side]
-    cdef Py_ssize_t k
-    w.look[0] = -1.0
-    if n == 1:
-        return 0
-    if pol == POLICY_RANDOM:
-        return <Py_ssize_t>bounded(w.rng, <uint32_t>n)
-    if pol == POLICY_NET and not (c.tables != NULL and all_home(mover) and all_home(o)):
-        return choose_rolls(&c.search[side], mover, o, w.buf, n, c.plies[side], NULL,
-                            w.look if c.vr else NULL, c.window)
-    if c.tables != NULL and all_home(mover):
-        return bearoff_best(c.tables.os_mean, w.buf, n)
-    if pol == POLICY_GREEDY:
-        return greedy_best(w.buf, n, o)
-    with gil:
-        k = call_policy(<object>c.py_policy[side], w.buf, n, o, <list>c.py_error)
-    return k
-
-
-# ----------------------------------------------------------------------------------------
-# the game
-
 cdef int play_turn(const config_t* c, work_t* w, int side, uint8_t* mover,
                    const uint8_t* o, int d1, int d2) noexcept nogil:
-    """Play one turn in place; 0, or an ERR_* code."""
+    """Play one turn in place (``_turn``: the legal results, the side's pick); 0, or an
+    ERR_* code."""
     cdef Py_ssize_t n, k
-    cdef uint8_t* nb
-    n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
-    while n < 0:                                  # never seen: grow and retry
-        nb = <uint8_t*>malloc(8 * w.cap * N_POINTS)
-        if nb == NULL:
-            return ERR_NOMEM
-        free(w.buf)
-        w.buf = nb
-        w.cap *= 8
-        n = gen_successors(mover, o, d1, d2, &c.rules, w.buf, NULL, w.cap)
-    k = choose(c, w, side, mover, o, n)
+    n = legal_results(&w.moves, mover, o, d1, d2, &c.rules)
+    if n < 0:
+        return ERR_NOMEM
+    w.look[0] = -1.0
+    k = pick(&c.player[side], c.tables, w.rng, mover, o, w.moves.boards, n,
+             w.look if c.vr else NULL, c.py_error)
     if k < 0:                                   # a callable raised, or the search ran out
-        return ERR_PYTHON if c.policy[side] == POLICY_PYTHON else ERR_NOMEM
-    memcpy(mover, w.buf + N_POINTS * k, N_POINTS)
+        return ERR_PYTHON if k == PICK_PYTHON else ERR_NOMEM
+    memcpy(mover, w.moves.boards + N_POINTS * k, N_POINTS)
     return 0
 
 
@@ -436,7 +382,7 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
     memset(v, 0, N_Q * sizeof(double))
     w.rnd_turns = 0
     if c.cube.autodouble:                         # ties of the opening throw (p = 1/6)
-        while bounded(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
+        while draw_below(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
             stake = next_stake(&c.cube, stake)
     while True:
         if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
@@ -474,7 +420,7 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
         else:
             roll(c, w, &d1, &d2)
             if c.vr and luck_due(c, w):
-                err = luck_add(&w.luck, &c.search[s], s, b[s], b[1 - s], d1, d2, w.look,
+                err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2, w.look,
                                stake / <double>c.cube.stake0 if c.cube.cube else 0.0)
                 if err:
                     return -ERR_NOMEM
@@ -541,29 +487,11 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
 # ----------------------------------------------------------------------------------------
 # Python layer
 
-_POLICY_CODES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
-
-
 cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint opening_dice,
-                     bint truncate) except -1:
+                     bint truncate, tables) except -1:
     fill_rules(rules, &c.rules)
-    for side in range(2):
-        p = policies[side]
-        c.py_policy[side] = NULL
-        if callable(p):
-            c.policy[side] = POLICY_PYTHON
-            c.py_policy[side] = <void*>p
-        elif isinstance(p, tuple):              # ("net", Net, plies, keep)
-            c.policy[side] = POLICY_NET
-            c.search[side].net = &(<Net?>p[1]).c
-            c.search[side].rules = c.rules
-            c.search[side].races = NULL
-            c.search[side].race12 = NULL
-            c.plies[side] = p[2]
-            c.search[side].keep = p[3]
-        else:
-            c.policy[side] = _POLICY_CODES[p]
-            c.py_policy[side] = NULL
+    fill_player(&c.player[0], policies[0], &c.rules, tables)
+    fill_player(&c.player[1], policies[1], &c.rules, tables)
     c.side0_white = side0_white
     c.opening_dice = opening_dice
     c.n_strata = 30 if opening_dice else 36
@@ -574,8 +502,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.truncate = truncate
     c.stratify = 1
     c.vr = c.vr_turns = 0
-    c.window = 0.0
-    c.tables = NULL
+    c.tables = NULL if tables is None else &(<RaceTables?>tables).t
     c.race12 = NULL
     no_cube(&c.cube)
     return 0
@@ -600,9 +527,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     boards : ndarray of uint8, shape (2, 24)
         Side 0 (on roll) and side 1, each in its own numbering.
     rules : Rules
-    policies : tuple of two (str, callable or tuple)
-        ``"random"``, ``"greedy"``, a callable, or ``("net", Net, plies, keep)`` (the net
-        choosing by ``_search.choose`` at ``plies``), for side 0 and side 1.
+    policies : tuple of two LoopPolicy
+        Side 0's and side 1's (``engine.policy``: ``Policy.c_form()``; a net chooses by
+        ``_search.choose_rolls`` at its ``plies``).
     side0_white : bool
         Side 0 is White (matters for ``draw_rule``).
     dice : None or (int, int)
@@ -666,12 +593,12 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     err_list = []
     if truncate and tables is None:
         raise ValueError("truncate=True needs the bear-off tables")
-    fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate)
+    fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate, tables)
     c.stratify = stratify
-    c.window = filter_window
+    c.player[0].window = c.player[1].window = filter_window
     c.py_error = <void*>err_list
     if variance_reduction is not None:
-        if c.policy[0] != POLICY_NET or c.policy[1] != POLICY_NET:
+        if c.player[0].kind != PLAYER_NET or c.player[1].kind != PLAYER_NET:
             raise ValueError("variance_reduction needs net policies for both sides")
         c.vr = 1
         c.vr_turns = int(variance_reduction)
@@ -680,25 +607,21 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if per_game is not None and (pg.shape[1] != PER_GAME_W or pg.shape[0] < max(
             0, min((first_block + n_blocks) * block_games, n_games) - first_block * block_games)):
         raise ValueError("per_game: expected shape (games of the blocks, PER_GAME_WIDTH)")
-    if tables is not None:
-        c.tables = &(<RaceTables?>tables).t
-        c.search[0].races = c.search[1].races = c.tables
     if race12 is not None:
         if cube is not None or not truncate:
             raise ValueError("race12 truncation needs truncate and no cube")
         c.race12 = (<Race12Tables?>race12).c_tables()
-        c.search[0].race12 = c.search[1].race12 = c.race12
+        c.player[0].search.race12 = c.player[1].search.race12 = c.race12
     if cube is not None:
         attach_cube(&c.cube, &c.rules, c.tables, cube, err_list)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
     truncated = np.zeros(n_blocks, dtype=np.int64)
     tv = tally
     trv = truncated
-    w.cap = DEFAULT_CAP
-    w.buf = <uint8_t*>malloc(w.cap * N_POINTS)
+    movebuf_init(&w.moves)
     w.scratch = <double*>malloc(scratch_bytes(&c))
     try:
-        if w.buf == NULL or w.scratch == NULL:
+        if w.moves.boards == NULL or w.scratch == NULL:
             raise MemoryError("rollout: cannot allocate the successor buffer")
         for k in range(n_blocks):
             blk = first_block + k
@@ -717,7 +640,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
             if err:
                 break
     finally:
-        free(w.buf)
+        movebuf_free(&w.moves)
         free(w.scratch)
     if err == ERR_PYTHON:
         raise err_list[0]
@@ -727,6 +650,9 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise RuntimeError(f"rollout: a game exceeded {MAX_PLIES} plies; the position "
                            "seems stuck (both sides unable to move)")
     return tally, truncated
+
+
+_RANDOM = LoopPolicy("random")
 
 
 def race_values(mover, opponent, *, rules, bint mover_white, tables):
@@ -742,8 +668,7 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
     cdef uint8_t b[2][N_POINTS]
     cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
     cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
-    fill_config(&c, rules, ("random", "random"), mover_white, None, False, True)
-    c.tables = &(<RaceTables?>tables).t
+    fill_config(&c, rules, (_RANDOM, _RANDOM), mover_white, None, False, True, tables)
     memcpy(b[0], &m[0], N_POINTS)
     memcpy(b[1], &o[0], N_POINTS)
     w.scratch = <double*>malloc(scratch_bytes(&c))

@@ -3,7 +3,7 @@
 ``play_games`` plays whole games in C without the GIL, the net choosing every move at
 0-ply (``_search.choose``: each legal result valued from the other side's view, races of
 both homes by the race tables).  Game ``g`` draws its dice from its own stream
-(``rng.block_bit_generator(entropy, g)``), so a game depends only on the net, the rules
+(``rng.block_bit_generator(entropy, g)``; ``_turn.draw_roll``, as every C game loop), so a game depends only on the net, the rules
 and ``(entropy, g)``: which thread plays it does not matter.
 
 A game ends when a side bears off its 15th checker, or before a turn when both sides have
@@ -21,11 +21,11 @@ from numpy.random cimport bitgen_t
 import numpy as np
 
 from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home
-from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast.engine._net cimport Net, net_flip, NET_OUTPUTS
 from nardy_fast.tables._racetables cimport RaceTables
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._search cimport search_t, choose, leaf
+from nardy_fast.engine._turn cimport movebuf_t, movebuf_init, movebuf_free, legal_results, draw_roll
 
 __all__ = ["play_games", "lambda_targets", "MAX_GAME_PLIES"]
 
@@ -35,21 +35,10 @@ cdef enum:
 MAX_GAME_PLIES = MAX_PLIES_
 
 
-cdef inline uint32_t bounded36(bitgen_t* g) noexcept nogil:
-    """Uniform in [0, 36) (Lemire's method with rejection)."""
-    cdef uint64_t m = <uint64_t>g.next_uint32(g.state) * 36
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t t = (<uint32_t>0 - 36) % 36
-    while low < t:
-        m = <uint64_t>g.next_uint32(g.state) * 36
-        low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
 cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
-                         uint8_t* buf, Py_ssize_t cap, uint8_t* pos, float* nxt,
+                         movebuf_t* m, uint8_t* pos, float* nxt,
                          Py_ssize_t max_plies, float* z) noexcept nogil:
-    """One game; returns its plies T (or -1: too long, -2: buffer overflow or no memory).
+    """One game; returns its plies T (or -1: too long, -2: no memory).
 
     pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}); z: the final value V(s_T) (the result, or
     the race tables' value of the race).
@@ -67,16 +56,15 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
             return -1
         memcpy(pos + 2 * N_POINTS * t, b[s], N_POINTS)
         memcpy(pos + 2 * N_POINTS * t + N_POINTS, b[1 - s], N_POINTS)
-        r = <int>bounded36(rng)
-        n = gen_successors(b[s], b[1 - s], r // 6 + 1, r % 6 + 1, &srch.rules, buf, NULL,
-                           cap)
+        r = draw_roll(rng)
+        n = legal_results(m, b[s], b[1 - s], r // 6 + 1, r % 6 + 1, &srch.rules)
         if n < 0:
             return -2
-        k = choose(srch, b[s], b[1 - s], buf, n, 0, nxt + NET_OUTPUTS * t)
+        k = choose(srch, b[s], b[1 - s], m.boards, n, 0, nxt + NET_OUTPUTS * t)
         if k < 0:
             return -2
         net_flip(nxt + NET_OUTPUTS * t)          # the view of the side on roll next
-        memcpy(b[s], buf + N_POINTS * k, N_POINTS)
+        memcpy(b[s], m.boards + N_POINTS * k, N_POINTS)
         if checkers_on(b[s]) == 0:
             memcpy(z, nxt + NET_OUTPUTS * t, NET_OUTPUTS * sizeof(float))
             return t + 1
@@ -125,23 +113,23 @@ def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
     cdef float[:, ::1] nv
     cdef float[:, ::1] fv = final
     cdef Py_ssize_t used = 0
-    cdef Py_ssize_t cap = DEFAULT_CAP
-    cdef uint8_t* buf = <uint8_t*>malloc(cap * N_POINTS)
+    cdef movebuf_t m
+    movebuf_init(&m)
     cdef uint8_t* gpos = <uint8_t*>malloc(max_plies * 2 * N_POINTS)
     cdef float* gnxt = <float*>malloc(max_plies * NET_OUTPUTS * sizeof(float))
     cdef bitgen_t* rng
     try:
-        if buf == NULL or gpos == NULL or gnxt == NULL:
+        if m.boards == NULL or gpos == NULL or gnxt == NULL:
             raise MemoryError("self-play: cannot allocate the game buffers")
         for g in range(n_games):
             rng = <bitgen_t*>PyCapsule_GetPointer(bitgens[g].capsule, "BitGenerator")
             with nogil:
-                T = play_one(&srch, rng, &st[0, 0], buf, cap, gpos, gnxt, max_plies,
+                T = play_one(&srch, rng, &st[0, 0], &m, gpos, gnxt, max_plies,
                              &fv[g, 0])
             if T == -1:
                 raise RuntimeError(f"self-play: game {g} exceeded {max_plies} plies")
             if T == -2:
-                raise RuntimeError("self-play: successor buffer overflow or out of memory")
+                raise MemoryError("self-play: out of memory")
             if used + T > pos.shape[0]:
                 grow = max(2 * pos.shape[0], used + T)
                 pos = np.resize(pos, (grow, 2, N_POINTS))
@@ -154,7 +142,7 @@ def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
             used += T
             lengths[g] = T
     finally:
-        free(buf)
+        movebuf_free(&m)
         free(gpos)
         free(gnxt)
     return pos[:used].copy(), nxt[:used].copy(), lengths, final

@@ -4,8 +4,8 @@
 pair both games use the same dice sequence, player A moving first in one and player B in
 the other.  Players: ``"greedy"``, ``"net"`` (the shipped evaluator at 0-ply), ``"net:1"``,
 ``"net:2"`` (1- and 2-ply) or an ``Evaluator`` (0-ply).  Pair ``p`` draws its dice from
-``SeedSequence(seed, spawn_key=(p,))``, so a match depends on its seed only, not on the
-number of workers.
+``PCG64(SeedSequence(seed, spawn_key=(p,)))`` (``rng.block_bit_generator``, as a rollout's
+block ``p``), so a match depends on its seed only, not on the number of workers.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from nardy_fast.engine.policy import Policy
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.engine.parallel import run_chunks
 from nardy_fast.core.position import Position, as_position
-from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rng import block_bit_generator, root_entropy
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["play_match", "PAIRS_PER_CHUNK"]
@@ -26,16 +26,18 @@ __all__ = ["play_match", "PAIRS_PER_CHUNK"]
 PAIRS_PER_CHUNK = 250
 
 
-def _pair_seeds(entropy, first, n):
-    return np.array([np.random.SeedSequence(entropy, spawn_key=(p,)).generate_state(
-        1, np.uint64)[0] for p in range(first, first + n)], dtype=np.uint64)
+def _pair_dice(entropy, first, n):
+    """The dice of pairs ``first .. first + n - 1``: for each, two generators in the same
+    state (``rng.block_bit_generator(entropy, p)``), one per game of the pair."""
+    return [(block_bit_generator(entropy, p), block_bit_generator(entropy, p))
+            for p in range(first, first + n)]
 
 
 def _run_pairs(spec):
     players = tuple(p.c_form() for p in spec["players"])
     return spec["first"], _match.play_pairs(
         players, spec["start"], rules=spec["rules"], tables=default_race_tables(spec["rules"]),
-        seeds=_pair_seeds(spec["entropy"], spec["first"], spec["n"]))
+        bitgens=_pair_dice(spec["entropy"], spec["first"], spec["n"]))
 
 
 def play_match(a, b, n_games, seed=None, rules=None, start=None, workers=None, client=None,

@@ -12,15 +12,15 @@ A policy chooses one side's moves in rollouts, strength matches and studies:
 
 ``Policy.of(p)`` checks any of these once and names it (``Policy.name``: ``"net"``,
 ``"net:1"``, ``"net (custom)"``, ``"greedy"``, the callable's name); ``Policy.c_form()``
-is what the C loops take; ``policy_pair(policy)`` reads the ``(side on roll, opponent)``
-pair of a rollout.
+is what the C loops take (a ``LoopPolicy``, the twin of ``_turn.player_t``);
+``policy_pair(policy)`` reads the ``(side on roll, opponent)`` pair of a rollout.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NAMES", "Policy", "policy_pair"]
+__all__ = ["NAMES", "Policy", "LoopPolicy", "policy_pair"]
 
 NAMES = ("net", "greedy", "random", "net:1", "net:2")      # "net" = "net:0"
 KINDS = ("net", "greedy", "random", "python")
@@ -80,13 +80,27 @@ class Policy:
         return self.plies if self.kind == "net" else None
 
     def c_form(self):
-        """What the C game loops take: ``"random"``, ``"greedy"``, the callable, or
-        ``("net", Net, plies, keep)``."""
+        """What the C game loops take: the ``LoopPolicy`` of this policy (a net policy
+        resolved to its evaluator's ``Net`` and move filter ``keep``)."""
         if self.kind == "net":
             from nardy_fast.engine.evaluator import Evaluator
             ev = self.evaluator if self.evaluator is not None else Evaluator.default()
-            return ("net", ev.net, self.plies, ev.keep)
-        return self.fn if self.kind == "python" else self.kind
+            return LoopPolicy("net", self.plies, net=ev.net, keep=ev.keep)
+        return LoopPolicy(self.kind, fn=self.fn)
+
+
+@dataclass(frozen=True)
+class LoopPolicy:
+    """A policy as the C game loops take it: the Python twin of ``_turn.player_t``
+    (``_turn.fill_player`` reads it).  ``kind`` as ``Policy.kind``; a net's ``Net``, its
+    ``plies`` and the ``keep`` best 0-ply moves its search looks deeper at; a callable's
+    ``fn``."""
+
+    kind: str
+    plies: int = 0
+    net: Any = None
+    keep: int = 0
+    fn: Any = None
 
 
 def policy_pair(policy, name="policy"):

@@ -15,6 +15,7 @@ import pytest
 
 from nardy_fast import Position, Rules
 from nardy_fast.engine._rollout import QUANTITIES, play_blocks
+from nardy_fast.engine.policy import LoopPolicy
 from nardy_fast.core._scoring import gives_last_turn, score_loss
 from nardy_fast.core.record import GameRecord, Turn
 from nardy_fast.core.rules import CHOICES, CUBE_FIELDS, FLAGS
@@ -49,10 +50,13 @@ def rule_book_kind(loser):
     return "home_mars" if loser[18:].sum() == 15 else "mars"
 
 
+RANDOM = LoopPolicy("random")
+
+
 def one_game(boards, rules, side0_white, seed=1):
     """Per-game quantities of one game played by the C loop from boards (side 0 on roll)."""
     tally, _ = play_blocks(np.asarray(boards, np.uint8), rules=rules,
-                           policies=("random", "random"), side0_white=side0_white, dice=None,
+                           policies=(RANDOM, RANDOM), side0_white=side0_white, dice=None,
                            opening_dice=False, truncate=False, tables=None, entropy=seed,
                            first_block=0, n_blocks=1, n_games=1, block_games=1)
     sums = tally[0].sum(axis=0)

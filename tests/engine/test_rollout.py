@@ -927,13 +927,15 @@ def test_cube_autodouble_from_the_start():
 
 def test_one_policy_object_names_every_policy():
     """``engine.policy.Policy`` parses a policy once for rollouts, matches and studies."""
-    from nardy_fast.engine.policy import Policy, policy_pair
+    from nardy_fast.engine.policy import LoopPolicy, Policy, policy_pair
     ev = nf.Evaluator.default()
     assert Policy.of("net:0") == Policy.of("net") == Policy("net", 0)
     assert Policy.of("net:2").net_plies == 2 and Policy.of("greedy").net_plies is None
     assert [Policy.of(p).name for p in ("net", "net:1", "greedy", "random", ev)] == \
         ["net", "net:1", "greedy", "random", "net (custom)"]
-    assert Policy.of(ev).c_form() == ("net", ev.net, 0, ev.keep)
+    assert Policy.of(ev).c_form() == LoopPolicy("net", 0, net=ev.net, keep=ev.keep)
+    assert Policy.of("net:2").c_form().plies == 2 and Policy.of("net:2").c_form().net is ev.net
+    assert Policy.of("greedy").c_form() == LoopPolicy("greedy")
     a, b = policy_pair("greedy")
     assert a is b
     with pytest.raises(ValueError, match="policy='nett'"):
