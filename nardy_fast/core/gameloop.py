@@ -36,12 +36,14 @@ def opening_throw(rng):
             return a, b
 
 
-def play_turns(record, choose, rng, max_turns=None, first_dice=None):
+def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll=None):
     """Play turns onto ``record`` (a ``GameRecord``, from its last position) until the game
     ends, ``choose`` returns None or ``max_turns`` turns were added; returns ``record``.
 
     ``first_dice``: the dice of the first turn played here (the opening dice), else
     thrown.  ``record.rules`` decides the legal moves and ``draw_rule``'s last turn.
+    ``before_roll(position)``: called before each turn but Black's last one (the cube's
+    moment, rule book section 7a); a true return value stops the game there.
     """
     rules = record.rules
     pos = record.final
@@ -50,6 +52,8 @@ def play_turns(record, choose, rng, max_turns=None, first_dice=None):
     added = 0
     while not pos.is_over() or last_turn:
         if max_turns is not None and added >= max_turns:
+            break
+        if before_roll is not None and not last_turn and before_roll(pos):
             break
         dice = first_dice if (added == 0 and first_dice is not None) else throw(rng)
         moves = pos.legal_moves(dice, rules)

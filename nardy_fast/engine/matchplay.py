@@ -9,8 +9,9 @@ through the match equity table (``met.match_cube_decision``, with the position's
 efficiency), each with its own evaluator's P(win); no raise by a side with all 15 checkers on its head (its first turn).
 
 Match ``m`` draws its dice (and the throws for who starts) from
-``SeedSequence(seed, spawn_key=(m,))``: results depend on the seed only.  The loop is
-Python around the C move ranking (about a game per second or two per core at 0-ply).
+``SeedSequence(seed, spawn_key=(m,))``: results depend on the seed only.  Each game is
+played by the one Python game loop (``core.gameloop.play_turns``, the cube decided before
+each roll) around the C move ranking (about a game per second or two per core at 0-ply).
 """
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ from nardy_fast.engine.cubemodel import efficiency
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchState, as_match_rules
 from nardy_fast.core.position import BLACK, WHITE, Position
-from nardy_fast.core.record import GameRecord, Turn
+from nardy_fast.core.gameloop import opening_throw, play_turns
+from nardy_fast.core.record import GameRecord
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core._scoring import gives_last_turn
 
 __all__ = ["simulate_matches", "play_one_match"]
 
@@ -66,7 +67,7 @@ class _Game:
 def _cube_turn(game, evs):
     """The side on roll's raise and the answer; a result dict after a drop, else None."""
     pos = game.pos
-    if (not game.mr.cube or game.crawford or pos.mover[0] == 15
+    if (not game.mr.cube or game.crawford or pos.is_first_turn()
             or game.owner not in (None, pos.side)):
         return None
     state = game.state()
@@ -88,31 +89,23 @@ def _cube_turn(game, evs):
 
 
 def _play_game(game, evs, aware, rng):
-    """Play the game out; the result dict (``GameRecord.result``)."""
-    first = True
-    finishing = False
-    while True:
-        dropped = _cube_turn(game, evs) if not finishing else None
-        if dropped:
-            return dropped
-        pos = game.pos
-        d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
-        while first and game.mr.rules.opening_roll == "opening_dice" and d1 == d2:
-            d1, d2 = (int(x) for x in rng.integers(1, 7, size=2))
-        first = False
+    """Play the game out (``gameloop.play_turns``, the cube before each roll); the result
+    dict (``GameRecord.result``)."""
+    dropped = []
+
+    def before_roll(pos):
+        game.pos = pos
+        dropped.append(_cube_turn(game, evs))
+        return dropped[-1] is not None
+
+    def choose(pos, dice, moves):
+        game.pos = pos
         state = game.state() if aware[pos.side] else None
-        move = evs[pos.side].best_move(pos, (d1, d2), match=state)
-        game.rec.turns.append(Turn(pos.side, (d1, d2), tuple(move.steps)))
-        if finishing:
-            break
-        if sum(move.board) == 0:
-            if gives_last_turn(game.mr.rules, pos.side == WHITE):
-                finishing = True
-                game.pos = pos.play(move)
-                continue
-            break
-        game.pos = pos.play(move)
-    return game.rec.result()
+        return evs[pos.side].best_move(pos, dice, match=state)
+
+    first = opening_throw(rng) if game.mr.rules.opening_roll == "opening_dice" else None
+    play_turns(game.rec, choose, rng, first_dice=first, before_roll=before_roll)
+    return dropped[-1] if dropped and dropped[-1] is not None else game.rec.result()
 
 
 def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
