@@ -36,7 +36,8 @@ def opening_throw(rng):
             return a, b
 
 
-def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll=None):
+def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll=None,
+               list_moves=True):
     """Play turns onto ``record`` (a ``GameRecord``, from its last position) until the game
     ends, ``choose`` returns None or ``max_turns`` turns were added; returns ``record``.
 
@@ -44,6 +45,8 @@ def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll
     thrown.  ``record.rules`` decides the legal moves and ``draw_rule``'s last turn.
     ``before_roll(position)``: called before each turn but Black's last one (the cube's
     moment, rule book section 7a); a true return value stops the game there.
+    ``list_moves=False`` gives ``choose`` None for ``moves`` (a chooser that finds the
+    legal moves itself, as ``Evaluator.best_move`` does).
     """
     rules = record.rules
     pos = record.final
@@ -56,7 +59,7 @@ def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll
         if before_roll is not None and not last_turn and before_roll(pos):
             break
         dice = first_dice if (added == 0 and first_dice is not None) else throw(rng)
-        moves = pos.legal_moves(dice, rules)
+        moves = pos.legal_moves(dice, rules) if list_moves else None
         move = choose(pos, dice, moves)
         if move is None:
             break

@@ -249,12 +249,12 @@ class Position:
         d1, d2 = check_dice(dice)
         boards, steps = successors_with_steps(self._boards[0], self._boards[1], d1, d2,
                                               rules)
-        origin = self.id
+        origin, dice = self.id, (int(d1), int(d2))
         moves = []
-        for b, s in zip(boards, steps):
-            pairs = tuple((int(s[2 * k]) + 1, "off" if s[2 * k + 1] == 24 else int(s[2 * k + 1]) + 1)
-                          for k in range(4) if s[2 * k] != 255)
-            moves.append(Move(tuple(int(x) for x in b), pairs, (int(d1), int(d2)), origin))
+        for b, s in zip(boards.tolist(), steps.tolist()):
+            pairs = tuple((s[k] + 1, "off" if s[k + 1] == 24 else s[k + 1] + 1)
+                          for k in range(0, 8, 2) if s[k] != 255)
+            moves.append(Move(tuple(b), pairs, dice, origin))
         return moves
 
     def play(self, move):
