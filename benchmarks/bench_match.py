@@ -139,7 +139,7 @@ def table(games, cube_matches, seed, workers, points=None):
         return
     cmr = MatchRules(rules=nf.Rules(cube="geometric"))
     csolver = met.MetSolver(cmr, met.start_distribution(), cube=True)
-    for length in (3, 5):
+    for length in (3, 5, 7):
         t = time.perf_counter()
         visits = []
         for m in range(cube_matches):
