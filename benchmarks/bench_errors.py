@@ -3,15 +3,29 @@
 Decisions: positions with more than one legal result met in seeded self-play games of
 the shipped net (every ``--every``-th ply, all phases but races of both homes), each with
 a seeded roll.  For each decision the candidates are the best ``--top`` moves at 2-ply
-and the choice of every tested player (``greedy``, net 0-, 1-, 2-ply); each candidate's
-resulting position is rolled out by the net (``--games`` games, truncated at the bear-off,
-stratified, the same seed for every candidate: common random numbers).  A player's loss
-on a decision is the best rolled-out equity minus its choice's; the figures are the mean
-loss per decision (points) and the share of blunders (loss >= 0.16).
+and the choice of every tested player (``greedy``, net 0-, 1-, 2-ply, and 3-ply on every
+``--every3``-th decision); each candidate's resulting position is rolled out by the net at
+0-ply (``--games`` games, truncated at the bear-off, the first two rolls stratified, the
+same seed for every candidate of a decision: common random numbers, so the differences
+between candidates, which is what a loss is, carry much less noise than each equity).
+
+A player's loss on a decision is the best rolled-out equity minus its choice's; the
+figures are the mean loss per decision (points; its SE from the spread over decisions),
+the share of blunders (loss >= 0.16), and the judge's own SE per decision:
+``sqrt(se_best^2 + se_choice^2)``, an upper bound (common random numbers make the
+covariance positive).  The time each player took per decision is kept too.
+
+It is a study that resumes: every decision is written to ``--store`` (one JSON file per
+decision, written under a temporary name and renamed), and a rerun skips the decisions
+already there, so a killed run loses at most the decision in flight.
 
     python benchmarks/bench_errors.py [--decisions 300] [--games 1296] [--workers 2]
+        [--store errors_store] [--every3 5] [--summary]
 """
 import argparse
+import json
+import math
+import os
 import time
 
 import numpy as np
@@ -24,8 +38,12 @@ from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.train import training_tables
 
+BLUNDER = 0.16
+PLAYERS = ("greedy", "0-ply", "1-ply", "2-ply", "3-ply")
+
 
 def decisions(ev, n, every, seed):
+    """``n`` seeded (position, dice) decisions with more than one legal result."""
     start = np.asarray(nf.Position.initial().boards)
     rng = np.random.default_rng(seed)
     out, g = [], 0
@@ -40,45 +58,102 @@ def decisions(ev, n, every, seed):
     return out
 
 
+def choices(ev, pos, dice, with3):
+    """Each player's chosen position (ID after the move), its seconds, and the 2-ply hint."""
+    moves = pos.legal_moves(dice)
+    boards = [np.array(m.board, np.uint8) for m in moves]
+    g = greedy_scores(np.stack(boards), pos.opponent)
+    order = sorted(range(len(moves)), key=lambda i: (-g[i], bytes(boards[i])))
+    chosen, secs, hint2 = {"greedy": pos.play(moves[order[0]]).id}, {}, None
+    for p in (0, 1, 2, 3) if with3 else (0, 1, 2):
+        t = time.process_time()
+        h = ev.hint(pos, dice, plies=p)
+        secs[f"{p}-ply"] = time.process_time() - t
+        chosen[f"{p}-ply"] = h["position"].iloc[0]
+        if p == 2:
+            hint2 = h
+    return chosen, secs, hint2
+
+
+def judge(k, pos, dice, ev, args):
+    """The record of decision ``k``: choices, candidates' rolled-out equities (mover's
+    view) and SEs."""
+    chosen, secs, hint2 = choices(ev, pos, dice, args.every3 and k % args.every3 == 0)
+    cands = sorted(set(hint2["position"].iloc[:args.top]) | set(chosen.values()))
+    frame = nf.rollout_many(cands, args.games, policy="net", seed=args.seed + k,
+                            workers=args.workers, progress=False)
+    return dict(k=k, position=pos.id, dice=list(dice), chosen=chosen, seconds=secs,
+                equity={c: -float(frame.loc[c, "equity"]) for c in cands},
+                se={c: float(frame.loc[c, "se_equity"]) for c in cands})
+
+
+def write_atomic(path, obj):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f)
+    os.replace(tmp, path)
+
+
+def summary(store):
+    recs = [json.load(open(os.path.join(store, f))) for f in sorted(os.listdir(store))
+            if f.endswith(".json")]
+    print(f"{len(recs)} decisions judged ({store})")
+    loss = {}
+    for p in PLAYERS:
+        rows = []
+        for r in recs:
+            if p not in r["chosen"]:
+                continue
+            best = max(r["equity"], key=r["equity"].get)
+            c = r["chosen"][p]
+            rows.append((r["k"], r["equity"][best] - r["equity"][c],
+                         math.hypot(r["se"][best], r["se"][c]) if c != best else 0.0,
+                         r["seconds"].get(p, math.nan)))
+        if not rows:
+            continue
+        a = np.array(rows)
+        loss[p] = dict(zip(a[:, 0].astype(int), a[:, 1]))
+        se = a[:, 1].std(ddof=1) / math.sqrt(len(a))
+        missed = a[:, 2] > 0                      # the choice is not the rolled-out best
+        judge_se = f"{np.sqrt(np.mean(a[missed, 2] ** 2)):.4f}" if missed.any() else "-"
+        secs = f"{np.median(a[:, 3]):.3f} s" if not np.isnan(a[:, 3]).any() else "-"
+        print(f"{p:>7}: {a[:, 1].mean():.4f} points lost per decision (SE {se:.4f}, 95% CI "
+              f"{a[:, 1].mean() - 1.96 * se:.4f}..{a[:, 1].mean() + 1.96 * se:.4f}), "
+              f"blunders {100 * (a[:, 1] >= BLUNDER).mean():.1f}%, best move missed in "
+              f"{100 * missed.mean():.0f}%, judge SE of those losses <= {judge_se} (rms), "
+              f"median time per decision {secs} ({len(a)} decisions)")
+    for a, b in (("1-ply", "2-ply"), ("0-ply", "1-ply"), ("2-ply", "3-ply")):
+        if a in loss and b in loss:
+            ks = sorted(set(loss[a]) & set(loss[b]))
+            d = np.array([loss[a][k] - loss[b][k] for k in ks])
+            print(f"{a} - {b} on the same {len(ks)} decisions: {d.mean():+.4f} "
+                  f"(SE {d.std(ddof=1) / math.sqrt(len(d)):.4f})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decisions", type=int, default=300)
     ap.add_argument("--games", type=int, default=1296)
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--every", type=int, default=7)
+    ap.add_argument("--every3", type=int, default=5, help="3-ply on every n-th decision (0: never)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--store", default="errors_store")
+    ap.add_argument("--summary", action="store_true", help="only print the summary")
     args = ap.parse_args()
-    ev = Evaluator.default()
-    players = ("greedy", "0-ply", "1-ply", "2-ply")
-    loss = {p: [] for p in players}
-    t0 = time.perf_counter()
-    for k, (pos, dice) in enumerate(decisions(ev, args.decisions, args.every, args.seed)):
-        moves = pos.legal_moves(dice)
-        boards = [np.array(m.board, np.uint8) for m in moves]
-        hint2 = ev.hint(pos, dice, plies=2)
-        chosen = {}
-        g = greedy_scores(np.stack(boards), pos.opponent)
-        order = sorted(range(len(moves)), key=lambda i: (-g[i], bytes(boards[i])))
-        chosen["greedy"] = pos.play(moves[order[0]]).id
-        for p in (0, 1):
-            chosen[f"{p}-ply"] = ev.hint(pos, dice, plies=p)["position"].iloc[0]
-        chosen["2-ply"] = hint2["position"].iloc[0]
-        cands = sorted(set(hint2["position"].iloc[:args.top]) | set(chosen.values()))
-        frame = nf.rollout_many(cands, args.games, policy="net", seed=args.seed + k,
-                                workers=args.workers, progress=False)
-        mover_eq = -frame["equity"]
-        best = mover_eq.max()
-        for p in players:
-            loss[p].append(best - mover_eq[chosen[p]])
-        if (k + 1) % 25 == 0:
-            print(f"  {k + 1} decisions, {time.perf_counter() - t0:.0f} s", flush=True)
-    for p in players:
-        a = np.array(loss[p])
-        print(f"{p:>7}: {a.mean():.4f} points lost per decision (SE "
-              f"{a.std(ddof=1) / np.sqrt(len(a)):.4f}), blunders {100 * (a >= 0.16).mean():.1f}%"
-              f" ({len(a)} decisions)")
-    print(f"time {time.perf_counter() - t0:.0f} s")
+    os.makedirs(args.store, exist_ok=True)
+    if not args.summary:
+        ev = Evaluator.default()
+        t0 = time.perf_counter()
+        for k, (pos, dice) in enumerate(decisions(ev, args.decisions, args.every, args.seed)):
+            path = os.path.join(args.store, f"decision_{k:05d}.json")
+            if os.path.exists(path):
+                continue
+            write_atomic(path, judge(k, pos, dice, ev, args))
+            print(f"  decision {k + 1}/{args.decisions}, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    summary(args.store)
 
 
 if __name__ == "__main__":
