@@ -81,7 +81,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          until=None, progress=True, log=None, games=None):
+          until=None, progress=True, log=None, games=None, init=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -113,6 +113,11 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         Show a tqdm bar with games per second.
     log : callable, optional
         ``log(dict)`` receives a line per checkpoint and strength check.
+    init : str, os.PathLike, Evaluator or None
+        Start from this net's weights instead of random ones (fine-tuning a net for a
+        rule variant: the shipped classic net trained on under ``rules``); its hidden size
+        replaces ``hidden``.  Recorded as the SHA-256 of its weights (``meta["training"]
+        ["init"]``), so a resume needs the same start.
 
     Returns
     -------
@@ -124,15 +129,20 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         warnings.warn("train(games=...) is deprecated: use n_games", DeprecationWarning,
                       stacklevel=2)
         n_games = games
+    start_net = _init_net(init)
+    if start_net is not None:
+        hidden = start_net.n_hidden
     cfg = dict(games=int(n_games), seed=entropy, hidden=int(hidden), lam=float(lam),
                lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
                rules=rules.to_dict())
+    if start_net is not None:
+        cfg["init"] = _weights_digest(start_net)
     if cfg["games"] < 1 or cfg["batch"] < 1:
         raise ValueError("games and batch must be >= 1")
     threads = check_threads(threads)
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
                           "mars_points": 2.0})
-    net, done = _resume(path, cfg)
+    net, done = _resume(path, cfg, start_net)
     start = np.asarray(Position.initial().boards)
     tables = training_tables()
     bar = None
@@ -179,14 +189,33 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     return Evaluator(net, rules=rules, meta={"training": dict(cfg, games_done=done)})
 
 
-def _resume(path, cfg):
+def _init_net(init):
+    """The Net to start from (``train``'s ``init``), or None."""
+    if init is None:
+        return None
+    ev = init if isinstance(init, Evaluator) else Evaluator.load(init)
+    return ev.net.copy()
+
+
+def _weights_digest(net):
+    """SHA-256 (hex) of a net's weights, in the order w1, b1, w2, b2."""
+    import hashlib
+    h = hashlib.sha256()
+    for a in net.arrays().values():
+        h.update(np.ascontiguousarray(a, dtype=np.float32).tobytes())
+    return h.hexdigest()
+
+
+def _resume(path, cfg, start_net=None):
     """The checkpointed net and games done at ``path`` when its settings equal ``cfg``;
-    else a fresh net."""
+    else ``start_net`` (a copy) or a fresh net."""
     if os.path.exists(path):
         ev = Evaluator.load(path)
         old = ev.meta.get("training", {})
         if all(old.get(k) == v for k, v in cfg.items()) and old.get("games_done", 0) > 0:
             return ev.net.copy(), min(int(old["games_done"]), cfg["games"])
+    if start_net is not None:
+        return start_net.copy(), 0
     return Net.random(cfg["hidden"], cfg["seed"]), 0
 
 

@@ -73,3 +73,26 @@ def test_training_is_reproducible_across_threads_and_resumes(tmp_path):
     c = train(tmp_path / "c.nfdb", threads=1, **kw)
     np.testing.assert_array_equal(a.net.w1, c.net.w1)
     assert not np.array_equal(a.net.w1, Net.random(16, 3).w1)     # it learnt something
+
+
+def test_training_can_start_from_a_net_and_resumes_only_from_the_same_start(tmp_path):
+    """``init``: the weights of a given net (fine-tuning for a rule variant), recorded by
+    digest, so a checkpoint made from another start is not resumed."""
+    start = Evaluator(Net.random(16, 9))
+    start.save(tmp_path / "start.nfdb")
+    kw = dict(n_games=32, seed=4, batch=16, threads=1, progress=False,
+              rules=nf.Rules(block_rule="none"))
+    frozen = train(tmp_path / "f.nfdb", lr=0.0, lr_final=0.0, init=tmp_path / "start.nfdb",
+                   **kw)
+    np.testing.assert_array_equal(frozen.net.w1, start.net.w1)    # lr 0: still the start
+    assert frozen.net.n_hidden == 16
+    digest = frozen.meta["training"]["init"]
+    assert len(digest) == 64 and digest == Evaluator.load(tmp_path / "f.nfdb").meta[
+        "training"]["init"]
+    a = train(tmp_path / "a.nfdb", init=start, **kw)
+    assert not np.array_equal(a.net.w1, start.net.w1)             # it learnt from there
+    other = Evaluator(Net.random(16, 10))
+    train(tmp_path / "b.nfdb", init=start, until=16, **kw)
+    b = train(tmp_path / "b.nfdb", init=other, **kw)               # not a resume of start
+    c = train(tmp_path / "c.nfdb", init=other, **kw)
+    np.testing.assert_array_equal(b.net.w1, c.net.w1)
