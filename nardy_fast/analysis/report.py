@@ -267,7 +267,7 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
             net.append(i)
     if net:
         from nardy_fast.engine.evaluator import Evaluator
-        ev = Evaluator.default().with_rules(rules)
+        ev = Evaluator.default(rules)
         for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
             out[i] = o
     if todo:

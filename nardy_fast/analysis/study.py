@@ -280,9 +280,7 @@ def _run_batch(spec):
 
 def _evaluate_batch(spec):
     from nardy_fast.engine.evaluator import Evaluator
-    ev = Evaluator.default()
-    if ev.rules != spec["rules"]:
-        ev = ev.with_rules(spec["rules"])
+    ev = Evaluator.default(spec["rules"])
     outs = ev.outcomes(spec["ids"], plies=spec["identity"]["plies"])
     return [_row(pid, o) for pid, o in zip(spec["ids"], outs)]
 

@@ -29,13 +29,13 @@ _EVALUATORS = {}
 
 
 def default_probabilities(rules):
-    """The default cubeless source of the model: ``Evaluator.default()`` under the cubeless
+    """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
     ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
     function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
     ...)."""
     rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     if rules not in _EVALUATORS:
-        _EVALUATORS[rules] = Evaluator.default().with_rules(rules)
+        _EVALUATORS[rules] = Evaluator.default(rules)
     return _EVALUATORS[rules].evaluate
 
 

@@ -24,12 +24,36 @@ from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
 
-__all__ = ["Evaluator", "DEFAULT_NET", "KIND"]
+__all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
+           "shipped_nets"]
 
 KIND = "evaluation_net"
 ENCODING = 1              # version of the input encoding (_net.pyx)
-DEFAULT_NET = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data",
-                           "net_classic.nfdb")
+DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
+DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
+# The rule fields that change which moves are legal, so a net trained under one setting
+# of them plays positions the other settings never reach or forbid.  The scoring, the
+# draw rule and the opening roll change what a move is worth, not the game the net
+# learnt: its seven outputs serve them all.
+PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
+
+
+class RulesFallbackWarning(UserWarning):
+    """``Evaluator.default(rules)``: no shipped net was trained under these move rules; a
+    net trained under other ones serves them."""
+
+
+def shipped_nets():
+    """``{file name: the Rules it was trained under}`` of the nets in the package data
+    (``net_*.nfdb``), the classic one first."""
+    if "shipped" not in _CACHE:
+        names = sorted(f for f in os.listdir(DATA) if f.startswith("net_")
+                       and f.endswith(".nfdb"))
+        names.sort(key=lambda f: f != os.path.basename(DEFAULT_NET))
+        _CACHE["shipped"] = {f: as_rules(_dbfile.read_db(os.path.join(DATA, f), KIND)[0]
+                                         .get("training", {}).get("rules"))
+                             for f in names}
+    return _CACHE["shipped"]
 
 
 class Evaluator:
@@ -91,11 +115,39 @@ class Evaluator:
         return cls(net, rules=rules, meta=meta)
 
     @classmethod
-    def default(cls):
-        """The net shipped with the package (classic rules), loaded once per process."""
-        if "default" not in _CACHE:
-            _CACHE["default"] = cls.load(DEFAULT_NET)
-        return _CACHE["default"]
+    def default(cls, rules=None):
+        """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
+        per process.
+
+        The shipped net trained under the same move rules (``PLAY_FIELDS``) as ``rules``
+        serves them, judging moves under ``rules`` (``with_rules``); when none was, the
+        classic net does, with a ``RulesFallbackWarning`` (once per rules) and
+        ``meta["fallback"]`` naming the rules it was trained under.
+        """
+        if rules is None:
+            if "default" not in _CACHE:
+                _CACHE["default"] = cls.load(DEFAULT_NET)
+            return _CACHE["default"]
+        rules = as_rules(rules)
+        if rules not in _CACHE:
+            key = [getattr(rules, f) for f in PLAY_FIELDS]
+            name = next((f for f, r in shipped_nets().items()
+                         if [getattr(r, f) for f in PLAY_FIELDS] == key), None)
+            if name is None:
+                base = cls.default()
+                trained = {f: getattr(base.rules, f) for f in PLAY_FIELDS}
+                ev = Evaluator(base.net, rules=rules, meta={**base.meta, "fallback": trained},
+                               exact=base.exact, keep=base.keep)
+                warnings.warn(f"Evaluator.default: no shipped net was trained under "
+                              f"{ {f: getattr(rules, f) for f in PLAY_FIELDS} }; the one "
+                              f"trained under {trained} serves these rules",
+                              RulesFallbackWarning, stacklevel=2)
+            else:
+                base = cls.default() if name == os.path.basename(DEFAULT_NET) else \
+                    cls.load(os.path.join(DATA, name))
+                ev = base.with_rules(rules)
+            _CACHE[rules] = ev
+        return _CACHE[rules]
 
     def with_rules(self, rules):
         """The same net judging moves and equities under other ``rules``."""

@@ -26,10 +26,12 @@ WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])   # sum 
 
 def _evaluator(evaluator, rules):
     from nardy_fast.engine.evaluator import Evaluator
-    ev = Evaluator.default() if evaluator is None else evaluator
-    if not isinstance(ev, Evaluator):
-        raise TypeError(f"evaluator: expected an Evaluator or None, got {type(ev).__name__}")
-    return ev if rules is None else ev.with_rules(rules)
+    if evaluator is None:
+        return Evaluator.default(rules)
+    if not isinstance(evaluator, Evaluator):
+        raise TypeError(f"evaluator: expected an Evaluator or None, got "
+                        f"{type(evaluator).__name__}")
+    return evaluator if rules is None else evaluator.with_rules(rules)
 
 
 def roll_values(position, evaluator=None, rules=None):

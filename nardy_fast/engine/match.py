@@ -34,7 +34,7 @@ def _pair_dice(entropy, first, n):
 
 
 def _run_pairs(spec):
-    players = tuple(p.c_form() for p in spec["players"])
+    players = tuple(p.c_form(spec["rules"]) for p in spec["players"])
     return spec["first"], _match.play_pairs(
         players, spec["start"], rules=spec["rules"], tables=default_race_tables(spec["rules"]),
         bitgens=_pair_dice(spec["entropy"], spec["first"], spec["n"]))

@@ -79,12 +79,13 @@ class Policy:
         """The look-ahead of a net policy, None for any other."""
         return self.plies if self.kind == "net" else None
 
-    def c_form(self):
+    def c_form(self, rules=None):
         """What the C game loops take: the ``LoopPolicy`` of this policy (a net policy
-        resolved to its evaluator's ``Net`` and move filter ``keep``)."""
+        resolved to its evaluator's ``Net`` and move filter ``keep``; the shipped net is
+        the one for ``rules``, ``Evaluator.default(rules)``)."""
         if self.kind == "net":
             from nardy_fast.engine.evaluator import Evaluator
-            ev = self.evaluator if self.evaluator is not None else Evaluator.default()
+            ev = self.evaluator if self.evaluator is not None else Evaluator.default(rules)
             return LoopPolicy("net", self.plies, net=ev.net, keep=ev.keep)
         return LoopPolicy(self.kind, fn=self.fn)
 

@@ -170,7 +170,7 @@ def _cube_arrays(spec, rules):
                         np.ascontiguousarray(cubemodel.RACE_EFFICIENCY, dtype=np.float64), tp)
     table, x_race, tp = _TABLES[key]
     if fn is None:
-        source = Evaluator.default().net
+        source = Evaluator.default(rules).net
     elif fn == "pips":
         source = None
     else:
@@ -306,7 +306,7 @@ def _run_chunk(spec):
     if mars is not None:
         tables = race_tables(tables.one_sided, tables.two_sided,
                              _mars_tables(mars, spec["rules"]))
-    spec["policies"] = tuple(p.c_form() for p in spec["policies"])
+    spec["policies"] = tuple(p.c_form(spec["rules"]) for p in spec["policies"])
     if spec["race12"] is not None:
         spec["race12"] = spec["race12"].tables
     if spec["cube"] is not None:

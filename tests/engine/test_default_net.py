@@ -1,0 +1,56 @@
+"""``Evaluator.default(rules)``: the shipped net trained under the rules' move rules, or
+the classic one with a ``RulesFallbackWarning`` that names what it was trained under."""
+import shutil
+import warnings
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.engine import evaluator as evmod
+from nardy_fast.engine._net import Net
+from nardy_fast.engine.evaluator import Evaluator, RulesFallbackWarning
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch):
+    monkeypatch.setattr(evmod, "_CACHE", {})
+
+
+def test_no_rules_is_the_classic_net_and_scoring_variants_share_it(fresh_cache):
+    classic = Evaluator.default()
+    assert classic is Evaluator.default() and classic.rules == nf.Rules()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesFallbackWarning)
+        for rules in (nf.Rules(scoring="extended"), nf.Rules(draw_rule=True),
+                      nf.Rules(opening_roll="opening_dice"), nf.Rules(cube="geometric")):
+            ev = Evaluator.default(rules)
+            assert ev.net is classic.net and ev.rules == rules
+            assert "fallback" not in ev.meta
+
+
+def test_other_move_rules_fall_back_with_a_warning(fresh_cache, monkeypatch):
+    monkeypatch.setattr(evmod, "shipped_nets", lambda: {"net_classic.nfdb": nf.Rules()})
+    rules = nf.Rules(block_rule="none")
+    with pytest.warns(RulesFallbackWarning, match="block_rule"):
+        ev = Evaluator.default(rules)
+    assert ev.net is Evaluator.default().net and ev.rules == rules
+    assert ev.meta["fallback"]["block_rule"] == "ahead"
+    with warnings.catch_warnings():                     # said once per rules
+        warnings.simplefilter("error", RulesFallbackWarning)
+        assert Evaluator.default(rules) is ev
+
+
+def test_a_net_shipped_for_the_move_rules_is_picked(fresh_cache, monkeypatch, tmp_path):
+    shutil.copy(evmod.DEFAULT_NET, tmp_path / "net_classic.nfdb")
+    variant = nf.Rules(block_rule="home")
+    Evaluator(Net.random(16, 5), rules=variant,
+              meta={"training": {"rules": variant.to_dict()}}).save(tmp_path / "net_home.nfdb")
+    monkeypatch.setattr(evmod, "DATA", str(tmp_path))
+    monkeypatch.setattr(evmod, "DEFAULT_NET", str(tmp_path / "net_classic.nfdb"))
+    assert list(evmod.shipped_nets()) == ["net_classic.nfdb", "net_home.nfdb"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesFallbackWarning)
+        ev = Evaluator.default(nf.Rules(block_rule="home", scoring="extended"))
+    assert ev.net.n_hidden == 16 and ev.rules.scoring == "extended"
+    assert ev.net is not Evaluator.default().net
+    assert Evaluator.default(nf.Rules()).net is Evaluator.default().net
