@@ -65,4 +65,5 @@ cdef class Searcher:
     cdef object rules
     cdef object tables           # the RaceTables s.races points into, or None
     cdef object race12_tables    # the Race12Tables s.race12 points into, or None
+    cdef int threads             # threads of values at 2 plies or more
     cdef search_t s

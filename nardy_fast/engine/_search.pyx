@@ -17,6 +17,10 @@ Move filter (as GNU Backgammon's): when a roll's moves are compared at ``p - 1 >
 plies, they are first ranked at 0-ply and only the best ``keep`` are searched deeper
 (``keep = 0``: all).  ``hint`` ranks every move of a roll at 0-ply, then re-ranks the best
 ``keep`` at the plies asked for.
+
+``Searcher.values`` and ``Searcher.rank`` value their positions at 2 plies or more on
+``threads`` threads (each position on one thread, by the same code: the values do not
+depend on the thread count), so a 2-ply hint uses both cores of a quiet machine.
 """
 from libc.stdint cimport uint8_t
 from libc.stdlib cimport malloc, free
@@ -31,6 +35,8 @@ from nardy_fast.tables._racetables cimport race_probs, RACE_NONE
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.core._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
 from nardy_fast.tables._race12 cimport (race12_outcome, race12_covers, race12_board, Race12Tables, R12_POINTS)
+from nardy_fast.tables._threads cimport nf_barrier_t, nf_run
+from nardy_fast.core._checks import usable_cores
 
 __all__ = ["Searcher", "MAX_PLIES", "ROLLS"]
 
@@ -265,10 +271,14 @@ cdef class Searcher:
         Moves searched deeper after a 0-ply ranking (0: all).
     race12 : Race12Tables, optional
         Values of races without contact (``race12.Race12.tables``; None: the net's).
+    threads : int, optional
+        Threads valuing positions at 2 plies or more (None: every usable core).  Never
+        changes a value.
     """
     def __init__(self, Net net, rules, RaceTables tables=None, int keep=4,
-                 Race12Tables race12=None):
+                 Race12Tables race12=None, threads=None):
         self.net = net
+        self.threads = usable_cores() if threads is None else max(1, int(threads))
         self.rules = rules
         self.tables = tables
         self.race12_tables = race12
@@ -283,14 +293,13 @@ cdef class Searcher:
         ``plies``, clipped.  Trusts its input (``evaluator.py`` validates)."""
         cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
         out = np.empty((b.shape[0], NET_OUTPUTS), dtype=np.float32)
+        if b.shape[0] == 0:
+            return out
         cdef float[:, ::1] o = out
-        cdef Py_ssize_t k
         cdef int err = 0
         with nogil:
-            for k in range(b.shape[0]):
-                err = value(&self.s, &b[k, 0, 0], &b[k, 1, 0], plies, &o[k, 0])
-                if err:
-                    break
+            err = value_batch(&self.s, &b[0, 0, 0], b.shape[0], plies, &o[0, 0],
+                              self.threads)
         _raise(err)
         return out
 
@@ -339,26 +348,68 @@ cdef class Searcher:
         cdef float[:, ::1] v = vals
         cdef double[::1] e = eqs
         cdef float tmp[NET_OUTPUTS]
-        cdef int err = 0
+        cdef float[:, ::1] dv
         with nogil:
             rank0(&self.s, &m[0], &op[0], &c[0, 0], n, &v[0, 0], &e[0])
         used = np.zeros(n, dtype=np.int8)
         order = _order(np.arange(n), eqs, cands)
         if plies > 0:
             keep = n if self.s.keep <= 0 else min(self.s.keep, n)
-            for k in order[:keep]:
-                if checkers_on(&c[k, 0]) == 0:      # a win: exact at any depth
-                    continue
-                with nogil:
-                    err = value(&self.s, &op[0], &c[k, 0], plies, tmp)
-                    if not err:
-                        net_flip(tmp)
-                        memcpy(&v[k, 0], tmp, NET_OUTPUTS * sizeof(float))
-                        e[k] = net_equity(tmp, &self.s.rules)
-                _raise(err)
-                used[k] = plies
+            deep = [k for k in order[:keep] if checkers_on(&c[k, 0])]   # a win: exact
+            if deep:
+                pairs = np.empty((len(deep), 2, N_POINTS), dtype=np.uint8)
+                pairs[:, 0] = np.asarray(op)
+                pairs[:, 1] = cands[deep]
+                dv = self.values(pairs, plies)
+                for j, k in enumerate(deep):
+                    memcpy(tmp, &dv[j, 0], NET_OUTPUTS * sizeof(float))
+                    net_flip(tmp)
+                    memcpy(&v[k, 0], tmp, NET_OUTPUTS * sizeof(float))
+                    e[k] = net_equity(tmp, &self.s.rules)
+                    used[k] = plies
             order = np.concatenate([_order(order[:keep], eqs, cands), order[keep:]])
         return cands[order], vals[order], used[order], eqs[order]
+
+
+ctypedef struct batch_t:
+    const search_t* s
+    const uint8_t* boards        # n positions, 48 bytes each (side on roll first)
+    Py_ssize_t n
+    int plies
+    float* out                   # n x NET_OUTPUTS
+    int err
+
+
+cdef void batch_part(void* arg, int tid, int n, nf_barrier_t* bar) noexcept nogil:
+    """Thread tid of n: positions tid, tid + n, ... of the batch (any error is kept)."""
+    cdef batch_t* b = <batch_t*>arg
+    cdef Py_ssize_t k = tid
+    cdef int err
+    while k < b.n:
+        err = value(b.s, b.boards + 2 * N_POINTS * k, b.boards + 2 * N_POINTS * k + N_POINTS,
+                    b.plies, b.out + NET_OUTPUTS * k)
+        if err:
+            b.err = err
+            return
+        k += n
+
+
+cdef int value_batch(const search_t* s, const uint8_t* boards, Py_ssize_t n, int plies,
+                     float* out, int threads) noexcept nogil:
+    """value() of n positions into out (n x NET_OUTPUTS), on up to ``threads`` threads
+    when plies >= 2 (one thread below: not worth starting threads); 0 or an error."""
+    cdef batch_t b
+    b.s = s
+    b.boards = boards
+    b.n = n
+    b.plies = plies
+    b.out = out
+    b.err = 0
+    if plies < 2 or threads <= 1 or n <= 1:
+        batch_part(&b, 0, 1, NULL)
+    else:
+        nf_run(threads if threads < n else <int>n, batch_part, &b)
+    return b.err
 
 
 def _order(idx, eqs, cands):
