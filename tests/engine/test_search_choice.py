@@ -310,3 +310,19 @@ def test_two_ply_choice_and_value_against_the_expectimax(ev, sample):
     got = ev.evaluate(pos, plies=2).equity
     assert got == pytest.approx(want, abs=1e-4)
     assert not math.isnan(got)
+
+
+def test_deep_values_do_not_depend_on_the_thread_count():
+    """Positions valued at 2 plies run on several threads; each value is computed by the
+    same code whichever thread takes it."""
+    from nardy_fast.engine._search import Searcher
+    from nardy_fast.core.record import random_game
+    ev = nf.Evaluator.default()
+    boards = np.stack([random_game(seed=s, max_turns=12 + s).positions()[-1].boards
+                       for s in range(5)])
+    one = Searcher(ev.net, nf.Rules(), keep=2, threads=1).values(boards, 2)
+    two = Searcher(ev.net, nf.Rules(), keep=2, threads=2).values(boards, 2)
+    three = Searcher(ev.net, nf.Rules(), keep=2, threads=3).values(boards[:2], 2)
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_array_equal(one[:2], three)
+    assert not np.array_equal(one, Searcher(ev.net, nf.Rules(), keep=2).values(boards, 0))
