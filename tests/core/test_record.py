@@ -6,8 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_fast import CubeState, Position, Rules
-from nardy_fast.core._movegen import successors
+from nardy_fast import CubeState, Position, Rules, successors
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record, parse_steps, random_game, read_record, write_record)
 
 VARIANTS = [Rules(), Rules(head_rule="generalized"), Rules(scoring="extended"),
