@@ -144,7 +144,8 @@ class GameRecord:
     white, black : str
         Player names.
     rules : Rules
-        The rules the game was played under.
+        The rules the game was played under (given as a ``Rules``, its text or dict, or
+        None: classic, as everywhere).
     start : Position
         The position before the first turn (its side on roll plays ``turns[0]``).
     turns : list of Turn
@@ -162,6 +163,9 @@ class GameRecord:
     turns: list = field(default_factory=list)
     tags: dict = field(default_factory=dict)
     cube: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.rules = as_rules(self.rules)
 
     # -- replay ------------------------------------------------------------------------
     def positions(self):
@@ -553,9 +557,9 @@ def _replay(record):
 
 
 class _Replay:
-    """A record's replay under way: the position, the positions so far, the result once
-    the game is over (``last_turn``: Black's last turn under ``draw_rule`` is due) and the
-    cube (its actions in order, ``done`` of them applied; the states seen so far)."""
+    """A record's replay under way: the positions so far, the result once the game is over
+    (``last_turn``: Black's last turn under ``draw_rule`` is due), the cube actions (in
+    order, ``done`` of them applied) and the cube states seen."""
 
     def __init__(self, record):
         self.record = record
@@ -601,8 +605,8 @@ class _Replay:
         self.play(_legal_board(self.pos, turn, self.rules, label), turn.side)
 
     def play(self, board, side):
-        """The mover's ``board`` after a legal turn of ``side``: the next position, and
-        the result when the game ends (or Black's last turn when ``draw_rule`` gives it)."""
+        """After a legal turn of ``side`` (the mover's ``board``): the next position, the
+        result when the game ends, or Black's last turn due under ``draw_rule``."""
         if self.last_turn and board.sum() == 0:  # Black finished in its last turn: a draw;
             self.result = {"winner": None, "kind": "draw", "points": 0.0}  # both sides off
             return                               # is no position (nardy_fast.core._state)
@@ -619,8 +623,7 @@ class _Replay:
                 self.result = game_result(self.pos, self.rules, finisher=side)
 
     def finish(self):
-        """After the last turn: the cube actions after it (a drop ends the game), none
-        left over; a result with a cube is won at the stake."""
+        """The end: cube actions after the last turn (a drop ends it), none left over."""
         if self.result is None and not self.last_turn:
             self.cube_actions(len(self.record.turns))
             if self.state.result is not None:
@@ -630,18 +633,15 @@ class _Replay:
         if self.done < len(self.actions):
             c = self.actions[self.done]
             raise RecordError(f"cube action {self.done + 1} ({c.side}: {c}): the game was "
-                              f"already over")
+                              "already over")
         result = self.result
-        if result is not None and self.rules.cube is not None and result["kind"] not in (
-                "draw", "drop"):
-            result = {"winner": result["winner"], "kind": "win",
-                      "points": float(self.state.stake)}
+        if result and self.rules.cube is not None and result["kind"] not in ("draw", "drop"):
+            result = {"winner": result["winner"], "kind": "win", "points": float(self.state.stake)}
         return self.positions, result, self.cubes
 
 
 def _legal_board(pos, turn, rules, label):
-    """The mover's board after ``turn`` from ``pos``, checked against the legal moves;
-    ``RecordError`` starting with ``label`` saying why not."""
+    """The mover's board after ``turn`` from ``pos`` if legal, else ``RecordError``."""
     try:
         board = apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
     except ValueError as e:
