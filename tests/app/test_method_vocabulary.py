@@ -4,6 +4,7 @@ which in the same error message, and its command line offers the same names."""
 import argparse
 import importlib
 import inspect
+import pkgutil
 import re
 import warnings
 
@@ -54,14 +55,12 @@ COMMANDS = {"cube": "cube_decision", "report": "win_report", "study": "study"}
 def public_functions():
     """Every public function or method of the package that takes ``method``."""
     found = {}
-    modules = {nf} | {importlib.import_module(f"nardy_fast.{layer}.{name}")
-                      for layer, names in (
-                          ("core", ["position", "record", "result", "rules"]),
-                          ("tables", ["race", "race12", "bearoff", "cuberace"]),
-                          ("engine", ["cube", "evaluator", "rollout", "met", "luck"]),
-                          ("analysis", ["report", "cubereport", "study", "matchreport",
-                                        "plot"]))
-                      for name in names}
+    modules = [nf]
+    for layer in ("core", "tables", "engine", "analysis"):
+        package = importlib.import_module(f"nardy_fast.{layer}")
+        modules += [importlib.import_module(f"{package.__name__}.{m.name}")
+                    for m in pkgutil.iter_modules(package.__path__)
+                    if not m.name.startswith("_")]
     for mod in modules:
         for name in getattr(mod, "__all__", []):
             obj = getattr(mod, name, None)
@@ -80,7 +79,7 @@ def public_functions():
 
 
 def test_every_function_taking_method_is_checked_here():
-    assert set(public_functions()) == set(CALLS)
+    assert set(public_functions()) - {"check_method"} == set(CALLS)
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
