@@ -119,11 +119,11 @@ def resume_large(n, folder):
         k += 1
     ids = list(ids)[:n]
     store = os.path.join(folder, "large")
-    nf.study(ids, 0, store=store, method="evaluate", workers=1, progress=False)
+    nf.study(ids, 0, store=store, method="net", workers=1, progress=False)
     times = []
     for _ in range(3):
         t = time.perf_counter()
-        nf.study(ids, 0, store=store, method="evaluate", workers=1, progress=False)
+        nf.study(ids, 0, store=store, method="net", workers=1, progress=False)
         times.append(time.perf_counter() - t)
     t = time.perf_counter()
     frame = nf.read_study(store)

@@ -210,8 +210,8 @@ def test_consumer_rules_and_scoring(consumer):
 def test_consumer_race_probabilities(consumer):
     """race_probs through the public struct equals race_probabilities."""
     from nardy_fast import Position, Rules, bearoff, race_probabilities
-    from nardy_fast.tables._racetables import RaceTables
-    tables = RaceTables(bearoff.one_sided(), bearoff.two_sided())
+    from nardy_fast.tables.race import race_tables
+    tables = race_tables(one=bearoff.one_sided(), two=bearoff.two_sided())
     x = np.zeros(24, np.uint8); x[18:] = [1, 2, 0, 1, 3, 0]
     y = np.zeros(24, np.uint8); y[18:] = [0, 2, 2, 0, 1, 1]
     for draw_rule in (False, True):

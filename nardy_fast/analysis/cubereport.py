@@ -11,7 +11,7 @@ from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core.rules import Rules, as_rules
+from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cube import cube_decision
 
 __all__ = ["cube_report", "cube_analysis", "cube_error_rates"]
@@ -22,15 +22,16 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
-def cube_report(positions, rules=Rules(cube="geometric"), probabilities=None, tables=None,
+def cube_report(positions, rules=None, probabilities=None, tables=None,
                 n_games=2000, seed=None, method="auto", workers=None, match=None):
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
     ----------
     positions : Position, str, or an iterable of them (IDs accepted)
-    rules : Rules
-        With ``cube="geometric"`` (default) or ``"arithmetic"`` (and ``beaver``).
+    rules : Rules or None
+        None: classic, as everywhere; the cube of the rules, ``"geometric"`` when they name
+        none (``cube_decision``), or ``"arithmetic"`` (and ``beaver``).
     probabilities, tables, n_games, seed, method, workers, match
         As for ``cube_decision`` (the cubeless source of the model can be any function of a
         position, e.g. a neural evaluator; with ``match`` the values are match winning

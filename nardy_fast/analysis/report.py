@@ -66,6 +66,7 @@ from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
+from nardy_fast.core.methods import check_method
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -75,7 +76,7 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
 DEFAULT_GAMES = 500
-METHODS = ("auto", "exact", "net", "rollout")
+METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's
 # thresholds for doubtful, bad and very bad moves): the highest threshold reached.
 MARKS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
@@ -229,6 +230,7 @@ def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=None, rules=No
 
     ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
     evaluator at ``plies``), ``"exact"`` (database only; ``ValueError`` otherwise),
+    ``"two_sided"`` or ``"one_sided"`` (that table, as ``race_probabilities`` forces it),
     ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
     the databases too) or ``"rollout"`` (games played by ``policy``, default the
     evaluator's 0-ply moves).  A finished game gives method ``"final"``.  The rollout
@@ -247,18 +249,19 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     seed = root_entropy(seed)
     rules = as_rules(rules)
     check_count(n_games, "n_games")
-    if method not in METHODS:
-        raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, METHODS))}")
+    method = check_method(method, METHODS)
     out = [None] * len(positions)
     todo = []
     net = []
     for i, p in enumerate(positions):
         if p.is_over():
             out[i] = final_outcome(p, rules)
-        elif method == "exact" or (method == "auto" and p.is_bearoff()):
+        elif method in ("exact", "two_sided", "one_sided") or (method == "auto"
+                                                                and p.is_bearoff()):
             from nardy_fast.tables.race import race_probabilities
+            table = method if method in ("two_sided", "one_sided") else "auto"
             try:
-                out[i] = race_probabilities(p, rules=rules)
+                out[i] = race_probabilities(p, rules=rules, method=table)
             except ValueError as e:
                 raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
         elif method == "rollout":
@@ -309,10 +312,11 @@ def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     Parameters
     ----------
     positions : Position, str, list or pandas.Series
-    method : {"auto", "exact", "net", "rollout"}
+    method : {"auto", "exact", "two_sided", "one_sided", "net", "rollout"}
         ``"auto"``: the exact bear-off database when both sides are all home, else the
-        evaluator at ``plies``; ``"exact"`` raises ``ValueError`` for a position outside
-        the database; ``"rollout"``: games played by ``policy`` (see ``evaluate``).
+        evaluator at ``plies``; ``"exact"`` (or a table's name) raises ``ValueError`` for
+        a position outside the database; ``"net"``: the evaluator; ``"rollout"``: games
+        played by ``policy`` (see ``evaluate``).
     n_games, seed, policy, truncate, workers, client, progress
         Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
     plies : {0, 1, 2}

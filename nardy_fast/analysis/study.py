@@ -1,7 +1,7 @@
 """Bulk studies that resume: many positions rolled out (or evaluated), kept on disk.
 
 ``study(positions, n_games, store=PATH, seed=S)`` rolls out every distinct position (an ID
-or a ``Position``) for ``n_games`` games, or evaluates it (``method="evaluate"``, n plies),
+or a ``Position``) for ``n_games`` games, or evaluates it (``method="net"``, n plies),
 writing the results to ``PATH`` batch by batch as they finish.  Run it again, after Ctrl-C,
 a crash or a ``kill -9``, and it reads what the store holds, skips those positions and
 plays the rest: at most the batches in flight are lost.  ``read_study(PATH)`` reads a store
@@ -69,6 +69,7 @@ import warnings
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write, atomic_write_text
+from nardy_fast.core.methods import check_method
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
@@ -77,12 +78,15 @@ from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
 
 __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
-           "COLUMNS", "METHODS", "COMPACT_EVERY", "MANIFEST"]
+           "COLUMNS", "METHODS", "RENAMED", "COMPACT_EVERY", "MANIFEST"]
 
 KIND = "nardy_fast.study"
 FORMAT = 1                       # version of the store layout
 MANIFEST = "_study.json"   # "_": pyarrow and pandas skip it when reading the folder
-METHODS = ("rollout", "evaluate")
+METHODS = ("rollout", "net")          # of core.methods.METHODS
+# Old spellings of a method, kept for one release.  A store's identity keeps the spelling
+# it was written with ("evaluate" in stores made before the rename), so it resumes as is.
+RENAMED = {"evaluate": "net"}
 QUANTITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
               "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
 COLUMNS = (("position", "equity", "se_equity", "n_games")
@@ -192,17 +196,20 @@ def _net_digest():
 
 class _Settings:
     """The checked arguments of a study: ``identity`` (what the manifest records and a
-    resumed study must match) and ``spec`` (what each batch task gets)."""
+    resumed study must match) and ``spec`` (what each batch task gets).  ``method`` is a
+    name of ``METHODS`` (``study`` checks it); ``stored``, the method of the store's
+    manifest, keeps an old store's spelling of it in the identity."""
 
     def __init__(self, method, n_games, seed, policy, rules, truncate, plies,
-                 variance_reduction):
-        if method not in METHODS:
-            raise ValueError(f"method={method!r}: expected 'rollout' or 'evaluate'")
+                 variance_reduction, stored=None):
         self.rules = as_rules(rules)
-        ident = {"method": method, "rules": self.rules.to_text()}
-        if method == "evaluate":
+        # the store's spelling where it names this method by an old name ("evaluate")
+        spelling = stored if isinstance(stored, str) and RENAMED.get(stored) == method \
+            else method
+        ident = {"method": spelling, "rules": self.rules.to_text()}
+        if method == "net":
             if n_games not in (None, 0):
-                raise ValueError(f"n_games={n_games!r}: method='evaluate' plays no games; "
+                raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
                                  "pass 0")
             from nardy_fast.engine.evaluator import _check_plies
             ident.update(plies=_check_plies(plies), net=_net_digest())
@@ -256,10 +263,15 @@ def _row(pid, o):
     return row
 
 
+def _evaluates(identity):
+    """Whether a study of this identity evaluates with the net (by either spelling)."""
+    return RENAMED.get(identity["method"], identity["method"]) == "net"
+
+
 def _run_batch(spec):
     """Worker entry point: one batch of position IDs -> a list of rows (``COLUMNS``)."""
     ident = spec["identity"]
-    if ident["method"] == "evaluate":
+    if _evaluates(ident):
         return _evaluate_batch(spec)
     rows = []
     for pid in spec["ids"]:
@@ -475,7 +487,7 @@ def _batch_size(batch_size, identity, n_todo, parallelism):
     ``EVAL_BATCH``), shrunk so that every worker gets about 4 tasks."""
     if batch_size is not None:
         return check_count(batch_size, "batch_size", 1)
-    if identity["method"] == "evaluate":
+    if _evaluates(identity):
         size = EVAL_BATCH[identity["plies"]]
     else:
         size = max(1, DEFAULT_CHUNK_GAMES // identity["n_games"])
@@ -533,15 +545,17 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     positions : iterable of Position or position IDs (list, pandas Series, ...)
         Each distinct position is studied once.  Not finished games.
     n_games : int
-        Games per position (``method="rollout"``); 0 or None for ``"evaluate"``.
+        Games per position (``method="rollout"``); 0 or None for ``"net"``.
     store : str or path
         The study's folder (created if needed); see the module docstring.
     seed : None, int or numpy.random.SeedSequence
         The study's seed (position seeds: ``position_seed``).  None: the store's seed when
         it has one, else fresh entropy (recorded in the manifest).
-    method : {"rollout", "evaluate"}
+    method : {"rollout", "net"}
         Roll out with ``rollout``, or evaluate with the shipped net at ``plies`` plies
-        (``Evaluator.evaluate``; exact tables in races of both homes).
+        (``Evaluator.evaluate``; exact tables in races of both homes).  ``"evaluate"``,
+        the old name of ``"net"``, works for one release with a ``DeprecationWarning``
+        (stores written with it resume and read as before).
     policy, rules, truncate
         As for ``rollout`` (policies by name only: ``"net"``, ``"greedy"``, ... or a tuple
         of two).
@@ -572,11 +586,13 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
         what differs), a corrupt or truncated store file (naming it).
     """
     import pandas as pd
+    method = check_method(method, METHODS, RENAMED)
     st = _Store(store)
-    if seed is None and st.manifest is not None:
-        seed = st.manifest["identity"].get("seed")
+    stored = None if st.manifest is None else st.manifest["identity"]
+    if seed is None and stored is not None:
+        seed = stored.get("seed")
     settings = _Settings(method, n_games, seed, policy, rules, truncate, plies,
-                         variance_reduction)
+                         variance_reduction, None if stored is None else stored.get("method"))
     st.check(settings)
     done = st.read(settings.key) if os.path.isdir(st.path) else None
     known = set() if done is None else set(done.index)

@@ -48,27 +48,72 @@ def _rules(text):
         raise argparse.ArgumentTypeError(f"--rules: {e}") from None
 
 
-def _add_rules(p):
-    p.add_argument("--rules", type=_rules, default=None, metavar="SPEC",
-                   help="rule variants: 'classic' (default) or name=value pairs, e.g. "
-                        "'head_rule=generalized scoring=extended'")
+# The options several commands share: flags and argparse keywords; ``{default}`` in a help
+# text is the default the command gives (``add_options``).
+_OPTIONS = {
+    "position": (("position",), dict(help="position ID, or 'start'")),
+    "dice": (("dice",), dict(type=_dice, help="the roll, e.g. 64 or 6-4")),
+    "games": (("-n", "--games"), dict(type=positive_int, default=None,
+                                      help="games per rollout (default {default})")),
+    "policy": (("--policy",), dict(
+        default="net", choices=list(POLICY_NAMES),
+        help="rollout policy of both sides: the evaluator at 0-ply (default 'net'), at "
+             "1-ply ('net:1'), 'greedy' or 'random'")),
+    "seed": (("--seed",), dict(type=int, default=2026, help="random seed (default {default})")),
+    "workers": (("--workers",), dict(type=positive_int, default=None,
+                                     help="worker processes (default: every usable core)")),
+    "scheduler": (("--scheduler",), dict(default=None, metavar="ADDRESS",
+                                         help="address of a Dask scheduler, e.g. "
+                                              "tcp://host:8786")),
+    "truncate": (("--truncate",), dict(
+        default="bearoff", choices=["bearoff", "none"],
+        help="'bearoff' (default): stop a game once both sides are home and score the "
+             "rest exactly; 'none': play every game out")),
+    "plies": (("--plies",), dict(type=int, default=0, choices=[0, 1, 2],
+                                 help="the evaluator's look-ahead: 0 (the net itself) to 2 "
+                                      "(default {default})")),
+    "rules": (("--rules",), dict(type=_rules, default=None, metavar="SPEC",
+                                 help="rule variants: 'classic' (default) or name=value "
+                                      "pairs, e.g. 'head_rule=generalized "
+                                      "scoring=extended'")),
+    "json": (("--json",), dict(action="store_true", help="print JSON")),
+}
 
 
-def _add_rollout_opts(p, games):
-    p.add_argument("-n", "--games", type=positive_int, default=games,
-                   help=f"games per rollout (default {games})")
-    p.add_argument("--policy", default="net",
-                   choices=list(POLICY_NAMES),
-                   help="rollout policy of both sides: the evaluator at 0-ply (default "
-                        "'net'), at 1-ply ('net:1'), 'greedy' or 'random'")
-    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
-    p.add_argument("--workers", type=positive_int, default=None,
-                   help="worker processes (default: the rollout's own choice)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="address of a Dask scheduler, e.g. tcp://host:8786")
-    p.add_argument("--truncate", default="bearoff", choices=["bearoff", "none"],
-                   help="'bearoff' (default): stop a game once both sides are home and "
-                        "score the rest exactly; 'none': play every game out")
+def add_options(p, *names, **defaults):
+    """Add the shared options ``names`` (keys of ``_OPTIONS``) to the parser ``p``, in
+    order; ``defaults`` (``seed=None``, ``games=500``, ...) replace theirs."""
+    for name in names:
+        flags, kw = _OPTIONS[name]
+        kw = {**kw, **({"default": defaults[name]} if name in defaults else {})}
+        if "help" in kw:
+            default = kw.get("default")
+            kw["help"] = kw["help"].format(default="none: random" if default is None
+                                           else default)
+        p.add_argument(*flags, **kw)
+
+
+def add_command(sub, name, func, help, **kw):
+    """The parser of the subcommand ``name``, run by ``func``, whose docstring is its
+    ``--help`` description."""
+    s = sub.add_parser(name, help=help, description=func.__doc__, **kw)
+    s.set_defaults(func=func)
+    return s
+
+
+def add_progress(p):
+    """``--progress`` / ``--no-progress`` (default None: when stderr is a terminal)."""
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="show a progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def add_rollout_options(p, games):
+    """The options of the commands that roll out: ``--games`` (default ``games``),
+    ``--policy``, ``--seed``, ``--workers``, ``--scheduler``, ``--truncate``."""
+    add_options(p, "games", "policy", "seed", "workers", "scheduler", "truncate",
+                games=games)
 
 
 def _client(address):

@@ -13,8 +13,11 @@ import os
 import sys
 
 from nardy_fast.app import cli_engine, demo
-from nardy_fast.app._args import (CliError, _add_rollout_opts, _add_rules, _client,  # noqa: F401
-                                  _dice, _position, _rules, _truncate, positive_int)
+from nardy_fast.analysis.report import METHODS as REPORT_METHODS
+from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
+from nardy_fast.app._args import (CliError, _client, _position, _rules,  # noqa: F401
+                                  _truncate, add_command, add_options, add_progress,
+                                  add_rollout_options, positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 
 __all__ = ["main", "build_parser"]
@@ -41,15 +44,13 @@ def build_parser():
 
 # -- commands ----------------------------------------------------------------------------
 def _parser_show(sub):
-    s = sub.add_parser("show", help="print the diagram of a position",
-                       description="Print the text diagram, pips and phase of a position.")
-    s.add_argument("position", help="position ID, or 'start'")
+    s = add_command(sub, "show", cmd_show, help="print the diagram of a position")
+    add_options(s, "position")
     s.add_argument("--png", metavar="FILE", help="also draw the board to a PNG file")
-    s.set_defaults(func=cmd_show)
 
 
 def cmd_show(args):
-
+    """Print the text diagram, pips and phase of a position."""
     pos = _position(args.position)
     print(pos.diagram())
     print(f"phase {pos.phase}")
@@ -60,17 +61,13 @@ def cmd_show(args):
 
 
 def _parser_moves(sub):
-    s = sub.add_parser("moves", help="list the legal moves for a roll",
-                       description="List the distinct legal moves of the side on roll for "
-                                   "a roll, with the position ID after each.")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_moves)
+    s = add_command(sub, "moves", cmd_moves, help="list the legal moves for a roll")
+    add_options(s, "position", "dice", "rules", "json")
 
 
 def cmd_moves(args):
+    """List the distinct legal moves of the side on roll for a roll, with the position ID
+    after each."""
     pos = _position(args.position)
     d1, d2 = args.dice
     moves = pos.legal_moves((d1, d2), args.rules)
@@ -85,23 +82,19 @@ def cmd_moves(args):
 
 
 def _parser_rollout(sub):
-    s = sub.add_parser("rollout", help="roll out positions (Monte Carlo)",
-                       description="Play games from each position to the end and report "
-                                   "win, mars and equity with standard errors.")
+    s = add_command(sub, "rollout", cmd_rollout, help="roll out positions (Monte Carlo)")
     s.add_argument("positions", nargs="+", help="position IDs ('start' for the initial one)")
-    _add_rollout_opts(s, 10000)
-    _add_rules(s)
-    bar = s.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false")
+    add_rollout_options(s, 10000)
+    add_options(s, "rules")
+    add_progress(s)
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON, one object per position")
     out.add_argument("--csv", action="store_true", help="print CSV")
-    s.set_defaults(func=cmd_rollout)
 
 
 def cmd_rollout(args):
+    """Play games from each position to the end and report win, mars and equity with
+    standard errors."""
     from nardy_fast.engine.rollout import rollout
 
     positions = [_position(t) for t in args.positions]
@@ -134,30 +127,26 @@ def cmd_rollout(args):
 
 
 def _parser_study(sub):
-    s = sub.add_parser("study", help="roll out a file of positions into a resumable store",
-                       description="Roll out (or evaluate) every position of a file of "
-                                   "position IDs (one per line, '#' comments), writing the "
-                                   "results to a Parquet store as they finish; the same "
-                                   "command run again resumes where it stopped "
-                                   "(nardy_fast.analysis.study).")
+    s = add_command(sub, "study", cmd_study,
+                    help="roll out a file of positions into a resumable store")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
-    _add_rollout_opts(s, 1296)
-    s.add_argument("--method", default="rollout", choices=["rollout", "evaluate"],
-                   help="roll out (default), or evaluate with the net at --plies")
-    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
-                   help="look-ahead of --method evaluate (default 0)")
+    add_rollout_options(s, 1296)
+    s.add_argument("--method", default="rollout",
+                   choices=[*STUDY_METHODS, *STUDY_RENAMED],
+                   help="roll out (default), or evaluate with the net at --plies "
+                        "('evaluate': the old name of 'net')")
+    add_options(s, "plies")
     s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
                    help="positions per task and per file (default: about 10,000 games)")
-    _add_rules(s)
-    bar = s.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false")
-    s.set_defaults(func=cmd_study)
+    add_options(s, "rules")
+    add_progress(s)
 
 
 def cmd_study(args):
+    """Roll out (or evaluate) every position of a file of position IDs (one per line, '#'
+    comments), writing the results to a Parquet store as they finish; the same command run
+    again resumes where it stopped (nardy_fast.analysis.study)."""
     from nardy_fast.analysis.study import read_position_ids, study
 
     ids = read_position_ids(args.ids_file)
@@ -187,9 +176,8 @@ def _parser_bearoff(sub):
                                    "race probabilities and EPC of bear-off positions.")
     bsub = s.add_subparsers(dest="action", metavar="ACTION")
     bsub.required = True
-    b = bsub.add_parser("build", help="build (or load) the one-sided database",
-                        description="Build the one-sided bear-off database; with --out "
-                                    "save it to a file.")
+    b = add_command(bsub, "build", cmd_bearoff_build,
+                    help="build (or load) the one-sided database")
     b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
     b.add_argument("--two-sided", type=int, metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
@@ -206,19 +194,15 @@ def _parser_bearoff(sub):
     b.add_argument("--threads", type=positive_int, default=None,
                    help="threads of the mars build (default: every usable core; the table "
                         "is the same for any number)")
-    _add_rules(b)
-    b.set_defaults(func=cmd_bearoff_build)
-    b = bsub.add_parser("query", help="EPC and exact race probabilities of positions",
-                        description="For each position: mean turns and EPC of each side "
-                                    "that is all home, and the exact race probabilities "
-                                    "when both are.")
+    add_options(b, "rules")
+    b = add_command(bsub, "query", cmd_bearoff_query,
+                    help="EPC and exact race probabilities of positions")
     b.add_argument("positions", nargs="+", help="position IDs")
-    _add_rules(b)
-    b.add_argument("--json", action="store_true", help="print JSON")
-    b.set_defaults(func=cmd_bearoff_query)
+    add_options(b, "rules", "json")
 
 
 def cmd_bearoff_build(args):
+    """Build the one-sided bear-off database; with --out save it to a file."""
     from nardy_fast.tables import bearoff
 
     db = bearoff.one_sided()
@@ -242,6 +226,8 @@ def cmd_bearoff_build(args):
 
 
 def cmd_bearoff_query(args):
+    """For each position: mean turns and EPC of each side that is all home, and the exact
+    race probabilities when both are."""
     from nardy_fast.tables import bearoff
     from nardy_fast.core.position import PIPS_PER_ROLL
 
@@ -305,22 +291,22 @@ def _is_record(path):
 
 
 def _parser_report(sub):
-    s = sub.add_parser("report", help="pip and win reports of positions or a game record",
-                       description="Write the pip report and win report (CSV and HTML) and "
-                                   "figures (PNG) of a file of position IDs (one per line, "
-                                   "'#' comments, or a CSV with an 'id' column) or of a "
-                                   "game record.")
+    s = add_command(sub, "report", cmd_report,
+                    help="pip and win reports of positions or a game record")
     s.add_argument("input", help="file of position IDs, or a game record")
     s.add_argument("-o", "--out", default="report_output", help="output folder "
                    "(default report_output)")
-    s.add_argument("--method", choices=["auto", "exact", "rollout"], default="auto",
-                   help="win probabilities: exact database, rollout, or auto (default)")
+    s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
+                   help="win probabilities: exact database (or the table named), the net, "
+                        "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
-    _add_rollout_opts(s, 500)
-    s.set_defaults(func=cmd_report)
+    add_rollout_options(s, 500)
 
 
 def cmd_report(args):
+    """Write the pip report and win report (CSV and HTML) and figures (PNG) of a file of
+    position IDs (one per line, '#' comments, or a CSV with an 'id' column) or of a game
+    record."""
     from nardy_fast.analysis import plot, report
     from nardy_fast.core.position import Position
 
@@ -375,21 +361,14 @@ def _save_both(report, df, folder, stem):
 
 
 def _parser_analyse(sub):
-    s = sub.add_parser("analyse", aliases=["analyze"],
-                       help="analyse a game record or a match transcript",
-                       description="Replay a game record (checking every move), evaluate "
-                                   "each position and rank the legal moves of each turn; "
-                                   "reports the equity lost per turn and per player.  A "
-                                   "match transcript (' N point match') is analysed game "
-                                   "by game at the match score (losses in match winning "
-                                   "chances and EMG), per player and in total.")
+    s = add_command(sub, "analyse", cmd_analyse, aliases=["analyze"],
+                    help="analyse a game record or a match transcript")
     s.add_argument("record", help="game record file")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
-    _add_rollout_opts(s, 200)
+    add_rollout_options(s, 200)
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar over the turns")
-    s.set_defaults(func=cmd_analyse)
 
 
 def _analyse_match(args):
@@ -407,6 +386,10 @@ def _analyse_match(args):
 
 
 def cmd_analyse(args):
+    """Replay a game record (checking every move), evaluate each position and rank the
+    legal moves of each turn; reports the equity lost per turn and per player.  A match
+    transcript (' N point match') is analysed game by game at the match score (losses in
+    match winning chances and EMG), per player and in total."""
     from nardy_fast.analysis import report
     from nardy_fast.core.matchrecord import looks_like_match
 

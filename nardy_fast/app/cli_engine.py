@@ -5,27 +5,23 @@ from __future__ import annotations
 import json
 import sys
 
-from nardy_fast.app._args import _add_rules, _dice, _position, positive_int
+from nardy_fast.app._args import _position, add_command, add_options, positive_int
+from nardy_fast.engine.cube import METHODS as CUBE_METHODS
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_train", "cmd_cube"]
 
 
 def _parser_hint(sub):
-    s = sub.add_parser("hint", help="rank the legal moves of a roll with the evaluator",
-                       description="Every legal move of the side on roll for a roll, ranked "
-                                   "by the evaluator's equity (points per game), with its "
-                                   "difference to the best.")
-    s.add_argument("position", help="position ID, or 'start'")
-    s.add_argument("dice", type=_dice, help="the roll, e.g. 64 or 6-4")
-    s.add_argument("--plies", type=int, default=0, choices=[0, 1, 2],
-                   help="look-ahead of the best moves (default 0: the net itself)")
+    s = add_command(sub, "hint", cmd_hint,
+                    help="rank the legal moves of a roll with the evaluator")
+    add_options(s, "position", "dice", "plies")
     s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_hint)
+    add_options(s, "rules", "json")
 
 
 def cmd_hint(args):
+    """Every legal move of the side on roll for a roll, ranked by the evaluator's equity
+    (points per game), with its difference to the best."""
     from nardy_fast.engine.evaluator import Evaluator
 
     pos = _position(args.position)
@@ -42,28 +38,24 @@ def cmd_hint(args):
 
 
 def _parser_play(sub):
-    s = sub.add_parser("play", help="play a game against the engine in the terminal",
-                       description="A game against the evaluator: type your moves in the "
-                                   "record notation (e.g. '1/7 7/11', 'pass'), 'hint' for "
-                                   "the engine's advice, 'quit' to stop.  The record is "
-                                   "saved when the game ends or stops.")
+    s = add_command(sub, "play", cmd_play,
+                    help="play a game against the engine in the terminal")
     s.add_argument("--side", choices=["white", "black"], default=None,
                    help="your colour (default: the opening throw decides; White moves "
                         "first)")
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="play from this position ID (default: the start)")
-    _add_rules(s)
-    s.add_argument("--plies", type=int, default=1, choices=[0, 1, 2],
-                   help="the engine's look-ahead (default 1)")
-    s.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    add_options(s, "rules", "plies", "seed", plies=1, seed=None)
     s.add_argument("-o", "--out", default=None,
                    help="record file (default game.mat, match.mat with --match)")
     s.add_argument("--match", type=positive_int, default=None, metavar="N",
                    help="play a match to N points (without the cube) instead of one game")
-    s.set_defaults(func=cmd_play)
 
 
 def cmd_play(args, input_fn=None):
+    """A game against the evaluator: type your moves in the record notation (e.g. '1/7
+    7/11', 'pass'), 'hint' for the engine's advice, 'quit' to stop.  The record is saved
+    when the game ends or stops."""
     input_fn = input_fn or (lambda prompt: input(prompt))
     if args.match is not None:
         from nardy_fast.app.playmatch import play_match_terminal
@@ -78,25 +70,20 @@ def cmd_play(args, input_fn=None):
 
 
 def _parser_met(sub):
-    s = sub.add_parser("met", help="the match equity table",
-                       description="Print the match equity table: the chance that the side "
-                                   "needing the row's points wins against the column's, "
-                                   "before the opening roll.  --rollout redoes the rollouts "
-                                   "of the start it rests on, --write the shipped tables "
-                                   "(package data).")
+    s = add_command(sub, "met", cmd_met, help="the match equity table")
     s.add_argument("--length", type=positive_int, default=15, help="points (default 15)")
     s.add_argument("--cube", action="store_true", help="the cubeful table")
     s.add_argument("--crawford", action="store_true", help="with the Crawford rule (cube)")
     s.add_argument("--rollout", action="store_true",
                    help="roll out the start again (every variant) and store it")
     s.add_argument("--write", action="store_true", help="recompute and store the tables")
-    s.add_argument("--workers", type=positive_int, default=None, help="worker processes")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_met)
+    add_options(s, "workers", "rules", "json")
 
 
 def cmd_met(args):
+    """Print the match equity table: the chance that the side needing the row's points wins
+    against the column's, before the opening roll.  --rollout redoes the rollouts of the
+    start it rests on, --write the shipped tables (package data)."""
     import dataclasses
 
     from nardy_fast.core.matchrules import MatchRules
@@ -122,15 +109,11 @@ def cmd_met(args):
 
 
 def _parser_train(sub):
-    s = sub.add_parser("train", help="train an evaluation net by self-play",
-                       description="TD(lambda) self-play training of the evaluation "
-                                   "network (nardy_fast.engine.train); resumes a checkpoint of "
-                                   "the same settings found at --out.  The shipped net is "
-                                   "made by this command with its defaults.")
+    s = add_command(sub, "train", cmd_train, help="train an evaluation net by self-play")
     s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
     s.add_argument("-n", "--games", type=positive_int, default=None,
                    help="self-play games in all (default: train.train's)")
-    s.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    add_options(s, "seed", seed=1)
     s.add_argument("--threads", type=positive_int, default=None,
                    help="threads playing games (default: every usable core); does not "
                         "change the result")
@@ -139,10 +122,12 @@ def _parser_train(sub):
                         "default 50000)")
     s.add_argument("--log", default=None, metavar="FILE",
                    help="append a JSON line per checkpoint and check to FILE")
-    s.set_defaults(func=cmd_train)
 
 
 def cmd_train(args):
+    """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
+    resumes a checkpoint of the same settings found at --out.  The shipped net is made by
+    this command with its defaults."""
     from nardy_fast.engine import train
 
     def log(entry):
@@ -158,13 +143,8 @@ def cmd_train(args):
 
 
 def _parser_cube(sub):
-    s = sub.add_parser("cube", help="money cube decision of a position",
-                       description="No double, double/take and double/pass equities of "
-                                   "the side on roll per unit stake, the proper actions and "
-                                   "the take point: exact in small bear-off races, else from "
-                                   "the evaluator's cubeless probabilities with the cube "
-                                   "model (nardy_fast.engine.cube).")
-    s.add_argument("position", help="position ID, or 'start'")
+    s = add_command(sub, "cube", cmd_cube, help="money cube decision of a position")
+    add_options(s, "position")
     s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
                    help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
     s.add_argument("--beaver", action="store_true", help="allow the beaver")
@@ -172,20 +152,17 @@ def _parser_cube(sub):
     s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
                    help="who may raise: either side (default), the side on roll, the "
                         "opponent")
-    s.add_argument("--method", default="auto",
-                   choices=["auto", "exact", "janowski", "rollout"],
+    s.add_argument("--method", default="auto", choices=list(CUBE_METHODS),
                    help="exact tables where they cover the race, else the cube model on "
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
-    s.add_argument("-n", "--games", type=positive_int, default=2000,
-                   help="games of each rollout of --method rollout (default 2000)")
-    s.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
-    _add_rules(s)
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_cube)
+    add_options(s, "games", "seed", "rules", "json", games=2000)
 
 
 def cmd_cube(args):
+    """No double, double/take and double/pass equities of the side on roll per unit stake,
+    the proper actions and the take point: exact in small bear-off races, else from the
+    evaluator's cubeless probabilities with the cube model (nardy_fast.engine.cube)."""
     import dataclasses
     import math
 

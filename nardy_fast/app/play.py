@@ -85,7 +85,7 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
             return moves[0]
         return _human_move(pos, dice, moves, ev, input_fn, print_fn)
 
-    play_turns(record, choose, rng, first_dice=first_dice)
+    play_turns(record, choose, rng, dice=first_dice)
     result = record.result()
     if result is not None:
         if result["winner"] is None:

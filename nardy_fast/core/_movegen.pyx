@@ -256,6 +256,8 @@ cdef int search(gen_t* g, int k, int min_src) noexcept nogil:
         return search_last(g, k, min_src)
     d = g.dice[k]
     rest = sources(g, min_src)
+    # Deliberate twin of ``search_last``'s source loop (this one applies, recurses and
+    # undoes; that one, the hot leaf of every turn, only records): kept apart for speed.
     while rest:
         i = nf_ctz32(rest)
         rest &= rest - 1

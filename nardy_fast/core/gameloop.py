@@ -15,6 +15,8 @@ of ``moves`` (``position.legal_moves(dice, rules)``) or None to stop the game th
 """
 from __future__ import annotations
 
+import warnings
+
 from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.position import WHITE
 
@@ -36,18 +38,25 @@ def opening_throw(rng):
             return a, b
 
 
-def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll=None,
-               list_moves=True):
+def play_turns(record, choose, rng, max_turns=None, dice=None, before_roll=None,
+               list_moves=True, first_dice=None):
     """Play turns onto ``record`` (a ``GameRecord``, from its last position) until the game
     ends, ``choose`` returns None or ``max_turns`` turns were added; returns ``record``.
 
-    ``first_dice``: the dice of the first turn played here (the opening dice), else
-    thrown.  ``record.rules`` decides the legal moves and ``draw_rule``'s last turn.
+    ``dice``: the dice ``(d1, d2)`` of the first turn played here (the opening dice; as
+    ``rollout(..., dice=)``), else thrown (``first_dice``, its old name, works for one
+    release with a ``DeprecationWarning``).  ``record.rules`` decides the legal moves and
+    ``draw_rule``'s last turn.
     ``before_roll(position)``: called before each turn but Black's last one (the cube's
     moment, rule book section 7a); a true return value stops the game there.
     ``list_moves=False`` gives ``choose`` None for ``moves`` (a chooser that finds the
     legal moves itself, as ``Evaluator.best_move`` does).
     """
+    if first_dice is not None:
+        warnings.warn("play_turns(first_dice=...) is deprecated: use dice",
+                      DeprecationWarning, stacklevel=2)
+        dice = first_dice
+    first = dice
     rules = record.rules
     pos = record.final
     white_first = record.start.side == WHITE
@@ -58,7 +67,7 @@ def play_turns(record, choose, rng, max_turns=None, first_dice=None, before_roll
             break
         if before_roll is not None and not last_turn and before_roll(pos):
             break
-        dice = first_dice if (added == 0 and first_dice is not None) else throw(rng)
+        dice = first if (added == 0 and first is not None) else throw(rng)
         moves = pos.legal_moves(dice, rules) if list_moves else None
         move = choose(pos, dice, moves)
         if move is None:

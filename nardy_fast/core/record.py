@@ -144,7 +144,8 @@ class GameRecord:
     white, black : str
         Player names.
     rules : Rules
-        The rules the game was played under.
+        The rules the game was played under (given as a ``Rules``, its text or dict, or
+        None: classic, as everywhere).
     start : Position
         The position before the first turn (its side on roll plays ``turns[0]``).
     turns : list of Turn
@@ -162,6 +163,9 @@ class GameRecord:
     turns: list = field(default_factory=list)
     tags: dict = field(default_factory=dict)
     cube: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.rules = as_rules(self.rules)
 
     # -- replay ------------------------------------------------------------------------
     def positions(self):
@@ -543,87 +547,116 @@ def _cube_step(c, rules, pos, state, label):
 
 
 def _replay(record):
-    rules = as_rules(record.rules)
-    pos = record.start
-    positions = [pos]
-    result = None
-    white_started = pos.side == WHITE
-    last_turn = False
-    cube = sorted(record.cube, key=lambda c: c.before)
-    state = CubeReplay()
-    cubes = []
-    j = 0
-
-    def cube_actions(k):
-        nonlocal j
-        while j < len(cube) and cube[j].before <= k:
-            c = cube[j]
-            j += 1
-            _cube_step(c, rules, pos, state,
-                       f"turn {k + 1}: cube action {j} ({c.side}: {c}) before it")
-        if state.pending is not None and k < len(record.turns):
-            raise RecordError(f"turn {k + 1}: the raise to {state.pending[1]} was not "
-                              "answered")
-        if rules.cube is not None:
-            cubes.append(state.seen_by(pos.side))
-
+    """Replay ``record``, checking every turn and cube action: ``(positions, result,
+    cubes)`` (``GameRecord.positions``, ``.result``, ``.cube_states``); ``RecordError`` at
+    the first illegal one."""
+    replay = _Replay(record)
     for k, turn in enumerate(record.turns, 1):
+        replay.turn(k, turn)
+    return replay.finish()
+
+
+class _Replay:
+    """A record's replay under way: the positions so far, the result once the game is over
+    (``last_turn``: Black's last turn under ``draw_rule`` is due), the cube actions (in
+    order, ``done`` of them applied) and the cube states seen."""
+
+    def __init__(self, record):
+        self.record = record
+        self.rules = as_rules(record.rules)
+        self.pos = record.start
+        self.positions = [self.pos]
+        self.result = None
+        self.white_started = self.pos.side == WHITE
+        self.last_turn = False
+        self.actions = sorted(record.cube, key=lambda c: c.before)
+        self.done = 0
+        self.state = CubeReplay()
+        self.cubes = []
+
+    def cube_actions(self, k):
+        """Apply the cube actions before turn ``k + 1`` (0-based ``k``; ``len(turns)``:
+        after the last) and record the cube its dice are thrown with."""
+        while self.done < len(self.actions) and self.actions[self.done].before <= k:
+            c = self.actions[self.done]
+            self.done += 1
+            _cube_step(c, self.rules, self.pos, self.state,
+                       f"turn {k + 1}: cube action {self.done} ({c.side}: {c}) before it")
+        if self.state.pending is not None and k < len(self.record.turns):
+            raise RecordError(f"turn {k + 1}: the raise to {self.state.pending[1]} was not "
+                              "answered")
+        if self.rules.cube is not None:
+            self.cubes.append(self.state.seen_by(self.pos.side))
+
+    def turn(self, k, turn):
+        """Check and play turn ``k`` (1-based)."""
         label = f"turn {k} ({turn.side} {turn.dice[0]}{turn.dice[1]}: " \
                 f"{format_steps(turn.steps) or 'pass'})"
-        if result is None:
-            cube_actions(k - 1)
-        if state.result is not None:
+        if self.result is None:
+            self.cube_actions(k - 1)
+        if self.state.result is not None:
             raise RecordError(f"{label}: the game was already over "
-                              f"({_result_text(state.result)}) after a drop")
-        if result is not None:
+                              f"({_result_text(self.state.result)}) after a drop")
+        if self.result is not None:
             raise RecordError(f"{label}: the game was already over "
-                              f"({_result_text(result)}) after turn {k - 1}")
-        if turn.side != pos.side:
-            raise RecordError(f"{label}: {pos.side} is on roll, not {turn.side}")
-        try:
-            board = apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
-        except ValueError as e:
-            raise RecordError(f"{label} is illegal: {e}") from None
-        legal = successors(pos.mover, pos.opponent, turn.dice[0], turn.dice[1], rules)
-        if not (legal == board).all(axis=1).any():
-            if len(legal) == 1 and (legal[0] == pos.mover).all():
-                why = "no die can be played, the turn must pass"
+                              f"({_result_text(self.result)}) after turn {k - 1}")
+        if turn.side != self.pos.side:
+            raise RecordError(f"{label}: {self.pos.side} is on roll, not {turn.side}")
+        self.play(_legal_board(self.pos, turn, self.rules, label), turn.side)
+
+    def play(self, board, side):
+        """After a legal turn of ``side`` (the mover's ``board``): the next position, the
+        result when the game ends, or Black's last turn due under ``draw_rule``."""
+        if self.last_turn and board.sum() == 0:  # Black finished in its last turn: a draw;
+            self.result = {"winner": None, "kind": "draw", "points": 0.0}  # both sides off
+            return                               # is no position (nardy_fast.core._state)
+        self.pos = Position(self.pos.opponent, board, _other(self.pos.side))
+        self.positions.append(self.pos)
+        if self.last_turn:                       # Black's last turn under the draw rule
+            self.result = game_result(self.pos, self.rules, finisher=side)
+            if self.result is None:              # Black did not finish: White's win stands
+                self.result = game_result(self.pos, self.rules, finisher=WHITE)
+        elif board.sum() == 0:
+            if gives_last_turn(self.rules, side == WHITE and self.white_started):
+                self.last_turn = True
             else:
-                moves = pos.legal_moves(turn.dice, rules)
-                why = (f"{len(moves)} legal move(s), e.g. "
-                       + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
-                       + "; this one breaks the head, block or dice-usage rule")
-            raise RecordError(f"{label} is illegal: {why}")
-        if last_turn and board.sum() == 0:    # Black finished in its last turn: a draw;
-            result = {"winner": None, "kind": "draw", "points": 0.0}   # both sides off is
-            continue                          # no position (nardy_fast.core._state)
-        pos = Position(pos.opponent, board, _other(pos.side))
-        positions.append(pos)
-        if last_turn:                         # Black's last turn under the draw rule
-            result = game_result(pos, rules, finisher=turn.side)
-            if result is None:                # Black did not finish: White's win stands
-                result = game_result(pos, rules, finisher=WHITE)
-            continue
-        if board.sum() == 0:
-            if gives_last_turn(rules, turn.side == WHITE and white_started):
-                last_turn = True
-                continue
-            result = game_result(pos, rules, finisher=turn.side)
-    if result is None and not (last_turn and result is None):
-        cube_actions(len(record.turns))
-        if state.result is not None:
-            result = state.result
-    elif rules.cube is not None:
-        cubes.append(state.seen_by(pos.side))
-    if j < len(cube):
-        raise RecordError(f"cube action {j + 1} ({cube[j].side}: {cube[j]}): the game was "
-                          f"already over")
-    if result is not None and rules.cube is not None and result["kind"] not in ("draw",
-                                                                             "drop"):
-        result = {"winner": result["winner"], "kind": "win", "points": float(state.stake)}
-    if last_turn and result is None:
-        return positions, None, cubes
-    return positions, result, cubes
+                self.result = game_result(self.pos, self.rules, finisher=side)
+
+    def finish(self):
+        """The end: cube actions after the last turn (a drop ends it), none left over."""
+        if self.result is None and not self.last_turn:
+            self.cube_actions(len(self.record.turns))
+            if self.state.result is not None:
+                self.result = self.state.result
+        elif self.rules.cube is not None:
+            self.cubes.append(self.state.seen_by(self.pos.side))
+        if self.done < len(self.actions):
+            c = self.actions[self.done]
+            raise RecordError(f"cube action {self.done + 1} ({c.side}: {c}): the game was "
+                              "already over")
+        result = self.result
+        if result and self.rules.cube is not None and result["kind"] not in ("draw", "drop"):
+            result = {"winner": result["winner"], "kind": "win", "points": float(self.state.stake)}
+        return self.positions, result, self.cubes
+
+
+def _legal_board(pos, turn, rules, label):
+    """The mover's board after ``turn`` from ``pos`` if legal, else ``RecordError``."""
+    try:
+        board = apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
+    except ValueError as e:
+        raise RecordError(f"{label} is illegal: {e}") from None
+    legal = successors(pos.mover, pos.opponent, turn.dice[0], turn.dice[1], rules)
+    if not (legal == board).all(axis=1).any():
+        if len(legal) == 1 and (legal[0] == pos.mover).all():
+            why = "no die can be played, the turn must pass"
+        else:
+            moves = pos.legal_moves(turn.dice, rules)
+            why = (f"{len(moves)} legal move(s), e.g. "
+                   + ", ".join(str(m) for m in moves[:4]) + (" ..." if len(moves) > 4 else "")
+                   + "; this one breaks the head, block or dice-usage rule")
+        raise RecordError(f"{label} is illegal: {why}")
+    return board
 
 
 # -- random games ------------------------------------------------------------------------

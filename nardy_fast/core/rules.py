@@ -181,7 +181,8 @@ CLASSIC = Rules()
 
 
 def as_rules(rules):
-    """``None`` -> ``CLASSIC``; a ``Rules`` as is; a mapping via ``Rules.from_dict``."""
+    """``None`` -> ``CLASSIC``; a ``Rules`` as is; a mapping via ``Rules.from_dict``; text
+    (``"classic"``, ``"draw_rule=true scoring=extended"``) via ``Rules.from_text``."""
     if rules is None:
         return CLASSIC
     if isinstance(rules, Rules):
@@ -189,7 +190,6 @@ def as_rules(rules):
     if isinstance(rules, dict):
         return Rules.from_dict(rules)
     if isinstance(rules, str):
-        if rules == "classic":
-            return CLASSIC
-        raise ValueError(f"rules={rules!r}: expected a Rules object, a dict or 'classic'")
-    raise TypeError(f"rules: expected a Rules object or a dict, got {type(rules).__name__}")
+        return CLASSIC if rules == "classic" else Rules.from_text(rules)
+    raise TypeError(f"rules: expected a Rules object, its text or a dict, got "
+                    f"{type(rules).__name__}")

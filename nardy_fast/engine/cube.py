@@ -12,6 +12,7 @@ import dataclasses
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.methods import check_method
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -22,7 +23,9 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables.cuberace import cubeful_race
 
-__all__ = ["cube_decision", "cube_rules", "default_probabilities"]
+__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
+
+METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 
 
 _EVALUATORS = {}
@@ -98,9 +101,7 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
-    if method not in ("auto", "exact", "janowski", "rollout"):
-        raise ValueError(f"method={method!r}: expected 'auto', 'exact', 'janowski' or "
-                         f"'rollout'")
+    method = check_method(method, METHODS)
     if x is None:
         x = efficiency(position)
     out = None

@@ -104,7 +104,7 @@ def _play_game(game, evs, aware, rng):
         return evs[pos.side].best_move(pos, dice, match=state)
 
     first = opening_throw(rng) if game.mr.rules.opening_roll == "opening_dice" else None
-    play_turns(game.rec, choose, rng, first_dice=first, before_roll=before_roll,
+    play_turns(game.rec, choose, rng, dice=first, before_roll=before_roll,
                list_moves=False)
     return dropped[-1] if dropped and dropped[-1] is not None else game.rec.result()
 

@@ -44,13 +44,15 @@ import numpy as np
 
 from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.core.methods import check_method
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 
-__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables"]
+__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
+           "METHODS"]
 
-_METHODS = ("auto", "one_sided", "two_sided")
+METHODS = ("auto", "exact", "two_sided", "one_sided")   # of core.methods.METHODS
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
 
 
@@ -141,9 +143,11 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
         times in ``benchmarks/RESULTS.md``).  When given, only
         these (and a given TwoSided's ``.mars``) are used: pass just a ``OneSided`` to
         force the one-sided method.
-    method : {"auto", "one_sided", "two_sided"}
+    method : {"auto", "exact", "two_sided", "one_sided"}
         ``"auto"`` uses the exact two-sided or mars table when one covers the race (and
-        ``draw_rule`` is off), else the one-sided convolution.
+        ``draw_rule`` is off), else the one-sided convolution; ``"exact"`` (or its table's
+        name, ``"two_sided"``) forces the exact table (``ValueError`` where none covers
+        the race), ``"one_sided"`` the convolution.
 
     Returns
     -------
@@ -159,8 +163,8 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     if not isinstance(position, Position):
         raise TypeError(f"position: expected a Position, got {type(position).__name__}")
     rules = as_rules(rules)
-    if method not in _METHODS:
-        raise ValueError(f"method={method!r}: expected one of {', '.join(map(repr, _METHODS))}")
+    method = check_method(method, METHODS)
+    forced = method in ("exact", "two_sided")
     boards = position.boards
     counts = boards.sum(axis=1)
     for row, who in ((0, "side on roll"), (1, "opponent")):
@@ -173,21 +177,21 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     na, nb = int(counts[0]), int(counts[1])
     one, two, mars, explicit = _databases(databases)
 
-    use_two = method == "two_sided" or (method == "auto" and not rules.draw_rule)
+    use_two = forced or (method == "auto" and not rules.draw_rule)
     table = None
     if use_two:
         if max(na, nb) == 15:
-            if method == "two_sided" or not rules.draw_rule:
+            if forced or not rules.draw_rule:
                 table = mars_table_for(rules, min(na, nb), two, mars, explicit)
             covered = table is not None
         else:
             if two is None and not explicit:
-                if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or method == "two_sided":
+                if max(na, nb) <= _bo.DEFAULT_TWO_SIDED or forced:
                     two = _bo.two_sided()
             covered = two is not None and max(na, nb) <= two.max_checkers
-        if method == "two_sided":
+        if forced:
             if rules.draw_rule:
-                raise ValueError("method='two_sided': the two-sided table has no draw rule; "
+                raise ValueError(f"method={method!r}: the two-sided table has no draw rule; "
                                  "use method='one_sided' with draw_rule=True")
             if not covered:
                 if max(na, nb) == 15:
@@ -197,7 +201,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
                 else:
                     have = "no two-sided database" if two is None else \
                         f"the two-sided database covers at most {two.max_checkers} checkers"
-                raise ValueError(f"method='two_sided': the sides have {na} and {nb} "
+                raise ValueError(f"method={method!r}: the sides have {na} and {nb} "
                                  f"checkers, {have}")
         use_two = covered
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 
 import pandas as pd
 import pytest
@@ -223,7 +224,7 @@ def test_seed_none_resumes_with_the_stored_seed(reference, tmp_path):
 @pytest.mark.parametrize("change, field", [
     (dict(seed=SEED + 1), "seed"), (dict(policy="random"), "policy"),
     (dict(rules=nf.Rules(head_rule="generalized")), "rules"), (dict(n_games=72), "n_games"),
-    (dict(truncate=None), "truncate"), (dict(method="evaluate", n_games=0), "method")])
+    (dict(truncate=None), "truncate"), (dict(method="net", n_games=0), "method")])
 def test_a_store_of_another_study_is_refused(reference, tmp_path, change, field):
     store = tmp_path / "s"
     nf.study(IDS[:2], GAMES, store=store, seed=SEED, workers=1, **FAST)
@@ -332,14 +333,68 @@ def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
         assert frame.attrs["study"]["estimator"] == o.extra.get("estimator", "none")
 
 
-def test_evaluate_method(tmp_path):
-    frame = nf.study(IDS, 0, store=tmp_path / "s", method="evaluate", plies=1, workers=1,
+def test_net_method(tmp_path):
+    frame = nf.study(IDS, 0, store=tmp_path / "s", method="net", plies=1, workers=1,
                      progress=False)
     direct = nf.Evaluator.default().evaluate_many(IDS, plies=1)
     assert list(frame.index) == IDS
     assert frame["equity"].tolist() == direct["equity"].tolist()
     assert frame["p_win"].tolist() == direct["p_win"].tolist()
     assert (frame["se_equity"] == 0).all() and (frame["n_games"] == 0).all()
+    assert frame.attrs["study"]["method"] == "net"
+
+
+def test_evaluate_is_the_old_name_of_net(tmp_path):
+    new = nf.study(IDS[:4], 0, store=tmp_path / "n", method="net", workers=1, progress=False)
+    with pytest.warns(DeprecationWarning, match="method='evaluate' is deprecated: use "
+                                               "method='net'"):
+        old = nf.study(IDS[:4], 0, store=tmp_path / "e", method="evaluate", workers=1,
+                       progress=False)
+    pd.testing.assert_frame_equal(old, new)
+    with pytest.raises(ValueError, match="method='evaluated': expected one of 'rollout', "
+                                         "'net'"):
+        nf.study(IDS[:1], 0, store=tmp_path / "x", method="evaluated")
+
+
+def as_written_before_the_rename(store):
+    """Rewrite a store of ``method="net"`` as versions before the method vocabulary wrote
+    it: its identity spells the method "evaluate", so its digest (the manifest's key and
+    every file's metadata) differs."""
+    import json
+    import pyarrow.parquet as pq
+    manifest = json.loads((store / "_study.json").read_text())
+    assert manifest["identity"]["method"] == "net"
+    manifest["identity"]["method"] = "evaluate"
+    key = hashlib.sha256(json.dumps(manifest["identity"], sort_keys=True).encode())
+    manifest["key"] = key.hexdigest()[:32]
+    for name in parts(store):
+        table = pq.read_table(store / name)
+        meta = {**table.schema.metadata, b"nardy_fast.study": manifest["key"].encode()}
+        pq.write_table(table.replace_schema_metadata(meta), store / name,
+                       write_page_checksum=True)
+    (store / "_study.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+@pytest.mark.parametrize("spelling", ["net", "evaluate"])
+def test_a_store_written_as_evaluate_resumes_and_reads(tmp_path, spelling):
+    store = tmp_path / "s"
+    first = nf.study(IDS[:3], 0, store=store, method="net", workers=1, progress=False)
+    as_written_before_the_rename(store)
+    before = {n: (store / n).read_bytes() for n in os.listdir(store)}
+    pd.testing.assert_frame_equal(nf.read_study(store), first.sort_index())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        again = nf.study(IDS[:3], 0, store=store, method=spelling, workers=1,
+                         progress=False)
+        more = nf.study(IDS[:5], 0, store=store, method=spelling, workers=1,
+                        progress=False)
+    assert {n: (store / n).read_bytes() for n in before} == before   # nothing rewritten
+    pd.testing.assert_frame_equal(again, first)
+    assert again.attrs["study"]["method"] == "evaluate"              # the store's spelling
+    fresh = nf.study(IDS[:5], 0, store=tmp_path / "f", method="net", workers=1,
+                     progress=False)
+    pd.testing.assert_frame_equal(more, fresh)
+    pd.testing.assert_frame_equal(nf.read_study(store), fresh.sort_index())
 
 
 def test_command_line(reference, tmp_path, capsys):

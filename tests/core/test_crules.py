@@ -4,7 +4,7 @@ from itertools import product
 import pytest
 
 from nardy_fast import Rules
-from nardy_fast.core._rules import rules_codes
+from nardy_fast.core._rules import rules_codes  # private on purpose: the C rules_t codes
 from nardy_fast.core.rules import CHOICES, CUBE_FIELDS, FLAGS, OUTCOMES
 
 # every combination of the cubeless fields, then every cube with the cube flags (beaver and

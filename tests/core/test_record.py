@@ -6,8 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_fast import CubeState, Position, Rules
-from nardy_fast.core._movegen import successors
+from nardy_fast import CubeState, Position, Rules, successors
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record, parse_steps, random_game, read_record, write_record)
 
 VARIANTS = [Rules(), Rules(head_rule="generalized"), Rules(scoring="extended"),
@@ -311,3 +310,17 @@ def test_arithmetic_stakes():
     with pytest.raises(RecordError, match="next stake is 3"):
         cube_game({10: [("double", 2), ("take", None)], 11: [("double", 4), ("take", None)]},
                   rules=rules).replay()
+
+
+@pytest.mark.parametrize("rules", [None, "classic", {}, Rules()])
+def test_record_rules_of_the_vocabulary(rules):
+    """``rules`` as everywhere: None is classic, text and dicts are read; the record
+    writes and replays as one made with ``Rules()``."""
+    rec = GameRecord(rules=rules)
+    rec.append((6, 5), [(1, 7), (7, 12)])
+    want = GameRecord(rules=Rules())
+    want.append((6, 5), [(1, 7), (7, 12)])
+    assert rec.rules == Rules() and rec == want
+    assert rec.to_text() == want.to_text()
+    draw = GameRecord(rules="draw_rule=true")
+    assert draw.rules == Rules(draw_rule=True)

@@ -97,6 +97,10 @@ def test_as_rules():
     assert as_rules(r) is r
     with pytest.raises(ValueError, match="modern"):
         as_rules("modern")
+    r = Rules(draw_rule=True, scoring="extended")
+    assert as_rules(r.to_text()) == r                # its text, as the vocabulary says
+    with pytest.raises(ValueError, match="head_rule"):
+        as_rules("head_rule=wide")
     with pytest.raises(TypeError, match="rules"):
         as_rules(3)
 

@@ -1,9 +1,11 @@
 """Tests of the cube model and cube decisions (nardy_fast.engine.cube): first-principles take
 points, the dead and live limits of Janowski's model, the model against the exact race
 tables, the ``cube_report`` contract and the ``CubeState`` type."""
+import inspect
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import nardy_fast
@@ -153,6 +155,16 @@ def test_cube_report_contract():
     assert rep.loc[1, "no_double"] == pytest.approx(0.0)     # p = 1/2, symmetric
     assert rep.loc[1, "action"] == "no double, take"
     assert nardy_fast.cube_report is cube_report
+
+
+def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
+    """``rules=None`` means the classic rules, as everywhere; a cube decision then uses
+    the geometric cube (the report's old default, ``Rules(cube="geometric")``)."""
+    positions = [race([19], [24]), Position.initial().swap()]
+    kw = dict(probabilities=lambda pos: 0.6)
+    assert inspect.signature(cube_report).parameters["rules"].default is None
+    pd.testing.assert_frame_equal(cube_report(positions, **kw),
+                                  cube_report(positions, rules=Rules(cube="geometric"), **kw))
 
 
 def test_exact_pass_position():

@@ -11,8 +11,8 @@ import pytest
 
 import nardy_fast as nf
 from naive_net import np_encode, np_equity, np_forward, positions_from_games
-from nardy_fast.core._dbfile import DatabaseError
-from nardy_fast.engine._net import N_INPUTS, Net
+from nardy_fast.engine._net import N_INPUTS, Net  # private on purpose: the C net kernel
+from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluator import Evaluator
 

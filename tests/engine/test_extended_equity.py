@@ -133,7 +133,7 @@ def test_inconsistent_net_outputs_are_clipped_before_the_equity(raw, clipped, cl
     """A net whose outputs are constants (zero weights, biases the logits of ``raw``):
     its 0-ply probabilities are made consistent (each mars at most its win, koks at most
     mars, koks + home mars at most mars), and the equity is that of the clipped ones."""
-    from nardy_fast.engine._net import Net
+    from nardy_fast.engine._net import Net   # private on purpose: a net of chosen weights
     h = 8
     logits = np.log(np.array(raw) / (1 - np.array(raw)))
     net = Net(np.zeros((198, h)), np.zeros(h), np.zeros((7, h)), logits)

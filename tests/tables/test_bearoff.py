@@ -17,11 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_fast import successors
+# private on purpose: the C solvers and move generator, their thread check, the file format
 from nardy_fast.tables import _bomoves, _mars, _racetables, _twosided
 from nardy_fast.tables import bearoff as bo
+from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.core._checks import check_threads, usable_cores
 from nardy_fast.core import datadir
-from nardy_fast.core._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast.core._dbfile import DbWriter, read_db, write_db
 
 DATA = Path(__file__).parent.parent / "data" / "reference"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from nardy_fast.tables import bearoff as bo
-from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.tables.cuberace import CubefulRace
 from naive import naive_successors
 

@@ -297,9 +297,10 @@ def test_bad_positions():
     with pytest.raises(TypeError, match="Position"):
         race_probabilities(b)
     with pytest.raises(ValueError, match="method"):
-        race_probabilities(race(b[18:][::-1], b[18:][::-1]), method="exact")
-    with pytest.raises(ValueError, match="covers at most 8"):
-        race_probabilities(race([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]), method="two_sided")
+        race_probabilities(race(b[18:][::-1], b[18:][::-1]), method="exakt")
+    for name in ("two_sided", "exact"):           # "exact": the exact table, by any name
+        with pytest.raises(ValueError, match=f"method='{name}'.*covers at most 8"):
+            race_probabilities(race([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]), method=name)
 
 
 def test_explicit_databases(one):

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.tables import _race12solve, bearoff, race12
-from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast.tables import _race12solve, bearoff, race12  # private on purpose: the C solver
+from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.tables.race import race_probabilities
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -226,7 +226,7 @@ def test_file_errors(db7, tmp_path):
 
 
 def test_build_refused_without_memory_or_disk(monkeypatch, tmp_path):
-    from nardy_fast.core import _resources
+    from nardy_fast.core import _resources   # private on purpose: no memory, injected
     monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 9)
     need, _ = race12.build_needs(12, 15)
     assert need > 10 ** 9

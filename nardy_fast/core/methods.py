@@ -1,0 +1,40 @@
+"""The one vocabulary of ``method``: how a value is obtained.
+
+Every public function with a ``method`` argument takes a subset of ``METHODS`` (its own
+``METHODS`` constant, ``race.METHODS``, ``cube.METHODS``, ``report.METHODS``,
+``study.METHODS``) and checks it with ``check_method``, so the names, their meaning and
+the error message are the same everywhere.  Every result names the method that served it
+in its own ``method`` (``Outcome.method``, a report's column, a cube decision's key).
+"""
+import warnings
+
+__all__ = ["METHODS", "check_method"]
+
+METHODS = {
+    "auto": "the function picks: an exact table where one covers the position, else its "
+            "default (the net, or the cube model)",
+    "exact": "an exact table only (the bear-off or race databases, the cubeful race "
+             "table); ValueError where none serves",
+    "two_sided": "the exact two-sided bear-off table (or the mars table)",
+    "one_sided": "the one-sided bear-off database, the two sides' turns convolved",
+    "net": "the evaluator: the shipped net at ``plies``",
+    "janowski": "the cube model (Janowski's efficiency) on cubeless probabilities",
+    "rollout": "games played to the end (Monte Carlo), with standard errors",
+}
+
+
+def check_method(method, accepted, renamed=None, stacklevel=3):
+    """``method`` checked against ``accepted`` (a tuple drawn from ``METHODS``): returned
+    as is, or its name for an old spelling in ``renamed`` (``{old: name}``, kept for one
+    release with a ``DeprecationWarning`` pointing ``stacklevel`` frames up: 3 is the
+    caller of the function that checks); anything else raises ``ValueError`` listing
+    ``accepted``."""
+    if renamed and isinstance(method, str) and method in renamed:
+        new = renamed[method]
+        warnings.warn(f"method={method!r} is deprecated: use method={new!r}",
+                      DeprecationWarning, stacklevel=stacklevel)
+        return new
+    if not isinstance(method, str) or method not in accepted:
+        raise ValueError(f"method={method!r}: expected one of "
+                         + ", ".join(map(repr, accepted)))
+    return method

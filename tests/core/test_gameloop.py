@@ -1,0 +1,30 @@
+"""The one Python game loop (nardy_fast.core.gameloop): the first turn's dice by the
+vocabulary's name ``dice``, its old name ``first_dice`` deprecated."""
+import numpy as np
+import pytest
+
+from nardy_fast import GameRecord
+from nardy_fast.core.gameloop import play_turns
+
+
+def first(pos, dice, moves):
+    return moves[0]
+
+
+def game(seed, **kw):
+    rng = np.random.default_rng(seed)
+    return play_turns(GameRecord(), first, rng, max_turns=6, **kw)
+
+
+def test_dice_is_the_first_turns_roll():
+    rec = game(5, dice=(6, 5))
+    assert rec.turns[0].dice == (6, 5)
+    thrown = game(5)
+    assert thrown.turns[0].dice != (6, 5)           # this seed throws another first roll
+    assert [t.dice for t in rec.turns[1:]] == [t.dice for t in thrown.turns[:5]]
+
+
+def test_first_dice_is_the_old_name_of_dice():
+    with pytest.warns(DeprecationWarning, match=r"first_dice=\.\.\.\) is deprecated: use dice"):
+        old = game(5, first_dice=(6, 5))
+    assert old.to_text() == game(5, dice=(6, 5)).to_text()
