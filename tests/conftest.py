@@ -49,6 +49,12 @@ def pts(spec):
     return b
 
 
+def board(**points):
+    """A uint8 24-point board from ``p<point>=count`` keywords (owner's numbering), e.g.
+    ``board(p24=1, p1=14)``."""
+    return np.array(pts({int(k[1:]): n for k, n in points.items()}), np.uint8)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_data_folder(tmp_path_factory):
     """Bear-off databases go to a temporary ``NARDY_FAST_DATA`` for the whole session (the

@@ -25,7 +25,7 @@ def cmd_hint(args):
     from nardy_fast.engine.evaluator import Evaluator
 
     pos = _position(args.position)
-    hint = Evaluator.default().with_rules(args.rules).hint(pos, args.dice, plies=args.plies)
+    hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
     hint = hint.head(args.top)
     if args.json:
         print(hint.to_json(orient="records", indent=1))
@@ -113,7 +113,10 @@ def _parser_train(sub):
     s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
     s.add_argument("-n", "--games", type=positive_int, default=None,
                    help="self-play games in all (default: train.train's)")
-    add_options(s, "seed", seed=1)
+    add_options(s, "seed", "rules", seed=1)
+    s.add_argument("--init", default=None, metavar="NET",
+                   help="start from this net file's weights (fine-tuning, e.g. the shipped "
+                        "classic net for a rule variant: --init classic)")
     s.add_argument("--threads", type=positive_int, default=None,
                    help="threads playing games (default: every usable core); does not "
                         "change the result")
@@ -129,6 +132,7 @@ def cmd_train(args):
     resumes a checkpoint of the same settings found at --out.  The shipped net is made by
     this command with its defaults."""
     from nardy_fast.engine import train
+    from nardy_fast.engine.evaluator import DEFAULT_NET
 
     def log(entry):
         line = json.dumps(entry)
@@ -138,7 +142,8 @@ def cmd_train(args):
                 f.write(line + "\n")
 
     kwargs = {} if args.games is None else {"n_games": args.games}
-    train.train(args.out, seed=args.seed, threads=args.threads,
+    init = DEFAULT_NET if args.init == "classic" else args.init
+    train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
                 check_every=args.check_every, log=log, **kwargs)
 
 

@@ -1,6 +1,6 @@
 """A game against the engine in the terminal (``nardy-fast play``).
 
-The engine is ``Evaluator.default()`` (under ``rules``) choosing its moves at ``plies``;
+The engine is ``Evaluator.default(rules)`` choosing its moves at ``plies``;
 the human types a move in the record notation (``"1/7 7/11"``, ``"19/off"``, ``"pass"``),
 ``hint`` for the engine's ranking of the roll, or ``quit``.  The game is played by the
 package's one game loop (``core.gameloop``): the opening throw decides who plays White
@@ -56,9 +56,10 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
     """
     if side not in (None, WHITE, BLACK):
         raise ValueError(f"side={side!r}: expected 'white', 'black' or None")
-    ev = Evaluator.default() if evaluator is None else evaluator
-    if rules is not None:
-        ev = ev.with_rules(as_rules(rules))
+    if evaluator is None:
+        ev = Evaluator.default(None if rules is None else as_rules(rules))
+    else:
+        ev = evaluator if rules is None else evaluator.with_rules(as_rules(rules))
     rng = np.random.default_rng(seed)
     start = Position.initial() if start is None else as_position(start, "start")
     first_dice = None

@@ -23,6 +23,7 @@ from libc.stdlib cimport malloc, free
 import numpy as np
 
 from nardy_fast.core._checks cimport as_board, check_die
+from nardy_fast.core._checks import check_dice
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSIDE_HOME_MASK, occupancy, opponent_mask)
 
@@ -524,7 +525,22 @@ def _generate(mover, opponent, d1, d2, rules, bint want_steps):
     return out[:n].copy()
 
 
-def successors(mover, opponent, d1, d2, rules=None):
+def _dice_args(d1, d2, rules):
+    """``(d1, d2, rules)`` of the two spellings of a roll: ``d1, d2[, rules]`` (the
+    generator's own) or a pair ``dice[, rules]`` (the API's ``dice``)."""
+    if isinstance(d1, (tuple, list, np.ndarray)):
+        if d2 is not None:
+            if rules is not None:
+                raise TypeError("successors: dice given as a pair and as d2")
+            rules = d2
+        a, b = check_dice(d1)
+        return a, b, rules
+    if d2 is None:
+        raise TypeError("successors: expected the dice as d1, d2 or as a pair (d1, d2)")
+    return d1, d2, rules
+
+
+def successors(mover, opponent, d1, d2=None, rules=None):
     """Distinct boards of the mover after each legal move of the roll ``(d1, d2)``.
 
     Parameters
@@ -535,6 +551,7 @@ def successors(mover, opponent, d1, d2, rules=None):
         The other side's counts in the opponent's own numbering.
     d1, d2 : int
         The dice, 1..6; order does not matter, ``d1 == d2`` is a double (four moves).
+        The API's ``dice`` pair works too: ``successors(mover, opponent, (6, 3), rules)``.
     rules : Rules, dict or None
         Rule variants; None is classic.
 
@@ -551,6 +568,7 @@ def successors(mover, opponent, d1, d2, rules=None):
     >>> successors(start, start, 6, 5).tolist()[0][:12]
     [14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
     """
+    d1, d2, rules = _dice_args(d1, d2, rules)
     cdef const uint8_t[::1] m = as_board(mover, "mover")
     cdef const uint8_t[::1] o = as_board(opponent, "opponent")
     cdef int a = check_die(d1, 0), b = check_die(d2, 1)
@@ -573,8 +591,8 @@ def successors(mover, opponent, d1, d2, rules=None):
     return res
 
 
-def successors_with_steps(mover, opponent, d1, d2, rules=None):
-    """Like ``successors``, plus one step list per result.
+def successors_with_steps(mover, opponent, d1, d2=None, rules=None):
+    """Like ``successors`` (either spelling of the roll), plus one step list per result.
 
     Returns
     -------
@@ -583,6 +601,7 @@ def successors_with_steps(mover, opponent, d1, d2, rules=None):
         ``(from_idx, to_idx)`` pairs in the mover's numbering, ``to_idx = 24`` for bearing
         off, 255 after the last step.
     """
+    d1, d2, rules = _dice_args(d1, d2, rules)
     return _generate(mover, opponent, d1, d2, rules, True)
 
 

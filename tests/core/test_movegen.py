@@ -523,3 +523,22 @@ def test_inputs_not_modified():
 def test_output_type():
     out = successors(START, START, 2, 1)
     assert out.dtype == np.uint8 and out.ndim == 2 and out.shape[1] == 24
+
+
+def test_successors_take_the_dice_as_a_pair_too():
+    """The API's ``dice`` pair and the generator's ``d1, d2`` give the same results."""
+    rules = Rules(head_rule="generalized")
+    for d in ((6, 6), (3, 5), (1, 2)):
+        np.testing.assert_array_equal(successors(START, START, d), successors(START, START, *d))
+        np.testing.assert_array_equal(successors(START, START, d, rules),
+                                      successors(START, START, *d, rules=rules))
+        np.testing.assert_array_equal(successors(START, START, list(d), rules=rules),
+                                      successors(START, START, d[0], d[1], rules))
+        b, st_ = successors_with_steps(START, START, d, rules)
+        np.testing.assert_array_equal(b, successors(START, START, d, rules))
+    with pytest.raises(ValueError):
+        successors(START, START, (7, 1))
+    with pytest.raises(TypeError):
+        successors(START, START, 6)
+    with pytest.raises(TypeError):
+        successors(START, START, (6, 1), rules, rules)

@@ -17,16 +17,9 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.engine._policies import greedy_scores
 from nardy_fast.engine.rollout import rollout, rollout_many
 from nardy_fast.core.rules import Rules
+from conftest import board
 
 FAST = dict(workers=1, progress=False)
-
-
-def board(**points):
-    """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
-    b = np.zeros(24, np.uint8)
-    for name, count in points.items():
-        b[int(name[1:]) - 1] = count
-    return b
 
 
 def random_position(seed, plies):

@@ -14,16 +14,9 @@ from nardy_fast import Rules
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS, roll_luck
 from nardy_fast.engine.rollout import rollout
+from conftest import board
 
 FAST = dict(workers=1, progress=False)
-
-
-def board(**points):
-    """A 24-count board from point=count keywords, e.g. board(p24=1, p1=14)."""
-    b = np.zeros(24, np.uint8)
-    for name, count in points.items():
-        b[int(name[1:]) - 1] = count
-    return b
 
 
 def contact_position(plies, seed):
