@@ -345,7 +345,7 @@ def check_db(item):
         f.write(data)
     cls = _LOADERS[loader]
     try:
-        db = cls.load(path)
+        cls.load(path)
     except DatabaseError as e:
         assert str(e).startswith(path), e
         return "error"

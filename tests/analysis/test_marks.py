@@ -9,7 +9,6 @@ import math
 
 import pytest
 
-import nardy_fast as nf
 from nardy_fast.analysis import report
 from nardy_fast.core.record import random_game
 
