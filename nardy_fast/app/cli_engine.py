@@ -114,6 +114,10 @@ def _parser_train(sub):
     s.add_argument("-n", "--games", type=positive_int, default=None,
                    help="self-play games in all (default: train.train's)")
     add_options(s, "seed", "rules", seed=1)
+    s.add_argument("--lr", type=float, default=None,
+                   help="SGD step of the first half of the run (default: train.DEFAULTS)")
+    s.add_argument("--lr-final", type=float, default=None,
+                   help="SGD step at the end, reached linearly over the second half")
     s.add_argument("--init", default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
                         "classic net for a rule variant: --init classic)")
@@ -142,6 +146,8 @@ def cmd_train(args):
                 f.write(line + "\n")
 
     kwargs = {} if args.games is None else {"n_games": args.games}
+    kwargs.update({k: v for k, v in (("lr", args.lr), ("lr_final", args.lr_final))
+                   if v is not None})
     init = DEFAULT_NET if args.init == "classic" else args.init
     train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
                 check_every=args.check_every, log=log, **kwargs)

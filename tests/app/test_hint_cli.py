@@ -20,3 +20,20 @@ def test_cli_hint_rejects_bad_dice():
     with pytest.raises(SystemExit) as e:
         main(["hint", "start", "73"])
     assert e.value.code == 2
+
+
+@pytest.mark.slow
+def test_cli_train_fine_tunes_the_shipped_net_under_a_variant(tmp_path):
+    """``nardy-fast train --rules ... --init classic``: the shipped net's weights under the
+    variant (with zero steps they stay exactly the shipped ones)."""
+    import numpy as np
+    from nardy_fast.app.cli import main
+    out = tmp_path / "none.nfdb"
+    assert main(["train", "-o", str(out), "-n", "16", "--threads", "1", "--check-every", "0",
+                 "--rules", "block_rule=none", "--init", "classic", "--lr", "0",
+                 "--lr-final", "0"]) == 0
+    ev = Evaluator.load(out)
+    np.testing.assert_array_equal(ev.net.w1, Evaluator.default().net.w1)
+    training = ev.meta["training"]
+    assert training["rules"]["block_rule"] == "none" and training["lr"] == 0.0
+    assert len(training["init"]) == 64
