@@ -19,6 +19,11 @@ It is a study that resumes: every decision is written to ``--store`` (one JSON f
 decision, written under a temporary name and renamed), and a rerun skips the decisions
 already there, so a killed run loses at most the decision in flight.
 
+``--extend NET --label L`` rates another net on the same decisions with the same judge:
+its 0-, 1- and 2-ply choices are added to each stored decision as ``L 0-ply`` ...,
+and only the candidates not rolled out yet are (same seed and games, so the equities of
+the others are reused exactly).
+
     python benchmarks/bench_errors.py [--decisions 300] [--games 1296] [--workers 2]
         [--store errors_store] [--every3 5] [--summary]
 """
@@ -87,6 +92,31 @@ def judge(k, pos, dice, ev, args):
                 se={c: float(frame.loc[c, "se_equity"]) for c in cands})
 
 
+def extend(store, net_path, label, args):
+    """Add another net's choices (``label`` 0/1/2-ply) to every decision in ``store``."""
+    ev = Evaluator.load(net_path)
+    for f in sorted(os.listdir(store)):
+        if not f.endswith(".json"):
+            continue
+        path = os.path.join(store, f)
+        r = json.load(open(path))
+        if f"{label} 2-ply" in r["chosen"]:
+            continue
+        pos, dice = nf.Position.from_id(r["position"]), tuple(r["dice"])
+        for p in (0, 1, 2):
+            t = time.process_time()
+            r["chosen"][f"{label} {p}-ply"] = ev.hint(pos, dice, plies=p)["position"].iloc[0]
+            r["seconds"][f"{label} {p}-ply"] = time.process_time() - t
+        new = sorted(set(r["chosen"].values()) - set(r["equity"]))
+        if new:
+            frame = nf.rollout_many(new, args.games, policy="net", seed=args.seed + r["k"],
+                                    workers=args.workers, progress=False)
+            for c in new:
+                r["equity"][c] = -float(frame.loc[c, "equity"])
+                r["se"][c] = float(frame.loc[c, "se_equity"])
+        write_atomic(path, r)
+
+
 def write_atomic(path, obj):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -99,7 +129,8 @@ def summary(store):
             if f.endswith(".json")]
     print(f"{len(recs)} decisions judged ({store})")
     loss = {}
-    for p in PLAYERS:
+    players = list(PLAYERS) + sorted({p for r in recs for p in r["chosen"]} - set(PLAYERS))
+    for p in players:
         rows = []
         for r in recs:
             if p not in r["chosen"]:
@@ -122,7 +153,10 @@ def summary(store):
               f"blunders {100 * (a[:, 1] >= BLUNDER).mean():.1f}%, best move missed in "
               f"{100 * missed.mean():.0f}%, judge SE of those losses <= {judge_se} (rms), "
               f"median time per decision {secs} ({len(a)} decisions)")
-    for a, b in (("1-ply", "2-ply"), ("0-ply", "1-ply"), ("2-ply", "3-ply")):
+    labels = sorted({p.rsplit(" ", 1)[0] for p in players if " " in p})
+    pairs = [("1-ply", "2-ply"), ("0-ply", "1-ply"), ("2-ply", "3-ply")] + [
+        (d, f"{lb} {d}") for lb in labels for d in ("0-ply", "1-ply", "2-ply")]
+    for a, b in pairs:
         if a in loss and b in loss:
             ks = sorted(set(loss[a]) & set(loss[b]))
             d = np.array([loss[a][k] - loss[b][k] for k in ks])
@@ -141,9 +175,14 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--store", default="errors_store")
     ap.add_argument("--summary", action="store_true", help="only print the summary")
+    ap.add_argument("--extend", default=None, metavar="NET",
+                    help="rate this net file too, on the stored decisions")
+    ap.add_argument("--label", default="new", help="name of the --extend net's players")
     args = ap.parse_args()
     os.makedirs(args.store, exist_ok=True)
-    if not args.summary:
+    if args.extend:
+        extend(args.store, args.extend, args.label, args)
+    elif not args.summary:
         ev = Evaluator.default()
         t0 = time.perf_counter()
         for k, (pos, dice) in enumerate(decisions(ev, args.decisions, args.every, args.seed)):

@@ -134,7 +134,7 @@ def _parser_train(sub):
 def cmd_train(args):
     """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
     resumes a checkpoint of the same settings found at --out.  The shipped net is made by
-    this command with its defaults."""
+    this command: its defaults, then --init with a smaller step (README, "Training")."""
     from nardy_fast.engine import train
     from nardy_fast.engine.evaluator import DEFAULT_NET
 

@@ -549,7 +549,7 @@ def match_cube_decision(p_win, state, x=CONTACT_EFFICIENCY):
 VARIANTS = tuple((d, o) for d in (False, True) for o in ("rethrow", "opening_dice"))
 TABLE_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "met.json")
 TABLE_LENGTH = 15
-START_GAMES = 7_776              # six blocks of 1,296 stratified games
+START_GAMES = 46_656             # 36 blocks of 1,296 stratified games
 START_SEED = 16
 
 

@@ -15,8 +15,9 @@ are then learnt from in game order.  Game ``g`` draws its dice from
 on the number of threads, and a run resumed from a checkpoint continues exactly as an
 uninterrupted one would.
 
-The shipped net is made by ``nardy-fast train`` with its defaults (see the README and
-``benchmarks/RESULTS.md`` for the command and its run time).
+The shipped net is made by ``nardy-fast train``: a run with its defaults, then a run
+from that net (``init``) with a smaller step (see the README and ``benchmarks/RESULTS.md``
+for the commands and their run times).
 """
 from __future__ import annotations
 
