@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from nardy_fast import Position, Rules
+# private on purpose: the C game loop's scoring itself
 from nardy_fast.engine._rollout import QUANTITIES, play_blocks
 from nardy_fast.engine.policy import LoopPolicy
 from nardy_fast.core._scoring import gives_last_turn, score_loss

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import nardy_fast as nf
 from nardy_fast.core import rng as nrng
-from nardy_fast.core._movegen import successors
+from nardy_fast import successors
+# private on purpose: the C kernel of the greedy formula
 from nardy_fast.engine._policies import greedy_scores
 from nardy_fast.engine.rollout import rollout, rollout_many
 from nardy_fast.core.rules import Rules
@@ -529,8 +530,8 @@ def small_default_mars(monkeypatch, mars_tables):
 @pytest.mark.parametrize("k", range(len(HOME_RACES)))
 def test_home_race_rollouts_agree_with_exact(k):
     from nardy_fast.tables import bearoff as bo
-    from nardy_fast.tables._racetables import RaceTables
-    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
+    from nardy_fast.engine._rollout import race_values       # truncation values themselves
     from nardy_fast.engine.rollout import _bearoff_tables
     mover, opp = HOME_RACES[k]
     p = nf.Position.from_boards(mover, opp)
@@ -578,8 +579,8 @@ def test_truncated_rollout_matches_played_out_rollout():
 @pytest.mark.parametrize("k", range(len(HOME_RACES + MARS_RACES)))
 @pytest.mark.parametrize("side", ["white", "black"])
 def test_truncation_equals_race_probabilities(k, rules, side, small_default_mars):
-    from nardy_fast.tables._racetables import RaceTables
-    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
+    from nardy_fast.engine._rollout import race_values       # truncation values themselves
     from nardy_fast.engine.rollout import _bearoff_tables, _mars_source, _mars_tables
     mover, opp = (HOME_RACES + MARS_RACES)[k]
     p = nf.Position.from_boards(mover, opp, side)

@@ -6,7 +6,7 @@ import nardy_fast as nf
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine import _selfplay
-from nardy_fast.engine._net import Net
+from nardy_fast.engine._net import Net      # private on purpose: nets of given weights
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.train import train, training_tables
 

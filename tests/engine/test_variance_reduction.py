@@ -84,8 +84,8 @@ def test_vr_agrees_with_a_longer_plain_rollout(plies, seed):
 
 
 def test_vr_race_agrees_with_exact_tables():
-    from nardy_fast.tables._racetables import RaceTables
-    from nardy_fast.engine._rollout import race_values
+    from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
+    from nardy_fast.engine._rollout import race_values       # truncation values themselves
     from nardy_fast.engine.rollout import _bearoff_tables
     mover = board(p19=3, p20=3, p21=3, p22=3, p23=2, p24=1)
     opp = board(p19=2, p21=4, p22=3, p24=6)
