@@ -18,7 +18,7 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-exported)
     CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
-    live_take_point, model_equities, p_of, take_point)
+    live_take_point, model_equities, p_of, pip_probability, take_point)
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables.cuberace import cubeful_race
@@ -55,11 +55,13 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     rules : Rules or None
         None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
         when they name none) and ``beaver``.
-    probabilities : callable or None
+    probabilities : callable, "pips" or None
         ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
         with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
-        another evaluator or a rollout.  None: ``default_probabilities`` (the evaluator:
-        the net's 0-ply value, race values in home races).
+        another evaluator or a rollout; ``"pips"``: the pip-count estimate
+        (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
+        None: ``default_probabilities`` (the evaluator: the net's 0-ply value, race
+        values in home races).
     tables : CubefulRace, False or None
         The exact cubeful race table (None: the cached default for the progression and
         beaver, ``cuberace.cubeful_race``; False: never exact).
@@ -95,6 +97,9 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     position = as_position(position)
     if not isinstance(cube, CubeState):
         raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+    if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
+        raise ValueError(f"probabilities={probabilities!r}: expected None, 'pips' or a "
+                         f"callable position -> P(win)")
     if match is not None:
         return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
@@ -126,13 +131,14 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
                          "(both sides home, at most its checkers, its progression and "
                          "beaver)")
     if out is None:
-        source = probabilities or default_probabilities(rules)
+        source = (pip_probability if probabilities == "pips"
+                  else probabilities or default_probabilities(rules))
         value = source(position)
         p = min(1.0, max(0.0, p_of(value)))
         out = model_equities(p, x, cube, prog, rules.beaver)
         out["p_win"] = p
-        out["method"] = ("janowski" if probabilities is not None
-                         else f"janowski ({value.method})")
+        out["method"] = ("janowski (pips)" if probabilities == "pips" else "janowski"
+                         if probabilities is not None else f"janowski ({value.method})")
     out["double_action"], out["take_action"], out["action"] = actions(out)
     out["take_point"] = take_point(x, cube.stake, prog)
     out["x"] = float(x)
@@ -156,7 +162,8 @@ def _match_decision(position, cube, probabilities, match, x):
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
-    source = probabilities or default_probabilities(match.rules.rules)
+    source = (pip_probability if probabilities == "pips"
+              else probabilities or default_probabilities(match.rules.rules))
     value = source(position)
     x = efficiency(position) if x is None else x
     out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)

@@ -65,7 +65,7 @@ import numpy as np
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 
 __all__ = ["CubeSettings", "take_point", "doubling_window", "efficiency", "model_equities", "actions",
-           "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of"]
+           "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of", "pip_probability"]
 
 # Race cube efficiency per pip count of the side on roll: (bin centre, x), measured by
 # `python benchmarks/bench_cube.py --efficiency` against the exact 8-checker tables.
@@ -226,6 +226,16 @@ def efficiency(position):
     pips = float(position.pips[0])
     xs, ys = zip(*RACE_EFFICIENCY)
     return float(np.interp(pips, xs, ys))
+
+
+def pip_probability(position):
+    """P(win) of the side on roll from the pip counts alone (``cube_probabilities="pips"``
+    of rollouts, ``probabilities="pips"`` of ``cube_decision``; the C loop's
+    ``_cubeloop.pip_estimate``): the turns each side needs, pips / (49/6), differ by a
+    normal variable of variance 0.277 turns per turn (the variance of a roll's pips, 18.47,
+    over (49/6)^2), and the side on roll is half a turn ahead."""
+    tm, to = (float(p) / (49.0 / 6.0) for p in position.pips)
+    return 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2.0 * 0.277 * (tm + to) + 1e-9))
 
 
 def p_of(value):

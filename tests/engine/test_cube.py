@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import nardy_fast
+import nardy_fast as nf
 from nardy_fast import Position, Rules
 from nardy_fast.core.cubestate import CENTRED, CubeState
 from nardy_fast.engine.cube import cube_decision
@@ -306,3 +307,17 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
     assert d["action"] == "double, take" and d["equity"] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="method='exact'"):
         cube_decision(Position.initial(), method="exact")
+
+
+def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
+    """``probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
+    rollouts; recomputed here from its formula (turns = pips / (49/6), variance 0.277 a
+    turn, the side on roll half a turn ahead)."""
+    import math
+    pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
+    tm, to = (p / (49 / 6) for p in pos.pips)
+    want = 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2 * 0.277 * (tm + to) + 1e-9))
+    d = nf.cube_decision(pos, probabilities="pips")
+    assert d["p_win"] == pytest.approx(want, abs=1e-12) and d["method"] == "janowski (pips)"
+    with pytest.raises(ValueError, match="probabilities='pip'"):
+        nf.cube_decision(pos, probabilities="pip")
