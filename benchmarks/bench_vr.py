@@ -87,6 +87,8 @@ def compare(positions, n, policy, estimator, bias_x, seed):
             _PLAIN[key] = timed(pos, n * bias_x, policy, False, seed + 10_000 + i)
         plain, tp = _PLAIN[key]
         tp_equal = tp / bias_x                       # plain CPU time of n games
+        if vr.se_equity == 0 and plain.se_equity == 0:    # valued exactly (race database)
+            continue
         ratio = vr.extra["luck_variance_ratio"]
         z = (vr.equity - plain.equity) / math.hypot(vr.se_equity, plain.se_equity)
         rows.append(dict(se_ratio=math.sqrt(ratio), eff=ratio * tp_equal / tv, z=z,
