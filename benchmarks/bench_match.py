@@ -179,7 +179,20 @@ def aware(pairs, seed):
               f"(SE {wins.std(ddof=1) / math.sqrt(pairs):.4f})")
 
 
-def aware_games(pairs, seed, scores):
+class _AtPlies:
+    """An evaluator choosing its moves at ``plies`` (``best_move(..., plies=)``)."""
+
+    def __init__(self, ev, plies):
+        self.ev, self.plies = ev, plies
+
+    def best_move(self, position, dice, match=None):
+        return self.ev.best_move(position, dice, plies=self.plies, match=match)
+
+    def evaluate(self, position, **kw):
+        return self.ev.evaluate(position, **kw)
+
+
+def aware_games(pairs, seed, scores, plies=0):
     """Match-aware against money play, one game per pair member, valued by the table.
 
     For a score, each pair plays the game at that score twice on the same dice: player A
@@ -192,7 +205,7 @@ def aware_games(pairs, seed, scores):
     """
     from nardy_fast.core.position import BLACK, WHITE
     from nardy_fast.engine.matchplay import _Game, _play_game
-    ev = nf.Evaluator.default()
+    ev = nf.Evaluator.default() if plies == 0 else _AtPlies(nf.Evaluator.default(), plies)
     for length, sa, sb in scores:
         mr = MatchRules(length=length)
         t = time.perf_counter()
@@ -219,7 +232,7 @@ def aware_games(pairs, seed, scores):
                 texts.append(game.rec.to_text())
             differ += texts[0] != texts[1]
             share[m] = 0.5 * (mwc[0] + 1.0 - mwc[1])
-        print(f"match to {length}, score {sa}-{sb} (A-B), one game a member: {pairs} pairs "
+        print(f"{plies}-ply, match to {length}, score {sa}-{sb} (A-B), one game a member: {pairs} pairs "
               f"in {time.perf_counter() - t:.0f} s, games differing in {differ}: aware "
               f"share {share.mean():.4f} (SE {share.std(ddof=1) / math.sqrt(pairs):.4f})",
               flush=True)
@@ -244,6 +257,7 @@ def main():
     g.add_argument("--seed", type=int, default=16)
     g.add_argument("--scores", default="2:1:0,2:0:0,3:2:0,3:0:2",
                    help="comma list of LENGTH:A:B scores")
+    g.add_argument("--plies", type=int, default=0, help="both players' look-ahead")
     args = p.parse_args()
     if args.what == "speed":
         speed()
@@ -254,7 +268,8 @@ def main():
             table(args.games, args.cube_matches, args.seed, args.workers, args.points)
     elif args.what == "aware-games":
         aware_games(args.pairs, args.seed,
-                    [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")])
+                    [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],
+                    args.plies)
     else:
         aware(args.pairs, args.seed)
 

@@ -54,3 +54,17 @@ def test_a_net_shipped_for_the_move_rules_is_picked(fresh_cache, monkeypatch, tm
     assert ev.net.n_hidden == 16 and ev.rules.scoring == "extended"
     assert ev.net is not Evaluator.default().net
     assert Evaluator.default(nf.Rules()).net is Evaluator.default().net
+
+
+def test_the_shipped_block_home_net_serves_block_home_rules(fresh_cache):
+    """The package ships a net trained under ``block_rule="home"`` (it beat the classic
+    one under those rules: benchmarks/RESULTS.md); the other rules keep the classic net."""
+    shipped = evmod.shipped_nets()
+    assert list(shipped)[0] == "net_classic.nfdb"
+    assert shipped["net_block_home.nfdb"].block_rule == "home"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesFallbackWarning)
+        home = Evaluator.default(nf.Rules(block_rule="home", scoring="extended"))
+    assert home.net is not Evaluator.default().net and home.rules.scoring == "extended"
+    assert home.meta["training"]["rules"]["block_rule"] == "home"
+    assert Evaluator.default(nf.Rules(draw_rule=True)).net is Evaluator.default().net
