@@ -25,6 +25,7 @@ from nardy_fast.core.cubestate import CENTRED, CubeState
 from nardy_fast.core.record import GameRecord, random_game, read_record, write_record
 from nardy_fast.core.diagram import plot_board
 from nardy_fast.tables.race import race_probabilities
+from nardy_fast.tables.race12 import race12_probabilities
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout, rollout_many
 from nardy_fast.engine.cube import cube_decision
@@ -101,6 +102,6 @@ __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord"
            "as_position", "bearoff", "convergence_report", "cube_analysis", "cube_decision",
            "cube_error_rates", "cube_report", "error_rates", "game_report",
            "match_equity_table", "move_report", "pip_report", "plot_board",
-           "race_probabilities", "race_report", "random_game", "read_match", "read_record",
+           "race_probabilities", "race12_probabilities", "race_report", "random_game", "read_match", "read_record",
            "read_study", "rollout", "rollout_many", "simulate_matches", "study", "successors",
            "win_report", "write_match", "write_record", "get_include", "__version__"]
