@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 
 import numpy as np

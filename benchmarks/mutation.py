@@ -385,13 +385,7 @@ def main(argv=None):
         for m in muts:
             status, detail, secs = run_mutant(workdir, module, m, args.timeout, env, None,
                                               ("-m", "not slow") if args.fast else ())
-            row = dict(module=module, id=m["id"], line=m["line"], old=m["old"],
-                       new=m["new"], code=m["text"].strip(), status=status,
-                       detail=detail, seconds=round(secs, 1))
-            results.append(row)
-            print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
-                  f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {row['code'][:70]}",
-                  flush=True)
+            results.append(_result(module, m, status, detail, secs))
             if args.json:
                 Path(args.json).write_text(json.dumps(results, indent=1))
     summarise(results, list(plan))
@@ -519,17 +513,21 @@ def quick(args):
                                                   tests, ("-m", "not slow"))
                 if detail == "timeout":
                     status = "timeout"
-            results.append(dict(module=module, id=m["id"], line=m["line"], old=m["old"],
-                                new=m["new"], code=m["text"].strip(), status=status,
-                                detail=detail, seconds=round(secs, 1)))
-            print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
-                  f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {m['text'].strip()[:60]}",
-                  flush=True)
+            results.append(_result(module, m, status, detail, secs))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     summarise(results, list(plan))
     print(f"\ntotal {time.monotonic() - t_start:.0f} s (budget {args.budget:.0f} s)")
     return 0
+
+
+def _result(module, m, status, detail, secs):
+    """The record of one mutant's run, printed as a line."""
+    row = dict(module=module, id=m["id"], line=m["line"], old=m["old"], new=m["new"],
+               code=m["text"].strip(), status=status, detail=detail, seconds=round(secs, 1))
+    print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
+          f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {row['code'][:70]}", flush=True)
+    return row
 
 
 def summarise(results, modules):

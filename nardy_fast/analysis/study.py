@@ -188,9 +188,12 @@ def _recorded(value):
     return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
-def _net_digest():
-    from nardy_fast.engine.evaluator import DEFAULT_NET
-    with open(DEFAULT_NET, "rb") as f:
+def _net_digest(rules):
+    """The digest of the shipped net file that serves ``rules`` (``Evaluator.default``:
+    the one trained under their move rules, else the classic one)."""
+    from nardy_fast.engine.evaluator import DATA, DEFAULT_NET, shipped_net_for
+    name = shipped_net_for(rules) or os.path.basename(DEFAULT_NET)
+    with open(os.path.join(DATA, name), "rb") as f:
         return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
 
 
@@ -212,7 +215,7 @@ class _Settings:
                 raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
                                  "pass 0")
             from nardy_fast.engine.evaluator import _check_plies
-            ident.update(plies=_check_plies(plies), net=_net_digest())
+            ident.update(plies=_check_plies(plies), net=_net_digest(self.rules))
             self.options = {}
         else:
             if truncate not in ("bearoff", None):
@@ -222,7 +225,7 @@ class _Settings:
                          seed=_rng.root_entropy(seed), policy=_policy_text(policy),
                          truncate=truncate or "none", variance_reduction=vr)
             if "net" in ident["policy"]:
-                ident["net"] = _net_digest()
+                ident["net"] = _net_digest(self.rules)
             ident["mars_table"], ident["estimator"] = self._probe(ident)
         self.identity = ident
         self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]

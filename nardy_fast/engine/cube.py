@@ -28,18 +28,21 @@ __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 
 
-_EVALUATORS = {}
-
-
 def default_probabilities(rules):
     """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
     ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
     function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
     ...)."""
     rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
-    if rules not in _EVALUATORS:
-        _EVALUATORS[rules] = Evaluator.default(rules)
-    return _EVALUATORS[rules].evaluate
+    return Evaluator.default(rules).evaluate      # cached per rules there
+
+
+def _source(probabilities, rules):
+    """The cubeless P(win) source of ``probabilities`` (a callable, ``"pips"`` or None:
+    the evaluator under ``rules``)."""
+    if probabilities == "pips":
+        return pip_probability
+    return probabilities or default_probabilities(rules)
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
@@ -131,9 +134,7 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
                          "(both sides home, at most its checkers, its progression and "
                          "beaver)")
     if out is None:
-        source = (pip_probability if probabilities == "pips"
-                  else probabilities or default_probabilities(rules))
-        value = source(position)
+        value = _source(probabilities, rules)(position)
         p = min(1.0, max(0.0, p_of(value)))
         out = model_equities(p, x, cube, prog, rules.beaver)
         out["p_win"] = p
@@ -162,9 +163,7 @@ def _match_decision(position, cube, probabilities, match, x):
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
-    source = (pip_probability if probabilities == "pips"
-              else probabilities or default_probabilities(match.rules.rules))
-    value = source(position)
+    value = _source(probabilities, match.rules.rules)(position)
     x = efficiency(position) if x is None else x
     out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)
     out["equity"] = out.pop("mwc")

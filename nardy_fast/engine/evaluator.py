@@ -25,7 +25,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
 
 __all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
-           "shipped_nets"]
+           "shipped_nets", "shipped_net_for"]
 
 KIND = "evaluation_net"
 ENCODING = 1              # version of the input encoding (_net.pyx)
@@ -41,6 +41,15 @@ PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
 class RulesFallbackWarning(UserWarning):
     """``Evaluator.default(rules)``: no shipped net was trained under these move rules; a
     net trained under other ones serves them."""
+
+
+def shipped_net_for(rules):
+    """The file name (in ``DATA``) of the shipped net trained under ``rules``' move rules
+    (``PLAY_FIELDS``), or None (``Evaluator.default(rules)`` then falls back to the
+    classic net)."""
+    key = [getattr(rules, f) for f in PLAY_FIELDS]
+    return next((f for f, r in shipped_nets().items()
+                 if [getattr(r, f) for f in PLAY_FIELDS] == key), None)
 
 
 def shipped_nets():
@@ -125,14 +134,10 @@ class Evaluator:
         ``meta["fallback"]`` naming the rules it was trained under.
         """
         if rules is None:
-            if "default" not in _CACHE:
-                _CACHE["default"] = cls.load(DEFAULT_NET)
-            return _CACHE["default"]
+            return cls._shipped(os.path.basename(DEFAULT_NET))
         rules = as_rules(rules)
         if rules not in _CACHE:
-            key = [getattr(rules, f) for f in PLAY_FIELDS]
-            name = next((f for f, r in shipped_nets().items()
-                         if [getattr(r, f) for f in PLAY_FIELDS] == key), None)
+            name = shipped_net_for(rules)
             if name is None:
                 base = cls.default()
                 trained = {f: getattr(base.rules, f) for f in PLAY_FIELDS}
@@ -143,11 +148,17 @@ class Evaluator:
                               f"trained under {trained} serves these rules",
                               RulesFallbackWarning, stacklevel=2)
             else:
-                base = cls.default() if name == os.path.basename(DEFAULT_NET) else \
-                    cls.load(os.path.join(DATA, name))
-                ev = base.with_rules(rules)
+                ev = cls._shipped(name).with_rules(rules)
             _CACHE[rules] = ev
         return _CACHE[rules]
+
+    @classmethod
+    def _shipped(cls, name):
+        """The shipped net file ``name`` (in ``DATA``), loaded once per process."""
+        key = ("file", name)
+        if key not in _CACHE:
+            _CACHE[key] = cls.load(os.path.join(DATA, name))
+        return _CACHE[key]
 
     def with_rules(self, rules):
         """The same net judging moves and equities under other ``rules``."""

@@ -91,12 +91,9 @@ def _cube_turn(game, evs):
 def _play_game(game, evs, aware, rng):
     """Play the game out (``gameloop.play_turns``, the cube before each roll); the result
     dict (``GameRecord.result``)."""
-    dropped = []
-
-    def before_roll(pos):
+    def before_roll(pos):                   # a dropped raise ends the game (in the record)
         game.pos = pos
-        dropped.append(_cube_turn(game, evs))
-        return dropped[-1] is not None
+        return _cube_turn(game, evs) is not None
 
     def choose(pos, dice, moves):
         game.pos = pos
@@ -106,7 +103,7 @@ def _play_game(game, evs, aware, rng):
     first = opening_throw(rng) if game.mr.rules.opening_roll == "opening_dice" else None
     play_turns(game.rec, choose, rng, dice=first, before_roll=before_roll,
                list_moves=False)
-    return dropped[-1] if dropped and dropped[-1] is not None else game.rec.result()
+    return game.rec.result()
 
 
 def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),

@@ -344,6 +344,23 @@ def test_net_method(tmp_path):
     assert frame.attrs["study"]["method"] == "net"
 
 
+def test_net_studies_record_the_net_that_serves_their_rules(tmp_path):
+    """A study under rules with a net of their own (``block_rule="home"``) is valued by
+    that net and records its digest, so it never resumes a store of another net."""
+    home = nf.Rules(block_rule="home")
+    frame = nf.study(IDS[:3], 0, store=tmp_path / "h", method="net", rules=home, workers=1,
+                     progress=False)
+    direct = nf.Evaluator.default(home).evaluate_many(IDS[:3])
+    assert frame["equity"].tolist() == direct["equity"].tolist()
+    classic = nf.study(IDS[:3], 0, store=tmp_path / "c", method="net", workers=1,
+                       progress=False)
+    files = {"h": "net_block_home.nfdb", "c": "net_classic.nfdb"}
+    for f, name in ((frame, files["h"]), (classic, files["c"])):
+        with open(os.path.join(os.path.dirname(nf.__file__), "data", name), "rb") as fh:
+            assert f.attrs["study"]["net"] == "sha256:" + hashlib.sha256(
+                fh.read()).hexdigest()[:16]
+
+
 def test_evaluate_is_the_old_name_of_net(tmp_path):
     new = nf.study(IDS[:4], 0, store=tmp_path / "n", method="net", workers=1, progress=False)
     with pytest.warns(DeprecationWarning, match="method='evaluate' is deprecated: use "
