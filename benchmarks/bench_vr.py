@@ -19,7 +19,7 @@ machine does not count.  Sizes are arguments: the defaults are the reduced run r
 in ``benchmarks/RESULTS.md``.
 
     python benchmarks/bench_vr.py [--contact 100] [--races 20] [--games 324]
-        [--games1 36] [--positions1 30] [--estimators luck,luck:4] [--bias-x 10]
+        [--games1 36] [--positions1 30] [--estimators luck-net,luck] [--bias-x 10]
 """
 import argparse
 import math
@@ -96,7 +96,7 @@ def compare(positions, n, policy, estimator, bias_x, seed):
     return rows
 
 
-def compare_same_games(positions, n, policy, seed):
+def compare_same_games(positions, n, policy, seed, estimator="luck"):
     """Per position, at checker play deeper than the luck (1-ply, 2-ply): the variance
     ratio of the VR run's own plain and reduced values (the same games), and the CPU
     ratio of a plain run of the very same games (same seed: the luck does not change a
@@ -104,7 +104,7 @@ def compare_same_games(positions, n, policy, seed):
     two runs are not independent (``--bias1`` runs one)."""
     rows = []
     for i, pos in enumerate(positions):
-        vr, tv = timed(pos, n, policy, "luck", seed + i)
+        vr, tv = timed(pos, n, policy, estimator, seed + i)
         if vr.se_equity == 0:                              # valued exactly (race database)
             continue
         plain, tp = timed(pos, n, policy, False, seed + i)
@@ -143,13 +143,14 @@ def home_races(n, seed):
     return out
 
 
-def races_vs_exact(n_races, n, seed):
+def races_vs_exact(n_races, n, seed, estimator="luck"):
     zs = []
     for i, (pos, exact) in enumerate(home_races(n_races, seed)):
-        r = rollout(pos, n, seed=seed + i, truncate=None, variance_reduction="luck",
+        r = rollout(pos, n, seed=seed + i, truncate=None, variance_reduction=estimator,
                     workers=1, progress=False)
         zs.append((r.p_win - exact) / r.se_p_win if r.se_p_win > 0 else 0.0)
-    print(f"races of both homes played out, VR vs the exact tables ({n_races} races, {n} "
+    print(f"races of both homes played out, VR ({estimator}) vs the exact tables "
+          f"({n_races} races, {n} "
           f"games): mean z {statistics.mean(zs):+.2f}, worst z {max(zs, key=abs):+.2f}",
           flush=True)
 
@@ -182,11 +183,11 @@ def third_roll(pos, n, seed):
 
 def speed(games, repeats):
     start = nf.Position.initial()
-    for (plies, vr), n in zip(((0, False), (0, "luck"), (1, False), (1, "luck"), (2, False),
-                               (2, "luck")), games):
+    for (plies, vr), n in zip(((0, False), (0, "luck"), (0, "luck-net"), (1, False),
+                               (1, "luck"), (2, False), (2, "luck")), games):
         policy = f"net:{plies}"
         rates = [n / timed(start, n, policy, vr, 1 + k)[1] for k in range(repeats)]
-        print(f"speed from the start, {policy}, {'VR luck' if vr else 'plain'}: "
+        print(f"speed from the start, {policy}, {'VR ' + vr if vr else 'plain'}: "
               f"{statistics.median(rates):.2f} games/CPU-s ({n} games, median of "
               f"{repeats})", flush=True)
 
@@ -202,11 +203,13 @@ def main():
     ap.add_argument("--bias1", type=int, default=0,
                     help="1-ply positions also checked against an independent plain "
                          "rollout of --bias-x times the games")
-    ap.add_argument("--estimators", default="luck,luck:4")
+    ap.add_argument("--estimators", default="luck-net,luck",
+                    help="0-ply estimators (the first one also plays the races)")
     ap.add_argument("--bias-x", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--speed-games", default="2592,324,36,36,1,1",
-                    help="games of: 0-ply plain, VR, 1-ply plain, VR, 2-ply plain, VR")
+    ap.add_argument("--speed-games", default="2592,324,2592,36,36,1,1",
+                    help="games of: 0-ply plain, VR luck, VR luck-net, 1-ply plain, VR, "
+                         "2-ply plain, VR")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma list of parts to skip: "
                     "zero,one,races,third,speed")
@@ -230,7 +233,7 @@ def main():
             summary(compare(set1[:a.bias1], a.games1, "net:1", "luck", a.bias_x, a.seed),
                     f"1-ply bias, luck, {a.games1} games against plain x {a.bias_x}")
     if "races" not in skip:
-        races_vs_exact(8, 1296, a.seed)
+        races_vs_exact(8, 1296, a.seed, a.estimators.split(",")[0])
     if "third" not in skip:
         third_roll(contact[len(contact) // 2], 2592, a.seed)
     if "speed" not in skip:

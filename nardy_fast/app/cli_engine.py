@@ -1,14 +1,16 @@
-"""The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``train`` and
-``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
+"""The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``train``,
+``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
 from __future__ import annotations
 
 import json
 import sys
 
-from nardy_fast.app._args import _position, add_command, add_options, positive_int
+from nardy_fast.app._args import (_position, add_command, add_options, add_progress,
+                                  positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS
 
-__all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_train", "cmd_cube"]
+__all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_train", "cmd_train_luck",
+           "cmd_cube"]
 
 
 def _parser_hint(sub):
@@ -153,6 +155,32 @@ def cmd_train(args):
                 check_every=args.check_every, log=log, **kwargs)
 
 
+def _parser_train_luck(sub):
+    s = add_command(sub, "train-luck", cmd_train_luck,
+                    help="train the luck net of 0-ply variance-reduced rollouts")
+    s.add_argument("-o", "--out", required=True, help="luck net file to write")
+    s.add_argument("-n", "--games", type=positive_int, default=3000,
+                   help="self-play games whose contact positions are labelled (default "
+                        "3000)")
+    s.add_argument("--hidden", type=positive_int, default=64,
+                   help="hidden units, a multiple of 8 (default 64)")
+    s.add_argument("--epochs", type=positive_int, default=12, help="passes (default 12)")
+    add_options(s, "seed", seed=1)
+    add_progress(s)
+
+
+def cmd_train_luck(args):
+    """Train a luck net (nardy_fast.engine.lucknet) on the shipped classic net's self-play
+    and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
+    defaults."""
+    from nardy_fast.engine import lucknet
+    net, meta = lucknet.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
+                                       seed=args.seed, progress=args.progress)
+    lucknet.save_luck_net(args.out, net, meta)
+    print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "
+          f"luck {meta['r2_equity']:.3f}")
+
+
 def _parser_cube(sub):
     s = add_command(sub, "cube", cmd_cube, help="money cube decision of a position")
     add_options(s, "position")
@@ -204,4 +232,5 @@ def cmd_cube(args):
           f"stake; the opponent's take point {d['take_point']:.3f}")
 
 
-PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_train, _parser_cube)
+PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_train, _parser_train_luck,
+           _parser_cube)

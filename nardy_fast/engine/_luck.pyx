@@ -14,10 +14,13 @@ Side 1's luck is side 0's bad luck: its values are flipped to side 0's view firs
 (``P(win) -> 1 - P(win)``, mars wins <-> mars losses), so its P(win) luck changes sign and
 its mars-win luck becomes side 0's mars-loss luck.
 """
+import numpy as np
+
+from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._net cimport (net_equity, OUT_WIN, OUT_MARS_WIN, OUT_MARS_LOSS)
 from nardy_fast.engine._search cimport value_rolls, roll_index
 
-__all__ = []
+__all__ = ["roll_lucks"]
 
 cdef double WEIGHT[N_ROLLS]
 
@@ -62,7 +65,7 @@ cdef int luck_add(luck_t* L, const search_t* s, int side, const uint8_t* me,
     cdef double delta[NET_OUTPUTS]
     cdef double eq, t
     cdef int k, err
-    if look[0] < 0.0:
+    if look == NULL:
         err = value_rolls(s, me, opp, 1, mean, own)
         if err:
             return err
@@ -82,3 +85,18 @@ cdef int luck_add(luck_t* L, const search_t* s, int side, const uint8_t* me,
     L.equity += eq
     L.rolls += 1
     return 0
+
+
+def roll_lucks(values, rules):
+    """``roll_luck`` of each roll from Python (for tests): per-roll values ``(21, 7)`` (me's
+    view, ``_search.ROLLS`` order) -> ``(21, 8)``: each roll's luck in the seven outputs,
+    then in equity under ``rules``' points."""
+    cdef float[:, ::1] v = np.ascontiguousarray(values, dtype=np.float32).reshape(N_ROLLS, NET_OUTPUTS)
+    out = np.empty((N_ROLLS, NET_OUTPUTS + 1), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef search_t s
+    cdef int j
+    fill_rules(rules, &s.rules)
+    for j in range(N_ROLLS):
+        o[j, NET_OUTPUTS] = roll_luck(&s, &v[0, 0], j, &o[j, 0])
+    return out

@@ -72,6 +72,7 @@ from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MA
 from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.engine._search cimport N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
+from nardy_fast.engine._lucknet cimport lucknet_t, lucknet_rolls, LuckNet
 from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_below, draw_roll, PLAYER_NET, PLAYER_PYTHON, PICK_PYTHON)
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 from nardy_fast.tables._race12 cimport (race12_t, race12_outcome, race12_plies, race12_covers, race12_board, Race12Tables, R12_POINTS)
@@ -150,6 +151,8 @@ ctypedef struct config_t:
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
     int vr                     # subtract the luck of the rolls (both sides PLAYER_NET)
     int vr_turns               # ... of the first vr_turns random rolls only (0: all)
+    const lucknet_t* luck_net  # per-roll values where no look-ahead has them (NULL: 21
+                               # move choices)
 
 
 ctypedef struct work_t:
@@ -161,6 +164,7 @@ ctypedef struct work_t:
     int codes[3]               # roll codes 6 (d1 - 1) + (d2 - 1) of the first 3 random rolls
     float look[N_ROLLS * NET_OUTPUTS]   # per-roll values of the position now on roll, from
                                         # the last move choice's look-ahead (look[0] < 0: none)
+    float pred[N_ROLLS * NET_OUTPUTS]   # ... the luck net's, when there is no look-ahead
     luck_t luck                # the luck of this game so far (_luck.pxd)
 
 
@@ -342,6 +346,30 @@ cdef inline bint luck_due(const config_t* c, const work_t* w) noexcept nogil:
     return c.vr_turns == 0 or w.rnd_turns <= c.vr_turns
 
 
+cdef inline bint contact(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    """The sides can still meet: a checker of either on its own points 1-12."""
+    cdef int i
+    for i in range(N_POINTS // 2):
+        if a[i] or b[i]:
+            return True
+    return False
+
+
+cdef const float* luck_values(const config_t* c, work_t* w, const uint8_t* me,
+                              const uint8_t* opp) noexcept nogil:
+    """The per-roll values of the roll about to be counted: the last move choice's
+    look-ahead if it has them; else, with the luck net, its prediction in a contact
+    position and NULL (the roll is not counted: the net learnt contact only) in a race;
+    else ``w.look`` with ``look[0] < 0`` (``luck_add`` computes them).  Decided before
+    the roll, as ``variance.py``'s argument requires."""
+    if w.look[0] >= 0.0 or c.luck_net == NULL:
+        return w.look
+    if not contact(me, opp):
+        return NULL
+    lucknet_rolls(c.luck_net, me, opp, w.pred)
+    return w.pred
+
+
 cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q], the luck of the
     game (side 0's view) subtracted from its outcome quantities when c.vr is set.
@@ -377,6 +405,7 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
     cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
     cdef int stake = c.cube.stake0, owner = c.cube.owner0
     cdef double val
+    cdef const float* look
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
     memset(v, 0, N_Q * sizeof(double))
@@ -419,8 +448,10 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
             d2 = c.first_d2
         else:
             roll(c, w, &d1, &d2)
-            if c.vr and luck_due(c, w):
-                err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2, w.look,
+            look = luck_values(c, w, b[s], b[1 - s]) if c.vr and luck_due(c, w) else NULL
+            if look != NULL:
+                err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2,
+                               NULL if look[0] < 0.0 else look,
                                stake / <double>c.cube.stake0 if c.cube.cube else 0.0)
                 if err:
                     return -ERR_NOMEM
@@ -502,6 +533,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.truncate = truncate
     c.stratify = 1
     c.vr = c.vr_turns = 0
+    c.luck_net = NULL
     c.tables = NULL if tables is None else &(<RaceTables?>tables).t
     c.race12 = NULL
     no_cube(&c.cube)
@@ -517,7 +549,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
                 bint truncate, tables, entropy, Py_ssize_t first_block, Py_ssize_t n_blocks,
                 int64_t n_games, int64_t block_games, bint stratify=True, cube=None,
                 variance_reduction=None, per_game=None, double filter_window=0.0,
-                race12=None):
+                race12=None, luck_net=None):
     """Play the games of blocks ``first_block .. first_block + n_blocks - 1``.
 
     Trusts its inputs: ``rollout.py`` validates them.
@@ -561,6 +593,10 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         None: plain.  ``K >= 0``: subtract each game's luck (``_luck``; both policies must
         be nets) counted over its first ``K`` random rolls (0: all), the first one skipped
         when stratified.
+    luck_net : None or LuckNet
+        With ``variance_reduction``: the per-roll values of a counted roll that no move
+        choice looked ahead to come from this net (``_lucknet``) instead of 21 move
+        choices.
     per_game : None or ndarray of float64, shape (games of these blocks, 6)
         Receives per game: plain equity, reduced equity, the codes ``6 (d1 - 1) + d2 - 1``
         of its first three random rolls (-1: none) and the number of rolls whose luck was
@@ -602,6 +638,8 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
             raise ValueError("variance_reduction needs net policies for both sides")
         c.vr = 1
         c.vr_turns = int(variance_reduction)
+        if luck_net is not None:
+            c.luck_net = &(<LuckNet?>luck_net).c
     cdef double[:, ::1] pg = per_game if per_game is not None else np.zeros((1, PER_GAME_W))
     cdef int64_t pg_off = 0
     if per_game is not None and (pg.shape[1] != PER_GAME_W or pg.shape[0] < max(

@@ -42,6 +42,7 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
 from nardy_fast.engine.variance import check_estimator
+from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET, default_luck_net
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
@@ -273,7 +274,7 @@ class _Plan:
                 use_tables=self.use_tables, mars=self.mars, race12=self.race12, entropy=self.entropy,
                 first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
                 cube=self.cube, variance_reduction=self.luck_turns,
-                filter_window=FILTER_WINDOW))
+                luck_net=self.estimator == "luck-net", filter_window=FILTER_WINDOW))
             sizes.append(min((first + nb) * block, self.n_games) - first * block)
         return out, sizes
 
@@ -311,6 +312,7 @@ def _run_chunk(spec):
         spec["race12"] = spec["race12"].tables
     if spec["cube"] is not None:
         spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
+    spec["luck_net"] = default_luck_net() if spec["luck_net"] else None
     tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
     return spec["first_block"], tally, truncated
 
@@ -373,6 +375,8 @@ def _outcome(tally, truncated, extra, plan=None):
     if extra.get("estimator", "none") != "none":
         plain, eq = var[q["equity_plain"]], var[q["equity"]]
         extra["se_equity_plain"] = float(np.sqrt(plain))
+        extra["equity_plain"] = float(mean[q["equity_plain"]])
+        extra["p_win_plain"] = float(mean[q["p_win_plain"]])
         extra["luck_variance_ratio"] = float(plain / eq) if eq > 0 else math.nan
     extra["games_truncated"] = int(truncated)
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
@@ -396,6 +400,8 @@ def _extra(plan, workers, client, interrupted):
     return {
         "seed": plan.entropy,
         "estimator": plan.estimator,
+        "luck_net": (os.path.basename(DEFAULT_LUCK_NET) if plan.estimator == "luck-net"
+                     else ""),
         "move_filter": FILTER_WINDOW if any(p.net_plies for p in plan.policies) else 0.0,
         "policy": "/".join(p.name for p in plan.policies)
         if plan.policies[0] is not plan.policies[1] else plan.policies[0].name,
@@ -520,11 +526,15 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
         Subtract each game's luck (``nardy_fast.engine.variance``) from every reported
         quantity.  ``True``: the most efficient estimator for the nets' depth; ``False``
         or ``"none"``: plain games; ``None`` (default): variance reduction where it pays
-        (``variance.DEFAULT_ESTIMATOR``: net policies at 1-ply and deeper); ``"luck"``:
-        the luck of every random roll; ``"luck:K"``: of the first K only.  Luck needs
+        (``variance.DEFAULT_ESTIMATOR``: with net policies); ``"luck"``: the luck of every
+        random roll; ``"luck:K"``: of the first K only; ``"luck-net"``: of every roll,
+        its per-roll values from the luck net (``nardy_fast.engine.lucknet``) where no
+        move choice looked ahead to them.  Luck needs
         net policies for both sides (``ValueError`` otherwise).  ``extra["estimator"]``
-        names the estimator, ``extra["luck_variance_ratio"]`` the variance of the plain
-        equity over the reduced one and ``extra["se_equity_plain"]`` the plain SE.
+        names the estimator (``extra["luck_net"]`` the luck net file it used, if any),
+        ``extra["luck_variance_ratio"]`` the variance of the plain equity over the
+        reduced one, ``extra["equity_plain"]``, ``extra["p_win_plain"]`` and
+        ``extra["se_equity_plain"]`` the plain estimates of the same games.
 
     Returns
     -------

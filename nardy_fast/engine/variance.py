@@ -34,26 +34,36 @@ one, by the same formula.
 
 Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``net:1`` or
 ``net:2`` checker play the previous move choice already computed them for the position it
-chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply it costs 21 move
-choices per counted roll (``"luck:K"`` counts the first K random rolls only).  Measured
-(``benchmarks/RESULTS.md``): at 1-ply the variance falls 3.5-4.6 times for about the same
-CPU time, so luck is the default there; at 0-ply it falls about 5 times but the games
-are 20 times slower, so plain rollouts are the default at 0-ply.
+chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply the exact values
+cost 21 move choices per counted roll (``"luck:K"`` counts the first K random rolls
+only).  ``"luck-net"`` takes them, where no look-ahead has them, from the luck net
+(``nardy_fast.engine.lucknet``): one small perceptron evaluation that predicts the 21 x 7
+values from the position before the roll.  It is one more choice of ``f``, fixed before
+the roll, so the argument above holds unchanged; a poor prediction only removes less
+variance (or adds some).  Measured (``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply
+the exact luck cuts the variance about 5 times but makes the games 20 times slower
+(efficiency 0.22), the luck net cuts it about 1.7 times for about 20% more time
+(efficiency about 1.4), so ``"luck-net"`` is the default at 0-ply; at 1-ply the exact
+luck is nearly free (efficiency about 4) and beats the luck net as the fallback where no
+look-ahead exists, so ``"luck"`` is the default there.
 """
 from __future__ import annotations
 
 __all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator"]
 
-ESTIMATORS = ("none", "luck", "luck:K")   # "luck:K": the luck of the first K random rolls
+ESTIMATORS = ("none", "luck", "luck:K", "luck-net")
+# "luck:K": the luck of the first K random rolls; "luck-net": of every roll, its per-roll
+# values from the move choice's look-ahead where it has them, else from the luck net
 # Estimators by the nets' look-ahead plies (benchmarks/bench_vr.py; "luck" deeper):
-VR_ESTIMATOR = {0: "luck"}                # variance_reduction=True
-DEFAULT_ESTIMATOR = {0: "none"}           # variance_reduction=None
+VR_ESTIMATOR = {0: "luck-net"}            # variance_reduction=True
+DEFAULT_ESTIMATOR = {0: "luck-net"}       # variance_reduction=None
 
 
 def check_estimator(vr, policies):
     """``(name, K)`` of the variance reduction asked for by the two sides' ``policies``
     (``engine.policy.Policy``): K is None (plain), 0 (the luck
-    of every roll) or the number of leading random rolls whose luck is counted."""
+    of every roll) or the number of leading random rolls whose luck is counted; the name
+    ``"luck-net"`` also asks for the luck net."""
     plies = [p.net_plies for p in policies]
     nets = None not in plies
     depth = max(plies) if nets else 0
@@ -68,7 +78,9 @@ def check_estimator(vr, policies):
                         f"{', '.join(map(repr, ESTIMATORS))}")
     k = None
     kind, colon, turns = vr.partition(":")
-    if kind == "luck" and (not colon or turns.isdigit() and int(turns) >= 1):
+    if vr == "luck-net":
+        k = 0
+    elif kind == "luck" and (not colon or turns.isdigit() and int(turns) >= 1):
         k = int(turns or 0)
     elif vr != "none":
         raise ValueError(f"variance_reduction={vr!r}: unknown estimator; expected True, "

@@ -104,7 +104,7 @@ def test_one_ply_luck_is_the_lookahead_and_pays():
     assert vr.extra["luck_variance_ratio"] > 2.0
 
 
-@pytest.mark.parametrize("vr", ["luck:3"])
+@pytest.mark.parametrize("vr", ["luck:3", "luck-net"])
 def test_bit_identical_across_workers_and_chunks(vr):
     pos = contact_position(76, 7)
     kw = dict(seed=9, variance_reduction=vr, progress=False)
@@ -134,6 +134,8 @@ def test_luck_of_fewer_rolls_and_the_fixed_first_roll():
     (dict(variance_reduction=3), "variance_reduction=3"),
     (dict(variance_reduction=True, policy="random"), "policy 'random' cannot serve"),
     (dict(variance_reduction="luck", policy=("net", "greedy")), "'greedy' cannot serve"),
+    (dict(variance_reduction="luck-net", policy="greedy"), "'greedy' cannot serve"),
+    (dict(variance_reduction="luck-net:2"), "unknown estimator"),
 ])
 def test_bad_estimators(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -145,6 +147,8 @@ def test_defaults_by_policy():
     assert rollout(pos, 36, policy="greedy", **FAST).extra["estimator"] == "none"
     r = rollout(pos, 36, variance_reduction=True, **FAST)
     assert r.extra["estimator"] != "none" and r.extra["n_games"] == 36
+    assert rollout(pos, 36, **FAST).extra["estimator"] == "luck-net"      # 0-ply: it pays
+    assert rollout(pos, 36, policy="net:1", **FAST).extra["estimator"] == "luck"
 
 
 def test_game_report_luck_columns():

@@ -1,0 +1,209 @@
+"""The luck net: cheap per-roll values for the luck of 0-ply rollouts.
+
+The exact luck of a roll (``nardy_fast.engine.luck``) needs the evaluator's value after the
+roller's best 0-ply move for each of the 21 rolls: 21 move choices, about 20 times the
+cost of the turn itself, which is why plain rollouts used to be the default at 0-ply.
+The luck net (``_lucknet.LuckNet``) predicts those ``21 x 7`` values from the position
+before the roll with one small perceptron evaluation.  Any per-roll function gives an
+unbiased luck (``nardy_fast.engine.variance``), so the prediction error only costs
+variance, never bias.
+
+Training (``train_luck_net``, ``nardy-fast train-luck``): positions with contact from
+self-play of the evaluator at 0-ply (``_selfplay.play_games``, one PCG64 stream per game
+from the seed; only the contact part of each game is used, so no race tables are needed), labelled with their exact per-roll values (``Searcher.roll_values`` at
+0-ply, the roller's view); a tenth is held out.  The loss is the squared error of the
+*centred* values (each roll's value minus the mean over the 21 rolls, ``1/36`` doubles and
+``2/36`` others: only differences between rolls enter the luck), summed over the rolls
+with their probabilities and over the seven outputs with weights ``1/2 + |c_k| / max|c|``,
+``c`` the outputs' equity coefficients under the rules' points; Adam, minibatches of 256,
+the step cut by 0.3 after 70% of the epochs.  ``meta["r2_equity"]`` is the share of the
+held-out positions' equity-luck variance that the net predicts.
+
+Rollouts under other rules or with another evaluator may use the same net: the luck stays
+unbiased, and removes less variance the further the play is from the one it learnt.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+import numpy as np
+
+from nardy_fast.core import _dbfile
+from nardy_fast.core._checks import check_count
+from nardy_fast.core.position import Position
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine._lucknet import LuckNet
+from nardy_fast.engine._search import ROLLS
+from nardy_fast.engine.evaluator import DATA, Evaluator
+
+__all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "luck_data", "train_luck_net",
+           "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
+
+KIND = "luck_net"
+DEFAULT_LUCK_NET = os.path.join(DATA, "luck_classic.nfdb")
+WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
+_CACHE = {}
+
+
+def _evaluator(evaluator):
+    return Evaluator.default() if evaluator is None else evaluator
+
+
+def _equity_coefficients(searcher):
+    """``c`` with equity = equity(0) + c . outputs (the rules' points)."""
+    rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
+    eq = searcher.equities(rows)
+    return eq[1:] - eq[0]
+
+
+def luck_data(n_games, seed, evaluator=None, progress=False):
+    """Positions with contact from ``n_games`` 0-ply self-play games of ``evaluator``
+    (None: the shipped classic net) and their exact per-roll values.
+
+    Returns ``(boards, values)``: uint8 ``(n, 2, 24)`` (side on roll first) and float32
+    ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
+    ``ROLLS`` order).  The same ``seed`` gives the same arrays.
+    """
+    from tqdm.auto import tqdm
+    ev = _evaluator(evaluator)
+    n_games = check_count(n_games, "n_games", 1)
+    s = ev._searcher()
+    p0 = Position.initial()
+    start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
+    bitgens = [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(g,)))
+               for g in range(n_games)]
+    boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
+                                           tables=None, bitgens=bitgens)
+    keep = boards[:, :, :12].any(axis=(1, 2)) & (boards.sum(axis=2).min(axis=1) > 0)
+    boards = np.ascontiguousarray(boards[keep])
+    values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
+    for k in tqdm(range(len(boards)), desc="luck targets", unit="pos", disable=_off(progress),
+                  mininterval=1.0):
+        values[k] = s.roll_values(boards[k, 0], boards[k, 1], 0)
+    return boards, values
+
+
+def _off(progress):
+    """tqdm's ``disable`` for ``progress``: True/False, or None (bars on a terminal)."""
+    return None if progress is None else not progress
+
+
+def _centred(v):
+    return v - np.einsum("r,nrk->nk", WEIGHTS, v)[:, None, :]
+
+
+def luck_r2(luck_net, boards, values, evaluator=None):
+    """Share of the equity-luck variance of ``(boards, values)`` (``luck_data``) that
+    ``luck_net`` predicts: ``1 - E[sum_r p_r (L - L_hat)^2] / E[sum_r p_r L^2]``."""
+    c = _equity_coefficients(_evaluator(evaluator)._searcher())
+    truth = _centred(np.asarray(values, dtype=np.float64)) @ c
+    pred = _centred(luck_net.rolls(boards).astype(np.float64)) @ c
+    var = (WEIGHTS * truth ** 2).sum(axis=1).mean()
+    res = (WEIGHTS * (truth - pred) ** 2).sum(axis=1).mean()
+    return float(1.0 - res / var)
+
+
+def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, lr=1e-3,
+                   progress=False, data=None):
+    """Train a luck net (module docstring) on ``n_games`` self-play games.
+
+    ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
+    ``(LuckNet, meta)``; ``meta`` has the settings, the positions used and
+    ``r2_equity`` (held-out).  The same arguments give the same weights.
+    """
+    ev = _evaluator(evaluator)
+    hidden = check_count(hidden, "hidden", 8)
+    if hidden % 8 or hidden > 1024:
+        raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to 1024")
+    epochs = check_count(epochs, "epochs", 1)
+    boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
+    x = _net_inputs(ev, boards)
+    y = _centred(values.astype(np.float32)).reshape(len(x), -1)
+    c = np.abs(_equity_coefficients(ev._searcher()))
+    weight = (np.repeat(WEIGHTS, 7).reshape(len(ROLLS), 7)
+              * (0.5 + c / c.max())).reshape(-1).astype(np.float32)
+    g = np.random.default_rng(seed)
+    order = g.permutation(len(x))
+    n_test = len(x) // 10
+    test, train = order[:n_test], order[n_test:]
+    params = [(g.standard_normal((x.shape[1], hidden)) * np.sqrt(2.0 / x.shape[1])),
+              np.zeros(hidden), g.standard_normal((hidden, y.shape[1])) * 0.1
+              / np.sqrt(hidden), np.zeros(y.shape[1])]
+    params = [p.astype(np.float32) for p in params]
+    _adam(params, x[train], y[train], weight, epochs, lr, g, progress)
+    w1, b1, w2, b2 = params
+    net = LuckNet(w1, b1, w2.T, b2)
+    meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
+            "hidden": hidden, "epochs": epochs, "lr": float(lr), "positions": len(x),
+            "evaluator": _net_digest(ev), "rules": ev.rules.to_dict(),
+            "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
+    return net, meta
+
+
+def _net_inputs(ev, boards):
+    return ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
+
+
+def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
+    """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place."""
+    from tqdm.auto import tqdm
+    n_out = y.shape[1]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
+    idx = np.arange(len(x))
+    for epoch in tqdm(range(epochs), desc="luck net", unit="epoch", disable=_off(progress)):
+        if epoch == int(0.7 * epochs):
+            lr *= 0.3
+        g.shuffle(idx)
+        for s0 in range(0, len(idx), batch):
+            b = idx[s0:s0 + batch]
+            w1, c1, w2, c2 = params
+            z = x[b] @ w1 + c1
+            h = np.maximum(z, 0.0)
+            out = (h @ w2 + c2).reshape(len(b), len(ROLLS), 7)
+            centred = (out - np.einsum("r,nrk->nk", WEIGHTS.astype(np.float32),
+                                       out)[:, None, :]).reshape(len(b), n_out)
+            grad = 2.0 * weight * (centred - y[b]) / len(b)   # centring: sum_r p_r e_r = 0
+            gz = (grad @ w2.T) * (z > 0)
+            grads = [x[b].T @ gz, gz.sum(0), h.T @ grad, grad.sum(0)]
+            t += 1
+            for p, gp, mm, vv in zip(params, grads, m, v):
+                mm *= b1_
+                mm += (1 - b1_) * gp
+                vv *= b2_
+                vv += (1 - b2_) * gp * gp
+                p -= (lr * (mm / (1 - b1_ ** t))
+                      / (np.sqrt(vv / (1 - b2_ ** t)) + eps)).astype(np.float32)
+
+
+def _net_digest(ev):
+    h = hashlib.sha256()
+    for a in ev.net.arrays().values():
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def save_luck_net(path, luck_net, meta=None):
+    """Write ``luck_net`` to ``path`` (the package's database format, atomically)."""
+    meta = {"n_hidden": luck_net.n_hidden, **(meta or {})}
+    return _dbfile.write_db(path, KIND, meta, luck_net.arrays())
+
+
+def load_luck_net(path):
+    """``(LuckNet, meta)`` from a file of ``save_luck_net``; ``DatabaseError`` naming the
+    file if it is not a luck net or its arrays do not fit."""
+    meta, arrays = _dbfile.read_db(path, KIND)
+    try:
+        net = LuckNet(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
+    except (KeyError, ValueError) as e:
+        raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
+    return net, meta
+
+
+def default_luck_net():
+    """The shipped luck net (``DEFAULT_LUCK_NET``), loaded once per process."""
+    if "default" not in _CACHE:
+        _CACHE["default"] = load_luck_net(DEFAULT_LUCK_NET)[0]
+    return _CACHE["default"]
