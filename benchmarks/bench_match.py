@@ -5,6 +5,7 @@ against simulated matches, match-aware against money play.
     python benchmarks/bench_match.py table --games 40000 --cube-matches 300
     python benchmarks/bench_match.py aware --pairs 300
     python benchmarks/bench_match.py aware-games --pairs 2000 --scores 2:1:0,2:0:0
+    python benchmarks/bench_match.py aware-decisions --decisions 300 --games 1296
 
 ``table``: cubeless, matches to 3, 5 and 7 between two copies of the shipped evaluator
 (0-ply, money play: their moves do not depend on the score), assembled from independent
@@ -16,6 +17,8 @@ share of matches won is compared with the table's value there (``MetSolver.value
 cube (Python loop; ``--cube-matches`` per length) against the cubeful table.
 ``aware``: from a score, the match-aware evaluator against the money-play one, in pairs
 of matches on the same seed (shared dice) with the sides swapped.
+``aware-decisions``: the decisions where the two choose differently, each judged by
+rollouts of both results at the score (below).
 """
 from __future__ import annotations
 
@@ -238,6 +241,57 @@ def aware_games(pairs, seed, scores, plies=0):
               flush=True)
 
 
+def _mover_mwc(r, values):
+    """The mover's match winning chance from a rollout ``r`` of the position after its
+    move (the other side on roll) and ``values`` (``met.outcome_values`` of the mover)."""
+    kinds = {"oin": (r.p_lose - r.p_mars_loss, r.p_win - r.p_mars_win),
+             "mars": (r.p_mars_loss - r.p_koks_loss - r.p_home_mars_loss,
+                      r.p_mars_win - r.p_koks_win - r.p_home_mars_win),
+             "koks": (r.p_koks_loss, r.p_koks_win),
+             "home_mars": (r.p_home_mars_loss, r.p_home_mars_win)}
+    return (sum(w * values["win_" + k] + lo * values["loss_" + k]
+                for k, (w, lo) in kinds.items()) + r.p_draw * values["draw"])
+
+
+def aware_decisions(n, games, seed, scores):
+    """The decisions where match-aware and money play part, judged by rollouts.
+
+    Decisions: ``bench_errors.decisions`` (seeded self-play of the shipped net, a seeded
+    roll each), the side on roll at ``A`` of the score.  Where the match-aware choice
+    (``best_move(..., match=)``, 0-ply) differs from the money one, both results are
+    rolled out (``games`` games, 0-ply, the default variance reduction, the same seed for
+    both: common random numbers) and valued at the score (``met.outcome_values`` of the
+    kinds of result).  The gain of awareness on a decision is the aware result's match
+    winning chance minus the money one's; its mean over the decisions and its SE from
+    their spread, and the same per decision met (differing or not).
+    """
+    from nardy_fast.engine.rollout import rollout
+    from bench_errors import decisions
+    ev = nf.Evaluator.default()
+    pool = decisions(ev, n, 3, seed)
+    for length, sa, sb in scores:
+        mr = MatchRules(length=length)
+        t = time.perf_counter()
+        gains = []
+        for k, (pos, dice) in enumerate(pool):
+            score = (sa, sb) if pos.side == "white" else (sb, sa)
+            state = MatchState(mr, score, pos.side)
+            aware = ev.best_move(pos, dice, match=state)
+            money = ev.best_move(pos, dice)
+            if aware == money:
+                continue
+            values = met.outcome_values(state)
+            mwc = [_mover_mwc(rollout(pos.play(m), games, seed=seed + k, workers=1,
+                                      progress=False), values) for m in (aware, money)]
+            gains.append(mwc[0] - mwc[1])
+        g = np.array(gains)
+        se = g.std(ddof=1) / math.sqrt(len(g)) if len(g) > 1 else math.nan
+        print(f"match to {length}, score {sa}-{sb} (mover-other): {len(pool)} decisions, "
+              f"{len(g)} differ; gain of awareness per differing decision {g.mean():+.5f} "
+              f"(SE {se:.5f}, z {g.mean() / se:+.2f}), per decision "
+              f"{g.sum() / len(pool):+.5f}; {time.perf_counter() - t:.0f} s", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="what", required=True)
@@ -258,6 +312,12 @@ def main():
     g.add_argument("--scores", default="2:1:0,2:0:0,3:2:0,3:0:2",
                    help="comma list of LENGTH:A:B scores")
     g.add_argument("--plies", type=int, default=0, help="both players' look-ahead")
+    d = sub.add_parser("aware-decisions")
+    d.add_argument("--decisions", type=int, default=300)
+    d.add_argument("--games", type=int, default=1296)
+    d.add_argument("--seed", type=int, default=16)
+    d.add_argument("--scores", default="2:1:1,2:1:0,2:0:1,3:0:2,3:2:0",
+                   help="comma list of LENGTH:MOVER:OTHER scores")
     args = p.parse_args()
     if args.what == "speed":
         speed()
@@ -266,6 +326,9 @@ def main():
             np.save(args.points, _games(args.games, args.seed, args.workers))
         else:
             table(args.games, args.cube_matches, args.seed, args.workers, args.points)
+    elif args.what == "aware-decisions":
+        aware_decisions(args.decisions, args.games, args.seed,
+                        [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")])
     elif args.what == "aware-games":
         aware_games(args.pairs, args.seed,
                     [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],

@@ -34,15 +34,14 @@ from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import Position
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
-from nardy_fast.engine._search import ROLLS
 from nardy_fast.engine.evaluator import DATA, Evaluator
+from nardy_fast.engine.luck import ROLLS, WEIGHTS
 
 __all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "luck_data", "train_luck_net",
            "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
 
 KIND = "luck_net"
 DEFAULT_LUCK_NET = os.path.join(DATA, "luck_classic.nfdb")
-WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 _CACHE = {}
 
 
@@ -118,7 +117,7 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
         raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to 1024")
     epochs = check_count(epochs, "epochs", 1)
     boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
-    x = _net_inputs(ev, boards)
+    x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
     y = _centred(values.astype(np.float32)).reshape(len(x), -1)
     c = np.abs(_equity_coefficients(ev._searcher()))
     weight = (np.repeat(WEIGHTS, 7).reshape(len(ROLLS), 7)
@@ -139,10 +138,6 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
             "evaluator": _net_digest(ev), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
     return net, meta
-
-
-def _net_inputs(ev, boards):
-    return ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
 
 
 def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
