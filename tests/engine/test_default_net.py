@@ -68,3 +68,17 @@ def test_the_shipped_block_home_net_serves_block_home_rules(fresh_cache):
     assert home.net is not Evaluator.default().net and home.rules.scoring == "extended"
     assert home.meta["training"]["rules"]["block_rule"] == "home"
     assert Evaluator.default(nf.Rules(draw_rule=True)).net is Evaluator.default().net
+
+
+def test_the_shipped_head_rule_net_serves_the_generalized_head_rule(fresh_cache):
+    shipped = evmod.shipped_nets()
+    assert shipped["net_head_generalized.nfdb"].head_rule == "generalized"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesFallbackWarning)
+        head = Evaluator.default(nf.Rules(head_rule="generalized"))
+    assert head.meta["training"]["rules"]["head_rule"] == "generalized"
+    assert head.net is not Evaluator.default().net
+    assert head.net is not Evaluator.default(nf.Rules(block_rule="home")).net
+    with pytest.warns(RulesFallbackWarning):             # no net for both variants at once
+        both = Evaluator.default(nf.Rules(head_rule="generalized", block_rule="home"))
+    assert both.net is Evaluator.default().net
