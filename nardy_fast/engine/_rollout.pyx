@@ -355,19 +355,24 @@ cdef inline bint contact(const uint8_t* a, const uint8_t* b) noexcept nogil:
     return False
 
 
-cdef const float* luck_values(const config_t* c, work_t* w, const uint8_t* me,
-                              const uint8_t* opp) noexcept nogil:
-    """The per-roll values of the roll about to be counted: the last move choice's
-    look-ahead if it has them; else, with the luck net, its prediction in a contact
-    position and NULL (the roll is not counted: the net learnt contact only) in a race;
-    else ``w.look`` with ``look[0] < 0`` (``luck_add`` computes them).  Decided before
-    the roll, as ``variance.py``'s argument requires."""
-    if w.look[0] >= 0.0 or c.luck_net == NULL:
-        return w.look
-    if not contact(me, opp):
-        return NULL
-    lucknet_rolls(c.luck_net, me, opp, w.pred)
-    return w.pred
+cdef bint luck_values(const config_t* c, work_t* w, const uint8_t* me, const uint8_t* opp,
+                      const float** values) noexcept nogil:
+    """Whether the roll about to be drawn is counted, and its per-roll values: the last
+    move choice's look-ahead if it has them; else, with the luck net, its prediction in
+    a contact position, and not counted in a race (the net learnt contact only); else
+    NULL (``luck_add`` computes them).  Decided before the roll, as ``variance.py``'s
+    argument requires.  (A prediction may be negative: ``w.pred`` is never read as a
+    look-ahead with its ``look[0] < 0`` mark.)"""
+    if w.look[0] >= 0.0:
+        values[0] = w.look
+    elif c.luck_net == NULL:
+        values[0] = NULL
+    elif contact(me, opp):
+        lucknet_rolls(c.luck_net, me, opp, w.pred)
+        values[0] = w.pred
+    else:
+        return False
+    return True
 
 
 cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v) noexcept nogil:
@@ -448,10 +453,8 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
             d2 = c.first_d2
         else:
             roll(c, w, &d1, &d2)
-            look = luck_values(c, w, b[s], b[1 - s]) if c.vr and luck_due(c, w) else NULL
-            if look != NULL:
-                err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2,
-                               NULL if look[0] < 0.0 else look,
+            if c.vr and luck_due(c, w) and luck_values(c, w, b[s], b[1 - s], &look):
+                err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2, look,
                                stake / <double>c.cube.stake0 if c.cube.cube else 0.0)
                 if err:
                     return -ERR_NOMEM

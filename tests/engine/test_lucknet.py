@@ -129,6 +129,19 @@ def test_any_luck_net_is_unbiased(monkeypatch):
     assert abs(r.p_win - r.extra["p_win_plain"]) < 4 * r.se_p_win
 
 
+def test_a_constant_luck_net_is_what_the_rollout_uses(monkeypatch):
+    """Values equal over the rolls (here all -1) mean no luck at all: the reduced results
+    are the plain ones exactly, so nothing else (the 21 move choices of the exact luck)
+    was counted in their place."""
+    monkeypatch.setattr(rollout_mod, "default_luck_net", lambda: LuckNet(
+        np.zeros((198, 8)), np.zeros(8), np.zeros((147, 8)), np.full(147, -1.0)))
+    pos = self_play_position(30, 2)
+    r = rollout(pos, 1296, seed=6, variance_reduction="luck-net", **FAST)
+    assert r.equity == pytest.approx(r.extra["equity_plain"], abs=1e-12)   # rounding only
+    assert r.p_win == pytest.approx(r.extra["p_win_plain"], abs=1e-12)
+    assert r.extra["luck_variance_ratio"] == pytest.approx(1.0, abs=1e-9)
+
+
 def test_shipped_luck_net_removes_variance_at_0ply():
     pos = self_play_position(24, 3)
     plain = rollout(pos, 1296, seed=8, variance_reduction=False, **FAST)
