@@ -42,10 +42,10 @@ values from the position before the roll.  It is one more choice of ``f``, fixed
 the roll, so the argument above holds unchanged; a poor prediction only removes less
 variance (or adds some).  Measured (``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply
 the exact luck cuts the variance about 5 times but makes the games 20 times slower
-(efficiency 0.22), the luck net cuts it about 1.7 times for about 20% more time
-(efficiency about 1.4), so ``"luck-net"`` is the default at 0-ply; at 1-ply the exact
-luck is nearly free (efficiency about 4) and beats the luck net as the fallback where no
-look-ahead exists, so ``"luck"`` is the default there.
+(efficiency 0.22), the luck net cuts it about 1.6 times for about 20% more time
+(median efficiency 1.36 over 120 positions), so ``"luck-net"`` is the default at 0-ply;
+at 1-ply the exact luck is nearly free (median efficiency 5.5) and beats the luck net as
+the fallback where no look-ahead exists, so ``"luck"`` is the default there.
 """
 from __future__ import annotations
 
