@@ -72,6 +72,9 @@ TESTS = {
     "_movegen.pyx": ["test_movegen.py"],
     "_onesided.pyx": ["test_bearoff.py", "test_race.py"],
     "_rollout.pyx": ["test_rollout.py"],
+    "_luck.pyx": ["test_variance_reduction.py", "test_lucknet.py"],
+    "_lucknet.pyx": ["test_lucknet.py"],
+    "lucknet.py": ["test_lucknet.py"],
     # the evaluator, its search, self-play, matches and the cube
     "_net.pyx": ["test_evaluator.py", "test_extended_equity.py"],
     "_search.pyx": ["test_search_choice.py", "test_evaluator.py",

@@ -16,11 +16,13 @@ its mars-win luck becomes side 0's mars-loss luck.
 """
 import numpy as np
 
+from libc.stdint cimport uint8_t
+
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._net cimport (net_equity, OUT_WIN, OUT_MARS_WIN, OUT_MARS_LOSS)
 from nardy_fast.engine._search cimport value_rolls, roll_index
 
-__all__ = ["roll_lucks"]
+__all__ = ["roll_lucks", "side0_luck"]
 
 cdef double WEIGHT[N_ROLLS]
 
@@ -100,3 +102,17 @@ def roll_lucks(values, rules):
     for j in range(N_ROLLS):
         o[j, NET_OUTPUTS] = roll_luck(&s, &v[0, 0], j, &o[j, 0])
     return out
+
+
+def side0_luck(values, dice, int side, rules):
+    """``luck_add`` of one roll from Python (for tests): the luck of ``dice`` for ``side``
+    (0 or 1) with per-roll values ``(21, 7)`` (the roller's view), as side 0's luck:
+    ``(outputs (7,), equity)``."""
+    cdef float[:, ::1] v = np.ascontiguousarray(values, dtype=np.float32).reshape(N_ROLLS, NET_OUTPUTS)
+    cdef search_t s
+    cdef luck_t L
+    cdef uint8_t board[24]
+    fill_rules(rules, &s.rules)
+    luck_reset(&L)
+    luck_add(&L, &s, side, board, board, int(dice[0]), int(dice[1]), &v[0, 0], 0.0)
+    return np.array([L.out[k] for k in range(NET_OUTPUTS)]), L.equity

@@ -115,6 +115,20 @@ def test_the_c_luck_of_any_values_has_mean_zero(seed):
     assert np.abs(lucks).max() > 0.1
 
 
+def test_the_other_sides_luck_is_side_0s_bad_luck():
+    from nardy_fast.engine._luck import side0_luck      # private on purpose: the C luck
+    values = random_luck_net(16, 2, scale=3.0).rolls(np.array([nf.Position.initial().boards]))[0]
+    for dice in ((6, 5), (2, 2), (1, 4)):
+        own, eq0 = side0_luck(values, dice, 0, nf.Rules())
+        other, eq1 = side0_luck(values, dice, 1, nf.Rules())
+        # side 1's P(win) luck is side 0's P(loss) luck; its mars, koks and home-mars
+        # wins are side 0's losses of the same kind, and the reverse
+        want = np.concatenate([[-own[0]], own[4:7], own[1:4]])
+        np.testing.assert_allclose(other, want, atol=1e-12)
+        assert eq1 == pytest.approx(-eq0, abs=1e-12) and abs(eq0) > 1e-3
+        assert np.abs(own[1:]).min() > 0                       # every output has luck
+
+
 def test_any_luck_net_is_unbiased(monkeypatch):
     """A random net's luck is large noise with mean zero: the reduced mean of the same
     games stays within its error of the plain one (a mean over the rolls with wrong
