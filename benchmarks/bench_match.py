@@ -243,14 +243,13 @@ def aware_games(pairs, seed, scores, plies=0):
 
 def _mover_mwc(r, values):
     """The mover's match winning chance from a rollout ``r`` of the position after its
-    move (the other side on roll) and ``values`` (``met.outcome_values`` of the mover)."""
-    kinds = {"oin": (r.p_lose - r.p_mars_loss, r.p_win - r.p_mars_win),
-             "mars": (r.p_mars_loss - r.p_koks_loss - r.p_home_mars_loss,
-                      r.p_mars_win - r.p_koks_win - r.p_home_mars_win),
-             "koks": (r.p_koks_loss, r.p_koks_win),
-             "home_mars": (r.p_home_mars_loss, r.p_home_mars_win)}
-    return (sum(w * values["win_" + k] + lo * values["loss_" + k]
-                for k, (w, lo) in kinds.items()) + r.p_draw * values["draw"])
+    move (the other side on roll) and ``values`` (``met.outcome_values`` of the mover):
+    the other side's outcome kinds (``met.distribution_of``), each a kind of the mover's
+    with win and loss swapped."""
+    def mover(kind):
+        side, _, what = kind.partition("_")
+        return kind if kind == "draw" else ("loss_" if side == "win" else "win_") + what
+    return sum(p * values[mover(k)] for k, p in met.distribution_of(r).items())
 
 
 def aware_decisions(n, games, seed, scores):

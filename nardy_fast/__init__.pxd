@@ -4,7 +4,7 @@
 # such a consumer.
 
 # boards: uint8_t[24] per side, own numbering (_board.pxd)
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy, opponent_mask, checkers_on, pip_count, all_home, to_board6)
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupancy, opponent_mask, checkers_on, pip_count, all_home, in_contact, to_board6)
 # rules: the C struct mirroring Rules, filled from Python (_rules.pxd)
 from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC, SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE, CUBE_NONE, CUBE_GEOMETRIC, CUBE_ARITHMETIC)
 # the legal move generator (_movegen.pxd)

@@ -54,6 +54,14 @@ cdef inline bint all_home(const uint8_t* b) noexcept nogil:
             return False
     return True
 
+# The sides can still meet: a checker of either on its own points 1-12 (Position.is_contact).
+cdef inline bint in_contact(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    cdef int i
+    for i in range(N_POINTS // 2):
+        if a[i] or b[i]:
+            return True
+    return False
+
 # The bear-off board of a 24-point board with all its checkers home: board6[i] = b[23 - i]
 # (checkers on the point a die of i + 1 bears off from; see _board6.pxd).
 cdef inline void to_board6(const uint8_t* b, uint8_t* board6) noexcept nogil:

@@ -14,8 +14,8 @@ cdef void luck_reset(luck_t* L) noexcept nogil
 
 # Adds the luck of `side`'s roll (d1, d2) in (me on roll, opp) to L: the per-roll values
 # are `look` (N_ROLLS x NET_OUTPUTS, me's view: a look-ahead's, or a luck net's
-# prediction) when not NULL, else computed by s at 0-ply move choice.  With cube_scale > 0 the equity luck is cube_scale x 2 x the P(win)
-# luck (a game with the cube is won or lost at the stake), else that of net_equity.
+# prediction) when not NULL, else computed by s at 0-ply move choice.  With cube_scale > 0
+# the equity luck is cube_scale x 2 x the P(win) luck (a game with the cube is won or lost at the stake), else that of net_equity.
 # Returns 0, or an error code of _search (< 0).
 cdef int luck_add(luck_t* L, const search_t* s, int side, const uint8_t* me,
                   const uint8_t* opp, int d1, int d2, const float* look,

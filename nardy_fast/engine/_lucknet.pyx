@@ -9,12 +9,11 @@ matter: the luck subtracts their mean).  Any ``f`` gives an unbiased luck
 (``nardy_fast.engine.variance``); how well the net predicts only sets how much variance is
 removed.  Trained by ``nardy_fast.engine.lucknet`` (``nardy-fast train-luck``).
 """
-from libc.string cimport memcpy
 from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from nardy_fast.engine._net cimport net_encode, NET_INPUTS, NET_MAX_HIDDEN
+from nardy_fast.engine._net cimport net_t, net_encode, hidden_pre, NET_INPUTS, NET_MAX_HIDDEN
 
 cdef extern from "nf_dot.h":
     float nf_dot8(const float* x, const float* y, int n) noexcept nogil
@@ -24,21 +23,13 @@ __all__ = ["LuckNet", "N_LUCK_OUTPUTS"]
 N_LUCK_OUTPUTS = LUCK_OUTPUTS
 
 
-cdef void lucknet_rolls(const lucknet_t* L, const uint8_t* me, const uint8_t* opp,
+cdef void lucknet_rolls(const net_t* L, const uint8_t* me, const uint8_t* opp,
                         float* rolls) noexcept nogil:
     cdef float x[NET_INPUTS]
     cdef float h[NET_MAX_HIDDEN]
-    cdef const float* row
-    cdef int i, j, k, H = L.n_hidden
-    cdef float a
+    cdef int j, k, H = L.n_hidden
     net_encode(me, opp, x)
-    memcpy(h, L.b1, H * sizeof(float))
-    for i in range(NET_INPUTS):
-        a = x[i]
-        if a != 0.0:
-            row = L.w1 + <Py_ssize_t>i * H
-            for j in range(H):
-                h[j] += a * row[j]
+    hidden_pre(L, x, h)
     for j in range(H):
         if h[j] < 0.0:
             h[j] = 0.0

@@ -32,6 +32,9 @@ ctypedef struct net_t:
 # Writes the NET_INPUTS inputs of (me on roll, opp) to x.
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil
 
+# z = b1 + x @ w1 (n_hidden floats; zero inputs skipped): the hidden pre-activations.
+cdef void hidden_pre(const net_t* net, const float* x, float* z) noexcept nogil
+
 # Evaluates one position (me on roll) into out[NET_OUTPUTS].
 cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
                    float* out) noexcept nogil

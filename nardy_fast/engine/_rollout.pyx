@@ -64,15 +64,15 @@ import numpy as np
 
 from nardy_fast.engine.policy import LoopPolicy
 
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, to_board6)
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, in_contact, to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
 from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RaceTables
 from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
-from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine._net cimport (Net, net_t, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.engine._search cimport N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
-from nardy_fast.engine._lucknet cimport lucknet_t, lucknet_rolls, LuckNet
+from nardy_fast.engine._lucknet cimport lucknet_rolls, LuckNet
 from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_below, draw_roll, PLAYER_NET, PLAYER_PYTHON, PICK_PYTHON)
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 from nardy_fast.tables._race12 cimport (race12_t, race12_outcome, race12_plies, race12_covers, race12_board, Race12Tables, R12_POINTS)
@@ -151,7 +151,7 @@ ctypedef struct config_t:
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
     int vr                     # subtract the luck of the rolls (both sides PLAYER_NET)
     int vr_turns               # ... of the first vr_turns random rolls only (0: all)
-    const lucknet_t* luck_net  # per-roll values where no look-ahead has them (NULL: 21
+    const net_t* luck_net      # per-roll values where no look-ahead has them (NULL: 21
                                # move choices)
 
 
@@ -346,15 +346,6 @@ cdef inline bint luck_due(const config_t* c, const work_t* w) noexcept nogil:
     return c.vr_turns == 0 or w.rnd_turns <= c.vr_turns
 
 
-cdef inline bint contact(const uint8_t* a, const uint8_t* b) noexcept nogil:
-    """The sides can still meet: a checker of either on its own points 1-12."""
-    cdef int i
-    for i in range(N_POINTS // 2):
-        if a[i] or b[i]:
-            return True
-    return False
-
-
 cdef bint luck_values(const config_t* c, work_t* w, const uint8_t* me, const uint8_t* opp,
                       const float** values) noexcept nogil:
     """Whether the roll about to be drawn is counted, and its per-roll values: the last
@@ -367,7 +358,7 @@ cdef bint luck_values(const config_t* c, work_t* w, const uint8_t* me, const uin
         values[0] = w.look
     elif c.luck_net == NULL:
         values[0] = NULL
-    elif contact(me, opp):
+    elif in_contact(me, opp):
         lucknet_rolls(c.luck_net, me, opp, w.pred)
         values[0] = w.pred
     else:

@@ -24,7 +24,6 @@ unbiased, and removes less variance the further the play is from the one it lear
 """
 from __future__ import annotations
 
-import hashlib
 import os
 
 import numpy as np
@@ -36,6 +35,7 @@ from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
 from nardy_fast.engine.evaluator import DATA, Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
+from nardy_fast.engine.train import _weights_digest
 
 __all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "luck_data", "train_luck_net",
            "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
@@ -88,8 +88,9 @@ def _off(progress):
     return None if progress is None else not progress
 
 
-def _centred(v):
-    return v - np.einsum("r,nrk->nk", WEIGHTS, v)[:, None, :]
+def _centred(v, weights=WEIGHTS):
+    """Per-roll values ``(n, 21, k)`` minus their mean over the rolls (``weights``)."""
+    return v - np.einsum("r,nrk->nk", weights, v)[:, None, :]
 
 
 def luck_r2(luck_net, boards, values, evaluator=None):
@@ -135,7 +136,7 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
     net = LuckNet(w1, b1, w2.T, b2)
     meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
             "hidden": hidden, "epochs": epochs, "lr": float(lr), "positions": len(x),
-            "evaluator": _net_digest(ev), "rules": ev.rules.to_dict(),
+            "evaluator": _weights_digest(ev.net), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
     return net, meta
 
@@ -144,6 +145,7 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
     """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place."""
     from tqdm.auto import tqdm
     n_out = y.shape[1]
+    weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
@@ -158,8 +160,7 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
             z = x[b] @ w1 + c1
             h = np.maximum(z, 0.0)
             out = (h @ w2 + c2).reshape(len(b), len(ROLLS), 7)
-            centred = (out - np.einsum("r,nrk->nk", WEIGHTS.astype(np.float32),
-                                       out)[:, None, :]).reshape(len(b), n_out)
+            centred = _centred(out, weights32).reshape(len(b), n_out)
             grad = 2.0 * weight * (centred - y[b]) / len(b)   # centring: sum_r p_r e_r = 0
             gz = (grad @ w2.T) * (z > 0)
             grads = [x[b].T @ gz, gz.sum(0), h.T @ grad, grad.sum(0)]
@@ -171,13 +172,6 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
                 vv += (1 - b2_) * gp * gp
                 p -= (lr * (mm / (1 - b1_ ** t))
                       / (np.sqrt(vv / (1 - b2_ ** t)) + eps)).astype(np.float32)
-
-
-def _net_digest(ev):
-    h = hashlib.sha256()
-    for a in ev.net.arrays().values():
-        h.update(np.ascontiguousarray(a).tobytes())
-    return h.hexdigest()
 
 
 def save_luck_net(path, luck_net, meta=None):
