@@ -4,6 +4,7 @@ against simulated matches, match-aware against money play.
     python benchmarks/bench_match.py speed
     python benchmarks/bench_match.py table --games 40000 --cube-matches 300
     python benchmarks/bench_match.py aware --pairs 300
+    python benchmarks/bench_match.py aware --cube --pairs 2000 --scores 2:0:0,2:1:0,3:0:0
     python benchmarks/bench_match.py aware-games --pairs 2000 --scores 2:1:0,2:0:0
     python benchmarks/bench_match.py aware-decisions --decisions 300 --games 1296
 
@@ -16,7 +17,8 @@ share of matches won is compared with the table's value there (``MetSolver.value
 (share - table) / SE, SE from the table's value.  Cubeful: ``simulate_matches`` with the
 cube (Python loop; ``--cube-matches`` per length) against the cubeful table.
 ``aware``: from a score, the match-aware evaluator against the money-play one, in pairs
-of matches on the same seed (shared dice) with the sides swapped.
+of matches on the same seed (shared dice) with the sides swapped; ``--cube``: matches
+with the cube (the aware side's cube by the table, the money side's by the money model).
 ``aware-decisions``: the decisions where the two choose differently, each judged by
 rollouts of both results at the score (below).
 """
@@ -149,7 +151,7 @@ def table(games, cube_matches, seed, workers, points=None):
         for m in range(cube_matches):
             rec = play_one_match("net", "net", MatchRules(length=length, rules=cmr.rules),
                                  seed=np.random.SeedSequence(seed, spawn_key=(length, m)),
-                                 aware=False)
+                                 aware=True)
             path = []
             for g, sc in zip(rec.games, rec.scores):
                 first = 0 if g.white == "A" else 1
@@ -162,24 +164,38 @@ def table(games, cube_matches, seed, workers, points=None):
               f"worst |z| {z:.2f}")
 
 
-def aware(pairs, seed):
+def _aware_pair(args):
+    """One pair of matches on one seed: the aware side's share of the two."""
+    seed, mr, score, m = args
+    ev = nf.Evaluator.default(mr.rules)
+    ss = np.random.SeedSequence(seed, spawn_key=(mr.length, *score, m))
+    one = play_one_match(ev, ev, mr, seed=ss, aware=(True, False), score=score)
+    two = play_one_match(ev, ev, mr, seed=ss, aware=(False, True), score=score)
+    return 0.5 * ((one.final_score()["A"] >= mr.length)
+                  + (two.final_score()["B"] >= mr.length)), len(one.games) + len(two.games)
+
+
+def aware(pairs, seed, scores, cube=False, crawford=False, workers=2):
     """Pairs of matches on one seed (the same dice): A aware at score sa against B money
     at sb, then A money at sa against B aware at sb; the aware side's share of the two
-    (0.5 exactly if awareness changed no move)."""
-    ev = nf.Evaluator.default()
-    for length, (sa, sb) in ((2, (1, 0)), (2, (0, 0))):
-        t = time.perf_counter()
-        wins = np.empty(pairs)
-        for m in range(pairs):
-            ss = np.random.SeedSequence(seed, spawn_key=(length, sa, sb, m))
-            mr = MatchRules(length=length)
-            one = play_one_match(ev, ev, mr, seed=ss, aware=(True, False), score=(sa, sb))
-            two = play_one_match(ev, ev, mr, seed=ss, aware=(False, True), score=(sa, sb))
-            wins[m] = 0.5 * ((one.final_score()["A"] >= length)
-                             + (two.final_score()["B"] >= length))
-        print(f"match to {length}, score {sa}-{sb}, seats swapped: {pairs} pairs "
-              f"in {time.perf_counter() - t:.0f} s: aware wins {wins.mean():.4f} "
-              f"(SE {wins.std(ddof=1) / math.sqrt(pairs):.4f})")
+    (0.5 exactly if awareness changed nothing).  With ``cube``: matches with the cube,
+    the aware side's cube by the table, the money side's by the money model."""
+    from concurrent.futures import ProcessPoolExecutor
+    rules = nf.Rules(cube="geometric") if cube else nf.Rules()
+    with ProcessPoolExecutor(workers) as pool:
+        for length, sa, sb in scores:
+            mr = MatchRules(length=length, rules=rules, crawford=crawford)
+            t = time.perf_counter()
+            out = list(pool.map(_aware_pair, [(seed, mr, (sa, sb), m) for m in range(pairs)],
+                                chunksize=16))
+            wins = np.array([w for w, _ in out])
+            games = sum(g for _, g in out)
+            se = wins.std(ddof=1) / math.sqrt(pairs)
+            print(f"match to {length}{' cube' if cube else ''}"
+                  f"{' crawford' if crawford else ''}, score {sa}-{sb} (A-B), seats "
+                  f"swapped: {pairs} pairs ({games} games) in {time.perf_counter() - t:.0f} s: "
+                  f"aware wins {wins.mean():.4f} (SE {se:.4f}, z {(wins.mean() - 0.5) / se:+.2f})",
+                  flush=True)
 
 
 class _AtPlies:
@@ -305,6 +321,11 @@ def main():
     a = sub.add_parser("aware")
     a.add_argument("--pairs", type=int, default=300)
     a.add_argument("--seed", type=int, default=16)
+    a.add_argument("--scores", default="2:1:0,2:0:0",
+                   help="comma list of LENGTH:A:B scores")
+    a.add_argument("--cube", action="store_true", help="matches with the cube")
+    a.add_argument("--crawford", action="store_true", help="the Crawford rule (with --cube)")
+    a.add_argument("--workers", type=int, default=2)
     g = sub.add_parser("aware-games")
     g.add_argument("--pairs", type=int, default=2000)
     g.add_argument("--seed", type=int, default=16)
@@ -333,7 +354,9 @@ def main():
                     [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],
                     args.plies)
     else:
-        aware(args.pairs, args.seed)
+        aware(args.pairs, args.seed,
+              [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],
+              args.cube, args.crawford, args.workers)
 
 
 if __name__ == "__main__":

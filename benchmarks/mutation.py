@@ -92,6 +92,12 @@ TESTS = {
     "cuberace.py": ["test_cuberace.py", "test_cube.py"],
     "_cuberace.pyx": ["test_cuberace.py"],
     "_cubeloop.pyx": ["test_cubeloop_model.py", "test_cube.py"],
+    # match play
+    "matchrules.py": ["test_match_rules.py", "test_met.py"],
+    "met.py": ["test_met.py", "test_match_play.py"],
+    "matchplay.py": ["test_match_play.py"],
+    "matchrecord.py": ["test_match_play.py", "test_match_rules.py", "test_match_cli.py"],
+    "matchreport.py": ["test_match_cli.py", "test_match_play.py"],
 }
 
 OPS = {

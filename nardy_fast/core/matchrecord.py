@@ -27,7 +27,9 @@ written for the reader's benefit and ignored).  ``Match`` holds the ``MatchRules
 the `` N point match`` line and the defaults apply.
 
 ``MatchRecord.replay()`` replays every game (``GameRecord.replay``) and checks the match:
-each score line equals the sum of the results before it (draws by ``MatchRules.draw``,
+the first score line is the score the record starts from (0-0 for a whole match; a
+match joined at a score starts there), each later one equals it plus the results before
+it (draws by ``MatchRules.draw``,
 with the cube the stake), the starter follows ``MatchRules.starter``, the match ends
 with the last game and not before.  Errors are ``RecordError`` naming the game.
 """
@@ -79,13 +81,17 @@ class MatchRecord:
 
     def final_score(self):
         """The score after the last game, from the first score line and the results."""
-        return self._running_scores(self.scores[0] if self.scores else None)[-1]
+        return self._running_scores()[-1]
 
-    def _running_scores(self, start=None):
-        """Score before each game and after the last, from ``start`` (default 0-0) and
-        the results; RecordError naming the game for a game not over or one after the
-        match was won."""
-        score = {p: float((start or {}).get(p, 0.0)) for p in self.players}
+    def _running_scores(self):
+        """Score before each game and after the last, from the first score line (0-0
+        without one) and the results; RecordError naming the game for a first score past
+        the match, a game not over or one after the match was won."""
+        start = self.scores[0] if self.scores else {}
+        score = {p: float(start.get(p, 0.0)) for p in self.players}
+        if any(not 0 <= v < self.rules.length for v in score.values()):
+            raise RecordError(f"game 1: the score line says {_fmt_score(score)}: each "
+                              f"score must be in 0..{self.rules.length} (below the length)")
         out = [dict(score)]
         for k, game in enumerate(self.games, 1):
             if max(score.values()) >= self.rules.length:

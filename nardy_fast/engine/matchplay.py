@@ -2,11 +2,16 @@
 
 ``simulate_matches(a, b, n_matches, rules)`` plays complete matches (not to be confused
 with ``match.play_match``, the shared-dice strength comparison of single games).  A
-player is an ``Evaluator`` (or ``"net"``, the shipped one) choosing its moves at 0-ply,
-by match winning chances at the score (``aware=True``) or by money equity.  With the cube
-(``MatchRules.rules.cube``) both players decide raises and answers by Zadeh's model
-through the match equity table (``met.match_cube_decision``, with the position's cube
-efficiency), each with its own evaluator's P(win); no raise by a side with all 15 checkers on its head (its first turn).
+player is an ``Evaluator`` (or ``"net"``, the shipped one) choosing its moves at 0-ply.
+A match-aware player (``aware=True``) plays at the score: its moves by match winning
+chances and, with the cube (``MatchRules.rules.cube``), its raises and answers by Zadeh's
+model through the match equity table (``met.match_cube_decision``).  A money player
+(``aware=False``) plays every game as if for money: its moves by money equity, its
+raises and answers by Janowski's money model (``cubemodel.model_equities``, no beaver),
+knowing of the match only that a raise past the stake the match can use is never made
+(``MatchState``: the first stake at or above the points either side needs).  Both use
+the position's cube efficiency and their own evaluator's P(win); no raise on a side's
+first turn (all 15 checkers on its head).
 
 Match ``m`` draws its dice (and the throws for who starts) from
 ``SeedSequence(seed, spawn_key=(m,))``: results depend on the seed only.  Each game is
@@ -21,7 +26,7 @@ import numpy as np
 
 from nardy_fast.engine import met
 from nardy_fast.core.cubestate import CubeState, next_stake
-from nardy_fast.engine.cubemodel import efficiency
+from nardy_fast.engine.cubemodel import actions, efficiency, model_equities
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchState, as_match_rules
 from nardy_fast.core.position import BLACK, WHITE, Position
@@ -64,23 +69,34 @@ class _Game:
         return MatchState(self.mr, sc, side, self.crawford, cube)
 
 
-def _cube_turn(game, evs):
-    """The side on roll's raise and the answer; a result dict after a drop, else None."""
+def _cube_actions(p, game, aware, x):
+    """``(double_action, take_action)`` (``cubemodel.actions``) for the side on roll's
+    P(win) ``p``: at the match score (``aware``) or by the money model."""
+    if aware:
+        d = met.match_cube_decision(p, game.state(), x)
+        return d["double_action"], d["take_action"]
+    own = "centre" if game.owner is None else "mover"
+    e = model_equities(p, x, CubeState(game.stake, own), game.mr.rules.cube)
+    return actions(e)[:2]
+
+
+def _cube_turn(game, evs, aware):
+    """The side on roll's raise and the answer, each player by its own ``aware``; a
+    result dict after a drop, else None."""
     pos = game.pos
     if (not game.mr.cube or game.crawford or pos.is_first_turn()
-            or game.owner not in (None, pos.side)):
+            or game.owner not in (None, pos.side)
+            or game.stake >= max(game.state().away())):      # a dead cube: no raise
         return None
-    state = game.state()
     other = BLACK if pos.side == WHITE else WHITE
     x = efficiency(pos)
     p = evs[pos.side].evaluate(pos).p_win
-    if met.match_cube_decision(p, state, x)["double_action"] != "double":
+    if _cube_actions(p, game, aware[pos.side], x)[0] != "double":
         return None
     stake = next_stake(game.mr.rules.cube, game.stake)
     game.rec.append_cube("double", stake)
     q = evs[other].evaluate(pos).p_win               # the taker's own estimate
-    d = met.match_cube_decision(q, state, x)
-    if d["take_action"] == "pass":
+    if _cube_actions(q, game, aware[other], x)[1] == "pass":
         game.rec.append_cube("drop")
         return {"winner": pos.side, "kind": "drop", "points": float(game.stake)}
     game.rec.append_cube("take")
@@ -93,7 +109,7 @@ def _play_game(game, evs, aware, rng):
     dict (``GameRecord.result``)."""
     def before_roll(pos):                   # a dropped raise ends the game (in the record)
         game.pos = pos
-        return _cube_turn(game, evs) is not None
+        return _cube_turn(game, evs, aware) is not None
 
     def choose(pos, dice, moves):
         game.pos = pos
@@ -111,8 +127,9 @@ def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
     """Play one match of ``a`` against ``b``; its ``MatchRecord`` (``replay`` passes).
 
     ``a``, ``b``: Evaluators, ``"net"``, or any object with ``best_move(position, dice,
-    match=)`` (and ``evaluate`` with the cube).  ``aware``: bool or a pair (A, B): checker
-    play by match winning chances.  ``on_game(record)`` is called after each game.
+    match=)`` (and ``evaluate`` with the cube).  ``aware``: bool or a pair (A, B): play at
+    the match score (checker play by match winning chances, the cube by the table), else
+    money play (module docstring).  ``on_game(record)`` is called after each game.
     ``score``: the points of A and B at the start (a match joined at that score: the
     record's first score line; the Crawford game is taken as played if a side is
     already one point away).  Game 1 and
@@ -165,7 +182,8 @@ def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=
         The regulation (``length`` replaces its length).
     seed : None, int or SeedSequence
     aware : bool or (bool, bool)
-        Checker play by match winning chances (else money equity), for A and B.
+        For A and B: play at the match score (checker play by match winning chances, cube
+        by the table), else money play (moves by money equity, cube by the money model).
     transcripts : bool
         Keep every ``MatchRecord`` (key ``records``).
 

@@ -1,5 +1,6 @@
 """Match-aware evaluation, cube decisions, rollouts, reports, whole matches, transcripts."""
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -157,3 +158,77 @@ def test_simulate_matches_depends_on_the_seed_only():
     assert a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
     with pytest.raises(ValueError, match="n_matches"):
         simulate_matches("net", "net", 0)
+
+
+class _Judges:
+    """A player moving as the shipped net that judges every position P(win) = ``p`` for
+    the side on roll (its cube decisions then depend on the score and the cube only)."""
+
+    def __init__(self, p):
+        self.ev, self.p = Evaluator.default(), p
+
+    def best_move(self, position, dice, match=None):
+        return self.ev.best_move(position, dice, match=match)
+
+    def evaluate(self, position, **kw):
+        return SimpleNamespace(p_win=self.p)
+
+
+def _cube_actions(rec):
+    """(action, player name) of each game's cube actions."""
+    return [[(c.action, g.white if c.side == "white" else g.black) for c in g.cube]
+            for g in rec.games]
+
+
+@pytest.mark.parametrize("aware, expected", [
+    # the aware trailer (B, 2-away) raises on its first turn that may: the leader's
+    # recube is dead; the money leader takes at P(win) 1/2
+    ((False, True), [("double", "B"), ("take", "A")]),
+    # the aware leader at 1-away never raises; money play does not at P(win) 1/2
+    ((True, False), []),
+])
+def test_cube_at_one_away_two_away_follows_awareness(aware, expected):
+    mr = MatchRules(length=2, rules=CUBE)
+    rec = play_one_match(_Judges(0.5), _Judges(0.5), mr, seed=4, aware=aware, score=(1, 0))
+    assert _cube_actions(rec)[0] == expected
+    rec.replay()
+
+
+def test_money_cube_raises_in_its_window_and_never_past_the_match():
+    """Money players at P(win) 0.72 (inside the money window at contact efficiency)
+    raise and take at once; the owner's cube at 2 is then dead at 1-away/2-away (a raise
+    to 4 is never made), so a game has exactly one raise.  Aware players at the same
+    P(win): only the trailer raises."""
+    mr = MatchRules(length=2, rules=CUBE)
+    money = play_one_match(_Judges(0.72), _Judges(0.72), mr, seed=6, aware=False,
+                           score=(1, 0))
+    first = _cube_actions(money)[0]
+    assert [a for a, _ in first] == ["double", "take"]
+    aware = play_one_match(_Judges(0.72), _Judges(0.72), mr, seed=6, aware=True,
+                           score=(1, 0))
+    assert _cube_actions(aware)[0] == [("double", "B"), ("drop", "A")]   # a pass: DMP
+    money.replay()
+    aware.replay()
+
+
+def test_aware_flag_reaches_checker_play(ev):
+    """Awareness changes the moves at a score where mars weigh differently (the games
+    on one seed part), and money play does not depend on the score."""
+    games = {}
+    for aware in (True, False):
+        for score in ((1, 0), (0, 0)):
+            rec = play_one_match(ev, ev, MatchRules(length=2), seed=11, aware=aware,
+                                 score=score)
+            games[aware, score] = [g.turns for g in rec.games][0]
+    assert games[False, (1, 0)] == games[False, (0, 0)]
+    assert games[True, (1, 0)] != games[False, (1, 0)]
+
+
+def test_match_joined_at_a_score_replays_from_its_first_score_line():
+    rec = play_one_match("net", "net", MatchRules(length=3), seed=8, score=(2, 1))
+    assert rec.scores[0] == {"A": 2.0, "B": 1.0}
+    back = MatchRecord.from_text(rec.to_text())
+    assert back.replay() == rec.final_score() and max(rec.final_score().values()) >= 3
+    back.scores[0] = {"A": 3.0, "B": 1.0}
+    with pytest.raises(RecordError, match="game 1"):
+        back.replay()
