@@ -145,23 +145,31 @@ def table(games, cube_matches, seed, workers, points=None):
         return
     cmr = MatchRules(rules=nf.Rules(cube="geometric"))
     csolver = met.MetSolver(cmr, met.start_distribution(), cube=True)
-    for length in (3, 5, 7):
-        t = time.perf_counter()
-        visits = []
-        for m in range(cube_matches):
-            rec = play_one_match("net", "net", MatchRules(length=length, rules=cmr.rules),
-                                 seed=np.random.SeedSequence(seed, spawn_key=(length, m)),
-                                 aware=True)
-            path = []
-            for g, sc in zip(rec.games, rec.scores):
-                first = 0 if g.white == "A" else 1
-                s = 2 if not path else first
-                path.append((length - int(sc["A"]), length - int(sc["B"]), s))
-            visits.append((path, rec.final_score()["A"] >= length))
-        z, n = _worst_z(visits, csolver.value)
-        print(f"cubeful to {length}: {cube_matches} matches in "
-              f"{time.perf_counter() - t:.0f} s, {n} scores with >= 30 visits, "
-              f"worst |z| {z:.2f}")
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(workers) as pool:
+        for length in (3, 5, 7):
+            t = time.perf_counter()
+            visits = list(pool.map(_cube_match, [(seed, length, m) for m in range(cube_matches)],
+                                   chunksize=8))
+            z, n = _worst_z(visits, csolver.value)
+            print(f"cubeful to {length}: {cube_matches} matches in "
+                  f"{time.perf_counter() - t:.0f} s, {n} scores with >= 30 visits, "
+                  f"worst |z| {z:.2f}", flush=True)
+
+
+def _cube_match(args):
+    """One match with the cube between two match-aware copies of the net: the scores it
+    visited (away, away, first mover) and whether A won."""
+    seed, length, m = args
+    mr = MatchRules(length=length, rules=nf.Rules(cube="geometric"))
+    rec = play_one_match("net", "net", mr, seed=np.random.SeedSequence(seed, spawn_key=(length, m)),
+                         aware=True)
+    path = []
+    for g, sc in zip(rec.games, rec.scores):
+        first = 0 if g.white == "A" else 1
+        s = 2 if not path else first
+        path.append((length - int(sc["A"]), length - int(sc["B"]), s))
+    return path, rec.final_score()["A"] >= length
 
 
 def _aware_pair(args):

@@ -91,6 +91,8 @@ def test_crawford_only_where_it_applies():
         MatchState(mr, (3, 1), crawford=True)
     with pytest.raises(ValueError, match="cube"):
         MatchState(mr, (4, 1), crawford=True, cube=CubeState(2, "mover"))
+    with pytest.raises(ValueError, match="Crawford game"):         # owned, even at 1
+        MatchState(mr, (4, 1), crawford=True, cube=CubeState(1, "mover"))
 
 
 def test_cube_values_the_match_can_have():
@@ -110,3 +112,9 @@ def test_half_points_with_half_draws():
     assert MatchState(mr, (1.5, 0.5)).away() == (1.5, 2.5)
     with pytest.raises(ValueError, match="white"):
         MatchState(MatchRules(length=3), (1.5, 0))
+
+
+def test_state_defaults_to_a_match_to_three_with_the_cube_at_one():
+    state = MatchState(score=(2, 0))
+    assert state.rules.length == 3 and state.away() == (1, 3)
+    assert state.stake == 1

@@ -13,7 +13,7 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
 from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.core.record import RecordError, random_game
+from nardy_fast.core.record import GameRecord, RecordError, random_game
 from nardy_fast.analysis.report import move_report, win_report
 
 NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
@@ -232,3 +232,75 @@ def test_match_joined_at_a_score_replays_from_its_first_score_line():
     back.scores[0] = {"A": 3.0, "B": 1.0}
     with pytest.raises(RecordError, match="game 1"):
         back.replay()
+
+
+def test_match_joined_one_point_away_is_past_its_crawford_game():
+    """Joined at 2-1 to 3 under the Crawford rule, the Crawford game is taken as played:
+    the aware trailer (2-away) raises at once in game 1."""
+    mr = MatchRules(length=3, crawford=True, rules=CUBE)
+    rec = play_one_match(_Judges(0.5), _Judges(0.5), mr, seed=4, score=(2, 1))
+    assert _cube_actions(rec)[0][0] == ("double", "B")
+
+
+def test_simulated_win_rate_has_the_binomial_se():
+    r = simulate_matches("net", "net", 8, length=1, seed=3, progress=False)
+    rate = r["wins_a"] / 8
+    assert r["se_win_rate"] == pytest.approx(math.sqrt(rate * (1 - rate) / 8))
+    assert r["ci95"][1] - r["win_rate"] == pytest.approx(1.959964 * r["se_win_rate"])
+
+
+def test_wrong_starter_names_the_game(played):
+    if len(played.games) < 2:
+        pytest.skip("one game")
+    g = played.games[1]
+    bad = MatchRecord(rules=played.rules, players=played.players, scores=played.scores,
+                      games=[played.games[0], GameRecord(
+                          white=g.black, black=g.white, rules=g.rules, turns=g.turns,
+                          cube=g.cube)] + played.games[2:])
+    with pytest.raises(RecordError, match="game 2: .* starts"):
+        bad.replay()
+
+
+def test_players_come_from_the_first_score_line(played):
+    text = "\n".join(line for line in played.to_text().splitlines()
+                     if "[Player" not in line)
+    back = MatchRecord.from_text(text)
+    g = played.games[0]
+    assert back.players == (g.white, g.black)
+
+
+@pytest.mark.parametrize("length, draw, before, points", [
+    (3, "one", (0, 0), 1.0),
+    (1, "one", (0, 0), 0.0),          # both would win the match: replayed
+    (3, "half", (2.5, 2.5), 0.0),
+    (3, "half", (2.5, 1), 0.5),
+])
+def test_draw_points_in_a_match(length, draw, before, points):
+    rec = MatchRecord(rules=MatchRules(length=length, draw=draw,
+                                       rules=nf.Rules(draw_rule=True)), players=("A", "B"))
+    game = SimpleNamespace(white="A", black="B")
+    assert rec.points(game, {"kind": "draw"}, dict(zip("AB", before))) == {
+        "A": points, "B": points}
+
+
+def test_analysed_game_knows_the_crawford_game():
+    from nardy_fast.analysis.matchreport import _state
+    mr = MatchRules(length=3, crawford=True, rules=CUBE)
+    scores = [(0, 0), (1, 0), (2, 0), (2, 1)]
+    rec = MatchRecord(rules=mr, players=("A", "B"),
+                      scores=[{"A": a, "B": b} for a, b in scores])
+    game = SimpleNamespace(white="B", black="A")
+    states = [_state(rec, k, game) for k in range(len(scores))]
+    assert [s.crawford for s in states] == [False, False, True, False]
+    assert states[2].score == (0, 2)                  # by colour: B White
+
+
+def test_analysed_match_rows_name_their_game_and_score(played):
+    from nardy_fast.analysis.matchreport import analyse_match
+    rep = analyse_match(played, method="net")
+    assert list(rep.columns[:3]) == ["game", "score_white", "score_black"]
+    assert sorted(rep["game"].unique()) == list(range(1, len(played.games) + 1))
+    for k, (g, sc) in enumerate(zip(played.games, played.scores), 1):
+        rows = rep[rep["game"] == k]
+        assert (rows["score_white"] == sc[g.white]).all()
+        assert (rows["score_black"] == sc[g.black]).all()

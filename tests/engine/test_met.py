@@ -1,9 +1,12 @@
 """The match equity table: the cubeless table against an independent recursion, the
 cubeful one against hand-derived values, the shipped tables, the MWC conversions."""
+import json
+
 import numpy as np
 import pytest
 
 from nardy_fast.engine import met
+from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
 
@@ -182,3 +185,27 @@ def test_mars_is_worthless_to_a_side_one_point_away():
     assert c[1] == pytest.approx(0.0, abs=1e-12)     # its mars wins no more
     assert c[4] < 0                                  # being marsed costs
     assert met.emg(met.outcome_values(state)["win_oin"], state) == pytest.approx(1.0)
+
+
+def test_cube_solver_takes_the_geometric_cube_when_the_rules_have_none():
+    plain = met.MetSolver(MatchRules(length=5), cube=True)
+    cube = met.MetSolver(MatchRules(length=5, rules=Rules(cube="geometric")), cube=True)
+    assert plain.mr.cube
+    for i, j in ((1, 2), (3, 5), (5, 4)):
+        assert plain.value(i, j, 2) == pytest.approx(cube.value(i, j, 2), abs=1e-12)
+
+
+def test_a_cube_state_without_a_cube_is_the_centred_cube():
+    mr = MatchRules(length=5, rules=Rules(cube="geometric"))
+    assert met.outcome_values(MatchState(mr, (1, 3))) == met.outcome_values(
+        MatchState(mr, (1, 3), cube=CubeState(1, "centre")))
+
+
+def test_write_start_data_writes_every_variant(tmp_path):
+    path = tmp_path / "start.json"
+    data = met.write_start_data(n_games=36, workers=1, progress=False, path=str(path))
+    back = json.loads(path.read_text(encoding="utf-8"))
+    assert back == json.loads(json.dumps(data)) and len(back) == len(met.VARIANTS)
+    for d in back.values():
+        p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
+        assert d["games"] == 36 and sum(p) == pytest.approx(1.0, abs=1e-9)
