@@ -2,7 +2,8 @@
 
 ``simulate_matches(a, b, n_matches, rules)`` plays complete matches (not to be confused
 with ``match.play_match``, the shared-dice strength comparison of single games).  A
-player is an ``Evaluator`` (or ``"net"``, the shipped one) choosing its moves at 0-ply.
+player is an ``Evaluator`` (or ``"net"``, the shipped one for the match's rules) choosing
+its moves at 0-ply, or any policy of ``engine.policy`` (``"net:1"``, ``"greedy"``, ...).
 A match-aware player (``aware=True``) plays at the score: its moves by match winning
 chances and, with the cube (``MatchRules.rules.cube``), its raises and answers by Zadeh's
 model through the match equity table (``met.match_cube_decision``).  A money player
@@ -26,7 +27,9 @@ import numpy as np
 
 from nardy_fast.engine import met
 from nardy_fast.core.cubestate import CubeState, next_stake
+from nardy_fast.engine._policies import greedy_scores
 from nardy_fast.engine.cubemodel import actions, efficiency, model_equities
+from nardy_fast.engine.policy import Policy
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchState, as_match_rules
 from nardy_fast.core.position import BLACK, WHITE, Position
@@ -39,13 +42,49 @@ __all__ = ["simulate_matches", "play_one_match"]
 _Z95 = 1.959963984540054
 
 
-def _player(p, name):
-    from nardy_fast.engine.evaluator import Evaluator
-    if p == "net":
-        return Evaluator.default()
-    if isinstance(p, Evaluator) or hasattr(p, "best_move"):
+class _PolicyPlayer:
+    """A policy (``engine.policy``: ``"net:1"``, ``"greedy"``, ``"random"``, a callable)
+    as a match player.  Its moves: a net at its plies (by match winning chances when
+    aware), else the policy's choice among the legal moves (``random`` from its own
+    generator, the highest score of ``greedy`` or the callable, the first on ties); its
+    cube decisions from the P(win) of its net (the shipped one for the others)."""
+
+    def __init__(self, policy, ev, rng):
+        self.policy, self.ev, self.rng = policy, ev, rng
+
+    def best_move(self, position, dice, match=None):
+        kind = self.policy.kind
+        if kind == "net":
+            return self.ev.best_move(position, dice, plies=self.policy.plies, match=match)
+        moves = position.legal_moves(dice, self.ev.rules)
+        if kind == "random":
+            return moves[int(self.rng.integers(len(moves)))]
+        score = greedy_scores if kind == "greedy" else self.policy.fn
+        boards = np.array([m.board for m in moves], dtype=np.uint8)
+        return moves[int(np.argmax(score(boards, position.opponent)))]
+
+    def evaluate(self, position, **kw):
+        return self.ev.evaluate(position, **kw)
+
+
+def _player(p, name, rules, rng):
+    """The player of ``p`` for a match under ``rules`` (``Rules``); ``rng`` the match's
+    generator (a ``"random"`` player draws from a child of it, not from the dice)."""
+    from nardy_fast.engine.evaluator import PLAY_FIELDS, Evaluator
+    if isinstance(p, Evaluator):
+        mine = {f: getattr(p.rules, f) for f in PLAY_FIELDS}
+        theirs = {f: getattr(rules, f) for f in PLAY_FIELDS}
+        if mine != theirs:
+            raise ValueError(f"{name}: the evaluator plays under {mine}, the match under "
+                             f"{theirs} (Evaluator.default(rules) or .with_rules(rules))")
+        return p if p.rules == rules else p.with_rules(rules)
+    if hasattr(p, "best_move") and not isinstance(p, Policy):
         return p
-    raise ValueError(f"{name}={p!r}: expected an Evaluator or 'net'")
+    policy = Policy.of(p, name)
+    ev = policy.evaluator or Evaluator.default(rules)
+    if policy.kind == "net" and policy.plies == 0:
+        return _player(ev, name, rules, rng)
+    return _PolicyPlayer(policy, ev, rng.spawn(1)[0] if policy.kind == "random" else None)
 
 
 class _Game:
@@ -126,7 +165,10 @@ def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
                    on_game=None, score=(0, 0)):
     """Play one match of ``a`` against ``b``; its ``MatchRecord`` (``replay`` passes).
 
-    ``a``, ``b``: Evaluators, ``"net"``, or any object with ``best_move(position, dice,
+    ``a``, ``b``: players: an ``Evaluator`` (its move rules must be the match's), a
+    policy of ``engine.policy`` (``"net"``: ``Evaluator.default`` of the match's rules;
+    ``"net:1"``, ``"net:2"``, ``"greedy"``, ``"random"``, a callable scoring the candidate
+    boards; see ``_PolicyPlayer``), or any object with ``best_move(position, dice,
     match=)`` (and ``evaluate`` with the cube).  ``aware``: bool or a pair (A, B): play at
     the match score (checker play by match winning chances, the cube by the table), else
     money play (module docstring).  ``on_game(record)`` is called after each game.
@@ -137,9 +179,10 @@ def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
     rethrows); later games follow ``MatchRules.starter``.
     """
     mr = as_match_rules(rules)
-    players = {names[0]: _player(a, "a"), names[1]: _player(b, "b")}
-    aware_of = dict(zip(names, (aware, aware) if isinstance(aware, bool) else aware))
     rng = np.random.default_rng(seed)
+    players = {names[0]: _player(a, "a", mr.rules, rng),
+               names[1]: _player(b, "b", mr.rules, rng)}
+    aware_of = dict(zip(names, (aware, aware) if isinstance(aware, bool) else aware))
     rec = MatchRecord(rules=mr, players=tuple(names))
     score = {n: float(v) for n, v in zip(names, score)}
     starter, crawford_done = None, max(score.values()) == mr.length - 1
@@ -175,7 +218,8 @@ def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=
 
     Parameters
     ----------
-    a, b : Evaluator or "net"
+    a, b : Evaluator, a policy (``"net"``, ``"net:1"``, ``"greedy"``, ``"random"``, a
+        callable) or a player object (``play_one_match``)
     n_matches : int
         >= 1.
     rules : MatchRules, Rules, dict or None

@@ -304,3 +304,40 @@ def test_analysed_match_rows_name_their_game_and_score(played):
         rows = rep[rep["game"] == k]
         assert (rows["score_white"] == sc[g.white]).all()
         assert (rows["score_black"] == sc[g.black]).all()
+
+
+def test_net_plays_under_the_match_rules_and_a_mismatched_evaluator_is_refused():
+    """``"net"`` is the shipped net for the match's rules: under ``block_rule="home"``
+    every move is legal (the classic evaluator's moves once broke the record); an
+    evaluator of other move rules is an error naming the player."""
+    mr = MatchRules(length=3, rules=nf.Rules(block_rule="home"))
+    rec = play_one_match("net", "net", mr, seed=1)
+    assert max(rec.replay().values()) >= 3
+    with pytest.raises(ValueError, match="b: the evaluator plays under"):
+        play_one_match("net", Evaluator.default(), mr, seed=1)
+
+
+def test_policies_play_matches():
+    """Any policy of the rollouts plays: the net beats random play, the same seed gives
+    the same matches, and a callable's scores choose the moves (the first of equal
+    scores: with all-zero scores the first legal move, always)."""
+    r = simulate_matches("net", "random", 8, length=1, seed=2, progress=False,
+                         transcripts=True)
+    assert r["wins_a"] >= 7
+    again = simulate_matches("net", "random", 8, length=1, seed=2, progress=False,
+                             transcripts=True)
+    assert [m.to_text() for m in r["records"]] == [m.to_text() for m in again["records"]]
+    calls = []
+
+    def first(candidates, opponent):
+        calls.append(len(candidates))
+        return np.zeros(len(candidates))
+    rec = play_one_match(first, "greedy", MatchRules(length=1), seed=3)
+    rec.replay()
+    g = rec.games[0]
+    pos = nf.Position.initial()
+    for turn in g.turns:
+        if (g.white if pos.side == "white" else g.black) == "A":
+            assert turn.steps == pos.legal_moves(turn.dice)[0].steps
+        pos = pos.play(next(m for m in pos.legal_moves(turn.dice) if m.steps == turn.steps))
+    assert calls
