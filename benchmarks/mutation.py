@@ -92,6 +92,12 @@ TESTS = {
     "cuberace.py": ["test_cuberace.py", "test_cube.py"],
     "_cuberace.pyx": ["test_cuberace.py"],
     "_cubeloop.pyx": ["test_cubeloop_model.py", "test_cube.py"],
+    # variance reduction, studies, the game loop, policies
+    "variance.py": ["test_variance_reduction.py", "test_lucknet.py"],
+    "luck.py": ["test_variance_reduction.py", "test_report.py"],
+    "study.py": ["test_study.py"],
+    "gameloop.py": ["test_gameloop.py", "test_play.py"],
+    "policy.py": ["test_rollout.py", "test_match.py"],
     # match play
     "matchrules.py": ["test_match_rules.py", "test_met.py"],
     "met.py": ["test_met.py", "test_match_play.py"],

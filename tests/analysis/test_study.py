@@ -4,6 +4,7 @@ is not theirs."""
 import hashlib
 import importlib
 import inspect
+import json
 import os
 import shutil
 import signal
@@ -235,7 +236,7 @@ def test_a_store_of_another_study_is_refused(reference, tmp_path, change, field)
     assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "manifest", "foreign"])
+@pytest.mark.parametrize("damage", ["truncate", "flip", "manifest", "foreign", "kind"])
 def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
     store = tmp_path / "s"
     nf.study(IDS[:4], GAMES, store=store, seed=SEED, workers=1, **FAST)
@@ -251,6 +252,9 @@ def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
     elif damage == "manifest":
         bad = store / "_study.json"
         bad.write_text(bad.read_text()[:30])
+    elif damage == "kind":                      # whole, but another kind of file
+        bad = store / "_study.json"
+        bad.write_text(json.dumps({**json.loads(bad.read_text()), "kind": "other"}))
     else:                                       # a part of another study copied in
         nf.study(IDS[:1], GAMES, store=tmp_path / "o", seed=SEED + 1, workers=1, **FAST)
         bad = store / "part-other.parquet"

@@ -28,3 +28,25 @@ def test_first_dice_is_the_old_name_of_dice():
     with pytest.warns(DeprecationWarning, match=r"first_dice=\.\.\.\) is deprecated: use dice"):
         old = game(5, first_dice=(6, 5))
     assert old.to_text() == game(5, dice=(6, 5)).to_text()
+
+
+def test_a_choice_of_none_stops_the_game():
+    """``choose`` returning None (a player who quits) ends the loop there."""
+    calls = []
+
+    def quits_at_third(pos, dice, moves):
+        calls.append(dice)
+        return None if len(calls) == 3 else moves[0]
+    rec = play_turns(GameRecord(), quits_at_third, np.random.default_rng(1))
+    assert len(rec.turns) == 2 and len(calls) == 3
+
+
+def test_before_roll_can_end_the_game():
+    """``before_roll`` returning True (a dropped raise) ends the loop before the roll."""
+    seen = []
+
+    def drop_at_third(pos):
+        seen.append(pos)
+        return len(seen) == 3
+    rec = play_turns(GameRecord(), first, np.random.default_rng(1), before_roll=drop_at_third)
+    assert len(rec.turns) == 2 and len(seen) == 3

@@ -940,3 +940,16 @@ def test_one_policy_object_names_every_policy():
         Policy.of(3)
     with pytest.raises(ValueError, match="two policies"):
         policy_pair(("net", "greedy", "random"))
+
+
+def test_policies_are_values():
+    """A ``Policy`` (and its C form) is a frozen value: equal by content, hashable (the
+    caches key on it) and not to be changed in place."""
+    import dataclasses
+    from nardy_fast.engine.policy import LoopPolicy, Policy
+    a, b = Policy.of("net:1"), Policy.of("net:1")
+    assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
+    for value in (a, LoopPolicy("greedy")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.kind = "random"
+    assert LoopPolicy("greedy").plies == 0

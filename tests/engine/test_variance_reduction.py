@@ -138,6 +138,7 @@ def test_luck_of_fewer_rolls_and_the_fixed_first_roll():
     (dict(variance_reduction="luck-net:2"), "unknown estimator"),
 ])
 def test_bad_estimators(kwargs, match):
+    """(``"luck:1"``, the smallest K, is good: ``test_estimator_names``.)"""
     with pytest.raises(ValueError, match=match):
         rollout(nf.Position.initial(), 10, **FAST, **kwargs)
 
@@ -174,9 +175,11 @@ def test_game_report_luck_columns():
     assert summary["rolls"].sum() == n
 
 
-def test_luck_adjusted_result_of_a_finished_game():
+@pytest.mark.parametrize("seed", [7, 1])             # seed 1: Black wins a mars
+def test_luck_adjusted_result_of_a_finished_game(seed):
     from nardy_fast.core.record import GameRecord, random_game
-    rec = random_game(seed=7, policy="race")
+    from nardy_fast.engine.luck import luck_summary
+    rec = random_game(seed=seed, policy="race")
     res = rec.result()
     rep = nf.game_report(GameRecord(turns=rec.turns, rules=rec.rules), win_prob=False,
                          analyse=True)
@@ -184,6 +187,10 @@ def test_luck_adjusted_result_of_a_finished_game():
     white = res["points"] * (1 if res["winner"] == "white" else -1)
     assert last["result_white"] == white
     assert last["luck_adjusted_white"] == pytest.approx(white - last["luck_white"])
+    summary = luck_summary(rep)
+    assert summary.loc["white", "result"] == white and summary.loc["black", "result"] == -white
+    assert summary.loc["black", "adjusted_result"] == pytest.approx(
+        -white - summary.loc["black", "net_luck"])
 
 
 def test_vr_with_the_cube_is_unbiased_and_removes_variance():
@@ -195,3 +202,13 @@ def test_vr_with_the_cube_is_unbiased_and_removes_variance():
     assert vr.extra["luck_variance_ratio"] > 1.5       # cubeful equity: the stake x P(win) luck
     se = math.hypot(plain.se_equity, vr.se_equity)
     assert abs(plain.equity - vr.equity) < 4 * se
+
+
+def test_estimator_names():
+    from nardy_fast.engine.policy import Policy
+    from nardy_fast.engine.variance import check_estimator
+    nets = (Policy.of("net"), Policy.of("net"))
+    assert check_estimator("luck:1", nets) == ("luck:1", 1)
+    assert check_estimator("luck", nets) == ("luck", 0)
+    assert check_estimator("luck-net", nets) == ("luck-net", 0)
+    assert check_estimator(False, nets) == ("none", None)
