@@ -1,8 +1,8 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
-build|query``, ``report``, ``analyse``, ``cube``, ``met``, ``train``, ``demo``; ``nardy-fast <command>
---help`` for each.  Bad input gives a
+build|query``, ``report``, ``analyse``, ``cube``, ``met``, ``matches``, ``train``,
+``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
 one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
 """
 from __future__ import annotations

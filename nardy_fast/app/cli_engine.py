@@ -1,16 +1,16 @@
-"""The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``train``,
-``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
+"""The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``matches``,
+``train``, ``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
 from __future__ import annotations
 
 import json
 import sys
 
-from nardy_fast.app._args import (_position, add_command, add_options, add_progress,
-                                  positive_int)
+from nardy_fast.app._args import (POLICY_NAMES, _position, add_command, add_options,
+                                  add_progress, positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS
 
-__all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_train", "cmd_train_luck",
-           "cmd_cube"]
+__all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
+           "cmd_train_luck", "cmd_cube"]
 
 
 def _parser_hint(sub):
@@ -108,6 +108,65 @@ def cmd_met(args):
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def _parser_matches(sub):
+    s = add_command(sub, "matches", cmd_matches,
+                    help="whole matches between two players: the match win rate")
+    for name in ("a", "b"):
+        s.add_argument(name, choices=list(POLICY_NAMES),
+                       help=f"player {name.upper()}: a policy ('net': the shipped net at "
+                            "0-ply, 'net:1', 'net:2', 'greedy', 'random')")
+    s.add_argument("-n", "--matches", type=positive_int, default=100,
+                   help="matches (default 100)")
+    s.add_argument("--length", type=positive_int, default=3, help="points (default 3)")
+    s.add_argument("--cube", action="store_true", help="with the cube (geometric)")
+    s.add_argument("--crawford", action="store_true", help="the Crawford rule (with --cube)")
+    s.add_argument("--money", choices=["a", "b", "both"], default=None,
+                   help="who plays as if for money, the cube too (default: both play at "
+                        "the match score)")
+    add_options(s, "rules", "seed", "json")
+    s.add_argument("-o", "--out", default=None, metavar="DIR",
+                   help="write every match's transcript there (match-0001.mat, ...)")
+    add_progress(s)
+
+
+def cmd_matches(args):
+    """Play whole matches between two players (``simulate_matches``; not the shared-dice
+    strength comparison of single games) and print A's share of matches won with its
+    standard error and 95% interval.  Match m's dice depend only on --seed and m."""
+    import dataclasses
+    import os
+
+    from nardy_fast.core.matchrecord import write_match
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.core.rules import as_rules
+    from nardy_fast.engine.matchplay import simulate_matches
+    rules = as_rules(args.rules)
+    if args.cube and rules.cube is None:
+        rules = dataclasses.replace(rules, cube="geometric")
+    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
+    r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
+                         aware=aware, transcripts=args.out is not None,
+                         progress=sys.stderr.isatty() if args.progress is None
+                         else args.progress)
+    if args.out is not None:
+        os.makedirs(args.out, exist_ok=True)
+        for m, rec in enumerate(r.pop("records"), 1):
+            write_match(rec, os.path.join(args.out, f"match-{m:04d}.mat"))
+    out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),
+           **{k: v for k, v in r.items() if k != "seed"}}
+    out["ci95"] = list(r["ci95"])
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
+          f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: {r['win_rate']:.3f} "
+          f"(SE {r['se_win_rate']:.3f}, 95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) "
+          f"against B ({args.b}{'' if aware[1] else ', money play'})")
+    if args.out is not None:
+        print(f"transcripts in {args.out}")
 
 
 def _parser_train(sub):
@@ -232,5 +291,5 @@ def cmd_cube(args):
           f"stake; the opponent's take point {d['take_point']:.3f}")
 
 
-PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_train, _parser_train_luck,
-           _parser_cube)
+PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,
+           _parser_train_luck, _parser_cube)

@@ -42,6 +42,14 @@ __all__ = ["simulate_matches", "play_one_match"]
 _Z95 = 1.959963984540054
 
 
+def _wilson(k, n, z=_Z95):
+    """Wilson's score interval of a binomial proportion ``k / n``."""
+    p, z2 = k / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 class _PolicyPlayer:
     """A policy (``engine.policy``: ``"net:1"``, ``"greedy"``, ``"random"``, a callable)
     as a match player.  Its moves: a net at its plies (by match winning chances when
@@ -235,7 +243,8 @@ def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=
     -------
     dict
         ``matches``, ``wins_a``, ``win_rate`` (A's share of matches), ``se_win_rate``,
-        ``ci95`` (normal approximation), ``games`` (total), ``mean_games``, ``seed``,
+        ``ci95`` (Wilson's score interval: inside [0, 1], and not empty when every
+        match went one way), ``games`` (total), ``mean_games``, ``seed``,
         and ``records`` when asked.
     """
     if isinstance(n_matches, bool) or not isinstance(n_matches, (int, np.integer)) \
@@ -257,7 +266,7 @@ def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=
     rate = wins / n
     se = math.sqrt(rate * (1 - rate) / n)
     out = {"matches": n, "wins_a": int(wins), "win_rate": rate, "se_win_rate": se,
-           "ci95": (rate - _Z95 * se, rate + _Z95 * se), "games": games,
+           "ci95": _wilson(wins, n), "games": games,
            "mean_games": games / n, "seed": entropy}
     if transcripts:
         out["records"] = records

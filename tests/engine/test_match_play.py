@@ -246,7 +246,13 @@ def test_simulated_win_rate_has_the_binomial_se():
     r = simulate_matches("net", "net", 8, length=1, seed=3, progress=False)
     rate = r["wins_a"] / 8
     assert r["se_win_rate"] == pytest.approx(math.sqrt(rate * (1 - rate) / 8))
-    assert r["ci95"][1] - r["win_rate"] == pytest.approx(1.959964 * r["se_win_rate"])
+    # Wilson's interval: the rate's interval where |rate - q| <= 1.96 sqrt(q (1 - q) / 8)
+    for q in r["ci95"]:
+        assert abs(rate - q) == pytest.approx(1.959964 * math.sqrt(q * (1 - q) / 8))
+    assert r["ci95"][0] < rate < r["ci95"][1] or rate in (0, 1)
+    one_way = simulate_matches("net", "random", 4, length=1, seed=3, progress=False)
+    assert one_way["wins_a"] == 4 and one_way["ci95"][0] < 0.8
+    assert one_way["ci95"][1] == pytest.approx(1.0)
 
 
 def test_wrong_starter_names_the_game(played):
