@@ -98,6 +98,7 @@ TESTS = {
     "study.py": ["test_study.py"],
     "gameloop.py": ["test_gameloop.py", "test_play.py"],
     "policy.py": ["test_rollout.py", "test_match.py"],
+    "export.py": ["test_report.py"],
     # match play
     "matchrules.py": ["test_match_rules.py", "test_met.py"],
     "met.py": ["test_met.py", "test_match_play.py"],
