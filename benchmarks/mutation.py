@@ -65,7 +65,7 @@ TESTS = {
     "bearoff.py": ["test_bearoff.py", "test_race.py"],
     "_dbfile.py": ["test_bearoff.py"],
     "record.py": ["test_record.py", "test_cube_records.py"],
-    "report.py": ["test_report.py", "test_marks.py"],
+    "report.py": ["test_report.py", "test_marks.py", "test_variance_reduction.py"],
     "plot.py": ["test_plot.py"],
     "cli.py": ["test_cli.py"],
     "parallel.py": ["test_parallel.py"],

@@ -174,6 +174,8 @@ def test_win_report_exact_in_the_bearoff():
         assert row["se_equity"] == 0
     with pytest.raises(ValueError, match=r"positions\[0\]"):
         win_report(Position.initial(), method="exact")
+    # method="rollout": rolled out even where the tables reach
+    assert (win_report(ps, method="rollout", n_games=36, seed=1, **FAST)["games"] == 36).all()
 
 
 def test_move_report_ranks_every_legal_move():

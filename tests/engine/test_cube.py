@@ -321,3 +321,48 @@ def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
     assert d["p_win"] == pytest.approx(want, abs=1e-12) and d["method"] == "janowski (pips)"
     with pytest.raises(ValueError, match="probabilities='pip'"):
         nf.cube_decision(pos, probabilities="pip")
+
+
+def _race_record(turns):
+    """A race of six checkers a side (White's 19-24, Black's 19-24), each turn
+    ``(cube actions, dice)`` played by the first legal move."""
+    from nardy_fast.core.record import GameRecord
+    pts = [19, 20, 21, 22, 23, 24]
+    rec = GameRecord(rules=Rules(cube="geometric"), start=race(pts, pts))
+    pos = rec.start
+    for acts, dice in turns:
+        for a in acts:
+            rec.append_cube(*a)
+        move = pos.legal_moves(dice)[0]
+        rec.append(dice, move.steps)
+        pos = pos.play(move)
+    return rec
+
+
+def test_cube_analysis_follows_the_cube_through_the_game():
+    """White plays; Black raises, White takes; Black plays; White (owning the cube at 2)
+    plays; Black (the cube on the other side) plays; the game goes on.  Rows: White's
+    centred cube, Black's raise, White's own cube at 2, and none for Black's last turn
+    (it may not raise) nor for the position after the record (nothing was done there)."""
+    from nardy_fast.analysis.cubereport import cube_analysis
+    rec = _race_record([((), (2, 1)), ((("double", 2), ("take", None)), (2, 1)),
+                        ((), (2, 1)), ((), (2, 1))])
+    assert not rec.final.is_over()
+    a = cube_analysis(rec)
+    assert list(a["turn"]) == [1, 2, 3]
+    assert list(zip(a["side"], a["stake"], a["owner"], a["played"])) == [
+        ("white", 1, "centre", "no double"), ("black", 1, "centre", "double, take"),
+        ("white", 2, "mover", "no double")]
+
+
+def test_cube_error_counts_a_loss_above_a_thousandth():
+    from nardy_fast.analysis.cubereport import cube_error_rates
+    a = pd.DataFrame({"side": ["white", "white", "white", "black", "black"],
+                      "played": ["no double", "double, take", "double, take", "double, pass",
+                                 "double, take"],
+                      "double_loss": [0.0015, 0.0015, 0.0009, 0.0, 0.0],
+                      "take_loss": [0.0, 0.0, 0.0, 0.0015, 0.0015]})
+    r = cube_error_rates(a)
+    assert r.loc["white", "missed_doubles"] == 1 and r.loc["white", "wrong_doubles"] == 1
+    assert r.loc["white", "wrong_passes"] == 1 and r.loc["white", "wrong_takes"] == 1
+    assert r.loc["white", "errors"] == 4 and r.loc["white", "take_decisions"] == 2

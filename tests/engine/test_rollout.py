@@ -3,6 +3,7 @@
 Statistical checks use fixed seeds and compare with 4 standard errors, so a correct
 engine fails them with probability < 1e-4; a wrong one fails them by far.
 """
+import dataclasses
 import math
 import statistics
 
@@ -187,6 +188,17 @@ def test_to_dict_and_frame():
                 "se_equity", "games"):
         assert key in d
     assert isinstance(d["games"], int) and isinstance(d["p_win"], float)
+    # plain Python numbers throughout (numpy's float64 is a float subclass: type, not isinstance)
+    assert all(type(v) in (int, float, str, bool) for k, v in d.items()
+               if not k.startswith("extra_")), {k: type(v) for k, v in d.items()}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.p_win = 1.0
+    # numpy numbers given to an Outcome come out plain too
+    from nardy_fast.core.result import Outcome
+    kw = {f.name: (np.int64(5) if f.name == "games" else np.float64(0.25))
+          for f in dataclasses.fields(Outcome) if f.name not in ("method", "extra")}
+    d = Outcome(method="x", **kw).to_dict()
+    assert all(type(v) in (int, float, str) for v in d.values()), d
     assert r.to_frame().shape[0] == 1
     lo, hi = r.ci95("p_win")
     assert lo < r.p_win < hi

@@ -169,6 +169,7 @@ def test_game_report_luck_columns():
     assert rep["luck_white"].iloc[n - 1] == pytest.approx((signs * rep["luck"].iloc[:n]).sum())
     last = rep.iloc[-1]
     assert math.isnan(last["result_white"])          # 6 turns: the game is not over
+    assert last["luck_white"] == rep["luck_white"].iloc[n - 1]      # the total carried on
     summary = luck_summary(rep)
     assert summary.loc["white", "net_luck"] == pytest.approx(last["luck_white"])
     assert summary.loc["white", "net_luck"] == -summary.loc["black", "net_luck"]
