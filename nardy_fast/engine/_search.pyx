@@ -431,3 +431,5 @@ def _raise(int err):
         raise MemoryError("search: out of memory")
     if err == ERR_OVERFLOW:
         raise RuntimeError("search: successor buffer overflow")
+    if err:
+        raise RuntimeError(f"search: error {err}")

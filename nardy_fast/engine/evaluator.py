@@ -315,9 +315,6 @@ class Evaluator:
                 o.extra.update(mwc=mwc, emg=(2 * mwc - (c[0] + 2 * c0)) / c[0])
         return out
 
-    def _outcome(self, position, plies, exact):
-        return self.outcomes([position], plies, exact)[0]
-
     # -- moves --------------------------------------------------------------------------
     def hint(self, position, dice, plies=0, match=None):
         """Every legal move of ``dice`` ranked by equity (side on roll's view), or with

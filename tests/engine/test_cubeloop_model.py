@@ -214,3 +214,27 @@ def test_c_loop_uses_the_exact_arithmetic_table_where_it_covers():
                                             opp, k, owner, 0.5)
                 assert got["no_double"] == pytest.approx(d["no_double"], abs=1e-12)
                 assert got["double_take"] == pytest.approx(d["double_take"], abs=1e-12)
+
+
+def test_c_pip_estimate_is_cubemodel_pip_probability():
+    """With no P(win) source the C loop decides on the pip-count estimate: its actions at
+    a centred cube are the Python model's on ``cubemodel.pip_probability``, over races
+    from far behind to far ahead (the opponent not home: no exact table)."""
+    rules = Rules(cube="geometric")
+    opp = board({11: 15})                                   # 14 x 15 = 210 pips to go
+    tp = np.array([cm.live_take_point("geometric", k) for k in range(MAX_STAKE + 1)])
+    spec = cm.CubeSettings(False, 1, -1, False, MAX_STAKE, cm.CONTACT_EFFICIENCY,
+                           np.ascontiguousarray(cm.RACE_EFFICIENCY, dtype=np.float64), tp,
+                           None, None)                      # no source: the pips
+    seen = set()
+    for n in range(16):                                     # from 75 to 330 pips
+        mover = board({3: n, 20: 15 - n})
+        pos = nf.Position(mover, opp)
+        p = cm.pip_probability(pos)
+        e = cm.model_equities(p, cm.efficiency(pos), CubeState(1, "centre"), "geometric")
+        if is_tie(e):
+            continue
+        got = _cubeloop.model_point(rules, spec, mover, opp, 1, -1, p)
+        assert got["action"] == expected_action(e), (n, p)
+        seen.add(got["action"])
+    assert {"none", "take", "pass"} <= seen

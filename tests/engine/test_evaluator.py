@@ -241,6 +241,9 @@ def test_bad_plies_and_dice_rejected():
         ev.evaluate(p, plies=7)
     with pytest.raises(ValueError, match="dice"):
         ev.hint(p, (0, 3))
+    for bad in (True, 1.0, "1"):                     # a bool is not a number of plies
+        with pytest.raises(TypeError, match="plies"):
+            ev.best_move(p, (6, 3), plies=bad)
 
 
 # -- the net as a rollout policy ---------------------------------------------------------

@@ -96,3 +96,15 @@ def test_training_can_start_from_a_net_and_resumes_only_from_the_same_start(tmp_
     b = train(tmp_path / "b.nfdb", init=other, **kw)               # not a resume of start
     c = train(tmp_path / "c.nfdb", init=other, **kw)
     np.testing.assert_array_equal(b.net.w1, c.net.w1)
+
+
+def test_strength_checks_and_checkpoints_fall_on_their_counts(tmp_path):
+    """``check_every=32`` with batches of 16: the check against greedy runs after games
+    32 and 64 exactly, and a checkpoint is logged at every ``checkpoint_every``."""
+    logs = []
+    train(tmp_path / "n.nfdb", n_games=64, seed=3, hidden=16, batch=16, threads=1,
+          progress=False, check_every=32, check_games=2, checkpoint_every=16,
+          log=logs.append)
+    checks = [e["games"] for e in logs if "vs_greedy_win_rate" in e]
+    assert checks == [32, 64]
+    assert [e["games"] for e in logs if "seconds" in e] == [16, 32, 48, 64]
