@@ -6,6 +6,8 @@ side's numbering.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import warnings
 
@@ -203,11 +205,18 @@ class Evaluator:
         methods : list of str
             ``"net 0-ply"`` ... or the race method (``"two_sided"``, ``"one_sided"``).
         """
+        vals, methods, _ = self._values(boards, plies, exact, sides)
+        return vals, methods
+
+    def _values(self, boards, plies, exact, sides):
+        """``probabilities`` plus ``{row: Outcome}`` of the rows valued by a race table
+        (their draws, under ``draw_rule``, are in the Outcome, not in the seven values)."""
         b = check_boards(boards)
         plies = _check_plies(plies)
         exact = self.exact if exact is None else bool(exact)
         vals = self._searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
+        races = {}
         if exact:
             db = self._race12()
             for k in np.flatnonzero(~b[:, :, :12].any(axis=(1, 2))):
@@ -221,7 +230,8 @@ class Evaluator:
                     continue
                 vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
                 methods[k] = o.method
-        return vals, methods
+                races[int(k)] = o
+        return vals, methods, races
 
     def equities(self, values):
         """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
@@ -299,19 +309,25 @@ class Evaluator:
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
         live = [k for k, o in enumerate(out) if o is None]
         if live:
-            vals, methods = self.probabilities(
+            vals, methods, races = self._values(
                 np.stack([positions[k].boards for k in live]), plies, exact,
                 [positions[k].side for k in live])
             eqs = self.equities(vals)
-            for k, v, m, e in zip(live, vals, methods, eqs):
+            for j, (k, v, m, e) in enumerate(zip(live, vals, methods, eqs)):
+                if j in races:         # the table's Outcome: its draws and their equity
+                    out[k] = dataclasses.replace(races[j], extra={**races[j].extra,
+                                                                  "plies": int(plies)})
+                    continue
                 d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
                 out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
                                  extra={"plies": int(plies)}, **d)
         if match is not None:
             c0, c = met.coefficients(match)
             c = c.tolist()
+            draw = met.outcome_values(match)["draw"] - c0
             for o in out:              # plain floats: cheaper than numpy for a few rows
-                mwc = c0 + sum(ck * getattr(o, n) for ck, n in zip(c, OUTPUT_NAMES))
+                mwc = c0 + sum(ck * getattr(o, n) for ck, n in zip(c, OUTPUT_NAMES)) \
+                    + o.p_draw * draw
                 o.extra.update(mwc=mwc, emg=(2 * mwc - (c[0] + 2 * c0)) / c[0])
         return out
 

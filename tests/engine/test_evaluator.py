@@ -259,3 +259,26 @@ def test_net_rollouts_are_reproducible_across_workers():
 def test_unknown_policy_rejected():
     with pytest.raises(ValueError, match="policy"):
         nf.rollout(nf.Position.initial(), 10, policy="nett", progress=False)
+
+
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_races_keep_their_draws_under_draw_rule(side):
+    """Under ``draw_rule`` a race valued by the tables keeps its draws: ``evaluate`` is
+    ``race_probabilities`` (P(draw), P(lose), the equity of a draw as 0), and its match
+    winning chance values a draw as a draw (once a draw counted as a loss: an equity of
+    -0.68 for -0.27 here)."""
+    from nardy_fast.engine import met
+    from nardy_fast.tables.race import race_probabilities
+    rules = nf.Rules(draw_rule=True)
+    me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[[18, 19, 20]] = 1
+    opp[[19, 20, 21]] = 1
+    pos = nf.Position.from_boards(me, opp, side)
+    want = race_probabilities(pos, rules)
+    got = Evaluator.default(rules).evaluate(pos)
+    assert want.p_draw > 0.3
+    for name in ("p_win", "p_draw", "p_lose", "p_mars_loss", "equity"):
+        assert getattr(got, name) == pytest.approx(getattr(want, name), abs=1e-12), name
+    state = nf.MatchState(nf.MatchRules(3, rules=rules), (1, 1), side)
+    mwc = Evaluator.default(rules).evaluate(pos, match=state).extra["mwc"]
+    assert mwc == pytest.approx(met.mwc_of_outcome(want, state)[0], abs=1e-12)
