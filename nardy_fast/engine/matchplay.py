@@ -86,7 +86,7 @@ def _player(p, name, rules, rng):
             raise ValueError(f"{name}: the evaluator plays under {mine}, the match under "
                              f"{theirs} (Evaluator.default(rules) or .with_rules(rules))")
         return p if p.rules == rules else p.with_rules(rules)
-    if hasattr(p, "best_move") and not isinstance(p, Policy):
+    if hasattr(p, "best_move"):
         return p
     policy = Policy.of(p, name)
     ev = policy.evaluator or Evaluator.default(rules)
