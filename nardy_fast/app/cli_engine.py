@@ -7,7 +7,7 @@ import sys
 
 from nardy_fast.app._args import (POLICY_NAMES, _position, add_command, add_options,
                                   add_progress, positive_int)
-from nardy_fast.engine.cube import METHODS as CUBE_METHODS
+from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
            "cmd_train_luck", "cmd_cube"]
@@ -86,8 +86,6 @@ def cmd_met(args):
     """Print the match equity table: the chance that the side needing the row's points wins
     against the column's, before the opening roll.  --rollout redoes the rollouts of the
     start it rests on, --write the shipped tables (package data)."""
-    import dataclasses
-
     from nardy_fast.core.matchrules import MatchRules
     from nardy_fast.core.rules import as_rules
     from nardy_fast.engine import met
@@ -97,9 +95,7 @@ def cmd_met(args):
     if args.write:
         met.write_tables()
         print(f"wrote {met.TABLE_FILE}")
-    rules = as_rules(args.rules)
-    if args.cube and rules.cube is None:
-        rules = dataclasses.replace(rules, cube="geometric")
+    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
@@ -135,16 +131,13 @@ def cmd_matches(args):
     """Play whole matches between two players (``simulate_matches``; not the shared-dice
     strength comparison of single games) and print A's share of matches won with its
     standard error and 95% interval.  Match m's dice depend only on --seed and m."""
-    import dataclasses
     import os
 
     from nardy_fast.core.matchrecord import write_match
     from nardy_fast.core.matchrules import MatchRules
     from nardy_fast.core.rules import as_rules
     from nardy_fast.engine.matchplay import simulate_matches
-    rules = as_rules(args.rules)
-    if args.cube and rules.cube is None:
-        rules = dataclasses.replace(rules, cube="geometric")
+    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
     r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,

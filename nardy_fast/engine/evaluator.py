@@ -7,7 +7,6 @@ side's numbering.
 from __future__ import annotations
 
 import dataclasses
-
 import os
 import warnings
 
@@ -27,7 +26,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
 
 __all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
-           "shipped_nets", "shipped_net_for"]
+           "play_rules", "shipped_nets", "shipped_net_for"]
 
 KIND = "evaluation_net"
 ENCODING = 1              # version of the input encoding (_net.pyx)
@@ -40,6 +39,11 @@ DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
 PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
 
 
+def play_rules(rules):
+    """``{field: value}`` of ``rules``' move rules (``PLAY_FIELDS``)."""
+    return {f: getattr(rules, f) for f in PLAY_FIELDS}
+
+
 class RulesFallbackWarning(UserWarning):
     """``Evaluator.default(rules)``: no shipped net was trained under these move rules; a
     net trained under other ones serves them."""
@@ -49,9 +53,8 @@ def shipped_net_for(rules):
     """The file name (in ``DATA``) of the shipped net trained under ``rules``' move rules
     (``PLAY_FIELDS``), or None (``Evaluator.default(rules)`` then falls back to the
     classic net)."""
-    key = [getattr(rules, f) for f in PLAY_FIELDS]
-    return next((f for f, r in shipped_nets().items()
-                 if [getattr(r, f) for f in PLAY_FIELDS] == key), None)
+    key = play_rules(rules)
+    return next((f for f, r in shipped_nets().items() if play_rules(r) == key), None)
 
 
 def shipped_nets():
@@ -142,11 +145,11 @@ class Evaluator:
             name = shipped_net_for(rules)
             if name is None:
                 base = cls.default()
-                trained = {f: getattr(base.rules, f) for f in PLAY_FIELDS}
+                trained = play_rules(base.rules)
                 ev = Evaluator(base.net, rules=rules, meta={**base.meta, "fallback": trained},
                                exact=base.exact, keep=base.keep)
                 warnings.warn(f"Evaluator.default: no shipped net was trained under "
-                              f"{ {f: getattr(rules, f) for f in PLAY_FIELDS} }; the one "
+                              f"{play_rules(rules)}; the one "
                               f"trained under {trained} serves these rules",
                               RulesFallbackWarning, stacklevel=2)
             else:

@@ -78,20 +78,19 @@ class _PolicyPlayer:
 def _player(p, name, rules, rng):
     """The player of ``p`` for a match under ``rules`` (``Rules``); ``rng`` the match's
     generator (a ``"random"`` player draws from a child of it, not from the dice)."""
-    from nardy_fast.engine.evaluator import PLAY_FIELDS, Evaluator
+    from nardy_fast.engine.evaluator import Evaluator, play_rules
     if isinstance(p, Evaluator):
-        mine = {f: getattr(p.rules, f) for f in PLAY_FIELDS}
-        theirs = {f: getattr(rules, f) for f in PLAY_FIELDS}
-        if mine != theirs:
-            raise ValueError(f"{name}: the evaluator plays under {mine}, the match under "
-                             f"{theirs} (Evaluator.default(rules) or .with_rules(rules))")
+        if play_rules(p.rules) != play_rules(rules):
+            raise ValueError(f"{name}: the evaluator plays under {play_rules(p.rules)}, the "
+                             f"match under {play_rules(rules)} (Evaluator.default(rules) or "
+                             ".with_rules(rules))")
         return p if p.rules == rules else p.with_rules(rules)
     if hasattr(p, "best_move"):
         return p
     policy = Policy.of(p, name)
-    ev = policy.evaluator or Evaluator.default(rules)
+    ev = _player(policy.evaluator or Evaluator.default(rules), name, rules, rng)
     if policy.kind == "net" and policy.plies == 0:
-        return _player(ev, name, rules, rng)
+        return ev
     return _PolicyPlayer(policy, ev, rng.spawn(1)[0] if policy.kind == "random" else None)
 
 
@@ -116,15 +115,14 @@ class _Game:
         return MatchState(self.mr, sc, side, self.crawford, cube)
 
 
-def _cube_actions(p, game, aware, x):
+def _cube_actions(p, state, aware, x):
     """``(double_action, take_action)`` (``cubemodel.actions``) for the side on roll's
-    P(win) ``p``: at the match score (``aware``) or by the money model."""
+    P(win) ``p`` at ``state`` (its ``MatchState``): at the match score (``aware``) or by
+    the money model."""
     if aware:
-        d = met.match_cube_decision(p, game.state(), x)
+        d = met.match_cube_decision(p, state, x)
         return d["double_action"], d["take_action"]
-    own = "centre" if game.owner is None else "mover"
-    e = model_equities(p, x, CubeState(game.stake, own), game.mr.rules.cube)
-    return actions(e)[:2]
+    return actions(model_equities(p, x, state.cube, state.rules.rules.cube))[:2]
 
 
 def _cube_turn(game, evs, aware):
@@ -132,18 +130,20 @@ def _cube_turn(game, evs, aware):
     result dict after a drop, else None."""
     pos = game.pos
     if (not game.mr.cube or game.crawford or pos.is_first_turn()
-            or game.owner not in (None, pos.side)
-            or game.stake >= max(game.state().away())):      # a dead cube: no raise
+            or game.owner not in (None, pos.side)):
+        return None
+    state = game.state()
+    if game.stake >= max(state.away()):                 # a dead cube: no raise
         return None
     other = BLACK if pos.side == WHITE else WHITE
     x = efficiency(pos)
     p = evs[pos.side].evaluate(pos).p_win
-    if _cube_actions(p, game, aware[pos.side], x)[0] != "double":
+    if _cube_actions(p, state, aware[pos.side], x)[0] != "double":
         return None
     stake = next_stake(game.mr.rules.cube, game.stake)
     game.rec.append_cube("double", stake)
     q = evs[other].evaluate(pos).p_win               # the taker's own estimate
-    if _cube_actions(q, game, aware[other], x)[1] == "pass":
+    if _cube_actions(q, state, aware[other], x)[1] == "pass":
         game.rec.append_cube("drop")
         return {"winner": pos.side, "kind": "drop", "points": float(game.stake)}
     game.rec.append_cube("take")
