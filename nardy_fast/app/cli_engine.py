@@ -140,12 +140,13 @@ def cmd_matches(args):
     rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
+    if args.out is not None:
+        os.makedirs(args.out, exist_ok=True)            # before the work, not after it
     r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
                          aware=aware, transcripts=args.out is not None,
                          progress=sys.stderr.isatty() if args.progress is None
                          else args.progress)
     if args.out is not None:
-        os.makedirs(args.out, exist_ok=True)
         for m, rec in enumerate(r.pop("records"), 1):
             write_match(rec, os.path.join(args.out, f"match-{m:04d}.mat"))
     out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),

@@ -94,6 +94,15 @@ def _player(p, name, rules, rng):
     return _PolicyPlayer(policy, ev, rng.spawn(1)[0] if policy.kind == "random" else None)
 
 
+def _aware_pair(aware):
+    """``(A's, B's)`` of ``aware``: a bool or a pair of bools; TypeError otherwise."""
+    pair = (aware, aware) if isinstance(aware, bool) else aware
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2
+            and all(isinstance(a, (bool, np.bool_)) for a in pair)):
+        raise TypeError(f"aware={aware!r}: expected True, False or a pair of them (A, B)")
+    return tuple(bool(a) for a in pair)
+
+
 class _Game:
     """One game of a match: the position, the cube and the record."""
 
@@ -190,7 +199,7 @@ def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
     rng = np.random.default_rng(seed)
     players = {names[0]: _player(a, "a", mr.rules, rng),
                names[1]: _player(b, "b", mr.rules, rng)}
-    aware_of = dict(zip(names, (aware, aware) if isinstance(aware, bool) else aware))
+    aware_of = dict(zip(names, _aware_pair(aware)))
     rec = MatchRecord(rules=mr, players=tuple(names))
     score = {n: float(v) for n, v in zip(names, score)}
     starter, crawford_done = None, max(score.values()) == mr.length - 1

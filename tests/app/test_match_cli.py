@@ -55,3 +55,7 @@ def test_cli_matches(tmp_path, capsys):
     assert "cube=geometric" in text and "B (net, money play)" in text
     with pytest.raises(SystemExit):
         build_parser().parse_args(["matches", "net", "gnubg"])
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert main(["matches", "net", "net", "-n", "1", "-o", str(blocked), "--no-progress"]) == 1
+    assert "a-file" in capsys.readouterr().err

@@ -158,6 +158,9 @@ def test_simulate_matches_depends_on_the_seed_only():
     assert a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
     with pytest.raises(ValueError, match="n_matches"):
         simulate_matches("net", "net", 0)
+    for bad in ("yes", (True,), (True, "no"), None):
+        with pytest.raises(TypeError, match="aware="):
+            simulate_matches("net", "net", 1, aware=bad, progress=False)
 
 
 class _Judges:
