@@ -350,3 +350,15 @@ def test_policies_play_matches():
             assert turn.steps == pos.legal_moves(turn.dice)[0].steps
         pos = pos.play(next(m for m in pos.legal_moves(turn.dice) if m.steps == turn.steps))
     assert calls
+
+
+def test_money_owner_does_not_redouble_where_a_centred_cube_would_be_turned():
+    """At P(win) 0.705 and contact efficiency, Janowski's money model doubles a centred
+    cube but does not redouble its own: in a match to 5 (stake 2 is not dead) the money
+    taker, now the owner, does not raise on its next turn."""
+    mr = MatchRules(length=5, rules=CUBE)
+    rec = play_one_match(_Judges(0.705), _Judges(0.705), mr, seed=6, aware=False)
+    cube = rec.games[0].cube
+    assert [c.action for c in cube[:2]] == ["double", "take"]
+    k = cube[1].before
+    assert not [c for c in cube if c.action == "double" and c.before == k + 1]
