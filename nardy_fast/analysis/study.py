@@ -49,8 +49,9 @@ Columns (one row per position, index ``position``: its ID)
 ----------------------------------------------------------
 ``equity`` (points per game, side on roll, under the rules' scoring), ``se_equity``,
 ``n_games`` (games played; 0 when evaluated), the probabilities of ``QUANTITIES`` (per
-game, side on roll before it rolls) each with its standard error ``se_<name>`` (NaN where
-``rollout`` reports none; 0 for evaluations, which have no sampling error),
+game, side on roll before it rolls, each in [0, 1]) each with its standard error
+``se_<name>`` (``Outcome.se_<name>``: every probability has one; 0 for evaluations, which
+have no sampling error; NaN only in stores written before rollouts reported them all),
 ``mean_length`` (plies; NaN when evaluated) and ``method`` (``"rollout"``, ``"net 1-ply"``
 or the exact race table's name).
 """

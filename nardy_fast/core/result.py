@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["Outcome"]
+__all__ = ["Outcome", "PROBABILITIES", "clip_probabilities"]
 
 _Z95 = 1.959963984540054
+# Every probability an Outcome reports; each has its standard error ``se_<name>``.
+PROBABILITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
+                 "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,11 @@ class Outcome:
         Expected points for the side on roll.
     se_p_win, se_p_mars_win, se_p_mars_loss, se_equity : float
         Standard errors of those estimates (0 for exact methods).
+    se_p_lose, se_p_draw, se_p_koks_win, se_p_koks_loss, se_p_home_mars_win, \
+se_p_home_mars_loss : float
+        Standard errors of the other probabilities (0 for exact methods); with these every
+        probability of ``PROBABILITIES`` has its ``se_<name>``.  They follow ``extra`` in
+        the field order, so positional construction is unchanged.
     games : int
         Games played (0 for exact methods).
     mean_length : float
@@ -61,6 +69,12 @@ class Outcome:
     games: int = 0
     mean_length: float = math.nan
     extra: dict = field(default_factory=dict, compare=False)
+    se_p_lose: float = 0.0
+    se_p_draw: float = 0.0
+    se_p_koks_win: float = 0.0
+    se_p_koks_loss: float = 0.0
+    se_p_home_mars_win: float = 0.0
+    se_p_home_mars_loss: float = 0.0
 
     def flipped(self):
         """The same result from the other side's view (wins and losses swapped, equity
@@ -69,16 +83,28 @@ class Outcome:
                        p_mars_loss=self.p_mars_win, equity=-self.equity, method=self.method,
                        p_draw=self.p_draw, p_koks_win=self.p_koks_loss,
                        p_koks_loss=self.p_koks_win, p_home_mars_win=self.p_home_mars_loss,
-                       p_home_mars_loss=self.p_home_mars_win, se_p_win=self.se_p_win,
+                       p_home_mars_loss=self.p_home_mars_win, se_p_win=self.se_p_lose,
                        se_p_mars_win=self.se_p_mars_loss, se_p_mars_loss=self.se_p_mars_win,
                        se_equity=self.se_equity, games=self.games,
-                       mean_length=self.mean_length, extra=dict(self.extra))
+                       mean_length=self.mean_length, extra=dict(self.extra),
+                       se_p_lose=self.se_p_win, se_p_draw=self.se_p_draw,
+                       se_p_koks_win=self.se_p_koks_loss, se_p_koks_loss=self.se_p_koks_win,
+                       se_p_home_mars_win=self.se_p_home_mars_loss,
+                       se_p_home_mars_loss=self.se_p_home_mars_win)
 
     def ci95(self, name="equity"):
-        """Normal-approximation 95% confidence interval ``(low, high)`` of ``p_*`` or equity."""
+        """Normal-approximation 95% confidence interval ``(low, high)`` of ``name``: one of
+        ``PROBABILITIES`` (the interval cut to [0, 1], where every probability lies) or
+        ``"equity"`` (points).  Zero width for exact methods (standard errors 0)."""
+        if name != "equity" and name not in PROBABILITIES:
+            raise ValueError(f"ci95: name={name!r}: expected 'equity' or one of "
+                             + ", ".join(map(repr, PROBABILITIES)))
         value = getattr(self, name)
-        se = getattr(self, "se_" + name, 0.0)
-        return value - _Z95 * se, value + _Z95 * se
+        se = getattr(self, "se_" + name)
+        low, high = value - _Z95 * se, value + _Z95 * se
+        if name == "equity":
+            return low, high
+        return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
 
     def to_dict(self):
         """Plain floats/ints/str; includes ``ci95_p_win`` and ``ci95_equity`` bounds."""
@@ -99,3 +125,44 @@ class Outcome:
         """A one-row pandas DataFrame of ``to_dict()``."""
         import pandas as pd
         return pd.DataFrame([self.to_dict()], index=index)
+
+
+def clip_probabilities(outcome, record=False):
+    """``outcome`` with every probability of ``PROBABILITIES`` cut to [0, 1].
+
+    Estimates can leave the range: a variance-reduced mean subtracts each game's luck, so
+    a small probability can come out negative (``nardy_fast.engine.variance`` measures the
+    bias of cutting), and sums of table values can exceed 1 by a rounding step.  The cut
+    is the nearest point of [0, 1], so it never moves an estimate away from the true
+    probability, which lies in [0, 1].  The equity and the standard errors are kept as
+    they are (the equity stays unbiased; an error bar of the raw estimate is conservative
+    for the cut one).
+
+    Parameters
+    ----------
+    outcome : Outcome
+    record : bool
+        Name the probabilities cut by more than rounding (1e-12) in
+        ``extra["clipped"]`` (comma-separated; ``""`` for none).
+
+    Returns
+    -------
+    Outcome
+        The same object when nothing was cut and ``record`` is False.
+    """
+    from dataclasses import replace
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"outcome: expected an Outcome, got {type(outcome).__name__}")
+    changes, cut = {}, []
+    for name in PROBABILITIES:
+        v = getattr(outcome, name)
+        if v != v:                                   # NaN: no estimate, left alone
+            continue
+        c = min(max(v, 0.0), 1.0)
+        if c != v:
+            changes[name] = c
+            if abs(c - v) > 1e-12:
+                cut.append(name)
+    if record:
+        changes["extra"] = {**outcome.extra, "clipped": ",".join(cut)}
+    return replace(outcome, **changes) if changes else outcome

@@ -41,7 +41,7 @@ from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play
 from nardy_fast.core._state import finished_reason
 from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
-from nardy_fast.engine.variance import check_estimator
+from nardy_fast.engine.variance import check_estimator, keep_in_range
 from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET, default_luck_net
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
@@ -58,6 +58,9 @@ DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 FILTER_WINDOW = 0.08
 _NQ = len(QUANTITIES)
 _Q = {name: i for i, name in enumerate(QUANTITIES)}
+# the standard errors beyond se_p_win, se_p_mars_win, se_p_mars_loss and se_equity
+_MORE_SE = ("p_lose", "p_draw", "p_koks_win", "p_koks_loss", "p_home_mars_win",
+            "p_home_mars_loss")
 
 
 # ----------------------------------------------------------------------------------------
@@ -384,7 +387,7 @@ def _outcome(tally, truncated, extra, plan=None):
                                           if var[q["equity"]] > 0 else math.nan)
     if plan is not None and plan.cube is not None:
         extra.update(_cube_extra(plan, mean))
-    return Outcome(
+    out = Outcome(
         p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
         p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
         equity=float(mean[q["equity"]]), method="rollout", p_draw=float(mean[q["p_draw"]]),
@@ -393,7 +396,9 @@ def _outcome(tally, truncated, extra, plan=None):
         p_home_mars_loss=float(mean[q["p_home_mars_loss"]]),
         se_p_win=float(se[q["p_win"]]), se_p_mars_win=float(se[q["p_mars_win"]]),
         se_p_mars_loss=float(se[q["p_mars_loss"]]), se_equity=float(se[q["equity"]]),
-        games=int(n), mean_length=float(mean[q["plies"]]), extra=extra)
+        games=int(n), mean_length=float(mean[q["plies"]]), extra=extra,
+        **{"se_" + name: float(se[q[name]]) for name in _MORE_SE})
+    return keep_in_range(out)
 
 
 def _extra(plan, workers, client, interrupted):

@@ -46,10 +46,35 @@ the exact luck cuts the variance about 5 times but makes the games 20 times slow
 (median efficiency 1.36 over 120 positions), so ``"luck-net"`` is the default at 0-ply;
 at 1-ply the exact luck is nearly free (median efficiency 5.5) and beats the luck net as
 the fallback where no look-ahead exists, so ``"luck"`` is the default there.
+
+Probabilities kept in [0, 1]
+----------------------------
+A reduced per-game value ``result - luck`` can be negative (or above 1), so the mean of a
+small probability can come out below 0, e.g. P(koks win) = -0.0008 from 1,000 games.
+No probability outside [0, 1] is reported: ``keep_in_range`` cuts each reduced
+probability to [0, 1] (``core.result.clip_probabilities``) and names the ones it cut in
+``extra["clipped"]``.  The equity is not cut (it has no bound to keep), so it stays
+exactly unbiased, and the standard errors are those of the uncut means.
+
+The cut probability is biased only where the uncut mean can leave the range, that is
+within a few standard errors of 0 or 1, and only a little: the cut moves an estimate
+towards the true value, never away (``|cut(x) - p| <= |x - p|`` for every ``p`` in [0, 1]),
+so its error is never larger, game set by game set; its bias at the lower end is
+``E[max(0, -x)]``, which for a normal mean ``x`` of true value ``p >= 0`` and standard
+error ``s`` is ``s * phi(p/s) - p * Phi(-p/s) <= s / sqrt(2 pi) = 0.40 s`` (largest at
+``p = 0``), and the same at the upper end.  Measured (``benchmarks/bench_clip.py``,
+``benchmarks/RESULTS.md``): 120 reduced rollouts of 1,000 games (seeds 1-120, luck net)
+of the position where P(koks win) came out -0.0008: the cut acted in 24 of them, on
+P(koks win) only; it moved the mean P(koks win) from 0.000986 to 0.001109, a bias of
+0.000124 (SE 0.000028), 0.10 of one rollout's standard error (0.0012), within the bound
+above; the equity was the same in all 120.
 """
 from __future__ import annotations
 
-__all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator"]
+from nardy_fast.core.result import clip_probabilities
+
+__all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator",
+           "keep_in_range"]
 
 ESTIMATORS = ("none", "luck", "luck:K", "luck-net")
 # "luck:K": the luck of the first K random rolls; "luck-net": of every roll, its per-roll
@@ -93,3 +118,11 @@ def check_estimator(vr, policies):
             f"so both sides must play a net policy ('net', 'net:1', 'net:2' or an "
             f"Evaluator); policy {bad.name!r} cannot serve it")
     return vr, k
+
+
+def keep_in_range(outcome):
+    """``outcome`` (a rollout's Outcome) with every probability cut to [0, 1] and the
+    names of those cut by more than rounding in ``extra["clipped"]`` (``""``: none); the
+    equity and the standard errors unchanged.  Why and how small the bias is: the module
+    docstring, "Probabilities kept in [0, 1]"."""
+    return clip_probabilities(outcome, record=True)

@@ -1,0 +1,74 @@
+"""Rollouts report every probability inside [0, 1] with its standard error (issue 26,
+items 8 and 9); the equity of a variance-reduced rollout is not touched by the cut."""
+import math
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.core.result import PROBABILITIES
+from nardy_fast.engine import rollout as rollout_mod
+
+FAST = dict(workers=1, progress=False)
+# The issue's case: P(koks win) came out -0.000755 from 1,000 variance-reduced games.
+NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
+
+
+@pytest.fixture(scope="module")
+def raw_and_reported():
+    raw = []
+    keep = rollout_mod.keep_in_range
+
+    def spy(o):
+        raw.append(o)
+        return keep(o)
+
+    rollout_mod.keep_in_range = spy
+    try:
+        reported = nf.rollout(NEAR_ZERO, 1000, seed=3, **FAST)
+    finally:
+        rollout_mod.keep_in_range = keep
+    return (raw[0] if raw else None), reported
+
+
+def test_the_issue_case_has_a_negative_reduced_mean(raw_and_reported):
+    """The case exercises the cut: the uncut variance-reduced mean is below 0."""
+    raw, _ = raw_and_reported
+    assert raw.extra["estimator"] != "none" and raw.p_koks_win < 0
+
+
+def test_no_probability_outside_0_1_is_reported(raw_and_reported):
+    raw, o = raw_and_reported
+    for name in PROBABILITIES:
+        assert 0.0 <= getattr(o, name) <= 1.0, name
+    for name in PROBABILITIES:
+        assert getattr(o, name) == min(max(getattr(raw, name), 0.0), 1.0), name
+    assert "p_koks_win" in o.extra["clipped"].split(",")
+    d = o.to_dict()
+    assert all(0.0 <= d[name] <= 1.0 for name in PROBABILITIES)
+    assert 0.0 <= d["ci95_p_win_low"] <= d["ci95_p_win_high"] <= 1.0
+
+
+def test_the_equity_and_errors_are_not_cut(raw_and_reported):
+    raw, o = raw_and_reported
+    assert o.equity == raw.equity
+    assert all(getattr(o, "se_" + n) == getattr(raw, "se_" + n) for n in PROBABILITIES)
+
+
+def test_every_probability_of_a_rollout_has_a_standard_error():
+    """Plain games played out, the draw rule on: each probability is a mean of 0/1
+    values, so its standard error is close to the binomial sqrt(p (1 - p) / (n - 1)): the
+    stratified formula removes the between-strata part (smaller), and its 36 strata's
+    n_h - 1 denominators can make it larger by at most sqrt((n - 1) / (n - 36))."""
+    n = 2592
+    o = nf.rollout(nf.Position.initial(), n, policy="random", seed=5, truncate=None,
+                   rules=nf.Rules(draw_rule=True), variance_reduction=False, **FAST)
+    for name in ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss"):
+        p = getattr(o, name)
+        assert 0 < p < 1, name
+        binomial = math.sqrt(p * (1 - p) / (n - 1))
+        se = getattr(o, "se_" + name)
+        assert 0.8 * binomial < se <= binomial * math.sqrt((n - 1) / (n - 36)), name
+        lo, hi = o.ci95(name)
+        assert lo < p < hi
+    # P(lose) is not 1 - P(win) under the draw rule, so its SE is its own
+    assert o.se_p_lose != o.se_p_win
