@@ -24,20 +24,29 @@ function                      draws
 import numpy as np
 
 from nardy_fast.core.diagram import new_axes, plot_board, save_figure  # noqa: F401 (re-exported)
+from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
 
 __all__ = ["plot_board", "race_chart", "bearoff_distribution", "convergence_chart",
            "game_chart", "save_figure"]
 
+# race_chart: one marker per kind of method (core.methods.method_kind); rollouts: crosses
+_MARKERS = {"exact": "o", "approximation": "^", "net": "s"}
+_KIND_ORDER = {"exact": 0, "approximation": 1, "net": 2, "rollout": 3}
+
 
 def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=None):
     """P(win) and P(mars win) of the side on roll against ``x`` (default the pip
     difference, mover minus opponent) from a ``report.race_report`` frame.
 
-    Exact rows (bear-off database) are dots, rollout rows crosses with 95% error bars;
-    a line joins the mean of each ``x`` bin (``bins``: an int or edges; default about
-    12 bins).  ``cube`` (``"geometric"`` or ``"arithmetic"``) overlays the doubling window
+    Each row is drawn and labelled by how it was obtained (``core.methods.method_label``
+    of its ``method``): exact rows (two-sided or mars table) are dots, the one-sided
+    approximation triangles, the net squares (one legend entry per method, e.g.
+    ``net 0-ply``; the legend says "exact" only for exact rows), rollout rows crosses
+    with 95% error bars (1.96 SE); a line joins the
+    mean of each ``x`` bin over all rows (``bins``: an int or edges; default about 12
+    bins), with its own legend entry.  ``cube`` (``"geometric"`` or ``"arithmetic"``) overlays the doubling window
     of a centred cube at stake 1 (``cube.doubling_window``): P(win) from the double point
     to the opponent's pass point shaded as "double, take", above it "double, pass", for
     the cube efficiency ``efficiency`` (default: the race value at the frame's median
@@ -48,23 +57,32 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
             raise ValueError(f"race_chart: the frame has no {col!r} column "
                              "(use report.race_report)")
     ax = new_axes(ax)
-    exact = frame["method"] != "rollout"
+    kinds = frame["method"].astype(str).map(method_kind)
+    labels = frame["method"].astype(str).map(
+        lambda m: method_kind(m) if method_kind(m) in ("exact", "rollout") else method_label(m))
     for col, colour, label in (("p_win", "C0", "P(win)"), ("p_mars_win", "C3", "P(mars win)")):
-        if exact.any():
-            ax.scatter(frame.loc[exact, x], frame.loc[exact, col], s=12, color=colour,
-                       alpha=0.5, label=f"{label}, exact")
-        if (~exact).any():
-            se = frame.loc[~exact, "se_" + col] if "se_" + col in frame else None
-            ax.errorbar(frame.loc[~exact, x], frame.loc[~exact, col],
-                        yerr=None if se is None else 1.96 * se, fmt="x", ms=4,
-                        color=colour, alpha=0.6, elinewidth=0.8, label=f"{label}, rollout")
+        for name in sorted(labels.unique(), key=lambda n: (_KIND_ORDER.get(
+                kinds[labels == n].iloc[0], 9), n)):
+            rows = labels == name
+            kind = kinds[rows].iloc[0]
+            if kind == "rollout":
+                se = frame.loc[rows, "se_" + col] if "se_" + col in frame else None
+                ax.errorbar(frame.loc[rows, x], frame.loc[rows, col],
+                            yerr=None if se is None else 1.96 * se, fmt="x", ms=4,
+                            color=colour, alpha=0.6, elinewidth=0.8,
+                            label=f"{label}, {name}")
+            else:
+                ax.scatter(frame.loc[rows, x], frame.loc[rows, col], s=12, color=colour,
+                           alpha=0.5, marker=_MARKERS.get(kind, "D"),
+                           label=f"{label}, {name}")
         if len(frame) >= 4:
             nb = bins if bins is not None else min(12, max(2, len(frame) // 8))
             edges = np.histogram_bin_edges(frame[x], bins=nb)
             idx = np.clip(np.digitize(frame[x], edges) - 1, 0, len(edges) - 2)
             g = frame.groupby(idx)
             centres = g[x].mean()
-            ax.plot(centres, g[col].mean(), color=colour, lw=1.5)
+            ax.plot(centres, g[col].mean(), color=colour, lw=1.5,
+                    label=f"{label}, mean of each bin (all rows)")
     if cube is not None:
         if efficiency is None:
             if "pips_mover" in frame.columns and len(frame):

@@ -196,7 +196,8 @@ def _parser_bearoff(sub):
                         "is the same for any number)")
     add_options(b, "rules")
     b = add_command(bsub, "query", cmd_bearoff_query,
-                    help="EPC and exact race probabilities of positions")
+                    help="EPC and race probabilities of positions (exact, or the "
+                         "one-sided approximation where no exact table covers the race)")
     b.add_argument("positions", nargs="+", help="position IDs")
     add_options(b, "rules", "json")
 
@@ -226,8 +227,9 @@ def cmd_bearoff_build(args):
 
 
 def cmd_bearoff_query(args):
-    """For each position: mean turns and EPC of each side that is all home, and the exact
-    race probabilities when both are."""
+    """For each position: mean turns and EPC of each side that is all home, and the race
+    probabilities when both are: exact from the two-sided or mars table, else the one-sided
+    approximation, each labelled by ``core.methods.method_label``."""
     from nardy_fast.tables import bearoff
     from nardy_fast.core.position import PIPS_PER_ROLL
 
@@ -263,9 +265,10 @@ def cmd_bearoff_query(args):
                 print(f"  {name:8s}: mean turns {row[f'mean_turns_{name}']:.4f}, "
                       f"EPC {row[f'epc_{name}']:.2f}")
         if "p_win" in row:
-            print(f"  exact ({row['method']}): P(win) {row['p_win']:.6f}  P(mars win) "
+            from nardy_fast.core.methods import method_label
+            print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}  P(mars win) "
                   f"{row['p_mars_win']:.6f}  P(mars loss) {row['p_mars_loss']:.6f}  "
-                  f"equity {row['equity']:+.6f}")
+                  f"equity {row['equity']:+.6f} points")
 
 
 def _read_ids(path):

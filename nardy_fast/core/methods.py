@@ -8,7 +8,7 @@ in its own ``method`` (``Outcome.method``, a report's column, a cube decision's 
 """
 import warnings
 
-__all__ = ["METHODS", "check_method"]
+__all__ = ["METHODS", "check_method", "method_kind", "method_label"]
 
 METHODS = {
     "auto": "the function picks: an exact table where one covers the position, else its "
@@ -38,3 +38,41 @@ def check_method(method, accepted, renamed=None, stacklevel=3):
         raise ValueError(f"method={method!r}: expected one of "
                          + ", ".join(map(repr, accepted)))
     return method
+
+
+# How each served ``method`` (a result's own, not an argument) was obtained, and its name
+# for people: what a table, a chart or a page shows beside the numbers.
+_SERVED = {
+    "two_sided": ("exact", "exact (two-sided table)"),
+    "exact": ("exact", "exact"),
+    "final": ("exact", "exact (game over)"),
+    "final (last turn)": ("exact", "exact (last turn)"),
+    "one_sided": ("approximation", "one-sided approximation"),
+    "one_sided12": ("approximation", "one-sided approximation (race database)"),
+    "janowski": ("approximation", "cube model (Janowski)"),
+    "zadeh": ("approximation", "match cube model (Zadeh)"),
+    "rollout": ("rollout", "rollout"),
+}
+
+
+def method_kind(method):
+    """What kind of value a result's ``method`` names: ``"exact"`` (a table solved
+    exactly, or a finished game), ``"approximation"`` (a formula known to err a little:
+    the one-sided convolution, the cube models), ``"net"`` (the evaluator, ``"net
+    N-ply"``), ``"rollout"`` (Monte Carlo, with standard errors) or ``"other"``."""
+    if not isinstance(method, str):
+        raise TypeError(f"method={method!r}: expected a str")
+    if method in _SERVED:
+        return _SERVED[method][0]
+    if method == "net" or method.startswith("net "):
+        return "net"
+    return "other"
+
+
+def method_label(method):
+    """The name of a result's ``method`` for people: ``"exact (two-sided table)"``,
+    ``"one-sided approximation"``, ``"net 0-ply"``, ``"rollout"``, ...; an approximation
+    is never called exact.  Unknown names come back as they are."""
+    if method_kind(method) in ("net", "other"):
+        return method
+    return _SERVED[method][1]

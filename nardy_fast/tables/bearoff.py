@@ -4,7 +4,8 @@ the mars extension (a side with all 15 checkers against one with a few).
 Once all of a side's checkers are in its home (points 19-24), nothing can block it, and
 its bear-off is backgammon's one-sided bear-off (rule book sections 5 and 6).  The tables
 here are exact (float64, computed by the Cython solvers ``_onesided``, ``_twosided`` and ``_mars``) and depend on
-no rule variant.
+no rule variant.  Race probabilities convolved from two one-sided distributions are not:
+they are the "one-sided approximation" (``nardy_fast.tables.onesided``).
 
 Board convention
 ----------------

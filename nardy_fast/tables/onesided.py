@@ -3,6 +3,13 @@
 Built by the C solver ``_onesided.pyx``; boards and indices as in ``nardy_fast.tables.bearoff``
 (which re-exports ``OneSided``).  ``RULES_META`` is the rules note every bear-off database
 file records.
+
+What is exact here is each board's distribution of turns under the play that minimises
+its expected turns.  Winning chances convolved from two such distributions
+(``race.race_probabilities``' ``method="one_sided"``) are an approximation, named
+"one-sided approximation" wherever it is shown (``core.methods.method_label``): the two
+sides' bear-offs are not independent and the best play depends on the opponent
+(``nardy_fast.tables.race`` measures the error against the exact tables).
 """
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.methods import check_method
 from nardy_fast.core.position import WHITE, Position
-from nardy_fast.core.result import Outcome
+from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
@@ -233,6 +233,7 @@ def race_probabilities(position, rules=None, databases=None, method="auto"):
     oin = rules.points("oin")
     mars = rules.points("home_mars")          # every mars of a race is a home mars
     equity = (oin * (p_win - p_mw) + mars * p_mw) - (oin * (p_lose - p_ml) + mars * p_ml)
-    return Outcome(p_win=p_win, p_mars_win=p_mw, p_lose=p_lose, p_mars_loss=p_ml,
-                   equity=float(equity), method=used, p_draw=p_draw,
-                   p_home_mars_win=p_mw, p_home_mars_loss=p_ml, extra=extra)
+    # sums of the tables' float64 terms can pass 1 by a rounding step: cut to [0, 1]
+    return clip_probabilities(Outcome(
+        p_win=p_win, p_mars_win=p_mw, p_lose=p_lose, p_mars_loss=p_ml, equity=float(equity),
+        method=used, p_draw=p_draw, p_home_mars_win=p_mw, p_home_mars_loss=p_ml, extra=extra))
