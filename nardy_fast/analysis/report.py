@@ -34,7 +34,8 @@ p_mars_win/_loss       prob.   winning / losing by mars (koks and home mars incl
 p_koks_*, p_home_mars_*  prob. the mars refinements (``scoring="extended"`` only)
 p_draw                 prob.   a draw (``draw_rule=True`` only)
 equity                 points  expected points for the mover under the rules' scoring
-se_*                   --      standard error of that estimate (0 for exact methods)
+se_*                   --      standard error of that estimate, one per probability shown
+                               and the equity (0 for exact methods)
 ci95_*_low/_high       --      normal 95% confidence bounds of ``p_win`` and ``equity``
 games                  games   games rolled out (0 for exact methods)
 move                   --      the steps of a move, ``"1/7 7/11"`` (mover's numbering)
@@ -296,7 +297,8 @@ def _outcome_columns(rules):
         cols += _EXT
     if rules.draw_rule:
         cols.append("p_draw")
-    return cols + ["equity"] + _SE + _CI + ["games"]
+    more = ["se_" + c for c in cols if "se_" + c not in _SE]     # every probability's SE
+    return cols + ["equity"] + _SE + more + _CI + ["games"]
 
 
 def _outcome_row(o, rules):
