@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.nardy_fast-installed
 SHARED ?= ../shared
 
-.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick
+.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick browser
 
 all: build
 
@@ -38,6 +38,11 @@ test-fast: build
 # tests that import its module (benchmarks/mutation.py --quick): a few minutes.
 mutate-quick: build
 	nice -n 10 $(PY) benchmarks/mutation.py --quick 12 --budget 300 --timeout 240
+
+# Headless Chromium for the analysis page's browser test (installed with apt-get only when
+# no Chromium is found; the test is skipped without one, and fails without one under CI=true).
+browser:
+	.ci/install-browser
 
 demo: build
 	$(PY) -m nardy_fast.app.demo

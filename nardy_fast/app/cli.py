@@ -372,6 +372,10 @@ def _parser_analyse(sub):
     add_rollout_options(s, 200)
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar over the turns")
+    s.add_argument("--html", metavar="OUT.html", default=None,
+                   help="also write the analysis as one self-contained HTML page: the "
+                        "board before every turn, marks, equity lost, best moves, cube "
+                        "decisions, the winning-chance graph, luck and error rates")
 
 
 def _analyse_match(args):
@@ -381,11 +385,26 @@ def _analyse_match(args):
                                     truncate=_truncate(args), progress=args.progress)
     er = matchreport.match_error_rates(rep)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    _write_page(args, rep)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         files = _save_both(report, rep, args.out, "match_analysis")
         files.append(report.save(er, os.path.join(args.out, "match_error_rates.csv")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+def _write_page(args, frame):
+    """``--html``: the analysis ``frame`` as a page (``analysis.page.to_html``)."""
+    if not args.html:
+        return
+    from nardy_fast.analysis.page import to_html
+    from nardy_fast.core.matchrecord import looks_like_match, read_match
+    from nardy_fast.core.record import read_record
+
+    with open(args.record, encoding="utf-8", errors="replace") as f:
+        record = (read_match if looks_like_match(f.read(4096)) else read_record)(args.record)
+    to_html(frame, args.html, record=record)
+    print(f"\nwrote the analysis page {args.html}")
 
 
 def cmd_analyse(args):
@@ -418,6 +437,7 @@ def cmd_analyse(args):
     er = report.error_rates(gr)
     print()
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    _write_page(args, gr)
     if args.out:
         from nardy_fast.analysis import plot
         os.makedirs(args.out, exist_ok=True)

@@ -12,7 +12,7 @@ import os
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core.position import BLACK, WHITE, as_position
 
-__all__ = ["plot_board", "board_png", "save_figure", "new_axes"]
+__all__ = ["plot_board", "board_png", "board_svg", "save_figure", "new_axes"]
 
 _WHITE_FILL, _BLACK_FILL = "#f7f3e8", "#2b2b2b"
 _BOARD, _DARK, _LIGHT = "#e3c79f", "#9c5b2e", "#f4e2c2"
@@ -129,6 +129,35 @@ def board_png(position, dpi=80):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     return buf.getvalue()
+
+
+def board_svg(position, cube=None, id_prefix="b"):
+    """``plot_board(position, cube=cube)`` as an inline SVG element (text, no XML header).
+
+    The same drawing as ``board_png``; text stays text (``svg.fonttype = "none"``), and
+    every ``id`` of the drawing (and each reference to it) starts with ``id_prefix`` so
+    that several boards can share one HTML page.  No pyplot state is touched.
+    """
+    import re
+
+    import matplotlib
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    if not isinstance(id_prefix, str) or not re.fullmatch(r"[A-Za-z][\w-]*", id_prefix):
+        raise ValueError(f"id_prefix={id_prefix!r}: expected a letter, then letters, "
+                         "digits, '_' or '-'")
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nardy_fast"}):
+        fig = Figure(figsize=(7.5, 5.2))
+        FigureCanvasSVG(fig)
+        plot_board(position, ax=fig.add_subplot(111), cube=cube)
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", bbox_inches="tight")
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.S)
+    text = re.sub(r'id="([^"]+)"', rf'id="{id_prefix}-\1"', text)
+    return re.sub(r'(url\(#|href="#)([^")]+)', rf"\1{id_prefix}-\2", text)
 
 
 # -- race chart -------------------------------------------------------------------------

@@ -1,0 +1,266 @@
+"""The analysed game or match as one HTML page (nardy_fast.analysis.page): one board per
+turn, the graph, the totals, nothing fetched from elsewhere; rendered by a real browser
+(headless Chromium) when one is installed (``make browser``), and required under CI."""
+import os
+import re
+import shutil
+import struct
+import subprocess
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nardy_fast.analysis.page import to_html
+from nardy_fast.analysis.report import MARKS, game_report
+from nardy_fast.app.cli import main
+from nardy_fast.core.record import random_game, write_record
+
+
+class Page(HTMLParser):
+    """Every element as (tag, attrs, classes), and the text."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.elements, self.stack, self.text = [], [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
+                              tuple(self.stack)))
+        if tag not in ("meta", "br", "img", "link", "input"):
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
+                              tuple(self.stack)))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def by_class(self, name, tag=None):
+        return [e for e in self.elements if name in e[2] and (tag is None or e[0] == tag)]
+
+
+@pytest.fixture(scope="module")
+def game():
+    record = random_game(seed=3, max_turns=12)
+    return record, game_report(record, analyse=True, seed=1)
+
+
+@pytest.fixture(scope="module")
+def page(game):
+    record, report = game
+    return to_html(report, record=record)
+
+
+def played(report):
+    return report[report["move"] != ""]
+
+
+def test_one_board_per_turn_played(game, page):
+    _, report = game
+    p = Page(page)
+    n = len(played(report))
+    assert len(p.by_class("decision", "article")) == n
+    boards = p.by_class("board", "div")
+    assert len(boards) == n
+    # each board holds one inline SVG drawing: the svg elements under a board div
+    svgs = [e for e in p.elements if e[0] == "svg" and "div" in e[3]
+            and "graph-svg" not in e[2]]
+    assert len(svgs) == n
+    ids = [e[1]["id"] for e in p.elements if "id" in e[1]]
+    assert len(ids) == len(set(ids)), "ids repeat between the inline drawings"
+
+
+def test_the_graph_has_a_point_per_turn_and_a_dot_per_mark(game, page):
+    _, report = game
+    p = Page(page)
+    assert len(p.by_class("graph", "figure")) == 1
+    line = [e for e in p.elements if e[0] == "polyline"]
+    assert len(line) == 1
+    points = line[0][1]["points"].split()
+    assert len(points) == int(report["p_win_white"].notna().sum())
+    ys = np.array([float(q.split(",")[1]) for q in points])
+    # the y coordinate falls as White's chance rises: the same order as the report's values
+    assert (np.argsort(-ys, kind="stable")
+            == np.argsort(report["p_win_white"].to_numpy(), kind="stable")).all()
+    assert len(p.by_class("graph-mark")) == int((report["mark"] != "").sum())
+
+
+def test_moves_marks_losses_and_best_moves(game, page):
+    _, report = game
+    text = re.sub(r"\s+", " ", " ".join(Page(page).text))
+    for _, r in played(report).iterrows():
+        if r["n_moves"] > 1:
+            assert f"equity lost {r['equity_loss']:.3f} points of {r['n_moves']} legal moves" \
+                in text
+        if r["best_move"] != r["move"]:
+            assert f"best: {r['best_move']}" in text
+    marks = [e for e in Page(page).by_class("mark", "span")]
+    assert len(marks) == int((played(report)["mark"] != "").sum())
+
+
+def test_totals_per_player(game, page):
+    """Each player's row: turns, decisions, marks, equity lost, error rate and luck,
+    recomputed here from the report's columns."""
+    _, report = game
+    p = Page(page)
+    table = p.by_class("totals", "table")
+    assert table
+    text = " ".join(p.text)
+    for side, g in played(report).groupby("side"):
+        dec = g[g["n_moves"] > 1]
+        lost = dec["equity_loss"].sum()
+        marks = " / ".join(str(int((dec["mark"] == m).sum())) for m, _ in MARKS)
+        row = (f"{g['player'].iloc[0]} ({side}) {len(g)} {len(dec)} {marks} {lost:.3f} "
+               f"{1000 * lost / len(dec):.1f} {g['luck'].sum():+.3f}")
+        assert row in re.sub(r"\s+", " ", text), row
+
+
+def test_no_cube_section_says_so(page):
+    assert "No cube in these rules." in page
+
+
+def test_self_contained(page):
+    """Nothing is fetched: no script, style sheet, image or frame, and every link points
+    inside the page."""
+    p = Page(page)
+    assert not [e for e in p.elements if e[0] in ("script", "link", "img", "iframe",
+                                                   "object", "embed")]
+    for tag, attrs, _, _ in p.elements:
+        assert "src" not in attrs, tag
+        for k in ("href", "xlink:href"):
+            assert k not in attrs or attrs[k].startswith("#"), (tag, attrs[k])
+    assert 'name="viewport"' in page
+
+
+def test_a_match_page_shows_the_score_before_each_game(game):
+    """A match-shaped frame (two games at given scores): a section per game under its
+    score, the match totals per player name."""
+    _, report = game
+    other = game_report(random_game(seed=4, max_turns=8), analyse=True, seed=2)
+    frames = []
+    for k, (g, score) in enumerate(((report, (0, 0)), (other, (1, 2))), 1):
+        f = g.copy()
+        f.insert(0, "game", k)
+        f.insert(1, "score_white", score[0])
+        f.insert(2, "score_black", score[1])
+        frames.append(f)
+    match = pd.concat(frames, ignore_index=True)
+    p = Page(to_html(match, title="A match"))
+    assert len(p.by_class("game", "section")) == 2
+    assert len(p.by_class("graph", "figure")) == 2
+    assert len(p.by_class("board", "div")) == len(played(match))
+    scores = [e for e in p.by_class("score")]
+    assert len(scores) == 2
+    text = re.sub(r"\s+", " ", " ".join(p.text))
+    assert "Score before the game: random (White) 0, random (Black) 0" in text
+    assert "Score before the game: random (White) 1, random (Black) 2" in text
+    assert "Match totals" in text and "lost (EMG)" in text
+
+
+def test_bad_input_is_named(game):
+    record, report = game
+    with pytest.raises(TypeError, match="report"):
+        to_html(report.to_dict())
+    with pytest.raises(ValueError, match="'mark'"):
+        to_html(report.drop(columns=["mark"]))
+    with pytest.raises(TypeError, match="record"):
+        to_html(report, record="game.txt")
+
+
+def test_written_atomically(game, tmp_path):
+    record, report = game
+    out = tmp_path / "g.html"
+    text = to_html(report, out, record=record)
+    assert out.read_text(encoding="utf-8") == text
+    assert os.listdir(tmp_path) == ["g.html"]
+
+
+def test_cli_analyse_html(game, tmp_path, capsys):
+    record, report = game
+    path = tmp_path / "g.txt"
+    write_record(record, path)
+    out = tmp_path / "page.html"
+    assert main(["analyse", str(path), "--html", str(out), "--seed", "1"]) in (0, None)
+    assert "wrote the analysis page" in capsys.readouterr().out
+    p = Page(out.read_text(encoding="utf-8"))
+    assert len(p.by_class("board", "div")) == len(played(report))
+
+
+# -- the real browser -----------------------------------------------------------------------
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("CI") == "true":
+        pytest.fail("no Chromium found under CI: .ci/install-browser (make browser) "
+                    "installs it")
+    pytest.skip("no Chromium found (chromium, chromium-browser or google-chrome): "
+                "run `make browser` to install it")
+
+
+def run_browser(tmp_path, *args):
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+
+def png_size(data):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_headless_chromium_renders_the_page(game, tmp_path):
+    record, report = game
+    page_path = tmp_path / "game.html"
+    to_html(report, page_path, record=record)
+    shot = tmp_path / "phone.png"
+    r = run_browser(tmp_path, "--window-size=412,1600", f"--screenshot={shot}",
+                    page_path.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "net::ERR" not in r.stderr and "Failed to load resource" not in r.stderr
+    data = shot.read_bytes()
+    assert png_size(data) == (412, 1600)                 # a phone-sized screenshot
+    from matplotlib.image import imread
+    pixels = imread(str(shot))[..., :3]
+    dark = (pixels.mean(axis=2) < 0.5).mean()
+    assert 0.01 < dark < 0.6, dark                       # drawn, not blank nor black
+    # the DOM as the browser built it holds every board, the graph and the totals
+    r = run_browser(tmp_path, "--dump-dom", page_path.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    dom = Page(r.stdout)
+    assert len(dom.by_class("board", "div")) == len(played(report))
+    assert len(dom.by_class("graph", "figure")) == 1
+    assert dom.by_class("totals", "table")
+
+
+@pytest.mark.slow
+def test_cli_analyse_html_of_a_match(tmp_path, capsys):
+    """A real match transcript through ``nardy-fast analyse --html``: a section per game
+    under the score the transcript gives before it, one board per turn of every game."""
+    from nardy_fast.core.matchrecord import write_match
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.engine.matchplay import play_one_match
+    record = play_one_match("greedy", "greedy", rules=MatchRules(length=1), seed=5,
+                            names=("Ann", "Bob"))
+    path = tmp_path / "m.mat"
+    write_match(record, path)
+    out = tmp_path / "m.html"
+    assert main(["analyse", str(path), "--html", str(out), "--seed", "1"]) in (0, None)
+    p = Page(out.read_text(encoding="utf-8"))
+    assert len(p.by_class("game", "section")) == len(record.games)
+    assert len(p.by_class("board", "div")) == sum(len(g.turns) for g in record.games)
+    text = re.sub(r"\s+", " ", " ".join(p.text))
+    for game, score in zip(record.games, record.scores):
+        assert (f"Score before the game: {game.white} (White) {score[game.white]:g}, "
+                f"{game.black} (Black) {score[game.black]:g}") in text
