@@ -29,7 +29,7 @@ import os
 
 import pandas as pd
 
-from nardy_fast.analysis.report import MARKS, error_rates
+from nardy_fast.analysis.report import MARKS, error_rates, with_cube_columns
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core.diagram import board_svg
 from nardy_fast.core.matchrecord import MatchRecord
@@ -217,6 +217,12 @@ def _decision(r, uid, cube, match):
         if r["best_move"] != r["move"]:
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'
                         "</span></div>")
+    played_cube = r.get("cube_played")
+    if isinstance(played_cube, str) and played_cube:
+        lost = float(r.get("cube_loss", 0.0)) + float(r.get("take_loss", 0.0))
+        text.append(f'<div class="cube-decision">cube: {_esc(played_cube)}; proper '
+                    f'{_esc(r.get("cube_proper", ""))}; lost {_num(lost, "{:.3f}")} '
+                    f"{unit}</div>")
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
                 f'{_num(float(r["p_win_white"] if r["side"] == "white" else 1 - r["p_win_white"]), "{:.1%}")}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
@@ -265,8 +271,10 @@ def to_html(report, path=None, title=None, record=None):
     title : str or None
         The page's title (default: "Game analysis" or "Match analysis").
     record : GameRecord, MatchRecord or None
-        The record the report was made from: its cube states are drawn on the boards,
-        and its cube actions listed when the report has no cube columns.
+        The record the report was made from: its cube states are drawn on the boards.
+        A game under rules with a cube whose report has no cube columns has its cube
+        decisions judged here (``report.with_cube_columns``: the evaluator's cubeless
+        probabilities); at a match without them the cube actions played are listed.
 
     Returns
     -------
@@ -289,6 +297,9 @@ def to_html(report, path=None, title=None, record=None):
         raise TypeError("record: a match report needs its MatchRecord, got a GameRecord")
     if not match and isinstance(record, MatchRecord):
         raise TypeError("record: a game report needs its GameRecord, got a MatchRecord")
+    if (not match and record is not None and record.rules.cube is not None
+            and "cube_played" not in report.columns):
+        report = with_cube_columns(report, record)        # judge the cube decisions too
     title = title if title is not None else ("Match analysis" if match else "Game analysis")
     body = [f"<h1>{_esc(title)}</h1>"]
     if match:

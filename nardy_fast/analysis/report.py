@@ -72,6 +72,7 @@ from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
+           "with_cube_columns",
            "evaluate_many", "mark", "MARKS", "METHODS",
            "save", "to_csv", "to_parquet", "to_html"]
 
@@ -515,12 +516,20 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         bar.close()
     frame = _frame(rows)
     if cube:
-        from nardy_fast.analysis.cubereport import cube_analysis
-        ca = cube_analysis(record, cube_probabilities, n_games=n_games, seed=seed)
-        ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
-        ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
-        frame = frame.join(ca, on="turn")
+        frame = with_cube_columns(frame, record, cube_probabilities, n_games=n_games,
+                                  seed=seed)
     return _seeded(frame, seed)
+
+
+def with_cube_columns(frame, record, cube_probabilities=None, n_games=200, seed=None):
+    """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
+    columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
+    ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
+    from nardy_fast.analysis.cubereport import cube_analysis
+    ca = cube_analysis(record, cube_probabilities, n_games=n_games, seed=seed)
+    ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
+    ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+    return frame.join(ca, on="turn")
 
 
 def _luck_columns(record):

@@ -264,3 +264,27 @@ def test_cli_analyse_html_of_a_match(tmp_path, capsys):
     for game, score in zip(record.games, record.scores):
         assert (f"Score before the game: {game.white} (White) {score[game.white]:g}, "
                 f"{game.black} (Black) {score[game.black]:g}") in text
+
+
+def test_cube_decisions_of_a_game_with_the_cube():
+    """Under rules with a cube: a row per cube decision in the cube table and a cube line
+    in each such turn; a report made without cube columns is judged from its record, the
+    same as game_report(..., cube=True)."""
+    import nardy_fast as nf
+    record = random_game(seed=3, max_turns=14, rules=nf.Rules(cube="geometric"))
+    judged = game_report(record, analyse=True, seed=1, cube=True)
+    decided = judged["cube_played"].apply(lambda v: isinstance(v, str) and v != "")
+    assert decided.any()
+    p = Page(to_html(judged, record=record))
+    rows = [e for e in p.elements if e[0] == "tr" and "table" in e[3]]
+    cube_table = p.by_class("cube", "table")
+    assert len(cube_table) == 1
+    assert len(p.by_class("cube-decision")) == int(decided.sum())
+    text = re.sub(r"\s+", " ", " ".join(p.text))
+    for _, r in judged[decided].iterrows():
+        assert (f"cube: {r['cube_played']}; proper {r['cube_proper']}; lost "
+                f"{r['cube_loss'] + r['take_loss']:.3f} points") in text
+    plain = game_report(record, analyse=True, seed=1)
+    assert "cube_played" not in plain.columns
+    assert to_html(plain, record=record) == to_html(judged, record=record)
+    assert rows
