@@ -55,24 +55,24 @@ _SERVED = {
 }
 
 
-def method_kind(method):
-    """What kind of value a result's ``method`` names: ``"exact"`` (a table solved
+def method_kind(name):
+    """What kind of value ``name``, a result's ``method``, names: ``"exact"`` (a table solved
     exactly, or a finished game), ``"approximation"`` (a formula known to err a little:
     the one-sided convolution, the cube models), ``"net"`` (the evaluator, ``"net
     N-ply"``), ``"rollout"`` (Monte Carlo, with standard errors) or ``"other"``."""
-    if not isinstance(method, str):
-        raise TypeError(f"method={method!r}: expected a str")
-    if method in _SERVED:
-        return _SERVED[method][0]
-    if method == "net" or method.startswith("net "):
+    if not isinstance(name, str):
+        raise TypeError(f"method name {name!r}: expected a str")
+    if name in _SERVED:
+        return _SERVED[name][0]
+    if name == "net" or name.startswith("net "):
         return "net"
     return "other"
 
 
-def method_label(method):
-    """The name of a result's ``method`` for people: ``"exact (two-sided table)"``,
+def method_label(name):
+    """The name for people of ``name``, a result's ``method``: ``"exact (two-sided table)"``,
     ``"one-sided approximation"``, ``"net 0-ply"``, ``"rollout"``, ...; an approximation
     is never called exact.  Unknown names come back as they are."""
-    if method_kind(method) in ("net", "other"):
-        return method
-    return _SERVED[method][1]
+    if method_kind(name) in ("net", "other"):
+        return name
+    return _SERVED[name][1]

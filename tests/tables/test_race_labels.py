@@ -31,7 +31,7 @@ def test_labels_never_call_an_approximation_exact():
         assert "exact" not in method_label(m), m
     assert method_label("one_sided") == "one-sided approximation"
     assert method_label("net 1-ply") == "net 1-ply"
-    with pytest.raises(TypeError, match="method"):
+    with pytest.raises(TypeError, match="method name"):
         method_kind(None)
 
 
