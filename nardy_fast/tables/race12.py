@@ -37,7 +37,7 @@ from nardy_fast.core._progress import progress_callback
 from nardy_fast.core._resources import check_disk, check_memory
 from nardy_fast.core.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
-from nardy_fast.core.result import Outcome
+from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["Race12", "race12", "race12_probabilities", "supports", "n_race_boards",
@@ -277,7 +277,7 @@ def race12_probabilities(position, rules=None, db=None):
     oin, mars, home = (rules.points(k) for k in ("oin", "mars", "home_mars"))
     equity = (oin * (w - mw) + mars * (mw - hw) + home * hw
               - oin * (lose - ml) - mars * (ml - hl) - home * hl)
-    return Outcome(p_win=w, p_mars_win=mw, p_lose=lose, p_mars_loss=ml,
-                   equity=float(equity), method=METHOD, p_draw=draw,
-                   p_home_mars_win=hw, p_home_mars_loss=hl,
-                   extra={"checkers": tuple(int(v) for v in position.boards.sum(axis=1))})
+    return clip_probabilities(Outcome(   # a sum of float64 terms can pass 1 by a rounding step
+        p_win=w, p_mars_win=mw, p_lose=lose, p_mars_loss=ml, equity=float(equity),
+        method=METHOD, p_draw=draw, p_home_mars_win=hw, p_home_mars_loss=hl,
+        extra={"checkers": tuple(int(v) for v in position.boards.sum(axis=1))}))
