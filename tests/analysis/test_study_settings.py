@@ -94,13 +94,19 @@ def test_a_study_row_is_the_rollout_with_its_setting(tmp_path, default_rows, nam
     assert again[list(COLS)].equals(frame[list(COLS)])
 
 
-@pytest.mark.parametrize("plies", [0, 1])
-def test_a_net_study_row_is_the_evaluation_at_its_depth(tmp_path, plies):
-    frame = nf.study(IDS, 0, store=tmp_path / "s", method="net", plies=plies, **FAST)
-    ev = nf.Evaluator.default()
+@pytest.mark.parametrize("plies, rules", [(0, None), (1, None),
+                                           (0, nf.Rules(scoring="extended"))])
+def test_a_net_study_row_is_the_evaluation_at_its_depth(tmp_path, plies, rules):
+    frame = nf.study(IDS, 0, store=tmp_path / "s", method="net", plies=plies, rules=rules,
+                     **FAST)
+    ev = nf.Evaluator.default(rules)
     for pid in IDS:
         o = ev.evaluate(nf.Position.from_id(pid), plies=plies)
         row = frame.loc[pid]
         for q in ("equity",) + QUANTITIES:
             assert row[q] == pytest.approx(getattr(o, q), abs=1e-12), (plies, pid, q)
         assert row["method"] == o.method
+    # the depth and the scoring change these evaluations (else dropping them would pass)
+    plain = nf.Evaluator.default().evaluate(nf.Position.from_id(IDS[0]), plies=0)
+    if plies or rules is not None:
+        assert frame.loc[IDS[0], "equity"] != pytest.approx(plain.equity, abs=1e-6)
