@@ -210,3 +210,30 @@ def test_draw_rule_against_the_game_tree(db7, side):
         assert got.p_draw == pytest.approx(draw, abs=QUANTISED), (a6, b6, side)
         assert got.p_win == pytest.approx(win, abs=QUANTISED), (a6, b6, side)
         assert got.p_lose == pytest.approx(lose, abs=QUANTISED), (a6, b6, side)
+
+
+@pytest.mark.parametrize("draw_rule", [False, True])
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_truncated_rollout_plies_follow_the_ply_order(db7, monkeypatch, draw_rule, side):
+    """A rollout truncated by the database (every game at once) reports the expected
+    length of the race: the ply on which it ends by the rule book's ply order (Black's
+    last turn under the draw rule is one more ply), over the sides' turn counts."""
+    monkeypatch.setattr(race12, "race12", lambda build=False, progress=True: db7)
+    rules = nf.Rules(draw_rule=draw_rule)
+    for a, b in outer_races(23, 4):
+        pos = nf.Position.from_boards(a, b, side)
+        r = nf.rollout(pos, 36, seed=1, truncate="race12", rules=rules, workers=1,
+                       progress=False)
+        assert r.extra["games_truncated"] == 36
+        px, py = db7.distribution(a), db7.distribution(b)
+        plies = 0.0
+        for tx, ty in itertools.product(range(len(px)), range(len(py))):
+            x_first = 2 * tx - 1 < 2 * ty
+            if x_first:
+                end = 2 * tx if draw_rule and side == "white" else 2 * tx - 1
+            else:
+                end = 2 * ty + 1 if draw_rule and side == "black" else 2 * ty
+            plies += px[tx] * py[ty] * end
+        assert r.mean_length == pytest.approx(plies, abs=1e-9), (a[16:], b[16:])
+        want = race12.race12_probabilities(pos, rules, db=db7)
+        assert r.p_draw == pytest.approx(want.p_draw, abs=1e-12)
