@@ -155,3 +155,71 @@ def test_plain_games_subtract_nothing(ev):
     got = games(Y_MARS, 12, vr="none")
     for g in got:
         assert set(np.round(g, 12)) <= {0.0, 1.0, 2.0, 3.0, 4.0}, g
+
+
+def flipped(o):
+    """The eight outputs of Outcome ``o`` (side on roll's view) from the other side's."""
+    return [o.p_lose, o.p_mars_loss, o.p_koks_loss, o.p_home_mars_loss, o.p_mars_win,
+            o.p_koks_win, o.p_home_mars_win, -o.equity]
+
+
+def loss_cases(x_board, y_board, ev):
+    """As ``cases`` with the roles turned: the side on roll (x) has 15 checkers and loses;
+    the other (y, 3 checkers on its last point) bears off all with a double on its first
+    roll, else on its second; x's own second roll (counted, random) decides which kind of
+    mars it loses.  Every (first, second, third roll) case's reduced values."""
+    start = nf.Position.from_boards(x_board, y_board, "white")
+    out = []
+
+    def best(pos, roll):
+        after = [pos.play(mv) for mv in pos.legal_moves(roll, RULES)]
+        outs = ev.outcomes(after)                 # the other side's view
+        k = min(range(len(after)), key=lambda k: outs[k].equity)
+        return after[k], outs[k]
+
+    def luck_of(vals):
+        vals = np.array(vals)
+        return vals - WEIGHTS @ vals
+
+    for r1 in ROLLS:
+        s1, _ = best(start, r1)                   # y on roll
+        after2 = [best(s1, r2) for r2 in ROLLS]
+        luck2 = luck_of([[getattr(o, q) for q in OUTPUTS] for _, o in after2])  # x's view
+        for k2, (s2, _) in enumerate(after2):
+            if s2.is_over():                      # y bore off all three: x loses now
+                lk = [dict(zip(OUTPUTS, luck2[k2]))]
+                res = result(False, kind_of(s2.mover))
+                out.append(_reduced(res, lk))
+                continue
+            assert s2.opponent.sum() == 1         # y ends on its next roll, whatever it is
+            after3 = [best(s2, r3) for r3 in ROLLS]
+            luck3 = luck_of([flipped(o) for _, o in after3])
+            for k3, (s3, _) in enumerate(after3):
+                assert not s3.is_over()
+                lk = [dict(zip(OUTPUTS, luck2[k2])), dict(zip(OUTPUTS, luck3[k3]))]
+                out.append(_reduced(result(False, kind_of(s3.opponent)), lk))
+    return np.array(out)
+
+
+def _reduced(res, lucks):
+    red = {q: res[q] - sum(lk[q] for lk in lucks) for q in OUTPUTS}
+    red["p_lose"] = res["p_lose"] + sum(lk["p_win"] for lk in lucks)
+    return [red[q] for q in Q]
+
+
+def test_each_lost_game_is_its_result_less_its_own_luck(ev):
+    x_board, y_board = board({13: 1, 24: 14}), X
+    want = loss_cases(x_board, y_board, ev)
+    pos = nf.Position.from_boards(x_board, y_board, "white")
+    prev = np.zeros(len(Q))
+    kinds = set()
+    for k in range(1, 31):
+        o = rollout(pos, k, seed=5, rules=RULES, truncate=None, variance_reduction="luck",
+                    workers=1, progress=False)
+        tot = np.array([getattr(o, q) for q in Q]) * k
+        g, prev = tot - prev, tot
+        err = np.abs(want - g).max(axis=1)
+        j = int(np.argmin(err))
+        assert err[j] < 2e-6, (dict(zip(Q, g)), dict(zip(Q, want[j])))
+        kinds.add(tuple(np.round(want[j, 5:8], 3)))
+    assert len(kinds) >= 3                        # the losses reached differ in kind
