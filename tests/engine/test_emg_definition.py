@@ -139,3 +139,59 @@ def test_draws_count_at_their_score():
             assert o.extra["mwc"] == pytest.approx(mwc, abs=1e-9), (score, side)
             assert o.extra["emg"] == pytest.approx((2 * mwc - (w + lo)) / (w - lo),
                                                    abs=1e-9), (score, side)
+
+
+def _mover_view(o):
+    """An Outcome of the position after a move (the opponent on roll) from the mover's
+    side: wins and losses exchanged (no draws in these positions)."""
+    from types import SimpleNamespace
+    return SimpleNamespace(p_win=o.p_lose, p_lose=o.p_win, p_mars_win=o.p_mars_loss,
+                           p_mars_loss=o.p_mars_win, p_koks_win=o.p_koks_loss,
+                           p_koks_loss=o.p_koks_win, p_home_mars_win=o.p_home_mars_loss,
+                           p_home_mars_loss=o.p_home_mars_win)
+
+
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_best_move_at_a_score_has_the_highest_match_chance(ev, side):
+    """``best_move(match=)`` at 0-ply: the legal move whose resulting position has the
+    highest match winning chance by definition (the table, each kind at its score)."""
+    mr = MatchRules(length=LENGTH, starter="opening_roll", rules=nf.Rules(scoring="extended"))
+    m = met.match_equity_table(LENGTH, rules=mr)
+    points = {k: int(mr.rules.points(k)) for k in met.KINDS}
+    rng = np.random.default_rng(8)
+    for pos in positions(side):
+        state = MatchState(mr, (3, 1), side)
+        for _ in range(3):
+            dice = tuple(int(d) for d in rng.integers(1, 7, 2))
+            moves = pos.legal_moves(dice, mr.rules)
+            outs = ev.outcomes([pos.play(mv) for mv in moves])
+            chances = [by_definition(_mover_view(o), m, state.away(), points)[0]
+                       for o in outs]
+            best = ev.best_move(pos, dice, match=state)
+            assert chances[[mv.board for mv in moves].index(best.board)] == pytest.approx(
+                max(chances), abs=1e-9), (side, dice)
+
+
+def test_hint_at_a_score_one_ply_rows_by_definition(ev):
+    """``hint(match=, plies=1)``: each row's match chance is the table's value of its own
+    probabilities; the rows searched at 1 ply come first, best first, and their
+    probabilities are those of the same moves searched at 1 ply for money."""
+    mr = MatchRules(length=LENGTH, starter="opening_roll", rules=nf.Rules(scoring="extended"))
+    m = met.match_equity_table(LENGTH, rules=mr)
+    points = {k: int(mr.rules.points(k)) for k in met.KINDS}
+    pos = positions("white")[1]
+    state = MatchState(mr, (3, 1), "white")
+    rows = ev.hint(pos, (6, 5), plies=1, match=state)
+    money = ev.hint(pos, (6, 5), plies=1).set_index("move")
+    deep = rows[rows["plies"] == 1]
+    assert len(deep) >= 2 and (rows["plies"].iloc[:len(deep)] == 1).all()
+    assert list(deep["mwc"]) == sorted(deep["mwc"], reverse=True)
+    from types import SimpleNamespace
+    for _, r in rows.iterrows():
+        o = SimpleNamespace(p_lose=1.0 - r["p_win"], **{k: r[k] for k in (
+            "p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
+            "p_koks_loss", "p_home_mars_loss")})
+        assert r["mwc"] == pytest.approx(by_definition(o, m, state.away(), points)[0],
+                                         abs=1e-7)           # rows of float32 values
+        if r["plies"] == 1 and money.loc[r["move"], "plies"] == 1:
+            assert r["p_win"] == pytest.approx(money.loc[r["move"], "p_win"], abs=1e-9)
