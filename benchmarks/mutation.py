@@ -37,6 +37,7 @@ style job, not part of ``make test``; on a shared machine run it niced::
     python benchmarks/mutation.py --only rollout.py:17       # one mutant by its number
     python benchmarks/mutation.py --quick                    # before you stop (make mutate-quick)
     nice -n 15 python benchmarks/mutation.py --semantic --per-module 10 met.py  # semantic
+    python benchmarks/mutation.py --semantic --kind drop-kwarg --per-module 3 study.py
 
 The sample depends only on ``--seed`` and the module's text: candidate ``k`` of a module is
 the ``k``-th in source order, and ``--only module:k`` replays it.  Modules are named by
@@ -622,6 +623,9 @@ def main(argv=None):
     p.add_argument("--semantic", action="store_true",
                    help="draw semantic mutants (swap, sibling, drop-kwarg) instead of the "
                         "one-token operator ones")
+    p.add_argument("--kind", choices=("swap", "sibling", "drop-kwarg"),
+                   help="with --semantic: sample only mutants of this kind (their numbers "
+                        "stay those of the full list)")
     p.add_argument("--fast", action="store_true",
                    help="leave out the tests marked slow (-m 'not slow')")
     p.add_argument("--quick", nargs="?", type=int, const=12, default=None, metavar="N",
@@ -652,6 +656,8 @@ def main(argv=None):
             p.error(f"{module}: unknown module (expected one of {', '.join(TESTS)})")
         cands = (semantic_candidates if args.semantic else candidates)(
             module_path(ROOT, module))
+        if args.kind:
+            cands = [c for c in cands if c.get("kind") == args.kind]
         if args.only:
             ks = {int(o.split(":")[1]) for o in args.only if o.split(":")[0] == module}
             plan[module] = [c for c in cands if c["id"] in ks]
