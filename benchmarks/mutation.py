@@ -14,6 +14,20 @@ candidates of each module is run, each against the fast test files of that modul
   save time; a mutant that does not build is reported as such and not counted), the tests
   run, and the original extension is put back.
 
+Semantic mutants (``--semantic``), the mistakes of a developer rather than of a typist,
+drawn from the same tokens (each is numbered in its own list, ``--only`` replays it under
+``--semantic``):
+
+- *swap*: two different names, or two different numeric indices inside ``[...]``, of one
+  line exchanged (``ties(a, b, 1)`` -> ``ties(b, a, 1)``, ``out[4]`` / ``out[5]``);
+- *sibling*: a name replaced by a sibling that the module also uses (names that differ in
+  one character, ``sw`` / ``sl``, ``mw`` / ``ml``, or by a word of ``SIBLING_WORDS``,
+  ``p_win`` / ``p_lose``, ``"white"`` / ``"black"``); a string compared with ``==``,
+  ``!=`` or ``in`` replaced by another string the module compares; ``is None`` /
+  ``== "none"`` (and ``is not None`` / ``!= "none"``) exchanged;
+- *drop-kwarg*: a keyword argument left out of a call (``rollout(..., seed=seed)`` ->
+  ``rollout(...)``), so that a setting never reaches its callee.
+
 A mutant is *killed* when the tests fail (or exceed ``--timeout``), *survived* when they
 pass.  The score of a module is killed / (killed + survived).  The run is a benchmark-
 style job, not part of ``make test``; on a shared machine run it niced::
@@ -22,6 +36,8 @@ style job, not part of ``make test``; on a shared machine run it niced::
     python benchmarks/mutation.py --list rollout.py          # the candidates, not run
     python benchmarks/mutation.py --only rollout.py:17       # one mutant by its number
     python benchmarks/mutation.py --quick                    # before you stop (make mutate-quick)
+    nice -n 15 python benchmarks/mutation.py --semantic --per-module 10 met.py  # semantic
+    python benchmarks/mutation.py --semantic --kind drop-kwarg --per-module 3 study.py
 
 The sample depends only on ``--seed`` and the module's text: candidate ``k`` of a module is
 the ``k``-th in source order, and ``--only module:k`` replays it.  Modules are named by
@@ -81,11 +97,11 @@ TESTS = {
                     "test_selfplay_targets.py"],
     "_selfplay.pyx": ["test_selfplay_targets.py", "test_train.py"],
     "_match.pyx": ["test_match.py", "test_hand_figures.py"],
-    "evaluator.py": ["test_evaluator.py", "test_search_choice.py",
+    "evaluator.py": ["test_evaluator.py", "test_search_choice.py", "test_emg_definition.py",
                      "test_extended_equity.py", "test_hand_figures.py"],
     "train.py": ["test_train.py", "test_selfplay_targets.py", "test_hand_figures.py"],
     "match.py": ["test_match.py", "test_hand_figures.py"],
-    "cube.py": ["test_cube.py", "test_hand_figures.py"],
+    "cube.py": ["test_cube.py", "test_hand_figures.py", "test_cube_at_score.py"],
     "cubemodel.py": ["test_cube.py", "test_cubeloop_model.py", "test_hand_figures.py"],
     "cubestate.py": ["test_cube.py", "test_cube_records.py", "test_record.py"],
     "cubereport.py": ["test_cube.py"],
@@ -93,16 +109,20 @@ TESTS = {
     "_cuberace.pyx": ["test_cuberace.py"],
     "_cubeloop.pyx": ["test_cubeloop_model.py", "test_cube.py"],
     # variance reduction, studies, the game loop, policies
-    "variance.py": ["test_variance_reduction.py", "test_lucknet.py"],
+    "variance.py": ["test_variance_reduction.py", "test_lucknet.py", "test_vr_by_quantity.py"],
     "luck.py": ["test_variance_reduction.py", "test_report.py"],
-    "study.py": ["test_study.py"],
+    "study.py": ["test_study.py", "test_study_settings.py"],
     "gameloop.py": ["test_gameloop.py", "test_play.py"],
     "policy.py": ["test_rollout.py", "test_match.py"],
     "export.py": ["test_report.py"],
     # match play
     "matchrules.py": ["test_match_rules.py", "test_met.py"],
-    "met.py": ["test_met.py", "test_match_play.py"],
-    "matchplay.py": ["test_match_play.py"],
+    "met.py": ["test_met.py", "test_match_play.py", "test_emg_definition.py",
+               "test_crawford_states.py"],
+    "matchplay.py": ["test_match_play.py", "test_crawford_states.py"],
+    # the no-contact race database
+    "race12.py": ["test_race12.py", "test_race12_kinds.py"],
+    "_race12.pyx": ["test_race12_kinds.py"],
     "matchrecord.py": ["test_match_play.py", "test_match_rules.py", "test_match_cli.py"],
     "matchreport.py": ["test_match_cli.py", "test_match_play.py"],
 }
@@ -193,6 +213,255 @@ def candidates(path: Path):
         if new == "":                                     # "not x" -> "x"
             text = line[:col] + line[ecol:].lstrip(" ")
         out.append(dict(line=row, col=col, old=s, new=new, text=text))
+    if not pyx:                                           # drop what does not compile
+        ok = []
+        for m in out:
+            mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
+            try:
+                compile(mutated, str(path), "exec")
+            except SyntaxError:
+                continue
+            ok.append(m)
+        out = ok
+    for k, m in enumerate(out):
+        m["id"] = k
+    return out
+
+
+# word pairs whose exchange inside a name gives a sibling (kept only if the module uses it)
+SIBLING_WORDS = (("win", "loss"), ("win", "lose"), ("white", "black"), ("mover", "opponent"),
+                 ("min", "max"), ("lo", "hi"), ("first", "last"), ("before", "after"),
+                 ("live", "dead"), ("post", "crawford"), ("cubeful", "cubeless"))
+# one-letter names that pair up (x / y: the two sides, i / j: their scores, ...)
+SIBLING_LETTERS = (("x", "y"), ("i", "j"), ("a", "b"), ("u", "v"), ("w", "lo"))
+_KEYWORDS = {"and", "or", "not", "in", "is", "if", "else", "elif", "for", "while", "def",
+             "return", "None", "True", "False", "lambda", "with", "as", "import", "from",
+             "class", "try", "except", "finally", "raise", "yield", "pass", "break",
+             "continue", "del", "global", "nonlocal", "assert", "async", "await", "cdef",
+             "cpdef", "nogil", "noexcept", "self", "print", "range", "len", "float", "int",
+             "str", "bool", "dict", "list", "tuple", "set", "min", "max", "abs", "sum",
+             "round", "isinstance", "getattr", "super", "type", "object", "np", "math",
+             "const", "inline", "ctypedef", "cimport", "include", "gil"} | C_TYPES
+
+
+def _code_tokens(src, pyx):
+    """The tokens of ``src`` with ``(index, token)``, docstrings and comments excluded."""
+    toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    out = []
+    for i, tok in enumerate(toks):
+        if tok.type == tokenize.STRING:
+            prev = toks[i - 1] if i else None
+            if prev is None or prev.type in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT,
+                                             tokenize.DEDENT):
+                continue                                  # a docstring or bare string
+        out.append(tok)
+    return toks, out
+
+
+def _line_ok(lines, row, pyx, skip):
+    line = lines[row - 1]
+    if "no mutate" in line:
+        return False
+    return not (pyx and (PYX_SKIP.match(line) or row in skip))
+
+
+def _plain_name(toks, i):
+    """A variable-like name: not a keyword/builtin, not an attribute, not called, not
+    declared (after ``def``/``class``), not a keyword argument's name."""
+    tok = toks[i]
+    if tok.type != tokenize.NAME or tok.string in _KEYWORDS:
+        return False
+    prev = toks[i - 1].string if i else ""
+    nxt = toks[i + 1].string if i + 1 < len(toks) else ""
+    if prev in (".", "def", "class", "import", "as", "cimport") or nxt in ("(", "="):
+        return False
+    return True
+
+
+def semantic_candidates(path: Path):
+    """Every semantic mutant of ``path`` (module docstring): dicts with line, col, old,
+    new, text and kind."""
+    src = path.read_text(encoding="utf-8")
+    lines = io.StringIO(src).readlines()
+    pyx = path.suffix == ".pyx"
+    skip = _declaration_lines(lines) if pyx else set()
+    toks, code = _code_tokens(src, pyx)
+    names = {t.string for t in toks if t.type == tokenize.NAME}
+    imported = set()                                     # module names: never siblings
+    for m in re.finditer(r"^\s*(?:from\s+\S+\s+)?c?import\s+([^#\n]+)", src, re.M):
+        imported |= {w.split(" as ")[-1].strip(" ()") for w in m.group(1).split(",")}
+    # the strings compared with one name (``x == "a"``, ``x in ("a", "b")``): a vocabulary
+    vocab = {}
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.STRING or i < 2 or tok.string[:1] in "fbrFBR":
+            continue
+        if toks[i - 1].string in ("==", "!="):
+            vocab.setdefault(toks[i - 2].string, set()).add(tok.string)
+        elif toks[i - 1].string in ("(", ",", "{", "["):
+            k = i - 1
+            while k > 0 and toks[k].string in ("(", ",", "{", "[") or \
+                    toks[k].type == tokenize.STRING:
+                k -= 1
+            if toks[k].string == "in" and k >= 1:
+                vocab.setdefault(toks[k - 1].string, set()).add(tok.string)
+
+    def compared_with(i):
+        """The vocabulary of the comparison the string at ``i`` sits in, or None."""
+        if toks[i - 1].string in ("==", "!="):
+            return vocab.get(toks[i - 2].string)
+        k = i - 1
+        while k > 0 and (toks[k].string in ("(", ",", "{", "[")
+                         or toks[k].type == tokenize.STRING):
+            k -= 1
+        if toks[k].string == "in" and k >= 1 and toks[i - 1].string in ("(", ",", "{", "["):
+            return vocab.get(toks[k - 1].string)
+        return None
+
+    def one_apart(n, s):
+        return (len(n) == len(s) >= 2 and n != s and n not in _KEYWORDS
+                and n not in imported and s not in imported
+                and not (n.isupper() or s.isupper()) and not n[-1].isdigit()
+                and [p != q for p, q in zip(n, s)].count(True) == 1
+                and all(p.islower() and q.islower() for p, q in zip(n, s) if p != q))
+    out = []
+
+    def add(row, col, end, old, new, kind, text=None):
+        line = lines[row - 1]
+        out.append(dict(line=row, col=col, old=old, new=new, kind=kind,
+                        text=text if text is not None else line[:col] + new + line[end:]))
+
+    by_row = {}
+    for i, tok in enumerate(toks):
+        if tok.start[0] == tok.end[0] and tok.start[0] <= len(lines):
+            by_row.setdefault(tok.start[0], []).append(i)
+    code_ids = {id(t) for t in code}
+    for row, idx in sorted(by_row.items()):
+        if not _line_ok(lines, row, pyx, skip):
+            continue
+        line = lines[row - 1]
+        # swap: two different names (or numbers) that are whole arguments of one call,
+        # subscript or tuple; the operands of one binary operator; two indices of the
+        # same array (``out[4]`` / ``out[5]``)
+        groups = {}
+        stack = []
+        for i in idx:
+            t = toks[i]
+            if t.type == tokenize.OP and t.string in "([{":
+                stack.append(i)
+            elif t.type == tokenize.OP and t.string in ")]}":
+                if stack:
+                    stack.pop()
+            elif (t.type in (tokenize.NAME, tokenize.NUMBER) and stack
+                  and toks[i - 1].string in ("(", "[", ",")
+                  and toks[i + 1].string in (",", ")", "]")
+                  and t.string not in _KEYWORDS and id(t) in code_ids):
+                groups.setdefault((stack[-1], t.type), []).append(i)
+        pairs = [(g[x], g[y]) for g in groups.values() for x in range(len(g))
+                 for y in range(x + 1, len(g))]
+        for i in idx:
+            t = toks[i]
+            if (t.type == tokenize.OP and t.string in ("-", "/", "//", "<", "<=", ">", ">=",
+                                                        "%", "**")
+                    and toks[i - 1].type == tokenize.NAME and i + 1 < len(toks)
+                    and toks[i + 1].type == tokenize.NAME
+                    and toks[i + 2].string not in ("(", "[", ".")
+                    and toks[i - 2].string not in (".",)
+                    and toks[i - 1].string not in _KEYWORDS
+                    and toks[i + 1].string not in _KEYWORDS):
+                pairs.append((i - 1, i + 1))
+        arrays = {}
+        for i in idx:
+            if (toks[i].type == tokenize.NUMBER and toks[i - 1].string == "["
+                    and toks[i + 1].string == "]" and toks[i - 2].type == tokenize.NAME):
+                arrays.setdefault(toks[i - 2].string, []).append(i)
+        pairs += [(g[x], g[y]) for g in arrays.values() for x in range(len(g))
+                  for y in range(x + 1, len(g))]
+        for i, j in dict.fromkeys(pairs):
+            a, b = toks[i], toks[j]
+            if a.string == b.string:
+                continue
+            text = (line[:a.start[1]] + b.string + line[a.end[1]:b.start[1]]
+                    + a.string + line[b.end[1]:])
+            add(row, a.start[1], b.end[1], f"{a.string} .. {b.string}",
+                f"{b.string} .. {a.string}", "swap", text)
+        # sibling names and strings, None checks
+        for i in idx:
+            tok = toks[i]
+            if id(tok) not in code_ids:
+                continue
+            s, (r, c), (_, e) = tok.string, tok.start, tok.end
+            prev = toks[i - 1].string if i else ""
+            nxt = toks[i + 1].string if i + 1 < len(toks) else ""
+            if tok.type == tokenize.NAME and s not in _KEYWORDS and prev not in (
+                    "def", "class", "import", "cimport") and nxt != "=" or (
+                    tok.type == tokenize.NAME and prev == "." and s not in _KEYWORDS):
+                sib = set()
+                sib |= {n for n in names if one_apart(n, s)}
+                for u, v in SIBLING_WORDS:
+                    for p, q in ((u, v), (v, u)):
+                        if p in s:
+                            n = s.replace(p, q)
+                            if n in names and n != s:
+                                sib.add(n)
+                for p, q in SIBLING_LETTERS:
+                    if s == p and q in names:
+                        sib.add(q)
+                    elif s == q and p in names:
+                        sib.add(p)
+                for n in sorted(sib):
+                    add(r, c, e, s, n, "sibling")
+            elif tok.type == tokenize.STRING and compared_with(i):
+                for n in sorted(compared_with(i) - {s}):
+                    add(r, c, e, s, n, "sibling")
+            elif s == "is" and nxt == "None":
+                add(r, c, toks[i + 1].end[1], "is None", '== "none"', "sibling")
+            elif s == "is" and nxt == "not" and toks[i + 2].string == "None":
+                add(r, c, toks[i + 2].end[1], "is not None", '!= "none"', "sibling")
+            elif s in ("==", "!=") and toks[i + 1].string in ('"none"', "'none'"):
+                add(r, c, toks[i + 1].end[1], f"{s} \"none\"",
+                    "is None" if s == "==" else "is not None", "sibling")
+        # drop-kwarg: ``name=value`` inside a call's parentheses, all on this line
+        depth, opens = 0, []
+        for i in idx:
+            tok = toks[i]
+            if tok.string in "([{" and tok.type == tokenize.OP:
+                before = toks[i - 1] if i else None
+                call = (tok.string == "(" and before is not None and before.start[0] == row
+                        and (before.type == tokenize.NAME and before.string not in _KEYWORDS
+                             or before.string in (")", "]"))
+                        and not (i >= 2 and toks[i - 2].string in ("def", "class")))
+                opens.append((call, i))
+            elif tok.string in ")]}" and tok.type == tokenize.OP and opens:
+                opens.pop()
+            elif (tok.type == tokenize.NAME and opens and opens[-1][0]
+                  and toks[i + 1].string == "=" and toks[i - 1].string in ("(", ",")
+                  and not PYX_SKIP.match(line) and not re.match(r"\s*(c?p?def)\b", line)):
+                # the value ends at the next "," or the closing ")" at this depth
+                d, k = 0, i + 2
+                while k < len(toks) and toks[k].start[0] == row:
+                    t = toks[k].string
+                    if t in "([{" and toks[k].type == tokenize.OP:
+                        d += 1
+                    elif t in ")]}" and toks[k].type == tokenize.OP:
+                        if d == 0:
+                            break
+                        d -= 1
+                    elif t == "," and d == 0:
+                        break
+                    k += 1
+                if k >= len(toks) or toks[k].start[0] != row:
+                    continue
+                end = toks[k - 1].end[1]
+                start = tok.start[1]
+                if toks[k].string == ",":                 # drop "kw=v, "
+                    j = toks[k + 1].start[1] if toks[k + 1].start[0] == row else len(
+                        line.rstrip("\n"))
+                    text = line[:start] + line[j:]
+                elif toks[i - 1].string == ",":           # last: drop ", kw=v"
+                    text = line[:toks[i - 1].start[1]] + line[end:]
+                else:                                     # the only argument
+                    text = line[:start] + line[end:]
+                add(row, start, end, line[start:end], "", "drop-kwarg", text)
     if not pyx:                                           # drop what does not compile
         ok = []
         for m in out:
@@ -351,6 +620,12 @@ def main(argv=None):
     p.add_argument("--list", action="store_true", help="list the candidates, run nothing")
     p.add_argument("--only", action="append", default=[], metavar="MODULE:K",
                    help="run candidate K of MODULE (repeatable) instead of a sample")
+    p.add_argument("--semantic", action="store_true",
+                   help="draw semantic mutants (swap, sibling, drop-kwarg) instead of the "
+                        "one-token operator ones")
+    p.add_argument("--kind", choices=("swap", "sibling", "drop-kwarg"),
+                   help="with --semantic: sample only mutants of this kind (their numbers "
+                        "stay those of the full list)")
     p.add_argument("--fast", action="store_true",
                    help="leave out the tests marked slow (-m 'not slow')")
     p.add_argument("--quick", nargs="?", type=int, const=12, default=None, metavar="N",
@@ -367,8 +642,8 @@ def main(argv=None):
         merged = {}
         for f in args.summary:
             for row in json.loads(Path(f).read_text()):
-                merged[(row["module"], row["id"])] = row
-        summarise(list(merged.values()), list(dict.fromkeys(m for m, _ in merged)))
+                merged[(row["module"], row.get("kind", "operator"), row["id"])] = row
+        summarise(list(merged.values()), list(dict.fromkeys(m for m, _, _ in merged)))
         return 0
     if args.quick is not None:
         return quick(args)
@@ -379,7 +654,10 @@ def main(argv=None):
     for module in modules:
         if module not in TESTS:
             p.error(f"{module}: unknown module (expected one of {', '.join(TESTS)})")
-        cands = candidates(module_path(ROOT, module))
+        cands = (semantic_candidates if args.semantic else candidates)(
+            module_path(ROOT, module))
+        if args.kind:
+            cands = [c for c in cands if c.get("kind") == args.kind]
         if args.only:
             ks = {int(o.split(":")[1]) for o in args.only if o.split(":")[0] == module}
             plan[module] = [c for c in cands if c["id"] in ks]
@@ -387,7 +665,8 @@ def main(argv=None):
             plan[module] = sample(module, cands, args.per_module, args.seed)
         if args.list:
             for c in cands:
-                print(f"{module}:{c['id']}  line {c['line']}: {c['old']!r} -> {c['new']!r}"
+                print(f"{module}:{c['id']}  line {c['line']}: {c.get('kind', 'operator')} "
+                      f"{c['old']!r} -> {c['new']!r}"
                       f"   {c['text'].strip()}")
     if args.list:
         return 0
@@ -540,7 +819,8 @@ def quick(args):
 def _result(module, m, status, detail, secs):
     """The record of one mutant's run, printed as a line."""
     row = dict(module=module, id=m["id"], line=m["line"], old=m["old"], new=m["new"],
-               code=m["text"].strip(), status=status, detail=detail, seconds=round(secs, 1))
+               kind=m.get("kind", "operator"), code=m["text"].strip(), status=status,
+               detail=detail, seconds=round(secs, 1))
     print(f"{status:11s} {module}:{m['id']:<4d} line {m['line']:4d} "
           f"{m['old']!r} -> {m['new']!r}  ({secs:.0f} s)  {row['code'][:70]}", flush=True)
     return row
@@ -559,7 +839,8 @@ def summarise(results, modules):
         print(f"{module:14s} {len(rows):7d} {k:6d} {s:8d} {b:8d} {score:>6s}")
     for r in results:
         if r["status"] in ("survived", "timeout", "not run"):
-            print(f"{r['status']}: {r['module']}:{r['id']} line {r['line']}: "
+            kind = r.get("kind", "operator")
+            print(f"{r['status']}: {r['module']}:{r['id']} ({kind}) line {r['line']}: "
                   f"{r['code'][:70]}")
 
 

@@ -69,7 +69,8 @@ cdef void race12_outcome(const race12_t* t, const uint8_t* x, const uint8_t* y,
     out[2] = ml if ml < lose else lose
     out[3] = 0.0
     if draw_rule:
-        out[3] = ties(&t.turns, a, b, 0) if x_first else ties(&t.turns, b, a, 1)
+        # x first: both finish on the same turn; else x (Black) needs its last turn
+        out[3] = ties(&t.turns, a, b, 0) if x_first else ties(&t.turns, a, b, 1)
     # home mars: the loser's first-off time is past and its all-home time is not
     out[4] = out[1] - beats(&t.turns, a, &t.home, b, sw)
     out[5] = out[2] - beats(&t.turns, b, &t.home, a, sl)
