@@ -22,8 +22,18 @@ The judge's SE of a loss is at most ``sqrt(se_ND^2 + se_DT^2)``.
 A study that resumes: one JSON file per position in ``--store`` (atomic), a rerun skips
 those there.
 
+``--summary --points OIN MARS KOKS HOME_MARS`` also judges, against the same stored
+rollouts, the model as it would decide if a game with the cube scored each kind of win at
+these points per stake (``cubemodel.win_loss_values`` of the net's 0-ply outcome
+distribution: ``W`` and ``L`` of GNU Backgammon's form for gammons).  The rule book scores
+the stake whatever the kind with the cube, and so do the rollouts that judge, so this is
+the counterfactual of a mars-aware cube in the game as it is played.  ``--summary
+--x-contact X`` likewise judges the model with the contact efficiency ``X`` instead of
+``cubemodel.CONTACT_EFFICIENCY`` (from the stored model P(win); a diagnostic: the judge's
+games still play the cube with the shipped value).
+
     python benchmarks/bench_cube_errors.py [--positions 150] [--games 1296] \
-        [--store cube_errors_store] [--summary]
+        [--store cube_errors_store] [--summary [--points 1 2 2 2]]
 """
 import argparse
 import json
@@ -34,6 +44,7 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast.engine import cubemodel
 from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.evaluator import Evaluator
 from bench_errors import decisions, write_atomic
@@ -78,12 +89,64 @@ def judge(k, pos, args):
         "cpu_s": time.process_time() - t}
 
 
-def summary(store):
+def rejudge(r):
+    """The losses of row ``r`` for its ``model_double`` / ``model_take``."""
+    answer = min(r["dt"], r["dp"])
+    best = max(r["nd"], answer)
+    r["doubler_loss"] = best - (answer if r["model_double"] else r["nd"])
+    r["taker_loss"] = (r["dt"] if r["model_take"] else r["dp"]) - answer
+    return r
+
+
+def with_x_contact(rows, x):
+    """The rows with the model's decision at contact efficiency ``x`` (contact positions
+    decided by the model; the stored P(win))."""
+    out = []
+    for r in rows:
+        r = dict(r)
+        if r["model_method"] != "exact" and r["x"] == cubemodel.CONTACT_EFFICIENCY:
+            roller, taker, _ = cubemodel.actions(cubemodel.model_equities(r["p_win_model"], x))
+            r.update(model_double=roller != "no double", model_take=taker != "pass", x=x)
+        out.append(rejudge(r))
+    return out
+
+
+def with_points(rows, points):
+    """The rows with the model's decision as it would be with ``points`` per stake for
+    (oin, mars, koks, home mars): W and L of the net's 0-ply outcome distribution; the
+    rollouts' equities (the judge) unchanged."""
+    ev = Evaluator.default(RULES)
+    out = []
+    for r in rows:
+        pos = nf.Position.from_id(r["position"])
+        model = cube_decision(pos, rules=RULES)
+        r = dict(r)
+        if model["method"] != "exact":
+            p, w, l = cubemodel.win_loss_values(ev.evaluate(pos), points)
+            e = cubemodel.model_equities(min(1.0, max(0.0, p)), model["x"], wins=w, losses=l)
+            roller, taker, _ = cubemodel.actions(e)
+            r.update(model_double=roller != "no double", model_take=taker != "pass",
+                     W=w, L=l)
+        out.append(rejudge(r))
+    return out
+
+
+def summary(store, points=None, x_contact=None):
     rows = [json.load(open(os.path.join(store, f))) for f in sorted(os.listdir(store))
             if f.endswith(".json")]
     if not rows:
         print("no positions rated yet")
         return
+    if x_contact is not None:
+        rows = with_x_contact(rows, x_contact)
+        print(f"the model with contact efficiency {x_contact}")
+    if points is not None:
+        rows = with_points(rows, points)
+        ws = [r["W"] for r in rows if "W" in r]
+        ls = [r["L"] for r in rows if "L" in r]
+        print(f"the model with {tuple(points)} points per stake (oin, mars, koks, home "
+              f"mars): W {np.mean(ws):.3f} (max {max(ws):.3f}), L {np.mean(ls):.3f} (max "
+              f"{max(ls):.3f}) over {len(ws)} model decisions")
     n = len(rows)
     print(f"{n} cube decisions (model P(win) {min(r['p_win_model'] for r in rows):.2f}-"
           f"{max(r['p_win_model'] for r in rows):.2f}); judge SE of a loss: rms "
@@ -120,6 +183,9 @@ def main():
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--store", default="cube_errors_store")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--points", type=float, nargs=4, default=None,
+                    metavar=("OIN", "MARS", "KOKS", "HOME_MARS"))
+    ap.add_argument("--x-contact", type=float, default=None)
     args = ap.parse_args()
     os.makedirs(args.store, exist_ok=True)
     if not args.summary:
@@ -130,7 +196,7 @@ def main():
             if not os.path.exists(path):
                 write_atomic(path, judge(k, pos, args))
         print(f"rated in {time.perf_counter() - t:.0f} s", flush=True)
-    summary(args.store)
+    summary(args.store, args.points, args.x_contact)
 
 
 if __name__ == "__main__":

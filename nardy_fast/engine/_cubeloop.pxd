@@ -41,6 +41,9 @@ ctypedef struct cube_t:
     int use_net                # 1: P(win) from the net (search: its 0-ply leaf value)
     search_t search            # the net, the rules and the race tables of the leaf
     void* py_error             # borrowed list receiving the callable's exception
+    double pts[4]              # points per stake of an oin, a mars, a koks, a home mars in a
+                               # game with the cube (CubeSettings.points; the rule book: 1)
+    int mars_aware             # some pts[i] != 1: W, L of the net's outputs, else W = L = 1
 
 
 cdef inline int next_stake(const cube_t* c, int k) noexcept nogil:
@@ -67,8 +70,12 @@ cdef int attach_cube(cube_t* c, const rules_t* rules, const race_tables_t* races
 cdef int cube_action(const cube_t* c, int side, const uint8_t* mover, const uint8_t* o,
                      int* stake, int* owner) noexcept nogil
 
+# The mean points per stake of a won (*w) and a lost (*l) game of the side on roll from
+# out[NET_OUTPUTS] (the net's outcome distribution) and c.pts (cubemodel.win_loss_values).
+cdef void win_loss(const cube_t* c, const float* out, double* w, double* l) noexcept nogil
+
 # Cubeful value of a race ended by truncation for the side s on roll, per unit of the
-# starting stake, into *val; p: its cubeless P(win) (the exact race value); no_raise: it
-# may not raise before this roll.  0, or ACT_ERROR.
+# starting stake, into *val; p: its cubeless P(win) (the exact race value; W = L = 1);
+# no_raise: it may not raise before this roll.  0, or ACT_ERROR.
 cdef int race_value(const cube_t* c, int s, const uint8_t* mover, const uint8_t* o,
                     int stake, int owner, bint no_raise, double p, double* val) noexcept nogil

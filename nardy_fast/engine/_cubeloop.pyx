@@ -9,6 +9,13 @@ point of a raise (1/5 geometric, ``tp_live[k]`` arithmetic).  In the races of th
 cubeful race table the equities are the table's.  ``p`` comes from the evaluation net
 (its 0-ply value, exact race values where the race tables cover the race: the default),
 a Python callable, or a pip-count estimate (``cube_probabilities="pips"``).
+
+With the net, the model also takes the mean points per stake ``W`` and ``L`` of the mover's
+won and lost games from the net's outcome distribution and the points of each kind with
+the cube (``cube_t.pts``, ``CubeSettings.points``), GNU Backgammon's form for gammons
+(``cubemodel``'s docstring, ``cubemodel.win_loss_values``, ``cash_point``).  The rule book
+scores the stake whatever the kind with the cube (``CUBE_POINTS``: all 1), so then
+``W = L = 1`` and the values are Janowski's above, computed by the same lines as before.
 """
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy
@@ -19,16 +26,76 @@ import numpy as np
 from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, checkers_on, pip_count, all_home
 from nardy_fast.tables._board6 cimport home_board_index
 from nardy_fast.tables._cuberace cimport CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT
-from nardy_fast.engine._net cimport Net, NET_OUTPUTS, OUT_WIN
+from nardy_fast.engine._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN,
+                                     OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS,
+                                     OUT_HOME_MARS_LOSS)
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._search cimport leaf
 
 __all__ = ["model_point"]
 
 
-cdef double model_value(const cube_t* c, double p, int own, int k, double x) noexcept nogil:
-    """Janowski's equity per unit stake k: (1 - x)(2p - 1) + x live (cube.model_equities)."""
+cdef double cash_point(const cube_t* c, double w, double l, int k) noexcept nogil:
+    """Cash point of the side owning the cube at stake k, W = w, L = l
+    (cubemodel.cash_point, the same operations in the same order)."""
+    cdef double cw, cl, r, t
+    cdef int j
+    if c.cube == CUBE_GEOMETRIC:
+        return (l + 1.0) / (w + l + 0.5)
+    cw = (1.0 + l) / (w + l)                      # the cap: a dead cube
+    cl = (1.0 + w) / (w + l)
+    j = c.max_stake - 1
+    while j >= k:
+        r = j / (j + 1.0)
+        t = 1.0 - cl * (w - r) / (w + 1.0)
+        cl = 1.0 - cw * (l - r) / (l + 1.0)
+        cw = t
+        j -= 1
+    return cw
+
+
+cdef double live_wl(const cube_t* c, double p, int own, int k, double w,
+                    double l) noexcept nogil:
+    """Fully live equity per unit stake with W, L (cubemodel._live_wl)."""
+    cdef double cp = cash_point(c, w, l, k), tp = 1.0 - cash_point(c, l, w, k)
+    if own != CUBE_OPPONENT and p >= cp:
+        return 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp) if cp < 1.0 else 1.0
+    if own == CUBE_MOVER:
+        return -l + (1.0 + l) * p / cp
+    if p < tp:
+        return -l + (l - 1.0) * p / tp
+    if own == CUBE_OPPONENT:
+        return -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
+    if cp <= tp:
+        return p * w - (1.0 - p) * l
+    return -1.0 + 2.0 * (p - tp) / (cp - tp)
+
+
+cdef void win_loss(const cube_t* c, const float* out, double* w, double* l) noexcept nogil:
+    cdef double q, pts, mars, koks, home           # in double, as the Python twin
+    cdef int i, base
+    for i in range(2):
+        q = out[OUT_WIN] if i == 0 else 1.0 - <double>out[OUT_WIN]
+        base = OUT_MARS_WIN if i == 0 else OUT_MARS_LOSS
+        mars, koks, home = out[base], out[base + 1], out[base + 2]
+        if q < 1e-7:
+            pts = 1.0
+        else:
+            pts = ((q - mars) * c.pts[0] + (mars - koks - home) * c.pts[1] + koks * c.pts[2]
+                   + home * c.pts[3]) / q
+        if i == 0:
+            w[0] = pts
+        else:
+            l[0] = pts
+
+
+cdef double model_value(const cube_t* c, double p, int own, int k, double x, double w,
+                        double l) noexcept nogil:
+    """Janowski's equity per unit stake k: (1 - x)(2p - 1) + x live (cube.model_equities);
+    with W = w, L = l other than 1: (1 - x)(p W - (1 - p) L) + x live_wl."""
     cdef double tp, cp, live
+    if w != 1.0 or l != 1.0:
+        return (1.0 - x) * (p * w - (1.0 - p) * l) + x * live_wl(c, p, own, k, w, l)
     if c.cube == CUBE_GEOMETRIC:
         tp = 0.2
     else:
@@ -112,11 +179,12 @@ cdef inline double table_entry(const cube_t* c, Py_ssize_t x, Py_ssize_t y, int 
 
 
 cdef int cube_values(const cube_t* c, const uint8_t* mover, const uint8_t* o, int k, int own,
-                     double p, double* out) noexcept nogil:
+                     double p, double w, double l, double* out) noexcept nogil:
     """out = [no double, double/take, double/beaver (NaN if none)] per unit stake k for
     the mover (cube state own, which lets it raise); p: the mover's P(win), or NaN to get
-    it here.  Exact from the cubeful race table when it covers the race.  Returns 0, or
-    ACT_ERROR."""
+    it here (with W and L of the net's outputs when c.mars_aware; w, l are then not
+    used); w, l: W and L with a given p.  Exact from the cubeful race table when it
+    covers the race.  Returns 0, or ACT_ERROR."""
     cdef int n1 = next_stake(c, k), n2 = next_stake(c, n1)
     cdef bint bv = c.beaver and stake_ok(c, n2)
     cdef Py_ssize_t ix, iy
@@ -130,9 +198,12 @@ cdef int cube_values(const cube_t* c, const uint8_t* mover, const uint8_t* o, in
         out[2] = n2 / <double>k * table_entry(c, ix, iy, n2, CUBE_OPPONENT) if bv else NAN
         return 0
     if p != p:
+        w = l = 1.0
         if c.use_net:
             leaf(&c.search, mover, o, nv)
             p = nv[OUT_WIN]
+            if c.mars_aware:
+                win_loss(c, nv, &w, &l)
         elif c.py_cube != NULL:
             with gil:
                 p = call_cube(<object>c.py_cube, mover, o, <list>c.py_error)
@@ -141,9 +212,9 @@ cdef int cube_values(const cube_t* c, const uint8_t* mover, const uint8_t* o, in
         else:
             p = pip_estimate(mover, o)
     x = efficiency(c, mover, o)
-    out[0] = model_value(c, p, own, k, x)
-    out[1] = n1 / <double>k * model_value(c, p, CUBE_OPPONENT, n1, x)
-    out[2] = n2 / <double>k * model_value(c, p, CUBE_OPPONENT, n2, x) if bv else NAN
+    out[0] = model_value(c, p, own, k, x, w, l)
+    out[1] = n1 / <double>k * model_value(c, p, CUBE_OPPONENT, n1, x, w, l)
+    out[2] = n2 / <double>k * model_value(c, p, CUBE_OPPONENT, n2, x, w, l) if bv else NAN
     return 0
 
 
@@ -173,6 +244,8 @@ cdef void no_cube(cube_t* c) noexcept nogil:
     c.cr_stakes = 0
     c.py_cube = c.py_error = NULL
     c.use_net = 0
+    c.pts[0] = c.pts[1] = c.pts[2] = c.pts[3] = 1.0
+    c.mars_aware = 0
     c.search.net = NULL
     c.search.races = NULL
     c.search.race12 = NULL
@@ -185,12 +258,17 @@ cdef int attach_cube(cube_t* c, const rules_t* rules, const race_tables_t* races
     cdef const double[::1] tp
     cdef const double[:, :, ::1] cr3
     cdef const double[:, :, :, ::1] cr4
+    cdef int i
     at_start, stake0, owner0, no_first = spec.at_start, spec.stake, spec.owner, \
         spec.no_first_raise
     max_stake, x_contact, x_race, tp_live = spec.max_stake, spec.x_contact, spec.x_race, \
         spec.tp_live
     table, fn = spec.table, spec.probabilities
+    pts = [float(v) for v in getattr(spec, "points", (1.0, 1.0, 1.0, 1.0))]
     no_cube(c)
+    if len(pts) != 4 or not all(v >= 1.0 and v < float("inf") for v in pts):
+        raise ValueError(f"cube: points={tuple(spec.points)!r}: expected 4 finite points "
+                         "per stake (oin, mars, koks, home mars), each >= 1")
     if rules.cube == CUBE_NONE:
         raise ValueError("cube: the rules have no cube")
     c.cube = rules.cube
@@ -230,6 +308,9 @@ cdef int attach_cube(cube_t* c, const rules_t* rules, const race_tables_t* races
         c.search.races = races
     elif fn is not None:
         c.py_cube = <void*>fn
+    for i in range(4):
+        c.pts[i] = pts[i]
+    c.mars_aware = 1 if any(v != 1.0 for v in pts) else 0
     c.py_error = <void*>err
     return 0
 
@@ -241,7 +322,7 @@ cdef int cube_action(const cube_t* c, int side, const uint8_t* mover, const uint
     cdef int k = stake[0], own = own_of(owner[0], side), resp
     if own == CUBE_OPPONENT or not stake_ok(c, next_stake(c, k)) or mover[0] == N_CHECKERS:
         return ACT_NONE                           # no raise: not its cube, the cap, turn 1
-    if cube_values(c, mover, o, k, own, NAN, e):
+    if cube_values(c, mover, o, k, own, NAN, 1.0, 1.0, e):
         return ACT_ERROR
     take = e[1]
     resp = ACT_TAKE
@@ -271,9 +352,9 @@ cdef int race_value(const cube_t* c, int s, const uint8_t* mover, const uint8_t*
         if table_covers(c, mover, o, stake, CUBE_OPPONENT):
             v = table_entry(c, home_board_index(mover), home_board_index(o), stake, own)
         else:
-            v = model_value(c, p, own, stake, efficiency(c, mover, o))
+            v = model_value(c, p, own, stake, efficiency(c, mover, o), 1.0, 1.0)
     else:
-        if cube_values(c, mover, o, stake, own, p, e):
+        if cube_values(c, mover, o, stake, own, p, 1.0, 1.0, e):
             return ACT_ERROR
         take = best_take(e)
         v = e[0] if e[0] >= take else take
@@ -285,7 +366,7 @@ _ACTIONS = {ACT_NONE: "none", ACT_TAKE: "take", ACT_PASS: "pass", ACT_BEAVER: "b
 
 
 def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
-                bint no_raise=False):
+                bint no_raise=False, outputs=None):
     """The C cube model at one point, for tests (no game is played).
 
     ``rules`` with a cube; ``spec`` the ``cubemodel.CubeSettings`` of ``_rollout.play_blocks`` (its
@@ -297,6 +378,11 @@ def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
     NaN: no beaver), ``action`` (``cube_action``'s: "none", "take", "pass" or
     "beaver"), ``stake`` and ``owner``
     after it, and ``race_value`` (the truncation value per unit of the starting stake).
+    ``outputs``: None, or the mover's outcome distribution as the net's seven outputs
+    (float32, ``OUTPUT_NAMES`` order; its P(win) replaces ``p``): the C ``win_loss`` takes
+    ``W`` and ``L`` from it and ``spec.points``, and ``no_double``, ``double_take``,
+    ``double_beaver`` use them (``action`` and ``race_value`` stay with ``W = L = 1``);
+    the dict then also has ``wins`` and ``losses`` (``W``, ``L``).
     """
     cdef cube_t c
     cdef rules_t r
@@ -305,10 +391,18 @@ def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
     cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
     cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
     cdef int k = stake, own = owner, act
+    cdef double w = 1.0, l = 1.0
+    cdef const float[::1] nv
     err = []
     fill_rules(rules, &r)
     attach_cube(&c, &r, NULL, spec, err)
-    if cube_values(&c, &m[0], &o[0], stake, own_of(owner, 0), p, e) or \
+    if outputs is not None:
+        nv = np.ascontiguousarray(outputs, dtype=np.float32)
+        if nv.shape[0] != NET_OUTPUTS:
+            raise ValueError(f"outputs: {nv.shape[0]} values, expected {NET_OUTPUTS}")
+        win_loss(&c, &nv[0], &w, &l)
+        p = nv[OUT_WIN]
+    if cube_values(&c, &m[0], &o[0], stake, own_of(owner, 0), p, w, l, e) or \
             race_value(&c, 0, &m[0], &o[0], stake, owner, no_raise, p, &rv):
         raise err[0]
     act = cube_action(&c, 0, &m[0], &o[0], &k, &own)
@@ -316,4 +410,4 @@ def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
         raise err[0]
     return {"x": efficiency(&c, &m[0], &o[0]), "no_double": e[0], "double_take": e[1],
             "double_beaver": e[2], "action": _ACTIONS[act], "stake": k, "owner": own,
-            "race_value": rv}
+            "race_value": rv, **({} if outputs is None else {"wins": w, "losses": l})}

@@ -18,7 +18,8 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-exported)
     CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
-    live_take_point, model_equities, p_of, pip_probability, take_point)
+    efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
+    win_loss_values)
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables.cuberace import cubeful_race
@@ -95,7 +96,15 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``probabilities``, else ``"janowski (SOURCE)"`` with the
-        default source's method, as ``"janowski (net 0-ply)"``).
+        default source's method, as ``"janowski (net 0-ply)"``); and, stating how it was
+        decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
+        or ``"janowski, W and L of the outcome distribution"``; at a match score
+        ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
+        ``W`` and ``L``: mean points per stake of a won and a lost game of the side on
+        roll, from ``probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
+        with the cube every kind of win scores the stake, so both are 1; NaN when the
+        model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
+        ``"race, measured (N pips)"`` or ``"contact, assumed"``).
     """
     position = as_position(position)
     if not isinstance(cube, CubeState):
@@ -110,11 +119,14 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
     method = check_method(method, METHODS)
+    x_source = efficiency_source(position, x)
     if x is None:
         x = efficiency(position)
     out = None
+    w = l = math.nan
     if method == "rollout":
         out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers)
+        out["model"] = "cube-aware rollouts"
     elif (method != "janowski" and tables is not False and position.is_bearoff()
           and not rules.draw_rule):
         if tables is None:
@@ -129,20 +141,25 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
                 out.update(double_take=math.nan, double_pass=math.nan,
                            double_beaver=math.nan, equity=out["no_double"])
             out["method"] = "exact"
+            out["model"] = "exact cubeful race table"
     if out is None and method == "exact":
         raise ValueError("method='exact': no cubeful race table covers this position "
                          "(both sides home, at most its checkers, its progression and "
                          "beaver)")
     if out is None:
         value = _source(probabilities, rules)(position)
-        p = min(1.0, max(0.0, p_of(value)))
-        out = model_equities(p, x, cube, prog, rules.beaver)
+        p, w, l = win_loss_values(value)
+        p = min(1.0, max(0.0, p))
+        out = model_equities(p, x, cube, prog, rules.beaver, wins=w, losses=l)
         out["p_win"] = p
+        out["model"] = "janowski, W and L of the outcome distribution"
         out["method"] = ("janowski (pips)" if probabilities == "pips" else "janowski"
                          if probabilities is not None else f"janowski ({value.method})")
     out["double_action"], out["take_action"], out["action"] = actions(out)
-    out["take_point"] = take_point(x, cube.stake, prog)
+    out["take_point"] = take_point(x, cube.stake, prog, wins=1.0 if math.isnan(w) else w,
+                                   losses=1.0 if math.isnan(l) else l)
     out["x"] = float(x)
+    out.update(win_points=w, loss_points=l, x_source=x_source)
     return out
 
 
@@ -164,10 +181,15 @@ def _match_decision(position, cube, probabilities, match, x):
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     value = _source(probabilities, match.rules.rules)(position)
+    x_source = efficiency_source(position, x)
     x = efficiency(position) if x is None else x
     out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)
     out["equity"] = out.pop("mwc")
     out["x"] = float(x)
+    # with the cube a match game scores its stake (no mars): the table's values at the
+    # stake are the mars-aware ones, W = L = 1 (as CUBE_POINTS in money play)
+    out.update(model="zadeh, match equity table", win_points=1.0, loss_points=1.0,
+               x_source=x_source)
     if probabilities is None:
         out["method"] = f"zadeh ({value.method})"
     return out

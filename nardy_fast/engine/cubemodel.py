@@ -53,6 +53,32 @@ measurement with cube-aware rollouts of the evaluator.
 
 Draws (``draw_rule``): a draw is worth 0 at any stake; the model counts it as half a win
 (``p = P(win) + P(draw) / 2``), and the exact tables, which have no draw, are not used.
+
+Mars: the whole outcome distribution (GNU Backgammon's form for gammons)
+-------------------------------------------------------------------------
+The model takes, beside ``p``, the average points per stake of a won game ``W`` and of a
+lost game ``L`` of the side on roll (``win_loss_values``: from the outcome distribution,
+oin, mars, koks and home mars, and the points each kind scores per stake in a game with
+the cube), as GNU Backgammon's ``Cl2CfMoney`` / ``MoneyLive`` do for gammons: the dead
+equity is ``p W - (1 - p) L``, the live equity is linear from ``(0, -L)`` to the take
+point, from the take point to the cash point and from the cash point to ``(1, W)``
+(the side plays on past its cash point when a won game is worth more than the stake).
+The cash point of the side owning the cube at stake ``k`` (``cash_point``) is GNU
+Backgammon's ``CP = (L + 1) / (W + L + 1/2)`` geometric; arithmetic, from the cap down,
+``CP_k(W, L) = 1 - CP_n(L, W) (W - k/n) / (W + 1)`` (``n = k + 1``; at the cap the cube is
+dead and ``CP = (1 + L) / (W + L)``, where the dead equity reaches one stake); the take
+point of a side is one minus the other side's cash point (``W`` and ``L`` swapped), so
+geometric ``TP = (L - 1/2) / (W + L + 1/2)``.  A raise doubles ``W`` and ``L`` with the
+stake (they are per stake); a pass costs one stake whatever the position, so the taker's
+mars risk (a large ``W`` of the doubler) makes a take worse.  With ``W = L = 1`` every
+formula is the one above, and the model is computed by it.
+
+With the cube the rule book (section 7a) scores no mars and no oin: every kind of win
+scores the stake.  So ``CUBE_POINTS`` is 1 for every kind, ``W = L = 1`` in every cube
+decision of this package and in the game loop's cube (``_cubeloop``), and the decisions are
+Janowski's above.  The form with ``W`` and ``L`` is there for scorings in which the kinds
+score differently with the cube (the ``points`` of ``win_loss_values``, the ``points`` of
+``CubeSettings``); it is not a rule variant of this package.
 """
 from __future__ import annotations
 
@@ -65,7 +91,8 @@ import numpy as np
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 
 __all__ = ["CubeSettings", "take_point", "doubling_window", "efficiency", "model_equities", "actions",
-           "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of", "pip_probability"]
+           "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of", "pip_probability",
+           "CUBE_POINTS", "win_loss_values", "cash_point", "efficiency_source"]
 
 # Race cube efficiency per pip count of the side on roll: (bin centre, x), measured by
 # `python benchmarks/bench_cube.py --efficiency` against the exact 8-checker tables.
@@ -73,6 +100,100 @@ RACE_EFFICIENCY = ((3.0, 0.462), (9.0, 0.585), (15.0, 0.613), (21.0, 0.649),
                    (27.0, 0.702), (33.0, 0.757), (39.0, 0.815), (45.0, 0.835),
                    (51.0, 0.861))
 CONTACT_EFFICIENCY = 0.68      # assumed (GNU Backgammon's contact value), not measured
+
+# Points per stake of each kind of win (oin, mars, koks, home mars: rules.OUTCOMES) in a
+# game with the cube: the stake, whatever the kind (rule book section 7a; as
+# ``MatchRules.game_points`` with the cube).
+CUBE_POINTS = (1.0, 1.0, 1.0, 1.0)
+_EPS = 1e-7                    # P(win) or P(loss) below it: W (or L) is taken as 1
+
+
+def win_loss_values(value, points=CUBE_POINTS):
+    """``(p, W, L)`` of the side on roll from its outcome distribution.
+
+    Parameters
+    ----------
+    value : Outcome, mapping or float
+        An ``Outcome`` (or a mapping with its field names: ``p_win``, ``p_mars_win``,
+        ``p_koks_win``, ``p_home_mars_win``, ``p_mars_loss``, ``p_koks_loss``,
+        ``p_home_mars_loss``, optional ``p_draw``; koks and home mars are parts of mars),
+        or a bare P(win) (then ``W = L = 1``).
+    points : sequence of 4 floats
+        Points per stake of an oin, a mars (neither koks nor home mars), a koks and a home
+        mars.  Default ``CUBE_POINTS``: with the cube every kind scores the stake.
+
+    Returns
+    -------
+    tuple of float
+        ``p``: P(win) counted for the cube (``p_of``: draws as half a win); ``W``, ``L``:
+        the mean points per stake of a won and of a lost game (1 when the win or the
+        loss has a probability below 1e-7).
+
+    Examples
+    --------
+    >>> win_loss_values({"p_win": 0.6, "p_mars_win": 0.2, "p_mars_loss": 0.1},
+    ...                 points=(1, 2, 2, 2))            # W = 1 + 0.2/0.6, L = 1 + 0.1/0.4
+    (0.6, 1.3333333333333335, 1.25)
+    """
+    p = p_of(value)
+    if isinstance(value, (float, int, np.floating)):
+        return p, 1.0, 1.0
+    pts = [float(v) for v in points]
+    if len(pts) != 4 or not all(math.isfinite(v) and v >= 1.0 for v in pts):
+        raise ValueError(f"points={tuple(points)!r}: expected 4 finite points per stake "
+                         "(oin, mars, koks, home mars), each >= 1")
+    get = value.get if isinstance(value, dict) else (lambda k, d=0.0: getattr(value, k, d))
+    pw = float(get("p_win"))
+    pl = float(get("p_lose", 1.0 - pw - float(get("p_draw", 0.0))))
+    out = []
+    for q, side in ((pw, "win"), (pl, "loss")):
+        mars, koks, home = (float(get(f"p_{k}_{side}", 0.0))
+                            for k in ("mars", "koks", "home_mars"))
+        if q < _EPS:
+            out.append(1.0)
+            continue
+        pts_sum = ((q - mars) * pts[0] + (mars - koks - home) * pts[1] + koks * pts[2]
+                   + home * pts[3])
+        out.append(pts_sum / q)
+    return p, out[0], out[1]
+
+
+def cash_point(wins, losses, stake=1, progression="geometric", max_stake=MAX_STAKE):
+    """The cash point of the side owning the cube at ``stake``: its P(win) from which the
+    opponent passes its raise, in the fully live cube with mean points per stake ``wins``
+    (``W``) and ``losses`` (``L``) of its won and lost games (module docstring).  One minus
+    the same with ``W`` and ``L`` swapped is the side's take point of the opponent's raise.
+
+    Examples
+    --------
+    >>> cash_point(1.0, 1.0), round(1 - cash_point(1.0, 1.0), 12)    # Janowski: 4/5, 1/5
+    (0.8, 0.2)
+    """
+    w, l = float(wins), float(losses)
+    if progression == "geometric":
+        return (l + 1.0) / (w + l + 0.5)
+    cw, cl = (1.0 + l) / (w + l), (1.0 + w) / (w + l)     # the cap: a dead cube
+    for k in range(max_stake - 1, stake - 1, -1):
+        r = k / (k + 1.0)
+        cw, cl = 1.0 - cl * (w - r) / (w + 1.0), 1.0 - cw * (l - r) / (l + 1.0)
+    return cw
+
+
+def _live_wl(p, owner, stake, w, l, progression, max_stake):
+    """Fully live equity per unit stake with W, L (GNU Backgammon's ``MoneyLive``)."""
+    cp = cash_point(w, l, stake, progression, max_stake)
+    tp = 1.0 - cash_point(l, w, stake, progression, max_stake)
+    if owner != "opponent" and p >= cp:
+        return 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp) if cp < 1.0 else 1.0
+    if owner == "mover":
+        return -l + (1.0 + l) * p / cp
+    if p < tp:
+        return -l + (l - 1.0) * p / tp
+    if owner == "opponent":
+        return -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
+    if cp <= tp:
+        return p * w - (1.0 - p) * l
+    return -1.0 + 2.0 * (p - tp) / (cp - tp)
 
 
 def live_take_point(progression, stake, max_stake=MAX_STAKE):
@@ -88,21 +209,33 @@ def live_take_point(progression, stake, max_stake=MAX_STAKE):
     return tp
 
 
-def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE):
+def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE, wins=1.0,
+               losses=1.0):
     """The opponent's take point (its P(win)) for a raise from ``stake``, efficiency ``x``.
 
     Taking is worth ``n/k (-1 + 2 q ((1 - x) + x / CP_n))`` per unit of the stake ``k``
     before the raise (``q``: the taker's P(win), ``n``: the stake after the raise), against
-    ``-1`` for a pass.
+    ``-1`` for a pass.  With ``wins`` / ``losses`` (``W``, ``L`` of the doubler, module
+    docstring) other than 1: where the model's double/take equity of the doubler is one
+    stake (it is piecewise linear in ``p``, solved on its pieces).
 
     Examples
     --------
     >>> take_point(0.0), take_point(1.0)               # dead cube, fully live cube
     (0.25, 0.2)
     """
+    w, l = _check_wl(wins, losses)
     n = next_stake(progression, stake)
     if progression == "arithmetic" and n > max_stake:
         return math.nan
+    if w != 1.0 or l != 1.0:
+        tp = 1.0 - cash_point(l, w, n, progression, max_stake)
+        knots = [0.0] + ([tp] if 0.0 < tp < 1.0 else []) + [1.0]
+        f = [n / stake * _model(p, "opponent", n, x, progression, max_stake, w, l) - 1.0
+             for p in knots]
+        for a, b, fa, fb in zip(knots, knots[1:], f, f[1:]):
+            if fa <= 0.0 <= fb:
+                return 1.0 - (a + (b - a) * (-fa) / (fb - fa) if fb > fa else a)
     cp = 1.0 - live_take_point(progression, n, max_stake)
     return (n - stake) / (2.0 * n * ((1.0 - x) + x / cp))
 
@@ -119,17 +252,30 @@ def _live(p, owner, tp):
     return max(-1.0, -1.0 + 2.0 * (p - tp) / (1.0 - tp))
 
 
-def _model(p, owner, stake, x, progression, max_stake):
+def _model(p, owner, stake, x, progression, max_stake, w=1.0, l=1.0):
+    if w != 1.0 or l != 1.0:
+        return ((1.0 - x) * (p * w - (1.0 - p) * l)
+                + x * _live_wl(p, owner, stake, w, l, progression, max_stake))
     tp = live_take_point(progression, stake, max_stake)
     if progression == "arithmetic" and stake >= max_stake:
         tp = 0.0
     return (1.0 - x) * (2.0 * p - 1.0) + x * _live(p, owner, tp)
 
 
+def _check_wl(wins, losses):
+    for name, v in (("wins", wins), ("losses", losses)):
+        if not (isinstance(v, (int, float, np.floating)) and math.isfinite(v) and v >= 1.0):
+            raise ValueError(f"{name}={v!r}: the mean points per stake of a "
+                             f"{'won' if name == 'wins' else 'lost'} game, must be >= 1")
+    return float(wins), float(losses)
+
+
 def model_equities(p, x, cube=CENTRED, progression="geometric", beaver=False,
-                   max_stake=MAX_STAKE):
+                   max_stake=MAX_STAKE, wins=1.0, losses=1.0):
     """Janowski's cube decision equities per unit stake for P(win) ``p`` of the side on
-    roll, cube efficiency ``x`` and cube state ``cube``.
+    roll, cube efficiency ``x`` and cube state ``cube``; ``wins`` and ``losses``: the mean
+    points per stake ``W`` and ``L`` of its won and lost games (``win_loss_values``; GNU
+    Backgammon's form, module docstring; 1: a game with the cube, no mars).
 
     Returns
     -------
@@ -147,19 +293,21 @@ def model_equities(p, x, cube=CENTRED, progression="geometric", beaver=False,
         raise ValueError(f"p={p}: must be 0..1")
     if not 0.0 <= x <= 1.0:
         raise ValueError(f"x={x}: must be 0..1")
+    w, l = _check_wl(wins, losses)
     k = cube.stake
-    nd = _model(p, cube.owner, k, x, progression, max_stake)
+    nd = _model(p, cube.owner, k, x, progression, max_stake, w, l)
     out = {"no_double": nd, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd}
     n1 = next_stake(progression, k)
     if not cube.may_raise or (progression == "arithmetic" and n1 > max_stake):
         return out
     out["double_pass"] = 1.0
-    out["double_take"] = n1 / k * _model(p, "opponent", n1, x, progression, max_stake)
+    out["double_take"] = n1 / k * _model(p, "opponent", n1, x, progression, max_stake, w, l)
     take = out["double_take"]
     n2 = next_stake(progression, n1)
     if beaver and not (progression == "arithmetic" and n2 > max_stake):
-        out["double_beaver"] = n2 / k * _model(p, "opponent", n2, x, progression, max_stake)
+        out["double_beaver"] = n2 / k * _model(p, "opponent", n2, x, progression, max_stake,
+                                               w, l)
         take = min(take, out["double_beaver"])
     out["equity"] = max(nd, min(take, 1.0))
     return out
@@ -193,10 +341,12 @@ def actions(e):
     return roller, taker, f"{roller}, {taker}"
 
 
-def doubling_window(x, progression="geometric", stake=1, max_stake=MAX_STAKE):
+def doubling_window(x, progression="geometric", stake=1, max_stake=MAX_STAKE, wins=1.0,
+                    losses=1.0):
     """The model's doubling window of a centred cube at ``stake``: ``(double point, pass
     point)`` in the side on roll's P(win).  From the double point on, double/take is worth
     more than no double; from the pass point on (``1 - take_point``) the opponent passes.
+    ``wins``, ``losses``: ``W`` and ``L`` as in ``model_equities``.
 
     Examples
     --------
@@ -205,11 +355,11 @@ def doubling_window(x, progression="geometric", stake=1, max_stake=MAX_STAKE):
     (0.5, 0.75)
     """
     cube = CENTRED if stake == 1 else CubeState(stake)
-    hi = 1.0 - take_point(x, stake, progression, max_stake)
+    hi = 1.0 - take_point(x, stake, progression, max_stake, wins, losses)
     a, b = 0.0, hi
     for _ in range(60):                                # bisection on DT - ND (rising in p)
         mid = (a + b) / 2
-        e = model_equities(mid, x, cube, progression, False, max_stake)
+        e = model_equities(mid, x, cube, progression, False, max_stake, wins, losses)
         if e["double_take"] > e["no_double"]:
             b = mid
         else:
@@ -226,6 +376,17 @@ def efficiency(position):
     pips = float(position.pips[0])
     xs, ys = zip(*RACE_EFFICIENCY)
     return float(np.interp(pips, xs, ys))
+
+
+def efficiency_source(position, x=None):
+    """Where the cube efficiency of ``position`` comes from, in words: ``"given"`` (``x``
+    not None), ``"race, measured (N pips)"`` (``RACE_EFFICIENCY`` at the side on roll's pip
+    count) or ``"contact, assumed"`` (``CONTACT_EFFICIENCY``)."""
+    if x is not None:
+        return "given"
+    if position.is_contact():
+        return "contact, assumed"
+    return f"race, measured ({int(position.pips[0])} pips)"
 
 
 def pip_probability(position):
@@ -256,8 +417,11 @@ class CubeSettings:
     arithmetic cap ``max_stake``, the contact efficiency ``x_contact``, ``x_race``
     (float64 ``(n, 2)``: pips of the side on roll, efficiency), ``tp_live`` (float64
     ``(max_stake + 1,)``: the live take point of a raise from each stake), ``table`` (None
-    or ``(CubefulRace.values, max_checkers, stakes)``) and ``probabilities`` (a
-    ``_net.Net``, a callable ``(mover, opponent) -> P(win)`` or None: pips)."""
+    or ``(CubefulRace.values, max_checkers, stakes)``), ``probabilities`` (a
+    ``_net.Net``, a callable ``(mover, opponent) -> P(win)`` or None: pips) and ``points``
+    (the points per stake of an oin, a mars, a koks and a home mars from which the C
+    model takes ``W`` and ``L`` of the net's outcome distribution, as ``win_loss_values``;
+    default ``CUBE_POINTS``: the stake whatever the kind, so ``W = L = 1``)."""
 
     at_start: bool
     stake: int
@@ -269,3 +433,4 @@ class CubeSettings:
     tp_live: Any
     table: Any
     probabilities: Any
+    points: Any = CUBE_POINTS
