@@ -4,6 +4,7 @@ Every ``nardy_fast/<layer>/_*.pyx`` becomes an extension module (``nardy_fast.<l
 ``nardy_fast/src`` (thread runtime, SIMD kernels, tables) are on the include path and
 ship with the package (``nardy_fast.get_include()``).  Optimised (``-O3``) by default;
 ``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
+Cython and the C compiler run ``NARDY_FAST_BUILD_JOBS`` jobs at once (default: every core).
 """
 import glob
 import os
@@ -12,6 +13,9 @@ import sys
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+JOBS = int(os.environ.get("NARDY_FAST_BUILD_JOBS", "0")) or os.cpu_count() or 1
 
 if sys.byteorder != "little":
     sys.exit("nardy_fast: the C core assumes a little-endian machine")
@@ -42,5 +46,17 @@ extensions = [
     for path in sorted(glob.glob(os.path.join("nardy_fast", "*", "_*.pyx")))
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives,
-                            nthreads=int(os.environ.get("NARDY_FAST_BUILD_JOBS", "0"))))
+
+
+class ParallelBuildExt(build_ext):
+    """``build_ext`` compiling ``JOBS`` extensions at once unless ``-j`` says otherwise
+    (pip and ``python -m build`` give no ``-j``)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
+
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, nthreads=JOBS),
+      cmdclass={"build_ext": ParallelBuildExt})

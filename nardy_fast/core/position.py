@@ -236,13 +236,13 @@ class Position:
     def legal_moves(self, dice, rules=None, *deprecated):
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
         result (``legal_moves((6, 3))``; the old form ``legal_moves(6, 3, rules)`` works
-        with a ``DeprecationWarning``).
+        with a ``DeprecationWarning`` until 0.3.0, which removes it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
         """
         if not isinstance(dice, (tuple, list, np.ndarray)):
             warnings.warn("Position.legal_moves(d1, d2, rules) is deprecated: use "
-                          "legal_moves((d1, d2), rules)", DeprecationWarning, stacklevel=2)
+                          "legal_moves((d1, d2), rules) (removed in 0.3.0)", DeprecationWarning, stacklevel=2)
             dice, rules = (dice, rules), (deprecated[0] if deprecated else None)
         elif deprecated:
             raise TypeError("legal_moves(dice, rules): too many arguments")
