@@ -69,7 +69,7 @@ docs: build
 typecheck: build
 	$(PY) -m mypy
 	$(PY) .ci/doc_examples.py build/doc_examples
-	$(PY) -m mypy --config-file pyproject.toml build/doc_examples
+	$(PY) -m mypy --config-file pyproject.toml build/doc_examples/*.py
 
 # The sdist and the wheel into dist/ (python -m build: the sdist, then the wheel from it).
 wheel: build
