@@ -630,7 +630,7 @@ def _empty_frame(key):
     return _schema(pa, key).empty_table().to_pandas().set_index("position")
 
 
-def read_study(store):
+def read_study(store: str | os.PathLike[str]):
     """A study store read back: one DataFrame indexed by position ID (sorted), the
     ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
     that is no study, a corrupt or truncated file: ``ValueError`` naming it."""

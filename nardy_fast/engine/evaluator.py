@@ -129,7 +129,7 @@ class Evaluator:
         return cls(net, rules=rules, meta=meta)
 
     @classmethod
-    def default(cls, rules=None):
+    def default(cls, rules=None) -> Evaluator:
         """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
         per process.
 
