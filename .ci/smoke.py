@@ -31,9 +31,10 @@ for name in ("net_classic.nfdb", "luck_classic.nfdb", "met.json", "start_outcome
 assert (here / "__init__.pxd").exists() and (pathlib.Path(nf.get_include()) / "nf_bits.h").exists()
 assert (here / "py.typed").exists()
 
-pos = nf.Position.initial()
-hint = nf.Evaluator.default().hint(pos, (6, 5))
-assert len(hint) == len(pos.legal_moves((6, 5))) > 1, hint
+start = nf.Position.initial()
+pos = nf.Position.from_id("WmhAAABAAAAEAAAEBABAQAAAAEAAAEQEA")   # a middle game: 16 moves of 6-3
+hint = nf.Evaluator.default().hint(pos, (6, 3))
+assert len(hint) == len(pos.legal_moves((6, 3))) > 1, hint
 print(hint.head(3))
 
 a = nf.rollout(pos, 324, seed=1, workers=1, progress=False)
@@ -42,7 +43,7 @@ assert a.equity == b.equity and 0 < a.p_win < 1 and a.games == 324, a
 print("rollout", a.p_win, a.se_p_win)
 
 with tempfile.TemporaryDirectory() as tmp:
-    frame = nf.pip_report([pos, pos.play(pos.legal_moves((6, 5))[0])])
+    frame = nf.pip_report([start, pos])
     for ext in ("csv", "html"):
         export.save(frame, os.path.join(tmp, f"pips.{ext}"))
         assert os.path.getsize(os.path.join(tmp, f"pips.{ext}")) > 0
