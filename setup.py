@@ -8,12 +8,18 @@ Cython and the C compiler run ``NARDY_FAST_BUILD_JOBS`` jobs at once (default: e
 """
 import glob
 import os
+import shutil
 import sys
 
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+try:
+    from setuptools.modified import newer_group
+except ImportError:                      # setuptools < 69
+    from setuptools.dep_util import newer_group
 
 JOBS = int(os.environ.get("NARDY_FAST_BUILD_JOBS", "0")) or os.cpu_count() or 1
 
@@ -50,12 +56,32 @@ extensions = [
 
 class ParallelBuildExt(build_ext):
     """``build_ext`` compiling ``JOBS`` extensions at once unless ``-j`` says otherwise
-    (pip and ``python -m build`` give no ``-j``)."""
+    (pip and ``python -m build`` give no ``-j``).
+
+    For an in-place or editable build, an extension already in place and newer than its
+    sources is taken as built: setuptools compiles into ``build/`` and then copies in place,
+    judging "up to date" by the copy in ``build/``, which an editable install (built in a
+    temporary folder) never leaves, so ``make build`` compiled everything twice.
+    """
 
     def finalize_options(self):
         super().finalize_options()
         if not self.parallel:
             self.parallel = JOBS
+
+    def run(self):
+        self._in_place = bool(self.inplace or getattr(self, "editable_mode", False))
+        super().run()
+
+    def build_extension(self, ext):
+        built = self.get_ext_fullpath(ext.name)
+        in_place = os.path.join(*ext.name.split(".")[:-1], os.path.basename(built))
+        if (getattr(self, "_in_place", False) and not self.force and os.path.exists(in_place)
+                and not newer_group(list(ext.sources) + list(ext.depends), in_place)):
+            os.makedirs(os.path.dirname(built), exist_ok=True)
+            shutil.copy2(in_place, built)
+            return
+        super().build_extension(ext)
 
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, nthreads=JOBS),
