@@ -36,7 +36,9 @@ directives = {
     "cdivision": True,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+MSVC = sys.platform == "win32"           # cibuildwheel's Windows wheels: MSVC's flags
+compile_args = (["/Od", "/Zi"] if DEBUG else ["/O2"]) if MSVC else (["-O0", "-g"] if DEBUG
+                                                                   else ["-O3"])
 thread_args = ["-pthread"] if os.name == "posix" else []   # the bear-off builders' threads
 
 extensions = [

@@ -88,3 +88,11 @@ def test_the_docs_name_no_machine_paths():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_page_examples_run(page, tmp_path, monkeypatch):
     run_blocks(page, tmp_path, monkeypatch)
+
+
+def test_the_api_reference_lists_every_exported_name():
+    import nardy_fast
+    text = (DOCS / "api.rst").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^   (\w+)$", text, re.M)) | set(re.findall(r"``nardy_fast\.(\w+)``",
+                                                                          text))
+    assert set(nardy_fast.__all__) - listed - {"bearoff"} == set() and "api_bearoff" in text
