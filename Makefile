@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.nardy_fast-installed
 SHARED ?= ../shared
 
-.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick browser
+.PHONY: all build test test-fast test-debug demo bench data clean lint mutate-quick docs \
+	typecheck wheel wheel-check browser
 
 all: build
 
@@ -16,7 +17,7 @@ $(PY):
 $(STAMP): pyproject.toml setup.py | $(PY)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "setuptools>=64" wheel "Cython>=3.0" "numpy>=1.25"
-	$(PY) -m pip install -q --no-build-isolation -e ".[test]"
+	$(PY) -m pip install -q --no-build-isolation -e ".[test,docs]"
 	touch $(STAMP)
 
 build: $(STAMP)
@@ -25,7 +26,7 @@ build: $(STAMP)
 test: build lint
 	$(PY) -m pytest -q
 
-# The layers (README, "Layout"): a back-import fails here (import-linter's layers contract).
+# The layers (docs/contributors.md, "Layout"): a back-import fails here (import-linter's layers contract).
 lint: build
 	$(VENV)/bin/lint-imports
 
@@ -61,7 +62,29 @@ data:
 	cp $(SHARED)/RULES.md docs/RULES.md
 
 clean:
-	rm -rf build nardy_fast/*/*.so nardy_fast/*/_*.c nardy_fast/*/*.html
+	rm -rf build dist docs/_build docs/generated docs/notebooks nardy_fast/*/*.so \
+		nardy_fast/*/_*.c nardy_fast/*/*.html
+
+# The documentation site (docs/, Sphinx; warnings are errors) into docs/_build/html.  The
+# notebooks are executed during the build (NARDY_FAST_DOCS_EXECUTE=off: rendered as they are).
+docs: build
+	MPLBACKEND=Agg $(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+
+# mypy over the public API (the package's exports, the .pyi stubs) and the docs' examples.
+typecheck: build
+	$(PY) -m mypy
+	$(PY) .ci/doc_examples.py build/doc_examples
+	$(PY) -m mypy --config-file pyproject.toml build/doc_examples/*.py
+
+# The sdist and the wheel into dist/ (python -m build: the sdist, then the wheel from it).
+wheel: build
+	rm -rf dist
+	$(PY) -m build --no-isolation --outdir dist .
+
+# The wheel installed into a fresh environment with no compiler (CC=false) and no Cython,
+# then the smoke test; a Cython consumer is built against the installed headers after.
+wheel-check: wheel
+	.ci/wheel-check dist
 
 # The core tests once more against a debug build (-O0 -g, Cython bounds checks on), in a
 # separate build folder copy so the optimised in-place build is left alone.

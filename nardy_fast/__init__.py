@@ -12,6 +12,7 @@ terminal play).  This module is the public API: everything a user meets is expor
 """
 import importlib
 import importlib.abc
+import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -39,7 +40,10 @@ from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
 from nardy_fast.engine.met import match_equity_table
 from nardy_fast.engine.matchplay import simulate_matches
 
-__version__ = "0.1.0"
+try:
+    __version__ = importlib.metadata.version("nardy_fast")   # the one place: pyproject.toml
+except importlib.metadata.PackageNotFoundError:             # a source tree never installed
+    __version__ = "0+unknown"
 
 
 def get_include():
@@ -48,7 +52,7 @@ def get_include():
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-# Module paths of the flat layout (before the layers), kept for one release: importing
+# Module paths of the flat layout (before the layers), kept until 0.3.0: importing
 # ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.
 _MOVED = {
     "rules": "core", "position": "core", "result": "core", "record": "core", "rng": "core",
@@ -78,7 +82,8 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         name = spec.name.rpartition(".")[2]
         new = f"{__name__}.{_MOVED[name]}.{name}"
-        warnings.warn(f"{spec.name} is deprecated: use {new}", DeprecationWarning,
+        warnings.warn(f"{spec.name} is deprecated: use {new} (removed in 0.3.0)",
+                      DeprecationWarning,
                       stacklevel=3)
         return importlib.import_module(new)
 

@@ -1,4 +1,5 @@
-"""The package's layers: imports flow one way, and the README's layout table is the tree.
+"""The package's layers: imports flow one way, and the layout table of the contributors'
+page (``docs/contributors.md``) is the tree.
 
 ``lint-imports`` (import-linter, configured in ``pyproject.toml``) checks the Python
 modules, function-level imports included; it cannot read Cython, so this test reads every
@@ -49,11 +50,11 @@ def test_every_module_lives_in_a_layer():
 
 
 def _readme_layout():
-    """``{layer: set of file names}`` from the README's layout table (one row per module
+    """``{layer: set of file names}`` from the layout table of ``docs/contributors.md`` (one row per module
     group: the layer folder in the first column, the files in backticks in the second)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "contributors.md").read_text(encoding="utf-8")
     found = LAYOUT.search(text)
-    assert found, "README.md has no <!-- layout --> table"
+    assert found, "docs/contributors.md has no <!-- layout --> table"
     table, layer = {}, None
     for line in found.group(1).splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -77,7 +78,7 @@ def test_readme_layout_table_is_the_tree():
                     if p.suffix in SOURCES and p.name != "__init__.py"} for layer in LAYERS}
     for layer in LAYERS:
         assert table.get(layer, set()) == tree[layer], (
-            f"README layout table, {layer}/: missing {sorted(tree[layer] - table.get(layer, set()))}, "
+            f"docs/contributors.md layout table, {layer}/: missing {sorted(tree[layer] - table.get(layer, set()))}, "
             f"not in the tree {sorted(table.get(layer, set()) - tree[layer])}")
 
 

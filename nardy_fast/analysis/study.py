@@ -85,8 +85,9 @@ KIND = "nardy_fast.study"
 FORMAT = 1                       # version of the store layout
 MANIFEST = "_study.json"   # "_": pyarrow and pandas skip it when reading the folder
 METHODS = ("rollout", "net")          # of core.methods.METHODS
-# Old spellings of a method, kept for one release.  A store's identity keeps the spelling
-# it was written with ("evaluate" in stores made before the rename), so it resumes as is.
+# Old spellings of a method, kept until 0.3.0 (which removes them).  A store's identity
+# keeps the spelling it was written with ("evaluate" in stores made before the rename), so
+# it resumes as is.
 RENAMED = {"evaluate": "net"}
 QUANTITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
               "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
@@ -558,7 +559,7 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     method : {"rollout", "net"}
         Roll out with ``rollout``, or evaluate with the shipped net at ``plies`` plies
         (``Evaluator.evaluate``; exact tables in races of both homes).  ``"evaluate"``,
-        the old name of ``"net"``, works for one release with a ``DeprecationWarning``
+        the old name of ``"net"``, works until 0.3.0 (which removes it) with a ``DeprecationWarning``
         (stores written with it resume and read as before).
     policy, rules, truncate
         As for ``rollout`` (policies by name only: ``"net"``, ``"greedy"``, ... or a tuple
@@ -630,7 +631,7 @@ def _empty_frame(key):
     return _schema(pa, key).empty_table().to_pandas().set_index("position")
 
 
-def read_study(store):
+def read_study(store: str | os.PathLike[str]):
     """A study store read back: one DataFrame indexed by position ID (sorted), the
     ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
     that is no study, a corrupt or truncated file: ``ValueError`` naming it."""

@@ -44,8 +44,8 @@ def play_turns(record, choose, rng, max_turns=None, dice=None, before_roll=None,
     ends, ``choose`` returns None or ``max_turns`` turns were added; returns ``record``.
 
     ``dice``: the dice ``(d1, d2)`` of the first turn played here (the opening dice; as
-    ``rollout(..., dice=)``), else thrown (``first_dice``, its old name, works for one
-    release with a ``DeprecationWarning``).  ``record.rules`` decides the legal moves and
+    ``rollout(..., dice=)``), else thrown (``first_dice``, its old name, works until
+    0.3.0, which removes it, with a ``DeprecationWarning``).  ``record.rules`` decides the legal moves and
     ``draw_rule``'s last turn.
     ``before_roll(position)``: called before each turn but Black's last one (the cube's
     moment, rule book section 7a); a true return value stops the game there.
@@ -53,7 +53,7 @@ def play_turns(record, choose, rng, max_turns=None, dice=None, before_roll=None,
     legal moves itself, as ``Evaluator.best_move`` does).
     """
     if first_dice is not None:
-        warnings.warn("play_turns(first_dice=...) is deprecated: use dice",
+        warnings.warn("play_turns(first_dice=...) is deprecated: use dice (removed in 0.3.0)",
                       DeprecationWarning, stacklevel=2)
         dice = first_dice
     first = dice

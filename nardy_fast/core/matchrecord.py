@@ -266,13 +266,13 @@ def looks_like_match(text):
     return any(_LENGTH.match(ln.strip()) for ln in text.splitlines()[:20])
 
 
-def read_match(path):
+def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     """Read a match transcript file (not replayed: call ``replay``)."""
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
         return parse_match(f.read(), source=path)
 
 
-def write_match(match, path):
+def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> None:
     """Write a match transcript atomically."""
     return atomic_write_text(path, format_match(match))

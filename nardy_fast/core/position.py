@@ -112,7 +112,7 @@ class Position:
 
     # constructors ------------------------------------------------------------------
     @classmethod
-    def initial(cls):
+    def initial(cls) -> Position:
         """The start: 15 checkers on each side's point 1, White on roll."""
         start = np.zeros(24, np.uint8)
         start[0] = 15
@@ -129,7 +129,7 @@ class Position:
         return cls(on_roll, opponent, side)
 
     @classmethod
-    def from_id(cls, text):
+    def from_id(cls, text: str) -> Position:
         """Decode a position ID (see the module docstring); ``ValueError`` if malformed."""
         if not isinstance(text, str):
             raise TypeError(f"position ID: expected str, got {type(text).__name__}")
@@ -233,16 +233,17 @@ class Position:
             return "bearoff"
         return "contact" if self.is_contact() else "race"
 
-    def legal_moves(self, dice, rules=None, *deprecated):
+    def legal_moves(self, dice: tuple[int, int], rules=None, *deprecated) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
         result (``legal_moves((6, 3))``; the old form ``legal_moves(6, 3, rules)`` works
-        with a ``DeprecationWarning``).
+        with a ``DeprecationWarning`` until 0.3.0, which removes it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
         """
         if not isinstance(dice, (tuple, list, np.ndarray)):
             warnings.warn("Position.legal_moves(d1, d2, rules) is deprecated: use "
-                          "legal_moves((d1, d2), rules)", DeprecationWarning, stacklevel=2)
+                          "legal_moves((d1, d2), rules) (removed in 0.3.0)",
+                          DeprecationWarning, stacklevel=2)
             dice, rules = (dice, rules), (deprecated[0] if deprecated else None)
         elif deprecated:
             raise TypeError("legal_moves(dice, rules): too many arguments")
@@ -257,7 +258,7 @@ class Position:
             moves.append(Move(tuple(b), pairs, dice, origin))
         return moves
 
-    def play(self, move):
+    def play(self, move: Move) -> Position:
         """The position after ``move`` (from ``legal_moves`` of this position), other side on roll."""
         if not isinstance(move, Move):
             raise TypeError(f"play: expected a Move, got {type(move).__name__}")
@@ -270,7 +271,7 @@ class Position:
         return Position(self._boards[1], self._boards[0], _other(self._side))
 
     # display -----------------------------------------------------------------------
-    def diagram(self, cube=None):
+    def diagram(self, cube=None) -> str:
         """A text board.  Top row: White's points 12..1 (Black's 24..13); bottom row:
         White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
         top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.

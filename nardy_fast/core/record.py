@@ -342,7 +342,7 @@ def _result_text(res):
     return f"{res['winner']} {res['kind']} {int(pts) if float(pts).is_integer() else pts}"
 
 
-def write_record(record, path):
+def write_record(record: GameRecord, path: str | os.PathLike[str]) -> None:
     """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``)."""
     return atomic_write_text(path, format_record(record))
 
@@ -357,7 +357,7 @@ def looks_like_record(text):
     return any(_DICE.match(t) for t in text.split()[:50])
 
 
-def read_record(path):
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a game record file; ``RecordError`` names the file and line on bad content."""
     path = os.fspath(path)
     try:
@@ -660,8 +660,8 @@ def _legal_board(pos, turn, rules, label):
 
 
 # -- random games ------------------------------------------------------------------------
-def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="random",
-                white="random", black="random"):
+def random_game(seed: int | None = None, rules=None, start=None, max_turns: int = 2000,
+                policy="random", white="random", black="random") -> GameRecord:
     """Play a game and return its ``GameRecord``.
 
     Parameters

@@ -129,7 +129,7 @@ class Evaluator:
         return cls(net, rules=rules, meta=meta)
 
     @classmethod
-    def default(cls, rules=None):
+    def default(cls, rules=None) -> Evaluator:
         """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
         per process.
 
@@ -248,7 +248,8 @@ class Evaluator:
         x : Position or position ID
             (An array ``(n, 2, 24)`` of uint8 boards, side on roll first, gives an
             ``ndarray (n,)`` of equities, as ``evaluate_boards``; a list of positions
-            gives ``evaluate_many``'s frame with a ``DeprecationWarning``.)
+            gives ``evaluate_many``'s frame with a ``DeprecationWarning``; removed in
+            0.3.0.)
         plies : {0, 1, 2, 3}
             Look-ahead (module ``_search``): 0 is the net itself.
         exact : bool, optional
@@ -270,7 +271,7 @@ class Evaluator:
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
             warnings.warn("Evaluator.evaluate(list of positions) is deprecated: use "
-                          "evaluate_many (a DataFrame) or outcomes (a list of Outcomes)",
+                          "evaluate_many (a DataFrame) or outcomes (a list of Outcomes); removed in 0.3.0",
                           DeprecationWarning, stacklevel=2)
             return self.evaluate_many(x, plies, exact, match)
         return self.evaluate_boards(x, plies, exact, match)

@@ -90,7 +90,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     path : str or os.PathLike
         The net file.  A checkpoint of the same settings found there is resumed.
     n_games : int
-        Self-play games in all (``games=``: the old name, deprecated).
+        Self-play games in all (``games=``: the old name, deprecated, removed in 0.3.0).
     seed : int or None
         Root entropy of the dice and the initial weights (None: fresh, recorded in the
         net's ``meta["training"]["seed"]``; pass it again to resume).
@@ -127,7 +127,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     rules = as_rules(rules)
     entropy = root_entropy(seed)
     if games is not None:
-        warnings.warn("train(games=...) is deprecated: use n_games", DeprecationWarning,
+        warnings.warn("train(games=...) is deprecated: use n_games (removed in 0.3.0)", DeprecationWarning,
                       stacklevel=2)
         n_games = games
     start_net = _init_net(init)

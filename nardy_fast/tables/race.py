@@ -126,7 +126,7 @@ def mars_table_for(rules, fewest, two=None, mars=(), explicit=False):
     return None
 
 
-def race_probabilities(position, rules=None, databases=None, method="auto"):
+def race_probabilities(position, rules=None, databases=None, method: str = "auto") -> Outcome:
     """Winning, mars and expected points of a pure bear-off race for the side on roll.
 
     Parameters

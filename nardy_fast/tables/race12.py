@@ -250,7 +250,7 @@ def race12(build=False, progress=True):
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
-def race12_probabilities(position, rules=None, db=None):
+def race12_probabilities(position, rules=None, db=None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
 

@@ -1,0 +1,53 @@
+"""Sphinx configuration of the nardy_fast documentation (``make docs``)."""
+import os
+import pathlib
+import shutil
+
+import nardy_fast
+
+HERE = pathlib.Path(__file__).parent
+ROOT = HERE.parent
+
+project = "nardy_fast"
+author = "the nardy_fast authors"
+copyright = "2026, the nardy_fast authors"
+release = nardy_fast.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "myst_nb",
+]
+
+# The notebooks are rendered from copies made here (the folder `notebooks/` beside the
+# package is their one home); executed at build time unless NARDY_FAST_DOCS_EXECUTE=off.
+_NB = HERE / "notebooks"
+_NB.mkdir(exist_ok=True)
+for _src in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    _dst = _NB / _src.name
+    if not _dst.exists() or _dst.read_bytes() != _src.read_bytes():
+        shutil.copyfile(_src, _dst)
+nb_execution_mode = os.environ.get("NARDY_FAST_DOCS_EXECUTE", "force")
+nb_execution_timeout = 600
+nb_execution_raise_on_error = True
+nb_execution_in_temp = True
+
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+myst_enable_extensions = ["colon_fence"]
+myst_heading_anchors = 3
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+templates_path = ["_templates"]
+
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": True, "inherited-members": False}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_validation_checks = set()
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"nardy_fast {release}"
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_static_path = []
