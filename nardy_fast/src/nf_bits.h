@@ -9,7 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static __forceinline int nf_ctz32(uint32_t x) {
+    unsigned long i; _BitScanForward(&i, x); return (int)i;
+}
+#else
 #define nf_ctz32(x) __builtin_ctz(x)
+#endif
 
 static inline int nf_popcount32(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
