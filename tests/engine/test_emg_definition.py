@@ -12,6 +12,8 @@ for: the table's entries are the chances at the start of the next game, whoever 
 the expectation is a plain lookup.  Scores are chosen so that the stake, the side on roll
 and the next game's Crawford state all matter.
 """
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -144,7 +146,6 @@ def test_draws_count_at_their_score():
 def _mover_view(o):
     """An Outcome of the position after a move (the opponent on roll) from the mover's
     side: wins and losses exchanged (no draws in these positions)."""
-    from types import SimpleNamespace
     return SimpleNamespace(p_win=o.p_lose, p_lose=o.p_win, p_mars_win=o.p_mars_loss,
                            p_mars_loss=o.p_mars_win, p_koks_win=o.p_koks_loss,
                            p_koks_loss=o.p_koks_win, p_home_mars_win=o.p_home_mars_loss,
@@ -186,7 +187,6 @@ def test_hint_at_a_score_one_ply_rows_by_definition(ev):
     deep = rows[rows["plies"] == 1]
     assert len(deep) >= 2 and (rows["plies"].iloc[:len(deep)] == 1).all()
     assert list(deep["mwc"]) == sorted(deep["mwc"], reverse=True)
-    from types import SimpleNamespace
     for _, r in rows.iterrows():
         o = SimpleNamespace(p_lose=1.0 - r["p_win"], **{k: r[k] for k in (
             "p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
