@@ -21,6 +21,7 @@ import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.engine import met
+from nardy_fast.engine.matchplay import play_one_match
 
 LENGTH = 5
 
@@ -195,3 +196,16 @@ def test_hint_at_a_score_one_ply_rows_by_definition(ev):
                                          abs=1e-7)           # rows of float32 values
         if r["plies"] == 1 and money.loc[r["move"], "plies"] == 1:
             assert r["p_win"] == pytest.approx(money.loc[r["move"], "p_win"], abs=1e-9)
+
+
+def test_a_net_policy_player_moves_at_the_match_score(ev):
+    """A match player given by policy name (``"net"``) moves as the evaluator does at the
+    match score (``best_move(match=)``, checked above by definition), not as for money:
+    the same seeded match as with evaluator players, and another one without awareness
+    (at 1-away / 2-away mars weigh differently)."""
+    mr = MatchRules(length=2)
+    named = play_one_match("net", "net", mr, seed=11, aware=True, score=(1, 0))
+    direct = play_one_match(ev, ev, mr, seed=11, aware=True, score=(1, 0))
+    money = play_one_match("net", "net", mr, seed=11, aware=False, score=(1, 0))
+    assert named.games[0].turns == direct.games[0].turns
+    assert named.games[0].turns != money.games[0].turns
