@@ -199,13 +199,14 @@ def test_hint_at_a_score_one_ply_rows_by_definition(ev):
 
 
 def test_a_net_policy_player_moves_at_the_match_score(ev):
-    """A match player given by policy name (``"net"``) moves as the evaluator does at the
-    match score (``best_move(match=)``, checked above by definition), not as for money:
-    the same seeded match as with evaluator players, and another one without awareness
-    (at 1-away / 2-away mars weigh differently)."""
+    """A match player given by policy name moves at the match score, not as for money:
+    ``"net"`` plays the same seeded match as evaluator players (whose ``best_move(match=)``
+    is checked above by definition); ``"net:1"``, a searching player, plays another game
+    when aware than when not (at 1-away / 2-away mars weigh differently)."""
     mr = MatchRules(length=2)
     named = play_one_match("net", "net", mr, seed=11, aware=True, score=(1, 0))
     direct = play_one_match(ev, ev, mr, seed=11, aware=True, score=(1, 0))
-    money = play_one_match("net", "net", mr, seed=11, aware=False, score=(1, 0))
     assert named.games[0].turns == direct.games[0].turns
-    assert named.games[0].turns != money.games[0].turns
+    turns = {aware: play_one_match("net:1", "greedy", mr, seed=11, aware=aware,
+                                   score=(1, 0)).games[0].turns for aware in (True, False)}
+    assert turns[True] != turns[False]
