@@ -119,7 +119,7 @@ TESTS = {
     "matchrules.py": ["test_match_rules.py", "test_met.py"],
     "met.py": ["test_met.py", "test_match_play.py", "test_emg_definition.py",
                "test_crawford_states.py"],
-    "matchplay.py": ["test_match_play.py", "test_crawford_states.py"],
+    "matchplay.py": ["test_match_play.py", "test_crawford_states.py", "test_emg_definition.py"],
     # the no-contact race database
     "race12.py": ["test_race12.py", "test_race12_kinds.py"],
     "_race12.pyx": ["test_race12_kinds.py"],

@@ -18,6 +18,8 @@ raise that ends the match or brings a side to 1 away), against
 ``met.outcome_values`` (what evaluation, rollouts and cube decisions read).  Whole
 matches: the state each player is handed, game by game, against the score history.
 """
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -133,7 +135,6 @@ class _Recorder:
         return self.ev.best_move(position, dice, match=match)
 
     def evaluate(self, position, **kw):
-        from types import SimpleNamespace
         return SimpleNamespace(p_win=0.5)
 
 

@@ -19,6 +19,7 @@ from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.engine import met
 from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY
+from nardy_fast.tables.cuberace import CubefulRace
 
 LENGTH = 5
 MR = MatchRules(length=LENGTH, starter="opening_roll", rules=nf.Rules(cube="geometric"))
@@ -105,3 +106,20 @@ def test_the_efficiency_changes_the_decision(table):
                             x=CONTACT_EFFICIENCY)
     assert abs(own["no_double"] - contact["no_double"]) > 1e-3
     assert abs(own["take_point"] - contact["take_point"]) > 1e-3
+
+
+def test_no_raise_on_a_first_turn_in_an_exact_race():
+    """On a first turn (``first_turn``) the exact race table's decision keeps the cube:
+    no raise is offered (the raise values are NaN) and the equity is playing on's.
+    Worked by hand: 1 checker on point 19 against 1 on point 24 (rule book: the side on
+    roll bears off with a 6, a double of 2 or more, or 5-x / 4-x ... summing to 6 pips)."""
+    small = CubefulRace.build(2, "geometric", max_stake=16, stakes=4)
+    pos = nf.Position.from_boards(board({19: 1}), board({24: 1}))
+    wins = sum(1 for a in range(1, 7) for b in range(1, 7)
+               if a + b >= 6 or (a == b and 4 * a >= 6))
+    d = cube_decision(pos, CubeState(1, "centre", first_turn=True), tables=small)
+    assert d["method"] == "exact"
+    assert np.isnan(d["double_take"]) and np.isnan(d["double_pass"])
+    assert np.isnan(d["double_beaver"])
+    assert d["equity"] == pytest.approx(d["no_double"])
+    assert d["no_double"] == pytest.approx(2 * wins / 36 - 1)

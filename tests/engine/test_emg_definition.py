@@ -12,6 +12,8 @@ for: the table's entries are the chances at the start of the next game, whoever 
 the expectation is a plain lookup.  Scores are chosen so that the stake, the side on roll
 and the next game's Crawford state all matter.
 """
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,7 @@ import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.engine import met
+from nardy_fast.engine.matchplay import play_one_match
 
 LENGTH = 5
 
@@ -144,7 +147,6 @@ def test_draws_count_at_their_score():
 def _mover_view(o):
     """An Outcome of the position after a move (the opponent on roll) from the mover's
     side: wins and losses exchanged (no draws in these positions)."""
-    from types import SimpleNamespace
     return SimpleNamespace(p_win=o.p_lose, p_lose=o.p_win, p_mars_win=o.p_mars_loss,
                            p_mars_loss=o.p_mars_win, p_koks_win=o.p_koks_loss,
                            p_koks_loss=o.p_koks_win, p_home_mars_win=o.p_home_mars_loss,
@@ -186,7 +188,6 @@ def test_hint_at_a_score_one_ply_rows_by_definition(ev):
     deep = rows[rows["plies"] == 1]
     assert len(deep) >= 2 and (rows["plies"].iloc[:len(deep)] == 1).all()
     assert list(deep["mwc"]) == sorted(deep["mwc"], reverse=True)
-    from types import SimpleNamespace
     for _, r in rows.iterrows():
         o = SimpleNamespace(p_lose=1.0 - r["p_win"], **{k: r[k] for k in (
             "p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
@@ -195,3 +196,17 @@ def test_hint_at_a_score_one_ply_rows_by_definition(ev):
                                          abs=1e-7)           # rows of float32 values
         if r["plies"] == 1 and money.loc[r["move"], "plies"] == 1:
             assert r["p_win"] == pytest.approx(money.loc[r["move"], "p_win"], abs=1e-9)
+
+
+def test_a_net_policy_player_moves_at_the_match_score(ev):
+    """A match player given by policy name moves at the match score, not as for money:
+    ``"net"`` plays the same seeded match as evaluator players (whose ``best_move(match=)``
+    is checked above by definition); ``"net:1"``, a searching player, plays another game
+    when aware than when not (at 1-away / 2-away mars weigh differently)."""
+    mr = MatchRules(length=2)
+    named = play_one_match("net", "net", mr, seed=11, aware=True, score=(1, 0))
+    direct = play_one_match(ev, ev, mr, seed=11, aware=True, score=(1, 0))
+    assert named.games[0].turns == direct.games[0].turns
+    turns = {aware: play_one_match("net:1", "greedy", mr, seed=11, aware=aware,
+                                   score=(1, 0)).games[0].turns for aware in (True, False)}
+    assert turns[True] != turns[False]
