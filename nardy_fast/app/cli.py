@@ -8,16 +8,16 @@ one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage e
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+import warnings
 
 from nardy_fast.app import cli_engine, demo
 from nardy_fast.analysis.report import METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
-from nardy_fast.app._args import (CliError, _client, _position, _rules,  # noqa: F401
+from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
-                                  add_rollout_options, positive_int)
+                                  add_rollout_options, json_text, positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 
 __all__ = ["main", "build_parser"]
@@ -33,6 +33,8 @@ def build_parser():
                     "databases, reports and game records.  Positions are given by their "
                     "ID (see 'show'); 'start' is the initial position.",
         epilog=f"'{PROG} COMMAND --help' explains each command.")
+    p.add_argument("--version", action="version", version=f"{PROG} {_version()}",
+                   help="print the version of nardy_fast and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (
@@ -40,6 +42,19 @@ def build_parser():
             _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo):
         add(sub)
     return p
+
+
+def _version():
+    """``nardy_fast.__version__`` (the installed package's metadata)."""
+    import nardy_fast
+    version = getattr(nardy_fast, "__version__", None)
+    if version is None:
+        from importlib.metadata import PackageNotFoundError, version as dist_version
+        try:
+            version = dist_version("nardy_fast")
+        except PackageNotFoundError:
+            version = "unknown"
+    return version
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -72,9 +87,9 @@ def cmd_moves(args):
     d1, d2 = args.dice
     moves = pos.legal_moves((d1, d2), args.rules)
     if args.json:
-        print(json.dumps([{"move": str(m) if m.steps else "pass",
-                           "steps": [[a, b] for a, b in m.steps],
-                           "id_after": pos.play(m).id} for m in moves], indent=1))
+        print(json_text([{"move": str(m) if m.steps else "pass",
+                          "steps": [[a, b] for a, b in m.steps],
+                          "id_after": pos.play(m).id} for m in moves]))
         return
     print(f"{pos.side} on roll, {d1}{d2}: {len(moves)} legal move(s)")
     for k, m in enumerate(moves, 1):
@@ -101,29 +116,52 @@ def cmd_rollout(args):
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     rows = []
+    stopped = None                      # the message of an interruption
     try:
         for pos in positions:
-            o = rollout(pos, args.games, policy=args.policy, seed=args.seed, rules=args.rules,
-                        truncate=_truncate(args),
-                        workers=args.workers, client=client,
-                        progress=progress)
+            try:
+                o = rollout(pos, args.games, policy=args.policy, seed=args.seed,
+                            rules=args.rules, truncate=_truncate(args),
+                            workers=args.workers, client=client, progress=progress)
+            except KeyboardInterrupt:
+                stopped = f"before any game of {pos.id} finished"
+                break
             rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
+            if o.extra.get("interrupted"):
+                stopped = (f"after {o.games} of {args.games} games of {pos.id}; its "
+                           "figures above rest on those games only")
+                break
     finally:
         if client is not None:
             client.close()
+    _print_rollouts(args, rows)
+    if stopped is not None:
+        skipped = len(positions) - len(rows) - ("before" in stopped)
+        if skipped > 0:
+            stopped += f"; {skipped} later position(s) not rolled out"
+        raise Interrupted(stopped)
+
+
+def _print_rollouts(args, rows):
     if args.json:
         for r in rows:
-            print(json.dumps(r, default=str))
+            print(json_text(r, indent=None))          # JSON Lines: one per position
     elif args.csv:
         import pandas as pd
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
+        if rows:
+            print("probabilities and equity for the side on roll; equity in points per "
+                  "game; ± is 1.96 standard errors (a 95% interval)")
         for r in rows:
             lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
-            print(f"{r['id']}  {r['side']} on roll  games {r['games']}")
+            print(f"{r['id']}  {r['side']} on roll  games {r['games']}"
+                  + ("  (interrupted)" if r.get("extra_interrupted") else ""))
             print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
-                  f"P(mars win) {r['p_mars_win']:.4f}   P(mars loss) {r['p_mars_loss']:.4f}")
-            print(f"  equity {r['equity']:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]")
+                  f"P(mars win) {r['p_mars_win']:.4f} ± {1.96 * r['se_p_mars_win']:.4f}   "
+                  f"P(mars loss) {r['p_mars_loss']:.4f} ± {1.96 * r['se_p_mars_loss']:.4f}")
+            print(f"  equity {r['equity']:+.4f} ± {1.96 * r['se_equity']:.4f}  95% CI "
+                  f"[{lo:+.4f}, {hi:+.4f}]")
 
 
 def _parser_study(sub):
@@ -251,7 +289,7 @@ def cmd_bearoff_query(args):
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
         out.append(row)
     if args.json:
-        print(json.dumps(out, indent=1))
+        print(json_text(out))
         return
     for row in out:
         print(f"{row['id']}  {row['side']} on roll  pips {row['pips_mover']} - "
@@ -444,6 +482,18 @@ def main(argv=None):
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
         import matplotlib
         matplotlib.use("Agg")                 # files only: no window, no display needed
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _run(args)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as the command's users see it: one line, no source path or code."""
+    text = str(message).splitlines()[0] if str(message) else category.__name__
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
+
+
+def _run(args):
     try:
         args.func(args)
     except CliError as e:
@@ -455,6 +505,9 @@ def main(argv=None):
             msg = f"{e.filename}: {msg}"
         print(f"{PROG}: error: {msg}", file=sys.stderr)
         return 1
+    except Interrupted as e:
+        print(f"{PROG}: interrupted {e}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

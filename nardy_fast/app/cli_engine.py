@@ -6,7 +6,7 @@ import json
 import sys
 
 from nardy_fast.app._args import (POLICY_NAMES, _position, add_command, add_options,
-                                  add_progress, positive_int)
+                                  add_progress, json_text, positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
@@ -30,7 +30,7 @@ def cmd_hint(args):
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
     hint = hint.head(args.top)
     if args.json:
-        print(hint.to_json(orient="records", indent=1))
+        print(json_text(hint))
         return
     print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
           "(points per game, mover's view)")
@@ -99,7 +99,8 @@ def cmd_met(args):
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
-        print(m.to_json(orient="split", indent=1))
+        print(json_text({"columns": list(m.columns), "index": list(m.index),
+                         "data": m.to_numpy().tolist()}))
         return
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
@@ -153,7 +154,7 @@ def cmd_matches(args):
            **{k: v for k, v in r.items() if k != "seed"}}
     out["ci95"] = list(r["ci95"])
     if args.json:
-        print(json.dumps(out, indent=1))
+        print(json_text(out))
         return
     print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
           f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: {r['win_rate']:.3f} "
@@ -270,9 +271,7 @@ def cmd_cube(args):
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
                       method=args.method)
     if args.json:
-        print(json.dumps({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
-                          **{k: (None if isinstance(v, float) and math.isnan(v) else v)
-                             for k, v in d.items()}}, indent=1))
+        print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return
     print(pos.diagram(cube=cube))
     print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "

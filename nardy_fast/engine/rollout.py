@@ -548,6 +548,8 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
 
     Raises
     ------
+    KeyboardInterrupt
+        Ctrl-C before any chunk finished (no game to estimate from).
     ValueError
         ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
         position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
@@ -571,6 +573,8 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
                              workers=workers, client=client, progress=progress)
     tally, truncated = merger.finish()
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+    if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
+        raise KeyboardInterrupt("rollout interrupted before any game finished")
     return out if match is None else _with_match(out, match)
 
 
