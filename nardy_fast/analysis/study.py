@@ -353,6 +353,9 @@ class _Store:
     """A study folder: its manifest, its Parquet files, writing a batch and merging."""
 
     def __init__(self, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"store={path!r}: expected the path of the study's folder (str "
+                            "or os.PathLike)")
         self.path = os.fspath(path)
         if os.path.exists(self.path) and not os.path.isdir(self.path):
             raise ValueError(f"store={self.path}: a file, not a study folder")
@@ -602,7 +605,11 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     ids = _distinct_ids(positions, known)
     todo = [p for p in ids if p not in known]
     if todo:
-        os.makedirs(st.path, exist_ok=True)
+        try:
+            os.makedirs(st.path, exist_ok=True)
+        except OSError as e:
+            raise type(e)(f"store={st.path}: cannot make the study's folder "
+                          f"({e.strerror or e})") from None
         st.remove_stale_temps()
         batch = _batch_size(batch_size, settings.identity, len(todo),
                             parallelism(workers, client))

@@ -56,6 +56,34 @@ def json_text(obj, indent=1):
                       default=str)
 
 
+def out_folder(path, option="-o/--out"):
+    """Make the output folder ``path`` of ``option`` (if missing); True if it was made.
+    A ``CliError`` naming the option when it cannot be (a file of that name, no right)."""
+    import os
+    if os.path.isdir(path):
+        return False
+    if os.path.exists(path):
+        raise CliError(f"{option} {path}: a file, not a folder")
+    try:
+        os.makedirs(path)
+    except OSError as e:
+        raise CliError(f"{option} {path}: cannot make the folder ({e.strerror or e})") \
+            from None
+    return True
+
+
+def in_file(path, option):
+    """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
+    import os
+    if not os.path.exists(path):
+        raise CliError(f"{option} {path}: no such file")
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path}: a folder, not a file")
+    if not os.access(path, os.R_OK):
+        raise CliError(f"{option} {path}: not readable (permission denied)")
+    return path
+
+
 # -- argument helpers --------------------------------------------------------------------
 def _position(text):
     from nardy_fast.core.position import Position

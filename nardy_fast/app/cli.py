@@ -17,7 +17,8 @@ from nardy_fast.analysis.report import METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
-                                  add_rollout_options, json_text, positive_int)
+                                  add_rollout_options, in_file, json_text, out_folder,
+                                  positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 
 __all__ = ["main", "build_parser"]
@@ -187,7 +188,7 @@ def cmd_study(args):
     again resumes where it stopped (nardy_fast.analysis.study)."""
     from nardy_fast.analysis.study import read_position_ids, study
 
-    ids = read_position_ids(args.ids_file)
+    ids = read_position_ids(in_file(args.ids_file, "ids_file"))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     try:
@@ -348,9 +349,8 @@ def cmd_report(args):
     from nardy_fast.analysis import plot, report
     from nardy_fast.core.position import Position
 
-    if not os.path.isfile(args.input):
-        raise CliError(f"{args.input}: no such file")
-    os.makedirs(args.out, exist_ok=True)
+    in_file(args.input, "input")
+    out_folder(args.out)
     written = []
     client = _client(args.scheduler)
     kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
@@ -417,7 +417,7 @@ def _analyse_match(args):
     er = matchreport.match_error_rates(rep)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
+        out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
         files.append(report.save(er, os.path.join(args.out, "match_error_rates.csv")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
@@ -431,6 +431,7 @@ def cmd_analyse(args):
     from nardy_fast.analysis import report
     from nardy_fast.core.matchrecord import looks_like_match
 
+    in_file(args.record, "record")
     with open(args.record, encoding="utf-8", errors="replace") as f:
         if looks_like_match(f.read(4096)):
             return _analyse_match(args)
@@ -455,7 +456,7 @@ def cmd_analyse(args):
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
     if args.out:
         from nardy_fast.analysis import plot
-        os.makedirs(args.out, exist_ok=True)
+        out_folder(args.out)
         files = _save_both(report, gr, args.out, "game_analysis")
         files.append(report.save(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
         files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from nardy_fast.app._args import (POLICY_NAMES, _position, add_command, add_options,
-                                  add_progress, json_text, positive_int)
+from nardy_fast.app._args import (POLICY_NAMES, Interrupted, _position, add_command,
+                                  add_options, add_progress, json_text, out_folder,
+                                  positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
@@ -141,13 +142,18 @@ def cmd_matches(args):
     rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
-    if args.out is not None:
-        os.makedirs(args.out, exist_ok=True)            # before the work, not after it
-    r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
-                         aware=aware, transcripts=args.out is not None,
-                         progress=sys.stderr.isatty() if args.progress is None
-                         else args.progress)
-    if args.out is not None:
+    made = args.out is not None and out_folder(args.out)   # before the work, not after
+    try:
+        r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
+                             aware=aware, transcripts=args.out is not None,
+                             progress=sys.stderr.isatty() if args.progress is None
+                             else args.progress)
+    except KeyboardInterrupt:
+        if made and not os.listdir(args.out):
+            os.rmdir(args.out)                  # leave no empty folder behind
+        raise Interrupted(f"before any of the {args.matches} matches finished; nothing "
+                          "written") from None
+    if args.out is not None:                # each file whole (written, then renamed)
         for m, rec in enumerate(r.pop("records"), 1):
             write_match(rec, os.path.join(args.out, f"match-{m:04d}.mat"))
     out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),
@@ -155,13 +161,18 @@ def cmd_matches(args):
     out["ci95"] = list(r["ci95"])
     if args.json:
         print(json_text(out))
-        return
-    print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
-          f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: {r['win_rate']:.3f} "
-          f"(SE {r['se_win_rate']:.3f}, 95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) "
-          f"against B ({args.b}{'' if aware[1] else ', money play'})")
-    if args.out is not None:
-        print(f"transcripts in {args.out}")
+    else:
+        print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
+              f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: "
+              f"{r['win_rate']:.3f} (SE {r['se_win_rate']:.3f}, 95% CI "
+              f"{r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) against B "
+              f"({args.b}{'' if aware[1] else ', money play'})")
+        if args.out is not None:
+            print(f"transcripts in {args.out}")
+    if r.get("interrupted"):
+        raise Interrupted(f"after {r['matches']} of {args.matches} matches; the result "
+                          "above is theirs" + ("" if args.out is None else
+                                               f", their transcripts are in {args.out}"))
 
 
 def _parser_train(sub):

@@ -32,6 +32,7 @@ import numpy as np
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors_with_steps
 from nardy_fast.core._state import impossible_state
+from nardy_fast.core.notation import apply_steps, parse_steps
 
 __all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL"]
 
@@ -40,6 +41,7 @@ PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four ti
 WHITE, BLACK = "white", "black"
 _SIDES = (WHITE, BLACK)
 _ID_LEN = 33
+START = "start"                 # the word for the initial position, wherever an ID goes
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
@@ -130,10 +132,13 @@ class Position:
 
     @classmethod
     def from_id(cls, text):
-        """Decode a position ID (see the module docstring); ``ValueError`` if malformed."""
+        """Decode a position ID (see the module docstring), or ``"start"`` (the initial
+        position, as on the command line); ``ValueError`` if malformed."""
         if not isinstance(text, str):
             raise TypeError(f"position ID: expected str, got {type(text).__name__}")
         text = text.strip()
+        if text == START:
+            return cls.initial()
         if len(text) != _ID_LEN:
             raise ValueError(f"position ID {text!r}: expected {_ID_LEN} characters, got {len(text)}")
         if text[0] not in "WB":
@@ -257,13 +262,44 @@ class Position:
             moves.append(Move(tuple(b), pairs, dice, origin))
         return moves
 
-    def play(self, move):
-        """The position after ``move`` (from ``legal_moves`` of this position), other side on roll."""
+    def play(self, move, dice=None, rules=None):
+        """The position after ``move``, the other side on roll.
+
+        ``move``: a ``Move`` from ``legal_moves`` of this position, or its text as records
+        write it (``"1/7 7/12"``, ``"19/off 20/off"``; points in the mover's numbering).
+        For a text, ``dice`` (default: every roll that allows it; the position after is
+        the same whichever) and ``rules`` (default classic) say what is legal, and a move
+        that no roll allows is a ``ValueError`` naming it.
+        """
+        if isinstance(move, str):
+            return self._play_text(move, dice, rules)
+        if dice is not None or rules is not None:
+            raise TypeError("play(Move): dice and rules are for a move given as text; a "
+                            "Move already carries its legality")
         if not isinstance(move, Move):
-            raise TypeError(f"play: expected a Move, got {type(move).__name__}")
+            raise TypeError(f"play: expected a Move or its text, got {type(move).__name__}")
         if move.origin != self.id:
             raise ValueError(f"move {move} was generated for position {move.origin}, not {self.id}")
         return Position(self._boards[1], np.array(move.board, np.uint8), _other(self._side))
+
+    def _play_text(self, text, dice, rules):
+        steps = parse_steps(text)
+        rolls = [tuple(check_dice(dice))] if dice is not None else \
+            [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
+        why = None
+        for roll in rolls:
+            try:
+                board = tuple(int(x) for x in apply_steps(self.mover, self.opponent, roll,
+                                                          steps))
+            except ValueError as e:
+                why = why or str(e)
+                continue
+            for m in self.legal_moves(roll, rules):
+                if m.board == board and bool(m.steps) == bool(steps):
+                    return self.play(m)
+        where = f"the roll {rolls[0][0]}{rolls[0][1]}" if dice is not None else "any roll"
+        raise ValueError(f"move {text!r}: not a legal move of {self.side} for {where}"
+                         + (f" ({why})" if why and dice is not None else ""))
 
     def swap(self):
         """The same boards with the other side on roll."""

@@ -155,3 +155,43 @@ def test_play_match_ctrl_c_before_a_game_finished_writes_no_transcript(term, tmp
     assert "no game of the match finished: no transcript written" in t.text
     assert "Traceback" not in t.text
     assert os.listdir(tmp_path) == []
+
+
+# -- matches ---------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_matches_ctrl_c_keeps_the_finished_matches_and_their_transcripts(term, tmp_path):
+    from nardy_fast.core.matchrecord import read_match
+    from nardy_fast.engine.matchplay import simulate_matches
+    t = term("matches", "random", "random", "-n", "100000", "--length", "1", "--seed", "4",
+             "-o", "out")
+    t.expect(r"\| *(?:[3-9]|\d\d+)/100000", timeout=240)      # a few matches finished
+    t.send(CTRL_C)
+    assert t.wait() == 130
+    out = t.text
+    m = re.search(r"interrupted after (\d+) of 100000 matches", out)
+    assert m, out
+    n = int(m.group(1))
+    assert re.search(rf"^{n} matches \(", out, re.M)
+    files = sorted(os.listdir(tmp_path / "out"))
+    assert files == [f"match-{k:04d}.mat" for k in range(1, n + 1)]
+    full = simulate_matches("random", "random", n, length=1, seed=4, progress=False,
+                            transcripts=True)                # the same first n matches
+    for f, rec in zip(files, full["records"]):
+        got = read_match(tmp_path / "out" / f)
+        assert [g.positions()[-1] for g in got.games] == \
+            [g.positions()[-1] for g in rec.games]
+    assert f"A (random) won {full['wins_a']}: " in out
+
+
+def test_matches_interrupted_before_any_match_leaves_nothing(monkeypatch, capsys, tmp_path):
+    from nardy_fast.engine import matchplay
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(matchplay, "play_one_match", stop)
+    code = cli.main(["matches", "random", "random", "-n", "5", "-o", str(tmp_path / "o"),
+                     "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 130 and out == ""
+    assert "interrupted before any of the 5 matches finished" in err
+    assert not (tmp_path / "o").exists()
