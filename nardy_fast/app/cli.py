@@ -404,17 +404,54 @@ def _parser_analyse(sub):
     s.add_argument("record", help="game record file")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
-    add_rollout_options(s, 200)
+    s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
+                   help="how each legal move is valued: 'auto' (default: the exact "
+                        "database where it applies, else the net at --plies), a database, "
+                        "'net', or 'rollout' (every legal move rolled out, -n games each, "
+                        "with --policy, --seed, --truncate, --workers, --scheduler)")
+    add_options(s, "plies")
+    add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
+    # None: "not given", so that rollout options given without --method rollout are named
+    s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar over the turns")
 
 
-def _analyse_match(args):
+# the rollout options of ``analyse`` and their defaults (used by --method rollout only)
+_ANALYSE_DEFAULTS = {"games": 200, "policy": "net", "seed": 2026, "truncate": "bearoff"}
+_ANALYSE_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
+                  "truncate": "--truncate", "workers": "--workers",
+                  "scheduler": "--scheduler"}
+
+
+def _analyse_options(args):
+    """``(game_report keywords, note)`` of ``analyse``: ``note`` names the options given
+    that change nothing (rollout options without ``--method rollout``), or is None; it is
+    warned once the record has been read, so that an error in the record comes first."""
+    note = None
+    if args.method != "rollout":
+        unused = [flag for name, flag in _ANALYSE_FLAGS.items()
+                  if getattr(args, name) is not None]
+        if unused:
+            note = (f"{', '.join(unused)}: no effect without --method rollout (moves are "
+                    f"valued by --method {args.method})")
+    elif args.plies:
+        note = "--plies: no effect with --method rollout (the rollouts' players are --policy)"
+    for name, default in _ANALYSE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    return dict(method=args.method, plies=args.plies, n_games=args.games, seed=args.seed,
+                policy=args.policy, workers=args.workers, truncate=_truncate(args),
+                progress=args.progress), note
+
+
+def _analyse_match(args, kw, note):
     from nardy_fast.analysis import matchreport, report
-    rep = matchreport.analyse_match(args.record, n_games=args.games, seed=args.seed,
-                                    policy=args.policy, workers=args.workers,
-                                    truncate=_truncate(args), progress=args.progress)
+    rep = matchreport.analyse_match(args.record, **kw)
+    if note:
+        warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
+    print(_ERROR_RATES_HEADER)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
     if args.out:
         out_folder(args.out)
@@ -432,27 +469,34 @@ def cmd_analyse(args):
     from nardy_fast.core.matchrecord import looks_like_match
 
     in_file(args.record, "record")
+    kw, note = _analyse_options(args)
     with open(args.record, encoding="utf-8", errors="replace") as f:
         if looks_like_match(f.read(4096)):
-            return _analyse_match(args)
+            return _analyse_match(args, kw, note)
 
     client = _client(args.scheduler)
     try:
-        gr = report.game_report(args.record, analyse=True, n_games=args.games, seed=args.seed,
-                                policy=args.policy, workers=args.workers, client=client,
-                                truncate=_truncate(args), progress=args.progress)
+        gr = report.game_report(args.record, analyse=True, client=client, **kw)
     finally:
         if client is not None:
             client.close()
+    if note:
+        warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
-    print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'played':<26s} {'best':<26s} {'loss':>7s}")
+    print(f"moves valued by --method {args.method}"
+          + (f" ({args.games} games a move)" if args.method == "rollout" else "")
+          + "; equity_loss: points per game the played move lost against the best, the "
+            "mover's view (blank: a forced move)")
+    print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'move':<26s} {'best_move':<26s} "
+          f"{'equity_loss':>11s}")
     for _, r in played.iterrows():
         best = "" if r["best_move"] == r["move"] else r["best_move"]
         loss = "" if r["equity_loss"] != r["equity_loss"] else f"{r['equity_loss']:.3f}"
         print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
-              f"{loss:>7s}")
+              f"{loss:>11s}")
     er = report.error_rates(gr)
     print()
+    print(_ERROR_RATES_HEADER)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
     if args.out:
         from nardy_fast.analysis import plot
@@ -462,6 +506,12 @@ def cmd_analyse(args):
         files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+_ERROR_RATES_HEADER = (
+    "per player: decisions (turns with a choice), errors (moves losing > 0.001 points), "
+    "equity_lost (points per game; EMG at a match), error_rate (points lost per decision "
+    "x 1000), mwc_lost / mwc_error_rate (match winning chances, at a match)")
 
 
 def _parser_demo(sub):

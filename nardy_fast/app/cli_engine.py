@@ -29,15 +29,22 @@ def cmd_hint(args):
 
     pos = _position(args.position)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
-    hint = hint.head(args.top)
+    hint = hint.head(args.top).copy()
+    # one name for one thing: move_report's equity_loss (>= 0) and id_after, beside the
+    # frame's own diff (<= 0) and position
+    hint["equity_loss"] = -hint["diff"] + 0.0
+    hint["id_after"] = hint["position"]
     if args.json:
         print(json_text(hint))
         return
-    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
-          "(points per game, mover's view)")
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: each legal move valued by the "
+          "evaluator; equity in points per game and p_win, both the mover's view; "
+          "equity_loss: points lost against the best move")
+    print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
+          f"{'p_win':>5s}  method")
     for r in hint.itertuples():
-        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+.4f}  {r.diff:+.4f}  "
-              f"win {r.p_win:.3f}  {r.method}")
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
+              f"{r.p_win:5.3f}  {r.method}")
 
 
 def _parser_play(sub):
