@@ -582,7 +582,8 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     pandas.DataFrame
         One row per distinct position (index ``position``, first-appearance order) with
         the ``COLUMNS`` of the module docstring, old rows from the store and new ones
-        alike.  ``attrs``: ``study`` (the identity), ``store``, ``complete`` (False after
+        alike.  ``attrs``: ``study`` (the identity), ``store``, ``from_store`` (positions
+        found done in the store and so skipped: a resumed study), ``complete`` (False after
         Ctrl-C: the rows finished so far, with a warning; run again to resume).
 
     Raises
@@ -624,7 +625,8 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     present = set(frame.index)
     frame = frame.loc[[p for p in ids if p in present]]
     frame.attrs.update(study=dict(settings.identity), store=st.path,
-                       complete=len(frame) == len(ids))
+                       complete=len(frame) == len(ids),
+                       from_store=len(set(ids) & known))
     if interrupted:
         warnings.warn(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept "
                       f"in {st.path}; run it again to resume", RuntimeWarning, stacklevel=2)

@@ -20,6 +20,21 @@ def positive_int(text):
     return value
 
 
+def int_in(lo, hi):
+    """An argparse type: an integer in ``lo..hi``."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected an integer {lo}..{hi}") \
+                from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text}: expected an integer {lo}..{hi}")
+        return value
+    parse.__name__ = f"integer {lo}..{hi}"
+    return parse
+
+
 class CliError(Exception):
     """An error reported as one line on stderr."""
 

@@ -17,7 +17,7 @@ from nardy_fast.analysis.report import METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
-                                  add_rollout_options, in_file, json_text, out_folder,
+                                  add_rollout_options, in_file, int_in, json_text, out_folder,
                                   positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 
@@ -40,7 +40,8 @@ def build_parser():
     sub.required = True
     for add in (
             _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
-            _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo):
+            _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo,
+            _parser_study_actions):
         add(sub)
     return p
 
@@ -167,7 +168,8 @@ def _print_rollouts(args, rows):
 
 def _parser_study(sub):
     s = add_command(sub, "study", cmd_study,
-                    help="roll out a file of positions into a resumable store")
+                    help="roll out a file of positions into a resumable store; 'study "
+                         "show STORE', 'study export STORE -o FILE' read one")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
     add_rollout_options(s, 1296)
@@ -185,7 +187,9 @@ def _parser_study(sub):
 def cmd_study(args):
     """Roll out (or evaluate) every position of a file of position IDs (one per line, '#'
     comments), writing the results to a Parquet store as they finish; the same command run
-    again resumes where it stopped (nardy_fast.analysis.study)."""
+    again resumes where it stopped, saying how many positions it skipped
+    (nardy_fast.analysis.study).  'nardy-fast study show STORE' prints a store, 'nardy-fast
+    study export STORE -o FILE' writes it to one CSV, Parquet or JSON Lines file."""
     from nardy_fast.analysis.study import read_position_ids, study
 
     ids = read_position_ids(in_file(args.ids_file, "ids_file"))
@@ -200,13 +204,83 @@ def cmd_study(args):
     finally:
         if client is not None:
             client.close()
-    print(f"{args.store}: {len(frame)} of {len(set(ids))} positions done")
+    n, done = len(set(ids)), frame.attrs.get("from_store", 0)
+    if done:
+        print(f"resumed: {done} of {n} positions were already in {args.store} (skipped), "
+              f"{len(frame) - done} studied now")
+    print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
-        print(f"  mean equity {frame['equity'].mean():+.4f}, mean SE "
-              f"{frame['se_equity'].mean():.4f}, {int(frame['n_games'].sum())} games")
+        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
+              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
+              f"{int(frame['n_games'].sum())} games")
     if not frame.attrs["complete"]:
-        print("interrupted: run the same command again to resume", file=sys.stderr)
-        raise KeyboardInterrupt
+        raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
+                          "the same command again to resume")
+
+
+STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
+
+
+def _parser_study_actions(sub):
+    s = add_command(sub, "study-show", cmd_study_show,
+                    help="show a study store: its settings and results ('study show')")
+    s.add_argument("store", help="the study's folder")
+    s.add_argument("--head", type=positive_int, default=10, metavar="N",
+                   help="rows shown (default 10)")
+    s = add_command(sub, "study-export", cmd_study_export,
+                    help="export a study store to one CSV, Parquet or JSON file "
+                         "('study export')")
+    s.add_argument("store", help="the study's folder")
+    s.add_argument("-o", "--out", required=True, metavar="FILE",
+                   help="the file to write: .csv, .parquet or .json (JSON Lines, one "
+                        "position a line)")
+
+
+def cmd_study_show(args):
+    """Print a study store's settings (its identity), how many positions it holds, their
+    mean equity and the first rows (nardy_fast.analysis.study.read_study)."""
+    frame = _read_study(args.store)
+    ident = frame.attrs["study"]
+    print(f"{args.store}: {len(frame)} position(s)")
+    for key in sorted(ident):
+        print(f"  {key}: {ident[key]}")
+    if len(frame):
+        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
+              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
+              f"{int(frame['n_games'].sum())} games")
+        cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
+                            "n_games", "method") if c in frame.columns]
+        print()
+        print(frame[cols].head(args.head).to_string(float_format=lambda v: f"{v:.4f}"))
+
+
+def _read_study(store):
+    from nardy_fast.analysis.study import read_study
+    if not os.path.isdir(store):
+        raise CliError(f"store {store}: " + ("a file, not a study folder"
+                                             if os.path.exists(store) else "no such folder"))
+    return read_study(store)
+
+
+def cmd_study_export(args):
+    """Write a study store's rows (index ``position``) to one file: CSV, Parquet or JSON
+    Lines by the extension of --out, written to a temporary name and then renamed."""
+    from nardy_fast.core._io import atomic_write
+    frame = _read_study(args.store)
+    ext = os.path.splitext(args.out)[1].lower()
+    writers = {".csv": lambda t: frame.to_csv(t),
+               ".parquet": lambda t: frame.to_parquet(t),
+               ".json": lambda t: _write_lines(frame, t)}
+    if ext not in writers:
+        raise CliError(f"-o/--out {args.out}: expected a .csv, .parquet or .json file")
+    atomic_write(args.out, writers[ext])
+    print(f"wrote {len(frame)} position(s) of {args.store} to {args.out}")
+
+
+def _write_lines(frame, path):
+    with open(path, "w", encoding="utf-8") as f:
+        for pid, row in frame.iterrows():
+            f.write(json_text({"position": pid, **row.to_dict()}, indent=None) + "\n")
 
 
 def _parser_bearoff(sub):
@@ -218,9 +292,9 @@ def _parser_bearoff(sub):
     b = add_command(bsub, "build", cmd_bearoff_build,
                     help="build (or load) the one-sided database")
     b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
-    b.add_argument("--two-sided", type=int, metavar="N", default=None,
+    b.add_argument("--two-sided", type=int_in(1, 14), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
-                        "per side")
+                        "per side (1..14)")
     b.add_argument("--mars", type=int, metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
@@ -529,6 +603,9 @@ def cmd_demo(args):
 def main(argv=None):
     """Run ``nardy-fast`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) >= 2 and argv[0] == "study" and argv[1] in STUDY_ACTIONS:
+        argv[:2] = [f"study-{argv[1]}"]        # ``study show STORE``: its own parser
     args = parser.parse_args(argv)
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
         import matplotlib

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from nardy_fast.app._args import (POLICY_NAMES, Interrupted, _position, add_command,
+from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _position, add_command,
                                   add_options, add_progress, json_text, out_folder,
                                   positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
@@ -286,6 +286,11 @@ def cmd_cube(args):
                                 beaver=args.beaver)
     first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
+    try:
+        cube.check(rules)
+    except ValueError as e:
+        raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
+            from None
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
                       method=args.method)
     if args.json:

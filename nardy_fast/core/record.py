@@ -385,8 +385,13 @@ def _check_result_tag(record, tags, source):
 
 
 def parse_record(text, source="<record>"):
-    """Parse the text of a game record (see the module docstring)."""
+    """Parse the text of a game record (see the module docstring).  A text with neither
+    the record's first line nor tags nor moves (empty, or comments only) is a
+    ``RecordError`` naming ``source``: no game, not an empty one."""
     tags, tokens = _tags_and_tokens(text)
+    if not tokens and not tags and not text.lstrip().startswith(MAGIC):
+        raise RecordError(f"{source}: no game record here (the file is empty or holds only "
+                          "comments)")
     record = _empty_record(tags, source)
     start = record.start
     side = start.side

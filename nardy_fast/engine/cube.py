@@ -106,6 +106,7 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     if match is not None:
         return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
+    cube.check(rules)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube

@@ -291,7 +291,7 @@ def _race12_source(truncate, rules, cube):
     if not race12.supports(rules):
         raise ValueError("truncate='race12': the race database does not serve "
                          "block_rule='home'")
-    db = race12.race12()
+    db = race12.cached_race12()
     if db is None:
         raise ValueError("truncate='race12': the race database has not been built "
                          "(nardy-fast bearoff build --race12)")

@@ -69,3 +69,84 @@ def test_play_takes_a_move_as_text():
         p.play("1/7 7/12", dice=(6, 6))
     with pytest.raises(TypeError, match="play"):
         p.play(3)
+
+
+# -- records and transcripts -------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["", "\n\n", "; a comment\n;another\n"])
+def test_an_empty_record_is_an_error_naming_the_file(capsys, tmp_path, text):
+    p = tmp_path / "empty.mat"
+    p.write_text(text)
+    code, out, err = run(capsys, "analyse", str(p))
+    assert code == 1 and out == ""
+    assert err.startswith(f"nardy-fast: error: {p}: no game record here")
+    with pytest.raises(nf.RecordError if hasattr(nf, "RecordError") else ValueError,
+                       match="no game record here"):
+        nf.read_record(p)
+
+
+def test_a_written_record_of_no_turns_still_reads(tmp_path):
+    from nardy_fast.core.record import GameRecord, write_record
+    write_record(GameRecord(), tmp_path / "g.mat")
+    assert nf.read_record(tmp_path / "g.mat").turns == []
+
+
+def _transcript(tmp_path):
+    from nardy_fast.core.matchrecord import write_match
+    from nardy_fast.engine.matchplay import simulate_matches
+    rec = simulate_matches("random", "random", 1, length=3, seed=2, progress=False,
+                           transcripts=True)["records"][0]
+    path = tmp_path / "m.mat"
+    write_match(rec, path)
+    return path, rec
+
+
+def test_a_truncated_transcript_names_the_file(capsys, tmp_path):
+    path, rec = _transcript(tmp_path)
+    text = path.read_text()
+    cut = text.rindex("Game ")                          # keep the last game's first lines
+    path.write_text(text[:text.index("\n", text.index("\n", cut + 40) + 1)] + "\n")
+    code, out, err = run(capsys, "analyse", str(path))
+    assert code == 1
+    assert err.startswith(f"nardy-fast: error: {path}: game {len(rec.games)}: ")
+
+
+def test_a_transcript_of_no_game_is_an_error_naming_the_file(capsys, tmp_path):
+    from nardy_fast.core.matchrecord import format_match, MatchRecord
+    from nardy_fast.core.matchrules import MatchRules
+    path = tmp_path / "m3.mat"
+    path.write_text(format_match(MatchRecord(rules=MatchRules(length=3),
+                                             players=("you", "engine"))))
+    code, out, err = run(capsys, "analyse", str(path))
+    assert code == 1 and "No objects" not in err
+    assert err.strip() == (f"nardy-fast: error: {path}: no game in this match transcript "
+                           "(a header alone)")
+
+
+# -- the cube, the match score ----------------------------------------------------------------
+def test_a_stake_the_progression_cannot_reach_is_refused(capsys):
+    from nardy_fast.engine.cube import cube_decision
+    with pytest.raises(ValueError, match="stake=3: not a stake of the geometric cube"):
+        cube_decision(nf.Position.initial(), nf.CubeState(3, "centre"))
+    assert nf.CubeState(3, "centre").check("arithmetic").stake == 3
+    with pytest.raises(ValueError, match="stops at 16"):
+        nf.CubeState(17, "mover").check("arithmetic")
+    code, out, err = run(capsys, "cube", "start", "--stake", "3")
+    assert code == 1 and "--stake 3: stake=3: not a stake of the geometric cube" in err
+    code, out, err = run(capsys, "cube", "start", "--stake", "4")
+    assert code == 0
+
+
+def test_match_score_range_is_the_one_allowed():
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    with pytest.raises(ValueError, match=r"in 0\.\.4 \(below the match length 5\)"):
+        MatchState(MatchRules(length=5), score=(5, 0))
+    for ok in range(5):
+        MatchState(MatchRules(length=5), score=(ok, 0))       # 0..4 all allowed
+
+
+# -- databases -------------------------------------------------------------------------------
+def test_two_sided_of_no_checkers_is_refused(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["bearoff", "build", "--two-sided", "0"])
+    assert e.value.code == 2
+    assert "--two-sided: 0: expected an integer 1..14" in capsys.readouterr().err
