@@ -308,6 +308,7 @@ def _parser_bearoff(sub):
                    help="threads of the mars build (default: every usable core; the table "
                         "is the same for any number)")
     add_options(b, "rules")
+    add_progress(b)
     b = add_command(bsub, "query", cmd_bearoff_query,
                     help="EPC and exact race probabilities of positions")
     b.add_argument("positions", nargs="+", help="position IDs")
@@ -318,7 +319,7 @@ def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
     from nardy_fast.tables import bearoff
 
-    db = bearoff.one_sided()
+    db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):
             raise CliError("this bear-off database cannot be saved (no save method)")
@@ -328,14 +329,16 @@ def cmd_bearoff_build(args):
         n = getattr(db, "n_boards", None)
         print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
     if args.two_sided is not None:
-        ts = bearoff.two_sided(args.two_sided)
+        ts = bearoff.two_sided(args.two_sided, progress=args.progress)
         print(f"two-sided bear-off database ready ({ts!r})")
     if args.mars is not None:
-        table = bearoff.mars_table(args.mars, args.rules, threads=args.threads)
+        table = bearoff.mars_table(args.mars, args.rules, threads=args.threads,
+                                   progress=args.progress)
         print(f"mars table ready ({table!r})")
     if args.race12:
         from nardy_fast.tables import race12
-        print(f"race database ready ({race12.race12(build=True)!r})")
+        db = race12.race12(build=True, progress=args.progress is not False)
+        print(f"race database ready ({db!r})")
 
 
 def cmd_bearoff_query(args):
@@ -414,6 +417,7 @@ def _parser_report(sub):
                         "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
     add_rollout_options(s, 500)
+    add_progress(s)
 
 
 def cmd_report(args):
@@ -428,7 +432,8 @@ def cmd_report(args):
     written = []
     client = _client(args.scheduler)
     kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
-              client=client, truncate=_truncate(args))
+              client=client, truncate=_truncate(args),
+              progress=sys.stderr.isatty() if args.progress is None else args.progress)
     try:
         if _is_record(args.input):
             gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
@@ -514,9 +519,11 @@ def _analyse_options(args):
     for name, default in _ANALYSE_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
-    return dict(method=args.method, plies=args.plies, n_games=args.games, seed=args.seed,
-                policy=args.policy, workers=args.workers, truncate=_truncate(args),
-                progress=args.progress), note
+    kw = dict(method=args.method, plies=args.plies, seed=args.seed, progress=args.progress)
+    if args.method == "rollout":
+        kw.update(n_games=args.games, policy=args.policy, workers=args.workers,
+                  truncate=_truncate(args))
+    return kw, note
 
 
 def _analyse_match(args, kw, note):

@@ -268,6 +268,7 @@ def _parser_cube(sub):
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
     add_options(s, "games", "seed", "rules", "json", games=2000)
+    add_progress(s)
 
 
 def cmd_cube(args):
@@ -292,7 +293,8 @@ def cmd_cube(args):
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
-                      method=args.method)
+                      method=args.method, progress=sys.stderr.isatty()
+                      if args.progress is None else args.progress)
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return
