@@ -1,9 +1,13 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
-Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
-build|query``, ``report``, ``analyse``, ``cube``, ``met``, ``matches``, ``train``,
-``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
-one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study`` (and ``study
+show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``, ``met``,
+``matches``, ``train``, ``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each,
+``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
+and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
+warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
+exits with status 130; files are written whole or not at all.  ``--json`` output has one
+layout (``_args.json_text``).
 """
 from __future__ import annotations
 

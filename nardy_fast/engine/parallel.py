@@ -15,15 +15,16 @@ process and shut down at exit.
 
 Workers end when the process that made the pool dies, however it dies (SIGTERM of a job
 scheduler, a notebook kernel's restart, SIGKILL): a dead parent runs no ``atexit``, so
-the pool's own shutdown never comes, and a worker busy in a long C loop would otherwise
-play its chunks out.  Two guards, because neither covers every case alone: on Linux each
-worker asks the kernel for SIGKILL when its parent process ends (``prctl(PR_SET_PDEATHSIG)``
-through ctypes; the parent of a forkserver worker is the fork server, which exits as soon as
-the pool's process is gone, since it reads the end of that process's pipe), which works
-even while the worker holds the GIL; everywhere, a daemon thread in the worker checks once a
-second that the pool's process is still alive and ends the worker if not (the fallback
-where ``prctl`` is missing, and a check of the start-up window before ``prctl`` took
-effect).
+the pool's own shutdown never comes, and a worker busy in a long chunk would otherwise
+play its chunks out.  The guard that works everywhere is a daemon thread in each worker
+that checks once a second (``WATCH_SECONDS``) that the pool's process is still alive and
+ends the worker if not; the chunks' C loops release the GIL, so the thread runs while
+they play.  A kernel signal alone would not do: ``prctl(PR_SET_PDEATHSIG)`` fires when the
+worker's *parent* ends, and a forkserver worker's parent is the fork server, which
+outlives the pool's process as long as the workers hold its pipe (measured: it does).  The
+workers ask for it anyway (Linux, through ctypes): under the ``spawn`` start method the
+parent is the pool's process itself, and then SIGKILL ends a worker even while it holds
+the GIL.
 
 Front ends
 ----------
