@@ -46,7 +46,8 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
             for r in ev.hint(pos, dice).head(5).itertuples():
-                print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.equity:+7.3f} {r.diff:+11.3f}")
+                print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.equity:+7.3f} "
+                         f"{-r.diff + 0.0:11.3f}")
             continue
         try:
             steps = parse_steps(text)

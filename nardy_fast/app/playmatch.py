@@ -82,8 +82,7 @@ def play_match_terminal(length=3, plies=1, seed=None, out="match.mat", input_fn=
                  + ("; the game in play when the match stopped is not in it)" if stopped
                     else ")"))
     else:                                     # a header alone is no transcript
-        print_fn(f"no game of the match finished: no transcript written ({out} not "
-                 "written)")
+        print_fn(f"no game of the match finished: no transcript written to {out}")
     if interrupted:
         raise KeyboardInterrupt
     return rec

@@ -195,3 +195,18 @@ def test_matches_interrupted_before_any_match_leaves_nothing(monkeypatch, capsys
     assert code == 130 and out == ""
     assert "interrupted before any of the 5 matches finished" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_play_hint_prints_a_header_and_losses_not_below_zero(tmp_path):
+    from nardy_fast.app.play import play_terminal
+    said = []
+    answers = iter(["hint", "quit"])
+    play_terminal(side="white", plies=0, seed=3, out=str(tmp_path / "g.mat"),
+                  input_fn=lambda p: next(answers), print_fn=said.append)
+    lines = [str(s) for s in said]
+    k = next(i for i, s in enumerate(lines) if s.split() == ["rank", "move", "equity",
+                                                             "equity_loss"])
+    rows = [s for s in lines[k + 1:] if re.match(r"\s+\d+\. ", s)]
+    losses = [float(s.split()[-1]) for s in rows]
+    assert rows and losses[0] == 0.0 and all(v >= 0 for v in losses)
+    assert losses == sorted(losses)
