@@ -536,8 +536,9 @@ def _analyse_match(args, kw, note):
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
-    print(_ERROR_RATES_HEADER)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    print()
+    print(_ERROR_RATES_HEADER)
     if args.out:
         out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
@@ -568,10 +569,6 @@ def cmd_analyse(args):
     if note:
         warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
-    print(f"moves valued by --method {args.method}"
-          + (f" ({args.games} games a move)" if args.method == "rollout" else "")
-          + "; equity_loss: points per game the played move lost against the best, the "
-            "mover's view (blank: a forced move)")
     print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'move':<26s} {'best_move':<26s} "
           f"{'equity_loss':>11s}")
     for _, r in played.iterrows():
@@ -581,8 +578,12 @@ def cmd_analyse(args):
               f"{loss:>11s}")
     er = report.error_rates(gr)
     print()
-    print(_ERROR_RATES_HEADER)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    print()                                  # what the figures above are
+    print("equity_loss: points per game the played move lost against the best, the mover's "
+          f"view (blank: a forced move); moves valued by --method {args.method}"
+          + (f" ({args.games} games a move)" if args.method == "rollout" else ""))
+    print(_ERROR_RATES_HEADER)
     if args.out:
         from nardy_fast.analysis import plot
         out_folder(args.out)

@@ -62,8 +62,8 @@ from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
 from nardy_fast.core.gameloop import play_turns
-from nardy_fast.core.notation import _parse_step_token, apply_steps, parse_steps  # noqa: F401
-from nardy_fast.core.position import BLACK, WHITE, Position, as_position
+from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,  # noqa: F401
+                                      apply_steps, as_position, parse_steps)
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
