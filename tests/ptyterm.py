@@ -67,6 +67,28 @@ class Terminal:
     def send(self, data):
         os.write(self.fd, data.encode() if isinstance(data, str) else data)
 
+    def _reap(self):
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                code = os.waitstatus_to_exitcode(status)
+                self.status = 128 - code if code < 0 else code
+        return self.status
+
+    def interrupt(self, settle=1.0, again_after=15.0):
+        """Press Ctrl-C at a prompt the command shows.  ``settle`` seconds first: a signal
+        that lands after the prompt is printed but before the read starts is only seen
+        when the read returns (CPython's ``input``), so a person's Ctrl-C, never that
+        instant, is what is tested; pressed again if the command is still waiting after
+        ``again_after`` seconds."""
+        time.sleep(settle)
+        self.send(CTRL_C)
+        deadline = time.monotonic() + again_after
+        while time.monotonic() < deadline:
+            if self._reap() is not None or self._read(0.2) is None:
+                return
+        self.send(CTRL_C)
+
     def wait(self, timeout=120):
         """The exit status (128 + N after signal N), reading the rest of the output."""
         deadline = time.monotonic() + timeout
@@ -74,11 +96,7 @@ class Terminal:
             if self._read(0.2) is None:
                 break
         while time.monotonic() < deadline:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
-                if self.status < 0:
-                    self.status = 128 - self.status
+            if self._reap() is not None:
                 return self.status
             self._read(0.2)
         self.kill()

@@ -224,6 +224,19 @@ def _drop_pool(workers):
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _kill_pool(workers):
+    """Drop the pool and end its workers now (Ctrl-C): the chunks they are playing would
+    be thrown away, and the interpreter's exit would wait for them (seconds to minutes on a
+    loaded machine) before the command could return."""
+    procs = list((getattr(_POOLS.get(workers), "_processes", None) or {}).values())
+    _drop_pool(workers)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+
+
 def shutdown_pools():
     """Shut down the cached local process pools (also done at interpreter exit)."""
     for workers in list(_POOLS):
@@ -337,7 +350,7 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
         for fut in sorted(futures, key=futures.get):
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 on_result(futures[fut], fut.result())
-        _drop_pool(workers)          # its workers finish their current chunk and exit
+        _kill_pool(workers)          # unfinished chunks are dropped: no need to wait
         return True
     except BaseException:
         for fut in futures:
