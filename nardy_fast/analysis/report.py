@@ -59,6 +59,8 @@ from __future__ import annotations
 
 import math
 import os
+import sys
+import warnings
 
 import numpy as np
 
@@ -242,16 +244,41 @@ def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=None, rules=No
                          workers, client, progress, plies)[0]
 
 
+# the rollout arguments of the reports and their defaults: they act under method="rollout"
+_ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
+                     "workers": None, "client": None}
+
+
+def _warn_unused(method, defaults=None, **given):
+    """A ``UserWarning`` naming the rollout arguments set away from their ``defaults``
+    (the reports' own, ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games (an
+    argument that has no effect says so)."""
+    defaults = _ROLLOUT_DEFAULTS if defaults is None else defaults
+    unused = [k for k, v in given.items() if v is not defaults[k] and v != defaults[k]]
+    if unused:
+        frame, level = sys._getframe(0), 1        # name the caller's line, not ours
+        while frame is not None and frame.f_globals.get("__name__", "").startswith(
+                "nardy_fast."):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(f"{', '.join(unused)}: no effect with method={method!r} (only "
+                      "method='rollout' plays games)", UserWarning, stacklevel=level)
+
+
 def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
                   rules=None, policy="net", truncate="bearoff", workers=None, client=None,
                   progress=False, plies=0):
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
-    random numbers).  Returns a list of Outcome."""
+    random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
+    defaults under another method (they would change nothing) give a ``UserWarning``
+    naming them."""
     seed = root_entropy(seed)
     rules = as_rules(rules)
     check_count(n_games, "n_games")
     method = check_method(method, METHODS)
+    if method != "rollout":
+        _warn_unused(method, n_games=n_games, policy=policy, truncate=truncate,
+                     workers=workers, client=client)
     out = [None] * len(positions)
     todo = []
     net = []
@@ -472,6 +499,15 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
+    cube_games = n_games
+    if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
+        given = dict(policy=policy, truncate=truncate, workers=workers, client=client)
+        if not cube:                                   # the cube analysis plays n_games
+            given["n_games"] = n_games
+        _warn_unused(method, {**_ROLLOUT_DEFAULTS, "n_games": 200}, **given)
+        n_games, policy, truncate, workers, client = (
+            _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
+                                           "client"))
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse,
               plies=plies, match=match)
@@ -516,7 +552,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         bar.close()
     frame = _frame(rows)
     if cube:
-        frame = with_cube_columns(frame, record, cube_probabilities, n_games=n_games,
+        frame = with_cube_columns(frame, record, cube_probabilities, n_games=cube_games,
                                   seed=seed)
     return _seeded(frame, seed)
 

@@ -355,6 +355,9 @@ class _Store:
     """A study folder: its manifest, its Parquet files, writing a batch and merging."""
 
     def __init__(self, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"store={path!r}: expected the path of the study's folder (str "
+                            "or os.PathLike)")
         self.path = os.fspath(path)
         if os.path.exists(self.path) and not os.path.isdir(self.path):
             raise ValueError(f"store={self.path}: a file, not a study folder")
@@ -581,7 +584,8 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     pandas.DataFrame
         One row per distinct position (index ``position``, first-appearance order) with
         the ``COLUMNS`` of the module docstring, old rows from the store and new ones
-        alike.  ``attrs``: ``study`` (the identity), ``store``, ``complete`` (False after
+        alike.  ``attrs``: ``study`` (the identity), ``store``, ``from_store`` (positions
+        found done in the store and so skipped: a resumed study), ``complete`` (False after
         Ctrl-C: the rows finished so far, with a warning; run again to resume).
 
     Raises
@@ -604,7 +608,11 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     ids = _distinct_ids(positions, known)
     todo = [p for p in ids if p not in known]
     if todo:
-        os.makedirs(st.path, exist_ok=True)
+        try:
+            os.makedirs(st.path, exist_ok=True)
+        except OSError as e:
+            raise type(e)(f"store={st.path}: cannot make the study's folder "
+                          f"({e.strerror or e})") from None
         st.remove_stale_temps()
         batch = _batch_size(batch_size, settings.identity, len(todo),
                             parallelism(workers, client))
@@ -619,7 +627,8 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     present = set(frame.index)
     frame = frame.loc[[p for p in ids if p in present]]
     frame.attrs.update(study=dict(settings.identity), store=st.path,
-                       complete=len(frame) == len(ids))
+                       complete=len(frame) == len(ids),
+                       from_store=len(set(ids) & known))
     if interrupted:
         warnings.warn(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept "
                       f"in {st.path}; run it again to resume", RuntimeWarning, stacklevel=2)

@@ -1,6 +1,10 @@
 """What the front ends' parsers share (``cli``, ``cli_engine``, ``demo``): argument types,
-the common options, the one-line error and the Dask client of ``--scheduler``."""
+the common options, the one-line error, JSON output and the Dask client of
+``--scheduler``."""
 import argparse
+import json
+import math
+import re
 
 from nardy_fast.engine.policy import NAMES as POLICY_NAMES
 
@@ -16,8 +20,83 @@ def positive_int(text):
     return value
 
 
+def int_in(lo, hi):
+    """An argparse type: an integer in ``lo..hi``."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected an integer {lo}..{hi}") \
+                from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text}: expected an integer {lo}..{hi}")
+        return value
+    parse.__name__ = f"integer {lo}..{hi}"
+    return parse
+
+
 class CliError(Exception):
     """An error reported as one line on stderr."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C, after the work kept was reported: ``nardy-fast: interrupted: <message>`` on
+    stderr and exit status 130."""
+
+
+def plain(text):
+    """A docstring as ``--help`` shows it: reStructuredText's double back-quotes dropped."""
+    return None if text is None else re.sub(r"``([^`]*)``", r"\1", text)
+
+
+def _finite(obj):
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {str(k): _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item) and getattr(obj, "ndim", 1) == 0:
+        return _finite(obj.item())                 # numpy scalars
+    return obj
+
+
+def json_text(obj, indent=1):
+    """The one JSON layout of every command: ``indent`` 1 (``None``: one line, as each
+    line of ``rollout --json``), UTF-8 text, slashes unescaped, NaN and infinities as
+    ``null``, numpy scalars as numbers.  A frame is printed as its list of records."""
+    if hasattr(obj, "to_dict") and hasattr(obj, "columns"):
+        obj = obj.to_dict(orient="records")
+    return json.dumps(_finite(obj), indent=indent, ensure_ascii=False, allow_nan=False,
+                      default=str)
+
+
+def out_folder(path, option="-o/--out"):
+    """Make the output folder ``path`` of ``option`` (if missing); True if it was made.
+    A ``CliError`` naming the option when it cannot be (a file of that name, no right)."""
+    import os
+    if os.path.isdir(path):
+        return False
+    if os.path.exists(path):
+        raise CliError(f"{option} {path}: a file, not a folder")
+    try:
+        os.makedirs(path)
+    except OSError as e:
+        raise CliError(f"{option} {path}: cannot make the folder ({e.strerror or e})") \
+            from None
+    return True
+
+
+def in_file(path, option):
+    """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
+    import os
+    if not os.path.exists(path):
+        raise CliError(f"{option} {path}: no such file")
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path}: a folder, not a file")
+    if not os.access(path, os.R_OK):
+        raise CliError(f"{option} {path}: not readable (permission denied)")
+    return path
 
 
 # -- argument helpers --------------------------------------------------------------------
@@ -44,8 +123,8 @@ def _rules(text):
 
     try:
         return Rules.from_text(text)
-    except (ValueError, TypeError) as e:
-        raise argparse.ArgumentTypeError(f"--rules: {e}") from None
+    except (ValueError, TypeError) as e:       # argparse names the option itself
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 # The options several commands share: flags and argparse keywords; ``{default}`` in a help
@@ -96,7 +175,7 @@ def add_options(p, *names, **defaults):
 def add_command(sub, name, func, help, **kw):
     """The parser of the subcommand ``name``, run by ``func``, whose docstring is its
     ``--help`` description."""
-    s = sub.add_parser(name, help=help, description=func.__doc__, **kw)
+    s = sub.add_parser(name, help=help, description=plain(func.__doc__), **kw)
     s.set_defaults(func=func)
     return s
 

@@ -1,23 +1,28 @@
 """The ``nardy-fast`` command line: parse, call the public API, print.
 
-Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study``, ``bearoff
-build|query``, ``report``, ``analyse``, ``cube``, ``met``, ``matches``, ``train``,
-``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each.  Bad input gives a
-one-line ``nardy-fast: error: ...`` on stderr and exit status 1 (2 for a usage error).
+Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study`` (and ``study
+show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``, ``met``,
+``matches``, ``train``, ``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each,
+``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
+and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
+warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
+exits with status 130; files are written whole or not at all.  ``--json`` output has one
+layout (``_args.json_text``).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+import warnings
 
 from nardy_fast.app import cli_engine, demo
 from nardy_fast.analysis.report import METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
-from nardy_fast.app._args import (CliError, _client, _position, _rules,  # noqa: F401
+from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
-                                  add_rollout_options, positive_int)
+                                  add_rollout_options, in_file, int_in, json_text, out_folder,
+                                  positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 
 __all__ = ["main", "build_parser"]
@@ -33,13 +38,29 @@ def build_parser():
                     "databases, reports and game records.  Positions are given by their "
                     "ID (see 'show'); 'start' is the initial position.",
         epilog=f"'{PROG} COMMAND --help' explains each command.")
+    p.add_argument("--version", action="version", version=f"{PROG} {_version()}",
+                   help="print the version of nardy_fast and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (
             _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
-            _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo):
+            _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo,
+            _parser_study_actions):
         add(sub)
     return p
+
+
+def _version():
+    """``nardy_fast.__version__`` (the installed package's metadata)."""
+    import nardy_fast
+    version = getattr(nardy_fast, "__version__", None)
+    if version is None:
+        from importlib.metadata import PackageNotFoundError, version as dist_version
+        try:
+            version = dist_version("nardy_fast")
+        except PackageNotFoundError:
+            version = "unknown"
+    return version
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -72,9 +93,9 @@ def cmd_moves(args):
     d1, d2 = args.dice
     moves = pos.legal_moves((d1, d2), args.rules)
     if args.json:
-        print(json.dumps([{"move": str(m) if m.steps else "pass",
-                           "steps": [[a, b] for a, b in m.steps],
-                           "id_after": pos.play(m).id} for m in moves], indent=1))
+        print(json_text([{"move": str(m) if m.steps else "pass",
+                          "steps": [[a, b] for a, b in m.steps],
+                          "id_after": pos.play(m).id} for m in moves]))
         return
     print(f"{pos.side} on roll, {d1}{d2}: {len(moves)} legal move(s)")
     for k, m in enumerate(moves, 1):
@@ -101,34 +122,58 @@ def cmd_rollout(args):
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     rows = []
+    stopped = None                      # the message of an interruption
     try:
         for pos in positions:
-            o = rollout(pos, args.games, policy=args.policy, seed=args.seed, rules=args.rules,
-                        truncate=_truncate(args),
-                        workers=args.workers, client=client,
-                        progress=progress)
+            try:
+                o = rollout(pos, args.games, policy=args.policy, seed=args.seed,
+                            rules=args.rules, truncate=_truncate(args),
+                            workers=args.workers, client=client, progress=progress)
+            except KeyboardInterrupt:
+                stopped = f"before any game of {pos.id} finished"
+                break
             rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
+            if o.extra.get("interrupted"):
+                stopped = (f"after {o.games} of {args.games} games of {pos.id}; its "
+                           "figures above rest on those games only")
+                break
     finally:
         if client is not None:
             client.close()
+    _print_rollouts(args, rows)
+    if stopped is not None:
+        skipped = len(positions) - len(rows) - ("before" in stopped)
+        if skipped > 0:
+            stopped += f"; {skipped} later position(s) not rolled out"
+        raise Interrupted(stopped)
+
+
+def _print_rollouts(args, rows):
     if args.json:
         for r in rows:
-            print(json.dumps(r, default=str))
+            print(json_text(r, indent=None))          # JSON Lines: one per position
     elif args.csv:
         import pandas as pd
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
+        if rows:
+            print("probabilities and equity for the side on roll; equity in points per "
+                  "game; ± is 1.96 standard errors (a 95% interval)")
         for r in rows:
             lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
-            print(f"{r['id']}  {r['side']} on roll  games {r['games']}")
+            print(f"{r['id']}  {r['side']} on roll  games {r['games']}"
+                  + ("  (interrupted)" if r.get("extra_interrupted") else ""))
             print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
-                  f"P(mars win) {r['p_mars_win']:.4f}   P(mars loss) {r['p_mars_loss']:.4f}")
-            print(f"  equity {r['equity']:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]")
+                  f"P(mars win) {r['p_mars_win']:.4f} ± {1.96 * r['se_p_mars_win']:.4f}   "
+                  f"P(mars loss) {r['p_mars_loss']:.4f} ± {1.96 * r['se_p_mars_loss']:.4f}")
+            print(f"  equity {r['equity']:+.4f} ± {1.96 * r['se_equity']:.4f}  95% CI "
+                  f"[{lo:+.4f}, {hi:+.4f}]")
 
 
 def _parser_study(sub):
     s = add_command(sub, "study", cmd_study,
-                    help="roll out a file of positions into a resumable store")
+                    help="roll out a file of positions into a resumable store; 'study "
+                         "show STORE', 'study export STORE -o FILE' read one")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
     add_rollout_options(s, 1296)
@@ -146,10 +191,12 @@ def _parser_study(sub):
 def cmd_study(args):
     """Roll out (or evaluate) every position of a file of position IDs (one per line, '#'
     comments), writing the results to a Parquet store as they finish; the same command run
-    again resumes where it stopped (nardy_fast.analysis.study)."""
+    again resumes where it stopped, saying how many positions it skipped
+    (nardy_fast.analysis.study).  'nardy-fast study show STORE' prints a store, 'nardy-fast
+    study export STORE -o FILE' writes it to one CSV, Parquet or JSON Lines file."""
     from nardy_fast.analysis.study import read_position_ids, study
 
-    ids = read_position_ids(args.ids_file)
+    ids = read_position_ids(in_file(args.ids_file, "ids_file"))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     try:
@@ -161,13 +208,83 @@ def cmd_study(args):
     finally:
         if client is not None:
             client.close()
-    print(f"{args.store}: {len(frame)} of {len(set(ids))} positions done")
+    n, done = len(set(ids)), frame.attrs.get("from_store", 0)
+    if done:
+        print(f"resumed: {done} of {n} positions were already in {args.store} (skipped), "
+              f"{len(frame) - done} studied now")
+    print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
-        print(f"  mean equity {frame['equity'].mean():+.4f}, mean SE "
-              f"{frame['se_equity'].mean():.4f}, {int(frame['n_games'].sum())} games")
+        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
+              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
+              f"{int(frame['n_games'].sum())} games")
     if not frame.attrs["complete"]:
-        print("interrupted: run the same command again to resume", file=sys.stderr)
-        raise KeyboardInterrupt
+        raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
+                          "the same command again to resume")
+
+
+STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
+
+
+def _parser_study_actions(sub):
+    s = add_command(sub, "study-show", cmd_study_show,
+                    help="show a study store: its settings and results ('study show')")
+    s.add_argument("store", help="the study's folder")
+    s.add_argument("--head", type=positive_int, default=10, metavar="N",
+                   help="rows shown (default 10)")
+    s = add_command(sub, "study-export", cmd_study_export,
+                    help="export a study store to one CSV, Parquet or JSON file "
+                         "('study export')")
+    s.add_argument("store", help="the study's folder")
+    s.add_argument("-o", "--out", required=True, metavar="FILE",
+                   help="the file to write: .csv, .parquet or .json (JSON Lines, one "
+                        "position a line)")
+
+
+def cmd_study_show(args):
+    """Print a study store's settings (its identity), how many positions it holds, their
+    mean equity and the first rows (nardy_fast.analysis.study.read_study)."""
+    frame = _read_study(args.store)
+    ident = frame.attrs["study"]
+    print(f"{args.store}: {len(frame)} position(s)")
+    for key in sorted(ident):
+        print(f"  {key}: {ident[key]}")
+    if len(frame):
+        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
+              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
+              f"{int(frame['n_games'].sum())} games")
+        cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
+                            "n_games", "method") if c in frame.columns]
+        print()
+        print(frame[cols].head(args.head).to_string(float_format=lambda v: f"{v:.4f}"))
+
+
+def _read_study(store):
+    from nardy_fast.analysis.study import read_study
+    if not os.path.isdir(store):
+        raise CliError(f"store {store}: " + ("a file, not a study folder"
+                                             if os.path.exists(store) else "no such folder"))
+    return read_study(store)
+
+
+def cmd_study_export(args):
+    """Write a study store's rows (index ``position``) to one file: CSV, Parquet or JSON
+    Lines by the extension of --out, written to a temporary name and then renamed."""
+    from nardy_fast.core._io import atomic_write
+    frame = _read_study(args.store)
+    ext = os.path.splitext(args.out)[1].lower()
+    writers = {".csv": lambda t: frame.to_csv(t),
+               ".parquet": lambda t: frame.to_parquet(t),
+               ".json": lambda t: _write_lines(frame, t)}
+    if ext not in writers:
+        raise CliError(f"-o/--out {args.out}: expected a .csv, .parquet or .json file")
+    atomic_write(args.out, writers[ext])
+    print(f"wrote {len(frame)} position(s) of {args.store} to {args.out}")
+
+
+def _write_lines(frame, path):
+    with open(path, "w", encoding="utf-8") as f:
+        for pid, row in frame.iterrows():
+            f.write(json_text({"position": pid, **row.to_dict()}, indent=None) + "\n")
 
 
 def _parser_bearoff(sub):
@@ -179,9 +296,9 @@ def _parser_bearoff(sub):
     b = add_command(bsub, "build", cmd_bearoff_build,
                     help="build (or load) the one-sided database")
     b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
-    b.add_argument("--two-sided", type=int, metavar="N", default=None,
+    b.add_argument("--two-sided", type=int_in(1, 14), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
-                        "per side")
+                        "per side (1..14)")
     b.add_argument("--mars", type=int, metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
@@ -195,6 +312,7 @@ def _parser_bearoff(sub):
                    help="threads of the mars build (default: every usable core; the table "
                         "is the same for any number)")
     add_options(b, "rules")
+    add_progress(b)
     b = add_command(bsub, "query", cmd_bearoff_query,
                     help="EPC and race probabilities of positions (exact, or the "
                          "one-sided approximation where no exact table covers the race)")
@@ -206,7 +324,7 @@ def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
     from nardy_fast.tables import bearoff
 
-    db = bearoff.one_sided()
+    db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):
             raise CliError("this bear-off database cannot be saved (no save method)")
@@ -216,14 +334,16 @@ def cmd_bearoff_build(args):
         n = getattr(db, "n_boards", None)
         print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
     if args.two_sided is not None:
-        ts = bearoff.two_sided(args.two_sided)
+        ts = bearoff.two_sided(args.two_sided, progress=args.progress)
         print(f"two-sided bear-off database ready ({ts!r})")
     if args.mars is not None:
-        table = bearoff.mars_table(args.mars, args.rules, threads=args.threads)
+        table = bearoff.mars_table(args.mars, args.rules, threads=args.threads,
+                                   progress=args.progress)
         print(f"mars table ready ({table!r})")
     if args.race12:
         from nardy_fast.tables import race12
-        print(f"race database ready ({race12.race12(build=True)!r})")
+        db = race12.race12(build=True, progress=args.progress is not False)
+        print(f"race database ready ({db!r})")
 
 
 def cmd_bearoff_query(args):
@@ -253,7 +373,7 @@ def cmd_bearoff_query(args):
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
         out.append(row)
     if args.json:
-        print(json.dumps(out, indent=1))
+        print(json_text(out))
         return
     for row in out:
         print(f"{row['id']}  {row['side']} on roll  pips {row['pips_mover']} - "
@@ -304,6 +424,7 @@ def _parser_report(sub):
                         "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
     add_rollout_options(s, 500)
+    add_progress(s)
 
 
 def cmd_report(args):
@@ -313,13 +434,13 @@ def cmd_report(args):
     from nardy_fast.analysis import plot, report
     from nardy_fast.core.position import Position
 
-    if not os.path.isfile(args.input):
-        raise CliError(f"{args.input}: no such file")
-    os.makedirs(args.out, exist_ok=True)
+    in_file(args.input, "input")
+    out_folder(args.out)
     written = []
     client = _client(args.scheduler)
     kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
-              client=client, truncate=_truncate(args))
+              client=client, truncate=_truncate(args),
+              progress=sys.stderr.isatty() if args.progress is None else args.progress)
     try:
         if _is_record(args.input):
             gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
@@ -369,7 +490,15 @@ def _parser_analyse(sub):
     s.add_argument("record", help="game record file")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
-    add_rollout_options(s, 200)
+    s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
+                   help="how each legal move is valued: 'auto' (default: the exact "
+                        "database where it applies, else the net at --plies), a database, "
+                        "'net', or 'rollout' (every legal move rolled out, -n games each, "
+                        "with --policy, --seed, --truncate, --workers, --scheduler)")
+    add_options(s, "plies")
+    add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
+    # None: "not given", so that rollout options given without --method rollout are named
+    s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar over the turns")
     s.add_argument("--html", metavar="OUT.html", default=None,
@@ -378,16 +507,48 @@ def _parser_analyse(sub):
                         "decisions, the winning-chance graph, luck and error rates")
 
 
-def _analyse_match(args):
+# the rollout options of ``analyse`` and their defaults (used by --method rollout only)
+_ANALYSE_DEFAULTS = {"games": 200, "policy": "net", "seed": 2026, "truncate": "bearoff"}
+_ANALYSE_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
+                  "truncate": "--truncate", "workers": "--workers",
+                  "scheduler": "--scheduler"}
+
+
+def _analyse_options(args):
+    """``(game_report keywords, note)`` of ``analyse``: ``note`` names the options given
+    that change nothing (rollout options without ``--method rollout``), or is None; it is
+    warned once the record has been read, so that an error in the record comes first."""
+    note = None
+    if args.method != "rollout":
+        unused = [flag for name, flag in _ANALYSE_FLAGS.items()
+                  if getattr(args, name) is not None]
+        if unused:
+            note = (f"{', '.join(unused)}: no effect without --method rollout (moves are "
+                    f"valued by --method {args.method})")
+    elif args.plies:
+        note = "--plies: no effect with --method rollout (the rollouts' players are --policy)"
+    for name, default in _ANALYSE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    kw = dict(method=args.method, plies=args.plies, seed=args.seed, progress=args.progress)
+    if args.method == "rollout":
+        kw.update(n_games=args.games, policy=args.policy, workers=args.workers,
+                  truncate=_truncate(args))
+    return kw, note
+
+
+def _analyse_match(args, kw, note):
     from nardy_fast.analysis import matchreport, report
-    rep = matchreport.analyse_match(args.record, n_games=args.games, seed=args.seed,
-                                    policy=args.policy, workers=args.workers,
-                                    truncate=_truncate(args), progress=args.progress)
+    rep = matchreport.analyse_match(args.record, **kw)
+    if note:
+        warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    print()
+    print(_ERROR_RATES_HEADER)
     _write_page(args, rep)
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
+        out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
         files.append(report.save(er, os.path.join(args.out, "match_error_rates.csv")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
@@ -415,37 +576,51 @@ def cmd_analyse(args):
     from nardy_fast.analysis import report
     from nardy_fast.core.matchrecord import looks_like_match
 
+    in_file(args.record, "record")
+    kw, note = _analyse_options(args)
     with open(args.record, encoding="utf-8", errors="replace") as f:
         if looks_like_match(f.read(4096)):
-            return _analyse_match(args)
+            return _analyse_match(args, kw, note)
 
     client = _client(args.scheduler)
     try:
-        gr = report.game_report(args.record, analyse=True, n_games=args.games, seed=args.seed,
-                                policy=args.policy, workers=args.workers, client=client,
-                                truncate=_truncate(args), progress=args.progress)
+        gr = report.game_report(args.record, analyse=True, client=client, **kw)
     finally:
         if client is not None:
             client.close()
+    if note:
+        warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
-    print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'played':<26s} {'best':<26s} {'loss':>7s}")
+    print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'move':<26s} {'best_move':<26s} "
+          f"{'equity_loss':>11s}")
     for _, r in played.iterrows():
         best = "" if r["best_move"] == r["move"] else r["best_move"]
         loss = "" if r["equity_loss"] != r["equity_loss"] else f"{r['equity_loss']:.3f}"
         print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
-              f"{loss:>7s}")
+              f"{loss:>11s}")
     er = report.error_rates(gr)
     print()
     print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    print()                                  # what the figures above are
+    print("equity_loss: points per game the played move lost against the best, the mover's "
+          f"view (blank: a forced move); moves valued by --method {args.method}"
+          + (f" ({args.games} games a move)" if args.method == "rollout" else ""))
+    print(_ERROR_RATES_HEADER)
     _write_page(args, gr)
     if args.out:
         from nardy_fast.analysis import plot
-        os.makedirs(args.out, exist_ok=True)
+        out_folder(args.out)
         files = _save_both(report, gr, args.out, "game_analysis")
         files.append(report.save(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
         files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+_ERROR_RATES_HEADER = (
+    "per player: decisions (turns with a choice), errors (moves losing > 0.001 points), "
+    "equity_lost (points per game; EMG at a match), error_rate (points lost per decision "
+    "x 1000), mwc_lost / mwc_error_rate (match winning chances, at a match)")
 
 
 def _parser_demo(sub):
@@ -463,10 +638,25 @@ def cmd_demo(args):
 def main(argv=None):
     """Run ``nardy-fast`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) >= 2 and argv[0] == "study" and argv[1] in STUDY_ACTIONS:
+        argv[:2] = [f"study-{argv[1]}"]        # ``study show STORE``: its own parser
     args = parser.parse_args(argv)
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
         import matplotlib
         matplotlib.use("Agg")                 # files only: no window, no display needed
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _run(args)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as the command's users see it: one line, no source path or code."""
+    text = str(message).splitlines()[0] if str(message) else category.__name__
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
+
+
+def _run(args):
     try:
         args.func(args)
     except CliError as e:
@@ -478,6 +668,9 @@ def main(argv=None):
             msg = f"{e.filename}: {msg}"
         print(f"{PROG}: error: {msg}", file=sys.stderr)
         return 1
+    except Interrupted as e:
+        print(f"{PROG}: interrupted {e}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from nardy_fast.app._args import (POLICY_NAMES, _position, add_command, add_options,
-                                  add_progress, positive_int)
+from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _position, add_command,
+                                  add_options, add_progress, json_text, out_folder,
+                                  positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
@@ -28,15 +29,22 @@ def cmd_hint(args):
 
     pos = _position(args.position)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
-    hint = hint.head(args.top)
+    hint = hint.head(args.top).copy()
+    # one name for one thing: move_report's equity_loss (>= 0) and id_after, beside the
+    # frame's own diff (<= 0) and position
+    hint["equity_loss"] = -hint["diff"] + 0.0
+    hint["id_after"] = hint["position"]
     if args.json:
-        print(hint.to_json(orient="records", indent=1))
+        print(json_text(hint))
         return
-    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: equity of each move "
-          "(points per game, mover's view)")
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: each legal move valued by the "
+          "evaluator; equity in points per game and p_win, both the mover's view; "
+          "equity_loss: points lost against the best move")
+    print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
+          f"{'p_win':>5s}  method")
     for r in hint.itertuples():
-        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+.4f}  {r.diff:+.4f}  "
-              f"win {r.p_win:.3f}  {r.method}")
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
+              f"{r.p_win:5.3f}  {r.method}")
 
 
 def _parser_play(sub):
@@ -99,7 +107,8 @@ def cmd_met(args):
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
-        print(m.to_json(orient="split", indent=1))
+        print(json_text({"columns": list(m.columns), "index": list(m.index),
+                         "data": m.to_numpy().tolist()}))
         return
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
@@ -140,27 +149,37 @@ def cmd_matches(args):
     rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
-    if args.out is not None:
-        os.makedirs(args.out, exist_ok=True)            # before the work, not after it
-    r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
-                         aware=aware, transcripts=args.out is not None,
-                         progress=sys.stderr.isatty() if args.progress is None
-                         else args.progress)
-    if args.out is not None:
+    made = args.out is not None and out_folder(args.out)   # before the work, not after
+    try:
+        r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
+                             aware=aware, transcripts=args.out is not None,
+                             progress=sys.stderr.isatty() if args.progress is None
+                             else args.progress)
+    except KeyboardInterrupt:
+        if made and not os.listdir(args.out):
+            os.rmdir(args.out)                  # leave no empty folder behind
+        raise Interrupted(f"before any of the {args.matches} matches finished; nothing "
+                          "written") from None
+    if args.out is not None:                # each file whole (written, then renamed)
         for m, rec in enumerate(r.pop("records"), 1):
             write_match(rec, os.path.join(args.out, f"match-{m:04d}.mat"))
     out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),
            **{k: v for k, v in r.items() if k != "seed"}}
     out["ci95"] = list(r["ci95"])
     if args.json:
-        print(json.dumps(out, indent=1))
-        return
-    print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
-          f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: {r['win_rate']:.3f} "
-          f"(SE {r['se_win_rate']:.3f}, 95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) "
-          f"against B ({args.b}{'' if aware[1] else ', money play'})")
-    if args.out is not None:
-        print(f"transcripts in {args.out}")
+        print(json_text(out))
+    else:
+        print(f"{r['matches']} matches ({mr.to_text()}), {r['games']} games: A ({args.a}"
+              f"{'' if aware[0] else ', money play'}) won {r['wins_a']}: "
+              f"{r['win_rate']:.3f} (SE {r['se_win_rate']:.3f}, 95% CI "
+              f"{r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) against B "
+              f"({args.b}{'' if aware[1] else ', money play'})")
+        if args.out is not None:
+            print(f"transcripts in {args.out}")
+    if r.get("interrupted"):
+        raise Interrupted(f"after {r['matches']} of {args.matches} matches; the result "
+                          "above is theirs" + ("" if args.out is None else
+                                               f", their transcripts are in {args.out}"))
 
 
 def _parser_train(sub):
@@ -249,6 +268,7 @@ def _parser_cube(sub):
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
     add_options(s, "games", "seed", "rules", "json", games=2000)
+    add_progress(s)
 
 
 def cmd_cube(args):
@@ -267,12 +287,16 @@ def cmd_cube(args):
                                 beaver=args.beaver)
     first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
+    try:
+        cube.check(rules)
+    except ValueError as e:
+        raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
+            from None
     d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
-                      method=args.method)
+                      method=args.method, progress=sys.stderr.isatty()
+                      if args.progress is None else args.progress)
     if args.json:
-        print(json.dumps({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
-                          **{k: (None if isinstance(v, float) and math.isnan(v) else v)
-                             for k, v in d.items()}}, indent=1))
+        print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return
     print(pos.diagram(cube=cube))
     print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "

@@ -7,7 +7,8 @@ package's one game loop (``core.gameloop``): the opening throw decides who plays
 unless ``side`` is given, ``opening_roll="opening_dice"`` plays the opening dice as
 White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come from
 ``numpy.random.default_rng(seed)``.  The game is saved as a record
-(``record.write_record``) when it ends or stops.
+(``record.write_record``, atomically) when it ends or stops: ``quit``, end of input
+(Ctrl-D) or Ctrl-C (which then propagates as ``KeyboardInterrupt``, the record written).
 """
 from __future__ import annotations
 
@@ -22,15 +23,31 @@ from nardy_fast.engine.evaluator import Evaluator
 __all__ = ["play_terminal"]
 
 
+HELP = ("type a move as the record writes it, from point to point (points 1-24 of the "
+        "side on roll, 'off' to bear off), e.g. '1/7 7/12', '19/off 20/off', or 'pass' "
+        "when no move is legal; 'hint': the engine's five best moves with their equity "
+        "(points per game, your view) and equity loss against the best; 'help': this "
+        "text; 'quit' (or Ctrl-D, or Ctrl-C): stop, saving the record")
+
+
 def _human_move(pos, dice, moves, ev, input_fn, print_fn):
-    """The move the human types (None: quit)."""
+    """The move the human types (None: quit, end of input included)."""
     while True:
-        text = input_fn(f"your move ({dice[0]}{dice[1]}): ").strip()
+        try:
+            text = input_fn(f"your move ({dice[0]}{dice[1]}; 'help' for help): ").strip()
+        except EOFError:                          # Ctrl-D, or piped input that ended
+            print_fn("\nend of input: the game stops")
+            return None
         if text == "quit":
             return None
+        if text in ("help", "?"):
+            print_fn("  " + HELP)
+            continue
         if text == "hint":
+            print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
             for r in ev.hint(pos, dice).head(5).itertuples():
-                print_fn(f"  {r.rank}. {r.move:<22s} {r.equity:+.3f} ({r.diff:+.3f})")
+                print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.equity:+7.3f} "
+                         f"{-r.diff + 0.0:11.3f}")
             continue
         try:
             steps = parse_steps(text)
@@ -63,11 +80,16 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
     rng = np.random.default_rng(seed)
     start = Position.initial() if start is None else as_position(start, "start")
     first_dice = None
-    if start == Position.initial():
+    # the opening throw: who plays White (unless ``side`` says it) and, under
+    # opening_dice, White's first roll; a throw that decides nothing is not thrown
+    if start == Position.initial() and (side is None
+                                        or ev.rules.opening_roll == "opening_dice"):
         you, engine = opening_throw(rng)
-        print_fn(f"opening throw: you {you}, the engine {engine}")
         if side is None:
+            print_fn(f"opening throw: you {you}, the engine {engine}")
             side = WHITE if you > engine else BLACK
+        else:
+            print_fn(f"opening throw: {you} and {engine}, White's first roll")
         if ev.rules.opening_roll == "opening_dice":
             first_dice = (max(you, engine), min(you, engine))
     side = WHITE if side is None else side
@@ -86,7 +108,12 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
             return moves[0]
         return _human_move(pos, dice, moves, ev, input_fn, print_fn)
 
-    play_turns(record, choose, rng, dice=first_dice)
+    interrupted = False
+    try:
+        play_turns(record, choose, rng, dice=first_dice)
+    except KeyboardInterrupt:                 # Ctrl-C: the turns played are kept
+        interrupted = True
+        print_fn("\ninterrupted: the game stops")
     result = record.result()
     if result is not None:
         if result["winner"] is None:
@@ -94,5 +121,8 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
         else:
             print_fn(f"{result['winner']} wins ({result['kind']}, {result['points']:g} points)")
     write_record(record, out)
-    print_fn(f"record saved to {out}")
+    print_fn(f"record saved to {out}" + ("" if result is not None else
+                                         f" ({len(record.turns)} turn(s), not finished)"))
+    if interrupted:
+        raise KeyboardInterrupt
     return record

@@ -4,13 +4,14 @@ The engine is ``Evaluator.default()`` playing by match winning chances at ``plie
 human types moves as in ``nardy-fast play``.  The match is played without the cube (the
 rule book's default, section 7a) under ``MatchRules`` defaults (the winner of a game
 starts the next).  The transcript (``matchrecord``) is saved when the match ends or
-stops (finished games only).
+stops (``quit``, end of input, Ctrl-C): its finished games only, and no file at all when
+no game finished (a transcript of no game would be a header alone).
 """
 from __future__ import annotations
 
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.matchplay import play_one_match
-from nardy_fast.core.matchrecord import write_match
+from nardy_fast.core.matchrecord import MatchRecord, write_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.app.play import _human_move
 
@@ -62,15 +63,26 @@ def play_match_terminal(length=3, plies=1, seed=None, out="match.mat", input_fn=
     names = ("you", f"nardy_fast {plies}-ply")
     human, engine = _Human(ev, input_fn, print_fn), _Engine(ev, plies, print_fn)
     games = []
+    interrupted = stopped = False
     try:
         rec = play_one_match(human, engine, mr, seed=seed, names=names, on_game=games.append)
-    except _Quit:
-        from nardy_fast.core.matchrecord import MatchRecord
+    except (_Quit, KeyboardInterrupt) as e:
+        interrupted = isinstance(e, KeyboardInterrupt)
+        if interrupted:
+            print_fn("\ninterrupted: the match stops")
+        stopped = True
         rec = MatchRecord(rules=mr, players=names)
         for g in games:
             rec.add_game(g)
     final = rec.final_score()
     print_fn("score: " + ", ".join(f"{n} {v:g}" for n, v in final.items()))
-    write_match(rec, out)
-    print_fn(f"match transcript saved to {out}")
+    if rec.games:
+        write_match(rec, out)
+        print_fn(f"match transcript saved to {out} ({len(rec.games)} finished game(s)"
+                 + ("; the game in play when the match stopped is not in it)" if stopped
+                    else ")"))
+    else:                                     # a header alone is no transcript
+        print_fn(f"no game of the match finished: no transcript written to {out}")
+    if interrupted:
+        raise KeyboardInterrupt
     return rec

@@ -54,6 +54,25 @@ class CubeState:
         if not isinstance(self.first_turn, bool):
             raise TypeError(f"first_turn={self.first_turn!r}: expected True or False")
 
+    def check(self, progression):
+        """This cube, or ``ValueError`` when ``stake`` cannot occur under ``progression``
+        (``"geometric"``: 1, 2, 4, 8, ...; ``"arithmetic"``: 1, 2, ..., ``MAX_STAKE``; a
+        ``Rules`` gives its ``cube``).  ``CubeState`` alone does not know the progression:
+        every function that takes a cube and rules checks it so."""
+        progression = getattr(progression, "cube", progression)
+        if progression == "geometric":
+            if self.stake & (self.stake - 1):
+                raise ValueError(f"stake={self.stake}: not a stake of the geometric cube "
+                                 "(1, 2, 4, 8, ...)")
+        elif progression == "arithmetic":
+            if self.stake > MAX_STAKE:
+                raise ValueError(f"stake={self.stake}: the arithmetic cube stops at "
+                                 f"{MAX_STAKE}")
+        else:
+            raise ValueError(f"progression={progression!r}: expected 'geometric' or "
+                             "'arithmetic'")
+        return self
+
     @property
     def may_raise(self):
         """True when the side on roll may raise now."""

@@ -72,6 +72,8 @@ class MatchRecord:
     players: tuple = ("Player 1", "Player 2")
     games: list = field(default_factory=list)
     scores: list = field(default_factory=list)
+    source: str | None = field(default=None, compare=False, repr=False)
+    """The file read (``read_match``), named by ``replay``'s errors; None if built."""
 
     def add_game(self, game):
         """Append a finished game; its score line is the sum of the results before."""
@@ -120,7 +122,16 @@ class MatchRecord:
         return {names[res["winner"]]: float(res["points"])}
 
     def replay(self):
-        """Check every game and the match (module docstring); returns the final score."""
+        """Check every game and the match (module docstring); returns the final score.
+        ``RecordError`` names the game, and the file when the record was read from one."""
+        if self.source is None:
+            return self._replay()
+        try:
+            return self._replay()
+        except RecordError as e:
+            raise RecordError(f"{self.source}: {e}") from None
+
+    def _replay(self):
         for k, game in enumerate(self.games, 1):
             if {game.white, game.black} != set(self.players):
                 raise RecordError(f"game {k}: players {game.white!r}, {game.black!r} are "
@@ -225,6 +236,8 @@ def parse_match(text, source="<match>"):
         else:
             blocks[-1]["body"].append(raw)
     rules = _match_rules(tags, length, source)
+    if not blocks:
+        raise RecordError(f"{source}: no game in this match transcript (a header alone)")
     players = (tags.get("Player1"), tags.get("Player2"))
     if None in players and blocks and blocks[0]["score"]:
         players = (blocks[0]["score"][0][0], blocks[0]["score"][1][0])
@@ -270,7 +283,9 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     """Read a match transcript file (not replayed: call ``replay``)."""
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
-        return parse_match(f.read(), source=path)
+        rec = parse_match(f.read(), source=path)
+    rec.source = path
+    return rec
 
 
 def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> None:

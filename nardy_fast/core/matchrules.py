@@ -27,6 +27,8 @@ chances (MWC) in [0, 1].
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field, fields, replace
 
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
@@ -220,8 +222,10 @@ class MatchState:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise TypeError(f"score: {side}={v!r}: expected a number")
             if v < 0 or v >= n or (v / rules.unit) != int(v / rules.unit):
-                raise ValueError(f"score: {side}={v}: expected a multiple of {rules.unit} "
-                                 f"in 0..{n} (below the match length {n})")
+                top = math.ceil(n / rules.unit - 1) * rules.unit   # the last one below n
+                raise ValueError(f"score: {side}={v:g}: expected a multiple of "
+                                 f"{rules.unit:g} in 0..{top:g} (below the match length "
+                                 f"{n})")
         object.__setattr__(self, "score", (float(a), float(b)))
         if self.on_roll not in _SIDES:
             raise ValueError(f"on_roll={self.on_roll!r}: expected 'white' or 'black'")

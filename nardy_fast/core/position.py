@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -33,13 +34,15 @@ from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors_with_steps
 from nardy_fast.core._state import impossible_state
 
-__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL"]
+__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL",
+           "parse_steps", "apply_steps"]
 
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
 WHITE, BLACK = "white", "black"
 _SIDES = (WHITE, BLACK)
 _ID_LEN = 33
+START = "start"                 # the word for the initial position, wherever an ID goes
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
@@ -130,10 +133,13 @@ class Position:
 
     @classmethod
     def from_id(cls, text: str) -> Position:
-        """Decode a position ID (see the module docstring); ``ValueError`` if malformed."""
+        """Decode a position ID (see the module docstring), or ``"start"`` (the initial
+        position, as on the command line); ``ValueError`` if malformed."""
         if not isinstance(text, str):
             raise TypeError(f"position ID: expected str, got {type(text).__name__}")
         text = text.strip()
+        if text == START:
+            return cls.initial()
         if len(text) != _ID_LEN:
             raise ValueError(f"position ID {text!r}: expected {_ID_LEN} characters, got {len(text)}")
         if text[0] not in "WB":
@@ -258,13 +264,44 @@ class Position:
             moves.append(Move(tuple(b), pairs, dice, origin))
         return moves
 
-    def play(self, move: Move) -> Position:
-        """The position after ``move`` (from ``legal_moves`` of this position), other side on roll."""
+    def play(self, move: Move | str, dice=None, rules=None) -> Position:
+        """The position after ``move``, the other side on roll.
+
+        ``move``: a ``Move`` from ``legal_moves`` of this position, or its text as records
+        write it (``"1/7 7/12"``, ``"19/off 20/off"``; points in the mover's numbering).
+        For a text, ``dice`` (default: every roll that allows it; the position after is
+        the same whichever) and ``rules`` (default classic) say what is legal, and a move
+        that no roll allows is a ``ValueError`` naming it.
+        """
+        if isinstance(move, str):
+            return self._play_text(move, dice, rules)
+        if dice is not None or rules is not None:
+            raise TypeError("play(Move): dice and rules are for a move given as text; a "
+                            "Move already carries its legality")
         if not isinstance(move, Move):
-            raise TypeError(f"play: expected a Move, got {type(move).__name__}")
+            raise TypeError(f"play: expected a Move or its text, got {type(move).__name__}")
         if move.origin != self.id:
             raise ValueError(f"move {move} was generated for position {move.origin}, not {self.id}")
         return Position(self._boards[1], np.array(move.board, np.uint8), _other(self._side))
+
+    def _play_text(self, text, dice, rules):
+        steps = parse_steps(text)
+        rolls = [tuple(check_dice(dice))] if dice is not None else \
+            [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
+        why = None
+        for roll in rolls:
+            try:
+                board = tuple(int(x) for x in apply_steps(self.mover, self.opponent, roll,
+                                                          steps))
+            except ValueError as e:
+                why = why or str(e)
+                continue
+            for m in self.legal_moves(roll, rules):
+                if m.board == board and bool(m.steps) == bool(steps):
+                    return self.play(m)
+        where = f"the roll {rolls[0][0]}{rolls[0][1]}" if dice is not None else "any roll"
+        raise ValueError(f"move {text!r}: not a legal move of {self.side} for {where}"
+                         + (f" ({why})" if why and dice is not None else ""))
 
     def swap(self):
         """The same boards with the other side on roll."""
@@ -353,3 +390,86 @@ def as_position(position, name="position"):
         return Position.from_boards(a[0], a[1])
     raise TypeError(f"{name}: expected a Position or a position ID, got "
                     f"{type(position).__name__}")
+
+
+# -- the move notation --------------------------------------------------------------------
+# ``"1/7 7/12"``, ``"19/off(2)"``, ``"pass"``: read by ``parse_steps`` into ``(from, to)``
+# steps (each side's own point numbers 1-24, ``"off"`` to bear off) and played on a board
+# by ``apply_steps``; game records (``record``) and ``Position.play`` (a move given as
+# text) both read moves through here.
+_STEP = re.compile(r"^(\d+)((?:/(?:\d+|off))+)(?:\((\d)\))?$", re.IGNORECASE)
+
+
+def parse_steps(text):
+    """``"1/7 7/11"``, ``"1/7/11"``, ``"19/off(2)"`` -> a tuple of ``(from, to)`` steps.
+
+    ``"pass"`` or ``""`` -> ``()``.  ``ValueError`` names a malformed token.
+    """
+    out = []
+    for tok in text.split():
+        if tok.lower() == "pass":
+            continue
+        out.extend(_parse_step_token(tok))
+    return tuple(out)
+
+
+def _parse_step_token(tok):
+    m = _STEP.match(tok)
+    if not m:
+        raise ValueError(f"step {tok!r}: expected from/to such as 1/7, 20/off, 1/7/11 or 1/7(2)")
+    pts = [int(m.group(1))] + [p.lower() if p.lower() == "off" else int(p)
+                               for p in m.group(2).split("/")[1:]]
+    if "off" in pts[:-1]:
+        raise ValueError(f"step {tok!r}: 'off' can only be the last point")
+    for p in pts:
+        if p != "off" and not 1 <= p <= 24:
+            raise ValueError(f"step {tok!r}: point {p} is outside 1..24")
+    chain = [(pts[k], pts[k + 1]) for k in range(len(pts) - 1)]
+    reps = int(m.group(3)) if m.group(3) else 1
+    if not 1 <= reps <= 4:
+        raise ValueError(f"step {tok!r}: repeat count must be 1..4")
+    return chain * reps
+
+
+def apply_steps(mover, opponent, dice, steps):
+    """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
+    ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
+    remaining die and lands on a point the opponent does not hold); ValueError with the
+    reason.  Whether the whole turn is legal (head, block, dice-usage rules) is for
+    ``successors`` to say."""
+    b = np.array(mover, dtype=np.int64)
+    opp_at = np.roll(np.asarray(opponent) > 0, 12)     # mover idx held by the opponent
+    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    for a, t in steps:
+        step = f"{a}/{t}"
+        if not 1 <= a <= 24:
+            raise ValueError(f"step {step}: point {a} is outside 1..24")
+        if b[a - 1] == 0:
+            raise ValueError(f"step {step}: no checker of the mover on point {a}")
+        if t == "off":
+            if b[:18].any():
+                raise ValueError(f"step {step}: cannot bear off while checkers are outside "
+                                 "the home (points 19-24)")
+            need = 25 - a
+            if need in left:
+                die = need
+            else:
+                bigger = sorted(d for d in left if d > need)
+                if not bigger:
+                    raise ValueError(f"step {step}: needs a die of at least {need}, dice left "
+                                     f"{sorted(left) or 'none'}")
+                die = bigger[0]
+            b[a - 1] -= 1
+        else:
+            if not 1 <= t <= 24:
+                raise ValueError(f"step {step}: point {t} is outside 1..24")
+            die = t - a
+            if die not in left:
+                raise ValueError(f"step {step}: moves {die} pips, dice left "
+                                 f"{sorted(left) or 'none'}")
+            if opp_at[t - 1]:
+                raise ValueError(f"step {step}: point {t} is held by the opponent")
+            b[a - 1] -= 1
+            b[t - 1] += 1
+        left.remove(die)
+    return b.astype(np.uint8)

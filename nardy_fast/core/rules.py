@@ -51,6 +51,7 @@ class Rules:
         Whether White's first turn may be a double (games simulated from the start only).
     oin_points, mars_points, koks_points, home_mars_points : float
         Points of each outcome; koks and home mars count only with ``scoring="extended"``.
+        ``oin_points > 0``, and each of the others at least ``oin_points``.
     cube : {None, "geometric", "arithmetic"}
         Play with the cube (section 7a): ``None`` (no cube), stakes 1, 2, 4, 8, ... or
         1, 2, 3, 4, ...  With a cube every game is won or lost at the stake: no mars, no
@@ -99,6 +100,14 @@ class Rules:
             if not math.isfinite(value):
                 raise ValueError(f"{name}={value!r}: expected a finite number")
             object.__setattr__(self, name, float(value))
+        if not self.oin_points > 0:
+            raise ValueError(f"oin_points={self.oin_points:g}: expected a number > 0 (the "
+                             "points of the plainest win)")
+        for name in ("mars_points", "koks_points", "home_mars_points"):
+            if getattr(self, name) < self.oin_points:
+                raise ValueError(f"{name}={getattr(self, name):g}: expected at least "
+                                 f"oin_points={self.oin_points:g} (a {name[:-7]} is worth "
+                                 "at least an oin)")
 
     @classmethod
     def from_dict(cls, d):
@@ -145,6 +154,8 @@ class Rules:
             if "=" not in item:
                 raise ValueError(f"rules item {item!r}: expected name=value")
             k, v = item.split("=", 1)
+            if k in d:
+                raise ValueError(f"rules item {item!r}: {k} is given twice")
             if v.lower() in ("true", "false"):
                 d[k] = v.lower() == "true"
             else:

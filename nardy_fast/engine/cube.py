@@ -47,7 +47,8 @@ def _source(probabilities, rules):
 
 
 def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=None, method="auto", workers=None, match=None):
+                  x=None, n_games=2000, seed=None, method="auto", workers=None, match=None,
+                  progress=False):
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -87,6 +88,8 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         ``match`` or else ``cube``):
         the values are then match winning chances, ``equity`` the one after the right
         actions, and ``take_point`` the table's; ``rules`` and ``method`` are not used.
+    progress : bool
+        ``method="rollout"``: a bar over each rollout's games.
 
     Returns
     -------
@@ -115,6 +118,7 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     if match is not None:
         return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
+    cube.check(rules)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
@@ -125,7 +129,8 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     out = None
     w = l = math.nan
     if method == "rollout":
-        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers)
+        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
+                                progress)
         out["model"] = "cube-aware rollouts"
     elif (method != "janowski" and tables is not False and position.is_bearoff()
           and not rules.draw_rule):
@@ -195,11 +200,12 @@ def _match_decision(position, cube, probabilities, match, x):
     return out
 
 
-def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers):
+def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
+                      progress=False):
     k = cube.stake
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
-              workers=workers, progress=False)
+              workers=workers, progress=progress)
     nd = rollout(position, cube=CubeState(k, cube.owner, True), **kw)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,

@@ -176,7 +176,7 @@ class Evaluator:
         exact, or rules it does not serve: ``race12.supports``)."""
         if not self.exact or not _r12.supports(self.rules):
             return None
-        return _r12.race12()
+        return _r12.cached_race12()
 
     def _searcher(self):
         db = self._race12()

@@ -254,29 +254,40 @@ def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=
         ``matches``, ``wins_a``, ``win_rate`` (A's share of matches), ``se_win_rate``,
         ``ci95`` (Wilson's score interval: inside [0, 1], and not empty when every
         match went one way), ``games`` (total), ``mean_games``, ``seed``,
-        and ``records`` when asked.
+        and ``records`` when asked.  After Ctrl-C: the same of the matches finished (match
+        m's dice depend on the seed and m only, so they are the first matches of the
+        full run), with ``interrupted=True`` and ``matches_requested``; Ctrl-C before any
+        match finished propagates ``KeyboardInterrupt``.
     """
     if isinstance(n_matches, bool) or not isinstance(n_matches, (int, np.integer)) \
             or n_matches < 1:
         raise ValueError(f"n_matches={n_matches!r}: expected an integer >= 1")
     mr = as_match_rules(rules, length)
     entropy = root_entropy(seed)
-    wins, games, records = 0, 0, []
+    wins, games, records, n = 0, 0, [], 0
     from tqdm.auto import tqdm
-    for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
-        rec = play_one_match(a, b, mr, np.random.SeedSequence(entropy, spawn_key=(m,)),
-                             aware)
-        final = rec.final_score()
-        wins += final["A"] >= mr.length
-        games += len(rec.games)
-        if transcripts:
-            records.append(rec)
-    n = int(n_matches)
+    interrupted = False
+    try:
+        for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
+            rec = play_one_match(a, b, mr, np.random.SeedSequence(entropy, spawn_key=(m,)),
+                                 aware)
+            final = rec.final_score()
+            wins += final["A"] >= mr.length
+            games += len(rec.games)
+            n += 1
+            if transcripts:
+                records.append(rec)
+    except KeyboardInterrupt:
+        if n == 0:
+            raise                         # no match finished: nothing to report
+        interrupted = True
     rate = wins / n
     se = math.sqrt(rate * (1 - rate) / n)
     out = {"matches": n, "wins_a": int(wins), "win_rate": rate, "se_win_rate": se,
            "ci95": _wilson(wins, n), "games": games,
            "mean_games": games / n, "seed": entropy}
+    if interrupted:
+        out.update(interrupted=True, matches_requested=int(n_matches))
     if transcripts:
         out["records"] = records
     return out

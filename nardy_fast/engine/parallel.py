@@ -13,6 +13,19 @@ workers import the package afresh, never inherit the parent's threads, and ignor
 (the parent handles Ctrl-C).  One pool per worker count is kept for the life of the
 process and shut down at exit.
 
+Workers end when the process that made the pool dies, however it dies (SIGTERM of a job
+scheduler, a notebook kernel's restart, SIGKILL): a dead parent runs no ``atexit``, so
+the pool's own shutdown never comes, and a worker busy in a long chunk would otherwise
+play its chunks out.  The guard that works everywhere is a daemon thread in each worker
+that checks once a second (``WATCH_SECONDS``) that the pool's process is still alive and
+ends the worker if not; the chunks' C loops release the GIL, so the thread runs while
+they play.  A kernel signal alone would not do: ``prctl(PR_SET_PDEATHSIG)`` fires when the
+worker's *parent* ends, and a forkserver worker's parent is the fork server, which
+outlives the pool's process as long as the workers hold its pipe (measured: it does).  The
+workers ask for it anyway (Linux, through ctypes): under the ``spawn`` start method the
+parent is the pool's process itself, and then SIGKILL ends a worker even while it holds
+the GIL.
+
 Front ends
 ----------
 Pool workers never run the caller's ``__main__`` (``multiprocessing`` would otherwise
@@ -31,11 +44,16 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import ctypes
 import itertools
 import multiprocessing
 import multiprocessing.context
+import os
 import pickle
 import signal
+import sys
+import threading
+import time
 import warnings
 
 from nardy_fast.core._checks import check_count, usable_cores
@@ -63,8 +81,49 @@ def parallelism(workers, client):
     return default_workers() if workers is None else check_count(workers, "workers", 1)
 
 
-def _ignore_sigint():
+_PR_SET_PDEATHSIG = 1                     # linux/prctl.h
+WATCH_SECONDS = 1.0                       # how often a worker checks its pool's process
+
+
+def _worker_init(owner):
+    """Run in each pool worker at start: ignore SIGINT, and die with ``owner`` (the pid of
+    the process that made the pool; see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _kill_me_with_my_parent()
+    threading.Thread(target=_watch, args=(owner,), daemon=True,
+                     name="nardy_fast-parent-watch").start()
+
+
+def _kill_me_with_my_parent():
+    """Linux: SIGKILL this process when its parent ends.  False where unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _alive(pid):
+    """True while the process ``pid`` exists (and is not a zombie, where that is known)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _watch(owner):
+    while _alive(owner):
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
@@ -154,7 +213,7 @@ def _pool(workers):
     pool = _POOLS.get(workers)
     if pool is None:
         pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
-                                      initializer=_ignore_sigint)
+                                      initializer=_worker_init, initargs=(os.getpid(),))
         _POOLS[workers] = pool
     return pool
 
@@ -163,6 +222,19 @@ def _drop_pool(workers):
     pool = _POOLS.pop(workers, None)
     if pool is not None:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _kill_pool(workers):
+    """Drop the pool and end its workers now (Ctrl-C): the chunks they are playing would
+    be thrown away, and the interpreter's exit would wait for them (seconds to minutes on a
+    loaded machine) before the command could return."""
+    procs = list((getattr(_POOLS.get(workers), "_processes", None) or {}).values())
+    _drop_pool(workers)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
 
 
 def shutdown_pools():
@@ -243,13 +315,12 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
 
 
 def _run_here(fn, specs, on_result, sizes, bar):
-    for i, spec in enumerate(specs):
-        try:
-            result = fn(spec)
-        except KeyboardInterrupt:
-            return True
-        on_result(i, result)
-        bar.update(sizes[i])
+    try:                        # Ctrl-C may land between chunks too (in on_result, say)
+        for i, spec in enumerate(specs):
+            on_result(i, fn(spec))
+            bar.update(sizes[i])
+    except KeyboardInterrupt:
+        return True
     return False
 
 
@@ -279,7 +350,7 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
         for fut in sorted(futures, key=futures.get):
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 on_result(futures[fut], fut.result())
-        _drop_pool(workers)          # its workers finish their current chunk and exit
+        _kill_pool(workers)          # unfinished chunks are dropped: no need to wait
         return True
     except BaseException:
         for fut in futures:

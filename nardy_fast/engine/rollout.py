@@ -294,7 +294,7 @@ def _race12_source(truncate, rules, cube):
     if not race12.supports(rules):
         raise ValueError("truncate='race12': the race database does not serve "
                          "block_rule='home'")
-    db = race12.race12()
+    db = race12.cached_race12()
     if db is None:
         raise ValueError("truncate='race12': the race database has not been built "
                          "(nardy-fast bearoff build --race12)")
@@ -553,6 +553,8 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
 
     Raises
     ------
+    KeyboardInterrupt
+        Ctrl-C before any chunk finished (no game to estimate from).
     ValueError
         ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
         position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
@@ -576,6 +578,8 @@ def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
                              workers=workers, client=client, progress=progress)
     tally, truncated = merger.finish()
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+    if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
+        raise KeyboardInterrupt("rollout interrupted before any game finished")
     return out if match is None else _with_match(out, match)
 
 

@@ -594,25 +594,35 @@ def _two_sided_restore(path, table, max_checkers, mars, mars_default):
 # ----------------------------------------------------------------------------------------
 # cached defaults
 
-def one_sided():
+def _bar(progress):
+    """``progress`` of a first build: None (default) shows a bar when stderr is a terminal
+    (a person waits for it), never in a pipe or a log."""
+    if progress is None:
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+    return bool(progress)
+
+
+def one_sided(progress=None):
     """The default one-sided database (15 checkers), built on first use and cached on
-    disk (see the module docstring) and in memory."""
+    disk (see the module docstring) and in memory.  ``progress``: a bar while it is built
+    (None: when stderr is a terminal)."""
     return cached(OneSided, "bearoff-one-sided-15.nfdb",
-                   lambda: OneSided.build(15, progress=False))
+                  lambda: OneSided.build(15, progress=_bar(progress)))
 
 
-def two_sided(max_checkers=DEFAULT_TWO_SIDED):
+def two_sided(max_checkers=DEFAULT_TWO_SIDED, progress=None):
     """The two-sided database of ``max_checkers`` (default 8) checkers, built on first use
-    and cached like ``one_sided()``.  Its ``.mars`` is the classic
+    and cached like ``one_sided()`` (``progress`` likewise).  Its ``.mars`` is the classic
     ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
     first access; never built implicitly)."""
     mc = check_int(max_checkers, 0, 14, "max_checkers")
     ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
-                 lambda: TwoSided.build(mc, progress=False))
+                 lambda: TwoSided.build(mc, progress=_bar(progress)))
     return ts.use_default_mars()
 
 
-def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
+def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None,
+               progress=None):
     """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 8) for
     the oin / home-mars points of ``rules`` (default classic), built on first use
     (streamed to the cache file; time and memory in ``benchmarks/RESULTS.md``) and cached
@@ -622,6 +632,7 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
     ``race_probabilities`` and ``TwoSided.mars`` use it, so that no query starts a long
     build; build it once with ``mars_table()`` or ``nardy-fast bearoff build --mars``.
     ``threads``: as in ``MarsTable.build`` (the table is the same for any number).
+    ``progress``: as in ``one_sided``.
     """
     mc = check_int(max_checkers, 0, 14, "max_checkers")
     oin, mars, _ = mars_points(rules)
@@ -629,5 +640,6 @@ def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None):
 
     def make():
         path = os.path.join(data_dir(), name)
-        return MarsTable.build(mc, rules, path=path, progress=False, threads=threads)
+        return MarsTable.build(mc, rules, path=path, progress=_bar(progress),
+                               threads=threads)
     return cached(MarsTable, name, make if build else None, saved=True)

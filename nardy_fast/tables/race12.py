@@ -27,6 +27,7 @@ import math
 import os
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
-__all__ = ["Race12", "race12", "race12_probabilities", "supports", "n_race_boards",
+__all__ = ["Race12", "race12", "cached_race12", "race12_probabilities", "supports", "n_race_boards",
            "METHOD", "DEFAULT_NAME", "build_needs"]
 
 METHOD = "one_sided12"
@@ -240,10 +241,25 @@ class Race12:
                 and int(counts.max()) <= self.max_checkers)
 
 
+NOT_BUILT = ("the race database has not been built: nardy-fast bearoff build --race12 "
+             "(or race12.race12(build=True))")
+
+
 def race12(build=False, progress=True):
     """The default database (12 points, 15 checkers) from the cache folder, or None when it
-    has not been built.  ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB
-    of memory; ``nardy-fast bearoff build --race12``); queries never do."""
+    has not been built, with a ``RuntimeWarning`` saying how to build it.
+    ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB of memory;
+    ``nardy-fast bearoff build --race12``); queries never do (they use ``cached_race12``,
+    which says nothing)."""
+    db = cached_race12(build, progress)
+    if db is None:
+        warnings.warn(f"race12() is None: {NOT_BUILT}", RuntimeWarning, stacklevel=2)
+    return db
+
+
+def cached_race12(build=False, progress=True):
+    """``race12`` without the warning: the database, or None when it has not been built
+    (for the evaluator and rollouts, which use it once it is built)."""
     def make():
         return Race12.build(12, 15, progress=progress,
                             path=os.path.join(data_dir(), DEFAULT_NAME))
@@ -264,10 +280,9 @@ def race12_probabilities(position, rules=None, db=None) -> Outcome:
     if not supports(rules):
         raise ValueError("block_rule='home': a block depends on the other side's checkers, "
                          "the one-sided race database does not serve these rules")
-    db = race12() if db is None else db
+    db = cached_race12() if db is None else db
     if db is None:
-        raise ValueError("the race database has not been built: nardy-fast bearoff build "
-                         "--race12 (or race12.race12(build=True))")
+        raise ValueError(NOT_BUILT)
     if not db.covers(position):
         raise ValueError(f"not a race without contact covered by the database: every "
                          f"checker must be on its side's last {db.points} points")

@@ -66,7 +66,7 @@ def test_frozen_and_hashable():
 
 @given(st.sampled_from(ALL_VARIANTS), st.sampled_from(["classic", "extended"]),
        st.booleans(), st.sampled_from(["rethrow", "opening_dice"]),
-       st.floats(0, 10, allow_nan=False))
+       st.floats(1, 10, allow_nan=False))       # at least an oin's 1 point
 def test_dict_round_trip(base, scoring, draw_rule, opening, koks):
     r = dataclasses.replace(base, scoring=scoring, draw_rule=draw_rule,
                             opening_roll=opening, koks_points=koks)
@@ -119,9 +119,10 @@ def test_points_extended_scoring():
     assert g.points("home_mars") == 3 and g.points("koks") == 3
 
 
-@given(st.floats(0, 100), st.floats(0, 100), st.floats(0, 100), st.floats(0, 100),
+@given(st.floats(0.01, 100), st.floats(0, 100), st.floats(0, 100), st.floats(0, 100),
        st.sampled_from(["classic", "extended"]))
 def test_points_follow_the_fields(oin, mars, koks, hm, scoring):
+    mars, koks, hm = oin + mars, oin + koks, oin + hm      # each win at least an oin
     r = Rules(scoring=scoring, oin_points=oin, mars_points=mars, koks_points=koks,
               home_mars_points=hm)
     assert r.points("oin") == oin and r.points("mars") == mars

@@ -259,7 +259,7 @@ def outer_position():
 
 
 def test_evaluator_values_no_contact_races(db7, monkeypatch):
-    monkeypatch.setattr(race12, "race12", lambda build=False, progress=True: db7)
+    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     ev = nf.Evaluator(nf.Evaluator.default().net)
     pos = outer_position()
     want = race12.race12_probabilities(pos, db=db7)
@@ -279,13 +279,15 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
 
 def test_queries_never_build(monkeypatch, tmp_path):
     monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
-    assert race12.race12() is None
+    with pytest.warns(RuntimeWarning, match="bearoff build --race12"):    # not silently
+        assert race12.race12() is None
+    assert race12.cached_race12() is None
     with pytest.raises(ValueError, match="not been built"):
         race12.race12_probabilities(outer_position())
 
 
 def test_rollout_truncates_no_contact_races(db7, monkeypatch):
-    monkeypatch.setattr(race12, "race12", lambda build=False, progress=True: db7)
+    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     pos = outer_position()
     want = race12.race12_probabilities(pos, db=db7)
     r = nf.rollout(pos, 100, seed=3, truncate="race12", workers=1, progress=False)

@@ -1,0 +1,71 @@
+"""What the command line shows people: --version, --help, JSON, warnings and errors that
+name what is wrong (issue: every front end as people use it)."""
+import json
+from importlib.metadata import version
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.app.cli import build_parser, main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    want = getattr(nf, "__version__", None) or version("nardy_fast")
+    assert capsys.readouterr().out.strip() == f"nardy-fast {want}"
+
+
+def _helps(parser):
+    yield parser.format_help()
+    for action in parser._actions:
+        choices = getattr(action, "choices", None)
+        if isinstance(choices, dict):                 # the subcommands
+            for sub in choices.values():
+                yield from _helps(sub)
+
+
+def test_no_markup_in_help():
+    texts = list(_helps(build_parser()))
+    assert len(texts) > 15
+    assert not [t.splitlines()[0] for t in texts if "``" in t]
+
+
+def test_json_does_not_escape_slashes(capsys):
+    code, out, err = run(capsys, "hint", "start", "63", "--json", "--top", "3")
+    assert code == 0 and "\\/" not in out
+    rows = json.loads(out)
+    assert all("/" in r["move"] for r in rows)
+    code, out, err = run(capsys, "met", "--length", "3", "--json")
+    m = json.loads(out)
+    assert set(m) == {"columns", "index", "data"} and len(m["data"]) == 3
+
+
+@pytest.mark.parametrize("kw, name", [({"mars_points": 0.5}, "mars_points"),
+                                      ({"oin_points": 0}, "oin_points"),
+                                      ({"mars_points": -2}, "mars_points"),
+                                      ({"scoring": "extended", "koks_points": 0.5},
+                                       "koks_points")])
+def test_rules_points_refused_at_construction(kw, name):
+    with pytest.raises(ValueError, match=name):
+        nf.Rules(**kw)
+
+
+def test_a_repeated_rules_key_is_an_error():
+    with pytest.raises(ValueError, match="scoring is given twice"):
+        nf.Rules.from_text("scoring=extended scoring=classic")
+
+
+def test_bad_rules_option_names_it_once(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["moves", "start", "64", "--rules", "bogus"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]       # after the usage line
+    assert err.count("--rules") == 1 and "rules item 'bogus'" in err
