@@ -160,6 +160,24 @@ def _declaration_lines(lines):
     return out
 
 
+def _numbered(out, lines, path, pyx):
+    """The mutants of ``out`` that still compile (a Python module; a ``.pyx`` is left to its
+    build), numbered in order (the ``K`` of ``--only MODULE:K``)."""
+    if not pyx:
+        ok = []
+        for m in out:
+            mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
+            try:
+                compile(mutated, str(path), "exec")
+            except SyntaxError:
+                continue
+            ok.append(m)
+        out = ok
+    for k, m in enumerate(out):
+        m["id"] = k
+    return out
+
+
 def candidates(path: Path):
     """Every one-token mutant of ``path``: dicts with line, col, old, new, text."""
     src = path.read_text(encoding="utf-8")
@@ -213,19 +231,7 @@ def candidates(path: Path):
         if new == "":                                     # "not x" -> "x"
             text = line[:col] + line[ecol:].lstrip(" ")
         out.append(dict(line=row, col=col, old=s, new=new, text=text))
-    if not pyx:                                           # drop what does not compile
-        ok = []
-        for m in out:
-            mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
-            try:
-                compile(mutated, str(path), "exec")
-            except SyntaxError:
-                continue
-            ok.append(m)
-        out = ok
-    for k, m in enumerate(out):
-        m["id"] = k
-    return out
+    return _numbered(out, lines, path, pyx)
 
 
 # word pairs whose exchange inside a name gives a sibling (kept only if the module uses it)
@@ -462,19 +468,7 @@ def semantic_candidates(path: Path):
                 else:                                     # the only argument
                     text = line[:start] + line[end:]
                 add(row, start, end, line[start:end], "", "drop-kwarg", text)
-    if not pyx:                                           # drop what does not compile
-        ok = []
-        for m in out:
-            mutated = "".join(lines[:m["line"] - 1]) + m["text"] + "".join(lines[m["line"]:])
-            try:
-                compile(mutated, str(path), "exec")
-            except SyntaxError:
-                continue
-            ok.append(m)
-        out = ok
-    for k, m in enumerate(out):
-        m["id"] = k
-    return out
+    return _numbered(out, lines, path, pyx)
 
 
 def sample(module, cands, n, seed):
