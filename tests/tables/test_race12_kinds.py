@@ -218,7 +218,7 @@ def test_truncated_rollout_plies_follow_the_ply_order(db7, monkeypatch, draw_rul
     """A rollout truncated by the database (every game at once) reports the expected
     length of the race: the ply on which it ends by the rule book's ply order (Black's
     last turn under the draw rule is one more ply), over the sides' turn counts."""
-    monkeypatch.setattr(race12, "race12", lambda build=False, progress=True: db7)
+    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     rules = nf.Rules(draw_rule=draw_rule)
     for a, b in outer_races(23, 4):
         pos = nf.Position.from_boards(a, b, side)
