@@ -24,6 +24,8 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
 from nardy_fast.engine.rollout import rollout
 
@@ -223,3 +225,97 @@ def test_each_lost_game_is_its_result_less_its_own_luck(ev):
         assert err[j] < 2e-6, (dict(zip(Q, g)), dict(zip(Q, want[j])))
         kinds.add(tuple(np.round(want[j, 5:8], 3)))
     assert len(kinds) >= 3                        # the losses reached differ in kind
+
+
+# The cubeful equity.  With the cube a game is won or lost at the stake (no mars), the
+# equity is reported per unit of the starting stake, and each counted roll's equity luck
+# is twice its P(win) luck times the stake at that roll over the starting stake (the
+# module ``nardy_fast.engine.variance``).  The same 21 x 21 games, the cube decided before
+# each roll by ``cube_decision`` (the model the games use): x's raise before its first
+# roll, y's before its counted one.
+CUBE_RULES = nf.Rules(scoring="extended", cube="geometric")
+NEXT = {"take": 2, "beaver": 4}
+
+
+def cube_cases(y_board, cube, ev):
+    """Every (first roll, second roll) case's (plain cubeful equity, reduced cubeful
+    equity, final stake over the starting one, the counted roll's cubeless equity luck),
+    x's view, and the scale of the counted roll's luck (0: none counted) in each."""
+    start = nf.Position.from_boards(X, y_board, "white")
+    stake0 = cube.stake
+    d = cube_decision(start, cube, CUBE_RULES)
+    if d["double_action"] == "double" and d["take_action"] == "pass":
+        return np.array([[1.0, 1.0, 1.0, 0.0]]), np.array([0.0])
+    stake, y_owns = cube.stake, cube.owner == "opponent"
+    if d["double_action"] == "double":
+        stake, y_owns = stake * NEXT[d["take_action"]], True
+    out, scales = [], []
+    for r1 in ROLLS:
+        (m,) = {mv.board: mv for mv in start.legal_moves(r1, CUBE_RULES)}.values()
+        s1 = start.play(m)
+        if s1.is_over():                       # a double: x is off at the stake
+            out.append([stake / stake0, stake / stake0, stake / stake0, 0.0])
+            scales.append(0.0)
+            continue
+        k = stake
+        dy = cube_decision(s1, CubeState(stake, "mover" if y_owns else "centre"),
+                           CUBE_RULES)
+        if dy["double_action"] == "double":
+            if dy["take_action"] == "pass":    # x passes: y wins the stake before it
+                out.append([-k / stake0, -k / stake0, k / stake0, 0.0])
+                scales.append(0.0)
+                continue
+            k = stake * NEXT[dy["take_action"]]
+        vals, eqs, won = [], [], []
+        for r2 in ROLLS:
+            after = [s1.play(mv) for mv in s1.legal_moves(r2, CUBE_RULES)]
+            outs = ev.outcomes(after)          # x's view: x on roll after y's move
+            best = min(range(len(after)), key=lambda j: outs[j].equity)  # y's best
+            vals.append(outs[best].p_win)
+            eqs.append(outs[best].equity)
+            won.append(not after[best].is_over())   # else y bore off its last checker
+        vals = np.array(vals)
+        luck = vals - WEIGHTS @ vals           # x's P(win) luck of y's roll
+        eq_luck = np.array(eqs) - WEIGHTS @ np.array(eqs)   # its cubeless equity luck
+        for j in range(len(ROLLS)):
+            res = (k if won[j] else -k) / stake0
+            out.append([res, res - 2.0 * (k / stake0) * luck[j], k / stake0, eq_luck[j]])
+            scales.append(k / stake0)
+    return np.array(out), np.array(scales)
+
+
+@pytest.mark.parametrize("y_board, owner, scale, cubeless_differs", [
+    # x doubles, y takes: y's roll at twice the starting stake
+    (Y_WIN, "centre", 2.0, True),
+    # y owns the cube and does not raise: the starting stake (the cubeless luck is the
+    # same here: 2 x the P(win) luck, the only loss an oin)
+    (Y_WIN, "opponent", 1.0, False),
+    # y's roll decides the mars (a cubeless luck), not the game (no cubeful luck)
+    (Y_MARS, "opponent", 1.0, True)])
+def test_each_cubeful_game_is_its_result_less_its_own_luck_at_its_stake(
+        y_board, owner, scale, cubeless_differs):
+    """The starting stake is 2, so a luck per unit stake, or at the stake itself, or at
+    the starting stake after a raise, or the cubeless equity's luck, each miss."""
+    ev = nf.Evaluator(nf.Evaluator.default().net, rules=CUBE_RULES)
+    cube = CubeState(stake=2, owner=owner)
+    want, scales = cube_cases(y_board, cube, ev)
+    assert set(scales) == {0.0, scale}
+    pos = nf.Position.from_boards(X, y_board, "white")
+    prev, reached = np.zeros(3), []
+    for n in range(1, 31):
+        o = rollout(pos, n, seed=5, rules=CUBE_RULES, truncate=None, cube=cube,
+                    variance_reduction="luck", workers=1, progress=False)
+        tot = np.array([o.extra["equity_plain"], o.equity,
+                        o.extra["mean_final_stake"] / cube.stake]) * n
+        g, prev = tot - prev, tot
+        err = np.abs(want[:, :3] - g).max(axis=1)
+        j = int(np.argmin(err))
+        assert err[j] < 2e-6, (g, want[j])
+        reached.append(j)
+    # the games reach counted rolls whose luck at another scale, or the cubeless equity's
+    # luck, differs from the right one by more than the tolerance
+    luck = want[reached, 0] - want[reached, 1]
+    cubeless = want[reached, 3]
+    assert (np.abs(luck - cubeless).max() > 0.05) == cubeless_differs
+    if y_board is Y_WIN:
+        assert np.abs(luck).max() > 0.05
