@@ -28,12 +28,17 @@ training must never see the held-out part (``engine/supervised.py`` refuses its 
 net; truncated at the bear-off with exact race values; seed ``--seed + 1000 + k`` for
 position ``k``).  Resumable: the labelled rows are written every ``--batch`` positions to
 the Parquet file (a temporary name, then renamed) and a rerun labels only what is
-missing.  Progress and CPU-seconds are printed.
+missing.  Progress and CPU-seconds are printed (``cpu_seconds`` of a position is
+recorded with ``--workers 1`` only: the pool's CPU time is not this process's).
 
 ``--report``: mean and rms absolute error, per phase and per kind, of a net (``--net``,
 default the shipped one) at ``--plies`` (default 0,1,2) for the equity, P(win), P(mars
 won) and P(mars lost), all from the side on roll's view, against the rollouts; on the
 held-out part (``--part heldout``, the default), ``dev`` or ``all``.
+
+``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
+``--match-games`` shared-dice games (``engine.match.play_match``, seed ``--seed``),
+points per game of NET with its SE.
 
     python benchmarks/bench_accuracy.py --build --label      # writes the data file
     python benchmarks/bench_accuracy.py --report [--net FILE] [--plies 0,1,2] [--part all]
@@ -167,7 +172,11 @@ def label(path, games, seed, batch, workers):
         frame["rollout_seed"] = -1
         frame["policy"] = ""
         frame["estimator"] = ""
-    todo = list(np.flatnonzero(frame["games"].to_numpy() == 0))
+    # strata interleaved (the first of each stratum, then the second, ...), so that a
+    # partly labelled set covers every stratum
+    rank = frame.groupby("stratum").cumcount().to_numpy()
+    todo = [k for k in np.lexsort((np.arange(len(frame)), rank))
+            if frame.at[k, "games"] == 0]
     t_all = time.process_time()
     print(f"{len(todo)} of {len(frame)} positions to label, {games} games each", flush=True)
     for i in range(0, len(todo), batch):
@@ -183,7 +192,8 @@ def label(path, games, seed, batch, workers):
             frame.at[k, "rollout_seed"] = seed + 1000 + k
             frame.at[k, "policy"] = "net 0-ply (shipped net_classic.nfdb)"
             frame.at[k, "estimator"] = r.extra.get("estimator", "none")
-            frame.at[k, "cpu_seconds"] = time.process_time() - t
+            # CPU-seconds of this process: the rollout's own only with one worker
+            frame.at[k, "cpu_seconds"] = time.process_time() - t if workers == 1 else np.nan
         write_atomic(frame, path)
         done = int((frame["games"] > 0).sum())
         print(f"  {done}/{len(frame)} labelled, {time.process_time() - t_all:.0f} CPU-s "
@@ -204,13 +214,16 @@ def errors(frame, ev, plies):
 def report(path, net_path, plies, part):
     frame = pd.read_parquet(path)
     if (frame["games"] == 0).any():
-        raise SystemExit(f"{path}: {(frame['games'] == 0).sum()} positions not labelled yet")
+        print(f"{path}: {(frame['games'] == 0).sum()} positions not labelled yet; the "
+              f"figures are of the labelled ones")
+        frame = frame[frame["games"] > 0]
     if part != "all":
         frame = frame[frame.split == part]
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
     print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}); rollouts: "
-          f"{int(frame.games.median())} games, median SE of the equity "
-          f"{frame.se_equity.median():.4f}")
+          f"{int(frame.games.min())}-{int(frame.games.max())} games, median SE of the "
+          f"equity {frame.se_equity.median():.4f}, rms {np.sqrt((frame.se_equity ** 2).mean()):.4f}"
+          f" (rms_true^2 ~ rms^2 - rms SE^2)")
     rows = []
     for p in plies:
         t = time.process_time()
@@ -235,6 +248,18 @@ def report(path, net_path, plies, part):
     return out
 
 
+def versus(net_path, n_games, seed, workers):
+    from nardy_fast.engine.match import play_match
+    t = time.perf_counter()
+    m = play_match(Evaluator.load(net_path), "net", n_games, seed=seed, workers=workers,
+                   progress=False)
+    print(f"{net_path} 0-ply vs shipped 0-ply: {m['games']} games, won {m['win_rate']:.4f} "
+          f"(SE {m['se_win_rate']:.4f}), {m['ppg']:+.4f} points per game (SE "
+          f"{m['se_ppg']:.4f}), share of points {m['points_share']:.4f}; "
+          f"{time.perf_counter() - t:.0f} s wall")
+    return m
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DATA)
@@ -250,6 +275,9 @@ def main():
     ap.add_argument("--net", default=None, help="an .nfdb net file (default: the shipped)")
     ap.add_argument("--plies", default="0,1,2")
     ap.add_argument("--part", default="heldout", choices=("heldout", "dev", "all"))
+    ap.add_argument("--versus", default=None, metavar="NET",
+                    help="play NET against the shipped net, both at 0-ply")
+    ap.add_argument("--match-games", type=int, default=20000)
     args = ap.parse_args()
     if args.build:
         if os.path.exists(args.data):
@@ -263,6 +291,8 @@ def main():
         label(args.data, args.games, args.seed, args.batch, args.workers)
     if args.report:
         report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part)
+    if args.versus:
+        versus(args.versus, args.match_games, args.seed, args.workers)
 
 
 if __name__ == "__main__":
