@@ -16,8 +16,9 @@ sequence of rounds; in round ``r``:
 
 After each round the net is written to ``path`` (the package's net file, atomically) with
 the settings and rounds done in ``meta["training"]``; a call with the same settings and
-the same start finds it there and continues with the next round, so an interrupted run
-ends with the same weights as an uninterrupted one (numpy's matrix products may differ
+the same start finds it there and continues with the next round (a larger ``rounds``
+extends a finished run), so an interrupted run ends with the same weights as an
+uninterrupted one (numpy's matrix products may differ
 in the last bits between machines and BLAS builds; on one machine they repeat).
 
 The command: ``nardy-fast train-net -o NET --init START --seed S --rounds R ...``.
@@ -143,12 +144,14 @@ def _widen(net, hidden, seed):
 
 
 def _resume(path, cfg, start):
-    """The checkpointed net and rounds done at ``path`` when its settings equal ``cfg``;
-    else a copy of ``start`` and 0."""
+    """The checkpointed net and rounds done at ``path`` when its settings equal ``cfg``
+    but for ``rounds`` (round ``r`` depends on the seed and ``r`` only, so a finished run
+    continues to more rounds); else a copy of ``start`` and 0."""
     if os.path.exists(path):
         old = Evaluator.load(path)
         t = old.meta.get("training", {})
-        if all(t.get(k) == v for k, v in cfg.items()) and t.get("rounds_done", 0) > 0:
+        same = all(t.get(k) == v for k, v in cfg.items() if k != "rounds")
+        if same and t.get("rounds_done", 0) > 0:
             return old.net.copy(), min(int(t["rounds_done"]), cfg["rounds"])
     return start.copy(), 0
 

@@ -126,6 +126,10 @@ def test_resume_gives_the_uninterrupted_weights(tmp_path):
     for k, a in whole.net.arrays().items():
         np.testing.assert_array_equal(resumed.net.arrays()[k], a)
     assert not np.array_equal(whole.net.w1, start.net.w1)
+    one = train_supervised(tmp_path / "c.nfdb", **{**kw, "rounds": 1})
+    extended = train_supervised(tmp_path / "c.nfdb", **kw)        # 1 round -> 2 rounds
+    np.testing.assert_array_equal(extended.net.w1, whole.net.w1)
+    assert not np.array_equal(one.net.w1, whole.net.w1)
 
 
 def test_excluded_positions_are_never_learnt(tmp_path):
