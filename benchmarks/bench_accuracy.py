@@ -17,13 +17,13 @@ plies before its game's contact ended; ``middle``: the rest) and a kind, the fir
 - ``plain``: none of these.
 
 ``--per-stratum`` positions (default 50) are drawn (seeded) from each of the strata
-``opening``, ``middle``, ``late`` (kind ``plain``) and ``prime``, ``trapped``,
-``heavy_head``, ``behind`` (any phase): 350 positions, at most one per game and stratum.
+``opening``, ``middle``, ``late`` (kind ``plain``) and ``heavy_head``, ``prime``,
+``trapped``, ``behind`` (any phase): 350 positions, at most one per game and stratum.
 A position's part (``split``) is ``heldout`` when its game number is even, else ``dev``:
-training must never see the held-out part (``engine/supervised.py`` refuses its IDs);
-``dev`` may be used to choose settings.
+training must never see the held-out part (``nardy-fast train-net --exclude FILE``
+drops every position of the file); ``dev`` may be used to choose settings.
 
-``--label``: each position rolled out (``nf.rollout_many``, ``--games`` games, policy
+``--label``: each position rolled out (``nf.rollout``, ``--games`` games, policy
 ``"net"``: the shipped net at 0-ply, the default variance reduction for it: the luck
 net; truncated at the bear-off with exact race values; seed ``--seed + 1000 + k`` for
 position ``k``).  Resumable: the labelled rows are written every ``--batch`` positions to
