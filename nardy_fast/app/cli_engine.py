@@ -1,5 +1,5 @@
 """The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``matches``,
-``train``, ``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
+``train``, ``train-net``, ``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _position
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
-           "cmd_train_luck", "cmd_cube"]
+           "cmd_train_net", "cmd_train_luck", "cmd_cube"]
 
 
 def _parser_hint(sub):
@@ -227,6 +227,50 @@ def cmd_train(args):
                 check_every=args.check_every, log=log, **kwargs)
 
 
+def _parser_train_net(sub):
+    s = add_command(sub, "train-net", cmd_train_net,
+                    help="train an evaluation net on look-ahead targets of a frozen net")
+    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    s.add_argument("--init", default="classic", metavar="NET",
+                   help="start from this net file (default: classic, the shipped net)")
+    s.add_argument("--hidden", type=positive_int, default=None,
+                   help="widen the start net to this many hidden units (a multiple of 8)")
+    s.add_argument("--exclude", default=None, metavar="PARQUET",
+                   help="never learn the positions (column 'position', IDs) of this file, "
+                        "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet")
+    add_options(s, "seed", seed=1)
+    for name, kind, text in (("rounds", int, "rounds"), ("games", int, "self-play games per "
+                             "round"), ("plies", int, "look-ahead plies of the targets"),
+                             ("epochs", int, "passes over a round's positions"),
+                             ("batch", int, "positions per Adam step"),
+                             ("lr", float, "Adam step")):
+        s.add_argument(f"--{name}", type=kind, default=None,
+                       help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
+
+
+def cmd_train_net(args):
+    """Supervised training of the evaluation network on 1-ply look-ahead targets
+    (nardy_fast.engine.supervised), a round at a time; resumes a checkpoint of the same
+    settings found at --out."""
+    from nardy_fast.engine import supervised
+    from nardy_fast.engine.evaluator import DEFAULT_NET
+
+    exclude = None
+    if args.exclude is not None:
+        import numpy as np
+        import pandas as pd
+
+        from nardy_fast.core.position import Position
+        ids = pd.read_parquet(args.exclude, columns=["position"])["position"]
+        exclude = np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
+    settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
+                if getattr(args, k) is not None}
+    init = DEFAULT_NET if args.init == "classic" else args.init
+    ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
+                                     exclude=exclude, **settings)
+    print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
+
+
 def _parser_train_luck(sub):
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
@@ -310,4 +354,4 @@ def cmd_cube(args):
 
 
 PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,
-           _parser_train_luck, _parser_cube)
+           _parser_train_net, _parser_train_luck, _parser_cube)

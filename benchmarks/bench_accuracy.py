@@ -1,0 +1,299 @@
+"""Accuracy of an evaluation net against long rollouts, on a fixed set of contact positions.
+
+The yardstick of the net (issue 25).  Three steps, each a command:
+
+``--build``: the position set.  Seeded self-play games of the shipped net at 0-ply
+(``_selfplay.play_games``, game ``g`` from ``rng.block_bit_generator(seed, g)``) give a
+pool of contact positions (a checker of either side still on its first 12 points); each
+pooled position gets a phase (``opening``: plies 0-14 of its game; ``late``: the last 12
+plies before its game's contact ended; ``middle``: the rest) and a kind, the first of:
+
+- ``heavy_head``: after ply 24 (12 turns each), a side still has 6 or more checkers on
+  its head;
+- ``prime``: a side has a block (consecutive points it holds, one checker holds a point)
+  of 5 or 6 points with at least one opposing checker behind it;
+- ``trapped``: a side has 3 or more checkers behind an opposing block of 4;
+- ``behind``: one side is 40 or more pips behind the other;
+- ``plain``: none of these.
+
+``--per-stratum`` positions (default 50) are drawn (seeded) from each of the strata
+``opening``, ``middle``, ``late`` (kind ``plain``) and ``heavy_head``, ``prime``,
+``trapped``, ``behind`` (any phase): 350 positions, at most one per game and stratum.
+A position's part (``split``) is ``heldout`` when its game number is even, else ``dev``:
+training must never see the held-out part (``nardy-fast train-net --exclude FILE``
+drops every position of the file); ``dev`` may be used to choose settings.
+
+``--label``: each position rolled out (``nf.rollout``, ``--games`` games, policy
+``"net"``: the shipped net at 0-ply, the default variance reduction for it: the luck
+net; truncated at the bear-off with exact race values; seed ``--seed + 1000 + k`` for
+position ``k``).  Resumable: the labelled rows are written every ``--batch`` positions to
+the Parquet file (a temporary name, then renamed) and a rerun labels only what is
+missing.  Progress and CPU-seconds are printed (``cpu_seconds`` of a position is
+recorded with ``--workers 1`` only: the pool's CPU time is not this process's).
+
+``--report``: mean and rms absolute error, per phase and per kind, of a net (``--net``,
+default the shipped one) at ``--plies`` (default 0,1,2) for the equity, P(win), P(mars
+won) and P(mars lost), all from the side on roll's view, against the rollouts; on the
+held-out part (``--part heldout``, the default), ``dev`` or ``all``.
+
+``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
+``--match-games`` shared-dice games (``engine.match.play_match``, seed ``--seed``),
+points per game of NET with its SE.
+
+    python benchmarks/bench_accuracy.py --build --label      # writes the data file
+    python benchmarks/bench_accuracy.py --report [--net FILE] [--plies 0,1,2] [--part all]
+
+The data file is ``benchmarks/data/accuracy.parquet`` (``--data``).
+"""
+import argparse
+import math
+import os
+import time
+
+import numpy as np
+import pandas as pd
+
+import nardy_fast as nf
+from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.train import training_tables
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
+PHASES = ("opening", "middle", "late")
+KINDS = ("heavy_head", "prime", "trapped", "behind")
+STRATA = PHASES + KINDS
+QUANTITIES = ("equity", "p_win", "p_mars_win", "p_mars_loss")
+
+
+def blocks(board):
+    """Runs of held points of one board (own numbering): list of (start idx, length)."""
+    runs, i = [], 0
+    while i < 24:
+        if board[i]:
+            j = i
+            while j < 24 and board[j]:
+                j += 1
+            runs.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def behind(block_owner, other, start):
+    """Checkers of ``other`` behind the block of ``block_owner`` starting at ``start``
+    (owner's idx): the other side's checkers on its points before the block's first
+    point (the block's first point is the other side's idx ``(start + 12) % 24``)."""
+    k = (start + 12) % 24
+    return int(other[:k].sum())
+
+
+def kind(b, ply):
+    """The kind of position ``b`` (2, 24) (see the module docstring)."""
+    if ply > 24 and max(b[0, 0], b[1, 0]) >= 6:
+        return "heavy_head"
+    longest_trap, trapped = 0, 0
+    for s in (0, 1):
+        for start, length in blocks(b[s]):
+            n = behind(b[s], b[1 - s], start)
+            if length >= 5 and n >= 1:
+                longest_trap = max(longest_trap, length)
+            if length == 4:
+                trapped = max(trapped, n)
+    if longest_trap:
+        return "prime"
+    if trapped >= 3:
+        return "trapped"
+    pips = (b * np.arange(24, 0, -1)).sum(axis=1)
+    if abs(int(pips[0]) - int(pips[1])) >= 40:
+        return "behind"
+    return "plain"
+
+
+def build(n_games, per_stratum, seed):
+    """The position set: a DataFrame with one row per position (no labels yet)."""
+    ev = Evaluator.default()
+    start = np.asarray(nf.Position.initial().boards)
+    pos, _, lengths, _ = _selfplay.play_games(
+        ev.net, start, rules=CLASSIC, tables=training_tables(),
+        bitgens=[block_bit_generator(seed, g) for g in range(n_games)])
+    rows, base = [], 0
+    for g, T in enumerate(lengths):
+        game = pos[base: base + T]
+        base += T
+        contact = np.flatnonzero(game[:, :, :12].any(axis=(1, 2)))
+        if not len(contact):
+            continue
+        end = contact[-1]
+        for t in contact:
+            b = game[t]
+            phase = "opening" if t <= 14 else "late" if t > end - 12 else "middle"
+            rows.append(dict(game=g, ply=int(t), phase=phase, kind=kind(b, t),
+                             position=nf.Position.from_boards(b[0], b[1]).id))
+    pool = pd.DataFrame(rows)
+    rng = np.random.default_rng(seed)
+    chosen = []
+    for stratum in STRATA:
+        if stratum in PHASES:
+            cand = pool[(pool.phase == stratum) & (pool.kind == "plain")]
+        else:
+            cand = pool[pool.kind == stratum]
+        cand = cand[~cand.position.isin([p for c in chosen for p in c.position])]
+        # one per game: a seeded pick of each game's candidates, then a seeded sample
+        cand = cand.sample(frac=1.0, random_state=rng.integers(2**31)).drop_duplicates("game")
+        if len(cand) < per_stratum:
+            raise RuntimeError(f"stratum {stratum}: only {len(cand)} positions in "
+                               f"{n_games} games; raise --pool-games")
+        chosen.append(cand.sort_values(["game", "ply"]).head(per_stratum)
+                      .assign(stratum=stratum))
+    out = pd.concat(chosen, ignore_index=True)
+    out["split"] = np.where(out.game % 2 == 0, "heldout", "dev")
+    return out
+
+
+def write_atomic(frame, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def label(path, games, seed, batch, workers):
+    """Roll out every position of ``path`` not labelled yet, saving every ``batch``."""
+    frame = pd.read_parquet(path)
+    if "games" not in frame:
+        for c in ("equity", "se_equity", "p_win", "se_p_win", "p_mars_win", "se_p_mars_win",
+                  "p_mars_loss", "se_p_mars_loss", "p_koks_win", "p_koks_loss",
+                  "p_home_mars_win", "p_home_mars_loss", "mean_length", "cpu_seconds"):
+            frame[c] = np.nan
+        frame["games"] = 0
+        frame["rollout_seed"] = -1
+        frame["policy"] = ""
+        frame["estimator"] = ""
+    # strata interleaved (the first of each stratum, then the second, ...), so that a
+    # partly labelled set covers every stratum
+    rank = frame.groupby("stratum").cumcount().to_numpy()
+    todo = [k for k in np.lexsort((np.arange(len(frame)), rank))
+            if frame.at[k, "games"] == 0]
+    t_all = time.process_time()
+    print(f"{len(todo)} of {len(frame)} positions to label, {games} games each", flush=True)
+    for i in range(0, len(todo), batch):
+        for k in todo[i: i + batch]:
+            t = time.process_time()
+            r = nf.rollout(frame.at[k, "position"], games, policy="net", seed=seed + 1000 + k,
+                           workers=workers, progress=False)
+            for c in ("equity", "se_equity", "p_win", "se_p_win", "p_mars_win",
+                      "se_p_mars_win", "p_mars_loss", "se_p_mars_loss", "p_koks_win",
+                      "p_koks_loss", "p_home_mars_win", "p_home_mars_loss", "mean_length"):
+                frame.at[k, c] = getattr(r, c)
+            frame.at[k, "games"] = r.games
+            frame.at[k, "rollout_seed"] = seed + 1000 + k
+            frame.at[k, "policy"] = "net 0-ply (shipped net_classic.nfdb)"
+            frame.at[k, "estimator"] = r.extra.get("estimator", "none")
+            # CPU-seconds of this process: the rollout's own only with one worker
+            frame.at[k, "cpu_seconds"] = time.process_time() - t if workers == 1 else np.nan
+        write_atomic(frame, path)
+        done = int((frame["games"] > 0).sum())
+        print(f"  {done}/{len(frame)} labelled, {time.process_time() - t_all:.0f} CPU-s "
+              f"this run", flush=True)
+    return frame
+
+
+def errors(frame, ev, plies):
+    """Per-position absolute errors of ``ev`` at ``plies`` (columns ``QUANTITIES``)."""
+    boards = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
+    vals, _ = ev.probabilities(boards, plies=plies)
+    net = pd.DataFrame({"equity": ev.equities(vals), "p_win": vals[:, 0],
+                        "p_mars_win": vals[:, 1], "p_mars_loss": vals[:, 4]},
+                       index=frame.index)
+    return (net - frame[list(QUANTITIES)]).abs()
+
+
+def report(path, net_path, plies, part):
+    frame = pd.read_parquet(path)
+    if (frame["games"] == 0).any():
+        print(f"{path}: {(frame['games'] == 0).sum()} positions not labelled yet; the "
+              f"figures are of the labelled ones")
+        frame = frame[frame["games"] > 0]
+    if part != "all":
+        frame = frame[frame.split == part]
+    ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
+    print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}); rollouts: "
+          f"{int(frame.games.min())}-{int(frame.games.max())} games, median SE of the "
+          f"equity {frame.se_equity.median():.4f}, rms {np.sqrt((frame.se_equity ** 2).mean()):.4f}"
+          f" (rms_true^2 ~ rms^2 - rms SE^2)")
+    rows = []
+    for p in plies:
+        t = time.process_time()
+        err = errors(frame, ev, p)
+        secs = time.process_time() - t
+        for group, col in (("all", None), ("phase", "phase"), ("kind", "stratum")):
+            keys = [("all", err.index)] if col is None else [
+                (v, frame.index[frame[col] == v]) for v in
+                (PHASES if col == "phase" else KINDS)]
+            for v, idx in keys:
+                e = err.loc[idx]
+                row = dict(plies=p, group=v, n=len(e))
+                for q in QUANTITIES:
+                    row[f"mae_{q}"] = e[q].mean()
+                    row[f"rms_{q}"] = math.sqrt((e[q] ** 2).mean())
+                rows.append(row)
+        print(f"  {p}-ply: {secs:.1f} CPU-s for {len(frame)} positions", flush=True)
+    out = pd.DataFrame(rows)
+    with pd.option_context("display.width", 200, "display.max_columns", 20,
+                           "display.float_format", "{:.4f}".format):
+        print(out.to_string(index=False))
+    return out
+
+
+def versus(net_path, n_games, seed, workers):
+    from nardy_fast.engine.match import play_match
+    t = time.perf_counter()
+    m = play_match(Evaluator.load(net_path), "net", n_games, seed=seed, workers=workers,
+                   progress=False)
+    print(f"{net_path} 0-ply vs shipped 0-ply: {m['games']} games, won {m['win_rate']:.4f} "
+          f"(SE {m['se_win_rate']:.4f}), {m['ppg']:+.4f} points per game (SE "
+          f"{m['se_ppg']:.4f}), share of points {m['points_share']:.4f}; "
+          f"{time.perf_counter() - t:.0f} s wall")
+    return m
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=DATA)
+    ap.add_argument("--build", action="store_true", help="make the position set")
+    ap.add_argument("--label", action="store_true", help="roll out what is not labelled")
+    ap.add_argument("--report", action="store_true")
+    ap.add_argument("--pool-games", type=int, default=800)
+    ap.add_argument("--per-stratum", type=int, default=50)
+    ap.add_argument("--games", type=int, default=2592)
+    ap.add_argument("--seed", type=int, default=25)
+    ap.add_argument("--batch", type=int, default=10)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--net", default=None, help="an .nfdb net file (default: the shipped)")
+    ap.add_argument("--plies", default="0,1,2")
+    ap.add_argument("--part", default="heldout", choices=("heldout", "dev", "all"))
+    ap.add_argument("--versus", default=None, metavar="NET",
+                    help="play NET against the shipped net, both at 0-ply")
+    ap.add_argument("--match-games", type=int, default=20000)
+    args = ap.parse_args()
+    if args.build:
+        if os.path.exists(args.data):
+            raise SystemExit(f"{args.data} exists: remove it to build the set again")
+        t = time.process_time()
+        frame = build(args.pool_games, args.per_stratum, args.seed)
+        write_atomic(frame, args.data)
+        print(f"{len(frame)} positions ({(frame.split == 'heldout').sum()} held out) in "
+              f"{time.process_time() - t:.1f} CPU-s -> {args.data}")
+    if args.label:
+        label(args.data, args.games, args.seed, args.batch, args.workers)
+    if args.report:
+        report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part)
+    if args.versus:
+        versus(args.versus, args.match_games, args.seed, args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Supervised training of the evaluation net on look-ahead targets (issue 25).
+
+Instead of TD(lambda) returns, each position learns its 1-ply look-ahead value under a
+frozen copy of the net (``labels.lookahead_targets``), as LongNardi trains.  A run is a
+sequence of rounds; in round ``r``:
+
+1. the net as it was at the start of the round (frozen) plays ``games`` self-play games
+   at 0-ply, games ``r * games`` to ``(r + 1) * games - 1`` of the run's seed
+   (``labels.selfplay_positions``);
+2. positions in ``exclude`` (a held-out benchmark set) are dropped;
+3. every remaining position gets the frozen net's look-ahead target at ``plies``;
+4. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
+   spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, betas 0.9
+   and 0.999, its moments started afresh each round), cross-entropy of the seven sigmoid
+   outputs, in numpy (float32).
+
+After each round the net is written to ``path`` (the package's net file, atomically) with
+the settings and rounds done in ``meta["training"]``; a call with the same settings and
+the same start finds it there and continues with the next round (a larger ``rounds``
+extends a finished run), so an interrupted run ends with the same weights as an
+uninterrupted one (numpy's matrix products may differ
+in the last bits between machines and BLAS builds; on one machine they repeat).
+
+The command: ``nardy-fast train-net -o NET --init START --seed S --rounds R ...``.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine._net import Net
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_positions
+from nardy_fast.engine.train import _weights_digest
+
+__all__ = ["train_supervised", "SUPERVISED_DEFAULTS"]
+
+# Settings of a run (changing one starts a new run, not a resume).
+SUPERVISED_DEFAULTS = {
+    "rounds": 4,           # rounds of self-play, labelling and learning
+    "games": 1000,         # self-play games per round (about 85 positions each)
+    "plies": 1,            # look-ahead of the targets
+    "epochs": 3,           # passes over a round's positions
+    "batch": 128,          # positions per Adam step
+    "lr": 3e-4,            # Adam step
+}
+
+
+def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=True,
+                     log=None, until=None, **settings):
+    """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The net file (written after every round).  A checkpoint of the same settings found
+        there is resumed.
+    seed : int
+        Root entropy of the self-play dice and the learning order.
+    init : str, os.PathLike, Evaluator or None
+        Start from this net (default: the shipped classic net); recorded by the SHA-256
+        of its weights.
+    hidden : int, optional
+        Widen the start net to this many hidden units (a multiple of 8, at least the
+        start's): the start's units and new ones with small seeded incoming weights and
+        zero outgoing ones, so the wider net starts with the start net's outputs.
+    exclude : array_like of uint8, shape (m, 2, 24), optional
+        Positions never learnt (the held-out part of the accuracy benchmark); recorded by
+        their count.
+    progress : bool
+        Print a line per round.
+    log : callable, optional
+        ``log(dict)`` gets a line per round (positions, loss, seconds).
+    until : int, optional
+        Stop after this many rounds done (a later call continues).
+    **settings
+        ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, epochs, batch, lr.
+
+    Returns
+    -------
+    Evaluator
+    """
+    unknown = set(settings) - set(SUPERVISED_DEFAULTS)
+    if unknown:
+        raise TypeError(f"train_supervised: unknown settings {sorted(unknown)}; expected "
+                        f"{sorted(SUPERVISED_DEFAULTS)}")
+    cfg = {k: type(v)(settings.get(k, v)) for k, v in SUPERVISED_DEFAULTS.items()}
+    for k in ("rounds", "games", "epochs", "batch"):
+        if cfg[k] < 1:
+            raise ValueError(f"{k} = {cfg[k]}: must be >= 1")
+    if cfg["plies"] not in (1, 2):
+        raise ValueError(f"plies = {cfg['plies']}: expected 1 or 2")
+    if not cfg["lr"] > 0:
+        raise ValueError(f"lr = {cfg['lr']}: must be > 0")
+    start = (init if isinstance(init, Evaluator) else
+             Evaluator.default() if init is None else Evaluator.load(init)).net.copy()
+    if hidden is not None:
+        start = _widen(start, int(hidden), seed)
+    excluded = set(board_keys(exclude)) if exclude is not None else set()
+    cfg.update(method="lookahead", seed=int(seed), init=_weights_digest(start),
+               hidden=start.n_hidden, excluded=len(excluded))
+    net, done = _resume(path, cfg, start)
+    stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
+    while done < stop:
+        t0 = time.process_time()
+        frozen = net.copy()
+        pos = selfplay_positions(frozen, cfg["games"], cfg["seed"], done * cfg["games"])
+        if excluded:
+            keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
+            pos = pos[keep]
+        targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
+        t_label = time.process_time() - t0
+        rng = np.random.default_rng(np.random.SeedSequence(cfg["seed"], spawn_key=(done,)))
+        net, loss = fit(net, frozen.encode(pos), targets, cfg["epochs"], cfg["batch"],
+                        cfg["lr"], rng)
+        done += 1
+        line = dict(round=done, positions=len(pos), loss=round(loss, 5),
+                    label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
+        Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)}
+                  ).save(path)
+        if progress:
+            print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
+        if log:
+            log(line)
+    return Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
+
+
+def _widen(net, hidden, seed):
+    """``net`` with ``hidden`` units: its own first, then new ones (small random incoming
+    weights, zero outgoing), so the outputs are unchanged."""
+    if hidden % 8 or hidden < net.n_hidden:
+        raise ValueError(f"hidden = {hidden}: must be a multiple of 8 and at least the "
+                         f"start net's {net.n_hidden}")
+    if hidden == net.n_hidden:
+        return net
+    a, extra = net.arrays(), hidden - net.n_hidden
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(2**31,)))
+    return Net(np.hstack([a["w1"], rng.normal(0.0, 0.1, (a["w1"].shape[0], extra))]),
+               np.concatenate([a["b1"], np.zeros(extra)]),
+               np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"])
+
+
+def _resume(path, cfg, start):
+    """The checkpointed net and rounds done at ``path`` when its settings equal ``cfg``
+    but for ``rounds`` (round ``r`` depends on the seed and ``r`` only, so a finished run
+    continues to more rounds); else a copy of ``start`` and 0."""
+    if os.path.exists(path):
+        old = Evaluator.load(path)
+        t = old.meta.get("training", {})
+        same = all(t.get(k) == v for k, v in cfg.items() if k != "rounds")
+        if same and t.get("rounds_done", 0) > 0:
+            return old.net.copy(), min(int(t["rounds_done"]), cfg["rounds"])
+    return start.copy(), 0
+
+
+def loss_grads(p, x, t):
+    """Cross-entropy of a batch and its gradient.
+
+    Parameters
+    ----------
+    p : dict of ndarray
+        The weights ``w1`` (N_INPUTS, H), ``b1`` (H,), ``w2`` (7, H), ``b2`` (7,).
+    x : ndarray, shape (n, N_INPUTS)
+        Encoded positions.
+    t : ndarray, shape (n, 7)
+        Targets in [0, 1].
+
+    Returns
+    -------
+    loss : float
+        The cross-entropy summed over the seven outputs and the n positions (nats).
+    grads : dict of ndarray
+        The gradient of ``loss / n`` for each weight array.
+    """
+    z = x @ p["w1"] + p["b1"]
+    h = np.maximum(z, 0.0)
+    o = 1.0 / (1.0 + np.exp(-(h @ p["w2"].T + p["b2"])))
+    oc = np.clip(o, 1e-7, 1 - 1e-7)
+    loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
+    g = (o - t) / len(x)                          # d (loss / n) / d output logits
+    dz = (g @ p["w2"]) * (z > 0)
+    return loss, {"w1": x.T @ dz, "b1": dz.sum(axis=0), "w2": g.T @ h, "b2": g.sum(axis=0)}
+
+
+def fit(net, x, targets, epochs, batch, lr, rng):
+    """Adam on the cross-entropy of ``net``'s outputs against ``targets``.
+
+    Parameters
+    ----------
+    net : Net
+        The start (not changed).
+    x : ndarray of float32, shape (n, N_INPUTS)
+        Encoded positions (``Net.encode``).
+    targets : ndarray of float32, shape (n, 7)
+        In [0, 1].
+    epochs, batch : int
+    lr : float
+    rng : numpy.random.Generator
+        The order of the positions in each epoch.
+
+    Returns
+    -------
+    net : Net
+        The trained net.
+    loss : float
+        Mean cross-entropy (summed over the seven outputs) over the last epoch, nats.
+    """
+    p = {k: v.astype(np.float32) for k, v in net.arrays().items()}
+    m = {k: np.zeros_like(v) for k, v in p.items()}
+    v2 = {k: np.zeros_like(v) for k, v in p.items()}
+    b1_, b2_, eps, step = np.float32(0.9), np.float32(0.999), np.float32(1e-8), 0
+    t = np.clip(targets.astype(np.float32), 0.0, 1.0)
+    n, loss = len(x), 0.0
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        total = 0.0
+        for i in range(0, n, batch):
+            idx = order[i: i + batch]
+            loss_sum, grads = loss_grads(p, x[idx], t[idx])
+            total += loss_sum
+            step += 1
+            c1, c2 = 1 - b1_ ** step, 1 - b2_ ** step
+            for k in p:
+                m[k] = b1_ * m[k] + (1 - b1_) * grads[k]
+                v2[k] = b2_ * v2[k] + (1 - b2_) * grads[k] ** 2
+                p[k] -= np.float32(lr) * (m[k] / c1) / (np.sqrt(v2[k] / c2) + eps)
+        loss = total / n
+    return Net(p["w1"], p["b1"], p["w2"], p["b2"]), loss

@@ -1,0 +1,171 @@
+"""Look-ahead targets (engine/labels.py) and supervised training (engine/supervised.py)."""
+import numpy as np
+import pytest
+
+from nardy_fast.core.rules import CLASSIC
+from nardy_fast.engine._net import Net
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_positions
+from nardy_fast.engine.supervised import _widen, fit, loss_grads, train_supervised
+
+from naive import naive_successors
+from naive_net import np_equity, np_forward, positions_from_games
+
+
+def np_clip(v):
+    """mars <= win, koks <= mars, koks + home mars <= mars (each side), as _net.pxd says."""
+    v = np.array(v, dtype=np.float64)
+    for base, top in ((1, v[0]), (4, 1.0 - v[0])):
+        v[base] = min(v[base], top)
+        v[base + 1] = min(v[base + 1], v[base])
+        if v[base + 1] + v[base + 2] > v[base]:
+            v[base + 2] = v[base] - v[base + 1]
+    return v
+
+
+def np_flip(v):
+    return np.array([1.0 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
+
+
+def expectimax_1ply(net, me, opp):
+    """The value of (me on roll, opp) at 1 ply, from the rule book's move generator and a
+    numpy forward pass: each roll's best move by me's 0-ply equity, averaged over the 36
+    rolls.  For positions where no move ends the game or makes a race of both homes."""
+    total = np.zeros(7)
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            best, best_eq = None, -np.inf
+            for c in naive_successors(me, opp, d1, d2):
+                assert sum(c) == 15 and sum(c[:18]) > 0       # no win, no race: see docstring
+                v = np_flip(np_clip(np_forward(net, opp, c)))
+                e = np_equity(v, CLASSIC)
+                if e > best_eq:
+                    best, best_eq = v, e
+            total += best / 36.0
+    return total
+
+
+def _contact_positions(n):
+    """Positions of seeded self-play games in which no move can finish contact."""
+    pos = positions_from_games(4, seed=11)
+    ok = [b for b in pos if b[0, :18].sum() >= 5 and b[1, :18].sum() >= 5]
+    return np.stack(ok[10::len(ok) // n][:n])
+
+
+def test_lookahead_targets_match_a_python_expectimax():
+    net = Net.random(16, 3)
+    boards = _contact_positions(4)
+    got = lookahead_targets(net, boards, plies=1)
+    for b, g in zip(boards, got):
+        np.testing.assert_allclose(g, expectimax_1ply(net, b[0], b[1]), atol=2e-5)
+
+
+def test_lookahead_targets_check_their_input():
+    net = Net.random(8, 1)
+    with pytest.raises(ValueError, match="plies"):
+        lookahead_targets(net, np.zeros((1, 2, 24), np.uint8), plies=0)
+    with pytest.raises(ValueError, match="boards"):
+        lookahead_targets(net, np.zeros((2, 24), np.uint8))
+
+
+def test_selfplay_positions_depend_on_game_numbers_only():
+    net = Net.random(8, 2)
+    both = selfplay_positions(net, 2, seed=7)
+    first = selfplay_positions(net, 1, seed=7)
+    second = selfplay_positions(net, 1, seed=7, first=1)
+    np.testing.assert_array_equal(both, np.concatenate([first, second]))
+
+
+def test_loss_grads_match_finite_differences():
+    rng = np.random.default_rng(0)
+    p = {"w1": rng.normal(0, 0.3, (198, 8)), "b1": rng.normal(0, 0.1, 8),
+         "w2": rng.normal(0, 0.3, (7, 8)), "b2": rng.normal(0, 0.1, 7)}
+    x = (rng.random((5, 198)) < 0.3).astype(np.float64)
+    t = rng.random((5, 7))
+    _, grads = loss_grads(p, x, t)
+    for k, (i, *j) in (("w1", (3, 2)), ("w1", (10, 7)), ("b1", (4,)), ("w2", (6, 1)),
+                       ("b2", (2,))):
+        idx = (i, *j)
+        h = 1e-6
+        q = {a: b.copy() for a, b in p.items()}
+        q[k][idx] += h
+        up = loss_grads(q, x, t)[0]
+        q[k][idx] -= 2 * h
+        down = loss_grads(q, x, t)[0]
+        assert grads[k][idx] == pytest.approx((up - down) / (2 * h) / len(x), rel=1e-4,
+                                              abs=1e-8)
+
+
+def test_fit_lowers_the_loss_on_its_data():
+    net = Net.random(16, 4)
+    boards = positions_from_games(2, seed=4)
+    targets = lookahead_targets(net, boards)
+    x = net.encode(boards)
+    before = loss_grads(net.arrays(), x, targets)[0] / len(x)
+    trained, _ = fit(net, x, targets, 3, 64, 1e-3, np.random.default_rng(0))
+    assert loss_grads(trained.arrays(), x, targets)[0] / len(x) < before
+
+
+def test_widen_keeps_the_outputs():
+    net = Net.random(16, 5)
+    wide = _widen(net, 32, seed=1)
+    boards = positions_from_games(1, seed=6)[:20]
+    assert wide.n_hidden == 32
+    np.testing.assert_allclose(wide.outputs(boards), net.outputs(boards), atol=1e-6)
+    with pytest.raises(ValueError, match="hidden"):
+        _widen(net, 12, seed=1)
+
+
+def test_resume_gives_the_uninterrupted_weights(tmp_path):
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
+    whole = train_supervised(tmp_path / "a.nfdb", **kw)
+    train_supervised(tmp_path / "b.nfdb", until=1, **kw)
+    assert Evaluator.load(tmp_path / "b.nfdb").meta["training"]["rounds_done"] == 1
+    resumed = train_supervised(tmp_path / "b.nfdb", **kw)
+    for k, a in whole.net.arrays().items():
+        np.testing.assert_array_equal(resumed.net.arrays()[k], a)
+    assert not np.array_equal(whole.net.w1, start.net.w1)
+    one = train_supervised(tmp_path / "c.nfdb", **{**kw, "rounds": 1})
+    extended = train_supervised(tmp_path / "c.nfdb", **kw)        # 1 round -> 2 rounds
+    np.testing.assert_array_equal(extended.net.w1, whole.net.w1)
+    assert not np.array_equal(one.net.w1, whole.net.w1)
+
+
+def test_excluded_positions_are_never_learnt(tmp_path):
+    start = Evaluator(Net.random(16, 9))
+    held = selfplay_positions(start.net, 1, seed=3)          # round 1's first game
+    lines = []
+    train_supervised(tmp_path / "n.nfdb", seed=3, init=start, rounds=1, games=2, epochs=1,
+                     exclude=held, progress=False, log=lines.append)
+    played = selfplay_positions(start.net, 2, seed=3)
+    keys = set(board_keys(held))
+    assert lines[0]["positions"] == sum(k not in keys for k in board_keys(played))
+    assert lines[0]["positions"] < len(played)
+
+
+def test_bad_settings_are_named(tmp_path):
+    with pytest.raises(TypeError, match="epoch"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, epoch=2)
+    with pytest.raises(ValueError, match="rounds"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
+
+
+def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
+    import pandas as pd
+
+    from nardy_fast.app.cli import main
+    from nardy_fast.core.position import Position
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    held = selfplay_positions(Evaluator.load(start).net, 1, seed=3)[:30]
+    ids = [Position.from_boards(b[0], b[1]).id for b in held]
+    pd.DataFrame({"position": ids}).to_parquet(tmp_path / "held.parquet")
+    out = tmp_path / "net.nfdb"
+    args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
+            "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
+            str(tmp_path / "held.parquet")]
+    assert main(args) == 0
+    meta = Evaluator.load(out).meta["training"]
+    assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
+    assert "2 rounds" in capsys.readouterr().out
