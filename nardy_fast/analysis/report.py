@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -68,7 +67,7 @@ from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.methods import check_method
+from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -248,18 +247,10 @@ _ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bea
 
 
 def _warn_unused(method, defaults=None, **given):
-    """A ``UserWarning`` naming the rollout arguments set away from their ``defaults``
-    (the reports' own, ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games (an
-    argument that has no effect says so)."""
-    defaults = _ROLLOUT_DEFAULTS if defaults is None else defaults
-    unused = [k for k, v in given.items() if v is not defaults[k] and v != defaults[k]]
-    if unused:
-        frame, level = sys._getframe(0), 1        # name the caller's line, not ours
-        while frame is not None and frame.f_globals.get("__name__", "").startswith(
-                "nardy_fast."):
-            frame, level = frame.f_back, level + 1
-        warnings.warn(f"{', '.join(unused)}: no effect with method={method!r} (only "
-                      "method='rollout' plays games)", UserWarning, stacklevel=level)
+    """``warn_unused`` for the rollout arguments of the reports (``defaults``: their own,
+    ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games."""
+    warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                _ROLLOUT_DEFAULTS if defaults is None else defaults, **given)
 
 
 def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
@@ -277,6 +268,9 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     if method != "rollout":
         _warn_unused(method, n_games=n_games, policy=policy, truncate=truncate,
                      workers=workers, client=client)
+    if method in ("rollout", "exact", "two_sided", "one_sided"):
+        warn_unused(f"with method={method!r} (only the evaluator searches plies)",
+                    {"plies": 0}, plies=plies)
     out = [None] * len(positions)
     todo = []
     net = []
@@ -496,15 +490,17 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
-    cube_games = n_games
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
-        given = dict(policy=policy, truncate=truncate, workers=workers, client=client)
-        if not cube:                                   # the cube analysis plays n_games
-            given["n_games"] = n_games
+        given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
+                     client=client)                    # the cube analysis plays no games
         _warn_unused(method, {**_ROLLOUT_DEFAULTS, "n_games": 200}, **given)
         n_games, policy, truncate, workers, client = (
             _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
                                            "client"))
+    elif plies:                                        # likewise once, here
+        warn_unused("with method='rollout' (only the evaluator searches plies)",
+                    {"plies": 0}, plies=plies)
+        plies = 0
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse,
               plies=plies, match=match)
@@ -550,7 +546,7 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
     frame = _frame(rows)
     if cube:
         from nardy_fast.analysis.cubereport import cube_analysis
-        ca = cube_analysis(record, cube_probabilities, n_games=cube_games, seed=seed)
+        ca = cube_analysis(record, cube_probabilities)
         ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
         ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
         frame = frame.join(ca, on="turn")

@@ -200,11 +200,13 @@ def cmd_study(args):
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     try:
-        frame = study(ids, args.games if args.method == "rollout" else 0, store=args.store,
-                      seed=args.seed, method=args.method, plies=args.plies,
-                      policy=args.policy, rules=args.rules, truncate=_truncate(args),
-                      workers=args.workers, client=client, batch_size=args.batch_size,
-                      progress=progress)
+        roll = args.method == "rollout"        # the rollout options act only then
+        kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args)) if roll \
+            else {}
+        frame = study(ids, args.games if roll else 0, store=args.store, method=args.method,
+                      plies=args.plies,
+                      rules=args.rules, workers=args.workers, client=client,
+                      batch_size=args.batch_size, progress=progress, **kw)
     finally:
         if client is not None:
             client.close()
