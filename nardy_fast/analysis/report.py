@@ -259,8 +259,8 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
-    defaults under another method (they would change nothing) give a ``UserWarning``
-    naming them."""
+    defaults under another method, and ``plies`` under ``"rollout"`` or a database's
+    method (they would change nothing), give a ``UserWarning`` naming them."""
     seed = root_entropy(seed)
     rules = as_rules(rules)
     check_count(n_games, "n_games")
@@ -460,7 +460,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         With a cube in the record's rules (the other columns are then cubeless: win
         probabilities and moves under the same rules without the cube): judge the cube
         actions (``cube.cube_analysis``; cubeless probabilities from
-        ``cube_probabilities``, default the evaluator): columns ``cube_played``,
+        ``cube_probabilities``, default the evaluator; without ``cube`` it has no effect,
+        a ``UserWarning`` says so): columns ``cube_played``,
         ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
         raise) and ``take_loss`` (points the opponent lost by its answer);
         ``cube.cube_error_rates`` sums them per side.
@@ -490,6 +491,9 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
+    if not cube:
+        warn_unused("with cube=False (only the cube analysis uses it)",
+                    {"cube_probabilities": None}, cube_probabilities=cube_probabilities)
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games

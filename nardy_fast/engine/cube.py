@@ -101,7 +101,8 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     An argument that has no effect in the call gives a ``UserWarning`` naming it:
     ``n_games``, ``seed``, ``workers`` and ``progress`` under a method other than
     ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
-    ``"rollout"`` (no table is read), and those listed under ``match``.
+    ``"rollout"`` (no table is read), ``probabilities`` under ``"exact"``, and those
+    listed under ``match``.
 
     Returns
     -------
@@ -134,6 +135,9 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         warn_unused(f"with method={method!r} (only method='rollout' plays games)",
                     _DEFAULTS, n_games=n_games, seed=seed, workers=workers,
                     progress=progress)
+    if method == "exact":
+        warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
+                    {"probabilities": None}, probabilities=probabilities)
     if method in ("janowski", "rollout"):
         warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
                     tables=tables)

@@ -107,3 +107,19 @@ def test_match_equity_table_efficiency_without_the_cube_warns():
     assert m.equals(nf.match_equity_table(3))
     _silent(lambda: nf.match_equity_table(3, cube=True, x=0.5))
     _silent(lambda: nf.match_equity_table(3))
+
+
+def test_cube_decision_probabilities_of_an_exact_decision_warn():
+    d = _warned(lambda: nf.cube_decision(_race(19, 24), rules=GEO, method="exact",
+                                         probabilities="pips"),
+                ["probabilities"], "with method='exact'")
+    assert d["method"] == "exact"
+    _silent(lambda: nf.cube_decision(_contact(), rules=GEO, probabilities="pips"))
+
+
+def test_game_report_cube_probabilities_without_the_cube_warn():
+    rec = GameRecord(rules=GEO, start=_race(19, 24))
+    rec.append((6, 5), ((19, "off"),))
+    _warned(lambda: nf.game_report(rec, cube_probabilities="pips"), ["cube_probabilities"],
+            "with cube=False")
+    _silent(lambda: nf.game_report(rec, cube=True, cube_probabilities="pips"))
