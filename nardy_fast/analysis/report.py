@@ -396,7 +396,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
 
     Examples
     --------
-    >>> mr = move_report(Position.initial(), (6, 5), n_games=36, truncate=None, workers=1)
+    >>> mr = move_report(Position.initial(), (6, 5))   # one legal move
     >>> mr[["rank", "move", "equity_loss"]].to_dict("records")
     [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
     """
