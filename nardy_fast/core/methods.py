@@ -44,9 +44,10 @@ def check_method(method, accepted, renamed=None, stacklevel=3):
 def warn_unused(why, defaults, **given):
     """A ``UserWarning`` naming the arguments of ``given`` (``name=value``) set away from
     their ``defaults`` (``{name: default}``) in a call where they have no effect, saying
-    ``why`` (e.g. ``"with method='net' (it plays no games)"``): an argument that has no effect says
-    so.  The warning points at the first line outside nardy_fast (the user's call)."""
-    unused = [k for k, v in given.items() if v is not defaults[k] and v != defaults[k]]
+    ``why`` (e.g. ``"with method='net' (it plays no games)"``): an argument that has no
+    effect says so.  The warning points at the first line outside nardy_fast (the user's
+    call).  Returns the names warned of."""
+    unused = [k for k, v in given.items() if not _is_default(v, defaults[k])]
     if unused:
         frame, level = sys._getframe(0), 1        # name the caller's line, not ours
         while frame is not None and frame.f_globals.get("__name__", "").startswith(
@@ -55,3 +56,13 @@ def warn_unused(why, defaults, **given):
         warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning,
                       stacklevel=level)
     return unused
+
+
+def _is_default(value, default):
+    """``value`` is (or equals) ``default``; a value that cannot be compared is not."""
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
