@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
@@ -65,10 +66,16 @@ def cube_report(positions, rules=None, probabilities=None, tables=None,
         positions = [positions]
     rules = as_rules(rules)
     rows = []
+    roll = dict(n_games=n_games, seed=seed, workers=workers)
+    if method != "rollout" or match is not None:   # said once here; the seed is recorded
+        warn_unused("with match= (the match equity table decides)" if match is not None
+                    else f"with method={method!r} (only method='rollout' plays games)",
+                    {"n_games": 2000, "workers": None}, n_games=n_games, workers=workers)
+        roll = {}
     for i, pos in enumerate(positions):
         pos = as_position(pos, f"positions[{i}]")
-        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, n_games, seed,
-                          method, workers, match)
+        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, method=method,
+                          match=match, **roll)
         d["position"] = pos.id
         rows.append(d)
     frame = pd.DataFrame(rows, columns=_COLUMNS)
@@ -95,6 +102,9 @@ def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=No
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities, ``method``, ``double_loss``, ``take_loss``.
     """
+    warn_unused("in cube_analysis (it decides with the cube model or the exact tables, "
+                "playing no games)", {"n_games": 2000, "seed": None}, n_games=n_games,
+                seed=seed)
     import pandas as pd
 
     if isinstance(record, str):
@@ -119,7 +129,7 @@ def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=No
         if not may and not acts:
             continue
         d = cube_decision(pos, CubeState(before.stake, before.owner), rules, probabilities,
-                          tables, None, n_games, seed)
+                          tables, None)
         take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
             min(d["double_take"], d["double_beaver"])
         best_answer = min(take_val, d["double_pass"])

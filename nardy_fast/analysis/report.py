@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -69,7 +68,7 @@ from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.methods import check_method
+from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
@@ -250,18 +249,10 @@ _ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bea
 
 
 def _warn_unused(method, defaults=None, **given):
-    """A ``UserWarning`` naming the rollout arguments set away from their ``defaults``
-    (the reports' own, ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games (an
-    argument that has no effect says so)."""
-    defaults = _ROLLOUT_DEFAULTS if defaults is None else defaults
-    unused = [k for k, v in given.items() if v is not defaults[k] and v != defaults[k]]
-    if unused:
-        frame, level = sys._getframe(0), 1        # name the caller's line, not ours
-        while frame is not None and frame.f_globals.get("__name__", "").startswith(
-                "nardy_fast."):
-            frame, level = frame.f_back, level + 1
-        warnings.warn(f"{', '.join(unused)}: no effect with method={method!r} (only "
-                      "method='rollout' plays games)", UserWarning, stacklevel=level)
+    """``warn_unused`` for the rollout arguments of the reports (``defaults``: their own,
+    ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games."""
+    warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                _ROLLOUT_DEFAULTS if defaults is None else defaults, **given)
 
 
 def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
@@ -270,8 +261,8 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
-    defaults under another method (they would change nothing) give a ``UserWarning``
-    naming them."""
+    defaults under another method, and ``plies`` under ``"rollout"`` or a database's
+    method (they would change nothing), give a ``UserWarning`` naming them."""
     seed = root_entropy(seed)
     rules = as_rules(rules)
     check_count(n_games, "n_games")
@@ -279,6 +270,9 @@ def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
     if method != "rollout":
         _warn_unused(method, n_games=n_games, policy=policy, truncate=truncate,
                      workers=workers, client=client)
+    if method in ("rollout", "exact", "two_sided", "one_sided"):
+        warn_unused(f"with method={method!r} (only the evaluator searches plies)",
+                    {"plies": 0}, plies=plies)
     out = [None] * len(positions)
     todo = []
     net = []
@@ -405,7 +399,7 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
 
     Examples
     --------
-    >>> mr = move_report(Position.initial(), (6, 5), n_games=36, truncate=None, workers=1)
+    >>> mr = move_report(Position.initial(), (6, 5))   # one legal move
     >>> mr[["rank", "move", "equity_loss"]].to_dict("records")
     [{'rank': 1, 'move': '1/7 7/12', 'equity_loss': 0.0}]
     """
@@ -469,7 +463,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         With a cube in the record's rules (the other columns are then cubeless: win
         probabilities and moves under the same rules without the cube): judge the cube
         actions (``cube.cube_analysis``; cubeless probabilities from
-        ``cube_probabilities``, default the evaluator): columns ``cube_played``,
+        ``cube_probabilities``, default the evaluator; without ``cube`` it has no effect,
+        a ``UserWarning`` says so): columns ``cube_played``,
         ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
         raise) and ``take_loss`` (points the opponent lost by its answer);
         ``cube.cube_error_rates`` sums them per side.
@@ -499,15 +494,20 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
-    cube_games = n_games
+    if not cube:
+        warn_unused("with cube=False (only the cube analysis uses it)",
+                    {"cube_probabilities": None}, cube_probabilities=cube_probabilities)
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
-        given = dict(policy=policy, truncate=truncate, workers=workers, client=client)
-        if not cube:                                   # the cube analysis plays n_games
-            given["n_games"] = n_games
+        given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
+                     client=client)                    # the cube analysis plays no games
         _warn_unused(method, {**_ROLLOUT_DEFAULTS, "n_games": 200}, **given)
         n_games, policy, truncate, workers, client = (
             _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
                                            "client"))
+    elif plies:                                        # likewise once, here
+        warn_unused("with method='rollout' (only the evaluator searches plies)",
+                    {"plies": 0}, plies=plies)
+        plies = 0
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client, progress=progress and not analyse,
               plies=plies, match=match)
@@ -552,17 +552,16 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
         bar.close()
     frame = _frame(rows)
     if cube:
-        frame = with_cube_columns(frame, record, cube_probabilities, n_games=cube_games,
-                                  seed=seed)
+        frame = with_cube_columns(frame, record, cube_probabilities)
     return _seeded(frame, seed)
 
 
-def with_cube_columns(frame, record, cube_probabilities=None, n_games=200, seed=None):
+def with_cube_columns(frame, record, cube_probabilities=None):
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
     ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
     from nardy_fast.analysis.cubereport import cube_analysis
-    ca = cube_analysis(record, cube_probabilities, n_games=n_games, seed=seed)
+    ca = cube_analysis(record, cube_probabilities)
     ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
     ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
     return frame.join(ca, on="turn")

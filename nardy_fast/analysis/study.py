@@ -70,7 +70,7 @@ import warnings
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write, atomic_write_text
-from nardy_fast.core.methods import check_method
+from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
@@ -543,6 +543,11 @@ def _run(store, settings, todo, batch, workers, client, progress, total):
     return new, interrupted
 
 
+# the arguments of study that act only under method="rollout", and their defaults
+_ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
+                 "variance_reduction": None}
+
+
 def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, policy="net",
           rules=None, truncate="bearoff", variance_reduction=None, workers=None,
           client=None, batch_size=None, progress=True):
@@ -569,6 +574,9 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
         of two).
     variance_reduction : None or a value ``rollout`` takes
         Passed to ``rollout`` when given (None: its default); part of the identity.
+        ``seed``, ``policy``, ``truncate`` and ``variance_reduction`` set under
+        ``method="net"``, or ``plies`` under ``"rollout"``, have no effect: a
+        ``UserWarning`` names them.
     workers, client
         ``1``: this process; None: all local cores (a process pool); ``n``: a pool of n;
         ``client``: a ``dask.distributed.Client``.  They never change the numbers.
@@ -596,6 +604,13 @@ def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, po
     """
     import pandas as pd
     method = check_method(method, METHODS, RENAMED)
+    if method == "net":
+        warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,
+                    policy=policy, truncate=truncate,
+                    variance_reduction=variance_reduction)
+    else:
+        warn_unused(f"with method={method!r} (its players are policy=)", {"plies": 0},
+                    plies=plies)
     st = _Store(store)
     stored = None if st.manifest is None else st.manifest["identity"]
     if seed is None and stored is not None:

@@ -200,11 +200,13 @@ def cmd_study(args):
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     client = _client(args.scheduler)
     try:
-        frame = study(ids, args.games if args.method == "rollout" else 0, store=args.store,
-                      seed=args.seed, method=args.method, plies=args.plies,
-                      policy=args.policy, rules=args.rules, truncate=_truncate(args),
-                      workers=args.workers, client=client, batch_size=args.batch_size,
-                      progress=progress)
+        roll = args.method == "rollout"        # the rollout options act only then
+        kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args)) if roll \
+            else {}
+        frame = study(ids, args.games if roll else 0, store=args.store, method=args.method,
+                      plies=args.plies,
+                      rules=args.rules, workers=args.workers, client=client,
+                      batch_size=args.batch_size, progress=progress, **kw)
     finally:
         if client is not None:
             client.close()
@@ -423,8 +425,12 @@ def _parser_report(sub):
                    help="win probabilities: exact database (or the table named), the net, "
                         "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
-    add_rollout_options(s, 500)
+    add_rollout_options(s, REPORT_GAMES)
+    s.set_defaults(games=None)      # None: not given (a default that acts under rollouts only)
     add_progress(s)
+
+
+REPORT_GAMES = 500      # report's -n/--games under --method rollout when not given
 
 
 def cmd_report(args):
@@ -438,9 +444,11 @@ def cmd_report(args):
     out_folder(args.out)
     written = []
     client = _client(args.scheduler)
-    kw = dict(n_games=args.games, seed=args.seed, policy=args.policy, workers=args.workers,
+    kw = dict(seed=args.seed, policy=args.policy, workers=args.workers,
               client=client, truncate=_truncate(args),
               progress=sys.stderr.isatty() if args.progress is None else args.progress)
+    if args.games is not None or args.method == "rollout":     # else the report's default:
+        kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
     try:
         if _is_record(args.input):
             gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
@@ -530,8 +538,10 @@ def _analyse_options(args):
     for name, default in _ANALYSE_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
-    kw = dict(method=args.method, plies=args.plies, seed=args.seed, progress=args.progress)
-    if args.method == "rollout":
+    kw = dict(method=args.method, seed=args.seed, progress=args.progress)
+    if args.method != "rollout":                  # --plies under rollouts: the note
+        kw["plies"] = args.plies
+    else:
         kw.update(n_games=args.games, policy=args.policy, workers=args.workers,
                   truncate=_truncate(args))
     return kw, note

@@ -336,9 +336,10 @@ def cmd_cube(args):
     except ValueError as e:
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
-    d = cube_decision(pos, cube, rules, n_games=args.games, seed=args.seed,
-                      method=args.method, progress=sys.stderr.isatty()
-                      if args.progress is None else args.progress)
+    roll = dict(n_games=args.games, seed=args.seed, progress=sys.stderr.isatty()
+                if args.progress is None else args.progress) \
+        if args.method == "rollout" else {}           # the options of rollouts only
+    d = cube_decision(pos, cube, rules, method=args.method, **roll)
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return

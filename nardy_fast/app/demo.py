@@ -140,7 +140,7 @@ def _convergence_and_races(o, start, n_games, seed, kw):
     o.figure(plot.convergence_chart(cv), "convergence.png")
     exact = report.race_report(report.race_sample(RACE_EXACT, seed, "bearoff"))
     rolled = report.race_report(report.race_sample(RACE_ROLLOUT, seed, "race"),
-                                n_games=min(n_games, MOVE_GAMES), **kw)
+                                method="rollout", n_games=min(n_games, MOVE_GAMES), **kw)
     race = pd.concat([exact, rolled], ignore_index=True)
     o.table(race, "race", ("csv",))
     o.figure(plot.race_chart(race), "race.png")

@@ -6,9 +6,10 @@ Every public function with a ``method`` argument takes a subset of ``METHODS`` (
 the error message are the same everywhere.  Every result names the method that served it
 in its own ``method`` (``Outcome.method``, a report's column, a cube decision's key).
 """
+import sys
 import warnings
 
-__all__ = ["METHODS", "check_method", "method_kind", "method_label"]
+__all__ = ["METHODS", "check_method", "method_kind", "method_label", "warn_unused"]
 
 METHODS = {
     "auto": "the function picks: an exact table where one covers the position, else its "
@@ -76,3 +77,30 @@ def method_label(name):
     if method_kind(name) in ("net", "other"):
         return name
     return _SERVED[name][1]
+
+
+def warn_unused(why, defaults, **given):
+    """A ``UserWarning`` naming the arguments of ``given`` (``name=value``) set away from
+    their ``defaults`` (``{name: default}``) in a call where they have no effect, saying
+    ``why`` (e.g. ``"with method='net' (it plays no games)"``): an argument that has no
+    effect says so.  The warning points at the first line outside nardy_fast (the user's
+    call).  Returns the names warned of."""
+    unused = [k for k, v in given.items() if not _is_default(v, defaults[k])]
+    if unused:
+        frame, level = sys._getframe(0), 1        # name the caller's line, not ours
+        while frame is not None and frame.f_globals.get("__name__", "").startswith(
+                "nardy_fast."):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning,
+                      stacklevel=level)
+    return unused
+
+
+def _is_default(value, default):
+    """``value`` is (or equals) ``default``; a value that cannot be compared is not."""
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False

@@ -12,7 +12,7 @@ import dataclasses
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
-from nardy_fast.core.methods import check_method
+from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -27,6 +27,10 @@ from nardy_fast.tables.cuberace import cubeful_race
 __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
 
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
+
+# the arguments of cube_decision that act only in some calls, and their defaults
+_DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": 2000,
+             "seed": None, "workers": None, "progress": False}
 
 
 def default_probabilities(rules):
@@ -87,9 +91,19 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         and Janowski's efficiency ``x`` through the match equity table, with the cube of
         ``match`` or else ``cube``):
         the values are then match winning chances, ``equity`` the one after the right
-        actions, and ``take_point`` the table's; ``rules`` and ``method`` are not used.
+        actions, and ``take_point`` the table's; ``rules``, ``method``, ``tables``,
+        ``n_games``, ``seed``, ``workers`` and ``progress`` have no effect there (a
+        ``UserWarning`` names those given).
     progress : bool
         ``method="rollout"``: a bar over each rollout's games.
+
+    Notes
+    -----
+    An argument that has no effect in the call gives a ``UserWarning`` naming it:
+    ``n_games``, ``seed``, ``workers`` and ``progress`` under a method other than
+    ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
+    ``"rollout"`` (no table is read), ``probabilities`` under ``"exact"``, and those
+    listed under ``match``.
 
     Returns
     -------
@@ -116,6 +130,9 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         raise ValueError(f"probabilities={probabilities!r}: expected None, 'pips' or a "
                          f"callable position -> P(win)")
     if match is not None:
+        warn_unused("with match= (the match equity table decides)", _DEFAULTS, rules=rules,
+                    method=method, tables=tables, n_games=n_games, seed=seed,
+                    workers=workers, progress=progress)
         return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
     cube.check(rules)
@@ -123,6 +140,16 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
     method = check_method(method, METHODS)
+    if method != "rollout":
+        warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                    _DEFAULTS, n_games=n_games, seed=seed, workers=workers,
+                    progress=progress)
+    if method == "exact":
+        warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
+                    {"probabilities": None}, probabilities=probabilities)
+    if method in ("janowski", "rollout"):
+        warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
+                    tables=tables)
     x_source = efficiency_source(position, x)
     if x is None:
         x = efficiency(position)

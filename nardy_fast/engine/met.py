@@ -41,6 +41,7 @@ from functools import lru_cache
 import numpy as np
 
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions
+from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, as_match_rules
 from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES
 
@@ -337,7 +338,7 @@ def match_equity_table(length, cube=False, rules=None, dist=None, stored=True, x
         the stored rollout of the start.
     x : float, optional
         Cube efficiency of the cubeful table (default ``CONTACT_EFFICIENCY``; 1: Zadeh's
-        fully live cube).
+        fully live cube); with ``cube=False`` it has no effect (a ``UserWarning``).
     stored : bool
         Read the shipped table (``TABLE_FILE``) when it covers the request (the stored
         distribution, ``length <= TABLE_LENGTH``); False computes it.
@@ -346,6 +347,9 @@ def match_equity_table(length, cube=False, rules=None, dist=None, stored=True, x
     -------
     DataFrame ``M``, index ``away`` and columns ``vs`` in 1..length: ``M.loc[a, b]``.
     """
+    if not cube:
+        warn_unused("with cube=False (the cube efficiency acts in the cubeful table only)",
+                    {"x": None}, x=x)
     mr = as_match_rules(rules, length)
     if stored and dist is None and x is None:
         vals = _stored(length, bool(cube), mr)

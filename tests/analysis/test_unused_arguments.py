@@ -55,3 +55,66 @@ def test_quick_start_notebook_passes_no_argument_that_does_nothing():
                     assert isinstance(method, ast.Constant) and method.value == "rollout", \
                         ast.unparse(node)
     assert calls >= 2
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: report.evaluate(nf.Position.initial(), method="rollout", n_games=36, seed=1,
+                             workers=1, policy="greedy", plies=1), "plies"),
+    (lambda: report.win_report([_positions()[1]], method="rollout", n_games=36, seed=1,
+                               workers=1, policy="greedy", plies=2), "plies"),
+    (lambda: report.game_report(nf.random_game(seed=1, max_turns=3), method="rollout",
+                                n_games=36, workers=1, policy="greedy", plies=1), "plies"),
+])
+def test_plies_under_rollouts_warn(call, names):
+    with pytest.warns(UserWarning, match=f"^{names}: no effect with method='rollout'") as rec:
+        call()
+    assert len([w for w in rec if "no effect" in str(w.message)]) == 1   # said once
+    assert rec[0].filename == __file__
+
+
+def test_plies_of_a_database_warn():
+    me = [0] * 23 + [2]
+    race = nf.Position.from_boards(me, me)
+    with pytest.warns(UserWarning, match="^plies: no effect with method='exact'"):
+        report.evaluate(race, method="exact", plies=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        report.evaluate(race, plies=1)                  # auto: the net where no table is
+
+
+def test_game_report_with_the_cube_names_n_games():
+    rec = nf.GameRecord(rules=nf.Rules(cube="geometric"),
+                        start=nf.Position.from_boards([0] * 18 + [1] + [0] * 5,
+                                                      [0] * 23 + [1]))
+    rec.append((6, 5), ((19, "off"),))
+    with pytest.warns(UserWarning, match="^n_games: no effect with method="):
+        report.game_report(rec, cube=True, n_games=100)
+
+
+def _study_ids():
+    return [p.id for p in _positions()[1:3]]
+
+
+@pytest.mark.parametrize("kw, names", [
+    (dict(seed=5), "seed"), (dict(policy="greedy"), "policy"),
+    (dict(truncate=None), "truncate"), (dict(variance_reduction=False), "variance_reduction"),
+    (dict(seed=5, policy="greedy"), "seed, policy")])
+def test_study_rollout_arguments_under_net_warn(tmp_path, kw, names):
+    pytest.importorskip("pyarrow")
+    with pytest.warns(UserWarning, match=f"^{names}: no effect with method='net'") as rec:
+        nf.study(_study_ids(), 0, store=tmp_path / "s", method="net", workers=1,
+                 progress=False, **kw)
+    assert rec[0].filename == __file__
+
+
+def test_study_plies_under_rollout_warn_and_defaults_are_silent(tmp_path):
+    pytest.importorskip("pyarrow")
+    with pytest.warns(UserWarning, match="^plies: no effect with method='rollout'"):
+        nf.study(_study_ids(), 36, store=tmp_path / "r", policy="greedy", plies=1,
+                 workers=1, progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        nf.study(_study_ids(), 36, store=tmp_path / "r2", seed=3, policy="greedy",
+                 truncate=None, workers=1, progress=False)
+        nf.study(_study_ids(), 0, store=tmp_path / "n", method="net", plies=1, workers=1,
+                 progress=False)

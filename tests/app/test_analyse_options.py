@@ -82,3 +82,10 @@ def test_hint_uses_move_report_names_and_prints_a_header(capsys):
     lines = out.splitlines()
     assert "points per game" in lines[0]
     assert lines[1].split() == ["rank", "move", "equity", "equity_loss", "p_win", "method"]
+
+
+def test_plies_under_rollouts_is_named_once(capsys, game):
+    code, out, err = run(capsys, "analyse", game, "--method", "rollout", "-n", "36",
+                         "--workers", "1", "--policy", "greedy", "--plies", "1")
+    assert code == 0, err
+    assert err.count("plies: no effect") == 1, err

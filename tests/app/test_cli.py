@@ -289,6 +289,10 @@ def test_demo_writes_reports_and_figures(capsys, tmp_path):
     out_dir = tmp_path / "demo"
     code, out, err = run(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
     assert code == 0, err
+    assert "no effect" not in err, err          # every argument it passes acts
+    race = pd.read_csv(out_dir / "race.csv")
+    from nardy_fast.app.demo import RACE_EXACT, RACE_ROLLOUT
+    assert (race["method"] == "rollout").sum() == RACE_ROLLOUT == len(race) - RACE_EXACT
     names = set(os.listdir(out_dir))
     for stem in ("pip_report", "win_report", "move_report", "game_report"):
         assert {f"{stem}.csv", f"{stem}.html"} <= names

@@ -80,3 +80,17 @@ def test_study_export_refuses_an_unknown_format(capsys, store):
     capsys.readouterr()
     code, out, err = run(capsys, "study", "export", str(folder / "s"), "-o", "x.xlsx")
     assert code == 1 and "expected a .csv, .parquet or .json file" in err
+
+
+def test_study_says_which_options_have_no_effect(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    ids = tmp_path / "ids.txt"
+    ids.write_text(IDS[1] + "\n")
+    code, out, err = run(capsys, "study", str(ids), "--store", str(tmp_path / "n"),
+                         "--method", "net", "--workers", "1", "--no-progress")
+    assert code == 0 and "warning" not in err, err     # the rollout options' defaults
+    code, out, err = run(capsys, "study", str(ids), "--store", str(tmp_path / "r"), "-n",
+                         "36", "--workers", "1", "--no-progress", "--policy", "greedy",
+                         "--plies", "1")
+    assert code == 0
+    assert "nardy-fast: warning: plies: no effect with method='rollout'" in err, err
