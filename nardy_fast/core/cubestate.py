@@ -18,6 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "CubeReplay"]
 
 OWNERS = ("centre", "mover", "opponent")
@@ -54,7 +59,7 @@ class CubeState:
         if not isinstance(self.first_turn, bool):
             raise TypeError(f"first_turn={self.first_turn!r}: expected True or False")
 
-    def check(self, progression):
+    def check(self, progression: str | Rules) -> CubeState:
         """This cube, or ``ValueError`` when ``stake`` cannot occur under ``progression``
         (``"geometric"``: 1, 2, 4, 8, ...; ``"arithmetic"``: 1, 2, ..., ``MAX_STAKE``; a
         ``Rules`` gives its ``cube``).  ``CubeState`` alone does not know the progression:
@@ -74,21 +79,21 @@ class CubeState:
         return self
 
     @property
-    def may_raise(self):
+    def may_raise(self) -> bool:
         """True when the side on roll may raise now."""
         return self.owner != "opponent" and not self.first_turn
 
-    def passed(self):
+    def passed(self) -> CubeState:
         """The same cube seen by the other side once the turn has passed."""
         owner = {"centre": "centre", "mover": "opponent", "opponent": "mover"}[self.owner]
         return CubeState(self.stake, owner, False)
 
-    def taken(self, progression="geometric"):
+    def taken(self, progression: str = "geometric") -> CubeState:
         """The cube after the side on roll's raise was taken (still its turn): the next
         stake, owned by the opponent."""
         return CubeState(next_stake(progression, self.stake), "opponent", self.first_turn)
 
-    def text(self, side=None):
+    def text(self, side: str | None = None) -> str:
         """One line: ``cube: stake 2, owned by black`` (``side``: the side on roll, to name
         the owner by colour)."""
         if self.owner == "centre":
@@ -107,7 +112,7 @@ class CubeState:
 CENTRED = CubeState()
 
 
-def next_stake(progression, stake):
+def next_stake(progression: str, stake: int) -> int:
     """The stake after a raise: ``2 * stake`` (geometric) or ``stake + 1`` (arithmetic)."""
     if progression == "geometric":
         return 2 * stake

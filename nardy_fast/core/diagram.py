@@ -12,6 +12,14 @@ import os
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core.position import BLACK, WHITE, as_position
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.core.position import Position
+
 __all__ = ["plot_board", "board_png", "board_svg", "save_figure", "new_axes"]
 
 _WHITE_FILL, _BLACK_FILL = "#f7f3e8", "#2b2b2b"
@@ -34,7 +42,8 @@ def _column_x(c):
     return c + (1 if c >= 6 else 0) + 0.5
 
 
-def plot_board(position, ax=None, title=True, cube=None):
+def plot_board(position: Position | str, ax: Axes | None = None, title: bool = True,
+               cube: CubeState | None = None) -> Axes:
     """Draw a board diagram of ``position`` (a Position or an ID); returns the Axes.
 
     ``cube``: a ``nardy_fast.core.cubestate.CubeState`` (kept beside the position), drawn on the bar
@@ -118,7 +127,7 @@ def plot_board(position, ax=None, title=True, cube=None):
     return ax
 
 
-def board_png(position, dpi=80):
+def board_png(position: Position | str, dpi: int = 80) -> bytes:
     """PNG bytes of ``plot_board(position)`` (no pyplot state is touched)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -131,7 +140,8 @@ def board_png(position, dpi=80):
     return buf.getvalue()
 
 
-def board_svg(position, cube=None, id_prefix="b"):
+def board_svg(position: Position | str, cube: CubeState | None = None,
+              id_prefix: str = "b") -> str:
     """``plot_board(position, cube=cube)`` as an inline SVG element (text, no XML header).
 
     The same drawing as ``board_png``; text stays text (``svg.fonttype = "none"``), and

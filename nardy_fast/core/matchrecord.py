@@ -43,6 +43,12 @@ from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import RecordError, format_record, parse_record
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nardy_fast.core.record import GameRecord
+
 __all__ = ["MatchRecord", "read_match", "write_match", "looks_like_match", "MATCH_MAGIC"]
 
 MATCH_MAGIC = "; nardy_fast match record"
@@ -75,13 +81,13 @@ class MatchRecord:
     source: str | None = field(default=None, compare=False, repr=False)
     """The file read (``read_match``), named by ``replay``'s errors; None if built."""
 
-    def add_game(self, game):
+    def add_game(self, game: GameRecord) -> MatchRecord:
         """Append a finished game; its score line is the sum of the results before."""
         self.scores.append(self._running_scores()[len(self.games)])
         self.games.append(game)
         return self
 
-    def final_score(self):
+    def final_score(self) -> dict[str, float]:
         """The score after the last game, from the first score line and the results."""
         return self._running_scores()[-1]
 
@@ -109,7 +115,8 @@ class MatchRecord:
             out.append(dict(score))
         return out
 
-    def points(self, game, res, before):
+    def points(self, game: GameRecord, res: Mapping[str, Any],
+               before: Mapping[str, float]) -> dict[str, float]:
         """Points each player scores for a game's result, from the score ``before`` it
         (draws by the match rules; a draw that would end the match for both sides scores
         nothing: it is replayed)."""
@@ -121,7 +128,7 @@ class MatchRecord:
             return {p: d for p in self.players}
         return {names[res["winner"]]: float(res["points"])}
 
-    def replay(self):
+    def replay(self) -> dict[str, float]:
         """Check every game and the match (module docstring); returns the final score.
         ``RecordError`` names the game, and the file when the record was read from one."""
         if self.source is None:
@@ -169,11 +176,11 @@ class MatchRecord:
                                   f"starter={rule!r} {want!r} does")
 
     # to_text / from_text: deliberate twins of GameRecord's, the same text interface
-    def to_text(self):
+    def to_text(self) -> str:
         return format_match(self)
 
     @classmethod
-    def from_text(cls, text, source="<match>"):
+    def from_text(cls, text: str, source: str = "<match>") -> MatchRecord:
         return parse_match(text, source)
 
 
@@ -185,7 +192,7 @@ def _num(v):
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
-def format_match(match):
+def format_match(match: MatchRecord) -> str:
     """Text of a ``MatchRecord`` (module docstring)."""
     for p in match.players:
         if ":" in p or not p.strip():
@@ -206,7 +213,7 @@ def format_match(match):
     return "\n".join(lines)
 
 
-def parse_match(text, source="<match>"):
+def parse_match(text: str, source: str = "<match>") -> MatchRecord:
     """Parse a match transcript; ``RecordError`` names the line or the game."""
     tags, length, blocks = {}, None, []
     for no, raw in enumerate(text.splitlines(), 1):
@@ -272,7 +279,7 @@ def _match_rules(tags, length, source):
     return MatchRules(length=length)
 
 
-def looks_like_match(text):
+def looks_like_match(text: str) -> bool:
     """True when ``text`` starts like a match transcript (magic or ``N point match``)."""
     if text.startswith(MATCH_MAGIC):
         return True

@@ -34,6 +34,9 @@ from dataclasses import dataclass, field, fields, replace
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
+from collections.abc import Mapping
+from typing import Any
+
 __all__ = ["MatchRules", "MatchState", "MATCH_CHOICES", "as_match_rules", "stakes_upto"]
 
 MAX_LENGTH = 64
@@ -91,16 +94,16 @@ class MatchRules:
                              "(rules.cube='geometric' or 'arithmetic'), got cube=None")
 
     @property
-    def cube(self):
+    def cube(self) -> bool:
         """True when games are played with the cube."""
         return self.rules.cube is not None
 
     @property
-    def unit(self):
+    def unit(self) -> float:
         """The smallest score step: 0.5 with half-point draws, else 1."""
         return 0.5 if self.rules.draw_rule and self.draw == "half" else 1.0
 
-    def game_points(self, kind, stake=1):
+    def game_points(self, kind: str, stake: int = 1) -> float:
         """Points the winner scores for ``kind`` in {"oin", "mars", "koks", "home_mars"}
         (with the cube: the stake, whatever the kind)."""
         if self.cube:
@@ -108,11 +111,11 @@ class MatchRules:
             return float(stake)
         return self.rules.points(kind)
 
-    def draw_points(self):
+    def draw_points(self) -> float:
         """Points each side scores for a draw."""
         return {"half": 0.5, "one": 1.0, "replay": 0.0}[self.draw]
 
-    def to_text(self):
+    def to_text(self) -> str:
         """``"length=3"`` plus the fields that differ from the defaults and the rules
         (``"length=5 crawford=true rules: cube=geometric"``); ``from_text`` reads it."""
         base = MatchRules(length=self.length)
@@ -126,7 +129,7 @@ class MatchRules:
         return text if self.rules == CLASSIC else f"{text} rules: {self.rules.to_text()}"
 
     @classmethod
-    def from_text(cls, text):
+    def from_text(cls, text: str) -> MatchRules:
         """MatchRules from ``to_text`` output; ValueError naming the bad item."""
         head, _, rules_text = text.partition("rules:")
         d = {}
@@ -150,14 +153,14 @@ class MatchRules:
                 raise ValueError(f"match rules item {item!r}: unknown field {k!r}")
         return cls(rules=Rules.from_text(rules_text), **d)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Plain values; ``rules`` as its dict (``from_dict`` reads it back)."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["rules"] = self.rules.to_dict()
         return d
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d: Mapping[str, Any]) -> MatchRules:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -166,7 +169,8 @@ class MatchRules:
         return cls(**dict(d))
 
 
-def as_match_rules(rules, length=None):
+def as_match_rules(rules: MatchRules | Rules | str | dict[str, Any] | None,
+                   length: int | None = None) -> MatchRules:
     """``MatchRules`` from a MatchRules (``length`` replaces its length), a ``Rules``,
     a dict of ``Rules`` fields or None (defaults, with ``length``)."""
     if isinstance(rules, MatchRules):
@@ -176,7 +180,7 @@ def as_match_rules(rules, length=None):
     return mr
 
 
-def stakes_upto(rules, limit):
+def stakes_upto(rules: Rules, limit: float) -> list[int]:
     """The stakes of the cube progression from 1 up to the first one >= ``limit``."""
     out = [1]
     while out[-1] < limit:
@@ -269,21 +273,21 @@ class MatchState:
                              "needs is never made)")
 
     @property
-    def rules(self):
+    def rules(self) -> MatchRules:
         """The ``MatchRules``."""
         return self.length
 
-    def away(self):
+    def away(self) -> tuple[float, float]:
         """Points each side needs, (side on roll, other)."""
         n = self.length.length
         w, b = n - self.score[0], n - self.score[1]
         return (w, b) if self.on_roll == "white" else (b, w)
 
     @property
-    def stake(self):
+    def stake(self) -> int:
         return 1 if self.cube is None else self.cube.stake
 
-    def flipped(self):
+    def flipped(self) -> MatchState:
         """The same state with the other side on roll (the cube seen from it)."""
         other = "black" if self.on_roll == "white" else "white"
         return replace(self, on_roll=other,

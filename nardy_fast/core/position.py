@@ -34,6 +34,14 @@ from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors_with_steps
 from nardy_fast.core._state import impossible_state
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL",
            "parse_steps", "apply_steps"]
 
@@ -67,9 +75,9 @@ class Move:
         ID of the position the move was generated from.
     """
 
-    board: tuple
-    steps: tuple
-    dice: tuple
+    board: tuple[int, ...]
+    steps: tuple[tuple[int, int | str], ...]
+    dice: tuple[int, ...]
     origin: str
 
     def __str__(self):
@@ -101,7 +109,8 @@ class Position:
 
     __slots__ = ("_boards", "_side")
 
-    def __init__(self, on_roll, opponent, side=WHITE):
+    def __init__(self, on_roll: npt.ArrayLike, opponent: npt.ArrayLike,
+                 side: str = WHITE) -> None:
         if side not in _SIDES:
             raise ValueError(f"side={side!r}: expected 'white' or 'black'")
         m, o = check_position(on_roll, opponent)
@@ -122,7 +131,8 @@ class Position:
         return cls(start, start, WHITE)
 
     @classmethod
-    def from_boards(cls, on_roll, opponent, side=WHITE):
+    def from_boards(cls, on_roll: npt.ArrayLike, opponent: npt.ArrayLike,
+                    side: str = WHITE) -> Position:
         """From two 24-count boards, each in its own side's numbering.
 
         ``on_roll`` is the side to move, of colour ``side`` ("white" or "black").  Raises
@@ -162,64 +172,64 @@ class Position:
 
     # properties --------------------------------------------------------------------
     @property
-    def boards(self):
+    def boards(self) -> npt.NDArray[np.uint8]:
         return self._boards
 
     @property
-    def mover(self):
+    def mover(self) -> npt.NDArray[np.uint8]:
         """Board of the side on roll, its own numbering."""
         return self._boards[0]
 
     @property
-    def opponent(self):
+    def opponent(self) -> npt.NDArray[np.uint8]:
         """Board of the other side, its own numbering."""
         return self._boards[1]
 
     @property
-    def side(self):
+    def side(self) -> str:
         """Colour on roll: "white" or "black"."""
         return self._side
 
     @property
-    def white(self):
+    def white(self) -> npt.NDArray[np.uint8]:
         return self._boards[0] if self._side == WHITE else self._boards[1]
 
     @property
-    def black(self):
+    def black(self) -> npt.NDArray[np.uint8]:
         return self._boards[1] if self._side == WHITE else self._boards[0]
 
     @property
-    def id(self):
+    def id(self) -> str:
         raw = ((self._boards[0].astype(np.uint8) << 4) | self._boards[1]).tobytes()
         return ("W" if self._side == WHITE else "B") + base64.b64encode(raw, altchars=b"-_").decode()
 
     @property
-    def off(self):
+    def off(self) -> tuple[int, int]:
         """Checkers borne off: (side on roll, opponent)."""
         s = self._boards.sum(axis=1)
         return int(15 - s[0]), int(15 - s[1])
 
     @property
-    def pips(self):
+    def pips(self) -> tuple[int, int]:
         """Pip counts (side on roll, opponent): sum over checkers of 25 - point."""
         w = np.arange(24, 0, -1)
         return int(self._boards[0] @ w), int(self._boards[1] @ w)
 
-    def is_first_turn(self):
+    def is_first_turn(self) -> bool:
         """True while the side on roll has all 15 checkers on its head (point 1): its first
         turn of the game (rule book sections 3 and 7a: the head rule's first turn, no
         raise of the cube)."""
         return bool(self._boards[0][0] == 15)
 
-    def is_over(self):
+    def is_over(self) -> bool:
         """True when a side has borne off all 15 checkers."""
         return 0 in self._boards.sum(axis=1)
 
-    def is_bearoff(self):
+    def is_bearoff(self) -> bool:
         """True when both sides have all their checkers on the board in their homes."""
         return not self._boards[:, :18].any()
 
-    def is_contact(self):
+    def is_contact(self) -> bool:
         """True while the sides can still meet (block or stop each other).
 
         They have passed each other exactly when every checker of both sides is on its
@@ -230,7 +240,7 @@ class Position:
 
     # moves -------------------------------------------------------------------------
     @property
-    def phase(self):
+    def phase(self) -> str:
         """``"over"``, ``"bearoff"`` (both sides entirely home), ``"contact"`` or
         ``"race"`` (the sides have passed each other), tested in that order."""
         if self.is_over():
@@ -239,7 +249,8 @@ class Position:
             return "bearoff"
         return "contact" if self.is_contact() else "race"
 
-    def legal_moves(self, dice: tuple[int, int], rules=None, *deprecated) -> list[Move]:
+    def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None,
+                    *deprecated: Any) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
         result (``legal_moves((6, 3))``; the old form ``legal_moves(6, 3, rules)`` works
         with a ``DeprecationWarning`` until 0.3.0, which removes it).
@@ -264,7 +275,8 @@ class Position:
             moves.append(Move(tuple(b), pairs, dice, origin))
         return moves
 
-    def play(self, move: Move | str, dice=None, rules=None) -> Position:
+    def play(self, move: Move | str, dice: tuple[int, int] | None = None,
+             rules: Rules | str | None = None) -> Position:
         """The position after ``move``, the other side on roll.
 
         ``move``: a ``Move`` from ``legal_moves`` of this position, or its text as records
@@ -303,12 +315,12 @@ class Position:
         raise ValueError(f"move {text!r}: not a legal move of {self.side} for {where}"
                          + (f" ({why})" if why and dice is not None else ""))
 
-    def swap(self):
+    def swap(self) -> Position:
         """The same boards with the other side on roll."""
         return Position(self._boards[1], self._boards[0], _other(self._side))
 
     # display -----------------------------------------------------------------------
-    def diagram(self, cube=None) -> str:
+    def diagram(self, cube: CubeState | None = None) -> str:
         """A text board.  Top row: White's points 12..1 (Black's 24..13); bottom row:
         White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
         top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.
@@ -372,7 +384,7 @@ class Position:
         return (Position.from_id, (self.id,))
 
 
-def as_position(position, name="position"):
+def as_position(position: Position | str | npt.ArrayLike, name: str = "position") -> Position:
     """A ``Position`` from a Position, a position ID or a (2, 24) array of counts (side on
     roll first, White on roll); ``name`` labels the errors."""
     if isinstance(position, Position):
@@ -400,7 +412,7 @@ def as_position(position, name="position"):
 _STEP = re.compile(r"^(\d+)((?:/(?:\d+|off))+)(?:\((\d)\))?$", re.IGNORECASE)
 
 
-def parse_steps(text):
+def parse_steps(text: str) -> tuple[tuple[int, int | str], ...]:
     """``"1/7 7/11"``, ``"1/7/11"``, ``"19/off(2)"`` -> a tuple of ``(from, to)`` steps.
 
     ``"pass"`` or ``""`` -> ``()``.  ``ValueError`` names a malformed token.
@@ -431,7 +443,8 @@ def _parse_step_token(tok):
     return chain * reps
 
 
-def apply_steps(mover, opponent, dice, steps):
+def apply_steps(mover: npt.ArrayLike, opponent: npt.ArrayLike, dice: Sequence[int],
+                steps: Iterable[tuple[int, int | str]]) -> npt.NDArray[np.uint8]:
     """The mover's board after playing ``steps`` (``(from, to)`` pairs, own numbering,
     ``to = "off"`` to bear off) with ``dice``, checked one step at a time (each step uses a
     remaining die and lands on a point the opponent does not hold); ValueError with the

@@ -66,6 +66,13 @@ from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,
                                       apply_steps, as_position, parse_steps)
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.core.position import Move
+
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
            "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
            "apply_steps", "looks_like_record", "MAGIC"]
@@ -168,7 +175,7 @@ class GameRecord:
         self.rules = as_rules(self.rules)
 
     # -- replay ------------------------------------------------------------------------
-    def positions(self):
+    def positions(self) -> list[Position]:
         """The positions before each turn and after the last: ``len(turns) + 1`` Positions
         (``len(turns)`` for a draw under ``draw_rule``: no position has both sides off).
 
@@ -176,11 +183,11 @@ class GameRecord:
         """
         return _replay(self)[0]
 
-    def replay(self):
+    def replay(self) -> list[Position]:
         """Check every turn; returns ``self.positions()``."""
         return self.positions()
 
-    def result(self):
+    def result(self) -> dict[str, Any] | None:
         """The result after the last turn: ``None`` if the game is not over, else a dict
         ``{"winner": "white"|"black"|None, "kind": "oin"|"mars"|"koks"|"home_mars"|"draw",
         "points": float}``; with a cube ``kind`` is ``"win"`` (won at the stake, which is
@@ -188,27 +195,28 @@ class GameRecord:
         return _replay(self)[1]
 
     @property
-    def final(self):
+    def final(self) -> Position:
         """The position after the last turn (before it, for a draw: see ``positions``)."""
         return self.positions()[-1]
 
     # -- text --------------------------------------------------------------------------
-    def to_text(self):
+    def to_text(self) -> str:
         """The record as text (the format of the module docstring)."""
         return format_record(self)
 
     @classmethod
-    def from_text(cls, text, source="<record>"):
+    def from_text(cls, text: str, source: str = "<record>") -> GameRecord:
         """Parse a record; ``RecordError`` names the line for malformed text."""
         return parse_record(text, source)
 
-    def cube_states(self):
+    def cube_states(self) -> list[CubeState]:
         """The cube when each turn's dice are thrown (after the cube actions before it),
         and after the last turn: ``len(turns) + 1`` ``nardy_fast.core.cubestate.CubeState``s seen by
         the side on roll (empty without ``rules.cube``)."""
         return _replay(self)[2]
 
-    def append(self, dice, steps=()):
+    def append(self, dice: Sequence[int],
+               steps: Sequence[tuple[int, int | str]] = ()) -> GameRecord:
         """Add the next turn (side alternates from ``start``); not checked until replay."""
         side = self._next_side()
         d = tuple(int(x) for x in dice)
@@ -217,7 +225,7 @@ class GameRecord:
         self.turns.append(Turn(side, d, tuple(steps)))
         return self
 
-    def append_cube(self, action, stake=None):
+    def append_cube(self, action: str, stake: int | None = None) -> GameRecord:
         """Add a cube action before the next turn: ``"double"`` or ``"beaver"`` (to
         ``stake``), ``"take"`` or ``"drop"`` (the stake is the one offered); the side is
         the side on roll for a double, the other one for an answer.  Checked on replay."""
@@ -258,7 +266,7 @@ def _other(side):
 
 
 # -- steps -------------------------------------------------------------------------------
-def format_steps(steps):
+def format_steps(steps: Iterable[tuple[int, int | str]]) -> str:
     """``((1, 7), (7, 11))`` -> ``"1/7 7/11"``; ``"off"`` kept; ``()`` -> ``""``."""
     return " ".join(f"{a}/{b}" for a, b in steps)
 
@@ -272,7 +280,7 @@ def _unesc(s):
     return re.sub(r"\\(.)", r"\1", s)
 
 
-def format_record(record):
+def format_record(record: GameRecord) -> str:
     """Text of a ``GameRecord`` (module docstring format); the result tag is computed."""
     lines = [f"{MAGIC} {FORMAT_VERSION}",
              f'; [White "{_esc(record.white)}"]',
@@ -318,7 +326,7 @@ def write_record(record: GameRecord, path: str | os.PathLike[str]) -> None:
 
 
 # -- reader ------------------------------------------------------------------------------
-def looks_like_record(text):
+def looks_like_record(text: str) -> bool:
     """True when ``text`` (the start of a file is enough) looks like a game record: it
     starts with ``MAGIC``, or dice such as ``64:`` occur among its first 50 words."""
     if text.startswith(MAGIC):
@@ -384,7 +392,7 @@ def _check_result_tag(record, tags, source):
                           f"replayed game ({got})")
 
 
-def parse_record(text, source="<record>"):
+def parse_record(text: str, source: str = "<record>") -> GameRecord:
     """Parse the text of a game record (see the module docstring).  A text with neither
     the record's first line nor tags nor moves (empty, or comments only) is a
     ``RecordError`` naming ``source``: no game, not an empty one."""
@@ -593,8 +601,11 @@ def _legal_board(pos, turn, rules, label):
 
 
 # -- random games ------------------------------------------------------------------------
-def random_game(seed: int | None = None, rules=None, start=None, max_turns: int = 2000,
-                policy="random", white="random", black="random") -> GameRecord:
+def random_game(seed: int | None = None, rules: Rules | str | dict[str, Any] | None = None,
+                start: Position | str | None = None, max_turns: int = 2000,
+                policy: str | Callable[[Position, list[Move], np.random.Generator], Move]
+                = "random",
+                white: str = "random", black: str = "random") -> GameRecord:
     """Play a game and return its ``GameRecord``.
 
     Parameters

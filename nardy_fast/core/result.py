@@ -9,6 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["Outcome", "PROBABILITIES", "clip_probabilities"]
 
 _Z95 = 1.959963984540054
@@ -76,7 +82,7 @@ se_p_home_mars_loss : float
     se_p_home_mars_win: float = 0.0
     se_p_home_mars_loss: float = 0.0
 
-    def flipped(self):
+    def flipped(self) -> Outcome:
         """The same result from the other side's view (wins and losses swapped, equity
         negated; standard errors, games, length and method kept)."""
         return Outcome(p_win=self.p_lose, p_mars_win=self.p_mars_loss, p_lose=self.p_win,
@@ -92,7 +98,7 @@ se_p_home_mars_loss : float
                        se_p_home_mars_win=self.se_p_home_mars_loss,
                        se_p_home_mars_loss=self.se_p_home_mars_win)
 
-    def ci95(self, name="equity"):
+    def ci95(self, name: str = "equity") -> tuple[float, float]:
         """Normal-approximation 95% confidence interval ``(low, high)`` of ``name``: one of
         ``PROBABILITIES`` (the interval cut to [0, 1], where every probability lies) or
         ``"equity"`` (points).  Zero width for exact methods (standard errors 0)."""
@@ -106,7 +112,7 @@ se_p_home_mars_loss : float
             return low, high
         return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Plain floats/ints/str; includes ``ci95_p_win`` and ``ci95_equity`` bounds."""
         d = asdict(self)
         extra = d.pop("extra")
@@ -121,13 +127,13 @@ se_p_home_mars_loss : float
         d.update({f"extra_{k}": v for k, v in extra.items()})
         return d
 
-    def to_frame(self, index=None):
+    def to_frame(self, index: Sequence[Hashable] | None = None) -> pd.DataFrame:
         """A one-row pandas DataFrame of ``to_dict()``."""
         import pandas as pd
         return pd.DataFrame([self.to_dict()], index=index)
 
 
-def clip_probabilities(outcome, record=False):
+def clip_probabilities(outcome: Outcome, record: bool = False) -> Outcome:
     """``outcome`` with every probability of ``PROBABILITIES`` cut to [0, 1].
 
     Estimates can leave the range: a variance-reduced mean subtracts each game's luck, so

@@ -9,6 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from collections.abc import Mapping
+from typing import Any
+
 __all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules"]
 
 # field -> allowed values (the first is the default; the position is the C code, see
@@ -110,7 +113,7 @@ class Rules:
                                  "at least an oin)")
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d: Mapping[str, Any]) -> Rules:
         """Rules from a mapping such as the ``rules`` field of a test vector.
 
         Unknown keys raise ``ValueError`` naming them.
@@ -121,11 +124,11 @@ class Rules:
             raise ValueError(f"unknown rule field(s) {unknown}: expected some of {sorted(known)}")
         return cls(**dict(d))
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """All fields as a plain dict (round-trips through ``from_dict``)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def to_text(self):
+    def to_text(self) -> str:
         """``"classic"``, or the fields that differ from it as ``name=value`` words
         (``"head_rule=generalized draw_rule=true"``); ``Rules.from_text`` reads it back."""
         base = CLASSIC.to_dict()
@@ -143,7 +146,7 @@ class Rules:
         return " ".join(f"{k}={fmt(v)}" for k, v in diff.items())
 
     @classmethod
-    def from_text(cls, text):
+    def from_text(cls, text: str) -> Rules:
         """Rules from ``to_text`` output (commas allowed between words); ValueError or
         TypeError naming the bad item (``"rules item 'x': ..."``) or the text."""
         text = text.strip()
@@ -168,7 +171,7 @@ class Rules:
         except (ValueError, TypeError) as e:
             raise type(e)(f"rules {text!r}: {e}") from None
 
-    def codes(self):
+    def codes(self) -> dict[str, int | float]:
         """The fields as numbers for the C struct ``rules_t`` (``_rules.pxd``): a choice as
         its position in ``CHOICES``, a flag as 0 / 1, and the points of each outcome as
         scored (``pts_oin``, ``pts_mars``, ``pts_koks``, ``pts_home_mars``)."""
@@ -177,7 +180,7 @@ class Rules:
         d.update({f"pts_{kind}": self.points(kind) for kind in OUTCOMES})
         return d
 
-    def points(self, outcome):
+    def points(self, outcome: str) -> float:
         """Points won for ``outcome`` in {"oin", "mars", "koks", "home_mars"} under ``scoring``."""
         if outcome == "oin":
             return self.oin_points
@@ -191,7 +194,7 @@ class Rules:
 CLASSIC = Rules()
 
 
-def as_rules(rules):
+def as_rules(rules: Rules | str | dict[str, Any] | None) -> Rules:
     """``None`` -> ``CLASSIC``; a ``Rules`` as is; a mapping via ``Rules.from_dict``; text
     (``"classic"``, ``"draw_rule=true scoring=extended"``) via ``Rules.from_text``."""
     if rules is None:
