@@ -24,6 +24,18 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables.cuberace import cubeful_race
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.position import Position
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.tables.cuberace import CubefulRace
+
 __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
 
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
@@ -33,7 +45,8 @@ _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": 2000,
              "seed": None, "workers": None, "progress": False}
 
 
-def default_probabilities(rules):
+def default_probabilities(rules: Rules | str | dict[str, Any] | None
+                          ) -> Callable[[Position], Outcome]:
     """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
     ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
     function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
@@ -50,9 +63,13 @@ def _source(probabilities, rules):
     return probabilities or default_probabilities(rules)
 
 
-def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables=None,
-                  x=None, n_games=2000, seed=None, method="auto", workers=None, match=None,
-                  progress=False):
+def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Rules | str | dict[str, Any] | None = None,
+                  probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
+                  | str | None = None,
+                  tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
+                  n_games: int = 2000, seed: int | np.random.SeedSequence | None = None,
+                  method: str = "auto", workers: int | None = None,
+                  match: MatchState | None = None, progress: bool = False) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -195,7 +212,7 @@ def cube_decision(position, cube=CENTRED, rules=None, probabilities=None, tables
     return out
 
 
-def cube_rules(rules):
+def cube_rules(rules: Rules | str | dict[str, Any] | None) -> Rules:
     """The rules of a cube decision: ``rules`` (None: classic, as everywhere) with their
     cube, the geometric cube when they name none (``cube=None`` is money play without a
     cube, where there is nothing to decide)."""

@@ -25,6 +25,16 @@ from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+    import pandas as pd
+
+    from nardy_fast.core.position import Move
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
            "play_rules", "shipped_nets", "shipped_net_for"]
 
@@ -88,7 +98,9 @@ class Evaluator:
         Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
     """
 
-    def __init__(self, net, rules=None, meta=None, exact=True, keep=4):
+    def __init__(self, net: Net, rules: Rules | str | dict[str, Any] | None = None,
+                 meta: Mapping[str, Any] | None = None, exact: bool = True,
+                 keep: int = 4) -> None:
         if not isinstance(net, Net):
             raise TypeError(f"net: expected a nardy_fast.engine._net.Net, got {type(net).__name__}")
         self.net = net
@@ -103,14 +115,14 @@ class Evaluator:
         return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
 
     # -- files --------------------------------------------------------------------------
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the weights to ``path`` (the package's database format, atomically)."""
         meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
                 "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
         return _dbfile.write_db(path, KIND, meta, self.net.arrays())
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: str | os.PathLike[str]) -> Evaluator:
         """Read weights written by ``save``; ``DatabaseError`` (naming the file) if the file
         is not a net of this version or its arrays do not fit."""
         meta, arrays = _dbfile.read_db(path, KIND)
@@ -129,7 +141,7 @@ class Evaluator:
         return cls(net, rules=rules, meta=meta)
 
     @classmethod
-    def default(cls, rules=None) -> Evaluator:
+    def default(cls, rules: Rules | str | dict[str, Any] | None = None) -> Evaluator:
         """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
         per process.
 
@@ -165,7 +177,7 @@ class Evaluator:
             _CACHE[key] = cls.load(os.path.join(DATA, name))
         return _CACHE[key]
 
-    def with_rules(self, rules):
+    def with_rules(self, rules: Rules | str | dict[str, Any] | None) -> Evaluator:
         """The same net judging moves and equities under other ``rules``."""
         return Evaluator(self.net, rules=rules, meta=self.meta, exact=self.exact,
                          keep=self.keep)
@@ -187,7 +199,9 @@ class Evaluator:
             self._search_r12 = db
         return self._search
 
-    def probabilities(self, boards, plies=0, exact=None, sides=None):
+    def probabilities(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,
+                      sides: Sequence[str] | None = None
+                      ) -> tuple[npt.NDArray[np.float64], list[str]]:
         """Probabilities ``(n, 7)`` (``OUTPUT_NAMES``) and the method of each row.
 
         Parameters
@@ -236,11 +250,22 @@ class Evaluator:
                 races[int(k)] = o
         return vals, methods, races
 
-    def equities(self, values):
+    def equities(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
         return self._searcher().equities(values)
 
-    def evaluate(self, x, plies=0, exact=None, match=None):
+    @overload
+    def evaluate(self, x: Position | str, plies: int = 0, exact: bool | None = None,
+                 match: MatchState | None = None) -> Outcome: ...
+
+    @overload
+    def evaluate(self, x: npt.ArrayLike | Sequence[Position | str], plies: int = 0,
+                 exact: bool | None = None, match: MatchState | None = None
+                 ) -> Outcome | pd.DataFrame | npt.NDArray[np.float64]: ...
+
+    def evaluate(self, x: Position | str | npt.ArrayLike | Sequence[Position | str],
+                 plies: int = 0, exact: bool | None = None, match: MatchState | None = None
+                 ) -> Outcome | pd.DataFrame | npt.NDArray[np.float64]:
         """Evaluate for the side on roll: one ``Outcome`` for a ``Position`` or an ID.
 
         Parameters
@@ -276,7 +301,8 @@ class Evaluator:
             return self.evaluate_many(x, plies, exact, match)
         return self.evaluate_boards(x, plies, exact, match)
 
-    def evaluate_boards(self, boards, plies=0, exact=None, match=None):
+    def evaluate_boards(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,
+                        match: MatchState | None = None) -> npt.NDArray[np.float64]:
         """Equities ``ndarray (n,)`` (points per game, side on roll) of boards
         ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering; with
         ``match``, match winning chances."""
@@ -286,7 +312,8 @@ class Evaluator:
             return met.mwc_of_values(vals, match)
         return self.equities(vals)
 
-    def evaluate_many(self, positions, plies=0, exact=None, match=None):
+    def evaluate_many(self, positions: Iterable[Position | str], plies: int = 0,
+                      exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
         """A DataFrame, one row per position indexed by ID: the ``OUTPUT_NAMES``
         columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
         import pandas as pd
@@ -301,7 +328,8 @@ class Evaluator:
             frame["emg"] = [o.extra["emg"] for o in outs]
         return frame
 
-    def outcomes(self, positions, plies=0, exact=None, match=None):
+    def outcomes(self, positions: Iterable[Position | str], plies: int = 0,
+                 exact: bool | None = None, match: MatchState | None = None) -> list[Outcome]:
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
         ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
         just moved has borne off all 15) gets its result (``finish.final_outcome``,
@@ -336,7 +364,8 @@ class Evaluator:
         return out
 
     # -- moves --------------------------------------------------------------------------
-    def hint(self, position, dice, plies=0, match=None):
+    def hint(self, position: Position | str, dice: tuple[int, int], plies: int = 0,
+             match: MatchState | None = None) -> pd.DataFrame:
         """Every legal move of ``dice`` ranked by equity (side on roll's view), or with
         ``match`` (a ``MatchState``) by match winning chance.
 
@@ -403,7 +432,8 @@ class Evaluator:
             order = np.concatenate([head, order[n_top:]])
         return res[order], vals[order], used[order], eqs[order], mwc[order]
 
-    def best_move(self, position, dice, plies=0, match=None):
+    def best_move(self, position: Position | str, dice: tuple[int, int], plies: int = 0,
+                  match: MatchState | None = None) -> Move:
         """The best ``Move`` of ``dice`` for the side on roll (see ``hint``; with
         ``match`` the one of the highest match winning chance)."""
         position = as_position(position)

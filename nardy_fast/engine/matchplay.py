@@ -37,6 +37,12 @@ from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
 from nardy_fast.core.rng import root_entropy
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["simulate_matches", "play_one_match"]
 
 _Z95 = 1.959963984540054
@@ -229,8 +235,11 @@ def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
     return rec
 
 
-def simulate_matches(a, b, n_matches, rules=None, length=None, seed=None, aware=True,
-                     transcripts=False, progress=True):
+def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+                     length: int | None = None,
+                     seed: int | np.random.SeedSequence | None = None,
+                     aware: bool | tuple[bool, bool] = True, transcripts: bool = False,
+                     progress: bool = True) -> dict[str, Any]:
     """Play ``n_matches`` matches of ``a`` against ``b``.
 
     Parameters

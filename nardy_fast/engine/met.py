@@ -45,6 +45,16 @@ from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, as_match_rules
 from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["match_equity_table", "post_crawford_table", "start_distribution",
            "MetSolver", "KINDS", "DATA_FILE", "GRID"]
 
@@ -58,7 +68,7 @@ def _variant_key(rules):
     return f"draw_rule={str(rules.draw_rule).lower()} opening_roll={rules.opening_roll}"
 
 
-def start_distribution(rules=None):
+def start_distribution(rules: MatchRules | Rules | str | dict[str, Any] | None = None) -> dict[str, Any]:
     """Exclusive outcome probabilities of a game from the start for the first mover.
 
     Returns a dict: ``win_<kind>``, ``loss_<kind>`` for each of ``KINDS`` and ``draw``
@@ -87,7 +97,7 @@ def _load_data():
     return _load_data_cached(os.path.getmtime(DATA_FILE))
 
 
-def distribution_of(outcome):
+def distribution_of(outcome: Outcome) -> dict[str, float]:
     """The exclusive outcome probabilities (``start_distribution``'s keys) of an
     ``Outcome`` (the side on roll's view)."""
     o = outcome
@@ -322,7 +332,9 @@ def _frame(values):
     return pd.DataFrame(values, index=idx, columns=pd.Index(range(1, n + 1), name="vs"))
 
 
-def match_equity_table(length, cube=False, rules=None, dist=None, stored=True, x=None):
+def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+                       dist: Mapping[str, float] | None = None, stored: bool = True,
+                       x: float | None = None) -> pd.DataFrame:
     """The match equity table to ``length`` points (module docstring).
 
     Parameters
@@ -366,7 +378,9 @@ def match_equity_table(length, cube=False, rules=None, dist=None, stored=True, x
     return _frame(vals)
 
 
-def post_crawford_table(length, rules=None, dist=None, x=None):
+def post_crawford_table(length: int, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+                        dist: Mapping[str, float] | None = None,
+                        x: float | None = None) -> pd.DataFrame:
     """Chances of the side 1 point away against one ``b`` away (index ``b``) in the
     games after the Crawford game (``MatchRules(crawford=True)``, cubeful)."""
     import pandas as pd
@@ -460,7 +474,7 @@ def emg(mwc, state):
     return (2 * np.asarray(mwc) - (w + lo)) / (w - lo)
 
 
-def emg_scale(state):
+def emg_scale(state: MatchState) -> float:
     """EMG per unit of match winning chance (turns an MWC error into an EMG error)."""
     v = outcome_values(state)
     return 2.0 / (v["emg_win"] - v["emg_lose"])

@@ -48,6 +48,19 @@ from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+    import pandas as pd
+    from dask.distributed import Client
+
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.engine.evaluator import Evaluator
+
 __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
 TRUNCATIONS = ("bearoff", "race12", None)
@@ -436,9 +449,15 @@ def _check_workers(workers, client, policies):
 # ----------------------------------------------------------------------------------------
 # public API
 
-def rollout(position, n_games, policy="net", seed=None, rules=None, dice=None,
-            truncate="bearoff", workers=None, client=None, progress=True, chunk_size=None,
-            cube=None, cube_probabilities=None, match=None, variance_reduction=None):
+def rollout(position: Position | str | npt.ArrayLike, n_games: int,
+            policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+            seed: int | np.random.SeedSequence | None = None, rules: Rules | str | dict[str, Any] | None = None,
+            dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+            workers: int | None = None, client: Client | None = None, progress: bool = True,
+            chunk_size: int | None = None, cube: CubeState | None = None,
+            cube_probabilities: Callable[..., Any] | str | None = None,
+            match: MatchState | None = None,
+            variance_reduction: bool | str | None = None) -> Outcome:
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -600,10 +619,15 @@ def _check_match(match, plan, cube):
     check(match, [plan.position])
 
 
-def rollout_many(positions, n_games, policy="net", seed=None, rules=None, dice=None,
-                 truncate="bearoff", workers=None, client=None, progress=True,
-                 chunk_size=None, cube=None, cube_probabilities=None,
-                 variance_reduction=None):
+def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
+                 policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                 seed: int | np.random.SeedSequence | None = None, rules: Rules | str | dict[str, Any] | None = None,
+                 dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+                 workers: int | None = None, client: Client | None = None,
+                 progress: bool = True, chunk_size: int | None = None,
+                 cube: CubeState | None = None,
+                 cube_probabilities: Callable[..., Any] | str | None = None,
+                 variance_reduction: bool | str | None = None) -> pd.DataFrame:
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
