@@ -15,6 +15,19 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cube import cube_decision
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.record import GameRecord
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.tables.cuberace import CubefulRace
+
 __all__ = ["cube_report", "cube_analysis", "cube_error_rates"]
 
 
@@ -23,8 +36,12 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
-def cube_report(positions, rules=None, probabilities=None, tables=None,
-                n_games=2000, seed=None, method="auto", workers=None, match=None):
+def cube_report(positions: Position | str | Iterable[Position | str],
+                rules: Rules | str | dict[str, Any] | None = None,
+                probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
+                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
+                workers: int | None = None, match: MatchState | None = None) -> pd.DataFrame:
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -83,7 +100,9 @@ def cube_report(positions, rules=None, probabilities=None, tables=None,
     return frame
 
 
-def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=None):
+def cube_analysis(record: GameRecord | str, probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                  tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
+                  seed: int | np.random.SeedSequence | None = None) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision``.
 
@@ -159,7 +178,7 @@ def cube_analysis(record, probabilities=None, tables=None, n_games=2000, seed=No
     return pd.DataFrame(rows, columns=cols)
 
 
-def cube_error_rates(analysis):
+def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:
     """Per side of a ``cube_analysis``: ``double_decisions`` (turns it could raise),
     ``take_decisions`` (raises it answered), ``errors`` (a loss above 0.001 points),
     ``equity_lost`` (points), ``missed_doubles``, ``wrong_doubles``, ``wrong_takes``,

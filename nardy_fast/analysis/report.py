@@ -71,6 +71,19 @@ from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from dask.distributed import Client
+
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.record import GameRecord
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.engine.evaluator import Evaluator
+
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
            "with_cube_columns",
@@ -91,7 +104,8 @@ _CI = ["ci95_p_win_low", "ci95_p_win_high", "ci95_equity_low", "ci95_equity_high
 
 
 # -- inputs ------------------------------------------------------------------------------
-def as_positions(positions):
+def as_positions(positions: Position | str | Iterable[Position | str] | pd.Series | pd.DataFrame
+                 ) -> tuple[list[Position], pd.Index | None]:
     """``(list of Position, index or None)`` from a Position, an ID, a list or a Series.
 
     Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
@@ -164,7 +178,7 @@ def _epc_many(boards, db):
     return out
 
 
-def pip_report(positions, epc=True):
+def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series, epc: bool = True) -> pd.DataFrame:
     """Race statistics of each position: pips, head, home, off, points, blocks, EPC, phase.
 
     Parameters
@@ -226,9 +240,12 @@ def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progres
                 truncate=truncate, workers=workers, client=client, progress=progress)
 
 
-def evaluate(position, method="auto", n_games=DEFAULT_GAMES, seed=None, rules=None,
-             policy="net", truncate="bearoff", workers=None, client=None, progress=False,
-             plies=0):
+def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFAULT_GAMES,
+             seed: int | np.random.SeedSequence | None = None,
+             rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+             truncate: str | None = "bearoff", workers: int | None = None,
+             client: Client | None = None,
+             progress: bool = False, plies: int = 0) -> Outcome:
     """The ``Outcome`` of one position for the side on roll.
 
     ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
@@ -255,9 +272,13 @@ def _warn_unused(method, defaults=None, **given):
                 _ROLLOUT_DEFAULTS if defaults is None else defaults, **given)
 
 
-def evaluate_many(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
-                  rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-                  progress=False, plies=0):
+def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
+                  n_games: int = DEFAULT_GAMES,
+                  seed: int | np.random.SeedSequence | None = None,
+                  rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                  truncate: str | None = "bearoff", workers: int | None = None,
+                  client: Client | None = None,
+                  progress: bool = False, plies: int = 0) -> list[Outcome]:
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
@@ -328,9 +349,14 @@ def _outcome_row(o, rules):
     return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
 
 
-def win_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
-               rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-               progress=False, plies=0, match=None):
+def win_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
+               n_games: int = DEFAULT_GAMES,
+               seed: int | np.random.SeedSequence | None = None,
+               rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+               truncate: str | None = "bearoff", workers: int | None = None,
+               client: Client | None = None,
+               progress: bool = False, plies: int = 0,
+               match: MatchState | None = None) -> pd.DataFrame:
     """Win, mars and equity of each position for the side on roll.
 
     Parameters
@@ -378,9 +404,13 @@ def _match_row(o, side, match):
 
 
 # -- move report -------------------------------------------------------------------------
-def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
-                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-                progress=False, plies=0, match=None):
+def move_report(position: Position | str, dice: tuple[int, int], n_games: int = DEFAULT_GAMES,
+                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
+                rules: Rules | str | dict[str, Any] | None = None,
+                policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                truncate: str | None = "bearoff", workers: int | None = None,
+                client: Client | None = None, progress: bool = False, plies: int = 0,
+                match: MatchState | None = None) -> pd.DataFrame:
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity (with
     ``match``, a ``MatchState`` by colour: by the mover's match winning chance ``mwc``,
     with ``mwc_loss`` and its money equivalent ``emg_loss``).
@@ -435,9 +465,15 @@ def move_report(position, dice, n_games=DEFAULT_GAMES, seed=None, method="auto",
 
 
 # -- game report -------------------------------------------------------------------------
-def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
-                method="auto", policy="net", truncate="bearoff", workers=None, client=None,
-                progress=False, plies=0, cube=False, cube_probabilities=None, match=None):
+def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = True,
+                analyse: bool = False, n_games: int = 200,
+                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
+                policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                truncate: str | None = "bearoff", workers: int | None = None,
+                client: Client | None = None, progress: bool = False, plies: int = 0,
+                cube: bool = False,
+                cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                match: MatchState | None = None) -> pd.DataFrame:
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -556,7 +592,8 @@ def game_report(record, win_prob=True, analyse=False, n_games=200, seed=None,
     return _seeded(frame, seed)
 
 
-def with_cube_columns(frame, record, cube_probabilities=None):
+def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
+                      cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None) -> pd.DataFrame:
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
     ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
@@ -619,7 +656,7 @@ def _analyse_turn(pos, turn, method, kw):
     return out
 
 
-def mark(equity_loss):
+def mark(equity_loss: float) -> str:
     """The mark of a move losing ``equity_loss`` points (``MARKS``; "" below them all)."""
     out = ""
     for name, threshold in MARKS:
@@ -633,7 +670,7 @@ def _board_after(pos, turn):
     return apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
 
 
-def error_rates(report):
+def error_rates(report: pd.DataFrame) -> pd.DataFrame:
     """Per side of an analysed ``game_report``: decisions, equity lost, error rate.
 
     Returns a DataFrame indexed by ``side`` with ``player, turns, decisions`` (turns with
@@ -670,9 +707,12 @@ def error_rates(report):
 
 
 # -- convergence and race ----------------------------------------------------------------
-def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=None,
-                       rules=None, policy="net", truncate="bearoff", workers=None,
-                       client=None):
+def convergence_report(position: Position | str,
+                       n_games: Sequence[int] = (100, 200, 400, 800, 1600),
+                       seed: int | np.random.SeedSequence | None = None,
+                       rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                       truncate: str | None = "bearoff", workers: int | None = None,
+                       client: Client | None = None) -> pd.DataFrame:
     """Rollouts of increasing size with one seed: the estimate against games played.
 
     Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
@@ -700,7 +740,8 @@ def convergence_report(position, n_games=(100, 200, 400, 800, 1600), seed=None,
     return _seeded(_frame(rows), seed)
 
 
-def race_sample(n=200, seed=None, kind="bearoff"):
+def race_sample(n: int = 200, seed: int | np.random.SeedSequence | None = None,
+                kind: str = "bearoff") -> list[Position]:
     """Random race positions (no contact), White on roll, as a list of Positions.
 
     ``kind="bearoff"``: every checker of both sides in its home (or off: each side keeps
@@ -725,9 +766,13 @@ def race_sample(n=200, seed=None, kind="bearoff"):
     return out
 
 
-def race_report(positions, method="auto", n_games=DEFAULT_GAMES, seed=None,
-                rules=None, policy="net", truncate="bearoff", workers=None, client=None,
-                epc=True):
+def race_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
+                n_games: int = DEFAULT_GAMES,
+                seed: int | np.random.SeedSequence | None = None,
+                rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                truncate: str | None = "bearoff", workers: int | None = None,
+                client: Client | None = None,
+                epc: bool = True) -> pd.DataFrame:
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
     race chart (``plot.race_chart``)."""
     seed = root_entropy(seed)

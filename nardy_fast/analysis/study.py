@@ -78,6 +78,17 @@ from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+    from dask.distributed import Client
+
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.engine.evaluator import Evaluator
+
 __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
            "COLUMNS", "METHODS", "RENAMED", "COMPACT_EVERY", "MANIFEST"]
 
@@ -103,7 +114,7 @@ _PROBE_GAMES = 36
 # ----------------------------------------------------------------------------------------
 # seeds and input
 
-def position_seed(seed, position):
+def position_seed(seed: int | np.random.SeedSequence | None, position: Position | str) -> int:
     """The ``rollout`` seed of ``position`` (a Position or ID) in a study of ``seed``
     (an int or SeedSequence): an int from SHA-256 of the study's entropy and the ID."""
     entropy = _rng.root_entropy(seed)
@@ -112,7 +123,7 @@ def position_seed(seed, position):
     return int.from_bytes(digest[:16], "big")
 
 
-def read_position_ids(path):
+def read_position_ids(path: str | os.PathLike[str]) -> list[str]:
     """The position IDs of a text file, one per line (blank lines and ``#`` comments
     skipped); a bad ID raises ``ValueError`` naming the file and line."""
     ids = []
@@ -548,9 +559,14 @@ _ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
                  "variance_reduction": None}
 
 
-def study(positions, n_games, store, seed=None, *, method="rollout", plies=0, policy="net",
-          rules=None, truncate="bearoff", variance_reduction=None, workers=None,
-          client=None, batch_size=None, progress=True):
+def study(positions: Iterable[Position | str], n_games: int | None,
+          store: str | os.PathLike[str], seed: int | np.random.SeedSequence | None = None, *,
+          method: str = "rollout", plies: int = 0,
+          policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+          rules: Rules | str | dict[str, Any] | None = None, truncate: str | None = "bearoff",
+          variance_reduction: bool | str | None = None, workers: int | None = None,
+          client: Client | None = None, batch_size: int | None = None,
+          progress: bool = True) -> pd.DataFrame:
     """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
 
     Parameters
@@ -655,7 +671,7 @@ def _empty_frame(key):
     return _schema(pa, key).empty_table().to_pandas().set_index("position")
 
 
-def read_study(store: str | os.PathLike[str]):
+def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     """A study store read back: one DataFrame indexed by position ID (sorted), the
     ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
     that is no study, a corrupt or truncated file: ``ValueError`` naming it."""
