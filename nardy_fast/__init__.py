@@ -46,7 +46,7 @@ except importlib.metadata.PackageNotFoundError:             # a source tree neve
     __version__ = "0+unknown"
 
 
-def get_include():
+def get_include() -> str:
     """The folder of nardy_fast's C headers, for extensions that cimport its C-level API
     (``nardy_fast/__init__.pxd``): add it to ``include_dirs`` beside numpy's."""
     return os.path.join(os.path.dirname(__file__), "src")

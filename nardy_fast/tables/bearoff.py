@@ -53,6 +53,13 @@ from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.core.position import PIPS_PER_ROLL
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
            "mars_table", "mars_points", "index_of", "board_of", "to_board6", "epc", "data_dir", "DATA_ENV", "N_BOARDS",
            "PIPS_PER_ROLL"]
@@ -66,7 +73,7 @@ DEFAULT_MARS = 8                 # Y checkers of the default mars table (see Mar
 # ----------------------------------------------------------------------------------------
 # index <-> board
 
-def to_board6(boards):
+def to_board6(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """board6 of 24-point boards with every checker home (board6 rows pass as they are):
     ndarray of uint8, shape (6,) for one board, else (n, 6); ValueError naming a checker
     outside the home."""
@@ -74,7 +81,7 @@ def to_board6(boards):
     return b[0] if single else b
 
 
-def index_of(boards):
+def index_of(boards: npt.ArrayLike) -> int | npt.NDArray[np.intp]:
     """Index of each board (see the module docstring).
 
     Parameters
@@ -95,14 +102,14 @@ def index_of(boards):
     return int(idx[0]) if single else idx
 
 
-def board_of(indices):
+def board_of(indices: int | npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """Board of each index: ndarray of uint8, shape (6,) for one index, else (n, 6)."""
     idx, single = as_indices(indices, N_BOARDS)
     b = _board6.boards_of(idx)
     return b[0] if single else b
 
 
-def epc(board6, db=None):
+def epc(board6: npt.ArrayLike, db: OneSided | None = None) -> float | npt.NDArray[np.float64]:
     """Effective pip count: expected turns to bear off x 49/6 (the mean pips of a roll).
 
     ``db`` is a ``OneSided`` (default: ``one_sided()``).  Returns a float for one board,
@@ -155,7 +162,7 @@ class TwoSided:
             self._mars = mars_table(min(self.max_checkers, DEFAULT_MARS), build=False)
         return self._mars
 
-    def mars_for(self, rules=None, fewest=0):
+    def mars_for(self, rules: Rules | str | dict[str, Any] | None = None, fewest: int = 0) -> MarsTable | None:
         """The attached ``MarsTable`` if it serves races of 15 checkers against ``fewest``
         under ``rules`` (same ratio of mars to oin points), else None.  For the cached
         default (``two_sided()``) that is the classic ``mars_table()`` when it has been
@@ -176,7 +183,7 @@ class TwoSided:
             raise TypeError(f"mars: expected a MarsTable or None, got {type(table).__name__}")
         self._mars = table
 
-    def use_default_mars(self):
+    def use_default_mars(self) -> TwoSided:
         """Attach the classic ``mars_table()`` on first access when it has been built (the
         cached default ``two_sided()`` does this; it never builds it); returns self."""
         self._mars_default = True
@@ -238,7 +245,7 @@ class TwoSided:
         mt = MarsTable.build(mc, rules, progress=progress, threads=threads) if mars else None
         return cls(table, mc, mars=mt)
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> str:
         """Write the database to ``path`` (atomically: a temporary name, then a rename)."""
         meta = {"max_checkers": self.max_checkers, "n_boards": self.n_boards,
                 "index": "colex-v1", "rules": RULES_META,
@@ -255,12 +262,12 @@ class TwoSided:
         except (KeyError, ValueError, TypeError) as e:
             raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
 
-    def covers(self, board6):
+    def covers(self, board6: npt.ArrayLike) -> bool:
         """True when the board (6 or 24 counts) has at most ``max_checkers`` checkers."""
         b, _ = as_board6(board6, "board6")
         return bool(b.sum() <= self.max_checkers)
 
-    def p_win(self, on_roll6, opponent6):
+    def p_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll wins): a float for two boards, float64 (n,) for stacks."""
         a, sa = as_board6(on_roll6, "on_roll6", self.max_checkers)
         b, sb = as_board6(opponent6, "opponent6", self.max_checkers)
@@ -271,7 +278,8 @@ class TwoSided:
         p = self.p_win_table[ia, ib]
         return float(p[0]) if (sa and sb) else p
 
-    def probabilities(self, on_roll6, opponent6):
+    def probabilities(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike
+                      ) -> tuple[float | npt.NDArray[np.float64], float | npt.NDArray[np.float64], float | npt.NDArray[np.float64]]:
         """``(P(win), P(mars win), P(mars loss))`` of the side on roll for one pair of boards.
 
         Both sides with at most ``max_checkers`` (and fewer than 15) checkers: the exact
@@ -294,11 +302,11 @@ class TwoSided:
                              ", and no mars table covering 15 against "
                              f"{min(na, nb)} is attached (bearoff.mars_table())"))
 
-    def p_mars_win(self, on_roll6, opponent6):
+    def p_mars_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll wins a mars), see ``probabilities``."""
         return self.probabilities(on_roll6, opponent6)[1]
 
-    def p_mars_loss(self, on_roll6, opponent6):
+    def p_mars_loss(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll loses a mars), see ``probabilities``."""
         return self.probabilities(on_roll6, opponent6)[2]
 
@@ -385,7 +393,7 @@ class MarsTable:
         return (type(self), (np.asarray(self.x_on_roll), np.asarray(self.y_on_roll),
                              self.max_checkers, self.all_checkers, self.points))
 
-    def matches(self, rules):
+    def matches(self, rules: Rules | str | dict[str, Any] | None) -> bool:
         """True when ``rules`` score oin and (home) mars in the ratio this table used (the
         optimal play, hence every stored probability, depends only on that ratio)."""
         return math.isclose(mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
@@ -494,7 +502,7 @@ class MarsTable:
                 "layout": "[i, 0 / 1, j]: P(X wins) / P(Y wins a mars); X board index "
                           "C(T+5,6) + i (all T checkers home), Y board index j"}
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> str:
         """Write the table to ``path`` (atomically: a temporary name, then a rename)."""
         return write_db(path, self.kind, self._meta(self.max_checkers, self.all_checkers,
                                                     self.points),
@@ -514,7 +522,7 @@ class MarsTable:
             raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
 
     # queries ---------------------------------------------------------------------------
-    def covers(self, on_roll6, opponent6):
+    def covers(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> bool:
         """True when one board has exactly ``all_checkers`` checkers and the other 1 ..
         ``max_checkers`` (a single pair of boards, 6 or 24 counts)."""
         a, _ = as_board6(on_roll6, "on_roll6")
@@ -523,7 +531,8 @@ class MarsTable:
         T, N = self.all_checkers, self.max_checkers
         return (na == T and 1 <= nb <= N) or (nb == T and 1 <= na <= N)
 
-    def probabilities(self, on_roll6, opponent6):
+    def probabilities(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike
+                      ) -> tuple[float | npt.NDArray[np.float64], float | npt.NDArray[np.float64], float | npt.NDArray[np.float64]]:
         """(P(win), P(mars win), P(mars loss)) of the side on roll (each a float for two
         boards, float64 (n,) for stacks).  One board of each pair must have all
         ``all_checkers`` checkers, the other 1 .. ``max_checkers``."""
@@ -572,15 +581,15 @@ class MarsTable:
         i = ib - self.x_offset
         return 1.0 - float(self.y_on_roll[i, 0, ia]), float(self.y_on_roll[i, 1, ia]), 0.0
 
-    def p_win(self, on_roll6, opponent6):
+    def p_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll wins) (see ``probabilities``)."""
         return self.probabilities(on_roll6, opponent6)[0]
 
-    def p_mars_win(self, on_roll6, opponent6):
+    def p_mars_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll wins a mars): nonzero only when the side on roll is Y."""
         return self.probabilities(on_roll6, opponent6)[1]
 
-    def p_mars_loss(self, on_roll6, opponent6):
+    def p_mars_loss(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll loses a mars): nonzero only when it is X (all checkers)."""
         return self.probabilities(on_roll6, opponent6)[2]
 
@@ -602,7 +611,7 @@ def _bar(progress):
     return bool(progress)
 
 
-def one_sided(progress=None):
+def one_sided(progress: bool | None = None) -> OneSided:
     """The default one-sided database (15 checkers), built on first use and cached on
     disk (see the module docstring) and in memory.  ``progress``: a bar while it is built
     (None: when stderr is a terminal)."""
@@ -610,7 +619,7 @@ def one_sided(progress=None):
                   lambda: OneSided.build(15, progress=_bar(progress)))
 
 
-def two_sided(max_checkers=DEFAULT_TWO_SIDED, progress=None):
+def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = None) -> TwoSided:
     """The two-sided database of ``max_checkers`` (default 8) checkers, built on first use
     and cached like ``one_sided()`` (``progress`` likewise).  Its ``.mars`` is the classic
     ``mars_table(min(max_checkers, DEFAULT_MARS))`` when that has been built (loaded on
@@ -621,8 +630,9 @@ def two_sided(max_checkers=DEFAULT_TWO_SIDED, progress=None):
     return ts.use_default_mars()
 
 
-def mars_table(max_checkers=DEFAULT_MARS, rules=None, build=True, threads=None,
-               progress=None):
+def mars_table(max_checkers: int = DEFAULT_MARS, rules: Rules | str | dict[str, Any] | None = None,
+               build: bool = True, threads: int | None = None,
+               progress: bool | None = None) -> MarsTable | None:
     """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 8) for
     the oin / home-mars points of ``rules`` (default classic), built on first use
     (streamed to the cache file; time and memory in ``benchmarks/RESULTS.md``) and cached

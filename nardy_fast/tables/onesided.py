@@ -25,13 +25,18 @@ from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int
 from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
 from nardy_fast.core.position import PIPS_PER_ROLL
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
 __all__ = ["OneSided", "RULES_META", "n_boards"]
 
 RULES_META = {"rule_book": "sections 5-6 (bearing off)",
                "variants": "none: bear-off play does not depend on any Rules field"}
 
 
-def n_boards(max_checkers):
+def n_boards(max_checkers: int) -> int:
     """Number of boards of at most ``max_checkers`` checkers: C(max_checkers + 6, 6)."""
     return math.comb(int(max_checkers) + 6, 6)
 
@@ -88,7 +93,7 @@ class OneSided:
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, max_checkers=15, progress=True):
+    def build(cls, max_checkers: int = 15, progress: bool = True) -> OneSided:
         """Solve every board of at most ``max_checkers`` (0..15) checkers exactly.
 
         ``progress`` prints one summary line to stderr (the build takes well under a
@@ -102,7 +107,7 @@ class OneSided:
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
         return cls(turns, first, mean, mean_first, mc)
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> str:
         """Write the database to ``path`` (atomically: a temporary name, then a rename)."""
         meta = {"max_checkers": self.max_checkers, "n_boards": self.n_boards,
                 "index": "colex-v1", "rules": RULES_META,
@@ -113,7 +118,7 @@ class OneSided:
                                                 "mean_first_off": self.mean_first_off_array})
 
     @classmethod
-    def load(cls, path, verify=True):
+    def load(cls, path: str | os.PathLike[str], verify: bool = True) -> OneSided:
         """Memory-map a database written by ``save``; ``DatabaseError`` if it is damaged."""
         meta, arrays = read_db(path, cls.kind, verify=verify)
         try:
@@ -124,13 +129,13 @@ class OneSided:
             raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
 
     # queries ---------------------------------------------------------------------------
-    def index_of(self, boards):
+    def index_of(self, boards: npt.ArrayLike) -> int | npt.NDArray[np.intp]:
         """Indices of boards (see ``index_of``), checked against this database's size."""
         b, single = as_board6(boards, "boards", self.max_checkers)
         idx = _board6.indices_of(b)
         return int(idx[0]) if single else idx
 
-    def board_of(self, indices):
+    def board_of(self, indices: int | npt.ArrayLike) -> npt.NDArray[np.uint8]:
         """Boards of indices: ndarray of uint8, shape (6,) or (n, 6)."""
         idx, single = as_indices(indices, self.n_boards)
         b = _board6.boards_of(idx)
@@ -143,33 +148,33 @@ class OneSided:
                              f"use the *_many methods for stacks")
         return table[int(_board6.indices_of(b)[0])]
 
-    def distribution(self, board6):
+    def distribution(self, board6: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """P(exactly t own turns to bear off all), t = 0 .. T-1: ndarray of float64."""
         return self._row(self.turns, board6)
 
-    def mean_turns(self, board6):
+    def mean_turns(self, board6: npt.ArrayLike) -> float:
         """Expected own turns to bear off all checkers, starting on roll."""
         return float(self._row(self.mean, board6))
 
-    def first_off_distribution(self, board6):
+    def first_off_distribution(self, board6: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """P(first checker off on own turn t), t = 0 .. T1-1: ndarray of float64."""
         return self._row(self.first_off, board6)
 
-    def mean_first_off(self, board6):
+    def mean_first_off(self, board6: npt.ArrayLike) -> float:
         """Expected own turns until the first checker is off (0 when one already is)."""
         return float(self._row(self.mean_first_off_array, board6))
 
-    def mean_turns_many(self, boards):
+    def mean_turns_many(self, boards: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Expected turns of each board of an (n, 6) or (n, 24) stack: float64, shape (n,)."""
         b, _ = as_board6(boards, "boards", self.max_checkers)
         return _board6.take_rows(self.mean, b)
 
-    def mean_first_off_many(self, boards):
+    def mean_first_off_many(self, boards: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Expected turns to the first checker off for each board: float64, shape (n,)."""
         b, _ = as_board6(boards, "boards", self.max_checkers)
         return _board6.take_rows(self.mean_first_off_array, b)
 
-    def epc(self, board6):
+    def epc(self, board6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """Effective pip count: mean turns x 49/6; float, or float64 (n,) for a stack."""
         b, single = as_board6(board6, "board6", self.max_checkers)
         e = _board6.take_rows(self.mean, b) * PIPS_PER_ROLL

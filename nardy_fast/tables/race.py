@@ -49,6 +49,14 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.tables.bearoff import MarsTable, TwoSided
+    from nardy_fast.tables.onesided import OneSided
+
 __all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
            "METHODS"]
 
@@ -126,7 +134,10 @@ def mars_table_for(rules, fewest, two=None, mars=(), explicit=False):
     return None
 
 
-def race_probabilities(position, rules=None, databases=None, method: str = "auto") -> Outcome:
+def race_probabilities(position: Position, rules: Rules | str | dict[str, Any] | None = None,
+                       databases: OneSided | TwoSided | MarsTable
+                       | Sequence[OneSided | TwoSided | MarsTable] | None = None,
+                       method: str = "auto") -> Outcome:
     """Winning, mars and expected points of a pure bear-off race for the side on roll.
 
     Parameters

@@ -41,6 +41,13 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from nardy_fast.core.rules import Rules
+
 __all__ = ["Race12", "race12", "cached_race12", "race12_probabilities", "supports", "n_race_boards",
            "METHOD", "DEFAULT_NAME", "build_needs"]
 
@@ -67,7 +74,7 @@ def build_needs(points=12, max_checkers=15):
             m * _FILE_PER_BOARD + pools // 2)
 
 
-def supports(rules):
+def supports(rules: Rules | str | dict[str, Any] | None) -> bool:
     """True when the database values races under ``rules`` (not ``block_rule="home"``)."""
     return as_rules(rules).block_rule != "home"
 
@@ -160,7 +167,7 @@ class Race12:
             db.save(path)
         return db
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> str:
         """Write the database to ``path`` atomically (a temporary name, then a rename)."""
         meta = {"points": self.points, "max_checkers": self.max_checkers,
                 "n_boards": self.n_boards, "index": "race12-v1",
@@ -171,7 +178,7 @@ class Race12:
         return write_db(path, self.kind, meta, self.arrays)
 
     @classmethod
-    def load(cls, path, verify=True):
+    def load(cls, path: str | os.PathLike[str], verify: bool = True) -> Race12:
         """Memory-map a database written by ``save``; ``DatabaseError`` if it is damaged."""
         meta, arrays = read_db(path, cls.kind, verify=verify)
         try:
@@ -181,7 +188,7 @@ class Race12:
             raise DatabaseError(f"{os.fspath(path)}: inconsistent contents ({e})") from None
 
     # queries ---------------------------------------------------------------------------
-    def race_board(self, board):
+    def race_board(self, board: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         """The race board (12 counts, c[i] on point 24 - i) of a 24-point or race board;
         ValueError when it has checkers outside the last ``points`` points or too many."""
         b = np.asarray(board)
@@ -198,7 +205,7 @@ class Race12:
                              f"{self.max_checkers}")
         return np.ascontiguousarray(c, dtype=np.uint8)
 
-    def index_of(self, board):
+    def index_of(self, board: npt.ArrayLike) -> int:
         """Index of one board in this database."""
         c = self.race_board(board)
         return int(_race12.indices_of(self.arrays["offset"], self.points, c[None, :])[0])
@@ -212,27 +219,27 @@ class Race12:
         cdf[lo:lo + n] = a[dist + "_cdf"][s:s + n] / 65535.0
         return np.diff(cdf, prepend=0.0)
 
-    def distribution(self, board):
+    def distribution(self, board: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """P(exactly t own turns to bear off all), t = 0, 1, ...: float64 ndarray."""
         return self._pmf("turns", board)
 
-    def first_off_distribution(self, board):
+    def first_off_distribution(self, board: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """P(first checker off on own turn t): ``[1]`` when one is off already."""
         return self._pmf("first", board)
 
-    def home_distribution(self, board):
+    def home_distribution(self, board: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """P(all checkers home after t own turns), under the first-off play."""
         return self._pmf("home", board)
 
-    def mean_turns(self, board):
+    def mean_turns(self, board: npt.ArrayLike) -> float:
         """Expected own turns to bear off all (float32 precision)."""
         return float(self.arrays["mean"][self.index_of(board)])
 
-    def mean_first_off(self, board):
+    def mean_first_off(self, board: npt.ArrayLike) -> float:
         """Expected own turns until the first checker is off (0 when one is)."""
         return float(self.arrays["mean_first"][self.index_of(board)])
 
-    def covers(self, position):
+    def covers(self, position: Position) -> bool:
         """True when both sides of ``position`` are on their last ``points`` points, with
         at most ``max_checkers`` checkers each, and the game is not over."""
         b = position.boards
@@ -245,7 +252,7 @@ NOT_BUILT = ("the race database has not been built: nardy-fast bearoff build --r
              "(or race12.race12(build=True))")
 
 
-def race12(build=False, progress=True):
+def race12(build: bool = False, progress: bool = True) -> Race12 | None:
     """The default database (12 points, 15 checkers) from the cache folder, or None when it
     has not been built, with a ``RuntimeWarning`` saying how to build it.
     ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB of memory;
@@ -257,7 +264,7 @@ def race12(build=False, progress=True):
     return db
 
 
-def cached_race12(build=False, progress=True):
+def cached_race12(build: bool = False, progress: bool = True) -> Race12 | None:
     """``race12`` without the warning: the database, or None when it has not been built
     (for the evaluator and rollouts, which use it once it is built)."""
     def make():
@@ -266,7 +273,8 @@ def cached_race12(build=False, progress=True):
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
-def race12_probabilities(position, rules=None, db=None) -> Outcome:
+def race12_probabilities(position: Position, rules: Rules | str | dict[str, Any] | None = None,
+                         db: Race12 | None = None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
 
