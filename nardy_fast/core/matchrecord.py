@@ -295,6 +295,6 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     return rec
 
 
-def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> None:
+def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> str:
     """Write a match transcript atomically."""
     return atomic_write_text(path, format_match(match))

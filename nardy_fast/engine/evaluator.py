@@ -115,7 +115,7 @@ class Evaluator:
         return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
 
     # -- files --------------------------------------------------------------------------
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str]) -> str:
         """Write the weights to ``path`` (the package's database format, atomically)."""
         meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
                 "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}

@@ -380,7 +380,7 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
 
 def post_crawford_table(length: int, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
                         dist: Mapping[str, float] | None = None,
-                        x: float | None = None) -> pd.DataFrame:
+                        x: float | None = None) -> pd.Series:
     """Chances of the side 1 point away against one ``b`` away (index ``b``) in the
     games after the Crawford game (``MatchRules(crawford=True)``, cubeful)."""
     import pandas as pd
