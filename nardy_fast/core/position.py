@@ -80,7 +80,7 @@ class Move:
     dice: tuple[int, ...]
     origin: str
 
-    def __str__(self):
+    def __str__(self) -> str:
         if not self.steps:
             return "pass"
         return " ".join(f"{a}/{b}" for a, b in self.steps)
@@ -360,7 +360,7 @@ class Position:
             lines.append(cube.text(self._side))
         return "\n".join(lines)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.diagram()
 
     def _repr_png_(self):
@@ -369,15 +369,15 @@ class Position:
         from nardy_fast.core.diagram import board_png
         return board_png(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Position.from_id({self.id!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return self._side == other._side and bool((self._boards == other._boards).all())
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._side, self._boards.tobytes()))
 
     def __reduce__(self):

@@ -155,7 +155,7 @@ class TwoSided:
         self._mars_default = False      # two_sided(): attach mars_table() on first access
 
     @property
-    def mars(self):
+    def mars(self) -> MarsTable | None:
         """The attached ``MarsTable`` (or None); see the class docstring.  For the cached
         default (``two_sided()``) it is the classic ``mars_table()`` if that has been built."""
         if self._mars is None and self._mars_default:
@@ -178,7 +178,7 @@ class TwoSided:
         return None
 
     @mars.setter
-    def mars(self, table):
+    def mars(self, table: MarsTable | None) -> None:
         if table is not None and not isinstance(table, MarsTable):
             raise TypeError(f"mars: expected a MarsTable or None, got {type(table).__name__}")
         self._mars = table
@@ -193,7 +193,7 @@ class TwoSided:
         return f"TwoSided(max_checkers={self.max_checkers}, boards={self.n_boards})"
 
     @property
-    def n_boards(self):
+    def n_boards(self) -> int:
         return self.p_win_table.shape[0]
 
     def __reduce__(self):
@@ -205,8 +205,9 @@ class TwoSided:
                                      self._mars, self._mars_default))
 
     @classmethod
-    def build(cls, max_checkers=DEFAULT_TWO_SIDED, progress=True, threads=None, mars=False,
-              rules=None):
+    def build(cls, max_checkers: int = DEFAULT_TWO_SIDED, progress: bool = True,
+              threads: int | None = None, mars: bool = False,
+              rules: Rules | str | dict[str, Any] | None = None) -> TwoSided:
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers exactly.
 
         ``mars=True`` also builds the ``MarsTable`` of 15 checkers against at most
@@ -254,7 +255,7 @@ class TwoSided:
         return write_db(path, self.kind, meta, {"p_win": self.p_win_table})
 
     @classmethod
-    def load(cls, path, verify=True):
+    def load(cls, path: str | os.PathLike[str], verify: bool = True) -> TwoSided:
         """Memory-map a database written by ``save``; ``DatabaseError`` if it is damaged."""
         meta, arrays = read_db(path, cls.kind, verify=verify)
         try:
@@ -383,7 +384,7 @@ class MarsTable:
                 f"{self.all_checkers}, points={self.points})")
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         return self.x_on_roll.shape
 
     def __reduce__(self):
@@ -400,8 +401,9 @@ class MarsTable:
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, max_checkers=DEFAULT_MARS, rules=None, all_checkers=15, path=None,
-              progress=True, threads=None):
+    def build(cls, max_checkers: int = DEFAULT_MARS, rules: Rules | str | dict[str, Any] | None = None,
+              all_checkers: int = 15, path: str | os.PathLike[str] | None = None,
+              progress: bool = True, threads: int | None = None) -> MarsTable:
         """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
 
         Parameters
@@ -509,7 +511,7 @@ class MarsTable:
                         {"x_on_roll": self.x_on_roll, "y_on_roll": self.y_on_roll})
 
     @classmethod
-    def load(cls, path, verify=True):
+    def load(cls, path: str | os.PathLike[str], verify: bool = True) -> MarsTable:
         """Memory-map a table written by ``save`` or ``build(path=...)``; ``DatabaseError``
         if it is damaged."""
         meta, arrays = read_db(path, cls.kind, verify=verify)

@@ -75,7 +75,7 @@ class OneSided:
         self.mean_first_off_array = mean_first_off
 
     @property
-    def n_boards(self):
+    def n_boards(self) -> int:
         """Boards covered: C(max_checkers + 6, 6)."""
         return self.turns.shape[0]
 

@@ -110,7 +110,7 @@ class Race12:
         self._tables = None
 
     @property
-    def n_boards(self):
+    def n_boards(self) -> int:
         return int(self.arrays["offset"][-1])
 
     def __repr__(self):
@@ -130,7 +130,8 @@ class Race12:
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, points=12, max_checkers=15, progress=True, path=None):
+    def build(cls, points: int = 12, max_checkers: int = 15, progress: bool = True,
+              path: str | os.PathLike[str] | None = None) -> Race12:
         """Solve every board (single-threaded; the default sizes take about 80 s of CPU,
         figures in ``benchmarks/RESULTS.md``).  Refused up front (``MemoryError``, or
         ``OSError`` ENOSPC with ``path``) when it would not fit in memory or on disk."""
