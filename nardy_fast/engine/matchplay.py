@@ -37,6 +37,7 @@ from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
 from nardy_fast.core.rng import root_entropy
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -184,8 +185,11 @@ def _play_game(game, evs, aware, rng):
     return game.rec.result()
 
 
-def play_one_match(a, b, rules=None, seed=None, aware=True, names=("A", "B"),
-                   on_game=None, score=(0, 0)):
+def play_one_match(a: Any, b: Any, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+                   seed: int | np.random.SeedSequence | None = None,
+                   aware: bool | tuple[bool, bool] = True, names: tuple[str, str] = ("A", "B"),
+                   on_game: Callable[[GameRecord], object] | None = None,
+                   score: tuple[float, float] = (0, 0)) -> MatchRecord:
     """Play one match of ``a`` against ``b``; its ``MatchRecord`` (``replay`` passes).
 
     ``a``, ``b``: players: an ``Evaluator`` (its move rules must be the match's), a

@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
     import pandas as pd
 
     from nardy_fast.core.matchrules import MatchState
@@ -119,7 +120,8 @@ class MetSolver:
     not yet thrown for (``s = 2``).  Units are ``MatchRules.unit`` points.
     """
 
-    def __init__(self, match_rules, dist=None, cube=False, x=None):
+    def __init__(self, match_rules: MatchRules | Rules | str | dict[str, Any] | None, dist: Mapping[str, float] | None = None,
+                 cube: bool = False, x: float | None = None) -> None:
         self.mr = as_match_rules(match_rules)
         self.x = CONTACT_EFFICIENCY if x is None else float(x)
         if not 0.0 <= self.x <= 1.0:
@@ -414,7 +416,7 @@ def solver_for(match_rules, cube):
 
 
 @lru_cache(maxsize=4096)
-def outcome_values(state):
+def outcome_values(state: MatchState) -> dict[str, float]:
     """Match winning chances of the side on roll after each outcome of this game.
 
     ``state`` is a ``MatchState``; the game is played at the cube's stake (no raise
@@ -447,7 +449,7 @@ def outcome_values(state):
 
 
 @lru_cache(maxsize=4096)
-def coefficients(state):
+def coefficients(state: MatchState) -> tuple[float, npt.NDArray[np.float64]]:
     """``(c0, c)`` with the side on roll's match winning chance ``c0 + values @ c`` for
     the net's seven probabilities (``OUTPUT_NAMES``: p_win, p_mars_win, p_koks_win,
     p_home_mars_win, p_mars_loss, p_koks_loss, p_home_mars_loss), no draws."""
@@ -459,13 +461,13 @@ def coefficients(state):
     return float(v["loss_oin"]), c
 
 
-def mwc_of_values(values, state):
+def mwc_of_values(values: npt.ArrayLike, state: MatchState) -> npt.NDArray[np.float64]:
     """Match winning chances ``(n,)`` of net probabilities ``(n, 7)`` (side on roll)."""
     c0, c = coefficients(state)
     return c0 + np.asarray(values, dtype=np.float64) @ c
 
 
-def emg(mwc, state):
+def emg(mwc: float | npt.ArrayLike, state: MatchState) -> float | npt.NDArray[np.float64]:
     """GNU Backgammon's money-equivalent equity (EMG) of a match winning chance:
     ``(2 mwc - (W + L)) / (W - L)`` with W, L the chances after winning, losing a single
     game at the stake."""
@@ -480,7 +482,7 @@ def emg_scale(state: MatchState) -> float:
     return 2.0 / (v["emg_win"] - v["emg_lose"])
 
 
-def mwc_of_outcome(outcome, state):
+def mwc_of_outcome(outcome: Outcome, state: MatchState) -> tuple[float, float]:
     """``(mwc, se)`` of an ``Outcome`` (rollouts: the SE is the i.i.d. multinomial one
     of the played-out outcome kinds, which bounds the variance of truncated games'
     values from above; 0 for exact methods)."""
@@ -496,7 +498,8 @@ def mwc_of_outcome(outcome, state):
     return m, float(np.sqrt(var / outcome.games))
 
 
-def match_cube_decision(p_win, state, x=CONTACT_EFFICIENCY):
+def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFICIENCY
+                        ) -> dict[str, Any]:
     """The cube decision of the side on roll at the match score (Zadeh's model).
 
     Parameters
