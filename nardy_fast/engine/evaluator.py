@@ -49,7 +49,7 @@ DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
 PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
 
 
-def play_rules(rules):
+def play_rules(rules: Rules) -> dict[str, Any]:
     """``{field: value}`` of ``rules``' move rules (``PLAY_FIELDS``)."""
     return {f: getattr(rules, f) for f in PLAY_FIELDS}
 
@@ -59,7 +59,7 @@ class RulesFallbackWarning(UserWarning):
     net trained under other ones serves them."""
 
 
-def shipped_net_for(rules):
+def shipped_net_for(rules: Rules) -> str | None:
     """The file name (in ``DATA``) of the shipped net trained under ``rules``' move rules
     (``PLAY_FIELDS``), or None (``Evaluator.default(rules)`` then falls back to the
     classic net)."""
@@ -67,7 +67,7 @@ def shipped_net_for(rules):
     return next((f for f, r in shipped_nets().items() if play_rules(r) == key), None)
 
 
-def shipped_nets():
+def shipped_nets() -> dict[str, Rules]:
     """``{file name: the Rules it was trained under}`` of the nets in the package data
     (``net_*.nfdb``), the classic one first."""
     if "shipped" not in _CACHE:

@@ -64,7 +64,8 @@ METHODS = ("auto", "exact", "two_sided", "one_sided")   # of core.methods.METHOD
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
 
 
-def race_tables(one=None, two=None, mars=None):
+def race_tables(one: OneSided | None = None, two: TwoSided | None = None,
+                mars: MarsTable | None = None) -> RaceTables:
     """The ``RaceTables`` (C race values) of these databases, built once per set: the one
     cache of race tables in the package (the evaluator, rollouts, training and
     ``race_probabilities`` all take theirs from here)."""
@@ -77,7 +78,7 @@ def race_tables(one=None, two=None, mars=None):
     return tables
 
 
-def default_race_tables(rules=None, mars=True):
+def default_race_tables(rules: Rules | str | dict[str, Any] | None = None, mars: bool = True) -> RaceTables:
     """The race tables of the default databases: the one- and two-sided ones (built on
     first use, cached on disk) and, with ``mars``, the cached mars table that
     ``race_probabilities`` uses under ``rules`` (never built here).  ``mars=False``: none,
@@ -115,7 +116,8 @@ def _databases(databases):
     return one, two, mars, True
 
 
-def mars_table_for(rules, fewest, two=None, mars=(), explicit=False):
+def mars_table_for(rules: Rules, fewest: int, two: TwoSided | None = None,
+                   mars: Sequence[MarsTable] = (), explicit: bool = False) -> MarsTable | None:
     """The MarsTable serving a race of 15 checkers against ``fewest`` under ``rules``, or
     None: the given ``mars`` tables first, then the TwoSided's (``TwoSided.mars_for``), then
     (no databases given) the cached default for these points (never built here).  This is
