@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.position import Position
@@ -27,7 +28,7 @@ _BOARD, _DARK, _LIGHT = "#e3c79f", "#9c5b2e", "#f4e2c2"
 _MAX_STACK = 5
 
 
-def new_axes(ax, figsize=(7, 4)):
+def new_axes(ax: Axes | None, figsize: tuple[float, float] = (7, 4)) -> Axes:
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -171,7 +172,7 @@ def board_svg(position: Position | str, cube: CubeState | None = None,
 
 
 # -- race chart -------------------------------------------------------------------------
-def save_figure(ax_or_fig, path, dpi=110):
+def save_figure(ax_or_fig: Axes | Figure, path: str | os.PathLike[str], dpi: int = 110) -> str:
     """Save the figure of an Axes (or a Figure) to ``path`` atomically; returns the path."""
     fig = getattr(ax_or_fig, "figure", ax_or_fig)
     ext = os.path.splitext(os.fspath(path))[1]

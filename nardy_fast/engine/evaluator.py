@@ -469,7 +469,7 @@ def _check_plies(plies):
     return int(plies)
 
 
-def check_boards(boards):
+def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """Validated ``(n, 2, 24)`` uint8 boards (a single ``(2, 24)`` becomes n = 1)."""
     a = np.asarray(boards)
     if a.dtype.kind not in "iu":

@@ -315,7 +315,7 @@ class TwoSided:
 # ----------------------------------------------------------------------------------------
 # mars extension: a side with all its checkers home (none off) against <= N checkers
 
-def mars_points(rules):
+def mars_points(rules: Rules | str | dict[str, Any] | None) -> tuple[float, float, float]:
     """``(oin points, mars points, lam)`` of ``rules`` for a mars table: every mars of a
     race is a home mars; ``lam = (mars - oin) / (2 oin)`` weighs P(mars) in the play."""
     from nardy_fast.core.rules import as_rules

@@ -61,12 +61,12 @@ _FILE_PER_BOARD = 8 + 18
 _ENTRIES_PER_BOARD = 24          # pmf entries per board, all three distributions (measured)
 
 
-def n_race_boards(points=12, max_checkers=15):
+def n_race_boards(points: int = 12, max_checkers: int = 15) -> int:
     """Boards of at most ``max_checkers`` checkers on ``points`` points: C(N + P, P)."""
     return math.comb(int(max_checkers) + int(points), int(points))
 
 
-def build_needs(points=12, max_checkers=15):
+def build_needs(points: int = 12, max_checkers: int = 15) -> tuple[int, int]:
     """(memory, file) bytes a build of these sizes needs, estimated up front."""
     m = n_race_boards(points, max_checkers)
     pools = m * _ENTRIES_PER_BOARD * 4
