@@ -16,16 +16,16 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cube import cube_decision
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    import numpy as np
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
     import pandas as pd
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.record import GameRecord
     from nardy_fast.core.result import Outcome
-    from nardy_fast.core.rules import Rules
     from nardy_fast.tables.cuberace import CubefulRace
 
 __all__ = ["cube_report", "cube_analysis", "cube_error_rates"]
@@ -37,10 +37,10 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
 
 
 def cube_report(positions: Position | str | Iterable[Position | str],
-                rules: Rules | str | dict[str, Any] | None = None,
+                rules: RulesLike = None,
                 probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                 tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
-                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
+                seed: SeedLike = None, method: str = "auto",
                 workers: int | None = None, match: MatchState | None = None) -> pd.DataFrame:
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
@@ -102,7 +102,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
 
 def cube_analysis(record: GameRecord | str, probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
-                  seed: int | np.random.SeedSequence | None = None) -> pd.DataFrame:
+                  seed: SeedLike = None) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision``.
 

@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import math
 import os
-import warnings
 
 import numpy as np
 
@@ -72,17 +71,18 @@ from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
+    from nardy_fast.engine.policy import PolicyLike
     import pandas as pd
     from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.record import GameRecord
     from nardy_fast.core.result import Outcome
-    from nardy_fast.core.rules import Rules
-    from nardy_fast.engine.evaluator import Evaluator
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
@@ -241,8 +241,8 @@ def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progres
 
 
 def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFAULT_GAMES,
-             seed: int | np.random.SeedSequence | None = None,
-             rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+             seed: SeedLike = None,
+             rules: RulesLike = None, policy: PolicyLike = "net",
              truncate: str | None = "bearoff", workers: int | None = None,
              client: Client | None = None,
              progress: bool = False, plies: int = 0) -> Outcome:
@@ -274,8 +274,8 @@ def _warn_unused(method, defaults=None, **given):
 
 def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
                   n_games: int = DEFAULT_GAMES,
-                  seed: int | np.random.SeedSequence | None = None,
-                  rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                  seed: SeedLike = None,
+                  rules: RulesLike = None, policy: PolicyLike = "net",
                   truncate: str | None = "bearoff", workers: int | None = None,
                   client: Client | None = None,
                   progress: bool = False, plies: int = 0) -> list[Outcome]:
@@ -351,8 +351,8 @@ def _outcome_row(o, rules):
 
 def win_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
                n_games: int = DEFAULT_GAMES,
-               seed: int | np.random.SeedSequence | None = None,
-               rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+               seed: SeedLike = None,
+               rules: RulesLike = None, policy: PolicyLike = "net",
                truncate: str | None = "bearoff", workers: int | None = None,
                client: Client | None = None,
                progress: bool = False, plies: int = 0,
@@ -405,9 +405,9 @@ def _match_row(o, side, match):
 
 # -- move report -------------------------------------------------------------------------
 def move_report(position: Position | str, dice: tuple[int, int], n_games: int = DEFAULT_GAMES,
-                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
-                rules: Rules | str | dict[str, Any] | None = None,
-                policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                seed: SeedLike = None, method: str = "auto",
+                rules: RulesLike = None,
+                policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None, progress: bool = False, plies: int = 0,
                 match: MatchState | None = None) -> pd.DataFrame:
@@ -467,8 +467,8 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
 # -- game report -------------------------------------------------------------------------
 def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = True,
                 analyse: bool = False, n_games: int = 200,
-                seed: int | np.random.SeedSequence | None = None, method: str = "auto",
-                policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                seed: SeedLike = None, method: str = "auto",
+                policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None, progress: bool = False, plies: int = 0,
                 cube: bool = False,
@@ -709,8 +709,8 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
 # -- convergence and race ----------------------------------------------------------------
 def convergence_report(position: Position | str,
                        n_games: Sequence[int] = (100, 200, 400, 800, 1600),
-                       seed: int | np.random.SeedSequence | None = None,
-                       rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                       seed: SeedLike = None,
+                       rules: RulesLike = None, policy: PolicyLike = "net",
                        truncate: str | None = "bearoff", workers: int | None = None,
                        client: Client | None = None) -> pd.DataFrame:
     """Rollouts of increasing size with one seed: the estimate against games played.
@@ -740,7 +740,7 @@ def convergence_report(position: Position | str,
     return _seeded(_frame(rows), seed)
 
 
-def race_sample(n: int = 200, seed: int | np.random.SeedSequence | None = None,
+def race_sample(n: int = 200, seed: SeedLike = None,
                 kind: str = "bearoff") -> list[Position]:
     """Random race positions (no contact), White on roll, as a list of Positions.
 
@@ -768,8 +768,8 @@ def race_sample(n: int = 200, seed: int | np.random.SeedSequence | None = None,
 
 def race_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
                 n_games: int = DEFAULT_GAMES,
-                seed: int | np.random.SeedSequence | None = None,
-                rules: Rules | str | dict[str, Any] | None = None, policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
+                seed: SeedLike = None,
+                rules: RulesLike = None, policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None,
                 epc: bool = True) -> pd.DataFrame:

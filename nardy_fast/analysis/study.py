@@ -78,16 +78,16 @@ from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
+    from nardy_fast.engine.policy import PolicyLike
     import pandas as pd
     from dask.distributed import Client
 
-    from nardy_fast.core.rules import Rules
-    from nardy_fast.engine.evaluator import Evaluator
 
 __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
            "COLUMNS", "METHODS", "RENAMED", "COMPACT_EVERY", "MANIFEST"]
@@ -114,7 +114,7 @@ _PROBE_GAMES = 36
 # ----------------------------------------------------------------------------------------
 # seeds and input
 
-def position_seed(seed: int | np.random.SeedSequence | None, position: Position | str) -> int:
+def position_seed(seed: SeedLike, position: Position | str) -> int:
     """The ``rollout`` seed of ``position`` (a Position or ID) in a study of ``seed``
     (an int or SeedSequence): an int from SHA-256 of the study's entropy and the ID."""
     entropy = _rng.root_entropy(seed)
@@ -560,10 +560,10 @@ _ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
 
 
 def study(positions: Iterable[Position | str], n_games: int | None,
-          store: str | os.PathLike[str], seed: int | np.random.SeedSequence | None = None, *,
+          store: str | os.PathLike[str], seed: SeedLike = None, *,
           method: str = "rollout", plies: int = 0,
-          policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
-          rules: Rules | str | dict[str, Any] | None = None, truncate: str | None = "bearoff",
+          policy: PolicyLike = "net",
+          rules: RulesLike = None, truncate: str | None = "bearoff",
           variance_reduction: bool | str | None = None, workers: int | None = None,
           client: Client | None = None, batch_size: int | None = None,
           progress: bool = True) -> pd.DataFrame:

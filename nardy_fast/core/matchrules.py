@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
-from nardy_fast.core.rules import CLASSIC, Rules, as_rules
+from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules
 
 from collections.abc import Mapping
 from typing import Any
@@ -169,7 +169,7 @@ class MatchRules:
         return cls(**dict(d))
 
 
-def as_match_rules(rules: MatchRules | Rules | str | dict[str, Any] | None,
+def as_match_rules(rules: MatchRules | RulesLike,
                    length: int | None = None) -> MatchRules:
     """``MatchRules`` from a MatchRules (``length`` replaces its length), a ``Rules``,
     a dict of ``Rules`` fields or None (defaults, with ``length``)."""

@@ -70,6 +70,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.position import Move
 
@@ -601,7 +602,7 @@ def _legal_board(pos, turn, rules, label):
 
 
 # -- random games ------------------------------------------------------------------------
-def random_game(seed: int | None = None, rules: Rules | str | dict[str, Any] | None = None,
+def random_game(seed: int | None = None, rules: RulesLike = None,
                 start: Position | str | None = None, max_turns: int = 2000,
                 policy: str | Callable[[Position, list[Move], np.random.Generator], Move]
                 = "random",

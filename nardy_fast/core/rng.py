@@ -10,6 +10,7 @@ whether a Dask cluster ran it.
 from __future__ import annotations
 
 import numbers
+from typing import TypeAlias
 
 import numpy as np
 
@@ -17,6 +18,9 @@ __all__ = ["BLOCK_GAMES", "root_entropy", "block_seed", "block_bit_generator"]
 
 # Games per random stream.  1296 = 36 * 36: a block holds every pair of stratified rolls.
 BLOCK_GAMES = 1296
+
+# What the API accepts as a seed (``root_entropy`` reads each form): for annotations.
+SeedLike: TypeAlias = "int | np.random.SeedSequence | None"
 
 
 def root_entropy(seed):

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, fields
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules"]
 
@@ -193,8 +193,11 @@ class Rules:
 
 CLASSIC = Rules()
 
+# What the API accepts as rules (``as_rules`` reads each form): for annotations.
+RulesLike: TypeAlias = "Rules | str | dict[str, Any] | None"
 
-def as_rules(rules: Rules | str | dict[str, Any] | None) -> Rules:
+
+def as_rules(rules: RulesLike) -> Rules:
     """``None`` -> ``CLASSIC``; a ``Rules`` as is; a mapping via ``Rules.from_dict``; text
     (``"classic"``, ``"draw_rule=true scoring=extended"``) via ``Rules.from_text``."""
     if rules is None:

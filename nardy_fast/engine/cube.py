@@ -28,7 +28,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    import numpy as np
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.position import Position
@@ -45,7 +46,7 @@ _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": 2000,
              "seed": None, "workers": None, "progress": False}
 
 
-def default_probabilities(rules: Rules | str | dict[str, Any] | None
+def default_probabilities(rules: RulesLike
                           ) -> Callable[[Position], Outcome]:
     """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
     ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
@@ -63,11 +64,11 @@ def _source(probabilities, rules):
     return probabilities or default_probabilities(rules)
 
 
-def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Rules | str | dict[str, Any] | None = None,
+def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: RulesLike = None,
                   probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
                   | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
-                  n_games: int = 2000, seed: int | np.random.SeedSequence | None = None,
+                  n_games: int = 2000, seed: SeedLike = None,
                   method: str = "auto", workers: int | None = None,
                   match: MatchState | None = None, progress: bool = False) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
@@ -212,7 +213,7 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
     return out
 
 
-def cube_rules(rules: Rules | str | dict[str, Any] | None) -> Rules:
+def cube_rules(rules: RulesLike) -> Rules:
     """The rules of a cube decision: ``rules`` (None: classic, as everywhere) with their
     cube, the geometric cube when they name none (``cube=None`` is money play without a
     cube, where there is nothing to decide)."""

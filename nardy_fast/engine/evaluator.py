@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     import numpy.typing as npt
     import pandas as pd
 
@@ -98,7 +99,7 @@ class Evaluator:
         Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
     """
 
-    def __init__(self, net: Net, rules: Rules | str | dict[str, Any] | None = None,
+    def __init__(self, net: Net, rules: RulesLike = None,
                  meta: Mapping[str, Any] | None = None, exact: bool = True,
                  keep: int = 4) -> None:
         if not isinstance(net, Net):
@@ -141,7 +142,7 @@ class Evaluator:
         return cls(net, rules=rules, meta=meta)
 
     @classmethod
-    def default(cls, rules: Rules | str | dict[str, Any] | None = None) -> Evaluator:
+    def default(cls, rules: RulesLike = None) -> Evaluator:
         """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
         per process.
 
@@ -177,7 +178,7 @@ class Evaluator:
             _CACHE[key] = cls.load(os.path.join(DATA, name))
         return _CACHE[key]
 
-    def with_rules(self, rules: Rules | str | dict[str, Any] | None) -> Evaluator:
+    def with_rules(self, rules: RulesLike) -> Evaluator:
         """The same net judging moves and equities under other ``rules``."""
         return Evaluator(self.net, rules=rules, meta=self.meta, exact=self.exact,
                          keep=self.keep)

@@ -41,8 +41,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
     from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.core.rules import Rules
 
 __all__ = ["simulate_matches", "play_one_match"]
 
@@ -185,8 +186,8 @@ def _play_game(game, evs, aware, rng):
     return game.rec.result()
 
 
-def play_one_match(a: Any, b: Any, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
-                   seed: int | np.random.SeedSequence | None = None,
+def play_one_match(a: Any, b: Any, rules: MatchRules | RulesLike = None,
+                   seed: SeedLike = None,
                    aware: bool | tuple[bool, bool] = True, names: tuple[str, str] = ("A", "B"),
                    on_game: Callable[[GameRecord], object] | None = None,
                    score: tuple[float, float] = (0, 0)) -> MatchRecord:
@@ -239,9 +240,9 @@ def play_one_match(a: Any, b: Any, rules: MatchRules | Rules | str | dict[str, A
     return rec
 
 
-def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLike = None,
                      length: int | None = None,
-                     seed: int | np.random.SeedSequence | None = None,
+                     seed: SeedLike = None,
                      aware: bool | tuple[bool, bool] = True, transcripts: bool = False,
                      progress: bool = True) -> dict[str, Any]:
     """Play ``n_matches`` matches of ``a`` against ``b``.

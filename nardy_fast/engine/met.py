@@ -49,12 +49,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     import numpy.typing as npt
     import pandas as pd
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.result import Outcome
-    from nardy_fast.core.rules import Rules
 
 __all__ = ["match_equity_table", "post_crawford_table", "start_distribution",
            "MetSolver", "KINDS", "DATA_FILE", "GRID"]
@@ -69,7 +69,7 @@ def _variant_key(rules):
     return f"draw_rule={str(rules.draw_rule).lower()} opening_roll={rules.opening_roll}"
 
 
-def start_distribution(rules: MatchRules | Rules | str | dict[str, Any] | None = None) -> dict[str, Any]:
+def start_distribution(rules: MatchRules | RulesLike = None) -> dict[str, Any]:
     """Exclusive outcome probabilities of a game from the start for the first mover.
 
     Returns a dict: ``win_<kind>``, ``loss_<kind>`` for each of ``KINDS`` and ``draw``
@@ -120,7 +120,7 @@ class MetSolver:
     not yet thrown for (``s = 2``).  Units are ``MatchRules.unit`` points.
     """
 
-    def __init__(self, match_rules: MatchRules | Rules | str | dict[str, Any] | None, dist: Mapping[str, float] | None = None,
+    def __init__(self, match_rules: MatchRules | RulesLike, dist: Mapping[str, float] | None = None,
                  cube: bool = False, x: float | None = None) -> None:
         self.mr = as_match_rules(match_rules)
         self.x = CONTACT_EFFICIENCY if x is None else float(x)
@@ -334,7 +334,7 @@ def _frame(values):
     return pd.DataFrame(values, index=idx, columns=pd.Index(range(1, n + 1), name="vs"))
 
 
-def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+def match_equity_table(length: int, cube: bool = False, rules: MatchRules | RulesLike = None,
                        dist: Mapping[str, float] | None = None, stored: bool = True,
                        x: float | None = None) -> pd.DataFrame:
     """The match equity table to ``length`` points (module docstring).
@@ -380,7 +380,7 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
     return _frame(vals)
 
 
-def post_crawford_table(length: int, rules: MatchRules | Rules | str | dict[str, Any] | None = None,
+def post_crawford_table(length: int, rules: MatchRules | RulesLike = None,
                         dist: Mapping[str, float] | None = None,
                         x: float | None = None) -> pd.Series:
     """Chances of the side 1 point away against one ``b`` away (index ``b``) in the

@@ -18,12 +18,18 @@ is what the C loops take (a ``LoopPolicy``, the twin of ``_turn.player_t``);
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, TypeAlias
+
+if TYPE_CHECKING:
+    from nardy_fast.engine.evaluator import Evaluator
 
 __all__ = ["NAMES", "Policy", "LoopPolicy", "policy_pair"]
 
 NAMES = ("net", "greedy", "random", "net:1", "net:2")      # "net" = "net:0"
 KINDS = ("net", "greedy", "random", "python")
+
+# What the API accepts as a policy (``Policy.of`` reads each form): for annotations.
+PolicyLike: TypeAlias = "str | Evaluator | Callable[..., Any] | tuple[Any, Any]"
 
 
 @dataclass(frozen=True)

@@ -52,14 +52,15 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
+    from nardy_fast.engine.policy import PolicyLike
     import numpy.typing as npt
     import pandas as pd
     from dask.distributed import Client
 
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.matchrules import MatchState
-    from nardy_fast.core.rules import Rules
-    from nardy_fast.engine.evaluator import Evaluator
 
 __all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
@@ -450,8 +451,8 @@ def _check_workers(workers, client, policies):
 # public API
 
 def rollout(position: Position | str | npt.ArrayLike, n_games: int,
-            policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
-            seed: int | np.random.SeedSequence | None = None, rules: Rules | str | dict[str, Any] | None = None,
+            policy: PolicyLike = "net",
+            seed: SeedLike = None, rules: RulesLike = None,
             dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
             workers: int | None = None, client: Client | None = None, progress: bool = True,
             chunk_size: int | None = None, cube: CubeState | None = None,
@@ -620,8 +621,8 @@ def _check_match(match, plan, cube):
 
 
 def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
-                 policy: str | Evaluator | Callable[..., Any] | tuple[Any, Any] = "net",
-                 seed: int | np.random.SeedSequence | None = None, rules: Rules | str | dict[str, Any] | None = None,
+                 policy: PolicyLike = "net",
+                 seed: SeedLike = None, rules: RulesLike = None,
                  dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
                  workers: int | None = None, client: Client | None = None,
                  progress: bool = True, chunk_size: int | None = None,

@@ -53,12 +53,12 @@ from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.core.position import PIPS_PER_ROLL
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     import numpy.typing as npt
 
-    from nardy_fast.core.rules import Rules
 
 __all__ = ["OneSided", "TwoSided", "MarsTable", "DatabaseError", "one_sided", "two_sided",
            "mars_table", "mars_points", "index_of", "board_of", "to_board6", "epc", "data_dir", "DATA_ENV", "N_BOARDS",
@@ -162,7 +162,7 @@ class TwoSided:
             self._mars = mars_table(min(self.max_checkers, DEFAULT_MARS), build=False)
         return self._mars
 
-    def mars_for(self, rules: Rules | str | dict[str, Any] | None = None, fewest: int = 0) -> MarsTable | None:
+    def mars_for(self, rules: RulesLike = None, fewest: int = 0) -> MarsTable | None:
         """The attached ``MarsTable`` if it serves races of 15 checkers against ``fewest``
         under ``rules`` (same ratio of mars to oin points), else None.  For the cached
         default (``two_sided()``) that is the classic ``mars_table()`` when it has been
@@ -207,7 +207,7 @@ class TwoSided:
     @classmethod
     def build(cls, max_checkers: int = DEFAULT_TWO_SIDED, progress: bool = True,
               threads: int | None = None, mars: bool = False,
-              rules: Rules | str | dict[str, Any] | None = None) -> TwoSided:
+              rules: RulesLike = None) -> TwoSided:
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers exactly.
 
         ``mars=True`` also builds the ``MarsTable`` of 15 checkers against at most
@@ -315,7 +315,7 @@ class TwoSided:
 # ----------------------------------------------------------------------------------------
 # mars extension: a side with all its checkers home (none off) against <= N checkers
 
-def mars_points(rules: Rules | str | dict[str, Any] | None) -> tuple[float, float, float]:
+def mars_points(rules: RulesLike) -> tuple[float, float, float]:
     """``(oin points, mars points, lam)`` of ``rules`` for a mars table: every mars of a
     race is a home mars; ``lam = (mars - oin) / (2 oin)`` weighs P(mars) in the play."""
     from nardy_fast.core.rules import as_rules
@@ -394,14 +394,14 @@ class MarsTable:
         return (type(self), (np.asarray(self.x_on_roll), np.asarray(self.y_on_roll),
                              self.max_checkers, self.all_checkers, self.points))
 
-    def matches(self, rules: Rules | str | dict[str, Any] | None) -> bool:
+    def matches(self, rules: RulesLike) -> bool:
         """True when ``rules`` score oin and (home) mars in the ratio this table used (the
         optimal play, hence every stored probability, depends only on that ratio)."""
         return math.isclose(mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, max_checkers: int = DEFAULT_MARS, rules: Rules | str | dict[str, Any] | None = None,
+    def build(cls, max_checkers: int = DEFAULT_MARS, rules: RulesLike = None,
               all_checkers: int = 15, path: str | os.PathLike[str] | None = None,
               progress: bool = True, threads: int | None = None) -> MarsTable:
         """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
@@ -632,7 +632,7 @@ def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = Non
     return ts.use_default_mars()
 
 
-def mars_table(max_checkers: int = DEFAULT_MARS, rules: Rules | str | dict[str, Any] | None = None,
+def mars_table(max_checkers: int = DEFAULT_MARS, rules: RulesLike = None,
                build: bool = True, threads: int | None = None,
                progress: bool | None = None) -> MarsTable | None:
     """The ``MarsTable`` of 15 checkers against at most ``max_checkers`` (default 8) for

@@ -50,9 +50,10 @@ from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rules import Rules
     from nardy_fast.tables.bearoff import MarsTable, TwoSided
     from nardy_fast.tables.onesided import OneSided
@@ -78,7 +79,7 @@ def race_tables(one: OneSided | None = None, two: TwoSided | None = None,
     return tables
 
 
-def default_race_tables(rules: Rules | str | dict[str, Any] | None = None, mars: bool = True) -> RaceTables:
+def default_race_tables(rules: RulesLike = None, mars: bool = True) -> RaceTables:
     """The race tables of the default databases: the one- and two-sided ones (built on
     first use, cached on disk) and, with ``mars``, the cached mars table that
     ``race_probabilities`` uses under ``rules`` (never built here).  ``mars=False``: none,
@@ -136,7 +137,7 @@ def mars_table_for(rules: Rules, fewest: int, two: TwoSided | None = None,
     return None
 
 
-def race_probabilities(position: Position, rules: Rules | str | dict[str, Any] | None = None,
+def race_probabilities(position: Position, rules: RulesLike = None,
                        databases: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,
                        method: str = "auto") -> Outcome:

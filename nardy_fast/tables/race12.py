@@ -41,12 +41,12 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
     import numpy.typing as npt
 
-    from nardy_fast.core.rules import Rules
 
 __all__ = ["Race12", "race12", "cached_race12", "race12_probabilities", "supports", "n_race_boards",
            "METHOD", "DEFAULT_NAME", "build_needs"]
@@ -74,7 +74,7 @@ def build_needs(points: int = 12, max_checkers: int = 15) -> tuple[int, int]:
             m * _FILE_PER_BOARD + pools // 2)
 
 
-def supports(rules: Rules | str | dict[str, Any] | None) -> bool:
+def supports(rules: RulesLike) -> bool:
     """True when the database values races under ``rules`` (not ``block_rule="home"``)."""
     return as_rules(rules).block_rule != "home"
 
@@ -274,7 +274,7 @@ def cached_race12(build: bool = False, progress: bool = True) -> Race12 | None:
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
-def race12_probabilities(position: Position, rules: Rules | str | dict[str, Any] | None = None,
+def race12_probabilities(position: Position, rules: RulesLike = None,
                          db: Race12 | None = None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
