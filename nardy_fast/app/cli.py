@@ -687,5 +687,18 @@ def _run(args):
     return 0
 
 
+def console_main(argv=None):
+    """The ``nardy-fast`` program: ``main``, then exit with its status.  An interrupted
+    command (status 130) has saved and reported its work by then; it leaves at once,
+    output flushed, rather than wait in the interpreter's shutdown on a worker pool torn
+    down mid-task (the workers end by themselves when their parent is gone)."""
+    status = main(argv)
+    if status == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()
