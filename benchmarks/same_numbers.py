@@ -1,6 +1,7 @@
 """Same seeds, same numbers: fingerprint a commit's results through the public API.
 
-Runs the demo and a set of seeded rollouts, reports and evaluations, and writes every
+Runs the demo and a set of seeded rollouts, reports, evaluations, cube decisions, match
+tables, whole matches, studies and the luck of a game, and writes every
 number (and a hash of every CSV the demo writes) to a JSON file.  Run it on two commits
 and compare; a refactoring that changes no behaviour must give identical files:
 
@@ -71,6 +72,30 @@ def fingerprint():
     out["move_report"] = _floats(nf.move_report(middle, (5, 2)))
     out["race"] = _outcome(nf.race_probabilities(nf.Position.from_id(RACE)))
     out["cube_report"] = _floats(nf.cube_report([MIDDLE], rules=nf.Rules(cube="geometric")))
+    out["cube_decision janowski"] = _floats(nf.cube_decision(MIDDLE, method="janowski"))
+    out["cube_decision rollout"] = _floats(nf.cube_decision(MIDDLE, method="rollout",
+                                                            n_games=300, seed=8, workers=1))
+    out["evaluate_many 1-ply"] = _floats(ev.evaluate_many([MIDDLE, start.id], plies=1))
+    # match play: the stored and computed tables, cubeful, and whole matches
+    out["met 5 stored"] = _floats(nf.match_equity_table(5))
+    out["met 3 cube computed"] = _floats(nf.match_equity_table(3, cube=True, stored=False))
+    out["met 3 computed"] = _floats(nf.match_equity_table(3, stored=False))
+    m = nf.simulate_matches("net", "greedy", 12, length=3, seed=1, progress=False)
+    out["simulate_matches"] = _floats({k: m[k] for k in sorted(m) if k != "games"})
+    st = nf.MatchState(length=5, score=(2, 3))
+    out["rollout at 2-3 of 5"] = _outcome(nf.rollout(middle, 648, seed=13, workers=1,
+                                                     match=st, progress=False))
+    # luck and analysis of a whole game (the luck columns are the luck estimator's)
+    rec = nf.random_game(seed=4)
+    out["game_report analyse"] = _floats(nf.game_report(rec, analyse=True, n_games=50,
+                                                         seed=2, workers=1))
+    with tempfile.TemporaryDirectory() as d:
+        frame = nf.study([MIDDLE, start.id, RACE], 300, os.path.join(d, "s.parquet"),
+                         seed=7, workers=1, progress=False)
+        out["study"] = _floats(frame)
+        frame = nf.study([MIDDLE, start.id], 0, os.path.join(d, "e.parquet"), seed=7,
+                         method="evaluate", plies=1, progress=False)
+        out["study evaluate 1-ply"] = _floats(frame)
     with tempfile.TemporaryDirectory() as d:
         from nardy_fast import demo   # old layout: the module; new layout: an alias
         demo.run(out=d, n_games=300, seed=5, workers=1, quiet=True)
