@@ -96,12 +96,12 @@ def cmd_met(args):
     start it rests on, --write the shipped tables (package data)."""
     from nardy_fast.core.matchrules import MatchRules
     from nardy_fast.core.rules import as_rules
-    from nardy_fast.engine import met
+    from nardy_fast.engine import met, metbuild
     if args.rollout:
-        met.write_start_data(workers=args.workers)
+        metbuild.write_start_data(workers=args.workers)
         print(f"wrote {met.DATA_FILE}")
     if args.write:
-        met.write_tables()
+        metbuild.write_tables()
         print(f"wrote {met.TABLE_FILE}")
     rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)

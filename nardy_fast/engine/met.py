@@ -43,7 +43,7 @@ import numpy as np
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions
 from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, as_match_rules
-from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES
+from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES, Rules
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -565,68 +565,18 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     return e
 
 
-# -- package data: the start's rollouts and the shipped tables ---------------------------
+# -- the shipped tables (written by ``metbuild``) ----------------------------------------
 
-VARIANTS = tuple((d, o) for d in (False, True) for o in ("rethrow", "opening_dice"))
 TABLE_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "met.json")
 TABLE_LENGTH = 15
-START_GAMES = 46_656             # 36 blocks of 1,296 stratified games
-START_SEED = 16
-
-
-def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
-                  progress=True):
-    """The first mover's outcome distribution from a rollout of the start with the
-    shipped net (0-ply, truncated at the bear-off): ``start_distribution``'s keys plus
-    ``games``, ``seed``, ``se_p_win``."""
-    from nardy_fast.core.position import Position
-    from nardy_fast.engine.rollout import rollout
-    o = rollout(Position.initial(), n_games, seed=seed, rules=rules, workers=workers,
-                progress=progress)
-    d = distribution_of(o)
-    d.update(games=int(o.games), seed=int(seed), se_p_win=float(o.se_p_win),
-             policy="net", truncate="bearoff")
-    return d
-
-
-def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progress=True,
-                     path=None):
-    """Roll out the start under every ``VARIANTS`` (draw rule, opening roll) and write
-    ``DATA_FILE`` (JSON, atomically).  Returns the data."""
-    from nardy_fast.core._io import atomic_write_text
-    from nardy_fast.core.rules import Rules
-    data = {}
-    for draw_rule, opening in VARIANTS:
-        rules = Rules(draw_rule=draw_rule, opening_roll=opening)
-        data[_variant_key(rules)] = rollout_start(rules, n_games, seed, workers, progress)
-    atomic_write_text(path or DATA_FILE, json.dumps(data, indent=1, sort_keys=True) + "\n")
-    _load_data_cached.cache_clear()
-    return data
 
 
 def _table_specs():
     """(name, cube, MatchRules) of the shipped tables."""
-    from nardy_fast.core.rules import Rules
     cube = Rules(cube="geometric")
     return (("cubeless", False, MatchRules()),
             ("cubeful", True, MatchRules(rules=cube)),
             ("cubeful_crawford", True, MatchRules(crawford=True, rules=cube)))
-
-
-def write_tables(length=TABLE_LENGTH, path=None, progress=True):
-    """Compute the shipped tables (``_table_specs``, to ``length``, from the stored
-    start distribution) and write ``TABLE_FILE`` (JSON, atomically)."""
-    from tqdm.auto import tqdm
-    from nardy_fast.core._io import atomic_write_text
-    out = {"length": length, "grid": GRID, "start": start_distribution(), "tables": {}}
-    for name, cube, mr in tqdm(_table_specs(), desc="met", disable=not progress):
-        m = match_equity_table(length, cube=cube, rules=mr, stored=False)
-        out["tables"][name] = {"rules": mr.to_text(), "values": m.to_numpy().tolist()}
-        if mr.crawford:
-            out["tables"][name]["post_crawford"] = post_crawford_table(
-                length, rules=mr).tolist()
-    atomic_write_text(path or TABLE_FILE, json.dumps(out, indent=1) + "\n")
-    return out
 
 
 def _stored(length, cube, mr):

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from nardy_fast.engine import met
+from nardy_fast.engine import met, metbuild
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
@@ -163,7 +163,7 @@ def test_start_distribution_is_a_distribution():
     d = met.start_distribution()
     p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
     assert min(p) >= 0 and sum(p) == pytest.approx(1.0, abs=1e-9)
-    assert d["games"] == met.START_GAMES and d["seed"] == met.START_SEED
+    assert d["games"] == metbuild.START_GAMES and d["seed"] == metbuild.START_SEED
 
 
 def test_coefficients_are_the_outcome_values():
@@ -203,9 +203,9 @@ def test_a_cube_state_without_a_cube_is_the_centred_cube():
 
 def test_write_start_data_writes_every_variant(tmp_path):
     path = tmp_path / "start.json"
-    data = met.write_start_data(n_games=36, workers=1, progress=False, path=str(path))
+    data = metbuild.write_start_data(n_games=36, workers=1, progress=False, path=str(path))
     back = json.loads(path.read_text(encoding="utf-8"))
-    assert back == json.loads(json.dumps(data)) and len(back) == len(met.VARIANTS)
+    assert back == json.loads(json.dumps(data)) and len(back) == len(metbuild.VARIANTS)
     for d in back.values():
         p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
         assert d["games"] == 36 and sum(p) == pytest.approx(1.0, abs=1e-9)
