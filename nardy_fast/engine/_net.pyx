@@ -30,6 +30,8 @@ from libc.math cimport expf
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy, memset
 
+import hashlib
+
 import numpy as np
 
 from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
@@ -291,6 +293,15 @@ cdef class Net:
 
     def copy(self):
         return Net(self.w1, self.b1, self.w2, self.b2)
+
+    def digest(self):
+        """The net's identity: the SHA-256 (hex) of its float32 weights, in the order
+        w1, b1, w2, b2 (recorded by training runs started from it and by luck nets
+        trained on it)."""
+        h = hashlib.sha256()
+        for a in (self.w1, self.b1, self.w2, self.b2):
+            h.update(np.ascontiguousarray(a, dtype=np.float32).tobytes())
+        return h.hexdigest()
 
     def __reduce__(self):
         return (Net, (self.w1, self.b1, self.w2, self.b2))

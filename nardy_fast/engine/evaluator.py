@@ -13,10 +13,13 @@ import warnings
 import numpy as np
 
 from nardy_fast.core import _dbfile
-from nardy_fast.engine import _search, met
+from nardy_fast.engine import _search, met, nets
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
+# the registry of the shipped nets, importable from here as before
+from nardy_fast.engine.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
+                                    shipped_net_for, shipped_nets)
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position
@@ -39,46 +42,12 @@ if TYPE_CHECKING:
 __all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
            "play_rules", "shipped_nets", "shipped_net_for"]
 
-KIND = "evaluation_net"
 ENCODING = 1              # version of the input encoding (_net.pyx)
-DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
-DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
-# The rule fields that change which moves are legal, so a net trained under one setting
-# of them plays positions the other settings never reach or forbid.  The scoring, the
-# draw rule and the opening roll change what a move is worth, not the game the net
-# learnt: its seven outputs serve them all.
-PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
-
-
-def play_rules(rules: Rules) -> dict[str, Any]:
-    """``{field: value}`` of ``rules``' move rules (``PLAY_FIELDS``)."""
-    return {f: getattr(rules, f) for f in PLAY_FIELDS}
 
 
 class RulesFallbackWarning(UserWarning):
     """``Evaluator.default(rules)``: no shipped net was trained under these move rules; a
     net trained under other ones serves them."""
-
-
-def shipped_net_for(rules: Rules) -> str | None:
-    """The file name (in ``DATA``) of the shipped net trained under ``rules``' move rules
-    (``PLAY_FIELDS``), or None (``Evaluator.default(rules)`` then falls back to the
-    classic net)."""
-    key = play_rules(rules)
-    return next((f for f, r in shipped_nets().items() if play_rules(r) == key), None)
-
-
-def shipped_nets() -> dict[str, Rules]:
-    """``{file name: the Rules it was trained under}`` of the nets in the package data
-    (``net_*.nfdb``), the classic one first."""
-    if "shipped" not in _CACHE:
-        names = sorted(f for f in os.listdir(DATA) if f.startswith("net_")
-                       and f.endswith(".nfdb"))
-        names.sort(key=lambda f: f != os.path.basename(DEFAULT_NET))
-        _CACHE["shipped"] = {f: as_rules(_dbfile.read_db(os.path.join(DATA, f), KIND)[0]
-                                         .get("training", {}).get("rules"))
-                             for f in names}
-    return _CACHE["shipped"]
 
 
 class Evaluator:
@@ -152,10 +121,10 @@ class Evaluator:
         ``meta["fallback"]`` naming the rules it was trained under.
         """
         if rules is None:
-            return cls._shipped(os.path.basename(DEFAULT_NET))
+            return cls._shipped(os.path.basename(nets.DEFAULT_NET))
         rules = as_rules(rules)
         if rules not in _CACHE:
-            name = shipped_net_for(rules)
+            name = nets.shipped_net_for(rules)
             if name is None:
                 base = cls.default()
                 trained = play_rules(base.rules)
@@ -172,10 +141,10 @@ class Evaluator:
 
     @classmethod
     def _shipped(cls, name):
-        """The shipped net file ``name`` (in ``DATA``), loaded once per process."""
+        """The shipped net file ``name`` (in ``nets.DATA``), loaded once per process."""
         key = ("file", name)
         if key not in _CACHE:
-            _CACHE[key] = cls.load(os.path.join(DATA, name))
+            _CACHE[key] = cls.load(os.path.join(nets.DATA, name))
         return _CACHE[key]
 
     def with_rules(self, rules: RulesLike) -> Evaluator:

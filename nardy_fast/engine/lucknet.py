@@ -33,9 +33,9 @@ from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import Position
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
-from nardy_fast.engine.evaluator import DATA, Evaluator
+from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
-from nardy_fast.engine.train import _weights_digest
+from nardy_fast.engine.nets import DATA
 
 __all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "luck_data", "train_luck_net",
            "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
@@ -136,7 +136,7 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
     net = LuckNet(w1, b1, w2.T, b2)
     meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
             "hidden": hidden, "epochs": epochs, "lr": float(lr), "positions": len(x),
-            "evaluator": _weights_digest(ev.net), "rules": ev.rules.to_dict(),
+            "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
     return net, meta
 

@@ -34,7 +34,6 @@ from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_positions
-from nardy_fast.engine.train import _weights_digest
 
 __all__ = ["train_supervised", "SUPERVISED_DEFAULTS"]
 
@@ -100,7 +99,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     if hidden is not None:
         start = _widen(start, int(hidden), seed)
     excluded = set(board_keys(exclude)) if exclude is not None else set()
-    cfg.update(method="lookahead", seed=int(seed), init=_weights_digest(start),
+    cfg.update(method="lookahead", seed=int(seed), init=start.digest(),
                hidden=start.n_hidden, excluded=len(excluded))
     net, done = _resume(path, cfg, start)
     stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])

@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import evaluator as evmod
+from nardy_fast.engine import evaluator as evmod, nets
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator, RulesFallbackWarning
 
@@ -14,6 +14,7 @@ from nardy_fast.engine.evaluator import Evaluator, RulesFallbackWarning
 @pytest.fixture
 def fresh_cache(monkeypatch):
     monkeypatch.setattr(evmod, "_CACHE", {})
+    monkeypatch.setattr(nets, "_CACHE", {})
 
 
 def test_no_rules_is_the_classic_net_and_scoring_variants_share_it(fresh_cache):
@@ -29,7 +30,7 @@ def test_no_rules_is_the_classic_net_and_scoring_variants_share_it(fresh_cache):
 
 
 def test_other_move_rules_fall_back_with_a_warning(fresh_cache, monkeypatch):
-    monkeypatch.setattr(evmod, "shipped_nets", lambda: {"net_classic.nfdb": nf.Rules()})
+    monkeypatch.setattr(nets, "shipped_nets", lambda: {"net_classic.nfdb": nf.Rules()})
     rules = nf.Rules(block_rule="none")
     with pytest.warns(RulesFallbackWarning, match="block_rule"):
         ev = Evaluator.default(rules)
@@ -45,9 +46,9 @@ def test_a_net_shipped_for_the_move_rules_is_picked(fresh_cache, monkeypatch, tm
     variant = nf.Rules(block_rule="home")
     Evaluator(Net.random(16, 5), rules=variant,
               meta={"training": {"rules": variant.to_dict()}}).save(tmp_path / "net_home.nfdb")
-    monkeypatch.setattr(evmod, "DATA", str(tmp_path))
-    monkeypatch.setattr(evmod, "DEFAULT_NET", str(tmp_path / "net_classic.nfdb"))
-    assert list(evmod.shipped_nets()) == ["net_classic.nfdb", "net_home.nfdb"]
+    monkeypatch.setattr(nets, "DATA", str(tmp_path))
+    monkeypatch.setattr(nets, "DEFAULT_NET", str(tmp_path / "net_classic.nfdb"))
+    assert list(nets.shipped_nets()) == ["net_classic.nfdb", "net_home.nfdb"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", RulesFallbackWarning)
         ev = Evaluator.default(nf.Rules(block_rule="home", scoring="extended"))
