@@ -211,6 +211,7 @@ def cmd_train(args):
     this command: its defaults, then --init with a smaller step (README, "Training")."""
     from nardy_fast.engine import train
     from nardy_fast.engine.evaluator import DEFAULT_NET
+    from nardy_fast.engine.match import vs_greedy
 
     def log(entry):
         line = json.dumps(entry)
@@ -224,7 +225,7 @@ def cmd_train(args):
                    if v is not None})
     init = DEFAULT_NET if args.init == "classic" else args.init
     train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
-                check_every=args.check_every, log=log, **kwargs)
+                check_every=args.check_every, check=vs_greedy, log=log, **kwargs)
 
 
 def _parser_train_net(sub):

@@ -21,7 +21,7 @@ from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rng import block_bit_generator, root_entropy
 from nardy_fast.core.rules import as_rules
 
-__all__ = ["play_match", "PAIRS_PER_CHUNK"]
+__all__ = ["play_match", "vs_greedy", "PAIRS_PER_CHUNK"]
 
 PAIRS_PER_CHUNK = 250
 
@@ -112,3 +112,13 @@ def summarize(points, entropy=None):
             "se_ppg": float(pair_pts.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
             "points_share": float(share), "se_points_share": float(se_share),
             "seed": entropy, "points": points}
+
+
+def vs_greedy(evaluator, n_games, seed):
+    """The strength check of a training run (``train.train``'s ``check``): ``evaluator``
+    at 0-ply against ``"greedy"`` over ``n_games`` games with shared dice, under its own
+    rules, on one worker.  Returns ``{"vs_greedy_win_rate", "vs_greedy_points_share"}``
+    (A's win rate, a draw counting half, and share of the points)."""
+    m = play_match(evaluator, "greedy", n_games, seed=seed, rules=evaluator.rules,
+                   workers=1, progress=False)
+    return {"vs_greedy_win_rate": m["win_rate"], "vs_greedy_points_share": m["points_share"]}

@@ -82,7 +82,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          until=None, progress=True, log=None, games=None, init=None):
+          check=None, until=None, progress=True, log=None, games=None, init=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -105,8 +105,16 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     checkpoint_every : int
         Games between checkpoints (written atomically to ``path``).
     check_every, check_games : int
-        Every ``check_every`` games (0: never), play ``check_games`` games of the net
-        (0-ply) against ``greedy`` (shared dice, both orders) and log the score.
+        Every ``check_every`` games (0: never), measure the net so far with ``check``
+        over ``check_games`` games and log its figures.
+    check : callable, optional
+        The strength check, ``check(evaluator, n_games, seed) -> dict``: ``evaluator`` an
+        ``Evaluator`` of a copy of the net so far (under ``rules``), ``n_games`` is
+        ``check_games``, ``seed`` the run's root entropy + 1; the dict's figures are
+        logged with ``games``.  Needed when ``check_every`` > 0.  ``nardy-fast train``
+        passes ``nardy_fast.engine.match.vs_greedy`` (the net at 0-ply against
+        ``greedy``, shared dice, both orders: ``vs_greedy_win_rate``,
+        ``vs_greedy_points_share``).
     until : int, optional
         Stop (with a checkpoint) once this many games are done; a later call with the
         same settings continues exactly where this one stopped.
@@ -137,9 +145,12 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
                lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
                rules=rules.to_dict())
     if start_net is not None:
-        cfg["init"] = _weights_digest(start_net)
+        cfg["init"] = start_net.digest()
     if cfg["games"] < 1 or cfg["batch"] < 1:
         raise ValueError("games and batch must be >= 1")
+    if check_every and check is None:
+        raise ValueError(f"check_every={check_every}: needs the strength check, check= "
+                         "(e.g. nardy_fast.engine.match.vs_greedy)")
     threads = check_threads(threads)
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
                           "mars_points": 2.0})
@@ -178,12 +189,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
                 if log:
                     log({"games": done, "seconds": time.perf_counter() - t0})
             if next_check is not None and done >= next_check:
-                from nardy_fast.engine.match import play_match
-                m = play_match(Evaluator(net.copy(), rules=rules), "greedy", check_games,
-                               seed=entropy + 1, rules=rules, workers=1, progress=False)
+                figures = check(Evaluator(net.copy(), rules=rules), check_games, entropy + 1)
                 if log:
-                    log({"games": done, "vs_greedy_win_rate": m["win_rate"],
-                         "vs_greedy_points_share": m["points_share"]})
+                    log({"games": done, **figures})
                 next_check = done + check_every
     if bar is not None:
         bar.close()
@@ -196,15 +204,6 @@ def _init_net(init):
         return None
     ev = init if isinstance(init, Evaluator) else Evaluator.load(init)
     return ev.net.copy()
-
-
-def _weights_digest(net):
-    """SHA-256 (hex) of a net's weights, in the order w1, b1, w2, b2."""
-    import hashlib
-    h = hashlib.sha256()
-    for a in net.arrays().values():
-        h.update(np.ascontiguousarray(a, dtype=np.float32).tobytes())
-    return h.hexdigest()
 
 
 def _resume(path, cfg, start_net=None):

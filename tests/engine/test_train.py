@@ -8,6 +8,7 @@ from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._net import Net      # private on purpose: nets of given weights
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.match import vs_greedy
 from nardy_fast.engine.train import train, training_tables
 
 
@@ -103,8 +104,8 @@ def test_strength_checks_and_checkpoints_fall_on_their_counts(tmp_path):
     32 and 64 exactly, and a checkpoint is logged at every ``checkpoint_every``."""
     logs = []
     train(tmp_path / "n.nfdb", n_games=64, seed=3, hidden=16, batch=16, threads=1,
-          progress=False, check_every=32, check_games=2, checkpoint_every=16,
-          log=logs.append)
+          progress=False, check_every=32, check_games=2, check=vs_greedy,
+          checkpoint_every=16, log=logs.append)
     checks = [e["games"] for e in logs if "vs_greedy_win_rate" in e]
     assert checks == [32, 64]
     assert [e["games"] for e in logs if "seconds" in e] == [16, 32, 48, 64]
