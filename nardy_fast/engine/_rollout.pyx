@@ -62,7 +62,7 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.engine.policy import LoopPolicy
+from nardy_fast.engine.turn import LoopPolicy
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, in_contact, to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME

@@ -12,16 +12,17 @@ A policy chooses one side's moves in rollouts, strength matches and studies:
 
 ``Policy.of(p)`` checks any of these once and names it (``Policy.name``: ``"net"``,
 ``"net:1"``, ``"net (custom)"``, ``"greedy"``, the callable's name); ``Policy.c_form()``
-is what the C loops take (a ``LoopPolicy``, the twin of ``_turn.player_t``);
+is what the C loops take (a ``turn.LoopPolicy``, the twin of ``_turn.player_t``);
 ``policy_pair(policy)`` reads the ``(side on roll, opponent)`` pair of a rollout.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, TypeAlias
+from typing import Any, Callable, TypeAlias
 
-if TYPE_CHECKING:
-    from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluator import Evaluator
+# the C loops' form of a policy, importable from here as before
+from nardy_fast.engine.turn import LoopPolicy
 
 __all__ = ["NAMES", "Policy", "LoopPolicy", "policy_pair"]
 
@@ -46,7 +47,6 @@ class Policy:
     def of(cls, p, name="policy", kinds=KINDS):
         """The ``Policy`` of a name, an ``Evaluator``, a callable or a ``Policy``; only
         ``kinds`` are accepted (``ValueError``/``TypeError`` naming ``name`` otherwise)."""
-        from nardy_fast.engine.evaluator import Evaluator
         allowed = [n for n in NAMES if n.partition(":")[0] in kinds]
         what = ", ".join(map(repr, allowed)) + (", an Evaluator" if "net" in kinds else "") \
             + (" or a callable scoring the candidate boards" if "python" in kinds else "")
@@ -90,24 +90,9 @@ class Policy:
         resolved to its evaluator's ``Net`` and move filter ``keep``; the shipped net is
         the one for ``rules``, ``Evaluator.default(rules)``)."""
         if self.kind == "net":
-            from nardy_fast.engine.evaluator import Evaluator
             ev = self.evaluator if self.evaluator is not None else Evaluator.default(rules)
             return LoopPolicy("net", self.plies, net=ev.net, keep=ev.keep)
         return LoopPolicy(self.kind, fn=self.fn)
-
-
-@dataclass(frozen=True)
-class LoopPolicy:
-    """A policy as the C game loops take it: the Python twin of ``_turn.player_t``
-    (``_turn.fill_player`` reads it).  ``kind`` as ``Policy.kind``; a net's ``Net``, its
-    ``plies`` and the ``keep`` best 0-ply moves its search looks deeper at; a callable's
-    ``fn``."""
-
-    kind: str
-    plies: int = 0
-    net: Any = None
-    keep: int = 0
-    fn: Any = None
 
 
 def policy_pair(policy, name="policy"):
