@@ -62,6 +62,7 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
+from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.engine.turn import LoopPolicy
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, in_contact, to_board6)
@@ -610,7 +611,6 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     truncated : ndarray of int64, shape (n_blocks,)
         Games ended by truncation, per block.
     """
-    from nardy_fast.core.rng import block_bit_generator
     cdef config_t c
     cdef work_t w
     cdef const uint8_t[:, ::1] start = np.ascontiguousarray(boards, dtype=np.uint8)

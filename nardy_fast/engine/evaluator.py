@@ -286,7 +286,7 @@ class Evaluator:
                       exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
         """A DataFrame, one row per position indexed by ID: the ``OUTPUT_NAMES``
         columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
-        import pandas as pd
+        import pandas as pd                 # lazy: pandas is slow to import
         positions = [as_position(p) for p in positions]
         outs = self.outcomes(positions, plies, exact, match)
         columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
@@ -353,7 +353,7 @@ class Evaluator:
         order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
         (the moves inside the search are still chosen by equity).
         """
-        import pandas as pd
+        import pandas as pd                 # lazy: pandas is slow to import
         position = as_position(position)
         d1, d2 = check_dice(dice)
         plies = _check_plies(plies)

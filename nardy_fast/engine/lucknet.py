@@ -64,7 +64,7 @@ def luck_data(n_games, seed, evaluator=None, progress=False):
     ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
     ``ROLLS`` order).  The same ``seed`` gives the same arrays.
     """
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
     ev = _evaluator(evaluator)
     n_games = check_count(n_games, "n_games", 1)
     s = ev._searcher()
@@ -143,7 +143,7 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
 
 def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
     """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place."""
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
     n_out = y.shape[1]
     weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]

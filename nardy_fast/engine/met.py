@@ -328,7 +328,7 @@ def _centred(gx, gy, lose, win, rounds=20):
 
 
 def _frame(values):
-    import pandas as pd
+    import pandas as pd                     # lazy: pandas is slow to import
     n = values.shape[0]
     idx = pd.Index(range(1, n + 1), name="away")
     return pd.DataFrame(values, index=idx, columns=pd.Index(range(1, n + 1), name="vs"))
@@ -385,7 +385,7 @@ def post_crawford_table(length: int, rules: MatchRules | RulesLike = None,
                         x: float | None = None) -> pd.Series:
     """Chances of the side 1 point away against one ``b`` away (index ``b``) in the
     games after the Crawford game (``MatchRules(crawford=True)``, cubeful)."""
-    import pandas as pd
+    import pandas as pd                     # lazy: pandas is slow to import
     solver = _solver(length, True, rules, dist, x)
     vals = [solver.value(1, b, 2, "post") for b in range(1, length + 1)]
     return pd.Series(vals, index=pd.Index(range(1, length + 1), name="vs"), name="post")

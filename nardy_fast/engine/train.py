@@ -30,6 +30,7 @@ import numpy as np
 
 from nardy_fast.engine import _search, _selfplay
 from nardy_fast.engine._net import Net
+from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
 from nardy_fast.engine.evaluator import Evaluator
@@ -62,7 +63,6 @@ def random_races(entropy, k, n):
     """``n`` random races of both homes (side on roll first), seeded by ``(entropy, k)``:
     each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
     half of them, of 1..8 checkers (the short races the two-sided table holds)."""
-    from nardy_fast.tables import bearoff
     rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2 ** 32, k)))
     hi = np.repeat(np.where(np.arange(n) % 2 == 0, bearoff.N_BOARDS, n_boards(8)), 2)
     b6 = bearoff.board_of(rng.integers(1, hi))
@@ -159,7 +159,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     tables = training_tables()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
         bar = tqdm(total=cfg["games"], initial=done, unit="game", desc="self-play")
     next_ckpt = done + checkpoint_every
     next_check = done + check_every if check_every else None
