@@ -1,6 +1,9 @@
 """Self-play and TD(lambda) training: targets against a Python recursion, games that do
 not depend on how they are split, reproducible training that resumes."""
+import hashlib
+
 import numpy as np
+import pytest
 
 import nardy_fast as nf
 from nardy_fast.core.rng import block_bit_generator
@@ -90,6 +93,8 @@ def test_training_can_start_from_a_net_and_resumes_only_from_the_same_start(tmp_
     digest = frozen.meta["training"]["init"]
     assert len(digest) == 64 and digest == Evaluator.load(tmp_path / "f.nfdb").meta[
         "training"]["init"]
+    assert digest == start.net.digest() == start.net.copy().digest()    # the net's identity
+    assert Net.random(16, 10).digest() != digest
     a = train(tmp_path / "a.nfdb", init=start, **kw)
     assert not np.array_equal(a.net.w1, start.net.w1)             # it learnt from there
     other = Evaluator(Net.random(16, 10))
@@ -109,3 +114,25 @@ def test_strength_checks_and_checkpoints_fall_on_their_counts(tmp_path):
     checks = [e["games"] for e in logs if "vs_greedy_win_rate" in e]
     assert checks == [32, 64]
     assert [e["games"] for e in logs if "seconds" in e] == [16, 32, 48, 64]
+
+
+def test_a_strength_check_needs_its_callback(tmp_path):
+    """Training does not import the strength matches: ``check_every`` without ``check``
+    is refused before any game, naming the argument."""
+    with pytest.raises(ValueError, match="check_every=32: needs the strength check, check="):
+        train(tmp_path / "n.nfdb", n_games=64, seed=3, hidden=16, batch=16, threads=1,
+              progress=False, check_every=32)
+    assert not (tmp_path / "n.nfdb").exists()
+
+
+def test_a_net_digest_is_the_sha256_of_its_float32_weights():
+    """``Net.digest()``: SHA-256 over w1, b1, w2, b2 as float32 bytes, in that order (the
+    identity training runs and luck nets record)."""
+    net = Net.random(16, 2)
+    h = hashlib.sha256()
+    for a in (net.w1, net.b1, net.w2, net.b2):
+        h.update(np.asarray(a, dtype=np.float32).tobytes())
+    assert net.digest() == h.hexdigest()
+    w = net.arrays()
+    w["b2"][0] += 1.0
+    assert Net(**w).digest() != net.digest()
