@@ -37,9 +37,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from nardy_fast.core.position import Move
-    from nardy_fast.core.rules import Rules
 
-__all__ = ["Evaluator", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
+__all__ = ["Evaluator", "DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
            "play_rules", "shipped_nets", "shipped_net_for"]
 
 ENCODING = 1              # version of the input encoding (_net.pyx)
