@@ -750,8 +750,7 @@ def race_sample(n: int = 200, seed: SeedLike = None,
     seed = root_entropy(seed)
     if kind not in ("bearoff", "race"):
         raise ValueError(f"kind={kind!r}: expected 'bearoff' or 'race'")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n={n!r}: expected a positive integer")
+    n = check_count(n, "n", 1)
     rng = np.random.default_rng(seed)
     lo = 18 if kind == "bearoff" else 12
     out = []

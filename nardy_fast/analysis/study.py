@@ -68,12 +68,13 @@ import time
 import warnings
 
 from nardy_fast.core import rng as _rng
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast.core._io import atomic_write, atomic_write_text
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine._search import MAX_PLIES
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
@@ -227,8 +228,7 @@ class _Settings:
             if n_games not in (None, 0):
                 raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
                                  "pass 0")
-            from nardy_fast.engine.evaluator import _check_plies
-            ident.update(plies=_check_plies(plies), net=_net_digest(self.rules))
+            ident.update(plies=check_plies(plies, MAX_PLIES), net=_net_digest(self.rules))
             self.options = {}
         else:
             if truncate not in ("bearoff", None):

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
@@ -638,8 +639,7 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
             return moves[min(range(len(moves)), key=keys.__getitem__)]
     else:
         raise ValueError(f"policy={policy!r}: expected 'random', 'race' or a callable")
-    if not isinstance(max_turns, int) or max_turns < 0:
-        raise ValueError(f"max_turns={max_turns!r}: expected an integer >= 0")
+    max_turns = check_count(max_turns, "max_turns", 0)
     rng = np.random.default_rng(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
     return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)

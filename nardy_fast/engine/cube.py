@@ -12,6 +12,7 @@ import dataclasses
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.matchrules import check_match
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
@@ -224,8 +225,7 @@ def cube_rules(rules: RulesLike) -> Rules:
 def _match_decision(position, cube, probabilities, match, x):
     """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
     from nardy_fast.engine import met
-    from nardy_fast.engine.evaluator import _check_match
-    _check_match(match, [position])
+    check_match(match, [position])
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():

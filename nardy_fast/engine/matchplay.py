@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
 from nardy_fast.engine import met
 from nardy_fast.core.cubestate import CubeState, next_stake
 from nardy_fast.engine._policies import greedy_scores
@@ -273,9 +274,7 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
         full run), with ``interrupted=True`` and ``matches_requested``; Ctrl-C before any
         match finished propagates ``KeyboardInterrupt``.
     """
-    if isinstance(n_matches, bool) or not isinstance(n_matches, (int, np.integer)) \
-            or n_matches < 1:
-        raise ValueError(f"n_matches={n_matches!r}: expected an integer >= 1")
+    n_matches = check_count(n_matches, "n_matches", 1)
     mr = as_match_rules(rules, length)
     entropy = root_entropy(seed)
     wins, games, records, n = 0, 0, [], 0
