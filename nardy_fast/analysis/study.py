@@ -120,8 +120,7 @@ def position_seed(seed: SeedLike, position: Position | str) -> int:
     (an int or SeedSequence): an int from SHA-256 of the study's entropy and the ID."""
     entropy = _rng.root_entropy(seed)
     pid = as_position(position).id
-    digest = hashlib.sha256(f"{KIND}|{entropy}|{pid}".encode()).digest()
-    return int.from_bytes(digest[:16], "big")
+    return _rng.text_seed(KIND, entropy, pid)
 
 
 def read_position_ids(path: str | os.PathLike[str]) -> list[str]:

@@ -31,6 +31,7 @@ import numpy as np
 from nardy_fast.core import _dbfile
 from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import Position
+from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
 from nardy_fast.engine.evaluator import DATA, Evaluator
@@ -70,8 +71,7 @@ def luck_data(n_games, seed, evaluator=None, progress=False):
     s = ev._searcher()
     p0 = Position.initial()
     start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
-    bitgens = [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(g,)))
-               for g in range(n_games)]
+    bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
     boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
                                            tables=None, bitgens=bitgens)
     keep = boards[:, :, :12].any(axis=(1, 2)) & (boards.sum(axis=2).min(axis=1) > 0)

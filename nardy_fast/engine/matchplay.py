@@ -36,7 +36,7 @@ from nardy_fast.core.matchrules import MatchState, as_match_rules
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
-from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rng import child_seed, root_entropy
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -282,8 +282,7 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
     interrupted = False
     try:
         for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
-            rec = play_one_match(a, b, mr, np.random.SeedSequence(entropy, spawn_key=(m,)),
-                                 aware)
+            rec = play_one_match(a, b, mr, child_seed(entropy, m), aware)
             final = rec.final_score()
             wins += final["A"] >= mr.length
             games += len(rec.games)

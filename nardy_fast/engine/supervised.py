@@ -30,6 +30,7 @@ import time
 
 import numpy as np
 
+from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
@@ -113,7 +114,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
             pos = pos[keep]
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
         t_label = time.process_time() - t0
-        rng = np.random.default_rng(np.random.SeedSequence(cfg["seed"], spawn_key=(done,)))
+        rng = np.random.default_rng(child_seed(cfg["seed"], done))
         net, loss = fit(net, frozen.encode(pos), targets, cfg["epochs"], cfg["batch"],
                         cfg["lr"], rng)
         done += 1
@@ -137,7 +138,8 @@ def _widen(net, hidden, seed):
     if hidden == net.n_hidden:
         return net
     a, extra = net.arrays(), hidden - net.n_hidden
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(2**31,)))
+    # key 2**31: a stream apart from the rounds' (keyed 0, 1, ...: none reaches 2**31)
+    rng = np.random.default_rng(child_seed(int(seed), 2**31))
     return Net(np.hstack([a["w1"], rng.normal(0.0, 0.1, (a["w1"].shape[0], extra))]),
                np.concatenate([a["b1"], np.zeros(extra)]),
                np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"])

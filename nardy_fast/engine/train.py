@@ -35,7 +35,7 @@ from nardy_fast.core._checks import check_threads
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.tables.onesided import n_boards
 from nardy_fast.core.position import Position
-from nardy_fast.core.rng import block_bit_generator, root_entropy
+from nardy_fast.core.rng import block_bit_generator, root_entropy, side_seed
 from nardy_fast.core.rules import Rules, as_rules
 
 __all__ = ["train", "DEFAULTS"]
@@ -63,7 +63,7 @@ def random_races(entropy, k, n):
     each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
     half of them, of 1..8 checkers (the short races the two-sided table holds)."""
     from nardy_fast.tables import bearoff
-    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2 ** 32, k)))
+    rng = np.random.default_rng(side_seed(entropy, k))
     hi = np.repeat(np.where(np.arange(n) % 2 == 0, bearoff.N_BOARDS, n_boards(8)), 2)
     b6 = bearoff.board_of(rng.integers(1, hi))
     races = np.zeros((n, 2, 24), np.uint8)
