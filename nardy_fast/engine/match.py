@@ -42,7 +42,7 @@ def _run_pairs(spec):
 
 
 def play_match(a, b, n_games, seed=None, rules=None, start=None, workers=None, client=None,
-               progress=True):
+               progress=None):
     """Play ``a`` against ``b``: ``n_games`` games (rounded up to pairs) with shared dice.
 
     Parameters

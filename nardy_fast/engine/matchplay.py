@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from nardy_fast.core._checks import check_count
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine import met
 from nardy_fast.core.cubestate import CubeState, next_stake
 from nardy_fast.engine._policies import greedy_scores
@@ -245,7 +246,7 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
                      length: int | None = None,
                      seed: SeedLike = None,
                      aware: bool | tuple[bool, bool] = True, transcripts: bool = False,
-                     progress: bool = True) -> dict[str, Any]:
+                     progress: bool | None = None) -> dict[str, Any]:
     """Play ``n_matches`` matches of ``a`` against ``b``.
 
     Parameters
@@ -278,10 +279,10 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
     mr = as_match_rules(rules, length)
     entropy = root_entropy(seed)
     wins, games, records, n = 0, 0, [], 0
-    from tqdm.auto import tqdm
     interrupted = False
     try:
-        for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
+        for m in progress_bar(range(n_matches), desc="matches", unit="match",
+                              progress=progress):
             rec = play_one_match(a, b, mr, child_seed(entropy, m), aware)
             final = rec.final_score()
             wins += final["A"] >= mr.length

@@ -40,6 +40,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions
 from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, as_match_rules
@@ -575,7 +576,7 @@ START_SEED = 16
 
 
 def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
-                  progress=True):
+                  progress=None):
     """The first mover's outcome distribution from a rollout of the start with the
     shipped net (0-ply, truncated at the bear-off): ``start_distribution``'s keys plus
     ``games``, ``seed``, ``se_p_win``."""
@@ -589,7 +590,7 @@ def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
     return d
 
 
-def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progress=True,
+def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progress=None,
                      path=None):
     """Roll out the start under every ``VARIANTS`` (draw rule, opening roll) and write
     ``DATA_FILE`` (JSON, atomically).  Returns the data."""
@@ -613,13 +614,13 @@ def _table_specs():
             ("cubeful_crawford", True, MatchRules(crawford=True, rules=cube)))
 
 
-def write_tables(length=TABLE_LENGTH, path=None, progress=True):
+def write_tables(length=TABLE_LENGTH, path=None, progress=None):
     """Compute the shipped tables (``_table_specs``, to ``length``, from the stored
     start distribution) and write ``TABLE_FILE`` (JSON, atomically)."""
-    from tqdm.auto import tqdm
     from nardy_fast.core._io import atomic_write_text
     out = {"length": length, "grid": GRID, "start": start_distribution(), "tables": {}}
-    for name, cube, mr in tqdm(_table_specs(), desc="met", disable=not progress):
+    for name, cube, mr in progress_bar(_table_specs(), desc="met", unit="table",
+                                       progress=progress):
         m = match_equity_table(length, cube=cube, rules=mr, stored=False)
         out["tables"][name] = {"rules": mr.to_text(), "values": m.to_numpy().tolist()}
         if mr.crawford:

@@ -455,7 +455,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
             policy: PolicyLike = "net",
             seed: SeedLike = None, rules: RulesLike = None,
             dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
-            workers: int | None = None, client: Client | None = None, progress: bool = True,
+            workers: int | None = None, client: Client | None = None,
+            progress: bool | None = None,
             chunk_size: int | None = None, cube: CubeState | None = None,
             cube_probabilities: Callable[..., Any] | str | None = None,
             match: MatchState | None = None,
@@ -513,8 +514,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         (``nardy_fast.engine.parallel``).  The results are the same either way.
     client : dask.distributed.Client or None
         Run the chunks on a Dask cluster instead; the result is the same.
-    progress : bool
-        Show a ``tqdm`` progress bar (games/s).
+    progress : bool or None
+        A bar of the games played (games/s).  True: a bar; False: none; None
+        (default): a bar when standard error is a terminal (``core._progress``).
     chunk_size : int or None
         Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
         4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
@@ -625,7 +627,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
                  seed: SeedLike = None, rules: RulesLike = None,
                  dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
                  workers: int | None = None, client: Client | None = None,
-                 progress: bool = True, chunk_size: int | None = None,
+                 progress: bool | None = None, chunk_size: int | None = None,
                  cube: CubeState | None = None,
                  cube_probabilities: Callable[..., Any] | str | None = None,
                  variance_reduction: bool | str | None = None) -> pd.DataFrame:

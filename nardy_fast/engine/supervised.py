@@ -30,6 +30,7 @@ import time
 
 import numpy as np
 
+from nardy_fast.core._progress import show_progress
 from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
@@ -50,7 +51,7 @@ SUPERVISED_DEFAULTS = {
 }
 
 
-def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=True,
+def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=None,
                      log=None, until=None, **settings):
     """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
 
@@ -71,8 +72,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     exclude : array_like of uint8, shape (m, 2, 24), optional
         Positions never learnt (the held-out part of the accuracy benchmark); recorded by
         their count.
-    progress : bool
-        Print a line per round.
+    progress : bool or None
+        Print a line per round.  True: the lines; False: none; None (default): the
+        lines when standard error is a terminal (``core._progress``).
     log : callable, optional
         ``log(dict)`` gets a line per round (positions, loss, seconds).
     until : int, optional
@@ -122,7 +124,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
                     label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
         Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)}
                   ).save(path)
-        if progress:
+        if show_progress(progress):
             print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
         if log:
             log(line)
