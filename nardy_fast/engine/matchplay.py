@@ -34,6 +34,7 @@ from nardy_fast.engine.cubemodel import actions, efficiency, model_equities
 from nardy_fast.engine.policy import Policy
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchState, as_match_rules
+from nardy_fast.core.policies import random_move
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
@@ -63,8 +64,9 @@ def _wilson(k, n, z=_Z95):
 class _PolicyPlayer:
     """A policy (``engine.policy``: ``"net:1"``, ``"greedy"``, ``"random"``, a callable)
     as a match player.  Its moves: a net at its plies (by match winning chances when
-    aware), else the policy's choice among the legal moves (``random`` from its own
-    generator, the highest score of ``greedy`` or the callable, the first on ties); its
+    aware), else the policy's choice among the legal moves (``random``: the core's
+    ``random_move`` from its own generator; the highest score of ``greedy`` or the
+    callable, the first on ties); its
     cube decisions from the P(win) of its net (the shipped one for the others)."""
 
     def __init__(self, policy, ev, rng):
@@ -76,7 +78,7 @@ class _PolicyPlayer:
             return self.ev.best_move(position, dice, plies=self.policy.plies, match=match)
         moves = position.legal_moves(dice, self.ev.rules)
         if kind == "random":
-            return moves[int(self.rng.integers(len(moves)))]
+            return random_move(position, moves, self.rng)
         score = greedy_scores if kind == "greedy" else self.policy.fn
         boards = np.array([m.board for m in moves], dtype=np.uint8)
         return moves[int(np.argmax(score(boards, position.opponent)))]
