@@ -62,7 +62,7 @@ def _state(record, k, game):
     return MatchState(mr, (score[game.white], score[game.black]), WHITE, crawford)
 
 
-def analyse_match(record, progress=False, **kw):
+def analyse_match(record, progress=None, **kw):
     """One row per turn of every game (``report.game_report`` columns with ``game``,
     ``score_white``, ``score_black``, ``player``), analysed at the match score.
 

@@ -64,6 +64,7 @@ import numpy as np
 
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast.core._progress import progress_bar, show_progress
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
@@ -245,7 +246,7 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
              rules: RulesLike = None, policy: PolicyLike = "net",
              truncate: str | None = "bearoff", workers: int | None = None,
              client: Client | None = None,
-             progress: bool = False, plies: int = 0) -> Outcome:
+             progress: bool | None = None, plies: int = 0) -> Outcome:
     """The ``Outcome`` of one position for the side on roll.
 
     ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
@@ -278,7 +279,7 @@ def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
                   rules: RulesLike = None, policy: PolicyLike = "net",
                   truncate: str | None = "bearoff", workers: int | None = None,
                   client: Client | None = None,
-                  progress: bool = False, plies: int = 0) -> list[Outcome]:
+                  progress: bool | None = None, plies: int = 0) -> list[Outcome]:
     """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
     rollouts share one run (``rollout_many``, the same seed for each position: common
     random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
@@ -355,7 +356,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
                rules: RulesLike = None, policy: PolicyLike = "net",
                truncate: str | None = "bearoff", workers: int | None = None,
                client: Client | None = None,
-               progress: bool = False, plies: int = 0,
+               progress: bool | None = None, plies: int = 0,
                match: MatchState | None = None) -> pd.DataFrame:
     """Win, mars and equity of each position for the side on roll.
 
@@ -409,7 +410,7 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
                 rules: RulesLike = None,
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
-                client: Client | None = None, progress: bool = False, plies: int = 0,
+                client: Client | None = None, progress: bool | None = None, plies: int = 0,
                 match: MatchState | None = None) -> pd.DataFrame:
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity (with
     ``match``, a ``MatchState`` by colour: by the mover's match winning chance ``mwc``,
@@ -470,7 +471,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
                 seed: SeedLike = None, method: str = "auto",
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
-                client: Client | None = None, progress: bool = False, plies: int = 0,
+                client: Client | None = None, progress: bool | None = None, plies: int = 0,
                 cube: bool = False,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                 match: MatchState | None = None) -> pd.DataFrame:
@@ -493,8 +494,10 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         last row, ``result_white`` (points White won; NaN if not over) and
         ``luck_adjusted_white`` (``result_white - luck_white``); ``luck_summary`` gives
         the totals per player.
-    progress : bool
-        A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn.
+    progress : bool or None
+        A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn;
+        True: a bar; False: none; None (default): a bar when standard error is a terminal
+        (``core._progress``).
     cube : bool
         With a cube in the record's rules (the other columns are then cubeless: win
         probabilities and moves under the same rules without the cube): judge the cube
@@ -545,19 +548,18 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
                     {"plies": 0}, plies=plies)
         plies = 0
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
-              workers=workers, client=client, progress=progress and not analyse,
+              workers=workers, client=client,
+              progress=show_progress(progress) and not analyse,
               plies=plies, match=match)
     outs = evaluate_many(positions, method, **{k: v for k, v in kw.items() if k != "match"}) \
         if win_prob else None
     kw["progress"] = False
     rows = []
-    bar = None
     lucks = _luck_columns(record) if analyse else None
-    if analyse and progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(record.turns), desc="analysing turns", unit="turn")
+    bar = progress_bar(total=len(record.turns), desc="analysing turns", unit="turn",
+                       progress=show_progress(progress) and analyse)
     for k, pos in enumerate(positions):
-        if bar is not None and k:
+        if k:
             bar.update(1)
         turn = record.turns[k] if k < len(record.turns) else None
         pm, po = pos.pips
@@ -584,8 +586,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
             row.update(_analyse_turn(pos, turn, method, kw))
             row.update(lucks[k])
         rows.append(row)
-    if bar is not None:
-        bar.close()
+    bar.close()
     frame = _frame(rows)
     if cube:
         frame = with_cube_columns(frame, record, cube_probabilities)
@@ -750,8 +751,7 @@ def race_sample(n: int = 200, seed: SeedLike = None,
     seed = root_entropy(seed)
     if kind not in ("bearoff", "race"):
         raise ValueError(f"kind={kind!r}: expected 'bearoff' or 'race'")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n={n!r}: expected a positive integer")
+    n = check_count(n, "n", 1)
     rng = np.random.default_rng(seed)
     lo = 18 if kind == "bearoff" else 12
     out = []

@@ -68,12 +68,14 @@ import time
 import warnings
 
 from nardy_fast.core import rng as _rng
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast.core._io import atomic_write, atomic_write_text
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine._search import MAX_PLIES
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
@@ -119,8 +121,7 @@ def position_seed(seed: SeedLike, position: Position | str) -> int:
     (an int or SeedSequence): an int from SHA-256 of the study's entropy and the ID."""
     entropy = _rng.root_entropy(seed)
     pid = as_position(position).id
-    digest = hashlib.sha256(f"{KIND}|{entropy}|{pid}".encode()).digest()
-    return int.from_bytes(digest[:16], "big")
+    return _rng.text_seed(KIND, entropy, pid)
 
 
 def read_position_ids(path: str | os.PathLike[str]) -> list[str]:
@@ -227,8 +228,7 @@ class _Settings:
             if n_games not in (None, 0):
                 raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
                                  "pass 0")
-            from nardy_fast.engine.evaluator import _check_plies
-            ident.update(plies=_check_plies(plies), net=_net_digest(self.rules))
+            ident.update(plies=check_plies(plies, MAX_PLIES), net=_net_digest(self.rules))
             self.options = {}
         else:
             if truncate not in ("bearoff", None):
@@ -513,31 +513,13 @@ def _batch_size(batch_size, identity, n_todo, parallelism):
     return max(1, min(size, -(-n_todo // (4 * parallelism))))
 
 
-class _Bar:
-    """A tqdm bar over positions: positions per second and the time left."""
-
-    def __init__(self, progress, total, done):
-        self.bar = None
-        if progress:
-            from tqdm.auto import tqdm
-            self.bar = tqdm(total=total, initial=done, desc="study", unit="pos",
-                            smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
-                            "[{elapsed}<{remaining}, {rate_noinv_fmt}]")
-
-    def update(self, n):
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def _run(store, settings, todo, batch, workers, client, progress, total):
     """Play the batches of ``todo``, writing each as it finishes; (new rows, interrupted)."""
     specs = [settings.spec(todo[k:k + batch]) for k in range(0, len(todo), batch)]
     new = []
-    bar = _Bar(progress, total, total - len(todo))
+    bar = progress_bar(total=total, initial=total - len(todo), desc="study", unit="pos",
+                       smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                       "[{elapsed}<{remaining}, {rate_noinv_fmt}]", progress=progress)
 
     def on_result(i, rows):
         store.add(rows, settings)
@@ -566,7 +548,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
           rules: RulesLike = None, truncate: str | None = "bearoff",
           variance_reduction: bool | str | None = None, workers: int | None = None,
           client: Client | None = None, batch_size: int | None = None,
-          progress: bool = True) -> pd.DataFrame:
+          progress: bool | None = None) -> pd.DataFrame:
     """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
 
     Parameters
@@ -600,8 +582,9 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         Positions per task and per file written (default: about ``DEFAULT_CHUNK_GAMES``
         games, at least 4 tasks per worker).  At most the batches running are lost when a
         study is killed; the numbers never depend on it.
-    progress : bool
-        A tqdm bar with positions per second and the time left.
+    progress : bool or None
+        A bar with positions per second and the time left.  True: a bar; False: none;
+        None (default): a bar when standard error is a terminal (``core._progress``).
 
     Returns
     -------

@@ -119,7 +119,7 @@ def cmd_rollout(args):
     from nardy_fast.engine.rollout import rollout
 
     positions = [_position(t) for t in args.positions]
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
     rows = []
     stopped = None                      # the message of an interruption
@@ -197,7 +197,7 @@ def cmd_study(args):
     from nardy_fast.analysis.study import read_position_ids, study
 
     ids = read_position_ids(in_file(args.ids_file, "ids_file"))
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
     try:
         roll = args.method == "rollout"        # the rollout options act only then
@@ -446,7 +446,7 @@ def cmd_report(args):
     client = _client(args.scheduler)
     kw = dict(seed=args.seed, policy=args.policy, workers=args.workers,
               client=client, truncate=_truncate(args),
-              progress=sys.stderr.isatty() if args.progress is None else args.progress)
+              progress=args.progress)
     if args.games is not None or args.method == "rollout":     # else the report's default:
         kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
     try:

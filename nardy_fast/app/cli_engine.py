@@ -153,8 +153,7 @@ def cmd_matches(args):
     try:
         r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
                              aware=aware, transcripts=args.out is not None,
-                             progress=sys.stderr.isatty() if args.progress is None
-                             else args.progress)
+                             progress=args.progress)
     except KeyboardInterrupt:
         if made and not os.listdir(args.out):
             os.rmdir(args.out)                  # leave no empty folder behind
@@ -337,8 +336,7 @@ def cmd_cube(args):
     except ValueError as e:
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
-    roll = dict(n_games=args.games, seed=args.seed, progress=sys.stderr.isatty()
-                if args.progress is None else args.progress) \
+    roll = dict(n_games=args.games, seed=args.seed, progress=args.progress) \
         if args.method == "rollout" else {}           # the options of rollouts only
     d = cube_decision(pos, cube, rules, method=args.method, **roll)
     if args.json:

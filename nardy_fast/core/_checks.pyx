@@ -6,13 +6,18 @@
 ``_common`` constraint checks do).  The C core trusts what passes them.  Compiled, so that
 the per-call checks of ``successors`` cost what they did inline (``_checks.pxd`` exports
 ``check_die`` and ``as_board`` to Cython callers).
+
+The one home of the package's argument checks.  Two checks live beside the type they need,
+because that type's module imports this one (an import circle otherwise): ``check_match``
+in ``core.matchrules`` (a ``MatchState``) and ``check_boards`` in ``core._state`` (boards
+checked by the move generator's ``check_position``).
 """
 import os
 
 import numpy as np
 
 __all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "check_dice",
-           "check_count", "check_int", "check_threads", "usable_cores"]
+           "check_count", "check_int", "check_plies", "check_threads", "usable_cores"]
 
 
 cpdef object as_board(object x, str name):
@@ -138,6 +143,24 @@ def check_count(value, name, lo=1):
     if value < lo:
         raise ValueError(f"{name}={value}: must be >= {lo}")
     return int(value)
+
+
+def check_plies(plies, max_plies):
+    """A search depth ``plies``: an int ``0 .. max_plies`` (bools refused).
+
+    Parameters
+    ----------
+    plies : int
+        Look-ahead of the evaluator's search, in plies (turns of either side).
+    max_plies : int
+        The deepest search the engine offers (``engine._search.MAX_PLIES``; the core does
+        not know the engine's search, so the caller names it).
+    """
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)):
+        raise TypeError(f"plies={plies!r}: expected an int 0..{max_plies}")
+    if not 0 <= plies <= max_plies:
+        raise ValueError(f"plies={plies}: expected 0..{max_plies}")
+    return int(plies)
 
 
 def usable_cores():

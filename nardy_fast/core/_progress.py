@@ -1,31 +1,76 @@
-"""Progress of the long builds: a tqdm bar when tqdm is installed, else a line per 10 %."""
+"""Progress bars: the one meaning of every ``progress=`` argument of the package.
+
+``progress`` is ``True`` (show a bar), ``False`` (none) or ``None``, the default of every
+public function: a bar when standard error is a terminal, where a person waits for it;
+none in a pipe, a log file, a test run or a notebook.  Every bar is a ``tqdm.auto`` bar
+made by ``progress_bar``; a bar never changes a result.
+"""
 from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_callback"]
+import numpy as np
+from tqdm.auto import tqdm
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ["show_progress", "progress_bar", "progress_callback"]
 
 
-def progress_callback(enabled, desc):
-    """A callback taking the percentage done (None closes): tqdm bar, or a line per 10%."""
-    if not enabled:
-        return lambda pct: None
-    try:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=100, desc=desc, unit="%", leave=False)
-    except ImportError:
-        bar = None
+def show_progress(progress: bool | None) -> bool:
+    """Whether ``progress`` shows a bar: ``True``, ``False``, or ``None`` (when standard
+    error is a terminal).
+
+    Raises
+    ------
+    TypeError
+        ``progress`` is not True, False or None.
+    """
+    if progress is None:
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress={progress!r}: expected True, False or None (a bar when "
+                        "standard error is a terminal)")
+    return bool(progress)
+
+
+def progress_bar(iterable: Iterable[Any] | None = None, *, desc: str, unit: str = "it",
+                 total: float | None = None, progress: bool | None = None,
+                 **options: Any) -> tqdm:
+    """A ``tqdm`` bar over ``iterable`` (or of ``total`` units, moved by ``update``),
+    shown as ``show_progress(progress)`` says (otherwise a silent one, whose ``update``
+    and ``close`` do nothing).
+
+    Parameters
+    ----------
+    iterable : iterable, optional
+    desc : str
+        The bar's label.
+    unit : str
+        What one step counts (``"game"``, ``"pos"``, ``"turn"``, ...).
+    total : number, optional
+        Units of the whole work (default: ``len(iterable)``).
+    progress : bool or None
+        See ``show_progress``.
+    **options
+        Passed to ``tqdm`` (``initial``, ``unit_scale``, ``smoothing``, ...).
+    """
+    return tqdm(iterable, desc=desc, unit=unit, total=total,
+                disable=not show_progress(progress), **options)
+
+
+def progress_callback(progress: bool | None, desc: str) -> Callable[[float | None], None]:
+    """A callback taking the percentage done (None closes the bar), for the builders that
+    report from C (``progress_bar`` of 100 units)."""
+    bar = progress_bar(total=100, desc=desc, unit="%", leave=False, progress=progress)
     state = {"done": 0}
 
     def update(pct):
         if pct is None:
-            if bar is not None:
-                bar.close()
+            bar.close()
             return
         pct = int(pct)
-        if bar is not None:
-            bar.update(pct - state["done"])
-        elif pct // 10 > state["done"] // 10:
-            print(f"{desc}: {pct}%", file=sys.stderr)
+        bar.update(pct - state["done"])
         state["done"] = pct
     return update

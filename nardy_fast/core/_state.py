@@ -14,7 +14,16 @@ White (the side that moved first) finishes, Black plays one last turn.  Hence:
 """
 from __future__ import annotations
 
-__all__ = ["impossible_state", "finished_reason"]
+import numpy as np
+
+from nardy_fast.core._movegen import check_position
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+__all__ = ["impossible_state", "finished_reason", "check_boards"]
 
 
 def impossible_state(on_roll, opponent):
@@ -47,3 +56,35 @@ def finished_reason(position, rules):
         return (f"{other} has borne off all 15 checkers, and black gets no last turn "
                 "(draw_rule is off)")
     return None
+
+
+def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Validated ``(n, 2, 24)`` uint8 boards (a single ``(2, 24)`` becomes n = 1).
+
+    The input check of the evaluator's raw boards: each pair (side on roll first, each
+    board in its own side's numbering) must be a position (``check_position``) of a game
+    that goes on (both sides keep checkers).  It lives here rather than in
+    ``core._checks``, which the move generator imports.
+
+    Raises
+    ------
+    TypeError
+        Not integer counts.
+    ValueError
+        A wrong shape, or ``boards[k]`` no position or a finished game (naming ``k``).
+    """
+    a = np.asarray(boards)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"boards: expected integer counts, got dtype {a.dtype}")
+    if a.ndim == 2:
+        a = a[None]
+    if a.ndim != 3 or a.shape[1:] != (2, 24):
+        raise ValueError(f"boards: expected shape (n, 2, 24), got {a.shape}")
+    for k in range(len(a)):
+        try:
+            check_position(a[k, 0], a[k, 1])
+        except ValueError as e:
+            raise ValueError(f"boards[{k}]: {e}") from None
+        if not a[k, 0].any() or not a[k, 1].any():
+            raise ValueError(f"boards[{k}]: the game is over (a side has no checkers left)")
+    return np.ascontiguousarray(a, dtype=np.uint8)

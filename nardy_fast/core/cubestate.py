@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from nardy_fast.core._checks import check_count
 
 from typing import TYPE_CHECKING
 
@@ -48,11 +48,7 @@ class CubeState:
     first_turn: bool = False
 
     def __post_init__(self):
-        if isinstance(self.stake, bool) or not isinstance(self.stake, (int, np.integer)):
-            raise TypeError(f"stake={self.stake!r}: expected an integer")
-        if self.stake < 1:
-            raise ValueError(f"stake={self.stake}: must be >= 1")
-        object.__setattr__(self, "stake", int(self.stake))
+        object.__setattr__(self, "stake", check_count(self.stake, "stake", 1))
         if self.owner not in OWNERS:
             raise ValueError(f"owner={self.owner!r}: expected one of "
                              + ", ".join(repr(o) for o in OWNERS))

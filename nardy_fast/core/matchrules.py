@@ -31,13 +31,15 @@ import math
 
 from dataclasses import dataclass, field, fields, replace
 
+from nardy_fast.core._checks import check_int
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
 from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["MatchRules", "MatchState", "MATCH_CHOICES", "as_match_rules", "stakes_upto"]
+__all__ = ["MatchRules", "MatchState", "MATCH_CHOICES", "as_match_rules", "stakes_upto",
+           "check_match"]
 
 MAX_LENGTH = 64
 # field -> allowed values (the first is the default)
@@ -46,14 +48,6 @@ MATCH_CHOICES = {
     "starter": ("winner", "opening_roll", "alternate"),
 }
 _SIDES = ("white", "black")
-
-
-def _check_int(value, name, low, high):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name}={value!r}: expected an integer")
-    if not low <= value <= high:
-        raise ValueError(f"{name}={value}: expected {low}..{high}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -81,7 +75,7 @@ class MatchRules:
     rules: Rules = field(default=CLASSIC)
 
     def __post_init__(self):
-        _check_int(self.length, "length", 1, MAX_LENGTH)
+        object.__setattr__(self, "length", check_int(self.length, 1, MAX_LENGTH, "length"))
         for name, allowed in MATCH_CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected one of "
@@ -215,7 +209,7 @@ class MatchState:
 
     def __post_init__(self):
         rules = (self.length if isinstance(self.length, MatchRules)
-                 else MatchRules(length=_check_int(self.length, "length", 1, MAX_LENGTH)))
+                 else MatchRules(length=check_int(self.length, 1, MAX_LENGTH, "length")))
         object.__setattr__(self, "length", rules)
         n = rules.length
         try:
@@ -292,3 +286,30 @@ class MatchState:
         other = "black" if self.on_roll == "white" else "white"
         return replace(self, on_roll=other,
                        cube=None if self.cube is None else self.cube.passed())
+
+
+def check_match(match: MatchState, positions: Iterable[Any]) -> None:
+    """Check that ``match`` is a ``MatchState`` whose side on roll is that of every position.
+
+    The input check of every ``match=`` argument (it lives beside ``MatchState`` rather
+    than in ``core._checks``, which this module imports).
+
+    Parameters
+    ----------
+    match : MatchState
+    positions : iterable of Position
+        The positions evaluated at this score (each with its ``side`` on roll).
+
+    Raises
+    ------
+    TypeError
+        ``match`` is not a ``MatchState``.
+    ValueError
+        A position has the other colour on roll.
+    """
+    if not isinstance(match, MatchState):
+        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+    for p in positions:
+        if p.side != match.on_roll:
+            raise ValueError(f"match: on_roll={match.on_roll!r} but position {p.id} has "
+                             f"{p.side} on roll")

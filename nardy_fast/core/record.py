@@ -56,23 +56,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
 from nardy_fast.core.gameloop import play_turns
+from nardy_fast.core.policies import Chooser, as_chooser
 from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,  # noqa: F401
                                       apply_steps, as_position, parse_steps)
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.cubestate import CubeState
-    from nardy_fast.core.position import Move
 
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
            "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
@@ -604,8 +605,7 @@ def _legal_board(pos, turn, rules, label):
 # -- random games ------------------------------------------------------------------------
 def random_game(seed: int | None = None, rules: RulesLike = None,
                 start: Position | str | None = None, max_turns: int = 2000,
-                policy: str | Callable[[Position, list[Move], np.random.Generator], Move]
-                = "random",
+                policy: str | Chooser = "random",
                 white: str = "random", black: str = "random") -> GameRecord:
     """Play a game and return its ``GameRecord``.
 
@@ -619,27 +619,15 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
     max_turns : int
         Stop after this many turns even if the game is not over.
     policy : "random", "race" or callable
-        ``"random"``: uniform over the distinct legal results; ``"race"``: the result
-        with the fewest pips, then the most checkers off (ties at random); a callable
-        ``policy(position, moves, rng) -> Move``.
+        A name of ``core.policies.POLICIES`` (``"random"``: uniform over the distinct
+        legal results; ``"race"``: the result with the fewest pips, then the most
+        checkers off, ties at random) or a callable ``policy(position, moves, rng) ->
+        Move``.
     """
     rules = as_rules(rules)
     start = Position.initial() if start is None else as_position(start, "start")
-    if callable(policy):
-        choose = policy
-    elif policy == "random":
-        def choose(pos, moves, rng):
-            return moves[int(rng.integers(len(moves)))]
-    elif policy == "race":
-        w = np.arange(24, 0, -1)
-
-        def choose(pos, moves, rng):
-            keys = [(int(np.dot(m.board, w)) * 16 + sum(m.board), rng.random()) for m in moves]
-            return moves[min(range(len(moves)), key=keys.__getitem__)]
-    else:
-        raise ValueError(f"policy={policy!r}: expected 'random', 'race' or a callable")
-    if not isinstance(max_turns, int) or max_turns < 0:
-        raise ValueError(f"max_turns={max_turns!r}: expected an integer >= 0")
+    choose = as_chooser(policy)
+    max_turns = check_count(max_turns, "max_turns", 0)
     rng = np.random.default_rng(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
     return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)

@@ -6,18 +6,31 @@ consecutive games.  Block ``k`` draws its dice from its own stream, ``PCG64`` se
 is shipped in chunks of whole blocks, and per-block tallies are merged in block order, so a
 rollout's result depends on the seed only: not on the number of workers, the chunk size or
 whether a Dask cluster ran it.
+
+Every other seeded stream of the package is derived here too, so that one module says how
+a seed becomes random numbers: a counted stream (game ``g``, match ``m``, round ``r``:
+``child_seed``), a side stream beside the counted ones (``side_seed``) and an int seed
+named by text, such as a study's per-position seed (``text_seed``).
 """
 from __future__ import annotations
 
+import hashlib
 import numbers
 from typing import TypeAlias
 
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "root_entropy", "block_seed", "block_bit_generator"]
+__all__ = ["BLOCK_GAMES", "SIDE_KEY", "root_entropy", "block_seed", "block_bit_generator",
+           "child_seed", "side_seed", "text_seed"]
 
 # Games per random stream.  1296 = 36 * 36: a block holds every pair of stratified rolls.
 BLOCK_GAMES = 1296
+
+# The first spawn-key word of a side stream (``side_seed``).  ``SeedSequence`` splits each
+# key entry into 32-bit words: every counter of the package (block, game, match, round)
+# stays below 2**32 and is one word, while 2**32 is two ([0, 1]), so no side stream's key
+# equals a counted stream's key and the two never share random numbers.
+SIDE_KEY = 2 ** 32
 
 # What the API accepts as a seed (``root_entropy`` reads each form): for annotations.
 SeedLike: TypeAlias = "int | np.random.SeedSequence | None"
@@ -50,12 +63,60 @@ def root_entropy(seed):
     return int(seed)
 
 
+def child_seed(entropy, *key):
+    """The ``SeedSequence`` of a counted stream: ``SeedSequence(entropy, spawn_key=key)``.
+
+    Parameters
+    ----------
+    entropy : int or None
+        The root entropy (``root_entropy``); None draws fresh entropy from the operating
+        system at each call.
+    *key : int
+        The stream's place, e.g. game ``g`` of a self-play batch or match ``m`` of a
+        simulation: ``child_seed(entropy, k)`` equals
+        ``SeedSequence(entropy).spawn(k + 1)[k]``.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        Depends on ``(entropy, key)`` only, never on the process or worker that uses it.
+    """
+    return np.random.SeedSequence(entropy, spawn_key=tuple(int(k) for k in key))
+
+
+def side_seed(entropy, k):
+    """The ``SeedSequence`` of side stream ``k``: ``child_seed(entropy, SIDE_KEY, k)``.
+
+    For random numbers drawn beside counted streams of the same entropy (training's random
+    races of round ``k``, beside the games' blocks): never equal to one of them
+    (``SIDE_KEY``).
+    """
+    return child_seed(entropy, SIDE_KEY, k)
+
+
+def text_seed(*parts):
+    """An int seed named by text: the first 128 bits of SHA-256 of the ``parts`` joined by
+    ``"|"`` (each written with ``str``), read big-endian.
+
+    Stable across processes, machines and Python versions (unlike ``hash``), so a seed
+    built from, e.g., ``(kind, entropy, position ID)`` gives each position of a study its
+    own stream, whatever order or worker computes it.
+
+    Returns
+    -------
+    int
+        In ``0 .. 2**128 - 1``.
+    """
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
 def block_seed(entropy, k):
     """``SeedSequence`` of block ``k``: depends on ``(entropy, k)`` only, never on the worker.
 
-    Equal to ``SeedSequence(entropy).spawn(k + 1)[k]``.
+    Equal to ``SeedSequence(entropy).spawn(k + 1)[k]`` (``child_seed(entropy, k)``).
     """
-    return np.random.SeedSequence(entropy, spawn_key=(int(k),))
+    return child_seed(entropy, k)
 
 
 def block_bit_generator(entropy, k):

@@ -12,6 +12,7 @@ import dataclasses
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.matchrules import check_match
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
@@ -43,7 +44,7 @@ METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 
 # the arguments of cube_decision that act only in some calls, and their defaults
 _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": 2000,
-             "seed": None, "workers": None, "progress": False}
+             "seed": None, "workers": None, "progress": None}
 
 
 def default_probabilities(rules: RulesLike
@@ -70,7 +71,8 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
                   tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
                   n_games: int = 2000, seed: SeedLike = None,
                   method: str = "auto", workers: int | None = None,
-                  match: MatchState | None = None, progress: bool = False) -> dict[str, Any]:
+                  match: MatchState | None = None,
+                  progress: bool | None = None) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -112,8 +114,10 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
         actions, and ``take_point`` the table's; ``rules``, ``method``, ``tables``,
         ``n_games``, ``seed``, ``workers`` and ``progress`` have no effect there (a
         ``UserWarning`` names those given).
-    progress : bool
-        ``method="rollout"``: a bar over each rollout's games.
+    progress : bool or None
+        ``method="rollout"``: a bar over each rollout's games.  True: a bar; False:
+        none; None (default): a bar when standard error is a terminal
+        (``core._progress``).
 
     Notes
     -----
@@ -224,8 +228,7 @@ def cube_rules(rules: RulesLike) -> Rules:
 def _match_decision(position, cube, probabilities, match, x):
     """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
     from nardy_fast.engine import met
-    from nardy_fast.engine.evaluator import _check_match
-    _check_match(match, [position])
+    check_match(match, [position])
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():
@@ -246,7 +249,7 @@ def _match_decision(position, cube, probabilities, match, x):
 
 
 def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
-                      progress=False):
+                      progress=None):
     k = cube.stake
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,

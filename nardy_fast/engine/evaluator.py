@@ -14,13 +14,13 @@ import numpy as np
 
 from nardy_fast.core import _dbfile
 from nardy_fast.engine import _search, met, nets
-from nardy_fast.core._checks import check_dice
-from nardy_fast.core._movegen import check_position
+from nardy_fast.core._checks import check_dice, check_plies
+from nardy_fast.core._state import check_boards
 from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
 from nardy_fast.engine.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
                                     shipped_net_for, shipped_nets)
-from nardy_fast.core.matchrules import MatchState
+from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.tables.race import default_race_tables, race_probabilities
@@ -198,7 +198,7 @@ class Evaluator:
         """``probabilities`` plus ``{row: Outcome}`` of the rows valued by a race table
         (their draws, under ``draw_rule``, are in the Outcome, not in the seven values)."""
         b = check_boards(boards)
-        plies = _check_plies(plies)
+        plies = check_plies(plies, _search.MAX_PLIES)
         exact = self.exact if exact is None else bool(exact)
         vals = self._searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
@@ -277,7 +277,7 @@ class Evaluator:
         ``match``, match winning chances."""
         vals, _ = self.probabilities(boards, plies, exact)
         if match is not None:
-            _check_match(match, [])
+            check_match(match, [])
             return met.mwc_of_values(vals, match)
         return self.equities(vals)
 
@@ -306,7 +306,7 @@ class Evaluator:
         and ``emg`` (see ``evaluate``)."""
         positions = [as_position(p) for p in positions]
         if match is not None:
-            _check_match(match, positions)
+            check_match(match, positions)
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
         live = [k for k, o in enumerate(out) if o is None]
         if live:
@@ -355,12 +355,12 @@ class Evaluator:
         import pandas as pd                 # lazy: pandas is slow to import
         position = as_position(position)
         d1, d2 = check_dice(dice)
-        plies = _check_plies(plies)
+        plies = check_plies(plies, _search.MAX_PLIES)
         if match is None:
             res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
                                                          d1, d2, plies)
         else:
-            _check_match(match, [position])
+            check_match(match, [position])
             res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
         moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
@@ -409,49 +409,13 @@ class Evaluator:
         d1, d2 = check_dice(dice)
         if match is None:
             res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
-                                                 _check_plies(plies))
+                                                 check_plies(plies, _search.MAX_PLIES))
         else:
-            _check_match(match, [position])
-            res = self._match_rank(position, d1, d2, _check_plies(plies), match)[0]
+            check_match(match, [position])
+            res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_PLIES),
+                                   match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
 
 
 _CACHE = {}
-
-
-def _check_match(match, positions):
-    """``match`` is a MatchState whose side on roll is that of every position."""
-    if not isinstance(match, MatchState):
-        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
-    for p in positions:
-        if p.side != match.on_roll:
-            raise ValueError(f"match: on_roll={match.on_roll!r} but position {p.id} has "
-                             f"{p.side} on roll")
-
-
-def _check_plies(plies):
-    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)):
-        raise TypeError(f"plies={plies!r}: expected an int 0..{_search.MAX_PLIES}")
-    if not 0 <= plies <= _search.MAX_PLIES:
-        raise ValueError(f"plies={plies}: expected 0..{_search.MAX_PLIES}")
-    return int(plies)
-
-
-def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    """Validated ``(n, 2, 24)`` uint8 boards (a single ``(2, 24)`` becomes n = 1)."""
-    a = np.asarray(boards)
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"boards: expected integer counts, got dtype {a.dtype}")
-    if a.ndim == 2:
-        a = a[None]
-    if a.ndim != 3 or a.shape[1:] != (2, 24):
-        raise ValueError(f"boards: expected shape (n, 2, 24), got {a.shape}")
-    for k in range(len(a)):
-        try:
-            check_position(a[k, 0], a[k, 1])
-        except ValueError as e:
-            raise ValueError(f"boards[{k}]: {e}") from None
-        if not a[k, 0].any() or not a[k, 1].any():
-            raise ValueError(f"boards[{k}]: the game is over (a side has no checkers left)")
-    return np.ascontiguousarray(a, dtype=np.uint8)

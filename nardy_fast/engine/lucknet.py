@@ -30,7 +30,9 @@ import numpy as np
 
 from nardy_fast.core import _dbfile
 from nardy_fast.core._checks import check_count
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.position import Position
+from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
 from nardy_fast.engine.evaluator import Evaluator
@@ -56,7 +58,7 @@ def _equity_coefficients(searcher):
     return eq[1:] - eq[0]
 
 
-def luck_data(n_games, seed, evaluator=None, progress=False):
+def luck_data(n_games, seed, evaluator=None, progress=None):
     """Positions with contact from ``n_games`` 0-ply self-play games of ``evaluator``
     (None: the shipped classic net) and their exact per-roll values.
 
@@ -64,28 +66,21 @@ def luck_data(n_games, seed, evaluator=None, progress=False):
     ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
     ``ROLLS`` order).  The same ``seed`` gives the same arrays.
     """
-    from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
     ev = _evaluator(evaluator)
     n_games = check_count(n_games, "n_games", 1)
     s = ev._searcher()
     p0 = Position.initial()
     start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
-    bitgens = [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(g,)))
-               for g in range(n_games)]
+    bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
     boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
                                            tables=None, bitgens=bitgens)
     keep = boards[:, :, :12].any(axis=(1, 2)) & (boards.sum(axis=2).min(axis=1) > 0)
     boards = np.ascontiguousarray(boards[keep])
     values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
-    for k in tqdm(range(len(boards)), desc="luck targets", unit="pos", disable=_off(progress),
-                  mininterval=1.0):
+    for k in progress_bar(range(len(boards)), desc="luck targets", unit="pos",
+                          progress=progress, mininterval=1.0):
         values[k] = s.roll_values(boards[k, 0], boards[k, 1], 0)
     return boards, values
-
-
-def _off(progress):
-    """tqdm's ``disable`` for ``progress``: True/False, or None (bars on a terminal)."""
-    return None if progress is None else not progress
 
 
 def _centred(v, weights=WEIGHTS):
@@ -105,7 +100,7 @@ def luck_r2(luck_net, boards, values, evaluator=None):
 
 
 def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, lr=1e-3,
-                   progress=False, data=None):
+                   progress=None, data=None):
     """Train a luck net (module docstring) on ``n_games`` self-play games.
 
     ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
@@ -143,14 +138,14 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
 
 def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
     """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place."""
-    from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
     n_out = y.shape[1]
     weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
     idx = np.arange(len(x))
-    for epoch in tqdm(range(epochs), desc="luck net", unit="epoch", disable=_off(progress)):
+    for epoch in progress_bar(range(epochs), desc="luck net", unit="epoch",
+                              progress=progress):
         if epoch == int(0.7 * epochs):
             lr *= 0.3
         g.shuffle(idx)

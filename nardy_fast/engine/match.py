@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
 from nardy_fast.engine import _match
 from nardy_fast.engine.policy import Policy
 from nardy_fast.tables.race import default_race_tables
@@ -41,7 +42,7 @@ def _run_pairs(spec):
 
 
 def play_match(a, b, n_games, seed=None, rules=None, start=None, workers=None, client=None,
-               progress=True):
+               progress=None):
     """Play ``a`` against ``b``: ``n_games`` games (rounded up to pairs) with shared dice.
 
     Parameters
@@ -68,8 +69,7 @@ def play_match(a, b, n_games, seed=None, rules=None, start=None, workers=None, c
         ``seed``; and ``points``, the ``(pairs, 2)`` array of A's points per game.
     """
     a, b = Policy.of(a, "a", ("net", "greedy")), Policy.of(b, "b", ("net", "greedy"))
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
-        raise ValueError(f"n_games={n_games!r}: expected an integer >= 2")
+    n_games = check_count(n_games, "n_games", 2)
     rules = as_rules(rules)
     entropy = root_entropy(seed)
     pos = Position.initial() if start is None else as_position(start, "start")

@@ -25,6 +25,8 @@ import math
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine import met
 from nardy_fast.core.cubestate import CubeState, next_stake
 from nardy_fast.engine._policies import greedy_scores
@@ -32,10 +34,11 @@ from nardy_fast.engine.cubemodel import actions, efficiency, model_equities
 from nardy_fast.engine.policy import Policy
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchState, as_match_rules
+from nardy_fast.core.policies import random_move
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
-from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rng import child_seed, root_entropy
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -61,8 +64,9 @@ def _wilson(k, n, z=_Z95):
 class _PolicyPlayer:
     """A policy (``engine.policy``: ``"net:1"``, ``"greedy"``, ``"random"``, a callable)
     as a match player.  Its moves: a net at its plies (by match winning chances when
-    aware), else the policy's choice among the legal moves (``random`` from its own
-    generator, the highest score of ``greedy`` or the callable, the first on ties); its
+    aware), else the policy's choice among the legal moves (``random``: the core's
+    ``random_move`` from its own generator; the highest score of ``greedy`` or the
+    callable, the first on ties); its
     cube decisions from the P(win) of its net (the shipped one for the others)."""
 
     def __init__(self, policy, ev, rng):
@@ -74,7 +78,7 @@ class _PolicyPlayer:
             return self.ev.best_move(position, dice, plies=self.policy.plies, match=match)
         moves = position.legal_moves(dice, self.ev.rules)
         if kind == "random":
-            return moves[int(self.rng.integers(len(moves)))]
+            return random_move(position, moves, self.rng)
         score = greedy_scores if kind == "greedy" else self.policy.fn
         boards = np.array([m.board for m in moves], dtype=np.uint8)
         return moves[int(np.argmax(score(boards, position.opponent)))]
@@ -244,7 +248,7 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
                      length: int | None = None,
                      seed: SeedLike = None,
                      aware: bool | tuple[bool, bool] = True, transcripts: bool = False,
-                     progress: bool = True) -> dict[str, Any]:
+                     progress: bool | None = None) -> dict[str, Any]:
     """Play ``n_matches`` matches of ``a`` against ``b``.
 
     Parameters
@@ -273,18 +277,15 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
         full run), with ``interrupted=True`` and ``matches_requested``; Ctrl-C before any
         match finished propagates ``KeyboardInterrupt``.
     """
-    if isinstance(n_matches, bool) or not isinstance(n_matches, (int, np.integer)) \
-            or n_matches < 1:
-        raise ValueError(f"n_matches={n_matches!r}: expected an integer >= 1")
+    n_matches = check_count(n_matches, "n_matches", 1)
     mr = as_match_rules(rules, length)
     entropy = root_entropy(seed)
     wins, games, records, n = 0, 0, [], 0
-    from tqdm.auto import tqdm
     interrupted = False
     try:
-        for m in tqdm(range(int(n_matches)), desc="matches", disable=not progress):
-            rec = play_one_match(a, b, mr, np.random.SeedSequence(entropy, spawn_key=(m,)),
-                                 aware)
+        for m in progress_bar(range(n_matches), desc="matches", unit="match",
+                              progress=progress):
+            rec = play_one_match(a, b, mr, child_seed(entropy, m), aware)
             final = rec.final_score()
             wins += final["A"] >= mr.length
             games += len(rec.games)

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 
-from tqdm.auto import tqdm
-
 from nardy_fast.core._io import atomic_write_text
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine import met
@@ -34,7 +33,7 @@ START_SEED = 16
 
 
 def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
-                  progress=True):
+                  progress=None):
     """The first mover's outcome distribution from a rollout of the start with the
     shipped net (0-ply, truncated at the bear-off): ``met.start_distribution``'s keys
     (probabilities, the first mover's view) plus ``games``, ``seed``, ``se_p_win``."""
@@ -46,7 +45,7 @@ def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
     return d
 
 
-def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progress=True,
+def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progress=None,
                      path=None):
     """Roll out the start under every ``VARIANTS`` (draw rule, opening roll) and write
     ``met.DATA_FILE`` (or ``path``; JSON, atomically).  Returns the data."""
@@ -61,14 +60,15 @@ def write_start_data(n_games=START_GAMES, seed=START_SEED, workers=None, progres
     return data
 
 
-def write_tables(length=met.TABLE_LENGTH, path=None, progress=True):
+def write_tables(length=met.TABLE_LENGTH, path=None, progress=None):
     """Compute the shipped tables (``met._table_specs``, to ``length`` points, from the
     stored start distribution) and write ``met.TABLE_FILE`` (or ``path``; JSON,
     atomically).  Returns the data: match winning chances of the side needing the row's
     points."""
     out = {"length": length, "grid": met.GRID, "start": met.start_distribution(),
            "tables": {}}
-    for name, cube, mr in tqdm(met._table_specs(), desc="met", disable=not progress):
+    for name, cube, mr in progress_bar(met._table_specs(), desc="met", unit="table",
+                                       progress=progress):
         m = met.match_equity_table(length, cube=cube, rules=mr, stored=False)
         out["tables"][name] = {"rules": mr.to_text(), "values": m.to_numpy().tolist()}
         if mr.crawford:

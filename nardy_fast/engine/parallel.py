@@ -57,6 +57,7 @@ import time
 import warnings
 
 from nardy_fast.core._checks import check_count, usable_cores
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine import _nomain
 from nardy_fast.engine._nomain import WORKER_PREFIX
 
@@ -247,22 +248,7 @@ def shutdown_pools():
 atexit.register(shutdown_pools)
 
 
-class _NoBar:
-    def update(self, n):
-        pass
-
-    def close(self):
-        pass
-
-
-def _bar(progress, total, desc):
-    if not progress:
-        return _NoBar()
-    from tqdm.auto import tqdm
-    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, smoothing=0.1)
-
-
-def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=True,
+def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=None,
                desc="rollout"):
     """Run ``fn`` on every spec; deliver results through ``on_result(i, result)``.
 
@@ -284,15 +270,17 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
         is a single chunk).  ``n > 1``: a pool of ``n`` processes.
     client : dask.distributed.Client or None
         Run the chunks as Dask tasks instead (``workers`` is then ignored).
-    progress : bool
-        Show a ``tqdm`` bar with the rate in units per second.
+    progress : bool or None
+        A bar with the rate in units per second: True, False or None (when standard
+        error is a terminal; ``core._progress``).
 
     Returns
     -------
     bool
         ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
     """
-    bar = _bar(progress, sum(sizes), desc)
+    bar = progress_bar(total=sum(sizes), desc=desc, unit="game", unit_scale=True,
+                       smoothing=0.1, progress=progress)
     try:
         if client is not None:
             return _run_dask(fn, specs, on_result, sizes, client, bar)

@@ -6,7 +6,9 @@ A policy chooses one side's moves in rollouts, strength matches and studies:
   at 1 or 2 plies (the move filter of ``_search``); an ``Evaluator`` of one's own: its net
   at 0-ply;
 - ``"greedy"``: the documented heuristic (``_policies``);
-- ``"random"``: uniform over the distinct legal results;
+- ``"random"``: uniform over the distinct legal results, the core's policy of that name
+  (``core.policies``, the one table of the core's simple policies, which this vocabulary
+  extends; in Python ``core.policies.random_move``);
 - a callable ``fn(candidates, opponent) -> scores`` (``"python"``): the highest score is
   played.
 

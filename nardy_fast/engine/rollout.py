@@ -39,6 +39,7 @@ from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
+from nardy_fast.core.matchrules import check_match
 from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
 from nardy_fast.engine.variance import check_estimator, keep_in_range
@@ -454,7 +455,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
             policy: PolicyLike = "net",
             seed: SeedLike = None, rules: RulesLike = None,
             dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
-            workers: int | None = None, client: Client | None = None, progress: bool = True,
+            workers: int | None = None, client: Client | None = None,
+            progress: bool | None = None,
             chunk_size: int | None = None, cube: CubeState | None = None,
             cube_probabilities: Callable[..., Any] | str | None = None,
             match: MatchState | None = None,
@@ -512,8 +514,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         (``nardy_fast.engine.parallel``).  The results are the same either way.
     client : dask.distributed.Client or None
         Run the chunks on a Dask cluster instead; the result is the same.
-    progress : bool
-        Show a ``tqdm`` progress bar (games/s).
+    progress : bool or None
+        A bar of the games played (games/s).  True: a bar; False: none; None
+        (default): a bar when standard error is a terminal (``core._progress``).
     chunk_size : int or None
         Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
         4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
@@ -590,7 +593,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
                  cube_probabilities, variance_reduction)
     if match is not None:
-        _check_match(match, plan, cube)
+        _match_allowed(match, plan, cube)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
@@ -612,12 +615,11 @@ def _with_match(out, match):
                                "emg": float(met.emg(m, match))})
 
 
-def _check_match(match, plan, cube):
-    from nardy_fast.engine.evaluator import _check_match as check
+def _match_allowed(match, plan, cube):
     if cube is not None:
         raise ValueError("match: a rollout with the cube does not report match winning "
                          "chances (pass cube=None)")
-    check(match, [plan.position])
+    check_match(match, [plan.position])
 
 
 def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
@@ -625,7 +627,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
                  seed: SeedLike = None, rules: RulesLike = None,
                  dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
                  workers: int | None = None, client: Client | None = None,
-                 progress: bool = True, chunk_size: int | None = None,
+                 progress: bool | None = None, chunk_size: int | None = None,
                  cube: CubeState | None = None,
                  cube_probabilities: Callable[..., Any] | str | None = None,
                  variance_reduction: bool | str | None = None) -> pd.DataFrame:

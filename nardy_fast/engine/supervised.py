@@ -30,6 +30,8 @@ import time
 
 import numpy as np
 
+from nardy_fast.core._progress import show_progress
+from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
@@ -48,7 +50,7 @@ SUPERVISED_DEFAULTS = {
 }
 
 
-def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=True,
+def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=None,
                      log=None, until=None, **settings):
     """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
 
@@ -69,8 +71,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     exclude : array_like of uint8, shape (m, 2, 24), optional
         Positions never learnt (the held-out part of the accuracy benchmark); recorded by
         their count.
-    progress : bool
-        Print a line per round.
+    progress : bool or None
+        Print a line per round.  True: the lines; False: none; None (default): the
+        lines when standard error is a terminal (``core._progress``).
     log : callable, optional
         ``log(dict)`` gets a line per round (positions, loss, seconds).
     until : int, optional
@@ -112,7 +115,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
             pos = pos[keep]
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
         t_label = time.process_time() - t0
-        rng = np.random.default_rng(np.random.SeedSequence(cfg["seed"], spawn_key=(done,)))
+        rng = np.random.default_rng(child_seed(cfg["seed"], done))
         net, loss = fit(net, frozen.encode(pos), targets, cfg["epochs"], cfg["batch"],
                         cfg["lr"], rng)
         done += 1
@@ -120,7 +123,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
                     label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
         Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)}
                   ).save(path)
-        if progress:
+        if show_progress(progress):
             print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
         if log:
             log(line)
@@ -136,7 +139,8 @@ def _widen(net, hidden, seed):
     if hidden == net.n_hidden:
         return net
     a, extra = net.arrays(), hidden - net.n_hidden
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(2**31,)))
+    # key 2**31: a stream apart from the rounds' (keyed 0, 1, ...: none reaches 2**31)
+    rng = np.random.default_rng(child_seed(int(seed), 2**31))
     return Net(np.hstack([a["w1"], rng.normal(0.0, 0.1, (a["w1"].shape[0], extra))]),
                np.concatenate([a["b1"], np.zeros(extra)]),
                np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"])

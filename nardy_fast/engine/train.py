@@ -33,10 +33,11 @@ from nardy_fast.engine._net import Net
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
+from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.tables.onesided import n_boards
 from nardy_fast.core.position import Position
-from nardy_fast.core.rng import block_bit_generator, root_entropy
+from nardy_fast.core.rng import block_bit_generator, root_entropy, side_seed
 from nardy_fast.core.rules import Rules, as_rules
 
 __all__ = ["train", "DEFAULTS"]
@@ -63,7 +64,7 @@ def random_races(entropy, k, n):
     """``n`` random races of both homes (side on roll first), seeded by ``(entropy, k)``:
     each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
     half of them, of 1..8 checkers (the short races the two-sided table holds)."""
-    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2 ** 32, k)))
+    rng = np.random.default_rng(side_seed(entropy, k))
     hi = np.repeat(np.where(np.arange(n) % 2 == 0, bearoff.N_BOARDS, n_boards(8)), 2)
     b6 = bearoff.board_of(rng.integers(1, hi))
     races = np.zeros((n, 2, 24), np.uint8)
@@ -82,7 +83,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          check=None, until=None, progress=True, log=None, games=None, init=None):
+          check=None, until=None, progress=None, log=None, games=None, init=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -118,8 +119,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     until : int, optional
         Stop (with a checkpoint) once this many games are done; a later call with the
         same settings continues exactly where this one stopped.
-    progress : bool
-        Show a tqdm bar with games per second.
+    progress : bool or None
+        A bar with games per second.  True: a bar; False: none; None (default): a bar
+        when standard error is a terminal (``core._progress``).
     log : callable, optional
         ``log(dict)`` receives a line per checkpoint and strength check.
     init : str, os.PathLike, Evaluator or None
@@ -157,10 +159,8 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     net, done = _resume(path, cfg, start_net)
     start = np.asarray(Position.initial().boards)
     tables = training_tables()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm          # lazy: tqdm.auto is slow to import
-        bar = tqdm(total=cfg["games"], initial=done, unit="game", desc="self-play")
+    bar = progress_bar(total=cfg["games"], initial=done, unit="game", desc="self-play",
+                       progress=progress)
     next_ckpt = done + checkpoint_every
     next_check = done + check_every if check_every else None
     t0 = time.perf_counter()
@@ -181,8 +181,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
             net.sgd(np.concatenate([pos, races]), np.concatenate([targets, race_values]),
                     _lr(cfg, done))
             done += n
-            if bar is not None:
-                bar.update(n)
+            bar.update(n)
             if done >= next_ckpt or done == stop:
                 _save(path, net, cfg, done, time.perf_counter() - t0)
                 next_ckpt = done + checkpoint_every
@@ -193,8 +192,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
                 if log:
                     log({"games": done, **figures})
                 next_check = done + check_every
-    if bar is not None:
-        bar.close()
+    bar.close()
     return Evaluator(net, rules=rules, meta={"training": dict(cfg, games_done=done)})
 
 

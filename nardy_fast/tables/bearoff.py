@@ -46,7 +46,7 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _mars, _twosided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int, check_threads
-from nardy_fast.core._progress import progress_callback
+from nardy_fast.core._progress import progress_callback, show_progress
 from nardy_fast.core._dbfile import DatabaseError, DbWriter, read_db, write_db
 from nardy_fast.core._resources import check_memory
 from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
@@ -205,7 +205,7 @@ class TwoSided:
                                      self._mars, self._mars_default))
 
     @classmethod
-    def build(cls, max_checkers: int = DEFAULT_TWO_SIDED, progress: bool = True,
+    def build(cls, max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = None,
               threads: int | None = None, mars: bool = False,
               rules: RulesLike = None) -> TwoSided:
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers exactly.
@@ -216,14 +216,15 @@ class TwoSided:
         with ``.mars.save(path)``).
 
         Memory: one float64 table of ``C(max_checkers + 6, 6) ** 2`` entries (72 MB for 8,
-        513 MB for 10, 2.8 GB for 12).  ``progress`` shows a tqdm bar when tqdm is
-        installed (a line per 10% otherwise).  ``threads``: POSIX threads solving each
-        board together (None: every usable core; capped at the usable cores); the table
-        is bit-identical for any number.  The threads meet three times per board, so
-        expect a gain only with idle cores (see ``benchmarks/RESULTS.md``).
+        513 MB for 10, 2.8 GB for 12).  ``progress``: a bar and a summary line (True,
+        False, or None: when standard error is a terminal).  ``threads``: POSIX threads
+        solving each board together (None: every usable core; capped at the usable
+        cores); the table is bit-identical for any number.  The threads meet three times
+        per board, so expect a gain only with idle cores (see ``benchmarks/RESULTS.md``).
         """
         mc = check_int(max_checkers, 0, 14, "max_checkers")
         threads = check_threads(threads)
+        progress = show_progress(progress)
         m = n_boards(mc)
         check_memory(8 * m * m, f"the two-sided bear-off database of {mc} checkers",
                      "use a smaller max_checkers")
@@ -403,7 +404,7 @@ class MarsTable:
     @classmethod
     def build(cls, max_checkers: int = DEFAULT_MARS, rules: RulesLike = None,
               all_checkers: int = 15, path: str | os.PathLike[str] | None = None,
-              progress: bool = True, threads: int | None = None) -> MarsTable:
+              progress: bool | None = None, threads: int | None = None) -> MarsTable:
         """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
 
         Parameters
@@ -419,8 +420,9 @@ class MarsTable:
         path : str or os.PathLike, optional
             Stream the X-on-roll half to this file while solving (it is never held in
             memory whole) and return the table memory-mapped from it.
-        progress : bool
-            A tqdm bar when tqdm is installed, else a line per 10 %; and a summary line.
+        progress : bool or None
+            A bar and a summary line: True, False, or None (when standard error is a
+            terminal).
         threads : int or None
             POSIX threads solving each X board together (None: every usable
             core; capped at the usable cores).  The table is bit-identical for any number.
@@ -430,6 +432,7 @@ class MarsTable:
         half (744 MB for N = 8, 229 MB for N = 6) are held during the build; the
         X-on-roll half too without ``path``.  See ``benchmarks/RESULTS.md`` for times.
         """
+        progress = show_progress(progress)
         T = check_int(all_checkers, 0, 15, "all_checkers")
         if T < 1:
             raise ValueError("all_checkers=0: must be 1..15")
@@ -605,20 +608,12 @@ def _two_sided_restore(path, table, max_checkers, mars, mars_default):
 # ----------------------------------------------------------------------------------------
 # cached defaults
 
-def _bar(progress):
-    """``progress`` of a first build: None (default) shows a bar when stderr is a terminal
-    (a person waits for it), never in a pipe or a log."""
-    if progress is None:
-        return bool(getattr(sys.stderr, "isatty", lambda: False)())
-    return bool(progress)
-
-
 def one_sided(progress: bool | None = None) -> OneSided:
     """The default one-sided database (15 checkers), built on first use and cached on
     disk (see the module docstring) and in memory.  ``progress``: a bar while it is built
     (None: when stderr is a terminal)."""
     return cached(OneSided, "bearoff-one-sided-15.nfdb",
-                  lambda: OneSided.build(15, progress=_bar(progress)))
+                  lambda: OneSided.build(15, progress=progress))
 
 
 def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = None) -> TwoSided:
@@ -628,7 +623,7 @@ def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = Non
     first access; never built implicitly)."""
     mc = check_int(max_checkers, 0, 14, "max_checkers")
     ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
-                 lambda: TwoSided.build(mc, progress=_bar(progress)))
+                 lambda: TwoSided.build(mc, progress=progress))
     return ts.use_default_mars()
 
 
@@ -652,6 +647,6 @@ def mars_table(max_checkers: int = DEFAULT_MARS, rules: RulesLike = None,
 
     def make():
         path = os.path.join(data_dir(), name)
-        return MarsTable.build(mc, rules, path=path, progress=_bar(progress),
+        return MarsTable.build(mc, rules, path=path, progress=progress,
                                threads=threads)
     return cached(MarsTable, name, make if build else None, saved=True)

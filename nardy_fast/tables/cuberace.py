@@ -48,6 +48,7 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _cuberace
 from nardy_fast.core._checks import as_board6, check_int
+from nardy_fast.core._progress import show_progress
 from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
 from nardy_fast.core.datadir import cached
 
@@ -123,7 +124,7 @@ class CubefulRace:
     # build / files ---------------------------------------------------------------------
     @classmethod
     def build(cls, max_checkers=DEFAULT_MAX_CHECKERS, progression="geometric", beaver=False,
-              max_stake=DEFAULT_MAX_STAKE, stakes=DEFAULT_STAKES, progress=False):
+              max_stake=DEFAULT_MAX_STAKE, stakes=DEFAULT_STAKES, progress=None):
         """Solve every pair of boards of at most ``max_checkers`` (0..14) checkers.
 
         Memory: ``32 m**2`` bytes per table (27 MB for 6 checkers, 288 MB for 8); the
@@ -132,9 +133,11 @@ class CubefulRace:
         one thread (6 checkers: 0.3 s of CPU, 8: 4 s; ``benchmarks/RESULTS.md``); the
         arithmetic build solves ``max_stake`` tables.  One thread.
         ``max_stake`` (arithmetic, >= 2) and ``stakes`` (1 .. ``max_stake``) are ignored
-        for the geometric cube.  ``progress`` prints a line per table to stderr.
+        for the geometric cube.  ``progress`` prints a line per table to stderr
+        (True, False, or None: when standard error is a terminal).
         """
         mc = check_int(max_checkers, 0, 14, "max_checkers")
+        progress = show_progress(progress)
         if progression not in _PROGRESSIONS:
             raise ValueError(f"progression={progression!r}: expected 'geometric' or "
                              f"'arithmetic'")

@@ -22,6 +22,7 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _onesided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int
+from nardy_fast.core._progress import show_progress
 from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
 from nardy_fast.core.position import PIPS_PER_ROLL
 
@@ -93,16 +94,16 @@ class OneSided:
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, max_checkers: int = 15, progress: bool = True) -> OneSided:
+    def build(cls, max_checkers: int = 15, progress: bool | None = None) -> OneSided:
         """Solve every board of at most ``max_checkers`` (0..15) checkers exactly.
 
         ``progress`` prints one summary line to stderr (the build takes well under a
-        second).
+        second): True, False, or None (when standard error is a terminal).
         """
         mc = check_int(max_checkers, 0, 15, "max_checkers")
         t0 = time.perf_counter()
         turns, first, mean, mean_first = _onesided.build_one_sided(mc)
-        if progress:
+        if show_progress(progress):
             print(f"one-sided bear-off database: {turns.shape[0]:,} boards in "
                   f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
         return cls(turns, first, mean, mean_first, mc)

@@ -34,7 +34,7 @@ import numpy as np
 from nardy_fast.tables import _race12, _race12solve
 from nardy_fast.core._checks import check_int
 from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
-from nardy_fast.core._progress import progress_callback
+from nardy_fast.core._progress import progress_callback, show_progress
 from nardy_fast.core._resources import check_disk, check_memory
 from nardy_fast.core.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
@@ -130,7 +130,7 @@ class Race12:
 
     # build / files ---------------------------------------------------------------------
     @classmethod
-    def build(cls, points: int = 12, max_checkers: int = 15, progress: bool = True,
+    def build(cls, points: int = 12, max_checkers: int = 15, progress: bool | None = None,
               path: str | os.PathLike[str] | None = None) -> Race12:
         """Solve every board (single-threaded; the default sizes take about 80 s of CPU,
         figures in ``benchmarks/RESULTS.md``).  Refused up front (``MemoryError``, or
@@ -145,6 +145,7 @@ class Race12:
             os.makedirs(folder, exist_ok=True)
             check_disk(folder, disk)
         m = n_race_boards(P, N)
+        progress = show_progress(progress)
         bar = progress_callback(progress, f"race database {P} points x {N}")
         t0 = time.perf_counter()
         try:
@@ -253,7 +254,7 @@ NOT_BUILT = ("the race database has not been built: nardy-fast bearoff build --r
              "(or race12.race12(build=True))")
 
 
-def race12(build: bool = False, progress: bool = True) -> Race12 | None:
+def race12(build: bool = False, progress: bool | None = None) -> Race12 | None:
     """The default database (12 points, 15 checkers) from the cache folder, or None when it
     has not been built, with a ``RuntimeWarning`` saying how to build it.
     ``build=True`` builds it when absent (about 80 s of CPU, 3.5 GB of memory;
@@ -265,7 +266,7 @@ def race12(build: bool = False, progress: bool = True) -> Race12 | None:
     return db
 
 
-def cached_race12(build: bool = False, progress: bool = True) -> Race12 | None:
+def cached_race12(build: bool = False, progress: bool | None = None) -> Race12 | None:
     """``race12`` without the warning: the database, or None when it has not been built
     (for the evaluator and rollouts, which use it once it is built)."""
     def make():

@@ -13,17 +13,19 @@ def test_bearoff_build_shows_a_bar(capsys, tmp_path, monkeypatch):
         assert ("two-sided bear-off 3x3" in err) == shown, err
 
 
-def test_first_builds_show_a_bar_on_a_terminal_only(monkeypatch):
+def test_progress_none_shows_a_bar_on_a_terminal_only(monkeypatch):
     import io
-    from nardy_fast.tables import bearoff
+    from nardy_fast.core._progress import show_progress
 
     class Tty(io.StringIO):
         def isatty(self):
             return True
     for stream, want in ((Tty(), True), (io.StringIO(), False)):
         monkeypatch.setattr("sys.stderr", stream)
-        assert bearoff._bar(None) is want
-    assert bearoff._bar(True) is True and bearoff._bar(False) is False
+        assert show_progress(None) is want
+        assert show_progress(True) is True and show_progress(False) is False
+    with pytest.raises(TypeError, match="progress='yes'"):
+        show_progress("yes")
 
 
 def test_report_takes_progress(capsys, tmp_path, monkeypatch):
