@@ -72,6 +72,7 @@ from nardy_fast.core._checks import check_count
 from nardy_fast.core._io import atomic_write, atomic_write_text
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
+from nardy_fast.core._version import __version__
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.parallel import parallelism, run_chunks
@@ -456,7 +457,6 @@ class _Store:
         """Write the manifest of a new store (before its first results)."""
         if self.manifest is not None:
             return
-        from nardy_fast import __version__
         manifest = {"kind": KIND, "format": FORMAT, "key": settings.key,
                     "identity": settings.identity, "columns": list(COLUMNS),
                     "nardy_fast": __version__,
