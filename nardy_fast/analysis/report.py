@@ -69,6 +69,7 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.met import emg_scale, with_match
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -374,7 +375,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     rules : Rules, dict or None
     match : MatchState or None
         The match score (by colour; ``nardy_fast.core.matchrules``): adds ``mwc``, ``se_mwc``
-        (the side on roll's match winning chance and its SE, ``met.mwc_of_outcome``)
+        (the side on roll's match winning chance and its SE, ``met.with_match``)
         and ``emg`` (its money equivalent).
 
     Returns
@@ -396,11 +397,35 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
                           + extra), seed)
 
 
+def _state_for(side, match):
+    """The match state with ``side`` on roll (``match`` gives the scores by colour)."""
+    return match if side == match.on_roll else match.flipped()
+
+
 def _match_row(o, side, match):
+    """The match columns ``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at
+    the score ``match`` (``met.with_match``); none without a match."""
     if match is None:
         return {}
-    from nardy_fast.analysis.matchreport import match_row
-    return match_row(o, side, match)
+    extra = with_match(o, _state_for(side, match)).extra
+    return {k: extra[k] for k in ("mwc", "se_mwc", "emg")}
+
+
+def _add_losses(frame, side, match):
+    """Add ``mwc_loss``, ``emg_loss`` to a ``move_report`` frame (best first) of
+    ``side``'s moves; returns the match columns to show."""
+    frame["mwc_loss"] = frame["mwc"].iloc[0] - frame["mwc"]
+    frame["emg_loss"] = frame["mwc_loss"] * emg_scale(_state_for(side, match))
+    return ["mwc", "se_mwc", "mwc_loss", "emg_loss"]
+
+
+def _turn_losses(frame, after_id):
+    """The played move's losses from a match ``move_report``: ``mwc_loss``, ``emg_loss``,
+    and ``equity_loss`` and ``mark`` in EMG (error rates then count EMG)."""
+    row = frame.loc[frame["id_after"] == after_id]
+    m = float(row["mwc_loss"].iloc[0]) if len(row) else float("nan")
+    e = float(row["emg_loss"].iloc[0]) if len(row) else float("nan")
+    return {"mwc_loss": m, "emg_loss": e, "equity_loss": e, "mark": mark(e)}
 
 
 # -- move report -------------------------------------------------------------------------
@@ -458,8 +483,7 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
     df = df.sort_values(key, ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
     if match is not None:
-        from nardy_fast.analysis.matchreport import add_losses
-        cols += add_losses(df, pos.side, match)
+        cols += _add_losses(df, pos.side, match)
     df["rank"] = np.arange(1, len(df) + 1)
     return _seeded(df[cols], seed)
 
@@ -651,8 +675,7 @@ def _analyse_turn(pos, turn, method, kw):
            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
            "mark": mark(eq_best - eq_played)}
     if "mwc_loss" in mr.columns:
-        from nardy_fast.analysis.matchreport import turn_losses
-        out.update(turn_losses(mr, after_id))
+        out.update(_turn_losses(mr, after_id))
     return out
 
 

@@ -43,6 +43,7 @@ from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
 from nardy_fast.engine.variance import check_estimator, keep_in_range
 from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET, default_luck_net
+from nardy_fast.engine.met import with_match
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
@@ -600,16 +601,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
     if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
         raise KeyboardInterrupt("rollout interrupted before any game finished")
-    return out if match is None else _with_match(out, match)
-
-
-def _with_match(out, match):
-    """``out`` with ``extra`` ``mwc``, ``se_mwc``, ``emg`` at the match score."""
-    from dataclasses import replace
-    from nardy_fast.engine import met
-    m, se = met.mwc_of_outcome(out, match)
-    return replace(out, extra={**out.extra, "mwc": m, "se_mwc": se,
-                               "emg": float(met.emg(m, match))})
+    return out if match is None else with_match(out, match)
 
 
 def _check_match(match, plan, cube):
