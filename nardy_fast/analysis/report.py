@@ -57,19 +57,28 @@ HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 
 import numpy as np
 
+from nardy_fast.analysis.cubereport import cube_analysis
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.record import GameRecord, apply_steps, read_record
+from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
+from nardy_fast.tables.bearoff import one_sided
+from nardy_fast.engine.luck import game_luck
 from nardy_fast.engine.met import emg_scale, with_match
+from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # of core.methods
+                                          ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
+                                          value_positions)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -82,8 +91,6 @@ if TYPE_CHECKING:
     from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
-    from nardy_fast.core.record import GameRecord
-    from nardy_fast.core.result import Outcome
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
@@ -92,8 +99,6 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
            "save", "to_csv", "to_parquet", "to_html"]
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
-DEFAULT_GAMES = 500
-METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's
 # thresholds for doubtful, bad and very bad moves): the highest threshold reached.
 MARKS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
@@ -111,7 +116,7 @@ def as_positions(positions: Position | str | Iterable[Position | str] | pd.Serie
 
     Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
     """
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
     if isinstance(positions, (Position, str)):
         return [as_position(positions, "positions[0]")], None
@@ -138,7 +143,7 @@ def _seeded(frame, seed):
 
 
 def _frame(rows, index=None, columns=None):
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
     df = pd.DataFrame(rows, columns=columns)
     if index is not None:
@@ -157,14 +162,6 @@ def _longest_block(board, other_path=True):
         run = run + 1 if h else 0
         best = max(best, run)
     return best
-
-
-def _one_sided():
-    try:
-        from nardy_fast.tables.bearoff import one_sided
-    except ImportError:                               # pragma: no cover - partial install
-        return None
-    return one_sided()
 
 
 def _epc_many(boards, db):
@@ -221,7 +218,7 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     df = _frame(rows, index)
     if not pos_list:
         return df
-    db = _one_sided() if epc else None
+    db = one_sided() if epc else None
     boards = np.stack([p.boards for p in pos_list])
     df["epc_mover"] = _epc_many(boards[:, 0], db)
     df["epc_opponent"] = _epc_many(boards[:, 1], db)
@@ -231,14 +228,7 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
 
 # -- evaluation --------------------------------------------------------------------------
 def _draw_outcome():
-    from nardy_fast.core.result import Outcome
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
-
-
-def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
-    check_count(n_games, "n_games")
-    return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
-                truncate=truncate, workers=workers, client=client, progress=progress)
 
 
 def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFAULT_GAMES,
@@ -261,11 +251,6 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
                          workers, client, progress, plies)[0]
 
 
-# the rollout arguments of the reports and their defaults: they act under method="rollout"
-_ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
-                     "workers": None, "client": None}
-
-
 def _warn_unused(method, defaults=None, **given):
     """``warn_unused`` for the rollout arguments of the reports (``defaults``: their own,
     ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games."""
@@ -280,59 +265,14 @@ def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
                   truncate: str | None = "bearoff", workers: int | None = None,
                   client: Client | None = None,
                   progress: bool = False, plies: int = 0) -> list[Outcome]:
-    """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
-    rollouts share one run (``rollout_many``, the same seed for each position: common
-    random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
-    defaults under another method, and ``plies`` under ``"rollout"`` or a database's
-    method (they would change nothing), give a ``UserWarning`` naming them."""
-    seed = root_entropy(seed)
-    rules = as_rules(rules)
-    check_count(n_games, "n_games")
-    method = check_method(method, METHODS)
-    if method != "rollout":
-        _warn_unused(method, n_games=n_games, policy=policy, truncate=truncate,
-                     workers=workers, client=client)
-    if method in ("rollout", "exact", "two_sided", "one_sided"):
-        warn_unused(f"with method={method!r} (only the evaluator searches plies)",
-                    {"plies": 0}, plies=plies)
-    out = [None] * len(positions)
-    todo = []
-    net = []
-    for i, p in enumerate(positions):
-        if p.is_over():
-            out[i] = final_outcome(p, rules)
-        elif method in ("exact", "two_sided", "one_sided") or (method == "auto"
-                                                                and p.is_bearoff()):
-            from nardy_fast.tables.race import race_probabilities
-            table = method if method in ("two_sided", "one_sided") else "auto"
-            try:
-                out[i] = race_probabilities(p, rules=rules, method=table)
-            except ValueError as e:
-                raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
-        elif method == "rollout":
-            todo.append(i)
-        else:
-            net.append(i)
-    if net:
-        from nardy_fast.engine.evaluator import Evaluator
-        ev = Evaluator.default(rules)
-        for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
-            out[i] = o
-    if todo:
-        from nardy_fast.core.result import Outcome
-        from nardy_fast.engine.rollout import rollout, rollout_many
-
-        kw = _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress)
-        if len(todo) == 1:
-            out[todo[0]] = rollout(positions[todo[0]], **kw)
-        else:
-            frame = rollout_many([positions[i] for i in todo], **kw)
-            names = set(Outcome.__dataclass_fields__) - {"extra"}
-            for k, i in enumerate(todo):
-                d = frame.iloc[k].to_dict()
-                extra = {key[6:]: v for key, v in d.items() if key.startswith("extra_")}
-                out[i] = Outcome(**{key: d[key] for key in names if key in d}, extra=extra)
-    return out
+    """``evaluate`` for a list of Positions: a list of Outcome, in order
+    (``engine.valuation.value_positions``, where the ``method`` dispatch lives).  The
+    evaluator takes them as one batch, the rollouts share one run (the same seed for each
+    position: common random numbers).  Rollout arguments changed from their defaults
+    under another method, and ``plies`` under ``"rollout"`` or a database's method (they
+    would change nothing), give a ``UserWarning`` naming them."""
+    return value_positions(positions, method, n_games, seed, rules, policy, truncate,
+                           workers, client, progress, plies)
 
 
 def _outcome_columns(rules):
@@ -543,15 +483,12 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         empty) is the final position.
     """
     seed = root_entropy(seed)
-    from nardy_fast.core.record import GameRecord, read_record
-
     if isinstance(record, (str, os.PathLike)):
         record = read_record(record)
     if not isinstance(record, GameRecord):
         raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
     rules = as_rules(record.rules)
     if rules.cube is not None:        # the win and move columns stay cubeless
-        import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
     if not cube:
@@ -578,7 +515,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     bar = None
     lucks = _luck_columns(record) if analyse else None
     if analyse and progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm       # lazy: only when a bar is shown (slow to import)
         bar = tqdm(total=len(record.turns), desc="analysing turns", unit="turn")
     for k, pos in enumerate(positions):
         if bar is not None and k:
@@ -621,7 +558,6 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
     ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
-    from nardy_fast.analysis.cubereport import cube_analysis
     ca = cube_analysis(record, cube_probabilities)
     ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
     ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
@@ -630,7 +566,6 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
 
 def _luck_columns(record):
     """The luck columns of ``game_report`` per row (turns, then the final position)."""
-    from nardy_fast.engine.luck import game_luck
     lucks = game_luck(record)
     total = lucks[-1]["luck_white"] if lucks else 0.0
     res = record.result()
@@ -689,7 +624,6 @@ def mark(equity_loss: float) -> str:
 
 
 def _board_after(pos, turn):
-    from nardy_fast.core.record import apply_steps
     return apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
 
 
@@ -749,8 +683,6 @@ def convergence_report(position: Position | str,
     for n in sizes:
         check_count(n, "n_games")
     rules = as_rules(rules)
-    from nardy_fast.engine.rollout import rollout
-
     rows = []
     for n in sizes:
         o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,

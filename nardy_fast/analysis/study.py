@@ -318,7 +318,7 @@ def _evaluate_batch(spec):
 # the store
 
 def _pyarrow():
-    try:
+    try:                  # here: pyarrow is optional (the parquet extra); say how to get it
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
@@ -618,7 +618,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         A bad position (naming its index), argument, a store of another study (naming
         what differs), a corrupt or truncated store file (naming it).
     """
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, METHODS, RENAMED)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,
