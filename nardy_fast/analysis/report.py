@@ -74,7 +74,7 @@ from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.luck import game_luck
-from nardy_fast.engine.met import emg_scale, with_match
+from nardy_fast.engine.met import emg_scale, match_extra
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # of core.methods
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
@@ -315,7 +315,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     rules : Rules, dict or None
     match : MatchState or None
         The match score (by colour; ``nardy_fast.core.matchrules``): adds ``mwc``, ``se_mwc``
-        (the side on roll's match winning chance and its SE, ``met.with_match``)
+        (the side on roll's match winning chance and its SE, ``met.match_extra``)
         and ``emg`` (its money equivalent).
 
     Returns
@@ -344,11 +344,8 @@ def _state_for(side, match):
 
 def _match_row(o, side, match):
     """The match columns ``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at
-    the score ``match`` (``met.with_match``); none without a match."""
-    if match is None:
-        return {}
-    extra = with_match(o, _state_for(side, match)).extra
-    return {k: extra[k] for k in ("mwc", "se_mwc", "emg")}
+    the score ``match`` (``met.match_extra``); none without a match."""
+    return {} if match is None else match_extra(o, _state_for(side, match))
 
 
 def _add_losses(frame, side, match):

@@ -335,7 +335,7 @@ class Evaluator:
         ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
         just moved has borne off all 15) gets its result (``finish.final_outcome``,
         method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``,
-        ``se_mwc`` (0) and ``emg`` (``met.with_match``; see ``evaluate``)."""
+        ``se_mwc`` (0) and ``emg`` (``met.match_extra``; see ``evaluate``)."""
         positions = [as_position(p) for p in positions]
         if match is not None:
             _check_match(match, positions)
@@ -355,7 +355,8 @@ class Evaluator:
                 out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
                                  extra={"plies": int(plies)}, **d)
         if match is not None:
-            out = [met.with_match(o, match) for o in out]
+            for o in out:      # built here: their extra takes the entries in place
+                o.extra.update(met.match_extra(o, match))
         return out
 
     # -- moves --------------------------------------------------------------------------
