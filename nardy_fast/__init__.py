@@ -12,12 +12,12 @@ terminal play).  This module is the public API: everything a user meets is expor
 """
 import importlib
 import importlib.abc
-import importlib.metadata
 import importlib.util
 import os
 import sys
 import warnings
 
+from nardy_fast.core._version import __version__
 from nardy_fast.core.rules import CLASSIC, Rules
 from nardy_fast.core._movegen import successors
 from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
@@ -39,11 +39,6 @@ from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
 from nardy_fast.engine.met import match_equity_table
 from nardy_fast.engine.matchplay import simulate_matches
-
-try:
-    __version__ = importlib.metadata.version("nardy_fast")   # the one place: pyproject.toml
-except importlib.metadata.PackageNotFoundError:             # a source tree never installed
-    __version__ = "0+unknown"
 
 
 def get_include() -> str:

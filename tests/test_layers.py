@@ -201,9 +201,6 @@ def test_the_order_check_sees_a_back_cimport_and_a_sibling_import():
 # it with the diagram module, itself drawing Positions (as python-chess's ``Board`` and
 # ``chess.svg`` with ``_repr_svg_``).
 ALLOWED_CIRCLES = [frozenset({"nardy_fast.core.position", "nardy_fast.core.diagram"})]
-# Removed with the with_match/dispatch change.
-KNOWN_CIRCLES = [frozenset({"nardy_fast.analysis.report", "nardy_fast.analysis.matchreport"}),
-                 frozenset({"nardy_fast", "nardy_fast.analysis.study"})]
 
 
 def import_graph(extra=None):
@@ -253,11 +250,8 @@ def test_no_import_circle_but_the_deliberate_one():
     """No circle among the package's modules, counting the imports inside functions and
     the Cython ones, except ``position`` <-> ``diagram`` (``ALLOWED_CIRCLES``)."""
     circles = import_circles(import_graph())
-    unexpected = [sorted(c) for c in circles if c not in ALLOWED_CIRCLES + KNOWN_CIRCLES]
+    unexpected = [sorted(c) for c in circles if c not in ALLOWED_CIRCLES]
     assert unexpected == []
-    known = [sorted(c) for c in circles if c in KNOWN_CIRCLES]
-    if known:
-        pytest.xfail(f"known circles, removed with the with_match/dispatch change: {known}")
 
 
 def test_the_circle_count_sees_a_planted_circle():

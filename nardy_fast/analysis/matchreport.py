@@ -11,46 +11,34 @@ and in total.
 from __future__ import annotations
 
 import os
+import warnings
 
 import pandas as pd
 
+from nardy_fast.analysis import report as _report
+from nardy_fast.analysis.report import error_rates, game_report
 from nardy_fast.core.matchrecord import MatchRecord, read_match
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.position import WHITE
 
-__all__ = ["analyse_match", "match_error_rates", "match_row", "add_losses", "turn_losses"]
+__all__ = ["analyse_match", "match_error_rates"]
+
+# Helpers of the reports' match columns, now private in ``report`` (their one home, beside
+# the columns they fill; the Outcome at a score is ``engine.met.with_match``): the old
+# names are kept until 0.3.0.
+_MOVED = {"match_row": "_match_row", "add_losses": "_add_losses",
+          "turn_losses": "_turn_losses"}
 
 
-def _for(side, match):
-    """The match state with ``side`` on roll (``match`` gives the scores by colour)."""
-    return match if side == match.on_roll else match.flipped()
-
-
-def match_row(o, side, match):
-    """``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at the score."""
-    from nardy_fast.engine import met
-    state = _for(side, match)
-    m, se = met.mwc_of_outcome(o, state)
-    return {"mwc": m, "se_mwc": se, "emg": float(met.emg(m, state))}
-
-
-def add_losses(frame, side, match):
-    """Add ``mwc_loss``, ``emg_loss`` to a ``move_report`` frame (best first) of
-    ``side``'s moves; returns the match columns to show."""
-    from nardy_fast.engine import met
-    frame["mwc_loss"] = frame["mwc"].iloc[0] - frame["mwc"]
-    frame["emg_loss"] = frame["mwc_loss"] * met.emg_scale(_for(side, match))
-    return ["mwc", "se_mwc", "mwc_loss", "emg_loss"]
-
-
-def turn_losses(frame, after_id):
-    """The played move's losses from a match ``move_report``: ``mwc_loss``, ``emg_loss``,
-    and ``equity_loss`` and ``mark`` in EMG (error rates then count EMG)."""
-    from nardy_fast.analysis.report import mark
-    row = frame.loc[frame["id_after"] == after_id]
-    m = float(row["mwc_loss"].iloc[0]) if len(row) else float("nan")
-    e = float(row["emg_loss"].iloc[0]) if len(row) else float("nan")
-    return {"mwc_loss": m, "emg_loss": e, "equity_loss": e, "mark": mark(e)}
+def __getattr__(name):
+    """``match_row``, ``add_losses``, ``turn_losses``: deprecated (``_MOVED``)."""
+    if name in _MOVED:
+        warnings.warn(f"nardy_fast.analysis.matchreport.{name} is deprecated: the match "
+                      "columns come from report.win_report / move_report / game_report("
+                      "match=...), an Outcome at a score from nardy_fast.engine.met."
+                      "with_match (removed in 0.3.0)", DeprecationWarning, stacklevel=2)
+        return getattr(_report, _MOVED[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _state(record, k, game):
@@ -69,7 +57,6 @@ def analyse_match(record, progress=None, **kw):
     ``record``: a ``MatchRecord`` or the path of a transcript.  ``kw`` go to
     ``game_report`` (``n_games``, ``seed``, ``method``, ``plies``, ...).
     """
-    from nardy_fast.analysis.report import game_report
     if isinstance(record, (str, os.PathLike)):
         record = read_match(record)
     if not isinstance(record, MatchRecord):
@@ -91,7 +78,6 @@ def match_error_rates(report):
     """Per player, per game and over the match (``game = "total"``): ``report.error_rates``
     columns (losses in EMG, and in match winning chances ``mwc_lost``,
     ``mwc_error_rate``)."""
-    from nardy_fast.analysis.report import error_rates
     rows = []
     for game, g in report.groupby("game", sort=True):
         er = error_rates(g).reset_index()

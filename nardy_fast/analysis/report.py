@@ -57,19 +57,29 @@ HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 
 import numpy as np
 
+from nardy_fast.analysis.cubereport import cube_analysis
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._progress import progress_bar, show_progress
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.record import GameRecord, apply_steps, read_record
+from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
+from nardy_fast.tables.bearoff import one_sided
+from nardy_fast.engine.luck import game_luck
+from nardy_fast.engine.met import emg_scale, match_extra
+from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # of core.methods
+                                          ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
+                                          value_positions)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -82,8 +92,6 @@ if TYPE_CHECKING:
     from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
-    from nardy_fast.core.record import GameRecord
-    from nardy_fast.core.result import Outcome
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
@@ -92,8 +100,6 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
            "save", "to_csv", "to_parquet", "to_html"]
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
-DEFAULT_GAMES = 500
-METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's
 # thresholds for doubtful, bad and very bad moves): the highest threshold reached.
 MARKS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
@@ -111,7 +117,7 @@ def as_positions(positions: Position | str | Iterable[Position | str] | pd.Serie
 
     Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
     """
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
     if isinstance(positions, (Position, str)):
         return [as_position(positions, "positions[0]")], None
@@ -138,7 +144,7 @@ def _seeded(frame, seed):
 
 
 def _frame(rows, index=None, columns=None):
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
     df = pd.DataFrame(rows, columns=columns)
     if index is not None:
@@ -157,14 +163,6 @@ def _longest_block(board, other_path=True):
         run = run + 1 if h else 0
         best = max(best, run)
     return best
-
-
-def _one_sided():
-    try:
-        from nardy_fast.tables.bearoff import one_sided
-    except ImportError:                               # pragma: no cover - partial install
-        return None
-    return one_sided()
 
 
 def _epc_many(boards, db):
@@ -221,7 +219,7 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     df = _frame(rows, index)
     if not pos_list:
         return df
-    db = _one_sided() if epc else None
+    db = one_sided() if epc else None
     boards = np.stack([p.boards for p in pos_list])
     df["epc_mover"] = _epc_many(boards[:, 0], db)
     df["epc_opponent"] = _epc_many(boards[:, 1], db)
@@ -231,14 +229,7 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
 
 # -- evaluation --------------------------------------------------------------------------
 def _draw_outcome():
-    from nardy_fast.core.result import Outcome
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
-
-
-def _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress):
-    check_count(n_games, "n_games")
-    return dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
-                truncate=truncate, workers=workers, client=client, progress=progress)
 
 
 def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFAULT_GAMES,
@@ -261,11 +252,6 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
                          workers, client, progress, plies)[0]
 
 
-# the rollout arguments of the reports and their defaults: they act under method="rollout"
-_ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
-                     "workers": None, "client": None}
-
-
 def _warn_unused(method, defaults=None, **given):
     """``warn_unused`` for the rollout arguments of the reports (``defaults``: their own,
     ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games."""
@@ -280,59 +266,14 @@ def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
                   truncate: str | None = "bearoff", workers: int | None = None,
                   client: Client | None = None,
                   progress: bool | None = None, plies: int = 0) -> list[Outcome]:
-    """``evaluate`` for a list of Positions; the evaluator takes them as one batch, the
-    rollouts share one run (``rollout_many``, the same seed for each position: common
-    random numbers).  Returns a list of Outcome.  Rollout arguments changed from their
-    defaults under another method, and ``plies`` under ``"rollout"`` or a database's
-    method (they would change nothing), give a ``UserWarning`` naming them."""
-    seed = root_entropy(seed)
-    rules = as_rules(rules)
-    check_count(n_games, "n_games")
-    method = check_method(method, METHODS)
-    if method != "rollout":
-        _warn_unused(method, n_games=n_games, policy=policy, truncate=truncate,
-                     workers=workers, client=client)
-    if method in ("rollout", "exact", "two_sided", "one_sided"):
-        warn_unused(f"with method={method!r} (only the evaluator searches plies)",
-                    {"plies": 0}, plies=plies)
-    out = [None] * len(positions)
-    todo = []
-    net = []
-    for i, p in enumerate(positions):
-        if p.is_over():
-            out[i] = final_outcome(p, rules)
-        elif method in ("exact", "two_sided", "one_sided") or (method == "auto"
-                                                                and p.is_bearoff()):
-            from nardy_fast.tables.race import race_probabilities
-            table = method if method in ("two_sided", "one_sided") else "auto"
-            try:
-                out[i] = race_probabilities(p, rules=rules, method=table)
-            except ValueError as e:
-                raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
-        elif method == "rollout":
-            todo.append(i)
-        else:
-            net.append(i)
-    if net:
-        from nardy_fast.engine.evaluator import Evaluator
-        ev = Evaluator.default(rules)
-        for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
-            out[i] = o
-    if todo:
-        from nardy_fast.core.result import Outcome
-        from nardy_fast.engine.rollout import rollout, rollout_many
-
-        kw = _rollout_kw(n_games, seed, rules, policy, truncate, workers, client, progress)
-        if len(todo) == 1:
-            out[todo[0]] = rollout(positions[todo[0]], **kw)
-        else:
-            frame = rollout_many([positions[i] for i in todo], **kw)
-            names = set(Outcome.__dataclass_fields__) - {"extra"}
-            for k, i in enumerate(todo):
-                d = frame.iloc[k].to_dict()
-                extra = {key[6:]: v for key, v in d.items() if key.startswith("extra_")}
-                out[i] = Outcome(**{key: d[key] for key in names if key in d}, extra=extra)
-    return out
+    """``evaluate`` for a list of Positions: a list of Outcome, in order
+    (``engine.valuation.value_positions``, where the ``method`` dispatch lives).  The
+    evaluator takes them as one batch, the rollouts share one run (the same seed for each
+    position: common random numbers).  Rollout arguments changed from their defaults
+    under another method, and ``plies`` under ``"rollout"`` or a database's method (they
+    would change nothing), give a ``UserWarning`` naming them."""
+    return value_positions(positions, method, n_games, seed, rules, policy, truncate,
+                           workers, client, progress, plies)
 
 
 def _outcome_columns(rules):
@@ -375,7 +316,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     rules : Rules, dict or None
     match : MatchState or None
         The match score (by colour; ``nardy_fast.core.matchrules``): adds ``mwc``, ``se_mwc``
-        (the side on roll's match winning chance and its SE, ``met.mwc_of_outcome``)
+        (the side on roll's match winning chance and its SE, ``met.match_extra``)
         and ``emg`` (its money equivalent).
 
     Returns
@@ -397,11 +338,32 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
                           + extra), seed)
 
 
+def _state_for(side, match):
+    """The match state with ``side`` on roll (``match`` gives the scores by colour)."""
+    return match if side == match.on_roll else match.flipped()
+
+
 def _match_row(o, side, match):
-    if match is None:
-        return {}
-    from nardy_fast.analysis.matchreport import match_row
-    return match_row(o, side, match)
+    """The match columns ``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at
+    the score ``match`` (``met.match_extra``); none without a match."""
+    return {} if match is None else match_extra(o, _state_for(side, match))
+
+
+def _add_losses(frame, side, match):
+    """Add ``mwc_loss``, ``emg_loss`` to a ``move_report`` frame (best first) of
+    ``side``'s moves; returns the match columns to show."""
+    frame["mwc_loss"] = frame["mwc"].iloc[0] - frame["mwc"]
+    frame["emg_loss"] = frame["mwc_loss"] * emg_scale(_state_for(side, match))
+    return ["mwc", "se_mwc", "mwc_loss", "emg_loss"]
+
+
+def _turn_losses(frame, after_id):
+    """The played move's losses from a match ``move_report``: ``mwc_loss``, ``emg_loss``,
+    and ``equity_loss`` and ``mark`` in EMG (error rates then count EMG)."""
+    row = frame.loc[frame["id_after"] == after_id]
+    m = float(row["mwc_loss"].iloc[0]) if len(row) else float("nan")
+    e = float(row["emg_loss"].iloc[0]) if len(row) else float("nan")
+    return {"mwc_loss": m, "emg_loss": e, "equity_loss": e, "mark": mark(e)}
 
 
 # -- move report -------------------------------------------------------------------------
@@ -459,8 +421,7 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
     df = df.sort_values(key, ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
     if match is not None:
-        from nardy_fast.analysis.matchreport import add_losses
-        cols += add_losses(df, pos.side, match)
+        cols += _add_losses(df, pos.side, match)
     df["rank"] = np.arange(1, len(df) + 1)
     return _seeded(df[cols], seed)
 
@@ -522,15 +483,12 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         empty) is the final position.
     """
     seed = root_entropy(seed)
-    from nardy_fast.core.record import GameRecord, read_record
-
     if isinstance(record, (str, os.PathLike)):
         record = read_record(record)
     if not isinstance(record, GameRecord):
         raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
     rules = as_rules(record.rules)
     if rules.cube is not None:        # the win and move columns stay cubeless
-        import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     positions = record.positions()
     if not cube:
@@ -598,7 +556,6 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
     ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
-    from nardy_fast.analysis.cubereport import cube_analysis
     ca = cube_analysis(record, cube_probabilities)
     ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
     ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
@@ -607,7 +564,6 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
 
 def _luck_columns(record):
     """The luck columns of ``game_report`` per row (turns, then the final position)."""
-    from nardy_fast.engine.luck import game_luck
     lucks = game_luck(record)
     total = lucks[-1]["luck_white"] if lucks else 0.0
     res = record.result()
@@ -652,8 +608,7 @@ def _analyse_turn(pos, turn, method, kw):
            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
            "mark": mark(eq_best - eq_played)}
     if "mwc_loss" in mr.columns:
-        from nardy_fast.analysis.matchreport import turn_losses
-        out.update(turn_losses(mr, after_id))
+        out.update(_turn_losses(mr, after_id))
     return out
 
 
@@ -667,7 +622,6 @@ def mark(equity_loss: float) -> str:
 
 
 def _board_after(pos, turn):
-    from nardy_fast.core.record import apply_steps
     return apply_steps(pos.mover, pos.opponent, turn.dice, turn.steps)
 
 
@@ -727,8 +681,6 @@ def convergence_report(position: Position | str,
     for n in sizes:
         check_count(n, "n_games")
     rules = as_rules(rules)
-    from nardy_fast.engine.rollout import rollout
-
     rows = []
     for n in sizes:
         o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,

@@ -73,6 +73,7 @@ from nardy_fast.core._io import atomic_write, atomic_write_text
 from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
+from nardy_fast.core._version import __version__
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine._search import MAX_PLIES
@@ -317,7 +318,7 @@ def _evaluate_batch(spec):
 # the store
 
 def _pyarrow():
-    try:
+    try:                  # here: pyarrow is optional (the parquet extra); say how to get it
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
@@ -456,7 +457,6 @@ class _Store:
         """Write the manifest of a new store (before its first results)."""
         if self.manifest is not None:
             return
-        from nardy_fast import __version__
         manifest = {"kind": KIND, "format": FORMAT, "key": settings.key,
                     "identity": settings.identity, "columns": list(COLUMNS),
                     "nardy_fast": __version__,
@@ -601,7 +601,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         A bad position (naming its index), argument, a store of another study (naming
         what differs), a corrupt or truncated store file (naming it).
     """
-    import pandas as pd
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, METHODS, RENAMED)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,

@@ -302,8 +302,8 @@ class Evaluator:
         """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
         ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
         just moved has borne off all 15) gets its result (``finish.final_outcome``,
-        method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``
-        and ``emg`` (see ``evaluate``)."""
+        method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``,
+        ``se_mwc`` (0) and ``emg`` (``met.match_extra``; see ``evaluate``)."""
         positions = [as_position(p) for p in positions]
         if match is not None:
             check_match(match, positions)
@@ -323,13 +323,8 @@ class Evaluator:
                 out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
                                  extra={"plies": int(plies)}, **d)
         if match is not None:
-            c0, c = met.coefficients(match)
-            c = c.tolist()
-            draw = met.outcome_values(match)["draw"] - c0
-            for o in out:              # plain floats: cheaper than numpy for a few rows
-                mwc = c0 + sum(ck * getattr(o, n) for ck, n in zip(c, OUTPUT_NAMES)) \
-                    + o.p_draw * draw
-                o.extra.update(mwc=mwc, emg=(2 * mwc - (c[0] + 2 * c0)) / c[0])
+            for o in out:      # built here: their extra takes the entries in place
+                o.extra.update(met.match_extra(o, match))
         return out
 
     # -- moves --------------------------------------------------------------------------

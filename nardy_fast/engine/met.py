@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.result import Outcome
 
 __all__ = ["match_equity_table", "post_crawford_table", "start_distribution",
-           "MetSolver", "KINDS", "DATA_FILE", "GRID"]
+           "MetSolver", "KINDS", "DATA_FILE", "GRID", "with_match", "match_extra"]
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data",
                          "start_outcomes.json")
@@ -496,6 +496,41 @@ def mwc_of_outcome(outcome: Outcome, state: MatchState) -> tuple[float, float]:
         return m, 0.0
     var = max(float(p @ x ** 2) - m * m, 0.0)
     return m, float(np.sqrt(var / outcome.games))
+
+
+def with_match(outcome: Outcome, state: MatchState) -> Outcome:
+    """``outcome`` at the match score ``state``: the same ``Outcome`` with ``extra`` adding
+    ``mwc``, ``se_mwc`` and ``emg`` (``match_extra``).
+
+    The one place an Outcome meets the match equity arithmetic (``rollout(match=)`` calls
+    it; ``Evaluator.outcomes``, which builds its own Outcomes, and the reports' match
+    columns take ``match_extra``, without a copy of the Outcome).
+
+    Parameters
+    ----------
+    outcome : Outcome
+        Probabilities for the side on roll before it rolls (any method; a rollout's
+        ``games`` give ``se_mwc``).
+    state : MatchState
+        The score, with the outcome's side on roll (``state.on_roll``); not checked here.
+
+    Returns
+    -------
+    Outcome
+        ``extra["mwc"]``: the side on roll's match winning chance (a probability: the
+        outcome kinds' exclusive probabilities through ``outcome_values``,
+        ``mwc_of_outcome``); ``extra["se_mwc"]``: its standard error (the i.i.d.
+        multinomial one of the outcome kinds, 0 without games); ``extra["emg"]``: its
+        money equivalent (points per game at the stake, GNU Backgammon's EMG, ``emg``).
+    """
+    return replace(outcome, extra={**outcome.extra, **match_extra(outcome, state)})
+
+
+def match_extra(outcome: Outcome, state: MatchState) -> dict[str, float]:
+    """``{"mwc", "se_mwc", "emg"}`` of ``outcome`` at the score ``state``: the entries
+    ``with_match`` adds to ``extra`` (see there)."""
+    m, se = mwc_of_outcome(outcome, state)
+    return {"mwc": m, "se_mwc": se, "emg": float(emg(m, state))}
 
 
 def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFICIENCY

@@ -44,6 +44,7 @@ from nardy_fast.engine import cubemodel
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy, policy_pair
 from nardy_fast.engine.variance import check_estimator, keep_in_range
 from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET, default_luck_net
+from nardy_fast.engine.met import with_match
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.matchrules import MatchState
 
-__all__ = ["rollout", "rollout_many", "POLICIES", "DEFAULT_CHUNK_GAMES"]
+__all__ = ["rollout", "rollout_many", "rollout_outcomes", "POLICIES", "DEFAULT_CHUNK_GAMES"]
 
 TRUNCATIONS = ("bearoff", "race12", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
@@ -603,16 +604,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
     if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
         raise KeyboardInterrupt("rollout interrupted before any game finished")
-    return out if match is None else _with_match(out, match)
-
-
-def _with_match(out, match):
-    """``out`` with ``extra`` ``mwc``, ``se_mwc``, ``emg`` at the match score."""
-    from dataclasses import replace
-    from nardy_fast.engine import met
-    m, se = met.mwc_of_outcome(out, match)
-    return replace(out, extra={**out.extra, "mwc": m, "se_mwc": se,
-                               "emg": float(met.emg(m, match))})
+    return out if match is None else with_match(out, match)
 
 
 def _match_allowed(match, plan, cube):
@@ -651,9 +643,31 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     """
     import pandas as pd
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
-    if not items:
-        raise ValueError("positions: empty; expected at least one position")
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
+                            client, progress, chunk_size, cube, cube_probabilities,
+                            variance_reduction)
+    return pd.DataFrame([o.to_dict() for o in outs],
+                        index=pd.Index([p.id for p in positions], name="position"))
+
+
+def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
+                     policy: PolicyLike = "net",
+                     seed: SeedLike = None, rules: RulesLike = None,
+                     dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+                     workers: int | None = None, client: Client | None = None,
+                     progress: bool | None = None, chunk_size: int | None = None,
+                     cube: CubeState | None = None,
+                     cube_probabilities: Callable[..., Any] | str | None = None,
+                     variance_reduction: bool | str | None = None) -> list[Outcome]:
+    """``rollout_many``'s rollouts as one ``Outcome`` per position, in order (the same
+    arguments, one pool or cluster run, the same seed for each position).
+
+    Raises ``ValueError`` for no positions, and as ``rollout`` for bad arguments.
+    """
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    if not positions:
+        raise ValueError("positions: empty; expected at least one position")
     entropy = _rng.root_entropy(seed)
     plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
                    cube_probabilities, variance_reduction) for p in positions]
@@ -667,10 +681,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     mergers = [_Merger() for _ in plans]
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: mergers[owner[i]].add(r),
                              sizes=sizes, workers=workers, client=client, progress=progress)
-    rows = []
+    outs = []
     for plan, merger in zip(plans, mergers):
         tally, truncated = merger.finish()
-        rows.append(_outcome(tally, truncated,
-                             _extra(plan, workers, client, interrupted), plan).to_dict())
-    frame = pd.DataFrame(rows, index=pd.Index([p.id for p in positions], name="position"))
-    return frame
+        outs.append(_outcome(tally, truncated, _extra(plan, workers, client, interrupted),
+                             plan))
+    return outs

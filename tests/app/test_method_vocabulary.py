@@ -15,7 +15,7 @@ import nardy_fast as nf
 from nardy_fast.analysis import report
 from nardy_fast.app.cli import build_parser
 from nardy_fast.core.methods import METHODS, check_method
-from nardy_fast.engine import cube
+from nardy_fast.engine import cube, valuation
 from nardy_fast.tables import race
 
 study = importlib.import_module("nardy_fast.analysis.study")   # the module (nf.study: the function)
@@ -45,6 +45,10 @@ CALLS = {
         [race_position()], method=m)),
     "game_report": (report.METHODS, lambda m, tmp: nf.game_report(
         nf.random_game(seed=1, max_turns=4), method=m)),
+    "value_position": (valuation.METHODS, lambda m, tmp: valuation.value_position(
+        race_position(), method=m)),
+    "value_positions": (valuation.METHODS, lambda m, tmp: valuation.value_positions(
+        [race_position()], method=m)),
     "study": (study.METHODS, lambda m, tmp: nf.study(
         [nf.Position.initial()], 0, store=tmp / "s", method=m, progress=False)),
 }
