@@ -23,6 +23,8 @@ import nardy_fast as nf  # noqa: E402
 from nardy_fast.app.cli import main  # noqa: E402
 from nardy_fast.core.record import random_game  # noqa: E402
 
+from helpers import seed_of  # noqa: E402
+
 study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
 SEED = 11
 GAMES = 36
@@ -42,12 +44,6 @@ def ids_of(n, seed=0):
 
 
 IDS = ids_of(12)
-
-
-def seed_of(seed, pid):
-    """The documented position seed, computed here from its definition."""
-    return int.from_bytes(hashlib.sha256(f"nardy_fast.study|{seed}|{pid}".encode())
-                          .digest()[:16], "big")
 
 
 @pytest.fixture(scope="module")

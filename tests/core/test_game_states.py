@@ -8,14 +8,9 @@ from nardy_fast import GameRecord, Position, Rules
 from nardy_fast.core.record import random_game
 from nardy_fast.analysis.report import move_report
 
+from helpers import board
+
 DRAW = Rules(draw_rule=True)
-
-
-def board(**points):
-    b = np.zeros(24, np.uint8)
-    for p, n in points.items():
-        b[int(p[1:]) - 1] = n
-    return b
 
 
 EMPTY = np.zeros(24, np.uint8)

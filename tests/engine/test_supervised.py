@@ -10,6 +10,7 @@ from nardy_fast.engine.supervised import _widen, fit, loss_grads, train_supervis
 
 from naive import naive_successors
 from naive_net import np_equity, np_forward, positions_from_games
+from helpers import flip
 
 
 def np_clip(v):
@@ -23,10 +24,6 @@ def np_clip(v):
     return v
 
 
-def np_flip(v):
-    return np.array([1.0 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
-
-
 def expectimax_1ply(net, me, opp):
     """The value of (me on roll, opp) at 1 ply, from the rule book's move generator and a
     numpy forward pass: each roll's best move by me's 0-ply equity, averaged over the 36
@@ -37,7 +34,7 @@ def expectimax_1ply(net, me, opp):
             best, best_eq = None, -np.inf
             for c in naive_successors(me, opp, d1, d2):
                 assert sum(c) == 15 and sum(c[:18]) > 0       # no win, no race: see docstring
-                v = np_flip(np_clip(np_forward(net, opp, c)))
+                v = flip(np_clip(np_forward(net, opp, c)))
                 e = np_equity(v, CLASSIC)
                 if e > best_eq:
                     best, best_eq = v, e

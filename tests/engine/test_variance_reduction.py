@@ -14,7 +14,7 @@ from nardy_fast import Rules
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS, roll_luck
 from nardy_fast.engine.rollout import rollout
-from conftest import board
+from helpers import board
 
 FAST = dict(workers=1, progress=False)
 
