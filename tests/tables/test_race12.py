@@ -268,7 +268,7 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
     assert got.p_win == pytest.approx(want.p_win, abs=1e-12)
     assert got.p_mars_loss == pytest.approx(want.p_mars_loss, abs=1e-12)
     # the C search's leaves use it too
-    vals = ev._searcher().values(np.stack([pos.boards]), 0)
+    vals = ev.searcher().values(np.stack([pos.boards]), 0)
     assert vals[0, 0] == pytest.approx(want.p_win, abs=1e-6)
     assert ev.evaluate(pos, exact=False).method == "net 0-ply"
     home_rules = nf.Evaluator(ev.net, rules=nf.Rules(block_rule="home"))
