@@ -1,4 +1,6 @@
-"""Shared test configuration: hypothesis profiles, the private data folder, the mars tables.
+"""Shared test configuration: hypothesis profiles, the private data folder, and the fixtures
+more than one test module uses (mars tables, the one-sided and a small no-contact race
+database, an analysed game, a middle-game position, a played match).
 
 Profiles (chosen by the environment variable ``HYPOTHESIS_PROFILE``):
 
@@ -17,8 +19,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from nardy_fast.analysis.report import game_report
+from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.core.record import random_game
 from nardy_fast.core.rules import Rules
-from nardy_fast.tables import bearoff as bo
+from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.tables import bearoff as bo, race12
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))        # so test modules can ``import helpers``, ``import naive``
@@ -53,3 +59,35 @@ def mars_tables(private_data_folder):
     (queries never build them), by scoring."""
     return {rules.scoring: bo.mars_table(2, rules)
             for rules in (Rules(), Rules(scoring="extended"))}
+
+
+@pytest.fixture(scope="session")
+def analysed_game():
+    """(record, report): a seeded random game of 12 turns and its analysed report."""
+    record = random_game(seed=3, max_turns=12)
+    return record, game_report(record, analyse=True, seed=1)
+
+
+@pytest.fixture(scope="module")
+def middle():
+    """A middle-game position reached by a fixed seeded game."""
+    rec = random_game(seed=3, max_turns=12)
+    return rec.positions()[-1]
+
+
+@pytest.fixture(scope="module")
+def played():
+    """A match to 2 points played by the default net against itself (seed 5)."""
+    return play_one_match("net", "net", MatchRules(length=2), seed=5)
+
+
+@pytest.fixture(scope="module")
+def one():
+    """The one-sided bear-off database (built once per session in the private folder)."""
+    return bo.one_sided()
+
+
+@pytest.fixture(scope="module")
+def db7():
+    """A no-contact race database of 7 points (seconds to build), in memory."""
+    return race12.Race12.build(points=7, progress=False)

@@ -1,5 +1,8 @@
-"""Plain helpers shared by the test modules: boards, hypothesis strategies for positions,
-rolls and rules, the other side's view of a value, small mars tables.
+"""Plain helpers shared by the test modules: boards and races, the other side's view of a
+value, small mars tables, an HTML page parsed, the luck of a roll by hand, the checks of a
+"no effect" warning, the command line in this process, study IDs and seeds, and hypothesis
+strategies for positions, rolls and rules.  ``tests/test_one_home_tests.py`` checks that
+none of them is defined again in a test module.
 
 Fixtures live in ``conftest.py``; everything a test module imports by name lives here
 (``from helpers import board``: ``conftest.py`` puts this folder on ``sys.path``, so the
@@ -16,8 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import math
 import random
+import warnings
+from html.parser import HTMLParser
 from itertools import product
 from pathlib import Path
 
@@ -26,8 +32,10 @@ import pytest
 from hypothesis import strategies as st
 
 from nardy_fast import Position, Rules, successors
-from nardy_fast.app.cli import main
+from nardy_fast.core.record import random_game
 from nardy_fast.tables import bearoff as bo
+from nardy_fast.engine.luck import ROLLS
+from nardy_fast.app.cli import main
 
 TESTS = Path(__file__).resolve().parent
 
@@ -66,6 +74,58 @@ def to6(board24):
     return tuple(int(board24[23 - i]) for i in range(6))
 
 
+def race_of_points(me_points, you_points):
+    """A ``Position`` (White on roll) with one checker of the side on roll on each point
+    of ``me_points`` and one of the other side on each of ``you_points`` (each side's own
+    numbering, points 1..24; a point listed twice holds two; a single point may be given
+    as an int)."""
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me_points, you_points = np.atleast_1d(me_points), np.atleast_1d(you_points)
+    for p in me_points:
+        me[p - 1] += 1
+    for p in you_points:
+        you[p - 1] += 1
+    return Position(me, you)
+
+
+def seeded_contact():
+    """A contact position: the 11th of the seeded random game 3 of 12 turns."""
+    return random_game(seed=3, max_turns=12).positions()[10]
+
+
+def outer_position():
+    """A race without contact inside 7 points: White 14 home + one on point 18."""
+    me = np.zeros(24, np.uint8)
+    me[17], me[18], me[20], me[23] = 1, 5, 5, 4
+    opp = np.zeros(24, np.uint8)
+    opp[17], opp[19], opp[22] = 2, 6, 7
+    return Position.from_boards(me, opp, "white")
+
+
+def random_side(rng, lo, n=None):
+    """A side's uint8 board of ``n`` checkers (by default 1..15 at random) on random points
+    from index ``lo`` (point ``lo + 1``) to point 24, drawn with the numpy generator ``rng``."""
+    b = np.zeros(24, np.uint8)
+    n = int(rng.integers(1, 16)) if n is None else n
+    np.add.at(b, rng.integers(lo, 24, n), 1)
+    return b
+
+
+def outer_races(seed, k):
+    """Races with checkers on point 18 (outside the home): 15 against 15, and a side of
+    15 against a short one (so that mars and home mars win and lose are all likely)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(k):
+        a, b = random_side(rng, 17, 15), random_side(rng, 17, 15)
+        if i % 3 == 1:
+            a = random_side(rng, 20, int(rng.integers(1, 4)))
+        elif i % 3 == 2:
+            b = random_side(rng, 20, int(rng.integers(1, 4)))
+        out.append((a, b))
+    return out
+
+
 def boards_upto(n, lo=1):
     """A hypothesis strategy: home boards (6 counts, the bear-off index's order) of ``lo``
     to ``n`` checkers (by default not empty), uniformly by index."""
@@ -94,12 +154,104 @@ def small_default_mars(monkeypatch=None):
             mp.undo()
 
 
+# --- reports and pages -----------------------------------------------------------------
+def played_rows(report):
+    """The rows of a game report for turns with a move played (not the cube-only rows)."""
+    return report[report["move"] != ""]
+
+
+class Page(HTMLParser):
+    """An HTML page parsed: every element as (tag, attrs, classes, open parents), and the
+    text."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.elements, self.stack, self.text = [], [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
+                              tuple(self.stack)))
+        if tag not in ("meta", "br", "img", "link", "input"):
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
+                              tuple(self.stack)))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def by_class(self, name, tag=None):
+        return [e for e in self.elements if name in e[2] and (tag is None or e[0] == tag)]
+
+
+# --- luck ----------------------------------------------------------------------------
+def expectimax_luck(pos, ev):
+    """Per roll of ROLLS: the mover's best 0-ply equity after its move, minus the
+    probability-weighted mean over the rolls; by Position.legal_moves / play and
+    Evaluator.evaluate only (the evaluator values the position after the move from the
+    opponent's view, so the mover's equity is its negative: no draws in the net)."""
+    best = []
+    for a, b in ROLLS:
+        after = [pos.play(m) for m in pos.legal_moves((a, b))]
+        assert not any(p.is_over() for p in after)        # no move finishes the game here
+        best.append(-ev.evaluate_many(after)["equity"].min())
+    best = np.array(best)
+    weights = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
+    assert weights.sum() == pytest.approx(1.0)
+    return best - weights @ best
+
+
+# --- warnings ------------------------------------------------------------------------
+def warned(call, names, why):
+    """Runs ``call``; returns its result after checking that one UserWarning says "no
+    effect", names every one of ``names`` (and only them) with ``why``, and points at the
+    calling test module's line (the warning names the user's call)."""
+    caller = inspect.currentframe().f_back.f_code.co_filename
+    with pytest.warns(UserWarning, match="no effect") as rec:
+        out = call()
+    ours = [w for w in rec if "no effect" in str(w.message)]
+    assert len(ours) == 1, [str(w.message) for w in ours]
+    text = str(ours[0].message)
+    assert text.split(":")[0].split(", ") == names, text
+    assert why in text, text
+    assert ours[0].filename == caller
+    return out
+
+
+def silent(call):
+    """Runs ``call`` with every UserWarning an error; returns its result."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        return call()
+
+
 # --- the command line and the study ---------------------------------------------------
 def run_cli(capsys, *argv):
     """``nardy-fast *argv`` in this process: (exit status, stdout, stderr)."""
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def ids_of(n, seed=0):
+    """``n`` distinct contact position IDs from seeded random games (the side on roll of the
+    record), from game ``seed`` on."""
+    out = []
+    k = seed
+    while len(out) < n:
+        for p in random_game(seed=k, max_turns=60).positions()[10::7]:
+            if not p.is_over() and p.id not in out:
+                out.append(p.id)
+        k += 1
+    return out[:n]
 
 
 def seed_of(seed, pid):
@@ -144,7 +296,7 @@ START = [15] + [0] * 23          # a side's board at the start: 15 on its head
 PHASES = ("opening", "middle", "bearoff")
 
 
-def longest_run(board):
+def _longest_run(board):
     """Longest run of consecutive held points, counted around the whole circle."""
     held = [bool(x) for x in board] * 2
     best = run = 0
@@ -158,7 +310,7 @@ def _choose(succ, rng, policy):
     if policy == "random" or len(succ) == 1:
         return succ[rng.randrange(len(succ))]
     if policy == "build":          # greedy: the longest run of held points, ties at random
-        runs = [longest_run(b) for b in succ]
+        runs = [_longest_run(b) for b in succ]
         top = max(runs)
         return succ[rng.choice([i for i, r in enumerate(runs) if r == top])]
     if policy == "lag":            # keep checkers out of the home as long as possible

@@ -146,23 +146,3 @@ def test_bad_settings_are_named(tmp_path):
         train_supervised(tmp_path / "x.nfdb", seed=1, epoch=2)
     with pytest.raises(ValueError, match="rounds"):
         train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
-
-
-def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
-    import pandas as pd
-
-    from nardy_fast.app.cli import main
-    from nardy_fast.core.position import Position
-    start = tmp_path / "start.nfdb"
-    Evaluator(Net.random(16, 9)).save(start)
-    held = selfplay_positions(Evaluator.load(start).net, 1, seed=3)[:30]
-    ids = [Position.from_boards(b[0], b[1]).id for b in held]
-    pd.DataFrame({"position": ids}).to_parquet(tmp_path / "held.parquet")
-    out = tmp_path / "net.nfdb"
-    args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
-            "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
-            str(tmp_path / "held.parquet")]
-    assert main(args) == 0
-    meta = Evaluator.load(out).meta["training"]
-    assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
-    assert "2 rounds" in capsys.readouterr().out

@@ -31,11 +31,6 @@ def _mars_of_two(mars_tables):
 
 
 @pytest.fixture(scope="module")
-def one():
-    return bo.one_sided()
-
-
-@pytest.fixture(scope="module")
 def two():
     return bo.two_sided()
 
