@@ -91,7 +91,7 @@ def main():
         return
     boards = middle_positions(ev, max(args.hints, 200), args.seed)
 
-    searcher = ev._searcher()
+    searcher = ev.searcher()
     n_cands = int(successor_counts(boards[:, 0], boards[:, 1]).sum())
     t = timed(lambda: searcher.values(boards, 1), args.repeats)
     print(f"evaluations at C level: {n_cands / t / 1e6:.2f} M/s "

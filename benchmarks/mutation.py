@@ -104,13 +104,13 @@ TESTS = {
     "cube.py": ["test_cube.py", "test_hand_figures.py", "test_cube_at_score.py"],
     "cubemodel.py": ["test_cube.py", "test_cubeloop_model.py", "test_hand_figures.py"],
     "cubestate.py": ["test_cube.py", "test_cube_records.py", "test_record.py"],
-    "cubereport.py": ["test_cube.py"],
+    "cubereport.py": ["test_cube_report.py"],
     "cuberace.py": ["test_cuberace.py", "test_cube.py"],
     "_cuberace.pyx": ["test_cuberace.py"],
     "_cubeloop.pyx": ["test_cubeloop_model.py", "test_cube.py"],
     # variance reduction, studies, the game loop, policies
     "variance.py": ["test_variance_reduction.py", "test_lucknet.py", "test_vr_by_quantity.py"],
-    "luck.py": ["test_variance_reduction.py", "test_report.py"],
+    "luck.py": ["test_variance_reduction.py", "test_report.py", "test_luck_report.py"],
     "study.py": ["test_study.py", "test_study_settings.py"],
     "gameloop.py": ["test_gameloop.py", "test_play.py"],
     "policy.py": ["test_rollout.py", "test_match.py"],
@@ -124,7 +124,7 @@ TESTS = {
     "race12.py": ["test_race12.py", "test_race12_kinds.py"],
     "_race12.pyx": ["test_race12_kinds.py"],
     "matchrecord.py": ["test_match_play.py", "test_match_rules.py", "test_match_cli.py"],
-    "matchreport.py": ["test_match_cli.py", "test_match_play.py"],
+    "matchreport.py": ["test_match_cli.py", "test_match_reports.py"],
 }
 
 OPS = {

@@ -159,7 +159,13 @@ class Evaluator:
             return None
         return _r12.cached_race12()
 
-    def _searcher(self):
+    def searcher(self):
+        """The C searcher of this evaluator (``engine._search.Searcher``): its net, rules,
+        exact tables and race database, built on first use and rebuilt when the race
+        database changes.  For the engine's own batch loops (luck, the luck net's data)
+        that call its ``values`` / ``equities`` / ``rank`` many times without the checks
+        and conversions of ``probabilities`` and ``evaluate``; values are from the view of
+        the side on roll of each position."""
         db = self._race12()
         if self._search is None or self._search_r12 is not db:
             tables = default_race_tables(self.rules) if self.exact else None
@@ -200,7 +206,7 @@ class Evaluator:
         b = check_boards(boards)
         plies = check_plies(plies, _search.MAX_PLIES)
         exact = self.exact if exact is None else bool(exact)
-        vals = self._searcher().values(b, plies).astype(np.float64)
+        vals = self.searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
         races = {}
         if exact:
@@ -221,7 +227,7 @@ class Evaluator:
 
     def equities(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
-        return self._searcher().equities(values)
+        return self.searcher().equities(values)
 
     @overload
     def evaluate(self, x: Position | str, plies: int = 0, exact: bool | None = None,
@@ -352,7 +358,7 @@ class Evaluator:
         d1, d2 = check_dice(dice)
         plies = check_plies(plies, _search.MAX_PLIES)
         if match is None:
-            res, vals, used, eqs = self._searcher().rank(position.mover, position.opponent,
+            res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
                                                          d1, d2, plies)
         else:
             check_match(match, [position])
@@ -375,7 +381,7 @@ class Evaluator:
 
     def _match_rank(self, position, d1, d2, plies, match):
         """``Searcher.rank`` ordered by match winning chance (``hint``)."""
-        s = self._searcher()
+        s = self.searcher()
         res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
         mwc = met.mwc_of_values(vals, match)
         order = np.lexsort((np.arange(len(mwc)), -mwc))
@@ -403,8 +409,8 @@ class Evaluator:
         position = as_position(position)
         d1, d2 = check_dice(dice)
         if match is None:
-            res, _, _, _ = self._searcher().rank(position.mover, position.opponent, d1, d2,
-                                                 check_plies(plies, _search.MAX_PLIES))
+            res, _, _, _ = self.searcher().rank(position.mover, position.opponent, d1, d2,
+                                                check_plies(plies, _search.MAX_PLIES))
         else:
             check_match(match, [position])
             res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_PLIES),

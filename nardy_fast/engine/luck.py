@@ -41,7 +41,7 @@ def roll_values(position, evaluator=None, rules=None):
     ev = _evaluator(evaluator, rules)
     if pos.is_over():
         raise ValueError(f"position {pos.id}: the game is over; no roll to judge")
-    s = ev._searcher()
+    s = ev.searcher()
     vals = s.roll_values(pos.mover, pos.opponent, 0)
     return s.equities(vals), vals
 

@@ -68,7 +68,7 @@ def luck_data(n_games, seed, evaluator=None, progress=None):
     """
     ev = _evaluator(evaluator)
     n_games = check_count(n_games, "n_games", 1)
-    s = ev._searcher()
+    s = ev.searcher()
     p0 = Position.initial()
     start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
     bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
@@ -91,7 +91,7 @@ def _centred(v, weights=WEIGHTS):
 def luck_r2(luck_net, boards, values, evaluator=None):
     """Share of the equity-luck variance of ``(boards, values)`` (``luck_data``) that
     ``luck_net`` predicts: ``1 - E[sum_r p_r (L - L_hat)^2] / E[sum_r p_r L^2]``."""
-    c = _equity_coefficients(_evaluator(evaluator)._searcher())
+    c = _equity_coefficients(_evaluator(evaluator).searcher())
     truth = _centred(np.asarray(values, dtype=np.float64)) @ c
     pred = _centred(luck_net.rolls(boards).astype(np.float64)) @ c
     var = (WEIGHTS * truth ** 2).sum(axis=1).mean()
@@ -115,7 +115,7 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
     boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
     y = _centred(values.astype(np.float32)).reshape(len(x), -1)
-    c = np.abs(_equity_coefficients(ev._searcher()))
+    c = np.abs(_equity_coefficients(ev.searcher()))
     weight = (np.repeat(WEIGHTS, 7).reshape(len(ROLLS), 7)
               * (0.5 + c / c.max())).reshape(-1).astype(np.float32)
     g = np.random.default_rng(seed)

@@ -217,8 +217,3 @@ cdef class MoveTables:
     def threads(self):
         """Threads per run."""
         return self.nthreads
-
-    @property
-    def n_finals(self):
-        """Total distinct (board, roll, result) triples: the work per row update."""
-        return self.mv.fstart[self.n_final * N_ROLLS]

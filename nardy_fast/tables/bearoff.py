@@ -577,15 +577,6 @@ class MarsTable:
             return float(p_win[0]), float(p_mw[0]), float(p_ml[0])
         return p_win, p_mw, p_ml
 
-    def _by_index(self, ia, ib, on_roll_is_x):
-        """(P(win), P(mars win), P(mars loss)) of the side on roll from trusted board
-        indices (the X board's is its full index)."""
-        if on_roll_is_x:
-            i = ia - self.x_offset
-            return float(self.x_on_roll[i, 0, ib]), 0.0, float(self.x_on_roll[i, 1, ib])
-        i = ib - self.x_offset
-        return 1.0 - float(self.y_on_roll[i, 0, ia]), float(self.y_on_roll[i, 1, ia]), 0.0
-
     def p_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
         """P(the side on roll wins) (see ``probabilities``)."""
         return self.probabilities(on_roll6, opponent6)[0]

@@ -229,10 +229,6 @@ class Race12:
         """P(first checker off on own turn t): ``[1]`` when one is off already."""
         return self._pmf("first", board)
 
-    def home_distribution(self, board: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """P(all checkers home after t own turns), under the first-off play."""
-        return self._pmf("home", board)
-
     def mean_turns(self, board: npt.ArrayLike) -> float:
         """Expected own turns to bear off all (float32 precision)."""
         return float(self.arrays["mean"][self.index_of(board)])

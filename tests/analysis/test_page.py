@@ -6,7 +6,6 @@ import re
 import shutil
 import struct
 import subprocess
-from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -14,59 +13,19 @@ import pytest
 
 from nardy_fast.analysis.page import to_html
 from nardy_fast.analysis.report import MARKS, game_report
-from nardy_fast.app.cli import main
-from nardy_fast.core.record import random_game, write_record
+from nardy_fast.core.record import random_game
 
-
-class Page(HTMLParser):
-    """Every element as (tag, attrs, classes), and the text."""
-
-    def __init__(self, text):
-        super().__init__()
-        self.elements, self.stack, self.text = [], [], []
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
-                              tuple(self.stack)))
-        if tag not in ("meta", "br", "img", "link", "input"):
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.elements.append((tag, attrs, set((attrs.get("class") or "").split()),
-                              tuple(self.stack)))
-
-    def handle_endtag(self, tag):
-        while self.stack and self.stack.pop() != tag:
-            pass
-
-    def handle_data(self, data):
-        self.text.append(data)
-
-    def by_class(self, name, tag=None):
-        return [e for e in self.elements if name in e[2] and (tag is None or e[0] == tag)]
+from helpers import Page, played_rows as played
 
 
 @pytest.fixture(scope="module")
-def game():
-    record = random_game(seed=3, max_turns=12)
-    return record, game_report(record, analyse=True, seed=1)
-
-
-@pytest.fixture(scope="module")
-def page(game):
-    record, report = game
+def page(analysed_game):
+    record, report = analysed_game
     return to_html(report, record=record)
 
 
-def played(report):
-    return report[report["move"] != ""]
-
-
-def test_one_board_per_turn_played(game, page):
-    _, report = game
+def test_one_board_per_turn_played(analysed_game, page):
+    _, report = analysed_game
     p = Page(page)
     n = len(played(report))
     assert len(p.by_class("decision", "article")) == n
@@ -80,8 +39,8 @@ def test_one_board_per_turn_played(game, page):
     assert len(ids) == len(set(ids)), "ids repeat between the inline drawings"
 
 
-def test_the_graph_has_a_point_per_turn_and_a_dot_per_mark(game, page):
-    _, report = game
+def test_the_graph_has_a_point_per_turn_and_a_dot_per_mark(analysed_game, page):
+    _, report = analysed_game
     p = Page(page)
     assert len(p.by_class("graph", "figure")) == 1
     line = [e for e in p.elements if e[0] == "polyline"]
@@ -95,8 +54,8 @@ def test_the_graph_has_a_point_per_turn_and_a_dot_per_mark(game, page):
     assert len(p.by_class("graph-mark")) == int((report["mark"] != "").sum())
 
 
-def test_moves_marks_losses_and_best_moves(game, page):
-    _, report = game
+def test_moves_marks_losses_and_best_moves(analysed_game, page):
+    _, report = analysed_game
     text = re.sub(r"\s+", " ", " ".join(Page(page).text))
     for _, r in played(report).iterrows():
         if r["n_moves"] > 1:
@@ -108,10 +67,10 @@ def test_moves_marks_losses_and_best_moves(game, page):
     assert len(marks) == int((played(report)["mark"] != "").sum())
 
 
-def test_totals_per_player(game, page):
+def test_totals_per_player(analysed_game, page):
     """Each player's row: turns, decisions, marks, equity lost, error rate and luck,
     recomputed here from the report's columns."""
-    _, report = game
+    _, report = analysed_game
     p = Page(page)
     table = p.by_class("totals", "table")
     assert table
@@ -142,10 +101,10 @@ def test_self_contained(page):
     assert 'name="viewport"' in page
 
 
-def test_a_match_page_shows_the_score_before_each_game(game):
+def test_a_match_page_shows_the_score_before_each_game(analysed_game):
     """A match-shaped frame (two games at given scores): a section per game under its
     score, the match totals per player name."""
-    _, report = game
+    _, report = analysed_game
     other = game_report(random_game(seed=4, max_turns=8), analyse=True, seed=2)
     frames = []
     for k, (g, score) in enumerate(((report, (0, 0)), (other, (1, 2))), 1):
@@ -167,8 +126,8 @@ def test_a_match_page_shows_the_score_before_each_game(game):
     assert "Match totals" in text and "lost (EMG)" in text
 
 
-def test_bad_input_is_named(game):
-    record, report = game
+def test_bad_input_is_named(analysed_game):
+    record, report = analysed_game
     with pytest.raises(TypeError, match="report"):
         to_html(report.to_dict())
     with pytest.raises(ValueError, match="'mark'"):
@@ -177,23 +136,12 @@ def test_bad_input_is_named(game):
         to_html(report, record="game.txt")
 
 
-def test_written_atomically(game, tmp_path):
-    record, report = game
+def test_written_atomically(analysed_game, tmp_path):
+    record, report = analysed_game
     out = tmp_path / "g.html"
     text = to_html(report, out, record=record)
     assert out.read_text(encoding="utf-8") == text
     assert os.listdir(tmp_path) == ["g.html"]
-
-
-def test_cli_analyse_html(game, tmp_path, capsys):
-    record, report = game
-    path = tmp_path / "g.txt"
-    write_record(record, path)
-    out = tmp_path / "page.html"
-    assert main(["analyse", str(path), "--html", str(out), "--seed", "1"]) in (0, None)
-    assert "wrote the analysis page" in capsys.readouterr().out
-    p = Page(out.read_text(encoding="utf-8"))
-    assert len(p.by_class("board", "div")) == len(played(report))
 
 
 # -- the real browser -----------------------------------------------------------------------
@@ -220,8 +168,8 @@ def png_size(data):
     return struct.unpack(">II", data[16:24])
 
 
-def test_headless_chromium_renders_the_page(game, tmp_path):
-    record, report = game
+def test_headless_chromium_renders_the_page(analysed_game, tmp_path):
+    record, report = analysed_game
     page_path = tmp_path / "game.html"
     to_html(report, page_path, record=record)
     shot = tmp_path / "phone.png"
@@ -242,28 +190,6 @@ def test_headless_chromium_renders_the_page(game, tmp_path):
     assert len(dom.by_class("board", "div")) == len(played(report))
     assert len(dom.by_class("graph", "figure")) == 1
     assert dom.by_class("totals", "table")
-
-
-@pytest.mark.slow
-def test_cli_analyse_html_of_a_match(tmp_path, capsys):
-    """A real match transcript through ``nardy-fast analyse --html``: a section per game
-    under the score the transcript gives before it, one board per turn of every game."""
-    from nardy_fast.core.matchrecord import write_match
-    from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.engine.matchplay import play_one_match
-    record = play_one_match("greedy", "greedy", rules=MatchRules(length=1), seed=5,
-                            names=("Ann", "Bob"))
-    path = tmp_path / "m.mat"
-    write_match(record, path)
-    out = tmp_path / "m.html"
-    assert main(["analyse", str(path), "--html", str(out), "--seed", "1"]) in (0, None)
-    p = Page(out.read_text(encoding="utf-8"))
-    assert len(p.by_class("game", "section")) == len(record.games)
-    assert len(p.by_class("board", "div")) == sum(len(g.turns) for g in record.games)
-    text = re.sub(r"\s+", " ", " ".join(p.text))
-    for game, score in zip(record.games, record.scores):
-        assert (f"Score before the game: {game.white} (White) {score[game.white]:g}, "
-                f"{game.black} (Black) {score[game.black]:g}") in text
 
 
 def test_cube_decisions_of_a_game_with_the_cube():

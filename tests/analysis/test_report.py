@@ -24,14 +24,14 @@ MEAN_ROLL_PIPS = sum(4 * a if a == b else a + b
 FAST = dict(truncate=None, workers=1, policy="greedy")   # fast; the reports default to "net"
 
 
-def game_positions(seed, policy="random"):
+def positions_of_game(seed, policy="random"):
     return random_game(seed=seed, policy=policy).positions()
 
 
 @st.composite
 def positions(draw):
     seed = draw(st.integers(0, 10_000))
-    pos = game_positions(seed, draw(st.sampled_from(["random", "race"])))
+    pos = positions_of_game(seed, draw(st.sampled_from(["random", "race"])))
     return pos[draw(st.integers(0, len(pos) - 1))]
 
 
@@ -64,7 +64,7 @@ def test_pip_report_columns(ps):
 
 
 def test_pip_report_inputs():
-    ps = game_positions(1)[:3]
+    ps = positions_of_game(1)[:3]
     ids = [p.id for p in ps]
     s = pd.Series(ids, index=["a", "b", "c"])
     by_series = pip_report(s, epc=False)
@@ -133,7 +133,7 @@ def test_race_sample():
 
 
 def test_win_report_matches_rollout():
-    ps = [Position.initial(), game_positions(2)[30]]
+    ps = [Position.initial(), positions_of_game(2)[30]]
     df = win_report(ps, method="rollout", n_games=200, seed=5, **FAST)
     for (_, row), p in zip(df.iterrows(), ps):
         o = rollout(p, 200, seed=5, progress=False, **FAST)
@@ -179,7 +179,7 @@ def test_win_report_exact_in_the_bearoff():
 
 
 def test_move_report_ranks_every_legal_move():
-    pos = game_positions(6, "race")[24]
+    pos = positions_of_game(6, "race")[24]
     dice = (5, 2)
     df = move_report(pos, dice, method="rollout", n_games=72, seed=3, **FAST)
     moves = pos.legal_moves(dice)
@@ -266,7 +266,7 @@ def test_convergence_report_is_one_run():
 
 
 def test_export_round_trips(tmp_path):
-    df = pip_report(game_positions(5)[:5], epc=False)
+    df = pip_report(positions_of_game(5)[:5], epc=False)
     p = save(df, tmp_path / "r.csv")
     back = pd.read_csv(p)
     assert back["id"].tolist() == df["id"].tolist()

@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("pyarrow")
 
 import nardy_fast as nf  # noqa: E402
-from nardy_fast.app.cli import main  # noqa: E402
-from nardy_fast.core.record import random_game  # noqa: E402
+
+from helpers import ids_of, seed_of  # noqa: E402
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
 SEED = 11
@@ -29,25 +29,7 @@ GAMES = 36
 FAST = dict(policy="greedy", progress=False)        # C policy: a few ms per position
 
 
-def ids_of(n, seed=0):
-    """``n`` distinct contact positions from random games (side on roll of the record)."""
-    out = []
-    k = seed
-    while len(out) < n:
-        for p in random_game(seed=k, max_turns=60).positions()[10::7]:
-            if not p.is_over() and p.id not in out:
-                out.append(p.id)
-        k += 1
-    return out[:n]
-
-
 IDS = ids_of(12)
-
-
-def seed_of(seed, pid):
-    """The documented position seed, computed here from its definition."""
-    return int.from_bytes(hashlib.sha256(f"nardy_fast.study|{seed}|{pid}".encode())
-                          .digest()[:16], "big")
 
 
 @pytest.fixture(scope="module")
@@ -416,24 +398,6 @@ def test_a_store_written_as_evaluate_resumes_and_reads(tmp_path, spelling):
                      progress=False)
     pd.testing.assert_frame_equal(more, fresh)
     pd.testing.assert_frame_equal(nf.read_study(store), fresh.sort_index())
-
-
-def test_command_line(reference, tmp_path, capsys):
-    f = tmp_path / "ids.txt"
-    f.write_text("\n".join(IDS + IDS[:2]) + "\n")
-    argv = ["study", str(f), "--games", str(GAMES), "--seed", str(SEED), "--store",
-            str(tmp_path / "s"), "--policy", "greedy", "--workers", "1", "--no-progress"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert f"{len(IDS)} of {len(IDS)} positions done" in out
-    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
-    f.write_text(f"{IDS[0]}\nW_bad\n")
-    assert main(argv) == 1
-    assert "ids.txt line 2" in capsys.readouterr().err
-    argv[argv.index("--seed") + 1] = str(SEED + 1)
-    f.write_text(f"{IDS[0]}\n")
-    assert main(argv) == 1
-    assert "belongs to another study (seed" in capsys.readouterr().err
 
 
 def test_progress_bar_counts_positions(tmp_path, capsys):

@@ -7,7 +7,6 @@ computed here from its documented definition (SHA-256 of ``"nardy_fast.study|<S>
 The setting must also change that direct result (else a study that dropped it would
 pass), so each case is checked against the default's result too.
 """
-import hashlib
 
 import numpy as np
 import pytest
@@ -15,15 +14,11 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.analysis.study import QUANTITIES
 
+from helpers import seed_of
+
 SEED = 29
 GAMES = 36
 FAST = dict(workers=1, progress=False)
-
-
-def seed_of(seed, pid):
-    """The documented position seed, from its definition."""
-    return int.from_bytes(hashlib.sha256(f"nardy_fast.study|{seed}|{pid}".encode())
-                          .digest()[:16], "big")
 
 
 def positions():

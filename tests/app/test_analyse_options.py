@@ -6,14 +6,9 @@ import pytest
 
 from nardy_fast import Position
 from nardy_fast.analysis import report
-from nardy_fast.app.cli import main
 from nardy_fast.core.record import random_game, write_record
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from helpers import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -33,37 +28,37 @@ def test_rollout_method_rolls_out_each_move(capsys, game):
     net's."""
     argv = ["analyse", game, "--method", "rollout", "-n", "36", "--seed", "4",
             "--policy", "greedy", "--workers", "1"]
-    code, out, err = run(capsys, *argv)
+    code, out, err = run_cli(capsys, *argv)
     assert code == 0 and err == ""
     gr = report.game_report(game, analyse=True, method="rollout", n_games=36, seed=4,
                             policy="greedy", workers=1)
     want = [f"{v:.3f}" for v in gr.loc[gr["move"] != "", "equity_loss"]]
     assert _losses(out) == want
-    code, out2, _ = run(capsys, *argv[:-6], "-n", "72", "--seed", "4", "--workers", "1")
+    code, out2, _ = run_cli(capsys, *argv[:-6], "-n", "72", "--seed", "4", "--workers", "1")
     assert _losses(out2) != _losses(out)                      # -n and --policy count
 
 
 def test_rollout_options_without_rollout_are_named_in_a_warning(capsys, game):
-    code, out, err = run(capsys, "analyse", game, "-n", "50", "--seed", "3")
+    code, out, err = run_cli(capsys, "analyse", game, "-n", "50", "--seed", "3")
     assert code == 0
     assert err.strip() == ("nardy-fast: warning: -n/--games, --seed: no effect without "
                            "--method rollout (moves are valued by --method auto)")
     assert ".py" not in err                                   # no file or source line
-    code, out, err = run(capsys, "analyse", game)
+    code, out, err = run_cli(capsys, "analyse", game)
     assert code == 0 and err == ""
 
 
 def test_plies_changes_the_net_analysis(capsys, game):
     gr = {p: report.game_report(game, analyse=True, method="net", plies=p) for p in (0, 1)}
     for p in (0, 1):
-        code, out, err = run(capsys, "analyse", game, "--method", "net", "--plies", str(p))
+        code, out, err = run_cli(capsys, "analyse", game, "--method", "net", "--plies", str(p))
         assert code == 0
         rows = gr[p][gr[p]["move"] != ""]
         assert _losses(out) == [f"{v:.3f}" for v in rows["equity_loss"]]
 
 
 def test_analyse_prints_headers_with_units(capsys, game):
-    code, out, err = run(capsys, "analyse", game)
+    code, out, err = run_cli(capsys, "analyse", game)
     lines = out.splitlines()
     assert lines[0].split() == ["turn", "side", "dice", "move", "best_move", "equity_loss"]
     assert any(line.startswith("equity_loss: points per game") for line in lines)
@@ -72,20 +67,20 @@ def test_analyse_prints_headers_with_units(capsys, game):
 
 def test_hint_uses_move_report_names_and_prints_a_header(capsys):
     pid = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-    code, out, err = run(capsys, "hint", pid, "63", "--top", "4", "--json")
+    code, out, err = run_cli(capsys, "hint", pid, "63", "--top", "4", "--json")
     rows = json.loads(out)
     mr = report.move_report(Position.from_id(pid), (6, 3)).head(4)
     assert [r["id_after"] for r in rows] == list(mr["id_after"])
     assert [r["equity_loss"] for r in rows] == pytest.approx(list(mr["equity_loss"]))
     assert all(r["equity_loss"] >= 0 for r in rows)
-    code, out, err = run(capsys, "hint", pid, "63", "--top", "4")
+    code, out, err = run_cli(capsys, "hint", pid, "63", "--top", "4")
     lines = out.splitlines()
     assert "points per game" in lines[0]
     assert lines[1].split() == ["rank", "move", "equity", "equity_loss", "p_win", "method"]
 
 
 def test_plies_under_rollouts_is_named_once(capsys, game):
-    code, out, err = run(capsys, "analyse", game, "--method", "rollout", "-n", "36",
+    code, out, err = run_cli(capsys, "analyse", game, "--method", "rollout", "-n", "36",
                          "--workers", "1", "--policy", "greedy", "--plies", "1")
     assert code == 0, err
     assert err.count("plies: no effect") == 1, err

@@ -6,11 +6,7 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.app.cli import main
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from helpers import run_cli
 
 
 @pytest.mark.parametrize("argv, named", [
@@ -20,14 +16,14 @@ def run(capsys, *argv):
 ])
 def test_missing_input_files_are_named(capsys, tmp_path, monkeypatch, argv, named):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, *argv)
+    code, out, err = run_cli(capsys, *argv)
     assert code == 1 and err.strip() == f"nardy-fast: error: {named}"
 
 
 def test_an_output_folder_that_is_a_file_is_named(capsys, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("x")
-    code, out, err = run(capsys, "matches", "random", "random", "-n", "1", "-o", str(afile),
+    code, out, err = run_cli(capsys, "matches", "random", "random", "-n", "1", "-o", str(afile),
                          "--no-progress")
     assert code == 1
     assert err.strip() == f"nardy-fast: error: -o/--out {afile}: a file, not a folder"
@@ -38,7 +34,7 @@ def test_an_output_folder_that_is_a_file_is_named(capsys, tmp_path):
 def test_a_store_that_cannot_be_made_is_named(capsys, tmp_path):
     ids = tmp_path / "ids.txt"
     ids.write_text("start\n")
-    code, out, err = run(capsys, "study", str(ids), "--store", "/proc/x", "-n", "10",
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", "/proc/x", "-n", "10",
                          "--workers", "1", "--no-progress")
     assert code == 1 and "store=/proc/x: cannot make the study's folder" in err
     assert "[Errno" not in err
@@ -76,7 +72,7 @@ def test_play_takes_a_move_as_text():
 def test_an_empty_record_is_an_error_naming_the_file(capsys, tmp_path, text):
     p = tmp_path / "empty.mat"
     p.write_text(text)
-    code, out, err = run(capsys, "analyse", str(p))
+    code, out, err = run_cli(capsys, "analyse", str(p))
     assert code == 1 and out == ""
     assert err.startswith(f"nardy-fast: error: {p}: no game record here")
     with pytest.raises(nf.RecordError if hasattr(nf, "RecordError") else ValueError,
@@ -105,7 +101,7 @@ def test_a_truncated_transcript_names_the_file(capsys, tmp_path):
     text = path.read_text()
     cut = text.rindex("Game ")                          # keep the last game's first lines
     path.write_text(text[:text.index("\n", text.index("\n", cut + 40) + 1)] + "\n")
-    code, out, err = run(capsys, "analyse", str(path))
+    code, out, err = run_cli(capsys, "analyse", str(path))
     assert code == 1
     assert err.startswith(f"nardy-fast: error: {path}: game {len(rec.games)}: ")
 
@@ -116,7 +112,7 @@ def test_a_transcript_of_no_game_is_an_error_naming_the_file(capsys, tmp_path):
     path = tmp_path / "m3.mat"
     path.write_text(format_match(MatchRecord(rules=MatchRules(length=3),
                                              players=("you", "engine"))))
-    code, out, err = run(capsys, "analyse", str(path))
+    code, out, err = run_cli(capsys, "analyse", str(path))
     assert code == 1 and "No objects" not in err
     assert err.strip() == (f"nardy-fast: error: {path}: no game in this match transcript "
                            "(a header alone)")
@@ -130,9 +126,9 @@ def test_a_stake_the_progression_cannot_reach_is_refused(capsys):
     assert nf.CubeState(3, "centre").check("arithmetic").stake == 3
     with pytest.raises(ValueError, match="stops at 16"):
         nf.CubeState(17, "mover").check("arithmetic")
-    code, out, err = run(capsys, "cube", "start", "--stake", "3")
+    code, out, err = run_cli(capsys, "cube", "start", "--stake", "3")
     assert code == 1 and "--stake 3: stake=3: not a stake of the geometric cube" in err
-    code, out, err = run(capsys, "cube", "start", "--stake", "4")
+    code, out, err = run_cli(capsys, "cube", "start", "--stake", "4")
     assert code == 0
 
 

@@ -18,33 +18,29 @@ from nardy_fast.app.cli import main  # noqa: E402
 from nardy_fast.core.record import random_game, write_record  # noqa: E402
 from nardy_fast.engine.rollout import rollout  # noqa: E402
 
+from helpers import run_cli  # noqa: E402
+
 START = Position.initial().id
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_show(capsys, tmp_path):
-    code, out, err = run(capsys, "show", START, "--png", str(tmp_path / "b.png"))
+    code, out, err = run_cli(capsys, "show", START, "--png", str(tmp_path / "b.png"))
     assert code == 0 and err == ""
     assert Position.initial().diagram() in out and "phase contact" in out
     assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
-    code, out2, _ = run(capsys, "show", "start")
+    code, out2, _ = run_cli(capsys, "show", "start")
     assert code == 0 and out2.startswith(Position.initial().diagram())
 
 
 def test_moves(capsys):
     pos = random_game(seed=2, max_turns=20).final
-    code, out, err = run(capsys, "moves", pos.id, "5-3", "--json")
+    code, out, err = run_cli(capsys, "moves", pos.id, "5-3", "--json")
     assert code == 0
     got = json.loads(out)
     moves = pos.legal_moves((5, 3))
     assert [m["id_after"] for m in got] == [pos.play(m).id for m in moves]
     assert [m["move"] for m in got] == [str(m) for m in moves]
-    code, out, _ = run(capsys, "moves", "start", "33")
+    code, out, _ = run_cli(capsys, "moves", "start", "33")
     assert code == 0
     assert out.splitlines()[0] == f"white on roll, 33: {len(Position.initial().legal_moves((3, 3)))} legal move(s)"
     # rule book example 5 (White opened 5-5, Black throws 4-4): one checker leaves the
@@ -62,7 +58,7 @@ def test_moves(capsys):
     assert [pos.play(m).opponent.tolist() for m in general] == \
         [[13, 0, 0, 0, 2] + [0] * 19]
     for spec, moves in (("classic", classic), ("head_rule=generalized", general)):
-        code, out, err = run(capsys, "moves", pos.id, "44", "--rules", spec, "--json")
+        code, out, err = run_cli(capsys, "moves", pos.id, "44", "--rules", spec, "--json")
         assert code == 0, err
         assert [m["id_after"] for m in json.loads(out)] == [pos.play(m).id for m in moves]
 
@@ -101,7 +97,7 @@ def run_catching(capsys, argv):
 def test_bad_record_names_the_turn(capsys, tmp_path):
     p = tmp_path / "bad.txt"
     p.write_text("1) 65: 1/7 7/12 43: 1/5 1/4\n")
-    code, out, err = run(capsys, "analyse", str(p), "-n", "36", "--truncate", "none")
+    code, out, err = run_cli(capsys, "analyse", str(p), "-n", "36", "--truncate", "none")
     assert code == 1
     assert err.startswith("nardy-fast: error: turn 2 (black 43: 1/5 1/4) is illegal")
 
@@ -111,7 +107,7 @@ def test_rollout_json_and_csv(capsys):
     pos = random_game(seed=4, max_turns=40).final
     args = ["rollout", pos.id, "start", "-n", "72", "--seed", "9", "--workers", "1",
             "--no-progress", "--truncate", "none"]
-    code, out, err = run(capsys, *args, "--json")
+    code, out, err = run_cli(capsys, *args, "--json")
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in rows] == [pos.id, START]
@@ -119,11 +115,11 @@ def test_rollout_json_and_csv(capsys):
                 progress=False)                    # the command's default policy
     assert rows[0]["equity"] == pytest.approx(o.equity)
     assert rows[0]["games"] == 72 and rows[0]["method"] == "rollout"
-    code, out, err = run(capsys, *args, "--csv")
+    code, out, err = run_cli(capsys, *args, "--csv")
     df = pd.read_csv(__import__("io").StringIO(out))
     assert df["id"].tolist() == [pos.id, START]
     assert df["p_win"].iloc[0] == pytest.approx(o.p_win)
-    code, out, err = run(capsys, *args)
+    code, out, err = run_cli(capsys, *args)
     assert "equity" in out and "95% CI" in out
 
 
@@ -133,7 +129,7 @@ def test_report_on_positions(capsys, tmp_path):
     f = tmp_path / "ids.txt"
     f.write_text("# some positions\n" + "\n".join(p.id for p in ps) + "\n")
     out_dir = tmp_path / "out"
-    code, out, err = run(capsys, "report", str(f), "-o", str(out_dir), "-n", "36",
+    code, out, err = run_cli(capsys, "report", str(f), "-o", str(out_dir), "-n", "36",
                          "--workers", "1", "--truncate", "none", "--method", "rollout")
     assert code == 0, err
     names = set(os.listdir(out_dir))
@@ -144,7 +140,7 @@ def test_report_on_positions(capsys, tmp_path):
     # a CSV with an id column, pip report only
     c = tmp_path / "ids.csv"
     pd.DataFrame({"id": [p.id for p in ps], "note": ["a", "b", "c"]}).to_csv(c, index=False)
-    code, out, err = run(capsys, "report", str(c), "-o", str(tmp_path / "o2"), "--no-win")
+    code, out, err = run_cli(capsys, "report", str(c), "-o", str(tmp_path / "o2"), "--no-win")
     assert code == 0 and "pip_report.csv" in out
     assert not (tmp_path / "o2" / "win_report.csv").exists()
 
@@ -153,14 +149,14 @@ def test_report_on_positions(capsys, tmp_path):
 def test_report_and_analyse_on_a_record(capsys, tmp_path):
     rec = random_game(seed=6, max_turns=6)
     write_record(rec, tmp_path / "g.txt")
-    code, out, err = run(capsys, "report", str(tmp_path / "g.txt"), "-o", str(tmp_path / "r"),
+    code, out, err = run_cli(capsys, "report", str(tmp_path / "g.txt"), "-o", str(tmp_path / "r"),
                          "-n", "36", "--workers", "1", "--truncate", "none")
     assert code == 0, err
     assert {"game_report.csv", "game_report.html", "game_graph.png",
             "final_board.png"} <= set(os.listdir(tmp_path / "r"))
     gr = pd.read_csv(tmp_path / "r" / "game_report.csv")
     assert len(gr) == 7 and gr["p_win"].between(0, 1).all()
-    code, out, err = run(capsys, "analyse", str(tmp_path / "g.txt"), "-n", "36",
+    code, out, err = run_cli(capsys, "analyse", str(tmp_path / "g.txt"), "-n", "36",
                          "--workers", "1", "--truncate", "none", "-o", str(tmp_path / "a"))
     assert code == 0, err
     assert "error_rate" in out
@@ -193,7 +189,7 @@ def test_bearoff_commands(capsys, tmp_path):
     ps = race_sample(2, seed=1, kind="bearoff") + race_sample(1, seed=2, kind="race")
     for rules, spec in ((None, []), (Rules(scoring="extended"), ["--rules",
                                                                   "scoring=extended"])):
-        code, out, err = run(capsys, "bearoff", "query", *[p.id for p in ps], *spec,
+        code, out, err = run_cli(capsys, "bearoff", "query", *[p.id for p in ps], *spec,
                              "--json")
         assert code == 0, err
         rows = json.loads(out)
@@ -215,28 +211,28 @@ def test_bearoff_commands(capsys, tmp_path):
     b = np.zeros(24, np.uint8)
     b[18] = 1
     tiny = Position.from_boards(b, b)
-    code, out, err = run(capsys, "bearoff", "query", tiny.id, "--json")
+    code, out, err = run_cli(capsys, "bearoff", "query", tiny.id, "--json")
     row = json.loads(out)[0]
     assert row["mean_turns_mover"] == pytest.approx(1 + 9 / 36, abs=1e-15)
     assert row["epc_mover"] == pytest.approx((1 + 9 / 36) * 49 / 6, abs=1e-13)
     assert row["p_win"] == pytest.approx(1 - 9 / 36 * 27 / 36, abs=1e-15)
     assert row["equity"] == pytest.approx(2 * row["p_win"] - 1, abs=1e-15)
-    code, out, err = run(capsys, "bearoff", "query", tiny.id)
+    code, out, err = run_cli(capsys, "bearoff", "query", tiny.id)
     assert f"P(win) {1 - 9 / 36 * 27 / 36:.6f}" in out and "mean turns 1.2500" in out
-    code, out, err = run(capsys, "bearoff", "query", START)
+    code, out, err = run_cli(capsys, "bearoff", "query", START)
     assert code == 0 and "not all home" in out
     # build: the database of every board of at most 15 checkers on 6 points, C(21, 6)
-    code, out, err = run(capsys, "bearoff", "build")
+    code, out, err = run_cli(capsys, "bearoff", "build")
     assert code == 0, err
     assert out.strip() == f"one-sided bear-off database ready ({math.comb(21, 6)} boards)"
     f = tmp_path / "one.nfdb"
-    code, out, err = run(capsys, "bearoff", "build", "--out", str(f))
+    code, out, err = run_cli(capsys, "bearoff", "build", "--out", str(f))
     assert code == 0 and str(f) in out, err
     saved = bearoff.OneSided.load(f)
     assert saved.n_boards == 54264
     for name in ("turns", "first_off", "mean"):
         assert np.array_equal(np.asarray(getattr(saved, name)), np.asarray(getattr(one, name)))
-    code, out, err = run(capsys, "bearoff", "build", "--two-sided", "3")
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3")
     assert code == 0, err
     # the two-sided table of <= 3 checkers a side: C(9, 6) = 84 boards
     assert out.splitlines()[-1] == "two-sided bear-off database ready " \
@@ -260,7 +256,7 @@ def test_bearoff_build_mars_makes_race_queries_exact(capsys):
     try:
         if bearoff.mars_table(1, build=False) is None:
             assert race_probabilities(pos).method == "one_sided"
-        code, out, err = run(capsys, "bearoff", "build", "--mars", "1", "--threads", "2")
+        code, out, err = run_cli(capsys, "bearoff", "build", "--mars", "1", "--threads", "2")
         assert code == 0 and "mars table ready" in out, err
         exact = race_probabilities(pos)
         assert exact.method == "two_sided" and exact.extra["mars_max_checkers"] == 1
@@ -287,7 +283,7 @@ def test_help_and_entry_point():
 @pytest.mark.slow
 def test_demo_writes_reports_and_figures(capsys, tmp_path):
     out_dir = tmp_path / "demo"
-    code, out, err = run(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
+    code, out, err = run_cli(capsys, "demo", "-o", str(out_dir), "-n", "72", "--workers", "1")
     assert code == 0, err
     assert "no effect" not in err, err          # every argument it passes acts
     race = pd.read_csv(out_dir / "race.csv")
@@ -306,7 +302,7 @@ def test_demo_writes_reports_and_figures(capsys, tmp_path):
 
 @pytest.mark.slow
 def test_bad_scheduler_address(capsys):
-    code, out, err = run(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
+    code, out, err = run_cli(capsys, "rollout", "start", "-n", "10", "--scheduler", "nowhere:port")
     assert code == 1
     assert err.startswith("nardy-fast: error: --scheduler nowhere:port: cannot connect")
 
@@ -324,11 +320,11 @@ def test_cube(capsys):
     me, you = np.zeros(24, int), np.zeros(24, int)
     me[18], you[23] = 1, 1           # 27 of 36 rolls win; the opponent then finishes
     pos = Position(me, you)
-    code, out, err = run(capsys, "cube", pos.id)
+    code, out, err = run_cli(capsys, "cube", pos.id)
     assert code == 0, err
     assert "cube: stake 1, in the middle" in out
     assert "double, take" in out and "method exact" in out
-    code, out, err = run(capsys, "cube", pos.id, "--json", "--owner", "opponent", "--stake",
+    code, out, err = run_cli(capsys, "cube", pos.id, "--json", "--owner", "opponent", "--stake",
                          "2")
     d = json.loads(out)
     assert d["action"] == "no raise" and abs(d["equity"] - 0.5) < 1e-9

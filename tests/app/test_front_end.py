@@ -8,11 +8,7 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.app.cli import build_parser, main
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from helpers import run_cli
 
 
 def test_version(capsys):
@@ -39,11 +35,11 @@ def test_no_markup_in_help():
 
 
 def test_json_does_not_escape_slashes(capsys):
-    code, out, err = run(capsys, "hint", "start", "63", "--json", "--top", "3")
+    code, out, err = run_cli(capsys, "hint", "start", "63", "--json", "--top", "3")
     assert code == 0 and "\\/" not in out
     rows = json.loads(out)
     assert all("/" in r["move"] for r in rows)
-    code, out, err = run(capsys, "met", "--length", "3", "--json")
+    code, out, err = run_cli(capsys, "met", "--length", "3", "--json")
     m = json.loads(out)
     assert set(m) == {"columns", "index", "data"} and len(m["data"]) == 3
 

@@ -6,13 +6,6 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.app.cli import build_parser, cmd_play, main
 from nardy_fast.core.matchrecord import read_match, write_match
-from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.engine.matchplay import play_one_match
-
-
-@pytest.fixture(scope="module")
-def played():
-    return play_one_match("net", "net", MatchRules(length=2), seed=5)
 
 
 def test_cli_met_and_analyse(played, tmp_path, capsys):

@@ -8,13 +8,9 @@ import pytest
 from nardy_fast.analysis.study import read_study
 from nardy_fast.app.cli import main
 
+from helpers import run_cli
+
 IDS = ["start", "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg", "BaAAAARAAEQAgEAAAAAAAAAAAAAEAICED"]
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +27,11 @@ def store(tmp_path_factory):
 
 def test_a_resumed_study_says_what_it_skipped(capsys, store):
     folder, argv = store
-    code, out, err = run(capsys, *argv)              # the third position is new
+    code, out, err = run_cli(capsys, *argv)              # the third position is new
     assert code == 0
     assert out.splitlines()[0] == (f"resumed: 2 of 3 positions were already in "
                                    f"{folder / 's'} (skipped), 1 studied now")
-    code, out, err = run(capsys, *argv)              # nothing new
+    code, out, err = run_cli(capsys, *argv)              # nothing new
     assert "resumed: 3 of 3 positions were already" in out and "0 studied now" in out
 
 
@@ -44,12 +40,12 @@ def test_study_show(capsys, store):
     main(argv)
     capsys.readouterr()
     frame = read_study(folder / "s")
-    code, out, err = run(capsys, "study", "show", str(folder / "s"))
+    code, out, err = run_cli(capsys, "study", "show", str(folder / "s"))
     assert code == 0 and err == ""
     assert out.splitlines()[0] == f"{folder / 's'}: {len(frame)} position(s)"
     assert "  policy: greedy" in out and "  n_games: 36" in out
     assert all(pid in out for pid in frame.index)
-    code, out, err = run(capsys, "study", "show", str(folder / "nope"))
+    code, out, err = run_cli(capsys, "study", "show", str(folder / "nope"))
     assert code == 1 and err.strip() == f"nardy-fast: error: store {folder / 'nope'}: no such folder"
 
 
@@ -59,7 +55,7 @@ def test_study_export(capsys, store, ext):
     main(argv)
     capsys.readouterr()
     out_file = folder / f"out.{ext}"
-    code, out, err = run(capsys, "study", "export", str(folder / "s"), "-o", str(out_file))
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", str(out_file))
     assert code == 0
     want = read_study(folder / "s")
     if ext == "csv":
@@ -78,7 +74,7 @@ def test_study_export_refuses_an_unknown_format(capsys, store):
     folder, argv = store
     main(argv)
     capsys.readouterr()
-    code, out, err = run(capsys, "study", "export", str(folder / "s"), "-o", "x.xlsx")
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", "x.xlsx")
     assert code == 1 and "expected a .csv, .parquet or .json file" in err
 
 
@@ -86,10 +82,10 @@ def test_study_says_which_options_have_no_effect(capsys, tmp_path):
     pytest.importorskip("pyarrow")
     ids = tmp_path / "ids.txt"
     ids.write_text(IDS[1] + "\n")
-    code, out, err = run(capsys, "study", str(ids), "--store", str(tmp_path / "n"),
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "n"),
                          "--method", "net", "--workers", "1", "--no-progress")
     assert code == 0 and "warning" not in err, err     # the rollout options' defaults
-    code, out, err = run(capsys, "study", str(ids), "--store", str(tmp_path / "r"), "-n",
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "r"), "-n",
                          "36", "--workers", "1", "--no-progress", "--policy", "greedy",
                          "--plies", "1")
     assert code == 0

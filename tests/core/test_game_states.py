@@ -1,21 +1,15 @@
 """Positions are states of a game: both sides off is rejected; one side off is a finished
-game (or Black's last turn under draw_rule), and rollouts say why they cannot start there."""
+game (or Black's last turn under draw_rule); a draw has no final position (rollouts from a
+finished game: tests/engine/test_game_over_rollout.py)."""
 import numpy as np
 import pytest
 
-import nardy_fast as nf
 from nardy_fast import GameRecord, Position, Rules
 from nardy_fast.core.record import random_game
-from nardy_fast.analysis.report import move_report
+
+from helpers import board
 
 DRAW = Rules(draw_rule=True)
-
-
-def board(**points):
-    b = np.zeros(24, np.uint8)
-    for p, n in points.items():
-        b[int(p[1:]) - 1] = n
-    return b
 
 
 EMPTY = np.zeros(24, np.uint8)
@@ -36,22 +30,6 @@ def test_one_side_off_is_a_finished_game(side):
     for m, o in ((LAST, EMPTY), (EMPTY, LAST)):
         p = Position.from_boards(m, o, side)
         assert p.is_over() and Position.from_id(p.id) == p
-
-
-@pytest.mark.parametrize("m, o, side, rules, why", [
-    (LAST, EMPTY, "white", Rules(), "black has borne off all 15 checkers, and white gets "
-                                    "no last turn"),
-    (LAST, EMPTY, "white", DRAW, "black has borne off all 15 checkers, and white gets no"),
-    (LAST, EMPTY, "black", Rules(), "white has borne off all 15 checkers, and black gets "
-                                    "no last turn \\(draw_rule is off\\)"),
-    (LAST, EMPTY, "black", DRAW, ": black's last turn \\(draw_rule\\): rollouts start"),
-    (EMPTY, LAST, "white", Rules(), "the game is over: white, on roll, has already borne off all 15"),
-    (EMPTY, LAST, "black", DRAW, "black, on roll, has already borne off all 15"),
-])
-def test_rollout_says_why_the_game_is_over(m, o, side, rules, why):
-    with pytest.raises(ValueError, match=why):
-        nf.rollout(Position.from_boards(m, o, side), 10, rules=rules, workers=1,
-                   progress=False, truncate=None)
 
 
 def last_race():
@@ -81,12 +59,3 @@ def test_random_games_under_the_draw_rule_end_in_valid_positions():
         for p in rec.positions():
             assert min(p.off) < 15
     assert "draw" in kinds
-
-
-def test_move_report_scores_a_drawing_last_turn_as_a_draw():
-    pos = Position.from_boards(LAST, EMPTY, "black")     # White has finished
-    mr = move_report(pos, (3, 1), rules=DRAW, workers=1)
-    assert list(mr["id_after"]) == [""] and float(mr["p_draw"].iloc[0]) == 1.0
-    assert float(mr["equity"].iloc[0]) == 0.0
-    with pytest.raises(ValueError, match="both sides have borne off"):
-        pos.play(pos.legal_moves((3, 1))[0])

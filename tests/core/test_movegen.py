@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import naive
-from conftest import (ALL_VARIANTS, START, VECTORS, block_positions, dice, first_turn_positions,
-                      game_positions, hand_positions, pts, roll_pairs, rules_variants)
+from helpers import (ALL_VARIANTS, START, VECTORS, block_positions, dice, first_turn_positions,
+                     game_positions, hand_positions, pts, roll_pairs, rules_variants)
 from nardy_fast import CLASSIC, Position, Rules, successors
 # private on purpose: the C generator's steps, checked move by move against its boards
 from nardy_fast.core._movegen import successors_with_steps

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import START, dice, game_positions, hand_positions, pts, rules_variants
+from helpers import START, dice, game_positions, hand_positions, pts, rules_variants
 from nardy_fast import Move, Position, Rules, successors
 
 

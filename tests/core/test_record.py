@@ -9,17 +9,11 @@ from hypothesis import strategies as st
 from nardy_fast import CubeState, Position, Rules, successors
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record, parse_steps, random_game, read_record, write_record)
 
+from helpers import board
+
 VARIANTS = [Rules(), Rules(head_rule="generalized"), Rules(scoring="extended"),
             Rules(block_rule="home", block_transient=True), Rules(draw_rule=True),
             Rules(larger_die_rule=False)]
-
-
-def board(**points):
-    """24 counts from keyword args like p1=13, p7=2 (own numbering)."""
-    b = np.zeros(24, np.uint8)
-    for k, v in points.items():
-        b[int(k[1:]) - 1] = v
-    return b
 
 
 @pytest.mark.slow

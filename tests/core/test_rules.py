@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import ALL_VARIANTS
+from helpers import ALL_VARIANTS
 from nardy_fast import CLASSIC, Rules
 from nardy_fast.core.rules import as_rules
 

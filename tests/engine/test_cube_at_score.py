@@ -21,15 +21,10 @@ from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY
 from nardy_fast.tables.cuberace import CubefulRace
 
+from helpers import board
+
 LENGTH = 5
 MR = MatchRules(length=LENGTH, starter="opening_roll", rules=nf.Rules(cube="geometric"))
-
-
-def board(points):
-    b = np.zeros(24, np.uint8)
-    for p, n in points.items():
-        b[p - 1] = n
-    return b
 
 
 def pips_by_hand(b):

@@ -24,15 +24,10 @@ from nardy_fast.engine import _cubeloop  # private on purpose: the C twin of the
 from nardy_fast.engine import cubemodel as cm
 from nardy_fast.engine.cube import cube_decision
 
+from helpers import board
+
 CLASSIC_POINTS = (1.0, 2.0, 2.0, 2.0)          # oin, mars, koks, home mars
 EXTENDED_POINTS = (1.0, 2.0, 3.0, 4.0)
-
-
-def board(spec):
-    b = np.zeros(24, np.uint8)
-    for p, n in spec.items():
-        b[p - 1] += n
-    return b
 
 
 CONTACT = (board({1: 10, 9: 3, 17: 2}), board({1: 12, 6: 3}))

@@ -10,7 +10,6 @@ in the comments from these two sections.
 The games start from hand-set end positions: the side on roll has one checker on its
 point 24 (any roll bears it off), the other side's board decides the kind of finish.
 """
-import numpy as np
 import pytest
 
 import nardy_fast as nf
@@ -18,13 +17,7 @@ from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.record import GameRecord, RecordError
 from nardy_fast.core.rules import Rules
 
-
-def board(spec):
-    """24 counts from {point: checkers} (the owner's numbering, points 1..24)."""
-    b = np.zeros(24, np.uint8)
-    for p, n in spec.items():
-        b[p - 1] += n
-    return b
+from helpers import board
 
 
 ONE_ON_24 = {24: 1}                   # 14 off; the mover's point 24 is the loser's point 12

@@ -20,15 +20,10 @@ from nardy_fast.engine import cubemodel as cm
 from nardy_fast.engine.cube import cube_decision
 from nardy_fast.core.rules import Rules
 
+from helpers import board
+
 OWNERS = {-1: "centre", 0: "mover", 1: "opponent"}
 P_GRID = [round(x, 4) for x in np.linspace(0.0, 1.0, 26)] + [0.2, 0.8, 0.7, 0.45]
-
-
-def board(spec):
-    b = np.zeros(24, np.uint8)
-    for p, n in spec.items():
-        b[p - 1] += n
-    return b
 
 
 # (mover, opponent): a contact position, races of several pip counts (the side on roll's

@@ -165,15 +165,3 @@ def test_shipped_luck_net_removes_variance_at_0ply():
     assert vr.extra["luck_net"] == "luck_classic.nfdb"
     se = math.hypot(plain.se_equity, vr.se_equity)
     assert abs(plain.equity - vr.equity) < 4 * se
-
-
-def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
-    from nardy_fast.app.cli import main
-    out = tmp_path / "luck.nfdb"
-    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--epochs", "2",
-                 "--seed", "3", "--no-progress"]) == 0
-    net, meta = load_luck_net(out)
-    assert net.n_hidden == 8 and meta["n_games"] == 5 and meta["seed"] == 3
-    assert f"{meta['positions']} positions" in capsys.readouterr().out
-    with pytest.raises(SystemExit):
-        main(["train-luck", "-o", str(out), "--hidden", "0"])

@@ -1,4 +1,5 @@
-"""Match-aware evaluation, cube decisions, rollouts, reports, whole matches, transcripts."""
+"""Match-aware evaluation, cube decisions, rollouts, whole matches, transcripts (reports at
+a match score: tests/analysis/test_match_reports.py)."""
 import math
 from types import SimpleNamespace
 
@@ -13,8 +14,7 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
 from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.core.record import GameRecord, RecordError, random_game
-from nardy_fast.analysis.report import move_report, win_report
+from nardy_fast.core.record import GameRecord, RecordError
 
 NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
          "p_koks_loss", "p_home_mars_loss")
@@ -24,13 +24,6 @@ CUBE = nf.Rules(cube="geometric")
 @pytest.fixture(scope="module")
 def ev():
     return Evaluator.default()
-
-
-@pytest.fixture(scope="module")
-def middle():
-    """A middle-game position reached by a fixed seeded game."""
-    rec = random_game(seed=3, max_turns=12)
-    return rec.positions()[-1]
 
 
 def test_evaluate_at_dmp_is_the_win_chance(ev, middle):
@@ -93,21 +86,6 @@ def test_cube_decision_at_the_score(middle):
     assert d["double_pass"] == pytest.approx(solver.value(1, 2, 0), abs=1e-12)
     assert d["action"] == "double, pass"
     assert d["take_point"] == pytest.approx(1 - d["double_pass"], abs=1e-3)
-
-
-def test_reports_take_match(middle):
-    state = MatchState(5, (1, 3), middle.side)
-    wr = win_report([middle], match=state)
-    assert {"mwc", "se_mwc", "emg"} <= set(wr.columns)
-    mr = move_report(middle, (5, 2), match=state)
-    assert (np.diff(mr["mwc"].to_numpy()) <= 1e-12).all()
-    assert mr["mwc_loss"].iloc[0] == 0 and (mr["mwc_loss"] >= 0).all()
-    assert np.allclose(mr["emg_loss"], mr["mwc_loss"] * met.emg_scale(state))
-
-
-@pytest.fixture(scope="module")
-def played():
-    return play_one_match("net", "net", MatchRules(length=2), seed=5)
 
 
 def test_played_match_replays_and_round_trips(played, tmp_path):
@@ -290,29 +268,6 @@ def test_draw_points_in_a_match(length, draw, before, points):
     game = SimpleNamespace(white="A", black="B")
     assert rec.points(game, {"kind": "draw"}, dict(zip("AB", before))) == {
         "A": points, "B": points}
-
-
-def test_analysed_game_knows_the_crawford_game():
-    from nardy_fast.analysis.matchreport import _state
-    mr = MatchRules(length=3, crawford=True, rules=CUBE)
-    scores = [(0, 0), (1, 0), (2, 0), (2, 1)]
-    rec = MatchRecord(rules=mr, players=("A", "B"),
-                      scores=[{"A": a, "B": b} for a, b in scores])
-    game = SimpleNamespace(white="B", black="A")
-    states = [_state(rec, k, game) for k in range(len(scores))]
-    assert [s.crawford for s in states] == [False, False, True, False]
-    assert states[2].score == (0, 2)                  # by colour: B White
-
-
-def test_analysed_match_rows_name_their_game_and_score(played):
-    from nardy_fast.analysis.matchreport import analyse_match
-    rep = analyse_match(played, method="net")
-    assert list(rep.columns[:3]) == ["game", "score_white", "score_black"]
-    assert sorted(rep["game"].unique()) == list(range(1, len(played.games) + 1))
-    for k, (g, sc) in enumerate(zip(played.games, played.scores), 1):
-        rows = rep[rep["game"] == k]
-        assert (rows["score_white"] == sc[g.white]).all()
-        assert (rows["score_black"] == sc[g.black]).all()
 
 
 def test_net_plays_under_the_match_rules_and_a_mismatched_evaluator_is_refused():

@@ -19,7 +19,7 @@ from nardy_fast import successors
 from nardy_fast.engine._policies import greedy_scores
 from nardy_fast.engine.rollout import rollout, rollout_many
 from nardy_fast.core.rules import Rules
-from conftest import board
+from helpers import board, small_default_mars
 
 FAST = dict(workers=1, progress=False)
 
@@ -510,7 +510,7 @@ HOME_RACES = [
     (board(p19=10, p20=5), board(p20=2, p21=2, p22=2, p23=1)),   # mars losses likely
 ]
 # 15 checkers (none off) against 1..2: exact only through the mars table (N = 2 here, see
-# small_default_mars).  The first two are among the races where the one-sided
+# mars_of_two).  The first two are among the races where the one-sided
 # approximation is worst (~2e-7 in P(win)), so a truncation ignoring the table fails.
 MARS_RACES = [
     (board(p20=4, p21=1, p22=3, p23=4, p24=3), board(p19=2)),
@@ -522,20 +522,12 @@ MARS_RACES += [(o, m) for m, o in MARS_RACES]       # the side with 15 not on ro
 EXTENDED = Rules(scoring="extended")
 
 
-@pytest.fixture(scope="module")
-def mars_tables():
-    """The mars tables of 15 against <= 2 checkers for classic and extended points, built
-    (seconds) in the session's private data folder as ``bearoff build --mars`` would."""
-    from nardy_fast.tables import bearoff as bo
-    return {rules.scoring: bo.mars_table(2, rules) for rules in (Rules(), EXTENDED)}
-
-
 @pytest.fixture
-def small_default_mars(monkeypatch, mars_tables):
-    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 8)."""
-    from nardy_fast.tables import bearoff as bo
-    monkeypatch.setattr(bo, "DEFAULT_MARS", 2)
-    return mars_tables
+def mars_of_two(monkeypatch, mars_tables):
+    """``bearoff.DEFAULT_MARS`` = 2 (in this process only: pool workers keep 8); the mars
+    tables of 2 checkers (conftest), by scoring."""
+    with small_default_mars(monkeypatch):
+        yield mars_tables
 
 
 @needs_bearoff
@@ -590,7 +582,7 @@ def test_truncated_rollout_matches_played_out_rollout():
 @pytest.mark.parametrize("rules", [Rules(), EXTENDED, Rules(draw_rule=True)])
 @pytest.mark.parametrize("k", range(len(HOME_RACES + MARS_RACES)))
 @pytest.mark.parametrize("side", ["white", "black"])
-def test_truncation_equals_race_probabilities(k, rules, side, small_default_mars):
+def test_truncation_equals_race_probabilities(k, rules, side, mars_of_two):
     from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
     from nardy_fast.engine._rollout import race_values       # truncation values themselves
     from nardy_fast.engine.rollout import _bearoff_tables, _mars_source, _mars_tables
@@ -663,7 +655,7 @@ def _fields(r):
 
 @needs_bearoff
 @pytest.mark.parametrize("rules", [Rules(), EXTENDED])
-def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, small_default_mars,
+def test_mars_truncation_is_bit_identical_on_workers(monkeypatch, mars_of_two,
                                                      rules):
     """Pool workers (which keep DEFAULT_MARS = 7) load the same table, by its path."""
     from nardy_fast.tables import bearoff as bo

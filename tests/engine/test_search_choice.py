@@ -31,13 +31,10 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.engine.evaluator import Evaluator
 
+from helpers import flip
+
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
 TOL = 1e-5
-
-
-def flip(v):
-    """The other side's view of seven probabilities (win <-> loss)."""
-    return np.array([1.0 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
 
 
 def win_vector(loser, rules):

@@ -31,11 +31,9 @@ from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.train import random_races, training_tables
 
+from helpers import flip
+
 f32 = np.float32
-
-
-def flip(v):
-    return np.array([1 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]], dtype=np.float64)
 
 
 def all_home(b):

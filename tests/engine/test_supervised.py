@@ -10,6 +10,7 @@ from nardy_fast.engine.supervised import _widen, fit, loss_grads, train_supervis
 
 from naive import naive_successors
 from naive_net import np_equity, np_forward, positions_from_games
+from helpers import flip
 
 
 def np_clip(v):
@@ -23,10 +24,6 @@ def np_clip(v):
     return v
 
 
-def np_flip(v):
-    return np.array([1.0 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
-
-
 def expectimax_1ply(net, me, opp):
     """The value of (me on roll, opp) at 1 ply, from the rule book's move generator and a
     numpy forward pass: each roll's best move by me's 0-ply equity, averaged over the 36
@@ -37,7 +34,7 @@ def expectimax_1ply(net, me, opp):
             best, best_eq = None, -np.inf
             for c in naive_successors(me, opp, d1, d2):
                 assert sum(c) == 15 and sum(c[:18]) > 0       # no win, no race: see docstring
-                v = np_flip(np_clip(np_forward(net, opp, c)))
+                v = flip(np_clip(np_forward(net, opp, c)))
                 e = np_equity(v, CLASSIC)
                 if e > best_eq:
                     best, best_eq = v, e
@@ -149,23 +146,3 @@ def test_bad_settings_are_named(tmp_path):
         train_supervised(tmp_path / "x.nfdb", seed=1, epoch=2)
     with pytest.raises(ValueError, match="rounds"):
         train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
-
-
-def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
-    import pandas as pd
-
-    from nardy_fast.app.cli import main
-    from nardy_fast.core.position import Position
-    start = tmp_path / "start.nfdb"
-    Evaluator(Net.random(16, 9)).save(start)
-    held = selfplay_positions(Evaluator.load(start).net, 1, seed=3)[:30]
-    ids = [Position.from_boards(b[0], b[1]).id for b in held]
-    pd.DataFrame({"position": ids}).to_parquet(tmp_path / "held.parquet")
-    out = tmp_path / "net.nfdb"
-    args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
-            "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
-            str(tmp_path / "held.parquet")]
-    assert main(args) == 0
-    meta = Evaluator.load(out).meta["training"]
-    assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
-    assert "2 rounds" in capsys.readouterr().out

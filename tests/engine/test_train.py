@@ -14,6 +14,8 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.match import vs_greedy
 from nardy_fast.engine.train import train, training_tables
 
+from helpers import flip
+
 
 def test_lambda_targets_follow_the_recursion():
     rng = np.random.default_rng(1)
@@ -21,9 +23,6 @@ def test_lambda_targets_follow_the_recursion():
     nxt = rng.random((lengths.sum(), 7)).astype(np.float32)
     z = rng.random((3, 7)).astype(np.float32)
     lam = 0.6
-
-    def flip(v):
-        return np.array([1 - v[0], v[4], v[5], v[6], v[1], v[2], v[3]])
 
     want, base = [], 0
     for g, T in enumerate(lengths):

@@ -14,7 +14,7 @@ from nardy_fast import Rules
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS, roll_luck
 from nardy_fast.engine.rollout import rollout
-from conftest import board
+from helpers import board, expectimax_luck
 
 FAST = dict(workers=1, progress=False)
 
@@ -27,22 +27,6 @@ def contact_position(plies, seed):
         moves = pos.legal_moves((int(g.integers(1, 7)), int(g.integers(1, 7))))
         pos = pos.play(moves[int(g.integers(len(moves)))])
     return pos
-
-
-def expectimax_luck(pos, ev):
-    """Per roll of ROLLS: the mover's best 0-ply equity after its move, minus the
-    probability-weighted mean over the rolls; by Position.legal_moves / play and
-    Evaluator.evaluate only (the evaluator values the position after the move from the
-    opponent's view, so the mover's equity is its negative: no draws in the net)."""
-    best = []
-    for a, b in ROLLS:
-        after = [pos.play(m) for m in pos.legal_moves((a, b))]
-        assert not any(p.is_over() for p in after)        # no move finishes the game here
-        best.append(-ev.evaluate_many(after)["equity"].min())
-    best = np.array(best)
-    weights = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
-    assert weights.sum() == pytest.approx(1.0)
-    return best - weights @ best
 
 
 @pytest.mark.parametrize("plies,seed", [(40, 1), (25, 2), (60, 3)])
@@ -150,48 +134,6 @@ def test_defaults_by_policy():
     assert r.extra["estimator"] != "none" and r.extra["n_games"] == 36
     assert rollout(pos, 36, **FAST).extra["estimator"] == "luck-net"      # 0-ply: it pays
     assert rollout(pos, 36, policy="net:1", **FAST).extra["estimator"] == "luck"
-
-
-def test_game_report_luck_columns():
-    from nardy_fast.engine.luck import luck_summary
-    from nardy_fast.core.record import GameRecord, random_game
-    rec = GameRecord(turns=random_game(seed=4, max_turns=6).turns)
-    rep = nf.game_report(rec, win_prob=False, analyse=True)
-    ev = Evaluator.default()
-    positions = rec.positions()
-    for k in (0, 3):
-        d1, d2 = rec.turns[k].dice
-        j = ROLLS.index((min(d1, d2), max(d1, d2)))
-        assert rep["luck"].iloc[k] == pytest.approx(expectimax_luck(positions[k], ev)[j],
-                                                    abs=2e-5)
-    n = len(rec.turns)
-    signs = np.where(rep["side"].iloc[:n] == "white", 1.0, -1.0)
-    assert rep["luck_white"].iloc[n - 1] == pytest.approx((signs * rep["luck"].iloc[:n]).sum())
-    last = rep.iloc[-1]
-    assert math.isnan(last["result_white"])          # 6 turns: the game is not over
-    assert last["luck_white"] == rep["luck_white"].iloc[n - 1]      # the total carried on
-    summary = luck_summary(rep)
-    assert summary.loc["white", "net_luck"] == pytest.approx(last["luck_white"])
-    assert summary.loc["white", "net_luck"] == -summary.loc["black", "net_luck"]
-    assert summary["rolls"].sum() == n
-
-
-@pytest.mark.parametrize("seed", [7, 1])             # seed 1: Black wins a mars
-def test_luck_adjusted_result_of_a_finished_game(seed):
-    from nardy_fast.core.record import GameRecord, random_game
-    from nardy_fast.engine.luck import luck_summary
-    rec = random_game(seed=seed, policy="race")
-    res = rec.result()
-    rep = nf.game_report(GameRecord(turns=rec.turns, rules=rec.rules), win_prob=False,
-                         analyse=True)
-    last = rep.iloc[-1]
-    white = res["points"] * (1 if res["winner"] == "white" else -1)
-    assert last["result_white"] == white
-    assert last["luck_adjusted_white"] == pytest.approx(white - last["luck_white"])
-    summary = luck_summary(rep)
-    assert summary.loc["white", "result"] == white and summary.loc["black", "result"] == -white
-    assert summary.loc["black", "adjusted_result"] == pytest.approx(
-        -white - summary.loc["black", "net_luck"])
 
 
 def test_vr_with_the_cube_is_unbiased_and_removes_variance():

@@ -29,18 +29,13 @@ from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
 from nardy_fast.engine.rollout import rollout
 
+from helpers import board
+
 Q = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose", "p_mars_loss",
      "p_koks_loss", "p_home_mars_loss", "equity")
 OUTPUTS = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
            "p_koks_loss", "p_home_mars_loss", "equity")
 RULES = nf.Rules(scoring="extended")
-
-
-def board(points):
-    b = np.zeros(24, np.uint8)
-    for p, n in points.items():
-        b[p - 1] = n
-    return b
 
 
 # x: 3 checkers on its point 24.  y: who wins (two checkers, points 19 and 24) or which

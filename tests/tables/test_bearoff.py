@@ -25,6 +25,8 @@ from nardy_fast.core._checks import check_threads, usable_cores
 from nardy_fast.core import datadir
 from nardy_fast.core._dbfile import DbWriter, read_db, write_db
 
+from helpers import boards_upto, small_default_mars, to6, to24
+
 DATA = Path(__file__).parent.parent / "data" / "reference"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 PROB = {r: (1 if r[0] == r[1] else 2) / 36 for r in ROLLS}
@@ -44,23 +46,11 @@ def ts8():
 
 
 @pytest.fixture(scope="module", autouse=True)
-def small_default_mars():
+def _mars_of_two():
     """Default mars tables of 2 checkers (seconds to build), not 8 (see RESULTS.md); the data
     folder is the session's private one (conftest)."""
-    mp = pytest.MonkeyPatch()
-    mp.setattr(bo, "DEFAULT_MARS", 2)
-    yield
-    mp.undo()
-
-
-def to24(board6):
-    b = np.zeros(24, np.uint8)
-    b[23 - np.arange(6)] = board6
-    return b
-
-
-def to6(board24):
-    return tuple(int(board24[23 - i]) for i in range(6))
+    with small_default_mars():
+        yield
 
 
 OPP_HOME = to24([0, 0, 0, 0, 0, 2])        # an opponent in its home: cannot interfere
@@ -81,13 +71,7 @@ def all_boards(n):
     return out
 
 
-def boards_upto(n, nonempty=False):
-    """Boards of at most n checkers, uniformly by index."""
-    return st.integers(1 if nonempty else 0, math.comb(n + 6, 6) - 1).map(
-        lambda i: tuple(int(x) for x in bo.board_of(i)))
-
-
-nonempty6 = boards_upto(15, nonempty=True)
+nonempty6 = boards_upto(15)
 
 
 # ----------------------------------------------------------------------------------------
@@ -250,7 +234,7 @@ def test_first_off_against_naive_recursion(db, low):
 
 
 @settings(max_examples=80, deadline=None)
-@given(boards_upto(14), st.integers(0, 5))
+@given(boards_upto(14, lo=0), st.integers(0, 5))
 def test_an_extra_checker_never_helps(db, c, i):
     more = list(c)
     more[i] += 1
@@ -486,7 +470,7 @@ def test_two_sided_symmetry_and_bounds(ts8):
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards_upto(7, nonempty=True), boards_upto(8, nonempty=True),
+@given(boards_upto(7), boards_upto(8),
        st.integers(0, 5))
 def test_two_sided_extra_checker_hurts(ts8, a, b, i):
     more = list(a)
@@ -876,7 +860,7 @@ def test_two_sided_carries_a_mars_table(mars3, tmp_path):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, math.comb(20, 5) - 1), boards_upto(2, nonempty=True), st.integers(0, 5))
+@given(st.integers(0, math.comb(20, 5) - 1), boards_upto(2), st.integers(0, 5))
 def test_mars_extra_y_checker_never_helps_y(mars3, i, y, k):
     """An extra checker for Y never lowers X's value V = P(X wins) - lam P(Y mars)."""
     more = list(y)

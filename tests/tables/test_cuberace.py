@@ -21,7 +21,7 @@ from naive import naive_successors
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]       # 36 equally likely
 
 
-def boards_upto(n):
+def home_boards_upto(n):
     """Every home board (24 counts) of 1..n checkers."""
     out = []
     for counts in itertools.product(range(n + 1), repeat=6):
@@ -97,7 +97,7 @@ def geo2():
 def test_geometric_against_brute_force(beaver):
     table = CubefulRace.build(2, "geometric", beaver=beaver)
     brute = Brute("geometric", beaver)
-    boards = boards_upto(2)
+    boards = home_boards_upto(2)
     for x in boards:
         for y in boards:
             row = table.values[idx(x), idx(y)]
@@ -117,7 +117,7 @@ def test_arithmetic_against_brute_force(beaver):
     cap = 4
     table = CubefulRace.build(2, "arithmetic", beaver=beaver, max_stake=cap, stakes=cap)
     brute = Brute("arithmetic", beaver, cap=cap)
-    boards = boards_upto(2)
+    boards = home_boards_upto(2)
     for x in boards[::3]:
         for y in boards:
             for stake in range(1, cap + 1):
@@ -128,7 +128,7 @@ def test_arithmetic_against_brute_force(beaver):
 
 
 def test_dead_cube_is_cubeless(geo2):
-    boards = boards_upto(2)
+    boards = home_boards_upto(2)
     for x in boards[:10]:
         for y in boards:
             assert geo2.values[idx(x), idx(y), 3] == pytest.approx(dead_equity(x, y),

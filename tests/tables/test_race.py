@@ -1,7 +1,6 @@
 """Tests of nardy_fast.race_probabilities (exact two-sided and one-sided race chances)."""
 import glob
 import itertools
-import math
 import os
 
 import numpy as np
@@ -15,27 +14,20 @@ from nardy_fast import Position, Rules, bearoff as bo, race_probabilities, succe
 from nardy_fast.core import datadir
 from nardy_fast.core.result import Outcome
 
+from helpers import boards_upto, small_default_mars, to24
+
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 PROB = {r: (1 if r[0] == r[1] else 2) / 36 for r in ROLLS}
 EXTENDED = Rules(scoring="extended")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def small_default_mars():
+def _mars_of_two(mars_tables):
     """Default mars tables of 2 checkers (seconds to build), not 8 (see RESULTS.md), built up front
     for both scorings as ``nardy-fast bearoff build --mars`` would (queries never build
     them); the data folder is the session's private one (conftest)."""
-    mp = pytest.MonkeyPatch()
-    mp.setattr(bo, "DEFAULT_MARS", 2)
-    bo.mars_table(2)
-    bo.mars_table(2, EXTENDED)
-    yield
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
-def one():
-    return bo.one_sided()
+    with small_default_mars():
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +40,6 @@ def mars():
     return bo.mars_table(2)                  # the default for classic points (N patched)
 
 
-def to24(board6):
-    b = np.zeros(24, np.uint8)
-    b[23 - np.arange(6)] = board6
-    return b
-
-
 def p_roll(board6, pred):
     """Probability of a roll with a legal move whose result satisfies pred(checkers left),
     by the general move generator (the opponent, in its home, cannot interfere)."""
@@ -64,11 +50,6 @@ def p_roll(board6, pred):
 
 def race(a6, b6, side="white"):
     return Position.from_boards(to24(a6), to24(b6), side)
-
-
-def boards_upto(n, lo=1):
-    return st.integers(math.comb(lo - 1 + 6, 6), math.comb(n + 6, 6) - 1).map(
-        lambda i: tuple(int(x) for x in bo.board_of(i)))
 
 
 def check_consistent(o, rules=None):

@@ -13,6 +13,8 @@ from nardy_fast.tables import _race12solve, bearoff, race12  # private on purpos
 from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.tables.race import race_probabilities
 
+from helpers import outer_position
+
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 OPP = np.zeros(24, np.uint8)
 OPP[23] = 15                 # the other side on its last point: never in the way
@@ -162,11 +164,6 @@ def test_agrees_with_six_point_database(seven):
             assert row[table.shape[1]:].sum() < 1e-6
 
 
-@pytest.fixture(scope="module")
-def db7():
-    return race12.Race12.build(points=7, progress=False)
-
-
 def home_position(rng):
     """A random race of both homes, side on roll White."""
     def side():
@@ -249,34 +246,6 @@ def test_bad_parameters():
         _race12solve.solve(7, 5, all_checkers=4)
 
 
-def outer_position():
-    """A race without contact inside 7 points: White 14 home + one on point 18."""
-    me = np.zeros(24, np.uint8)
-    me[17], me[18], me[20], me[23] = 1, 5, 5, 4
-    opp = np.zeros(24, np.uint8)
-    opp[17], opp[19], opp[22] = 2, 6, 7
-    return nf.Position.from_boards(me, opp, "white")
-
-
-def test_evaluator_values_no_contact_races(db7, monkeypatch):
-    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
-    ev = nf.Evaluator(nf.Evaluator.default().net)
-    pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
-    got = ev.evaluate(pos)
-    assert got.method == "one_sided12"
-    assert got.p_win == pytest.approx(want.p_win, abs=1e-12)
-    assert got.p_mars_loss == pytest.approx(want.p_mars_loss, abs=1e-12)
-    # the C search's leaves use it too
-    vals = ev._searcher().values(np.stack([pos.boards]), 0)
-    assert vals[0, 0] == pytest.approx(want.p_win, abs=1e-6)
-    assert ev.evaluate(pos, exact=False).method == "net 0-ply"
-    home_rules = nf.Evaluator(ev.net, rules=nf.Rules(block_rule="home"))
-    assert home_rules.evaluate(pos).method == "net 0-ply"
-    with pytest.raises(ValueError, match="block_rule"):
-        race12.race12_probabilities(pos, nf.Rules(block_rule="home"), db=db7)
-
-
 def test_queries_never_build(monkeypatch, tmp_path):
     monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
     with pytest.warns(RuntimeWarning, match="bearoff build --race12"):    # not silently
@@ -284,36 +253,3 @@ def test_queries_never_build(monkeypatch, tmp_path):
     assert race12.cached_race12() is None
     with pytest.raises(ValueError, match="not been built"):
         race12.race12_probabilities(outer_position())
-
-
-def test_rollout_truncates_no_contact_races(db7, monkeypatch):
-    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
-    pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
-    r = nf.rollout(pos, 100, seed=3, truncate="race12", workers=1, progress=False)
-    assert r.extra["games_truncated"] == 100
-    assert r.p_win == pytest.approx(want.p_win, abs=1e-12)
-    assert r.p_mars_loss == pytest.approx(want.p_mars_loss, abs=1e-12)
-    assert r.equity == pytest.approx(want.equity, abs=1e-12)
-    # expected plies: the side on roll finishes on its turn t at ply 2t - 1 if the other
-    # needs >= t turns, the other on its turn t at ply 2t if the side on roll needs > t
-    px = db7.distribution(pos.boards[0])
-    py = db7.distribution(pos.boards[1])
-    T = max(len(px), len(py)) + 1
-    px, py = np.pad(px, (0, T - len(px))), np.pad(py, (0, T - len(py)))
-    plies = sum(px[t] * py[t:].sum() * (2 * t - 1) + py[t] * px[t + 1:].sum() * 2 * t
-                for t in range(1, T))
-    assert r.mean_length == pytest.approx(plies, abs=1e-9)
-    # the default truncation does not use the race database: games are played out
-    played = nf.rollout(pos, 100, seed=3, workers=1, progress=False)
-    assert played.extra["games_truncated"] == 100 and played.p_win != r.p_win
-    with pytest.raises(ValueError, match="cube"):
-        nf.rollout(pos, 10, seed=1, truncate="race12", workers=1, progress=False,
-                   rules=nf.Rules(cube="geometric"))
-
-
-def test_rollout_race12_needs_the_database(monkeypatch, tmp_path):
-    monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
-    with pytest.raises(ValueError, match="not been built"):
-        nf.rollout(outer_position(), 10, seed=1, truncate="race12", workers=1,
-                   progress=False)

@@ -23,31 +23,15 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.tables import bearoff, race12
+from nardy_fast.tables import race12
 from nardy_fast.tables.race import race_probabilities
 
 import naive_race
+from helpers import outer_races, random_side as _side
 
 SCORINGS = [nf.Rules(), nf.Rules(scoring="extended"),
             nf.Rules(scoring="extended", home_mars_points=3.0, mars_points=2.5)]
 QUANTISED = 4e-4          # CDF windows are stored to 1/65535; a sum of ~30 of them
-
-
-@pytest.fixture(scope="module")
-def db7():
-    return race12.Race12.build(points=7, progress=False)
-
-
-@pytest.fixture(scope="module")
-def one():
-    return bearoff.one_sided()
-
-
-def _side(rng, lo, n=None):
-    b = np.zeros(24, np.uint8)
-    n = int(rng.integers(1, 16)) if n is None else n
-    np.add.at(b, rng.integers(lo, 24, n), 1)
-    return b
 
 
 def home_races(seed, k):
@@ -142,27 +126,13 @@ def enumerate_kinds(px, py, fx, fy, hx, hy, x_white, draw_rule):
                 p_home_mars_loss=max(0.0, min(home_l, mars_l)))
 
 
-def outer_races(seed, k):
-    """Races with checkers on point 18 (outside the home): 15 against 15, and a side of
-    15 against a short one (so that mars and home mars win and lose are all likely)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(k):
-        a, b = _side(rng, 17, 15), _side(rng, 17, 15)
-        if i % 3 == 1:
-            a = _side(rng, 20, int(rng.integers(1, 4)))
-        elif i % 3 == 2:
-            b = _side(rng, 20, int(rng.integers(1, 4)))
-        out.append((a, b))
-    return out
-
-
 @pytest.mark.parametrize("draw_rule", [False, True])
 @pytest.mark.parametrize("side", ["white", "black"])
 def test_every_kind_against_the_ply_order(db7, draw_rule, side):
     def pmfs(board):
         t = db7.distribution(board)
-        f, h = db7.first_off_distribution(board), db7.home_distribution(board)
+        # private on purpose: the stored home distribution the kinds are computed from
+        f, h = db7.first_off_distribution(board), db7._pmf("home", board)
         n = max(len(t), len(f), len(h)) + 2
         return [np.pad(v, (0, n - len(v))) for v in (t, f, h)]
     seen = dict.fromkeys(("p_draw", "p_mars_win", "p_home_mars_win", "p_home_mars_loss"), 0.0)
@@ -210,30 +180,3 @@ def test_draw_rule_against_the_game_tree(db7, side):
         assert got.p_draw == pytest.approx(draw, abs=QUANTISED), (a6, b6, side)
         assert got.p_win == pytest.approx(win, abs=QUANTISED), (a6, b6, side)
         assert got.p_lose == pytest.approx(lose, abs=QUANTISED), (a6, b6, side)
-
-
-@pytest.mark.parametrize("draw_rule", [False, True])
-@pytest.mark.parametrize("side", ["white", "black"])
-def test_truncated_rollout_plies_follow_the_ply_order(db7, monkeypatch, draw_rule, side):
-    """A rollout truncated by the database (every game at once) reports the expected
-    length of the race: the ply on which it ends by the rule book's ply order (Black's
-    last turn under the draw rule is one more ply), over the sides' turn counts."""
-    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
-    rules = nf.Rules(draw_rule=draw_rule)
-    for a, b in outer_races(23, 4):
-        pos = nf.Position.from_boards(a, b, side)
-        r = nf.rollout(pos, 36, seed=1, truncate="race12", rules=rules, workers=1,
-                       progress=False)
-        assert r.extra["games_truncated"] == 36
-        px, py = db7.distribution(a), db7.distribution(b)
-        plies = 0.0
-        for tx, ty in itertools.product(range(len(px)), range(len(py))):
-            x_first = 2 * tx - 1 < 2 * ty
-            if x_first:
-                end = 2 * tx if draw_rule and side == "white" else 2 * tx - 1
-            else:
-                end = 2 * ty + 1 if draw_rule and side == "black" else 2 * ty
-            plies += px[tx] * py[ty] * end
-        assert r.mean_length == pytest.approx(plies, abs=1e-9), (a[16:], b[16:])
-        want = race12.race12_probabilities(pos, rules, db=db7)
-        assert r.p_draw == pytest.approx(want.p_draw, abs=1e-12)

@@ -1,0 +1,145 @@
+"""Tests of the cube's reports (nardy_fast.analysis.cubereport): the ``cube_report``
+contract, its default source of P(win), and judging the cube actions of a record
+(``cube_analysis``, ``cube_error_rates``, ``game_report(cube=True)``)."""
+import inspect
+
+import pandas as pd
+import pytest
+
+import nardy_fast
+from nardy_fast import Position, Rules
+from nardy_fast.engine.cube import cube_decision
+from nardy_fast.analysis.cubereport import cube_report
+
+from helpers import race_of_points as race
+
+
+def test_cube_report_contract():
+    p19 = race([19], [24])                 # 27 of 36 rolls win, else the opponent finishes
+    contact = Position.initial().swap()
+    rep = cube_report([p19, contact.id], rules=Rules(cube="geometric"),
+                      probabilities=lambda pos: 0.5)
+    assert list(rep.index) == [0, 1]
+    for col in ("position", "no_double", "double_take", "double_pass", "equity",
+                "double_action", "take_action", "action", "take_point", "method"):
+        assert col in rep.columns
+    assert rep.loc[0, "position"] == p19.id
+    assert rep.loc[0, "method"] == "exact"
+    assert rep.loc[0, "no_double"] == pytest.approx(2 * 27 / 36 - 1)
+    assert rep.loc[0, "double_take"] == pytest.approx(2 * (2 * 27 / 36 - 1))
+    assert rep.loc[0, "double_pass"] == 1.0
+    assert rep.loc[1, "method"] == "janowski"
+    assert rep.loc[1, "no_double"] == pytest.approx(0.0)     # p = 1/2, symmetric
+    assert rep.loc[1, "action"] == "no double, take"
+    assert nardy_fast.cube_report is cube_report
+
+
+def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
+    """``rules=None`` means the classic rules, as everywhere; a cube decision then uses
+    the geometric cube (the report's old default, ``Rules(cube="geometric")``)."""
+    positions = [race([19], [24]), Position.initial().swap()]
+    kw = dict(probabilities=lambda pos: 0.6)
+    assert inspect.signature(cube_report).parameters["rules"].default is None
+    pd.testing.assert_frame_equal(cube_report(positions, **kw),
+                                  cube_report(positions, rules=Rules(cube="geometric"), **kw))
+
+
+def test_default_source_is_the_evaluator():
+    """Without ``probabilities`` the model takes P(win) from ``Evaluator.default()`` where
+    no exact table covers the position, and the method says so."""
+    from nardy_fast.engine.evaluator import Evaluator
+    pos = Position.initial()
+    pos = pos.play(pos.legal_moves((6, 5))[0])
+    want = Evaluator.default().evaluate(pos)
+    d = cube_decision(pos)
+    assert want.method == "net 0-ply" and d["method"] == "janowski (net 0-ply)"
+    assert d["p_win"] == pytest.approx(want.p_win)
+    rep = cube_report([race([19], [24]), pos])
+    assert rep["method"].tolist() == ["exact", "janowski (net 0-ply)"]
+    long_race = race([19] * 9, [24] * 9)          # home race, beyond the cubeful table
+    d = cube_decision(long_race)
+    assert d["method"].startswith("janowski (") and d["method"] != "janowski (net 0-ply)"
+
+
+def _record(point, actions, dice, steps):
+    from nardy_fast.core.record import GameRecord
+    rec = GameRecord(rules=Rules(cube="geometric"), start=race([point], [24]))
+    for a in actions:
+        rec.append_cube(*a)
+    rec.append(dice, steps)
+    return rec
+
+
+def test_cube_analysis_missed_double():
+    """From 19 (27/36): no double 1/2, double/take 1, pass 1: not doubling loses 1/2."""
+    from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates
+    a = cube_analysis(_record(19, [], (6, 5), ((19, "off"),)))
+    assert len(a) == 1 and a.loc[0, "played"] == "no double"
+    assert a.loc[0, "proper"] == "double, take" and a.loc[0, "method"] == "exact"
+    assert a.loc[0, "double_loss"] == pytest.approx(0.5)
+    rates = cube_error_rates(a)
+    assert rates.loc["white", "missed_doubles"] == 1
+    assert rates.loc["white", "error_rate"] == pytest.approx(500.0)
+    assert rates.loc["black", "take_decisions"] == 0
+
+
+def test_cube_analysis_wrong_take():
+    """From 20 (31/36) the take is worth 2 (2 31/36 - 1) = 13/9 to the raiser against 1
+    for a pass: taking loses 4/9 of a point."""
+    from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates
+    from nardy_fast.analysis.report import game_report
+    rec = _record(20, [("double", 2), ("take", None)], (5, 1), ((20, "off"),))
+    a = cube_analysis(rec)
+    assert a.loc[0, "played"] == "double, take" and a.loc[0, "double_loss"] == 0.0
+    assert a.loc[0, "take_loss"] == pytest.approx(4 / 9)
+    assert cube_error_rates(a).loc["black", "wrong_takes"] == 1
+    assert rec.result() == {"winner": "white", "kind": "win", "points": 2.0}
+    rep = game_report(rec, cube=True)
+    assert rep.loc[0, "cube_played"] == "double, take"
+    assert rep.loc[0, "p_win"] == pytest.approx(31 / 36)        # cubeless: 31 of 36 rolls
+    assert rep.loc[0, "take_loss"] == pytest.approx(4 / 9)
+
+
+def _race_record(turns):
+    """A race of six checkers a side (White's 19-24, Black's 19-24), each turn
+    ``(cube actions, dice)`` played by the first legal move."""
+    from nardy_fast.core.record import GameRecord
+    pts = [19, 20, 21, 22, 23, 24]
+    rec = GameRecord(rules=Rules(cube="geometric"), start=race(pts, pts))
+    pos = rec.start
+    for acts, dice in turns:
+        for a in acts:
+            rec.append_cube(*a)
+        move = pos.legal_moves(dice)[0]
+        rec.append(dice, move.steps)
+        pos = pos.play(move)
+    return rec
+
+
+def test_cube_analysis_follows_the_cube_through_the_game():
+    """White plays; Black raises, White takes; Black plays; White (owning the cube at 2)
+    plays; Black (the cube on the other side) plays; the game goes on.  Rows: White's
+    centred cube, Black's raise, White's own cube at 2, and none for Black's last turn
+    (it may not raise) nor for the position after the record (nothing was done there)."""
+    from nardy_fast.analysis.cubereport import cube_analysis
+    rec = _race_record([((), (2, 1)), ((("double", 2), ("take", None)), (2, 1)),
+                        ((), (2, 1)), ((), (2, 1))])
+    assert not rec.final.is_over()
+    a = cube_analysis(rec)
+    assert list(a["turn"]) == [1, 2, 3]
+    assert list(zip(a["side"], a["stake"], a["owner"], a["played"])) == [
+        ("white", 1, "centre", "no double"), ("black", 1, "centre", "double, take"),
+        ("white", 2, "mover", "no double")]
+
+
+def test_cube_error_counts_a_loss_above_a_thousandth():
+    from nardy_fast.analysis.cubereport import cube_error_rates
+    a = pd.DataFrame({"side": ["white", "white", "white", "black", "black"],
+                      "played": ["no double", "double, take", "double, take", "double, pass",
+                                 "double, take"],
+                      "double_loss": [0.0015, 0.0015, 0.0009, 0.0, 0.0],
+                      "take_loss": [0.0, 0.0, 0.0, 0.0015, 0.0015]})
+    r = cube_error_rates(a)
+    assert r.loc["white", "missed_doubles"] == 1 and r.loc["white", "wrong_doubles"] == 1
+    assert r.loc["white", "wrong_passes"] == 1 and r.loc["white", "wrong_takes"] == 1
+    assert r.loc["white", "errors"] == 4 and r.loc["white", "take_decisions"] == 2

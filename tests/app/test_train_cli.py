@@ -1,0 +1,40 @@
+"""``nardy-fast train-luck`` and ``nardy-fast train-net`` (training itself:
+tests/engine/test_lucknet.py, tests/engine/test_supervised.py)."""
+import pytest
+
+from nardy_fast.engine._net import Net      # private on purpose: a net of given size
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import board_keys, selfplay_positions
+from nardy_fast.engine.lucknet import load_luck_net
+
+
+def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    out = tmp_path / "luck.nfdb"
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--epochs", "2",
+                 "--seed", "3", "--no-progress"]) == 0
+    net, meta = load_luck_net(out)
+    assert net.n_hidden == 8 and meta["n_games"] == 5 and meta["seed"] == 3
+    assert f"{meta['positions']} positions" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["train-luck", "-o", str(out), "--hidden", "0"])
+
+
+def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
+    import pandas as pd
+
+    from nardy_fast.app.cli import main
+    from nardy_fast.core.position import Position
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    held = selfplay_positions(Evaluator.load(start).net, 1, seed=3)[:30]
+    ids = [Position.from_boards(b[0], b[1]).id for b in held]
+    pd.DataFrame({"position": ids}).to_parquet(tmp_path / "held.parquet")
+    out = tmp_path / "net.nfdb"
+    args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
+            "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
+            str(tmp_path / "held.parquet")]
+    assert main(args) == 0
+    meta = Evaluator.load(out).meta["training"]
+    assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
+    assert "2 rounds" in capsys.readouterr().out

@@ -1,0 +1,18 @@
+"""Approximations are named so: no label calls one exact (issue 26, item 11; race
+probabilities in [0, 1]: tests/analysis/test_race_sample.py, the command line's bear-off
+query: tests/app/test_bearoff_cli.py)."""
+import pytest
+
+from nardy_fast.core.methods import method_kind, method_label
+
+
+def test_labels_never_call_an_approximation_exact():
+    assert method_kind("two_sided") == "exact"
+    assert method_kind("final") == "exact"
+    for m in ("one_sided", "one_sided12", "net 0-ply", "net 2-ply", "rollout", "janowski"):
+        assert method_kind(m) != "exact", m
+        assert "exact" not in method_label(m), m
+    assert method_label("one_sided") == "one-sided approximation"
+    assert method_label("net 1-ply") == "net 1-ply"
+    with pytest.raises(TypeError, match="method name"):
+        method_kind(None)
