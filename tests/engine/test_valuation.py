@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.analysis.report import win_report
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.record import random_game
@@ -130,7 +129,7 @@ def test_with_match_by_hand_at_2_away_3_away():
                                               abs=1e-12)
 
 
-def test_the_evaluator_rollouts_and_reports_use_with_match(contact):
+def test_the_evaluator_and_rollouts_use_with_match(contact):
     pos = contact[0]
     state = MatchState(5, (2, 3), pos.side)
     ev = Evaluator.default()
@@ -140,6 +139,3 @@ def test_the_evaluator_rollouts_and_reports_use_with_match(contact):
         k: want[k] for k in ("mwc", "se_mwc", "emg")}
     r = rollout(pos, match=state, **ROLL)
     assert r.extra["mwc"] == met.with_match(rollout(pos, **ROLL), state).extra["mwc"]
-    other = MatchState(5, (2, 3), "black" if pos.side == "white" else "white")
-    row = win_report(pos, method="net", match=other).iloc[0]     # by colour: flipped
-    assert row["mwc"] == want["mwc"] and row["emg"] == want["emg"]
