@@ -53,7 +53,8 @@ def get_include() -> str:
 
 
 # Module paths of the flat layout (before the layers), kept until 0.3.0: importing
-# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.
+# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.  A value
+# is the layer (the module kept its name) or "layer.new_name" (it was renamed).
 _MOVED = {
     "rules": "core", "position": "core", "result": "core", "record": "core", "rng": "core",
     "datadir": "core", "_movegen": "core", "_rules": "core", "_checks": "core",
@@ -62,26 +63,41 @@ _MOVED = {
     "bearoff": "tables", "onesided": "tables", "race": "tables", "cuberace": "tables",
     "_board6": "tables", "_bomoves": "tables", "_onesided": "tables", "_twosided": "tables",
     "_mars": "tables", "_racetables": "tables", "_cuberace": "tables",
-    "evaluator": "engine", "train": "engine", "match": "engine", "parallel": "engine",
+    "evaluator": "engine", "train": "engine", "match": "engine.strength", "parallel": "engine",
     "cube": "engine", "_net": "engine", "_search": "engine", "_policies": "engine",
     "_rollout": "engine", "_selfplay": "engine", "_match": "engine", "_cubeloop": "engine",
     "report": "analysis", "plot": "analysis",
     "cli": "app", "demo": "app", "play": "app",
 }
+# Modules renamed inside a layer, kept until 0.3.0 in the same way (old -> new, both below
+# ``nardy_fast``): ``engine.match`` held the strength matches, beside ``engine.matchplay``.
+_RENAMED = {"engine.match": "engine.strength"}
+
+
+def _new_home(fullname):
+    """The module path that replaced ``fullname``, or None."""
+    prefix = __name__ + "."
+    if not fullname.startswith(prefix):
+        return None
+    old = fullname[len(prefix):]
+    if old in _RENAMED:
+        return prefix + _RENAMED[old]
+    target = _MOVED.get(old)
+    if target is None:
+        return None
+    return prefix + (target if "." in target else f"{target}.{old}")
 
 
 class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds ``nardy_fast.<old name>`` and loads the module at its new home."""
 
     def find_spec(self, fullname, path=None, target=None):
-        head, _, name = fullname.rpartition(".")
-        if head != __name__ or name not in _MOVED:
+        if _new_home(fullname) is None:
             return None
         return importlib.util.spec_from_loader(fullname, self)
 
     def create_module(self, spec):
-        name = spec.name.rpartition(".")[2]
-        new = f"{__name__}.{_MOVED[name]}.{name}"
+        new = _new_home(spec.name)
         warnings.warn(f"{spec.name} is deprecated: use {new} (removed in 0.3.0)",
                       DeprecationWarning,
                       stacklevel=3)

@@ -636,7 +636,7 @@ def test_truncation_without_a_cached_mars_table_is_one_sided(monkeypatch, mars_t
     gap = 0.0
     for mover, opp in MARS_RACES[:2] + MARS_RACES[4:6]:
         p = nf.Position.from_boards(mover, opp)
-        approx = nf.race_probabilities(p, rules=rules, databases=one)
+        approx = nf.race_probabilities(p, rules=rules, tables=one)
         assert approx.method == "one_sided"
         assert nf.race_probabilities(p, rules=rules).method == "one_sided"
         r = rollout(p, 40, seed=1, rules=rules, **FAST)

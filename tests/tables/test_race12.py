@@ -193,8 +193,8 @@ def test_quantised_file_against_six_point(db7, tmp_path):
     rng = np.random.default_rng(5)
     for _ in range(50):
         pos = home_position(rng)
-        a = race12.race12_probabilities(pos, db=db)
-        b = race_probabilities(pos, databases=one)
+        a = race12.race12_probabilities(pos, tables=db)
+        b = race_probabilities(pos, tables=one)
         assert a.method == "one_sided12"
         assert a.p_win == pytest.approx(b.p_win, abs=3e-4)
         assert a.p_mars_win == pytest.approx(b.p_mars_win, abs=3e-4)
@@ -262,7 +262,7 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
     monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     ev = nf.Evaluator(nf.Evaluator.default().net)
     pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
+    want = race12.race12_probabilities(pos, tables=db7)
     got = ev.evaluate(pos)
     assert got.method == "one_sided12"
     assert got.p_win == pytest.approx(want.p_win, abs=1e-12)
@@ -274,7 +274,7 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
     home_rules = nf.Evaluator(ev.net, rules=nf.Rules(block_rule="home"))
     assert home_rules.evaluate(pos).method == "net 0-ply"
     with pytest.raises(ValueError, match="block_rule"):
-        race12.race12_probabilities(pos, nf.Rules(block_rule="home"), db=db7)
+        race12.race12_probabilities(pos, nf.Rules(block_rule="home"), tables=db7)
 
 
 def test_queries_never_build(monkeypatch, tmp_path):
@@ -289,7 +289,7 @@ def test_queries_never_build(monkeypatch, tmp_path):
 def test_rollout_truncates_no_contact_races(db7, monkeypatch):
     monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
+    want = race12.race12_probabilities(pos, tables=db7)
     r = nf.rollout(pos, 100, seed=3, truncate="race12", workers=1, progress=False)
     assert r.extra["games_truncated"] == 100
     assert r.p_win == pytest.approx(want.p_win, abs=1e-12)
