@@ -23,22 +23,31 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.core.record import GameRecord, random_game, read_record, write_record
+from nardy_fast.core.record import (GameRecord, parse_record, random_game, read_record,
+                                    write_record)
 from nardy_fast.core.diagram import plot_board
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.tables.race12 import race12_probabilities
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
 from nardy_fast.engine.cube import cube_decision
+# exported as train_self_play: ``nardy_fast.train`` is the old path of the module (_MOVED)
+from nardy_fast.engine.train import train as train_self_play
 from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
-                                        move_report, pip_report, race_report, win_report)
+                                        move_report, pip_report, race_report, race_sample,
+                                        win_report)
+from nardy_fast.analysis.export import save as save_frame
+from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart, game_chart,
+                                      race_chart)
 from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
+from nardy_fast.analysis.matchreport import analyse_match, match_error_rates
 from nardy_fast.analysis.study import read_study, study
 from nardy_fast.tables import bearoff
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
-from nardy_fast.engine.met import match_equity_table
-from nardy_fast.engine.matchplay import simulate_matches
+from nardy_fast.engine.met import (match_cube_decision, match_equity_table, outcome_values,
+                                   start_distribution)
+from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 
 try:
     __version__ = importlib.metadata.version("nardy_fast")   # the one place: pyproject.toml
@@ -118,11 +127,16 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move",
-           "MatchRecord", "MatchRules", "MatchState", "Outcome", "Position", "Rules", "WHITE",
-           "as_position", "bearoff", "convergence_report", "cube_analysis", "cube_decision",
-           "cube_error_rates", "cube_report", "error_rates", "game_report",
-           "match_equity_table", "move_report", "pip_report", "plot_board",
-           "race_probabilities", "race12_probabilities", "race_report", "random_game", "read_match", "read_record",
-           "read_study", "rollout", "rollout_many", "simulate_matches", "study", "successors",
-           "win_report", "write_match", "write_record", "get_include", "__version__"]
+__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "DEFAULT_GAMES", "Evaluator",
+           "GameRecord", "Move", "MatchRecord", "MatchRules", "MatchState", "Outcome",
+           "Position", "Rules", "WHITE",
+           "analyse_match", "as_position", "bearoff", "bearoff_distribution",
+           "convergence_chart", "convergence_report", "cube_analysis", "cube_decision",
+           "cube_error_rates", "cube_report", "error_rates", "game_chart", "game_report",
+           "match_cube_decision", "match_equity_table", "match_error_rates", "move_report",
+           "outcome_values", "parse_record", "pip_report", "play_one_match", "plot_board",
+           "race_chart", "race_probabilities", "race12_probabilities", "race_report",
+           "race_sample", "random_game", "read_match", "read_record", "read_study",
+           "rollout", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
+           "study", "successors", "train_self_play", "win_report", "write_match", "write_record",
+           "get_include", "__version__"]

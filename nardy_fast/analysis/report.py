@@ -69,6 +69,7 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.rollout import DEFAULT_GAMES  # noqa: F401 (the one default, re-exported)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -91,7 +92,6 @@ __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_repo
            "save", "to_csv", "to_parquet", "to_html"]
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
-DEFAULT_GAMES = 500
 METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's
 # thresholds for doubtful, bad and very bad moves): the highest threshold reached.
@@ -466,7 +466,7 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
 
 # -- game report -------------------------------------------------------------------------
 def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = True,
-                analyse: bool = False, n_games: int = 200,
+                analyse: bool = False, n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str = "auto",
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
@@ -536,7 +536,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games
-        _warn_unused(method, {**_ROLLOUT_DEFAULTS, "n_games": 200}, **given)
+        _warn_unused(method, _ROLLOUT_DEFAULTS, **given)
         n_games, policy, truncate, workers, client = (
             _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
                                            "client"))

@@ -35,6 +35,8 @@ CALLS = {
         race_position(), method=m)),
     "cube_report": (cube.METHODS, lambda m, tmp: nf.cube_report(
         [race_position()], method=m)),
+    "cube_analysis": (cube.METHODS, lambda m, tmp: nf.cube_analysis(
+        nf.GameRecord(rules=nf.Rules(cube="geometric"), start=race_position()), method=m)),
     "evaluate": (report.METHODS, lambda m, tmp: report.evaluate(race_position(), method=m)),
     "evaluate_many": (report.METHODS, lambda m, tmp: report.evaluate_many(
         [race_position()], method=m)),

@@ -142,7 +142,7 @@ def test_cube_report_contract():
     p19 = race([19], [24])                 # 27 of 36 rolls win, else the opponent finishes
     contact = Position.initial().swap()
     rep = cube_report([p19, contact.id], rules=Rules(cube="geometric"),
-                      probabilities=lambda pos: 0.5)
+                      cube_probabilities=lambda pos: 0.5)
     assert list(rep.index) == [0, 1]
     for col in ("position", "no_double", "double_take", "double_pass", "equity",
                 "double_action", "take_action", "action", "take_point", "method"):
@@ -162,7 +162,7 @@ def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
     """``rules=None`` means the classic rules, as everywhere; a cube decision then uses
     the geometric cube (the report's old default, ``Rules(cube="geometric")``)."""
     positions = [race([19], [24]), Position.initial().swap()]
-    kw = dict(probabilities=lambda pos: 0.6)
+    kw = dict(cube_probabilities=lambda pos: 0.6)
     assert inspect.signature(cube_report).parameters["rules"].default is None
     pd.testing.assert_frame_equal(cube_report(positions, **kw),
                                   cube_report(positions, rules=Rules(cube="geometric"), **kw))
@@ -208,7 +208,7 @@ def test_model_uses_the_given_probabilities():
     def source(pos):
         seen.append(pos)
         return {"p_win": 0.7, "p_draw": 0.0}
-    d = cube_decision(start, probabilities=source, x=0.0)
+    d = cube_decision(start, cube_probabilities=source, x=0.0)
     assert seen == [start]
     assert d["no_double"] == pytest.approx(0.4) and d["double_take"] == pytest.approx(0.8)
 
@@ -310,17 +310,17 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
 
 
 def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
-    """``probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
+    """``cube_probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
     rollouts; recomputed here from its formula (turns = pips / (49/6), variance 0.277 a
     turn, the side on roll half a turn ahead)."""
     import math
     pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
     tm, to = (p / (49 / 6) for p in pos.pips)
     want = 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2 * 0.277 * (tm + to) + 1e-9))
-    d = nf.cube_decision(pos, probabilities="pips")
+    d = nf.cube_decision(pos, cube_probabilities="pips")
     assert d["p_win"] == pytest.approx(want, abs=1e-12) and d["method"] == "janowski (pips)"
-    with pytest.raises(ValueError, match="probabilities='pip'"):
-        nf.cube_decision(pos, probabilities="pip")
+    with pytest.raises(ValueError, match="cube_probabilities='pip'"):
+        nf.cube_decision(pos, cube_probabilities="pip")
 
 
 def _race_record(turns):
