@@ -174,6 +174,13 @@ def test_rollout_many_at_a_match_score():
     assert "extra_mwc" not in nf.rollout_many([start], **kw).columns
     with pytest.raises(ValueError, match="on_roll"):
         nf.rollout_many([start], match=MatchState(5, (1, 2), "black"), **kw)
+    # the cube asked for (cube=True, cube_state=) has no match winning chances, as before
+    for cube in (dict(cube=True), dict(cube_state=CubeState(), rules=GEO)):
+        with pytest.raises(ValueError, match="match: a rollout with the cube"):
+            nf.rollout_many([start], match=state, **cube, **kw)
+        with pytest.raises(ValueError, match="match: a rollout with the cube"):
+            nf.rollout(start, match=state, **cube, **kw)
+    assert "mwc" in nf.rollout(start, rules=GEO, match=state, **kw).extra
 
 
 def test_study_at_a_match_score_records_it(tmp_path):

@@ -231,17 +231,19 @@ def _cube_extra(plan, mean):
 # argument checks
 
 def _cube_in_play(func, cube, cube_state, rules):
-    """``(rules, cube_state)`` of the ``cube`` (the cube in play: None by the rules, True,
-    False) and ``cube_state`` (a CubeState) arguments of ``func``; ``cube=CubeState(...)``
-    is the old spelling of ``cube_state`` (a DeprecationWarning, removed in 0.3.0)."""
+    """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
+    True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
+    the caller asked for the cube (``cube=True`` or a ``cube_state``);
+    ``cube=CubeState(...)`` is the old spelling of ``cube_state`` (a DeprecationWarning,
+    removed in 0.3.0)."""
     if isinstance(cube, cubestate.CubeState):
         if cube_state is not None:
             raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
                             "cube_state=; give cube_state= only")
         warn_renamed(func, "cube", "cube_state", stacklevel=4)
-        return rules, cube
+        return rules, cube, True
     if cube is None:
-        return rules, cube_state
+        return rules, cube_state, cube_state is not None
     if not isinstance(cube, (bool, np.bool_)):
         raise TypeError(f"cube: expected True, False or None (the cube in play; its stake "
                         f"and owner are cube_state=), got {type(cube).__name__}")
@@ -249,10 +251,10 @@ def _cube_in_play(func, cube, cube_state, rules):
     if cube:                               # the cube of the rules, geometric if they have none
         if rules.cube is None:
             rules = dataclasses.replace(rules, cube="geometric")
-        return rules, cube_state
+        return rules, cube_state, True
     if cube_state is not None:
         raise ValueError("cube=False: no cube in play, so no cube_state")
-    return dataclasses.replace(rules, cube=None, beaver=False, autodouble=False), None
+    return dataclasses.replace(rules, cube=None, beaver=False, autodouble=False), None, False
 
 
 def _is_start(position):
@@ -624,11 +626,11 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
     (1296, 1.0, 0)
     """
-    rules, cube = _cube_in_play("rollout", cube, cube_state, rules)
-    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
+    rules, state, asked = _cube_in_play("rollout", cube, cube_state, rules)
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, state,
                  cube_probabilities, variance_reduction)
     if match is not None:
-        _check_match(match, plan)
+        _check_match(match, plan, asked)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
@@ -650,11 +652,11 @@ def _with_match(out, match):
                                "emg": float(met.emg(m, match))})
 
 
-def _check_match(match, plan):
+def _check_match(match, plan, cube):
     from nardy_fast.engine.evaluator import _check_match as check
-    if plan.cube is not None:
+    if cube:                        # asked for (cube=True, cube_state=), as before the rename
         raise ValueError("match: a rollout with the cube does not report match winning "
-                         "chances (pass cube=False, or rules without a cube)")
+                         "chances (pass neither cube=True nor cube_state=)")
     check(match, [plan.position])
 
 
@@ -697,12 +699,12 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
         raise ValueError("positions: empty; expected at least one position")
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     entropy = _rng.root_entropy(seed)
-    rules, cube = _cube_in_play("rollout_many", cube, cube_state, rules)
-    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
+    rules, state, asked = _cube_in_play("rollout_many", cube, cube_state, rules)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, state,
                    cube_probabilities, variance_reduction) for p in positions]
     if match is not None:
         for plan in plans:
-            _check_match(match, plan)
+            _check_match(match, plan, asked)
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
