@@ -37,7 +37,7 @@ won) and P(mars lost), all from the side on roll's view, against the rollouts; o
 held-out part (``--part heldout``, the default), ``dev`` or ``all``.
 
 ``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
-``--match-games`` shared-dice games (``engine.match.play_match``, seed ``--seed``),
+``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
 points per game of NET with its SE.
 
     python benchmarks/bench_accuracy.py --build --label      # writes the data file
@@ -249,7 +249,7 @@ def report(path, net_path, plies, part):
 
 
 def versus(net_path, n_games, seed, workers):
-    from nardy_fast.engine.match import play_match
+    from nardy_fast.engine.strength import play_match
     t = time.perf_counter()
     m = play_match(Evaluator.load(net_path), "net", n_games, seed=seed, workers=workers,
                    progress=False)

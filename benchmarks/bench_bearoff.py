@@ -129,10 +129,10 @@ def main(argv=None):
         pos2 = [Position.from_boards(a, b) for a, b in zip(pa, pa[::-1])]
         pos1 = [Position.from_boards(a, b) for a, b in zip(pb, pb[::-1])]
         dbs = (db, ts)
-        wall, _, _ = timed(lambda: [race_probabilities(p, databases=dbs) for p in pos2],
+        wall, _, _ = timed(lambda: [race_probabilities(p, tables=dbs) for p in pos2],
                            args.runs)
         line("race_probabilities, two-sided path", len(pos2) / wall, "calls/s")
-        wall, _, _ = timed(lambda: [race_probabilities(p, databases=db) for p in pos1],
+        wall, _, _ = timed(lambda: [race_probabilities(p, tables=db) for p in pos1],
                            args.runs)
         line("race_probabilities, one-sided path", len(pos1) / wall, "calls/s")
         a6 = bo.index_of(pb[:, 18:][:, ::-1].copy())
@@ -220,7 +220,7 @@ def bench_mars(sizes, runs, thread_counts=(1,)):
         pos = [Position.from_boards(np.r_[np.zeros(18, np.uint8), a[::-1]],
                                     np.r_[np.zeros(18, np.uint8), b[::-1]])
                for a, b in zip(x[:200], y[:200])]
-        wall, _, _ = timed(lambda: [race_probabilities(p, databases=(one, mt)) for p in pos],
+        wall, _, _ = timed(lambda: [race_probabilities(p, tables=(one, mt)) for p in pos],
                            max(runs, 3))
         line("race_probabilities, mars-table path", len(pos) / wall, "calls/s")
         # the one-sided approximation against the exact table (all pairs, both on roll)

@@ -33,7 +33,7 @@ import numpy as np
 
 import nardy_fast as nf
 from nardy_fast.engine import met
-from nardy_fast.engine.match import play_match
+from nardy_fast.engine.strength import play_match
 from nardy_fast.engine.matchplay import play_one_match
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.record import random_game

@@ -62,9 +62,9 @@ def convolution(db, n, seed):
     e12, e1 = [], []
     for _ in range(n):
         pos = nf.Position.from_boards(home_side(rng, 8), home_side(rng, 8), "white")
-        exact = race_probabilities(pos, databases=two).p_win
-        e12.append(race12.race12_probabilities(pos, db=db).p_win - exact)
-        e1.append(race_probabilities(pos, databases=one).p_win - exact)
+        exact = race_probabilities(pos, tables=two).p_win
+        e12.append(race12.race12_probabilities(pos, tables=db).p_win - exact)
+        e1.append(race_probabilities(pos, tables=one).p_win - exact)
     for name, e in (("one_sided12 (quantised file)", e12), ("one_sided (float64)", e1)):
         e = np.abs(e)
         print(f"{name} vs two_sided, {n} pairs <= 8 checkers: mean |error| {e.mean():.5f}, "
@@ -109,7 +109,7 @@ def races(db, n, games, seed, out):
                            workers=1, progress=False)
             w.writerow({"id": pos.id, "pips_on_roll": pos.pips[0], "pips_other": pos.pips[1],
                         "net": net.evaluate(pos).p_win,
-                        "one_sided12": race12.race12_probabilities(pos, db=db).p_win,
+                        "one_sided12": race12.race12_probabilities(pos, tables=db).p_win,
                         "rollout": r.p_win, "se": r.se_p_win})
             f.flush()
             if k % 20 == 0:

@@ -23,22 +23,32 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.core.record import GameRecord, random_game, read_record, write_record
+from nardy_fast.core.record import (GameRecord, parse_record, random_game, read_record,
+                                    write_record)
 from nardy_fast.core.diagram import plot_board
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.tables.race12 import race12_probabilities
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
 from nardy_fast.engine.cube import cube_decision
+# exported as train_self_play: ``nardy_fast.train`` is the old path of the module (_MOVED)
+from nardy_fast.engine.train import train as train_self_play
+from nardy_fast.engine.strength import vs_greedy
 from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
-                                        move_report, pip_report, race_report, win_report)
+                                        move_report, pip_report, race_report, race_sample,
+                                        win_report)
+from nardy_fast.analysis.export import save as save_frame
+from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart, game_chart,
+                                      race_chart)
 from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
+from nardy_fast.analysis.matchreport import analyse_match, match_error_rates
 from nardy_fast.analysis.study import read_study, study
 from nardy_fast.tables import bearoff
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
-from nardy_fast.engine.met import match_equity_table
-from nardy_fast.engine.matchplay import simulate_matches
+from nardy_fast.engine.met import (match_cube_decision, match_equity_table, outcome_values,
+                                   start_distribution)
+from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 
 
 def get_include() -> str:
@@ -48,7 +58,8 @@ def get_include() -> str:
 
 
 # Module paths of the flat layout (before the layers), kept until 0.3.0: importing
-# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.
+# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.  A value
+# is the layer (the module kept its name) or "layer.new_name" (it was renamed).
 _MOVED = {
     "rules": "core", "position": "core", "result": "core", "record": "core", "rng": "core",
     "datadir": "core", "_movegen": "core", "_rules": "core", "_checks": "core",
@@ -57,26 +68,41 @@ _MOVED = {
     "bearoff": "tables", "onesided": "tables", "race": "tables", "cuberace": "tables",
     "_board6": "tables", "_bomoves": "tables", "_onesided": "tables", "_twosided": "tables",
     "_mars": "tables", "_racetables": "tables", "_cuberace": "tables",
-    "evaluator": "engine", "train": "engine", "match": "engine", "parallel": "engine",
+    "evaluator": "engine", "train": "engine", "match": "engine.strength", "parallel": "engine",
     "cube": "engine", "_net": "engine", "_search": "engine", "_policies": "engine",
     "_rollout": "engine", "_selfplay": "engine", "_match": "engine", "_cubeloop": "engine",
     "report": "analysis", "plot": "analysis",
     "cli": "app", "demo": "app", "play": "app",
 }
+# Modules renamed inside a layer, kept until 0.3.0 in the same way (old -> new, both below
+# ``nardy_fast``): ``engine.match`` held the strength matches, beside ``engine.matchplay``.
+_RENAMED = {"engine.match": "engine.strength"}
+
+
+def _new_home(fullname):
+    """The module path that replaced ``fullname``, or None."""
+    prefix = __name__ + "."
+    if not fullname.startswith(prefix):
+        return None
+    old = fullname[len(prefix):]
+    if old in _RENAMED:
+        return prefix + _RENAMED[old]
+    target = _MOVED.get(old)
+    if target is None:
+        return None
+    return prefix + (target if "." in target else f"{target}.{old}")
 
 
 class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds ``nardy_fast.<old name>`` and loads the module at its new home."""
 
     def find_spec(self, fullname, path=None, target=None):
-        head, _, name = fullname.rpartition(".")
-        if head != __name__ or name not in _MOVED:
+        if _new_home(fullname) is None:
             return None
         return importlib.util.spec_from_loader(fullname, self)
 
     def create_module(self, spec):
-        name = spec.name.rpartition(".")[2]
-        new = f"{__name__}.{_MOVED[name]}.{name}"
+        new = _new_home(spec.name)
         warnings.warn(f"{spec.name} is deprecated: use {new} (removed in 0.3.0)",
                       DeprecationWarning,
                       stacklevel=3)
@@ -97,11 +123,17 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "Evaluator", "GameRecord", "Move",
-           "MatchRecord", "MatchRules", "MatchState", "Outcome", "Position", "Rules", "WHITE",
-           "as_position", "bearoff", "convergence_report", "cube_analysis", "cube_decision",
-           "cube_error_rates", "cube_report", "error_rates", "game_report",
-           "match_equity_table", "move_report", "pip_report", "plot_board",
-           "race_probabilities", "race12_probabilities", "race_report", "random_game", "read_match", "read_record",
-           "read_study", "rollout", "rollout_many", "simulate_matches", "study", "successors",
-           "win_report", "write_match", "write_record", "get_include", "__version__"]
+__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "DEFAULT_GAMES", "Evaluator",
+           "GameRecord", "Move", "MatchRecord", "MatchRules", "MatchState", "Outcome",
+           "Position", "Rules", "WHITE",
+           "analyse_match", "as_position", "bearoff", "bearoff_distribution",
+           "convergence_chart", "convergence_report", "cube_analysis", "cube_decision",
+           "cube_error_rates", "cube_report", "error_rates", "game_chart", "game_report",
+           "match_cube_decision", "match_equity_table", "match_error_rates", "move_report",
+           "outcome_values", "parse_record", "pip_report", "play_one_match", "plot_board",
+           "race_chart", "race_probabilities", "race12_probabilities", "race_report",
+           "race_sample", "random_game", "read_match", "read_record", "read_study",
+           "rollout", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
+           "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_match",
+           "write_record",
+           "get_include", "__version__"]

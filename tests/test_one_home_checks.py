@@ -173,7 +173,7 @@ def test_the_engine_and_reports_use_the_one_count_check():
     from nardy_fast.analysis.report import race_sample
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.engine.match import play_match
+    from nardy_fast.engine.strength import play_match
     from nardy_fast.engine.matchplay import simulate_matches
     with pytest.raises(ValueError, match=re.escape("n_games=1: must be >= 2")):
         play_match("greedy", "greedy", 1)
@@ -264,11 +264,11 @@ def test_progress_has_one_meaning(monkeypatch):
 def test_every_progress_argument_defaults_to_none():
     import inspect
     from nardy_fast.analysis import matchreport, report, study
-    from nardy_fast.engine import cube, lucknet, match, matchplay, metbuild, rollout, supervised, \
-        train
+    from nardy_fast.engine import cube, lucknet, matchplay, metbuild, rollout, supervised, \
+        strength, train
     from nardy_fast.tables import bearoff, cuberace, onesided, race12
     funcs = [rollout.rollout, rollout.rollout_many, study.study, train.train,
-             supervised.train_supervised, match.play_match, matchplay.simulate_matches,
+             supervised.train_supervised, strength.play_match, matchplay.simulate_matches,
              cube.cube_decision, report.evaluate, report.evaluate_many, report.win_report,
              report.move_report, report.game_report, matchreport.analyse_match,
              lucknet.luck_data, lucknet.train_luck_net, metbuild.write_tables,

@@ -8,12 +8,14 @@ from __future__ import annotations
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
-from nardy_fast.core.methods import warn_unused
+from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_decision
+from nardy_fast.engine.rollout import DEFAULT_GAMES
 
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
     import pandas as pd
+    from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.record import GameRecord
@@ -36,12 +39,15 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
+@renamed(probabilities="cube_probabilities")
 def cube_report(positions: Position | str | Iterable[Position | str],
                 rules: RulesLike = None,
-                probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
-                tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
+                cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                tables: CubefulRace | Literal[False] | None = None,
+                n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str = "auto",
-                workers: int | None = None, match: MatchState | None = None) -> pd.DataFrame:
+                workers: int | None = None, match: MatchState | None = None,
+                client: Client | None = None, progress: bool = False) -> pd.DataFrame:
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -50,10 +56,14 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     rules : Rules or None
         None: classic, as everywhere; the cube of the rules, ``"geometric"`` when they name
         none (``cube_decision``), or ``"arithmetic"`` (and ``beaver``).
-    probabilities, tables, n_games, seed, method, workers, match
+    cube_probabilities, tables, n_games, seed, method, workers, match, client, progress
         As for ``cube_decision`` (the cubeless source of the model can be any function of a
         position, e.g. a neural evaluator; with ``match`` the values are match winning
-        chances at its score, every position having its side on roll).
+        chances at its score, every position having its side on roll).  With
+        ``method="rollout"`` every position's rollouts use the same ``seed`` (common
+        random numbers), on ``workers`` local processes or the Dask ``client``;
+        ``progress`` shows a bar over each rollout's games.  ``probabilities=``, the old
+        name of ``cube_probabilities``, works until 0.3.0 with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -83,16 +93,19 @@ def cube_report(positions: Position | str | Iterable[Position | str],
         positions = [positions]
     rules = as_rules(rules)
     rows = []
-    roll = dict(n_games=n_games, seed=seed, workers=workers)
+    roll = dict(n_games=n_games, seed=seed, workers=workers, client=client,
+                progress=progress)
     if method != "rollout" or match is not None:   # said once here; the seed is recorded
         warn_unused("with match= (the match equity table decides)" if match is not None
                     else f"with method={method!r} (only method='rollout' plays games)",
-                    {"n_games": 2000, "workers": None}, n_games=n_games, workers=workers)
+                    {"n_games": DEFAULT_GAMES, "workers": None, "client": None,
+                     "progress": False}, n_games=n_games, workers=workers, client=client,
+                    progress=progress)
         roll = {}
     for i, pos in enumerate(positions):
         pos = as_position(pos, f"positions[{i}]")
-        d = cube_decision(pos, CENTRED, rules, probabilities, tables, None, method=method,
-                          match=match, **roll)
+        d = cube_decision(pos, CENTRED, rules, cube_probabilities, tables, None,
+                          method=method, match=match, **roll)
         d["position"] = pos.id
         rows.append(d)
     frame = pd.DataFrame(rows, columns=_COLUMNS)
@@ -100,11 +113,22 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     return frame
 
 
-def cube_analysis(record: GameRecord | str, probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
-                  tables: CubefulRace | Literal[False] | None = None, n_games: int = 2000,
-                  seed: SeedLike = None) -> pd.DataFrame:
+@renamed(probabilities="cube_probabilities")
+def cube_analysis(record: GameRecord | str,
+                  cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                  tables: CubefulRace | Literal[False] | None = None,
+                  n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",
+                  workers: int | None = None, client: Client | None = None,
+                  progress: bool = False) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision``.
+
+    ``cube_probabilities``, ``tables``, ``method``, ``n_games``, ``seed``, ``workers``,
+    ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
+    decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
+    each: common random numbers); under another method no games are played and the last
+    five have no effect (a ``UserWarning`` names those given).  ``probabilities=``, the
+    old name of ``cube_probabilities``, works until 0.3.0 with a ``DeprecationWarning``.
 
     One row per turn where the side on roll could raise (the cube in the middle or its
     own, below the cap, not its first turn) or raised.  Losses are in points (per unit
@@ -121,10 +145,17 @@ def cube_analysis(record: GameRecord | str, probabilities: Callable[[Position], 
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities, ``method``, ``double_loss``, ``take_loss``.
     """
-    warn_unused("in cube_analysis (it decides with the cube model or the exact tables, "
-                "playing no games)", {"n_games": 2000, "seed": None}, n_games=n_games,
-                seed=seed)
     import pandas as pd
+    method = check_method(method, CUBE_METHODS)
+    roll = dict(n_games=n_games, seed=root_entropy(seed), workers=workers, client=client,
+                progress=progress)
+    if method != "rollout":                 # said once here, not per decision
+        warn_unused(f"in cube_analysis with method={method!r} (only method='rollout' "
+                    "plays games)", {"n_games": DEFAULT_GAMES, "seed": None, "workers": None,
+                                     "client": None, "progress": False},
+                    n_games=n_games, seed=seed, workers=workers, client=client,
+                    progress=progress)
+        roll = {}
 
     if isinstance(record, str):
         record = read_record(record)
@@ -147,8 +178,8 @@ def cube_analysis(record: GameRecord | str, probabilities: Callable[[Position], 
                and not (rules.cube == "arithmetic" and nxt > MAX_STAKE))
         if not may and not acts:
             continue
-        d = cube_decision(pos, CubeState(before.stake, before.owner), rules, probabilities,
-                          tables, None)
+        d = cube_decision(pos, CubeState(before.stake, before.owner), rules,
+                          cube_probabilities, tables, None, method=method, **roll)
         take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
             min(d["double_take"], d["double_beaver"])
         best_answer = min(take_val, d["double_pass"])

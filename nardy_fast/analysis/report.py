@@ -77,7 +77,7 @@ from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.luck import game_luck
 from nardy_fast.engine.met import emg_scale, match_extra
 from nardy_fast.engine.rollout import rollout
-from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # of core.methods
+from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
                                           value_positions)
 
@@ -428,7 +428,7 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
 
 # -- game report -------------------------------------------------------------------------
 def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = True,
-                analyse: bool = False, n_games: int = 200,
+                analyse: bool = False, n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str = "auto",
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
@@ -497,7 +497,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games
-        _warn_unused(method, {**_ROLLOUT_DEFAULTS, "n_games": 200}, **given)
+        _warn_unused(method, _ROLLOUT_DEFAULTS, **given)
         n_games, policy, truncate, workers, client = (
             _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
                                            "client"))

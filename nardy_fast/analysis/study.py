@@ -74,8 +74,11 @@ from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._resources import _alive
 from nardy_fast.core._version import __version__
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine import met
 from nardy_fast.engine._search import MAX_PLIES
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
@@ -203,6 +206,52 @@ def _recorded(value):
     return value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
 
 
+def _match_text(match):
+    """A MatchState as a study's identity records it (JSON values; ``_match_state`` reads
+    it back)."""
+    if not isinstance(match, MatchState):
+        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+    cube = match.cube
+    return {"rules": match.rules.to_text(), "score": list(match.score),
+            "on_roll": match.on_roll, "crawford": match.crawford,
+            "cube": None if cube is None else [cube.stake, cube.owner, cube.first_turn]}
+
+
+def _match_state(text):
+    """The MatchState of ``_match_text``'s record."""
+    cube = text["cube"]
+    return MatchState(MatchRules.from_text(text["rules"]), tuple(text["score"]),
+                      text["on_roll"], text["crawford"],
+                      None if cube is None else CubeState(*cube))
+
+
+def _with_match_columns(frame, identity):
+    """``frame`` with the columns ``mwc``, ``se_mwc`` (``met.mwc_of_outcome``: 0 for the
+    net) and ``emg`` when the study was made at a match score (its identity's ``match``):
+    derived from the stored probabilities, as ``rollout(..., match=)`` derives them."""
+    if "match" not in identity:
+        return frame
+    state = _match_state(identity["match"])
+    mwc, se = [], []
+    for row in frame.itertuples():
+        m, s = met.mwc_of_outcome(_RowOutcome(row), state)
+        mwc.append(m)
+        se.append(s)
+    frame["mwc"] = mwc
+    frame["se_mwc"] = se
+    frame["emg"] = [float(met.emg(m, state)) for m in mwc]
+    return frame
+
+
+class _RowOutcome:
+    """A stored row read as the Outcome fields ``met.mwc_of_outcome`` uses."""
+
+    def __init__(self, row):
+        for q in QUANTITIES:
+            setattr(self, q, getattr(row, q))
+        self.games = 0 if row.method != "rollout" else int(row.n_games)
+
+
 def _net_digest(rules):
     """The digest of the shipped net file that serves ``rules`` (``Evaluator.default``:
     the one trained under their move rules, else the classic one)."""
@@ -219,12 +268,14 @@ class _Settings:
     manifest, keeps an old store's spelling of it in the identity."""
 
     def __init__(self, method, n_games, seed, policy, rules, truncate, plies,
-                 variance_reduction, stored=None):
+                 variance_reduction, stored=None, match=None):
         self.rules = as_rules(rules)
         # the store's spelling where it names this method by an old name ("evaluate")
         spelling = stored if isinstance(stored, str) and RENAMED.get(stored) == method \
             else method
         ident = {"method": spelling, "rules": self.rules.to_text()}
+        if match is not None:             # absent without a match: older stores resume
+            ident["match"] = _match_text(match)
         if method == "net":
             if n_games not in (None, 0):
                 raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
@@ -548,7 +599,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
           rules: RulesLike = None, truncate: str | None = "bearoff",
           variance_reduction: bool | str | None = None, workers: int | None = None,
           client: Client | None = None, batch_size: int | None = None,
-          progress: bool | None = None) -> pd.DataFrame:
+          progress: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
     """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
 
     Parameters
@@ -585,6 +636,11 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     progress : bool or None
         A bar with positions per second and the time left.  True: a bar; False: none;
         None (default): a bar when standard error is a terminal (``core._progress``).
+    match : MatchState or None
+        The match score (its ``on_roll`` every position's side): the frame adds ``mwc``,
+        ``se_mwc`` and ``emg`` (as ``rollout(..., match=)``: from the stored
+        probabilities, so the store's files are those of a money study).  Part of the
+        identity: a store made at another score, or without one, is refused.
 
     Returns
     -------
@@ -615,11 +671,17 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     if seed is None and stored is not None:
         seed = stored.get("seed")
     settings = _Settings(method, n_games, seed, policy, rules, truncate, plies,
-                         variance_reduction, None if stored is None else stored.get("method"))
+                         variance_reduction, None if stored is None else stored.get("method"),
+                         match)
     st.check(settings)
     done = st.read(settings.key) if os.path.isdir(st.path) else None
     known = set() if done is None else set(done.index)
     ids = _distinct_ids(positions, known)
+    if match is not None:
+        for pid in ids:
+            if Position.from_id(pid).side != match.on_roll:
+                raise ValueError(f"match: on_roll={match.on_roll!r} but position {pid} "
+                                 f"has {Position.from_id(pid).side} on roll")
     todo = [p for p in ids if p not in known]
     if todo:
         try:
@@ -640,6 +702,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     frame = pd.concat(frames) if frames else _empty_frame(settings.key)
     present = set(frame.index)
     frame = frame.loc[[p for p in ids if p in present]]
+    frame = _with_match_columns(frame, settings.identity)
     frame.attrs.update(study=dict(settings.identity), store=st.path,
                        complete=len(frame) == len(ids),
                        from_store=len(set(ids) & known))
@@ -661,6 +724,7 @@ def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     st = _Store(store)
     if st.manifest is None:
         raise ValueError(f"store={st.path}: no study here (no {MANIFEST})")
-    frame = st.read(st.manifest["key"]).sort_index()
+    frame = _with_match_columns(st.read(st.manifest["key"]).sort_index(),
+                                st.manifest["identity"])
     frame.attrs.update(study=dict(st.manifest["identity"]), store=st.path)
     return frame

@@ -17,7 +17,7 @@ import sys
 import warnings
 
 from nardy_fast.app import cli_engine, demo
-from nardy_fast.analysis.report import METHODS as REPORT_METHODS
+from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
@@ -430,7 +430,7 @@ def _parser_report(sub):
     add_progress(s)
 
 
-REPORT_GAMES = 500      # report's -n/--games under --method rollout when not given
+REPORT_GAMES = DEFAULT_GAMES   # report's -n/--games under --method rollout when not given
 
 
 def cmd_report(args):
@@ -516,7 +516,7 @@ def _parser_analyse(sub):
 
 
 # the rollout options of ``analyse`` and their defaults (used by --method rollout only)
-_ANALYSE_DEFAULTS = {"games": 200, "policy": "net", "seed": 2026, "truncate": "bearoff"}
+_ANALYSE_DEFAULTS = {"games": DEFAULT_GAMES, "policy": "net", "seed": 2026, "truncate": "bearoff"}
 _ANALYSE_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
                   "truncate": "--truncate", "workers": "--workers",
                   "scheduler": "--scheduler"}

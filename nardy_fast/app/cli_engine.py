@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import sys
 
-from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _position, add_command,
-                                  add_options, add_progress, json_text, out_folder,
-                                  positive_int)
+from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _client, _position,
+                                  add_command, add_options, add_progress, json_text,
+                                  out_folder, positive_int)
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
+from nardy_fast.engine.rollout import DEFAULT_GAMES
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
            "cmd_train_net", "cmd_train_luck", "cmd_cube"]
@@ -210,7 +211,7 @@ def cmd_train(args):
     this command: its defaults, then --init with a smaller step (README, "Training")."""
     from nardy_fast.engine import train
     from nardy_fast.engine.evaluator import DEFAULT_NET
-    from nardy_fast.engine.match import vs_greedy
+    from nardy_fast.engine.strength import vs_greedy
 
     def log(entry):
         line = json.dumps(entry)
@@ -311,7 +312,8 @@ def _parser_cube(sub):
                    help="exact tables where they cover the race, else the cube model on "
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
-    add_options(s, "games", "seed", "rules", "json", games=2000)
+    add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
+                games=DEFAULT_GAMES)
     add_progress(s)
 
 
@@ -336,7 +338,8 @@ def cmd_cube(args):
     except ValueError as e:
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
-    roll = dict(n_games=args.games, seed=args.seed, progress=args.progress) \
+    roll = dict(n_games=args.games, seed=args.seed, workers=args.workers,
+                client=_client(args.scheduler), progress=args.progress) \
         if args.method == "rollout" else {}           # the options of rollouts only
     d = cube_decision(pos, cube, rules, method=args.method, **roll)
     if args.json:

@@ -14,6 +14,7 @@ import math
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -22,7 +23,7 @@ from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-e
     efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
     win_loss_values)
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout
 from nardy_fast.tables.cuberace import cubeful_race
 
 from collections.abc import Callable, Mapping
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
+    from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.position import Position
@@ -43,8 +45,8 @@ __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 
 # the arguments of cube_decision that act only in some calls, and their defaults
-_DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": 2000,
-             "seed": None, "workers": None, "progress": None}
+_DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
+             "seed": None, "workers": None, "client": None, "progress": None}
 
 
 def default_probabilities(rules: RulesLike
@@ -58,39 +60,44 @@ def default_probabilities(rules: RulesLike
 
 
 def _source(probabilities, rules):
-    """The cubeless P(win) source of ``probabilities`` (a callable, ``"pips"`` or None:
-    the evaluator under ``rules``)."""
+    """The cubeless P(win) source of ``cube_probabilities`` (a callable, ``"pips"`` or
+    None: the evaluator under ``rules``)."""
     if probabilities == "pips":
         return pip_probability
     return probabilities or default_probabilities(rules)
 
 
-def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: RulesLike = None,
-                  probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
+@renamed(cube="cube_state", probabilities="cube_probabilities")
+def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
+                  rules: RulesLike = None,
+                  cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
                   | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
-                  n_games: int = 2000, seed: SeedLike = None,
+                  n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                   method: str = "auto", workers: int | None = None,
-                  match: MatchState | None = None,
-                  progress: bool | None = None) -> dict[str, Any]:
+                  match: MatchState | None = None, progress: bool | None = None,
+                  client: Client | None = None) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
     ----------
     position : Position or str
         The position (or its ID), side on roll to act.
-    cube : CubeState
-        The cube (default: centred, stake 1).
+    cube_state : CubeState
+        The cube's stake and owner (default: centred, stake 1).  ``cube=``, its old
+        name, works until 0.3.0 with a ``DeprecationWarning`` (``cube=`` now means "the
+        cube is in play", a bool, where a function has that choice).
     rules : Rules or None
         None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
         when they name none) and ``beaver``.
-    probabilities : callable, "pips" or None
+    cube_probabilities : callable, "pips" or None
         ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
         with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
         another evaluator or a rollout; ``"pips"``: the pip-count estimate
         (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
         None: ``default_probabilities`` (the evaluator: the net's 0-ply value, race
-        values in home races).
+        values in home races).  ``probabilities=``, its old name, works until 0.3.0 with a
+        ``DeprecationWarning``.
     tables : CubefulRace, False or None
         The exact cubeful race table (None: the cached default for the progression and
         beaver, ``cuberace.cubeful_race``; False: never exact).
@@ -99,32 +106,40 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
     method : {"auto", "exact", "janowski", "rollout"}
         ``"auto"``: exact where the cubeful race table covers the position, else
         Janowski's model.  ``"rollout"``: cube-aware rollouts of ``n_games`` games (both
-        sides then use the cube model, with ``probabilities`` for its cubeless P(win)):
+        sides then use the cube model, with ``cube_probabilities`` for its cubeless
+        P(win)):
         no double is the rollout with the current cube and no raise before the first
         roll, double/take the rollout at the next stake with the cube on the opponent's
         side (times the stake ratio), double/beaver likewise; common random numbers
         (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
+    n_games : int
+        ``method="rollout"``: games of each rollout (default ``DEFAULT_GAMES``, the
+        package's one default for a rollout that values a position).
     workers : int or None
-        The rollouts' workers (``rollout``).
+        ``method="rollout"``: the rollouts' workers (``rollout``; results do not depend
+        on them).
     match : MatchState or None
         Decide at the match score (``nardy_fast.engine.met.match_cube_decision``: Zadeh's model
         and Janowski's efficiency ``x`` through the match equity table, with the cube of
-        ``match`` or else ``cube``):
+        ``match`` or else ``cube_state``):
         the values are then match winning chances, ``equity`` the one after the right
         actions, and ``take_point`` the table's; ``rules``, ``method``, ``tables``,
-        ``n_games``, ``seed``, ``workers`` and ``progress`` have no effect there (a
-        ``UserWarning`` names those given).
+        ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` have no effect
+        there (a ``UserWarning`` names those given).
     progress : bool or None
         ``method="rollout"``: a bar over each rollout's games.  True: a bar; False:
         none; None (default): a bar when standard error is a terminal
         (``core._progress``).
+    client : dask.distributed.Client or None
+        ``method="rollout"``: run the rollouts' chunks on this Dask cluster (``rollout``;
+        the same results).
 
     Notes
     -----
     An argument that has no effect in the call gives a ``UserWarning`` naming it:
-    ``n_games``, ``seed``, ``workers`` and ``progress`` under a method other than
-    ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
-    ``"rollout"`` (no table is read), ``probabilities`` under ``"exact"``, and those
+    ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` under a method other
+    than ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
+    ``"rollout"`` (no table is read), ``cube_probabilities`` under ``"exact"``, and those
     listed under ``match``.
 
     Returns
@@ -134,27 +149,28 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
         unit stake), ``p_win`` (cubeless; for ``"rollout"`` the share of games won),
         ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
-        ``"janowski"`` with a given ``probabilities``, else ``"janowski (SOURCE)"`` with the
+        ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
         default source's method, as ``"janowski (net 0-ply)"``); and, stating how it was
         decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
         or ``"janowski, W and L of the outcome distribution"``; at a match score
         ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
         ``W`` and ``L``: mean points per stake of a won and a lost game of the side on
-        roll, from ``probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
+        roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
         ``"race, measured (N pips)"`` or ``"contact, assumed"``).
     """
     position = as_position(position)
+    cube, probabilities = cube_state, cube_probabilities
     if not isinstance(cube, CubeState):
-        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+        raise TypeError(f"cube_state: expected a CubeState, got {type(cube).__name__}")
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
-        raise ValueError(f"probabilities={probabilities!r}: expected None, 'pips' or a "
+        raise ValueError(f"cube_probabilities={probabilities!r}: expected None, 'pips' or a "
                          f"callable position -> P(win)")
     if match is not None:
         warn_unused("with match= (the match equity table decides)", _DEFAULTS, rules=rules,
                     method=method, tables=tables, n_games=n_games, seed=seed,
-                    workers=workers, progress=progress)
+                    workers=workers, client=client, progress=progress)
         return _match_decision(position, cube, probabilities, match, x)
     rules = cube_rules(rules)
     cube.check(rules)
@@ -165,10 +181,10 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
     if method != "rollout":
         warn_unused(f"with method={method!r} (only method='rollout' plays games)",
                     _DEFAULTS, n_games=n_games, seed=seed, workers=workers,
-                    progress=progress)
+                    client=client, progress=progress)
     if method == "exact":
         warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
-                    {"probabilities": None}, probabilities=probabilities)
+                    {"cube_probabilities": None}, cube_probabilities=probabilities)
     if method in ("janowski", "rollout"):
         warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
                     tables=tables)
@@ -179,7 +195,7 @@ def cube_decision(position: Position | str, cube: CubeState = CENTRED, rules: Ru
     w = l = math.nan
     if method == "rollout":
         out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
-                                progress)
+                                progress, client)
         out["model"] = "cube-aware rollouts"
     elif (method != "janowski" and tables is not False and position.is_bearoff()
           and not rules.draw_rule):
@@ -249,12 +265,12 @@ def _match_decision(position, cube, probabilities, match, x):
 
 
 def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
-                      progress=None):
+                      progress=None, client=None):
     k = cube.stake
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
-              workers=workers, progress=progress)
-    nd = rollout(position, cube=CubeState(k, cube.owner, True), **kw)
+              workers=workers, client=client, progress=progress)
+    nd = rollout(position, cube_state=CubeState(k, cube.owner, True), **kw)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout",
@@ -262,13 +278,13 @@ def _rollout_decision(position, cube, rules, probabilities, n_games, seed, worke
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out
-    dt = rollout(position, cube=CubeState(n1, "opponent"), **kw)
+    dt = rollout(position, cube_state=CubeState(n1, "opponent"), **kw)
     out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
                se_double_take=n1 / k * dt.se_equity)
     take = out["double_take"]
     n2 = next_stake(rules.cube, n1)
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
-        db = rollout(position, cube=CubeState(n2, "opponent"), **kw)
+        db = rollout(position, cube_state=CubeState(n2, "opponent"), **kw)
         out["double_beaver"] = n2 / k * db.equity
         take = min(take, out["double_beaver"])
     out["equity"] = max(out["no_double"], min(take, 1.0))

@@ -289,7 +289,8 @@ class Evaluator:
 
     def evaluate_many(self, positions: Iterable[Position | str], plies: int = 0,
                       exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
-        """A DataFrame, one row per position indexed by ID: the ``OUTPUT_NAMES``
+        """A DataFrame, one row per position indexed by ID (name ``"position"``, as every
+        frame keyed by position ID; ``"id"`` before 0.3.0): the ``OUTPUT_NAMES``
         columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
         import pandas as pd                 # lazy: pandas is slow to import
         positions = [as_position(p) for p in positions]
@@ -297,7 +298,7 @@ class Evaluator:
         columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
         frame = pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
                              columns=columns, index=pd.Index([p.id for p in positions],
-                                                             name="id"))
+                                                             name="position"))
         if match is not None:
             frame["mwc"] = [o.extra["mwc"] for o in outs]
             frame["emg"] = [o.extra["emg"] for o in outs]

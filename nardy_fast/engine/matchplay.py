@@ -256,7 +256,10 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
     a, b : Evaluator, a policy (``"net"``, ``"net:1"``, ``"greedy"``, ``"random"``, a
         callable) or a player object (``play_one_match``)
     n_matches : int
-        >= 1.
+        Matches to play, >= 1.  It counts whole matches, each of as many games as its
+        score needs (``games`` and ``mean_games`` in the result), so it is not the
+        ``n_games`` of the rollouts and reports: a match is the unit of this estimate
+        (``win_rate`` and its error are per match).
     rules : MatchRules, Rules, dict or None
         The regulation (``length`` replaces its length).
     seed : None, int or SeedSequence

@@ -16,6 +16,11 @@ A policy chooses one side's moves in rollouts, strength matches and studies:
 ``"net:1"``, ``"net (custom)"``, ``"greedy"``, the callable's name); ``Policy.c_form()``
 is what the C loops take (a ``turn.LoopPolicy``, the twin of ``_turn.player_t``);
 ``policy_pair(policy)`` reads the ``(side on roll, opponent)`` pair of a rollout.
+
+A player's look-ahead is part of its name (``"net:1"``), not a ``plies=`` argument: the
+two sides of a rollout may play at different depths (``("net:2", "net")``), and results
+and study stores record a player by its name.  ``plies=`` is the look-ahead of an
+evaluation (``Evaluator.evaluate``, ``method="net"``), another thing.
 """
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ Variance reduction: ``nardy_fast.engine.variance`` (the estimator and why it is 
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 
@@ -35,6 +36,7 @@ import numpy as np
 from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast.core._renamed import warn_renamed
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
 from nardy_fast.engine._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
@@ -64,10 +66,15 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.matchrules import MatchState
 
-__all__ = ["rollout", "rollout_many", "rollout_outcomes", "POLICIES", "DEFAULT_CHUNK_GAMES"]
+__all__ = ["rollout", "rollout_many", "rollout_outcomes", "POLICIES", "DEFAULT_CHUNK_GAMES",
+           "DEFAULT_GAMES"]
 
 TRUNCATIONS = ("bearoff", "race12", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+# Games of a rollout that values a position when the caller names none: the one default of
+# the reports, the cube decisions and the analyses (``n_games=``).  ``rollout`` itself has
+# no default: its caller says how many games.
+DEFAULT_GAMES = 500
 # The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
 # at 0-ply, only those within this many points of the best are searched deeper (net:1
 # from the start: 15.6 -> 21.8 games per CPU-second; benchmarks/RESULTS.md).
@@ -158,13 +165,13 @@ def _cube_spec(rules, cube, probabilities, position):
     a rollout always plays with the cube (default: centred at stake 1)."""
     if rules.cube is None:
         if cube is not None or probabilities is not None:
-            raise ValueError("cube: the rules have no cube; use rules=Rules(cube="
-                             "'geometric') or 'arithmetic'")
+            raise ValueError("cube_state: the rules have no cube; use rules=Rules(cube="
+                             "'geometric') or 'arithmetic', or cube=True")
         return None
     if cube is None:
         cube = cubestate.CENTRED
     if not isinstance(cube, cubestate.CubeState):
-        raise TypeError(f"cube: expected a CubeState, got {type(cube).__name__}")
+        raise TypeError(f"cube_state: expected a CubeState, got {type(cube).__name__}")
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
         raise TypeError("cube_probabilities: expected None (the evaluator), 'pips' or a "
                         "callable position -> P(win)")
@@ -225,6 +232,33 @@ def _cube_extra(plan, mean):
 
 # ----------------------------------------------------------------------------------------
 # argument checks
+
+def _cube_in_play(func, cube, cube_state, rules):
+    """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
+    True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
+    the caller asked for the cube (``cube=True`` or a ``cube_state``);
+    ``cube=CubeState(...)`` is the old spelling of ``cube_state`` (a DeprecationWarning,
+    removed in 0.3.0)."""
+    if isinstance(cube, cubestate.CubeState):
+        if cube_state is not None:
+            raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
+                            "cube_state=; give cube_state= only")
+        warn_renamed(func, "cube", "cube_state", stacklevel=4)
+        return rules, cube, True
+    if cube is None:
+        return rules, cube_state, cube_state is not None
+    if not isinstance(cube, (bool, np.bool_)):
+        raise TypeError(f"cube: expected True, False or None (the cube in play; its stake "
+                        f"and owner are cube_state=), got {type(cube).__name__}")
+    rules = as_rules(rules)
+    if cube:                               # the cube of the rules, geometric if they have none
+        if rules.cube is None:
+            rules = dataclasses.replace(rules, cube="geometric")
+        return rules, cube_state, True
+    if cube_state is not None:
+        raise ValueError("cube=False: no cube in play, so no cube_state")
+    return dataclasses.replace(rules, cube=None, beaver=False, autodouble=False), None, False
+
 
 def _is_start(position):
     b = position.boards
@@ -458,10 +492,11 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
             dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
             workers: int | None = None, client: Client | None = None,
             progress: bool | None = None,
-            chunk_size: int | None = None, cube: CubeState | None = None,
+            chunk_size: int | None = None, cube: bool | None = None,
             cube_probabilities: Callable[..., Any] | str | None = None,
             match: MatchState | None = None,
-            variance_reduction: bool | str | None = None) -> Outcome:
+            variance_reduction: bool | str | None = None,
+            cube_state: CubeState | None = None) -> Outcome:
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
@@ -522,9 +557,14 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
         4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
         results.
-    cube : CubeState or None
-        With ``rules.cube`` (``"geometric"`` or ``"arithmetic"``) the games are played with
-        the cube from this state (default: centred at stake 1): before each roll the side
+    cube : bool or None
+        Whether the cube is in play.  None (default): as the rules say (``rules.cube``);
+        True: the rules' cube, the geometric one when they name none; False: no cube,
+        whatever the rules.  (``cube=CubeState(...)``, the old spelling of ``cube_state``,
+        works until 0.3.0 with a ``DeprecationWarning``.)
+    cube_state : CubeState or None
+        With the cube in play (``"geometric"`` or ``"arithmetic"``) the games are played
+        with the cube from this state (default: centred at stake 1): before each roll the side
         on roll doubles, and the opponent takes, passes or beavers, by the cube model of
         ``nardy_fast.engine.cube`` (exact in races of the cubeful race table, else Janowski's
         model with its efficiency); no raise on a side's first turn (all 15 checkers on its
@@ -536,7 +576,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         per unit of the starting stake, truncated races adding their cubeful value.
         ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
         ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
-        of games).  Without ``rules.cube`` it must be None.
+        of games).  Without the cube in play it must be None.
     cube_probabilities : None, callable or "pips"
         The cubeless P(win) of the side on roll for the cube decisions outside the exact
         tables.  None (default): the evaluator (``Evaluator.default()``: the net's 0-ply
@@ -550,7 +590,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         ``extra`` adds ``mwc`` (the side on roll's match winning chance: the outcome
         kinds' frequencies through the match equity table, ``nardy_fast.engine.met``),
         ``se_mwc`` (the i.i.d. multinomial SE of the outcome kinds, conservative for
-        truncated games) and ``emg``.  Not with ``cube``.
+        truncated games) and ``emg``.  Not with the cube in play.
     variance_reduction : None, bool or str
         Subtract each game's luck (``nardy_fast.engine.variance``) from every reported
         quantity.  ``True``: the most efficient estimator for the nets' depth; ``False``
@@ -591,10 +631,11 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
     (1296, 1.0, 0)
     """
-    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, cube,
+    rules, state, asked = _cube_in_play("rollout", cube, cube_state, rules)
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, state,
                  cube_probabilities, variance_reduction)
     if match is not None:
-        _match_allowed(match, plan, cube)
+        _match_allowed(match, plan, asked)
     workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
     specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
@@ -608,9 +649,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
 
 
 def _match_allowed(match, plan, cube):
-    if cube is not None:
+    if cube:                        # asked for (cube=True, cube_state=), as before the rename
         raise ValueError("match: a rollout with the cube does not report match winning "
-                         "chances (pass cube=None)")
+                         "chances (pass neither cube=True nor cube_state=)")
     check_match(match, [plan.position])
 
 
@@ -620,9 +661,11 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
                  dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
                  workers: int | None = None, client: Client | None = None,
                  progress: bool | None = None, chunk_size: int | None = None,
-                 cube: CubeState | None = None,
+                 cube: bool | None = None,
                  cube_probabilities: Callable[..., Any] | str | None = None,
-                 variance_reduction: bool | str | None = None) -> pd.DataFrame:
+                 variance_reduction: bool | str | None = None,
+                 cube_state: CubeState | None = None,
+                 match: MatchState | None = None) -> pd.DataFrame:
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -633,20 +676,24 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     ----------
     positions : list or pandas.Series of Position or position IDs
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
-    cube, cube_probabilities, variance_reduction
+    cube, cube_state, cube_probabilities, variance_reduction
         As for ``rollout``.
+    match : MatchState or None
+        The match score (as for ``rollout``; its ``on_roll`` every position's side):
+        adds the columns ``extra_mwc``, ``extra_se_mwc`` and ``extra_emg``.
 
     Returns
     -------
     pandas.DataFrame
-        Index: the position IDs (name ``"position"``); columns: ``Outcome.to_dict()``.
+        Index: the position IDs (name ``"position"``, as every frame keyed by position
+        ID); columns: ``Outcome.to_dict()``.
     """
     import pandas as pd
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
                             client, progress, chunk_size, cube, cube_probabilities,
-                            variance_reduction)
+                            variance_reduction, cube_state, match)
     return pd.DataFrame([o.to_dict() for o in outs],
                         index=pd.Index([p.id for p in positions], name="position"))
 
@@ -657,11 +704,14 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
                      dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
                      workers: int | None = None, client: Client | None = None,
                      progress: bool | None = None, chunk_size: int | None = None,
-                     cube: CubeState | None = None,
+                     cube: bool | None = None,
                      cube_probabilities: Callable[..., Any] | str | None = None,
-                     variance_reduction: bool | str | None = None) -> list[Outcome]:
+                     variance_reduction: bool | str | None = None,
+                     cube_state: CubeState | None = None,
+                     match: MatchState | None = None) -> list[Outcome]:
     """``rollout_many``'s rollouts as one ``Outcome`` per position, in order (the same
-    arguments, one pool or cluster run, the same seed for each position).
+    arguments, one pool or cluster run, the same seed for each position; with ``match``,
+    each at the match score, ``met.with_match``).
 
     Raises ``ValueError`` for no positions, and as ``rollout`` for bad arguments.
     """
@@ -669,8 +719,12 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
     if not positions:
         raise ValueError("positions: empty; expected at least one position")
     entropy = _rng.root_entropy(seed)
-    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, cube,
+    rules, state, asked = _cube_in_play("rollout_many", cube, cube_state, rules)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, state,
                    cube_probabilities, variance_reduction) for p in positions]
+    if match is not None:
+        for plan in plans:
+            _match_allowed(match, plan, asked)
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
     specs, sizes, owner = [], [], []
     for j, plan in enumerate(plans):
@@ -684,6 +738,6 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
     outs = []
     for plan, merger in zip(plans, mergers):
         tally, truncated = merger.finish()
-        outs.append(_outcome(tally, truncated, _extra(plan, workers, client, interrupted),
-                             plan))
+        out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+        outs.append(out if match is None else with_match(out, match))
     return outs

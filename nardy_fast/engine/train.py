@@ -113,7 +113,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         ``Evaluator`` of a copy of the net so far (under ``rules``), ``n_games`` is
         ``check_games``, ``seed`` the run's root entropy + 1; the dict's figures are
         logged with ``games``.  Needed when ``check_every`` > 0.  ``nardy-fast train``
-        passes ``nardy_fast.engine.match.vs_greedy`` (the net at 0-ply against
+        passes ``nardy_fast.engine.strength.vs_greedy`` (the net at 0-ply against
         ``greedy``, shared dice, both orders: ``vs_greedy_win_rate``,
         ``vs_greedy_points_share``).
     until : int, optional
@@ -152,7 +152,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         raise ValueError("games and batch must be >= 1")
     if check_every and check is None:
         raise ValueError(f"check_every={check_every}: needs the strength check, check= "
-                         "(e.g. nardy_fast.engine.match.vs_greedy)")
+                         "(e.g. nardy_fast.engine.strength.vs_greedy)")
     threads = check_threads(threads)
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
                           "mars_points": 2.0})

@@ -26,7 +26,7 @@ from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.rollout import rollout, rollout_outcomes
+from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
 from nardy_fast.tables.race import race_probabilities
 
 from collections.abc import Iterable
@@ -46,7 +46,6 @@ __all__ = ["value_position", "value_positions", "METHODS", "TABLE_METHODS",
 
 METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
 TABLE_METHODS = ("exact", "two_sided", "one_sided")     # the bear-off databases only
-DEFAULT_GAMES = 500
 # the rollout arguments and their defaults: they act under method="rollout" only
 ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
                     "workers": None, "client": None}

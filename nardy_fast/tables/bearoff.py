@@ -52,6 +52,7 @@ from nardy_fast.core._resources import check_memory
 from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.core.position import PIPS_PER_ROLL
+from nardy_fast.core._renamed import renamed
 
 from typing import TYPE_CHECKING
 
@@ -109,13 +110,16 @@ def board_of(indices: int | npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return b[0] if single else b
 
 
-def epc(board6: npt.ArrayLike, db: OneSided | None = None) -> float | npt.NDArray[np.float64]:
+@renamed(db="tables")
+def epc(board6: npt.ArrayLike, tables: OneSided | None = None
+        ) -> float | npt.NDArray[np.float64]:
     """Effective pip count: expected turns to bear off x 49/6 (the mean pips of a roll).
 
-    ``db`` is a ``OneSided`` (default: ``one_sided()``).  Returns a float for one board,
-    an ndarray of float64, shape (n,), for a stack.
+    ``tables`` is the ``OneSided`` database (default: ``one_sided()``; ``db=``, its old
+    name, works until 0.3.0).  Returns a float for one board, an ndarray of float64,
+    shape (n,), for a stack.
     """
-    return (db if db is not None else one_sided()).epc(board6)
+    return (tables if tables is not None else one_sided()).epc(board6)
 
 
 # ----------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ import numpy as np
 from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.methods import check_method
+from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
@@ -89,21 +90,21 @@ def default_race_tables(rules: RulesLike = None, mars: bool = True) -> RaceTable
     return race_tables(_bo.one_sided(), _bo.two_sided(), table)
 
 
-def _databases(databases):
-    """(OneSided, TwoSided, [MarsTable], explicit) from the ``databases`` argument."""
-    if databases is None:
+def _databases(tables):
+    """(OneSided, TwoSided, [MarsTable], explicit) from the ``tables`` argument."""
+    if tables is None:
         return None, None, [], False
-    if isinstance(databases, (_bo.OneSided, _bo.TwoSided, _bo.MarsTable)):
-        databases = [databases]
-    if isinstance(databases, dict):
-        databases = list(databases.values())
+    if isinstance(tables, (_bo.OneSided, _bo.TwoSided, _bo.MarsTable)):
+        tables = [tables]
+    if isinstance(tables, dict):
+        tables = list(tables.values())
     one = two = None
     mars = []
     try:
-        items = list(databases)
+        items = list(tables)
     except TypeError:
-        raise TypeError("databases: expected a OneSided, a TwoSided, a MarsTable, or a "
-                        f"sequence of them, got {type(databases).__name__}") from None
+        raise TypeError("tables: expected a OneSided, a TwoSided, a MarsTable, or a "
+                        f"sequence of them, got {type(tables).__name__}") from None
     for db in items:
         if isinstance(db, _bo.OneSided):
             one = db
@@ -112,7 +113,7 @@ def _databases(databases):
         elif isinstance(db, _bo.MarsTable):
             mars.append(db)
         elif db is not None:
-            raise TypeError(f"databases: {type(db).__name__} is not a OneSided, TwoSided "
+            raise TypeError(f"tables: {type(db).__name__} is not a OneSided, TwoSided "
                             f"or MarsTable")
     return one, two, mars, True
 
@@ -137,8 +138,9 @@ def mars_table_for(rules: Rules, fewest: int, two: TwoSided | None = None,
     return None
 
 
+@renamed(databases="tables")
 def race_probabilities(position: Position, rules: RulesLike = None,
-                       databases: OneSided | TwoSided | MarsTable
+                       tables: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,
                        method: str = "auto") -> Outcome:
     """Winning, mars and expected points of a pure bear-off race for the side on roll.
@@ -150,8 +152,8 @@ def race_probabilities(position: Position, rules: RulesLike = None,
         and neither has finished.
     rules : Rules, dict or None
         Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
-    databases : OneSided, TwoSided, MarsTable, or a sequence of them, optional
-        Databases to use instead of the cached defaults (``bearoff.one_sided()`` and
+    tables : OneSided, TwoSided, MarsTable, or a sequence of them, optional
+        The exact tables (bear-off databases) to use instead of the cached defaults (``bearoff.one_sided()`` and
         ``bearoff.two_sided()``, built on first use, and ``bearoff.mars_table()`` for the
         rules' points if it has been built: a long build, so it is never built implicitly;
         times in ``benchmarks/RESULTS.md``).  When given, only
@@ -189,7 +191,7 @@ def race_probabilities(position: Position, rules: RulesLike = None,
             raise ValueError(f"not a race of both homes: the {who} has checkers on point "
                              f"{int(outside[0]) + 1} (all must be on points 19-24)")
     na, nb = int(counts[0]), int(counts[1])
-    one, two, mars, explicit = _databases(databases)
+    one, two, mars, explicit = _databases(tables)
 
     use_two = forced or (method == "auto" and not rules.draw_rule)
     table = None
@@ -221,26 +223,26 @@ def race_probabilities(position: Position, rules: RulesLike = None,
 
     extra = {"checkers": (na, nb)}
     if use_two and table is not None:
-        tables = race_tables(mars=table)
+        values = race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
     elif use_two:
-        tables = race_tables(two=two)
+        values = race_tables(two=two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
         if one is None:
             if explicit:
-                raise ValueError("databases: no OneSided database given, and the "
+                raise ValueError("tables: no OneSided database given, and the "
                                  "two-sided one does not cover this race")
             one = _bo.one_sided()
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
-        tables = race_tables(one=one)
+        values = race_tables(one=one)
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
-    p_win, p_mw, p_ml, p_draw, used = tables.probabilities(
+    p_win, p_mw, p_ml, p_draw, used = values.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
     p_lose = max(0.0, 1.0 - p_win - p_draw)
     used = "one_sided" if used == "one_sided" else "two_sided"

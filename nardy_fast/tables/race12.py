@@ -40,6 +40,7 @@ from nardy_fast.core.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
+from nardy_fast.core._renamed import renamed
 
 from typing import TYPE_CHECKING
 
@@ -271,13 +272,14 @@ def cached_race12(build: bool = False, progress: bool | None = None) -> Race12 |
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
+@renamed(db="tables")
 def race12_probabilities(position: Position, rules: RulesLike = None,
-                         db: Race12 | None = None) -> Outcome:
+                         tables: Race12 | None = None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
 
-    ``db``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not been
-    built).  ValueError when the position is not such a race, or under rules the database
+    ``tables``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not
+    been built; ``db=``, its old name, works until 0.3.0).  ValueError when the position is not such a race, or under rules the database
     does not serve (``supports``).
     """
     if not isinstance(position, Position):
@@ -286,7 +288,7 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
     if not supports(rules):
         raise ValueError("block_rule='home': a block depends on the other side's checkers, "
                          "the one-sided race database does not serve these rules")
-    db = cached_race12() if db is None else db
+    db = cached_race12() if tables is None else tables
     if db is None:
         raise ValueError(NOT_BUILT)
     if not db.covers(position):

@@ -18,7 +18,7 @@ def test_cube_report_contract():
     p19 = race([19], [24])                 # 27 of 36 rolls win, else the opponent finishes
     contact = Position.initial().swap()
     rep = cube_report([p19, contact.id], rules=Rules(cube="geometric"),
-                      probabilities=lambda pos: 0.5)
+                      cube_probabilities=lambda pos: 0.5)
     assert list(rep.index) == [0, 1]
     for col in ("position", "no_double", "double_take", "double_pass", "equity",
                 "double_action", "take_action", "action", "take_point", "method"):
@@ -38,7 +38,7 @@ def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
     """``rules=None`` means the classic rules, as everywhere; a cube decision then uses
     the geometric cube (the report's old default, ``Rules(cube="geometric")``)."""
     positions = [race([19], [24]), Position.initial().swap()]
-    kw = dict(probabilities=lambda pos: 0.6)
+    kw = dict(cube_probabilities=lambda pos: 0.6)
     assert inspect.signature(cube_report).parameters["rules"].default is None
     pd.testing.assert_frame_equal(cube_report(positions, **kw),
                                   cube_report(positions, rules=Rules(cube="geometric"), **kw))

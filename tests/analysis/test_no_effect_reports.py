@@ -21,7 +21,7 @@ def test_cube_report_and_cube_analysis():
     rec = GameRecord(rules=GEO, start=_race(19, 24))
     rec.append((6, 5), ((19, "off"),))
     _warned(lambda: nf.cube_analysis(rec, n_games=100, seed=1), ["n_games", "seed"],
-            "playing no games")
+            "only method='rollout' plays games")
     _silent(lambda: nf.cube_analysis(rec))
     _silent(lambda: nf.game_report(rec, cube=True))
 

@@ -35,6 +35,8 @@ CALLS = {
         race_position(), method=m)),
     "cube_report": (cube.METHODS, lambda m, tmp: nf.cube_report(
         [race_position()], method=m)),
+    "cube_analysis": (cube.METHODS, lambda m, tmp: nf.cube_analysis(
+        nf.GameRecord(rules=nf.Rules(cube="geometric"), start=race_position()), method=m)),
     "evaluate": (report.METHODS, lambda m, tmp: report.evaluate(race_position(), method=m)),
     "evaluate_many": (report.METHODS, lambda m, tmp: report.evaluate_many(
         [race_position()], method=m)),
@@ -129,7 +131,7 @@ def test_exact_forces_the_exact_race_table():
     assert nf.race_probabilities(pos, method="one_sided").method == "one_sided"
     far = nf.Position.from_boards([0] * 18 + [15, 0, 0, 0, 0, 0], [0] * 23 + [15])
     with pytest.raises(ValueError, match="method='exact': the sides have 15 and 15"):
-        nf.race_probabilities(far, method="exact", databases=nf.bearoff.one_sided())
+        nf.race_probabilities(far, method="exact", tables=nf.bearoff.one_sided())
 
 
 def test_the_reports_force_a_table_by_its_name():

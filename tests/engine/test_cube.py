@@ -169,7 +169,7 @@ def test_model_uses_the_given_probabilities():
     def source(pos):
         seen.append(pos)
         return {"p_win": 0.7, "p_draw": 0.0}
-    d = cube_decision(start, probabilities=source, x=0.0)
+    d = cube_decision(start, cube_probabilities=source, x=0.0)
     assert seen == [start]
     assert d["no_double"] == pytest.approx(0.4) and d["double_take"] == pytest.approx(0.8)
 
@@ -215,16 +215,16 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
 
 
 def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
-    """``probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
+    """``cube_probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
     rollouts; recomputed here from its formula (turns = pips / (49/6), variance 0.277 a
     turn, the side on roll half a turn ahead)."""
     import math
     pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
     tm, to = (p / (49 / 6) for p in pos.pips)
     want = 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2 * 0.277 * (tm + to) + 1e-9))
-    d = nf.cube_decision(pos, probabilities="pips")
+    d = nf.cube_decision(pos, cube_probabilities="pips")
     assert d["p_win"] == pytest.approx(want, abs=1e-12) and d["method"] == "janowski (pips)"
-    with pytest.raises(ValueError, match="probabilities='pip'"):
-        nf.cube_decision(pos, probabilities="pip")
+    with pytest.raises(ValueError, match="cube_probabilities='pip'"):
+        nf.cube_decision(pos, cube_probabilities="pip")
 
 

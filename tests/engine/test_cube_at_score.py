@@ -65,7 +65,7 @@ def test_decision_at_a_score_with_the_positions_efficiency(table, score, stake, 
         assert abs(x - CONTACT_EFFICIENCY) > 0.05           # a race far from contact
         state = MatchState(MR, score, pos.side, cube=CubeState(stake, owner))
         i, j = state.away()
-        out = cube_decision(pos, match=state, probabilities=lambda _: p)
+        out = cube_decision(pos, match=state, cube_probabilities=lambda _: p)
         assert out["x"] == pytest.approx(x, abs=1e-12)
         fns = solver.cube_functions(i, j, 0, "normal")
         grid = np.linspace(0.0, 1.0, met.GRID)
@@ -96,8 +96,8 @@ def test_the_efficiency_changes_the_decision(table):
     """With the contact value in its place the values differ (the check above bites)."""
     pos = races()[0]
     state = MatchState(MR, (0, 0), pos.side, cube=CubeState(1, "centre"))
-    own = cube_decision(pos, match=state, probabilities=lambda _: 0.7)
-    contact = cube_decision(pos, match=state, probabilities=lambda _: 0.7,
+    own = cube_decision(pos, match=state, cube_probabilities=lambda _: 0.7)
+    contact = cube_decision(pos, match=state, cube_probabilities=lambda _: 0.7,
                             x=CONTACT_EFFICIENCY)
     assert abs(own["no_double"] - contact["no_double"]) > 1e-3
     assert abs(own["take_point"] - contact["take_point"]) > 1e-3

@@ -225,16 +225,16 @@ def test_with_the_cube_a_game_scores_the_stake_so_w_and_l_are_one():
     pos = nf.Position(*CONTACT)
     rich = Outcome(p_win=0.72, p_mars_win=0.36, p_lose=0.28, p_mars_loss=0.0,
                    equity=1.16, method="test")
-    a = cube_decision(pos, probabilities=lambda q: rich)
-    b = cube_decision(pos, probabilities=lambda q: 0.72)
+    a = cube_decision(pos, cube_probabilities=lambda q: rich)
+    b = cube_decision(pos, cube_probabilities=lambda q: 0.72)
     for key in ("no_double", "double_take", "double_pass", "equity", "take_point"):
         assert a[key] == b[key]
     assert a["action"] == b["action"]
     assert (a["win_points"], a["loss_points"]) == (1.0, 1.0)
     assert a["model"].startswith("janowski")
     assert a["x_source"] == "contact, assumed" and a["x"] == cm.CONTACT_EFFICIENCY
-    assert cube_decision(pos, probabilities=lambda q: 0.72, x=0.5)["x_source"] == "given"
-    race = cube_decision(nf.Position(*RACE), probabilities=lambda q: 0.72)
+    assert cube_decision(pos, cube_probabilities=lambda q: 0.72, x=0.5)["x_source"] == "given"
+    race = cube_decision(nf.Position(*RACE), cube_probabilities=lambda q: 0.72)
     assert race["x_source"] == "race, measured (19 pips)"
     assert race["x"] == pytest.approx(cm.efficiency(nf.Position(*RACE)))
 

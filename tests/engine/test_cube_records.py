@@ -189,6 +189,6 @@ def test_cube_rollouts_win_the_stake_whatever_the_finish(kind):
     plain = nf.rollout(pos, rules=Rules(scoring="extended"), **kw)
     assert plain.equity == pytest.approx(BOOK["extended"][kind], abs=1e-12)
     cubed = nf.rollout(pos, rules=Rules(scoring="extended", cube="geometric"),
-                       cube=CubeState(2), cube_probabilities=lambda p: 1.0, **kw)
+                       cube_state=CubeState(2), cube_probabilities=lambda p: 1.0, **kw)
     assert cubed.equity == pytest.approx(1.0, abs=1e-12)
     assert cubed.se_equity == pytest.approx(0.0, abs=1e-12)

@@ -14,7 +14,7 @@ from nardy_fast.core.rules import Rules
 from nardy_fast.engine import cubemodel
 from nardy_fast.engine.cube import cube_decision
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.match import summarize
+from nardy_fast.engine.strength import summarize
 from nardy_fast.engine.train import _lr
 
 
@@ -113,7 +113,7 @@ def test_match_games_under_the_draw_rule(black, points):
     Black bears it off too: a draw, 0 points, in every game.  With three checkers on its
     point 24 it cannot bear them all off with a non-double and may with a double (4 steps):
     a draw after a double (1/6 of the rolls), else White wins an oin (1 point)."""
-    from nardy_fast.engine.match import play_match
+    from nardy_fast.engine.strength import play_match
     me = np.zeros(24, np.uint8)
     me[23] = 1
     you = np.zeros(24, np.uint8)

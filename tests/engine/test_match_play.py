@@ -72,13 +72,13 @@ def test_rollout_reports_match_chances(middle):
     assert r.extra["se_mwc"] == pytest.approx(math.sqrt(r.p_win * (1 - r.p_win) / 72),
                                               abs=1e-12)
     with pytest.raises(ValueError, match="cube"):
-        nf.rollout(middle, 10, rules=CUBE, cube=CubeState(), match=state, workers=1)
+        nf.rollout(middle, 10, rules=CUBE, cube_state=CubeState(), match=state, workers=1)
 
 
 def test_cube_decision_at_the_score(middle):
     mr = MatchRules(length=2, rules=CUBE)
     state = MatchState(mr, (0, 0), middle.side)
-    d = cube_decision(middle, match=state, probabilities=lambda p: 0.9, x=1.0)
+    d = cube_decision(middle, match=state, cube_probabilities=lambda p: 0.9, x=1.0)
     # 2-away/2-away: a raise makes the game the match (double/take = P(win)); a pass
     # leaves the taker 2-away against 1-away
     assert d["double_take"] == pytest.approx(0.9, abs=1e-3)

@@ -25,9 +25,9 @@ def _same(a, b):
 
 
 @pytest.mark.parametrize("kw, names", [
-    (dict(n_games=500), ["n_games"]), (dict(seed=1), ["seed"]),
+    (dict(n_games=300), ["n_games"]), (dict(seed=1), ["seed"]),
     (dict(workers=2), ["workers"]), (dict(progress=True), ["progress"]),
-    (dict(n_games=500, seed=1, workers=1), ["n_games", "seed", "workers"])])
+    (dict(n_games=300, seed=1, workers=1), ["n_games", "seed", "workers"])])
 @pytest.mark.parametrize("method", ["auto", "janowski"])
 def test_cube_decision_rollout_arguments_without_rollouts_warn(kw, names, method):
     d = _warned(lambda: nf.cube_decision(_contact(), rules=GEO, method=method, **kw),
@@ -66,7 +66,7 @@ def test_match_equity_table_efficiency_without_the_cube_warns():
 
 def test_cube_decision_probabilities_of_an_exact_decision_warn():
     d = _warned(lambda: nf.cube_decision(_race(19, 24), rules=GEO, method="exact",
-                                         probabilities="pips"),
-                ["probabilities"], "with method='exact'")
+                                         cube_probabilities="pips"),
+                ["cube_probabilities"], "with method='exact'")
     assert d["method"] == "exact"
-    _silent(lambda: nf.cube_decision(_contact(), rules=GEO, probabilities="pips"))
+    _silent(lambda: nf.cube_decision(_contact(), rules=GEO, cube_probabilities="pips"))

@@ -17,7 +17,7 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
     monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     ev = nf.Evaluator(nf.Evaluator.default().net)
     pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
+    want = race12.race12_probabilities(pos, tables=db7)
     got = ev.evaluate(pos)
     assert got.method == "one_sided12"
     assert got.p_win == pytest.approx(want.p_win, abs=1e-12)
@@ -29,13 +29,13 @@ def test_evaluator_values_no_contact_races(db7, monkeypatch):
     home_rules = nf.Evaluator(ev.net, rules=nf.Rules(block_rule="home"))
     assert home_rules.evaluate(pos).method == "net 0-ply"
     with pytest.raises(ValueError, match="block_rule"):
-        race12.race12_probabilities(pos, nf.Rules(block_rule="home"), db=db7)
+        race12.race12_probabilities(pos, nf.Rules(block_rule="home"), tables=db7)
 
 
 def test_rollout_truncates_no_contact_races(db7, monkeypatch):
     monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
     pos = outer_position()
-    want = race12.race12_probabilities(pos, db=db7)
+    want = race12.race12_probabilities(pos, tables=db7)
     r = nf.rollout(pos, 100, seed=3, truncate="race12", workers=1, progress=False)
     assert r.extra["games_truncated"] == 100
     assert r.p_win == pytest.approx(want.p_win, abs=1e-12)
@@ -88,5 +88,5 @@ def test_truncated_rollout_plies_follow_the_ply_order(db7, monkeypatch, draw_rul
                 end = 2 * ty + 1 if draw_rule and side == "black" else 2 * ty
             plies += px[tx] * py[ty] * end
         assert r.mean_length == pytest.approx(plies, abs=1e-9), (a[16:], b[16:])
-        want = race12.race12_probabilities(pos, rules, db=db7)
+        want = race12.race12_probabilities(pos, rules, tables=db7)
         assert r.p_draw == pytest.approx(want.p_draw, abs=1e-12)

@@ -628,7 +628,7 @@ def test_truncation_without_a_cached_mars_table_is_one_sided(monkeypatch, mars_t
     gap = 0.0
     for mover, opp in MARS_RACES[:2] + MARS_RACES[4:6]:
         p = nf.Position.from_boards(mover, opp)
-        approx = nf.race_probabilities(p, rules=rules, databases=one)
+        approx = nf.race_probabilities(p, rules=rules, tables=one)
         assert approx.method == "one_sided"
         assert nf.race_probabilities(p, rules=rules).method == "one_sided"
         r = rollout(p, 40, seed=1, rules=rules, **FAST)
@@ -860,7 +860,7 @@ def test_cube_last_roll_double_pass_and_opponents_cube():
     assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0 and r.p_win == 1.0
     assert r.extra["final_stakes"] == {1: 1.0} and r.mean_length == 0.0
     r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube="geometric"), workers=1,
-                progress=False, truncate=None, cube=nf.CubeState(2, "opponent"))
+                progress=False, truncate=None, cube_state=nf.CubeState(2, "opponent"))
     assert r.equity == pytest.approx(2 * 27 / 36 - 1, abs=1e-12)
     assert r.extra["doubles_per_game"] == 0.0 and r.extra["final_stakes"] == {2: 1.0}
 
@@ -882,7 +882,7 @@ def test_cube_rollout_probabilities_hook_and_checks():
                 cube_probabilities=lambda p: 0.5)
     assert r.extra["doubles_per_game"] == 0.0
     with pytest.raises(ValueError, match="no cube"):
-        rollout(pos, 36, seed=1, progress=False, cube=nf.CubeState())
+        rollout(pos, 36, seed=1, progress=False, cube_state=nf.CubeState())
 
 
 @pytest.mark.slow

@@ -56,7 +56,7 @@ def race_value(me, opp):
     """Race-table value (seven outputs, float32) for ``me`` on roll: every race mars is a
     home mars."""
     o = race_probabilities(nf.Position(me, opp), CLASSIC,
-                           databases=[bearoff.one_sided(), bearoff.two_sided()])
+                           tables=[bearoff.one_sided(), bearoff.two_sided()])
     return np.array([o.p_win, o.p_mars_win, 0, o.p_mars_win, o.p_mars_loss, 0,
                      o.p_mars_loss], dtype=f32)
 

@@ -11,7 +11,7 @@ from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._net import Net      # private on purpose: nets of given weights
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.match import vs_greedy
+from nardy_fast.engine.strength import vs_greedy
 from nardy_fast.engine.train import train, training_tables
 
 from helpers import flip

@@ -298,7 +298,7 @@ def test_each_cubeful_game_is_its_result_less_its_own_luck_at_its_stake(
     pos = nf.Position.from_boards(X, y_board, "white")
     prev, reached = np.zeros(3), []
     for n in range(1, 31):
-        o = rollout(pos, n, seed=5, rules=CUBE_RULES, truncate=None, cube=cube,
+        o = rollout(pos, n, seed=5, rules=CUBE_RULES, truncate=None, cube_state=cube,
                     variance_reduction="luck", workers=1, progress=False)
         tot = np.array([o.extra["equity_plain"], o.equity,
                         o.extra["mean_final_stake"] / cube.stake]) * n

@@ -94,7 +94,7 @@ def test_one_sided_when_not_covered_and_consistent(one, a, b, rules):
     exact = hi <= 8 or (hi == 15 and lo <= bo.DEFAULT_MARS)
     assert o.method == ("two_sided" if exact else "one_sided")
     check_consistent(o, rules)
-    forced = race_probabilities(race(a, b), rules=rules, databases=one)
+    forced = race_probabilities(race(a, b), rules=rules, tables=one)
     assert forced.method == "one_sided"
     check_consistent(forced, rules)
     if sum(b) < 15:
@@ -110,7 +110,7 @@ def test_one_sided_matches_the_convolution_formula(one):
     tail = lambda p, u: p[max(u, 0):].sum() if u > 0 else 1.0       # P(T >= u)
     for ia, ib in rng.integers(1, bo.N_BOARDS, (30, 2)):
         a, b = bo.board_of(ia), bo.board_of(ib)
-        o = race_probabilities(race(a, b), databases=one)
+        o = race_probabilities(race(a, b), tables=one)
         win = sum(t[ia, k] * tail(t[ib], k) for k in range(t.shape[1]))
         mwin = sum(t[ia, k] * tail(f[ib], k) for k in range(t.shape[1]))
         mloss = sum(t[ib, k] * tail(f[ia], k + 1) for k in range(t.shape[1]))
@@ -215,7 +215,7 @@ def test_mars_by_hand():
     p_off = p_roll([0, 0, 0, 0, 0, 15], lambda n: n < 15)
     assert 0 < p_off < 1
     for dbs, method in ((None, "two_sided"), (bo.one_sided(), "one_sided")):
-        o = race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]), databases=dbs)
+        o = race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]), tables=dbs)
         assert o.method == method
         assert o.p_win == 0 and o.p_lose == 1
         assert o.p_mars_loss == pytest.approx(1 - p_off, abs=1e-15)
@@ -287,14 +287,14 @@ def test_bad_positions():
 def test_explicit_databases(one):
     ts = bo.TwoSided.build(3, progress=False)
     p = race([2, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0])
-    o = race_probabilities(p, databases=[ts, one])
+    o = race_probabilities(p, tables=[ts, one])
     assert o.method == "two_sided" and o.p_win == ts.p_win([2, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0])
     big = race([4, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
-    assert race_probabilities(big, databases=(ts, one)).method == "one_sided"
+    assert race_probabilities(big, tables=(ts, one)).method == "one_sided"
     with pytest.raises(ValueError, match="no OneSided"):
-        race_probabilities(big, databases=ts)
-    with pytest.raises(TypeError, match="databases"):
-        race_probabilities(p, databases=42)
+        race_probabilities(big, tables=ts)
+    with pytest.raises(TypeError, match="tables"):
+        race_probabilities(p, tables=42)
 
 
 def test_one_sided_error_is_small_on_covered_races(one):
@@ -304,7 +304,7 @@ def test_one_sided_error_is_small_on_covered_races(one):
     for ia, ib in rng.integers(1, 3003, (400, 2)):       # 3003 boards of <= 8 checkers
         p = race(bo.board_of(ia), bo.board_of(ib))
         exact = race_probabilities(p)
-        approx = race_probabilities(p, databases=one)
+        approx = race_probabilities(p, tables=one)
         assert exact.method == "two_sided" and approx.method == "one_sided"
         errors.append(abs(exact.p_win - approx.p_win))
     # documented: at most 0.014 over every pair, 0.0009 on average
@@ -347,27 +347,27 @@ def test_mars_table_follows_the_points(mars):
     assert o.equity == pytest.approx(o.p_win + 3 * o.p_mars_win - o.p_lose, abs=1e-12)
     # the classic table is not used for extended scoring
     assert race_probabilities(race(y, x), rules=EXTENDED,
-                              databases=[mars, bo.one_sided()]).method == "one_sided"
+                              tables=[mars, bo.one_sided()]).method == "one_sided"
     with pytest.raises(ValueError, match="no mars table for these points"):
-        race_probabilities(race(y, x), rules=EXTENDED, databases=[mars], method="two_sided")
+        race_probabilities(race(y, x), rules=EXTENDED, tables=[mars], method="two_sided")
     # nor with the draw rule
     assert race_probabilities(race(y, x), rules={"draw_rule": True}).method == "one_sided"
 
 
 def test_mars_table_explicit_and_attached(mars, one):
     x, y = [2, 2, 2, 3, 3, 3], [1, 1, 0, 0, 0, 0]
-    o = race_probabilities(race(x, y), databases=mars)
+    o = race_probabilities(race(x, y), tables=mars)
     assert o.method == "two_sided" and o.p_win == mars.p_win(x, y)
     ts = bo.TwoSided.build(2, progress=False)
-    assert race_probabilities(race(x, y), databases=[ts, one]).method == "one_sided"
+    assert race_probabilities(race(x, y), tables=[ts, one]).method == "one_sided"
     ts.mars = mars
-    assert race_probabilities(race(x, y), databases=[ts, one]).method == "two_sided"
+    assert race_probabilities(race(x, y), tables=[ts, one]).method == "two_sided"
     three = [1, 1, 1, 0, 0, 0]                            # beyond the table's 2 checkers
-    assert race_probabilities(race(x, three), databases=[ts, one]).method == "one_sided"
+    assert race_probabilities(race(x, three), tables=[ts, one]).method == "one_sided"
     with pytest.raises(ValueError, match="no mars table"):
-        race_probabilities(race(x, three), databases=[ts, one], method="two_sided")
+        race_probabilities(race(x, three), tables=[ts, one], method="two_sided")
     with pytest.raises(TypeError, match="MarsTable"):
-        race_probabilities(race(x, y), databases=[one, "mars"])
+        race_probabilities(race(x, y), tables=[one, "mars"])
 
 
 def test_one_sided_error_against_the_mars_table(mars, one):
@@ -379,8 +379,8 @@ def test_one_sided_error_against_the_mars_table(mars, one):
     for i, j in zip(rng.integers(0, nx, 1500), rng.integers(1, my, 1500)):
         x, y = bo.board_of(mars.x_offset + i), bo.board_of(j)
         for a, b in ((x, y), (y, x)):
-            exact = race_probabilities(race(a, b), databases=mars)
-            approx = race_probabilities(race(a, b), databases=one)
+            exact = race_probabilities(race(a, b), tables=mars)
+            approx = race_probabilities(race(a, b), tables=one)
             err_w = max(err_w, abs(exact.p_win - approx.p_win))
             err_m = max(err_m, abs(exact.p_mars_win - approx.p_mars_win),
                         abs(exact.p_mars_loss - approx.p_mars_loss))

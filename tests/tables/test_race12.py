@@ -190,8 +190,8 @@ def test_quantised_file_against_six_point(db7, tmp_path):
     rng = np.random.default_rng(5)
     for _ in range(50):
         pos = home_position(rng)
-        a = race12.race12_probabilities(pos, db=db)
-        b = race_probabilities(pos, databases=one)
+        a = race12.race12_probabilities(pos, tables=db)
+        b = race_probabilities(pos, tables=one)
         assert a.method == "one_sided12"
         assert a.p_win == pytest.approx(b.p_win, abs=3e-4)
         assert a.p_mars_win == pytest.approx(b.p_mars_win, abs=3e-4)

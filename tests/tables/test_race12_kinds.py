@@ -56,8 +56,8 @@ def test_every_kind_against_the_six_point_tables(db7, one, draw_rule, side):
         rules = dataclasses.replace(scoring, draw_rule=draw_rule)
         for a, b in home_races(11, 40):
             pos = nf.Position.from_boards(a, b, side)
-            got = race12.race12_probabilities(pos, rules, db=db7)
-            want = race_probabilities(pos, rules, databases=one, method="one_sided")
+            got = race12.race12_probabilities(pos, rules, tables=db7)
+            want = race_probabilities(pos, rules, tables=one, method="one_sided")
             for q in QUANTITIES:
                 tol = QUANTISED * (4 if q == "equity" else 1)
                 assert getattr(got, q) == pytest.approx(getattr(want, q), abs=tol), \
@@ -140,7 +140,7 @@ def test_every_kind_against_the_ply_order(db7, draw_rule, side):
         rules = dataclasses.replace(scoring, draw_rule=draw_rule)
         for a, b in outer_races(17, 25):
             pos = nf.Position.from_boards(a, b, side)
-            got = race12.race12_probabilities(pos, rules, db=db7)
+            got = race12.race12_probabilities(pos, rules, tables=db7)
             (px, fx, hx), (py, fy, hy) = pmfs(a), pmfs(b)
             want = enumerate_kinds(px, py, fx, fy, hx, hy, side == "white", draw_rule)
             for q, v in want.items():
@@ -176,7 +176,7 @@ def test_draw_rule_against_the_game_tree(db7, side):
         win, draw, lose = naive_race.draw_rule_race(a6, b6, side == "white")
         pos = nf.Position.from_boards(np.array(naive_race.to24(a6), np.uint8),
                                       np.array(naive_race.to24(b6), np.uint8), side)
-        got = race12.race12_probabilities(pos, rules, db=db7)
+        got = race12.race12_probabilities(pos, rules, tables=db7)
         assert got.p_draw == pytest.approx(draw, abs=QUANTISED), (a6, b6, side)
         assert got.p_win == pytest.approx(win, abs=QUANTISED), (a6, b6, side)
         assert got.p_lose == pytest.approx(lose, abs=QUANTISED), (a6, b6, side)
