@@ -226,20 +226,15 @@ def _match_state(text):
 
 
 def _with_match_columns(frame, identity):
-    """``frame`` with the columns ``mwc``, ``se_mwc`` (``met.mwc_of_outcome``: 0 for the
-    net) and ``emg`` when the study was made at a match score (its identity's ``match``):
-    derived from the stored probabilities, as ``rollout(..., match=)`` derives them."""
+    """``frame`` with the columns ``mwc``, ``se_mwc`` (0 for the net) and ``emg`` when the
+    study was made at a match score (its identity's ``match``): derived from the stored
+    probabilities by ``met.match_extra``, as ``rollout(..., match=)`` derives them."""
     if "match" not in identity:
         return frame
     state = _match_state(identity["match"])
-    mwc, se = [], []
-    for row in frame.itertuples():
-        m, s = met.mwc_of_outcome(_RowOutcome(row), state)
-        mwc.append(m)
-        se.append(s)
-    frame["mwc"] = mwc
-    frame["se_mwc"] = se
-    frame["emg"] = [float(met.emg(m, state)) for m in mwc]
+    extras = [met.match_extra(_RowOutcome(row), state) for row in frame.itertuples()]
+    for key in ("mwc", "se_mwc", "emg"):
+        frame[key] = [e[key] for e in extras]
     return frame
 
 

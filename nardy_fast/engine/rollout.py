@@ -233,18 +233,26 @@ def _cube_extra(plan, mean):
 # ----------------------------------------------------------------------------------------
 # argument checks
 
+def _old_cube_spelling(func, cube, cube_state, stacklevel=4):
+    """``(cube, cube_state)`` with the old spelling ``cube=CubeState(...)`` read as
+    ``cube_state=`` (a DeprecationWarning at the caller of ``func``, ``stacklevel`` frames
+    up from here; removed in 0.3.0)."""
+    if isinstance(cube, cubestate.CubeState):
+        if cube_state is not None:
+            raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
+                            "cube_state=; give cube_state= only")
+        warn_renamed(func, "cube", "cube_state", stacklevel=stacklevel)
+        return None, cube
+    return cube, cube_state
+
+
 def _cube_in_play(func, cube, cube_state, rules):
     """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
     True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
     the caller asked for the cube (``cube=True`` or a ``cube_state``);
     ``cube=CubeState(...)`` is the old spelling of ``cube_state`` (a DeprecationWarning,
     removed in 0.3.0)."""
-    if isinstance(cube, cubestate.CubeState):
-        if cube_state is not None:
-            raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
-                            "cube_state=; give cube_state= only")
-        warn_renamed(func, "cube", "cube_state", stacklevel=4)
-        return rules, cube, True
+    cube, cube_state = _old_cube_spelling(func, cube, cube_state, stacklevel=5)
     if cube is None:
         return rules, cube_state, cube_state is not None
     if not isinstance(cube, (bool, np.bool_)):
@@ -691,6 +699,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     import pandas as pd
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    cube, cube_state = _old_cube_spelling("rollout_many", cube, cube_state)
     outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
                             client, progress, chunk_size, cube, cube_probabilities,
                             variance_reduction, cube_state, match)
