@@ -268,3 +268,42 @@ def test_the_circle_count_sees_a_planted_circle():
     planted = search.read_text(encoding="utf-8") + "\nfrom nardy_fast.engine._turn cimport pick\n"
     circles = import_circles(import_graph({search: planted}))
     assert frozenset({"nardy_fast.engine._search", "nardy_fast.engine._turn"}) in circles
+
+
+def unexplained_inner_imports(text):
+    """``(line, statement)`` of each import written inside a function of ``text`` with no
+    comment saying why: none on its line, or on the line above the block of imports it
+    belongs to (a comment line, or a ``try:`` with its reason)."""
+    lines = text.splitlines()
+    out = []
+    for fn in ast.walk(ast.parse(text)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            k = node.lineno - 1
+            if "#" in lines[k]:
+                continue
+            k -= 1
+            while k >= 0 and lines[k].strip().startswith(("from ", "import ")):
+                k -= 1                               # the block of imports it belongs to
+            if k < 0 or "#" not in lines[k]:          # e.g. "# lazy: ..." or "try:  # ..."
+                out.append((node.lineno, lines[node.lineno - 1].strip()))
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_every_import_inside_a_function_says_why(path):
+    """An import left inside a function (a lazy import of a slow or optional library, a
+    command loading only what it runs) carries a comment saying why: an import written
+    there to dodge a circle is what the layers forbid, so none may stay unexplained."""
+    assert unexplained_inner_imports(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_inner_import_check_sees_an_unexplained_import():
+    text = ("def f():\n    # lazy: pandas is slow to import\n    import pandas as pd\n"
+            "    import numpy as np\n    return pd, np\n\n\n"
+            "def g():\n    x = 1\n    from nardy_fast.engine import met\n    return met, x\n")
+    assert unexplained_inner_imports(text) == [(10, "from nardy_fast.engine import met")]

@@ -20,10 +20,11 @@ from nardy_fast.engine.rollout import DEFAULT_GAMES
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
 
+import pandas as pd
+
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
-    import pandas as pd
     from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
@@ -87,7 +88,6 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     >>> r.loc[0, ["action", "method"]].tolist()
     ['double, take', 'exact']
     """
-    import pandas as pd
     seed = root_entropy(seed)
     if isinstance(positions, (Position, str)):
         positions = [positions]
@@ -145,7 +145,6 @@ def cube_analysis(record: GameRecord | str,
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities, ``method``, ``double_loss``, ``take_loss``.
     """
-    import pandas as pd
     method = check_method(method, CUBE_METHODS)
     roll = dict(n_games=n_games, seed=root_entropy(seed), workers=workers, client=client,
                 progress=progress)
@@ -214,7 +213,6 @@ def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:
     ``take_decisions`` (raises it answered), ``errors`` (a loss above 0.001 points),
     ``equity_lost`` (points), ``missed_doubles``, ``wrong_doubles``, ``wrong_takes``,
     ``wrong_passes`` and ``error_rate`` (points lost per decision x 1000)."""
-    import pandas as pd
     rows = {}
     other = {"white": "black", "black": "white"}
     for side in ("white", "black"):

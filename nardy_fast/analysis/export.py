@@ -2,6 +2,7 @@
 (pyarrow) and standalone HTML pages; ``save`` picks the format by the file's suffix."""
 from __future__ import annotations
 
+import html
 import os
 
 from nardy_fast.core._io import atomic_write
@@ -23,8 +24,6 @@ def to_parquet(frame, path, **kwargs):
 
 def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
     """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path."""
-    import html
-
     kwargs.setdefault("index", frame.index.name is not None)
     table = frame.to_html(float_format=float_format, border=0, classes="nardy", **kwargs)
     title = html.escape(title or "nardy_fast report")

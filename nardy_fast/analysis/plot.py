@@ -28,6 +28,7 @@ from nardy_fast.core._renamed import renamed
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
+from nardy_fast.tables.bearoff import one_sided
 
 __all__ = ["plot_board", "race_chart", "bearoff_distribution", "convergence_chart",
            "game_chart", "save_figure"]
@@ -153,7 +154,6 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
         raise ValueError(f"bearoff_distribution: expected one or two positions, "
                          f"got {len(positions)}")
     if tables is None:
-        from nardy_fast.tables.bearoff import one_sided
         tables = one_sided()
     db = tables
     ax = new_axes(ax)
@@ -186,6 +186,7 @@ def convergence_chart(frame, ax=None, column="equity"):
         if col not in frame.columns:
             raise ValueError(f"convergence_chart: the frame has no {col!r} column "
                              "(use report.convergence_report)")
+    # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib.ticker
 
     ax = new_axes(ax)

@@ -67,6 +67,8 @@ import socket
 import time
 import warnings
 
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.nets import DATA, DEFAULT_NET, shipped_net_for
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast.core._io import atomic_write, atomic_write_text
@@ -250,7 +252,6 @@ class _RowOutcome:
 def _net_digest(rules):
     """The digest of the shipped net file that serves ``rules`` (``Evaluator.default``:
     the one trained under their move rules, else the classic one)."""
-    from nardy_fast.engine.evaluator import DATA, DEFAULT_NET, shipped_net_for
     name = shipped_net_for(rules) or os.path.basename(DEFAULT_NET)
     with open(os.path.join(DATA, name), "rb") as f:
         return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
@@ -354,7 +355,6 @@ def _run_batch(spec):
 
 
 def _evaluate_batch(spec):
-    from nardy_fast.engine.evaluator import Evaluator
     ev = Evaluator.default(spec["rules"])
     outs = ev.outcomes(spec["ids"], plies=spec["identity"]["plies"])
     return [_row(pid, o) for pid, o in zip(spec["ids"], outs)]

@@ -4,8 +4,11 @@ the common options, the one-line error, JSON output and the Dask client of
 import argparse
 import json
 import math
+import os
 import re
 
+from nardy_fast.core.position import Position
+from nardy_fast.core.rules import Rules
 from nardy_fast.engine.policy import NAMES as POLICY_NAMES
 
 
@@ -74,7 +77,6 @@ def json_text(obj, indent=1):
 def out_folder(path, option="-o/--out"):
     """Make the output folder ``path`` of ``option`` (if missing); True if it was made.
     A ``CliError`` naming the option when it cannot be (a file of that name, no right)."""
-    import os
     if os.path.isdir(path):
         return False
     if os.path.exists(path):
@@ -89,7 +91,6 @@ def out_folder(path, option="-o/--out"):
 
 def in_file(path, option):
     """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
-    import os
     if not os.path.exists(path):
         raise CliError(f"{option} {path}: no such file")
     if os.path.isdir(path):
@@ -101,8 +102,6 @@ def in_file(path, option):
 
 # -- argument helpers --------------------------------------------------------------------
 def _position(text):
-    from nardy_fast.core.position import Position
-
     if text in ("start", "initial"):
         return Position.initial()
     return Position.from_id(text)
@@ -119,8 +118,6 @@ def _dice(text):
 
 def _rules(text):
     """``"classic"`` or ``"head_rule=generalized scoring=extended"`` -> Rules."""
-    from nardy_fast.core.rules import Rules
-
     try:
         return Rules.from_text(text)
     except (ValueError, TypeError) as e:       # argparse names the option itself
@@ -199,6 +196,7 @@ def _client(address):
     if not address:
         return None
     try:
+        # lazy: dask is optional (a cluster run) and slow to import
         from dask.distributed import Client
     except ImportError:
         raise CliError("--scheduler needs dask.distributed: pip install 'nardy_fast[dask]'") \

@@ -16,14 +16,29 @@ import os
 import sys
 import warnings
 
-from nardy_fast.app import cli_engine, demo
+import pandas as pd
+
+from nardy_fast.analysis import matchreport, plot, report
+from nardy_fast.analysis.page import to_html
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
-from nardy_fast.analysis.study import METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED
+from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED,
+                                       read_position_ids, read_study, study)
+from nardy_fast.app import cli_engine, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   positive_int)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
+from nardy_fast.core._io import atomic_write
+from nardy_fast.core._version import __version__
+from nardy_fast.core.diagram import plot_board, save_figure
+from nardy_fast.core.matchrecord import looks_like_match, read_match
+from nardy_fast.core.methods import method_label
+from nardy_fast.core.position import PIPS_PER_ROLL, Position
+from nardy_fast.core.record import looks_like_record, read_record
+from nardy_fast.engine.rollout import rollout
+from nardy_fast.tables import bearoff, race12
+from nardy_fast.tables.race import race_probabilities
 
 __all__ = ["main", "build_parser"]
 
@@ -51,16 +66,8 @@ def build_parser():
 
 
 def _version():
-    """``nardy_fast.__version__`` (the installed package's metadata)."""
-    import nardy_fast
-    version = getattr(nardy_fast, "__version__", None)
-    if version is None:
-        from importlib.metadata import PackageNotFoundError, version as dist_version
-        try:
-            version = dist_version("nardy_fast")
-        except PackageNotFoundError:
-            version = "unknown"
-    return version
+    """``nardy_fast.__version__`` (the installed package's metadata, ``core._version``)."""
+    return __version__
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -76,7 +83,6 @@ def cmd_show(args):
     print(pos.diagram())
     print(f"phase {pos.phase}")
     if args.png:
-        from nardy_fast.core.diagram import plot_board, save_figure
         save_figure(plot_board(pos), args.png)
         print(f"board written to {args.png}")
 
@@ -116,8 +122,6 @@ def _parser_rollout(sub):
 def cmd_rollout(args):
     """Play games from each position to the end and report win, mars and equity with
     standard errors."""
-    from nardy_fast.engine.rollout import rollout
-
     positions = [_position(t) for t in args.positions]
     progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
@@ -153,7 +157,6 @@ def _print_rollouts(args, rows):
         for r in rows:
             print(json_text(r, indent=None))          # JSON Lines: one per position
     elif args.csv:
-        import pandas as pd
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
         if rows:
@@ -194,8 +197,6 @@ def cmd_study(args):
     again resumes where it stopped, saying how many positions it skipped
     (nardy_fast.analysis.study).  'nardy-fast study show STORE' prints a store, 'nardy-fast
     study export STORE -o FILE' writes it to one CSV, Parquet or JSON Lines file."""
-    from nardy_fast.analysis.study import read_position_ids, study
-
     ids = read_position_ids(in_file(args.ids_file, "ids_file"))
     progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
@@ -261,7 +262,6 @@ def cmd_study_show(args):
 
 
 def _read_study(store):
-    from nardy_fast.analysis.study import read_study
     if not os.path.isdir(store):
         raise CliError(f"store {store}: " + ("a file, not a study folder"
                                              if os.path.exists(store) else "no such folder"))
@@ -271,7 +271,6 @@ def _read_study(store):
 def cmd_study_export(args):
     """Write a study store's rows (index ``position``) to one file: CSV, Parquet or JSON
     Lines by the extension of --out, written to a temporary name and then renamed."""
-    from nardy_fast.core._io import atomic_write
     frame = _read_study(args.store)
     ext = os.path.splitext(args.out)[1].lower()
     writers = {".csv": lambda t: frame.to_csv(t),
@@ -324,8 +323,6 @@ def _parser_bearoff(sub):
 
 def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
-    from nardy_fast.tables import bearoff
-
     db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):
@@ -343,7 +340,6 @@ def cmd_bearoff_build(args):
                                    progress=args.progress)
         print(f"mars table ready ({table!r})")
     if args.race12:
-        from nardy_fast.tables import race12
         db = race12.race12(build=True, progress=args.progress is not False)
         print(f"race database ready ({db!r})")
 
@@ -352,9 +348,6 @@ def cmd_bearoff_query(args):
     """For each position: mean turns and EPC of each side that is all home, and the race
     probabilities when both are: exact from the two-sided or mars table, else the one-sided
     approximation, each labelled by ``core.methods.method_label``."""
-    from nardy_fast.tables import bearoff
-    from nardy_fast.core.position import PIPS_PER_ROLL
-
     db = bearoff.one_sided()
     out = []
     for text in args.positions:
@@ -369,7 +362,6 @@ def cmd_bearoff_query(args):
                 row[f"mean_turns_{name}"] = t
                 row[f"epc_{name}"] = t * PIPS_PER_ROLL
         if pos.is_bearoff() and not pos.is_over():
-            from nardy_fast.tables.race import race_probabilities
             o = race_probabilities(pos, rules=args.rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
@@ -387,7 +379,6 @@ def cmd_bearoff_query(args):
                 print(f"  {name:8s}: mean turns {row[f'mean_turns_{name}']:.4f}, "
                       f"EPC {row[f'epc_{name}']:.2f}")
         if "p_win" in row:
-            from nardy_fast.core.methods import method_label
             print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}  P(mars win) "
                   f"{row['p_mars_win']:.6f}  P(mars loss) {row['p_mars_loss']:.6f}  "
                   f"equity {row['equity']:+.6f} points")
@@ -400,7 +391,6 @@ def _read_ids(path):
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     if lines and "," in lines[0]:
-        import pandas as pd
         df = pd.read_csv(path, comment="#")
         if "id" not in df.columns:
             raise CliError(f"{path}: a CSV of positions needs an 'id' column")
@@ -409,8 +399,6 @@ def _read_ids(path):
 
 
 def _is_record(path):
-    from nardy_fast.core.record import looks_like_record
-
     with open(path, encoding="utf-8") as f:
         return looks_like_record(f.read(65536))
 
@@ -437,9 +425,6 @@ def cmd_report(args):
     """Write the pip report and win report (CSV and HTML) and figures (PNG) of a file of
     position IDs (one per line, '#' comments, or a CSV with an 'id' column) or of a game
     record."""
-    from nardy_fast.analysis import plot, report
-    from nardy_fast.core.position import Position
-
     in_file(args.input, "input")
     out_folder(args.out)
     written = []
@@ -480,6 +465,7 @@ def cmd_report(args):
     finally:
         if client is not None:
             client.close()
+        # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib.pyplot as plt
         plt.close("all")
     print(f"wrote {len(written)} file(s) to {args.out}/:")
@@ -548,7 +534,6 @@ def _analyse_options(args):
 
 
 def _analyse_match(args, kw, note):
-    from nardy_fast.analysis import matchreport, report
     rep = matchreport.analyse_match(args.record, **kw)
     if note:
         warnings.warn(note, UserWarning)
@@ -568,9 +553,6 @@ def _write_page(args, frame):
     """``--html``: the analysis ``frame`` as a page (``analysis.page.to_html``)."""
     if not args.html:
         return
-    from nardy_fast.analysis.page import to_html
-    from nardy_fast.core.matchrecord import looks_like_match, read_match
-    from nardy_fast.core.record import read_record
 
     with open(args.record, encoding="utf-8", errors="replace") as f:
         record = (read_match if looks_like_match(f.read(4096)) else read_record)(args.record)
@@ -583,9 +565,6 @@ def cmd_analyse(args):
     legal moves of each turn; reports the equity lost per turn and per player.  A match
     transcript (' N point match') is analysed game by game at the match score (losses in
     match winning chances and EMG), per player and in total."""
-    from nardy_fast.analysis import report
-    from nardy_fast.core.matchrecord import looks_like_match
-
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
     with open(args.record, encoding="utf-8", errors="replace") as f:
@@ -618,7 +597,6 @@ def cmd_analyse(args):
     print(_ERROR_RATES_HEADER)
     _write_page(args, gr)
     if args.out:
-        from nardy_fast.analysis import plot
         out_folder(args.out)
         files = _save_both(report, gr, args.out, "game_analysis")
         files.append(report.save(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
@@ -653,6 +631,7 @@ def main(argv=None):
         argv[:2] = [f"study-{argv[1]}"]        # ``study show STORE``: its own parser
     args = parser.parse_args(argv)
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib
         matplotlib.use("Agg")                 # files only: no window, no display needed
     with warnings.catch_warnings():

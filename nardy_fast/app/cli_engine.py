@@ -2,14 +2,31 @@
 ``train``, ``train-net``, ``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
+import os
 import sys
+
+import numpy as np
+import pandas as pd
 
 from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_options, add_progress, json_text,
                                   out_folder, positive_int)
-from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_rules
+from nardy_fast.app.play import play_terminal
+from nardy_fast.app.playmatch import play_match_terminal
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.core.matchrecord import write_match
+from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.core.position import Position
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine import lucknet, met, metbuild, supervised, train
+from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_decision, cube_rules
+from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
+from nardy_fast.engine.matchplay import simulate_matches
 from nardy_fast.engine.rollout import DEFAULT_GAMES
+from nardy_fast.engine.strength import vs_greedy
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
            "cmd_train_net", "cmd_train_luck", "cmd_cube"]
@@ -26,8 +43,6 @@ def _parser_hint(sub):
 def cmd_hint(args):
     """Every legal move of the side on roll for a roll, ranked by the evaluator's equity
     (points per game), with its difference to the best."""
-    from nardy_fast.engine.evaluator import Evaluator
-
     pos = _position(args.position)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
     hint = hint.head(args.top).copy()
@@ -69,11 +84,9 @@ def cmd_play(args, input_fn=None):
     when the game ends or stops."""
     input_fn = input_fn or (lambda prompt: input(prompt))
     if args.match is not None:
-        from nardy_fast.app.playmatch import play_match_terminal
         play_match_terminal(args.match, plies=args.plies, seed=args.seed,
                             out=args.out or "match.mat", input_fn=input_fn)
         return
-    from nardy_fast.app.play import play_terminal
 
     play_terminal(side=args.side, plies=args.plies, seed=args.seed,
                   out=args.out or "game.mat", input_fn=input_fn, rules=args.rules,
@@ -95,9 +108,6 @@ def cmd_met(args):
     """Print the match equity table: the chance that the side needing the row's points wins
     against the column's, before the opening roll.  --rollout redoes the rollouts of the
     start it rests on, --write the shipped tables (package data)."""
-    from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.core.rules import as_rules
-    from nardy_fast.engine import met, metbuild
     if args.rollout:
         metbuild.write_start_data(workers=args.workers)
         print(f"wrote {met.DATA_FILE}")
@@ -141,12 +151,6 @@ def cmd_matches(args):
     """Play whole matches between two players (``simulate_matches``; not the shared-dice
     strength comparison of single games) and print A's share of matches won with its
     standard error and 95% interval.  Match m's dice depend only on --seed and m."""
-    import os
-
-    from nardy_fast.core.matchrecord import write_match
-    from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.core.rules import as_rules
-    from nardy_fast.engine.matchplay import simulate_matches
     rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
     mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
@@ -209,10 +213,6 @@ def cmd_train(args):
     """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
     resumes a checkpoint of the same settings found at --out.  The shipped net is made by
     this command: its defaults, then --init with a smaller step (README, "Training")."""
-    from nardy_fast.engine import train
-    from nardy_fast.engine.evaluator import DEFAULT_NET
-    from nardy_fast.engine.strength import vs_greedy
-
     def log(entry):
         line = json.dumps(entry)
         print(line, file=sys.stderr, flush=True)
@@ -253,15 +253,9 @@ def cmd_train_net(args):
     """Supervised training of the evaluation network on 1-ply look-ahead targets
     (nardy_fast.engine.supervised), a round at a time; resumes a checkpoint of the same
     settings found at --out."""
-    from nardy_fast.engine import supervised
-    from nardy_fast.engine.evaluator import DEFAULT_NET
-
     exclude = None
     if args.exclude is not None:
-        import numpy as np
-        import pandas as pd
 
-        from nardy_fast.core.position import Position
         ids = pd.read_parquet(args.exclude, columns=["position"])["position"]
         exclude = np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
@@ -290,7 +284,6 @@ def cmd_train_luck(args):
     """Train a luck net (nardy_fast.engine.lucknet) on the shipped classic net's self-play
     and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
     defaults."""
-    from nardy_fast.engine import lucknet
     net, meta = lucknet.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
                                        seed=args.seed, progress=args.progress)
     lucknet.save_luck_net(args.out, net, meta)
@@ -321,12 +314,6 @@ def cmd_cube(args):
     """No double, double/take and double/pass equities of the side on roll per unit stake,
     the proper actions and the take point: exact in small bear-off races, else from the
     evaluator's cubeless probabilities with the cube model (nardy_fast.engine.cube)."""
-    import dataclasses
-    import math
-
-    from nardy_fast.core.cubestate import CubeState
-    from nardy_fast.engine.cube import cube_decision
-    from nardy_fast.core.rules import as_rules
 
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,

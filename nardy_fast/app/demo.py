@@ -33,6 +33,8 @@ import os
 import sys
 import time
 
+import pandas as pd
+
 from nardy_fast.analysis import plot, report
 from nardy_fast.app._args import positive_int
 from nardy_fast.core._io import atomic_write_text
@@ -81,6 +83,7 @@ class _Output:
             self.files.append(report.save(df, self.path(f"{stem}.{k}"), **kw))
 
     def figure(self, ax, name):
+        # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib.pyplot as plt
         self.files.append(plot.save_figure(ax, self.path(name)))
         plt.close(ax.figure)
@@ -132,7 +135,6 @@ def _decision(o, position, n_games, kw):
 def _convergence_and_races(o, start, n_games, seed, kw):
     """4.-6. The start's rollout converging; the race chart (exact bear-off races and a
     few rolled-out races); turns to bear off of two positions."""
-    import pandas as pd
     sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
                     n_games, 2 * n_games})
     cv = report.convergence_report(start, n_games=sizes, **kw)
@@ -160,6 +162,7 @@ def _game(o, game):
 
 def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=False):
     """Run the demo job and return the list of files written (see the module docstring)."""
+    # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib
     if "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")

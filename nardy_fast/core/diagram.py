@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core.position import BLACK, WHITE, as_position
@@ -31,6 +32,7 @@ _MAX_STACK = 5
 def new_axes(ax: Axes | None, figsize: tuple[float, float] = (7, 4)) -> Axes:
     if ax is not None:
         return ax
+    # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib.pyplot as plt
 
     _, ax = plt.subplots(figsize=figsize)
@@ -57,6 +59,7 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
     the opposite way round.  Each point is labelled in both numberings (``W`` and ``B``
     rows); a stack of more than one checker shows its count.
     """
+    # lazy: matplotlib is slow to import, and only pictures need it
     from matplotlib.patches import Circle, Polygon, Rectangle
 
     position = as_position(position, "plot_board")
@@ -130,6 +133,8 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
 
 def board_png(position: Position | str, dpi: int = 80) -> bytes:
     """PNG bytes of ``plot_board(position)`` (no pyplot state is touched)."""
+    # lazy: matplotlib is slow to import, and only pictures need it
+    # lazy: matplotlib is slow to import, and only pictures need it
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -149,8 +154,8 @@ def board_svg(position: Position | str, cube: CubeState | None = None,
     every ``id`` of the drawing (and each reference to it) starts with ``id_prefix`` so
     that several boards can share one HTML page.  No pyplot state is touched.
     """
-    import re
-
+    # lazy: matplotlib is slow to import, and only pictures need it
+    # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure

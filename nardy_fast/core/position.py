@@ -366,6 +366,7 @@ class Position:
     def _repr_png_(self):
         """Board diagram as PNG bytes for Jupyter (``nardy_fast.core.diagram.board_png``; the one import
         back from ``diagram`` to ``position``: Jupyter looks for this method on the class)."""
+        # the package's one deliberate circle (diagram draws positions): see the docstring
         from nardy_fast.core.diagram import board_png
         return board_png(self)
 

@@ -7,13 +7,12 @@ loss their negative, a draw 0).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    import pandas as pd
+import pandas as pd
 
 __all__ = ["Outcome", "PROBABILITIES", "clip_probabilities"]
 
@@ -129,7 +128,6 @@ se_p_home_mars_loss : float
 
     def to_frame(self, index: Sequence[Hashable] | None = None) -> pd.DataFrame:
         """A one-row pandas DataFrame of ``to_dict()``."""
-        import pandas as pd
         return pd.DataFrame([self.to_dict()], index=index)
 
 
@@ -156,7 +154,6 @@ def clip_probabilities(outcome: Outcome, record: bool = False) -> Outcome:
     Outcome
         The same object when nothing was cut and ``record`` is False.
     """
-    from dataclasses import replace
     if not isinstance(outcome, Outcome):
         raise TypeError(f"outcome: expected an Outcome, got {type(outcome).__name__}")
     changes, cut = {}, []

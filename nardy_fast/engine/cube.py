@@ -28,6 +28,7 @@ from nardy_fast.tables.cuberace import cubeful_race
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
+from nardy_fast.engine import met
 
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
@@ -243,7 +244,6 @@ def cube_rules(rules: RulesLike) -> Rules:
 
 def _match_decision(position, cube, probabilities, match, x):
     """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
-    from nardy_fast.engine import met
     check_match(match, [position])
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)

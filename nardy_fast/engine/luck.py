@@ -14,8 +14,14 @@ and the luck-adjusted result of the game (``luck_summary``).
 """
 from __future__ import annotations
 
-import numpy as np
+import dataclasses
 
+import numpy as np
+import pandas as pd
+
+from nardy_fast.core.rules import as_rules
+from nardy_fast.core._checks import check_dice
+from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine._search import ROLLS
 from nardy_fast.core.position import WHITE, as_position
 
@@ -25,7 +31,6 @@ WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])   # sum 
 
 
 def _evaluator(evaluator, rules):
-    from nardy_fast.engine.evaluator import Evaluator
     if evaluator is None:
         return Evaluator.default(rules)
     if not isinstance(evaluator, Evaluator):
@@ -49,7 +54,6 @@ def roll_values(position, evaluator=None, rules=None):
 def roll_luck(position, dice, evaluator=None, rules=None):
     """The luck (points, the side on roll's view) of ``dice`` (two dice, either order) in
     ``position`` for the side on roll (module docstring)."""
-    from nardy_fast.core._checks import check_dice
     d1, d2 = check_dice(dice)
     eq, _ = roll_values(position, evaluator, rules)
     j = ROLLS.index((min(d1, d2), max(d1, d2)))
@@ -64,10 +68,8 @@ def game_luck(record, evaluator=None):
     ``positions()`` order (a turn whose position is over, Black's last turn under
     ``draw_rule``, gets NaN and adds nothing).
     """
-    from nardy_fast.core.rules import as_rules
     rules = as_rules(record.rules)
     if rules.cube is not None:
-        import dataclasses
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
     ev = _evaluator(evaluator, rules)
     positions = record.positions()
@@ -92,7 +94,6 @@ def luck_summary(report):
     ``net_luck`` (its luck minus the other's), ``result`` (points it won in the game, its
     view; NaN if the game is not over) and ``adjusted_result`` (``result - net_luck``).
     """
-    import pandas as pd
     if "luck" not in report.columns:
         raise ValueError("report: no luck column; use game_report(..., analyse=True)")
     rows = {}

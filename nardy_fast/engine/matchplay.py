@@ -42,6 +42,7 @@ from nardy_fast.core.rng import child_seed, root_entropy
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from nardy_fast.engine.evaluator import Evaluator, play_rules
 
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
@@ -90,7 +91,6 @@ class _PolicyPlayer:
 def _player(p, name, rules, rng):
     """The player of ``p`` for a match under ``rules`` (``Rules``); ``rng`` the match's
     generator (a ``"random"`` player draws from a child of it, not from the dice)."""
-    from nardy_fast.engine.evaluator import Evaluator, play_rules
     if isinstance(p, Evaluator):
         if play_rules(p.rules) != play_rules(rules):
             raise ValueError(f"{name}: the evaluator plays under {play_rules(p.rules)}, the "

@@ -195,7 +195,7 @@ def unsendable(obj):
 
 def _by_value(fn, specs):
     """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or None without it."""
-    try:
+    try:                  # here: cloudpickle is optional (it comes with dask's extra)
         import cloudpickle
     except ImportError:
         return None
@@ -356,7 +356,7 @@ def _first_exception(futures):
 
 
 def _run_dask(fn, specs, on_result, sizes, client, bar):
-    from distributed import as_completed
+    from distributed import as_completed   # lazy: dask is optional (a cluster run)
     futures = client.map(fn, specs, pure=False)
     index = {fut.key: i for i, fut in enumerate(futures)}
     consumed = set()

@@ -32,7 +32,11 @@ import math
 import os
 
 import numpy as np
+import pandas as pd
 
+from nardy_fast.tables import race12
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.tables.cuberace import cubeful_race
 from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice
@@ -60,7 +64,6 @@ if TYPE_CHECKING:
     from nardy_fast.core.rng import SeedLike
     from nardy_fast.engine.policy import PolicyLike
     import numpy.typing as npt
-    import pandas as pd
     from dask.distributed import Client
 
     from nardy_fast.core.cubestate import CubeState
@@ -185,8 +188,6 @@ def _cube_spec(rules, cube, probabilities, position):
 def _cube_arrays(spec, rules):
     """The ``cube`` argument of ``_rollout.play_blocks`` for a spec (in the worker: the
     exact cubeful race table and the default net come from this process's caches)."""
-    from nardy_fast.tables.cuberace import cubeful_race
-    from nardy_fast.engine.evaluator import Evaluator
     at_start, stake, owner, no_first, fn = spec
     key = ("cube", rules.cube, rules.beaver)
     if key not in _TABLES:
@@ -345,7 +346,6 @@ def _race12_source(truncate, rules, cube):
     not been built or cannot serve the rollout."""
     if truncate != "race12":
         return None
-    from nardy_fast.tables import race12
     if cube is not None or rules.cube is not None:
         raise ValueError("truncate='race12': the race database has no cube values; use "
                          "truncate='bearoff' with the cube")
@@ -696,7 +696,6 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
         Index: the position IDs (name ``"position"``, as every frame keyed by position
         ID); columns: ``Outcome.to_dict()``.
     """
-    import pandas as pd
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     cube, cube_state = _old_cube_spelling("rollout_many", cube, cube_state)

@@ -44,6 +44,7 @@ import time
 
 import numpy as np
 
+from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import _board6, _mars, _twosided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int, check_threads
 from nardy_fast.core._progress import progress_callback, show_progress
@@ -323,7 +324,6 @@ class TwoSided:
 def mars_points(rules: RulesLike) -> tuple[float, float, float]:
     """``(oin points, mars points, lam)`` of ``rules`` for a mars table: every mars of a
     race is a home mars; ``lam = (mars - oin) / (2 oin)`` weighs P(mars) in the play."""
-    from nardy_fast.core.rules import as_rules
     r = as_rules(rules)
     oin, mars = float(r.points("oin")), float(r.points("home_mars"))
     if not oin > 0 or not mars >= oin:
