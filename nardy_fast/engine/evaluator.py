@@ -20,7 +20,8 @@ from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position
-from nardy_fast.tables.race import default_race_tables, race_probabilities
+from nardy_fast.tables.race import default_race_tables
+from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
@@ -240,11 +241,8 @@ class Evaluator:
             for k in np.flatnonzero(~b[:, :, :12].any(axis=(1, 2))):
                 side = WHITE if sides is None else sides[k]
                 pos = Position.from_boards(b[k, 0], b[k, 1], side)
-                if not b[k, :, :18].any():
-                    o = race_probabilities(pos, self.rules)
-                elif db is not None and db.covers(pos):
-                    o = _r12.race12_probabilities(pos, self.rules, db)
-                else:
+                o = race_table_value(pos, self.rules, db)
+                if o is None:
                     continue
                 vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
                 methods[k] = o.method
@@ -464,9 +462,9 @@ def _check_match(match, positions):
 
 def _check_plies(plies):
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)):
-        raise TypeError(f"plies={plies!r}: expected an int 0..{_search.MAX_PLIES}")
-    if not 0 <= plies <= _search.MAX_PLIES:
-        raise ValueError(f"plies={plies}: expected 0..{_search.MAX_PLIES}")
+        raise TypeError(f"plies={plies!r}: expected an int 0..{_search.MAX_SEARCH_PLIES}")
+    if not 0 <= plies <= _search.MAX_SEARCH_PLIES:
+        raise ValueError(f"plies={plies}: expected 0..{_search.MAX_SEARCH_PLIES}")
     return int(plies)
 
 
