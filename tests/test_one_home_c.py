@@ -147,12 +147,14 @@ RACES = [                                      # races of both homes: (mover, op
     (_board(p22=2, p23=1), _board(p19=1, p24=2)),
     (_board(p20=1, p24=3), _board(p21=2, p22=1, p23=1)),
     (_board(p19=3, p20=2, p23=1), _board(p19=2, p21=2, p24=3)),
+    (_board(p21=1, p23=1), _board(p19=5, p20=5, p21=5)),      # a mars is possible
+    (_board(p19=5, p20=5, p21=5), _board(p20=1, p24=1)),
 ]
 
 
 @pytest.fixture(scope="module")
 def small_tables():
-    one = bo.OneSided.build(8, progress=False)
+    one = bo.OneSided.build(15, progress=False)
     two = bo.TwoSided.build(4, progress=False)
     return one, two
 
@@ -172,6 +174,7 @@ def test_the_search_values_races_as_the_tables(small_tables):
         for name in ("p_win", "p_mars_win", "p_home_mars_win", "p_mars_loss",
                      "p_home_mars_loss"):
             assert got[name] == np.float32(getattr(want, name)), (k, name)
+    assert vals[3:, 1].max() > 0 and vals[3:, 4].max() > 0       # marses were valued
 
 
 def test_the_python_race_value_decides_as_the_c_one():
