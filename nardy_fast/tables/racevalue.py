@@ -36,10 +36,8 @@ def race_table_value(position: Position, rules: RulesLike = None,
         another race ``race12`` covers; None when no table values the position.
     """
     boards = position.boards
-    if boards[:, :12].any():
-        return None                      # a checker outside the last 12 points: no table
     if not boards[:, :18].any():
         return race_probabilities(position, rules)
-    if race12 is not None and race12.covers(position):
+    if race12 is not None and not boards[:, :12].any() and race12.covers(position):
         return race12_probabilities(position, rules, race12)
-    return None
+    return None                          # no table covers a checker on points 1-12
