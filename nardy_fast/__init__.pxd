@@ -9,8 +9,10 @@ from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, occupa
 from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE, SCORING_CLASSIC, SCORING_EXTENDED, OPENING_RETHROW, OPENING_DICE, CUBE_NONE, CUBE_GEOMETRIC, CUBE_ARITHMETIC)
 # the legal move generator (_movegen.pxd)
 from nardy_fast.core._movegen cimport (gen_successors, check_boards, MAX_STEPS, STEP_BYTES, DEFAULT_CAP, NO_STEP)
-# the bear-off index and the 21 rolls (_board6.pxd)
-from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, home_board_index, n_boards, roll_of, N_HOME, MAX_BEAROFF, N_BOARDS, N_ROLLS)
+# the 21 rolls (_dice.pxd)
+from nardy_fast.core._dice cimport roll_of, roll_index, N_ROLLS
+# the bear-off index (_board6.pxd)
+from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, home_board_index, n_boards, N_HOME, MAX_BEAROFF, N_BOARDS)
 # the bear-off move generator (_bomoves.pxd)
 from nardy_fast.tables._bomoves cimport single_step_table, roll_finals, final_lists, MAX_FINALS
 # exact race probabilities from the bear-off databases (_racetables.pxd)

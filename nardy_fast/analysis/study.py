@@ -81,7 +81,7 @@ from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine import met
-from nardy_fast.engine._search import MAX_PLIES
+from nardy_fast.engine._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.parallel import parallelism, run_chunks
 from nardy_fast.engine.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
@@ -276,7 +276,7 @@ class _Settings:
             if n_games not in (None, 0):
                 raise ValueError(f"n_games={n_games!r}: method='net' plays no games; "
                                  "pass 0")
-            ident.update(plies=check_plies(plies, MAX_PLIES), net=_net_digest(self.rules))
+            ident.update(plies=check_plies(plies, MAX_SEARCH_PLIES), net=_net_digest(self.rules))
             self.options = {}
         else:
             if truncate not in ("bearoff", None):

@@ -153,7 +153,7 @@ def check_plies(plies, max_plies):
     plies : int
         Look-ahead of the evaluator's search, in plies (turns of either side).
     max_plies : int
-        The deepest search the engine offers (``engine._search.MAX_PLIES``; the core does
+        The deepest search the engine offers (``engine._search.MAX_SEARCH_PLIES``; the core does
         not know the engine's search, so the caller names it).
     """
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)):

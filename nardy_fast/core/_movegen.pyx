@@ -24,6 +24,8 @@ import numpy as np
 
 from nardy_fast.core._checks cimport as_board, check_die
 from nardy_fast.core._checks import check_dice
+from nardy_fast.core._dice cimport N_ROLLS
+from nardy_fast.core import _dice
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSIDE_HOME_MASK, occupancy, opponent_mask)
 
@@ -605,7 +607,7 @@ def successors_with_steps(mover, opponent, d1, d2=None, rules=None):
     return _generate(mover, opponent, d1, d2, rules, True)
 
 
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.intc)
+ROLLS = np.array(_dice.ROLLS, dtype=np.intc)      # the 21 rolls, ``_dice`` order
 
 
 def successor_counts(movers, opponents, rules=None):
@@ -644,7 +646,7 @@ def successor_counts(movers, opponents, rules=None):
                 raise ValueError(f"position {k}: {e}") from None
     cdef rules_t rt
     fill_rules(rules, &rt)
-    res = np.empty((n, 21), dtype=np.intp)
+    res = np.empty((n, N_ROLLS), dtype=np.intp)
     cdef Py_ssize_t[:, ::1] rv = res
     cdef const int[:, ::1] rolls = ROLLS
     cdef uint8_t* buf = <uint8_t*>malloc(DEFAULT_CAP * N_POINTS)
@@ -653,7 +655,7 @@ def successor_counts(movers, opponents, rules=None):
         raise MemoryError()
     with nogil:
         for k in range(n):
-            for r in range(21):
+            for r in range(N_ROLLS):
                 c = gen_successors(&m[k, 0], &o[k, 0], rolls[r, 0], rolls[r, 1], &rt,
                                    buf, NULL, DEFAULT_CAP)
                 if c < 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nardy_fast.core._dice import COUNTS, ROLLS
 from nardy_fast.core._scoring import gives_last_turn, score_loss
 from nardy_fast.core.position import BLACK, WHITE, as_position
 from nardy_fast.core.result import Outcome
@@ -76,16 +77,14 @@ def _last_turn_outcome(position, rules):
     """Black's last turn under ``draw_rule`` (see ``final_outcome``)."""
     total = {"p_draw": 0.0, "p_lose": 0.0, "p_mars_loss": 0.0, "p_koks_loss": 0.0,
              "p_home_mars_loss": 0.0, "equity": 0.0}
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            w = 1 if d1 == d2 else 2                      # in 36ths
-            boards = [np.asarray(m.board) for m in position.legal_moves((d1, d2), rules)]
-            if any(b.sum() == 0 for b in boards):
-                total["p_draw"] += w
-                continue
-            kind, pts = min((score_loss(b, rules) for b in boards), key=lambda kp: kp[1])
-            o = _outcome_of(kind, float(pts), False)
-            for k in ("p_lose", "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "equity"):
-                total[k] += w * getattr(o, k)
+    for (d1, d2), w in zip(ROLLS, COUNTS):                # w in 36ths
+        boards = [np.asarray(m.board) for m in position.legal_moves((d1, d2), rules)]
+        if any(b.sum() == 0 for b in boards):
+            total["p_draw"] += w
+            continue
+        kind, pts = min((score_loss(b, rules) for b in boards), key=lambda kp: kp[1])
+        o = _outcome_of(kind, float(pts), False)
+        for k in ("p_lose", "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "equity"):
+            total[k] += w * getattr(o, k)
     total = {k: v / 36.0 for k, v in total.items()}
     return Outcome(p_win=0.0, p_mars_win=0.0, method="final (last turn)", **total)

@@ -3,7 +3,8 @@
 from libc.stdint cimport uint8_t
 
 from nardy_fast.engine._net cimport NET_OUTPUTS
-from nardy_fast.engine._search cimport search_t, N_ROLLS
+from nardy_fast.core._dice cimport N_ROLLS
+from nardy_fast.engine._search cimport search_t
 
 ctypedef struct luck_t:
     double out[NET_OUTPUTS]      # side 0's luck in each net output (OUT_* of _net.pxd)

@@ -20,22 +20,10 @@ from libc.stdint cimport uint8_t
 
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._net cimport (net_equity, OUT_WIN, OUT_MARS_WIN, OUT_MARS_LOSS)
-from nardy_fast.engine._search cimport value_rolls, roll_index
+from nardy_fast.core._dice cimport roll_index, NF_ROLL_P
+from nardy_fast.engine._search cimport value_rolls
 
 __all__ = ["roll_lucks", "side0_luck"]
-
-cdef double WEIGHT[N_ROLLS]
-
-
-cdef void _init_weights() noexcept:
-    cdef int a, b, j = 0
-    for a in range(1, 7):
-        for b in range(a, 7):
-            WEIGHT[j] = (1.0 if a == b else 2.0) / 36.0
-            j += 1
-
-_init_weights()
-
 
 cdef void luck_reset(luck_t* L) noexcept nogil:
     cdef int k
@@ -52,10 +40,10 @@ cdef double roll_luck(const search_t* s, const float* rolls, int j,
     for k in range(NET_OUTPUTS):
         m = 0.0
         for r in range(N_ROLLS):
-            m += WEIGHT[r] * rolls[NET_OUTPUTS * r + k]
+            m += NF_ROLL_P[r] * rolls[NET_OUTPUTS * r + k]
         delta[k] = rolls[NET_OUTPUTS * j + k] - m
     for r in range(N_ROLLS):
-        eq_mean += WEIGHT[r] * net_equity(rolls + NET_OUTPUTS * r, &s.rules)
+        eq_mean += NF_ROLL_P[r] * net_equity(rolls + NET_OUTPUTS * r, &s.rules)
     return net_equity(rolls + NET_OUTPUTS * j, &s.rules) - eq_mean
 
 

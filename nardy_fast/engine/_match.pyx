@@ -9,7 +9,7 @@ most of the luck cancels between the two games.
 Players: ``LoopPolicy`` objects (``engine.policy``) of kind ``"greedy"`` or ``"net"``
 (``_turn.pick``): in a race of both homes both play the bear-off database's move of least
 expected turns, as the rollout policies do.  Games are played to the end and scored by
-``_scoring.score_game`` under the rules (with ``draw_rule`` the first mover is White:
+``_gameend.game_end`` under the rules (with ``draw_rule`` the first mover is White:
 Black's last turn, a draw scores 0).
 """
 from libc.stdint cimport uint8_t
@@ -20,23 +20,18 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.core._board cimport N_POINTS, checkers_on
+from nardy_fast.core._board cimport N_POINTS
 from nardy_fast.core._rules cimport rules_t, fill_rules
-from nardy_fast.core._scoring cimport score_game, last_turn_due
+from nardy_fast.core._scoring cimport last_turn_due
+from nardy_fast.core._gameend cimport (after_turn, game_end, GAME_ON, END_DRAW, MAX_GAME_PLIES, ERR_NOMEM, ERR_LONG_GAME)
 from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_roll)
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
 
 __all__ = ["play_pairs"]
 
-cdef enum:
-    MAX_PLIES = 100000       # a game this long is stuck: error
-    ERR_NOMEM = -2
-    ERR_LONG_GAME = -3
-
-
 cdef int turn(const player_t* pl, const rules_t* rules, const race_tables_t* tables,
               bitgen_t* rng, uint8_t* me, const uint8_t* opp, movebuf_t* m) noexcept nogil:
-    """Play one turn of the next roll of rng in place; 0 or a negative error."""
+    """Play one turn of the next roll of rng in place; 0 or an ERR_* code (negative)."""
     cdef int r = draw_roll(rng)
     cdef Py_ssize_t n = legal_results(m, me, opp, r // 6 + 1, r % 6 + 1, rules)
     cdef Py_ssize_t k
@@ -56,6 +51,7 @@ cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
     cdef uint8_t b[2][N_POINTS]
     cdef const player_t* pl[2]
     cdef int s = 0, err, plies = 0, loser
+    cdef bint last
     cdef double pts
     pl[0] = p0
     pl[1] = p1
@@ -65,22 +61,23 @@ cdef int game(const player_t* p0, const player_t* p1, const rules_t* rules,
         err = turn(pl[s], rules, tables, rng, b[s], b[1 - s], m)
         if err:
             return err
-        if checkers_on(b[s]) == 0:
-            break
         plies += 1
-        if plies >= MAX_PLIES:
-            return ERR_LONG_GAME
+        err = after_turn(b[s], plies)
+        if err != GAME_ON:
+            if err < 0:
+                return err
+            break
         s = 1 - s
     loser = 1 - s
-    if last_turn_due(rules, s == 0):
+    last = last_turn_due(rules, s == 0)
+    if last:
         err = turn(pl[loser], rules, tables, rng, b[loser], b[s], m)
         if err:
             return err
-        if checkers_on(b[loser]) == 0:
-            points[0] = 0.0
-            return 0
-    score_game(b[loser], rules, &pts)
-    points[0] = pts if s == 0 else -pts
+    if game_end(b[loser], rules, last, &pts) == END_DRAW:
+        points[0] = 0.0
+    else:
+        points[0] = pts if s == 0 else -pts
     return 0
 
 
@@ -139,7 +136,7 @@ def play_pairs(players, start, *, rules, RaceTables tables, bitgens):
         movebuf_free(&m)
         free(rngs)
     if err == ERR_LONG_GAME:
-        raise RuntimeError(f"match: a game exceeded {MAX_PLIES} plies")
+        raise RuntimeError(f"match: a game exceeded {MAX_GAME_PLIES} plies")
     if err:
         raise MemoryError("match: out of memory in the search")
     return out

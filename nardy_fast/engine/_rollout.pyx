@@ -65,18 +65,20 @@ import numpy as np
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.engine.turn import LoopPolicy
 
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, checkers_on, all_home, in_contact, to_board6)
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_contact, to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
-from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RaceTables
-from nardy_fast.core._scoring cimport score_game, last_turn_due, WIN_OIN, WIN_MARS
+from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
+from nardy_fast.tables._racevalue cimport (race_table_value, RV_NONE, RV_HOMES, RV_RACE12, RV_OUT, RV_WIN, RV_MARS_WIN, RV_MARS_LOSS, RV_DRAW, RV_HOME_MARS_WIN, RV_HOME_MARS_LOSS)
+from nardy_fast.core._scoring cimport last_turn_due, WIN_OIN, WIN_MARS
+from nardy_fast.core._gameend cimport (after_turn, game_end, GAME_ON, END_DRAW, MAX_GAME_PLIES, ERR_NOMEM, ERR_LONG_GAME, ERR_PYTHON)
 from nardy_fast.engine._net cimport (Net, net_t, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
-from nardy_fast.engine._search cimport N_ROLLS
+from nardy_fast.core._dice cimport N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
 from nardy_fast.engine._lucknet cimport lucknet_rolls, LuckNet
 from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_below, draw_roll, PLAYER_NET, PLAYER_PYTHON, PICK_PYTHON)
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
-from nardy_fast.tables._race12 cimport (race12_t, race12_outcome, race12_plies, race12_covers, race12_board, Race12Tables, R12_POINTS)
+from nardy_fast.tables._race12 cimport (race12_t, race12_plies, race12_board, Race12Tables, R12_POINTS)
 
 __all__ = ["play_blocks", "race_values", "QUANTITIES", "MAX_STRATA",
            "TALLY_WIDTH", "PER_GAME_WIDTH"]
@@ -106,11 +108,6 @@ cdef enum:
     PER_GAME_W = 6           # per game: equity plain, equity, codes of random rolls 1-3, lucks
     TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
     N_STRATA = 36
-
-    MAX_PLIES = 100000       # a game this long is stuck (hand-made positions): error
-    ERR_NOMEM = 1
-    ERR_LONG_GAME = 2
-    ERR_PYTHON = 3
 
 QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
               "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
@@ -213,11 +210,10 @@ cdef inline bint is_white(const config_t* c, int side) noexcept nogil:
     return c.side0_white if side == 0 else not c.side0_white
 
 
-cdef void score_win(const config_t* c, int winner, const uint8_t* loser, double* v) noexcept nogil:
-    """Per-game values of a finished game won by `winner`, scored on the loser's board."""
+cdef void score_win(int winner, int kind, double pts, double* v) noexcept nogil:
+    """Per-game values of a finished game won by `winner`: a win of kind (WIN_*) worth pts
+    points (``_gameend.game_end``)."""
     cdef int base = Q_WIN if winner == 0 else Q_LOSE
-    cdef double pts
-    cdef int kind = score_game(loser, &c.rules, &pts)
     v[base] = 1.0
     if kind != WIN_OIN:
         v[base + 1] = 1.0                        # a mars of any kind
@@ -243,12 +239,12 @@ cdef inline void set_race(const config_t* c, double pw, double pmw, double hw, d
 
 
 cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* by,
-                     double* v) noexcept nogil:
+                     const double* out, double* v) noexcept nogil:
     """Exact values of a race of both homes, X = side x on roll (module docstring).
 
-    Probabilities from ``_racetables.race_probs`` (the table covering the race), as
-    ``race_probabilities`` computes them; expected remaining plies from the one-sided
-    turn distributions.
+    Probabilities out[RV_OUT] from ``_racevalue.race_table_value`` (RV_HOMES: the table covering
+    the race), as ``race_probabilities`` computes them; expected remaining plies from the
+    one-sided turn distributions.
     """
     cdef const race_tables_t* rt = c.tables
     cdef Py_ssize_t T = rt.os_T, t, u
@@ -256,7 +252,6 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
     cdef uint8_t y6[N_HOME]
     cdef double* cx = w.scratch
     cdef double* cy = cx + T
-    cdef double out[4]
     cdef double pw, pmw, pl, pml, pd, plies = 0, sx = 0, sy = 0, s
     cdef int a = 0, b = 0, x_white = is_white(c, x)
     to_board6(bx, x6)
@@ -268,11 +263,10 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
             a = 1
         else:
             b = 1
-    race_probs(rt, x6, y6, c.rules.draw_rule, x_white, out)
-    pw = out[0]
-    pmw = out[1]
-    pml = out[2]
-    pd = out[3]
+    pw = out[RV_WIN]
+    pmw = out[RV_MARS_WIN]
+    pml = out[RV_MARS_LOSS]
+    pd = out[RV_DRAW]
     pl = 1.0 - pw - pd
     if pl < 0.0:
         pl = 0.0
@@ -305,19 +299,19 @@ cdef void race_exact(const config_t* c, work_t* w, int x, uint8_t* bx, uint8_t* 
 
 
 cdef void race12_value(const config_t* c, int x, const uint8_t* bx, const uint8_t* by,
-                       double* v) noexcept nogil:
+                       const double* o, double* v) noexcept nogil:
     """Values of a race without contact from the race12 database (race12.py), X = side
-    x on roll: the one-sided convolution and its expected plies."""
+    x on roll: its probabilities o[RV_OUT] (``_racevalue.race_table_value``, RV_RACE12: the
+    one-sided convolution) and its expected plies."""
     cdef uint8_t a[R12_POINTS]
     cdef uint8_t b[R12_POINTS]
-    cdef double o[6]
     cdef double pw, pl, pmw, pml, hw, hl
     cdef int x_white = is_white(c, x)
     race12_board(bx, a)
     race12_board(by, b)
-    race12_outcome(c.race12, a, b, c.rules.draw_rule, x_white, o)
-    pw, pmw, pml, hw, hl = o[0], o[1], o[2], o[4], o[5]
-    pl = 1.0 - pw - o[3]
+    pw, pmw, pml = o[RV_WIN], o[RV_MARS_WIN], o[RV_MARS_LOSS]
+    hw, hl = o[RV_HOME_MARS_WIN], o[RV_HOME_MARS_LOSS]
+    pl = 1.0 - pw - o[RV_DRAW]
     pl = 0.0 if pl < 0.0 else pl
     pml = pl if pml > pl else pml
     hl = pml if hl > pml else hl
@@ -325,7 +319,7 @@ cdef void race12_value(const config_t* c, int x, const uint8_t* bx, const uint8_
                               c.rules.draw_rule and not x_white)
     if x == 1:
         pw, pl, pmw, pml, hw, hl = pl, pw, pml, pmw, hl, hw
-    set_race(c, pw, pmw, hw, pl, pml, hl, o[3], v)
+    set_race(c, pw, pmw, hw, pl, pml, hl, o[RV_DRAW], v)
 
 
 cdef inline void cube_close(const config_t* c, int stake, double* v) noexcept nogil:
@@ -371,7 +365,7 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q], the luck of the
     game (side 0's view) subtracted from its outcome quantities when c.vr is set.
 
-    Returns 0 (played out), 1 (truncated) or -ERR_*.
+    Returns 0 (played out), 1 (truncated) or an ERR_* code (``_gameend``, negative).
     """
     cdef const double* L = w.luck.out
     cdef int r
@@ -399,9 +393,11 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q] (no luck
     correction), adds the luck of its rolls to w.luck when c.vr is set."""
     cdef uint8_t b[2][N_POINTS]
-    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser
+    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser, kind
     cdef int stake = c.cube.stake0, owner = c.cube.owner0
-    cdef double val
+    cdef bint last
+    cdef double val, pts
+    cdef double p[RV_OUT]
     cdef const float* look
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
@@ -411,26 +407,28 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
         while draw_below(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
             stake = next_stake(&c.cube, stake)
     while True:
-        if c.truncate and not (first and c.first_d1) and all_home(b[0]) and all_home(b[1]):
-            race_exact(c, w, s, b[s], b[1 - s], v)
+        kind = RV_NONE if first and c.first_d1 else race_table_value(
+            c.tables if c.truncate else NULL, c.race12, b[s], b[1 - s], c.rules.draw_rule,
+            is_white(c, s), p)
+        if kind == RV_HOMES:                      # truncated: the race's exact values
+            race_exact(c, w, s, b[s], b[1 - s], p, v)
             v[Q_PLIES] += plies
             if c.cube.cube:
                 if race_value(&c.cube, s, b[s], b[1 - s], stake, owner,
                               first and c.cube.no_first_raise,
                               (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW], &val):
-                    return -ERR_PYTHON
+                    return ERR_PYTHON
                 v[Q_EQUITY] = val if s == 0 else -val
                 cube_close(c, stake, v)
             return 1
-        if (c.race12 != NULL and not (first and c.first_d1)
-                and race12_covers(c.race12, b[s], b[1 - s])):
-            race12_value(c, s, b[s], b[1 - s], v)
+        if kind == RV_RACE12:
+            race12_value(c, s, b[s], b[1 - s], p, v)
             v[Q_PLIES] += plies
             return 1
         if c.cube.cube and not (first and (c.first_d1 or c.cube.no_first_raise)):
             err = cube_action(&c.cube, s, b[s], b[1 - s], &stake, &owner)
             if err == ACT_ERROR:
-                return -ERR_PYTHON
+                return ERR_PYTHON
             if err != ACT_NONE:
                 v[Q_DOUBLES] += 1.0
                 v[Q_DOUBLES + err] += 1.0
@@ -449,34 +447,35 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
                 err = luck_add(&w.luck, &c.player[s].search, s, b[s], b[1 - s], d1, d2, look,
                                stake / <double>c.cube.stake0 if c.cube.cube else 0.0)
                 if err:
-                    return -ERR_NOMEM
+                    return ERR_NOMEM
         first = 0
         err = play_turn(c, w, s, b[s], b[1 - s], d1, d2)
         if err:
-            return -err
+            return err
         plies += 1
-        if checkers_on(b[s]) == 0:
+        err = after_turn(b[s], plies)
+        if err != GAME_ON:
+            if err < 0:
+                return err
             break
-        if plies >= MAX_PLIES:
-            return -ERR_LONG_GAME
         s = 1 - s
     loser = 1 - s
-    if last_turn_due(&c.rules, is_white(c, s)):
+    last = last_turn_due(&c.rules, is_white(c, s))
+    if last:
         roll(c, w, &d1, &d2)                      # Black's last turn
         err = play_turn(c, w, loser, b[loser], b[s], d1, d2)
         if err:
-            return -err
+            return err
         plies += 1
-        if checkers_on(b[loser]) == 0:
-            v[Q_DRAW] = 1.0
-            v[Q_PLIES] = plies
-            if c.cube.cube:
-                cube_close(c, stake, v)
-            return 0
-    score_win(c, s, b[loser], v)
+    kind = game_end(b[loser], &c.rules, last, &pts)
     v[Q_PLIES] = plies
-    if c.cube.cube:                               # won at the stake: no mars, no oin
-        v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+    if kind == END_DRAW:
+        v[Q_DRAW] = 1.0
+    else:
+        score_win(s, kind, pts, v)
+        if c.cube.cube:                           # won at the stake: no mars, no oin
+            v[Q_EQUITY] = (stake if s == 0 else -stake) / <double>c.cube.stake0
+    if c.cube.cube:
         cube_close(c, stake, v)
     return 0
 
@@ -493,7 +492,7 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
         w.game = g0 + i
         r = play_game(c, w, start, v)
         if r < 0:
-            return -r
+            return r
         ntrunc[0] += r
         if per_game != NULL:
             row = per_game + PER_GAME_W * i
@@ -679,7 +678,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if err == ERR_NOMEM:
         raise MemoryError("rollout: out of memory growing the successor buffer")
     if err == ERR_LONG_GAME:
-        raise RuntimeError(f"rollout: a game exceeded {MAX_PLIES} plies; the position "
+        raise RuntimeError(f"rollout: a game exceeded {MAX_GAME_PLIES} plies; the position "
                            "seems stuck (both sides unable to move)")
     return tally, truncated
 
@@ -700,6 +699,7 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
     cdef uint8_t b[2][N_POINTS]
     cdef const uint8_t[::1] m = np.ascontiguousarray(mover, dtype=np.uint8)
     cdef const uint8_t[::1] o = np.ascontiguousarray(opponent, dtype=np.uint8)
+    cdef double p[RV_OUT]
     fill_config(&c, rules, (_RANDOM, _RANDOM), mover_white, None, False, True, tables)
     memcpy(b[0], &m[0], N_POINTS)
     memcpy(b[1], &o[0], N_POINTS)
@@ -707,7 +707,8 @@ def race_values(mover, opponent, *, rules, bint mover_white, tables):
     if w.scratch == NULL:
         raise MemoryError()
     try:
-        race_exact(&c, &w, 0, b[0], b[1], v)
+        race_table_value(c.tables, NULL, b[0], b[1], c.rules.draw_rule, is_white(&c, 0), p)
+        race_exact(&c, &w, 0, b[0], b[1], p, v)
     finally:
         free(w.scratch)
     return {QUANTITIES[q]: v[q] for q in range(N_Q)}

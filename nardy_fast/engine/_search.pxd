@@ -5,10 +5,8 @@ from libc.stdint cimport uint8_t
 from nardy_fast.engine._net cimport Net, net_t
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
 from nardy_fast.core._rules cimport rules_t
+from nardy_fast.core._dice cimport N_ROLLS
 from nardy_fast.tables._race12 cimport race12_t
-
-cdef enum:
-    N_ROLLS = 21                 # the distinct rolls, in the order (d1, d2), 1 <= d1 <= d2 <= 6
 
 ctypedef struct search_t:
     const net_t* net
@@ -26,13 +24,13 @@ cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexc
 cdef void leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
                float* out) noexcept nogil
 
-# Value of (me on roll, opp) at `plies` into out[NET_OUTPUTS]; 0, or -1 (no memory) / -2
-# (successor buffer overflow).
+# Value of (me on roll, opp) at `plies` into out[NET_OUTPUTS]; 0, or ERR_NOMEM / ERR_OVERFLOW
+# (core/_gameend.pxd: no memory / successor buffer overflow).
 cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
                float* out) noexcept nogil
 
 # Index of me's best result among cands[24 k..] (k < n, the legal results of one roll),
-# each judged by its value at `plies` (the move filter applies); -1 / -2 on error.  If out
+# each judged by its value at `plies` (the move filter applies); ERR_NOMEM / ERR_OVERFLOW on error.  If out
 # is not NULL it receives me's value after that move (me's view).
 cdef Py_ssize_t choose(const search_t* s, const uint8_t* me, const uint8_t* opp,
                        const uint8_t* cands, Py_ssize_t n, int plies, float* out) noexcept nogil
@@ -52,12 +50,6 @@ cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, i
 cdef Py_ssize_t choose_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp,
                              const uint8_t* cands, Py_ssize_t n, int plies, float* out,
                              float* rolls, double window) noexcept nogil
-
-# Index in N_ROLLS order of the roll (d1, d2), either order.
-cdef inline int roll_index(int d1, int d2) noexcept nogil:
-    cdef int lo = d1 if d1 < d2 else d2
-    cdef int hi = d2 if d1 < d2 else d1
-    return 6 * (lo - 1) - (lo - 1) * (lo - 2) // 2 + hi - lo
 
 # Search settings of a Net under rules, with race tables or none (the Python wrapper).
 cdef class Searcher:

@@ -28,25 +28,22 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home, to_board6
+from nardy_fast.core._board cimport N_POINTS, checkers_on
 from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast.engine._net cimport (net_eval, net_eval_many, net_clip, net_equity, net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_HOME_MARS_LOSS)
-from nardy_fast.tables._racetables cimport race_probs, RACE_NONE
+from nardy_fast.tables._racevalue cimport (race_table_value, RV_NONE, RV_OUT, RV_WIN, RV_MARS_WIN, RV_MARS_LOSS, RV_HOME_MARS_WIN, RV_HOME_MARS_LOSS)
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.core._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
-from nardy_fast.tables._race12 cimport (race12_outcome, race12_covers, race12_board, Race12Tables, R12_POINTS)
-from nardy_fast.tables._threads cimport nf_barrier_t, nf_run
+from nardy_fast.tables._race12 cimport Race12Tables
+from nardy_fast.core._threads cimport nf_barrier_t, nf_run
+from nardy_fast.core._dice cimport NF_ROLL_D1, NF_ROLL_D2, NF_ROLL_P
+from nardy_fast.core._gameend cimport ERR_NOMEM, ERR_OVERFLOW
 from nardy_fast.core._checks import usable_cores
+from nardy_fast.core._dice import ROLLS
 
-__all__ = ["Searcher", "MAX_PLIES", "ROLLS"]
+__all__ = ["Searcher", "MAX_SEARCH_PLIES", "ROLLS"]
 
-cdef enum:
-    MAX_PLIES_ = 3
-    ERR_NOMEM = -1
-    ERR_OVERFLOW = -2
-
-MAX_PLIES = MAX_PLIES_
-ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))   # N_ROLLS order
+MAX_SEARCH_PLIES = 3     # the deepest search (plies); a game's length cap is _gameend's
 
 
 cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexcept nogil:
@@ -62,43 +59,20 @@ cdef void win_values(const uint8_t* loser, const rules_t* rules, float* v) noexc
             v[OUT_HOME_MARS_WIN] = 1.0
 
 
-cdef bint race12_leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
-                      float* out) noexcept nogil:
-    """race12 value of a race without contact into out (me's view); False if none."""
-    cdef uint8_t a[R12_POINTS]
-    cdef uint8_t b[R12_POINTS]
-    cdef double p[6]
-    if s.race12 == NULL or not race12_covers(s.race12, me, opp):
-        return False
-    race12_board(me, a)
-    race12_board(opp, b)
-    race12_outcome(s.race12, a, b, 0, 0, p)
-    memset(out, 0, NET_OUTPUTS * sizeof(float))
-    out[OUT_WIN] = p[0]
-    out[OUT_MARS_WIN] = p[1]
-    out[OUT_HOME_MARS_WIN] = p[4]
-    out[OUT_MARS_LOSS] = p[2]
-    out[OUT_HOME_MARS_LOSS] = p[5]
-    return True
-
-
 cdef bint race_leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
                     float* out) noexcept nogil:
-    """Race-table value of a race of both homes, or race12's of a race without contact,
-    into out (me's view); False if none."""
-    cdef uint8_t x6[6]
-    cdef uint8_t y6[6]
-    cdef double p[4]
-    if s.races == NULL or not all_home(me) or not all_home(opp):
-        return race12_leaf(s, me, opp, out)
-    to_board6(me, x6)
-    to_board6(opp, y6)
-    if race_probs(s.races, x6, y6, 0, 0, p) == RACE_NONE:
+    """The tables' value of a race (``_racevalue.race_table_value``: a race of both homes, or
+    one without contact race12 covers; draw_rule's last turn not modelled) into out (me's
+    view); False if none."""
+    cdef double p[RV_OUT]
+    if race_table_value(s.races, s.race12, me, opp, 0, 0, p) == RV_NONE:
         return False
     memset(out, 0, NET_OUTPUTS * sizeof(float))
-    out[OUT_WIN] = p[0]
-    out[OUT_MARS_WIN] = out[OUT_HOME_MARS_WIN] = p[1]   # every mars of a race is a home mars
-    out[OUT_MARS_LOSS] = out[OUT_HOME_MARS_LOSS] = p[2]
+    out[OUT_WIN] = p[RV_WIN]
+    out[OUT_MARS_WIN] = p[RV_MARS_WIN]
+    out[OUT_HOME_MARS_WIN] = p[RV_HOME_MARS_WIN]
+    out[OUT_MARS_LOSS] = p[RV_MARS_LOSS]
+    out[OUT_HOME_MARS_LOSS] = p[RV_HOME_MARS_LOSS]
     return True
 
 
@@ -235,7 +209,7 @@ cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int pli
 cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
                      float* out, float* rolls) noexcept nogil:
     cdef float v[NET_OUTPUTS]
-    cdef int d1, d2, k, err, j = 0
+    cdef int k, err, j
     cdef double w
     if plies == 0:
         leaf(s, me, opp, out)
@@ -243,17 +217,15 @@ cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, i
             rolls[0] = -1.0
         return 0
     memset(out, 0, NET_OUTPUTS * sizeof(float))
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            err = best_after(s, me, opp, d1, d2, plies - 1, v)
-            if err:
-                return err
-            if rolls != NULL:
-                memcpy(rolls + NET_OUTPUTS * j, v, NET_OUTPUTS * sizeof(float))
-            j += 1
-            w = (1.0 if d1 == d2 else 2.0) / 36.0
-            for k in range(NET_OUTPUTS):
-                out[k] += w * v[k]
+    for j in range(N_ROLLS):
+        err = best_after(s, me, opp, NF_ROLL_D1[j], NF_ROLL_D2[j], plies - 1, v)
+        if err:
+            return err
+        if rolls != NULL:
+            memcpy(rolls + NET_OUTPUTS * j, v, NET_OUTPUTS * sizeof(float))
+        w = NF_ROLL_P[j]
+        for k in range(NET_OUTPUTS):
+            out[k] += w * v[k]
     return 0
 
 

@@ -7,7 +7,10 @@ both homes by the race tables).  Game ``g`` draws its dice from its own stream
 and ``(entropy, g)``: which thread plays it does not matter.
 
 A game ends when a side bears off its 15th checker, or before a turn when both sides have
-all their checkers home (a race: its value comes from the race tables).  Per ply ``t``
+all their checkers home (a race: its value comes from the race tables).  It has no last
+turn for Black under ``draw_rule`` (``_gameend.game_end``): the record's final value is the
+net's value of the finished game, which has no draw output.  Its length cap is
+``_gameend.MAX_SELFPLAY_PLIES`` by default, the size of its per-game record buffer.  Per ply ``t``
 the record holds the position before the move, ``s_t`` (the mover's board, then the
 other's), and ``V(s_{t+1})``, the 0-ply value of the position after it from the view of
 the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets.
@@ -26,19 +29,15 @@ from nardy_fast.tables._racetables cimport RaceTables
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._search cimport search_t, choose, leaf
 from nardy_fast.engine._turn cimport movebuf_t, movebuf_init, movebuf_free, legal_results, draw_roll
+from nardy_fast.core._gameend cimport MAX_SELFPLAY_PLIES, ERR_NOMEM, ERR_LONG_GAME
 
-__all__ = ["play_games", "lambda_targets", "MAX_GAME_PLIES"]
-
-cdef enum:
-    MAX_PLIES_ = 4000        # a self-play game this long is stuck (never seen from the start)
-
-MAX_GAME_PLIES = MAX_PLIES_
+__all__ = ["play_games", "lambda_targets"]
 
 
 cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
                          movebuf_t* m, uint8_t* pos, float* nxt,
                          Py_ssize_t max_plies, float* z) noexcept nogil:
-    """One game; returns its plies T (or -1: too long, -2: no memory).
+    """One game; returns its plies T, or ERR_LONG_GAME (more than max_plies) or ERR_NOMEM.
 
     pos[48 t..]: s_t; nxt[7 t..]: V(s_{t+1}); z: the final value V(s_T) (the result, or
     the race tables' value of the race).
@@ -53,16 +52,16 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
             leaf(srch, b[s], b[1 - s], z)
             return t
         if t >= max_plies:
-            return -1
+            return ERR_LONG_GAME
         memcpy(pos + 2 * N_POINTS * t, b[s], N_POINTS)
         memcpy(pos + 2 * N_POINTS * t + N_POINTS, b[1 - s], N_POINTS)
         r = draw_roll(rng)
         n = legal_results(m, b[s], b[1 - s], r // 6 + 1, r % 6 + 1, &srch.rules)
         if n < 0:
-            return -2
+            return ERR_NOMEM
         k = choose(srch, b[s], b[1 - s], m.boards, n, 0, nxt + NET_OUTPUTS * t)
         if k < 0:
-            return -2
+            return ERR_NOMEM
         net_flip(nxt + NET_OUTPUTS * t)          # the view of the side on roll next
         memcpy(b[s], m.boards + N_POINTS * k, N_POINTS)
         if checkers_on(b[s]) == 0:
@@ -73,7 +72,7 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
 
 
 def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
-               Py_ssize_t max_plies=MAX_PLIES_):
+               Py_ssize_t max_plies=MAX_SELFPLAY_PLIES):
     """Play one self-play game per bit generator, from ``start`` (2, 24), side 0 on roll.
 
     Parameters
@@ -126,9 +125,9 @@ def play_games(Net net, start, *, rules, RaceTables tables, bitgens,
             with nogil:
                 T = play_one(&srch, rng, &st[0, 0], &m, gpos, gnxt, max_plies,
                              &fv[g, 0])
-            if T == -1:
+            if T == ERR_LONG_GAME:
                 raise RuntimeError(f"self-play: game {g} exceeded {max_plies} plies")
-            if T == -2:
+            if T == ERR_NOMEM:
                 raise MemoryError("self-play: out of memory")
             if used + T > pos.shape[0]:
                 grow = max(2 * pos.shape[0], used + T)

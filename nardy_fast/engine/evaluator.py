@@ -23,7 +23,8 @@ from nardy_fast.engine.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_r
 from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position
-from nardy_fast.tables.race import default_race_tables, race_probabilities
+from nardy_fast.tables.race import default_race_tables
+from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import race12 as _r12
@@ -204,7 +205,7 @@ class Evaluator:
         """``probabilities`` plus ``{row: Outcome}`` of the rows valued by a race table
         (their draws, under ``draw_rule``, are in the Outcome, not in the seven values)."""
         b = check_boards(boards)
-        plies = check_plies(plies, _search.MAX_PLIES)
+        plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         exact = self.exact if exact is None else bool(exact)
         vals = self.searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
@@ -214,11 +215,8 @@ class Evaluator:
             for k in np.flatnonzero(~b[:, :, :12].any(axis=(1, 2))):
                 side = WHITE if sides is None else sides[k]
                 pos = Position.from_boards(b[k, 0], b[k, 1], side)
-                if not b[k, :, :18].any():
-                    o = race_probabilities(pos, self.rules)
-                elif db is not None and db.covers(pos):
-                    o = _r12.race12_probabilities(pos, self.rules, db)
-                else:
+                o = race_table_value(pos, self.rules, db)
+                if o is None:
                     continue
                 vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
                 methods[k] = o.method
@@ -357,7 +355,7 @@ class Evaluator:
         import pandas as pd                 # lazy: pandas is slow to import
         position = as_position(position)
         d1, d2 = check_dice(dice)
-        plies = check_plies(plies, _search.MAX_PLIES)
+        plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         if match is None:
             res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
                                                          d1, d2, plies)
@@ -411,10 +409,10 @@ class Evaluator:
         d1, d2 = check_dice(dice)
         if match is None:
             res, _, _, _ = self.searcher().rank(position.mover, position.opponent, d1, d2,
-                                                check_plies(plies, _search.MAX_PLIES))
+                                                check_plies(plies, _search.MAX_SEARCH_PLIES))
         else:
             check_match(match, [position])
-            res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_PLIES),
+            res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_SEARCH_PLIES),
                                    match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)

@@ -22,12 +22,10 @@ import pandas as pd
 from nardy_fast.core.rules import as_rules
 from nardy_fast.core._checks import check_dice
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine._search import ROLLS
+from nardy_fast.core._dice import ROLLS, WEIGHTS   # the 21 rolls and their probabilities
 from nardy_fast.core.position import WHITE, as_position
 
 __all__ = ["roll_luck", "roll_values", "game_luck", "luck_summary", "ROLLS", "WEIGHTS"]
-
-WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])   # sum to 1
 
 
 def _evaluator(evaluator, rules):

@@ -1,4 +1,6 @@
 /* Binomial coefficients and the 21 rolls, as constant tables for the bear-off index.
+   The roll table is the package's only one: core/_dice.pxd declares it for C, and
+   core/_dice.pyx reads it into Python (ROLLS, COUNTS, WEIGHTS).
 
    NF_BINOM[x][k] = C(x, k) for 0 <= x <= 21, 0 <= k <= 6 (C(21, 6) = 54264 boards of at
    most 15 checkers on 6 points).  NF_ROLL_D1[r], NF_ROLL_D2[r]: the dice of roll r

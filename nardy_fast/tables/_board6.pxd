@@ -1,5 +1,6 @@
 # C-level API of the bear-off index (rule book section 6); every function is inline and
-# needs nardy_fast.get_include() on the C include path (nf_binom.h).
+# needs nardy_fast.get_include() on the C include path (nf_binom.h).  The 21 rolls are
+# core/_dice.pxd's.
 #
 # A bear-off board is uint8_t[6]: board6[i] = checkers on the mover's own point 24 - i, the
 # point a die of i + 1 bears off from (board6 = mover[23 - i] of a 24-point board:
@@ -18,15 +19,11 @@ from nardy_fast.core._board cimport to_board6
 
 cdef extern from "nf_binom.h":
     const Py_ssize_t NF_BINOM[22][7]     # NF_BINOM[x][k] = C(x, k), x <= 21, k <= 6
-    const int NF_ROLL_D1[21]             # roll r (0..20): dice d1 <= d2, 1-1, 1-2, ..., 6-6
-    const int NF_ROLL_D2[21]
-    const double NF_ROLL_P[21]           # its probability: 1/36 (double) or 2/36
 
 cdef enum:
     N_HOME = 6               # home points
     MAX_BEAROFF = 15         # checkers of a side
     N_BOARDS = 54264         # boards of <= 15 checkers: C(21, 6)
-    N_ROLLS = 21             # distinct rolls: 15 non-doubles (prob 2/36), 6 doubles (1/36)
 
 # Index of board6 (see above); 0 <= index < C(n + 6, 6) for n checkers.
 cdef inline Py_ssize_t board6_index(const uint8_t* board6) noexcept nogil:
@@ -58,9 +55,3 @@ cdef inline Py_ssize_t home_board_index(const uint8_t* b) noexcept nogil:
 # Boards of at most n (0..15) checkers: C(n + 6, 6).
 cdef inline Py_ssize_t n_boards(int n) noexcept nogil:
     return NF_BINOM[n + 6][6]
-
-# Dice (*d1, *d2), d1 <= d2, of roll r (0 <= r < 21); returns its probability.
-cdef inline double roll_of(int r, int* d1, int* d2) noexcept nogil:
-    d1[0] = NF_ROLL_D1[r]
-    d2[0] = NF_ROLL_D2[r]
-    return NF_ROLL_P[r]

@@ -11,9 +11,10 @@ import numpy as np
 from nardy_fast.core._checks import as_board6
 from nardy_fast.core._checks cimport check_die
 
-from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, N_HOME, N_BOARDS, N_ROLLS, NF_ROLL_D1, NF_ROLL_D2)
+from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_D1, NF_ROLL_D2
+from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, N_HOME, N_BOARDS)
 
-from nardy_fast.tables._threads cimport NF_PTHREADS, NF_MAX_THREADS
+from nardy_fast.core._threads cimport NF_PTHREADS, NF_MAX_THREADS
 
 __all__ = ["roll_successors", "MoveTables"]
 

@@ -35,7 +35,8 @@ from libc.stdlib cimport malloc, free
 
 import numpy as np
 
-from nardy_fast.tables._board6 cimport roll_of, n_boards, N_ROLLS
+from nardy_fast.core._dice cimport roll_of, N_ROLLS
+from nardy_fast.tables._board6 cimport n_boards
 from nardy_fast.tables._bomoves cimport single_step_table, final_lists as c_final_lists
 from nardy_fast.core._checks import check_int
 from nardy_fast.tables._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT, CUBE_DEAD, N_CUBE_STATES)
@@ -257,7 +258,7 @@ def final_lists(max_checkers):
     -------
     fstart : ndarray of int64, shape (m * 21 + 1,)
     flist : ndarray of int32
-        The results of roll ``r`` (``_board6.roll_of`` order) from board ``x`` are
+        The results of roll ``r`` (``_dice.roll_of`` order) from board ``x`` are
         ``flist[fstart[x * 21 + r] : fstart[x * 21 + r + 1]]`` (``_bomoves.final_lists``).
     """
     cdef Py_ssize_t m = n_boards(check_int(max_checkers, 0, 15, "max_checkers"))

@@ -17,10 +17,11 @@ from libc.math cimport INFINITY
 
 import numpy as np
 
-from nardy_fast.tables._board6 cimport n_boards, N_ROLLS, MAX_BEAROFF, NF_ROLL_P
+from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_P
+from nardy_fast.tables._board6 cimport n_boards, MAX_BEAROFF
 from nardy_fast.tables._bomoves cimport MoveTables, moves_t
 from nardy_fast.tables._rowmin cimport (CHUNK, clip01, finals_min_row, nested_minima, roll_min, beat_chance)
-from nardy_fast.tables._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast.core._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share, die_owner)
 
 cdef extern from "nf_simd.h":
     # Running maximum over a candidate race row bt[0:n] (value 1 - bt, no mars) into the

@@ -12,7 +12,8 @@ from libc.string cimport memset
 
 import numpy as np
 
-from nardy_fast.tables._board6 cimport (board6_from_index, n_boards, N_HOME, N_ROLLS, MAX_BEAROFF, NF_ROLL_P)
+from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_P
+from nardy_fast.tables._board6 cimport (board6_from_index, n_boards, N_HOME, MAX_BEAROFF)
 from nardy_fast.tables._bomoves cimport single_step_table
 from nardy_fast.tables._rowmin cimport nested_minima, roll_min
 

@@ -25,7 +25,8 @@ from libc.math cimport INFINITY
 import numpy as np
 from cython.view cimport array as cvarray
 
-from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, N_ROLLS, NF_ROLL_D1, NF_ROLL_D2, NF_ROLL_P, NF_BINOM, MAX_BEAROFF)
+from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_D1, NF_ROLL_D2, NF_ROLL_P
+from nardy_fast.tables._board6 cimport (board6_index, board6_from_index, NF_BINOM, MAX_BEAROFF)
 from nardy_fast.tables._race12 cimport outer_index, R12_HOME, R12_POINTS, R12_TCAP, R12_SCALE
 
 __all__ = ["layout", "solve", "cdf_windows", "EPS"]

@@ -14,7 +14,7 @@
 from libc.stdint cimport uint8_t, int32_t, int64_t
 from libc.math cimport INFINITY
 
-from nardy_fast.tables._board6 cimport N_ROLLS, NF_ROLL_D1, NF_ROLL_D2, NF_ROLL_P
+from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_D1, NF_ROLL_D2, NF_ROLL_P
 
 cdef enum:
     CHUNK = 256              # columns per block of a finals_min_row call

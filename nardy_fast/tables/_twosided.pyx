@@ -15,7 +15,7 @@ from libc.stdlib cimport malloc, free
 from nardy_fast.tables._board6 cimport n_boards, MAX_BEAROFF
 from nardy_fast.tables._bomoves cimport MoveTables, moves_t
 from nardy_fast.tables._rowmin cimport CHUNK, finals_min_row, nested_minima, beat_chance
-from nardy_fast.tables._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share, die_owner)
+from nardy_fast.core._threads cimport (NF_PTHREADS, nf_barrier_t, nf_barrier_wait, nf_run, share, die_owner)
 
 __all__ = ["TwoSidedSolver", "PTHREADS"]
 

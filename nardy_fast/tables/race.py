@@ -59,8 +59,8 @@ if TYPE_CHECKING:
     from nardy_fast.tables.bearoff import MarsTable, TwoSided
     from nardy_fast.tables.onesided import OneSided
 
-__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
-           "METHODS"]
+__all__ = ["race_probabilities", "race_outcome", "mars_table_for", "race_tables",
+           "default_race_tables", "METHODS"]
 
 METHODS = ("auto", "exact", "two_sided", "one_sided")   # of core.methods.METHODS
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
@@ -244,12 +244,50 @@ def race_probabilities(position: Position, rules: RulesLike = None,
                              "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
     p_win, p_mw, p_ml, p_draw, used = values.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
-    p_lose = max(0.0, 1.0 - p_win - p_draw)
     used = "one_sided" if used == "one_sided" else "two_sided"
-    oin = rules.points("oin")
-    mars = rules.points("home_mars")          # every mars of a race is a home mars
-    equity = (oin * (p_win - p_mw) + mars * p_mw) - (oin * (p_lose - p_ml) + mars * p_ml)
-    # sums of the tables' float64 terms can pass 1 by a rounding step: cut to [0, 1]
+    return race_outcome(rules, p_win, p_mw, p_ml, p_draw, used, extra)
+
+
+def race_outcome(rules: Rules, p_win: float, p_mars_win: float, p_mars_loss: float,
+                 p_draw: float, method: str, extra: dict,
+                 p_home_mars_win: float | None = None,
+                 p_home_mars_loss: float | None = None) -> Outcome:
+    """The ``Outcome`` of a race valued by a table: the one conversion of a race table's
+    probabilities (the side on roll's view) for ``race_probabilities`` and
+    ``race12.race12_probabilities``.
+
+    Parameters
+    ----------
+    rules : Rules
+        The points of each kind of win (equity in points, the side on roll's view).
+    p_win, p_mars_win, p_mars_loss, p_draw : float
+        Probabilities from the table; ``P(lose) = max(0, 1 - P(win) - P(draw))``.
+    method, extra
+        The Outcome's ``method`` and ``extra``.
+    p_home_mars_win, p_home_mars_loss : float, optional
+        None (both): a race of both homes, where every mars is a home mars.
+
+    Returns
+    -------
+    Outcome
+        Probabilities cut to [0, 1] (a sum of the tables' float64 terms can pass 1 by a
+        rounding step).
+    """
+    p_lose = max(0.0, 1.0 - p_win - p_draw)
+    if p_home_mars_win is None or p_home_mars_loss is None:
+        # a race of both homes: every mars is a home mars (this form of the sum is kept so
+        # the values stay bit-identical)
+        oin = rules.points("oin")
+        mars = rules.points("home_mars")
+        equity = ((oin * (p_win - p_mars_win) + mars * p_mars_win)
+                  - (oin * (p_lose - p_mars_loss) + mars * p_mars_loss))
+        p_home_mars_win, p_home_mars_loss = p_mars_win, p_mars_loss
+    else:
+        oin, mars, home = (rules.points(k) for k in ("oin", "mars", "home_mars"))
+        equity = (oin * (p_win - p_mars_win) + mars * (p_mars_win - p_home_mars_win)
+                  + home * p_home_mars_win - oin * (p_lose - p_mars_loss)
+                  - mars * (p_mars_loss - p_home_mars_loss) - home * p_home_mars_loss)
     return clip_probabilities(Outcome(
-        p_win=p_win, p_mars_win=p_mw, p_lose=p_lose, p_mars_loss=p_ml, equity=float(equity),
-        method=used, p_draw=p_draw, p_home_mars_win=p_mw, p_home_mars_loss=p_ml, extra=extra))
+        p_win=p_win, p_mars_win=p_mars_win, p_lose=p_lose, p_mars_loss=p_mars_loss,
+        equity=float(equity), method=method, p_draw=p_draw,
+        p_home_mars_win=p_home_mars_win, p_home_mars_loss=p_home_mars_loss, extra=extra))

@@ -38,7 +38,8 @@ from nardy_fast.core._progress import progress_callback, show_progress
 from nardy_fast.core._resources import check_disk, check_memory
 from nardy_fast.core.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
-from nardy_fast.core.result import Outcome, clip_probabilities
+from nardy_fast.core.result import Outcome
+from nardy_fast.tables.race import race_outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.core._renamed import renamed
 
@@ -296,11 +297,6 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
                          f"checker must be on its side's last {db.points} points")
     w, mw, ml, draw, hw, hl = db.tables.outcome(position.boards[0], position.boards[1],
                                                 rules.draw_rule, position.side == WHITE)
-    lose = max(0.0, 1.0 - w - draw)
-    oin, mars, home = (rules.points(k) for k in ("oin", "mars", "home_mars"))
-    equity = (oin * (w - mw) + mars * (mw - hw) + home * hw
-              - oin * (lose - ml) - mars * (ml - hl) - home * hl)
-    return clip_probabilities(Outcome(   # a sum of float64 terms can pass 1 by a rounding step
-        p_win=w, p_mars_win=mw, p_lose=lose, p_mars_loss=ml, equity=float(equity),
-        method=METHOD, p_draw=draw, p_home_mars_win=hw, p_home_mars_loss=hl,
-        extra={"checkers": tuple(int(v) for v in position.boards.sum(axis=1))}))
+    return race_outcome(rules, w, mw, ml, draw, METHOD,
+                        {"checkers": tuple(int(v) for v in position.boards.sum(axis=1))},
+                        p_home_mars_win=hw, p_home_mars_loss=hl)

@@ -1,6 +1,7 @@
-# C-level API of the solvers' thread runtime (src/nf_threads.h): SPMD runs on POSIX threads
-# with a barrier between sweeps.  Every thread walks the same boards and computes its share
-# of each sweep with the same code, so results do not depend on the thread count.
+# C-level API of the thread runtime (src/nf_threads.h), used by the table solvers and the
+# search: SPMD runs on POSIX threads with a barrier between sweeps.  Every thread walks the
+# same boards and computes its share of each sweep with the same code, so results do not
+# depend on the thread count.
 
 cdef extern from "nf_threads.h":
     int NF_PTHREADS          # 1 when threads can run in parallel (POSIX), else 0
