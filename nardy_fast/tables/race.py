@@ -59,8 +59,10 @@ if TYPE_CHECKING:
     from nardy_fast.tables.bearoff import MarsTable, TwoSided
     from nardy_fast.tables.onesided import OneSided
 
-__all__ = ["race_probabilities", "race_outcome", "mars_table_for", "race_tables",
-           "default_race_tables", "METHODS"]
+# race_outcome, the tables' one conversion to an Outcome, is for the tables' own modules
+# (race12): its ``method`` is the Outcome's label, not a choice of method.
+__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
+           "METHODS"]
 
 METHODS = ("auto", "exact", "two_sided", "one_sided")   # of core.methods.METHODS
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
