@@ -20,9 +20,9 @@ from nardy_fast.engine.rollout import DEFAULT_GAMES
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
 
-import pandas as pd
 
 if TYPE_CHECKING:
+    import pandas as pd
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
     from dask.distributed import Client
@@ -88,6 +88,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     >>> r.loc[0, ["action", "method"]].tolist()
     ['double, take', 'exact']
     """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     seed = root_entropy(seed)
     if isinstance(positions, (Position, str)):
         positions = [positions]
@@ -145,6 +146,7 @@ def cube_analysis(record: GameRecord | str,
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities, ``method``, ``double_loss``, ``take_loss``.
     """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, CUBE_METHODS)
     roll = dict(n_games=n_games, seed=root_entropy(seed), workers=workers, client=client,
                 progress=progress)
@@ -213,6 +215,7 @@ def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:
     ``take_decisions`` (raises it answered), ``errors`` (a loss above 0.001 points),
     ``equity_lost`` (points), ``missed_doubles``, ``wrong_doubles``, ``wrong_takes``,
     ``wrong_passes`` and ``error_rate`` (points lost per decision x 1000)."""
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     rows = {}
     other = {"white": "black", "black": "white"}
     for side in ("white", "black"):

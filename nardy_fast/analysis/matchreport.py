@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 import warnings
 
-import pandas as pd
-
 from nardy_fast.analysis import report as _report
 from nardy_fast.analysis.report import error_rates, game_report
 from nardy_fast.core.matchrecord import MatchRecord, read_match
@@ -71,6 +69,7 @@ def analyse_match(record, progress=None, **kw):
         gr.insert(1, "score_white", state.score[0])
         gr.insert(2, "score_black", state.score[1])
         frames.append(gr)
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     return pd.concat(frames, ignore_index=True)
 
 
@@ -85,4 +84,5 @@ def match_error_rates(report):
         rows.append(er)
     total = error_rates(report.assign(side=report["player"])).reset_index(drop=True)
     total.insert(0, "game", "total")
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     return pd.concat(rows + [total], ignore_index=True)

@@ -16,7 +16,6 @@ import os
 import sys
 import warnings
 
-import pandas as pd
 
 from nardy_fast.analysis import matchreport, plot, report
 from nardy_fast.analysis.page import to_html
@@ -157,6 +156,7 @@ def _print_rollouts(args, rows):
         for r in rows:
             print(json_text(r, indent=None))          # JSON Lines: one per position
     elif args.csv:
+        import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
         if rows:
@@ -391,6 +391,7 @@ def _read_ids(path):
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     if lines and "," in lines[0]:
+        import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         df = pd.read_csv(path, comment="#")
         if "id" not in df.columns:
             raise CliError(f"{path}: a CSV of positions needs an 'id' column")

@@ -9,7 +9,6 @@ import os
 import sys
 
 import numpy as np
-import pandas as pd
 
 from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_options, add_progress, json_text,
@@ -256,6 +255,7 @@ def cmd_train_net(args):
     exclude = None
     if args.exclude is not None:
 
+        import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         ids = pd.read_parquet(args.exclude, columns=["position"])["position"]
         exclude = np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS

@@ -33,7 +33,6 @@ import os
 import sys
 import time
 
-import pandas as pd
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.app._args import positive_int
@@ -135,6 +134,7 @@ def _decision(o, position, n_games, kw):
 def _convergence_and_races(o, start, n_games, seed, kw):
     """4.-6. The start's rollout converging; the race chart (exact bear-off races and a
     few rolled-out races); turns to bear off of two positions."""
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
                     n_games, 2 * n_games})
     cv = report.convergence_report(start, n_games=sizes, **kw)

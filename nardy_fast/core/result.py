@@ -10,9 +10,10 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Outcome", "PROBABILITIES", "clip_probabilities"]
 
@@ -128,6 +129,7 @@ se_p_home_mars_loss : float
 
     def to_frame(self, index: Sequence[Hashable] | None = None) -> pd.DataFrame:
         """A one-row pandas DataFrame of ``to_dict()``."""
+        import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         return pd.DataFrame([self.to_dict()], index=index)
 
 

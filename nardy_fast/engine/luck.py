@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-import pandas as pd
-
 from nardy_fast.core.rules import as_rules
 from nardy_fast.core._checks import check_dice
 from nardy_fast.engine.evaluator import Evaluator
@@ -92,6 +89,7 @@ def luck_summary(report):
     ``net_luck`` (its luck minus the other's), ``result`` (points it won in the game, its
     view; NaN if the game is not over) and ``adjusted_result`` (``result - net_luck``).
     """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     if "luck" not in report.columns:
         raise ValueError("report: no luck column; use game_report(..., analyse=True)")
     rows = {}

@@ -32,7 +32,6 @@ import math
 import os
 
 import numpy as np
-import pandas as pd
 
 from nardy_fast.tables import race12
 from nardy_fast.engine.evaluator import Evaluator
@@ -60,6 +59,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
     from nardy_fast.engine.policy import PolicyLike
@@ -696,6 +696,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
         Index: the position IDs (name ``"position"``, as every frame keyed by position
         ID); columns: ``Outcome.to_dict()``.
     """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
     cube, cube_state = _old_cube_spelling("rollout_many", cube, cube_state)
