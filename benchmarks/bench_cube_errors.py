@@ -30,7 +30,9 @@ the stake whatever the kind with the cube, and so do the rollouts that judge, so
 the counterfactual of a mars-aware cube in the game as it is played.  ``--summary
 --x-contact X`` likewise judges the model with the contact efficiency ``X`` instead of
 ``cubemodel.CONTACT_EFFICIENCY`` (from the stored model P(win); a diagnostic: the judge's
-games still play the cube with the shipped value).
+games still play the cube with the shipped value).  ``--play-x X`` plays and judges with
+the contact efficiency ``X`` (the model's and the judge's cube-aware rollouts both: the
+experiment the diagnostic calls for); use a store of its own.
 
     python benchmarks/bench_cube_errors.py [--positions 150] [--games 1296] \
         [--store cube_errors_store] [--summary [--points 1 2 2 2]]
@@ -186,7 +188,12 @@ def main():
     ap.add_argument("--points", type=float, nargs=4, default=None,
                     metavar=("OIN", "MARS", "KOKS", "HOME_MARS"))
     ap.add_argument("--x-contact", type=float, default=None)
+    ap.add_argument("--play-x", type=float, default=None)
     args = ap.parse_args()
+    if args.play_x is not None:     # the model and the judge's cube, in this process
+        if not 0.0 <= args.play_x <= 1.0:
+            ap.error(f"--play-x {args.play_x}: expected a cube efficiency in [0, 1]")
+        cubemodel.CONTACT_EFFICIENCY = args.play_x
     os.makedirs(args.store, exist_ok=True)
     if not args.summary:
         t = time.perf_counter()
