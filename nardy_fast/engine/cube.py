@@ -159,7 +159,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
-        ``"race, measured (N pips)"`` or ``"contact, assumed"``).
+        ``"race, measured (N pips)"`` or ``"contact, measured"``).
     """
     position = as_position(position)
     cube, probabilities = cube_state, cube_probabilities

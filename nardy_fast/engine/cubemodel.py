@@ -47,9 +47,13 @@ double and double/take equities against the exact geometric tables (8 checkers a
 positions with ``0.15 < p < 0.9``), per bin of the side on roll's pip count: ``x`` grows
 from 0.46 (under 6 pips) to 0.86 (48 pips); ``RACE_EFFICIENCY`` holds the bin centres and
 values, interpolated linearly and held constant beyond the last bin (an extrapolation for
-longer races).  For contact positions there is no exact reference yet: ``x = 0.68``
-(``CONTACT_EFFICIENCY``, GNU Backgammon's contact value) is assumed, to be replaced by a
-measurement with cube-aware rollouts of the evaluator.
+longer races).  For contact positions there is no exact reference: ``x = 0.9``
+(``CONTACT_EFFICIENCY``) is measured against cube-aware rollouts of the evaluator, the
+model and the judge's cube both at ``x`` (``benchmarks/bench_cube_errors.py --play-x``,
+two sets of 100 decisions): the doubler loses 0.0069 and 0.0018 points per decision at
+0.9, against 0.0139 and 0.0080 at GNU Backgammon's contact value 0.68, with which the
+model doubled too early in long nardy's contact positions.  (The match equity table
+keeps its own efficiency, ``met.TABLE_EFFICIENCY``, measured against whole matches.)
 
 Draws (``draw_rule``): a draw is worth 0 at any stake; the model counts it as half a win
 (``p = P(win) + P(draw) / 2``), and the exact tables, which have no draw, are not used.
@@ -99,7 +103,8 @@ __all__ = ["CubeSettings", "take_point", "doubling_window", "efficiency", "model
 RACE_EFFICIENCY = ((3.0, 0.462), (9.0, 0.585), (15.0, 0.613), (21.0, 0.649),
                    (27.0, 0.702), (33.0, 0.757), (39.0, 0.815), (45.0, 0.835),
                    (51.0, 0.861))
-CONTACT_EFFICIENCY = 0.68      # assumed (GNU Backgammon's contact value), not measured
+# measured against cube-aware rollouts (benchmarks/bench_cube_errors.py --play-x)
+CONTACT_EFFICIENCY = 0.9
 
 # Points per stake of each kind of win (oin, mars, koks, home mars: rules.OUTCOMES) in a
 # game with the cube: the stake, whatever the kind (rule book section 7a; as
@@ -381,11 +386,11 @@ def efficiency(position):
 def efficiency_source(position, x=None):
     """Where the cube efficiency of ``position`` comes from, in words: ``"given"`` (``x``
     not None), ``"race, measured (N pips)"`` (``RACE_EFFICIENCY`` at the side on roll's pip
-    count) or ``"contact, assumed"`` (``CONTACT_EFFICIENCY``)."""
+    count) or ``"contact, measured"`` (``CONTACT_EFFICIENCY``)."""
     if x is not None:
         return "given"
     if position.is_contact():
-        return "contact, assumed"
+        return "contact, measured"
     return f"race, measured ({int(position.pips[0])} pips)"
 
 

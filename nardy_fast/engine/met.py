@@ -27,8 +27,9 @@ values are computed on a grid of ``GRID`` winning chances and read at the start'
 the first-turn ban on raises is not modelled.  Real play turns the cube in jumps (market
 losers), so the table mixes, as Janowski's cube-efficiency model does for money play, the
 live value with the dead-cube one at the start of each game: ``x * live + (1 - x) *
-dead`` with ``x = CONTACT_EFFICIENCY`` (0.68, GNU Backgammon's contact value: the start
-is a contact position); ``x = 1`` is Zadeh's model itself.  With ``crawford``: the first game after a
+dead`` with ``x = TABLE_EFFICIENCY`` (0.68, GNU Backgammon's contact value, with which
+the table was measured against whole matches: ``benchmarks/bench_match.py table``);
+``x = 1`` is Zadeh's model itself.  With ``crawford``: the first game after a
 side reaches one point from the end has no cube; the ``post_crawford`` table follows it.
 """
 from __future__ import annotations
@@ -57,11 +58,17 @@ if TYPE_CHECKING:
     from nardy_fast.core.result import Outcome
 
 __all__ = ["match_equity_table", "post_crawford_table", "start_distribution",
-           "MetSolver", "KINDS", "DATA_FILE", "GRID", "with_match", "match_extra"]
+           "MetSolver", "KINDS", "DATA_FILE", "GRID", "TABLE_EFFICIENCY", "with_match",
+           "match_extra"]
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data",
                          "start_outcomes.json")
 GRID = 2001
+# The cube efficiency of the cubeful tables: the live/dead mix at the start of each game
+# (module docstring).  GNU Backgammon's contact value, kept because the shipped tables
+# were measured against whole matches with it ("Table against play" in RESULTS.md); a
+# position's own efficiency for its cube decision is ``cubemodel.efficiency``.
+TABLE_EFFICIENCY = 0.68
 KINDS = ("oin", "mars", "koks", "home_mars")      # exclusive kinds of a win
 
 
@@ -123,7 +130,7 @@ class MetSolver:
     def __init__(self, match_rules: MatchRules | RulesLike, dist: Mapping[str, float] | None = None,
                  cube: bool = False, x: float | None = None) -> None:
         self.mr = as_match_rules(match_rules)
-        self.x = CONTACT_EFFICIENCY if x is None else float(x)
+        self.x = TABLE_EFFICIENCY if x is None else float(x)
         if not 0.0 <= self.x <= 1.0:
             raise ValueError(f"x={x!r}: the cube efficiency must be in [0, 1]")
         self.dist = dict(dist) if dist is not None else start_distribution(self.mr.rules)
@@ -351,7 +358,7 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
         The first mover's outcome distribution (``start_distribution``'s keys); default
         the stored rollout of the start.
     x : float, optional
-        Cube efficiency of the cubeful table (default ``CONTACT_EFFICIENCY``; 1: Zadeh's
+        Cube efficiency of the cubeful table (default ``TABLE_EFFICIENCY``; 1: Zadeh's
         fully live cube); with ``cube=False`` it has no effect (a ``UserWarning``).
     stored : bool
         Read the shipped table (``TABLE_FILE``) when it covers the request (the stored

@@ -161,9 +161,10 @@ def py_dict(nv):
             "p_home_mars_loss": v[6]}
 
 
-def spec_of(progression, points):
+def spec_of(progression, points, x=None):
     tp = np.array([cm.live_take_point(progression, k) for k in range(MAX_STAKE + 1)])
-    return cm.CubeSettings(False, 1, -1, False, MAX_STAKE, cm.CONTACT_EFFICIENCY,
+    x = cm.CONTACT_EFFICIENCY if x is None else x
+    return cm.CubeSettings(False, 1, -1, False, MAX_STAKE, x,
                            np.ascontiguousarray(cm.RACE_EFFICIENCY, dtype=np.float64), tp,
                            None, lambda mover, opponent: 0.5, points)
 
@@ -206,11 +207,12 @@ def test_c_twin_equals_the_python_model_on_many_distributions(progression, beave
 
 
 def test_c_twin_hand_worked_case():
-    """The hand-worked case above through the C twin (contact position: x = 0.68, so the
-    expected values are those of the definition at x = 0.68: dead 0.8, live 1.08 and
-    0.66)."""
+    """The hand-worked case above through the C twin (contact position at a given x =
+    0.68, so the expected values are those of the definition at x = 0.68: dead 0.8, live
+    1.08 and 0.66)."""
     nv = np.array([0.72, 0.36, 0, 0, 0, 0, 0], dtype=np.float32)
-    got = _cubeloop.model_point(Rules(cube="geometric"), spec_of("geometric", CLASSIC_POINTS),
+    got = _cubeloop.model_point(Rules(cube="geometric"),
+                                spec_of("geometric", CLASSIC_POINTS, x=0.68),
                                 *CONTACT, 1, -1, 0.5, outputs=nv)
     x = 0.68
     assert (got["wins"], got["losses"]) == pytest.approx((1.5, 1.0), rel=1e-6)
@@ -232,7 +234,7 @@ def test_with_the_cube_a_game_scores_the_stake_so_w_and_l_are_one():
     assert a["action"] == b["action"]
     assert (a["win_points"], a["loss_points"]) == (1.0, 1.0)
     assert a["model"].startswith("janowski")
-    assert a["x_source"] == "contact, assumed" and a["x"] == cm.CONTACT_EFFICIENCY
+    assert a["x_source"] == "contact, measured" and a["x"] == cm.CONTACT_EFFICIENCY
     assert cube_decision(pos, cube_probabilities=lambda q: 0.72, x=0.5)["x_source"] == "given"
     race = cube_decision(nf.Position(*RACE), cube_probabilities=lambda q: 0.72)
     assert race["x_source"] == "race, measured (19 pips)"

@@ -37,12 +37,13 @@ POSITIONS = [
 ]
 
 
-def spec_of(progression, p, table=None):
+def spec_of(progression, p, table=None, x=None):
     """The ``cube`` settings of ``play_blocks``, built from ``cubemodel``'s constants (as
     ``rollout._cube_arrays`` does), centred at stake 1; the model's P(win) source
-    answers ``p``."""
+    answers ``p``; ``x`` the contact efficiency (default ``CONTACT_EFFICIENCY``)."""
     tp = np.array([cm.live_take_point(progression, k) for k in range(MAX_STAKE + 1)])
-    return cm.CubeSettings(False, 1, -1, False, MAX_STAKE, cm.CONTACT_EFFICIENCY,
+    x = cm.CONTACT_EFFICIENCY if x is None else x
+    return cm.CubeSettings(False, 1, -1, False, MAX_STAKE, x,
                            np.ascontiguousarray(cm.RACE_EFFICIENCY, dtype=np.float64), tp,
                            table, lambda mover, opponent: p)
 
@@ -116,7 +117,7 @@ def test_c_model_equals_cube_py_on_a_grid(progression, beaver):
 
 
 def test_hand_worked_values():
-    """Geometric, take point 1/5 (cash point 4/5), contact x = 0.68:
+    """Geometric, take point 1/5 (cash point 4/5), contact x = 0.68 (given):
 
     - p = 0.5, centred: live = -1 + 2 (0.5 - 0.2) / (0.8 - 0.2) = 0, dead 2p - 1 = 0:
       no double 0; double/take = 2 x (owned by the opponent at 2: live = -1 + 2 (0.5 -
@@ -129,17 +130,20 @@ def test_hand_worked_values():
     """
     mover, opp = POSITIONS[0]
     rules = Rules(cube="geometric")
-    a = _cubeloop.model_point(rules, spec_of("geometric", 0.5), mover, opp, 1, -1, 0.5)
+    a = _cubeloop.model_point(rules, spec_of("geometric", 0.5, x=0.68), mover, opp, 1, -1,
+                              0.5)
     assert a["x"] == pytest.approx(0.68)
     assert a["no_double"] == pytest.approx(0.0, abs=1e-12)
     assert a["double_take"] == pytest.approx(-0.34, abs=1e-12)
     assert a["action"] == "none"
-    b = _cubeloop.model_point(rules, spec_of("geometric", 0.9), mover, opp, 1, -1, 0.9)
+    b = _cubeloop.model_point(rules, spec_of("geometric", 0.9, x=0.68), mover, opp, 1, -1,
+                              0.9)
     assert b["no_double"] == pytest.approx(0.936, abs=1e-12)
     assert b["double_take"] == pytest.approx(1.532, abs=1e-12)
     assert (b["action"], b["stake"], b["owner"]) == ("pass", 1, -1)
     assert b["race_value"] == pytest.approx(1.0, abs=1e-12)
-    c = _cubeloop.model_point(rules, spec_of("geometric", 0.1), mover, opp, 4, 0, 0.1)
+    c = _cubeloop.model_point(rules, spec_of("geometric", 0.1, x=0.68), mover, opp, 4, 0,
+                              0.1)
     assert c["no_double"] == pytest.approx(-0.766, abs=1e-12)
     assert c["race_value"] == pytest.approx(-0.766 * 4, abs=1e-12)
 
@@ -211,10 +215,12 @@ def test_c_loop_uses_the_exact_arithmetic_table_where_it_covers():
                 assert got["double_take"] == pytest.approx(d["double_take"], abs=1e-12)
 
 
-def test_c_pip_estimate_is_cubemodel_pip_probability():
+def test_c_pip_estimate_is_cubemodel_pip_probability(monkeypatch):
     """With no P(win) source the C loop decides on the pip-count estimate: its actions at
     a centred cube are the Python model's on ``cubemodel.pip_probability``, over races
-    from far behind to far ahead (the opponent not home: no exact table)."""
+    from far behind to far ahead (the opponent not home: no exact table).  At a contact
+    efficiency of 0.68 (both sides), where these races see every action."""
+    monkeypatch.setattr(cm, "CONTACT_EFFICIENCY", 0.68)
     rules = Rules(cube="geometric")
     opp = board({11: 15})                                   # 14 x 15 = 210 pips to go
     tp = np.array([cm.live_take_point("geometric", k) for k in range(MAX_STAKE + 1)])
