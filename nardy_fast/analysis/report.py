@@ -79,7 +79,8 @@ from nardy_fast.engine.met import emg_scale, match_extra
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
-                                          value_positions)
+                                          value_positions, warn_plies_unused,
+                                          warn_rollout_unused)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -250,13 +251,6 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
     """
     return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
                          workers, client, progress, plies)[0]
-
-
-def _warn_unused(method, defaults=None, **given):
-    """``warn_unused`` for the rollout arguments of the reports (``defaults``: their own,
-    ``_ROLLOUT_DEFAULTS``) under a ``method`` that plays no games."""
-    warn_unused(f"with method={method!r} (only method='rollout' plays games)",
-                _ROLLOUT_DEFAULTS if defaults is None else defaults, **given)
 
 
 def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
@@ -497,13 +491,12 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games
-        _warn_unused(method, _ROLLOUT_DEFAULTS, **given)
+        warn_rollout_unused(method, **given)
         n_games, policy, truncate, workers, client = (
             _ROLLOUT_DEFAULTS[k] for k in ("n_games", "policy", "truncate", "workers",
                                            "client"))
     elif plies:                                        # likewise once, here
-        warn_unused("with method='rollout' (only the evaluator searches plies)",
-                    {"plies": 0}, plies=plies)
+        warn_plies_unused("rollout", plies)
         plies = 0
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client,

@@ -30,7 +30,7 @@ from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
 from nardy_fast.tables.race import race_probabilities
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dask.distributed import Client
@@ -49,6 +49,20 @@ TABLE_METHODS = ("exact", "two_sided", "one_sided")     # the bear-off databases
 # the rollout arguments and their defaults: they act under method="rollout" only
 ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
                     "workers": None, "client": None}
+
+
+def warn_rollout_unused(method: str, **given: Any) -> None:
+    """The ``UserWarning`` naming the rollout arguments in ``given`` changed from their
+    defaults (``ROLLOUT_DEFAULTS``) under ``method``, which plays no games."""
+    warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                ROLLOUT_DEFAULTS, **given)
+
+
+def warn_plies_unused(method: str, plies: int) -> None:
+    """The ``UserWarning`` for ``plies`` other than 0 under ``method`` (rollouts and the
+    databases search nothing)."""
+    warn_unused(f"with method={method!r} (only the evaluator searches plies)",
+                {"plies": 0}, plies=plies)
 
 
 def value_position(position: Position | str, method: str = "auto",
@@ -106,12 +120,10 @@ def value_positions(positions: Iterable[Position | str], method: str = "auto",
     check_count(n_games, "n_games")
     method = check_method(method, METHODS)
     if method != "rollout":
-        warn_unused(f"with method={method!r} (only method='rollout' plays games)",
-                    ROLLOUT_DEFAULTS, n_games=n_games, policy=policy, truncate=truncate,
-                    workers=workers, client=client)
+        warn_rollout_unused(method, n_games=n_games, policy=policy, truncate=truncate,
+                            workers=workers, client=client)
     if method in ("rollout",) + TABLE_METHODS:
-        warn_unused(f"with method={method!r} (only the evaluator searches plies)",
-                    {"plies": 0}, plies=plies)
+        warn_plies_unused(method, plies)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
     out = [None] * len(positions)
     games, net = [], []
