@@ -311,12 +311,12 @@ def test_the_inner_import_check_sees_an_unexplained_import():
 
 def test_import_nardy_fast_leaves_the_slow_libraries_for_later():
     """``import nardy_fast`` (and so every ``nardy-fast`` command's start) does not load
-    pandas, matplotlib or pyarrow: the functions that need them import them when called
-    (each such import says so), so no module may import them at its top."""
+    pandas, matplotlib, pyarrow or tqdm: the functions that need them import them when
+    called (each such import says so), so no module may import them at its top."""
     import subprocess
     import sys
     code = ("import sys, nardy_fast; print(sorted(m for m in ('pandas', 'matplotlib', "
-            "'pyarrow', 'dask') if m in sys.modules))")
+            "'pyarrow', 'dask', 'tqdm') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"

@@ -10,10 +10,12 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = ["show_progress", "progress_bar", "progress_callback"]
 
@@ -56,6 +58,7 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, desc: str, unit: str 
     **options
         Passed to ``tqdm`` (``initial``, ``unit_scale``, ``smoothing``, ...).
     """
+    from tqdm.auto import tqdm      # lazy: tqdm.auto is slow to import; import nardy_fast skips it
     return tqdm(iterable, desc=desc, unit=unit, total=total,
                 disable=not show_progress(progress), **options)
 
