@@ -43,7 +43,8 @@ import numpy as np
 
 from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions
 from nardy_fast.core.methods import warn_unused
-from nardy_fast.core.matchrules import MatchRules, as_match_rules
+from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules
+from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES, Rules
 
 from collections.abc import Mapping
@@ -53,9 +54,6 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     import numpy.typing as npt
     import pandas as pd
-
-    from nardy_fast.core.matchrules import MatchState
-    from nardy_fast.core.result import Outcome
 
 __all__ = ["match_equity_table", "post_crawford_table", "start_distribution",
            "MetSolver", "KINDS", "DATA_FILE", "GRID", "TABLE_EFFICIENCY", "with_match",
@@ -519,7 +517,8 @@ def with_match(outcome: Outcome, state: MatchState) -> Outcome:
         Probabilities for the side on roll before it rolls (any method; a rollout's
         ``games`` give ``se_mwc``).
     state : MatchState
-        The score, with the outcome's side on roll (``state.on_roll``); not checked here.
+        The score, with the outcome's side on roll (``state.on_roll``; an Outcome does not
+        know its position, so that is the caller's to check).
 
     Returns
     -------
@@ -529,7 +528,16 @@ def with_match(outcome: Outcome, state: MatchState) -> Outcome:
         ``mwc_of_outcome``); ``extra["se_mwc"]``: its standard error (the i.i.d.
         multinomial one of the outcome kinds, 0 without games); ``extra["emg"]``: its
         money equivalent (points per game at the stake, GNU Backgammon's EMG, ``emg``).
+
+    Raises
+    ------
+    TypeError
+        ``outcome`` is not an Outcome or ``state`` not a MatchState.
     """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"outcome: expected an Outcome, got {type(outcome).__name__}")
+    if not isinstance(state, MatchState):
+        raise TypeError(f"state: expected a MatchState, got {type(state).__name__}")
     return replace(outcome, extra={**outcome.extra, **match_extra(outcome, state)})
 
 

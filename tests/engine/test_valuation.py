@@ -139,3 +139,11 @@ def test_the_evaluator_and_rollouts_use_with_match(contact):
         k: want[k] for k in ("mwc", "se_mwc", "emg")}
     r = rollout(pos, match=state, **ROLL)
     assert r.extra["mwc"] == met.with_match(rollout(pos, **ROLL), state).extra["mwc"]
+
+
+def test_with_match_names_a_wrong_argument(contact):
+    o = Evaluator.default().evaluate(contact[0])
+    with pytest.raises(TypeError, match="outcome: expected an Outcome, got str"):
+        met.with_match("0.5", MatchState(5, (2, 3), contact[0].side))
+    with pytest.raises(TypeError, match="state: expected a MatchState, got tuple"):
+        met.with_match(o, (5, 2, 3))
