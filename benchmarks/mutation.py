@@ -122,6 +122,12 @@ TESTS = {
     "matchplay.py": ["test_match_play.py", "test_crawford_states.py", "test_emg_definition.py"],
     # the no-contact race database
     "race12.py": ["test_race12.py", "test_race12_kinds.py"],
+    # the one homes of the engine's order (issue 28)
+    "valuation.py": ["test_valuation.py", "test_one_home_dispatch.py"],
+    "racevalue.py": ["test_one_home_c.py", "test_race12_engine.py", "test_evaluator.py"],
+    "policies.py": ["test_record.py", "test_one_home_checks.py"],
+    "_progress.py": ["test_progress.py", "test_one_home_checks.py"],
+    "nets.py": ["test_default_net.py", "test_evaluator.py"],
     "_race12.pyx": ["test_race12_kinds.py"],
     "matchrecord.py": ["test_match_play.py", "test_match_rules.py", "test_match_cli.py"],
     "matchreport.py": ["test_match_cli.py", "test_match_reports.py"],
