@@ -42,7 +42,7 @@ cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
 # Evaluates the n positions (me on roll, cands[24 k : 24 k + 24]) into out[7 k : 7 k + 7]:
 # the candidates of one roll of the other side, which differ from base_opp in a few points,
 # so the hidden layer is updated from the base position's instead of recomputed.
-# scratch: float[2 * n_hidden] owned by the caller.
+# scratch: float[2 * n_hidden] owned by the caller (only its first n_hidden are used now).
 cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil

@@ -19,8 +19,11 @@ come from ``Rules`` (``net_equity``).
 The candidates of one roll are evaluated together (``net_eval_many``): they share the
 board of the side on roll and differ from a base board of the other side in a few points,
 so the hidden pre-activations are updated from the base's (a few ``n_hidden``-long float
-rows per changed point) instead of recomputed from 198 inputs.  The inner loops are plain
-contiguous float32 loops that the compiler vectorises.
+rows per changed point) instead of recomputed from 198 inputs.  The sums, the ReLU and
+the output layer's dot products are one C kernel (``src/nf_hidden.h``) with two paths that
+give the same bits: eight AVX2 lanes when the processor has them (chosen at run time, so
+one wheel serves every x86-64 processor), else plain float32 loops the compiler
+vectorises (SSE2 on x86-64).  ``simd_path()`` says which one runs.
 
 Training (``Net.sgd``): cross-entropy of each output against a target in [0, 1], so the
 error at an output's pre-activation is ``output - target``; one plain SGD step per
@@ -39,7 +42,13 @@ from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
 cdef extern from "nf_dot.h":
     float nf_dot8(const float* x, const float* y, int n) noexcept nogil
 
-__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES"]
+cdef extern from "nf_hidden.h":
+    void nf_hidden(int H, const float* z0, int m, const float* c, const float* const* rows,
+                   const float* w2, int n_out, float* pre) noexcept nogil
+    int nf_hidden_force_generic(int force) noexcept nogil
+    int nf_hidden_current() noexcept nogil
+
+__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES", "simd_path"]
 
 N_INPUTS = NET_INPUTS
 N_OUTPUTS = NET_OUTPUTS
@@ -118,27 +127,51 @@ cdef void outputs(const net_t* net, const float* z, float* h, float* out) noexce
         out[k] = sigmoid(nf_dot8(net.w2 + k * H, h, H) + net.b2[k])
 
 
+cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
+    """out[k] = sigmoid(out[k] + b2[k]): the output layer after its dot products."""
+    cdef int k
+    for k in range(NET_OUTPUTS):
+        out[k] = sigmoid(out[k] + net.b2[k])
+
+
 cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
                    float* out) noexcept nogil:
+    """The same sums as ``hidden_pre`` then ``outputs`` (b1, then each non-zero input's
+    row in input order; nf_hidden.h), in one pass."""
     cdef float x[NET_INPUTS]
-    cdef float z[NET_MAX_HIDDEN]
-    cdef float h[NET_MAX_HIDDEN]
+    cdef float coef[NET_INPUTS]
+    cdef const float* rows[NET_INPUTS]
+    cdef int i, m = 0, H = net.n_hidden
     net_encode(me, opp, x)
-    hidden_pre(net, x, z)
-    outputs(net, z, h, out)
+    for i in range(NET_INPUTS):
+        if x[i] != 0.0:
+            coef[m] = x[i]
+            rows[m] = net.w1 + <Py_ssize_t>i * H
+            m += 1
+    nf_hidden(H, net.b1, m, coef, rows, net.w2, NET_OUTPUTS, out)
+    sigmoids(net, out)
+
+
+cdef enum:
+    # The most weight rows a candidate adds to the base: every point's four units and
+    # the three extras (a move changes at most 8 points; this bound needs no argument).
+    MAX_UPDATES = SIDE_INPUTS + NET_EXTRAS
 
 
 cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil:
+    """Each candidate's pre-activations are the base's plus its changed inputs' rows,
+    points first (in point and unit order), then the extras (nf_hidden.h does the sums,
+    the ReLU and the dot products)."""
     cdef float x[NET_INPUTS]
-    cdef float z0[NET_MAX_HIDDEN]
     cdef float e0[NET_EXTRAS]
     cdef float e[NET_EXTRAS]
-    cdef float* z = scratch
-    cdef float* h = scratch + net.n_hidden
+    cdef float coef[MAX_UPDATES]
+    cdef const float* rows[MAX_UPDATES]
+    cdef float* z0 = scratch
     cdef const uint8_t* c
-    cdef int i, u, a, b, H = net.n_hidden
+    cdef int i, u, a, b, m, H = net.n_hidden
     cdef Py_ssize_t k
     cdef float d
     net_encode(me, base_opp, x)
@@ -146,7 +179,7 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
     side_extras(base_opp, e0)
     for k in range(n):
         c = cands + N_POINTS * k
-        memcpy(z, z0, H * sizeof(float))
+        m = 0
         for i in range(N_POINTS):
             a = base_opp[i]
             b = c[i]
@@ -154,14 +187,18 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
                 for u in range(NET_UNITS):
                     d = UNIT[b][u] - UNIT[a][u]
                     if d != 0.0:
-                        axpy(z, d, net.w1 + <Py_ssize_t>(SIDE_INPUTS + NET_UNITS * i + u) * H,
-                             H)
+                        coef[m] = d
+                        rows[m] = net.w1 + <Py_ssize_t>(SIDE_INPUTS + NET_UNITS * i + u) * H
+                        m += 1
         side_extras(c, e)
         for u in range(NET_EXTRAS):
             d = e[u] - e0[u]
             if d != 0.0:
-                axpy(z, d, net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H, H)
-        outputs(net, z, h, out + NET_OUTPUTS * k)
+                coef[m] = d
+                rows[m] = net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H
+                m += 1
+        nf_hidden(H, z0, m, coef, rows, net.w2, NET_OUTPUTS, out + NET_OUTPUTS * k)
+        sigmoids(net, out + NET_OUTPUTS * k)
 
 
 cdef void net_clip(float* out) noexcept nogil:
@@ -362,3 +399,13 @@ cdef class Net:
             for k in range(b.shape[0]):
                 sgd_step(&w1[0, 0], &b1[0], &w2[0, 0], &b2[0], H, &b[k, 0, 0], &b[k, 1, 0],
                          &t[k, 0], lr, &s[0, 0], &s[1, 0], &s[2, 0])
+
+
+def simd_path(generic=None):
+    """The implementation of the hidden and output layers in use: ``"avx2"`` (eight
+    lanes, chosen when the processor has AVX2) or ``"generic"``; both give the same bits
+    (``src/nf_hidden.h``).  ``generic=True`` forces the generic one, ``False`` restores the
+    choice by processor (for tests and benchmarks); None changes nothing."""
+    if generic is not None:
+        nf_hidden_force_generic(1 if generic else 0)
+    return "avx2" if nf_hidden_current() == 2 else "generic"

@@ -1,0 +1,146 @@
+/* The evaluation network's hidden and output layers for one position, given its hidden
+   pre-activations as a base row plus a few scaled weight rows:
+
+       z   = z0 + c[0] rows[0] + ... + c[m-1] rows[m-1]      (H floats, in that order)
+       h   = max(z, 0)
+       pre[k] = nf_dot8(w2 + k H, h, H)                      (k < n_out)
+
+   Two implementations that give the same bits:
+   - nf_hidden_generic: the plain loops (z in a scratch row, then the dot products);
+   - nf_hidden_avx2 (x86 with GCC or Clang): the same element-wise operations in the same
+     order, eight lanes wide and a tile of z at a time in registers, so z is never stored.
+     Each z[j] sees the same additions of the same products in the same order, and each
+     output keeps the eight partial sums of nf_dot8 (lane l sums j = l mod 8, j rising),
+     added in nf_dot8's order.  No FMA (the target is "avx2" alone), so every product is
+     rounded before it is added, as in the generic path.
+   nf_hidden picks the AVX2 path when the processor has it (checked once), unless
+   nf_hidden_force_generic(1) was called (for tests).
+   Measured (one core, plain 0-ply rollouts from the start, games per CPU-second): 128
+   hidden units 860 -> 1,600, 256 hidden units 560 -> 1,210 (benchmarks/RESULTS.md). */
+#ifndef NF_HIDDEN_H
+#define NF_HIDDEN_H
+#include <string.h>
+#include "nf_dot.h"
+
+#define NF_HIDDEN_MAX 1024
+
+static inline void nf_hidden_generic(int H, const float* z0, int m, const float* c,
+                                     const float* const* rows, const float* w2, int n_out,
+                                     float* pre) {
+    float z[NF_HIDDEN_MAX];
+    memcpy(z, z0, (size_t)H * sizeof(float));
+    for (int u = 0; u < m; u++) {
+        const float a = c[u];
+        const float* x = rows[u];
+        for (int j = 0; j < H; j++)
+            z[j] += a * x[j];
+    }
+    for (int j = 0; j < H; j++)
+        z[j] = z[j] > 0.0f ? z[j] : 0.0f;
+    for (int k = 0; k < n_out; k++)
+        pre[k] = nf_dot8(w2 + (size_t)k * H, z, H);
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define NF_HIDDEN_HAVE_AVX2 1
+#include <immintrin.h>
+
+#define NF_OUT_MAX 8
+
+__attribute__((target("avx2")))
+static void nf_hidden_avx2(int H, const float* z0, int m, const float* c,
+                           const float* const* rows, const float* w2, int n_out,
+                           float* pre) {
+    __m256 acc[NF_OUT_MAX];
+    for (int k = 0; k < n_out; k++)
+        acc[k] = _mm256_setzero_ps();
+    const __m256 zero = _mm256_setzero_ps();
+    int t = 0;
+    /* Tiles of 32 floats (four registers), then of 8. */
+    for (; t + 32 <= H; t += 32) {
+        __m256 r0 = _mm256_loadu_ps(z0 + t), r1 = _mm256_loadu_ps(z0 + t + 8);
+        __m256 r2 = _mm256_loadu_ps(z0 + t + 16), r3 = _mm256_loadu_ps(z0 + t + 24);
+        for (int u = 0; u < m; u++) {
+            const __m256 a = _mm256_set1_ps(c[u]);
+            const float* x = rows[u] + t;
+            r0 = _mm256_add_ps(r0, _mm256_mul_ps(a, _mm256_loadu_ps(x)));
+            r1 = _mm256_add_ps(r1, _mm256_mul_ps(a, _mm256_loadu_ps(x + 8)));
+            r2 = _mm256_add_ps(r2, _mm256_mul_ps(a, _mm256_loadu_ps(x + 16)));
+            r3 = _mm256_add_ps(r3, _mm256_mul_ps(a, _mm256_loadu_ps(x + 24)));
+        }
+        r0 = _mm256_max_ps(r0, zero);
+        r1 = _mm256_max_ps(r1, zero);
+        r2 = _mm256_max_ps(r2, zero);
+        r3 = _mm256_max_ps(r3, zero);
+        for (int k = 0; k < n_out; k++) {
+            const float* w = w2 + (size_t)k * H + t;
+            __m256 s = acc[k];
+            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w), r0));
+            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 8), r1));
+            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 16), r2));
+            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 24), r3));
+            acc[k] = s;
+        }
+    }
+    for (; t < H; t += 8) {
+        __m256 r0 = _mm256_loadu_ps(z0 + t);
+        for (int u = 0; u < m; u++)
+            r0 = _mm256_add_ps(r0, _mm256_mul_ps(_mm256_set1_ps(c[u]),
+                                                 _mm256_loadu_ps(rows[u] + t)));
+        r0 = _mm256_max_ps(r0, zero);
+        for (int k = 0; k < n_out; k++)
+            acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * H + t),
+                                                         r0));
+    }
+    /* nf_dot8's order: ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7)). */
+    for (int k = 0; k < n_out; k++) {
+        float q[4];
+        _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc[k]),
+                                    _mm256_extractf128_ps(acc[k], 1)));
+        pre[k] = (q[0] + q[1]) + (q[2] + q[3]);
+    }
+}
+#endif
+
+/* 0: not yet checked; 1: generic; 2: AVX2. */
+static int nf_hidden_path = 0;
+
+static inline int nf_hidden_choose(void) {
+#ifdef NF_HIDDEN_HAVE_AVX2
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 2 : 1;
+#else
+    return 1;
+#endif
+}
+
+/* Forces the generic path (force != 0) or restores the choice by processor (0); returns
+   the path now in use (1 generic, 2 AVX2). */
+static inline int nf_hidden_force_generic(int force) {
+    nf_hidden_path = force ? 1 : nf_hidden_choose();
+    return nf_hidden_path;
+}
+
+/* The path now in use (1 generic, 2 AVX2), chosen by processor on first use. */
+static inline int nf_hidden_current(void) {
+    if (nf_hidden_path == 0)
+        nf_hidden_path = nf_hidden_choose();
+    return nf_hidden_path;
+}
+
+static inline void nf_hidden(int H, const float* z0, int m, const float* c,
+                             const float* const* rows, const float* w2, int n_out,
+                             float* pre) {
+    int path = nf_hidden_path;
+    if (path == 0)
+        path = nf_hidden_path = nf_hidden_choose();
+#ifdef NF_HIDDEN_HAVE_AVX2
+    if (path == 2 && n_out <= NF_OUT_MAX) {
+        nf_hidden_avx2(H, z0, m, c, rows, w2, n_out, pre);
+        return;
+    }
+#endif
+    nf_hidden_generic(H, z0, m, c, rows, w2, n_out, pre);
+}
+
+#endif
