@@ -31,6 +31,10 @@ the Parquet file (a temporary name, then renamed) and a rerun labels only what i
 missing.  Progress and CPU-seconds are printed (``cpu_seconds`` of a position is
 recorded with ``--workers 1`` only: the pool's CPU time is not this process's).
 
+``--relabel FILE``: the positions of ``FILE`` without their labels, into a new
+``--data`` file, then ``--label`` (policy: ``--net``'s net, default the shipped one).  A
+new shipped net is judged against its own rollouts on the same positions.
+
 ``--report``: mean and rms absolute error, per phase and per kind, of a net (``--net``,
 default the shipped one) at ``--plies`` (default 0,1,2) for the equity, P(win), P(mars
 won) and P(mars lost), all from the side on roll's view, against the rollouts; on the
@@ -38,7 +42,7 @@ held-out part (``--part heldout``, the default), ``dev`` or ``all``.
 
 ``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
 ``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
-points per game of NET with its SE.
+points per game of NET with its SE (``--against OTHER``: against that net file instead).
 
     python benchmarks/bench_accuracy.py --build --label      # writes the data file
     python benchmarks/bench_accuracy.py --report [--net FILE] [--plies 0,1,2] [--part all]
@@ -160,8 +164,29 @@ def write_atomic(frame, path):
     os.replace(tmp, path)
 
 
-def label(path, games, seed, batch, workers):
-    """Roll out every position of ``path`` not labelled yet, saving every ``batch``."""
+LABELS = ("equity", "se_equity", "p_win", "se_p_win", "p_mars_win", "se_p_mars_win",
+          "p_mars_loss", "se_p_mars_loss", "p_koks_win", "p_koks_loss", "p_home_mars_win",
+          "p_home_mars_loss", "mean_length", "cpu_seconds", "games", "rollout_seed", "policy",
+          "estimator")
+
+
+def relabel_copy(source, path):
+    """The positions of ``source`` without their labels, written to ``path`` (new)."""
+    if os.path.exists(path):
+        raise SystemExit(f"{path} exists: remove it to relabel into it")
+    frame = pd.read_parquet(source)
+    write_atomic(frame.drop(columns=[c for c in LABELS if c in frame]), path)
+    print(f"{len(frame)} positions of {source} -> {path}, labels dropped", flush=True)
+
+
+def label(path, games, seed, batch, workers, net_path=None):
+    """Roll out every position of ``path`` not labelled yet, saving every ``batch``; the
+    policy is ``net_path``'s net at 0-ply (default: the shipped net), recorded with the
+    first 16 hex digits of its digest."""
+    ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
+    name = os.path.basename(net_path) if net_path else "shipped net_classic.nfdb"
+    policy_text = f"net 0-ply ({name}, sha256 {ev.net.digest()[:16]})"
+    policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)
     if "games" not in frame:
         for c in ("equity", "se_equity", "p_win", "se_p_win", "p_mars_win", "se_p_mars_win",
@@ -182,7 +207,7 @@ def label(path, games, seed, batch, workers):
     for i in range(0, len(todo), batch):
         for k in todo[i: i + batch]:
             t = time.process_time()
-            r = nf.rollout(frame.at[k, "position"], games, policy="net", seed=seed + 1000 + k,
+            r = nf.rollout(frame.at[k, "position"], games, policy=policy, seed=seed + 1000 + k,
                            workers=workers, progress=False)
             for c in ("equity", "se_equity", "p_win", "se_p_win", "p_mars_win",
                       "se_p_mars_win", "p_mars_loss", "se_p_mars_loss", "p_koks_win",
@@ -190,7 +215,7 @@ def label(path, games, seed, batch, workers):
                 frame.at[k, c] = getattr(r, c)
             frame.at[k, "games"] = r.games
             frame.at[k, "rollout_seed"] = seed + 1000 + k
-            frame.at[k, "policy"] = "net 0-ply (shipped net_classic.nfdb)"
+            frame.at[k, "policy"] = policy_text
             frame.at[k, "estimator"] = r.extra.get("estimator", "none")
             # CPU-seconds of this process: the rollout's own only with one worker
             frame.at[k, "cpu_seconds"] = time.process_time() - t if workers == 1 else np.nan
@@ -248,12 +273,14 @@ def report(path, net_path, plies, part):
     return out
 
 
-def versus(net_path, n_games, seed, workers):
+def versus(net_path, n_games, seed, workers, against=None):
     from nardy_fast.engine.strength import play_match
     t = time.perf_counter()
-    m = play_match(Evaluator.load(net_path), "net", n_games, seed=seed, workers=workers,
+    other = "net" if against is None else Evaluator.load(against)
+    m = play_match(Evaluator.load(net_path), other, n_games, seed=seed, workers=workers,
                    progress=False)
-    print(f"{net_path} 0-ply vs shipped 0-ply: {m['games']} games, won {m['win_rate']:.4f} "
+    print(f"{net_path} 0-ply vs {against or 'shipped'} 0-ply: {m['games']} games, "
+          f"won {m['win_rate']:.4f} "
           f"(SE {m['se_win_rate']:.4f}), {m['ppg']:+.4f} points per game (SE "
           f"{m['se_ppg']:.4f}), share of points {m['points_share']:.4f}; "
           f"{time.perf_counter() - t:.0f} s wall")
@@ -265,6 +292,9 @@ def main():
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--build", action="store_true", help="make the position set")
     ap.add_argument("--label", action="store_true", help="roll out what is not labelled")
+    ap.add_argument("--relabel", default=None, metavar="FILE",
+                    help="copy FILE's positions without labels to --data (new), then "
+                         "label them (with --net's net: default the shipped)")
     ap.add_argument("--report", action="store_true")
     ap.add_argument("--pool-games", type=int, default=800)
     ap.add_argument("--per-stratum", type=int, default=50)
@@ -277,6 +307,8 @@ def main():
     ap.add_argument("--part", default="heldout", choices=("heldout", "dev", "all"))
     ap.add_argument("--versus", default=None, metavar="NET",
                     help="play NET against the shipped net, both at 0-ply")
+    ap.add_argument("--against", default=None, metavar="NET",
+                    help="--versus plays against this net file instead of the shipped one")
     ap.add_argument("--match-games", type=int, default=20000)
     args = ap.parse_args()
     if args.build:
@@ -287,12 +319,14 @@ def main():
         write_atomic(frame, args.data)
         print(f"{len(frame)} positions ({(frame.split == 'heldout').sum()} held out) in "
               f"{time.process_time() - t:.1f} CPU-s -> {args.data}")
-    if args.label:
-        label(args.data, args.games, args.seed, args.batch, args.workers)
+    if args.relabel:
+        relabel_copy(args.relabel, args.data)
+    if args.label or args.relabel:
+        label(args.data, args.games, args.seed, args.batch, args.workers, args.net)
     if args.report:
         report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part)
     if args.versus:
-        versus(args.versus, args.match_games, args.seed, args.workers)
+        versus(args.versus, args.match_games, args.seed, args.workers, args.against)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine import met
+from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.rollout import rollout
 
 __all__ = ["VARIANTS", "START_GAMES", "START_SEED", "rollout_start", "write_start_data",
@@ -36,12 +37,14 @@ def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
                   progress=None):
     """The first mover's outcome distribution from a rollout of the start with the
     shipped net (0-ply, truncated at the bear-off): ``met.start_distribution``'s keys
-    (probabilities, the first mover's view) plus ``games``, ``seed``, ``se_p_win``."""
+    (probabilities, the first mover's view) plus ``games``, ``seed``, ``se_p_win`` and
+    ``net``, the digest of the net that played (``Net.digest``: a table made with another
+    net is told apart by it)."""
     o = rollout(Position.initial(), n_games, seed=seed, rules=rules, workers=workers,
                 progress=progress)
     d = met.distribution_of(o)
     d.update(games=int(o.games), seed=int(seed), se_p_win=float(o.se_p_win),
-             policy="net", truncate="bearoff")
+             policy="net", truncate="bearoff", net=Evaluator.default(rules).net.digest())
     return d
 
 

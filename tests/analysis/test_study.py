@@ -22,6 +22,8 @@ pytest.importorskip("pyarrow")
 import nardy_fast as nf  # noqa: E402
 
 from helpers import ids_of, seed_of  # noqa: E402
+from nardy_fast.engine import evaluator as evmod, nets  # noqa: E402
+from nardy_fast.engine._net import Net  # noqa: E402  (private on purpose: a small net)
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
 SEED = 11
@@ -330,21 +332,31 @@ def test_net_method(tmp_path):
     assert frame.attrs["study"]["method"] == "net"
 
 
-def test_net_studies_record_the_net_that_serves_their_rules(tmp_path):
-    """A study under rules with a net of their own (``block_rule="home"``) is valued by
-    that net and records its digest, so it never resumes a store of another net."""
+def test_net_studies_record_the_net_that_serves_their_rules(tmp_path, monkeypatch):
+    """A study under rules with a net of their own (here a net file for
+    ``block_rule="home"`` put beside the classic one) is valued by that net and records
+    its digest, so it never resumes a store of another net."""
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(nets.DEFAULT_NET, data / "net_classic.nfdb")
     home = nf.Rules(block_rule="home")
+    nf.Evaluator(Net.random(16, 5), rules=home, meta={"training": {"rules": home.to_dict()}}
+                 ).save(data / "net_home.nfdb")
+    monkeypatch.setattr(nets, "DATA", str(data))
+    monkeypatch.setattr(nets, "DEFAULT_NET", str(data / "net_classic.nfdb"))
+    monkeypatch.setattr(nets, "_CACHE", {})
+    monkeypatch.setattr(evmod, "_CACHE", {})
+    monkeypatch.setattr(study_mod, "DATA", str(data))
+    monkeypatch.setattr(study_mod, "DEFAULT_NET", str(data / "net_classic.nfdb"))
     frame = nf.study(IDS[:3], 0, store=tmp_path / "h", method="net", rules=home, workers=1,
                      progress=False)
     direct = nf.Evaluator.default(home).evaluate_many(IDS[:3])
     assert frame["equity"].tolist() == direct["equity"].tolist()
     classic = nf.study(IDS[:3], 0, store=tmp_path / "c", method="net", workers=1,
                        progress=False)
-    files = {"h": "net_block_home.nfdb", "c": "net_classic.nfdb"}
-    for f, name in ((frame, files["h"]), (classic, files["c"])):
-        with open(os.path.join(os.path.dirname(nf.__file__), "data", name), "rb") as fh:
-            assert f.attrs["study"]["net"] == "sha256:" + hashlib.sha256(
-                fh.read()).hexdigest()[:16]
+    for f, name in ((frame, "net_home.nfdb"), (classic, "net_classic.nfdb")):
+        assert f.attrs["study"]["net"] == "sha256:" + hashlib.sha256(
+            (data / name).read_bytes()).hexdigest()[:16]
 
 
 def test_evaluate_is_the_old_name_of_net(tmp_path):
