@@ -359,6 +359,19 @@ def test_net_studies_record_the_net_that_serves_their_rules(tmp_path, monkeypatc
             (data / name).read_bytes()).hexdigest()[:16]
 
 
+def test_a_store_valued_by_another_net_is_refused_naming_the_net(tmp_path):
+    """A store made before the shipped net changed records the old net's digest: resuming
+    it is refused with both digests, not mixed with the new net's values."""
+    store = tmp_path / "s"
+    nf.study(IDS[:2], 0, store=store, method="net", workers=1, progress=False)
+    manifest = json.loads((store / "_study.json").read_text())
+    manifest["identity"]["net"] = "sha256:0123456789abcdef"      # an older net's file
+    (store / "_study.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="another study.*net: 'sha256:0123456789abcdef' in "
+                                         "the store, 'sha256:[0-9a-f]{16}' here"):
+        nf.study(IDS, 0, store=store, method="net", workers=1, progress=False)
+
+
 def test_evaluate_is_the_old_name_of_net(tmp_path):
     new = nf.study(IDS[:4], 0, store=tmp_path / "n", method="net", workers=1, progress=False)
     with pytest.warns(DeprecationWarning, match="method='evaluate' is deprecated: use "

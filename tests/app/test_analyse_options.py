@@ -71,7 +71,8 @@ def test_hint_uses_move_report_names_and_prints_a_header(capsys):
     rows = json.loads(out)
     mr = report.move_report(Position.from_id(pid), (6, 3)).head(4)
     assert [r["id_after"] for r in rows] == list(mr["id_after"])
-    assert [r["equity_loss"] for r in rows] == pytest.approx(list(mr["equity_loss"]))
+    # equal up to the float32 rounding of the net outputs the two paths add differently
+    assert [r["equity_loss"] for r in rows] == pytest.approx(list(mr["equity_loss"]), abs=1e-6)
     assert all(r["equity_loss"] >= 0 for r in rows)
     code, out, err = run_cli(capsys, "hint", pid, "63", "--top", "4")
     lines = out.splitlines()

@@ -9,8 +9,11 @@ from nardy_fast.core.result import PROBABILITIES
 from nardy_fast.engine import rollout as rollout_mod
 
 FAST = dict(workers=1, progress=False)
-# The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games.
+# The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with
+# the shipped net of then); with today's net and luck net, seed 11 of the same position
+# gives -0.0005 (a seed is chosen so that the cut is exercised).
 NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
+NEAR_ZERO_SEED = 11
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +27,7 @@ def raw_and_reported():
 
     rollout_mod.keep_in_range = spy
     try:
-        reported = nf.rollout(NEAR_ZERO, 1000, seed=3, **FAST)
+        reported = nf.rollout(NEAR_ZERO, 1000, seed=NEAR_ZERO_SEED, **FAST)
     finally:
         rollout_mod.keep_in_range = keep
     return (raw[0] if raw else None), reported
