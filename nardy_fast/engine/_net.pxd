@@ -47,6 +47,13 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil
 
+# The hidden and output layers of a perceptron with ReLU units (src/nf_hidden.h, the AVX2
+# path when the processor has it, else the plain loops; the same bits):
+# pre[k] = w2[k] . relu(z0 + sum_u c[u] rows[u]) for k < n_out (no output bias).
+cdef void net_layers(int n_hidden, const float* z0, int m, const float* c,
+                     const float* const* rows, const float* w2, int n_out,
+                     float* pre) noexcept nogil
+
 # Makes the outputs consistent (mars <= win, koks + home mars <= mars, likewise for losses).
 cdef void net_clip(float* out) noexcept nogil
 

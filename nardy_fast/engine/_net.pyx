@@ -127,6 +127,14 @@ cdef void outputs(const net_t* net, const float* z, float* h, float* out) noexce
         out[k] = sigmoid(nf_dot8(net.w2 + k * H, h, H) + net.b2[k])
 
 
+cdef void net_layers(int n_hidden, const float* z0, int m, const float* c,
+                     const float* const* rows, const float* w2, int n_out,
+                     float* pre) noexcept nogil:
+    """``nf_hidden`` for the other modules (the luck net): one copy of the kernel and of
+    its choice of path, the one ``simd_path`` sets."""
+    nf_hidden(n_hidden, z0, m, c, rows, w2, n_out, pre)
+
+
 cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
     """out[k] = sigmoid(out[k] + b2[k]): the output layer after its dot products."""
     cdef int k

@@ -100,6 +100,33 @@ static void nf_hidden_avx2(int H, const float* z0, int m, const float* c,
         pre[k] = (q[0] + q[1]) + (q[2] + q[3]);
     }
 }
+/* The same for many outputs (the luck net's 147): h is computed once, tile by tile, and
+   stored; then each output's dot product keeps nf_dot8's eight partial sums. */
+__attribute__((target("avx2")))
+static void nf_hidden_avx2_many(int H, const float* z0, int m, const float* c,
+                                const float* const* rows, const float* w2, int n_out,
+                                float* pre) {
+    float h[NF_HIDDEN_MAX];
+    const __m256 zero = _mm256_setzero_ps();
+    for (int t = 0; t < H; t += 8) {
+        __m256 r = _mm256_loadu_ps(z0 + t);
+        for (int u = 0; u < m; u++)
+            r = _mm256_add_ps(r, _mm256_mul_ps(_mm256_set1_ps(c[u]),
+                                               _mm256_loadu_ps(rows[u] + t)));
+        _mm256_storeu_ps(h + t, _mm256_max_ps(r, zero));
+    }
+    for (int k = 0; k < n_out; k++) {
+        const float* w = w2 + (size_t)k * H;
+        __m256 acc = _mm256_setzero_ps();
+        for (int t = 0; t < H; t += 8)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t),
+                                                   _mm256_loadu_ps(h + t)));
+        float q[4];
+        _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc),
+                                    _mm256_extractf128_ps(acc, 1)));
+        pre[k] = (q[0] + q[1]) + (q[2] + q[3]);
+    }
+}
 #endif
 
 /* 0: not yet checked; 1: generic; 2: AVX2. */
@@ -135,8 +162,11 @@ static inline void nf_hidden(int H, const float* z0, int m, const float* c,
     if (path == 0)
         path = nf_hidden_path = nf_hidden_choose();
 #ifdef NF_HIDDEN_HAVE_AVX2
-    if (path == 2 && n_out <= NF_OUT_MAX) {
-        nf_hidden_avx2(H, z0, m, c, rows, w2, n_out, pre);
+    if (path == 2) {
+        if (n_out <= NF_OUT_MAX)
+            nf_hidden_avx2(H, z0, m, c, rows, w2, n_out, pre);
+        else
+            nf_hidden_avx2_many(H, z0, m, c, rows, w2, n_out, pre);
         return;
     }
 #endif

@@ -11,6 +11,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast.engine import _net  # private on purpose: the kernel's path
 from nardy_fast.engine import lucknet, rollout as rollout_mod
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
 from nardy_fast.engine.lucknet import LuckNet, load_luck_net, save_luck_net
@@ -44,6 +45,25 @@ def test_forward_pass_matches_numpy():
     x = ev.net.encode(boards).astype(np.float64)
     want = (np.maximum(x @ net.w1 + net.b1, 0) @ net.w2.T + net.b2).reshape(-1, 21, 7)
     np.testing.assert_allclose(net.rolls(boards), want, rtol=1e-5, atol=1e-5)
+
+
+def test_both_paths_of_the_luck_net_give_the_same_bits():
+    """The luck net runs the evaluation net's kernel (``_net.net_layers``): its AVX2 path
+    for many outputs and the plain loops give the same 147 values."""
+    net = random_luck_net(24, seed=3)
+    shipped = lucknet.default_luck_net()
+    boards = np.stack([np.array(self_play_position(p, 1).boards) for p in range(0, 60, 3)])
+    if _net.simd_path(False) != "avx2":
+        pytest.skip("this processor has no AVX2: only the generic path runs")
+    got = {}
+    try:
+        for generic in (True, False):
+            _net.simd_path(generic)
+            got[generic] = (net.rolls(boards), shipped.rolls(boards))
+    finally:
+        _net.simd_path(False)
+    for a, b in zip(got[True], got[False]):
+        assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("shapes,match", [
