@@ -1,6 +1,6 @@
 """Plain helpers shared by the test modules: boards and races, the other side's view of a
 value, small mars tables, an HTML page parsed, the luck of a roll by hand, the checks of a
-"no effect" warning, the command line in this process, study IDs and seeds, and hypothesis
+"no effect" warning, the net kernel's two paths, the command line in this process, study IDs and seeds, and hypothesis
 strategies for positions, rolls and rules.  ``tests/test_one_home_tests.py`` checks that
 none of them is defined again in a test module.
 
@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from nardy_fast import Position, Rules, successors
 from nardy_fast.core.record import random_game
 from nardy_fast.tables import bearoff as bo
+from nardy_fast.engine import _net  # private on purpose: the net kernel's path
 from nardy_fast.engine.luck import ROLLS
 from nardy_fast.app.cli import main
 
@@ -234,6 +235,20 @@ def silent(call):
 
 
 # --- the command line and the study ---------------------------------------------------
+def on_both_kernel_paths(compute):
+    """``(generic, avx2)``: ``compute()`` with the net kernel's plain loops forced, then
+    with its AVX2 path (``_net.simd_path``; the choice by processor restored after);
+    skips the test where the processor has no AVX2."""
+    if _net.simd_path(False) != "avx2":
+        pytest.skip("this processor has no AVX2: only the generic path runs")
+    try:
+        _net.simd_path(True)
+        generic = compute()
+    finally:
+        _net.simd_path(False)
+    return generic, compute()
+
+
 def run_cli(capsys, *argv):
     """``nardy-fast *argv`` in this process: (exit status, stdout, stderr)."""
     code = main(list(argv))

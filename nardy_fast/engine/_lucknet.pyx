@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from nardy_fast.engine._net cimport net_t, net_encode, net_layers, NET_INPUTS, NET_MAX_HIDDEN
+from nardy_fast.engine._net cimport net_t, input_rows, net_layers, NET_INPUTS, NET_MAX_HIDDEN
 
 __all__ = ["LuckNet", "N_LUCK_OUTPUTS"]
 
@@ -24,17 +24,10 @@ cdef void lucknet_rolls(const net_t* L, const uint8_t* me, const uint8_t* opp,
                         float* rolls) noexcept nogil:
     """b1 plus each non-zero input's row (in input order), the ReLU and the 147 dot
     products in the evaluation net's kernel (``_net.net_layers``), then b2."""
-    cdef float x[NET_INPUTS]
     cdef float coef[NET_INPUTS]
     cdef const float* rows[NET_INPUTS]
-    cdef int i, k, m = 0, H = L.n_hidden
-    net_encode(me, opp, x)
-    for i in range(NET_INPUTS):
-        if x[i] != 0.0:
-            coef[m] = x[i]
-            rows[m] = L.w1 + <Py_ssize_t>i * H
-            m += 1
-    net_layers(H, L.b1, m, coef, rows, L.w2, LUCK_OUTPUTS, rolls)
+    cdef int k, m = input_rows(L, me, opp, coef, rows)
+    net_layers(L.n_hidden, L.b1, m, coef, rows, L.w2, LUCK_OUTPUTS, rolls)
     for k in range(LUCK_OUTPUTS):
         rolls[k] = rolls[k] + L.b2[k]
 

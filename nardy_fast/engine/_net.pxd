@@ -42,10 +42,15 @@ cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
 # Evaluates the n positions (me on roll, cands[24 k : 24 k + 24]) into out[7 k : 7 k + 7]:
 # the candidates of one roll of the other side, which differ from base_opp in a few points,
 # so the hidden layer is updated from the base position's instead of recomputed.
-# scratch: float[2 * n_hidden] owned by the caller (only its first n_hidden are used now).
+# scratch: float[n_hidden] owned by the caller (the base position's hidden row).
 cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil
+
+# The inputs of (me on roll, opp) as net_layers' terms: coef[u] and rows[u] (a row of
+# net.w1) of each non-zero input, in input order; returns their number (<= NET_INPUTS).
+cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, float* coef,
+                    const float** rows) noexcept nogil
 
 # The hidden and output layers of a perceptron with ReLU units (src/nf_hidden.h, the AVX2
 # path when the processor has it, else the plain loops; the same bits):

@@ -142,21 +142,30 @@ cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
         out[k] = sigmoid(out[k] + net.b2[k])
 
 
-cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
-                   float* out) noexcept nogil:
-    """The same sums as ``hidden_pre`` then ``outputs`` (b1, then each non-zero input's
-    row in input order; nf_hidden.h), in one pass."""
+cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, float* coef,
+                    const float** rows) noexcept nogil:
+    """The inputs of (me on roll, opp) as ``net_layers``' terms: each non-zero input's
+    value and its row of ``w1``, in input order (the order ``hidden_pre`` adds them);
+    returns how many."""
     cdef float x[NET_INPUTS]
-    cdef float coef[NET_INPUTS]
-    cdef const float* rows[NET_INPUTS]
-    cdef int i, m = 0, H = net.n_hidden
+    cdef int i, m = 0
     net_encode(me, opp, x)
     for i in range(NET_INPUTS):
         if x[i] != 0.0:
             coef[m] = x[i]
-            rows[m] = net.w1 + <Py_ssize_t>i * H
+            rows[m] = net.w1 + <Py_ssize_t>i * net.n_hidden
             m += 1
-    nf_hidden(H, net.b1, m, coef, rows, net.w2, NET_OUTPUTS, out)
+    return m
+
+
+cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
+                   float* out) noexcept nogil:
+    """The same sums as ``hidden_pre`` then ``outputs`` (b1, then each non-zero input's
+    row in input order; nf_hidden.h), in one pass."""
+    cdef float coef[NET_INPUTS]
+    cdef const float* rows[NET_INPUTS]
+    cdef int m = input_rows(net, me, opp, coef, rows)
+    nf_hidden(net.n_hidden, net.b1, m, coef, rows, net.w2, NET_OUTPUTS, out)
     sigmoids(net, out)
 
 
@@ -384,7 +393,7 @@ cdef class Net:
         cdef const uint8_t[:, ::1] c = np.ascontiguousarray(cands, dtype=np.uint8)
         out = np.empty((c.shape[0], NET_OUTPUTS), dtype=np.float32)
         cdef float[:, ::1] o = out
-        cdef float[::1] scratch = np.empty(2 * self.n_hidden, dtype=np.float32)
+        cdef float[::1] scratch = np.empty(self.n_hidden, dtype=np.float32)
         if c.shape[0]:
             with nogil:
                 net_eval_many(&self.c, &m[0], &bo[0], &c[0, 0], c.shape[0], &o[0, 0],

@@ -90,7 +90,7 @@ cdef inline bint better(double e, const uint8_t* b, double top, const uint8_t* b
 cdef void rank0(const search_t* s, const uint8_t* me, const uint8_t* opp,
                 const uint8_t* cands, Py_ssize_t n, float* vals, double* eq) noexcept nogil:
     """0-ply values of the n results of me's move (me's view) into vals, equities into eq."""
-    cdef float scratch[2 * NET_MAX_HIDDEN]
+    cdef float scratch[NET_MAX_HIDDEN]
     cdef Py_ssize_t k
     cdef float* v
     net_eval_many(s.net, opp, me, cands, n, vals, scratch)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
+from helpers import on_both_kernel_paths
 from naive_net import np_encode, np_equity, np_forward, positions_from_games
-from nardy_fast.engine import _net  # private on purpose: the C net kernel
 from nardy_fast.engine._net import N_INPUTS, Net  # private on purpose: the C net kernel
 from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.core.rules import Rules
@@ -56,21 +56,17 @@ def test_both_paths_of_the_hidden_layer_give_the_same_bits(boards, n_hidden):
     """src/nf_hidden.h: the eight-lane (AVX2) path and the plain loops do the same sums in
     the same order; 8 and 40 units reach the tail of 8, 256 only the tiles of 32."""
     net = Net.random(n_hidden, 11)
-    if _net.simd_path(False) != "avx2":
-        pytest.skip("this processor has no AVX2: only the generic path runs")
-    got = {}
-    try:
-        for generic in (True, False):
-            _net.simd_path(generic)
-            many = [net.outputs_many(opp, me, nf.successors(me, opp, 6, 5))
-                    for me, opp in boards[::6]]
-            got[generic] = (net.outputs(boards), np.concatenate(many))
-    finally:
-        _net.simd_path(False)
-    for a, b in zip(got[True], got[False]):
+
+    def compute():
+        many = [net.outputs_many(opp, me, nf.successors(me, opp, 6, 5))
+                for me, opp in boards[::6]]
+        return net.outputs(boards), np.concatenate(many)
+
+    generic, avx2 = on_both_kernel_paths(compute)
+    for a, b in zip(generic, avx2):
         assert np.array_equal(a, b)
     want = np.array([np_forward(net, *b) for b in boards[::5]])
-    np.testing.assert_allclose(got[False][0][::5], want, rtol=0, atol=2e-6)
+    np.testing.assert_allclose(avx2[0][::5], want, rtol=0, atol=2e-6)
 
 
 def test_sgd_step_follows_the_cross_entropy_gradient():

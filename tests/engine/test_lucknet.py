@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
+from helpers import on_both_kernel_paths
 from nardy_fast.core._dbfile import DatabaseError
-from nardy_fast.engine import _net  # private on purpose: the kernel's path
 from nardy_fast.engine import lucknet, rollout as rollout_mod
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
 from nardy_fast.engine.lucknet import LuckNet, load_luck_net, save_luck_net
@@ -53,16 +53,9 @@ def test_both_paths_of_the_luck_net_give_the_same_bits():
     net = random_luck_net(24, seed=3)
     shipped = lucknet.default_luck_net()
     boards = np.stack([np.array(self_play_position(p, 1).boards) for p in range(0, 60, 3)])
-    if _net.simd_path(False) != "avx2":
-        pytest.skip("this processor has no AVX2: only the generic path runs")
-    got = {}
-    try:
-        for generic in (True, False):
-            _net.simd_path(generic)
-            got[generic] = (net.rolls(boards), shipped.rolls(boards))
-    finally:
-        _net.simd_path(False)
-    for a, b in zip(got[True], got[False]):
+    generic, avx2 = on_both_kernel_paths(
+        lambda: (net.rolls(boards), shipped.rolls(boards)))
+    for a, b in zip(generic, avx2):
         assert np.array_equal(a, b)
 
 
