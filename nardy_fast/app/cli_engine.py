@@ -243,7 +243,9 @@ def _parser_train_net(sub):
                              "round"), ("plies", int, "look-ahead plies of the targets"),
                              ("epochs", int, "passes over a round's positions"),
                              ("batch", int, "positions per Adam step"),
-                             ("lr", float, "Adam step")):
+                             ("lr", float, "Adam step"),
+                             ("lam", float, "weight of the games' results in the targets, "
+                              "0 to 1")):
         s.add_argument(f"--{name}", type=kind, default=None,
                        help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
 

@@ -13,7 +13,8 @@ net's value of the finished game, which has no draw output.  Its length cap is
 ``_gameend.MAX_SELFPLAY_PLIES`` by default, the size of its per-game record buffer.  Per ply ``t``
 the record holds the position before the move, ``s_t`` (the mover's board, then the
 other's), and ``V(s_{t+1})``, the 0-ply value of the position after it from the view of
-the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets.
+the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets, and
+``blend_targets`` blends look-ahead values of the positions with the games' results.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
@@ -31,7 +32,7 @@ from nardy_fast.engine._search cimport search_t, choose, leaf
 from nardy_fast.engine._turn cimport movebuf_t, movebuf_init, movebuf_free, legal_results, draw_roll
 from nardy_fast.core._gameend cimport MAX_SELFPLAY_PLIES, ERR_NOMEM, ERR_LONG_GAME
 
-__all__ = ["play_games", "lambda_targets"]
+__all__ = ["play_games", "lambda_targets", "blend_targets"]
 
 
 cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* start,
@@ -187,5 +188,63 @@ def lambda_targets(next_values, lengths, terminal, float lam):
                 if t >= 1:
                     for k in range(NET_OUTPUTS):
                         G[k] = (1.0 - lam) * nv[base + t - 1, k] + lam * G[k]
+            base += T
+    return out
+
+
+def blend_targets(values, lengths, terminal, float lam):
+    """Lambda-returns over look-ahead values: each position's value blended with the rest
+    of its game, for the supervised training of ``supervised.py``.
+
+    For a game of T plies with ``values[t] = V(s_t)`` (a look-ahead value of ``s_t``, view
+    of the side on roll at ``s_t``) and its final value ``Z = V(s_T)`` (``terminal``)::
+
+        G_T = Z,   G_t = (1 - lam) V(s_t) + lam flip(G_{t+1})   (t = T-1, ..., 0)
+
+    and the target of ``s_t`` is ``G_t``.  ``lam = 0`` gives the values themselves,
+    ``lam = 1`` the game's result from each position (a one-game rollout of the policy
+    that played it), between them a geometric mix of the two.
+
+    Parameters
+    ----------
+    values : ndarray of float32, shape (P, 7)
+        One row per recorded position, games in order (``play_games``'s positions).
+    lengths : ndarray of int64, shape (n,)
+        Plies of each game (their sum is P).
+    terminal : ndarray of float32, shape (n, 7)
+        ``Z`` of each game (``final`` of ``play_games``).
+    lam : float
+        In [0, 1].
+
+    Returns
+    -------
+    ndarray of float32, shape (P, 7)
+    """
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lam = {lam}: must be in [0, 1]")
+    cdef const float[:, ::1] vv = np.ascontiguousarray(values, dtype=np.float32)
+    cdef const int64_t[::1] lv = np.ascontiguousarray(lengths, dtype=np.int64)
+    cdef const float[:, ::1] zv = np.ascontiguousarray(terminal, dtype=np.float32)
+    if vv.shape[1] != NET_OUTPUTS or zv.shape[1] != NET_OUTPUTS or zv.shape[0] != lv.shape[0]:
+        raise ValueError(f"blend_targets: values {values.shape}, terminal {terminal.shape} "
+                         f"and lengths {lengths.shape} do not fit (7 outputs, one terminal "
+                         f"row per game)")
+    if int(np.sum(lengths)) != vv.shape[0] or (lv.shape[0] and np.min(lengths) < 0):
+        raise ValueError(f"blend_targets: the lengths sum to {int(np.sum(lengths))}, "
+                         f"not the {vv.shape[0]} rows of values")
+    out = np.empty((vv.shape[0], NET_OUTPUTS), dtype=np.float32)
+    cdef float[:, ::1] ov = out
+    cdef float G[NET_OUTPUTS]
+    cdef Py_ssize_t g, t, T, base = 0
+    cdef int k
+    with nogil:
+        for g in range(lv.shape[0]):
+            T = lv[g]
+            memcpy(G, &zv[g, 0], NET_OUTPUTS * sizeof(float))
+            for t in range(T - 1, -1, -1):
+                net_flip(G)
+                for k in range(NET_OUTPUTS):
+                    G[k] = (1.0 - lam) * vv[base + t, k] + lam * G[k]
+                memcpy(&ov[base + t, 0], G, NET_OUTPUTS * sizeof(float))
             base += T
     return out

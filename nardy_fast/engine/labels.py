@@ -24,7 +24,36 @@ from nardy_fast.engine import _search, _selfplay
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.train import training_tables
 
-__all__ = ["selfplay_positions", "lookahead_targets", "board_keys"]
+__all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "board_keys"]
+
+
+def selfplay_games(net, n_games, seed, first=0):
+    """The positions and results of ``n_games`` self-play games of ``net`` at 0-ply.
+
+    Parameters
+    ----------
+    net, n_games, seed, first
+        As ``selfplay_positions``.
+
+    Returns
+    -------
+    positions : ndarray of uint8, shape (P, 2, 24)
+        Every position before a move (``selfplay_positions``).
+    lengths : ndarray of int64, shape (n_games,)
+        Positions of each game, games in order.
+    final : ndarray of float32, shape (n_games, 7)
+        Each game's end from the view of the side on roll after its last move: the
+        result, or the race tables' value of the race of both homes that ended it.
+    """
+    if not isinstance(net, Net):
+        raise TypeError(f"net: expected a Net, got {type(net).__name__}")
+    if int(n_games) < 1:
+        raise ValueError(f"n_games = {n_games}: must be >= 1")
+    start = np.asarray(Position.initial().boards)
+    bitgens = [block_bit_generator(seed, int(first) + g) for g in range(int(n_games))]
+    pos, _, lengths, final = _selfplay.play_games(net, start, rules=CLASSIC,
+                                                  tables=training_tables(), bitgens=bitgens)
+    return pos, lengths, final
 
 
 def selfplay_positions(net, n_games, seed, first=0):
@@ -48,15 +77,7 @@ def selfplay_positions(net, n_games, seed, first=0):
         The positions, side on roll first, each board in its own numbering, games in
         order.
     """
-    if not isinstance(net, Net):
-        raise TypeError(f"net: expected a Net, got {type(net).__name__}")
-    if int(n_games) < 1:
-        raise ValueError(f"n_games = {n_games}: must be >= 1")
-    start = np.asarray(Position.initial().boards)
-    bitgens = [block_bit_generator(seed, int(first) + g) for g in range(int(n_games))]
-    pos, _, _, _ = _selfplay.play_games(net, start, rules=CLASSIC, tables=training_tables(),
-                                        bitgens=bitgens)
-    return pos
+    return selfplay_games(net, n_games, seed, first)[0]
 
 
 def lookahead_targets(net, boards, plies=1, threads=None):

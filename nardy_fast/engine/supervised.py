@@ -6,9 +6,12 @@ sequence of rounds; in round ``r``:
 
 1. the net as it was at the start of the round (frozen) plays ``games`` self-play games
    at 0-ply, games ``r * games`` to ``(r + 1) * games - 1`` of the run's seed
-   (``labels.selfplay_positions``);
-2. positions in ``exclude`` (a held-out benchmark set) are dropped;
-3. every remaining position gets the frozen net's look-ahead target at ``plies``;
+   (``labels.selfplay_games``);
+2. every position gets the frozen net's look-ahead target at ``plies``, blended with the
+   rest of its game when ``lam > 0`` (``_selfplay.blend_targets``: ``lam = 1`` gives the
+   game's result, a one-game rollout; look-ahead targets bootstrap on the frozen net and
+   keep its bias, results do not);
+3. positions in ``exclude`` (a held-out benchmark set) are dropped;
 4. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
    spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, betas 0.9
    and 0.999, its moments started afresh each round), cross-entropy of the seven sigmoid
@@ -35,7 +38,8 @@ from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_positions
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_games
 
 __all__ = ["train_supervised", "SUPERVISED_DEFAULTS"]
 
@@ -47,6 +51,7 @@ SUPERVISED_DEFAULTS = {
     "epochs": 3,           # passes over a round's positions
     "batch": 128,          # positions per Adam step
     "lr": 3e-4,            # Adam step
+    "lam": 0.0,            # weight of the games' results in the targets (blend_targets)
 }
 
 
@@ -97,6 +102,8 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         raise ValueError(f"plies = {cfg['plies']}: expected 1 or 2")
     if not cfg["lr"] > 0:
         raise ValueError(f"lr = {cfg['lr']}: must be > 0")
+    if not 0.0 <= cfg["lam"] <= 1.0:
+        raise ValueError(f"lam = {cfg['lam']}: must be in [0, 1]")
     start = (init if isinstance(init, Evaluator) else
              Evaluator.default() if init is None else Evaluator.load(init)).net.copy()
     if hidden is not None:
@@ -109,11 +116,14 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     while done < stop:
         t0 = time.process_time()
         frozen = net.copy()
-        pos = selfplay_positions(frozen, cfg["games"], cfg["seed"], done * cfg["games"])
+        pos, lengths, final = selfplay_games(frozen, cfg["games"], cfg["seed"],
+                                             done * cfg["games"])
+        targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
+        if cfg["lam"] > 0:
+            targets = _selfplay.blend_targets(targets, lengths, final, cfg["lam"])
         if excluded:
             keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
-            pos = pos[keep]
-        targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
+            pos, targets = pos[keep], targets[keep]
         t_label = time.process_time() - t0
         rng = np.random.default_rng(child_seed(cfg["seed"], done))
         net, loss = fit(net, frozen.encode(pos), targets, cfg["epochs"], cfg["batch"],
@@ -153,7 +163,8 @@ def _resume(path, cfg, start):
     if os.path.exists(path):
         old = Evaluator.load(path)
         t = old.meta.get("training", {})
-        same = all(t.get(k) == v for k, v in cfg.items() if k != "rounds")
+        same = all(t.get(k, SUPERVISED_DEFAULTS.get(k)) == v for k, v in cfg.items()
+                   if k != "rounds")
         if same and t.get("rounds_done", 0) > 0:
             return old.net.copy(), min(int(t["rounds_done"]), cfg["rounds"])
     return start.copy(), 0
