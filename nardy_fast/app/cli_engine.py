@@ -248,6 +248,7 @@ def _parser_train_net(sub):
                               "0 to 1")):
         s.add_argument(f"--{name}", type=kind, default=None,
                        help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
+    add_progress(s)
 
 
 def cmd_train_net(args):
@@ -264,7 +265,7 @@ def cmd_train_net(args):
                 if getattr(args, k) is not None}
     init = DEFAULT_NET if args.init == "classic" else args.init
     ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
-                                     exclude=exclude, **settings)
+                                     exclude=exclude, progress=args.progress, **settings)
     print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
 
 
