@@ -5,7 +5,10 @@ import pytest
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_positions
+from nardy_fast.core.rng import child_seed
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine.labels import (board_keys, lookahead_targets, selfplay_games,
+                                      selfplay_positions)
 from nardy_fast.engine.supervised import _widen, fit, loss_grads, train_supervised
 
 from naive import naive_successors
@@ -146,3 +149,76 @@ def test_bad_settings_are_named(tmp_path):
         train_supervised(tmp_path / "x.nfdb", seed=1, epoch=2)
     with pytest.raises(ValueError, match="rounds"):
         train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
+
+
+def blend_by_hand(values, lengths, terminal, lam):
+    """``G_T = Z``, ``G_t = (1 - lam) V_t + lam flip(G_{t+1})`` per game, in float64."""
+    out, base = np.empty((len(values), 7)), 0
+    for T, z in zip(lengths, terminal):
+        g = np.asarray(z, dtype=np.float64)
+        for t in range(T - 1, -1, -1):
+            g = (1 - lam) * np.asarray(values[base + t], dtype=np.float64) + lam * flip(g)
+            out[base + t] = g
+        base += T
+    return out
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.3, 0.8, 1.0])
+def test_blend_targets_match_the_recursion_by_hand(lam):
+    rng = np.random.default_rng(int(lam * 10))
+    lengths = np.array([5, 1, 0, 9], dtype=np.int64)
+    values = rng.random((lengths.sum(), 7), dtype=np.float32)
+    terminal = (rng.random((4, 7)) < 0.5).astype(np.float32)
+    got = _selfplay.blend_targets(values, lengths, terminal, lam)
+    np.testing.assert_allclose(got, blend_by_hand(values, lengths, terminal, lam), atol=2e-6)
+    if lam == 0.0:
+        np.testing.assert_array_equal(got, values)
+    if lam == 1.0:                         # the game's result, from alternating views
+        np.testing.assert_array_equal(got[4], flip(terminal[0]))
+        np.testing.assert_array_equal(got[3], terminal[0])
+
+
+def test_blend_targets_check_their_input():
+    v, n = np.zeros((3, 7), np.float32), np.array([3])
+    with pytest.raises(ValueError, match="lam"):
+        _selfplay.blend_targets(v, n, np.zeros((1, 7), np.float32), 1.5)
+    with pytest.raises(ValueError, match="lengths sum to 4"):
+        _selfplay.blend_targets(v, np.array([4]), np.zeros((1, 7), np.float32), 0.5)
+    with pytest.raises(ValueError, match="do not fit"):
+        _selfplay.blend_targets(v, n, np.zeros((2, 7), np.float32), 0.5)
+
+
+def test_a_blended_round_learns_the_blended_targets(tmp_path):
+    """One round with lam = 0.6 ends with the weights of ``fit`` on targets made by hand:
+    the frozen net's 1-ply values of every position of the round's games, blended with
+    the games' ends, then the excluded positions dropped."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(epochs=1, batch=64, lr=3e-4)
+    pos, lengths, final = selfplay_games(start.net, 3, seed=5)
+    held = pos[:4]
+    ev = train_supervised(tmp_path / "l.nfdb", seed=5, init=start, rounds=1, games=3,
+                          lam=0.6, exclude=held, progress=False, **kw)
+    targets = blend_by_hand(lookahead_targets(start.net, pos), lengths, final, 0.6)
+    keep = np.array([k not in set(board_keys(held)) for k in board_keys(pos)])
+    want, _ = fit(start.net, start.net.encode(pos[keep]), targets[keep].astype(np.float32),
+                  kw["epochs"], kw["batch"], kw["lr"], np.random.default_rng(child_seed(5, 0)))
+    np.testing.assert_allclose(ev.net.w1, want.w1, atol=1e-6)
+    assert ev.meta["training"]["lam"] == 0.6
+    plain = train_supervised(tmp_path / "p.nfdb", seed=5, init=start, rounds=1, games=3,
+                             exclude=held, progress=False, **kw)
+    assert not np.allclose(plain.net.w1, ev.net.w1, atol=1e-6)
+    with pytest.raises(ValueError, match="lam"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, lam=-0.1)
+
+
+def test_a_checkpoint_from_before_lam_resumes(tmp_path):
+    """A checkpoint whose settings lack a later setting (lam) was made with its default."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, rounds=2, games=2, epochs=1, progress=False)
+    train_supervised(tmp_path / "a.nfdb", until=1, **kw)
+    old = Evaluator.load(tmp_path / "a.nfdb")
+    del old.meta["training"]["lam"]
+    old.save(tmp_path / "a.nfdb")
+    lines = []
+    train_supervised(tmp_path / "a.nfdb", log=lines.append, **kw)
+    assert [ln["round"] for ln in lines] == [2]
