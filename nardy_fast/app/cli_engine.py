@@ -244,8 +244,8 @@ def _parser_train_net(sub):
                              ("epochs", int, "passes over a round's positions"),
                              ("batch", int, "positions per Adam step"),
                              ("lr", float, "Adam step"),
-                             ("lam", float, "weight of the games' results in the targets, "
-                              "0 to 1")):
+                             ("lam", float, "decay, 0 to 1, of the corrections of the "
+                              "targets by the rest of each game (0: none)")):
         s.add_argument(f"--{name}", type=kind, default=None,
                        help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
     add_progress(s)

@@ -192,59 +192,73 @@ def lambda_targets(next_values, lengths, terminal, float lam):
     return out
 
 
-def blend_targets(values, lengths, terminal, float lam):
-    """Lambda-returns over look-ahead values: each position's value blended with the rest
-    of its game, for the supervised training of ``supervised.py``.
+def blend_targets(values, next_values, lengths, float lam):
+    """Look-ahead values corrected towards the games' results with the luck of each roll
+    taken out, for the supervised training of ``supervised.py``.
 
-    For a game of T plies with ``values[t] = V(s_t)`` (a look-ahead value of ``s_t``, view
-    of the side on roll at ``s_t``) and its final value ``Z = V(s_T)`` (``terminal``)::
+    A self-play game is a one-game rollout of every position in it.  Its result minus the
+    luck of each roll (the value after the move played, ``V(s_{k+1})``, minus the mean of
+    that over the rolls, the look-ahead value ``L(s_k)``: exactly the variance reduction
+    of a rollout) is an unbiased value of ``s_t`` under the policy that played it, and it
+    telescopes to::
 
-        G_T = Z,   G_t = (1 - lam) V(s_t) + lam flip(G_{t+1})   (t = T-1, ..., 0)
+        Y_t = L(s_t) + sum_{k > t} lam^(k - t) [L(s_k) - V(s_k)]
 
-    and the target of ``s_t`` is ``G_t``.  ``lam = 0`` gives the values themselves,
-    ``lam = 1`` the game's result from each position (a one-game rollout of the policy
-    that played it), between them a geometric mix of the two.
+    (each term seen from the side on roll at ``s_t``), with ``lam = 1``.  The sum carries
+    what the frozen net's 0-ply values miss of their own look-ahead, from the rest of the
+    game back to ``s_t``; ``lam < 1`` weighs the far plies less (less noise, some bias);
+    ``lam = 0`` gives the look-ahead values themselves.
 
     Parameters
     ----------
     values : ndarray of float32, shape (P, 7)
-        One row per recorded position, games in order (``play_games``'s positions).
+        ``L(s_t)`` of each recorded position (a look-ahead value, view of the side on
+        roll at ``s_t``), games in order (``play_games``'s positions).
+    next_values : ndarray of float32, shape (P, 7)
+        ``V(s_{t+1})``, the 0-ply value of the position after the move played, view of
+        the side then on roll (``play_games``'s ``next_values``).
     lengths : ndarray of int64, shape (n,)
         Plies of each game (their sum is P).
-    terminal : ndarray of float32, shape (n, 7)
-        ``Z`` of each game (``final`` of ``play_games``).
     lam : float
         In [0, 1].
 
     Returns
     -------
     ndarray of float32, shape (P, 7)
+        Not clipped: a target may leave [0, 1] by the sum of the corrections.
     """
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"lam = {lam}: must be in [0, 1]")
     cdef const float[:, ::1] vv = np.ascontiguousarray(values, dtype=np.float32)
+    cdef const float[:, ::1] nv = np.ascontiguousarray(next_values, dtype=np.float32)
     cdef const int64_t[::1] lv = np.ascontiguousarray(lengths, dtype=np.int64)
-    cdef const float[:, ::1] zv = np.ascontiguousarray(terminal, dtype=np.float32)
-    if vv.shape[1] != NET_OUTPUTS or zv.shape[1] != NET_OUTPUTS or zv.shape[0] != lv.shape[0]:
-        raise ValueError(f"blend_targets: values {values.shape}, terminal {terminal.shape} "
-                         f"and lengths {lengths.shape} do not fit (7 outputs, one terminal "
-                         f"row per game)")
-    if int(np.sum(lengths)) != vv.shape[0] or (lv.shape[0] and np.min(lengths) < 0):
+    if vv.shape[1] != NET_OUTPUTS or nv.shape[1] != NET_OUTPUTS or nv.shape[0] != vv.shape[0]:
+        raise ValueError(f"blend_targets: values {np.shape(values)} and next_values "
+                         f"{np.shape(next_values)} do not fit (P rows of 7 outputs each)")
+    if lv.shape[0] and np.min(lengths) < 0 or int(np.sum(lengths)) != vv.shape[0]:
         raise ValueError(f"blend_targets: the lengths sum to {int(np.sum(lengths))}, "
                          f"not the {vv.shape[0]} rows of values")
     out = np.empty((vv.shape[0], NET_OUTPUTS), dtype=np.float32)
     cdef float[:, ::1] ov = out
-    cdef float G[NET_OUTPUTS]
+    cdef float E[NET_OUTPUTS]
+    cdef float D[NET_OUTPUTS]
     cdef Py_ssize_t g, t, T, base = 0
     cdef int k
     with nogil:
         for g in range(lv.shape[0]):
             T = lv[g]
-            memcpy(G, &zv[g, 0], NET_OUTPUTS * sizeof(float))
+            for k in range(NET_OUTPUTS):
+                E[k] = 0.0                  # the correction of s_t, seen from s_t
+                D[k] = 0.0                  # L(s_t) - V(s_t) + E_t, seen from s_t
             for t in range(T - 1, -1, -1):
-                net_flip(G)
+                # E_t = lam * (the other side's view of D_{t+1}); flip's linear part
+                E[0] = -lam * D[0]
+                for k in range(1, 4):
+                    E[k] = lam * D[k + 3]
+                    E[k + 3] = lam * D[k]
                 for k in range(NET_OUTPUTS):
-                    G[k] = (1.0 - lam) * vv[base + t, k] + lam * G[k]
-                memcpy(&ov[base + t, 0], G, NET_OUTPUTS * sizeof(float))
+                    ov[base + t, k] = vv[base + t, k] + E[k]
+                    if t >= 1:
+                        D[k] = vv[base + t, k] - nv[base + t - 1, k] + E[k]
             base += T
     return out

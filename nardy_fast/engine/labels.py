@@ -28,7 +28,8 @@ __all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "board_k
 
 
 def selfplay_games(net, n_games, seed, first=0):
-    """The positions and results of ``n_games`` self-play games of ``net`` at 0-ply.
+    """The positions and the moves' values of ``n_games`` self-play games of ``net`` at
+    0-ply.
 
     Parameters
     ----------
@@ -41,9 +42,9 @@ def selfplay_games(net, n_games, seed, first=0):
         Every position before a move (``selfplay_positions``).
     lengths : ndarray of int64, shape (n_games,)
         Positions of each game, games in order.
-    final : ndarray of float32, shape (n_games, 7)
-        Each game's end from the view of the side on roll after its last move: the
-        result, or the race tables' value of the race of both homes that ended it.
+    next_values : ndarray of float32, shape (P, 7)
+        The 0-ply value of the position after each move, view of the side then on roll
+        (the result, or the race tables' value, after a game's last move).
     """
     if not isinstance(net, Net):
         raise TypeError(f"net: expected a Net, got {type(net).__name__}")
@@ -51,9 +52,9 @@ def selfplay_games(net, n_games, seed, first=0):
         raise ValueError(f"n_games = {n_games}: must be >= 1")
     start = np.asarray(Position.initial().boards)
     bitgens = [block_bit_generator(seed, int(first) + g) for g in range(int(n_games))]
-    pos, _, lengths, final = _selfplay.play_games(net, start, rules=CLASSIC,
-                                                  tables=training_tables(), bitgens=bitgens)
-    return pos, lengths, final
+    pos, next_values, lengths, _ = _selfplay.play_games(
+        net, start, rules=CLASSIC, tables=training_tables(), bitgens=bitgens)
+    return pos, lengths, next_values
 
 
 def selfplay_positions(net, n_games, seed, first=0):

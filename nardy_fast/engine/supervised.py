@@ -7,10 +7,10 @@ sequence of rounds; in round ``r``:
 1. the net as it was at the start of the round (frozen) plays ``games`` self-play games
    at 0-ply, games ``r * games`` to ``(r + 1) * games - 1`` of the run's seed
    (``labels.selfplay_games``);
-2. every position gets the frozen net's look-ahead target at ``plies``, blended with the
-   rest of its game when ``lam > 0`` (``_selfplay.blend_targets``: ``lam = 1`` gives the
-   game's result, a one-game rollout; look-ahead targets bootstrap on the frozen net and
-   keep its bias, results do not);
+2. every position gets the frozen net's look-ahead target at ``plies``, corrected by the
+   rest of its game when ``lam > 0`` (``_selfplay.blend_targets``: with ``lam = 1`` the
+   game's result with the luck of each roll taken out, an unbiased one-game rollout;
+   look-ahead targets bootstrap on the frozen net and keep its bias, results do not);
 3. positions in ``exclude`` (a held-out benchmark set) are dropped;
 4. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
    spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, betas 0.9
@@ -51,7 +51,7 @@ SUPERVISED_DEFAULTS = {
     "epochs": 3,           # passes over a round's positions
     "batch": 128,          # positions per Adam step
     "lr": 3e-4,            # Adam step
-    "lam": 0.0,            # weight of the games' results in the targets (blend_targets)
+    "lam": 0.0,            # decay of the games' corrections to the targets (blend_targets)
 }
 
 
@@ -116,11 +116,11 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     while done < stop:
         t0 = time.process_time()
         frozen = net.copy()
-        pos, lengths, final = selfplay_games(frozen, cfg["games"], cfg["seed"],
+        pos, lengths, after = selfplay_games(frozen, cfg["games"], cfg["seed"],
                                              done * cfg["games"])
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
         if cfg["lam"] > 0:
-            targets = _selfplay.blend_targets(targets, lengths, final, cfg["lam"])
+            targets = _selfplay.blend_targets(targets, after, lengths, cfg["lam"])
         if excluded:
             keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
             pos, targets = pos[keep], targets[keep]

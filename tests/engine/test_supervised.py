@@ -151,54 +151,79 @@ def test_bad_settings_are_named(tmp_path):
         train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
 
 
-def blend_by_hand(values, lengths, terminal, lam):
-    """``G_T = Z``, ``G_t = (1 - lam) V_t + lam flip(G_{t+1})`` per game, in float64."""
+def turned(x, n):
+    """``x`` (a difference of two values) seen ``n`` plies later: flip's linear part."""
+    x = np.asarray(x, dtype=np.float64)
+    for _ in range(n):
+        x = flip(x) - flip(np.zeros(7))
+    return x
+
+
+def blend_by_hand(values, after, lengths, lam):
+    """``Y_t = L_t + sum_{k > t} lam^(k - t) [L_k - V_k]`` per game (float64), each term
+    turned to the view of the side on roll at ``s_t``; ``V_k = after[k - 1]``."""
     out, base = np.empty((len(values), 7)), 0
-    for T, z in zip(lengths, terminal):
-        g = np.asarray(z, dtype=np.float64)
-        for t in range(T - 1, -1, -1):
-            g = (1 - lam) * np.asarray(values[base + t], dtype=np.float64) + lam * flip(g)
-            out[base + t] = g
+    for T in lengths:
+        L, V = values[base: base + T], after[base: base + T]
+        for t in range(T):
+            y = np.asarray(L[t], dtype=np.float64)
+            for k in range(t + 1, T):
+                y = y + lam ** (k - t) * turned(L[k] - V[k - 1].astype(np.float64), k - t)
+            out[base + t] = y
+        base += T
+    return out
+
+
+def result_less_luck(values, after, lengths):
+    """The definition at ``lam = 1``: the game's result from ``s_t``'s side, less the luck of
+    every roll from ``s_t`` on (value after the move played minus the look-ahead value)."""
+    out, base = np.empty((len(values), 7)), 0
+    for T in lengths:
+        L, V = values[base: base + T], after[base: base + T]
+        for t in range(T):
+            y = flip(V[T - 1]) if (T - 1 - t) % 2 == 0 else np.asarray(V[T - 1], np.float64)
+            for k in range(t, T):                   # the luck of the roll at s_k
+                y = y - turned(flip(V[k]) - L[k].astype(np.float64), k - t)
+            out[base + t] = y
         base += T
     return out
 
 
 @pytest.mark.parametrize("lam", [0.0, 0.3, 0.8, 1.0])
-def test_blend_targets_match_the_recursion_by_hand(lam):
+def test_blend_targets_match_the_sum_by_hand(lam):
     rng = np.random.default_rng(int(lam * 10))
     lengths = np.array([5, 1, 0, 9], dtype=np.int64)
     values = rng.random((lengths.sum(), 7), dtype=np.float32)
-    terminal = (rng.random((4, 7)) < 0.5).astype(np.float32)
-    got = _selfplay.blend_targets(values, lengths, terminal, lam)
-    np.testing.assert_allclose(got, blend_by_hand(values, lengths, terminal, lam), atol=2e-6)
+    after = rng.random((lengths.sum(), 7), dtype=np.float32)
+    got = _selfplay.blend_targets(values, after, lengths, lam)
+    np.testing.assert_allclose(got, blend_by_hand(values, after, lengths, lam), atol=2e-6)
     if lam == 0.0:
         np.testing.assert_array_equal(got, values)
-    if lam == 1.0:                         # the game's result, from alternating views
-        np.testing.assert_array_equal(got[4], flip(terminal[0]))
-        np.testing.assert_array_equal(got[3], terminal[0])
+    if lam == 1.0:
+        np.testing.assert_allclose(got, result_less_luck(values, after, lengths), atol=2e-6)
 
 
 def test_blend_targets_check_their_input():
     v, n = np.zeros((3, 7), np.float32), np.array([3])
     with pytest.raises(ValueError, match="lam"):
-        _selfplay.blend_targets(v, n, np.zeros((1, 7), np.float32), 1.5)
+        _selfplay.blend_targets(v, v, n, 1.5)
     with pytest.raises(ValueError, match="lengths sum to 4"):
-        _selfplay.blend_targets(v, np.array([4]), np.zeros((1, 7), np.float32), 0.5)
+        _selfplay.blend_targets(v, v, np.array([4]), 0.5)
     with pytest.raises(ValueError, match="do not fit"):
-        _selfplay.blend_targets(v, n, np.zeros((2, 7), np.float32), 0.5)
+        _selfplay.blend_targets(v, np.zeros((2, 7), np.float32), n, 0.5)
 
 
 def test_a_blended_round_learns_the_blended_targets(tmp_path):
     """One round with lam = 0.6 ends with the weights of ``fit`` on targets made by hand:
-    the frozen net's 1-ply values of every position of the round's games, blended with
-    the games' ends, then the excluded positions dropped."""
+    the frozen net's 1-ply values of every position of the round's games, corrected by
+    the rest of each game, then the excluded positions dropped."""
     start = Evaluator(Net.random(16, 9))
     kw = dict(epochs=1, batch=64, lr=3e-4)
-    pos, lengths, final = selfplay_games(start.net, 3, seed=5)
+    pos, lengths, after = selfplay_games(start.net, 3, seed=5)
     held = pos[:4]
     ev = train_supervised(tmp_path / "l.nfdb", seed=5, init=start, rounds=1, games=3,
                           lam=0.6, exclude=held, progress=False, **kw)
-    targets = blend_by_hand(lookahead_targets(start.net, pos), lengths, final, 0.6)
+    targets = blend_by_hand(lookahead_targets(start.net, pos), after, lengths, 0.6)
     keep = np.array([k not in set(board_keys(held)) for k in board_keys(pos)])
     want, _ = fit(start.net, start.net.encode(pos[keep]), targets[keep].astype(np.float32),
                   kw["epochs"], kw["batch"], kw["lr"], np.random.default_rng(child_seed(5, 0)))
