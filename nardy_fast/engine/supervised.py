@@ -209,7 +209,10 @@ def fit(net, x, targets, epochs, batch, lr, rng):
     x : ndarray of float32, shape (n, N_INPUTS)
         Encoded positions (``Net.encode``).
     targets : ndarray of float32, shape (n, 7)
-        In [0, 1].
+        Probabilities, or unbiased noisy estimates of them that may leave [0, 1] (the
+        corrected targets of ``_selfplay.blend_targets``).  They are not clipped: the
+        gradient of the cross-entropy is linear in the target, so noise that averages to
+        zero leaves the expected step alone, where clipping would pull rare outcomes up.
     epochs, batch : int
     lr : float
     rng : numpy.random.Generator
@@ -226,7 +229,7 @@ def fit(net, x, targets, epochs, batch, lr, rng):
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     b1_, b2_, eps, step = np.float32(0.9), np.float32(0.999), np.float32(1e-8), 0
-    t = np.clip(targets.astype(np.float32), 0.0, 1.0)
+    t = targets.astype(np.float32)
     n, loss = len(x), 0.0
     for _ in range(epochs):
         order = rng.permutation(n)
