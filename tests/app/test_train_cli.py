@@ -38,3 +38,21 @@ def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
     meta = Evaluator.load(out).meta["training"]
     assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
     assert "2 rounds" in capsys.readouterr().out
+
+
+def test_cli_train_net_lam_and_progress_do_something(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    base = ["train-net", "--init", str(start), "--seed", "3", "--rounds", "1", "--games",
+            "2", "--epochs", "1"]
+    assert main(base + ["-o", str(tmp_path / "a.nfdb"), "--lam", "0.7", "--progress"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, positions" in out                      # the line of --progress
+    assert main(base + ["-o", str(tmp_path / "b.nfdb"), "--no-progress"]) == 0
+    assert "round 1" not in capsys.readouterr().out
+    a, b = Evaluator.load(tmp_path / "a.nfdb"), Evaluator.load(tmp_path / "b.nfdb")
+    assert a.meta["training"]["lam"] == 0.7 and b.meta["training"]["lam"] == 0.0
+    assert not (a.net.w1 == b.net.w1).all()                 # the corrected targets differ
+    assert main(base + ["-o", str(tmp_path / "c.nfdb"), "--lam", "1.5"]) != 0
+    assert "lam = 1.5: must be in [0, 1]" in capsys.readouterr().err
