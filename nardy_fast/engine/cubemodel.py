@@ -157,9 +157,15 @@ def win_loss_values(value, points=CUBE_POINTS):
         if q < _EPS:
             out.append(1.0)
             continue
-        pts_sum = ((q - mars) * pts[0] + (mars - koks - home) * pts[1] + koks * pts[2]
-                   + home * pts[3])
-        out.append(pts_sum / q)
+        shares = (q - mars, mars - koks - home, koks, home)
+        if min(shares) < -1e-6:
+            raise ValueError(f"P({side})={q!r}, its mars {mars!r}, koks {koks!r} and home "
+                             f"mars {home!r}: not a distribution (expected mars <= "
+                             f"P({side}), koks + home mars <= mars)")
+        pts_sum = sum(s * v for s, v in zip(shares, pts))
+        # a mean of points >= 1: at least the smallest (float rounding of the shares can
+        # take it a few units in the last place below that, which _check_wl refuses)
+        out.append(max(min(pts), pts_sum / q))
     return p, out[0], out[1]
 
 

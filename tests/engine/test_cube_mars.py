@@ -55,6 +55,25 @@ def test_win_loss_values_by_hand():
                               CLASSIC_POINTS) == pytest.approx((1.0, 1.5, 1.0))
 
 
+def test_win_loss_values_round_no_mean_below_one():
+    """A net's outcome with mars probabilities near 1e-10 (a position of v4's self-play):
+    the shares of the loss kinds sum to P(loss) only up to rounding, and the mean points
+    of a loss came out as 0.9999999999999998, which the model refused.  It is 1."""
+    o = {"p_win": 0.45435798168182373, "p_mars_win": 6.217126813368168e-09,
+         "p_koks_win": 1.8616281205387913e-13, "p_home_mars_win": 5.85725912216617e-10,
+         "p_lose": 0.5456420183181763, "p_mars_loss": 6.811564090547506e-10,
+         "p_koks_loss": 4.279325917060095e-13, "p_home_mars_loss": 3.04363645398098e-10}
+    p, w, l = cm.win_loss_values(o)
+    assert w == 1.0 and l == 1.0                     # the stake whatever the kind
+    assert cm.model_equities(p, 0.9, wins=w, losses=l)["equity"] == pytest.approx(
+        cm.model_equities(p, 0.9)["equity"], abs=1e-12)
+    _, w2, l2 = cm.win_loss_values(o, CLASSIC_POINTS)
+    assert w2 >= 1.0 and l2 >= 1.0 and l2 == pytest.approx(1.0, abs=1e-8)
+    bad = {"p_win": 0.5, "p_mars_win": 0.1, "p_koks_win": 0.08, "p_home_mars_win": 0.05}
+    with pytest.raises(ValueError, match="not a distribution"):
+        cm.win_loss_values(bad, CLASSIC_POINTS)
+
+
 HAND = {"p_win": 0.72, "p_mars_win": 0.36, "p_mars_loss": 0.0}
 
 
