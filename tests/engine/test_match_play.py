@@ -8,8 +8,9 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.engine import met
-from nardy_fast.core.cubestate import CubeState
+from nardy_fast.core.cubestate import CENTRED, CubeState
 from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions, model_equities
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
@@ -176,16 +177,20 @@ def test_cube_at_one_away_two_away_follows_awareness(aware, expected):
 
 
 def test_money_cube_raises_in_its_window_and_never_past_the_match():
-    """Money players at P(win) 0.72 (inside the money window at contact efficiency)
+    """Money players at P(win) 0.78 (inside the money window at the contact efficiency:
+    a contact position's cube does not wait for the race, whatever the net's moves)
     raise and take at once; the owner's cube at 2 is then dead at 1-away/2-away (a raise
     to 4 is never made), so a game has exactly one raise.  Aware players at the same
     P(win): only the trailer raises."""
+    window = model_equities(0.78, CONTACT_EFFICIENCY, CENTRED, "geometric")
+    assert actions(window)[:2] == ("double", "take")
     mr = MatchRules(length=2, rules=CUBE)
-    money = play_one_match(_Judges(0.72), _Judges(0.72), mr, seed=6, aware=False,
+    money = play_one_match(_Judges(0.78), _Judges(0.78), mr, seed=6, aware=False,
                            score=(1, 0))
     first = _cube_actions(money)[0]
     assert [a for a, _ in first] == ["double", "take"]
-    aware = play_one_match(_Judges(0.72), _Judges(0.72), mr, seed=6, aware=True,
+    assert money.games[0].cube[0].before == 2          # the first turn that may raise
+    aware = play_one_match(_Judges(0.78), _Judges(0.78), mr, seed=6, aware=True,
                            score=(1, 0))
     assert _cube_actions(aware)[0] == [("double", "B"), ("drop", "A")]   # a pass: DMP
     money.replay()
@@ -308,11 +313,14 @@ def test_policies_play_matches():
 
 
 def test_money_owner_does_not_redouble_where_a_centred_cube_would_be_turned():
-    """At P(win) 0.705 and contact efficiency, Janowski's money model doubles a centred
+    """At P(win) 0.77 and contact efficiency, Janowski's money model doubles a centred
     cube but does not redouble its own: in a match to 5 (stake 2 is not dead) the money
     taker, now the owner, does not raise on its next turn."""
+    x = CONTACT_EFFICIENCY
+    assert actions(model_equities(0.77, x, CENTRED, "geometric"))[0] == "double"
+    assert actions(model_equities(0.77, x, CubeState(2, "mover"), "geometric"))[0] != "double"
     mr = MatchRules(length=5, rules=CUBE)
-    rec = play_one_match(_Judges(0.705), _Judges(0.705), mr, seed=6, aware=False)
+    rec = play_one_match(_Judges(0.77), _Judges(0.77), mr, seed=6, aware=False)
     cube = rec.games[0].cube
     assert [c.action for c in cube[:2]] == ["double", "take"]
     k = cube[1].before
