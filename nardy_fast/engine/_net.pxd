@@ -68,6 +68,10 @@ cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil
 # The other side's view of out (win <-> loss), in place.
 cdef void net_flip(float* out) noexcept nogil
 
+# The other side's view of a difference d of two outputs, in place: net_flip's linear part
+# (P(win)'s sign changes, the kinds swap), exact where flip(a) - flip(b) would round.
+cdef void net_flip_difference(float* d) noexcept nogil
+
 # One SGD step (cross-entropy against target[NET_OUTPUTS]) on (me on roll, opp), changing
 # the weights in place; z, h, dz: float[n_hidden] scratch owned by the caller.
 cdef void sgd_step(float* w1, float* b1, float* w2, float* b2, int n_hidden,

@@ -242,14 +242,24 @@ cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil:
             - kl * rules.pts_koks - hl * rules.pts_home_mars)
 
 
-cdef void net_flip(float* out) noexcept nogil:
+cdef inline void swap_sides(float* out) noexcept nogil:
+    """The win kinds and the loss kinds trade places (mars, koks, home mars)."""
     cdef float t
     cdef int k
-    out[OUT_WIN] = 1.0 - out[OUT_WIN]
     for k in range(3):
         t = out[OUT_MARS_WIN + k]
         out[OUT_MARS_WIN + k] = out[OUT_MARS_LOSS + k]
         out[OUT_MARS_LOSS + k] = t
+
+
+cdef void net_flip(float* out) noexcept nogil:
+    out[OUT_WIN] = 1.0 - out[OUT_WIN]
+    swap_sides(out)
+
+
+cdef void net_flip_difference(float* d) noexcept nogil:
+    d[OUT_WIN] = -d[OUT_WIN]
+    swap_sides(d)
 
 
 cdef void sgd_step(float* w1, float* b1, float* w2, float* b2, int H,

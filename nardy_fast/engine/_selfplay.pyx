@@ -25,7 +25,7 @@ from numpy.random cimport bitgen_t
 import numpy as np
 
 from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home
-from nardy_fast.engine._net cimport Net, net_flip, NET_OUTPUTS
+from nardy_fast.engine._net cimport Net, net_flip, net_flip_difference, NET_OUTPUTS
 from nardy_fast.tables._racetables cimport RaceTables
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine._search cimport search_t, choose, leaf
@@ -251,11 +251,10 @@ def blend_targets(values, next_values, lengths, float lam):
                 E[k] = 0.0                  # the correction of s_t, seen from s_t
                 D[k] = 0.0                  # L(s_t) - V(s_t) + E_t, seen from s_t
             for t in range(T - 1, -1, -1):
-                # E_t = lam * (the other side's view of D_{t+1}); flip's linear part
-                E[0] = -lam * D[0]
-                for k in range(1, 4):
-                    E[k] = lam * D[k + 3]
-                    E[k + 3] = lam * D[k]
+                # E_t = lam * (the other side's view of the difference D_{t+1})
+                net_flip_difference(D)
+                for k in range(NET_OUTPUTS):
+                    E[k] = lam * D[k]
                 for k in range(NET_OUTPUTS):
                     ov[base + t, k] = vv[base + t, k] + E[k]
                     if t >= 1:
