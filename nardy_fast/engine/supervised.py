@@ -191,7 +191,8 @@ def loss_grads(p, x, t):
     """
     z = x @ p["w1"] + p["b1"]
     h = np.maximum(z, 0.0)
-    o = 1.0 / (1.0 + np.exp(-(h @ p["w2"].T + p["b2"])))
+    with np.errstate(over="ignore"):       # exp(-z) = inf for z < -88 gives o = 0, its limit
+        o = 1.0 / (1.0 + np.exp(-(h @ p["w2"].T + p["b2"])))
     oc = np.clip(o, 1e-7, 1 - 1e-7)
     loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
     g = (o - t) / len(x)                          # d (loss / n) / d output logits

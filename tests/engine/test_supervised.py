@@ -247,3 +247,15 @@ def test_a_checkpoint_from_before_lam_resumes(tmp_path):
     lines = []
     train_supervised(tmp_path / "a.nfdb", log=lines.append, **kw)
     assert [ln["round"] for ln in lines] == [2]
+
+
+def test_loss_grads_of_far_logits_warn_nothing():
+    """A logit of -200 (a net sure of an outcome) overflows exp(-z): the output is its
+    limit 0 and no RuntimeWarning reaches the user of train-net."""
+    import warnings
+    p = {"w1": np.zeros((3, 8), np.float32), "b1": np.ones(8, np.float32),
+         "w2": np.zeros((7, 8), np.float32), "b2": np.full(7, -200.0, np.float32)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss, g = loss_grads(p, np.zeros((2, 3), np.float32), np.zeros((2, 7), np.float32))
+    assert np.isfinite(loss) and all(np.isfinite(v).all() for v in g.values())
