@@ -93,4 +93,4 @@ test-debug: build
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
 	rm -f build/debug/nardy_fast/*/*.so build/debug/nardy_fast/*/_*.c
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
-	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/test_rollout.py tests/tables/test_cuberace.py
+	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/test_rollout.py tests/tables/test_cuberace.py tests/engine/test_supervised.py
