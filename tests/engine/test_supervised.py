@@ -62,8 +62,9 @@ def test_lookahead_targets_match_a_python_expectimax():
 
 def test_lookahead_targets_check_their_input():
     net = Net.random(8, 1)
-    with pytest.raises(ValueError, match="plies"):
-        lookahead_targets(net, np.zeros((1, 2, 24), np.uint8), plies=0)
+    for plies in (0, 3):
+        with pytest.raises(ValueError, match="plies"):
+            lookahead_targets(net, np.zeros((1, 2, 24), np.uint8), plies=plies)
     with pytest.raises(ValueError, match="boards"):
         lookahead_targets(net, np.zeros((2, 24), np.uint8))
 
@@ -114,6 +115,8 @@ def test_widen_keeps_the_outputs():
     np.testing.assert_allclose(wide.outputs(boards), net.outputs(boards), atol=1e-6)
     with pytest.raises(ValueError, match="hidden"):
         _widen(net, 12, seed=1)
+    with pytest.raises(ValueError, match="start net.s 16"):      # wider, but not by 8s
+        _widen(net, net.n_hidden + 4, seed=1)
 
 
 def test_resume_gives_the_uninterrupted_weights(tmp_path):
