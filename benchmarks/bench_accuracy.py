@@ -40,6 +40,11 @@ default the shipped one) at ``--plies`` (default 0,1,2) for the equity, P(win), 
 won) and P(mars lost), all from the side on roll's view, against the rollouts; on the
 held-out part (``--part heldout``, the default), ``dev`` or ``all``.
 
+``--own``: the quick footing of a training step: the ``--part`` positions rolled out by
+``--net``'s own net (``--games`` games, seed ``--seed + k`` for the part's k-th position),
+its errors at ``--plies`` against those rollouts; nothing is written (a net in training
+is judged against its own play without relabelling the file).
+
 ``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
 ``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
 points per game of NET with its SE (``--against OTHER``: against that net file instead).
@@ -287,6 +292,35 @@ def versus(net_path, n_games, seed, workers, against=None):
     return m
 
 
+def own(path, net_path, games, seed, part, plies):
+    """The quick footing of a training step: ``--part``'s positions rolled out by
+    ``net_path``'s own net at 0-ply (``games`` games, seed ``seed + k`` for the part's
+    k-th position, default variance reduction), then its mean absolute errors at
+    ``plies`` against those rollouts.  Nothing is written."""
+    ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
+    policy = "net" if net_path is None else ev
+    frame = pd.read_parquet(path)
+    if part != "all":
+        frame = frame[frame.split == part]
+    frame = frame.reset_index(drop=True)
+    t = time.process_time()
+    for k in range(len(frame)):
+        r = nf.rollout(frame.at[k, "position"], games, policy=policy, seed=seed + k,
+                       workers=1, progress=False)
+        for c in QUANTITIES:
+            frame.at[k, c] = getattr(r, c)
+        frame.at[k, "se_equity"] = r.se_equity
+    print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}) rolled out by it, "
+          f"{games} games each, {time.process_time() - t:.0f} CPU-s; median SE of the "
+          f"equity {frame.se_equity.median():.4f}")
+    for p in plies:
+        e = errors(frame, ev, p)
+        print(f"  {p}-ply mean abs. error: equity {e.equity.mean():.4f} (rms "
+              f"{math.sqrt((e.equity ** 2).mean()):.4f}), P(win) {e.p_win.mean():.4f}, "
+              f"P(mars won) {e.p_mars_win.mean():.4f}, P(mars lost) "
+              f"{e.p_mars_loss.mean():.4f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DATA)
@@ -296,6 +330,10 @@ def main():
                     help="copy FILE's positions without labels to --data (new), then "
                          "label them (with --net's net: default the shipped)")
     ap.add_argument("--report", action="store_true")
+    ap.add_argument("--own", action="store_true",
+                    help="roll --part's positions out by --net's own net (--games games, "
+                         "seeds --seed + k) and report its errors against them, writing "
+                         "nothing: the quick footing of a training step")
     ap.add_argument("--pool-games", type=int, default=800)
     ap.add_argument("--per-stratum", type=int, default=50)
     ap.add_argument("--games", type=int, default=2592)
@@ -325,6 +363,9 @@ def main():
         label(args.data, args.games, args.seed, args.batch, args.workers, args.net)
     if args.report:
         report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part)
+    if args.own:
+        own(args.data, args.net, args.games, args.seed, args.part,
+            [int(p) for p in args.plies.split(",")])
     if args.versus:
         versus(args.versus, args.match_games, args.seed, args.workers, args.against)
 
