@@ -320,7 +320,8 @@ def read_db(path, kind, verify=True):
             shape = tuple(int(s) for s in spec["shape"])
             off, nb = int(spec["offset"]), int(spec["nbytes"])
             name = str(spec["name"])
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, SyntaxError) as e:
+            # numpy parses a dtype string with a comma as Python: a SyntaxError
             raise DatabaseError(f"{path}: corrupt array description ({e})") from None
         if (dtype.hasobject or dtype.itemsize == 0 or min(shape, default=0) < 0
                 or name in arrays):

@@ -367,6 +367,10 @@ def test_damaged_files_raise_clear_errors(db, tmp_path):
                     "format version 7"),
         "header": (lambda d: d[:14] + b"\x00" + d[15:], "corrupt header"),
         "extra": (lambda d: d + b"\x00" * 8, "unexpected bytes"),
+        # numpy reads a dtype string with a comma as Python: a SyntaxError, not a
+        # ValueError (found by the fuzz test)
+        "dtype": (lambda d: d.replace(b'"dtype": "<', b'"dtype": ",', 1),
+                  "corrupt array description"),
     }
     for name, (fn, words) in cases.items():
         p = tmp_path / f"{name}.nfdb"
