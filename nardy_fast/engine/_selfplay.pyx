@@ -14,7 +14,8 @@ net's value of the finished game, which has no draw output.  Its length cap is
 the record holds the position before the move, ``s_t`` (the mover's board, then the
 other's), and ``V(s_{t+1})``, the 0-ply value of the position after it from the view of
 the side then on roll; ``lambda_targets`` turns these into TD(lambda) targets, and
-``blend_targets`` blends look-ahead values of the positions with the games' results.
+``blend_targets`` corrects look-ahead values of the positions by the rest of their game
+(its result with each roll's luck taken out).
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
@@ -240,24 +241,21 @@ def blend_targets(values, next_values, lengths, float lam):
                          f"not the {vv.shape[0]} rows of values")
     out = np.empty((vv.shape[0], NET_OUTPUTS), dtype=np.float32)
     cdef float[:, ::1] ov = out
-    cdef float E[NET_OUTPUTS]
-    cdef float D[NET_OUTPUTS]
+    cdef float D[NET_OUTPUTS]           # L(s_t) - V(s_t) + E_t, seen from s_t
+    cdef float e                        # E_t[k], the correction of s_t, seen from s_t
     cdef Py_ssize_t g, t, T, base = 0
     cdef int k
     with nogil:
         for g in range(lv.shape[0]):
             T = lv[g]
             for k in range(NET_OUTPUTS):
-                E[k] = 0.0                  # the correction of s_t, seen from s_t
-                D[k] = 0.0                  # L(s_t) - V(s_t) + E_t, seen from s_t
+                D[k] = 0.0                  # nothing after the last position
             for t in range(T - 1, -1, -1):
-                # E_t = lam * (the other side's view of the difference D_{t+1})
-                net_flip_difference(D)
+                net_flip_difference(D)      # D_{t+1} seen from s_t
                 for k in range(NET_OUTPUTS):
-                    E[k] = lam * D[k]
-                for k in range(NET_OUTPUTS):
-                    ov[base + t, k] = vv[base + t, k] + E[k]
+                    e = lam * D[k]          # E_t = lam * D_{t+1}
+                    ov[base + t, k] = vv[base + t, k] + e
                     if t >= 1:
-                        D[k] = vv[base + t, k] - nv[base + t - 1, k] + E[k]
+                        D[k] = vv[base + t, k] - nv[base + t - 1, k] + e
             base += T
     return out
