@@ -40,11 +40,14 @@ def selfplay_games(net, n_games, seed, first=0):
     -------
     positions : ndarray of uint8, shape (P, 2, 24)
         Every position before a move (``selfplay_positions``).
-    lengths : ndarray of int64, shape (n_games,)
-        Positions of each game, games in order.
     next_values : ndarray of float32, shape (P, 7)
         The 0-ply value of the position after each move, view of the side then on roll
         (the result, or the race tables' value, after a game's last move).
+    lengths : ndarray of int64, shape (n_games,)
+        Positions of each game, games in order.
+
+    The order of ``_selfplay.play_games``' first three results, and of
+    ``_selfplay.blend_targets``' arguments after the look-ahead values.
     """
     if not isinstance(net, Net):
         raise TypeError(f"net: expected a Net, got {type(net).__name__}")
@@ -54,7 +57,7 @@ def selfplay_games(net, n_games, seed, first=0):
     bitgens = [block_bit_generator(seed, int(first) + g) for g in range(int(n_games))]
     pos, next_values, lengths, _ = _selfplay.play_games(
         net, start, rules=CLASSIC, tables=training_tables(), bitgens=bitgens)
-    return pos, lengths, next_values
+    return pos, next_values, lengths
 
 
 def selfplay_positions(net, n_games, seed, first=0):

@@ -116,7 +116,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     while done < stop:
         t0 = time.process_time()
         frozen = net.copy()
-        pos, lengths, after = selfplay_games(frozen, cfg["games"], cfg["seed"],
+        pos, after, lengths = selfplay_games(frozen, cfg["games"], cfg["seed"],
                                              done * cfg["games"])
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
         if cfg["lam"] > 0:

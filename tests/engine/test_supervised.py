@@ -222,7 +222,7 @@ def test_a_blended_round_learns_the_blended_targets(tmp_path):
     the rest of each game, then the excluded positions dropped."""
     start = Evaluator(Net.random(16, 9))
     kw = dict(epochs=1, batch=64, lr=3e-4)
-    pos, lengths, after = selfplay_games(start.net, 3, seed=5)
+    pos, after, lengths = selfplay_games(start.net, 3, seed=5)
     held = pos[:4]
     ev = train_supervised(tmp_path / "l.nfdb", seed=5, init=start, rounds=1, games=3,
                           lam=0.6, exclude=held, progress=False, **kw)
