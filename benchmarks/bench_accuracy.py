@@ -254,6 +254,12 @@ def report(path, net_path, plies, part):
           f"{int(frame.games.min())}-{int(frame.games.max())} games, median SE of the "
           f"equity {frame.se_equity.median():.4f}, rms {np.sqrt((frame.se_equity ** 2).mean()):.4f}"
           f" (rms_true^2 ~ rms^2 - rms SE^2)")
+    return table(frame, ev, plies)
+
+
+def table(frame, ev, plies):
+    """Mean and rms absolute errors of ``ev`` against ``frame``'s labels at each of
+    ``plies``, for all positions, per phase and per kind: printed and returned."""
     rows = []
     for p in plies:
         t = time.process_time()
@@ -295,8 +301,8 @@ def versus(net_path, n_games, seed, workers, against=None):
 def own(path, net_path, games, seed, part, plies):
     """The quick footing of a training step: ``--part``'s positions rolled out by
     ``net_path``'s own net at 0-ply (``games`` games, seed ``seed + k`` for the part's
-    k-th position, default variance reduction), then its mean absolute errors at
-    ``plies`` against those rollouts.  Nothing is written."""
+    k-th position, default variance reduction), then its errors at ``plies`` against
+    those rollouts (``table``).  Nothing is written."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
     policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)
@@ -313,12 +319,7 @@ def own(path, net_path, games, seed, part, plies):
     print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}) rolled out by it, "
           f"{games} games each, {time.process_time() - t:.0f} CPU-s; median SE of the "
           f"equity {frame.se_equity.median():.4f}")
-    for p in plies:
-        e = errors(frame, ev, p)
-        print(f"  {p}-ply mean abs. error: equity {e.equity.mean():.4f} (rms "
-              f"{math.sqrt((e.equity ** 2).mean()):.4f}), P(win) {e.p_win.mean():.4f}, "
-              f"P(mars won) {e.p_mars_win.mean():.4f}, P(mars lost) "
-              f"{e.p_mars_loss.mean():.4f}", flush=True)
+    return table(frame, ev, plies)
 
 
 def main():
