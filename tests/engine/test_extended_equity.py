@@ -13,6 +13,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine._net import N_INPUTS  # private on purpose: the input count
 from nardy_fast.core.rules import Rules
 
 # the rule book's points, section 7: (oin, plain mars, koks, home mars)
@@ -136,7 +137,7 @@ def test_inconsistent_net_outputs_are_clipped_before_the_equity(raw, clipped, cl
     from nardy_fast.engine._net import Net   # private on purpose: a net of chosen weights
     h = 8
     logits = np.log(np.array(raw) / (1 - np.array(raw)))
-    net = Net(np.zeros((198, h)), np.zeros(h), np.zeros((7, h)), logits)
+    net = Net(np.zeros((N_INPUTS, h)), np.zeros(h), np.zeros((7, h)), logits)
     pos = nf.Position.initial()
     for scoring, want in (("classic", classic), ("extended", extended)):
         ev = Evaluator(net, rules=Rules(scoring=scoring), exact=False)

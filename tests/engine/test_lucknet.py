@@ -15,6 +15,7 @@ from nardy_fast.core._dbfile import DatabaseError
 from nardy_fast.engine import lucknet, rollout as rollout_mod
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
 from nardy_fast.engine.lucknet import LuckNet, load_luck_net, save_luck_net
+from nardy_fast.engine._net import N_INPUTS  # private on purpose: the input count
 from nardy_fast.engine.rollout import rollout
 
 FAST = dict(workers=1, progress=False)
@@ -22,7 +23,7 @@ FAST = dict(workers=1, progress=False)
 
 def random_luck_net(hidden=16, seed=0, scale=1.0):
     g = np.random.default_rng(seed)
-    return LuckNet(g.standard_normal((198, hidden)) * 0.3 * scale,
+    return LuckNet(g.standard_normal((N_INPUTS, hidden)) * 0.3 * scale,
                    g.standard_normal(hidden) * 0.1 * scale,
                    g.standard_normal((147, hidden)) * 0.3 * scale,
                    g.standard_normal(147) * 0.1 * scale)
@@ -60,10 +61,10 @@ def test_both_paths_of_the_luck_net_give_the_same_bits():
 
 
 @pytest.mark.parametrize("shapes,match", [
-    (((198, 12), (12,), (147, 12), (147,)), "multiple of 8"),
-    (((197, 16), (16,), (147, 16), (147,)), r"expected shape \(198, H\)"),
-    (((198, 16), (16,), (7, 16), (147,)), "w2: expected shape"),
-    (((198, 16), (8,), (147, 16), (147,)), "b1: expected shape"),
+    (((N_INPUTS, 12), (12,), (147, 12), (147,)), "multiple of 8"),
+    (((N_INPUTS - 1, 16), (16,), (147, 16), (147,)), rf"expected shape \({N_INPUTS}, H\)"),
+    (((N_INPUTS, 16), (16,), (7, 16), (147,)), "w2: expected shape"),
+    (((N_INPUTS, 16), (8,), (147, 16), (147,)), "b1: expected shape"),
 ])
 def test_bad_shapes_refused(shapes, match):
     with pytest.raises(ValueError, match=match):
@@ -71,7 +72,7 @@ def test_bad_shapes_refused(shapes, match):
 
 
 def test_non_finite_weights_refused():
-    w = [np.zeros((198, 8)), np.zeros(8), np.zeros((147, 8)), np.zeros(147)]
+    w = [np.zeros((N_INPUTS, 8)), np.zeros(8), np.zeros((147, 8)), np.zeros(147)]
     w[2][3, 1] = np.nan
     with pytest.raises(ValueError, match="w2: not finite"):
         LuckNet(*w)
@@ -163,7 +164,7 @@ def test_a_constant_luck_net_is_what_the_rollout_uses(monkeypatch):
     are the plain ones exactly, so nothing else (the 21 move choices of the exact luck)
     was counted in their place."""
     monkeypatch.setattr(rollout_mod, "default_luck_net", lambda: LuckNet(
-        np.zeros((198, 8)), np.zeros(8), np.zeros((147, 8)), np.full(147, -1.0)))
+        np.zeros((N_INPUTS, 8)), np.zeros(8), np.zeros((147, 8)), np.full(147, -1.0)))
     pos = self_play_position(30, 2)
     r = rollout(pos, 1296, seed=6, variance_reduction="luck-net", **FAST)
     assert r.equity == pytest.approx(r.extra["equity_plain"], abs=1e-12)   # rounding only
