@@ -56,14 +56,13 @@ import hashlib
 import numpy as np
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK,
-                                     occupancy, opponent_mask)
+                                     occupancy)
 
 cdef extern from "nf_dot.h":
     float nf_dot8(const float* x, const float* y, int n) noexcept nogil
 
 cdef extern from "nf_bits.h":
     int nf_ctz32(uint32_t x) noexcept nogil
-    int nf_popcount32(uint32_t x) noexcept nogil
 
 cdef extern from "nf_hidden.h":
     void nf_hidden(int H, const float* z0, int m, const float* c, const float* const* rows,
@@ -113,11 +112,31 @@ cdef inline void side_extras(const uint8_t* b, float* e) noexcept nogil:
     e[2] = home / <float>N_CHECKERS
 
 
-cdef void side_blocks(const uint8_t* a, const uint8_t* b, float* f) noexcept nogil:
-    """The six block units of side ``a`` (its own numbering), ``b`` the other side's board
-    (module docstring): bit masks of the points, runs found by ``m &= m >> 1``."""
-    cdef uint32_t occ = occupancy(a), held = opponent_mask(b), m, prev = 0, pts
-    cdef int rear, i, d, L = 0, trapped = 0, blocked = 0
+# POP6[v]: the set bits of a 6-bit value v (the points a checker's six dice land on).
+cdef uint8_t POP6[64]
+
+
+cdef void _init_pop6() noexcept:
+    cdef int v
+    for v in range(64):
+        POP6[v] = ((v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1) + (v >> 4 & 1)
+                   + (v >> 5 & 1))
+
+_init_pop6()
+
+
+cdef inline uint32_t rotate12(uint32_t m) noexcept nogil:
+    """A side's occupancy as the other side's points (idx j is the other's (j + 12) % 24)."""
+    return ((m >> 12) | (m << 12)) & 0xFFFFFF
+
+
+cdef void side_blocks(const uint8_t* a, uint32_t occ, uint32_t held,
+                      float* f) noexcept nogil:
+    """The six block units of side ``a`` (its own numbering): ``occ`` its points, ``held``
+    the points the other side holds, in ``a``'s numbering (module docstring); runs found
+    by ``m &= m >> 1``, a checker's blocked dice by ``POP6`` of the six points after it."""
+    cdef uint32_t m, prev = 0, pts
+    cdef int rear, i, n = 0, L = 0, trapped = 0, blocked = 0, dice
     memset(f, 0, NET_BLOCKS * sizeof(float))
     if occ == 0:
         return
@@ -129,7 +148,7 @@ cdef void side_blocks(const uint8_t* a, const uint8_t* b, float* f) noexcept nog
         L += 1
         prev = m
         m &= m >> 1
-    f[0] = (L if L < 6 else 6) / 6.0
+    f[0] = (L if L < 6 else 6) / <float>6.0
     f[1] = 1.0 if L >= 4 else 0.0
     f[2] = 1.0 if L >= 5 else 0.0
     if L >= 3:
@@ -137,16 +156,22 @@ cdef void side_blocks(const uint8_t* a, const uint8_t* b, float* f) noexcept nog
             trapped += a[i]
         f[3] = trapped / <float>N_CHECKERS
     pts = occ & OUTSIDE_HOME_MASK
-    for d in range(1, 7):
-        blocked += nf_popcount32(pts & (held >> d))
-    f[4] = blocked / (6.0 * nf_popcount32(pts))
-    f[5] = nf_popcount32((held >> (rear + 1)) & 0x3F) / 6.0
+    while pts:                                   # rear first
+        i = nf_ctz32(pts)
+        dice = POP6[(held >> (i + 1)) & 0x3F]
+        if n == 0:
+            f[5] = dice / <float>6.0
+        blocked += dice
+        n += 1
+        pts &= pts - 1
+    f[4] = blocked / <float>(6 * n)
 
 
 cdef inline void both_blocks(const uint8_t* me, const uint8_t* opp, float* f) noexcept nogil:
     """The block units of both sides (me's first), as at ``x + BLOCK0``."""
-    side_blocks(me, opp, f)
-    side_blocks(opp, me, f + NET_BLOCKS)
+    cdef uint32_t a = occupancy(me), b = occupancy(opp)
+    side_blocks(me, a, rotate12(b), f)
+    side_blocks(opp, b, rotate12(a), f + NET_BLOCKS)
 
 
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil:
