@@ -21,33 +21,7 @@ def np_encode(me, opp):
     for b in (me, opp):
         b = np.asarray(b, dtype=np.int64)
         x += [(15 - b.sum()) / 15, (b * np.arange(24, 0, -1)).sum() / 360, b[18:].sum() / 15]
-    x += np_blocks(me, opp) + np_blocks(opp, me)
     return np.array(x, dtype=np.float64)
-
-
-def np_blocks(a, b):
-    """The six block units of side ``a`` as the _net.pyx docstring states them, by plain
-    loops over the points (no bit masks)."""
-    a = [int(c) for c in a]
-    held = [int(b[(i + 12) % 24]) > 0 for i in range(24)]      # a's idx i held by b
-    on = [i for i in range(24) if a[i]]
-    if not on or on[0] >= 18:
-        return [0.0] * 6
-    rear = on[0]
-    best, start = 0, None
-    i = rear + 1
-    while i < 24:                       # runs of held points after rear
-        j = i
-        while j < 24 and held[j]:
-            j += 1
-        if j - i > best:
-            best, start = j - i, i
-        i = j + 1
-    trapped = sum(a[:start]) / 15 if best >= 3 else 0.0
-    outside = [i for i in on if i < 18]
-    blocked = sum(held[i + d] for i in outside for d in range(1, 7))
-    return [min(best, 6) / 6, float(best >= 4), float(best >= 5), trapped,
-            blocked / (6 * len(outside)), sum(held[rear + d] for d in range(1, 7)) / 6]
 
 
 def np_forward(net, me, opp):

@@ -3,7 +3,7 @@
 The luck of a roll (``_luck``) needs ``f(S, r)`` for all 21 rolls ``r`` of the position
 ``S`` before the roll.  The exact 0-ply one (me's value after its best move for ``r``)
 costs 21 move choices; this net predicts the same ``21 x 7`` values from ``S`` alone:
-``rolls = b2 + w2 @ relu(b1 + x @ w1)``, ``x`` the evaluation net's 210 inputs of (me on
+``rolls = b2 + w2 @ relu(b1 + x @ w1)``, ``x`` the evaluation net's 198 inputs of (me on
 roll, opp) (``_net.net_encode``), outputs linear (only their differences between rolls
 matter: the luck subtracts their mean).  Any ``f`` gives an unbiased luck
 (``nardy_fast.engine.variance``); how well the net predicts only sets how much variance is
@@ -33,7 +33,7 @@ cdef void lucknet_rolls(const net_t* L, const uint8_t* me, const uint8_t* opp,
 
 
 cdef class LuckNet:
-    """Weights of a luck net: ``w1`` (210, H), ``b1`` (H,), ``w2`` (147, H), ``b2``
+    """Weights of a luck net: ``w1`` (198, H), ``b1`` (H,), ``w2`` (147, H), ``b2``
     (147,), float32; ``H`` a multiple of 8, at most 1024."""
 
     def __init__(self, w1, b1, w2, b2):

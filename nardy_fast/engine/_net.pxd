@@ -11,9 +11,7 @@ from nardy_fast.core._rules cimport rules_t
 cdef enum:
     NET_UNITS = 4            # input units per point (encoding in _net.pyx)
     NET_EXTRAS = 3           # per side: off / 15, pips / 360, home checkers / 15
-    NET_BLOCKS = 6           # per side: the other side's block in front of it (_net.pyx)
-    NET_INPUTS = 210         # 2 sides x (24 points x NET_UNITS + NET_EXTRAS + NET_BLOCKS)
-    NET_INPUTS_V1 = 198      # the encoding before the block inputs (files of encoding 1)
+    NET_INPUTS = 198         # 2 sides x (24 points x NET_UNITS + NET_EXTRAS)
     NET_OUTPUTS = 7          # OUT_* below
     NET_MAX_HIDDEN = 1024
     OUT_WIN = 0              # P(win)                      (the rest is P(loss); no draws)

@@ -1,6 +1,6 @@
 """The evaluation network: a one-hidden-layer perceptron from the side on roll's view.
 
-Inputs (``NET_INPUTS = 210``, float32).  For side ``s`` (0: on roll, 1: the other side),
+Inputs (``NET_INPUTS = 198``, float32).  For side ``s`` (0: on roll, 1: the other side),
 each in its own numbering (idx 0 = its head), point ``idx`` with ``c`` checkers gives four
 units at ``96 s + 4 idx``::
 
@@ -8,24 +8,6 @@ units at ``96 s + 4 idx``::
 
 then three units per side at ``192 + 3 s``: checkers off / 15, pips / 360 (the start
 has 360), checkers in the home (idx 18..23) / 15.
-
-Then six *block* units per side at ``198 + 6 s``, which describe what the other side's
-points do to this side's path (functions of both boards that a sum of the units above
-cannot express).  In the side's numbering, let ``rear`` be its rearmost checker's idx
-and ``ahead`` the points after ``rear`` that the other side holds (a single checker
-holds a point).  If the side has no checker outside its home (``rear >= 18``, or none
-left), all six are 0.  Else, with ``L`` the length of the longest run of consecutive
-``ahead`` points and ``start`` the first idx of the lowest such run::
-
-    [min(L, 6) / 6, L >= 4, L >= 5,
-     checkers on idx < start / 15 if L >= 3 else 0          (trapped behind the block),
-     blocked (point, die) pairs / (6 x points held outside the home),
-     blocked dice of the rearmost checker / 6]
-
-A pair (point ``i`` held by the side outside its home, die ``d`` in 1..6) is blocked when
-the other side holds ``i + d``.  Files of the encoding before the block units (198
-inputs, ``encoding`` 1) are read with zero weights on them (``pad_inputs``): the same
-net.
 
 Hidden layer: ``n_hidden`` ReLU units, ``h = max(0, b1 + x @ w1)``.  Outputs: seven
 sigmoids ``sigmoid(b2 + w2 @ h)``, probabilities from the side on roll's view:
@@ -37,7 +19,7 @@ come from ``Rules`` (``net_equity``).
 The candidates of one roll are evaluated together (``net_eval_many``): they share the
 board of the side on roll and differ from a base board of the other side in a few points,
 so the hidden pre-activations are updated from the base's (a few ``n_hidden``-long float
-rows per changed point) instead of recomputed from 210 inputs.  The sums, the ReLU and
+rows per changed point) instead of recomputed from 198 inputs.  The sums, the ReLU and
 the output layer's dot products are one C kernel (``src/nf_hidden.h``) with two paths that
 give the same bits: eight AVX2 lanes when the processor has them (chosen at run time, so
 one wheel serves every x86-64 processor), else plain float32 loops the compiler
@@ -48,21 +30,17 @@ error at an output's pre-activation is ``output - target``; one plain SGD step p
 position, in the order given (reproducible).
 """
 from libc.math cimport expf
-from libc.stdint cimport uint8_t, uint32_t
+from libc.stdint cimport uint8_t
 from libc.string cimport memcpy, memset
 
 import hashlib
 
 import numpy as np
 
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OUTSIDE_HOME_MASK,
-                                     occupancy)
+from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
 
 cdef extern from "nf_dot.h":
     float nf_dot8(const float* x, const float* y, int n) noexcept nogil
-
-cdef extern from "nf_bits.h":
-    int nf_ctz32(uint32_t x) noexcept nogil
 
 cdef extern from "nf_hidden.h":
     void nf_hidden(int H, const float* z0, int m, const float* c, const float* const* rows,
@@ -70,11 +48,9 @@ cdef extern from "nf_hidden.h":
     int nf_hidden_force_generic(int force) noexcept nogil
     int nf_hidden_current() noexcept nogil
 
-__all__ = ["Net", "N_INPUTS", "N_INPUTS_V1", "N_OUTPUTS", "OUTPUT_NAMES", "pad_inputs",
-           "simd_path"]
+__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES", "simd_path"]
 
 N_INPUTS = NET_INPUTS
-N_INPUTS_V1 = NET_INPUTS_V1
 N_OUTPUTS = NET_OUTPUTS
 OUTPUT_NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
                 "p_koks_loss", "p_home_mars_loss")
@@ -82,7 +58,6 @@ OUTPUT_NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_
 cdef enum:
     SIDE_INPUTS = N_POINTS * NET_UNITS      # 96
     EXTRA0 = 2 * SIDE_INPUTS                # 192
-    BLOCK0 = EXTRA0 + 2 * NET_EXTRAS        # 198
 
 # UNIT[c][u]: the four units of a point with c checkers.
 cdef float UNIT[N_CHECKERS + 1][NET_UNITS]
@@ -112,68 +87,6 @@ cdef inline void side_extras(const uint8_t* b, float* e) noexcept nogil:
     e[2] = home / <float>N_CHECKERS
 
 
-# POP6[v]: the set bits of a 6-bit value v (the points a checker's six dice land on).
-cdef uint8_t POP6[64]
-
-
-cdef void _init_pop6() noexcept:
-    cdef int v
-    for v in range(64):
-        POP6[v] = ((v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1) + (v >> 4 & 1)
-                   + (v >> 5 & 1))
-
-_init_pop6()
-
-
-cdef inline uint32_t rotate12(uint32_t m) noexcept nogil:
-    """A side's occupancy as the other side's points (idx j is the other's (j + 12) % 24)."""
-    return ((m >> 12) | (m << 12)) & 0xFFFFFF
-
-
-cdef void side_blocks(const uint8_t* a, uint32_t occ, uint32_t held,
-                      float* f) noexcept nogil:
-    """The six block units of side ``a`` (its own numbering): ``occ`` its points, ``held``
-    the points the other side holds, in ``a``'s numbering (module docstring); runs found
-    by ``m &= m >> 1``, a checker's blocked dice by ``POP6`` of the six points after it."""
-    cdef uint32_t m, prev = 0, pts
-    cdef int rear, i, n = 0, L = 0, trapped = 0, blocked = 0, dice
-    memset(f, 0, NET_BLOCKS * sizeof(float))
-    if occ == 0:
-        return
-    rear = nf_ctz32(occ)
-    if rear >= HOME_IDX:
-        return
-    m = held & ~((<uint32_t>2 << rear) - 1)      # the held points after rear
-    while m:                                     # bit i of m: a run of L + 1 from i
-        L += 1
-        prev = m
-        m &= m >> 1
-    f[0] = (L if L < 6 else 6) / <float>6.0
-    f[1] = 1.0 if L >= 4 else 0.0
-    f[2] = 1.0 if L >= 5 else 0.0
-    if L >= 3:
-        for i in range(nf_ctz32(prev)):
-            trapped += a[i]
-        f[3] = trapped / <float>N_CHECKERS
-    pts = occ & OUTSIDE_HOME_MASK
-    while pts:                                   # rear first
-        i = nf_ctz32(pts)
-        dice = POP6[(held >> (i + 1)) & 0x3F]
-        if n == 0:
-            f[5] = dice / <float>6.0
-        blocked += dice
-        n += 1
-        pts &= pts - 1
-    f[4] = blocked / <float>(6 * n)
-
-
-cdef inline void both_blocks(const uint8_t* me, const uint8_t* opp, float* f) noexcept nogil:
-    """The block units of both sides (me's first), as at ``x + BLOCK0``."""
-    cdef uint32_t a = occupancy(me), b = occupancy(opp)
-    side_blocks(me, a, rotate12(b), f)
-    side_blocks(opp, b, rotate12(a), f + NET_BLOCKS)
-
-
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil:
     cdef int i, u
     for i in range(N_POINTS):
@@ -182,7 +95,6 @@ cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept n
             x[SIDE_INPUTS + NET_UNITS * i + u] = UNIT[opp[i]][u]
     side_extras(me, x + EXTRA0)
     side_extras(opp, x + EXTRA0 + NET_EXTRAS)
-    both_blocks(me, opp, x + BLOCK0)
 
 
 cdef inline void axpy(float* y, float a, const float* x, int n) noexcept nogil:
@@ -258,23 +170,20 @@ cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
 
 
 cdef enum:
-    # The most weight rows a candidate adds to the base: every point's four units, the
-    # three extras and both sides' block units (a move changes at most 8 points; this
-    # bound needs no argument).
-    MAX_UPDATES = SIDE_INPUTS + NET_EXTRAS + 2 * NET_BLOCKS
+    # The most weight rows a candidate adds to the base: every point's four units and
+    # the three extras (a move changes at most 8 points; this bound needs no argument).
+    MAX_UPDATES = SIDE_INPUTS + NET_EXTRAS
 
 
 cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base_opp,
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil:
     """Each candidate's pre-activations are the base's plus its changed inputs' rows,
-    points first (in point and unit order), then the extras, then the block units of both
-    sides (nf_hidden.h does the sums, the ReLU and the dot products)."""
+    points first (in point and unit order), then the extras (nf_hidden.h does the sums,
+    the ReLU and the dot products)."""
     cdef float x[NET_INPUTS]
     cdef float e0[NET_EXTRAS]
     cdef float e[NET_EXTRAS]
-    cdef float f0[2 * NET_BLOCKS]
-    cdef float f[2 * NET_BLOCKS]
     cdef float coef[MAX_UPDATES]
     cdef const float* rows[MAX_UPDATES]
     cdef float* z0 = scratch
@@ -285,7 +194,6 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
     net_encode(me, base_opp, x)
     hidden_pre(net, x, z0)
     side_extras(base_opp, e0)
-    memcpy(f0, x + BLOCK0, 2 * NET_BLOCKS * sizeof(float))
     for k in range(n):
         c = cands + N_POINTS * k
         m = 0
@@ -305,13 +213,6 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
             if d != 0.0:
                 coef[m] = d
                 rows[m] = net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H
-                m += 1
-        both_blocks(me, c, f)
-        for u in range(2 * NET_BLOCKS):
-            d = f[u] - f0[u]
-            if d != 0.0:
-                coef[m] = d
-                rows[m] = net.w1 + <Py_ssize_t>(BLOCK0 + u) * H
                 m += 1
         nf_hidden(H, z0, m, coef, rows, net.w2, NET_OUTPUTS, out + NET_OUTPUTS * k)
         sigmoids(net, out + NET_OUTPUTS * k)
@@ -399,7 +300,7 @@ cdef class Net:
 
     Parameters
     ----------
-    w1 : ndarray, shape (210, n_hidden)
+    w1 : ndarray, shape (198, n_hidden)
     b1 : ndarray, shape (n_hidden,)
     w2 : ndarray, shape (7, n_hidden)
     b2 : ndarray, shape (7,)
@@ -442,14 +343,12 @@ cdef class Net:
 
     @classmethod
     def random(cls, n_hidden, seed):
-        """A fresh net: He-scaled normal first layer, small second layer, seeded (the
-        block units' rows drawn last, so the other weights are those of earlier
-        versions)."""
+        """A fresh net: He-scaled normal first layer, small second layer, seeded."""
         rng = np.random.default_rng(seed)
-        w1 = rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS_V1, n_hidden))
-        w2 = rng.normal(0.0, 0.1 / n_hidden ** 0.5, (NET_OUTPUTS, n_hidden))
-        blocks = rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS - NET_INPUTS_V1, n_hidden))
-        return cls(np.vstack([w1, blocks]), np.zeros(n_hidden), w2, np.zeros(NET_OUTPUTS))
+        return cls(rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS, n_hidden)),
+                   np.zeros(n_hidden),
+                   rng.normal(0.0, 0.1 / n_hidden ** 0.5, (NET_OUTPUTS, n_hidden)),
+                   np.zeros(NET_OUTPUTS))
 
     def arrays(self):
         """The weights as a dict (copies)."""
@@ -473,7 +372,7 @@ cdef class Net:
 
     def encode(self, boards):
         """Inputs of positions: boards ``(n, 2, 24)`` uint8 (side on roll first) ->
-        ``(n, 210)`` float32.  Trusts its input (``evaluator.py`` validates)."""
+        ``(n, 198)`` float32.  Trusts its input (``evaluator.py`` validates)."""
         cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
         out = np.empty((b.shape[0], NET_INPUTS), dtype=np.float32)
         cdef float[:, ::1] o = out
@@ -527,16 +426,6 @@ cdef class Net:
             for k in range(b.shape[0]):
                 sgd_step(&w1[0, 0], &b1[0], &w2[0, 0], &b2[0], H, &b[k, 0, 0], &b[k, 1, 0],
                          &t[k, 0], lr, &s[0, 0], &s[1, 0], &s[2, 0])
-
-
-def pad_inputs(w1):
-    """``w1`` of a net (or luck net) of the encoding before the block units, shape
-    ``(198, H)``, as ``(210, H)`` with zero rows for the block units: the same values.
-    Any other shape is returned as it is (the nets' own checks name it)."""
-    w1 = np.asarray(w1)
-    if w1.ndim == 2 and w1.shape[0] == NET_INPUTS_V1:
-        w1 = np.vstack([w1, np.zeros((NET_INPUTS - NET_INPUTS_V1, w1.shape[1]), w1.dtype)])
-    return w1
 
 
 def simd_path(generic=None):

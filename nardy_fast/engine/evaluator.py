@@ -16,7 +16,7 @@ from nardy_fast.core import _dbfile
 from nardy_fast.engine import _search, met, nets
 from nardy_fast.core._checks import check_dice, check_plies
 from nardy_fast.core._state import check_boards
-from nardy_fast.engine._net import N_INPUTS, N_INPUTS_V1, OUTPUT_NAMES, Net, pad_inputs
+from nardy_fast.engine._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
 from nardy_fast.engine.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
                                     shipped_net_for, shipped_nets)
@@ -42,10 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["Evaluator", "DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
            "play_rules", "shipped_nets", "shipped_net_for"]
 
-ENCODING = 2              # version of the input encoding (_net.pyx): 2 added the block units
-# The encodings this version reads, with their number of inputs: a file of encoding 1 is
-# read with zero weights on the block units (``pad_inputs``), which is the same net.
-READS = {1: N_INPUTS_V1, 2: N_INPUTS}
+ENCODING = 1              # version of the input encoding (_net.pyx)
 
 
 class RulesFallbackWarning(UserWarning):
@@ -97,18 +94,15 @@ class Evaluator:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
         """Read weights written by ``save``; ``DatabaseError`` (naming the file) if the file
-        is not a net this version reads (``READS``) or its arrays do not fit.  A net of
-        encoding 1 gets zero weights on the block units (the same net)."""
+        is not a net of this version or its arrays do not fit."""
         meta, arrays = _dbfile.read_db(path, KIND)
-        encoding = meta.get("encoding")
-        if encoding not in READS or meta.get("n_inputs") != READS[encoding]:
+        if meta.get("encoding") != ENCODING or meta.get("n_inputs") != N_INPUTS:
             raise _dbfile.DatabaseError(
-                f"{os.fspath(path)}: a net for input encoding {encoding} with "
+                f"{os.fspath(path)}: a net for input encoding {meta.get('encoding')} with "
                 f"{meta.get('n_inputs')} inputs; this version reads encoding {ENCODING} "
-                f"with {N_INPUTS} (and 1 with {N_INPUTS_V1})")
+                f"with {N_INPUTS}")
         try:
-            w1 = pad_inputs(arrays["w1"]) if encoding == 1 else arrays["w1"]
-            net = Net(w1, arrays["b1"], arrays["w2"], arrays["b2"])
+            net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
         except (KeyError, ValueError) as e:
             raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
         rules = as_rules(meta.pop("rules", None))

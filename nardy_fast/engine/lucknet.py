@@ -35,7 +35,6 @@ from nardy_fast.core.position import Position
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
-from nardy_fast.engine._net import pad_inputs
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
 from nardy_fast.engine.nets import DATA
@@ -178,11 +177,10 @@ def save_luck_net(path, luck_net, meta=None):
 
 def load_luck_net(path):
     """``(LuckNet, meta)`` from a file of ``save_luck_net``; ``DatabaseError`` naming the
-    file if it is not a luck net or its arrays do not fit.  A luck net of the encoding
-    before the block units (198 inputs) gets zero weights on them (the same net)."""
+    file if it is not a luck net or its arrays do not fit."""
     meta, arrays = _dbfile.read_db(path, KIND)
     try:
-        net = LuckNet(pad_inputs(arrays["w1"]), arrays["b1"], arrays["w2"], arrays["b2"])
+        net = LuckNet(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
     except (KeyError, ValueError) as e:
         raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
     return net, meta
