@@ -14,7 +14,7 @@ from helpers import run_cli
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     path = tmp_path_factory.mktemp("g") / "g.mat"
-    write_record(random_game(seed=5, max_turns=3), path)
+    write_record(random_game(seed=7, max_turns=3), path)
     return str(path)
 
 

@@ -10,10 +10,10 @@ from nardy_fast.engine import rollout as rollout_mod
 
 FAST = dict(workers=1, progress=False)
 # The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with
-# the shipped net of then); with today's net (v4) and luck net, seed 28 of the same
-# position gives -0.0007 (a seed is chosen so that the cut is exercised).
+# the shipped net of then); with today's net (v5) and luck net, seed 0 of the same
+# position gives -0.0006 (a seed is chosen so that the cut is exercised).
 NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-NEAR_ZERO_SEED = 28
+NEAR_ZERO_SEED = 0
 
 
 @pytest.fixture(scope="module")
