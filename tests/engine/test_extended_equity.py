@@ -13,7 +13,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine._net import N_INPUTS  # private on purpose: the input count
+from nardy_fast.engine._net import N_INPUTS, Net  # private on purpose: a net of chosen weights
 from nardy_fast.core.rules import Rules
 
 # the rule book's points, section 7: (oin, plain mars, koks, home mars)
@@ -134,7 +134,6 @@ def test_inconsistent_net_outputs_are_clipped_before_the_equity(raw, clipped, cl
     """A net whose outputs are constants (zero weights, biases the logits of ``raw``):
     its 0-ply probabilities are made consistent (each mars at most its win, koks at most
     mars, koks + home mars at most mars), and the equity is that of the clipped ones."""
-    from nardy_fast.engine._net import Net   # private on purpose: a net of chosen weights
     h = 8
     logits = np.log(np.array(raw) / (1 - np.array(raw)))
     net = Net(np.zeros((N_INPUTS, h)), np.zeros(h), np.zeros((7, h)), logits)
