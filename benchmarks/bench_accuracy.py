@@ -6,15 +6,9 @@ The yardstick of the net (issue 25).  Three steps, each a command:
 (``_selfplay.play_games``, game ``g`` from ``rng.block_bit_generator(seed, g)``) give a
 pool of contact positions (a checker of either side still on its first 12 points); each
 pooled position gets a phase (``opening``: plies 0-14 of its game; ``late``: the last 12
-plies before its game's contact ended; ``middle``: the rest) and a kind, the first of:
-
-- ``heavy_head``: after ply 24 (12 turns each), a side still has 6 or more checkers on
-  its head;
-- ``prime``: a side has a block (consecutive points it holds, one checker holds a point)
-  of 5 or 6 points with at least one opposing checker behind it;
-- ``trapped``: a side has 3 or more checkers behind an opposing block of 4;
-- ``behind``: one side is 40 or more pips behind the other;
-- ``plain``: none of these.
+plies before its game's contact ended; ``middle``: the rest) and a kind
+(``nardy_fast.core.kinds``: ``heavy_head``, ``prime``, ``trapped``, ``behind`` or
+``plain``, the kinds that training may weigh up with ``train-net --balance``).
 
 ``--per-stratum`` positions (default 50) are drawn (seeded) from each of the strata
 ``opening``, ``middle``, ``late`` (kind ``plain``) and ``heavy_head``, ``prime``,
@@ -63,6 +57,8 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
+from nardy_fast.core import kinds
+from nardy_fast.core.kinds import position_kind
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine import _selfplay
@@ -71,54 +67,9 @@ from nardy_fast.engine.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
 PHASES = ("opening", "middle", "late")
-KINDS = ("heavy_head", "prime", "trapped", "behind")
+KINDS = tuple(k for k in kinds.KINDS if k != "plain")     # the strata of kinds
 STRATA = PHASES + KINDS
 QUANTITIES = ("equity", "p_win", "p_mars_win", "p_mars_loss")
-
-
-def blocks(board):
-    """Runs of held points of one board (own numbering): list of (start idx, length)."""
-    runs, i = [], 0
-    while i < 24:
-        if board[i]:
-            j = i
-            while j < 24 and board[j]:
-                j += 1
-            runs.append((i, j - i))
-            i = j
-        else:
-            i += 1
-    return runs
-
-
-def behind(block_owner, other, start):
-    """Checkers of ``other`` behind the block of ``block_owner`` starting at ``start``
-    (owner's idx): the other side's checkers on its points before the block's first
-    point (the block's first point is the other side's idx ``(start + 12) % 24``)."""
-    k = (start + 12) % 24
-    return int(other[:k].sum())
-
-
-def kind(b, ply):
-    """The kind of position ``b`` (2, 24) (see the module docstring)."""
-    if ply > 24 and max(b[0, 0], b[1, 0]) >= 6:
-        return "heavy_head"
-    longest_trap, trapped = 0, 0
-    for s in (0, 1):
-        for start, length in blocks(b[s]):
-            n = behind(b[s], b[1 - s], start)
-            if length >= 5 and n >= 1:
-                longest_trap = max(longest_trap, length)
-            if length == 4:
-                trapped = max(trapped, n)
-    if longest_trap:
-        return "prime"
-    if trapped >= 3:
-        return "trapped"
-    pips = (b * np.arange(24, 0, -1)).sum(axis=1)
-    if abs(int(pips[0]) - int(pips[1])) >= 40:
-        return "behind"
-    return "plain"
 
 
 def build(n_games, per_stratum, seed):
@@ -139,7 +90,7 @@ def build(n_games, per_stratum, seed):
         for t in contact:
             b = game[t]
             phase = "opening" if t <= 14 else "late" if t > end - 12 else "middle"
-            rows.append(dict(game=g, ply=int(t), phase=phase, kind=kind(b, t),
+            rows.append(dict(game=g, ply=int(t), phase=phase, kind=position_kind(b, t),
                              position=nf.Position.from_boards(b[0], b[1]).id))
     pool = pd.DataFrame(rows)
     rng = np.random.default_rng(seed)

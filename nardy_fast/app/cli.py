@@ -2,8 +2,8 @@
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study`` (and ``study
 show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``, ``met``,
-``matches``, ``train``, ``train-luck``, ``demo``; ``nardy-fast <command> --help`` for each,
-``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
+``matches``, ``train``, ``train-net``, ``average-nets``, ``train-luck``, ``demo``;
+``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
 warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
 exits with status 130; files are written whole or not at all.  ``--json`` output has one

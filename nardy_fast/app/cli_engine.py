@@ -245,7 +245,10 @@ def _parser_train_net(sub):
                              ("batch", int, "positions per Adam step"),
                              ("lr", float, "Adam step"),
                              ("lam", float, "decay, 0 to 1, of the corrections of the "
-                              "targets by the rest of each game (0: none)")):
+                              "targets by the rest of each game (0: none)"),
+                             ("balance", int, "most repeats of a contact position of a "
+                              "rare kind (heavy head, prime, trapped, behind), so that "
+                              "each kind nears an equal share (1: none)")):
         s.add_argument(f"--{name}", type=kind, default=None,
                        help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
     add_progress(s)
@@ -267,6 +270,23 @@ def cmd_train_net(args):
     ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
                                      exclude=exclude, progress=args.progress, **settings)
     print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
+
+
+def _parser_average_nets(sub):
+    s = add_command(sub, "average-nets", cmd_average_nets,
+                    help="average the weights of nets trained from one start")
+    s.add_argument("nets", nargs="+", metavar="NET",
+                   help="net files of one shape and rules (at least two)")
+    s.add_argument("-o", "--out", required=True, help="net file to write")
+
+
+def cmd_average_nets(args):
+    """Write the net whose weights are the mean of the given nets' weights
+    (nardy_fast.engine.supervised.average_nets)."""
+    nets = [Evaluator.load(p) for p in args.nets]
+    ev = supervised.average_nets(nets, names=args.nets)
+    ev.save(args.out)
+    print(f"wrote {args.out}: the mean of {len(nets)} nets")
 
 
 def _parser_train_luck(sub):
@@ -347,4 +367,4 @@ def cmd_cube(args):
 
 
 PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,
-           _parser_train_net, _parser_train_luck, _parser_cube)
+           _parser_train_net, _parser_average_nets, _parser_train_luck, _parser_cube)

@@ -12,7 +12,12 @@ sequence of rounds; in round ``r``:
    game's result with the luck of each roll taken out, an unbiased one-game rollout;
    look-ahead targets bootstrap on the frozen net and keep its bias, results do not);
 3. positions in ``exclude`` (a held-out benchmark set) are dropped;
-4. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
+4. with ``balance > 1``, the contact positions (a checker of either side on its first 12
+   points) of the rarer kinds (``core.kinds``: heavy head, prime, trapped, behind, plain)
+   are repeated, each kind ``min(balance, round(1 / (5 s)))`` times (at least once; ``s``
+   its share of the round's contact positions), so that every kind nears a fifth of the
+   contact positions learnt, as in the accuracy benchmark's strata;
+5. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
    spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, betas 0.9
    and 0.999, its moments started afresh each round), cross-entropy of the seven sigmoid
    outputs, in numpy (float32).
@@ -25,6 +30,11 @@ uninterrupted one (numpy's matrix products may differ
 in the last bits between machines and BLAS builds; on one machine they repeat).
 
 The command: ``nardy-fast train-net -o NET --init START --seed S --rounds R ...``.
+
+``average_nets`` averages the weights of nets trained from one start (runs of other seeds
+or settings, or one run's checkpoints): the mean of nets that sit near each other takes
+out part of the noise each picked up from its last minibatches and games, as stochastic
+weight averaging does (``nardy-fast average-nets``).
 """
 from __future__ import annotations
 
@@ -34,6 +44,7 @@ import time
 import numpy as np
 
 from nardy_fast.core._progress import show_progress
+from nardy_fast.core.kinds import KINDS, position_kinds
 from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
@@ -41,7 +52,7 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_games
 
-__all__ = ["train_supervised", "SUPERVISED_DEFAULTS"]
+__all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets"]
 
 # Settings of a run (changing one starts a new run, not a resume).
 SUPERVISED_DEFAULTS = {
@@ -52,6 +63,7 @@ SUPERVISED_DEFAULTS = {
     "batch": 128,          # positions per Adam step
     "lr": 3e-4,            # Adam step
     "lam": 0.0,            # decay of the games' corrections to the targets (blend_targets)
+    "balance": 1,          # most repeats of a rare kind's contact positions (1: none)
 }
 
 
@@ -84,7 +96,8 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     until : int, optional
         Stop after this many rounds done (a later call continues).
     **settings
-        ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, epochs, batch, lr.
+        ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, epochs, batch, lr, lam,
+        balance.
 
     Returns
     -------
@@ -95,7 +108,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         raise TypeError(f"train_supervised: unknown settings {sorted(unknown)}; expected "
                         f"{sorted(SUPERVISED_DEFAULTS)}")
     cfg = {k: type(v)(settings.get(k, v)) for k, v in SUPERVISED_DEFAULTS.items()}
-    for k in ("rounds", "games", "epochs", "batch"):
+    for k in ("rounds", "games", "epochs", "batch", "balance"):
         if cfg[k] < 1:
             raise ValueError(f"{k} = {cfg[k]}: must be >= 1")
     if cfg["plies"] not in (1, 2):
@@ -121,15 +134,17 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=1)
         if cfg["lam"] > 0:
             targets = _selfplay.blend_targets(targets, after, lengths, cfg["lam"])
+        plies = np.concatenate([np.arange(n) for n in lengths])
         if excluded:
             keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
-            pos, targets = pos[keep], targets[keep]
+            pos, targets, plies = pos[keep], targets[keep], plies[keep]
         t_label = time.process_time() - t0
+        rows = kind_repeats(pos, plies, cfg["balance"])
         rng = np.random.default_rng(child_seed(cfg["seed"], done))
-        net, loss = fit(net, frozen.encode(pos), targets, cfg["epochs"], cfg["batch"],
-                        cfg["lr"], rng)
+        net, loss = fit(net, frozen.encode(pos)[rows], targets[rows], cfg["epochs"],
+                        cfg["batch"], cfg["lr"], rng)
         done += 1
-        line = dict(round=done, positions=len(pos), loss=round(loss, 5),
+        line = dict(round=done, positions=len(pos), learnt=len(rows), loss=round(loss, 5),
                     label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
         Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)}
                   ).save(path)
@@ -138,6 +153,76 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         if log:
             log(line)
     return Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
+
+
+def kind_repeats(boards, plies, balance):
+    """The rows to learn in a round: every position once, the contact positions of the
+    rarer kinds repeated (module docstring, step 4).
+
+    Parameters
+    ----------
+    boards : ndarray of uint8, shape (n, 2, 24)
+        The round's positions, side on roll first.
+    plies : ndarray of int, shape (n,)
+        Each position's ply in its game.
+    balance : int
+        The most times a position is learnt (1: each once).
+
+    Returns
+    -------
+    ndarray of int64
+        Row indices into ``boards``, ascending; the repeats of a row follow it.
+    """
+    n = len(boards)
+    times = np.ones(n, dtype=np.int64)
+    if balance > 1 and n:
+        contact = boards[:, :, :12].any(axis=(1, 2))
+        kinds = position_kinds(boards, plies)
+        total = int(contact.sum())
+        for k in range(len(KINDS)):
+            mine = contact & (kinds == k)
+            if mine.any():
+                times[mine] = min(int(balance),
+                                  max(1, round(total / len(KINDS) / int(mine.sum()))))
+    return np.repeat(np.arange(n, dtype=np.int64), times)
+
+
+def average_nets(nets, names=None):
+    """The net whose weights are the mean of ``nets``' weights.
+
+    Parameters
+    ----------
+    nets : sequence of Evaluator
+        At least two nets of one shape (hidden units) and rules, best trained from one
+        start: the mean of unrelated nets is no net at all.
+    names : sequence of str, optional
+        How to name each net in an error (default: its place, ``net 1``, ...).
+
+    Returns
+    -------
+    Evaluator
+        The mean, under the nets' rules; ``meta["average"]`` lists the SHA-256 digest of
+        each net's weights, in order.
+    """
+    nets = list(nets)
+    names = [f"net {k + 1}" for k in range(len(nets))] if names is None else list(names)
+    if len(nets) < 2:
+        raise ValueError(f"average_nets: expected at least 2 nets, got {len(nets)}")
+    for ev, name in zip(nets, names):
+        if not isinstance(ev, Evaluator):
+            raise TypeError(f"{name}: expected an Evaluator, got {type(ev).__name__}")
+        if ev.net.n_hidden != nets[0].net.n_hidden:
+            raise ValueError(f"{name}: {ev.net.n_hidden} hidden units, {names[0]} has "
+                             f"{nets[0].net.n_hidden}: only nets of one shape average")
+        if ev.rules != nets[0].rules:
+            raise ValueError(f"{name}: trained under other rules than {names[0]} "
+                             f"({ev.rules} against {nets[0].rules})")
+    arrays = [ev.net.arrays() for ev in nets]
+    mean = {k: np.mean([np.asarray(a[k], dtype=np.float64) for a in arrays], axis=0)
+            for k in arrays[0]}
+    return Evaluator(Net(mean["w1"], mean["b1"], mean["w2"], mean["b2"]),
+                     rules=nets[0].rules,
+                     meta={"average": [ev.net.digest() for ev in nets]})
 
 
 def _widen(net, hidden, seed):

@@ -56,3 +56,20 @@ def test_cli_train_net_lam_and_progress_do_something(tmp_path, capsys):
     assert not (a.net.w1 == b.net.w1).all()                 # the corrected targets differ
     assert main(base + ["-o", str(tmp_path / "c.nfdb"), "--lam", "1.5"]) != 0
     assert "lam = 1.5: must be in [0, 1]" in capsys.readouterr().err
+
+
+def test_cli_average_nets_writes_the_mean(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    paths = [tmp_path / f"{k}.nfdb" for k in "abc"]
+    for p, (h, s) in zip(paths, ((16, 1), (16, 2), (24, 3))):
+        Evaluator(Net.random(h, s)).save(p)
+    out = tmp_path / "mean.nfdb"
+    assert main(["average-nets", str(paths[0]), str(paths[1]), "-o", str(out)]) == 0
+    assert "the mean of 2 nets" in capsys.readouterr().out
+    a, b = (Evaluator.load(p).net.w1 for p in paths[:2])
+    assert abs(Evaluator.load(out).net.w1 - (a + b) / 2).max() < 1e-6
+    assert main(["average-nets", str(paths[0]), str(paths[2]), "-o", str(out)]) == 1
+    assert f"{paths[2]}: 24 hidden units" in capsys.readouterr().err
+    assert main(["average-nets", str(paths[0]), str(tmp_path / "none.nfdb"),
+                 "-o", str(out)]) == 1
+    assert "none.nfdb" in capsys.readouterr().err

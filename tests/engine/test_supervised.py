@@ -1,4 +1,6 @@
 """Look-ahead targets (engine/labels.py) and supervised training (engine/supervised.py)."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,8 @@ from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import (board_keys, lookahead_targets, selfplay_games,
                                       selfplay_positions)
-from nardy_fast.engine.supervised import _widen, fit, loss_grads, train_supervised
+from nardy_fast.engine.supervised import (_widen, average_nets, fit, kind_repeats, loss_grads,
+                                         train_supervised)
 
 from naive import naive_successors
 from naive_net import np_equity, np_forward, positions_from_games
@@ -262,3 +265,63 @@ def test_loss_grads_of_far_logits_warn_nothing():
         warnings.simplefilter("error")
         loss, g = loss_grads(p, np.zeros((2, 3), np.float32), np.zeros((2, 7), np.float32))
     assert np.isfinite(loss) and all(np.isfinite(v).all() for v in g.values())
+
+
+def test_kind_repeats_even_out_the_kinds():
+    """Rare kinds of contact positions are repeated up to ``balance`` times; races (no
+    contact) and common kinds once; the repeats of a row follow it."""
+    start = np.zeros((2, 24), dtype=np.uint8)
+    start[:, 0] = 15                                   # the opening: plain at ply 0
+    race = np.zeros((2, 24), dtype=np.uint8)
+    race[0, 23], race[1, 12] = 15, 15                  # no contact, 165 pips apart
+    boards = np.stack([start] * 60 + [start] * 3 + [race] * 2)
+    plies = np.array([0] * 60 + [30] * 3 + [30] * 2)   # rows 60-62: a heavy head
+    rows = kind_repeats(boards, plies, 3)              # 63 / 5 / 3 = 4.2: capped at 3
+    assert rows.tolist() == list(range(60)) + [60] * 3 + [61] * 3 + [62] * 3 + [63, 64]
+    assert kind_repeats(boards, plies, 9).tolist().count(60) == 4
+    assert kind_repeats(boards, plies, 1).tolist() == list(range(65))
+
+
+def test_a_balanced_round_learns_the_repeated_rows(tmp_path):
+    """One round with ``balance`` ends with the weights of ``fit`` on the round's targets
+    with the rows of ``kind_repeats``; the log counts the rows learnt."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(epochs=1, batch=64, lr=3e-4)
+    pos, after, lengths = selfplay_games(start.net, 3, seed=6)
+    plies = np.concatenate([np.arange(n) for n in lengths])
+    rows = kind_repeats(pos, plies, 4)
+    assert len(rows) > len(pos)                         # something was repeated
+    lines = []
+    ev = train_supervised(tmp_path / "k.nfdb", seed=6, init=start, rounds=1, games=3,
+                          balance=4, progress=False, log=lines.append, **kw)
+    targets = lookahead_targets(start.net, pos)
+    want, _ = fit(start.net, start.net.encode(pos)[rows], targets[rows], kw["epochs"],
+                  kw["batch"], kw["lr"], np.random.default_rng(child_seed(6, 0)))
+    np.testing.assert_allclose(ev.net.w1, want.w1, atol=1e-6)
+    assert (lines[0]["positions"], lines[0]["learnt"]) == (len(pos), len(rows))
+    assert ev.meta["training"]["balance"] == 4
+    with pytest.raises(ValueError, match="balance"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, balance=0)
+
+
+def test_average_nets_is_the_mean_of_the_weights():
+    a, b, c = (Evaluator(Net.random(16, s)) for s in (9, 10, 11))
+    mean = average_nets([a, b, c])
+    for k, w in mean.net.arrays().items():
+        want = (a.net.arrays()[k].astype(np.float64) + b.net.arrays()[k]
+                + c.net.arrays()[k]) / 3
+        np.testing.assert_allclose(w, want, rtol=0, atol=1e-6)
+    assert mean.meta["average"] == [a.net.digest(), b.net.digest(), c.net.digest()]
+    assert average_nets([a, a]).net.digest() == a.net.digest()
+
+
+def test_average_nets_refuses_what_does_not_average():
+    a = Evaluator(Net.random(16, 9))
+    with pytest.raises(ValueError, match="at least 2"):
+        average_nets([a])
+    with pytest.raises(ValueError, match="wide.nfdb: 24 hidden units"):
+        average_nets([a, Evaluator(Net.random(24, 9))], names=["a.nfdb", "wide.nfdb"])
+    with pytest.raises(ValueError, match="net 2: trained under other rules"):
+        average_nets([a, Evaluator(a.net, rules=dataclasses.replace(CLASSIC, mars_points=3.0))])
+    with pytest.raises(TypeError, match="net 2: expected an Evaluator"):
+        average_nets([a, a.net])
