@@ -32,7 +32,12 @@ the counterfactual of a mars-aware cube in the game as it is played.  ``--summar
 ``cubemodel.CONTACT_EFFICIENCY`` (from the stored model P(win); a diagnostic: the judge's
 games still play the cube with the shipped value).  ``--play-x X`` plays and judges with
 the contact efficiency ``X`` (the model's and the judge's cube-aware rollouts both: the
-experiment the diagnostic calls for); use a store of its own.
+experiment the diagnostic calls for); use a store of its own.  ``--summary --model-plies
+N`` judges the model deciding on the net's ``N``-ply outcome distribution
+(``cube_decision(..., cube_probabilities=lambda p: ev.evaluate(p, plies=N))``) instead of
+its 0-ply one (a diagnostic too: the judge's games still decide at 0-ply), and
+``--model-net NET`` on another net's (e.g. the net shipped before, against the same
+judge).
 
     python benchmarks/bench_cube_errors.py [--positions 150] [--games 1296] \
         [--store cube_errors_store] [--summary [--points 1 2 2 2]]
@@ -133,7 +138,24 @@ def with_points(rows, points):
     return out
 
 
-def summary(store, points=None, x_contact=None):
+def with_model_plies(rows, plies, net=None):
+    """The rows with the model's decision on the ``plies``-ply outcome distribution of
+    ``net`` (a file; None: the shipped net), for the contact positions decided by the
+    model; the rollouts' equities unchanged."""
+    ev = Evaluator.default(RULES) if net is None else Evaluator.load(net)
+    out = []
+    for r in rows:
+        r = dict(r)
+        if r["model_method"] != "exact":
+            model = cube_decision(nf.Position.from_id(r["position"]), rules=RULES,
+                                  cube_probabilities=lambda p: ev.evaluate(p, plies=plies))
+            r.update(model_double=model["double_action"] != "no double",
+                     model_take=model["take_action"] != "pass", p_win_model=model["p_win"])
+        out.append(rejudge(r))
+    return out
+
+
+def summary(store, points=None, x_contact=None, model_plies=None, model_net=None):
     rows = [json.load(open(os.path.join(store, f))) for f in sorted(os.listdir(store))
             if f.endswith(".json")]
     if not rows:
@@ -142,6 +164,10 @@ def summary(store, points=None, x_contact=None):
     if x_contact is not None:
         rows = with_x_contact(rows, x_contact)
         print(f"the model with contact efficiency {x_contact}")
+    if model_plies is not None or model_net is not None:
+        rows = with_model_plies(rows, model_plies or 0, model_net)
+        print(f"the model on the {model_plies or 0}-ply outcome distribution of "
+              f"{model_net or 'the shipped net'}")
     if points is not None:
         rows = with_points(rows, points)
         ws = [r["W"] for r in rows if "W" in r]
@@ -189,6 +215,8 @@ def main():
                     metavar=("OIN", "MARS", "KOKS", "HOME_MARS"))
     ap.add_argument("--x-contact", type=float, default=None)
     ap.add_argument("--play-x", type=float, default=None)
+    ap.add_argument("--model-plies", type=int, choices=(0, 1, 2), default=None)
+    ap.add_argument("--model-net", default=None, metavar="NET")
     args = ap.parse_args()
     if args.play_x is not None:     # the model and the judge's cube, in this process
         if not 0.0 <= args.play_x <= 1.0:
@@ -203,7 +231,7 @@ def main():
             if not os.path.exists(path):
                 write_atomic(path, judge(k, pos, args))
         print(f"rated in {time.perf_counter() - t:.0f} s", flush=True)
-    summary(args.store, args.points, args.x_contact)
+    summary(args.store, args.points, args.x_contact, args.model_plies, args.model_net)
 
 
 if __name__ == "__main__":

@@ -238,6 +238,9 @@ def _parser_train_net(sub):
     s.add_argument("--exclude", default=None, metavar="PARQUET",
                    help="never learn the positions (column 'position', IDs) of this file, "
                         "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet")
+    s.add_argument("--snapshots", default=None, metavar="DIR",
+                   help="keep each round's net in this folder too (round_001.nfdb, ...), "
+                        "for average-nets of a run's last rounds")
     add_options(s, "seed", seed=1)
     for name, kind, text in (("rounds", int, "rounds"), ("games", int, "self-play games per "
                              "round"), ("plies", int, "look-ahead plies of the targets"),
@@ -268,7 +271,8 @@ def cmd_train_net(args):
                 if getattr(args, k) is not None}
     init = DEFAULT_NET if args.init == "classic" else args.init
     ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
-                                     exclude=exclude, progress=args.progress, **settings)
+                                     exclude=exclude, progress=args.progress,
+                                     snapshots=args.snapshots, **settings)
     print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
 
 
@@ -328,7 +332,7 @@ def _parser_cube(sub):
                    help="exact tables where they cover the race, else the cube model on "
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
-    add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
+    add_options(s, "plies", "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
     add_progress(s)
 
@@ -351,7 +355,10 @@ def cmd_cube(args):
     roll = dict(n_games=args.games, seed=args.seed, workers=args.workers,
                 client=_client(args.scheduler), progress=args.progress) \
         if args.method == "rollout" else {}           # the options of rollouts only
-    d = cube_decision(pos, cube, rules, method=args.method, **roll)
+    if args.plies and args.method in ("exact", "rollout"):
+        raise CliError(f"--plies {args.plies}: no effect with --method {args.method} (the "
+                       f"look-ahead of the model's evaluation, methods auto and janowski)")
+    d = cube_decision(pos, cube, rules, method=args.method, plies=args.plies, **roll)
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return

@@ -9,8 +9,10 @@ evaluator or any function of a position, or cube-aware rollouts (``method="rollo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
+from nardy_fast.core._checks import check_plies
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.core.methods import check_method, warn_unused
@@ -23,6 +25,7 @@ from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-e
     efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
     win_loss_values)
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout
 from nardy_fast.tables.cuberace import cubeful_race
 
@@ -60,12 +63,15 @@ def default_probabilities(rules: RulesLike
     return Evaluator.default(rules).evaluate      # cached per rules there
 
 
-def _source(probabilities, rules):
+def _source(probabilities, rules, plies=0):
     """The cubeless P(win) source of ``cube_probabilities`` (a callable, ``"pips"`` or
-    None: the evaluator under ``rules``)."""
+    None: the evaluator under ``rules``, at ``plies``)."""
     if probabilities == "pips":
         return pip_probability
-    return probabilities or default_probabilities(rules)
+    if probabilities is not None:
+        return probabilities
+    evaluate = default_probabilities(rules)
+    return evaluate if plies == 0 else functools.partial(evaluate, plies=plies)
 
 
 @renamed(cube="cube_state", probabilities="cube_probabilities")
@@ -77,7 +83,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                   method: str = "auto", workers: int | None = None,
                   match: MatchState | None = None, progress: bool | None = None,
-                  client: Client | None = None) -> dict[str, Any]:
+                  client: Client | None = None, plies: int = 0) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -131,6 +137,14 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         ``method="rollout"``: a bar over each rollout's games.  True: a bar; False:
         none; None (default): a bar when standard error is a terminal
         (``core._progress``).
+    plies : int
+        Look-ahead of the default source (the evaluator) whose outcome distribution the
+        model decides on: 0 (default, the net's 0-ply value) to 3.  Deeper is slower
+        (a 2-ply evaluation takes about 0.05 s) and more accurate: against cube-aware
+        rollouts the taker lost 0.003-0.004 points per decision at 2-ply and 0.010-0.014
+        at 0-ply (``benchmarks/RESULTS.md``).  No effect (a ``UserWarning``) with
+        ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"`` (the
+        rollouts' own cube decisions stay at 0-ply).
     client : dask.distributed.Client or None
         ``method="rollout"``: run the rollouts' chunks on this Dask cluster (``rollout``;
         the same results).
@@ -140,7 +154,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     An argument that has no effect in the call gives a ``UserWarning`` naming it:
     ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` under a method other
     than ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
-    ``"rollout"`` (no table is read), ``cube_probabilities`` under ``"exact"``, and those
+    ``"rollout"`` (no table is read), ``cube_probabilities`` under ``"exact"``, ``plies``
+    with ``cube_probabilities`` given or under ``"exact"`` or ``"rollout"``, and those
     listed under ``match``.
 
     Returns
@@ -151,7 +166,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
-        default source's method, as ``"janowski (net 0-ply)"``); and, stating how it was
+        default source's method, as ``"janowski (net 0-ply)"`` or ``"janowski (net
+        2-ply)"``); and, stating how it was
         decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
         or ``"janowski, W and L of the outcome distribution"``; at a match score
         ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
@@ -168,11 +184,15 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
         raise ValueError(f"cube_probabilities={probabilities!r}: expected None, 'pips' or a "
                          f"callable position -> P(win)")
+    plies = check_plies(plies, MAX_SEARCH_PLIES)
+    if probabilities is not None:
+        warn_unused("with cube_probabilities given (plies is the default source's)",
+                    {"plies": 0}, plies=plies)
     if match is not None:
         warn_unused("with match= (the match equity table decides)", _DEFAULTS, rules=rules,
                     method=method, tables=tables, n_games=n_games, seed=seed,
                     workers=workers, client=client, progress=progress)
-        return _match_decision(position, cube, probabilities, match, x)
+        return _match_decision(position, cube, probabilities, match, x, plies)
     rules = cube_rules(rules)
     cube.check(rules)
     if position.is_over():
@@ -185,7 +205,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                     client=client, progress=progress)
     if method == "exact":
         warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
-                    {"cube_probabilities": None}, cube_probabilities=probabilities)
+                    {"cube_probabilities": None, "plies": 0},
+                    cube_probabilities=probabilities, plies=plies)
+    if method == "rollout":
+        warn_unused("with method='rollout' (the rollouts' cube decides at 0-ply)",
+                    {"plies": 0}, plies=plies)
     if method in ("janowski", "rollout"):
         warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
                     tables=tables)
@@ -218,7 +242,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                          "(both sides home, at most its checkers, its progression and "
                          "beaver)")
     if out is None:
-        value = _source(probabilities, rules)(position)
+        value = _source(probabilities, rules, plies)(position)
         p, w, l = win_loss_values(value)
         p = min(1.0, max(0.0, p))
         out = model_equities(p, x, cube, prog, rules.beaver, wins=w, losses=l)
@@ -242,14 +266,14 @@ def cube_rules(rules: RulesLike) -> Rules:
     return rules if rules.cube is not None else dataclasses.replace(rules, cube="geometric")
 
 
-def _match_decision(position, cube, probabilities, match, x):
+def _match_decision(position, cube, probabilities, match, x, plies=0):
     """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
     check_match(match, [position])
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
-    value = _source(probabilities, match.rules.rules)(position)
+    value = _source(probabilities, match.rules.rules, plies)(position)
     x_source = efficiency_source(position, x)
     x = efficiency(position) if x is None else x
     out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)

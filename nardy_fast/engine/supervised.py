@@ -34,7 +34,8 @@ The command: ``nardy-fast train-net -o NET --init START --seed S --rounds R ...`
 ``average_nets`` averages the weights of nets trained from one start (runs of other seeds
 or settings, or one run's checkpoints): the mean of nets that sit near each other takes
 out part of the noise each picked up from its last minibatches and games, as stochastic
-weight averaging does (``nardy-fast average-nets``).
+weight averaging does (``nardy-fast average-nets``; ``train-net --snapshots DIR`` keeps
+each round's net for the mean of one run's last rounds).
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ SUPERVISED_DEFAULTS = {
 
 
 def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=None,
-                     log=None, until=None, **settings):
+                     log=None, until=None, snapshots=None, **settings):
     """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -95,6 +96,11 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         ``log(dict)`` gets a line per round (positions, loss, seconds).
     until : int, optional
         Stop after this many rounds done (a later call continues).
+    snapshots : str or os.PathLike, optional
+        A folder (made if missing) that keeps each round's net too, as
+        ``round_001.nfdb``, ``round_002.nfdb``, ...: the net after that round, the same
+        as ``path`` then.  The mean of a run's last rounds (``average_nets``) is a
+        stochastic weight average.
     **settings
         ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, epochs, batch, lr, lam,
         balance.
@@ -146,13 +152,22 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         done += 1
         line = dict(round=done, positions=len(pos), learnt=len(rows), loss=round(loss, 5),
                     label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
-        Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)}
-                  ).save(path)
+        ev = Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
+        ev.save(path)
+        if snapshots is not None:
+            os.makedirs(snapshots, exist_ok=True)
+            ev.save(os.path.join(snapshots, snapshot_name(done)))
         if show_progress(progress):
             print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
         if log:
             log(line)
     return Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
+
+
+def snapshot_name(rounds_done):
+    """The file name of the net after ``rounds_done`` rounds in a run's snapshots folder
+    (``train_supervised(..., snapshots=DIR)``): ``round_001.nfdb`` and so on."""
+    return f"round_{int(rounds_done):03d}.nfdb"
 
 
 def kind_repeats(boards, plies, balance):
@@ -202,7 +217,9 @@ def average_nets(nets, names=None):
     -------
     Evaluator
         The mean, under the nets' rules; ``meta["average"]`` lists the SHA-256 digest of
-        each net's weights, in order.
+        each net's weights, in order, and ``meta["training"]`` is ``{"method":
+        "average", "sources": [...]}``, each net's own training record in that order
+        (``{}`` for a net without one).
     """
     nets = list(nets)
     names = [f"net {k + 1}" for k in range(len(nets))] if names is None else list(names)
@@ -222,7 +239,10 @@ def average_nets(nets, names=None):
             for k in arrays[0]}
     return Evaluator(Net(mean["w1"], mean["b1"], mean["w2"], mean["b2"]),
                      rules=nets[0].rules,
-                     meta={"average": [ev.net.digest() for ev in nets]})
+                     meta={"average": [ev.net.digest() for ev in nets],
+                           "training": {"method": "average",
+                                        "sources": [dict(ev.meta.get("training", {}))
+                                                    for ev in nets]}})
 
 
 def _widen(net, hidden, seed):

@@ -332,3 +332,10 @@ def test_cube(capsys):
     assert code == 2
     code, out, err = run_catching(capsys, ["cube", "start", "--stake", "0"])
     assert code == 2 and "positive" in err
+    contact = "WIREQAQIQACEDADAAAAAAAAAAAAABJCAR"
+    code, out, err = run_cli(capsys, "cube", contact, "--plies", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["method"] == "janowski (net 2-ply)"
+    code, out, err = run_catching(capsys, ["cube", contact, "--plies", "1", "--method",
+                                           "rollout"])
+    assert code != 0 and "--plies 1: no effect with --method rollout" in err

@@ -33,8 +33,12 @@ def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
     out = tmp_path / "net.nfdb"
     args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
             "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
-            str(tmp_path / "held.parquet")]
+            str(tmp_path / "held.parquet"), "--snapshots", str(tmp_path / "snaps")]
     assert main(args) == 0
+    assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == [
+        "round_001.nfdb", "round_002.nfdb"]
+    assert (Evaluator.load(tmp_path / "snaps" / "round_002.nfdb").net.w1
+            == Evaluator.load(out).net.w1).all()
     meta = Evaluator.load(out).meta["training"]
     assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
     assert "2 rounds" in capsys.readouterr().out

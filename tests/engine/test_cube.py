@@ -174,6 +174,31 @@ def test_model_uses_the_given_probabilities():
     assert d["no_double"] == pytest.approx(0.4) and d["double_take"] == pytest.approx(0.8)
 
 
+def test_plies_decide_on_the_deeper_evaluation():
+    """``plies=N`` is the model on the evaluator's N-ply outcome: the same decision as
+    that evaluation given as ``cube_probabilities``; a contact position whose 0-ply and
+    2-ply values differ, so that the depth shows."""
+    pos = Position.from_id("WIREQAQIQACEDADAAAAAAAAAAAAABJCAR")
+    ev = nf.Evaluator.default(Rules(cube="geometric"))
+    for plies in (0, 1, 2):
+        d = cube_decision(pos, plies=plies)
+        given = cube_decision(pos, cube_probabilities=lambda p: ev.evaluate(p, plies=plies))
+        assert d["method"] == f"janowski (net {plies}-ply)" and given["method"] == "janowski"
+        assert d["p_win"] == pytest.approx(ev.evaluate(pos, plies=plies).p_win)
+        for k in ("no_double", "double_take", "action", "take_point"):
+            assert d[k] == given[k]
+    assert cube_decision(pos, plies=2)["p_win"] != pytest.approx(
+        cube_decision(pos)["p_win"], abs=1e-3)
+    with pytest.raises(ValueError, match="plies=4: expected 0..3"):
+        cube_decision(pos, plies=4)
+    with pytest.raises(TypeError, match="plies=True"):
+        cube_decision(pos, plies=True)
+    with pytest.warns(UserWarning, match="plies: no effect with cube_probabilities"):
+        cube_decision(pos, plies=1, cube_probabilities="pips")
+    with pytest.warns(UserWarning, match="plies: no effect with method='rollout'"):
+        cube_decision(pos, plies=1, method="rollout", n_games=36, seed=1, workers=1)
+
+
 # ----------------------------------------------------------------------------------------
 # cube state
 

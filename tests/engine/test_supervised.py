@@ -12,7 +12,7 @@ from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import (board_keys, lookahead_targets, selfplay_games,
                                       selfplay_positions)
 from nardy_fast.engine.supervised import (_widen, average_nets, fit, kind_repeats, loss_grads,
-                                         train_supervised)
+                                         snapshot_name, train_supervised)
 
 from naive import naive_successors
 from naive_net import np_equity, np_forward, positions_from_games
@@ -136,6 +136,22 @@ def test_resume_gives_the_uninterrupted_weights(tmp_path):
     extended = train_supervised(tmp_path / "c.nfdb", **kw)        # 1 round -> 2 rounds
     np.testing.assert_array_equal(extended.net.w1, whole.net.w1)
     assert not np.array_equal(one.net.w1, whole.net.w1)
+
+
+def test_snapshots_keep_each_rounds_net_across_a_resume(tmp_path):
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
+    one = train_supervised(tmp_path / "one.nfdb", **{**kw, "rounds": 1})
+    snaps = tmp_path / "snaps"
+    train_supervised(tmp_path / "s.nfdb", until=1, snapshots=snaps, **kw)
+    whole = train_supervised(tmp_path / "s.nfdb", snapshots=snaps, **kw)   # resumed
+    assert sorted(p.name for p in snaps.iterdir()) == ["round_001.nfdb", "round_002.nfdb"]
+    assert snapshot_name(12) == "round_012.nfdb"
+    for name, net in (("round_001.nfdb", one), ("round_002.nfdb", whole)):
+        kept = Evaluator.load(snaps / name)
+        for k, a in net.net.arrays().items():
+            np.testing.assert_array_equal(kept.net.arrays()[k], a)
+    assert Evaluator.load(snaps / "round_001.nfdb").meta["training"]["rounds_done"] == 1
 
 
 def test_excluded_positions_are_never_learnt(tmp_path):
@@ -306,7 +322,10 @@ def test_a_balanced_round_learns_the_repeated_rows(tmp_path):
 
 def test_average_nets_is_the_mean_of_the_weights():
     a, b, c = (Evaluator(Net.random(16, s)) for s in (9, 10, 11))
+    b.meta["training"] = {"seed": 10, "rounds_done": 2}
     mean = average_nets([a, b, c])
+    assert mean.meta["training"] == {"method": "average",
+                                     "sources": [{}, {"seed": 10, "rounds_done": 2}, {}]}
     for k, w in mean.net.arrays().items():
         want = (a.net.arrays()[k].astype(np.float64) + b.net.arrays()[k]
                 + c.net.arrays()[k]) / 3
