@@ -1,0 +1,62 @@
+"""Experiment: how closely can a net fit the shipped net's own 1-ply values?
+
+A net trained on look-ahead targets learns its 1-ply value; its 0-ply value then errs
+against its own rollouts by at least about the 1-ply error plus what it misses of that
+target.  This measures the miss: positions of seeded 0-ply self-play of the shipped net
+(``--games`` games, seed 77, every position; the test set: 100 other games, seed 78,
+contact positions only), the training ones labelled by the shipped net's pure 1-ply
+targets (``labels.lookahead_targets``, no correction by the game), then for each width
+in ``--hidden`` the shipped net widened to it (``supervised._widen``: the new units
+small and random in, zero out, so the start is the shipped net) and trained on them
+(``supervised.fit``, Adam, batches of 128, ``--lr`` for all epochs but the last, a third
+of it for the last; one seeded order).  After each epoch: the mean absolute gap, in
+points per game, between the trained net's 0-ply equity and the shipped net's 1-ply
+equity on the test positions.
+
+    python benchmarks/exp_fit_gap.py --games 2500 --epochs 8 --hidden 256 512 --lr 1e-4
+"""
+import argparse
+import time
+
+import numpy as np
+
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
+from nardy_fast.engine.supervised import _widen, fit   # private on purpose: the widening
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2500)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--hidden", type=int, nargs="+", default=[256])
+    ap.add_argument("--lr", type=float, default=1e-4)
+    args = ap.parse_args()
+    shipped = Evaluator.default()
+    t = time.process_time()
+    train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
+    test = selfplay_positions(shipped.net, 100, seed=78, first=0)
+    test = test[test[:, :, :12].any(axis=(1, 2))]
+    targets = lookahead_targets(shipped.net, train, 1, threads=1)
+    want = shipped.evaluate(test, plies=1)
+    print(f"{len(train)} training positions, {len(test)} test contact positions, "
+          f"{time.process_time() - t:.0f} CPU-s", flush=True)
+
+    def gap(net):
+        return np.abs(Evaluator(net).evaluate(test, plies=0) - want).mean()
+    print(f"the shipped net: mean |0-ply - its 1-ply| on the test positions "
+          f"{gap(shipped.net):.4f}", flush=True)
+    for h in args.hidden:
+        net = _widen(shipped.net.copy(), h, seed=5)
+        x = net.encode(train)
+        rng = np.random.default_rng(11)
+        for ep in range(args.epochs):
+            t = time.process_time()
+            lr = args.lr if ep < args.epochs - 1 else args.lr / 3
+            net, loss = fit(net, x, targets, 1, 128, lr, rng)
+            print(f"  hidden {h}, epoch {ep + 1}: loss {loss:.5f}, gap {gap(net):.4f} "
+                  f"({time.process_time() - t:.0f} CPU-s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
