@@ -9,11 +9,16 @@ targets (``labels.lookahead_targets``, no correction by the game), then for each
 in ``--hidden`` the shipped net widened to it (``supervised._widen``: the new units
 small and random in, zero out, so the start is the shipped net) and trained on them
 (``supervised.fit``, Adam, batches of 128, ``--lr`` for all epochs but the last, a third
-of it for the last; one seeded order).  After each epoch: the mean absolute gap, in
-points per game, between the trained net's 0-ply equity and the shipped net's 1-ply
-equity on the test positions.
+of it for the last; one seeded order).  ``--equity-weight W`` adds ``W`` times each
+position's squared equity error to the cross-entropy (``fit(..., equity=(W, c))``, ``c``
+the outputs' equity coefficients under the net's rules).  After each epoch: the mean
+absolute gap, in points per game, between the trained net's 0-ply equity and the
+shipped net's 1-ply equity on the test positions, and on as many contact positions of
+the training set (learnt: a gap much smaller there than on the test positions would be
+a net that fits what it saw and does not generalise).
 
-    python benchmarks/exp_fit_gap.py --games 2500 --epochs 8 --hidden 256 512 --lr 1e-4
+    python benchmarks/exp_fit_gap.py --games 2500 --epochs 8 --hidden 256 512 --lr 1e-4 \
+        [--equity-weight 10]
 """
 import argparse
 import time
@@ -22,6 +27,7 @@ import numpy as np
 
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
+from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
 from nardy_fast.engine.supervised import _widen, fit   # private on purpose: the widening
 
 
@@ -31,19 +37,25 @@ def main():
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--hidden", type=int, nargs="+", default=[256])
     ap.add_argument("--lr", type=float, default=1e-4)
+    ap.add_argument("--equity-weight", type=float, default=0.0)
     args = ap.parse_args()
     shipped = Evaluator.default()
+    equity = None
+    if args.equity_weight:
+        equity = (args.equity_weight, _equity_coefficients(shipped.searcher()))
     t = time.process_time()
     train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
     test = selfplay_positions(shipped.net, 100, seed=78, first=0)
     test = test[test[:, :, :12].any(axis=(1, 2))]
     targets = lookahead_targets(shipped.net, train, 1, threads=1)
     want = shipped.evaluate(test, plies=1)
+    seen = train[train[:, :, :12].any(axis=(1, 2))][:len(test)]     # contact, learnt
+    want_seen = shipped.evaluate(seen, plies=1)
     print(f"{len(train)} training positions, {len(test)} test contact positions, "
           f"{time.process_time() - t:.0f} CPU-s", flush=True)
 
-    def gap(net):
-        return np.abs(Evaluator(net).evaluate(test, plies=0) - want).mean()
+    def gap(net, boards=test, value=want):
+        return np.abs(Evaluator(net).evaluate(boards, plies=0) - value).mean()
     print(f"the shipped net: mean |0-ply - its 1-ply| on the test positions "
           f"{gap(shipped.net):.4f}", flush=True)
     for h in args.hidden:
@@ -53,9 +65,10 @@ def main():
         for ep in range(args.epochs):
             t = time.process_time()
             lr = args.lr if ep < args.epochs - 1 else args.lr / 3
-            net, loss = fit(net, x, targets, 1, 128, lr, rng)
+            net, loss = fit(net, x, targets, 1, 128, lr, rng, equity)
             print(f"  hidden {h}, epoch {ep + 1}: loss {loss:.5f}, gap {gap(net):.4f} "
-                  f"({time.process_time() - t:.0f} CPU-s)", flush=True)
+                  f"(on as many learnt positions {gap(net, seen, want_seen):.4f}; "
+                  f"{time.process_time() - t:.0f} CPU-s)", flush=True)
 
 
 if __name__ == "__main__":

@@ -275,7 +275,7 @@ def _resume(path, cfg, start):
     return start.copy(), 0
 
 
-def loss_grads(p, x, t):
+def loss_grads(p, x, t, equity=None):
     """Cross-entropy of a batch and its gradient.
 
     Parameters
@@ -286,11 +286,16 @@ def loss_grads(p, x, t):
         Encoded positions.
     t : ndarray, shape (n, 7)
         Targets in [0, 1].
+    equity : (float, ndarray of shape (7,)) or None
+        ``(w, c)``: add ``w`` times the squared equity error ``(c . (o - t))^2`` of each
+        position, ``c`` the outputs' equity coefficients (points per game for each
+        output), so that the loss weighs what the equity weighs.  None: none.
 
     Returns
     -------
     loss : float
-        The cross-entropy summed over the seven outputs and the n positions (nats).
+        The cross-entropy summed over the seven outputs and the n positions (nats), plus
+        the weighted squared equity errors when ``equity`` is given.
     grads : dict of ndarray
         The gradient of ``loss / n`` for each weight array.
     """
@@ -300,12 +305,18 @@ def loss_grads(p, x, t):
         o = 1.0 / (1.0 + np.exp(-(h @ p["w2"].T + p["b2"])))
     oc = np.clip(o, 1e-7, 1 - 1e-7)
     loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
-    g = (o - t) / len(x)                          # d (loss / n) / d output logits
+    g = o - t                                     # d loss / d output logits, per position
+    if equity is not None:
+        w, c = equity
+        e = (o - t) @ c                           # each position's equity error
+        loss += float(w * (e ** 2).sum())
+        g = g + (2 * w * e)[:, None] * c * o * (1 - o)
+    g = g / len(x)                                # d (loss / n) / d output logits
     dz = (g @ p["w2"]) * (z > 0)
     return loss, {"w1": x.T @ dz, "b1": dz.sum(axis=0), "w2": g.T @ h, "b2": g.sum(axis=0)}
 
 
-def fit(net, x, targets, epochs, batch, lr, rng):
+def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
     """Adam on the cross-entropy of ``net``'s outputs against ``targets``.
 
     Parameters
@@ -323,26 +334,31 @@ def fit(net, x, targets, epochs, batch, lr, rng):
     lr : float
     rng : numpy.random.Generator
         The order of the positions in each epoch.
+    equity : (float, ndarray of shape (7,)) or None
+        An added squared equity error (``loss_grads``); None (default): none.
 
     Returns
     -------
     net : Net
         The trained net.
     loss : float
-        Mean cross-entropy (summed over the seven outputs) over the last epoch, nats.
+        Mean loss (``loss_grads``: the cross-entropy summed over the seven outputs, nats)
+        over the last epoch.
     """
     p = {k: v.astype(np.float32) for k, v in net.arrays().items()}
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     b1_, b2_, eps, step = np.float32(0.9), np.float32(0.999), np.float32(1e-8), 0
     t = targets.astype(np.float32)
+    if equity is not None:
+        equity = (np.float32(equity[0]), np.asarray(equity[1], dtype=np.float32))
     n, loss = len(x), 0.0
     for _ in range(epochs):
         order = rng.permutation(n)
         total = 0.0
         for i in range(0, n, batch):
             idx = order[i: i + batch]
-            loss_sum, grads = loss_grads(p, x[idx], t[idx])
+            loss_sum, grads = loss_grads(p, x[idx], t[idx], equity)
             total += loss_sum
             step += 1
             c1, c2 = 1 - b1_ ** step, 1 - b2_ ** step

@@ -80,24 +80,33 @@ def test_selfplay_positions_depend_on_game_numbers_only():
     np.testing.assert_array_equal(both, np.concatenate([first, second]))
 
 
-def test_loss_grads_match_finite_differences():
+@pytest.mark.parametrize("equity", [None, (0.7, np.array([2.0, 1, 0.5, 0, -1, -0.5, 0]))])
+def test_loss_grads_match_finite_differences(equity):
     rng = np.random.default_rng(0)
     p = {"w1": rng.normal(0, 0.3, (198, 8)), "b1": rng.normal(0, 0.1, 8),
          "w2": rng.normal(0, 0.3, (7, 8)), "b2": rng.normal(0, 0.1, 7)}
     x = (rng.random((5, 198)) < 0.3).astype(np.float64)
     t = rng.random((5, 7))
-    _, grads = loss_grads(p, x, t)
+    loss, grads = loss_grads(p, x, t, equity)
+    if equity is not None:            # the added term, by its definition
+        o = np_sigmoid(np.maximum(x @ p["w1"] + p["b1"], 0) @ p["w2"].T + p["b2"])
+        plain = loss_grads(p, x, t)[0]
+        assert loss - plain == pytest.approx(0.7 * (((o - t) @ equity[1]) ** 2).sum())
     for k, (i, *j) in (("w1", (3, 2)), ("w1", (10, 7)), ("b1", (4,)), ("w2", (6, 1)),
                        ("b2", (2,))):
         idx = (i, *j)
         h = 1e-6
         q = {a: b.copy() for a, b in p.items()}
         q[k][idx] += h
-        up = loss_grads(q, x, t)[0]
+        up = loss_grads(q, x, t, equity)[0]
         q[k][idx] -= 2 * h
-        down = loss_grads(q, x, t)[0]
+        down = loss_grads(q, x, t, equity)[0]
         assert grads[k][idx] == pytest.approx((up - down) / (2 * h) / len(x), rel=1e-4,
                                               abs=1e-8)
+
+
+def np_sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
 
 
 def test_fit_lowers_the_loss_on_its_data():
