@@ -33,11 +33,11 @@ the counterfactual of a mars-aware cube in the game as it is played.  ``--summar
 games still play the cube with the shipped value).  ``--play-x X`` plays and judges with
 the contact efficiency ``X`` (the model's and the judge's cube-aware rollouts both: the
 experiment the diagnostic calls for); use a store of its own.  ``--summary --model-plies
-N`` judges the model deciding on the net's ``N``-ply outcome distribution
-(``cube_decision(..., cube_probabilities=lambda p: ev.evaluate(p, plies=N))``) instead of
-its 0-ply one (a diagnostic too: the judge's games still decide at 0-ply), and
-``--model-net NET`` on another net's (e.g. the net shipped before, against the same
-judge).
+N`` judges the model deciding on the shipped net's ``N``-ply outcome distribution
+(``cube_decision(..., plies=N)``) instead of its 0-ply one (a diagnostic too: the judge's
+games still decide at 0-ply), and ``--model-net NET`` on another net's
+(``cube_probabilities=lambda p: ev.evaluate(p, plies=N)``; e.g. the net shipped before,
+against the same judge).
 
     python benchmarks/bench_cube_errors.py [--positions 150] [--games 1296] \
         [--store cube_errors_store] [--summary [--points 1 2 2 2]]
@@ -142,13 +142,16 @@ def with_model_plies(rows, plies, net=None):
     """The rows with the model's decision on the ``plies``-ply outcome distribution of
     ``net`` (a file; None: the shipped net), for the contact positions decided by the
     model; the rollouts' equities unchanged."""
-    ev = Evaluator.default(RULES) if net is None else Evaluator.load(net)
+    if net is None:
+        source = dict(plies=plies)                      # the API being measured
+    else:
+        ev = Evaluator.load(net)
+        source = dict(cube_probabilities=lambda p: ev.evaluate(p, plies=plies))
     out = []
     for r in rows:
         r = dict(r)
         if r["model_method"] != "exact":
-            model = cube_decision(nf.Position.from_id(r["position"]), rules=RULES,
-                                  cube_probabilities=lambda p: ev.evaluate(p, plies=plies))
+            model = cube_decision(nf.Position.from_id(r["position"]), rules=RULES, **source)
             r.update(model_double=model["double_action"] != "no double",
                      model_take=model["take_action"] != "pass", p_win_model=model["p_win"])
         out.append(rejudge(r))
