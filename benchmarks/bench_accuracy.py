@@ -58,6 +58,7 @@ import pandas as pd
 
 import nardy_fast as nf
 from nardy_fast.core import kinds
+from nardy_fast.core.position import contact_mask
 from nardy_fast.core.kinds import position_kind
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
@@ -83,7 +84,7 @@ def build(n_games, per_stratum, seed):
     for g, T in enumerate(lengths):
         game = pos[base: base + T]
         base += T
-        contact = np.flatnonzero(game[:, :, :12].any(axis=(1, 2)))
+        contact = np.flatnonzero(contact_mask(game))
         if not len(contact):
             continue
         end = contact[-1]

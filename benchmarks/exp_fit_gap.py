@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 
+from nardy_fast.core.position import contact_mask
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
 from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
@@ -46,10 +47,10 @@ def main():
     t = time.process_time()
     train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
     test = selfplay_positions(shipped.net, 100, seed=78, first=0)
-    test = test[test[:, :, :12].any(axis=(1, 2))]
+    test = test[contact_mask(test)]
     targets = lookahead_targets(shipped.net, train, 1, threads=1)
     want = shipped.evaluate(test, plies=1)
-    seen = train[train[:, :, :12].any(axis=(1, 2))][:len(test)]     # contact, learnt
+    seen = train[contact_mask(train)][:len(test)]                   # learnt
     want_seen = shipped.evaluate(seen, plies=1)
     print(f"{len(train)} training positions, {len(test)} test contact positions, "
           f"{time.process_time() - t:.0f} CPU-s", flush=True)

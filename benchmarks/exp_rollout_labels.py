@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
+from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.labels import board_keys, selfplay_positions
@@ -45,7 +46,7 @@ def positions(n, seed, every, net):
     while sum(len(o) for o in out) < n:
         pos = selfplay_positions(net, 200, seed, first)[::every]
         first += 200
-        contact = pos[:, :, :12].any(axis=2).any(axis=1)     # a checker not yet home
+        contact = contact_mask(pos)
         keep = [k for k, key in enumerate(board_keys(pos)) if contact[k] and key not in held]
         out.append(pos[keep])
     return np.concatenate(out)[:n]

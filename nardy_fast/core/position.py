@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
 
 __all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL",
-           "parse_steps", "apply_steps"]
+           "parse_steps", "apply_steps", "contact_mask"]
 
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
@@ -84,6 +84,22 @@ class Move:
         if not self.steps:
             return "pass"
         return " ".join(f"{a}/{b}" for a, b in self.steps)
+
+
+def contact_mask(boards):
+    """Which boards still have contact (``Position.is_contact``): a checker of either side
+    on its own points 1-12.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (..., 2, 24)
+        Boards, each side in its own numbering.
+
+    Returns
+    -------
+    ndarray of bool, shape (...)
+    """
+    return np.asarray(boards)[..., :12].any(axis=(-2, -1))
 
 
 class Position:
@@ -234,9 +250,9 @@ class Position:
 
         They have passed each other exactly when every checker of both sides is on its
         own points 13-24: the mover's are then on opponent points 1-12, behind all of the
-        opponent's, and vice versa.
+        opponent's, and vice versa (``contact_mask``).
         """
-        return bool(self._boards[:, :12].any())
+        return bool(contact_mask(self._boards))
 
     # moves -------------------------------------------------------------------------
     @property

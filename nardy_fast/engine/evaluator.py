@@ -22,7 +22,7 @@ from nardy_fast.engine.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_r
                                     shipped_net_for, shipped_nets)
 from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import Outcome
@@ -212,7 +212,7 @@ class Evaluator:
         races = {}
         if exact:
             db = self._race12()
-            for k in np.flatnonzero(~b[:, :, :12].any(axis=(1, 2))):
+            for k in np.flatnonzero(~contact_mask(b)):
                 side = WHITE if sides is None else sides[k]
                 pos = Position.from_boards(b[k, 0], b[k, 1], side)
                 o = race_table_value(pos, self.rules, db)

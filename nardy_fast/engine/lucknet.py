@@ -31,7 +31,7 @@ import numpy as np
 from nardy_fast.core import _dbfile
 from nardy_fast.core._checks import check_count
 from nardy_fast.core._progress import progress_bar
-from nardy_fast.core.position import Position
+from nardy_fast.core.position import Position, contact_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
@@ -74,7 +74,7 @@ def luck_data(n_games, seed, evaluator=None, progress=None):
     bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
     boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
                                            tables=None, bitgens=bitgens)
-    keep = boards[:, :, :12].any(axis=(1, 2)) & (boards.sum(axis=2).min(axis=1) > 0)
+    keep = contact_mask(boards) & (boards.sum(axis=2).min(axis=1) > 0)
     boards = np.ascontiguousarray(boards[keep])
     values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
     for k in progress_bar(range(len(boards)), desc="luck targets", unit="pos",

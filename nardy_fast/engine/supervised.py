@@ -46,6 +46,7 @@ import numpy as np
 
 from nardy_fast.core._progress import show_progress
 from nardy_fast.core.kinds import KINDS, position_kinds
+from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine._net import Net
@@ -191,7 +192,7 @@ def kind_repeats(boards, plies, balance):
     n = len(boards)
     times = np.ones(n, dtype=np.int64)
     if balance > 1 and n:
-        contact = boards[:, :, :12].any(axis=(1, 2))
+        contact = contact_mask(boards)
         kinds = position_kinds(boards, plies)
         total = int(contact.sum())
         for k in range(len(KINDS)):

@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 from helpers import START, dice, game_positions, hand_positions, pts, rules_variants
 from nardy_fast import Move, Position, Rules, successors
+from nardy_fast.core.position import contact_mask
+
+from naive_net import positions_from_games
 
 
 def any_position():
@@ -231,6 +234,21 @@ def test_classification():
     assert not Position.from_boards(home, pts({13: 3})).is_contact()
     assert Position.from_boards(home, pts({11: 3})).is_contact()    # mover 23
     assert Position.from_boards([0] * 24, START).is_over()
+
+
+def test_contact_mask_is_is_contact_board_by_board():
+    """The vectorised form, on the boards of two games (every phase) and hand-made ones:
+    the same answer as ``is_contact``, for any leading shape."""
+    home = pts({19: 5, 24: 5})
+    made = np.stack([np.stack([home, pts({13: 3})]), np.stack([home, pts({11: 3})]),
+                     np.stack([pts({12: 1, 19: 14}), pts({13: 15})])]).astype(np.uint8)
+    b = np.concatenate([positions_from_games(2, seed=4), made])
+    want = [Position.from_boards(x[0], x[1]).is_contact() for x in b]
+    assert want[-3:] == [False, True, True] and want.count(False) > 3
+    assert contact_mask(b).tolist() == want
+    even = len(b) // 2 * 2                            # boards in pairs: shape (m, 2, 2, 24)
+    assert contact_mask(b[:even].reshape(-1, 2, 2, 24)).reshape(-1).tolist() == want[:even]
+    assert contact_mask(b[-1]).shape == () and bool(contact_mask(b[-1]))
 
 
 # --- diagram, equality, pickling -----------------------------------------------------
