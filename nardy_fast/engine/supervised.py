@@ -132,6 +132,8 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
     cfg.update(method="lookahead", seed=int(seed), init=start.digest(),
                hidden=start.n_hidden, excluded=len(excluded))
     net, done = _resume(path, cfg, start)
+    if snapshots is not None:          # before the first round, so a bad folder fails now
+        os.makedirs(snapshots, exist_ok=True)
     stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
     while done < stop:
         t0 = time.process_time()
@@ -156,7 +158,6 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         ev = Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
         ev.save(path)
         if snapshots is not None:
-            os.makedirs(snapshots, exist_ok=True)
             ev.save(os.path.join(snapshots, snapshot_name(done)))
         if show_progress(progress):
             print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)

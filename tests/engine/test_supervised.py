@@ -161,6 +161,9 @@ def test_snapshots_keep_each_rounds_net_across_a_resume(tmp_path):
         for k, a in net.net.arrays().items():
             np.testing.assert_array_equal(kept.net.arrays()[k], a)
     assert Evaluator.load(snaps / "round_001.nfdb").meta["training"]["rounds_done"] == 1
+    with pytest.raises(FileExistsError, match="one.nfdb"):     # no folder: before a round
+        train_supervised(tmp_path / "t.nfdb", snapshots=tmp_path / "one.nfdb", **kw)
+    assert not (tmp_path / "t.nfdb").exists()
 
 
 def test_excluded_positions_are_never_learnt(tmp_path):
