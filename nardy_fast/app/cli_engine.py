@@ -241,9 +241,15 @@ def _parser_train_net(sub):
     s.add_argument("--snapshots", default=None, metavar="DIR",
                    help="keep each round's net in this folder too (round_001.nfdb, ...), "
                         "for average-nets of a run's last rounds")
+    s.add_argument("--threads", type=positive_int, default=1,
+                   help="threads of the 2-ply targets' search (default 1); does not "
+                        "change the result")
     add_options(s, "seed", seed=1)
     for name, kind, text in (("rounds", int, "rounds"), ("games", int, "self-play games per "
                              "round"), ("plies", int, "look-ahead plies of the targets"),
+                             ("keep", int, "at --plies 2, how many of each roll's moves, "
+                              "the best at 0-ply, are compared at 1 ply (0: all; 1: the "
+                              "0-ply choice valued at 1 ply, 30 times faster)"),
                              ("epochs", int, "passes over a round's positions"),
                              ("batch", int, "positions per Adam step"),
                              ("lr", float, "Adam step"),
@@ -272,7 +278,8 @@ def cmd_train_net(args):
     init = DEFAULT_NET if args.init == "classic" else args.init
     ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
                                      exclude=exclude, progress=args.progress,
-                                     snapshots=args.snapshots, **settings)
+                                     snapshots=args.snapshots, threads=args.threads,
+                                     **settings)
     print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
 
 

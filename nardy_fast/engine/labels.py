@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import Position
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
@@ -84,7 +85,7 @@ def selfplay_positions(net, n_games, seed, first=0):
     return selfplay_games(net, n_games, seed, first)[0]
 
 
-def lookahead_targets(net, boards, plies=1, threads=None):
+def lookahead_targets(net, boards, plies=1, threads=None, keep=0):
     """Look-ahead targets of ``boards``: their values at ``plies`` plies of ``net``.
 
     Parameters
@@ -97,6 +98,12 @@ def lookahead_targets(net, boards, plies=1, threads=None):
         Depth of the look-ahead.
     threads : int, optional
         Threads of the search at 2 plies (the values do not depend on it).
+    keep : int
+        At 2 plies, how many of each roll's moves, the best by the 0-ply equity, are
+        compared by their 1-ply value (the search's move filter, ``_search``): 0 (the
+        default) all of them, about 0.12 CPU-s a position; 1 takes the 0-ply choice and
+        values it at 1 ply, about 4 ms, and measured as accurate against rollouts
+        (``benchmarks/RESULTS.md``).  No effect at 1 ply.
 
     Returns
     -------
@@ -106,10 +113,11 @@ def lookahead_targets(net, boards, plies=1, threads=None):
     """
     if plies not in (1, 2):
         raise ValueError(f"plies = {plies!r}: expected 1 or 2")
+    keep = check_count(keep, "keep", 0)
     b = np.ascontiguousarray(boards, dtype=np.uint8)
     if b.ndim != 3 or b.shape[1:] != (2, 24):
         raise ValueError(f"boards: expected shape (n, 2, 24), got {b.shape}")
-    search = _search.Searcher(net, CLASSIC, training_tables(), keep=0, threads=threads)
+    search = _search.Searcher(net, CLASSIC, training_tables(), keep=keep, threads=threads)
     return search.values(b, plies)
 
 

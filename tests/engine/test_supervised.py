@@ -63,6 +63,32 @@ def test_lookahead_targets_match_a_python_expectimax():
         np.testing.assert_allclose(g, expectimax_1ply(net, b[0], b[1]), atol=2e-5)
 
 
+def expectimax_2ply_first_choice(net, me, opp):
+    """The value of (me on roll, opp) at 2 plies with ``keep = 1``: each roll's best move
+    by me's 0-ply equity (as ``expectimax_1ply`` chooses it), valued by the other side's
+    1-ply expectimax and flipped, averaged over the 36 rolls."""
+    total = np.zeros(7)
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            best, best_eq = None, -np.inf
+            for c in naive_successors(me, opp, d1, d2):
+                e = np_equity(flip(np_clip(np_forward(net, opp, c))), CLASSIC)
+                if e > best_eq:
+                    best, best_eq = c, e
+            total += flip(expectimax_1ply(net, opp, np.asarray(best, np.uint8))) / 36.0
+    return total
+
+
+def test_two_ply_targets_of_the_first_choice_match_a_python_expectimax():
+    net = Net.random(16, 5)
+    b = _contact_positions(4)[1]
+    got = lookahead_targets(net, b[None], plies=2, keep=1, threads=1)[0]
+    np.testing.assert_allclose(got, expectimax_2ply_first_choice(net, b[0], b[1]), atol=5e-5)
+    # keep = 1 is a filter of the full 2-ply search, not the same values
+    assert not np.allclose(lookahead_targets(net, b[None], plies=2, keep=0, threads=1)[0],
+                           got, atol=1e-6)
+
+
 def test_lookahead_targets_check_their_input():
     net = Net.random(8, 1)
     for plies in (0, 3):
@@ -70,6 +96,8 @@ def test_lookahead_targets_check_their_input():
             lookahead_targets(net, np.zeros((1, 2, 24), np.uint8), plies=plies)
     with pytest.raises(ValueError, match="boards"):
         lookahead_targets(net, np.zeros((2, 24), np.uint8))
+    with pytest.raises(ValueError, match="keep"):
+        lookahead_targets(net, np.zeros((1, 2, 24), np.uint8), plies=2, keep=-1)
 
 
 def test_selfplay_positions_depend_on_game_numbers_only():
@@ -268,6 +296,26 @@ def test_a_blended_round_learns_the_blended_targets(tmp_path):
     assert not np.allclose(plain.net.w1, ev.net.w1, atol=1e-6)
     with pytest.raises(ValueError, match="lam"):
         train_supervised(tmp_path / "x.nfdb", seed=1, lam=-0.1)
+
+
+def test_a_round_of_two_ply_first_choice_targets(tmp_path):
+    """plies = 2, keep = 1: the round learns the frozen net's 2-ply values with each roll's
+    0-ply choice (``lookahead_targets(..., keep=1)``), whatever the threads; keep with
+    plies = 1 is refused (it would do nothing)."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(epochs=1, batch=64, lr=3e-4)
+    ev = train_supervised(tmp_path / "k.nfdb", seed=5, init=start, rounds=1, games=2,
+                          plies=2, keep=1, threads=2, progress=False, **kw)
+    pos, _, _ = selfplay_games(start.net, 2, seed=5)
+    targets = lookahead_targets(start.net, pos, plies=2, keep=1, threads=1)
+    want, _ = fit(start.net, start.net.encode(pos), targets, kw["epochs"], kw["batch"],
+                  kw["lr"], np.random.default_rng(child_seed(5, 0)))
+    np.testing.assert_allclose(ev.net.w1, want.w1, atol=1e-6)
+    assert ev.meta["training"]["keep"] == 1 and ev.meta["training"]["plies"] == 2
+    with pytest.raises(ValueError, match="keep = 1: no effect with plies = 1"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, keep=1)
+    with pytest.raises(ValueError, match="keep = -1"):
+        train_supervised(tmp_path / "x.nfdb", seed=1, plies=2, keep=-1)
 
 
 def test_a_checkpoint_from_before_lam_resumes(tmp_path):

@@ -1,0 +1,124 @@
+"""Experiment: does a second hidden layer fit the shipped net's own 1-ply values closer?
+
+``exp_fit_gap.py`` found that a one-hidden-layer net's 0-ply value stops about 0.018
+points per game from the shipped net's 1-ply value on unseen contact positions, whatever
+its width, step or loss.  This asks the same of a net with a second hidden layer beside
+the first (numpy only, nothing in the package changes)::
+
+    h1 = relu(x @ w1 + b1)                 # the shipped net's layer, 256 units
+    h2 = relu(h1 @ v + c)                  # the new layer, H2 units
+    out = sigmoid(h1 @ wa + h2 @ wb + b)   # seven outputs
+
+started at the shipped net: ``wa`` its output weights, ``wb = 0`` and ``v`` small and
+random, so the start computes exactly the shipped net.  The same data as
+``exp_fit_gap.py`` (``--games`` games of seed 77 labelled by pure 1-ply targets; the test:
+contact positions of 100 games of seed 78; "learnt": as many contact positions of the
+training set), the same loss (cross-entropy of the seven outputs), Adam with batches of
+128, ``--lr`` for all epochs but the last, a third of it for the last.  The gap printed is
+the mean absolute difference, points per game, between the trained net's 0-ply equity
+and the shipped net's 1-ply equity.
+
+    python benchmarks/exp_depth.py --games 2500 --epochs 8 --h2 64 128 --lr 3e-4
+"""
+import argparse
+import time
+
+import numpy as np
+
+from nardy_fast.core.position import contact_mask
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
+from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
+
+
+def forward(p, x):
+    h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+    z2 = h1 @ p["v"] + p["c"]
+    h2 = np.maximum(z2, 0.0)
+    with np.errstate(over="ignore"):
+        o = 1.0 / (1.0 + np.exp(-(h1 @ p["wa"] + h2 @ p["wb"] + p["b"])))
+    return h1, z2, h2, o
+
+
+def grads(p, x, t):
+    h1, z2, h2, o = forward(p, x)
+    oc = np.clip(o, 1e-7, 1 - 1e-7)
+    loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
+    g = (o - t) / len(x)
+    dh2 = (g @ p["wb"].T) * (z2 > 0)
+    dh1 = (g @ p["wa"].T + dh2 @ p["v"].T) * (h1 > 0)
+    return loss, {"wa": h1.T @ g, "wb": h2.T @ g, "b": g.sum(0), "v": h1.T @ dh2,
+                  "c": dh2.sum(0), "w1": x.T @ dh1, "b1": dh1.sum(0)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2500)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--h2", type=int, nargs="+", default=[64])
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--cache", default=None, help="an .npz to keep the labelled data in")
+    args = ap.parse_args()
+    shipped = Evaluator.default()
+    s = shipped.searcher()
+    coef = _equity_coefficients(s).astype(np.float32)
+    eq0 = float(s.equities(np.zeros((1, 7), dtype=np.float32))[0])
+    t0 = time.process_time()
+    try:
+        d = np.load(args.cache)
+        train, targets, test, want, seen, want_seen = (
+            d[k] for k in ("train", "targets", "test", "want", "seen", "want_seen"))
+    except (TypeError, FileNotFoundError):
+        train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
+        test = selfplay_positions(shipped.net, 100, seed=78, first=0)
+        test = test[contact_mask(test)]
+        targets = lookahead_targets(shipped.net, train, 1, threads=1)
+        want = shipped.evaluate(test, plies=1)
+        seen = train[contact_mask(train)][:len(test)]
+        want_seen = shipped.evaluate(seen, plies=1)
+        if args.cache:
+            np.savez(args.cache, train=train, targets=targets, test=test, want=want,
+                     seen=seen, want_seen=want_seen)
+    print(f"{len(train)} training positions, {len(test)} test contact positions, "
+          f"{time.process_time() - t0:.0f} CPU-s", flush=True)
+    net = shipped.net
+    x = net.encode(train)
+    xt, xs = net.encode(test), net.encode(seen)
+    t = targets.astype(np.float32)
+
+    def gap(p, xx, value):
+        return np.abs(eq0 + forward(p, xx)[3] @ coef - value).mean()
+
+    a = net.arrays()
+    for h2 in args.h2:
+        rng = np.random.default_rng(5)
+        p = {"w1": a["w1"], "b1": a["b1"], "wa": a["w2"].T.copy(),
+             "wb": np.zeros((h2, 7), np.float32), "b": a["b2"],
+             "v": (rng.standard_normal((256, h2)) * np.sqrt(2 / 256)).astype(np.float32),
+             "c": np.zeros(h2, np.float32)}
+        p = {k: np.array(v, dtype=np.float32) for k, v in p.items()}
+        print(f"  h2 {h2}: start gap {gap(p, xt, want):.4f}", flush=True)
+        m = {k: np.zeros_like(v) for k, v in p.items()}
+        v2 = {k: np.zeros_like(v) for k, v in p.items()}
+        step, order_rng = 0, np.random.default_rng(11)
+        for ep in range(args.epochs):
+            tt = time.process_time()
+            lr = np.float32(args.lr if ep < args.epochs - 1 else args.lr / 3)
+            order, total = order_rng.permutation(len(x)), 0.0
+            for i in range(0, len(x), 128):
+                idx = order[i:i + 128]
+                loss, g = grads(p, x[idx], t[idx])
+                total += loss
+                step += 1
+                c1, c2 = 1 - 0.9 ** step, 1 - 0.999 ** step
+                for k in p:
+                    m[k] = 0.9 * m[k] + 0.1 * g[k]
+                    v2[k] = 0.999 * v2[k] + 0.001 * g[k] ** 2
+                    p[k] -= lr * (m[k] / c1) / (np.sqrt(v2[k] / c2) + 1e-8)
+            print(f"  h2 {h2}, epoch {ep + 1}: loss {total / len(x):.5f}, gap "
+                  f"{gap(p, xt, want):.4f} (learnt {gap(p, xs, want_seen):.4f}; "
+                  f"{time.process_time() - tt:.0f} CPU-s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
