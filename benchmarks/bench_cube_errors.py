@@ -2,12 +2,16 @@
 
 Positions: the decisions of ``bench_errors.py`` (seeded self-play of the shipped net, every
 ``--every``-th ply, all phases but races of both homes), kept where the model's cubeless
-P(win) of the side on roll lies in the doubling window ``--low .. --high``, with the cube
-centred at stake 1 and the classic rules with the geometric cube.
+P(win) of the side on roll at 0-ply (``cube_decision(position, plies=0)``, so that the
+set of positions does not move with the cube's default depth) lies in the doubling
+window ``--low .. --high``, with the cube centred at stake 1 and the classic rules with
+the geometric cube.
 
 For each position, the model's decision is ``cube_decision(position)`` (the default
 ``method="auto"``: the exact cubeful race table where it covers the race, else Janowski's
-model on the net's 0-ply P(win) with the position's cube efficiency).  The judge is
+model on the net's P(win) at ``cube.CUBE_PLIES`` plies, 2, with the position's cube
+efficiency; stores made before that default were at 0-ply: ``--summary --model-plies
+2`` re-rates them).  The judge is
 ``cube_decision(position, method="rollout", n_games=--games, seed=k)``: rollouts of no
 double and of double/take, both sides then playing the cube by the model, on the same
 dice (common random numbers), the net at 0-ply with its default variance reduction.
@@ -66,7 +70,7 @@ def candidates(n, every, seed, low, high):
     for pos, _ in decisions(ev, 20 * n, every, seed):
         if pos.is_first_turn():
             continue
-        p = cube_decision(pos, rules=RULES)["p_win"]
+        p = cube_decision(pos, rules=RULES, plies=0)["p_win"]
         if low <= p <= high:
             out.append(pos)
             if len(out) == n:

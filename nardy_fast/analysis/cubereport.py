@@ -74,7 +74,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
         ``double_beaver`` (NaN without the beaver), the cubeful ``equity`` after the
         proper actions, the cubeless ``p_win``, ``double_action``, ``take_action``,
         ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
-        (as ``cube_decision``: ``"exact"``, ``"janowski (net 0-ply)"``, ...).
+        (as ``cube_decision``: ``"exact"``, ``"janowski (net 2-ply)"``, ...).
 
     Examples
     --------

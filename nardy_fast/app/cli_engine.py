@@ -21,7 +21,8 @@ from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine import lucknet, met, metbuild, supervised, train
-from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_decision, cube_rules
+from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, cube_decision,
+                                    cube_rules)
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
 from nardy_fast.engine.matchplay import simulate_matches
 from nardy_fast.engine.rollout import DEFAULT_GAMES
@@ -339,7 +340,11 @@ def _parser_cube(sub):
                    help="exact tables where they cover the race, else the cube model on "
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
-    add_options(s, "plies", "games", "seed", "workers", "scheduler", "rules", "json",
+    s.add_argument("--plies", type=int, default=None, choices=[0, 1, 2],
+                   help=f"the look-ahead of the evaluation the cube model decides on: 0 "
+                        f"(the net itself, about 0.3 ms) to 2 (default {CUBE_PLIES}, the "
+                        f"cube's own default, 0.01-0.05 s)")
+    add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
     add_progress(s)
 
@@ -362,7 +367,7 @@ def cmd_cube(args):
     roll = dict(n_games=args.games, seed=args.seed, workers=args.workers,
                 client=_client(args.scheduler), progress=args.progress) \
         if args.method == "rollout" else {}           # the options of rollouts only
-    if args.plies and args.method in ("exact", "rollout"):
+    if args.plies is not None and args.method in ("exact", "rollout"):
         raise CliError(f"--plies {args.plies}: no effect with --method {args.method} (the "
                        f"look-ahead of the model's evaluation, methods auto and janowski)")
     d = cube_decision(pos, cube, rules, method=args.method, plies=args.plies, **roll)

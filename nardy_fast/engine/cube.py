@@ -44,9 +44,15 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
     from nardy_fast.tables.cuberace import CubefulRace
 
-__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS"]
+__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES"]
 
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
+
+# The look-ahead of the evaluation a cube decision's model decides on when the call names
+# none.  Against cube-aware rollouts (benchmarks/RESULTS.md, 300 decisions of self-play on
+# three seeds) the taker loses 0.0023 points per decision at 2 plies and 0.0080 at 0-ply,
+# the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.
+CUBE_PLIES = 2
 
 # the arguments of cube_decision that act only in some calls, and their defaults
 _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
@@ -63,9 +69,10 @@ def default_probabilities(rules: RulesLike
     return Evaluator.default(rules).evaluate      # cached per rules there
 
 
-def _source(probabilities, rules, plies=0):
+def _source(probabilities, rules, plies=None):
     """The cubeless P(win) source of ``cube_probabilities`` (a callable, ``"pips"`` or
-    None: the evaluator under ``rules``, at ``plies``)."""
+    None: the evaluator under ``rules``, at ``plies``, None: ``CUBE_PLIES``)."""
+    plies = CUBE_PLIES if plies is None else plies
     if probabilities == "pips":
         return pip_probability
     if probabilities is not None:
@@ -83,7 +90,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                   method: str = "auto", workers: int | None = None,
                   match: MatchState | None = None, progress: bool | None = None,
-                  client: Client | None = None, plies: int = 0) -> dict[str, Any]:
+                  client: Client | None = None, plies: int | None = None) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -102,8 +109,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
         another evaluator or a rollout; ``"pips"``: the pip-count estimate
         (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
-        None: ``default_probabilities`` (the evaluator: the net's 0-ply value, race
-        values in home races).  ``probabilities=``, its old name, works until 0.3.0 with a
+        None: ``default_probabilities`` (the evaluator at ``plies``: the net's value,
+        race values in home races).  ``probabilities=``, its old name, works until 0.3.0 with a
         ``DeprecationWarning``.
     tables : CubefulRace, False or None
         The exact cubeful race table (None: the cached default for the progression and
@@ -137,14 +144,15 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         ``method="rollout"``: a bar over each rollout's games.  True: a bar; False:
         none; None (default): a bar when standard error is a terminal
         (``core._progress``).
-    plies : int
+    plies : int or None
         Look-ahead of the default source (the evaluator) whose outcome distribution the
-        model decides on: 0 (default, the net's 0-ply value) to 3.  Deeper is slower
-        (a 2-ply evaluation takes about 0.05 s) and more accurate: against cube-aware
-        rollouts the taker lost 0.003-0.004 points per decision at 2-ply and 0.010-0.014
-        at 0-ply (``benchmarks/RESULTS.md``).  No effect (a ``UserWarning``) with
-        ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"`` (the
-        rollouts' own cube decisions stay at 0-ply).
+        model decides on, 0 (the net's 0-ply value) to 3; None (default):
+        ``CUBE_PLIES`` (2).  Deeper is slower (a 2-ply evaluation takes 0.01-0.05 s, 0-ply
+        about 0.3 ms) and more accurate: against cube-aware rollouts the taker lost 0.0023
+        points per decision at 2-ply and 0.0080 at 0-ply, over 300 decisions
+        (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
+        with ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"``
+        (the rollouts' own cube decisions stay at 0-ply).
     client : dask.distributed.Client or None
         ``method="rollout"``: run the rollouts' chunks on this Dask cluster (``rollout``;
         the same results).
@@ -166,8 +174,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
-        default source's method, as ``"janowski (net 0-ply)"`` or ``"janowski (net
-        2-ply)"``); and, stating how it was
+        default source's method, as ``"janowski (net 2-ply)"`` (the default) or
+        ``"janowski (net 0-ply)"``); and, stating how it was
         decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
         or ``"janowski, W and L of the outcome distribution"``; at a match score
         ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
@@ -184,10 +192,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
         raise ValueError(f"cube_probabilities={probabilities!r}: expected None, 'pips' or a "
                          f"callable position -> P(win)")
-    plies = check_plies(plies, MAX_SEARCH_PLIES)
+    if plies is not None:
+        plies = check_plies(plies, MAX_SEARCH_PLIES)
     if probabilities is not None:
         warn_unused("with cube_probabilities given (plies is the default source's)",
-                    {"plies": 0}, plies=plies)
+                    {"plies": None}, plies=plies)
     if match is not None:
         warn_unused("with match= (the match equity table decides)", _DEFAULTS, rules=rules,
                     method=method, tables=tables, n_games=n_games, seed=seed,
@@ -205,11 +214,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                     client=client, progress=progress)
     if method == "exact":
         warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
-                    {"cube_probabilities": None, "plies": 0},
+                    {"cube_probabilities": None, "plies": None},
                     cube_probabilities=probabilities, plies=plies)
     if method == "rollout":
         warn_unused("with method='rollout' (the rollouts' cube decides at 0-ply)",
-                    {"plies": 0}, plies=plies)
+                    {"plies": None}, plies=plies)
     if method in ("janowski", "rollout"):
         warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
                     tables=tables)
@@ -266,7 +275,7 @@ def cube_rules(rules: RulesLike) -> Rules:
     return rules if rules.cube is not None else dataclasses.replace(rules, cube="geometric")
 
 
-def _match_decision(position, cube, probabilities, match, x, plies=0):
+def _match_decision(position, cube, probabilities, match, x, plies=None):
     """``cube_decision`` at a match score (``nardy_fast.engine.met.match_cube_decision``)."""
     check_match(match, [position])
     if match.cube is None:

@@ -25,8 +25,9 @@ Where they come from (``method``)
 
 ``"janowski"``: otherwise, from the cubeless probability ``p`` of winning for the side on
 roll (the ``probabilities`` parameter: a function of a position; by default the
-evaluator, ``Evaluator.default()``: the net's 0-ply value, race values in home races; the
-method then names it, as ``"janowski (net 0-ply)"``) with Janowski's cube
+evaluator, ``Evaluator.default()``: the net's value at ``cube.CUBE_PLIES`` (2) plies, race
+values in home races; the method then names it, as ``"janowski (net 2-ply)"``) with
+Janowski's cube
 efficiency model (R. Janowski, "Take-points in money games", 1993; the form GNU
 Backgammon uses): the equity is ``(1 - x) E_dead + x E_live``, where ``E_dead`` is the
 cubeless equity at the stake (``2p - 1``) and ``E_live`` the equity if ``p`` moved

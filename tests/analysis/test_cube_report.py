@@ -50,15 +50,15 @@ def test_default_source_is_the_evaluator():
     from nardy_fast.engine.evaluator import Evaluator
     pos = Position.initial()
     pos = pos.play(pos.legal_moves((6, 5))[0])
-    want = Evaluator.default().evaluate(pos)
+    want = Evaluator.default().evaluate(pos, plies=2)      # cube.CUBE_PLIES
     d = cube_decision(pos)
-    assert want.method == "net 0-ply" and d["method"] == "janowski (net 0-ply)"
+    assert want.method == "net 2-ply" and d["method"] == "janowski (net 2-ply)"
     assert d["p_win"] == pytest.approx(want.p_win)
     rep = cube_report([race([19], [24]), pos])
-    assert rep["method"].tolist() == ["exact", "janowski (net 0-ply)"]
+    assert rep["method"].tolist() == ["exact", "janowski (net 2-ply)"]
     long_race = race([19] * 9, [24] * 9)          # home race, beyond the cubeful table
     d = cube_decision(long_race)
-    assert d["method"].startswith("janowski (") and d["method"] != "janowski (net 0-ply)"
+    assert d["method"].startswith("janowski (") and "net" not in d["method"]
 
 
 def _record(point, actions, dice, steps):

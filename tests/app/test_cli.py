@@ -333,9 +333,15 @@ def test_cube(capsys):
     code, out, err = run_catching(capsys, ["cube", "start", "--stake", "0"])
     assert code == 2 and "positive" in err
     contact = "WIREQAQIQACEDADAAAAAAAAAAAAABJCAR"
-    code, out, err = run_cli(capsys, "cube", contact, "--plies", "2", "--json")
+    code, out, err = run_cli(capsys, "cube", contact, "--plies", "0", "--json")
+    assert code == 0, err
+    assert json.loads(out)["method"] == "janowski (net 0-ply)"
+    code, out, err = run_cli(capsys, "cube", contact, "--json")       # the default: 2
     assert code == 0, err
     assert json.loads(out)["method"] == "janowski (net 2-ply)"
+    code, out, err = run_catching(capsys, ["cube", contact, "--plies", "0", "--method",
+                                           "exact"])
+    assert code != 0 and "--plies 0: no effect with --method exact" in err
     code, out, err = run_catching(capsys, ["cube", contact, "--plies", "1", "--method",
                                            "rollout"])
     assert code != 0 and "--plies 1: no effect with --method rollout" in err

@@ -2,6 +2,7 @@
 points, the dead and live limits of Janowski's model, the model against the exact race
 tables and the ``CubeState`` type (the cube's reports: tests/analysis/test_cube_report.py)."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import nardy_fast
 import nardy_fast as nf
 from nardy_fast import Position, Rules
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.cube import CUBE_PLIES, cube_decision
 from nardy_fast.engine.cubemodel import actions, efficiency, model_equities, take_point
 from nardy_fast.tables.cuberace import CubefulRace
 
@@ -187,8 +188,14 @@ def test_plies_decide_on_the_deeper_evaluation():
         assert d["p_win"] == pytest.approx(ev.evaluate(pos, plies=plies).p_win)
         for k in ("no_double", "double_take", "action", "take_point"):
             assert d[k] == given[k]
-    assert cube_decision(pos, plies=2)["p_win"] != pytest.approx(
+    assert cube_decision(pos, plies=0)["p_win"] != pytest.approx(
         cube_decision(pos)["p_win"], abs=1e-3)
+    # no plies: CUBE_PLIES (2), the same decision as plies=2 and no warning
+    assert CUBE_PLIES == 2 and cube_decision(pos) == cube_decision(pos, plies=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cube_decision(pos, cube_probabilities="pips")
+        cube_decision(pos, method="rollout", n_games=36, seed=1, workers=1)
     with pytest.raises(ValueError, match="plies=4: expected 0..3"):
         cube_decision(pos, plies=4)
     with pytest.raises(TypeError, match="plies=True"):

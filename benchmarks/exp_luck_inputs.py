@@ -1,0 +1,80 @@
+"""Experiment: would the main net's hidden units make a better luck net?
+
+The position before a roll is the one the previous move chose, so the main net's hidden
+units of it are computed anyway during a rollout.  This measures the held-out R^2 of
+the equity luck (``lucknet.luck_r2``'s measure) of 64-unit luck nets trained as
+``train_luck_net`` trains (its loss, Adam, 12 epochs, the step cut after 70%) on three
+inputs: the board encoding (as shipped), the main net's hidden units, both; beside them
+the shipped luck net and a linear fit (ridge 1e-2) on each input.
+
+Data: ``lucknet.luck_data(--games, seed 3)`` (contact positions of self-play of the
+shipped net and their exact per-roll values), a fifth held out (seed 0).
+
+    python benchmarks/exp_luck_inputs.py --games 1500 [--cache luck.npz]
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.luck import WEIGHTS
+from nardy_fast.engine.lucknet import (_adam, _centred, _equity_coefficients,  # private on
+                                       default_luck_net, luck_data)            # purpose
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1500)
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--cache", default=None)
+    args = ap.parse_args()
+    ev = Evaluator.default()
+    c = _equity_coefficients(ev.searcher())
+    t = time.process_time()
+    if args.cache and os.path.exists(args.cache):
+        d = np.load(args.cache)
+        boards, values = d["b"], d["v"]
+    else:
+        boards, values = luck_data(args.games, 3, ev)
+        if args.cache:
+            np.savez(args.cache, b=boards, v=values)
+    print(f"{len(boards)} positions, {time.process_time() - t:.0f} CPU-s", flush=True)
+    truth = _centred(values.astype(np.float64)) @ c                 # (n, 21) equity luck
+    n = len(boards)
+    order = np.random.default_rng(0).permutation(n)
+    te, tr = order[:n // 5], order[n // 5:]
+
+    def r2(pred):
+        var = (WEIGHTS * truth[te] ** 2).sum(1).mean()
+        return 1 - (WEIGHTS * (truth[te] - pred) ** 2).sum(1).mean() / var
+
+    print(f"the shipped luck net: {r2(_centred(default_luck_net().rolls(boards[te]).astype(np.float64)) @ c):.3f}")
+    a = ev.net.arrays()
+    x = ev.net.encode(boards)
+    h = np.maximum(x @ a["w1"] + a["b1"], 0).astype(np.float32)
+    y = _centred(values.astype(np.float32)).reshape(n, -1)
+    ca = np.abs(c)
+    weight = (np.repeat(WEIGHTS, 7).reshape(21, 7) * (0.5 + ca / ca.max())).reshape(-1)
+    for name, f in (("board encoding", x), ("hidden units", h),
+                    ("both", np.hstack([x, h]))):
+        f1 = np.hstack([f, np.ones((n, 1))]).astype(np.float64)
+        w = np.linalg.solve(f1[tr].T @ f1[tr] + 1e-2 * np.eye(f1.shape[1]),
+                            f1[tr].T @ truth[tr])
+        lin = f1[te] @ w
+        lin -= (lin * WEIGHTS).sum(1, keepdims=True)
+        g = np.random.default_rng(1)
+        k = args.hidden
+        params = [g.standard_normal((f.shape[1], k)) * np.sqrt(2.0 / f.shape[1]), np.zeros(k),
+                  g.standard_normal((k, y.shape[1])) * 0.1 / np.sqrt(k), np.zeros(y.shape[1])]
+        params = [p.astype(np.float32) for p in params]
+        _adam(params, f[tr], y[tr], weight.astype(np.float32), 12, 1e-3, g, False)
+        w1, b1, w2, b2 = params
+        out = (np.maximum(f[te] @ w1 + b1, 0) @ w2 + b2).reshape(len(te), 21, 7)
+        mlp = _centred(out.astype(np.float64)) @ c
+        print(f"{name}: {k}-unit luck net {r2(mlp):.3f}, linear {r2(lin):.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
