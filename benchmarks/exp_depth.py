@@ -16,19 +16,31 @@ contact positions of 100 games of seed 78; "learnt": as many contact positions o
 training set), the same loss (cross-entropy of the seven outputs), Adam with batches of
 128, ``--lr`` for all epochs but the last, a third of it for the last.  The gap printed is
 the mean absolute difference, points per game, between the trained net's 0-ply equity
-and the shipped net's 1-ply equity.
+and the shipped net's 1-ply equity; "rollouts": its 0-ply equity's mean absolute error
+against the accuracy set's rollouts (``benchmarks/data/accuracy.parquet``, all 350
+positions and the held-out part).  ``--h2 0``: no second layer (the one-layer net, the
+control on the same data and code).  ``--lam L``: the targets corrected by the rest of
+each game as ``train-net --lam L`` corrects them (``_selfplay.blend_targets``; the gap
+is still measured against the pure 1-ply value).
 
     python benchmarks/exp_depth.py --games 2500 --epochs 8 --h2 64 128 --lr 3e-4
 """
 import argparse
+import os
 import time
 
 import numpy as np
+import pandas as pd
+
+import nardy_fast as nf
 
 from nardy_fast.core.position import contact_mask
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
+from nardy_fast.engine import _selfplay
+from nardy_fast.engine.labels import lookahead_targets, selfplay_games, selfplay_positions
 from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
+
+ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
 
 
 def forward(p, x):
@@ -58,6 +70,10 @@ def main():
     ap.add_argument("--h2", type=int, nargs="+", default=[64])
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--cache", default=None, help="an .npz to keep the labelled data in")
+    ap.add_argument("--seed", type=int, default=5,
+                    help="the new layer's weights (and SEED + 6: the order)")
+    ap.add_argument("--lam", type=float, default=0.0,
+                    help="targets corrected by the rest of each game (train-net --lam)")
     args = ap.parse_args()
     shipped = Evaluator.default()
     s = shipped.searcher()
@@ -69,10 +85,12 @@ def main():
         train, targets, test, want, seen, want_seen = (
             d[k] for k in ("train", "targets", "test", "want", "seen", "want_seen"))
     except (TypeError, FileNotFoundError):
-        train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
+        train, after, lengths = selfplay_games(shipped.net, args.games, seed=77, first=0)
         test = selfplay_positions(shipped.net, 100, seed=78, first=0)
         test = test[contact_mask(test)]
         targets = lookahead_targets(shipped.net, train, 1, threads=1)
+        if args.lam:
+            targets = _selfplay.blend_targets(targets, after, lengths, args.lam)
         want = shipped.evaluate(test, plies=1)
         seen = train[contact_mask(train)][:len(test)]
         want_seen = shipped.evaluate(seen, plies=1)
@@ -82,6 +100,14 @@ def main():
     print(f"{len(train)} training positions, {len(test)} test contact positions, "
           f"{time.process_time() - t0:.0f} CPU-s", flush=True)
     net = shipped.net
+    frame = pd.read_parquet(ACCURACY)
+    xa = net.encode(np.stack([np.asarray(nf.Position.from_id(p).boards)
+                              for p in frame.position]))
+    held = (frame.split == "heldout").to_numpy()
+
+    def rollouts(p):
+        e = np.abs(eq0 + forward(p, xa)[3] @ coef - frame.equity.to_numpy())
+        return f"rollouts {e.mean():.4f} (held-out {e[held].mean():.4f})"
     x = net.encode(train)
     xt, xs = net.encode(test), net.encode(seen)
     t = targets.astype(np.float32)
@@ -91,16 +117,16 @@ def main():
 
     a = net.arrays()
     for h2 in args.h2:
-        rng = np.random.default_rng(5)
+        rng = np.random.default_rng(args.seed)
         p = {"w1": a["w1"], "b1": a["b1"], "wa": a["w2"].T.copy(),
              "wb": np.zeros((h2, 7), np.float32), "b": a["b2"],
              "v": (rng.standard_normal((256, h2)) * np.sqrt(2 / 256)).astype(np.float32),
              "c": np.zeros(h2, np.float32)}
         p = {k: np.array(v, dtype=np.float32) for k, v in p.items()}
-        print(f"  h2 {h2}: start gap {gap(p, xt, want):.4f}", flush=True)
+        print(f"  h2 {h2}: start gap {gap(p, xt, want):.4f}; {rollouts(p)}", flush=True)
         m = {k: np.zeros_like(v) for k, v in p.items()}
         v2 = {k: np.zeros_like(v) for k, v in p.items()}
-        step, order_rng = 0, np.random.default_rng(11)
+        step, order_rng = 0, np.random.default_rng(args.seed + 6)
         for ep in range(args.epochs):
             tt = time.process_time()
             lr = np.float32(args.lr if ep < args.epochs - 1 else args.lr / 3)
@@ -116,8 +142,8 @@ def main():
                     v2[k] = 0.999 * v2[k] + 0.001 * g[k] ** 2
                     p[k] -= lr * (m[k] / c1) / (np.sqrt(v2[k] / c2) + 1e-8)
             print(f"  h2 {h2}, epoch {ep + 1}: loss {total / len(x):.5f}, gap "
-                  f"{gap(p, xt, want):.4f} (learnt {gap(p, xs, want_seen):.4f}; "
-                  f"{time.process_time() - tt:.0f} CPU-s)", flush=True)
+                  f"{gap(p, xt, want):.4f} (learnt {gap(p, xs, want_seen):.4f}); "
+                  f"{rollouts(p)}; {time.process_time() - tt:.0f} CPU-s", flush=True)
 
 
 if __name__ == "__main__":
