@@ -25,9 +25,15 @@ def np_encode(me, opp):
 
 
 def np_forward(net, me, opp):
+    """The net's outputs in float64 numpy, from the formulas of _net.pyx's docstring
+    (with a second hidden layer when the net has one)."""
     x = np_encode(me, opp)
     h = np.maximum(0.0, net.b1 + x @ net.w1.astype(np.float64))
-    return 1.0 / (1.0 + np.exp(-(net.b2 + net.w2.astype(np.float64) @ h)))
+    logits = net.b2 + net.w2.astype(np.float64) @ h
+    if net.n_hidden2:
+        h2 = np.maximum(0.0, net.b3 + net.w3.astype(np.float64) @ h)
+        logits = logits + net.w4.astype(np.float64) @ h2
+    return 1.0 / (1.0 + np.exp(-logits))
 
 
 def np_equity(v, rules=CLASSIC):

@@ -236,6 +236,9 @@ def _parser_train_net(sub):
                    help="start from this net file (default: classic, the shipped net)")
     s.add_argument("--hidden", type=positive_int, default=None,
                    help="widen the start net to this many hidden units (a multiple of 8)")
+    s.add_argument("--hidden2", type=positive_int, default=None,
+                   help="give the start net a second hidden layer of this many units (a "
+                        "multiple of 8; it starts with the start net's outputs)")
     s.add_argument("--exclude", default=None, metavar="PARQUET",
                    help="never learn the positions (column 'position', IDs) of this file, "
                         "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet")
@@ -278,7 +281,8 @@ def cmd_train_net(args):
                 if getattr(args, k) is not None}
     init = DEFAULT_NET if args.init == "classic" else args.init
     ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
-                                     exclude=exclude, progress=args.progress,
+                                     hidden2=args.hidden2, exclude=exclude,
+                                     progress=args.progress,
                                      snapshots=args.snapshots, threads=args.threads,
                                      **settings)
     print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")

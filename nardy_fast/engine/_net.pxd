@@ -28,6 +28,10 @@ ctypedef struct net_t:
     const float* b1          # (n_hidden,)
     const float* w2          # (NET_OUTPUTS, n_hidden)
     const float* b2          # (NET_OUTPUTS,)
+    int n_hidden2            # units of a second ReLU layer on the first (0: none)
+    const float* w3          # (n_hidden2, n_hidden): row j = weights into unit j
+    const float* b3          # (n_hidden2,)
+    const float* w4          # (NET_OUTPUTS, n_hidden2): its weights to the outputs
 
 # Writes the NET_INPUTS inputs of (me on roll, opp) to x.
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil
@@ -84,6 +88,10 @@ cdef class Net:
     cdef readonly object b1          # (n_hidden,)
     cdef readonly object w2          # (NET_OUTPUTS, n_hidden)
     cdef readonly object b2          # (NET_OUTPUTS,)
+    cdef readonly object w3          # (n_hidden2, n_hidden) or None
+    cdef readonly object b3          # (n_hidden2,) or None
+    cdef readonly object w4          # (NET_OUTPUTS, n_hidden2) or None
     cdef readonly int n_hidden
+    cdef readonly int n_hidden2
     cdef net_t c                     # points into the arrays above
     cdef void _bind(self)

@@ -10,7 +10,10 @@ then three units per side at ``192 + 3 s``: checkers off / 15, pips / 360 (the s
 has 360), checkers in the home (idx 18..23) / 15.
 
 Hidden layer: ``n_hidden`` ReLU units, ``h = max(0, b1 + x @ w1)``.  Outputs: seven
-sigmoids ``sigmoid(b2 + w2 @ h)``, probabilities from the side on roll's view:
+sigmoids ``sigmoid(b2 + w2 @ h)``, or with a second hidden layer of ``n_hidden2`` ReLU
+units on the first, ``h2 = max(0, b3 + w3 @ h)``, ``sigmoid(b2 + w2 @ h + w4 @ h2)``
+(the first layer's direct weights kept, so that ``w4 = 0`` is the one-layer net);
+probabilities from the side on roll's view:
 P(win), then P(mars), P(koks), P(home mars) won, then the same three lost (``OUT_*`` in
 ``_net.pxd``).  P(loss) = 1 - P(win): the net has no draws (see ``evaluator.py`` for
 ``draw_rule``).  A koks and a home mars are kinds of mars; the points of each outcome
@@ -142,6 +145,24 @@ cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
         out[k] = sigmoid(out[k] + net.b2[k])
 
 
+cdef void deep_outputs(const net_t* net, float* z, float* out) noexcept nogil:
+    """The outputs of a net with a second layer from its first layer's pre-activations
+    ``z`` (made ``h = relu(z)`` in place): ``out[k] = sigmoid(b2[k] + w2[k] . h + w4[k] .
+    relu(b3 + w3 @ h))``, every dot product by ``nf_dot8`` (a fixed order)."""
+    cdef float h2[NET_MAX_HIDDEN]
+    cdef int j, k, H = net.n_hidden, H2 = net.n_hidden2
+    for j in range(H):
+        if z[j] < 0.0:
+            z[j] = 0.0
+    for j in range(H2):
+        h2[j] = nf_dot8(net.w3 + <Py_ssize_t>j * H, z, H) + net.b3[j]
+        if h2[j] < 0.0:
+            h2[j] = 0.0
+    for k in range(NET_OUTPUTS):
+        out[k] = sigmoid(nf_dot8(net.w2 + k * H, z, H) + nf_dot8(net.w4 + k * H2, h2, H2)
+                         + net.b2[k])
+
+
 cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, float* coef,
                     const float** rows) noexcept nogil:
     """The inputs of (me on roll, opp) as ``net_layers``' terms: each non-zero input's
@@ -164,7 +185,15 @@ cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
     row in input order; nf_hidden.h), in one pass."""
     cdef float coef[NET_INPUTS]
     cdef const float* rows[NET_INPUTS]
-    cdef int m = input_rows(net, me, opp, coef, rows)
+    cdef float x[NET_INPUTS]
+    cdef float z[NET_MAX_HIDDEN]
+    cdef int m
+    if net.n_hidden2:
+        net_encode(me, opp, x)
+        hidden_pre(net, x, z)
+        deep_outputs(net, z, out)
+        return
+    m = input_rows(net, me, opp, coef, rows)
     nf_hidden(net.n_hidden, net.b1, m, coef, rows, net.w2, NET_OUTPUTS, out)
     sigmoids(net, out)
 
@@ -187,6 +216,7 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
     cdef float coef[MAX_UPDATES]
     cdef const float* rows[MAX_UPDATES]
     cdef float* z0 = scratch
+    cdef float z[NET_MAX_HIDDEN]
     cdef const uint8_t* c
     cdef int i, u, a, b, m, H = net.n_hidden
     cdef Py_ssize_t k
@@ -214,6 +244,12 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
                 coef[m] = d
                 rows[m] = net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H
                 m += 1
+        if net.n_hidden2:
+            memcpy(z, z0, H * sizeof(float))
+            for u in range(m):
+                axpy(z, coef[u], rows[u], H)
+            deep_outputs(net, z, out + NET_OUTPUTS * k)
+            continue
         nf_hidden(H, z0, m, coef, rows, net.w2, NET_OUTPUTS, out + NET_OUTPUTS * k)
         sigmoids(net, out + NET_OUTPUTS * k)
 
@@ -305,23 +341,46 @@ cdef class Net:
     w2 : ndarray, shape (7, n_hidden)
     b2 : ndarray, shape (7,)
         ``n_hidden`` a multiple of 8, at most 1024.
+    w3, b3, w4 : ndarray, optional
+        A second hidden layer on the first: ``w3`` shape ``(n_hidden2, n_hidden)``,
+        ``b3`` ``(n_hidden2,)``, ``w4`` ``(7, n_hidden2)`` (``n_hidden2`` a multiple of
+        8, at most 1024); all three or none.
     """
 
-    def __init__(self, w1, b1, w2, b2):
-        w1 = np.array(w1, dtype=np.float32, order="C")
-        H = w1.shape[1] if w1.ndim == 2 else -1
-        if w1.shape != (NET_INPUTS, H) or H <= 0 or H % 8 or H > NET_MAX_HIDDEN:
-            raise ValueError(f"w1: expected shape ({NET_INPUTS}, n_hidden) with n_hidden a "
-                             f"multiple of 8 up to {NET_MAX_HIDDEN}, got {w1.shape}")
-        self.w1 = w1
+    def __init__(self, w1, b1, w2, b2, w3=None, b3=None, w4=None):
+        self.w1, H = self._layer(w1, (NET_INPUTS, None), "w1", "n_hidden")
         self.b1 = self._param(b1, (H,), "b1")
         self.w2 = self._param(w2, (NET_OUTPUTS, H), "w2")
         self.b2 = self._param(b2, (NET_OUTPUTS,), "b2")
         self.n_hidden = H
-        for name in ("w1", "b1", "w2", "b2"):
+        given = [a is not None for a in (w3, b3, w4)]
+        if any(given) and not all(given):
+            raise ValueError("w3, b3, w4: a second hidden layer needs all three (or none)")
+        names = ["w1", "b1", "w2", "b2"]
+        if all(given):
+            self.w3, H2 = self._layer(w3, (None, H), "w3", "n_hidden2")
+            self.b3 = self._param(b3, (H2,), "b3")
+            self.w4 = self._param(w4, (NET_OUTPUTS, H2), "w4")
+            self.n_hidden2 = H2
+            names += ["w3", "b3", "w4"]
+        for name in names:
             if not np.isfinite(getattr(self, name)).all():
                 raise ValueError(f"{name}: weights must be finite")
         self._bind()
+
+    @staticmethod
+    def _layer(a, shape, name, units):
+        """A weight matrix of ``shape`` with one ``None``, a count of ``units`` (a
+        multiple of 8 up to ``NET_MAX_HIDDEN``), as float32 in C order, and that count."""
+        a = np.array(a, dtype=np.float32, order="C")
+        free = shape.index(None)
+        n = a.shape[free] if a.ndim == 2 else -1
+        if (a.shape != tuple(n if d is None else d for d in shape) or n <= 0 or n % 8
+                or n > NET_MAX_HIDDEN):
+            text = ", ".join(units if d is None else str(d) for d in shape)
+            raise ValueError(f"{name}: expected shape ({text}) with {units} a multiple of 8 "
+                             f"up to {NET_MAX_HIDDEN}, got {a.shape}")
+        return a, n
 
     @staticmethod
     def _param(a, shape, name):
@@ -340,35 +399,59 @@ cdef class Net:
         self.c.b1 = &b1[0]
         self.c.w2 = &w2[0, 0]
         self.c.b2 = &b2[0]
+        cdef float[:, ::1] w3
+        cdef float[::1] b3
+        cdef float[:, ::1] w4
+        self.c.n_hidden2 = self.n_hidden2
+        if self.n_hidden2:
+            w3, b3, w4 = self.w3, self.b3, self.w4
+            self.c.w3 = &w3[0, 0]
+            self.c.b3 = &b3[0]
+            self.c.w4 = &w4[0, 0]
+        else:
+            self.c.w3 = self.c.b3 = self.c.w4 = NULL
 
     @classmethod
-    def random(cls, n_hidden, seed):
-        """A fresh net: He-scaled normal first layer, small second layer, seeded."""
+    def random(cls, n_hidden, seed, n_hidden2=0):
+        """A fresh net: He-scaled normal first layer, small output weights, seeded; with
+        ``n_hidden2``, a second layer drawn after the rest (He-scaled in, small out)."""
         rng = np.random.default_rng(seed)
-        return cls(rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS, n_hidden)),
-                   np.zeros(n_hidden),
-                   rng.normal(0.0, 0.1 / n_hidden ** 0.5, (NET_OUTPUTS, n_hidden)),
-                   np.zeros(NET_OUTPUTS))
+        args = [rng.normal(0.0, (2.0 / 50) ** 0.5, (NET_INPUTS, n_hidden)),
+                np.zeros(n_hidden),
+                rng.normal(0.0, 0.1 / n_hidden ** 0.5, (NET_OUTPUTS, n_hidden)),
+                np.zeros(NET_OUTPUTS)]
+        if n_hidden2:
+            args += [rng.normal(0.0, (2.0 / n_hidden) ** 0.5, (n_hidden2, n_hidden)),
+                     np.zeros(n_hidden2),
+                     rng.normal(0.0, 0.1 / n_hidden2 ** 0.5, (NET_OUTPUTS, n_hidden2))]
+        return cls(*args)
+
+    def _weights(self):
+        """The weight arrays in order: w1, b1, w2, b2 (and w3, b3, w4)."""
+        if self.n_hidden2:
+            return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.w4)
+        return (self.w1, self.b1, self.w2, self.b2)
 
     def arrays(self):
-        """The weights as a dict (copies)."""
-        return {"w1": self.w1.copy(), "b1": self.b1.copy(), "w2": self.w2.copy(),
-                "b2": self.b2.copy()}
+        """The weights as a dict (copies): w1, b1, w2, b2, and w3, b3, w4 with a second
+        layer."""
+        names = ("w1", "b1", "w2", "b2", "w3", "b3", "w4")
+        return {k: a.copy() for k, a in zip(names, self._weights())}
 
     def copy(self):
-        return Net(self.w1, self.b1, self.w2, self.b2)
+        return Net(*self._weights())
 
     def digest(self):
         """The net's identity: the SHA-256 (hex) of its float32 weights, in the order
-        w1, b1, w2, b2 (recorded by training runs started from it and by luck nets
-        trained on it)."""
+        w1, b1, w2, b2 (then w3, b3, w4 with a second layer) (recorded by training runs
+        started from it and by luck nets trained on it)."""
         h = hashlib.sha256()
-        for a in (self.w1, self.b1, self.w2, self.b2):
+        for a in self._weights():
             h.update(np.ascontiguousarray(a, dtype=np.float32).tobytes())
         return h.hexdigest()
 
     def __reduce__(self):
-        return (Net, (self.w1, self.b1, self.w2, self.b2))
+        return (Net, self._weights())
 
     def encode(self, boards):
         """Inputs of positions: boards ``(n, 2, 24)`` uint8 (side on roll first) ->
@@ -412,7 +495,11 @@ cdef class Net:
 
     def sgd(self, boards, targets, float lr):
         """One SGD step per position, in order, towards ``targets`` ``(n, 7)`` in [0, 1]
-        (cross-entropy loss); changes the weights in place.  Trusts its input."""
+        (cross-entropy loss); changes the weights in place.  Trusts its input.  One
+        hidden layer only (``ValueError`` for a net with a second)."""
+        if self.n_hidden2:
+            raise ValueError(f"Net.sgd: a net with a second hidden layer ({self.n_hidden2} "
+                             f"units) learns by supervised.fit, not by TD steps")
         cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
         cdef const float[:, ::1] t = np.ascontiguousarray(targets, dtype=np.float32)
         cdef float[:, ::1] w1 = self.w1

@@ -89,6 +89,8 @@ class Evaluator:
         """Write the weights to ``path`` (the package's database format, atomically)."""
         meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
                 "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
+        if self.net.n_hidden2:
+            meta["n_hidden2"] = self.net.n_hidden2
         return _dbfile.write_db(path, KIND, meta, self.net.arrays())
 
     @classmethod
@@ -102,11 +104,12 @@ class Evaluator:
                 f"{meta.get('n_inputs')} inputs; this version reads encoding {ENCODING} "
                 f"with {N_INPUTS}")
         try:
-            net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
+            net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"],
+                      arrays.get("w3"), arrays.get("b3"), arrays.get("w4"))
         except (KeyError, ValueError) as e:
             raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
         rules = as_rules(meta.pop("rules", None))
-        for k in ("encoding", "n_inputs", "n_hidden", "outputs"):
+        for k in ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs"):
             meta.pop(k, None)
         return cls(net, rules=rules, meta=meta)
 

@@ -54,7 +54,7 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_games
 
-__all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets"]
+__all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets", "deepen"]
 
 # Settings of a run (changing one starts a new run, not a resume).
 SUPERVISED_DEFAULTS = {
@@ -70,8 +70,9 @@ SUPERVISED_DEFAULTS = {
 }
 
 
-def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progress=None,
-                     log=None, until=None, snapshots=None, threads=1, **settings):
+def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclude=None,
+                     progress=None, log=None, until=None, snapshots=None, threads=1,
+                     **settings):
     """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -88,6 +89,10 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
         Widen the start net to this many hidden units (a multiple of 8, at least the
         start's): the start's units and new ones with small seeded incoming weights and
         zero outgoing ones, so the wider net starts with the start net's outputs.
+    hidden2 : int, optional
+        Give the start net a second hidden layer of this many units (``deepen``: zero
+        outgoing weights, so it starts with the start net's outputs); recorded in the
+        settings as ``hidden2``.
     exclude : array_like of uint8, shape (m, 2, 24), optional
         Positions never learnt (the held-out part of the accuracy benchmark); recorded by
         their count.
@@ -139,9 +144,13 @@ def train_supervised(path, *, seed, init=None, hidden=None, exclude=None, progre
              Evaluator.default() if init is None else Evaluator.load(init)).net.copy()
     if hidden is not None:
         start = _widen(start, int(hidden), seed)
+    if hidden2 is not None:
+        start = deepen(start, hidden2, seed)
     excluded = set(board_keys(exclude)) if exclude is not None else set()
     cfg.update(method="lookahead", seed=int(seed), init=start.digest(),
                hidden=start.n_hidden, excluded=len(excluded))
+    if start.n_hidden2:                  # one-layer runs keep the settings they had
+        cfg["hidden2"] = start.n_hidden2
     net, done = _resume(path, cfg, start)
     if snapshots is not None:          # before the first round, so a bad folder fails now
         os.makedirs(snapshots, exist_ok=True)
@@ -242,17 +251,19 @@ def average_nets(nets, names=None):
     for ev, name in zip(nets, names):
         if not isinstance(ev, Evaluator):
             raise TypeError(f"{name}: expected an Evaluator, got {type(ev).__name__}")
-        if ev.net.n_hidden != nets[0].net.n_hidden:
-            raise ValueError(f"{name}: {ev.net.n_hidden} hidden units, {names[0]} has "
-                             f"{nets[0].net.n_hidden}: only nets of one shape average")
+        shape, first = (ev.net.n_hidden, ev.net.n_hidden2), (nets[0].net.n_hidden,
+                                                               nets[0].net.n_hidden2)
+        if shape != first:
+            raise ValueError(f"{name}: {shape[0]} hidden units (second layer {shape[1]}), "
+                             f"{names[0]} has {first[0]} ({first[1]}): only nets of one "
+                             f"shape average")
         if ev.rules != nets[0].rules:
             raise ValueError(f"{name}: trained under other rules than {names[0]} "
                              f"({ev.rules} against {nets[0].rules})")
     arrays = [ev.net.arrays() for ev in nets]
     mean = {k: np.mean([np.asarray(a[k], dtype=np.float64) for a in arrays], axis=0)
             for k in arrays[0]}
-    return Evaluator(Net(mean["w1"], mean["b1"], mean["w2"], mean["b2"]),
-                     rules=nets[0].rules,
+    return Evaluator(Net(**mean), rules=nets[0].rules,
                      meta={"average": [ev.net.digest() for ev in nets],
                            "training": {"method": "average",
                                         "sources": [dict(ev.meta.get("training", {}))
@@ -267,12 +278,48 @@ def _widen(net, hidden, seed):
                          f"start net's {net.n_hidden}")
     if hidden == net.n_hidden:
         return net
+    if net.n_hidden2:
+        raise ValueError("hidden: widening a net with a second hidden layer is not "
+                         "supported; widen it before adding the layer")
     a, extra = net.arrays(), hidden - net.n_hidden
     # key 2**31: a stream apart from the rounds' (keyed 0, 1, ...: none reaches 2**31)
     rng = np.random.default_rng(child_seed(int(seed), 2**31))
     return Net(np.hstack([a["w1"], rng.normal(0.0, 0.1, (a["w1"].shape[0], extra))]),
                np.concatenate([a["b1"], np.zeros(extra)]),
                np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"])
+
+
+def deepen(net, hidden2, seed):
+    """``net`` with a second hidden layer of ``hidden2`` ReLU units on its first: their
+    incoming weights He-scaled and seeded, their outgoing weights zero, so the outputs are
+    ``net``'s (``_net``: ``sigmoid(b2 + w2 @ h + w4 @ h2)`` with ``w4 = 0``).
+
+    Parameters
+    ----------
+    net : Net
+        A one-layer net.
+    hidden2 : int
+        Units of the new layer, a multiple of 8 up to 1024.
+    seed : int
+        Root entropy of the new weights (a stream apart from training's).
+
+    Returns
+    -------
+    Net
+    """
+    if net.n_hidden2:
+        raise ValueError(f"deepen: the net has a second hidden layer already "
+                         f"({net.n_hidden2} units)")
+    hidden2 = int(hidden2)
+    if hidden2 <= 0 or hidden2 % 8 or hidden2 > 1024:
+        raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to 1024")
+    a = net.arrays()
+    # key 2**31 + 1: apart from the rounds' (0, 1, ...) and _widen's (2**31)
+    rng = np.random.default_rng(child_seed(int(seed), 2**31 + 1))
+    H = net.n_hidden
+    return Net(a["w1"], a["b1"], a["w2"], a["b2"],
+               rng.normal(0.0, (2.0 / H) ** 0.5, (hidden2, H)), np.zeros(hidden2),
+               np.zeros((a["w2"].shape[0], hidden2)))
 
 
 def _resume(path, cfg, start):
@@ -295,7 +342,8 @@ def loss_grads(p, x, t, equity=None):
     Parameters
     ----------
     p : dict of ndarray
-        The weights ``w1`` (N_INPUTS, H), ``b1`` (H,), ``w2`` (7, H), ``b2`` (7,).
+        The weights ``w1`` (N_INPUTS, H), ``b1`` (H,), ``w2`` (7, H), ``b2`` (7,), and
+        with a second layer ``w3`` (H2, H), ``b3`` (H2,), ``w4`` (7, H2) (``_net``).
     x : ndarray, shape (n, N_INPUTS)
         Encoded positions.
     t : ndarray, shape (n, 7)
@@ -313,10 +361,16 @@ def loss_grads(p, x, t, equity=None):
     grads : dict of ndarray
         The gradient of ``loss / n`` for each weight array.
     """
+    deep = "w3" in p
     z = x @ p["w1"] + p["b1"]
     h = np.maximum(z, 0.0)
+    logits = h @ p["w2"].T + p["b2"]
+    if deep:
+        z2 = h @ p["w3"].T + p["b3"]
+        h2 = np.maximum(z2, 0.0)
+        logits = logits + h2 @ p["w4"].T
     with np.errstate(over="ignore"):       # exp(-z) = inf for z < -88 gives o = 0, its limit
-        o = 1.0 / (1.0 + np.exp(-(h @ p["w2"].T + p["b2"])))
+        o = 1.0 / (1.0 + np.exp(-logits))
     oc = np.clip(o, 1e-7, 1 - 1e-7)
     loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
     g = o - t                                     # d loss / d output logits, per position
@@ -326,8 +380,15 @@ def loss_grads(p, x, t, equity=None):
         loss += float(w * (e ** 2).sum())
         g = g + (2 * w * e)[:, None] * c * o * (1 - o)
     g = g / len(x)                                # d (loss / n) / d output logits
-    dz = (g @ p["w2"]) * (z > 0)
-    return loss, {"w1": x.T @ dz, "b1": dz.sum(axis=0), "w2": g.T @ h, "b2": g.sum(axis=0)}
+    dh = g @ p["w2"]
+    grads = {"w2": g.T @ h, "b2": g.sum(axis=0)}
+    if deep:
+        dz2 = (g @ p["w4"]) * (z2 > 0)
+        dh = dh + dz2 @ p["w3"]
+        grads.update(w3=dz2.T @ h, b3=dz2.sum(axis=0), w4=g.T @ h2)
+    dz = dh * (z > 0)
+    grads.update(w1=x.T @ dz, b1=dz.sum(axis=0))
+    return loss, grads
 
 
 def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
@@ -381,4 +442,4 @@ def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
                 v2[k] = b2_ * v2[k] + (1 - b2_) * grads[k] ** 2
                 p[k] -= np.float32(lr) * (m[k] / c1) / (np.sqrt(v2[k] / c2) + eps)
         loss = total / n
-    return Net(p["w1"], p["b1"], p["w2"], p["b2"]), loss
+    return Net(**p), loss

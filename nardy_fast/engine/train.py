@@ -201,6 +201,9 @@ def _init_net(init):
     if init is None:
         return None
     ev = init if isinstance(init, Evaluator) else Evaluator.load(init)
+    if ev.net.n_hidden2:
+        raise ValueError(f"init: a net with a second hidden layer ({ev.net.n_hidden2} "
+                         f"units); TD training takes one-layer nets (train-net trains both)")
     return ev.net.copy()
 
 

@@ -1,0 +1,142 @@
+"""Nets with a second hidden layer (engine/_net.pyx, supervised.deepen, train-net --hidden2)."""
+import pickle
+
+import numpy as np
+import pytest
+
+from nardy_fast.core.rng import child_seed
+from nardy_fast.engine._net import Net
+from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.labels import lookahead_targets, selfplay_games
+from nardy_fast.engine.supervised import (average_nets, deepen, fit, loss_grads,
+                                         train_supervised)
+from nardy_fast.engine.train import train
+
+from naive_net import np_forward, positions_from_games
+
+
+def _deep(seed=3):
+    return Net.random(16, seed, n_hidden2=8)
+
+
+def test_outputs_match_a_numpy_forward_pass():
+    net = _deep()
+    boards = positions_from_games(2, seed=4)[::7]
+    want = np.array([np_forward(net, b[0], b[1]) for b in boards])
+    np.testing.assert_allclose(net.outputs(boards), want, atol=2e-6)
+    # the second layer counts: without it the outputs differ
+    one = Net(net.w1, net.b1, net.w2, net.b2)
+    assert np.abs(one.outputs(boards) - want).max() > 1e-3
+
+
+def test_the_candidates_of_a_roll_match_one_by_one():
+    """net_eval_many (the incremental first layer) against net_eval, and so every search,
+    self-play and rollout through it."""
+    net = _deep(5)
+    boards = positions_from_games(2, seed=6)
+    me, base = boards[10, 0], boards[10, 1]
+    cands = boards[::5, 1]
+    one = net.outputs(np.stack([np.stack([me, c]) for c in cands]))
+    np.testing.assert_allclose(net.outputs_many(me, base, cands), one, atol=1e-6)
+
+
+def test_deepen_starts_with_the_start_nets_outputs_and_is_seeded():
+    start = Net.random(16, 7)
+    deep = deepen(start, 8, seed=1)
+    boards = positions_from_games(1, seed=8)[::5]
+    assert deep.n_hidden2 == 8 and not deep.w4.any()
+    np.testing.assert_allclose(deep.outputs(boards), start.outputs(boards), atol=1e-6)
+    np.testing.assert_array_equal(deepen(start, 8, seed=1).w3, deep.w3)
+    assert not np.array_equal(deepen(start, 8, seed=2).w3, deep.w3)
+    with pytest.raises(ValueError, match="hidden2 = 12"):
+        deepen(start, 12, seed=1)
+    with pytest.raises(ValueError, match="second hidden layer already"):
+        deepen(deep, 8, seed=1)
+
+
+def test_files_pickles_copies_and_digests_keep_the_second_layer(tmp_path):
+    net = _deep()
+    Evaluator(net).save(tmp_path / "d.nfdb")
+    back = Evaluator.load(tmp_path / "d.nfdb")
+    assert back.net.n_hidden2 == 8 and back.net.digest() == net.digest()
+    assert "n_hidden2" not in back.meta
+    assert pickle.loads(pickle.dumps(net)).digest() == net.digest()
+    assert net.copy().digest() == net.digest()
+    assert set(net.arrays()) == {"w1", "b1", "w2", "b2", "w3", "b3", "w4"}
+    one = Net(net.w1, net.b1, net.w2, net.b2)
+    assert one.digest() != net.digest() and set(one.arrays()) == {"w1", "b1", "w2", "b2"}
+
+
+def test_bad_second_layers_are_refused():
+    a = _deep().arrays()
+    base = (a["w1"], a["b1"], a["w2"], a["b2"])
+    with pytest.raises(ValueError, match="needs all three"):
+        Net(*base, a["w3"], a["b3"])
+    with pytest.raises(ValueError, match="w3: expected shape"):
+        Net(*base, a["w3"][:4], a["b3"][:4], a["w4"][:, :4])
+    with pytest.raises(ValueError, match="w3: expected shape"):
+        Net(*base, a["w3"][:, :8], a["b3"], a["w4"])
+    with pytest.raises(ValueError, match="w4: expected shape"):
+        Net(*base, a["w3"], a["b3"], a["w4"].T)
+    bad = a["b3"].copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="b3: weights must be finite"):
+        Net(*base, a["w3"], bad, a["w4"])
+
+
+def test_loss_grads_of_the_second_layer_match_finite_differences():
+    rng = np.random.default_rng(1)
+    p = {"w1": rng.normal(0, 0.3, (198, 8)), "b1": rng.normal(0, 0.1, 8),
+         "w2": rng.normal(0, 0.3, (7, 8)), "b2": rng.normal(0, 0.1, 7),
+         "w3": rng.normal(0, 0.5, (8, 8)), "b3": rng.normal(0, 0.1, 8),
+         "w4": rng.normal(0, 0.3, (7, 8))}
+    x = (rng.random((5, 198)) < 0.3).astype(np.float64)
+    t = rng.random((5, 7))
+    _, grads = loss_grads(p, x, t)
+    for k, idx in (("w1", (3, 2)), ("w1", (10, 7)), ("b1", (4,)), ("w2", (6, 1)),
+                   ("b2", (2,)), ("w3", (1, 5)), ("w3", (7, 0)), ("b3", (3,)),
+                   ("w4", (2, 6)), ("w4", (0, 0))):
+        h = 1e-6
+        q = {a: b.copy() for a, b in p.items()}
+        q[k][idx] += h
+        up = loss_grads(q, x, t)[0]
+        q[k][idx] -= 2 * h
+        down = loss_grads(q, x, t)[0]
+        assert grads[k][idx] == pytest.approx((up - down) / (2 * h) / len(x), rel=1e-4,
+                                              abs=1e-8)
+
+
+def test_a_round_of_train_net_hidden2_learns_as_by_hand(tmp_path):
+    """train-net --hidden2 8: the start deepened (seeded), its 1-ply targets of the round's
+    games, fit with the round's order; the second layer learns (w4 leaves zero)."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(epochs=1, batch=64, lr=3e-4)
+    ev = train_supervised(tmp_path / "h.nfdb", seed=5, init=start, hidden2=8, rounds=1,
+                          games=2, progress=False, **kw)
+    deep = deepen(start.net, 8, seed=5)
+    pos, _, _ = selfplay_games(deep, 2, seed=5)
+    targets = lookahead_targets(deep, pos)
+    want, _ = fit(deep, deep.encode(pos), targets, kw["epochs"], kw["batch"], kw["lr"],
+                  np.random.default_rng(child_seed(5, 0)))
+    assert ev.net.n_hidden2 == 8 and ev.meta["training"]["hidden2"] == 8
+    np.testing.assert_allclose(ev.net.w4, want.w4, atol=1e-6)
+    np.testing.assert_allclose(ev.net.w1, want.w1, atol=1e-6)
+    assert ev.net.w4.any()
+    # a one-layer run records no hidden2 (its checkpoints from before resume)
+    one = train_supervised(tmp_path / "o.nfdb", seed=5, init=start, rounds=1, games=2,
+                           progress=False, **kw)
+    assert "hidden2" not in one.meta["training"]
+
+
+def test_td_training_and_averaging_check_the_shape(tmp_path):
+    deep = Evaluator(_deep())
+    with pytest.raises(ValueError, match="second hidden layer"):
+        deep.net.copy().sgd(positions_from_games(1)[:2], np.zeros((2, 7), np.float32), 0.1)
+    with pytest.raises(ValueError, match="init: a net with a second hidden layer"):
+        train(tmp_path / "t.nfdb", n_games=10, seed=1, init=deep, threads=1,
+              check_every=0, progress=False)
+    other = Evaluator(_deep(4))
+    mean = average_nets([deep, other])
+    np.testing.assert_allclose(mean.net.w4, (deep.net.w4 + other.net.w4) / 2, atol=1e-7)
+    with pytest.raises(ValueError, match="only nets of one shape average"):
+        average_nets([deep, Evaluator(Net.random(16, 3))])
