@@ -3,14 +3,15 @@
 ``exp_fit_gap.py`` found that a one-hidden-layer net's 0-ply value stops about 0.018
 points per game from the shipped net's 1-ply value on unseen contact positions, whatever
 its width, step or loss.  This asks the same of a net with a second hidden layer beside
-the first (numpy only, nothing in the package changes)::
+the first, the engine's two-layer net (``_net.pyx``)::
 
-    h1 = relu(x @ w1 + b1)                 # the shipped net's layer, 256 units
-    h2 = relu(h1 @ v + c)                  # the new layer, H2 units
-    out = sigmoid(h1 @ wa + h2 @ wb + b)   # seven outputs
+    h1 = relu(x @ w1 + b1)                      # the shipped net's layer, 256 units
+    h2 = relu(b3 + w3 @ h1)                     # the new layer, H2 units
+    out = sigmoid(b2 + w2 @ h1 + w4 @ h2)       # seven outputs
 
-started at the shipped net: ``wa`` its output weights, ``wb = 0`` and ``v`` small and
-random, so the start computes exactly the shipped net.  The same data as
+started at the shipped net: its ``w1, b1, w2, b2``, ``w4 = 0`` and ``w3`` small and
+random, so the start computes exactly the shipped net; the gradients are
+``supervised.loss_grads``', the outputs the engine's (``Net.outputs``).  The same data as
 ``exp_fit_gap.py`` (``--games`` games of seed 77 labelled by pure 1-ply targets; the test:
 contact positions of 100 games of seed 78; "learnt": as many contact positions of the
 training set), the same loss (cross-entropy of the seven outputs), Adam with batches of
@@ -38,29 +39,11 @@ from nardy_fast.core.position import contact_mask
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import lookahead_targets, selfplay_games, selfplay_positions
+from nardy_fast.engine._net import Net
 from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
+from nardy_fast.engine.supervised import loss_grads
 
 ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
-
-
-def forward(p, x):
-    h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
-    z2 = h1 @ p["v"] + p["c"]
-    h2 = np.maximum(z2, 0.0)
-    with np.errstate(over="ignore"):
-        o = 1.0 / (1.0 + np.exp(-(h1 @ p["wa"] + h2 @ p["wb"] + p["b"])))
-    return h1, z2, h2, o
-
-
-def grads(p, x, t):
-    h1, z2, h2, o = forward(p, x)
-    oc = np.clip(o, 1e-7, 1 - 1e-7)
-    loss = float(-(t * np.log(oc) + (1 - t) * np.log(1 - oc)).sum())
-    g = (o - t) / len(x)
-    dh2 = (g @ p["wb"].T) * (z2 > 0)
-    dh1 = (g @ p["wa"].T + dh2 @ p["v"].T) * (h1 > 0)
-    return loss, {"wa": h1.T @ g, "wb": h2.T @ g, "b": g.sum(0), "v": h1.T @ dh2,
-                  "c": dh2.sum(0), "w1": x.T @ dh1, "b1": dh1.sum(0)}
 
 
 def main():
@@ -101,29 +84,29 @@ def main():
           f"{time.process_time() - t0:.0f} CPU-s", flush=True)
     net = shipped.net
     frame = pd.read_parquet(ACCURACY)
-    xa = net.encode(np.stack([np.asarray(nf.Position.from_id(p).boards)
-                              for p in frame.position]))
+    accuracy = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
     held = (frame.split == "heldout").to_numpy()
 
+    def equities(p, boards):          # the engine's forward pass of the weights p
+        return eq0 + Net(**p).outputs(boards) @ coef
+
     def rollouts(p):
-        e = np.abs(eq0 + forward(p, xa)[3] @ coef - frame.equity.to_numpy())
+        e = np.abs(equities(p, accuracy) - frame.equity.to_numpy())
         return f"rollouts {e.mean():.4f} (held-out {e[held].mean():.4f})"
+
+    def gap(p, boards, value):
+        return np.abs(equities(p, boards) - value).mean()
     x = net.encode(train)
-    xt, xs = net.encode(test), net.encode(seen)
     t = targets.astype(np.float32)
-
-    def gap(p, xx, value):
-        return np.abs(eq0 + forward(p, xx)[3] @ coef - value).mean()
-
     a = net.arrays()
     for h2 in args.h2:
         rng = np.random.default_rng(args.seed)
-        p = {"w1": a["w1"], "b1": a["b1"], "wa": a["w2"].T.copy(),
-             "wb": np.zeros((h2, 7), np.float32), "b": a["b2"],
-             "v": (rng.standard_normal((256, h2)) * np.sqrt(2 / 256)).astype(np.float32),
-             "c": np.zeros(h2, np.float32)}
+        p = dict(a)                   # the net's layout (_net.pyx), w4 = 0: v6 to start
+        if h2:
+            p.update(w3=(rng.standard_normal((256, h2)) * np.sqrt(2 / 256)).T,
+                     b3=np.zeros(h2), w4=np.zeros((7, h2)))
         p = {k: np.array(v, dtype=np.float32) for k, v in p.items()}
-        print(f"  h2 {h2}: start gap {gap(p, xt, want):.4f}; {rollouts(p)}", flush=True)
+        print(f"  h2 {h2}: start gap {gap(p, test, want):.4f}; {rollouts(p)}", flush=True)
         m = {k: np.zeros_like(v) for k, v in p.items()}
         v2 = {k: np.zeros_like(v) for k, v in p.items()}
         step, order_rng = 0, np.random.default_rng(args.seed + 6)
@@ -133,7 +116,7 @@ def main():
             order, total = order_rng.permutation(len(x)), 0.0
             for i in range(0, len(x), 128):
                 idx = order[i:i + 128]
-                loss, g = grads(p, x[idx], t[idx])
+                loss, g = loss_grads(p, x[idx], t[idx])
                 total += loss
                 step += 1
                 c1, c2 = 1 - 0.9 ** step, 1 - 0.999 ** step
@@ -142,7 +125,7 @@ def main():
                     v2[k] = 0.999 * v2[k] + 0.001 * g[k] ** 2
                     p[k] -= lr * (m[k] / c1) / (np.sqrt(v2[k] / c2) + 1e-8)
             print(f"  h2 {h2}, epoch {ep + 1}: loss {total / len(x):.5f}, gap "
-                  f"{gap(p, xt, want):.4f} (learnt {gap(p, xs, want_seen):.4f}); "
+                  f"{gap(p, test, want):.4f} (learnt {gap(p, seen, want_seen):.4f}); "
                   f"{rollouts(p)}; {time.process_time() - tt:.0f} CPU-s", flush=True)
 
 
