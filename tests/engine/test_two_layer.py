@@ -4,9 +4,10 @@ import pickle
 import numpy as np
 import pytest
 
+from nardy_fast.core import _dbfile
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine._net import Net
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluator import ENCODING, KIND, Evaluator
 from nardy_fast.engine.labels import lookahead_targets, selfplay_games
 from nardy_fast.engine.supervised import (average_nets, deepen, fit, loss_grads,
                                          train_supervised)
@@ -140,3 +141,23 @@ def test_td_training_and_averaging_check_the_shape(tmp_path):
     np.testing.assert_allclose(mean.net.w4, (deep.net.w4 + other.net.w4) / 2, atol=1e-7)
     with pytest.raises(ValueError, match="only nets of one shape average"):
         average_nets([deep, Evaluator(Net.random(16, 3))])
+
+
+def test_an_interrupted_hidden2_run_resumes_to_the_same_weights(tmp_path):
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, hidden2=8, rounds=2, games=2, epochs=1, progress=False)
+    whole = train_supervised(tmp_path / "a.nfdb", **kw)
+    train_supervised(tmp_path / "b.nfdb", until=1, **kw)
+    lines = []
+    resumed = train_supervised(tmp_path / "b.nfdb", log=lines.append, **kw)
+    assert [ln["round"] for ln in lines] == [2]
+    assert resumed.net.digest() == whole.net.digest()
+
+
+def test_a_file_whose_second_layer_does_not_fit_names_itself(tmp_path):
+    a = _deep().arrays()
+    path = tmp_path / "bad.nfdb"
+    _dbfile.write_db(path, KIND, {"encoding": ENCODING, "n_inputs": 198},
+                     {**a, "w4": a["w4"][:, :4]})
+    with pytest.raises(_dbfile.DatabaseError, match=r"bad\.nfdb: bad weights: w4"):
+        Evaluator.load(path)
