@@ -64,6 +64,7 @@ from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.nets import DEFAULT_NET, ROLLOUT_NET
 from nardy_fast.engine.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
@@ -78,7 +79,7 @@ def build(n_games, per_stratum, seed):
     ev = Evaluator.default()
     start = np.asarray(nf.Position.initial().boards)
     pos, _, lengths, _ = _selfplay.play_games(
-        ev.net, start, rules=CLASSIC, tables=training_tables(),
+        ev.rollout_net, start, rules=CLASSIC, tables=training_tables(),
         bitgens=[block_bit_generator(seed, g) for g in range(n_games)])
     rows, base = [], 0
     for g, T in enumerate(lengths):
@@ -138,11 +139,12 @@ def relabel_copy(source, path):
 
 def label(path, games, seed, batch, workers, net_path=None):
     """Roll out every position of ``path`` not labelled yet, saving every ``batch``; the
-    policy is ``net_path``'s net at 0-ply (default: the shipped net), recorded with the
-    first 16 hex digits of its digest."""
+    policy is ``net_path``'s net at 0-ply (default: the shipped evaluator's rollout net,
+    ``Evaluator.rollout_net``), recorded with the first 16 hex digits of its digest."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
-    name = os.path.basename(net_path) if net_path else "shipped net_classic.nfdb"
-    policy_text = f"net 0-ply ({name}, sha256 {ev.net.digest()[:16]})"
+    name = (os.path.basename(net_path) if net_path else
+            f"shipped {os.path.basename(ROLLOUT_NET if ev.rollout_net is not ev.net else DEFAULT_NET)}")
+    policy_text = f"net 0-ply ({name}, sha256 {ev.rollout_net.digest()[:16]})"
     policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)
     if "games" not in frame:

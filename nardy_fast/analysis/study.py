@@ -68,7 +68,7 @@ import time
 import warnings
 
 from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.nets import DATA, DEFAULT_NET, shipped_net_for
+from nardy_fast.engine.nets import DATA, DEFAULT_NET, rollout_file, shipped_net_for
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast.core._io import atomic_write, atomic_write_text
@@ -251,10 +251,15 @@ class _RowOutcome:
 
 def _net_digest(rules):
     """The digest of the shipped net file that serves ``rules`` (``Evaluator.default``:
-    the one trained under their move rules, else the classic one)."""
+    the one trained under their move rules, else the classic one), and of its rollout net
+    file after it when one is shipped (``nets.rollout_file``)."""
     name = shipped_net_for(rules) or os.path.basename(DEFAULT_NET)
-    with open(os.path.join(DATA, name), "rb") as f:
-        return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
+    h = hashlib.sha256()
+    for f_name in (name, rollout_file(name)):
+        if f_name is not None:
+            with open(os.path.join(DATA, f_name), "rb") as f:
+                h.update(f.read())
+    return "sha256:" + h.hexdigest()[:16]
 
 
 class _Settings:

@@ -257,12 +257,15 @@ def _parser_train_net(sub):
                              ("epochs", int, "passes over a round's positions"),
                              ("batch", int, "positions per Adam step"),
                              ("lr", float, "Adam step"),
+                             ("lr_final", float, "Adam step of a round's last epoch, "
+                              "reached linearly over the second half of its epochs; "
+                              "unset: --lr throughout"),
                              ("lam", float, "decay, 0 to 1, of the corrections of the "
                               "targets by the rest of each game (0: none)"),
                              ("balance", int, "most repeats of a contact position of a "
                               "rare kind (heavy head, prime, trapped, behind), so that "
                               "each kind nears an equal share (1: none)")):
-        s.add_argument(f"--{name}", type=kind, default=None,
+        s.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None,
                        help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
     add_progress(s)
 

@@ -66,27 +66,61 @@ class Evaluator:
         (default True).
     keep : int
         Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
+    rollout_net : _net.Net, optional
+        A faster net that plays the games of rollouts, studies, matches and the other game
+        loops of a ``"net"`` policy, where ``net`` judges positions and moves (evaluations,
+        hints, cube decisions, analysis).  None (default): ``net`` does both.  The shipped
+        classic evaluator has one (``ROLLOUT_NET``): a two-layer net judges and the
+        one-layer net it was trained from plays.
+
+    Attributes
+    ----------
+    net : _net.Net
+        The net that judges.
+    rollout_net : _net.Net
+        The net that plays game loops (``net`` itself when none was given).
     """
 
     def __init__(self, net: Net, rules: RulesLike = None,
                  meta: Mapping[str, Any] | None = None, exact: bool = True,
-                 keep: int = 4) -> None:
+                 keep: int = 4, rollout_net: Net | None = None) -> None:
         if not isinstance(net, Net):
             raise TypeError(f"net: expected a nardy_fast.engine._net.Net, got {type(net).__name__}")
+        if rollout_net is not None and not isinstance(rollout_net, Net):
+            raise TypeError(f"rollout_net: expected a nardy_fast.engine._net.Net or None, "
+                            f"got {type(rollout_net).__name__}")
         self.net = net
+        self.rollout_net = net if rollout_net is None else rollout_net
         self.rules = as_rules(rules)
         self.meta = dict(meta or {})
         self.exact = bool(exact)
         self.keep = int(keep)
         self._search = None
         self._search_r12 = None
+        self._rollout_ev = None
 
     def __reduce__(self):                     # workers rebuild the search themselves
-        return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep))
+        return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep,
+                            None if self.rollout_net is self.net else self.rollout_net))
+
+    def rollout_evaluator(self) -> Evaluator:
+        """The evaluator of ``rollout_net`` (same rules, tables and move filter): what the
+        game loops of a ``"net"`` policy play, and what the luck nets and the match
+        tables' start data of the rollouts are made with.  ``self`` when the two nets are
+        one."""
+        if self.rollout_net is self.net:
+            return self
+        if self._rollout_ev is None:
+            self._rollout_ev = Evaluator(self.rollout_net, rules=self.rules,
+                                         meta={"role": "rollout_net"}, exact=self.exact,
+                                         keep=self.keep)
+        return self._rollout_ev
 
     # -- files --------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> str:
-        """Write the weights to ``path`` (the package's database format, atomically)."""
+        """Write the weights of ``net`` to ``path`` (the package's database format,
+        atomically); a ``rollout_net`` apart from it is saved by saving
+        ``rollout_evaluator()``."""
         meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
                 "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
         if self.net.n_hidden2:
@@ -132,7 +166,8 @@ class Evaluator:
                 base = cls.default()
                 trained = play_rules(base.rules)
                 ev = Evaluator(base.net, rules=rules, meta={**base.meta, "fallback": trained},
-                               exact=base.exact, keep=base.keep)
+                               exact=base.exact, keep=base.keep,
+                               rollout_net=base.rollout_net)
                 warnings.warn(f"Evaluator.default: no shipped net was trained under "
                               f"{play_rules(rules)}; the one "
                               f"trained under {trained} serves these rules",
@@ -144,16 +179,24 @@ class Evaluator:
 
     @classmethod
     def _shipped(cls, name):
-        """The shipped net file ``name`` (in ``nets.DATA``), loaded once per process."""
+        """The shipped net file ``name`` (in ``nets.DATA``) with its rollout net
+        (``nets.rollout_file``) if one is shipped, loaded once per process."""
         key = ("file", name)
         if key not in _CACHE:
-            _CACHE[key] = cls.load(os.path.join(nets.DATA, name))
+            ev = cls.load(os.path.join(nets.DATA, name))
+            rollout = nets.rollout_file(name)
+            if rollout is not None:
+                ev = Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact,
+                               keep=ev.keep,
+                               rollout_net=cls.load(os.path.join(nets.DATA, rollout)).net)
+            _CACHE[key] = ev
         return _CACHE[key]
 
     def with_rules(self, rules: RulesLike) -> Evaluator:
-        """The same net judging moves and equities under other ``rules``."""
+        """The same nets judging moves and equities under other ``rules``."""
         return Evaluator(self.net, rules=rules, meta=self.meta, exact=self.exact,
-                         keep=self.keep)
+                         keep=self.keep,
+                         rollout_net=None if self.rollout_net is self.net else self.rollout_net)
 
     # -- evaluation ---------------------------------------------------------------------
     def _race12(self):

@@ -48,7 +48,9 @@ _CACHE = {}
 
 
 def _evaluator(evaluator):
-    return Evaluator.default() if evaluator is None else evaluator
+    """The evaluator whose rolls a luck net values: the rollouts' (``rollout_evaluator``)
+    of ``evaluator`` (None: the shipped one), since luck nets serve the rollouts."""
+    return (Evaluator.default() if evaluator is None else evaluator).rollout_evaluator()
 
 
 def _equity_coefficients(searcher):
@@ -59,8 +61,8 @@ def _equity_coefficients(searcher):
 
 
 def luck_data(n_games, seed, evaluator=None, progress=None):
-    """Positions with contact from ``n_games`` 0-ply self-play games of ``evaluator``
-    (None: the shipped classic net) and their exact per-roll values.
+    """Positions with contact from ``n_games`` 0-ply self-play games of ``evaluator``'s
+    rollout net (None: the shipped classic evaluator's) and their exact per-roll values.
 
     Returns ``(boards, values)``: uint8 ``(n, 2, 24)`` (side on roll first) and float32
     ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,

@@ -44,7 +44,7 @@ def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
                 progress=progress)
     d = met.distribution_of(o)
     d.update(games=int(o.games), seed=int(seed), se_p_win=float(o.se_p_win),
-             policy="net", truncate="bearoff", net=Evaluator.default(rules).net.digest())
+             policy="net", truncate="bearoff", net=Evaluator.default(rules).rollout_net.digest())
     return d
 
 

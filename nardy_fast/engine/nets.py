@@ -17,12 +17,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
 
-__all__ = ["DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "play_rules", "shipped_nets",
-           "shipped_net_for"]
+__all__ = ["DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "ROLLOUT_NET", "play_rules",
+           "rollout_file", "shipped_nets", "shipped_net_for"]
 
 KIND = "evaluation_net"
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
 DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
+# The faster net that plays the classic net's game loops (``Evaluator(rollout_net=)``): a
+# shipped net file ``net_<name>.nfdb`` may have one beside it, ``rollout_<name>.nfdb``.
+ROLLOUT_NET = os.path.join(DATA, "rollout_classic.nfdb")
 # The rule fields that change which moves are legal, so a net trained under one setting
 # of them plays positions the other settings never reach or forbid.  The scoring, the
 # draw rule and the opening roll change what a move is worth, not the game the net
@@ -42,6 +45,15 @@ def shipped_net_for(rules: Rules) -> str | None:
     classic net)."""
     key = play_rules(rules)
     return next((f for f, r in shipped_nets().items() if play_rules(r) == key), None)
+
+
+def rollout_file(name: str) -> str | None:
+    """The file name (in ``DATA``) of the rollout net shipped beside the net file ``name``
+    (``net_<x>.nfdb`` -> ``rollout_<x>.nfdb``), or None when there is none."""
+    if not name.startswith("net_"):
+        return None
+    rollout = "rollout_" + name[len("net_"):]
+    return rollout if os.path.exists(os.path.join(DATA, rollout)) else None
 
 
 def shipped_nets() -> dict[str, Rules]:

@@ -94,11 +94,11 @@ class Policy:
 
     def c_form(self, rules=None):
         """What the C game loops take: the ``LoopPolicy`` of this policy (a net policy
-        resolved to its evaluator's ``Net`` and move filter ``keep``; the shipped net is
-        the one for ``rules``, ``Evaluator.default(rules)``)."""
+        resolved to its evaluator's ``rollout_net`` and move filter ``keep``; the shipped
+        net is the one for ``rules``, ``Evaluator.default(rules)``)."""
         if self.kind == "net":
             ev = self.evaluator if self.evaluator is not None else Evaluator.default(rules)
-            return LoopPolicy("net", self.plies, net=ev.net, keep=ev.keep)
+            return LoopPolicy("net", self.plies, net=ev.rollout_net, keep=ev.keep)
         return LoopPolicy(self.kind, fn=self.fn)
 
 

@@ -198,7 +198,7 @@ def _cube_arrays(spec, rules):
                         np.ascontiguousarray(cubemodel.RACE_EFFICIENCY, dtype=np.float64), tp)
     table, x_race, tp = _TABLES[key]
     if fn is None:
-        source = Evaluator.default(rules).net
+        source = Evaluator.default(rules).rollout_net
     elif fn == "pips":
         source = None
     else:
@@ -517,7 +517,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         How both sides choose their moves (a tuple of two: side on roll, opponent).
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
         ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
-        times), or an ``Evaluator`` of your own at 0-ply; the deeper searches rank the
+        times), or an ``Evaluator`` of your own at 0-ply; the games are played by the
+        evaluator's ``rollout_net`` (the shipped one: the fast one-layer net, while its
+        two-layer net judges positions elsewhere); the deeper searches rank the
         moves at 0-ply and search only the evaluator's ``keep`` best of those within
         ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see
         ``nardy_fast.engine._rollout`` for the greedy formula.  A callable

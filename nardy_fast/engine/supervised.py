@@ -18,8 +18,9 @@ sequence of rounds; in round ``r``:
    its share of the round's contact positions), so that every kind nears a fifth of the
    contact positions learnt, as in the accuracy benchmark's strata;
 5. the net learns them: ``epochs`` passes in a seeded order (``SeedSequence(seed,
-   spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, betas 0.9
-   and 0.999, its moments started afresh each round), cross-entropy of the seven sigmoid
+   spawn_key=(r,))``), minibatches of ``batch`` positions, Adam (step ``lr``, or with
+   ``lr_final`` held for half the epochs and then moved linearly to ``lr_final`` at the
+   last, ``schedule.step_at``; betas 0.9 and 0.999, its moments started afresh each round), cross-entropy of the seven sigmoid
    outputs, in numpy (float32).
 
 After each round the net is written to ``path`` (the package's net file, atomically) with
@@ -53,6 +54,7 @@ from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine.labels import board_keys, lookahead_targets, selfplay_games
+from nardy_fast.engine.schedule import step_at
 
 __all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets", "deepen"]
 
@@ -65,6 +67,7 @@ SUPERVISED_DEFAULTS = {
     "epochs": 3,           # passes over a round's positions
     "batch": 128,          # positions per Adam step
     "lr": 3e-4,            # Adam step
+    "lr_final": None,      # Adam step of a round's last epoch (schedule.step_at; None: lr)
     "lam": 0.0,            # decay of the games' corrections to the targets (blend_targets)
     "balance": 1,          # most repeats of a rare kind's contact positions (1: none)
 }
@@ -113,7 +116,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         targets, and so the weights, do not depend on it.
     **settings
         ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, keep, epochs, batch, lr,
-        lam, balance.  ``keep`` (``labels.lookahead_targets``): at ``plies = 2``, 1
+        lr_final, lam, balance.  ``keep`` (``labels.lookahead_targets``): at ``plies = 2``, 1
         values each roll's 0-ply choice at 1 ply (about 4 ms a position), 0 (the default)
         compares every move at 1 ply (about 0.12 s).
 
@@ -125,7 +128,10 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     if unknown:
         raise TypeError(f"train_supervised: unknown settings {sorted(unknown)}; expected "
                         f"{sorted(SUPERVISED_DEFAULTS)}")
-    cfg = {k: type(v)(settings.get(k, v)) for k, v in SUPERVISED_DEFAULTS.items()}
+    cfg = {k: type(v)(settings.get(k, v)) for k, v in SUPERVISED_DEFAULTS.items()
+           if v is not None}
+    lr_final = settings.get("lr_final")
+    cfg["lr_final"] = None if lr_final is None else float(lr_final)
     for k in ("rounds", "games", "epochs", "batch", "balance"):
         if cfg[k] < 1:
             raise ValueError(f"{k} = {cfg[k]}: must be >= 1")
@@ -136,8 +142,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
                          f"the moves compared at 1 ply in a 2-ply target)")
     if cfg["plies"] not in (1, 2):
         raise ValueError(f"plies = {cfg['plies']}: expected 1 or 2")
-    if not cfg["lr"] > 0:
-        raise ValueError(f"lr = {cfg['lr']}: must be > 0")
+    for k in ("lr", "lr_final"):
+        if cfg[k] is not None and not cfg[k] > 0:
+            raise ValueError(f"{k} = {cfg[k]}: must be > 0")
     if not 0.0 <= cfg["lam"] <= 1.0:
         raise ValueError(f"lam = {cfg['lam']}: must be in [0, 1]")
     start = (init if isinstance(init, Evaluator) else
@@ -157,7 +164,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
     while done < stop:
         t0 = time.process_time()
-        frozen = net.copy()
+        frozen = _inert_second_layer_dropped(net)
         pos, after, lengths = selfplay_games(frozen, cfg["games"], cfg["seed"],
                                              done * cfg["games"])
         targets = lookahead_targets(frozen, pos, cfg["plies"], threads=threads,
@@ -172,7 +179,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         rows = kind_repeats(pos, plies, cfg["balance"])
         rng = np.random.default_rng(child_seed(cfg["seed"], done))
         net, loss = fit(net, frozen.encode(pos)[rows], targets[rows], cfg["epochs"],
-                        cfg["batch"], cfg["lr"], rng)
+                        cfg["batch"], cfg["lr"], rng, lr_final=cfg["lr_final"])
         done += 1
         line = dict(round=done, positions=len(pos), learnt=len(rows), loss=round(loss, 5),
                     label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
@@ -185,6 +192,15 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         if log:
             log(line)
     return Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
+
+
+def _inert_second_layer_dropped(net):
+    """A copy of ``net``, without its second layer when that layer's outgoing weights are
+    all zero (``deepen``'s start): the same outputs (``w4 = 0`` is the one-layer net) from
+    the faster one-layer path, for a round's self-play and targets."""
+    if net.n_hidden2 and not net.w4.any():
+        return Net(net.w1, net.b1, net.w2, net.b2)
+    return net.copy()
 
 
 def snapshot_name(rounds_done):
@@ -391,7 +407,7 @@ def loss_grads(p, x, t, equity=None):
     return loss, grads
 
 
-def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
+def fit(net, x, targets, epochs, batch, lr, rng, equity=None, lr_final=None):
     """Adam on the cross-entropy of ``net``'s outputs against ``targets``.
 
     Parameters
@@ -407,10 +423,15 @@ def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
         zero leaves the expected step alone, where clipping would pull rare outcomes up.
     epochs, batch : int
     lr : float
+        Adam step (of the first half of the epochs when ``lr_final`` is given).
     rng : numpy.random.Generator
         The order of the positions in each epoch.
     equity : (float, ndarray of shape (7,)) or None
         An added squared equity error (``loss_grads``); None (default): none.
+    lr_final : float or None
+        Adam step of the last epoch, reached linearly over the second half of the epochs
+        (``schedule.step_at``, epoch ``e`` of ``epochs`` at fraction ``(e + 1) / epochs``);
+        None (default): ``lr`` throughout.
 
     Returns
     -------
@@ -428,7 +449,8 @@ def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
     if equity is not None:
         equity = (np.float32(equity[0]), np.asarray(equity[1], dtype=np.float32))
     n, loss = len(x), 0.0
-    for _ in range(epochs):
+    for e in range(epochs):
+        step_e = np.float32(step_at(lr, lr_final, (e + 1) / epochs))
         order = rng.permutation(n)
         total = 0.0
         for i in range(0, n, batch):
@@ -440,6 +462,6 @@ def fit(net, x, targets, epochs, batch, lr, rng, equity=None):
             for k in p:
                 m[k] = b1_ * m[k] + (1 - b1_) * grads[k]
                 v2[k] = b2_ * v2[k] + (1 - b2_) * grads[k] ** 2
-                p[k] -= np.float32(lr) * (m[k] / c1) / (np.sqrt(v2[k] / c2) + eps)
+                p[k] -= step_e * (m[k] / c1) / (np.sqrt(v2[k] / c2) + eps)
         loss = total / n
     return Net(**p), loss

@@ -35,6 +35,7 @@ from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
 from nardy_fast.core._progress import progress_bar
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.schedule import step_at
 from nardy_fast.tables.onesided import n_boards
 from nardy_fast.core.position import Position
 from nardy_fast.core.rng import block_bit_generator, root_entropy, side_seed
@@ -73,10 +74,7 @@ def random_races(entropy, k, n):
 
 
 def _lr(cfg, done):
-    frac = done / max(cfg["games"], 1)
-    if frac <= 0.5:
-        return cfg["lr"]
-    return cfg["lr"] + (cfg["lr_final"] - cfg["lr"]) * (frac - 0.5) / 0.5
+    return step_at(cfg["lr"], cfg["lr_final"], done / max(cfg["games"], 1))
 
 
 def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],

@@ -359,6 +359,27 @@ def test_net_studies_record_the_net_that_serves_their_rules(tmp_path, monkeypatc
             (data / name).read_bytes()).hexdigest()[:16]
 
 
+def test_a_study_records_the_rollout_net_shipped_beside_its_net(monkeypatch, tmp_path):
+    """The digest a study records covers the net file and the rollout net file beside it
+    (``nets.rollout_file``): rollouts are played by the one, evaluations made by the other,
+    so a store is refused when either changes."""
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(nets.DEFAULT_NET, data / "net_classic.nfdb")
+    monkeypatch.setattr(nets, "DATA", str(data))
+    monkeypatch.setattr(study_mod, "DATA", str(data))
+    alone = study_mod._net_digest(nf.Rules())
+    assert alone == "sha256:" + hashlib.sha256(
+        (data / "net_classic.nfdb").read_bytes()).hexdigest()[:16]
+    nf.Evaluator(Net.random(16, 5)).save(data / "rollout_classic.nfdb")
+    both = study_mod._net_digest(nf.Rules())
+    assert both == "sha256:" + hashlib.sha256(
+        (data / "net_classic.nfdb").read_bytes()
+        + (data / "rollout_classic.nfdb").read_bytes()).hexdigest()[:16]
+    nf.Evaluator(Net.random(16, 6)).save(data / "rollout_classic.nfdb")
+    assert study_mod._net_digest(nf.Rules()) not in (alone, both)
+
+
 def test_a_store_valued_by_another_net_is_refused_naming_the_net(tmp_path):
     """A store made before the shipped net changed records the old net's digest: resuming
     it is refused with both digests, not mixed with the new net's values."""

@@ -9,6 +9,7 @@ import nardy_fast as nf
 from nardy_fast.engine import evaluator as evmod, nets
 from nardy_fast.engine._net import Net
 from nardy_fast.engine.evaluator import Evaluator, RulesFallbackWarning
+from nardy_fast.engine.supervised import deepen
 
 
 @pytest.fixture
@@ -66,3 +67,26 @@ def test_the_classic_net_is_the_only_shipped_one_and_serves_every_variant(fresh_
         with pytest.warns(RulesFallbackWarning):
             ev = Evaluator.default(rules)
         assert ev.net is Evaluator.default().net and ev.rules == rules
+
+
+def test_the_classic_evaluator_judges_with_two_layers_and_plays_with_one(fresh_cache):
+    """The shipped classic evaluator: a two-layer net (``net_classic.nfdb``) judges, and
+    the one-layer net it was trained from (``rollout_classic.nfdb``, ``ROLLOUT_NET``)
+    plays the game loops, the cube rollouts' model among them; both come with every
+    rules' default."""
+    from nardy_fast.engine import rollout as rollout_mod
+    ev = Evaluator.default()
+    assert ev.net.n_hidden2 > 0 and ev.rollout_net.n_hidden2 == 0
+    assert ev.rollout_net.digest() == Evaluator.load(nets.ROLLOUT_NET).net.digest()
+    t = ev.meta["training"]                     # trained from it: deepened, then rounds
+    assert deepen(ev.rollout_net, t["hidden2"], t["seed"]).digest() == t["init"]
+    assert ev.rollout_evaluator().net is ev.rollout_net
+    assert nets.rollout_file("net_classic.nfdb") == "rollout_classic.nfdb"
+    assert nets.rollout_file("rollout_classic.nfdb") is None
+    for rules in (nf.Rules(scoring="extended"), nf.Rules(block_rule="home")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RulesFallbackWarning)
+            other = Evaluator.default(rules)
+        assert other.net is ev.net and other.rollout_net is ev.rollout_net
+    cube = rollout_mod._cube_arrays((False, 1, -1, False, None), nf.Rules(cube="geometric"))
+    assert cube.probabilities is ev.rollout_net

@@ -168,11 +168,12 @@ def test_start_distribution_is_a_distribution():
 
 
 def test_shipped_start_data_was_played_by_the_shipped_net():
-    """A new shipped net must come with its own rollout of the start (``nardy-fast met
-    --rollout``, then ``--write``): the data names the net that played it."""
+    """A new shipped rollout net must come with its own rollout of the start (``nardy-fast
+    met --rollout``, then ``--write``): the data names the net that played it."""
     for draw_rule, opening in metbuild.VARIANTS:
         rules = Rules(draw_rule=draw_rule, opening_roll=opening)
-        assert met.start_distribution(rules).get("net") == Evaluator.default(rules).net.digest()
+        assert (met.start_distribution(rules).get("net")
+                == Evaluator.default(rules).rollout_net.digest())
     with open(met.TABLE_FILE, encoding="utf-8") as f:
         assert json.load(f)["start"] == met.start_distribution()   # the tables are its
 
@@ -220,4 +221,4 @@ def test_write_start_data_writes_every_variant(tmp_path):
     for d in back.values():
         p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
         assert d["games"] == 36 and sum(p) == pytest.approx(1.0, abs=1e-9)
-        assert d["net"] == Evaluator.default().net.digest()
+        assert d["net"] == Evaluator.default().rollout_net.digest()

@@ -931,7 +931,7 @@ def test_one_policy_object_names_every_policy():
     assert Policy.of("net:2").net_plies == 2 and Policy.of("greedy").net_plies is None
     assert [Policy.of(p).name for p in ("net", "net:1", "greedy", "random", ev)] == \
         ["net", "net:1", "greedy", "random", "net (custom)"]
-    assert Policy.of(ev).c_form() == LoopPolicy("net", 0, net=ev.net, keep=ev.keep)
+    assert Policy.of(ev).c_form() == LoopPolicy("net", 0, net=ev.rollout_net, keep=ev.keep)
     assert Policy.of("net:2").c_form().plies == 2 and Policy.of("net:2").c_form().net is ev.net
     assert Policy.of("greedy").c_form() == LoopPolicy("greedy")
     a, b = policy_pair("greedy")

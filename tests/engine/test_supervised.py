@@ -404,3 +404,50 @@ def test_average_nets_refuses_what_does_not_average():
         average_nets([a, Evaluator(a.net, rules=dataclasses.replace(CLASSIC, mars_points=3.0))])
     with pytest.raises(TypeError, match="net 2: expected an Evaluator"):
         average_nets([a, a.net])
+
+
+def test_the_step_schedule_holds_then_moves_linearly_to_the_final_step():
+    from nardy_fast.engine.schedule import step_at
+    assert [step_at(4.0, 1.0, f) for f in (0.0, 0.25, 0.5, 0.75, 1.0)] == [4, 4, 4, 2.5, 1]
+    assert step_at(4.0, None, 1.0) == 4.0
+
+
+def test_fit_takes_lr_final_at_its_last_epoch():
+    """One epoch is all 'last': lr_final is its step; over two epochs the first keeps lr."""
+    net = Net.random(16, 4)
+    boards = positions_from_games(1, seed=4)
+    targets = lookahead_targets(net, boards)
+    x = net.encode(boards)
+
+    def run(epochs, lr, **kw):
+        return fit(net, x, targets, epochs, 64, lr, np.random.default_rng(0), **kw)[0]
+
+    np.testing.assert_array_equal(run(1, 1e-3, lr_final=1e-4).w1, run(1, 1e-4).w1)
+    np.testing.assert_array_equal(run(2, 1e-3, lr_final=1e-3).w1, run(2, 1e-3).w1)
+    assert not np.array_equal(run(2, 1e-3, lr_final=1e-4).w1, run(2, 1e-3).w1)
+
+
+def test_train_net_lr_final_is_a_setting_of_the_run(tmp_path):
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=5, init=start, rounds=1, games=2, epochs=1, batch=64, progress=False)
+    ev = train_supervised(tmp_path / "a.nfdb", lr=1e-3, lr_final=1e-4, **kw)
+    assert ev.meta["training"]["lr_final"] == 1e-4
+    same = train_supervised(tmp_path / "b.nfdb", lr=1e-4, **kw)     # one epoch: its step
+    np.testing.assert_allclose(ev.net.w1, same.net.w1, atol=1e-7)
+    assert train_supervised(tmp_path / "c.nfdb", **kw).meta["training"]["lr_final"] is None
+    with pytest.raises(ValueError, match="lr_final = 0.0: must be > 0"):
+        train_supervised(tmp_path / "d.nfdb", lr_final=0.0, **kw)
+
+
+def test_a_deepened_start_plays_and_labels_its_first_round_with_the_one_layer_path():
+    """w4 = 0 (deepen's start) is the one-layer net: its rounds' self-play and targets run
+    on the faster path; a second layer that learnt something is kept."""
+    from nardy_fast.engine.supervised import _inert_second_layer_dropped, deepen
+    one = Net.random(16, 9)
+    deep = deepen(one, 8, seed=1)
+    frozen = _inert_second_layer_dropped(deep)
+    assert frozen.n_hidden2 == 0 and frozen.digest() == one.digest()
+    a = deep.arrays()
+    a["w4"] = a["w4"] + 0.1
+    learnt = Net(**a)
+    assert _inert_second_layer_dropped(learnt).digest() == learnt.digest()

@@ -127,7 +127,7 @@ def games(y_board, n, vr="luck", seed=5):
 
 @pytest.fixture(scope="module")
 def ev():
-    return nf.Evaluator(nf.Evaluator.default().net, rules=RULES)
+    return nf.Evaluator(nf.Evaluator.default().rollout_net, rules=RULES)
 
 
 @pytest.mark.parametrize("y_board, lucky", [
@@ -294,7 +294,7 @@ def test_each_cubeful_game_is_its_result_less_its_own_luck_at_its_stake(
         y_board, owner, scale, cubeless_differs):
     """The starting stake is 2, so a luck per unit stake, or at the stake itself, or at
     the starting stake after a raise, or the cubeless equity's luck, each miss."""
-    ev = nf.Evaluator(nf.Evaluator.default().net, rules=CUBE_RULES)
+    ev = nf.Evaluator(nf.Evaluator.default().rollout_net, rules=CUBE_RULES)
     cube = CubeState(stake=2, owner=owner)
     want, scales = cube_cases(y_board, cube, ev)
     assert set(scales) == {0.0, scale}
