@@ -1,5 +1,6 @@
 """Speed of plain 0-ply net rollouts from the start, per net and per path of the net's
-hidden layer (``src/nf_hidden.h``: ``generic`` loops or ``avx2``; the same bits).
+hidden layers (``src/nf_hidden.h``, ``src/nf_deep.h`` for a second layer: ``generic``
+loops or ``avx2``; the same bits).
 
 For each net file (``default``: the shipped net) and each path, ``--runs`` rollouts of
 ``--games`` games (``workers=1``, no variance reduction, truncated at the bear-off,

@@ -32,6 +32,7 @@ ctypedef struct net_t:
     const float* w3          # (n_hidden2, n_hidden): row j = weights into unit j
     const float* b3          # (n_hidden2,)
     const float* w4          # (NET_OUTPUTS, n_hidden2): its weights to the outputs
+    const float* w3t         # (n_hidden, n_hidden2): w3 transposed (Net.w3t)
 
 # Writes the NET_INPUTS inputs of (me on roll, opp) to x.
 cdef void net_encode(const uint8_t* me, const uint8_t* opp, float* x) noexcept nogil
@@ -91,6 +92,7 @@ cdef class Net:
     cdef readonly object w3          # (n_hidden2, n_hidden) or None
     cdef readonly object b3          # (n_hidden2,) or None
     cdef readonly object w4          # (NET_OUTPUTS, n_hidden2) or None
+    cdef readonly object w3t         # (n_hidden, n_hidden2): w3.T made at construction, or None
     cdef readonly int n_hidden
     cdef readonly int n_hidden2
     cdef net_t c                     # points into the arrays above

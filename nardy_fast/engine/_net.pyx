@@ -26,7 +26,11 @@ rows per changed point) instead of recomputed from 198 inputs.  The sums, the Re
 the output layer's dot products are one C kernel (``src/nf_hidden.h``) with two paths that
 give the same bits: eight AVX2 lanes when the processor has them (chosen at run time, so
 one wheel serves every x86-64 processor), else plain float32 loops the compiler
-vectorises (SSE2 on x86-64).  ``simd_path()`` says which one runs.
+vectorises (SSE2 on x86-64).  ``simd_path()`` says which one runs.  A net with a second
+layer runs a kernel of its own (``src/nf_deep.h``) on the same terms, with the same two
+paths and the same choice between them: the first layer as above, then the second from
+``Net.w3t`` (``w3`` transposed, made when the net is): ``b3`` plus the row of each active
+unit of the first layer (``h[j] > 0``), so the ReLU's zeros cost nothing.
 
 Training (``Net.sgd``): cross-entropy of each output against a target in [0, 1], so the
 error at an output's pre-activation is ``output - target``; one plain SGD step per
@@ -50,6 +54,11 @@ cdef extern from "nf_hidden.h":
                    const float* w2, int n_out, float* pre) noexcept nogil
     int nf_hidden_force_generic(int force) noexcept nogil
     int nf_hidden_current() noexcept nogil
+
+cdef extern from "nf_deep.h":
+    void nf_deep(int H, const float* z0, int m, const float* c, const float* const* rows,
+                 const float* w2, int H2, const float* w3t, const float* b3, const float* w4,
+                 int n_out, float* pre) noexcept nogil
 
 __all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES", "simd_path"]
 
@@ -145,22 +154,15 @@ cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
         out[k] = sigmoid(out[k] + net.b2[k])
 
 
-cdef void deep_outputs(const net_t* net, float* z, float* out) noexcept nogil:
+cdef inline void deep_layers(const net_t* net, const float* z0, int m, const float* c,
+                             const float* const* rows, float* out) noexcept nogil:
     """The outputs of a net with a second layer from its first layer's pre-activations
-    ``z`` (made ``h = relu(z)`` in place): ``out[k] = sigmoid(b2[k] + w2[k] . h + w4[k] .
-    relu(b3 + w3 @ h))``, every dot product by ``nf_dot8`` (a fixed order)."""
-    cdef float h2[NET_MAX_HIDDEN]
-    cdef int j, k, H = net.n_hidden, H2 = net.n_hidden2
-    for j in range(H):
-        if z[j] < 0.0:
-            z[j] = 0.0
-    for j in range(H2):
-        h2[j] = nf_dot8(net.w3 + <Py_ssize_t>j * H, z, H) + net.b3[j]
-        if h2[j] < 0.0:
-            h2[j] = 0.0
-    for k in range(NET_OUTPUTS):
-        out[k] = sigmoid(nf_dot8(net.w2 + k * H, z, H) + nf_dot8(net.w4 + k * H2, h2, H2)
-                         + net.b2[k])
+    ``z0 + sum_u c[u] rows[u]``: ``out[k] = sigmoid(b2[k] + w2[k] . h + w4[k] . relu(b3 +
+    w3 @ h))``, ``h = relu(z)`` (``src/nf_deep.h``: the second layer's sums from ``w3t``
+    over the active units, the dot products in ``nf_dot8``'s order)."""
+    nf_deep(net.n_hidden, z0, m, c, rows, net.w2, net.n_hidden2, net.w3t, net.b3, net.w4,
+            NET_OUTPUTS, out)
+    sigmoids(net, out)
 
 
 cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, float* coef,
@@ -182,18 +184,14 @@ cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, flo
 cdef void net_eval(const net_t* net, const uint8_t* me, const uint8_t* opp,
                    float* out) noexcept nogil:
     """The same sums as ``hidden_pre`` then ``outputs`` (b1, then each non-zero input's
-    row in input order; nf_hidden.h), in one pass."""
+    row in input order; nf_hidden.h, or nf_deep.h with a second layer), in one pass."""
     cdef float coef[NET_INPUTS]
     cdef const float* rows[NET_INPUTS]
-    cdef float x[NET_INPUTS]
-    cdef float z[NET_MAX_HIDDEN]
     cdef int m
-    if net.n_hidden2:
-        net_encode(me, opp, x)
-        hidden_pre(net, x, z)
-        deep_outputs(net, z, out)
-        return
     m = input_rows(net, me, opp, coef, rows)
+    if net.n_hidden2:
+        deep_layers(net, net.b1, m, coef, rows, out)
+        return
     nf_hidden(net.n_hidden, net.b1, m, coef, rows, net.w2, NET_OUTPUTS, out)
     sigmoids(net, out)
 
@@ -208,15 +206,14 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
                         const uint8_t* cands, Py_ssize_t n, float* out,
                         float* scratch) noexcept nogil:
     """Each candidate's pre-activations are the base's plus its changed inputs' rows,
-    points first (in point and unit order), then the extras (nf_hidden.h does the sums,
-    the ReLU and the dot products)."""
+    points first (in point and unit order), then the extras (nf_hidden.h, or nf_deep.h
+    with a second layer, does the sums, the ReLU and the dot products)."""
     cdef float x[NET_INPUTS]
     cdef float e0[NET_EXTRAS]
     cdef float e[NET_EXTRAS]
     cdef float coef[MAX_UPDATES]
     cdef const float* rows[MAX_UPDATES]
     cdef float* z0 = scratch
-    cdef float z[NET_MAX_HIDDEN]
     cdef const uint8_t* c
     cdef int i, u, a, b, m, H = net.n_hidden
     cdef Py_ssize_t k
@@ -245,10 +242,7 @@ cdef void net_eval_many(const net_t* net, const uint8_t* me, const uint8_t* base
                 rows[m] = net.w1 + <Py_ssize_t>(EXTRA0 + NET_EXTRAS + u) * H
                 m += 1
         if net.n_hidden2:
-            memcpy(z, z0, H * sizeof(float))
-            for u in range(m):
-                axpy(z, coef[u], rows[u], H)
-            deep_outputs(net, z, out + NET_OUTPUTS * k)
+            deep_layers(net, z0, m, coef, rows, out + NET_OUTPUTS * k)
             continue
         nf_hidden(H, z0, m, coef, rows, net.w2, NET_OUTPUTS, out + NET_OUTPUTS * k)
         sigmoids(net, out + NET_OUTPUTS * k)
@@ -345,6 +339,14 @@ cdef class Net:
         A second hidden layer on the first: ``w3`` shape ``(n_hidden2, n_hidden)``,
         ``b3`` ``(n_hidden2,)``, ``w4`` ``(7, n_hidden2)`` (``n_hidden2`` a multiple of
         8, at most 1024); all three or none.
+
+    Attributes
+    ----------
+    w3t : ndarray or None
+        ``w3`` transposed, shape ``(n_hidden, n_hidden2)``, C-contiguous: the layout the
+        second layer's C kernel reads (row ``j``: unit ``j``'s weights into the second
+        layer).  Derived when the net is made, so it is not saved, pickled, digested or
+        among ``arrays()``; ``w3`` and ``w3t`` are read-only, so the two cannot part.
     """
 
     def __init__(self, w1, b1, w2, b2, w3=None, b3=None, w4=None):
@@ -359,6 +361,9 @@ cdef class Net:
         names = ["w1", "b1", "w2", "b2"]
         if all(given):
             self.w3, H2 = self._layer(w3, (None, H), "w3", "n_hidden2")
+            self.w3t = np.ascontiguousarray(self.w3.T)
+            self.w3.flags.writeable = False
+            self.w3t.flags.writeable = False
             self.b3 = self._param(b3, (H2,), "b3")
             self.w4 = self._param(w4, (NET_OUTPUTS, H2), "w4")
             self.n_hidden2 = H2
@@ -399,17 +404,19 @@ cdef class Net:
         self.c.b1 = &b1[0]
         self.c.w2 = &w2[0, 0]
         self.c.b2 = &b2[0]
-        cdef float[:, ::1] w3
+        cdef const float[:, ::1] w3
         cdef float[::1] b3
         cdef float[:, ::1] w4
+        cdef const float[:, ::1] w3t
         self.c.n_hidden2 = self.n_hidden2
         if self.n_hidden2:
-            w3, b3, w4 = self.w3, self.b3, self.w4
+            w3, b3, w4, w3t = self.w3, self.b3, self.w4, self.w3t
             self.c.w3 = &w3[0, 0]
             self.c.b3 = &b3[0]
             self.c.w4 = &w4[0, 0]
+            self.c.w3t = &w3t[0, 0]
         else:
-            self.c.w3 = self.c.b3 = self.c.w4 = NULL
+            self.c.w3 = self.c.b3 = self.c.w4 = self.c.w3t = NULL
 
     @classmethod
     def random(cls, n_hidden, seed, n_hidden2=0):
@@ -518,7 +525,8 @@ cdef class Net:
 def simd_path(generic=None):
     """The implementation of the hidden and output layers in use: ``"avx2"`` (eight
     lanes, chosen when the processor has AVX2) or ``"generic"``; both give the same bits
-    (``src/nf_hidden.h``).  ``generic=True`` forces the generic one, ``False`` restores the
+    (``src/nf_hidden.h``, and ``src/nf_deep.h`` for nets with a second layer: one choice
+    for both).  ``generic=True`` forces the generic one, ``False`` restores the
     choice by processor (for tests and benchmarks); None changes nothing."""
     if generic is not None:
         nf_hidden_force_generic(1 if generic else 0)

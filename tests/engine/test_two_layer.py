@@ -4,6 +4,7 @@ import pickle
 import numpy as np
 import pytest
 
+import nardy_fast as nf
 from nardy_fast.core import _dbfile
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine._net import Net
@@ -13,7 +14,8 @@ from nardy_fast.engine.supervised import (average_nets, deepen, fit, loss_grads,
                                          train_supervised)
 from nardy_fast.engine.train import train
 
-from naive_net import np_forward, positions_from_games
+from helpers import on_both_kernel_paths
+from naive_net import np_encode, np_forward, positions_from_games
 
 
 def _deep(seed=3):
@@ -39,6 +41,114 @@ def test_the_candidates_of_a_roll_match_one_by_one():
     cands = boards[::5, 1]
     one = net.outputs(np.stack([np.stack([me, c]) for c in cands]))
     np.testing.assert_allclose(net.outputs_many(me, base, cands), one, atol=1e-6)
+
+
+def _changed(net, b1=0.0, b3=0.0, w4=1.0):
+    """``net`` with ``b1`` and ``b3`` moved by the given amounts (scalars or arrays) and
+    ``w4`` scaled by the given factor."""
+    a = net.arrays()
+    return Net(a["w1"], a["b1"] + b1, a["w2"], a["b2"], a["w3"], a["b3"] + b3,
+               a["w4"] * w4)
+
+
+def _hidden(net, boards):
+    """The two hidden layers ``(h, h2)`` of boards in float64 numpy (as ``np_forward``)."""
+    x = np.array([np_encode(*b) for b in boards])
+    h = np.maximum(0.0, net.b1 + x @ net.w1.astype(np.float64))
+    return h, np.maximum(0.0, net.b3 + h @ net.w3.T.astype(np.float64))
+
+
+def _kernel_cases():
+    """Nets for the two paths of src/nf_deep.h: the shape benchmarked (256 + 64), tails of
+    the first layer's tiles (40 units) and of the second layer's blocks (72 = 64 + 8),
+    most of h zero, all of it zero, and h2 with many zeros.  The second layer's outgoing
+    weights are scaled up from ``Net.random``'s so that it moves the outputs by tenths."""
+    rng = np.random.default_rng(12)
+    base = _changed(Net.random(256, 21, n_hidden2=64), w4=20.0)
+    return {
+        "256+64": base,
+        "40+72": _changed(Net.random(40, 22, n_hidden2=72), w4=20.0),
+        "16+8": _changed(Net.random(16, 23, n_hidden2=8), w4=20.0),
+        "h mostly zero": _changed(base, b1=-1.5),
+        "h all zero": _changed(base, b1=-1e3, b3=rng.normal(0.0, 0.5, 64)),
+        "h2 mostly zero": _changed(base, b3=rng.normal(-1.5, 0.5, 64)),
+    }
+
+
+KERNEL_CASES = _kernel_cases()
+
+
+@pytest.mark.parametrize("case", list(KERNEL_CASES))
+def test_both_paths_of_the_two_layer_kernel_give_the_same_bits(case):
+    """src/nf_deep.h: the AVX2 path and the plain loops give the same bits, on positions
+    (net_eval) and on the candidates of rolls (net_eval_many); both match numpy."""
+    net = KERNEL_CASES[case]
+    boards = positions_from_games(2, seed=13)[::4]
+    h, h2 = _hidden(net, boards)
+    zero_h, zero_h2 = (h == 0).mean(), (h2 == 0).mean()
+    assert {"h mostly zero": zero_h > 0.8, "h all zero": zero_h == 1,
+            "h2 mostly zero": zero_h2 > 0.7}.get(case, 0.2 < zero_h < 0.8)
+    assert zero_h2 < 1 and (case == "h all zero" or 0 < zero_h < 1)
+    rolls = list(zip(boards[::3], [(6, 5), (2, 2), (4, 1)] * 20))
+
+    def compute():
+        many = [net.outputs_many(opp, me, nf.successors(me, opp, *dice))
+                for (me, opp), dice in rolls]
+        return net.outputs(boards), np.concatenate(many)
+
+    generic, avx2 = on_both_kernel_paths(compute)
+    for a, b in zip(generic, avx2):
+        assert a.shape == b.shape and np.array_equal(a, b)
+    want = np.array([np_forward(net, *b) for b in boards])
+    np.testing.assert_allclose(avx2[0], want, rtol=0, atol=2e-6)
+    # the candidates against one-by-one evaluation of the same boards
+    cands = [np.stack([np.stack([opp, c]) for c in nf.successors(me, opp, *dice)])
+             for (me, opp), dice in rolls]
+    np.testing.assert_allclose(avx2[1], net.outputs(np.concatenate(cands)), rtol=0,
+                               atol=1e-6)
+
+
+def test_a_zero_second_layer_gives_the_one_layer_bits():
+    """With ``w4 = 0`` the two-layer kernel's outputs are the one-layer kernel's, bit for
+    bit, on both paths: the first layer and its dot products are summed in one order."""
+    start = Net.random(256, 24)
+    deep = deepen(start, 64, seed=2)
+    boards = positions_from_games(1, seed=14)[::3]
+    me, base = boards[5]
+
+    def compute():
+        cands = nf.successors(me, base, 6, 3)
+        return ([n.outputs(boards) for n in (start, deep)]
+                + [n.outputs_many(me, base, cands) for n in (start, deep)])
+
+    for one, two, one_many, two_many in on_both_kernel_paths(compute):
+        assert np.array_equal(one, two) and np.array_equal(one_many, two_many)
+
+
+def test_the_transposed_second_layer_follows_the_weights(tmp_path):
+    """Net.w3t is w3 transposed, made with the net: after a copy, a pickle and a file it is
+    the new net's, not saved, digested or among arrays(); w3 and w3t are read-only."""
+    net = KERNEL_CASES["256+64"]
+    boards = positions_from_games(1, seed=15)[::6]
+    assert net.w3t.shape == (256, 64) and net.w3t.flags.c_contiguous
+    np.testing.assert_array_equal(net.w3t, net.w3.T)
+    Evaluator(net).save(tmp_path / "t.nfdb")
+    for other in (net.copy(), pickle.loads(pickle.dumps(net)),
+                  Evaluator.load(tmp_path / "t.nfdb").net):
+        np.testing.assert_array_equal(other.w3t, other.w3.T)
+        assert other.digest() == net.digest() and "w3t" not in other.arrays()
+        assert np.array_equal(other.outputs(boards), net.outputs(boards))
+    for a in (net.w3, net.w3t):
+        with pytest.raises(ValueError, match="read-only"):
+            a[0, 0] = 1.0
+    # another w3 (its units permuted) makes another w3t and other outputs
+    a = net.arrays()
+    perm = Net(a["w1"], a["b1"], a["w2"], a["b2"], a["w3"][::-1], a["b3"], a["w4"])
+    np.testing.assert_array_equal(perm.w3t, a["w3"][::-1].T)
+    assert not np.allclose(perm.outputs(boards), net.outputs(boards), atol=1e-4)
+    np.testing.assert_allclose(perm.outputs(boards),
+                               [np_forward(perm, *b) for b in boards], rtol=0, atol=2e-6)
+    assert Net.random(16, 1).w3t is None
 
 
 def test_deepen_starts_with_the_start_nets_outputs_and_is_seeded():
