@@ -24,6 +24,7 @@ from nardy_fast.engine import lucknet, met, metbuild, supervised, train
 from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, cube_decision,
                                     cube_rules)
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
+from nardy_fast.engine.nets import ROLLOUT_NET
 from nardy_fast.engine.matchplay import simulate_matches
 from nardy_fast.engine.rollout import DEFAULT_GAMES
 from nardy_fast.engine.strength import vs_greedy
@@ -198,7 +199,8 @@ def _parser_train(sub):
                    help="SGD step at the end, reached linearly over the second half")
     s.add_argument("--init", default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
-                        "classic net for a rule variant: --init classic)")
+                        "classic one-layer net, the rollout net, for a rule variant: --init "
+                        "classic)")
     s.add_argument("--threads", type=positive_int, default=None,
                    help="threads playing games (default: every usable core); does not "
                         "change the result")
@@ -223,7 +225,9 @@ def cmd_train(args):
     kwargs = {} if args.games is None else {"n_games": args.games}
     kwargs.update({k: v for k, v in (("lr", args.lr), ("lr_final", args.lr_final))
                    if v is not None})
-    init = DEFAULT_NET if args.init == "classic" else args.init
+    # TD training takes one-layer nets: "classic" is the shipped one-layer net, the
+    # classic evaluator's rollout net (its judging net has a second layer)
+    init = ROLLOUT_NET if args.init == "classic" else args.init
     train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
                 check_every=args.check_every, check=vs_greedy, log=log, **kwargs)
 

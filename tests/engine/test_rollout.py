@@ -932,7 +932,7 @@ def test_one_policy_object_names_every_policy():
     assert [Policy.of(p).name for p in ("net", "net:1", "greedy", "random", ev)] == \
         ["net", "net:1", "greedy", "random", "net (custom)"]
     assert Policy.of(ev).c_form() == LoopPolicy("net", 0, net=ev.rollout_net, keep=ev.keep)
-    assert Policy.of("net:2").c_form().plies == 2 and Policy.of("net:2").c_form().net is ev.net
+    assert Policy.of("net:2").c_form().plies == 2 and Policy.of("net:2").c_form().net is ev.rollout_net
     assert Policy.of("greedy").c_form() == LoopPolicy("greedy")
     a, b = policy_pair("greedy")
     assert a is b
