@@ -58,15 +58,7 @@ static inline void nf_deep_generic(int H, const float* z0, int m, const float* c
     float h2[NF_HIDDEN_MAX];
     float val[NF_HIDDEN_MAX];
     int idx[NF_HIDDEN_MAX];
-    memcpy(h, z0, (size_t)H * sizeof(float));
-    for (int u = 0; u < m; u++) {
-        const float a = c[u];
-        const float* x = rows[u];
-        for (int j = 0; j < H; j++)
-            h[j] += a * x[j];
-    }
-    for (int j = 0; j < H; j++)
-        h[j] = h[j] > 0.0f ? h[j] : 0.0f;
+    nf_hidden_relu(H, z0, m, c, rows, h);
     const int n = nf_deep_active(H, h, idx, val);
     memcpy(h2, b3, (size_t)H2 * sizeof(float));
     for (int u = 0; u < n; u++) {
@@ -146,15 +138,6 @@ static inline int nf_deep_pack(__m256 r, int t, int* idx, float* val, int n) {
     return n + __builtin_popcount((unsigned)mask);
 }
 
-/* nf_dot8's final order of eight partial sums: ((a0 + a4) + (a1 + a5)) + ((a2 + a6) +
-   (a3 + a7)). */
-__attribute__((target("avx2")))
-static inline float nf_deep_sum8(__m256 acc) {
-    float q[4];
-    _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1)));
-    return (q[0] + q[1]) + (q[2] + q[3]);
-}
-
 /* n_out <= NF_OUT_MAX (the caller checks). */
 __attribute__((target("avx2")))
 static void nf_deep_avx2(int H, const float* z0, int m, const float* c,
@@ -175,44 +158,18 @@ static void nf_deep_avx2(int H, const float* z0, int m, const float* c,
        list of active units (n of them), not to memory. */
     int n = 0, t = 0;
     for (; t + 32 <= H; t += 32) {
-        __m256 r0 = _mm256_loadu_ps(z0 + t), r1 = _mm256_loadu_ps(z0 + t + 8);
-        __m256 r2 = _mm256_loadu_ps(z0 + t + 16), r3 = _mm256_loadu_ps(z0 + t + 24);
-        for (int u = 0; u < m; u++) {
-            const __m256 a = _mm256_set1_ps(c[u]);
-            const float* x = rows[u] + t;
-            r0 = _mm256_add_ps(r0, _mm256_mul_ps(a, _mm256_loadu_ps(x)));
-            r1 = _mm256_add_ps(r1, _mm256_mul_ps(a, _mm256_loadu_ps(x + 8)));
-            r2 = _mm256_add_ps(r2, _mm256_mul_ps(a, _mm256_loadu_ps(x + 16)));
-            r3 = _mm256_add_ps(r3, _mm256_mul_ps(a, _mm256_loadu_ps(x + 24)));
-        }
-        r0 = _mm256_max_ps(r0, zero);
-        r1 = _mm256_max_ps(r1, zero);
-        r2 = _mm256_max_ps(r2, zero);
-        r3 = _mm256_max_ps(r3, zero);
-        n = nf_deep_pack(r0, t, idx, val, n);
-        n = nf_deep_pack(r1, t + 8, idx, val, n);
-        n = nf_deep_pack(r2, t + 16, idx, val, n);
-        n = nf_deep_pack(r3, t + 24, idx, val, n);
-        for (int k = 0; k < n_out; k++) {
-            const float* w = w2 + (size_t)k * H + t;
-            __m256 s = acc[k];
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w), r0));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 8), r1));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 16), r2));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 24), r3));
-            acc[k] = s;
-        }
+        __m256 r[4];
+        nf_hidden_tile32(z0, t, m, c, rows, r);
+        n = nf_deep_pack(r[0], t, idx, val, n);
+        n = nf_deep_pack(r[1], t + 8, idx, val, n);
+        n = nf_deep_pack(r[2], t + 16, idx, val, n);
+        n = nf_deep_pack(r[3], t + 24, idx, val, n);
+        nf_hidden_acc32(w2, H, t, n_out, r, acc);
     }
     for (; t < H; t += 8) {
-        __m256 r0 = _mm256_loadu_ps(z0 + t);
-        for (int u = 0; u < m; u++)
-            r0 = _mm256_add_ps(r0, _mm256_mul_ps(_mm256_set1_ps(c[u]),
-                                                 _mm256_loadu_ps(rows[u] + t)));
-        r0 = _mm256_max_ps(r0, zero);
+        const __m256 r0 = nf_hidden_tile8(z0, t, m, c, rows);
         n = nf_deep_pack(r0, t, idx, val, n);
-        for (int k = 0; k < n_out; k++)
-            acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * H + t),
-                                                         r0));
+        nf_hidden_acc8(w2, H, t, n_out, r0, acc);
     }
     /* The second layer: blocks of 64 units (eight registers), then of 8. */
     int b = 0;
@@ -260,13 +217,10 @@ static void nf_deep_avx2(int H, const float* z0, int m, const float* c,
         for (int u = 0; u < n; u++)
             s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_set1_ps(val[u]),
                                                  _mm256_loadu_ps(w3t + (size_t)idx[u] * H2 + b)));
-        s0 = _mm256_max_ps(s0, zero);
-        for (int k = 0; k < n_out; k++)
-            acc2[k] = _mm256_add_ps(acc2[k], _mm256_mul_ps(_mm256_loadu_ps(w4 + (size_t)k * H2 + b),
-                                                           s0));
+        nf_hidden_acc8(w4, H2, b, n_out, _mm256_max_ps(s0, zero), acc2);
     }
     for (int k = 0; k < n_out; k++)
-        pre[k] = nf_deep_sum8(acc[k]) + nf_deep_sum8(acc2[k]);
+        pre[k] = nf_hidden_sum8(acc[k]) + nf_hidden_sum8(acc2[k]);
 }
 #endif
 

@@ -24,19 +24,26 @@
 
 #define NF_HIDDEN_MAX 1024
 
-static inline void nf_hidden_generic(int H, const float* z0, int m, const float* c,
-                                     const float* const* rows, const float* w2, int n_out,
-                                     float* pre) {
-    float z[NF_HIDDEN_MAX];
-    memcpy(z, z0, (size_t)H * sizeof(float));
+/* h = max(z0 + c[0] rows[0] + ... + c[m-1] rows[m-1], 0), H floats (the plain loops'
+   first layer, nf_deep_generic's too). */
+static inline void nf_hidden_relu(int H, const float* z0, int m, const float* c,
+                                  const float* const* rows, float* h) {
+    memcpy(h, z0, (size_t)H * sizeof(float));
     for (int u = 0; u < m; u++) {
         const float a = c[u];
         const float* x = rows[u];
         for (int j = 0; j < H; j++)
-            z[j] += a * x[j];
+            h[j] += a * x[j];
     }
     for (int j = 0; j < H; j++)
-        z[j] = z[j] > 0.0f ? z[j] : 0.0f;
+        h[j] = h[j] > 0.0f ? h[j] : 0.0f;
+}
+
+static inline void nf_hidden_generic(int H, const float* z0, int m, const float* c,
+                                     const float* const* rows, const float* w2, int n_out,
+                                     float* pre) {
+    float z[NF_HIDDEN_MAX];
+    nf_hidden_relu(H, z0, m, c, rows, z);
     for (int k = 0; k < n_out; k++)
         pre[k] = nf_dot8(w2 + (size_t)k * H, z, H);
 }
@@ -47,6 +54,73 @@ static inline void nf_hidden_generic(int H, const float* z0, int m, const float*
 
 #define NF_OUT_MAX 8
 
+/* The AVX2 path's pieces, shared with nf_deep.h (inlined, so the registers stay
+   registers).  A tile of the first layer: relu(z0 + c[0] rows[0] + ... ) for units
+   t..t+31 in r[0..3] (nf_hidden_tile32) or t..t+7 (nf_hidden_tile8), the products added
+   in u order. */
+__attribute__((target("avx2"), always_inline))
+static inline void nf_hidden_tile32(const float* z0, int t, int m, const float* c,
+                                    const float* const* rows, __m256 r[4]) {
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 r0 = _mm256_loadu_ps(z0 + t), r1 = _mm256_loadu_ps(z0 + t + 8);
+    __m256 r2 = _mm256_loadu_ps(z0 + t + 16), r3 = _mm256_loadu_ps(z0 + t + 24);
+    for (int u = 0; u < m; u++) {
+        const __m256 a = _mm256_set1_ps(c[u]);
+        const float* x = rows[u] + t;
+        r0 = _mm256_add_ps(r0, _mm256_mul_ps(a, _mm256_loadu_ps(x)));
+        r1 = _mm256_add_ps(r1, _mm256_mul_ps(a, _mm256_loadu_ps(x + 8)));
+        r2 = _mm256_add_ps(r2, _mm256_mul_ps(a, _mm256_loadu_ps(x + 16)));
+        r3 = _mm256_add_ps(r3, _mm256_mul_ps(a, _mm256_loadu_ps(x + 24)));
+    }
+    r[0] = _mm256_max_ps(r0, zero);
+    r[1] = _mm256_max_ps(r1, zero);
+    r[2] = _mm256_max_ps(r2, zero);
+    r[3] = _mm256_max_ps(r3, zero);
+}
+
+__attribute__((target("avx2"), always_inline))
+static inline __m256 nf_hidden_tile8(const float* z0, int t, int m, const float* c,
+                                     const float* const* rows) {
+    __m256 r = _mm256_loadu_ps(z0 + t);
+    for (int u = 0; u < m; u++)
+        r = _mm256_add_ps(r, _mm256_mul_ps(_mm256_set1_ps(c[u]),
+                                           _mm256_loadu_ps(rows[u] + t)));
+    return _mm256_max_ps(r, _mm256_setzero_ps());
+}
+
+/* acc[k] += w[k] (columns t..t+31) * r[0..3], lane by lane, k < n_out (w: n_out rows of
+   n floats): nf_dot8's eight partial sums, j rising. */
+__attribute__((target("avx2"), always_inline))
+static inline void nf_hidden_acc32(const float* w, int n, int t, int n_out, const __m256 r[4],
+                                   __m256* acc) {
+    for (int k = 0; k < n_out; k++) {
+        const float* x = w + (size_t)k * n + t;
+        __m256 s = acc[k];
+        s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(x), r[0]));
+        s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(x + 8), r[1]));
+        s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(x + 16), r[2]));
+        s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(x + 24), r[3]));
+        acc[k] = s;
+    }
+}
+
+/* The same for columns t..t+7 and one register. */
+__attribute__((target("avx2"), always_inline))
+static inline void nf_hidden_acc8(const float* w, int n, int t, int n_out, __m256 r,
+                                  __m256* acc) {
+    for (int k = 0; k < n_out; k++)
+        acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(w + (size_t)k * n + t), r));
+}
+
+/* nf_dot8's final order of its eight partial sums: ((a0 + a4) + (a1 + a5)) + ((a2 + a6) +
+   (a3 + a7)). */
+__attribute__((target("avx2"), always_inline))
+static inline float nf_hidden_sum8(__m256 acc) {
+    float q[4];
+    _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1)));
+    return (q[0] + q[1]) + (q[2] + q[3]);
+}
+
 __attribute__((target("avx2")))
 static void nf_hidden_avx2(int H, const float* z0, int m, const float* c,
                            const float* const* rows, const float* w2, int n_out,
@@ -54,51 +128,17 @@ static void nf_hidden_avx2(int H, const float* z0, int m, const float* c,
     __m256 acc[NF_OUT_MAX];
     for (int k = 0; k < n_out; k++)
         acc[k] = _mm256_setzero_ps();
-    const __m256 zero = _mm256_setzero_ps();
     int t = 0;
     /* Tiles of 32 floats (four registers), then of 8. */
     for (; t + 32 <= H; t += 32) {
-        __m256 r0 = _mm256_loadu_ps(z0 + t), r1 = _mm256_loadu_ps(z0 + t + 8);
-        __m256 r2 = _mm256_loadu_ps(z0 + t + 16), r3 = _mm256_loadu_ps(z0 + t + 24);
-        for (int u = 0; u < m; u++) {
-            const __m256 a = _mm256_set1_ps(c[u]);
-            const float* x = rows[u] + t;
-            r0 = _mm256_add_ps(r0, _mm256_mul_ps(a, _mm256_loadu_ps(x)));
-            r1 = _mm256_add_ps(r1, _mm256_mul_ps(a, _mm256_loadu_ps(x + 8)));
-            r2 = _mm256_add_ps(r2, _mm256_mul_ps(a, _mm256_loadu_ps(x + 16)));
-            r3 = _mm256_add_ps(r3, _mm256_mul_ps(a, _mm256_loadu_ps(x + 24)));
-        }
-        r0 = _mm256_max_ps(r0, zero);
-        r1 = _mm256_max_ps(r1, zero);
-        r2 = _mm256_max_ps(r2, zero);
-        r3 = _mm256_max_ps(r3, zero);
-        for (int k = 0; k < n_out; k++) {
-            const float* w = w2 + (size_t)k * H + t;
-            __m256 s = acc[k];
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w), r0));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 8), r1));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 16), r2));
-            s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_loadu_ps(w + 24), r3));
-            acc[k] = s;
-        }
+        __m256 r[4];
+        nf_hidden_tile32(z0, t, m, c, rows, r);
+        nf_hidden_acc32(w2, H, t, n_out, r, acc);
     }
-    for (; t < H; t += 8) {
-        __m256 r0 = _mm256_loadu_ps(z0 + t);
-        for (int u = 0; u < m; u++)
-            r0 = _mm256_add_ps(r0, _mm256_mul_ps(_mm256_set1_ps(c[u]),
-                                                 _mm256_loadu_ps(rows[u] + t)));
-        r0 = _mm256_max_ps(r0, zero);
-        for (int k = 0; k < n_out; k++)
-            acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * H + t),
-                                                         r0));
-    }
-    /* nf_dot8's order: ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7)). */
-    for (int k = 0; k < n_out; k++) {
-        float q[4];
-        _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc[k]),
-                                    _mm256_extractf128_ps(acc[k], 1)));
-        pre[k] = (q[0] + q[1]) + (q[2] + q[3]);
-    }
+    for (; t < H; t += 8)
+        nf_hidden_acc8(w2, H, t, n_out, nf_hidden_tile8(z0, t, m, c, rows), acc);
+    for (int k = 0; k < n_out; k++)
+        pre[k] = nf_hidden_sum8(acc[k]);
 }
 /* The same for many outputs (the luck net's 147): h is computed once, tile by tile, and
    stored; then each output's dot product keeps nf_dot8's eight partial sums. */
@@ -107,24 +147,15 @@ static void nf_hidden_avx2_many(int H, const float* z0, int m, const float* c,
                                 const float* const* rows, const float* w2, int n_out,
                                 float* pre) {
     float h[NF_HIDDEN_MAX];
-    const __m256 zero = _mm256_setzero_ps();
-    for (int t = 0; t < H; t += 8) {
-        __m256 r = _mm256_loadu_ps(z0 + t);
-        for (int u = 0; u < m; u++)
-            r = _mm256_add_ps(r, _mm256_mul_ps(_mm256_set1_ps(c[u]),
-                                               _mm256_loadu_ps(rows[u] + t)));
-        _mm256_storeu_ps(h + t, _mm256_max_ps(r, zero));
-    }
+    for (int t = 0; t < H; t += 8)
+        _mm256_storeu_ps(h + t, nf_hidden_tile8(z0, t, m, c, rows));
     for (int k = 0; k < n_out; k++) {
         const float* w = w2 + (size_t)k * H;
         __m256 acc = _mm256_setzero_ps();
         for (int t = 0; t < H; t += 8)
             acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t),
                                                    _mm256_loadu_ps(h + t)));
-        float q[4];
-        _mm_storeu_ps(q, _mm_add_ps(_mm256_castps256_ps128(acc),
-                                    _mm256_extractf128_ps(acc, 1)));
-        pre[k] = (q[0] + q[1]) + (q[2] + q[3]);
+        pre[k] = nf_hidden_sum8(acc);
     }
 }
 #endif
