@@ -7,7 +7,8 @@ entirely home).  For each position, at equal games and equal checker play:
 
 - the SE ratio plain / VR of the equity (both from the same games: the VR run also
   tallies the plain values), and the efficiency ratio ``1 / (SE^2 x CPU-seconds)`` VR over
-  plain (the plain CPU time from a plain run of the same games);
+  plain (the plain CPU time from a plain run of the same games: the same seed, and at
+  0-ply the same moves; ``compare``'s docstring has the older measure beside it);
 - no bias: z = (VR mean - plain mean) / combined SE, the plain rollout with ``--bias-x``
   times the games;
 - races of both homes played out (``truncate=None``): the VR mean against the exact
@@ -20,6 +21,11 @@ in ``benchmarks/RESULTS.md``.
 
     python benchmarks/bench_vr.py [--contact 100] [--races 20] [--games 324]
         [--games1 36] [--positions1 30] [--estimators luck-net,luck] [--bias-x 10]
+        [--luck-nets FILE,...]
+
+``--luck-nets`` also runs the 0-ply ``luck-net`` estimator with each luck net file in
+place of the shipped one (``nardy-fast train-luck``), on the same positions, seeds and so
+the same games, against the same plain rollouts: two luck nets compared in one run.
 """
 import argparse
 import math
@@ -29,7 +35,9 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast.engine import rollout as rollout_module
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.lucknet import load_luck_net
 from nardy_fast.engine.rollout import rollout
 
 CLOCK = time.process_time
@@ -78,7 +86,14 @@ _PLAIN = {}
 
 def compare(positions, n, policy, estimator, bias_x, seed):
     """Per position: SE ratio, efficiency ratio, z against a longer plain rollout (each
-    plain rollout played once, shared by the estimators)."""
+    plain rollout played once, shared by the estimators).
+
+    The efficiency divides by the CPU time of a plain rollout of the very same games (the
+    VR run's seed: at 0-ply the luck changes no move, so both play identical games, as
+    ``compare_same_games`` checks), so that both runs carry the same fixed cost per call;
+    ``eff_bias`` is the older measure, which took the plain time from the bias run of
+    ``bias_x`` times the games divided by ``bias_x`` (and so charged the VR run alone with
+    the fixed cost of a call, a large share for short games)."""
     rows = []
     for i, pos in enumerate(positions):
         vr, tv = timed(pos, n, policy, estimator, seed + i)
@@ -86,13 +101,19 @@ def compare(positions, n, policy, estimator, bias_x, seed):
         if key not in _PLAIN:
             _PLAIN[key] = timed(pos, n * bias_x, policy, False, seed + 10_000 + i)
         plain, tp = _PLAIN[key]
-        tp_equal = tp / bias_x                       # plain CPU time of n games
         if vr.se_equity == 0 and plain.se_equity == 0:    # valued exactly (race database)
             continue
+        key = (pos.id, n, policy, seed + i)
+        if key not in _PLAIN:
+            _PLAIN[key] = timed(pos, n, policy, False, seed + i)
+        same, ts = _PLAIN[key]
+        assert math.isclose(same.se_equity, vr.extra["se_equity_plain"], rel_tol=1e-9), \
+            "not the same games"
         ratio = vr.extra["luck_variance_ratio"]
         z = (vr.equity - plain.equity) / math.hypot(vr.se_equity, plain.se_equity)
-        rows.append(dict(se_ratio=math.sqrt(ratio), eff=ratio * tp_equal / tv, z=z,
-                         gps_vr=n / tv, gps_plain=n * bias_x / tp))
+        rows.append(dict(se_ratio=math.sqrt(ratio), eff=ratio * ts / tv,
+                         eff_bias=ratio * tp / bias_x / tv, z=z,
+                         gps_vr=n / tv, gps_plain=n / ts))
     return rows
 
 
@@ -122,8 +143,12 @@ def summary(rows, label):
     zs = [r["z"] for r in rows]
     agree = sum(abs(z) <= 3 for z in zs) / len(zs)
     worst = max(zs, key=abs)
+    older = ""
+    if "eff_bias" in rows[0]:
+        older = (f" (plain time from the bias run: "
+                 f"{statistics.median(r['eff_bias'] for r in rows):.2f})")
     print(f"{label}: {len(rows)} positions; median SE ratio plain/VR {se:.2f}, median "
-          f"efficiency VR/plain {eff:.2f}; bias: {agree:.0%} within 3 SE, worst z "
+          f"efficiency VR/plain {eff:.2f}{older}; bias: {agree:.0%} within 3 SE, worst z "
           f"{worst:+.2f}; games/CPU-s plain {statistics.median(r['gps_plain'] for r in rows):.0f}"
           f", VR {statistics.median(r['gps_vr'] for r in rows):.0f}", flush=True)
 
@@ -205,6 +230,8 @@ def main():
                          "rollout of --bias-x times the games")
     ap.add_argument("--estimators", default="luck-net,luck",
                     help="0-ply estimators (the first one also plays the races)")
+    ap.add_argument("--luck-nets", default="",
+                    help="comma list of luck net files to compare with the shipped one")
     ap.add_argument("--bias-x", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--speed-games", default="2592,324,2592,36,36,1,1",
@@ -224,6 +251,17 @@ def main():
         for est in a.estimators.split(","):
             summary(compare(set0, a.games, "net", est, a.bias_x, a.seed),
                     f"0-ply, {est}, {a.games} games")
+        shipped = rollout_module.default_luck_net
+        for path in filter(None, a.luck_nets.split(",")):
+            net, meta = load_luck_net(path)
+            rollout_module.default_luck_net = lambda net=net: net   # one process (workers=1)
+            try:
+                summary(compare(set0, a.games, "net", "luck-net", a.bias_x, a.seed),
+                        f"0-ply, luck-net {path} ("
+                        f"{'+'.join(map(str, [net.n_hidden, *net.middle_units]))} units, "
+                        f"R^2 {meta['r2_equity']:.3f}), {a.games} games")
+            finally:
+                rollout_module.default_luck_net = shipped
     if "one" not in skip:
         every = np.linspace(0, len(contact) - 1, a.positions1).round().astype(int)
         set1 = [contact[i] for i in every] + races[:max(1, a.races * a.positions1 // a.contact)]

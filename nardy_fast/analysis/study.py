@@ -23,8 +23,8 @@ Store
 -----
 A folder holding ``_study.json`` (the manifest: the study's identity -- method, rules,
 seed, policy, n_games, truncation, plies, the variance reduction asked of ``rollout`` and
-the estimator it chose, the mars table truncated games use, a digest of the net -- written
-before the first results)
+the estimator it chose, the mars table truncated games use, a digest of the net and, with
+the ``"luck-net"`` estimator, of the luck net file -- written before the first results)
 and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
 ``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
 the rest at its end) are merged, so that a study of millions of positions stays a few
@@ -68,6 +68,7 @@ import time
 import warnings
 
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET
 from nardy_fast.engine.nets import DATA, DEFAULT_NET, rollout_file, shipped_net_for
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
@@ -262,6 +263,12 @@ def _net_digest(rules):
     return "sha256:" + h.hexdigest()[:16]
 
 
+def _file_digest(path):
+    """``"sha256:"`` and the first 16 hex digits of the SHA-256 of a file."""
+    with open(path, "rb") as f:
+        return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
+
+
 class _Settings:
     """The checked arguments of a study: ``identity`` (what the manifest records and a
     resumed study must match) and ``spec`` (what each batch task gets).  ``method`` is a
@@ -293,6 +300,8 @@ class _Settings:
             if "net" in ident["policy"]:
                 ident["net"] = _net_digest(self.rules)
             ident["mars_table"], ident["estimator"] = self._probe(ident)
+            if ident["estimator"] == "luck-net":     # its luck changes every VR value
+                ident["luck_net"] = _file_digest(DEFAULT_LUCK_NET)
         self.identity = ident
         self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
 

@@ -23,6 +23,18 @@ def positive_int(text):
     return value
 
 
+def widths(text):
+    """``"64,32"`` -> (64, 32) (layer widths); ``"0"`` or ``""`` -> (); anything else is
+    an ``argparse.ArgumentTypeError``."""
+    if text.strip() in ("", "0"):
+        return ()
+    try:
+        return tuple(positive_int(t) for t in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected widths like 64,32, or 0") \
+            from None
+
+
 def int_in(lo, hi):
     """An argparse type: an integer in ``lo..hi``."""
     def parse(text):

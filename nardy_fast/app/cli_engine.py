@@ -12,7 +12,7 @@ import numpy as np
 
 from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_options, add_progress, json_text,
-                                  out_folder, positive_int)
+                                  out_folder, positive_int, widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -313,16 +313,21 @@ def cmd_average_nets(args):
 
 
 def _parser_train_luck(sub):
+    d = lucknet.LUCK_DEFAULTS
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
     s.add_argument("-o", "--out", required=True, help="luck net file to write")
-    s.add_argument("-n", "--games", type=positive_int, default=3000,
+    s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
-                        "3000)")
-    s.add_argument("--hidden", type=positive_int, default=64,
-                   help="hidden units, a multiple of 8 (default 64)")
-    s.add_argument("--epochs", type=positive_int, default=12, help="passes (default 12)")
-    add_options(s, "seed", seed=1)
+                        f"{d['n_games']})")
+    s.add_argument("--hidden", type=positive_int, default=d["hidden"],
+                   help=f"first-layer units, a multiple of 8 (default {d['hidden']})")
+    s.add_argument("--middle", type=widths, default=d["middle"],
+                   help="widths of the middle layers, comma-separated, each a multiple of 8; "
+                        f"0: none (default {','.join(map(str, d['middle']))})")
+    s.add_argument("--epochs", type=positive_int, default=d["epochs"],
+                   help=f"passes (default {d['epochs']})")
+    add_options(s, "seed", seed=d["seed"])
     add_progress(s)
 
 
@@ -331,7 +336,8 @@ def cmd_train_luck(args):
     and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
     defaults."""
     net, meta = lucknet.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
-                                       seed=args.seed, progress=args.progress)
+                                       seed=args.seed, progress=args.progress,
+                                       middle=args.middle)
     lucknet.save_luck_net(args.out, net, meta)
     print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "
           f"luck {meta['r2_equity']:.3f}")

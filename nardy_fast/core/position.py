@@ -102,6 +102,13 @@ def contact_mask(boards):
     return np.asarray(boards)[..., :12].any(axis=(-2, -1))
 
 
+def bearoff_mask(boards):
+    """Which boards are bear-offs (``Position.is_bearoff``): both sides' checkers on the
+    board all in their homes (their own points 19-24).  ``boards`` and the result are
+    shaped as ``contact_mask``'s."""
+    return ~np.asarray(boards)[..., :18].any(axis=(-2, -1))
+
+
 class Position:
     """A long-nardy position: both boards and the side on roll.
 
@@ -243,7 +250,7 @@ class Position:
 
     def is_bearoff(self) -> bool:
         """True when both sides have all their checkers on the board in their homes."""
-        return not self._boards[:, :18].any()
+        return bool(bearoff_mask(self._boards))
 
     def is_contact(self) -> bool:
         """True while the sides can still meet (block or stop each other).

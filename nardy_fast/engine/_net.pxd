@@ -64,6 +64,17 @@ cdef void net_layers(int n_hidden, const float* z0, int m, const float* c,
                      const float* const* rows, const float* w2, int n_out,
                      float* pre) noexcept nogil
 
+# The luck net's layers with n_middle middle ones (src/nf_luck.h, the path net_layers
+# runs): h = relu(z0 + sum_u c[u] rows[u]), then h = relu(b[l] + wt[l]' h) for each middle
+# layer (dims[l] wide, wt[l] transposed), then out = b2 + w2t' h; each layer adds the rows
+# of the active units before it only; w2t (dims[n_middle-1], stride), stride a multiple of
+# 8 >= n_out (its padding zero).
+cdef void luck_layers(int n_hidden, const float* z0, int m, const float* c,
+                      const float* const* rows, int n_middle, const int* dims,
+                      const float* const* wt, const float* const* b, int n_out,
+                      int stride, const float* w2t, const float* b2,
+                      float* out) noexcept nogil
+
 # Makes the outputs consistent (mars <= win, koks + home mars <= mars, likewise for losses).
 cdef void net_clip(float* out) noexcept nogil
 

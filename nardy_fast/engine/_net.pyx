@@ -60,6 +60,12 @@ cdef extern from "nf_deep.h":
                  const float* w2, int H2, const float* w3t, const float* b3, const float* w4,
                  int n_out, float* pre) noexcept nogil
 
+cdef extern from "nf_luck.h":
+    void nf_luck(int H, const float* z0, int m, const float* c, const float* const* rows,
+                 int L, const int* dims, const float* const* wt, const float* const* b,
+                 int n_out, int stride, const float* w2t, const float* b2,
+                 float* out) noexcept nogil
+
 __all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES", "simd_path"]
 
 N_INPUTS = NET_INPUTS
@@ -147,6 +153,16 @@ cdef void net_layers(int n_hidden, const float* z0, int m, const float* c,
     nf_hidden(n_hidden, z0, m, c, rows, w2, n_out, pre)
 
 
+cdef void luck_layers(int n_hidden, const float* z0, int m, const float* c,
+                      const float* const* rows, int n_middle, const int* dims,
+                      const float* const* wt, const float* const* b, int n_out,
+                      int stride, const float* w2t, const float* b2,
+                      float* out) noexcept nogil:
+    """``nf_luck`` for the luck net (``_lucknet``): the kernel on the path ``simd_path``
+    sets, as ``net_layers``."""
+    nf_luck(n_hidden, z0, m, c, rows, n_middle, dims, wt, b, n_out, stride, w2t, b2, out)
+
+
 cdef inline void sigmoids(const net_t* net, float* out) noexcept nogil:
     """out[k] = sigmoid(out[k] + b2[k]): the output layer after its dot products."""
     cdef int k
@@ -165,18 +181,38 @@ cdef inline void deep_layers(const net_t* net, const float* z0, int m, const flo
     sigmoids(net, out)
 
 
+cdef inline int side_rows(const float* w1, int H, const uint8_t* b, int base, float* coef,
+                          const float** rows, int m) noexcept nogil:
+    """Appends one side's non-zero point units (inputs base + 4 i + u, in that order) to
+    (coef, rows) from m on; returns the new count."""
+    cdef int i, u, c
+    for i in range(N_POINTS):
+        c = b[i]
+        if c:
+            for u in range(NET_UNITS):
+                if UNIT[c][u] != 0.0:
+                    coef[m] = UNIT[c][u]
+                    rows[m] = w1 + <Py_ssize_t>(base + NET_UNITS * i + u) * H
+                    m += 1
+    return m
+
+
 cdef int input_rows(const net_t* net, const uint8_t* me, const uint8_t* opp, float* coef,
                     const float** rows) noexcept nogil:
     """The inputs of (me on roll, opp) as ``net_layers``' terms: each non-zero input's
     value and its row of ``w1``, in input order (the order ``hidden_pre`` adds them);
-    returns how many."""
-    cdef float x[NET_INPUTS]
-    cdef int i, m = 0
-    net_encode(me, opp, x)
-    for i in range(NET_INPUTS):
-        if x[i] != 0.0:
-            coef[m] = x[i]
-            rows[m] = net.w1 + <Py_ssize_t>i * net.n_hidden
+    returns how many.  Built from the boards directly (the points with checkers, then the
+    extras), the same list as ``net_encode`` and a scan of its 198 inputs."""
+    cdef float e[2 * NET_EXTRAS]
+    cdef int k, H = net.n_hidden
+    cdef int m = side_rows(net.w1, H, me, 0, coef, rows, 0)
+    m = side_rows(net.w1, H, opp, SIDE_INPUTS, coef, rows, m)
+    side_extras(me, e)
+    side_extras(opp, e + NET_EXTRAS)
+    for k in range(2 * NET_EXTRAS):
+        if e[k] != 0.0:
+            coef[m] = e[k]
+            rows[m] = net.w1 + <Py_ssize_t>(EXTRA0 + k) * H
             m += 1
     return m
 

@@ -65,7 +65,8 @@ import numpy as np
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.engine.turn import LoopPolicy
 
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_contact, to_board6)
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, all_home,
+                                      to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
@@ -75,7 +76,7 @@ from nardy_fast.core._gameend cimport (after_turn, game_end, GAME_ON, END_DRAW, 
 from nardy_fast.engine._net cimport (Net, net_t, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.core._dice cimport N_ROLLS
 from nardy_fast.engine._luck cimport luck_t, luck_reset, luck_add
-from nardy_fast.engine._lucknet cimport lucknet_rolls, LuckNet
+from nardy_fast.engine._lucknet cimport lucknet_rolls, lucknet_t, LuckNet
 from nardy_fast.engine._turn cimport (player_t, movebuf_t, fill_player, movebuf_init, movebuf_free, legal_results, pick, draw_below, draw_roll, PLAYER_NET, PLAYER_PYTHON, PICK_PYTHON)
 from nardy_fast.engine._cubeloop cimport (cube_t, no_cube, attach_cube, cube_action, race_value, next_stake, stake_ok, ACT_NONE, ACT_PASS, ACT_ERROR)
 from nardy_fast.tables._race12 cimport (race12_t, race12_plies, race12_board, Race12Tables, R12_POINTS)
@@ -149,7 +150,7 @@ ctypedef struct config_t:
     cube_t cube                # the cube (cube.cube = CUBE_NONE: none; _cubeloop.pxd)
     int vr                     # subtract the luck of the rolls (both sides PLAYER_NET)
     int vr_turns               # ... of the first vr_turns random rolls only (0: all)
-    const net_t* luck_net      # per-roll values where no look-ahead has them (NULL: 21
+    const lucknet_t* luck_net  # per-roll values where no look-ahead has them (NULL: 21
                                # move choices)
 
 
@@ -344,16 +345,17 @@ cdef inline bint luck_due(const config_t* c, const work_t* w) noexcept nogil:
 cdef bint luck_values(const config_t* c, work_t* w, const uint8_t* me, const uint8_t* opp,
                       const float** values) noexcept nogil:
     """Whether the roll about to be drawn is counted, and its per-roll values: the last
-    move choice's look-ahead if it has them; else, with the luck net, its prediction in
-    a contact position, and not counted in a race (the net learnt contact only); else
-    NULL (``luck_add`` computes them).  Decided before the roll, as ``variance.py``'s
-    argument requires.  (A prediction may be negative: ``w.pred`` is never read as a
-    look-ahead with its ``look[0] < 0`` mark.)"""
+    move choice's look-ahead if it has them; else, with the luck net, its prediction
+    before the bear-off (contact, or a race with a side not yet home), and not counted in
+    a bear-off (the net learnt none: rollouts truncate there); else NULL (``luck_add``
+    computes them).  Decided before the roll, as ``variance.py``'s argument requires.  (A
+    prediction may be negative: ``w.pred`` is never read as a look-ahead with its
+    ``look[0] < 0`` mark.)"""
     if w.look[0] >= 0.0:
         values[0] = w.look
     elif c.luck_net == NULL:
         values[0] = NULL
-    elif in_contact(me, opp):
+    elif not (all_home(me) and all_home(opp)):
         lucknet_rolls(c.luck_net, me, opp, w.pred)
         values[0] = w.pred
     else:

@@ -8,9 +8,13 @@ before the roll with one small perceptron evaluation.  Any per-roll function giv
 unbiased luck (``nardy_fast.engine.variance``), so the prediction error only costs
 variance, never bias.
 
-Training (``train_luck_net``, ``nardy-fast train-luck``): positions with contact from
-self-play of the evaluator at 0-ply (``_selfplay.play_games``, one PCG64 stream per game
-from the seed; only the contact part of each game is used, so no race tables are needed), labelled with their exact per-roll values (``Searcher.roll_values`` at
+Middle layers (``middle``) let a wide first layer predict much better at little more
+cost: each adds only the rows of the units active before it (``src/nf_luck.h``).
+
+Training (``train_luck_net``, ``nardy-fast train-luck``): the positions before the
+bear-off (contact, and races before both sides are home: rollouts truncate at the
+bear-off) from self-play of the evaluator at 0-ply (``_selfplay.play_games``, one PCG64
+stream per game from the seed), labelled with their exact per-roll values (``Searcher.roll_values`` at
 0-ply, the roller's view); a tenth is held out.  The loss is the squared error of the
 *centred* values (each roll's value minus the mean over the 21 rolls, ``1/36`` doubles and
 ``2/36`` others: only differences between rolls enter the luck), summed over the rolls
@@ -31,7 +35,7 @@ import numpy as np
 from nardy_fast.core import _dbfile
 from nardy_fast.core._checks import check_count
 from nardy_fast.core._progress import progress_bar
-from nardy_fast.core.position import Position, contact_mask
+from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
 from nardy_fast.engine._lucknet import LuckNet
@@ -39,11 +43,14 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
 from nardy_fast.engine.nets import DATA
 
-__all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "luck_data", "train_luck_net",
-           "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
+__all__ = ["LuckNet", "DEFAULT_LUCK_NET", "KIND", "LUCK_DEFAULTS", "luck_data",
+           "train_luck_net", "luck_r2", "save_luck_net", "load_luck_net", "default_luck_net"]
 
 KIND = "luck_net"
 DEFAULT_LUCK_NET = os.path.join(DATA, "luck_classic.nfdb")
+# train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
+LUCK_DEFAULTS = {"n_games": 8000, "hidden": 256, "middle": (64, 32), "epochs": 16,
+                 "seed": 1, "lr": 1e-3}
 _CACHE = {}
 
 
@@ -61,8 +68,9 @@ def _equity_coefficients(searcher):
 
 
 def luck_data(n_games, seed, evaluator=None, progress=None):
-    """Positions with contact from ``n_games`` 0-ply self-play games of ``evaluator``'s
-    rollout net (None: the shipped classic evaluator's) and their exact per-roll values.
+    """Positions before the bear-off (contact, and races before both sides are home) from
+    ``n_games`` 0-ply self-play games of ``evaluator``'s rollout net (None: the shipped
+    classic evaluator's) and their exact per-roll values.
 
     Returns ``(boards, values)``: uint8 ``(n, 2, 24)`` (side on roll first) and float32
     ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
@@ -76,7 +84,7 @@ def luck_data(n_games, seed, evaluator=None, progress=None):
     bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
     boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
                                            tables=None, bitgens=bitgens)
-    keep = contact_mask(boards) & (boards.sum(axis=2).min(axis=1) > 0)
+    keep = ~bearoff_mask(boards) & (boards.sum(axis=2).min(axis=1) > 0)
     boards = np.ascontiguousarray(boards[keep])
     values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
     for k in progress_bar(range(len(boards)), desc="luck targets", unit="pos",
@@ -101,18 +109,43 @@ def luck_r2(luck_net, boards, values, evaluator=None):
     return float(1.0 - res / var)
 
 
-def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, lr=1e-3,
-                   progress=None, data=None):
+def _check_width(value, name):
+    value = check_count(value, name, 8)
+    if value % 8 or value > 1024:
+        raise ValueError(f"{name}={value}: expected a multiple of 8 up to 1024")
+    return value
+
+
+def _check_middle(middle):
+    """The middle layers' widths as a tuple, each checked (``_check_width``)."""
+    if middle is None or middle == 0:
+        return ()
+    if isinstance(middle, (int, np.integer)):
+        middle = (middle,)
+    try:
+        middle = tuple(middle)
+    except TypeError:
+        raise ValueError(f"middle={middle!r}: expected widths of middle layers") from None
+    if len(middle) > 4:
+        raise ValueError(f"middle={middle!r}: at most 4 middle layers")
+    return tuple(_check_width(w, "middle width") for w in middle)
+
+
+def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidden"],
+                   epochs=LUCK_DEFAULTS["epochs"], seed=LUCK_DEFAULTS["seed"],
+                   evaluator=None, lr=LUCK_DEFAULTS["lr"], progress=None, data=None,
+                   middle=LUCK_DEFAULTS["middle"]):
     """Train a luck net (module docstring) on ``n_games`` self-play games.
 
+    ``hidden``: first-layer units; ``middle``: the widths of the middle layers, in order
+    (``()``: none).  The defaults (``LUCK_DEFAULTS``) are the shipped luck net's settings.
     ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
     ``(LuckNet, meta)``; ``meta`` has the settings, the positions used and
     ``r2_equity`` (held-out).  The same arguments give the same weights.
     """
     ev = _evaluator(evaluator)
-    hidden = check_count(hidden, "hidden", 8)
-    if hidden % 8 or hidden > 1024:
-        raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to 1024")
+    hidden = _check_width(hidden, "hidden")
+    middle = _check_middle(middle)
     epochs = check_count(epochs, "epochs", 1)
     boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
@@ -124,23 +157,45 @@ def train_luck_net(n_games=3000, hidden=64, epochs=12, seed=1, evaluator=None, l
     order = g.permutation(len(x))
     n_test = len(x) // 10
     test, train = order[:n_test], order[n_test:]
-    params = [(g.standard_normal((x.shape[1], hidden)) * np.sqrt(2.0 / x.shape[1])),
-              np.zeros(hidden), g.standard_normal((hidden, y.shape[1])) * 0.1
-              / np.sqrt(hidden), np.zeros(y.shape[1])]
+    widths = [x.shape[1], hidden, *middle]
+    params = []
+    for a, b in zip(widths[:-1], widths[1:]):               # He for the ReLU layers
+        params += [g.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b)]
+    params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
+               np.zeros(y.shape[1])]
     params = [p.astype(np.float32) for p in params]
     _adam(params, x[train], y[train], weight, epochs, lr, g, progress)
-    w1, b1, w2, b2 = params
-    net = LuckNet(w1, b1, w2.T, b2)
+    net = LuckNet(params[0], params[1], params[-2].T, params[-1],
+                  [(w.T, b) for w, b in zip(params[2:-2:2], params[3:-2:2])])
     meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
-            "hidden": hidden, "epochs": epochs, "lr": float(lr), "positions": len(x),
+            "hidden": hidden, "middle": list(middle), "epochs": epochs, "lr": float(lr),
+            "positions": len(x),
             "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
     return net, meta
 
 
+def _grads(params, x, y, weight, weights32):
+    """Gradients of ``sum(weight * (centred prediction - y)^2) / len(x)`` over ``params``,
+    the ``(w, b)`` pairs of the layers in order (``x @ w + b``, ReLU between them), and
+    the centred prediction ``(n, 147)``."""
+    acts = [x]                                          # each layer's input
+    for w, c in zip(params[:-2:2], params[1:-2:2]):
+        acts.append(np.maximum(acts[-1] @ w + c, 0.0))
+    out = (acts[-1] @ params[-2] + params[-1]).reshape(len(x), len(ROLLS), 7)
+    centred = _centred(out, weights32).reshape(len(x), -1)
+    grad = 2.0 * weight * (centred - y) / len(x)        # centring: sum_r p_r e_r = 0
+    grads = []
+    for k in range(len(params) // 2 - 1, -1, -1):
+        grads[:0] = [acts[k].T @ grad, grad.sum(0)]
+        if k:
+            grad = (grad @ params[2 * k].T) * (acts[k] > 0)
+    return grads, centred
+
+
 def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
-    """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place."""
-    n_out = y.shape[1]
+    """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place; ``params``
+    as ``_grads`` takes them."""
     weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -153,14 +208,7 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
         g.shuffle(idx)
         for s0 in range(0, len(idx), batch):
             b = idx[s0:s0 + batch]
-            w1, c1, w2, c2 = params
-            z = x[b] @ w1 + c1
-            h = np.maximum(z, 0.0)
-            out = (h @ w2 + c2).reshape(len(b), len(ROLLS), 7)
-            centred = _centred(out, weights32).reshape(len(b), n_out)
-            grad = 2.0 * weight * (centred - y[b]) / len(b)   # centring: sum_r p_r e_r = 0
-            gz = (grad @ w2.T) * (z > 0)
-            grads = [x[b].T @ gz, gz.sum(0), h.T @ grad, grad.sum(0)]
+            grads, _ = _grads(params, x[b], y[b], weight, weights32)
             t += 1
             for p, gp, mm, vv in zip(params, grads, m, v):
                 mm *= b1_
@@ -173,7 +221,8 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
 
 def save_luck_net(path, luck_net, meta=None):
     """Write ``luck_net`` to ``path`` (the package's database format, atomically)."""
-    meta = {"n_hidden": luck_net.n_hidden, **(meta or {})}
+    meta = {"n_hidden": luck_net.n_hidden, "middle_units": list(luck_net.middle_units),
+            **(meta or {})}
     return _dbfile.write_db(path, KIND, meta, luck_net.arrays())
 
 
@@ -182,7 +231,7 @@ def load_luck_net(path):
     file if it is not a luck net or its arrays do not fit."""
     meta, arrays = _dbfile.read_db(path, KIND)
     try:
-        net = LuckNet(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])
+        net = LuckNet.from_arrays(arrays)
     except (KeyError, ValueError) as e:
         raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
     return net, meta

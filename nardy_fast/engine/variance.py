@@ -37,13 +37,14 @@ Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``n
 chose (``_search.choose_rolls``), so the luck is nearly free; at 0-ply the exact values
 cost 21 move choices per counted roll (``"luck:K"`` counts the first K random rolls
 only).  ``"luck-net"`` takes them, where no look-ahead has them, from the luck net
-(``nardy_fast.engine.lucknet``): one small perceptron evaluation that predicts the 21 x 7
-values from the position before the roll.  It is one more choice of ``f``, fixed before
-the roll, so the argument above holds unchanged; a poor prediction only removes less
-variance (or adds some).  Measured (``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply
-the exact luck cuts the variance about 5 times but makes the games 20 times slower
-(efficiency 0.22), the luck net cuts it about 1.6 times for about 20% more time
-(median efficiency 1.36 over 120 positions), so ``"luck-net"`` is the default at 0-ply;
+(``nardy_fast.engine.lucknet``): one small net evaluation that predicts the 21 x 7
+values from the position before the roll, in every position before the bear-off.  It is
+one more choice of ``f``, fixed before the roll, so the argument above holds unchanged; a
+poor prediction only removes less variance (or adds some).  Measured
+(``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply the exact luck cuts the variance
+about 5 times but makes the games 20 times slower (efficiency 0.22), the luck net cuts it
+about 2.8 times (median over 48 positions) for about a fifth more time (median efficiency
+2.4), so ``"luck-net"`` is the default at 0-ply;
 at 1-ply the exact luck is nearly free (median efficiency 5.5) and beats the luck net as
 the fallback where no look-ahead exists, so ``"luck"`` is the default there.
 

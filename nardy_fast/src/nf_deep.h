@@ -50,6 +50,18 @@ static inline int nf_deep_active(int H, const float* h, int* idx, float* val) {
     return n;
 }
 
+/* h[0..count) += val[u] * the row idx[u] of w (rows of stride floats), u = 0..n-1 in
+   order: the plain loops' sum of the active units' rows (nf_luck.h's too). */
+static inline void nf_deep_add_rows(int n, const int* idx, const float* val,
+                                    const float* w, int stride, int count, float* h) {
+    for (int u = 0; u < n; u++) {
+        const float a = val[u];
+        const float* x = w + (size_t)idx[u] * stride;
+        for (int i = 0; i < count; i++)
+            h[i] += a * x[i];
+    }
+}
+
 static inline void nf_deep_generic(int H, const float* z0, int m, const float* c,
                                    const float* const* rows, const float* w2, int H2,
                                    const float* w3t, const float* b3, const float* w4,
@@ -61,12 +73,7 @@ static inline void nf_deep_generic(int H, const float* z0, int m, const float* c
     nf_hidden_relu(H, z0, m, c, rows, h);
     const int n = nf_deep_active(H, h, idx, val);
     memcpy(h2, b3, (size_t)H2 * sizeof(float));
-    for (int u = 0; u < n; u++) {
-        const float a = val[u];
-        const float* x = w3t + (size_t)idx[u] * H2;
-        for (int i = 0; i < H2; i++)
-            h2[i] += a * x[i];
-    }
+    nf_deep_add_rows(n, idx, val, w3t, H2, H2, h2);
     for (int i = 0; i < H2; i++)
         h2[i] = h2[i] > 0.0f ? h2[i] : 0.0f;
     for (int k = 0; k < n_out; k++)

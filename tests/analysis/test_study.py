@@ -22,7 +22,7 @@ pytest.importorskip("pyarrow")
 import nardy_fast as nf  # noqa: E402
 
 from helpers import ids_of, seed_of  # noqa: E402
-from nardy_fast.engine import evaluator as evmod, nets  # noqa: E402
+from nardy_fast.engine import evaluator as evmod, lucknet, nets  # noqa: E402
 from nardy_fast.engine._net import Net  # noqa: E402  (private on purpose: a small net)
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
@@ -391,6 +391,28 @@ def test_a_store_valued_by_another_net_is_refused_naming_the_net(tmp_path):
     with pytest.raises(ValueError, match="another study.*net: 'sha256:0123456789abcdef' in "
                                          "the store, 'sha256:[0-9a-f]{16}' here"):
         nf.study(IDS, 0, store=store, method="net", workers=1, progress=False)
+
+
+def test_a_luck_net_study_records_its_luck_net_and_refuses_another(tmp_path):
+    """With the ``"luck-net"`` estimator every reduced value depends on the luck net, so
+    a study records the digest of its file, and a store made with another luck net is
+    refused naming it; other estimators record none."""
+    store = tmp_path / "s"
+    frame = nf.study(IDS[:1], 8, store=store, seed=1, policy="net", workers=1,
+                     variance_reduction="luck-net", progress=False)
+    assert frame.attrs["study"]["estimator"] == "luck-net"
+    assert frame.attrs["study"]["luck_net"] == "sha256:" + hashlib.sha256(
+        open(lucknet.DEFAULT_LUCK_NET, "rb").read()).hexdigest()[:16]
+    manifest = json.loads((store / "_study.json").read_text())
+    manifest["identity"]["luck_net"] = "sha256:0123456789abcdef"   # an older luck net
+    (store / "_study.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="another study.*luck_net: 'sha256:0123456789abcdef'"
+                                         " in the store"):
+        nf.study(IDS[:1], 8, store=store, seed=1, policy="net", workers=1,
+                 variance_reduction="luck-net", progress=False)
+    plain = nf.study(IDS[:1], 8, store=tmp_path / "p", seed=1, policy="net", workers=1,
+                     variance_reduction=False, progress=False)
+    assert "luck_net" not in plain.attrs["study"]
 
 
 def test_evaluate_is_the_old_name_of_net(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 from nardy_fast.engine._net import Net      # private on purpose: a net of given size
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.labels import board_keys, selfplay_positions
-from nardy_fast.engine.lucknet import load_luck_net
+from nardy_fast.engine.lucknet import LUCK_DEFAULTS, load_luck_net, train_luck_net
 
 
 def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
@@ -15,9 +15,32 @@ def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
                  "--seed", "3", "--no-progress"]) == 0
     net, meta = load_luck_net(out)
     assert net.n_hidden == 8 and meta["n_games"] == 5 and meta["seed"] == 3
+    assert net.middle_units == LUCK_DEFAULTS["middle"] and meta["epochs"] == 2
     assert f"{meta['positions']} positions" in capsys.readouterr().out
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle", "0",
+                 "--epochs", "1", "--no-progress"]) == 0
+    net, meta = load_luck_net(out)
+    assert net.middle_units == () and meta["middle"] == []
+    assert meta["seed"] == LUCK_DEFAULTS["seed"]
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle",
+                 "16,8", "--epochs", "1", "--no-progress"]) == 0
+    assert load_luck_net(out)[0].middle_units == (16, 8)
+    with pytest.raises(SystemExit):
+        main(["train-luck", "-o", str(out), "--middle", "16,x"])
     with pytest.raises(SystemExit):
         main(["train-luck", "-o", str(out), "--hidden", "0"])
+
+
+def test_cli_train_luck_defaults_are_the_functions():
+    """One set of defaults: the command's are ``train_luck_net``'s (``LUCK_DEFAULTS``)."""
+    import inspect
+
+    from nardy_fast.app.cli import build_parser
+    args = build_parser().parse_args(["train-luck", "-o", "x.nfdb"])
+    sig = inspect.signature(train_luck_net).parameters
+    for key, attr in (("n_games", "games"), ("hidden", "hidden"), ("middle", "middle"),
+                      ("epochs", "epochs"), ("seed", "seed")):
+        assert getattr(args, attr) == LUCK_DEFAULTS[key] == sig[key].default, key
 
 
 def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from helpers import START, dice, game_positions, hand_positions, pts, rules_variants
 from nardy_fast import Move, Position, Rules, successors
-from nardy_fast.core.position import contact_mask
+from nardy_fast.core.position import bearoff_mask, contact_mask
 
 from naive_net import positions_from_games
 
@@ -249,6 +249,19 @@ def test_contact_mask_is_is_contact_board_by_board():
     even = len(b) // 2 * 2                            # boards in pairs: shape (m, 2, 2, 24)
     assert contact_mask(b[:even].reshape(-1, 2, 2, 24)).reshape(-1).tolist() == want[:even]
     assert contact_mask(b[-1]).shape == () and bool(contact_mask(b[-1]))
+
+
+def test_bearoff_mask_is_is_bearoff_board_by_board():
+    """The same for the bear-off (both sides entirely home): boards of two games played
+    into the bear-off and hand-made ones, the same answer as ``is_bearoff``."""
+    home = pts({19: 5, 24: 5})
+    made = np.stack([np.stack([home, pts({24: 3})]), np.stack([home, pts({18: 1, 24: 2})]),
+                     np.stack([pts({11: 1, 19: 14}), home])]).astype(np.uint8)
+    b = np.concatenate([positions_from_games(2, seed=4), made])
+    want = [Position.from_boards(x[0], x[1]).is_bearoff() for x in b]
+    assert want[-3:] == [True, False, False]
+    assert bearoff_mask(b).tolist() == want
+    assert bearoff_mask(b[-3]).shape == () and bool(bearoff_mask(b[-3]))
 
 
 # --- diagram, equality, pickling -----------------------------------------------------

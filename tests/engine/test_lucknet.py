@@ -29,6 +29,25 @@ def random_luck_net(hidden=16, seed=0, scale=1.0):
                    g.standard_normal(147) * 0.1 * scale)
 
 
+def random_deep_luck_net(hidden=24, middle=(16,), seed=0):
+    """A luck net with middle layers, random weights."""
+    g = np.random.default_rng(seed)
+    widths = (hidden, *middle)
+    layers = [(g.standard_normal((b, a)) * 0.3, g.standard_normal(b) * 0.1)
+              for a, b in zip(widths[:-1], widths[1:])]
+    return LuckNet(g.standard_normal((N_INPUTS, hidden)) * 0.3, g.standard_normal(hidden) * 0.1,
+                   g.standard_normal((147, widths[-1])) * 0.3, g.standard_normal(147) * 0.1,
+                   layers)
+
+
+def numpy_rolls(net, x):
+    """The luck net's forward pass in float64 numpy."""
+    h = np.maximum(x @ net.w1 + net.b1, 0)
+    for w, b in net.middle:
+        h = np.maximum(h @ w.T + b, 0)
+    return (h @ net.w2.T + net.b2).reshape(-1, 21, 7)
+
+
 def self_play_position(plies, seed):
     """The position after `plies` plies of 0-ply net self-play (seeded dice)."""
     ev = Evaluator.default()
@@ -48,14 +67,43 @@ def test_forward_pass_matches_numpy():
     np.testing.assert_allclose(net.rolls(boards), want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("hidden,middle", [(24, (16,)), (72, (24, 16)), (40, (8, 16, 8, 24))])
+def test_forward_pass_with_middle_layers_matches_numpy(hidden, middle):
+    net = random_deep_luck_net(hidden, middle, seed=3)
+    assert net.n_hidden == hidden and net.middle_units == middle
+    # the kernel's transposed copies: derived, read-only, the padding of w2t zero
+    for (w, _), t in zip(net.middle, net.wt):
+        np.testing.assert_array_equal(t, w.T)
+        assert not t.flags.writeable
+    np.testing.assert_array_equal(net.w2t[:, :147], net.w2.T)
+    assert net.w2t.shape == (middle[-1], 152) and not net.w2t[:, 147:].any()
+    assert not net.w2t.flags.writeable
+    ev = Evaluator.default()
+    boards = np.stack([np.array(self_play_position(p, 1).boards) for p in (0, 9, 30)])
+    x = ev.net.encode(boards).astype(np.float64)
+    np.testing.assert_allclose(net.rolls(boards), numpy_rolls(net, x), rtol=1e-5, atol=1e-5)
+    # every middle layer is used: without its ReLU, or its bias, the values move
+    for l in range(len(middle)):
+        for wrong in ("relu", "bias"):
+            h = np.maximum(x @ net.w1 + net.b1, 0)
+            for k, (w, b) in enumerate(net.middle):
+                z = h @ w.T + (0 if (k == l and wrong == "bias") else b)
+                h = z if (k == l and wrong == "relu") else np.maximum(z, 0)
+            bad = (h @ net.w2.T + net.b2).reshape(-1, 21, 7)
+            assert np.abs(net.rolls(boards) - bad).max() > 1e-3, (l, wrong)
+
+
 def test_both_paths_of_the_luck_net_give_the_same_bits():
     """The luck net runs the evaluation net's kernel (``_net.net_layers``): its AVX2 path
     for many outputs and the plain loops give the same 147 values."""
     net = random_luck_net(24, seed=3)
+    deep = random_deep_luck_net(24, (16,), seed=4)
+    wide = random_deep_luck_net(72, (24, 16), seed=5)   # the kernel's 32- and 8-unit tiles
     shipped = lucknet.default_luck_net()
     boards = np.stack([np.array(self_play_position(p, 1).boards) for p in range(0, 60, 3)])
     generic, avx2 = on_both_kernel_paths(
-        lambda: (net.rolls(boards), shipped.rolls(boards)))
+        lambda: (net.rolls(boards), deep.rolls(boards), wide.rolls(boards),
+                 shipped.rolls(boards)))
     for a, b in zip(generic, avx2):
         assert np.array_equal(a, b)
 
@@ -71,11 +119,32 @@ def test_bad_shapes_refused(shapes, match):
         LuckNet(*(np.zeros(s) for s in shapes))
 
 
+@pytest.mark.parametrize("middle,w2_cols,match", [
+    ([((12, 16), (12,))], 12, "multiple of 8"),
+    ([((8, 24), (8,))], 8, r"wm0: expected shape \(W, 16\)"),
+    ([((8, 16), (16,))], 8, "bm0: expected shape"),
+    ([((8, 16), (8,))], 16, r"w2: expected shape \(147, 8\)"),
+    ([((8, 16), (8,)), ((8, 16), (8,))], 8, r"wm1: expected shape \(W, 8\)"),
+    ([((8, 16),)], 8, "middle layer 0: expected a pair"),
+    ([((8, 16), (8,))] + [((8, 8), (8,))] * 4, 8, "5 middle layers; at most 4"),
+])
+def test_bad_middle_layers_refused(middle, w2_cols, match):
+    layers = [tuple(np.zeros(shape) for shape in layer) for layer in middle]
+    with pytest.raises(ValueError, match=match):
+        LuckNet(np.zeros((N_INPUTS, 16)), np.zeros(16), np.zeros((147, w2_cols)),
+                np.zeros(147), layers)
+
+
 def test_non_finite_weights_refused():
     w = [np.zeros((N_INPUTS, 8)), np.zeros(8), np.zeros((147, 8)), np.zeros(147)]
     w[2][3, 1] = np.nan
     with pytest.raises(ValueError, match="w2: not finite"):
         LuckNet(*w)
+    wm = np.zeros((8, 8))
+    wm[0, 0] = np.inf
+    with pytest.raises(ValueError, match="wm0: not finite"):
+        LuckNet(np.zeros((N_INPUTS, 8)), np.zeros(8), np.zeros((147, 8)), np.zeros(147),
+                [(wm, np.zeros(8))])
 
 
 def test_file_round_trip_and_refusals(tmp_path):
@@ -86,6 +155,18 @@ def test_file_round_trip_and_refusals(tmp_path):
     assert meta["note"] == "test" and meta["n_hidden"] == 16
     for k, a in net.arrays().items():
         np.testing.assert_array_equal(back.arrays()[k], a)
+    assert meta["middle_units"] == [] and back.middle == () and back.w2t is None
+    deep = random_deep_luck_net(24, (16, 8), seed=2)
+    save_luck_net(tmp_path / "deep.nfdb", deep)
+    back, meta = load_luck_net(tmp_path / "deep.nfdb")
+    assert (meta["n_hidden"], meta["middle_units"]) == (24, [16, 8])
+    assert set(back.arrays()) == {"w1", "b1", "w2", "b2", "wm0", "bm0", "wm1", "bm1"}
+    for k, a in deep.arrays().items():
+        np.testing.assert_array_equal(back.arrays()[k], a)
+    boards = np.array([nf.Position.initial().boards])
+    assert np.array_equal(back.rolls(boards), deep.rolls(boards))
+    import pickle
+    assert np.array_equal(pickle.loads(pickle.dumps(deep)).rolls(boards), deep.rolls(boards))
     with pytest.raises(DatabaseError, match="expected 'luck_net'"):
         load_luck_net(DEFAULT_NET)                       # an evaluation net, not a luck net
     raw = path.read_bytes()
@@ -107,16 +188,64 @@ def test_training_is_reproducible_and_learns():
     data = lucknet.luck_data(6, seed=5)
     boards, values = data
     assert boards.shape[1:] == (2, 24) and values.shape == (len(boards), 21, 7)
-    assert boards[:, :, :12].any(axis=(1, 2)).all()              # contact only
-    a, meta = lucknet.train_luck_net(hidden=16, epochs=60, seed=2, data=data)
-    b, _ = lucknet.train_luck_net(hidden=16, epochs=60, seed=2, data=data)
+    assert boards[:, :, :18].any(axis=(1, 2)).all()              # none a bear-off
+    assert not boards[:, :, :12].any(axis=(1, 2)).all()          # races before it too
+    a, meta = lucknet.train_luck_net(hidden=16, middle=(), epochs=60, seed=2, data=data)
+    b, _ = lucknet.train_luck_net(hidden=16, middle=0, epochs=60, seed=2, data=data)
     for k in a.arrays():
         np.testing.assert_array_equal(a.arrays()[k], b.arrays()[k])
     assert lucknet.luck_r2(a, boards, values) > 0.2               # fits what it saw
     assert lucknet.luck_r2(random_luck_net(16), boards, values) < 0.0
     assert meta["hidden"] == 16 and meta["positions"] == len(boards)
+    assert meta["middle"] == [] and a.middle_units == ()
     with pytest.raises(ValueError, match="multiple of 8"):
         lucknet.train_luck_net(hidden=12, data=data)
+    with pytest.raises(ValueError, match="middle width=12: expected a multiple of 8"):
+        lucknet.train_luck_net(hidden=16, middle=(16, 12), data=data)
+    with pytest.raises(ValueError, match="at most 4 middle layers"):
+        lucknet.train_luck_net(hidden=16, middle=(8,) * 5, data=data)
+
+
+def test_training_with_middle_layers_is_reproducible_and_learns():
+    data = lucknet.luck_data(6, seed=5)
+    boards, values = data
+    a, meta = lucknet.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
+    b, _ = lucknet.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
+    assert (a.n_hidden, a.middle_units, meta["middle"]) == (32, (16, 16), [16, 16])
+    for k in a.arrays():
+        np.testing.assert_array_equal(a.arrays()[k], b.arrays()[k])
+    assert lucknet.luck_r2(a, boards, values) > 0.2               # fits what it saw
+
+
+@pytest.mark.parametrize("widths", [(12, 8), (12, 8, 16), (12, 8, 16, 8)])
+def test_training_gradients_equal_finite_differences(widths):
+    """``_grads`` (the back-propagation of both shapes) against central differences of
+    the loss it differentiates, in float64, with targets and weights as training has
+    them: centred targets and per-roll weights ``p_r a_k`` (what lets the gradient skip
+    the centring's own derivative)."""
+    g = np.random.default_rng(9)
+    dims = list(widths) + [147]
+    params = []
+    for a, b in zip(dims[:-1], dims[1:]):
+        params += [g.standard_normal((a, b)) * 0.5, g.standard_normal(b) * 0.2]
+    x = np.abs(g.standard_normal((5, widths[0])))
+    w = lucknet.WEIGHTS
+    y = lucknet._centred(g.standard_normal((5, 21, 7)), w).reshape(5, 147)
+    weight = (w[:, None] * (g.random(7) + 0.5)).reshape(-1)
+
+    def loss(ps):
+        _, centred = lucknet._grads(ps, x, y, weight, w)
+        return float((weight * (centred - y) ** 2).sum() / len(x))
+
+    grads, _ = lucknet._grads(params, x, y, weight, w)
+    for k, p in enumerate(params):
+        for i in g.choice(p.size, size=min(6, p.size), replace=False):
+            e = np.zeros(p.size)
+            e[i] = 1e-6
+            up = [q if j != k else q + e.reshape(q.shape) for j, q in enumerate(params)]
+            dn = [q if j != k else q - e.reshape(q.shape) for j, q in enumerate(params)]
+            num = (loss(up) - loss(dn)) / 2e-6
+            assert grads[k].reshape(-1)[i] == pytest.approx(num, rel=1e-4, abs=1e-7), (k, i)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -146,11 +275,14 @@ def test_the_other_sides_luck_is_side_0s_bad_luck():
         assert np.abs(own[1:]).min() > 0                       # every output has luck
 
 
-def test_any_luck_net_is_unbiased(monkeypatch):
+@pytest.mark.parametrize("make", [lambda: random_luck_net(16, 4),
+                                  lambda: random_deep_luck_net(16, (8, 8), 4)],
+                         ids=["one layer", "middle layer"])
+def test_any_luck_net_is_unbiased(monkeypatch, make):
     """A random net's luck is large noise with mean zero: the reduced mean of the same
     games stays within its error of the plain one (a mean over the rolls with wrong
     weights, or the luck of the roll after the move, would move it by many SEs)."""
-    monkeypatch.setattr(rollout_mod, "default_luck_net", lambda: random_luck_net(16, 4))
+    monkeypatch.setattr(rollout_mod, "default_luck_net", make)
     pos = self_play_position(30, 2)
     r = rollout(pos, 2592, seed=6, variance_reduction="luck-net", **FAST)
     assert r.extra["estimator"] == "luck-net"
@@ -171,6 +303,25 @@ def test_a_constant_luck_net_is_what_the_rollout_uses(monkeypatch):
     assert r.equity == pytest.approx(r.extra["equity_plain"], abs=1e-12)   # rounding only
     assert r.p_win == pytest.approx(r.extra["p_win_plain"], abs=1e-12)
     assert r.extra["luck_variance_ratio"] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_the_luck_net_counts_races_before_the_bear_off(monkeypatch):
+    """The luck net serves every position before the bear-off (it learnt races as well as
+    contact): in a race with both sides still outside their homes its luck moves the
+    reduced value; in a bear-off played out (``truncate=None``) it counts none."""
+    monkeypatch.setattr(rollout_mod, "default_luck_net", lambda: random_luck_net(16, 4))
+    race = np.zeros(24, dtype=np.uint8)
+    race[12], race[16], race[20] = 5, 5, 5                 # own points 13, 17, 21
+    pos = nf.Position.from_boards(race, race)
+    assert pos.phase == "race"
+    r = rollout(pos, 72, seed=3, variance_reduction="luck-net", **FAST)
+    assert abs(r.equity - r.extra["equity_plain"]) > 1e-3
+    home = np.zeros(24, dtype=np.uint8)
+    home[18:] = [3, 3, 3, 2, 2, 2]
+    off = nf.Position.from_boards(home, home)
+    assert off.phase == "bearoff"
+    r = rollout(off, 72, seed=3, variance_reduction="luck-net", truncate=None, **FAST)
+    assert r.equity == r.extra["equity_plain"]
 
 
 def test_shipped_luck_net_removes_variance_at_0ply():
