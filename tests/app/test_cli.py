@@ -339,6 +339,10 @@ def test_cube(capsys):
     code, out, err = run_cli(capsys, "cube", contact, "--json")       # the default: 2
     assert code == 0, err
     assert json.loads(out)["method"] == "janowski (net 2-ply)"
+    for plies in ("1", "2"):                                          # each depth offered
+        code, out, err = run_cli(capsys, "cube", contact, "--plies", plies, "--json")
+        assert code == 0, err
+        assert json.loads(out)["method"] == f"janowski (net {plies}-ply)"
     code, out, err = run_catching(capsys, ["cube", contact, "--plies", "0", "--method",
                                            "exact"])
     assert code != 0 and "--plies 0: no effect with --method exact" in err
