@@ -57,7 +57,8 @@ cdef class LuckNet:
     (147,), float32; ``H`` a multiple of 8, at most 1024.  ``middle``: up to four middle
     layers ``(w, b)``, each ``w`` (W, width of the layer before) and ``b`` (W,), W a
     multiple of 8 at most 1024; ``w2`` is then (147, the last W).  ``wt`` and ``w2t`` are
-    the transposed copies the kernel reads (derived, read-only, not saved)."""
+    the transposed copies the kernel reads (derived, read-only, not saved); the middle
+    layers' weights and, with them, ``w2`` are read-only copies, so the two never part."""
 
     def __init__(self, w1, b1, w2, b2, middle=()):
         w1 = np.ascontiguousarray(w1, dtype=np.float32)
@@ -76,7 +77,7 @@ cdef class LuckNet:
                 w, b = layer
             except (TypeError, ValueError):
                 raise ValueError(f"luck net middle layer {l}: expected a pair (w, b)") from None
-            w = np.ascontiguousarray(w, dtype=np.float32)
+            w = _derived(w)                  # its own read-only copy: wt is derived from it
             W = w.shape[0] if w.ndim == 2 else -1
             if w.ndim != 2 or w.shape[1] != width or not 8 <= W <= NET_MAX_HIDDEN or W % 8:
                 raise ValueError(f"luck net wm{l}: expected shape (W, {width}), W a multiple "
@@ -88,6 +89,8 @@ cdef class LuckNet:
         self.w1 = w1
         self.b1 = self._param(b1, (H,), "b1")
         self.w2 = self._param(w2, (LUCK_OUTPUTS, width), "w2")
+        if layers:                           # w2t is derived from it: w2 read-only too
+            self.w2 = _derived(self.w2)
         self.b2 = self._param(b2, (LUCK_OUTPUTS,), "b2")
         self.n_hidden = H
         for name, a in self.arrays().items():

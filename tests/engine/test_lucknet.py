@@ -78,6 +78,13 @@ def test_forward_pass_with_middle_layers_matches_numpy(hidden, middle):
     np.testing.assert_array_equal(net.w2t[:, :147], net.w2.T)
     assert net.w2t.shape == (middle[-1], 152) and not net.w2t[:, 147:].any()
     assert not net.w2t.flags.writeable
+    # what the copies are derived from cannot change under them; the caller's arrays
+    # stay the caller's
+    assert not net.w2.flags.writeable and not net.middle[0][0].flags.writeable
+    w = np.ones((8, 16), dtype=np.float32)
+    LuckNet(np.zeros((N_INPUTS, 16)), np.zeros(16), np.zeros((147, 8)), np.zeros(147),
+            [(w, np.zeros(8))])
+    assert w.flags.writeable
     ev = Evaluator.default()
     boards = np.stack([np.array(self_play_position(p, 1).boards) for p in (0, 9, 30)])
     x = ev.net.encode(boards).astype(np.float64)
