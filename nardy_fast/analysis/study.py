@@ -255,18 +255,18 @@ def _net_digest(rules):
     the one trained under their move rules, else the classic one), and of its rollout net
     file after it when one is shipped (``nets.rollout_file``)."""
     name = shipped_net_for(rules) or os.path.basename(DEFAULT_NET)
+    return _files_digest(os.path.join(DATA, f_name) for f_name in (name, rollout_file(name))
+                         if f_name is not None)
+
+
+def _files_digest(paths):
+    """``"sha256:"`` and the first 16 hex digits of the SHA-256 of the files' bytes, one
+    after the other."""
     h = hashlib.sha256()
-    for f_name in (name, rollout_file(name)):
-        if f_name is not None:
-            with open(os.path.join(DATA, f_name), "rb") as f:
-                h.update(f.read())
+    for path in paths:
+        with open(path, "rb") as f:
+            h.update(f.read())
     return "sha256:" + h.hexdigest()[:16]
-
-
-def _file_digest(path):
-    """``"sha256:"`` and the first 16 hex digits of the SHA-256 of a file."""
-    with open(path, "rb") as f:
-        return "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
 
 
 class _Settings:
@@ -301,7 +301,7 @@ class _Settings:
                 ident["net"] = _net_digest(self.rules)
             ident["mars_table"], ident["estimator"] = self._probe(ident)
             if ident["estimator"] == "luck-net":     # its luck changes every VR value
-                ident["luck_net"] = _file_digest(DEFAULT_LUCK_NET)
+                ident["luck_net"] = _files_digest([DEFAULT_LUCK_NET])
         self.identity = ident
         self.key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
 

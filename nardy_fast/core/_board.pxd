@@ -54,6 +54,10 @@ cdef inline bint all_home(const uint8_t* b) noexcept nogil:
             return False
     return True
 
+# A bear-off: both sides entirely home (Position.is_bearoff, position.bearoff_mask).
+cdef inline bint in_bearoff(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    return all_home(a) and all_home(b)
+
 # The sides can still meet: a checker of either on its own points 1-12 (Position.is_contact).
 cdef inline bint in_contact(const uint8_t* a, const uint8_t* b) noexcept nogil:
     cdef int i

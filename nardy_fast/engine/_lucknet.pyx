@@ -22,9 +22,10 @@ import numpy as np
 from nardy_fast.engine._net cimport (net_t, input_rows, net_layers, luck_layers, NET_INPUTS,
                                     NET_MAX_HIDDEN)
 
-__all__ = ["LuckNet", "N_LUCK_OUTPUTS"]
+__all__ = ["LuckNet", "N_LUCK_OUTPUTS", "MAX_MIDDLE"]
 
 N_LUCK_OUTPUTS = LUCK_OUTPUTS
+MAX_MIDDLE = LUCK_MAX_MIDDLE          # middle layers a luck net may have
 
 
 cdef void lucknet_rolls(const lucknet_t* L, const uint8_t* me, const uint8_t* opp,

@@ -65,7 +65,7 @@ import numpy as np
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.engine.turn import LoopPolicy
 
-from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, all_home,
+from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_bearoff,
                                       to_board6)
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
@@ -355,7 +355,7 @@ cdef bint luck_values(const config_t* c, work_t* w, const uint8_t* me, const uin
         values[0] = w.look
     elif c.luck_net == NULL:
         values[0] = NULL
-    elif not (all_home(me) and all_home(opp)):
+    elif not in_bearoff(me, opp):
         lucknet_rolls(c.luck_net, me, opp, w.pred)
         values[0] = w.pred
     else:

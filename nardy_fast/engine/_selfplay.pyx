@@ -25,7 +25,7 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.core._board cimport N_POINTS, checkers_on, all_home
+from nardy_fast.core._board cimport N_POINTS, checkers_on, in_bearoff
 from nardy_fast.engine._net cimport Net, net_flip, net_flip_difference, NET_OUTPUTS
 from nardy_fast.tables._racetables cimport RaceTables
 from nardy_fast.core._rules cimport fill_rules
@@ -50,7 +50,7 @@ cdef Py_ssize_t play_one(const search_t* srch, bitgen_t* rng, const uint8_t* sta
     memcpy(b[0], start, N_POINTS)
     memcpy(b[1], start + N_POINTS, N_POINTS)
     while True:
-        if all_home(b[0]) and all_home(b[1]):
+        if in_bearoff(b[0], b[1]):
             leaf(srch, b[s], b[1 - s], z)
             return t
         if t >= max_plies:

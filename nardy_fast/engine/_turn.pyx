@@ -15,7 +15,7 @@ same in each:
 from libc.stdint cimport uint8_t
 from libc.stdlib cimport malloc, free
 
-from nardy_fast.core._board cimport N_POINTS, all_home
+from nardy_fast.core._board cimport N_POINTS, all_home, in_bearoff
 from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
 from nardy_fast.engine._net cimport Net
 from nardy_fast.engine._policies cimport greedy_best, bearoff_best, call_policy
@@ -65,7 +65,7 @@ cdef Py_ssize_t pick(const player_t* p, const race_tables_t* tables, bitgen_t* r
         return 0
     if p.kind == PLAYER_RANDOM:
         return <Py_ssize_t>draw_below(rng, <uint32_t>n)
-    if p.kind == PLAYER_NET and not (tables != NULL and all_home(me) and all_home(opp)):
+    if p.kind == PLAYER_NET and not (tables != NULL and in_bearoff(me, opp)):
         k = choose_rolls(&p.search, me, opp, cands, n, p.plies, NULL, look, p.window)
         return k if k >= 0 else PICK_NOMEM
     if tables != NULL and all_home(me):

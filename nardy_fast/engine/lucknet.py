@@ -38,7 +38,7 @@ from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine import _selfplay
-from nardy_fast.engine._lucknet import LuckNet
+from nardy_fast.engine._lucknet import MAX_MIDDLE, LuckNet
 from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.luck import ROLLS, WEIGHTS
 from nardy_fast.engine.nets import DATA
@@ -126,8 +126,8 @@ def _check_middle(middle):
         middle = tuple(middle)
     except TypeError:
         raise ValueError(f"middle={middle!r}: expected widths of middle layers") from None
-    if len(middle) > 4:
-        raise ValueError(f"middle={middle!r}: at most 4 middle layers")
+    if len(middle) > MAX_MIDDLE:
+        raise ValueError(f"middle={middle!r}: at most {MAX_MIDDLE} middle layers")
     return tuple(_check_width(w, "middle width") for w in middle)
 
 

@@ -20,8 +20,9 @@
    - nf_luck_avx2 (x86 with GCC or Clang): the first layer tile by tile in registers as in
      nf_hidden_avx2, each layer packed into the list of its active units (nf_deep_pack);
      the middle layers 32 units at a time in four registers, then 8; the outputs eight
-     at a time in a row of stride floats.  The same operations in the same order as the plain loops, no FMA
-     (the target is "avx2" alone), so each product is rounded before it is added.
+     at a time in a row of stride floats.  The same operations in the same order as the
+     plain loops, no FMA (the target is "avx2" alone), so each product is rounded before
+     it is added.
    nf_luck runs the path nf_hidden runs (nf_hidden_current). */
 #ifndef NF_LUCK_H
 #define NF_LUCK_H

@@ -9,7 +9,7 @@
 # table values it (the net does).
 from libc.stdint cimport uint8_t
 
-from nardy_fast.core._board cimport all_home, to_board6
+from nardy_fast.core._board cimport in_bearoff, to_board6
 from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RACE_NONE
 from nardy_fast.tables._race12 cimport race12_t, race12_outcome, race12_covers, race12_board, R12_POINTS
 
@@ -39,7 +39,7 @@ cdef inline int race_table_value(const race_tables_t* races, const race12_t* rac
                            double* out) noexcept nogil:
     cdef uint8_t x[R12_POINTS]
     cdef uint8_t y[R12_POINTS]
-    if races != NULL and all_home(me) and all_home(opp):
+    if races != NULL and in_bearoff(me, opp):
         to_board6(me, x)
         to_board6(opp, y)
         if race_probs(races, x, y, draw_rule, me_first, out) == RACE_NONE:
