@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import Position, as_position
@@ -15,6 +16,7 @@ from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_decision
+from nardy_fast.engine.met import emg_scale
 from nardy_fast.engine.rollout import DEFAULT_GAMES
 
 from collections.abc import Callable, Iterable, Mapping
@@ -27,7 +29,6 @@ if TYPE_CHECKING:
     from nardy_fast.core.rng import SeedLike
     from dask.distributed import Client
 
-    from nardy_fast.core.matchrules import MatchState
     from nardy_fast.core.record import GameRecord
     from nardy_fast.core.result import Outcome
     from nardy_fast.tables.cuberace import CubefulRace
@@ -120,9 +121,9 @@ def cube_analysis(record: GameRecord | str,
                   tables: CubefulRace | Literal[False] | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",
                   workers: int | None = None, client: Client | None = None,
-                  progress: bool = False) -> pd.DataFrame:
+                  progress: bool = False, match: MatchState | None = None) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
-    ``cube_decision``.
+    ``cube_decision`` (with ``match``: at the match score).
 
     ``cube_probabilities``, ``tables``, ``method``, ``n_games``, ``seed``, ``workers``,
     ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
@@ -131,12 +132,25 @@ def cube_analysis(record: GameRecord | str,
     five have no effect (a ``UserWarning`` names those given).  ``probabilities=``, the
     old name of ``cube_probabilities``, works until 0.3.0 with a ``DeprecationWarning``.
 
+    ``match``: the ``MatchState`` at the start of the game (scores by colour; its
+    ``on_roll`` and ``cube`` are not read): every decision is then judged at that score
+    by ``cube_decision(position, cube_state, match=state)``, ``state`` being the score
+    with the side on roll and the cube before that turn (Zadeh's model through the match
+    equity table; ``method`` other than ``"auto"``, ``tables`` and the rollout arguments
+    have no effect, a ``UserWarning`` names those given).  In the Crawford game there is
+    no cube and so no row; a side that needs no more points than the stake (a dead cube)
+    has no decision.
+
     One row per turn where the side on roll could raise (the cube in the middle or its
-    own, below the cap, not its first turn) or raised.  Losses are in points (per unit
-    stake times the stake): ``double_loss``: what the side on roll lost by its choice
-    (``max(no double, the opponent's best answer)`` minus what its choice is worth against
-    that best answer), ``take_loss``: what the opponent lost by its answer (its answer's
-    value to the raiser minus the best answer's).
+    own, below the cap, not its first turn) or raised.  Losses in money play are in
+    points (per unit stake times the stake): ``double_loss``: what the side on roll lost
+    by its choice (``max(no double, the opponent's best answer)`` minus what its choice is
+    worth against that best answer), ``take_loss``: what the opponent lost by its answer
+    (its answer's value to the raiser minus the best answer's).  At a match score the
+    decision values are match winning chances; ``double_mwc_loss`` and ``take_mwc_loss``
+    are those losses in match winning chance, and ``double_loss`` and ``take_loss`` the
+    same in EMG (GNU Backgammon's money equivalent: the loser's MWC lost times
+    ``met.emg_scale`` at the game's score, the unit of the move columns' ``emg_loss``).
 
     Returns
     -------
@@ -144,13 +158,21 @@ def cube_analysis(record: GameRecord | str,
         ``turn`` (1-based, as ``game_report``), ``side``, ``player``, ``stake``, ``owner``,
         ``played`` (``"no double"``, ``"double, take"``, ``"double, pass"``,
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
-        equities, ``method``, ``double_loss``, ``take_loss``.
+        equities (at a match: match winning chances), ``method``, ``double_loss``,
+        ``take_loss`` and, with ``match``, ``double_mwc_loss`` and ``take_mwc_loss``.
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, CUBE_METHODS)
     roll = dict(n_games=n_games, seed=root_entropy(seed), workers=workers, client=client,
                 progress=progress)
-    if method != "rollout":                 # said once here, not per decision
+    if match is not None:                   # said once here: the table decides
+        warn_unused("in cube_analysis with match= (the match equity table decides)",
+                    {"method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
+                     "seed": None, "workers": None, "client": None, "progress": False},
+                    method=method, tables=tables, n_games=n_games, seed=seed,
+                    workers=workers, client=client, progress=progress)
+        roll = {}
+    elif method != "rollout":               # said once here, not per decision
         warn_unused(f"in cube_analysis with method={method!r} (only method='rollout' "
                     "plays games)", {"n_games": DEFAULT_GAMES, "seed": None, "workers": None,
                                      "client": None, "progress": False},
@@ -163,6 +185,8 @@ def cube_analysis(record: GameRecord | str,
     rules = as_rules(record.rules)
     if rules.cube is None:
         raise ValueError("cube_analysis: the record's rules have no cube")
+    if match is not None:
+        _check_game_match(match, rules, record)
     positions = record.positions()
     states = record.cube_states()
     rows = []
@@ -177,10 +201,21 @@ def cube_analysis(record: GameRecord | str,
         nxt = next_stake(rules.cube, before.stake)
         may = (before.owner != "opponent" and not first
                and not (rules.cube == "arithmetic" and nxt > MAX_STAKE))
+        state = None
+        if match is not None:
+            if match.crawford:                # no cube in the Crawford game
+                continue
+            state = MatchState(match.rules, match.score, pos.side, False,
+                               CubeState(before.stake, before.owner))
+            may = may and before.stake < state.away()[0]    # else a dead cube
         if not may and not acts:
             continue
-        d = cube_decision(pos, CubeState(before.stake, before.owner), rules,
-                          cube_probabilities, tables, None, method=method, **roll)
+        if state is None:
+            d = cube_decision(pos, CubeState(before.stake, before.owner), rules,
+                              cube_probabilities, tables, None, method=method, **roll)
+        else:
+            d = cube_decision(pos, CubeState(before.stake, before.owner),
+                              cube_probabilities=cube_probabilities, match=state)
         take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
             min(d["double_take"], d["double_beaver"])
         best_answer = min(take_val, d["double_pass"])
@@ -196,18 +231,51 @@ def cube_analysis(record: GameRecord | str,
                      "beaver": d["double_beaver"]}[ans]
             tl = value - best_answer
             played = played.replace("drop", "pass")
-        rows.append({"turn": k + 1, "side": pos.side,
-                     "player": record.white if pos.side == "white" else record.black,
-                     "stake": before.stake, "owner": before.owner, "played": played,
-                     "proper": d["action"], "no_double": d["no_double"],
-                     "double_take": d["double_take"], "double_pass": d["double_pass"],
-                     "double_beaver": d["double_beaver"], "method": d["method"],
-                     "double_loss": max(0.0, dl) * before.stake,
-                     "take_loss": max(0.0, tl) * before.stake})
+        row = {"turn": k + 1, "side": pos.side,
+               "player": record.white if pos.side == "white" else record.black,
+               "stake": before.stake, "owner": before.owner, "played": played,
+               "proper": d["action"], "no_double": d["no_double"],
+               "double_take": d["double_take"], "double_pass": d["double_pass"],
+               "double_beaver": d["double_beaver"], "method": d["method"]}
+        if state is None:
+            row.update(double_loss=max(0.0, dl) * before.stake,
+                       take_loss=max(0.0, tl) * before.stake)
+        else:                                  # MWC, and EMG at the game's score
+            dm, tm = max(0.0, dl), max(0.0, tl)
+            start = _start_state(match, pos.side)
+            row.update(double_loss=dm * emg_scale(start),
+                       take_loss=tm * emg_scale(start.flipped()),
+                       double_mwc_loss=dm, take_mwc_loss=tm)
+        rows.append(row)
     cols = ["turn", "side", "player", "stake", "owner", "played", "proper", "no_double",
             "double_take", "double_pass", "double_beaver", "method", "double_loss",
             "take_loss"]
-    return pd.DataFrame(rows, columns=cols)
+    numeric = ["stake", "no_double", "double_take", "double_pass", "double_beaver",
+               "double_loss", "take_loss"]
+    if match is not None:
+        cols += ["double_mwc_loss", "take_mwc_loss"]
+        numeric += ["double_mwc_loss", "take_mwc_loss"]
+    frame = pd.DataFrame(rows, columns=cols)            # numbers even without a row
+    return frame.astype({c: int if c == "stake" else float for c in numeric})
+
+
+def _start_state(match, side):
+    """The game's starting score ``match`` with ``side`` on roll and the cube at 1 in the
+    middle: the state whose ``emg_scale`` turns the game's MWC into EMG (as the move
+    columns do)."""
+    return MatchState(match.rules, match.score, side, match.crawford)
+
+
+def _check_game_match(match, rules, record):
+    """``match`` is a ``MatchState`` of a match with the record's cube rules."""
+    if not isinstance(match, MatchState):
+        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+    if match.rules.rules != rules:
+        raise ValueError(f"match: the match's rules ({match.rules.rules.to_text()}) are "
+                         f"not the record's ({rules.to_text()})")
+    if match.crawford and record.cube:
+        raise ValueError(f"match: the Crawford game is played without the cube, but the "
+                         f"record has a cube action at turn {record.cube[0].before + 1}")
 
 
 def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:

@@ -19,7 +19,7 @@ from nardy_fast.core.matchrecord import MatchRecord, read_match
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.position import WHITE
 
-__all__ = ["analyse_match", "match_error_rates"]
+__all__ = ["analyse_match", "match_error_rates", "game_state"]
 
 # Helpers of the reports' match columns, now private in ``report`` (their one home, beside
 # the columns they fill; the Outcome at a score is ``engine.met.with_match``): the old
@@ -39,6 +39,12 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def game_state(record: MatchRecord, k: int) -> MatchState:
+    """The ``MatchState`` before game ``k`` (0-based) of ``record``: the scores by colour
+    (the game's White first), White on roll, the Crawford game flagged."""
+    return _state(record, k, record.games[k])
+
+
 def _state(record, k, game):
     """The MatchState before game ``k`` (0-based): scores by colour, White on roll."""
     score = record.scores[k]
@@ -53,7 +59,9 @@ def analyse_match(record, progress=None, **kw):
     ``score_white``, ``score_black``, ``player``), analysed at the match score.
 
     ``record``: a ``MatchRecord`` or the path of a transcript.  ``kw`` go to
-    ``game_report`` (``n_games``, ``seed``, ``method``, ``plies``, ...).
+    ``game_report`` (``n_games``, ``seed``, ``method``, ``plies``, ``cube``, ...): with
+    ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
+    none in the Crawford game), their losses in EMG and match winning chance.
     """
     if isinstance(record, (str, os.PathLike)):
         record = read_match(record)

@@ -29,6 +29,7 @@ import os
 
 import pandas as pd
 
+from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, with_cube_columns
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core.diagram import board_svg
@@ -197,6 +198,18 @@ def _cube_section(game, record):
     return '<p class="note">No cube decision in this report.</p>'
 
 
+def _judge_cube(report, record, match):
+    """``report`` with the cube columns of ``report.with_cube_columns``: of the game, or
+    of each game of the match at its score (``matchreport.game_state``)."""
+    if not match:
+        return with_cube_columns(report, record)
+    parts = []
+    for k, game in enumerate(record.games):
+        frame = report[report["game"] == k + 1]
+        parts.append(with_cube_columns(frame, game, match=game_state(record, k)))
+    return pd.concat(parts)
+
+
 def _decision(r, uid, cube, match):
     unit = "EMG" if match else "points"
     pos = Position.from_id(r["id"])
@@ -297,9 +310,8 @@ def to_html(report, path=None, title=None, record=None):
         raise TypeError("record: a match report needs its MatchRecord, got a GameRecord")
     if not match and isinstance(record, MatchRecord):
         raise TypeError("record: a game report needs its GameRecord, got a MatchRecord")
-    if (not match and record is not None and record.rules.cube is not None
-            and "cube_played" not in report.columns):
-        report = with_cube_columns(report, record)        # judge the cube decisions too
+    if (record is not None and record.rules.cube and "cube_played" not in report.columns):
+        report = _judge_cube(report, record, match)      # judge the cube decisions too
     title = title if title is not None else ("Match analysis" if match else "Game analysis")
     body = [f"<h1>{_esc(title)}</h1>"]
     if match:

@@ -461,7 +461,10 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         a ``UserWarning`` says so): columns ``cube_played``,
         ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
         raise) and ``take_loss`` (points the opponent lost by its answer);
-        ``cube.cube_error_rates`` sums them per side.
+        ``cube.cube_error_rates`` sums them per side.  With ``match`` the cube is judged
+        at the score (``cube_analysis(match=)``; none in the Crawford game): the two
+        losses are then in EMG, with ``cube_mwc_loss`` and ``take_mwc_loss`` in match
+        winning chance.
     match : MatchState or None
         The score at the start of the game (by colour): ``win_prob`` adds ``mwc`` (the
         mover's match winning chance), ``analyse`` ranks moves by it and adds
@@ -540,18 +543,26 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     bar.close()
     frame = _frame(rows)
     if cube:
-        frame = with_cube_columns(frame, record, cube_probabilities)
+        frame = with_cube_columns(frame, record, cube_probabilities, match=match)
     return _seeded(frame, seed)
 
 
 def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
-                      cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None) -> pd.DataFrame:
+                      cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
+                      match: MatchState | None = None) -> pd.DataFrame:
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
-    ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record)."""
-    ca = cube_analysis(record, cube_probabilities)
-    ca = ca.set_index("turn")[["played", "proper", "double_loss", "take_loss"]]
-    ca.columns = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+    ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record; with
+    ``match``, the score at the start of the game, judged at the score: the losses in
+    EMG, and in match winning chance ``cube_mwc_loss``, ``take_mwc_loss``)."""
+    ca = cube_analysis(record, cube_probabilities, match=match)
+    src = ["played", "proper", "double_loss", "take_loss"]
+    names = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+    if match is not None:
+        src += ["double_mwc_loss", "take_mwc_loss"]
+        names += ["cube_mwc_loss", "take_mwc_loss"]
+    ca = ca.set_index("turn")[src]
+    ca.columns = names
     return frame.join(ca, on="turn")
 
 
