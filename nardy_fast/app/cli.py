@@ -6,7 +6,8 @@ show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``
 ``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
 warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
-exits with status 130; files are written whole or not at all.  ``--json`` output has one
+exits with status 130; files are written whole or not at all.  When the reader of
+standard output leaves (``... | head -1``) the command stops quietly, status 141.  ``--json`` output has one
 layout (``_args.json_text``).
 """
 from __future__ import annotations
@@ -649,6 +650,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def _run(args):
     try:
         args.func(args)
+        sys.stdout.flush()              # a closed pipe shows here, not at the exit
+    except BrokenPipeError:
+        return _reader_gone()
     except CliError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
@@ -665,6 +669,18 @@ def _run(args):
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _reader_gone():
+    """The reader of standard output left (``nardy-fast moves ... | head -1``): exit
+    quietly, as a program killed by SIGPIPE does (status 141, 128 + SIGPIPE), with the
+    rest of the output sent nowhere so that the interpreter's last flush does not fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):       # no file descriptor (a captured stdout)
+        pass
+    return 128 + 13                     # SIGPIPE is 13 on every POSIX system
 
 
 def console_main(argv=None):
