@@ -19,7 +19,6 @@ import warnings
 
 
 from nardy_fast.analysis import matchreport, plot, report
-from nardy_fast.analysis.page import to_html
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED,
                                        read_position_ids, read_study, study)
@@ -555,7 +554,8 @@ def _write_page(args, frame):
     """``--html``: the analysis ``frame`` as a page (``analysis.page.to_html``)."""
     if not args.html:
         return
-
+    # lazy: the page imports pandas, slow to import; --version and --help need neither
+    from nardy_fast.analysis.page import to_html
     with open(args.record, encoding="utf-8", errors="replace") as f:
         record = (read_match if looks_like_match(f.read(4096)) else read_record)(args.record)
     to_html(frame, args.html, record=record)
