@@ -26,7 +26,7 @@ from nardy_fast.app import cli_engine, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  positive_int)
+                                  positive_int, read_text)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core._version import __version__
@@ -385,23 +385,29 @@ def cmd_bearoff_query(args):
 
 
 def _read_ids(path):
-    """Position IDs of a text file (one per line, '#' comments) or a CSV with 'id'."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
-    if lines and "," in lines[0]:
+    """Position IDs of a text file (one per line, '#' comments) or a CSV with 'id'; a bad
+    ID is a ``CliError`` naming the file and its line (CSV: its row)."""
+    text = read_text(path)
+    lines = [(n, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln) for n, ln in lines if ln]
+    if lines and "," in lines[0][1]:
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         df = pd.read_csv(path, comment="#")
         if "id" not in df.columns:
             raise CliError(f"{path}: a CSV of positions needs an 'id' column")
-        return [str(x) for x in df["id"]]
-    return lines
+        lines = [(f"row {k}", str(x)) for k, x in enumerate(df["id"], 1)]
+    else:
+        lines = [(f"line {n}", ln) for n, ln in lines]
+    for where, pid in lines:
+        try:
+            Position.from_id(pid)
+        except ValueError as e:
+            raise CliError(f"{path} {where}: {e}") from None
+    return [pid for _, pid in lines]
 
 
 def _is_record(path):
-    with open(path, encoding="utf-8") as f:
-        return looks_like_record(f.read(65536))
+    return looks_like_record(read_text(path, 65536))
 
 
 def _parser_report(sub):
@@ -427,7 +433,16 @@ def cmd_report(args):
     position IDs (one per line, '#' comments, or a CSV with an 'id' column) or of a game
     record."""
     in_file(args.input, "input")
-    out_folder(args.out)
+    made = out_folder(args.out)
+    try:
+        _report(args)
+    except BaseException:
+        if made and not os.listdir(args.out):
+            os.rmdir(args.out)                  # bad input leaves no empty folder behind
+        raise
+
+
+def _report(args):
     written = []
     client = _client(args.scheduler)
     kw = dict(seed=args.seed, policy=args.policy, workers=args.workers,
