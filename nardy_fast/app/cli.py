@@ -6,7 +6,8 @@ show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``
 ``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
 warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
-exits with status 130; files are written whole or not at all.  ``--json`` output has one
+exits with status 130; files are written whole or not at all.  When the reader of
+standard output leaves (``... | head -1``) the command stops quietly, status 141.  ``--json`` output has one
 layout (``_args.json_text``).
 """
 from __future__ import annotations
@@ -18,7 +19,6 @@ import warnings
 
 
 from nardy_fast.analysis import matchreport, plot, report
-from nardy_fast.analysis.page import to_html
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED,
                                        read_position_ids, read_study, study)
@@ -26,7 +26,7 @@ from nardy_fast.app import cli_engine, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  positive_int)
+                                  positive_int, read_text)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core._version import __version__
@@ -385,23 +385,29 @@ def cmd_bearoff_query(args):
 
 
 def _read_ids(path):
-    """Position IDs of a text file (one per line, '#' comments) or a CSV with 'id'."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
-    if lines and "," in lines[0]:
+    """Position IDs of a text file (one per line, '#' comments) or a CSV with 'id'; a bad
+    ID is a ``CliError`` naming the file and its line (CSV: its row)."""
+    text = read_text(path)
+    lines = [(n, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln) for n, ln in lines if ln]
+    if lines and "," in lines[0][1]:
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         df = pd.read_csv(path, comment="#")
         if "id" not in df.columns:
             raise CliError(f"{path}: a CSV of positions needs an 'id' column")
-        return [str(x) for x in df["id"]]
-    return lines
+        lines = [(f"row {k}", str(x)) for k, x in enumerate(df["id"], 1)]
+    else:
+        lines = [(f"line {n}", ln) for n, ln in lines]
+    for where, pid in lines:
+        try:
+            Position.from_id(pid)
+        except ValueError as e:
+            raise CliError(f"{path} {where}: {e}") from None
+    return [pid for _, pid in lines]
 
 
 def _is_record(path):
-    with open(path, encoding="utf-8") as f:
-        return looks_like_record(f.read(65536))
+    return looks_like_record(read_text(path, 65536))
 
 
 def _parser_report(sub):
@@ -427,7 +433,16 @@ def cmd_report(args):
     position IDs (one per line, '#' comments, or a CSV with an 'id' column) or of a game
     record."""
     in_file(args.input, "input")
-    out_folder(args.out)
+    made = out_folder(args.out)
+    try:
+        _report(args)
+    except BaseException:
+        if made and not os.listdir(args.out):
+            os.rmdir(args.out)                  # bad input leaves no empty folder behind
+        raise
+
+
+def _report(args):
     written = []
     client = _client(args.scheduler)
     kw = dict(seed=args.seed, policy=args.policy, workers=args.workers,
@@ -554,7 +569,8 @@ def _write_page(args, frame):
     """``--html``: the analysis ``frame`` as a page (``analysis.page.to_html``)."""
     if not args.html:
         return
-
+    # lazy: the page imports pandas, slow to import; --version and --help need neither
+    from nardy_fast.analysis.page import to_html
     with open(args.record, encoding="utf-8", errors="replace") as f:
         record = (read_match if looks_like_match(f.read(4096)) else read_record)(args.record)
     to_html(frame, args.html, record=record)
@@ -649,6 +665,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def _run(args):
     try:
         args.func(args)
+        sys.stdout.flush()              # a closed pipe shows here, not at the exit
+    except BrokenPipeError:
+        return _reader_gone()
     except CliError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
@@ -665,6 +684,18 @@ def _run(args):
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _reader_gone():
+    """The reader of standard output left (``nardy-fast moves ... | head -1``): exit
+    quietly, as a program killed by SIGPIPE does (status 141, 128 + SIGPIPE), with the
+    rest of the output sent nowhere so that the interpreter's last flush does not fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):       # no file descriptor (a captured stdout)
+        pass
+    return 128 + 13                     # SIGPIPE is 13 on every POSIX system
 
 
 def console_main(argv=None):

@@ -21,8 +21,8 @@ from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine import lucknet, met, metbuild, supervised, train
-from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, cube_decision,
-                                    cube_rules)
+from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
+                                    cube_decision, cube_rules)
 from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
 from nardy_fast.engine.nets import ROLLOUT_NET
 from nardy_fast.engine.matchplay import simulate_matches
@@ -392,14 +392,51 @@ def cmd_cube(args):
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return
     print(pos.diagram(cube=cube))
-    print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
-          f"x {d['x']:.3f}")
-    for key, label in (("no_double", "no double"), ("double_take", "double, take"),
-                       ("double_pass", "double, pass"), ("double_beaver", "double, beaver")):
-        if not math.isnan(d[key]):
-            print(f"  {label:<16s} {d[key]:+.4f}")
-    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit "
-          f"stake; the opponent's take point {d['take_point']:.3f}")
+    _print_cube(args, d)
+
+
+# the names of a cube decision's values in the text output, in order
+_CUBE_VALUES = (("no_double", "no double"), ("double_take", "double, take"),
+                ("double_pass", "double, pass"), ("double_beaver", "double, beaver"))
+
+
+def _print_cube(args, d):
+    """The text of ``cube``: the values with the standard errors of rollouts, and the
+    model's efficiency and take point only where the model decided."""
+    rolled = d["method"] == "rollout"
+    modelled = d["method"] not in ("exact", "rollout")
+    if rolled:
+        print(f"method rollout ({d['model']}, {args.games} games each, seed {d['seed']}): "
+              f"P(win) {d['p_win']:.4f} (the share of the no double rollout's games won, a "
+              "pass counting as a win)")
+        print("equities per unit stake, the side on roll's view; ± is "
+              f"{NOISE_Z} standard errors (a 95% interval)")
+    elif modelled:
+        print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
+              f"x {d['x']:.3f} ({d['x_source']})")
+    else:
+        print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']} ({d['model']})")
+    for key, label in _CUBE_VALUES:
+        if math.isnan(d[key]):
+            continue
+        se = d.get(f"se_{key}", math.nan)
+        err = (f" ± {NOISE_Z * se:.4f}" if not math.isnan(se) else
+               " (exact: the stake before the raise)" if rolled and key == "double_pass"
+               else "")
+        print(f"  {label:<16s} {d[key]:+.4f}{err}")
+    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit stake"
+          + (f"; the opponent's take point {d['take_point']:.3f} (the model's)"
+             if modelled else ""))
+    if rolled and not math.isnan(d["double_margin"]):
+        for who, key in (("doubler", "double"), ("taker", "take")):
+            margin, noise = d[f"{key}_margin"], d[f"{key}_noise"]
+            print(f"  {who + ':':<8s} margin {margin:.4f}, noise {noise:.4f}: "
+                  + ("within the noise" if margin < noise else "clear"))
+        print(("the verdict is within the noise: more games (-n) would decide it; "
+               if d["within_noise"] else "the verdict is clear of the noise; ")
+              + f"a margin is the difference of the two values compared, its noise "
+              f"{NOISE_Z} x the sum of their standard errors (a bound on the 95% interval "
+              "of the difference, which the rollouts' common dice make narrower)")
 
 
 PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,

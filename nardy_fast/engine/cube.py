@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
     from nardy_fast.tables.cuberace import CubefulRace
 
-__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES"]
+__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES",
+           "verdict_noise", "NOISE_Z"]
 
 METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 
@@ -53,6 +54,10 @@ METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 # three seeds) the taker loses 0.0023 points per decision at 2 plies and 0.0080 at 0-ply,
 # the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.
 CUBE_PLIES = 2
+
+# The multiple of a standard error that makes a rollout decision's margin a clear one: 1.96,
+# a 95% interval, as the rollouts' intervals everywhere (``verdict_noise``).
+NOISE_Z = 1.96
 
 # the arguments of cube_decision that act only in some calls, and their defaults
 _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
@@ -125,7 +130,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         no double is the rollout with the current cube and no raise before the first
         roll, double/take the rollout at the next stake with the cube on the opponent's
         side (times the stake ratio), double/beaver likewise; common random numbers
-        (``seed``), standard errors in ``se_no_double`` and ``se_double_take``.
+        (``seed``), standard errors in ``se_no_double``, ``se_double_take`` and
+        ``se_double_beaver``; ``verdict_noise`` says whether the verdict is within their
+        noise.
     n_games : int
         ``method="rollout"``: games of each rollout (default ``DEFAULT_GAMES``, the
         package's one default for a rollout that values a position).
@@ -183,7 +190,14 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
-        ``"race, measured (N pips)"`` or ``"contact, measured"``).
+        ``"race, measured (N pips)"`` or ``"contact, measured"``).  ``take_point``, ``x``
+        and ``x_source`` belong to the model: under ``"exact"`` and ``"rollout"`` no model
+        decides (``model`` says so) and they only say what the model would take.
+
+        ``method="rollout"`` adds the standard errors ``se_no_double``,
+        ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
+        rollout was made), and ``verdict_noise``'s keys: ``double_margin``,
+        ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.
     """
     position = as_position(position)
     cube, probabilities = cube_state, cube_probabilities
@@ -264,6 +278,75 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                                    losses=1.0 if math.isnan(l) else l)
     out["x"] = float(x)
     out.update(win_points=w, loss_points=l, x_source=x_source)
+    if method == "rollout":
+        out.update(verdict_noise(out))
+    return out
+
+
+def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str, Any]:
+    """Whether a rollout cube decision's verdict is within the rollouts' noise.
+
+    A verdict rests on two comparisons (``cubemodel.actions``): the doubler's, no double
+    against the better answer of the opponent (``min(double_take, double_beaver,
+    double_pass)``), and the taker's, the take (or beaver) against the pass
+    (``double_pass``, exactly 1), and the beaver against the take where a beaver is
+    allowed.  Each comparison is a difference of rollout equities; its ``margin`` is the
+    difference's size and its ``noise`` ``z`` times a bound on the standard error of the
+    difference: the sum of the two values' standard errors (0 for the exact pass).  The
+    sum holds whatever the two rollouts' correlation; their common dice (one seed) make
+    the true standard error of the difference smaller, so the test is conservative.  A
+    comparison is within the noise when its margin is below its noise.
+
+    Parameters
+    ----------
+    decision : mapping
+        A ``cube_decision`` of ``method="rollout"``: ``no_double``, ``double_take``,
+        ``double_pass``, ``double_beaver`` and their ``se_*`` (NaN where not rolled out).
+    z : float
+        Standard errors of a clear margin (default ``NOISE_Z``, 1.96: a 95% interval).
+
+    Returns
+    -------
+    dict
+        ``double_margin``, ``double_noise``, ``take_margin``, ``take_noise`` (points per
+        unit stake; NaN when there is no such decision, as with no raise allowed) and
+        ``within_noise`` (True when a comparison of the verdict is within the noise).
+
+    Examples
+    --------
+    >>> d = {"no_double": 0.648, "double_take": 0.677, "double_pass": 1.0,
+    ...      "double_beaver": float("nan"), "se_no_double": 0.065,
+    ...      "se_double_take": 0.098, "se_double_beaver": float("nan")}
+    >>> v = verdict_noise(d)
+    >>> round(v["double_margin"], 3), round(v["double_noise"], 3), v["within_noise"]
+    (0.029, 0.319, True)
+    """
+    nan = math.nan
+
+    def se(key):
+        v = decision.get(f"se_{key}", nan)
+        return 0.0 if key == "double_pass" else v
+
+    nd, dp = decision["no_double"], decision["double_pass"]
+    out = {"double_margin": nan, "double_noise": nan, "take_margin": nan,
+           "take_noise": nan, "within_noise": False}
+    if math.isnan(dp):                                  # no raise: nothing to compare
+        return out
+    answers = [k for k in ("double_take", "double_beaver") if not math.isnan(decision[k])]
+    take = min(answers, key=lambda k: decision[k])      # the opponent's better keep-playing
+    best = take if decision[take] < dp else "double_pass"
+    out["double_margin"] = abs(decision[best] - nd)
+    out["double_noise"] = z * (se(best) + decision.get("se_no_double", nan))
+    # the taker: its keep-playing answer against the pass, and the beaver against the take
+    margins = [(abs(decision[take] - dp), z * se(take))]
+    if len(answers) == 2:
+        dt, db = decision["double_take"], decision["double_beaver"]
+        margins.append((abs(db - dt), z * (se("double_take") + se("double_beaver"))))
+    # the closest call (margin over noise) speaks for the taker
+    out["take_margin"], out["take_noise"] = min(
+        margins, key=lambda m: m[0] / m[1] if m[1] > 0 else math.inf)
+    out["within_noise"] = bool(out["double_margin"] < out["double_noise"]
+                               or out["take_margin"] < out["take_noise"])
     return out
 
 
@@ -306,7 +389,8 @@ def _rollout_decision(position, cube, rules, probabilities, n_games, seed, worke
     nd = rollout(position, cube_state=CubeState(k, cube.owner, True), **kw)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
-           "se_no_double": nd.se_equity, "se_double_take": math.nan, "method": "rollout",
+           "se_no_double": nd.se_equity, "se_double_take": math.nan,
+           "se_double_beaver": math.nan, "method": "rollout",
            "seed": seed}
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
@@ -319,6 +403,7 @@ def _rollout_decision(position, cube, rules, probabilities, n_games, seed, worke
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
         db = rollout(position, cube_state=CubeState(n2, "opponent"), **kw)
         out["double_beaver"] = n2 / k * db.equity
+        out["se_double_beaver"] = n2 / k * db.se_equity
         take = min(take, out["double_beaver"])
     out["equity"] = max(out["no_double"], min(take, 1.0))
     return out

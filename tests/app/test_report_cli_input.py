@@ -1,0 +1,36 @@
+"""``nardy-fast report`` on bad input: the error names the file (and the line of a bad
+position ID), as ``analyse``'s do, and no empty output folder is left behind."""
+import subprocess
+import sys
+
+import pytest
+
+GOOD = "WAAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAB"
+
+
+def report(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content)
+    r = subprocess.run([sys.executable, "-m", "nardy_fast.app.cli", "report", name,
+                        "--no-win"], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=120)
+    return r.returncode, r.stderr
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("bin.txt", b"\xff\xfe\x00bad", "bin.txt: not a UTF-8 text file (invalid start byte)"),
+    ("ids.txt", f"{GOOD}\n\n# a comment\nxyz\n".encode(),
+     "ids.txt line 4: position ID 'xyz': expected 33 characters"),
+    ("ids.csv", f"id,x\n{GOOD},1\nq,2\n".encode(), "ids.csv row 2: position ID 'q'"),
+])
+def test_bad_input_is_named_and_leaves_no_folder(tmp_path, name, content, message):
+    code, err = report(tmp_path, name, content)
+    assert code == 1 and err.startswith(f"nardy-fast: error: {message}"), err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "report_output").exists()
+
+
+def test_good_input_still_writes_its_folder(tmp_path):
+    code, err = report(tmp_path, "ok.txt", f"{GOOD}\n".encode())
+    assert code == 0, err
+    assert (tmp_path / "report_output" / "pip_report.csv").exists()
