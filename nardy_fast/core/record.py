@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
@@ -221,9 +221,7 @@ class GameRecord:
                steps: Sequence[tuple[int, int | str]] = ()) -> GameRecord:
         """Add the next turn (side alternates from ``start``); not checked until replay."""
         side = self._next_side()
-        d = tuple(int(x) for x in dice)
-        if len(d) != 2 or not all(1 <= x <= 6 for x in d):
-            raise ValueError(f"dice={dice!r}: expected two integers 1..6")
+        d = check_dice(dice)
         self.turns.append(Turn(side, d, tuple(steps)))
         return self
 
