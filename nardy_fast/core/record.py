@@ -620,7 +620,9 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
         A name of ``core.policies.POLICIES`` (``"random"``: uniform over the distinct
         legal results; ``"race"``: the result with the fewest pips, then the most
         checkers off, ties at random) or a callable ``policy(position, moves, rng) ->
-        Move``.
+        Move``.  The engine's names (``"net"``, ``"net:1"``, ``"greedy"``, an
+        ``Evaluator``) are the public ``nardy_fast.random_game``'s
+        (``engine.policy.random_game``, which plays them by this loop).
     """
     rules = as_rules(rules)
     start = Position.initial() if start is None else as_position(start, "start")
