@@ -23,12 +23,12 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.core.record import (GameRecord, parse_record, random_game, read_record,
-                                    write_record)
+from nardy_fast.core.record import GameRecord, parse_record, read_record, write_record
 from nardy_fast.core.diagram import plot_board
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.tables.race12 import race12_probabilities
 from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.policy import random_game
 from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
 from nardy_fast.engine.cube import cube_decision
 # exported as train_self_play: ``nardy_fast.train`` is the old path of the module (_MOVED)

@@ -7,6 +7,7 @@ import math
 import os
 import re
 
+from nardy_fast.core._checks import check_dice
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.policy import NAMES as POLICY_NAMES
@@ -130,12 +131,12 @@ def _position(text):
 
 
 def _dice(text):
-    """``"64"``, ``"6-4"``, ``"6,4"`` or ``"6 4"`` -> (6, 4)."""
-    digits = [c for c in text if not c.isspace() and c not in "-,/x:"]
-    if len(digits) != 2 or not all(c in "123456" for c in digits):
-        raise argparse.ArgumentTypeError(
-            f"dice {text!r}: expected two dice 1..6 such as 64 or 6-4")
-    return int(digits[0]), int(digits[1])
+    """``"64"``, ``"6-4"``, ``"6,4"`` or ``"6 4"`` -> (6, 4): the API's one parser of a
+    roll (``core._checks.check_dice``), its refusal as argparse's."""
+    try:
+        return check_dice(text)
+    except (ValueError, TypeError) as e:       # argparse names the argument itself
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _rules(text):

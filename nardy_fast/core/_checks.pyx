@@ -13,11 +13,12 @@ in ``core.matchrules`` (a ``MatchState``) and ``check_boards`` in ``core._state`
 checked by the move generator's ``check_position``).
 """
 import os
+import re
 
 import numpy as np
 
 __all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "check_dice",
-           "check_count", "check_int", "check_plies", "check_threads", "usable_cores"]
+           "DICE_FORMS", "check_count", "check_int", "check_plies", "check_threads", "usable_cores"]
 
 
 cpdef object as_board(object x, str name):
@@ -116,12 +117,30 @@ cpdef int check_die(object x, int i) except -1:
     return <int>x
 
 
+# the roll as text: two dice 1..6, written together or apart by one "-", "," or space
+# ("65", "6-5", "6,5", "6 5"; spaces around the roll ignored)
+_DICE_TEXT = re.compile(r"\s*([1-6])(?:[-, ]?)([1-6])\s*")
+DICE_FORMS = "two dice 1..6 as '65', '6-5', '6,5', '6 5' or (6, 5)"
+
+
 def check_dice(dice):
-    """``(d1, d2)`` as ints from a pair of integers 1..6, naming a bad die."""
+    """``(d1, d2)`` as ints from a roll: a pair of integers 1..6 (``(6, 5)``, ``[6, 5]``,
+    an array) or its text (``"65"``, ``"6-5"``, ``"6,5"``, ``"6 5"``).  Anything else is
+    refused naming it: ``dice='65x': expected two dice 1..6 as ...``.
+
+    The one parser of a roll: the API's ``dice`` arguments and the command line's.
+    """
+    if isinstance(dice, str):
+        m = _DICE_TEXT.fullmatch(dice)
+        if m is None:
+            raise ValueError(f"dice={dice!r}: expected {DICE_FORMS}")
+        return int(m.group(1)), int(m.group(2))
+    if isinstance(dice, (bytes, dict, set, frozenset)):
+        raise TypeError(f"dice={dice!r}: expected {DICE_FORMS}")
     try:
         d = tuple(dice)
     except TypeError:
-        raise TypeError(f"dice={dice!r}: expected a pair of integers 1..6, e.g. (6, 4)") from None
+        raise TypeError(f"dice={dice!r}: expected {DICE_FORMS}") from None
     if len(d) != 2:
         raise ValueError(f"dice={dice!r}: expected two dice, got {len(d)}")
     return check_die(d[0], 0), check_die(d[1], 1)

@@ -275,12 +275,13 @@ class Position:
     def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None,
                     *deprecated: Any) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
-        result (``legal_moves((6, 3))``; the old form ``legal_moves(6, 3, rules)`` works
+        result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``, ``"6-3"``,
+        ``"6 3"``: ``core._checks.check_dice``; the old form ``legal_moves(6, 3, rules)`` works
         with a ``DeprecationWarning`` until 0.3.0, which removes it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
         """
-        if not isinstance(dice, (tuple, list, np.ndarray)):
+        if not isinstance(dice, (tuple, list, np.ndarray, str)):
             warnings.warn("Position.legal_moves(d1, d2, rules) is deprecated: use "
                           "legal_moves((d1, d2), rules) (removed in 0.3.0)",
                           DeprecationWarning, stacklevel=2)

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
@@ -221,9 +221,7 @@ class GameRecord:
                steps: Sequence[tuple[int, int | str]] = ()) -> GameRecord:
         """Add the next turn (side alternates from ``start``); not checked until replay."""
         side = self._next_side()
-        d = tuple(int(x) for x in dice)
-        if len(d) != 2 or not all(1 <= x <= 6 for x in d):
-            raise ValueError(f"dice={dice!r}: expected two integers 1..6")
+        d = check_dice(dice)
         self.turns.append(Turn(side, d, tuple(steps)))
         return self
 
@@ -622,7 +620,9 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
         A name of ``core.policies.POLICIES`` (``"random"``: uniform over the distinct
         legal results; ``"race"``: the result with the fewest pips, then the most
         checkers off, ties at random) or a callable ``policy(position, moves, rng) ->
-        Move``.
+        Move``.  The engine's names (``"net"``, ``"net:1"``, ``"greedy"``, an
+        ``Evaluator``) are the public ``nardy_fast.random_game``'s
+        (``engine.policy.random_game``, which plays them by this loop).
     """
     rules = as_rules(rules)
     start = Position.initial() if start is None else as_position(start, "start")

@@ -27,11 +27,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, TypeAlias
 
+import numpy as np
+
+from nardy_fast.core import record as _record
+from nardy_fast.core.policies import POLICIES as CORE_POLICIES, random_move
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine._policies import greedy_scores
 from nardy_fast.engine.evaluator import Evaluator
 # the C loops' form of a policy, importable from here as before
 from nardy_fast.engine.turn import LoopPolicy
 
-__all__ = ["NAMES", "Policy", "LoopPolicy", "policy_pair"]
+__all__ = ["NAMES", "Policy", "LoopPolicy", "policy_pair", "random_game"]
 
 NAMES = ("net", "greedy", "random", "net:1", "net:2")      # "net" = "net:0"
 KINDS = ("net", "greedy", "random", "python")
@@ -101,6 +107,36 @@ class Policy:
             return LoopPolicy("net", self.plies, net=ev.rollout_net, keep=ev.keep)
         return LoopPolicy(self.kind, fn=self.fn)
 
+    def chooser(self, rules=None):
+        """The core's form of this policy (``core.policies.Chooser``: ``choose(position,
+        moves, rng) -> Move``), for the Python game loop (``core.gameloop``) under
+        ``rules``: a net plays ``Evaluator.best_move`` at its plies (the shipped net is
+        ``Evaluator.default(rules)``), ``"random"`` the core's ``random_move``, greedy and
+        a callable the move of the highest score (the first on ties).  Only ``"random"``
+        draws from ``rng``."""
+        if self.kind == "random":
+            return random_move
+        if self.kind == "net":
+            rules = as_rules(rules)
+            ev = self.evaluator if self.evaluator is not None else Evaluator.default(rules)
+            ev = ev if ev.rules == rules else ev.with_rules(rules)
+            plies = self.plies
+
+            def net(position, moves, rng):
+                if len(moves) == 1:
+                    return moves[0]
+                best = ev.best_move(position, moves[0].dice, plies=plies)
+                return next(m for m in moves if m.board == best.board)
+            net.__name__ = self.name
+            return net
+        score = greedy_scores if self.kind == "greedy" else self.fn
+
+        def by_score(position, moves, rng):
+            boards = np.array([m.board for m in moves], dtype=np.uint8)
+            return moves[int(np.argmax(score(boards, position.opponent)))]
+        by_score.__name__ = self.name
+        return by_score
+
 
 def policy_pair(policy, name="policy"):
     """``(side on roll, opponent)`` Policies of ``policy``: one policy for both sides (the
@@ -112,3 +148,46 @@ def policy_pair(policy, name="policy"):
         return tuple(Policy.of(p, name) for p in policy)
     p = Policy.of(policy, name)
     return (p, p)
+
+
+def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="random",
+                white=None, black=None):
+    """Play a game by ``policy`` on both sides and return its ``GameRecord``
+    (``core.record.random_game`` with every policy name of the package).
+
+    Parameters
+    ----------
+    seed : int or None
+        Seed of ``numpy.random.default_rng``: the dice, and the random choices of
+        ``"random"`` and ``"race"`` (the net and greedy choose without it); one seed, one
+        game.
+    rules : Rules, dict or None
+    start : Position, str or None
+        First position (a Position or an ID); default the initial position.
+    max_turns : int
+        Stop after this many turns even if the game is not over.
+    policy : str, Evaluator, Policy or callable
+        A name the other functions take (``NAMES``: ``"net"`` / ``"net:0"``, ``"net:1"``,
+        ``"net:2"``, ``"greedy"``, ``"random"``), an ``Evaluator`` (its net at 0-ply), a
+        ``Policy``, the core's ``"race"`` (``core.policies``), or a chooser
+        ``policy(position, moves, rng) -> Move``.
+    white, black : str or None
+        The players' names in the record; None (default): the policy's name.
+    """
+    if isinstance(policy, str) and policy in CORE_POLICIES:
+        choose = name = policy
+    elif callable(policy) and not isinstance(policy, Evaluator):
+        choose, name = policy, getattr(policy, "__name__", "random")
+    else:
+        try:
+            p = Policy.of(policy, kinds=("net", "greedy", "random"))
+        except (ValueError, TypeError) as e:
+            names = ", ".join(map(repr, NAMES + tuple(n for n in CORE_POLICIES
+                                                     if n not in NAMES)))
+            raise type(e)(f"policy={policy!r}: expected one of {names}, an Evaluator, a "
+                          "Policy or a chooser policy(position, moves, rng) -> Move") \
+                from None
+        choose, name = p.chooser(rules), p.name
+    return _record.random_game(seed=seed, rules=rules, start=start, max_turns=max_turns,
+                               policy=choose, white=name if white is None else white,
+                               black=name if black is None else black)
