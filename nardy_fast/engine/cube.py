@@ -184,6 +184,16 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
         ``"race, measured (N pips)"`` or ``"contact, measured"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> d = nf.cube_decision(nf.Position(me, you), rules=nf.Rules(cube="geometric"))
+    >>> d["action"], d["method"], float(d["no_double"]), float(d["double_take"])
+    ('double, take', 'exact', 0.5, 1.0)
     """
     position = as_position(position)
     cube, probabilities = cube_state, cube_probabilities
