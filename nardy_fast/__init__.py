@@ -53,7 +53,20 @@ from nardy_fast.engine.matchplay import play_one_match, simulate_matches
 
 def get_include() -> str:
     """The folder of nardy_fast's C headers, for extensions that cimport its C-level API
-    (``nardy_fast/__init__.pxd``): add it to ``include_dirs`` beside numpy's."""
+    (``nardy_fast/__init__.pxd``): add it to ``include_dirs`` beside numpy's.
+
+    Returns
+    -------
+    str
+        An absolute folder path.
+
+    Examples
+    --------
+    >>> import os
+    >>> import nardy_fast as nf
+    >>> os.path.isdir(nf.get_include())
+    True
+    """
     return os.path.join(os.path.dirname(__file__), "src")
 
 

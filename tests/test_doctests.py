@@ -9,6 +9,8 @@ import inspect
 
 import pytest
 
+import nardy_fast
+
 MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.core._rules",
            "nardy_fast.core.rules", "nardy_fast.core.position", "nardy_fast.core.result",
            "nardy_fast.core.record", "nardy_fast.core.cubestate", "nardy_fast.core.diagram",
@@ -22,14 +24,31 @@ MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.c
            "nardy_fast.analysis.cubereport"]
 
 
+def _exported():
+    """(name, object) of every function, class and module in ``nardy_fast.__all__``, the
+    object unwrapped (a renamed keyword's or a cache's wrapper keeps the docstring)."""
+    for name in nardy_fast.__all__:
+        obj = getattr(nardy_fast, name)
+        if inspect.isroutine(obj) or inspect.isclass(obj) or inspect.ismodule(obj):
+            yield name, obj
+
+
+def _exported_homes():
+    """The modules that define the exported names (each one's examples run from there)."""
+    homes = set()
+    for _, obj in _exported():
+        homes.add(obj.__name__ if inspect.ismodule(obj) else inspect.unwrap(obj).__module__)
+    return sorted(homes - set(MODULES))
+
+
 def _examples():
     parser = doctest.DocTestParser()
-    for name in MODULES:
+    for name in MODULES + _exported_homes():
         mod = importlib.import_module(name)
         objects = [(name, mod)]
         for attr, obj in vars(mod).items():
             if attr.startswith("_") or not (inspect.isroutine(obj) or inspect.isclass(obj)) \
-                    or getattr(obj, "__module__", None) != name:
+                    or getattr(inspect.unwrap(obj), "__module__", None) != name:
                 continue
             objects.append((f"{name}.{attr}", obj))
             if inspect.isclass(obj):
@@ -53,3 +72,38 @@ def test_docstring_examples(test):
 def test_examples_were_found():
     names = {p.id for p in _examples()}
     assert "nardy_fast.core._movegen.successors" in names
+
+
+def _sections(doc):
+    """The numpydoc section titles of a docstring (a title line over a line of dashes)."""
+    lines = [line.strip() for line in inspect.cleandoc(doc or "").splitlines()]
+    return {a for a, b in zip(lines, lines[1:]) if a and b and set(b) == {"-"}
+            and len(b) == len(a)}
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _exported()])
+def test_every_export_has_examples(name):
+    """Every exported function, class and module shows its use in an Examples section,
+    which runs above (its module is collected)."""
+    obj = getattr(nardy_fast, name)
+    assert "Examples" in _sections(obj.__doc__), f"nardy_fast.{name} has no Examples section"
+    home = obj.__name__ if inspect.ismodule(obj) else inspect.unwrap(obj).__module__
+    assert home in MODULES + _exported_homes()
+
+
+@pytest.mark.parametrize("name", [n for n, o in _exported() if inspect.isroutine(o)])
+def test_every_exported_function_says_what_it_returns(name):
+    doc = getattr(nardy_fast, name).__doc__
+    assert _sections(doc) & {"Returns", "Yields"}, f"nardy_fast.{name} has no Returns section"
+
+
+def test_every_exported_example_is_collected():
+    """The examples of the exported names are among the ones run (a name whose examples
+    were not collected would pass the section check and never run)."""
+    ids = {p.id for p in _examples()}
+    for name, obj in _exported():
+        if inspect.ismodule(obj):
+            assert obj.__name__ in ids, name
+        else:
+            inner = inspect.unwrap(obj)
+            assert f"{inner.__module__}.{inner.__name__}" in ids, name

@@ -49,3 +49,34 @@ def test_links_into_the_docs_exist():
 @pytest.mark.slow
 def test_readme_blocks_run(tmp_path, monkeypatch):
     assert run_blocks(README, tmp_path, monkeypatch) >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", [README, ROOT / "docs" / "getting_started.md"],
+                         ids=["README", "getting_started"])
+def test_the_first_hint_ranks_real_choices_in_80_columns(page, tmp_path, monkeypatch, capsys):
+    """The first hint a reader meets ranks more than one move (6-5 at the start has a
+    single legal move, so nothing was ranked), and what the page prints fits an
+    80-column terminal with every column shown (no ``...`` in place of equity)."""
+    import nardy_fast as nf
+
+    hints = []
+    hint = nf.Evaluator.hint
+
+    def recorded(self, *args, **kwargs):
+        frame = hint(self, *args, **kwargs)
+        hints.append(frame)
+        return frame
+
+    monkeypatch.setattr(nf.Evaluator, "hint", recorded)
+    monkeypatch.setenv("COLUMNS", "80")
+    python = [b for b in code_blocks(page) if b[0] == "python" and not b[2]]
+    exec(compile(python[0][1], page.name, "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out
+    assert hints, f"{page.name}: the first python block shows no hint"
+    assert len(hints[0]) > 1, f"{page.name}: the first hint has a single legal move"
+    assert "equity" in out
+    for line in out.splitlines():
+        assert len(line) <= 80, f"{page.name}: a printed line is wider than 80: {line!r}"
+        assert " ... " not in line and "columns]" not in line, \
+            f"{page.name}: a printed frame hides columns: {line!r}"

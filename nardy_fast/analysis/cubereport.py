@@ -160,6 +160,20 @@ def cube_analysis(record: GameRecord | str,
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities (at a match: match winning chances), ``method``, ``double_loss``,
         ``take_loss`` and, with ``match``, ``double_mwc_loss`` and ``take_mwc_loss``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1; me[22] = 1
+    >>> you = np.zeros(24, int); you[20] = 2
+    >>> rules = nf.Rules(cube="geometric")
+    >>> rec = nf.random_game(seed=1, rules=rules, start=nf.Position(me, you))
+    >>> ca = nf.cube_analysis(rec)
+    >>> ca[["turn", "side", "played", "proper", "double_loss", "take_loss"]].round(3)
+       turn   side     played           proper  double_loss  take_loss
+    0     1  white  no double     double, pass         0.39        0.0
+    1     2  black  no double  no double, take         0.00        0.0
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, CUBE_METHODS)
@@ -282,7 +296,33 @@ def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:
     """Per side of a ``cube_analysis``: ``double_decisions`` (turns it could raise),
     ``take_decisions`` (raises it answered), ``errors`` (a loss above 0.001 points),
     ``equity_lost`` (points), ``missed_doubles``, ``wrong_doubles``, ``wrong_takes``,
-    ``wrong_passes`` and ``error_rate`` (points lost per decision x 1000)."""
+    ``wrong_passes`` and ``error_rate`` (points lost per decision x 1000).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``side`` (``white``, ``black``); the columns above.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1; me[22] = 1
+    >>> you = np.zeros(24, int); you[20] = 2
+    >>> rules = nf.Rules(cube="geometric")
+    >>> rec = nf.random_game(seed=1, rules=rules, start=nf.Position(me, you))
+    >>> ca = nf.cube_analysis(rec)
+    >>> ca[["turn", "side", "played", "proper", "double_loss", "take_loss"]].round(3)
+       turn   side     played           proper  double_loss  take_loss
+    0     1  white  no double     double, pass         0.39        0.0
+    1     2  black  no double  no double, take         0.00        0.0
+    >>> rates = nf.cube_error_rates(ca)
+    >>> rates[["double_decisions", "errors", "missed_doubles", "equity_lost"]].round(3)
+           double_decisions  errors  missed_doubles  equity_lost
+    side
+    white                 1       1               1         0.39
+    black                 1       0               0         0.00
+    """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     rows = {}
     other = {"white": "black", "black": "white"}

@@ -62,6 +62,26 @@ def analyse_match(record, progress=None, **kw):
     ``game_report`` (``n_games``, ``seed``, ``method``, ``plies``, ``cube``, ...): with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
     none in the Crawford game), their losses in EMG and match winning chance.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per turn of every game, in order: the ``game_report`` columns with
+        ``game`` (1-based), ``score_white``, ``score_black`` (before the game) and ``player``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> race = nf.race_sample(1, seed=2)[0]          # a short game: a race to the end
+    >>> game = nf.random_game(seed=1, start=race, white="Ann", black="Bob")
+    >>> m = nf.MatchRecord(rules=nf.MatchRules(length=1), players=("Ann", "Bob"), games=[game],
+    ...                    scores=[{"Ann": 0, "Bob": 0}])
+    >>> am = nf.analyse_match(m)
+    >>> am[["game", "turn", "player", "move", "equity_loss"]].head(3).round(3)
+       game  turn player          move  equity_loss
+    0     1     1    Ann  22/off 19/23        0.137
+    1     1     2    Bob  19/off 19/20        0.105
+    2     1     3    Ann  19/24 20/off        0.166
     """
     if isinstance(record, (str, os.PathLike)):
         record = read_match(record)
@@ -84,7 +104,33 @@ def analyse_match(record, progress=None, **kw):
 def match_error_rates(report):
     """Per player, per game and over the match (``game = "total"``): ``report.error_rates``
     columns (losses in EMG, and in match winning chances ``mwc_lost``,
-    ``mwc_error_rate``)."""
+    ``mwc_error_rate``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player and game, then one per player with ``game = "total"``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> race = nf.race_sample(1, seed=2)[0]          # a short game: a race to the end
+    >>> game = nf.random_game(seed=1, start=race, white="Ann", black="Bob")
+    >>> m = nf.MatchRecord(rules=nf.MatchRules(length=1), players=("Ann", "Bob"), games=[game],
+    ...                    scores=[{"Ann": 0, "Bob": 0}])
+    >>> am = nf.analyse_match(m)
+    >>> am[["game", "turn", "player", "move", "equity_loss"]].head(3).round(3)
+       game  turn player          move  equity_loss
+    0     1     1    Ann  22/off 19/23        0.137
+    1     1     2    Bob  19/off 19/20        0.105
+    2     1     3    Ann  19/24 20/off        0.166
+    >>> nf.match_error_rates(am)[["game", "player", "decisions", "equity_lost"]].round(3)
+        game player  decisions  equity_lost
+    0      1    Ann          5        1.114
+    1      1    Bob          6        0.354
+    2  total    Ann          5        1.114
+    3  total    Bob          6        0.354
+    """
     rows = []
     for game, g in report.groupby("game", sort=True):
         er = error_rates(g).reset_index()

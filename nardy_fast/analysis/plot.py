@@ -53,6 +53,18 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     to the opponent's pass point shaded as "double, take", above it "double, pass", for
     the cube efficiency ``efficiency`` (default: the race value at the frame's median
     pips of the side on roll, or ``CONTACT_EFFICIENCY``).  Returns the Axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, or a new figure's Axes when None.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> ax = nf.race_chart(nf.race_report(nf.race_sample(40, seed=1)))
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('pip difference, side on roll minus opponent (pips)', 'probability (side on roll)')
     """
     for col in (x, "p_win", "p_mars_win", "method"):
         if col not in frame.columns:
@@ -146,6 +158,18 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     ``tables``: a one-sided database (default ``bearoff.one_sided()``; ``db=``, its old
     name, works until 0.3.0).  The legend gives the
     mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, or a new figure's Axes when None.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> ax = nf.bearoff_distribution(nf.race_sample(2, seed=1))
+    >>> ax.get_xlabel(), len(ax.patches) > 0
+    ('turns to bear off (own turns)', True)
     """
     if _single_board(positions):
         positions = [positions]
@@ -181,7 +205,22 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
 # -- convergence ------------------------------------------------------------------------
 def convergence_chart(frame, ax=None, column="equity"):
     """A rollout estimate (``column``: ``"equity"`` or ``"p_win"``) and its 95% confidence
-    band against games played, from ``report.convergence_report``; returns the Axes."""
+    band against games played, from ``report.convergence_report``; returns the Axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, or a new figure's Axes when None.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> cr = nf.convergence_report(nf.race_sample(1, seed=1)[0], n_games=(36, 72, 144), seed=1,
+    ...                            policy="random", truncate=None, workers=1)
+    >>> ax = nf.convergence_chart(cr)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('games rolled out', 'equity (points)')
+    """
     for col in ("games", column, "se_" + column):
         if col not in frame.columns:
             raise ValueError(f"convergence_chart: the frame has no {col!r} column "
@@ -213,6 +252,19 @@ def game_chart(frame, ax=None):
     White's win probability on a second axis (from ``report.game_report``).
 
     Returns the pip Axes; the probability Axes is ``ax.right_ax`` when drawn.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The pip Axes (``ax``, or a new figure's); the probability Axes is
+        ``ax.right_ax`` when drawn.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> ax = nf.game_chart(nf.game_report(nf.random_game(seed=1, max_turns=6)))
+    >>> ax.get_xlabel(), [line.get_label() for line in ax.get_lines()]
+    ("turn (one side's move)", ['White pips', 'Black pips'])
     """
     for col in ("turn", "pips_white", "pips_black"):
         if col not in frame.columns:

@@ -319,6 +319,16 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
         ``id, side, method, p_win, p_mars_win, p_lose, p_mars_loss`` (+ koks/home mars
         with extended scoring, ``p_draw`` with the draw rule), ``equity, se_*, ci95_*,
         games`` (see the module table), and the match columns.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> races = nf.race_sample(3, seed=1)
+    >>> nf.win_report(races)[["p_win", "p_mars_win", "equity", "method"]].round(4)
+        p_win  p_mars_win  equity     method
+    0  0.1385         0.0 -0.7230  two_sided
+    1  0.9500         0.0  0.8999  one_sided
+    2  0.9489         0.0  0.8978  two_sided
     """
     seed = root_entropy(seed)
     rules = as_rules(rules)
@@ -478,6 +488,21 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
         and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
         empty) is the final position.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rec = nf.random_game(seed=1, max_turns=6)
+    >>> gr = nf.game_report(rec)
+    >>> gr[["turn", "side", "dice", "move", "pips_white", "pips_black", "p_win_white"]].round(3)
+       turn   side dice                  move  pips_white  pips_black  p_win_white
+    0     1  white   34               1/4 4/8         360         360        0.599
+    1     2  black   56              1/6 6/12         353         360        0.584
+    2     3  white   11  8/9 9/10 10/11 11/12         353         349        0.562
+    3     4  black   62             1/7 12/14         349         349        0.395
+    4     5  white   63             1/7 12/15         349         341        0.404
+    5     6  black   52             1/6 14/16         340         341        0.408
+    6     7  white                                    340         334        0.439
     """
     seed = root_entropy(seed)
     if isinstance(record, (str, os.PathLike)):
@@ -639,6 +664,22 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
     chances lost, in total and per decision x 1000) and,
     when the report has marks, ``n_doubtful``, ``n_error``, ``n_blunder``: the moves of
     each mark (the highest threshold of ``MARKS`` the move reached).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``side`` (``white``, ``black``); the columns above.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rec = nf.random_game(seed=1, max_turns=6)
+    >>> gr = nf.game_report(rec, analyse=True, progress=False)
+    >>> nf.error_rates(gr)[["decisions", "equity_lost", "error_rate", "n_blunder"]].round(3)
+           decisions  equity_lost  error_rate  n_blunder
+    side
+    white          2        0.466     232.844          1
+    black          2        0.067      33.573          0
     """
     if "equity_loss" not in report.columns:
         raise ValueError("error_rates: the report has no equity_loss column; "
@@ -678,6 +719,22 @@ def convergence_report(position: Position | str,
     se_equity, ci95_*`` (see the module table).  A given seed makes the first games of a
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
     the rows trace one run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per size, in the order of ``n_games``: the columns above.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> cr = nf.convergence_report(nf.race_sample(1, seed=1)[0], n_games=(36, 72, 144), seed=1,
+    ...                            policy="random", truncate=None, workers=1)
+    >>> cr[["games", "p_win", "se_p_win", "equity"]].round(3)
+       games  p_win  se_p_win  equity
+    0     36  0.139     0.058  -0.722
+    1     72  0.208     0.050  -0.583
+    2    144  0.201     0.033  -0.597
     """
     seed = root_entropy(seed)
     pos = as_position(position, "positions[0]")
@@ -703,6 +760,18 @@ def race_sample(n: int = 200, seed: SeedLike = None,
 
     ``kind="bearoff"``: every checker of both sides in its home (or off: each side keeps
     1..15 checkers); ``kind="race"``: checkers anywhere on the side's points 13-24.
+
+    Returns
+    -------
+    list of Position
+        ``n`` positions, White on roll.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> races = nf.race_sample(2, seed=1)
+    >>> [(p.pips, p.is_contact(), p.is_bearoff()) for p in races]
+    [((26, 17), False, True), ((22, 35), False, True)]
     """
     seed = root_entropy(seed)
     if kind not in ("bearoff", "race"):
@@ -730,7 +799,23 @@ def race_report(positions: Position | str | Iterable[Position | str] | pd.Series
                 client: Client | None = None,
                 epc: bool = True) -> pd.DataFrame:
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
-    race chart (``plot.race_chart``)."""
+    race chart (``plot.race_chart``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per position: ``pip_report``'s columns, then ``win_report``'s.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rr = nf.race_report(nf.race_sample(3, seed=1))
+    >>> rr[["pip_diff", "p_win", "equity", "method"]].round(3)
+       pip_diff  p_win  equity     method
+    0         9  0.138  -0.723  two_sided
+    1       -13  0.950   0.900  one_sided
+    2        -7  0.949   0.898  two_sided
+    """
     seed = root_entropy(seed)
     pr = pip_report(positions, epc=epc)
     wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,

@@ -665,6 +665,21 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     ValueError
         A bad position (naming its index), argument, a store of another study (naming
         what differs), a corrupt or truncated store file (naming it).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> store = os.path.join(tempfile.mkdtemp(), "races.study")
+    >>> st = nf.study(nf.race_sample(2, seed=1), 72, store, seed=1, policy="random",
+    ...               truncate=None, workers=1, progress=False)
+    >>> st[["n_games", "p_win", "equity"]].round(3)
+                                       n_games  p_win  equity
+    position
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.111  -0.778
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.986   0.972
+    >>> nf.read_study(store).equals(st)
+    True
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     method = check_method(method, METHODS, RENAMED)
@@ -729,7 +744,28 @@ def _empty_frame(key):
 def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     """A study store read back: one DataFrame indexed by position ID (sorted), the
     ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
-    that is no study, a corrupt or truncated file: ``ValueError`` naming it."""
+    that is no study, a corrupt or truncated file: ``ValueError`` naming it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per position of the store, indexed by position ID.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> store = os.path.join(tempfile.mkdtemp(), "races.study")
+    >>> st = nf.study(nf.race_sample(2, seed=1), 72, store, seed=1, policy="random",
+    ...               truncate=None, workers=1, progress=False)
+    >>> st[["n_games", "p_win", "equity"]].round(3)
+                                       n_games  p_win  equity
+    position
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.111  -0.778
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.986   0.972
+    >>> nf.read_study(store).equals(st)
+    True
+    """
     st = _Store(store)
     if st.manifest is None:
         raise ValueError(f"store={st.path}: no study here (no {MANIFEST})")

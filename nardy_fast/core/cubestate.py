@@ -41,6 +41,13 @@ class CubeState:
         the opponent.
     first_turn : bool
         The first turn of the game: no raise (rule book section 7a).
+
+    Examples
+    --------
+    >>> from nardy_fast import CubeState
+    >>> cube = CubeState(stake=2, owner="opponent")
+    >>> cube.stake, cube.owner, cube == CubeState()
+    (2, 'opponent', False)
     """
 
     stake: int = 1

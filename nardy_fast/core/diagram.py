@@ -58,6 +58,18 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
     the top right along the top to the left, then along the bottom to the right; Black
     the opposite way round.  Each point is labelled in both numberings (``W`` and ``B``
     rows); a stack of more than one checker shows its count.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, or a new figure's Axes when None.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> ax = nf.plot_board(nf.Position.initial())
+    >>> ax.get_title()
+    'White on roll   ·   pips W 360  B 360'
     """
     # lazy: matplotlib is slow to import, and only pictures need it
     from matplotlib.patches import Circle, Polygon, Rectangle

@@ -72,6 +72,13 @@ class MatchRecord:
         The games in order; each game's ``white`` / ``black`` are the players' names.
     scores : list of dict
         Score of each player before each game (as written; ``replay`` checks them).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> m = nf.play_one_match("random", "random", rules=nf.MatchRules(length=1), seed=1)
+    >>> m.players, len(m.games), m.scores[0]
+    (('A', 'B'), 1, {'A': 0.0, 'B': 0.0})
     """
 
     rules: MatchRules = field(default_factory=MatchRules)
@@ -287,7 +294,25 @@ def looks_like_match(text: str) -> bool:
 
 
 def read_match(path: str | os.PathLike[str]) -> MatchRecord:
-    """Read a match transcript file (not replayed: call ``replay``)."""
+    """Read a match transcript file (not replayed: call ``replay``).
+
+    Returns
+    -------
+    MatchRecord
+        The match as written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> m = nf.play_one_match("random", "random", rules=nf.MatchRules(length=1), seed=1)
+    >>> path = os.path.join(tempfile.mkdtemp(), "match.txt")
+    >>> nf.write_match(m, path) == path
+    True
+    >>> back = nf.read_match(path)
+    >>> back.players, len(back.games), back.scores == m.scores
+    (('A', 'B'), 1, True)
+    """
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
         rec = parse_match(f.read(), source=path)
@@ -296,5 +321,23 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
 
 
 def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> str:
-    """Write a match transcript atomically."""
+    """Write a match transcript atomically.
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> m = nf.play_one_match("random", "random", rules=nf.MatchRules(length=1), seed=1)
+    >>> path = os.path.join(tempfile.mkdtemp(), "match.txt")
+    >>> nf.write_match(m, path) == path
+    True
+    >>> back = nf.read_match(path)
+    >>> back.players, len(back.games), back.scores == m.scores
+    (('A', 'B'), 1, True)
+    """
     return atomic_write_text(path, format_match(match))

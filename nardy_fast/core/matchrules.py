@@ -66,6 +66,13 @@ class MatchRules:
         The Crawford rule (needs ``rules.cube``).
     rules : Rules
         The game's rules (scoring, draws, the cube).
+
+    Examples
+    --------
+    >>> from nardy_fast import MatchRules, Rules
+    >>> mr = MatchRules(length=5, crawford=True, rules=Rules(cube="geometric"))
+    >>> mr.length, mr.draw, mr.starter, mr.crawford
+    (5, 'half', 'winner', True)
     """
 
     length: int = 3
@@ -199,6 +206,13 @@ class MatchState:
         exactly one point (one unit) from the length.
     cube : CubeState or None
         The cube from the side on roll's view (None: centred at 1, or no cube).
+
+    Examples
+    --------
+    >>> from nardy_fast import MatchState
+    >>> s = MatchState(length=3, score=(1, 2), on_roll="black")
+    >>> s.length.length, s.score, s.on_roll, s.away()
+    (3, (1.0, 2.0), 'black', (1.0, 2.0))
     """
 
     length: object = 3

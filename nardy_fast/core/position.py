@@ -73,6 +73,14 @@ class Move:
         The roll.
     origin : str
         ID of the position the move was generated from.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> pos = nf.Position.initial()
+    >>> move = pos.legal_moves((6, 5))[0]
+    >>> move.steps, move.dice, move.origin == pos.id
+    (((1, 7), (7, 12)), (6, 5), True)
     """
 
     board: tuple[int, ...]
@@ -411,7 +419,20 @@ class Position:
 
 def as_position(position: Position | str | npt.ArrayLike, name: str = "position") -> Position:
     """A ``Position`` from a Position, a position ID or a (2, 24) array of counts (side on
-    roll first, White on roll); ``name`` labels the errors."""
+    roll first, White on roll); ``name`` labels the errors.
+
+    Returns
+    -------
+    Position
+        The position (``position`` itself when it is one).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> pos = nf.as_position("W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+    >>> pos == nf.Position.initial(), pos.pips
+    (True, (360, 360))
+    """
     if isinstance(position, Position):
         return position
     if isinstance(position, str):

@@ -163,6 +163,15 @@ class GameRecord:
         Other header tags (str -> str), e.g. ``Date``.
     cube : list of CubeAction
         Cube actions in order (empty without a cube).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rec = nf.random_game(seed=1)
+    >>> rec.white, len(rec.turns), rec.turns[0]
+    ('random', 100, Turn(side='white', dice=(3, 4), steps=((1, 4), (4, 8))))
+    >>> rec.final.is_over()
+    True
     """
 
     white: str = "White"
@@ -320,7 +329,23 @@ def _result_text(res):
 
 
 def write_record(record: GameRecord, path: str | os.PathLike[str]) -> str:
-    """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``)."""
+    """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``).
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> path = os.path.join(tempfile.mkdtemp(), "game.txt")
+    >>> nf.write_record(nf.random_game(seed=1), path) == path
+    True
+    >>> len(nf.read_record(path).turns)
+    100
+    """
     return atomic_write_text(path, format_record(record))
 
 
@@ -335,7 +360,23 @@ def looks_like_record(text: str) -> bool:
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read a game record file; ``RecordError`` names the file and line on bad content."""
+    """Read a game record file; ``RecordError`` names the file and line on bad content.
+
+    Returns
+    -------
+    GameRecord
+        The game as written (not replayed: call ``replay`` to check its moves).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> path = os.path.join(tempfile.mkdtemp(), "game.txt")
+    >>> nf.write_record(nf.random_game(seed=1), path) == path
+    True
+    >>> len(nf.read_record(path).turns)
+    100
+    """
     path = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -395,7 +436,21 @@ def _check_result_tag(record, tags, source):
 def parse_record(text: str, source: str = "<record>") -> GameRecord:
     """Parse the text of a game record (see the module docstring).  A text with neither
     the record's first line nor tags nor moves (empty, or comments only) is a
-    ``RecordError`` naming ``source``: no game, not an empty one."""
+    ``RecordError`` naming ``source``: no game, not an empty one.
+
+    Returns
+    -------
+    GameRecord
+        The game as written (not replayed: call ``replay`` to check its moves).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> text = nf.random_game(seed=1).to_text()
+    >>> rec = nf.parse_record(text)
+    >>> len(rec.turns), rec.final == nf.random_game(seed=1).final
+    (100, True)
+    """
     tags, tokens = _tags_and_tokens(text)
     if not tokens and not tags and not text.lstrip().startswith(MAGIC):
         raise RecordError(f"{source}: no game record here (the file is empty or holds only "
@@ -623,6 +678,18 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
         Move``.  The engine's names (``"net"``, ``"net:1"``, ``"greedy"``, an
         ``Evaluator``) are the public ``nardy_fast.random_game``'s
         (``engine.policy.random_game``, which plays them by this loop).
+
+    Returns
+    -------
+    GameRecord
+        The game played (``start``, the turns; over unless ``max_turns`` stopped it).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rec = nf.random_game(seed=3, policy="race")
+    >>> len(rec.turns), rec.result()
+    (97, {'winner': 'white', 'kind': 'oin', 'points': 1.0})
     """
     rules = as_rules(rules)
     start = Position.initial() if start is None else as_position(start, "start")

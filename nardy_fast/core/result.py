@@ -55,6 +55,13 @@ se_p_home_mars_loss : float
         How the numbers were obtained, e.g. ``"two_sided"``, ``"one_sided"``, ``"rollout"``.
     extra : dict
         Method-specific details (seed, policy, truncation, ...).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> o = nf.race_probabilities(nf.race_sample(1, seed=1)[0])
+    >>> o.method, round(o.p_win, 4), round(o.p_lose, 4), round(o.equity, 4)
+    ('two_sided', 0.1385, 0.8615, -0.723)
     """
 
     p_win: float

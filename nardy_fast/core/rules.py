@@ -65,6 +65,13 @@ class Rules:
     autodouble : bool
         With a cube: each tie of the opening throw raises the stake once before play, the
         cube staying in the middle (games simulated from the start only).
+
+    Examples
+    --------
+    >>> from nardy_fast import CLASSIC, Rules
+    >>> r = Rules(cube="geometric")
+    >>> r.head_rule, r.cube, r == CLASSIC, Rules() == CLASSIC
+    ('classic', 'geometric', False, True)
     """
 
     head_rule: str = "classic"

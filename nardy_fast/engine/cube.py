@@ -198,6 +198,16 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
         rollout was made), and ``verdict_noise``'s keys: ``double_margin``,
         ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> d = nf.cube_decision(nf.Position(me, you), rules=nf.Rules(cube="geometric"))
+    >>> d["action"], d["method"], float(d["no_double"]), float(d["double_take"])
+    ('double, take', 'exact', 0.5, 1.0)
     """
     position = as_position(position)
     cube, probabilities = cube_state, cube_probabilities

@@ -209,6 +209,19 @@ def play_one_match(a: Any, b: Any, rules: MatchRules | RulesLike = None,
     already one point away).  Game 1 and
     every game after a draw are thrown for (a fair coin: the single-die throw with
     rethrows); later games follow ``MatchRules.starter``.
+
+    Returns
+    -------
+    MatchRecord
+        The match: its games and the score before each.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> m = nf.play_one_match("random", "greedy", rules=nf.MatchRules(length=3), seed=2,
+    ...                       names=("Ann", "Bob"))
+    >>> len(m.games), m.scores
+    (3, [{'Ann': 0.0, 'Bob': 0.0}, {'Ann': 0.0, 'Bob': 2.0}, {'Ann': 1.0, 'Bob': 2.0}])
     """
     mr = as_match_rules(rules)
     rng = np.random.default_rng(seed)
@@ -279,6 +292,13 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
         m's dice depend on the seed and m only, so they are the first matches of the
         full run), with ``interrupted=True`` and ``matches_requested``; Ctrl-C before any
         match finished propagates ``KeyboardInterrupt``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> r = nf.simulate_matches("greedy", "random", 8, length=1, seed=1, progress=False)
+    >>> r["matches"], r["wins_a"], round(r["win_rate"], 2), [round(x, 2) for x in r["ci95"]]
+    (8, 8, 1.0, [0.68, 1.0])
     """
     n_matches = check_count(n_matches, "n_matches", 1)
     mr = as_match_rules(rules, length)

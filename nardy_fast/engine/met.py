@@ -81,6 +81,19 @@ def start_distribution(rules: MatchRules | RulesLike = None) -> dict[str, Any]:
     (summing to 1), plus ``source`` (the rollout's settings).  Raises ``ValueError``
     naming the variant when the package data has no rollout for it (``nardy-fast met
     --rollout`` adds it).
+
+    Returns
+    -------
+    dict
+        ``win_<kind>``, ``loss_<kind>`` and ``draw`` as above, with the rollout's
+        settings (``games``, ``seed``, ``policy``, ``net``, ``truncate``, ``se_p_win``).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> d = nf.start_distribution()
+    >>> d["games"], round(d["win_oin"] + d["win_mars"] + d["win_koks"] + d["win_home_mars"], 2)
+    (46656, 0.59)
     """
     rules = as_match_rules(rules).rules
     key = _variant_key(rules)
@@ -365,6 +378,17 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
     Returns
     -------
     DataFrame ``M``, index ``away`` and columns ``vs`` in 1..length: ``M.loc[a, b]``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> met = nf.match_equity_table(3)
+    >>> met.round(3)
+    vs        1      2      3
+    away
+    1     0.500  0.661  0.776
+    2     0.339  0.500  0.629
+    3     0.224  0.371  0.500
     """
     if not cube:
         warn_unused("with cube=False (the cube efficiency acts in the cubeful table only)",
@@ -430,6 +454,18 @@ def outcome_values(state: MatchState) -> dict[str, float]:
     GNU Backgammon's ends of the money-equivalent scale).  Who starts the next game
     follows ``MatchRules.starter``; under ``"alternate"`` the next game is taken as
     thrown for (the state does not record who started this one).
+
+    Returns
+    -------
+    dict
+        Match winning chances (0..1) of the side on roll, by the keys above.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> v = nf.outcome_values(nf.MatchState(length=3, score=(1, 2)))
+    >>> round(v["win_oin"], 3), v["win_mars"], v["loss_oin"], round(v["draw"], 3)
+    (0.591, 1.0, 0.0, 0.339)
     """
     mr = state.rules
     solver = solver_for(mr, mr.cube)
@@ -569,6 +605,15 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     ``double_pass`` (NaN when the side may not raise), ``mwc`` (after the right
     actions); ``double_action``, ``take_action``, ``action`` (as ``cube.actions``);
     ``take_point`` (the opponent's lowest game winning chance at which it takes).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rules = nf.MatchRules(length=5, rules=nf.Rules(cube="geometric"))
+    >>> state = nf.MatchState(length=rules, score=(2, 3), cube=nf.CubeState())
+    >>> d = nf.match_cube_decision(0.7, state)
+    >>> d["action"], round(d["no_double"], 3), round(d["mwc"], 3), round(d["take_point"], 3)
+    ('no double, take', 0.474, 0.474, 0.115)
     """
     mr = state.rules
     if not mr.cube:

@@ -697,6 +697,18 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     pandas.DataFrame
         Index: the position IDs (name ``"position"``, as every frame keyed by position
         ID); columns: ``Outcome.to_dict()``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> races = nf.race_sample(2, seed=1)
+    >>> rm = nf.rollout_many(races, 72, policy="random", seed=1, truncate=None, workers=1,
+    ...                      progress=False)
+    >>> rm[["games", "p_win", "se_p_win", "equity"]].round(3)
+                                       games  p_win  se_p_win  equity
+    position
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.208     0.050  -0.583
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)

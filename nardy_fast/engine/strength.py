@@ -118,7 +118,20 @@ def vs_greedy(evaluator, n_games, seed):
     """The strength check of a training run (``train.train``'s ``check``): ``evaluator``
     at 0-ply against ``"greedy"`` over ``n_games`` games with shared dice, under its own
     rules, on one worker.  Returns ``{"vs_greedy_win_rate", "vs_greedy_points_share"}``
-    (A's win rate, a draw counting half, and share of the points)."""
+    (A's win rate, a draw counting half, and share of the points).
+
+    Returns
+    -------
+    dict
+        ``vs_greedy_win_rate`` and ``vs_greedy_points_share`` (floats in [0, 1]).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> r = nf.vs_greedy(nf.Evaluator.default(), 4, seed=1)
+    >>> sorted(r)
+    ['vs_greedy_points_share', 'vs_greedy_win_rate']
+    """
     m = play_match(evaluator, "greedy", n_games, seed=seed, rules=evaluator.rules,
                    workers=1, progress=False)
     return {"vs_greedy_win_rate": m["win_rate"], "vs_greedy_points_share": m["points_share"]}

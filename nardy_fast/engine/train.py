@@ -131,6 +131,15 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     Returns
     -------
     Evaluator
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.npz")
+    >>> ev = nf.train_self_play(path, n_games=4, seed=1, hidden=8, threads=1, progress=False)
+    >>> ev.meta["training"]["games"], os.path.exists(path)
+    (4, True)
     """
     rules = as_rules(rules)
     entropy = root_entropy(seed)

@@ -34,6 +34,12 @@ Cache folder
 ``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
 first use and keep it in the cache folder ``data_dir()`` (``NARDY_FAST_DATA``, else
 ``$XDG_CACHE_HOME/nardy_fast``); see ``nardy_fast.core.datadir``.
+
+Examples
+--------
+>>> import nardy_fast as nf
+>>> nf.bearoff.one_sided()
+OneSided(max_checkers=15, boards=54264, turns columns=31)
 """
 from __future__ import annotations
 

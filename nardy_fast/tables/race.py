@@ -177,6 +177,16 @@ def race_probabilities(position: Position, rules: RulesLike = None,
     ------
     ValueError
         Not a race of both homes, a finished game, or a method that cannot serve it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> o = nf.race_probabilities(nf.Position(me, you))
+    >>> o.method, round(o.p_win, 4), round(o.equity, 4)
+    ('two_sided', 0.75, 0.5)
     """
     if not isinstance(position, Position):
         raise TypeError(f"position: expected a Position, got {type(position).__name__}")

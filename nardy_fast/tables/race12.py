@@ -282,6 +282,24 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
     ``tables``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not
     been built; ``db=``, its old name, works until 0.3.0).  ValueError when the position is not such a race, or under rules the database
     does not serve (``supports``).
+
+    Returns
+    -------
+    Outcome
+        Probabilities and expected points for the side on roll (exact: ``se_*`` are 0,
+        ``method`` is ``"one_sided12"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> from nardy_fast.tables.race12 import Race12
+    >>> db = Race12.build(points=7, progress=False)   # races on the last 7 points, in memory
+    >>> me = np.zeros(24, int); me[17] = 2          # two checkers on point 18, outside home
+    >>> you = np.zeros(24, int); you[18] = 1; you[20] = 1
+    >>> o = nf.race12_probabilities(nf.Position(me, you), tables=db)
+    >>> o.method, round(o.p_win, 3), round(o.equity, 3)
+    ('one_sided12', 0.492, -0.017)
     """
     if not isinstance(position, Position):
         raise TypeError(f"position: expected a Position, got {type(position).__name__}")
