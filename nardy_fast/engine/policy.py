@@ -173,6 +173,20 @@ def random_game(seed=None, rules=None, start=None, max_turns=2000, policy="rando
         ``policy(position, moves, rng) -> Move``.
     white, black : str or None
         The players' names in the record; None (default): the policy's name.
+
+    Returns
+    -------
+    GameRecord
+        The game played (``start``, the turns; over unless ``max_turns`` stopped it).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> rec = nf.random_game(seed=3, policy="race")
+    >>> len(rec.turns), rec.result()["winner"]
+    (97, 'white')
+    >>> nf.random_game(seed=3, policy="greedy").white
+    'greedy'
     """
     if isinstance(policy, str) and policy in CORE_POLICIES:
         choose = name = policy
