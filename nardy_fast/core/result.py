@@ -9,13 +9,16 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, replace
 
+import numpy as np
+
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Outcome", "PROBABILITIES", "clip_probabilities"]
+__all__ = ["Outcome", "PROBABILITIES", "clip_probabilities", "nearest_possible",
+           "possible_values", "possibility_gap"]
 
 _Z95 = 1.959963984540054
 # Every probability an Outcome reports; each has its standard error ``se_<name>``.
@@ -177,4 +180,192 @@ def clip_probabilities(outcome: Outcome, record: bool = False) -> Outcome:
                 cut.append(name)
     if record:
         changes["extra"] = {**outcome.extra, "clipped": ",".join(cut)}
+    return replace(outcome, **changes) if changes else outcome
+
+
+# ----------------------------------------------------------------------------------------
+# possible distributions (rule book section 7)
+#
+# A vector of ``PROBABILITIES`` (and the equity) is possible when it is the distribution
+# of some game's end: every probability >= 0; win + lose + draw = 1 (draw = 0 without the
+# draw rule); koks and home mars are disjoint kinds of mars (koks: a loser's checker
+# still in its first quarter; home mars: all 15 in its home), so koks + home mars <= mars,
+# and mars <= its win or loss; and, where the equity is the expected points of the rules'
+# scoring (no cube), equity = sum of each outcome kind's probability times its points.
+
+_ROUNDING = 1e-12          # violations this small are float rounding, not estimation
+_FEASIBLE = 1e-9           # tolerance of the candidate check in ``possible_values``
+_W, _L, _D, _MW, _ML, _KW, _KL, _HW, _HL, _E = range(10)
+
+
+def _constraints(draws, points):
+    """``(A, b, G, h)``: the possible set ``{z : A z = b, G z <= h}`` of the vector ``z``
+    (``PROBABILITIES`` then the equity)."""
+    A, b = [np.eye(10)[_W] + np.eye(10)[_L] + np.eye(10)[_D]], [1.0]
+    if not draws:
+        A.append(np.eye(10)[_D])
+        b.append(0.0)
+    if points is not None:
+        oin, mars, koks, home = points
+        row = np.zeros(10)
+        row[_E] = 1.0
+        for i, c in ((_W, oin), (_MW, mars - oin), (_KW, koks - mars), (_HW, home - mars)):
+            row[i] -= c
+            row[i + 1] += c                      # the loss of the same kind: negative points
+        A.append(row)
+        b.append(0.0)
+    G = []
+    for i in ((_W, _L, _D) if draws else (_W, _L)) + (_KW, _KL, _HW, _HL):
+        G.append(-np.eye(10)[i])                 # >= 0
+    for mars, side in ((_MW, _W), (_ML, _L)):
+        G.append(np.eye(10)[mars] - np.eye(10)[side])            # mars <= win (loss)
+    for koks, home, mars in ((_KW, _HW, _MW), (_KL, _HL, _ML)):
+        G.append(np.eye(10)[koks] + np.eye(10)[home] - np.eye(10)[mars])   # koks + hm <= mars
+    return np.array(A), np.array(b), np.array(G), np.zeros(len(G))
+
+
+_FACES = {}
+
+
+def _faces(draws, points):
+    """The possible set's constraints and, for every subset S of its inequalities, the
+    affine map ``z -> M z + c`` projecting onto ``{A z = b, G_S z = h_S}`` (cached)."""
+    key = (bool(draws), None if points is None else tuple(float(p) for p in points))
+    if key not in _FACES:
+        A, b, G, h = _constraints(*key)
+        n, k = A.shape[1], len(G)
+        subsets = ((np.arange(2 ** k)[:, None] >> np.arange(k)) & 1).astype(bool)
+        rows = np.zeros((len(subsets), len(A) + k, n))
+        rhs = np.zeros((len(subsets), len(A) + k))
+        rows[:, :len(A)], rhs[:, :len(A)] = A, b
+        rows[:, len(A):] = np.where(subsets[:, :, None], G, 0.0)
+        rhs[:, len(A):] = np.where(subsets, h, 0.0)
+        pinv = np.linalg.pinv(rows)                         # (S, n, m): least-norm solver
+        M = np.eye(n) - pinv @ rows
+        c = (pinv @ rhs[:, :, None])[:, :, 0]
+        _FACES[key] = (A, b, G, h, M, c)
+    return _FACES[key]
+
+
+def possibility_gap(values, *, draws=True, points=None):
+    """How far ``values`` breaks the rules of a possible distribution: the largest
+    violation (0 for a possible one) of the constraints listed in ``possible_values``.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (10,)
+        ``PROBABILITIES`` in their order, then the equity (points, side on roll).
+    draws, points
+        As for ``possible_values``.
+    """
+    z = np.asarray(values, dtype=np.float64)
+    if z.shape != (10,):
+        raise ValueError(f"values: expected the 9 PROBABILITIES and the equity (shape "
+                         f"(10,)), got shape {z.shape}")
+    A, b, G, h, _, _ = _faces(draws, points)
+    return float(max(np.abs(A @ z - b).max(), (G @ z - h).max(), 0.0))
+
+
+def possible_values(values, *, draws=True, points=None):
+    """The possible distribution nearest to ``values`` (Euclidean projection).
+
+    The possible set (rule book section 7): every probability >= 0; ``p_win + p_lose +
+    p_draw = 1``; ``p_koks_<x> + p_home_mars_<x> <= p_mars_<x> <= p_<x>`` for ``x`` win and
+    loss (koks and home mars are disjoint kinds of mars); ``p_draw = 0`` unless ``draws``;
+    and, with ``points``, the equity equal to the expected points of the scoring.  It is
+    convex, so the nearest point is unique, and for every possible ``t`` the result is no
+    farther from ``t`` than ``values`` are (the projection onto a convex set is
+    non-expansive and fixes ``t``).  Computed exactly: the nearest point lies on one face
+    of the polytope, and is the feasible one nearest to ``values`` among the projections
+    onto the affine hulls of all faces (at most 2**11, precomputed once per ``draws`` and
+    ``points``); an input within 1e-9 of the set (float rounding) only has its bounds
+    and nesting made exact.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (10,)
+        ``PROBABILITIES`` in their order, then the equity (points, side on roll).
+    draws : bool
+        Whether a draw can happen (``Rules.draw_rule``); without, ``p_draw`` is 0.
+    points : tuple of 4 floats or None
+        The points of an oin, mars, koks and home mars (``Rules.points``): the equity is
+        then tied to the probabilities (cubeless money play).  None: the equity is left as
+        it is (a cubeful equity, not a function of the probabilities).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (10,)
+        ``values`` itself (a copy) when already possible up to rounding (1e-12).
+    """
+    z = np.array(values, dtype=np.float64)
+    if z.shape != (10,):
+        raise ValueError(f"values: expected the 9 PROBABILITIES and the equity (shape "
+                         f"(10,)), got shape {z.shape}")
+    if not np.isfinite(z).all():
+        raise ValueError(f"values: expected finite numbers, got {z.tolist()}")
+    if possibility_gap(z, draws=draws, points=points) <= _ROUNDING:
+        return z
+    equity = z[_E]
+    if possibility_gap(z, draws=draws, points=points) > _FEASIBLE:
+        A, b, G, h, M, c = _faces(draws, points)
+        candidates = M @ z + c                                    # (S, 10)
+        ok = ((np.abs(candidates @ A.T - b) <= _FEASIBLE).all(axis=1)
+              & (candidates @ G.T - h <= _FEASIBLE).all(axis=1))
+        dist = np.where(ok, ((candidates - z) ** 2).sum(axis=1), np.inf)
+        z = candidates[int(np.argmin(dist))]
+    # the rounding of the solve (or of the input: float32 nets): the bounds and the
+    # nesting exactly, moving each value by at most _FEASIBLE
+    z[:_E] = np.clip(z[:_E], 0.0, 1.0)
+    if not draws:
+        z[_D] = 0.0
+    for side, mars, koks, home in ((_W, _MW, _KW, _HW), (_L, _ML, _KL, _HL)):
+        z[mars] = min(z[mars], z[side])
+        z[koks] = min(z[koks], z[mars])
+        if z[koks] + z[home] > z[mars]:
+            z[home] = max(0.0, z[mars] - z[koks])
+    if points is None:
+        z[_E] = equity
+    return z
+
+
+def nearest_possible(outcome: Outcome, *, draws: bool = True,
+                     points: tuple[float, float, float, float] | None = None,
+                     record: bool = False) -> Outcome:
+    """``outcome`` moved to the nearest possible distribution (``possible_values``).
+
+    Parameters
+    ----------
+    outcome : Outcome
+    draws, points
+        As for ``possible_values``: whether draws can happen; the points of an oin, mars,
+        koks and home mars when the equity is the expected points of the scoring (None:
+        the equity is kept).
+    record : bool
+        Record the adjustment in ``extra``: ``"clipped"`` names the probabilities moved by
+        more than rounding (1e-12; comma-separated, ``""`` for none), ``"adjustment"`` is
+        the Euclidean length of the move (probabilities and equity), ``"equity_adjustment"``
+        the change of the equity (points).
+
+    Returns
+    -------
+    Outcome
+        Standard errors, games and method kept (those of ``outcome``'s estimates); the same
+        object when nothing moved and ``record`` is False.  An outcome with a NaN
+        probability or equity (no estimate) is returned as it is.
+    """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"outcome: expected an Outcome, got {type(outcome).__name__}")
+    z = np.array([getattr(outcome, n) for n in PROBABILITIES] + [outcome.equity],
+                 dtype=np.float64)
+    if not np.isfinite(z).all():
+        return outcome
+    new = possible_values(z, draws=draws, points=points)
+    changes = {n: float(new[i]) for i, n in enumerate(PROBABILITIES) if new[i] != z[i]}
+    if new[_E] != z[_E]:
+        changes["equity"] = float(new[_E])
+    if record:
+        moved = [n for i, n in enumerate(PROBABILITIES) if abs(new[i] - z[i]) > _ROUNDING]
+        changes["extra"] = {**outcome.extra, "clipped": ",".join(moved),
+                            "adjustment": float(np.sqrt(((new - z) ** 2).sum())),
+                            "equity_adjustment": float(new[_E] - z[_E])}
     return replace(outcome, **changes) if changes else outcome

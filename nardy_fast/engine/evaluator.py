@@ -25,8 +25,8 @@ from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
-from nardy_fast.core.result import Outcome
-from nardy_fast.core.rules import as_rules
+from nardy_fast.core.result import Outcome, nearest_possible
+from nardy_fast.core.rules import OUTCOMES, as_rules
 from nardy_fast.tables import race12 as _r12
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -373,14 +373,18 @@ class Evaluator:
                 np.stack([positions[k].boards for k in live]), plies, exact,
                 [positions[k].side for k in live])
             eqs = self.equities(vals)
+            points = tuple(self.rules.points(kind) for kind in OUTCOMES)
             for j, (k, v, m, e) in enumerate(zip(live, vals, methods, eqs)):
                 if j in races:         # the table's Outcome: its draws and their equity
                     out[k] = dataclasses.replace(races[j], extra={**races[j].extra,
                                                                   "plies": int(plies)})
                     continue
                 d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
-                out[k] = Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
-                                 extra={"plies": int(plies)}, **d)
+                # the net's float32 outputs can break a nesting or pass 1 by rounding
+                out[k] = nearest_possible(
+                    Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                            extra={"plies": int(plies)}, **d),
+                    draws=self.rules.draw_rule, points=points)
         if match is not None:
             for o in out:      # built here: their extra takes the entries in place
                 o.extra.update(met.match_extra(o, match))

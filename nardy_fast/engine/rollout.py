@@ -456,7 +456,9 @@ def _outcome(tally, truncated, extra, plan=None):
         se_p_mars_loss=float(se[q["p_mars_loss"]]), se_equity=float(se[q["equity"]]),
         games=int(n), mean_length=float(mean[q["plies"]]), extra=extra,
         **{"se_" + name: float(se[q[name]]) for name in _MORE_SE})
-    return keep_in_range(out)
+    if plan is None:
+        return keep_in_range(out)
+    return keep_in_range(out, plan.rules, cube=plan.cube is not None)
 
 
 def _extra(plan, workers, client, interrupted):

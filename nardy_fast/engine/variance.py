@@ -48,31 +48,49 @@ about 2.8 times (median over 48 positions) for about a fifth more time (median e
 at 1-ply the exact luck is nearly free (median efficiency 5.5) and beats the luck net as
 the fallback where no look-ahead exists, so ``"luck"`` is the default there.
 
-Probabilities kept in [0, 1]
-----------------------------
+Possible distributions reported
+-------------------------------
 A reduced per-game value ``result - luck`` can be negative (or above 1), so the mean of a
-small probability can come out below 0, e.g. P(koks win) = -0.0008 from 1,000 games.
-No probability outside [0, 1] is reported: ``keep_in_range`` cuts each reduced
-probability to [0, 1] (``core.result.clip_probabilities``) and names the ones it cut in
-``extra["clipped"]``.  The equity is not cut (it has no bound to keep), so it stays
-exactly unbiased, and the standard errors are those of the uncut means.
+small probability can come out below 0 (P(koks win) = -0.0008 from 1,000 games), or a
+refinement above the probability that contains it (P(mars loss) = 0.009 > P(lose) = 0 from
+12 games).  What a rollout reports is always a possible distribution: ``keep_in_range``
+moves the raw estimate ``x`` (the nine probabilities and, without the cube, the equity) to
+the nearest point ``P(x)`` (Euclidean) of the convex set ``C`` of possible ones
+(``core.result.possible_values``): every probability >= 0, win + lose + draw = 1 (no
+draw without ``draw_rule``), koks + home mars <= mars <= win (and the same for losses:
+koks and home mars are disjoint kinds of mars, rule book section 7), and the equity equal
+to the expected points of the rules' scoring.  With the cube in play the equity is the
+cubeful one, not a function of the probabilities: it is left as estimated (exactly
+unbiased) and only the probabilities are moved.  ``extra["clipped"]`` names the
+probabilities moved by more than rounding (``""``: none), ``extra["adjustment"]`` is the
+length of the move and ``extra["equity_adjustment"]`` the change of the equity.  A raw
+estimate already possible (every plain rollout's is: each game's value is possible, and
+so is their mean) is reported unchanged.
 
-The cut probability is biased only where the uncut mean can leave the range, that is
-within a few standard errors of 0 or 1, and only a little: the cut moves an estimate
-towards the true value, never away (``|cut(x) - p| <= |x - p|`` for every ``p`` in [0, 1]),
-so its error is never larger, game set by game set; its bias at the lower end is
-``E[max(0, -x)]``, which for a normal mean ``x`` of true value ``p >= 0`` and standard
-error ``s`` is ``s * phi(p/s) - p * Phi(-p/s) <= s / sqrt(2 pi) = 0.40 s`` (largest at
-``p = 0``), and the same at the upper end.  Measured (``benchmarks/bench_clip.py``,
-``benchmarks/RESULTS.md``): 120 reduced rollouts of 1,000 games (seeds 1-120, luck net)
-of the position where P(koks win) came out -0.0008: the cut acted in 24 of them, on
-P(koks win) only; it moved the mean P(koks win) from 0.000986 to 0.001109, a bias of
-0.000124 (SE 0.000028), 0.10 of one rollout's standard error (0.0012), within the bound
-above; the equity was the same in all 120.
+The bias this leaves: the truth ``t = E[x]`` is possible (it is the mean of the plain
+games' values, each possible, and ``C`` is convex), and ``P`` is non-expansive with
+``P(t) = t``, so ``|P(x) - t| <= |x - t|`` for every game set: the move never takes an
+estimate farther from the truth, and the summed squared standard errors of the raw
+means (those reported: the standard errors are of the raw means, so conservative) still
+bound the total mean squared error.  The bias ``E[P(x)] - t = E[P(x) - x]`` is at most
+the mean length of the move, ``|bias| <= E[extra["adjustment"]] = E[dist(x, C)] <=
+E|x - t| <= sqrt(sum of the raw variances)`` (the move is at most the distance to ``t``),
+and it arises only where the raw mean breaks an inequality: the equalities (the sum to 1,
+the equity identity) are linear, and the raw means already satisfy them, game by game.
+Its size is measured by ``benchmarks/bench_clip.py`` (``benchmarks/RESULTS.md``, part
+"Projection onto possible distributions"): the mean adjustment over many rollouts.
+
+Before 0.3.0 each probability was only cut to [0, 1] (``clip_probabilities``; bias at
+most ``0.40 s`` per probability of standard error ``s``), which left nestings broken and
+the equity apart from its probabilities.  Measured then: 120 reduced rollouts of 1,000
+games (seeds 1-120, luck net) of a position where P(koks win) came out -0.0008: the cut
+acted in 24 of them, on P(koks win) only, with a bias of 0.000124 (SE 0.000028), 0.10 of
+one rollout's standard error.
 """
 from __future__ import annotations
 
-from nardy_fast.core.result import clip_probabilities
+from nardy_fast.core.result import nearest_possible
+from nardy_fast.core.rules import OUTCOMES, as_rules
 
 __all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator",
            "keep_in_range"]
@@ -121,9 +139,13 @@ def check_estimator(vr, policies):
     return vr, k
 
 
-def keep_in_range(outcome):
-    """``outcome`` (a rollout's Outcome) with every probability cut to [0, 1] and the
-    names of those cut by more than rounding in ``extra["clipped"]`` (``""``: none); the
-    equity and the standard errors unchanged.  Why and how small the bias is: the module
-    docstring, "Probabilities kept in [0, 1]"."""
-    return clip_probabilities(outcome, record=True)
+def keep_in_range(outcome, rules=None, *, cube=False):
+    """``outcome`` (a rollout's Outcome) moved to the nearest possible distribution
+    (``core.result.nearest_possible``), the move recorded in ``extra`` (``"clipped"``,
+    ``"adjustment"``, ``"equity_adjustment"``); the standard errors unchanged (those of the
+    raw means).  ``rules`` (None: classic) give the draws and the scoring's points;
+    ``cube``: the equity is cubeful, so it is kept and only the probabilities move.  Why
+    and how small the bias is: the module docstring, "Possible distributions reported"."""
+    rules = as_rules(rules)
+    points = None if cube else tuple(rules.points(k) for k in OUTCOMES)
+    return nearest_possible(outcome, draws=rules.draw_rule, points=points, record=True)
