@@ -78,7 +78,9 @@ def analyse_match(record, progress=None, **kw):
         gr.insert(2, "score_black", state.score[1])
         frames.append(gr)
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs = {k: frames[0].attrs[k] for k in ("settings", "seed") if k in frames[0].attrs}
+    return out
 
 
 def match_error_rates(report):
