@@ -84,9 +84,9 @@ def analyse_match(record, progress=None, **kw):
 
 
 def match_error_rates(report):
-    """Per player, per game and over the match (``game = "total"``): ``report.error_rates``
-    columns (losses in EMG, and in match winning chances ``mwc_lost``,
-    ``mwc_error_rate``)."""
+    """Per player, per game and over the match (``game = "total"``, ``side = "both"``: the
+    player's turns under either colour): ``report.error_rates`` columns (losses in EMG,
+    and in match winning chances ``mwc_lost``, ``mwc_error_rate``)."""
     rows = []
     for game, g in report.groupby("game", sort=True):
         er = error_rates(g).reset_index()
@@ -94,5 +94,6 @@ def match_error_rates(report):
         rows.append(er)
     total = error_rates(report.assign(side=report["player"])).reset_index(drop=True)
     total.insert(0, "game", "total")
+    total.insert(1, "side", "both")          # a player's games under either colour
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     return pd.concat(rows + [total], ignore_index=True)

@@ -46,7 +46,7 @@ from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.record import GameRecord
 
-__all__ = ["to_html", "REQUIRED", "board"]
+__all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions"]
 
 # The columns of an analysed game report the page reads.
 REQUIRED = ("turn", "side", "player", "dice", "move", "id", "n_moves", "best_move",
@@ -327,16 +327,27 @@ def _cube_shown(r):
             or (close is not None and not pd.isna(close) and bool(close)))
 
 
+def listed_cube_decisions(report: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The judged cube decisions of an analysed report (its cube columns) that the page
+    and ``nardy-fast analyse`` list, as GNU Backgammon does: the raises, the close ones
+    (a raise costing less than ``cubereport.CLOSE``) and the wrong ones (a loss above
+    0.001); and the number of the others.  ``(rows, 0)`` without cube columns."""
+    judged = _cube_rows(report)
+    if not len(judged):
+        return judged, 0
+    shown = judged[judged.apply(_cube_shown, axis=1)]
+    return shown, len(judged) - len(shown)
+
+
 def _cube_section(game, record, k, match):
     """The cube decisions of a game that are close or wrong, judged (the report's cube
     columns) with a count of the others; else the actions played (from the record),
     else a note."""
     unit = "EMG" if match else "points"
     if "cube_played" in game.columns:
-        judged = _cube_rows(game)
-        if not len(judged):
+        shown, rest = listed_cube_decisions(game)
+        if not len(shown) and not rest:
             return '<p class="note">No cube decision in this game.</p>'
-        shown = judged[judged.apply(_cube_shown, axis=1)]
         rows = []
         for _, r in shown.iterrows():
             t = int(r["turn"])
@@ -344,7 +355,6 @@ def _cube_section(game, record, k, match):
                          r.get("cube_proper", ""),
                          _num(float(r.get("cube_loss", math.nan)), "{:.3f}"),
                          _num(float(r.get("take_loss", math.nan)), "{:.3f}")])
-        rest = len(judged) - len(shown)
         note = (f'<p class="note">{rest} other cube decision{"s" if rest != 1 else ""}: '
                 f"no raise, none close (a raise would cost {CLOSE:g} {unit} or more), "
                 "played right.</p>" if rest else "")
