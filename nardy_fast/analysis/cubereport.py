@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 __all__ = ["cube_report", "cube_analysis", "cube_error_rates"]
 
 
+# A cube decision is "close" when raising would cost less than this (points per game, EMG
+# at a match) against the best action: GNU Backgammon's threshold (its very bad error).
+CLOSE = 0.16
+
 _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beaver",
             "equity", "p_win", "double_action", "take_action", "action", "take_point", "x",
             "method"]
@@ -159,7 +163,10 @@ def cube_analysis(record: GameRecord | str,
         ``played`` (``"no double"``, ``"double, take"``, ``"double, pass"``,
         ``"double, beaver"``), ``proper`` (``cube_decision``'s ``action``), the decision
         equities (at a match: match winning chances), ``method``, ``double_loss``,
-        ``take_loss`` and, with ``match``, ``double_mwc_loss`` and ``take_mwc_loss``.
+        ``take_loss``, ``close`` (the raise would cost less than ``CLOSE`` points, EMG at
+        a match, against the best action: GNU Backgammon's test of a close cube
+        decision; False where no raise is possible) and, with ``match``,
+        ``double_mwc_loss`` and ``take_mwc_loss``.
 
     Examples
     --------
@@ -245,6 +252,7 @@ def cube_analysis(record: GameRecord | str,
                      "beaver": d["double_beaver"]}[ans]
             tl = value - best_answer
             played = played.replace("drop", "pass")
+        gap = best - best_answer         # what the raise would cost: "close" below CLOSE
         row = {"turn": k + 1, "side": pos.side,
                "player": record.white if pos.side == "white" else record.black,
                "stake": before.stake, "owner": before.owner, "played": played,
@@ -253,24 +261,27 @@ def cube_analysis(record: GameRecord | str,
                "double_beaver": d["double_beaver"], "method": d["method"]}
         if state is None:
             row.update(double_loss=max(0.0, dl) * before.stake,
-                       take_loss=max(0.0, tl) * before.stake)
+                       take_loss=max(0.0, tl) * before.stake,
+                       close=bool(gap * before.stake < CLOSE))
         else:                                  # MWC, and EMG at the game's score
             dm, tm = max(0.0, dl), max(0.0, tl)
             start = _start_state(match, pos.side)
-            row.update(double_loss=dm * emg_scale(start),
+            row.update(close=bool(gap * emg_scale(start) < CLOSE),
+                       double_loss=dm * emg_scale(start),
                        take_loss=tm * emg_scale(start.flipped()),
                        double_mwc_loss=dm, take_mwc_loss=tm)
         rows.append(row)
     cols = ["turn", "side", "player", "stake", "owner", "played", "proper", "no_double",
             "double_take", "double_pass", "double_beaver", "method", "double_loss",
-            "take_loss"]
+            "take_loss", "close"]
     numeric = ["stake", "no_double", "double_take", "double_pass", "double_beaver",
                "double_loss", "take_loss"]
     if match is not None:
         cols += ["double_mwc_loss", "take_mwc_loss"]
         numeric += ["double_mwc_loss", "take_mwc_loss"]
     frame = pd.DataFrame(rows, columns=cols)            # numbers even without a row
-    return frame.astype({c: int if c == "stake" else float for c in numeric})
+    return frame.astype({c: int if c == "stake" else float for c in numeric}
+                        | {"close": bool})
 
 
 def _start_state(match, side):

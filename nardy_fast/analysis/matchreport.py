@@ -98,13 +98,15 @@ def analyse_match(record, progress=None, **kw):
         gr.insert(2, "score_black", state.score[1])
         frames.append(gr)
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs = {k: frames[0].attrs[k] for k in ("settings", "seed") if k in frames[0].attrs}
+    return out
 
 
 def match_error_rates(report):
-    """Per player, per game and over the match (``game = "total"``): ``report.error_rates``
-    columns (losses in EMG, and in match winning chances ``mwc_lost``,
-    ``mwc_error_rate``).
+    """Per player, per game and over the match (``game = "total"``, ``side = "both"``: the
+    player's turns under either colour): ``report.error_rates`` columns (losses in EMG,
+    and in match winning chances ``mwc_lost``, ``mwc_error_rate``).
 
     Returns
     -------
@@ -138,5 +140,6 @@ def match_error_rates(report):
         rows.append(er)
     total = error_rates(report.assign(side=report["player"])).reset_index(drop=True)
     total.insert(0, "game", "total")
+    total.insert(1, "side", "both")          # a player's games under either colour
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     return pd.concat(rows + [total], ignore_index=True)

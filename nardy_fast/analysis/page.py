@@ -6,16 +6,24 @@ game) or of ``matchreport.analyse_match(record)`` (a match: its ``game``,
 script, no style sheet, font or image from elsewhere, so it opens offline and can be
 mailed or shared as it is.  The page holds
 
+- the result (who won, by oin, mars or koks, and the points, from the record; at a match
+  the final score) and the settings of the analysis (``report.analysis_settings``:
+  method, plies, the net file's digest, the rollout settings, toolkit version, date);
+- an index of the errors and blunders (moves and cube decisions), each linking to its
+  turn;
 - the totals per player: turns, decisions (turns with more than one legal move), the
   moves of each mark (``report.MARKS``), the equity lost (points; EMG at a match, with
   the match winning chances lost beside it), the error rate (points lost per decision x
   1000) and the luck (the sum of the player's rolls' luck, points, ``engine.luck``);
 - for each game (at a match, under the score before it): the graph of White's winning
   chance turn by turn (inline SVG, the moves with a mark drawn as dots), the same totals
-  for the game and its cube decisions;
-- every turn: the board before it (inline SVG: ``core.diagram.board_svg``, the drawing of
-  ``Position`` in Jupyter, with the cube when the record is given), the dice and the move
-  played, its mark and equity lost, the best move where it differs, and the roll's luck.
+  for the game and its cube decisions that are close or wrong (``cubereport.CLOSE``, as
+  GNU Backgammon lists them), with a count of the others;
+- every turn: the board before it (a small inline SVG drawn here, the layout of
+  ``core.diagram.plot_board``, whose pieces are ``<symbol>``s defined once per page),
+  the dice and the move played, its mark and equity lost, the best move where the
+  played one is not, the candidates (the report's ``candidates``: the best moves with
+  their equity, loss and win / mars / koks chances) and the roll's luck.
 
 Probabilities are for the side named (White's winning chance in the graph); equities and
 luck in points of the mover unless a column says White.  The layout is one column on a
@@ -24,25 +32,28 @@ phone and the boards beside their text on a wide screen.
 from __future__ import annotations
 
 import html
+import json
 import math
 import os
 
 import pandas as pd
 
+from nardy_fast.analysis.cubereport import CLOSE
 from nardy_fast.analysis.matchreport import game_state
-from nardy_fast.analysis.report import MARKS, error_rates, with_cube_columns
+from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
 from nardy_fast.core._io import atomic_write_text
-from nardy_fast.core.diagram import board_svg
 from nardy_fast.core.matchrecord import MatchRecord
-from nardy_fast.core.position import Position
+from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.record import GameRecord
 
-__all__ = ["to_html", "REQUIRED"]
+__all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions"]
 
 # The columns of an analysed game report the page reads.
 REQUIRED = ("turn", "side", "player", "dice", "move", "id", "n_moves", "best_move",
             "equity_loss", "mark", "luck", "p_win_white")
 _MARK_COLOURS = {"doubtful": "#d4a017", "error": "#e67e22", "blunder": "#c0392b"}
+_INDEXED = ("error", "blunder")          # the marks listed in the page's index
+_WORST = {"error": 0, "blunder": 1}
 
 _CSS = """
 *{box-sizing:border-box}
@@ -50,21 +61,134 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 a
  padding:0.75rem;max-width:60rem;line-height:1.4;color:#222;background:#fff}
 h1{font-size:1.4rem;margin:0.2rem 0 0.6rem}h2{font-size:1.2rem;margin:1.6rem 0 0.4rem;
  border-bottom:2px solid #9c5b2e}h3{font-size:1rem;margin:1rem 0 0.3rem}
-.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:0.9rem;margin:0.3rem 0}
+.scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:0.9rem;
+ margin:0.3rem 0}
 th,td{padding:0.2rem 0.4rem;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
+th{white-space:normal;vertical-align:bottom}
 th:first-child,td:first-child{text-align:left}
 .graph svg{width:100%;height:auto;max-width:40rem;display:block}
 .decision{display:grid;grid-template-columns:1fr;gap:0.3rem;border-top:1px solid #ddd;
  padding:0.6rem 0}
-.board svg{width:100%;height:auto;max-width:30rem;display:block}
-.move{font-size:0.95rem}.move .dice{font-weight:bold}.move .played{font-family:monospace}
+.board svg{width:100%;height:auto;max-width:26rem;display:block}
+.move{font-size:0.95rem;min-width:0}.move .dice{font-weight:bold}
+.played,.cand td:nth-child(2){font-family:monospace}
+.cand{font-size:0.8rem}.cand tr.you td{font-weight:bold;background:#f6ecd9}
+.cand td:nth-child(2){text-align:left}
 .mark{display:inline-block;padding:0 0.35rem;border-radius:0.3rem;color:#fff;
  font-size:0.8rem;font-weight:bold}
 .mark.doubtful{background:#d4a017}.mark.error{background:#e67e22}
 .mark.blunder{background:#c0392b}.note{color:#555;font-size:0.85rem}
-@media (max-width:30rem){table{font-size:0.78rem}}
-@media (min-width:48rem){.decision{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}}
+dl.settings{display:grid;grid-template-columns:max-content 1fr;gap:0 0.8rem;margin:0.3rem 0;
+ font-size:0.9rem}dl.settings dt{font-weight:bold}dl.settings dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:30rem){table{font-size:0.7rem}th,td{padding:0.15rem 0.2rem}
+ td:first-child{white-space:normal}}
+@media (min-width:48rem){.decision{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
 """
+
+# -- the board: one set of <symbol>s per page, a few <use>s per board -------------------
+# Layout of ``core.diagram.plot_board`` in SVG units (20 per checker width): the board
+# spans x 0..260 (12 points and the bar at 120..140), y 30..270; the top row is White's
+# points 12..1 (Black's 24..13) from left to right, the bottom row White's 13..24.
+_U, _TOP, _BOTTOM = 20.0, 30.0, 270.0
+_R, _STEP, _MAX_STACK = 8.8, 18.4, 5
+_WHITE_FILL, _BLACK_FILL = "#f7f3e8", "#2b2b2b"
+_VIEW = "-20 0 365 296"
+
+
+def _x(c):
+    """x centre of column c (0..11, left to right), the bar between the halves."""
+    return (c + (1 if c >= 6 else 0) + 0.5) * _U
+
+
+def _defs():
+    """The hidden SVG whose symbols every board uses: the empty board with both
+    numberings, a White and a Black checker."""
+    dark, light = [], []
+    labels = []
+    for row in ("top", "bottom"):
+        base, tip = (_TOP, _TOP + 4.8 * _U) if row == "top" else (_BOTTOM, _BOTTOM - 4.8 * _U)
+        wy, by = (23, 11) if row == "top" else (280, 292)
+        for c in range(12):
+            x = _x(c)
+            (dark if c % 2 == 0 else light).append(
+                f"M{x - 10:g} {base:g}H{x + 10:g}L{x:g} {tip:g}Z")
+            wpoint = 12 - c if row == "top" else 13 + c
+            labels.append(f'<text x="{x:g}" y="{wy}">{wpoint}</text>')
+            labels.append(f'<text x="{x:g}" y="{by}" fill="#666">{(wpoint + 11) % 24 + 1}'
+                          "</text>")
+        labels.append(f'<text x="-6" y="{wy}" text-anchor="end" font-weight="bold">W</text>')
+        labels.append(f'<text x="-6" y="{by}" text-anchor="end" font-weight="bold" '
+                      'fill="#666">B</text>')
+    return ('<svg class="board-defs" width="0" height="0" aria-hidden="true" '
+            'style="position:absolute"><defs>'
+            '<symbol id="nb-board" overflow="visible" font-family="sans-serif" '
+            'font-size="9" text-anchor="middle">'
+            f'<rect x="0" y="{_TOP:g}" width="260" height="240" fill="#e3c79f" '
+            'stroke="#5a3a1a" stroke-width="2"/>'
+            f'<rect x="120" y="{_TOP:g}" width="20" height="240" fill="#b08a5a" '
+            'stroke="#5a3a1a"/>'
+            f'<path fill="#9c5b2e" d="{"".join(dark)}"/>'
+            f'<path fill="#f4e2c2" d="{"".join(light)}"/>' + "".join(labels) + "</symbol>"
+            f'<symbol id="nb-w" overflow="visible"><circle r="{_R}" fill="{_WHITE_FILL}" '
+            'stroke="#000"/></symbol>'
+            f'<symbol id="nb-b" overflow="visible"><circle r="{_R}" fill="{_BLACK_FILL}" '
+            'stroke="#000"/></symbol></defs></svg>')
+
+
+def board(position: Position | str, cube=None) -> str:
+    """The board of ``position`` as a small inline SVG (the layout of
+    ``core.diagram.plot_board``: checkers with counts, both numberings, pips and checkers
+    off, the side on roll, the ``CubeState`` when given).  It draws with the symbols of
+    the page (``to_html`` puts them once at the top of the page), so it is only for a
+    page made by ``to_html``."""
+    pos = position if isinstance(position, Position) else Position.from_id(position)
+    white, black = pos.white, pos.black
+    out = [f'<svg viewBox="{_VIEW}" role="img" font-family="sans-serif" font-size="9" '
+           f'text-anchor="middle" aria-label="board, {pos.side} on roll">'
+           '<use href="#nb-board"/>']
+    for row in ("top", "bottom"):
+        for c in range(12):
+            wpoint = 12 - c if row == "top" else 13 + c
+            widx = wpoint - 1
+            bidx = (widx + 12) % 24
+            if white[widx]:
+                n, sym, ink = int(white[widx]), "nb-w", "#000"
+            elif black[bidx]:
+                n, sym, ink = int(black[bidx]), "nb-b", "#fff"
+            else:
+                continue
+            x = _x(c)
+            ys = [_TOP + _R + 0.4 + _STEP * k if row == "top" else
+                  _BOTTOM - _R - 0.4 - _STEP * k for k in range(min(n, _MAX_STACK))]
+            out += [f'<use href="#{sym}" x="{x:g}" y="{y:.1f}"/>' for y in ys]
+            if n > 1:
+                out.append(f'<text x="{x:g}" y="{ys[-1] + 3:.1f}" fill="{ink}" '
+                           f'font-weight="bold">{n}</text>')
+    pm, po = pos.pips
+    om, oo = pos.off
+    on_w = pos.side == WHITE
+    wp, bp = (pm, po) if on_w else (po, pm)
+    wo, bo = (om, oo) if on_w else (oo, om)
+    for name, y, fill, ink, pips, off, on in (("White", 66, _WHITE_FILL, "#000", wp, wo, on_w),
+                                              ("Black", 186, _BLACK_FILL, "#fff", bp, bo,
+                                               not on_w)):
+        edge = ("#c0392b" if name == "Black" else "#000") if on else fill
+        bold = ' font-weight="bold"' if on else ""
+        out.append(f'<rect x="266" y="{y}" width="76" height="48" rx="6" fill="{fill}" '
+                   f'stroke="{edge}" stroke-width="{2.5 if on else 0.8}"/>'
+                   f'<text x="304" y="{y + 14}" fill="{ink}"{bold}>{name}'
+                   f'{" (on roll)" if on else ""}</text>'
+                   f'<text x="304" y="{y + 28}" fill="{ink}">pips {pips}</text>'
+                   f'<text x="304" y="{y + 42}" fill="{ink}">off {off}</text>')
+    if cube is not None:
+        owner = None if cube.owner == "centre" else (
+            pos.side if cube.owner == "mover" else (BLACK if on_w else WHITE))
+        cy = 150 if owner is None else (64 if owner == WHITE else 236)
+        out.append(f'<rect x="121.6" y="{cy - 8.4:g}" width="16.8" height="16.8" '
+                   f'fill="#fdf6e3" stroke="#000"/><text x="130" y="{cy + 3:g}" '
+                   f'font-weight="bold">{cube.stake}</text>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def _check(report):
@@ -87,12 +211,19 @@ def _esc(v):
     return html.escape(str(v), quote=True)
 
 
-def _table(head, rows, cls):
+class _Raw(str):
+    """A table cell that is HTML already (a link), not text to escape."""
+
+
+def _table(head, rows, cls, row_classes=None):
     out = [f'<div class="scroll"><table class="{cls}"><thead><tr>']
     out += [f"<th>{_esc(h)}</th>" for h in head]
     out.append("</tr></thead><tbody>")
-    for r in rows:
-        out.append("<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in r) + "</tr>")
+    for i, r in enumerate(rows):
+        rc = row_classes[i] if row_classes else ""
+        out.append((f'<tr class="{rc}">' if rc else "<tr>")
+                   + "".join(f"<td>{c if isinstance(c, _Raw) else _esc(c)}</td>" for c in r)
+                   + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -173,25 +304,68 @@ def _graph(game, uid):
     return '<figure class="graph">' + "".join(parts) + "</figure>"
 
 
-def _cube_section(game, record):
-    """The cube decisions of a game: judged (the report's cube columns), else the actions
-    played (from the record), else a note."""
+def _is_text(v):
+    return isinstance(v, str) and v != ""
+
+
+def _cube_rows(game):
+    """The rows of ``game`` with a judged cube decision (the report's cube columns)."""
+    if "cube_played" not in game.columns:
+        return game.iloc[:0]
+    return game[game["cube_played"].apply(_is_text)]
+
+
+def _cube_lost(r):
+    return float(r.get("cube_loss", 0.0)) + float(r.get("take_loss", 0.0))
+
+
+def _cube_shown(r):
+    """A cube decision the page lists: a raise, a close one (``cubereport.CLOSE``) or a
+    wrong one (a loss above 0.001), as GNU Backgammon lists them."""
+    close = r.get("cube_close")
+    return (str(r["cube_played"]).startswith("double") or _cube_lost(r) > 1e-3
+            or (close is not None and not pd.isna(close) and bool(close)))
+
+
+def listed_cube_decisions(report: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The judged cube decisions of an analysed report (its cube columns) that the page
+    and ``nardy-fast analyse`` list, as GNU Backgammon does: the raises, the close ones
+    (a raise costing less than ``cubereport.CLOSE``) and the wrong ones (a loss above
+    0.001); and the number of the others.  ``(rows, 0)`` without cube columns."""
+    judged = _cube_rows(report)
+    if not len(judged):
+        return judged, 0
+    shown = judged[judged.apply(_cube_shown, axis=1)]
+    return shown, len(judged) - len(shown)
+
+
+def _cube_section(game, record, k, match):
+    """The cube decisions of a game that are close or wrong, judged (the report's cube
+    columns) with a count of the others; else the actions played (from the record),
+    else a note."""
+    unit = "EMG" if match else "points"
     if "cube_played" in game.columns:
+        shown, rest = listed_cube_decisions(game)
+        if not len(shown) and not rest:
+            return '<p class="note">No cube decision in this game.</p>'
         rows = []
-        for _, r in game.iterrows():
-            played = r["cube_played"]
-            if isinstance(played, str) and played:
-                rows.append([int(r["turn"]), r["side"], played, r.get("cube_proper", ""),
-                             _num(float(r.get("cube_loss", math.nan)), "{:.3f}"),
-                             _num(float(r.get("take_loss", math.nan)), "{:.3f}")])
-        if rows:
-            return _table(["turn", "side on roll", "played", "proper",
-                           "raise loss (points)", "answer loss (points)"], rows, "cube")
-        return '<p class="note">No cube decision in this game.</p>'
+        for _, r in shown.iterrows():
+            t = int(r["turn"])
+            rows.append([_Raw(f'<a href="#g{k}-t{t}">{t}</a>'), r["side"], r["cube_played"],
+                         r.get("cube_proper", ""),
+                         _num(float(r.get("cube_loss", math.nan)), "{:.3f}"),
+                         _num(float(r.get("take_loss", math.nan)), "{:.3f}")])
+        note = (f'<p class="note">{rest} other cube decision{"s" if rest != 1 else ""}: '
+                f"no raise, none close (a raise would cost {CLOSE:g} {unit} or more), "
+                "played right.</p>" if rest else "")
+        if not rows:
+            return note
+        return _table(["turn", "side on roll", "played", "proper",
+                       f"raise loss ({unit})", f"answer loss ({unit})"], rows, "cube") + note
     if record is not None and record.cube:
         rows = [[c.before + 1, c.side, c.action, c.stake] for c in record.cube]
-        return ('<p class="note">Cube actions played (not judged: analyse with the '
-                "cube to judge them).</p>"
+        return ('<p class="note">Cube actions played (not judged: analyse with --cube, '
+                "or game_report(..., cube=True), to judge them).</p>"
                 + _table(["before turn", "side", "action", "stake"], rows, "cube"))
     if record is not None and record.rules.cube is None:
         return '<p class="note">No cube in these rules.</p>'
@@ -210,9 +384,46 @@ def _judge_cube(report, record, match):
     return pd.concat(parts)
 
 
+def _pct(v):
+    return _num(v, "{:.1%}")
+
+
+def _candidates(r, match):
+    """The candidates table of a turn (the report's ``candidates``), or ""."""
+    text = r.get("candidates")
+    if not _is_text(text):
+        return ""
+    cands = json.loads(text)
+    koks = any("p_koks_win" in c for c in cands)
+    head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
+            "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (
+        ["koks"] if koks else [])
+    rows, classes = [], []
+    for c in cands:
+        value = _pct(c["mwc"]) if match and "mwc" in c else _num(c["equity"])
+        loss = c.get("emg_loss", c["equity_loss"]) if match else c["equity_loss"]
+        row = [c["rank"], c["move"], value, _num(loss, "{:.3f}"), _pct(c["p_win"]),
+               _pct(c["p_mars_win"])]
+        row += [_pct(c.get("p_koks_win", math.nan))] if koks else []
+        row += [_pct(c["p_lose"]), _pct(c["p_mars_loss"])]
+        row += [_pct(c.get("p_koks_loss", math.nan))] if koks else []
+        rows.append(row)
+        classes.append("you" if c["played"] else "")
+    return _table(head, rows, "cand", classes)
+
+
+def _best_differs(r):
+    """The played move is not a best one (``rank_played`` > 1), or without that column
+    its loss shows (>= 0.0005) and its text differs from the best move's."""
+    rank = r.get("rank_played")
+    if rank is not None and not pd.isna(rank):
+        return int(rank) > 1
+    loss = float(r["equity_loss"])
+    return r["best_move"] != r["move"] and not math.isnan(loss) and loss >= 0.0005
+
+
 def _decision(r, uid, cube, match):
     unit = "EMG" if match else "points"
-    pos = Position.from_id(r["id"])
     text = [f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; '
             f'<span class="dice">{_esc(r["dice"])}</span>: '
@@ -227,20 +438,110 @@ def _decision(r, uid, cube, match):
     else:
         text.append(f'<div>equity lost <span class="loss">{_num(loss, "{:.3f}")}</span> '
                     f'{unit} of {n} legal moves</div>')
-        if r["best_move"] != r["move"]:
+        if _best_differs(r):
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'
                         "</span></div>")
+        text.append(_candidates(r, match))
     played_cube = r.get("cube_played")
-    if isinstance(played_cube, str) and played_cube:
-        lost = float(r.get("cube_loss", 0.0)) + float(r.get("take_loss", 0.0))
+    if _is_text(played_cube):
         text.append(f'<div class="cube-decision">cube: {_esc(played_cube)}; proper '
-                    f'{_esc(r.get("cube_proper", ""))}; lost {_num(lost, "{:.3f}")} '
+                    f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
                     f"{unit}</div>")
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
                 f'{_num(float(r["p_win_white"] if r["side"] == "white" else 1 - r["p_win_white"]), "{:.1%}")}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
     return (f'<article class="decision" id="{uid}"><div class="board">'
-            f"{board_svg(pos, cube=cube, id_prefix=uid)}</div>{''.join(text)}</article>")
+            f"{board(r['id'], cube)}</div>{''.join(text)}</article>")
+
+
+_KINDS = {"oin": "by oin", "mars": "by mars", "koks": "by koks",
+          "home_mars": "by home mars", "win": "at the cube's stake",
+          "drop": "by a dropped raise"}
+
+
+def _points(v):
+    return f"{v:g} point{'' if v == 1 else 's'}"
+
+
+def _game_result(record, frame):
+    """One sentence: who won the game, how, and the points (the record's ``result``;
+    without the record, the report's ``result_white``)."""
+    if record is not None:
+        res = record.result()
+        if res is None:
+            return "The game is not over."
+        if res["winner"] is None:
+            return "The game is a draw."
+        name = record.white if res["winner"] == WHITE else record.black
+        return (f"{name} ({res['winner']}) wins {_KINDS.get(res['kind'], res['kind'])}: "
+                f"{_points(float(res['points']))}.")
+    if "result_white" in frame.columns and not pd.isna(frame["result_white"].iloc[-1]):
+        v = float(frame["result_white"].iloc[-1])
+        if v == 0:
+            return "The game is a draw."
+        return f"{'White' if v > 0 else 'Black'} wins {_points(abs(v))}."
+    return "The result is not in the report."
+
+
+def _match_result(record):
+    if record is None:
+        return ""
+    final = record.final_score()
+    n = record.rules.length
+    score = ", ".join(f"{_esc(p)} {v:g}" for p, v in final.items())
+    won = [p for p, v in final.items() if v >= n]
+    tail = f": {_esc(won[0])} wins the match" if won else ": the match is not over"
+    return f"<p class=\"result\">Final score {score} (match to {n}){tail}.</p>"
+
+
+def _settings(report):
+    """The settings of the analysis (``attrs["settings"]``, ``analysis_settings``)."""
+    st = report.attrs.get("settings")
+    if not st:
+        return '<p class="note">The settings of the analysis are not recorded in this ' \
+               "report.</p>"
+    items = [("method", st.get("method")),
+             ("plies", "-" if st.get("plies") is None else st.get("plies")),
+             ("net", st.get("net"))]
+    roll = st.get("rollout")
+    if roll:
+        items.append(("rollouts", f"{roll['n_games']} games a move, policy "
+                      f"{roll['policy']}, truncate {roll['truncate']}, seed {roll['seed']}"))
+    if st.get("cube"):
+        items.append(("cube", f"judged; cubeless chances from {st['cube']}"))
+    items += [("toolkit", f"nardy_fast {st.get('version')}"), ("date", st.get("date"))]
+    return ('<dl class="settings">' + "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>"
+                                              for k, v in items) + "</dl>")
+
+
+def _index(report, match):
+    """The table of the errors and blunders (moves and cube decisions), each turn a link
+    to its anchor; "" when there is none."""
+    unit = "EMG" if match else "points"
+    games = report["game"] if match else pd.Series(1, index=report.index)
+    rows = []
+    for (i, r), g in zip(report.iterrows(), games):
+        t = int(r["turn"])
+        link = _Raw(f'<a href="#g{int(g)}-t{t}">{t}</a>')
+        pre = [int(g)] if match else []
+        if r["move"] != "" and r["mark"] in _INDEXED:
+            best = r["best_move"] if _best_differs(r) else ""
+            rows.append(pre + [link, f'{r["player"]} ({r["side"]})', r["move"], best,
+                               _num(float(r["equity_loss"]), "{:.3f}"), r["mark"]])
+        if "cube_played" in report.columns and _is_text(r["cube_played"]):
+            other = "black" if r["side"] == "white" else "white"
+            for what, col, who in (("cube", "cube_loss", f'{r["player"]} ({r["side"]})'),
+                                   ("answer", "take_loss", other)):
+                lost = float(r.get(col, math.nan))
+                m = mark(lost) if not math.isnan(lost) else ""
+                if m in _INDEXED:
+                    rows.append(pre + [link, who, f'{what}: {r["cube_played"]}',
+                                       r.get("cube_proper", ""), _num(lost, "{:.3f}"), m])
+    if not rows:
+        return '<p class="note">No error or blunder.</p>'
+    head = (["game"] if match else []) + ["turn", "player", "played", "best / proper",
+                                          f"lost ({unit})", "mark"]
+    return _table(head, rows, "index")
 
 
 def _game_section(game, k, record, match, label):
@@ -256,10 +557,12 @@ def _game_section(game, k, record, match, label):
         out.append(f'<p class="score">Score before the game: {_esc(names[0])} (White) '
                    f'{_num(float(first["score_white"]), "{:g}")}, {_esc(names[1])} '
                    f'(Black) {_num(float(first["score_black"]), "{:g}")}</p>')
+    if match:
+        out.append(f'<p class="result">{_esc(_game_result(record, game))}</p>')
     out.append(_graph(game, f"graph-{k}"))
     if match:                       # one game: the page's totals are the game's
         out.append("<h3>Totals of the game</h3>" + _totals(game, False, emg=True))
-    out.append("<h3>Cube decisions</h3>" + _cube_section(game, record))
+    out.append("<h3>Cube decisions</h3>" + _cube_section(game, record, k, match))
     out.append("<h3>Moves</h3>")
     for i, (_, r) in enumerate(played.iterrows()):
         t = int(r["turn"]) - 1
@@ -284,10 +587,11 @@ def to_html(report, path=None, title=None, record=None):
     title : str or None
         The page's title (default: "Game analysis" or "Match analysis").
     record : GameRecord, MatchRecord or None
-        The record the report was made from: its cube states are drawn on the boards.
-        A game under rules with a cube whose report has no cube columns has its cube
-        decisions judged here (``report.with_cube_columns``: the evaluator's cubeless
-        probabilities); at a match without them the cube actions played are listed.
+        The record the report was made from: its result is stated and its cube states
+        are drawn on the boards.  A game or match under rules with a cube whose report
+        has no cube columns has its cube decisions judged here
+        (``report.with_cube_columns``: the evaluator's cubeless probabilities; at a match
+        each game at its score, ``matchreport.game_state``).
 
     Returns
     -------
@@ -311,9 +615,20 @@ def to_html(report, path=None, title=None, record=None):
     if not match and isinstance(record, MatchRecord):
         raise TypeError("record: a game report needs its GameRecord, got a MatchRecord")
     if (record is not None and record.rules.cube and "cube_played" not in report.columns):
+        settings = report.attrs.get("settings")
         report = _judge_cube(report, record, match)      # judge the cube decisions too
+        if settings:
+            report.attrs["settings"] = {**settings, "cube": "evaluator (2 plies)"}
     title = title if title is not None else ("Match analysis" if match else "Game analysis")
-    body = [f"<h1>{_esc(title)}</h1>"]
+    body = [_defs(), f"<h1>{_esc(title)}</h1>", '<section id="summary">']
+    if match:
+        body.append(_match_result(record) or '<p class="note">The final score needs the '
+                    "match record.</p>")
+    else:
+        body.append(f'<p class="result">{_esc(_game_result(record, report))}</p>')
+    body.append("<h3>Settings</h3>" + _settings(report) + "</section>")
+    body.append('<section id="index"><h2>Errors and blunders</h2>'
+                + _index(report, match) + "</section>")
     if match:
         games = [(int(g), f) for g, f in report.groupby("game", sort=True)]
         recs = record.games if record is not None else [None] * len(games)
@@ -331,7 +646,11 @@ def to_html(report, path=None, title=None, record=None):
                 + ", ".join(f"{m} ({m[0]}) from {t:g}" for m, t in MARKS)
                 + " lost. Error rate: equity lost per decision x 1000. MWC lost: match "
                 "winning chances lost. Luck: what the rolls gained against the average "
-                "roll, in points of the side that rolled.</p>")
+                "roll, in points of the side that rolled. Candidates: the best moves by "
+                "the analysis (the played one highlighted), with the mover's chances to "
+                "win and lose, any way and by mars (koks under extended scoring). Cube "
+                f"decisions listed: raises, and those close (a raise costing less than "
+                f"{CLOSE:g}) or wrong.</p>")
     text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"

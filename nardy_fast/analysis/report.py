@@ -96,7 +96,7 @@ if TYPE_CHECKING:
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
-           "with_cube_columns",
+           "with_cube_columns", "analysis_settings", "CANDIDATES",
            "evaluate_many", "mark", "MARKS", "METHODS",
            "save", "to_csv", "to_parquet", "to_html"]
 
@@ -439,7 +439,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
                 client: Client | None = None, progress: bool | None = None, plies: int = 0,
                 cube: bool = False,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
-                match: MatchState | None = None) -> pd.DataFrame:
+                match: MatchState | None = None, n_candidates: int = 5) -> pd.DataFrame:
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -452,13 +452,18 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     analyse : bool
         Also rank the legal moves of every turn (``move_report``, by default with the
         evaluator at ``plies``): ``n_moves``, ``best_move``, ``equity_played``,
-        ``equity_best``, ``equity_loss`` (points, >= 0) and ``mark`` (``MARKS``).  With
+        ``equity_best``, ``equity_loss`` (points, >= 0), ``mark`` (``MARKS``),
+        ``rank_played`` (the played move's rank, 1 = the best; ties share the best rank
+        when their equity is the same) and ``candidates`` (``CANDIDATES``: the best
+        ``n_candidates`` moves of the ranking, and the played one, as JSON text; "" for a
+        forced move).  With
         ``method="rollout"`` every legal move is rolled out (``n_games`` each) unless the
         database applies.  Adds each roll's luck (``nardy_fast.engine.luck``): ``luck`` (points,
         the mover's view), ``luck_white`` (White's luck minus Black's so far) and, on the
         last row, ``result_white`` (points White won; NaN if not over) and
         ``luck_adjusted_white`` (``result_white - luck_white``); ``luck_summary`` gives
-        the totals per player.
+        the totals per player.  ``luck_white_total`` is ``luck_white`` under a name
+        that says it is a running total (``luck_white`` is kept).
     progress : bool or None
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn;
         True: a bar; False: none; None (default): a bar when standard error is a terminal
@@ -479,6 +484,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         The score at the start of the game (by colour): ``win_prob`` adds ``mwc`` (the
         mover's match winning chance), ``analyse`` ranks moves by it and adds
         ``mwc_loss`` and ``emg_loss`` (``error_rates`` then counts them too).
+    n_candidates : int
+        ``analyse``: how many of the best moves each turn's ``candidates`` keeps (>= 1).
 
     Returns
     -------
@@ -487,7 +494,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         pips_opponent, off_white, off_black, phase`` and, as asked, ``method, p_win,
         p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
         and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
-        empty) is the final position.
+        empty) is the final position.  ``attrs["settings"]`` records how the analysis
+        was made (``analysis_settings``).
 
     Examples
     --------
@@ -504,6 +512,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     5     6  black   52             1/6 14/16         340         341        0.408
     6     7  white                                    340         334        0.439
     """
+    n_candidates = check_count(n_candidates, "n_candidates", 1)
     seed = root_entropy(seed)
     if isinstance(record, (str, os.PathLike)):
         record = read_record(record)
@@ -529,8 +538,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
               workers=workers, client=client,
               progress=show_progress(progress) and not analyse,
-              plies=plies, match=match)
-    outs = evaluate_many(positions, method, **{k: v for k, v in kw.items() if k != "match"}) \
+              plies=plies, match=match, n_candidates=n_candidates)
+    outs = evaluate_many(positions, method, **{k: v for k, v in kw.items()
+                                               if k not in ("match", "n_candidates")}) \
         if win_prob else None
     kw["progress"] = False
     rows = []
@@ -569,7 +579,43 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     frame = _frame(rows)
     if cube:
         frame = with_cube_columns(frame, record, cube_probabilities, match=match)
+    frame.attrs["settings"] = analysis_settings(
+        method=method, plies=plies, rules=rules, n_games=n_games, policy=policy,
+        truncate=truncate, seed=seed,
+        cube=cube, cube_probabilities=cube_probabilities)
     return _seeded(frame, seed)
+
+
+def analysis_settings(method: str = "auto", plies: int = 0, rules: RulesLike = None,
+                      n_games: int = DEFAULT_GAMES, policy: PolicyLike = "net",
+                      truncate: str | None = "bearoff", seed: SeedLike = None,
+                      cube: bool = False,
+                      cube_probabilities: object = None) -> dict[str, object]:
+    """How an analysis was made, as plain values (``game_report``'s ``attrs["settings"]``,
+    shown by the analysis page): ``method``, ``plies`` (the evaluator's look-ahead; None
+    under rollouts), ``net`` (the SHA-256 digest of the shipped net file(s) that serve
+    the rules), ``rollout`` (``n_games``, ``policy``, ``truncate``, ``seed`` under
+    ``method="rollout"``, else None), ``cube`` (the cube model's cubeless source, or
+    None without the cube analysis), ``version`` (the toolkit's) and ``date`` (UTC, ISO
+    8601, to the second)."""
+    import datetime
+
+    from nardy_fast import __version__
+    from nardy_fast.analysis.study import _net_digest
+    rollout_ = method == "rollout"
+    source = None
+    if cube:
+        source = ("evaluator (2 plies)" if cube_probabilities is None else
+                  str(cube_probabilities) if isinstance(cube_probabilities, str)
+                  else getattr(cube_probabilities, "__name__", "a function"))
+    return {"method": method, "plies": None if rollout_ else int(plies),
+            "net": _net_digest(as_rules(rules)),
+            "rollout": {"n_games": int(n_games), "policy": str(policy),
+                        "truncate": truncate, "seed": None if seed is None else str(seed)}
+            if rollout_ else None,
+            "cube": source, "version": __version__,
+            "date": datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
@@ -577,12 +623,13 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
                       match: MatchState | None = None) -> pd.DataFrame:
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
-    ``cube_loss``, ``take_loss`` (``cubereport.cube_analysis`` of the record; with
+    ``cube_loss``, ``take_loss``, ``cube_close`` (``cubereport.cube_analysis`` of the
+    record: its ``close``; with
     ``match``, the score at the start of the game, judged at the score: the losses in
     EMG, and in match winning chance ``cube_mwc_loss``, ``take_mwc_loss``)."""
     ca = cube_analysis(record, cube_probabilities, match=match)
-    src = ["played", "proper", "double_loss", "take_loss"]
-    names = ["cube_played", "cube_proper", "cube_loss", "take_loss"]
+    src = ["played", "proper", "double_loss", "take_loss", "close"]
+    names = ["cube_played", "cube_proper", "cube_loss", "take_loss", "cube_close"]
     if match is not None:
         src += ["double_mwc_loss", "take_mwc_loss"]
         names += ["cube_mwc_loss", "take_mwc_loss"]
@@ -600,7 +647,8 @@ def _luck_columns(record):
         0.0 if res["winner"] is None else res["points"] * (1 if res["winner"] == WHITE else -1))
     last = {"luck": float("nan"), "luck_white": total, "result_white": white,
             "luck_adjusted_white": white - total}
-    return lucks + [last] * (len(record.positions()) - len(lucks))
+    rows = lucks + [last] * (len(record.positions()) - len(lucks))
+    return [{**r, "luck_white_total": r["luck_white"]} for r in rows]
 
 
 def _line_no(record, k):
@@ -608,9 +656,39 @@ def _line_no(record, k):
     return (k + offset) // 2 + 1
 
 
+# The fields of each move in ``game_report``'s ``candidates`` (the mover's view; those of
+# the rules and the match only when they apply).
+CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "p_win", "p_mars_win",
+              "p_koks_win", "p_lose", "p_mars_loss", "p_koks_loss", "mwc", "mwc_loss",
+              "emg_loss")
+
+
+def _candidates(mr, after_id, n):
+    """The JSON text of the best ``n`` rows of a ``move_report`` and the played one."""
+    import json
+
+    keep = [c for c in CANDIDATES if c in mr.columns or c == "played"]
+    top = mr.head(n)
+    played = mr["id_after"] == after_id
+    if not played.head(n).any():
+        top = mr[(mr.index < n) | played]
+    out = []
+    for i, r in top.iterrows():
+        row = {}
+        for c in keep:
+            v = bool(played.iloc[i]) if c == "played" else r[c]
+            row[c] = v if isinstance(v, (str, bool)) else (
+                int(v) if c == "rank" else round(float(v), 6))
+        out.append(row)
+    return json.dumps(out, separators=(",", ":"))
+
+
 def _analyse_turn(pos, turn, method, kw):
+    kw = dict(kw)
+    n = kw.pop("n_candidates", 5)
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
-             "equity_best": math.nan, "equity_loss": math.nan, "mark": ""}
+             "equity_best": math.nan, "equity_loss": math.nan, "mark": "",
+             "rank_played": math.nan, "candidates": ""}
     if kw.get("match") is not None:                 # a match: losses in MWC and EMG
         empty.update(mwc_loss=math.nan, emg_loss=math.nan)
     if turn is None:
@@ -620,7 +698,8 @@ def _analyse_turn(pos, turn, method, kw):
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
         out = {"n_moves": 1, "best_move": best, "equity_played": math.nan,
-               "equity_best": math.nan, "equity_loss": 0.0, "mark": ""}
+               "equity_best": math.nan, "equity_loss": 0.0, "mark": "",
+               "rank_played": 1, "candidates": ""}
         if kw.get("match") is not None:
             out.update(mwc_loss=0.0, emg_loss=0.0)
         return out
@@ -633,9 +712,13 @@ def _analyse_turn(pos, turn, method, kw):
     best = mr["move"].iloc[0]
     if mr["id_after"].iloc[0] == after_id:          # the played move, in its own step order
         best = " ".join(f"{a}/{b}" for a, b in turn.steps) or "pass"
+    key = "mwc" if "mwc" in mr.columns else "equity"
+    at = mr.index[mr["id_after"] == after_id]
+    rank = (int((mr[key] > mr.loc[at[0], key]).sum()) + 1) if len(at) else math.nan
     out = {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
-           "mark": mark(eq_best - eq_played)}
+           "mark": mark(eq_best - eq_played), "rank_played": rank,
+           "candidates": _candidates(mr, after_id, n)}
     if "mwc_loss" in mr.columns:
         out.update(_turn_losses(mr, after_id))
     return out

@@ -509,11 +509,15 @@ def _parser_analyse(sub):
     add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
     # None: "not given", so that rollout options given without --method rollout are named
     s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})
-    s.add_argument("--progress", action="store_true",
-                   help="show a progress bar over the turns")
+    add_progress(s)
+    s.add_argument("--cube", action="store_true",
+                   help="also judge the cube decisions (rules with a cube; at a match at "
+                        "each game's score, none in the Crawford game): the raises and the "
+                        "close or wrong decisions are listed")
     s.add_argument("--html", metavar="OUT.html", default=None,
                    help="also write the analysis as one self-contained HTML page: the "
-                        "board before every turn, marks, equity lost, best moves, cube "
+                        "result and settings, an index of the errors, the board before "
+                        "every turn with the candidate moves, marks, equity lost, cube "
                         "decisions, the winning-chance graph, luck and error rates")
 
 
@@ -522,6 +526,8 @@ _ANALYSE_DEFAULTS = {"games": DEFAULT_GAMES, "policy": "net", "seed": 2026, "tru
 _ANALYSE_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
                   "truncate": "--truncate", "workers": "--workers",
                   "scheduler": "--scheduler"}
+# the count columns of the error rates, printed as integers
+_COUNTS = ("turns", "decisions", "errors", "n_doubtful", "n_error", "n_blunder")
 
 
 def _analyse_options(args):
@@ -541,6 +547,8 @@ def _analyse_options(args):
         if getattr(args, name) is None:
             setattr(args, name, default)
     kw = dict(method=args.method, seed=args.seed, progress=args.progress)
+    if args.cube:
+        kw["cube"] = True
     if args.method != "rollout":                  # --plies under rollouts: the note
         kw["plies"] = args.plies
     else:
@@ -549,15 +557,60 @@ def _analyse_options(args):
     return kw, note
 
 
+def _check_cube(args, rules):
+    """``--cube`` needs rules with a cube."""
+    if args.cube and rules.cube is None:
+        raise CliError(f"--cube: {args.record}: the record's rules have no cube "
+                       f"(rules: {rules.to_text()})")
+
+
+def _print_rates(er):
+    """Error rates as a table: counts as integers, a missing rate as '-'."""
+    er = er.copy()
+    for c in _COUNTS:
+        if c in er.columns:
+            er[c] = er[c].astype(int)
+    print(er.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-"))
+
+
+def _print_cube(frame, match):
+    """The cube decisions of an analysed report that are listed (raises, close or wrong:
+    ``page.listed_cube_decisions``), with the count of the others."""
+    if "cube_played" not in frame.columns:
+        return
+    # lazy: the page imports pandas, slow to import; --version and --help need neither
+    from nardy_fast.analysis.page import listed_cube_decisions
+    unit = "EMG" if match else "points"
+    shown, rest = listed_cube_decisions(frame)
+    print()
+    print(f"cube decisions: {len(shown)} listed (raises, close or wrong), {rest} other(s) "
+          "(no raise, none close, played right)")
+    if not len(shown):
+        return
+    game = f"{'game':>4s} " if match else ""
+    print(f"{game}{'turn':>4s} {'side':5s} {'played':<16s} {'proper':<20s} "
+          f"{'raise_loss':>10s} {'answer_loss':>11s}")
+    for _, r in shown.iterrows():
+        g = f"{int(r['game']):4d} " if match else ""
+        print(f"{g}{int(r['turn']):4d} {r['side']:5s} {r['cube_played']:<16s} "
+              f"{str(r['cube_proper']):<20s} {r['cube_loss']:10.3f} {r['take_loss']:11.3f}")
+    print(f"raise_loss: what the side on roll lost by its raise or no raise; answer_loss: "
+          f"what the opponent lost by its answer ({unit}"
+          + (", at each game's score" if match else "") + ")")
+
+
 def _analyse_match(args, kw, note):
-    rep = matchreport.analyse_match(args.record, **kw)
+    record = read_match(args.record)
+    _check_cube(args, record.rules.rules)
+    rep = matchreport.analyse_match(record, **kw)
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
-    print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    _print_rates(er)
     print()
     print(_ERROR_RATES_HEADER)
-    _write_page(args, rep)
+    _print_cube(rep, True)
+    _write_page(args, rep, record)
     if args.out:
         out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
@@ -565,32 +618,39 @@ def _analyse_match(args, kw, note):
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
-def _write_page(args, frame):
+def _write_page(args, frame, record):
     """``--html``: the analysis ``frame`` as a page (``analysis.page.to_html``)."""
     if not args.html:
         return
     # lazy: the page imports pandas, slow to import; --version and --help need neither
     from nardy_fast.analysis.page import to_html
-    with open(args.record, encoding="utf-8", errors="replace") as f:
-        record = (read_match if looks_like_match(f.read(4096)) else read_record)(args.record)
     to_html(frame, args.html, record=record)
     print(f"\nwrote the analysis page {args.html}")
 
 
 def cmd_analyse(args):
     """Replay a game record (checking every move), evaluate each position and rank the
-    legal moves of each turn; reports the equity lost per turn and per player.  A match
-    transcript (' N point match') is analysed game by game at the match score (losses in
-    match winning chances and EMG), per player and in total."""
+    legal moves of each turn; reports the equity lost per turn and per player, and with
+    --cube the cube decisions.  A match transcript (' N point match') is analysed game by
+    game at the match score (losses in match winning chances and EMG), per player and in
+    total."""
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
     with open(args.record, encoding="utf-8", errors="replace") as f:
         if looks_like_match(f.read(4096)):
             return _analyse_match(args, kw, note)
+    record = read_record(args.record)
+    try:
+        record.replay()
+    except ValueError as e:                  # an illegal turn: name the file too
+        raise CliError(f"{args.record}: {e}") from None
+    if not record.turns:
+        raise CliError(f"{args.record}: the game record has no turn: nothing to analyse")
+    _check_cube(args, record.rules)
 
     client = _client(args.scheduler)
     try:
-        gr = report.game_report(args.record, analyse=True, client=client, **kw)
+        gr = report.game_report(record, analyse=True, client=client, **kw)
     finally:
         if client is not None:
             client.close()
@@ -600,19 +660,23 @@ def cmd_analyse(args):
     print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'move':<26s} {'best_move':<26s} "
           f"{'equity_loss':>11s}")
     for _, r in played.iterrows():
-        best = "" if r["best_move"] == r["move"] else r["best_move"]
-        loss = "" if r["equity_loss"] != r["equity_loss"] else f"{r['equity_loss']:.3f}"
+        forced = not r["n_moves"] > 1
+        best = "" if forced or r["rank_played"] == 1 else r["best_move"]
+        loss = "" if forced or r["equity_loss"] != r["equity_loss"] else \
+            f"{r['equity_loss']:.3f}"
         print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
               f"{loss:>11s}")
     er = report.error_rates(gr)
     print()
-    print(er.to_string(float_format=lambda v: f"{v:.3f}"))
+    _print_rates(er)
     print()                                  # what the figures above are
     print("equity_loss: points per game the played move lost against the best, the mover's "
-          f"view (blank: a forced move); moves valued by --method {args.method}"
+          "view (blank: a forced move; best_move blank: the played move is a best one); "
+          f"moves valued by --method {args.method}"
           + (f" ({args.games} games a move)" if args.method == "rollout" else ""))
     print(_ERROR_RATES_HEADER)
-    _write_page(args, gr)
+    _print_cube(gr, False)
+    _write_page(args, gr, record)
     if args.out:
         out_folder(args.out)
         files = _save_both(report, gr, args.out, "game_analysis")

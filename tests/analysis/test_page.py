@@ -61,7 +61,7 @@ def test_moves_marks_losses_and_best_moves(analysed_game, page):
         if r["n_moves"] > 1:
             assert f"equity lost {r['equity_loss']:.3f} points of {r['n_moves']} legal moves" \
                 in text
-        if r["best_move"] != r["move"]:
+        if r["n_moves"] > 1 and r["rank_played"] > 1:
             assert f"best: {r['best_move']}" in text
     marks = [e for e in Page(page).by_class("mark", "span")]
     assert len(marks) == int((played(report)["mark"] != "").sum())
@@ -212,5 +212,6 @@ def test_cube_decisions_of_a_game_with_the_cube():
                 f"{r['cube_loss'] + r['take_loss']:.3f} points") in text
     plain = game_report(record, analyse=True, seed=1)
     assert "cube_played" not in plain.columns
+    plain.attrs["settings"]["date"] = judged.attrs["settings"]["date"]
     assert to_html(plain, record=record) == to_html(judged, record=record)
     assert rows

@@ -21,7 +21,14 @@ def game(tmp_path_factory):
 
 
 def _losses(out):
-    return [line.split()[-1] for line in out.splitlines() if line[:4].strip().isdigit()]
+    """The equity_loss column of each turn line (its last 11 characters; blank for a
+    forced move)."""
+    return [line[-11:].strip() for line in out.splitlines() if line[:4].strip().isdigit()]
+
+
+def _want(rows):
+    """The printed losses of the played rows of a game report: blank where forced."""
+    return ["" if n <= 1 else f"{v:.3f}" for n, v in zip(rows["n_moves"], rows["equity_loss"])]
 
 
 def test_rollout_method_rolls_out_each_move(capsys, game):
@@ -34,7 +41,7 @@ def test_rollout_method_rolls_out_each_move(capsys, game):
     assert code == 0 and err == ""
     gr = report.game_report(game, analyse=True, method="rollout", n_games=36, seed=4,
                             policy="greedy", workers=1)
-    want = [f"{v:.3f}" for v in gr.loc[gr["move"] != "", "equity_loss"]]
+    want = _want(gr[gr["move"] != ""])
     assert _losses(out) == want
     code, out2, _ = run_cli(capsys, *argv[:-6], "-n", "72", "--seed", "4", "--workers", "1")
     assert _losses(out2) != _losses(out)                      # -n and --policy count
@@ -56,7 +63,7 @@ def test_plies_changes_the_net_analysis(capsys, game):
         code, out, err = run_cli(capsys, "analyse", game, "--method", "net", "--plies", str(p))
         assert code == 0
         rows = gr[p][gr[p]["move"] != ""]
-        assert _losses(out) == [f"{v:.3f}" for v in rows["equity_loss"]]
+        assert _losses(out) == _want(rows)
 
 
 def test_analyse_prints_headers_with_units(capsys, game):

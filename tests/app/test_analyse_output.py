@@ -1,0 +1,156 @@
+"""``nardy-fast analyse``: what it prints (forced moves, empty records, illegal turns,
+integer counts, match totals), ``--cube`` on a game and on a match, and
+``--progress/--no-progress``."""
+import re
+
+import pytest
+
+from nardy_fast.analysis import report
+from nardy_fast.analysis.matchreport import game_state
+from nardy_fast.analysis.page import listed_cube_decisions
+from nardy_fast.core.matchrecord import write_match
+from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.core.record import GameRecord, random_game, write_record
+from nardy_fast.core.rules import Rules
+from nardy_fast.engine.matchplay import play_one_match
+
+from helpers import run_cli
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("g") / "g.mat"
+    write_record(random_game(seed=7, max_turns=3), path)       # turns 1 and 2 are forced
+    return path
+
+
+def _turn_lines(out):
+    return [line for line in out.splitlines() if line[:4].strip().isdigit()]
+
+
+def test_a_forced_move_prints_a_blank_loss(capsys, game):
+    gr = report.game_report(game, analyse=True)
+    code, out, err = run_cli(capsys, "analyse", str(game))
+    assert code == 0
+    lines = _turn_lines(out)
+    played = gr[gr["move"] != ""]
+    assert (played["n_moves"] == 1).sum() >= 1
+    for line, (_, r) in zip(lines, played.iterrows()):
+        if r["n_moves"] == 1:
+            assert line[-11:].strip() == "", line
+        else:
+            assert line[-11:].strip() == f"{r['equity_loss']:.3f}"
+    assert "blank: a forced move" in out
+
+
+def test_counts_print_as_integers_and_no_nan(capsys, game):
+    code, out, err = run_cli(capsys, "analyse", str(game))
+    rates = out.split("\n\n")[1].splitlines()
+    head = rates[0].split()
+    for line in rates[2:]:
+        cells = line.split()
+        row = dict(zip(["side"] + head, cells))
+        for c in ("turns", "decisions", "errors", "n_doubtful", "n_error", "n_blunder"):
+            assert re.fullmatch(r"\d+", row[c]), (c, line)
+    assert "NaN" not in out and "nan" not in out
+
+
+def test_an_empty_record_is_an_error_naming_the_file(capsys, tmp_path):
+    path = tmp_path / "none.mat"
+    write_record(GameRecord(), path)
+    code, out, err = run_cli(capsys, "analyse", str(path))
+    assert code == 1 and "DataFrame" not in out + err
+    assert err.strip() == (f"nardy-fast: error: {path}: the game record has no turn: "
+                           "nothing to analyse")
+
+
+def test_an_illegal_turn_names_the_file(capsys, tmp_path, game):
+    bad = tmp_path / "illegal.mat"
+    bad.write_text(game.read_text().replace("1/7 7/11", "1/7 7/12"))
+    code, out, err = run_cli(capsys, "analyse", str(bad))
+    assert code == 1
+    assert err.startswith(f"nardy-fast: error: {bad}: turn 1 ")
+
+
+def test_cube_needs_rules_with_a_cube(capsys, game):
+    code, out, err = run_cli(capsys, "analyse", str(game), "--cube")
+    assert code == 1
+    assert err.strip() == (f"nardy-fast: error: --cube: {game}: the record's rules have "
+                           "no cube (rules: classic)")
+
+
+def test_cube_on_a_game_lists_its_decisions(capsys, tmp_path):
+    record = random_game(seed=3, max_turns=14, rules=Rules(cube="geometric"))
+    path = tmp_path / "c.mat"
+    write_record(record, path)
+    code, out, err = run_cli(capsys, "analyse", str(path), "--cube")
+    assert code == 0, err
+    gr = report.game_report(record, analyse=True, cube=True)
+    shown, rest = listed_cube_decisions(gr)
+    assert (f"cube decisions: {len(shown)} listed (raises, close or wrong), {rest} "
+            "other(s)") in out
+    block = out[out.index("cube decisions:"):]
+    for _, r in shown.iterrows():
+        assert re.search(rf"^\s*{int(r['turn'])} {r['side']}\s+{re.escape(r['cube_played'])}"
+                         rf"\s+{re.escape(r['cube_proper'])}\s+{r['cube_loss']:.3f}\s+"
+                         rf"{r['take_loss']:.3f}$", block, re.M), r["turn"]
+
+
+def test_cube_on_a_match_is_judged_at_the_score(capsys, tmp_path, monkeypatch):
+    """The 3-point match of test_match_cube_analysis.py (a Crawford game, then a
+    post-Crawford game where the leader owns a dead cube): the listed decisions are those
+    of analyse_match(cube=True), none in the Crawford game, none of the leader's."""
+    rec = play_one_match("greedy", "greedy", MatchRules(length=3, crawford=True,
+                                                        rules=Rules(cube="geometric")),
+                         seed=6, aware=False)
+    path = tmp_path / "m.mat"
+    write_match(rec, path)
+    from nardy_fast.analysis import matchreport
+    real = matchreport.game_report           # the moves' ranking is not under test here
+
+    def quick(g, **kw):
+        kw.update(analyse=True, method="net", cube_probabilities="pips")
+        return real(g, **kw)
+    monkeypatch.setattr(matchreport, "game_report", quick)
+    made = []
+    real_match = matchreport.analyse_match
+
+    def keep(*a, **kw):                      # the command's own report, kept to compare
+        made.append(real_match(*a, **kw))
+        return made[-1]
+    monkeypatch.setattr(matchreport, "analyse_match", keep)
+    page = tmp_path / "m.html"
+    code, out, err = run_cli(capsys, "analyse", str(path), "--cube", "--no-progress",
+                             "--html", str(page))
+    assert code == 0, err
+    assert "NaN" not in out
+    totals = [line.split() for line in out.splitlines() if " total " in line]
+    assert len(totals) == 2 and all(t[2] == "both" for t in totals)
+    rep, = made
+    assert rep["cube_proper"].notna().any() and (rep["cube_mwc_loss"] >= 0).any()
+    shown, rest = listed_cube_decisions(rep)
+    block = out[out.index("cube decisions:"):]
+    rows = [line.split()[:2] for line in block.splitlines()[2:]
+            if line[:4].strip().isdigit()]
+    assert rows == [[str(int(g)), str(int(t))] for g, t in zip(shown["game"], shown["turn"])]
+    assert not (shown["game"] == 2).any()                   # the Crawford game
+    post = game_state(rec, 2)
+    leader = "white" if post.score[0] == 2 else "black"
+    assert not ((shown["game"] == 3) & (shown["side"] == leader)).any()
+    assert "(EMG, at each game's score)" in block
+    links = re.findall(r'<table class="cube">.*?</table>', page.read_text())
+    turns = [[int(t) for t in re.findall(r'href="#g\d+-t(\d+)"', table)] for table in links]
+    assert turns == [shown.loc[shown["game"] == g, "turn"].astype(int).tolist()
+                     for g in (1, 3)]
+
+
+def test_progress_and_no_progress(capsys, game):
+    code, out, err = run_cli(capsys, "analyse", str(game), "--no-progress")
+    assert code == 0 and err == ""
+    code, out2, err = run_cli(capsys, "analyse", str(game), "--progress")
+    assert code == 0 and "analysing turns" in err
+    assert _turn_lines(out2) == _turn_lines(out)
+    with pytest.raises(SystemExit) as e:
+        run_cli(capsys, "analyse", str(game), "--progress", "--no-progress")
+    assert e.value.code == 2
+    assert "not allowed with argument --progress" in capsys.readouterr().err
