@@ -347,7 +347,8 @@ def cmd_bearoff_build(args):
 def cmd_bearoff_query(args):
     """For each position: mean turns and EPC of each side that is all home, and the race
     probabilities when both are: exact from the two-sided or mars table, else the one-sided
-    approximation, each labelled by ``core.methods.method_label``."""
+    approximation, each labelled by how it was obtained (e.g. 'exact (two-sided table)',
+    'one-sided approximation')."""
     db = bearoff.one_sided()
     out = []
     for text in args.positions:

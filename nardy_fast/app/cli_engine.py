@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 import os
@@ -115,8 +116,7 @@ def cmd_met(args):
     if args.write:
         metbuild.write_tables()
         print(f"wrote {met.TABLE_FILE}")
-    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
-    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    mr = _match_rules(args)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
         print(json_text({"columns": list(m.columns), "index": list(m.index),
@@ -125,6 +125,15 @@ def cmd_met(args):
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def _match_rules(args):
+    """The ``MatchRules`` of ``met`` and ``matches``: --length, --crawford, --cube and
+    --rules; --crawford without a cube is an error in the command line's words."""
+    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
+    if args.crawford and rules.cube is None:
+        raise CliError("--crawford: the Crawford rule is a rule of the cube; add --cube")
+    return MatchRules(length=args.length, crawford=args.crawford, rules=rules)
 
 
 def _parser_matches(sub):
@@ -152,8 +161,7 @@ def cmd_matches(args):
     """Play whole matches between two players (``simulate_matches``; not the shared-dice
     strength comparison of single games) and print A's share of matches won with its
     standard error and 95% interval.  Match m's dice depend only on --seed and m."""
-    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
-    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    mr = _match_rules(args)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
     made = args.out is not None and out_folder(args.out)   # before the work, not after
     try:
@@ -187,16 +195,22 @@ def cmd_matches(args):
                                                f", their transcripts are in {args.out}"))
 
 
+# train's -n/--games when not given: train.train's own default
+_TRAIN_GAMES = inspect.signature(train.train).parameters["n_games"].default
+
+
 def _parser_train(sub):
     s = add_command(sub, "train", cmd_train, help="train an evaluation net by self-play")
     s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
     s.add_argument("-n", "--games", type=positive_int, default=None,
-                   help="self-play games in all (default: train.train's)")
+                   help=f"self-play games in all (default {_TRAIN_GAMES})")
     add_options(s, "seed", "rules", seed=1)
     s.add_argument("--lr", type=float, default=None,
-                   help="SGD step of the first half of the run (default: train.DEFAULTS)")
+                   help=f"SGD step of the first half of the run (default "
+                        f"{train.DEFAULTS['lr']})")
     s.add_argument("--lr-final", type=float, default=None,
-                   help="SGD step at the end, reached linearly over the second half")
+                   help="SGD step at the end, reached linearly over the second half "
+                        f"(default {train.DEFAULTS['lr_final']})")
     s.add_argument("--init", default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
                         "classic one-layer net, the rollout net, for a rule variant: --init "
@@ -213,8 +227,11 @@ def _parser_train(sub):
 
 def cmd_train(args):
     """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
-    resumes a checkpoint of the same settings found at --out.  The shipped net is made by
-    this command: its defaults, then --init with a smaller step (README, "Training")."""
+    resumes a checkpoint of the same settings found at --out.  Its defaults train a net
+    from scratch; a second run from it (--init) with a smaller step refines it: the
+    128-unit net v2 of the package's nets was made by 'nardy-fast train -o v1.nfdb --seed 1
+    --check-every 0', then 'nardy-fast train -o v2.nfdb --init v1.nfdb --seed 2 -n 400000
+    --lr 0.003 --lr-final 0.0005 --check-every 0'."""
     def log(entry):
         line = json.dumps(entry)
         print(line, file=sys.stderr, flush=True)
@@ -269,8 +286,9 @@ def _parser_train_net(sub):
                              ("balance", int, "most repeats of a contact position of a "
                               "rare kind (heavy head, prime, trapped, behind), so that "
                               "each kind nears an equal share (1: none)")):
+        default = supervised.SUPERVISED_DEFAULTS[name]
         s.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None,
-                       help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
+                       help=text + ("" if default is None else f" (default {default})"))
     add_progress(s)
 
 
