@@ -164,9 +164,12 @@ _OPTIONS = {
                                          help="address of a Dask scheduler, e.g. "
                                               "tcp://host:8786")),
     "truncate": (("--truncate",), dict(
-        default="bearoff", choices=["bearoff", "none"],
+        default="bearoff", choices=["bearoff", "race12", "none"],
         help="'bearoff' (default): stop a game once both sides are home and score the "
-             "rest exactly; 'none': play every game out")),
+             "rest exactly; 'race12': also stop at a race without contact (both sides on "
+             "their last 12 points) and score it by the race database (built by "
+             "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
+             "out")),
     "plies": (("--plies",), dict(type=int, default=0, choices=[0, 1, 2],
                                  help="the evaluator's look-ahead: 0 (the net itself) to 2 "
                                       "(default {default})")),
@@ -230,4 +233,11 @@ def _client(address):
 
 
 def _truncate(args):
+    """The rollouts' ``truncate`` of --truncate (None for 'none'); 'race12' needs the race
+    database, a ``CliError`` saying how to build it when it has not been."""
+    if args.truncate == "race12":
+        from nardy_fast.tables.race12 import cached_race12
+        if cached_race12() is None:
+            raise CliError("--truncate race12: the race database has not been built; "
+                           "build it once with 'nardy-fast bearoff build --race12'")
     return None if args.truncate == "none" else args.truncate
