@@ -196,8 +196,10 @@ def add_options(p, *names, **defaults):
 
 def add_command(sub, name, func, help, **kw):
     """The parser of the subcommand ``name``, run by ``func``, whose docstring is its
-    ``--help`` description."""
-    s = sub.add_parser(name, help=help, description=plain(func.__doc__), **kw)
+    ``--help`` description; ``help=None`` leaves it out of the list of commands."""
+    if help is not None:
+        kw["help"] = help
+    s = sub.add_parser(name, description=plain(func.__doc__), **kw)
     s.set_defaults(func=func)
     return s
 

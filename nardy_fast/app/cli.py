@@ -229,14 +229,14 @@ STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
 
 
 def _parser_study_actions(sub):
-    s = add_command(sub, "study-show", cmd_study_show,
-                    help="show a study store: its settings and results ('study show')")
+    # 'study show' and 'study export' (main turns them into these): the documented forms;
+    # 'study-show' and 'study-export' still work but are not listed as commands of their own
+    s = add_command(sub, "study-show", cmd_study_show, help=None, prog=f"{PROG} study show")
     s.add_argument("store", help="the study's folder")
     s.add_argument("--head", type=positive_int, default=10, metavar="N",
                    help="rows shown (default 10)")
-    s = add_command(sub, "study-export", cmd_study_export,
-                    help="export a study store to one CSV, Parquet or JSON file "
-                         "('study export')")
+    s = add_command(sub, "study-export", cmd_study_export, help=None,
+                    prog=f"{PROG} study export")
     s.add_argument("store", help="the study's folder")
     s.add_argument("-o", "--out", required=True, metavar="FILE",
                    help="the file to write: .csv, .parquet or .json (JSON Lines, one "
