@@ -44,14 +44,12 @@ def _parser_hint(sub):
 
 def cmd_hint(args):
     """Every legal move of the side on roll for a roll, ranked by the evaluator's equity
-    (points per game), with its difference to the best."""
+    (points per game), with the points it loses against the best (equity_loss) and the
+    position ID after it (id_after), as 'analyse' and 'moves' name them.  --json also
+    gives diff (-equity_loss) and position (id_after), their old names."""
     pos = _position(args.position)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
-    hint = hint.head(args.top).copy()
-    # one name for one thing: move_report's equity_loss (>= 0) and id_after, beside the
-    # frame's own diff (<= 0) and position
-    hint["equity_loss"] = -hint["diff"] + 0.0
-    hint["id_after"] = hint["position"]
+    hint = hint.head(args.top)
     if args.json:
         print(json_text(hint))
         return

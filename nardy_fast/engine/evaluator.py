@@ -391,9 +391,12 @@ class Evaluator:
         Returns
         -------
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
-        points of the side on roll), ``equity``, ``diff`` (to the best, <= 0), the
-        ``OUTPUT_NAMES`` probabilities, ``plies`` (depth of that row's value), ``method``,
-        ``position`` (ID after the move).  With ``match``: also ``mwc`` (the side on
+        points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
+        against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
+        probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
+        (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``').
+        ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
+        names of the same values, kept as columns.  With ``match``: also ``mwc`` (the side on
         roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
         order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
         (the moves inside the search are still chosen by equity).
@@ -412,12 +415,13 @@ class Evaluator:
         rows = []
         for k in range(len(res)):
             m = moves[tuple(int(x) for x in res[k])]
+            diff = float(eqs[k] - eqs[0])
             row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
-                   "diff": float(eqs[k] - eqs[0])}
+                   "equity_loss": -diff + 0.0, "diff": diff}
             row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
             row["plies"] = int(used[k])
             row["method"] = f"net {int(used[k])}-ply"
-            row["position"] = position.play(m).id
+            row["id_after"] = row["position"] = position.play(m).id
             if match is not None:
                 row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
                            emg=float(met.emg(mwc[k], match)))
