@@ -170,9 +170,11 @@ _OPTIONS = {
              "their last 12 points) and score it by the race database (built by "
              "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
              "out")),
-    "plies": (("--plies",), dict(type=int, default=0, choices=[0, 1, 2],
-                                 help="the evaluator's look-ahead: 0 (the net itself) to 2 "
-                                      "(default {default})")),
+    "plies": (("--plies",), dict(type=int, default=None, choices=[0, 1, 2],
+                                 help="the evaluator's look-ahead: 0 (the net itself, about "
+                                      "1 ms a position) to 2 (more accurate, about 0.05 s); "
+                                      "default {default} (2 for a single decision: hint, "
+                                      "cube, play; 0 for bulk work: analyse, study)")),
     "rules": (("--rules",), dict(type=_rules, default=None, metavar="SPEC",
                                  help="rule variants: 'classic' (default) or name=value "
                                       "pairs, e.g. 'head_rule=generalized "

@@ -35,6 +35,7 @@ from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import looks_like_record, read_record
+from nardy_fast.engine.evaluator import BULK_PLIES
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables import bearoff, race12
 from nardy_fast.tables.race import race_probabilities
@@ -184,7 +185,7 @@ def _parser_study(sub):
                    choices=[*STUDY_METHODS, *STUDY_RENAMED],
                    help="roll out (default), or evaluate with the net at --plies "
                         "('evaluate': the old name of 'net')")
-    add_options(s, "plies")
+    add_options(s, "plies", plies=BULK_PLIES)
     s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
                    help="positions per task and per file (default: about 10,000 games)")
     add_options(s, "rules")
@@ -506,7 +507,7 @@ def _parser_analyse(sub):
                         "database where it applies, else the net at --plies), a database, "
                         "'net', or 'rollout' (every legal move rolled out, -n games each, "
                         "with --policy, --seed, --truncate, --workers, --scheduler)")
-    add_options(s, "plies")
+    add_options(s, "plies", plies=BULK_PLIES)
     add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
     # None: "not given", so that rollout options given without --method rollout are named
     s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})

@@ -24,7 +24,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine import lucknet, met, metbuild, supervised, train
 from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
                                     cube_decision, cube_rules)
-from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
+from nardy_fast.engine.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
 from nardy_fast.engine.nets import ROLLOUT_NET
 from nardy_fast.engine.matchplay import simulate_matches
 from nardy_fast.engine.rollout import DEFAULT_GAMES
@@ -37,7 +37,7 @@ __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_tra
 def _parser_hint(sub):
     s = add_command(sub, "hint", cmd_hint,
                     help="rank the legal moves of a roll with the evaluator")
-    add_options(s, "position", "dice", "plies")
+    add_options(s, "position", "dice", "plies", plies=DECISION_PLIES)
     s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
     add_options(s, "rules", "json")
 
@@ -71,7 +71,7 @@ def _parser_play(sub):
                         "first)")
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="play from this position ID (default: the start)")
-    add_options(s, "rules", "plies", "seed", plies=1, seed=None)
+    add_options(s, "rules", "plies", "seed", plies=DECISION_PLIES, seed=None)
     s.add_argument("-o", "--out", default=None,
                    help="record file (default game.mat, match.mat with --match)")
     s.add_argument("--match", type=positive_int, default=None, metavar="N",
@@ -375,8 +375,9 @@ def _parser_cube(sub):
                         "rollouts")
     s.add_argument("--plies", type=int, default=None, choices=[0, 1, 2],
                    help=f"the look-ahead of the evaluation the cube model decides on: 0 "
-                        f"(the net itself, about 0.3 ms) to 2 (default {CUBE_PLIES}, the "
-                        f"cube's own default, 0.01-0.05 s)")
+                        f"(the net itself, about 0.3 ms) to 2 (0.01-0.05 s); default "
+                        f"{CUBE_PLIES} (2 for a single decision: hint, cube, play; 0 for "
+                        f"bulk work: analyse, study)")
     add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
     add_progress(s)
