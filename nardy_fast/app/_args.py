@@ -165,12 +165,17 @@ _OPTIONS = {
                                          help="address of a Dask scheduler, e.g. "
                                               "tcp://host:8786")),
     "truncate": (("--truncate",), dict(
-        default="bearoff", choices=["bearoff", "none"],
+        default="bearoff", choices=["bearoff", "race12", "none"],
         help="'bearoff' (default): stop a game once both sides are home and score the "
-             "rest exactly; 'none': play every game out")),
-    "plies": (("--plies",), dict(type=int, default=0, choices=[0, 1, 2],
-                                 help="the evaluator's look-ahead: 0 (the net itself) to 2 "
-                                      "(default {default})")),
+             "rest exactly; 'race12': also stop at a race without contact (both sides on "
+             "their last 12 points) and score it by the race database (built by "
+             "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
+             "out")),
+    "plies": (("--plies",), dict(type=int, default=None, choices=[0, 1, 2],
+                                 help="the evaluator's look-ahead: 0 (the net itself, about "
+                                      "1 ms a position) to 2 (more accurate, about 0.05 s); "
+                                      "default {default} (2 for a single decision: hint, "
+                                      "cube, play; 0 for bulk work: analyse, study)")),
     "rules": (("--rules",), dict(type=_rules, default=None, metavar="SPEC",
                                  help="rule variants: 'classic' (default) or name=value "
                                       "pairs, e.g. 'head_rule=generalized "
@@ -194,8 +199,10 @@ def add_options(p, *names, **defaults):
 
 def add_command(sub, name, func, help, **kw):
     """The parser of the subcommand ``name``, run by ``func``, whose docstring is its
-    ``--help`` description."""
-    s = sub.add_parser(name, help=help, description=plain(func.__doc__), **kw)
+    ``--help`` description; ``help=None`` leaves it out of the list of commands."""
+    if help is not None:
+        kw["help"] = help
+    s = sub.add_parser(name, description=plain(func.__doc__), **kw)
     s.set_defaults(func=func)
     return s
 
@@ -231,4 +238,11 @@ def _client(address):
 
 
 def _truncate(args):
+    """The rollouts' ``truncate`` of --truncate (None for 'none'); 'race12' needs the race
+    database, a ``CliError`` saying how to build it when it has not been."""
+    if args.truncate == "race12":
+        from nardy_fast.tables.race12 import cached_race12
+        if cached_race12() is None:
+            raise CliError("--truncate race12: the race database has not been built; "
+                           "build it once with 'nardy-fast bearoff build --race12'")
     return None if args.truncate == "none" else args.truncate

@@ -35,6 +35,7 @@ from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import looks_like_record, read_record
+from nardy_fast.engine.evaluator import BULK_PLIES
 from nardy_fast.engine.rollout import rollout
 from nardy_fast.tables import bearoff, race12
 from nardy_fast.tables.race import race_probabilities
@@ -184,7 +185,7 @@ def _parser_study(sub):
                    choices=[*STUDY_METHODS, *STUDY_RENAMED],
                    help="roll out (default), or evaluate with the net at --plies "
                         "('evaluate': the old name of 'net')")
-    add_options(s, "plies")
+    add_options(s, "plies", plies=BULK_PLIES)
     s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
                    help="positions per task and per file (default: about 10,000 games)")
     add_options(s, "rules")
@@ -229,14 +230,14 @@ STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
 
 
 def _parser_study_actions(sub):
-    s = add_command(sub, "study-show", cmd_study_show,
-                    help="show a study store: its settings and results ('study show')")
+    # 'study show' and 'study export' (main turns them into these): the documented forms;
+    # 'study-show' and 'study-export' still work but are not listed as commands of their own
+    s = add_command(sub, "study-show", cmd_study_show, help=None, prog=f"{PROG} study show")
     s.add_argument("store", help="the study's folder")
     s.add_argument("--head", type=positive_int, default=10, metavar="N",
                    help="rows shown (default 10)")
-    s = add_command(sub, "study-export", cmd_study_export,
-                    help="export a study store to one CSV, Parquet or JSON file "
-                         "('study export')")
+    s = add_command(sub, "study-export", cmd_study_export, help=None,
+                    prog=f"{PROG} study export")
     s.add_argument("store", help="the study's folder")
     s.add_argument("-o", "--out", required=True, metavar="FILE",
                    help="the file to write: .csv, .parquet or .json (JSON Lines, one "
@@ -347,7 +348,8 @@ def cmd_bearoff_build(args):
 def cmd_bearoff_query(args):
     """For each position: mean turns and EPC of each side that is all home, and the race
     probabilities when both are: exact from the two-sided or mars table, else the one-sided
-    approximation, each labelled by ``core.methods.method_label``."""
+    approximation, each labelled by how it was obtained (e.g. 'exact (two-sided table)',
+    'one-sided approximation')."""
     db = bearoff.one_sided()
     out = []
     for text in args.positions:
@@ -505,7 +507,7 @@ def _parser_analyse(sub):
                         "database where it applies, else the net at --plies), a database, "
                         "'net', or 'rollout' (every legal move rolled out, -n games each, "
                         "with --policy, --seed, --truncate, --workers, --scheduler)")
-    add_options(s, "plies")
+    add_options(s, "plies", plies=BULK_PLIES)
     add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
     # None: "not given", so that rollout options given without --method rollout are named
     s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 import os
@@ -23,7 +24,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine import lucknet, met, metbuild, supervised, train
 from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
                                     cube_decision, cube_rules)
-from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
+from nardy_fast.engine.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
 from nardy_fast.engine.nets import ROLLOUT_NET
 from nardy_fast.engine.matchplay import simulate_matches
 from nardy_fast.engine.rollout import DEFAULT_GAMES
@@ -36,21 +37,19 @@ __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_tra
 def _parser_hint(sub):
     s = add_command(sub, "hint", cmd_hint,
                     help="rank the legal moves of a roll with the evaluator")
-    add_options(s, "position", "dice", "plies")
+    add_options(s, "position", "dice", "plies", plies=DECISION_PLIES)
     s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
     add_options(s, "rules", "json")
 
 
 def cmd_hint(args):
     """Every legal move of the side on roll for a roll, ranked by the evaluator's equity
-    (points per game), with its difference to the best."""
+    (points per game), with the points it loses against the best (equity_loss) and the
+    position ID after it (id_after), as 'analyse' and 'moves' name them.  --json also
+    gives diff (-equity_loss) and position (id_after), their old names."""
     pos = _position(args.position)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
-    hint = hint.head(args.top).copy()
-    # one name for one thing: move_report's equity_loss (>= 0) and id_after, beside the
-    # frame's own diff (<= 0) and position
-    hint["equity_loss"] = -hint["diff"] + 0.0
-    hint["id_after"] = hint["position"]
+    hint = hint.head(args.top)
     if args.json:
         print(json_text(hint))
         return
@@ -72,7 +71,7 @@ def _parser_play(sub):
                         "first)")
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="play from this position ID (default: the start)")
-    add_options(s, "rules", "plies", "seed", plies=1, seed=None)
+    add_options(s, "rules", "plies", "seed", plies=DECISION_PLIES, seed=None)
     s.add_argument("-o", "--out", default=None,
                    help="record file (default game.mat, match.mat with --match)")
     s.add_argument("--match", type=positive_int, default=None, metavar="N",
@@ -115,8 +114,7 @@ def cmd_met(args):
     if args.write:
         metbuild.write_tables()
         print(f"wrote {met.TABLE_FILE}")
-    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
-    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    mr = _match_rules(args)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
         print(json_text({"columns": list(m.columns), "index": list(m.index),
@@ -125,6 +123,15 @@ def cmd_met(args):
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def _match_rules(args):
+    """The ``MatchRules`` of ``met`` and ``matches``: --length, --crawford, --cube and
+    --rules; --crawford without a cube is an error in the command line's words."""
+    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
+    if args.crawford and rules.cube is None:
+        raise CliError("--crawford: the Crawford rule is a rule of the cube; add --cube")
+    return MatchRules(length=args.length, crawford=args.crawford, rules=rules)
 
 
 def _parser_matches(sub):
@@ -152,8 +159,7 @@ def cmd_matches(args):
     """Play whole matches between two players (``simulate_matches``; not the shared-dice
     strength comparison of single games) and print A's share of matches won with its
     standard error and 95% interval.  Match m's dice depend only on --seed and m."""
-    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
-    mr = MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    mr = _match_rules(args)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
     made = args.out is not None and out_folder(args.out)   # before the work, not after
     try:
@@ -187,16 +193,22 @@ def cmd_matches(args):
                                                f", their transcripts are in {args.out}"))
 
 
+# train's -n/--games when not given: train.train's own default
+_TRAIN_GAMES = inspect.signature(train.train).parameters["n_games"].default
+
+
 def _parser_train(sub):
     s = add_command(sub, "train", cmd_train, help="train an evaluation net by self-play")
     s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
     s.add_argument("-n", "--games", type=positive_int, default=None,
-                   help="self-play games in all (default: train.train's)")
+                   help=f"self-play games in all (default {_TRAIN_GAMES})")
     add_options(s, "seed", "rules", seed=1)
     s.add_argument("--lr", type=float, default=None,
-                   help="SGD step of the first half of the run (default: train.DEFAULTS)")
+                   help=f"SGD step of the first half of the run (default "
+                        f"{train.DEFAULTS['lr']})")
     s.add_argument("--lr-final", type=float, default=None,
-                   help="SGD step at the end, reached linearly over the second half")
+                   help="SGD step at the end, reached linearly over the second half "
+                        f"(default {train.DEFAULTS['lr_final']})")
     s.add_argument("--init", default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
                         "classic one-layer net, the rollout net, for a rule variant: --init "
@@ -213,8 +225,11 @@ def _parser_train(sub):
 
 def cmd_train(args):
     """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
-    resumes a checkpoint of the same settings found at --out.  The shipped net is made by
-    this command: its defaults, then --init with a smaller step (README, "Training")."""
+    resumes a checkpoint of the same settings found at --out.  Its defaults train a net
+    from scratch; a second run from it (--init) with a smaller step refines it: the
+    128-unit net v2 of the package's nets was made by 'nardy-fast train -o v1.nfdb --seed 1
+    --check-every 0', then 'nardy-fast train -o v2.nfdb --init v1.nfdb --seed 2 -n 400000
+    --lr 0.003 --lr-final 0.0005 --check-every 0'."""
     def log(entry):
         line = json.dumps(entry)
         print(line, file=sys.stderr, flush=True)
@@ -269,8 +284,9 @@ def _parser_train_net(sub):
                              ("balance", int, "most repeats of a contact position of a "
                               "rare kind (heavy head, prime, trapped, behind), so that "
                               "each kind nears an equal share (1: none)")):
+        default = supervised.SUPERVISED_DEFAULTS[name]
         s.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None,
-                       help=f"{text} (default: supervised.SUPERVISED_DEFAULTS)")
+                       help=text + ("" if default is None else f" (default {default})"))
     add_progress(s)
 
 
@@ -359,8 +375,9 @@ def _parser_cube(sub):
                         "rollouts")
     s.add_argument("--plies", type=int, default=None, choices=[0, 1, 2],
                    help=f"the look-ahead of the evaluation the cube model decides on: 0 "
-                        f"(the net itself, about 0.3 ms) to 2 (default {CUBE_PLIES}, the "
-                        f"cube's own default, 0.01-0.05 s)")
+                        f"(the net itself, about 0.3 ms) to 2 (0.01-0.05 s); default "
+                        f"{CUBE_PLIES} (2 for a single decision: hint, cube, play; 0 for "
+                        f"bulk work: analyse, study)")
     add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
     add_progress(s)

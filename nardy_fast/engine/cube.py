@@ -24,7 +24,7 @@ from nardy_fast.engine.cubemodel import (  # noqa: F401 (the model's names, re-e
     CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
     efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
     win_loss_values)
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout
 from nardy_fast.tables.cuberace import cubeful_race
@@ -52,8 +52,9 @@ METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
 # The look-ahead of the evaluation a cube decision's model decides on when the call names
 # none.  Against cube-aware rollouts (benchmarks/RESULTS.md, 300 decisions of self-play on
 # three seeds) the taker loses 0.0023 points per decision at 2 plies and 0.0080 at 0-ply,
-# the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.
-CUBE_PLIES = 2
+# the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.  A cube decision
+# is a single decision a person asks for: the family's ``evaluator.DECISION_PLIES``.
+CUBE_PLIES = DECISION_PLIES
 
 # The multiple of a standard error that makes a rollout decision's margin a clear one: 1.96,
 # a 95% interval, as the rollouts' intervals everywhere (``verdict_noise``).

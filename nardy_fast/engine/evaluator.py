@@ -40,9 +40,22 @@ if TYPE_CHECKING:
     from nardy_fast.core.position import Move
 
 __all__ = ["Evaluator", "DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
-           "play_rules", "shipped_nets", "shipped_net_for"]
+           "play_rules", "shipped_nets", "shipped_net_for", "DECISION_PLIES", "BULK_PLIES"]
 
 ENCODING = 1              # version of the input encoding (_net.pyx)
+
+# The look-ahead defaults of the command line, one family by what is asked
+# (benchmarks/RESULTS.md; README, "How accurate the quick answers are"):
+# - a single decision a person asks for and waits on (a hint, a cube decision, the
+#   engine's move in a game): 2 plies.  The move chosen loses 0.005 points per decision
+#   against 0.008 at 1 ply and 0.010 at 0-ply (300 decisions against 1,296-game
+#   rollouts), and a 2-ply hint takes a median 0.05 s, 90th percentile about 0.1-0.14 s
+#   on a quiet 2-core machine: a person does not notice the wait.
+# - bulk work over many positions or turns (a game's analysis, every legal move of every
+#   turn; a study of a file of positions): 0-ply, about 1 ms a position, so that a game
+#   or a thousand positions take seconds, not minutes (2 plies is 50 times the cost).
+DECISION_PLIES = 2
+BULK_PLIES = 0
 
 
 class RulesFallbackWarning(UserWarning):
@@ -403,9 +416,12 @@ class Evaluator:
         Returns
         -------
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
-        points of the side on roll), ``equity``, ``diff`` (to the best, <= 0), the
-        ``OUTPUT_NAMES`` probabilities, ``plies`` (depth of that row's value), ``method``,
-        ``position`` (ID after the move).  With ``match``: also ``mwc`` (the side on
+        points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
+        against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
+        probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
+        (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``').
+        ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
+        names of the same values, kept as columns.  With ``match``: also ``mwc`` (the side on
         roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
         order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
         (the moves inside the search are still chosen by equity).
@@ -424,12 +440,13 @@ class Evaluator:
         rows = []
         for k in range(len(res)):
             m = moves[tuple(int(x) for x in res[k])]
+            diff = float(eqs[k] - eqs[0])
             row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
-                   "diff": float(eqs[k] - eqs[0])}
+                   "equity_loss": -diff + 0.0, "diff": diff}
             row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
             row["plies"] = int(used[k])
             row["method"] = f"net {int(used[k])}-ply"
-            row["position"] = position.play(m).id
+            row["id_after"] = row["position"] = position.play(m).id
             if match is not None:
                 row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
                            emg=float(met.emg(mwc[k], match)))

@@ -76,7 +76,7 @@ def test_analyse_prints_headers_with_units(capsys, game):
 
 def test_hint_uses_move_report_names_and_prints_a_header(capsys):
     pid = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-    code, out, err = run_cli(capsys, "hint", pid, "63", "--top", "4", "--json")
+    code, out, err = run_cli(capsys, "hint", pid, "63", "--top", "4", "--json", "--plies", "0")
     rows = json.loads(out)
     mr = report.move_report(Position.from_id(pid), (6, 3)).head(4)
     assert [r["id_after"] for r in rows] == list(mr["id_after"])

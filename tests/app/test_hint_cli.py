@@ -8,7 +8,7 @@ from nardy_fast.engine.evaluator import Evaluator
 def test_cli_hint_prints_the_ranking(capsys):
     from nardy_fast.app.cli import main
     pid = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-    assert main(["hint", pid, "63", "--json", "--top", "3"]) == 0
+    assert main(["hint", pid, "63", "--json", "--top", "3", "--plies", "0"]) == 0
     import json
     rows = json.loads(capsys.readouterr().out)
     want = Evaluator.default().hint(nf.Position.from_id(pid), (6, 3)).head(3)

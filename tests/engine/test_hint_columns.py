@@ -1,0 +1,17 @@
+"""``Evaluator.hint`` names its quantities as ``move_report`` and ``nardy-fast moves`` do:
+``equity_loss`` (>= 0) and ``id_after``; ``diff`` and ``position``, the old names, stay."""
+import numpy as np
+
+from nardy_fast.core.position import Position
+from nardy_fast.engine.evaluator import Evaluator
+
+
+def test_hint_has_equity_loss_and_id_after():
+    pos = Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
+    h = Evaluator.default().hint(pos, (6, 3))
+    assert list(h.columns[:5]) == ["rank", "move", "equity", "equity_loss", "diff"]
+    assert (h["equity_loss"] >= 0).all() and h["equity_loss"].iloc[0] == 0.0
+    np.testing.assert_array_equal(h["equity_loss"], h["equity"].iloc[0] - h["equity"])
+    np.testing.assert_array_equal(h["diff"], -h["equity_loss"])           # the old name
+    assert list(h["id_after"]) == list(h["position"])                     # the old name
+    assert set(h["id_after"]) == {pos.play(m).id for m in pos.legal_moves((6, 3))}
