@@ -13,9 +13,11 @@ from nardy_fast.engine.evaluator import Evaluator
 from nardy_fast.engine.matchplay import play_one_match
 from nardy_fast.core.matchrecord import MatchRecord, write_match
 from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.app.play import _human_move
+from nardy_fast.app.play import _human_move, save_new
 
 __all__ = ["play_match_terminal"]
+
+DEFAULT_OUT = "match.mat"
 
 
 class _Quit(Exception):
@@ -55,9 +57,14 @@ class _Engine:
         return move
 
 
-def play_match_terminal(length=3, plies=1, seed=None, out="match.mat", input_fn=input,
-                        print_fn=print, evaluator=None):
-    """Play a match to ``length`` points; returns the ``MatchRecord`` (also written)."""
+def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
+                        print_fn=print, evaluator=None, replace=True):
+    """Play a match to ``length`` points; returns the ``MatchRecord`` (also written).
+
+    ``out``: the transcript file; None (default): the first free name of ``match.mat``,
+    ``match-2.mat``, ...  ``replace``: an existing ``out`` is replaced (True, default) or
+    kept, the transcript going to the next free numbered name (False); a transcript of no
+    turn never replaces a file (``play.save_new``)."""
     ev = Evaluator.default() if evaluator is None else evaluator
     mr = MatchRules(length=length, rules=ev.rules)
     names = ("you", f"nardy_fast {plies}-ply")
@@ -76,12 +83,18 @@ def play_match_terminal(length=3, plies=1, seed=None, out="match.mat", input_fn=
             rec.add_game(g)
     final = rec.final_score()
     print_fn("score: " + ", ".join(f"{n} {v:g}" for n, v in final.items()))
+    saved = None
     if rec.games:
-        write_match(rec, out)
-        print_fn(f"match transcript saved to {out} ({len(rec.games)} finished game(s)"
+        saved = save_new(lambda path, replace: write_match(rec, path, replace=replace),
+                         DEFAULT_OUT if out is None else out,
+                         turns=sum(len(g.turns) for g in rec.games),
+                         replace=replace and out is not None, print_fn=print_fn,
+                         what="transcript")
+    if saved is not None:
+        print_fn(f"match transcript saved to {saved} ({len(rec.games)} finished game(s)"
                  + ("; the game in play when the match stopped is not in it)" if stopped
                     else ")"))
-    else:                                     # a header alone is no transcript
+    elif not rec.games:                                     # a header alone is no transcript
         print_fn(f"no game of the match finished: no transcript written to {out}")
     if interrupted:
         raise KeyboardInterrupt

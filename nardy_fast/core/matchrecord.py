@@ -295,6 +295,8 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     return rec
 
 
-def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> str:
-    """Write a match transcript atomically."""
-    return atomic_write_text(path, format_match(match))
+def write_match(match: MatchRecord, path: str | os.PathLike[str], *,
+                replace: bool = True) -> str:
+    """Write a match transcript atomically.  ``replace=False``: ``FileExistsError``
+    rather than replace an existing file."""
+    return atomic_write_text(path, format_match(match), replace=replace)

@@ -319,9 +319,11 @@ def _result_text(res):
     return f"{res['winner']} {res['kind']} {int(pts) if float(pts).is_integer() else pts}"
 
 
-def write_record(record: GameRecord, path: str | os.PathLike[str]) -> str:
-    """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``)."""
-    return atomic_write_text(path, format_record(record))
+def write_record(record: GameRecord, path: str | os.PathLike[str], *,
+                 replace: bool = True) -> str:
+    """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``).
+    ``replace=False``: ``FileExistsError`` rather than replace an existing file."""
+    return atomic_write_text(path, format_record(record), replace=replace)
 
 
 

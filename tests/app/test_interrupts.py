@@ -107,7 +107,7 @@ def test_play_stopped_by_ctrl_c_or_ctrl_d_saves_the_record(term, tmp_path, key, 
     assert t.wait() == status
     out = t.text
     assert said in out and "Traceback" not in out and "EOFError" not in out
-    assert "record saved to g.mat (2 turn(s), not finished)" in out
+    assert "record saved to g.mat (2 turns, not finished)" in out
     rec = read_record(tmp_path / "g.mat")
     assert [turn.side for turn in rec.turns] == ["white", "black"]
     assert rec.turns[0].dice == dice and rec.positions()[1] == Position.initial().play(move)
