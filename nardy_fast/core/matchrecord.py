@@ -69,7 +69,9 @@ class MatchRecord:
     players : (str, str)
         The two players' names (distinct, no ``:``).
     games : list of GameRecord
-        The games in order; each game's ``white`` / ``black`` are the players' names.
+        The games in order; each game's ``white`` / ``black`` are the players' names.  The
+        last may be unfinished (a match stopped during it: it scores nothing, and
+        ``replay`` says the match is not over).
     scores : list of dict
         Score of each player before each game (as written; ``replay`` checks them).
     """
@@ -93,8 +95,9 @@ class MatchRecord:
 
     def _running_scores(self):
         """Score before each game and after the last, from the first score line (0-0
-        without one) and the results; RecordError naming the game for a first score past
-        the match, a game not over or one after the match was won."""
+        without one) and the results (an unfinished last game scores nothing); RecordError
+        naming the game for a first score past the match, a game not over before the last
+        or one after the match was won."""
         start = self.scores[0] if self.scores else {}
         score = {p: float(start.get(p, 0.0)) for p in self.players}
         if any(not 0 <= v < self.rules.length for v in score.values()):
@@ -108,6 +111,9 @@ class MatchRecord:
                 res = game.result()
             except RecordError as e:
                 raise RecordError(f"game {k}: {e}") from None
+            if res is None and k == len(self.games):   # a match stopped in its last game
+                out.append(dict(score))
+                break
             if res is None:
                 raise RecordError(f"game {k}: the game is not over")
             for name, pts in self.points(game, res, score).items():
