@@ -30,11 +30,17 @@ __all__ = ["play_terminal", "numbered_names", "save_new"]
 DEFAULT_OUT = "game.mat"
 
 
-HELP = ("type a move as the record writes it, from point to point (points 1-24 of the "
-        "side on roll, 'off' to bear off), e.g. '1/7 7/12', '19/off 20/off', or 'pass' "
-        "when no move is legal; 'hint': the engine's five best moves with their equity "
-        "(points per game, your view) and equity loss against the best; 'help': this "
-        "text; 'quit' (or Ctrl-D, or Ctrl-C): stop, saving the record")
+HELP = """\
+  type your move as records write it, from point to point (points 1-24 of the
+  side on roll, 'off' to bear off):
+    1/7 7/12        two steps of one checker (also 1/7/12)
+    1/7 1/6         two checkers
+    19/off 20/off   bearing off; 13/19(2): the same step twice
+    'pass'          when no move is legal
+  'hint'  the engine's five best moves: equity (points per game, your view)
+          and the equity lost against the best
+  'help'  this text
+  'quit'  stop, saving the record (also Ctrl-D or Ctrl-C)"""
 
 
 def counted(n, word):
@@ -88,7 +94,7 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
         if text == "quit":
             return None
         if text in ("help", "?"):
-            print_fn("  " + HELP)
+            print_fn(HELP)
             continue
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
@@ -167,9 +173,10 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     result = record.result()
     if result is not None:
         if result["winner"] is None:
-            print_fn(f"a draw ({result['points']:g} points each)")
+            print_fn(f"a draw ({counted(result['points'], 'point')} each)")
         else:
-            print_fn(f"{result['winner']} wins ({result['kind']}, {result['points']:g} points)")
+            print_fn(f"{result['winner']} wins ({result['kind']}, "
+                     f"{counted(result['points'], 'point')})")
     saved = save_new(lambda path, replace: write_record(record, path, replace=replace),
                      DEFAULT_OUT if out is None else out, turns=len(record.turns),
                      replace=replace and out is not None, print_fn=print_fn)
