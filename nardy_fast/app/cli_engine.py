@@ -73,7 +73,11 @@ def _parser_play(sub):
                    help="play from this position ID (default: the start)")
     add_options(s, "rules", "plies", "seed", plies=DECISION_PLIES, seed=None)
     s.add_argument("-o", "--out", default=None,
-                   help="record file (default game.mat, match.mat with --match)")
+                   help="record file, refused if it exists unless --force (default: "
+                        "game.mat, or match.mat with --match; if taken, the first free of "
+                        "game-2.mat, game-3.mat, ...)")
+    s.add_argument("--force", action="store_true",
+                   help="replace an existing -o file (never by a record of no turn)")
     s.add_argument("--match", type=positive_int, default=None, metavar="N",
                    help="play a match to N points (without the cube) instead of one game")
 
@@ -83,13 +87,19 @@ def cmd_play(args, input_fn=None):
     7/11', 'pass'), 'hint' for the engine's advice, 'quit' to stop.  The record is saved
     when the game ends or stops."""
     input_fn = input_fn or (lambda prompt: input(prompt))
+    if args.out is not None and not args.force:
+        if os.path.isdir(args.out):
+            raise CliError(f"-o/--out {args.out}: a folder, not a file")
+        if os.path.exists(args.out):
+            raise CliError(f"-o/--out {args.out}: exists (a game saved before?); --force "
+                           "replaces it, or name another file")
     if args.match is not None:
-        play_match_terminal(args.match, plies=args.plies, seed=args.seed,
-                            out=args.out or "match.mat", input_fn=input_fn)
+        play_match_terminal(args.match, plies=args.plies, seed=args.seed, out=args.out,
+                            input_fn=input_fn, replace=args.force)
         return
 
-    play_terminal(side=args.side, plies=args.plies, seed=args.seed,
-                  out=args.out or "game.mat", input_fn=input_fn, rules=args.rules,
+    play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
+                  input_fn=input_fn, rules=args.rules, replace=args.force,
                   start=None if args.start is None else _position(args.start))
 
 

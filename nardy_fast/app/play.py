@@ -9,8 +9,13 @@ White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come
 ``numpy.random.default_rng(seed)``.  The game is saved as a record
 (``record.write_record``, atomically) when it ends or stops: ``quit``, end of input
 (Ctrl-D) or Ctrl-C (which then propagates as ``KeyboardInterrupt``, the record written).
+A record never destroys a game saved before (``save_new``): with no ``out`` it gets the
+first free name of ``game.mat``, ``game-2.mat``, ...; a record of no turn is never
+written over an existing file.
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -20,14 +25,62 @@ from nardy_fast.core.record import GameRecord, apply_steps, parse_steps, write_r
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluator import Evaluator
 
-__all__ = ["play_terminal"]
+__all__ = ["play_terminal", "numbered_names", "save_new"]
+
+DEFAULT_OUT = "game.mat"
 
 
-HELP = ("type a move as the record writes it, from point to point (points 1-24 of the "
-        "side on roll, 'off' to bear off), e.g. '1/7 7/12', '19/off 20/off', or 'pass' "
-        "when no move is legal; 'hint': the engine's five best moves with their equity "
-        "(points per game, your view) and equity loss against the best; 'help': this "
-        "text; 'quit' (or Ctrl-D, or Ctrl-C): stop, saving the record")
+HELP = """\
+  type your move as records write it, from point to point (points 1-24 of the
+  side on roll, 'off' to bear off):
+    1/7 7/12        two steps of one checker (also 1/7/12)
+    1/7 1/6         two checkers
+    19/off 20/off   bearing off; 13/19(2): the same step twice
+    'pass'          when no move is legal
+  'hint'  the engine's five best moves: equity (points per game, your view)
+          and the equity lost against the best
+  'help'  this text
+  'quit'  stop, saving the record (also Ctrl-D or Ctrl-C)"""
+
+
+def counted(n, word):
+    """``"1 point"``, ``"2 points"``, ``"0.5 points"``: ``n`` (``:g``) and ``word``, plural
+    unless ``n`` is 1."""
+    return f"{n:g} {word}" + ("" if n == 1 else "s")
+
+
+def numbered_names(path):
+    """``path``, then ``stem-2.ext``, ``stem-3.ext``, ... (``game.mat``, ``game-2.mat``)."""
+    path = os.fspath(path)
+    stem, ext = os.path.splitext(path)
+    yield path
+    k = 2
+    while True:
+        yield f"{stem}-{k}{ext}"
+        k += 1
+
+
+def save_new(write, out, *, turns, replace, print_fn, what="record"):
+    """Save by ``write(path, replace=...)`` (``write_record``, ``write_match``: atomic)
+    without destroying a file saved before; the name written, or None.
+
+    ``turns``: the turns played; a record of none is not written over an existing file.
+    ``replace``: True replaces an existing ``out``; False keeps it and takes the first free
+    of ``numbered_names(out)`` (checked and claimed in one step by the write).
+    """
+    if turns == 0 and os.path.exists(out):
+        print_fn(f"no turn played: {out} left as it was, no {what} written")
+        return None
+    if replace:
+        return write(out, replace=True)
+    for name in numbered_names(out):
+        try:
+            write(name, replace=False)
+        except FileExistsError:
+            continue
+        if name != out:
+            print_fn(f"{out} exists: the {what} goes to {name}")
+        return name
 
 
 def _human_move(pos, dice, moves, ev, input_fn, print_fn):
@@ -41,7 +94,7 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
         if text == "quit":
             return None
         if text in ("help", "?"):
-            print_fn("  " + HELP)
+            print_fn(HELP)
             continue
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
@@ -62,11 +115,14 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
                  "one if only one can be played), within the head and block rules")
 
 
-def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
-                  print_fn=print, evaluator=None, rules=None, start=None):
+def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
+                  print_fn=print, evaluator=None, rules=None, start=None, replace=True):
     """Play one game; returns the ``GameRecord`` (also written to ``out``).
 
-    ``side``: the human's colour, ``"white"`` or ``"black"``; None (default): the opening
+    ``out``: the record file; None (default): the first free name of ``game.mat``,
+    ``game-2.mat``, ...  ``replace``: an existing ``out`` is replaced (True, default) or
+    kept, the record going to the next free numbered name (False); a record of no turn
+    never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or ``"black"``; None (default): the opening
     throw decides (the higher die plays White).  ``rules``: the game's rules (default the
     evaluator's).  ``start``: a Position or ID to play from (default the initial position,
     White on roll).
@@ -117,12 +173,16 @@ def play_terminal(side=None, plies=1, seed=None, out="game.mat", input_fn=input,
     result = record.result()
     if result is not None:
         if result["winner"] is None:
-            print_fn(f"a draw ({result['points']:g} points each)")
+            print_fn(f"a draw ({counted(result['points'], 'point')} each)")
         else:
-            print_fn(f"{result['winner']} wins ({result['kind']}, {result['points']:g} points)")
-    write_record(record, out)
-    print_fn(f"record saved to {out}" + ("" if result is not None else
-                                         f" ({len(record.turns)} turn(s), not finished)"))
+            print_fn(f"{result['winner']} wins ({result['kind']}, "
+                     f"{counted(result['points'], 'point')})")
+    saved = save_new(lambda path, replace: write_record(record, path, replace=replace),
+                     DEFAULT_OUT if out is None else out, turns=len(record.turns),
+                     replace=replace and out is not None, print_fn=print_fn)
+    if saved is not None:
+        print_fn(f"record saved to {saved}" + ("" if result is not None else
+                                               f" ({counted(len(record.turns), 'turn')}, not finished)"))
     if interrupted:
         raise KeyboardInterrupt
     return record

@@ -12,12 +12,14 @@ from nardy_fast.core._resources import temp_prefix
 __all__ = ["atomic_write", "atomic_write_text"]
 
 
-def atomic_write(path, write, mode=0o644):
+def atomic_write(path, write, mode=0o644, replace=True):
     """Call ``write(tmp_path)`` on a temporary file beside ``path``, then ``os.replace`` it.
 
     The folder is created if needed; the temporary file is removed if ``write`` fails (or
     is interrupted).  ``mode`` sets the permissions (``mkstemp`` makes files private).
-    Returns ``path`` as a string.
+    ``replace=False`` never replaces a file: the complete file is linked to ``path`` (one
+    step that fails when ``path`` exists), ``FileExistsError`` if it does.  Returns
+    ``path`` as a string.
     """
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
@@ -28,7 +30,10 @@ def atomic_write(path, write, mode=0o644):
     try:
         write(tmp)
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -38,9 +43,25 @@ def atomic_write(path, write, mode=0o644):
     return path
 
 
-def atomic_write_text(path, text):
-    """Write ``text`` (UTF-8) to ``path`` atomically; returns ``path``."""
+def _link_new(tmp, path):
+    """Give the complete file ``tmp`` the new name ``path`` (``FileExistsError`` when a
+    file has it), then drop ``tmp``.  Where the file system has no hard links, ``path``
+    is first created empty and exclusively, then replaced by ``tmp``."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:                               # no hard links here (FAT, some shares)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
+
+
+def atomic_write_text(path, text, replace=True):
+    """Write ``text`` (UTF-8) to ``path`` atomically; returns ``path``.  ``replace=False``:
+    ``FileExistsError`` rather than replace a file (``atomic_write``)."""
     def write(tmp):
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
-    return atomic_write(path, write)
+    return atomic_write(path, write, replace=replace)

@@ -69,7 +69,9 @@ class MatchRecord:
     players : (str, str)
         The two players' names (distinct, no ``:``).
     games : list of GameRecord
-        The games in order; each game's ``white`` / ``black`` are the players' names.
+        The games in order; each game's ``white`` / ``black`` are the players' names.  The
+        last may be unfinished (a match stopped during it: it scores nothing, and
+        ``replay`` says the match is not over).
     scores : list of dict
         Score of each player before each game (as written; ``replay`` checks them).
 
@@ -100,8 +102,9 @@ class MatchRecord:
 
     def _running_scores(self):
         """Score before each game and after the last, from the first score line (0-0
-        without one) and the results; RecordError naming the game for a first score past
-        the match, a game not over or one after the match was won."""
+        without one) and the results (an unfinished last game scores nothing); RecordError
+        naming the game for a first score past the match, a game not over before the last
+        or one after the match was won."""
         start = self.scores[0] if self.scores else {}
         score = {p: float(start.get(p, 0.0)) for p in self.players}
         if any(not 0 <= v < self.rules.length for v in score.values()):
@@ -115,6 +118,9 @@ class MatchRecord:
                 res = game.result()
             except RecordError as e:
                 raise RecordError(f"game {k}: {e}") from None
+            if res is None and k == len(self.games):   # a match stopped in its last game
+                out.append(dict(score))
+                break
             if res is None:
                 raise RecordError(f"game {k}: the game is not over")
             for name, pts in self.points(game, res, score).items():
@@ -320,8 +326,10 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     return rec
 
 
-def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> str:
-    """Write a match transcript atomically.
+def write_match(match: MatchRecord, path: str | os.PathLike[str], *,
+                replace: bool = True) -> str:
+    """Write a match transcript atomically.  ``replace=False``: ``FileExistsError``
+    rather than replace an existing file.
 
     Returns
     -------
@@ -340,4 +348,4 @@ def write_match(match: MatchRecord, path: str | os.PathLike[str]) -> str:
     >>> back.players, len(back.games), back.scores == m.scores
     (('A', 'B'), 1, True)
     """
-    return atomic_write_text(path, format_match(match))
+    return atomic_write_text(path, format_match(match), replace=replace)

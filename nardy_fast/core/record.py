@@ -328,8 +328,10 @@ def _result_text(res):
     return f"{res['winner']} {res['kind']} {int(pts) if float(pts).is_integer() else pts}"
 
 
-def write_record(record: GameRecord, path: str | os.PathLike[str]) -> str:
+def write_record(record: GameRecord, path: str | os.PathLike[str], *,
+                 replace: bool = True) -> str:
     """Write ``record`` to ``path`` (atomically: a temporary file, then ``os.replace``).
+    ``replace=False``: ``FileExistsError`` rather than replace an existing file.
 
     Returns
     -------
@@ -346,8 +348,7 @@ def write_record(record: GameRecord, path: str | os.PathLike[str]) -> str:
     >>> len(nf.read_record(path).turns)
     100
     """
-    return atomic_write_text(path, format_record(record))
-
+    return atomic_write_text(path, format_record(record), replace=replace)
 
 
 # -- reader ------------------------------------------------------------------------------

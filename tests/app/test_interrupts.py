@@ -107,7 +107,7 @@ def test_play_stopped_by_ctrl_c_or_ctrl_d_saves_the_record(term, tmp_path, key, 
     assert t.wait() == status
     out = t.text
     assert said in out and "Traceback" not in out and "EOFError" not in out
-    assert "record saved to g.mat (2 turn(s), not finished)" in out
+    assert "record saved to g.mat (2 turns, not finished)" in out
     rec = read_record(tmp_path / "g.mat")
     assert [turn.side for turn in rec.turns] == ["white", "black"]
     assert rec.turns[0].dice == dice and rec.positions()[1] == Position.initial().play(move)
@@ -155,14 +155,20 @@ def test_play_help_command(tmp_path):
 
 
 @pytest.mark.slow
-def test_play_match_ctrl_c_before_a_game_finished_writes_no_transcript(term, tmp_path):
+def test_play_match_ctrl_c_keeps_the_game_in_play(term, tmp_path):
+    """Ctrl-C at the human's first prompt (seed 3: the engine played the first turn): the
+    transcript holds that unfinished game, readable back; status 130."""
+    from nardy_fast.core.matchrecord import read_match
     t = term("play", "--match", "3", "--plies", "0", "--seed", "3", "-o", "m3.mat")
     t.expect(r"your move \(\d\d", timeout=180)
     t.interrupt()
     assert t.wait() == 130
-    assert "no game of the match finished: no transcript written" in t.text
+    assert "match transcript saved to m3.mat (game 1 unfinished, 1 turn)" in t.text
     assert "Traceback" not in t.text
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path) == ["m3.mat"]
+    rec = read_match(tmp_path / "m3.mat")
+    assert len(rec.games) == 1 and len(rec.games[0].turns) == 1
+    assert rec.games[0].white == "nardy_fast 0-ply" and rec.games[0].result() is None
 
 
 # -- matches ---------------------------------------------------------------------------------
