@@ -86,8 +86,73 @@ def test_the_docs_name_no_machine_paths():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_page_examples_run(page, tmp_path, monkeypatch):
+def test_page_examples_run(page, tmp_path, monkeypatch, capsys):
     run_blocks(page, tmp_path, monkeypatch)
+    check_printed(page.name, capsys.readouterr().out)
+
+
+# What a page's examples print is read by a person: no object's repr in place of its value
+# (a method printed instead of called) and no dump too long to read on the page.
+MAX_PRINTED = 4000
+
+
+def check_printed(where, out):
+    for bad in ("<bound method", "<function ", " object at 0x"):
+        assert bad not in out, f"{where}: an example prints a repr, not a value: " \
+            f"{out[max(0, out.find(bad) - 60):out.find(bad) + 80]!r}"
+    assert len(out) <= MAX_PRINTED, f"{where}: the examples print {len(out)} characters " \
+        f"(more than {MAX_PRINTED}: print what the reader needs)"
+
+
+def test_a_printed_repr_or_dump_fails():
+    class A:
+        def result(self):
+            return 1
+    with pytest.raises(AssertionError, match="repr"):
+        check_printed("page", f"{A().result}\n")
+    with pytest.raises(AssertionError, match="characters"):
+        check_printed("page", "x" * (MAX_PRINTED + 1))
+    check_printed("page", "{'winner': 'black', 'kind': 'oin', 'points': 1.0} 101\n")
+
+
+def _vocabulary():
+    """(noun, verbs, attributes) of the vocabulary table of the positions guide."""
+    text = (DOCS / "guide" / "positions.md").read_text(encoding="utf-8")
+    table = text[text.index("| noun |"):]
+    rows = []
+    for line in table.splitlines()[2:]:
+        if not line.startswith("| `"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        names = [re.findall(r"`\.?(\w+)", c) for c in cells]
+        rows.append((names[0][0], names[2], names[3] if len(cells) > 3 else []))
+    return rows
+
+
+def test_the_vocabulary_table_calls_verbs_methods_and_attributes_not():
+    """A verb of the table is a method (called), an attribute is read: a property listed
+    as a verb (``Position.phase``) tells the reader to call what cannot be called."""
+    import inspect
+
+    import nardy_fast
+    rows = _vocabulary()
+    assert {"Position", "Outcome", "GameRecord", "CubeState"} <= {r[0] for r in rows}
+    for noun, verbs, attributes in rows:
+        cls = getattr(nardy_fast, noun)
+        for verb in verbs:
+            member = inspect.getattr_static(cls, verb, None)
+            if member is None or verb in nardy_fast.__all__ or verb == "str":
+                continue               # a function of the package, or a builtin
+            assert callable(member) or isinstance(member, (classmethod, staticmethod)), \
+                f"{noun}.{verb} is listed as a verb but is not a method"
+        for attr in attributes:
+            member = inspect.getattr_static(cls, attr, None)
+            if attr.startswith(("p_", "se_")) or member is None and attr in getattr(
+                    cls, "__dataclass_fields__", {}):
+                continue
+            assert isinstance(member, property) or attr in getattr(
+                cls, "__dataclass_fields__", {}) or not callable(member), \
+                f"{noun}.{attr} is listed as an attribute but is a method"
 
 
 def test_the_api_reference_lists_every_exported_name():
@@ -96,3 +161,23 @@ def test_the_api_reference_lists_every_exported_name():
     listed = set(re.findall(r"^   (\w+)$", text, re.M)) | set(re.findall(r"``nardy_fast\.(\w+)``",
                                                                           text))
     assert set(nardy_fast.__all__) - listed - {"bearoff"} == set() and "api_bearoff" in text
+
+
+def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks():
+    """The evaluator's page says what each shipped net is, how accurate it is and what
+    each depth costs; the training log of the nets (v1 to v7, their commands) is the
+    dated history at the end of benchmarks/RESULTS.md, which the page links to."""
+    page = (DOCS / "guide" / "evaluator.md").read_text(encoding="utf-8")
+    for heading in ("## Two nets", "## How accurate it is", "## Choosing plies"):
+        assert f"\n{heading}" in page, heading
+    plies = page.split("## Choosing plies")[1].split("\n## ")[0]
+    assert "time per decision" in plies and "points lost per decision" in plies
+    assert not re.search(r"\bv[1-5]\b", page), "a training log on the user's page"
+    assert "train-net -o net_v" not in page and "average-nets" not in page
+    assert "History of the shipped nets" in page
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    history = results.split("\n## History of the shipped nets\n")
+    assert len(history) == 2, "benchmarks/RESULTS.md has no history of the shipped nets"
+    assert re.search(r"\b20\d\d-\d\d-\d\d\b", history[1][:400]), "the history is not dated"
+    for step in ("net_v1.nfdb", "net_v6.nfdb", "net_v7.nfdb"):
+        assert step in history[1], step

@@ -3,7 +3,7 @@
 ``progress`` is ``True`` (show a bar), ``False`` (none) or ``None``, the default of every
 public function: a bar when standard error is a terminal, where a person waits for it;
 none in a pipe, a log file, a test run or a notebook.  Every bar is a ``tqdm.auto`` bar
-made by ``progress_bar``; a bar never changes a result.
+made by ``progress_bar`` (a plain one when it is not shown); a bar never changes a result.
 """
 from __future__ import annotations
 
@@ -58,9 +58,15 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, desc: str, unit: str 
     **options
         Passed to ``tqdm`` (``initial``, ``unit_scale``, ``smoothing``, ...).
     """
-    from tqdm.auto import tqdm      # lazy: tqdm.auto is slow to import; import nardy_fast skips it
-    return tqdm(iterable, desc=desc, unit=unit, total=total,
-                disable=not show_progress(progress), **options)
+    show = show_progress(progress)
+    # lazy: tqdm is slow to import and import nardy_fast skips it.  A silent bar is the
+    # plain one: tqdm.auto would look for the notebook's widgets, and warn in a notebook
+    # without them ("IProgress not found") though it draws nothing.
+    if show:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm.std import tqdm
+    return tqdm(iterable, desc=desc, unit=unit, total=total, disable=not show, **options)
 
 
 def progress_callback(progress: bool | None, desc: str) -> Callable[[float | None], None]:

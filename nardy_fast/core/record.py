@@ -366,7 +366,9 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     Returns
     -------
     GameRecord
-        The game as written (not replayed: call ``replay`` to check its moves).
+        The game as written.  With a ``Result`` tag (the writer adds one to a finished
+        game) it was replayed to check that tag, so an illegal move is a ``RecordError``;
+        without one, ``replay`` checks the moves.
 
     Examples
     --------
@@ -442,7 +444,9 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
     Returns
     -------
     GameRecord
-        The game as written (not replayed: call ``replay`` to check its moves).
+        The game as written.  With a ``Result`` tag (the writer adds one to a finished
+        game) it was replayed to check that tag, so an illegal move is a ``RecordError``;
+        without one, ``replay`` checks the moves.
 
     Examples
     --------

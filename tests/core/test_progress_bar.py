@@ -1,5 +1,7 @@
 """The builders' progress callback (``core._progress.progress_callback``): a bar of 100
 units that C code moves by the percentage done."""
+import pytest
+
 from nardy_fast.core import _progress
 
 
@@ -33,3 +35,22 @@ def test_the_callback_moves_its_bar_by_the_percentage_done(monkeypatch):
     assert not bar.closed
     update(None)
     assert bar.closed
+
+
+def test_a_silent_bar_does_not_look_for_a_notebook(monkeypatch):
+    """A bar not shown is tqdm's plain one: ``tqdm.auto`` looks for the notebook's widgets
+    and, in a notebook without them, warns "IProgress not found" on the rendered pages of
+    the documentation though it draws nothing."""
+    import sys
+    import types
+
+    auto = types.ModuleType("tqdm.auto")
+
+    def notebook_bar(*args, **kwargs):
+        raise AssertionError("tqdm.auto made a bar that is not shown")
+    auto.tqdm = notebook_bar
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    bar = _progress.progress_bar(range(3), desc="rollout", progress=False)
+    assert list(bar) == [0, 1, 2] and bar.disable
+    with pytest.raises(AssertionError, match="not shown"):
+        _progress.progress_bar(range(3), desc="rollout", progress=True)
