@@ -11,6 +11,7 @@ from nardy_fast.core._checks import check_dice
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.policy import NAMES as POLICY_NAMES
+from nardy_fast.tables.race12 import cached_race12
 
 
 def positive_int(text):
@@ -241,7 +242,6 @@ def _truncate(args):
     """The rollouts' ``truncate`` of --truncate (None for 'none'); 'race12' needs the race
     database, a ``CliError`` saying how to build it when it has not been."""
     if args.truncate == "race12":
-        from nardy_fast.tables.race12 import cached_race12
         if cached_race12() is None:
             raise CliError("--truncate race12: the race database has not been built; "
                            "build it once with 'nardy-fast bearoff build --race12'")

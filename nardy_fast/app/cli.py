@@ -402,7 +402,7 @@ def _read_ids(path):
         lines = [(f"line {n}", ln) for n, ln in lines]
     for where, pid in lines:
         try:
-            Position.from_id(pid)
+            Position.from_id(pid)            # an ID or 'start', as pip_report takes them
         except ValueError as e:
             raise CliError(f"{path} {where}: {e}") from None
     return [pid for _, pid in lines]

@@ -414,7 +414,13 @@ def cmd_cube(args):
     if args.plies is not None and args.method in ("exact", "rollout"):
         raise CliError(f"--plies {args.plies}: no effect with --method {args.method} (the "
                        f"look-ahead of the model's evaluation, methods auto and janowski)")
-    d = cube_decision(pos, cube, rules, method=args.method, plies=args.plies, **roll)
+    try:
+        d = cube_decision(pos, cube, rules, method=args.method, plies=args.plies, **roll)
+    except ValueError as e:                 # the option's words, not the argument's
+        python = f"method={args.method!r}: "
+        if str(e).startswith(python):
+            raise CliError(f"--method {args.method}: {str(e)[len(python):]}") from None
+        raise
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
         return

@@ -421,7 +421,7 @@ class Evaluator:
         probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
         (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``').
         ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
-        names of the same values, kept as columns.  With ``match``: also ``mwc`` (the side on
+        names of the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also ``mwc`` (the side on
         roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
         order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
         (the moves inside the search are still chosen by equity).

@@ -49,3 +49,10 @@ def test_train_net_help_gives_the_defaults():
     text = dict(helps(build_parser()))["nardy-fast train-net"]
     assert f"rounds (default {SUPERVISED_DEFAULTS['rounds']})" in text
     assert f"Adam step (default {SUPERVISED_DEFAULTS['lr']})" in text
+
+
+def test_cube_exact_outside_the_table_names_the_option():
+    code, err = run("cube", "WIREQAQIQACEDADAAAAAAAAAAAAABJCAR", "--method", "exact")
+    assert code == 1
+    assert err.startswith("nardy-fast: error: --method exact: no cubeful race table covers "
+                          "this position"), err

@@ -31,6 +31,6 @@ def test_bad_input_is_named_and_leaves_no_folder(tmp_path, name, content, messag
 
 
 def test_good_input_still_writes_its_folder(tmp_path):
-    code, err = report(tmp_path, "ok.txt", f"{GOOD}\n".encode())
+    code, err = report(tmp_path, "ok.txt", f"{GOOD}\nstart  # the initial position\n".encode())
     assert code == 0, err
     assert (tmp_path / "report_output" / "pip_report.csv").exists()
