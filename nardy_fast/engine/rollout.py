@@ -319,8 +319,8 @@ class _Plan:
         self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
 
     def specs(self, parallelism=1):
-        """Chunk specs and their game counts, as lazy sequences (``_Chunks``, ``_Chunks.sizes``:
-        each spec is made when it is read, so a rollout of 10**12 games starts at once,
+        """Chunk specs and their game counts, as lazy sequences (``_Chunks`` and its
+        ``sizes``: each spec is made when it is read, so a rollout of 10**12 games starts at once,
         holding no list of its 10**8 chunks).  With the default chunk size, chunks shrink
         (down to one block) so that ``parallelism`` workers get about 4 chunks each; the
         chunk size never changes the results."""
