@@ -222,11 +222,19 @@ def cmd_study(args):
     print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
-              f"{int(frame['n_games'].sum())} games")
+              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
+
+
+def _mean_se(frame):
+    """The mean standard error of a study's measured rows (the net's are not measured:
+    NaN), said as such."""
+    se = frame["se_equity"]
+    if se.isna().all():
+        return "SE not measured (net values)"
+    return f"mean SE {se.mean():.4f}" + (" (rollout rows)" if se.isna().any() else "")
 
 
 STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
@@ -257,8 +265,7 @@ def cmd_study_show(args):
         print(f"  {key}: {ident[key]}")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
-              f"{int(frame['n_games'].sum())} games")
+              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
         print()
