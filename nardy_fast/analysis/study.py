@@ -248,6 +248,7 @@ class _RowOutcome:
         for q in QUANTITIES:
             setattr(self, q, getattr(row, q))
         self.games = 0 if row.method != "rollout" else int(row.n_games)
+        self.se_equity = row.se_equity             # NaN: not measured (the net)
 
 
 def _net_digest(rules):

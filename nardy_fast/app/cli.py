@@ -6,15 +6,19 @@ show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``
 ``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
 warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
-exits with status 130; files are written whole or not at all.  When the reader of
-standard output leaves (``... | head -1``) the command stops quietly, status 141.  ``--json`` output has one
+exits with status 130 (SIGTERM, as a batch scheduler stops a job, does the same with
+status 143); files are written whole or not at all.  When the reader of standard output
+leaves (``... | head -1``) the command stops quietly, status 141.  ``--json`` output has one
 layout (``_args.json_text``).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import warnings
 
 
@@ -219,11 +223,19 @@ def cmd_study(args):
     print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
-              f"{int(frame['n_games'].sum())} games")
+              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
+
+
+def _mean_se(frame):
+    """The mean standard error of a study's measured rows (the net's are not measured:
+    NaN), said as such."""
+    se = frame["se_equity"]
+    if se.isna().all():
+        return "SE not measured (net values)"
+    return f"mean SE {se.mean():.4f}" + (" (rollout rows)" if se.isna().any() else "")
 
 
 STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
@@ -254,8 +266,7 @@ def cmd_study_show(args):
         print(f"  {key}: {ident[key]}")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), mean SE {frame['se_equity'].mean():.4f}, "
-              f"{int(frame['n_games'].sum())} games")
+              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
         print()
@@ -717,9 +728,44 @@ def main(argv=None):
         # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib
         matplotlib.use("Agg")                 # files only: no window, no display needed
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _sigterm_as_ctrl_c() as stop:
         warnings.showwarning = _show_warning
-        return _run(args)
+        status = _run(args)
+    return SIGTERM_STATUS if status == 130 and stop.terminated else status
+
+
+SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM
+
+
+class _Stop:
+    terminated = False
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, taken the way Ctrl-C is."""
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c():
+    """While a command runs, SIGTERM (a batch scheduler's stop, ``timeout``, ``kill``) acts
+    as Ctrl-C: ``KeyboardInterrupt`` where the program is, so every long command keeps and
+    reports what it finished, and the status is 143 instead of 130.  Later SIGTERMs while
+    it finishes are ignored.  Installed only in the main thread (signals reach no other)."""
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def on_sigterm(signum, frame):
+        if not stop.terminated:
+            stop.terminated = True
+            raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -766,14 +812,14 @@ def _reader_gone():
 
 def console_main(argv=None):
     """The ``nardy-fast`` program: ``main``, then exit with its status.  An interrupted
-    command (status 130) has saved and reported its work by then; it leaves at once,
+    command (status 130, 143 after SIGTERM) has saved and reported its work by then; it leaves at once,
     output flushed, rather than wait in the interpreter's shutdown on a worker pool torn
     down mid-task (the workers end by themselves when their parent is gone)."""
     status = main(argv)
-    if status == 130:
+    if status in (130, SIGTERM_STATUS):
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(130)
+        os._exit(status)
     sys.exit(status)
 
 

@@ -17,10 +17,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Outcome", "PROBABILITIES", "clip_probabilities", "nearest_possible",
-           "possible_values", "possibility_gap"]
+__all__ = ["Outcome", "PROBABILITIES", "NOT_MEASURED", "clip_probabilities",
+           "nearest_possible", "possible_values", "possibility_gap"]
 
 _Z95 = 1.959963984540054
+# The standard errors of a value whose error is not measured (the net's): every ``se_*``
+# field NaN, so nothing shows an exact-looking 0 or a zero-width interval.
+NOT_MEASURED = {f"se_{name}": math.nan for name in (
+    "p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win", "p_koks_loss",
+    "p_home_mars_win", "p_home_mars_loss", "equity")}
 # Every probability an Outcome reports; each has its standard error ``se_<name>``.
 PROBABILITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
                  "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
@@ -30,8 +35,10 @@ PROBABILITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_ko
 class Outcome:
     """Probabilities and expected points for the side on roll.
 
-    Exact methods leave the standard errors at 0; Monte Carlo methods fill them from the
-    per-game outcomes.
+    Standard errors say how the numbers were obtained: 0 for exact methods (nothing to
+    measure), NaN for the net (``method`` ``"net N-ply"``: its error is not measured, so
+    it has no standard error and no confidence interval), and Monte Carlo methods fill
+    them from the per-game outcomes.
 
     Attributes
     ----------
@@ -44,10 +51,11 @@ class Outcome:
     equity : float
         Expected points for the side on roll.
     se_p_win, se_p_mars_win, se_p_mars_loss, se_equity : float
-        Standard errors of those estimates (0 for exact methods).
+        Standard errors of those estimates (0 for exact methods, NaN where not measured:
+        the net).
     se_p_lose, se_p_draw, se_p_koks_win, se_p_koks_loss, se_p_home_mars_win, \
 se_p_home_mars_loss : float
-        Standard errors of the other probabilities (0 for exact methods); with these every
+        Standard errors of the other probabilities (0 exact, NaN not measured); with these every
         probability of ``PROBABILITIES`` has its ``se_<name>``.  They follow ``extra`` in
         the field order, so positional construction is unchanged.
     games : int
@@ -111,19 +119,24 @@ se_p_home_mars_loss : float
     def ci95(self, name: str = "equity") -> tuple[float, float]:
         """Normal-approximation 95% confidence interval ``(low, high)`` of ``name``: one of
         ``PROBABILITIES`` (the interval cut to [0, 1], where every probability lies) or
-        ``"equity"`` (points).  Zero width for exact methods (standard errors 0)."""
+        ``"equity"`` (points).  Zero width for exact methods (standard errors 0); ``(nan,
+        nan)``, no interval, where the error is not measured (the net: standard errors
+        NaN)."""
         if name != "equity" and name not in PROBABILITIES:
             raise ValueError(f"ci95: name={name!r}: expected 'equity' or one of "
                              + ", ".join(map(repr, PROBABILITIES)))
         value = getattr(self, name)
         se = getattr(self, "se_" + name)
+        if se != se:                                 # not measured: no interval
+            return math.nan, math.nan
         low, high = value - _Z95 * se, value + _Z95 * se
         if name == "equity":
             return low, high
         return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain floats/ints/str; includes ``ci95_p_win`` and ``ci95_equity`` bounds."""
+        """Plain floats/ints/str; includes ``ci95_p_win`` and ``ci95_equity`` bounds (NaN,
+        with the standard errors, where the error is not measured: the net)."""
         d = asdict(self)
         extra = d.pop("extra")
         for name in ("p_win", "equity"):

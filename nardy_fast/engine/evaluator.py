@@ -25,7 +25,7 @@ from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
-from nardy_fast.core.result import Outcome, nearest_possible
+from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible
 from nardy_fast.core.rules import OUTCOMES, as_rules
 from nardy_fast.tables import race12 as _r12
 
@@ -396,7 +396,7 @@ class Evaluator:
                 # the net's float32 outputs can break a nesting or pass 1 by rounding
                 out[k] = nearest_possible(
                     Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
-                            extra={"plies": int(plies)}, **d),
+                            extra={"plies": int(plies)}, **d, **NOT_MEASURED),
                     draws=self.rules.draw_rule, points=points)
         if match is not None:
             for o in out:      # built here: their extra takes the entries in place

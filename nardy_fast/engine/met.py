@@ -35,6 +35,7 @@ side reaches one point from the end has no cube; the ``post_crawford`` table fol
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import replace
 from functools import lru_cache
@@ -526,7 +527,8 @@ def emg_scale(state: MatchState) -> float:
 def mwc_of_outcome(outcome: Outcome, state: MatchState) -> tuple[float, float]:
     """``(mwc, se)`` of an ``Outcome`` (rollouts: the SE is the i.i.d. multinomial one
     of the played-out outcome kinds, which bounds the variance of truncated games'
-    values from above; 0 for exact methods)."""
+    values from above; 0 for exact methods; NaN where the error is not measured: the
+    net, whose standard errors are NaN)."""
     d = distribution_of(outcome)
     v = outcome_values(state)
     keys = [k for k in d if k in v]
@@ -534,7 +536,8 @@ def mwc_of_outcome(outcome: Outcome, state: MatchState) -> tuple[float, float]:
     x = np.array([v[k] for k in keys])
     m = float(p @ x)
     if not outcome.games:
-        return m, 0.0
+        se = getattr(outcome, "se_equity", 0.0)
+        return m, (math.nan if se != se else 0.0)
     var = max(float(p @ x ** 2) - m * m, 0.0)
     return m, float(np.sqrt(var / outcome.games))
 

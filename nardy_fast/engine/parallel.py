@@ -45,6 +45,7 @@ from __future__ import annotations
 import atexit
 import concurrent.futures as cf
 import ctypes
+import gc
 import itertools
 import multiprocessing
 import multiprocessing.context
@@ -55,6 +56,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 
 from nardy_fast.core._checks import check_count, usable_cores
 from nardy_fast.core._progress import progress_bar
@@ -87,9 +89,12 @@ WATCH_SECONDS = 1.0                       # how often a worker checks its pool's
 
 
 def _worker_init(owner):
-    """Run in each pool worker at start: ignore SIGINT, and die with ``owner`` (the pid of
-    the process that made the pool; see the module docstring)."""
+    """Run in each pool worker at start: ignore SIGINT and SIGTERM (a terminal's Ctrl-C and
+    a job scheduler's stop reach the whole process group; the parent decides, keeping the
+    finished chunks, and ends the workers), and die with ``owner`` (the pid of the process
+    that made the pool; see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _kill_me_with_my_parent()
     threading.Thread(target=_watch, args=(owner,), daemon=True,
                      name="nardy_fast-parent-watch").start()
@@ -200,9 +205,23 @@ def _by_value(fn, specs):
     except ImportError:
         return None
     try:
-        return _call_by_value, [cloudpickle.dumps((fn, spec)) for spec in specs]
+        cloudpickle.dumps((fn, specs[0]))         # the first now: an error, this path fails
     except Exception:
         return None
+    return _call_by_value, _Pickled(fn, specs, cloudpickle.dumps)
+
+
+class _Pickled(Sequence):
+    """``dumps((fn, specs[i]))`` made when read (a huge run's chunks are never all made)."""
+
+    def __init__(self, fn, specs, dumps):
+        self.fn, self.specs, self.dumps = fn, specs, dumps
+
+    def __len__(self):
+        return len(self.specs)
+
+    def __getitem__(self, i):
+        return self.dumps((self.fn, self.specs[i]))
 
 
 def _call_by_value(payload):
@@ -226,16 +245,24 @@ def _drop_pool(workers):
 
 
 def _kill_pool(workers):
-    """Drop the pool and end its workers now (Ctrl-C): the chunks they are playing would
-    be thrown away, and the interpreter's exit would wait for them (seconds to minutes on a
-    loaded machine) before the command could return."""
-    procs = list((getattr(_POOLS.get(workers), "_processes", None) or {}).values())
-    _drop_pool(workers)
+    """Drop the pool and end its workers now (Ctrl-C, SIGTERM): the chunks they are playing
+    would be thrown away, and the interpreter's exit would wait for them (seconds to
+    minutes on a loaded machine) before the command could return.  The workers ignore
+    SIGTERM, so they get SIGKILL; then the pool is shut down and its queues closed, which
+    unlinks their named semaphores (else the resource tracker reports them leaked when a
+    command leaves at once with ``os._exit``)."""
+    pool = _POOLS.pop(workers, None)
+    if pool is None:
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
         if proc.is_alive():
-            proc.terminate()
+            proc.kill()
     for proc in procs:
         proc.join(timeout=5)
+    pool.shutdown(wait=True)          # its manager thread sees them gone, closes the queues
+    del pool, procs
+    gc.collect()          # the pool's queues, in reference cycles: their finalizers run
 
 
 def shutdown_pools():
@@ -256,15 +283,17 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
     ----------
     fn : callable
         A module-level function (it is pickled by reference for worker processes).
-    specs : list
-        One picklable argument per chunk.  If ``fn`` or a spec refers to something
+    specs : sequence
+        One picklable argument per chunk (a list, or a lazy sequence that makes each when
+        read: only the chunks in flight are held).  If ``fn`` or a spec refers to something
         defined in ``__main__`` or not picklable by reference, the chunks go to the
         workers with cloudpickle, or without it run in this process with a
         ``RuntimeWarning`` (see the module docstring).
     on_result : callable
         ``on_result(i, result)``, called in this process once per finished chunk.
-    sizes : list of int
-        Work units per chunk (games), for the progress bar.
+    sizes : sequence of int
+        Work units per chunk (games), for the progress bar; a lazy sequence may give
+        their sum as ``sizes.total``.
     workers : int or None
         ``1``: run in this process.  ``None``: all local cores (in this process when there
         is a single chunk).  ``n > 1``: a pool of ``n`` processes.
@@ -279,7 +308,8 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
     bool
         ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
     """
-    bar = progress_bar(total=sum(sizes), desc=desc, unit="game", unit_scale=True,
+    total = getattr(sizes, "total", None)          # a lazy sequence's sum, else summed
+    bar = progress_bar(total=sum(sizes) if total is None else total, desc=desc, unit="game", unit_scale=True,
                        smoothing=0.1, progress=progress)
     try:
         if client is not None:
@@ -333,8 +363,9 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
             submit(len(done))
         return False
     except KeyboardInterrupt:
-        for fut in futures:
-            fut.cancel()
+        # no future is cancelled here: the pool's manager thread fails the unfinished ones
+        # when its workers are killed, and a cancelled one there raises InvalidStateError
+        # in that thread (Python 3.11), leaving the pool's queues and semaphores open
         for fut in sorted(futures, key=futures.get):
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 on_result(futures[fut], fut.result())

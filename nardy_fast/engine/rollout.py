@@ -27,7 +27,9 @@ Variance reduction: ``nardy_fast.engine.variance`` (the estimator and why it is 
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import math
 import os
 
@@ -55,7 +57,7 @@ from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -317,7 +319,9 @@ class _Plan:
         self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
 
     def specs(self, parallelism=1):
-        """Chunk specs and their game counts.  With the default chunk size, chunks shrink
+        """Chunk specs and their game counts, as lazy sequences (``_Chunks`` and its
+        ``sizes``: each spec is made when it is read, so a rollout of 10**12 games starts at once,
+        holding no list of its 10**8 chunks).  With the default chunk size, chunks shrink
         (down to one block) so that ``parallelism`` workers get about 4 chunks each; the
         chunk size never changes the results."""
         block = _rng.BLOCK_GAMES
@@ -326,19 +330,84 @@ class _Plan:
             self.blocks_per_chunk = max(1, min(DEFAULT_CHUNK_GAMES // block,
                                                -(-n_blocks // (4 * parallelism))))
             self.chunk_games = self.blocks_per_chunk * block
-        out, sizes = [], []
-        for first in range(0, n_blocks, self.blocks_per_chunk):
-            nb = min(self.blocks_per_chunk, n_blocks - first)
-            out.append(dict(
-                boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
-                rules=self.rules, policies=self.policies, dice=self.dice,
-                opening_dice=self.opening_dice, truncate=self.truncate is not None,
-                use_tables=self.use_tables, mars=self.mars, race12=self.race12, entropy=self.entropy,
-                first_block=first, n_blocks=nb, n_games=self.n_games, block_games=block,
-                cube=self.cube, variance_reduction=self.luck_turns,
-                luck_net=self.estimator == "luck-net", filter_window=FILTER_WINDOW))
-            sizes.append(min((first + nb) * block, self.n_games) - first * block)
-        return out, sizes
+        base = dict(
+            boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
+            rules=self.rules, policies=self.policies, dice=self.dice,
+            opening_dice=self.opening_dice, truncate=self.truncate is not None,
+            use_tables=self.use_tables, mars=self.mars, race12=self.race12,
+            entropy=self.entropy, n_games=self.n_games, block_games=block, cube=self.cube,
+            variance_reduction=self.luck_turns, luck_net=self.estimator == "luck-net",
+            filter_window=FILTER_WINDOW)
+        chunks = _Chunks(base, n_blocks, self.blocks_per_chunk)
+        return chunks, chunks.sizes
+
+
+class _Chunks(Sequence):
+    """The chunk specs of a rollout, each made when read (``chunks[i]``): ``base`` (the
+    spec's common part) with ``first_block`` and ``n_blocks``.  Its ``sizes`` are the
+    games of each chunk, with their sum as ``sizes.total``."""
+
+    def __init__(self, base, n_blocks, blocks_per_chunk):
+        self.base, self.n_blocks, self.per_chunk = base, n_blocks, blocks_per_chunk
+        self.sizes = _ChunkGames(self)
+
+    def __len__(self):
+        return -(-self.n_blocks // self.per_chunk)
+
+    def _index(self, i):
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError(f"chunk index: expected an int, got {type(i).__name__}")
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"chunk {i} of {n}")
+        return int(i) % n
+
+    def __getitem__(self, i):
+        first = self._index(i) * self.per_chunk
+        spec = dict(self.base, first_block=first,
+                    n_blocks=min(self.per_chunk, self.n_blocks - first))
+        spec["boards"] = np.array(spec["boards"])            # each chunk its own copy
+        return spec
+
+
+class _ChunkGames(Sequence):
+    """Games of each chunk of ``chunks`` (the last one short of whole blocks)."""
+
+    def __init__(self, chunks):
+        self.chunks = chunks
+        self.total = int(chunks.base["n_games"])
+
+    def __len__(self):
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        c = self.chunks
+        first = c._index(i) * c.per_chunk
+        block = c.base["block_games"]
+        return min((first + min(c.per_chunk, c.n_blocks - first)) * block,
+                   self.total) - first * block
+
+
+class _Joined(Sequence):
+    """Several lazy sequences end to end; ``locate(i)`` is ``(which, index there)``."""
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+        self.starts = list(itertools.accumulate(len(p) for p in self.parts))
+        self.total = sum(getattr(p, "total", 0) for p in self.parts)
+
+    def __len__(self):
+        return self.starts[-1] if self.starts else 0
+
+    def locate(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"item {i} of {len(self)}")
+        j = bisect.bisect_right(self.starts, i)
+        return j, i - (self.starts[j - 1] if j else 0)
+
+    def __getitem__(self, i):
+        j, k = self.locate(i)
+        return self.parts[j][k]
 
 
 def _race12_source(truncate, rules, cube):
@@ -751,14 +820,12 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
         for plan in plans:
             _match_allowed(match, plan, asked)
     workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
-    specs, sizes, owner = [], [], []
-    for j, plan in enumerate(plans):
-        s, z = plan.specs(parallelism(workers, client))
-        specs += s
-        sizes += z
-        owner += [j] * len(s)
+    parts = [plan.specs(parallelism(workers, client)) for plan in plans]
+    specs = _Joined(s for s, _ in parts)
+    sizes = _Joined(z for _, z in parts)
     mergers = [_Merger() for _ in plans]
-    interrupted = run_chunks(_run_chunk, specs, lambda i, r: mergers[owner[i]].add(r),
+    interrupted = run_chunks(_run_chunk, specs,
+                             lambda i, r: mergers[specs.locate(i)[0]].add(r),
                              sizes=sizes, workers=workers, client=client, progress=progress)
     outs = []
     for plan, merger in zip(plans, mergers):

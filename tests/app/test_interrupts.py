@@ -47,6 +47,7 @@ def test_rollout_ctrl_c_reports_the_games_played_and_exits_130(term):
     assert re.search(rf"games {games}  \(interrupted\)", out)
     assert "nan" not in out and "Traceback" not in out
     assert "± is 1.96 standard errors" in out
+    assert "leaked semaphore" not in out        # the killed pool's queues were closed
 
 
 def test_rollout_stopped_before_any_game_is_an_error_not_nans(monkeypatch, capsys):
@@ -78,6 +79,82 @@ def test_rollout_interrupted_names_the_later_positions_not_rolled_out(monkeypatc
     assert code == 130 and len(calls) == 2
     assert out.count("games 36") == 1
     assert "before any game of" in err and "1 later position(s) not rolled out" in err
+
+
+# -- SIGTERM: a batch scheduler's stop acts as Ctrl-C, status 143 ----------------------------
+@pytest.mark.slow
+def test_rollout_sigterm_to_the_job_reports_the_games_played_and_exits_143(term):
+    """SIGTERM to the whole process group (a batch scheduler, ``timeout``): the workers
+    leave it to the command, which prints the marked partial result, ends its pool without
+    leaking its semaphores, and exits 143.  Before, it died at once with nothing printed."""
+    import signal
+    t = term("rollout", "start", "-n", "2000000", "--policy", "random", "--workers", "2",
+             "--seed", "3")
+    t.expect(r"\| *(?:[1-9][\d.]*k?|0\.\d*[1-9]\d*k)/2\.00M", timeout=240)
+    os.killpg(t.pid, signal.SIGTERM)
+    assert t.wait() == 143
+    out = t.text
+    m = re.search(r"interrupted after (\d+) of 2000000 games of ([^\s;]+)", out)
+    assert m, out
+    games = int(m.group(1))
+    assert 0 < games < 2_000_000
+    assert re.search(rf"games {games}  \(interrupted\)", out)
+    assert "Traceback" not in out and "leaked semaphore" not in out
+
+
+def _sigterm_after(calls, n):
+    """Send this process SIGTERM on the ``n``-th call (counted in ``calls``)."""
+    import signal
+    calls.append(1)
+    if len(calls) == n:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)              # the handler raises before this ends
+
+
+def test_sigterm_in_a_rollout_prints_the_finished_games_and_exits_143(monkeypatch, capsys):
+    import signal
+    real, calls = rollout_mod.run_chunks, []
+
+    def sigterm_after_first(fn, specs, on_result, **kw):
+        def deliver(i, r):
+            on_result(i, r)
+            _sigterm_after(calls, 1)
+        return real(fn, specs, deliver, **kw)
+
+    monkeypatch.setattr(rollout_mod, "run_chunks", sigterm_after_first)
+    before = signal.getsignal(signal.SIGTERM)
+    code = cli.main(["rollout", "start", "-n", "5184", "--workers", "1", "--no-progress",
+                     "--policy", "random", "--seed", "2"])
+    out, err = capsys.readouterr()
+    assert code == 143 == cli.SIGTERM_STATUS
+    assert "games 1296  (interrupted)" in out
+    assert "interrupted after 1296 of 5184 games" in err
+    assert signal.getsignal(signal.SIGTERM) is before          # the handler is put back
+
+
+def test_sigterm_in_a_study_keeps_the_finished_batches_to_resume(monkeypatch, capsys,
+                                                                tmp_path):
+    from helpers import ids_of
+    from nardy_fast.analysis import study as study_mod
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(ids_of(4)) + "\n")
+    run, calls = study_mod._run_batch, []
+
+    def sigterm_on_third(spec):
+        _sigterm_after(calls, 3)
+        return run(spec)
+
+    monkeypatch.setattr(study_mod, "_run_batch", sigterm_on_third)
+    argv = ["study", str(ids), "--store", str(tmp_path / "s"), "-n", "36", "--workers", "1",
+            "--policy", "random", "--batch-size", "1", "--no-progress", "--seed", "1"]
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 143
+    assert "2 of 4 positions done" in out and "run the same command again" in err
+    monkeypatch.setattr(study_mod, "_run_batch", run)
+    assert cli.main(argv) == 0
+    out, _ = capsys.readouterr()
+    assert "resumed: 2 of 4 positions were already" in out
 
 
 # -- play ------------------------------------------------------------------------------------
