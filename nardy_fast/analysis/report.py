@@ -58,15 +58,19 @@ HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import json
 import math
 import os
 
 import numpy as np
 
 from nardy_fast.analysis.cubereport import cube_analysis
+from nardy_fast.analysis.study import _net_digest
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._progress import progress_bar, show_progress
+from nardy_fast.core._version import __version__
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
@@ -573,10 +577,6 @@ def analysis_settings(method: str = "auto", plies: int = 0, rules: RulesLike = N
     ``method="rollout"``, else None), ``cube`` (the cube model's cubeless source, or
     None without the cube analysis), ``version`` (the toolkit's) and ``date`` (UTC, ISO
     8601, to the second)."""
-    import datetime
-
-    from nardy_fast import __version__
-    from nardy_fast.analysis.study import _net_digest
     rollout_ = method == "rollout"
     source = None
     if cube:
@@ -640,8 +640,6 @@ CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "p_win", "p_mar
 
 def _candidates(mr, after_id, n):
     """The JSON text of the best ``n`` rows of a ``move_report`` and the played one."""
-    import json
-
     keep = [c for c in CANDIDATES if c in mr.columns or c == "played"]
     top = mr.head(n)
     played = mr["id_after"] == after_id
