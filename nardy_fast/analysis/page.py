@@ -312,7 +312,7 @@ def _cube_rows(game):
     """The rows of ``game`` with a judged cube decision (the report's cube columns)."""
     if "cube_played" not in game.columns:
         return game.iloc[:0]
-    return game[game["cube_played"].apply(_is_text)]
+    return game.loc[[_is_text(v) for v in game["cube_played"]]]
 
 
 def _cube_lost(r):
@@ -335,7 +335,7 @@ def listed_cube_decisions(report: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     judged = _cube_rows(report)
     if not len(judged):
         return judged, 0
-    shown = judged[judged.apply(_cube_shown, axis=1)]
+    shown = judged.loc[[bool(_cube_shown(r)) for _, r in judged.iterrows()]]
     return shown, len(judged) - len(shown)
 
 
