@@ -66,6 +66,7 @@ import os
 import numpy as np
 
 from nardy_fast.analysis.cubereport import cube_analysis
+from nardy_fast.engine.cube import CUBE_PLIES
 from nardy_fast.analysis.study import _net_digest
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
@@ -504,6 +505,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     if not cube:
         warn_unused("with cube=False (only the cube analysis uses it)",
                     {"cube_probabilities": None}, cube_probabilities=cube_probabilities)
+    if not analyse:
+        warn_unused("with analyse=False (only the moves' ranking keeps candidates)",
+                    {"n_candidates": 5}, n_candidates=n_candidates)
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games
@@ -580,7 +584,7 @@ def analysis_settings(method: str = "auto", plies: int = 0, rules: RulesLike = N
     rollout_ = method == "rollout"
     source = None
     if cube:
-        source = ("evaluator (2 plies)" if cube_probabilities is None else
+        source = (f"evaluator ({CUBE_PLIES} plies)" if cube_probabilities is None else
                   str(cube_probabilities) if isinstance(cube_probabilities, str)
                   else getattr(cube_probabilities, "__name__", "a function"))
     return {"method": method, "plies": None if rollout_ else int(plies),
