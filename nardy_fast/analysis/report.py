@@ -581,7 +581,7 @@ def analysis_settings(method: str = "auto", plies: int = 0, rules: RulesLike = N
     ``method="rollout"``, else None), ``cube`` (the cube model's cubeless source, or
     None without the cube analysis), ``version`` (the toolkit's) and ``date`` (UTC, ISO
     8601, to the second)."""
-    rollout_ = method == "rollout"
+    rollout_ = check_method(method, METHODS) == "rollout"
     source = None
     if cube:
         source = (f"evaluator ({CUBE_PLIES} plies)" if cube_probabilities is None else
