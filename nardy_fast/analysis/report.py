@@ -50,6 +50,11 @@ dice                   --      the roll, ``"64"``
 mwc, se_mwc            prob.   the mover's match winning chance at ``match=`` and its SE
 emg                    points  its money equivalent (GNU Backgammon's EMG)
 mwc_loss, emg_loss     --      match winning chance lost against the best move, and in EMG
+rank_played            --      the played move's rank in ``game_report(analyse=True)``
+candidates             --      the best moves of that turn's ranking and the played one, JSON
+                               text of dicts with the fields ``CANDIDATES``
+luck                   points  one roll's luck (the mover's view)
+luck_white_total       points  White's net luck so far (also ``luck_white``, its older name)
 =====================  ======  ===========================================================
 
 ``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
