@@ -39,6 +39,7 @@ import os
 import pandas as pd
 
 from nardy_fast.analysis.cubereport import CLOSE
+from nardy_fast.engine.cube import CUBE_PLIES
 from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
 from nardy_fast.core._io import atomic_write_text
@@ -312,7 +313,7 @@ def _cube_rows(game):
     """The rows of ``game`` with a judged cube decision (the report's cube columns)."""
     if "cube_played" not in game.columns:
         return game.iloc[:0]
-    return game[game["cube_played"].apply(_is_text)]
+    return game.loc[[_is_text(v) for v in game["cube_played"]]]
 
 
 def _cube_lost(r):
@@ -335,7 +336,7 @@ def listed_cube_decisions(report: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     judged = _cube_rows(report)
     if not len(judged):
         return judged, 0
-    shown = judged[judged.apply(_cube_shown, axis=1)]
+    shown = judged.loc[[bool(_cube_shown(r)) for _, r in judged.iterrows()]]
     return shown, len(judged) - len(shown)
 
 
@@ -618,7 +619,7 @@ def to_html(report, path=None, title=None, record=None):
         settings = report.attrs.get("settings")
         report = _judge_cube(report, record, match)      # judge the cube decisions too
         if settings:
-            report.attrs["settings"] = {**settings, "cube": "evaluator (2 plies)"}
+            report.attrs["settings"] = {**settings, "cube": f"evaluator ({CUBE_PLIES} plies)"}
     title = title if title is not None else ("Match analysis" if match else "Game analysis")
     body = [_defs(), f"<h1>{_esc(title)}</h1>", '<section id="summary">']
     if match:

@@ -50,6 +50,11 @@ dice                   --      the roll, ``"64"``
 mwc, se_mwc            prob.   the mover's match winning chance at ``match=`` and its SE
 emg                    points  its money equivalent (GNU Backgammon's EMG)
 mwc_loss, emg_loss     --      match winning chance lost against the best move, and in EMG
+rank_played            --      the played move's rank in ``game_report(analyse=True)``
+candidates             --      the best moves of that turn's ranking and the played one, JSON
+                               text of dicts with the fields ``CANDIDATES``
+luck                   points  one roll's luck (the mover's view)
+luck_white_total       points  White's net luck so far (also ``luck_white``, its older name)
 =====================  ======  ===========================================================
 
 ``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
@@ -58,15 +63,20 @@ HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import json
 import math
 import os
 
 import numpy as np
 
 from nardy_fast.analysis.cubereport import cube_analysis
+from nardy_fast.engine.cube import CUBE_PLIES
+from nardy_fast.analysis.study import _net_digest
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._progress import progress_bar, show_progress
+from nardy_fast.core._version import __version__
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
@@ -525,6 +535,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     if not cube:
         warn_unused("with cube=False (only the cube analysis uses it)",
                     {"cube_probabilities": None}, cube_probabilities=cube_probabilities)
+    if not analyse:
+        warn_unused("with analyse=False (only the moves' ranking keeps candidates)",
+                    {"n_candidates": 5}, n_candidates=n_candidates)
     if check_method(method, METHODS) != "rollout":     # said once, here, not per turn
         given = dict(n_games=n_games, policy=policy, truncate=truncate, workers=workers,
                      client=client)                    # the cube analysis plays no games
@@ -598,14 +611,10 @@ def analysis_settings(method: str = "auto", plies: int = 0, rules: RulesLike = N
     ``method="rollout"``, else None), ``cube`` (the cube model's cubeless source, or
     None without the cube analysis), ``version`` (the toolkit's) and ``date`` (UTC, ISO
     8601, to the second)."""
-    import datetime
-
-    from nardy_fast import __version__
-    from nardy_fast.analysis.study import _net_digest
-    rollout_ = method == "rollout"
+    rollout_ = check_method(method, METHODS) == "rollout"
     source = None
     if cube:
-        source = ("evaluator (2 plies)" if cube_probabilities is None else
+        source = (f"evaluator ({CUBE_PLIES} plies)" if cube_probabilities is None else
                   str(cube_probabilities) if isinstance(cube_probabilities, str)
                   else getattr(cube_probabilities, "__name__", "a function"))
     return {"method": method, "plies": None if rollout_ else int(plies),
@@ -665,8 +674,6 @@ CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "p_win", "p_mar
 
 def _candidates(mr, after_id, n):
     """The JSON text of the best ``n`` rows of a ``move_report`` and the played one."""
-    import json
-
     keep = [c for c in CANDIDATES if c in mr.columns or c == "played"]
     top = mr.head(n)
     played = mr["id_after"] == after_id

@@ -53,3 +53,15 @@ def test_luck_adjusted_result_of_a_finished_game(seed):
     assert summary.loc["white", "result"] == white and summary.loc["black", "result"] == -white
     assert summary.loc["black", "adjusted_result"] == pytest.approx(
         -white - summary.loc["black", "net_luck"])
+
+
+def test_the_running_total_of_luck_is_named_so():
+    """``luck`` is one roll's; White's running net luck is ``luck_white_total`` (the old
+    name ``luck_white`` kept, the same values)."""
+    from nardy_fast.core.record import random_game
+    rep = nf.game_report(random_game(seed=4, max_turns=6), win_prob=False, analyse=True)
+    n = 6
+    signs = np.where(rep["side"].iloc[:n] == "white", 1.0, -1.0)
+    assert rep["luck_white_total"].iloc[:n].tolist() == pytest.approx(
+        np.cumsum(signs * rep["luck"].iloc[:n]).tolist())
+    assert rep["luck_white_total"].equals(rep["luck_white"])

@@ -134,3 +134,38 @@ def test_a_crawford_game_with_a_cube_action_is_refused(match):
     with pytest.raises(ValueError, match="Crawford game"):
         cube_analysis(match.games[0], cube_probabilities=PIPS, match=start.__class__(
             start.rules, (0, 2), "white", True))
+
+
+def test_the_page_judges_a_match_at_each_game_score(match):
+    """A match report without cube columns and its record: the page judges each game's
+    cube at its score (the same rows as cube_analysis(match=game_state)), none in the
+    Crawford game."""
+    import re
+
+    import pandas as pd
+
+    from nardy_fast.analysis.page import listed_cube_decisions, to_html
+    frames = []
+    for k, game in enumerate(match.games):
+        start = game_state(match, k)
+        f = game_report(game, win_prob=False)
+        f = f.assign(n_moves=1, best_move=f["move"], equity_loss=0.0, mark="", luck=0.0,
+                     p_win_white=0.5)                     # the moves are not under test
+        f.insert(0, "game", k + 1)
+        f.insert(1, "score_white", start.score[0])
+        f.insert(2, "score_black", start.score[1])
+        frames.append(f)
+    page = to_html(pd.concat(frames, ignore_index=True), record=match)
+    tables = re.findall(r'<section class="game" id="game-(\d)">.*?<h3>Cube decisions</h3>'
+                        r'(.*?)<h3>Moves</h3>', page, re.S)
+    assert [g for g, _ in tables] == ["1", "2", "3"]
+    for (g, html), game in zip(tables, match.games):
+        k = int(g) - 1
+        ca = cube_analysis(game, match=game_state(match, k))
+        frame = ca.rename(columns={"played": "cube_played", "proper": "cube_proper",
+                                   "double_loss": "cube_loss", "close": "cube_close"})
+        shown, rest = listed_cube_decisions(frame)
+        turns = [int(t) for t in re.findall(r'href="#g\d-t(\d+)"', html)]
+        assert turns == shown["turn"].tolist(), g
+        if k == 1:                                        # the Crawford game
+            assert ca.empty and "No cube decision in this game." in html

@@ -215,3 +215,29 @@ def test_cube_decisions_of_a_game_with_the_cube():
     plain.attrs["settings"]["date"] = judged.attrs["settings"]["date"]
     assert to_html(plain, record=record) == to_html(judged, record=record)
     assert rows
+
+
+def test_tables_fit_a_phone_in_chromium(analysed_game, tmp_path):
+    """At 412 px (a phone) the totals table is not cut off: its right edge is inside the
+    viewport, as the browser lays it out.  The page is shown in a 412 px frame of a test
+    page whose script measures it (the page itself has no script; headless Chromium's
+    own window is at least 500 px wide while it loads)."""
+    import html as _html
+    record, report = analysed_game
+    text = to_html(report, record=record)
+    probe = ('<!DOCTYPE html><html><body style="margin:0"><iframe id="f" '
+             'style="width:412px;height:900px;border:0" srcdoc="' + _html.escape(text)
+             + '"></iframe><script>document.getElementById("f").onload=function(){'
+             "var d=this.contentDocument,w=d.documentElement.clientWidth,out=[w];"
+             "d.querySelectorAll('table.totals').forEach(function(t){"
+             "out.push(Math.ceil(t.getBoundingClientRect().right))});"
+             "document.body.setAttribute('data-fit',out.join(' '));};</script>"
+             "</body></html>")
+    page_path = tmp_path / "probe.html"
+    page_path.write_text(probe, encoding="utf-8")
+    r = run_browser(tmp_path, "--window-size=600,900", "--virtual-time-budget=10000",
+                    "--dump-dom", page_path.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    width, *rights = map(int, re.search(r'data-fit="([^"]*)"', r.stdout).group(1).split())
+    assert width <= 412 and rights
+    assert all(right <= width for right in rights), (width, rights)

@@ -98,6 +98,8 @@ def test_the_number_of_candidates_is_a_setting():
             assert 1 <= len(top) <= 2
     with pytest.raises(ValueError, match="n_candidates"):
         game_report(record, analyse=True, n_candidates=0)
+    with pytest.warns(UserWarning, match="n_candidates"):
+        game_report(record, n_candidates=2)
 
 
 def test_the_index_links_every_error_and_blunder(golden):

@@ -154,3 +154,17 @@ def test_progress_and_no_progress(capsys, game):
         run_cli(capsys, "analyse", str(game), "--progress", "--no-progress")
     assert e.value.code == 2
     assert "not allowed with argument --progress" in capsys.readouterr().err
+
+
+def test_a_bar_by_default_in_a_terminal(tmp_path, game):
+    """In a terminal ``analyse`` shows its bar without being asked; --no-progress hides
+    it (the real command in a pseudo-terminal)."""
+    from ptyterm import Terminal
+    for argv, bar in (([], True), (["--no-progress"], False)):
+        t = Terminal(["analyse", str(game), *argv], tmp_path)
+        try:
+            assert t.wait() == 0, t.text
+            assert ("analysing turns" in t.text) == bar, t.text
+            assert "equity_loss" in t.text
+        finally:
+            t.close()

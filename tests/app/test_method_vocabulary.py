@@ -45,6 +45,8 @@ CALLS = {
         race_position(), (6, 5), method=m)),
     "race_report": (report.METHODS, lambda m, tmp: nf.race_report(
         [race_position()], method=m)),
+    "analysis_settings": (report.METHODS, lambda m, tmp: report.analysis_settings(
+        method=m)),
     "game_report": (report.METHODS, lambda m, tmp: nf.game_report(
         nf.random_game(seed=1, max_turns=4), method=m)),
     "value_position": (valuation.METHODS, lambda m, tmp: valuation.value_position(
