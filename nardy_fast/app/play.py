@@ -20,8 +20,8 @@ import os
 import numpy as np
 
 from nardy_fast.core.gameloop import opening_throw, play_turns
-from nardy_fast.core.position import BLACK, WHITE, Position, as_position
-from nardy_fast.core.record import GameRecord, apply_steps, parse_steps, write_record
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
+from nardy_fast.core.record import GameRecord, write_record
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluator import Evaluator
 
@@ -33,7 +33,8 @@ DEFAULT_OUT = "game.mat"
 HELP = """\
   type your move as records write it, from point to point (points 1-24 of the
   side on roll, 'off' to bear off):
-    1/7 7/12        two steps of one checker (also 1/7/12)
+    1/7 7/12        two steps of one checker (also 1/7/12, or 1/12 when
+                    the result is that of a legal move)
     1/7 1/6         two checkers
     19/off 20/off   bearing off; 13/19(2): the same step twice
     'pass'          when no move is legal
@@ -103,16 +104,9 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
                          f"{-r.diff + 0.0:11.3f}")
             continue
         try:
-            steps = parse_steps(text)
-            board = tuple(int(x) for x in apply_steps(pos.mover, pos.opponent, dice, steps))
-        except ValueError as e:
-            print_fn(f"  not a move: {e}")
-            continue
-        for m in moves:
-            if m.board == board:
-                return m
-        print_fn("  not legal: a move must use as many dice as possible (and the larger "
-                 "one if only one can be played), within the head and block rules")
+            return read_move(pos, text, dice, ev.rules)
+        except ValueError as e:              # "not a move: ..." / "not legal for 65: ..."
+            print_fn(f"  {e}")
 
 
 def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
