@@ -9,9 +9,11 @@ White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come
 ``numpy.random.default_rng(seed)``.  The game is saved as a record
 (``record.write_record``, atomically) when it ends or stops: ``quit``, end of input
 (Ctrl-D) or Ctrl-C (which then propagates as ``KeyboardInterrupt``, the record written).
-A record never destroys a game saved before (``save_new``): with no ``out`` it gets the
-first free name of ``game.mat``, ``game-2.mat``, ...; a record of no turn is never
-written over an existing file.
+A typed move is read against the legal ones by ``core.position.read_move`` (a refusal
+names its rule); one that loses a blunder's equity against the engine's best is named at
+once (``blunder_note``, at ``plies``).  A record never destroys a game saved before
+(``save_new``): with no ``out`` it gets the first free name of ``game.mat``,
+``game-2.mat``, ...; a record of no turn is never written over an existing file.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import os
 
 import numpy as np
 
+from nardy_fast.analysis.report import mark
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
 from nardy_fast.core.record import GameRecord, write_record
@@ -109,6 +112,28 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
             print_fn(f"  {e}")
 
 
+def blunder_note(ev, pos, dice, move, plies, match=None):
+    """``"blunder: lost 0.183 points (equity, net 1-ply); best was 13/7 13/8"`` when the
+    human's ``move`` loses a blunder's equity or more against the best
+    (``analysis.report.MARKS``: ``mark(loss) == "blunder"``), else None.  The loss is
+    ``Evaluator.hint``'s at ``plies`` (with ``match``: in EMG, the money equivalent of
+    the match winning chances)."""
+    if sum(move.board) == 0 or len(pos.legal_moves(dice, ev.rules)) < 2:
+        return None                  # the last checker off (the game ends), or no choice
+    hint = ev.hint(pos, dice, plies=plies, match=match)
+    played = hint[hint["move"] == str(move)].iloc[0]
+    best = hint.iloc[0]
+    if match is None:
+        loss, unit = best["equity"] - played["equity"], "equity"
+    else:
+        loss, unit = best["emg"] - played["emg"], "EMG"
+    if mark(loss) != "blunder":
+        return None
+    how = best["method"] if played["method"] == best["method"] else \
+        f"{played['method']}, the best at {best['method']}"
+    return f"blunder: lost {loss:.3f} points ({unit}, {how}); best was {best['move']}"
+
+
 def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
                   print_fn=print, evaluator=None, rules=None, start=None, replace=True):
     """Play one game; returns the ``GameRecord`` (also written to ``out``).
@@ -116,10 +141,11 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     ``out``: the record file; None (default): the first free name of ``game.mat``,
     ``game-2.mat``, ...  ``replace``: an existing ``out`` is replaced (True, default) or
     kept, the record going to the next free numbered name (False); a record of no turn
-    never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or ``"black"``; None (default): the opening
-    throw decides (the higher die plays White).  ``rules``: the game's rules (default the
-    evaluator's).  ``start``: a Position or ID to play from (default the initial position,
-    White on roll).
+    never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or
+    ``"black"``; None (default): the opening throw decides (the higher die plays White).
+    ``rules``: the game's rules (default the evaluator's).  ``start``: a Position or ID to
+    play from (default the initial position, White on roll).  After each of the human's
+    moves that loses a blunder's equity, ``blunder_note`` says so.
     """
     if side not in (None, WHITE, BLACK):
         raise ValueError(f"side={side!r}: expected 'white', 'black' or None")
@@ -156,7 +182,11 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         if len(moves) == 1 and not moves[0].steps:
             print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
             return moves[0]
-        return _human_move(pos, dice, moves, ev, input_fn, print_fn)
+        move = _human_move(pos, dice, moves, ev, input_fn, print_fn)
+        note = None if move is None else blunder_note(ev, pos, dice, move, plies)
+        if note is not None:
+            print_fn("  " + note)
+        return move
 
     interrupted = False
     try:
@@ -175,8 +205,9 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
                      DEFAULT_OUT if out is None else out, turns=len(record.turns),
                      replace=replace and out is not None, print_fn=print_fn)
     if saved is not None:
-        print_fn(f"record saved to {saved}" + ("" if result is not None else
-                                               f" ({counted(len(record.turns), 'turn')}, not finished)"))
+        print_fn(f"record saved to {saved}" + (
+            "" if result is not None
+            else f" ({counted(len(record.turns), 'turn')}, not finished)"))
     if interrupted:
         raise KeyboardInterrupt
     return record

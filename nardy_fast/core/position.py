@@ -275,8 +275,9 @@ class Position:
     def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None,
                     *deprecated: Any) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
-        result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``, ``"6-3"``,
-        ``"6 3"``: ``core._checks.check_dice``; the old form ``legal_moves(6, 3, rules)`` works
+        result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``,
+        ``"6-3"``, ``"6 3"``: ``core._checks.check_dice``; the old form
+        ``legal_moves(6, 3, rules)`` works
         with a ``DeprecationWarning`` until 0.3.0, which removes it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
@@ -591,14 +592,15 @@ def _why_not(position, steps, board, fault, moves, dice, rules):
     head_max = max(sum(1 for a, _ in m.steps if a == 1) for m in moves)
     if head >= 2 and head > head_max:
         out.append("the head rule: only one checker may leave the head this turn"
-                   if head_max <= 1 else
-                   f"the head rule: at most {head_max} checkers may leave the head this turn")
+                   if head_max <= 1 else f"the head rule: at most {head_max} checkers may "
+                   "leave the head this turn")
     mover, opp = position.mover, position.opponent
 
     def legal_without(**relaxed):
         boards = successors(mover, opp, d1, d2, replace(rules, **relaxed))
         return board is not None and board in {tuple(b) for b in boards.tolist()}
-    if board is not None and rules.block_rule != "none" and legal_without(block_rule="none"):
+    if (board is not None and rules.block_rule != "none"
+            and legal_without(block_rule="none")):
         where = "ahead of it" if rules.block_rule == "ahead" else "in its home or off"
         out.append(f"the six-block rule: six points in a row may be held only with an "
                    f"opponent checker {where}")
