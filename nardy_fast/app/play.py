@@ -41,8 +41,8 @@ HELP = """\
     1/7 1/6         two checkers
     19/off 20/off   bearing off; 13/19(2): the same step twice
     'pass'          when no move is legal
-  'hint'  the engine's five best moves: equity (points per game, your view)
-          and the equity lost against the best
+  'hint'  the engine's five best moves at its plies: equity (points per game,
+          your view) and the equity lost against the best
   'help'  this text
   'quit'  stop, saving the record (also Ctrl-D or Ctrl-C)"""
 
@@ -87,8 +87,9 @@ def save_new(write, out, *, turns, replace, print_fn, what="record"):
         return name
 
 
-def _human_move(pos, dice, moves, ev, input_fn, print_fn):
-    """The move the human types (None: quit, end of input included)."""
+def _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=0):
+    """The move the human types (None: quit, end of input included); 'hint' ranks the
+    moves at ``plies`` (the engine's)."""
     while True:
         try:
             text = input_fn(f"your move ({dice[0]}{dice[1]}; 'help' for help): ").strip()
@@ -102,7 +103,7 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
             continue
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
-            for r in ev.hint(pos, dice).head(5).itertuples():
+            for r in ev.hint(pos, dice, plies=plies).head(5).itertuples():
                 print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.equity:+7.3f} "
                          f"{-r.diff + 0.0:11.3f}")
             continue
@@ -182,7 +183,7 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         if len(moves) == 1 and not moves[0].steps:
             print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
             return moves[0]
-        move = _human_move(pos, dice, moves, ev, input_fn, print_fn)
+        move = _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=plies)
         note = None if move is None else blunder_note(ev, pos, dice, move, plies)
         if note is not None:
             print_fn("  " + note)

@@ -58,7 +58,8 @@ class _Human:
             self.print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
             move = moves[0]
         else:
-            move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn)
+            move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn,
+                               plies=self.plies)
             note = None if move is None else blunder_note(self.ev, pos, dice, move,
                                                           self.plies, match)
             if note is not None:

@@ -74,3 +74,18 @@ def test_in_a_match_the_loss_is_in_emg():
         if seen == {"blunder", "none"}:
             break
     assert seen == {"blunder", "none"}
+
+
+def test_hint_ranks_at_the_engine_s_plies(tmp_path):
+    """'hint' in play ranks the moves as the engine plays them (at ``plies``), the depth
+    the blunder note weighs by."""
+    ev = nf.Evaluator.default()
+    start = nf.random_game(seed=3, max_turns=12).positions()[10]
+    said = []
+    answers = iter(["hint", "quit"])
+    play_terminal(side=start.side, plies=1, seed=1, start=start, out=str(tmp_path / "g.mat"),
+                  input_fn=lambda p: next(answers), print_fn=said.append)
+    rows = [str(s).split() for s in said if str(s).strip()[:2] in ("1.", "2.")]
+    want = ev.hint(start, _first_roll(1), plies=1).head(2)
+    assert [r[1:-2] for r in rows] == [m.split() for m in want["move"]]
+    assert [float(r[-2]) for r in rows] == [round(e, 3) for e in want["equity"]]
