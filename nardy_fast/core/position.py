@@ -513,8 +513,8 @@ def apply_steps(mover: npt.ArrayLike, opponent: npt.ArrayLike, dice: Sequence[in
                 raise ValueError(f"step {step}: point {t} is outside 1..24")
             die = t - a
             if die not in left:
-                raise ValueError(f"step {step}: moves {die} pips, dice left "
-                                 f"{sorted(left) or 'none'}")
+                raise ValueError(f"step {step}: moves {die} pip{'' if die == 1 else 's'}, "
+                                 f"dice left {sorted(left) or 'none'}")
             if opp_at[t - 1]:
                 raise ValueError(f"step {step}: point {t} is held by the opponent")
             b[a - 1] -= 1

@@ -52,6 +52,7 @@ def test_a_joined_step_reads_as_the_legal_move_it_leaves():
     ("pass", (6, 5), "must play both dice"),
     ("1/4(2)", (3, 3), "must play all four dice"),
     ("1/9", (6, 5), "step 1/9: moves 8 pips, dice left [5, 6]"),
+    ("1/2", (2, 2), "step 1/2: moves 1 pip, dice left [2, 2, 2, 2]"),
 ])
 def test_the_rule_that_refuses_a_move_at_the_start(text, dice, reason):
     with pytest.raises(ValueError) as e:
