@@ -9,9 +9,11 @@ White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come
 ``numpy.random.default_rng(seed)``.  The game is saved as a record
 (``record.write_record``, atomically) when it ends or stops: ``quit``, end of input
 (Ctrl-D) or Ctrl-C (which then propagates as ``KeyboardInterrupt``, the record written).
-A record never destroys a game saved before (``save_new``): with no ``out`` it gets the
-first free name of ``game.mat``, ``game-2.mat``, ...; a record of no turn is never
-written over an existing file.
+A typed move is read against the legal ones by ``core.position.read_move`` (a refusal
+names its rule); one that loses a blunder's equity against the engine's best is named at
+once (``blunder_note``, at ``plies``).  A record never destroys a game saved before
+(``save_new``): with no ``out`` it gets the first free name of ``game.mat``,
+``game-2.mat``, ...; a record of no turn is never written over an existing file.
 """
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ import os
 
 import numpy as np
 
+from nardy_fast.analysis.report import mark
 from nardy_fast.core.gameloop import opening_throw, play_turns
-from nardy_fast.core.position import BLACK, WHITE, Position, as_position
-from nardy_fast.core.record import GameRecord, apply_steps, parse_steps, write_record
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
+from nardy_fast.core.record import GameRecord, write_record
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluator import Evaluator
 
@@ -33,12 +36,13 @@ DEFAULT_OUT = "game.mat"
 HELP = """\
   type your move as records write it, from point to point (points 1-24 of the
   side on roll, 'off' to bear off):
-    1/7 7/12        two steps of one checker (also 1/7/12)
+    1/7 7/12        two steps of one checker (also 1/7/12, or 1/12 when
+                    the result is that of a legal move)
     1/7 1/6         two checkers
     19/off 20/off   bearing off; 13/19(2): the same step twice
     'pass'          when no move is legal
-  'hint'  the engine's five best moves: equity (points per game, your view)
-          and the equity lost against the best
+  'hint'  the engine's five best moves at its plies: equity (points per game,
+          your view) and the equity lost against the best
   'help'  this text
   'quit'  stop, saving the record (also Ctrl-D or Ctrl-C)"""
 
@@ -83,8 +87,9 @@ def save_new(write, out, *, turns, replace, print_fn, what="record"):
         return name
 
 
-def _human_move(pos, dice, moves, ev, input_fn, print_fn):
-    """The move the human types (None: quit, end of input included)."""
+def _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=0):
+    """The move the human types (None: quit, end of input included); 'hint' ranks the
+    moves at ``plies`` (the engine's)."""
     while True:
         try:
             text = input_fn(f"your move ({dice[0]}{dice[1]}; 'help' for help): ").strip()
@@ -98,21 +103,36 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn):
             continue
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")
-            for r in ev.hint(pos, dice).head(5).itertuples():
+            for r in ev.hint(pos, dice, plies=plies).head(5).itertuples():
                 print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.equity:+7.3f} "
                          f"{-r.diff + 0.0:11.3f}")
             continue
         try:
-            steps = parse_steps(text)
-            board = tuple(int(x) for x in apply_steps(pos.mover, pos.opponent, dice, steps))
-        except ValueError as e:
-            print_fn(f"  not a move: {e}")
-            continue
-        for m in moves:
-            if m.board == board:
-                return m
-        print_fn("  not legal: a move must use as many dice as possible (and the larger "
-                 "one if only one can be played), within the head and block rules")
+            return read_move(pos, text, dice, ev.rules)
+        except ValueError as e:              # "not a move: ..." / "not legal for 65: ..."
+            print_fn(f"  {e}")
+
+
+def blunder_note(ev, pos, dice, move, plies, match=None):
+    """``"blunder: lost 0.183 points (equity, net 1-ply); best was 13/7 13/8"`` when the
+    human's ``move`` loses a blunder's equity or more against the best
+    (``analysis.report.MARKS``: ``mark(loss) == "blunder"``), else None.  The loss is
+    ``Evaluator.hint``'s at ``plies`` (with ``match``: in EMG, the money equivalent of
+    the match winning chances)."""
+    if sum(move.board) == 0 or len(pos.legal_moves(dice, ev.rules)) < 2:
+        return None                  # the last checker off (the game ends), or no choice
+    hint = ev.hint(pos, dice, plies=plies, match=match)
+    played = hint[hint["move"] == str(move)].iloc[0]
+    best = hint.iloc[0]
+    if match is None:
+        loss, unit = best["equity"] - played["equity"], "equity"
+    else:
+        loss, unit = best["emg"] - played["emg"], "EMG"
+    if mark(loss) != "blunder":
+        return None
+    how = best["method"] if played["method"] == best["method"] else \
+        f"{played['method']}, the best at {best['method']}"
+    return f"blunder: lost {loss:.3f} points ({unit}, {how}); best was {best['move']}"
 
 
 def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
@@ -122,10 +142,11 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     ``out``: the record file; None (default): the first free name of ``game.mat``,
     ``game-2.mat``, ...  ``replace``: an existing ``out`` is replaced (True, default) or
     kept, the record going to the next free numbered name (False); a record of no turn
-    never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or ``"black"``; None (default): the opening
-    throw decides (the higher die plays White).  ``rules``: the game's rules (default the
-    evaluator's).  ``start``: a Position or ID to play from (default the initial position,
-    White on roll).
+    never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or
+    ``"black"``; None (default): the opening throw decides (the higher die plays White).
+    ``rules``: the game's rules (default the evaluator's).  ``start``: a Position or ID to
+    play from (default the initial position, White on roll).  After each of the human's
+    moves that loses a blunder's equity, ``blunder_note`` says so.
     """
     if side not in (None, WHITE, BLACK):
         raise ValueError(f"side={side!r}: expected 'white', 'black' or None")
@@ -162,7 +183,11 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         if len(moves) == 1 and not moves[0].steps:
             print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
             return moves[0]
-        return _human_move(pos, dice, moves, ev, input_fn, print_fn)
+        move = _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=plies)
+        note = None if move is None else blunder_note(ev, pos, dice, move, plies)
+        if note is not None:
+            print_fn("  " + note)
+        return move
 
     interrupted = False
     try:
@@ -181,8 +206,9 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
                      DEFAULT_OUT if out is None else out, turns=len(record.turns),
                      replace=replace and out is not None, print_fn=print_fn)
     if saved is not None:
-        print_fn(f"record saved to {saved}" + ("" if result is not None else
-                                               f" ({counted(len(record.turns), 'turn')}, not finished)"))
+        print_fn(f"record saved to {saved}" + (
+            "" if result is not None
+            else f" ({counted(len(record.turns), 'turn')}, not finished)"))
     if interrupted:
         raise KeyboardInterrupt
     return record

@@ -16,7 +16,7 @@ from nardy_fast.core.matchrecord import MatchRecord, write_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.core.record import GameRecord
-from nardy_fast.app.play import _human_move, counted, save_new
+from nardy_fast.app.play import _human_move, blunder_note, counted, save_new
 
 __all__ = ["play_match_terminal"]
 
@@ -44,9 +44,9 @@ class _GameInPlay:
 class _Human:
     """A player that asks for its moves."""
 
-    def __init__(self, ev, input_fn, print_fn, name, turns):
+    def __init__(self, ev, input_fn, print_fn, name, turns, plies):
         self.ev, self.input_fn, self.print_fn = ev, input_fn, print_fn
-        self.name, self.turns = name, turns
+        self.name, self.turns, self.plies = name, turns, plies
 
     def best_move(self, pos, dice, plies=0, match=None):
         moves = pos.legal_moves(dice, self.ev.rules)
@@ -58,7 +58,12 @@ class _Human:
             self.print_fn(f"you rolled {dice[0]}{dice[1]}: no legal move")
             move = moves[0]
         else:
-            move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn)
+            move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn,
+                               plies=self.plies)
+            note = None if move is None else blunder_note(self.ev, pos, dice, move,
+                                                          self.plies, match)
+            if note is not None:
+                self.print_fn("  " + note)
         if move is None:
             raise _Quit
         self.turns.played(self.name, pos, dice, move)
@@ -92,7 +97,7 @@ def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
     mr = MatchRules(length=length, rules=ev.rules)
     names = ("you", f"nardy_fast {plies}-ply")
     in_play = _GameInPlay(names, mr.rules)
-    human = _Human(ev, input_fn, print_fn, names[0], in_play)
+    human = _Human(ev, input_fn, print_fn, names[0], in_play, plies)
     engine = _Engine(ev, plies, print_fn, names[1], in_play)
     games = []
     interrupted = False
@@ -122,7 +127,8 @@ def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
                          replace=replace and out is not None, print_fn=print_fn,
                          what="transcript")
     else:
-        print_fn(f"no turn played: no transcript written to {DEFAULT_OUT if out is None else out}")
+        print_fn("no turn played: no transcript written to "
+                 f"{DEFAULT_OUT if out is None else out}")
     if saved is not None:
         parts = [counted(finished, "finished game")] if finished else []
         if unfinished is not None:

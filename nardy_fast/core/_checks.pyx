@@ -18,7 +18,8 @@ import re
 import numpy as np
 
 __all__ = ["as_board", "as_board6", "as_indices", "as_table", "check_die", "check_dice",
-           "DICE_FORMS", "check_count", "check_int", "check_plies", "check_threads", "usable_cores"]
+           "DICE_FORMS", "check_count", "check_int", "check_plies", "check_threads",
+           "usable_cores"]
 
 
 cpdef object as_board(object x, str name):

@@ -26,12 +26,12 @@ import base64
 import binascii
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from nardy_fast.core._checks import check_dice
-from nardy_fast.core._movegen import check_position, successors_with_steps
+from nardy_fast.core._movegen import check_position, successors, successors_with_steps
 from nardy_fast.core._state import impossible_state
 
 from collections.abc import Iterable, Sequence
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
 
 __all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL",
-           "parse_steps", "apply_steps", "contact_mask"]
+           "parse_steps", "apply_steps", "read_move", "contact_mask"]
 
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
@@ -283,8 +283,9 @@ class Position:
     def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None,
                     *deprecated: Any) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
-        result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``, ``"6-3"``,
-        ``"6 3"``: ``core._checks.check_dice``; the old form ``legal_moves(6, 3, rules)`` works
+        result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``,
+        ``"6-3"``, ``"6 3"``: ``core._checks.check_dice``; the old form
+        ``legal_moves(6, 3, rules)`` works
         with a ``DeprecationWarning`` until 0.3.0, which removes it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
@@ -329,6 +330,15 @@ class Position:
         return Position(self._boards[1], np.array(move.board, np.uint8), _other(self._side))
 
     def _play_text(self, text, dice, rules):
+        if dice is not None:
+            d1, d2 = check_dice(dice)
+            try:
+                return self.play(read_move(self, text, (d1, d2), rules))
+            except _Refused as e:
+                if e.head == "not a move":
+                    raise ValueError(e.reason) from None
+                raise ValueError(f"move {text!r}: not a legal move of {self.side} for the "
+                                 f"roll {d1}{d2}: {e.reason}") from None
         steps = parse_steps(text)
         rolls = [tuple(check_dice(dice))] if dice is not None else \
             [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
@@ -524,11 +534,115 @@ def apply_steps(mover: npt.ArrayLike, opponent: npt.ArrayLike, dice: Sequence[in
                 raise ValueError(f"step {step}: point {t} is outside 1..24")
             die = t - a
             if die not in left:
-                raise ValueError(f"step {step}: moves {die} pips, dice left "
-                                 f"{sorted(left) or 'none'}")
+                raise ValueError(f"step {step}: moves {die} pip{'' if die == 1 else 's'}, "
+                                 f"dice left {sorted(left) or 'none'}")
             if opp_at[t - 1]:
                 raise ValueError(f"step {step}: point {t} is held by the opponent")
             b[a - 1] -= 1
             b[t - 1] += 1
         left.remove(die)
     return b.astype(np.uint8)
+
+
+# -- a typed move against the legal ones --------------------------------------------------
+def read_move(position: Position, text: str, dice: Any, rules: Rules | str | None = None
+              ) -> Move:
+    """The legal move of ``dice`` that ``text`` denotes (``"1/7 7/12"``, ``"pass"``), else
+    a ``ValueError`` saying why: ``"not a move: ..."`` for text that is no move, or
+    ``"not legal for 65: ..."`` naming the rule that refuses it.
+
+    Legal moves are their resulting positions (rule book section 5), so a step may join
+    dice of one checker when the result is that of a legal move: ``"1/7"`` for 5-1 is
+    ``1/6 6/7`` or ``1/2 2/7``, whichever is legal.  The reasons come from the move
+    generator's legal set against the typed move: the head rule (more checkers leave the
+    head than any legal move takes), the six-block rule and the larger die (the move is
+    legal once that rule is relaxed), the dice (fewer played than can be), a step's own
+    fault (``apply_steps``: pips no die left has, a point the opponent holds, bearing off
+    early).
+    """
+    try:
+        steps = parse_steps(text)
+    except ValueError as e:
+        raise _Refused("not a move", str(e)) from None
+    d1, d2 = check_dice(dice)
+    moves = position.legal_moves((d1, d2), rules)
+    legal = {m.board: m for m in moves}
+    try:
+        board = tuple(int(x) for x in apply_steps(position.mover, position.opponent,
+                                                  (d1, d2), steps))
+        fault = None
+    except ValueError as e:
+        board, fault = _displaced(position.mover, steps), e
+    m = legal.get(board)
+    if m is not None and bool(m.steps) == bool(steps):
+        return m
+    reasons = _why_not(position, steps, board, fault, moves, (d1, d2), rules)
+    raise _Refused(f"not legal for {d1}{d2}", "; ".join(reasons))
+
+
+class _Refused(ValueError):
+    """``read_move``'s refusal: ``"<head>: <reason>"``, the ``reason`` alone kept."""
+
+    def __init__(self, head, reason):
+        super().__init__(f"{head}: {reason}")
+        self.head, self.reason = head, reason
+
+
+def _displaced(mover, steps):
+    """The mover's board after ``steps`` moved as given, each checker from its point to
+    the other (dice unchecked); None when a step cannot be made (no checker there, not
+    forward)."""
+    b = [int(x) for x in mover]
+    for a, t in steps:
+        if b[a - 1] == 0 or (t != "off" and t <= a):
+            return None
+        b[a - 1] -= 1
+        if t != "off":
+            b[t - 1] += 1
+    return tuple(b)
+
+
+def _why_not(position, steps, board, fault, moves, dice, rules):
+    """The rules that refuse the typed ``steps`` (result ``board``, None if none; ``fault``:
+    ``apply_steps``'s error, None when each step has its die), from the legal ``moves``."""
+    from nardy_fast.core.rules import as_rules      # rules imports nothing of this module
+    rules = as_rules(rules)
+    d1, d2 = dice
+    out = []
+    head = sum(1 for a, _ in steps if a == 1)
+    head_max = max(sum(1 for a, _ in m.steps if a == 1) for m in moves)
+    if head >= 2 and head > head_max:
+        out.append("the head rule: only one checker may leave the head this turn"
+                   if head_max <= 1 else f"the head rule: at most {head_max} checkers may "
+                   "leave the head this turn")
+    mover, opp = position.mover, position.opponent
+
+    def legal_without(**relaxed):
+        boards = successors(mover, opp, d1, d2, replace(rules, **relaxed))
+        return board is not None and board in {tuple(b) for b in boards.tolist()}
+    if (board is not None and rules.block_rule != "none"
+            and legal_without(block_rule="none")):
+        where = "ahead of it" if rules.block_rule == "ahead" else "in its home or off"
+        out.append(f"the six-block rule: six points in a row may be held only with an "
+                   f"opponent checker {where}")
+    elif (board is not None and d1 != d2 and rules.larger_die_rule
+          and legal_without(larger_die_rule=False)):
+        out.append(f"must play the larger die ({max(d1, d2)}): only one die can be played")
+    played_max = max(len(m.steps) for m in moves)
+    if fault is None and len(steps) < played_max and not out:
+        out.append("must play both dice" if played_max == 2 and d1 != d2 else
+                   "must play all four dice" if played_max == 4 else
+                   "must play a die: a turn passes only when no die can be played"
+                   if played_max == 1 else
+                   f"must play {played_max} of the four dice: as many as can be played")
+    if not out and fault is not None:
+        pips = sum((25 if t == "off" else t) - a for a, t in steps)
+        roll = 4 * d1 if d1 == d2 else d1 + d2
+        out.append(f"the move covers {pips} pips, the roll {roll}" if pips > roll and
+                   all(t != "off" for _, t in steps) else str(fault))
+    if not out and any(t == "off" for _, t in steps):
+        out.append("bearing off: a die larger than a checker needs bears off only from the "
+                   "farthest occupied point (rule book section 6)")
+    if not out:
+        out.append("no legal move leaves this position ('hint' lists them)")
+    return out

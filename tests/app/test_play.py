@@ -41,9 +41,9 @@ def test_engine_plays_a_whole_game_against_itself(tmp_path):
     import nardy_fast.app.play as play_mod
     orig = play_mod._human_move
 
-    def spy(pos, dice, moves, ev_, input_fn, print_fn):
+    def spy(pos, dice, moves, ev_, input_fn, print_fn, **kw):
         seen.append((pos, dice))
-        return orig(pos, dice, moves, ev_, input_fn, print_fn)
+        return orig(pos, dice, moves, ev_, input_fn, print_fn, **kw)
 
     play_mod._human_move = spy
     try:

@@ -26,7 +26,7 @@ def test_quit_in_the_second_game_keeps_both_games(tmp_path, monkeypatch):
 
     asked_in_second = []
 
-    def human(pos, dice, moves, ev_, input_fn, print_fn):
+    def human(pos, dice, moves, ev_, input_fn, print_fn, **kw):
         if len(started) >= 2:
             asked_in_second.append(pos)
             if len(asked_in_second) > 1:
