@@ -16,39 +16,94 @@ import importlib.util
 import os
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 from nardy_fast.core._version import __version__
-from nardy_fast.core.rules import CLASSIC, Rules
-from nardy_fast.core._movegen import successors
-from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
-from nardy_fast.core.result import Outcome
-from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.core.record import GameRecord, parse_record, read_record, write_record
-from nardy_fast.core.diagram import plot_board
-from nardy_fast.tables.race import race_probabilities
-from nardy_fast.tables.race12 import race12_probabilities
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.policy import random_game
-from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
-from nardy_fast.engine.cube import cube_decision
-# exported as train_self_play: ``nardy_fast.train`` is the old path of the module (_MOVED)
-from nardy_fast.engine.train import train as train_self_play
-from nardy_fast.engine.strength import vs_greedy
-from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
-                                        move_report, pip_report, race_report, race_sample,
-                                        win_report)
-from nardy_fast.analysis.export import save as save_frame
-from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart, game_chart,
-                                      race_chart)
-from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
-from nardy_fast.analysis.matchreport import analyse_match, match_error_rates
-from nardy_fast.analysis.study import read_study, study
-from nardy_fast.tables import bearoff
-from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
-from nardy_fast.engine.met import (match_cube_decision, match_equity_table, outcome_values,
-                                   start_distribution)
-from nardy_fast.engine.matchplay import play_one_match, simulate_matches
+
+# The public names and their homes.  They are imported when first used (PEP 562's module
+# ``__getattr__``), so ``import nardy_fast`` costs almost nothing and ``nardy-fast
+# --version`` answers at once; ``from nardy_fast import *``, ``dir`` and attribute access
+# see every name as before.  The ``TYPE_CHECKING`` imports below say the same for mypy.
+_EXPORTS = {
+    "CLASSIC": "core.rules", "Rules": "core.rules",
+    "successors": "core._movegen",
+    "BLACK": "core.position", "WHITE": "core.position", "Move": "core.position",
+    "Position": "core.position", "as_position": "core.position",
+    "Outcome": "core.result",
+    "CENTRED": "core.cubestate", "CubeState": "core.cubestate",
+    "GameRecord": "core.record", "parse_record": "core.record", "read_record": "core.record",
+    "write_record": "core.record",
+    "plot_board": "core.diagram",
+    "race_probabilities": "tables.race",
+    "race12_probabilities": "tables.race12",
+    "Evaluator": "engine.evaluator",
+    "random_game": "engine.policy",
+    "DEFAULT_GAMES": "engine.rollout", "rollout": "engine.rollout",
+    "rollout_many": "engine.rollout",
+    "cube_decision": "engine.cube",
+    # exported as train_self_play: ``nardy_fast.train`` is the old path of the module
+    "train_self_play": "engine.train:train",
+    "vs_greedy": "engine.strength",
+    "convergence_report": "analysis.report", "error_rates": "analysis.report",
+    "game_report": "analysis.report", "move_report": "analysis.report",
+    "pip_report": "analysis.report", "race_report": "analysis.report",
+    "race_sample": "analysis.report", "win_report": "analysis.report",
+    "save_frame": "analysis.export:save",
+    "bearoff_distribution": "analysis.plot", "convergence_chart": "analysis.plot",
+    "game_chart": "analysis.plot", "race_chart": "analysis.plot",
+    "cube_analysis": "analysis.cubereport", "cube_error_rates": "analysis.cubereport",
+    "cube_report": "analysis.cubereport",
+    "analyse_match": "analysis.matchreport", "match_error_rates": "analysis.matchreport",
+    "read_study": "analysis.study", "study": "analysis.study",
+    "bearoff": "tables.bearoff:",
+    "MatchRules": "core.matchrules", "MatchState": "core.matchrules",
+    "MatchRecord": "core.matchrecord", "read_match": "core.matchrecord",
+    "write_match": "core.matchrecord",
+    "match_cube_decision": "engine.met", "match_equity_table": "engine.met",
+    "outcome_values": "engine.met", "start_distribution": "engine.met",
+    "play_one_match": "engine.matchplay", "simulate_matches": "engine.matchplay",
+}
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import CLASSIC, Rules
+    from nardy_fast.core._movegen import successors
+    from nardy_fast.core.position import BLACK, WHITE, Move, Position, as_position
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.cubestate import CENTRED, CubeState
+    from nardy_fast.core.record import GameRecord, parse_record, read_record, write_record
+    from nardy_fast.core.diagram import plot_board
+    from nardy_fast.tables.race import race_probabilities
+    from nardy_fast.tables.race12 import race12_probabilities
+    from nardy_fast.engine.evaluator import Evaluator
+    from nardy_fast.engine.policy import random_game
+    from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
+    from nardy_fast.engine.cube import cube_decision
+    from nardy_fast.engine.train import train as train_self_play
+    from nardy_fast.engine.strength import vs_greedy
+    from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
+                                            move_report, pip_report, race_report,
+                                            race_sample, win_report)
+    from nardy_fast.analysis.export import save as save_frame
+    from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart,
+                                          game_chart, race_chart)
+    from nardy_fast.analysis.cubereport import cube_analysis, cube_error_rates, cube_report
+    from nardy_fast.analysis.matchreport import analyse_match, match_error_rates
+    from nardy_fast.analysis.study import read_study, study
+    from nardy_fast.tables import bearoff
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
+    from nardy_fast.engine.met import (match_cube_decision, match_equity_table,
+                                       outcome_values, start_distribution)
+    from nardy_fast.engine.matchplay import play_one_match, simulate_matches
+
+
+def _export(name):
+    """Import the public name ``name`` from its home (``_EXPORTS``) and keep it here."""
+    home, _, attr = _EXPORTS[name].partition(":")
+    module = importlib.import_module(f"{__name__}.{home}")
+    value = module if _EXPORTS[name].endswith(":") else getattr(module, attr or name)
+    globals()[name] = value               # the next access is a plain attribute
+    return value
 
 
 def get_include() -> str:
@@ -130,7 +185,10 @@ if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
 
 
 def __getattr__(name):
-    """``nardy_fast.<old module name>`` as an attribute (``from nardy_fast import plot``)."""
+    """A public name, imported at first use (``_EXPORTS``); ``nardy_fast.<old module
+    name>`` as an attribute (``from nardy_fast import plot``)."""
+    if name in _EXPORTS:
+        return _export(name)
     if name in _MOVED:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -150,3 +208,7 @@ __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "DEFAULT_GAMES", "Evaluat
            "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_match",
            "write_record",
            "get_include", "__version__"]
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -63,9 +63,9 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, desc: str, unit: str 
     # plain one: tqdm.auto would look for the notebook's widgets, and warn in a notebook
     # without them ("IProgress not found") though it draws nothing.
     if show:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm      # lazy: see above
     else:
-        from tqdm.std import tqdm
+        from tqdm.std import tqdm       # lazy: see above
     return tqdm(iterable, desc=desc, unit=unit, total=total, disable=not show, **options)
 
 

@@ -1,0 +1,22 @@
+"""The ``nardy-fast`` program's entry point: ``nardy-fast --version`` is answered from the
+package's metadata alone, before the command line's modules (numpy, the engine, pandas)
+are imported; every other call goes to ``nardy_fast.app.cli.console_main``."""
+import sys
+
+__all__ = ["console_main"]
+
+
+def console_main(argv=None):
+    """Run the ``nardy-fast`` command with ``argv`` (default ``sys.argv[1:]``) and exit."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"]:
+        from nardy_fast.core._version import __version__   # lazy: the metadata only
+        print(f"nardy-fast {__version__}")
+        sys.exit(0)
+    # lazy: the whole command line (numpy, the engine) only for a command that runs
+    from nardy_fast.app.cli import console_main as run
+    run(args)
+
+
+if __name__ == "__main__":
+    console_main()
