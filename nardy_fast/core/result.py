@@ -377,7 +377,11 @@ def possible_values(values, *, draws=True, points=None):
         candidates = M @ z + c                                    # (S, 10)
         ok = ((np.abs(candidates @ A.T - b) <= _FEASIBLE).all(axis=1)
               & (candidates @ G.T - h <= _FEASIBLE).all(axis=1))
-        dist = np.where(ok, ((candidates - z) ** 2).sum(axis=1), np.inf)
+        if ok.any():
+            dist = np.where(ok, ((candidates - z) ** 2).sum(axis=1), np.inf)
+        else:                    # never seen: the least violating candidate, then cleaned
+            dist = np.maximum(np.abs(candidates @ A.T - b).max(axis=1),
+                              (candidates @ G.T - h).max(axis=1))
         z = candidates[int(np.argmin(dist))]
     # the rounding of the solve (or of the input: float32 nets): the bounds and the
     # nesting exactly, moving each value by at most _FEASIBLE
