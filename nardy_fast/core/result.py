@@ -6,10 +6,13 @@ loss their negative, a draw 0).
 """
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
+
+from nardy_fast.core.methods import method_kind, method_label
 
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -133,6 +136,63 @@ se_p_home_mars_loss : float
         if name == "equity":
             return low, high
         return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
+
+    def __str__(self) -> str:
+        """One line: P(win) and the equity with their 95% margins (± 1.96 standard errors,
+        where measured) and how they were obtained, e.g. ``P(win) 0.583 ± 0.006, equity
+        +0.251 ± 0.018 (rollout, 1,296 games, net)``, ``P(win) 0.912, equity +1.204
+        (exact, two_sided)``, ``P(win) 0.583, equity +0.251 (net 0-ply: error not
+        measured)``.  ``repr`` keeps every field."""
+        parts = [f"P(win) {self.p_win:.3f}{self._margin('p_win')}"]
+        if self.p_draw > 0:
+            parts.append(f"P(draw) {self.p_draw:.3f}{self._margin('p_draw')}")
+        parts.append(f"equity {self.equity:+.3f}{self._margin('equity')}")
+        return ", ".join(parts) + f" ({self._how()})"
+
+    def _margin(self, name):
+        """`` ± m`` (1.96 standard errors) of ``name``, or ``""`` (exact, not measured)."""
+        se = getattr(self, "se_" + name)
+        return f" ± {_Z95 * se:.3f}" if se == se and se > 0 else ""
+
+    def _how(self):
+        """How the numbers were obtained, for people: the method's kind and details."""
+        kind = method_kind(self.method)
+        if kind == "rollout":
+            bits = ["rollout", f"{self.games:,} games"]
+            if self.extra.get("policy"):
+                bits.append(str(self.extra["policy"]))
+            if self.extra.get("cube"):
+                bits.append("cubeful equity")
+            if self.extra.get("interrupted"):
+                bits.append("interrupted")
+            return ", ".join(bits)
+        if kind == "exact":
+            return f"exact, {self.method}"
+        if kind == "net":
+            return f"{self.method}: error not measured"
+        return method_label(self.method)
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: each probability and the equity, its 95% margin
+        where measured, and how the numbers were obtained (``str``'s wording)."""
+        rows = [("P(win)", "p_win"), ("P(mars win)", "p_mars_win"), ("P(lose)", "p_lose"),
+                ("P(mars loss)", "p_mars_loss")]
+        if self.p_draw > 0:
+            rows.insert(2, ("P(draw)", "p_draw"))
+        for label, name in (("P(koks win)", "p_koks_win"), ("P(koks loss)", "p_koks_loss"),
+                            ("P(home mars win)", "p_home_mars_win"),
+                            ("P(home mars loss)", "p_home_mars_loss")):
+            if getattr(self, name) > 0:
+                rows.append((label, name))
+        rows.append(("equity", "equity"))
+        body = "".join(
+            f"<tr><th style='text-align:left'>{label}</th>"
+            f"<td style='text-align:right'>{getattr(self, name):{'+.4f' if name == 'equity' else '.4f'}}"
+            f"</td><td style='text-align:left'>{html.escape(self._margin(name).strip())}</td></tr>"
+            for label, name in rows)
+        head = ("<tr><th></th><th>estimate</th><th>95% margin</th></tr>"
+                if any(self._margin(name) for _, name in rows) else "")
+        return f"<table><caption>{html.escape(self._how())}</caption>{head}{body}</table>"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain floats/ints/str; includes ``ci95_p_win`` and ``ci95_equity`` bounds (NaN,
@@ -324,7 +384,11 @@ def possible_values(values, *, draws=True, points=None):
         candidates = M @ z + c                                    # (S, 10)
         ok = ((np.abs(candidates @ A.T - b) <= _FEASIBLE).all(axis=1)
               & (candidates @ G.T - h <= _FEASIBLE).all(axis=1))
-        dist = np.where(ok, ((candidates - z) ** 2).sum(axis=1), np.inf)
+        if ok.any():
+            dist = np.where(ok, ((candidates - z) ** 2).sum(axis=1), np.inf)
+        else:                    # never seen: the least violating candidate, then cleaned
+            dist = np.maximum(np.abs(candidates @ A.T - b).max(axis=1),
+                              (candidates @ G.T - h).max(axis=1))
         z = candidates[int(np.argmin(dist))]
     # the rounding of the solve (or of the input: float32 nets): the bounds and the
     # nesting exactly, moving each value by at most _FEASIBLE

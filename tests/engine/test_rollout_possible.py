@@ -41,12 +41,14 @@ ESTIMATORS = [("net", False), ("net", "none"), ("net", "luck"), ("net", "luck:2"
 
 
 @pytest.mark.parametrize("policy, vr", ESTIMATORS)
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(pid=st.sampled_from(POSITIONS), games=st.integers(1, 40),
        seed=st.integers(0, 2 ** 31), rules=st.sampled_from(sorted(RULES)))
 @example(pid=ISSUE, games=12, seed=10, rules="classic")
 def test_every_estimator_reports_a_possible_distribution(policy, vr, pid, games, seed, rules):
     r = RULES[rules]
+    if vr == "luck":                   # the exact 0-ply luck: 21 move choices a roll
+        games = min(games, 10)
     o = nf.rollout(pid, games, policy=policy, variance_reduction=vr, seed=seed, rules=r,
                    **FAST)
     check(o, r)
