@@ -474,8 +474,10 @@ def _game_result(record, frame):
         if res["winner"] is None:
             return "The game is a draw."
         name = record.white if res["winner"] == WHITE else record.black
-        return (f"{name} ({res['winner']}) wins {_KINDS.get(res['kind'], res['kind'])}: "
-                f"{_points(float(res['points']))}.")
+        how = _KINDS.get(res["kind"], res["kind"])
+        if record.rules.cube is not None and res["kind"] != "drop":
+            how += ", at the cube's stake"           # rule book 7a: no mars with the cube
+        return f"{name} ({res['winner']}) wins {how}: {_points(float(res['points']))}."
     if "result_white" in frame.columns and not pd.isna(frame["result_white"].iloc[-1]):
         v = float(frame["result_white"].iloc[-1])
         if v == 0:

@@ -201,8 +201,11 @@ class GameRecord:
     def result(self) -> dict[str, Any] | None:
         """The result after the last turn: ``None`` if the game is not over, else a dict
         ``{"winner": "white"|"black"|None, "kind": "oin"|"mars"|"koks"|"home_mars"|"draw",
-        "points": float}``; with a cube ``kind`` is ``"win"`` (won at the stake, which is
-        ``points``) or ``"drop"`` (a raise was dropped)."""
+        "points": float}``: ``kind`` says how the game ended, ``points`` what it scored.
+        With a cube every kind of win scores the stake (rule book 7a), so ``points`` is
+        the stake, and ``kind`` may also be ``"drop"`` (a raise was dropped).  (Before
+        0.3.0 a cube game's win had the kind ``"win"``; a ``Result`` tag written so still
+        reads.)"""
         return _replay(self)[1]
 
     @property
@@ -430,7 +433,14 @@ def _check_result_tag(record, tags, source):
         res = record.result()
     except RecordError as e:
         raise RecordError(f"{source}: {e}") from None
-    if res is None or _result_text(res) != tags["Result"].strip():
+    written = tags["Result"].strip()
+    if res is not None and record.rules.cube is not None and res["kind"] not in ("draw",
+                                                                                  "drop"):
+        # the spelling before 0.3.0: "white win 2" for any kind of win at the stake
+        old = written.split()
+        if len(old) == 3 and old[1] == "win":
+            written = " ".join((old[0], res["kind"], old[2]))
+    if res is None or _result_text(res) != written:
         got = "game not over" if res is None else _result_text(res)
         raise RecordError(f"{source}: tag Result {tags['Result']!r} does not match the "
                           f"replayed game ({got})")
@@ -637,7 +647,9 @@ class _Replay:
                               "already over")
         result = self.result
         if result and self.rules.cube is not None and result["kind"] not in ("draw", "drop"):
-            result = {"winner": result["winner"], "kind": "win", "points": float(self.state.stake)}
+            # with the cube every kind of win scores the stake (rule book 7a): the kind
+            # still says how the game ended on the board
+            result = {**result, "points": float(self.state.stake)}
         return self.positions, result, self.cubes
 
 

@@ -93,7 +93,7 @@ def test_cube_analysis_wrong_take():
     assert a.loc[0, "played"] == "double, take" and a.loc[0, "double_loss"] == 0.0
     assert a.loc[0, "take_loss"] == pytest.approx(4 / 9)
     assert cube_error_rates(a).loc["black", "wrong_takes"] == 1
-    assert rec.result() == {"winner": "white", "kind": "win", "points": 2.0}
+    assert rec.result() == {"winner": "white", "kind": "oin", "points": 2.0}
     rep = game_report(rec, cube=True)
     assert rep.loc[0, "cube_played"] == "double, take"
     assert rep.loc[0, "p_win"] == pytest.approx(31 / 36)        # cubeless: 31 of 36 rolls

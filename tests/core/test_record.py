@@ -248,7 +248,8 @@ def test_cube_actions_round_trip():
     assert back.cube == rec.cube and back.turns == rec.turns
     assert back.to_text() == text
     res = back.result()
-    assert res["kind"] == "win" and res["points"] == 4.0       # no mars with the cube
+    assert res["kind"] in ("oin", "mars", "koks", "home_mars")   # how it ended
+    assert res["points"] == 4.0                                 # the stake: no mars with the cube
     states = back.cube_states()
     assert len(states) == len(back.turns) + 1
     assert states[9].owner == "centre" and states[9].stake == 1

@@ -73,11 +73,11 @@ def test_without_cube_each_finish_scores_its_points(kind, scoring):
 def test_with_the_cube_every_finish_wins_the_stake(kind, scoring):
     """White doubles to 2, Black takes, White bears off: 2 points whatever the finish
     (a mars at stake 2 is 2 points, not 2 x 2; a home mars under extended scoring is not
-    4 x 2)."""
+    4 x 2); the result still names the finish."""
     rec = GameRecord(rules=Rules(scoring=scoring, cube="geometric"), start=start(kind))
     rec.append_cube("double", 2).append_cube("take")
     finish(rec)
-    assert rec.result() == {"winner": "white", "kind": "win", "points": 2.0}
+    assert rec.result() == {"winner": "white", "kind": kind, "points": 2.0}
     assert round_trip(rec).cube_states()[-1].stake == 2
 
 
@@ -86,7 +86,7 @@ def test_a_cube_game_never_doubled_wins_one_point(kind):
     """The cube in the middle at stake 1: every finish is worth 1 (no mars, no oin)."""
     rec = finish(GameRecord(rules=Rules(cube="geometric", scoring="extended"),
                             start=start(kind)))
-    assert rec.result() == {"winner": "white", "kind": "win", "points": 1.0}
+    assert rec.result() == {"winner": "white", "kind": kind, "points": 1.0}
 
 
 def test_black_wins_at_the_stake():
@@ -95,7 +95,7 @@ def test_black_wins_at_the_stake():
     rec = GameRecord(rules=Rules(cube="geometric"), start=start("koks", side="black"))
     rec.append_cube("double", 2).append_cube("take")
     finish(rec)
-    assert rec.result() == {"winner": "black", "kind": "win", "points": 2.0}
+    assert rec.result() == {"winner": "black", "kind": "koks", "points": 2.0}
 
 
 def test_raise_take_redouble_take_then_a_mars():
@@ -114,7 +114,7 @@ def test_raise_take_redouble_take_then_a_mars():
     finish(rec, (6, 6))
     states = rec.cube_states()
     assert [s.stake for s in states] == [2, 4, 4, 4]
-    assert rec.result() == {"winner": "white", "kind": "win", "points": 4.0}
+    assert rec.result() == {"winner": "white", "kind": "mars", "points": 4.0}
     round_trip(rec)
 
 
@@ -148,7 +148,7 @@ def test_a_beavered_game_is_won_at_the_beaver_stake(kind):
                      start=start(kind))
     rec.append_cube("double", 2).append_cube("beaver", 4)
     finish(rec)
-    assert rec.result() == {"winner": "white", "kind": "win", "points": 4.0}
+    assert rec.result() == {"winner": "white", "kind": kind, "points": 4.0}
     assert rec.cube_states()[-1].stake == 4
     round_trip(rec)
 
@@ -172,9 +172,23 @@ def test_a_wrong_result_tag_is_refused():
     rec.append_cube("double", 2).append_cube("take")
     finish(rec)
     text = rec.to_text()
-    assert '"white win 2"' in text
+    assert '"white mars 2"' in text                 # ended by mars, scored at the stake
     with pytest.raises(RecordError):
-        GameRecord.from_text(text.replace('"white win 2"', '"white win 4"')).result()
+        GameRecord.from_text(text.replace('"white mars 2"', '"white mars 4"')).result()
+
+
+def test_a_cube_game_result_names_how_it_ended_and_scores_the_stake():
+    """One vocabulary for the kind of a win, cube or not (``oin``, ``mars``, ...), the
+    points the stake with the cube; a tag in the spelling before 0.3.0 (``win``) reads."""
+    rec = GameRecord(rules=Rules(cube="geometric"), start=start("mars"))
+    rec.append_cube("double", 2).append_cube("take")
+    finish(rec)
+    assert rec.result() == {"winner": "white", "kind": "mars", "points": 2.0}
+    text = rec.to_text()
+    old = GameRecord.from_text(text.replace('"white mars 2"', '"white win 2"'))
+    assert old.result() == rec.result()
+    with pytest.raises(RecordError):
+        GameRecord.from_text(text.replace('"white mars 2"', '"white oin 2"'))
 
 
 # -- the C game loop ---------------------------------------------------------------------
