@@ -3,7 +3,8 @@
 ``docs/check_site.py`` holds the checks of the built HTML (a figure per drawing cell of a
 notebook, the output of the guide's executed examples, no build warning on a page);
 ``make docs`` runs it after Sphinx, and the tests below run it on a build when one is
-present (``docs/_build/html``), so that ``make test`` needs no docs build.
+present (``docs/_build/html``), so that ``make test`` needs no docs build.  The width of the
+code blocks is looked at in headless Chromium, as a reader's 1280-pixel window shows them.
 """
 import importlib.util
 import json
@@ -94,4 +95,59 @@ def test_the_built_site_passes_its_checks():
 def test_every_notebook_page_shows_its_figures(notebook):
     page = check_site.read_page(HTML / "notebooks" / (notebook.stem + ".html"))
     assert page.images >= check_site.drawing_cells(notebook) >= 1
+
+
+# -- in the browser ------------------------------------------------------------------------
+MEASURE = """<script>
+window.addEventListener("load", () => {
+  const cut = [];
+  for (const pre of document.querySelectorAll("article pre")) {
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      cut.push((pre.textContent.split("\\n").find(l => l.length > 80) || "").slice(0, 100));
+    }
+  }
+  document.body.setAttribute("data-cut", JSON.stringify(cut));
+});
+</script>"""
+
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    if os.environ.get("CI") == "true":
+        pytest.fail("no Chromium found under CI: .ci/install-browser installs it")
+    pytest.skip("no Chromium found (chromium, chromium-browser or google-chrome)")
+
+
+def _code_pages():
+    """The guide's pages, the notebooks' and Getting started: the pages of code."""
+    return (sorted((HTML / "guide").glob("*.html")) + sorted((HTML / "notebooks").glob("*.html"))
+            + [HTML / "getting_started.html"])
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize("page", _code_pages() if HTML.exists() else [],
+                         ids=lambda p: p.stem)
+def test_code_blocks_fit_a_1280_pixel_window(page, tmp_path):
+    """No code block of a guide or notebook page is cut at 1280 pixels (a comment running
+    off the right edge, read only by scrolling the block)."""
+    probe = page.with_name(f".probe_{page.name}")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"),
+                     encoding="utf-8")
+    try:
+        proc = subprocess.run(
+            [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+             "--window-size=1280,2400", "--virtual-time-budget=5000", "--dump-dom",
+             probe.as_uri()], capture_output=True, text=True, timeout=180)
+    finally:
+        probe.unlink()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    m = re.search(r'data-cut="([^"]*)"', proc.stdout)
+    assert m, "the page's measure did not run"
+    cut = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
+                     .replace("&lt;", "<").replace("&gt;", ">"))
+    assert cut == [], f"{page.name}: code cut at 1280 px: {cut}"
 
