@@ -49,8 +49,8 @@ numpydoc_validation_checks = set()
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"nardy_fast {release}"
-# The guide's pages, the notebooks and Getting started are code first: no column of their
-# own headings beside the article, so that a 100-character line of code shows whole at 1280
+# The guide's pages, the notebooks, the API pages (their Examples) and Getting started are
+# code first: no column of their own headings beside the article, so that a 100-character line of code shows whole at 1280
 # pixels (tests/test_docs_site.py looks in Chromium).
 html_theme_options = {
     "navigation_with_keys": False, "show_toc_level": 2,
@@ -58,6 +58,7 @@ html_theme_options = {
         "**": ["page-toc", "edit-this-page", "sourcelink"],
         **{f"guide/{p.stem}": [] for p in (HERE / "guide").glob("*.md")},
         **{f"notebooks/{p.stem}": [] for p in (ROOT / "notebooks").glob("*.ipynb")},
+        **{f"generated/nardy_fast.{name}": [] for name in nardy_fast.__all__},
         "getting_started": [],
     },
 }

@@ -82,6 +82,7 @@ def test_make_docs_draws_inline_and_checks_the_site():
     assert "MPLBACKEND=module://matplotlib_inline.backend_inline" in recipe
     assert "docs/check_site.py docs/_build/html" in recipe
     assert recipe.index("sphinx-build") < recipe.index("check_site.py")
+    assert recipe.index("sphinx-build") < recipe.index("tests/test_docs_site.py")
 
 
 @needs_build
@@ -121,8 +122,10 @@ def _chromium():
 
 
 def _code_pages():
-    """The guide's pages, the notebooks' and Getting started: the pages of code."""
+    """The guide's pages, the notebooks', the API pages (their Examples) and Getting
+    started: the pages of code."""
     return (sorted((HTML / "guide").glob("*.html")) + sorted((HTML / "notebooks").glob("*.html"))
+            + sorted((HTML / "generated").glob("nardy_fast.*.html"))
             + [HTML / "getting_started.html"])
 
 
@@ -131,8 +134,8 @@ def _code_pages():
 @pytest.mark.parametrize("page", _code_pages() if HTML.exists() else [],
                          ids=lambda p: p.stem)
 def test_code_blocks_fit_a_1280_pixel_window(page, tmp_path):
-    """No code block of a guide or notebook page is cut at 1280 pixels (a comment running
-    off the right edge, read only by scrolling the block)."""
+    """No code block of a guide, notebook or API page is cut at 1280 pixels (a comment
+    running off the right edge, read only by scrolling the block)."""
     probe = page.with_name(f".probe_{page.name}")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"),
                      encoding="utf-8")
