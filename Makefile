@@ -66,9 +66,17 @@ clean:
 		nardy_fast/*/_*.c nardy_fast/*/*.html
 
 # The documentation site (docs/, Sphinx; warnings are errors) into docs/_build/html.  The
-# notebooks are executed during the build (NARDY_FAST_DOCS_EXECUTE=off: rendered as they are).
+# notebooks and the guide's {code-cell} examples are executed during the build
+# (NARDY_FAST_DOCS_EXECUTE=off: rendered as they are), their kernels drawing with the
+# inline backend so that the figures reach the pages; then docs/check_site.py checks the
+# built pages (a figure per drawing cell, the examples' outputs, no warning on a page) and
+# tests/test_docs_site.py looks at them in headless Chromium (no code cut at 1280 pixels;
+# skipped without a Chromium, failed under CI: make browser installs one).
 docs: build
-	MPLBACKEND=Agg $(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	MPLBACKEND=module://matplotlib_inline.backend_inline \
+		$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	$(PY) docs/check_site.py docs/_build/html
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_docs_site.py
 
 # mypy over the public API (the package's exports, the .pyi stubs) and the docs' examples.
 typecheck: build

@@ -49,5 +49,18 @@ numpydoc_validation_checks = set()
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"nardy_fast {release}"
-html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
-html_static_path = []
+# The guide's pages, the notebooks, the API pages (their Examples) and Getting started are
+# code first: no column of their own headings beside the article, so that a 100-character line of code shows whole at 1280
+# pixels (tests/test_docs_site.py looks in Chromium).
+html_theme_options = {
+    "navigation_with_keys": False, "show_toc_level": 2,
+    "secondary_sidebar_items": {
+        "**": ["page-toc", "edit-this-page", "sourcelink"],
+        **{f"guide/{p.stem}": [] for p in (HERE / "guide").glob("*.md")},
+        **{f"notebooks/{p.stem}": [] for p in (ROOT / "notebooks").glob("*.ipynb")},
+        **{f"generated/nardy_fast.{name}": [] for name in nardy_fast.__all__},
+        "getting_started": [],
+    },
+}
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]

@@ -19,7 +19,11 @@ DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md")
                if p.name != "RULES.md" and "_build" not in p.parts
                and "notebooks" not in p.relative_to(DOCS).parts)
-FENCE = re.compile(r"(?ms)^(?P<indent>[ ]*)```(?P<lang>[\w-]*)\n(?P<code>.*?)^(?P=indent)```[ ]*$")
+FENCE = re.compile(r"(?ms)^(?P<indent>[ ]*)```(?P<lang>\{code-cell\}[ ]+\w+|[\w-]*)\n"
+                   r"(?P<code>.*?)^(?P=indent)```[ ]*$")
+# A ```{code-cell} ipython3 block is a python example the site's build runs and shows the
+# output of (myst-nb); the tests run it as any other python block.
+CODE_CELL = re.compile(r"\{code-cell\}[ ]+(ipython3|python3?)$")
 SKIP = re.compile(r"<!-- not run: (?P<why>[^>]+) -->\s*$")
 
 
@@ -32,7 +36,8 @@ def code_blocks(path):
         skip = SKIP.search(before)
         indent = len(m.group("indent"))
         code = "\n".join(line[indent:] for line in m.group("code").splitlines()) + "\n"
-        blocks.append((m.group("lang"), code, skip.group("why") if skip else None,
+        lang = "python" if CODE_CELL.match(m.group("lang")) else m.group("lang")
+        blocks.append((lang, code, skip.group("why") if skip else None,
                        text.count("\n", 0, m.start()) + 1))
     return blocks
 
@@ -66,6 +71,23 @@ def test_the_guide_has_a_page_per_subsystem():
     names = {p.stem for p in (DOCS / "guide").glob("*.md")}
     assert {"positions", "moves", "tables", "rollouts", "studies", "evaluator", "cube",
             "match", "reports", "records", "distributed", "c_api"} <= names
+
+
+def test_the_guide_shows_the_output_of_its_examples():
+    """Every python example of a page that runs is a ``{code-cell}``: the site's build runs
+    it and shows what it prints and returns under the code (``docs/check_site.py`` checks
+    the built pages); a plain ```python block is only for one marked not run."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for lang, code, skipped, line in code_blocks(page):
+            if lang == "python" and not skipped:
+                fence = text.splitlines()[line - 1].strip()
+                assert fence.startswith("```{code-cell}"), \
+                    f"{page.name}, line {line}: a python example shown without its output " \
+                    "(use ```{code-cell} ipython3)"
+        if "```{code-cell}" in text:
+            assert text.startswith("---\nfile_format: mystnb\n"), \
+                f"{page.name}: code cells need the myst-nb front matter"
 
 
 def test_a_broken_example_fails(tmp_path, monkeypatch):
