@@ -47,7 +47,7 @@ from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.methods import check_method
 from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import WHITE, Position
-from nardy_fast.core.result import Outcome, clip_probabilities
+from nardy_fast.core.result import NOT_MEASURED, Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
 from collections.abc import Sequence
@@ -283,7 +283,8 @@ def race_outcome(rules: Rules, p_win: float, p_mars_win: float, p_mars_loss: flo
     -------
     Outcome
         Probabilities cut to [0, 1] (a sum of the tables' float64 terms can pass 1 by a
-        rounding step).
+        rounding step); standard errors 0 for an exact table, NaN (not measured) for the
+        one-sided approximations (``method`` ``"one_sided..."``).
     """
     p_lose = max(0.0, 1.0 - p_win - p_draw)
     if p_home_mars_win is None or p_home_mars_loss is None:
@@ -299,7 +300,11 @@ def race_outcome(rules: Rules, p_win: float, p_mars_win: float, p_mars_loss: flo
         equity = (oin * (p_win - p_mars_win) + mars * (p_mars_win - p_home_mars_win)
                   + home * p_home_mars_win - oin * (p_lose - p_mars_loss)
                   - mars * (p_mars_loss - p_home_mars_loss) - home * p_home_mars_loss)
+    # an approximation (the one-sided tables' turns convolved) has an error nobody
+    # measured: its standard errors are NaN, as a net value's, where an exact table's are 0
+    unknown = NOT_MEASURED if method.startswith("one_sided") else {}
     return clip_probabilities(Outcome(
         p_win=p_win, p_mars_win=p_mars_win, p_lose=p_lose, p_mars_loss=p_mars_loss,
         equity=float(equity), method=method, p_draw=p_draw,
-        p_home_mars_win=p_home_mars_win, p_home_mars_loss=p_home_mars_loss, extra=extra))
+        p_home_mars_win=p_home_mars_win, p_home_mars_loss=p_home_mars_loss, extra=extra,
+        **unknown))

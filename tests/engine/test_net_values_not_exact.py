@@ -61,3 +61,17 @@ def test_the_match_chance_of_a_net_value_has_no_standard_error():
 
 def test_not_measured_names_every_standard_error():
     assert set(NOT_MEASURED) == {"se_" + n for n in PROBABILITIES + ("equity",)}
+
+
+def test_a_one_sided_approximation_does_not_look_exact():
+    """The one-sided tables' turns convolved are an approximation (two independent
+    bear-offs): their errors are not measured either, where the exact tables' are 0."""
+    import numpy as np
+    me = np.zeros(24, int); me[18:24] = [3, 2, 2, 3, 3, 2]        # 15 checkers home
+    you = np.zeros(24, int); you[18:24] = [2, 3, 3, 2, 2, 3]
+    o = nf.race_probabilities(nf.Position(me, you))
+    assert o.method == "one_sided"
+    assert math.isnan(o.se_equity) and math.isnan(o.se_p_win)
+    assert all(math.isnan(v) for v in o.ci95("equity"))
+    (exact,) = value_positions([RACE], "auto")
+    assert exact.se_equity == 0.0
