@@ -84,8 +84,9 @@ def _parser_play(sub):
 
 def cmd_play(args, input_fn=None):
     """A game against the evaluator: type your moves in the record notation (e.g. '1/7
-    7/11', 'pass'), 'hint' for the engine's advice, 'quit' to stop.  The record is saved
-    when the game ends or stops."""
+    7/11', 'pass'), 'hint' for the engine's advice, 'quit' to stop; a blunder is named at
+    once.  The record is saved when the game ends or stops, never over a game saved
+    before (an existing -o file is refused unless --force)."""
     input_fn = input_fn or (lambda prompt: input(prompt))
     if args.out is not None and not args.force:
         if os.path.isdir(args.out):

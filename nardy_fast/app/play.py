@@ -28,7 +28,7 @@ from nardy_fast.core.record import GameRecord, write_record
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluator import Evaluator
 
-__all__ = ["play_terminal", "numbered_names", "save_new"]
+__all__ = ["play_terminal", "blunder_note", "counted", "numbered_names", "save_new"]
 
 DEFAULT_OUT = "game.mat"
 

@@ -529,8 +529,9 @@ def _generate(mover, opponent, d1, d2, rules, bint want_steps):
 
 def _dice_args(d1, d2, rules):
     """``(d1, d2, rules)`` of the two spellings of a roll: ``d1, d2[, rules]`` (the
-    generator's own) or a pair ``dice[, rules]`` (the API's ``dice``)."""
-    if isinstance(d1, (tuple, list, np.ndarray)):
+    generator's own) or a pair ``dice[, rules]`` (the API's ``dice``, its text "63" too)."""
+    if isinstance(d1, (tuple, list, np.ndarray)) or (
+            isinstance(d1, str) and not isinstance(d2, (int, np.integer))):
         if d2 is not None:
             if rules is not None:
                 raise TypeError("successors: dice given as a pair and as d2")

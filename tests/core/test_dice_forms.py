@@ -47,10 +47,13 @@ def test_junk_is_refused_by_name(junk):
 def test_the_core_s_dice_arguments_take_every_form():
     """``legal_moves``, ``play`` (with the move's text) and ``GameRecord.append`` read the
     text of a roll as the pair, and refuse the junk the command line used to take."""
+    from nardy_fast.core._movegen import successors
     p = nf.Position.initial()
     want = p.legal_moves((6, 5))
+    boards = successors(p.mover, p.opponent, 6, 5).tolist()
     for form in ("65", "6-5", "6 5", "6,5", [6, 5]):
         assert p.legal_moves(form) == want
+        assert successors(p.mover, p.opponent, form).tolist() == boards
         assert p.play("1/7 7/12", dice=form) == p.play(want[0])
         assert nf.GameRecord().append(form, ()).turns[0].dice == (6, 5)
     for junk in ("65x", "6--5", "x6x5x"):
