@@ -419,7 +419,9 @@ class Evaluator:
         points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
         against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
         probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
-        (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``').
+        (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``';
+        ``""`` for a move that ends the game with both sides off, a draw under
+        ``draw_rule``).
         ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
         names of the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also ``mwc`` (the side on
         roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
@@ -446,7 +448,10 @@ class Evaluator:
             row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
             row["plies"] = int(used[k])
             row["method"] = f"net {int(used[k])}-ply"
-            row["id_after"] = row["position"] = position.play(m).id
+            # "" where the move ends the game with both sides off (a draw under
+            # draw_rule: a result, not a position), as game_report's ids
+            ended = not (any(m.board) or position.opponent.any())
+            row["id_after"] = row["position"] = "" if ended else position.play(m).id
             if match is not None:
                 row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
                            emg=float(met.emg(mwc[k], match)))

@@ -15,3 +15,17 @@ def test_hint_has_equity_loss_and_id_after():
     np.testing.assert_array_equal(h["diff"], -h["equity_loss"])           # the old name
     assert list(h["id_after"]) == list(h["position"])                     # the old name
     assert set(h["id_after"]) == {pos.play(m).id for m in pos.legal_moves((6, 3))}
+
+
+def test_a_hint_on_blacks_last_turn_under_the_draw_rule():
+    """Black's last turn under ``draw_rule`` with White off: a move that bears off every
+    checker is a draw, a result with no position after it (``id_after`` ""), and the hint
+    ranks it instead of failing on the impossible position."""
+    import numpy as np
+    import nardy_fast as nf
+    me = np.zeros(24, int); me[22] = 1; me[23] = 1
+    rules = nf.Rules(draw_rule=True)
+    pos = nf.Position(me, np.zeros(24, int), "black")
+    h = nf.Evaluator.default(rules).hint(pos, (6, 5))
+    assert len(h) == len(pos.legal_moves((6, 5), rules))
+    assert (h["id_after"] == "").all() and (h["position"] == "").all()
