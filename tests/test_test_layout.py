@@ -45,7 +45,11 @@ def public_layers():
     """Each public name of ``nardy_fast`` (and each old flat module name) -> its layer."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text())
     out = {layer: layer for layer in LAYERS}
-    for node in tree.body:
+    # the public names' imports sit under ``if TYPE_CHECKING:`` (the package imports each
+    # at first use, ``_EXPORTS``): read the top level and the bodies of its ``if``s
+    body = [n for top in tree.body for n in ([top] + (top.body if isinstance(top, ast.If)
+                                                       else []))]
+    for node in body:
         if isinstance(node, ast.ImportFrom) and node.module:
             layer = _layer_of_module(node.module)
             if layer is not None:

@@ -435,7 +435,7 @@ def test_ctrl_c_returns_the_finished_chunks():
     (dict(dice=(0, 3)), ValueError, r"dice\[0\] = 0"),
     (dict(dice=(3, 7)), ValueError, r"dice\[1\] = 7"),
     (dict(dice=(3,)), ValueError, "two dice"),
-    (dict(dice="ab"), TypeError, "dice"),
+    (dict(dice="ab"), ValueError, "dice"),
     (dict(truncate="race"), ValueError, "truncate"),
     (dict(workers=0), ValueError, "workers"),
     (dict(seed=-1), ValueError, "seed"),
