@@ -16,7 +16,7 @@ $(PY):
 
 $(STAMP): pyproject.toml setup.py | $(PY)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q "setuptools>=64" wheel "Cython>=3.0" "numpy>=1.25"
+	$(PY) -m pip install -q "setuptools>=77" wheel "Cython>=3.0" "numpy>=1.25"
 	$(PY) -m pip install -q --no-build-isolation -e ".[test,docs]"
 	touch $(STAMP)
 
