@@ -72,8 +72,12 @@ clean:
 # built pages (a figure per drawing cell, the examples' outputs, no warning on a page) and
 # tests/test_docs_site.py looks at them in headless Chromium (no code cut at 1280 pixels;
 # skipped without a Chromium, failed under CI: make browser installs one).
+# The kernels read build/ipython's profile, which logs their errors only: a kernel on
+# the loopback warns at start that its TCP is not encrypted, noise in every build.
 docs: build
-	MPLBACKEND=module://matplotlib_inline.backend_inline \
+	mkdir -p build/ipython/profile_default
+	echo "c.IPKernelApp.log_level = 'ERROR'" > build/ipython/profile_default/ipython_kernel_config.py
+	IPYTHONDIR=$(CURDIR)/build/ipython MPLBACKEND=module://matplotlib_inline.backend_inline \
 		$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	$(PY) docs/check_site.py docs/_build/html
 	$(PY) -m pytest -q -p no:cacheprovider tests/test_docs_site.py

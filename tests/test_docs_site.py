@@ -85,6 +85,29 @@ def test_make_docs_draws_inline_and_checks_the_site():
     assert recipe.index("sphinx-build") < recipe.index("tests/test_docs_site.py")
 
 
+def test_the_docs_kernels_start_without_a_warning(tmp_path):
+    """``make docs`` gives its kernels a profile that logs errors only: a kernel started
+    with it prints nothing at start (without it: a warning that its TCP is unencrypted,
+    once per notebook and guide page)."""
+    import sys
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = make.split("\ndocs: ")[1].split("\n\n")[0]
+    config = re.search(r'echo "(.+)" > build/ipython/profile_default/'
+                       r'ipython_kernel_config.py', recipe).group(1)
+    assert "IPYTHONDIR=$(CURDIR)/build/ipython" in recipe
+    (tmp_path / "profile_default").mkdir()
+    (tmp_path / "profile_default" / "ipython_kernel_config.py").write_text(config + "\n")
+    code = ("from jupyter_client.manager import start_new_kernel\n"
+            "km, kc = start_new_kernel(kernel_name='python3')\n"
+            "kc.execute_interactive('1 + 1', timeout=60)\n"
+            "kc.stop_channels(); km.shutdown_kernel(now=True)\n")
+    env = {**os.environ, "IPYTHONDIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "WARNING" not in r.stderr, r.stderr
+
+
 @needs_build
 def test_the_built_site_passes_its_checks():
     assert check_site.check(HTML) == []
