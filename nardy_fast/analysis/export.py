@@ -23,8 +23,11 @@ def to_parquet(frame, path, **kwargs):
 
 
 def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
-    """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path."""
+    """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path.
+    A missing value (NaN: not measured, e.g. a net value's standard error) is an empty
+    cell, as in the CSV, not the word NaN."""
     kwargs.setdefault("index", frame.index.name is not None)
+    kwargs.setdefault("na_rep", "")
     table = frame.to_html(float_format=float_format, border=0, classes="nardy", **kwargs)
     title = html.escape(title or "nardy_fast report")
     page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"

@@ -75,3 +75,14 @@ def test_a_one_sided_approximation_does_not_look_exact():
     assert all(math.isnan(v) for v in o.ci95("equity"))
     (exact,) = value_positions([RACE], "auto")
     assert exact.se_equity == 0.0
+
+
+def test_the_html_report_leaves_not_measured_cells_empty(tmp_path):
+    """The HTML export shows a value that was not measured as an empty cell, as the CSV
+    does, not as the word NaN."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(CONTACT[:1] + [RACE]) + "\n")
+    assert cli.main(["report", str(ids), "-o", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "win_report.html").read_text(encoding="utf-8")
+    assert "NaN" not in page and "nan" not in page
+    assert "net 0-ply" in page and "two_sided" in page
