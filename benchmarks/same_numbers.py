@@ -1,24 +1,40 @@
 """Same seeds, same numbers: fingerprint a commit's results through the public API.
 
-Runs the demo and a set of seeded rollouts, reports, evaluations, cube decisions, match
-tables, whole matches, studies and the luck of a game, and writes every
-number (and a hash of every CSV the demo writes) to a JSON file.  Run it on two commits
+Runs the demo and a set of seeded rollouts (every policy, variance-reduction estimator
+and truncation kind, with their ``extra`` keys), reports, evaluations, cube decisions
+(stakes, owners, plies 0 and 2, beaver, arithmetic, match play), match tables, whole
+matches, studies, the bear-off tables, the cube analysis of a record and of a match, the
+luck of a game, the strength check, the first steps of TD, supervised and luck-net
+training, and the main command-line commands' output and analysis page, and writes
+every number (and a hash of every file written) to a JSON file.  Run it on two commits
 and compare; a refactoring that changes no behaviour must give identical files:
 
     python benchmarks/same_numbers.py -o before.json          # on the old commit
     python benchmarks/same_numbers.py -o after.json           # on the new commit
     python benchmarks/same_numbers.py --compare before.json after.json
 
-Only names that both layouts export are used (``nardy_fast.<name>``), so the script runs
-unchanged on either side of a move of modules.
+The rule that keeps it runnable on either side of a move of modules: it uses only names
+that both layouts export, ``nardy_fast.<name>`` (and attributes of their results), and
+the command line through ``nardy_fast.app.cli.main``.  What a run of one commit cannot
+reproduce is removed (dates, times of day, durations, the temporary folder's name; see
+``_stable``).  The results depend on the bear-off tables found in the data folder: the
+mars table is never built here, and whether it was found is recorded ("mars table
+loaded"), as the rollouts' truncation uses it; compare runs that found the same tables.
+
+It takes about 55 s on one core (Python 3.12, 2026-12-03; progress to stderr gives the
+time of each part), of which 30 s are the rollouts, reports, studies and demo at the top.
 """
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import math
 import os
+import re
 import sys
 import tempfile
+import time
 import warnings
 
 MIDDLE = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
@@ -52,6 +68,7 @@ def fingerprint():
     import numpy as np
     import nardy_fast as nf
 
+    t0 = time.perf_counter()
     out = {}
     start = nf.Position.initial()
     middle = nf.Position.from_id(MIDDLE)
@@ -103,7 +120,240 @@ def fingerprint():
             if name.endswith((".csv", ".txt")):
                 with open(os.path.join(d, name), "rb") as f:
                     out[f"demo {name}"] = hashlib.sha256(f.read()).hexdigest()
+    print(f"core: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    for part in (_variance_reduction, _truncation, _cube, _tables, _records, _training,
+                 _cli):
+        t = time.perf_counter()
+        part(nf, out)
+        print(f"{part.__name__[1:]}: {time.perf_counter() - t:.0f} s", file=sys.stderr)
     return out
+
+
+def _extra(o):
+    """An outcome's ``extra`` keys, without any that measure time (not reproducible)."""
+    extra = getattr(o, "extra", None) or {}
+    return {k: _floats(v) for k, v in extra.items()
+            if not any(w in k for w in ("time", "second", "elapsed", "rate_per"))}
+
+
+def _variance_reduction(nf, out):
+    """The variance-reduction estimators and 1-ply policies, with their extra keys."""
+    middle = nf.Position.from_id(MIDDLE)
+    for vr in ("luck", "luck:2", "luck-net"):
+        r = nf.rollout(middle, 144, seed=21, workers=1, variance_reduction=vr,
+                       progress=False)
+        out[f"rollout vr={vr}"] = _outcome(r)
+        out[f"rollout vr={vr} extra"] = _extra(r)
+    r = nf.rollout(middle, 36, policy="net:1", seed=22, workers=1, progress=False,
+                   variance_reduction=True)
+    out["rollout net:1 vr"] = _outcome(r)
+    out["rollout net:1 vr extra"] = _extra(r)
+    r = nf.rollout(middle, 1296, seed=23, workers=1, progress=False)
+    out["rollout plain extra"] = _extra(r)
+
+
+def _truncation(nf, out):
+    """Truncation kinds on race positions (race12 needs its database: its absence is
+    recorded as the error's type, which is the same on both sides of a refactor)."""
+    races = nf.race_sample(3, seed=5, kind="race")
+    out["race_sample race"] = [p.id for p in races]
+    out["race_sample bearoff"] = [p.id for p in nf.race_sample(3, seed=5)]
+    for kind in ("bearoff", "race12", None):   # None: play every game out
+        try:
+            r = nf.rollout(races[0], 648, seed=24, workers=1, truncate=kind, progress=False)
+            out[f"rollout truncate={kind}"] = _outcome(r)
+        except Exception as e:   # race12 without its database
+            out[f"rollout truncate={kind}"] = f"error {type(e).__name__}"
+    try:
+        out["race12_probabilities"] = _outcome(nf.race12_probabilities(races[0]))
+    except Exception as e:
+        out["race12_probabilities"] = f"error {type(e).__name__}"
+    out["race_report"] = _floats(nf.race_report(races, method="auto"))
+    out["pip_report"] = _floats(nf.pip_report(races + [MIDDLE]))
+
+
+def _cube(nf, out):
+    """The cube model's values: stakes, owners, plies, beaver, arithmetic, match play."""
+    for plies in (0, 2):
+        for stake, owner in ((1, "centre"), (2, "mover"), (4, "opponent")):
+            d = nf.cube_decision(MIDDLE, nf.CubeState(stake=stake, owner=owner),
+                                 method="janowski", plies=plies)
+            out[f"cube_decision plies={plies} stake={stake} {owner}"] = _floats(d)
+    for name, rules in (("beaver", nf.Rules(cube="geometric", beaver=True)),
+                        ("arithmetic", nf.Rules(cube="arithmetic"))):
+        out[f"cube_decision {name}"] = _floats(nf.cube_decision(MIDDLE, rules=rules,
+                                                                 plies=0))
+    race = nf.race_sample(1, seed=6)[0]
+    out["cube_decision exact race"] = _floats(nf.cube_decision(race, method="auto"))
+    five = nf.MatchRules(length=5, rules=nf.Rules(cube="geometric"))
+    out["cube_decision at 2-3 of 5"] = _floats(nf.cube_decision(
+        MIDDLE, match=nf.MatchState(length=five, score=(2, 3)), plies=0))
+    for p in (0.3, 0.7, 0.85):
+        for score in ((0, 0), (2, 3), (4, 2)):
+            st = nf.MatchState(length=five, score=score)
+            out[f"match_cube_decision {p} {score}"] = _floats(nf.match_cube_decision(p, st))
+    for score in ((0, 0), (1, 2), (2, 2)):
+        out[f"outcome_values {score} of 3"] = _floats(nf.outcome_values(
+            nf.MatchState(length=3, score=score)))
+    out["start_distribution"] = _floats(nf.start_distribution())
+    out["start_distribution match 3"] = _floats(nf.start_distribution(
+        nf.MatchRules(length=3)))
+
+
+def _tables(nf, out):
+    """The bear-off tables: one-sided and two-sided queries, the mars table (a query a
+    table does not cover is recorded as the error's type)."""
+    races = nf.race_sample(6, seed=7)
+    one = nf.bearoff.one_sided(progress=False)
+    two = nf.bearoff.two_sided(progress=False)
+    mars = nf.bearoff.mars_table(build=False, progress=False)
+    out["mars table loaded"] = mars is not None
+    for p in races:
+        a, b = p.boards[0][18:], p.boards[1][18:]
+        for name, table in (("two_sided", two), ("mars", mars)):
+            if table is None:
+                continue
+            try:
+                out[f"bearoff {name} {p.id}"] = _floats(table.probabilities(a, b))
+            except ValueError as e:
+                out[f"bearoff {name} {p.id}"] = f"error {type(e).__name__}"
+        out[f"bearoff race_probabilities {p.id}"] = _outcome(nf.race_probabilities(p))
+    homes = [p.boards[0][18:] for p in races] + [p.boards[1][18:] for p in races]
+    out["bearoff one_sided mean_turns"] = _floats([one.mean_turns(h) for h in homes])
+    out["bearoff one_sided distribution"] = _floats(list(one.distribution(homes[0])))
+    out["bearoff one_sided epc"] = _floats([one.epc(h) for h in homes])
+
+
+def _records(nf, out):
+    """Cube analysis of a record, a whole match analysed with the cube."""
+    rec = nf.random_game(seed=4)
+    cubed = nf.random_game(seed=4, rules=nf.Rules(cube="geometric"))
+    out["cube_analysis"] = _floats(nf.cube_analysis(cubed, method="janowski", workers=1))
+    m = nf.play_one_match("greedy", "random", nf.MatchRules(
+        length=3, rules=nf.Rules(cube="geometric")), seed=3)
+    with tempfile.TemporaryDirectory() as d:
+        nf.write_match(m, os.path.join(d, "m.txt"))
+        out["play_one_match"] = _file_hash(os.path.join(d, "m.txt"))
+    frame = nf.analyse_match(m, progress=False, cube=True, workers=1)
+    out["analyse_match cube"] = _floats(frame)
+    out["error_rates"] = _floats(nf.error_rates(nf.game_report(rec, analyse=True,
+                                                               workers=1)))
+    out["vs_greedy"] = _floats(nf.vs_greedy(nf.Evaluator.default(), 40, 3))
+
+
+def _file_hash(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _training(nf, out):
+    """The first steps of TD, supervised and luck-net training on tiny seeded inputs:
+    the hash of the net file each writes (the supervised and luck-net fits are reached
+    through the command line, their only public path)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "td.nfdb")
+        nf.train_self_play(path, 40, seed=3, threads=1, checkpoint_every=20,
+                           check_every=0, progress=False)
+        # the net's values, not the file's hash: the checkpoint written by
+        # train_self_play differs between two runs of one seed (its bookkeeping, not
+        # its weights: the values below are identical)
+        ev = nf.Evaluator.load(path)
+        for pid in (MIDDLE, RACE, nf.Position.initial().id):
+            out[f"train_self_play 40 games evaluate {pid}"] = _outcome(
+                ev.evaluate(nf.Position.from_id(pid)))
+        runs = (("train 30 games", "cli.nfdb", ["train", "-n", "30", "--seed", "4",
+                                                 "--threads", "1", "--check-every", "0"]),
+                ("train-net 1 round", "sup.nfdb", ["train-net", "--rounds", "1", "--games",
+                                                   "6", "--epochs", "1", "--seed", "4",
+                                                   "--no-progress"]),
+                ("train-luck 6 games", "luck.nfdb", ["train-luck", "-n", "6", "--hidden",
+                                                     "16", "--middle", "0", "--epochs", "1",
+                                                     "--seed", "4", "--no-progress"]))
+        for name, file, argv in runs:
+            path = os.path.join(d, file)
+            out[f"cli {name}"] = _cli_run(argv + ["-o", path])
+            out[f"cli {name} file"] = _file_hash(path) if os.path.exists(path) else None
+
+
+# Not reproducible between two runs of one commit, so not fingerprinted: dates and times
+# of day (the page's settings, a report's header) become placeholders; lines stating a
+# duration or a speed are left out; the temporary folder's name becomes <tmp>.
+_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_CLOCK = re.compile(r"\d\d:\d\d(:\d\d)?(\.\d+)?([+-]\d\d:?\d\d|Z|\s*UTC)?")
+_DURATION = re.compile(r"(\bseconds?\b|\d\s*m?s\b|\belapsed\b|/s\b|per second|\btook\b)",
+                       re.IGNORECASE)
+_TMP = re.compile(re.escape(tempfile.gettempdir()) + r"[/\\][^/\\\s]+")
+
+
+def _stable(text):
+    """``text``'s lines, with the run-dependent parts above removed."""
+    lines = []
+    for line in text.splitlines():
+        line = _CLOCK.sub("<time>", _DATE.sub("<date>", _TMP.sub("<tmp>", line)))
+        if not _DURATION.search(line):
+            lines.append(line)
+    return lines
+
+
+def _cli_run(argv):
+    """Run ``nardy-fast ARGV`` in this process: its exit code and its standard output
+    (``_stable``); standard error (warnings, progress) is not kept."""
+    from nardy_fast.app import cli
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            code = cli.main(argv)
+        except SystemExit as e:
+            code = e.code
+    return {"code": code, "stdout": _stable(buf.getvalue())}
+
+
+def _cli(nf, out):
+    """The main commands' standard output (and the analysis page's HTML, hashed)."""
+    rec = nf.random_game(seed=4, rules=nf.Rules(cube="geometric"))
+    m = nf.play_one_match("greedy", "random", nf.MatchRules(length=3), seed=3)
+    with tempfile.TemporaryDirectory() as d:
+        game = os.path.join(d, "game.txt")
+        with open(game, "w") as f:
+            f.write(rec.to_text())
+        match = os.path.join(d, "match.txt")
+        nf.write_match(m, match)
+        ids = os.path.join(d, "ids.txt")
+        with open(ids, "w") as f:
+            f.write("\n".join([MIDDLE, RACE, "start"]) + "\n")
+        runs = {
+            "show": ["show", MIDDLE],
+            "moves": ["moves", MIDDLE, "63"],
+            "rollout": ["rollout", MIDDLE, "-n", "648", "--seed", "9", "--workers", "1",
+                        "--no-progress"],
+            "hint": ["hint", MIDDLE, "52", "--plies", "1"],
+            "hint json": ["hint", MIDDLE, "52", "--plies", "0", "--json"],
+            "cube": ["cube", MIDDLE, "--plies", "0"],
+            "cube json beaver": ["cube", MIDDLE, "--plies", "2", "--beaver", "--json"],
+            "met": ["met", "--length", "5"],
+            "matches": ["matches", "net", "greedy", "-n", "6", "--length", "3", "--seed",
+                        "2", "--no-progress"],
+            "bearoff query": ["bearoff", "query", RACE],
+            "analyse": ["analyse", game, "--cube", "--workers", "1", "--no-progress",
+                        "--html", os.path.join(d, "page.html")],
+            "analyse match": ["analyse", match, "--workers", "1", "--no-progress"],
+            "rollout truncate none": ["rollout", RACE, "-n", "324", "--seed", "9",
+                                      "--workers", "1", "--truncate", "none",
+                                      "--no-progress"],
+            "report": ["report", ids, "-o", os.path.join(d, "rep"), "-n", "300",
+                       "--seed", "3", "--workers", "1", "--no-progress"],
+        }
+        for name, argv in runs.items():
+            out[f"cli {name}"] = _cli_run(argv)
+        page = os.path.join(d, "page.html")
+        if os.path.exists(page):
+            with open(page, encoding="utf-8") as f:
+                html = "\n".join(_stable(f.read()))
+            out["page html"] = hashlib.sha256(html.encode()).hexdigest()
+        rep = os.path.join(d, "rep")
+        for name in sorted(os.listdir(rep)) if os.path.isdir(rep) else ():
+            if name.endswith(".csv"):
+                out[f"cli report {name}"] = _file_hash(os.path.join(rep, name))
 
 
 def compare(a_path, b_path):
