@@ -9,9 +9,9 @@ training, and the main command-line commands' output and analysis page, and writ
 every number (and a hash of every file written) to a JSON file.  Run it on two commits
 and compare; a refactoring that changes no behaviour must give identical files:
 
-    python benchmarks/same_numbers.py -o before.json          # on the old commit
-    python benchmarks/same_numbers.py -o after.json           # on the new commit
-    python benchmarks/same_numbers.py --compare before.json after.json
+    python tools/same_numbers.py -o before.json          # on the old commit
+    python tools/same_numbers.py -o after.json           # on the new commit
+    python tools/same_numbers.py --compare before.json after.json
 
 The rule that keeps it runnable on either side of a move of modules: it uses only names
 that both layouts export, ``nardy_fast.<name>`` (and attributes of their results), and
@@ -21,7 +21,7 @@ reproduce is removed (dates, times of day, durations, the temporary folder's nam
 mars table is never built here, and whether it was found is recorded ("mars table
 loaded"), as the rollouts' truncation uses it; compare runs that found the same tables.
 
-It takes about 55 s on one core (Python 3.12, 2026-12-03; progress to stderr gives the
+It takes about 55 s on one core (Python 3.11, 2026-12-03; progress to stderr gives the
 time of each part), of which 30 s are the rollouts, reports, studies and demo at the top.
 """
 import argparse
