@@ -36,9 +36,9 @@ test-fast: build
 	$(PY) -m pytest -q -m "not slow"
 
 # A dozen mutants of the modules changed since the merge base with main, each against the
-# tests that import its module (benchmarks/mutation.py --quick): a few minutes.
+# tests that import its module (tools/mutation.py --quick): a few minutes.
 mutate-quick: build
-	nice -n 10 $(PY) benchmarks/mutation.py --quick 12 --budget 300 --timeout 240
+	nice -n 10 $(PY) tools/mutation.py --quick 12 --budget 300 --timeout 240
 
 # Headless Chromium for the analysis page's browser test (installed with apt-get only when
 # no Chromium is found; the test is skipped without one, and fails without one under CI=true).

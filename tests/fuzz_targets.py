@@ -6,7 +6,7 @@ raises the documented error type with a message naming the field, turn or file. 
 other exception, or a wrong answer, fails the assertion.  Each ``*_inputs()`` returns a
 hypothesis strategy of inputs: random ones and mutations of valid ones (truncations, bit
 flips, edits).  ``tests/test_fuzz.py`` runs them with a few examples each;
-``benchmarks/fuzz.py`` runs them long.
+``tools/fuzz.py`` runs them long.
 """
 from __future__ import annotations
 

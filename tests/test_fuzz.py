@@ -1,6 +1,6 @@
 """Every parser and loader, fuzzed: each input works or raises the documented error naming
 the field, turn or file (the targets and their contracts: ``fuzz_targets.py``).  A few
-examples per target here; ``benchmarks/fuzz.py`` runs many (counts in RESULTS.md)."""
+examples per target here; ``tools/fuzz.py`` runs many (counts in RESULTS.md)."""
 import pytest
 from hypothesis import given, settings
 

@@ -81,9 +81,9 @@ def copies(paths, helpers=TESTS / "helpers.py", conftest=TESTS / "conftest.py"):
 
 def searcher_calls(root=ROOT):
     """(file, line) of each ``._searcher(`` call outside engine/evaluator.py, in the
-    package, the tests and the benchmarks."""
+    package, the tests, the benchmarks, the tools and the experiments."""
     out = []
-    for folder in ("nardy_fast", "tests", "benchmarks"):
+    for folder in ("nardy_fast", "tests", "benchmarks", "tools", "experiments"):
         for p in sorted((Path(root) / folder).rglob("*.py*")):
             if p.suffix not in (".py", ".pyx", ".pxd", ".pyi") or p.name == "evaluator.py":
                 continue

@@ -1,6 +1,6 @@
 """Engine figures worked out by hand from the documentation.
 
-Each test here was written for a mutant that survived ``benchmarks/mutation.py`` (see
+Each test here was written for a mutant that survived ``tools/mutation.py`` (see
 ``benchmarks/RESULTS.md``): a documented figure that no other test computed.
 """
 import math

@@ -19,9 +19,9 @@ and dev parts, all).  ``--exclude`` drops the accuracy set's positions from the 
 data (as ``train-net --exclude``), ``--rows A:B`` keeps rows A to B of the labelled
 positions (a part of the games).  ``--out NET`` writes the last net.
 
-    python benchmarks/exp_deep_targets.py --games 2500 --epochs 4 --lr 1e-4 \
+    python experiments/exp_deep_targets.py --games 2500 --epochs 4 --lr 1e-4 \
         --cache t2.npz [--out net.nfdb]
-    python benchmarks/exp_deep_targets.py --games 1000 --seed 303 --epochs 1 --lr 1e-4 \
+    python experiments/exp_deep_targets.py --games 1000 --seed 303 --epochs 1 --lr 1e-4 \
         --exclude --orders 11 12 --cache t303.npz
 """
 import argparse
@@ -39,7 +39,8 @@ from nardy_fast.engine.labels import board_keys, selfplay_positions
 from nardy_fast.engine.supervised import fit
 from nardy_fast.engine.train import training_tables
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
+                    "data", "accuracy.parquet")
 
 
 def main():

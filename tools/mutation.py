@@ -32,12 +32,12 @@ A mutant is *killed* when the tests fail (or exceed ``--timeout``), *survived* w
 pass.  The score of a module is killed / (killed + survived).  The run is a benchmark-
 style job, not part of ``make test``; on a shared machine run it niced::
 
-    nice -n 15 python benchmarks/mutation.py --per-module 15 --json mutation.json
-    python benchmarks/mutation.py --list rollout.py          # the candidates, not run
-    python benchmarks/mutation.py --only rollout.py:17       # one mutant by its number
-    python benchmarks/mutation.py --quick                    # before you stop (make mutate-quick)
-    nice -n 15 python benchmarks/mutation.py --semantic --per-module 10 met.py  # semantic
-    python benchmarks/mutation.py --semantic --kind drop-kwarg --per-module 3 study.py
+    nice -n 15 python tools/mutation.py --per-module 15 --json mutation.json
+    python tools/mutation.py --list rollout.py          # the candidates, not run
+    python tools/mutation.py --only rollout.py:17       # one mutant by its number
+    python tools/mutation.py --quick                    # before you stop (make mutate-quick)
+    nice -n 15 python tools/mutation.py --semantic --per-module 10 met.py  # semantic
+    python tools/mutation.py --semantic --kind drop-kwarg --per-module 3 study.py
 
 The sample depends only on ``--seed`` and the module's text: candidate ``k`` of a module is
 the ``k``-th in source order, and ``--only module:k`` replays it.  Modules are named by

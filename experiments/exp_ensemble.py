@@ -4,7 +4,7 @@ Each net's 0-ply outputs of the accuracy set's positions, then their mean, value
 shipped net's points (``Searcher.equities``); the mean absolute equity error against the
 set's rollouts (``benchmarks/data/accuracy.parquet``), held-out, dev and all.
 
-    python benchmarks/exp_ensemble.py NET NET [NET ...]
+    python experiments/exp_ensemble.py NET NET [NET ...]
 """
 import argparse
 import os
@@ -15,7 +15,8 @@ import pandas as pd
 import nardy_fast as nf
 from nardy_fast.engine.evaluator import Evaluator
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
+                    "data", "accuracy.parquet")
 
 
 def main():

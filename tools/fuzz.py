@@ -5,7 +5,7 @@ ones); every input must work or raise the documented error naming the field, tur
 Prints one line per target: inputs tried, how they ended (ok / error / ...), seconds.  A
 failing input stops the run with hypothesis's minimal example.
 
-    python benchmarks/fuzz.py --examples 20000 [--seed 1] [--only db_file]
+    python tools/fuzz.py --examples 20000 [--seed 1] [--only db_file]
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ control on the same data and code).  ``--lam L``: the targets corrected by the r
 each game as ``train-net --lam L`` corrects them (``_selfplay.blend_targets``; the gap
 is still measured against the pure 1-ply value).
 
-    python benchmarks/exp_depth.py --games 2500 --epochs 8 --h2 64 128 --lr 3e-4
+    python experiments/exp_depth.py --games 2500 --epochs 8 --h2 64 128 --lr 3e-4
 """
 import argparse
 import os
@@ -43,7 +43,8 @@ from nardy_fast.engine._net import Net
 from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
 from nardy_fast.engine.supervised import loss_grads
 
-ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
+ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
+                        "data", "accuracy.parquet")
 
 
 def main():

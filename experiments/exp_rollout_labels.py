@@ -14,8 +14,8 @@ renamed).  ``--workers`` processes label chunks side by side.
 seven outputs against the rollout's probabilities, ``--epochs`` passes), saved to
 ``--out``.  Then ``bench_accuracy.py --report --net OUT`` and ``--versus OUT`` judge it.
 
-    python benchmarks/exp_rollout_labels.py --label --positions 20000 --games 72 --workers 2
-    python benchmarks/exp_rollout_labels.py --fit --out rl.nfdb
+    python experiments/exp_rollout_labels.py --label --positions 20000 --games 72 --workers 2
+    python experiments/exp_rollout_labels.py --fit --out rl.nfdb
 """
 import argparse
 import os
@@ -41,7 +41,7 @@ def positions(n, seed, every, net):
     """``n`` contact positions (side on roll first) from self-play, none of the accuracy
     set's."""
     held = set(board_keys(np.stack([nf.Position.from_id(p).boards for p in pd.read_parquet(
-        os.path.join(HERE, "data", "accuracy.parquet")).position])))
+        os.path.join(HERE, "..", "benchmarks", "data", "accuracy.parquet")).position])))
     out, first = [], 0
     while sum(len(o) for o in out) < n:
         pos = selfplay_positions(net, 200, seed, first)[::every]

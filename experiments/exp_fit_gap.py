@@ -17,7 +17,7 @@ shipped net's 1-ply equity on the test positions, and on as many contact positio
 the training set (learnt: a gap much smaller there than on the test positions would be
 a net that fits what it saw and does not generalise).
 
-    python benchmarks/exp_fit_gap.py --games 2500 --epochs 8 --hidden 256 512 --lr 1e-4 \
+    python experiments/exp_fit_gap.py --games 2500 --epochs 8 --hidden 256 512 --lr 1e-4 \
         [--equity-weight 10]
 """
 import argparse

@@ -10,7 +10,7 @@ the shipped luck net and a linear fit (ridge 1e-2) on each input.
 Data: ``lucknet.luck_data(--games, seed 3)`` (contact positions of self-play of the
 shipped net and their exact per-roll values), a fifth held out (seed 0).
 
-    python benchmarks/exp_luck_inputs.py --games 1500 [--cache luck.npz]
+    python experiments/exp_luck_inputs.py --games 1500 [--cache luck.npz]
 """
 import argparse
 import os
