@@ -95,8 +95,17 @@ def cmd_play(args, input_fn=None):
             raise CliError(f"-o/--out {args.out}: exists (a game saved before?); --force "
                            "replaces it, or name another file")
     if args.match is not None:
+        # a match starts every game from the start, its colours drawn by each opening
+        # throw: a colour or a start position cannot be chosen, and is refused by name
+        for given, name in ((args.side, "--side"), (args.start, "--start")):
+            if given is not None:
+                raise CliError(f"{name} {given}: not with --match (each game of a match "
+                               "starts from the start, the opening throw deciding the "
+                               "colours)")
         play_match_terminal(args.match, plies=args.plies, seed=args.seed, out=args.out,
-                            input_fn=input_fn, replace=args.force)
+                            input_fn=input_fn, replace=args.force,
+                            evaluator=None if args.rules is None
+                            else Evaluator.default(args.rules))
         return
 
     play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,

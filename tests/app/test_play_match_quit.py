@@ -71,3 +71,28 @@ def test_quit_typed_in_the_terminal_keeps_the_game_in_play(tmp_path):
     game = read_match(tmp_path / "m.mat").games[0]
     assert [turn.side for turn in game.turns] == ["white", "black", "white"]
     assert game.positions()[1] == pos
+
+
+@pytest.mark.parametrize("flag", [["--side", "black"], ["--start", "start"]])
+def test_a_match_refuses_a_colour_or_a_start_by_name(tmp_path, flag, capsys):
+    """Each game of a match starts from the start, the opening throw deciding the colours:
+    ``--side`` and ``--start`` are refused by name (before: silently ignored)."""
+    from nardy_fast.app import cli
+    assert cli.main(["play", "--match", "3", "-o", str(tmp_path / "m.mat"), *flag]) == 1
+    err = capsys.readouterr().err
+    assert f"{flag[0]} {flag[1]}: not with --match" in err
+    assert not (tmp_path / "m.mat").exists()
+
+
+def test_a_match_is_played_under_the_rules_given(monkeypatch, tmp_path):
+    """``play --match --rules ...`` plays the match under those rules (before: classic,
+    whatever was given)."""
+    from nardy_fast.app import cli
+    seen = {}
+
+    def fake(length, evaluator=None, **kw):
+        seen["rules"] = None if evaluator is None else evaluator.rules
+    monkeypatch.setattr(cli.cli_engine, "play_match_terminal", fake)
+    assert cli.main(["play", "--match", "3", "-o", str(tmp_path / "m.mat"), "--rules",
+                     "scoring=extended"]) == 0
+    assert seen["rules"] is not None and seen["rules"].scoring == "extended"
