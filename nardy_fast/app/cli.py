@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -416,7 +417,17 @@ def _read_ids(path):
             Position.from_id(pid)            # an ID or 'start', as pip_report takes them
         except ValueError as e:
             raise CliError(f"{path} {where}: {e}") from None
-    return [pid for _, pid in lines]
+    return lines
+
+
+def _in_file(e, path, lines):
+    """A ``ValueError`` about ``positions[k]`` (``as_position``'s label) said with the file
+    and the line (CSV: row) of that position, ``lines`` being ``_read_ids``' pairs; other
+    errors as they are."""
+    m = re.match(r"positions\[(\d+)\] \([^)]*\): (.*)", str(e), re.S)
+    if m is None or int(m.group(1)) >= len(lines):
+        return e
+    return CliError(f"{path} {lines[int(m.group(1))][0]}: {m.group(2)}")
 
 
 def _is_record(path):
@@ -476,13 +487,17 @@ def _report(args):
             written.append(plot.save_figure(plot.plot_board(final),
                                             os.path.join(args.out, "final_board.png")))
         else:
-            ids = _read_ids(args.input)
+            lines = _read_ids(args.input)
+            ids = [pid for _, pid in lines]
             if not ids:
                 raise CliError(f"{args.input}: no position IDs found")
             pr = report.pip_report(ids)
             written += _save_both(report, pr, args.out, "pip_report")
             if not args.no_win:
-                wr = report.win_report(ids, method=args.method, **kw)
+                try:
+                    wr = report.win_report(ids, method=args.method, **kw)
+                except ValueError as e:      # a position the method cannot value
+                    raise _in_file(e, args.input, lines) from None
                 written += _save_both(report, wr, args.out, "win_report")
                 if len(ids) >= 2:
                     rr = pr.join(wr.drop(columns=["id", "side"]))

@@ -34,3 +34,15 @@ def test_good_input_still_writes_its_folder(tmp_path):
     code, err = report(tmp_path, "ok.txt", f"{GOOD}\nstart  # the initial position\n".encode())
     assert code == 0, err
     assert (tmp_path / "report_output" / "pip_report.csv").exists()
+
+
+def test_a_position_the_method_cannot_value_is_named_by_its_line(tmp_path, capsys):
+    """``--method two_sided`` on a contact position: the error names the file and the
+    line of that position, as a bad ID's does (before: ``positions[1] (ID)``)."""
+    from nardy_fast.app import cli
+    race = "BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAn"
+    (tmp_path / "ids.txt").write_text(f"{race}\n# contact:\nstart\n")
+    assert cli.main(["report", str(tmp_path / "ids.txt"), "--method", "two_sided",
+                     "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'ids.txt'} line 3: not a race of both homes" in err, err
