@@ -1,6 +1,6 @@
 """Build the Cython extensions of nardy_fast.
 
-Every ``nardy_fast/<layer>/_*.pyx`` becomes an extension module (``nardy_fast.<layer>._*``); the C headers of
+Every ``nardy_fast/<layer>/[<part>/]_*.pyx`` becomes an extension module (``nardy_fast.<layer>[.<part>]._*``); the C headers of
 ``nardy_fast/src`` (thread runtime, SIMD kernels, tables) are on the include path and
 ship with the package (``nardy_fast.get_include()``).  Optimised (``-O3``) by default;
 ``NARDY_FAST_DEBUG=1`` builds ``-O0 -g`` with bounds and initialisation checks on.
@@ -51,7 +51,7 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         depends=sorted(glob.glob(os.path.join("nardy_fast", "src", "*.h"))),
     )
-    for path in sorted(glob.glob(os.path.join("nardy_fast", "*", "_*.pyx")))
+    for path in sorted(glob.glob(os.path.join("nardy_fast", "**", "_*.pyx"), recursive=True))
 ]
 
 

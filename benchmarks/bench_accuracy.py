@@ -62,10 +62,10 @@ from nardy_fast.core.position import contact_mask
 from nardy_fast.core.kinds import position_kind
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.nets import DEFAULT_NET, ROLLOUT_NET
-from nardy_fast.engine.train import training_tables
+from nardy_fast.training import _selfplay
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.evaluation.nets import DEFAULT_NET, ROLLOUT_NET
+from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
 PHASES = ("opening", "middle", "late")
@@ -239,7 +239,7 @@ def table(frame, ev, plies):
 
 
 def versus(net_path, n_games, seed, workers, against=None):
-    from nardy_fast.engine.strength import play_match
+    from nardy_fast.engine.play.strength import play_match
     t = time.perf_counter()
     other = "net" if against is None else Evaluator.load(against)
     m = play_match(Evaluator.load(net_path), other, n_games, seed=seed, workers=workers,

@@ -24,7 +24,7 @@ import numpy as np
 
 import nardy_fast as nf
 from nardy_fast.core.result import PROBABILITIES
-from nardy_fast.engine import rollout as _rollout
+from nardy_fast.engine.play import rollout as _rollout
 
 
 def main():

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from nardy_fast.tables import _twosided, bearoff as bo
-from nardy_fast.engine.cubemodel import RACE_EFFICIENCY, model_equities, actions
+from nardy_fast.engine.evaluation.cubemodel import RACE_EFFICIENCY, model_equities, actions
 from nardy_fast.tables.cuberace import CubefulRace
 
 

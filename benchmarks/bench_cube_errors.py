@@ -55,9 +55,9 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import cubemodel
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation import cubemodel
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from bench_errors import decisions, write_atomic
 
 RULES = nf.Rules(cube="geometric")

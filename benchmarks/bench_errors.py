@@ -36,13 +36,13 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import _selfplay
+from nardy_fast.training import _selfplay
 from nardy_fast.analysis.report import MARKS
-from nardy_fast.engine._policies import greedy_scores
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.play._policies import greedy_scores
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.train import training_tables
+from nardy_fast.training.train import training_tables
 
 BLUNDER = dict(MARKS)["blunder"]          # the analysis' own mark (points lost)
 PLAYERS = ("greedy", "0-ply", "1-ply", "2-ply", "3-ply")

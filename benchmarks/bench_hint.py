@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bench_net import middle_positions  # noqa: E402

@@ -32,9 +32,9 @@ from collections import defaultdict
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import met
-from nardy_fast.engine.strength import play_match
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.play.strength import play_match
+from nardy_fast.engine.decisions.matchplay import play_one_match
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.record import random_game
 
@@ -231,7 +231,7 @@ def aware_games(pairs, seed, scores, plies=0):
     matches played out.
     """
     from nardy_fast.core.position import BLACK, WHITE
-    from nardy_fast.engine.matchplay import _Game, _play_game
+    from nardy_fast.engine.decisions.matchplay import _Game, _play_game
     ev = nf.Evaluator.default() if plies == 0 else _AtPlies(nf.Evaluator.default(), plies)
     for length, sa, sb in scores:
         mr = MatchRules(length=length)
@@ -288,7 +288,7 @@ def aware_decisions(n, games, seed, scores):
     winning chance minus the money one's; its mean over the decisions and its SE from
     their spread, and the same per decision met (differing or not).
     """
-    from nardy_fast.engine.rollout import rollout
+    from nardy_fast.engine.play.rollout import rollout
     from bench_errors import decisions
     ev = nf.Evaluator.default()
     pool = decisions(ev, n, 3, seed)

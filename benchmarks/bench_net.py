@@ -26,12 +26,12 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import _selfplay
+from nardy_fast.training import _selfplay
 from nardy_fast.core._movegen import successor_counts
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.train import training_tables
+from nardy_fast.training.train import training_tables
 
 
 def middle_positions(ev, n, seed):

@@ -20,7 +20,7 @@ from nardy_fast.analysis.matchreport import analyse_match
 from nardy_fast.analysis.page import board, to_html
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.decisions.matchplay import play_one_match
 
 
 def _per_turn(draw, ids):

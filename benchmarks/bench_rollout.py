@@ -24,8 +24,8 @@ import numpy as np
 import nardy_fast as nf
 from nardy_fast.core import rng as nrng
 from nardy_fast.core._movegen import successors
-from nardy_fast.engine._rollout import QUANTITIES, play_blocks
-from nardy_fast.engine.policy import Policy
+from nardy_fast.engine.play._rollout import QUANTITIES, play_blocks
+from nardy_fast.engine.play.policy import Policy
 from nardy_fast.core.rules import CLASSIC
 
 EQ = 1 + QUANTITIES.index("equity")
@@ -271,7 +271,7 @@ def main():
         CLOCK = time.perf_counter
 
     try:
-        from nardy_fast.engine.rollout import _bearoff_tables
+        from nardy_fast.engine.play.rollout import _bearoff_tables
         tables = _bearoff_tables()
     except ValueError:
         tables = None

@@ -14,8 +14,8 @@ import statistics
 import time
 
 import nardy_fast as nf
-from nardy_fast.engine import _net
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation import _net
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 def main():

@@ -1,4 +1,4 @@
-"""Playing strength of the evaluator: shared-dice matches (``nardy_fast.engine.strength``).
+"""Playing strength of the evaluator: shared-dice matches (``nardy_fast.engine.play.strength``).
 
 Each pair of games uses one dice sequence twice, each player moving first once, so most
 of the luck cancels.  Prints, for each match, player A's share of the games won, points
@@ -14,7 +14,7 @@ figures.
 import argparse
 import time
 
-from nardy_fast.engine.strength import play_match
+from nardy_fast.engine.play.strength import play_match
 
 
 def report(name, m, seconds):

@@ -25,12 +25,12 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.training import _selfplay
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core.record import random_game
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.train import training_tables
+from nardy_fast.training.train import training_tables
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")
 SEED = 2026

@@ -35,10 +35,10 @@ import time
 import numpy as np
 
 import nardy_fast as nf
-from nardy_fast.engine import rollout as rollout_module
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.lucknet import load_luck_net
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.play import rollout as rollout_module
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.lucknet import load_luck_net
+from nardy_fast.engine.play.rollout import rollout
 
 CLOCK = time.process_time
 
@@ -185,9 +185,9 @@ def third_roll(pos, n, seed):
     variance explained by that roll (one-way ANOVA over its 36 values, less the share
     noise alone gives), for the plain and the luck-reduced equity of the same games."""
     from nardy_fast.core import rng as nrng
-    from nardy_fast.engine._rollout import PER_GAME_WIDTH, play_blocks
-    from nardy_fast.engine.policy import Policy
-    from nardy_fast.engine.rollout import _bearoff_tables
+    from nardy_fast.engine.play._rollout import PER_GAME_WIDTH, play_blocks
+    from nardy_fast.engine.play.policy import Policy
+    from nardy_fast.engine.play.rollout import _bearoff_tables
     p = Policy.of("net").c_form()
     per = np.zeros((n, PER_GAME_WIDTH))
     play_blocks(pos.boards, rules=nf.Rules(), policies=(p, p), side0_white=True, dice=None,

@@ -33,11 +33,11 @@ import pandas as pd
 
 import nardy_fast as nf
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine import _search
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import board_keys, selfplay_positions
-from nardy_fast.engine.supervised import fit
-from nardy_fast.engine.train import training_tables
+from nardy_fast.engine.evaluation import _search
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.labels import board_keys, selfplay_positions
+from nardy_fast.training.supervised import fit
+from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
                     "data", "accuracy.parquet")

@@ -36,12 +36,12 @@ import pandas as pd
 import nardy_fast as nf
 
 from nardy_fast.core.position import contact_mask
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine.labels import lookahead_targets, selfplay_games, selfplay_positions
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
-from nardy_fast.engine.supervised import loss_grads
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training import _selfplay
+from nardy_fast.training.labels import lookahead_targets, selfplay_games, selfplay_positions
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.training.lucknet import _equity_coefficients  # private on purpose: c
+from nardy_fast.training.supervised import loss_grads
 
 ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
                         "data", "accuracy.parquet")

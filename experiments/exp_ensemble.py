@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
                     "data", "accuracy.parquet")

@@ -26,10 +26,10 @@ import time
 import numpy as np
 
 from nardy_fast.core.position import contact_mask
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import lookahead_targets, selfplay_positions
-from nardy_fast.engine.lucknet import _equity_coefficients  # private on purpose: c
-from nardy_fast.engine.supervised import _widen, fit   # private on purpose: the widening
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.labels import lookahead_targets, selfplay_positions
+from nardy_fast.training.lucknet import _equity_coefficients  # private on purpose: c
+from nardy_fast.training.supervised import _widen, fit   # private on purpose: the widening
 
 
 def main():

@@ -2,12 +2,12 @@
 
 The position before a roll is the one the previous move chose, so the main net's hidden
 units of it are computed anyway during a rollout.  This measures the held-out R^2 of
-the equity luck (``lucknet.luck_r2``'s measure) of 64-unit luck nets trained as
+the equity luck (``nardy_fast.training.lucknet.luck_r2``'s measure) of 64-unit luck nets trained as
 ``train_luck_net`` trains (its loss, Adam, 12 epochs, the step cut after 70%) on three
 inputs: the board encoding (as shipped), the main net's hidden units, both; beside them
 the shipped luck net and a linear fit (ridge 1e-2) on each input.
 
-Data: ``lucknet.luck_data(--games, seed 3)`` (contact positions of self-play of the
+Data: ``nardy_fast.training.lucknet.luck_data(--games, seed 3)`` (contact positions of self-play of the
 shipped net and their exact per-roll values), a fifth held out (seed 0).
 
     python experiments/exp_luck_inputs.py --games 1500 [--cache luck.npz]
@@ -18,10 +18,11 @@ import time
 
 import numpy as np
 
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.luck import WEIGHTS
-from nardy_fast.engine.lucknet import (_adam, _centred, _equity_coefficients,  # private on
-                                       default_luck_net, luck_data)            # purpose
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.luck import WEIGHTS
+from nardy_fast.engine.play.lucknet import default_luck_net
+from nardy_fast.training.lucknet import (_adam, _centred, _equity_coefficients,  # private on
+                                         luck_data)                              # purpose
 
 
 def main():

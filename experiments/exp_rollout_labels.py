@@ -28,9 +28,9 @@ import pandas as pd
 import nardy_fast as nf
 from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import board_keys, selfplay_positions
-from nardy_fast.engine.supervised import fit
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.labels import board_keys, selfplay_positions
+from nardy_fast.training.supervised import fit
 
 OUTPUTS = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
            "p_koks_loss", "p_home_mars_loss")

@@ -20,11 +20,11 @@ from nardy_fast.tables._racetables cimport (race_tables_t, race_probs, race_outc
 # scoring of a finished game and Black's last turn (_scoring.pxd)
 from nardy_fast.core._scoring cimport (score_game, last_turn_due, WIN_OIN, WIN_MARS, WIN_KOKS, WIN_HOME_MARS)
 # the evaluation network and its n-ply search (_net.pxd, _search.pxd)
-from nardy_fast.engine._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip, net_equity, net_flip, net_flip_difference, NET_INPUTS, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
-from nardy_fast.engine._search cimport search_t, Searcher, leaf, value, choose
+from nardy_fast.engine.evaluation._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip, net_equity, net_flip, net_flip_difference, NET_INPUTS, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine.evaluation._search cimport search_t, Searcher, leaf, value, choose
 # the fixed policies (_policies.pxd)
-from nardy_fast.engine._policies cimport greedy_best, bearoff_best, board_less
+from nardy_fast.engine.play._policies cimport greedy_best, bearoff_best, board_less
 # one turn of a C game loop: dice, legal results in a growing buffer, a policy's pick (_turn.pxd)
-from nardy_fast.engine._turn cimport (player_t, movebuf_t, draw_below, draw_roll, legal_results, movebuf_init, movebuf_free, pick, PLAYER_RANDOM, PLAYER_GREEDY, PLAYER_PYTHON, PLAYER_NET)
+from nardy_fast.engine.play._turn cimport (player_t, movebuf_t, draw_below, draw_roll, legal_results, movebuf_init, movebuf_free, pick, PLAYER_RANDOM, PLAYER_GREEDY, PLAYER_PYTHON, PLAYER_NET)
 # the exact cubeful race tables: cube states and the value of a raise (_cuberace.pxd)
 from nardy_fast.tables._cuberace cimport (raise_value, CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT, CUBE_DEAD, N_CUBE_STATES)

@@ -6,16 +6,13 @@ search, rollouts and reports.  Boards are 24 checker counts in each side's own n
 
 The package is layered; each layer imports only from the layers below it:
 ``core`` (vocabulary: rules, positions, moves, records, the cube's state), ``tables``
-(bear-off and race databases), ``engine`` (net, search, game loops, evaluator, rollouts,
-training, the cube model), ``analysis`` (reports, charts) and ``app`` (command line, demo,
-terminal play).  This module is the public API: everything a user meets is exported here.
+(bear-off and race databases), ``engine`` (evaluation: net, search, evaluator, cube model;
+play: game loops, rollouts; decisions: valuation, cube, matches), ``training`` and
+``analysis`` (reports, charts) side by side, and ``app`` (command line, demo, terminal
+play).  This module is the public API: everything a user meets is exported here.
 """
 import importlib
-import importlib.abc
-import importlib.util
 import os
-import sys
-import warnings
 from typing import TYPE_CHECKING
 
 from nardy_fast.core._version import __version__
@@ -36,14 +33,14 @@ _EXPORTS = {
     "plot_board": "core.diagram",
     "race_probabilities": "tables.race",
     "race12_probabilities": "tables.race12",
-    "Evaluator": "engine.evaluator",
-    "random_game": "engine.policy",
-    "DEFAULT_GAMES": "engine.rollout", "rollout": "engine.rollout",
-    "rollout_many": "engine.rollout",
-    "cube_decision": "engine.cube",
-    # exported as train_self_play: ``nardy_fast.train`` is the old path of the module
-    "train_self_play": "engine.train:train",
-    "vs_greedy": "engine.strength",
+    "Evaluator": "engine.evaluation.evaluator",
+    "random_game": "engine.play.policy",
+    "DEFAULT_GAMES": "engine.play.rollout", "rollout": "engine.play.rollout",
+    "rollout_many": "engine.play.rollout",
+    "cube_decision": "engine.decisions.cube",
+    # exported as train_self_play: a plain ``train`` would say nothing of what it trains
+    "train_self_play": "training.train:train",
+    "vs_greedy": "engine.play.strength",
     "convergence_report": "analysis.report", "error_rates": "analysis.report",
     "game_report": "analysis.report", "move_report": "analysis.report",
     "pip_report": "analysis.report", "race_report": "analysis.report",
@@ -59,9 +56,9 @@ _EXPORTS = {
     "MatchRules": "core.matchrules", "MatchState": "core.matchrules",
     "MatchRecord": "core.matchrecord", "read_match": "core.matchrecord",
     "write_match": "core.matchrecord",
-    "match_cube_decision": "engine.met", "match_equity_table": "engine.met",
-    "outcome_values": "engine.met", "start_distribution": "engine.met",
-    "play_one_match": "engine.matchplay", "simulate_matches": "engine.matchplay",
+    "match_cube_decision": "engine.evaluation.met", "match_equity_table": "engine.evaluation.met",
+    "outcome_values": "engine.evaluation.met", "start_distribution": "engine.evaluation.met",
+    "play_one_match": "engine.decisions.matchplay", "simulate_matches": "engine.decisions.matchplay",
 }
 
 if TYPE_CHECKING:
@@ -74,12 +71,12 @@ if TYPE_CHECKING:
     from nardy_fast.core.diagram import plot_board
     from nardy_fast.tables.race import race_probabilities
     from nardy_fast.tables.race12 import race12_probabilities
-    from nardy_fast.engine.evaluator import Evaluator
-    from nardy_fast.engine.policy import random_game
-    from nardy_fast.engine.rollout import DEFAULT_GAMES, rollout, rollout_many
-    from nardy_fast.engine.cube import cube_decision
-    from nardy_fast.engine.train import train as train_self_play
-    from nardy_fast.engine.strength import vs_greedy
+    from nardy_fast.engine.evaluation.evaluator import Evaluator
+    from nardy_fast.engine.play.policy import random_game
+    from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_many
+    from nardy_fast.engine.decisions.cube import cube_decision
+    from nardy_fast.training.train import train as train_self_play
+    from nardy_fast.engine.play.strength import vs_greedy
     from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
                                             move_report, pip_report, race_report,
                                             race_sample, win_report)
@@ -92,9 +89,9 @@ if TYPE_CHECKING:
     from nardy_fast.tables import bearoff
     from nardy_fast.core.matchrules import MatchRules, MatchState
     from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
-    from nardy_fast.engine.met import (match_cube_decision, match_equity_table,
+    from nardy_fast.engine.evaluation.met import (match_cube_decision, match_equity_table,
                                        outcome_values, start_distribution)
-    from nardy_fast.engine.matchplay import play_one_match, simulate_matches
+    from nardy_fast.engine.decisions.matchplay import play_one_match, simulate_matches
 
 
 def _export(name):
@@ -125,72 +122,10 @@ def get_include() -> str:
     return os.path.join(os.path.dirname(__file__), "src")
 
 
-# Module paths of the flat layout (before the layers), kept until 0.3.0: importing
-# ``nardy_fast.record`` gives ``nardy_fast.core.record`` with a DeprecationWarning.  A value
-# is the layer (the module kept its name) or "layer.new_name" (it was renamed).
-_MOVED = {
-    "rules": "core", "position": "core", "result": "core", "record": "core", "rng": "core",
-    "datadir": "core", "_movegen": "core", "_rules": "core", "_checks": "core",
-    "_scoring": "core", "_dbfile": "core", "_io": "core", "_resources": "core",
-    "_progress": "core", "_state": "core",
-    "bearoff": "tables", "onesided": "tables", "race": "tables", "cuberace": "tables",
-    "_board6": "tables", "_bomoves": "tables", "_onesided": "tables", "_twosided": "tables",
-    "_mars": "tables", "_racetables": "tables", "_cuberace": "tables",
-    "evaluator": "engine", "train": "engine", "match": "engine.strength", "parallel": "engine",
-    "cube": "engine", "_net": "engine", "_search": "engine", "_policies": "engine",
-    "_rollout": "engine", "_selfplay": "engine", "_match": "engine", "_cubeloop": "engine",
-    "report": "analysis", "plot": "analysis",
-    "cli": "app", "demo": "app", "play": "app",
-}
-# Modules renamed inside a layer, kept until 0.3.0 in the same way (old -> new, both below
-# ``nardy_fast``): ``engine.match`` held the strength matches, beside ``engine.matchplay``.
-_RENAMED = {"engine.match": "engine.strength"}
-
-
-def _new_home(fullname):
-    """The module path that replaced ``fullname``, or None."""
-    prefix = __name__ + "."
-    if not fullname.startswith(prefix):
-        return None
-    old = fullname[len(prefix):]
-    if old in _RENAMED:
-        return prefix + _RENAMED[old]
-    target = _MOVED.get(old)
-    if target is None:
-        return None
-    return prefix + (target if "." in target else f"{target}.{old}")
-
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``nardy_fast.<old name>`` and loads the module at its new home."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if _new_home(fullname) is None:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec):
-        new = _new_home(spec.name)
-        warnings.warn(f"{spec.name} is deprecated: use {new} (removed in 0.3.0)",
-                      DeprecationWarning,
-                      stacklevel=3)
-        return importlib.import_module(new)
-
-    def exec_module(self, module):
-        """The module was executed at its new home."""
-
-
-if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
-    sys.meta_path.append(_MovedModules())
-
-
 def __getattr__(name):
-    """A public name, imported at first use (``_EXPORTS``); ``nardy_fast.<old module
-    name>`` as an attribute (``from nardy_fast import plot``)."""
+    """A public name, imported at first use (``_EXPORTS``)."""
     if name in _EXPORTS:
         return _export(name)
-    if name in _MOVED:
-        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -23,7 +23,7 @@ from nardy_fast.analysis.report import game_report
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import random_game
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.decisions.matchplay import play_one_match
 from nardy_fast.tables import bearoff as bo, race12
 
 TESTS = Path(__file__).resolve().parent

@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 from nardy_fast import Position, Rules, successors
 from nardy_fast.core.record import random_game
 from nardy_fast.tables import bearoff as bo
-from nardy_fast.engine import _net  # private on purpose: the net kernel's path
-from nardy_fast.engine.luck import ROLLS
+from nardy_fast.engine.evaluation import _net  # private on purpose: the net kernel's path
+from nardy_fast.engine.play.luck import ROLLS
 from nardy_fast.app.cli import main
 
 TESTS = Path(__file__).resolve().parent

@@ -6,9 +6,9 @@ import numpy as np
 import nardy_fast as nf
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.train import training_tables
+from nardy_fast.training import _selfplay
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.training.train import training_tables
 
 
 def np_encode(me, opp):

@@ -18,8 +18,8 @@ MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.c
            "nardy_fast.tables._onesided", "nardy_fast.tables._twosided", "nardy_fast.tables._mars",
            "nardy_fast.tables._racetables", "nardy_fast.tables.bearoff", "nardy_fast.tables.race",
            "nardy_fast.tables.cuberace",
-           "nardy_fast.engine._rollout", "nardy_fast.engine.rollout", "nardy_fast.engine.cube",
-           "nardy_fast.engine.cubemodel",
+           "nardy_fast.engine.play._rollout", "nardy_fast.engine.play.rollout", "nardy_fast.engine.decisions.cube",
+           "nardy_fast.engine.evaluation.cubemodel",
            "nardy_fast.analysis.report", "nardy_fast.analysis.plot",
            "nardy_fast.analysis.cubereport"]
 

@@ -14,26 +14,34 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nardy_fast"
-LAYERS = ["core", "tables", "engine", "analysis", "app"]      # bottom to top
+LAYERS = ["core", "tables", "engine", "analysis", "training", "app"]   # bottom to top
 SOURCES = (".py", ".pyx", ".pxd")
 IMPORT = re.compile(r"^\s*(?:from|import|cimport)\s+nardy_fast\.(\w+)", re.M)
 LAYOUT = re.compile(r"<!-- layout -->(.*?)<!-- /layout -->", re.S)
 
 
 def _modules():
-    return sorted(p for layer in LAYERS for p in (PACKAGE / layer).iterdir()
+    return sorted(p for layer in LAYERS for p in (PACKAGE / layer).rglob("*")
                   if p.suffix in SOURCES and p.name != "__init__.py")
+
+
+def _layer_of(path):
+    return path.relative_to(PACKAGE).parts[0]
 
 
 def upward_imports(path, text):
     """``(module, imported layer)`` for each import of ``text`` (the file at ``path``)
-    from a layer above the file's own."""
-    own = LAYERS.index(path.parent.name)
+    from a layer above the file's own (``analysis`` and ``training`` are side by side:
+    neither imports the other)."""
+    own = LAYERS.index(_layer_of(path))
+    side = {"analysis", "training"}
     return [(path.name, m) for m in IMPORT.findall(text)
-            if m in LAYERS and LAYERS.index(m) > own]
+            if m in LAYERS and (LAYERS.index(m) > own
+                                or (m != _layer_of(path) and {m, _layer_of(path)} <= side))]
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", _modules(),
+                         ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_no_module_imports_from_a_layer_above(path):
     assert upward_imports(path, path.read_text(encoding="utf-8")) == []
 
@@ -41,7 +49,7 @@ def test_no_module_imports_from_a_layer_above(path):
 def test_the_checker_sees_a_back_import():
     """A C module of the core cimporting the engine is caught (the check can fail)."""
     path = PACKAGE / "core" / "_movegen.pyx"
-    bad = "from nardy_fast.engine._net cimport Net\n"
+    bad = "from nardy_fast.engine.evaluation._net cimport Net\n"
     assert upward_imports(path, bad) == [("_movegen.pyx", "engine")]
 
 
@@ -62,7 +70,7 @@ def _readme_layout():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 3 or cells[1].startswith("-") or cells[1] == "modules":
             continue
-        m = re.match(r"`(\w+)/`", cells[0])
+        m = re.match(r"`([\w/]+)/`", cells[0])
         if m:
             layer = m.group(1)
         if layer is None:
@@ -74,11 +82,17 @@ def _readme_layout():
     return table
 
 
+def _folders():
+    """Every folder of the package holding modules, as ``layer`` or ``layer/part``."""
+    return sorted({p.parent.relative_to(PACKAGE).as_posix() for p in _modules()})
+
+
 def test_readme_layout_table_is_the_tree():
     table = _readme_layout()
-    tree = {layer: {p.name for p in (PACKAGE / layer).iterdir()
-                    if p.suffix in SOURCES and p.name != "__init__.py"} for layer in LAYERS}
-    for layer in LAYERS:
+    tree = {folder: {p.name for p in (PACKAGE / folder).iterdir()
+                     if p.suffix in SOURCES and p.name != "__init__.py"} for folder in _folders()}
+    assert sorted(table) == sorted(tree), "docs/contributors.md layout table: folders"
+    for layer in tree:
         assert table.get(layer, set()) == tree[layer], (
             f"docs/contributors.md layout table, {layer}/: missing {sorted(tree[layer] - table.get(layer, set()))}, "
             f"not in the tree {sorted(table.get(layer, set()) - tree[layer])}")
@@ -144,55 +158,83 @@ def imported_modules(path, text, modules=MODULES):
     return found
 
 
-def _engine_order():
-    """``{engine module: rank}`` (0 the lowest layer) from the engine's layers contract
-    in ``pyproject.toml``; a compiled module is written in parentheses there."""
+def _orders():
+    """``[(container, {part: rank})]`` from every layers contract with containers in
+    ``pyproject.toml`` (0 the lowest tier); a compiled module is written in parentheses."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    contract, = [c for c in config["tool"]["importlinter"]["contracts"]
-                 if c.get("containers") == ["nardy_fast.engine"]]
-    layers = contract["layers"]
-    return {f"nardy_fast.engine.{name.strip().strip('()')}": len(layers) - 1 - k
-            for k, layer in enumerate(layers) for name in layer.split("|")}
+    out = []
+    for c in config["tool"]["importlinter"]["contracts"]:
+        for container in c.get("containers", []):
+            layers = c["layers"]
+            out.append((container, {name.strip().strip("()"): len(layers) - 1 - k
+                                    for k, layer in enumerate(layers)
+                                    for name in layer.split("|")}))
+    return out
 
 
-ENGINE_ORDER = _engine_order()
+ORDERS = _orders()
 
 
-def engine_order_breaches(path, text, order=ENGINE_ORDER):
-    """``(module, imported module)`` for each import of ``text`` (the engine file at
-    ``path``) from the engine's own layer or one above (``ENGINE_ORDER``)."""
-    own = f"nardy_fast.engine.{path.stem}"
-    return sorted((own, m) for m in imported_modules(path, text)
-                  if m != own and m in order and order[m] >= order[own])
+def _part(module, container, ranks):
+    """The part of ``container`` (a name of its contract) that ``module`` is or lies in."""
+    if not module.startswith(container + "."):
+        return None
+    head = module[len(container) + 1:].split(".")[0]
+    return head if head in ranks else None
 
 
-def _engine_files():
-    return sorted(p for p in (PACKAGE / "engine").iterdir()
+def order_breaches(path, text, orders=ORDERS):
+    """``(module, imported module)`` for each import of ``text`` (the file at ``path``)
+    from its own tier or one above, in any container's order (``ORDERS``)."""
+    own = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    out = set()
+    for m in imported_modules(path, text):
+        for container, ranks in orders:
+            a, b = _part(own, container, ranks), _part(m, container, ranks)
+            if a and b and a != b and ranks[b] >= ranks[a]:
+                out.add((own, m))
+    return sorted(out)
+
+
+def _ordered_files():
+    return sorted(p for container, _ in ORDERS
+                  for p in (PACKAGE / Path(*container.split(".")[1:])).rglob("*")
                   if p.suffix in SOURCES and p.name != "__init__.py")
 
 
-def test_every_engine_module_has_its_place_in_the_order():
-    """A new engine module is placed in the engine's layers contract (``pyproject.toml``)."""
-    tree = {f"nardy_fast.engine.{p.stem}" for p in _engine_files()}
-    assert sorted(tree - set(ENGINE_ORDER)) == [], "engine modules not in the order"
-    assert sorted(set(ENGINE_ORDER) - tree) == [], "the order names modules that are gone"
+def test_every_module_of_an_ordered_folder_has_its_place():
+    """A new module of a folder with an order (the engine's parts, training) is placed in
+    that folder's layers contract (``pyproject.toml``), and the contract names no module
+    that is gone."""
+    for container, ranks in ORDERS:
+        folder = PACKAGE / Path(*container.split(".")[1:])
+        tree = {p.stem for p in folder.iterdir()
+                if (p.suffix in SOURCES and p.name != "__init__.py")
+                or (p.is_dir() and (p / "__init__.py").exists())}
+        assert sorted(tree - set(ranks)) == [], f"{container}: not in the order"
+        assert sorted(set(ranks) - tree) == [], f"{container}: the order names modules that are gone"
 
 
-@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: p.name)
-def test_engine_modules_import_only_from_the_layers_below(path):
-    assert engine_order_breaches(path, path.read_text(encoding="utf-8")) == []
+@pytest.mark.parametrize("path", _ordered_files(),
+                         ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_modules_import_only_from_the_tiers_below(path):
+    assert order_breaches(path, path.read_text(encoding="utf-8")) == []
 
 
 def test_the_order_check_sees_a_back_cimport_and_a_sibling_import():
-    """The check can fail: the search cimporting the turn (a layer above), and a C loop
-    importing its sibling (a layer's modules are independent)."""
-    engine = PACKAGE / "engine"
-    up = "from nardy_fast.engine._turn cimport (movebuf_t,\n    legal_results)\n"
-    assert engine_order_breaches(engine / "_search.pyx", up) == [
-        ("nardy_fast.engine._search", "nardy_fast.engine._turn")]
-    side = "def f():\n    from nardy_fast.engine import _match\n"
-    assert engine_order_breaches(engine / "train.py", side) == [
-        ("nardy_fast.engine.train", "nardy_fast.engine._match")]
+    """The check can fail: the search cimporting the turn (a part above), a C loop
+    importing its sibling (a tier's modules are independent), and the net importing the
+    match table (a tier above, in its own part)."""
+    ev = PACKAGE / "engine" / "evaluation"
+    up = "from nardy_fast.engine.play._turn cimport (movebuf_t,\n    legal_results)\n"
+    assert order_breaches(ev / "_search.pyx", up) == [
+        ("nardy_fast.engine.evaluation._search", "nardy_fast.engine.play._turn")]
+    side = "def f():\n    from nardy_fast.engine.play import _match\n"
+    assert order_breaches(PACKAGE / "engine" / "play" / "_rollout.pyx", side) == [
+        ("nardy_fast.engine.play._rollout", "nardy_fast.engine.play._match")]
+    up = "from nardy_fast.engine.evaluation.met import match_equity\n"
+    assert order_breaches(ev / "_net.pyx", up) == [
+        ("nardy_fast.engine.evaluation._net", "nardy_fast.engine.evaluation.met")]
 
 
 # -- no import circles -------------------------------------------------------------------
@@ -259,15 +301,15 @@ def test_the_circle_count_sees_a_planted_circle():
     reads ``met``), and a cimport of ``_turn`` from ``_search`` (which ``_turn``
     cimports), each close a circle."""
     engine = PACKAGE / "engine"
-    met = engine / "met.py"
+    met = engine / "evaluation" / "met.py"
     planted = met.read_text(encoding="utf-8") + (
-        "\n\ndef _start():\n    from nardy_fast.engine.rollout import rollout\n    return rollout\n")
+        "\n\ndef _start():\n    from nardy_fast.engine.play.rollout import rollout\n    return rollout\n")
     circles = import_circles(import_graph({met: planted}))
-    assert any({"nardy_fast.engine.met", "nardy_fast.engine.rollout"} <= c for c in circles)
-    search = engine / "_search.pyx"
-    planted = search.read_text(encoding="utf-8") + "\nfrom nardy_fast.engine._turn cimport pick\n"
+    assert any({"nardy_fast.engine.evaluation.met", "nardy_fast.engine.play.rollout"} <= c for c in circles)
+    search = engine / "evaluation" / "_search.pyx"
+    planted = search.read_text(encoding="utf-8") + "\nfrom nardy_fast.engine.play._turn cimport pick\n"
     circles = import_circles(import_graph({search: planted}))
-    assert frozenset({"nardy_fast.engine._search", "nardy_fast.engine._turn"}) in circles
+    assert frozenset({"nardy_fast.engine.evaluation._search", "nardy_fast.engine.play._turn"}) in circles
 
 
 def unexplained_inner_imports(text):
@@ -305,8 +347,9 @@ def test_every_import_inside_a_function_says_why(path):
 def test_the_inner_import_check_sees_an_unexplained_import():
     text = ("def f():\n    # lazy: pandas is slow to import\n    import pandas as pd\n"
             "    import numpy as np\n    return pd, np\n\n\n"
-            "def g():\n    x = 1\n    from nardy_fast.engine import met\n    return met, x\n")
-    assert unexplained_inner_imports(text) == [(10, "from nardy_fast.engine import met")]
+            "def g():\n    x = 1\n    from nardy_fast.engine.evaluation import met\n    return met, x\n")
+    assert unexplained_inner_imports(text) == [
+        (10, "from nardy_fast.engine.evaluation import met")]
 
 
 def test_import_nardy_fast_leaves_the_slow_libraries_for_later():

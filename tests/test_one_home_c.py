@@ -14,8 +14,10 @@ import pytest
 from nardy_fast.core import _dice, _movegen
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine import _luck, _search, _selfplay, luck
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.play import _luck, luck
+from nardy_fast.engine.evaluation import _search
+from nardy_fast.training import _selfplay
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables.race import race_probabilities, race_tables
 from nardy_fast.tables.racevalue import race_table_value
@@ -34,17 +36,17 @@ HOMES = {
     "N_ROLLS": (r"\bN_ROLLS\s*=", {"core/_dice.pxd"}),
     "the thread runtime": (r"cdef extern from \"nf_threads\.h\"", {"core/_threads.pxd"}),
     "a game's length cap": (r"\bMAX_\w*PLIES\w*\s*=", {"core/_gameend.pxd",
-                                                       "engine/_search.pyx"}),
+                                                       "engine/evaluation/_search.pyx"}),
     "an error code": (r"\bERR_\w+\s*=", {"core/_gameend.pxd"}),
     # the scoring of a finished game: in its homes; the search scores a won move's
     # value (win_values, the net's outputs of a game just won: no last turn to play)
     "the score of a finished game": (r"\bscore_game\(", {"core/_scoring.pyx",
                                                          "core/_scoring.pxd",
                                                          "core/_gameend.pxd",
-                                                         "engine/_search.pyx"}),
+                                                         "engine/evaluation/_search.pyx"}),
     "Black's last turn": (r"\blast_turn_due\(", {"core/_scoring.pyx", "core/_scoring.pxd",
-                                                 "engine/_rollout.pyx",
-                                                 "engine/_match.pyx"}),
+                                                 "engine/play/_rollout.pyx",
+                                                 "engine/play/_match.pyx"}),
     # which table values a race: the tables' own modules define and wrap their queries
     "a bear-off table query": (r"\brace_probs\(", {"tables/_racetables.pyx",
                                                    "tables/_racetables.pxd",
@@ -101,8 +103,8 @@ def test_no_copy_outside_its_home(path):
     ("the equity of a race table's probabilities", "    mars = rules.points(\"home_mars\")"),
 ])
 def test_the_scan_finds_a_planted_copy(idea, planted):
-    assert copies("engine/_selfplay.pyx", f"x = 1\n{planted}\n") == [
-        (idea, "engine/_selfplay.pyx", 2)]
+    assert copies("training/_selfplay.pyx", f"x = 1\n{planted}\n") == [
+        (idea, "training/_selfplay.pyx", 2)]
 
 
 def test_the_roll_table_is_the_rolls():

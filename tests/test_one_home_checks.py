@@ -89,33 +89,33 @@ def test_each_argument_check_is_defined_in_its_home_only():
 
 def test_the_check_scans_see_a_planted_copy():
     planted = {"engine/match.py": "def check_count(value, name):\n    pass\n",
-               "engine/evaluator.py": "def _check_plies(plies):\n    pass\n",
+               "engine/evaluation/evaluator.py": "def _check_plies(plies):\n    pass\n",
                "analysis/report.py": "    if isinstance(n, bool) or not isinstance(n, "
                                      "(int, np.integer)) or n < 1:\n"}
     assert check_copies(planted) == [("engine/match.py", "check_count"),
-                                     ("engine/evaluator.py", "check_plies")]
+                                     ("engine/evaluation/evaluator.py", "check_plies")]
     assert int_check_copies(planted) == ["analysis/report.py"]
-    assert PRIVATE_CHECK_IMPORT.search("from nardy_fast.engine.evaluator import _check_match")
+    assert PRIVATE_CHECK_IMPORT.search("from nardy_fast.engine.evaluation.evaluator import _check_match")
 
 
 def test_seeds_are_derived_in_core_rng_only():
     assert seed_copies(_sources()) == []
     planted = {
-        "engine/train.py":
+        "training/train.py":
             "rng = np.random.default_rng(np.random.SeedSequence(e, spawn_key=(2 ** 32, k)))\n",
         "analysis/study.py": "seed = int.from_bytes(hashlib.sha256(t).digest()[:16], 'big')\n",
-        "engine/_selfplay.pyx": "s = np.random.SeedSequence(e, spawn_key=(g,))\n",
+        "training/_selfplay.pyx": "s = np.random.SeedSequence(e, spawn_key=(g,))\n",
         "engine/match.py": '"""Docs may say ``SeedSequence(seed, spawn_key=(p,))``."""\n'}
-    assert seed_copies(planted) == ["engine/train.py", "analysis/study.py",
-                                    "engine/_selfplay.pyx"]
+    assert seed_copies(planted) == ["training/train.py", "analysis/study.py",
+                                    "training/_selfplay.pyx"]
 
 
 def test_tqdm_is_reached_through_core_progress_only():
     files = _sources()
     assert tqdm_copies(files) == []
-    assert tqdm_copies({"engine/met.py": "    from tqdm.auto import tqdm\n",
-                        "engine/train.py": "bar = tqdm(total=3)\n"}) == ["engine/met.py",
-                                                                         "engine/train.py"]
+    assert tqdm_copies({"engine/evaluation/met.py": "    from tqdm.auto import tqdm\n",
+                        "training/train.py": "bar = tqdm(total=3)\n"}) == ["engine/evaluation/met.py",
+                                                                         "training/train.py"]
     # no fallback for a missing tqdm: it is a required dependency
     assert "ImportError" not in files["core/_progress.py"]
 
@@ -146,7 +146,7 @@ def test_a_study_seeds_each_position_as_before():
 
 
 def test_training_races_come_from_the_side_stream():
-    from nardy_fast.engine.train import random_races
+    from nardy_fast.training.train import random_races
     from nardy_fast.tables import bearoff
     from nardy_fast.tables.onesided import n_boards
     entropy, k, n = 11, 3, 6
@@ -173,8 +173,8 @@ def test_the_engine_and_reports_use_the_one_count_check():
     from nardy_fast.analysis.report import race_sample
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.engine.strength import play_match
-    from nardy_fast.engine.matchplay import simulate_matches
+    from nardy_fast.engine.play.strength import play_match
+    from nardy_fast.engine.decisions.matchplay import simulate_matches
     with pytest.raises(ValueError, match=re.escape("n_games=1: must be >= 2")):
         play_match("greedy", "greedy", 1)
     with pytest.raises(TypeError, match=re.escape("n_matches=True: expected an integer")):
@@ -224,7 +224,7 @@ def test_random_game_plays_the_core_policies_as_before(name, old):
 
 
 def test_one_table_of_policy_names():
-    from nardy_fast.engine.policy import NAMES
+    from nardy_fast.engine.play.policy import NAMES
     assert POLICIES == {"random": random_move, "race": race_move}
     assert as_chooser("race") is race_move and as_chooser(_old_race) is _old_race
     with pytest.raises(ValueError, match="policy='greedy': expected 'random', 'race' or a "
@@ -234,7 +234,7 @@ def test_one_table_of_policy_names():
 
 
 def test_a_random_match_player_is_the_core_random_policy():
-    from nardy_fast.engine.matchplay import _player
+    from nardy_fast.engine.decisions.matchplay import _player
     rules = nf.Rules()
     player = _player("random", "a", rules, np.random.default_rng(0))
     pos = nf.random_game(seed=3, max_turns=12).positions()[-1]     # 6 to 15 moves a roll
@@ -264,14 +264,15 @@ def test_progress_has_one_meaning(monkeypatch):
 def test_every_progress_argument_defaults_to_none():
     import inspect
     from nardy_fast.analysis import matchreport, report, study
-    from nardy_fast.engine import cube, lucknet, matchplay, metbuild, rollout, supervised, \
-        strength, train
+    from nardy_fast.engine.decisions import cube, matchplay
+    from nardy_fast.engine.play import rollout, strength
+    from nardy_fast.training import lucknet as luck_training, metbuild, supervised, train
     from nardy_fast.tables import bearoff, cuberace, onesided, race12
     funcs = [rollout.rollout, rollout.rollout_many, study.study, train.train,
              supervised.train_supervised, strength.play_match, matchplay.simulate_matches,
              cube.cube_decision, report.evaluate, report.evaluate_many, report.win_report,
              report.move_report, report.game_report, matchreport.analyse_match,
-             lucknet.luck_data, lucknet.train_luck_net, metbuild.write_tables,
+             luck_training.luck_data, luck_training.train_luck_net, metbuild.write_tables,
              bearoff.TwoSided.build, bearoff.MarsTable.build, bearoff.one_sided,
              onesided.OneSided.build, cuberace.CubefulRace.build, race12.Race12.build,
              race12.race12]

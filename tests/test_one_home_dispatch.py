@@ -1,11 +1,11 @@
 """One home for the ``method`` dispatch and for the Outcome at a match score.
 
 - Which method values a position (a finished game, the bear-off databases, the evaluator
-  or rollouts, by ``method``) is decided in ``engine/valuation.py`` only: no other
+  or rollouts, by ``method``) is decided in ``engine/decisions/valuation.py`` only: no other
   function both tests a ``method`` against a name and calls two of the three valuers
   (``race_probabilities``; the evaluator's ``outcomes``/``evaluate``/``default``;
   ``rollout``/``rollout_many``/``rollout_outcomes``).
-- An Outcome meets the match equity arithmetic in ``engine/met.py`` only
+- An Outcome meets the match equity arithmetic in ``engine/evaluation/met.py`` only
   (``with_match``, ``match_extra``): no other module calls its ingredients (``mwc_of_outcome``,
   ``coefficients``, ``outcome_values``, ``distribution_of``) or writes ``mwc`` into an
   Outcome's ``extra``.
@@ -18,11 +18,11 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "nardy_fast"
-DISPATCH_HOME = "engine/valuation.py"
-MATCH_HOME = "engine/met.py"
+DISPATCH_HOME = "engine/decisions/valuation.py"
+MATCH_HOME = "engine/evaluation/met.py"
 # met's own data builder: it reduces the rollout of the start to the distribution met reads
 # (``distribution_of``), which is building the table's input, not an Outcome at a score.
-MATCH_BUILDER = "engine/metbuild.py"
+MATCH_BUILDER = "training/metbuild.py"
 
 VALUERS = {"race_probabilities": "table", "outcomes": "net", "evaluate": "net",
            "default": "net", "rollout": "rollout", "rollout_many": "rollout",

@@ -4,7 +4,7 @@
   plain helpers are imported from ``tests/helpers.py``);
 - no public function of ``tests/helpers.py`` is defined again in another test file, and
   no fixture of ``conftest.py`` is defined again in a test module (a copy drifts);
-- nobody outside ``engine/evaluator.py`` calls ``Evaluator._searcher()``: the searcher is
+- nobody outside ``engine/evaluation/evaluator.py`` calls ``Evaluator._searcher()``: the searcher is
   ``Evaluator.searcher()``.
 
 The naive reference modules (``tests/naive*.py``) are exempt from the second rule: they
@@ -80,7 +80,7 @@ def copies(paths, helpers=TESTS / "helpers.py", conftest=TESTS / "conftest.py"):
 
 
 def searcher_calls(root=ROOT):
-    """(file, line) of each ``._searcher(`` call outside engine/evaluator.py, in the
+    """(file, line) of each ``._searcher(`` call outside engine/evaluation/evaluator.py, in the
     package, the tests, the benchmarks, the tools and the experiments."""
     out = []
     for folder in ("nardy_fast", "tests", "benchmarks", "tools", "experiments"):
@@ -160,11 +160,11 @@ def test_a_planted_copy_is_found(planted, code, name):
 
 
 def test_a_planted_searcher_call_is_found(tmp_path):
-    for folder in ("nardy_fast/engine", "tests", "benchmarks"):
+    for folder in ("nardy_fast/engine/evaluation", "nardy_fast/engine/play", "tests", "benchmarks"):
         (tmp_path / folder).mkdir(parents=True)
-    (tmp_path / "nardy_fast/engine/evaluator.py").write_text("s = self._searcher()\n")
+    (tmp_path / "nardy_fast/engine/evaluation/evaluator.py").write_text("s = self._searcher()\n")
     assert searcher_calls(tmp_path) == []                  # its home may
-    (tmp_path / "nardy_fast/engine/luck.py").write_text("x = 1\ns = ev._searcher()\n")
+    (tmp_path / "nardy_fast/engine/play/luck.py").write_text("x = 1\ns = ev._searcher()\n")
     (tmp_path / "benchmarks/bench.py").write_text("s = ev._searcher().values(b, 0)\n")
     assert sorted(searcher_calls(tmp_path)) == [("benchmarks/bench.py", 1),
-                                                ("nardy_fast/engine/luck.py", 2)]
+                                                ("nardy_fast/engine/play/luck.py", 2)]

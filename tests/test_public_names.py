@@ -17,7 +17,7 @@ import pytest
 import nardy_fast as nf
 from nardy_fast import CubeState, GameRecord, MatchRules, MatchState, Position, Rules
 from nardy_fast.analysis.study import position_seed
-from nardy_fast.engine import cube as cube_module
+from nardy_fast.engine.decisions import cube as cube_module
 
 ROOT = pathlib.Path(__file__).parent.parent
 GEO = Rules(cube="geometric")
@@ -219,22 +219,22 @@ def test_frames_keyed_by_position_are_indexed_by_position(tmp_path):
                     truncate=None, workers=1, progress=False).index.name == "position"
 
 
-# -- module names -----------------------------------------------------------------------
+# -- module paths ------------------------------------------------------------------------
 
-def test_strength_matches_live_in_engine_strength():
-    from nardy_fast.engine import strength
-    for old in ("nardy_fast.engine.match", "nardy_fast.match"):
-        sys.modules.pop(old, None)
-        with pytest.warns(DeprecationWarning, match=rf"{re.escape(old)} is deprecated: use "
-                          r"nardy_fast\.engine\.strength \(removed in 0\.3\.0\)"):
-            module = importlib.import_module(old)
-        assert module is strength and module.play_match is strength.play_match
-        sys.modules.pop(old, None)
+@pytest.mark.parametrize("old", ["nardy_fast.engine.match", "nardy_fast.match",
+                                 "nardy_fast.engine.rollout", "nardy_fast.rollout",
+                                 "nardy_fast.record", "nardy_fast.engine.train"])
+def test_the_old_module_paths_are_gone(old):
+    """0.3.0 removed the paths of the flat layout and of the engine's single folder: an old
+    path fails to import instead of loading the module from its new home."""
+    sys.modules.pop(old, None)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
 # -- the notebooks and the README use public names only ---------------------------------
 
-LAYERS = ("core", "tables", "engine", "analysis", "app")
+LAYERS = ("core", "tables", "engine", "training", "analysis", "app")
 _PATH = re.compile(r"\b(?:nardy_fast|nf)\.(?:" + "|".join(LAYERS) + r")\b")
 
 
@@ -277,7 +277,7 @@ def test_notebooks_and_readme_reach_only_public_names():
 
 
 @pytest.mark.parametrize("code", [
-    "from nardy_fast.engine.train import train",
+    "from nardy_fast.training.train import train",
     "from nardy_fast.engine import _selfplay",
     "import nardy_fast.analysis.matchreport as m",
     "from nardy_fast import _version",

@@ -171,7 +171,7 @@ def test_public_names_are_placed_by_their_home():
 
 
 @pytest.mark.parametrize("layer, code, used", [
-    ("core", "from nardy_fast.engine.rollout import rollout\n", "engine"),
+    ("core", "from nardy_fast.engine.play.rollout import rollout\n", "engine"),
     ("tables", "def f():\n    from nardy_fast.app.cli import main\n", "app"),
     ("core", "import nardy_fast as nf\nnf.rollout\n", "engine"),
     ("engine", "from nardy_fast import cube_report\n", "analysis"),

@@ -1,6 +1,6 @@
 """Cube reports (pandas): the cube decisions of many positions and of game records.
 
-Equities per unit stake of the side on roll, as ``nardy_fast.engine.cube`` computes them;
+Equities per unit stake of the side on roll, as ``nardy_fast.engine.decisions.cube`` computes them;
 losses in points (per unit stake times the stake).
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.cube import METHODS as CUBE_METHODS, cube_decision
-from nardy_fast.engine.met import emg_scale
-from nardy_fast.engine.rollout import DEFAULT_GAMES
+from nardy_fast.engine.decisions.cube import METHODS as CUBE_METHODS, cube_decision
+from nardy_fast.engine.evaluation.met import emg_scale
+from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal

@@ -33,7 +33,7 @@ def __getattr__(name):
     if name in _MOVED:
         warnings.warn(f"nardy_fast.analysis.matchreport.{name} is deprecated: the match "
                       "columns come from report.win_report / move_report / game_report("
-                      "match=...), an Outcome at a score from nardy_fast.engine.met."
+                      "match=...), an Outcome at a score from nardy_fast.engine.evaluation.met."
                       "with_match (removed in 0.3.0)", DeprecationWarning, stacklevel=2)
         return getattr(_report, _MOVED[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

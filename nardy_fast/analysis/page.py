@@ -39,7 +39,7 @@ import os
 import pandas as pd
 
 from nardy_fast.analysis.cubereport import CLOSE
-from nardy_fast.engine.cube import CUBE_PLIES
+from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
 from nardy_fast.core._io import atomic_write_text

@@ -27,7 +27,7 @@ from nardy_fast.core.diagram import new_axes, plot_board, save_figure  # noqa: F
 from nardy_fast.core._renamed import renamed
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
-from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
+from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
 from nardy_fast.tables.bearoff import one_sided
 
 __all__ = ["plot_board", "race_chart", "bearoff_distribution", "convergence_chart",

@@ -71,7 +71,7 @@ import os
 import numpy as np
 
 from nardy_fast.analysis.cubereport import cube_analysis
-from nardy_fast.engine.cube import CUBE_PLIES
+from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.study import _net_digest
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
@@ -84,10 +84,10 @@ from nardy_fast.core.record import GameRecord, apply_steps, read_record
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables.bearoff import one_sided
-from nardy_fast.engine.luck import game_luck
-from nardy_fast.engine.met import emg_scale, match_extra
-from nardy_fast.engine.rollout import rollout
-from nardy_fast.engine.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
+from nardy_fast.engine.play.luck import game_luck
+from nardy_fast.engine.evaluation.met import emg_scale, match_extra
+from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
                                           value_positions, warn_plies_unused,
                                           warn_rollout_unused)
@@ -98,7 +98,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
-    from nardy_fast.engine.policy import PolicyLike
+    from nardy_fast.engine.play.policy import PolicyLike
     import pandas as pd
     from dask.distributed import Client
 
@@ -257,7 +257,7 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
     ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
     the databases too) or ``"rollout"`` (games played by ``policy``, default the
     evaluator's 0-ply moves).  A finished game gives method ``"final"``.  The rollout
-    arguments go to ``nardy_fast.engine.rollout``.
+    arguments go to ``nardy_fast.engine.play.rollout``.
     """
     return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
                          workers, client, progress, plies)[0]
@@ -468,7 +468,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         ``n_candidates`` moves of the ranking, and the played one, as JSON text; "" for a
         forced move).  With
         ``method="rollout"`` every legal move is rolled out (``n_games`` each) unless the
-        database applies.  Adds each roll's luck (``nardy_fast.engine.luck``): ``luck`` (points,
+        database applies.  Adds each roll's luck (``nardy_fast.engine.play.luck``): ``luck`` (points,
         the mover's view), ``luck_white`` (White's luck minus Black's so far) and, on the
         last row, ``result_white`` (points White won; NaN if not over) and
         ``luck_adjusted_white`` (``result_white - luck_white``); ``luck_summary`` gives

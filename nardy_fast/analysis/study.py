@@ -67,9 +67,9 @@ import socket
 import time
 import warnings
 
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.lucknet import DEFAULT_LUCK_NET
-from nardy_fast.engine.nets import DATA, DEFAULT_NET, rollout_file, shipped_net_for
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET
+from nardy_fast.engine.evaluation.nets import DATA, DEFAULT_NET, rollout_file, shipped_net_for
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast.core._io import atomic_write, atomic_write_text
@@ -81,11 +81,11 @@ from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine import met
-from nardy_fast.engine._search import MAX_SEARCH_PLIES
-from nardy_fast.engine.parallel import parallelism, run_chunks
-from nardy_fast.engine.policy import NAMES as POLICIES, Policy
-from nardy_fast.engine.rollout import DEFAULT_CHUNK_GAMES, rollout
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
+from nardy_fast.engine.play.parallel import parallelism, run_chunks
+from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy
+from nardy_fast.engine.play.rollout import DEFAULT_CHUNK_GAMES, rollout
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -93,7 +93,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.rng import SeedLike
-    from nardy_fast.engine.policy import PolicyLike
+    from nardy_fast.engine.play.policy import PolicyLike
     import pandas as pd
     from dask.distributed import Client
 

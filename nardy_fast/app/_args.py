@@ -10,7 +10,7 @@ import re
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.policy import NAMES as POLICY_NAMES
+from nardy_fast.engine.play.policy import NAMES as POLICY_NAMES
 from nardy_fast.tables.race12 import cached_race12
 
 

@@ -40,8 +40,8 @@ from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import looks_like_record, read_record
-from nardy_fast.engine.evaluator import BULK_PLIES
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
+from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.tables import bearoff, race12
 from nardy_fast.tables.race import race_probabilities
 

@@ -21,14 +21,17 @@ from nardy_fast.core.matchrecord import write_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine import lucknet, met, metbuild, supervised, train
-from nardy_fast.engine.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
+from nardy_fast.engine.play import lucknet
+from nardy_fast.training import lucknet as luck_training
+from nardy_fast.engine.evaluation import met
+from nardy_fast.training import metbuild, supervised, train
+from nardy_fast.engine.decisions.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
                                     cube_decision, cube_rules)
-from nardy_fast.engine.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
-from nardy_fast.engine.nets import ROLLOUT_NET
-from nardy_fast.engine.matchplay import simulate_matches
-from nardy_fast.engine.rollout import DEFAULT_GAMES
-from nardy_fast.engine.strength import vs_greedy
+from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
+from nardy_fast.engine.evaluation.nets import ROLLOUT_NET
+from nardy_fast.engine.decisions.matchplay import simulate_matches
+from nardy_fast.engine.play.rollout import DEFAULT_GAMES
+from nardy_fast.engine.play.strength import vs_greedy
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
            "cmd_train_net", "cmd_train_luck", "cmd_cube"]
@@ -244,7 +247,7 @@ def _parser_train(sub):
 
 
 def cmd_train(args):
-    """TD(lambda) self-play training of the evaluation network (nardy_fast.engine.train);
+    """TD(lambda) self-play training of the evaluation network (nardy_fast.training.train);
     resumes a checkpoint of the same settings found at --out.  Its defaults train a net
     from scratch; a second run from it (--init) with a smaller step refines it: the
     128-unit net v2 of the package's nets was made by 'nardy-fast train -o v1.nfdb --seed 1
@@ -312,7 +315,7 @@ def _parser_train_net(sub):
 
 def cmd_train_net(args):
     """Supervised training of the evaluation network on 1-ply look-ahead targets
-    (nardy_fast.engine.supervised), a round at a time; resumes a checkpoint of the same
+    (nardy_fast.training.supervised), a round at a time; resumes a checkpoint of the same
     settings found at --out."""
     exclude = None
     if args.exclude is not None:
@@ -341,7 +344,7 @@ def _parser_average_nets(sub):
 
 def cmd_average_nets(args):
     """Write the net whose weights are the mean of the given nets' weights
-    (nardy_fast.engine.supervised.average_nets)."""
+    (nardy_fast.training.supervised.average_nets)."""
     nets = [Evaluator.load(p) for p in args.nets]
     ev = supervised.average_nets(nets, names=args.nets)
     ev.save(args.out)
@@ -349,7 +352,7 @@ def cmd_average_nets(args):
 
 
 def _parser_train_luck(sub):
-    d = lucknet.LUCK_DEFAULTS
+    d = luck_training.LUCK_DEFAULTS
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
     s.add_argument("-o", "--out", required=True, help="luck net file to write")
@@ -368,10 +371,10 @@ def _parser_train_luck(sub):
 
 
 def cmd_train_luck(args):
-    """Train a luck net (nardy_fast.engine.lucknet) on the shipped classic net's self-play
+    """Train a luck net (nardy_fast.engine.play.lucknet) on the shipped classic net's self-play
     and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
     defaults."""
-    net, meta = lucknet.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
+    net, meta = luck_training.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
                                        seed=args.seed, progress=args.progress,
                                        middle=args.middle)
     lucknet.save_luck_net(args.out, net, meta)
@@ -406,7 +409,7 @@ def _parser_cube(sub):
 def cmd_cube(args):
     """No double, double/take and double/pass equities of the side on roll per unit stake,
     the proper actions and the take point: exact in small bear-off races, else from the
-    evaluator's cubeless probabilities with the cube model (nardy_fast.engine.cube)."""
+    evaluator's cubeless probabilities with the cube model (nardy_fast.engine.decisions.cube)."""
 
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,

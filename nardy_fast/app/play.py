@@ -26,7 +26,7 @@ from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
 from nardy_fast.core.record import GameRecord, write_record
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 __all__ = ["play_terminal", "blunder_note", "counted", "numbered_names", "save_new"]
 

@@ -10,8 +10,8 @@ when no turn was played.  It never destroys a file saved before (``play.save_new
 """
 from __future__ import annotations
 
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.decisions.matchplay import play_one_match
 from nardy_fast.core.matchrecord import MatchRecord, write_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position

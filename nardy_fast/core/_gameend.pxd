@@ -1,7 +1,7 @@
 # C-level API of a game's end, the one definition shared by the C game loops
-# (engine/_rollout.pyx, engine/_match.pyx, engine/_selfplay.pyx): when a game is over, its
+# (engine/play/_rollout.pyx, engine/play/_match.pyx, training/_selfplay.pyx): when a game is over, its
 # length cap, Black's last turn under draw_rule and the score; and the error codes of those
-# loops and of the n-ply search (engine/_search.pyx).
+# loops and of the n-ply search (engine/evaluation/_search.pyx).
 #
 # A loop plays a turn, counts the ply and asks after_turn; once the winner has borne off its
 # last checker, the loser plays a last turn if last_turn_due says so, and game_end scores

@@ -9,7 +9,7 @@ checkers on its head (``Position.is_first_turn``; records, rollouts and the comm
 apply it so).  ``Position.diagram(cube=...)`` and ``plot_board(..., cube=...)`` show it.
 
 ``CubeReplay`` applies a game record's cube actions on replay.  The cube
-model and decisions live in ``nardy_fast.engine.cube``; cube reports in
+model and decisions live in ``nardy_fast.engine.decisions.cube``; cube reports in
 ``nardy_fast.analysis.cubereport``.
 """
 from __future__ import annotations

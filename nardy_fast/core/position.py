@@ -366,7 +366,7 @@ class Position:
         """A text board.  Top row: White's points 12..1 (Black's 24..13); bottom row:
         White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
         top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.
-        ``cube``: a ``nardy_fast.engine.cube.CubeState`` kept beside the position (not part of
+        ``cube``: a ``nardy_fast.engine.decisions.cube.CubeState`` kept beside the position (not part of
         its ID), shown on a last line."""
         white, black = self.white, self.black
 

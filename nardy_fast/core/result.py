@@ -220,7 +220,7 @@ def clip_probabilities(outcome: Outcome, record: bool = False) -> Outcome:
     """``outcome`` with every probability of ``PROBABILITIES`` cut to [0, 1].
 
     Estimates can leave the range: a variance-reduced mean subtracts each game's luck, so
-    a small probability can come out negative (``nardy_fast.engine.variance`` measures the
+    a small probability can come out negative (``nardy_fast.engine.play.variance`` measures the
     bias of cutting), and sums of table values can exceed 1 by a rounding step.  The cut
     is the nearest point of [0, 1], so it never moves an estimate away from the true
     probability, which lies in [0, 1].  The equity and the standard errors are kept as

@@ -58,7 +58,7 @@ class Rules:
     cube : {None, "geometric", "arithmetic"}
         Play with the cube (section 7a): ``None`` (no cube), stakes 1, 2, 4, 8, ... or
         1, 2, 3, 4, ...  With a cube every game is won or lost at the stake: no mars, no
-        oin points (see ``nardy_fast.engine.cube``).
+        oin points (see ``nardy_fast.engine.decisions.cube``).
     beaver : bool
         With a cube: the side offered a raise may take and at once raise again, keeping
         the cube.

@@ -1,6 +1,6 @@
 # C-level API of the race value: which table values a race position, and its probabilities.
-# The one decision shared by the search's leaves (engine/_search.pyx) and the rollouts'
-# truncation (engine/_rollout.pyx); race.race_table_value is its Python twin, giving the
+# The one decision shared by the search's leaves (engine/evaluation/_search.pyx) and the rollouts'
+# truncation (engine/play/_rollout.pyx); race.race_table_value is its Python twin, giving the
 # Outcome.
 #
 # A race of both homes (every checker of both sides on its points 19-24) is valued by the

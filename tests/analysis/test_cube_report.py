@@ -8,7 +8,7 @@ import pytest
 
 import nardy_fast
 from nardy_fast import Position, Rules
-from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.decisions.cube import cube_decision
 from nardy_fast.analysis.cubereport import cube_report
 
 from helpers import race_of_points as race
@@ -47,7 +47,7 @@ def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
 def test_default_source_is_the_evaluator():
     """Without ``probabilities`` the model takes P(win) from ``Evaluator.default()`` where
     no exact table covers the position, and the method says so."""
-    from nardy_fast.engine.evaluator import Evaluator
+    from nardy_fast.engine.evaluation.evaluator import Evaluator
     pos = Position.initial()
     pos = pos.play(pos.legal_moves((6, 5))[0])
     want = Evaluator.default().evaluate(pos, plies=2)      # cube.CUBE_PLIES

@@ -4,7 +4,7 @@ refused naming it."""
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.luck import roll_luck
+from nardy_fast.engine.play.luck import roll_luck
 
 FORMS = ("65", "6-5", "6 5", (6, 5))
 JUNK = ("65x", "6--5", "x6x5x")

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.luck import ROLLS
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.luck import ROLLS
 
 from helpers import expectimax_luck
 
 
 def test_game_report_luck_columns():
-    from nardy_fast.engine.luck import luck_summary
+    from nardy_fast.engine.play.luck import luck_summary
     from nardy_fast.core.record import GameRecord, random_game
     rec = GameRecord(turns=random_game(seed=4, max_turns=6).turns)
     rep = nf.game_report(rec, win_prob=False, analyse=True)
@@ -40,7 +40,7 @@ def test_game_report_luck_columns():
 @pytest.mark.parametrize("seed", [7, 1])             # seed 1: Black wins a mars
 def test_luck_adjusted_result_of_a_finished_game(seed):
     from nardy_fast.core.record import GameRecord, random_game
-    from nardy_fast.engine.luck import luck_summary
+    from nardy_fast.engine.play.luck import luck_summary
     rec = random_game(seed=seed, policy="race")
     res = rec.result()
     rep = nf.game_report(GameRecord(turns=rec.turns, rules=rec.rules), win_prob=False,

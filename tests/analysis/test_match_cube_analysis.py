@@ -17,9 +17,9 @@ from nardy_fast.analysis.report import game_report
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine import met
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.decisions.matchplay import play_one_match
 
 RULES = MatchRules(length=3, crawford=True, rules=Rules(cube="geometric"))
 PIPS = "pips"          # a fast cubeless source; the same for the analysis and the check

@@ -8,7 +8,7 @@ import numpy as np
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine import met
+from nardy_fast.engine.evaluation import met
 from nardy_fast.analysis.report import move_report, win_report
 
 CUBE = Rules(cube="geometric")

@@ -241,7 +241,7 @@ def test_game_chart():
 
 
 def test_race_chart_doubling_window():
-    from nardy_fast.engine.cubemodel import doubling_window
+    from nardy_fast.engine.evaluation.cubemodel import doubling_window
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
     ax = race_chart(exact, cube="geometric", efficiency=0.0)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]

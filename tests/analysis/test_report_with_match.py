@@ -3,8 +3,8 @@ home of an Outcome at a match score; the engine's side is in tests/engine/test_v
 from nardy_fast.analysis.report import win_report
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.record import random_game
-from nardy_fast.engine import met
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 def test_win_report_at_a_score_is_with_match_of_the_evaluator():

@@ -22,8 +22,9 @@ pytest.importorskip("pyarrow")
 import nardy_fast as nf  # noqa: E402
 
 from helpers import ids_of, seed_of  # noqa: E402
-from nardy_fast.engine import evaluator as evmod, lucknet, nets  # noqa: E402
-from nardy_fast.engine._net import Net  # noqa: E402  (private on purpose: a small net)
+from nardy_fast.engine.evaluation import evaluator as evmod, nets  # noqa: E402
+from nardy_fast.engine.play import lucknet
+from nardy_fast.engine.evaluation._net import Net  # noqa: E402  (private on purpose: a small net)
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")     # the module (nf.study: the function)
 SEED = 11

@@ -12,7 +12,7 @@ from nardy_fast.core.matchrecord import write_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import GameRecord, random_game, write_record
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.decisions.matchplay import play_one_match
 
 from helpers import run_cli
 

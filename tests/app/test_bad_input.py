@@ -88,7 +88,7 @@ def test_a_written_record_of_no_turns_still_reads(tmp_path):
 
 def _transcript(tmp_path):
     from nardy_fast.core.matchrecord import write_match
-    from nardy_fast.engine.matchplay import simulate_matches
+    from nardy_fast.engine.decisions.matchplay import simulate_matches
     rec = simulate_matches("random", "random", 1, length=3, seed=2, progress=False,
                            transcripts=True)["records"][0]
     path = tmp_path / "m.mat"
@@ -120,7 +120,7 @@ def test_a_transcript_of_no_game_is_an_error_naming_the_file(capsys, tmp_path):
 
 # -- the cube, the match score ----------------------------------------------------------------
 def test_a_stake_the_progression_cannot_reach_is_refused(capsys):
-    from nardy_fast.engine.cube import cube_decision
+    from nardy_fast.engine.decisions.cube import cube_decision
     with pytest.raises(ValueError, match="stake=3: not a stake of the geometric cube"):
         cube_decision(nf.Position.initial(), nf.CubeState(3, "centre"))
     assert nf.CubeState(3, "centre").check("arithmetic").stake == 3

@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 from nardy_fast import Position  # noqa: E402
 from nardy_fast.app.cli import main  # noqa: E402
 from nardy_fast.core.record import random_game, write_record  # noqa: E402
-from nardy_fast.engine.rollout import rollout  # noqa: E402
+from nardy_fast.engine.play.rollout import rollout  # noqa: E402
 
 from helpers import run_cli  # noqa: E402
 

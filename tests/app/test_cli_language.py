@@ -45,7 +45,7 @@ def test_help_gives_values_not_python_names():
 
 
 def test_train_net_help_gives_the_defaults():
-    from nardy_fast.engine.supervised import SUPERVISED_DEFAULTS
+    from nardy_fast.training.supervised import SUPERVISED_DEFAULTS
     text = dict(helps(build_parser()))["nardy-fast train-net"]
     assert f"rounds (default {SUPERVISED_DEFAULTS['rounds']})" in text
     assert f"Adam step (default {SUPERVISED_DEFAULTS['lr']})" in text

@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.parallel import run_chunks, unsendable
+from nardy_fast.engine.play.parallel import run_chunks, unsendable
 
 CODE = textwrap.dedent("""\
     import nardy_fast as nf
@@ -160,7 +160,7 @@ def test_the_hook_is_still_there():
     import multiprocessing.spawn
     import sys
 
-    from nardy_fast.engine import _nomain   # private on purpose: the standard-library patch
+    from nardy_fast.engine.play import _nomain   # private on purpose: the standard-library patch
     _nomain.install()
     assert multiprocessing.spawn.get_preparation_data is _nomain._preparation_data
     main = sys.modules["__main__"]

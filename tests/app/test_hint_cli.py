@@ -2,7 +2,7 @@
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 def test_cli_hint_prints_the_ranking(capsys):

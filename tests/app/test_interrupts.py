@@ -8,7 +8,7 @@ import pytest
 
 from nardy_fast import Position
 from nardy_fast.app import cli
-from nardy_fast.engine import rollout as rollout_mod
+from nardy_fast.engine.play import rollout as rollout_mod
 from ptyterm import CTRL_C, CTRL_D, Terminal
 
 
@@ -252,7 +252,7 @@ def test_play_match_ctrl_c_keeps_the_game_in_play(term, tmp_path):
 @pytest.mark.slow
 def test_matches_ctrl_c_keeps_the_finished_matches_and_their_transcripts(term, tmp_path):
     from nardy_fast.core.matchrecord import read_match
-    from nardy_fast.engine.matchplay import simulate_matches
+    from nardy_fast.engine.decisions.matchplay import simulate_matches
     t = term("matches", "random", "random", "-n", "100000", "--length", "1", "--seed", "4",
              "-o", "out")
     t.expect(r"\| *(?:[3-9]|\d\d+)/100000", timeout=240)      # a few matches finished
@@ -275,7 +275,7 @@ def test_matches_ctrl_c_keeps_the_finished_matches_and_their_transcripts(term, t
 
 
 def test_matches_interrupted_before_any_match_leaves_nothing(monkeypatch, capsys, tmp_path):
-    from nardy_fast.engine import matchplay
+    from nardy_fast.engine.decisions import matchplay
 
     def stop(*a, **k):
         raise KeyboardInterrupt

@@ -15,7 +15,7 @@ import nardy_fast as nf
 from nardy_fast.analysis import report
 from nardy_fast.app.cli import build_parser
 from nardy_fast.core.methods import METHODS, check_method
-from nardy_fast.engine import cube, valuation
+from nardy_fast.engine.decisions import cube, valuation
 from nardy_fast.tables import race
 
 study = importlib.import_module("nardy_fast.analysis.study")   # the module (nf.study: the function)
@@ -64,11 +64,11 @@ def public_functions():
     """Every public function or method of the package that takes ``method``."""
     found = {}
     modules = [nf]
-    for layer in ("core", "tables", "engine", "analysis"):
+    for layer in ("core", "tables", "engine", "training", "analysis"):
         package = importlib.import_module(f"nardy_fast.{layer}")
-        modules += [importlib.import_module(f"{package.__name__}.{m.name}")
-                    for m in pkgutil.iter_modules(package.__path__)
-                    if not m.name.startswith("_")]
+        modules += [importlib.import_module(m.name)
+                    for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+                    if not m.name.rpartition(".")[2].startswith("_")]
     for mod in modules:
         for name in getattr(mod, "__all__", []):
             obj = getattr(mod, name, None)

@@ -9,7 +9,7 @@ import pandas as pd
 import nardy_fast as nf
 from nardy_fast.app import cli
 from nardy_fast.core.result import NOT_MEASURED, PROBABILITIES
-from nardy_fast.engine.valuation import value_positions
+from nardy_fast.engine.decisions.valuation import value_positions
 
 from helpers import ids_of
 

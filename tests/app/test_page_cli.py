@@ -27,7 +27,7 @@ def test_cli_analyse_html_of_a_match(tmp_path, capsys):
     under the score the transcript gives before it, one board per turn of every game."""
     from nardy_fast.core.matchrecord import write_match
     from nardy_fast.core.matchrules import MatchRules
-    from nardy_fast.engine.matchplay import play_one_match
+    from nardy_fast.engine.decisions.matchplay import play_one_match
     record = play_one_match("greedy", "greedy", rules=MatchRules(length=1), seed=5,
                             names=("Ann", "Bob"))
     path = tmp_path / "m.mat"

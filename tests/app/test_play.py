@@ -7,7 +7,7 @@ import numpy as np
 import nardy_fast as nf
 from nardy_fast.app.play import play_terminal
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 def test_play_in_the_terminal(tmp_path):

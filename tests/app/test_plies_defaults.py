@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from nardy_fast.app.cli import build_parser
-from nardy_fast.engine.cube import CUBE_PLIES
-from nardy_fast.engine.evaluator import BULK_PLIES, DECISION_PLIES
+from nardy_fast.engine.decisions.cube import CUBE_PLIES
+from nardy_fast.engine.evaluation.evaluator import BULK_PLIES, DECISION_PLIES
 
 
 def option(command, flag="--plies"):

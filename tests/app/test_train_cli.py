@@ -2,10 +2,11 @@
 tests/engine/test_lucknet.py, tests/engine/test_supervised.py)."""
 import pytest
 
-from nardy_fast.engine._net import Net      # private on purpose: a net of given size
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.labels import board_keys, selfplay_positions
-from nardy_fast.engine.lucknet import LUCK_DEFAULTS, load_luck_net, train_luck_net
+from nardy_fast.engine.evaluation._net import Net      # private on purpose: a net of given size
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.labels import board_keys, selfplay_positions
+from nardy_fast.engine.play.lucknet import load_luck_net
+from nardy_fast.training.lucknet import LUCK_DEFAULTS, train_luck_net
 
 
 def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):

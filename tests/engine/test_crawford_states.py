@@ -26,9 +26,9 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState, stakes_upto
-from nardy_fast.engine import met
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.decisions.matchplay import play_one_match
 
 LENGTH = 4
 CUBE = nf.Rules(cube="geometric")

@@ -1,4 +1,4 @@
-"""Tests of the cube model and cube decisions (nardy_fast.engine.cube): first-principles take
+"""Tests of the cube model and cube decisions (nardy_fast.engine.decisions.cube): first-principles take
 points, the dead and live limits of Janowski's model, the model against the exact race
 tables and the ``CubeState`` type (the cube's reports: tests/analysis/test_cube_report.py)."""
 import math
@@ -11,8 +11,8 @@ import nardy_fast
 import nardy_fast as nf
 from nardy_fast import Position, Rules
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.engine.cube import CUBE_PLIES, cube_decision
-from nardy_fast.engine.cubemodel import actions, efficiency, model_equities, take_point
+from nardy_fast.engine.decisions.cube import CUBE_PLIES, cube_decision
+from nardy_fast.engine.evaluation.cubemodel import actions, efficiency, model_equities, take_point
 from nardy_fast.tables.cuberace import CubefulRace
 
 from helpers import race_of_points as race
@@ -233,7 +233,7 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
     and double/take 2 (2p - 1) = 1 exactly (stratified first roll, 72 games), whether
     the race is valued at once (exact table) or played out."""
     import importlib
-    ro = importlib.import_module("nardy_fast.engine.rollout")
+    ro = importlib.import_module("nardy_fast.engine.play.rollout")
     if not truncate_exact:
         real = ro.rollout
         monkeypatch.setattr(ro, "rollout", lambda *a, **k: real(*a, truncate=None, **k))

@@ -16,9 +16,9 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.engine import met
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY
 from nardy_fast.tables.cuberace import CubefulRace
 
 from helpers import board

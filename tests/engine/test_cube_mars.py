@@ -20,9 +20,9 @@ import nardy_fast as nf
 from nardy_fast.core.cubestate import MAX_STAKE, CENTRED, CubeState
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine import _cubeloop  # private on purpose: the C twin of the model
-from nardy_fast.engine import cubemodel as cm
-from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.evaluation import _cubeloop  # private on purpose: the C twin of the model
+from nardy_fast.engine.evaluation import cubemodel as cm
+from nardy_fast.engine.decisions.cube import cube_decision
 
 from helpers import board
 

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from nardy_fast.core.cubestate import CubeState
-from nardy_fast.engine.cube import NOISE_Z, cube_decision, verdict_noise
+from nardy_fast.engine.decisions.cube import NOISE_Z, cube_decision, verdict_noise
 
 NAN = math.nan
 

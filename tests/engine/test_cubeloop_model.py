@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import _cubeloop  # private on purpose: the C cube model vs Python
+from nardy_fast.engine.evaluation import _cubeloop  # private on purpose: the C cube model vs Python
 from nardy_fast.core.cubestate import MAX_STAKE, CubeState, next_stake
-from nardy_fast.engine import cubemodel as cm
-from nardy_fast.engine.cube import cube_decision
+from nardy_fast.engine.evaluation import cubemodel as cm
+from nardy_fast.engine.decisions.cube import cube_decision
 from nardy_fast.core.rules import Rules
 
 from helpers import board

@@ -6,10 +6,10 @@ import warnings
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import evaluator as evmod, nets
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.evaluator import Evaluator, RulesFallbackWarning
-from nardy_fast.engine.supervised import deepen
+from nardy_fast.engine.evaluation import evaluator as evmod, nets
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation.evaluator import Evaluator, RulesFallbackWarning
+from nardy_fast.training.supervised import deepen
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_the_classic_evaluator_judges_with_two_layers_and_plays_with_one(fresh_c
     the one-layer net it was trained from (``rollout_classic.nfdb``, ``ROLLOUT_NET``)
     plays the game loops, the cube rollouts' model among them; both come with every
     rules' default."""
-    from nardy_fast.engine import rollout as rollout_mod
+    from nardy_fast.engine.play import rollout as rollout_mod
     ev = Evaluator.default()
     assert ev.net.n_hidden2 > 0 and ev.rollout_net.n_hidden2 == 0
     assert ev.rollout_net.digest() == Evaluator.load(nets.ROLLOUT_NET).net.digest()

@@ -20,8 +20,8 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.engine import met
-from nardy_fast.engine.matchplay import play_one_match
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.decisions.matchplay import play_one_match
 
 LENGTH = 5
 

@@ -12,10 +12,10 @@ import pytest
 import nardy_fast as nf
 from helpers import on_both_kernel_paths
 from naive_net import np_encode, np_equity, np_forward, positions_from_games
-from nardy_fast.engine._net import N_INPUTS, Net  # private on purpose: the C net kernel
+from nardy_fast.engine.evaluation._net import N_INPUTS, Net  # private on purpose: the C net kernel
 from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +290,7 @@ def test_races_keep_their_draws_under_draw_rule(side):
     ``race_probabilities`` (P(draw), P(lose), the equity of a draw as 0), and its match
     winning chance values a draw as a draw (once a draw counted as a loss: an equity of
     -0.68 for -0.27 here)."""
-    from nardy_fast.engine import met
+    from nardy_fast.engine.evaluation import met
     from nardy_fast.tables.race import race_probabilities
     rules = nf.Rules(draw_rule=True)
     me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine._net import N_INPUTS, Net  # private on purpose: a net of chosen weights
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.evaluation._net import N_INPUTS, Net  # private on purpose: a net of chosen weights
 from nardy_fast.core.rules import Rules
 
 # the rule book's points, section 7: (oin, plain mars, koks, home mars)

@@ -11,11 +11,11 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core.cubestate import CENTRED
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine import cubemodel
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.strength import summarize
-from nardy_fast.engine.train import _lr
+from nardy_fast.engine.evaluation import cubemodel
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.strength import summarize
+from nardy_fast.training.train import _lr
 
 
 def test_arithmetic_live_take_points_by_hand():
@@ -113,7 +113,7 @@ def test_match_games_under_the_draw_rule(black, points):
     Black bears it off too: a draw, 0 points, in every game.  With three checkers on its
     point 24 it cannot bear them all off with a non-double and may with a double (4 steps):
     a draw after a double (1/6 of the rolls), else White wins an oin (1 point)."""
-    from nardy_fast.engine.strength import play_match
+    from nardy_fast.engine.play.strength import play_match
     me = np.zeros(24, np.uint8)
     me[23] = 1
     you = np.zeros(24, np.uint8)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from nardy_fast.core.position import Position
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
 def test_hint_has_equity_loss_and_id_after():

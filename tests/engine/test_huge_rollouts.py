@@ -7,7 +7,7 @@ import numpy as np
 
 import nardy_fast as nf
 from nardy_fast.core import rng
-from nardy_fast.engine import rollout as rollout_mod
+from nardy_fast.engine.play import rollout as rollout_mod
 
 HUGE = 10 ** 12
 

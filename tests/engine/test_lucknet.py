@@ -12,11 +12,13 @@ import pytest
 import nardy_fast as nf
 from helpers import on_both_kernel_paths
 from nardy_fast.core._dbfile import DatabaseError
-from nardy_fast.engine import lucknet, rollout as rollout_mod
-from nardy_fast.engine.evaluator import DEFAULT_NET, Evaluator
-from nardy_fast.engine.lucknet import LuckNet, load_luck_net, save_luck_net
-from nardy_fast.engine._net import N_INPUTS  # private on purpose: the input count
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.play.luck import WEIGHTS
+from nardy_fast.engine.play import lucknet, rollout as rollout_mod
+from nardy_fast.training import lucknet as luck_training
+from nardy_fast.engine.evaluation.evaluator import DEFAULT_NET, Evaluator
+from nardy_fast.engine.play.lucknet import LuckNet, load_luck_net, save_luck_net
+from nardy_fast.engine.evaluation._net import N_INPUTS  # private on purpose: the input count
+from nardy_fast.engine.play.rollout import rollout
 
 FAST = dict(workers=1, progress=False)
 
@@ -192,36 +194,36 @@ def test_shipped_luck_net_loads_and_states_its_training():
 
 
 def test_training_is_reproducible_and_learns():
-    data = lucknet.luck_data(6, seed=5)
+    data = luck_training.luck_data(6, seed=5)
     boards, values = data
     assert boards.shape[1:] == (2, 24) and values.shape == (len(boards), 21, 7)
     assert boards[:, :, :18].any(axis=(1, 2)).all()              # none a bear-off
     assert not boards[:, :, :12].any(axis=(1, 2)).all()          # races before it too
-    a, meta = lucknet.train_luck_net(hidden=16, middle=(), epochs=60, seed=2, data=data)
-    b, _ = lucknet.train_luck_net(hidden=16, middle=0, epochs=60, seed=2, data=data)
+    a, meta = luck_training.train_luck_net(hidden=16, middle=(), epochs=60, seed=2, data=data)
+    b, _ = luck_training.train_luck_net(hidden=16, middle=0, epochs=60, seed=2, data=data)
     for k in a.arrays():
         np.testing.assert_array_equal(a.arrays()[k], b.arrays()[k])
-    assert lucknet.luck_r2(a, boards, values) > 0.2               # fits what it saw
-    assert lucknet.luck_r2(random_luck_net(16), boards, values) < 0.0
+    assert luck_training.luck_r2(a, boards, values) > 0.2               # fits what it saw
+    assert luck_training.luck_r2(random_luck_net(16), boards, values) < 0.0
     assert meta["hidden"] == 16 and meta["positions"] == len(boards)
     assert meta["middle"] == [] and a.middle_units == ()
     with pytest.raises(ValueError, match="multiple of 8"):
-        lucknet.train_luck_net(hidden=12, data=data)
+        luck_training.train_luck_net(hidden=12, data=data)
     with pytest.raises(ValueError, match="middle width=12: expected a multiple of 8"):
-        lucknet.train_luck_net(hidden=16, middle=(16, 12), data=data)
+        luck_training.train_luck_net(hidden=16, middle=(16, 12), data=data)
     with pytest.raises(ValueError, match="at most 4 middle layers"):
-        lucknet.train_luck_net(hidden=16, middle=(8,) * 5, data=data)
+        luck_training.train_luck_net(hidden=16, middle=(8,) * 5, data=data)
 
 
 def test_training_with_middle_layers_is_reproducible_and_learns():
-    data = lucknet.luck_data(6, seed=5)
+    data = luck_training.luck_data(6, seed=5)
     boards, values = data
-    a, meta = lucknet.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
-    b, _ = lucknet.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
+    a, meta = luck_training.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
+    b, _ = luck_training.train_luck_net(hidden=32, middle=(16, 16), epochs=60, seed=2, data=data)
     assert (a.n_hidden, a.middle_units, meta["middle"]) == (32, (16, 16), [16, 16])
     for k in a.arrays():
         np.testing.assert_array_equal(a.arrays()[k], b.arrays()[k])
-    assert lucknet.luck_r2(a, boards, values) > 0.2               # fits what it saw
+    assert luck_training.luck_r2(a, boards, values) > 0.2               # fits what it saw
 
 
 @pytest.mark.parametrize("widths", [(12, 8), (12, 8, 16), (12, 8, 16, 8)])
@@ -236,15 +238,15 @@ def test_training_gradients_equal_finite_differences(widths):
     for a, b in zip(dims[:-1], dims[1:]):
         params += [g.standard_normal((a, b)) * 0.5, g.standard_normal(b) * 0.2]
     x = np.abs(g.standard_normal((5, widths[0])))
-    w = lucknet.WEIGHTS
-    y = lucknet._centred(g.standard_normal((5, 21, 7)), w).reshape(5, 147)
+    w = WEIGHTS
+    y = luck_training._centred(g.standard_normal((5, 21, 7)), w).reshape(5, 147)
     weight = (w[:, None] * (g.random(7) + 0.5)).reshape(-1)
 
     def loss(ps):
-        _, centred = lucknet._grads(ps, x, y, weight, w)
+        _, centred = luck_training._grads(ps, x, y, weight, w)
         return float((weight * (centred - y) ** 2).sum() / len(x))
 
-    grads, _ = lucknet._grads(params, x, y, weight, w)
+    grads, _ = luck_training._grads(params, x, y, weight, w)
     for k, p in enumerate(params):
         for i in g.choice(p.size, size=min(6, p.size), replace=False):
             e = np.zeros(p.size)
@@ -257,7 +259,7 @@ def test_training_gradients_equal_finite_differences(widths):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_c_luck_of_any_values_has_mean_zero(seed):
-    from nardy_fast.engine._luck import roll_lucks        # private on purpose: the C luck
+    from nardy_fast.engine.play._luck import roll_lucks        # private on purpose: the C luck
     values = random_luck_net(16, seed, scale=3.0).rolls(
         np.array([nf.Position.initial().boards]))[0]
     lucks = roll_lucks(values, nf.Rules())
@@ -269,7 +271,7 @@ def test_the_c_luck_of_any_values_has_mean_zero(seed):
 
 
 def test_the_other_sides_luck_is_side_0s_bad_luck():
-    from nardy_fast.engine._luck import side0_luck      # private on purpose: the C luck
+    from nardy_fast.engine.play._luck import side0_luck      # private on purpose: the C luck
     values = random_luck_net(16, 2, scale=3.0).rolls(np.array([nf.Position.initial().boards]))[0]
     for dice in ((6, 5), (2, 2), (1, 4)):
         own, eq0 = side0_luck(values, dice, 0, nf.Rules())

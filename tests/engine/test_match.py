@@ -1,8 +1,8 @@
-"""Shared-dice strength matches (``nardy_fast.engine.strength.play_match``): symmetry (a
+"""Shared-dice strength matches (``nardy_fast.engine.play.strength.play_match``): symmetry (a
 player against itself scores exactly zero) and the net against greedy."""
 import numpy as np
 
-from nardy_fast.engine.strength import play_match
+from nardy_fast.engine.play.strength import play_match
 
 
 def test_shared_dice_cancel_between_equal_players():

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import met
+from nardy_fast.engine.evaluation import met
 from nardy_fast.core.cubestate import CENTRED, CubeState
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.cubemodel import CONTACT_EFFICIENCY, actions, model_equities
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.matchplay import play_one_match, simulate_matches
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, actions, model_equities
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.decisions.matchplay import play_one_match, simulate_matches
 from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.record import GameRecord, RecordError

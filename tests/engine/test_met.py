@@ -5,11 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from nardy_fast.engine import met, metbuild
+from nardy_fast.engine.evaluation import met
+
+from nardy_fast.training import metbuild
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 KINDS = ("oin", "mars", "koks", "home_mars")
 

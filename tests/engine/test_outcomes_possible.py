@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 import nardy_fast as nf
 from nardy_fast.core.result import PROBABILITIES, possibility_gap
 from nardy_fast.core.rules import OUTCOMES
-from nardy_fast.engine.valuation import value_positions
+from nardy_fast.engine.decisions.valuation import value_positions
 
 from helpers import game_positions
 

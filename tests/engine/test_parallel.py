@@ -1,5 +1,5 @@
 """One seed, one result: in this process, on a local process pool, on a Dask LocalCluster,
-for any chunk size (nardy_fast.engine.parallel, nardy_fast.engine.rollout)."""
+for any chunk size (nardy_fast.engine.play.parallel, nardy_fast.engine.play.rollout)."""
 import os
 import signal
 import threading
@@ -9,8 +9,8 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core import rng as nrng
-from nardy_fast.engine.parallel import run_chunks
-from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.engine.play.parallel import run_chunks
+from nardy_fast.engine.play.rollout import rollout, rollout_many
 
 B = nrng.BLOCK_GAMES
 N = 3 * B + 100                      # three full blocks and a partial one
@@ -128,7 +128,7 @@ def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, re
     is sent as soon as the first chunk has been merged (no timing involved), so at least
     that chunk is in the result."""
     import importlib
-    mod = importlib.import_module("nardy_fast.engine.rollout")
+    mod = importlib.import_module("nardy_fast.engine.play.rollout")
     kw = dict(client=request.getfixturevalue("dask_client")) if backend == "dask" \
         else dict(workers=2)
     running = threading.Event()

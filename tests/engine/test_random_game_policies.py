@@ -6,8 +6,8 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core import record
-from nardy_fast.engine._policies import greedy_scores
-from nardy_fast.engine.policy import Policy
+from nardy_fast.engine.play._policies import greedy_scores
+from nardy_fast.engine.play.policy import Policy
 
 
 @pytest.mark.parametrize("policy", ["net", "net:0", "net:1", "greedy", "random", "race"])

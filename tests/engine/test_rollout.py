@@ -1,4 +1,4 @@
-"""Tests of the rollout engine (nardy_fast.engine.rollout, nardy_fast.engine._rollout, nardy_fast.core.rng).
+"""Tests of the rollout engine (nardy_fast.engine.play.rollout, nardy_fast.engine.play._rollout, nardy_fast.core.rng).
 
 Statistical checks use fixed seeds and compare with 4 standard errors, so a correct
 engine fails them with probability < 1e-4; a wrong one fails them by far.
@@ -16,8 +16,8 @@ import nardy_fast as nf
 from nardy_fast.core import rng as nrng
 from nardy_fast import successors
 # private on purpose: the C kernel of the greedy formula
-from nardy_fast.engine._policies import greedy_scores
-from nardy_fast.engine.rollout import rollout, rollout_many
+from nardy_fast.engine.play._policies import greedy_scores
+from nardy_fast.engine.play.rollout import rollout, rollout_many
 from nardy_fast.core.rules import Rules
 from helpers import board, small_default_mars
 
@@ -465,7 +465,7 @@ def test_bad_positions():
 
 def test_truncation_without_databases_is_a_clear_error(monkeypatch):
     import importlib
-    mod = importlib.import_module("nardy_fast.engine.rollout")     # the module, not the function
+    mod = importlib.import_module("nardy_fast.engine.play.rollout")     # the module, not the function
 
     def unavailable(*args, **kwargs):
         raise OSError("cache folder /nowhere: read-only")
@@ -535,8 +535,8 @@ def mars_of_two(monkeypatch, mars_tables):
 def test_home_race_rollouts_agree_with_exact(k):
     from nardy_fast.tables import bearoff as bo
     from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
-    from nardy_fast.engine._rollout import race_values       # truncation values themselves
-    from nardy_fast.engine.rollout import _bearoff_tables
+    from nardy_fast.engine.play._rollout import race_values       # truncation values themselves
+    from nardy_fast.engine.play.rollout import _bearoff_tables
     mover, opp = HOME_RACES[k]
     p = nf.Position.from_boards(mover, opp)
     one = bo.one_sided()
@@ -584,8 +584,8 @@ def test_truncated_rollout_matches_played_out_rollout():
 @pytest.mark.parametrize("side", ["white", "black"])
 def test_truncation_equals_race_probabilities(k, rules, side, mars_of_two):
     from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
-    from nardy_fast.engine._rollout import race_values       # truncation values themselves
-    from nardy_fast.engine.rollout import _bearoff_tables, _mars_source, _mars_tables
+    from nardy_fast.engine.play._rollout import race_values       # truncation values themselves
+    from nardy_fast.engine.play.rollout import _bearoff_tables, _mars_source, _mars_tables
     mover, opp = (HOME_RACES + MARS_RACES)[k]
     p = nf.Position.from_boards(mover, opp, side)
     exact = nf.race_probabilities(p, rules=rules)
@@ -678,7 +678,7 @@ def test_mars_table_of_a_remote_worker(monkeypatch, mars_tables):
     """A worker without the file at the rollout's path uses its own cached table, and
     refuses (rather than silently approximating) when it has none."""
     import importlib
-    mod = importlib.import_module("nardy_fast.engine.rollout")
+    mod = importlib.import_module("nardy_fast.engine.play.rollout")
     monkeypatch.setattr(mod, "_TABLES", {})
     table = mars_tables["classic"]
     missing = str(table.path) + ".elsewhere"
@@ -925,7 +925,7 @@ def test_cube_autodouble_from_the_start():
 
 def test_one_policy_object_names_every_policy():
     """``engine.policy.Policy`` parses a policy once for rollouts, matches and studies."""
-    from nardy_fast.engine.policy import LoopPolicy, Policy, policy_pair
+    from nardy_fast.engine.play.policy import LoopPolicy, Policy, policy_pair
     ev = nf.Evaluator.default()
     assert Policy.of("net:0") == Policy.of("net") == Policy("net", 0)
     assert Policy.of("net:2").net_plies == 2 and Policy.of("greedy").net_plies is None
@@ -950,7 +950,7 @@ def test_policies_are_values():
     """A ``Policy`` (and its C form) is a frozen value: equal by content, hashable (the
     caches key on it) and not to be changed in place."""
     import dataclasses
-    from nardy_fast.engine.policy import LoopPolicy, Policy
+    from nardy_fast.engine.play.policy import LoopPolicy, Policy
     a, b = Policy.of("net:1"), Policy.of("net:1")
     assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
     for value in (a, LoopPolicy("greedy")):

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import lucknet
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.policy import Policy
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.play import lucknet
+from nardy_fast.training import lucknet as luck_training
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.policy import Policy
+from nardy_fast.engine.play.rollout import rollout
 
 from naive_net import positions_from_games
 
@@ -50,7 +51,7 @@ def test_the_rollout_evaluator_keeps_the_rules_tables_and_filter():
     assert r.net is PLAYER and r.rollout_net is PLAYER
     assert (r.rules, r.exact, r.keep) == (rules, False, 2)
     assert ev.rollout_evaluator() is r                     # made once
-    assert lucknet._evaluator(ev).net is PLAYER            # luck nets serve the rollouts
+    assert luck_training._evaluator(ev).net is PLAYER            # luck nets serve the rollouts
 
 
 def test_copies_keep_both_nets():
@@ -63,5 +64,5 @@ def test_copies_keep_both_nets():
 
 
 def test_a_rollout_net_that_is_not_a_net_is_refused():
-    with pytest.raises(TypeError, match="rollout_net: expected a nardy_fast.engine._net.Net"):
+    with pytest.raises(TypeError, match="rollout_net: expected a nardy_fast.engine.evaluation._net.Net"):
         Evaluator(JUDGE, rollout_net="fast.nfdb")

@@ -10,7 +10,7 @@ from hypothesis import example, given, settings, strategies as st
 import nardy_fast as nf
 from nardy_fast.core.result import PROBABILITIES, possibility_gap
 from nardy_fast.core.rules import OUTCOMES
-from nardy_fast.engine import rollout as rollout_mod
+from nardy_fast.engine.play import rollout as rollout_mod
 
 from helpers import ids_of
 

@@ -7,7 +7,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core.result import PROBABILITIES
-from nardy_fast.engine import rollout as rollout_mod
+from nardy_fast.engine.play import rollout as rollout_mod
 
 FAST = dict(workers=1, progress=False)
 # The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with

@@ -15,8 +15,8 @@ import pytest
 
 from nardy_fast import Position, Rules
 # private on purpose: the C game loop's scoring itself
-from nardy_fast.engine._rollout import QUANTITIES, play_blocks
-from nardy_fast.engine.policy import LoopPolicy
+from nardy_fast.engine.play._rollout import QUANTITIES, play_blocks
+from nardy_fast.engine.play.policy import LoopPolicy
 from nardy_fast.core._scoring import gives_last_turn, score_loss
 from nardy_fast.core.record import GameRecord, Turn
 from nardy_fast.core.rules import CHOICES, CUBE_FIELDS, FLAGS

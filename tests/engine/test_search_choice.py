@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 from helpers import flip
 
@@ -236,7 +236,7 @@ def test_one_ply_choice_against_the_expectimax(ev, sample):
     """hint / best_move at 1-ply with the move filter (keep = 4), and the ``net:1``
     rollout policy's move, against the expectimax with the same filter; rollouts also
     search only the moves within ``rollout.FILTER_WINDOW`` points of the 0-ply best."""
-    from nardy_fast.engine.rollout import FILTER_WINDOW
+    from nardy_fast.engine.play.rollout import FILTER_WINDOW
     em = Expectimax(ev, keep=ev.keep)
     em_rollout = Expectimax(ev.rollout_evaluator(), keep=ev.keep, window=FILTER_WINDOW)
     agree = seen = 0
@@ -314,7 +314,7 @@ def test_two_ply_choice_and_value_against_the_expectimax(ev, sample):
 def test_deep_values_do_not_depend_on_the_thread_count():
     """Positions valued at 2 plies run on several threads; each value is computed by the
     same code whichever thread takes it."""
-    from nardy_fast.engine._search import Searcher
+    from nardy_fast.engine.evaluation._search import Searcher
     from nardy_fast.core.record import random_game
     ev = nf.Evaluator.default()
     boards = np.stack([random_game(seed=s, max_turns=12 + s).positions()[-1].boards

@@ -23,13 +23,13 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine import _selfplay
+from nardy_fast.training import _selfplay
 from nardy_fast.tables import bearoff
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.train import random_races, training_tables
+from nardy_fast.training.train import random_races, training_tables
 
 from helpers import flip
 
@@ -200,7 +200,7 @@ def test_race_ends_are_valued_from_the_side_on_roll():
 def test_training_race_targets_are_the_tables_from_the_side_on_roll():
     """``train`` learns random races of both homes with the tables' values of the side on
     roll (``random_races``, valued by the search at 0-ply with the training tables)."""
-    from nardy_fast.engine import _search
+    from nardy_fast.engine.evaluation import _search
     net = Evaluator.default().net
     races = random_races(5, 0, 24)
     got = _search.Searcher(net, CLASSIC, training_tables()).values(races, 0)

@@ -1,17 +1,17 @@
-"""Look-ahead targets (engine/labels.py) and supervised training (engine/supervised.py)."""
+"""Look-ahead targets (training/labels.py) and supervised training (training/supervised.py)."""
 import dataclasses
 
 import numpy as np
 import pytest
 
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.evaluator import Evaluator
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core.rng import child_seed
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine.labels import (board_keys, lookahead_targets, selfplay_games,
+from nardy_fast.training import _selfplay
+from nardy_fast.training.labels import (board_keys, lookahead_targets, selfplay_games,
                                       selfplay_positions)
-from nardy_fast.engine.supervised import (_widen, average_nets, fit, kind_repeats, loss_grads,
+from nardy_fast.training.supervised import (_widen, average_nets, fit, kind_repeats, loss_grads,
                                          snapshot_name, train_supervised)
 
 from naive import naive_successors
@@ -407,7 +407,7 @@ def test_average_nets_refuses_what_does_not_average():
 
 
 def test_the_step_schedule_holds_then_moves_linearly_to_the_final_step():
-    from nardy_fast.engine.schedule import step_at
+    from nardy_fast.training.schedule import step_at
     assert [step_at(4.0, 1.0, f) for f in (0.0, 0.25, 0.5, 0.75, 1.0)] == [4, 4, 4, 2.5, 1]
     assert step_at(4.0, None, 1.0) == 4.0
 
@@ -442,7 +442,7 @@ def test_train_net_lr_final_is_a_setting_of_the_run(tmp_path):
 def test_a_deepened_start_plays_and_labels_its_first_round_with_the_one_layer_path():
     """w4 = 0 (deepen's start) is the one-layer net: its rounds' self-play and targets run
     on the faster path; a second layer that learnt something is kept."""
-    from nardy_fast.engine.supervised import _inert_second_layer_dropped, deepen
+    from nardy_fast.training.supervised import _inert_second_layer_dropped, deepen
     one = Net.random(16, 9)
     deep = deepen(one, 8, seed=1)
     frozen = _inert_second_layer_dropped(deep)

@@ -8,11 +8,11 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine import _selfplay
-from nardy_fast.engine._net import Net      # private on purpose: nets of given weights
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.strength import vs_greedy
-from nardy_fast.engine.train import train, training_tables
+from nardy_fast.training import _selfplay
+from nardy_fast.engine.evaluation._net import Net      # private on purpose: nets of given weights
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.strength import vs_greedy
+from nardy_fast.training.train import train, training_tables
 
 from helpers import flip
 

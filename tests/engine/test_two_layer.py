@@ -1,4 +1,4 @@
-"""Nets with a second hidden layer (engine/_net.pyx, supervised.deepen, train-net --hidden2)."""
+"""Nets with a second hidden layer (engine/evaluation/_net.pyx, supervised.deepen, train-net --hidden2)."""
 import pickle
 
 import numpy as np
@@ -7,12 +7,12 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.core import _dbfile
 from nardy_fast.core.rng import child_seed
-from nardy_fast.engine._net import Net
-from nardy_fast.engine.evaluator import ENCODING, KIND, Evaluator
-from nardy_fast.engine.labels import lookahead_targets, selfplay_games
-from nardy_fast.engine.supervised import (average_nets, deepen, fit, loss_grads,
+from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation.evaluator import ENCODING, KIND, Evaluator
+from nardy_fast.training.labels import lookahead_targets, selfplay_games
+from nardy_fast.training.supervised import (average_nets, deepen, fit, loss_grads,
                                          train_supervised)
-from nardy_fast.engine.train import train
+from nardy_fast.training.train import train
 
 from helpers import on_both_kernel_paths
 from naive_net import np_encode, np_forward, positions_from_games

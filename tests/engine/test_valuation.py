@@ -11,10 +11,10 @@ from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.record import random_game
 from nardy_fast.core.result import Outcome
-from nardy_fast.engine import met
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.rollout import rollout, rollout_many
-from nardy_fast.engine.valuation import value_position, value_positions
+from nardy_fast.engine.evaluation import met
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.rollout import rollout, rollout_many
+from nardy_fast.engine.decisions.valuation import value_position, value_positions
 from nardy_fast.tables.race import race_probabilities
 
 ROLL = dict(n_games=100, seed=5, policy="greedy", workers=1, progress=False)

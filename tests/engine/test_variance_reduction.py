@@ -11,9 +11,9 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast import Rules
-from nardy_fast.engine.evaluator import Evaluator
-from nardy_fast.engine.luck import ROLLS, WEIGHTS, roll_luck
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.luck import ROLLS, WEIGHTS, roll_luck
+from nardy_fast.engine.play.rollout import rollout
 from helpers import board, expectimax_luck
 
 FAST = dict(workers=1, progress=False)
@@ -69,8 +69,8 @@ def test_vr_agrees_with_a_longer_plain_rollout(plies, seed):
 
 def test_vr_race_agrees_with_exact_tables():
     from nardy_fast.tables._racetables import RaceTables     # private on purpose: the C
-    from nardy_fast.engine._rollout import race_values       # truncation values themselves
-    from nardy_fast.engine.rollout import _bearoff_tables
+    from nardy_fast.engine.play._rollout import race_values       # truncation values themselves
+    from nardy_fast.engine.play.rollout import _bearoff_tables
     mover = board(p19=3, p20=3, p21=3, p22=3, p23=2, p24=1)
     opp = board(p19=2, p21=4, p22=3, p24=6)
     exact = race_values(mover, opp, rules=Rules(), mover_white=True,
@@ -148,8 +148,8 @@ def test_vr_with_the_cube_is_unbiased_and_removes_variance():
 
 
 def test_estimator_names():
-    from nardy_fast.engine.policy import Policy
-    from nardy_fast.engine.variance import check_estimator
+    from nardy_fast.engine.play.policy import Policy
+    from nardy_fast.engine.play.variance import check_estimator
     nets = (Policy.of("net"), Policy.of("net"))
     assert check_estimator("luck:1", nets) == ("luck:1", 1)
     assert check_estimator("luck", nets) == ("luck", 0)

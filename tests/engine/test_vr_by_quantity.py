@@ -7,7 +7,7 @@ all three (a double) or two; the other side (y) then makes the one counted roll 
 matters; x, with a single checker on its last point, bears it off with any roll (a roll
 whose luck is counted but is 0: every roll ends the game the same way).  So every game is
 one of 21 x 21 (first roll, second roll) cases, and each case's reduced values follow from
-the definition (``nardy_fast.engine.variance``): the luck of y's roll r in each of the
+the definition (``nardy_fast.engine.play.variance``): the luck of y's roll r in each of the
 seven outputs and the equity is the value after y's best move for r minus the mean of
 those values over the 21 rolls (read here from x's side, the side the rollout reports);
 every reported quantity subtracts the luck of its own output (P(lose) adds the P(win)
@@ -25,9 +25,9 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core.cubestate import CubeState
-from nardy_fast.engine.cube import cube_decision
-from nardy_fast.engine.luck import ROLLS, WEIGHTS
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.decisions.cube import cube_decision
+from nardy_fast.engine.play.luck import ROLLS, WEIGHTS
+from nardy_fast.engine.play.rollout import rollout
 
 from helpers import board
 
@@ -228,7 +228,7 @@ def test_each_lost_game_is_its_result_less_its_own_luck(ev):
 # The cubeful equity.  With the cube a game is won or lost at the stake (no mars), the
 # equity is reported per unit of the starting stake, and each counted roll's equity luck
 # is twice its P(win) luck times the stake at that roll over the starting stake (the
-# module ``nardy_fast.engine.variance``).  The same 21 x 21 games, the cube decided before
+# module ``nardy_fast.engine.play.variance``).  The same 21 x 21 games, the cube decided before
 # each roll by ``cube_decision`` (the model the games use): x's raise before its first
 # roll, y's before its counted one.
 CUBE_RULES = nf.Rules(scoring="extended", cube="geometric")

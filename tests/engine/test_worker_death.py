@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 PARENT = r"""
 import sys, threading, time
 from nardy_fast import Position
-from nardy_fast.engine import parallel
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.play import parallel
+from nardy_fast.engine.play.rollout import rollout
 
 threading.Thread(target=lambda: rollout(Position.initial(), 10_000_000, policy="random",
                                         seed=1, workers=2, progress=False,

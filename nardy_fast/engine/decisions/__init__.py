@@ -1,0 +1,3 @@
+"""The engine's highest part, decisions: a position valued by method (``valuation``), the
+cube's decisions (``cube``) and whole matches with the cube (``matchplay``).  Imports from
+``engine.play`` and ``engine.evaluation`` below it."""

@@ -1,0 +1,420 @@
+"""Money cube decisions (даве, rule book section 7a): ``cube_decision``.
+
+Equities per unit of the current stake, of the side on roll before it rolls: exact from
+the cubeful race tables where they cover the position (``tables.cuberace``), else the
+cube model (``nardy_fast.engine.evaluation.cubemodel``: Janowski's efficiency model, whose
+docstring states the method, its parameters and the draws) on a cubeless P(win) from the
+evaluator or any function of a position, or cube-aware rollouts (``method="rollout"``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+
+from nardy_fast.core._checks import check_plies
+from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.core.matchrules import check_match
+from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core._renamed import renamed
+from nardy_fast.core.position import as_position
+from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.evaluation.cubemodel import (  # noqa: F401 (the model's names, re-exported)
+    CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
+    efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
+    win_loss_values)
+from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
+from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
+from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
+from nardy_fast.tables.cuberace import cubeful_race
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+from nardy_fast.engine.evaluation import met
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
+    from dask.distributed import Client
+
+    from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.core.position import Position
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.tables.cuberace import CubefulRace
+
+__all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES",
+           "verdict_noise", "NOISE_Z"]
+
+METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
+
+# The look-ahead of the evaluation a cube decision's model decides on when the call names
+# none.  Against cube-aware rollouts (benchmarks/RESULTS.md, 300 decisions of self-play on
+# three seeds) the taker loses 0.0023 points per decision at 2 plies and 0.0080 at 0-ply,
+# the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.  A cube decision
+# is a single decision a person asks for: the family's ``evaluator.DECISION_PLIES``.
+CUBE_PLIES = DECISION_PLIES
+
+# The multiple of a standard error that makes a rollout decision's margin a clear one: 1.96,
+# a 95% interval, as the rollouts' intervals everywhere (``verdict_noise``).
+NOISE_Z = 1.96
+
+# the arguments of cube_decision that act only in some calls, and their defaults
+_DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
+             "seed": None, "workers": None, "client": None, "progress": None}
+
+
+def default_probabilities(rules: RulesLike
+                          ) -> Callable[[Position], Outcome]:
+    """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
+    ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
+    function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
+    ...)."""
+    rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    return Evaluator.default(rules).evaluate      # cached per rules there
+
+
+def _source(probabilities, rules, plies=None):
+    """The cubeless P(win) source of ``cube_probabilities`` (a callable, ``"pips"`` or
+    None: the evaluator under ``rules``, at ``plies``, None: ``CUBE_PLIES``)."""
+    plies = CUBE_PLIES if plies is None else plies
+    if probabilities == "pips":
+        return pip_probability
+    if probabilities is not None:
+        return probabilities
+    evaluate = default_probabilities(rules)
+    return evaluate if plies == 0 else functools.partial(evaluate, plies=plies)
+
+
+@renamed(cube="cube_state", probabilities="cube_probabilities")
+def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
+                  rules: RulesLike = None,
+                  cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
+                  | str | None = None,
+                  tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
+                  n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
+                  method: str = "auto", workers: int | None = None,
+                  match: MatchState | None = None, progress: bool | None = None,
+                  client: Client | None = None, plies: int | None = None) -> dict[str, Any]:
+    """The money cube decision of the side on roll (with ``match``: at the match score).
+
+    Parameters
+    ----------
+    position : Position or str
+        The position (or its ID), side on roll to act.
+    cube_state : CubeState
+        The cube's stake and owner (default: centred, stake 1).  ``cube=``, its old
+        name, works until 0.3.0 with a ``DeprecationWarning`` (``cube=`` now means "the
+        cube is in play", a bool, where a function has that choice).
+    rules : Rules or None
+        None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
+        when they name none) and ``beaver``.
+    cube_probabilities : callable, "pips" or None
+        ``f(position) -> P(win)`` of the side on roll (a float, an ``Outcome`` or a dict
+        with ``p_win`` and optionally ``p_draw``), the cubeless source of the model: e.g.
+        another evaluator or a rollout; ``"pips"``: the pip-count estimate
+        (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
+        None: ``default_probabilities`` (the evaluator at ``plies``: the net's value,
+        race values in home races).  ``probabilities=``, its old name, works until 0.3.0 with a
+        ``DeprecationWarning``.
+    tables : CubefulRace, False or None
+        The exact cubeful race table (None: the cached default for the progression and
+        beaver, ``cuberace.cubeful_race``; False: never exact).
+    x : float or None
+        Cube efficiency (None: ``efficiency(position)``).
+    method : {"auto", "exact", "janowski", "rollout"}
+        ``"auto"``: exact where the cubeful race table covers the position, else
+        Janowski's model.  ``"rollout"``: cube-aware rollouts of ``n_games`` games (both
+        sides then use the cube model, with ``cube_probabilities`` for its cubeless
+        P(win)):
+        no double is the rollout with the current cube and no raise before the first
+        roll, double/take the rollout at the next stake with the cube on the opponent's
+        side (times the stake ratio), double/beaver likewise; common random numbers
+        (``seed``), standard errors in ``se_no_double``, ``se_double_take`` and
+        ``se_double_beaver``; ``verdict_noise`` says whether the verdict is within their
+        noise.
+    n_games : int
+        ``method="rollout"``: games of each rollout (default ``DEFAULT_GAMES``, the
+        package's one default for a rollout that values a position).
+    workers : int or None
+        ``method="rollout"``: the rollouts' workers (``rollout``; results do not depend
+        on them).
+    match : MatchState or None
+        Decide at the match score (``nardy_fast.engine.evaluation.met.match_cube_decision``: Zadeh's model
+        and Janowski's efficiency ``x`` through the match equity table, with the cube of
+        ``match`` or else ``cube_state``):
+        the values are then match winning chances, ``equity`` the one after the right
+        actions, and ``take_point`` the table's; ``rules``, ``method``, ``tables``,
+        ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` have no effect
+        there (a ``UserWarning`` names those given).
+    progress : bool or None
+        ``method="rollout"``: a bar over each rollout's games.  True: a bar; False:
+        none; None (default): a bar when standard error is a terminal
+        (``core._progress``).
+    plies : int or None
+        Look-ahead of the default source (the evaluator) whose outcome distribution the
+        model decides on, 0 (the net's 0-ply value) to 3; None (default):
+        ``CUBE_PLIES`` (2).  Deeper is slower (a 2-ply evaluation takes 0.01-0.05 s, 0-ply
+        about 0.3 ms) and more accurate: against cube-aware rollouts the taker lost 0.0023
+        points per decision at 2-ply and 0.0080 at 0-ply, over 300 decisions
+        (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
+        with ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"``
+        (the rollouts' own cube decisions stay at 0-ply).
+    client : dask.distributed.Client or None
+        ``method="rollout"``: run the rollouts' chunks on this Dask cluster (``rollout``;
+        the same results).
+
+    Notes
+    -----
+    An argument that has no effect in the call gives a ``UserWarning`` naming it:
+    ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` under a method other
+    than ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
+    ``"rollout"`` (no table is read), ``cube_probabilities`` under ``"exact"``, ``plies``
+    with ``cube_probabilities`` given or under ``"exact"`` or ``"rollout"``, and those
+    listed under ``match``.
+
+    Returns
+    -------
+    dict
+        ``no_double``, ``double_take``, ``double_pass``, ``double_beaver``, ``equity`` (per
+        unit stake), ``p_win`` (cubeless; for ``"rollout"`` the share of games won),
+        ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
+        from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
+        ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
+        default source's method, as ``"janowski (net 2-ply)"`` (the default) or
+        ``"janowski (net 0-ply)"``); and, stating how it was
+        decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
+        or ``"janowski, W and L of the outcome distribution"``; at a match score
+        ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
+        ``W`` and ``L``: mean points per stake of a won and a lost game of the side on
+        roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
+        with the cube every kind of win scores the stake, so both are 1; NaN when the
+        model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
+        ``"race, measured (N pips)"`` or ``"contact, measured"``).  ``take_point``, ``x``
+        and ``x_source`` belong to the model: under ``"exact"`` and ``"rollout"`` no model
+        decides (``model`` says so) and they only say what the model would take.
+
+        ``method="rollout"`` adds the standard errors ``se_no_double``,
+        ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
+        rollout was made), and ``verdict_noise``'s keys: ``double_margin``,
+        ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import nardy_fast as nf
+    >>> me = np.zeros(24, int); me[18] = 1          # one checker on point 19: 27 rolls of 36
+    >>> you = np.zeros(24, int); you[23] = 1        # the opponent surely finishes next turn
+    >>> d = nf.cube_decision(nf.Position(me, you), rules=nf.Rules(cube="geometric"))
+    >>> d["action"], d["method"], float(d["no_double"]), float(d["double_take"])
+    ('double, take', 'exact', 0.5, 1.0)
+    """
+    position = as_position(position)
+    cube, probabilities = cube_state, cube_probabilities
+    if not isinstance(cube, CubeState):
+        raise TypeError(f"cube_state: expected a CubeState, got {type(cube).__name__}")
+    if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
+        raise ValueError(f"cube_probabilities={probabilities!r}: expected None, 'pips' or a "
+                         f"callable position -> P(win)")
+    if plies is not None:
+        plies = check_plies(plies, MAX_SEARCH_PLIES)
+    if probabilities is not None:
+        warn_unused("with cube_probabilities given (plies is the default source's)",
+                    {"plies": None}, plies=plies)
+    if match is not None:
+        warn_unused("with match= (the match equity table decides)", _DEFAULTS, rules=rules,
+                    method=method, tables=tables, n_games=n_games, seed=seed,
+                    workers=workers, client=client, progress=progress)
+        return _match_decision(position, cube, probabilities, match, x, plies)
+    rules = cube_rules(rules)
+    cube.check(rules)
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    prog = rules.cube
+    method = check_method(method, METHODS)
+    if method != "rollout":
+        warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                    _DEFAULTS, n_games=n_games, seed=seed, workers=workers,
+                    client=client, progress=progress)
+    if method == "exact":
+        warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
+                    {"cube_probabilities": None, "plies": None},
+                    cube_probabilities=probabilities, plies=plies)
+    if method == "rollout":
+        warn_unused("with method='rollout' (the rollouts' cube decides at 0-ply)",
+                    {"plies": None}, plies=plies)
+    if method in ("janowski", "rollout"):
+        warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
+                    tables=tables)
+    x_source = efficiency_source(position, x)
+    if x is None:
+        x = efficiency(position)
+    out = None
+    w = l = math.nan
+    if method == "rollout":
+        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
+                                progress, client)
+        out["model"] = "cube-aware rollouts"
+    elif (method != "janowski" and tables is not False and position.is_bearoff()
+          and not rules.draw_rule):
+        if tables is None:
+            tables = cubeful_race(prog, rules.beaver)
+        b = position.boards
+        a6, b6 = b[0, :17:-1], b[1, :17:-1]
+        if (tables.progression == prog and tables.beaver == rules.beaver
+                and tables.covers(a6, b6, cube.stake, cube.owner)):
+            out = tables.decision(a6, b6, cube.stake, cube.owner)
+            out.pop("dead")
+            if cube.first_turn:                         # no raise now, the cube stays
+                out.update(double_take=math.nan, double_pass=math.nan,
+                           double_beaver=math.nan, equity=out["no_double"])
+            out["method"] = "exact"
+            out["model"] = "exact cubeful race table"
+    if out is None and method == "exact":
+        raise ValueError("method='exact': no cubeful race table covers this position "
+                         "(both sides home, at most its checkers, its progression and "
+                         "beaver)")
+    if out is None:
+        value = _source(probabilities, rules, plies)(position)
+        p, w, l = win_loss_values(value)
+        p = min(1.0, max(0.0, p))
+        out = model_equities(p, x, cube, prog, rules.beaver, wins=w, losses=l)
+        out["p_win"] = p
+        out["model"] = "janowski, W and L of the outcome distribution"
+        out["method"] = ("janowski (pips)" if probabilities == "pips" else "janowski"
+                         if probabilities is not None else f"janowski ({value.method})")
+    out["double_action"], out["take_action"], out["action"] = actions(out)
+    out["take_point"] = take_point(x, cube.stake, prog, wins=1.0 if math.isnan(w) else w,
+                                   losses=1.0 if math.isnan(l) else l)
+    out["x"] = float(x)
+    out.update(win_points=w, loss_points=l, x_source=x_source)
+    if method == "rollout":
+        out.update(verdict_noise(out))
+    return out
+
+
+def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str, Any]:
+    """Whether a rollout cube decision's verdict is within the rollouts' noise.
+
+    A verdict rests on two comparisons (``cubemodel.actions``): the doubler's, no double
+    against the better answer of the opponent (``min(double_take, double_beaver,
+    double_pass)``), and the taker's, the take (or beaver) against the pass
+    (``double_pass``, exactly 1), and the beaver against the take where a beaver is
+    allowed.  Each comparison is a difference of rollout equities; its ``margin`` is the
+    difference's size and its ``noise`` ``z`` times a bound on the standard error of the
+    difference: the sum of the two values' standard errors (0 for the exact pass).  The
+    sum holds whatever the two rollouts' correlation; their common dice (one seed) make
+    the true standard error of the difference smaller, so the test is conservative.  A
+    comparison is within the noise when its margin is below its noise.
+
+    Parameters
+    ----------
+    decision : mapping
+        A ``cube_decision`` of ``method="rollout"``: ``no_double``, ``double_take``,
+        ``double_pass``, ``double_beaver`` and their ``se_*`` (NaN where not rolled out).
+    z : float
+        Standard errors of a clear margin (default ``NOISE_Z``, 1.96: a 95% interval).
+
+    Returns
+    -------
+    dict
+        ``double_margin``, ``double_noise``, ``take_margin``, ``take_noise`` (points per
+        unit stake; NaN when there is no such decision, as with no raise allowed) and
+        ``within_noise`` (True when a comparison of the verdict is within the noise).
+
+    Examples
+    --------
+    >>> d = {"no_double": 0.648, "double_take": 0.677, "double_pass": 1.0,
+    ...      "double_beaver": float("nan"), "se_no_double": 0.065,
+    ...      "se_double_take": 0.098, "se_double_beaver": float("nan")}
+    >>> v = verdict_noise(d)
+    >>> round(v["double_margin"], 3), round(v["double_noise"], 3), v["within_noise"]
+    (0.029, 0.319, True)
+    """
+    nan = math.nan
+
+    def se(key):
+        v = decision.get(f"se_{key}", nan)
+        return 0.0 if key == "double_pass" else v
+
+    nd, dp = decision["no_double"], decision["double_pass"]
+    out = {"double_margin": nan, "double_noise": nan, "take_margin": nan,
+           "take_noise": nan, "within_noise": False}
+    if math.isnan(dp):                                  # no raise: nothing to compare
+        return out
+    answers = [k for k in ("double_take", "double_beaver") if not math.isnan(decision[k])]
+    take = min(answers, key=lambda k: decision[k])      # the opponent's better keep-playing
+    best = take if decision[take] < dp else "double_pass"
+    out["double_margin"] = abs(decision[best] - nd)
+    out["double_noise"] = z * (se(best) + decision.get("se_no_double", nan))
+    # the taker: its keep-playing answer against the pass, and the beaver against the take
+    margins = [(abs(decision[take] - dp), z * se(take))]
+    if len(answers) == 2:
+        dt, db = decision["double_take"], decision["double_beaver"]
+        margins.append((abs(db - dt), z * (se("double_take") + se("double_beaver"))))
+    # the closest call (margin over noise) speaks for the taker
+    out["take_margin"], out["take_noise"] = min(
+        margins, key=lambda m: m[0] / m[1] if m[1] > 0 else math.inf)
+    out["within_noise"] = bool(out["double_margin"] < out["double_noise"]
+                               or out["take_margin"] < out["take_noise"])
+    return out
+
+
+def cube_rules(rules: RulesLike) -> Rules:
+    """The rules of a cube decision: ``rules`` (None: classic, as everywhere) with their
+    cube, the geometric cube when they name none (``cube=None`` is money play without a
+    cube, where there is nothing to decide)."""
+    rules = as_rules(rules)
+    return rules if rules.cube is not None else dataclasses.replace(rules, cube="geometric")
+
+
+def _match_decision(position, cube, probabilities, match, x, plies=None):
+    """``cube_decision`` at a match score (``nardy_fast.engine.evaluation.met.match_cube_decision``)."""
+    check_match(match, [position])
+    if match.cube is None:
+        match = dataclasses.replace(match, cube=cube)
+    if position.is_over():
+        raise ValueError("the game is over: no cube decision")
+    value = _source(probabilities, match.rules.rules, plies)(position)
+    x_source = efficiency_source(position, x)
+    x = efficiency(position) if x is None else x
+    out = met.match_cube_decision(min(1.0, max(0.0, p_of(value))), match, x)
+    out["equity"] = out.pop("mwc")
+    out["x"] = float(x)
+    # with the cube a match game scores its stake (no mars): the table's values at the
+    # stake are the mars-aware ones, W = L = 1 (as CUBE_POINTS in money play)
+    out.update(model="zadeh, match equity table", win_points=1.0, loss_points=1.0,
+               x_source=x_source)
+    if probabilities is None:
+        out["method"] = f"zadeh ({value.method})"
+    return out
+
+
+def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
+                      progress=None, client=None):
+    k = cube.stake
+    seed = root_entropy(seed)           # one seed: the rollouts share their dice
+    kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
+              workers=workers, client=client, progress=progress)
+    nd = rollout(position, cube_state=CubeState(k, cube.owner, True), **kw)
+    out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
+           "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
+           "se_no_double": nd.se_equity, "se_double_take": math.nan,
+           "se_double_beaver": math.nan, "method": "rollout",
+           "seed": seed}
+    n1 = next_stake(rules.cube, k)
+    if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
+        return out
+    dt = rollout(position, cube_state=CubeState(n1, "opponent"), **kw)
+    out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
+               se_double_take=n1 / k * dt.se_equity)
+    take = out["double_take"]
+    n2 = next_stake(rules.cube, n1)
+    if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
+        db = rollout(position, cube_state=CubeState(n2, "opponent"), **kw)
+        out["double_beaver"] = n2 / k * db.equity
+        out["se_double_beaver"] = n2 / k * db.se_equity
+        take = min(take, out["double_beaver"])
+    out["equity"] = max(out["no_double"], min(take, 1.0))
+    return out

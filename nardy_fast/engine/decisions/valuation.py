@@ -1,0 +1,155 @@
+"""Which method values a position: the ``method`` dispatch, returning Outcomes.
+
+``value_positions(positions, method)`` gives one ``Outcome`` per position, in order, for
+the side on roll before it rolls (probabilities per game; ``equity`` in points under the
+rules' scoring).  Each position is valued by the first that applies:
+
+- the game is over: its result (``core.finish.final_outcome``, method ``"final"``);
+- ``method`` is ``"exact"``, ``"two_sided"`` or ``"one_sided"``, or ``"auto"`` with both
+  sides all home: the bear-off databases (``tables.race.race_probabilities``; a position
+  they do not cover raises ``ValueError`` naming it);
+- ``"rollout"``: games played by ``policy`` (``engine.rollout``; several positions share
+  one run with one seed, common random numbers);
+- else (``"net"``, ``"auto"``): the evaluator at ``plies`` (``Evaluator.default(rules)``,
+  all positions in one batch; its races of both homes come from the databases too).
+
+The reports (``analysis.report``: ``evaluate``, ``win_report``, ``move_report``,
+``game_report``) value their positions here.  The names of ``method`` are those of
+``core.methods``.
+"""
+from __future__ import annotations
+
+from nardy_fast.core._checks import check_count
+from nardy_fast.core.finish import final_outcome
+from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.position import as_position
+from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
+from nardy_fast.tables.race import race_probabilities
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dask.distributed import Client
+
+    from nardy_fast.core.position import Position
+    from nardy_fast.core.result import Outcome
+    from nardy_fast.core.rng import SeedLike
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.engine.play.policy import PolicyLike
+
+__all__ = ["value_position", "value_positions", "METHODS", "TABLE_METHODS",
+           "DEFAULT_GAMES", "ROLLOUT_DEFAULTS"]
+
+METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
+TABLE_METHODS = ("exact", "two_sided", "one_sided")     # the bear-off databases only
+# the rollout arguments and their defaults: they act under method="rollout" only
+ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
+                    "workers": None, "client": None}
+
+
+def warn_rollout_unused(method: str, **given: Any) -> None:
+    """The ``UserWarning`` naming the rollout arguments in ``given`` changed from their
+    defaults (``ROLLOUT_DEFAULTS``) under ``method``, which plays no games."""
+    warn_unused(f"with method={method!r} (only method='rollout' plays games)",
+                ROLLOUT_DEFAULTS, **given)
+
+
+def warn_plies_unused(method: str, plies: int) -> None:
+    """The ``UserWarning`` for ``plies`` other than 0 under ``method`` (rollouts and the
+    databases search nothing)."""
+    warn_unused(f"with method={method!r} (only the evaluator searches plies)",
+                {"plies": 0}, plies=plies)
+
+
+def value_position(position: Position | str, method: str = "auto",
+                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
+                   rules: RulesLike = None, policy: PolicyLike = "net",
+                   truncate: str | None = "bearoff", workers: int | None = None,
+                   client: Client | None = None, progress: bool | None = None,
+                   plies: int = 0) -> Outcome:
+    """The ``Outcome`` of one position by ``method`` (``value_positions`` of one)."""
+    return value_positions([position], method, n_games, seed, rules, policy, truncate,
+                           workers, client, progress, plies)[0]
+
+
+def value_positions(positions: Iterable[Position | str], method: str = "auto",
+                    n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
+                    rules: RulesLike = None, policy: PolicyLike = "net",
+                    truncate: str | None = "bearoff", workers: int | None = None,
+                    client: Client | None = None, progress: bool | None = None,
+                    plies: int = 0) -> list[Outcome]:
+    """One ``Outcome`` per position, in order, each valued by ``method``.
+
+    Parameters
+    ----------
+    positions : iterable of Position or position ID
+    method : {"auto", "exact", "two_sided", "one_sided", "net", "rollout"}
+        ``"auto"``: the exact bear-off database when both sides are all home, else the
+        evaluator at ``plies``; ``"exact"`` (the database's ``"auto"`` table) or a
+        table's name: the database only (``ValueError`` outside it); ``"net"``: the
+        evaluator (``Evaluator.default(rules)``); ``"rollout"``: games played by
+        ``policy``.  A finished game gives its result (method ``"final"``).
+    n_games, seed, policy, truncate, workers, client, progress
+        The rollout's (``engine.rollout.rollout``; the same seed for every position).
+        Changed from their defaults (``ROLLOUT_DEFAULTS``) under another method they
+        change nothing, and a ``UserWarning`` names them.
+    rules : Rules, dict or None
+        None is classic.
+    plies : {0, 1, 2, 3}
+        Look-ahead of the evaluator; under ``"rollout"`` or a database's method it
+        changes nothing (a ``UserWarning`` says so).
+
+    Returns
+    -------
+    list of Outcome
+        The side on roll's view before it rolls; each ``method`` names what served it
+        (``"two_sided"``, ``"one_sided"``, ``"net 0-ply"``, ``"rollout"``, ``"final"``).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method``, ``n_games < 1``, or a position no database covers under a
+        database's method (naming ``positions[i]``).
+    """
+    seed = root_entropy(seed)
+    rules = as_rules(rules)
+    check_count(n_games, "n_games")
+    method = check_method(method, METHODS)
+    if method != "rollout":
+        warn_rollout_unused(method, n_games=n_games, policy=policy, truncate=truncate,
+                            workers=workers, client=client)
+    if method in ("rollout",) + TABLE_METHODS:
+        warn_plies_unused(method, plies)
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    out = [None] * len(positions)
+    games, net = [], []
+    for i, p in enumerate(positions):
+        if p.is_over():
+            out[i] = final_outcome(p, rules)
+        elif method in TABLE_METHODS or (method == "auto" and p.is_bearoff()):
+            table = method if method in ("two_sided", "one_sided") else "auto"
+            try:
+                out[i] = race_probabilities(p, rules=rules, method=table)
+            except ValueError as e:
+                raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
+        elif method == "rollout":
+            games.append(i)
+        else:
+            net.append(i)
+    if net:
+        ev = Evaluator.default(rules)
+        for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
+            out[i] = o
+    if games:
+        kw = dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
+                  truncate=truncate, workers=workers, client=client, progress=progress)
+        if len(games) == 1:        # rollout's own checks, and its Ctrl-C before any game
+            out[games[0]] = rollout(positions[games[0]], **kw)
+        else:
+            for i, o in zip(games, rollout_outcomes([positions[i] for i in games], **kw)):
+                out[i] = o
+    return out

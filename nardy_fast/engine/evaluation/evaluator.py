@@ -1,0 +1,501 @@
+"""The evaluator: a trained network (``_net``) with exact race values and n-ply search.
+
+Probabilities are from the view of the side on roll, before it rolls.  Boards follow the
+package convention: ``(n, 2, 24)`` uint8, side on roll first, each board in its own
+side's numbering.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import warnings
+
+import numpy as np
+
+from nardy_fast.core import _dbfile
+from nardy_fast.engine.evaluation import _search, met, nets
+from nardy_fast.core._checks import check_dice, check_plies
+from nardy_fast.core._state import check_boards
+from nardy_fast.engine.evaluation._net import N_INPUTS, OUTPUT_NAMES, Net
+# the registry of the shipped nets, importable from here as before
+from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
+                                    shipped_net_for, shipped_nets)
+from nardy_fast.core.matchrules import MatchState, check_match
+from nardy_fast.core.finish import final_outcome
+from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
+from nardy_fast.tables.race import default_race_tables
+from nardy_fast.tables.racevalue import race_table_value
+from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible
+from nardy_fast.core.rules import OUTCOMES, as_rules
+from nardy_fast.tables import race12 as _r12
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+    import numpy.typing as npt
+    import pandas as pd
+
+    from nardy_fast.core.position import Move
+
+__all__ = ["Evaluator", "DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFallbackWarning",
+           "play_rules", "shipped_nets", "shipped_net_for", "DECISION_PLIES", "BULK_PLIES"]
+
+ENCODING = 1              # version of the input encoding (_net.pyx)
+
+# The look-ahead defaults of the command line, one family by what is asked
+# (benchmarks/RESULTS.md; README, "How accurate the quick answers are"):
+# - a single decision a person asks for and waits on (a hint, a cube decision, the
+#   engine's move in a game): 2 plies.  The move chosen loses 0.005 points per decision
+#   against 0.008 at 1 ply and 0.010 at 0-ply (300 decisions against 1,296-game
+#   rollouts), and a 2-ply hint takes a median 0.05 s, 90th percentile about 0.1-0.14 s
+#   on a quiet 2-core machine: a person does not notice the wait.
+# - bulk work over many positions or turns (a game's analysis, every legal move of every
+#   turn; a study of a file of positions): 0-ply, about 1 ms a position, so that a game
+#   or a thousand positions take seconds, not minutes (2 plies is 50 times the cost).
+DECISION_PLIES = 2
+BULK_PLIES = 0
+
+
+class RulesFallbackWarning(UserWarning):
+    """``Evaluator.default(rules)``: no shipped net was trained under these move rules; a
+    net trained under other ones serves them."""
+
+
+class Evaluator:
+    """A position evaluator: the network, and the exact tables where a race is covered.
+
+    Parameters
+    ----------
+    net : _net.Net
+    rules : Rules, optional
+        The move rules the net was trained under (default classic).
+    meta : dict, optional
+        Description kept with the weights (training settings, ...).
+    exact : bool
+        Value races of both homes from the bear-off tables, and races without contact
+        from the race database once it is built (``race12``; method ``"one_sided12"``)
+        (default True).
+    keep : int
+        Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
+    rollout_net : _net.Net, optional
+        A faster net that plays the games of rollouts, studies, matches and the other game
+        loops of a ``"net"`` policy, where ``net`` judges positions and moves (evaluations,
+        hints, cube decisions, analysis).  None (default): ``net`` does both.  The shipped
+        classic evaluator has one (``ROLLOUT_NET``): a two-layer net judges and the
+        one-layer net it was trained from plays.
+
+    Attributes
+    ----------
+    net : _net.Net
+        The net that judges.
+    rollout_net : _net.Net
+        The net that plays game loops (``net`` itself when none was given).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> ev = nf.Evaluator.default()
+    >>> o = ev.evaluate(nf.Position.initial())
+    >>> o.method, round(o.p_win, 2), round(o.equity, 2)
+    ('net 0-ply', 0.6, 0.29)
+    """
+
+    def __init__(self, net: Net, rules: RulesLike = None,
+                 meta: Mapping[str, Any] | None = None, exact: bool = True,
+                 keep: int = 4, rollout_net: Net | None = None) -> None:
+        if not isinstance(net, Net):
+            raise TypeError(f"net: expected a nardy_fast.engine.evaluation._net.Net, got {type(net).__name__}")
+        if rollout_net is not None and not isinstance(rollout_net, Net):
+            raise TypeError(f"rollout_net: expected a nardy_fast.engine.evaluation._net.Net or None, "
+                            f"got {type(rollout_net).__name__}")
+        self.net = net
+        self.rollout_net = net if rollout_net is None else rollout_net
+        self.rules = as_rules(rules)
+        self.meta = dict(meta or {})
+        self.exact = bool(exact)
+        self.keep = int(keep)
+        self._search = None
+        self._search_r12 = None
+        self._rollout_ev = None
+
+    def __reduce__(self):                     # workers rebuild the search themselves
+        return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep,
+                            None if self.rollout_net is self.net else self.rollout_net))
+
+    def rollout_evaluator(self) -> Evaluator:
+        """The evaluator of ``rollout_net`` (same rules, tables and move filter): what the
+        game loops of a ``"net"`` policy play, and what the luck nets and the match
+        tables' start data of the rollouts are made with.  ``self`` when the two nets are
+        one."""
+        if self.rollout_net is self.net:
+            return self
+        if self._rollout_ev is None:
+            self._rollout_ev = Evaluator(self.rollout_net, rules=self.rules,
+                                         meta={"role": "rollout_net"}, exact=self.exact,
+                                         keep=self.keep)
+        return self._rollout_ev
+
+    # -- files --------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike[str]) -> str:
+        """Write the weights of ``net`` to ``path`` (the package's database format,
+        atomically); a ``rollout_net`` apart from it is saved by saving
+        ``rollout_evaluator()``."""
+        meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
+                "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
+        if self.net.n_hidden2:
+            meta["n_hidden2"] = self.net.n_hidden2
+        return _dbfile.write_db(path, KIND, meta, self.net.arrays())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Evaluator:
+        """Read weights written by ``save``; ``DatabaseError`` (naming the file) if the file
+        is not a net of this version or its arrays do not fit."""
+        meta, arrays = _dbfile.read_db(path, KIND)
+        if meta.get("encoding") != ENCODING or meta.get("n_inputs") != N_INPUTS:
+            raise _dbfile.DatabaseError(
+                f"{os.fspath(path)}: a net for input encoding {meta.get('encoding')} with "
+                f"{meta.get('n_inputs')} inputs; this version reads encoding {ENCODING} "
+                f"with {N_INPUTS}")
+        try:
+            net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"],
+                      arrays.get("w3"), arrays.get("b3"), arrays.get("w4"))
+        except (KeyError, ValueError) as e:
+            raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
+        rules = as_rules(meta.pop("rules", None))
+        for k in ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs"):
+            meta.pop(k, None)
+        return cls(net, rules=rules, meta=meta)
+
+    @classmethod
+    def default(cls, rules: RulesLike = None) -> Evaluator:
+        """The net shipped for ``rules`` (None: the classic net, classic rules), loaded once
+        per process.
+
+        The shipped net trained under the same move rules (``PLAY_FIELDS``) as ``rules``
+        serves them, judging moves under ``rules`` (``with_rules``); when none was, the
+        classic net does, with a ``RulesFallbackWarning`` (once per rules) and
+        ``meta["fallback"]`` naming the rules it was trained under.
+        """
+        if rules is None:
+            return cls._shipped(os.path.basename(nets.DEFAULT_NET))
+        rules = as_rules(rules)
+        if rules not in _CACHE:
+            name = nets.shipped_net_for(rules)
+            if name is None:
+                base = cls.default()
+                trained = play_rules(base.rules)
+                ev = Evaluator(base.net, rules=rules, meta={**base.meta, "fallback": trained},
+                               exact=base.exact, keep=base.keep,
+                               rollout_net=base.rollout_net)
+                warnings.warn(f"Evaluator.default: no shipped net was trained under "
+                              f"{play_rules(rules)}; the one "
+                              f"trained under {trained} serves these rules",
+                              RulesFallbackWarning, stacklevel=2)
+            else:
+                ev = cls._shipped(name).with_rules(rules)
+            _CACHE[rules] = ev
+        return _CACHE[rules]
+
+    @classmethod
+    def _shipped(cls, name):
+        """The shipped net file ``name`` (in ``nets.DATA``) with its rollout net
+        (``nets.rollout_file``) if one is shipped, loaded once per process."""
+        key = ("file", name)
+        if key not in _CACHE:
+            ev = cls.load(os.path.join(nets.DATA, name))
+            rollout = nets.rollout_file(name)
+            if rollout is not None:
+                ev = Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact,
+                               keep=ev.keep,
+                               rollout_net=cls.load(os.path.join(nets.DATA, rollout)).net)
+            _CACHE[key] = ev
+        return _CACHE[key]
+
+    def with_rules(self, rules: RulesLike) -> Evaluator:
+        """The same nets judging moves and equities under other ``rules``."""
+        return Evaluator(self.net, rules=rules, meta=self.meta, exact=self.exact,
+                         keep=self.keep,
+                         rollout_net=None if self.rollout_net is self.net else self.rollout_net)
+
+    # -- evaluation ---------------------------------------------------------------------
+    def _race12(self):
+        """The race database valuing races without contact, or None (not built, not
+        exact, or rules it does not serve: ``race12.supports``)."""
+        if not self.exact or not _r12.supports(self.rules):
+            return None
+        return _r12.cached_race12()
+
+    def searcher(self):
+        """The C searcher of this evaluator (``engine._search.Searcher``): its net, rules,
+        exact tables and race database, built on first use and rebuilt when the race
+        database changes.  For the engine's own batch loops (luck, the luck net's data)
+        that call its ``values`` / ``equities`` / ``rank`` many times without the checks
+        and conversions of ``probabilities`` and ``evaluate``; values are from the view of
+        the side on roll of each position."""
+        db = self._race12()
+        if self._search is None or self._search_r12 is not db:
+            tables = default_race_tables(self.rules) if self.exact else None
+            self._search = _search.Searcher(self.net, self.rules, tables, keep=self.keep,
+                                            race12=None if db is None else db.tables)
+            self._search_r12 = db
+        return self._search
+
+    def probabilities(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,
+                      sides: Sequence[str] | None = None
+                      ) -> tuple[npt.NDArray[np.float64], list[str]]:
+        """Probabilities ``(n, 7)`` (``OUTPUT_NAMES``) and the method of each row.
+
+        Parameters
+        ----------
+        boards : array_like of uint8, shape (n, 2, 24) or (2, 24)
+            Side on roll first, each board in its own numbering.
+        plies : {0, 1, 2, 3}
+        exact : bool, optional
+            Races of both homes from the bear-off tables (``race_probabilities``), races
+            without contact from the race database when built (``race12``); default the
+            evaluator's ``exact``.
+        sides : sequence of str, optional
+            Colour on roll of each row (``draw_rule`` only; default White).
+
+        Returns
+        -------
+        values : ndarray of float64, shape (n, 7)
+        methods : list of str
+            ``"net 0-ply"`` ... or the race method (``"two_sided"``, ``"one_sided"``).
+        """
+        vals, methods, _ = self._values(boards, plies, exact, sides)
+        return vals, methods
+
+    def _values(self, boards, plies, exact, sides):
+        """``probabilities`` plus ``{row: Outcome}`` of the rows valued by a race table
+        (their draws, under ``draw_rule``, are in the Outcome, not in the seven values)."""
+        b = check_boards(boards)
+        plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
+        exact = self.exact if exact is None else bool(exact)
+        vals = self.searcher().values(b, plies).astype(np.float64)
+        methods = [f"net {plies}-ply"] * len(b)
+        races = {}
+        if exact:
+            db = self._race12()
+            for k in np.flatnonzero(~contact_mask(b)):
+                side = WHITE if sides is None else sides[k]
+                pos = Position.from_boards(b[k, 0], b[k, 1], side)
+                o = race_table_value(pos, self.rules, db)
+                if o is None:
+                    continue
+                vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
+                methods[k] = o.method
+                races[int(k)] = o
+        return vals, methods, races
+
+    def equities(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
+        return self.searcher().equities(values)
+
+    @overload
+    def evaluate(self, x: Position | str, plies: int = 0, exact: bool | None = None,
+                 match: MatchState | None = None) -> Outcome: ...
+
+    @overload
+    def evaluate(self, x: npt.ArrayLike | Sequence[Position | str], plies: int = 0,
+                 exact: bool | None = None, match: MatchState | None = None
+                 ) -> Outcome | pd.DataFrame | npt.NDArray[np.float64]: ...
+
+    def evaluate(self, x: Position | str | npt.ArrayLike | Sequence[Position | str],
+                 plies: int = 0, exact: bool | None = None, match: MatchState | None = None
+                 ) -> Outcome | pd.DataFrame | npt.NDArray[np.float64]:
+        """Evaluate for the side on roll: one ``Outcome`` for a ``Position`` or an ID.
+
+        Parameters
+        ----------
+        x : Position or position ID
+            (An array ``(n, 2, 24)`` of uint8 boards, side on roll first, gives an
+            ``ndarray (n,)`` of equities, as ``evaluate_boards``; a list of positions
+            gives ``evaluate_many``'s frame with a ``DeprecationWarning``; removed in
+            0.3.0.)
+        plies : {0, 1, 2, 3}
+            Look-ahead (module ``_search``): 0 is the net itself.
+        exact : bool, optional
+            Races of both homes from the bear-off tables (default: ``self.exact``).
+        match : MatchState, optional
+            The match score (``nardy_fast.core.matchrules``); its ``on_roll`` must be the
+            positions' side on roll.  Adds the match winning chance of the side on roll
+            (``extra["mwc"]``, the net's outcome probabilities through the match equity
+            table, ``nardy_fast.engine.evaluation.met``) and its money equivalent ``extra["emg"]``.
+
+        Returns
+        -------
+        Outcome
+            ``method`` says how: ``"net 0-ply"`` ..., the race table's name, or
+            ``"final"`` for a finished game.
+        """
+        if isinstance(x, (Position, str)):
+            return self.outcomes([x], plies, exact, match)[0]
+        if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
+                                                       for p in x):
+            warnings.warn("Evaluator.evaluate(list of positions) is deprecated: use "
+                          "evaluate_many (a DataFrame) or outcomes (a list of Outcomes); removed in 0.3.0",
+                          DeprecationWarning, stacklevel=2)
+            return self.evaluate_many(x, plies, exact, match)
+        return self.evaluate_boards(x, plies, exact, match)
+
+    def evaluate_boards(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,
+                        match: MatchState | None = None) -> npt.NDArray[np.float64]:
+        """Equities ``ndarray (n,)`` (points per game, side on roll) of boards
+        ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering; with
+        ``match``, match winning chances."""
+        vals, _ = self.probabilities(boards, plies, exact)
+        if match is not None:
+            check_match(match, [])
+            return met.mwc_of_values(vals, match)
+        return self.equities(vals)
+
+    def evaluate_many(self, positions: Iterable[Position | str], plies: int = 0,
+                      exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
+        """A DataFrame, one row per position indexed by ID (name ``"position"``, as every
+        frame keyed by position ID; ``"id"`` before 0.3.0): the ``OUTPUT_NAMES``
+        columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
+        import pandas as pd                 # lazy: pandas is slow to import
+        positions = [as_position(p) for p in positions]
+        outs = self.outcomes(positions, plies, exact, match)
+        columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
+        frame = pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
+                             columns=columns, index=pd.Index([p.id for p in positions],
+                                                             name="position"))
+        if match is not None:
+            frame["mwc"] = [o.extra["mwc"] for o in outs]
+            frame["emg"] = [o.extra["emg"] for o in outs]
+        return frame
+
+    def outcomes(self, positions: Iterable[Position | str], plies: int = 0,
+                 exact: bool | None = None, match: MatchState | None = None) -> list[Outcome]:
+        """One ``Outcome`` per ``Position`` (side on roll's view; ``method`` says how:
+        ``"net 0-ply"`` ... or the race table's name).  A finished game (the side that
+        just moved has borne off all 15) gets its result (``finish.final_outcome``,
+        method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``,
+        ``se_mwc`` (0) and ``emg`` (``met.match_extra``; see ``evaluate``)."""
+        positions = [as_position(p) for p in positions]
+        if match is not None:
+            check_match(match, positions)
+        out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
+        live = [k for k, o in enumerate(out) if o is None]
+        if live:
+            vals, methods, races = self._values(
+                np.stack([positions[k].boards for k in live]), plies, exact,
+                [positions[k].side for k in live])
+            eqs = self.equities(vals)
+            points = tuple(self.rules.points(kind) for kind in OUTCOMES)
+            for j, (k, v, m, e) in enumerate(zip(live, vals, methods, eqs)):
+                if j in races:         # the table's Outcome: its draws and their equity
+                    out[k] = dataclasses.replace(races[j], extra={**races[j].extra,
+                                                                  "plies": int(plies)})
+                    continue
+                d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
+                # the net's float32 outputs can break a nesting or pass 1 by rounding
+                out[k] = nearest_possible(
+                    Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
+                            extra={"plies": int(plies)}, **d, **NOT_MEASURED),
+                    draws=self.rules.draw_rule, points=points)
+        if match is not None:
+            for o in out:      # built here: their extra takes the entries in place
+                o.extra.update(met.match_extra(o, match))
+        return out
+
+    # -- moves --------------------------------------------------------------------------
+    def hint(self, position: Position | str, dice: tuple[int, int], plies: int = 0,
+             match: MatchState | None = None) -> pd.DataFrame:
+        """Every legal move of ``dice`` ranked by equity (side on roll's view), or with
+        ``match`` (a ``MatchState``) by match winning chance.
+
+        All moves are valued at 0-ply; with ``plies >= 1`` the best ``keep`` of them are
+        valued again at ``plies`` (each resulting position searched ``plies`` deep), as
+        GNU Backgammon's move filters do.
+
+        Returns
+        -------
+        DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
+        points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
+        against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
+        probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
+        (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``';
+        ``""`` for a move that ends the game with both sides off, a draw under
+        ``draw_rule``).
+        ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
+        names of the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also ``mwc`` (the side on
+        roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
+        order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
+        (the moves inside the search are still chosen by equity).
+        """
+        import pandas as pd                 # lazy: pandas is slow to import
+        position = as_position(position)
+        d1, d2 = check_dice(dice)
+        plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
+        if match is None:
+            res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
+                                                         d1, d2, plies)
+        else:
+            check_match(match, [position])
+            res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
+        moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
+        rows = []
+        for k in range(len(res)):
+            m = moves[tuple(int(x) for x in res[k])]
+            diff = float(eqs[k] - eqs[0])
+            row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
+                   "equity_loss": -diff + 0.0, "diff": diff}
+            row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            row["plies"] = int(used[k])
+            row["method"] = f"net {int(used[k])}-ply"
+            # "" where the move ends the game with both sides off (a draw under
+            # draw_rule: a result, not a position), as game_report's ids
+            ended = not (any(m.board) or position.opponent.any())
+            row["id_after"] = row["position"] = "" if ended else position.play(m).id
+            if match is not None:
+                row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
+                           emg=float(met.emg(mwc[k], match)))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def _match_rank(self, position, d1, d2, plies, match):
+        """``Searcher.rank`` ordered by match winning chance (``hint``)."""
+        s = self.searcher()
+        res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
+        mwc = met.mwc_of_values(vals, match)
+        order = np.lexsort((np.arange(len(mwc)), -mwc))
+        if plies > 0:
+            top = [k for k in order[:self.keep if self.keep > 0 else len(order)]
+                   if res[k].any()]
+            if top:
+                b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
+                deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
+                deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
+                vals[top] = deep
+                used[top] = plies
+                eqs[top] = s.equities(deep)
+                mwc[top] = met.mwc_of_values(deep, match)
+            n_top = self.keep if self.keep > 0 else len(order)
+            head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),
+                                             -mwc[order[:n_top]]))]
+            order = np.concatenate([head, order[n_top:]])
+        return res[order], vals[order], used[order], eqs[order], mwc[order]
+
+    def best_move(self, position: Position | str, dice: tuple[int, int], plies: int = 0,
+                  match: MatchState | None = None) -> Move:
+        """The best ``Move`` of ``dice`` for the side on roll (see ``hint``; with
+        ``match`` the one of the highest match winning chance)."""
+        position = as_position(position)
+        d1, d2 = check_dice(dice)
+        if match is None:
+            res, _, _, _ = self.searcher().rank(position.mover, position.opponent, d1, d2,
+                                                check_plies(plies, _search.MAX_SEARCH_PLIES))
+        else:
+            check_match(match, [position])
+            res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_SEARCH_PLIES),
+                                   match)[0]
+        best = tuple(int(x) for x in res[0])
+        return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
+
+
+_CACHE = {}

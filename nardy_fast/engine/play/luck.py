@@ -1,0 +1,106 @@
+"""The luck of the rolls of a game, as the rollouts' variance reduction measures it.
+
+The luck of a roll ``r`` for the side on roll in a position ``S`` (before the roll) is
+``E(S, r) - sum_r' p(r') E(S, r')``: the evaluator's equity (points, the roller's view,
+0-ply, exact race values where the bear-off tables cover a race) after the roller's best
+move for ``r`` (moves judged at 0-ply) minus its mean over the 21 rolls (``p = 1/36``
+doubles, ``2/36`` others).  It is the definition of ``nardy_fast.engine.play._luck``, which the
+rollouts subtract; its mean over the rolls is zero by construction.  A forced pass is
+still a roll: its luck is the equity of the position with no move minus the mean.
+
+``game_luck(record)`` gives each turn's luck (the mover's view) and White's running luck;
+``analysis.report.game_report(..., analyse=True)`` adds them as columns, with the luck total per player
+and the luck-adjusted result of the game (``luck_summary``).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from nardy_fast.core.rules import as_rules
+from nardy_fast.core._checks import check_dice
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.core._dice import ROLLS, WEIGHTS   # the 21 rolls and their probabilities
+from nardy_fast.core.position import WHITE, as_position
+
+__all__ = ["roll_luck", "roll_values", "game_luck", "luck_summary", "ROLLS", "WEIGHTS"]
+
+
+def _evaluator(evaluator, rules):
+    if evaluator is None:
+        return Evaluator.default(rules)
+    if not isinstance(evaluator, Evaluator):
+        raise TypeError(f"evaluator: expected an Evaluator or None, got "
+                        f"{type(evaluator).__name__}")
+    return evaluator if rules is None else evaluator.with_rules(rules)
+
+
+def roll_values(position, evaluator=None, rules=None):
+    """Per-roll equities ``(21,)`` (points, the side on roll's view) after its best 0-ply
+    move for each roll of ``ROLLS``, and the per-roll net outputs ``(21, 7)``."""
+    pos = as_position(position)
+    ev = _evaluator(evaluator, rules)
+    if pos.is_over():
+        raise ValueError(f"position {pos.id}: the game is over; no roll to judge")
+    s = ev.searcher()
+    vals = s.roll_values(pos.mover, pos.opponent, 0)
+    return s.equities(vals), vals
+
+
+def roll_luck(position, dice, evaluator=None, rules=None):
+    """The luck (points, the side on roll's view) of ``dice`` (two dice, either order) in
+    ``position`` for the side on roll (module docstring)."""
+    d1, d2 = check_dice(dice)
+    eq, _ = roll_values(position, evaluator, rules)
+    j = ROLLS.index((min(d1, d2), max(d1, d2)))
+    return float(eq[j] - WEIGHTS @ eq)
+
+
+def game_luck(record, evaluator=None):
+    """Per turn of a ``GameRecord``: the mover's luck and White's running net luck.
+
+    Returns a list of ``len(record.turns)`` dicts ``{"luck": points (the mover's view),
+    "luck_white": White's luck minus Black's so far, White's view}``; the turns of
+    ``positions()`` order (a turn whose position is over, Black's last turn under
+    ``draw_rule``, gets NaN and adds nothing).
+    """
+    rules = as_rules(record.rules)
+    if rules.cube is not None:
+        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    ev = _evaluator(evaluator, rules)
+    positions = record.positions()
+    out, total = [], 0.0
+    for k, turn in enumerate(record.turns):
+        pos = positions[k] if k < len(positions) else None
+        if pos is None or pos.is_over():
+            out.append({"luck": float("nan"), "luck_white": total})
+            continue
+        luck = roll_luck(pos, turn.dice, ev)
+        total += luck if pos.side == WHITE else -luck
+        out.append({"luck": luck, "luck_white": total})
+    return out
+
+
+def luck_summary(report):
+    """Per player of a ``game_report(..., analyse=True)``: luck total and the game's
+    luck-adjusted result.
+
+    Returns a DataFrame indexed by ``side`` (``"white"``, ``"black"``): ``player``,
+    ``rolls`` (rolls judged), ``luck`` (the sum of its rolls' luck, points, its view),
+    ``net_luck`` (its luck minus the other's), ``result`` (points it won in the game, its
+    view; NaN if the game is not over) and ``adjusted_result`` (``result - net_luck``).
+    """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
+    if "luck" not in report.columns:
+        raise ValueError("report: no luck column; use game_report(..., analyse=True)")
+    rows = {}
+    result_white = float(report["result_white"].iloc[-1]) if "result_white" in report \
+        else float("nan")
+    for side in ("white", "black"):
+        mine = report[(report["side"] == side) & report["luck"].notna()]
+        rows[side] = {"player": mine["player"].iloc[0] if len(mine) else "",
+                      "rolls": int(len(mine)), "luck": float(mine["luck"].sum())}
+    for side, other, sign in (("white", "black", 1.0), ("black", "white", -1.0)):
+        net = rows[side]["luck"] - rows[other]["luck"]
+        rows[side].update(net_luck=net, result=sign * result_white,
+                          adjusted_result=sign * result_white - net)
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("side")

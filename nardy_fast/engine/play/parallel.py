@@ -1,0 +1,409 @@
+"""Map work chunks over the calling process, a local process pool or a Dask cluster.
+
+``run_chunks(fn, specs, on_result, ...)`` calls ``fn(spec)`` for every spec and hands each
+result to ``on_result(i, result)`` in the calling process, in completion order (callers
+that need a fixed merge order, like the rollouts, reorder by ``i``).  A ``tqdm`` bar counts
+work units (games) per second.  Ctrl-C (``KeyboardInterrupt``) stops cleanly: chunks not
+started are cancelled, those finished are still delivered, and ``run_chunks`` returns
+``True`` ("interrupted") instead of raising.  An exception raised by ``fn`` cancels the
+rest and propagates.
+
+Local pools use the ``forkserver`` start method where available (``spawn`` elsewhere):
+workers import the package afresh, never inherit the parent's threads, and ignore SIGINT
+(the parent handles Ctrl-C).  One pool per worker count is kept for the life of the
+process and shut down at exit.
+
+Workers end when the process that made the pool dies, however it dies (SIGTERM of a job
+scheduler, a notebook kernel's restart, SIGKILL): a dead parent runs no ``atexit``, so
+the pool's own shutdown never comes, and a worker busy in a long chunk would otherwise
+play its chunks out.  The guard that works everywhere is a daemon thread in each worker
+that checks once a second (``WATCH_SECONDS``) that the pool's process is still alive and
+ends the worker if not; the chunks' C loops release the GIL, so the thread runs while
+they play.  A kernel signal alone would not do: ``prctl(PR_SET_PDEATHSIG)`` fires when the
+worker's *parent* ends, and a forkserver worker's parent is the fork server, which
+outlives the pool's process as long as the workers hold its pipe (measured: it does).  The
+workers ask for it anyway (Linux, through ctypes): under the ``spawn`` start method the
+parent is the pool's process itself, and then SIGKILL ends a worker even while it holds
+the GIL.
+
+Front ends
+----------
+Pool workers never run the caller's ``__main__`` (``multiprocessing`` would otherwise
+re-run a script's top level in every worker, or fail on a script read from standard input
+with a ``BrokenProcessPool``; ``_nomain`` says how, and why it must patch the standard
+library).  So parallel runs work the same from a script with or
+without an ``if __name__ == "__main__":`` guard, ``python -``, ``python -c``, the
+interactive interpreter, IPython and Jupyter: the chunk functions live in this package.
+Work that refers to objects defined in ``__main__`` (a callable policy typed into a
+notebook, say), or to objects ``pickle`` cannot send by reference (lambdas, closures), is
+sent by value with ``cloudpickle`` when it is installed (it comes with the ``dask``
+extra); without it, the chunks run in the calling process, with a ``RuntimeWarning``
+saying so.  Either way the results are the same: they never depend on where a chunk ran.
+"""
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import ctypes
+import gc
+import itertools
+import multiprocessing
+import multiprocessing.context
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Sequence
+
+from nardy_fast.core._checks import check_count, usable_cores
+from nardy_fast.core._progress import progress_bar
+from nardy_fast.engine.play import _nomain
+from nardy_fast.engine.play._nomain import WORKER_PREFIX
+
+__all__ = ["run_chunks", "default_workers", "parallelism", "shutdown_pools", "unsendable"]
+
+_POOLS = {}
+
+
+def default_workers():
+    """Usable local cores (the CPU affinity of this process where known)."""
+    return usable_cores()
+
+
+def parallelism(workers, client):
+    """How many chunks can run at once (to size default chunks): the Dask cluster's
+    threads, else ``workers`` (None: every usable core)."""
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:                 # a client without workers yet
+            return 1
+    return default_workers() if workers is None else check_count(workers, "workers", 1)
+
+
+_PR_SET_PDEATHSIG = 1                     # linux/prctl.h
+WATCH_SECONDS = 1.0                       # how often a worker checks its pool's process
+
+
+def _worker_init(owner):
+    """Run in each pool worker at start: ignore SIGINT and SIGTERM (a terminal's Ctrl-C and
+    a job scheduler's stop reach the whole process group; the parent decides, keeping the
+    finished chunks, and ends the workers), and die with ``owner`` (the pid of the process
+    that made the pool; see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _kill_me_with_my_parent()
+    threading.Thread(target=_watch, args=(owner,), daemon=True,
+                     name="nardy_fast-parent-watch").start()
+
+
+def _kill_me_with_my_parent():
+    """Linux: SIGKILL this process when its parent ends.  False where unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _alive(pid):
+    """True while the process ``pid`` exists (and is not a zombie, where that is known)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _watch(owner):
+    while _alive(owner):
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
+class _SpawnWorker(multiprocessing.context.SpawnProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_PREFIX}-{self.name}"
+
+
+def _context():
+    """A forkserver (else spawn) context whose processes do not run ``__main__``."""
+    _nomain.install()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.context.ForkServerContext()
+        ctx.Process = _ForkServerWorker
+    else:
+        ctx = multiprocessing.context.SpawnContext()
+        ctx.Process = _SpawnWorker
+    return ctx
+
+
+class _Sink:
+    def write(self, b):
+        return len(b)
+
+
+class _MainFinder(pickle.Pickler):
+    """Pickles to nowhere, noting the first function or class defined in ``__main__``."""
+
+    found = None
+
+    def reducer_override(self, obj):
+        if (getattr(obj, "__module__", None) == "__main__" and callable(obj)
+                and hasattr(obj, "__qualname__")):   # a function or a class
+            if self.found is None:
+                self.found = obj
+            return (int, ())                     # stand-in: do not look it up
+        return NotImplemented
+
+
+def unsendable(obj):
+    """Why worker processes could not receive ``obj`` by reference, or None if they can.
+
+    Workers import this package and any module on ``sys.path``, never ``__main__``.
+
+    Examples
+    --------
+    >>> unsendable(("greedy", 3)) is None
+    True
+    >>> unsendable(lambda x: x).startswith("it cannot be pickled")
+    True
+    """
+    finder = _MainFinder(_Sink(), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        finder.dump(obj)
+    except Exception as e:                       # PicklingError, AttributeError, TypeError
+        return f"it cannot be pickled ({type(e).__name__}: {e})"
+    if finder.found is not None:
+        return (f"{finder.found.__qualname__} is defined in __main__, which worker "
+                "processes do not import")
+    return None
+
+
+def _by_value(fn, specs):
+    """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or None without it."""
+    try:                  # here: cloudpickle is optional (it comes with dask's extra)
+        import cloudpickle
+    except ImportError:
+        return None
+    try:
+        cloudpickle.dumps((fn, specs[0]))         # the first now: an error, this path fails
+    except Exception:
+        return None
+    return _call_by_value, _Pickled(fn, specs, cloudpickle.dumps)
+
+
+class _Pickled(Sequence):
+    """``dumps((fn, specs[i]))`` made when read (a huge run's chunks are never all made)."""
+
+    def __init__(self, fn, specs, dumps):
+        self.fn, self.specs, self.dumps = fn, specs, dumps
+
+    def __len__(self):
+        return len(self.specs)
+
+    def __getitem__(self, i):
+        return self.dumps((self.fn, self.specs[i]))
+
+
+def _call_by_value(payload):
+    fn, spec = pickle.loads(payload)             # cloudpickle output loads with pickle
+    return fn(spec)
+
+
+def _pool(workers):
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                      initializer=_worker_init, initargs=(os.getpid(),))
+        _POOLS[workers] = pool
+    return pool
+
+
+def _drop_pool(workers):
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _kill_pool(workers):
+    """Drop the pool and end its workers now (Ctrl-C, SIGTERM): the chunks they are playing
+    would be thrown away, and the interpreter's exit would wait for them (seconds to
+    minutes on a loaded machine) before the command could return.  The workers ignore
+    SIGTERM, so they get SIGKILL; then the pool is shut down and its queues closed, which
+    unlinks their named semaphores (else the resource tracker reports them leaked when a
+    command leaves at once with ``os._exit``)."""
+    pool = _POOLS.pop(workers, None)
+    if pool is None:
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+    for proc in procs:
+        proc.join(timeout=5)
+    pool.shutdown(wait=True)          # its manager thread sees them gone, closes the queues
+    del pool, procs
+    gc.collect()          # the pool's queues, in reference cycles: their finalizers run
+
+
+def shutdown_pools():
+    """Shut down the cached local process pools (also done at interpreter exit)."""
+    for workers in list(_POOLS):
+        pool = _POOLS.pop(workers)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
+
+
+def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=None,
+               desc="rollout"):
+    """Run ``fn`` on every spec; deliver results through ``on_result(i, result)``.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (it is pickled by reference for worker processes).
+    specs : sequence
+        One picklable argument per chunk (a list, or a lazy sequence that makes each when
+        read: only the chunks in flight are held).  If ``fn`` or a spec refers to something
+        defined in ``__main__`` or not picklable by reference, the chunks go to the
+        workers with cloudpickle, or without it run in this process with a
+        ``RuntimeWarning`` (see the module docstring).
+    on_result : callable
+        ``on_result(i, result)``, called in this process once per finished chunk.
+    sizes : sequence of int
+        Work units per chunk (games), for the progress bar; a lazy sequence may give
+        their sum as ``sizes.total``.
+    workers : int or None
+        ``1``: run in this process.  ``None``: all local cores (in this process when there
+        is a single chunk).  ``n > 1``: a pool of ``n`` processes.
+    client : dask.distributed.Client or None
+        Run the chunks as Dask tasks instead (``workers`` is then ignored).
+    progress : bool or None
+        A bar with the rate in units per second: True, False or None (when standard
+        error is a terminal; ``core._progress``).
+
+    Returns
+    -------
+    bool
+        ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
+    """
+    total = getattr(sizes, "total", None)          # a lazy sequence's sum, else summed
+    bar = progress_bar(total=sum(sizes) if total is None else total, desc=desc, unit="game", unit_scale=True,
+                       smoothing=0.1, progress=progress)
+    try:
+        if client is not None:
+            return _run_dask(fn, specs, on_result, sizes, client, bar)
+        n_workers = default_workers() if workers is None else workers
+        if n_workers == 1 or len(specs) <= 1:
+            return _run_here(fn, specs, on_result, sizes, bar)
+        problem = unsendable((fn, specs))
+        if problem is not None:
+            sent = _by_value(fn, specs)
+            if sent is None:
+                warnings.warn(f"running {len(specs)} chunks in this process, not on "
+                              f"{n_workers} workers: {problem} (install cloudpickle, or "
+                              "define it in an importable module, to use workers)",
+                              RuntimeWarning, stacklevel=3)
+                return _run_here(fn, specs, on_result, sizes, bar)
+            fn, specs = sent
+        return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
+    finally:
+        bar.close()
+
+
+def _run_here(fn, specs, on_result, sizes, bar):
+    try:                        # Ctrl-C may land between chunks too (in on_result, say)
+        for i, spec in enumerate(specs):
+            on_result(i, fn(spec))
+            bar.update(sizes[i])
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _run_pool(fn, specs, on_result, sizes, workers, bar):
+    pool = _pool(workers)
+    futures = {}
+    todo = iter(enumerate(specs))
+    in_flight = 4 * workers                # bounded: huge runs do not queue every chunk
+
+    def submit(k):
+        for i, spec in itertools.islice(todo, k):
+            futures[pool.submit(fn, spec)] = i
+
+    try:
+        submit(in_flight)
+        while futures:
+            done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+            for fut in sorted(done, key=futures.get):
+                i = futures.pop(fut)
+                on_result(i, fut.result())
+                bar.update(sizes[i])
+            submit(len(done))
+        return False
+    except KeyboardInterrupt:
+        # no future is cancelled here: the pool's manager thread fails the unfinished ones
+        # when its workers are killed, and a cancelled one there raises InvalidStateError
+        # in that thread (Python 3.11), leaving the pool's queues and semaphores open
+        for fut in sorted(futures, key=futures.get):
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                on_result(futures[fut], fut.result())
+        _kill_pool(workers)          # unfinished chunks are dropped: no need to wait
+        return True
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        if isinstance(_first_exception(futures), cf.process.BrokenProcessPool):
+            _drop_pool(workers)
+        raise
+
+
+def _first_exception(futures):
+    for fut in futures:
+        if fut.done() and not fut.cancelled() and fut.exception() is not None:
+            return fut.exception()
+    return None
+
+
+def _run_dask(fn, specs, on_result, sizes, client, bar):
+    from distributed import as_completed   # lazy: dask is optional (a cluster run)
+    futures = client.map(fn, specs, pure=False)
+    index = {fut.key: i for i, fut in enumerate(futures)}
+    consumed = set()
+    try:
+        for fut in as_completed(futures):
+            i = index[fut.key]
+            on_result(i, fut.result())
+            consumed.add(i)
+            bar.update(sizes[i])
+        return False
+    except KeyboardInterrupt:
+        client.cancel([f for f in futures if f.status == "pending"])
+        for i, fut in enumerate(futures):
+            if i not in consumed and fut.status == "finished":
+                on_result(i, fut.result())
+        return True
+    except BaseException:
+        client.cancel(futures)
+        raise

@@ -1,0 +1,835 @@
+"""Monte Carlo rollouts: many complete games from a position, with honest error bars.
+
+``rollout(position, n_games, ...)`` checks its arguments, maps option strings to the C
+policies, cuts the games into chunks of whole random-stream blocks (``nardy_fast.core.rng``),
+runs them in this process, a local process pool or a Dask cluster (``nardy_fast.engine.play.parallel``)
+and merges the per-block tallies in block order.  Results therefore depend on the seed
+only (and, with truncation, on whether the mars table is cached: ``extra["mars_table"]``):
+any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
+
+Estimates and errors
+--------------------
+Every probability and the equity is the mean of a per-game value for the side on roll
+(0/1 outcomes for games played out, the bear-off probabilities of ``race_probabilities``
+for truncated games: two-sided or mars table when it covers the race, else one-sided).
+The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
+(stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
+pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
+the first is one of the 30 non-doubles, ``g mod 30``).  Standard errors use the
+within-stratum variances of the first roll's strata, ``se**2 = sum_h n_h s_h**2 / n**2``
+(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): valid for the stratified
+mean and conservative about the second roll's stratification.
+``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
+``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
+differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
+
+Variance reduction: ``nardy_fast.engine.play.variance`` (the estimator and why it is unbiased).
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import itertools
+import math
+import os
+
+import numpy as np
+
+from nardy_fast.tables import race12
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.tables.cuberace import cubeful_race
+from nardy_fast.core import cubestate
+from nardy_fast.core import rng as _rng
+from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast.core._renamed import warn_renamed
+from nardy_fast.tables import bearoff
+from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
+from nardy_fast.engine.play._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
+from nardy_fast.core._state import finished_reason
+from nardy_fast.core.matchrules import check_match
+from nardy_fast.engine.evaluation import cubemodel
+from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy, policy_pair
+from nardy_fast.engine.play.variance import check_estimator, keep_in_range
+from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, default_luck_net
+from nardy_fast.engine.evaluation.met import with_match
+from nardy_fast.engine.play.parallel import parallelism, run_chunks
+from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.result import Outcome
+from nardy_fast.core.rules import as_rules
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rng import SeedLike
+    from nardy_fast.engine.play.policy import PolicyLike
+    import numpy.typing as npt
+    from dask.distributed import Client
+
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.core.matchrules import MatchState
+
+__all__ = ["rollout", "rollout_many", "rollout_outcomes", "POLICIES", "DEFAULT_CHUNK_GAMES",
+           "DEFAULT_GAMES"]
+
+TRUNCATIONS = ("bearoff", "race12", None)
+DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+# Games of a rollout that values a position when the caller names none: the one default of
+# the reports, the cube decisions and the analyses (``n_games=``).  ``rollout`` itself has
+# no default: its caller says how many games.
+DEFAULT_GAMES = 500
+# The move filter of net policies deeper than 0-ply: of the evaluator's ``keep`` best moves
+# at 0-ply, only those within this many points of the best are searched deeper (net:1
+# from the start: 15.6 -> 21.8 games per CPU-second; benchmarks/RESULTS.md).
+FILTER_WINDOW = 0.08
+_NQ = len(QUANTITIES)
+_Q = {name: i for i, name in enumerate(QUANTITIES)}
+# the standard errors beyond se_p_win, se_p_mars_win, se_p_mars_loss and se_equity
+_MORE_SE = ("p_lose", "p_draw", "p_koks_win", "p_koks_loss", "p_home_mars_win",
+            "p_home_mars_loss")
+
+
+# ----------------------------------------------------------------------------------------
+# bear-off databases (loaded once per process; workers load from the on-disk cache)
+
+_TABLES = {}
+
+
+class BearoffUnavailable(ValueError):
+    """The bear-off databases needed by ``truncate="bearoff"`` cannot be loaded."""
+
+
+def _bearoff_tables():
+    """``RaceTables`` of the default one- and two-sided databases (no mars table).
+
+    ``bearoff.one_sided()`` and ``bearoff.two_sided()`` load them memory-mapped from the
+    on-disk cache (building them on first use), once per process.
+    """
+    try:
+        return default_race_tables(mars=False)
+    except (OSError, MemoryError) as e:
+        raise BearoffUnavailable(
+            "truncate='bearoff' needs the bear-off databases (nardy_fast.tables.bearoff), "
+            f"which cannot be loaded or built here ({e}); pass truncate=None to play every "
+            "game out") from None
+
+
+def _mars_source(rules):
+    """``(path, max_checkers)`` of the mars table that ``race_probabilities`` uses for a
+    race of 15 checkers against a few under ``rules`` (the cached default
+    ``bearoff.mars_table(DEFAULT_MARS, rules, build=False)``: never built here), or None
+    (no such table cached, or ``draw_rule``).  Its arrays are kept for this process."""
+    if rules.draw_rule:
+        return None
+    n = bearoff.DEFAULT_MARS
+    table = mars_table_for(rules, n)
+    if table is None or table.path is None:
+        return None
+    source = (os.fspath(table.path), int(n))
+    _TABLES[("mars",) + source] = table
+    return source
+
+
+def _mars_tables(source, rules):
+    """The MarsTable of ``source = (path, max_checkers)`` in this process: cached, else
+    memory-mapped from ``path`` (a worker of this machine), else this worker's own cached
+    ``mars_table(max_checkers, rules)`` (a remote Dask worker); never built."""
+    key = ("mars",) + tuple(source)
+    if key in _TABLES:
+        return _TABLES[key]
+    path, n = source
+    if os.path.exists(path):
+        table = bearoff.MarsTable.load(path, verify=False)
+    else:
+        table = bearoff.mars_table(n, rules, build=False)
+    if (table is None or table.all_checkers != 15 or table.max_checkers < n
+            or not table.matches(rules)):
+        raise BearoffUnavailable(
+            f"truncate='bearoff': this worker cannot load the mars table of 15 against "
+            f"<= {n} checkers that the rollout uses ({path}); build it there with "
+            f"nardy_fast.tables.bearoff.mars_table({n}) or run the rollout locally")
+    _TABLES[key] = table
+    return table
+
+
+def _bearoff_available():
+    try:
+        _bearoff_tables()
+        return True
+    except BearoffUnavailable:
+        return False
+
+
+# ----------------------------------------------------------------------------------------
+# the cube (rule book section 7a)
+
+def _cube_spec(rules, cube, probabilities, position):
+    """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
+    a rollout always plays with the cube (default: centred at stake 1)."""
+    if rules.cube is None:
+        if cube is not None or probabilities is not None:
+            raise ValueError("cube_state: the rules have no cube; use rules=Rules(cube="
+                             "'geometric') or 'arithmetic', or cube=True")
+        return None
+    if cube is None:
+        cube = cubestate.CENTRED
+    if not isinstance(cube, cubestate.CubeState):
+        raise TypeError(f"cube_state: expected a CubeState, got {type(cube).__name__}")
+    if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
+        raise TypeError("cube_probabilities: expected None (the evaluator), 'pips' or a "
+                        "callable position -> P(win)")
+    if rules.cube == "arithmetic" and cube.stake > cubestate.MAX_STAKE:
+        raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
+                         f"{cubestate.MAX_STAKE}")
+    owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
+    return (_is_start(position), cube.stake, owner, cube.first_turn, probabilities)
+
+
+def _cube_arrays(spec, rules):
+    """The ``cube`` argument of ``_rollout.play_blocks`` for a spec (in the worker: the
+    exact cubeful race table and the default net come from this process's caches)."""
+    at_start, stake, owner, no_first, fn = spec
+    key = ("cube", rules.cube, rules.beaver)
+    if key not in _TABLES:
+        table = cubeful_race(rules.cube, rules.beaver)
+        tp = np.array([cubemodel.live_take_point(rules.cube, k)
+                       for k in range(cubestate.MAX_STAKE + 1)])
+        _TABLES[key] = ((table.values, table.max_checkers, table.stakes or 0),
+                        np.ascontiguousarray(cubemodel.RACE_EFFICIENCY, dtype=np.float64), tp)
+    table, x_race, tp = _TABLES[key]
+    if fn is None:
+        source = Evaluator.default(rules).rollout_net
+    elif fn == "pips":
+        source = None
+    else:
+        def source(mover, opponent):
+            return cubemodel.p_of(fn(Position(mover, opponent)))
+    return cubemodel.CubeSettings(at_start, stake, owner, no_first, cubestate.MAX_STAKE,
+                                  cubemodel.CONTACT_EFFICIENCY, x_race, tp, table, source)
+
+
+def _cube_extra(plan, mean):
+    """Cube figures of a rollout: actions per game, final stakes."""
+    at_start, stake, owner, no_first, fn = plan.cube
+    q = _Q
+    stakes, k = {}, stake
+    for lv in range(8):
+        f = float(mean[q[f"stake_level_{lv}"]])
+        if f > 0:
+            stakes[k if lv < 7 else f">={k}"] = f
+        k = 2 * k if plan.rules.cube == "geometric" else k + 1
+    return {"cube": plan.rules.cube, "beaver": plan.rules.beaver,
+            "autodouble": plan.rules.autodouble and at_start, "cube_stake": stake,
+            "cube_owner": ("centre", "mover", "opponent")[owner + 1],
+            "cube_model": ("net 0-ply" if fn is None else "pips" if fn == "pips"
+                           else "probabilities"),
+            "doubles_per_game": float(mean[q["doubles"]]),
+            "takes_per_game": float(mean[q["takes"]]),
+            "passes_per_game": float(mean[q["passes"]]),
+            "beavers_per_game": float(mean[q["beavers"]]),
+            "mean_final_stake": float(mean[q["stake"]]) * stake,
+            "final_stakes": stakes}
+
+
+# ----------------------------------------------------------------------------------------
+# argument checks
+
+def _old_cube_spelling(func, cube, cube_state, stacklevel=4):
+    """``(cube, cube_state)`` with the old spelling ``cube=CubeState(...)`` read as
+    ``cube_state=`` (a DeprecationWarning at the caller of ``func``, ``stacklevel`` frames
+    up from here; removed in 0.3.0)."""
+    if isinstance(cube, cubestate.CubeState):
+        if cube_state is not None:
+            raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
+                            "cube_state=; give cube_state= only")
+        warn_renamed(func, "cube", "cube_state", stacklevel=stacklevel)
+        return None, cube
+    return cube, cube_state
+
+
+def _cube_in_play(func, cube, cube_state, rules):
+    """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
+    True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
+    the caller asked for the cube (``cube=True`` or a ``cube_state``);
+    ``cube=CubeState(...)`` is the old spelling of ``cube_state`` (a DeprecationWarning,
+    removed in 0.3.0)."""
+    cube, cube_state = _old_cube_spelling(func, cube, cube_state, stacklevel=5)
+    if cube is None:
+        return rules, cube_state, cube_state is not None
+    if not isinstance(cube, (bool, np.bool_)):
+        raise TypeError(f"cube: expected True, False or None (the cube in play; its stake "
+                        f"and owner are cube_state=), got {type(cube).__name__}")
+    rules = as_rules(rules)
+    if cube:                               # the cube of the rules, geometric if they have none
+        if rules.cube is None:
+            rules = dataclasses.replace(rules, cube="geometric")
+        return rules, cube_state, True
+    if cube_state is not None:
+        raise ValueError("cube=False: no cube in play, so no cube_state")
+    return dataclasses.replace(rules, cube=None, beaver=False, autodouble=False), None, False
+
+
+def _is_start(position):
+    b = position.boards
+    return bool(b[0, 0] == 15 and b[1, 0] == 15)
+
+
+class _Plan:
+    """Everything a rollout of one position needs, checked; builds the chunk specs."""
+
+    def __init__(self, position, n_games, policy, seed, rules, dice, truncate, chunk_size,
+                 cube=None, cube_probabilities=None, variance_reduction=None):
+        self.position = as_position(position)
+        self.rules = as_rules(rules)
+        if self.position.is_over():
+            why = finished_reason(self.position, self.rules)
+            raise ValueError(f"position {self.position.id}: " + (
+                f"the game is over: {why}" if why else "black's last turn (draw_rule): "
+                "rollouts start where both sides have checkers on the board"))
+        self.n_games = check_count(n_games, "n_games", 1)
+        self.policies = policy_pair(policy)
+        self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
+        self.dice = None if dice is None else check_dice(dice)
+        if truncate not in TRUNCATIONS:
+            raise ValueError(f"truncate={truncate!r}: expected 'bearoff', 'race12' or None")
+        self.truncate = truncate
+        self.entropy = _rng.root_entropy(seed)
+        block = _rng.BLOCK_GAMES
+        self.auto_chunk = chunk_size is None
+        chunk = DEFAULT_CHUNK_GAMES if chunk_size is None else check_count(chunk_size,
+                                                                          "chunk_size", 1)
+        self.blocks_per_chunk = max(1, -(-chunk // block))
+        self.chunk_games = self.blocks_per_chunk * block
+        self.opening_dice = (self.rules.opening_roll == "opening_dice"
+                             and _is_start(self.position))
+        if self.opening_dice and self.dice is not None and self.dice[0] == self.dice[1]:
+            raise ValueError(f"dice={self.dice}: with opening_roll='opening_dice' the first "
+                             "roll from the start cannot be a double")
+        self.opening_dice = self.opening_dice and self.dice is None
+        self.use_tables = truncate is not None or any(p.kind != "random" for p in self.policies)
+        self.mars = None
+        self.race12 = _race12_source(truncate, self.rules, cube)
+        if truncate is not None:
+            _bearoff_tables()                     # raise here, not in the workers
+            self.mars = _mars_source(self.rules)
+        elif self.use_tables:
+            self.use_tables = _bearoff_available()
+        self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
+
+    def specs(self, parallelism=1):
+        """Chunk specs and their game counts, as lazy sequences (``_Chunks`` and its
+        ``sizes``: each spec is made when it is read, so a rollout of 10**12 games starts at once,
+        holding no list of its 10**8 chunks).  With the default chunk size, chunks shrink
+        (down to one block) so that ``parallelism`` workers get about 4 chunks each; the
+        chunk size never changes the results."""
+        block = _rng.BLOCK_GAMES
+        n_blocks = -(-self.n_games // block)
+        if self.auto_chunk:
+            self.blocks_per_chunk = max(1, min(DEFAULT_CHUNK_GAMES // block,
+                                               -(-n_blocks // (4 * parallelism))))
+            self.chunk_games = self.blocks_per_chunk * block
+        base = dict(
+            boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
+            rules=self.rules, policies=self.policies, dice=self.dice,
+            opening_dice=self.opening_dice, truncate=self.truncate is not None,
+            use_tables=self.use_tables, mars=self.mars, race12=self.race12,
+            entropy=self.entropy, n_games=self.n_games, block_games=block, cube=self.cube,
+            variance_reduction=self.luck_turns, luck_net=self.estimator == "luck-net",
+            filter_window=FILTER_WINDOW)
+        chunks = _Chunks(base, n_blocks, self.blocks_per_chunk)
+        return chunks, chunks.sizes
+
+
+class _Chunks(Sequence):
+    """The chunk specs of a rollout, each made when read (``chunks[i]``): ``base`` (the
+    spec's common part) with ``first_block`` and ``n_blocks``.  Its ``sizes`` are the
+    games of each chunk, with their sum as ``sizes.total``."""
+
+    def __init__(self, base, n_blocks, blocks_per_chunk):
+        self.base, self.n_blocks, self.per_chunk = base, n_blocks, blocks_per_chunk
+        self.sizes = _ChunkGames(self)
+
+    def __len__(self):
+        return -(-self.n_blocks // self.per_chunk)
+
+    def _index(self, i):
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError(f"chunk index: expected an int, got {type(i).__name__}")
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"chunk {i} of {n}")
+        return int(i) % n
+
+    def __getitem__(self, i):
+        first = self._index(i) * self.per_chunk
+        spec = dict(self.base, first_block=first,
+                    n_blocks=min(self.per_chunk, self.n_blocks - first))
+        spec["boards"] = np.array(spec["boards"])            # each chunk its own copy
+        return spec
+
+
+class _ChunkGames(Sequence):
+    """Games of each chunk of ``chunks`` (the last one short of whole blocks)."""
+
+    def __init__(self, chunks):
+        self.chunks = chunks
+        self.total = int(chunks.base["n_games"])
+
+    def __len__(self):
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        c = self.chunks
+        first = c._index(i) * c.per_chunk
+        block = c.base["block_games"]
+        return min((first + min(c.per_chunk, c.n_blocks - first)) * block,
+                   self.total) - first * block
+
+
+class _Joined(Sequence):
+    """Several lazy sequences end to end; ``locate(i)`` is ``(which, index there)``."""
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+        self.starts = list(itertools.accumulate(len(p) for p in self.parts))
+        self.total = sum(getattr(p, "total", 0) for p in self.parts)
+
+    def __len__(self):
+        return self.starts[-1] if self.starts else 0
+
+    def locate(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"item {i} of {len(self)}")
+        j = bisect.bisect_right(self.starts, i)
+        return j, i - (self.starts[j - 1] if j else 0)
+
+    def __getitem__(self, i):
+        j, k = self.locate(i)
+        return self.parts[j][k]
+
+
+def _race12_source(truncate, rules, cube):
+    """The ``Race12`` of ``truncate="race12"`` (None otherwise); ValueError when it has
+    not been built or cannot serve the rollout."""
+    if truncate != "race12":
+        return None
+    if cube is not None or rules.cube is not None:
+        raise ValueError("truncate='race12': the race database has no cube values; use "
+                         "truncate='bearoff' with the cube")
+    if not race12.supports(rules):
+        raise ValueError("truncate='race12': the race database does not serve "
+                         "block_rule='home'")
+    db = race12.cached_race12()
+    if db is None:
+        raise ValueError("truncate='race12': the race database has not been built "
+                         "(nardy-fast bearoff build --race12)")
+    return db
+
+
+def _run_chunk(spec):
+    """Worker entry point: play one chunk; returns (first_block, tally, truncated)."""
+    spec = dict(spec)
+    use_tables = spec.pop("use_tables")
+    mars = spec.pop("mars")
+    tables = _bearoff_tables() if use_tables else None
+    if mars is not None:
+        tables = race_tables(tables.one_sided, tables.two_sided,
+                             _mars_tables(mars, spec["rules"]))
+    spec["policies"] = tuple(p.c_form(spec["rules"]) for p in spec["policies"])
+    if spec["race12"] is not None:
+        spec["race12"] = spec["race12"].tables
+    if spec["cube"] is not None:
+        spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
+    spec["luck_net"] = default_luck_net() if spec["luck_net"] else None
+    tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
+    return spec["first_block"], tally, truncated
+
+
+class _Merger:
+    """Folds per-block tallies in block order (bit-identical for any chunking)."""
+
+    def __init__(self):
+        self.next_block = 0
+        self.pending = {}
+        self.tally = np.zeros((MAX_STRATA, TALLY_WIDTH), dtype=np.float64)
+        self.truncated = 0
+
+    def add(self, result):
+        first, tally, truncated = result
+        for k in range(tally.shape[0]):
+            self.pending[first + k] = (tally[k], int(truncated[k]))
+        self._fold(contiguous=True)
+
+    def _fold(self, contiguous):
+        keys = sorted(self.pending)
+        for k in keys:
+            if contiguous and k != self.next_block:
+                break
+            t, n = self.pending.pop(k)
+            # one assignment: a Ctrl-C between statements leaves a consistent state
+            self.tally, self.truncated, self.next_block = self.tally + t, self.truncated + n, k + 1
+
+    def finish(self):
+        self._fold(contiguous=False)
+        return self.tally, self.truncated
+
+
+def _outcome(tally, truncated, extra, plan=None):
+    cnt = tally[:, 0]
+    sums = tally[:, 1:1 + _NQ]
+    sq = tally[:, 1 + _NQ:1 + 2 * _NQ]
+    n = cnt.sum()
+    if n == 0:
+        nan = math.nan
+        return Outcome(p_win=nan, p_mars_win=nan, p_lose=nan, p_mars_loss=nan, equity=nan,
+                       method="rollout", p_draw=nan, se_p_win=nan, se_equity=nan, games=0,
+                       extra=extra)
+    mean = sums.sum(axis=0) / n
+    if n > 1:
+        var_iid = np.maximum(sq.sum(axis=0) - sums.sum(axis=0) ** 2 / n, 0.0) / (n - 1) / n
+    else:
+        var_iid = np.full(_NQ, math.nan)
+    used = cnt > 0
+    if (cnt[used] >= 2).all():
+        c = cnt[used, None]
+        within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
+        var = (c * within).sum(axis=0) / n ** 2
+    else:
+        var = var_iid
+    se = np.sqrt(var)
+    q = _Q
+    extra = dict(extra)
+    extra["n_games"] = int(n)
+    if extra.get("estimator", "none") != "none":
+        plain, eq = var[q["equity_plain"]], var[q["equity"]]
+        extra["se_equity_plain"] = float(np.sqrt(plain))
+        extra["equity_plain"] = float(mean[q["equity_plain"]])
+        extra["p_win_plain"] = float(mean[q["p_win_plain"]])
+        extra["luck_variance_ratio"] = float(plain / eq) if eq > 0 else math.nan
+    extra["games_truncated"] = int(truncated)
+    extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
+    extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
+                                          if var[q["equity"]] > 0 else math.nan)
+    if plan is not None and plan.cube is not None:
+        extra.update(_cube_extra(plan, mean))
+    out = Outcome(
+        p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
+        p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
+        equity=float(mean[q["equity"]]), method="rollout", p_draw=float(mean[q["p_draw"]]),
+        p_koks_win=float(mean[q["p_koks_win"]]), p_koks_loss=float(mean[q["p_koks_loss"]]),
+        p_home_mars_win=float(mean[q["p_home_mars_win"]]),
+        p_home_mars_loss=float(mean[q["p_home_mars_loss"]]),
+        se_p_win=float(se[q["p_win"]]), se_p_mars_win=float(se[q["p_mars_win"]]),
+        se_p_mars_loss=float(se[q["p_mars_loss"]]), se_equity=float(se[q["equity"]]),
+        games=int(n), mean_length=float(mean[q["plies"]]), extra=extra,
+        **{"se_" + name: float(se[q[name]]) for name in _MORE_SE})
+    if plan is None:
+        return keep_in_range(out)
+    return keep_in_range(out, plan.rules, cube=plan.cube is not None)
+
+
+def _extra(plan, workers, client, interrupted):
+    return {
+        "seed": plan.entropy,
+        "estimator": plan.estimator,
+        "luck_net": (os.path.basename(DEFAULT_LUCK_NET) if plan.estimator == "luck-net"
+                     else ""),
+        "move_filter": FILTER_WINDOW if any(p.net_plies for p in plan.policies) else 0.0,
+        "policy": "/".join(p.name for p in plan.policies)
+        if plan.policies[0] is not plan.policies[1] else plan.policies[0].name,
+        "truncate": plan.truncate if plan.truncate is not None else "none",
+        "bearoff_policy": bool(plan.use_tables),
+        "mars_table": 0 if plan.mars is None else plan.mars[1],
+        "dice": "" if plan.dice is None else f"{plan.dice[0]}-{plan.dice[1]}",
+        "chunk_size": plan.chunk_games,
+        "block_games": _rng.BLOCK_GAMES,
+        "games_requested": plan.n_games,
+        "interrupted": bool(interrupted),
+        "backend": "dask" if client is not None else (
+            "local" if workers == 1 else f"pool({workers or 'all'})"),
+    }
+
+
+def _check_workers(workers, client, policies):
+    if workers is not None:
+        workers = check_count(workers, "workers", 1)
+    python = any(p.kind == "python" if isinstance(p, Policy) else callable(p)
+                 for p in policies)
+    if client is None and workers is None and python:
+        workers = 1                       # Python policies stay in this process by default
+    return workers
+
+
+# ----------------------------------------------------------------------------------------
+# public API
+
+def rollout(position: Position | str | npt.ArrayLike, n_games: int,
+            policy: PolicyLike = "net",
+            seed: SeedLike = None, rules: RulesLike = None,
+            dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+            workers: int | None = None, client: Client | None = None,
+            progress: bool | None = None,
+            chunk_size: int | None = None, cube: bool | None = None,
+            cube_probabilities: Callable[..., Any] | str | None = None,
+            match: MatchState | None = None,
+            variance_reduction: bool | str | None = None,
+            cube_state: CubeState | None = None) -> Outcome:
+    """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
+
+    Parameters
+    ----------
+    position : Position, str or array_like of int, shape (2, 24)
+        The position (or its ID); the side on roll moves first.  Not a finished game.
+    n_games : int
+        Games to play, >= 1.
+    policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
+        How both sides choose their moves (a tuple of two: side on roll, opponent).
+        ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
+        ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
+        times), or an ``Evaluator`` of your own at 0-ply; the games are played by the
+        evaluator's ``rollout_net`` (the shipped one: the fast one-layer net, while its
+        two-layer net judges positions elsewhere); the deeper searches rank the
+        moves at 0-ply and search only the evaluator's ``keep`` best of those within
+        ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see
+        ``nardy_fast.engine.play._rollout`` for the greedy formula.  A callable
+        ``fn(candidates, opponent) -> scores`` gets ``ndarray of uint8, shape (k, 24)``
+        (the mover's boards after each legal move, mover's numbering) and the opponent's
+        board (``shape (24,)``, its numbering) and returns ``k`` scores; the highest is
+        played (ties: the lexicographically smallest board).  Once a mover has all its
+        checkers home (the net: both sides), every policy but ``"random"`` plays the
+        one-sided bear-off database's move of least expected turns (when the database is
+        available).
+    seed : None, int or numpy.random.SeedSequence
+        The results depend on the seed only; ``None`` draws fresh entropy, recorded in
+        ``extra["seed"]``.
+    rules : Rules, dict or None
+        Rule variants (``None``: classic): move rules, scoring, ``draw_rule`` and
+        ``opening_roll`` (the latter only for games from the start).
+    dice : None or (int, int)
+        Fix the first roll of the side on roll (each die 1..6).
+    truncate : {"bearoff", "race12", None}
+        ``"bearoff"``: a game stops once both sides have all their checkers home and adds
+        the bear-off probabilities ``race_probabilities`` gives for that race (needs
+        ``nardy_fast.tables.bearoff``): exact from the two-sided table or, for 15 checkers
+        against a few, from the mars table when it has been built for the rules' points
+        (``bearoff.mars_table()``; never built by a rollout; ``extra["mars_table"]``
+        records its checkers, 0 for none), else the one-sided approximation.
+        ``"race12"``: as ``"bearoff"``, and a game also stops at a race without contact
+        (both sides on their last 12 points) with the race database's convolution values
+        (``race12``; it must have been built: ``nardy-fast bearoff build --race12``; no
+        cube, not ``block_rule="home"``); the net's search leaves use it too.  ``None``:
+        every game is played to its end.
+    workers : int or None
+        ``1`` runs in this process; ``None`` uses all local cores (a process pool; this
+        process for a single chunk or a Python policy); ``n`` a pool of ``n`` processes.
+        Pools work from any front end (scripts with or without a main guard, ``python -``,
+        ``-c``, the interactive interpreter, IPython, Jupyter); a callable policy the
+        workers cannot import (defined in ``__main__``, a lambda) goes to them by value
+        with cloudpickle, or without it runs in this process with a ``RuntimeWarning``
+        (``nardy_fast.engine.play.parallel``).  The results are the same either way.
+    client : dask.distributed.Client or None
+        Run the chunks on a Dask cluster instead; the result is the same.
+    progress : bool or None
+        A bar of the games played (games/s).  True: a bar; False: none; None
+        (default): a bar when standard error is a terminal (``core._progress``).
+    chunk_size : int or None
+        Games per task, rounded up to whole blocks of ``rng.BLOCK_GAMES``; default: about
+        4 chunks per worker, at most ``DEFAULT_CHUNK_GAMES``.  It does not change the
+        results.
+    cube : bool or None
+        Whether the cube is in play.  None (default): as the rules say (``rules.cube``);
+        True: the rules' cube, the geometric one when they name none; False: no cube,
+        whatever the rules.  (``cube=CubeState(...)``, the old spelling of ``cube_state``,
+        works until 0.3.0 with a ``DeprecationWarning``.)
+    cube_state : CubeState or None
+        With the cube in play (``"geometric"`` or ``"arithmetic"``) the games are played
+        with the cube from this state (default: centred at stake 1): before each roll the side
+        on roll doubles, and the opponent takes, passes or beavers, by the cube model of
+        ``nardy_fast.engine.decisions.cube`` (exact in races of the cubeful race table, else Janowski's
+        model with its efficiency); no raise on a side's first turn (all 15 checkers on its
+        head), nor before a fixed first roll (``dice``) or, with ``cube.first_turn``, the
+        side on roll's first roll; from the start, ``rules.autodouble``
+        raises the stake once per tie of the opening throw (1/6 each, before play, the cube
+        staying in the middle).  A game is won at the stake (a pass:
+        the stake before the raise), with no mars; ``equity`` is the cubeful money equity
+        per unit of the starting stake, truncated races adding their cubeful value.
+        ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
+        ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
+        of games).  Without the cube in play it must be None.
+    cube_probabilities : None, callable or "pips"
+        The cubeless P(win) of the side on roll for the cube decisions outside the exact
+        tables.  None (default): the evaluator (``Evaluator.default()``: the net's 0-ply
+        value, exact race values where the bear-off tables cover a race), in C in every
+        worker.  A callable ``f(position) -> P(win)`` (or an Outcome or dict with
+        ``p_win``): called in this process (the default ``workers`` is then 1).
+        ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
+        roll half a turn ahead).  ``extra["cube_model"]`` names the source.
+    match : MatchState or None
+        The match score (``nardy_fast.core.matchrules``; its ``on_roll`` the position's side):
+        ``extra`` adds ``mwc`` (the side on roll's match winning chance: the outcome
+        kinds' frequencies through the match equity table, ``nardy_fast.engine.evaluation.met``),
+        ``se_mwc`` (the i.i.d. multinomial SE of the outcome kinds, conservative for
+        truncated games) and ``emg``.  Not with the cube in play.
+    variance_reduction : None, bool or str
+        Subtract each game's luck (``nardy_fast.engine.play.variance``) from every reported
+        quantity.  ``True``: the most efficient estimator for the nets' depth; ``False``
+        or ``"none"``: plain games; ``None`` (default): variance reduction where it pays
+        (``variance.DEFAULT_ESTIMATOR``: with net policies); ``"luck"``: the luck of every
+        random roll; ``"luck:K"``: of the first K only; ``"luck-net"``: of every roll,
+        its per-roll values from the luck net (``nardy_fast.engine.play.lucknet``) where no
+        move choice looked ahead to them.  Luck needs
+        net policies for both sides (``ValueError`` otherwise).  ``extra["estimator"]``
+        names the estimator (``extra["luck_net"]`` the luck net file it used, if any),
+        ``extra["luck_variance_ratio"]`` the variance of the plain equity over the
+        reduced one, ``extra["equity_plain"]``, ``extra["p_win_plain"]`` and
+        ``extra["se_equity_plain"]`` the plain estimates of the same games.
+
+    Returns
+    -------
+    Outcome
+        ``method="rollout"``: probabilities for the side on roll before it rolls (with the
+        cube, a pass counts as a win of the doubler), equity in
+        points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
+        plies (for truncated games: plies played plus the expected remaining plies), and
+        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
+        Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C before any chunk finished (no game to estimate from).
+    ValueError
+        ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
+        position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> r = nf.rollout(nf.Position.initial(), 1296, policy="random", seed=1,
+    ...                truncate=None, workers=1, progress=False)
+    >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
+    (1296, 1.0, 0)
+    """
+    rules, state, asked = _cube_in_play("rollout", cube, cube_state, rules)
+    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, state,
+                 cube_probabilities, variance_reduction)
+    if match is not None:
+        _match_allowed(match, plan, asked)
+    workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
+    specs, sizes = plan.specs(parallelism(workers, client))
+    merger = _Merger()
+    interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
+                             workers=workers, client=client, progress=progress)
+    tally, truncated = merger.finish()
+    out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+    if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
+        raise KeyboardInterrupt("rollout interrupted before any game finished")
+    return out if match is None else with_match(out, match)
+
+
+def _match_allowed(match, plan, cube):
+    if cube:                        # asked for (cube=True, cube_state=), as before the rename
+        raise ValueError("match: a rollout with the cube does not report match winning "
+                         "chances (pass neither cube=True nor cube_state=)")
+    check_match(match, [plan.position])
+
+
+def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
+                 policy: PolicyLike = "net",
+                 seed: SeedLike = None, rules: RulesLike = None,
+                 dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+                 workers: int | None = None, client: Client | None = None,
+                 progress: bool | None = None, chunk_size: int | None = None,
+                 cube: bool | None = None,
+                 cube_probabilities: Callable[..., Any] | str | None = None,
+                 variance_reduction: bool | str | None = None,
+                 cube_state: CubeState | None = None,
+                 match: MatchState | None = None) -> pd.DataFrame:
+    """Roll out several positions; a DataFrame with one row per position.
+
+    Every position is rolled out as ``rollout`` would with the same arguments (the same
+    seed for each: common random numbers, so differences between positions are estimated
+    more precisely), but all chunks share one pool or cluster run.
+
+    Parameters
+    ----------
+    positions : list or pandas.Series of Position or position IDs
+    n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
+    cube, cube_state, cube_probabilities, variance_reduction
+        As for ``rollout``.
+    match : MatchState or None
+        The match score (as for ``rollout``; its ``on_roll`` every position's side):
+        adds the columns ``extra_mwc``, ``extra_se_mwc`` and ``extra_emg``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the position IDs (name ``"position"``, as every frame keyed by position
+        ID); columns: ``Outcome.to_dict()``.
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> races = nf.race_sample(2, seed=1)
+    >>> rm = nf.rollout_many(races, 72, policy="random", seed=1, truncate=None, workers=1,
+    ...                      progress=False)
+    >>> rm[["games", "p_win", "se_p_win", "equity"]].round(3)
+                                       games  p_win  se_p_win  equity
+    position
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.208     0.050  -0.583
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
+    """
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
+    items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    cube, cube_state = _old_cube_spelling("rollout_many", cube, cube_state)
+    outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
+                            client, progress, chunk_size, cube, cube_probabilities,
+                            variance_reduction, cube_state, match)
+    return pd.DataFrame([o.to_dict() for o in outs],
+                        index=pd.Index([p.id for p in positions], name="position"))
+
+
+def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
+                     policy: PolicyLike = "net",
+                     seed: SeedLike = None, rules: RulesLike = None,
+                     dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
+                     workers: int | None = None, client: Client | None = None,
+                     progress: bool | None = None, chunk_size: int | None = None,
+                     cube: bool | None = None,
+                     cube_probabilities: Callable[..., Any] | str | None = None,
+                     variance_reduction: bool | str | None = None,
+                     cube_state: CubeState | None = None,
+                     match: MatchState | None = None) -> list[Outcome]:
+    """``rollout_many``'s rollouts as one ``Outcome`` per position, in order (the same
+    arguments, one pool or cluster run, the same seed for each position; with ``match``,
+    each at the match score, ``met.with_match``).
+
+    Raises ``ValueError`` for no positions, and as ``rollout`` for bad arguments.
+    """
+    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    if not positions:
+        raise ValueError("positions: empty; expected at least one position")
+    entropy = _rng.root_entropy(seed)
+    rules, state, asked = _cube_in_play("rollout_many", cube, cube_state, rules)
+    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, state,
+                   cube_probabilities, variance_reduction) for p in positions]
+    if match is not None:
+        for plan in plans:
+            _match_allowed(match, plan, asked)
+    workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
+    parts = [plan.specs(parallelism(workers, client)) for plan in plans]
+    specs = _Joined(s for s, _ in parts)
+    sizes = _Joined(z for _, z in parts)
+    mergers = [_Merger() for _ in plans]
+    interrupted = run_chunks(_run_chunk, specs,
+                             lambda i, r: mergers[specs.locate(i)[0]].add(r),
+                             sizes=sizes, workers=workers, client=client, progress=progress)
+    outs = []
+    for plan, merger in zip(plans, mergers):
+        tally, truncated = merger.finish()
+        out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
+        outs.append(out if match is None else with_match(out, match))
+    return outs

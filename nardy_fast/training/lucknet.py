@@ -1,0 +1,199 @@
+"""Training the luck net (``train_luck_net``, ``nardy-fast train-luck``); the reader of the
+net it writes is ``nardy_fast.engine.play.lucknet``.
+
+Training (``train_luck_net``, ``nardy-fast train-luck``): the positions before the
+bear-off (contact, and races before both sides are home: rollouts truncate at the
+bear-off) from self-play of the evaluator at 0-ply (``_selfplay.play_games``, one PCG64
+stream per game from the seed), labelled with their exact per-roll values (``Searcher.roll_values`` at
+0-ply, the roller's view); a tenth is held out.  The loss is the squared error of the
+*centred* values (each roll's value minus the mean over the 21 rolls, ``1/36`` doubles and
+``2/36`` others: only differences between rolls enter the luck), summed over the rolls
+with their probabilities and over the seven outputs with weights ``1/2 + |c_k| / max|c|``,
+``c`` the outputs' equity coefficients under the rules' points; Adam, minibatches of 256,
+the step cut by 0.3 after 70% of the epochs.  ``meta["r2_equity"]`` is the share of the
+held-out positions' equity-luck variance that the net predicts.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from nardy_fast.core._checks import check_count
+from nardy_fast.core._progress import progress_bar
+from nardy_fast.core.position import Position, bearoff_mask
+from nardy_fast.core.rng import child_seed
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play._lucknet import MAX_MIDDLE, LuckNet
+from nardy_fast.engine.play.luck import ROLLS, WEIGHTS
+from nardy_fast.training import _selfplay
+
+__all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
+
+# train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
+LUCK_DEFAULTS = {"n_games": 8000, "hidden": 256, "middle": (64, 32), "epochs": 16,
+                 "seed": 1, "lr": 1e-3}
+
+def _evaluator(evaluator):
+    """The evaluator whose rolls a luck net values: the rollouts' (``rollout_evaluator``)
+    of ``evaluator`` (None: the shipped one), since luck nets serve the rollouts."""
+    return (Evaluator.default() if evaluator is None else evaluator).rollout_evaluator()
+
+
+def _equity_coefficients(searcher):
+    """``c`` with equity = equity(0) + c . outputs (the rules' points)."""
+    rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
+    eq = searcher.equities(rows)
+    return eq[1:] - eq[0]
+
+
+def luck_data(n_games, seed, evaluator=None, progress=None):
+    """Positions before the bear-off (contact, and races before both sides are home) from
+    ``n_games`` 0-ply self-play games of ``evaluator``'s rollout net (None: the shipped
+    classic evaluator's) and their exact per-roll values.
+
+    Returns ``(boards, values)``: uint8 ``(n, 2, 24)`` (side on roll first) and float32
+    ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
+    ``ROLLS`` order).  The same ``seed`` gives the same arrays.
+    """
+    ev = _evaluator(evaluator)
+    n_games = check_count(n_games, "n_games", 1)
+    s = ev.searcher()
+    p0 = Position.initial()
+    start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
+    bitgens = [np.random.PCG64(child_seed(seed, g)) for g in range(n_games)]
+    boards, _, _, _ = _selfplay.play_games(ev.net, start, rules=ev.rules,
+                                           tables=None, bitgens=bitgens)
+    keep = ~bearoff_mask(boards) & (boards.sum(axis=2).min(axis=1) > 0)
+    boards = np.ascontiguousarray(boards[keep])
+    values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
+    for k in progress_bar(range(len(boards)), desc="luck targets", unit="pos",
+                          progress=progress, mininterval=1.0):
+        values[k] = s.roll_values(boards[k, 0], boards[k, 1], 0)
+    return boards, values
+
+
+def _centred(v, weights=WEIGHTS):
+    """Per-roll values ``(n, 21, k)`` minus their mean over the rolls (``weights``)."""
+    return v - np.einsum("r,nrk->nk", weights, v)[:, None, :]
+
+
+def luck_r2(luck_net, boards, values, evaluator=None):
+    """Share of the equity-luck variance of ``(boards, values)`` (``luck_data``) that
+    ``luck_net`` predicts: ``1 - E[sum_r p_r (L - L_hat)^2] / E[sum_r p_r L^2]``."""
+    c = _equity_coefficients(_evaluator(evaluator).searcher())
+    truth = _centred(np.asarray(values, dtype=np.float64)) @ c
+    pred = _centred(luck_net.rolls(boards).astype(np.float64)) @ c
+    var = (WEIGHTS * truth ** 2).sum(axis=1).mean()
+    res = (WEIGHTS * (truth - pred) ** 2).sum(axis=1).mean()
+    return float(1.0 - res / var)
+
+
+def _check_width(value, name):
+    value = check_count(value, name, 8)
+    if value % 8 or value > 1024:
+        raise ValueError(f"{name}={value}: expected a multiple of 8 up to 1024")
+    return value
+
+
+def _check_middle(middle):
+    """The middle layers' widths as a tuple, each checked (``_check_width``)."""
+    if middle is None or middle == 0:
+        return ()
+    if isinstance(middle, (int, np.integer)):
+        middle = (middle,)
+    try:
+        middle = tuple(middle)
+    except TypeError:
+        raise ValueError(f"middle={middle!r}: expected widths of middle layers") from None
+    if len(middle) > MAX_MIDDLE:
+        raise ValueError(f"middle={middle!r}: at most {MAX_MIDDLE} middle layers")
+    return tuple(_check_width(w, "middle width") for w in middle)
+
+
+def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidden"],
+                   epochs=LUCK_DEFAULTS["epochs"], seed=LUCK_DEFAULTS["seed"],
+                   evaluator=None, lr=LUCK_DEFAULTS["lr"], progress=None, data=None,
+                   middle=LUCK_DEFAULTS["middle"]):
+    """Train a luck net (module docstring) on ``n_games`` self-play games.
+
+    ``hidden``: first-layer units; ``middle``: the widths of the middle layers, in order
+    (``()``: none).  The defaults (``LUCK_DEFAULTS``) are the shipped luck net's settings.
+    ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
+    ``(LuckNet, meta)``; ``meta`` has the settings, the positions used and
+    ``r2_equity`` (held-out).  The same arguments give the same weights.
+    """
+    ev = _evaluator(evaluator)
+    hidden = _check_width(hidden, "hidden")
+    middle = _check_middle(middle)
+    epochs = check_count(epochs, "epochs", 1)
+    boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
+    x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
+    y = _centred(values.astype(np.float32)).reshape(len(x), -1)
+    c = np.abs(_equity_coefficients(ev.searcher()))
+    weight = (np.repeat(WEIGHTS, 7).reshape(len(ROLLS), 7)
+              * (0.5 + c / c.max())).reshape(-1).astype(np.float32)
+    g = np.random.default_rng(seed)
+    order = g.permutation(len(x))
+    n_test = len(x) // 10
+    test, train = order[:n_test], order[n_test:]
+    widths = [x.shape[1], hidden, *middle]
+    params = []
+    for a, b in zip(widths[:-1], widths[1:]):               # He for the ReLU layers
+        params += [g.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b)]
+    params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
+               np.zeros(y.shape[1])]
+    params = [p.astype(np.float32) for p in params]
+    _adam(params, x[train], y[train], weight, epochs, lr, g, progress)
+    net = LuckNet(params[0], params[1], params[-2].T, params[-1],
+                  [(w.T, b) for w, b in zip(params[2:-2:2], params[3:-2:2])])
+    meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
+            "hidden": hidden, "middle": list(middle), "epochs": epochs, "lr": float(lr),
+            "positions": len(x),
+            "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
+            "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
+    return net, meta
+
+
+def _grads(params, x, y, weight, weights32):
+    """Gradients of ``sum(weight * (centred prediction - y)^2) / len(x)`` over ``params``,
+    the ``(w, b)`` pairs of the layers in order (``x @ w + b``, ReLU between them), and
+    the centred prediction ``(n, 147)``."""
+    acts = [x]                                          # each layer's input
+    for w, c in zip(params[:-2:2], params[1:-2:2]):
+        acts.append(np.maximum(acts[-1] @ w + c, 0.0))
+    out = (acts[-1] @ params[-2] + params[-1]).reshape(len(x), len(ROLLS), 7)
+    centred = _centred(out, weights32).reshape(len(x), -1)
+    grad = 2.0 * weight * (centred - y) / len(x)        # centring: sum_r p_r e_r = 0
+    grads = []
+    for k in range(len(params) // 2 - 1, -1, -1):
+        grads[:0] = [acts[k].T @ grad, grad.sum(0)]
+        if k:
+            grad = (grad @ params[2 * k].T) * (acts[k] > 0)
+    return grads, centred
+
+
+def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
+    """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place; ``params``
+    as ``_grads`` takes them."""
+    weights32 = WEIGHTS.astype(np.float32)
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
+    idx = np.arange(len(x))
+    for epoch in progress_bar(range(epochs), desc="luck net", unit="epoch",
+                              progress=progress):
+        if epoch == int(0.7 * epochs):
+            lr *= 0.3
+        g.shuffle(idx)
+        for s0 in range(0, len(idx), batch):
+            b = idx[s0:s0 + batch]
+            grads, _ = _grads(params, x[b], y[b], weight, weights32)
+            t += 1
+            for p, gp, mm, vv in zip(params, grads, m, v):
+                mm *= b1_
+                mm += (1 - b1_) * gp
+                vv *= b2_
+                vv += (1 - b2_) * gp * gp
+                p -= (lr * (mm / (1 - b1_ ** t))
+                      / (np.sqrt(vv / (1 - b2_ ** t)) + eps)).astype(np.float32)
+
+
