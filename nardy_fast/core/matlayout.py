@@ -329,19 +329,34 @@ def _read_text(path):
 
 
 def read_mat(path: str | os.PathLike[str], *, rules: Any = None) -> MatchRecord:
-    """Read a ``.MAT`` match file (``parse_mat``; ``RecordError`` names the file and
-    line).
+    r"""Read a match file in the ``.MAT`` layout of LogasAI and opornik's importer (module
+    ``nardy_fast.core.matlayout``: the layout's point ``p`` is our ``25 - p``).
+
+    Parameters
+    ----------
+    path : str or path-like
+    rules : MatchRules, Rules, its text, or None
+        As ``parse_mat``'s: None (default) is a match to the file's length under classic
+        rules, with the cube when the file has a cube action, each game thrown for.
+
+    Returns
+    -------
+    MatchRecord
+        The match (not replayed: ``replay`` checks the scores and the cube); every move
+        was matched with a legal one and is kept one step per die in our numbering.
+        A malformed file is a ``RecordError`` naming it and the line.
 
     Examples
     --------
     >>> import os, tempfile
     >>> import nardy_fast as nf
-    >>> from nardy_fast.core.matlayout import read_mat, write_mat
-    >>> m = nf.play_one_match("random", "random", rules=nf.MatchRules(length=1), seed=1)
-    >>> path = write_mat(m, os.path.join(tempfile.mkdtemp(), "match.MAT"))
-    >>> back = read_mat(path, rules=m.rules)
-    >>> back.players, back.scores == m.scores, back.replay() == m.replay()
-    (('A', 'B'), True, True)
+    >>> path = os.path.join(tempfile.mkdtemp(), "match.MAT")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(" 1 point match\n\n Game 1\n Alice : 0     Bob : 0\n"
+    ...                 "  1) 52: 24/17     26: 24/16\n  2) Doubles => 2    Drops\n")
+    >>> m = nf.read_mat(path)
+    >>> m.players, m.games[0].turns[0].steps, m.replay()
+    (('Alice', 'Bob'), ((1, 6), (6, 8)), {'Alice': 1.0, 'Bob': 0.0})
     """
     path, text = _read_text(path)
     rec = parse_mat(text, path, rules=rules)
@@ -350,7 +365,26 @@ def read_mat(path: str | os.PathLike[str], *, rules: Any = None) -> MatchRecord:
 
 
 def read_mat_game(path: str | os.PathLike[str], *, rules: Any = None) -> GameRecord:
-    """Read a file of move lines alone as one game (``parse_mat_game``)."""
+    r"""Read a file of ``.MAT`` move lines alone (no match line, no ``Game`` line), as
+    opornik's importer takes them, as one game (``parse_mat_game``).
+
+    Returns
+    -------
+    GameRecord
+        The game, White the left column's player (named ``"White"``); a malformed file is
+        a ``RecordError`` naming it and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> path = os.path.join(tempfile.mkdtemp(), "game.MAT")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("  1) 31: 24/20     64: 24/14\n")
+    >>> game = nf.read_mat_game(path)
+    >>> [str(t) for t in game.turns]
+    ['31: 1/4 4/5', '64: 1/7 7/11']
+    """
     path, text = _read_text(path)
     return parse_mat_game(text, path, rules=rules)
 
@@ -398,8 +432,31 @@ def format_mat(match: MatchRecord) -> str:
 
 def write_mat(match: MatchRecord, path: str | os.PathLike[str], *,
               replace: bool = True) -> str:
-    """Write ``match`` in the ``.MAT`` layout (``format_mat``), atomically;
-    ``replace=False``: ``FileExistsError`` rather than replace a file.  Returns the
-    path."""
+    r"""Write ``match`` in the ``.MAT`` layout of LogasAI and opornik's importer
+    (``format_mat``: points ``25 - p``, each checker's dice joined, ``players[0]`` in the
+    left column), atomically; ``replace=False``: ``FileExistsError`` rather than replace
+    a file.
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import nardy_fast as nf
+    >>> m = nf.play_one_match("random", "random", rules=nf.MatchRules(length=1), seed=1)
+    >>> path = nf.write_mat(m, os.path.join(tempfile.mkdtemp(), "match.MAT"))
+    >>> print("\n".join(open(path).read().splitlines()[:5]))
+     1 point match
+    <BLANKLINE>
+     Game 1
+     A : 0                                 B : 0
+      1) 45: 24/15                       61: 24/17
+    >>> back = nf.read_mat(path, rules=m.rules)
+    >>> back.scores == m.scores, back.replay() == m.replay()
+    (True, True)
+    """
     return atomic_write_text(path, format_mat(match), replace=replace)
 
