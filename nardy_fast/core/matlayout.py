@@ -66,7 +66,7 @@ __all__ = ["read_mat", "write_mat", "parse_mat", "format_mat", "read_mat_game",
 
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match$", re.IGNORECASE)
 _GAME = re.compile(r"^Game\s+(\d+)$", re.IGNORECASE)
-_SCORE = re.compile(r"^(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)$")
+_SCORE = re.compile(r"^(.+?)\s*:\s*(\d+(?:\.\d+)?)\s+(.+?)\s*:\s*(\d+(?:\.\d+)?)$")
 _MOVE_LINE = re.compile(r"^(\s*\d+\))(\s*)(.*)$")
 _WINS = re.compile(r"^Wins\s+\d+\s+points?$", re.IGNORECASE)
 _DICE = re.compile(r"^[1-6][1-6]:$")
@@ -85,6 +85,8 @@ def _step_to_ours(tok):
     if m is None:
         raise ValueError(f"{tok!r} is not a move (expected steps such as 24/18, 6/off or "
                          "24/18(2), 'pass', or a cube action)")
+    if m.group(3) and not 1 <= int(m.group(3)[1:-1]) <= 4:
+        raise ValueError(f"step {tok!r}: a repeat count must be 1..4")
     points = [m.group(1)] + m.group(2).split("/")[1:]
     out = []
     for k, p in enumerate(points):
@@ -190,7 +192,7 @@ def _game(lines, n_lines, source, names, rules, label):
                 moves[-1][2].append(tok)
         text[no - 1] = " ".join(out)
     if not moves and not any(t.strip() for t in text):
-        return GameRecord(rules=rules.rules), right_first
+        return GameRecord(white=names[0], black=names[1], rules=rules.rules), right_first
     parsed = parse_record("\n".join(text), source)
     white, black = names[::-1] if right_first else names
     game = GameRecord(white=white, black=black, rules=rules.rules, cube=parsed.cube)
@@ -259,8 +261,11 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
             if not m:
                 raise RecordError(f"{source} line {no}: game {len(blocks)}: expected the "
                                   f"score line 'NAME : N   NAME : N', got {line!r}")
-            blocks[-1]["score"] = ((m.group(1), int(m.group(2))),
-                                   (m.group(3), int(m.group(4))))
+            if m.group(1) == m.group(3):
+                raise RecordError(f"{source} line {no}: game {len(blocks)}: both players "
+                                  f"are named {m.group(1)!r}")
+            blocks[-1]["score"] = ((m.group(1), float(m.group(2))),
+                                   (m.group(3), float(m.group(4))))
             blocks[-1]["score_line"] = no
         else:
             blocks[-1]["body"].append((no, raw))
@@ -287,7 +292,7 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
         game, _ = _game(b["body"], n_lines, source, (left, right), match_rules,
                         f"game {k}")
         rec.games.append(game)
-        rec.scores.append({left: float(sl), right: float(sr)})
+        rec.scores.append({left: sl, right: sr})
     return rec
 
 
@@ -420,7 +425,10 @@ def format_mat(match: MatchRecord) -> str:
             if j + 1 < len(entries):
                 row += (" " if len(entries[j]) >= _COL else "") + entries[j + 1]
             lines.append(row.rstrip())
-        res = game.result() if game.turns or game.cube else None
+        try:
+            res = game.result() if game.turns or game.cube else None
+        except RecordError:                  # written as it is; replay says what is wrong
+            res = None
         if res is not None and res["kind"] != "draw":
             winner = game.white if res["winner"] == WHITE else game.black
             n = res["points"]
