@@ -189,6 +189,10 @@ def _with(line_no, text):
      "players 'Alice', 'Carol' are not game 1's"),
     (_with(20, "  this is no move line"), 20, "expected a move line"),
     (_with(1, " Alice : 0                        Bob : 0"), 1, "before 'Game 1'"),
+    (_with(13, "  9) 42: 14/10 18/16                  33: 24/21 16/13(5) 13/10"), 13,
+     "'16/13(5)': a repeat count must be 1..4"),
+    (_with(4, " Alice : 0                        Alice : 0"), 4,
+     "both players are named 'Alice'"),
 ])
 def test_malformed_refused_by_line(tmp_path, text, line, fragment):
     path = tmp_path / "bad.MAT"
@@ -215,3 +219,14 @@ def test_other_refusals(tmp_path):
     m.games[0].start = Position.initial().swap()
     with pytest.raises(ValueError, match="game 1: starts from B"):
         format_mat(m)
+
+
+def test_a_match_stopped_before_a_game_began():
+    """A game with its score line and no move yet: the players keep their names, and the
+    match is not over."""
+    text = SHORT.read_text()
+    text = text[:text.index("  1)                                  31: 24/20")]
+    m = parse_mat(text, "stopped.MAT")
+    assert (m.games[1].white, m.games[1].black, m.games[1].turns) == ("Alice", "Bob", [])
+    with pytest.raises(RecordError, match="game 2: the match is not over"):
+        m.replay()
