@@ -52,6 +52,7 @@ import os
 import re
 
 from nardy_fast.core._io import atomic_write_text
+from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
@@ -200,8 +201,10 @@ def _game(lines, n_lines, source, names, rules, label):
     for (no, dice, written), turn in zip(moves, parsed.turns):
         name = game.white if turn.side == WHITE else game.black
         what = f"{label}: {name} ({turn.side}) {dice} {' '.join(written) or 'pass'}"
-        if pos.is_over():
-            raise RecordError(f"{source} line {no}: {what}: the game was already over")
+        over = "a draw" if pos is None else finished_reason(pos, rules.rules)
+        if over:
+            raise RecordError(f"{source} line {no}: {what}: the game was already over "
+                              f"({over})")
         ours = " ".join(f"{a}/{b}" for a, b in turn.steps)
         try:
             move = read_move(pos, ours, turn.dice, rules.rules)
@@ -209,7 +212,10 @@ def _game(lines, n_lines, source, names, rules, label):
             raise RecordError(f"{source} line {no}: {what} (ours {ours or 'pass'}): "
                               f"{e.reason}") from None
         game.turns.append(Turn(turn.side, turn.dice, move.steps))
-        pos = pos.play(move)
+        if sum(move.board) == 0 and pos.opponent.sum() == 0:
+            pos = None                   # Black finished in its last turn: a draw, and no
+        else:                            # position has both sides off (core._state)
+            pos = pos.play(move)
     return game, right_first
 
 

@@ -230,3 +230,27 @@ def test_a_match_stopped_before_a_game_began():
     assert (m.games[1].white, m.games[1].black, m.games[1].turns) == ("Alice", "Bob", [])
     with pytest.raises(RecordError, match="game 2: the match is not over"):
         m.replay()
+
+
+@pytest.mark.parametrize("seed, result", [
+    (7, {"winner": None, "kind": "draw", "points": 0.0}),       # Black finishes last turn
+    (0, {"winner": "white", "kind": "oin", "points": 1.0}),     # Black's last turn fails
+])
+def test_draw_rule_last_turn(seed, result):
+    """Under draw_rule Black plays one turn after White finishes: read as a turn, not a
+    move after the end."""
+    rules = Rules(draw_rule=True)
+    game = random_game(seed=seed, rules=rules, policy="race", white="A", black="B")
+    assert game.result() == result
+    m = MatchRecord(rules=MatchRules(length=3, starter="opening_roll", rules=rules),
+                    players=("A", "B"))
+    m.add_game(game)
+    back = parse_mat(format_mat(m), rules=m.rules)
+    assert back.games[0].turns == game.turns and back.games[0].result() == result
+    lines = format_mat(m).splitlines()
+    last = max(k for k, ln in enumerate(lines) if re.match(r"^ *\d+\)", ln))
+    n = int(lines[last].split(")")[0])
+    lines.insert(last + 1, f"{n + 1:3d}) 64: 24/18")           # one more turn: refused
+    with pytest.raises(RecordError, match=f"line {last + 2}: game 1: A .* the game was "
+                       "already over"):
+        parse_mat("\n".join(lines), rules=m.rules)
