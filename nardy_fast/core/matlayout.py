@@ -38,9 +38,9 @@ Cube actions
 
 The layout says nothing of the rules: ``read_mat`` takes them (``rules=``); by default a
 match to the length of its `` N point match`` line, classic rules, the cube when the file
-has a cube action, and the opening roll deciding who starts each game (LogasAI plays the
-Russian federation's rules, where each game's first move is thrown for).  A file of move
-lines alone (no match line, no ``Game`` line) is one game: ``read_mat_game``.
+has a cube action (with beavers when it has one), and the opening roll deciding who
+starts each game (LogasAI plays the Russian federation's rules, where each game's first
+move is thrown for).  A file of move lines alone (no match line, no ``Game`` line) is one game: ``read_mat_game``.
 
 Malformed files are a ``RecordError`` naming the file and line.  ``write_mat`` writes the
 layout: the points as above, each checker's dice joined (``24/16``: what opornik's
@@ -135,6 +135,13 @@ def looks_like_mat(text: str) -> bool:
     return False
 
 
+def _cube_used(lines):
+    """``"beaver"`` when the lines have a beaver, True for another cube action, else
+    False."""
+    words = {w.lower() for ln in lines for w in ln.split()}
+    return "beaver" if "beavers" in words else bool(words & _CUBE)
+
+
 def _as_match_rules(rules, length, has_cube, source):
     if isinstance(rules, MatchRules):
         if length is not None and rules.length != length:
@@ -142,7 +149,8 @@ def _as_match_rules(rules, length, has_cube, source):
                               f"length={rules.length}")
         return rules
     if rules is None:
-        game_rules = Rules(cube="geometric") if has_cube else as_rules(None)
+        game_rules = Rules(cube="geometric", beaver=has_cube == "beaver") if has_cube \
+            else as_rules(None)
     else:
         try:
             game_rules = as_rules(rules)
@@ -176,11 +184,12 @@ def _game(lines, n_lines, source, names, rules, label):
         if not (_DICE.match(first) or first.lower() in _CUBE):
             raise RecordError(f"{source} line {no}: {label}: expected dice such as 64: or "
                               f"a cube action after '{out[0]}', got {first or 'nothing'!r}")
+        prev = ""
         for tok in m.group(3).split():
             if _DICE.match(tok):
                 moves.append((no, tok, []))
                 out.append(tok)
-            elif tok.lower() in _WORDS or tok.isdigit():
+            elif tok.lower() in _WORDS or (tok.isdigit() and prev in ("=>", "wins")):
                 out.append(tok)
             else:
                 try:
@@ -191,6 +200,7 @@ def _game(lines, n_lines, source, names, rules, label):
                     raise RecordError(f"{source} line {no}: {label}: {tok!r} before the "
                                       "first dice")
                 moves[-1][2].append(tok)
+            prev = tok.lower()
         text[no - 1] = " ".join(out)
     if not moves and not any(t.strip() for t in text):
         return GameRecord(white=names[0], black=names[1], rules=rules.rules), right_first
@@ -280,8 +290,7 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
                           "game: read it with read_mat_game)")
     if not blocks:
         raise RecordError(f"{source}: no 'Game 1' in this match")
-    has_cube = any(w in ln.lower() for b in blocks for _, ln in b["body"]
-                   for w in ("doubles", "takes", "drops", "beavers"))
+    has_cube = _cube_used(ln for b in blocks for _, ln in b["body"])
     match_rules = _as_match_rules(rules, length, has_cube, source)
     first = blocks[0]["score"]
     if first is None:
@@ -322,8 +331,7 @@ def parse_mat_game(text: str, source: str = "<mat>", *, rules: Any = None,
     if not lines:
         raise RecordError(f"{source}: no move line here (the file is empty or holds only "
                           "comments)")
-    has_cube = any(w in ln.lower() for _, ln in lines
-                   for w in ("doubles", "takes", "drops", "beavers"))
+    has_cube = _cube_used(ln for _, ln in lines)
     match_rules = _as_match_rules(rules, 1, has_cube, source) \
         if not isinstance(rules, MatchRules) else rules
     game, right_first = _game(lines, n, source, (white, black), match_rules, "game")

@@ -193,6 +193,8 @@ def _with(line_no, text):
      "'16/13(5)': a repeat count must be 1..4"),
     (_with(4, " Alice : 0                        Alice : 0"), 4,
      "both players are named 'Alice'"),
+    (_with(5, "  1) 65: 24/13 5                     23: 24/22 22/19"), 5,
+     "'5' is not a move"),
 ])
 def test_malformed_refused_by_line(tmp_path, text, line, fragment):
     path = tmp_path / "bad.MAT"
@@ -254,3 +256,16 @@ def test_draw_rule_last_turn(seed, result):
     with pytest.raises(RecordError, match=f"line {last + 2}: game 1: A .* the game was "
                        "already over"):
         parse_mat("\n".join(lines), rules=m.rules)
+
+
+def test_a_beaver_brings_beavers_in():
+    text = (" 3 point match\n\n Game 1\n Alice : 0            Bob : 0\n"
+            "  1) 52: 24/17              26: 24/16\n"
+            "  2) Doubles => 2           Beavers => 4\n"
+            "  3) 31: 17/13              64: 24/14\n")
+    m = parse_mat(text)
+    assert m.rules.rules == Rules(cube="geometric", beaver=True)
+    assert [(c.side, c.action, c.stake) for c in m.games[0].cube] == [
+        ("white", "double", 2), ("black", "beaver", 4)]
+    assert m.games[0].cube_states()[-1].stake == 4
+    assert parse_mat(text.replace("Beavers => 4", "Takes")).rules.rules.beaver is False
