@@ -477,7 +477,9 @@ def _report(args):
         kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
     try:
         if _is_record(args.input):
-            gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
+            game = read_mat_game(args.input) \
+                if looks_like_mat(read_text(args.input, 65536)) else args.input
+            gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
             written += _save_both(report, gr, args.out, "game_report")
             written.append(plot.save_figure(plot.game_chart(gr), os.path.join(

@@ -1,5 +1,5 @@
 """``nardy-fast analyse`` of a LogasAI ``.MAT`` move list (``core.matlayout``): a match,
-a game of move lines alone, a malformed file named by its line."""
+a game of move lines alone, a malformed file named by its line; ``report`` of a game."""
 from __future__ import annotations
 
 import pathlib
@@ -39,3 +39,15 @@ def test_analyse_a_malformed_mat(capsys, tmp_path):
     assert code == 1 and "Traceback" not in err
     assert err.strip() == (f"nardy-fast: error: {path} line 5: game 1: Bob (black) 26: "
                            "24/15 (ours 1/10): the move covers 9 pips, the roll 8")
+
+
+def test_report_of_a_mat_game(capsys, tmp_path):
+    """``nardy-fast report`` reads a game of .MAT move lines too (pips only: fast)."""
+    path = tmp_path / "game.mat"
+    path.write_text("  1) 52: 24/17                        26: 24/16\n")
+    code, out, err = run_cli(capsys, "report", str(path), "--no-win", "-o",
+                             str(tmp_path / "rep"))
+    assert code == 0, err
+    rows = (tmp_path / "rep" / "game_report.csv").read_text().splitlines()
+    assert [r.split(",")[7:9] for r in rows[1:]] == [["360", "360"], ["353", "360"],
+                                                     ["353", "352"]]    # pips: 7 then 8
