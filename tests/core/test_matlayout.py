@@ -106,6 +106,14 @@ def test_round_trip(path, tmp_path):
     assert back.replay() == m.replay()
 
 
+def test_wins_lines_in_the_winners_column():
+    """Each won game ends with ``Wins N point(s)`` under its winner's column."""
+    text = format_mat(read_mat(THREE))
+    wins = [ln for ln in text.splitlines() if "Wins" in ln]
+    assert [ln.strip() for ln in wins] == ["Wins 2 points", "Wins 1 point", "Wins 1 point"]
+    assert [len(ln) - len(ln.lstrip()) for ln in wins] == [6, 37, 6]   # Alice, Bob, Alice
+
+
 def random_match(length=3):
     """A match of random games, B (the right column) starting games 1, 3, ..."""
     m = MatchRecord(rules=MatchRules(length=length, starter="opening_roll"),
@@ -249,6 +257,7 @@ def test_draw_rule_last_turn(seed, result):
     m.add_game(game)
     back = parse_mat(format_mat(m), rules=m.rules)
     assert back.games[0].turns == game.turns and back.games[0].result() == result
+    assert ("Wins" in format_mat(m)) == (result["kind"] != "draw")    # a draw wins nothing
     lines = format_mat(m).splitlines()
     last = max(k for k, ln in enumerate(lines) if re.match(r"^ *\d+\)", ln))
     n = int(lines[last].split(")")[0])

@@ -66,6 +66,16 @@ def test_pips_are_opornik_points(line, want):
         (mine, theirs)
 
 
+@pytest.mark.parametrize("line", [
+    "white=24:15 black=24:15 turn=W first=true", "white=24:15 black=24:15 turn=W first=1",
+    "white=24:15 black=24:15 turn=W first=TRUE", "white=,24:15, black=24:15 turn=W",
+    "white=18:0,,24:15 black=24:15 turn=W"])
+def test_first_values_and_empty_items(line):
+    """``first``, ``first=true``, ``first=1`` mark a first turn; empty items between
+    commas and a count of 0 are nothing."""
+    assert Position.from_text(line) == Position.initial()
+
+
 def test_start_and_finished():
     start = Position.initial()
     assert start.to_text() == "white=24:15 black=24:15 turn=W first"
@@ -104,6 +114,9 @@ def test_round_trip(pos, dice):
     ("white=24:15 black=12:15 turn=W", "held by both sides"),
     ("white=24:13,18:2 black=24:15 turn=W first", "first: white is on roll with 13"),
     ("white=24:15 black=24:15 turn=W first=false", "its first turn"),
+    ("white=24:15 black=24:15 turn=W first=0", "first=0: white is on roll with all 15"),
+    ("white=24:15 black=24:15 turn=W first=yes", "first=yes: expected first"),
+    ("white=24:13,18:2 black=24:15 turn=W first=1", "first: white is on roll with 13"),
     ("white= white-off=15 black= black-off=15 turn=W", "both sides have borne off"),
 ])
 def test_refused_naming_the_word(line, words):
