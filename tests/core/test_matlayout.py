@@ -10,8 +10,9 @@ import pytest
 
 from nardy_fast.core.matchrecord import MatchRecord, format_match
 from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.core.matlayout import (format_mat, looks_like_mat, parse_mat, parse_mat_game,
-                                       read_mat, read_mat_game, to_mat_steps, write_mat)
+from nardy_fast.core.matlayout import (_step_to_ours, format_mat, looks_like_mat, parse_mat,
+                                       parse_mat_game, read_mat, read_mat_game, to_mat_steps,
+                                       write_mat)
 from nardy_fast.core.position import Position
 from nardy_fast.core.record import CubeAction, RecordError, format_record, random_game
 from nardy_fast.core.rules import Rules
@@ -138,6 +139,15 @@ def test_round_trip_of_random_matches():
     assert back.replay() == m.replay()
     assert [g.positions() for g in back.games] == [g.positions() for g in m.games]
     assert format_mat(back) == text
+
+
+def test_step_tokens_in_our_numbering():
+    assert _step_to_ours("24/18(4)") == "1/7(4)" and _step_to_ours("6/0") == "19/off"
+    assert _step_to_ours("24/18/12") == "1/7/13" and _step_to_ours("3/OFF") == "22/off"
+    for bad, why in (("24/18(0)", "repeat count"), ("24/off/3", "point off"),
+                     ("0/3", "point 0"), ("24/25", "point 25")):
+        with pytest.raises(ValueError, match=why):
+            _step_to_ours(bad)
 
 
 def test_writer_joins_each_checkers_dice():
