@@ -40,7 +40,8 @@ The layout says nothing of the rules: ``read_mat`` takes them (``rules=``); by d
 match to the length of its `` N point match`` line, classic rules, the cube when the file
 has a cube action (with beavers when it has one), and the opening roll deciding who
 starts each game (LogasAI plays the Russian federation's rules, where each game's first
-move is thrown for).  A file of move lines alone (no match line, no ``Game`` line) is one game: ``read_mat_game``.
+move is thrown for).  A file of move lines alone (no match line, no ``Game`` line) is one
+game: ``read_mat_game``.
 
 Malformed files are a ``RecordError`` naming the file and line.  ``write_mat`` writes the
 layout: the points as above, each checker's dice joined (``24/16``: what opornik's
