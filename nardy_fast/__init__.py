@@ -56,6 +56,8 @@ _EXPORTS = {
     "MatchRules": "core.matchrules", "MatchState": "core.matchrules",
     "MatchRecord": "core.matchrecord", "read_match": "core.matchrecord",
     "write_match": "core.matchrecord",
+    "read_mat": "core.matlayout", "read_mat_game": "core.matlayout",
+    "write_mat": "core.matlayout",
     "match_cube_decision": "engine.evaluation.met", "match_equity_table": "engine.evaluation.met",
     "outcome_values": "engine.evaluation.met", "start_distribution": "engine.evaluation.met",
     "play_one_match": "engine.decisions.matchplay", "simulate_matches": "engine.decisions.matchplay",
@@ -89,6 +91,7 @@ if TYPE_CHECKING:
     from nardy_fast.tables import bearoff
     from nardy_fast.core.matchrules import MatchRules, MatchState
     from nardy_fast.core.matchrecord import MatchRecord, read_match, write_match
+    from nardy_fast.core.matlayout import read_mat, read_mat_game, write_mat
     from nardy_fast.engine.evaluation.met import (match_cube_decision, match_equity_table,
                                        outcome_values, start_distribution)
     from nardy_fast.engine.decisions.matchplay import play_one_match, simulate_matches
@@ -138,10 +141,11 @@ __all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "DEFAULT_GAMES", "Evaluat
            "match_cube_decision", "match_equity_table", "match_error_rates", "move_report",
            "outcome_values", "parse_record", "pip_report", "play_one_match", "plot_board",
            "race_chart", "race_probabilities", "race12_probabilities", "race_report",
-           "race_sample", "random_game", "read_match", "read_record", "read_study",
+           "race_sample", "random_game", "read_mat", "read_mat_game", "read_match",
+           "read_record", "read_study",
            "rollout", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
-           "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_match",
-           "write_record",
+           "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_mat",
+           "write_match", "write_record",
            "get_include", "__version__"]
 
 

@@ -206,6 +206,60 @@ def check_record(text):
     return "ok"
 
 
+# -- opornik's one-line positions ----------------------------------------------------------
+_LINES = [Position.initial().to_text((6, 5)), random_game(1).positions()[40].to_text((3, 1)),
+          random_game(2).final.to_text(), "white=24:13,18:2 black=24:15 turn=W dice=3,1",
+          "white=6:3,1:2 black=3:5,2:4 white-off=10 black-off=6 turn=B dice=6,6"]
+_LINE_ALPHABET = st.sampled_from(list("0123456789:,= -WB") + ["white=", "black=", "turn=",
+                                 "dice=", "first", "-off=", "24:15", ",1:1", "\n", "é"])
+
+
+@st.composite
+def position_lines(draw):
+    kind = draw(st.sampled_from(["mutated", "mutated", "text"]))
+    if kind == "mutated":
+        return _mutate_text(draw, draw(st.sampled_from(_LINES)), _LINE_ALPHABET)
+    return draw(st.text(max_size=60))
+
+
+def check_position_line(text):
+    try:
+        pos, dice = Position.from_text_and_dice(text)
+    except ValueError as e:
+        assert str(e).startswith("position line "), e
+        return "error"
+    assert Position.from_text_and_dice(pos.to_text(dice)) == (pos, dice)
+    return "ok"
+
+
+# -- .MAT move lists -----------------------------------------------------------------------
+_MAT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mat")
+_MATS = [open(os.path.join(_MAT_DIR, name), encoding="utf-8").read()
+         for name in ("short_match.MAT", "three_games.MAT")]
+_MAT_ALPHABET = st.sampled_from(list("0123456789/)(: \n") +
+                                ["off", "pass", "\n", "64:", "66:", "24/18", "Doubles => 2",
+                                 "Takes", "Drops", " Game 2\n", "Wins 1 point"])
+
+
+@st.composite
+def mat_texts(draw):
+    return _mutate_text(draw, draw(st.sampled_from(_MATS)), _MAT_ALPHABET)
+
+
+def check_mat(text):
+    from nardy_fast.core.matlayout import format_mat, parse_mat
+    try:
+        match = parse_mat(text, "fuzz.MAT")
+    except RecordError as e:
+        assert str(e).startswith("fuzz.MAT"), e
+        return "error"
+    again = parse_mat(format_mat(match), "again.MAT", rules=match.rules)
+    assert again.scores == match.scores
+    assert [(g.white, g.black, g.turns, g.cube) for g in again.games] == \
+        [(g.white, g.black, g.turns, g.cube) for g in match.games]
+    return "ok"
+
+
 # -- command-line arguments ---------------------------------------------------------------
 _CLI_TOKENS = (["show", "moves", "rollout", "bearoff", "query", "start", "initial",
                 "64", "6-4", "66", "70", "6", "--json", "--csv", "--rules", "classic",
@@ -364,6 +418,8 @@ TARGETS = {
     "position_id": (position_ids, check_position_id),
     "rules_spec": (rules_specs, check_rules_spec),
     "game_record": (record_texts, check_record),
+    "position_line": (position_lines, check_position_line),
+    "mat_file": (mat_texts, check_mat),
     "cli_args": (cli_args, check_cli),
     "db_file": (db_files, check_db),
 }

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from fuzz_targets import TARGETS
 
 EXAMPLES = {"position_id": 200, "rules_spec": 150, "game_record": 60, "cli_args": 60,
-            "db_file": 150}
+            "db_file": 150, "position_line": 100, "mat_file": 40}
 
 
 @pytest.mark.slow

@@ -134,6 +134,8 @@ TESTS = {
     "_race12.pyx": ["test_race12_kinds.py"],
     "matchrecord.py": ["test_match_play.py", "test_match_rules.py", "test_match_cli.py"],
     "matchreport.py": ["test_match_cli.py", "test_match_reports.py"],
+    "posline.py": ["test_posline.py"],
+    "matlayout.py": ["test_matlayout.py", "test_mat_cli.py"],
 }
 
 OPS = {

@@ -37,6 +37,7 @@ from nardy_fast.core._io import atomic_write
 from nardy_fast.core._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.matchrecord import looks_like_match, read_match
+from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game
 from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import looks_like_record, read_record
@@ -476,7 +477,9 @@ def _report(args):
         kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
     try:
         if _is_record(args.input):
-            gr = report.game_report(args.input, win_prob=not args.no_win, method=args.method,
+            game = read_mat_game(args.input) \
+                if looks_like_mat(read_text(args.input, 65536)) else args.input
+            gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
             written += _save_both(report, gr, args.out, "game_report")
             written.append(plot.save_figure(plot.game_chart(gr), os.path.join(
@@ -525,7 +528,7 @@ def _save_both(report, df, folder, stem):
 def _parser_analyse(sub):
     s = add_command(sub, "analyse", cmd_analyse, aliases=["analyze"],
                     help="analyse a game record or a match transcript")
-    s.add_argument("record", help="game record file")
+    s.add_argument("record", help="game record file (also a LogasAI .MAT move list)")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
     s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
@@ -627,8 +630,8 @@ def _print_cube(frame, match):
           + (", at each game's score" if match else "") + ")")
 
 
-def _analyse_match(args, kw, note):
-    record = read_match(args.record)
+def _analyse_match(args, kw, note, record=None):
+    record = read_match(args.record) if record is None else record
     _check_cube(args, record.rules.rules)
     rep = matchreport.analyse_match(record, **kw)
     if note:
@@ -661,13 +664,20 @@ def cmd_analyse(args):
     legal moves of each turn; reports the equity lost per turn and per player, and with
     --cube the cube decisions.  A match transcript (' N point match') is analysed game by
     game at the match score (losses in match winning chances and EMG), per player and in
-    total."""
+    total.  A move list in LogasAI's .MAT layout (points counted down, 24 the head:
+    ``core.matlayout``) is read as such, a match or a single game."""
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
     with open(args.record, encoding="utf-8", errors="replace") as f:
-        if looks_like_match(f.read(4096)):
-            return _analyse_match(args, kw, note)
-    record = read_record(args.record)
+        head = f.read(4096)
+    if looks_like_mat(head):                 # LogasAI's .MAT layout: points 24 -> 1
+        if looks_like_match(head):
+            return _analyse_match(args, kw, note, read_mat(args.record))
+        record = read_mat_game(args.record)
+    elif looks_like_match(head):
+        return _analyse_match(args, kw, note)
+    else:
+        record = read_record(args.record)
     try:
         record.replay()
     except ValueError as e:                  # an illegal turn: name the file too

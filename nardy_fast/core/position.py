@@ -33,6 +33,7 @@ import numpy as np
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors, successors_with_steps
 from nardy_fast.core._state import impossible_state
+from nardy_fast.core.posline import format_position_line, parse_position_line
 
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -200,6 +201,66 @@ class Position:
             return cls(b >> 4, b & 15, WHITE if text[0] == "W" else BLACK)
         except ValueError as e:
             raise ValueError(f"position ID {text!r}: {e}") from None
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Read opornik's one-line notation (``nardy_fast.core.posline``).
+
+        Each side's points are numbered along its own path backwards, 24 its head and 1-6
+        its home: opornik's point ``p`` is our ``25 - p`` of the same side.  The roll of
+        ``dice=`` is checked and left out (``from_text_and_dice`` returns it).
+
+        Returns
+        -------
+        Position
+            ``ValueError`` names a malformed word or an impossible position.
+
+        Examples
+        --------
+        >>> p = Position.from_text("white=24:13,18:2 black=24:15 turn=W dice=3,1")
+        >>> p.side, p.white[[0, 6]].tolist(), p.black[:1].tolist()
+        ('white', [13, 2], [15])
+        """
+        return cls.from_text_and_dice(text)[0]
+
+    @classmethod
+    def from_text_and_dice(cls, text: str) -> tuple[Position, tuple[int, int] | None]:
+        """``from_text`` with the roll of the line's ``dice=``.
+
+        Returns
+        -------
+        (Position, (int, int) or None)
+            The position and the roll (None for a line without ``dice=``).
+
+        Examples
+        --------
+        >>> Position.from_text_and_dice("white=24:15 black=24:15 turn=W dice=6,5 first")
+        (Position.from_id('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), (6, 5))
+        """
+        line = parse_position_line(text)
+        on_roll, opp = ((line.white, line.black) if line.side == WHITE
+                        else (line.black, line.white))
+        try:
+            return cls(on_roll, opp, line.side), line.dice
+        except ValueError as e:
+            raise ValueError(f"position line {text.strip()!r}: {e} (our numbering: "
+                             "opornik's point p is our 25 - p)") from None
+
+    def to_text(self, dice: tuple[int, int] | str | None = None) -> str:
+        """This position in opornik's one-line notation (``from_text`` reads it back),
+        with ``dice=`` when ``dice`` is given (opornik's reader needs a roll) and
+        ``first`` when the side on roll has all 15 checkers on its head.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> Position.initial().to_text((3, 1))
+        'white=24:15 black=24:15 turn=W dice=3,1 first'
+        """
+        return format_position_line(self.white, self.black, self._side, dice)
 
     # properties --------------------------------------------------------------------
     @property
