@@ -121,6 +121,9 @@ def _print_duel(args, r):
     n = r["games"]
     print(f"{n} games in {n // 2} mirrored pair(s) (each program White in one game of a "
           f"pair, the same dice), seed {r['seed']}, rules {rules.to_text()}")
+    if len(r["records"]) > n:
+        print(f"({len(r['records']) - n} game(s) of an unfinished pair left out of the "
+              "figures)")
     if n:
         se = (f"SE {r['se_ppg']:.3f}" if not math.isnan(r["se_ppg"])
               else "SE not measured: one pair")

@@ -92,6 +92,7 @@ class EngineProcess:
     def __init__(self, command: str, label: str, timeout: float = DEFAULT_TIMEOUT):
         self.command, self.label, self.timeout = command, label, float(timeout)
         self.name = None                         # its 'id name'
+        self.hung = False                        # silent past the timeout: killed at close
         try:
             argv = shlex.split(command)
         except ValueError as e:
@@ -106,9 +107,11 @@ class EngineProcess:
             raise EngineFault(f"{self}: cannot start it ({e.strerror or e})") from None
         self.lines = queue.Queue()
         self.stderr = collections.deque(maxlen=5)
-        for stream, put in ((self.proc.stdout, self.lines.put),
-                            (self.proc.stderr, self.stderr.append)):
-            threading.Thread(target=_pump, args=(stream, put), daemon=True).start()
+        self.pumps = [threading.Thread(target=_pump, args=(stream, put), daemon=True)
+                      for stream, put in ((self.proc.stdout, self.lines.put),
+                                          (self.proc.stderr, self.stderr.append))]
+        for t in self.pumps:
+            t.start()
 
     def __str__(self):
         return f"engine {self.label} ({self.command!r})"
@@ -129,8 +132,7 @@ class EngineProcess:
             try:
                 line = self.lines.get(timeout=self.timeout)
             except queue.Empty:
-                raise EngineFault(f"{self} hung: no answer to {waiting_for!r} within "
-                                  f"{self.timeout:g} s (--timeout)") from None
+                raise self._hung(waiting_for) from None
             if line is None:
                 raise EngineFault(self._ended())
             head, _, rest = line.strip().partition(" ")
@@ -167,11 +169,15 @@ class EngineProcess:
         try:
             line = self.lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise EngineFault(f"{self} hung: no answer to {waiting_for!r} within "
-                              f"{self.timeout:g} s (--timeout)") from None
+            raise self._hung(waiting_for) from None
         if line is None:
             raise EngineFault(self._ended())
         return line.strip()
+
+    def _hung(self, waiting_for):
+        self.hung = True
+        return EngineFault(f"{self} hung: no answer to {waiting_for!r} within "
+                           f"{self.timeout:g} s (--timeout)")
 
     def best_move(self, position: Position, dice) -> str:
         """The program's move for ``dice`` in ``position``, as it wrote it."""
@@ -185,12 +191,16 @@ class EngineProcess:
             code = self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             code = None
-        said = " | ".join(s.strip() for s in self.stderr if s.strip())
+        self.pumps[1].join(timeout=1)            # its last words on stderr, read whole
+        said = " | ".join(s.strip() for s in self.stderr if s and s.strip())
         return (f"{self} ended" + (f" with exit status {code}" if code is not None else "")
                 + (f"; its last words on stderr: {said}" if said else ""))
 
     def close(self) -> None:
-        """``quit``, then wait a moment; a program still running is killed."""
+        """``quit``, then wait a moment; a program still running (or one that hung) is
+        killed."""
+        if self.hung and self.proc.poll() is None:
+            self.proc.kill()
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.write("quit\n")
@@ -386,8 +396,13 @@ def duel_summary(records) -> dict:
     ``points_share``, ``se_points_share``), plus ``forfeits`` (A's and B's) and
     ``points`` (the array)."""
     points = duel_points(records)
-    out = summarize(points)
-    out.pop("seed", None)
+    if len(points):
+        out = summarize(points)
+        out.pop("seed", None)
+    else:                               # no whole pair: nothing to estimate from
+        nan = float("nan")
+        out = {"games": 0, "points": points, **{k: nan for k in (
+            "win_rate", "se_win_rate", "ppg", "se_ppg", "points_share", "se_points_share")}}
     forfeits = {"A": 0, "B": 0}
     for rec in records:
         if "Forfeit" in rec.tags:
