@@ -31,6 +31,7 @@ Transcripts
 from __future__ import annotations
 
 import collections
+import math
 import os
 import queue
 import shlex
@@ -92,7 +93,7 @@ class EngineProcess:
     def __init__(self, command: str, label: str, timeout: float = DEFAULT_TIMEOUT):
         self.command, self.label, self.timeout = command, label, float(timeout)
         self.name = None                         # its 'id name'
-        self.hung = False                        # silent past the timeout: killed at close
+        self.kill = False                        # killed at close (hung, interrupted)
         try:
             argv = shlex.split(command)
         except ValueError as e:
@@ -102,7 +103,10 @@ class EngineProcess:
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, text=True, bufsize=1,
-                                         encoding="utf-8", errors="replace")
+                                         encoding="utf-8", errors="replace",
+                                         # Ctrl-C in a terminal reaches the duel alone,
+                                         # which then stops the programs itself
+                                         start_new_session=True)
         except OSError as e:
             raise EngineFault(f"{self}: cannot start it ({e.strerror or e})") from None
         self.lines = queue.Queue()
@@ -175,7 +179,7 @@ class EngineProcess:
         return line.strip()
 
     def _hung(self, waiting_for):
-        self.hung = True
+        self.kill = True
         return EngineFault(f"{self} hung: no answer to {waiting_for!r} within "
                            f"{self.timeout:g} s (--timeout)")
 
@@ -197,9 +201,9 @@ class EngineProcess:
                 + (f"; its last words on stderr: {said}" if said else ""))
 
     def close(self) -> None:
-        """``quit``, then wait a moment; a program still running (or one that hung) is
-        killed."""
-        if self.hung and self.proc.poll() is None:
+        """``quit``, then wait a moment; a program still running then (or one that hung,
+        or all of them after Ctrl-C) is killed."""
+        if self.kill and self.proc.poll() is None:
             self.proc.kill()
         if self.proc.poll() is None:
             try:
@@ -308,7 +312,7 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) \
             or n_games < 2:
         raise ValueError(f"n_games={n_games!r}: expected an integer >= 2 (a pair of games)")
-    if not float(timeout) > 0:
+    if not (float(timeout) > 0 and math.isfinite(timeout)):
         raise ValueError(f"timeout={timeout!r}: expected a positive number of seconds")
     rules = as_rules(rules)
     start = Position.initial() if start is None else as_position(start, "start")
@@ -342,6 +346,10 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
                     bar.update(1)
                     if fault is not None:
                         raise DuelStopped(str(fault), records)
+    except KeyboardInterrupt:           # Ctrl-C, SIGTERM: stop the programs at once
+        for eng in engines:
+            eng.kill = True
+        raise
     finally:
         for eng in engines:
             eng.close()

@@ -107,28 +107,26 @@ class Engine:
             return [_error(f"unknown command {cmd!r}: expected one of "
                            + ", ".join(COMMANDS))]
         try:
-            return getattr(self, f"_cmd_{cmd}")(args, line)
-        except ProtocolError as e:
-            return [_error(f"{cmd}: {e}")]
-        except (ValueError, TypeError, KeyError) as e:
+            return getattr(self, f"_cmd_{cmd}")(args)
+        except (ValueError, TypeError) as e:       # ProtocolError and the API's refusals
             return [_error(f"{cmd}: {e}")]
 
     # -- commands ----------------------------------------------------------------------
-    def _cmd_nardy(self, args, line):
+    def _cmd_nardy(self, args):
         _no_args(args)
         return [f"id name {ENGINE_NAME}", f"id version {__version__}", "nardyok"]
 
-    def _cmd_isready(self, args, line):
+    def _cmd_isready(self, args):
         _no_args(args)
         self.evaluator()                # loaded now, not at the first 'go'
         return ["readyok"]
 
-    def _cmd_quit(self, args, line):
+    def _cmd_quit(self, args):
         _no_args(args)
         self.done = True
         return []
 
-    def _cmd_setoption(self, args, line):
+    def _cmd_setoption(self, args):
         if len(args) < 3 or args[0] != "name" or "value" not in args[2:]:
             raise ProtocolError("expected 'setoption name <name> value <value>'")
         k = args.index("value", 2)
@@ -194,20 +192,20 @@ class Engine:
         CubeState(stake).check(cube_rules(self.rules))
         self.cube = (stake, words[1].lower())
 
-    def _cmd_position(self, args, line):
+    def _cmd_position(self, args):
         if len(args) != 1:
             raise ProtocolError("expected 'position start' or 'position <ID>'")
         self.position = Position.initial() if args[0] in ("start", "startpos") \
             else Position.from_id(args[0])
         return []
 
-    def _cmd_dice(self, args, line):
+    def _cmd_dice(self, args):
         if not args:
             raise ProtocolError("expected 'dice <d1> <d2>'")
         self.dice = check_dice(" ".join(args))
         return []
 
-    def _cmd_go(self, args, line):
+    def _cmd_go(self, args):
         _no_args(args)
         pos = self._live()
         if self.dice is None:
@@ -216,7 +214,7 @@ class Engine:
                                           match=self._match_state(pos))
         return [f"bestmove {move}"]
 
-    def _cmd_eval(self, args, line):
+    def _cmd_eval(self, args):
         _no_args(args)
         pos = self.position
         state = None if pos.is_over() else self._match_state(pos)
@@ -227,7 +225,7 @@ class Engine:
             out += f" mwc={_num(o.extra['mwc'])} emg={_num(o.extra['emg'], True)}"
         return [out]
 
-    def _cmd_cube(self, args, line):
+    def _cmd_cube(self, args):
         _no_args(args)
         pos = self._live()
         rules = cube_rules(self.rules)

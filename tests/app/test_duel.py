@@ -3,8 +3,12 @@ seats, the same dice, reproducible for a seed), forfeits named (an illegal move,
 that ends or hangs), and the standard error of a hand-written transcript."""
 import json
 import math
+import os
 import shlex
+import signal
+import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -18,7 +22,7 @@ ENGINE = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine"
 
 # a program that greets, then answers every 'go' by FAULT (a format of one argument)
 SCRIPT = """
-import sys, time
+import os, pathlib, sys, time
 for line in sys.stdin:
     w = line.split()
     if not w:
@@ -38,12 +42,15 @@ FAULTS = {
     "error": 'print("error go: out of ideas", flush=True)',
     "dies": 'print("boom", file=sys.stderr, flush=True); sys.exit(3)',
     "hangs": "time.sleep(600)",
+    # says it was asked (its process id in the file MARK), then thinks forever
+    "waits": "pathlib.Path(MARK).write_text(str(os.getpid())); time.sleep(600)",
 }
 
 
 def _script(tmp_path, fault):
     path = tmp_path / f"{fault}.py"
-    path.write_text(SCRIPT.replace("FAULT", FAULTS[fault]))
+    path.write_text(SCRIPT.replace("FAULT", FAULTS[fault]).replace(
+        "MARK", repr(str(tmp_path / "asked"))))
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
 
 
@@ -131,6 +138,31 @@ def test_a_program_that_ends_or_hangs_is_named_and_stops_the_duel(tmp_path, caps
     out, err = capsys.readouterr()
     assert code == 1 and "forfeits: A 1, B 0" in out
     assert err.startswith(f"nardy-fast: error: engine A ({a!r})") and words in err
+
+
+def test_sigterm_stops_the_duel_and_its_programs(tmp_path):
+    """SIGTERM while a program thinks: the duel stops as every command does (status 143,
+    'interrupted after ...'), and the program it started is stopped with it."""
+    a = _script(tmp_path, "waits")
+    p = subprocess.Popen([sys.executable, "-m", "nardy_fast.app.cli", "duel", a, a, "-n", "2",
+                          "--timeout", "600", "--no-progress"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    mark = tmp_path / "asked"
+    try:
+        deadline = time.monotonic() + 120
+        while not (mark.exists() and mark.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)                     # until program A is asked for a move
+        assert mark.exists(), "program A was never asked for a move"
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 143
+    assert err.strip().endswith("nardy-fast: interrupted after 0 of 2 games"), err
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(mark.read_text()), 0)        # the program is gone (stopped and reaped)
 
 
 @pytest.mark.parametrize("argv, words", [
