@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 
+from nardy_fast.app._args import _position
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._version import __version__
 from nardy_fast.core.cubestate import CubeState
@@ -195,8 +196,7 @@ class Engine:
     def _cmd_position(self, args):
         if len(args) != 1:
             raise ProtocolError("expected 'position start' or 'position <ID>'")
-        self.position = Position.initial() if args[0] in ("start", "startpos") \
-            else Position.from_id(args[0])
+        self.position = _position(args[0])       # an ID, 'start' (as the commands')
         return []
 
     def _cmd_dice(self, args):
