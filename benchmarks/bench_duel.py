@@ -6,16 +6,20 @@ standard error.  The same scheme runs in process, fast, as ``engine.strength.pla
 (the C game loop, pair ``p``'s dice from the seed and ``p``), so this script measures it
 there, for players of the toolkit's own:
 
-- ``var_game``: the variance of one game's points (A's view), pooling both seats: what an
-  independent game, its seat drawn at random, varies by;
-- ``var_pair``: the variance of a pair's mean points, the duel's unit;
-- for one standard error ``s``, independent games need ``N_ind = var_game / s**2`` games
-  and mirrored pairs ``N_pair = 2 * var_pair / s**2``: the **variance ratio**
-  ``var_game / (2 * var_pair)`` is how many times as many games independent play needs
-  (1: no gain); its 95% interval is a bootstrap over pairs (1,000 resamples);
-- a check of ``var_game`` by games that do not share dice: game 1 of pair ``p`` with
-  game 2 of pair ``p + 1`` (independent dice), whose pair variance times 2 estimates it
-  again.
+- ``var_pair``: the variance of a pair's mean points, the duel's unit; mirrored pairs
+  reach the standard error ``s`` with ``N_pair = 2 * var_pair / s**2`` games;
+- independent games (no dice shared) reach it with ``N_ind = var / s**2`` games, where
+  ``var`` is the variance of one game's points: ``var_alt``, the mean of the two seats'
+  variances, when the colours alternate (the fair design: A White in every other game),
+  or ``var_rand``, the variance of all games pooled (which adds the seat's effect on the
+  mean), when each game's colours are drawn at random;
+- the **variance ratio** ``var_alt / (2 * var_pair)`` is how many times as many games
+  independent play needs for the same standard error (1: no gain), and ``var_rand / (2 *
+  var_pair)`` the same against colours drawn at random; its 95% interval is a bootstrap
+  over pairs (1,000 resamples);
+- ``check``: ``var_alt`` measured again on games that share no dice, game 1 of pair
+  ``p`` (A White) with game 2 of pair ``p + 1`` (A Black): twice the variance of their
+  means.
 
 ``--duel-games N`` also times the real command (``nardy-fast duel`` of ``nardy-fast engine
 --plies 0`` against itself, N games) to show what the protocol costs per game.
@@ -38,22 +42,25 @@ from nardy_fast.engine.strength import play_match
 BOOT = 1000
 
 
-def ratio(points):
-    """``(var_game, var_pair, ratio, unpaired check of var_game)`` of A's points
-    ``(pairs, 2)``."""
-    var_game = float(np.var(points.ravel(), ddof=1))
+def variances(points):
+    """``{var_alt, var_rand, var_pair, check}`` of A's points ``(pairs, 2)`` (module
+    docstring)."""
+    var_alt = float(np.var(points, axis=0, ddof=1).mean())
+    var_rand = float(np.var(points.ravel(), ddof=1))
     var_pair = float(np.var(points.mean(axis=1), ddof=1))
     shifted = np.stack([points[:-1, 0], points[1:, 1]], axis=1)     # no shared dice
     check = 2 * float(np.var(shifted.mean(axis=1), ddof=1))
-    return var_game, var_pair, var_game / (2 * var_pair) if var_pair else np.inf, check
+    return dict(var_alt=var_alt, var_rand=var_rand, var_pair=var_pair, check=check)
+
+
+def ratio(v, key="var_alt"):
+    return v[key] / (2 * v["var_pair"]) if v["var_pair"] else np.inf
 
 
 def bootstrap(points, rng):
+    """The 95% bootstrap interval (over pairs) of the ratio against alternating colours."""
     n = len(points)
-    out = []
-    for _ in range(BOOT):
-        sample = points[rng.integers(0, n, n)]
-        out.append(ratio(sample)[2])
+    out = [ratio(variances(points[rng.integers(0, n, n)])) for _ in range(BOOT)]
     return np.percentile(out, [2.5, 97.5])
 
 
@@ -73,8 +80,9 @@ def main():
     rng = np.random.default_rng(args.seed)
     print(f"mirrored pairs per match as listed, seed {args.seed}; variances of A's "
           "points (points per game squared)")
-    print(f"{'match':<34s} {'pairs':>6s} {'ppg (A)':>8s} {'var_game':>9s} {'var_pair':>9s} "
-          f"{'check':>7s} {'ratio':>6s} {'95% interval':>14s} {'s':>5s}")
+    print(f"{'match':<34s} {'pairs':>6s} {'ppg (A)':>8s} {'var_alt':>8s} {'check':>6s} "
+          f"{'var_rand':>8s} {'var_pair':>8s} {'ratio':>6s} {'95% interval':>13s} "
+          f"{'r_rand':>6s} {'s':>5s}")
     for name, a, b, pairs in (("net 0-ply vs greedy", "net", "greedy", args.pairs),
                               ("judging net vs rollout net, 0-ply", judge, "net", args.pairs),
                               ("net 1-ply vs net 0-ply", "net:1", "net", args.pairs_1ply),
@@ -86,11 +94,13 @@ def main():
                        progress=False)
         sec = time.perf_counter() - t
         pts = m["points"]
-        vg, vp, r, check = ratio(pts)
-        lo, hi = bootstrap(pts, rng) if vp > 0 else (float("nan"), float("nan"))
-        print(f"{name:<34s} {len(pts):6d} {m['ppg']:+8.3f} {vg:9.3f} {vp:9.3f} {check:7.3f} "
-              + (f"{r:6.2f} {f'{lo:.2f}-{hi:.2f}':>14s}" if vp > 0 else
-                 f"{'inf':>6s} {'(var_pair 0)':>14s}") + f" {sec:5.0f}")
+        v = variances(pts)
+        # var_pair 0: identical players, each pair's two games the same game mirrored
+        span = "-" if not v["var_pair"] else "{:.2f}-{:.2f}".format(*bootstrap(pts, rng))
+        print(f"{name:<34s} {len(pts):6d} {m['ppg']:+8.3f} {v['var_alt']:8.3f} "
+              f"{v['check']:6.3f} {v['var_rand']:8.3f} {v['var_pair']:8.3f} "
+              f"{ratio(v):6.2f} {span:>13s} {ratio(v, 'var_rand'):6.2f} "
+              f"{sec:5.0f}")
     if args.duel_games:
         engine = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine --plies 0"
         cmd = [sys.executable, "-m", "nardy_fast.app.cli", "duel", engine, engine,
