@@ -34,7 +34,7 @@ def cmd_engine(args):
     (plies, rules, match, cube), 'position <ID | start>', 'dice <d1> <d2>', 'go' (->
     'bestmove <move>' in the record notation), 'eval', 'cube', 'quit'.  A line it cannot
     parse gets one 'error <what and why>' line, and it keeps serving.  The specification
-    is the documentation page 'The engine protocol'."""
+    is the documentation page 'The engine protocol and duels'."""
     stdin = sys.stdin
     if hasattr(stdin, "reconfigure"):
         stdin.reconfigure(errors="replace")      # bytes that are no UTF-8: an error line
@@ -55,7 +55,8 @@ def _parser_duel(sub):
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="the position every game starts from (default: the start)")
     s.add_argument("--transcript", default=None, metavar="FILE",
-                   help="write every game's record to FILE, one after the other")
+                   help="write every game's record to FILE, one after the other (a file "
+                        "there is replaced)")
     s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="seconds each answer may take; a program silent longer has hung "
                         f"and forfeits (default {DEFAULT_TIMEOUT:g})")
