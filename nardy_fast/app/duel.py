@@ -44,7 +44,7 @@ from nardy_fast.core._io import atomic_write_text
 from nardy_fast.core._progress import progress_bar
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
-from nardy_fast.core.record import MAGIC, GameRecord, parse_record
+from nardy_fast.core.record import MAGIC, GameRecord, RecordError, parse_record
 from nardy_fast.core.rng import block_bit_generator, root_entropy
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.strength import summarize
@@ -438,7 +438,6 @@ def read_transcript(path) -> list[GameRecord]:
         lines = f.read().splitlines(keepends=True)
     starts = [k for k, line in enumerate(lines) if line.startswith(MAGIC)]
     if not starts:
-        from nardy_fast.core.record import RecordError
         raise RecordError(f"{os.fspath(path)}: no game record here (a record starts with "
                           f"'{MAGIC}')")
     records = []
