@@ -17,6 +17,7 @@ import nardy_fast as nf
 from nardy_fast.app import cli
 from nardy_fast.app.duel import (DuelStopped, duel_points, duel_summary, play_duel,
                                  read_transcript)
+from nardy_fast.core.record import RecordError
 
 ENGINE = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine"
 
@@ -216,10 +217,10 @@ def test_the_standard_error_of_a_hand_written_transcript(tmp_path):
 def test_a_bad_transcript_is_refused_by_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("no records here\n")
-    with pytest.raises(nf.core.record.RecordError, match="bad.txt: no game record here"):
+    with pytest.raises(RecordError, match="bad.txt: no game record here"):
         read_transcript(path)
     good = _record(1, "white", ONE_LEFT, "  1) 61: 24/off")
     path.write_text(good + "\n" + _record(1, "black", ONE_LEFT, "  1) 52: 24/of"))
     # the second record's move is on the file's line 13 (6 lines, a blank, 6 more)
-    with pytest.raises(nf.core.record.RecordError, match=r"bad.txt line 13: step .24/of."):
+    with pytest.raises(RecordError, match=r"bad.txt line 13: step .24/of."):
         read_transcript(path)
