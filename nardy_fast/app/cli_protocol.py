@@ -90,7 +90,7 @@ def cmd_duel(args):
         raise CliError(str(e)) from None
     except DuelStopped as e:
         stopped = CliError(f"{e} (after {len(e.records)} game(s); the duel stopped)")
-        r = dict(duel_summary(e.records), seed=args.seed, names=None, records=e.records)
+        r = dict(duel_summary(e.records), seed=args.seed, names=e.names, records=e.records)
     except KeyboardInterrupt:
         stopped = Interrupted(f"after {len(done)} of {args.games} games")
         r = dict(duel_summary(done), seed=args.seed, names=None, records=done)
@@ -117,7 +117,7 @@ def _print_duel(args, r):
                    points=r["points"].tolist(), transcript=args.transcript)
         print(json_text(out))
         return
-    names = r.get("names") or ["?", "?"]
+    names = [n or "?" for n in (r.get("names") or [None, None])]
     print(f"A: {args.a} ({names[0]}); B: {args.b} ({names[1]})")
     n = r["games"]
     print(f"{n} games in {n // 2} mirrored pair(s) (each program White in one game of a "

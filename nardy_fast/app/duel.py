@@ -64,11 +64,11 @@ class EngineFault(Exception):
 
 class DuelStopped(Exception):
     """The duel ended early (a program ended or hung): ``records`` holds the games
-    finished, the last one the forfeit."""
+    finished, the last one the forfeit; ``names`` the programs' ``id name``."""
 
-    def __init__(self, message, records):
+    def __init__(self, message, records, names=(None, None)):
         super().__init__(message)
-        self.records = records
+        self.records, self.names = records, list(names)
 
 
 class _Forfeit(Exception):
@@ -345,7 +345,7 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
                         on_game(rec)
                     bar.update(1)
                     if fault is not None:
-                        raise DuelStopped(str(fault), records)
+                        raise DuelStopped(str(fault), records, [a.name, b.name])
     except KeyboardInterrupt:           # Ctrl-C, SIGTERM: stop the programs at once
         for eng in engines:
             eng.kill = True
