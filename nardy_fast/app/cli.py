@@ -2,7 +2,8 @@
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study`` (and ``study
 show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``, ``met``,
-``matches``, ``train``, ``train-net``, ``average-nets``, ``train-luck``, ``demo``;
+``matches``, ``train``, ``train-net``, ``average-nets``, ``train-luck``, ``engine``,
+``duel``, ``demo``;
 ``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:
 warning: ...``.  Ctrl-C prints what was finished, then ``nardy-fast: interrupted ...``, and
@@ -27,7 +28,7 @@ from nardy_fast.analysis import matchreport, plot, report
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED,
                                        read_position_ids, read_study, study)
-from nardy_fast.app import cli_engine, demo
+from nardy_fast.app import cli_engine, cli_protocol, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
@@ -65,7 +66,8 @@ def build_parser():
     sub.required = True
     for add in (
             _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
-            _parser_report, _parser_analyse, *cli_engine.PARSERS, _parser_demo,
+            _parser_report, _parser_analyse, *cli_engine.PARSERS, *cli_protocol.PARSERS,
+            _parser_demo,
             _parser_study_actions):
         add(sub)
     return p
