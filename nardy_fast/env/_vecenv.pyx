@@ -42,7 +42,7 @@ from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
 
 from nardy_fast.core._checks import check_threads
-from nardy_fast.core.rng import child_seed, root_entropy
+from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
 
 __all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES"]
@@ -91,14 +91,18 @@ ctypedef struct game_t:
     int last_turn            # 1: Black's last turn under draw_rule
     int opening              # 1: the game's first roll from the start is still to come
     Py_ssize_t plies         # turns played this game
-    Py_ssize_t nres          # legal results of the roll
+    Py_ssize_t nres          # legal results of the roll (-1: not generated this turn)
     Py_ssize_t cap           # results the buffers hold
     uint8_t* res             # the results: 24 bytes each (the mover's board after the turn)
     uint8_t* st              # their step lists (8 bytes each, gen_successors' layout)
     int32_t* tab             # hash set of the results: index + 1, 0 = empty
     uint32_t tab_bits
-    uint64_t rng[4]          # xoshiro256**
+    uint64_t rng[4]          # xoshiro256**: the dice
+    uint64_t arng[4]         # xoshiro256**: sample_actions' draws
     int done                 # 1: over (the single-game wrappers do not reset by themselves)
+    int want_results         # 1: the legal results are generated at every turn
+    uint8_t legal[NA]        # the legal step actions, nlegal of them (compute_mask)
+    int nlegal
 
 
 ctypedef struct work_t:
@@ -193,8 +197,8 @@ cdef inline bint is_result(const game_t* g, const uint8_t* b) noexcept nogil:
 
 
 cdef int generate(game_t* g, const rules_t* rules) noexcept nogil:
-    """The legal results of (g.b, g.d1, g.d2) into g.res / g.st and their hash set;
-    -1 when out of memory."""
+    """The legal results of (g.b, g.d1, g.d2) into g.res / g.st, and their hash set when
+    a block is to be checked (g.forbid, set before); -1 when out of memory."""
     cdef Py_ssize_t n, k
     cdef uint32_t bits, slot, mask
     cdef uint8_t* p
@@ -213,6 +217,8 @@ cdef int generate(game_t* g, const rules_t* rules) noexcept nogil:
         g.st = p
         g.cap *= 8
     g.nres = n
+    if g.forbid == 0:
+        return 0                                 # no block to check: no hash set needed
     bits = 6
     while (<Py_ssize_t>1 << bits) < 2 * n:
         bits += 1
@@ -279,7 +285,9 @@ cdef int can_finish(const game_t* g, work_t* w, int m, int min_src) noexcept nog
     cdef int d, i, t, ok
     cdef uint32_t src
     if m == 0:
-        return is_result(g, w.b)
+        # Without a block to check, every sequence of valid steps as long as the legal
+        # turns ends on a legal result (the generator keeps them all); else look it up.
+        return 1 if g.forbid == 0 else is_result(g, w.b)
     for d in range(1, 7):
         if not w.left[d]:
             continue
@@ -313,12 +321,13 @@ cdef void load_work(const game_t* g, work_t* w, const rules_t* rules) noexcept n
     w.sorted_steps = g.d1 == g.d2 and g.forbid == 0
 
 
-cdef void compute_mask(const game_t* g, const rules_t* rules, uint8_t* mask) noexcept nogil:
+cdef void compute_mask(game_t* g, const rules_t* rules, uint8_t* mask) noexcept nogil:
     """mask[6 i + d - 1] = 1 for each legal step (i, d) of the turn as played so far."""
     cdef work_t w
     cdef int m = g.best - g.taken, d, i, t, ok
     cdef uint32_t src
     memset(mask, 0, NA)
+    g.nlegal = 0
     if m <= 0 or g.done:
         return
     load_work(g, &w, rules)
@@ -339,20 +348,25 @@ cdef void compute_mask(const game_t* g, const rules_t* rules, uint8_t* mask) noe
             undo_step(&w, i, t, d)
             if ok:
                 mask[6 * i + d - 1] = 1
+                g.legal[g.nlegal] = <uint8_t>(6 * i + d - 1)
+                g.nlegal += 1
 
 
 cdef int begin_turn(game_t* g, const rules_t* rules) noexcept nogil:
-    """The turn of the side on roll with the roll (g.d1, g.d2): its legal results, the
-    steps each uses and the turn's limits.  -1 when out of memory."""
-    cdef int k, i, t, larger
+    """The turn of the side on roll with the roll (g.d1, g.d2): the steps every legal turn
+    uses and the turn's limits.  -1 when out of memory.
+
+    The legal results are generated (``gen_successors``) when a forbidden block could be
+    made this turn (the generator's block rule decides which turns are legal) or when the
+    whole turns are wanted (the afterstate mode); else the number of steps is found by the
+    mask's own step search: without a block to check, every sequence of valid steps as
+    long as the longest is a legal turn (the tests compare both with ``legal_moves``).
+    """
+    cdef int k, i, t, larger, nd
     cdef work_t w
-    cdef uint32_t occ = occupancy(g.b[0]), opp = opponent_mask(g.b[1])
-    if generate(g, rules) < 0:
-        return -1
-    g.best = 0
-    for k in range(4):
-        if g.st[2 * k] != NO_STEP:
-            g.best += 1
+    cdef uint32_t occ = occupancy(g.b[0]), opp = opponent_mask(g.b[1]), src
+    nd = 4 if g.d1 == g.d2 else 2
+    g.forbid = forbidden_windows(g.b[1], occ, opp, rules.block_rule, nd)
     for k in range(7):
         g.left[k] = 0
     if g.d1 == g.d2:
@@ -363,27 +377,47 @@ cdef int begin_turn(game_t* g, const rules_t* rules) noexcept nogil:
     g.taken = 0
     g.head_start = g.b[0][0]
     g.head_left = head_limit(g.b[0], opp, g.d1, g.d2, rules.head_rule)
-    g.forbid = forbidden_windows(g.b[1], occ, opp, rules.block_rule,
-                                 4 if g.d1 == g.d2 else 2)
     g.only_die = 0
+    g.nres = -1
+    if g.forbid != 0 or g.want_results:
+        if generate(g, rules) < 0:
+            return -1
+        g.best = 0
+        for k in range(4):
+            if g.st[2 * k] != NO_STEP:
+                g.best += 1
+    else:
+        load_work(g, &w, rules)
+        g.best = 0
+        for k in range(nd, 0, -1):
+            if can_finish(g, &w, k, 0):
+                g.best = k
+                break
     if g.best == 1 and g.d1 != g.d2 and rules.larger_die_rule:
         # the larger die's steps reach the legal results: only it may be played
         larger = g.d1 if g.d1 > g.d2 else g.d2
         load_work(g, &w, rules)
-        occ = w.occ
-        while occ:
-            i = nf_ctz32(occ)
-            occ &= occ - 1
+        src = w.occ
+        while src:
+            i = nf_ctz32(src)
+            src &= src - 1
             t = target(&w, i, larger)
             if t < 0:
                 continue
             do_step(&w, i, t, larger)
-            k = is_result(g, w.b)
+            k = can_finish(g, &w, 0, 0)
             undo_step(&w, i, t, larger)
             if k:
                 g.only_die = larger
                 break
     return 0
+
+
+cdef int ensure_results(game_t* g, const rules_t* rules) noexcept nogil:
+    """Generate the legal results of the turn if they were not (-1: out of memory)."""
+    if g.nres >= 0:
+        return 0
+    return generate(g, rules)
 
 
 cdef void swap_sides(game_t* g) noexcept nogil:
@@ -500,12 +534,12 @@ cdef void observe(const game_t* g, float* o) noexcept nogil:
     o[59] = 1.0 if g.side == BLACK_SIDE else 0.0
 
 
-cdef void seed_game(game_t* g, const uint64_t* words) noexcept nogil:
+cdef void seed_stream(uint64_t* s, const uint64_t* words) noexcept nogil:
     cdef int k
     for k in range(4):
-        g.rng[k] = words[k]
-    if (g.rng[0] | g.rng[1] | g.rng[2] | g.rng[3]) == 0:
-        g.rng[0] = 1
+        s[k] = words[k]
+    if (s[0] | s[1] | s[2] | s[3]) == 0:
+        s[0] = 1
 
 
 # -- the batch, over threads ----------------------------------------------------------------
@@ -651,6 +685,7 @@ cdef class VectorEnv:
         cdef game_t* g
         for e in range(self.n):
             g = &self.games[e]
+            g.want_results = self._mode == 1
             g.cap = FIRST_CAP
             g.res = <uint8_t*>malloc(FIRST_CAP * N_POINTS)
             g.st = <uint8_t*>malloc(FIRST_CAP * 8)
@@ -680,7 +715,9 @@ cdef class VectorEnv:
         cdef const uint64_t[::1] words
         for e in range(self.n):
             words = child_seed(self.seed, e).generate_state(4, np.uint64)
-            seed_game(&self.games[e], &words[0])
+            seed_stream(self.games[e].rng, &words[0])
+            words = side_seed(self.seed, e).generate_state(4, np.uint64)
+            seed_stream(self.games[e].arng, &words[0])
 
     cdef _run(self, int op, actions):
         cdef batch_t B
@@ -843,6 +880,26 @@ cdef class VectorEnv:
                              "masks are for mode='step'")
         return self._mask.astype(bool)
 
+    def sample_actions(self):
+        """A uniformly random legal action for every game: ``ndarray of int64, shape
+        (n_envs,)`` (a step of ``action_masks()``, or a candidate index in the afterstate
+        mode).  Drawn in C from each game's own second stream (seeded by
+        ``nardy_fast.core.rng.side_seed(seed, i)``), apart from the dice."""
+        out = np.empty(self.n, np.int64)
+        cdef long long[::1] ov = out
+        cdef const uint8_t[:, ::1] mask = self._mask
+        cdef Py_ssize_t e
+        cdef int a, k, cnt
+        cdef game_t* g
+        with nogil:
+            for e in range(self.n):
+                g = &self.games[e]
+                if self._mode == 1:
+                    ov[e] = below(g.arng, <uint32_t>g.nres)
+                    continue
+                ov[e] = g.legal[below(g.arng, <uint32_t>g.nlegal)] if g.nlegal else -1
+        return out
+
     def candidates(self):
         """The boards after each legal whole turn of every game.
 
@@ -857,6 +914,9 @@ cdef class VectorEnv:
             ``k``-th.
         """
         cdef Py_ssize_t e, total = 0, k
+        for e in range(self.n):
+            if ensure_results(&self.games[e], &self.crules) < 0:
+                raise MemoryError()
         offsets = np.zeros(self.n + 1, np.intp)
         cdef Py_ssize_t[::1] off = offsets
         for e in range(self.n):
@@ -965,6 +1025,8 @@ cdef class VectorEnv:
         """Game ``e``'s legal whole turns: ``(n, 2, 24)`` uint8 (mover after, opponent)."""
         e = self._game(e)
         cdef game_t* g = &self.games[e]
+        if ensure_results(g, &self.crules) < 0:
+            raise MemoryError()
         n = g.nres
         out = np.empty((n, 2, N_POINTS), np.uint8)
         cdef uint8_t[:, :, ::1] ov = out
@@ -983,8 +1045,9 @@ cdef class VectorEnv:
         cdef game_t* g = &self.games[e]
         if g.done:
             raise ValueError(f"game {e} is over: reset it before playing")
-        cdef uint8_t[::1] m
         if whole_turn:
+            if ensure_results(g, &self.crules) < 0:
+                raise MemoryError()
             if not 0 <= action < g.nres:
                 raise ValueError(f"action {action}: not a legal turn: expected a candidate "
                                  f"index 0..{g.nres - 1}")
