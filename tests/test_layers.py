@@ -14,7 +14,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nardy_fast"
-LAYERS = ["core", "tables", "engine", "analysis", "app"]      # bottom to top
+LAYERS = ["core", "tables", "engine", "env", "analysis", "app"]      # bottom to top
+# (env and analysis are side by side above the engine: pyproject.toml's contract keeps
+# them apart; this list only checks that neither imports from above it)
 SOURCES = (".py", ".pyx", ".pxd")
 IMPORT = re.compile(r"^\s*(?:from|import|cimport)\s+nardy_fast\.(\w+)", re.M)
 LAYOUT = re.compile(r"<!-- layout -->(.*?)<!-- /layout -->", re.S)

@@ -24,3 +24,17 @@ from nardy_fast.env.actions import action_of, step_of, turns_by_steps
 
 __all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES",
            "action_of", "step_of", "turns_by_steps"]
+
+
+def _register_gymnasium():
+    """Register ``"nardy_fast/LongNardy-v0"`` with Gymnasium when it is installed."""
+    try:
+        import gymnasium                      # optional: the [rl] extra
+    except ImportError:
+        return
+    if "nardy_fast/LongNardy-v0" not in gymnasium.registry:
+        gymnasium.register(id="nardy_fast/LongNardy-v0",
+                           entry_point="nardy_fast.env.gymnasium_env:LongNardyEnv")
+
+
+_register_gymnasium()
