@@ -534,6 +534,21 @@ cdef void observe(const game_t* g, float* o) noexcept nogil:
     o[59] = 1.0 if g.side == BLACK_SIDE else 0.0
 
 
+cdef void observe_waiting(const game_t* g, float* o) noexcept nogil:
+    """The observation of the side not on roll, from its own view: the boards swapped, no
+    dice, no steps, no flags of a turn (the colour flag its own)."""
+    cdef int i, on0 = 0, on1 = 0
+    memset(o, 0, NOBS * sizeof(float))
+    for i in range(N_POINTS):
+        o[i] = g.b[1][i] * (1.0 / 15)
+        o[N_POINTS + i] = g.b[0][(i + 12) % N_POINTS] * (1.0 / 15)
+        on0 += g.b[1][i]
+        on1 += g.b[0][i]
+    o[55] = (N_CHECKERS - on0) * (1.0 / 15)
+    o[56] = (N_CHECKERS - on1) * (1.0 / 15)
+    o[59] = 1.0 if g.side == WHITE_SIDE else 0.0
+
+
 cdef void seed_stream(uint64_t* s, const uint64_t* words) noexcept nogil:
     cdef int k
     for k in range(4):
@@ -1009,9 +1024,16 @@ cdef class VectorEnv:
         if self._mode == 0:
             compute_mask(&self.games[e], &self.crules, &mask[e, 0])
 
-    def observation(self, e=0):
-        """Game ``e``'s observation (float32[60])."""
-        return self._obs[self._game(e)].copy()
+    def observation(self, e=0, *, waiting=False):
+        """Game ``e``'s observation (float32[60]) for the side on roll, or with
+        ``waiting=True`` for the other side, from its own view (no dice, no steps)."""
+        e = self._game(e)
+        if not waiting:
+            return self._obs[e].copy()
+        out = np.empty(NOBS, np.float32)
+        cdef float[::1] ov = out
+        observe_waiting(&self.games[e], &ov[0])
+        return out
 
     def mask(self, e=0):
         """Game ``e``'s legal steps (bool[144]), computed whatever the mode."""
