@@ -45,7 +45,7 @@ from nardy_fast.core._checks import check_threads
 from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
 
-__all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES"]
+__all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES", "GAME_PLIES_CAP"]
 
 cdef extern from "nf_bits.h":
     int nf_ctz32(uint32_t x) noexcept nogil
@@ -60,6 +60,7 @@ cdef enum:
 
 N_ACTIONS = NA
 OBS_SIZE = NOBS
+GAME_PLIES_CAP = MAX_GAME_PLIES      # turns after which a game is truncated (_gameend.pxd)
 MODES = ("step", "afterstate")
 
 # The observation: float32[60] from the view of the side on roll (its own numbering).
