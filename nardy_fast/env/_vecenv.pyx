@@ -40,10 +40,12 @@ from nardy_fast.core._movegen cimport (gen_successors, check_boards, block_windo
 from nardy_fast.core._scoring cimport score_game, last_turn_due
 from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
+from nardy_fast.engine._turn cimport player_t, fill_player, pick
 
 from nardy_fast.core._checks import check_threads
 from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.policy import Policy
 
 __all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES", "GAME_PLIES_CAP"]
 
@@ -614,6 +616,32 @@ cdef void run_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept nogil
             compute_mask(g, B.rules, B.mask + NA * e)
 
 
+ctypedef struct choice_t:
+    game_t* games
+    Py_ssize_t n
+    const rules_t* rules
+    const player_t* player
+    long long* out
+    int err
+
+
+cdef void choose_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept nogil:
+    cdef choice_t* C = <choice_t*>arg
+    cdef Py_ssize_t lo = share(0, C.n, tid, nt), hi = share(0, C.n, tid + 1, nt), e, k
+    cdef game_t* g
+    for e in range(lo, hi):
+        g = &C.games[e]
+        if g.done or ensure_results(g, C.rules) < 0:
+            C.out[e] = -1
+            if not g.done:
+                C.err = 1
+            continue
+        k = pick(C.player, NULL, NULL, g.b[0], g.b[1], g.res, g.nres, NULL, NULL)
+        if k < 0:
+            C.err = 1
+        C.out[e] = k
+
+
 cdef class VectorEnv:
     """Many games of long nardy at once, in C: ``reset`` and ``step`` take and return numpy
     arrays for all the games together, and a finished game starts again by itself.
@@ -914,6 +942,41 @@ cdef class VectorEnv:
                     ov[e] = below(g.arng, <uint32_t>g.nres)
                     continue
                 ov[e] = g.legal[below(g.arng, <uint32_t>g.nlegal)] if g.nlegal else -1
+        return out
+
+    def policy_actions(self, policy="net"):
+        """The whole turn a toolkit policy plays in every game: ``ndarray of int64, shape
+        (n_envs,)``, candidate indices (``candidates()``) for the afterstate mode's
+        ``step``.
+
+        Parameters
+        ----------
+        policy : str or Evaluator
+            ``"net"`` (the shipped net at 0-ply, the one the rollouts play: the
+            evaluator's ``rollout_net``), ``"net:1"``, ``"net:2"``, ``"greedy"``, or an
+            ``Evaluator`` (its net at 0-ply): chosen in C as the rollouts choose
+            (``engine._turn.pick``), over the threads, without the GIL.
+        """
+        spec = Policy.of(policy, "policy", kinds=("net", "greedy")).c_form(self.rules)
+        cdef player_t p
+        fill_player(&p, spec, &self.crules, None)
+        out = np.empty(self.n, np.int64)
+        cdef long long[::1] ov = out
+        cdef choice_t C
+        C.games = self.games
+        C.n = self.n
+        C.rules = &self.crules
+        C.player = &p
+        C.out = &ov[0]
+        C.err = 0
+        cdef int nt = self._threads if self._threads < self.n else <int>self.n
+        with nogil:
+            if nt <= 1:
+                choose_part(&C, 0, 1, NULL)
+            else:
+                nf_run(nt, choose_part, &C)
+        if C.err:
+            raise MemoryError("policy_actions: out of memory choosing the turns")
         return out
 
     def candidates(self):

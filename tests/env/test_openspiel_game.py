@@ -50,7 +50,7 @@ def test_mcts_bot_plays_a_random_bot():
         assert sum(state.returns()) == 0 and abs(state.returns()[0]) in (1, 2)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.one_of(game_positions(), block_positions()), st.sampled_from(ROLLS),
        st.sampled_from(["classic", "block_transient:true", "larger_die_rule=false"]))
 def test_legal_actions_are_exactly_the_legal_turns(p, dice, rules):

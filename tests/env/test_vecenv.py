@@ -40,7 +40,7 @@ def test_step_mask_reaches_exactly_the_legal_turns_of_hand_positions(p, rules):
     assert_mask_reaches_the_legal_turns(p, rules)
 
 
-@FAST
+@settings(FAST, max_examples=12)
 @given(block_positions(), st.sampled_from(RULES))
 def test_step_mask_keeps_the_block_rule(p, rules):
     assert_mask_reaches_the_legal_turns(p, rules)
