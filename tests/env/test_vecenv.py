@@ -211,3 +211,22 @@ def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="over"):
         VectorEnv(1).set_state(0, Position.from_boards(np.zeros(24, int),
                                                        [15] + [0] * 23))
+
+
+def test_policy_actions_are_the_policys_turns():
+    """``policy_actions("greedy")`` plays the greedy heuristic's best candidate of each
+    game (the first of the highest score); the net's choices are candidate indices."""
+    from nardy_fast.engine._policies import greedy_scores
+    env = VectorEnv(6, seed=4, mode="afterstate")
+    for _ in range(30):
+        env.step(env.sample_actions())
+    boards, offsets = env.candidates()
+    chosen = env.policy_actions("greedy")
+    for e in range(6):
+        cands = boards[offsets[e]:offsets[e + 1]]
+        assert chosen[e] == int(np.argmax(greedy_scores(cands[:, 0], cands[0, 1])))
+    net = env.policy_actions("net")
+    assert ((0 <= net) & (net < np.diff(offsets))).all()
+    env.step(net)
+    with pytest.raises(ValueError, match="policy='random'"):
+        env.policy_actions("random")
