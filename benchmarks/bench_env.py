@@ -41,18 +41,28 @@ from nardy_fast.env import VectorEnv                     # noqa: E402
 CLOCK = time.process_time
 
 
-def step_mode(n_envs, seconds, threads):
+def step_mode(n_envs, seconds, threads, warmup=300):
+    """Steps/s, steps per game (the mean length of the games that ended in the timed part,
+    counted from their start) and games/s, after ``warmup`` batch steps."""
     env = VectorEnv(n_envs, seed=1, threads=threads)
     env.reset()
-    steps = games = 0
+    length = np.zeros(n_envs, np.int64)
+    for _ in range(warmup):
+        length += 1
+        term = env.step(env.sample_actions())[2]
+        length[term] = 0
+    steps, ended = 0, []
     t0 = CLOCK()
     while CLOCK() - t0 < seconds:
         for _ in range(20):
-            _, _, term, _, _ = env.step(env.sample_actions())
-            games += int(term.sum())
+            term = env.step(env.sample_actions())[2]
+            length += 1
+            ended.append(length[term].copy())
+            length[term] = 0
         steps += 20 * n_envs
     dt = CLOCK() - t0
-    return steps / dt, steps / max(games, 1), games / dt
+    ended = np.concatenate(ended)
+    return steps / dt, ended.mean(), len(ended) / dt
 
 
 def net_choice(net, boards, offsets):
@@ -67,22 +77,28 @@ def net_choice(net, boards, offsets):
 
 
 def afterstate_net(n_envs, seconds, threads, choose, warmup=150):
-    """Games/s, turns per game and turns/s of the afterstate mode with ``choose(env)``
-    giving the actions; ``warmup`` batch steps first, so that the games, all begun
-    together, end at spread-out times."""
+    """Games/s, turns per game (as ``step_mode`` counts steps) and turns/s of the
+    afterstate mode with ``choose(env)`` giving the actions, after ``warmup`` batch
+    steps."""
     env = VectorEnv(n_envs, seed=2, mode="afterstate", threads=threads)
     env.reset()
+    length = np.zeros(n_envs, np.int64)
     for _ in range(warmup):
-        env.step(choose(env))
-    turns = games = 0
+        length += 1
+        term = env.step(choose(env))[2]
+        length[term] = 0
+    turns, ended = 0, []
     t0 = CLOCK()
     while CLOCK() - t0 < seconds:
         for _ in range(10):
-            _, _, term, _, _ = env.step(choose(env))
-            games += int(term.sum())
+            term = env.step(choose(env))[2]
+            length += 1
+            ended.append(length[term].copy())
+            length[term] = 0
         turns += 10 * n_envs
     dt = CLOCK() - t0
-    return games / dt, turns / max(games, 1), turns / dt
+    ended = np.concatenate(ended)
+    return len(ended) / dt, ended.mean(), turns / dt
 
 
 def rollout_loop(n_games):

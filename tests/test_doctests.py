@@ -21,7 +21,8 @@ MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.c
            "nardy_fast.engine._rollout", "nardy_fast.engine.rollout", "nardy_fast.engine.cube",
            "nardy_fast.engine.cubemodel",
            "nardy_fast.analysis.report", "nardy_fast.analysis.plot",
-           "nardy_fast.analysis.cubereport"]
+           "nardy_fast.analysis.cubereport",
+           "nardy_fast.env._vecenv", "nardy_fast.env.actions"]
 
 
 def _exported():

@@ -42,7 +42,8 @@ from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
 from nardy_fast.engine._turn cimport player_t, fill_player, pick
 
-from nardy_fast.core._checks import check_threads
+from nardy_fast.core._checks import check_dice, check_threads
+from nardy_fast.core.position import BLACK, WHITE, Position, as_position
 from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.policy import Policy
@@ -344,6 +345,12 @@ cdef void compute_mask(game_t* g, const rules_t* rules, uint8_t* mask) noexcept 
             t = target(&w, i, d)
             if t < 0:
                 continue
+            if m == 1 and g.forbid == 0:
+                ok = 1                           # the last step, no block to check
+                mask[6 * i + d - 1] = 1
+                g.legal[g.nlegal] = <uint8_t>(6 * i + d - 1)
+                g.nlegal += 1
+                continue
             do_step(&w, i, t, d)
             ok = not (w.check_block and m > 1 and (block_windows(w.occ) & w.forbid))
             if ok:
@@ -524,9 +531,11 @@ cdef void observe(const game_t* g, float* o) noexcept nogil:
     cdef int i, on0 = 0, on1 = 0
     for i in range(N_POINTS):
         o[i] = g.b[0][i] * (1.0 / 15)
-        o[N_POINTS + i] = g.b[1][(i + 12) % N_POINTS] * (1.0 / 15)
         on0 += g.b[0][i]
         on1 += g.b[1][i]
+    for i in range(12):                          # the opponent's idx j is the mover's j + 12
+        o[N_POINTS + i] = g.b[1][i + 12] * (1.0 / 15)
+        o[N_POINTS + 12 + i] = g.b[1][i] * (1.0 / 15)
     for i in range(6):
         o[48 + i] = g.left[i + 1] * 0.25
     o[54] = (g.best - g.taken) * 0.25
@@ -574,6 +583,7 @@ ctypedef struct batch_t:
     float* reward
     uint8_t* term
     uint8_t* trunc
+    signed char* to_play
     int autoreset
     int err
 
@@ -612,6 +622,7 @@ cdef void run_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept nogil
             B.err = ERR_MEMORY
             continue
         observe(g, B.obs + NOBS * e)
+        B.to_play[e] = <signed char>g.side
         if B.mode == 0:
             compute_mask(g, B.rules, B.mask + NA * e)
 
@@ -697,7 +708,7 @@ cdef class VectorEnv:
     cdef rules_t crules
     cdef int _mode
     cdef int _threads
-    cdef object _obs, _mask, _reward, _term, _trunc
+    cdef object _obs, _mask, _reward, _term, _trunc, _to_play
     cdef readonly object rules
     cdef readonly object seed
     cdef public int autoreset
@@ -740,6 +751,7 @@ cdef class VectorEnv:
         self._reward = np.zeros(self.n, np.float32)
         self._term = np.zeros(self.n, np.uint8)
         self._trunc = np.zeros(self.n, np.uint8)
+        self._to_play = np.zeros(self.n, np.int8)
         self._seed_all(seed)
         self._run(1, None)
 
@@ -770,6 +782,7 @@ cdef class VectorEnv:
         cdef float[::1] reward = self._reward
         cdef uint8_t[::1] term = self._term
         cdef uint8_t[::1] trunc = self._trunc
+        cdef signed char[::1] to_play = self._to_play
         cdef const long long[::1] acts
         B.games = self.games
         B.n = self.n
@@ -785,6 +798,7 @@ cdef class VectorEnv:
         B.reward = &reward[0]
         B.term = &term[0]
         B.trunc = &trunc[0]
+        B.to_play = &to_play[0]
         B.autoreset = self.autoreset
         B.err = 0
         cdef int nt = self._threads
@@ -913,7 +927,7 @@ cdef class VectorEnv:
                 f"(roll {g.d1}{g.d2}); legal steps: {legal}")
 
     def _info(self):
-        return {"to_play": np.array([self.games[e].side for e in range(self.n)], np.int8)}
+        return {"to_play": self._to_play.copy()}
 
     def action_masks(self):
         """The legal steps of each game: ``ndarray of bool, shape (n_envs, 144)``, entry
@@ -1021,9 +1035,11 @@ cdef class VectorEnv:
     def position(self, e=0):
         """Game ``e``'s position (``Position``: both boards as they stand, mid-turn
         included, and the colour on roll)."""
-        from nardy_fast.core.position import Position, WHITE, BLACK  # noqa: keep the core lazy
         e = self._game(e)
         cdef game_t* g = &self.games[e]
+        if checkers_on(g.b[0]) == 0 and checkers_on(g.b[1]) == 0:
+            raise ValueError(f"game {e} ended in a draw (draw_rule): both sides have borne "
+                             "off all their checkers, which no position holds")
         boards = np.frombuffer(bytes((<uint8_t*>g.b)[:2 * N_POINTS]), np.uint8).reshape(2, 24)
         return Position(boards[0], boards[1], BLACK if g.side else WHITE)
 
@@ -1051,8 +1067,6 @@ cdef class VectorEnv:
     def set_state(self, e, position, dice=None):
         """Put game ``e`` at ``position`` (a ``Position`` or an ID; its side on roll) with the
         roll ``dice`` (a pair, or None to draw it).  A position that is over is refused."""
-        from nardy_fast.core.position import Position, as_position  # noqa: keep the core lazy
-        from nardy_fast.core._checks import check_dice              # noqa: the same
         e = self._game(e)
         p = as_position(position)
         if p.is_over():
@@ -1064,7 +1078,7 @@ cdef class VectorEnv:
         cdef const uint8_t[:, ::1] bv = np.ascontiguousarray(p.boards)
         memcpy(g.b[0], &bv[0, 0], N_POINTS)
         memcpy(g.b[1], &bv[1, 0], N_POINTS)
-        g.side = BLACK_SIDE if p.side == "black" else WHITE_SIDE
+        g.side = BLACK_SIDE if p.side == BLACK else WHITE_SIDE
         g.opening = 1 if (p == Position.initial()) else 0
         g.plies = 0
         g.last_turn = 0
@@ -1084,7 +1098,9 @@ cdef class VectorEnv:
     cdef _refresh(self, Py_ssize_t e):
         cdef float[:, ::1] obs = self._obs
         cdef uint8_t[:, ::1] mask = self._mask
+        cdef signed char[::1] to_play = self._to_play
         observe(&self.games[e], &obs[e, 0])
+        to_play[e] = <signed char>self.games[e].side
         if self._mode == 0:
             compute_mask(&self.games[e], &self.crules, &mask[e, 0])
 

@@ -146,8 +146,10 @@ class LongNardyEnv(gym.Env):
                 "action_mask": self._core.mask(0).astype(np.int8)}
 
     def _info(self) -> dict[str, Any]:
-        return {"dice": self._core.dice(0), "dice_left": self._core.dice_left(0),
-                "position_id": self.position.id}
+        info = {"dice": self._core.dice(0), "dice_left": self._core.dice_left(0)}
+        if not self._core.done(0):
+            info["position_id"] = self.position.id
+        return info
 
     def _agent_on_roll(self) -> bool:
         return self._core.position(0).side == self.agent

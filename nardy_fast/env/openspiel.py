@@ -240,6 +240,8 @@ class LongNardyState(pyspiel.State):
             self._returns = [0.0, 0.0]
         else:
             self._last_turn = bool(done)
+        if self._returns == [0.0, 0.0] and done:
+            return                              # a draw: both sides off, no position
         self.position = Position(self.position.opponent, mover_after,
                                  BLACK if side == WHITE else WHITE)
 

@@ -118,3 +118,18 @@ def test_observation_and_information_state_tensors():
     mine = np.array(state.observation_tensor(0))
     assert mine[0] == 1.0 and mine[48] == 0.25 and mine[50] == 0.25 and mine[59] == 0.0
     assert np.array(state.observation_tensor(1))[48:54].sum() == 0
+
+
+def test_draw_rule_last_turn_and_draw():
+    last = np.zeros(24, int)
+    last[23] = 1
+    p = Position.from_boards(last, last, "white")
+    state = _state_at(p, (6, 5), "draw_rule:true")
+    state.apply_action(state.legal_actions()[0])           # White bears off its last
+    assert not state.is_terminal() and state.is_chance_node()
+    state.apply_action(0)                                   # Black rolls 1-1
+    state.apply_action(state.legal_actions()[0])           # and bears off its last: a draw
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    plain = _state_at(p, (6, 5))
+    plain.apply_action(plain.legal_actions()[0])
+    assert plain.returns() == [1.0, -1.0]

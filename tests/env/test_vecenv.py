@@ -230,3 +230,23 @@ def test_policy_actions_are_the_policys_turns():
     env.step(net)
     with pytest.raises(ValueError, match="policy='random'"):
         env.policy_actions("random")
+
+
+def test_draw_rule_gives_black_a_last_turn_and_a_draw():
+    """White bears off its last checker; under draw_rule Black plays a last turn, and
+    bearing off its own last checker in it draws (reward 0, the game over); without the
+    rule White's step wins at once."""
+    last = np.zeros(24, int)
+    last[23] = 1
+    p = Position.from_boards(last, last, "white")
+    env = VectorEnv(1, seed=0, rules=Rules(draw_rule=True))
+    env.autoreset = 0
+    env.set_state(0, p, (6, 5))
+    assert env.play(0, action_of(23, 6)) == (0.0, False, False)
+    assert env.position(0).side == "black"
+    env.play(0, int(env.sample_actions()[0]))
+    assert env.done(0) and env.steps_left(0) == 0
+    plain = VectorEnv(1, seed=0)
+    plain.autoreset = 0
+    plain.set_state(0, p, (6, 5))
+    assert plain.play(0, action_of(23, 6)) == (1.0, True, False)      # an oin: 1 point
