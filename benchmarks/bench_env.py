@@ -15,7 +15,9 @@ Per CPU-second of this process, one thread (``--wall`` for wall-clock seconds):
 3. The Python environments, random legal actions: Gymnasium ``LongNardyEnv`` (against the
    random opponent; the agent's steps), PettingZoo ``long_nardy_v0`` (steps of both
    agents), OpenSpiel ``python_long_nardy`` (whole turns, random games).
-4. OpenSpiel's C++ backgammon through pyspiel, random games, for comparison.
+4. Peers on the same machine, backgammon: pgx's (jax on the CPU, batch ``--envs``,
+   random legal actions; per CPU-second of this process, all of jax's threads counted),
+   and OpenSpiel's C++ game through pyspiel, random games.
 
 Frameworks that are not installed are skipped (``pip install nardy_fast[rl]``).
 
@@ -168,6 +170,45 @@ def spiel_random_games(game, seconds):
     return games / dt, decisions / dt
 
 
+def pgx_backgammon(batch, seconds):
+    """pgx's backgammon on the CPU (jax), random legal actions, batch ``batch`` with
+    pgx's auto_reset: micro-steps (one action of one game) per second, after the jit
+    compilation (not timed); None when pgx is not installed."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+        from pgx.experimental import auto_reset
+    except ImportError:
+        return None
+    env = pgx.make("backgammon")
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def act(state, key):
+        k1, k2 = jax.random.split(key)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(k1, logits, axis=-1)
+        return action, jax.random.split(k2, batch)
+
+    key = jax.random.PRNGKey(0)
+    state = init(jax.random.split(key, batch))
+    action, keys = act(state, key)
+    state = step(state, action, keys)                        # compile
+    jax.block_until_ready(state)
+    steps = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        for _ in range(10):
+            key, sub = jax.random.split(key)
+            action, keys = act(state, sub)
+            state = step(state, action, keys)
+        jax.block_until_ready(state)
+        steps += 10 * batch
+    return steps / (CLOCK() - t0)
+
+
 def main():
     global CLOCK
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -202,6 +243,9 @@ def main():
                      ("PettingZoo long_nardy_v0", pettingzoo_steps)):
         r = fn(args.seconds)
         print(f"{name}: " + ("not installed, skipped" if r is None else f"{r:,.0f} steps/s"))
+    r = pgx_backgammon(args.envs, args.seconds)
+    print(f"pgx backgammon (CPU), batch {args.envs}, random legal actions: " +
+          ("not installed, skipped" if r is None else f"{r:,.0f} micro-steps/s"))
     try:
         import pyspiel
         import nardy_fast.env.openspiel  # noqa: F401  (registers the game)

@@ -676,6 +676,12 @@ cdef class VectorEnv:
         Threads stepping the games (default 1; None: every usable core).  The GIL is
         released while they run.
 
+    Attributes
+    ----------
+    autoreset : int
+        1 (default): a game that ends starts again at once; 0: it stays over (``done``)
+        until ``reset`` or ``set_state`` (the single-game environments' setting).
+
     Notes
     -----
     The observation of a game is ``float32[60]`` from the view of the side on roll
@@ -904,6 +910,9 @@ cdef class VectorEnv:
         with nogil:
             for e in range(self.n):
                 x = av[e]
+                if self.games[e].done:
+                    bad = e
+                    break
                 if self._mode == 0:
                     if x < 0 or x >= NA or not mask[e, x]:
                         bad = e
@@ -917,6 +926,8 @@ cdef class VectorEnv:
 
     def _illegal(self, Py_ssize_t e, a):
         cdef game_t* g = &self.games[e]
+        if g.done:
+            return f"actions[{e}] = {a}: game {e} is over (autoreset = 0): reset it first"
         if self._mode == 1:
             return (f"actions[{e}] = {a}: not a legal turn of game {e}: expected a "
                     f"candidate index 0..{g.nres - 1}")
