@@ -37,12 +37,12 @@ from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSID
 from nardy_fast.core._rules cimport (rules_t, fill_rules, OPENING_DICE, CUBE_NONE)
 from nardy_fast.core._movegen cimport (gen_successors, check_boards, block_windows,
                                        head_limit, forbidden_windows, NO_STEP)
-from nardy_fast.core._scoring cimport score_game, last_turn_due
-from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW
+from nardy_fast.core._scoring cimport last_turn_due
+from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW, ERR_NOMEM
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
 from nardy_fast.engine._turn cimport player_t, fill_player, pick
 
-from nardy_fast.core._checks import check_dice, check_threads
+from nardy_fast.core._checks import check_count, check_dice, check_threads
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position
 from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
@@ -59,7 +59,6 @@ cdef enum:
     FIRST_CAP = 128          # legal results a game's buffers hold at first (grown on demand)
     WHITE_SIDE = 0
     BLACK_SIDE = 1
-    ERR_MEMORY = 1
 
 N_ACTIONS = NA
 OBS_SIZE = NOBS
@@ -460,7 +459,7 @@ cdef int end_turn(game_t* g, const rules_t* rules, int actor, float* reward,
             if last_turn_due(rules, g.side == WHITE_SIDE):
                 g.last_turn = 1
             else:
-                score_game(g.b[1], rules, &pts)
+                game_end(g.b[1], rules, 0, &pts)
                 g.done = 1
                 term[0] = 1
                 reward[0] = <float>(pts if actor == g.side else -pts)
@@ -619,7 +618,7 @@ cdef void run_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept nogil
                     rc = after_roll(g, B.rules, g.side, &B.reward[e], &B.term[e],
                                     &B.trunc[e])
         if rc < 0:
-            B.err = ERR_MEMORY
+            B.err = ERR_NOMEM
             continue
         observe(g, B.obs + NOBS * e)
         B.to_play[e] = <signed char>g.side
@@ -723,10 +722,7 @@ cdef class VectorEnv:
 
     def __cinit__(self, n_envs, *, seed=None, rules=None, mode="step", threads=1):
         self.games = NULL
-        if isinstance(n_envs, bool) or not isinstance(n_envs, (int, np.integer)):
-            raise TypeError(f"n_envs={n_envs!r}: expected an integer >= 1")
-        if n_envs < 1:
-            raise ValueError(f"n_envs={n_envs}: must be >= 1")
+        n_envs = check_count(n_envs, "n_envs")
         if mode not in MODES:
             raise ValueError(f"mode={mode!r}: expected 'step' or 'afterstate'")
         self.rules = as_rules(rules)

@@ -39,8 +39,8 @@ from math import comb
 import numpy as np
 import pyspiel
 
-from nardy_fast.core._dice import ROLLS
-from nardy_fast.core._scoring import score_loss
+from nardy_fast.core._dice import COUNTS, ROLLS, WEIGHTS
+from nardy_fast.core._scoring import gives_last_turn, score_loss
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import OUTCOMES, Rules, as_rules
 from nardy_fast.env._vecenv import GAME_PLIES_CAP, OBS_SIZE, VectorEnv
@@ -50,7 +50,6 @@ __all__ = ["GAME_NAME", "NUM_ACTIONS", "LongNardyGame", "LongNardyState", "turn_
 GAME_NAME = "python_long_nardy"
 N_NON_DOUBLE = 25 * 25
 NUM_ACTIONS = N_NON_DOUBLE + comb(28, 4)          # 21,100
-MAX_PLIES = GAME_PLIES_CAP
 _PLAYERS = (WHITE, BLACK)
 
 _GAME_TYPE = pyspiel.GameType(
@@ -129,7 +128,7 @@ class LongNardyGame(pyspiel.Game):
             min_utility=-pts,
             max_utility=pts,
             utility_sum=0.0,
-            max_game_length=2 * MAX_PLIES)
+            max_game_length=2 * GAME_PLIES_CAP)
         super().__init__(_GAME_TYPE, info, {"rules": text, "position": start})
 
     def new_initial_state(self):
@@ -205,9 +204,9 @@ class LongNardyState(pyspiel.State):
 
     def chance_outcomes(self):
         no_double = self._opening and self._rules.opening_roll == "opening_dice"
-        if no_double:
-            return [(r, 2 / 30) for r, (a, b) in enumerate(ROLLS) if a != b]
-        return [(r, (1 if a == b else 2) / 36) for r, (a, b) in enumerate(ROLLS)]
+        if no_double:                            # the 15 non-doubles, 2 of 30 pairs each
+            return [(r, COUNTS[r] / 30) for r, (a, b) in enumerate(ROLLS) if a != b]
+        return [(r, float(WEIGHTS[r])) for r in range(len(ROLLS))]
 
     def _apply_action(self, action):
         if self.is_chance_node():
@@ -234,9 +233,9 @@ class LongNardyState(pyspiel.State):
                 self._returns = [0.0, 0.0]
             else:
                 self._finish(WHITE, mover_after)
-        elif done and not (rules.draw_rule and side == WHITE):
+        elif done and not gives_last_turn(rules, side == WHITE):
             self._finish(side, self.position.opponent)
-        elif self._plies >= MAX_PLIES:
+        elif self._plies >= GAME_PLIES_CAP:
             self._returns = [0.0, 0.0]
         else:
             self._last_turn = bool(done)
