@@ -829,6 +829,36 @@ cdef class VectorEnv:
     def threads(self):
         return self._threads
 
+    @property
+    def single_observation_space(self):
+        """One game's observation space, ``Box(0, 1, (60,), float32)`` (Gymnasium's, which
+        is imported when this is first asked for)."""
+        from gymnasium import spaces          # optional: the [rl] extra
+        return spaces.Box(0.0, 1.0, (NOBS,), np.float32)
+
+    @property
+    def single_action_space(self):
+        """One game's action space: ``Discrete(144)`` in the step mode; None in the
+        afterstate mode, whose number of choices changes with the roll."""
+        from gymnasium import spaces          # optional: the [rl] extra
+        return spaces.Discrete(NA) if self._mode == 0 else None
+
+    @property
+    def observation_space(self):
+        """The batch's observation space, ``Box(0, 1, (n_envs, 60), float32)``."""
+        from gymnasium import spaces          # optional: the [rl] extra
+        return spaces.Box(0.0, 1.0, (self.n, NOBS), np.float32)
+
+    @property
+    def action_space(self):
+        """The batch's action space: ``MultiDiscrete([144] * n_envs)`` in the step mode;
+        None in the afterstate mode."""
+        from gymnasium import spaces          # optional: the [rl] extra
+        return spaces.MultiDiscrete([NA] * self.n) if self._mode == 0 else None
+
+    def close(self):
+        """Nothing to release before the object goes (Gymnasium's vector API)."""
+
     def reset(self, *, seed=None, options=None):
         """Start every game anew from the start position, White on roll.
 

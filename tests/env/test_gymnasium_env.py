@@ -86,3 +86,15 @@ def test_import_nardy_fast_imports_no_framework():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_vector_env_spaces_follow_gymnasiums_vector_api():
+    from nardy_fast.env import VectorEnv
+    env = VectorEnv(3, seed=0)
+    obs, _ = env.reset()
+    assert env.num_envs == 3 and env.metadata["autoreset_mode"] == "SameStep"
+    assert env.single_action_space == gym.spaces.Discrete(144)
+    assert obs in env.observation_space and obs[0] in env.single_observation_space
+    assert env.action_space.shape == (3,)
+    assert VectorEnv(2, mode="afterstate").single_action_space is None
+    env.close()
