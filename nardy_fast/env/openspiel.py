@@ -268,7 +268,11 @@ class LongNardyState(pyspiel.State):
 
 class PositionObserver:
     """Observation and information state of a position from a player's view: float32[60]
-    (``OBSERVATION_FIELDS``), and the position's ID with the dice as the string."""
+    (``OBSERVATION_FIELDS``), and the position's ID with the dice as the string.
+
+    The Python twin of the C core's observation (``_vecenv.observe`` and
+    ``observe_waiting``), which also has to say "no dice yet" at a chance node;
+    ``tests/env/test_openspiel_game.py`` checks the two agree at every decision."""
 
     def __init__(self, params):
         if params:

@@ -133,3 +133,19 @@ def test_draw_rule_last_turn_and_draw():
     plain = _state_at(p, (6, 5))
     plain.apply_action(plain.legal_actions()[0])
     assert plain.returns() == [1.0, -1.0]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(game_positions(), st.sampled_from(ROLLS))
+def test_observation_tensor_is_the_environments_observation(p, dice):
+    """The OpenSpiel observer writes the observation the C core writes (its twin in
+    Python: a change of one shows here), for the side on roll and for the other."""
+    from nardy_fast.env import VectorEnv
+    if p.is_over() or not p.legal_moves(dice)[0].steps:
+        return
+    state = _state_at(p, dice)
+    core = VectorEnv(1, seed=0)
+    core.set_state(0, p, dice)
+    me = 0 if p.side == "white" else 1
+    assert np.allclose(state.observation_tensor(me), core.observation(0))
+    assert np.allclose(state.observation_tensor(1 - me), core.observation(0, waiting=True))
