@@ -283,14 +283,47 @@ cdef inline void undo_step(work_t* w, int i, int t, int d) noexcept nogil:
     w.occ |= (1u << i)
 
 
+cdef inline int simple_steps(const work_t* w, int d) noexcept nogil:
+    """Checkers that could each make one step of d that does not bear off: on a point
+    whose landing the opponent does not hold, the head's within its limit.  Such steps of
+    different checkers are valid in any order (their landings depend on the opponent only),
+    so at least this many steps of d can be played."""
+    cdef uint32_t src = w.occ & ((1u << (N_POINTS - d)) - 1) & ~(w.opp >> d)
+    cdef int n = 0, i
+    if src & 1:
+        n += w.b[0] if w.b[0] < w.head_left else w.head_left
+        src &= ~1u
+    while src:
+        i = nf_ctz32(src)
+        src &= src - 1
+        n += w.b[i]
+    return n
+
+
+cdef inline int one_value_left(const work_t* w) noexcept nogil:
+    """The value of the dice left when they are all one value (a double, or the last die
+    of a non-double), else 0."""
+    cdef int d, v = 0
+    for d in range(1, 7):
+        if w.left[d]:
+            if v:
+                return 0
+            v = d
+    return v
+
+
 cdef int can_finish(const game_t* g, work_t* w, int m, int min_src) noexcept nogil:
     """1 when m more steps can be played from w ending on a legal result."""
-    cdef int d, i, t, ok
+    cdef int d, i, t, ok, v
     cdef uint32_t src
     if m == 0:
         # Without a block to check, every sequence of valid steps as long as the legal
         # turns ends on a legal result (the generator keeps them all); else look it up.
         return 1 if g.forbid == 0 else is_result(g, w.b)
+    if g.forbid == 0:
+        v = one_value_left(w)
+        if v and simple_steps(w, v) >= m:
+            return 1                             # m checkers can each step once
     for d in range(1, 7):
         if not w.left[d]:
             continue
