@@ -145,7 +145,8 @@ def pettingzoo_steps(seconds):
     while CLOCK() - t0 < seconds:
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(None if term or trunc else int(rng.choice(legal)))
             steps += 1
         env.reset()
     return steps / (CLOCK() - t0)

@@ -3,9 +3,9 @@ OpenSpiel see a game, and a batched environment in C.
 
 - ``VectorEnv(n_envs, seed=, rules=, mode="step" | "afterstate")``: many games at once in
   C, without the GIL (``_vecenv``); the core every environment here wraps.
-- ``LongNardyEnv`` (``gym``): a Gymnasium environment, one agent against an opponent
-  policy, registered as ``"nardy_fast/LongNardy-v0"`` when this package is imported and
-  Gymnasium is installed.
+- ``LongNardyEnv`` (``gymnasium_env``): a Gymnasium environment, one agent against an
+  opponent policy, registered as ``"nardy_fast/LongNardy-v0"`` when this package is
+  imported and Gymnasium is installed.
 - ``long_nardy_v0`` (``env()``, ``raw_env()``): a PettingZoo AEC environment.
 - ``nardy_fast.env.openspiel``: importing it registers the OpenSpiel game
   ``"python_long_nardy"``.

@@ -48,7 +48,8 @@ from nardy_fast.core.rng import child_seed, root_entropy, side_seed
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.policy import Policy
 
-__all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES", "GAME_PLIES_CAP"]
+__all__ = ["VectorEnv", "N_ACTIONS", "OBS_SIZE", "OBSERVATION_FIELDS", "MODES",
+           "GAME_PLIES_CAP"]
 
 cdef extern from "nf_bits.h":
     int nf_ctz32(uint32_t x) noexcept nogil
@@ -1160,7 +1161,8 @@ cdef class VectorEnv:
             g.opening = 0
         cdef float r = 0
         cdef uint8_t te = 0, tr = 0
-        if begin_turn(g, &self.crules) < 0 or after_roll(g, &self.crules, g.side, &r, &te, &tr) < 0:
+        if (begin_turn(g, &self.crules) < 0
+                or after_roll(g, &self.crules, g.side, &r, &te, &tr) < 0):
             raise MemoryError()
         self._refresh(e)
         return float(r), bool(te), bool(tr)

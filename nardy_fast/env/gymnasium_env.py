@@ -22,7 +22,8 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.policy import Policy
 from nardy_fast.env._vecenv import N_ACTIONS, OBS_SIZE, VectorEnv
 
-__all__ = ["LongNardyEnv", "LegalSteps", "IllegalActionWarning", "ENV_ID", "observation_space", "opponent_chooser"]
+__all__ = ["LongNardyEnv", "LegalSteps", "IllegalActionWarning", "ENV_ID",
+           "observation_space", "opponent_chooser"]
 
 ENV_ID = "nardy_fast/LongNardy-v0"
 
@@ -111,7 +112,8 @@ class LongNardyEnv(gym.Env):
     def __init__(self, opponent="random", agent: str = WHITE, rules=None,
                  render_mode: str | None = None, illegal_action: str = "refuse") -> None:
         if illegal_action not in ("refuse", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r}: expected 'refuse' or 'raise'")
+            raise ValueError(f"illegal_action={illegal_action!r}: expected 'refuse' or "
+                             "'raise'")
         self.illegal_action = illegal_action
         if agent not in (WHITE, BLACK):
             raise ValueError(f"agent={agent!r}: expected 'white' or 'black'")

@@ -2,12 +2,13 @@
 
 ``env()`` is the environment with PettingZoo's usual wrappers (an order check, an
 assertion that actions are in bounds), ``raw_env()`` the bare one.  The agents are
-``"player_0"`` (White, who moves first from the start) and ``"player_1"`` (Black); each observation is ``{"observation": float32[60],
-"action_mask": int8[144]}`` from that agent's own view (``OBSERVATION_FIELDS``); the agent
-not on roll sees an empty mask.  An action is one checker step ``6 * from_idx + (die -
-1)``; a side plays as many steps in a row as its turn has (``agent_selection`` stays on it),
-and a roll with no legal step passes by itself.  At the end of a game the winner gets the
-points of its win by the rules' scoring and the loser as many negative (0 each for a draw).
+``"player_0"`` (White, who moves first from the start) and ``"player_1"`` (Black); each
+observation is ``{"observation": float32[60], "action_mask": int8[144]}`` from that
+agent's own view (``OBSERVATION_FIELDS``); the agent not on roll sees an empty mask.  An
+action is one checker step ``6 * from_idx + (die - 1)``; a side plays as many steps in a
+row as its turn has (``agent_selection`` stays on it), and a roll with no legal step passes
+by itself.  At the end of a game the winner gets the points of its win by the rules'
+scoring and the loser as many negative (0 each for a draw).
 """
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Long nardy as an OpenSpiel game: importing this module registers ``"python_long_nardy"``
-(``pyspiel.load_game("python_long_nardy")``, or with the rules as a parameter:
-``pyspiel.load_game("python_long_nardy", {"rules": "draw_rule:true"})``: the text form of
+(``pyspiel.load_game("python_long_nardy")``).  Parameters: ``rules``, the text form of
 ``Rules.to_text`` with ``:`` for ``=`` and ``+`` between fields, since OpenSpiel's game
-strings reserve ``=`` and ``,``; the ``=`` form is read too); parameter ``position``, a position ID (default ``"start"``), starts
-every game there, its side on roll first.
+strings reserve ``=`` and ``,`` (``{"rules": "draw_rule:true+scoring:extended"}``; the
+``=`` form is read too); ``position``, a position ID (default ``"start"``) every game
+starts from, its side on roll first.
 
 - Players 0 (White, who moves first from the start) and 1 (Black).
 - Explicit chance nodes before every turn: the 21 rolls, outcome ``r`` the roll

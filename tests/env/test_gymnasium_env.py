@@ -16,7 +16,8 @@ from nardy_fast.env.gymnasium_env import IllegalActionWarning, LongNardyEnv  # n
 def test_passes_gymnasiums_checker():
     from gymnasium.utils.env_checker import check_env
     env = gym.make("nardy_fast/LongNardy-v0", opponent="greedy")
-    with pytest.warns(IllegalActionWarning):      # the checker steps an action drawn before a reset
+    # the checker steps an action it drew before a reset: refused, with a warning
+    with pytest.warns(IllegalActionWarning):
         check_env(env.unwrapped)
 
 

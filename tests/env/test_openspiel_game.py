@@ -114,7 +114,8 @@ def test_observation_and_information_state_tensors():
     state = _state_at(Position.initial(), (3, 1))
     for player in (0, 1):
         obs = np.array(state.observation_tensor(player))
-        assert obs.shape == (60,) and np.array_equal(obs, state.information_state_tensor(player))
+        assert obs.shape == (60,)
+        assert np.array_equal(obs, state.information_state_tensor(player))
     mine = np.array(state.observation_tensor(0))
     assert mine[0] == 1.0 and mine[48] == 0.25 and mine[50] == 0.25 and mine[59] == 0.0
     assert np.array(state.observation_tensor(1))[48:54].sum() == 0

@@ -129,7 +129,8 @@ def test_illegal_actions_are_refused_and_change_nothing():
 def test_afterstate_refuses_an_index_past_the_candidates():
     env = VectorEnv(2, seed=1, mode="afterstate")
     n = np.diff(env.candidates()[1])
-    with pytest.raises(ValueError, match=rf"actions\[0\] = {n[0]}: not a legal turn of game 0"):
+    with pytest.raises(ValueError,
+                       match=rf"actions\[0\] = {n[0]}: not a legal turn of game 0"):
         env.step([n[0], 0])
     with pytest.raises(ValueError, match="afterstate"):
         env.action_masks()
