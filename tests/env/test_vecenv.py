@@ -251,3 +251,26 @@ def test_draw_rule_gives_black_a_last_turn_and_a_draw():
     plain.autoreset = 0
     plain.set_state(0, p, (6, 5))
     assert plain.play(0, action_of(23, 6)) == (1.0, True, False)      # an oin: 1 point
+
+
+def test_no_step_passes_through_a_forbidden_block():
+    """The mover holds its points 19, 20, 21, 23, 24 (a block of the opponent's points
+    7-12 but for 22) and a checker on 17; every opponent checker is behind, on its head.
+    With 5-2, 17/22 makes the forbidden block: under the classic rules no intermediate
+    position may hold it, so the mask refuses that step though 17/22/24 ends legal (as
+    17/19/24 reaches it); with ``block_transient=True`` only the end counts and it is
+    offered."""
+    mover, opp = np.zeros(24, int), np.zeros(24, int)
+    mover[[18, 19, 20, 22, 23]] = 1
+    mover[16], mover[0] = 1, 9
+    opp[0] = 15
+    p = Position.from_boards(mover, opp)
+    through = action_of(16, 5)
+    env = VectorEnv(1, seed=0)
+    env.set_state(0, p, (5, 2))
+    assert not env.action_masks()[0, through] and env.action_masks()[0, action_of(16, 2)]
+    loose = VectorEnv(1, seed=0, rules=Rules(block_transient=True))
+    loose.set_state(0, p, (5, 2))
+    assert loose.action_masks()[0, through]
+    for rules in (None, Rules(block_transient=True)):
+        assert set(turns_by_steps(p, (5, 2), rules)) == legal_turns(p, (5, 2), rules)
