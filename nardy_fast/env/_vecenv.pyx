@@ -1252,9 +1252,10 @@ cdef class VectorEnv:
     def turn_sequences(self, e=0):
         """Every way of playing game ``e``'s turn from here step by step through the mask:
         a list of ``(actions, board)``, ``actions`` a tuple of step actions, ``board`` the
-        mover's board after the last of them (a tuple of 24 counts).  The game is left as
-        it was.  (For checks and teaching; the number of sequences grows fast with a
-        double.)"""
+        mover's board after the last of them (a tuple of 24 counts), or None when the
+        mask offered no step before the turn was complete (a dead end, which the mask
+        must never lead to).  The game is left as it was.  (For checks and teaching; the
+        number of sequences grows fast with a double.)"""
         e = self._game(e)
         out = []
         cdef game_t copy = self.games[e]
@@ -1268,6 +1269,9 @@ cdef class VectorEnv:
         cdef int a, i, d, t
         cdef game_t nxt
         compute_mask(g, &self.crules, mask)
+        if g.nlegal == 0:
+            out.append((path, None))                 # a dead end
+            return
         for a in range(NA):
             if not mask[a]:
                 continue

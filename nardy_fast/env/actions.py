@@ -59,6 +59,11 @@ def turns_by_steps(position, dice, rules=None):
         ``{board: [actions, ...]}``: each mover's board after a turn (a tuple of 24
         counts, its own numbering) and every sequence of step actions reaching it.  A roll
         with no legal step gives ``{}`` (the turn passes by itself).
+
+    Raises
+    ------
+    RuntimeError
+        When a step the mask offers leads to no legal turn (the mask must never).
     """
     p = as_position(position)
     env = VectorEnv(1, seed=0, rules=rules)
@@ -68,5 +73,8 @@ def turns_by_steps(position, dice, rules=None):
         return {}                       # the roll passed: the other side is on roll
     out: dict = {}
     for actions, board in env.turn_sequences(0):
+        if board is None:
+            raise RuntimeError(f"position {p.id}, roll {dice}: the steps {list(actions)} "
+                               "offered by the mask lead to no legal turn")
         out.setdefault(board, []).append(actions)
     return out
