@@ -46,7 +46,8 @@ HOMES = {
                                                          "engine/evaluation/_search.pyx"}),
     "Black's last turn": (r"\blast_turn_due\(", {"core/_scoring.pyx", "core/_scoring.pxd",
                                                  "engine/play/_rollout.pyx",
-                                                 "engine/play/_match.pyx"}),
+                                                 "engine/play/_match.pyx",
+                                                 "env/_vecenv.pyx"}),
     # which table values a race: the tables' own modules define and wrap their queries
     "a bear-off table query": (r"\brace_probs\(", {"tables/_racetables.pyx",
                                                    "tables/_racetables.pxd",

@@ -28,7 +28,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 PACKAGE = TESTS.parent / "nardy_fast"
-LAYERS = ("core", "tables", "engine", "analysis", "app")
+LAYERS = ("core", "tables", "engine", "env", "analysis", "app")
 RANK = {name: k for k, name in enumerate(LAYERS)}
 MODULE_PATH = re.compile(r"\bnardy_fast\.(" + "|".join(LAYERS) + r")\b")
 

@@ -4,7 +4,7 @@
 # the side on roll; results are the mover's boards after its turn, in the mover's numbering
 # (the opponent never changes during the mover's turn).  Inputs are trusted: callers
 # validate boards (counts, at most 15 per side, no point held by both sides) and dice 1..6.
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint32_t
 
 # rules_t and its enums live in _rules.pxd (re-exported here for older cimports)
 from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
@@ -27,3 +27,20 @@ cdef Py_ssize_t gen_successors(const uint8_t* mover, const uint8_t* opponent, in
 # Position check for wrappers: 0 if valid, else an error code (see _movegen.pyx, BOARD_ERRORS)
 # with *where set to the offending idx (or -1).
 cdef int check_boards(const uint8_t* mover, const uint8_t* opponent, int* where) noexcept nogil
+
+# The turn's rules for a step-by-step player (nardy_fast.env plays a turn one checker step
+# at a time and asks these the same questions the generator asks):
+# opponent-idx starts j of six points j..j+5 the mover holds (occ: bits of the mover's idx).
+cdef inline uint32_t block_windows(uint32_t occ) noexcept nogil:
+    cdef uint32_t r = ((occ >> 12) | (occ << 12)) & 0xFFFFFF
+    return r & (r >> 1) & (r >> 2) & (r >> 3) & (r >> 4) & (r >> 5)
+
+# Checkers that may leave the head this turn (1, or 2 under the first-turn exception);
+# opp = opponent_mask(opponent), head_rule a HEAD_* code.
+cdef int head_limit(const uint8_t* mover, uint32_t opp, int d1, int d2,
+                    int head_rule) noexcept nogil
+
+# Opponent-idx starts of the blocks the mover may not make this turn and could make with
+# nsteps steps (blocks already on the board are exempt); occ = occupancy(mover).
+cdef uint32_t forbidden_windows(const uint8_t* opponent, uint32_t occ, uint32_t opp,
+                                int block_rule, int nsteps) noexcept nogil

@@ -90,12 +90,6 @@ ctypedef struct gen_t:
     int32_t stack_table[1 << STACK_TABLE_BITS]
 
 
-cdef inline uint32_t block_windows(uint32_t occ) noexcept nogil:
-    """Opponent-idx starts j of six held points j..j+5 (occ in mover idx bits)."""
-    cdef uint32_t r = ((occ >> 12) | (occ << 12)) & 0xFFFFFF
-    return r & (r >> 1) & (r >> 2) & (r >> 3) & (r >> 4) & (r >> 5)
-
-
 cdef inline uint64_t board_key(const uint8_t* b) noexcept nogil:
     cdef uint64_t h = 0
     cdef int i

@@ -1,0 +1,101 @@
+"""The Gymnasium environment ``nardy_fast/LongNardy-v0``: Gymnasium's own checker, the
+reset options, illegal steps and the opponent policies."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+from nardy_fast import Position                                        # noqa: E402
+from nardy_fast.env import action_of                                  # noqa: E402
+from nardy_fast.env.gymnasium_env import IllegalActionWarning, LongNardyEnv  # noqa: E402
+
+
+def test_passes_gymnasiums_checker():
+    from gymnasium.utils.env_checker import check_env
+    env = gym.make("nardy_fast/LongNardy-v0", opponent="greedy")
+    # the checker steps an action it drew before a reset: refused, with a warning
+    with pytest.warns(IllegalActionWarning):
+        check_env(env.unwrapped)
+
+
+def _play(env, seed):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trail = [obs["observation"]]
+    while True:
+        a = rng.choice(np.flatnonzero(obs["action_mask"]))
+        obs, reward, term, trunc, info = env.step(a)
+        trail.append(obs["observation"])
+        if term or trunc:
+            return reward, trail
+
+
+def test_a_game_to_its_end_is_reproducible_for_a_seed():
+    env = gym.make("nardy_fast/LongNardy-v0", opponent="random")
+    r1, t1 = _play(env, 4)
+    r2, t2 = _play(env, 4)
+    assert r1 == r2 and r1 in (-2, -1, 1, 2)
+    assert len(t1) == len(t2) and all(np.array_equal(a, b) for a, b in zip(t1, t2))
+
+
+def test_reset_from_a_position_and_roll_and_the_agent_plays_black():
+    p = Position.initial().play(Position.initial().legal_moves((6, 5))[0])
+    env = LongNardyEnv(agent="black")
+    obs, info = env.reset(seed=0, options={"position": p.id, "dice": (4, 4)})
+    assert env.position == p and info["dice"] == (4, 4)
+    assert obs["action_mask"].tolist() == np.isin(np.arange(144), [action_of(0, 4)]).tolist()
+    # from the start the opponent (White) plays its turn inside reset
+    obs, info = env.reset(seed=1, options={"position": "start", "dice": (6, 5)})
+    assert env.position.side == "black" and env.position.opponent[0] == 14
+
+
+def test_an_illegal_step_is_refused_and_changes_nothing():
+    env = LongNardyEnv()
+    obs, _ = env.reset(seed=2)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.position
+    with pytest.warns(IllegalActionWarning, match=rf"action {bad} .*not a legal step"):
+        obs2, reward, term, trunc, info = env.step(bad)
+    assert env.position == before and reward == 0 and not term
+    assert "not a legal step" in info["illegal_action"]
+    assert np.array_equal(obs2["observation"], obs["observation"])
+    strict = LongNardyEnv(illegal_action="raise")
+    strict.reset(seed=2)
+    with pytest.raises(ValueError, match="legal steps: "):
+        strict.step(bad)
+    assert strict.position == before
+
+
+def test_opponents_by_name_and_callable():
+    for opponent in ("net", lambda boards, opp: -boards[:, 0]):
+        env = LongNardyEnv(opponent=opponent, agent="black")
+        obs, _ = env.reset(seed=3)
+        assert env.position.side == "black"
+    with pytest.raises(ValueError, match="opponent='best'"):
+        LongNardyEnv(opponent="best")
+
+
+def test_import_nardy_fast_imports_no_framework():
+    """``import nardy_fast`` and its public names leave the frameworks unimported (only
+    ``import nardy_fast.env`` registers the Gymnasium environment)."""
+    code = ("import sys, nardy_fast; nardy_fast.Position, nardy_fast.rollout; "
+            "print(sorted(m for m in "
+            "('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"
+
+
+def test_vector_env_spaces_follow_gymnasiums_vector_api():
+    from nardy_fast.env import VectorEnv
+    env = VectorEnv(3, seed=0)
+    obs, _ = env.reset()
+    assert env.num_envs == 3 and env.metadata["autoreset_mode"] == "SameStep"
+    assert env.single_action_space == gym.spaces.Discrete(144)
+    assert obs in env.observation_space and obs[0] in env.single_observation_space
+    assert env.action_space.shape == (3,)
+    assert VectorEnv(2, mode="afterstate").single_action_space is None
+    env.close()

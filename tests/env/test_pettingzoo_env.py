@@ -1,0 +1,55 @@
+"""The PettingZoo environment ``nardy_fast.env.long_nardy_v0``: PettingZoo's own tests, a
+whole game's rewards, starting from a position, illegal steps."""
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test                       # noqa: E402
+
+from nardy_fast import Position                                       # noqa: E402
+from nardy_fast.env import action_of, long_nardy_v0                   # noqa: E402
+
+
+def test_passes_pettingzoos_api_test():
+    api_test(long_nardy_v0.env(), num_cycles=200)
+
+
+def test_passes_pettingzoos_seed_test():
+    seed_test(long_nardy_v0.env, num_cycles=200)
+
+
+def test_max_cycles_test_does_not_apply():
+    """PettingZoo's max_cycles_test needs a parallel environment (every agent acting each
+    cycle); a turn-based game has none, as PettingZoo's classic games have none."""
+    assert long_nardy_v0.LongNardyAEC.metadata["is_parallelizable"] is False
+    assert not hasattr(long_nardy_v0, "parallel_env")
+
+
+def test_a_whole_game_ends_with_opposite_rewards():
+    env = long_nardy_v0.env()
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        other = env.possible_agents[1 - env.possible_agents.index(agent)]
+        assert not env.observe(other)["action_mask"].any()
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+    assert totals["player_0"] == -totals["player_1"] and abs(totals["player_0"]) in (1, 2)
+
+
+def test_reset_from_a_position_and_an_illegal_step():
+    env = long_nardy_v0.raw_env()
+    p = Position.initial().play(Position.initial().legal_moves((6, 5))[0])
+    env.reset(seed=0, options={"position": p, "dice": (6, 6)})
+    assert env.agent_selection == "player_1" and env.position == p
+    mask = env.observe("player_1")["action_mask"]
+    assert np.flatnonzero(mask).tolist() == [action_of(0, 6)]
+    with pytest.raises(ValueError, match="not a legal step"):
+        env.step(action_of(0, 5))
+    assert env.position == p
