@@ -579,20 +579,24 @@ class CompleteTwoSided:
         return float(v[0]) if single else v
 
 
-def complete_two_sided(rules: RulesLike = None, max_checkers: int = MAX
-                       ) -> CompleteTwoSided | None:
-    """The complete table of ``rules``' points in the data folder when it has been built
-    (``nardy-fast bearoff build --two-sided 15``), else None; loaded once per process
-    (sizes and checksums checked at build time; loading checks the sizes)."""
-    store = default_store(max_checkers, rules)
-    key = store
+def complete_two_sided(rules: RulesLike = None) -> CompleteTwoSided | None:
+    """The largest complete table for ``rules``' points in the data folder
+    (``nardy-fast bearoff build --two-sided 15`` builds the full one there), else None;
+    loaded once per process and never built here (loading checks the shards' sizes; the
+    build checked their checksums)."""
+    oin, mars, _ = mars_points(rules)
+    folder = data_dir()
+    key = (folder, oin, mars)
     with _lock:
         if key in _LOADED:
             return _LOADED[key]
     table = None
-    man = _read_manifest(store) if os.path.isdir(store) else None
-    if man is not None and man.get("complete"):
-        table = CompleteTwoSided.load(store, verify=False)
+    for n in range(MAX, -1, -1):
+        store = default_store(n, rules)
+        man = _read_manifest(store) if os.path.isdir(store) else None
+        if man is not None and man.get("complete") and man.get("all_checkers", MAX) == MAX:
+            table = CompleteTwoSided.load(store, verify=False)
+            break
     with _lock:
         _LOADED[key] = table
     return table

@@ -235,3 +235,43 @@ def test_shard_dependencies_come_first():
     pos = {s: k for k, s in enumerate(order)}
     assert len(order) == 136
     assert all(pos[d] < pos[s] for s in order for d in bc.shard_deps(*s))
+
+
+# ----------------------------------------------------------------------------------------
+# the lookups find a built table
+
+@pytest.fixture
+def built4():
+    """A complete table of 4 checkers in the data folder (the full one is 15), removed
+    afterwards."""
+    import shutil
+    store = bc.default_store(4)
+    bc.build_complete(4, progress=False)
+    bc._LOADED.clear()
+    yield bc.CompleteTwoSided.load(store)
+    shutil.rmtree(store)
+    bc._LOADED.clear()
+
+
+def test_race_lookups_use_the_built_table(built4):
+    import nardy_fast as nf
+    from nardy_fast.tables.race import default_race_tables
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[[20, 22, 23]] = 1                               # 3 checkers: board6 (1, 0, 1, 0, 0, 0)..
+    you[[18, 19, 21, 23]] = 1                          # 4 checkers
+    o = nf.race_probabilities(nf.Position(me, you))
+    assert o.method == "two_sided"
+    assert o.extra["two_sided_complete_max_checkers"] == 4
+    want = built4.probabilities(bo.to_board6(me), bo.to_board6(you))
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == want
+    assert 0.0 < o.p_win < 1.0 and o.p_win != bo.TwoSided.build(4, progress=False).p_win(
+        bo.to_board6(me), bo.to_board6(you))           # rounded: not the float64 table's
+    rt = default_race_tables()
+    assert rt.complete is bc.complete_two_sided() and rt.complete.store == built4.store
+    assert rt.probabilities(me, you)[:3] == want
+    assert rt.probabilities(me, you)[4] == "two_sided"
+    me[[0]] = 0
+    far = np.zeros(24, int)
+    far[18] = 15                                       # 15 against 3: not covered by it
+    o = nf.race_probabilities(nf.Position(far, me))
+    assert "two_sided_complete_max_checkers" not in o.extra
