@@ -241,7 +241,6 @@ def solve_shard(store: str, i: int, j: int, lam: float, stop: threading.Event | 
                  np.zeros((ni, nj), np.uint16) if _has_mw(j, T) else None)
     solver = _tscomplete.ShardSolver(i, j, lam, _finals(i), rows, out_a, T)
     lower = [blk(i, k) for k in range(j)]            # (n_k, n_i): v(a, g) at [g, a]
-    pairs_per_shell = nj if i != j else (nj + 1) / 2
     for a0 in range(0, ni, CHUNK_SHELLS):
         if stop is not None and stop.is_set():
             raise KeyboardInterrupt
@@ -251,7 +250,7 @@ def solve_shard(store: str, i: int, j: int, lam: float, stop: threading.Event | 
                if _has_ml(i, T) else None)
         solver.run(a0, a1, pv, pml)
         if tick is not None:
-            tick(2 * (a1 - a0) * pairs_per_shell)
+            tick(2 * (a1 - a0) * nj if i != j else a1 * a1 - a0 * a0)   # pairs solved
     arrays = _block_arrays(j, i, bv, bml, bmw)
     if i != j:
         av, aml, amw = out_a
