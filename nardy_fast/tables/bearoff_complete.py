@@ -66,7 +66,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
-from nardy_fast.core._checks import as_board6, check_int
+from nardy_fast.core._checks import as_board6, check_int, check_threads
 from nardy_fast.core._dbfile import DatabaseError, read_db, read_header, write_db
 from nardy_fast.core._io import atomic_write
 from nardy_fast.core._progress import progress_bar, show_progress
@@ -307,7 +307,7 @@ def _write_manifest(store, man):
 
 
 def _pairs(i, j):
-    return n_class(i) * n_class(j) * (1 if i == j else 2)
+    return n_class(i) * n_class(j) * (2 - (i == j))       # the diagonal: one block
 
 
 # ----------------------------------------------------------------------------------------
@@ -420,7 +420,6 @@ def read_header_crc(path):
 
 
 def _run_local(store, order, done, N, lam, T, limit, need, threads, finished, bar):
-    from nardy_fast.core._checks import check_threads
     threads = check_threads(threads)
     stop = threading.Event()
     running = {}
@@ -457,7 +456,7 @@ def _run_local(store, order, done, N, lam, T, limit, need, threads, finished, ba
 
 
 def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar):
-    from dask.distributed import Client, as_completed
+    from dask.distributed import Client, as_completed   # lazy: dask is optional, slow to import
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
         futures = {}

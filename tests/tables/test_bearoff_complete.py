@@ -275,3 +275,14 @@ def test_race_lookups_use_the_built_table(built4):
     far[18] = 15                                       # 15 against 3: not covered by it
     o = nf.race_probabilities(nf.Position(far, me))
     assert "two_sided_complete_max_checkers" not in o.extra
+
+
+def test_dask_client_builds_the_same_bytes(tmp_path):
+    """Shards as tasks on a distributed client (in-process workers here): the bytes of
+    the local build."""
+    distributed = pytest.importorskip("distributed")
+    bc.build_complete(4, store=tmp_path / "local", progress=False, threads=1)
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                            dashboard_address=None) as client:
+        bc.build_complete(4, store=tmp_path / "dask", progress=False, scheduler=client)
+    assert _bytes(tmp_path / "local") == _bytes(tmp_path / "dask")
