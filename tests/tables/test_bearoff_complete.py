@@ -286,3 +286,16 @@ def test_dask_client_builds_the_same_bytes(tmp_path):
                             dashboard_address=None) as client:
         bc.build_complete(4, store=tmp_path / "dask", progress=False, scheduler=client)
     assert _bytes(tmp_path / "local") == _bytes(tmp_path / "dask")
+
+
+def test_one_sided_where_the_opponent_surely_finishes(table6):
+    """Against a board that bears off in one turn for sure, the side on roll wins iff it
+    finishes this turn: P(win) = the one-sided P(1 turn), for every board on roll."""
+    one = bo.one_sided()
+    m = bo.n_boards(6)
+    turns = np.asarray(one.turns[:m])
+    sure = np.flatnonzero(turns[:, 1] > 1 - 1e-12)
+    assert len(sure) == 5                         # 1 on points 1-3, 2 on 1, 1 + 1 on 1-2
+    ia, ib = np.meshgrid(np.arange(1, m), sure, indexing="ij")
+    w, mw, ml = table6.probabilities_of_indices(ia.ravel(), ib.ravel())
+    assert np.abs(w - turns[ia.ravel(), 1]).max() <= STEP / 2 + 1e-12
