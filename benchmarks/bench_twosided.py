@@ -110,7 +110,8 @@ def one_sided_errors(table, rows=256, worst=10):
         errs = {"p_win": np.abs(w - win),
                 "equity": np.abs((2 * w - 1 + mw - ml) - (win - lose + mwin - mloss))}
         for key, e in errs.items():
-            hist[key] += np.histogram(np.minimum(e, 1 - 1e-12), bins)[0]
+            hist[key] += np.bincount(np.minimum(e * (len(bins) - 1), len(bins) - 2)
+                                     .astype(np.int64).ravel(), minlength=len(bins) - 1)
             tot[key] += float(e.sum())
             flat = np.argpartition(e.ravel(), -worst)[-worst:]
             for f in flat:

@@ -314,7 +314,7 @@ def _parser_bearoff(sub):
     b.add_argument("--two-sided", type=int_in(1, 15), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
                         "per side (1..14: in memory); 15: the complete table with mars, "
-                        "out of core in shards (about 8 GB on disk; time: "
+                        "out of core in shards (9.3 GB on disk; time: "
                         "benchmarks/RESULTS.md), resumed where it stopped, used by race "
                         "queries, the evaluator and reports once built")
     b.add_argument("--store", metavar="DIR", default=None,

@@ -17,19 +17,23 @@ Storage and its bound
 Boards are grouped in classes by checker count; block (p, q) (on roll p checkers,
 opponent q) stores ``v = P(win) + lam (P(mars win) - P(mars loss))`` as 16-bit fixed point
 over [0, 1] (no side of 15) or [-lam, 1 + lam] (a side of 15), and the mars chances as
-16-bit fractions (65535 = 1): 2 bytes a pair, 5.9 GB for N = 15 (4 more bytes for the
-pairs with a side of 15: 8.2 GB in all).  16 bits because it is the smallest width whose
+16-bit fractions (65535 = 1): 2 bytes a pair, 5.9 GB for N = 15, and 2 more per mars
+chance that can be nonzero (a side of 15 on roll: P(mars loss); against one: P(mars
+win)): 9.3 GB in all.  16 bits because it is the smallest width whose
 rounding (7.6e-6 in P(win), half a step) is far below any difference that matters for a
 move or a cube decision, and because it halves float32's memory, which is what decides
 whether a shard's inputs fit in RAM.  Every value is computed from the stored (rounded)
 values of its successors, as GNU Backgammon's database is: the error of ``v`` grows by at
-most half a step per move left in the game, so
-``|v - exact| <= (h / 2) * (turns left of both sides)``, h the block's step (1 / 65535
-without a side of 15; (1 + 2 lam) / 65535 with one); the error measured against the exact
-float64 ``TwoSided`` is far smaller (``benchmarks/RESULTS.md``, "Two-sided bear-off").
-The mars chances are those of the play chosen on the stored values: where two plays are
-within rounding of each other in ``v`` the chosen one may not be the exact optimum, so
-``P(mars)`` has no such bound, only ``v`` (the equity: ``2 v - 1`` oin points) has.
+most half a step per move left in the game, so ``|v - exact| <= (h / 2) * (turns left of
+both sides)``, h the largest step on the way (1 / 65535 without a side of 15; (1 + 2 lam)
+/ 65535 with one), a side's turns left at most ``ceil(pips / 2)`` (a turn bears off its
+last checker or moves >= 2 pips); the error measured is far smaller
+(``benchmarks/RESULTS.md``, "Two-sided bear-off").  The mars chances are those of the
+play chosen on the stored values (for them, values within 1e-4 of the best count as tied
+and the smallest final board index wins, as in ``MarsTable``): where two plays are within
+rounding of each other in ``v`` the chosen one may not be the exact optimum, so P(win)
+and P(mars) have no such bound (measured: at most 2.7e-3 on the tests' miniature), only
+``v`` (the equity: ``2 v - 1`` oin points) has.
 
 Build
 -----
@@ -42,7 +46,7 @@ local threads (``threads``) or as tasks on a ``dask.distributed.Client`` (worker
 reading and writing the same store); each value is computed by the same code from the
 same stored inputs, so the table is bit-identical whatever runs it.  A shard keeps in
 memory the blocks it reads (memory-mapped) and its own two blocks; the largest (15
-against 15) needs about 5 GB; shards run concurrently only while their sum stays under
+against 15) is estimated at 6.3 GB (``shard_bytes``); shards run concurrently only while their sum stays under
 ``memory`` (default 8 GB).
 
 Readers
