@@ -8,6 +8,7 @@ finished table.
     python benchmarks/bench_twosided.py --sizes 10 12
     python benchmarks/bench_twosided.py --sizes --store STORE            # queries only
     python benchmarks/bench_twosided.py --sizes --errors STORE           # errors, all pairs
+    python benchmarks/bench_twosided.py --sizes --check STORE            # vs plain Python
 
 The full 15-checker build is a command of its own (``nardy-fast bearoff build
 --two-sided 15 --store STORE``, ``benchmarks/RESULTS.md``); it is never run here unless
@@ -137,11 +138,92 @@ def one_sided_errors(table, rows=256, worst=10):
                   f"{table.probabilities(bo.board_of(a), bo.board_of(b))}")
 
 
+def _steps(board, d):
+    """Boards after one step of die d (board[i]: checkers on the point i + 1 bears off)."""
+    out = set()
+    if board[d - 1]:
+        out.add(board[:d - 1] + (board[d - 1] - 1,) + board[d:])
+    for i in range(d, 6):
+        if board[i]:
+            c = list(board)
+            c[i] -= 1
+            c[i - d] += 1
+            out.add(tuple(c))
+    if not out:
+        for i in range(d - 2, -1, -1):
+            if board[i]:
+                out.add(board[:i] + (board[i] - 1,) + board[i + 1:])
+                break
+    return out
+
+
+def python_check(table, points=2, lam=0.5):
+    """The full table against a plain-Python memoised recursion (its own move generator,
+    float64, ties to the smaller final index) on every pair of boards of 15 checkers or
+    fewer with all checkers on the lowest ``points`` points, and all 15 checkers on points
+    1-3 against up to 3 on points 1-2 (either side on roll), mars included."""
+    import functools
+    rolls = [(a, b, (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)]
+
+    def finals(board, a, b):
+        res = set()
+        for seq in ([a] * 4,) if a == b else ([a, b], [b, a]):
+            cur = {board}
+            for d in seq:
+                cur = set().union(*(_steps(x, d) if any(x) else {x} for x in cur))
+            res |= cur
+        return res
+
+    @functools.lru_cache(maxsize=None)
+    def val(a, b):
+        tot = [0.0, 0.0, 0.0, 0.0]
+        for d1, d2, p in rolls:
+            best = None
+            for f in sorted(finals(a, d1, d2), key=lambda x: bo.index_of(list(x))):
+                if not any(f):
+                    m = float(sum(b) == 15)
+                    cand = (1.0 + lam * m, 1.0, m, 0.0)
+                else:
+                    ov, ow, omw, oml = val(b, f)
+                    cand = (1.0 - ov, 1.0 - ow, oml, omw)
+                if best is None or cand[0] > best[0]:
+                    best = cand
+            tot = [t + p * c for t, c in zip(tot, best)]
+        return tuple(tot)
+
+    import itertools
+    boards = [tuple(c) + (0,) * (6 - points) for c in itertools.product(range(16), repeat=points)
+              if 1 <= sum(c) <= 15]
+    t0 = time.perf_counter()
+    pairs = [(a, b) for a in boards for b in boards]
+    # all 15 on points 1-3 (a 1-1 or 1-2 bears none off) against up to 3 on points 1-2:
+    # where a side on roll can lose a mars
+    full3 = [tuple(c) + (0,) * 3 for c in itertools.product(range(16), repeat=3)
+             if sum(c) == 15]
+    small = [b for b in boards if sum(b) <= 3]
+    pairs += [(a, b) for a in full3 for b in small] + [(b, a) for a in full3 for b in small]
+    ref = np.array([val(a, b) for a, b in pairs])
+    A = np.array([p[0] for p in pairs])
+    B = np.array([p[1] for p in pairs])
+    v = table.value(A, B)
+    w, mw, ml = table.probabilities(A, B)
+    full = np.array([sum(a) == 15 or sum(b) == 15 for a, b in pairs])
+    print(f"python check, {len(pairs):,} pairs on points 1-{points} and 15 on 1-3 "
+          f"({int(full.sum()):,} with a side of 15; {time.perf_counter() - t0:.0f} s): "
+          f"max |v - exact| {np.abs(v - ref[:, 0]).max():.2e}, P(win) "
+          f"{np.abs(w - ref[:, 1]).max():.2e}, P(mars win) {np.abs(mw - ref[:, 2]).max():.2e}, "
+          f"P(mars loss) {np.abs(ml - ref[:, 3]).max():.2e}; largest exact P(mars win) "
+          f"{ref[:, 2].max():.3f}, P(mars loss) {ref[:, 3].max():.3f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[10, 12])
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--store", help="also time queries on this finished table")
+    ap.add_argument("--check", metavar="STORE",
+                    help="this table against a plain-Python recursion, 15 checkers on the "
+                         "low points")
     ap.add_argument("--errors", metavar="STORE",
                     help="the one-sided approximation's error over every pair of this table")
     args = ap.parse_args(argv)
@@ -149,6 +231,8 @@ def main(argv=None):
         bench_build(n, args.threads)
     if args.store:
         bench_queries(bc.CompleteTwoSided.load(args.store, verify=False))
+    if args.check:
+        python_check(bc.CompleteTwoSided.load(args.check, verify=False))
     if args.errors:
         one_sided_errors(bc.CompleteTwoSided.load(args.errors, verify=False))
 

@@ -46,8 +46,10 @@ local threads (``threads``) or as tasks on a ``dask.distributed.Client`` (worker
 reading and writing the same store); each value is computed by the same code from the
 same stored inputs, so the table is bit-identical whatever runs it.  A shard keeps in
 memory the blocks it reads (memory-mapped) and its own two blocks; the largest (15
-against 15) is estimated at 6.3 GB (``shard_bytes``); shards run concurrently only while their sum stays under
-``memory`` (default 8 GB).
+against 15) is estimated at 6.3 GB (``shard_bytes``; measured 3.9 GB); shards run
+concurrently only while their sum stays under ``memory`` (default 8 GB).  The complete build (N = 15) took 16 minutes of CPU (25
+minutes on a busy 2-core machine) and 9.25 GB of disk (``benchmarks/RESULTS.md``); the
+tests build only small tables.
 
 Readers
 -------
