@@ -47,7 +47,8 @@ reading and writing the same store); each value is computed by the same code fro
 same stored inputs, so the table is bit-identical whatever runs it.  A shard keeps in
 memory the blocks it reads (memory-mapped) and its own two blocks; the largest (15
 against 15) is estimated at 6.3 GB (``shard_bytes``; measured 3.9 GB); shards run
-concurrently only while their sum stays under ``memory`` (default 8 GB).  The complete build (N = 15) took 16 minutes of CPU (25
+concurrently only while their sum stays under ``memory`` (default 8 GB; on a Dask
+cluster each worker's own memory limit applies).  The complete build (N = 15) took 16 minutes of CPU (25
 minutes on a busy 2-core machine) and 9.25 GB of disk (``benchmarks/RESULTS.md``); the
 tests build only small tables.
 
@@ -338,8 +339,8 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
     rules : Rules, dict or None
         Oin and home-mars points the play maximises (default classic).
     memory : int or str
-        Bytes (or ``"8GB"``) the shards running at once may hold; a shard needing more is
-        refused before it starts (``MemoryError``).
+        Bytes (or ``"8GB"``) the shards running at once on local threads may hold; a
+        shard needing more is refused before the build starts (``MemoryError``).
     threads : int or None
         Shards solved at once on local threads (None: the usable cores).
     scheduler : str or dask.distributed.Client, optional
