@@ -30,11 +30,13 @@ import numpy as np
 from nardy_fast.tables._board6 cimport n_boards, MAX_BEAROFF, N_HOME, board6_index
 from nardy_fast.tables._bomoves cimport MoveTables
 from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_P
+from nardy_fast.core._threads cimport NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t, nf_barrier_wait, nf_run, share
 
 __all__ = ["Finals", "ShardSolver", "Lookup", "SCALE"]
 
 DEF NCLS = 16
 DEF CH = 256
+DEF BUF = 9 * 256 + 3 * 54264     # doubles of scratch per thread
 DEF TIE = 1e-4               # values this close count as tied for the mars chances
 SCALE = 65535
 
@@ -69,6 +71,33 @@ ctypedef struct blk_t:                       # one block, opponent-major (see mo
     double scale
 
 
+ctypedef struct shard_t:                     # a shard's solver state (ShardSolver)
+    blk_t rows[NCLS]
+    int i, j
+    double lam
+    int full
+    Py_ssize_t ni, nj, si, sj
+    uint16_t* av
+    uint16_t* aml
+    uint16_t* amw
+    uint16_t* bv                             # = rows[i]
+    uint16_t* bml
+    uint16_t* bmw
+    const int64_t* fstart
+    const int32_t* flist
+    uint8_t cls[54264]
+    Py_ssize_t start[NCLS + 1]
+
+
+ctypedef struct job_t:                       # shells a0 .. a1 - 1 on nf_run's threads
+    shard_t* s
+    Py_ssize_t a0, a1
+    const uint16_t* pv
+    const uint16_t* pml
+    double* bufs                             # BUF doubles per thread
+    int32_t* args                            # CH per thread
+
+
 cdef inline double frac(const uint16_t* a, Py_ssize_t k) noexcept nogil:
     return a[k] * (1.0 / 65535.0) if a != NULL else 0.0
 
@@ -85,252 +114,267 @@ cdef class ShardSolver:
     hold v and ml of the side on roll a0 .. a1 - 1 against every board of classes < j
     (global index), rows [a - a0, g].
     """
-    cdef blk_t rows[NCLS]
-    cdef int i, j
-    cdef double lam
-    cdef int full
-    cdef Py_ssize_t ni, nj, si, sj
-    cdef uint16_t* av
-    cdef uint16_t* aml
-    cdef uint16_t* amw
-    cdef uint16_t* bv                          # = rows[i]
-    cdef uint16_t* bml
-    cdef uint16_t* bmw
-    cdef const int64_t* fstart
-    cdef const int32_t* flist
-    cdef uint8_t cls[54264]
-    cdef Py_ssize_t start[NCLS + 1]
+    cdef shard_t s
+    cdef int nthreads
     cdef object keep
     cdef readonly Py_ssize_t shells_done
 
     def __init__(self, int i, int j, double lam, Finals finals, list rows, tuple out_a,
-                 int all_checkers=MAX_BEAROFF):
+                 int all_checkers=MAX_BEAROFF, int threads=1):
         cdef int k
         cdef Py_ssize_t g, n
         if not (0 < j <= i <= MAX_BEAROFF):
             raise ValueError(f"shard ({i}, {j}): need 0 < j <= i <= {MAX_BEAROFF}")
         if finals.max_checkers < i:
             raise ValueError(f"finals: of {finals.max_checkers} checkers, need {i}")
-        self.i, self.j, self.lam = i, j, lam
-        self.full = all_checkers
-        self.start[0] = 0
+        self.s.i, self.s.j, self.s.lam = i, j, lam
+        self.s.full = all_checkers
+        self.s.start[0] = 0
         for k in range(NCLS):
-            self.start[k + 1] = n_boards(k)
+            self.s.start[k + 1] = n_boards(k)
         for k in range(NCLS):
-            for g in range(self.start[k], self.start[k + 1]):
-                self.cls[g] = k
-        self.si, self.sj = self.start[i], self.start[j]
-        self.ni = self.start[i + 1] - self.si
-        self.nj = self.start[j + 1] - self.sj
-        self.fstart = finals.mv.fstart
-        self.flist = finals.mv.flist
+            for g in range(self.s.start[k], self.s.start[k + 1]):
+                self.s.cls[g] = k
+        self.s.si, self.s.sj = self.s.start[i], self.s.start[j]
+        self.s.ni = self.s.start[i + 1] - self.s.si
+        self.s.nj = self.s.start[j + 1] - self.s.sj
+        self.s.fstart = finals.mv.fstart
+        self.s.flist = finals.mv.flist
         self.keep = (finals, rows, out_a)
         if len(rows) != i + 1:
             raise ValueError(f"rows: {len(rows)} blocks, need {i + 1}")
         for k in range(i + 1):
-            n = self.start[k + 1] - self.start[k]
+            n = self.s.start[k + 1] - self.s.start[k]
             v, ml, mw = rows[k]
-            self.rows[k].v = _ptr(v, (n, self.nj), False, f"rows[{k}].v")
-            self.rows[k].ml = _ptr(ml, (n, self.nj), j != self.full, f"rows[{k}].ml")
-            self.rows[k].mw = _ptr(mw, (n, self.nj), k != self.full, f"rows[{k}].mw")
-            if j == self.full or k == self.full:
-                self.rows[k].off = -lam
-                self.rows[k].scale = (1.0 + 2.0 * lam) / 65535.0
+            self.s.rows[k].v = _ptr(v, (n, self.s.nj), False, f"rows[{k}].v")
+            self.s.rows[k].ml = _ptr(ml, (n, self.s.nj), j != self.s.full, f"rows[{k}].ml")
+            self.s.rows[k].mw = _ptr(mw, (n, self.s.nj), k != self.s.full, f"rows[{k}].mw")
+            if j == self.s.full or k == self.s.full:
+                self.s.rows[k].off = -lam
+                self.s.rows[k].scale = (1.0 + 2.0 * lam) / 65535.0
             else:
-                self.rows[k].off = 0.0
-                self.rows[k].scale = 1.0 / 65535.0
-        self.bv = <uint16_t*>self.rows[i].v
-        self.bml = <uint16_t*>self.rows[i].ml
-        self.bmw = <uint16_t*>self.rows[i].mw
+                self.s.rows[k].off = 0.0
+                self.s.rows[k].scale = 1.0 / 65535.0
+        self.s.bv = <uint16_t*>self.s.rows[i].v
+        self.s.bml = <uint16_t*>self.s.rows[i].ml
+        self.s.bmw = <uint16_t*>self.s.rows[i].mw
         if i != j:
             v, ml, mw = out_a
-            self.av = <uint16_t*>_ptr(v, (self.ni, self.nj), False, "out_a.v")
-            self.aml = <uint16_t*>_ptr(ml, (self.ni, self.nj), i != self.full, "out_a.ml")
-            self.amw = <uint16_t*>_ptr(mw, (self.ni, self.nj), j != self.full, "out_a.mw")
+            self.s.av = <uint16_t*>_ptr(v, (self.s.ni, self.s.nj), False, "out_a.v")
+            self.s.aml = <uint16_t*>_ptr(ml, (self.s.ni, self.s.nj), i != self.s.full, "out_a.ml")
+            self.s.amw = <uint16_t*>_ptr(mw, (self.s.ni, self.s.nj), j != self.s.full, "out_a.mw")
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
+        self.nthreads = min(threads, NF_MAX_THREADS) if NF_PTHREADS else 1
         self.shells_done = 0
 
     def run(self, Py_ssize_t a0, Py_ssize_t a1, const uint16_t[:, ::1] prow_v,
             prow_ml):
-        """Solve shells a0 .. a1 - 1 (a0 = shells done so far); releases the GIL."""
-        cdef Py_ssize_t sj = self.sj
-        if a0 != self.shells_done or not a0 <= a1 <= self.ni:
-            raise ValueError(f"run({a0}, {a1}): {self.shells_done} of {self.ni} shells done")
+        """Solve shells a0 .. a1 - 1 (a0 = shells done so far) on ``threads`` threads;
+        releases the GIL."""
+        cdef Py_ssize_t sj = self.s.sj
+        if a0 != self.shells_done or not a0 <= a1 <= self.s.ni:
+            raise ValueError(f"run({a0}, {a1}): {self.shells_done} of {self.s.ni} shells "
+                             f"done")
         if prow_v.shape[0] != a1 - a0 or prow_v.shape[1] != sj:
             raise ValueError(f"prow_v: expected shape ({a1 - a0}, {sj})")
-        cdef const uint16_t* pml = _ptr(prow_ml, (a1 - a0, sj), self.i != self.full,
-                                        "prow_ml")
-        cdef const uint16_t* pv = &prow_v[0, 0] if a1 > a0 and sj > 0 else NULL
-        cdef double* buf = <double*>malloc((9 * CH + 3 * 54264) * sizeof(double))
-        cdef int32_t* arg = <int32_t*>malloc(CH * sizeof(int32_t))
-        if buf == NULL or arg == NULL:
-            free(buf)
-            free(arg)
+        cdef job_t job
+        job.s = &self.s
+        job.a0, job.a1 = a0, a1
+        job.pml = _ptr(prow_ml, (a1 - a0, sj), self.s.i != self.s.full, "prow_ml")
+        job.pv = &prow_v[0, 0] if a1 > a0 and sj > 0 else NULL
+        job.bufs = <double*>malloc(self.nthreads * BUF * sizeof(double))
+        job.args = <int32_t*>malloc(self.nthreads * CH * sizeof(int32_t))
+        if job.bufs == NULL or job.args == NULL:
+            free(job.bufs)
+            free(job.args)
             raise MemoryError()
-        cdef Py_ssize_t a
         try:
             with nogil:
-                for a in range(a0, a1):
-                    self.row_part(a, buf, arg)
-                    self.column_part(a, pv + (a - a0) * sj if pv != NULL else NULL,
-                                     pml + (a - a0) * sj if pml != NULL else NULL,
-                                     buf + 9 * CH)
+                nf_run(self.nthreads, shells, &job)
         finally:
-            free(buf)
-            free(arg)
+            free(job.bufs)
+            free(job.args)
         self.shells_done = a1
 
-    cdef void row_part(self, Py_ssize_t a, double* buf, int32_t* arg) noexcept nogil:
-        """Row a of A: the side on roll a (class i) against every b of class j (b < a on
-        the diagonal), each roll's final minimising the opponent's v."""
-        cdef Py_ssize_t nj = self.nj, ni = self.ni, b0, b, n, hi
-        cdef Py_ssize_t ga = self.si + a
-        cdef double* mn = buf
-        cdef double* acc = buf + CH
-        cdef double* accw = buf + 2 * CH
-        cdef double* accl = buf + 3 * CH
-        cdef int64_t lo, e, ee
-        cdef int r, k, diag = self.i == self.j
-        cdef int mars = self.i == self.full or self.j == self.full
-        cdef int32_t f
-        cdef Py_ssize_t lf
-        cdef const blk_t* blk
-        cdef const uint16_t* src
-        cdef double v, off, sc, p, val
-        hi = a if diag else nj
-        b0 = 0
-        while b0 < hi:
-            n = min(<Py_ssize_t>CH, hi - b0)
+    @property
+    def threads(self):
+        """Threads per run."""
+        return self.nthreads
+
+
+cdef void shells(void* argp, int tid, int n, nf_barrier_t* bar) noexcept nogil:
+    """Shells a0 .. a1 - 1 as thread tid of n (SPMD): each thread takes its share of the
+    boards b of every row and every column, with a barrier after each; every value is
+    computed by the same code whichever thread computes it."""
+    cdef job_t* job = <job_t*>argp
+    cdef shard_t* s = job.s
+    cdef double* buf = job.bufs + <Py_ssize_t>tid * BUF
+    cdef int32_t* arg = job.args + <Py_ssize_t>tid * CH
+    cdef Py_ssize_t a, sj = s.sj
+    for a in range(job.a0, job.a1):
+        row_part(s, a, buf, arg, tid, n)
+        nf_barrier_wait(bar)
+        column_part(s, a, job.pv + (a - job.a0) * sj if job.pv != NULL else NULL,
+                    job.pml + (a - job.a0) * sj if job.pml != NULL else NULL,
+                    buf + 9 * CH, tid, n)
+        nf_barrier_wait(bar)
+
+
+cdef void row_part(shard_t* self, Py_ssize_t a, double* buf, int32_t* arg, int tid,
+               int nt) noexcept nogil:
+    """Row a of A: the side on roll a (class i) against every b of class j (b < a on
+    the diagonal), each roll's final minimising the opponent's v."""
+    cdef Py_ssize_t nj = self.nj, ni = self.ni, b0, b, n, hi
+    cdef Py_ssize_t ga = self.si + a
+    cdef double* mn = buf
+    cdef double* acc = buf + CH
+    cdef double* accw = buf + 2 * CH
+    cdef double* accl = buf + 3 * CH
+    cdef int64_t lo, e, ee
+    cdef int r, k, diag = self.i == self.j
+    cdef int mars = self.i == self.full or self.j == self.full
+    cdef int32_t f
+    cdef Py_ssize_t lf
+    cdef const blk_t* blk
+    cdef const uint16_t* src
+    cdef double v, off, sc, p, val
+    hi = a if diag else nj
+    b0 = share(0, hi, tid, nt)                 # this thread's boards b
+    hi = share(0, hi, tid + 1, nt)
+    while b0 < hi:
+        n = min(<Py_ssize_t>CH, hi - b0)
+        for b in range(n):
+            acc[b] = 0.0
+            accw[b] = 0.0
+            accl[b] = 0.0
+        for r in range(N_ROLLS):
+            lo = self.fstart[ga * N_ROLLS + r]
+            ee = self.fstart[ga * N_ROLLS + r + 1]
+            for e in range(lo, ee):
+                f = self.flist[e]
+                k = self.cls[f]
+                blk = &self.rows[k]
+                src = blk.v + (f - self.start[k]) * nj + b0
+                off = blk.off
+                sc = blk.scale
+                if e == lo:
+                    for b in range(n):
+                        mn[b] = off + sc * src[b]
+                        arg[b] = f
+                else:
+                    for b in range(n):
+                        v = off + sc * src[b]
+                        if v < mn[b]:       # finals ascend: ties keep the smaller
+                            mn[b] = v
+                            arg[b] = f
+            p = NF_ROLL_P[r]
             for b in range(n):
-                acc[b] = 0.0
-                accw[b] = 0.0
-                accl[b] = 0.0
-            for r in range(N_ROLLS):
-                lo = self.fstart[ga * N_ROLLS + r]
-                ee = self.fstart[ga * N_ROLLS + r + 1]
-                for e in range(lo, ee):
+                acc[b] += p * mn[b]
+            if mars:
+                # the mars chances follow the smallest final within TIE of the best
+                # (exact ties are common; rounding must not break them at random)
+                for e in range(ee - 1, lo - 1, -1):
                     f = self.flist[e]
                     k = self.cls[f]
                     blk = &self.rows[k]
                     src = blk.v + (f - self.start[k]) * nj + b0
-                    off = blk.off
-                    sc = blk.scale
-                    if e == lo:
-                        for b in range(n):
-                            mn[b] = off + sc * src[b]
-                            arg[b] = f
-                    else:
-                        for b in range(n):
-                            v = off + sc * src[b]
-                            if v < mn[b]:       # finals ascend: ties keep the smaller
-                                mn[b] = v
-                                arg[b] = f
-                p = NF_ROLL_P[r]
-                for b in range(n):
-                    acc[b] += p * mn[b]
-                if mars:
-                    # the mars chances follow the smallest final within TIE of the best
-                    # (exact ties are common; rounding must not break them at random)
-                    for e in range(ee - 1, lo - 1, -1):
-                        f = self.flist[e]
-                        k = self.cls[f]
-                        blk = &self.rows[k]
-                        src = blk.v + (f - self.start[k]) * nj + b0
-                        for b in range(n):
-                            if blk.off + blk.scale * src[b] <= mn[b] + TIE:
-                                arg[b] = f
                     for b in range(n):
-                        f = arg[b]
-                        k = self.cls[f]
-                        lf = (f - self.start[k]) * nj + b0 + b
-                        accw[b] += p * frac(self.rows[k].ml, lf)
-                        accl[b] += p * frac(self.rows[k].mw, lf)
-            for b in range(n):
-                val = 1.0 - acc[b]
-                if diag:                        # B is A: opponent-major [b, a]
-                    self.bv[(b0 + b) * ni + a] = encode(val, self.rows[self.i].off,
-                                                        self.rows[self.i].scale)
-                    if self.bml != NULL:
-                        self.bml[(b0 + b) * ni + a] = encode(accl[b], 0.0, 1.0 / 65535.0)
-                    if self.bmw != NULL:
-                        self.bmw[(b0 + b) * ni + a] = encode(accw[b], 0.0, 1.0 / 65535.0)
-                else:
-                    self.av[a * nj + b0 + b] = encode(val, self.rows[self.i].off,
-                                                      self.rows[self.i].scale)
-                    if self.aml != NULL:
-                        self.aml[a * nj + b0 + b] = encode(accl[b], 0.0, 1.0 / 65535.0)
-                    if self.amw != NULL:
-                        self.amw[a * nj + b0 + b] = encode(accw[b], 0.0, 1.0 / 65535.0)
-            b0 += n
+                        if blk.off + blk.scale * src[b] <= mn[b] + TIE:
+                            arg[b] = f
+                for b in range(n):
+                    f = arg[b]
+                    k = self.cls[f]
+                    lf = (f - self.start[k]) * nj + b0 + b
+                    accw[b] += p * frac(self.rows[k].ml, lf)
+                    accl[b] += p * frac(self.rows[k].mw, lf)
+        for b in range(n):
+            val = 1.0 - acc[b]
+            if diag:                        # B is A: opponent-major [b, a]
+                self.bv[(b0 + b) * ni + a] = encode(val, self.rows[self.i].off,
+                                                    self.rows[self.i].scale)
+                if self.bml != NULL:
+                    self.bml[(b0 + b) * ni + a] = encode(accl[b], 0.0, 1.0 / 65535.0)
+                if self.bmw != NULL:
+                    self.bmw[(b0 + b) * ni + a] = encode(accw[b], 0.0, 1.0 / 65535.0)
+            else:
+                self.av[a * nj + b0 + b] = encode(val, self.rows[self.i].off,
+                                                  self.rows[self.i].scale)
+                if self.aml != NULL:
+                    self.aml[a * nj + b0 + b] = encode(accl[b], 0.0, 1.0 / 65535.0)
+                if self.amw != NULL:
+                    self.amw[a * nj + b0 + b] = encode(accw[b], 0.0, 1.0 / 65535.0)
+        b0 += n
 
-    cdef void column_part(self, Py_ssize_t a, const uint16_t* pv, const uint16_t* pml,
-                          double* rowbuf) noexcept nogil:
-        """Column a of B: every b of class j (b <= a on the diagonal) on roll against a;
-        rowbuf receives a's v, ml, mw against every board of classes <= j."""
-        cdef Py_ssize_t nj = self.nj, ni = self.ni, sj = self.sj, g, b, hi, gb
-        cdef double* rv = rowbuf
-        cdef double* rl = rowbuf + 54264
-        cdef double* rw = rowbuf + 2 * 54264
-        cdef double off, sc, acc, accw, accl, mn, v, p
-        cdef int64_t lo, e, ee
-        cdef int r, diag = self.i == self.j
-        cdef int mars = self.i == self.full or self.j == self.full
-        cdef int32_t f, best
-        cdef const uint16_t* srcv
-        cdef const uint16_t* srcl
-        cdef const uint16_t* srcw
-        # a's values against classes < j (the finished blocks), then class j (row a)
-        off = -self.lam if self.i == self.full else 0.0
-        sc = (1.0 + 2.0 * self.lam) / 65535.0 if self.i == self.full else 1.0 / 65535.0
-        for g in range(sj):
-            rv[g] = off + sc * pv[g]
-            rl[g] = frac(pml, g)
-            rw[g] = 0.0
-        if diag:
-            srcv = self.bv
-            srcl = self.bml
-            srcw = self.bmw
-            for g in range(a):                  # v(a, g) = B[g, a] (opponent-major)
-                rv[sj + g] = self.rows[self.i].off + self.rows[self.i].scale * srcv[g * ni + a]
-                rl[sj + g] = frac(srcl, g * ni + a)
-                rw[sj + g] = frac(srcw, g * ni + a)
-            hi = a + 1
-        else:
-            for g in range(nj):     # block A (i, j) has B's scale (a side of 15 or not)
-                rv[sj + g] = self.rows[self.i].off + self.rows[self.i].scale * self.av[a * nj + g]
-                rl[sj + g] = frac(self.aml, a * nj + g)
-                rw[sj + g] = frac(self.amw, a * nj + g)
-            hi = nj
-        for b in range(hi):
-            gb = sj + b
-            acc = 0.0
-            accw = 0.0
-            accl = 0.0
-            for r in range(N_ROLLS):
-                lo = self.fstart[gb * N_ROLLS + r]
-                ee = self.fstart[gb * N_ROLLS + r + 1]
-                best = self.flist[lo]
-                mn = rv[best]
-                for e in range(lo + 1, ee):
-                    f = self.flist[e]
-                    v = rv[f]
-                    if v < mn:
-                        mn = v
-                        best = f
-                p = NF_ROLL_P[r]
-                acc += p * mn
-                if mars:
-                    for e in range(lo, ee):     # the smallest final within TIE (row_part)
-                        if rv[self.flist[e]] <= mn + TIE:
-                            best = self.flist[e]
-                            break
-                    accw += p * rl[best]
-                    accl += p * rw[best]
-            self.bv[a * nj + b] = encode(1.0 - acc, self.rows[self.i].off,
-                                         self.rows[self.i].scale)
-            if self.bml != NULL:
-                self.bml[a * nj + b] = encode(accl, 0.0, 1.0 / 65535.0)
-            if self.bmw != NULL:
-                self.bmw[a * nj + b] = encode(accw, 0.0, 1.0 / 65535.0)
+cdef void column_part(shard_t* self, Py_ssize_t a, const uint16_t* pv,
+                      const uint16_t* pml, double* rowbuf, int tid, int nt) noexcept nogil:
+    """Column a of B: every b of class j (b <= a on the diagonal) on roll against a;
+    rowbuf receives a's v, ml, mw against every board of classes <= j."""
+    cdef Py_ssize_t nj = self.nj, ni = self.ni, sj = self.sj, g, b, hi, gb
+    cdef double* rv = rowbuf
+    cdef double* rl = rowbuf + 54264
+    cdef double* rw = rowbuf + 2 * 54264
+    cdef double off, sc, acc, accw, accl, mn, v, p
+    cdef int64_t lo, e, ee
+    cdef int r, diag = self.i == self.j
+    cdef int mars = self.i == self.full or self.j == self.full
+    cdef int32_t f, best
+    cdef const uint16_t* srcv
+    cdef const uint16_t* srcl
+    cdef const uint16_t* srcw
+    # a's values against classes < j (the finished blocks), then class j (row a)
+    off = -self.lam if self.i == self.full else 0.0
+    sc = (1.0 + 2.0 * self.lam) / 65535.0 if self.i == self.full else 1.0 / 65535.0
+    for g in range(sj):
+        rv[g] = off + sc * pv[g]
+        rl[g] = frac(pml, g)
+        rw[g] = 0.0
+    if diag:
+        srcv = self.bv
+        srcl = self.bml
+        srcw = self.bmw
+        for g in range(a):                  # v(a, g) = B[g, a] (opponent-major)
+            rv[sj + g] = self.rows[self.i].off + self.rows[self.i].scale * srcv[g * ni + a]
+            rl[sj + g] = frac(srcl, g * ni + a)
+            rw[sj + g] = frac(srcw, g * ni + a)
+        hi = a + 1
+    else:
+        for g in range(nj):     # block A (i, j) has B's scale (a side of 15 or not)
+            rv[sj + g] = self.rows[self.i].off + self.rows[self.i].scale * self.av[a * nj + g]
+            rl[sj + g] = frac(self.aml, a * nj + g)
+            rw[sj + g] = frac(self.amw, a * nj + g)
+        hi = nj
+    for b in range(share(0, hi, tid, nt), share(0, hi, tid + 1, nt)):
+        gb = sj + b
+        acc = 0.0
+        accw = 0.0
+        accl = 0.0
+        for r in range(N_ROLLS):
+            lo = self.fstart[gb * N_ROLLS + r]
+            ee = self.fstart[gb * N_ROLLS + r + 1]
+            best = self.flist[lo]
+            mn = rv[best]
+            for e in range(lo + 1, ee):
+                f = self.flist[e]
+                v = rv[f]
+                if v < mn:
+                    mn = v
+                    best = f
+            p = NF_ROLL_P[r]
+            acc += p * mn
+            if mars:
+                for e in range(lo, ee):     # the smallest final within TIE (row_part)
+                    if rv[self.flist[e]] <= mn + TIE:
+                        best = self.flist[e]
+                        break
+                accw += p * rl[best]
+                accl += p * rw[best]
+        self.bv[a * nj + b] = encode(1.0 - acc, self.rows[self.i].off,
+                                     self.rows[self.i].scale)
+        if self.bml != NULL:
+            self.bml[a * nj + b] = encode(accl, 0.0, 1.0 / 65535.0)
+        if self.bmw != NULL:
+            self.bmw[a * nj + b] = encode(accw, 0.0, 1.0 / 65535.0)
 
 
 cdef const uint16_t* _ptr(object arr, tuple shape, bint absent, str name) except? NULL:

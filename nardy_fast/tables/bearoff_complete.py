@@ -41,15 +41,18 @@ Shard {i, j} (i >= j: classes of i and j checkers) holds blocks (i, j) and (j, i
 only blocks of shards earlier in the order (max, min), so the build runs shard by shard,
 each written atomically (a temporary name, then a rename) with a CRC-32
 (``core._dbfile``), and a ``manifest.json`` lists the finished ones: a build that is
-killed resumes at its first unfinished shard.  Independent shards run concurrently on
-local threads (``threads``) or as tasks on a ``dask.distributed.Client`` (workers
-reading and writing the same store); each value is computed by the same code from the
-same stored inputs, so the table is bit-identical whatever runs it.  A shard keeps in
-memory the blocks it reads (memory-mapped) and its own two blocks; the largest (15
-against 15) is estimated at 6.3 GB (``shard_bytes``; measured 3.9 GB); shards run
-concurrently only while their sum stays under ``memory`` (default 8 GB; on a Dask
-cluster each worker's own memory limit applies).  The complete build (N = 15) took 16 minutes of CPU (25
-minutes on a busy 2-core machine) and 9.25 GB of disk (``benchmarks/RESULTS.md``); the
+killed resumes at its first unfinished shard.  On this machine the shards run in order,
+each on ``threads`` POSIX threads that share every shell's boards (two barriers a
+shell); on a ``dask.distributed.Client`` the shards are the tasks (one thread each),
+each submitted with the shards it reads as dependencies, the workers reading and writing
+the same store.  Each value is computed by the same code from the same stored inputs, so
+the table is bit-identical whatever runs it.  A shard keeps in memory the blocks it
+reads (memory-mapped) and its own two blocks; the largest (15 against 15) is estimated
+at 6.3 GB (``shard_bytes``; measured 3.9 GB); a build whose largest shard would need more
+than ``memory`` (default 8 GB) is refused before it starts (on a Dask cluster each
+worker's own memory limit applies).  The complete build (N = 15) took 16 minutes of CPU (25
+minutes on a busy 2-core machine, running two shards at once before the shells were
+split among threads) and 9.25 GB of disk (``benchmarks/RESULTS.md``); the
 tests build only small tables.
 
 Readers
@@ -69,7 +72,6 @@ import re
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -97,6 +99,7 @@ MANIFEST = "manifest.json"
 FORMAT = "u16-v1"
 DEFAULT_MEMORY = 8 * 10**9
 CHUNK_SHELLS = 128                # shells per solver call (progress, Ctrl-C)
+SPMD_MIN_PAIRS = 1 << 16          # smaller shards run on one thread (two barriers a shell)
 MAX = 15
 _lock = threading.Lock()
 
@@ -219,10 +222,10 @@ def _edge_shard(i, T):
 
 
 def solve_shard(store: str, i: int, j: int, lam: float, stop: threading.Event | None = None,
-                tick=None, T: int = MAX) -> dict:
-    """Compute shard {i, j} from the finished shards it reads in ``store`` and return its
-    arrays (name -> uint16 array); ``tick(pairs)`` is called as it advances, ``stop`` (set)
-    interrupts it (KeyboardInterrupt)."""
+                tick=None, T: int = MAX, threads: int = 1) -> dict:
+    """Compute shard {i, j} from the finished shards it reads in ``store`` on ``threads``
+    threads and return its arrays (name -> uint16 array); ``tick(pairs)`` is called as it
+    advances, ``stop`` (set) interrupts it (KeyboardInterrupt)."""
     if j == 0:
         return _edge_shard(i, T)
     ni, nj = n_class(i), n_class(j)
@@ -246,7 +249,8 @@ def solve_shard(store: str, i: int, j: int, lam: float, stop: threading.Event | 
         out_a = (np.zeros((ni, nj), np.uint16),
                  np.zeros((ni, nj), np.uint16) if _has_ml(i, T) else None,
                  np.zeros((ni, nj), np.uint16) if _has_mw(j, T) else None)
-    solver = _tscomplete.ShardSolver(i, j, lam, _finals(i), rows, out_a, T)
+    solver = _tscomplete.ShardSolver(i, j, lam, _finals(i), rows, out_a, T,
+                                     threads if ni * nj >= SPMD_MIN_PAIRS else 1)
     lower = [blk(i, k) for k in range(j)]            # (n_k, n_i): v(a, g) at [g, a]
     for a0 in range(0, ni, CHUNK_SHELLS):
         if stop is not None and stop.is_set():
@@ -339,10 +343,11 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
     rules : Rules, dict or None
         Oin and home-mars points the play maximises (default classic).
     memory : int or str
-        Bytes (or ``"8GB"``) the shards running at once on local threads may hold; a
-        shard needing more is refused before the build starts (``MemoryError``).
+        Bytes (or ``"8GB"``) a shard may hold; a build whose largest shard needs more is
+        refused before it starts (``MemoryError``).
     threads : int or None
-        Shards solved at once on local threads (None: the usable cores).
+        Threads solving each shard together on this machine (None: the usable cores;
+        shards of fewer than ``SPMD_MIN_PAIRS`` pairs run on one).
     scheduler : str or dask.distributed.Client, optional
         Run the shards as tasks on this cluster (its address, or a client); its workers
         must see ``store`` at the same path.
@@ -410,7 +415,7 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         if scheduler is not None:
             _run_dask(scheduler, store, order, done, N, lam, T, finished, bar)
         else:
-            _run_local(store, order, done, N, lam, T, limit, need, threads, finished, bar)
+            _run_local(store, order, done, N, lam, T, threads, finished, bar)
     finally:
         bar.close()
     man["complete"] = True
@@ -426,40 +431,17 @@ def read_header_crc(path):
     return read_header(path)[0]["crc32"]
 
 
-def _run_local(store, order, done, N, lam, T, limit, need, threads, finished, bar):
+def _run_local(store, order, done, N, lam, T, threads, finished, bar):
+    """The shards in order, each on ``threads`` threads (every thread takes its share of
+    each shell's boards, so the longest chain of dependent shards is no bound)."""
     threads = check_threads(threads)
-    stop = threading.Event()
-    running = {}
-    used = 0
-
-    def task(s):
-        arrays = solve_shard(store, *s, lam, stop, lambda n: bar.update(n), T)
-        return _write_shard(store, *s, N, lam, arrays, T)
-
-    pending = [s for s in order if s not in done]
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        try:
-            while pending or running:
-                for s in list(pending):
-                    if len(running) >= threads:
-                        break
-                    if not shard_deps(*s) <= done:
-                        continue
-                    if running and used + need[s] > limit:
-                        continue
-                    pending.remove(s)
-                    running[pool.submit(task, s)] = s
-                    used += need[s]
-                ready, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                for fut in ready:
-                    s = running.pop(fut)
-                    used -= need[s]
-                    finished(s, fut.result())
-                    if s[1] == 0:                   # no ticks while solving
-                        bar.update(_pairs(*s))
-        except BaseException:
-            stop.set()
-            raise
+    for s in order:
+        if s in done:
+            continue
+        arrays = solve_shard(store, *s, lam, None, bar.update, T, threads)
+        finished(s, _write_shard(store, *s, N, lam, arrays, T))
+        if s[1] == 0:                               # no ticks while solving
+            bar.update(_pairs(*s))
 
 
 def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar):

@@ -222,6 +222,7 @@ def test_killed_build_resumes_to_identical_bits(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         bc.build_complete(5, store=tmp_path / "b", progress=False, threads=1)
     monkeypatch.setattr(bc, "_write_shard", write)
+    monkeypatch.setattr(bc, "SPMD_MIN_PAIRS", 0)      # every shard on both threads
     assert len(_bytes(tmp_path / "b")) == 12
     with pytest.raises(DatabaseError, match="not finished"):
         bc.CompleteTwoSided.load(tmp_path / "b")
@@ -230,6 +231,16 @@ def test_killed_build_resumes_to_identical_bits(tmp_path, monkeypatch):
     assert len(_bytes(tmp_path / "a")) == len(bc.shard_order(5))
     assert resumed.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]) == \
         whole.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0])
+
+
+def test_threads_split_shells_to_the_same_bytes(tmp_path, monkeypatch):
+    """Every shard's shells split among 1, 2 or 3 threads, mars included (all 4
+    checkers in miniature): the same bytes."""
+    monkeypatch.setattr(bc, "SPMD_MIN_PAIRS", 0)
+    for n in (1, 2, 3):
+        bc.build_complete(4, store=tmp_path / str(n), progress=False, threads=n,
+                          all_checkers=4)
+    assert _bytes(tmp_path / "1") == _bytes(tmp_path / "2") == _bytes(tmp_path / "3")
 
 
 def test_memory_limit_and_arguments(tmp_path):
