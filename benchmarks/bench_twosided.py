@@ -91,7 +91,7 @@ def one_sided_errors(table, rows=256, worst=10):
     tail_t0, tail_t1 = tail(tx, 0), tail(tx, 1)
     tail_f0, tail_f1 = tail(fx, 0), tail(fx, 1)
     bins = np.linspace(0, 1, 100_001)
-    hist = {"p_win": np.zeros(len(bins) - 1, np.int64), "equity": np.zeros(len(bins) - 1, np.int64)}
+    hist = {key: np.zeros(len(bins) - 1, np.int64) for key in ("p_win", "equity")}
     tot = {"p_win": 0.0, "equity": 0.0}
     heap = {"p_win": [], "equity": []}
     ib_all = np.arange(1, m)
@@ -192,8 +192,8 @@ def python_check(table, points=2, lam=0.5):
         return tuple(tot)
 
     import itertools
-    boards = [tuple(c) + (0,) * (6 - points) for c in itertools.product(range(16), repeat=points)
-              if 1 <= sum(c) <= 15]
+    boards = [tuple(c) + (0,) * (6 - points)
+              for c in itertools.product(range(16), repeat=points) if 1 <= sum(c) <= 15]
     t0 = time.perf_counter()
     pairs = [(a, b) for a in boards for b in boards]
     # all 15 on points 1-3 (a 1-1 or 1-2 bears none off) against up to 3 on points 1-2:

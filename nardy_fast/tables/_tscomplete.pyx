@@ -30,7 +30,8 @@ import numpy as np
 from nardy_fast.tables._board6 cimport n_boards, MAX_BEAROFF, N_HOME, board6_index
 from nardy_fast.tables._bomoves cimport MoveTables
 from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_P
-from nardy_fast.core._threads cimport NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t, nf_barrier_wait, nf_run, share
+from nardy_fast.core._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
+                                        nf_barrier_wait, nf_run, share)
 
 __all__ = ["Finals", "ShardSolver", "Lookup", "SCALE"]
 
@@ -106,13 +107,15 @@ cdef class ShardSolver:
     """Solver of shard {i, j}, i >= j (see the module docstring).
 
     ``all_checkers``: the class whose boards can be marsed (15; fewer makes the same
-    problem in miniature, for tests).  ``rows[k]`` for k = 0 .. i: block (j, k) as (v, ml, mw) uint16 arrays of shape
-    (C(k + 5, 5), C(j + 5, 5)) (None where absent); the entry k = i is this shard's block B
-    (j, i), written here.  ``out_a``: block A (i, j) in row-major order [a, b] (v, ml,
-    mw), turned opponent-major by the caller once done (unused, None, on the diagonal
-    where A is B).  ``run(a0, a1, prow_v, prow_ml)`` solves shells a0 .. a1 - 1; prow_*
-    hold v and ml of the side on roll a0 .. a1 - 1 against every board of classes < j
-    (global index), rows [a - a0, g].
+    problem in miniature, for tests).  ``rows[k]`` for k = 0 .. i: block (j, k) as (v, ml,
+    mw) uint16 arrays of shape (C(k + 5, 5), C(j + 5, 5)) (None where absent); the entry
+    k = i is this shard's block B (j, i), written here.  ``out_a``: block A (i, j) in
+    row-major order [a, b] (v, ml, mw), turned opponent-major by the caller once done
+    (unused, None, on the diagonal where A is B).  ``run(a0, a1, prow_v, prow_ml)`` solves
+    shells a0 .. a1 - 1; prow_* hold v and ml of the side on roll a0 .. a1 - 1 against
+    every board of classes < j (global index), rows [a - a0, g].  ``threads``: POSIX
+    threads sharing each shell's boards (1 without POSIX threads); the values do not
+    depend on their number.
     """
     cdef shard_t s
     cdef int nthreads
@@ -160,9 +163,10 @@ cdef class ShardSolver:
         self.s.bmw = <uint16_t*>self.s.rows[i].mw
         if i != j:
             v, ml, mw = out_a
-            self.s.av = <uint16_t*>_ptr(v, (self.s.ni, self.s.nj), False, "out_a.v")
-            self.s.aml = <uint16_t*>_ptr(ml, (self.s.ni, self.s.nj), i != self.s.full, "out_a.ml")
-            self.s.amw = <uint16_t*>_ptr(mw, (self.s.ni, self.s.nj), j != self.s.full, "out_a.mw")
+            shape = (self.s.ni, self.s.nj)
+            self.s.av = <uint16_t*>_ptr(v, shape, False, "out_a.v")
+            self.s.aml = <uint16_t*>_ptr(ml, shape, i != self.s.full, "out_a.ml")
+            self.s.amw = <uint16_t*>_ptr(mw, shape, j != self.s.full, "out_a.mw")
         if threads < 1:
             raise ValueError(f"threads={threads}: must be >= 1")
         self.nthreads = min(threads, NF_MAX_THREADS) if NF_PTHREADS else 1

@@ -50,9 +50,9 @@ the table is bit-identical whatever runs it.  A shard keeps in memory the blocks
 reads (memory-mapped) and its own two blocks; the largest (15 against 15) is estimated
 at 6.3 GB (``shard_bytes``; measured 3.9 GB); a build whose largest shard would need more
 than ``memory`` (default 8 GB) is refused before it starts (on a Dask cluster each
-worker's own memory limit applies).  The complete build (N = 15) took 18 minutes of CPU, 10 minutes
-of wall time on 2 threads of a busy 2-core machine (peak RSS 5.7 GB) and 9.25 GB of disk (``benchmarks/RESULTS.md``); the
-tests build only small tables.
+worker's own memory limit applies).  The complete build (N = 15) took 18 minutes of
+CPU, 10 minutes of wall time on 2 threads of a busy 2-core machine (peak RSS 5.7 GB),
+and 9.25 GB of disk (``benchmarks/RESULTS.md``); the tests build only small tables.
 
 Readers
 -------
