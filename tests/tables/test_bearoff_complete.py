@@ -325,20 +325,3 @@ def test_one_sided_where_the_opponent_surely_finishes(table6):
     ia, ib = np.meshgrid(np.arange(1, m), sure, indexing="ij")
     w, mw, ml = table6.probabilities_of_indices(ia.ravel(), ib.ravel())
     assert np.abs(w - turns[ia.ravel(), 1]).max() <= STEP / 2 + 1e-12
-
-
-def test_rollout_truncation_uses_the_built_table(built4):
-    """A rollout truncated at a race of both homes takes the complete table's value (a
-    race from the start: every game stops at once) and says so."""
-    import nardy_fast as nf
-    from nardy_fast.engine.rollout import rollout
-    me, you = np.zeros(24, int), np.zeros(24, int)
-    me[[20, 22, 23]] = 1
-    you[[18, 19, 21, 23]] = 1
-    r = rollout(nf.Position(me, you), 36, policy="greedy", seed=1, truncate="bearoff",
-                workers=1, progress=False)
-    assert r.extra["two_sided_complete"] == 4 and r.extra["games_truncated"] == 36
-    want = built4.p_win(bo.to_board6(me), bo.to_board6(you))      # the mean of 36 of them
-    assert abs(r.p_win - want) < 1e-12
-    exact = bo.TwoSided.build(4, progress=False).p_win(bo.to_board6(me), bo.to_board6(you))
-    assert abs(r.p_win - exact) > 1e-9                 # not the float64 table's
