@@ -45,6 +45,7 @@ from nardy_fast.core.record import looks_like_record, read_record
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.tables import bearoff, race12
+from nardy_fast.tables.bearoff_complete import build_complete, parse_memory
 from nardy_fast.tables.race import race_probabilities
 
 __all__ = ["main", "build_parser"]
@@ -313,9 +314,22 @@ def _parser_bearoff(sub):
     b = add_command(bsub, "build", cmd_bearoff_build,
                     help="build (or load) the one-sided database")
     b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
-    b.add_argument("--two-sided", type=int_in(1, 14), metavar="N", default=None,
+    b.add_argument("--two-sided", type=int_in(1, 15), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
-                        "per side (1..14)")
+                        "per side (1..14: in memory); 15: the complete table with mars, "
+                        "out of core in shards (9.3 GB on disk; time: "
+                        "benchmarks/RESULTS.md), resumed where it stopped, used by race "
+                        "queries, the evaluator and reports once built")
+    b.add_argument("--store", metavar="DIR", default=None,
+                   help="folder of the complete two-sided table's shards (default: the "
+                        "data folder, NARDY_FAST_DATA, where the lookups find it); with "
+                        "--two-sided N < 15 builds that size there, out of core")
+    b.add_argument("--memory", metavar="SIZE", default="8GB",
+                   help="memory the complete two-sided build may hold at once "
+                        "(default 8GB)")
+    b.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="run the complete two-sided build's shards on this Dask scheduler "
+                        "(its workers must see --store at the same path)")
     b.add_argument("--mars", type=int, metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
@@ -326,8 +340,9 @@ def _parser_bearoff(sub):
                         "time, memory and size: benchmarks/RESULTS.md), used by the "
                         "evaluator, rollouts and reports once built")
     b.add_argument("--threads", type=positive_int, default=None,
-                   help="threads of the mars build (default: every usable core; the table "
-                        "is the same for any number)")
+                   help="threads of the mars build and of the complete two-sided build "
+                        "(default: every usable core; the tables are the same for any "
+                        "number)")
     add_options(b, "rules")
     add_progress(b)
     b = add_command(bsub, "query", cmd_bearoff_query,
@@ -348,7 +363,23 @@ def cmd_bearoff_build(args):
     else:
         n = getattr(db, "n_boards", None)
         print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
-    if args.two_sided is not None:
+    if args.two_sided is not None and (args.two_sided == 15 or args.store is not None):
+        try:
+            memory = parse_memory(args.memory)
+        except ValueError as e:
+            raise CliError(f"--memory: {e}") from None
+        client = _client(args.scheduler)
+        try:
+            ts = build_complete(args.two_sided, store=args.store, rules=args.rules,
+                                memory=memory, threads=args.threads, scheduler=client,
+                                progress=args.progress)
+        except (MemoryError, bearoff.DatabaseError) as e:
+            raise CliError(str(e)) from None
+        finally:
+            if client is not None:
+                client.close()
+        print(f"complete two-sided bear-off table ready ({ts!r})")
+    elif args.two_sided is not None:
         ts = bearoff.two_sided(args.two_sided, progress=args.progress)
         print(f"two-sided bear-off database ready ({ts!r})")
     if args.mars is not None:

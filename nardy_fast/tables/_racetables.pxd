@@ -6,6 +6,8 @@
 # X's, for a race where neither side has finished and every checker is home.
 from libc.stdint cimport uint8_t
 
+from nardy_fast.tables._tscomplete cimport complete_t
+
 cdef enum:
     RACE_ONE_SIDED = 0       # race_probs: the one-sided convolution (approximate)
     RACE_TWO_SIDED = 1       # the two-sided table (exact; no mars below 15 checkers)
@@ -28,6 +30,8 @@ ctypedef struct race_tables_t:
     Py_ssize_t mx_m          # Y boards: C(mx_max + 6, 6)
     Py_ssize_t mx_off        # index of X's first board: C(20, 6)
     int mx_max               # most checkers of Y
+    const complete_t* cx     # the complete two-sided table (bearoff_complete), or NULL:
+                             # first choice for boards of <= its max_checkers
 
 # One-sided race estimate for the side on roll (board index a) against the opponent (index
 # b), both sides playing their own one-sided policies independently:
@@ -46,7 +50,8 @@ cdef void race_outcome(const double* turns, Py_ssize_t n_turns,
 
 # Probabilities of X (board6 x6, on roll) against Y (y6) into out[0:4] as race_outcome
 # (P(win), P(mars win), P(mars loss), P(draw)) from the exact table covering the race when
-# draw_rule is off (two-sided: both <= ts_max; mars: one side all 15, the other 1 ..
+# draw_rule is off (the complete two-sided table when attached and covering both;
+# two-sided: both <= ts_max; mars: one side all 15, the other 1 ..
 # mx_max), else from the one-sided tables; returns the RACE_* used (RACE_NONE, out unset,
 # when that needs the one-sided tables and there are none).  x_first: X moved first
 # in the game (matters for draw_rule only).  Inputs are trusted (both sides home, neither
@@ -60,3 +65,4 @@ cdef class RaceTables:
     cdef readonly object one_sided    # bearoff.OneSided
     cdef readonly object two_sided    # bearoff.TwoSided, or None
     cdef readonly object mars         # bearoff.MarsTable of 15 checkers, or None
+    cdef readonly object complete     # bearoff_complete.CompleteTwoSided, or None

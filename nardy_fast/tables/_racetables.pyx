@@ -13,6 +13,7 @@ import numpy as np
 
 from nardy_fast.tables._board6 cimport board6_index, n_boards, N_HOME, MAX_BEAROFF as MAX_CHECKERS
 from nardy_fast.core._checks import as_board6
+from nardy_fast.tables._tscomplete cimport Lookup, complete_probs
 
 __all__ = ["RaceTables", "race_one_sided", "METHODS"]
 
@@ -81,6 +82,10 @@ cdef int race_probs(const race_tables_t* t, const uint8_t* x6, const uint8_t* y6
     cdef Py_ssize_t ix = board6_index(x6), iy = board6_index(y6)
     cdef int nx = count6(x6), ny = count6(y6)
     out[3] = 0.0
+    if (t.cx != NULL and not draw_rule and nx <= t.cx.max_checkers
+            and ny <= t.cx.max_checkers):
+        complete_probs(t.cx, ix, iy, out)
+        return RACE_TWO_SIDED
     if t.ts_pwin != NULL and not draw_rule and nx <= t.ts_max and ny <= t.ts_max:
         out[0] = t.ts_pwin[ix * t.ts_m + iy]      # no mars below 15 checkers
         out[1] = out[2] = 0.0
@@ -153,9 +158,12 @@ cdef class RaceTables:
     mars : bearoff.MarsTable or None
         Exact P(win), P(mars) of 15 checkers (none off) against 1 .. its ``max_checkers``;
         a table of ``all_checkers=15``.  The caller checks that its points match the rules.
+    complete : bearoff_complete.CompleteTwoSided or None
+        The complete two-sided table (with mars), used first for the boards it covers;
+        the caller checks that its points match the rules.
     """
 
-    def __init__(self, one_sided, two_sided=None, mars=None):
+    def __init__(self, one_sided, two_sided=None, mars=None, complete=None):
         self.t.os_mean = self.t.os_turns = self.t.os_first = NULL
         self.t.os_T = self.t.os_T1 = 0
         self.t.os_max = MAX_CHECKERS
@@ -186,16 +194,24 @@ cdef class RaceTables:
             self.t.mx_y = _data(mars.y_on_roll, shape, "mars.y_on_roll")
             self.t.mx_off = n_boards(MAX_CHECKERS - 1)
             self.t.mx_max = int(mars.max_checkers)
+        self.t.cx = NULL
+        if complete is not None:
+            if complete.all_checkers != MAX_CHECKERS:
+                raise ValueError(f"complete: a table of all_checkers="
+                                 f"{complete.all_checkers}; races need {MAX_CHECKERS}")
+            self.t.cx = &(<Lookup?>complete._lookup).t
         self.one_sided = one_sided
         self.two_sided = two_sided
         self.mars = mars
+        self.complete = complete
 
     def __reduce__(self):
-        return (RaceTables, (self.one_sided, self.two_sided, self.mars))
+        return (RaceTables, (self.one_sided, self.two_sided, self.mars, self.complete))
 
     def __repr__(self):
         return (f"RaceTables(one_sided={self.one_sided!r}, two_sided={self.two_sided!r}, "
-                f"mars={self.mars!r})")
+                f"mars={self.mars!r}" + ("" if self.complete is None else
+                                         f", complete={self.complete!r}") + ")")
 
     def probabilities(self, x6, y6, draw_rule=False, x_first=False):
         """``(P(win), P(mars win), P(mars loss), P(draw), method)`` of the side on roll

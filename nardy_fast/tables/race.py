@@ -11,6 +11,11 @@ Two methods, chosen per position:
     play maximising each side's expected points, when it was built for the same ratio of
     mars to oin points as ``rules`` (the cached default is built per ratio on first use).
 
+    Once the complete two-sided table (``bearoff_complete``: every pair of boards of up
+    to 15 checkers, with mars, 16-bit: see its bound there) has been built for the rules'
+    points (``nardy-fast bearoff build --two-sided 15``), it values every race of both
+    homes, first; ``extra["two_sided_complete_max_checkers"]`` says so.
+
 ``"one_sided"`` (the standard approximation)
     Otherwise each side is assumed to follow its own one-sided policy independently of the
     other: ``Ta``, ``Tb`` are the turns the side on roll and the opponent need to bear off
@@ -43,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from nardy_fast.tables import bearoff as _bo
+from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.methods import check_method
 from nardy_fast.core._renamed import renamed
@@ -69,27 +75,41 @@ _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per s
 
 
 def race_tables(one: OneSided | None = None, two: TwoSided | None = None,
-                mars: MarsTable | None = None) -> RaceTables:
+                mars: MarsTable | None = None, complete: CompleteTwoSided | None = None
+                ) -> RaceTables:
     """The ``RaceTables`` (C race values) of these databases, built once per set: the one
     cache of race tables in the package (the evaluator, rollouts, training and
-    ``race_probabilities`` all take theirs from here)."""
-    key = (one, two, mars)
+    ``race_probabilities`` all take theirs from here).  ``complete``: the complete
+    two-sided table (``bearoff_complete``), used first where it covers a race."""
+    key = (one, two, mars, complete)
     tables = _TABLES.get(key)
     if tables is None:
         if len(_TABLES) >= 16:
             _TABLES.clear()
-        tables = _TABLES[key] = RaceTables(one, two, mars)
+        tables = _TABLES[key] = RaceTables(one, two, mars, complete)
     return tables
 
 
 def default_race_tables(rules: RulesLike = None, mars: bool = True) -> RaceTables:
     """The race tables of the default databases: the one- and two-sided ones (built on
     first use, cached on disk) and, with ``mars``, the cached mars table that
-    ``race_probabilities`` uses under ``rules`` (never built here).  ``mars=False``: none,
-    so that the result does not depend on which optional tables a machine has built
-    (rollouts attach theirs per chunk; training)."""
-    table = mars_table_for(as_rules(rules), _bo.DEFAULT_MARS) if mars else None
-    return race_tables(_bo.one_sided(), _bo.two_sided(), table)
+    ``race_probabilities`` uses under ``rules`` (never built here), and the complete
+    two-sided table for the rules' points when it has been built (``nardy-fast bearoff
+    build --two-sided 15``), which then values every race of both homes.  ``mars=False``:
+    neither, so that the result does not depend on which optional tables a machine has
+    built (rollouts attach theirs per chunk; training)."""
+    rules = as_rules(rules)
+    table = mars_table_for(rules, _bo.DEFAULT_MARS) if mars else None
+    complete = _complete_for(rules) if mars else None
+    return race_tables(_bo.one_sided(), _bo.two_sided(), table, complete)
+
+
+def _complete_for(rules: Rules) -> CompleteTwoSided | None:
+    """The built complete two-sided table for ``rules``' points, or None (draw rule: it
+    has none)."""
+    if rules.draw_rule:
+        return None
+    return complete_two_sided(rules)
 
 
 def _databases(tables):
@@ -207,7 +227,10 @@ def race_probabilities(position: Position, rules: RulesLike = None,
 
     use_two = forced or (method == "auto" and not rules.draw_rule)
     table = None
-    if use_two:
+    complete = _complete_for(rules) if use_two and not explicit else None
+    if complete is not None and not complete.covers(na, nb):
+        complete = None
+    if use_two and complete is None:
         if max(na, nb) == 15:
             if forced or not rules.draw_rule:
                 table = mars_table_for(rules, min(na, nb), two, mars, explicit)
@@ -234,7 +257,10 @@ def race_probabilities(position: Position, rules: RulesLike = None,
         use_two = covered
 
     extra = {"checkers": (na, nb)}
-    if use_two and table is not None:
+    if complete is not None:
+        values = race_tables(complete=complete)
+        extra["two_sided_complete_max_checkers"] = complete.max_checkers
+    elif use_two and table is not None:
         values = race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers
         extra["mars_points"] = table.points
@@ -254,6 +280,10 @@ def race_probabilities(position: Position, rules: RulesLike = None,
         if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
+        elif not rules.draw_rule:
+            extra["note"] = ("approximate: no exact table covers the race; build the "
+                             "complete two-sided table once with nardy-fast bearoff build "
+                             "--two-sided 15 (see benchmarks/RESULTS.md)")
     p_win, p_mw, p_ml, p_draw, used = values.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
     used = "one_sided" if used == "one_sided" else "two_sided"

@@ -4,7 +4,8 @@
 policies, cuts the games into chunks of whole random-stream blocks (``nardy_fast.core.rng``),
 runs them in this process, a local process pool or a Dask cluster (``nardy_fast.engine.play.parallel``)
 and merges the per-block tallies in block order.  Results therefore depend on the seed
-only (and, with truncation, on whether the mars table is cached: ``extra["mars_table"]``):
+only (and, with truncation, on whether the mars table or the complete two-sided table is
+built: ``extra["mars_table"]``, ``extra["two_sided_complete"]``):
 any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
 
 Estimates and errors
@@ -43,6 +44,7 @@ from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.core._renamed import warn_renamed
 from nardy_fast.tables import bearoff
+from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
 from nardy_fast.engine.play._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
@@ -130,6 +132,33 @@ def _mars_source(rules):
     source = (os.fspath(table.path), int(n))
     _TABLES[("mars",) + source] = table
     return source
+
+
+def _complete_source(rules):
+    """The store of the complete two-sided table that ``race_probabilities`` uses under
+    ``rules`` (``bearoff_complete.complete_two_sided``: never built here), or None (not
+    built, or ``draw_rule``); kept for this process."""
+    if rules.draw_rule:
+        return None
+    table = complete_two_sided(rules)
+    if table is None:
+        return None
+    _TABLES[("complete", table.store)] = table
+    return table.store
+
+
+def _complete_table(store):
+    """The complete two-sided table of ``store`` in this process: cached, else
+    memory-mapped from it (a worker: the store must be at the same path)."""
+    key = ("complete", store)
+    if key not in _TABLES:
+        try:
+            _TABLES[key] = CompleteTwoSided.load(store, verify=False)
+        except bearoff.DatabaseError as e:
+            raise BearoffUnavailable(
+                f"truncate='bearoff': this worker cannot load the complete two-sided table "
+                f"the rollout uses ({e}); run the rollout locally") from None
+    return _TABLES[key]
 
 
 def _mars_tables(source, rules):
@@ -310,10 +339,12 @@ class _Plan:
         self.opening_dice = self.opening_dice and self.dice is None
         self.use_tables = truncate is not None or any(p.kind != "random" for p in self.policies)
         self.mars = None
+        self.complete = None
         self.race12 = _race12_source(truncate, self.rules, cube)
         if truncate is not None:
             _bearoff_tables()                     # raise here, not in the workers
             self.mars = _mars_source(self.rules)
+            self.complete = _complete_source(self.rules)
         elif self.use_tables:
             self.use_tables = _bearoff_available()
         self.cube = _cube_spec(self.rules, cube, cube_probabilities, self.position)
@@ -334,7 +365,8 @@ class _Plan:
             boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
             rules=self.rules, policies=self.policies, dice=self.dice,
             opening_dice=self.opening_dice, truncate=self.truncate is not None,
-            use_tables=self.use_tables, mars=self.mars, race12=self.race12,
+            use_tables=self.use_tables, mars=self.mars, complete=self.complete,
+            race12=self.race12,
             entropy=self.entropy, n_games=self.n_games, block_games=block, cube=self.cube,
             variance_reduction=self.luck_turns, luck_net=self.estimator == "luck-net",
             filter_window=FILTER_WINDOW)
@@ -433,10 +465,12 @@ def _run_chunk(spec):
     spec = dict(spec)
     use_tables = spec.pop("use_tables")
     mars = spec.pop("mars")
+    complete = spec.pop("complete")
     tables = _bearoff_tables() if use_tables else None
-    if mars is not None:
+    if mars is not None or complete is not None:
         tables = race_tables(tables.one_sided, tables.two_sided,
-                             _mars_tables(mars, spec["rules"]))
+                             None if mars is None else _mars_tables(mars, spec["rules"]),
+                             None if complete is None else _complete_table(complete))
     spec["policies"] = tuple(p.c_form(spec["rules"]) for p in spec["policies"])
     if spec["race12"] is not None:
         spec["race12"] = spec["race12"].tables
@@ -542,6 +576,8 @@ def _extra(plan, workers, client, interrupted):
         "truncate": plan.truncate if plan.truncate is not None else "none",
         "bearoff_policy": bool(plan.use_tables),
         "mars_table": 0 if plan.mars is None else plan.mars[1],
+        "two_sided_complete": (0 if plan.complete is None else
+                               _TABLES[("complete", plan.complete)].max_checkers),
         "dice": "" if plan.dice is None else f"{plan.dice[0]}-{plan.dice[1]}",
         "chunk_size": plan.chunk_games,
         "block_games": _rng.BLOCK_GAMES,
@@ -615,7 +651,10 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         ``nardy_fast.tables.bearoff``): exact from the two-sided table or, for 15 checkers
         against a few, from the mars table when it has been built for the rules' points
         (``bearoff.mars_table()``; never built by a rollout; ``extra["mars_table"]``
-        records its checkers, 0 for none), else the one-sided approximation.
+        records its checkers, 0 for none), else the one-sided approximation; the complete
+        two-sided table (``bearoff_complete``) first, once it has been built
+        (``nardy-fast bearoff build --two-sided 15``; ``extra["two_sided_complete"]``
+        records its checkers, 0 for none).
         ``"race12"``: as ``"bearoff"``, and a game also stops at a race without contact
         (both sides on their last 12 points) with the race database's convolution values
         (``race12``; it must have been built: ``nardy-fast bearoff build --race12``; no

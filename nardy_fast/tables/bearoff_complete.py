@@ -1,0 +1,591 @@
+"""The complete two-sided bear-off database: every pair of home boards of 0..N checkers
+each (N = 15: 54,264 squared pairs), with mars, built out of core in shards.
+
+What it holds
+-------------
+For the side on roll with board ``a`` against ``b``: ``P(win)``, ``P(mars win)`` and
+``P(mars loss)`` under the play maximising each side's expected points under the rules'
+scoring (oin and home-mars points; a mars is possible only while a side has all 15
+checkers, none off).  Below 15 checkers a side that maximises its expected points
+maximises its chance of winning, so there the table equals ``TwoSided``; pairs with a side
+of 15 are the ``MarsTable``'s pairs (that table covers 15 against at most 14), extended to
+15 against 15.  The table depends on the rules only through ``lam = (mars - oin) / (2
+oin)`` (0.5 for classic points), recorded in its manifest; ``matches(rules)`` checks it.
+
+Storage and its bound
+---------------------
+Boards are grouped in classes by checker count; block (p, q) (on roll p checkers,
+opponent q) stores ``v = P(win) + lam (P(mars win) - P(mars loss))`` as 16-bit fixed point
+over [0, 1] (no side of 15) or [-lam, 1 + lam] (a side of 15), and the mars chances as
+16-bit fractions (65535 = 1): 2 bytes a pair, 5.9 GB for N = 15, and 2 more per mars
+chance that can be nonzero (a side of 15 on roll: P(mars loss); against one: P(mars
+win)): 9.3 GB in all.  16 bits because it is the smallest width whose
+rounding (7.6e-6 in P(win), half a step) is far below any difference that matters for a
+move or a cube decision, and because it halves float32's memory, which is what decides
+whether a shard's inputs fit in RAM.  Every value is computed from the stored (rounded)
+values of its successors, as GNU Backgammon's database is: the error of ``v`` grows by at
+most half a step per move left in the game, so ``|v - exact| <= (h / 2) * (turns left of
+both sides)``, h the largest step on the way (1 / 65535 without a side of 15; (1 + 2 lam)
+/ 65535 with one), a side's turns left at most ``ceil(pips / 2)`` (a turn bears off its
+last checker or moves >= 2 pips); the error measured is far smaller
+(``benchmarks/RESULTS.md``, "Two-sided bear-off").  The mars chances are those of the
+play chosen on the stored values (for them, values within 1e-4 of the best count as tied
+and the smallest final board index wins, as in ``MarsTable``): where two plays are within
+rounding of each other in ``v`` the chosen one may not be the exact optimum, so P(win)
+and P(mars) have no such bound (measured: at most 2.7e-3 on the tests' miniature), only
+``v`` (the equity: ``2 v - 1`` oin points) has.
+
+Build
+-----
+Shard {i, j} (i >= j: classes of i and j checkers) holds blocks (i, j) and (j, i); it reads
+only blocks of shards earlier in the order (max, min), so the build runs shard by shard,
+each written atomically (a temporary name, then a rename) with a CRC-32
+(``core._dbfile``), and a ``manifest.json`` lists the finished ones: a build that is
+killed resumes at its first unfinished shard.  On this machine the shards run in order,
+each on ``threads`` POSIX threads that share every shell's boards (two barriers a
+shell); on a ``dask.distributed.Client`` the shards are the tasks (one thread each),
+each submitted with the shards it reads as dependencies, the workers reading and writing
+the same store.  Each value is computed by the same code from the same stored inputs, so
+the table is bit-identical whatever runs it.  A shard keeps in memory the blocks it
+reads (memory-mapped) and its own two blocks; the largest (15 against 15) is estimated
+at 6.3 GB (``shard_bytes``; measured 3.9 GB); a build whose largest shard would need more
+than ``memory`` (default 8 GB) is refused before it starts (on a Dask cluster each
+worker's own memory limit applies).  The complete build (N = 15) took 18 minutes of
+CPU, 10 minutes of wall time on 2 threads of a busy 2-core machine (peak RSS 5.7 GB),
+and 9.25 GB of disk (``benchmarks/RESULTS.md``); the tests build only small tables.
+
+Readers
+-------
+``CompleteTwoSided.load(store)`` memory-maps every shard (a query touches only the pages
+it needs); ``probabilities`` takes stacks of boards and runs its loop in C.
+``complete_two_sided()`` is the table in the data folder that ``race_probabilities``, the
+evaluator and rollouts use when it has been built (``nardy-fast bearoff build --two-sided
+15``); it is never built implicitly.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import threading
+import time
+
+import numpy as np
+
+from nardy_fast.core._checks import as_board6, check_int, check_threads
+from nardy_fast.core._dbfile import DatabaseError, read_db, read_header, write_db
+from nardy_fast.core._io import atomic_write
+from nardy_fast.core._progress import progress_bar, show_progress
+from nardy_fast.core._resources import gib
+from nardy_fast.core.datadir import data_dir
+from nardy_fast.tables import _board6, _tscomplete
+from nardy_fast.tables.bearoff import mars_points
+from nardy_fast.tables.onesided import RULES_META, n_boards
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nardy_fast.core.rules import RulesLike
+
+__all__ = ["CompleteTwoSided", "build_complete", "complete_two_sided", "default_store",
+           "parse_memory", "shard_order", "DEFAULT_MEMORY", "KIND", "MANIFEST"]
+
+KIND = "two_sided_complete"
+SHARD_KIND = "two_sided_shard"
+MANIFEST = "manifest.json"
+FORMAT = "u16-v1"
+DEFAULT_MEMORY = 8 * 10**9
+CHUNK_SHELLS = 128                # shells per solver call (progress, Ctrl-C)
+SPMD_MIN_PAIRS = 1 << 16          # smaller shards run on one thread (two barriers a shell)
+MAX = 15
+_lock = threading.Lock()
+
+
+def n_class(k: int) -> int:
+    """Boards of exactly k checkers: C(k + 5, 5)."""
+    return n_boards(k) - (n_boards(k - 1) if k else 0)
+
+
+def shard_order(max_checkers: int) -> list[tuple[int, int]]:
+    """The shards {i, j}, i >= j, in build order (max, then min)."""
+    return [(i, j) for i in range(max_checkers + 1) for j in range(i + 1)]
+
+
+def shard_deps(i: int, j: int) -> set[tuple[int, int]]:
+    """The shards whose blocks shard {i, j} reads."""
+    if j == 0:
+        return set()
+    deps = {(max(j, k), min(j, k)) for k in range(i)}
+    deps |= {(i, k) for k in range(j)}
+    deps.discard((i, j))
+    return deps
+
+
+def shard_name(i: int, j: int) -> str:
+    return f"shard-{i:02d}-{j:02d}.nfdb"
+
+
+def _has_ml(p, T):
+    return p == T
+
+
+def _has_mw(q, T):
+    return q == T
+
+
+def shard_bytes(i: int, j: int, T: int = MAX) -> int:
+    """Bytes a shard's solver holds (inputs it reads, its outputs, buffers)."""
+    if j == 0:
+        return 4 * n_class(i) * 3
+    nj, ni = n_class(j), n_class(i)
+    reads = sum(n_class(k) * nj * 2 * (1 + _has_ml(j, T) + _has_mw(k, T)) for k in range(i))
+    out = ni * nj * 2 * (1 + _has_ml(i, T) + _has_mw(j, T)) * (1 if i == j else 3)
+    prow = CHUNK_SHELLS * n_boards(j - 1) * 2 * 2 + sum(
+        n_class(k) * ni * 2 * (1 + _has_ml(i, T)) for k in range(j))
+    return reads + out + prow + (32 << 20)
+
+
+def parse_memory(text: str | int | float) -> int:
+    """Bytes from ``"8GB"``, ``"500MB"``, ``"2GiB"`` or a number of bytes."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        if not text > 0:
+            raise ValueError(f"memory={text!r}: must be positive")
+        return int(text)
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(i?)b?\s*", str(text), re.I)
+    if not m:
+        raise ValueError(f"memory={text!r}: expected a size such as 8GB or 500MB")
+    unit = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}[m.group(2).lower()]
+    n = float(m.group(1)) * (1024 if m.group(3) else 1000) ** unit
+    if not n > 0:
+        raise ValueError(f"memory={text!r}: must be positive")
+    return int(n)
+
+
+def default_store(max_checkers: int = MAX, rules: RulesLike = None) -> str:
+    """The store folder of the table of ``max_checkers`` for ``rules``' points in the
+    data folder (``NARDY_FAST_DATA``)."""
+    oin, mars, _ = mars_points(rules)
+    return os.path.join(data_dir(), f"bearoff-two-sided-complete-{max_checkers}"
+                                    f"-oin{oin:g}-mars{mars:g}")
+
+
+# ----------------------------------------------------------------------------------------
+# one shard
+
+_FINALS = {}
+
+
+def _finals(n):
+    with _lock:
+        f = _FINALS.get(n)
+        if f is None or f.max_checkers < n:
+            f = _FINALS[n] = _tscomplete.Finals(n)
+        return f
+
+
+def _load_shard(store, i, j, verify=False):
+    path = os.path.join(store, shard_name(i, j))
+    meta, arrays = read_db(path, SHARD_KIND, verify=verify)
+    if (meta.get("shard") != [i, j]):
+        raise DatabaseError(f"{path}: holds shard {meta.get('shard')}, expected [{i}, {j}]")
+    return arrays
+
+
+def _block(arrays, p, q):
+    """(v, ml, mw) of block (p, q) from a shard's arrays."""
+    return (arrays[f"v_{p}_{q}"], arrays.get(f"ml_{p}_{q}"), arrays.get(f"mw_{p}_{q}"))
+
+
+def _block_arrays(p, q, v, ml, mw):
+    out = {f"v_{p}_{q}": v}
+    if ml is not None:
+        out[f"ml_{p}_{q}"] = ml
+    if mw is not None:
+        out[f"mw_{p}_{q}"] = mw
+    return out
+
+
+def _edge_shard(i, T):
+    """Shard {i, 0}: the side on roll has borne off everything (won) or its opponent has."""
+    ni = n_class(i)
+    full = np.full((ni, 1), 65535, np.uint16)
+    # block (i, 0): v(a, 0) = 0 (lost; -lam, the bottom of the scale, with all 15 left)
+    arrays = _block_arrays(i, 0, np.zeros((1, ni), np.uint16),
+                           np.full((1, ni), 65535, np.uint16) if _has_ml(i, T) else None, None)
+    if i:
+        # block (0, i): v(0, a) = 1 (won; 1 + lam, the top, against all 15)
+        arrays.update(_block_arrays(0, i, full, None, full.copy() if _has_mw(i, T) else None))
+    return arrays
+
+
+def solve_shard(store: str, i: int, j: int, lam: float, stop: threading.Event | None = None,
+                tick=None, T: int = MAX, threads: int = 1) -> dict:
+    """Compute shard {i, j} from the finished shards it reads in ``store`` on ``threads``
+    threads and return its arrays (name -> uint16 array); ``tick(pairs)`` is called as it
+    advances, ``stop`` (set) interrupts it (KeyboardInterrupt)."""
+    if j == 0:
+        return _edge_shard(i, T)
+    ni, nj = n_class(i), n_class(j)
+    cache = {}
+
+    def blk(p, q):
+        key = (max(p, q), min(p, q))
+        if key == (i, j):
+            raise AssertionError
+        if key not in cache:
+            cache[key] = _load_shard(store, *key)
+        return _block(cache[key], p, q)
+
+    rows = [blk(j, k) for k in range(i)]
+    bv = np.zeros((ni, nj), np.uint16)
+    bml = np.zeros((ni, nj), np.uint16) if _has_ml(j, T) else None
+    bmw = np.zeros((ni, nj), np.uint16) if _has_mw(i, T) else None
+    rows.append((bv, bml, bmw))
+    out_a = (None, None, None)
+    if i != j:
+        out_a = (np.zeros((ni, nj), np.uint16),
+                 np.zeros((ni, nj), np.uint16) if _has_ml(i, T) else None,
+                 np.zeros((ni, nj), np.uint16) if _has_mw(j, T) else None)
+    solver = _tscomplete.ShardSolver(i, j, lam, _finals(i), rows, out_a, T,
+                                     threads if ni * nj >= SPMD_MIN_PAIRS else 1)
+    lower = [blk(i, k) for k in range(j)]            # (n_k, n_i): v(a, g) at [g, a]
+    for a0 in range(0, ni, CHUNK_SHELLS):
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+        a1 = min(ni, a0 + CHUNK_SHELLS)
+        pv = np.ascontiguousarray(np.concatenate([b[0][:, a0:a1] for b in lower]).T)
+        pml = (np.ascontiguousarray(np.concatenate([b[1][:, a0:a1] for b in lower]).T)
+               if _has_ml(i, T) else None)
+        solver.run(a0, a1, pv, pml)
+        if tick is not None:
+            tick(2 * (a1 - a0) * nj if i != j else a1 * a1 - a0 * a0)   # pairs solved
+    arrays = _block_arrays(j, i, bv, bml, bmw)
+    if i != j:
+        av, aml, amw = out_a
+        arrays.update(_block_arrays(i, j, np.ascontiguousarray(av.T),
+                                    None if aml is None else np.ascontiguousarray(aml.T),
+                                    None if amw is None else np.ascontiguousarray(amw.T)))
+    return arrays
+
+
+def _write_shard(store, i, j, max_checkers, lam, arrays, T):
+    path = os.path.join(store, shard_name(i, j))
+    write_db(path, SHARD_KIND, {"shard": [i, j], "max_checkers": max_checkers,
+                                "all_checkers": T, "lambda": lam, "format": FORMAT}, arrays)
+    return int(read_header_crc(path))         # the checksum the manifest records
+
+
+def _shard_task(store, i, j, max_checkers, lam, T, *deps):
+    """One shard as a task (a dask worker): solve it from the store, write it, return
+    its name and checksum."""
+    arrays = solve_shard(store, i, j, lam, T=T)
+    return shard_name(i, j), _write_shard(store, i, j, max_checkers, lam, arrays, T)
+
+
+# ----------------------------------------------------------------------------------------
+# manifest
+
+def _manifest_path(store):
+    return os.path.join(store, MANIFEST)
+
+
+def _read_manifest(store):
+    path = _manifest_path(store)
+    try:
+        with open(path) as f:
+            man = json.load(f)
+        if not isinstance(man, dict) or man.get("kind") != KIND:
+            raise ValueError("not a manifest of a complete two-sided table")
+        return man
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise DatabaseError(f"{path}: corrupt manifest ({e})") from None
+
+
+def _write_manifest(store, man):
+    text = json.dumps(man, indent=1, sort_keys=True).encode()
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    atomic_write(_manifest_path(store), write)
+
+
+def _pairs(i, j):
+    return n_class(i) * n_class(j) * (2 - (i == j))       # the diagonal: one block
+
+
+# ----------------------------------------------------------------------------------------
+# build
+
+def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None = None,
+                   rules: RulesLike = None, memory: int | str = DEFAULT_MEMORY,
+                   threads: int | None = None, scheduler=None,
+                   progress: bool | None = None, all_checkers: int = MAX
+                   ) -> CompleteTwoSided:
+    """Build (or resume building) the complete two-sided table of 0..``max_checkers``
+    checkers a side into ``store`` and return it loaded.
+
+    Parameters
+    ----------
+    max_checkers : int
+        0..15 (15: the complete table, 54,264 squared pairs; time, memory and size in
+        ``benchmarks/RESULTS.md``).
+    store : str or os.PathLike, optional
+        The folder of the shards and ``manifest.json``; default ``default_store``, in the
+        data folder, where ``complete_two_sided()`` finds it.
+    rules : Rules, dict or None
+        Oin and home-mars points the play maximises (default classic).
+    memory : int or str
+        Bytes (or ``"8GB"``) a shard may hold; a build whose largest shard needs more is
+        refused before it starts (``MemoryError``).
+    threads : int or None
+        Threads solving each shard together on this machine (None: the usable cores;
+        shards of fewer than ``SPMD_MIN_PAIRS`` pairs run on one).
+    scheduler : str or dask.distributed.Client, optional
+        Run the shards as tasks on this cluster (its address, or a client); its workers
+        must see ``store`` at the same path.
+    progress : bool or None
+        A bar with the time left (None: when standard error is a terminal).
+
+    all_checkers : int
+        The checkers of a side (15; fewer gives the same problem in miniature, for
+        tests: mars is possible for a board of ``all_checkers``), at least
+        ``max_checkers``.
+
+    The result does not depend on ``threads`` or the scheduler (bit-identical), nor on
+    how often the build was interrupted.
+    """
+    T = check_int(all_checkers, 1, MAX, "all_checkers")
+    N = check_int(max_checkers, 0, T, "max_checkers")
+    progress = show_progress(progress)
+    oin, mars, lam = mars_points(rules)
+    limit = parse_memory(memory)
+    store = os.path.abspath(os.fspath(store) if store is not None
+                            else default_store(N, rules))
+    os.makedirs(store, exist_ok=True)
+    man = _read_manifest(store)
+    want = {"kind": KIND, "format": FORMAT, "max_checkers": N, "all_checkers": T,
+            "lambda": lam,
+            "points": {"oin": oin, "mars": mars}, "index": "colex-v1", "rules": RULES_META}
+    if man is None:
+        man = dict(want, shards=[list(s) for s in shard_order(N)], done={}, complete=False)
+        _write_manifest(store, man)
+    else:
+        for key in ("format", "max_checkers", "all_checkers", "lambda"):
+            if man.get(key) != want[key]:
+                raise ValueError(f"store={store!r}: holds a table of {key}="
+                                 f"{man.get(key)!r}, this build has {want[key]!r}; "
+                                 f"use another store")
+    order = shard_order(N)
+    done = set()
+    for i, j in order:                   # finished shards, checked (a damaged one: named)
+        name = shard_name(i, j)
+        path = os.path.join(store, name)
+        if name in man["done"] or os.path.exists(path):
+            _load_shard(store, i, j, verify=True)
+            if name not in man["done"]:          # written, killed before the manifest
+                man["done"][name] = int(read_header_crc(path))
+            elif int(read_header_crc(path)) != int(man["done"][name]):
+                raise DatabaseError(f"{path}: checksum differs from the manifest's")
+            done.add((i, j))
+    need = {s: shard_bytes(*s, T) for s in order}
+    worst = max((s for s in order if s not in done), key=need.get, default=None)
+    if worst is not None and need[worst] > limit:
+        raise MemoryError(f"shard {list(worst)} needs {gib(need[worst])}, more than "
+                          f"memory={gib(limit)}")
+    total = sum(_pairs(*s) for s in order)
+    bar = progress_bar(total=total, desc=f"two-sided bear-off {N}x{N}", unit="pair",
+                       unit_scale=True, initial=sum(_pairs(*s) for s in done),
+                       progress=progress)
+    t0 = time.perf_counter()
+
+    def finished(s, crc):
+        man["done"][shard_name(*s)] = crc
+        done.add(s)
+        _write_manifest(store, man)
+
+    try:
+        if scheduler is not None:
+            _run_dask(scheduler, store, order, done, N, lam, T, finished, bar)
+        else:
+            _run_local(store, order, done, N, lam, T, threads, finished, bar)
+    finally:
+        bar.close()
+    man["complete"] = True
+    _write_manifest(store, man)
+    if progress:
+        print(f"two-sided bear-off {N}x{N}: {total:,} pairs in {len(order)} shards, "
+              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return CompleteTwoSided.load(store, verify=False)     # each shard was checked as written
+
+
+def read_header_crc(path):
+    """The CRC-32 a database file's header records."""
+    return read_header(path)[0]["crc32"]
+
+
+def _run_local(store, order, done, N, lam, T, threads, finished, bar):
+    """The shards in order, each on ``threads`` threads (every thread takes its share of
+    each shell's boards, so the longest chain of dependent shards is no bound)."""
+    threads = check_threads(threads)
+    for s in order:
+        if s in done:
+            continue
+        arrays = solve_shard(store, *s, lam, None, bar.update, T, threads)
+        finished(s, _write_shard(store, *s, N, lam, arrays, T))
+        if s[1] == 0:                               # no ticks while solving
+            bar.update(_pairs(*s))
+
+
+def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar):
+    from dask.distributed import Client, as_completed   # lazy: dask is optional, slow to import
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = {}
+        for s in order:
+            if s in done:
+                continue
+            deps = [futures[d] for d in sorted(shard_deps(*s)) if d in futures]
+            futures[s] = client.submit(_shard_task, store, *s, N, lam, T, *deps, pure=False,
+                                       key=f"bearoff-{os.path.basename(store)}-"
+                                           f"{shard_name(*s)}-{time.time_ns()}")
+        where = {f.key: s for s, f in futures.items()}
+        for fut in as_completed(list(futures.values())):
+            s = where[fut.key]
+            name, crc = fut.result()
+            finished(s, crc)
+            bar.update(_pairs(*s))
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+# ----------------------------------------------------------------------------------------
+# reader
+
+class CompleteTwoSided:
+    """The complete two-sided table, memory-mapped from its store (see the module
+    docstring).  ``probabilities`` / ``p_win`` / ``equity`` take boards (6 or 24 counts,
+    or stacks ``(n, 6)``) of at most ``max_checkers`` checkers."""
+
+    kind = KIND
+
+    def __init__(self, store, manifest, blocks):
+        self.store = store
+        self.max_checkers = int(manifest["max_checkers"])
+        self.lam = float(manifest["lambda"])
+        self.all_checkers = int(manifest.get("all_checkers", MAX))
+        pts = manifest["points"]
+        self.points = (float(pts["oin"]), float(pts["mars"]))
+        self._lookup = _tscomplete.Lookup(self.max_checkers, self.lam, blocks,
+                                          self.all_checkers)
+
+    def __repr__(self):
+        return (f"CompleteTwoSided(max_checkers={self.max_checkers}, "
+                f"points={self.points}, store={self.store!r})")
+
+    def __reduce__(self):
+        return (type(self).load, (self.store, False))
+
+    @classmethod
+    def load(cls, store: str | os.PathLike[str], verify: bool = True) -> CompleteTwoSided:
+        """Memory-map a finished store; ``DatabaseError`` naming a missing, truncated or
+        (``verify``: reads every shard once) altered shard, or an unfinished build."""
+        store = os.path.abspath(os.fspath(store))
+        man = _read_manifest(store)
+        if man is None:
+            raise DatabaseError(f"{store}: no {MANIFEST}: not a complete two-sided table")
+        if not man.get("complete"):
+            raise DatabaseError(f"{store}: the build is not finished ({len(man['done'])} "
+                                f"of {len(man['shards'])} shards); run it again to resume")
+        N = int(man["max_checkers"])
+        blocks = {}
+        for i, j in shard_order(N):
+            path = os.path.join(store, shard_name(i, j))
+            arrays = _load_shard(store, i, j, verify=verify)
+            if verify and int(read_header_crc(path)) != int(man["done"][shard_name(i, j)]):
+                raise DatabaseError(f"{path}: checksum differs from the manifest's")
+            blocks[i, j] = _block(arrays, i, j)
+            if i != j:
+                blocks[j, i] = _block(arrays, j, i)
+        return cls(store, man, blocks)
+
+    def matches(self, rules: RulesLike) -> bool:
+        """True when ``rules`` weigh mars against oin as this table does."""
+        return math.isclose(mars_points(rules)[2], self.lam, rel_tol=0, abs_tol=1e-12)
+
+    def covers(self, na: int, nb: int) -> bool:
+        """True when boards of ``na`` and ``nb`` checkers are in the table."""
+        return max(na, nb) <= self.max_checkers
+
+    def _indices(self, on_roll6, opponent6):
+        a, sa = as_board6(on_roll6, "on_roll6", self.max_checkers)
+        b, sb = as_board6(opponent6, "opponent6", self.max_checkers)
+        if a.shape[0] != b.shape[0]:
+            if sa:
+                a = np.repeat(a, b.shape[0], axis=0)
+            elif sb:
+                b = np.repeat(b, a.shape[0], axis=0)
+            else:
+                raise ValueError(f"on_roll6 and opponent6: {a.shape[0]} and {b.shape[0]} "
+                                 f"boards")
+        ia = np.ascontiguousarray(_board6.indices_of(a), dtype=np.intp)
+        ib = np.ascontiguousarray(_board6.indices_of(b), dtype=np.intp)
+        return ia, ib, sa and sb
+
+    def probabilities(self, on_roll6, opponent6):
+        """(P(win), P(mars win), P(mars loss)) of the side on roll: floats for two boards,
+        float64 arrays (n,) for stacks (the loop runs in C)."""
+        ia, ib, single = self._indices(on_roll6, opponent6)
+        w, mw, ml = self._lookup.query(ia, ib)
+        if single:
+            return float(w[0]), float(mw[0]), float(ml[0])
+        return w, mw, ml
+
+    def probabilities_of_indices(self, ia, ib):
+        """As ``probabilities`` for board indices (intp arrays, trusted)."""
+        return self._lookup.query(np.ascontiguousarray(ia, np.intp),
+                                  np.ascontiguousarray(ib, np.intp))
+
+    def p_win(self, on_roll6, opponent6):
+        """P(the side on roll wins) (see ``probabilities``)."""
+        return self.probabilities(on_roll6, opponent6)[0]
+
+    def value(self, on_roll6, opponent6):
+        """The stored value v = P(win) + lam (P(mars win) - P(mars loss)) (the side on
+        roll's expected points in oin points are 2 v - 1)."""
+        ia, ib, single = self._indices(on_roll6, opponent6)
+        v = self._lookup.values(ia, ib)
+        return float(v[0]) if single else v
+
+
+def complete_two_sided(rules: RulesLike = None) -> CompleteTwoSided | None:
+    """The largest complete table for ``rules``' points in the data folder
+    (``nardy-fast bearoff build --two-sided 15`` builds the full one there), else None;
+    loaded once per process and never built here (loading checks the shards' sizes; the
+    build checked their checksums)."""
+    oin, mars, _ = mars_points(rules)
+    folder = data_dir()
+    key = (folder, oin, mars)
+    with _lock:
+        if key in _LOADED:
+            return _LOADED[key]
+    table = None
+    for n in range(MAX, -1, -1):
+        store = default_store(n, rules)
+        man = _read_manifest(store) if os.path.isdir(store) else None
+        if man is not None and man.get("complete") and man.get("all_checkers", MAX) == MAX:
+            table = CompleteTwoSided.load(store, verify=False)
+            break
+    with _lock:
+        _LOADED[key] = table
+    return table
+
+
+_LOADED = {}

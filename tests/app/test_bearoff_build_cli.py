@@ -1,0 +1,50 @@
+"""``nardy-fast bearoff build --two-sided N --store DIR``: the complete two-sided table's
+command (small sizes; the complete build of 15 is a benchmark)."""
+import json
+import shutil
+
+import numpy as np
+
+from nardy_fast import Position
+from nardy_fast.tables import bearoff as bo
+from nardy_fast.tables import bearoff_complete as bc
+
+from helpers import run_cli
+
+
+def test_build_store_query_and_errors(capsys, tmp_path):
+    store = bc.default_store(3)                      # where the lookups find it
+    try:
+        code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3",
+                                 "--store", store, "--memory", "1GB", "--threads", "2",
+                                 "--no-progress")
+        assert code == 0 and "complete two-sided bear-off table ready" in out
+        bc._LOADED.clear()
+        me, you = np.zeros(24, int), np.zeros(24, int)
+        me[[21, 23]] = 1
+        you[[19, 22, 23]] = 1
+        pos = Position(me, you)
+        code, out, err = run_cli(capsys, "bearoff", "query", pos.id, "--json")
+        row = json.loads(out)[0]
+        assert row["method"] == "two_sided"
+        table = bc.CompleteTwoSided.load(store)
+        assert row["p_win"] == table.p_win(bo.to_board6(me), bo.to_board6(you))
+        # resumed: nothing left to do, same table
+        code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3",
+                                 "--store", store, "--no-progress")
+        assert code == 0
+    finally:
+        shutil.rmtree(store, ignore_errors=True)
+        bc._LOADED.clear()
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
+                             str(tmp_path / "s"), "--memory", "lots")
+    assert code != 0 and "--memory" in err
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
+                             str(tmp_path / "s"), "--memory", "1kB")
+    assert code != 0 and "needs" in err and "memory=" in err
+
+def test_size_out_of_range_is_refused(capsys):
+    import pytest
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "bearoff", "build", "--two-sided", "16")
+    assert "--two-sided: 16: expected an integer 1..15" in capsys.readouterr().err

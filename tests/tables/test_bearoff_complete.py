@@ -1,0 +1,327 @@
+"""Tests of the complete two-sided bear-off database (nardy_fast.tables.bearoff_complete,
+its C shard solver and reader): small sizes only (the complete 15 x 15 build is a
+benchmark, benchmarks/bench_twosided.py).
+
+The references are independent: today's in-memory float64 ``TwoSided`` and ``MarsTable``,
+a plain-Python memoised recursion with its own move generator, and GNU Backgammon's
+two-sided database (tests/data/reference/README.md).
+"""
+import csv
+import functools
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nardy_fast.tables import bearoff as bo
+from nardy_fast.tables import bearoff_complete as bc
+from nardy_fast.tables.bearoff import DatabaseError
+
+DATA = Path(__file__).parent.parent / "data" / "reference"
+STEP = 1.0 / 65535                   # a 16-bit step of P(win) where no mars is possible
+ROLLS = [(a, b, (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)]
+
+
+@pytest.fixture(scope="module")
+def table6(tmp_path_factory):
+    return bc.build_complete(6, store=tmp_path_factory.mktemp("ts6"), progress=False,
+                             threads=2)
+
+
+def _pairs(m):
+    ia, ib = np.meshgrid(np.arange(m), np.arange(m), indexing="ij")
+    return ia.ravel(), ib.ravel()
+
+
+def _turn_bound(ia, ib):
+    """The stated bound's factor: turns left of both sides (each turn bears off a
+    board or takes >= 2 pips)."""
+    pips = bo.board_of(np.arange(bo.N_BOARDS)) @ np.arange(1, 7)
+    return np.ceil(pips[ia] / 2) + np.ceil(pips[ib] / 2)
+
+
+def test_equals_in_memory_table_within_the_bound(table6):
+    """Every pair of <= 6 checkers a side against the exact float64 TwoSided: within the
+    stated bound (half a step per turn left), within 2 steps in all (measured 1.3) and
+    0.4 on average (measured 0.26: rounding to nearest has no bias)."""
+    exact = bo.TwoSided.build(6, progress=False)
+    ia, ib = _pairs(exact.n_boards)
+    w, mw, ml = table6.probabilities_of_indices(ia, ib)
+    err = np.abs(w - exact.p_win_table.ravel())
+    assert np.all(err <= _turn_bound(ia, ib) * STEP / 2 + 1e-12)
+    assert err.max() <= 2 * STEP
+    assert err.mean() <= 0.4 * STEP
+    assert not mw.any() and not ml.any()              # no side of 15: no mars
+    assert table6.p_win([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1]) == 1.0
+
+
+# ----------------------------------------------------------------------------------------
+# plain-Python memoised recursion (own move generator), with mars
+
+def _steps(board, d):
+    """Boards after one step of die d (board[i]: checkers on the point i + 1 bears off)."""
+    out = set()
+    if board[d - 1]:
+        out.add(board[:d - 1] + (board[d - 1] - 1,) + board[d:])
+    for i in range(d, 6):
+        if board[i]:
+            c = list(board)
+            c[i] -= 1
+            c[i - d] += 1
+            out.add(tuple(c))
+    if not out:                                        # nothing on d or above: highest
+        for i in range(d - 2, -1, -1):
+            if board[i]:
+                out.add(board[:i] + (board[i] - 1,) + board[i + 1:])
+                break
+    return out
+
+
+def _finals(board, a, b):
+    res = set()
+    for seq in ([a] * 4,) if a == b else ([a, b], [b, a]):
+        cur = {board}
+        for d in seq:
+            cur = set().union(*(_steps(x, d) if any(x) else {x} for x in cur))
+        res |= cur
+    return res
+
+
+def _reference(T, lam):
+    """(v, P(win), P(mars win), P(mars loss)) of a on roll against b, both maximising
+    v = P(win) + lam (P(mars win) - P(mars loss)); ties to the smaller final index."""
+    @functools.lru_cache(maxsize=None)
+    def val(a, b):
+        tot = [0.0, 0.0, 0.0, 0.0]
+        for d1, d2, p in ROLLS:
+            best = None
+            for f in sorted(_finals(a, d1, d2), key=lambda x: bo.index_of(list(x))):
+                if not any(f):
+                    m = float(sum(b) == T)
+                    cand = (1.0 + lam * m, 1.0, m, 0.0)
+                else:
+                    ov, ow, omw, oml = val(b, f)
+                    cand = (1.0 - ov, 1.0 - ow, oml, omw)
+                if best is None or cand[0] > best[0]:
+                    best = cand
+            tot = [t + p * c for t, c in zip(tot, best)]
+        return tuple(tot)
+    return val
+
+
+def test_mars_against_python_recursion(tmp_path):
+    """A side of all its checkers (4, the problem in miniature) on the low points against
+    small boards and against 4: v within the bound; the mars chances follow a play within
+    rounding of the best (measured <= 2.7e-3 from the exact split)."""
+    T = 4
+    table = bc.build_complete(T, store=tmp_path, progress=False, threads=1, all_checkers=T)
+    val = _reference(T, 0.5)
+    low = [b for b in (tuple(int(x) for x in bo.board_of(i)) for i in range(bo.n_boards(T)))
+           if sum(b) >= 1 and not any(b[3:])]
+    full = [b for b in low if sum(b) == T]
+    pairs = [(a, b) for a in full for b in low] + [(b, a) for a in full for b in low]
+    assert len(pairs) > 300 and any(sum(a) == sum(b) == T for a, b in pairs)
+    got_v = table.value(np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs]))
+    w, mw, ml = table.probabilities(np.array([p[0] for p in pairs]),
+                                    np.array([p[1] for p in pairs]))
+    ref = np.array([val(a, b) for a, b in pairs])
+    h = 2 * STEP                                      # the step with a side of T (lam 0.5)
+    ia = bo.index_of(np.array([p[0] for p in pairs]))
+    ib = bo.index_of(np.array([p[1] for p in pairs]))
+    assert np.all(np.abs(got_v - ref[:, 0]) <= _turn_bound(ia, ib) * h / 2 + 1e-12)
+    assert np.abs(got_v - ref[:, 0]).max() <= 2 * h
+    assert ref[:, 2].max() > 0.5 and ref[:, 3].max() > 0.02     # both kinds of mars occur
+    assert np.abs(mw - ref[:, 2]).max() < 3e-3
+    assert np.abs(ml - ref[:, 3]).max() < 3e-3
+    assert np.abs(w - ref[:, 1]).max() < 3e-3
+
+
+def test_mars_equals_mars_table(tmp_path):
+    """All T = 4 checkers against 1..3 with either side on roll: the exact float64
+    MarsTable's value within the bound."""
+    T = 4
+    table = bc.build_complete(T, store=tmp_path, progress=False, threads=2, all_checkers=T)
+    mt = bo.MarsTable.build(T - 1, all_checkers=T, progress=False, threads=1)
+    off = bo.n_boards(T - 1)
+    ia, ib = np.meshgrid(np.arange(off, bo.n_boards(T)), np.arange(1, off), indexing="ij")
+    ia, ib = ia.ravel(), ib.ravel()
+    x = mt.x_on_roll[ia - off, :, ib]
+    y = mt.y_on_roll[ia - off, :, ib]
+    assert np.abs(table._lookup.values(ia, ib) - (x[:, 0] - 0.5 * x[:, 1])).max() <= 2 * STEP
+    assert np.abs(table._lookup.values(ib, ia) - (1 - y[:, 0] + 0.5 * y[:, 1])).max() \
+        <= 2 * STEP
+
+
+def test_gnubg_two_sided_reference(table6):
+    """GNU Backgammon's 6x6 two-sided values (16-bit, from rounded successors): within
+    1.5e-4 in P(win) (its README: an exact table agrees within about 1e-4)."""
+    rows = list(csv.DictReader(open(DATA / "gnubg_twosided_6x6_sample.csv")))
+    a = np.array([[int(c) for c in r["pos_on_roll"].split("-")] for r in rows])
+    b = np.array([[int(c) for c in r["pos_opponent"].split("-")] for r in rows])
+    ref = np.array([float(r["p_win_on_roll"]) for r in rows])
+    got = table6.p_win(a, b)
+    assert len(rows) > 16000
+    assert np.abs(got - ref).max() < 1.5e-4
+    assert np.abs(got - ref).mean() < 3e-5
+
+
+def test_gnubg_cubeful_reference():
+    """GNU Backgammon's cubeful values of the same pairs (money play, no gammons; the side
+    on roll rolls without doubling) are the in-memory cubeful race table's for the centred
+    cube and the cube of either side, within 1.5e-4 (measured 1.2e-4: gnubg's 16 bits)."""
+    from nardy_fast.tables.cuberace import CubefulRace
+    rows = list(csv.DictReader(open(DATA / "gnubg_twosided_6x6_sample.csv")))
+    ia = bo.index_of(np.array([[int(c) for c in r["pos_on_roll"].split("-")] for r in rows]))
+    ib = bo.index_of(np.array([[int(c) for c in r["pos_opponent"].split("-")] for r in rows]))
+    values = np.asarray(CubefulRace.build(6, progress=False).values)
+    for k, column in ((0, "cubeful_eq_centered_cube"), (1, "cubeful_eq_on_roll_owns_cube"),
+                      (2, "cubeful_eq_opponent_owns_cube")):
+        ref = np.array([float(r[column]) for r in rows])
+        assert np.abs(values[ia, ib, k] - ref).max() < 1.5e-4, column
+
+
+# ----------------------------------------------------------------------------------------
+# shards: checksums, resume, bit-identical
+
+def _bytes(store):
+    return {n: Path(store, n).read_bytes() for n in sorted(os.listdir(store))
+            if n.startswith("shard-")}
+
+
+def test_damaged_shard_is_refused_by_name(tmp_path):
+    bc.build_complete(4, store=tmp_path, progress=False, threads=1)
+    name = bc.shard_name(4, 3)
+    path = tmp_path / name
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0x10                                   # alter one payload byte
+    path.write_bytes(bytes(data))
+    with pytest.raises(DatabaseError, match=name):
+        bc.CompleteTwoSided.load(tmp_path)
+    with pytest.raises(DatabaseError, match=name):   # a resumed build checks it too
+        bc.build_complete(4, store=tmp_path, progress=False)
+    path.write_bytes(bytes(data[:-100]))               # truncated
+    with pytest.raises(DatabaseError, match=f"{name}.*truncated"):
+        bc.CompleteTwoSided.load(tmp_path, verify=False)
+
+
+def test_killed_build_resumes_to_identical_bits(tmp_path, monkeypatch):
+    """Interrupted after 12 shards (at the write of the 13th), resumed with another
+    number of threads: the same bytes as one uninterrupted build."""
+    whole = bc.build_complete(5, store=tmp_path / "a", progress=False, threads=1)
+    write = bc._write_shard
+    calls = []
+
+    def dying(*args):
+        calls.append(args[1:3])
+        if len(calls) == 13:
+            raise KeyboardInterrupt
+        return write(*args)
+
+    monkeypatch.setattr(bc, "_write_shard", dying)
+    with pytest.raises(KeyboardInterrupt):
+        bc.build_complete(5, store=tmp_path / "b", progress=False, threads=1)
+    monkeypatch.setattr(bc, "_write_shard", write)
+    monkeypatch.setattr(bc, "SPMD_MIN_PAIRS", 0)      # every shard on both threads
+    assert len(_bytes(tmp_path / "b")) == 12
+    with pytest.raises(DatabaseError, match="not finished"):
+        bc.CompleteTwoSided.load(tmp_path / "b")
+    resumed = bc.build_complete(5, store=tmp_path / "b", progress=False, threads=2)
+    assert _bytes(tmp_path / "a") == _bytes(tmp_path / "b")
+    assert len(_bytes(tmp_path / "a")) == len(bc.shard_order(5))
+    assert resumed.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]) == \
+        whole.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0])
+
+
+def test_threads_split_shells_to_the_same_bytes(tmp_path, monkeypatch):
+    """Every shard's shells split among 1, 2 or 3 threads, mars included (all 4
+    checkers in miniature): the same bytes."""
+    monkeypatch.setattr(bc, "SPMD_MIN_PAIRS", 0)
+    for n in (1, 2, 3):
+        bc.build_complete(4, store=tmp_path / str(n), progress=False, threads=n,
+                          all_checkers=4)
+    assert _bytes(tmp_path / "1") == _bytes(tmp_path / "2") == _bytes(tmp_path / "3")
+
+
+def test_memory_limit_and_arguments(tmp_path):
+    with pytest.raises(MemoryError, match=r"shard \[3, 3\] needs"):
+        bc.build_complete(3, store=tmp_path, memory="1kB", progress=False)
+    assert bc.parse_memory("8GB") == 8 * 10**9 and bc.parse_memory("2GiB") == 2 << 30
+    with pytest.raises(ValueError, match="memory='lots'"):
+        bc.parse_memory("lots")
+    with pytest.raises(ValueError, match="max_checkers"):
+        bc.build_complete(16, store=tmp_path)
+    bc.build_complete(2, store=tmp_path / "x", progress=False)
+    with pytest.raises(ValueError, match="max_checkers=2"):     # a store of another table
+        bc.build_complete(3, store=tmp_path / "x", progress=False)
+
+
+def test_shard_dependencies_come_first():
+    order = bc.shard_order(15)
+    pos = {s: k for k, s in enumerate(order)}
+    assert len(order) == 136
+    assert all(pos[d] < pos[s] for s in order for d in bc.shard_deps(*s))
+
+
+# ----------------------------------------------------------------------------------------
+# the lookups find a built table
+
+@pytest.fixture
+def built4():
+    """A complete table of 4 checkers in the data folder (the full one is 15), removed
+    afterwards."""
+    import shutil
+    store = bc.default_store(4)
+    bc.build_complete(4, progress=False)
+    bc._LOADED.clear()
+    yield bc.CompleteTwoSided.load(store)
+    shutil.rmtree(store)
+    bc._LOADED.clear()
+
+
+def test_race_lookups_use_the_built_table(built4):
+    import nardy_fast as nf
+    from nardy_fast.tables.race import default_race_tables
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[[20, 22, 23]] = 1                               # 3 checkers: board6 (1, 0, 1, 0, 0, 0)..
+    you[[18, 19, 21, 23]] = 1                          # 4 checkers
+    o = nf.race_probabilities(nf.Position(me, you))
+    assert o.method == "two_sided"
+    assert o.extra["two_sided_complete_max_checkers"] == 4
+    want = built4.probabilities(bo.to_board6(me), bo.to_board6(you))
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == want
+    assert 0.0 < o.p_win < 1.0 and o.p_win != bo.TwoSided.build(4, progress=False).p_win(
+        bo.to_board6(me), bo.to_board6(you))           # rounded: not the float64 table's
+    rt = default_race_tables()
+    assert rt.complete is bc.complete_two_sided() and rt.complete.store == built4.store
+    assert rt.probabilities(me, you)[:3] == want
+    assert rt.probabilities(me, you)[4] == "two_sided"
+    me[[0]] = 0
+    far = np.zeros(24, int)
+    far[18] = 15                                       # 15 against 3: not covered by it
+    o = nf.race_probabilities(nf.Position(far, me))
+    assert "two_sided_complete_max_checkers" not in o.extra
+
+
+def test_dask_client_builds_the_same_bytes(tmp_path):
+    """Shards as tasks on a distributed client (in-process workers here): the bytes of
+    the local build."""
+    distributed = pytest.importorskip("distributed")
+    bc.build_complete(4, store=tmp_path / "local", progress=False, threads=1)
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                            dashboard_address=None) as client:
+        bc.build_complete(4, store=tmp_path / "dask", progress=False, scheduler=client)
+    assert _bytes(tmp_path / "local") == _bytes(tmp_path / "dask")
+
+
+def test_one_sided_where_the_opponent_surely_finishes(table6):
+    """Against a board that bears off in one turn for sure, the side on roll wins iff it
+    finishes this turn: P(win) = the one-sided P(1 turn), for every board on roll."""
+    one = bo.one_sided()
+    m = bo.n_boards(6)
+    turns = np.asarray(one.turns[:m])
+    sure = np.flatnonzero(turns[:, 1] > 1 - 1e-12)
+    assert len(sure) == 5                         # 1 on points 1-3, 2 on 1, 1 + 1 on 1-2
+    ia, ib = np.meshgrid(np.arange(1, m), sure, indexing="ij")
+    w, mw, ml = table6.probabilities_of_indices(ia.ravel(), ib.ravel())
+    assert np.abs(w - turns[ia.ravel(), 1]).max() <= STEP / 2 + 1e-12
