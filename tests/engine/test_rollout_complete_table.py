@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.engine.rollout import rollout
+from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables import bearoff_complete as bc
 
