@@ -145,4 +145,4 @@ def test_two_sided_of_no_checkers_is_refused(capsys):
     with pytest.raises(SystemExit) as e:
         main(["bearoff", "build", "--two-sided", "0"])
     assert e.value.code == 2
-    assert "--two-sided: 0: expected an integer 1..14" in capsys.readouterr().err
+    assert "--two-sided: 0: expected an integer 1..15" in capsys.readouterr().err
