@@ -188,7 +188,8 @@ def test_the_api_reference_lists_every_exported_name():
 def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks():
     """The evaluator's page says what each shipped net is, how accurate it is and what
     each depth costs; the training log of the nets (v1 to v7, their commands) is the
-    dated history at the end of benchmarks/RESULTS.md, which the page links to."""
+    dated history of the benchmarks (experiments/notes/, included in the benchmark page the
+    page links to), which benchmarks/RESULTS.md names."""
     page = (DOCS / "guide" / "evaluator.md").read_text(encoding="utf-8")
     for heading in ("## Two nets", "## How accurate it is", "## Choosing plies"):
         assert f"\n{heading}" in page, heading
@@ -197,9 +198,12 @@ def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks(
     assert not re.search(r"\bv[1-5]\b", page), "a training log on the user's page"
     assert "train-net -o net_v" not in page and "average-nets" not in page
     assert "History of the shipped nets" in page
-    results = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    note = "experiments/notes/2026-12-03-results-history.md"
+    assert note in (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    assert note in (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    results = (ROOT / note).read_text(encoding="utf-8")
     history = results.split("\n## History of the shipped nets\n")
-    assert len(history) == 2, "benchmarks/RESULTS.md has no history of the shipped nets"
+    assert len(history) == 2, f"{note} has no history of the shipped nets"
     assert re.search(r"\b20\d\d-\d\d-\d\d\b", history[1][:400]), "the history is not dated"
     for step in ("net_v1.nfdb", "net_v6.nfdb", "net_v7.nfdb"):
         assert step in history[1], step
