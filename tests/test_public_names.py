@@ -1,7 +1,7 @@
-"""One name per thing in the public API: the new spellings work, the old ones warn (naming
-0.3.0, the release that removes them) and give the same result, the options added to the
-cube functions, ``rollout_many`` and ``study`` act, and the notebooks and the README reach
-only public names."""
+"""One name per thing in the public API: the new spellings work, the old ones (removed in
+0.3.0) are refused with an error naming them, the options added to the cube functions,
+``rollout_many`` and ``study`` act, and the notebooks and the README reach only public
+names."""
 import ast
 import importlib
 import inspect
@@ -34,41 +34,114 @@ def _contact():
     return nf.random_game(seed=3, max_turns=12).positions()[10]
 
 
-def _old(call, old, new):
-    """``call()`` under exactly one DeprecationWarning naming ``old``, ``new`` and 0.3.0,
-    pointing at this file; returns the result."""
-    with pytest.warns(DeprecationWarning) as rec:
-        out = call()
-    ours = [w for w in rec if f"({old}=...)" in str(w.message)]
-    assert len(ours) == 1, [str(w.message) for w in rec]
-    assert f"use {new}=" in str(ours[0].message)
-    assert "removed in 0.3.0" in str(ours[0].message)
-    assert ours[0].filename == __file__
-    return out
-
-
 def _same(a, b):
     return a.keys() == b.keys() and all(
         a[k] == b[k] or (isinstance(a[k], float) and np.isnan(a[k]) and np.isnan(b[k]))
         for k in a)
 
 
+# -- the spellings 0.3.0 removed ---------------------------------------------------------
+
+def _race_record():
+    rec = GameRecord(rules=GEO, start=_race(19, 24))
+    rec.append((6, 5), ((19, "off"),))
+    return rec
+
+
+def _play_turns_first_dice():
+    from nardy_fast.core.gameloop import play_turns
+    return play_turns(GameRecord(), lambda pos, moves, dice: moves[0],
+                      np.random.default_rng(1), first_dice=(6, 5))
+
+
+def _study_cli(tmp_path):
+    from nardy_fast.app.cli import main
+    ids = tmp_path / "ids.txt"
+    ids.write_text(Position.initial().id + "\n")
+    return main(["study", str(ids), "--store", str(tmp_path / "s"), "--method", "evaluate"])
+
+
+# (call, exception, what the message says): each a spelling of before 0.3.0, now refused
+REMOVED = {
+    "race_probabilities(databases=)": (
+        lambda tmp: nf.race_probabilities(_race(19, 24), databases=None),
+        TypeError, "unexpected keyword argument 'databases'"),
+    "race12_probabilities(db=)": (
+        lambda tmp: nf.race12_probabilities(_race(19, 24), db=None),
+        TypeError, "unexpected keyword argument 'db'"),
+    "bearoff.epc(db=)": (
+        lambda tmp: nf.bearoff.epc([3, 3, 3, 3, 3, 0], db=None),
+        TypeError, "unexpected keyword argument 'db'"),
+    "bearoff_distribution(db=)": (
+        lambda tmp: nf.bearoff_distribution(_race(19, 24), db=None),
+        TypeError, "unexpected keyword argument 'db'"),
+    "cube_decision(probabilities=)": (
+        lambda tmp: nf.cube_decision(_contact(), probabilities=lambda p: 0.7),
+        TypeError, "unexpected keyword argument 'probabilities'"),
+    "cube_report(probabilities=)": (
+        lambda tmp: nf.cube_report([_contact()], rules=GEO, probabilities=lambda p: 0.7),
+        TypeError, "unexpected keyword argument 'probabilities'"),
+    "cube_analysis(probabilities=)": (
+        lambda tmp: nf.cube_analysis(_race_record(), probabilities="pips"),
+        TypeError, "unexpected keyword argument 'probabilities'"),
+    "cube_decision(cube=CubeState)": (
+        lambda tmp: nf.cube_decision(_contact(), cube=CubeState(2, "mover")),
+        TypeError, "unexpected keyword argument 'cube'"),
+    "rollout(cube=CubeState)": (
+        lambda tmp: nf.rollout(Position.initial(), 8, rules=GEO, cube=CubeState(2, "mover"),
+                               **FAST),
+        TypeError, r"rollout: cube: expected True, False or None .*cube_state=.*CubeState"),
+    "rollout_many(cube=CubeState)": (
+        lambda tmp: nf.rollout_many([Position.initial()], 8, rules=GEO,
+                                    cube=CubeState(2, "mover"), **FAST),
+        TypeError, r"rollout_many: cube: expected True, False or None .*cube_state="),
+    "train(games=)": (
+        lambda tmp: nf.train_self_play(tmp / "net.npz", games=4, seed=1, hidden=8, threads=1,
+                                       progress=False),
+        TypeError, "unexpected keyword argument 'games'"),
+    "play_turns(first_dice=)": (
+        lambda tmp: _play_turns_first_dice(),
+        TypeError, "unexpected keyword argument 'first_dice'"),
+    "Position.legal_moves(d1, d2)": (
+        lambda tmp: Position.initial().legal_moves(6, 3),
+        TypeError, r"dice=6: expected two dice"),
+    "Position.legal_moves(d1, d2, rules)": (
+        lambda tmp: Position.initial().legal_moves(6, 3, Rules()),
+        TypeError, "positional arguments"),
+    "Evaluator.evaluate(list)": (
+        lambda tmp: nf.Evaluator.default().evaluate([Position.initial()]),
+        TypeError, "list of 1 positions.*evaluate_many.*outcomes"),
+    "study(method='evaluate')": (
+        lambda tmp: nf.study([Position.initial()], 0, tmp / "s", method="evaluate"),
+        ValueError, "method='evaluate': expected one of 'rollout', 'net'"),
+    "nardy-fast study --method evaluate": (
+        _study_cli, SystemExit, "2"),
+    "matchreport.match_row": (
+        lambda tmp: importlib.import_module("nardy_fast.analysis.matchreport").match_row,
+        AttributeError, "match_row"),
+}
+
+
+@pytest.mark.parametrize("spelling", REMOVED)
+def test_the_spellings_removed_in_0_3_0_are_refused(spelling, tmp_path):
+    """0.3.0 removed the old spellings of arguments, methods and names (CHANGELOG,
+    "Removed in 0.3.0"): each is now refused with an error that names it, not read as its
+    new spelling with a DeprecationWarning."""
+    call, error, says = REMOVED[spelling]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        with pytest.raises(error, match=says):
+            call(tmp_path)
+
+
 # -- the exact tables: tables= ----------------------------------------------------------
 
 def test_the_exact_tables_are_tables():
-    one = nf.bearoff.one_sided()
-    pos = _race(19, 24)
-    new = nf.race_probabilities(pos, tables=one)
-    old = _old(lambda: nf.race_probabilities(pos, databases=one), "databases", "tables")
-    assert new == old and new.method == "one_sided"
-    b6 = [3, 3, 3, 3, 3, 0]
-    assert _old(lambda: nf.bearoff.epc(b6, db=one), "db", "tables") == \
-        nf.bearoff.epc(b6, tables=one)
-    with pytest.raises(TypeError, match="give tables= only"):
-        nf.race_probabilities(pos, tables=one, databases=one)
     for f in (nf.race_probabilities, nf.race12_probabilities, nf.bearoff.epc,
               nf.bearoff_distribution):
         assert "tables" in inspect.signature(f).parameters, f.__name__
+    one = nf.bearoff.one_sided()
+    assert nf.race_probabilities(_race(19, 24), tables=one).method == "one_sided"
 
 
 # -- the cube's P(win) source: cube_probabilities=; its state: cube_state= -----------------
@@ -79,32 +152,19 @@ def test_cube_probabilities_is_the_one_name():
               nf.rollout_many, nf.game_report):
         params = inspect.signature(f).parameters
         assert "cube_probabilities" in params and "probabilities" not in params, f.__name__
-    new = nf.cube_decision(pos, cube_probabilities=lambda p: 0.7)
-    old = _old(lambda: nf.cube_decision(pos, probabilities=lambda p: 0.7),
-               "probabilities", "cube_probabilities")
-    assert _same(new, old) and new["p_win"] == pytest.approx(0.7)
-    frame = _old(lambda: nf.cube_report([pos], rules=GEO, probabilities=lambda p: 0.7),
-                 "probabilities", "cube_probabilities")
-    assert frame.equals(nf.cube_report([pos], rules=GEO, cube_probabilities=lambda p: 0.7))
-    rec = GameRecord(rules=GEO, start=_race(19, 24))
-    rec.append((6, 5), ((19, "off"),))
-    assert _old(lambda: nf.cube_analysis(rec, probabilities="pips"), "probabilities",
-                "cube_probabilities").equals(nf.cube_analysis(rec, cube_probabilities="pips"))
+    assert nf.cube_decision(pos, cube_probabilities=lambda p: 0.7)["p_win"] == \
+        pytest.approx(0.7)
 
 
 def test_cube_state_is_the_state_and_cube_the_cube_in_play():
     pos = _contact()
     state = CubeState(2, "mover")
     new = nf.cube_decision(pos, cube_state=state, cube_probabilities=lambda p: 0.7)
-    old = _old(lambda: nf.cube_decision(pos, cube=state, cube_probabilities=lambda p: 0.7),
-               "cube", "cube_state")
-    assert _same(new, old) and _same(new, nf.cube_decision(pos, state,
-                                                           cube_probabilities=lambda p: 0.7))
+    assert _same(new, nf.cube_decision(pos, state, cube_probabilities=lambda p: 0.7))
     start = Position.initial()
     kw = dict(n_games=72, seed=3, **FAST)
     a = nf.rollout(start, rules=GEO, cube_state=state, **kw)
-    b = _old(lambda: nf.rollout(start, rules=GEO, cube=state, **kw), "cube", "cube_state")
-    assert a == b and a.extra["cube_stake"] == 2
+    assert a.extra["cube_stake"] == 2
     # cube=True: the rules' cube, geometric when they name none, centred by default
     assert nf.rollout(start, cube=True, **kw) == nf.rollout(start, rules=GEO, **kw)
     # cube=False: no cube, whatever the rules
@@ -115,8 +175,7 @@ def test_cube_state_is_the_state_and_cube_the_cube_in_play():
         nf.rollout(start, rules=GEO, cube=False, cube_state=state, **kw)
     with pytest.raises(TypeError, match="cube: expected True, False or None"):
         nf.rollout(start, rules=GEO, cube="geometric", **kw)
-    many = _old(lambda: nf.rollout_many([start], rules=GEO, cube=state, **kw), "cube",
-                "cube_state")
+    many = nf.rollout_many([start], rules=GEO, cube_state=state, **kw)
     assert many.loc[start.id, "equity"] == a.equity
 
 
@@ -222,8 +281,8 @@ def test_frames_keyed_by_position_are_indexed_by_position(tmp_path):
 # -- module paths ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("old", ["nardy_fast.engine.match", "nardy_fast.match",
-                                 "nardy_fast.engine.play.rollout", "nardy_fast.rollout",
-                                 "nardy_fast.record", "nardy_fast.training.train"])
+                                 "nardy_fast.engine.rollout", "nardy_fast.rollout",
+                                 "nardy_fast.record", "nardy_fast.engine.train"])
 def test_the_old_module_paths_are_gone(old):
     """0.3.0 removed the paths of the flat layout and of the engine's single folder: an old
     path fails to import instead of loading the module from its new home."""

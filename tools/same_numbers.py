@@ -111,7 +111,7 @@ def fingerprint():
                          seed=7, workers=1, progress=False)
         out["study"] = _floats(frame)
         frame = nf.study([MIDDLE, start.id], 0, os.path.join(d, "e.parquet"), seed=7,
-                         method="evaluate", plies=1, progress=False)
+                         method="net", plies=1, progress=False)
         out["study evaluate 1-ply"] = _floats(frame)
     with tempfile.TemporaryDirectory() as d:
         from nardy_fast import demo   # old layout: the module; new layout: an alias

@@ -10,7 +10,6 @@ import math
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.methods import check_method, warn_unused
-from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.record import read_record
 from nardy_fast.core.rng import root_entropy
@@ -45,7 +44,6 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
-@renamed(probabilities="cube_probabilities")
 def cube_report(positions: Position | str | Iterable[Position | str],
                 rules: RulesLike = None,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
@@ -68,8 +66,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
         chances at its score, every position having its side on roll).  With
         ``method="rollout"`` every position's rollouts use the same ``seed`` (common
         random numbers), on ``workers`` local processes or the Dask ``client``;
-        ``progress`` shows a bar over each rollout's games.  ``probabilities=``, the old
-        name of ``cube_probabilities``, works until 0.3.0 with a ``DeprecationWarning``.
+        ``progress`` shows a bar over each rollout's games.
 
     Returns
     -------
@@ -119,7 +116,6 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     return frame
 
 
-@renamed(probabilities="cube_probabilities")
 def cube_analysis(record: GameRecord | str,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None,
@@ -133,8 +129,7 @@ def cube_analysis(record: GameRecord | str,
     ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
     decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
     each: common random numbers); under another method no games are played and the last
-    five have no effect (a ``UserWarning`` names those given).  ``probabilities=``, the
-    old name of ``cube_probabilities``, works until 0.3.0 with a ``DeprecationWarning``.
+    five have no effect (a ``UserWarning`` names those given).
 
     ``match``: the ``MatchState`` at the start of the game (scores by colour; its
     ``on_roll`` and ``cube`` are not read): every decision is then judged at that score

@@ -11,32 +11,13 @@ and in total.
 from __future__ import annotations
 
 import os
-import warnings
 
-from nardy_fast.analysis import report as _report
 from nardy_fast.analysis.report import error_rates, game_report
 from nardy_fast.core.matchrecord import MatchRecord, read_match
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.position import WHITE
 
 __all__ = ["analyse_match", "match_error_rates", "game_state"]
-
-# Helpers of the reports' match columns, now private in ``report`` (their one home, beside
-# the columns they fill; the Outcome at a score is ``engine.met.with_match``): the old
-# names are kept until 0.3.0.
-_MOVED = {"match_row": "_match_row", "add_losses": "_add_losses",
-          "turn_losses": "_turn_losses"}
-
-
-def __getattr__(name):
-    """``match_row``, ``add_losses``, ``turn_losses``: deprecated (``_MOVED``)."""
-    if name in _MOVED:
-        warnings.warn(f"nardy_fast.analysis.matchreport.{name} is deprecated: the match "
-                      "columns come from report.win_report / move_report / game_report("
-                      "match=...), an Outcome at a score from nardy_fast.engine.evaluation.met."
-                      "with_match (removed in 0.3.0)", DeprecationWarning, stacklevel=2)
-        return getattr(_report, _MOVED[name])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game_state(record: MatchRecord, k: int) -> MatchState:

@@ -24,7 +24,6 @@ function                      draws
 import numpy as np
 
 from nardy_fast.core.diagram import new_axes, plot_board, save_figure  # noqa: F401 (re-exported)
-from nardy_fast.core._renamed import renamed
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
 from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
@@ -149,15 +148,13 @@ def _single_board(x):
     return np.ndim(x) == 1
 
 
-@renamed(db="tables")
 def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     """Bars of P(the side on roll bears off in exactly t turns) for one or two positions.
 
     ``positions``: a Position/ID/board, or a list of up to two (their side on roll must be
     all home; a board is 24 counts in own numbering or the 6 home counts, point 24 first).
-    ``tables``: a one-sided database (default ``bearoff.one_sided()``; ``db=``, its old
-    name, works until 0.3.0).  The legend gives the
-    mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
+    ``tables``: a one-sided database (default ``bearoff.one_sided()``).  The legend
+    gives the mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
 
     Returns
     -------

@@ -99,16 +99,16 @@ if TYPE_CHECKING:
 
 
 __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTITIES",
-           "COLUMNS", "METHODS", "RENAMED", "COMPACT_EVERY", "MANIFEST"]
+           "COLUMNS", "METHODS", "COMPACT_EVERY", "MANIFEST"]
 
 KIND = "nardy_fast.study"
 FORMAT = 1                       # version of the store layout
 MANIFEST = "_study.json"   # "_": pyarrow and pandas skip it when reading the folder
 METHODS = ("rollout", "net")          # of core.methods.METHODS
-# Old spellings of a method, kept until 0.3.0 (which removes them).  A store's identity
-# keeps the spelling it was written with ("evaluate" in stores made before the rename), so
-# it resumes as is.
-RENAMED = {"evaluate": "net"}
+# A method as stores written before 0.3.0 may name it ("evaluate", the old name of "net"):
+# read, never accepted as an argument.  A store's identity keeps the spelling it was
+# written with, so it resumes as is.
+_STORED_SPELLINGS = {"evaluate": "net"}
 QUANTITIES = ("p_win", "p_lose", "p_draw", "p_mars_win", "p_mars_loss", "p_koks_win",
               "p_koks_loss", "p_home_mars_win", "p_home_mars_loss")
 COLUMNS = (("position", "equity", "se_equity", "n_games")
@@ -280,7 +280,7 @@ class _Settings:
                  variance_reduction, stored=None, match=None):
         self.rules = as_rules(rules)
         # the store's spelling where it names this method by an old name ("evaluate")
-        spelling = stored if isinstance(stored, str) and RENAMED.get(stored) == method \
+        spelling = stored if isinstance(stored, str) and _STORED_SPELLINGS.get(stored) == method \
             else method
         ident = {"method": spelling, "rules": self.rules.to_text()}
         if match is not None:             # absent without a match: older stores resume
@@ -344,7 +344,7 @@ def _row(pid, o):
 
 def _evaluates(identity):
     """Whether a study of this identity evaluates with the net (by either spelling)."""
-    return RENAMED.get(identity["method"], identity["method"]) == "net"
+    return _STORED_SPELLINGS.get(identity["method"], identity["method"]) == "net"
 
 
 def _run_batch(spec):
@@ -625,9 +625,9 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         it has one, else fresh entropy (recorded in the manifest).
     method : {"rollout", "net"}
         Roll out with ``rollout``, or evaluate with the shipped net at ``plies`` plies
-        (``Evaluator.evaluate``; exact tables in races of both homes).  ``"evaluate"``,
-        the old name of ``"net"``, works until 0.3.0 (which removes it) with a ``DeprecationWarning``
-        (stores written with it resume and read as before).
+        (``Evaluator.evaluate``; exact tables in races of both homes).  Stores written
+        with ``"evaluate"``, the name of ``"net"`` before 0.3.0, resume and read as
+        before.
     policy, rules, truncate
         As for ``rollout`` (policies by name only: ``"net"``, ``"greedy"``, ... or a tuple
         of two).
@@ -683,7 +683,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     True
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    method = check_method(method, METHODS, RENAMED)
+    method = check_method(method, METHODS)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,
                     policy=policy, truncate=truncate,

@@ -26,8 +26,8 @@ import warnings
 
 from nardy_fast.analysis import matchreport, plot, report
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
-from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, RENAMED as STUDY_RENAMED,
-                                       read_position_ids, read_study, study)
+from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_ids,
+                                       read_study, study)
 from nardy_fast.app import cli_engine, cli_protocol, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
                                   _truncate, add_command, add_options, add_progress,
@@ -191,9 +191,8 @@ def _parser_study(sub):
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
     add_rollout_options(s, 1296)
     s.add_argument("--method", default="rollout",
-                   choices=[*STUDY_METHODS, *STUDY_RENAMED],
-                   help="roll out (default), or evaluate with the net at --plies "
-                        "('evaluate': the old name of 'net')")
+                   choices=STUDY_METHODS,
+                   help="roll out (default), or evaluate with the net at --plies")
     add_options(s, "plies", plies=BULK_PLIES)
     s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
                    help="positions per task and per file (default: about 10,000 games)")

@@ -15,7 +15,6 @@ of ``moves`` (``position.legal_moves(dice, rules)``) or None to stop the game th
 """
 from __future__ import annotations
 
-import warnings
 
 from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.position import WHITE
@@ -39,23 +38,18 @@ def opening_throw(rng):
 
 
 def play_turns(record, choose, rng, max_turns=None, dice=None, before_roll=None,
-               list_moves=True, first_dice=None):
+               list_moves=True):
     """Play turns onto ``record`` (a ``GameRecord``, from its last position) until the game
     ends, ``choose`` returns None or ``max_turns`` turns were added; returns ``record``.
 
     ``dice``: the dice ``(d1, d2)`` of the first turn played here (the opening dice; as
-    ``rollout(..., dice=)``), else thrown (``first_dice``, its old name, works until
-    0.3.0, which removes it, with a ``DeprecationWarning``).  ``record.rules`` decides the legal moves and
+    ``rollout(..., dice=)``), else thrown.  ``record.rules`` decides the legal moves and
     ``draw_rule``'s last turn.
     ``before_roll(position)``: called before each turn but Black's last one (the cube's
     moment, rule book section 7a); a true return value stops the game there.
     ``list_moves=False`` gives ``choose`` None for ``moves`` (a chooser that finds the
     legal moves itself, as ``Evaluator.best_move`` does).
     """
-    if first_dice is not None:
-        warnings.warn("play_turns(first_dice=...) is deprecated: use dice (removed in 0.3.0)",
-                      DeprecationWarning, stacklevel=2)
-        dice = first_dice
     first = dice
     rules = record.rules
     pos = record.final

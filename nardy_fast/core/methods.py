@@ -24,17 +24,9 @@ METHODS = {
 }
 
 
-def check_method(method, accepted, renamed=None, stacklevel=3):
+def check_method(method, accepted):
     """``method`` checked against ``accepted`` (a tuple drawn from ``METHODS``): returned
-    as is, or its name for an old spelling in ``renamed`` (``{old: name}``, kept until
-    0.3.0 with a ``DeprecationWarning`` pointing ``stacklevel`` frames up: 3 is the
-    caller of the function that checks); anything else raises ``ValueError`` listing
-    ``accepted``."""
-    if renamed and isinstance(method, str) and method in renamed:
-        new = renamed[method]
-        warnings.warn(f"method={method!r} is deprecated: use method={new!r} (removed in 0.3.0)",
-                      DeprecationWarning, stacklevel=stacklevel)
-        return new
+    as is; anything else raises ``ValueError`` listing ``accepted``."""
     if not isinstance(method, str) or method not in accepted:
         raise ValueError(f"method={method!r}: expected one of "
                          + ", ".join(map(repr, accepted)))

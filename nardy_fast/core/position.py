@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -341,23 +340,15 @@ class Position:
             return "bearoff"
         return "contact" if self.is_contact() else "race"
 
-    def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None,
-                    *deprecated: Any) -> list[Move]:
+    def legal_moves(self, dice: tuple[int, int], rules: Rules | str | None = None
+                    ) -> list[Move]:
         """The legal moves of the side on roll for the roll ``dice = (d1, d2)``, one per
         result (``legal_moves((6, 3))``, or the roll's text ``legal_moves("63")``,
-        ``"6-3"``, ``"6 3"``: ``core._checks.check_dice``; the old form
-        ``legal_moves(6, 3, rules)`` works
-        with a ``DeprecationWarning`` until 0.3.0, which removes it).
+        ``"6-3"``, ``"6 3"``: ``core._checks.check_dice``; one die, as in the form
+        ``legal_moves(6, 3, rules)`` of before 0.3.0, is a TypeError naming it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
         """
-        if not isinstance(dice, (tuple, list, np.ndarray, str)):
-            warnings.warn("Position.legal_moves(d1, d2, rules) is deprecated: use "
-                          "legal_moves((d1, d2), rules) (removed in 0.3.0)",
-                          DeprecationWarning, stacklevel=2)
-            dice, rules = (dice, rules), (deprecated[0] if deprecated else None)
-        elif deprecated:
-            raise TypeError("legal_moves(dice, rules): too many arguments")
         d1, d2 = check_dice(dice)
         boards, steps = successors_with_steps(self._boards[0], self._boards[1], d1, d2,
                                               rules)

@@ -59,7 +59,6 @@ from nardy_fast.core._resources import check_memory
 from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.core.position import PIPS_PER_ROLL
-from nardy_fast.core._renamed import renamed
 
 from typing import TYPE_CHECKING
 
@@ -117,13 +116,11 @@ def board_of(indices: int | npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return b[0] if single else b
 
 
-@renamed(db="tables")
 def epc(board6: npt.ArrayLike, tables: OneSided | None = None
         ) -> float | npt.NDArray[np.float64]:
     """Effective pip count: expected turns to bear off x 49/6 (the mean pips of a roll).
 
-    ``tables`` is the ``OneSided`` database (default: ``one_sided()``; ``db=``, its old
-    name, works until 0.3.0).  Returns a float for one board, an ndarray of float64,
+    ``tables`` is the ``OneSided`` database (default: ``one_sided()``).  Returns a float for one board, an ndarray of float64,
     shape (n,), for a stack.
     """
     return (tables if tables is not None else one_sided()).epc(board6)

@@ -51,7 +51,6 @@ from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core.methods import check_method
-from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import NOT_MEASURED, Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
@@ -160,7 +159,6 @@ def mars_table_for(rules: Rules, fewest: int, two: TwoSided | None = None,
     return None
 
 
-@renamed(databases="tables")
 def race_probabilities(position: Position, rules: RulesLike = None,
                        tables: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,

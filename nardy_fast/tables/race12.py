@@ -41,7 +41,6 @@ from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
 from nardy_fast.tables.race import race_outcome
 from nardy_fast.core.rules import as_rules
-from nardy_fast.core._renamed import renamed
 
 from typing import TYPE_CHECKING
 
@@ -273,15 +272,14 @@ def cached_race12(build: bool = False, progress: bool | None = None) -> Race12 |
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
-@renamed(db="tables")
 def race12_probabilities(position: Position, rules: RulesLike = None,
                          tables: Race12 | None = None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
 
     ``tables``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not
-    been built; ``db=``, its old name, works until 0.3.0).  ValueError when the position is not such a race, or under rules the database
-    does not serve (``supports``).
+    been built).  ValueError when the position is not such a race, or under rules the
+    database does not serve (``supports``).
 
     Returns
     -------

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -83,7 +82,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          check=None, until=None, progress=None, log=None, games=None, init=None):
+          check=None, until=None, progress=None, log=None, init=None):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
@@ -91,7 +90,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     path : str or os.PathLike
         The net file.  A checkpoint of the same settings found there is resumed.
     n_games : int
-        Self-play games in all (``games=``: the old name, deprecated, removed in 0.3.0).
+        Self-play games in all.
     seed : int or None
         Root entropy of the dice and the initial weights (None: fresh, recorded in the
         net's ``meta["training"]["seed"]``; pass it again to resume).
@@ -145,10 +144,6 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     """
     rules = as_rules(rules)
     entropy = root_entropy(seed)
-    if games is not None:
-        warnings.warn("train(games=...) is deprecated: use n_games (removed in 0.3.0)", DeprecationWarning,
-                      stacklevel=2)
-        n_games = games
     start_net = _init_net(init)
     if start_net is not None:
         hidden = start_net.n_hidden

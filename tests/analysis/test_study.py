@@ -416,13 +416,12 @@ def test_a_luck_net_study_records_its_luck_net_and_refuses_another(tmp_path):
     assert "luck_net" not in plain.attrs["study"]
 
 
-def test_evaluate_is_the_old_name_of_net(tmp_path):
-    new = nf.study(IDS[:4], 0, store=tmp_path / "n", method="net", workers=1, progress=False)
-    with pytest.warns(DeprecationWarning, match="method='evaluate' is deprecated: use "
-                                               "method='net'"):
-        old = nf.study(IDS[:4], 0, store=tmp_path / "e", method="evaluate", workers=1,
-                       progress=False)
-    pd.testing.assert_frame_equal(old, new)
+def test_evaluate_the_old_name_of_net_is_refused(tmp_path):
+    """``method="evaluate"`` (the name of ``"net"`` before 0.3.0) is refused as an argument;
+    a store written with it still resumes (below)."""
+    with pytest.raises(ValueError, match="method='evaluate': expected one of 'rollout', "
+                                         "'net'"):
+        nf.study(IDS[:1], 0, store=tmp_path / "e", method="evaluate")
     with pytest.raises(ValueError, match="method='evaluated': expected one of 'rollout', "
                                          "'net'"):
         nf.study(IDS[:1], 0, store=tmp_path / "x", method="evaluated")
@@ -447,19 +446,16 @@ def as_written_before_the_rename(store):
     (store / "_study.json").write_text(json.dumps(manifest, indent=1) + "\n")
 
 
-@pytest.mark.parametrize("spelling", ["net", "evaluate"])
-def test_a_store_written_as_evaluate_resumes_and_reads(tmp_path, spelling):
+def test_a_store_written_as_evaluate_resumes_and_reads(tmp_path):
     store = tmp_path / "s"
     first = nf.study(IDS[:3], 0, store=store, method="net", workers=1, progress=False)
     as_written_before_the_rename(store)
     before = {n: (store / n).read_bytes() for n in os.listdir(store)}
     pd.testing.assert_frame_equal(nf.read_study(store), first.sort_index())
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        again = nf.study(IDS[:3], 0, store=store, method=spelling, workers=1,
-                         progress=False)
-        more = nf.study(IDS[:5], 0, store=store, method=spelling, workers=1,
-                        progress=False)
+        warnings.simplefilter("error", DeprecationWarning)
+        again = nf.study(IDS[:3], 0, store=store, method="net", workers=1, progress=False)
+        more = nf.study(IDS[:5], 0, store=store, method="net", workers=1, progress=False)
     assert {n: (store / n).read_bytes() for n in before} == before   # nothing rewritten
     pd.testing.assert_frame_equal(again, first)
     assert again.attrs["study"]["method"] == "evaluate"              # the store's spelling

@@ -6,7 +6,6 @@ import importlib
 import inspect
 import pkgutil
 import re
-import warnings
 
 import numpy as np
 import pytest
@@ -120,8 +119,7 @@ def method_choices(command):
 def test_the_command_line_offers_the_functions_names(command):
     choices, default = method_choices(command)
     accepted = CALLS[COMMANDS[command]][0]
-    renamed = study.RENAMED if command == "study" else {}
-    assert list(choices) == [*accepted, *renamed]
+    assert list(choices) == list(accepted)        # no old spelling ("evaluate": 0.3.0)
     assert default == accepted[0]
 
 
@@ -150,9 +148,6 @@ def test_check_method():
     with pytest.raises(ValueError, match=r"^method=3: expected one of 'auto', 'net'$"):
         check_method(3, ("auto", "net"))
     with pytest.raises(ValueError, match="method='evaluate'"):
-        check_method("evaluate", ("auto", "net"))           # an old name only where given
-    with pytest.warns(DeprecationWarning, match="use method='net'"):
-        assert check_method("evaluate", ("net",), {"evaluate": "net"}) == "net"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert check_method("auto", ("auto",), {"evaluate": "net"}) == "auto"
+        check_method("evaluate", ("auto", "net"))           # the name before 0.3.0
+    with pytest.raises(TypeError):
+        check_method("evaluate", ("net",), {"evaluate": "net"})    # no table of old names

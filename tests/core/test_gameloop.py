@@ -1,5 +1,5 @@
 """The one Python game loop (nardy_fast.core.gameloop): the first turn's dice by the
-vocabulary's name ``dice``, its old name ``first_dice`` deprecated."""
+vocabulary's name ``dice`` (``first_dice``, its name before 0.3.0, refused)."""
 import numpy as np
 import pytest
 
@@ -24,10 +24,9 @@ def test_dice_is_the_first_turns_roll():
     assert [t.dice for t in rec.turns[1:]] == [t.dice for t in thrown.turns[:5]]
 
 
-def test_first_dice_is_the_old_name_of_dice():
-    with pytest.warns(DeprecationWarning, match=r"first_dice=\.\.\.\) is deprecated: use dice"):
-        old = game(5, first_dice=(6, 5))
-    assert old.to_text() == game(5, dice=(6, 5)).to_text()
+def test_first_dice_the_old_name_of_dice_is_refused():
+    with pytest.raises(TypeError, match="first_dice"):
+        game(5, first_dice=(6, 5))
 
 
 def test_a_choice_of_none_stops_the_game():

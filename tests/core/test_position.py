@@ -180,11 +180,13 @@ def test_legal_moves_bad_dice():
         Position.initial().legal_moves((3, 4, 5))
 
 
-def test_legal_moves_old_two_dice_form_is_deprecated():
+def test_legal_moves_old_two_dice_form_is_refused():
+    """``legal_moves(6, 3, rules)``, the form before 0.3.0, is a TypeError, not a roll."""
     pos = Position.initial()
-    with pytest.warns(DeprecationWarning, match="legal_moves"):
-        old = pos.legal_moves(6, 3, Rules(head_rule="generalized"))
-    assert old == pos.legal_moves((6, 3), Rules(head_rule="generalized"))
+    with pytest.raises(TypeError, match="dice=6: expected two dice"):
+        pos.legal_moves(6, 3)
+    with pytest.raises(TypeError):
+        pos.legal_moves(6, 3, Rules(head_rule="generalized"))
 
 
 def test_a_whole_game_by_play():

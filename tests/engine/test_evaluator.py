@@ -150,9 +150,8 @@ def test_evaluate_ids_and_positions():
     frame = ev.evaluate_many([p.id, p.swap().id])
     assert list(frame.index) == [p.id, p.swap().id]
     assert frame.loc[p.id, "equity"] == pytest.approx(o.equity)
-    with pytest.warns(DeprecationWarning, match="evaluate_many"):
-        old = ev.evaluate([p.id, p.swap().id])
-    assert old.equals(frame)
+    with pytest.raises(TypeError, match="list of 2 positions.*evaluate_many"):
+        ev.evaluate([p.id, p.swap().id])                   # a frame before 0.3.0
     np.testing.assert_array_equal(ev.evaluate_boards(np.stack([p.boards])),
                                   ev.evaluate(np.stack([p.boards])))
 

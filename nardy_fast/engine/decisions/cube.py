@@ -16,7 +16,6 @@ from nardy_fast.core._checks import check_plies
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.core.methods import check_method, warn_unused
-from nardy_fast.core._renamed import renamed
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -87,7 +86,6 @@ def _source(probabilities, rules, plies=None):
     return evaluate if plies == 0 else functools.partial(evaluate, plies=plies)
 
 
-@renamed(cube="cube_state", probabilities="cube_probabilities")
 def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                   rules: RulesLike = None,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
@@ -104,9 +102,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     position : Position or str
         The position (or its ID), side on roll to act.
     cube_state : CubeState
-        The cube's stake and owner (default: centred, stake 1).  ``cube=``, its old
-        name, works until 0.3.0 with a ``DeprecationWarning`` (``cube=`` now means "the
-        cube is in play", a bool, where a function has that choice).
+        The cube's stake and owner (default: centred, stake 1).
     rules : Rules or None
         None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
         when they name none) and ``beaver``.
@@ -116,8 +112,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
         another evaluator or a rollout; ``"pips"``: the pip-count estimate
         (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
         None: ``default_probabilities`` (the evaluator at ``plies``: the net's value,
-        race values in home races).  ``probabilities=``, its old name, works until 0.3.0 with a
-        ``DeprecationWarning``.
+        race values in home races).
     tables : CubefulRace, False or None
         The exact cubeful race table (None: the cached default for the progression and
         beaver, ``cuberace.cubeful_race``; False: never exact).

@@ -403,7 +403,7 @@ def efficiency_source(position, x=None):
 
 def pip_probability(position):
     """P(win) of the side on roll from the pip counts alone (``cube_probabilities="pips"``
-    of rollouts, ``probabilities="pips"`` of ``cube_decision``; the C loop's
+    of rollouts and of ``cube_decision``; the C loop's
     ``_cubeloop.pip_estimate``): the turns each side needs, pips / (49/6), differ by a
     normal variable of variance 0.277 turns per turn (the variance of a roll's pips, 18.47,
     over (49/6)^2), and the side on roll is half a turn ahead."""

@@ -312,9 +312,9 @@ class Evaluator:
         ----------
         x : Position or position ID
             (An array ``(n, 2, 24)`` of uint8 boards, side on roll first, gives an
-            ``ndarray (n,)`` of equities, as ``evaluate_boards``; a list of positions
-            gives ``evaluate_many``'s frame with a ``DeprecationWarning``; removed in
-            0.3.0.)
+            ``ndarray (n,)`` of equities, as ``evaluate_boards``.  A list of positions is
+            a TypeError: ``evaluate_many`` gives their frame, ``outcomes`` a list of
+            ``Outcome``.)
         plies : {0, 1, 2, 3}
             Look-ahead (module ``_search``): 0 is the net itself.
         exact : bool, optional
@@ -335,10 +335,9 @@ class Evaluator:
             return self.outcomes([x], plies, exact, match)[0]
         if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
                                                        for p in x):
-            warnings.warn("Evaluator.evaluate(list of positions) is deprecated: use "
-                          "evaluate_many (a DataFrame) or outcomes (a list of Outcomes); removed in 0.3.0",
-                          DeprecationWarning, stacklevel=2)
-            return self.evaluate_many(x, plies, exact, match)
+            raise TypeError(f"Evaluator.evaluate: x is a list of {len(x)} positions; "
+                            "evaluate one Position or ID, or use evaluate_many (a DataFrame) "
+                            "or outcomes (a list of Outcomes)")
         return self.evaluate_boards(x, plies, exact, match)
 
     def evaluate_boards(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,

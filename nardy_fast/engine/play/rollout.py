@@ -42,7 +42,6 @@ from nardy_fast.tables.cuberace import cubeful_race
 from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice
-from nardy_fast.core._renamed import warn_renamed
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
@@ -265,31 +264,16 @@ def _cube_extra(plan, mean):
 # ----------------------------------------------------------------------------------------
 # argument checks
 
-def _old_cube_spelling(func, cube, cube_state, stacklevel=4):
-    """``(cube, cube_state)`` with the old spelling ``cube=CubeState(...)`` read as
-    ``cube_state=`` (a DeprecationWarning at the caller of ``func``, ``stacklevel`` frames
-    up from here; removed in 0.3.0)."""
-    if isinstance(cube, cubestate.CubeState):
-        if cube_state is not None:
-            raise TypeError(f"{func}: cube=CubeState(...) is the old spelling of "
-                            "cube_state=; give cube_state= only")
-        warn_renamed(func, "cube", "cube_state", stacklevel=stacklevel)
-        return None, cube
-    return cube, cube_state
-
-
 def _cube_in_play(func, cube, cube_state, rules):
     """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
     True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
-    the caller asked for the cube (``cube=True`` or a ``cube_state``);
-    ``cube=CubeState(...)`` is the old spelling of ``cube_state`` (a DeprecationWarning,
-    removed in 0.3.0)."""
-    cube, cube_state = _old_cube_spelling(func, cube, cube_state, stacklevel=5)
+    the caller asked for the cube (``cube=True`` or a ``cube_state``).  A ``CubeState``
+    given as ``cube`` (its spelling before 0.3.0) is a TypeError naming ``cube_state``."""
     if cube is None:
         return rules, cube_state, cube_state is not None
     if not isinstance(cube, (bool, np.bool_)):
-        raise TypeError(f"cube: expected True, False or None (the cube in play; its stake "
-                        f"and owner are cube_state=), got {type(cube).__name__}")
+        raise TypeError(f"{func}: cube: expected True, False or None (the cube in play; "
+                        f"its stake and owner are cube_state=), got {type(cube).__name__}")
     rules = as_rules(rules)
     if cube:                               # the cube of the rules, geometric if they have none
         if rules.cube is None:
@@ -680,8 +664,7 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     cube : bool or None
         Whether the cube is in play.  None (default): as the rules say (``rules.cube``);
         True: the rules' cube, the geometric one when they name none; False: no cube,
-        whatever the rules.  (``cube=CubeState(...)``, the old spelling of ``cube_state``,
-        works until 0.3.0 with a ``DeprecationWarning``.)
+        whatever the rules.  (A ``CubeState`` here is a TypeError: it is ``cube_state``.)
     cube_state : CubeState or None
         With the cube in play (``"geometric"`` or ``"arithmetic"``) the games are played
         with the cube from this state (default: centred at stake 1): before each roll the side
@@ -823,7 +806,6 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
-    cube, cube_state = _old_cube_spelling("rollout_many", cube, cube_state)
     outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
                             client, progress, chunk_size, cube, cube_probabilities,
                             variance_reduction, cube_state, match)
