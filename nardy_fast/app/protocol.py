@@ -30,7 +30,7 @@ import math
 
 from nardy_fast.app._args import _position
 from nardy_fast.core._checks import check_dice
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position
