@@ -58,7 +58,8 @@ bench: build
 # beside the checkout.
 data:
 	cp $(SHARED)/vectors/README.md $(SHARED)/vectors/movegen_public.jsonl tests/data/vectors/
-	cp $(SHARED)/reference/README.md $(SHARED)/reference/gnubg_onesided_sample.csv tests/data/reference/
+	cp $(SHARED)/reference/README.md $(SHARED)/reference/README-twosided.md $(SHARED)/reference/gnubg_onesided_sample.csv \
+		$(SHARED)/reference/gnubg_twosided_6x6_sample.csv tests/data/reference/
 	cp $(SHARED)/RULES.md docs/RULES.md
 
 clean:

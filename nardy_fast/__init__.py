@@ -15,7 +15,7 @@ import importlib
 import os
 from typing import TYPE_CHECKING
 
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._version import __version__
 
 # The public names and their homes.  They are imported when first used (PEP 562's module
 # ``__getattr__``), so ``import nardy_fast`` costs almost nothing and ``nardy-fast

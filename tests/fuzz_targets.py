@@ -24,7 +24,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from nardy_fast import Position, Rules
-from nardy_fast.core._dbfile import read_db  # private on purpose: the file format's reader
+from nardy_fast._utils._dbfile import read_db  # private on purpose: the file format's reader
 from nardy_fast.tables.bearoff import DatabaseError, MarsTable, OneSided, TwoSided
 from nardy_fast.core.record import RecordError, parse_record, random_game
 

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nardy_fast"
-LAYERS = ["core", "tables", "engine", "env", "analysis", "training", "app"]   # bottom to top
+LAYERS = ["_utils", "core", "tables", "engine", "env", "analysis", "training", "app"]   # bottom to top
 # (env, analysis and training are side by side above the engine: pyproject.toml's contract
 # keeps them apart)
 SOURCES = (".py", ".pyx", ".pxd")

@@ -1,6 +1,6 @@
 """One home for each of four ideas: the input checks (``core/_checks``), the seed
 derivations (``core/rng.py``), the core's policies (``core/policies.py``) and the progress
-bars (``core/_progress.py``).
+bars (``_utils/_progress.py``).
 
 The source scans fail on a copy planted anywhere else in the package (each scan is also
 run on a planted copy here, so that it is seen to fail); the behavioural tests compute
@@ -17,7 +17,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core import rng
-from nardy_fast.core._progress import progress_bar, show_progress
+from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast.core.policies import POLICIES, as_chooser, race_move, random_move
 
 PACKAGE = Path(nf.__file__).resolve().parent
@@ -75,7 +75,7 @@ def seed_copies(files):
 
 
 def tqdm_copies(files):
-    return [f for f, text in files.items() if f != "core/_progress.py" and TQDM.search(text)]
+    return [f for f, text in files.items() if f != "_utils/_progress.py" and TQDM.search(text)]
 
 
 # -- the scans: nothing outside the homes, and each scan sees a planted copy -------------
@@ -117,7 +117,7 @@ def test_tqdm_is_reached_through_core_progress_only():
                         "training/train.py": "bar = tqdm(total=3)\n"}) == ["engine/evaluation/met.py",
                                                                          "training/train.py"]
     # no fallback for a missing tqdm: it is a required dependency
-    assert "ImportError" not in files["core/_progress.py"]
+    assert "ImportError" not in files["_utils/_progress.py"]
 
 
 # -- the seeds: the old derivations, computed inline, give the same numbers ------------

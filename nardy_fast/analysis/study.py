@@ -72,11 +72,11 @@ from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET
 from nardy_fast.engine.evaluation.nets import DATA, DEFAULT_NET, rollout_file, shipped_net_for
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
-from nardy_fast.core._io import atomic_write, atomic_write_text
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._io import atomic_write, atomic_write_text
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.methods import check_method, warn_unused
-from nardy_fast.core._resources import _alive
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._resources import _alive
+from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position, as_position

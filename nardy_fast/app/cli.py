@@ -34,8 +34,8 @@ from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _ru
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   positive_int, read_text)
 from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
-from nardy_fast.core._io import atomic_write
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game

@@ -11,7 +11,7 @@ from nardy_fast.app._args import (CliError, Interrupted, _position, add_command,
                                   add_progress, json_text, positive_int)
 from nardy_fast.app.duel import (DEFAULT_TIMEOUT, DuelStopped, EngineFault, duel_summary,
                                  play_duel, write_transcript)
-from nardy_fast.app.protocol import MAX_PLIES, serve
+from nardy_fast.app.protocol import DEEPEST_PLIES, serve
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES
 
@@ -22,7 +22,7 @@ def _parser_engine(sub):
     s = add_command(sub, "engine", cmd_engine,
                     help="answer the engine protocol on stdin/stdout (for other programs)")
     s.add_argument("--plies", type=int, default=DECISION_PLIES,
-                   choices=list(range(MAX_PLIES + 1)),
+                   choices=list(range(DEEPEST_PLIES + 1)),
                    help=f"the look-ahead of 'go', 'eval' and 'cube' until 'setoption name "
                         f"plies' changes it (default {DECISION_PLIES})")
     add_options(s, "rules")

@@ -36,7 +36,7 @@ import time
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.app._args import positive_int
-from nardy_fast.core._io import atomic_write_text
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.position import Position
 from nardy_fast.core.record import random_game, write_record
 

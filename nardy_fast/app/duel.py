@@ -40,9 +40,10 @@ import threading
 
 import numpy as np
 
-from nardy_fast.core._io import atomic_write_text
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._io import atomic_write_text
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.gameloop import opening_throw, play_turns
+from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
 from nardy_fast.core.record import MAGIC, GameRecord, RecordError, parse_record
 from nardy_fast.core.rng import block_bit_generator, root_entropy
@@ -309,9 +310,7 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
     EngineFault
         A program did not start or greet.
     """
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) \
-            or n_games < 2:
-        raise ValueError(f"n_games={n_games!r}: expected an integer >= 2 (a pair of games)")
+    n_games = check_count(n_games, "n_games (a pair of games at least)", 2)
     if not (float(timeout) > 0 and math.isfinite(timeout)):
         raise ValueError(f"timeout={timeout!r}: expected a positive number of seconds")
     rules = as_rules(rules)

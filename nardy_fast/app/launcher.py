@@ -10,7 +10,7 @@ def console_main(argv=None):
     """Run the ``nardy-fast`` command with ``argv`` (default ``sys.argv[1:]``) and exit."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args == ["--version"]:
-        from nardy_fast.core._version import __version__   # lazy: the metadata only
+        from nardy_fast._utils._version import __version__   # lazy: the metadata only
         print(f"nardy-fast {__version__}")
         sys.exit(0)
     # lazy: the whole command line (numpy, the engine) only for a command that runs

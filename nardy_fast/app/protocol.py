@@ -30,7 +30,7 @@ import math
 
 from nardy_fast.app._args import _position
 from nardy_fast.core._checks import check_dice
-from nardy_fast.core._version import __version__
+from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position
@@ -38,11 +38,11 @@ from nardy_fast.core.rules import Rules, as_rules
 from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 
-__all__ = ["Engine", "serve", "ENGINE_NAME", "MAX_PLIES", "COMMANDS", "OPTIONS",
+__all__ = ["Engine", "serve", "ENGINE_NAME", "DEEPEST_PLIES", "COMMANDS", "OPTIONS",
            "cube_action_token"]
 
 ENGINE_NAME = "nardy-fast"
-MAX_PLIES = 2                 # as the command line's --plies: 0 (the net) .. 2
+DEEPEST_PLIES = 2             # as the command line's --plies: 0 (the net) .. 2
 COMMANDS = ("nardy", "isready", "setoption", "position", "dice", "go", "eval", "cube",
             "quit")
 OPTIONS = ("plies", "rules", "match", "cube")
@@ -149,10 +149,10 @@ class Engine:
         try:
             n = int(value)
         except ValueError:
-            raise ProtocolError(f"plies {value!r}: expected an integer 0..{MAX_PLIES}") \
+            raise ProtocolError(f"plies {value!r}: expected an integer 0..{DEEPEST_PLIES}") \
                 from None
-        if not 0 <= n <= MAX_PLIES:
-            raise ProtocolError(f"plies {n}: expected an integer 0..{MAX_PLIES}")
+        if not 0 <= n <= DEEPEST_PLIES:
+            raise ProtocolError(f"plies {n}: expected an integer 0..{DEEPEST_PLIES}")
         return n
 
     def _set_rules(self, value):

@@ -10,7 +10,7 @@ import io
 import os
 import re
 
-from nardy_fast.core._io import atomic_write
+from nardy_fast._utils._io import atomic_write
 from nardy_fast.core.position import BLACK, WHITE, as_position
 
 from typing import TYPE_CHECKING

@@ -39,7 +39,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from nardy_fast.core._io import atomic_write_text
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import RecordError, format_record, parse_record
 

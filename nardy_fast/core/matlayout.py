@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 import re
 
-from nardy_fast.core._io import atomic_write_text
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nardy_fast.core._checks import check_count, check_dice
-from nardy_fast.core._io import atomic_write_text
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.cubestate import CubeReplay

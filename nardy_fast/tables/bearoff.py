@@ -33,7 +33,7 @@ Cache folder
 ------------
 ``one_sided()``, ``two_sided()`` and ``mars_table()`` build their default database on
 first use and keep it in the cache folder ``data_dir()`` (``NARDY_FAST_DATA``, else
-``$XDG_CACHE_HOME/nardy_fast``); see ``nardy_fast.core.datadir``.
+``$XDG_CACHE_HOME/nardy_fast``); see ``nardy_fast._utils.datadir``.
 
 Examples
 --------
@@ -53,10 +53,10 @@ import numpy as np
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import _board6, _mars, _twosided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int, check_threads
-from nardy_fast.core._progress import progress_callback, show_progress
-from nardy_fast.core._dbfile import DatabaseError, DbWriter, read_db, write_db
-from nardy_fast.core._resources import check_memory
-from nardy_fast.core.datadir import DATA_ENV, cached, data_dir
+from nardy_fast._utils._progress import progress_callback, show_progress
+from nardy_fast._utils._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast._utils._resources import check_memory
+from nardy_fast._utils.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
 from nardy_fast.core.position import PIPS_PER_ROLL
 

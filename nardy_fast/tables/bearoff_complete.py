@@ -75,11 +75,11 @@ import time
 import numpy as np
 
 from nardy_fast.core._checks import as_board6, check_int, check_threads
-from nardy_fast.core._dbfile import DatabaseError, read_db, read_header, write_db
-from nardy_fast.core._io import atomic_write
-from nardy_fast.core._progress import progress_bar, show_progress
-from nardy_fast.core._resources import gib
-from nardy_fast.core.datadir import data_dir
+from nardy_fast._utils._dbfile import DatabaseError, read_db, read_header, write_db
+from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._progress import progress_bar, show_progress
+from nardy_fast._utils._resources import gib
+from nardy_fast._utils.datadir import data_dir
 from nardy_fast.tables import _board6, _tscomplete
 from nardy_fast.tables.bearoff import mars_points
 from nardy_fast.tables.onesided import RULES_META, n_boards

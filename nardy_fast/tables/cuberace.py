@@ -48,9 +48,9 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _cuberace
 from nardy_fast.core._checks import as_board6, check_int
-from nardy_fast.core._progress import show_progress
-from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
-from nardy_fast.core.datadir import cached
+from nardy_fast._utils._progress import show_progress
+from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils.datadir import cached
 
 __all__ = ["CubefulRace", "cubeful_race", "OWNERS", "DEFAULT_MAX_CHECKERS",
            "DEFAULT_MAX_STAKE", "DEFAULT_STAKES"]

@@ -22,8 +22,8 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _onesided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int
-from nardy_fast.core._progress import show_progress
-from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils._progress import show_progress
+from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
 from nardy_fast.core.position import PIPS_PER_ROLL
 
 from typing import TYPE_CHECKING

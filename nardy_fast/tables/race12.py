@@ -33,10 +33,10 @@ import numpy as np
 
 from nardy_fast.tables import _race12, _race12solve
 from nardy_fast.core._checks import check_int
-from nardy_fast.core._dbfile import DatabaseError, read_db, write_db
-from nardy_fast.core._progress import progress_callback, show_progress
-from nardy_fast.core._resources import check_disk, check_memory
-from nardy_fast.core.datadir import cached, data_dir
+from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils._progress import progress_callback, show_progress
+from nardy_fast._utils._resources import check_disk, check_memory
+from nardy_fast._utils.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
 from nardy_fast.tables.race import race_outcome

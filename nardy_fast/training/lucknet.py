@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from nardy_fast.core._checks import check_count
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine.evaluation.evaluator import Evaluator

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 
-from nardy_fast.core._io import atomic_write_text
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._io import atomic_write_text
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluation import met

@@ -45,7 +45,7 @@ import time
 
 import numpy as np
 
-from nardy_fast.core._progress import show_progress
+from nardy_fast._utils._progress import show_progress
 from nardy_fast.core.kinds import KINDS, position_kinds
 from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rng import child_seed

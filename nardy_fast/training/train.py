@@ -34,7 +34,7 @@ from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.schedule import step_at
 from nardy_fast.tables.onesided import n_boards

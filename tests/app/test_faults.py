@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.core import _dbfile, _resources, datadir  # private on purpose: faults injected
+from nardy_fast._utils import _dbfile, _resources, datadir  # private on purpose: faults injected
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.bearoff import MarsTable, TwoSided
 from nardy_fast.app.cli import main
@@ -103,7 +103,7 @@ def test_ctrl_c_during_a_streamed_build_leaves_nothing(tmp_path, monkeypatch):
 
 KILLED = textwrap.dedent("""\
     import os, signal, sys
-    from nardy_fast.core import _dbfile      # private on purpose: a kill injected
+    from nardy_fast._utils import _dbfile      # private on purpose: a kill injected
     from nardy_fast.tables import bearoff
     def die(*args, **kwargs):               # killed at the first write of the table
         os.kill(os.getpid(), signal.SIGKILL)

@@ -15,7 +15,7 @@ def test_bearoff_build_shows_a_bar(capsys, tmp_path, monkeypatch):
 
 def test_progress_none_shows_a_bar_on_a_terminal_only(monkeypatch):
     import io
-    from nardy_fast.core._progress import show_progress
+    from nardy_fast._utils._progress import show_progress
 
     class Tty(io.StringIO):
         def isatty(self):

@@ -19,6 +19,8 @@ FILES = [
     "vectors/movegen_public.jsonl",
     "reference/README.md",
     "reference/gnubg_onesided_sample.csv",
+    "reference/README-twosided.md",
+    "reference/gnubg_twosided_6x6_sample.csv",
 ]
 
 

@@ -2,7 +2,7 @@
 units that C code moves by the percentage done."""
 import pytest
 
-from nardy_fast.core import _progress
+from nardy_fast._utils import _progress
 
 
 class Recorder:

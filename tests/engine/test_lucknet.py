@@ -11,7 +11,7 @@ import pytest
 
 import nardy_fast as nf
 from helpers import on_both_kernel_paths
-from nardy_fast.core._dbfile import DatabaseError
+from nardy_fast._utils._dbfile import DatabaseError
 from nardy_fast.engine.play.luck import WEIGHTS
 from nardy_fast.engine.play import lucknet, rollout as rollout_mod
 from nardy_fast.training import lucknet as luck_training

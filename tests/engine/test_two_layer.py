@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.core import _dbfile
+from nardy_fast._utils import _dbfile
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.engine.evaluation.evaluator import ENCODING, KIND, Evaluator

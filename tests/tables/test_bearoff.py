@@ -22,8 +22,8 @@ from nardy_fast.tables import _bomoves, _mars, _racetables, _twosided
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables.bearoff import DatabaseError
 from nardy_fast.core._checks import check_threads, usable_cores
-from nardy_fast.core import datadir
-from nardy_fast.core._dbfile import DbWriter, read_db, write_db
+from nardy_fast._utils import datadir
+from nardy_fast._utils._dbfile import DbWriter, read_db, write_db
 
 from helpers import boards_upto, small_default_mars, to6, to24
 

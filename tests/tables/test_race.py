@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import naive_race
 import nardy_fast
 from nardy_fast import Position, Rules, bearoff as bo, race_probabilities, successors
-from nardy_fast.core import datadir
+from nardy_fast._utils import datadir
 from nardy_fast.core.result import Outcome
 
 from helpers import boards_upto, small_default_mars, to24

@@ -223,7 +223,7 @@ def test_file_errors(db7, tmp_path):
 
 
 def test_build_refused_without_memory_or_disk(monkeypatch, tmp_path):
-    from nardy_fast.core import _resources   # private on purpose: no memory, injected
+    from nardy_fast._utils import _resources   # private on purpose: no memory, injected
     monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 9)
     need, _ = race12.build_needs(12, 15)
     assert need > 10 ** 9

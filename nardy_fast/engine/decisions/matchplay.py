@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from nardy_fast.core._checks import check_count
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.evaluation import met
 from nardy_fast.core.cubestate import CubeState, next_stake
 from nardy_fast.engine.play._policies import greedy_scores

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from nardy_fast.core import _dbfile
+from nardy_fast._utils import _dbfile
 from nardy_fast.engine.evaluation import _search, met, nets
 from nardy_fast.core._checks import check_dice, check_plies
 from nardy_fast.core._state import check_boards

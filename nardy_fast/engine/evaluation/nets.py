@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from nardy_fast.core import _dbfile
+from nardy_fast._utils import _dbfile
 from nardy_fast.core.rules import as_rules
 
 from typing import TYPE_CHECKING, Any

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from nardy_fast.core import _dbfile
+from nardy_fast._utils import _dbfile
 from nardy_fast.engine.evaluation.nets import DATA
 from nardy_fast.engine.play._lucknet import LuckNet
 

@@ -59,7 +59,7 @@ import warnings
 from collections.abc import Sequence
 
 from nardy_fast.core._checks import check_count, usable_cores
-from nardy_fast.core._progress import progress_bar
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.play import _nomain
 from nardy_fast.engine.play._nomain import WORKER_PREFIX
 

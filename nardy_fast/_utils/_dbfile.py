@@ -34,8 +34,8 @@ import zlib
 
 import numpy as np
 
-from nardy_fast.core._io import atomic_write
-from nardy_fast.core._resources import check_disk, remove_stale_temps, temp_prefix
+from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._resources import check_disk, remove_stale_temps, temp_prefix
 
 __all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
 

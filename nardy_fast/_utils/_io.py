@@ -7,7 +7,7 @@ of a killed process can be cleaned up later (``_resources.remove_stale_temps``).
 import os
 import tempfile
 
-from nardy_fast.core._resources import temp_prefix
+from nardy_fast._utils._resources import temp_prefix
 
 __all__ = ["atomic_write", "atomic_write_text"]
 

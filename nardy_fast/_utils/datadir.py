@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import warnings
 
-from nardy_fast.core._dbfile import DatabaseError
-from nardy_fast.core._resources import cache_errors
+from nardy_fast._utils._dbfile import DatabaseError
+from nardy_fast._utils._resources import cache_errors
 
 __all__ = ["DATA_ENV", "data_dir", "cached", "clear_memory"]
 
