@@ -4,7 +4,7 @@ benchmark, benchmarks/bench_twosided.py).
 
 The references are independent: today's in-memory float64 ``TwoSided`` and ``MarsTable``,
 a plain-Python memoised recursion with its own move generator, and GNU Backgammon's
-two-sided database (tests/data/reference/README.md).
+two-sided database (tests/data/reference/README-twosided.md).
 """
 import csv
 import functools
