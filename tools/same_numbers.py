@@ -114,7 +114,10 @@ def fingerprint():
                          method="net", plies=1, progress=False)
         out["study evaluate 1-ply"] = _floats(frame)
     with tempfile.TemporaryDirectory() as d:
-        from nardy_fast import demo   # old layout: the module; new layout: an alias
+        try:                          # lazy: the demo module's home moved with the layers
+            from nardy_fast.app import demo
+        except ImportError:           # the flat layout of 0.1: nardy_fast.demo
+            from nardy_fast import demo
         demo.run(out=d, n_games=300, seed=5, workers=1, quiet=True)
         for name in sorted(os.listdir(d)):
             if name.endswith((".csv", ".txt")):
