@@ -104,6 +104,6 @@ wheel-check: wheel
 test-debug: build
 	rm -rf build/debug && mkdir -p build/debug
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
-	rm -f build/debug/nardy_fast/*/*.so build/debug/nardy_fast/*/_*.c
+	find build/debug/nardy_fast \( -name '*.so' -o -name '_*.c' \) -delete
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
 	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/test_rollout.py tests/tables/test_cuberace.py tests/engine/test_supervised.py
