@@ -6,6 +6,11 @@
 # validate boards (counts, at most 15 per side, no point held by both sides) and dice 1..6.
 from libc.stdint cimport uint8_t, uint32_t
 
+from nardy_fast.core._board cimport N_POINTS, OFF, OUTSIDE_HOME_MASK
+
+cdef extern from "nf_bits.h":
+    int nf_ctz32(uint32_t x) noexcept nogil
+
 # rules_t and its enums live in _rules.pxd (re-exported here for older cimports)
 from nardy_fast.core._rules cimport (rules_t, fill_rules, HEAD_CLASSIC, HEAD_GENERALIZED, BLOCK_AHEAD, BLOCK_HOME, BLOCK_NONE)
 
@@ -34,6 +39,25 @@ cdef int check_boards(const uint8_t* mover, const uint8_t* opponent, int* where)
 cdef inline uint32_t block_windows(uint32_t occ) noexcept nogil:
     cdef uint32_t r = ((occ >> 12) | (occ << 12)) & 0xFFFFFF
     return r & (r >> 1) & (r >> 2) & (r >> 3) & (r >> 4) & (r >> 5)
+
+# Where the mover's checker on idx i goes with die d (rule book 2, 3, 6): idx, OFF, or -1
+# when the step is not allowed.  occ: bits of the mover's occupied idx; opp: the points
+# the opponent holds, in the mover's idx (opponent_mask); head_left: checkers that may
+# still leave the head (idx 0) this turn.  The one home of a single step's rule: the
+# generator's search and the environments' step-by-step turns both ask it.
+cdef inline int step_to(uint32_t occ, uint32_t opp, int head_left, int i,
+                        int d) noexcept nogil:
+    cdef int t
+    if i == 0 and head_left == 0:
+        return -1
+    t = i + d
+    if t < N_POINTS:
+        return -1 if (opp >> t) & 1 else t
+    if occ & OUTSIDE_HOME_MASK:
+        return -1                                # not all home: no bearing off
+    if t > N_POINTS and i != nf_ctz32(occ):
+        return -1                                # a higher die only from the farthest point
+    return OFF
 
 # Checkers that may leave the head this turn (1, or 2 under the first-turn exception);
 # opp = opponent_mask(opponent), head_rule a HEAD_* code.

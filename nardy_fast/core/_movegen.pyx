@@ -30,7 +30,6 @@ from nardy_fast.core import _dice
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSIDE_HOME_MASK, occupancy, opponent_mask)
 
 cdef extern from "nf_bits.h":
-    int nf_ctz32(uint32_t x) noexcept nogil
     int nf_popcount32(uint32_t x) noexcept nogil
 
 cdef enum:
@@ -195,18 +194,8 @@ cdef inline uint32_t sources(const gen_t* g, int min_src) noexcept nogil:
 
 
 cdef inline int step_target(gen_t* g, int i, int d) noexcept nogil:
-    """Where a checker on idx i goes with die d: idx, OFF, or -1 when it cannot move."""
-    cdef int t
-    if i == 0 and g.head_left == 0:
-        return -1
-    t = i + d
-    if t < N_POINTS:
-        return -1 if (g.opp >> t) & 1 else t
-    if g.occ & OUTSIDE_HOME_MASK:
-        return -1                                # not all home: no bearing off
-    if t > N_POINTS and i != nf_ctz32(g.occ):
-        return -1                                # a higher die only from the farthest point
-    return OFF
+    """Where a checker on idx i goes with die d: idx, OFF, or -1 (``step_to``)."""
+    return step_to(g.occ, g.opp, g.head_left, i, d)
 
 
 cdef int search_last(gen_t* g, int k, int min_src) noexcept nogil:

@@ -36,7 +36,7 @@ from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, OFF, OUTSID
                                      occupancy, opponent_mask, checkers_on)
 from nardy_fast.core._rules cimport (rules_t, fill_rules, OPENING_DICE, CUBE_NONE)
 from nardy_fast.core._movegen cimport (gen_successors, check_boards, block_windows,
-                                       head_limit, forbidden_windows, NO_STEP)
+                                       head_limit, forbidden_windows, step_to, NO_STEP)
 from nardy_fast.core._scoring cimport last_turn_due
 from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW, ERR_NOMEM
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
@@ -245,19 +245,9 @@ cdef int generate(game_t* g, const rules_t* rules) noexcept nogil:
 # -- steps ---------------------------------------------------------------------------------
 
 cdef inline int target(const work_t* w, int i, int d) noexcept nogil:
-    """Where the mover's checker on idx i goes with die d on the board as it stands: idx,
-    OFF, or -1 when the step is not allowed (rule book 2, 3, 6)."""
-    cdef int t
-    if i == 0 and w.head_left == 0:
-        return -1
-    t = i + d
-    if t < N_POINTS:
-        return -1 if (w.opp >> t) & 1 else t
-    if w.occ & OUTSIDE_HOME_MASK:
-        return -1                                # not all home: no bearing off
-    if t > N_POINTS and i != nf_ctz32(w.occ):
-        return -1                                # a higher die only from the farthest point
-    return OFF
+    """Where the mover's checker on idx i goes with die d on the board as it stands
+    (``_movegen.step_to``)."""
+    return step_to(w.occ, w.opp, w.head_left, i, d)
 
 
 cdef inline void do_step(work_t* w, int i, int t, int d) noexcept nogil:
