@@ -13,6 +13,12 @@ from nardy_fast.core.rules import Rules
 from nardy_fast.engine.play.policy import NAMES as POLICY_NAMES
 from nardy_fast.tables.race12 import cached_race12
 
+# The deepest look-ahead the front ends offer (--plies, the engine protocol's option):
+# 0 (the net itself) .. 2.  The API goes one deeper (engine._search.MAX_SEARCH_PLIES), too
+# slow for an interactive answer.
+DEEPEST_PLIES = 2
+PLIES_CHOICES = list(range(DEEPEST_PLIES + 1))
+
 
 def positive_int(text):
     """``"12"`` -> 12; anything else is an ``argparse.ArgumentTypeError``."""
@@ -172,7 +178,7 @@ _OPTIONS = {
              "their last 12 points) and score it by the race database (built by "
              "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
              "out")),
-    "plies": (("--plies",), dict(type=int, default=None, choices=[0, 1, 2],
+    "plies": (("--plies",), dict(type=int, default=None, choices=PLIES_CHOICES,
                                  help="the evaluator's look-ahead: 0 (the net itself, about "
                                       "1 ms a position) to 2 (more accurate, about 0.05 s); "
                                       "default {default} (2 for a single decision: hint, "

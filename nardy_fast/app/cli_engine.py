@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-from nardy_fast.app._args import (POLICY_NAMES, CliError, Interrupted, _client, _position,
+from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_options, add_progress, json_text,
                                   out_folder, positive_int, widths)
 from nardy_fast.app.play import play_terminal
@@ -396,7 +396,7 @@ def _parser_cube(sub):
                    help="exact tables where they cover the race, else the cube model on "
                         "the evaluator's probabilities (auto, default), or cube-aware "
                         "rollouts")
-    s.add_argument("--plies", type=int, default=None, choices=[0, 1, 2],
+    s.add_argument("--plies", type=int, default=None, choices=PLIES_CHOICES,
                    help=f"the look-ahead of the evaluation the cube model decides on: 0 "
                         f"(the net itself, about 0.3 ms) to 2 (0.01-0.05 s); default "
                         f"{CUBE_PLIES} (2 for a single decision: hint, cube, play; 0 for "

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import math
 
-from nardy_fast.app._args import _position
-from nardy_fast.core._checks import check_dice
+from nardy_fast.app._args import DEEPEST_PLIES, _position
+from nardy_fast.core._checks import check_dice, check_plies
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
@@ -42,7 +42,6 @@ __all__ = ["Engine", "serve", "ENGINE_NAME", "DEEPEST_PLIES", "COMMANDS", "OPTIO
            "cube_action_token"]
 
 ENGINE_NAME = "nardy-fast"
-DEEPEST_PLIES = 2             # as the command line's --plies: 0 (the net) .. 2
 COMMANDS = ("nardy", "isready", "setoption", "position", "dice", "go", "eval", "cube",
             "quit")
 OPTIONS = ("plies", "rules", "match", "cube")
@@ -149,11 +148,12 @@ class Engine:
         try:
             n = int(value)
         except ValueError:
-            raise ProtocolError(f"plies {value!r}: expected an integer 0..{DEEPEST_PLIES}") \
+            n = value
+        try:
+            return check_plies(n, DEEPEST_PLIES)
+        except (TypeError, ValueError):
+            raise ProtocolError(f"plies {n!r}: expected an integer 0..{DEEPEST_PLIES}") \
                 from None
-        if not 0 <= n <= DEEPEST_PLIES:
-            raise ProtocolError(f"plies {n}: expected an integer 0..{DEEPEST_PLIES}")
-        return n
 
     def _set_rules(self, value):
         rules = Rules.from_text(value)
