@@ -222,8 +222,9 @@ def phase_terms(pos, n, seed, luck_net=None):
       inconsistency: what even the exact 0-ply luck leaves);
     - ``luck``: the luck net's luck;
 
-    and ``end``: the truncation's value minus the 0-ply value of the move that reached it.
-    The result less every luck-net luck is the ``luck-net`` estimator's value; less every
+    ``end``: the truncation's value minus the 0-ply value of the move that reached it;
+    ``value0``: the 0-ply value of the first move (constant within its stratum).  The
+    result less every luck-net luck is the ``luck-net`` estimator's value; less every
     exact luck, the exact ``luck`` estimator's (``value0`` + the gaps + ``end``)."""
     from nardy_fast.core.finish import final_outcome
     from nardy_fast.core.position import bearoff_mask, contact_mask
@@ -263,8 +264,8 @@ def phase_terms(pos, n, seed, luck_net=None):
                 exact = predicted = 0.0
             if previous is not None:
                 row[phase][1] += sign * (WEIGHTS @ eq) - previous
-            else:
-                row["value0"] = sign * (WEIGHTS @ eq)
+            else:                                     # constant within the stratum
+                row["value0"] = sign * eq[r]
             row[phase][0] += sign * (exact - predicted)
             row[phase][2] += sign * predicted
             previous = sign * eq[r]
