@@ -23,6 +23,11 @@ in ``benchmarks/RESULTS.md``.
         [--games1 36] [--positions1 30] [--estimators luck-net,luck] [--bias-x 10]
         [--luck-nets FILE,...]
 
+``--phases N`` plays ``N`` games of each 0-ply position in a Python loop of the rollout's
+own play and says where the variance the ``luck-net`` estimator leaves comes from, per
+phase (``phases``): the luck net's error against the exact luck, and the net's gap
+between its 1-ply and 0-ply values, which even the exact luck leaves.
+
 ``--luck-nets`` also runs the 0-ply ``luck-net`` estimator with each luck net file in
 place of the shipped one (``nardy-fast train-luck``), on the same positions, seeds and so
 the same games, against the same plain rollouts: two luck nets compared in one run.
