@@ -23,6 +23,11 @@ in ``benchmarks/RESULTS.md``.
         [--games1 36] [--positions1 30] [--estimators luck-net,luck] [--bias-x 10]
         [--luck-nets FILE,...]
 
+``--phases N`` plays ``N`` games of each 0-ply position in a Python loop of the rollout's
+own play and says where the variance the ``luck-net`` estimator leaves comes from, per
+phase (``phases``): the luck net's error against the exact luck, and the net's gap
+between its 1-ply and 0-ply values, which even the exact luck leaves.
+
 ``--luck-nets`` also runs the 0-ply ``luck-net`` estimator with each luck net file in
 place of the shipped one (``nardy-fast train-luck``), on the same positions, seeds and so
 the same games, against the same plain rollouts: two luck nets compared in one run.
@@ -206,6 +211,122 @@ def third_roll(pos, n, seed):
               f"equity's variance (variance {y.var():.4f})", flush=True)
 
 
+def phase_terms(pos, n, seed, luck_net=None):
+    """Per game of ``n`` 0-ply games from ``pos`` (the shipped rollout player, a Python
+    loop truncated at the bear-off as the rollouts are; game ``j``'s first roll is the
+    ordered roll ``j mod 36`` and its luck is not counted, as the rollouts stratify it;
+    every later roll is counted), in the view
+    of the side on roll at ``pos``: the result (the exact bear-off table's equity at the
+    truncation, or the final result) and, per phase of the position before each roll
+    (``"contact"``, ``"race"``), the sums of three terms:
+
+    - ``err``: the exact 0-ply luck of the roll minus the luck net's (the variance the luck
+      net's prediction error leaves; each term has mean zero given the past);
+    - ``gap``: the 1-ply value of the position (the mean over the rolls of the values after
+      the best move) minus the 0-ply value the previous move was chosen by (the net's own
+      inconsistency: what even the exact 0-ply luck leaves);
+    - ``luck``: the luck net's luck;
+
+    ``end``: the truncation's value minus the 0-ply value of the move that reached it;
+    ``value0``: the 0-ply value of the first move (constant within its stratum).  The
+    result less every luck-net luck is the ``luck-net`` estimator's value; less every
+    exact luck, the exact ``luck`` estimator's (``value0`` + the gaps + ``end``)."""
+    from nardy_fast.core.finish import final_outcome
+    from nardy_fast.core.position import bearoff_mask, contact_mask
+    from nardy_fast.engine.play.luck import ROLLS, WEIGHTS
+    from nardy_fast.engine.play.rollout import default_luck_net
+    ev = Evaluator.default().rollout_evaluator()
+    s = ev.searcher()
+    net = default_luck_net() if luck_net is None else luck_net
+    index = {}
+    for k, (a, b) in enumerate(ROLLS):
+        index[(a, b)] = index[(b, a)] = k
+    g = np.random.default_rng(seed)
+    games = []
+    for j in range(n):
+        me, opp, side, sign = pos.mover.copy(), pos.opponent.copy(), pos.side, 1.0
+        row = {"contact": np.zeros(3), "race": np.zeros(3), "end": 0.0}
+        previous = None              # the 0-ply value of the last move, start side's view
+        while True:
+            b = np.stack([me, opp]).astype(np.uint8)
+            p = nf.Position.from_boards(me, opp, side)
+            if p.is_over() or bearoff_mask(b):
+                value = (final_outcome(p, ev.rules).equity if p.is_over()
+                         else float(ev.evaluate(p).equity))
+                row["result"] = sign * value
+                row["end"] = 0.0 if previous is None else sign * value - previous
+                break
+            phase = "contact" if contact_mask(b) else "race"
+            eq = s.equities(s.roll_values(me, opp, 0))
+            eqn = s.equities(net.rolls(b[None])[0])
+            if previous is None:                      # the stratified first roll
+                d1, d2 = 1 + j % 36 // 6, 1 + j % 6
+            else:
+                d1, d2 = int(g.integers(1, 7)), int(g.integers(1, 7))
+            r = index[(d1, d2)]
+            exact, predicted = eq[r] - WEIGHTS @ eq, eqn[r] - WEIGHTS @ eqn
+            if previous is None:
+                exact = predicted = 0.0
+            if previous is not None:
+                row[phase][1] += sign * (WEIGHTS @ eq) - previous
+            else:                                     # constant within the stratum
+                row["value0"] = sign * eq[r]
+            row[phase][0] += sign * (exact - predicted)
+            row[phase][2] += sign * predicted
+            previous = sign * eq[r]
+            res = s.rank(me, opp, d1, d2, 0)[0][0]
+            me, opp = opp, res.copy()
+            side = "black" if side == "white" else "white"
+            sign = -sign
+        row["stratum"] = j % 36
+        games.append(row)
+    return games
+
+
+def _within(x, strata):
+    """The variance of ``x`` within the strata (each value less its stratum's mean; the
+    rollouts' stratified variance of one game), ``strata`` an int array."""
+    counts = np.bincount(strata)
+    means = np.bincount(strata, x) / np.maximum(counts, 1)
+    dof = len(x) - np.count_nonzero(counts)
+    return float(((x - means[strata]) ** 2).sum() / max(dof, 1))
+
+
+def phases(positions, n, seed):
+    """Where the variance left by the luck net at 0-ply comes from, per phase
+    (``phase_terms``), summed over ``positions`` (each one's variances within the first
+    roll's strata).  ``err``'s are mean squares (martingale differences: their sum's
+    variance, the cross terms between rolls being zero); the rest variances; the parts
+    need not add up to the whole (covariances between them)."""
+    tot = {k: 0.0 for k in ("plain", "luck-net", "luck", "err contact", "err race",
+                            "gap contact", "gap race", "end")}
+    turns = {"contact": 0, "race": 0}
+    t = CLOCK()
+    for i, pos in enumerate(positions):
+        rows = phase_terms(pos, n, seed + 20_000 + i)
+        st = np.array([r["stratum"] for r in rows])
+        res = np.array([r["result"] for r in rows])
+        luck = np.array([r["contact"][2] + r["race"][2] for r in rows])
+        err = {ph: np.array([r[ph][0] for r in rows]) for ph in ("contact", "race")}
+        exact = luck + err["contact"] + err["race"]
+        tot["plain"] += _within(res, st)
+        tot["luck-net"] += _within(res - luck, st)
+        tot["luck"] += _within(res - exact, st)
+        for ph in ("contact", "race"):
+            tot[f"err {ph}"] += np.mean(err[ph] ** 2)
+            tot[f"gap {ph}"] += _within(np.array([r[ph][1] for r in rows]), st)
+        tot["end"] += _within(np.array([r["end"] for r in rows]), st)
+    secs = CLOCK() - t
+    print(f"variance per phase, 0-ply, {len(positions)} positions x {n} games (summed "
+          f"over the positions; {secs:.0f} CPU-s):", flush=True)
+    for k, v in tot.items():
+        share = f"{v / tot['luck-net']:.0%} of luck-net's" if k not in (
+            "plain", "luck-net") else ""
+        print(f"  {k:12s} {v:.4f}  {share}", flush=True)
+    print(f"  ratio plain / luck-net {tot['plain'] / tot['luck-net']:.2f}, plain / exact "
+          f"luck {tot['plain'] / tot['luck']:.2f}", flush=True)
+
+
 def speed(games, repeats):
     start = nf.Position.initial()
     for (plies, vr), n in zip(((0, False), (0, "luck"), (0, "luck-net"), (1, False),
@@ -238,6 +359,9 @@ def main():
                     help="games of: 0-ply plain, VR luck, VR luck-net, 1-ply plain, VR, "
                          "2-ply plain, VR")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--phases", type=int, default=0,
+                    help="games per position of the per-phase variance of the 0-ply "
+                         "luck-net estimator (a Python loop; 0: skip)")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: "
                     "zero,one,races,third,speed")
     a = ap.parse_args()
@@ -262,6 +386,8 @@ def main():
                         f"R^2 {meta['r2_equity']:.3f}), {a.games} games")
             finally:
                 rollout_module.default_luck_net = shipped
+    if a.phases:
+        phases(set0, a.phases, a.seed)
     if "one" not in skip:
         every = np.linspace(0, len(contact) - 1, a.positions1).round().astype(int)
         set1 = [contact[i] for i in every] + races[:max(1, a.races * a.positions1 // a.contact)]

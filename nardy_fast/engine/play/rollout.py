@@ -610,7 +610,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
         times), or an ``Evaluator`` of your own at 0-ply; the games are played by the
         evaluator's ``rollout_net`` (the shipped one: the fast one-layer net, while its
-        two-layer net judges positions elsewhere); the deeper searches rank the
+        two-layer net judges positions elsewhere; ``Evaluator(Evaluator.default().net)``
+        plays the judge, 0.076 points per game stronger at 0.63 of the speed,
+        benchmarks/RESULTS.md, "The rollout player"); the deeper searches rank the
         moves at 0-ply and search only the evaluator's ``keep`` best of those within
         ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see
         ``nardy_fast.engine.play._rollout`` for the greedy formula.  A callable

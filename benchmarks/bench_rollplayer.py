@@ -1,0 +1,76 @@
+"""The rollout player: speed and strength of each candidate net playing the game loops.
+
+The candidates are the shipped evaluator's two nets: the judging net (v7, two layers,
+``net_classic.nfdb``) and the one-layer net (v6, ``rollout_classic.nfdb``).  In one run,
+on fixed seeded inputs:
+
+- speed: ``--runs`` plain 0-ply rollouts of ``--games`` games from the start for each
+  net (``workers=1``, no variance reduction, truncated at the bear-off, seeds 0, 1, ...;
+  the nets alternate run by run, so a change in the machine's load touches both alike);
+  prints the median games per CPU-second of this process;
+- strength: the judging net against the one-layer net, both at 0-ply, over ``--pairs``
+  pairs of shared-dice games from the start (``nardy_fast.engine.play.strength.play_match``,
+  seed ``--seed``): points per game of the judging net with its SE (pairs as the unit).
+
+    python benchmarks/bench_rollplayer.py --games 1296 --runs 7 --pairs 10000
+"""
+import argparse
+import os
+import statistics
+import time
+
+import nardy_fast as nf
+from nardy_fast.engine.evaluation import nets
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.strength import play_match
+
+
+def candidates():
+    """``{name: Evaluator}``: each shipped net alone (it judges and plays)."""
+    judge = Evaluator.load(nets.DEFAULT_NET)
+    one = Evaluator.load(nets.ROLLOUT_NET)
+    return {f"v7 ({os.path.basename(nets.DEFAULT_NET)}, {judge.net.n_hidden}+"
+            f"{judge.net.n_hidden2} units)": judge,
+            f"v6 ({os.path.basename(nets.ROLLOUT_NET)}, {one.net.n_hidden} units)": one}
+
+
+def speed(players, games, runs):
+    start = nf.Position.initial()
+    secs = {name: [] for name in players}
+    for run in range(runs):
+        for name, ev in players.items():
+            t = time.process_time()
+            nf.rollout(start, games, policy=ev, seed=run, workers=1,
+                       variance_reduction=False, progress=False)
+            secs[name].append(time.process_time() - t)
+    for name in players:
+        s = secs[name]
+        print(f"speed, {name}: {games / statistics.median(s):.0f} games/CPU-s (median of "
+              f"{runs}; range {games / max(s):.0f}-{games / min(s):.0f})", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1296, help="games per speed run")
+    ap.add_argument("--runs", type=int, default=7, help="speed runs per net")
+    ap.add_argument("--pairs", type=int, default=10000,
+                    help="pairs of shared-dice games of the strength match (0: skip)")
+    ap.add_argument("--seed", type=int, default=4501)
+    ap.add_argument("--workers", type=int, default=None, help="of the strength match")
+    args = ap.parse_args()
+    players = candidates()
+    if args.runs:
+        speed(players, args.games, args.runs)
+    if args.pairs:
+        (na, a), (nb, b) = players.items()
+        t = time.perf_counter()
+        m = play_match(a, b, 2 * args.pairs, seed=args.seed, workers=args.workers,
+                       progress=False)
+        print(f"strength, {na} against {nb}, 0-ply, {m['games']} shared-dice games "
+              f"(seed {args.seed}): {m['ppg']:+.4f} points/game (SE {m['se_ppg']:.4f}), "
+              f"won {100 * m['win_rate']:.1f}% (SE {100 * m['se_win_rate']:.1f}); "
+              f"{time.perf_counter() - t:.0f} s wall", flush=True)
+
+
+if __name__ == "__main__":
+    main()

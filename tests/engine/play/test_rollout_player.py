@@ -1,0 +1,86 @@
+"""The rollout player: the net that plays the shipped evaluator's game loops, and what
+follows it (``Evaluator.rollout_net``, ``nets.ROLLOUT_NET``).
+
+Everything made from the rollouts' games must have been made with that very net: the
+luck net (trained on its games' per-roll values), the match tables' start data (a
+rollout of the start), a study's identity.  A change of the rollout player without them
+would leave a luck net that removes less variance and a match table of another player's
+games; these tests fail then.  The choice of player is argued in benchmarks/RESULTS.md
+("The rollout player").
+"""
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.engine.evaluation import met, nets
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, load_luck_net
+from nardy_fast.engine.play.policy import Policy
+
+BENCH_VR = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_vr.py"
+
+
+def test_the_shipped_net_policy_plays_with_the_rollout_net():
+    ev = Evaluator.default()
+    assert Policy.of("net").c_form().net.digest() == ev.rollout_net.digest()
+    assert ev.rollout_net.digest() == Evaluator.load(nets.ROLLOUT_NET).net.digest()
+
+
+def test_the_judging_net_can_be_asked_for_as_the_player():
+    """An evaluator of the judging net's file alone plays with it (no rollout net beside
+    it): the way to roll out with the judge."""
+    judge = Evaluator.load(nets.DEFAULT_NET)
+    assert judge.rollout_net is judge.net
+    assert Policy.of(judge).c_form().net.digest() == Evaluator.default().net.digest()
+    assert judge.net.digest() != Evaluator.default().rollout_net.digest()
+
+
+def test_the_luck_net_learnt_the_rollout_players_games():
+    _, meta = load_luck_net(DEFAULT_LUCK_NET)
+    assert meta["evaluator"] == Evaluator.default().rollout_net.digest()
+
+
+def test_the_match_tables_start_was_played_by_the_rollout_player():
+    with open(met.DATA_FILE, encoding="utf-8") as f:
+        data = json.load(f)
+    player = Evaluator.default().rollout_net.digest()
+    assert data and {v["net"] for v in data.values()} == {player}
+
+
+def _bench_vr():
+    spec = importlib.util.spec_from_file_location("bench_vr", BENCH_VR)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not BENCH_VR.exists(), reason="benchmarks/ not in this checkout")
+def test_the_per_phase_terms_add_up_to_both_estimators():
+    """``bench_vr.phase_terms``: per game, the result less the exact 0-ply luck is the
+    start's 1-ply value plus the net's gaps plus the truncation's step (a telescoping
+    sum), and the exact luck is the luck net's plus its error, phase by phase."""
+    bench = _bench_vr()
+    pos = nf.Position.from_id(_middle_game_id())
+    rows = bench.phase_terms(pos, 4, seed=5)
+    assert [r["stratum"] for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        exact = sum(r[ph][0] + r[ph][2] for ph in ("contact", "race"))
+        rest = r["value0"] + r["contact"][1] + r["race"][1] + r["end"]
+        assert r["result"] - exact == pytest.approx(rest, abs=1e-9)
+        assert np.abs(r["contact"]).sum() > 0          # the game had contact rolls
+    assert bench._within(np.array([1.0, 3.0, 10.0, 14.0]), np.array([0, 0, 1, 1])) == 5.0
+
+
+def _middle_game_id():
+    """A contact position a few turns into a 0-ply game of the shipped net."""
+    ev = Evaluator.default()
+    g = np.random.default_rng(3)
+    pos = nf.Position.initial()
+    for _ in range(12):
+        pos = pos.play(ev.best_move(pos, (int(g.integers(1, 7)), int(g.integers(1, 7)))))
+    assert pos.phase == "contact"
+    return pos.id
