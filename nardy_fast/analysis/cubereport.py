@@ -107,7 +107,8 @@ def cube_report(positions: Position | str | Iterable[Position | str],
         roll = {}
     for i, pos in enumerate(positions):
         pos = as_position(pos, f"positions[{i}]")
-        d = cube_decision(pos, CENTRED, rules, cube_probabilities, tables, None,
+        d = cube_decision(pos, CENTRED, rules=rules,
+                          cube_probabilities=cube_probabilities, tables=tables,
                           method=method, match=match, **roll)
         d["position"] = pos.id
         rows.append(d)
@@ -227,8 +228,9 @@ def cube_analysis(record: GameRecord | str,
         if not may and not acts:
             continue
         if state is None:
-            d = cube_decision(pos, CubeState(before.stake, before.owner), rules,
-                              cube_probabilities, tables, None, method=method, **roll)
+            d = cube_decision(pos, CubeState(before.stake, before.owner), rules=rules,
+                              cube_probabilities=cube_probabilities, tables=tables,
+                              method=method, **roll)
         else:
             d = cube_decision(pos, CubeState(before.stake, before.owner),
                               cube_probabilities=cube_probabilities, match=state)
