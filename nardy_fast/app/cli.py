@@ -668,7 +668,9 @@ def _print_cube(frame, match):
 def _analyse_match(args, kw, note, record=None):
     record = read_match(args.record) if record is None else record
     _check_cube(args, record.rules.rules)
-    rep = matchreport.analyse_match(record, **kw)
+    kw = dict(kw)
+    compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
+    rep = matchreport.analyse_match(record, compute=compute, **kw)
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
