@@ -44,7 +44,7 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
-def cube_report(positions: Position | str | Iterable[Position | str],
+def cube_report(positions: Position | str | Iterable[Position | str], *,
                 rules: RulesLike = None,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                 tables: CubefulRace | Literal[False] | None = None,
@@ -117,7 +117,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     return frame
 
 
-def cube_analysis(record: GameRecord | str,
+def cube_analysis(record: GameRecord | str, *,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",

@@ -688,7 +688,7 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
     record: its ``close``; with
     ``match``, the score at the start of the game, judged at the score: the losses in
     EMG, and in match winning chance ``cube_mwc_loss``, ``take_mwc_loss``)."""
-    ca = cube_analysis(record, cube_probabilities, match=match)
+    ca = cube_analysis(record, cube_probabilities=cube_probabilities, match=match)
     src = ["played", "proper", "double_loss", "take_loss", "close"]
     names = ["cube_played", "cube_proper", "cube_loss", "take_loss", "cube_close"]
     if match is not None:
