@@ -649,8 +649,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
     ----------
     position : Position, str or array_like of int, shape (2, 24)
         The position (or its ID); the side on roll moves first.  Not a finished game.
-    n_games : int
-        Games to play, >= 1.
+    n_games : int or None
+        Games to play, >= 1 (None only with ``settings``, which then says how many).
     policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
         How both sides choose their moves (a tuple of two: side on roll, opponent).
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
