@@ -37,7 +37,10 @@ _EXPORTS = {
     "random_game": "engine.play.policy",
     "DEFAULT_GAMES": "engine.play.rollout", "rollout": "engine.play.rollout",
     "rollout_many": "engine.play.rollout",
+    "RolloutSettings": "engine.play.settings", "Compute": "_utils.compute",
     "cube_decision": "engine.decisions.cube",
+    "Auto": "engine.decisions.methods", "Exact": "engine.decisions.methods",
+    "Net": "engine.decisions.methods", "Rollout": "engine.decisions.methods",
     # exported as train_self_play: a plain ``train`` would say nothing of what it trains
     "train_self_play": "training.train:train",
     "vs_greedy": "engine.play.strength",
@@ -76,7 +79,10 @@ if TYPE_CHECKING:
     from nardy_fast.engine.evaluation.evaluator import Evaluator
     from nardy_fast.engine.play.policy import random_game
     from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_many
+    from nardy_fast.engine.play.settings import RolloutSettings
+    from nardy_fast._utils.compute import Compute
     from nardy_fast.engine.decisions.cube import cube_decision
+    from nardy_fast.engine.decisions.methods import Auto, Exact, Net, Rollout
     from nardy_fast.training.train import train as train_self_play
     from nardy_fast.engine.play.strength import vs_greedy
     from nardy_fast.analysis.report import (convergence_report, error_rates, game_report,
@@ -132,9 +138,10 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BLACK", "CENTRED", "CLASSIC", "CubeState", "DEFAULT_GAMES", "Evaluator",
-           "GameRecord", "Move", "MatchRecord", "MatchRules", "MatchState", "Outcome",
-           "Position", "Rules", "WHITE",
+__all__ = ["Auto", "BLACK", "CENTRED", "CLASSIC", "Compute", "CubeState", "DEFAULT_GAMES",
+           "Evaluator", "Exact",
+           "GameRecord", "Move", "MatchRecord", "MatchRules", "MatchState", "Net", "Outcome",
+           "Position", "Rollout", "RolloutSettings", "Rules", "WHITE",
            "analyse_match", "as_position", "bearoff", "bearoff_distribution",
            "convergence_chart", "convergence_report", "cube_analysis", "cube_decision",
            "cube_error_rates", "cube_report", "error_rates", "game_chart", "game_report",

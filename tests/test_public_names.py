@@ -196,9 +196,10 @@ def test_the_cube_functions_pass_workers_client_and_progress_to_their_rollouts(
     real = cube_module.rollout
 
     def spy(position, **kw):
-        seen.append({k: kw[k] for k in ("workers", "client", "progress")})
-        kw["client"] = None                 # a marker, not a cluster
-        return real(position, **kw)
+        c = kw["compute"]                   # the rollouts' Compute, passed on
+        seen.append({"workers": c.workers, "client": c.client, "progress": c.progress})
+        kw["compute"] = nf.Compute(workers=c.workers, progress=c.progress)  # a marker,
+        return real(position, **kw)                                         # not a cluster
     monkeypatch.setattr(cube_module, "rollout", spy)
     client = object()
     pos = _race(19, 24)

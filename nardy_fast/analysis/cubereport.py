@@ -44,7 +44,7 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
-def cube_report(positions: Position | str | Iterable[Position | str],
+def cube_report(positions: Position | str | Iterable[Position | str], *,
                 rules: RulesLike = None,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                 tables: CubefulRace | Literal[False] | None = None,
@@ -107,7 +107,8 @@ def cube_report(positions: Position | str | Iterable[Position | str],
         roll = {}
     for i, pos in enumerate(positions):
         pos = as_position(pos, f"positions[{i}]")
-        d = cube_decision(pos, CENTRED, rules, cube_probabilities, tables, None,
+        d = cube_decision(pos, CENTRED, rules=rules,
+                          cube_probabilities=cube_probabilities, tables=tables,
                           method=method, match=match, **roll)
         d["position"] = pos.id
         rows.append(d)
@@ -116,7 +117,7 @@ def cube_report(positions: Position | str | Iterable[Position | str],
     return frame
 
 
-def cube_analysis(record: GameRecord | str,
+def cube_analysis(record: GameRecord | str, *,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",
@@ -227,8 +228,9 @@ def cube_analysis(record: GameRecord | str,
         if not may and not acts:
             continue
         if state is None:
-            d = cube_decision(pos, CubeState(before.stake, before.owner), rules,
-                              cube_probabilities, tables, None, method=method, **roll)
+            d = cube_decision(pos, CubeState(before.stake, before.owner), rules=rules,
+                              cube_probabilities=cube_probabilities, tables=tables,
+                              method=method, **roll)
         else:
             d = cube_decision(pos, CubeState(before.stake, before.owner),
                               cube_probabilities=cube_probabilities, match=state)

@@ -35,12 +35,14 @@ def _state(record, k, game):
     return MatchState(mr, (score[game.white], score[game.black]), WHITE, crawford)
 
 
-def analyse_match(record, progress=None, **kw):
+def analyse_match(record, *, progress=None, **kw):
     """One row per turn of every game (``report.game_report`` columns with ``game``,
     ``score_white``, ``score_black``, ``player``), analysed at the match score.
 
     ``record``: a ``MatchRecord`` or the path of a transcript.  ``kw`` go to
-    ``game_report`` (``n_games``, ``seed``, ``method``, ``plies``, ``cube``, ...): with
+    ``game_report`` (``n_games``, ``seed``, ``method`` (a name or a method object:
+    ``nardy_fast.Net(plies=1)``, ``Rollout(settings)``), ``plies``, ``cube``, ``compute``
+    (a ``nardy_fast.Compute``), ...), each by keyword: with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
     none in the Crawford game), their losses in EMG and match winning chance.
 

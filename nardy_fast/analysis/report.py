@@ -87,6 +87,8 @@ from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.play.luck import game_luck
 from nardy_fast.engine.evaluation.met import emg_scale, match_extra
 from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Rollout, refuse_flat
+from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
                                           value_positions, warn_plies_unused,
@@ -103,6 +105,7 @@ if TYPE_CHECKING:
     from dask.distributed import Client
 
     from nardy_fast.core.matchrules import MatchState
+    from nardy_fast.engine.decisions.methods import Method
 
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
@@ -243,12 +246,14 @@ def _draw_outcome():
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
 
 
-def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFAULT_GAMES,
+def evaluate(position: Position | str, method: str | Method = "auto", *,
+             n_games: int = DEFAULT_GAMES,
              seed: SeedLike = None,
              rules: RulesLike = None, policy: PolicyLike = "net",
              truncate: str | None = "bearoff", workers: int | None = None,
              client: Client | None = None,
-             progress: bool | None = None, plies: int = 0) -> Outcome:
+             progress: bool | None = None, plies: int = 0,
+             compute: Compute | None = None) -> Outcome:
     """The ``Outcome`` of one position for the side on roll.
 
     ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
@@ -257,27 +262,33 @@ def evaluate(position: Position | str, method: str = "auto", n_games: int = DEFA
     ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
     the databases too) or ``"rollout"`` (games played by ``policy``, default the
     evaluator's 0-ply moves).  A finished game gives method ``"final"``.  The rollout
-    arguments go to ``nardy_fast.engine.play.rollout``.
+    arguments go to ``nardy_fast.engine.play.rollout``.  ``method`` may be a method object
+    (``nardy_fast.Auto``, ``Exact``, ``Net``, ``Rollout``: it holds its own settings) and
+    ``compute`` a ``nardy_fast.Compute``; every argument after ``method`` is
+    keyword-only.
     """
-    return evaluate_many([position], method, n_games, seed, rules, policy, truncate,
-                         workers, client, progress, plies)[0]
+    return evaluate_many([position], method, n_games=n_games, seed=seed, rules=rules,
+                         policy=policy, truncate=truncate, workers=workers, client=client,
+                         progress=progress, plies=plies, compute=compute)[0]
 
 
-def evaluate_many(positions: Iterable[Position | str], method: str = "auto",
+def evaluate_many(positions: Iterable[Position | str], method: str | Method = "auto", *,
                   n_games: int = DEFAULT_GAMES,
                   seed: SeedLike = None,
                   rules: RulesLike = None, policy: PolicyLike = "net",
                   truncate: str | None = "bearoff", workers: int | None = None,
                   client: Client | None = None,
-                  progress: bool | None = None, plies: int = 0) -> list[Outcome]:
+                  progress: bool | None = None, plies: int = 0,
+                  compute: Compute | None = None) -> list[Outcome]:
     """``evaluate`` for a list of Positions: a list of Outcome, in order
     (``engine.valuation.value_positions``, where the ``method`` dispatch lives).  The
     evaluator takes them as one batch, the rollouts share one run (the same seed for each
     position: common random numbers).  Rollout arguments changed from their defaults
     under another method, and ``plies`` under ``"rollout"`` or a database's method (they
     would change nothing), give a ``UserWarning`` naming them."""
-    return value_positions(positions, method, n_games, seed, rules, policy, truncate,
-                           workers, client, progress, plies)
+    return value_positions(positions, method, n_games=n_games, seed=seed, rules=rules,
+                           policy=policy, truncate=truncate, workers=workers, client=client,
+                           progress=progress, plies=plies, compute=compute)
 
 
 def _outcome_columns(rules):
@@ -295,14 +306,16 @@ def _outcome_row(o, rules):
     return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
 
 
-def win_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
+def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
+               method: str | Method = "auto", *,
                n_games: int = DEFAULT_GAMES,
                seed: SeedLike = None,
                rules: RulesLike = None, policy: PolicyLike = "net",
                truncate: str | None = "bearoff", workers: int | None = None,
                client: Client | None = None,
                progress: bool | None = None, plies: int = 0,
-               match: MatchState | None = None) -> pd.DataFrame:
+               match: MatchState | None = None,
+               compute: Compute | None = None) -> pd.DataFrame:
     """Win, mars and equity of each position for the side on roll.
 
     Parameters
@@ -322,6 +335,12 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
         The match score (by colour; ``nardy_fast.core.matchrules``): adds ``mwc``, ``se_mwc``
         (the side on roll's match winning chance and its SE, ``met.match_extra``)
         and ``emg`` (its money equivalent).
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
+
+    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
+    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
+    ``plies`` beside it: ``TypeError``).  Every argument after ``method`` is keyword-only.
 
     Returns
     -------
@@ -343,8 +362,9 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     seed = root_entropy(seed)
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
-    outs = evaluate_many(pos_list, method, n_games, seed, rules, policy, truncate, workers,
-                         client, progress, plies)
+    outs = evaluate_many(pos_list, method, n_games=n_games, seed=seed, rules=rules,
+                         policy=policy, truncate=truncate, workers=workers, client=client,
+                         progress=progress, plies=plies, compute=compute)
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules),
              **_match_row(o, p.side, match)} for p, o in zip(pos_list, outs)]
     extra = [] if match is None else ["mwc", "se_mwc", "emg"]
@@ -381,13 +401,15 @@ def _turn_losses(frame, after_id):
 
 
 # -- move report -------------------------------------------------------------------------
-def move_report(position: Position | str, dice: tuple[int, int], n_games: int = DEFAULT_GAMES,
-                seed: SeedLike = None, method: str = "auto",
+def move_report(position: Position | str, dice: tuple[int, int], *,
+                n_games: int = DEFAULT_GAMES,
+                seed: SeedLike = None, method: str | Method = "auto",
                 rules: RulesLike = None,
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None, progress: bool | None = None, plies: int = 0,
-                match: MatchState | None = None) -> pd.DataFrame:
+                match: MatchState | None = None,
+                compute: Compute | None = None) -> pd.DataFrame:
     """Every legal move of ``position`` for ``dice``, ranked by the mover's equity (with
     ``match``, a ``MatchState`` by colour: by the mover's match winning chance ``mwc``,
     with ``mwc_loss`` and its money equivalent ``emg_loss``).
@@ -396,6 +418,9 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
     equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
     bear-off, else the evaluator at ``plies`` by default; with ``"rollout"`` the same
     seed for every move, so the moves share their dice: common random numbers).
+    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
+    ``Rollout``) and ``compute`` a ``nardy_fast.Compute``, as in ``win_report``; every
+    argument after ``dice`` is keyword-only.
 
     Returns
     -------
@@ -418,8 +443,10 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
     draws = [not any(m.board) and not pos.opponent.any() for m in moves]
     afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
-    outs = iter(evaluate_many([a for a in afters if a is not None], method, n_games, seed,
-                              rules, policy, truncate, workers, client, progress, plies))
+    outs = iter(evaluate_many([a for a in afters if a is not None], method, n_games=n_games,
+                              seed=seed, rules=rules, policy=policy, truncate=truncate,
+                              workers=workers, client=client, progress=progress, plies=plies,
+                              compute=compute))
     rows = []
     for m, after in zip(moves, afters):
         # the mover's view of the opponent's Outcome
@@ -441,15 +468,16 @@ def move_report(position: Position | str, dice: tuple[int, int], n_games: int = 
 
 
 # -- game report -------------------------------------------------------------------------
-def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = True,
+def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool = True,
                 analyse: bool = False, n_games: int = DEFAULT_GAMES,
-                seed: SeedLike = None, method: str = "auto",
+                seed: SeedLike = None, method: str | Method = "auto",
                 policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None, progress: bool | None = None, plies: int = 0,
                 cube: bool = False,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
-                match: MatchState | None = None, n_candidates: int = 5) -> pd.DataFrame:
+                match: MatchState | None = None, n_candidates: int = 5,
+                compute: Compute | None = None) -> pd.DataFrame:
     """One row per turn of a game record, plus a last row for the final position.
 
     Parameters
@@ -496,6 +524,13 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
         ``mwc_loss`` and ``emg_loss`` (``error_rates`` then counts them too).
     n_candidates : int
         ``analyse``: how many of the best moves each turn's ``candidates`` keeps (>= 1).
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
+
+    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
+    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
+    ``plies`` beside it: ``TypeError``); ``attrs["settings"]`` records its name and
+    settings.  Every argument after ``record`` is keyword-only.
 
     Returns
     -------
@@ -524,6 +559,11 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     """
     n_candidates = check_count(n_candidates, "n_candidates", 1)
     seed = root_entropy(seed)
+    obj = None
+    if isinstance(method, METHOD_OBJECTS):      # the object goes on; its name and settings
+        refuse_flat("game_report", method, n_games=(n_games, DEFAULT_GAMES),   # are recorded
+                    policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
+        obj, method = method, method.name
     if isinstance(record, (str, os.PathLike)):
         record = read_record(record)
     if not isinstance(record, GameRecord):
@@ -548,14 +588,26 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
     elif plies:                                        # likewise once, here
         warn_plies_unused("rollout", plies)
         plies = 0
-    kw = dict(n_games=n_games, seed=seed, rules=rules, policy=policy, truncate=truncate,
-              workers=workers, client=client,
-              progress=show_progress(progress) and not analyse,
-              plies=plies, match=match, n_candidates=n_candidates)
-    outs = evaluate_many(positions, method, **{k: v for k, v in kw.items()
-                                               if k not in ("match", "n_candidates")}) \
+    compute = resolve_compute("game_report", compute, workers=workers, client=client,
+                              progress=progress)
+    progress = compute.progress
+    if obj is None:
+        kw = dict(n_games=n_games, policy=policy, truncate=truncate, plies=plies)
+    else:
+        kw = {}
+        if isinstance(obj, Rollout):                # for the record (analysis_settings)
+            n_games, policy, truncate = (obj.settings.n_games, obj.settings.policy,
+                                         obj.settings.truncate)
+        elif getattr(obj, "plies", None) is not None:
+            plies = obj.plies
+    kw.update(seed=seed, rules=rules, match=match, n_candidates=n_candidates,
+              compute=dataclasses.replace(
+                  compute, progress=show_progress(progress) and not analyse))
+    method_arg = method if obj is None else obj
+    outs = evaluate_many(positions, method_arg, **{k: v for k, v in kw.items()
+                                                   if k not in ("match", "n_candidates")}) \
         if win_prob else None
-    kw["progress"] = False
+    kw["compute"] = dataclasses.replace(compute, progress=False)
     rows = []
     lucks = _luck_columns(record) if analyse else None
     bar = progress_bar(total=len(record.turns), desc="analysing turns", unit="turn",
@@ -585,7 +637,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], win_prob: bool = Tr
             if match is not None:
                 row["mwc"] = _match_row(o, pos.side, match)["mwc"]
         if analyse:
-            row.update(_analyse_turn(pos, turn, method, kw))
+            row.update(_analyse_turn(pos, turn, method_arg, kw))
             row.update(lucks[k])
         rows.append(row)
     bar.close()
@@ -636,7 +688,7 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
     record: its ``close``; with
     ``match``, the score at the start of the game, judged at the score: the losses in
     EMG, and in match winning chance ``cube_mwc_loss``, ``take_mwc_loss``)."""
-    ca = cube_analysis(record, cube_probabilities, match=match)
+    ca = cube_analysis(record, cube_probabilities=cube_probabilities, match=match)
     src = ["played", "proper", "double_loss", "take_loss", "close"]
     names = ["cube_played", "cube_proper", "cube_loss", "take_loss", "cube_close"]
     if match is not None:

@@ -86,6 +86,8 @@ from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.parallel import parallelism, run_chunks
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.play.rollout import DEFAULT_CHUNK_GAMES, rollout
+from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Net, Rollout, refuse_flat
+from nardy_fast._utils.compute import Compute, resolve_compute
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -604,12 +606,13 @@ _ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
 
 def study(positions: Iterable[Position | str], n_games: int | None,
           store: str | os.PathLike[str], seed: SeedLike = None, *,
-          method: str = "rollout", plies: int = 0,
+          method: str | Rollout | Net = "rollout", plies: int = 0,
           policy: PolicyLike = "net",
           rules: RulesLike = None, truncate: str | None = "bearoff",
           variance_reduction: bool | str | None = None, workers: int | None = None,
           client: Client | None = None, batch_size: int | None = None,
-          progress: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
+          progress: bool | None = None, match: MatchState | None = None,
+          compute: Compute | None = None) -> pd.DataFrame:
     """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
 
     Parameters
@@ -651,6 +654,16 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         ``se_mwc`` and ``emg`` (as ``rollout(..., match=)``: from the stored
         probabilities, so the store's files are those of a money study).  Part of the
         identity: a store made at another score, or without one, is refused.
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``;
+        then leave those keywords out).
+
+    ``method`` may also be ``nardy_fast.Net(plies)`` or
+    ``nardy_fast.Rollout(RolloutSettings(n_games, policy=, truncate=,
+    variance_reduction=))``, which hold their own settings: ``plies``, ``policy``,
+    ``truncate`` and ``variance_reduction`` then stay at their defaults and ``n_games``
+    is None or the settings' (``TypeError`` otherwise); a study has no ``dice``, cube or
+    ``chunk_size`` (``ValueError``).  Every argument after ``seed`` is keyword-only.
 
     Returns
     -------
@@ -683,6 +696,12 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     True
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
+    if isinstance(method, METHOD_OBJECTS):
+        method, n_games, plies, policy, truncate, variance_reduction = _from_object(
+            method, n_games, plies, policy, truncate, variance_reduction)
+    compute = resolve_compute("study", compute, workers=workers, client=client,
+                              progress=progress)
+    workers, client, progress = compute.workers, compute.client, compute.progress
     method = check_method(method, METHODS)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,
@@ -735,6 +754,28 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         warnings.warn(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept "
                       f"in {st.path}; run it again to resume", RuntimeWarning, stacklevel=2)
     return frame
+
+
+def _from_object(method, n_games, plies, policy, truncate, variance_reduction):
+    """``study``'s flat ``(method, n_games, plies, policy, truncate, variance_reduction)``
+    of a method object (``Rollout`` or ``Net``), refusing flat values beside it."""
+    refuse_flat("study", method, plies=(plies, 0), policy=(policy, "net"),
+                truncate=(truncate, "bearoff"), variance_reduction=(variance_reduction, None))
+    if isinstance(method, Net):
+        return "net", n_games, method.plies or 0, policy, truncate, variance_reduction
+    if not isinstance(method, Rollout):
+        raise ValueError(f"study: method={method!r}: expected Rollout(...), Net(...), "
+                         "'rollout' or 'net'")
+    st = method.settings
+    extra = [f for f in ("dice", "chunk_size", "cube", "cube_state", "cube_probabilities")
+             if getattr(st, f) is not None]
+    if extra:
+        raise ValueError(f"study: method=Rollout(settings): {', '.join(extra)}: a study "
+                         "does not take them; leave them None")
+    if n_games is not None and n_games != st.n_games:
+        raise TypeError("study: n_games given both as an argument and in the Rollout's "
+                        "settings; pass None")
+    return "rollout", st.n_games, 0, st.policy, st.truncate, st.variance_reduction
 
 
 def _empty_frame(key):

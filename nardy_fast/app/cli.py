@@ -44,6 +44,8 @@ from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import looks_like_record, read_record
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.play.settings import RolloutSettings
+from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
 from nardy_fast.tables.bearoff_complete import build_complete, parse_memory
 from nardy_fast.tables.race import race_probabilities
@@ -137,11 +139,13 @@ def cmd_rollout(args):
     rows = []
     stopped = None                      # the message of an interruption
     try:
+        # one checked settings object and one compute context for every position
+        settings = RolloutSettings(args.games, policy=args.policy, truncate=_truncate(args))
+        compute = Compute(workers=args.workers, client=client, progress=progress)
         for pos in positions:
             try:
-                o = rollout(pos, args.games, policy=args.policy, seed=args.seed,
-                            rules=args.rules, truncate=_truncate(args),
-                            workers=args.workers, client=client, progress=progress)
+                o = rollout(pos, settings=settings, seed=args.seed, rules=args.rules,
+                            compute=compute)
             except KeyboardInterrupt:
                 stopped = f"before any game of {pos.id} finished"
                 break
@@ -214,9 +218,9 @@ def cmd_study(args):
         kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args)) if roll \
             else {}
         frame = study(ids, args.games if roll else 0, store=args.store, method=args.method,
-                      plies=args.plies,
-                      rules=args.rules, workers=args.workers, client=client,
-                      batch_size=args.batch_size, progress=progress, **kw)
+                      plies=args.plies, rules=args.rules, batch_size=args.batch_size,
+                      compute=Compute(workers=args.workers, client=client,
+                                      progress=progress), **kw)
     finally:
         if client is not None:
             client.close()
@@ -502,9 +506,8 @@ def cmd_report(args):
 def _report(args):
     written = []
     client = _client(args.scheduler)
-    kw = dict(seed=args.seed, policy=args.policy, workers=args.workers,
-              client=client, truncate=_truncate(args),
-              progress=args.progress)
+    kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args),
+              compute=Compute(workers=args.workers, client=client, progress=args.progress))
     if args.games is not None or args.method == "rollout":     # else the report's default:
         kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
     try:
@@ -665,7 +668,9 @@ def _print_cube(frame, match):
 def _analyse_match(args, kw, note, record=None):
     record = read_match(args.record) if record is None else record
     _check_cube(args, record.rules.rules)
-    rep = matchreport.analyse_match(record, **kw)
+    kw = dict(kw)
+    compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
+    rep = matchreport.analyse_match(record, compute=compute, **kw)
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
@@ -720,7 +725,9 @@ def cmd_analyse(args):
 
     client = _client(args.scheduler)
     try:
-        gr = report.game_report(record, analyse=True, client=client, **kw)
+        compute = Compute(workers=kw.pop("workers", None), client=client,
+                          progress=kw.pop("progress", None))
+        gr = report.game_report(record, analyse=True, compute=compute, **kw)
     finally:
         if client is not None:
             client.close()

@@ -31,6 +31,9 @@ from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, DEFAULT_NET, 
 from nardy_fast.engine.evaluation.nets import ROLLOUT_NET
 from nardy_fast.engine.decisions.matchplay import simulate_matches
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
+from nardy_fast.engine.play.settings import RolloutSettings
+from nardy_fast.engine.decisions.methods import Rollout
+from nardy_fast._utils.compute import Compute
 from nardy_fast.engine.play.strength import vs_greedy
 
 __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_train",
@@ -421,14 +424,15 @@ def cmd_cube(args):
     except ValueError as e:
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
-    roll = dict(n_games=args.games, seed=args.seed, workers=args.workers,
-                client=_client(args.scheduler), progress=args.progress) \
-        if args.method == "rollout" else {}           # the options of rollouts only
+    roll = dict(method=Rollout(RolloutSettings(args.games)), seed=args.seed,
+                compute=Compute(workers=args.workers, client=_client(args.scheduler),
+                                progress=args.progress)) \
+        if args.method == "rollout" else {"method": args.method}    # rollouts' options only
     if args.plies is not None and args.method in ("exact", "rollout"):
         raise CliError(f"--plies {args.plies}: no effect with --method {args.method} (the "
                        f"look-ahead of the model's evaluation, methods auto and janowski)")
     try:
-        d = cube_decision(pos, cube, rules, method=args.method, plies=args.plies, **roll)
+        d = cube_decision(pos, cube, rules=rules, plies=args.plies, **roll)
     except ValueError as e:                 # the option's words, not the argument's
         python = f"method={args.method!r}: "
         if str(e).startswith(python):

@@ -231,7 +231,7 @@ class Engine:
         rules = cube_rules(self.rules)
         cube = self._cube_state(pos)
         if self.match is None:
-            d = cube_decision(pos, cube, rules, plies=self.plies)
+            d = cube_decision(pos, cube, rules=rules, plies=self.plies)
         else:
             d = cube_decision(pos, cube, plies=self.plies,
                               match=_state(self.match, rules, pos.side, cube))

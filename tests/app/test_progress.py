@@ -34,7 +34,7 @@ def test_report_takes_progress(capsys, tmp_path, monkeypatch):
     real = report.win_report
 
     def spy(*a, **k):
-        seen.append(k.get("progress"))
+        seen.append(k["compute"].progress if "compute" in k else k.get("progress"))
         return real(*a, **k)
     monkeypatch.setattr(report, "win_report", spy)
     ids = tmp_path / "ids.txt"

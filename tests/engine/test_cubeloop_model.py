@@ -185,7 +185,7 @@ def test_c_loop_uses_the_exact_table_as_cube_decision_does():
         pos = nf.Position(mover, opp)
         for k in (1, 2, 8):
             for owner, name in OWNERS.items():
-                d = cube_decision(pos, CubeState(k, name), rules)
+                d = cube_decision(pos, CubeState(k, name), rules=rules)
                 assert d["method"] == "exact"
                 got = _cubeloop.model_point(rules, spec_of("geometric", 0.5, table), mover,
                                             opp, k, owner, 0.5)
@@ -207,7 +207,7 @@ def test_c_loop_uses_the_exact_arithmetic_table_where_it_covers():
         pos = nf.Position(mover, opp)
         for k in (1, 2, 3):
             for owner, name in ((-1, "centre"), (0, "mover")):
-                d = cube_decision(pos, CubeState(k, name), rules, tables=t)
+                d = cube_decision(pos, CubeState(k, name), rules=rules, tables=t)
                 assert d["method"] == "exact"
                 got = _cubeloop.model_point(rules, spec_of("arithmetic", 0.5, table), mover,
                                             opp, k, owner, 0.5)

@@ -65,8 +65,8 @@ def test_cube_decision_without_tables_is_never_exact():
     you[23] = 1
     pos = nf.Position(me, you)
     rules = Rules(cube="geometric")
-    assert cube_decision(pos, CENTRED, rules)["method"] == "exact"
-    d = cube_decision(pos, CENTRED, rules, tables=False)
+    assert cube_decision(pos, CENTRED, rules=rules)["method"] == "exact"
+    d = cube_decision(pos, CENTRED, rules=rules, tables=False)
     assert d["method"].startswith("janowski")
 
 

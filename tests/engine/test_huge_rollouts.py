@@ -25,18 +25,18 @@ def test_the_plan_of_a_huge_rollout_is_lazy():
     assert len(specs) == len(sizes) == -(-n_blocks // plan.blocks_per_chunk) > 9 * 10 ** 7
     assert used < 1_000_000                      # bytes: no per-chunk list
     assert sizes.total == HUGE and sizes[0] == plan.chunk_games
-    assert last["first_block"] + last["n_blocks"] == n_blocks
-    assert sizes[-1] == HUGE - last["first_block"] * rng.BLOCK_GAMES
-    assert first["boards"] is not last["boards"]          # each chunk its own boards
+    assert last.first_block + last.n_blocks == n_blocks
+    assert sizes[-1] == HUGE - last.first_block * rng.BLOCK_GAMES
+    assert first.boards is not last.boards          # each chunk its own boards
 
 
 def test_lazy_chunks_are_the_specs_a_list_would_hold():
     plan = rollout_mod._Plan("start", 5000, "random", 7, None, None, None, 1296)
     specs, sizes = plan.specs(parallelism=1)
     assert len(specs) == 4 and list(sizes) == [1296, 1296, 1296, 1112]
-    assert [s["first_block"] for s in specs] == [0, 1, 2, 3]
-    assert all(s["n_blocks"] == 1 and s["n_games"] == 5000 for s in specs)
-    np.testing.assert_array_equal(specs[2]["boards"], nf.Position.initial().boards)
+    assert [s.first_block for s in specs] == [0, 1, 2, 3]
+    assert all(s.n_blocks == 1 and s.n_games == 5000 for s in specs)
+    np.testing.assert_array_equal(specs[2].boards, nf.Position.initial().boards)
 
 
 def test_a_huge_rollout_starts_at_once_and_stops_with_its_games(monkeypatch):

@@ -241,7 +241,7 @@ def cube_cases(y_board, cube, ev):
     x's view, and the scale of the counted roll's luck (0: none counted) in each."""
     start = nf.Position.from_boards(X, y_board, "white")
     stake0 = cube.stake
-    d = cube_decision(start, cube, CUBE_RULES)
+    d = cube_decision(start, cube, rules=CUBE_RULES)
     if d["double_action"] == "double" and d["take_action"] == "pass":
         return np.array([[1.0, 1.0, 1.0, 0.0]]), np.array([0.0])
     stake, y_owns = cube.stake, cube.owner == "opponent"
@@ -257,7 +257,7 @@ def cube_cases(y_board, cube, ev):
             continue
         k = stake
         dy = cube_decision(s1, CubeState(stake, "mover" if y_owns else "centre"),
-                           CUBE_RULES)
+                           rules=CUBE_RULES)
         if dy["double_action"] == "double":
             if dy["take_action"] == "pass":    # x passes: y wins the stake before it
                 out.append([-k / stake0, -k / stake0, k / stake0, 0.0])

@@ -26,6 +26,9 @@ from nardy_fast.engine.evaluation.cubemodel import (  # noqa: F401 (the model's 
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
+from nardy_fast.engine.play.settings import RolloutSettings
+from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Exact, Net, Rollout, refuse_flat
+from nardy_fast._utils.compute import resolve_compute
 from nardy_fast.tables.cuberace import cubeful_race
 
 from collections.abc import Callable, Mapping
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.result import Outcome
     from nardy_fast.core.rules import Rules
     from nardy_fast.tables.cuberace import CubefulRace
+    from nardy_fast._utils.compute import Compute
+    from nardy_fast.engine.decisions.methods import Method
 
 __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES",
            "verdict_noise", "NOISE_Z"]
@@ -86,15 +91,16 @@ def _source(probabilities, rules, plies=None):
     return evaluate if plies == 0 else functools.partial(evaluate, plies=plies)
 
 
-def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
+def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                   rules: RulesLike = None,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
                   | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
-                  method: str = "auto", workers: int | None = None,
+                  method: str | Method = "auto", workers: int | None = None,
                   match: MatchState | None = None, progress: bool | None = None,
-                  client: Client | None = None, plies: int | None = None) -> dict[str, Any]:
+                  client: Client | None = None, plies: int | None = None,
+                  compute: Compute | None = None) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
 
     Parameters
@@ -159,6 +165,17 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     client : dask.distributed.Client or None
         ``method="rollout"``: run the rollouts' chunks on this Dask cluster (``rollout``;
         the same results).
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``;
+        then leave those keywords out).
+
+    Every argument after ``cube_state`` is keyword-only.  ``method`` may also be a method
+    object (``nardy_fast.engine.decisions.methods``), which holds its own settings:
+    ``Auto(plies)`` (``"auto"``), ``Exact()`` (``"exact"``), ``Net(plies)`` (the model on
+    the net at ``plies``: ``"janowski"``) or ``Rollout(RolloutSettings(n_games, ...))``
+    (``"rollout"``; its ``cube_probabilities`` may stand for the keyword's, its
+    ``cube_state`` must be None: each rollout's cube is the decision's).  ``n_games`` and
+    ``plies`` beside an object are a ``TypeError``.
 
     Notes
     -----
@@ -214,6 +231,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
                          f"callable position -> P(win)")
     if plies is not None:
         plies = check_plies(plies, MAX_SEARCH_PLIES)
+    settings = None
+    if isinstance(method, METHOD_OBJECTS):
+        refuse_flat("cube_decision", method, n_games=(n_games, DEFAULT_GAMES),
+                    plies=(plies, None))
+        method, plies, settings, probabilities = _from_object(method, probabilities)
     if probabilities is not None:
         warn_unused("with cube_probabilities given (plies is the default source's)",
                     {"plies": None}, plies=plies)
@@ -248,8 +270,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED,
     out = None
     w = l = math.nan
     if method == "rollout":
-        out = _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
-                                progress, client)
+        if settings is None:
+            settings = RolloutSettings(n_games, cube_probabilities=probabilities)
+        compute = resolve_compute("cube_decision", compute, workers=workers, client=client,
+                                  progress=progress)
+        out = _rollout_decision(position, cube, rules, settings, seed, compute)
         out["model"] = "cube-aware rollouts"
     elif (method != "janowski" and tables is not False and position.is_bearoff()
           and not rules.draw_rule):
@@ -386,13 +411,35 @@ def _match_decision(position, cube, probabilities, match, x, plies=None):
     return out
 
 
-def _rollout_decision(position, cube, rules, probabilities, n_games, seed, workers,
-                      progress=None, client=None):
+def _from_object(method, probabilities):
+    """``(name, plies, settings, cube_probabilities)`` of a method object."""
+    if isinstance(method, Rollout):
+        s = method.settings
+        if s.cube_state is not None or s.cube is False:
+            raise ValueError("cube_decision: method=Rollout(settings): leave the settings' "
+                             "cube and cube_state unset (each rollout's cube is the "
+                             "decision's)")
+        if probabilities is not None and s.cube_probabilities is not None:
+            raise TypeError("cube_decision: cube_probabilities given both as a keyword and "
+                            "in the Rollout's settings; pass one of them")
+        if probabilities is None:
+            probabilities = s.cube_probabilities
+        return "rollout", None, s.replace(cube_probabilities=probabilities), probabilities
+    if isinstance(method, Exact):
+        if method.table != "auto":
+            raise ValueError(f"cube_decision: method={method!r}: a cube decision reads the "
+                             "cubeful race table; use Exact()")
+        return "exact", None, None, probabilities
+    name = "janowski" if isinstance(method, Net) else "auto"
+    return name, method.plies, None, probabilities
+
+
+def _rollout_decision(position, cube, rules, settings, seed, compute):
     k = cube.stake
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
-    kw = dict(n_games=n_games, seed=seed, rules=rules, cube_probabilities=probabilities,
-              workers=workers, client=client, progress=progress)
-    nd = rollout(position, cube_state=CubeState(k, cube.owner, True), **kw)
+    kw = dict(seed=seed, rules=rules, compute=compute)
+    nd = rollout(position, settings=settings.replace(cube_state=CubeState(k, cube.owner, True)),
+                 **kw)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
@@ -401,13 +448,15 @@ def _rollout_decision(position, cube, rules, probabilities, n_games, seed, worke
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out
-    dt = rollout(position, cube_state=CubeState(n1, "opponent"), **kw)
+    dt = rollout(position, settings=settings.replace(cube_state=CubeState(n1, "opponent")),
+                 **kw)
     out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
                se_double_take=n1 / k * dt.se_equity)
     take = out["double_take"]
     n2 = next_stake(rules.cube, n1)
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
-        db = rollout(position, cube_state=CubeState(n2, "opponent"), **kw)
+        db = rollout(position,
+                     settings=settings.replace(cube_state=CubeState(n2, "opponent")), **kw)
         out["double_beaver"] = n2 / k * db.equity
         out["se_double_beaver"] = n2 / k * db.se_equity
         take = min(take, out["double_beaver"])

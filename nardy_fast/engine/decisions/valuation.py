@@ -27,6 +27,9 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
+from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
+                                                 method_object, refuse_flat)
+from nardy_fast._utils.compute import resolve_compute
 from nardy_fast.tables.race import race_probabilities
 
 from collections.abc import Iterable
@@ -40,6 +43,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.rng import SeedLike
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.engine.play.policy import PolicyLike
+    from nardy_fast._utils.compute import Compute
+    from nardy_fast.engine.decisions.methods import Method
 
 __all__ = ["value_position", "value_positions", "METHODS", "TABLE_METHODS",
            "DEFAULT_GAMES", "ROLLOUT_DEFAULTS"]
@@ -65,30 +70,34 @@ def warn_plies_unused(method: str, plies: int) -> None:
                 {"plies": 0}, plies=plies)
 
 
-def value_position(position: Position | str, method: str = "auto",
+def value_position(position: Position | str, method: str | Method = "auto", *,
                    n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                    rules: RulesLike = None, policy: PolicyLike = "net",
                    truncate: str | None = "bearoff", workers: int | None = None,
                    client: Client | None = None, progress: bool | None = None,
-                   plies: int = 0) -> Outcome:
+                   plies: int = 0, compute: Compute | None = None) -> Outcome:
     """The ``Outcome`` of one position by ``method`` (``value_positions`` of one)."""
-    return value_positions([position], method, n_games, seed, rules, policy, truncate,
-                           workers, client, progress, plies)[0]
+    return value_positions([position], method, n_games=n_games, seed=seed, rules=rules,
+                           policy=policy, truncate=truncate, workers=workers, client=client,
+                           progress=progress, plies=plies, compute=compute)[0]
 
 
-def value_positions(positions: Iterable[Position | str], method: str = "auto",
+def value_positions(positions: Iterable[Position | str], method: str | Method = "auto", *,
                     n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                     rules: RulesLike = None, policy: PolicyLike = "net",
                     truncate: str | None = "bearoff", workers: int | None = None,
                     client: Client | None = None, progress: bool | None = None,
-                    plies: int = 0) -> list[Outcome]:
+                    plies: int = 0, compute: Compute | None = None) -> list[Outcome]:
     """One ``Outcome`` per position, in order, each valued by ``method``.
 
     Parameters
     ----------
     positions : iterable of Position or position ID
-    method : {"auto", "exact", "two_sided", "one_sided", "net", "rollout"}
-        ``"auto"``: the exact bear-off database when both sides are all home, else the
+    method : Auto, Exact, Net, Rollout or {"auto", "exact", "two_sided", "one_sided", \
+"net", "rollout"}
+        A method object (``engine.decisions.methods``; it holds its own settings, so
+        ``n_games``, ``policy``, ``truncate`` and ``plies`` then stay at their defaults:
+        ``TypeError`` otherwise) or its name with the flat keywords.  ``"auto"``: the exact bear-off database when both sides are all home, else the
         evaluator at ``plies``; ``"exact"`` (the database's ``"auto"`` table) or a
         table's name: the database only (``ValueError`` outside it); ``"net"``: the
         evaluator (``Evaluator.default(rules)``); ``"rollout"``: games played by
@@ -102,6 +111,8 @@ def value_positions(positions: Iterable[Position | str], method: str = "auto",
     plies : {0, 1, 2, 3}
         Look-ahead of the evaluator; under ``"rollout"`` or a database's method it
         changes nothing (a ``UserWarning`` says so).
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
 
     Returns
     -------
@@ -117,36 +128,44 @@ def value_positions(positions: Iterable[Position | str], method: str = "auto",
     """
     seed = root_entropy(seed)
     rules = as_rules(rules)
-    check_count(n_games, "n_games")
-    method = check_method(method, METHODS)
-    if method != "rollout":
-        warn_rollout_unused(method, n_games=n_games, policy=policy, truncate=truncate,
-                            workers=workers, client=client)
-    if method in ("rollout",) + TABLE_METHODS:
-        warn_plies_unused(method, plies)
+    if isinstance(method, METHOD_OBJECTS):
+        refuse_flat("value_positions", method, n_games=(n_games, DEFAULT_GAMES),
+                    policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
+    else:
+        check_count(n_games, "n_games")
+        method = check_method(method, METHODS)
+        if method != "rollout":
+            warn_rollout_unused(method, n_games=n_games, policy=policy, truncate=truncate,
+                                workers=workers, client=client)
+        if method in ("rollout",) + TABLE_METHODS:
+            warn_plies_unused(method, plies)
+        method = method_object(method, plies=plies, n_games=int(n_games), policy=policy,
+                               truncate=truncate)
+    compute = resolve_compute("value_positions", compute, workers=workers, client=client,
+                              progress=progress)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
     out = [None] * len(positions)
     games, net = [], []
     for i, p in enumerate(positions):
         if p.is_over():
             out[i] = final_outcome(p, rules)
-        elif method in TABLE_METHODS or (method == "auto" and p.is_bearoff()):
-            table = method if method in ("two_sided", "one_sided") else "auto"
+        elif isinstance(method, Exact) or (isinstance(method, Auto) and p.is_bearoff()):
+            table = method.table if isinstance(method, Exact) else "auto"
             try:
                 out[i] = race_probabilities(p, rules=rules, method=table)
             except ValueError as e:
                 raise ValueError(f"positions[{i}] ({p.id}): {e}") from None
-        elif method == "rollout":
+        elif isinstance(method, Rollout):
             games.append(i)
         else:
             net.append(i)
     if net:
         ev = Evaluator.default(rules)
+        plies = method.plies or 0
         for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
             out[i] = o
     if games:
-        kw = dict(n_games=int(n_games), policy=policy, seed=seed, rules=rules,
-                  truncate=truncate, workers=workers, client=client, progress=progress)
+        kw = dict(settings=method.settings, seed=seed, rules=rules, compute=compute)
         if len(games) == 1:        # rollout's own checks, and its Ctrl-C before any game
             out[games[0]] = rollout(positions[games[0]], **kw)
         else:

@@ -50,6 +50,8 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.engine.evaluation import cubemodel
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy, policy_pair
+from nardy_fast.engine.play.settings import TRUNCATIONS, RolloutSettings, resolve_settings
+from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.play.variance import check_estimator, keep_in_range
 from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, default_luck_net
 from nardy_fast.engine.evaluation.met import with_match
@@ -73,9 +75,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.matchrules import MatchState
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "POLICIES", "DEFAULT_CHUNK_GAMES",
-           "DEFAULT_GAMES"]
+           "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec"]
 
-TRUNCATIONS = ("bearoff", "race12", None)
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 # Games of a rollout that values a position when the caller names none: the one default of
 # the reports, the cube decisions and the analyses (``n_games=``).  ``rollout`` itself has
@@ -345,7 +346,7 @@ class _Plan:
             self.blocks_per_chunk = max(1, min(DEFAULT_CHUNK_GAMES // block,
                                                -(-n_blocks // (4 * parallelism))))
             self.chunk_games = self.blocks_per_chunk * block
-        base = dict(
+        base = ChunkSpec(
             boards=np.array(self.position.boards), side0_white=self.position.side == WHITE,
             rules=self.rules, policies=self.policies, dice=self.dice,
             opening_dice=self.opening_dice, truncate=self.truncate is not None,
@@ -380,10 +381,9 @@ class _Chunks(Sequence):
 
     def __getitem__(self, i):
         first = self._index(i) * self.per_chunk
-        spec = dict(self.base, first_block=first,
-                    n_blocks=min(self.per_chunk, self.n_blocks - first))
-        spec["boards"] = np.array(spec["boards"])            # each chunk its own copy
-        return spec
+        return dataclasses.replace(                            # each chunk its own boards
+            self.base, boards=np.array(self.base.boards), first_block=first,
+            n_blocks=min(self.per_chunk, self.n_blocks - first))
 
 
 class _ChunkGames(Sequence):
@@ -391,7 +391,7 @@ class _ChunkGames(Sequence):
 
     def __init__(self, chunks):
         self.chunks = chunks
-        self.total = int(chunks.base["n_games"])
+        self.total = int(chunks.base.n_games)
 
     def __len__(self):
         return len(self.chunks)
@@ -399,7 +399,7 @@ class _ChunkGames(Sequence):
     def __getitem__(self, i):
         c = self.chunks
         first = c._index(i) * c.per_chunk
-        block = c.base["block_games"]
+        block = c.base.block_games
         return min((first + min(c.per_chunk, c.n_blocks - first)) * block,
                    self.total) - first * block
 
@@ -444,25 +444,70 @@ def _race12_source(truncate, rules, cube):
     return db
 
 
-def _run_chunk(spec):
+@dataclasses.dataclass(frozen=True)
+class ChunkSpec:
+    """One chunk of a rollout, as sent to a worker (picklable; ``_run_chunk`` plays it).
+
+    Blocks ``first_block .. first_block + n_blocks - 1`` of the rollout's random streams
+    (``core.rng``: ``block_games`` games each, the last block cut at ``n_games``) from
+    ``boards`` (``uint8``, shape (2, 24): the side on roll's board first, each side's
+    numbering; ``side0_white`` whether that side is white).  The rest is the rollout's
+    plan (``_Plan``), the same for every chunk: ``rules``; ``policies`` (two
+    ``engine.play.policy.Policy``: side on roll, opponent); ``dice`` (a fixed first roll
+    or None) and ``opening_dice`` (the first roll from the start is a non-double);
+    ``truncate`` (stop at the bear-off), ``use_tables`` (load the bear-off databases in
+    the worker), ``mars`` (``(path, max_checkers)`` of the mars table or None),
+    ``complete`` (the complete two-sided table's store or None), ``race12`` (the race
+    database or None); ``entropy`` (the root seed); ``cube`` (the cube part of the plan,
+    ``_cube_spec``, or None); ``variance_reduction`` (None or the luck's leading random
+    rolls, 0 every one), ``luck_net`` (use the luck net) and ``filter_window`` (the
+    deeper net policies' move filter, in points).
+    """
+
+    boards: Any
+    side0_white: bool
+    rules: Any
+    policies: tuple[Policy, Policy]
+    dice: tuple[int, int] | None
+    opening_dice: bool
+    truncate: bool
+    use_tables: bool
+    mars: tuple[str, int] | None
+    complete: Any
+    race12: Any
+    entropy: Any
+    n_games: int
+    block_games: int
+    cube: tuple[Any, ...] | None
+    variance_reduction: int | None
+    luck_net: bool
+    filter_window: float
+    first_block: int = 0
+    n_blocks: int = 0
+
+
+def _run_chunk(spec: ChunkSpec):
     """Worker entry point: play one chunk; returns (first_block, tally, truncated)."""
-    spec = dict(spec)
-    use_tables = spec.pop("use_tables")
-    mars = spec.pop("mars")
-    complete = spec.pop("complete")
-    tables = _bearoff_tables() if use_tables else None
-    if mars is not None or complete is not None:
+    if not isinstance(spec, ChunkSpec):
+        raise TypeError(f"_run_chunk: expected a ChunkSpec, got {type(spec).__name__}")
+    rules = spec.rules
+    tables = _bearoff_tables() if spec.use_tables else None
+    if spec.mars is not None or spec.complete is not None:
         tables = race_tables(tables.one_sided, tables.two_sided,
-                             None if mars is None else _mars_tables(mars, spec["rules"]),
-                             None if complete is None else _complete_table(complete))
-    spec["policies"] = tuple(p.c_form(spec["rules"]) for p in spec["policies"])
-    if spec["race12"] is not None:
-        spec["race12"] = spec["race12"].tables
-    if spec["cube"] is not None:
-        spec["cube"] = _cube_arrays(spec["cube"], spec["rules"])
-    spec["luck_net"] = default_luck_net() if spec["luck_net"] else None
-    tally, truncated = play_blocks(spec.pop("boards"), tables=tables, **spec)
-    return spec["first_block"], tally, truncated
+                             None if spec.mars is None else _mars_tables(spec.mars, rules),
+                             None if spec.complete is None else _complete_table(spec.complete))
+    tally, truncated = play_blocks(
+        spec.boards, tables=tables, rules=rules,
+        policies=tuple(p.c_form(rules) for p in spec.policies),
+        side0_white=spec.side0_white, dice=spec.dice, opening_dice=spec.opening_dice,
+        truncate=spec.truncate, entropy=spec.entropy, first_block=spec.first_block,
+        n_blocks=spec.n_blocks, n_games=spec.n_games, block_games=spec.block_games,
+        cube=None if spec.cube is None else _cube_arrays(spec.cube, rules),
+        variance_reduction=spec.variance_reduction,
+        filter_window=spec.filter_window,
+        race12=None if spec.race12 is None else spec.race12.tables,
+        luck_net=default_luck_net() if spec.luck_net else None)
+    return spec.first_block, tally, truncated
 
 
 class _Merger:
@@ -585,7 +630,7 @@ def _check_workers(workers, client, policies):
 # ----------------------------------------------------------------------------------------
 # public API
 
-def rollout(position: Position | str | npt.ArrayLike, n_games: int,
+def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None, *,
             policy: PolicyLike = "net",
             seed: SeedLike = None, rules: RulesLike = None,
             dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
@@ -595,15 +640,17 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
             cube_probabilities: Callable[..., Any] | str | None = None,
             match: MatchState | None = None,
             variance_reduction: bool | str | None = None,
-            cube_state: CubeState | None = None) -> Outcome:
+            cube_state: CubeState | None = None,
+            settings: RolloutSettings | None = None,
+            compute: Compute | None = None) -> Outcome:
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
     Parameters
     ----------
     position : Position, str or array_like of int, shape (2, 24)
         The position (or its ID); the side on roll moves first.  Not a finished game.
-    n_games : int
-        Games to play, >= 1.
+    n_games : int or None
+        Games to play, >= 1 (None only with ``settings``, which then says how many).
     policy : {"net", "greedy", "random", "net:1", "net:2"}, Evaluator, callable, or a tuple
         How both sides choose their moves (a tuple of two: side on roll, opponent).
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
@@ -709,6 +756,17 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
         ``extra["luck_variance_ratio"]`` the variance of the plain equity over the
         reduced one, ``extra["equity_plain"]``, ``extra["p_win_plain"]`` and
         ``extra["se_equity_plain"]`` the plain estimates of the same games.
+    settings : RolloutSettings or None
+        All of ``n_games``, ``policy``, ``truncate``, ``variance_reduction``, ``dice``,
+        ``chunk_size``, ``cube``, ``cube_state`` and ``cube_probabilities`` as one checked
+        object (``nardy_fast.RolloutSettings``); then leave those keywords at their
+        defaults (one set away from its default as well is a ``TypeError`` naming it).
+        The same settings give the same games as the same flat keywords.
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``);
+        then leave those keywords out (``TypeError`` otherwise).
+
+    Every argument after ``n_games`` is keyword-only.
 
     Returns
     -------
@@ -736,12 +794,25 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int,
     >>> r.games, round(r.p_win + r.p_lose + r.p_draw, 12), r.extra["games_truncated"]
     (1296, 1.0, 0)
     """
-    rules, state, asked = _cube_in_play("rollout", cube, cube_state, rules)
-    plan = _Plan(position, n_games, policy, seed, rules, dice, truncate, chunk_size, state,
-                 cube_probabilities, variance_reduction)
+    settings = resolve_settings(
+        "rollout", settings, n_games=n_games, policy=policy, truncate=truncate,
+        variance_reduction=variance_reduction, dice=dice, chunk_size=chunk_size, cube=cube,
+        cube_state=cube_state, cube_probabilities=cube_probabilities)
+    compute = resolve_compute("rollout", compute, workers=workers, client=client,
+                              progress=progress)
+    return _rollout(position, settings, compute, seed, rules, match)
+
+
+def _rollout(position, settings, compute, seed, rules, match):
+    """``rollout`` of checked ``settings`` (RolloutSettings) and ``compute`` (Compute)."""
+    s = settings
+    rules, state, asked = _cube_in_play("rollout", s.cube, s.cube_state, rules)
+    plan = _Plan(position, s.n_games, s.policy, seed, rules, s.dice, s.truncate,
+                 s.chunk_size, state, s.cube_probabilities, s.variance_reduction)
     if match is not None:
         _match_allowed(match, plan, asked)
-    workers = _check_workers(workers, client, plan.policies + (cube_probabilities,))
+    client, progress = compute.client, compute.progress
+    workers = _check_workers(compute.workers, client, plan.policies + (s.cube_probabilities,))
     specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
@@ -760,7 +831,8 @@ def _match_allowed(match, plan, cube):
     check_match(match, [plan.position])
 
 
-def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
+def rollout_many(positions: Iterable[Position | str] | pd.Series,
+                 n_games: int | None = None, *,
                  policy: PolicyLike = "net",
                  seed: SeedLike = None, rules: RulesLike = None,
                  dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
@@ -770,7 +842,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
                  cube_probabilities: Callable[..., Any] | str | None = None,
                  variance_reduction: bool | str | None = None,
                  cube_state: CubeState | None = None,
-                 match: MatchState | None = None) -> pd.DataFrame:
+                 match: MatchState | None = None,
+                 settings: RolloutSettings | None = None,
+                 compute: Compute | None = None) -> pd.DataFrame:
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
@@ -786,6 +860,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     match : MatchState or None
         The match score (as for ``rollout``; its ``on_roll`` every position's side):
         adds the columns ``extra_mwc``, ``extra_se_mwc`` and ``extra_emg``.
+    settings, compute
+        ``RolloutSettings`` and ``Compute`` instead of the flat keywords (as for
+        ``rollout``).  Every argument after ``n_games`` is keyword-only.
 
     Returns
     -------
@@ -808,14 +885,18 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series, n_games: int,
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
-    outs = rollout_outcomes(positions, n_games, policy, seed, rules, dice, truncate, workers,
-                            client, progress, chunk_size, cube, cube_probabilities,
-                            variance_reduction, cube_state, match)
+    settings = resolve_settings(
+        "rollout_many", settings, n_games=n_games, policy=policy, truncate=truncate,
+        variance_reduction=variance_reduction, dice=dice, chunk_size=chunk_size, cube=cube,
+        cube_state=cube_state, cube_probabilities=cube_probabilities)
+    compute = resolve_compute("rollout_many", compute, workers=workers, client=client,
+                              progress=progress)
+    outs = _rollout_outcomes(positions, settings, compute, seed, rules, match)
     return pd.DataFrame([o.to_dict() for o in outs],
                         index=pd.Index([p.id for p in positions], name="position"))
 
 
-def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
+def rollout_outcomes(positions: Iterable[Position | str], n_games: int | None = None, *,
                      policy: PolicyLike = "net",
                      seed: SeedLike = None, rules: RulesLike = None,
                      dice: tuple[int, int] | None = None, truncate: str | None = "bearoff",
@@ -825,24 +906,40 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int,
                      cube_probabilities: Callable[..., Any] | str | None = None,
                      variance_reduction: bool | str | None = None,
                      cube_state: CubeState | None = None,
-                     match: MatchState | None = None) -> list[Outcome]:
+                     match: MatchState | None = None,
+                     settings: RolloutSettings | None = None,
+                     compute: Compute | None = None) -> list[Outcome]:
     """``rollout_many``'s rollouts as one ``Outcome`` per position, in order (the same
     arguments, one pool or cluster run, the same seed for each position; with ``match``,
     each at the match score, ``met.with_match``).
 
     Raises ``ValueError`` for no positions, and as ``rollout`` for bad arguments.
     """
+    settings = resolve_settings(
+        "rollout_outcomes", settings, n_games=n_games, policy=policy, truncate=truncate,
+        variance_reduction=variance_reduction, dice=dice, chunk_size=chunk_size, cube=cube,
+        cube_state=cube_state, cube_probabilities=cube_probabilities)
+    compute = resolve_compute("rollout_outcomes", compute, workers=workers, client=client,
+                              progress=progress)
+    return _rollout_outcomes(positions, settings, compute, seed, rules, match)
+
+
+def _rollout_outcomes(positions, settings, compute, seed, rules, match):
+    """``rollout_outcomes`` of checked ``settings`` and ``compute``."""
+    s = settings
     positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
     if not positions:
         raise ValueError("positions: empty; expected at least one position")
     entropy = _rng.root_entropy(seed)
-    rules, state, asked = _cube_in_play("rollout_many", cube, cube_state, rules)
-    plans = [_Plan(p, n_games, policy, entropy, rules, dice, truncate, chunk_size, state,
-                   cube_probabilities, variance_reduction) for p in positions]
+    rules, state, asked = _cube_in_play("rollout_many", s.cube, s.cube_state, rules)
+    plans = [_Plan(p, s.n_games, s.policy, entropy, rules, s.dice, s.truncate, s.chunk_size,
+                   state, s.cube_probabilities, s.variance_reduction) for p in positions]
     if match is not None:
         for plan in plans:
             _match_allowed(match, plan, asked)
-    workers = _check_workers(workers, client, plans[0].policies + (cube_probabilities,))
+    client, progress = compute.client, compute.progress
+    workers = _check_workers(compute.workers, client,
+                             plans[0].policies + (s.cube_probabilities,))
     parts = [plan.specs(parallelism(workers, client)) for plan in plans]
     specs = _Joined(s for s, _ in parts)
     sizes = _Joined(z for _, z in parts)

@@ -1,0 +1,34 @@
+"""``Compute`` (_utils/compute.py): workers, client and progress checked once, by name;
+one given both as a keyword and in ``compute=`` is an error."""
+import pytest
+
+from nardy_fast._utils.compute import Compute, resolve_compute
+
+
+@pytest.mark.parametrize("kw, error, says", [
+    ({"workers": 0}, ValueError, r"Compute: workers=0: must be >= 1"),
+    ({"workers": True}, TypeError, r"Compute: workers=True"),
+    ({"workers": 2.0}, TypeError, r"Compute: workers=2.0"),
+    ({"progress": "yes"}, TypeError, r"Compute: progress='yes'"),
+    ({"client": 4}, TypeError, r"Compute: client=4"),
+])
+def test_each_bad_field_is_refused_by_name(kw, error, says):
+    with pytest.raises(error, match=says):
+        Compute(**kw)
+
+
+def test_defaults_and_equality():
+    assert Compute() == Compute(workers=None, client=None, progress=None)
+    assert Compute(workers=2, progress=False).workers == 2
+    with pytest.raises(AttributeError):
+        Compute().workers = 3
+
+
+def test_resolve_compute_builds_or_passes_on_and_refuses_both():
+    c = Compute(workers=1)
+    assert resolve_compute("f", None, workers=1, client=None, progress=None) == c
+    assert resolve_compute("f", c, workers=None, client=None, progress=None) is c
+    with pytest.raises(TypeError, match="f: progress given both as a keyword and in compute="):
+        resolve_compute("f", c, workers=None, client=None, progress=False)
+    with pytest.raises(TypeError, match="f: compute=3: expected a nardy_fast.Compute"):
+        resolve_compute("f", 3, workers=None)
