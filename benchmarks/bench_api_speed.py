@@ -29,7 +29,7 @@ def cpu(fn, repeats):
 
 
 def positions(n, seed=7):
-    rec = nf.record.random_game(seed=seed) if hasattr(nf, "record") else None
+    rec = nf.random_game(seed=seed)
     ps = [p for p in rec.positions() if not p.is_over()]
     rng = np.random.default_rng(seed)
     return [ps[i] for i in rng.integers(0, len(ps), size=n)]
@@ -64,6 +64,7 @@ def main(argv=None):
                 nf.successors(p.mover, p.opponent, d1, d2)
     t = cpu(movegen, args.repeats)
     rows.append(("successors", len(ps) * len(rolls) / t, "calls/CPU-s"))
+    ev.hint(middle, (6, 3), plies=1)            # warm: the first search loads its tables
     t = cpu(lambda: ev.hint(middle, (6, 3), plies=1), args.repeats)
     rows.append(("hint, 1-ply, one middle-game roll", 1.0 / t, "hints/CPU-s"))
     for name, value, unit in rows:
