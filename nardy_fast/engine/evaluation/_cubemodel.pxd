@@ -43,7 +43,8 @@ cdef double cm_mean_points(double q, double mars, double koks, double home,
 cdef double cm_race_efficiency(double pips, const double* x_race, int n_x) noexcept nogil
 
 # The efficiency of a position (mover on roll, o; 24-point boards): x_contact while the
-# sides can meet (a checker of either side on its points 1-12), else cm_race_efficiency.
+# sides can meet (_board.in_contact: a checker of either side on its points 1-12), else
+# cm_race_efficiency.
 cdef double cm_efficiency(const uint8_t* mover, const uint8_t* o, double x_contact,
                           const double* x_race, int n_x) noexcept nogil
 

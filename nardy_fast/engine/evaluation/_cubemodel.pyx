@@ -13,7 +13,7 @@ from libc.math cimport erfc, sqrt
 
 import numpy as np
 
-from nardy_fast.core._board cimport pip_count
+from nardy_fast.core._board cimport pip_count, in_contact
 from nardy_fast.tables._cuberace cimport CUBE_CENTRE, CUBE_MOVER, CUBE_OPPONENT
 
 __all__ = ["cash_point", "live_take_point", "live", "live_wl", "model_value",
@@ -120,10 +120,8 @@ cdef double cm_race_efficiency(double pips, const double* x_race, int n_x) noexc
 
 cdef double cm_efficiency(const uint8_t* mover, const uint8_t* o, double x_contact,
                           const double* x_race, int n_x) noexcept nogil:
-    cdef int i
-    for i in range(12):
-        if mover[i] or o[i]:
-            return x_contact
+    if in_contact(mover, o):
+        return x_contact
     return cm_race_efficiency(pip_count(mover), x_race, n_x)
 
 
