@@ -7,6 +7,8 @@ and the cube model's decisions against the exact tables.
     python benchmarks/bench_cube.py --model             # model vs exact decisions
     python benchmarks/bench_cube.py --cap               # arithmetic cap: stake-1 changes
     python benchmarks/bench_cube.py --rollout           # cubeful rollout games/s, one core
+    python benchmarks/bench_cube.py --functions         # microseconds per call of the
+                                                        # cube model's Python functions
 
 Figures go to ``benchmarks/RESULTS.md`` with the command, machine and date.
 """
@@ -153,6 +155,34 @@ def bench_cap(n=4):
               f"{float(np.abs(v - ref).max()):.2e}", flush=True)
 
 
+def bench_functions(runs):
+    """Microseconds per call of the cube model's public Python functions (the C kernel
+    ``_cubemodel`` behind thin wrappers), best of ``runs`` repeats."""
+    import timeit
+    from nardy_fast import Position
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.engine.evaluation import cubemodel as cm
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[[19, 21]], you[12] = (2, 3), 15                      # a race, 19 pips on roll
+    race = Position(me, you)
+    cube = CubeState(2, "mover")
+    cases = {
+        "cash_point, arithmetic, stake 1": lambda: cm.cash_point(1.5, 1.2, 1, "arithmetic"),
+        "model_equities, geometric, beaver": lambda: cm.model_equities(
+            0.7, 0.8, cube, "geometric", True),
+        "model_equities, arithmetic, beaver, W = 1.5, L = 1.2": lambda: cm.model_equities(
+            0.7, 0.8, cube, "arithmetic", True, wins=1.5, losses=1.2),
+        "take_point, arithmetic, stake 3": lambda: cm.take_point(0.8, 3, "arithmetic"),
+        "doubling_window, arithmetic": lambda: cm.doubling_window(0.8, "arithmetic"),
+        "efficiency, a race": lambda: cm.efficiency(race),
+        "pip_probability": lambda: cm.pip_probability(race),
+    }
+    for name, f in cases.items():
+        n = 200 if "window" in name else 5000
+        best = min(timeit.repeat(f, number=n, repeat=max(runs, 3))) / n
+        line(f"cube model, {name}", best * 1e6, "us per call")
+
+
 def bench_rollout(games, runs):
     """Games/s of rollout(workers=1) from the start, greedy, truncated at the bear-off:
     cubeless, geometric cube (the cube model on the evaluator's net, the default, and on
@@ -192,6 +222,7 @@ def main(argv=None):
     ap.add_argument("--model", action="store_true")
     ap.add_argument("--cap", action="store_true")
     ap.add_argument("--rollout", action="store_true")
+    ap.add_argument("--functions", action="store_true")
     ap.add_argument("--games", type=int, default=10368)
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -207,6 +238,8 @@ def main(argv=None):
         bench_cap()
     if args.rollout:
         bench_rollout(args.games, max(args.runs, 3))
+    if args.functions:
+        bench_functions(args.runs)
     return 0
 
 

@@ -74,7 +74,7 @@ from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
-from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast._utils._resources import _alive
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
@@ -106,7 +106,7 @@ __all__ = ["study", "read_study", "read_position_ids", "position_seed", "QUANTIT
 KIND = "nardy_fast.study"
 FORMAT = 1                       # version of the store layout
 MANIFEST = "_study.json"   # "_": pyarrow and pandas skip it when reading the folder
-METHODS = ("rollout", "net")          # of core.methods.METHODS
+METHODS = methods_of("rollout", "net")
 # A method as stores written before 0.3.0 may name it ("evaluate", the old name of "net"):
 # read, never accepted as an argument.  A store's identity keeps the spelling it was
 # written with, so it resumes as is.

@@ -1,15 +1,17 @@
 """The one vocabulary of ``method``: how a value is obtained.
 
 Every public function with a ``method`` argument takes a subset of ``METHODS`` (its own
-``METHODS`` constant, ``race.METHODS``, ``cube.METHODS``, ``report.METHODS``,
-``study.METHODS``) and checks it with ``check_method``, so the names, their meaning and
+``METHODS`` constant, ``race.METHODS``, ``valuation.METHODS`` (``report.METHODS``),
+``cube.METHODS``, ``study.METHODS``: each drawn from it by ``methods_of``) and checks it
+with ``check_method``, so the names, their meaning and
 the error message are the same everywhere.  Every result names the method that served it
 in its own ``method`` (``Outcome.method``, a report's column, a cube decision's key).
 """
 import sys
 import warnings
 
-__all__ = ["METHODS", "check_method", "method_kind", "method_label", "warn_unused"]
+__all__ = ["METHODS", "methods_of", "check_method", "method_kind", "method_label",
+           "warn_unused"]
 
 METHODS = {
     "auto": "the function picks: an exact table where one covers the position, else its "
@@ -22,6 +24,30 @@ METHODS = {
     "janowski": "the cube model (Janowski's efficiency) on cubeless probabilities",
     "rollout": "games played to the end (Monte Carlo), with standard errors",
 }
+
+
+def methods_of(*names):
+    """The names a function accepts as ``method``: a tuple drawn from ``METHODS``, in the
+    order given (the order its error message lists them).
+
+    Raises
+    ------
+    ValueError
+        A name outside ``METHODS``, or one given twice: where the tuple is made (at import
+        of the module that makes it), not at a call.
+
+    Examples
+    --------
+    >>> methods_of("rollout", "net")
+    ('rollout', 'net')
+    """
+    for name in names:
+        if name not in METHODS:
+            raise ValueError(f"method {name!r}: not in the vocabulary "
+                             "(nardy_fast.core.methods.METHODS)")
+    if len(set(names)) != len(names):
+        raise ValueError(f"methods {names!r}: a name given twice")
+    return tuple(names)
 
 
 def check_method(method, accepted):

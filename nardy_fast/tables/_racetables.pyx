@@ -15,9 +15,11 @@ from nardy_fast.tables._board6 cimport board6_index, n_boards, N_HOME, MAX_BEARO
 from nardy_fast.core._checks import as_board6
 from nardy_fast.tables._tscomplete cimport Lookup, complete_probs
 
-__all__ = ["RaceTables", "race_one_sided", "METHODS"]
+__all__ = ["RaceTables", "race_one_sided", "TABLE_NAMES"]
 
-METHODS = ("one_sided", "two_sided", "mars")     # race_probs codes RACE_* as names
+# The table that served a race_probs call (its RACE_* code) as a name: not a ``method``
+# (core.methods), which a caller chooses.
+TABLE_NAMES = ("one_sided", "two_sided", "mars")
 
 
 cdef inline double tail(const double* p, Py_ssize_t n, Py_ssize_t u) noexcept nogil:
@@ -216,7 +218,7 @@ cdef class RaceTables:
     def probabilities(self, x6, y6, draw_rule=False, x_first=False):
         """``(P(win), P(mars win), P(mars loss), P(draw), method)`` of the side on roll
         with board ``x6`` against ``y6`` (board6 or home 24-point boards; see
-        ``race_probs`` in ``_racetables.pxd``); ``method`` is one of ``METHODS``."""
+        ``race_probs`` in ``_racetables.pxd``); ``method`` is one of ``TABLE_NAMES``."""
         cdef uint8_t a[N_HOME]
         cdef uint8_t b[N_HOME]
         cdef double out[4]
@@ -228,7 +230,7 @@ cdef class RaceTables:
             method = race_probs(&self.t, a, b, dr, xf, out)
         if method == RACE_NONE:
             raise ValueError("no table covers this race and no one-sided database is given")
-        return out[0], out[1], out[2], out[3], METHODS[method]
+        return out[0], out[1], out[2], out[3], TABLE_NAMES[method]
 
 
 def race_one_sided(const double[:, ::1] turns, const double[:, ::1] first_off,

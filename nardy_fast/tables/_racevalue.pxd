@@ -1,7 +1,7 @@
 # C-level API of the race value: which table values a race position, and its probabilities.
-# The one decision shared by the search's leaves (engine/evaluation/_search.pyx) and the rollouts'
-# truncation (engine/play/_rollout.pyx); race.race_table_value is its Python twin, giving the
-# Outcome.
+# The one decision (race_table_kind) shared by the search's leaves (engine/evaluation/
+# _search.pyx), the rollouts' truncation (engine/play/_rollout.pyx) and, through the wrapper
+# _racevalue.table_kind, the Python racevalue.race_table_value, which gives the Outcome.
 #
 # A race of both homes (every checker of both sides on its points 19-24) is valued by the
 # bear-off tables (race_probs: the mars, two-sided or one-sided table that covers it); any
@@ -34,12 +34,24 @@ cdef enum:
 # race12 NULL: that table is not used.  draw_rule and me_first (me moved first in the
 # game) model Black's last turn (0, 0: none).  A race of both homes that races cannot value
 # (RACE_NONE) is RV_NONE, whether or not race12 covers it.
+# Which table values (me on roll, opp): RV_HOMES (a race of both homes, when races are
+# given), RV_RACE12 (race12 covers it) or RV_NONE; the decision only, no value.
+cdef inline int race_table_kind(bint races, const race12_t* race12, const uint8_t* me,
+                                const uint8_t* opp) noexcept nogil:
+    if races and in_bearoff(me, opp):
+        return RV_HOMES
+    if race12 != NULL and race12_covers(race12, me, opp):
+        return RV_RACE12
+    return RV_NONE
+
+
 cdef inline int race_table_value(const race_tables_t* races, const race12_t* race12,
                            const uint8_t* me, const uint8_t* opp, int draw_rule, int me_first,
                            double* out) noexcept nogil:
     cdef uint8_t x[R12_POINTS]
     cdef uint8_t y[R12_POINTS]
-    if races != NULL and in_bearoff(me, opp):
+    cdef int kind = race_table_kind(races != NULL, race12, me, opp)
+    if kind == RV_HOMES:
         to_board6(me, x)
         to_board6(opp, y)
         if race_probs(races, x, y, draw_rule, me_first, out) == RACE_NONE:
@@ -47,7 +59,7 @@ cdef inline int race_table_value(const race_tables_t* races, const race12_t* rac
         out[RV_HOME_MARS_WIN] = out[RV_MARS_WIN]
         out[RV_HOME_MARS_LOSS] = out[RV_MARS_LOSS]
         return RV_HOMES
-    if race12 != NULL and race12_covers(race12, me, opp):
+    if kind == RV_RACE12:
         race12_board(me, x)
         race12_board(opp, y)
         race12_outcome(race12, x, y, draw_rule, me_first, out)

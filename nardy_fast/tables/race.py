@@ -50,7 +50,7 @@ import numpy as np
 from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables._racetables import RaceTables
-from nardy_fast.core.methods import check_method
+from nardy_fast.core.methods import check_method, methods_of
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import NOT_MEASURED, Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 __all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
            "METHODS"]
 
-METHODS = ("auto", "exact", "two_sided", "one_sided")   # of core.methods.METHODS
+METHODS = methods_of("auto", "exact", "two_sided", "one_sided")
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
 
 

@@ -1,7 +1,8 @@
 """Which table values a race position, and the ``Outcome`` it gives.
 
-The Python twin of ``_racevalue.race_table_value`` (the C decision of the search's leaves
-and the rollouts' truncation): a race of both homes (every checker of both sides on its
+The decision is the C one of the search's leaves and the rollouts' truncation
+(``_racevalue.pxd``, ``race_table_kind``, through ``_racevalue.table_kind``): a race of both
+homes (every checker of both sides on its
 points 19-24) is valued by the bear-off tables (``race.race_probabilities``); any other race
 without contact by the race12 database when one is given and covers it
 (``race12.race12_probabilities``); any other position by no table.
@@ -13,6 +14,7 @@ from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import RulesLike
 from nardy_fast.tables.race import race_probabilities
 from nardy_fast.tables.race12 import Race12, race12_probabilities
+from nardy_fast.tables import _racevalue
 
 __all__ = ["race_table_value"]
 
@@ -36,8 +38,10 @@ def race_table_value(position: Position, rules: RulesLike = None,
         another race ``race12`` covers; None when no table values the position.
     """
     boards = position.boards
-    if not boards[:, :18].any():
+    kind = _racevalue.table_kind(boards[0], boards[1],
+                                 None if race12 is None else race12.tables)
+    if kind == _racevalue.HOMES:
         return race_probabilities(position, rules)
-    if race12 is not None and not boards[:, :12].any() and race12.covers(position):
+    if kind == _racevalue.RACE12:
         return race12_probabilities(position, rules, race12)
-    return None                          # no table covers a checker on points 1-12
+    return None                          # no table covers it

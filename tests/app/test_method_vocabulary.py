@@ -151,3 +151,19 @@ def test_check_method():
         check_method("evaluate", ("auto", "net"))           # the name before 0.3.0
     with pytest.raises(TypeError):
         check_method("evaluate", ("net",), {"evaluate": "net"})    # no table of old names
+
+
+def test_every_functions_methods_are_drawn_from_the_vocabulary():
+    for accepted in (race.METHODS, valuation.METHODS, valuation.TABLE_METHODS,
+                     report.METHODS, cube.METHODS, study.METHODS):
+        assert type(accepted) is tuple and accepted
+        assert set(accepted) <= set(METHODS), accepted
+    assert report.METHODS is valuation.METHODS
+
+
+def test_the_race_tables_names_are_not_methods():
+    """``_racetables`` names the table that served a value (``TABLE_NAMES``: "mars" is a
+    table, not a method anyone may ask for); it has no ``METHODS`` any more."""
+    racetables = importlib.import_module("nardy_fast.tables._racetables")   # private
+    assert racetables.TABLE_NAMES == ("one_sided", "two_sided", "mars")
+    assert not hasattr(racetables, "METHODS")

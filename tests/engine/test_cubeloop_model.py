@@ -1,6 +1,9 @@
-"""The C cube model of the game loop (``_cubeloop``) against the Python one (``cubemodel``), value by value.
+"""The C game loop's cube (``_cubeloop``) against the Python cube functions (``cubemodel``), value by value.
 
-The README says they are the same model: Janowski's equity per unit stake with the cube
+Both take the model's formulas from one kernel (``_cubemodel``, checked against
+``tests/naive_cube.py`` in ``tests/engine/evaluation/test_cubemodel.py``); this file checks
+what the loop adds: the cube state, the efficiency it reads, the exact table and the
+answers to a raise.  The README says they are the same model: Janowski's equity per unit stake with the cube
 efficiency ``x`` of the position, the live take points of the progression, and the exact
 cubeful race table where it covers a race.  ``_cubeloop.model_point`` runs the C
 functions on one point (no game); each of its figures is compared with

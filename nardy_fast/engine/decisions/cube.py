@@ -15,7 +15,7 @@ import math
 from nardy_fast.core._checks import check_plies
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
-from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES",
            "verdict_noise", "NOISE_Z"]
 
-METHODS = ("auto", "exact", "janowski", "rollout")     # of core.methods.METHODS
+METHODS = methods_of("auto", "exact", "janowski", "rollout")
 
 # The look-ahead of the evaluation a cube decision's model decides on when the call names
 # none.  Against cube-aware rollouts (benchmarks/RESULTS.md, 300 decisions of self-play on

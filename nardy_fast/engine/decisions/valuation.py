@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from nardy_fast.core._checks import check_count
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -49,8 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["value_position", "value_positions", "METHODS", "TABLE_METHODS",
            "DEFAULT_GAMES", "ROLLOUT_DEFAULTS"]
 
-METHODS = ("auto", "exact", "two_sided", "one_sided", "net", "rollout")  # core.methods
-TABLE_METHODS = ("exact", "two_sided", "one_sided")     # the bear-off databases only
+METHODS = methods_of("auto", "exact", "two_sided", "one_sided", "net", "rollout")
+TABLE_METHODS = methods_of("exact", "two_sided", "one_sided")   # the bear-off databases only
 # the rollout arguments and their defaults: they act under method="rollout" only
 ROLLOUT_DEFAULTS = {"n_games": DEFAULT_GAMES, "policy": "net", "truncate": "bearoff",
                     "workers": None, "client": None}

@@ -15,11 +15,15 @@ won and lost games from the net's outcome distribution and the points of each ki
 the cube (``cube_t.pts``, ``CubeSettings.points``), GNU Backgammon's form for gammons
 (``cubemodel``'s docstring, ``cubemodel.win_loss_values``, ``cash_point``).  The rule book
 scores the stake whatever the kind with the cube (``CUBE_POINTS``: all 1), so then
-``W = L = 1`` and the values are Janowski's above, computed by the same lines as before.
+``W = L = 1`` and the values are Janowski's above.
+
+The formulas have one home, the kernel ``_cubemodel`` (``_cubemodel.pxd``), which the Python
+cube functions call too; this module adds the game loop's parts: the cube state, where
+``p`` comes from, the exact table and the answers to a raise.
 """
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy
-from libc.math cimport erfc, sqrt, NAN
+from libc.math cimport NAN
 
 import numpy as np
 
@@ -30,104 +34,34 @@ from nardy_fast.engine.evaluation._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_M
                                      OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS,
                                      OUT_HOME_MARS_LOSS)
 from nardy_fast.core._rules cimport fill_rules
+from nardy_fast.engine.evaluation._cubemodel cimport (cm_model, cm_mean_points, cm_efficiency,
+                                                   cm_pip_probability)
 from nardy_fast.engine.evaluation._search cimport leaf
 
 __all__ = ["model_point"]
 
 
-cdef double cash_point(const cube_t* c, double w, double l, int k) noexcept nogil:
-    """Cash point of the side owning the cube at stake k, W = w, L = l
-    (cubemodel.cash_point, the same operations in the same order)."""
-    cdef double cw, cl, r, t
-    cdef int j
-    if c.cube == CUBE_GEOMETRIC:
-        return (l + 1.0) / (w + l + 0.5)
-    cw = (1.0 + l) / (w + l)                      # the cap: a dead cube
-    cl = (1.0 + w) / (w + l)
-    j = c.max_stake - 1
-    while j >= k:
-        r = j / (j + 1.0)
-        t = 1.0 - cl * (w - r) / (w + 1.0)
-        cl = 1.0 - cw * (l - r) / (l + 1.0)
-        cw = t
-        j -= 1
-    return cw
-
-
-cdef double live_wl(const cube_t* c, double p, int own, int k, double w,
-                    double l) noexcept nogil:
-    """Fully live equity per unit stake with W, L (cubemodel._live_wl)."""
-    cdef double cp = cash_point(c, w, l, k), tp = 1.0 - cash_point(c, l, w, k)
-    if own != CUBE_OPPONENT and p >= cp:
-        return 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp) if cp < 1.0 else 1.0
-    if own == CUBE_MOVER:
-        return -l + (1.0 + l) * p / cp
-    if p < tp:
-        return -l + (l - 1.0) * p / tp
-    if own == CUBE_OPPONENT:
-        return -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
-    if cp <= tp:
-        return p * w - (1.0 - p) * l
-    return -1.0 + 2.0 * (p - tp) / (cp - tp)
-
-
 cdef void win_loss(const cube_t* c, const float* out, double* w, double* l) noexcept nogil:
-    cdef double q, pts, mars, koks, home           # in double, as the Python twin
-    cdef int i, base
-    for i in range(2):
-        q = out[OUT_WIN] if i == 0 else 1.0 - <double>out[OUT_WIN]
-        base = OUT_MARS_WIN if i == 0 else OUT_MARS_LOSS
-        mars, koks, home = out[base], out[base + 1], out[base + 2]
-        if q < 1e-7:
-            pts = 1.0
-        else:
-            pts = ((q - mars) * c.pts[0] + (mars - koks - home) * c.pts[1] + koks * c.pts[2]
-                   + home * c.pts[3]) / q
-        if i == 0:
-            w[0] = pts
-        else:
-            l[0] = pts
+    cdef double pw = out[OUT_WIN]                  # in double, as cubemodel.win_loss_values
+    w[0] = cm_mean_points(pw, out[OUT_MARS_WIN], out[OUT_KOKS_WIN], out[OUT_HOME_MARS_WIN],
+                          c.pts)
+    l[0] = cm_mean_points(1.0 - pw, out[OUT_MARS_LOSS], out[OUT_KOKS_LOSS],
+                          out[OUT_HOME_MARS_LOSS], c.pts)
 
 
-cdef double model_value(const cube_t* c, double p, int own, int k, double x, double w,
-                        double l) noexcept nogil:
-    """Janowski's equity per unit stake k: (1 - x)(2p - 1) + x live (cube.model_equities);
-    with W = w, L = l other than 1: (1 - x)(p W - (1 - p) L) + x live_wl."""
-    cdef double tp, cp, live
-    if w != 1.0 or l != 1.0:
-        return (1.0 - x) * (p * w - (1.0 - p) * l) + x * live_wl(c, p, own, k, w, l)
-    if c.cube == CUBE_GEOMETRIC:
-        tp = 0.2
-    else:
-        tp = c.tp_live[k] if k < c.max_stake else 0.0
-    cp = 1.0 - tp
-    if own == CUBE_CENTRE:
-        live = 2.0 * p - 1.0 if cp <= tp else -1.0 + 2.0 * (p - tp) / (cp - tp)
-        live = -1.0 if live < -1.0 else (1.0 if live > 1.0 else live)
-    elif own == CUBE_MOVER:
-        live = -1.0 + 2.0 * p / cp
-        live = 1.0 if live > 1.0 else live
-    else:
-        live = -1.0 + 2.0 * (p - tp) / (1.0 - tp)
-        live = -1.0 if live < -1.0 else live
-    return (1.0 - x) * (2.0 * p - 1.0) + x * live
+cdef inline double model_value(const cube_t* c, double p, int own, int k, double x,
+                               double w, double l) noexcept nogil:
+    """Janowski's equity per unit stake k (_cubemodel.cm_model), the live take point from
+    the table tp_live (arithmetic) or 1/5 (geometric)."""
+    cdef bint geo = c.cube == CUBE_GEOMETRIC
+    cdef double tp = 0.2 if geo else (c.tp_live[k] if k < c.max_stake else 0.0)
+    return cm_model(p, own, k, x, w, l, geo, c.max_stake, tp)
 
 
-cdef double efficiency(const cube_t* c, const uint8_t* mover, const uint8_t* o) noexcept nogil:
-    """x of the position: contact, or by the mover's pips (linear between bins)."""
-    cdef int i
-    cdef double pips, t
-    for i in range(12):
-        if mover[i] or o[i]:
-            return c.x_contact
-    pips = pip_count(mover)
-    if pips <= c.x_race[0]:
-        return c.x_race[1]
-    for i in range(1, c.n_x):
-        if pips <= c.x_race[2 * i]:
-            t = (pips - c.x_race[2 * i - 2]) / (c.x_race[2 * i] - c.x_race[2 * i - 2])
-            return c.x_race[2 * i - 1] + t * (c.x_race[2 * i + 1] - c.x_race[2 * i - 1])
-    return c.x_race[2 * c.n_x - 1]
+cdef inline double efficiency(const cube_t* c, const uint8_t* mover,
+                              const uint8_t* o) noexcept nogil:
+    """x of the position (_cubemodel.cm_efficiency)."""
+    return cm_efficiency(mover, o, c.x_contact, c.x_race, c.n_x)
 
 
 cdef double call_cube(object fn, const uint8_t* mover, const uint8_t* o, list err) noexcept:
@@ -150,13 +84,9 @@ cdef double call_cube(object fn, const uint8_t* mover, const uint8_t* o, list er
         return NAN
 
 
-cdef double pip_estimate(const uint8_t* mover, const uint8_t* o) noexcept nogil:
-    """P(win) of the mover from pip counts alone (the stand-in without a callable): the
-    turns each side needs, pips / (49/6), differ by a normal variable of variance 0.277
-    turns per turn (the variance of a roll's pips, 18.47, over 49/6 squared), and the
-    mover is half a turn ahead."""
-    cdef double tm = pip_count(mover) / (49.0 / 6.0), to = pip_count(o) / (49.0 / 6.0)
-    return 0.5 * erfc(-(to - tm + 0.5) / sqrt(2.0 * 0.277 * (tm + to) + 1e-9))
+cdef inline double pip_estimate(const uint8_t* mover, const uint8_t* o) noexcept nogil:
+    """P(win) of the mover from pip counts alone (_cubemodel.cm_pip_probability)."""
+    return cm_pip_probability(pip_count(mover), pip_count(o))
 
 
 cdef inline bint table_covers(const cube_t* c, const uint8_t* mover, const uint8_t* o,

@@ -84,6 +84,12 @@ decision of this package and in the game loop's cube (``_cubeloop``), and the de
 Janowski's above.  The form with ``W`` and ``L`` is there for scorings in which the kinds
 score differently with the cube (the ``points`` of ``win_loss_values``, the ``points`` of
 ``CubeSettings``); it is not a rule variant of this package.
+
+Where the formulas are computed
+-------------------------------
+Once, in C: the ``nogil`` kernel of ``_cubemodel`` (``_cubemodel.pxd``).  The functions
+here check their arguments and call its thin wrappers; the C game loop's cube
+(``_cubeloop``) calls the kernel itself, so both give the same floats.
 """
 from __future__ import annotations
 
@@ -94,6 +100,7 @@ from typing import Any
 import numpy as np
 
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
+from nardy_fast.engine.evaluation import _cubemodel
 
 __all__ = ["CubeSettings", "take_point", "doubling_window", "efficiency", "model_equities", "actions",
            "RACE_EFFICIENCY", "CONTACT_EFFICIENCY", "live_take_point", "p_of", "pip_probability",
@@ -112,6 +119,8 @@ CONTACT_EFFICIENCY = 0.9
 # ``MatchRules.game_points`` with the cube).
 CUBE_POINTS = (1.0, 1.0, 1.0, 1.0)
 _EPS = 1e-7                    # P(win) or P(loss) below it: W (or L) is taken as 1
+# cube states relative to the side on roll, as the kernel numbers them (_cuberace.pxd)
+_OWN = {"centre": 0, "mover": 1, "opponent": 2}
 
 
 def win_loss_values(value, points=CUBE_POINTS):
@@ -158,15 +167,13 @@ def win_loss_values(value, points=CUBE_POINTS):
         if q < _EPS:
             out.append(1.0)
             continue
-        shares = (q - mars, mars - koks - home, koks, home)
-        if min(shares) < -1e-6:
+        if min(q - mars, mars - koks - home, koks, home) < -1e-6:
             raise ValueError(f"P({side})={q!r}, its mars {mars!r}, koks {koks!r} and home "
                              f"mars {home!r}: not a distribution (expected mars <= "
                              f"P({side}), koks + home mars <= mars)")
-        pts_sum = sum(s * v for s, v in zip(shares, pts))
         # a mean of points >= 1: at least the smallest (float rounding of the shares can
         # take it a few units in the last place below that, which _check_wl refuses)
-        out.append(max(min(pts), pts_sum / q))
+        out.append(_cubemodel.mean_points(q, mars, koks, home, pts))
     return p, out[0], out[1]
 
 
@@ -181,44 +188,19 @@ def cash_point(wins, losses, stake=1, progression="geometric", max_stake=MAX_STA
     >>> cash_point(1.0, 1.0), round(1 - cash_point(1.0, 1.0), 12)    # Janowski: 4/5, 1/5
     (0.8, 0.2)
     """
-    w, l = float(wins), float(losses)
-    if progression == "geometric":
-        return (l + 1.0) / (w + l + 0.5)
-    cw, cl = (1.0 + l) / (w + l), (1.0 + w) / (w + l)     # the cap: a dead cube
-    for k in range(max_stake - 1, stake - 1, -1):
-        r = k / (k + 1.0)
-        cw, cl = 1.0 - cl * (w - r) / (w + 1.0), 1.0 - cw * (l - r) / (l + 1.0)
-    return cw
+    return _cubemodel.cash_point(float(wins), float(losses), stake,
+                                 progression == "geometric", max_stake)
 
 
 def _live_wl(p, owner, stake, w, l, progression, max_stake):
     """Fully live equity per unit stake with W, L (GNU Backgammon's ``MoneyLive``)."""
-    cp = cash_point(w, l, stake, progression, max_stake)
-    tp = 1.0 - cash_point(l, w, stake, progression, max_stake)
-    if owner != "opponent" and p >= cp:
-        return 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp) if cp < 1.0 else 1.0
-    if owner == "mover":
-        return -l + (1.0 + l) * p / cp
-    if p < tp:
-        return -l + (l - 1.0) * p / tp
-    if owner == "opponent":
-        return -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
-    if cp <= tp:
-        return p * w - (1.0 - p) * l
-    return -1.0 + 2.0 * (p - tp) / (cp - tp)
+    return _cubemodel.live_wl(p, _OWN[owner], stake, w, l, progression == "geometric",
+                              max_stake)
 
 
 def live_take_point(progression, stake, max_stake=MAX_STAKE):
     """Fully live take point of a raise from ``stake`` (the taker's P(win))."""
-    if progression == "geometric":
-        return 0.2
-    if stake >= max_stake:
-        return 0.0
-    tp = 0.0                                    # at the cap: dead, CP = 1
-    for k in range(max_stake - 1, stake - 1, -1):
-        n = k + 1
-        tp = (n - k) * (1.0 - tp) / (2.0 * n)
-    return tp
+    return _cubemodel.live_take_point(progression == "geometric", stake, max_stake)
 
 
 def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE, wins=1.0,
@@ -254,24 +236,13 @@ def take_point(x, stake=1, progression="geometric", max_stake=MAX_STAKE, wins=1.
 
 def _live(p, owner, tp):
     """Fully live equity per unit stake for P(win) p, cube state owner, take point tp."""
-    cp = 1.0 - tp
-    if owner == "centre":
-        if cp <= tp:
-            return 2 * p - 1
-        return min(1.0, max(-1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
-    if owner == "mover":
-        return min(1.0, -1.0 + 2.0 * p / cp)
-    return max(-1.0, -1.0 + 2.0 * (p - tp) / (1.0 - tp))
+    return _cubemodel.live(p, _OWN[owner], tp)
 
 
 def _model(p, owner, stake, x, progression, max_stake, w=1.0, l=1.0):
-    if w != 1.0 or l != 1.0:
-        return ((1.0 - x) * (p * w - (1.0 - p) * l)
-                + x * _live_wl(p, owner, stake, w, l, progression, max_stake))
-    tp = live_take_point(progression, stake, max_stake)
-    if progression == "arithmetic" and stake >= max_stake:
-        tp = 0.0
-    return (1.0 - x) * (2.0 * p - 1.0) + x * _live(p, owner, tp)
+    """Janowski's equity per unit stake (``_cubemodel.cm_model``)."""
+    return _cubemodel.model_value(p, _OWN[owner], stake, x, w, l, progression == "geometric",
+                                  max_stake)
 
 
 def _check_wl(wins, losses):
@@ -385,9 +356,7 @@ def efficiency(position):
     docstring)."""
     if position.is_contact():
         return CONTACT_EFFICIENCY
-    pips = float(position.pips[0])
-    xs, ys = zip(*RACE_EFFICIENCY)
-    return float(np.interp(pips, xs, ys))
+    return _cubemodel.race_efficiency(float(position.pips[0]), RACE_EFFICIENCY)
 
 
 def efficiency_source(position, x=None):
@@ -403,12 +372,12 @@ def efficiency_source(position, x=None):
 
 def pip_probability(position):
     """P(win) of the side on roll from the pip counts alone (``cube_probabilities="pips"``
-    of rollouts and of ``cube_decision``; the C loop's
-    ``_cubeloop.pip_estimate``): the turns each side needs, pips / (49/6), differ by a
+    of rollouts and of ``cube_decision``; the kernel's ``cm_pip_probability``, which the C
+    loop calls too): the turns each side needs, pips / (49/6), differ by a
     normal variable of variance 0.277 turns per turn (the variance of a roll's pips, 18.47,
     over (49/6)^2), and the side on roll is half a turn ahead."""
-    tm, to = (float(p) / (49.0 / 6.0) for p in position.pips)
-    return 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2.0 * 0.277 * (tm + to) + 1e-9))
+    pm, po = (float(p) for p in position.pips)
+    return _cubemodel.pip_probability(pm, po)
 
 
 def p_of(value):

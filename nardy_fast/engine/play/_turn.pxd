@@ -16,7 +16,8 @@ cdef enum:
     PICK_NOMEM = -1              # pick(): the search ran out of memory (or its buffer)
     PICK_PYTHON = -3             # pick(): a Python policy raised (the exception in err)
 
-# One side's policy in C: the struct twin of engine.policy.LoopPolicy (fill_player).
+# One side's policy in C: the home of a C loop's policy; turn.LoopPolicy is its Python view
+# (fill_player reads one into it), kinds named by _turn.KINDS.
 ctypedef struct player_t:
     int kind                     # PLAYER_*
     int plies                    # PLAYER_NET: look-ahead of the move choice

@@ -22,10 +22,12 @@ from nardy_fast.engine.play._policies cimport greedy_best, bearoff_best, call_po
 from nardy_fast.engine.evaluation._search cimport choose_rolls
 from nardy_fast.tables._racetables cimport RaceTables
 
-__all__ = []
+__all__ = ["KINDS"]
 
-_KINDS = {"random": PLAYER_RANDOM, "greedy": PLAYER_GREEDY, "python": PLAYER_PYTHON,
-          "net": PLAYER_NET}
+# The policy kinds a C loop plays, by name: the PLAYER_* code of player_t.kind (the one
+# vocabulary; turn.LoopPolicy checks its kind against it).
+KINDS = {"random": PLAYER_RANDOM, "greedy": PLAYER_GREEDY, "python": PLAYER_PYTHON,
+         "net": PLAYER_NET}
 
 
 cdef int movebuf_init(movebuf_t* m) noexcept nogil:
@@ -78,7 +80,7 @@ cdef Py_ssize_t pick(const player_t* p, const race_tables_t* tables, bitgen_t* r
 
 
 cdef int fill_player(player_t* p, spec, const rules_t* rules, tables) except -1:
-    p.kind = _KINDS[spec.kind]
+    p.kind = KINDS[spec.kind]
     p.plies = spec.plies
     p.window = 0.0
     p.fn = NULL
