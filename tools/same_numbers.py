@@ -275,7 +275,31 @@ def _training(nf, out):
         for name, file, argv in runs:
             path = os.path.join(d, file)
             out[f"cli {name}"] = _cli_run(argv + ["-o", path])
-            out[f"cli {name} file"] = _file_hash(path) if os.path.exists(path) else None
+            out[f"cli {name} file"] = _net_hash(path) if os.path.exists(path) else None
+
+
+def _net_hash(path):
+    """A hash of a net file's arrays and of its metadata without the durations it records
+    (``seconds``, ``*_seconds``): the file's bytes differ between two runs of one seed by
+    the time the training took, its weights do not."""
+    import numpy as np
+    from nardy_fast._utils import _dbfile
+    header, _ = _dbfile.read_header(path)
+    meta, arrays = _dbfile.read_db(path, header.get("kind"))
+    h = hashlib.sha256(json.dumps(_timeless(meta), sort_keys=True, default=str).encode())
+    for key in sorted(arrays):
+        h.update(key.encode())
+        h.update(np.ascontiguousarray(arrays[key]).tobytes())
+    return h.hexdigest()
+
+
+def _timeless(x):
+    if isinstance(x, dict):
+        return {k: _timeless(v) for k, v in x.items()
+                if not (k == "seconds" or k.endswith("_seconds") or k in ("date", "time"))}
+    if isinstance(x, list):
+        return [_timeless(v) for v in x]
+    return x
 
 
 # Not reproducible between two runs of one commit, so not fingerprinted: dates and times
