@@ -1,6 +1,6 @@
 """Reports at a match score: the win and move reports in match winning chances, and the
 analysis of a whole match (its games, scores and Crawford game).  Match play itself:
-tests/engine/test_match_play.py."""
+tests/engine/decisions/test_matchplay.py."""
 from types import SimpleNamespace
 
 import numpy as np

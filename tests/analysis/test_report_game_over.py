@@ -1,5 +1,5 @@
 """The move report of a drawing last turn (the draw rule; the finished positions
-themselves: tests/core/test_game_states.py)."""
+themselves: tests/core/test_position_game_states.py)."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,6 @@
 """Luck in a game's report: the luck of each roll (an expectimax by hand), the running
 totals, the luck-adjusted result of a finished game and ``luck_summary`` (the luck of the
-engine and the variance reduction of rollouts: tests/engine/test_variance_reduction.py)."""
+engine and the variance reduction of rollouts: tests/engine/play/test_variance.py)."""
 import math
 
 import numpy as np

@@ -1,6 +1,6 @@
 """An argument that has no effect in a report says so (a UserWarning naming it and why):
 cube_report, cube_analysis and game_report; the arguments where they act stay silent.
-The engine's calls (cube_decision, match_equity_table): tests/engine/test_no_effect_arguments.py."""
+The engine's calls (cube_decision, match_equity_table): tests/engine/decisions/test_cube_no_effect.py."""
 import nardy_fast as nf
 from nardy_fast import Rules
 from nardy_fast.core.record import GameRecord

@@ -1,5 +1,5 @@
 """Race probabilities stay in [0, 1] on the race sample of the reports (issue 26, item 11;
-the labels: tests/core/test_method_labels.py)."""
+the labels: tests/core/test_methods.py)."""
 from nardy_fast.analysis.report import race_sample
 from nardy_fast.core.result import PROBABILITIES
 from nardy_fast.tables.race import race_probabilities

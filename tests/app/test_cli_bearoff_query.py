@@ -1,5 +1,5 @@
 """``nardy-fast bearoff query`` names a one-sided approximation so and keeps its
-probabilities in [0, 1] (issue 26, item 11; the labels: tests/core/test_method_labels.py)."""
+probabilities in [0, 1] (issue 26, item 11; the labels: tests/core/test_methods.py)."""
 import json
 
 import nardy_fast as nf

@@ -1,14 +1,16 @@
-"""``nardy-fast study``: a resumed study says what it skipped; ``study show`` and ``study
-export`` read a store."""
+"""``nardy-fast study``: the numbers of ``nardy_fast.study``, a bad ID file or a store of
+another study refused, a resumed study that says what it skipped; ``study show`` and ``study
+export`` read a store (the study itself: tests/analysis/test_study.py)."""
 import json
 
 import pandas as pd
 import pytest
 
+import nardy_fast as nf
 from nardy_fast.analysis.study import read_study
 from nardy_fast.app.cli import main
 
-from helpers import run_cli
+from helpers import ids_of, run_cli
 
 IDS = ["start", "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg", "BaAAAARAAEQAgEAAAAAAAAAAAAAEAICED"]
 
@@ -90,3 +92,37 @@ def test_study_says_which_options_have_no_effect(capsys, tmp_path):
                          "--plies", "1")
     assert code == 0
     assert "nardy-fast: warning: plies: no effect with method='rollout'" in err, err
+
+
+# --- the numbers of the function, and refusals -----------------------------------------
+
+SEED = 11
+GAMES = 36
+STUDY_IDS = ids_of(12)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The study of STUDY_IDS by the function, run once in this process."""
+    pytest.importorskip("pyarrow")
+    store = tmp_path_factory.mktemp("ref") / "s"
+    return nf.study(STUDY_IDS, GAMES, store=store, seed=SEED, workers=1, policy="greedy",
+                    progress=False)
+
+
+def test_study_gives_the_numbers_of_the_function(reference, tmp_path, capsys):
+    f = tmp_path / "ids.txt"
+    f.write_text("\n".join(STUDY_IDS + STUDY_IDS[:2]) + "\n")
+    argv = ["study", str(f), "--games", str(GAMES), "--seed", str(SEED), "--store",
+            str(tmp_path / "s"), "--policy", "greedy", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{len(STUDY_IDS)} of {len(STUDY_IDS)} positions done" in out
+    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
+    f.write_text(f"{STUDY_IDS[0]}\nW_bad\n")
+    assert main(argv) == 1
+    assert "ids.txt line 2" in capsys.readouterr().err
+    argv[argv.index("--seed") + 1] = str(SEED + 1)
+    f.write_text(f"{STUDY_IDS[0]}\n")
+    assert main(argv) == 1
+    assert "belongs to another study (seed" in capsys.readouterr().err

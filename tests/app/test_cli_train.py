@@ -1,5 +1,5 @@
 """``nardy-fast train-luck`` and ``nardy-fast train-net`` (training itself:
-tests/engine/test_lucknet.py, tests/engine/test_supervised.py)."""
+tests/engine/play/test_lucknet.py, tests/training/test_supervised.py)."""
 import pytest
 
 from nardy_fast.engine.evaluation._net import Net      # private on purpose: a net of given size

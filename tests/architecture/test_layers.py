@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "nardy_fast"
 LAYERS = ["_utils", "core", "tables", "engine", "env", "analysis", "training", "app"]   # bottom to top
 # (env, analysis and training are side by side above the engine: pyproject.toml's contract

@@ -22,7 +22,7 @@ from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables.race import race_probabilities, race_tables
 from nardy_fast.tables.racevalue import race_table_value
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "nardy_fast"
 SOURCES = (".py", ".pyx", ".pxd", ".h")
 

@@ -17,7 +17,7 @@ import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1] / "nardy_fast"
+ROOT = pathlib.Path(__file__).resolve().parents[2] / "nardy_fast"
 DISPATCH_HOME = "engine/decisions/valuation.py"
 MATCH_HOME = "engine/evaluation/met.py"
 # met's own data builder: it reduces the rollout of the start to the distribution met reads

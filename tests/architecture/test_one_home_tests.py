@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 CONFTEST_IMPORT = re.compile(r"^\s*(from\s+conftest\s+import|import\s+conftest)\b", re.M)
 SEARCHER_CALL = re.compile(r"\._searcher\(")

@@ -19,7 +19,7 @@ from nardy_fast import CubeState, GameRecord, MatchRules, MatchState, Position, 
 from nardy_fast.analysis.study import position_seed
 from nardy_fast.engine.decisions import cube as cube_module
 
-ROOT = pathlib.Path(__file__).parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 GEO = Rules(cube="geometric")
 FAST = dict(policy="greedy", truncate=None, workers=1, progress=False)
 

@@ -1,195 +1,133 @@
-"""The tests mirror the package: a test module under ``tests/<layer>/`` uses nothing from a
-layer above ``<layer>`` (the package's order, core < tables < engine < analysis < app;
-docs/contributors.md, "Layout").
+"""The tests mirror the package (docs/contributors.md, "Where tests live").
 
-What counts as using a layer, in a test module (its imports at the top and inside
-functions alike):
+- A module's own tests are in ``tests/<layer>/[<sub-package>/]test_<module>.py``, its
+  topics beside it as ``test_<module>_<topic>.py`` (a private module is named without its
+  underscore: ``_rollout.pyx`` and ``rollout.py`` share ``test_rollout.py``).
+- Tests that cross layers end to end are in ``tests/integration/``, the command line driven
+  as a program, the notebooks, the documentation and its pages in ``tests/frontends/``,
+  the rules of the house (layers, one home, public names, this layout) in
+  ``tests/architecture/``.
+- The helpers the tests share (``helpers.py``, the naive references, ``ptyterm.py``,
+  ``fuzz_targets.py``, ``docblocks.py``) and ``conftest.py`` sit at ``tests/``; no test
+  file does.
 
-- an import of ``nardy_fast.<layer>`` or of a module under it;
-- a name of the public API (``from nardy_fast import rollout``, ``nf.rollout`` after
-  ``import nardy_fast as nf``): the layer of the module ``nardy_fast/__init__.py`` takes
-  it from (``nf.rollout`` is engine, ``nf.Position`` core), or of the old flat module it
-  names (``_MOVED``);
-- a string naming a module, ``"nardy_fast.<layer>..."`` (``importlib.import_module``,
-  ``python -m``, ``monkeypatch.setattr`` by path);
-- a function of ``tests/helpers.py``: the highest layer its body uses (``run_cli`` drives
-  the command line: app).
-
-Driving the command line in a child process (``nardy-fast ...`` as a program) is not
-seen here; such tests live in ``tests/app`` by review.
+The modules with no test file of their own are listed here (``UNTESTED``): a new module
+comes with its test file, and a module that gains one leaves the list.
 """
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 
-import pytest
-
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 PACKAGE = TESTS.parent / "nardy_fast"
-LAYERS = ("core", "tables", "engine", "env", "analysis", "app")
-RANK = {name: k for k, name in enumerate(LAYERS)}
-MODULE_PATH = re.compile(r"\bnardy_fast\.(" + "|".join(LAYERS) + r")\b")
+OTHER_FOLDERS = ("integration", "frontends", "architecture")
+SUFFIXES = (".py", ".pyx")
+
+# module (path under nardy_fast/) -> no test file of its own yet
+UNTESTED = {
+    "_utils/_dbfile.py", "_utils/_io.py", "_utils/_resources.py", "_utils/_version.py",
+    "_utils/datadir.py",
+    "analysis/export.py",
+    "app/_args.py", "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
+    "app/launcher.py", "app/playmatch.py", "app/protocol.py",
+    "core/_checks.pyx", "core/_dice.pyx", "core/_state.py", "core/cubestate.py",
+    "core/diagram.py", "core/finish.py", "core/matchrecord.py", "core/policies.py",
+    "core/rng.py",
+    "engine/evaluation/_net.pyx", "engine/evaluation/cubemodel.py",
+    "engine/evaluation/nets.py",
+    "engine/play/_luck.pyx", "engine/play/_match.pyx", "engine/play/_nomain.py",
+    "engine/play/_policies.pyx", "engine/play/_turn.pyx", "engine/play/luck.py",
+    "engine/play/policy.py", "engine/play/turn.py",
+    "env/actions.py",
+    "tables/_board6.pyx", "tables/_bomoves.pyx", "tables/_mars.pyx",
+    "tables/_onesided.pyx", "tables/_race12solve.pyx", "tables/_racetables.pyx",
+    "tables/_tscomplete.pyx", "tables/_twosided.pyx", "tables/onesided.py",
+    "tables/racevalue.py",
+    "training/labels.py", "training/lucknet.py", "training/metbuild.py",
+    "training/schedule.py",
+}
 
 
-def _layer_of_module(module):
-    """The layer of a dotted module name under nardy_fast, or None."""
-    parts = module.split(".")
-    if parts[0] == "nardy_fast" and len(parts) > 1 and parts[1] in RANK:
-        return parts[1]
-    return None
+def package_folders():
+    """Each folder of the package holding modules, relative to nardy_fast/ (``engine/play``)."""
+    return sorted(str(p.parent.relative_to(PACKAGE)) for p in PACKAGE.rglob("__init__.py")
+                  if p.parent != PACKAGE)
 
 
-def public_layers():
-    """Each public name of ``nardy_fast`` (and each old flat module name) -> its layer."""
-    tree = ast.parse((PACKAGE / "__init__.py").read_text())
-    out = {layer: layer for layer in LAYERS}
-    # the public names' imports sit under ``if TYPE_CHECKING:`` (the package imports each
-    # at first use, ``_EXPORTS``): read the top level and the bodies of its ``if``s
-    body = [n for top in tree.body for n in ([top] + (top.body if isinstance(top, ast.If)
-                                                       else []))]
-    for node in body:
-        if isinstance(node, ast.ImportFrom) and node.module:
-            layer = _layer_of_module(node.module)
-            if layer is not None:
-                for alias in node.names:
-                    out[alias.asname or alias.name] = layer
-        elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "_MOVED" for t in node.targets):
-            out.update(ast.literal_eval(node.value))
+def modules(folder):
+    """The module names of a package folder, without a leading underscore
+    (``_rollout.pyx`` and ``rollout.py``: ``rollout``)."""
+    return {p.stem.lstrip("_") for p in (PACKAGE / folder).iterdir()
+            if p.suffix in SUFFIXES and p.stem != "__init__"}
+
+
+def all_test_files():
+    return sorted(p for p in TESTS.rglob("test_*.py") if "data" not in p.parts)
+
+
+def misplaced(files=None):
+    """(test file, why) for each test file that is not where the layout puts it."""
+    files = all_test_files() if files is None else files
+    folders = set(package_folders())
+    out = []
+    for f in files:
+        rel = f.relative_to(TESTS)
+        folder = str(rel.parent)
+        if folder == ".":
+            out.append((str(rel), "at the top of tests/: a test file belongs to a folder"))
+        elif folder in OTHER_FOLDERS:
+            continue
+        elif folder not in folders:
+            out.append((str(rel), f"tests/{folder} mirrors no folder of the package"))
+        else:
+            stem = f.stem[len("test_"):]
+            if not any(stem == m or stem.startswith(m + "_") for m in modules(folder)):
+                out.append((str(rel), f"names no module of nardy_fast/{folder} "
+                                      "(test_<module>.py or test_<module>_<topic>.py)"))
     return out
 
 
-PUBLIC = public_layers()
-
-
-def _uses(tree, helper_layers):
-    """(layer, line, what) for each use of a layer in a parsed module (module docstring)."""
-    found = []
-    public_aliases = set()            # names bound to the package itself: nf, nardy_fast
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                                       ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "nardy_fast":
-                    public_aliases.add(alias.asname or "nardy_fast")
-                elif alias.asname is None and alias.name.startswith("nardy_fast."):
-                    public_aliases.add("nardy_fast")
-                layer = _layer_of_module(alias.name)
-                if layer:
-                    found.append((layer, node.lineno, f"import {alias.name}"))
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            layer = _layer_of_module(node.module)
-            if layer:
-                found.append((layer, node.lineno, f"from {node.module} import ..."))
-            elif node.module == "nardy_fast":
-                for alias in node.names:
-                    if alias.name in PUBLIC:
-                        found.append((PUBLIC[alias.name], node.lineno,
-                                      f"from nardy_fast import {alias.name}"))
-            elif node.module == "helpers":
-                for alias in node.names:
-                    if helper_layers.get(alias.name):
-                        found.append((helper_layers[alias.name], node.lineno,
-                                      f"from helpers import {alias.name}"))
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and id(node) not in docstrings):
-            for m in MODULE_PATH.finditer(node.value):
-                found.append((m.group(1), node.lineno, f"the string {m.group(0)!r}"))
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in public_aliases and node.attr in PUBLIC):
-            found.append((PUBLIC[node.attr], node.lineno, f"{node.value.id}.{node.attr}"))
-    return found
-
-
-def helper_layers():
-    """Each function of tests/helpers.py -> the highest layer its body uses (or None),
-    through the module-level imports and the other helpers it calls."""
-    tree = ast.parse((TESTS / "helpers.py").read_text())
-    imported = {}                       # module-level name -> layer
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module:
-            for alias in node.names:
-                name = alias.asname or alias.name
-                layer = (_layer_of_module(node.module) if node.module != "nardy_fast"
-                         else PUBLIC.get(alias.name))
-                if layer:
-                    imported[name] = layer
-    functions = {node.name: node for node in tree.body
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    calls = {name: {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
-             for name, fn in functions.items()}
-    out = {name: None for name in functions}
-    changed = True
-    while changed:                       # to a fixed point through helpers calling helpers
-        changed = False
-        for name, names in calls.items():
-            layers = [imported[n] for n in names if n in imported]
-            layers += [out[n] for n in names if n in out and out[n]]
-            top = max(layers, key=RANK.__getitem__) if layers else None
-            if top != out[name]:
-                out[name], changed = top, True
+def untested():
+    """The modules (path under nardy_fast/) with no ``test_<module>.py`` at their mirrored
+    path."""
+    out = set()
+    for folder in package_folders():
+        for p in (PACKAGE / folder).iterdir():
+            if p.suffix in SUFFIXES and p.stem != "__init__":
+                if not (TESTS / folder / f"test_{p.stem.lstrip('_')}.py").exists():
+                    out.add(f"{folder}/{p.name}")
     return out
 
 
-def misfiled(path, layer, helpers=None):
-    """The uses of layers above ``layer`` in the test module at ``path``."""
-    helpers = helper_layers() if helpers is None else helpers
-    tree = ast.parse(Path(path).read_text())
-    return sorted({(line, what, used) for used, line, what in _uses(tree, helpers)
-                   if RANK[used] > RANK[layer]})
+def test_every_test_file_is_at_its_mirrored_path():
+    assert misplaced() == []
 
 
-HELPERS = helper_layers()
-TEST_FILES = sorted(p for layer in LAYERS for p in (TESTS / layer).glob("*.py"))
+def test_the_check_finds_a_misplaced_file(tmp_path):
+    """A module's test file in another layer's folder, a test at the top, a folder that
+    mirrors nothing and a topic file naming no module are each found."""
+    bad = [TESTS / "core" / "test_rollout.py", TESTS / "test_rollout.py",
+           TESTS / "engine" / "test_cube.py", TESTS / "analysis" / "test_marks.py"]
+    assert [f for f, _ in misplaced(bad)] == ["core/test_rollout.py", "test_rollout.py",
+                                               "engine/test_cube.py",
+                                               "analysis/test_marks.py"]
+    good = [TESTS / "engine" / "play" / "test_rollout_huge.py",
+            TESTS / "core" / "test_movegen.py", TESTS / "integration" / "test_anything.py"]
+    assert misplaced(good) == []
 
 
-@pytest.mark.parametrize("path", TEST_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_a_test_module_uses_no_layer_above_its_folder(path):
-    bad = misfiled(path, path.parent.name, HELPERS)
-    assert not bad, (f"tests/{path.parent.name}/{path.name} uses a layer above "
-                     f"{path.parent.name}; move the test to the layer it tests: {bad}")
+def test_a_new_module_comes_with_its_test_file():
+    """Every module without a test file of its own is one listed in ``UNTESTED`` (those
+    known when the tests were sorted); a module that gains one leaves the list."""
+    found = untested()
+    assert found <= UNTESTED, f"modules with no test file: {sorted(found - UNTESTED)}"
+    assert not (UNTESTED & modules_with_tests(found)), \
+        f"tested now, take them off UNTESTED: {sorted(UNTESTED & modules_with_tests(found))}"
 
 
-def test_every_layer_has_its_test_folder():
-    assert [layer for layer in LAYERS if not (TESTS / layer).is_dir()] == []
-    assert [p.name for p in TESTS.iterdir() if p.is_dir() and p.name not in LAYERS
-            and not p.name.startswith((".", "_")) and p.name != "data"] == []
-
-
-def test_public_names_are_placed_by_their_home():
-    assert PUBLIC["Position"] == "core" and PUBLIC["rollout"] == "engine"
-    assert PUBLIC["bearoff"] == "tables" and PUBLIC["cube_report"] == "analysis"
-    assert HELPERS["board"] is None and HELPERS["run_cli"] == "app"
-    assert HELPERS["boards_upto"] == "tables"
-
-
-@pytest.mark.parametrize("layer, code, used", [
-    ("core", "from nardy_fast.engine.play.rollout import rollout\n", "engine"),
-    ("tables", "def f():\n    from nardy_fast.app.cli import main\n", "app"),
-    ("core", "import nardy_fast as nf\nnf.rollout\n", "engine"),
-    ("engine", "from nardy_fast import cube_report\n", "analysis"),
-    ("engine", "import importlib\nimportlib.import_module('nardy_fast.analysis.study')\n",
-     "analysis"),
-    ("analysis", "from helpers import run_cli\n", "app"),
-    ("core", "import nardy_fast.tables.bearoff\n", "tables"),
-])
-def test_a_planted_misfiled_use_is_found(tmp_path, layer, code, used):
-    path = tmp_path / "test_planted.py"
-    path.write_text(code)
-    bad = misfiled(path, layer, HELPERS)
-    assert bad and all(u == used for _, _, u in bad), bad
-    assert misfiled(path, used, HELPERS) == []                 # in its own layer: fine
-
-
-def test_a_use_of_the_same_layer_or_below_is_fine(tmp_path):
-    path = tmp_path / "test_planted.py"
-    path.write_text("import nardy_fast as nf\nfrom nardy_fast.core.rules import Rules\n"
-                    "from helpers import board\nnf.Position.initial()\n")
-    assert misfiled(path, "core", HELPERS) == []
+def modules_with_tests(found):
+    """The modules of the package that have their test file (``found``: those without)."""
+    every = {f"{folder}/{p.name}" for folder in package_folders()
+             for p in (PACKAGE / folder).iterdir()
+             if p.suffix in SUFFIXES and p.stem != "__init__"}
+    return every - found

@@ -1,6 +1,6 @@
 """Approximations are named so: no label calls one exact (issue 26, item 11; race
-probabilities in [0, 1]: tests/analysis/test_race_sample.py, the command line's bear-off
-query: tests/app/test_bearoff_cli.py)."""
+probabilities in [0, 1]: tests/analysis/test_report_race_sample.py, the command line's bear-off
+query: tests/app/test_cli_bearoff_query.py)."""
 import pytest
 
 from nardy_fast.core.methods import method_kind, method_label

@@ -1,6 +1,6 @@
 """Positions are states of a game: both sides off is rejected; one side off is a finished
 game (or Black's last turn under draw_rule); a draw has no final position (rollouts from a
-finished game: tests/engine/test_game_over_rollout.py)."""
+finished game: tests/engine/play/test_rollout_game_over.py)."""
 import numpy as np
 import pytest
 

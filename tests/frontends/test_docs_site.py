@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-ROOT = pathlib.Path(__file__).parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 HTML = ROOT / "docs" / "_build" / "html"
 
 _spec = importlib.util.spec_from_file_location("check_site", ROOT / "docs" / "check_site.py")
@@ -82,7 +82,7 @@ def test_make_docs_draws_inline_and_checks_the_site():
     assert "MPLBACKEND=module://matplotlib_inline.backend_inline" in recipe
     assert "docs/check_site.py docs/_build/html" in recipe
     assert recipe.index("sphinx-build") < recipe.index("check_site.py")
-    assert recipe.index("sphinx-build") < recipe.index("tests/test_docs_site.py")
+    assert recipe.index("sphinx-build") < recipe.index("tests/frontends/test_docs_site.py")
 
 
 def test_the_docs_kernels_start_without_a_warning(tmp_path):

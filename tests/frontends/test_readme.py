@@ -1,6 +1,6 @@
 """The README is the front page: every code block in it runs as written.
 
-The blocks run as the documentation's do (``tests/test_docs.py``: the python blocks in one
+The blocks run as the documentation's do (``tests/frontends/test_docs.py``: the python blocks in one
 namespace, the sh blocks with ``bash -e``, in a fresh folder).  The two blocks marked not
 run are the install line and the set-up commands; ``make`` is asked (``make -n``) whether
 it knows the targets the latter names.
@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 
-from test_docs import code_blocks, run_blocks
+from docblocks import code_blocks, run_blocks
 
-ROOT = pathlib.Path(__file__).parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 

@@ -1,6 +1,6 @@
 """Tests of the cube model and cube decisions (nardy_fast.engine.decisions.cube): first-principles take
 points, the dead and live limits of Janowski's model, the model against the exact race
-tables and the ``CubeState`` type (the cube's reports: tests/analysis/test_cube_report.py)."""
+tables and the ``CubeState`` type (the cube's reports: tests/analysis/test_cubereport.py)."""
 import math
 import warnings
 

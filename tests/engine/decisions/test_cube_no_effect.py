@@ -1,6 +1,6 @@
 """An argument that has no effect in a call says so (a UserWarning naming it and why):
 cube_decision and match_equity_table; their defaults, and the arguments where they act,
-stay silent (the reports: tests/analysis/test_no_effect_reports.py)."""
+stay silent (the reports: tests/analysis/test_report_no_effect.py)."""
 import numpy as np
 import pytest
 

@@ -1,5 +1,5 @@
 """Match-aware evaluation, cube decisions, rollouts, whole matches, transcripts (reports at
-a match score: tests/analysis/test_match_reports.py)."""
+a match score: tests/analysis/test_matchreport.py)."""
 import math
 from types import SimpleNamespace
 

@@ -1,5 +1,5 @@
 """A rollout cannot start from a finished game, and says why (the finished positions
-themselves: tests/core/test_game_states.py)."""
+themselves: tests/core/test_position_game_states.py)."""
 import numpy as np
 import pytest
 
