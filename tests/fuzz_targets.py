@@ -126,7 +126,7 @@ def rules_specs(draw):
 
 
 def check_rules_spec(text):
-    from nardy_fast.app.cli import _rules  # what --rules and the Rules tag parse with
+    from nardy_fast.app._args import _rules  # what --rules and the Rules tag parse with
     import argparse
     try:
         r = Rules.from_text(text)

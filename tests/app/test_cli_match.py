@@ -4,7 +4,8 @@ import json
 import pytest
 
 import nardy_fast as nf
-from nardy_fast.app.cli import build_parser, cmd_play, main
+from nardy_fast.app.cli import build_parser, main
+from nardy_fast.app.cli_engine import cmd_play
 from nardy_fast.core.matchrecord import read_match, write_match
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.app.protocol import Engine, cube_action_token
-from nardy_fast.core.record import parse_steps
+from nardy_fast.core.position import parse_steps
 from nardy_fast.engine.decisions.cube import cube_decision
 from nardy_fast.engine.evaluation.evaluator import RulesFallbackWarning
 
