@@ -11,7 +11,7 @@ from nardy_fast.core.rng import child_seed
 from nardy_fast.training import _selfplay
 from nardy_fast.training.labels import (board_keys, lookahead_targets, selfplay_games,
                                       selfplay_positions)
-from nardy_fast.training.supervised import (_widen, average_nets, fit, kind_repeats, loss_grads,
+from nardy_fast.training.supervised import (average_nets, fit, kind_repeats, loss_grads, widen,
                                          snapshot_name, train_supervised)
 
 from naive import naive_successors
@@ -147,16 +147,16 @@ def test_fit_lowers_the_loss_on_its_data():
     assert loss_grads(trained.arrays(), x, targets)[0] / len(x) < before
 
 
-def test_widen_keeps_the_outputs():
+def testwiden_keeps_the_outputs():
     net = Net.random(16, 5)
-    wide = _widen(net, 32, seed=1)
+    wide = widen(net, 32, seed=1)
     boards = positions_from_games(1, seed=6)[:20]
     assert wide.n_hidden == 32
     np.testing.assert_allclose(wide.outputs(boards), net.outputs(boards), atol=1e-6)
     with pytest.raises(ValueError, match="hidden"):
-        _widen(net, 12, seed=1)
+        widen(net, 12, seed=1)
     with pytest.raises(ValueError, match="start net.s 16"):      # wider, but not by 8s
-        _widen(net, net.n_hidden + 4, seed=1)
+        widen(net, net.n_hidden + 4, seed=1)
 
 
 def test_resume_gives_the_uninterrupted_weights(tmp_path):
