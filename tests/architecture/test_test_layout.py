@@ -32,7 +32,6 @@ UNTESTED = {
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx", "core/_state.py", "core/cubestate.py",
     "core/diagram.py", "core/finish.py", "core/matchrecord.py", "core/policies.py",
-    "core/rng.py",
     "engine/evaluation/_net.pyx", "engine/evaluation/cubemodel.py",
     "engine/evaluation/nets.py",
     "engine/play/_luck.pyx", "engine/play/_match.pyx", "engine/play/_nomain.py",
