@@ -31,7 +31,7 @@ UNTESTED = {
     "app/_args.py", "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx", "core/_state.py", "core/cubestate.py",
-    "core/diagram.py", "core/finish.py", "core/matchrecord.py", "core/policies.py",
+    "core/diagram.py", "core/matchrecord.py", "core/policies.py",
     "engine/evaluation/_net.pyx", "engine/evaluation/cubemodel.py",
     "engine/evaluation/nets.py",
     "engine/play/_luck.pyx", "engine/play/_match.pyx", "engine/play/_nomain.py",
