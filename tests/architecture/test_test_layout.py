@@ -30,7 +30,7 @@ UNTESTED = {
     "analysis/export.py",
     "app/_args.py", "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
-    "core/_checks.pyx", "core/_dice.pyx", "core/_state.py", "core/cubestate.py",
+    "core/_checks.pyx", "core/_dice.pyx", "core/_state.py",
     "core/diagram.py", "core/matchrecord.py", "core/policies.py",
     "engine/evaluation/_net.pyx", "engine/evaluation/cubemodel.py",
     "engine/evaluation/nets.py",
