@@ -120,7 +120,7 @@ TESTS = {
     "cubemodel.py": ["tests/engine/decisions/test_cube.py",
                      "tests/engine/evaluation/test_cubeloop.py",
                      "tests/integration/test_hand_figures.py",
-                     "tests/engine/evaluation/test_cubemodel_mars.py"],
+                     "tests/engine/evaluation/test_cubemodel.py"],
     "cubestate.py": ["tests/engine/decisions/test_cube.py",
                      "tests/core/test_record_cube.py", "tests/core/test_record.py"],
     "cubereport.py": ["tests/analysis/test_cubereport.py"],

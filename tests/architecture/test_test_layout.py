@@ -32,7 +32,7 @@ UNTESTED = {
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx", "core/_state.py",
     "core/diagram.py", "core/matchrecord.py", "core/policies.py",
-    "engine/evaluation/_net.pyx", "engine/evaluation/cubemodel.py",
+    "engine/evaluation/_net.pyx",
     "engine/evaluation/nets.py",
     "engine/play/_luck.pyx", "engine/play/_match.pyx", "engine/play/_nomain.py",
     "engine/play/_policies.pyx", "engine/play/_turn.pyx", "engine/play/luck.py",
