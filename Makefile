@@ -71,7 +71,7 @@ clean:
 # (NARDY_FAST_DOCS_EXECUTE=off: rendered as they are), their kernels drawing with the
 # inline backend so that the figures reach the pages; then docs/check_site.py checks the
 # built pages (a figure per drawing cell, the examples' outputs, no warning on a page) and
-# tests/test_docs_site.py looks at them in headless Chromium (no code cut at 1280 pixels;
+# tests/frontends/test_docs_site.py looks at them in headless Chromium (no code cut at 1280 pixels;
 # skipped without a Chromium, failed under CI: make browser installs one).
 # The kernels read build/ipython's profile, which logs their errors only: a kernel on
 # the loopback warns at start that its TCP is not encrypted, noise in every build.
@@ -81,7 +81,7 @@ docs: build
 	IPYTHONDIR=$(CURDIR)/build/ipython MPLBACKEND=module://matplotlib_inline.backend_inline \
 		$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	$(PY) docs/check_site.py docs/_build/html
-	$(PY) -m pytest -q -p no:cacheprovider tests/test_docs_site.py
+	$(PY) -m pytest -q -p no:cacheprovider tests/frontends/test_docs_site.py
 
 # mypy over the public API (the package's exports, the .pyi stubs) and the docs' examples.
 typecheck: build
@@ -106,4 +106,4 @@ test-debug: build
 	cp -r nardy_fast tests setup.py pyproject.toml build/debug/
 	find build/debug/nardy_fast \( -name '*.so' -o -name '_*.c' \) -delete
 	cd build/debug && NARDY_FAST_DEBUG=1 ../../$(PY) setup.py -q build_ext --inplace
-	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/test_rollout.py tests/tables/test_cuberace.py tests/engine/test_supervised.py
+	cd build/debug && ../../$(PY) -m pytest -q -p no:cacheprovider tests/core/test_movegen.py tests/core/test_position.py tests/tables/test_bearoff.py tests/tables/test_race.py tests/engine/play/test_rollout.py tests/tables/test_cuberace.py tests/training/test_supervised.py

@@ -1,5 +1,5 @@
 """Write the python examples of the README and the documentation pages as modules, one per
-page (the page's blocks in order, as tests/test_docs.py runs them), for mypy.
+page (the page's blocks in order, as tests/frontends/test_docs.py runs them), for mypy.
 
 Usage: python .ci/doc_examples.py OUT_FOLDER
 """
@@ -9,7 +9,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_docs import PAGES, code_blocks  # noqa: E402
+from docblocks import PAGES, code_blocks  # noqa: E402
 
 
 def main(out):

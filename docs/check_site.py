@@ -1,5 +1,5 @@
 """Checks of the built documentation site, run by ``make docs`` after Sphinx (and by
-tests/test_docs_site.py when a build is present).
+tests/frontends/test_docs_site.py when a build is present).
 
 - every notebook page shows a figure for each code cell of its notebook that draws one
   (a figure missing from the page is a build that did not capture it: a kernel under a

@@ -51,7 +51,7 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"nardy_fast {release}"
 # The guide's pages, the notebooks, the API pages (their Examples) and Getting started are
 # code first: no column of their own headings beside the article, so that a 100-character line of code shows whole at 1280
-# pixels (tests/test_docs_site.py looks in Chromium).
+# pixels (tests/frontends/test_docs_site.py looks in Chromium).
 html_theme_options = {
     "navigation_with_keys": False, "show_toc_level": 2,
     "secondary_sidebar_items": {

@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 
 import nardy_fast as nf  # noqa: E402
 from nardy_fast.analysis import plot  # noqa: E402
+from nardy_fast.core.diagram import save_figure  # noqa: E402
 
 OUT = pathlib.Path(__file__).parent / "images"
 
@@ -20,7 +21,7 @@ def main():
     ax = plot.game_chart(frame)
     ax.set_title("A random game: the pip counts, and White's P(win) by the shipped net")
     OUT.mkdir(exist_ok=True)
-    plot.save_figure(ax, OUT / "game_chart.png", dpi=90)
+    save_figure(ax, OUT / "game_chart.png", dpi=90)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ several a third of it; ``--orders`` seeds of the order, one net each) and after 
 0-ply equity is compared with the accuracy set's rollouts (mean absolute error, held-out
 and dev parts, all).  ``--exclude`` drops the accuracy set's positions from the training
 data (as ``train-net --exclude``), ``--rows A:B`` keeps rows A to B of the labelled
-positions (a part of the games).  ``--out NET`` writes the last net.
+positions (a part of the games).  ``--out NET`` writes the last net.  The labels are
+``labels.lookahead_targets(..., keep=1)`` (notes/2026-12-04-exp_deep_targets.md).
 
     python experiments/exp_deep_targets.py --games 2500 --epochs 4 --lr 1e-4 \
         --cache t2.npz [--out net.nfdb]
@@ -32,12 +33,8 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
-from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.evaluation import _search
-from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.training.labels import board_keys, selfplay_positions
+from nardy_fast.training.labels import board_keys, lookahead_targets, selfplay_positions
 from nardy_fast.training.supervised import fit
-from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
                     "data", "accuracy.parquet")
@@ -58,13 +55,13 @@ def main():
     ap.add_argument("--rows", default=None, metavar="A:B")
     ap.add_argument("--orders", type=int, nargs="+", default=[11])
     args = ap.parse_args()
-    shipped = Evaluator.default()
+    shipped = nf.Evaluator.default()
     frame = pd.read_parquet(DATA)
     boards = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
     held = (frame.split == "heldout").to_numpy()
 
     def err(net):
-        e = np.abs(Evaluator(net).evaluate(boards, plies=0) - frame.equity.to_numpy())
+        e = np.abs(nf.Evaluator(net).evaluate(boards, plies=0) - frame.equity.to_numpy())
         return e[held].mean(), e[~held].mean(), e.mean()
 
     t0 = time.process_time()
@@ -73,9 +70,8 @@ def main():
         train, targets = d["train"], d["targets"]
     else:
         train = selfplay_positions(shipped.net, args.games, seed=args.seed, first=args.first)
-        search = _search.Searcher(shipped.net, CLASSIC, training_tables(), keep=1,
-                                  threads=args.threads)
-        targets = search.values(train, args.plies)
+        targets = lookahead_targets(shipped.net, train, args.plies, threads=args.threads,
+                                    keep=1)
         if args.cache:
             np.savez(args.cache, train=train, targets=targets)
     print(f"{len(train)} positions labelled at {args.plies} plies, "
@@ -101,7 +97,7 @@ def main():
                   f"{h:.4f}, dev {d:.4f}, all {a:.4f} ({time.process_time() - t:.0f} "
                   f"CPU-s)", flush=True)
     if args.out:
-        Evaluator(net, meta={"experiment": "exp_deep_targets"}).save(args.out)
+        nf.Evaluator(net, meta={"experiment": "exp_deep_targets"}).save(args.out)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ the first, the engine's two-layer net (``_net.pyx``)::
 
 started at the shipped net: its ``w1, b1, w2, b2``, ``w4 = 0`` and ``w3`` small and
 random, so the start computes exactly the shipped net; the gradients are
-``supervised.loss_grads``', the outputs the engine's (``Net.outputs``).  The same data as
+``supervised.loss_grads``', the outputs the formula above in numpy (the engine's
+``Net.outputs`` to 1e-6).  The same data as
 ``exp_fit_gap.py`` (``--games`` games of seed 77 labelled by pure 1-ply targets; the test:
 contact positions of 100 games of seed 78; "learnt": as many contact positions of the
 training set), the same loss (cross-entropy of the seven outputs), Adam with batches of
@@ -21,7 +22,7 @@ and the shipped net's 1-ply equity; "rollouts": its 0-ply equity's mean absolute
 against the accuracy set's rollouts (``benchmarks/data/accuracy.parquet``, all 350
 positions and the held-out part).  ``--h2 0``: no second layer (the one-layer net, the
 control on the same data and code).  ``--lam L``: the targets corrected by the rest of
-each game as ``train-net --lam L`` corrects them (``_selfplay.blend_targets``; the gap
+each game as ``train-net --lam L`` corrects them (``labels.blend_targets``; the gap
 is still measured against the pure 1-ply value).
 
     python experiments/exp_depth.py --games 2500 --epochs 8 --h2 64 128 --lr 3e-4
@@ -36,11 +37,8 @@ import pandas as pd
 import nardy_fast as nf
 
 from nardy_fast.core.position import contact_mask
-from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.training import _selfplay
-from nardy_fast.training.labels import lookahead_targets, selfplay_games, selfplay_positions
-from nardy_fast.engine.evaluation._net import Net
-from nardy_fast.training.lucknet import _equity_coefficients  # private on purpose: c
+from nardy_fast.training.labels import (blend_targets, lookahead_targets, selfplay_games,
+                                        selfplay_positions)
 from nardy_fast.training.supervised import loss_grads
 
 ACCURACY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
@@ -59,10 +57,12 @@ def main():
     ap.add_argument("--lam", type=float, default=0.0,
                     help="targets corrected by the rest of each game (train-net --lam)")
     args = ap.parse_args()
-    shipped = Evaluator.default()
-    s = shipped.searcher()
-    coef = _equity_coefficients(s).astype(np.float32)
-    eq0 = float(s.equities(np.zeros((1, 7), dtype=np.float32))[0])
+    shipped = nf.Evaluator.default()
+    # equity = eq0 + coef . outputs under the net's rules: the equity of no outcome, and
+    # what each output adds
+    eq = shipped.searcher().equities(np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32))
+    coef = (eq[1:] - eq[0]).astype(np.float32)
+    eq0 = float(eq[0])
     t0 = time.process_time()
     try:
         d = np.load(args.cache)
@@ -74,7 +74,7 @@ def main():
         test = test[contact_mask(test)]
         targets = lookahead_targets(shipped.net, train, 1, threads=1)
         if args.lam:
-            targets = _selfplay.blend_targets(targets, after, lengths, args.lam)
+            targets = blend_targets(targets, after, lengths, args.lam)
         want = shipped.evaluate(test, plies=1)
         seen = train[contact_mask(train)][:len(test)]
         want_seen = shipped.evaluate(seen, plies=1)
@@ -88,15 +88,22 @@ def main():
     accuracy = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
     held = (frame.split == "heldout").to_numpy()
 
-    def equities(p, boards):          # the engine's forward pass of the weights p
-        return eq0 + Net(**p).outputs(boards) @ coef
+    encoded = {k: net.encode(b) for k, b in (("accuracy", accuracy), ("test", test),
+                                              ("seen", seen))}
+
+    def equities(p, x):               # the engine's forward pass of the weights p
+        h = np.maximum(x @ p["w1"] + p["b1"], 0)
+        z = p["b2"] + h @ p["w2"].T
+        if p.get("w3") is not None:
+            z = z + np.maximum(h @ p["w3"].T + p["b3"], 0) @ p["w4"].T
+        return eq0 + (0.5 + 0.5 * np.tanh(z / 2)) @ coef      # the sigmoid, no overflow
 
     def rollouts(p):
-        e = np.abs(equities(p, accuracy) - frame.equity.to_numpy())
+        e = np.abs(equities(p, encoded["accuracy"]) - frame.equity.to_numpy())
         return f"rollouts {e.mean():.4f} (held-out {e[held].mean():.4f})"
 
     def gap(p, boards, value):
-        return np.abs(equities(p, boards) - value).mean()
+        return np.abs(equities(p, encoded[boards]) - value).mean()
     x = net.encode(train)
     t = targets.astype(np.float32)
     a = net.arrays()
@@ -107,7 +114,7 @@ def main():
             p.update(w3=(rng.standard_normal((256, h2)) * np.sqrt(2 / 256)).T,
                      b3=np.zeros(h2), w4=np.zeros((7, h2)))
         p = {k: np.array(v, dtype=np.float32) for k, v in p.items()}
-        print(f"  h2 {h2}: start gap {gap(p, test, want):.4f}; {rollouts(p)}", flush=True)
+        print(f"  h2 {h2}: start gap {gap(p, 'test', want):.4f}; {rollouts(p)}", flush=True)
         m = {k: np.zeros_like(v) for k, v in p.items()}
         v2 = {k: np.zeros_like(v) for k, v in p.items()}
         step, order_rng = 0, np.random.default_rng(args.seed + 6)
@@ -126,7 +133,7 @@ def main():
                     v2[k] = 0.999 * v2[k] + 0.001 * g[k] ** 2
                     p[k] -= lr * (m[k] / c1) / (np.sqrt(v2[k] / c2) + 1e-8)
             print(f"  h2 {h2}, epoch {ep + 1}: loss {total / len(x):.5f}, gap "
-                  f"{gap(p, test, want):.4f} (learnt {gap(p, seen, want_seen):.4f}); "
+                  f"{gap(p, 'test', want):.4f} (learnt {gap(p, 'seen', want_seen):.4f}); "
                   f"{rollouts(p)}; {time.process_time() - tt:.0f} CPU-s", flush=True)
 
 

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
-from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks",
                     "data", "accuracy.parquet")
@@ -27,10 +26,10 @@ def main():
     boards = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
     held = (frame.split == "heldout").to_numpy()
     truth = frame.equity.to_numpy()
-    search = Evaluator.default().searcher()
+    search = nf.Evaluator.default().searcher()
     outs = []
     for path in args.nets:
-        outs.append(Evaluator.load(path).probabilities(boards, plies=0)[0])
+        outs.append(nf.Evaluator.load(path).probabilities(boards, plies=0)[0])
         report(path, search, outs[-1], truth, held)
     report(f"the mean of {len(outs)}", search, np.mean(outs, axis=0), truth, held)
 

@@ -6,7 +6,7 @@ target.  This measures the miss: positions of seeded 0-ply self-play of the ship
 (``--games`` games, seed 77, every position; the test set: 100 other games, seed 78,
 contact positions only), the training ones labelled by the shipped net's pure 1-ply
 targets (``labels.lookahead_targets``, no correction by the game), then for each width
-in ``--hidden`` the shipped net widened to it (``supervised._widen``: the new units
+in ``--hidden`` the shipped net widened to it (``supervised.widen``: the new units
 small and random in, zero out, so the start is the shipped net) and trained on them
 (``supervised.fit``, Adam, batches of 128, ``--lr`` for all epochs but the last, a third
 of it for the last; one seeded order).  ``--equity-weight W`` adds ``W`` times each
@@ -25,11 +25,10 @@ import time
 
 import numpy as np
 
+import nardy_fast as nf
 from nardy_fast.core.position import contact_mask
-from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.labels import lookahead_targets, selfplay_positions
-from nardy_fast.training.lucknet import _equity_coefficients  # private on purpose: c
-from nardy_fast.training.supervised import _widen, fit   # private on purpose: the widening
+from nardy_fast.training.supervised import fit, widen
 
 
 def main():
@@ -40,10 +39,13 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--equity-weight", type=float, default=0.0)
     args = ap.parse_args()
-    shipped = Evaluator.default()
+    shipped = nf.Evaluator.default()
     equity = None
     if args.equity_weight:
-        equity = (args.equity_weight, _equity_coefficients(shipped.searcher()))
+        # what each output adds to the equity under the net's rules
+        rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
+        eq = shipped.searcher().equities(rows)
+        equity = (args.equity_weight, eq[1:] - eq[0])
     t = time.process_time()
     train = selfplay_positions(shipped.net, args.games, seed=77, first=0)
     test = selfplay_positions(shipped.net, 100, seed=78, first=0)
@@ -56,11 +58,11 @@ def main():
           f"{time.process_time() - t:.0f} CPU-s", flush=True)
 
     def gap(net, boards=test, value=want):
-        return np.abs(Evaluator(net).evaluate(boards, plies=0) - value).mean()
+        return np.abs(nf.Evaluator(net).evaluate(boards, plies=0) - value).mean()
     print(f"the shipped net: mean |0-ply - its 1-ply| on the test positions "
           f"{gap(shipped.net):.4f}", flush=True)
     for h in args.hidden:
-        net = _widen(shipped.net.copy(), h, seed=5)
+        net = widen(shipped.net.copy(), h, seed=5)
         x = net.encode(train)
         rng = np.random.default_rng(11)
         for ep in range(args.epochs):

@@ -27,8 +27,6 @@ import pandas as pd
 
 import nardy_fast as nf
 from nardy_fast.core.position import contact_mask
-from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.labels import board_keys, selfplay_positions
 from nardy_fast.training.supervised import fit
 
@@ -63,7 +61,7 @@ def label_chunk(args):
 
 
 def label(path, n, games, seed, every, workers, chunk=500):
-    net = Evaluator.default().net
+    net = nf.Evaluator.default().net
     boards = positions(n, seed, every, net)
     done = pd.read_parquet(path) if os.path.exists(path) else None
     start = 0 if done is None else len(done)
@@ -86,14 +84,14 @@ def fit_labels(path, out, epochs, lr, seed):
     frame = pd.read_parquet(path)
     boards = np.stack([np.frombuffer(b, dtype=np.uint8).reshape(2, 24) for b in frame.board])
     targets = np.clip(frame[list(OUTPUTS)].to_numpy(np.float32), 0.0, 1.0)
-    ev = Evaluator.default()
+    ev = nf.Evaluator.default()
     net = ev.net.copy()
     t = time.process_time()
     net, loss = fit(net, net.encode(boards), targets, epochs, 128, lr,
                     np.random.default_rng(seed))
     print(f"fit {len(frame)} positions, {epochs} epochs: loss {loss:.5f}, "
           f"{time.process_time() - t:.0f} CPU-s", flush=True)
-    Evaluator(net, rules=CLASSIC, meta={"training": {
+    nf.Evaluator(net, rules=nf.CLASSIC, meta={"training": {
         "method": "rollout labels", "positions": len(frame), "epochs": epochs, "lr": lr,
         "seed": seed, "init": ev.net.digest()}}).save(out)
 

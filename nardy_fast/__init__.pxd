@@ -1,6 +1,6 @@
 # The C-level API of nardy_fast, in one place: `from nardy_fast cimport gen_successors, ...`
 # (each name is documented in the .pxd it comes from).  Extensions compile with
-# include_dirs=[numpy.get_include(), nardy_fast.get_include()]; tests/test_cimport.py builds
+# include_dirs=[numpy.get_include(), nardy_fast.get_include()]; tests/integration/test_cimport.py builds
 # such a consumer.
 
 # boards: uint8_t[24] per side, own numbering (_board.pxd)

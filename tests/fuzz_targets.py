@@ -5,7 +5,7 @@ contract: the input either works (and the result is consistent: round-trips, siz
 raises the documented error type with a message naming the field, turn or file.  Any
 other exception, or a wrong answer, fails the assertion.  Each ``*_inputs()`` returns a
 hypothesis strategy of inputs: random ones and mutations of valid ones (truncations, bit
-flips, edits).  ``tests/test_fuzz.py`` runs them with a few examples each;
+flips, edits).  ``tests/integration/test_fuzz.py`` runs them with a few examples each;
 ``tools/fuzz.py`` runs them long.
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def rules_specs(draw):
 
 
 def check_rules_spec(text):
-    from nardy_fast.app.cli import _rules  # what --rules and the Rules tag parse with
+    from nardy_fast.app._args import _rules  # what --rules and the Rules tag parse with
     import argparse
     try:
         r = Rules.from_text(text)

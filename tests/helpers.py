@@ -1,7 +1,7 @@
 """Plain helpers shared by the test modules: boards and races, the other side's view of a
 value, small mars tables, an HTML page parsed, the luck of a roll by hand, the checks of a
 "no effect" warning, the net kernel's two paths, the command line in this process, study IDs and seeds, and hypothesis
-strategies for positions, rolls and rules.  ``tests/test_one_home_tests.py`` checks that
+strategies for positions, rolls and rules.  ``tests/architecture/test_one_home_tests.py`` checks that
 none of them is defined again in a test module.
 
 Fixtures live in ``conftest.py``; everything a test module imports by name lives here

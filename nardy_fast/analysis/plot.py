@@ -8,8 +8,6 @@ into a new figure, and returns the ``Axes``.  The data are the frames of
 ============================  ===============================================================
 function                      draws
 ============================  ===============================================================
-``plot_board(position)``      the 24 points, checkers with counts, both sides' numbering,
-                              the side on roll, pip counts and checkers off
 ``race_chart(frame)``         P(win) and P(mars win) of the side on roll against the pip
                               difference (``report.race_report``), exact and rollout rows
 ``bearoff_distribution(ps)``  P(bearing off in exactly t turns) of one or two positions
@@ -19,18 +17,18 @@ function                      draws
                               (``report.game_report``)
 ============================  ===============================================================
 
-``plot_board`` and ``save_figure`` come from ``nardy_fast.core.diagram``.
+The board (``plot_board``) and ``save_figure``, which writes a figure atomically, are in
+``nardy_fast.core.diagram``.
 """
 import numpy as np
 
-from nardy_fast.core.diagram import new_axes, plot_board, save_figure  # noqa: F401 (re-exported)
+from nardy_fast.core.diagram import new_axes
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
 from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
 from nardy_fast.tables.bearoff import one_sided
 
-__all__ = ["plot_board", "race_chart", "bearoff_distribution", "convergence_chart",
-           "game_chart", "save_figure"]
+__all__ = ["race_chart", "bearoff_distribution", "convergence_chart", "game_chart"]
 
 # race_chart: one marker per kind of method (core.methods.method_kind); rollouts: crosses
 _MARKERS = {"exact": "o", "approximation": "^", "net": "s"}

@@ -57,8 +57,8 @@ luck                   points  one roll's luck (the mover's view)
 luck_white_total       points  White's net luck so far (also ``luck_white``, its older name)
 =====================  ======  ===========================================================
 
-``*`` is ``mover`` or ``opponent``.  ``save(frame, path)`` writes CSV, Parquet (pyarrow) or
-HTML by the file suffix, atomically (``nardy_fast.analysis.export``).
+``*`` is ``mover`` or ``opponent``.  ``nardy_fast.analysis.export.save(frame, path)``
+(``nf.save_frame``) writes CSV, Parquet (pyarrow) or HTML by the file suffix, atomically.
 """
 from __future__ import annotations
 
@@ -73,14 +73,14 @@ import numpy as np
 from nardy_fast.analysis.cubereport import cube_analysis
 from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.study import _net_digest
-from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet  # noqa: F401
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
-from nardy_fast.core.record import GameRecord, apply_steps, read_record
+from nardy_fast.core.position import apply_steps
+from nardy_fast.core.record import GameRecord, read_record
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables.bearoff import one_sided
@@ -89,7 +89,7 @@ from nardy_fast.engine.evaluation.met import emg_scale, match_extra
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Rollout, refuse_flat
 from nardy_fast._utils.compute import Compute, resolve_compute
-from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,  # noqa: F401 (re-exported)
+from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
                                           value_positions, warn_plies_unused,
                                           warn_rollout_unused)
@@ -110,8 +110,7 @@ if TYPE_CHECKING:
 __all__ = ["as_positions", "pip_report", "win_report", "move_report", "game_report",
            "error_rates", "convergence_report", "race_sample", "race_report", "evaluate",
            "with_cube_columns", "analysis_settings", "CANDIDATES",
-           "evaluate_many", "mark", "MARKS", "METHODS",
-           "save", "to_csv", "to_parquet", "to_html"]
+           "evaluate_many", "mark", "MARKS", "METHODS"]
 
 EPC_FACTOR = PIPS_PER_ROLL       # pips per turn: the mean roll (8 1/6 pips with doubles)
 # Marks of a move by the equity it loses against the best (points; GNU Backgammon's

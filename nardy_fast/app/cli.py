@@ -25,15 +25,15 @@ import warnings
 
 
 from nardy_fast.analysis import matchreport, plot, report
+from nardy_fast.analysis.export import save as save_frame
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_ids,
                                        read_study, study)
 from nardy_fast.app import cli_engine, cli_protocol, demo
-from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _rules,  # noqa: F401
-                                  _truncate, add_command, add_options, add_progress,
+from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
+                                  add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   positive_int, read_text)
-from nardy_fast.app.cli_engine import cmd_play  # noqa: F401 (re-exported)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -517,12 +517,12 @@ def _report(args):
             gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
             written += _save_both(report, gr, args.out, "game_report")
-            written.append(plot.save_figure(plot.game_chart(gr), os.path.join(
+            written.append(save_figure(plot.game_chart(gr), os.path.join(
                 args.out, "game_graph.png")))
             ids = list(gr["id"])
             positions = [Position.from_id(i) for i in ids]
             final = positions[-1]
-            written.append(plot.save_figure(plot.plot_board(final),
+            written.append(save_figure(plot_board(final),
                                             os.path.join(args.out, "final_board.png")))
         else:
             lines = _read_ids(args.input)
@@ -539,10 +539,10 @@ def _report(args):
                 written += _save_both(report, wr, args.out, "win_report")
                 if len(ids) >= 2:
                     rr = pr.join(wr.drop(columns=["id", "side"]))
-                    written.append(plot.save_figure(plot.race_chart(rr), os.path.join(
+                    written.append(save_figure(plot.race_chart(rr), os.path.join(
                         args.out, "race_chart.png")))
             for k, i in enumerate(ids[:12], 1):
-                written.append(plot.save_figure(plot.plot_board(i), os.path.join(
+                written.append(save_figure(plot_board(i), os.path.join(
                     args.out, f"board_{k:02d}.png")))
     finally:
         if client is not None:
@@ -556,8 +556,8 @@ def _report(args):
 
 
 def _save_both(report, df, folder, stem):
-    return [report.save(df, os.path.join(folder, f"{stem}.csv")),
-            report.save(df, os.path.join(folder, f"{stem}.html"), title=stem.replace("_", " "))]
+    return [save_frame(df, os.path.join(folder, f"{stem}.csv")),
+            save_frame(df, os.path.join(folder, f"{stem}.html"), title=stem.replace("_", " "))]
 
 
 def _parser_analyse(sub):
@@ -682,7 +682,7 @@ def _analyse_match(args, kw, note, record=None):
     if args.out:
         out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
-        files.append(report.save(er, os.path.join(args.out, "match_error_rates.csv")))
+        files.append(save_frame(er, os.path.join(args.out, "match_error_rates.csv")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
@@ -757,8 +757,8 @@ def cmd_analyse(args):
     if args.out:
         out_folder(args.out)
         files = _save_both(report, gr, args.out, "game_analysis")
-        files.append(report.save(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
-        files.append(plot.save_figure(plot.game_chart(gr), os.path.join(args.out,
+        files.append(save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
+        files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 

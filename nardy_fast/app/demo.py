@@ -35,8 +35,10 @@ import time
 
 
 from nardy_fast.analysis import plot, report
+from nardy_fast.analysis.export import save as save_frame
 from nardy_fast.app._args import positive_int
 from nardy_fast._utils._io import atomic_write_text
+from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
 from nardy_fast.core.record import random_game, write_record
 
@@ -79,12 +81,12 @@ class _Output:
     def table(self, df, stem, kinds=("csv", "html"), title=None):
         for k in kinds:
             kw = {"title": title or stem.replace("_", " ")} if k == "html" else {}
-            self.files.append(report.save(df, self.path(f"{stem}.{k}"), **kw))
+            self.files.append(save_frame(df, self.path(f"{stem}.{k}"), **kw))
 
     def figure(self, ax, name):
         # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib.pyplot as plt
-        self.files.append(plot.save_figure(ax, self.path(name)))
+        self.files.append(save_figure(ax, self.path(name)))
         plt.close(ax.figure)
 
     def text(self, name, text):
@@ -118,7 +120,7 @@ def _win_reports(o, positions, n_games, kw, say):
         o.table(wr, "win_report")
         say("(pyarrow is not installed: win_report.parquet skipped)")
     for k, p in enumerate(positions):
-        o.figure(plot.plot_board(p), f"board_{k + 1:02d}.png")
+        o.figure(plot_board(p), f"board_{k + 1:02d}.png")
     return wr
 
 

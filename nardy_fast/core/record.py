@@ -64,8 +64,8 @@ from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
 from nardy_fast.core.gameloop import play_turns
 from nardy_fast.core.policies import Chooser, as_chooser
-from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,  # noqa: F401
-                                      apply_steps, as_position, parse_steps)
+from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,
+                                      apply_steps, as_position)
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
 from collections.abc import Iterable, Sequence
@@ -76,8 +76,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
 
 __all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
-           "parse_record", "random_game", "game_result", "format_steps", "parse_steps",
-           "apply_steps", "looks_like_record", "MAGIC"]
+           "parse_record", "random_game", "game_result", "format_steps",
+           "looks_like_record", "MAGIC"]
 
 FORMAT_VERSION = 1
 MAGIC = "; nardy_fast game record"      # first line of a written record (+ version)

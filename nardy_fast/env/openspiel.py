@@ -272,7 +272,7 @@ class PositionObserver:
 
     The Python twin of the C core's observation (``_vecenv.observe`` and
     ``observe_waiting``), which also has to say "no dice yet" at a chance node;
-    ``tests/env/test_openspiel_game.py`` checks the two agree at every decision."""
+    ``tests/env/test_openspiel.py`` checks the two agree at every decision."""
 
     def __init__(self, params):
         if params:

@@ -5,7 +5,7 @@
 # checker from board6[i], i >= d, to board6[i - d], or, with nothing on d - 1 or beyond,
 # bears off from the highest occupied point; a move of a roll is a sequence of such single
 # steps of its dice (both orders of a non-double, four steps of a double) that stops early
-# only when the board is empty.  tests/test_cimport.py proves this equal to
+# only when the board is empty.  tests/integration/test_cimport.py proves this equal to
 # _movegen.gen_successors on every board and roll.  Inputs are trusted.
 from libc.stdint cimport uint8_t, int32_t, int64_t
 

@@ -24,8 +24,8 @@ Two methods, chosen per position:
     wins a mars iff also ``Fb >= Ta`` (the opponent has none off after its ``Ta - 1``
     turns) and loses a mars iff ``Tb < Ta`` and ``Fa > Tb``.  The error comes from treating
     the two as independent and from ignoring that the best play depends on the opponent
-    (e.g. racing for the last checker, or saving the mars); ``tests/test_race.py`` measures
-    it against the two-sided table: over all races of at most 8 checkers a side, the
+    (e.g. racing for the last checker, or saving the mars); ``tests/tables/test_race.py``
+    measures it against the two-sided table: over all races of at most 8 checkers a side, the
     error in P(win) is at most 0.014 and 0.0009 on average (asserted on a sample of 400
     pairs: <= 0.0145, < 0.0015 on average),
     and against the exact mars table (classic points): 15 against <= 2 checkers, every

@@ -26,7 +26,8 @@ from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.training.train import training_tables
 
-__all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "board_keys"]
+__all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "blend_targets",
+           "board_keys"]
 
 
 def selfplay_games(net, n_games, seed, first=0):
@@ -49,7 +50,7 @@ def selfplay_games(net, n_games, seed, first=0):
         Positions of each game, games in order.
 
     The order of ``_selfplay.play_games``' first three results, and of
-    ``_selfplay.blend_targets``' arguments after the look-ahead values.
+    ``blend_targets``' arguments after the look-ahead values.
     """
     if not isinstance(net, Net):
         raise TypeError(f"net: expected a Net, got {type(net).__name__}")
@@ -120,6 +121,32 @@ def lookahead_targets(net, boards, plies=1, threads=None, keep=0):
         raise ValueError(f"boards: expected shape (n, 2, 24), got {b.shape}")
     search = _search.Searcher(net, CLASSIC, training_tables(), keep=keep, threads=threads)
     return search.values(b, plies)
+
+
+def blend_targets(targets, next_values, lengths, lam):
+    """Look-ahead targets corrected by the rest of their games (``train-net --lam``).
+
+    Each game's result with the luck of each roll taken out is an unbiased value of its
+    positions under the policy that played it; it telescopes to the look-ahead value plus
+    the later plies' differences ``L(s_k) - V(s_k)`` weighed by ``lam ** (k - t)`` (the C
+    kernel ``_selfplay.blend_targets`` says it in full).  ``lam = 0`` gives ``targets``.
+
+    Parameters
+    ----------
+    targets : ndarray of float32, shape (P, 7)
+        Look-ahead values of ``selfplay_games``' positions (``lookahead_targets``), view of
+        the side on roll.
+    next_values, lengths
+        ``selfplay_games``' second and third results.
+    lam : float
+        In [0, 1].
+
+    Returns
+    -------
+    ndarray of float32, shape (P, 7)
+        Not clipped: a target may leave [0, 1] by the sum of the corrections.
+    """
+    return _selfplay.blend_targets(targets, next_values, lengths, float(lam))
 
 
 def board_keys(boards):

@@ -56,7 +56,8 @@ from nardy_fast.training import _selfplay
 from nardy_fast.training.labels import board_keys, lookahead_targets, selfplay_games
 from nardy_fast.training.schedule import step_at
 
-__all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets", "deepen"]
+__all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets", "widen", "deepen", "fit",
+           "loss_grads"]
 
 # Settings of a run (changing one starts a new run, not a resume).
 SUPERVISED_DEFAULTS = {
@@ -150,7 +151,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     start = (init if isinstance(init, Evaluator) else
              Evaluator.default() if init is None else Evaluator.load(init)).net.copy()
     if hidden is not None:
-        start = _widen(start, int(hidden), seed)
+        start = widen(start, int(hidden), seed)
     if hidden2 is not None:
         start = deepen(start, hidden2, seed)
     excluded = set(board_keys(exclude)) if exclude is not None else set()
@@ -286,9 +287,24 @@ def average_nets(nets, names=None):
                                                     for ev in nets]}})
 
 
-def _widen(net, hidden, seed):
+def widen(net, hidden, seed):
     """``net`` with ``hidden`` units: its own first, then new ones (small random incoming
-    weights, zero outgoing), so the outputs are unchanged."""
+    weights, zero outgoing), so the outputs are unchanged (``train-net --hidden``).
+
+    Parameters
+    ----------
+    net : Net
+        A one-layer net (widen before ``deepen``).
+    hidden : int
+        Units of the widened layer: a multiple of 8, at least ``net``'s.
+    seed : int
+        Seeds the new units' incoming weights.
+
+    Returns
+    -------
+    Net
+        ``net`` itself when ``hidden`` is its width.
+    """
     if hidden % 8 or hidden < net.n_hidden:
         raise ValueError(f"hidden = {hidden}: must be a multiple of 8 and at least the "
                          f"start net's {net.n_hidden}")
@@ -330,7 +346,7 @@ def deepen(net, hidden2, seed):
     if hidden2 <= 0 or hidden2 % 8 or hidden2 > 1024:
         raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to 1024")
     a = net.arrays()
-    # key 2**31 + 1: apart from the rounds' (0, 1, ...) and _widen's (2**31)
+    # key 2**31 + 1: apart from the rounds' (0, 1, ...) and widen's (2**31)
     rng = np.random.default_rng(child_seed(int(seed), 2**31 + 1))
     H = net.n_hidden
     return Net(a["w1"], a["b1"], a["w2"], a["b2"],

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from nardy_fast import Position, Rules
 from nardy_fast.core.record import GameRecord, random_game
-from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report, pip_report, race_sample, save, to_csv, to_html, to_parquet, win_report)
+from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet
+from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report,
+                                        pip_report, race_sample, win_report)
 from nardy_fast.engine.play.rollout import rollout
 
 # The mean pips of a roll: a non-double a-b moves a + b, a double 4a; over the 36 ordered

@@ -1,5 +1,5 @@
 """The reports' match columns are ``met.with_match`` of the evaluator's Outcome (the one
-home of an Outcome at a match score; the engine's side is in tests/engine/test_valuation.py)."""
+home of an Outcome at a match score; the engine's side is in tests/engine/decisions/test_valuation.py)."""
 from nardy_fast.analysis.report import win_report
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.record import random_game

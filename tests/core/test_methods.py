@@ -1,8 +1,21 @@
-"""``core.methods``: the accepted names of each function drawn from the one vocabulary
-(``methods_of``; that every function's are: ``tests/app/test_method_vocabulary.py``)."""
+"""Approximations are named so: no label calls one exact (issue 26, item 11; race
+probabilities in [0, 1]: tests/analysis/test_report_race_sample.py, the command line's bear-off
+query: tests/app/test_cli_bearoff_query.py)."""
 import pytest
 
-from nardy_fast.core.methods import methods_of
+from nardy_fast.core.methods import method_kind, method_label, methods_of
+
+
+def test_labels_never_call_an_approximation_exact():
+    assert method_kind("two_sided") == "exact"
+    assert method_kind("final") == "exact"
+    for m in ("one_sided", "one_sided12", "net 0-ply", "net 2-ply", "rollout", "janowski"):
+        assert method_kind(m) != "exact", m
+        assert "exact" not in method_label(m), m
+    assert method_label("one_sided") == "one-sided approximation"
+    assert method_label("net 1-ply") == "net 1-ply"
+    with pytest.raises(TypeError, match="method name"):
+        method_kind(None)
 
 
 def test_methods_of_draws_a_tuple_from_the_vocabulary():

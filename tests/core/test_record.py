@@ -7,7 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy_fast import CubeState, Position, Rules, successors
-from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record, parse_steps, random_game, read_record, write_record)
+from nardy_fast.core.position import parse_steps
+from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record,
+                                    random_game, read_record, write_record)
 
 from helpers import board
 

@@ -19,9 +19,8 @@ from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast.core.position import as_position
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.evaluation.cubemodel import (  # noqa: F401 (the model's names, re-exported)
-    CONTACT_EFFICIENCY, RACE_EFFICIENCY, actions, doubling_window, efficiency,
-    efficiency_source, live_take_point, model_equities, p_of, pip_probability, take_point,
+from nardy_fast.engine.evaluation.cubemodel import (
+    actions, efficiency, efficiency_source, model_equities, p_of, pip_probability, take_point,
     win_loss_values)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES

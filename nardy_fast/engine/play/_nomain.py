@@ -12,7 +12,7 @@ and the ``fork`` start method, which skips the import, is unsafe in a process wi
 threads (and no longer the default from Python 3.14).  So ``install()`` wraps
 ``get_preparation_data`` once, and the wrapper changes the data of processes named
 ``WORKER_PREFIX...`` only: every other process of the program is served exactly as
-before.  ``tests/app/test_frontends.py`` runs pools from scripts, ``python -``,
+before.  ``tests/frontends/test_parallel_frontends.py`` runs pools from scripts, ``python -``,
 ``python -c``, the interpreter, IPython and Jupyter on the Python that runs the tests
 (CPython 3.11 on this project's machines); ``test_the_hook_is_still_there`` fails first
 if a new Python renames or reshapes the hook.

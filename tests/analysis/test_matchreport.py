@@ -1,0 +1,47 @@
+"""Reports at a match score: the win and move reports in match winning chances, and the
+analysis of a whole match (its games, scores and Crawford game).  Match play itself:
+tests/engine/decisions/test_matchplay.py."""
+from types import SimpleNamespace
+
+import numpy as np
+
+from nardy_fast.core.matchrecord import MatchRecord
+from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.rules import Rules
+from nardy_fast.engine.evaluation import met
+from nardy_fast.analysis.report import move_report, win_report
+
+CUBE = Rules(cube="geometric")
+
+
+def test_reports_take_match(middle):
+    state = MatchState(5, (1, 3), middle.side)
+    wr = win_report([middle], match=state)
+    assert {"mwc", "se_mwc", "emg"} <= set(wr.columns)
+    mr = move_report(middle, (5, 2), match=state)
+    assert (np.diff(mr["mwc"].to_numpy()) <= 1e-12).all()
+    assert mr["mwc_loss"].iloc[0] == 0 and (mr["mwc_loss"] >= 0).all()
+    assert np.allclose(mr["emg_loss"], mr["mwc_loss"] * met.emg_scale(state))
+
+
+def test_analysed_game_knows_the_crawford_game():
+    from nardy_fast.analysis.matchreport import _state
+    mr = MatchRules(length=3, crawford=True, rules=CUBE)
+    scores = [(0, 0), (1, 0), (2, 0), (2, 1)]
+    rec = MatchRecord(rules=mr, players=("A", "B"),
+                      scores=[{"A": a, "B": b} for a, b in scores])
+    game = SimpleNamespace(white="B", black="A")
+    states = [_state(rec, k, game) for k in range(len(scores))]
+    assert [s.crawford for s in states] == [False, False, True, False]
+    assert states[2].score == (0, 2)                  # by colour: B White
+
+
+def test_analysed_match_rows_name_their_game_and_score(played):
+    from nardy_fast.analysis.matchreport import analyse_match
+    rep = analyse_match(played, method="net")
+    assert list(rep.columns[:3]) == ["game", "score_white", "score_black"]
+    assert sorted(rep["game"].unique()) == list(range(1, len(played.games) + 1))
+    for k, (g, sc) in enumerate(zip(played.games, played.scores), 1):
+        rows = rep[rep["game"] == k]
+        assert (rows["score_white"] == sc[g.white]).all()
+        assert (rows["score_black"] == sc[g.black]).all()

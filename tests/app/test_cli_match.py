@@ -1,0 +1,55 @@
+"""The command line of match play: ``met``, ``analyse`` of a match, ``play --match``."""
+import json
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.app.cli import build_parser, main
+from nardy_fast.app.cli_engine import cmd_play
+from nardy_fast.core.matchrecord import read_match, write_match
+
+
+def test_cli_met_and_analyse(played, tmp_path, capsys):
+    assert main(["met", "--length", "3"]) == 0
+    out = capsys.readouterr().out
+    m = nf.match_equity_table(3)
+    assert f"{m.loc[1, 2]:.3f}" in out
+    path = write_match(played, tmp_path / "m.mat")
+    assert main(["analyse", str(path), "--games", "36"]) == 0
+    out = capsys.readouterr().out
+    assert "total" in out and "mwc_lost" in out
+
+
+def test_cli_play_match_quits_and_saves(tmp_path):
+    out = tmp_path / "m.mat"
+    answers = iter(["quit"] * 50)
+    args = build_parser().parse_args(["play", "--match", "1", "--plies", "0", "--seed", "1",
+                                      "-o", str(out)])
+    cmd_play(args, input_fn=lambda prompt: next(answers))
+    assert not out.exists()        # no game finished: no transcript of a header alone
+
+
+def test_cli_matches(tmp_path, capsys):
+    """``nardy-fast matches``: A's share with its interval, the same for the same seed,
+    transcripts that replay, money play named per player."""
+    argv = ["matches", "net", "random", "-n", "3", "--length", "2", "--seed", "4",
+            "--json", "--no-progress"]
+    assert main(argv + ["-o", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] == 3 and out["wins_a"] == 3 and out["aware"] == [True, True]
+    assert out["ci95"][0] < out["win_rate"] <= out["ci95"][1]
+    recs = [read_match(tmp_path / f"match-{m:04d}.mat") for m in (1, 2, 3)]
+    assert sum(len(r.games) for r in recs) == out["games"]
+    assert all(r.replay()["A"] >= 2 for r in recs)
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == out
+    assert main(["matches", "net", "net", "-n", "2", "--cube", "--money", "b",
+                 "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "cube=geometric" in text and "B (net, money play)" in text
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["matches", "net", "gnubg"])
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert main(["matches", "net", "net", "-n", "1", "-o", str(blocked), "--no-progress"]) == 1
+    assert "a-file" in capsys.readouterr().err

@@ -1,0 +1,128 @@
+"""``nardy-fast study``: the numbers of ``nardy_fast.study``, a bad ID file or a store of
+another study refused, a resumed study that says what it skipped; ``study show`` and ``study
+export`` read a store (the study itself: tests/analysis/test_study.py)."""
+import json
+
+import pandas as pd
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.analysis.study import read_study
+from nardy_fast.app.cli import main
+
+from helpers import ids_of, run_cli
+
+IDS = ["start", "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg", "BaAAAARAAEQAgEAAAAAAAAAAAAAEAICED"]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("study")
+    ids = folder / "ids.txt"
+    ids.write_text("\n".join(IDS[:2]) + "\n")
+    argv = ["study", str(ids), "--store", str(folder / "s"), "-n", "36", "--workers", "1",
+            "--no-progress", "--policy", "greedy"]
+    assert main(argv) == 0
+    ids.write_text("\n".join(IDS) + "\n")
+    return folder, argv
+
+
+def test_a_resumed_study_says_what_it_skipped(capsys, store):
+    folder, argv = store
+    code, out, err = run_cli(capsys, *argv)              # the third position is new
+    assert code == 0
+    assert out.splitlines()[0] == (f"resumed: 2 of 3 positions were already in "
+                                   f"{folder / 's'} (skipped), 1 studied now")
+    code, out, err = run_cli(capsys, *argv)              # nothing new
+    assert "resumed: 3 of 3 positions were already" in out and "0 studied now" in out
+
+
+def test_study_show(capsys, store):
+    folder, argv = store
+    main(argv)
+    capsys.readouterr()
+    frame = read_study(folder / "s")
+    code, out, err = run_cli(capsys, "study", "show", str(folder / "s"))
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == f"{folder / 's'}: {len(frame)} position(s)"
+    assert "  policy: greedy" in out and "  n_games: 36" in out
+    assert all(pid in out for pid in frame.index)
+    code, out, err = run_cli(capsys, "study", "show", str(folder / "nope"))
+    assert code == 1 and err.strip() == f"nardy-fast: error: store {folder / 'nope'}: no such folder"
+
+
+@pytest.mark.parametrize("ext", ["csv", "parquet", "json"])
+def test_study_export(capsys, store, ext):
+    folder, argv = store
+    main(argv)
+    capsys.readouterr()
+    out_file = folder / f"out.{ext}"
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", str(out_file))
+    assert code == 0
+    want = read_study(folder / "s")
+    if ext == "csv":
+        got = pd.read_csv(out_file, index_col="position")
+    elif ext == "parquet":
+        got = pd.read_parquet(out_file)
+    else:
+        got = pd.DataFrame([json.loads(line) for line in out_file.read_text().splitlines()])
+        got = got.set_index("position")
+    assert list(got.index) == list(want.index)
+    assert got["equity"].tolist() == pytest.approx(want["equity"].tolist())
+    assert [f.name for f in folder.iterdir() if ".tmp" in f.name] == []
+
+
+def test_study_export_refuses_an_unknown_format(capsys, store):
+    folder, argv = store
+    main(argv)
+    capsys.readouterr()
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", "x.xlsx")
+    assert code == 1 and "expected a .csv, .parquet or .json file" in err
+
+
+def test_study_says_which_options_have_no_effect(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    ids = tmp_path / "ids.txt"
+    ids.write_text(IDS[1] + "\n")
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "n"),
+                         "--method", "net", "--workers", "1", "--no-progress")
+    assert code == 0 and "warning" not in err, err     # the rollout options' defaults
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "r"), "-n",
+                         "36", "--workers", "1", "--no-progress", "--policy", "greedy",
+                         "--plies", "1")
+    assert code == 0
+    assert "nardy-fast: warning: plies: no effect with method='rollout'" in err, err
+
+
+# --- the numbers of the function, and refusals -----------------------------------------
+
+SEED = 11
+GAMES = 36
+STUDY_IDS = ids_of(12)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The study of STUDY_IDS by the function, run once in this process."""
+    pytest.importorskip("pyarrow")
+    store = tmp_path_factory.mktemp("ref") / "s"
+    return nf.study(STUDY_IDS, GAMES, store=store, seed=SEED, workers=1, policy="greedy",
+                    progress=False)
+
+
+def test_study_gives_the_numbers_of_the_function(reference, tmp_path, capsys):
+    f = tmp_path / "ids.txt"
+    f.write_text("\n".join(STUDY_IDS + STUDY_IDS[:2]) + "\n")
+    argv = ["study", str(f), "--games", str(GAMES), "--seed", str(SEED), "--store",
+            str(tmp_path / "s"), "--policy", "greedy", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{len(STUDY_IDS)} of {len(STUDY_IDS)} positions done" in out
+    pd.testing.assert_frame_equal(nf.read_study(tmp_path / "s"), reference.sort_index())
+    f.write_text(f"{STUDY_IDS[0]}\nW_bad\n")
+    assert main(argv) == 1
+    assert "ids.txt line 2" in capsys.readouterr().err
+    argv[argv.index("--seed") + 1] = str(SEED + 1)
+    f.write_text(f"{STUDY_IDS[0]}\n")
+    assert main(argv) == 1
+    assert "belongs to another study (seed" in capsys.readouterr().err

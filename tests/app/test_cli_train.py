@@ -1,0 +1,103 @@
+"""``nardy-fast train-luck`` and ``nardy-fast train-net`` (training itself:
+tests/engine/play/test_lucknet.py, tests/training/test_supervised.py)."""
+import pytest
+
+from nardy_fast.engine.evaluation._net import Net      # private on purpose: a net of given size
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.labels import board_keys, selfplay_positions
+from nardy_fast.engine.play.lucknet import load_luck_net
+from nardy_fast.training.lucknet import LUCK_DEFAULTS, train_luck_net
+
+
+def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    out = tmp_path / "luck.nfdb"
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--epochs", "2",
+                 "--seed", "3", "--no-progress"]) == 0
+    net, meta = load_luck_net(out)
+    assert net.n_hidden == 8 and meta["n_games"] == 5 and meta["seed"] == 3
+    assert net.middle_units == LUCK_DEFAULTS["middle"] and meta["epochs"] == 2
+    assert f"{meta['positions']} positions" in capsys.readouterr().out
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle", "0",
+                 "--epochs", "1", "--no-progress"]) == 0
+    net, meta = load_luck_net(out)
+    assert net.middle_units == () and meta["middle"] == []
+    assert meta["seed"] == LUCK_DEFAULTS["seed"]
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle",
+                 "16,8", "--epochs", "1", "--no-progress"]) == 0
+    assert load_luck_net(out)[0].middle_units == (16, 8)
+    with pytest.raises(SystemExit):
+        main(["train-luck", "-o", str(out), "--middle", "16,x"])
+    with pytest.raises(SystemExit):
+        main(["train-luck", "-o", str(out), "--hidden", "0"])
+
+
+def test_cli_train_luck_defaults_are_the_functions():
+    """One set of defaults: the command's are ``train_luck_net``'s (``LUCK_DEFAULTS``)."""
+    import inspect
+
+    from nardy_fast.app.cli import build_parser
+    args = build_parser().parse_args(["train-luck", "-o", "x.nfdb"])
+    sig = inspect.signature(train_luck_net).parameters
+    for key, attr in (("n_games", "games"), ("hidden", "hidden"), ("middle", "middle"),
+                      ("epochs", "epochs"), ("seed", "seed")):
+        assert getattr(args, attr) == LUCK_DEFAULTS[key] == sig[key].default, key
+
+
+def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):
+    import pandas as pd
+
+    from nardy_fast.app.cli import main
+    from nardy_fast.core.position import Position
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    held = selfplay_positions(Evaluator.load(start).net, 1, seed=3)[:30]
+    ids = [Position.from_boards(b[0], b[1]).id for b in held]
+    pd.DataFrame({"position": ids}).to_parquet(tmp_path / "held.parquet")
+    out = tmp_path / "net.nfdb"
+    args = ["train-net", "-o", str(out), "--init", str(start), "--seed", "3",
+            "--rounds", "2", "--games", "2", "--epochs", "1", "--exclude",
+            str(tmp_path / "held.parquet"), "--snapshots", str(tmp_path / "snaps")]
+    assert main(args) == 0
+    assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == [
+        "round_001.nfdb", "round_002.nfdb"]
+    assert (Evaluator.load(tmp_path / "snaps" / "round_002.nfdb").net.w1
+            == Evaluator.load(out).net.w1).all()
+    meta = Evaluator.load(out).meta["training"]
+    assert meta["rounds_done"] == 2 and meta["excluded"] == len(set(board_keys(held)))
+    assert "2 rounds" in capsys.readouterr().out
+
+
+def test_cli_train_net_lam_and_progress_do_something(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    base = ["train-net", "--init", str(start), "--seed", "3", "--rounds", "1", "--games",
+            "2", "--epochs", "1"]
+    assert main(base + ["-o", str(tmp_path / "a.nfdb"), "--lam", "0.7", "--progress"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, positions" in out                      # the line of --progress
+    assert main(base + ["-o", str(tmp_path / "b.nfdb"), "--no-progress"]) == 0
+    assert "round 1" not in capsys.readouterr().out
+    a, b = Evaluator.load(tmp_path / "a.nfdb"), Evaluator.load(tmp_path / "b.nfdb")
+    assert a.meta["training"]["lam"] == 0.7 and b.meta["training"]["lam"] == 0.0
+    assert not (a.net.w1 == b.net.w1).all()                 # the corrected targets differ
+    assert main(base + ["-o", str(tmp_path / "c.nfdb"), "--lam", "1.5"]) != 0
+    assert "lam = 1.5: must be in [0, 1]" in capsys.readouterr().err
+
+
+def test_cli_average_nets_writes_the_mean(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    paths = [tmp_path / f"{k}.nfdb" for k in "abc"]
+    for p, (h, s) in zip(paths, ((16, 1), (16, 2), (24, 3))):
+        Evaluator(Net.random(h, s)).save(p)
+    out = tmp_path / "mean.nfdb"
+    assert main(["average-nets", str(paths[0]), str(paths[1]), "-o", str(out)]) == 0
+    assert "the mean of 2 nets" in capsys.readouterr().out
+    a, b = (Evaluator.load(p).net.w1 for p in paths[:2])
+    assert abs(Evaluator.load(out).net.w1 - (a + b) / 2).max() < 1e-6
+    assert main(["average-nets", str(paths[0]), str(paths[2]), "-o", str(out)]) == 1
+    assert f"{paths[2]}: 24 hidden units" in capsys.readouterr().err
+    assert main(["average-nets", str(paths[0]), str(tmp_path / "none.nfdb"),
+                 "-o", str(out)]) == 1
+    assert "none.nfdb" in capsys.readouterr().err

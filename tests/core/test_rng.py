@@ -1,0 +1,68 @@
+"""Seeds and random streams (``nardy_fast.core.rng``): each derivation against its
+documented definition in numpy's terms, and the seeds refused by name.  (A rollout's
+result depending on its seed only: tests/engine/play/test_parallel.py.)"""
+import hashlib
+
+import numpy as np
+import pytest
+
+from nardy_fast.core import rng
+
+
+def state(seq):
+    return seq.generate_state(4).tolist()
+
+
+def test_root_entropy_reads_each_form_of_a_seed():
+    assert rng.root_entropy(7) == 7 and rng.root_entropy(np.int64(7)) == 7
+    assert rng.root_entropy(np.random.SeedSequence(12345)) == 12345
+    fresh = {rng.root_entropy(None) for _ in range(3)}
+    assert len(fresh) == 3 and all(isinstance(e, int) and e >= 0 for e in fresh)
+
+
+@pytest.mark.parametrize("seed, error, text", [
+    (-1, ValueError, "seed=-1"), (True, TypeError, "seed=True"), (1.5, TypeError, "seed=1.5"),
+    ("3", TypeError, "seed='3'"),
+    (np.random.SeedSequence(1).spawn(1)[0], ValueError, "spawned")])
+def test_root_entropy_refuses_by_name(seed, error, text):
+    with pytest.raises(error, match=text):
+        rng.root_entropy(seed)
+
+
+@pytest.mark.parametrize("k", [0, 1, 5])
+def test_counted_streams_are_the_spawned_children(k):
+    """``child_seed(e, k)`` is ``SeedSequence(e).spawn(k + 1)[k]``; a block's seed and
+    generator are that child's."""
+    spawned = np.random.SeedSequence(99).spawn(k + 1)[k]
+    assert state(rng.child_seed(99, k)) == state(spawned)
+    assert state(rng.block_seed(99, k)) == state(spawned)
+    a = np.random.Generator(rng.block_bit_generator(99, k)).integers(0, 2**62, 5)
+    b = np.random.Generator(np.random.PCG64(spawned)).integers(0, 2**62, 5)
+    assert a.tolist() == b.tolist()
+
+
+def test_streams_differ_by_entropy_and_key():
+    seen = {tuple(state(rng.child_seed(e, *key))) for e in (1, 2)
+            for key in [(0,), (1,), (0, 0), (0, 1)]}
+    assert len(seen) == 8
+
+
+def test_side_streams_are_keyed_apart_from_counted_ones():
+    """A side stream's key starts with ``SIDE_KEY`` = 2**32, two 32-bit words, so it never
+    equals a counted stream's key, even the counted stream (2**32 - 1, k) next to it."""
+    side = rng.side_seed(5, 3)
+    assert side.spawn_key == (rng.SIDE_KEY, 3) and rng.SIDE_KEY == 2**32
+    counted = {tuple(state(rng.child_seed(5, *key)))
+               for key in [(3,), (0, 3), (2**32 - 1, 3), (1, 0, 3)]}
+    assert tuple(state(side)) not in counted
+
+
+def test_text_seed_is_the_first_128_bits_of_sha256():
+    want = int.from_bytes(hashlib.sha256(b"study|7|start").digest()[:16], "big")
+    assert rng.text_seed("study", 7, "start") == want
+    assert rng.text_seed("study", 7, "start") != rng.text_seed("study", "start", 7)
+    assert 0 <= rng.text_seed() < 2**128
+
+
+def test_a_block_holds_every_pair_of_stratified_rolls():
+    assert rng.BLOCK_GAMES == 36 * 36

@@ -1,0 +1,262 @@
+"""Tests of the cube model and cube decisions (nardy_fast.engine.decisions.cube): first-principles take
+points, the dead and live limits of Janowski's model, the model against the exact race
+tables and the ``CubeState`` type (the cube's reports: tests/analysis/test_cubereport.py)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import nardy_fast
+import nardy_fast as nf
+from nardy_fast import Position, Rules
+from nardy_fast.core.cubestate import CENTRED, CubeState
+from nardy_fast.engine.decisions.cube import CUBE_PLIES, cube_decision
+from nardy_fast.engine.evaluation.cubemodel import actions, efficiency, model_equities, take_point
+from nardy_fast.tables.cuberace import CubefulRace
+
+from helpers import race_of_points as race
+
+
+# ----------------------------------------------------------------------------------------
+# rules
+
+def test_rules_cube_fields():
+    assert Rules().cube is None and not Rules().beaver and not Rules().autodouble
+    assert Rules(cube="arithmetic", beaver=True).beaver
+    with pytest.raises(ValueError, match="cube='doubling'"):
+        Rules(cube="doubling")
+    with pytest.raises(TypeError, match="beaver"):
+        Rules(cube="geometric", beaver="yes")
+    with pytest.raises(ValueError, match="autodouble=True: needs a cube"):
+        Rules(autodouble=True)
+    r = Rules(cube="geometric", autodouble=True)
+    assert Rules.from_dict(r.to_dict()) == r
+
+
+# ----------------------------------------------------------------------------------------
+# take points from first principles
+
+def test_dead_take_points():
+    # dead cube: taking risks n (2q - 1) against -k for a pass: q = (n - k) / (2 n)
+    assert take_point(0.0) == pytest.approx(0.25)
+    for k in range(1, 10):
+        assert take_point(0.0, k, "arithmetic") == pytest.approx(1 / (2 * (k + 1)))
+
+
+def test_live_geometric_take_point_is_one_fifth():
+    # a fully live taker redoubles at its cash point 1 - TP and is cashed at TP: taking
+    # is worth 2 (-1 + 2 q / (1 - TP)); break-even at -1 gives TP = (1 - TP) / 4
+    tp = 0.3
+    for _ in range(100):
+        tp = (1 - tp) / 4
+    assert take_point(1.0) == pytest.approx(tp) == pytest.approx(0.2)
+    for x in (0.0, 0.3, 0.68, 1.0):                       # Janowski: 1 / (4 + x)
+        assert take_point(x) == pytest.approx(1 / (4 + x))
+
+
+def test_arithmetic_take_points_fall_with_the_stake():
+    tps = [take_point(0.7, k, "arithmetic") for k in range(1, 15)]
+    assert all(a > b for a, b in zip(tps, tps[1:]))
+    assert math.isnan(take_point(0.7, 16, "arithmetic"))   # the cap: no raise
+
+
+# ----------------------------------------------------------------------------------------
+# the model's limits
+
+@pytest.mark.parametrize("p", [0.1, 0.3, 0.5, 0.62, 0.8, 0.95])
+def test_dead_cube_model(p):
+    e = model_equities(p, 0.0)
+    assert e["no_double"] == pytest.approx(2 * p - 1)
+    assert e["double_take"] == pytest.approx(2 * (2 * p - 1))
+    assert e["double_pass"] == 1.0
+    assert e["equity"] == pytest.approx(max(2 * p - 1, min(2 * (2 * p - 1), 1)))
+
+
+def test_live_cube_model_centred():
+    # fully live, centred: -1 at the opponent's cash point 0.2, +1 at ours 0.8, linear
+    for p, want in ((0.2, -1.0), (0.5, 0.0), (0.8, 1.0), (0.65, 0.5), (0.05, -1.0)):
+        assert model_equities(p, 1.0)["no_double"] == pytest.approx(want)
+    # at 0.8 the take is worth 2 x (the opponent's cube at 0.8: -1 + 2 (0.6) / 0.8)
+    assert model_equities(0.8, 1.0)["double_take"] == pytest.approx(1.0)
+
+
+def test_actions():
+    e = {"no_double": 0.3, "double_take": 0.5, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e) == ("double", "take", "double, take")
+    e = {"no_double": 0.3, "double_take": 1.4, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "double, pass"
+    e = {"no_double": 0.3, "double_take": 0.2, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "no double, take"
+    e = {"no_double": -0.3, "double_take": -0.5, "double_pass": 1.0, "double_beaver": -1.0}
+    assert actions(e)[2] == "no double, beaver"
+    e = {"no_double": 1.0, "double_take": 1.6, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "too good, pass"
+    e = {"no_double": 0.2, "double_take": math.nan, "double_pass": math.nan,
+         "double_beaver": math.nan}
+    assert actions(e)[0] == "no raise"
+
+
+@pytest.mark.slow
+def test_model_against_exact_races():
+    """On races of <= 6 checkers with 0.3 < p < 0.95 the model's double and take decisions
+    agree with the exact table's on most positions (measured on 8 checkers: 95 % and 97 %,
+    benchmarks/RESULTS.md) and far better than a dead cube's double decisions."""
+    t = CubefulRace.build(6)
+    v = t.values[1:, 1:]
+    p = (v[..., 3] + 1) / 2
+    idx = np.argwhere((p > 0.3) & (p < 0.95))[::23]
+    boards = nardy_fast.tables.bearoff.board_of(np.arange(t.n_boards))
+    pips = (boards * np.arange(1, 7)).sum(axis=1)
+    hits = {"model": [0, 0], "dead": [0, 0]}
+    for i, j in idx:
+        row = v[i, j]
+        ex = actions({"no_double": row[0], "double_take": 2 * row[2], "double_pass": 1.0,
+                      "double_beaver": math.nan})
+        me = race([25 - (k + 1) for k in range(6) for _ in range(boards[i + 1][k])],
+                  [25 - (k + 1) for k in range(6) for _ in range(boards[j + 1][k])])
+        for name, x in (("model", efficiency(me)), ("dead", 0.0)):
+            mo = actions(model_equities(float(p[i, j]), x))
+            hits[name][0] += (mo[0] == "double") == (ex[0] == "double")
+            hits[name][1] += mo[1] == ex[1]
+        assert pips[i + 1] == me.pips[0]
+    n = len(idx)
+    assert n > 1000
+    assert hits["model"][0] / n > 0.9 and hits["model"][1] / n > 0.93
+    assert hits["model"][0] > hits["dead"][0]
+
+
+# ----------------------------------------------------------------------------------------
+# decisions
+
+
+def test_exact_pass_position():
+    d = cube_decision(race([20], [24]))    # 31 of 36: the opponent must pass
+    assert d["method"] == "exact" and d["action"] == "double, pass"
+    assert d["equity"] == pytest.approx(1.0)
+
+
+def test_arithmetic_and_beaver_exact():
+    r = Rules(cube="arithmetic", beaver=True)
+    small = CubefulRace.build(2, "arithmetic", beaver=True, max_stake=16, stakes=4)
+    d = cube_decision(race([19, 19], [24]), rules=r, tables=small)   # 4 of 36: a beaver
+    assert d["method"] == "exact"
+    p = 4 / 36
+    assert d["no_double"] == pytest.approx(2 * p - 1)
+    assert d["double_take"] == pytest.approx(2 * (2 * p - 1))
+    assert d["double_beaver"] == pytest.approx(3 * (2 * p - 1))
+    assert d["action"] == "no double, beaver"
+
+
+@pytest.mark.slow
+def test_first_turn_and_owner():
+    pos = race([19], [24])
+    d = cube_decision(pos, CubeState(1, "centre", first_turn=True))
+    assert d["double_action"] == "no raise" and d["equity"] == pytest.approx(0.5)
+    d = cube_decision(pos, CubeState(4, "opponent"))
+    assert d["double_action"] == "no raise"
+    assert cube_decision(pos, rules=Rules(cube="geometric"))["method"] == "exact"
+    # rules=None means classic, as everywhere; rules without a cube get the geometric one
+    want = cube_decision(pos, rules=Rules(cube="geometric"))
+    assert cube_decision(pos, rules=Rules()) == want == cube_decision(pos)
+    arith = cube_decision(pos, rules=Rules(cube="arithmetic"))
+    assert arith["take_point"] != want["take_point"]
+
+
+def test_model_uses_the_given_probabilities():
+    start = Position.initial()
+    seen = []
+
+    def source(pos):
+        seen.append(pos)
+        return {"p_win": 0.7, "p_draw": 0.0}
+    d = cube_decision(start, cube_probabilities=source, x=0.0)
+    assert seen == [start]
+    assert d["no_double"] == pytest.approx(0.4) and d["double_take"] == pytest.approx(0.8)
+
+
+def test_plies_decide_on_the_deeper_evaluation():
+    """``plies=N`` is the model on the evaluator's N-ply outcome: the same decision as
+    that evaluation given as ``cube_probabilities``; a contact position whose 0-ply and
+    2-ply values differ, so that the depth shows."""
+    pos = Position.from_id("WIREQAQIQACEDADAAAAAAAAAAAAABJCAR")
+    ev = nf.Evaluator.default(Rules(cube="geometric"))
+    for plies in (0, 1, 2):
+        d = cube_decision(pos, plies=plies)
+        given = cube_decision(pos, cube_probabilities=lambda p: ev.evaluate(p, plies=plies))
+        assert d["method"] == f"janowski (net {plies}-ply)" and given["method"] == "janowski"
+        assert d["p_win"] == pytest.approx(ev.evaluate(pos, plies=plies).p_win)
+        for k in ("no_double", "double_take", "action", "take_point"):
+            assert d[k] == given[k]
+    assert cube_decision(pos, plies=0)["p_win"] != pytest.approx(
+        cube_decision(pos)["p_win"], abs=1e-3)
+    # no plies: CUBE_PLIES (2), the same decision as plies=2 and no warning
+    assert CUBE_PLIES == 2 and cube_decision(pos) == cube_decision(pos, plies=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cube_decision(pos, cube_probabilities="pips")
+        cube_decision(pos, method="rollout", n_games=36, seed=1, workers=1)
+    with pytest.raises(ValueError, match="plies=4: expected 0..3"):
+        cube_decision(pos, plies=4)
+    with pytest.raises(TypeError, match="plies=True"):
+        cube_decision(pos, plies=True)
+    with pytest.warns(UserWarning, match="plies: no effect with cube_probabilities"):
+        cube_decision(pos, plies=1, cube_probabilities="pips")
+    with pytest.warns(UserWarning, match="plies: no effect with method='rollout'"):
+        cube_decision(pos, plies=1, method="rollout", n_games=36, seed=1, workers=1)
+
+
+# ----------------------------------------------------------------------------------------
+# cube state
+
+def test_cube_state():
+    c = CubeState(2, "mover")
+    assert c.passed() == CubeState(2, "opponent")
+    assert CENTRED.taken() == CubeState(2, "opponent")
+    assert CENTRED.taken("arithmetic") == CubeState(2, "opponent")
+    assert CubeState(3, "opponent").passed().taken("arithmetic") == CubeState(4, "opponent")
+    assert "owned by black" in CubeState(2, "opponent").text("white")
+    assert "middle" in CENTRED.text()
+    with pytest.raises(ValueError, match="owner='white'"):
+        CubeState(1, "white")
+    with pytest.raises(ValueError, match="stake=0"):
+        CubeState(0)
+    assert "cube: stake 2" in race([19], [24]).diagram(cube=CubeState(2, "mover"))
+
+
+# ----------------------------------------------------------------------------------------
+# decisions by rollouts and by pip counts
+
+@pytest.mark.parametrize("truncate_exact", [True, False])
+def test_rollout_method_last_roll(truncate_exact, monkeypatch):
+    """From 19 (27 of 36 rolls win): the cube-aware rollouts give no double 2p - 1 = 1/2
+    and double/take 2 (2p - 1) = 1 exactly (stratified first roll, 72 games), whether
+    the race is valued at once (exact table) or played out."""
+    import importlib
+    ro = importlib.import_module("nardy_fast.engine.play.rollout")
+    if not truncate_exact:
+        real = ro.rollout
+        monkeypatch.setattr(ro, "rollout", lambda *a, **k: real(*a, truncate=None, **k))
+    d = cube_decision(race([19], [24]), method="rollout", n_games=72, workers=1)
+    assert d["method"] == "rollout"
+    assert d["no_double"] == pytest.approx(0.5, abs=1e-12)
+    assert d["double_take"] == pytest.approx(1.0, abs=1e-12)
+    assert d["action"] == "double, take" and d["equity"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="method='exact'"):
+        cube_decision(Position.initial(), method="exact")
+
+
+def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
+    """``cube_probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
+    rollouts; recomputed here from its formula (turns = pips / (49/6), variance 0.277 a
+    turn, the side on roll half a turn ahead)."""
+    import math
+    pos = nf.Position.from_id("WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg")
+    tm, to = (p / (49 / 6) for p in pos.pips)
+    want = 0.5 * math.erfc(-(to - tm + 0.5) / math.sqrt(2 * 0.277 * (tm + to) + 1e-9))
+    d = nf.cube_decision(pos, cube_probabilities="pips")
+    assert d["p_win"] == pytest.approx(want, abs=1e-12) and d["method"] == "janowski (pips)"
+    with pytest.raises(ValueError, match="cube_probabilities='pip'"):
+        nf.cube_decision(pos, cube_probabilities="pip")
+
+

@@ -1,0 +1,69 @@
+"""The notebooks run top to bottom (small defaults) and are committed without outputs."""
+import os
+import pathlib
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    names = {p.name for p in NOTEBOOKS}
+    assert {"01_quick_start.ipynb", "02_rollout_study.ipynb", "03_bearoff.ipynb"} <= names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, \
+                f"{path.name}: clear the outputs before committing"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path, tmp_path, monkeypatch):
+    nb = nbformat.read(path, as_version=4)
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    # the figures and frames were displayed
+    kinds = {k for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             for k in o.get("data", {})}
+    assert "image/png" in kinds and "text/html" in kinds
+    if path.name == "01_quick_start.ipynb":          # its exports: a git-ignored folder
+        assert {"pips.csv", "wins.parquet", "moves.html"} <= \
+            set(os.listdir(tmp_path / "notebook_output"))
+        assert "notebook_output/" in (ROOT / ".gitignore").read_text().split()
+
+
+@pytest.mark.slow
+def test_quick_start_without_the_parquet_extra(tmp_path, monkeypatch):
+    """A plain install (no pyarrow): the export cell says so and writes the other files."""
+    hide = tmp_path / "hide"
+    (hide / "pyarrow").mkdir(parents=True)
+    (hide / "pyarrow" / "__init__.py").write_text(
+        "raise ImportError('pyarrow hidden: a plain install')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(hide)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    run = tmp_path / "run"
+    run.mkdir()
+    nb = nbformat.read(ROOT / "notebooks" / "01_quick_start.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(run)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "pyarrow is not installed: no Parquet file" in text
+    assert sorted(os.listdir(run / "notebook_output")) == ["moves.html", "pips.csv"]

@@ -1,0 +1,71 @@
+"""Training labels (``nardy_fast.training.labels``): the look-ahead targets corrected by the
+rest of their games, ``blend_targets``, against its formula written out here.
+
+The formula (``_selfplay.blend_targets``): a position's target is its look-ahead value
+plus, for each later position ``k`` of its game, ``lam ** (k - t)`` times that position's
+look-ahead value minus the 0-ply value the game's move reached it with, seen from the
+side on roll at ``t``.  Seen from the other side, a difference of the outputs
+(``OUTPUT_NAMES``: P(win), then three kinds of win, then three kinds of loss) changes the
+sign of P(win) and swaps the kinds of win with the kinds of loss.  (Look-ahead targets
+themselves and the self-play positions: tests/training/test_supervised.py.)
+"""
+import numpy as np
+import pytest
+
+from nardy_fast.training.labels import blend_targets
+
+
+def flipped(d):
+    """An outputs difference seen from the other side."""
+    return np.concatenate([[-d[0]], d[4:7], d[1:4]])
+
+
+def blended_by_hand(targets, next_values, lengths, lam):
+    out, base = [], 0
+    for n in lengths:
+        for t in range(n):
+            y = targets[base + t].astype(np.float64)
+            for k in range(t + 1, n):
+                d = (targets[base + k] - next_values[base + k - 1]).astype(np.float64)
+                for _ in range(k - t):
+                    d = flipped(d)
+                y = y + lam ** (k - t) * d
+            out.append(y)
+        base += n
+    return np.array(out)
+
+
+@pytest.fixture
+def games():
+    """Three games of 1, 2 and 4 positions: random look-ahead and next values."""
+    rng = np.random.default_rng(3)
+    lengths = np.array([1, 2, 4], dtype=np.int64)
+    targets = rng.uniform(0, 1, (7, 7)).astype(np.float32)
+    next_values = rng.uniform(0, 1, (7, 7)).astype(np.float32)
+    return targets, next_values, lengths
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.5, 1.0])
+def test_blend_targets_is_the_formula(games, lam):
+    targets, next_values, lengths = games
+    got = blend_targets(targets, next_values, lengths, lam)
+    assert got.dtype == np.float32 and got.shape == targets.shape
+    np.testing.assert_allclose(got, blended_by_hand(targets, next_values, lengths, lam),
+                               atol=1e-5)
+
+
+def test_without_decay_weight_the_targets_are_kept(games):
+    targets, next_values, lengths = games
+    assert np.array_equal(blend_targets(targets, next_values, lengths, 0), targets)
+    # each game's last position has nothing after it, whatever lam
+    last = np.cumsum(lengths) - 1
+    got = blend_targets(targets, next_values, lengths, 0.8)
+    assert np.array_equal(got[last], targets[last])
+
+
+def test_bad_arguments_are_named(games):
+    targets, next_values, lengths = games
+    with pytest.raises(ValueError, match="lam"):
+        blend_targets(targets, next_values, lengths, 1.5)
+    with pytest.raises(ValueError, match="lengths"):
+        blend_targets(targets, next_values, np.array([1, 2, 3]), 0.5)
