@@ -193,10 +193,8 @@ def read_bench(path: str | os.PathLike[str]):
                                      f"of {list(allowed)}")
     for c in _LISTS:
         df[c] = [list(v) if v is not None else [] for v in df[c]]
-    chk = df["type"] == "checker"
-    lens = df.loc[chk, list(_LISTS)].apply(lambda r: {len(v) for v in r}, axis=1)
-    bad = [int(d) for d, s in zip(df.loc[chk, "decision"], lens) if len(s) != 1
-           or 0 in s]
+    bad = [int(r["decision"]) for _, r in df[df["type"] == "checker"].iterrows()
+           if len({len(r[c]) for c in _LISTS}) != 1 or not r["moves"]]
     if bad:
         raise BenchmarkFileError(f"{name}: checker decisions {bad[:5]} have candidate "
                                  "lists of unequal length or none")

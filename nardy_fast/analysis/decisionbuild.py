@@ -185,6 +185,8 @@ def plan(options: Mapping[str, Any], *, progress=None) -> list[dict[str, Any]]:
                                     o["n_checker"]), ("cube", cube_pool, o["n_cube"])):
         for i, phase in enumerate(PHASES):
             quota = total // len(PHASES) + (1 if i < total % len(PHASES) else 0)
+            if quota == 0:
+                continue
             these = [p for p in candidates if p["phase"] == phase]
             seen, picked = set(), []
             for j in rng.permutation(len(these)):

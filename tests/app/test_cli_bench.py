@@ -1,0 +1,67 @@
+"""``nardy-fast benchmark score``: players by name, external engines through the engine
+protocol, and the refusals (``app.cli_bench``), on a small hand-made benchmark file."""
+import json
+import shlex
+import sys
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.analysis import decisionbench as db
+from nardy_fast.app import cli
+
+ENGINE = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine"
+NAN = float("nan")
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    """Three checker decisions of a greedy game, every legal move a candidate, each
+    valued by its position's pip count (a made-up but fixed yardstick)."""
+    rows = []
+    rec = nf.random_game(seed=11, policy="greedy", max_turns=30)
+    for k, dice in enumerate([(6, 5), (4, 1), (3, 3)]):
+        pos = rec.final
+        moves = pos.legal_moves(dice)
+        eq = [-0.01 * pos.play(m).pips[1] for m in moves]
+        order = sorted(range(len(moves)), key=lambda i: -eq[i])
+        rows.append({"decision": k, "type": "checker", "part": "public",
+                     "source": "net-greedy", "player": "greedy", "game": 0, "ply": 30,
+                     "phase": "middle", "kind": "plain", "position": pos.id,
+                     "dice1": dice[0], "dice2": dice[1],
+                     "moves": [str(moves[i]) for i in order],
+                     "ids_after": [pos.play(moves[i]).id for i in order],
+                     "equities": [eq[i] for i in order], "ses": [0.0] * len(order),
+                     "prior": [eq[i] for i in order], "cube_stake": 1, "cube_owner": "",
+                     "no_double": NAN, "double_take": NAN, "double_pass": NAN,
+                     "se_no_double": NAN, "se_double_take": NAN, "games": 1,
+                     "seed": "0"})
+    return db.write_bench(tmp_path_factory.mktemp("b") / "b.parquet", rows, {})
+
+
+def _rows(capsys, *argv):
+    assert cli.main(["benchmark", "score", *argv, "--json", "--no-progress"]) == 0
+    return json.loads(capsys.readouterr().out)["rows"]
+
+
+def test_external_engine_scores_as_the_net(bench, capsys):
+    ours = _rows(capsys, bench, "--player", "net", "--no-cube")
+    theirs = _rows(capsys, bench, "--player", f"{ENGINE} --plies 0", "--no-cube")
+    assert ours == theirs
+    assert [r["decisions"] for r in ours if r["phase"] == "all"] == [3]
+
+
+@pytest.mark.parametrize("player", ["net:7", "gredy", "no-such-program-xyz"])
+def test_bad_player_refused_by_name(bench, capsys, player):
+    assert cli.main(["benchmark", "score", bench, "--player", player]) == 1
+    err = capsys.readouterr().err
+    assert f"--player {player!r}" in err and "net, net:1, net:2, greedy" in err
+
+
+def test_not_a_benchmark_refused_by_name(tmp_path, capsys):
+    bad = tmp_path / "notes.parquet"
+    bad.write_text("not parquet")
+    assert cli.main(["benchmark", "score", str(bad)]) == 1
+    assert "notes.parquet: not a Parquet file" in capsys.readouterr().err
+    assert cli.main(["benchmark", "score", str(tmp_path / "missing.parquet")]) == 1
+    assert "missing.parquet: no such benchmark file" in capsys.readouterr().err
