@@ -75,6 +75,13 @@ from typing import Any
 import numpy as np
 
 from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._progress import progress_bar
+from nardy_fast.core.cubestate import CubeState
+from nardy_fast.core.position import Position
+from nardy_fast.core.rules import as_rules
+from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
+from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.policy import Policy
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "COLUMNS", "PHASES", "PARTS", "TYPES", "BLUNDER",
            "BenchmarkFileError", "write_bench", "read_bench", "bench_settings",
@@ -120,7 +127,7 @@ def write_bench(path: str | os.PathLike[str], rows: list[Mapping[str, Any]],
     ``settings`` (JSON-serialisable) to the Parquet file ``path``, atomically (a
     temporary name, then renamed).  Returns ``path``."""
     import pyarrow as pa           # lazy: pyarrow is slow to import
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq   # lazy: as above
     schema = _schema()
     missing = [c for r in rows[:1] for c in COLUMNS if c not in r]
     if missing:
@@ -222,10 +229,6 @@ def toolkit_player(name: str, rules=None):
     ValueError
         ``name`` is not one of ``PLAYERS``.
     """
-    from nardy_fast.core.rules import as_rules
-    from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
-    from nardy_fast.engine.evaluation.evaluator import Evaluator
-    from nardy_fast.engine.play.policy import Policy
     if name not in PLAYERS:
         raise ValueError(f"player {name!r}: expected one of {', '.join(PLAYERS)} (or an "
                          "external engine's command)")
@@ -284,9 +287,6 @@ def decision_losses(df, move: Callable[..., Any] | None,
         (``min(double_take, double_pass)``, in the mover's view).
     """
     import pandas as pd            # lazy: pandas is slow to import
-    from nardy_fast._utils._progress import progress_bar
-    from nardy_fast.core.cubestate import CubeState
-    from nardy_fast.core.position import Position
     out = []
     types = [t for t, f in (("checker", move), ("cube", cube)) if f is not None]
     todo = df[df["type"].isin(types)]

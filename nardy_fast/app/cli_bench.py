@@ -15,6 +15,7 @@ from nardy_fast.analysis.decisionbuild import DEFAULTS, build
 from nardy_fast.app._args import (CliError, add_command, add_options, add_progress,
                                   json_text, positive_int)
 from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
+from nardy_fast.core.position import read_move
 from nardy_fast.core.rules import CLASSIC
 
 __all__ = ["PARSERS", "cmd_benchmark_build", "cmd_benchmark_score", "engine_player",
@@ -141,7 +142,6 @@ def engine_player(engine: EngineProcess):
     notation's reader, ``read_move``, so an illegal answer is an error naming it);
     ``setoption name cube``, ``position``, ``cube`` -> ``cube action=`` for a cube
     decision."""
-    from nardy_fast.core.position import read_move
     engine.greet(CLASSIC)
 
     def move(position, dice):
