@@ -14,13 +14,38 @@ games ratio.  Printed: the median SE of one candidate's equity and of a differen
 the CPU-seconds per candidate rollout of ``--games`` games.
 
     python benchmarks/bench_decisionbench.py [--decisions 6] [--repeats 4] [--games 324]
+
+``--score FILE``: instead, the toolkit's players (``decisionbench.PLAYERS``) scored on
+the benchmark file ``FILE`` (``decisionbench.score``), one Markdown table row each: the
+error rate in millipoints per decision with its SE, and the decisions, for checker play,
+the double and the take (the README's table).
 """
 import argparse
 import time
 
 import numpy as np
 
-from nardy_fast.analysis import decisionbuild
+from nardy_fast.analysis import decisionbench, decisionbuild
+
+
+def score_table(path):
+    """The Markdown rows of the toolkit's players on the benchmark file ``path``."""
+    df = decisionbench.read_bench(path)
+    print(f"{path}: {(df['type'] == 'checker').sum()} checker and "
+          f"{(df['type'] == 'cube').sum()} cube decisions")
+    print("| player | checker play | double | take |")
+    print("|---|---|---|---|")
+    for player in decisionbench.PLAYERS:
+        t = decisionbench.score(df, player).set_index(["type", "phase"])
+        cells = []
+        for typ in ("checker", "double", "take"):
+            if (typ, "all") not in t.index:
+                cells.append("-")
+                continue
+            r = t.loc[(typ, "all")]
+            cells.append(f"{r['error_rate']:.1f} +- {r['se']:.1f} ({int(r['decisions'])}, "
+                         f"{int(r['blunders'])} blunders)")
+        print(f"| `{player}` | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -32,7 +57,12 @@ def main():
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--phases", default="opening,middle,late",
                     help="the phases of the decisions measured (default: contact)")
+    ap.add_argument("--score", metavar="FILE", default=None,
+                    help="score the toolkit's players on FILE instead")
     a = ap.parse_args()
+    if a.score:
+        score_table(a.score)
+        return
     rows = [r for r in decisionbuild.plan({"source_games": 12, "n_checker": 40, "n_cube": 0,
                                            "seed": a.seed})
             if r["type"] == "checker" and r["phase"] in a.phases.split(",")][:a.decisions]
