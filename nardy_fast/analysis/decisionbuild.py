@@ -38,11 +38,14 @@ with the cube on the opponent's side, per unit of the current stake.
 
 Resumable: the finished decisions are written every ``batch`` decisions (a temporary
 name, then renamed); a rerun with the same settings continues after the last finished
-one, and a file of other settings is refused, naming the settings that differ.
+one, and a file of other settings is refused, naming the settings that differ.  The plan
+is kept beside the file (``plan_path``: ``FILE.plan.json``) so that a rerun need not play
+the source games again; without it the plan is made anew, the same.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 
@@ -51,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from nardy_fast._utils._io import atomic_write_text
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._version import __version__
 from nardy_fast.analysis.decisionbench import (BenchmarkFileError, PHASES, SCHEMA_VERSION,
@@ -66,7 +70,8 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.policy import Policy
 from nardy_fast.engine.play.rollout import rollout, rollout_outcomes
 
-__all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan"]
+__all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan",
+           "plan_path"]
 
 SOURCES = ("net-greedy", "net-noisy", "net-net:1")
 CUBE_WINDOW = (0.55, 0.95)
@@ -233,6 +238,28 @@ def plan(options: Mapping[str, Any], *, progress=None) -> list[dict[str, Any]]:
     return out
 
 
+def plan_path(path: str | os.PathLike[str]) -> str:
+    """The file beside the benchmark ``path`` that keeps its plan: ``FILE.plan.json``."""
+    return os.fspath(path) + ".plan.json"
+
+
+def _cached_plan(path, options, settings, progress):
+    """``plan(options)``, kept in ``plan_path(path)`` (JSON, with the settings it was made
+    with) so that a rerun does not play the source games again; a kept plan of other
+    settings, or one that cannot be read, is made anew."""
+    kept = plan_path(path)
+    try:
+        with open(kept, encoding="utf-8") as f:
+            saved = json.load(f)
+        if saved.get("settings") == json.loads(json.dumps(settings)):
+            return saved["plan"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    todo = plan(options, progress=progress)
+    atomic_write_text(kept, json.dumps({"settings": settings, "plan": todo}))
+    return todo
+
+
 # -- the rollouts --------------------------------------------------------------------
 
 def _roll(row, judge, workers):
@@ -338,7 +365,7 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
                 + ", ".join(f"{k}: {old.get(k)!r} there, {settings.get(k)!r} now"
                             for k in differ) + "); give another file to start afresh")
         rows = read_bench(path).to_dict("records")
-    todo = plan(options, progress=progress)
+    todo = _cached_plan(path, options, settings, progress)
     if [r["position"] for r in rows] != [r["position"] for r in todo[:len(rows)]]:
         raise BenchmarkFileError(f"{os.fspath(path)}: its decisions are not this build's "
                                  "plan (made by another version of the build?)")

@@ -1,5 +1,7 @@
 """The decision benchmark's build (``analysis.decisionbuild``): tiny builds (two source
 games, a few decisions, 36 games per rollout)."""
+import os
+
 import pandas as pd
 import pytest
 
@@ -42,6 +44,7 @@ def test_resume_gives_the_rows_of_one_run(whole, tmp_path):
     path = tmp_path / "parts.parquet"
     first = build_mod.build(path, batch=1, limit=2, **TINY)
     assert first["done"] == 2 and len(db.read_bench(path)) == 2
+    assert os.path.exists(build_mod.plan_path(path))      # the rerun reads the plan kept
     build_mod.build(path, batch=1, **TINY)
     pd.testing.assert_frame_equal(db.read_bench(path), db.read_bench(whole[0]))
 
