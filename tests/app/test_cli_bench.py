@@ -9,6 +9,8 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.analysis import decisionbench as db
 from nardy_fast.app import cli
+from nardy_fast.app.cli_bench import engine_player
+from nardy_fast.app.duel import EngineFault
 
 ENGINE = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine"
 NAN = float("nan")
@@ -65,3 +67,46 @@ def test_not_a_benchmark_refused_by_name(tmp_path, capsys):
     assert "notes.parquet: not a Parquet file" in capsys.readouterr().err
     assert cli.main(["benchmark", "score", str(tmp_path / "missing.parquet")]) == 1
     assert "missing.parquet: no such benchmark file" in capsys.readouterr().err
+
+
+class _FakeEngine:
+    """The duel client's face (``greet``, ``send``, ``expect``, ``best_move``) answering
+    ``cube`` with ``reply``; records the lines sent."""
+
+    def __init__(self, reply):
+        self.reply, self.sent = reply, []
+
+    def __str__(self):
+        return "engine under test ('fake')"
+
+    def greet(self, rules):
+        pass
+
+    def send(self, line):
+        self.sent.append(line)
+
+    def expect(self, word, waiting_for):
+        assert word == "cube"
+        return self.reply
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("action=double/take nd=+0.1 dt=+0.2 dp=+1.0", (True, True)),
+    ("action=no-double/pass nd=+0.9 dt=+1.4 dp=+1.0", (False, False)),
+    ("action=too-good/pass nd=+1.1 dt=+1.4 dp=+1.0", (False, False)),
+    ("action=no-double/beaver", (False, True))])
+def test_engine_cube_answer_read(reply, choice):
+    fake = _FakeEngine(reply)
+    _, cube = engine_player(fake)
+    pos = nf.random_game(seed=11, policy="greedy", max_turns=30).final
+    assert cube(pos, nf.CubeState(2, "mover")) == choice
+    assert fake.sent == [f"setoption name cube value 2 {pos.side}", f"position {pos.id}",
+                         "cube"]
+
+
+def test_engine_cube_answer_unreadable_refused_by_name():
+    _, cube = engine_player(_FakeEngine("action=maybe"))
+    pos = nf.random_game(seed=11, policy="greedy", max_turns=30).final
+    with pytest.raises(EngineFault, match=r"engine under test \('fake'\) answered 'cube'.*"
+                                          r"action=maybe"):
+        cube(pos, nf.CubeState())
