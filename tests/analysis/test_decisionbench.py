@@ -40,7 +40,7 @@ def _checker(k, dice, equities, phase="middle"):
     return _row(k, phase=phase, position=pos.id, dice1=dice[0], dice2=dice[1],
                 moves=[str(m) for m in moves], ids_after=[pos.play(m).id for m in moves],
                 equities=list(equities), ses=[0.01] * len(equities),
-                prior=list(equities))
+                prior=list(reversed(equities)))   # the filter ranked them otherwise
 
 
 def _cube(k, nd, dt, phase="race"):
