@@ -110,3 +110,10 @@ def test_engine_cube_answer_unreadable_refused_by_name():
     with pytest.raises(EngineFault, match=r"engine under test \('fake'\) answered 'cube'.*"
                                           r"action=maybe"):
         cube(pos, nf.CubeState())
+
+
+def test_build_refuses_a_file_of_other_settings(bench, capsys):
+    assert cli.main(["benchmark", "build", bench, "--checker", "3", "--cube", "0",
+                     "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "b.parquet: built with other settings" in err and "n_checker: None there, 3" in err
