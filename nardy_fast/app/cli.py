@@ -29,7 +29,7 @@ from nardy_fast.analysis.export import save as save_frame
 from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_ids,
                                        read_study, study)
-from nardy_fast.app import cli_engine, cli_protocol, demo
+from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
                                   add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
@@ -70,6 +70,7 @@ def build_parser():
     for add in (
             _parser_show, _parser_moves, _parser_rollout, _parser_study, _parser_bearoff,
             _parser_report, _parser_analyse, *cli_engine.PARSERS, *cli_protocol.PARSERS,
+            *cli_bench.PARSERS,
             _parser_demo,
             _parser_study_actions):
         add(sub)

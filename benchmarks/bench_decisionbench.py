@@ -1,0 +1,95 @@
+"""The decision benchmark's rollouts: their cost and the standard error of the
+difference between two candidates of a decision (common random numbers).
+
+The build (``nardy-fast benchmark build``) rolls out every candidate of a decision with
+the same seed, so the rolls of the candidates' games are shared and the difference
+between two candidates (what a player's loss is) is known better than either equity.  A
+rollout reports each equity's SE, not the SE of a difference; this script measures it:
+the first ``--decisions`` checker decisions of a small plan (``decisionbuild.plan``,
+``--seed``; of ``--phases``, default the contact ones) are rolled out ``--repeats`` times with different seeds, ``--games`` games
+each (the build's rollout: the judging net at 0-ply, ``decisionbuild._roll``), and the
+spread between repeats of each candidate's equity minus the best candidate's gives the
+SE of the difference, scaled to the build's ``--build-games`` by the square root of the
+games ratio.  Printed: the median SE of one candidate's equity and of a difference, and
+the CPU-seconds per candidate rollout of ``--games`` games.
+
+    python benchmarks/bench_decisionbench.py [--decisions 6] [--repeats 4] [--games 324]
+
+``--score FILE``: instead, the toolkit's players (``decisionbench.PLAYERS``) scored on
+the benchmark file ``FILE`` (``decisionbench.score``), one Markdown table row each: the
+error rate in millipoints per decision with its SE, and the decisions, for checker play,
+the double and the take (the README's table).
+"""
+import argparse
+import time
+
+import numpy as np
+
+from nardy_fast.analysis import decisionbench, decisionbuild
+
+
+def score_table(path):
+    """The Markdown rows of the toolkit's players on the benchmark file ``path``."""
+    df = decisionbench.read_bench(path)
+    print(f"{path}: {(df['type'] == 'checker').sum()} checker and "
+          f"{(df['type'] == 'cube').sum()} cube decisions")
+    print("| player | checker play | double | take |")
+    print("|---|---|---|---|")
+    for player in decisionbench.PLAYERS:
+        t = decisionbench.score(df, player).set_index(["type", "phase"])
+        cells = []
+        for typ in ("checker", "double", "take"):
+            if (typ, "all") not in t.index:
+                cells.append("-")
+                continue
+            r = t.loc[(typ, "all")]
+            cells.append(f"{r['error_rate']:.1f} +- {r['se']:.1f} ({int(r['decisions'])}, "
+                         f"{int(r['blunders'])} blunders)")
+        print(f"| `{player}` | " + " | ".join(cells) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=6)
+    ap.add_argument("--repeats", type=int, default=4)
+    ap.add_argument("--games", type=int, default=324)
+    ap.add_argument("--build-games", type=int, default=decisionbuild.DEFAULTS["games"])
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--phases", default="opening,middle,late",
+                    help="the phases of the decisions measured (default: contact)")
+    ap.add_argument("--score", metavar="FILE", default=None,
+                    help="score the toolkit's players on FILE instead")
+    a = ap.parse_args()
+    if a.score:
+        score_table(a.score)
+        return
+    rows = [r for r in decisionbuild.plan({"source_games": 12, "n_checker": 40, "n_cube": 0,
+                                           "seed": a.seed})
+            if r["type"] == "checker" and r["phase"] in a.phases.split(",")][:a.decisions]
+    judge = decisionbuild.judge_evaluator()
+    scale = (a.games / a.build_games) ** 0.5
+    se_one, se_diff = [], []
+    cpu, n_roll = 0.0, 0
+    for r in rows:
+        eq = []
+        for k in range(a.repeats):
+            t = time.process_time()
+            done, _ = decisionbuild._roll({**r, "games": a.games,
+                                           "seed": str(1000 * a.seed + k)}, judge, 1)
+            cpu += time.process_time() - t
+            n_roll += len(r["moves"])
+            by_move = dict(zip(done["ids_after"], done["equities"]))
+            eq.append([by_move[i] for i in r["ids_after"]])
+            se_one += [s * scale for s in done["ses"]]
+        eq = np.array(eq)                             # repeats x candidates
+        diff = eq - eq[:, :1]
+        se_diff += list(diff[:, 1:].std(axis=0, ddof=1) * scale)
+    print(f"{len(rows)} decisions ({', '.join(r['phase'] for r in rows)}), {a.repeats} repeats of {a.games} games, scaled to "
+          f"{a.build_games} games:")
+    print(f"  median SE of a candidate's equity      {np.median(se_one):.4f}")
+    print(f"  median SE of a difference of two (CRN) {np.median(se_diff):.4f}")
+    print(f"  CPU-seconds per candidate rollout of {a.games} games: {cpu / n_roll:.2f}")
+
+
+if __name__ == "__main__":
+    main()

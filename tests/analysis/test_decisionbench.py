@@ -1,0 +1,186 @@
+"""The decision benchmark's file format and scoring (``analysis.decisionbench``), on
+small hand-made files whose losses are worked out here."""
+import json
+import math
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.analysis import decisionbench as db
+
+NAN = float("nan")
+
+
+def _row(k, **kw):
+    row = {"decision": k, "type": "checker", "part": "heldout", "source": "net-greedy",
+           "player": "net", "game": k, "ply": 20, "phase": "middle", "kind": "plain",
+           "position": "", "dice1": 0, "dice2": 0, "moves": [], "ids_after": [],
+           "equities": [], "ses": [], "prior": [], "cube_stake": 1, "cube_owner": "",
+           "no_double": NAN, "double_take": NAN, "double_pass": NAN,
+           "se_no_double": NAN, "se_double_take": NAN, "games": 36, "seed": "7"}
+    row.update(kw)
+    return row
+
+
+def _middle():
+    """A position of a seeded greedy game after 20 turns."""
+    rec = nf.random_game(seed=3, policy="greedy", max_turns=20)
+    return rec.final
+
+
+def _checker(k, dice, equities, phase="middle"):
+    """A checker decision of ``_middle()``: its first legal moves, given ``equities``
+    (best first)."""
+    pos = _middle()
+    assert len(pos.legal_moves(dice)) >= 5
+    moves = pos.legal_moves(dice)[:len(equities)]
+    return _row(k, phase=phase, position=pos.id, dice1=dice[0], dice2=dice[1],
+                moves=[str(m) for m in moves], ids_after=[pos.play(m).id for m in moves],
+                equities=list(equities), ses=[0.01] * len(equities),
+                prior=list(reversed(equities)))   # the filter ranked them otherwise
+
+
+def _cube(k, nd, dt, phase="race"):
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves((6, 5))[0]) \
+        if k % 2 else _middle()
+    return _row(k, type="cube", phase=phase, position=pos.id, cube_owner="centre",
+                no_double=nd, double_take=dt, double_pass=1.0, se_no_double=0.01,
+                se_double_take=0.02)
+
+
+ROWS = [_checker(0, (6, 5), [0.30, 0.25, 0.10]),
+        _checker(1, (3, 1), [-0.10, -0.12], phase="opening"),
+        _checker(2, (4, 2), [0.05, -0.20, -0.21, -0.40], phase="late"),
+        _cube(3, nd=0.40, dt=0.60),          # double, take: double/take right
+        _cube(4, nd=0.50, dt=1.30)]          # double, pass: double/pass right
+
+
+@pytest.fixture
+def bench(tmp_path):
+    return db.write_bench(tmp_path / "b.parquet", ROWS, {"games": 36, "note": "test"})
+
+
+def _by_lookup(df, pick):
+    """A move function that plays the candidate ``pick(equities)`` of each decision."""
+    table = {(r.position, r.dice1, r.dice2): r.ids_after[pick(r.equities)]
+             for r in df.itertuples() if r.type == "checker"}
+    return lambda pos, dice: table[(pos.id, dice[0], dice[1])]
+
+
+def test_round_trip_keeps_rows_settings_and_version(bench):
+    df = db.read_bench(bench)
+    assert list(df.columns) == list(db.COLUMNS)
+    assert df["equities"].tolist()[2] == [0.05, -0.20, -0.21, -0.40]
+    assert df["moves"].tolist()[0] == ROWS[0]["moves"]
+    assert math.isnan(df["no_double"][0]) and df["double_take"][4] == 1.30
+    assert db.bench_settings(bench) == {"games": 36, "note": "test"}
+    meta = json.loads(pq.read_schema(bench).metadata[db.SCHEMA.encode()])
+    assert meta["schema_version"] == db.SCHEMA_VERSION == 1
+
+
+def test_best_player_scores_zero(bench):
+    df = db.read_bench(bench)
+    right = {df["position"][3]: (True, True), df["position"][4]: (True, False)}
+    out = db.score(df, (_by_lookup(df, lambda e: int(np.argmax(e))),
+                        lambda pos, cube: right[pos.id]))
+    assert (out["error_rate"] == 0).all() and (out["blunders"] == 0).all()
+    got = out.set_index(["type", "phase"])["decisions"]
+    assert got[("checker", "all")] == 3 and got[("double", "all")] == 2
+
+
+def test_worst_player_mean_and_blunders(bench):
+    df = db.read_bench(bench)
+    out = db.score(df, (_by_lookup(df, lambda e: int(np.argmin(e))), None))
+    got = out.set_index(["type", "phase"])
+    losses = [0.30 - 0.10, -0.10 - -0.12, 0.05 - -0.40]          # by hand
+    assert got.loc[("checker", "all"), "error_rate"] == pytest.approx(
+        1000 * np.mean(losses))
+    assert got.loc[("checker", "all"), "se"] == pytest.approx(
+        1000 * np.std(losses, ddof=1) / math.sqrt(3))
+    assert got.loc[("checker", "late"), "error_rate"] == pytest.approx(450.0)
+    assert got.loc[("checker", "all"), "blunders"] == 2          # 0.20 and 0.45 >= 0.16
+    assert "double" not in set(out["type"])                       # cube not scored
+
+
+def test_cube_losses_of_each_side(bench):
+    df = db.read_bench(bench)
+    no = db.decision_losses(df, None, lambda pos, cube: (False, False))
+    got = no.set_index(["decision", "type"])["loss"]
+    # 3: right is double/take (0.60 > 0.40): no double loses 0.20; passing loses 1 - 0.6
+    assert got[(3, "double")] == pytest.approx(0.20)
+    assert got[(3, "take")] == pytest.approx(0.40)
+    # 4: right is double/pass (min(1.3, 1.0) = 1.0): no double loses 0.5; pass is right
+    assert got[(4, "double")] == pytest.approx(0.50)
+    assert got[(4, "take")] == pytest.approx(0.0)
+    yes = db.decision_losses(df, None, lambda pos, cube: (True, True)) \
+        .set_index(["decision", "type"])["loss"]
+    assert yes[(3, "double")] == pytest.approx(0.0) and yes[(3, "take")] == 0.0
+    assert yes[(4, "take")] == pytest.approx(0.30)                # took a 1.3 for 1.0
+
+
+def test_move_outside_candidates_counts_the_worst(bench):
+    df = db.read_bench(bench).iloc[[2]]
+    pos = _middle()
+    listed = set(df["ids_after"].iloc[0])
+    other = next(m for m in pos.legal_moves((4, 2)) if pos.play(m).id not in listed)
+    out = db.decision_losses(df, lambda p, d: other)
+    assert out["outside"].tolist() == [True]
+    assert out["loss"].tolist() == [pytest.approx(0.45)]
+
+
+def test_toolkit_player_refuses_unknown_name():
+    with pytest.raises(ValueError, match="'net:7'"):
+        db.toolkit_player("net:7")
+
+
+def test_net_player_scores_its_own_moves(bench):
+    df = db.read_bench(bench)
+    move, cube = db.toolkit_player("net")
+    out = db.decision_losses(df, move)
+    ev = nf.Evaluator.default()
+    for r, loss in zip(df.itertuples(), out["loss"]):
+        pos = nf.Position.from_id(r.position)
+        after = pos.play(ev.best_move(pos, (r.dice1, r.dice2))).id
+        inside = after in r.ids_after
+        want = max(r.equities) - (r.equities[r.ids_after.index(after)] if inside
+                                  else min(r.equities))
+        assert loss == pytest.approx(want)
+
+
+def test_wrong_version_refused_by_name(tmp_path, bench):
+    table = pq.read_table(bench)
+    meta = {db.SCHEMA.encode(): json.dumps({"schema_version": 99, "settings": {}}).encode()}
+    bad = tmp_path / "v99.parquet"
+    pq.write_table(table.replace_schema_metadata(meta), bad)
+    with pytest.raises(db.BenchmarkFileError, match="v99.parquet.*schema version 99"):
+        db.read_bench(bad)
+
+
+def test_not_a_benchmark_refused_by_name(tmp_path):
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"x": [1, 2]}), other)
+    with pytest.raises(db.BenchmarkFileError, match="other.parquet.*not a decision"):
+        db.read_bench(other)
+    text = tmp_path / "text.parquet"
+    text.write_text("hello")
+    with pytest.raises(db.BenchmarkFileError, match="text.parquet.*not a Parquet"):
+        db.read_bench(text)
+
+
+def test_other_columns_refused_by_name(tmp_path, bench):
+    table = pq.read_table(bench)
+    bad = tmp_path / "cols.parquet"
+    pq.write_table(table.drop(["seed"]).replace_schema_metadata(table.schema.metadata), bad)
+    with pytest.raises(db.BenchmarkFileError, match="cols.parquet.*columns"):
+        db.read_bench(bad)
+
+
+def test_truncated_file_refused_by_name(tmp_path, bench):
+    data = open(bench, "rb").read()
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(db.BenchmarkFileError, match="cut.parquet"):
+        db.read_bench(cut)

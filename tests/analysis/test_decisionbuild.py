@@ -1,0 +1,64 @@
+"""The decision benchmark's build (``analysis.decisionbuild``): tiny builds (two source
+games, a few decisions, 36 games per rollout)."""
+import os
+
+import pandas as pd
+import pytest
+
+from nardy_fast.analysis import decisionbench as db
+from nardy_fast.analysis import decisionbuild as build_mod
+
+TINY = dict(n_checker=3, n_cube=2, games=36, source_games=2, seed=5, progress=False)
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    path = tmp_path_factory.mktemp("whole") / "whole.parquet"
+    out = build_mod.build(path, batch=100, **TINY)
+    return path, out
+
+
+def test_build_writes_a_stratified_file(whole):
+    path, out = whole
+    df = db.read_bench(path)
+    assert out["done"] == out["total"] == len(df) == 5
+    assert df["decision"].tolist() == list(range(5))
+    assert sorted(df["type"]) == ["checker"] * 3 + ["cube"] * 2
+    chk = df[df["type"] == "checker"]
+    assert sorted(chk["phase"]) == ["late", "middle", "opening"]   # one per phase
+    for r in chk.itertuples():
+        assert r.equities == sorted(r.equities, reverse=True)
+        assert 3 <= len(r.moves) <= 6 and len(set(r.ids_after)) == len(r.ids_after)
+    cube = df[df["type"] == "cube"]
+    assert cube["cube_owner"].tolist() == ["centre", "mover"]
+    assert (cube["double_pass"] == 1.0).all() and cube["se_double_take"].gt(0).all()
+    assert set(df["part"]) <= {"heldout", "public"}
+    assert (df["part"] == df["game"].map(lambda g: "heldout" if g % 2 == 0
+                                         else "public")).all()
+    s = db.bench_settings(path)
+    assert s["rollout_player"] == "judging net at 0-ply" and s["games"] == 36
+    assert s["net"] == "net_classic.nfdb" and s["estimator"]
+
+
+def test_resume_gives_the_rows_of_one_run(whole, tmp_path):
+    path = tmp_path / "parts.parquet"
+    first = build_mod.build(path, batch=1, limit=2, **TINY)
+    assert first["done"] == 2 and len(db.read_bench(path)) == 2
+    assert os.path.exists(build_mod.plan_path(path))      # the rerun reads the plan kept
+    build_mod.build(path, batch=1, **TINY)
+    pd.testing.assert_frame_equal(db.read_bench(path), db.read_bench(whole[0]))
+
+
+def test_interrupt_keeps_the_finished_part(tmp_path):
+    path = tmp_path / "stopped.parquet"
+
+    def stop(line):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        build_mod.build(path, batch=1, log=stop, **{**TINY, "n_cube": 0, "n_checker": 2})
+    assert len(db.read_bench(path)) == 1
+
+
+def test_other_settings_refused_by_name(whole, tmp_path):
+    with pytest.raises(db.BenchmarkFileError, match=r"whole.parquet.*games: 36 there, 72"):
+        build_mod.build(whole[0], **{**TINY, "games": 72})

@@ -1,0 +1,119 @@
+"""``nardy-fast benchmark score``: players by name, external engines through the engine
+protocol, and the refusals (``app.cli_bench``), on a small hand-made benchmark file."""
+import json
+import shlex
+import sys
+
+import pytest
+
+import nardy_fast as nf
+from nardy_fast.analysis import decisionbench as db
+from nardy_fast.app import cli
+from nardy_fast.app.cli_bench import engine_player
+from nardy_fast.app.duel import EngineFault
+
+ENGINE = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine"
+NAN = float("nan")
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    """Three checker decisions of a greedy game, every legal move a candidate, each
+    valued by its position's pip count (a made-up but fixed yardstick)."""
+    rows = []
+    rec = nf.random_game(seed=11, policy="greedy", max_turns=30)
+    for k, dice in enumerate([(6, 5), (4, 1), (3, 3)]):
+        pos = rec.final
+        moves = pos.legal_moves(dice)
+        eq = [-0.01 * pos.play(m).pips[1] for m in moves]
+        order = sorted(range(len(moves)), key=lambda i: -eq[i])
+        rows.append({"decision": k, "type": "checker", "part": "public",
+                     "source": "net-greedy", "player": "greedy", "game": 0, "ply": 30,
+                     "phase": "middle", "kind": "plain", "position": pos.id,
+                     "dice1": dice[0], "dice2": dice[1],
+                     "moves": [str(moves[i]) for i in order],
+                     "ids_after": [pos.play(moves[i]).id for i in order],
+                     "equities": [eq[i] for i in order], "ses": [0.0] * len(order),
+                     "prior": [eq[i] for i in order], "cube_stake": 1, "cube_owner": "",
+                     "no_double": NAN, "double_take": NAN, "double_pass": NAN,
+                     "se_no_double": NAN, "se_double_take": NAN, "games": 1,
+                     "seed": "0"})
+    return db.write_bench(tmp_path_factory.mktemp("b") / "b.parquet", rows, {})
+
+
+def _rows(capsys, *argv):
+    assert cli.main(["benchmark", "score", *argv, "--json", "--no-progress"]) == 0
+    return json.loads(capsys.readouterr().out)["rows"]
+
+
+def test_external_engine_scores_as_the_net(bench, capsys):
+    ours = _rows(capsys, bench, "--player", "net", "--no-cube")
+    theirs = _rows(capsys, bench, "--player", f"{ENGINE} --plies 0", "--no-cube")
+    assert ours == theirs
+    assert [r["decisions"] for r in ours if r["phase"] == "all"] == [3]
+
+
+@pytest.mark.parametrize("player", ["net:7", "gredy", "no-such-program-xyz"])
+def test_bad_player_refused_by_name(bench, capsys, player):
+    assert cli.main(["benchmark", "score", bench, "--player", player]) == 1
+    err = capsys.readouterr().err
+    assert f"--player {player!r}" in err and "net, net:1, net:2, greedy" in err
+
+
+def test_not_a_benchmark_refused_by_name(tmp_path, capsys):
+    bad = tmp_path / "notes.parquet"
+    bad.write_text("not parquet")
+    assert cli.main(["benchmark", "score", str(bad)]) == 1
+    assert "notes.parquet: not a Parquet file" in capsys.readouterr().err
+    assert cli.main(["benchmark", "score", str(tmp_path / "missing.parquet")]) == 1
+    assert "missing.parquet: no such benchmark file" in capsys.readouterr().err
+
+
+class _FakeEngine:
+    """The duel client's face (``greet``, ``send``, ``expect``, ``best_move``) answering
+    ``cube`` with ``reply``; records the lines sent."""
+
+    def __init__(self, reply):
+        self.reply, self.sent = reply, []
+
+    def __str__(self):
+        return "engine under test ('fake')"
+
+    def greet(self, rules):
+        pass
+
+    def send(self, line):
+        self.sent.append(line)
+
+    def expect(self, word, waiting_for):
+        assert word == "cube"
+        return self.reply
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("action=double/take nd=+0.1 dt=+0.2 dp=+1.0", (True, True)),
+    ("action=no-double/pass nd=+0.9 dt=+1.4 dp=+1.0", (False, False)),
+    ("action=too-good/pass nd=+1.1 dt=+1.4 dp=+1.0", (False, False)),
+    ("action=no-double/beaver", (False, True))])
+def test_engine_cube_answer_read(reply, choice):
+    fake = _FakeEngine(reply)
+    _, cube = engine_player(fake)
+    pos = nf.random_game(seed=11, policy="greedy", max_turns=30).final
+    assert cube(pos, nf.CubeState(2, "mover")) == choice
+    assert fake.sent == [f"setoption name cube value 2 {pos.side}", f"position {pos.id}",
+                         "cube"]
+
+
+def test_engine_cube_answer_unreadable_refused_by_name():
+    _, cube = engine_player(_FakeEngine("action=maybe"))
+    pos = nf.random_game(seed=11, policy="greedy", max_turns=30).final
+    with pytest.raises(EngineFault, match=r"engine under test \('fake'\) answered 'cube'.*"
+                                          r"action=maybe"):
+        cube(pos, nf.CubeState())
+
+
+def test_build_refuses_a_file_of_other_settings(bench, capsys):
+    assert cli.main(["benchmark", "build", bench, "--checker", "3", "--cube", "0",
+                     "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "b.parquet: built with other settings" in err and "n_checker: None there, 3" in err
