@@ -7,7 +7,7 @@ The yardstick of the net (issue 25).  Three steps, each a command:
 pool of contact positions (a checker of either side still on its first 12 points); each
 pooled position gets a phase (``opening``: plies 0-14 of its game; ``late``: the last 12
 plies before its game's contact ended; ``middle``: the rest) and a kind
-(``nardy_fast.core.kinds``: ``heavy_head``, ``prime``, ``trapped``, ``behind`` or
+(``nardy_fast.engine.evaluation.kinds``: ``heavy_head``, ``prime``, ``trapped``, ``behind`` or
 ``plain``, the kinds that training may weigh up with ``train-net --balance``).
 
 ``--per-stratum`` positions (default 50) are drawn (seeded) from each of the strata
@@ -57,9 +57,9 @@ import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
-from nardy_fast.core import kinds
+from nardy_fast.engine.evaluation import kinds
 from nardy_fast.core.position import contact_mask
-from nardy_fast.core.kinds import position_kind
+from nardy_fast.engine.evaluation.kinds import position_kind
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.training import _selfplay

@@ -35,7 +35,7 @@ column             type       meaning
 ``ply``            int64      half-moves played in that game before ``position``
 ``phase``          str        ``PHASES``: ``opening``, ``middle`` or ``late`` contact,
                               ``race``, ``bearoff``
-``kind``           str        the contact kind (``nardy_fast.core.kinds.KINDS``); ``""``
+``kind``           str        the contact kind (``nardy_fast.engine.evaluation.kinds.KINDS``); ``""``
                               out of contact
 ``position``       str        the position ID (``Position.from_id``), mover on roll
 ``dice1, dice2``   int64      the roll (checker play); 0 for the cube

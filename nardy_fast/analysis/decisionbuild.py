@@ -61,7 +61,7 @@ from nardy_fast.analysis.decisionbench import (BenchmarkFileError, PHASES, SCHEM
                                                bench_settings, read_bench, write_bench)
 from nardy_fast.core import record as _record
 from nardy_fast.core.cubestate import CubeState
-from nardy_fast.core.kinds import KINDS, position_kinds
+from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import Position
 from nardy_fast.core.rng import text_seed
 from nardy_fast.engine.decisions.cube import cube_rules

@@ -13,7 +13,7 @@ sequence of rounds; in round ``r``:
    look-ahead targets bootstrap on the frozen net and keep its bias, results do not);
 3. positions in ``exclude`` (a held-out benchmark set) are dropped;
 4. with ``balance > 1``, the contact positions (a checker of either side on its first 12
-   points) of the rarer kinds (``core.kinds``: heavy head, prime, trapped, behind, plain)
+   points) of the rarer kinds (``engine.evaluation.kinds``: heavy head, prime, trapped, behind, plain)
    are repeated, each kind ``min(balance, round(1 / (5 s)))`` times (at least once; ``s``
    its share of the round's contact positions), so that every kind nears a fifth of the
    contact positions learnt, as in the accuracy benchmark's strata;
@@ -46,7 +46,7 @@ import time
 import numpy as np
 
 from nardy_fast._utils._progress import show_progress
-from nardy_fast.core.kinds import KINDS, position_kinds
+from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.core.rules import CLASSIC

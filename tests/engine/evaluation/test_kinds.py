@@ -1,4 +1,4 @@
-"""Kinds of contact positions (``core.kinds``) against a plain-loop reading of their
+"""Kinds of contact positions (``engine.evaluation.kinds``) against a plain-loop reading of their
 definition, on hand-made positions of each kind and on seeded boards with blocks of every
 length at every start."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy_fast.core.kinds import KINDS, position_kind, position_kinds
+from nardy_fast.engine.evaluation.kinds import KINDS, position_kind, position_kinds
 
 
 def _runs(board):
