@@ -43,8 +43,25 @@ is judged against its own play without relabelling the file).
 ``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
 points per game of NET with its SE (``--against OTHER``: against that net file instead).
 
+``--reached``: the positions users' games reach (issue 45), a second data file
+``benchmarks/data/accuracy_reached.parquet`` (its own file: the self-play set, its labels
+and its figures stay as they are, and each file can be relabelled alone).  Seeded games
+(``reached_game``) of the shipped judging net at 0-ply against each of ``--sources``:
+``greedy`` (the package's greedy policy), ``noisy`` (the net at 0-ply with a Gaussian
+error of ``--sigma``, default 0.1 points, added to each candidate's equity: errors like a
+human's, frequent between close moves and rare for bad ones; ``net_move``) and ``net1``
+(the net at 1-ply).  Each source's ``--pool-games`` games (default 400) are pooled and
+drawn from as the self-play set's, ``--per-stratum`` (default 40) per stratum and
+source, no position twice; columns as the self-play set's plus ``source`` and
+``on_roll`` (the net or the source's player).  Even game numbers are held out, as there:
+``train-net --exclude`` takes this file too (``--exclude`` repeated for both).
+``--label`` labels the held-out part first (both files).  ``--report --reached``: the
+self-play set's figures and the reached set's, per source, in one run and one table,
+then the positions whose equity error exceeds 0.15 at each ply.
+
     python benchmarks/bench_accuracy.py --build --label      # writes the data file
     python benchmarks/bench_accuracy.py --report [--net FILE] [--plies 0,1,2] [--part all]
+    python benchmarks/bench_accuracy.py --reached --build --label --report
 
 The data file is ``benchmarks/data/accuracy.parquet`` (``--data``).
 """
@@ -219,7 +236,10 @@ def build_reached(n_games, per_stratum, seed, sources=SOURCES, sigma=NOISE_SIGMA
         rows = []
         for g in range(n_games):
             net_white = (g // 2) % 2 == 0
-            positions = reached_game(source, g, s, ev, sigma).positions()
+            # the positions before each turn with both sides' checkers on the board (not
+            # the end, nor a last turn of the draw rule)
+            positions = [p for p in reached_game(source, g, s, ev, sigma).positions()
+                         if p.mover.any() and p.opponent.any()]
             boards = np.stack([np.asarray(p.boards) for p in positions])
             for r in _pool_rows(g, boards):
                 p = positions[r["ply"]]
