@@ -43,8 +43,25 @@ is judged against its own play without relabelling the file).
 ``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
 points per game of NET with its SE (``--against OTHER``: against that net file instead).
 
+``--reached``: the positions users' games reach (issue 45), a second data file
+``benchmarks/data/accuracy_reached.parquet`` (its own file: the self-play set, its labels
+and its figures stay as they are, and each file can be relabelled alone).  Seeded games
+(``reached_game``) of the shipped judging net at 0-ply against each of ``--sources``:
+``greedy`` (the package's greedy policy), ``noisy`` (the net at 0-ply with a Gaussian
+error of ``--sigma``, default 0.1 points, added to each candidate's equity: errors like a
+human's, frequent between close moves and rare for bad ones; ``net_move``) and ``net1``
+(the net at 1-ply).  Each source's ``--pool-games`` games (default 400) are pooled and
+drawn from as the self-play set's, ``--per-stratum`` (default 40) per stratum and
+source, no position twice; columns as the self-play set's plus ``source`` and
+``on_roll`` (the net or the source's player).  Even game numbers are held out, as there:
+``train-net --exclude`` takes this file too (``--exclude`` repeated for both).
+``--label`` labels the held-out part first (both files).  ``--report --reached``: the
+self-play set's figures and the reached set's, per source, in one run and one table,
+then the positions whose equity error exceeds 0.15 at each ply.
+
     python benchmarks/bench_accuracy.py --build --label      # writes the data file
     python benchmarks/bench_accuracy.py --report [--net FILE] [--plies 0,1,2] [--part all]
+    python benchmarks/bench_accuracy.py --reached --build --label --report
 
 The data file is ``benchmarks/data/accuracy.parquet`` (``--data``).
 """
@@ -72,6 +89,46 @@ PHASES = ("opening", "middle", "late")
 KINDS = tuple(k for k in kinds.KINDS if k != "plain")     # the strata of kinds
 STRATA = PHASES + KINDS
 QUANTITIES = ("equity", "p_win", "p_mars_win", "p_mars_loss")
+WORST = 0.15          # the issue's bound on a single position's equity error (--report)
+
+
+def _pool_rows(game, boards, **extra):
+    """The contact positions of one game (``boards``: its positions in order, (T, 2, 24),
+    side on roll first) as pool rows: game, ply, phase, kind, position (and ``extra``)."""
+    rows = []
+    contact = np.flatnonzero(contact_mask(boards))
+    if not len(contact):
+        return rows
+    end = contact[-1]
+    for t in contact:
+        b = boards[t]
+        phase = "opening" if t <= 14 else "late" if t > end - 12 else "middle"
+        rows.append(dict(game=game, ply=int(t), phase=phase, kind=position_kind(b, t),
+                         position=nf.Position.from_boards(b[0], b[1]).id, **extra))
+    return rows
+
+
+def _stratified(pool, per_stratum, rng, n_games, taken=()):
+    """``per_stratum`` positions of each of ``STRATA`` drawn (seeded by ``rng``) from
+    ``pool``, at most one per game and stratum, none of ``taken`` nor twice."""
+    chosen = []
+    taken = set(taken)
+    for stratum in STRATA:
+        if stratum in PHASES:
+            cand = pool[(pool.phase == stratum) & (pool.kind == "plain")]
+        else:
+            cand = pool[pool.kind == stratum]
+        cand = cand[~cand.position.isin(taken | {p for c in chosen for p in c.position})]
+        # one per game: a seeded pick of each game's candidates, then a seeded sample
+        cand = cand.sample(frac=1.0, random_state=rng.integers(2**31)).drop_duplicates("game")
+        if len(cand) < per_stratum:
+            raise RuntimeError(f"stratum {stratum}: only {len(cand)} positions in "
+                               f"{n_games} games; raise --pool-games")
+        chosen.append(cand.sort_values(["game", "ply"]).head(per_stratum)
+                      .assign(stratum=stratum))
+    out = pd.concat(chosen, ignore_index=True)
+    out["split"] = np.where(out.game % 2 == 0, "heldout", "dev")
+    return out
 
 
 def build(n_games, per_stratum, seed):
@@ -83,36 +140,115 @@ def build(n_games, per_stratum, seed):
         bitgens=[block_bit_generator(seed, g) for g in range(n_games)])
     rows, base = [], 0
     for g, T in enumerate(lengths):
-        game = pos[base: base + T]
+        rows += _pool_rows(g, pos[base: base + T])
         base += T
-        contact = np.flatnonzero(contact_mask(game))
-        if not len(contact):
-            continue
-        end = contact[-1]
-        for t in contact:
-            b = game[t]
-            phase = "opening" if t <= 14 else "late" if t > end - 12 else "middle"
-            rows.append(dict(game=g, ply=int(t), phase=phase, kind=position_kind(b, t),
-                             position=nf.Position.from_boards(b[0], b[1]).id))
-    pool = pd.DataFrame(rows)
-    rng = np.random.default_rng(seed)
-    chosen = []
-    for stratum in STRATA:
-        if stratum in PHASES:
-            cand = pool[(pool.phase == stratum) & (pool.kind == "plain")]
-        else:
-            cand = pool[pool.kind == stratum]
-        cand = cand[~cand.position.isin([p for c in chosen for p in c.position])]
-        # one per game: a seeded pick of each game's candidates, then a seeded sample
-        cand = cand.sample(frac=1.0, random_state=rng.integers(2**31)).drop_duplicates("game")
-        if len(cand) < per_stratum:
-            raise RuntimeError(f"stratum {stratum}: only {len(cand)} positions in "
-                               f"{n_games} games; raise --pool-games")
-        chosen.append(cand.sort_values(["game", "ply"]).head(per_stratum)
-                      .assign(stratum=stratum))
-    out = pd.concat(chosen, ignore_index=True)
-    out["split"] = np.where(out.game % 2 == 0, "heldout", "dev")
-    return out
+    return _stratified(pd.DataFrame(rows), per_stratum, np.random.default_rng(seed), n_games)
+
+
+# --- positions reached against other players (issue 45) --------------------------------
+
+REACHED = os.path.join(os.path.dirname(DATA), "accuracy_reached.parquet")
+SOURCES = ("greedy", "noisy", "net1")        # the opponents of the reached set
+NOISE_SIGMA = 0.1                            # the noisy net's error size, equity units
+REACHED_PER_STRATUM = 40                     # per source and stratum (--per-stratum)
+
+
+def net_move(ev, position, dice, moves, plies=0, sigma=0.0, rng=None):
+    """The move of ``ev``'s judging net at ``plies`` (``Evaluator.best_move``'s ranking,
+    ``Searcher.rank``) among ``moves`` (the legal ``Move``s of ``dice``).
+
+    ``sigma > 0``: the noisy net, a player of human-like errors: every candidate's 0-ply
+    equity (side on roll's view, points per game) gets an independent Gaussian error of
+    standard deviation ``sigma`` drawn from ``rng`` (a ``numpy.random.Generator``), and
+    the highest noisy equity is played; close moves are confused often, moves ``3 sigma``
+    worse almost never.  A single legal move is played without drawing."""
+    if len(moves) == 1:
+        return moves[0]
+    if sigma < 0 or (sigma > 0 and plies != 0):
+        raise ValueError(f"sigma={sigma!r}: the noise is >= 0 and on 0-ply equities only")
+    res, _, _, eqs = ev.searcher().rank(position.mover, position.opponent, int(dice[0]),
+                                        int(dice[1]), plies)
+    k = 0
+    if sigma > 0:
+        if rng is None:
+            raise ValueError("the noisy net (sigma > 0) needs rng, a numpy Generator")
+        k = int(np.argmax(np.asarray(eqs, dtype=np.float64)
+                          + rng.normal(0.0, sigma, len(eqs))))
+    best = tuple(int(x) for x in res[k])
+    return next(m for m in moves if m.board == best)
+
+
+def opponent_chooser(source, ev, rng, sigma=NOISE_SIGMA):
+    """The other player of a reached game: ``choose(position, dice, moves) -> Move``
+    (``core.gameloop.play_turns``' form).  ``"greedy"``: the package's greedy policy;
+    ``"noisy"``: ``ev``'s net at 0-ply with Gaussian errors of ``sigma`` (``net_move``);
+    ``"net1"``: ``ev``'s net at 1-ply."""
+    if source == "greedy":
+        from nardy_fast.engine.play.policy import Policy
+        by_score = Policy.of("greedy").chooser()
+        return lambda position, dice, moves: by_score(position, moves, rng)
+    if source == "noisy":
+        return lambda position, dice, moves: net_move(ev, position, dice, moves,
+                                                      sigma=sigma, rng=rng)
+    if source == "net1":
+        return lambda position, dice, moves: net_move(ev, position, dice, moves, plies=1)
+    raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
+
+
+def reached_game(source, game, seed, ev=None, sigma=NOISE_SIGMA):
+    """One seeded game of the shipped judging net at 0-ply against ``source``'s player:
+    the net plays White in games ``0, 1, 4, 5, ...`` (``game // 2`` even) and Black in the
+    others, so that both parts (even and odd games) have both colours; dice and the noisy
+    net's errors from ``block_bit_generator(seed, game)``.  Returns the ``GameRecord``
+    (White and Black named ``"net"`` and ``source``)."""
+    from nardy_fast.core.gameloop import play_turns
+    from nardy_fast.core.position import WHITE
+    from nardy_fast.core.record import GameRecord
+    ev = Evaluator.default() if ev is None else ev
+    rng = np.random.Generator(block_bit_generator(seed, game))
+    other = opponent_chooser(source, ev, rng, sigma)
+    net_white = (game // 2) % 2 == 0
+
+    def choose(position, dice, moves):
+        if (position.side == WHITE) == net_white:
+            return net_move(ev, position, dice, moves)
+        return other(position, dice, moves)
+    rec = GameRecord(white="net" if net_white else source,
+                     black=source if net_white else "net", rules=CLASSIC,
+                     start=nf.Position.initial())
+    return play_turns(rec, choose, rng)
+
+
+def build_reached(n_games, per_stratum, seed, sources=SOURCES, sigma=NOISE_SIGMA):
+    """The reached set: for each of ``sources``, ``n_games`` games ``reached_game(source,
+    g, seed + 100 * (k + 1))`` (``k``: the source's index in ``SOURCES``) pooled as the
+    self-play set's games are and ``per_stratum`` positions drawn from each stratum
+    (``_stratified``, seeded by ``seed + 100 * (k + 1)``), no position twice in the file.
+    Columns: the self-play set's, and ``source`` and ``on_roll`` (``"net"`` or the
+    source's player: who is to move)."""
+    from nardy_fast.core.position import WHITE
+    ev = Evaluator.default()
+    parts = []
+    for source in sources:
+        if source not in SOURCES:
+            raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
+        s = seed + 100 * (SOURCES.index(source) + 1)
+        rows = []
+        for g in range(n_games):
+            net_white = (g // 2) % 2 == 0
+            # the positions before each turn with both sides' checkers on the board (not
+            # the end, nor a last turn of the draw rule)
+            positions = [p for p in reached_game(source, g, s, ev, sigma).positions()
+                         if p.mover.any() and p.opponent.any()]
+            boards = np.stack([np.asarray(p.boards) for p in positions])
+            for r in _pool_rows(g, boards):
+                p = positions[r["ply"]]
+                r["on_roll"] = "net" if (p.side == WHITE) == net_white else source
+                rows.append(r)
+        taken = [p for f in parts for p in f.position]
+        parts.append(_stratified(pd.DataFrame(rows), per_stratum, np.random.default_rng(s),
+                                 n_games, taken).assign(source=source))
+    return pd.concat(parts, ignore_index=True)
 
 
 def write_atomic(frame, path):
@@ -156,10 +292,13 @@ def label(path, games, seed, batch, workers, net_path=None):
         frame["rollout_seed"] = -1
         frame["policy"] = ""
         frame["estimator"] = ""
-    # strata interleaved (the first of each stratum, then the second, ...), so that a
-    # partly labelled set covers every stratum
-    rank = frame.groupby("stratum").cumcount().to_numpy()
-    todo = [k for k in np.lexsort((np.arange(len(frame)), rank))
+    # the held-out part first, and in it strata (and sources) interleaved (the first of
+    # each, then the second, ...), so that a partly labelled set covers every stratum of
+    # the part that is reported
+    groups = ["source", "stratum"] if "source" in frame else ["stratum"]
+    rank = frame.groupby(groups + ["split"]).cumcount().to_numpy()
+    later = (frame["split"] != "heldout").to_numpy()
+    todo = [k for k in np.lexsort((np.arange(len(frame)), rank, later))
             if frame.at[k, "games"] == 0]
     t_all = time.process_time()
     print(f"{len(todo)} of {len(frame)} positions to label, {games} games each", flush=True)
@@ -195,46 +334,78 @@ def errors(frame, ev, plies):
     return (net - frame[list(QUANTITIES)]).abs()
 
 
-def report(path, net_path, plies, part):
-    frame = pd.read_parquet(path)
-    if (frame["games"] == 0).any():
-        print(f"{path}: {(frame['games'] == 0).sum()} positions not labelled yet; the "
-              f"figures are of the labelled ones")
-        frame = frame[frame["games"] > 0]
-    if part != "all":
-        frame = frame[frame.split == part]
+def report(path, net_path, plies, part, beside=None, worst=WORST):
+    """The errors of ``net_path``'s net (None: the shipped) at ``plies`` against the
+    labels of ``path``'s ``part`` (``table``), per source when the file has one; with
+    ``beside`` (a labelled file, the self-play set) its figures too, in the same run and
+    table (source ``"selfplay"``).  Printed and returned."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
-    print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}); rollouts: "
-          f"{int(frame.games.min())}-{int(frame.games.max())} games, median SE of the "
-          f"equity {frame.se_equity.median():.4f}, rms {np.sqrt((frame.se_equity ** 2).mean()):.4f}"
-          f" (rms_true^2 ~ rms^2 - rms SE^2)")
-    return table(frame, ev, plies)
+    frames = []
+    for f in ([beside] if beside else []) + [path]:
+        frame = pd.read_parquet(f)
+        if (frame["games"] == 0).any():
+            print(f"{f}: {(frame['games'] == 0).sum()} positions not labelled yet; the "
+                  f"figures are of the labelled ones")
+            frame = frame[frame["games"] > 0]
+        if part != "all":
+            frame = frame[frame.split == part]
+        if "source" not in frame:
+            frame = frame.assign(source="selfplay")
+        print(f"{f}: {len(frame)} positions ({part}); rollouts: "
+              f"{int(frame.games.min())}-{int(frame.games.max())} games "
+              f"({', '.join(sorted(frame.policy.unique()))}), median SE of the "
+              f"equity {frame.se_equity.median():.4f}, rms "
+              f"{np.sqrt((frame.se_equity ** 2).mean()):.4f} (rms_true^2 ~ rms^2 - rms SE^2)")
+        frames.append(frame)
+    print(f"net: {net_path or 'shipped'}")
+    frame = pd.concat(frames, ignore_index=True)
+    return table(frame, ev, plies, worst=worst)
 
 
-def table(frame, ev, plies):
+def table(frame, ev, plies, worst=None):
     """Mean and rms absolute errors of ``ev`` against ``frame``'s labels at each of
-    ``plies``, for all positions, per phase and per kind: printed and returned."""
-    rows = []
+    ``plies``, for all positions, per phase and per kind (per ``source`` first when the
+    frame has that column): printed and returned.  ``worst``: also list the positions
+    whose equity error exceeds it, at each ply."""
+    rows, bad = [], []
+    sources = list(dict.fromkeys(frame["source"])) if "source" in frame else [None]
     for p in plies:
         t = time.process_time()
         err = errors(frame, ev, p)
         secs = time.process_time() - t
-        for group, col in (("all", None), ("phase", "phase"), ("kind", "stratum")):
-            keys = [("all", err.index)] if col is None else [
-                (v, frame.index[frame[col] == v]) for v in
-                (PHASES if col == "phase" else KINDS)]
-            for v, idx in keys:
-                e = err.loc[idx]
-                row = dict(plies=p, group=v, n=len(e))
-                for q in QUANTITIES:
-                    row[f"mae_{q}"] = e[q].mean()
-                    row[f"rms_{q}"] = math.sqrt((e[q] ** 2).mean())
-                rows.append(row)
+        for source in sources:
+            mine = frame.index if source is None else frame.index[frame["source"] == source]
+            for group, col in (("all", None), ("phase", "phase"), ("kind", "stratum")):
+                keys = [("all", mine)] if col is None else [
+                    (v, mine[frame.loc[mine, col] == v]) for v in
+                    (PHASES if col == "phase" else KINDS)]
+                for v, idx in keys:
+                    e = err.loc[idx]
+                    row = dict(plies=p, group=v, n=len(e))
+                    if source is not None:
+                        row = dict(source=source, **row)
+                    for q in QUANTITIES:
+                        row[f"mae_{q}"] = e[q].mean() if len(e) else np.nan
+                        row[f"rms_{q}"] = math.sqrt((e[q] ** 2).mean()) if len(e) else np.nan
+                    rows.append(row)
+        if worst is not None:
+            over = err.index[err["equity"] > worst]
+            for k in over:
+                bad.append(dict(plies=p, source=frame.at[k, "source"] if "source" in frame
+                                else "", stratum=frame.at[k, "stratum"],
+                                phase=frame.at[k, "phase"], position=frame.at[k, "position"],
+                                rollout=frame.at[k, "equity"], se=frame.at[k, "se_equity"],
+                                error=err.at[k, "equity"]))
         print(f"  {p}-ply: {secs:.1f} CPU-s for {len(frame)} positions", flush=True)
     out = pd.DataFrame(rows)
-    with pd.option_context("display.width", 200, "display.max_columns", 20,
-                           "display.float_format", "{:.4f}".format):
+    with pd.option_context("display.width", 250, "display.max_columns", 24,
+                           "display.max_rows", 1000, "display.float_format", "{:.4f}".format):
         print(out.to_string(index=False))
+        if worst is not None:
+            print(f"positions with |equity error| > {worst}: {len(bad)}")
+            if bad:
+                print(pd.DataFrame(bad).sort_values(["plies", "error"], ascending=[True, False])
+                      .to_string(index=False))
     return out
 
 
@@ -278,7 +449,9 @@ def own(path, net_path, games, seed, part, plies):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=DATA)
+    ap.add_argument("--data", default=None,
+                    help="the data file (default: the self-play set's, with --reached the "
+                         "reached set's)")
     ap.add_argument("--build", action="store_true", help="make the position set")
     ap.add_argument("--label", action="store_true", help="roll out what is not labelled")
     ap.add_argument("--relabel", default=None, metavar="FILE",
@@ -289,8 +462,19 @@ def main():
                     help="roll --part's positions out by --net's own net (--games games, "
                          "seeds --seed + k) and report its errors against them, writing "
                          "nothing: the quick footing of a training step")
-    ap.add_argument("--pool-games", type=int, default=800)
-    ap.add_argument("--per-stratum", type=int, default=50)
+    ap.add_argument("--reached", action="store_true",
+                    help="the reached set (games of the net against --sources): --data "
+                         "defaults to its file, --build makes it, --report shows the "
+                         "self-play set's figures beside it")
+    ap.add_argument("--sources", default=",".join(SOURCES),
+                    help=f"the reached set's opponents (default {','.join(SOURCES)})")
+    ap.add_argument("--sigma", type=float, default=NOISE_SIGMA,
+                    help=f"the noisy net's error size (default {NOISE_SIGMA})")
+    ap.add_argument("--pool-games", type=int, default=None,
+                    help="games per pool (default 800; the reached set: 400 per source)")
+    ap.add_argument("--per-stratum", type=int, default=None,
+                    help="positions per stratum (default 50; the reached set: "
+                         f"{REACHED_PER_STRATUM} per source)")
     ap.add_argument("--games", type=int, default=2592)
     ap.add_argument("--seed", type=int, default=25)
     ap.add_argument("--batch", type=int, default=10)
@@ -304,11 +488,18 @@ def main():
                     help="--versus plays against this net file instead of the shipped one")
     ap.add_argument("--match-games", type=int, default=20000)
     args = ap.parse_args()
+    if args.data is None:
+        args.data = REACHED if args.reached else DATA
     if args.build:
         if os.path.exists(args.data):
             raise SystemExit(f"{args.data} exists: remove it to build the set again")
         t = time.process_time()
-        frame = build(args.pool_games, args.per_stratum, args.seed)
+        if args.reached:
+            frame = build_reached(args.pool_games or 400,
+                                  args.per_stratum or REACHED_PER_STRATUM, args.seed,
+                                  tuple(args.sources.split(",")), args.sigma)
+        else:
+            frame = build(args.pool_games or 800, args.per_stratum or 50, args.seed)
         write_atomic(frame, args.data)
         print(f"{len(frame)} positions ({(frame.split == 'heldout').sum()} held out) in "
               f"{time.process_time() - t:.1f} CPU-s -> {args.data}")
@@ -317,7 +508,8 @@ def main():
     if args.label or args.relabel:
         label(args.data, args.games, args.seed, args.batch, args.workers, args.net)
     if args.report:
-        report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part)
+        report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part,
+               beside=DATA if args.reached else None)
     if args.own:
         own(args.data, args.net, args.games, args.seed, args.part,
             [int(p) for p in args.plies.split(",")])

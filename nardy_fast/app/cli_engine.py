@@ -284,9 +284,10 @@ def _parser_train_net(sub):
     s.add_argument("--hidden2", type=positive_int, default=None,
                    help="give the start net a second hidden layer of this many units (a "
                         "multiple of 8; it starts with the start net's outputs)")
-    s.add_argument("--exclude", default=None, metavar="PARQUET",
+    s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
                    help="never learn the positions (column 'position', IDs) of this file, "
-                        "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet")
+                        "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet; "
+                        "repeat it for several files (accuracy_reached.parquet too)")
     s.add_argument("--snapshots", default=None, metavar="DIR",
                    help="keep each round's net in this folder too (round_001.nfdb, ...), "
                         "for average-nets of a run's last rounds")
@@ -324,7 +325,8 @@ def cmd_train_net(args):
     if args.exclude is not None:
 
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-        ids = pd.read_parquet(args.exclude, columns=["position"])["position"]
+        ids = [p for path in args.exclude
+               for p in pd.read_parquet(path, columns=["position"])["position"]]
         exclude = np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}
