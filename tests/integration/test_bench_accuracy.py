@@ -84,7 +84,7 @@ def test_build_reached_is_deterministic_stratified_and_holds_out_even_games(benc
     assert ((a.split == "heldout") == (a.game % 2 == 0)).all()
     assert set(a.on_roll) == {"net", "noisy"}
     # the phase and kind of a row are its position's (the self-play set's rules)
-    from nardy_fast.core.kinds import position_kind
+    from nardy_fast.engine.evaluation.kinds import position_kind
     for row in a.itertuples():
         board = np.asarray(nf.Position.from_id(row.position).boards)
         assert position_kind(board, row.ply) == row.kind
