@@ -12,6 +12,7 @@ finished table.
     python benchmarks/bench_twosided.py --sizes 10 12 --cubeful          # cubeful builds
     python benchmarks/bench_twosided.py --sizes --cube-check 8           # vs CubefulRace
     python benchmarks/bench_twosided.py --sizes --cube-decisions STORE   # cube decisions
+    python benchmarks/bench_twosided.py --sizes --dask 12                # LocalCluster
 
 The full 15-checker build is a command of its own (``nardy-fast bearoff build
 --two-sided 15 --store STORE``, ``benchmarks/RESULTS.md``); it is never run here unless
@@ -279,6 +280,107 @@ def cube_decisions(table, rows=256):
                       f"{cost[owner, src, what] / n:.2e} per pair")
 
 
+def critical_path(times):
+    """The longest chain of dependent shards (``bearoff_complete.shard_deps``) of the
+    shard times ``{(i, j): seconds}``: (its length in seconds, the chain)."""
+    longest = {}
+    for s in sorted(times, key=bc.shard_order(15).index):
+        best = max(((longest[d][0], d) for d in bc.shard_deps(*s) if d in longest),
+                   default=(0.0, None))
+        longest[s] = (best[0] + times[s], best[1])
+    end = max(longest, key=lambda s: longest[s][0])
+    length, chain = longest[end][0], [end]
+    while longest[chain[-1]][1] is not None:
+        chain.append(longest[chain[-1]][1])
+    return length, chain[::-1]
+
+
+def list_schedule(times, workers):
+    """Makespan of the shards on ``workers`` workers, each shard started as soon as its
+    dependencies are done and a worker is free (build order first), with the measured
+    times: what the Dask scheduler does, without its overheads."""
+    order = [s for s in bc.shard_order(15) if s in times]
+    done, free = {}, [0.0] * workers
+    for s in order:
+        ready = max((done[d] for d in bc.shard_deps(*s) if d in done), default=0.0)
+        w = min(range(workers), key=lambda k: max(free[k], ready))
+        start = max(free[w], ready)
+        done[s] = free[w] = start + times[s]
+    return max(done.values())
+
+
+def dask_build(n):
+    """``nardy-fast bearoff build --two-sided n`` on a Dask LocalCluster (2 workers, 1
+    thread each) against the local build on 2 threads, one after the other in one run:
+    wall times, the stores compared byte for byte, each shard's compute time on the
+    cluster (the scheduler's task stream), the bytes each shard reads from and writes to
+    the shared store (what a cluster moves: the tasks return only a name and a checksum),
+    and the scaling on paper: the longest chain of dependent shards and the makespan of
+    a list schedule of the measured shard times on 2, 16 and 64 workers."""
+    import subprocess
+    from dask.distributed import Client, LocalCluster, get_task_stream
+    exe = os.path.join(os.path.dirname(sys.executable), "nardy-fast")
+    base = tempfile.mkdtemp(prefix=f"tsdask{n}-")
+    try:
+        cmd = [exe, "bearoff", "build", "--two-sided", str(n), "--no-progress"]
+        t0 = time.perf_counter()
+        c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(cmd + ["--store", os.path.join(base, "local"), "--threads", "2"],
+                       check=True, stdout=subprocess.DEVNULL)
+        c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        local = time.perf_counter() - t0
+        print(f"local build {n}x{n}, 2 threads: wall {local:.1f} s, CPU "
+              f"{c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.1f} s", flush=True)
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            client.run(lambda: __import__("nardy_fast.tables.bearoff_complete"))   # warm
+            with get_task_stream(client) as ts:      # records every client's tasks
+                t0 = time.perf_counter()
+                subprocess.run(cmd + ["--store", os.path.join(base, "dask"), "--scheduler",
+                                      cluster.scheduler_address], check=True,
+                               stdout=subprocess.DEVNULL)
+                wall = time.perf_counter() - t0
+            stream = ts.data
+        times = {}
+        for rec in stream:
+            name = str(rec["key"])
+            m = [bc.shard_name(*s) for s in bc.shard_order(n) if bc.shard_name(*s) in name]
+            if m:
+                s = tuple(int(x) for x in m[0][6:11].split("-"))
+                times[s] = sum(x["stop"] - x["start"] for x in rec["startstops"]
+                               if x["action"] == "compute")
+        a, b = _bytes(os.path.join(base, "local")), _bytes(os.path.join(base, "dask"))
+        print(f"Dask LocalCluster build {n}x{n}, 2 workers x 1 thread: wall {wall:.1f} s "
+              f"({local / wall:.2f}x the local build's speed), shard compute "
+              f"{sum(times.values()):.1f} s over {len(times)} shards; stores bit-identical: "
+              f"{a == b} ({len(a)} shards)",
+              flush=True)
+        size = {s: os.path.getsize(os.path.join(base, "dask", bc.shard_name(*s)))
+                for s in bc.shard_order(n)}
+        reads = {s: sum(size[d] for d in bc.shard_deps(*s)) for s in size}
+        total = sum(times.values())
+        cp, chain = critical_path(times)
+        big = max(times, key=times.get)
+        print(f"  shards: largest {list(big)} {times[big]:.1f} s ({times[big] / total:.0%} "
+              f"of the work); longest chain {cp:.1f} s = {cp / total:.0%} of the work "
+              f"({' '.join(f'{i}-{j}' for i, j in chain)}): speed-up <= "
+              f"{total / cp:.2f}x with any number of workers")
+        print(f"  store traffic: {sum(reads.values()) / 1e6:.0f} MB read, "
+              f"{sum(size.values()) / 1e6:.0f} MB written in all; the largest shard reads "
+              f"{reads[big] / 1e6:.0f} MB, writes {size[big] / 1e6:.0f} MB")
+        for w in (1, 2, 16, 64):
+            mk = list_schedule(times, w)
+            print(f"  list schedule of the measured shard times on {w} workers: "
+                  f"{mk:.1f} s, speed-up {total / mk:.2f}x")
+    finally:
+        shutil.rmtree(base)
+
+
+def _bytes(store):
+    return {f: open(os.path.join(store, f), "rb").read() for f in sorted(os.listdir(store))
+            if f.endswith(".nfdb")}
+
+
 def python_check(table, points=2, lam=0.5):
     """The full table against a plain-Python memoised recursion
     (``tests/naive_bearoff.py``: its own move generator, float64, ties to the smaller
@@ -331,7 +433,13 @@ def main(argv=None):
     ap.add_argument("--cube-decisions", metavar="STORE",
                     help="cube decisions changed between this table's cubeful equities "
                          "and the cube model, every pair")
+    ap.add_argument("--dask", type=int, metavar="N",
+                    help="the build of N checkers on a Dask LocalCluster (2 workers x 1 "
+                         "thread) against the local one on 2 threads, shard times, "
+                         "traffic, scaling on paper")
     args = ap.parse_args(argv)
+    if args.dask:
+        dask_build(args.dask)
     for n in args.sizes:
         bench_build(n, args.threads, args.cubeful, args.keep)
     if args.cube_check:

@@ -35,6 +35,30 @@ rounding of each other in ``v`` the chosen one may not be the exact optimum, so 
 and P(mars) have no such bound (measured: at most 2.7e-3 on the tests' miniature), only
 ``v`` (the equity: ``2 v - 1`` oin points) has.
 
+Cubeful equities
+----------------
+``build_complete(..., cubeful=True)`` (``nardy-fast bearoff build --two-sided 15
+--cubeful``) adds, as GNU Backgammon's two-sided database carries them, the money
+equities per unit of the current stake of the side on roll when it rolls without
+doubling, for the centred cube, the cube it owns and the cube its opponent owns
+(``cubeful_equities``; ``decision`` gives the cube decision, and ``cube_decision`` uses it
+for every bear-off the in-memory ``cuberace.CubefulRace`` does not cover).  With the cube
+a game is won or lost at the stake (rule book section 7a: no mars, no oin), so they do not
+depend on the points of mars: the recursion is ``_cuberace``'s (geometric cube, money
+play, no beaver: each side doubles when ``min(2 x take, 1)`` beats rolling on, the taker
+passes when the take is worth less than -1, each side picks its move for its own cubeful
+equity), solved by the same shard order in C (``_tscomplete``'s cube section) into shards
+of their own, ``cube-II-JJ.nfdb``, beside the cubeless ones: 6 bytes a pair (16-bit fixed
+point over [-1, 1], step 2 / 65535), 17.7 GB for N = 15.  An existing cubeless store
+gains them without being rebuilt; they resume, are checked and are bit-identical as the
+cubeless shards are.  Bound: each value is rounded to half a step (1.5e-5) from its stored
+successors; a doubled take reads twice a stored value, so errors can grow by more than
+half a step a turn where a double is taken, and the bound is the one measured against
+the float64 ``CubefulRace`` over every pair: at most 1.5 steps (4.5e-5) for 6 checkers
+and the figure for 8 in ``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values
+agree within its own 16-bit rounding, 1.2e-4).  The arithmetic cube and the beaver are
+not in the table (the cube then uses ``CubefulRace`` or the model, and says so).
+
 Build
 -----
 Shard {i, j} (i >= j: classes of i and j checkers) holds blocks (i, j) and (j, i); it reads
@@ -162,7 +186,9 @@ def cube_shard_bytes(i: int, j: int) -> int:
     nj, ni = n_class(j), n_class(i)
     reads = sum(n_class(k) * nj * 6 for k in range(i))
     out = ni * nj * 6 * (1 if i == j else 3)
-    prow = CHUNK_SHELLS * n_boards(j - 1) * 6 * 2 + sum(n_class(k) * ni * 6 for k in range(j))
+    prow = CHUNK_SHELLS * n_boards(j - 1) * 6 * 2
+    if i != j:                                       # the diagonal reads them as rows
+        prow += sum(n_class(k) * ni * 6 for k in range(j))
     return reads + out + prow + (32 << 20)
 
 
