@@ -12,6 +12,7 @@ finished table.
     python benchmarks/bench_twosided.py --sizes 10 12 --cubeful          # cubeful builds
     python benchmarks/bench_twosided.py --sizes --cube-check 8           # vs CubefulRace
     python benchmarks/bench_twosided.py --sizes --cube-decisions STORE   # cube decisions
+    python benchmarks/bench_twosided.py --sizes --cube-decisions STORE --within 10
     python benchmarks/bench_twosided.py --sizes --dask 12                # LocalCluster
 
 The full 15-checker build is a command of its own (``nardy-fast bearoff build
@@ -280,6 +281,32 @@ def cube_decisions(table, rows=256):
                       f"{cost[owner, src, what] / n:.2e} per pair")
 
 
+def sub_table(store, n):
+    """The table of 0..n checkers inside a larger store (its first shards, cubeless and
+    cubeful, each finished: a build under way will do), loaded through a temporary store
+    of links to them."""
+    import json
+    with open(os.path.join(store, bc.MANIFEST)) as f:
+        man = json.load(f)
+    sub = tempfile.mkdtemp(prefix=f"sub{n}-")
+    shards = bc.shard_order(n)
+    for cube, key in ((False, "done"), (True, "cube_done")):
+        missing = [s for s in shards if bc.shard_name(*s, cube) not in man.get(key, {})]
+        if missing:
+            raise SystemExit(f"{store}: shard {missing[0]} {'(cubeful) ' if cube else ''}"
+                             f"not finished")
+        for s in shards:
+            name = bc.shard_name(*s, cube)
+            os.symlink(os.path.join(os.path.abspath(store), name), os.path.join(sub, name))
+    man.update(max_checkers=n, complete=True, cube_complete=True, shards=shards,
+               **{key: {k: v for k, v in man[key].items()
+                        if os.path.exists(os.path.join(sub, k))}
+                  for key in ("done", "cube_done")})
+    with open(os.path.join(sub, bc.MANIFEST), "w") as f:
+        json.dump(man, f)
+    return bc.CompleteTwoSided.load(sub, verify=False)
+
+
 def critical_path(times):
     """The longest chain of dependent shards (``bearoff_complete.shard_deps``) of the
     shard times ``{(i, j): seconds}``: (its length in seconds, the chain)."""
@@ -433,6 +460,9 @@ def main(argv=None):
     ap.add_argument("--cube-decisions", metavar="STORE",
                     help="cube decisions changed between this table's cubeful equities "
                          "and the cube model, every pair")
+    ap.add_argument("--within", type=int, metavar="N",
+                    help="--cube-decisions over the pairs of at most N checkers of STORE "
+                         "(its first shards; a build under way will do)")
     ap.add_argument("--dask", type=int, metavar="N",
                     help="the build of N checkers on a Dask LocalCluster (2 workers x 1 "
                          "thread) against the local one on 2 threads, shard times, "
@@ -445,7 +475,8 @@ def main(argv=None):
     if args.cube_check:
         cube_check(args.cube_check)
     if args.cube_decisions:
-        cube_decisions(bc.CompleteTwoSided.load(args.cube_decisions, verify=False))
+        cube_decisions(bc.CompleteTwoSided.load(args.cube_decisions, verify=False)
+                       if args.within is None else sub_table(args.cube_decisions, args.within))
     if args.store:
         bench_queries(bc.CompleteTwoSided.load(args.store, verify=False))
     if args.check:
