@@ -41,26 +41,27 @@ Cubeful equities
 --cubeful``) adds, as GNU Backgammon's two-sided database carries them, the money
 equities per unit of the current stake of the side on roll when it rolls without
 doubling, for the centred cube, the cube it owns and the cube its opponent owns
-(``cubeful_equities``; ``decision`` gives the cube decision, and ``cube_decision`` uses it
-for every bear-off the in-memory ``cuberace.CubefulRace`` does not cover).  With the cube
-a game is won or lost at the stake (rule book section 7a: no mars, no oin), so they do not
-depend on the points of mars: the recursion is ``_cuberace``'s (geometric cube, money
-play, no beaver: each side doubles when ``min(2 x take, 1)`` beats rolling on, the taker
-passes when the take is worth less than -1, each side picks its move for its own cubeful
-equity), solved by the same shard order in C (``_tscomplete``'s cube section) into shards
-of their own, ``cube-II-JJ.nfdb``, beside the cubeless ones: 6 bytes a pair (16-bit fixed
-point over [-1, 1], step 2 / 65535), 17.7 GB for N = 15.  An existing cubeless store
-gains them without being rebuilt; they resume, are checked and are bit-identical as the
-cubeless shards are.  Their largest shard, {15, 14}, is estimated at 8.5 GB
-(``cube_shard_bytes``; 4.9 GB of it the memory-mapped blocks it reads), so the full pass
-needs ``memory="10GB"``; it costs 2.4 times the cubeless pass in CPU (733 ns a pair at 10
-and 12 checkers: about 40 minutes of CPU for the full table, 17.7 GB on disk).  Bound: each value is rounded to half a step (1.5e-5) from its stored
-successors; a doubled take reads twice a stored value, so errors can grow by more than
-half a step a turn where a double is taken, and the bound is the one measured against
-the float64 ``CubefulRace`` over every pair: at most 1.5 steps (4.5e-5) for 6 checkers
-and the figure for 8 in ``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values
-agree within its own 16-bit rounding, 1.2e-4).  The arithmetic cube and the beaver are
-not in the table (the cube then uses ``CubefulRace`` or the model, and says so).
+(``cubeful_equities``; ``decision`` gives the cube decision, and ``cube_decision`` uses
+it for every bear-off the in-memory ``cuberace.CubefulRace`` does not cover). With the
+cube a game is won or lost at the stake (rule book section 7a: no mars, no oin), so they
+do not depend on the points of mars: the recursion is ``_cuberace``'s (geometric cube,
+money play, no beaver: each side doubles when ``min(2 x take, 1)`` beats rolling on, the
+taker passes when the take is worth less than -1, each side picks its move for its own
+cubeful equity), solved by the same shard order in C (``_tscomplete``'s cube section)
+into shards of their own, ``cube-II-JJ.nfdb``, beside the cubeless ones: 6 bytes a pair
+(16-bit fixed point over [-1, 1], step 2 / 65535), 17.7 GB for N = 15. An existing
+cubeless store gains them without being rebuilt; they resume, are checked and are
+bit-identical as the cubeless shards are. Their largest shard, {15, 14}, is estimated at
+8.5 GB (``cube_shard_bytes``; 4.9 GB of it the memory-mapped blocks it reads), so the
+full pass needs ``memory="10GB"``; it costs 2.4 times the cubeless pass in CPU (733 ns a
+pair at 10 and 12 checkers: about 40 minutes of CPU for the full table, 17.7 GB on
+disk). Bound: each value is rounded to half a step (1.5e-5) from its stored successors;
+a doubled take reads twice a stored value, so errors can grow by more than half a step a
+turn where a double is taken, and the bound is the one measured against the float64
+``CubefulRace`` over every pair: at most 1.5 steps (4.5e-5) for 6 checkers, 1.69 steps
+(5.2e-5) for 8, ``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values agree
+within its own 16-bit rounding, 1.2e-4). The arithmetic cube and the beaver are not in
+the table (the cube then uses ``CubefulRace`` or the model, and says so).
 
 Build
 -----
@@ -85,22 +86,22 @@ Scaling on a cluster
 --------------------
 Shards as tasks are bounded by the longest chain of dependent shards: shard {i, j} reads
 {i, k < j}, so the row of the largest class, {15, 1} .. {15, 15}, runs one shard after
-another.  With work proportional to pairs the chain holds 52.9 % of the work: at most
+another. With work proportional to pairs the chain holds 52.9 % of the work: at most
 1.89x over one worker however many there are (a list schedule gives 1.46x on 2 workers,
-1.89x on 16 and on 64).  The model is checked against measured shard times: the cubeful
+1.89x on 16 and on 64). The model is checked against measured shard times: the cubeful
 pass's CPU per shard gives a chain of 67 % at 10 checkers and 60 % at 12 (the model: 65
 % and 60 %); the tasks' times on a Dask ``LocalCluster`` (2 workers, 12 checkers: wall
-times of a loaded machine, noisier) give 52 %.  Transfers do not bound it: the tasks return a name and a
-checksum, the data go through the shared store, each shard reading the blocks of its two
-classes (at most 3.4 GB cubeless, 4.9 GB cubeful, for the shards of the class of 15)
-and writing its own (at most 1.44 GB, 2.2 GB cubeful), a few seconds at a cluster
-file system's speed against minutes of compute.  A finer split of a shard into ranges of
-the side on roll's boards does not lift the bound (52.9 % becomes 43.8 % of the work,
-2.29x, for any number of ranges): a shard's shells are solved in order, so the ranges
-only overlap consecutive shards of the chain.  What lifts it is splitting every shell's
-boards among the threads of one worker, as the local build does (two barriers a shell;
-1.76x on 2 threads at 9 checkers): a cluster of multi-threaded workers could give the
-chain's shards a whole node each (not implemented).
+times of a loaded machine, noisier) give 52 %. Transfers do not bound it: the tasks
+return a name and a checksum, the data go through the shared store, each shard reading
+the blocks of its two classes (at most 3.4 GB cubeless, 4.9 GB cubeful, for the shards
+of the class of 15) and writing its own (at most 1.44 GB, 2.2 GB cubeful), a few seconds
+at a cluster file system's speed against minutes of compute. A finer split of a shard
+into ranges of the side on roll's boards does not lift the bound (52.9 % becomes 43.8 %
+of the work, 2.29x, for any number of ranges): a shard's shells are solved in order, so
+the ranges only overlap consecutive shards of the chain. What lifts it is splitting
+every shell's boards among the threads of one worker, as the local build does (two
+barriers a shell; 1.76x on 2 threads at 9 checkers): a cluster of multi-threaded workers
+could give the chain's shards a whole node each (not implemented).
 
 Readers
 -------
