@@ -334,6 +334,11 @@ def _parser_bearoff(sub):
     b.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="run the complete two-sided build's shards on this Dask scheduler "
                         "(its workers must see --store at the same path)")
+    b.add_argument("--cubeful", action="store_true",
+                   help="with --two-sided 15 (or --store): also build the cubeful "
+                        "equities (centred cube, either side's; geometric, no beaver) "
+                        "in shards beside the cubeless ones (3 x 5.9 GB for 15; time: "
+                        "benchmarks/RESULTS.md), used by the cube's exact decisions")
     b.add_argument("--mars", type=int, metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
@@ -358,6 +363,10 @@ def _parser_bearoff(sub):
 
 def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
+    if args.cubeful and not (args.two_sided is not None
+                             and (args.two_sided == 15 or args.store is not None)):
+        raise CliError("--cubeful: only with --two-sided 15, or --two-sided N --store DIR "
+                       "(the complete table's cubeful equities)")
     db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):
@@ -376,7 +385,7 @@ def cmd_bearoff_build(args):
         try:
             ts = build_complete(args.two_sided, store=args.store, rules=args.rules,
                                 memory=memory, threads=args.threads, scheduler=client,
-                                progress=args.progress)
+                                progress=args.progress, cubeful=args.cubeful)
         except (MemoryError, bearoff.DatabaseError) as e:
             raise CliError(str(e)) from None
         finally:

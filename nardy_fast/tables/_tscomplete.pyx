@@ -33,7 +33,8 @@ from nardy_fast.core._dice cimport N_ROLLS, NF_ROLL_P
 from nardy_fast.core._threads cimport (NF_PTHREADS, NF_MAX_THREADS, nf_barrier_t,
                                         nf_barrier_wait, nf_run, share)
 
-__all__ = ["Finals", "ShardSolver", "Lookup", "SCALE"]
+__all__ = ["Finals", "ShardSolver", "Lookup", "SCALE", "CubeShardSolver", "CubeLookup",
+           "CUBE_STEP"]
 
 DEF NCLS = 16
 DEF CH = 256
@@ -471,4 +472,298 @@ cdef class Lookup:
                 j = ((ib[k] - self.t.start[q]) * (self.t.start[p + 1] - self.t.start[p])
                      + ia[k] - self.t.start[p])
                 o[k] = self.t.off[p][q] + self.t.scale[p][q] * self.t.v[p][q][j]
+        return out
+
+
+# ----------------------------------------------------------------------------------------
+# cubeful equities (rule book section 7a: with the cube a game is won or lost at the
+# stake, no mars): shards "cube-II-JJ" beside the cubeless ones, the same order and
+# dependencies.  Block (p, q) holds, opponent-major ``[q_local, p_local, k]``, the money
+# equity per unit of the current stake of the side on roll when it rolls now without
+# doubling, for the cube state k (0 centre, 1 owned by the side on roll, 2 by the
+# opponent; ``_cuberace.pxd``), geometric cube, no beaver: 16-bit fixed point over [-1, 1]
+# (``R = -1 + CUBE_STEP * u``).  The recursion is ``_cuberace``'s::
+#
+#     R[a, b, k] = sum_r p_r max_f V_k(f, b)
+#     V_centre(f, b)   = -max(R[b, f, centre], min(2 R[b, f, opponent], 1))
+#     V_mover(f, b)    = -R[b, f, opponent]
+#     V_opponent(f, b) = -max(R[b, f, mover], min(2 R[b, f, opponent], 1))
+#
+# (V(empty board, b) = +1 follows from R[b, empty] = -1.)
+
+DEF NQ = 3                   # cube states stored: centre, mover, opponent
+CUBE_STEP = 2.0 / 65535.0
+
+
+cdef inline uint16_t cube_encode(double v) noexcept nogil:
+    cdef double u = floor((v + 1.0) * (65535.0 / 2.0) + 0.5)
+    if u < 0.0:
+        u = 0.0
+    elif u > 65535.0:
+        u = 65535.0
+    return <uint16_t>u
+
+
+cdef inline double cube_decode(uint16_t u) noexcept nogil:
+    return -1.0 + u * (2.0 / 65535.0)
+
+
+cdef inline void cube_after(const uint16_t* src, double* w) noexcept nogil:
+    """w[k]: the mover's value V_k of leaving the pair whose R (side then on roll) is
+    src[0:3] (see above)."""
+    cdef double rc = cube_decode(src[0]), rm = cube_decode(src[1])
+    cdef double ro = cube_decode(src[2])
+    cdef double take = 2.0 * ro
+    if take > 1.0:
+        take = 1.0
+    w[0] = -(rc if rc >= take else take)
+    w[1] = -ro
+    w[2] = -(rm if rm >= take else take)
+
+
+ctypedef struct cshard_t:                    # a cube shard's solver state
+    const uint16_t* rows[NCLS]               # block (j, k): (n_k, nj, 3)
+    int i, j
+    Py_ssize_t ni, nj, si, sj
+    uint16_t* a                              # block A (i, j) row-major (ni, nj, 3)
+    uint16_t* b                              # block B (j, i) opponent-major (ni, nj, 3)
+    const int64_t* fstart
+    const int32_t* flist
+    uint8_t cls[54264]
+    Py_ssize_t start[NCLS + 1]
+
+
+ctypedef struct cjob_t:
+    cshard_t* s
+    Py_ssize_t a0, a1
+    const uint16_t* prow                     # (a1 - a0, sj, 3)
+    double* bufs                             # CBUF doubles per thread
+
+
+DEF CBUF = 2 * NQ * CH + NQ * 54264
+
+
+cdef class CubeShardSolver:
+    """Solver of the cubeful shard {i, j}, i >= j (see the section above; the layout of
+    ``ShardSolver`` with one (.., .., 3) uint16 array a block).
+
+    ``rows[k]`` for k = 0 .. i: block (j, k), shape (C(k + 5, 5), C(j + 5, 5), 3); the
+    entry k = i is this shard's block B (j, i), written here.  ``out_a``: block A (i, j)
+    row-major [a, b, k] (None on the diagonal).  ``run(a0, a1, prow)``: shells a0 .. a1 -
+    1, prow[a - a0, g, k] the value of a on roll against every board g of classes < j.
+    """
+    cdef cshard_t s
+    cdef int nthreads
+    cdef object keep
+    cdef readonly Py_ssize_t shells_done
+
+    def __init__(self, int i, int j, Finals finals, list rows, out_a, int threads=1):
+        cdef int k
+        cdef Py_ssize_t g, n
+        if not (0 < j <= i <= MAX_BEAROFF):
+            raise ValueError(f"shard ({i}, {j}): need 0 < j <= i <= {MAX_BEAROFF}")
+        if finals.max_checkers < i:
+            raise ValueError(f"finals: of {finals.max_checkers} checkers, need {i}")
+        self.s.i, self.s.j = i, j
+        self.s.start[0] = 0
+        for k in range(NCLS):
+            self.s.start[k + 1] = n_boards(k)
+        for k in range(NCLS):
+            for g in range(self.s.start[k], self.s.start[k + 1]):
+                self.s.cls[g] = k
+        self.s.si, self.s.sj = self.s.start[i], self.s.start[j]
+        self.s.ni = self.s.start[i + 1] - self.s.si
+        self.s.nj = self.s.start[j + 1] - self.s.sj
+        self.s.fstart = finals.mv.fstart
+        self.s.flist = finals.mv.flist
+        self.keep = (finals, rows, out_a)
+        if len(rows) != i + 1:
+            raise ValueError(f"rows: {len(rows)} blocks, need {i + 1}")
+        for k in range(i + 1):
+            n = self.s.start[k + 1] - self.s.start[k]
+            self.s.rows[k] = _ptr(rows[k], (n, self.s.nj, NQ), False, f"rows[{k}]")
+        self.s.b = <uint16_t*>self.s.rows[i]
+        self.s.a = NULL
+        if i != j:
+            self.s.a = <uint16_t*>_ptr(out_a, (self.s.ni, self.s.nj, NQ), False, "out_a")
+        elif out_a is not None:
+            raise ValueError("out_a: expected None on the diagonal")
+        if threads < 1:
+            raise ValueError(f"threads={threads}: must be >= 1")
+        self.nthreads = min(threads, NF_MAX_THREADS) if NF_PTHREADS else 1
+        self.shells_done = 0
+
+    def run(self, Py_ssize_t a0, Py_ssize_t a1, prow):
+        """Solve shells a0 .. a1 - 1 (a0 = shells done so far); releases the GIL."""
+        cdef Py_ssize_t sj = self.s.sj
+        if a0 != self.shells_done or not a0 <= a1 <= self.s.ni:
+            raise ValueError(f"run({a0}, {a1}): {self.shells_done} of {self.s.ni} shells "
+                             f"done")
+        cdef cjob_t job
+        job.s = &self.s
+        job.a0, job.a1 = a0, a1
+        job.prow = _ptr(prow, (a1 - a0, sj, NQ), False, "prow")
+        job.bufs = <double*>malloc(self.nthreads * CBUF * sizeof(double))
+        if job.bufs == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                nf_run(self.nthreads, cube_shells, &job)
+        finally:
+            free(job.bufs)
+        self.shells_done = a1
+
+
+cdef void cube_shells(void* argp, int tid, int n, nf_barrier_t* bar) noexcept nogil:
+    """Shells a0 .. a1 - 1 as thread tid of n (as ``shells``)."""
+    cdef cjob_t* job = <cjob_t*>argp
+    cdef cshard_t* s = job.s
+    cdef double* buf = job.bufs + <Py_ssize_t>tid * CBUF
+    cdef Py_ssize_t a, sj = s.sj
+    for a in range(job.a0, job.a1):
+        cube_row(s, a, buf, tid, n)
+        nf_barrier_wait(bar)
+        cube_column(s, a, job.prow + (a - job.a0) * sj * NQ if job.prow != NULL else NULL,
+                    buf + 2 * NQ * CH, tid, n)
+        nf_barrier_wait(bar)
+
+
+cdef void cube_row(cshard_t* self, Py_ssize_t a, double* buf, int tid, int nt) noexcept nogil:
+    """Row a of A: a (class i) on roll against every b of class j (b < a on the
+    diagonal), each cube state's best final for each roll."""
+    cdef Py_ssize_t nj = self.nj, ni = self.ni, b0, b, n, hi, o
+    cdef Py_ssize_t ga = self.si + a
+    cdef double* mx = buf
+    cdef double* acc = buf + NQ * CH
+    cdef double w[NQ]
+    cdef int64_t lo, e, ee
+    cdef int r, k, q, diag = self.i == self.j
+    cdef int32_t f
+    cdef const uint16_t* src
+    cdef double p
+    hi = a if diag else nj
+    b0 = share(0, hi, tid, nt)
+    hi = share(0, hi, tid + 1, nt)
+    while b0 < hi:
+        n = min(<Py_ssize_t>CH, hi - b0)
+        for b in range(n * NQ):
+            acc[b] = 0.0
+        for r in range(N_ROLLS):
+            lo = self.fstart[ga * N_ROLLS + r]
+            ee = self.fstart[ga * N_ROLLS + r + 1]
+            for e in range(lo, ee):
+                f = self.flist[e]
+                k = self.cls[f]
+                src = self.rows[k] + ((f - self.start[k]) * nj + b0) * NQ
+                if e == lo:
+                    for b in range(n):
+                        cube_after(src + b * NQ, mx + b * NQ)
+                else:
+                    for b in range(n):
+                        cube_after(src + b * NQ, w)
+                        for q in range(NQ):
+                            if w[q] > mx[b * NQ + q]:
+                                mx[b * NQ + q] = w[q]
+            p = NF_ROLL_P[r]
+            for b in range(n * NQ):
+                acc[b] += p * mx[b]
+        for b in range(n):
+            o = ((b0 + b) * ni + a) * NQ if diag else (a * nj + b0 + b) * NQ
+            for q in range(NQ):
+                if diag:
+                    self.b[o + q] = cube_encode(acc[b * NQ + q])
+                else:
+                    self.a[o + q] = cube_encode(acc[b * NQ + q])
+        b0 += n
+
+
+cdef void cube_column(cshard_t* self, Py_ssize_t a, const uint16_t* prow, double* vbuf,
+                      int tid, int nt) noexcept nogil:
+    """Column a of B: every b of class j (b <= a on the diagonal) on roll against a;
+    vbuf[g * 3 + k]: the mover's V_k of leaving g against a, g of classes <= j."""
+    cdef Py_ssize_t nj = self.nj, ni = self.ni, sj = self.sj, g, b, hi, gb
+    cdef double acc[NQ]
+    cdef double mx[NQ]
+    cdef const double* v
+    cdef int64_t lo, e, ee
+    cdef int r, q, diag = self.i == self.j
+    cdef double p
+    for g in range(sj):
+        cube_after(prow + g * NQ, vbuf + g * NQ)
+    if diag:
+        for g in range(a):                  # R(a, g) = B[g, a]
+            cube_after(self.b + (g * ni + a) * NQ, vbuf + (sj + g) * NQ)
+        hi = a + 1
+    else:
+        for g in range(nj):
+            cube_after(self.a + (a * nj + g) * NQ, vbuf + (sj + g) * NQ)
+        hi = nj
+    for b in range(share(0, hi, tid, nt), share(0, hi, tid + 1, nt)):
+        gb = sj + b
+        for q in range(NQ):
+            acc[q] = 0.0
+        for r in range(N_ROLLS):
+            lo = self.fstart[gb * N_ROLLS + r]
+            ee = self.fstart[gb * N_ROLLS + r + 1]
+            v = vbuf + <Py_ssize_t>self.flist[lo] * NQ
+            for q in range(NQ):
+                mx[q] = v[q]
+            for e in range(lo + 1, ee):
+                v = vbuf + <Py_ssize_t>self.flist[e] * NQ
+                for q in range(NQ):
+                    if v[q] > mx[q]:
+                        mx[q] = v[q]
+            p = NF_ROLL_P[r]
+            for q in range(NQ):
+                acc[q] += p * mx[q]
+        for q in range(NQ):
+            self.b[(a * nj + b) * NQ + q] = cube_encode(acc[q])
+
+
+cdef class CubeLookup:
+    """The cubeful blocks of a complete table: ``blocks`` dict (p, q) -> uint16 array of
+    shape (C(q + 5, 5), C(p + 5, 5), 3) for every 0 <= p, q <= max_checkers."""
+    cdef const uint16_t* c[16][16]
+    cdef Py_ssize_t start[17]
+    cdef int max_checkers
+    cdef object keep
+
+    def __init__(self, int max_checkers, dict blocks):
+        cdef int p, q
+        if not 0 <= max_checkers <= MAX_BEAROFF:
+            raise ValueError(f"max_checkers={max_checkers}: must be 0..{MAX_BEAROFF}")
+        self.max_checkers = max_checkers
+        self.start[0] = 0
+        for p in range(NCLS):
+            self.start[p + 1] = n_boards(p)
+            for q in range(NCLS):
+                self.c[p][q] = NULL
+        for p in range(max_checkers + 1):
+            for q in range(max_checkers + 1):
+                self.c[p][q] = _ptr(blocks[p, q], (self.start[q + 1] - self.start[q],
+                                                   self.start[p + 1] - self.start[p], NQ),
+                                    False, f"blocks[{p}, {q}]")
+        self.keep = blocks
+
+    def query(self, const Py_ssize_t[::1] ia, const Py_ssize_t[::1] ib):
+        """Float64 (n, 3): the no-double equities (centre, mover, opponent) of each pair
+        (board indices, trusted to be of at most max_checkers checkers); runs in C."""
+        cdef Py_ssize_t n = ia.shape[0], k, j
+        cdef int p, q, s
+        if ib.shape[0] != n:
+            raise ValueError(f"ia and ib: {n} and {ib.shape[0]} indices")
+        out = np.empty((n, NQ))
+        cdef double[:, ::1] o = out
+        with nogil:
+            for k in range(n):
+                p = 0
+                q = 0
+                while self.start[p + 1] <= ia[k]:
+                    p += 1
+                while self.start[q + 1] <= ib[k]:
+                    q += 1
+                j = ((ib[k] - self.start[q]) * (self.start[p + 1] - self.start[p])
+                     + ia[k] - self.start[p]) * NQ
+                for s in range(NQ):
+                    o[k, s] = cube_decode(self.c[p][q][j + s])
         return out

@@ -35,6 +35,34 @@ rounding of each other in ``v`` the chosen one may not be the exact optimum, so 
 and P(mars) have no such bound (measured: at most 2.7e-3 on the tests' miniature), only
 ``v`` (the equity: ``2 v - 1`` oin points) has.
 
+Cubeful equities
+----------------
+``build_complete(..., cubeful=True)`` (``nardy-fast bearoff build --two-sided 15
+--cubeful``) adds, as GNU Backgammon's two-sided database carries them, the money
+equities per unit of the current stake of the side on roll when it rolls without
+doubling, for the centred cube, the cube it owns and the cube its opponent owns
+(``cubeful_equities``; ``decision`` gives the cube decision, and ``cube_decision`` uses
+it for every bear-off the in-memory ``cuberace.CubefulRace`` does not cover). With the
+cube a game is won or lost at the stake (rule book section 7a: no mars, no oin), so they
+do not depend on the points of mars: the recursion is ``_cuberace``'s (geometric cube,
+money play, no beaver: each side doubles when ``min(2 x take, 1)`` beats rolling on, the
+taker passes when the take is worth less than -1, each side picks its move for its own
+cubeful equity), solved by the same shard order in C (``_tscomplete``'s cube section)
+into shards of their own, ``cube-II-JJ.nfdb``, beside the cubeless ones: 6 bytes a pair
+(16-bit fixed point over [-1, 1], step 2 / 65535), 17.7 GB for N = 15. An existing
+cubeless store gains them without being rebuilt; they resume, are checked and are
+bit-identical as the cubeless shards are. Their largest shard, {15, 14}, is estimated at
+8.5 GB (``cube_shard_bytes``; 4.9 GB of it the memory-mapped blocks it reads), so the
+full pass needs ``memory="10GB"``; it costs 2.4 times the cubeless pass in CPU (733 ns a
+pair at 10 and 12 checkers: about 40 minutes of CPU for the full table, 17.7 GB on
+disk). Bound: each value is rounded to half a step (1.5e-5) from its stored successors;
+a doubled take reads twice a stored value, so errors can grow by more than half a step a
+turn where a double is taken, and the bound is the one measured against the float64
+``CubefulRace`` over every pair: at most 1.5 steps (4.5e-5) for 6 checkers, 1.69 steps
+(5.2e-5) for 8, ``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values agree
+within its own 16-bit rounding, 1.2e-4). The arithmetic cube and the beaver are not in
+the table (the cube then uses ``CubefulRace`` or the model, and says so).
+
 Build
 -----
 Shard {i, j} (i >= j: classes of i and j checkers) holds blocks (i, j) and (j, i); it reads
@@ -53,6 +81,27 @@ than ``memory`` (default 8 GB) is refused before it starts (on a Dask cluster ea
 worker's own memory limit applies).  The complete build (N = 15) took 18 minutes of
 CPU, 10 minutes of wall time on 2 threads of a busy 2-core machine (peak RSS 5.7 GB),
 and 9.25 GB of disk (``benchmarks/RESULTS.md``); the tests build only small tables.
+
+Scaling on a cluster
+--------------------
+Shards as tasks are bounded by the longest chain of dependent shards: shard {i, j} reads
+{i, k < j}, so the row of the largest class, {15, 1} .. {15, 15}, runs one shard after
+another. With work proportional to pairs the chain holds 52.9 % of the work: at most
+1.89x over one worker however many there are (a list schedule gives 1.46x on 2 workers,
+1.89x on 16 and on 64). The model is checked against measured shard times: the cubeful
+pass's CPU per shard gives a chain of 67 % at 10 checkers and 60 % at 12 (the model: 65
+% and 60 %); the tasks' times on a Dask ``LocalCluster`` (2 workers, 12 checkers: wall
+times of a loaded machine, noisier) give 52 %. Transfers do not bound it: the tasks
+return a name and a checksum, the data go through the shared store, each shard reading
+the blocks of its two classes (at most 3.4 GB cubeless, 4.9 GB cubeful, for the shards
+of the class of 15) and writing its own (at most 1.44 GB, 2.2 GB cubeful), a few seconds
+at a cluster file system's speed against minutes of compute. A finer split of a shard
+into ranges of the side on roll's boards does not lift the bound (52.9 % becomes 43.8 %
+of the work, 2.29x, for any number of ranges): a shard's shells are solved in order, so
+the ranges only overlap consecutive shards of the chain. What lifts it is splitting
+every shell's boards among the threads of one worker, as the local build does (two
+barriers a shell; 1.76x on 2 threads at 9 checkers): a cluster of multi-threaded workers
+could give the chain's shards a whole node each (not implemented).
 
 Readers
 -------
@@ -82,6 +131,7 @@ from nardy_fast._utils._resources import gib
 from nardy_fast._utils.datadir import data_dir
 from nardy_fast.tables import _board6, _tscomplete
 from nardy_fast.tables.bearoff import mars_points
+from nardy_fast.tables.cuberace import OWNERS
 from nardy_fast.tables.onesided import RULES_META, n_boards
 
 from typing import TYPE_CHECKING
@@ -90,12 +140,19 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
 
 __all__ = ["CompleteTwoSided", "build_complete", "complete_two_sided", "default_store",
-           "parse_memory", "shard_order", "DEFAULT_MEMORY", "KIND", "MANIFEST"]
+           "parse_memory", "shard_order", "DEFAULT_MEMORY", "KIND", "MANIFEST",
+           "solve_cube_shard", "cube_shard_bytes"]
 
 KIND = "two_sided_complete"
 SHARD_KIND = "two_sided_shard"
+CUBE_SHARD_KIND = "two_sided_cube_shard"
 MANIFEST = "manifest.json"
 FORMAT = "u16-v1"
+CUBE_FORMAT = "cube-u16-v1"
+CUBE_META = {"progression": "geometric", "beaver": False, "states": ["centre", "mover",
+                                                                     "opponent"],
+             "value": "money equity per unit stake of the side on roll rolling without "
+                      "doubling, R = -1 + 2 u / 65535"}
 DEFAULT_MEMORY = 8 * 10**9
 CHUNK_SHELLS = 128                # shells per solver call (progress, Ctrl-C)
 SPMD_MIN_PAIRS = 1 << 16          # smaller shards run on one thread (two barriers a shell)
@@ -123,8 +180,9 @@ def shard_deps(i: int, j: int) -> set[tuple[int, int]]:
     return deps
 
 
-def shard_name(i: int, j: int) -> str:
-    return f"shard-{i:02d}-{j:02d}.nfdb"
+def shard_name(i: int, j: int, cube: bool = False) -> str:
+    """The file of shard {i, j} (``cube``: of its cubeful equities)."""
+    return f"{'cube' if cube else 'shard'}-{i:02d}-{j:02d}.nfdb"
 
 
 def _has_ml(p, T):
@@ -144,6 +202,19 @@ def shard_bytes(i: int, j: int, T: int = MAX) -> int:
     out = ni * nj * 2 * (1 + _has_ml(i, T) + _has_mw(j, T)) * (1 if i == j else 3)
     prow = CHUNK_SHELLS * n_boards(j - 1) * 2 * 2 + sum(
         n_class(k) * ni * 2 * (1 + _has_ml(i, T)) for k in range(j))
+    return reads + out + prow + (32 << 20)
+
+
+def cube_shard_bytes(i: int, j: int) -> int:
+    """Bytes a cubeful shard's solver holds (3 uint16 a pair: inputs, outputs, buffers)."""
+    if j == 0:
+        return 6 * n_class(i) * 2
+    nj, ni = n_class(j), n_class(i)
+    reads = sum(n_class(k) * nj * 6 for k in range(i))
+    out = ni * nj * 6 * (1 if i == j else 3)
+    prow = CHUNK_SHELLS * n_boards(j - 1) * 6 * 2
+    if i != j:                                       # the diagonal reads them as rows
+        prow += sum(n_class(k) * ni * 6 for k in range(j))
     return reads + out + prow + (32 << 20)
 
 
@@ -185,9 +256,9 @@ def _finals(n):
         return f
 
 
-def _load_shard(store, i, j, verify=False):
-    path = os.path.join(store, shard_name(i, j))
-    meta, arrays = read_db(path, SHARD_KIND, verify=verify)
+def _load_shard(store, i, j, verify=False, cube=False):
+    path = os.path.join(store, shard_name(i, j, cube))
+    meta, arrays = read_db(path, CUBE_SHARD_KIND if cube else SHARD_KIND, verify=verify)
     if (meta.get("shard") != [i, j]):
         raise DatabaseError(f"{path}: holds shard {meta.get('shard')}, expected [{i}, {j}]")
     return arrays
@@ -277,11 +348,70 @@ def _write_shard(store, i, j, max_checkers, lam, arrays, T):
     return int(read_header_crc(path))         # the checksum the manifest records
 
 
-def _shard_task(store, i, j, max_checkers, lam, T, *deps):
+def _shard_task(store, i, j, max_checkers, lam, T, *deps, cube=False):
     """One shard as a task (a dask worker): solve it from the store, write it, return
-    its name and checksum."""
+    its name and checksum (``cube``: the cubeful shard)."""
+    if cube:
+        arrays = solve_cube_shard(store, i, j)
+        return shard_name(i, j, True), _write_cube_shard(store, i, j, max_checkers, arrays)
     arrays = solve_shard(store, i, j, lam, T=T)
     return shard_name(i, j), _write_shard(store, i, j, max_checkers, lam, arrays, T)
+
+
+# ----------------------------------------------------------------------------------------
+# one cubeful shard (``_tscomplete``'s cube section: the recursion and the layout)
+
+def _cube_edge_shard(i):
+    """Cubeful shard {i, 0}: the side on roll against an empty board has lost (-1), an
+    empty board on roll has won (+1), whatever the cube."""
+    arrays = {f"c_{i}_0": np.zeros((1, n_class(i), 3), np.uint16)}
+    if i:
+        arrays[f"c_0_{i}"] = np.full((n_class(i), 1, 3), 65535, np.uint16)
+    return arrays
+
+
+def solve_cube_shard(store: str, i: int, j: int, stop: threading.Event | None = None,
+                     tick=None, threads: int = 1) -> dict:
+    """Compute the cubeful shard {i, j} from the finished cubeful shards it reads in
+    ``store`` on ``threads`` threads (as ``solve_shard``) and return its arrays."""
+    if j == 0:
+        return _cube_edge_shard(i)
+    ni, nj = n_class(i), n_class(j)
+    cache = {}
+
+    def blk(p, q):
+        key = (max(p, q), min(p, q))
+        if key not in cache:
+            cache[key] = _load_shard(store, *key, cube=True)
+        return cache[key][f"c_{p}_{q}"]
+
+    rows = [blk(j, k) for k in range(i)]
+    bc = np.zeros((ni, nj, 3), np.uint16)
+    rows.append(bc)
+    out_a = np.zeros((ni, nj, 3), np.uint16) if i != j else None
+    solver = _tscomplete.CubeShardSolver(i, j, _finals(i), rows, out_a,
+                                         threads if ni * nj >= SPMD_MIN_PAIRS else 1)
+    lower = [blk(i, k) for k in range(j)]            # (n_k, n_i, 3): R(a, g) at [g, a]
+    for a0 in range(0, ni, CHUNK_SHELLS):
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+        a1 = min(ni, a0 + CHUNK_SHELLS)
+        prow = np.ascontiguousarray(
+            np.concatenate([b[:, a0:a1] for b in lower]).transpose(1, 0, 2))
+        solver.run(a0, a1, prow)
+        if tick is not None:
+            tick(2 * (a1 - a0) * nj if i != j else a1 * a1 - a0 * a0)
+    arrays = {f"c_{j}_{i}": bc}
+    if i != j:
+        arrays[f"c_{i}_{j}"] = np.ascontiguousarray(out_a.transpose(1, 0, 2))
+    return arrays
+
+
+def _write_cube_shard(store, i, j, max_checkers, arrays):
+    path = os.path.join(store, shard_name(i, j, True))
+    write_db(path, CUBE_SHARD_KIND, {"shard": [i, j], "max_checkers": max_checkers,
+                                     "format": CUBE_FORMAT, "cube": CUBE_META}, arrays)
+    return int(read_header_crc(path))
 
 
 # ----------------------------------------------------------------------------------------
@@ -326,8 +456,8 @@ def _pairs(i, j):
 def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None = None,
                    rules: RulesLike = None, memory: int | str = DEFAULT_MEMORY,
                    threads: int | None = None, scheduler=None,
-                   progress: bool | None = None, all_checkers: int = MAX
-                   ) -> CompleteTwoSided:
+                   progress: bool | None = None, all_checkers: int = MAX,
+                   cubeful: bool = False) -> CompleteTwoSided:
     """Build (or resume building) the complete two-sided table of 0..``max_checkers``
     checkers a side into ``store`` and return it loaded.
 
@@ -357,6 +487,11 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         The checkers of a side (15; fewer gives the same problem in miniature, for
         tests: mars is possible for a board of ``all_checkers``), at least
         ``max_checkers``.
+    cubeful : bool
+        Also build (or resume) the cubeful equities (centred cube, cube of the side on
+        roll, cube of the opponent; geometric, no beaver) in shards of their own
+        (``cube-II-JJ.nfdb``) beside the cubeless ones, after them; a finished cubeless
+        store gains them without being rebuilt.
 
     The result does not depend on ``threads`` or the scheduler (bit-identical), nor on
     how often the build was interrupted.
@@ -383,46 +518,62 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
                                  f"{man.get(key)!r}, this build has {want[key]!r}; "
                                  f"use another store")
     order = shard_order(N)
+    passes = [False, True] if cubeful else [False]
+    done = {cube: _finished_shards(store, man, order, cube) for cube in passes}
+    for cube in passes:
+        need = {s: cube_shard_bytes(*s) if cube else shard_bytes(*s, T) for s in order}
+        worst = max((s for s in order if s not in done[cube]), key=need.get, default=None)
+        if worst is not None and need[worst] > limit:
+            raise MemoryError(f"{'cubeful ' if cube else ''}shard {list(worst)} needs "
+                              f"{gib(need[worst])}, more than memory={gib(limit)}")
+    for cube in passes:
+        key = "cube_done" if cube else "done"
+        total = sum(_pairs(*s) for s in order)
+        what = "two-sided bear-off cubeful" if cube else "two-sided bear-off"
+        bar = progress_bar(total=total, desc=f"{what} {N}x{N}", unit="pair",
+                           unit_scale=True, initial=sum(_pairs(*s) for s in done[cube]),
+                           progress=progress)
+        t0 = time.perf_counter()
+
+        def finished(s, crc, cube=cube, key=key):
+            man[key][shard_name(*s, cube)] = crc
+            done[cube].add(s)
+            _write_manifest(store, man)
+
+        try:
+            if scheduler is not None:
+                _run_dask(scheduler, store, order, done[cube], N, lam, T, finished, bar,
+                          cube)
+            else:
+                _run_local(store, order, done[cube], N, lam, T, threads, finished, bar,
+                           cube)
+        finally:
+            bar.close()
+        man["cube_complete" if cube else "complete"] = True
+        _write_manifest(store, man)
+        if progress:
+            print(f"{what} {N}x{N}: {total:,} pairs in {len(order)} shards, "
+                  f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return CompleteTwoSided.load(store, verify=False)     # each shard was checked as written
+
+
+def _finished_shards(store, man, order, cube):
+    """The shards of a pass already written, each checked (a damaged one: named); those
+    written by a build killed before its manifest was updated are added to it."""
+    key = "cube_done" if cube else "done"
+    man.setdefault(key, {})
     done = set()
-    for i, j in order:                   # finished shards, checked (a damaged one: named)
-        name = shard_name(i, j)
+    for i, j in order:
+        name = shard_name(i, j, cube)
         path = os.path.join(store, name)
-        if name in man["done"] or os.path.exists(path):
-            _load_shard(store, i, j, verify=True)
-            if name not in man["done"]:          # written, killed before the manifest
-                man["done"][name] = int(read_header_crc(path))
-            elif int(read_header_crc(path)) != int(man["done"][name]):
+        if name in man[key] or os.path.exists(path):
+            _load_shard(store, i, j, verify=True, cube=cube)
+            if name not in man[key]:             # written, killed before the manifest
+                man[key][name] = int(read_header_crc(path))
+            elif int(read_header_crc(path)) != int(man[key][name]):
                 raise DatabaseError(f"{path}: checksum differs from the manifest's")
             done.add((i, j))
-    need = {s: shard_bytes(*s, T) for s in order}
-    worst = max((s for s in order if s not in done), key=need.get, default=None)
-    if worst is not None and need[worst] > limit:
-        raise MemoryError(f"shard {list(worst)} needs {gib(need[worst])}, more than "
-                          f"memory={gib(limit)}")
-    total = sum(_pairs(*s) for s in order)
-    bar = progress_bar(total=total, desc=f"two-sided bear-off {N}x{N}", unit="pair",
-                       unit_scale=True, initial=sum(_pairs(*s) for s in done),
-                       progress=progress)
-    t0 = time.perf_counter()
-
-    def finished(s, crc):
-        man["done"][shard_name(*s)] = crc
-        done.add(s)
-        _write_manifest(store, man)
-
-    try:
-        if scheduler is not None:
-            _run_dask(scheduler, store, order, done, N, lam, T, finished, bar)
-        else:
-            _run_local(store, order, done, N, lam, T, threads, finished, bar)
-    finally:
-        bar.close()
-    man["complete"] = True
-    _write_manifest(store, man)
-    if progress:
-        print(f"two-sided bear-off {N}x{N}: {total:,} pairs in {len(order)} shards, "
-              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    return CompleteTwoSided.load(store, verify=False)     # each shard was checked as written
+    return done
 
 
 def read_header_crc(path):
@@ -430,20 +581,24 @@ def read_header_crc(path):
     return read_header(path)[0]["crc32"]
 
 
-def _run_local(store, order, done, N, lam, T, threads, finished, bar):
+def _run_local(store, order, done, N, lam, T, threads, finished, bar, cube=False):
     """The shards in order, each on ``threads`` threads (every thread takes its share of
     each shell's boards, so the longest chain of dependent shards is no bound)."""
     threads = check_threads(threads)
     for s in order:
         if s in done:
             continue
-        arrays = solve_shard(store, *s, lam, None, bar.update, T, threads)
-        finished(s, _write_shard(store, *s, N, lam, arrays, T))
+        if cube:
+            arrays = solve_cube_shard(store, *s, None, bar.update, threads)
+            finished(s, _write_cube_shard(store, *s, N, arrays))
+        else:
+            arrays = solve_shard(store, *s, lam, None, bar.update, T, threads)
+            finished(s, _write_shard(store, *s, N, lam, arrays, T))
         if s[1] == 0:                               # no ticks while solving
             bar.update(_pairs(*s))
 
 
-def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar):
+def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar, cube=False):
     from dask.distributed import Client, as_completed   # lazy: dask is optional, slow to import
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
@@ -453,8 +608,9 @@ def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar):
                 continue
             deps = [futures[d] for d in sorted(shard_deps(*s)) if d in futures]
             futures[s] = client.submit(_shard_task, store, *s, N, lam, T, *deps, pure=False,
+                                       cube=cube,
                                        key=f"bearoff-{os.path.basename(store)}-"
-                                           f"{shard_name(*s)}-{time.time_ns()}")
+                                           f"{shard_name(*s, cube)}-{time.time_ns()}")
         where = {f.key: s for s, f in futures.items()}
         for fut in as_completed(list(futures.values())):
             s = where[fut.key]
@@ -476,7 +632,7 @@ class CompleteTwoSided:
 
     kind = KIND
 
-    def __init__(self, store, manifest, blocks):
+    def __init__(self, store, manifest, blocks, cube_blocks=None):
         self.store = store
         self.max_checkers = int(manifest["max_checkers"])
         self.lam = float(manifest["lambda"])
@@ -485,6 +641,8 @@ class CompleteTwoSided:
         self.points = (float(pts["oin"]), float(pts["mars"]))
         self._lookup = _tscomplete.Lookup(self.max_checkers, self.lam, blocks,
                                           self.all_checkers)
+        self._cube = (None if cube_blocks is None
+                      else _tscomplete.CubeLookup(self.max_checkers, cube_blocks))
 
     def __repr__(self):
         return (f"CompleteTwoSided(max_checkers={self.max_checkers}, "
@@ -514,7 +672,78 @@ class CompleteTwoSided:
             blocks[i, j] = _block(arrays, i, j)
             if i != j:
                 blocks[j, i] = _block(arrays, j, i)
-        return cls(store, man, blocks)
+        cube_blocks = None
+        if man.get("cube_complete"):
+            cube_blocks = {}
+            for i, j in shard_order(N):
+                name = shard_name(i, j, True)
+                arrays = _load_shard(store, i, j, verify=verify, cube=True)
+                if verify and int(read_header_crc(os.path.join(store, name))) != \
+                        int(man["cube_done"][name]):
+                    raise DatabaseError(f"{os.path.join(store, name)}: checksum differs "
+                                        f"from the manifest's")
+                cube_blocks[i, j] = arrays[f"c_{i}_{j}"]
+                cube_blocks[j, i] = arrays[f"c_{j}_{i}"]
+        return cls(store, man, blocks, cube_blocks)
+
+    @property
+    def cubeful(self) -> bool:
+        """True when the store holds the cubeful equities (``build_complete(...,
+        cubeful=True)``)."""
+        return self._cube is not None
+
+    def cubeful_equities(self, on_roll6, opponent6):
+        """The money equities per unit stake of the side on roll when it rolls now without
+        doubling, for the centred cube, the cube it owns and the cube its opponent owns
+        (geometric, no beaver, no mars: rule book section 7a): a float64 array (3,) for
+        two boards, (n, 3) for stacks (the loop runs in C); ``ValueError`` when the
+        store has none."""
+        if self._cube is None:
+            raise ValueError(f"{self.store}: no cubeful equities (build them with "
+                             f"nardy-fast bearoff build --two-sided "
+                             f"{self.max_checkers} --cubeful)")
+        ia, ib, single = self._indices(on_roll6, opponent6)
+        out = self._cube.query(ia, ib)
+        return out[0] if single else out
+
+    def cubeful_of_indices(self, ia, ib):
+        """As ``cubeful_equities`` for board indices (intp arrays, trusted)."""
+        if self._cube is None:
+            raise ValueError(f"{self.store}: no cubeful equities")
+        return self._cube.query(np.ascontiguousarray(ia, np.intp),
+                                np.ascontiguousarray(ib, np.intp))
+
+    def decision(self, on_roll6, opponent6, stake: int = 1, owner: str = "centre") -> dict:
+        """The exact cube decision of the side on roll (geometric cube, no beaver), as
+        ``cuberace.CubefulRace.decision``: ``no_double``, ``double_take`` (twice the
+        opponent-owned equity), ``double_pass`` (1), ``double_beaver`` (NaN), ``dead``
+        and ``p_win`` (this table's cubeless values: the play maximising the rules'
+        points, which with a side of 15 may differ from the play maximising P(win)), and
+        ``equity`` after the best actions; per unit of the current stake (the values do
+        not depend on it).  ``owner``: ``"centre"``, ``"mover"`` or ``"opponent"``."""
+        if owner not in OWNERS:
+            raise ValueError(f"owner={owner!r}: expected one of "
+                             f"{', '.join(map(repr, OWNERS))}")
+        check_int(stake, 1, 1 << 40, "stake")
+        a, sa = as_board6(on_roll6, "on_roll6", self.max_checkers)
+        b, sb = as_board6(opponent6, "opponent6", self.max_checkers)
+        for name, x, single in (("on_roll6", a, sa), ("opponent6", b, sb)):
+            if not single:
+                raise ValueError(f"{name}: expected one board")
+            if int(x.sum()) == 0:
+                raise ValueError(f"{name}: no checkers left, the game is over")
+        r = self.cubeful_equities(a[0], b[0])
+        p = float(self.p_win(a[0], b[0]))
+        k = OWNERS.index(owner)
+        out = {"no_double": float(r[k]), "double_take": math.nan, "double_pass": 1.0,
+               "double_beaver": math.nan, "dead": 2.0 * p - 1.0, "p_win": p}
+        if owner == "opponent":
+            out["double_pass"] = math.nan
+            out["equity"] = out["no_double"]
+            return out
+        out["double_take"] = 2.0 * float(r[2])
+        out["equity"] = max(out["no_double"], min(out["double_take"], 1.0))
+        return out
 
     def matches(self, rules: RulesLike) -> bool:
         """True when ``rules`` weigh mars against oin as this table does."""

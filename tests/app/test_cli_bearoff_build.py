@@ -48,3 +48,16 @@ def test_size_out_of_range_is_refused(capsys):
     with pytest.raises(SystemExit):
         run_cli(capsys, "bearoff", "build", "--two-sided", "16")
     assert "--two-sided: 16: expected an integer 1..15" in capsys.readouterr().err
+
+
+def test_cubeful_option(capsys, tmp_path):
+    """--cubeful adds the cubeful shards to a store; without the complete table's build
+    it is refused, naming what it needs."""
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2", "--store",
+                             str(tmp_path), "--cubeful", "--no-progress")
+    assert code == 0
+    table = bc.CompleteTwoSided.load(tmp_path)
+    assert table.cubeful and len(list(tmp_path.glob("cube-*.nfdb"))) == 6
+    assert table.cubeful_equities([1, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0])[0] == 1.0
+    code, out, err = run_cli(capsys, "bearoff", "build", "--cubeful")
+    assert code != 0 and "--cubeful: only with --two-sided 15" in err

@@ -7,7 +7,6 @@ a plain-Python memoised recursion with its own move generator, and GNU Backgammo
 two-sided database (tests/data/reference/README-twosided.md).
 """
 import csv
-import functools
 import os
 from pathlib import Path
 
@@ -18,15 +17,17 @@ from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables import bearoff_complete as bc
 from nardy_fast.tables.bearoff import DatabaseError
 
+import naive_bearoff
+
 DATA = Path(__file__).parent.parent / "data" / "reference"
 STEP = 1.0 / 65535                   # a 16-bit step of P(win) where no mars is possible
-ROLLS = [(a, b, (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)]
+CUBE_STEP = 2.0 / 65535              # a 16-bit step of a cubeful equity (over [-1, 1])
 
 
 @pytest.fixture(scope="module")
 def table6(tmp_path_factory):
     return bc.build_complete(6, store=tmp_path_factory.mktemp("ts6"), progress=False,
-                             threads=2)
+                             threads=2, cubeful=True)
 
 
 def _pairs(m):
@@ -57,58 +58,7 @@ def test_equals_in_memory_table_within_the_bound(table6):
 
 
 # ----------------------------------------------------------------------------------------
-# plain-Python memoised recursion (own move generator), with mars
-
-def _steps(board, d):
-    """Boards after one step of die d (board[i]: checkers on the point i + 1 bears off)."""
-    out = set()
-    if board[d - 1]:
-        out.add(board[:d - 1] + (board[d - 1] - 1,) + board[d:])
-    for i in range(d, 6):
-        if board[i]:
-            c = list(board)
-            c[i] -= 1
-            c[i - d] += 1
-            out.add(tuple(c))
-    if not out:                                        # nothing on d or above: highest
-        for i in range(d - 2, -1, -1):
-            if board[i]:
-                out.add(board[:i] + (board[i] - 1,) + board[i + 1:])
-                break
-    return out
-
-
-def _finals(board, a, b):
-    res = set()
-    for seq in ([a] * 4,) if a == b else ([a, b], [b, a]):
-        cur = {board}
-        for d in seq:
-            cur = set().union(*(_steps(x, d) if any(x) else {x} for x in cur))
-        res |= cur
-    return res
-
-
-def _reference(T, lam):
-    """(v, P(win), P(mars win), P(mars loss)) of a on roll against b, both maximising
-    v = P(win) + lam (P(mars win) - P(mars loss)); ties to the smaller final index."""
-    @functools.lru_cache(maxsize=None)
-    def val(a, b):
-        tot = [0.0, 0.0, 0.0, 0.0]
-        for d1, d2, p in ROLLS:
-            best = None
-            for f in sorted(_finals(a, d1, d2), key=lambda x: bo.index_of(list(x))):
-                if not any(f):
-                    m = float(sum(b) == T)
-                    cand = (1.0 + lam * m, 1.0, m, 0.0)
-                else:
-                    ov, ow, omw, oml = val(b, f)
-                    cand = (1.0 - ov, 1.0 - ow, oml, omw)
-                if best is None or cand[0] > best[0]:
-                    best = cand
-            tot = [t + p * c for t, c in zip(tot, best)]
-        return tuple(tot)
-    return val
-
+# plain-Python memoised recursion (tests/naive_bearoff.py), with mars
 
 def test_mars_against_python_recursion(tmp_path):
     """A side of all its checkers (4, the problem in miniature) on the low points against
@@ -116,7 +66,7 @@ def test_mars_against_python_recursion(tmp_path):
     rounding of the best (measured <= 2.7e-3 from the exact split)."""
     T = 4
     table = bc.build_complete(T, store=tmp_path, progress=False, threads=1, all_checkers=T)
-    val = _reference(T, 0.5)
+    val = naive_bearoff.cubeless(T, 0.5)
     low = [b for b in (tuple(int(x) for x in bo.board_of(i)) for i in range(bo.n_boards(T)))
            if sum(b) >= 1 and not any(b[3:])]
     full = [b for b in low if sum(b) == T]
@@ -182,11 +132,101 @@ def test_gnubg_cubeful_reference():
 
 
 # ----------------------------------------------------------------------------------------
+# cubeful equities (centred cube, cube of the side on roll, of the opponent)
+
+def test_cubeful_equals_in_memory_cubeful_race(table6):
+    """Every pair of 1..6 checkers a side against the exact float64 CubefulRace (the same
+    recursion on unrounded values): each value is rounded to half a step (1.5e-5) from
+    its rounded successors; measured within 1.5 steps in all and 0.26 on average."""
+    from nardy_fast.tables.cuberace import CubefulRace
+    exact = np.asarray(CubefulRace.build(6, progress=False).values)
+    m = bo.n_boards(6)
+    ia, ib = np.meshgrid(np.arange(1, m), np.arange(1, m), indexing="ij")
+    ia, ib = ia.ravel(), ib.ravel()
+    got = table6.cubeful_of_indices(ia, ib)
+    err = np.abs(got - exact[ia, ib, :3])
+    assert err.max() <= 2 * CUBE_STEP
+    assert err.mean() <= 0.4 * CUBE_STEP
+    assert got.min() >= -1 and got.max() <= 1
+    # a cube of its own is worth something to the side on roll, its opponent's costs it
+    assert np.all(got[:, 1] >= got[:, 0] - 2 * CUBE_STEP)
+    assert np.all(got[:, 0] >= got[:, 2] - 2 * CUBE_STEP)
+
+
+def test_cubeful_against_python_recursion(table6):
+    """Every pair of 1..4 checkers on points 1-3 a side (moves stay there) against the
+    plain-Python cubeful recursion: within 2 steps."""
+    val = naive_bearoff.cubeful()
+    import itertools
+    boards = [c + (0, 0, 0) for c in itertools.product(range(5), repeat=3)
+              if 1 <= sum(c) <= 4]
+    pairs = [(a, b) for a in boards for b in boards]
+    ref = np.array([val(a, b) for a, b in pairs])
+    got = table6.cubeful_equities(np.array([p[0] for p in pairs]),
+                                  np.array([p[1] for p in pairs]))
+    assert len(pairs) == 34 ** 2
+    assert np.abs(got - ref).max() <= 2 * CUBE_STEP
+    assert (ref[:, 0] != ref[:, 1]).any() and (ref[:, 0] != ref[:, 2]).any()
+
+
+def test_gnubg_cubeful_reference_complete(table6):
+    """GNU Backgammon's cubeful 6x6 values (16 bits from rounded successors) against the
+    complete table's, each state: within 1.5e-4 (gnubg's own rounding; ours is < 5e-5)."""
+    rows = list(csv.DictReader(open(DATA / "gnubg_twosided_6x6_sample.csv")))
+    a = np.array([[int(c) for c in r["pos_on_roll"].split("-")] for r in rows])
+    b = np.array([[int(c) for c in r["pos_opponent"].split("-")] for r in rows])
+    got = table6.cubeful_equities(a, b)
+    for k, column in ((0, "cubeful_eq_centered_cube"), (1, "cubeful_eq_on_roll_owns_cube"),
+                      (2, "cubeful_eq_opponent_owns_cube")):
+        ref = np.array([float(r[column]) for r in rows])
+        assert np.abs(got[:, k] - ref).max() < 1.5e-4, column
+
+
+def test_cubeful_shards_resume_checked_and_thread_independent(tmp_path, monkeypatch):
+    """A cubeless store gains its cubeful shards without being rebuilt; a build killed in
+    the cubeful pass resumes to the bytes of one built on 2 threads at once; a damaged
+    cubeful shard is refused by name; a store without them says how to build them."""
+    plain = bc.build_complete(3, store=tmp_path / "a", progress=False, threads=1)
+    assert not plain.cubeful
+    with pytest.raises(ValueError, match="--cubeful"):
+        plain.cubeful_equities([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+    before = _bytes(tmp_path / "a")
+    write = bc._write_cube_shard
+    calls = []
+
+    def dying(*args):
+        calls.append(args[1:3])
+        if len(calls) == 7:
+            raise KeyboardInterrupt
+        return write(*args)
+
+    monkeypatch.setattr(bc, "_write_cube_shard", dying)
+    with pytest.raises(KeyboardInterrupt):
+        bc.build_complete(3, store=tmp_path / "a", progress=False, threads=1, cubeful=True)
+    monkeypatch.setattr(bc, "_write_cube_shard", write)
+    assert len(_bytes(tmp_path / "a", "cube-")) == 6
+    resumed = bc.build_complete(3, store=tmp_path / "a", progress=False, threads=1,
+                                cubeful=True)
+    assert _bytes(tmp_path / "a") == before
+    monkeypatch.setattr(bc, "SPMD_MIN_PAIRS", 0)      # every shard on both threads
+    bc.build_complete(3, store=tmp_path / "b", progress=False, threads=2, cubeful=True)
+    assert _bytes(tmp_path / "a", "cube-") == _bytes(tmp_path / "b", "cube-")
+    assert len(_bytes(tmp_path / "a", "cube-")) == len(bc.shard_order(3))
+    assert resumed.cubeful
+    name = bc.shard_name(3, 2, cube=True)
+    data = bytearray((tmp_path / "b" / name).read_bytes())
+    data[-3] ^= 0x01
+    (tmp_path / "b" / name).write_bytes(bytes(data))
+    with pytest.raises(DatabaseError, match=name):
+        bc.CompleteTwoSided.load(tmp_path / "b")
+
+
+# ----------------------------------------------------------------------------------------
 # shards: checksums, resume, bit-identical
 
-def _bytes(store):
+def _bytes(store, prefix="shard-"):
     return {n: Path(store, n).read_bytes() for n in sorted(os.listdir(store))
-            if n.startswith("shard-")}
+            if n.startswith(prefix)}
 
 
 def test_damaged_shard_is_refused_by_name(tmp_path):

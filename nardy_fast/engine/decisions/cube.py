@@ -28,6 +28,7 @@ from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Exact, Net, Rollout, refuse_flat
 from nardy_fast._utils.compute import resolve_compute
+from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables.cuberace import cubeful_race
 
 from collections.abc import Callable, Mapping
@@ -94,7 +95,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                   rules: RulesLike = None,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]
                   | str | None = None,
-                  tables: CubefulRace | Literal[False] | None = None, x: float | None = None,
+                  tables: CubefulRace | CompleteTwoSided | Literal[False] | None = None,
+                  x: float | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                   method: str | Method = "auto", workers: int | None = None,
                   match: MatchState | None = None, progress: bool | None = None,
@@ -118,9 +120,12 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
         None: ``default_probabilities`` (the evaluator at ``plies``: the net's value,
         race values in home races).
-    tables : CubefulRace, False or None
+    tables : CubefulRace, CompleteTwoSided, False or None
         The exact cubeful race table (None: the cached default for the progression and
-        beaver, ``cuberace.cubeful_race``; False: never exact).
+        beaver, ``cuberace.cubeful_race``, then, for a bear-off it does not cover, the
+        complete two-sided table's cubeful equities once built with them,
+        ``bearoff_complete.complete_two_sided``: geometric cube, no beaver; a
+        ``CompleteTwoSided``: that table's; False: never exact).
     x : float or None
         Cube efficiency (None: ``efficiency(position)``).
     method : {"auto", "exact", "janowski", "rollout"}
@@ -195,7 +200,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
         default source's method, as ``"janowski (net 2-ply)"`` (the default) or
         ``"janowski (net 0-ply)"``); and, stating how it was
-        decided: ``model`` (``"exact cubeful race table"``, ``"cube-aware rollouts"``
+        decided: ``model`` (``"exact cubeful race table"``, ``"exact cubeful two-sided
+        table (complete)"``, ``"cube-aware rollouts"``
         or ``"janowski, W and L of the outcome distribution"``; at a match score
         ``"zadeh, match equity table"``), ``win_points`` and ``loss_points`` (the model's
         ``W`` and ``L``: mean points per stake of a won and a lost game of the side on
@@ -277,23 +283,36 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         out["model"] = "cube-aware rollouts"
     elif (method != "janowski" and tables is not False and position.is_bearoff()
           and not rules.draw_rule):
+        given = tables
         if tables is None:
             tables = cubeful_race(prog, rules.beaver)
         b = position.boards
         a6, b6 = b[0, :17:-1], b[1, :17:-1]
-        if (tables.progression == prog and tables.beaver == rules.beaver
+        if (isinstance(tables, CompleteTwoSided) or (
+                given is None and not tables.covers(a6, b6, cube.stake, cube.owner))):
+            # beyond the in-memory table: the complete table's cubeful equities
+            complete = tables if isinstance(tables, CompleteTwoSided) else \
+                complete_two_sided(rules)
+            if (complete is not None and complete.cubeful and prog == "geometric"
+                    and not rules.beaver and complete.covers(int(a6.sum()), int(b6.sum()))):
+                out = complete.decision(a6, b6, cube.stake, cube.owner)
+                out["model"] = "exact cubeful two-sided table (complete)"
+        elif (tables.progression == prog and tables.beaver == rules.beaver
                 and tables.covers(a6, b6, cube.stake, cube.owner)):
             out = tables.decision(a6, b6, cube.stake, cube.owner)
+            out["model"] = "exact cubeful race table"
+        if out is not None:
             out.pop("dead")
             if cube.first_turn:                         # no raise now, the cube stays
                 out.update(double_take=math.nan, double_pass=math.nan,
                            double_beaver=math.nan, equity=out["no_double"])
             out["method"] = "exact"
-            out["model"] = "exact cubeful race table"
     if out is None and method == "exact":
         raise ValueError("method='exact': no cubeful race table covers this position "
                          "(both sides home, at most its checkers, its progression and "
-                         "beaver)")
+                         "beaver; beyond it the complete two-sided table with its "
+                         "cubeful equities, geometric cube without beaver: nardy-fast "
+                         "bearoff build --two-sided 15 --cubeful)")
     if out is None:
         value = _source(probabilities, rules, plies)(position)
         p, w, l = win_loss_values(value)
