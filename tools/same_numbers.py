@@ -304,12 +304,14 @@ def _timeless(x):
 
 # Not reproducible between two runs of one commit, so not fingerprinted: dates and times
 # of day (the page's settings, a report's header) become placeholders; lines stating a
-# duration or a speed are left out; the temporary folder's name becomes <tmp>.
+# duration or a speed are left out; the temporary folder's name becomes <tmp>.  The
+# toolkit's version (the page's settings) becomes <version>: a release changes no number.
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _CLOCK = re.compile(r"\d\d:\d\d(:\d\d)?(\.\d+)?([+-]\d\d:?\d\d|Z|\s*UTC)?")
 _DURATION = re.compile(r"(\bseconds?\b|\d\s*m?s\b|\belapsed\b|/s\b|per second|\btook\b)",
                        re.IGNORECASE)
 _TMP = re.compile(re.escape(tempfile.gettempdir()) + r"[/\\][^/\\\s]+")
+_VERSION = re.compile(r"\b(nardy[_-]fast) \d+\.\d+\.\d+(?:[.+-]?[A-Za-z0-9]+)*")
 
 
 def _stable(text):
@@ -317,6 +319,7 @@ def _stable(text):
     lines = []
     for line in text.splitlines():
         line = _CLOCK.sub("<time>", _DATE.sub("<date>", _TMP.sub("<tmp>", line)))
+        line = _VERSION.sub(r"\1 <version>", line)
         if not _DURATION.search(line):
             lines.append(line)
     return lines
