@@ -121,7 +121,8 @@ class Net:
     Examples
     --------
     >>> import nardy_fast as nf
-    >>> d = nf.cube_decision(nf.Position.initial(), rules=nf.Rules(cube="geometric"),
+    >>> rules = nf.Rules(cube="geometric")
+    >>> d = nf.cube_decision(nf.Position.initial(), rules=rules,
     ...                      method=nf.Net(plies=0))
     >>> d["method"]
     'janowski (net 0-ply)'
