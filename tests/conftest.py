@@ -13,6 +13,7 @@ strategies for positions, rolls and rules) are in ``helpers.py``.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import random_game
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.decisions.matchplay import play_one_match
-from nardy_fast.tables import bearoff as bo, race12
+from nardy_fast.tables import bearoff as bo, bearoff_complete as bc, race12
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))        # so test modules can ``import helpers``, ``import naive``
@@ -91,3 +92,15 @@ def one():
 def db7():
     """A no-contact race database of 7 points (seconds to build), in memory."""
     return race12.Race12.build(points=7, progress=False)
+
+
+@pytest.fixture
+def built4():
+    """A complete two-sided table of 4 checkers in the data folder (the full one is 15),
+    removed afterwards."""
+    store = bc.default_store(4)
+    bc.build_complete(4, progress=False)
+    bc._LOADED.clear()
+    yield bc.CompleteTwoSided.load(store)
+    shutil.rmtree(store)
+    bc._LOADED.clear()

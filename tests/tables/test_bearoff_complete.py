@@ -306,19 +306,6 @@ def test_shard_dependencies_come_first():
 # ----------------------------------------------------------------------------------------
 # the lookups find a built table
 
-@pytest.fixture
-def built4():
-    """A complete table of 4 checkers in the data folder (the full one is 15), removed
-    afterwards."""
-    import shutil
-    store = bc.default_store(4)
-    bc.build_complete(4, progress=False)
-    bc._LOADED.clear()
-    yield bc.CompleteTwoSided.load(store)
-    shutil.rmtree(store)
-    bc._LOADED.clear()
-
-
 def test_race_lookups_use_the_built_table(built4):
     import nardy_fast as nf
     from nardy_fast.tables.race import default_race_tables

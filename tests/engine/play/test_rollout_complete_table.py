@@ -1,26 +1,10 @@
 """Rollouts truncated at the bear-off take the complete two-sided table once it is built
 (``nardy_fast.tables.bearoff_complete``; its own tests are in tests/tables)."""
-import shutil
-
 import numpy as np
-import pytest
 
 import nardy_fast as nf
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.tables import bearoff as bo
-from nardy_fast.tables import bearoff_complete as bc
-
-
-@pytest.fixture
-def built4():
-    """A complete table of 4 checkers in the data folder (the full one is 15), removed
-    afterwards."""
-    store = bc.default_store(4)
-    bc.build_complete(4, progress=False)
-    bc._LOADED.clear()
-    yield bc.CompleteTwoSided.load(store)
-    shutil.rmtree(store)
-    bc._LOADED.clear()
 
 
 def test_rollout_truncation_uses_the_built_table(built4):
