@@ -126,10 +126,11 @@ class Net:
     ...                      method=nf.Net(plies=0))
     >>> d["method"]
     'janowski (net 0-ply)'
-    >>> nf.cube_decision(nf.Position.initial(), method=nf.Net(plies=0), n_games=100)
+    >>> nf.cube_decision(nf.Position.initial(), method=nf.Net(plies=0),
+    ...                  n_games=100)
     Traceback (most recent call last):
     ...
-    TypeError: cube_decision: n_games: not with method=Net(plies=0); a method object holds its own settings (Net(plies=...), Rollout(RolloutSettings(...)))
+    TypeError: cube_decision: n_games: not with method=Net(plies=0); a method object ...
     """
 
     plies: int | None = None
