@@ -81,7 +81,7 @@ from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.evaluation.nets import DEFAULT_NET, ROLLOUT_NET
+from nardy_fast.engine.evaluation.nets import DEFAULT_NET
 from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
@@ -279,7 +279,7 @@ def label(path, games, seed, batch, workers, net_path=None):
     ``Evaluator.rollout_net``), recorded with the first 16 hex digits of its digest."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
     name = (os.path.basename(net_path) if net_path else
-            f"shipped {os.path.basename(ROLLOUT_NET if ev.rollout_net is not ev.net else DEFAULT_NET)}")
+            f"shipped {os.path.basename(DEFAULT_NET)}")
     policy_text = f"net 0-ply ({name}, sha256 {ev.rollout_net.digest()[:16]})"
     policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)

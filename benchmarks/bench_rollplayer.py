@@ -1,8 +1,9 @@
 """The rollout player: speed and strength of each candidate net playing the game loops.
 
-The candidates are the shipped evaluator's two nets: the judging net (v7, two layers,
-``net_classic.nfdb``) and the one-layer net (v6, ``rollout_classic.nfdb``).  In one run,
-on fixed seeded inputs:
+The candidates are the shipped nets: the judging net (v7, two layers,
+``net_classic.nfdb``), the default rollout player after 0.3.0, and the one-layer net it
+was deepened from (v6, ``onelayer_classic.nfdb``), the rollout player up to 0.3.0.  In
+one run, on fixed seeded inputs:
 
 - speed: ``--runs`` plain 0-ply rollouts of ``--games`` games from the start for each
   net (``workers=1``, no variance reduction, truncated at the bear-off, seeds 0, 1, ...;
@@ -28,10 +29,10 @@ from nardy_fast.engine.play.strength import play_match
 def candidates():
     """``{name: Evaluator}``: each shipped net alone (it judges and plays)."""
     judge = Evaluator.load(nets.DEFAULT_NET)
-    one = Evaluator.load(nets.ROLLOUT_NET)
+    one = Evaluator.load(nets.ONE_LAYER_NET)
     return {f"v7 ({os.path.basename(nets.DEFAULT_NET)}, {judge.net.n_hidden}+"
             f"{judge.net.n_hidden2} units)": judge,
-            f"v6 ({os.path.basename(nets.ROLLOUT_NET)}, {one.net.n_hidden} units)": one}
+            f"v6 ({os.path.basename(nets.ONE_LAYER_NET)}, {one.net.n_hidden} units)": one}
 
 
 def speed(players, games, runs):

@@ -28,7 +28,7 @@ from nardy_fast.training import metbuild, supervised, train
 from nardy_fast.engine.decisions.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
                                     cube_decision, cube_rules)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
-from nardy_fast.engine.evaluation.nets import ROLLOUT_NET
+from nardy_fast.engine.evaluation.nets import ONE_LAYER_NET
 from nardy_fast.engine.decisions.matchplay import simulate_matches
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 from nardy_fast.engine.play.settings import RolloutSettings
@@ -237,7 +237,7 @@ def _parser_train(sub):
                         f"(default {train.DEFAULTS['lr_final']})")
     s.add_argument("--init", default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
-                        "classic one-layer net, the rollout net, for a rule variant: --init "
+                        "classic one-layer net, for a rule variant: --init "
                         "classic)")
     s.add_argument("--threads", type=positive_int, default=None,
                    help="threads playing games (default: every usable core); does not "
@@ -266,9 +266,9 @@ def cmd_train(args):
     kwargs = {} if args.games is None else {"n_games": args.games}
     kwargs.update({k: v for k, v in (("lr", args.lr), ("lr_final", args.lr_final))
                    if v is not None})
-    # TD training takes one-layer nets: "classic" is the shipped one-layer net, the
-    # classic evaluator's rollout net (its judging net has a second layer)
-    init = ROLLOUT_NET if args.init == "classic" else args.init
+    # TD training takes one-layer nets: "classic" is the shipped one-layer net the
+    # classic evaluator's two-layer net was deepened from
+    init = ONE_LAYER_NET if args.init == "classic" else args.init
     train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
                 check_every=args.check_every, check=vs_greedy, log=log, **kwargs)
 

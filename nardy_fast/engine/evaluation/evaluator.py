@@ -82,9 +82,9 @@ class Evaluator:
     rollout_net : _net.Net, optional
         A faster net that plays the games of rollouts, studies, matches and the other game
         loops of a ``"net"`` policy, where ``net`` judges positions and moves (evaluations,
-        hints, cube decisions, analysis).  None (default): ``net`` does both.  The shipped
-        classic evaluator has one (``ROLLOUT_NET``): a two-layer net judges and the
-        one-layer net it was trained from plays.
+        hints, cube decisions, analysis).  None (default): ``net`` does both, as in the
+        shipped classic evaluator (up to 0.3.0 it had one: the one-layer net
+        ``nets.ONE_LAYER_NET`` played while the two-layer net judged).
 
     Attributes
     ----------

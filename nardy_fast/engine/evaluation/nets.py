@@ -8,6 +8,7 @@ evaluator.  A net file (``net_*.nfdb`` in ``DATA``, the package's database forma
 from __future__ import annotations
 
 import os
+import warnings
 
 from nardy_fast._utils import _dbfile
 from nardy_fast.core.rules import as_rules
@@ -17,21 +18,36 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
 
-__all__ = ["DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "ROLLOUT_NET", "play_rules",
+__all__ = ["DATA", "DEFAULT_NET", "KIND", "ONE_LAYER_NET", "PLAY_FIELDS", "play_rules",
            "rollout_file", "shipped_nets", "shipped_net_for"]
 
 KIND = "evaluation_net"
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "data")
 DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
-# The faster net that plays the classic net's game loops (``Evaluator(rollout_net=)``): a
-# shipped net file ``net_<name>.nfdb`` may have one beside it, ``rollout_<name>.nfdb``.
-ROLLOUT_NET = os.path.join(DATA, "rollout_classic.nfdb")
+# The shipped classic net (v7, two layers) judges and plays its own game loops (after
+# 0.3.0; benchmarks/RESULTS.md, "The rollout player").  A shipped net file
+# ``net_<name>.nfdb`` may still have a faster net beside it that plays its game loops
+# (``Evaluator(rollout_net=)``), ``rollout_<name>.nfdb``; none is shipped.
+# The one-layer net (v6) the judge was deepened from: the start of self-play training
+# (``nardy-fast train --init classic``), and the rollout player up to 0.3.0.
+ONE_LAYER_NET = os.path.join(DATA, "onelayer_classic.nfdb")
 # The rule fields that change which moves are legal, so a net trained under one setting
 # of them plays positions the other settings never reach or forbid.  The scoring, the
 # draw rule and the opening roll change what a move is worth, not the game the net
 # learnt: its seven outputs serve them all.
 PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
 _CACHE = {}
+
+
+def __getattr__(name: str) -> Any:
+    """``ROLLOUT_NET``: the one-layer net's name while it played the rollouts (up to
+    0.3.0), with a DeprecationWarning; removed in 0.4.0 (use ``ONE_LAYER_NET``)."""
+    if name == "ROLLOUT_NET":
+        warnings.warn("nets.ROLLOUT_NET is deprecated and will be removed in 0.4.0: the "
+                      "shipped evaluator rolls out with its judging net; the one-layer net "
+                      "is nets.ONE_LAYER_NET", DeprecationWarning, stacklevel=2)
+        return ONE_LAYER_NET
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def play_rules(rules: Rules) -> dict[str, Any]:

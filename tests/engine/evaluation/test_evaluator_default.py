@@ -69,20 +69,21 @@ def test_the_classic_net_is_the_only_shipped_one_and_serves_every_variant(fresh_
         assert ev.net is Evaluator.default().net and ev.rules == rules
 
 
-def test_the_classic_evaluator_judges_with_two_layers_and_plays_with_one(fresh_cache):
-    """The shipped classic evaluator: a two-layer net (``net_classic.nfdb``) judges, and
-    the one-layer net it was trained from (``rollout_classic.nfdb``, ``ROLLOUT_NET``)
-    plays the game loops, the cube rollouts' model among them; both come with every
-    rules' default."""
+def test_the_classic_evaluator_judges_and_plays_with_two_layers(fresh_cache):
+    """The shipped classic evaluator: a two-layer net (``net_classic.nfdb``) judges and
+    plays the game loops, the cube rollouts' model among them; it was trained from the
+    one-layer net shipped beside it (``onelayer_classic.nfdb``, ``ONE_LAYER_NET``), which
+    plays nothing by default; both come with every rules' default."""
     from nardy_fast.engine.play import rollout as rollout_mod
     ev = Evaluator.default()
-    assert ev.net.n_hidden2 > 0 and ev.rollout_net.n_hidden2 == 0
-    assert ev.rollout_net.digest() == Evaluator.load(nets.ROLLOUT_NET).net.digest()
+    assert ev.net.n_hidden2 > 0 and ev.rollout_net is ev.net
+    one = Evaluator.load(nets.ONE_LAYER_NET).net
+    assert one.n_hidden2 == 0
     t = ev.meta["training"]                     # trained from it: deepened, then rounds
-    assert deepen(ev.rollout_net, t["hidden2"], t["seed"]).digest() == t["init"]
-    assert ev.rollout_evaluator().net is ev.rollout_net
-    assert nets.rollout_file("net_classic.nfdb") == "rollout_classic.nfdb"
-    assert nets.rollout_file("rollout_classic.nfdb") is None
+    assert deepen(one, t["hidden2"], t["seed"]).digest() == t["init"]
+    assert ev.rollout_evaluator() is ev
+    assert nets.rollout_file("net_classic.nfdb") is None
+    assert nets.rollout_file("onelayer_classic.nfdb") is None
     for rules in (nf.Rules(scoring="extended"), nf.Rules(block_rule="home")):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RulesFallbackWarning)

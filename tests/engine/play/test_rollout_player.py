@@ -1,15 +1,16 @@
 """The rollout player: the net that plays the shipped evaluator's game loops, and what
-follows it (``Evaluator.rollout_net``, ``nets.ROLLOUT_NET``).
+follows it (``Evaluator.rollout_net``).
 
 Everything made from the rollouts' games must have been made with that very net: the
 luck net (trained on its games' per-roll values), the match tables' start data (a
 rollout of the start), a study's identity.  A change of the rollout player without them
 would leave a luck net that removes less variance and a match table of another player's
-games; these tests fail then.  The choice of player is argued in benchmarks/RESULTS.md
-("The rollout player").
+games; these tests fail then.  The choice of player (the judging net itself, after
+0.3.0) is argued in benchmarks/RESULTS.md ("The rollout player").
 """
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -24,19 +25,24 @@ from nardy_fast.engine.play.policy import Policy
 BENCH_VR = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_vr.py"
 
 
-def test_the_shipped_net_policy_plays_with_the_rollout_net():
+def test_the_shipped_net_policy_plays_with_the_judging_net():
+    """The shipped classic evaluator rolls out with the net that judges (v7, two layers),
+    not with the one-layer net it was deepened from."""
     ev = Evaluator.default()
-    assert Policy.of("net").c_form().net.digest() == ev.rollout_net.digest()
-    assert ev.rollout_net.digest() == Evaluator.load(nets.ROLLOUT_NET).net.digest()
+    assert ev.rollout_net is ev.net and ev.net.n_hidden2 > 0
+    assert Policy.of("net").c_form().net.digest() == ev.net.digest()
+    assert ev.net.digest() == Evaluator.load(nets.DEFAULT_NET).net.digest()
+    assert ev.net.digest() != Evaluator.load(nets.ONE_LAYER_NET).net.digest()
+    assert nets.rollout_file(os.path.basename(nets.DEFAULT_NET)) is None
 
 
-def test_the_judging_net_can_be_asked_for_as_the_player():
-    """An evaluator of the judging net's file alone plays with it (no rollout net beside
-    it): the way to roll out with the judge."""
-    judge = Evaluator.load(nets.DEFAULT_NET)
-    assert judge.rollout_net is judge.net
-    assert Policy.of(judge).c_form().net.digest() == Evaluator.default().net.digest()
-    assert judge.net.digest() != Evaluator.default().rollout_net.digest()
+def test_the_one_layer_net_can_be_asked_for_as_the_player():
+    """The former rollout player plays when asked: an evaluator of its file alone."""
+    one = Evaluator.load(nets.ONE_LAYER_NET)
+    assert one.rollout_net is one.net and one.net.n_hidden2 == 0
+    assert Policy.of(one).c_form().net.digest() == one.net.digest()
+    with pytest.warns(DeprecationWarning, match="0.4.0"):   # the deprecated name
+        assert nets.ROLLOUT_NET == nets.ONE_LAYER_NET
 
 
 def test_the_luck_net_learnt_the_rollout_players_games():
