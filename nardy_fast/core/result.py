@@ -368,7 +368,8 @@ def possible_values(values, *, draws=True, points=None):
     Returns
     -------
     numpy.ndarray of float, shape (10,)
-        ``values`` itself (a copy) when already possible up to rounding (1e-12).
+        ``values`` (a copy) with only its bounds and nesting made exact when it is
+        already possible up to rounding (a probability of 1 + 2e-16 becomes 1).
     """
     z = np.array(values, dtype=np.float64)
     if z.shape != (10,):
@@ -376,8 +377,6 @@ def possible_values(values, *, draws=True, points=None):
                          f"(10,)), got shape {z.shape}")
     if not np.isfinite(z).all():
         raise ValueError(f"values: expected finite numbers, got {z.tolist()}")
-    if possibility_gap(z, draws=draws, points=points) <= _ROUNDING:
-        return z
     equity = z[_E]
     if possibility_gap(z, draws=draws, points=points) > _FEASIBLE:
         A, b, G, h, M, c = _faces(draws, points)

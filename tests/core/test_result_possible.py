@@ -67,6 +67,21 @@ def test_a_possible_distribution_is_left_as_it_is(kw, seed):
     assert np.array_equal(possible_values(t, **kw), t)
 
 
+def test_a_probability_over_one_by_rounding_comes_back_at_one():
+    """A one-game rollout truncated in a race valued P(win) 1 + 2.2e-16 (the table's sum):
+    within rounding of the possible set, yet no probability above 1 is shown."""
+    z = np.array([1.0 + 2.2e-16, 0.0, 0.0, 0.4, 0.0, 0.1, 0.0, 0.05, 0.0, 0.0])
+    z[9] = equity_of(z, CLASSIC)
+    assert possibility_gap(z, draws=False, points=CLASSIC) <= 1e-12
+    p = possible_values(z, draws=False, points=CLASSIC)
+    assert p[0] == 1.0 and (p[:9] >= 0).all() and (p[:9] <= 1).all()
+    y = np.array([z[0], 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.0, 0.0])
+    o = nearest_possible(Outcome(p_win=z[0], p_mars_win=0.4, p_lose=0.0, p_mars_loss=0.0,
+                                 equity=equity_of(y, CLASSIC), method="rollout"),
+                         draws=False, points=CLASSIC, record=True)
+    assert o.p_win == 1.0 and o.extra["clipped"] == ""
+
+
 def test_the_issue_case_nests_and_keeps_the_equity_identity():
     """P(lose) 0 with P(mars loss) 0.009 and P(koks loss) 0.012 (the issue's rollout):
     the nearest possible point has koks + home mars <= mars <= lose."""

@@ -387,9 +387,9 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
     >>> met.round(3)
     vs        1      2      3
     away
-    1     0.500  0.661  0.776
-    2     0.339  0.500  0.629
-    3     0.224  0.371  0.500
+    1     0.500  0.660  0.775
+    2     0.340  0.500  0.629
+    3     0.225  0.371  0.500
     """
     if not cube:
         warn_unused("with cube=False (the cube efficiency acts in the cubeful table only)",
@@ -466,7 +466,7 @@ def outcome_values(state: MatchState) -> dict[str, float]:
     >>> import nardy_fast as nf
     >>> v = nf.outcome_values(nf.MatchState(length=3, score=(1, 2)))
     >>> round(v["win_oin"], 3), v["win_mars"], v["loss_oin"], round(v["draw"], 3)
-    (0.591, 1.0, 0.0, 0.339)
+    (0.589, 1.0, 0.0, 0.34)
     """
     mr = state.rules
     solver = solver_for(mr, mr.cube)
@@ -616,7 +616,7 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     >>> state = nf.MatchState(length=rules, score=(2, 3), cube=nf.CubeState())
     >>> d = nf.match_cube_decision(0.7, state)
     >>> d["action"], round(d["no_double"], 3), round(d["mwc"], 3), round(d["take_point"], 3)
-    ('no double, take', 0.474, 0.474, 0.115)
+    ('no double, take', 0.473, 0.473, 0.115)
     """
     mr = state.rules
     if not mr.cube:
