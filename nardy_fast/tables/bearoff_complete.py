@@ -53,9 +53,9 @@ into shards of their own, ``cube-II-JJ.nfdb``, beside the cubeless ones: 6 bytes
 cubeless store gains them without being rebuilt; they resume, are checked and are
 bit-identical as the cubeless shards are. Their largest shard, {15, 14}, is estimated at
 8.5 GB (``cube_shard_bytes``; 4.9 GB of it the memory-mapped blocks it reads), so the
-full pass needs ``memory="10GB"``; it costs 2.4 times the cubeless pass in CPU (733 ns a
-pair at 10 and 12 checkers: about 40 minutes of CPU for the full table, 17.7 GB on
-disk). Bound: each value is rounded to half a step (1.5e-5) from its stored successors;
+full pass needs ``memory="10GB"`` (measured: a peak RSS of 8.6 GB); it costs about twice
+the cubeless pass in CPU (733 ns a pair at 10 and 12 checkers; the full table 1,870 s of
+CPU, 25 minutes of wall time on two threads, 17.7 GB on disk). Bound: each value is rounded to half a step (1.5e-5) from its stored successors;
 a doubled take reads twice a stored value, so errors can grow by more than half a step a
 turn where a double is taken, and the bound is the one measured against the float64
 ``CubefulRace`` over every pair: at most 1.5 steps (4.5e-5) for 6 checkers, 1.69 steps
