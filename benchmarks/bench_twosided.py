@@ -114,6 +114,22 @@ def bench_queries(table, n_batch=1_000_000, seed=1):
           f"{single / 1e3:.1f} k/s; batched {n_batch:,} random pairs: "
           f"{by_index / 1e6:.1f} M/s by index, {by_board / 1e6:.1f} M/s from board6 "
           f"stacks", flush=True)
+    # the same pairs as positions through the evaluator (boards (n, 2, 24), homes on
+    # points 19-24), which serves every bear-off from the complete table in the data
+    # folder when it is there (NARDY_FAST_DATA) and says which table answered
+    from nardy_fast.engine.evaluation.evaluator import Evaluator
+    n_ev = min(n_batch, 200_000)
+    boards = np.zeros((n_ev, 2, 24), dtype=np.uint8)
+    boards[:, 0, 18:] = a6[:n_ev]
+    boards[:, 1, 18:] = b6[:n_ev]
+    ev = Evaluator.default()
+    _, methods = ev.probabilities(boards[:1000])
+    t0 = time.perf_counter()
+    ev.probabilities(boards)
+    through_ev = n_ev / (time.perf_counter() - t0)
+    print(f"  Evaluator.probabilities on {n_ev:,} bear-off positions (n, 2, 24): "
+          f"{through_ev / 1e6:.2f} M/s; tables that answered: "
+          f"{sorted(set(np.asarray(methods).tolist()))}", flush=True)
 
 
 def one_sided_approximation(m):
