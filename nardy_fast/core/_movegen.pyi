@@ -7,6 +7,7 @@ import numpy.typing as npt
 _Board = npt.ArrayLike
 _Rules = Any            # a Rules, its dict or text form, or None (classic)
 
+def first_bad_position(boards: npt.NDArray[np.uint8]) -> int: ...
 def check_position(mover: _Board, opponent: _Board) -> tuple[npt.NDArray[np.uint8],
                                                             npt.NDArray[np.uint8]]: ...
 def successors(mover: _Board, opponent: _Board, d1: int | tuple[int, int],

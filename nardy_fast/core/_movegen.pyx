@@ -469,6 +469,37 @@ def _check(const uint8_t[::1] m, const uint8_t[::1] o):
         raise ValueError(msg.format(p=where + 1, q=(where + 12) % 24 + 1, v=v))
 
 
+cdef Py_ssize_t first_bad(const uint8_t[:, :, ::1] b) noexcept nogil:
+    cdef Py_ssize_t k, n = b.shape[0]
+    cdef int where, i, sm, so
+    for k in range(n):
+        if check_boards(&b[k, 0, 0], &b[k, 1, 0], &where):
+            return k
+        sm = so = 0
+        for i in range(N_POINTS):
+            sm += b[k, 0, i]
+            so += b[k, 1, i]
+        if sm == 0 or so == 0:
+            return k
+    return -1
+
+
+def first_bad_position(const uint8_t[:, :, ::1] boards):
+    """The index of the first pair of ``boards`` ``(n, 2, 24)`` (mover, opponent) that is
+    no position (``check_position``'s rules) or a finished game (a side without
+    checkers), or -1: the checks of many positions at once, in C (the caller names the
+    row's error with ``check_position``)."""
+    cdef Py_ssize_t k
+    if boards.shape[1] != 2 or boards.shape[2] != N_POINTS:
+        raise ValueError(f"boards: expected shape (n, 2, {N_POINTS}), got "
+                         f"{tuple(boards.shape)[:3]}")
+    if boards.shape[0] == 0:
+        return -1
+    with nogil:
+        k = first_bad(boards)
+    return k
+
+
 def check_position(mover, opponent):
     """Raise ValueError unless the two boards form a valid position; returns uint8 copies."""
     m = as_board(mover, "mover")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy_fast.core._movegen import check_position
+from nardy_fast.core._movegen import check_position, first_bad_position
 
 from typing import TYPE_CHECKING
 
@@ -80,7 +80,14 @@ def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         a = a[None]
     if a.ndim != 3 or a.shape[1:] != (2, 24):
         raise ValueError(f"boards: expected shape (n, 2, 24), got {a.shape}")
-    for k in range(len(a)):
+    if a.size and (a.min() < 0 or a.max() > 255):
+        start = 0                          # counts uint8 cannot hold: name the row below
+    else:
+        a = np.ascontiguousarray(a, dtype=np.uint8)
+        start = first_bad_position(a)      # every row checked at once, in C
+        if start < 0:
+            return a
+    for k in range(start, len(a)):
         try:
             check_position(a[k, 0], a[k, 1])
         except ValueError as e:

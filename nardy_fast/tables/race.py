@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 # race_outcome, the tables' one conversion to an Outcome, is for the tables' own modules
 # (race12): its ``method`` is the Outcome's label, not a choice of method.
 __all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
-           "METHODS"]
+           "complete_rows", "METHODS"]
 
 METHODS = methods_of("auto", "exact", "two_sided", "one_sided")
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
@@ -109,6 +109,46 @@ def _complete_for(rules: Rules) -> CompleteTwoSided | None:
     if rules.draw_rule:
         return None
     return complete_two_sided(rules)
+
+
+def complete_rows(boards: np.ndarray, rules: RulesLike = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``boards`` that ``race_probabilities`` values from the built complete
+    two-sided table under its default ``method="auto"``, with their values, for many
+    positions at once (one lookup in C; ``Evaluator.probabilities`` on arrays).
+
+    Parameters
+    ----------
+    boards : ndarray of uint8, shape (n, 2, 24)
+        Side on roll first, each board in its own numbering (trusted: checked by the
+        caller).
+    rules : Rules, dict or None
+
+    Returns
+    -------
+    rows : ndarray of intp
+        The races of both homes (no checker off points 19-24, neither side finished)
+        that the complete table covers; none without the table or under ``draw_rule``.
+    p_win, p_mars_win, p_mars_loss : ndarray of float64
+        Their probabilities, the side on roll's view: the same floats as
+        ``race_probabilities`` (before its ``Outcome`` cuts them to [0, 1]).
+    """
+    complete = _complete_for(as_rules(rules))
+    b = np.asarray(boards)
+    none = np.empty(0, dtype=np.float64)
+    if complete is None or b.shape[0] == 0:
+        return np.empty(0, dtype=np.intp), none, none, none
+    counts = b.sum(axis=2, dtype=np.int64)
+    homes = (b[:, :, :18].sum(axis=2, dtype=np.int64) == 0).all(axis=1)
+    rows = np.flatnonzero(homes & (counts > 0).all(axis=1)
+                          & (counts.max(axis=1) <= complete.max_checkers))
+    if rows.size == 0:
+        return rows, none, none, none
+    # board6: checkers i + 1 pips from off, the 24-point board's last six points reversed
+    w, mw, ml = complete.probabilities(np.ascontiguousarray(b[rows, 0, :17:-1]),
+                                       np.ascontiguousarray(b[rows, 1, :17:-1]))
+    return rows, np.asarray(w, np.float64), np.asarray(mw, np.float64), \
+        np.asarray(ml, np.float64)
 
 
 def _databases(tables):

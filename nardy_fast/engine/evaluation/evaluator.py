@@ -23,7 +23,7 @@ from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIE
 from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
-from nardy_fast.tables.race import default_race_tables
+from nardy_fast.tables.race import complete_rows, default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible
 from nardy_fast.core.rules import OUTCOMES, as_rules
@@ -265,21 +265,42 @@ class Evaluator:
         methods : list of str
             ``"net 0-ply"`` ... or the race method (``"two_sided"``, ``"one_sided"``).
         """
-        vals, methods, _ = self._values(boards, plies, exact, sides)
+        vals, methods, _ = self._values(boards, plies, exact, sides, outcomes=False)
         return vals, methods
 
-    def _values(self, boards, plies, exact, sides):
+    def _values(self, boards, plies, exact, sides, outcomes=True):
         """``probabilities`` plus ``{row: Outcome}`` of the rows valued by a race table
-        (their draws, under ``draw_rule``, are in the Outcome, not in the seven values)."""
+        (their draws, under ``draw_rule``, are in the Outcome, not in the seven values).
+        ``outcomes=False``: the rows the complete two-sided table values are looked up
+        at once (``race.complete_rows``), get no Outcome and are not searched."""
         b = check_boards(boards)
         plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         exact = self.exact if exact is None else bool(exact)
-        vals = self.searcher().values(b, plies).astype(np.float64)
         methods = [f"net {plies}-ply"] * len(b)
         races = {}
+        rest = np.flatnonzero(~contact_mask(b)) if exact else np.empty(0, dtype=np.intp)
+        looked_up = np.zeros(len(b), dtype=bool)
+        vals = np.empty((len(b), len(OUTPUT_NAMES)), dtype=np.float64)
+        if not outcomes and rest.size:
+            rows, w, mw, ml = complete_rows(b[rest], self.rules)
+            if rows.size:
+                # race_outcome's values for a race of both homes (every mars a home
+                # mars, no koks), cut to [0, 1] as its Outcome is
+                zero = np.zeros_like(w)
+                vals[rest[rows]] = np.clip(np.column_stack(
+                    [w, mw, zero, mw, ml, zero, ml]), 0.0, 1.0)
+                for k in rest[rows]:
+                    methods[k] = "two_sided"
+                looked_up[rest[rows]] = True
+                rest = np.delete(rest, rows)
+        searched = np.flatnonzero(~looked_up)
+        if searched.size == len(b):
+            vals = self.searcher().values(b, plies).astype(np.float64)
+        elif searched.size:
+            vals[searched] = self.searcher().values(b[searched], plies)
         if exact:
             db = self._race12()
-            for k in np.flatnonzero(~contact_mask(b)):
+            for k in rest:
                 side = WHITE if sides is None else sides[k]
                 pos = Position.from_boards(b[k, 0], b[k, 1], side)
                 o = race_table_value(pos, self.rules, db)
