@@ -25,8 +25,9 @@ def test_cli_hint_rejects_bad_dice():
 @pytest.mark.slow
 def test_cli_train_fine_tunes_the_shipped_net_under_a_variant(tmp_path):
     """``nardy-fast train --rules ... --init classic``: the shipped one-layer net's weights
-    (the classic evaluator's rollout net: TD training takes one-layer nets) under the
-    variant (with zero steps they stay exactly the shipped ones)."""
+    (``nets.ONE_LAYER_NET``, the one the classic judge was deepened from: TD training
+    takes one-layer nets) under the variant (with zero steps they stay exactly the
+    shipped ones)."""
     import numpy as np
     from nardy_fast.app.cli import main
     out = tmp_path / "none.nfdb"
@@ -34,7 +35,8 @@ def test_cli_train_fine_tunes_the_shipped_net_under_a_variant(tmp_path):
                  "--rules", "block_rule=none", "--init", "classic", "--lr", "0",
                  "--lr-final", "0"]) == 0
     ev = Evaluator.load(out)
-    np.testing.assert_array_equal(ev.net.w1, Evaluator.default().rollout_net.w1)
+    from nardy_fast.engine.evaluation import nets
+    np.testing.assert_array_equal(ev.net.w1, Evaluator.load(nets.ONE_LAYER_NET).net.w1)
     training = ev.meta["training"]
     assert training["rules"]["block_rule"] == "none" and training["lr"] == 0.0
     assert len(training["init"]) == 64
