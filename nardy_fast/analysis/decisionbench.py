@@ -241,7 +241,7 @@ def toolkit_player(name: str, rules=None):
             return choose(position, position.legal_moves(dice, rules), None)
 
         def cube(position, state):
-            return _cube_choice(cube_decision(position, state, crules,
+            return _cube_choice(cube_decision(position, state, rules=crules,
                                               cube_probabilities="pips"))
         return move, cube
     plies = int(name.partition(":")[2] or 0)
@@ -251,7 +251,7 @@ def toolkit_player(name: str, rules=None):
         return ev.best_move(position, dice, plies=plies)
 
     def cube(position, state):
-        return _cube_choice(cube_decision(position, state, crules, plies=plies))
+        return _cube_choice(cube_decision(position, state, rules=crules, plies=plies))
     return move, cube
 
 

@@ -136,6 +136,22 @@ def test_toolkit_player_refuses_unknown_name():
         db.toolkit_player("net:7")
 
 
+@pytest.mark.parametrize("name, kw", [("net", {"plies": 0}), ("net:1", {"plies": 1}),
+                                      ("greedy", {"cube_probabilities": "pips"})])
+def test_toolkit_players_answer_cube_decisions(name, kw):
+    """Each toolkit player's cube function answers through ``cube_decision`` (a call the
+    keyword-only arguments of 0.3.0 once broke: every score of a file with cube
+    decisions failed)."""
+    from nardy_fast.core.cubestate import CubeState
+    from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
+    _, cube = db.toolkit_player(name)
+    pos = _middle()
+    for state in (CubeState(1, "centre"), CubeState(2, "mover")):
+        d = cube_decision(pos, state, rules=cube_rules(None), **kw)
+        assert cube(pos, state) == (d["double_action"] == "double",
+                                    d["take_action"] in ("take", "beaver"))
+
+
 def test_net_player_scores_its_own_moves(bench):
     df = db.read_bench(bench)
     move, cube = db.toolkit_player("net")
