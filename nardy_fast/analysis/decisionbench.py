@@ -184,7 +184,8 @@ def read_bench(path: str | os.PathLike[str]):
     BenchmarkFileError
         Not a Parquet file, not a decision benchmark, another schema version, other
         columns, a truncated or damaged file, or rows that contradict the schema (an
-        unknown ``type``, ``phase`` or ``part``; candidate lists of unequal length).
+        unknown ``type``, ``phase`` or ``part``; candidate lists of unequal length; an
+        equity that is not a number).
     """
     import pyarrow.parquet as pq   # lazy: pyarrow is slow to import
     _metadata(path)
@@ -205,6 +206,14 @@ def read_bench(path: str | os.PathLike[str]):
     if bad:
         raise BenchmarkFileError(f"{name}: checker decisions {bad[:5]} have candidate "
                                  "lists of unequal length or none")
+    finite = [np.isfinite(np.asarray(e, dtype=np.float64)).all() if t == "checker"
+              else np.isfinite([nd, dt]).all()
+              for t, e, nd, dt in zip(df["type"], df["equities"], df["no_double"],
+                                      df["double_take"])]
+    bad = df["decision"][~np.asarray(finite, dtype=bool)].astype(int).tolist()
+    if bad:
+        raise BenchmarkFileError(f"{name}: decisions {bad[:5]} have equities that are not "
+                                 "numbers (NaN or infinite): no rollout finished them")
     return df
 
 

@@ -194,6 +194,20 @@ def test_other_columns_refused_by_name(tmp_path, bench):
         db.read_bench(bad)
 
 
+def test_a_decision_without_numbers_refused_by_name(tmp_path, bench):
+    """A NaN equity (a rollout that never finished) is refused, not scored as NaN."""
+    import math
+    df = db.read_bench(bench)
+    rows = df.to_dict("records")
+    k = next(i for i, r in enumerate(rows) if r["type"] == "checker")
+    rows[k]["equities"] = [math.nan] * len(rows[k]["equities"])
+    path = tmp_path / "nan.parquet"
+    db.write_bench(path, rows, db.bench_settings(bench))
+    with pytest.raises(db.BenchmarkFileError, match=rf"decisions \[{rows[k]['decision']}\].*not "
+                       "numbers"):
+        db.read_bench(path)
+
+
 def test_truncated_file_refused_by_name(tmp_path, bench):
     data = open(bench, "rb").read()
     cut = tmp_path / "cut.parquet"

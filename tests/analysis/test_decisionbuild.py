@@ -59,6 +59,30 @@ def test_interrupt_keeps_the_finished_part(tmp_path):
     assert len(db.read_bench(path)) == 1
 
 
+def test_an_interrupted_rollout_stops_the_build_and_is_not_written(tmp_path, monkeypatch):
+    """Ctrl-C inside a rollout: the rollout returns what it finished (NaN equities where
+    a candidate got no game); the build must stop there, not write that decision and go
+    on (it once did, leaving a decision of NaN equities in the file)."""
+    import dataclasses
+    import math
+    real, calls = build_mod.rollout_outcomes, []
+
+    def interrupted_second(positions, n_games, **kw):
+        outs = real(positions, n_games, **kw)
+        calls.append(1)
+        if len(calls) == 2:
+            outs = [dataclasses.replace(o, equity=math.nan,
+                                        extra={**o.extra, "interrupted": True})
+                    for o in outs]
+        return outs
+    monkeypatch.setattr(build_mod, "rollout_outcomes", interrupted_second)
+    path = tmp_path / "stopped.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        build_mod.build(path, batch=1, **{**TINY, "n_cube": 0, "n_checker": 3})
+    df = db.read_bench(path)
+    assert len(df) == 1 and all(math.isfinite(e) for e in df["equities"][0])
+
+
 def test_other_settings_refused_by_name(whole, tmp_path):
     with pytest.raises(db.BenchmarkFileError, match=r"whole.parquet.*games: 36 there, 72"):
         build_mod.build(whole[0], **{**TINY, "games": 72})
