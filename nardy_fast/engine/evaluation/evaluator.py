@@ -279,25 +279,23 @@ class Evaluator:
         methods = [f"net {plies}-ply"] * len(b)
         races = {}
         rest = np.flatnonzero(~contact_mask(b)) if exact else np.empty(0, dtype=np.intp)
-        looked_up = np.zeros(len(b), dtype=bool)
-        vals = np.empty((len(b), len(OUTPUT_NAMES)), dtype=np.float64)
+        done = np.empty(0, dtype=np.intp)          # rows of the complete table, not searched
         if not outcomes and rest.size:
             rows, w, mw, ml = complete_rows(b[rest], self.rules)
-            if rows.size:
-                # race_outcome's values for a race of both homes (every mars a home
-                # mars, no koks), cut to [0, 1] as its Outcome is
-                zero = np.zeros_like(w)
-                vals[rest[rows]] = np.clip(np.column_stack(
-                    [w, mw, zero, mw, ml, zero, ml]), 0.0, 1.0)
-                for k in rest[rows]:
-                    methods[k] = "two_sided"
-                looked_up[rest[rows]] = True
-                rest = np.delete(rest, rows)
-        searched = np.flatnonzero(~looked_up)
-        if searched.size == len(b):
+            done, rest = rest[rows], np.delete(rest, rows)
+        if done.size == 0:
             vals = self.searcher().values(b, plies).astype(np.float64)
-        elif searched.size:
-            vals[searched] = self.searcher().values(b[searched], plies)
+        else:
+            vals = np.empty((len(b), len(OUTPUT_NAMES)), dtype=np.float64)
+            searched = np.delete(np.arange(len(b)), done)
+            if searched.size:
+                vals[searched] = self.searcher().values(b[searched], plies)
+            # race_outcome's values for a race of both homes (every mars a home mars, no
+            # koks), cut to [0, 1] as its Outcome is
+            zero = np.zeros_like(w)
+            vals[done] = np.clip(np.column_stack([w, mw, zero, mw, ml, zero, ml]), 0.0, 1.0)
+            for k in done:
+                methods[k] = "two_sided"
         if exact:
             db = self._race12()
             for k in rest:
