@@ -59,8 +59,9 @@ CPU, 25 minutes of wall time on two threads, 17.7 GB on disk). Bound: each value
 rounded to half a step (1.5e-5) from its stored successors; a doubled take reads twice a
 stored value, so errors can grow by more than half a step a turn where a double is taken,
 and the bound is the one measured against the float64 ``CubefulRace`` over every pair:
-at most 1.5 steps (4.5e-5) for 6 checkers, 1.69 steps (5.2e-5) for 8, ``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values agree
-within its own 16-bit rounding, 1.2e-4). The arithmetic cube and the beaver are not in
+at most 1.5 steps (4.5e-5) for 6 checkers, 1.69 steps (5.2e-5) for 8,
+``benchmarks/RESULTS.md`` (GNU Backgammon's 6x6 cubeful values agree within its own
+16-bit rounding, 1.2e-4). The arithmetic cube and the beaver are not in
 the table (the cube then uses ``CubefulRace`` or the model, and says so).
 
 Build
