@@ -26,7 +26,9 @@ in ``benchmarks/RESULTS.md``.
 ``--phases N`` plays ``N`` games of each 0-ply position in a Python loop of the rollout's
 own play and says where the variance the ``luck-net`` estimator leaves comes from, per
 phase (``phases``): the luck net's error against the exact luck, and the net's gap
-between its 1-ply and 0-ply values, which even the exact luck leaves.
+between its 1-ply and 0-ply values, which even the exact luck leaves; then the luck net's
+contact error by the roll's number in the game (``TURN_BUCKETS``: which rolls an exact
+luck of the first few rolls, whose positions the games share, would reach).
 
 ``--luck-nets`` also runs the 0-ply ``luck-net`` estimator with each luck net file in
 place of the shipped one (``nardy-fast train-luck``), on the same positions, seeds and so
@@ -228,7 +230,9 @@ def phase_terms(pos, n, seed, luck_net=None):
     - ``luck``: the luck net's luck;
 
     ``end``: the truncation's value minus the 0-ply value of the move that reached it;
-    ``value0``: the 0-ply value of the first move (constant within its stratum).  The
+    ``value0``: the 0-ply value of the first move (constant within its stratum);
+    ``turns``: the squared contact errors of the luck net, summed per ``TURN_BUCKETS``
+    group of the roll's number (1: the first counted roll).  The
     result less every luck-net luck is the ``luck-net`` estimator's value; less every
     exact luck, the exact ``luck`` estimator's (``value0`` + the gaps + ``end``)."""
     from nardy_fast.core.finish import final_outcome
@@ -245,7 +249,9 @@ def phase_terms(pos, n, seed, luck_net=None):
     games = []
     for j in range(n):
         me, opp, side, sign = pos.mover.copy(), pos.opponent.copy(), pos.side, 1.0
-        row = {"contact": np.zeros(3), "race": np.zeros(3), "end": 0.0}
+        row = {"contact": np.zeros(3), "race": np.zeros(3), "end": 0.0,
+               "turns": np.zeros(len(TURN_BUCKETS))}
+        turn = 0                     # rolls played in this game before this one
         previous = None              # the 0-ply value of the last move, start side's view
         while True:
             b = np.stack([me, opp]).astype(np.uint8)
@@ -273,6 +279,9 @@ def phase_terms(pos, n, seed, luck_net=None):
                 row["value0"] = sign * eq[r]
             row[phase][0] += sign * (exact - predicted)
             row[phase][2] += sign * predicted
+            if phase == "contact" and turn:
+                row["turns"][_turn_bucket(turn)] += (exact - predicted) ** 2
+            turn += 1
             previous = sign * eq[r]
             res = s.rank(me, opp, d1, d2, 0)[0][0]
             me, opp = opp, res.copy()
@@ -281,6 +290,15 @@ def phase_terms(pos, n, seed, luck_net=None):
         row["stratum"] = j % 36
         games.append(row)
     return games
+
+
+# the counted rolls' numbers (1: the roll after the stratified first) grouped for the
+# luck net's contact error per turn of the game
+TURN_BUCKETS = ((1, 1), (2, 2), (3, 5), (6, 10), (11, 20), (21, 40), (41, 10**9))
+
+
+def _turn_bucket(turn):
+    return next(i for i, (a, b) in enumerate(TURN_BUCKETS) if a <= turn <= b)
 
 
 def _within(x, strata):
@@ -300,7 +318,7 @@ def phases(positions, n, seed):
     need not add up to the whole (covariances between them)."""
     tot = {k: 0.0 for k in ("plain", "luck-net", "luck", "err contact", "err race",
                             "gap contact", "gap race", "end")}
-    turns = {"contact": 0, "race": 0}
+    by_turn = np.zeros(len(TURN_BUCKETS))
     t = CLOCK()
     for i, pos in enumerate(positions):
         rows = phase_terms(pos, n, seed + 20_000 + i)
@@ -316,6 +334,7 @@ def phases(positions, n, seed):
             tot[f"err {ph}"] += np.mean(err[ph] ** 2)
             tot[f"gap {ph}"] += _within(np.array([r[ph][1] for r in rows]), st)
         tot["end"] += _within(np.array([r["end"] for r in rows]), st)
+        by_turn += np.mean([r["turns"] for r in rows], axis=0)
     secs = CLOCK() - t
     print(f"variance per phase, 0-ply, {len(positions)} positions x {n} games (summed "
           f"over the positions; {secs:.0f} CPU-s):", flush=True)
@@ -325,6 +344,12 @@ def phases(positions, n, seed):
         print(f"  {k:12s} {v:.4f}  {share}", flush=True)
     print(f"  ratio plain / luck-net {tot['plain'] / tot['luck-net']:.2f}, plain / exact "
           f"luck {tot['plain'] / tot['luck']:.2f}", flush=True)
+    print("  the luck net's contact error by the roll's number in the game (1: the first "
+          "counted roll):", flush=True)
+    for (a, b), v in zip(TURN_BUCKETS, by_turn):
+        name = f"{a}" if a == b else (f"{a}-{b}" if b < 10**9 else f"{a}+")
+        print(f"    rolls {name:6s} {v:.4f}  {v / tot['err contact']:.0%} of the contact "
+              f"error", flush=True)
 
 
 def speed(games, repeats):

@@ -7,6 +7,7 @@ import inspect
 import json
 import math
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -360,7 +361,9 @@ def _parser_train_luck(sub):
     d = luck_training.LUCK_DEFAULTS
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
-    s.add_argument("-o", "--out", required=True, help="luck net file to write")
+    s.add_argument("-o", "--out", required=True,
+                   help="luck net file to write (the run's progress is kept in "
+                        "OUT.partial until then: the same command continues it)")
     s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
                         f"{d['n_games']})")
@@ -378,11 +381,16 @@ def _parser_train_luck(sub):
 def cmd_train_luck(args):
     """Train a luck net (nardy_fast.engine.play.lucknet) on the shipped classic net's self-play
     and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
-    defaults."""
+    defaults.  The run's progress is kept in the folder ``OUT.partial`` (removed once the
+    net is written): the same command again continues an interrupted run."""
+    partial = f"{args.out}.partial"
+    if os.path.exists(partial):
+        print(f"continuing from {partial}", flush=True)
     net, meta = luck_training.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
                                        seed=args.seed, progress=args.progress,
-                                       middle=args.middle)
+                                       middle=args.middle, checkpoint=partial)
     lucknet.save_luck_net(args.out, net, meta)
+    shutil.rmtree(partial, ignore_errors=True)
     print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "
           f"luck {meta['r2_equity']:.3f}")
 

@@ -12,12 +12,24 @@ with their probabilities and over the seven outputs with weights ``1/2 + |c_k| /
 ``c`` the outputs' equity coefficients under the rules' points; Adam, minibatches of 256,
 the step cut by 0.3 after 70% of the epochs.  ``meta["r2_equity"]`` is the share of the
 held-out positions' equity-luck variance that the net predicts.
+
+Checkpoints (``checkpoint=FOLDER``; ``nardy-fast train-luck`` keeps ``OUT.partial``
+beside its output): the labelled values are saved in files of ``CHECKPOINT_CHUNK``
+positions as they are made, and the training's state (weights, Adam's moments, the order
+of the positions and the random generator) after every epoch, each file written
+atomically.  A call with the same settings continues from the last saved file; a killed
+run so ends with the same weights as an uninterrupted one.  A folder of other settings is
+refused by name.
 """
 from __future__ import annotations
+
+import json
+import os
 
 import numpy as np
 
 from nardy_fast.core._checks import check_count
+from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
@@ -31,6 +43,8 @@ __all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
 LUCK_DEFAULTS = {"n_games": 8000, "hidden": 256, "middle": (64, 32), "epochs": 16,
                  "seed": 1, "lr": 1e-3}
+# positions of luck targets per checkpoint file (``luck_data(checkpoint=...)``)
+CHECKPOINT_CHUNK = 50_000
 
 def _evaluator(evaluator):
     """The evaluator whose rolls a luck net values: the rollouts' (``rollout_evaluator``)
@@ -45,17 +59,22 @@ def _equity_coefficients(searcher):
     return eq[1:] - eq[0]
 
 
-def luck_data(n_games, seed, evaluator=None, progress=None):
+def luck_data(n_games, seed, evaluator=None, progress=None, *, checkpoint=None,
+              chunk=CHECKPOINT_CHUNK):
     """Positions before the bear-off (contact, and races before both sides are home) from
     ``n_games`` 0-ply self-play games of ``evaluator``'s rollout net (None: the shipped
     classic evaluator's) and their exact per-roll values.
 
     Returns ``(boards, values)``: uint8 ``(n, 2, 24)`` (side on roll first) and float32
     ``(n, 21, 7)`` (the side on roll's outputs after its best 0-ply move per roll,
-    ``ROLLS`` order).  The same ``seed`` gives the same arrays.
+    ``ROLLS`` order).  The same ``seed`` gives the same arrays.  ``checkpoint``: a folder
+    where the values are saved, ``chunk`` positions a file, and found again by a call
+    with the same settings (module docstring); the games are played again, which is
+    quick.
     """
     ev = _evaluator(evaluator)
     n_games = check_count(n_games, "n_games", 1)
+    chunk = check_count(chunk, "chunk", 1)
     s = ev.searcher()
     p0 = Position.initial()
     start = np.stack([p0.mover, p0.opponent]).astype(np.uint8)
@@ -65,10 +84,68 @@ def luck_data(n_games, seed, evaluator=None, progress=None):
     keep = ~bearoff_mask(boards) & (boards.sum(axis=2).min(axis=1) > 0)
     boards = np.ascontiguousarray(boards[keep])
     values = np.empty((len(boards), len(ROLLS), 7), dtype=np.float32)
-    for k in progress_bar(range(len(boards)), desc="luck targets", unit="pos",
-                          progress=progress, mininterval=1.0):
+    done = 0
+    if checkpoint is not None:
+        _same_settings(checkpoint, "data.json",
+                       {"n_games": n_games, "seed": int(seed), "chunk": chunk,
+                        "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
+                        "positions": len(boards)})
+        done = _saved_values(checkpoint, values, chunk)
+    bar = progress_bar(range(done, len(boards)), desc="luck targets", unit="pos",
+                       progress=progress, mininterval=1.0, initial=done,
+                       total=len(boards))
+    for k in bar:
         values[k] = s.roll_values(boards[k, 0], boards[k, 1], 0)
+        if checkpoint is not None and ((k + 1) % chunk == 0 or k + 1 == len(boards)):
+            part = values[k // chunk * chunk: k + 1]
+            atomic_write(_chunk_path(checkpoint, k // chunk),
+                         lambda tmp, part=part: _save_array(tmp, part))
     return boards, values
+
+
+def _chunk_path(folder, k):
+    return os.path.join(folder, f"values_{k:05d}.npy")
+
+
+def _save_array(path, array):
+    with open(path, "wb") as f:
+        np.save(f, array)
+
+
+def _same_settings(folder, name, settings):
+    """Record ``settings`` in ``folder/name``, or check that the ones recorded there are
+    the same (``ValueError`` naming the folder and the first setting that differs)."""
+    path = os.path.join(folder, name)
+    settings = json.loads(json.dumps(settings))          # as they read back
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = json.load(f)
+        for key in sorted(set(old) | set(settings)):
+            if old.get(key) != settings.get(key):
+                raise ValueError(
+                    f"checkpoint {folder}: made with {key}={old.get(key)!r}, not "
+                    f"{settings.get(key)!r}; remove the folder to start again")
+        return
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ValueError(f"checkpoint {folder}: exists and is not a folder")
+    atomic_write_text(path, json.dumps(settings, sort_keys=True))
+
+
+def _saved_values(folder, values, chunk):
+    """Fill ``values`` from the saved files of ``folder`` in order; the positions
+    filled (a file of the wrong shape is ignored, with the ones after it)."""
+    done = 0
+    while done < len(values):
+        path = _chunk_path(folder, done // chunk)
+        if not os.path.exists(path):
+            break
+        part = np.load(path)
+        end = min(done + chunk, len(values))
+        if part.shape != (end - done,) + values.shape[1:] or part.dtype != values.dtype:
+            break
+        values[done:end] = part
+        done = end
+    return done
 
 
 def _centred(v, weights=WEIGHTS):
@@ -112,20 +189,29 @@ def _check_middle(middle):
 def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidden"],
                    epochs=LUCK_DEFAULTS["epochs"], seed=LUCK_DEFAULTS["seed"],
                    evaluator=None, lr=LUCK_DEFAULTS["lr"], progress=None, data=None,
-                   middle=LUCK_DEFAULTS["middle"]):
+                   middle=LUCK_DEFAULTS["middle"], *, checkpoint=None):
     """Train a luck net (module docstring) on ``n_games`` self-play games.
 
     ``hidden``: first-layer units; ``middle``: the widths of the middle layers, in order
     (``()``: none).  The defaults (``LUCK_DEFAULTS``) are the shipped luck net's settings.
     ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
     ``(LuckNet, meta)``; ``meta`` has the settings, the positions used and
-    ``r2_equity`` (held-out).  The same arguments give the same weights.
+    ``r2_equity`` (held-out).  The same arguments give the same weights.  ``checkpoint``:
+    a folder that keeps the run's progress (module docstring); it is left in place, for
+    the caller to remove once the net is saved.
     """
     ev = _evaluator(evaluator)
     hidden = _check_width(hidden, "hidden")
     middle = _check_middle(middle)
     epochs = check_count(epochs, "epochs", 1)
-    boards, values = luck_data(n_games, seed, ev, progress) if data is None else data
+    if checkpoint is not None:
+        checkpoint = os.fspath(checkpoint)
+        _same_settings(checkpoint, "train.json",
+                       {"n_games": int(n_games) if data is None else None,
+                        "seed": int(seed), "hidden": hidden, "middle": list(middle),
+                        "epochs": epochs, "lr": float(lr), "evaluator": ev.net.digest()})
+    boards, values = (luck_data(n_games, seed, ev, progress, checkpoint=checkpoint)
+                      if data is None else data)
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
     y = _centred(values.astype(np.float32)).reshape(len(x), -1)
     c = np.abs(_equity_coefficients(ev.searcher()))
@@ -142,7 +228,8 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
     params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
                np.zeros(y.shape[1])]
     params = [p.astype(np.float32) for p in params]
-    _adam(params, x[train], y[train], weight, epochs, lr, g, progress)
+    _adam(params, x[train], y[train], weight, epochs, lr, g, progress,
+          state=None if checkpoint is None else os.path.join(checkpoint, "epoch.npz"))
     net = LuckNet(params[0], params[1], params[-2].T, params[-1],
                   [(w.T, b) for w, b in zip(params[2:-2:2], params[3:-2:2])])
     meta = {"n_games": int(n_games) if data is None else None, "seed": int(seed),
@@ -171,18 +258,21 @@ def _grads(params, x, y, weight, weights32):
     return grads, centred
 
 
-def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
+def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256, state=None):
     """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place; ``params``
-    as ``_grads`` takes them."""
+    as ``_grads`` takes them.  ``state``: a file that holds the state after the last
+    epoch done (written after each one, read at the start when it is there)."""
     weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
     idx = np.arange(len(x))
-    for epoch in progress_bar(range(epochs), desc="luck net", unit="epoch",
-                              progress=progress):
-        if epoch == int(0.7 * epochs):
-            lr *= 0.3
+    first = 0
+    if state is not None and os.path.exists(state):
+        first, t = _load_state(state, params, m, v, idx, g)
+    for epoch in progress_bar(range(first, epochs), desc="luck net", unit="epoch",
+                              progress=progress, initial=first, total=epochs):
+        step = lr * 0.3 if epoch >= int(0.7 * epochs) else lr
         g.shuffle(idx)
         for s0 in range(0, len(idx), batch):
             b = idx[s0:s0 + batch]
@@ -193,7 +283,36 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256):
                 mm += (1 - b1_) * gp
                 vv *= b2_
                 vv += (1 - b2_) * gp * gp
-                p -= (lr * (mm / (1 - b1_ ** t))
+                p -= (step * (mm / (1 - b1_ ** t))
                       / (np.sqrt(vv / (1 - b2_ ** t)) + eps)).astype(np.float32)
+        if state is not None:
+            _save_state(state, epoch + 1, t, params, m, v, idx, g)
 
 
+def _save_state(path, epochs_done, t, params, m, v, idx, g):
+    arrays = {f"{name}{k}": a for name, group in (("p", params), ("m", m), ("v", v))
+              for k, a in enumerate(group)}
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez(f, idx=idx, epochs_done=epochs_done, t=t,
+                     rng=json.dumps(g.bit_generator.state), **arrays)
+    atomic_write(path, write)
+
+
+def _load_state(path, params, m, v, idx, g):
+    """Restore the state of ``_save_state`` in place; ``(epochs done, Adam's step)``."""
+    with np.load(path) as z:
+        for name, group in (("p", params), ("m", m), ("v", v)):
+            for k, a in enumerate(group):
+                saved = z[f"{name}{k}"]
+                if saved.shape != a.shape:
+                    raise ValueError(f"checkpoint {path}: its layer shapes differ from "
+                                     f"this run's; remove the folder to start again")
+                a[...] = saved
+        if z["idx"].shape != idx.shape:
+            raise ValueError(f"checkpoint {path}: made on {len(z['idx'])} positions, not "
+                             f"{len(idx)}; remove the folder to start again")
+        idx[...] = z["idx"]
+        g.bit_generator.state = json.loads(str(z["rng"]))
+        return int(z["epochs_done"]), int(z["t"])

@@ -18,6 +18,7 @@ def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
     assert net.n_hidden == 8 and meta["n_games"] == 5 and meta["seed"] == 3
     assert net.middle_units == LUCK_DEFAULTS["middle"] and meta["epochs"] == 2
     assert f"{meta['positions']} positions" in capsys.readouterr().out
+    assert not (tmp_path / "luck.nfdb.partial").exists()       # the checkpoint, gone
     assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle", "0",
                  "--epochs", "1", "--no-progress"]) == 0
     net, meta = load_luck_net(out)

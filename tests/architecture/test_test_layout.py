@@ -40,7 +40,7 @@ UNTESTED = {
     "tables/_board6.pyx", "tables/_bomoves.pyx", "tables/_mars.pyx",
     "tables/_onesided.pyx", "tables/_race12solve.pyx", "tables/_racetables.pyx",
     "tables/_tscomplete.pyx", "tables/_twosided.pyx", "tables/onesided.py",
-    "training/lucknet.py", "training/metbuild.py",
+    "training/metbuild.py",
     "training/schedule.py",
 }
 

@@ -78,7 +78,11 @@ def test_the_per_phase_terms_add_up_to_both_estimators():
         rest = r["value0"] + r["contact"][1] + r["race"][1] + r["end"]
         assert r["result"] - exact == pytest.approx(rest, abs=1e-9)
         assert np.abs(r["contact"]).sum() > 0          # the game had contact rolls
+        # the per-roll squared contact errors, grouped by the roll's number
+        assert (r["turns"] >= 0).all() and (r["turns"].sum() > 0) == (r["contact"][0] != 0)
     assert bench._within(np.array([1.0, 3.0, 10.0, 14.0]), np.array([0, 0, 1, 1])) == 5.0
+    assert [bench._turn_bucket(t) for t in (1, 2, 3, 5, 6, 10, 11, 20, 21, 40, 41, 500)] == [
+        0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
 
 
 def _middle_game_id():

@@ -1,0 +1,95 @@
+"""``training.lucknet``: a killed luck-net run continues from its checkpoint to the same
+weights.  (What the training learns and its reproducibility: tests/engine/play/test_lucknet.py;
+the command: tests/app/test_cli_train.py.)"""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from nardy_fast.training import lucknet as luck_training
+
+
+@pytest.fixture(scope="module")
+def data():
+    return luck_training.luck_data(4, seed=5)
+
+
+def _interrupt_after(n):
+    """A stand-in for ``_grads`` that raises KeyboardInterrupt on its ``n``-th call."""
+    real = luck_training._grads
+    calls = {"n": 0}
+
+    def grads(*args):
+        calls["n"] += 1
+        if calls["n"] == n:
+            raise KeyboardInterrupt
+        return real(*args)
+    return grads
+
+
+def test_a_killed_training_continues_to_the_same_weights(tmp_path, monkeypatch, data):
+    settings = dict(hidden=16, middle=(8,), epochs=5, seed=2, data=data)
+    whole, meta = luck_training.train_luck_net(**settings)
+    n_train = len(data[0]) - len(data[0]) // 10
+    per_epoch = -(-n_train // 256)
+    folder = tmp_path / "run.partial"
+    monkeypatch.setattr(luck_training, "_grads", _interrupt_after(2 * per_epoch + 2))
+    with pytest.raises(KeyboardInterrupt):
+        luck_training.train_luck_net(**settings, checkpoint=folder)
+    with np.load(folder / "epoch.npz") as z:
+        assert int(z["epochs_done"]) == 2 and int(z["t"]) == 2 * per_epoch
+    monkeypatch.undo()
+    calls = {"n": 0}
+    real = luck_training._grads
+
+    def counting(*args):
+        calls["n"] += 1
+        return real(*args)
+    monkeypatch.setattr(luck_training, "_grads", counting)
+    resumed, meta2 = luck_training.train_luck_net(**settings, checkpoint=folder)
+    assert calls["n"] == 3 * per_epoch                     # epochs 3-5 only
+    for k, a in whole.arrays().items():
+        np.testing.assert_array_equal(a, resumed.arrays()[k], err_msg=k)
+    assert meta2["r2_equity"] == meta["r2_equity"]
+
+
+def test_a_checkpoint_of_other_settings_is_refused_by_name(tmp_path, data):
+    folder = tmp_path / "run.partial"
+    luck_training.train_luck_net(hidden=16, middle=(), epochs=1, seed=2, data=data,
+                                 checkpoint=folder)
+    with pytest.raises(ValueError, match=r"run\.partial: made with hidden=16, not 24"):
+        luck_training.train_luck_net(hidden=24, middle=(), epochs=1, seed=2, data=data,
+                                     checkpoint=folder)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="file: exists and is not a folder"):
+        luck_training.train_luck_net(hidden=16, middle=(), epochs=1, seed=2, data=data,
+                                     checkpoint=tmp_path / "file")
+
+
+def test_killed_labelling_continues_where_it_stopped(tmp_path, monkeypatch, data):
+    folder = tmp_path / "data.partial"
+    real_bar = luck_training.progress_bar
+    seen = {"n": 0}
+
+    def bar(iterable, stop=None, **options):
+        for item in real_bar(iterable, **options):
+            if stop is not None and seen["n"] == stop:
+                raise KeyboardInterrupt
+            seen["n"] += 1
+            yield item
+    monkeypatch.setattr(luck_training, "progress_bar",
+                        lambda it, **o: bar(it, stop=37, **o))
+    with pytest.raises(KeyboardInterrupt):
+        luck_training.luck_data(4, seed=5, checkpoint=folder, chunk=10)
+    assert sorted(os.listdir(folder)) == ["data.json", "values_00000.npy", "values_00001.npy",
+                                          "values_00002.npy"]
+    assert json.loads((folder / "data.json").read_text())["positions"] == len(data[0])
+    seen["n"] = 0
+    monkeypatch.setattr(luck_training, "progress_bar", lambda it, **o: bar(it, **o))
+    boards, values = luck_training.luck_data(4, seed=5, checkpoint=folder, chunk=10)
+    assert seen["n"] == len(data[0]) - 30                  # the 30 saved are not redone
+    np.testing.assert_array_equal(boards, data[0])
+    np.testing.assert_array_equal(values, data[1])
+    with pytest.raises(ValueError, match="made with chunk=10, not 20"):
+        luck_training.luck_data(4, seed=5, checkpoint=folder, chunk=20)
