@@ -18,7 +18,7 @@ the CPU-seconds per candidate rollout of ``--games`` games.
 ``--score FILE``: instead, the toolkit's players (``decisionbench.PLAYERS``) scored on
 the benchmark file ``FILE`` (``decisionbench.score``), one Markdown table row each: the
 error rate in millipoints per decision with its SE, and the decisions, for checker play,
-the double and the take (the README's table).
+the double and the take (the README's table), then checker play per phase.
 """
 import argparse
 import time
@@ -28,15 +28,21 @@ import numpy as np
 from nardy_fast.analysis import decisionbench, decisionbuild
 
 
+def _blunders(n):
+    return f"{n} blunder{'' if n == 1 else 's'}"
+
+
 def score_table(path):
-    """The Markdown rows of the toolkit's players on the benchmark file ``path``."""
+    """The Markdown rows of the toolkit's players on the benchmark file ``path``: the
+    README's table (checker play, double, take), then checker play per phase."""
     df = decisionbench.read_bench(path)
     print(f"{path}: {(df['type'] == 'checker').sum()} checker and "
           f"{(df['type'] == 'cube').sum()} cube decisions")
     print("| player | checker play | double | take |")
     print("|---|---|---|---|")
+    tables = {}
     for player in decisionbench.PLAYERS:
-        t = decisionbench.score(df, player).set_index(["type", "phase"])
+        t = tables[player] = decisionbench.score(df, player).set_index(["type", "phase"])
         cells = []
         for typ in ("checker", "double", "take"):
             if (typ, "all") not in t.index:
@@ -44,7 +50,19 @@ def score_table(path):
                 continue
             r = t.loc[(typ, "all")]
             cells.append(f"{r['error_rate']:.1f} +- {r['se']:.1f} ({int(r['decisions'])}, "
-                         f"{int(r['blunders'])} blunders)")
+                         f"{_blunders(int(r['blunders']))})")
+        print(f"| `{player}` | " + " | ".join(cells) + " |")
+    # the phases in the order of the scoring's table (the game's order)
+    phases = [ph for typ, ph in next(iter(tables.values())).index
+              if typ == "checker" and ph != "all"]
+    print()
+    print("checker play per phase, error rate in millipoints +- SE (decisions):")
+    print("| player | " + " | ".join(phases) + " |")
+    print("|---|" + "---|" * len(phases))
+    for player, t in tables.items():
+        cells = [f"{t.loc[('checker', ph), 'error_rate']:.1f} +- "
+                 f"{t.loc[('checker', ph), 'se']:.1f} "
+                 f"({int(t.loc[('checker', ph), 'decisions'])})" for ph in phases]
         print(f"| `{player}` | " + " | ".join(cells) + " |")
 
 
