@@ -41,7 +41,7 @@ from nardy_fast.training import _selfplay
 __all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
 
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
-LUCK_DEFAULTS = {"n_games": 8000, "hidden": 256, "middle": (64, 32), "epochs": 16,
+LUCK_DEFAULTS = {"n_games": 24000, "hidden": 256, "middle": (64, 32), "epochs": 16,
                  "seed": 1, "lr": 1e-3}
 # positions of luck targets per checkpoint file (``luck_data(checkpoint=...)``)
 CHECKPOINT_CHUNK = 50_000
@@ -228,7 +228,7 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
     params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
                np.zeros(y.shape[1])]
     params = [p.astype(np.float32) for p in params]
-    _adam(params, x[train], y[train], weight, epochs, lr, g, progress,
+    _adam(params, x, y, weight, epochs, lr, g, progress, rows=train,
           state=None if checkpoint is None else os.path.join(checkpoint, "epoch.npz"))
     net = LuckNet(params[0], params[1], params[-2].T, params[-1],
                   [(w.T, b) for w, b in zip(params[2:-2:2], params[3:-2:2])])
@@ -258,15 +258,18 @@ def _grads(params, x, y, weight, weights32):
     return grads, centred
 
 
-def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256, state=None):
+def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256, state=None, rows=None):
     """Minimise sum(weight * (centred prediction - y)^2) by Adam, in place; ``params``
-    as ``_grads`` takes them.  ``state``: a file that holds the state after the last
-    epoch done (written after each one, read at the start when it is there)."""
+    as ``_grads`` takes them.  ``rows``: the rows of ``x`` and ``y`` learnt (default
+    all; indices rather than a copy of the rows, which would double the memory).
+    ``state``: a file that holds the state after the last epoch done (written after each
+    one, read at the start when it is there)."""
+    rows = np.arange(len(x)) if rows is None else np.asarray(rows)
     weights32 = WEIGHTS.astype(np.float32)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1_, b2_, eps, t = 0.9, 0.999, 1e-8, 0
-    idx = np.arange(len(x))
+    idx = np.arange(len(rows))
     first = 0
     if state is not None and os.path.exists(state):
         first, t = _load_state(state, params, m, v, idx, g)
@@ -275,7 +278,7 @@ def _adam(params, x, y, weight, epochs, lr, g, progress, batch=256, state=None):
         step = lr * 0.3 if epoch >= int(0.7 * epochs) else lr
         g.shuffle(idx)
         for s0 in range(0, len(idx), batch):
-            b = idx[s0:s0 + batch]
+            b = rows[idx[s0:s0 + batch]]
             grads, _ = _grads(params, x[b], y[b], weight, weights32)
             t += 1
             for p, gp, mm, vv in zip(params, grads, m, v):
