@@ -385,7 +385,8 @@ def cmd_train_luck(args):
     net is written): the same command again continues an interrupted run."""
     partial = f"{args.out}.partial"
     if os.path.exists(partial):
-        print(f"continuing from {partial}", flush=True)
+        print(f"{partial} exists: continuing the run kept there (refused if its settings "
+              f"differ)", flush=True)
     net, meta = luck_training.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
                                        seed=args.seed, progress=args.progress,
                                        middle=args.middle, checkpoint=partial)

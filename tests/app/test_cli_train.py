@@ -102,3 +102,22 @@ def test_cli_average_nets_writes_the_mean(tmp_path, capsys):
     assert main(["average-nets", str(paths[0]), str(tmp_path / "none.nfdb"),
                  "-o", str(out)]) == 1
     assert "none.nfdb" in capsys.readouterr().err
+
+
+def test_cli_train_luck_refuses_a_checkpoint_of_other_settings(tmp_path, capsys):
+    """``OUT.partial`` of a run with other settings: one line naming the folder and the
+    setting, the folder kept, no net written."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "luck.nfdb"
+    partial = tmp_path / "luck.nfdb.partial"
+    train_luck_net(2, hidden=16, middle=(), epochs=1, seed=3, checkpoint=partial)
+    assert main(["train-luck", "-o", str(out), "-n", "2", "--hidden", "8", "--middle", "0",
+                 "--epochs", "1", "--seed", "3", "--no-progress"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"nardy-fast: error: checkpoint {partial}: made with hidden=16, not 8; "
+                   f"remove the folder to start again"]
+    assert partial.is_dir() and not out.exists()
+    assert main(["train-luck", "-o", str(out), "-n", "2", "--hidden", "16", "--middle", "0",
+                 "--epochs", "1", "--seed", "3", "--no-progress"]) == 0
+    assert "luck.nfdb.partial exists: continuing" in capsys.readouterr().out
+    assert out.exists() and not partial.exists()
