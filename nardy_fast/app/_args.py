@@ -7,6 +7,7 @@ import math
 import os
 import re
 
+from nardy_fast.app.duel import DEFAULT_TIMEOUT
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
@@ -188,7 +189,19 @@ _OPTIONS = {
                                       "pairs, e.g. 'head_rule=generalized "
                                       "scoring=extended'")),
     "json": (("--json",), dict(action="store_true", help="print JSON")),
+    "timeout": (("--timeout",), dict(type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                                     help="seconds each answer of an engine may take; one "
+                                          "silent longer has hung and forfeits (default "
+                                          "{default:g})")),
 }
+
+
+def check_timeout(seconds):
+    """The ``--timeout`` of ``add_options(..., "timeout")``: ``CliError`` unless a positive,
+    finite number of seconds."""
+    if not seconds > 0 or math.isinf(seconds):
+        raise CliError(f"--timeout {seconds:g}: expected a positive number of seconds")
+    return seconds
 
 
 def add_options(p, *names, **defaults):

@@ -13,7 +13,7 @@ from nardy_fast.analysis import decisionbench
 from nardy_fast.analysis.decisionbench import PLAYERS
 from nardy_fast.analysis.decisionbuild import DEFAULTS, build
 from nardy_fast.app._args import (CliError, add_command, add_options, add_progress,
-                                  json_text, positive_int)
+                                  check_timeout, json_text, positive_int)
 from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
 from nardy_fast.core.position import read_move
 from nardy_fast.core.rules import CLASSIC
@@ -76,10 +76,7 @@ def _parser_benchmark(sub):
                    help="which part of the file (default all)")
     c.add_argument("--no-cube", dest="cube", action="store_false",
                    help="score the checker decisions only")
-    c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="seconds each answer of an engine may take (default "
-                        f"{DEFAULT_TIMEOUT:g})")
-    add_options(c, "json")
+    add_options(c, "timeout", "json")
     add_progress(c)
 
 
@@ -174,8 +171,7 @@ def cmd_benchmark_score(args):
     choice loses against the best by rollout; the mean per decision in millipoints
     (points x 1000) with its standard error, the decisions and the blunders (a loss of
     0.16 points or more), per type of decision (checker, double, take) and phase."""
-    if not args.timeout > 0:
-        raise CliError(f"--timeout {args.timeout:g}: expected a positive number of seconds")
+    check_timeout(args.timeout)
     if not os.path.exists(args.file):
         raise CliError(f"{args.file}: no such benchmark file")
     try:

@@ -8,9 +8,9 @@ import os
 import sys
 
 from nardy_fast.app._args import (CliError, Interrupted, _position, add_command, add_options,
-                                  add_progress, json_text, positive_int)
-from nardy_fast.app.duel import (DEFAULT_TIMEOUT, DuelStopped, EngineFault, duel_summary,
-                                 play_duel, write_transcript)
+                                  add_progress, check_timeout, json_text, positive_int)
+from nardy_fast.app.duel import (DuelStopped, EngineFault, duel_summary, play_duel,
+                                 write_transcript)
 from nardy_fast.app.protocol import DEEPEST_PLIES, serve
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES
@@ -57,10 +57,7 @@ def _parser_duel(sub):
     s.add_argument("--transcript", default=None, metavar="FILE",
                    help="write every game's record to FILE, one after the other (a file "
                         "there is replaced)")
-    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="seconds each answer may take; a program silent longer has hung "
-                        f"and forfeits (default {DEFAULT_TIMEOUT:g})")
-    add_options(s, "json")
+    add_options(s, "timeout", "json")
     add_progress(s)
 
 
@@ -75,8 +72,7 @@ def cmd_duel(args):
     if args.games < 2:
         raise CliError(f"-n/--games {args.games}: a duel plays pairs of games; expected at "
                        "least 2")
-    if not args.timeout > 0 or math.isinf(args.timeout):
-        raise CliError(f"--timeout {args.timeout:g}: expected a positive number of seconds")
+    check_timeout(args.timeout)
     if args.transcript is not None:
         _check_out_file(args.transcript)
     start = None if args.start is None else _position(args.start)

@@ -60,6 +60,14 @@ def test_bad_player_refused_by_name(bench, capsys, player):
     assert f"--player {player!r}" in err and "net, net:1, net:2, greedy" in err
 
 
+@pytest.mark.parametrize("seconds", ["0", "-1", "inf", "nan"])
+def test_bad_timeout_refused_by_name(bench, capsys, seconds):
+    """The same check as the duel's (one shared option): a positive, finite number."""
+    assert cli.main(["benchmark", "score", bench, "--timeout", seconds]) == 1
+    assert (f"--timeout {float(seconds):g}: expected a positive number of seconds"
+            in capsys.readouterr().err)
+
+
 def test_not_a_benchmark_refused_by_name(tmp_path, capsys):
     bad = tmp_path / "notes.parquet"
     bad.write_text("not parquet")
