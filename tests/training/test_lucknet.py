@@ -93,3 +93,16 @@ def test_killed_labelling_continues_where_it_stopped(tmp_path, monkeypatch, data
     np.testing.assert_array_equal(values, data[1])
     with pytest.raises(ValueError, match="made with chunk=10, not 20"):
         luck_training.luck_data(4, seed=5, checkpoint=folder, chunk=20)
+
+
+def test_the_step_is_cut_to_three_tenths_for_the_last_three_tenths_of_the_epochs(monkeypatch):
+    """With a constant gradient Adam's step is the step size itself (both moments
+    unbiased to the gradient), so the total move counts the epochs at each size: 10
+    epochs of one minibatch, cut at epoch int(0.7 * 10) = 7."""
+    params = [np.zeros((2, 3), np.float32), np.zeros(3, np.float32)]
+    monkeypatch.setattr(luck_training, "_grads",
+                        lambda params, *a: ([np.ones_like(p) for p in params], None))
+    x = np.zeros((200, 2), np.float32)
+    luck_training._adam(params, x, x, None, 10, 1e-3, np.random.default_rng(0), False)
+    for p in params:
+        np.testing.assert_allclose(p, -(7 + 3 * 0.3) * 1e-3, rtol=1e-5)
