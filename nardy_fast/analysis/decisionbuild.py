@@ -56,6 +56,7 @@ import numpy as np
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils._version import __version__
 from nardy_fast.analysis.decisionbench import (BenchmarkFileError, PHASES, SCHEMA_VERSION,
                                                bench_settings, read_bench, write_bench)
@@ -367,14 +368,12 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     rows = []
     if os.path.exists(path):
         old = bench_settings(path)
-        differ = sorted(k for k in set(old) | set(settings)
-                        if k not in ("package_version", "estimator", "luck_net")
-                        and old.get(k) != settings.get(k))
+        differ = setting_differences(old, settings,
+                                     ignore=("package_version", "estimator", "luck_net"))
         if differ:
             raise BenchmarkFileError(
-                f"{os.fspath(path)}: built with other settings ("
-                + ", ".join(f"{k}: {old.get(k)!r} there, {settings.get(k)!r} now"
-                            for k in differ) + "); give another file to start afresh")
+                f"{os.fspath(path)}: built with other settings (" + ", ".join(differ)
+                + "); give another file to start afresh")
         rows = read_bench(path).to_dict("records")
     todo = _cached_plan(path, options, settings, progress)
     if [r["position"] for r in rows] != [r["position"] for r in todo[:len(rows)]]:

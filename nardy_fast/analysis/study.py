@@ -74,6 +74,7 @@ from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast._utils._resources import _alive
 from nardy_fast._utils._version import __version__
@@ -471,8 +472,8 @@ class _Store:
         if self.manifest is None:
             return
         stored, wanted = self.manifest["identity"], settings.identity
-        diff = [f"{k}: {stored.get(k)!r} in the store, {wanted.get(k)!r} here"
-                for k in sorted(set(stored) | set(wanted)) if stored.get(k) != wanted.get(k)]
+        diff = setting_differences(stored, wanted, recorded_as="in the store",
+                                   wanted_as="here")
         if diff:
             raise ValueError(f"store={self.path} belongs to another study ("
                              + "; ".join(diff) + "); use another store or the same settings")

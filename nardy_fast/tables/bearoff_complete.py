@@ -129,6 +129,7 @@ from nardy_fast._utils._dbfile import DatabaseError, read_db, read_header, write
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._resources import gib
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils.datadir import data_dir
 from nardy_fast.tables import _board6, _tscomplete
 from nardy_fast.tables.bearoff import mars_points
@@ -513,11 +514,13 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         man = dict(want, shards=[list(s) for s in shard_order(N)], done={}, complete=False)
         _write_manifest(store, man)
     else:
-        for key in ("format", "max_checkers", "all_checkers", "lambda"):
-            if man.get(key) != want[key]:
-                raise ValueError(f"store={store!r}: holds a table of {key}="
-                                 f"{man.get(key)!r}, this build has {want[key]!r}; "
-                                 f"use another store")
+        keys = ("format", "max_checkers", "all_checkers", "lambda")
+        differ = setting_differences({k: man.get(k) for k in keys},
+                                     {k: want[k] for k in keys},
+                                     recorded_as="there", wanted_as="in this build")
+        if differ:
+            raise ValueError(f"store={store!r}: holds a table of other settings ("
+                             + "; ".join(differ) + "); use another store")
     order = shard_order(N)
     passes = [False, True] if cubeful else [False]
     done = {cube: _finished_shards(store, man, order, cube) for cube in passes}

@@ -31,6 +31,7 @@ import numpy as np
 from nardy_fast.core._checks import check_count
 from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -114,17 +115,16 @@ def _save_array(path, array):
 
 def _same_settings(folder, name, settings):
     """Record ``settings`` in ``folder/name``, or check that the ones recorded there are
-    the same (``ValueError`` naming the folder and the first setting that differs)."""
+    the same (``ValueError`` naming the folder and every setting that differs)."""
     path = os.path.join(folder, name)
     settings = json.loads(json.dumps(settings))          # as they read back
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             old = json.load(f)
-        for key in sorted(set(old) | set(settings)):
-            if old.get(key) != settings.get(key):
-                raise ValueError(
-                    f"checkpoint {folder}: made with {key}={old.get(key)!r}, not "
-                    f"{settings.get(key)!r}; remove the folder to start again")
+        differ = setting_differences(old, settings)
+        if differ:
+            raise ValueError(f"checkpoint {folder}: made with other settings ("
+                             + "; ".join(differ) + "); remove the folder to start again")
         return
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise ValueError(f"checkpoint {folder}: exists and is not a folder")

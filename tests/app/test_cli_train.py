@@ -114,8 +114,8 @@ def test_cli_train_luck_refuses_a_checkpoint_of_other_settings(tmp_path, capsys)
     assert main(["train-luck", "-o", str(out), "-n", "2", "--hidden", "8", "--middle", "0",
                  "--epochs", "1", "--seed", "3", "--no-progress"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"nardy-fast: error: checkpoint {partial}: made with hidden=16, not 8; "
-                   f"remove the folder to start again"]
+    assert err == [f"nardy-fast: error: checkpoint {partial}: made with other settings "
+                   f"(hidden: 16 there, 8 now); remove the folder to start again"]
     assert partial.is_dir() and not out.exists()
     assert main(["train-luck", "-o", str(out), "-n", "2", "--hidden", "16", "--middle", "0",
                  "--epochs", "1", "--seed", "3", "--no-progress"]) == 0

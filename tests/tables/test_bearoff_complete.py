@@ -292,7 +292,7 @@ def test_memory_limit_and_arguments(tmp_path):
     with pytest.raises(ValueError, match="max_checkers"):
         bc.build_complete(16, store=tmp_path)
     bc.build_complete(2, store=tmp_path / "x", progress=False)
-    with pytest.raises(ValueError, match="max_checkers=2"):     # a store of another table
+    with pytest.raises(ValueError, match="max_checkers: 2 there, 3 in this build"):     # a store of another table
         bc.build_complete(3, store=tmp_path / "x", progress=False)
 
 

@@ -58,7 +58,7 @@ def test_a_checkpoint_of_other_settings_is_refused_by_name(tmp_path, data):
     folder = tmp_path / "run.partial"
     luck_training.train_luck_net(hidden=16, middle=(), epochs=1, seed=2, data=data,
                                  checkpoint=folder)
-    with pytest.raises(ValueError, match=r"run\.partial: made with hidden=16, not 24"):
+    with pytest.raises(ValueError, match=r"run\.partial: made with other settings \(hidden: 16 there, 24 now\)"):
         luck_training.train_luck_net(hidden=24, middle=(), epochs=1, seed=2, data=data,
                                      checkpoint=folder)
     (tmp_path / "file").write_text("x")
@@ -91,7 +91,7 @@ def test_killed_labelling_continues_where_it_stopped(tmp_path, monkeypatch, data
     assert seen["n"] == len(data[0]) - 30                  # the 30 saved are not redone
     np.testing.assert_array_equal(boards, data[0])
     np.testing.assert_array_equal(values, data[1])
-    with pytest.raises(ValueError, match="made with chunk=10, not 20"):
+    with pytest.raises(ValueError, match=r"\(chunk: 10 there, 20 now\)"):
         luck_training.luck_data(4, seed=5, checkpoint=folder, chunk=20)
 
 

@@ -1,0 +1,21 @@
+"""The one list of differing settings (``_utils._settings.setting_differences``)."""
+from nardy_fast._utils._settings import setting_differences
+
+
+def test_names_every_difference_in_key_order():
+    old = {"seed": 1, "hidden": 16, "games": 10}
+    new = {"seed": 1, "hidden": 24, "games": 12}
+    assert setting_differences(old, new) == ["games: 10 there, 12 now",
+                                             "hidden: 16 there, 24 now"]
+
+
+def test_missing_keys_count_as_none_and_ignored_keys_are_skipped():
+    old = {"a": 1, "version": "0.2"}
+    new = {"b": [2], "version": "0.3"}
+    assert setting_differences(old, new, ignore=("version",), recorded_as="in the store",
+                               wanted_as="here") == ["a: 1 in the store, None here",
+                                                     "b: None in the store, [2] here"]
+
+
+def test_equal_settings_give_nothing():
+    assert setting_differences({"x": (1, 2)}, {"x": (1, 2)}) == []
