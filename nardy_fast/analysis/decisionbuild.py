@@ -40,7 +40,8 @@ Resumable: the finished decisions are written every ``batch`` decisions (a tempo
 name, then renamed); a rerun with the same settings continues after the last finished
 one, and a file of other settings is refused, naming the settings that differ.  The plan
 is kept beside the file (``plan_path``: ``FILE.plan.json``) so that a rerun need not play
-the source games again; without it the plan is made anew, the same.
+the source games again, and removed once the file holds every planned decision; without
+it the plan is made anew, the same.
 """
 from __future__ import annotations
 
@@ -410,4 +411,6 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
         bar.close()
         if len(rows) > done_at_start or not os.path.exists(path):
             save()
+    if len(rows) == len(todo) and os.path.exists(plan_path(path)):
+        os.remove(plan_path(path))          # the file is complete: no rerun needs it
     return {"done": len(rows), "total": len(todo), "path": os.fspath(path)}

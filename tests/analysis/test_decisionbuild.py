@@ -47,6 +47,7 @@ def test_resume_gives_the_rows_of_one_run(whole, tmp_path):
     assert os.path.exists(build_mod.plan_path(path))      # the rerun reads the plan kept
     build_mod.build(path, batch=1, **TINY)
     pd.testing.assert_frame_equal(db.read_bench(path), db.read_bench(whole[0]))
+    assert not os.path.exists(build_mod.plan_path(path))  # complete: the plan is gone
 
 
 def test_interrupt_keeps_the_finished_part(tmp_path):
