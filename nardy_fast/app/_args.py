@@ -110,6 +110,18 @@ def out_folder(path, option="-o/--out"):
     return True
 
 
+def new_file(path, force, option="-o/--out", what=None):
+    """``path`` if a file may be written there: not a folder, and not an existing file
+    unless ``force`` (the ``--force`` of ``add_options(..., "force")``); else a
+    ``CliError`` naming ``option`` (``what``: a guess at what the file holds)."""
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path}: a folder, not a file")
+    if os.path.exists(path) and not force:
+        raise CliError(f"{option} {path}: exists" + (f" ({what})" if what else "")
+                       + "; --force replaces it, or name another file")
+    return path
+
+
 def in_file(path, option):
     """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
     if not os.path.exists(path):
@@ -189,6 +201,8 @@ _OPTIONS = {
                                       "pairs, e.g. 'head_rule=generalized "
                                       "scoring=extended'")),
     "json": (("--json",), dict(action="store_true", help="print JSON")),
+    "force": (("--force",), dict(action="store_true",
+                                 help="replace an existing -o/--out file")),
     "timeout": (("--timeout",), dict(type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                                      help="seconds each answer of an engine may take; one "
                                           "silent longer has hung and forfeits (default "

@@ -33,7 +33,7 @@ from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
                                   add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  positive_int, read_text)
+                                  new_file, positive_int, read_text)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -262,7 +262,8 @@ def _parser_study_actions(sub):
     s.add_argument("store", help="the study's folder")
     s.add_argument("-o", "--out", required=True, metavar="FILE",
                    help="the file to write: .csv, .parquet or .json (JSON Lines, one "
-                        "position a line)")
+                        "position a line); refused if it exists unless --force")
+    add_options(s, "force")
 
 
 def cmd_study_show(args):
@@ -293,6 +294,7 @@ def cmd_study_export(args):
     """Write a study store's rows (index ``position``) to one file: CSV, Parquet or JSON
     Lines by the extension of --out, written to a temporary name and then renamed."""
     frame = _read_study(args.store)
+    new_file(args.out, args.force)
     ext = os.path.splitext(args.out)[1].lower()
     writers = {".csv": lambda t: frame.to_csv(t),
                ".parquet": lambda t: frame.to_parquet(t),

@@ -14,7 +14,7 @@ import numpy as np
 
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_options, add_progress, json_text,
-                                  out_folder, positive_int, widths)
+                                  new_file, out_folder, positive_int, widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -95,12 +95,8 @@ def cmd_play(args, input_fn=None):
     once.  The record is saved when the game ends or stops, never over a game saved
     before (an existing -o file is refused unless --force)."""
     input_fn = input_fn or (lambda prompt: input(prompt))
-    if args.out is not None and not args.force:
-        if os.path.isdir(args.out):
-            raise CliError(f"-o/--out {args.out}: a folder, not a file")
-        if os.path.exists(args.out):
-            raise CliError(f"-o/--out {args.out}: exists (a game saved before?); --force "
-                           "replaces it, or name another file")
+    if args.out is not None:
+        new_file(args.out, args.force, what="a game saved before?")
     if args.match is not None:
         # a match starts every game from the start, its colours drawn by each opening
         # throw: a colour or a start position cannot be chosen, and is refused by name
@@ -345,12 +341,15 @@ def _parser_average_nets(sub):
                     help="average the weights of nets trained from one start")
     s.add_argument("nets", nargs="+", metavar="NET",
                    help="net files of one shape and rules (at least two)")
-    s.add_argument("-o", "--out", required=True, help="net file to write")
+    s.add_argument("-o", "--out", required=True,
+                   help="net file to write (refused if it exists unless --force)")
+    add_options(s, "force")
 
 
 def cmd_average_nets(args):
     """Write the net whose weights are the mean of the given nets' weights
     (nardy_fast.training.supervised.average_nets)."""
+    new_file(args.out, args.force, what="a net")
     nets = [Evaluator.load(p) for p in args.nets]
     ev = supervised.average_nets(nets, names=args.nets)
     ev.save(args.out)
@@ -362,8 +361,10 @@ def _parser_train_luck(sub):
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
     s.add_argument("-o", "--out", required=True,
-                   help="luck net file to write (the run's progress is kept in "
-                        "OUT.partial until then: the same command continues it)")
+                   help="luck net file to write, refused if it exists unless --force "
+                        "(the run's progress is kept in OUT.partial until then: the same "
+                        "command continues it)")
+    add_options(s, "force")
     s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
                         f"{d['n_games']})")
@@ -383,6 +384,7 @@ def cmd_train_luck(args):
     and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
     defaults.  The run's progress is kept in the folder ``OUT.partial`` (removed once the
     net is written): the same command again continues an interrupted run."""
+    new_file(args.out, args.force, what="a luck net")      # before the hours of work
     partial = f"{args.out}.partial"
     if os.path.exists(partial):
         print(f"{partial} exists: continuing the run kept there (refused if its settings "

@@ -70,6 +70,13 @@ def test_study_export(capsys, store, ext):
     assert list(got.index) == list(want.index)
     assert got["equity"].tolist() == pytest.approx(want["equity"].tolist())
     assert [f.name for f in folder.iterdir() if ".tmp" in f.name] == []
+    before = out_file.read_bytes()
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", str(out_file))
+    assert code == 1 and "exists; --force replaces it" in err      # not replaced unasked
+    assert out_file.read_bytes() == before
+    code, out, err = run_cli(capsys, "study", "export", str(folder / "s"), "-o", str(out_file),
+                             "--force")
+    assert code == 0 and out_file.read_bytes() == before
 
 
 def test_study_export_refuses_an_unknown_format(capsys, store):

@@ -20,12 +20,12 @@ def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
     assert f"{meta['positions']} positions" in capsys.readouterr().out
     assert not (tmp_path / "luck.nfdb.partial").exists()       # the checkpoint, gone
     assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle", "0",
-                 "--epochs", "1", "--no-progress"]) == 0
+                 "--epochs", "1", "--no-progress", "--force"]) == 0
     net, meta = load_luck_net(out)
     assert net.middle_units == () and meta["middle"] == []
     assert meta["seed"] == LUCK_DEFAULTS["seed"]
     assert main(["train-luck", "-o", str(out), "-n", "5", "--hidden", "8", "--middle",
-                 "16,8", "--epochs", "1", "--no-progress"]) == 0
+                 "16,8", "--epochs", "1", "--no-progress", "--force"]) == 0
     assert load_luck_net(out)[0].middle_units == (16, 8)
     with pytest.raises(SystemExit):
         main(["train-luck", "-o", str(out), "--middle", "16,x"])
@@ -97,11 +97,38 @@ def test_cli_average_nets_writes_the_mean(tmp_path, capsys):
     assert "the mean of 2 nets" in capsys.readouterr().out
     a, b = (Evaluator.load(p).net.w1 for p in paths[:2])
     assert abs(Evaluator.load(out).net.w1 - (a + b) / 2).max() < 1e-6
-    assert main(["average-nets", str(paths[0]), str(paths[2]), "-o", str(out)]) == 1
+    other = tmp_path / "other.nfdb"
+    assert main(["average-nets", str(paths[0]), str(paths[2]), "-o", str(other)]) == 1
     assert f"{paths[2]}: 24 hidden units" in capsys.readouterr().err
     assert main(["average-nets", str(paths[0]), str(tmp_path / "none.nfdb"),
-                 "-o", str(out)]) == 1
+                 "-o", str(other)]) == 1
     assert "none.nfdb" in capsys.readouterr().err
+    assert not other.exists()
+
+
+def test_cli_net_outputs_are_not_replaced_unless_forced(tmp_path, capsys):
+    """An existing -o file (a net a run made) is refused before any work, naming it and
+    --force; with --force it is replaced."""
+    from nardy_fast.app.cli import main
+    paths = [tmp_path / f"{k}.nfdb" for k in "ab"]
+    for p, s in zip(paths, (1, 2)):
+        Evaluator(Net.random(16, s)).save(p)
+    out = tmp_path / "kept.nfdb"
+    out.write_bytes(b"a user's file")
+    for argv in (["average-nets", str(paths[0]), str(paths[1]), "-o", str(out)],
+                 ["train-luck", "-o", str(out), "-n", "2", "--hidden", "16", "--middle",
+                  "0", "--epochs", "1", "--no-progress"]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"nardy-fast: error: -o/--out {out}: exists (a ")
+        assert err.endswith("; --force replaces it, or name another file")
+        assert out.read_bytes() == b"a user's file"
+        assert not (tmp_path / "kept.nfdb.partial").exists()     # no work was started
+    assert main(["average-nets", str(paths[0]), str(paths[1]), "-o", str(out),
+                 "--force"]) == 0
+    assert Evaluator.load(out).net.n_hidden == 16
+    assert main(["average-nets", str(paths[0]), str(paths[1]), "-o", str(tmp_path)]) == 1
+    assert "a folder, not a file" in capsys.readouterr().err
 
 
 def test_cli_train_luck_refuses_a_checkpoint_of_other_settings(tmp_path, capsys):
