@@ -31,6 +31,7 @@ import numpy as np
 from nardy_fast.core._checks import check_count
 from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._resources import check_memory
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
@@ -42,10 +43,13 @@ from nardy_fast.training import _selfplay
 __all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
 
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
-LUCK_DEFAULTS = {"n_games": 24000, "hidden": 256, "middle": (64, 32), "epochs": 16,
+LUCK_DEFAULTS = {"n_games": 48000, "hidden": 256, "middle": (64, 32), "epochs": 16,
                  "seed": 1, "lr": 1e-3}
 # positions of luck targets per checkpoint file (``luck_data(checkpoint=...)``)
 CHECKPOINT_CHUNK = 50_000
+# memory a training run takes per self-play game, at its peak: about 83 positions a game,
+# each with its targets, inputs and centred targets (a 48,000-game run peaked at 12.9 GB)
+BYTES_PER_GAME = 270_000
 
 def _evaluator(evaluator):
     """The evaluator whose rolls a luck net values: the rollouts' (``rollout_evaluator``)
@@ -204,6 +208,10 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
     hidden = _check_width(hidden, "hidden")
     middle = _check_middle(middle)
     epochs = check_count(epochs, "epochs", 1)
+    if data is None:                        # before any work or checkpoint folder
+        n_games = check_count(n_games, "n_games", 1)
+        check_memory(n_games * BYTES_PER_GAME, f"training a luck net on {n_games:,} games",
+                     "give fewer games (n_games, train-luck -n)")
     if checkpoint is not None:
         checkpoint = os.fspath(checkpoint)
         _same_settings(checkpoint, "train.json",

@@ -106,3 +106,16 @@ def test_the_step_is_cut_to_three_tenths_for_the_last_three_tenths_of_the_epochs
     luck_training._adam(params, x, x, None, 10, 1e-3, np.random.default_rng(0), False)
     for p in params:
         np.testing.assert_allclose(p, -(7 + 3 * 0.3) * 1e-3, rtol=1e-5)
+
+
+def test_too_little_memory_is_refused_before_any_work(tmp_path, monkeypatch):
+    """A run larger than the memory available stops at once, naming the games and the
+    way out, with no checkpoint folder made."""
+    from nardy_fast._utils import _resources
+    monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 9)
+    partial = tmp_path / "run.partial"
+    n = 10 ** 9 // luck_training.BYTES_PER_GAME + 1
+    with pytest.raises(MemoryError, match=rf"training a luck net on {n:,} games needs "
+                                          r"about .* give fewer games"):
+        luck_training.train_luck_net(n, hidden=16, middle=(), epochs=1, checkpoint=partial)
+    assert not partial.exists()
