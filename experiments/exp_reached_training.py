@@ -124,13 +124,13 @@ def held_out_errors(ev, frame, plies):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arm_options(ap, seed):
+    """The options every fine-tuning experiment of this kind shares (this one and
+    ``exp_unbiased_targets.py``)."""
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--selfplay-games", type=int, default=3000)
     ap.add_argument("--source-games", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=4520)
-    ap.add_argument("--lam", type=float, default=0.7)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--batch", type=int, default=128)
@@ -142,16 +142,12 @@ def main():
     ap.add_argument("--match-games", type=int, default=20000)
     ap.add_argument("--match-seed", type=int, default=4530)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--cache", default=None)
-    args = ap.parse_args()
-    os.makedirs(args.out_dir, exist_ok=True)
-    bench = _bench()
-    ev = Evaluator.default()
-    sp, sp_t, rb, rb_t, rb_src = labelled(args, ev, bench)
-    keys = excluded_keys([args.selfplay_data, args.reached_data])
-    sp, sp_t = drop(sp, sp_t, keys)
-    rb, rb_t = drop(rb, rb_t, keys)
-    arms = {"A": (sp, sp_t), "B": (np.concatenate([sp, rb]), np.concatenate([sp_t, rb_t]))}
+
+
+def run_arms(args, ev, arms, experiment):
+    """Fine-tune ``ev``'s net on each arm ``{name: (boards, targets)}`` (or read
+    ``DIR/name.nfdb`` when it is there), then print the held-out errors of ``ev`` and of
+    each arm, and each arm's match against ``ev`` at 0-ply."""
     nets = {"v7": ev}
     for name, (boards, targets) in arms.items():
         path = os.path.join(args.out_dir, f"{name}.nfdb")
@@ -162,7 +158,7 @@ def main():
         rng = np.random.default_rng(args.seed)
         net, loss = fit(ev.net, ev.net.encode(boards), targets.astype(np.float32),
                         args.epochs, args.batch, args.lr, rng)
-        e = Evaluator(net, rules=ev.rules, meta={"experiment": f"exp_reached_training {name}"})
+        e = Evaluator(net, rules=ev.rules, meta={"experiment": f"{experiment} {name}"})
         e.save(path)
         nets[name] = e
         print(f"arm {name}: {len(boards)} positions, {args.epochs} epochs at {args.lr}, "
@@ -176,12 +172,29 @@ def main():
             cells.update(held_out_errors(e, frame, plies))
         print(f"  {name}: " + "; ".join(f"{s} {p}-ply {v:.4f} ({n})"
                                          for (s, p), (v, n) in cells.items()), flush=True)
-    for name in ("A", "B") if args.match_games else ():     # 0: no matches
+    for name in arms if args.match_games else ():     # 0: no matches
         t = time.perf_counter()
         m = play_match(nets[name], ev, args.match_games, seed=args.match_seed,
                        workers=args.workers, progress=False)
         print(f"  {name} 0-ply vs v7 0-ply: {m['games']} games, {m['ppg']:+.4f} points per "
               f"game (SE {m['se_ppg']:.4f}); {time.perf_counter() - t:.0f} s wall", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arm_options(ap, seed=4520)
+    ap.add_argument("--lam", type=float, default=0.7)
+    ap.add_argument("--cache", default=None)
+    args = ap.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    bench = _bench()
+    ev = Evaluator.default()
+    sp, sp_t, rb, rb_t, rb_src = labelled(args, ev, bench)
+    keys = excluded_keys([args.selfplay_data, args.reached_data])
+    sp, sp_t = drop(sp, sp_t, keys)
+    rb, rb_t = drop(rb, rb_t, keys)
+    arms = {"A": (sp, sp_t), "B": (np.concatenate([sp, rb]), np.concatenate([sp_t, rb_t]))}
+    run_arms(args, ev, arms, "exp_reached_training")
 
 
 if __name__ == "__main__":

@@ -37,17 +37,10 @@ import os
 import time
 
 import numpy as np
-import pandas as pd
 
 from nardy_fast.core.position import contact_mask
-from nardy_fast.core.rng import block_bit_generator
-from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.strength import play_match
-from nardy_fast.training import _selfplay
 from nardy_fast.training.labels import blend_targets, lookahead_targets, selfplay_games
-from nardy_fast.training.supervised import fit
-from nardy_fast.training.train import training_tables
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -61,18 +54,11 @@ def _load(name, path):
 
 def continuation_games(net, starts, per_start, seed):
     """``per_start`` self-play games of ``net`` at 0-ply from each of ``starts`` (side on
-    roll first); game ``j`` of start ``i`` draws its dice from
-    ``block_bit_generator(seed, i * per_start + j)``.  As ``selfplay_games``' results."""
-    pos, nxt, lens = [], [], []
-    tables = training_tables()
-    for i, start in enumerate(starts):
-        bitgens = [block_bit_generator(seed, i * per_start + j) for j in range(per_start)]
-        p, n, l, _ = _selfplay.play_games(net, start, rules=CLASSIC, tables=tables,
-                                          bitgens=bitgens)
-        pos.append(p)
-        nxt.append(n)
-        lens.append(l)
-    return np.concatenate(pos), np.concatenate(nxt), np.concatenate(lens)
+    roll first); game ``j`` of start ``i`` is game ``i * per_start + j`` of ``seed``.  As
+    ``selfplay_games``' results."""
+    games = [selfplay_games(net, per_start, seed, i * per_start, start=start)
+             for i, start in enumerate(starts)]
+    return tuple(np.concatenate(part) for part in zip(*games))
 
 
 def labelled(args, ev, bench, reached):
@@ -107,31 +93,18 @@ def labelled(args, ev, bench, reached):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--selfplay-games", type=int, default=3000)
-    ap.add_argument("--source-games", type=int, default=500)
-    ap.add_argument("--starts", type=int, default=10000)
-    ap.add_argument("--continuations", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=4620)
-    ap.add_argument("--lam-control", type=float, default=0.7)
-    ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--lr", type=float, default=1e-4)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--arms", default="A,C,D")
-    ap.add_argument("--labels", default=None,
-                    help="the labelled positions' file (default DIR/labels.npz)")
-    ap.add_argument("--plies", default="0,2")
-    ap.add_argument("--selfplay-data", default=os.path.join(
-        HERE, "..", "benchmarks", "data", "accuracy.parquet"))
-    ap.add_argument("--reached-data", default=os.path.join(
-        HERE, "..", "benchmarks", "data", "accuracy_reached.parquet"))
-    ap.add_argument("--match-games", type=int, default=20000)
-    ap.add_argument("--match-seed", type=int, default=4530)
-    args = ap.parse_args()
-    os.makedirs(args.out_dir, exist_ok=True)
     bench = _load("bench_accuracy", os.path.join(HERE, "..", "benchmarks",
                                                  "bench_accuracy.py"))
     reached = _load("exp_reached_training", os.path.join(HERE, "exp_reached_training.py"))
+    reached.add_arm_options(ap, seed=4620)
+    ap.add_argument("--starts", type=int, default=10000)
+    ap.add_argument("--continuations", type=int, default=2)
+    ap.add_argument("--lam-control", type=float, default=0.7)
+    ap.add_argument("--arms", default="A,C,D")
+    ap.add_argument("--labels", default=None,
+                    help="the labelled positions' file (default DIR/labels.npz)")
+    args = ap.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
     ev = Evaluator.default()
     d = labelled(args, ev, bench, reached)
     keys = reached.excluded_keys([args.selfplay_data, args.reached_data])
@@ -141,38 +114,8 @@ def main():
     arms = {"A": (sp_a, t_a), "C": (sp_c, t_c),
             "D": (np.concatenate([sp_c, cp]), np.concatenate([t_c, ct])),
             "E": (np.concatenate([sp_a, cp]), np.concatenate([t_a, ct]))}
-    nets = {"v7": ev}
-    for name in args.arms.split(","):
-        boards, targets = arms[name]
-        path = os.path.join(args.out_dir, f"{name}.nfdb")
-        if os.path.exists(path):
-            nets[name] = Evaluator.load(path)
-            continue
-        t = time.process_time()
-        rng = np.random.default_rng(args.seed)
-        net, loss = fit(ev.net, ev.net.encode(boards), targets.astype(np.float32),
-                        args.epochs, args.batch, args.lr, rng)
-        e = Evaluator(net, rules=ev.rules,
-                      meta={"experiment": f"exp_unbiased_targets {name}"})
-        e.save(path)
-        nets[name] = e
-        print(f"arm {name}: {len(boards)} positions, {args.epochs} epochs at {args.lr}, "
-              f"loss {loss:.5f}, {time.process_time() - t:.0f} CPU-s", flush=True)
-    plies = [int(p) for p in args.plies.split(",")]
-    frames = [pd.read_parquet(args.selfplay_data), pd.read_parquet(args.reached_data)]
-    print("held-out mean absolute equity error (positions):")
-    for name, e in nets.items():
-        cells = {}
-        for frame in frames:
-            cells.update(reached.held_out_errors(e, frame, plies))
-        print(f"  {name}: " + "; ".join(f"{s} {p}-ply {v:.4f} ({n})"
-                                         for (s, p), (v, n) in cells.items()), flush=True)
-    for name in [a for a in args.arms.split(",")] if args.match_games else ():
-        t = time.perf_counter()
-        m = play_match(nets[name], ev, args.match_games, seed=args.match_seed,
-                       progress=False)
-        print(f"  {name} 0-ply vs v7 0-ply: {m['games']} games, {m['ppg']:+.4f} points per "
-              f"game (SE {m['se_ppg']:.4f}); {time.perf_counter() - t:.0f} s wall", flush=True)
+    reached.run_arms(args, ev, {k: arms[k] for k in args.arms.split(",")},
+                     "exp_unbiased_targets")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from nardy_fast.core._checks import check_count
-from nardy_fast.core.position import Position
+from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation import _search
@@ -30,7 +30,7 @@ __all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "blend_t
            "board_keys"]
 
 
-def selfplay_games(net, n_games, seed, first=0):
+def selfplay_games(net, n_games, seed, first=0, *, start=None):
     """The positions and the moves' values of ``n_games`` self-play games of ``net`` at
     0-ply.
 
@@ -38,6 +38,9 @@ def selfplay_games(net, n_games, seed, first=0):
     ----------
     net, n_games, seed, first
         As ``selfplay_positions``.
+    start : Position, position ID or array_like of shape (2, 24), optional
+        The position every game starts from, side on roll first (default: the initial
+        position); a finished game or an impossible position is refused by name.
 
     Returns
     -------
@@ -56,7 +59,10 @@ def selfplay_games(net, n_games, seed, first=0):
         raise TypeError(f"net: expected a Net, got {type(net).__name__}")
     if int(n_games) < 1:
         raise ValueError(f"n_games = {n_games}: must be >= 1")
-    start = np.asarray(Position.initial().boards)
+    pos = Position.initial() if start is None else as_position(start, "start")
+    if pos.is_over():
+        raise ValueError("start: a finished game (a side has borne off every checker)")
+    start = np.asarray(pos.boards)
     bitgens = [block_bit_generator(seed, int(first) + g) for g in range(int(n_games))]
     pos, next_values, lengths, _ = _selfplay.play_games(
         net, start, rules=CLASSIC, tables=training_tables(), bitgens=bitgens)

@@ -69,3 +69,30 @@ def test_bad_arguments_are_named(games):
         blend_targets(targets, next_values, lengths, 1.5)
     with pytest.raises(ValueError, match="lengths"):
         blend_targets(targets, next_values, np.array([1, 2, 3]), 0.5)
+
+
+def test_selfplay_games_from_a_start():
+    """Games from ``start`` begin there, each game's later positions follow by one legal
+    move from the one before (seen from the other side), the dice of game ``first + g``
+    are the same whatever the batch, and a finished or bad start is refused by name."""
+    import nardy_fast as nf
+    from nardy_fast.engine.evaluation.evaluator import Evaluator
+    from nardy_fast.training.labels import selfplay_games
+    net = Evaluator.default().net
+    start = nf.Position.from_id("WAQEBACAQAAAAAgERAQEAACBQIRIRAQEA")
+    pos, _, lengths = selfplay_games(net, 3, 7, first=5, start=start)
+    begins = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    for b in begins:
+        assert (pos[b] == np.asarray(start.boards)).all()
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for t in range(int(lengths[0]) - 1):              # each position one move after the last
+        here = nf.as_position(pos[t])
+        reachable = {np.asarray(here.play(m).boards).tobytes()
+                     for d in rolls for m in here.legal_moves(d)}
+        assert pos[t + 1].tobytes() in reachable
+    one, _, n1 = selfplay_games(net, 1, 7, first=6, start=start)
+    assert (one == pos[lengths[0]:lengths[0] + lengths[1]]).all() and n1[0] == lengths[1]
+    initial, _, _ = selfplay_games(net, 1, 7)
+    assert (initial[0] == np.asarray(nf.Position.initial().boards)).all()
+    with pytest.raises(ValueError, match="start"):
+        selfplay_games(net, 1, 7, start="not an id")
