@@ -144,10 +144,37 @@ class _SpawnWorker(multiprocessing.context.SpawnProcess):
         self.name = f"{WORKER_PREFIX}-{self.name}"
 
 
+def _start_forkserver():
+    """Start the fork server, if it is not running, with SIGINT and SIGTERM blocked: it
+    keeps that mask, and so does every worker it forks, from the moment it exists.
+
+    SIGTERM to the process group (a job scheduler's stop, ``timeout``) reaches the fork
+    server and the workers too (and a terminal's Ctrl-C, SIGINT, the workers).  Without the mask it could kill the fork server, or a
+    worker forked but not yet in ``_worker_init`` (which ignores SIGTERM), while the pool
+    was starting; the command then hung with the fork server dead and no worker left
+    (seen in a CI run of ``tests/frontends/test_interrupts.py``, and again by sending
+    SIGTERM to the group within the first second of a two-worker rollout).  Blocking
+    rather than ignoring, in this thread only, loses no signal meant for this process:
+    one that comes meanwhile is delivered when the mask is restored."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    import multiprocessing.forkserver as forkserver
+    import multiprocessing.resource_tracker as resource_tracker
+    # the fork server starts the resource tracker first, which blocks and then *unblocks*
+    # SIGTERM around its own start (the same guard, bpo-33613): start it before the mask
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _context():
     """A forkserver (else spawn) context whose processes do not run ``__main__``."""
     _nomain.install()
     if "forkserver" in multiprocessing.get_all_start_methods():
+        _start_forkserver()
         ctx = multiprocessing.context.ForkServerContext()
         ctx.Process = _ForkServerWorker
     else:

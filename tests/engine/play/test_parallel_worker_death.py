@@ -70,3 +70,44 @@ def test_workers_end_with_their_parent(sig):
         for w in workers:                          # never leave a busy worker behind
             if _running(w):
                 os.kill(w, signal.SIGKILL)
+
+
+MASKS = r"""
+import multiprocessing.forkserver as fs
+from nardy_fast import Position
+from nardy_fast.engine.play import parallel
+from nardy_fast.engine.play.rollout import rollout
+
+rollout(Position.initial(), 2000, policy="random", seed=1, workers=2, progress=False)
+print(fs._forkserver._forkserver_pid, *parallel._POOLS[2]._processes, flush=True)
+"""
+
+
+def _sigterm_held(pid):
+    """SIGTERM blocked or ignored in process ``pid`` (its /proc status masks)."""
+    with open(f"/proc/{pid}/status") as f:
+        fields = dict(line.split(":", 1) for line in f if ":" in line)
+    bit = 1 << (signal.SIGTERM - 1)
+    return bool((int(fields["SigBlk"], 16) | int(fields["SigIgn"], 16)) & bit)
+
+
+def test_the_fork_server_and_its_workers_hold_sigterm_from_the_start():
+    """SIGTERM to the process group must not kill the fork server, nor a worker forked
+    but not yet in its initializer, while a pool starts (the command then hung instead of
+    exiting 143): the fork server starts with SIGTERM blocked, and its workers inherit
+    that.  A fresh interpreter, so that the package starts the fork server."""
+    proc = subprocess.Popen([sys.executable, "-c", MASKS + "import time; time.sleep(60)"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 3
+        server, workers = pids[0], pids[1:]
+        with open(f"/proc/{server}/status") as f:
+            blocked = int(next(l for l in f if l.startswith("SigBlk")).split()[1], 16)
+        for sig in (signal.SIGTERM, signal.SIGINT):           # blocked, not just ignored
+            assert blocked & (1 << (sig - 1)), sig
+        assert all(_sigterm_held(w) for w in workers)
+        assert not _sigterm_held(proc.pid)                    # the command's own is back
+    finally:
+        proc.kill()
+        proc.wait()
