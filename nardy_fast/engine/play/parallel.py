@@ -158,6 +158,7 @@ def _start_forkserver():
     one that comes meanwhile is delivered when the mask is restored."""
     if not hasattr(signal, "pthread_sigmask"):
         return
+    # here, not at the top: POSIX-only modules, needed only where a fork server runs
     import multiprocessing.forkserver as forkserver
     import multiprocessing.resource_tracker as resource_tracker
     # the fork server starts the resource tracker first, which blocks and then *unblocks*
