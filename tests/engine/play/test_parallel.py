@@ -165,3 +165,39 @@ def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, re
     again = rollout(position(), 2 * B, policy="random", seed=9, truncate=None,
                     progress=False, chunk_size=B, **kw)
     assert again.games == 2 * B and again.extra["interrupted"] is False
+
+
+def test_killing_a_pool_whose_thread_is_stuck_returns(monkeypatch):
+    """A worker killed while writing its result can leave the pool's manager thread in a
+    read that never ends; ``_kill_pool`` must not wait for it beyond its bound (the
+    command used to hang after Ctrl-C, about 1 in 20 at the start of a run)."""
+    import threading
+    from nardy_fast.engine.play import parallel
+    stuck = threading.Event()
+
+    class Queue:
+        closed = False
+
+        def close(self):
+            Queue.closed = True
+
+    class StuckPool:                   # what the pool offers _kill_pool, its thread stuck
+        _processes = {}
+        _result_queue = Queue()
+
+        def __init__(self):
+            self._executor_manager_thread = threading.Thread(target=stuck.wait, daemon=True)
+            self._executor_manager_thread.start()
+
+        def shutdown(self, wait=True, cancel_futures=False):
+            if wait:                   # as concurrent.futures does: join the thread
+                self._executor_manager_thread.join()
+
+    monkeypatch.setattr(parallel, "KILL_WAIT_SECONDS", 0.2)
+    monkeypatch.setitem(parallel._POOLS, 99, StuckPool())
+    done = threading.Thread(target=parallel._kill_pool, args=(99,), daemon=True)
+    done.start()
+    done.join(timeout=10)
+    stuck.set()
+    assert not done.is_alive() and 99 not in parallel._POOLS
+    assert not Queue.closed            # its thread still reading: the queue is left alone
