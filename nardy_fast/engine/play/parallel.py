@@ -87,6 +87,7 @@ def parallelism(workers, client):
 _PR_SET_PDEATHSIG = 1                     # linux/prctl.h
 WATCH_SECONDS = 1.0                       # how often a worker checks its pool's process
 KILL_WAIT_SECONDS = 10.0                  # _kill_pool's longest wait for the pool's thread
+POLL_SECONDS = 0.2                        # _wait_first's longest wait between signal checks
 
 
 def _worker_init(owner):
@@ -396,7 +397,7 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
     try:
         submit(in_flight)
         while futures:
-            done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+            done = _wait_first(list(futures))
             for fut in sorted(done, key=futures.get):
                 i = futures.pop(fut)
                 on_result(i, fut.result())
@@ -418,6 +419,47 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
         if isinstance(_first_exception(futures), cf.process.BrokenProcessPool):
             _drop_pool(workers)
         raise
+
+
+def _wait_first(futures):
+    """``cf.wait(futures, return_when=FIRST_COMPLETED)``'s done set, with Ctrl-C and
+    SIGTERM taken between waits rather than inside them.
+
+    ``cf.wait`` waits on a ``threading.Condition``, and a ``KeyboardInterrupt`` raised by
+    the signal handler inside the condition's lock code can leave it half released: the
+    unwinding then raises ``RuntimeError: release unlocked lock`` in place of the
+    interrupt, and the command printed a traceback instead of its partial result (seen
+    once in about 160 Ctrl-Cs at the start of a two-worker rollout).  So, in the main
+    thread, the two signals' handlers only note the signal while ``cf.wait`` runs (for at
+    most ``POLL_SECONDS`` at a time); then the previous handlers are put back and called
+    with the noted signals, here, outside any lock.  A signal whose handler was not set
+    from Python is left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return cf.wait(futures, return_when=cf.FIRST_COMPLETED)[0]
+    held = []
+
+    def hold(signum, frame):
+        held.append((signum, frame))
+
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if handler is not None:
+            previous[signum] = signal.signal(signum, hold)
+    try:
+        done = set()
+        while not done and not held:
+            done = cf.wait(futures, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)[0]
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    for signum, frame in held:
+        handler = previous[signum]
+        if callable(handler):
+            handler(signum, frame)                  # KeyboardInterrupt, as a rule
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(signum)
+    return done
 
 
 def _first_exception(futures):

@@ -201,3 +201,61 @@ def test_killing_a_pool_whose_thread_is_stuck_returns(monkeypatch):
     stuck.set()
     assert not done.is_alive() and 99 not in parallel._POOLS
     assert not Queue.closed            # its thread still reading: the queue is left alone
+
+
+def _signal_soon(signum, delay=0.3):
+    timer = threading.Timer(delay, os.kill, args=(os.getpid(), signum))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_while_waiting_for_chunks_is_raised_outside_the_lock_code():
+    """Ctrl-C during ``_wait_first`` comes out of ``_wait_first`` itself, never from inside
+    ``threading``'s lock code (a KeyboardInterrupt there once left a condition half released
+    and the command ended in ``RuntimeError: release unlocked lock``)."""
+    import concurrent.futures as cf
+    import traceback
+    from nardy_fast.engine.play import parallel
+    pending = [cf.Future()]                                  # never finishes
+    before = signal.getsignal(signal.SIGINT)
+    _signal_soon(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt) as err:
+        parallel._wait_first(pending)
+    innermost = traceback.extract_tb(err.value.__traceback__)[-1]
+    assert innermost.filename == parallel.__file__ and innermost.name == "_wait_first"
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_sigterm_while_waiting_reaches_the_previous_handler_once():
+    import concurrent.futures as cf
+    from nardy_fast.engine.play import parallel
+    seen = []
+
+    class Stop(KeyboardInterrupt):
+        pass
+
+    def on_term(signum, frame):
+        seen.append(signum)
+        raise Stop()
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        _signal_soon(signal.SIGTERM)
+        with pytest.raises(Stop):
+            parallel._wait_first([cf.Future()])
+        assert seen == [signal.SIGTERM] and signal.getsignal(signal.SIGTERM) is on_term
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_waiting_returns_the_finished_chunks():
+    import concurrent.futures as cf
+    from nardy_fast.engine.play import parallel
+    a, b = cf.Future(), cf.Future()
+    threading.Timer(0.5, b.set_result, args=(1,)).start()   # after a few polls
+    assert parallel._wait_first([a, b]) == {b}
+    other = threading.Thread(target=lambda: seen.append(parallel._wait_first([b])))
+    seen = []
+    other.start()
+    other.join(timeout=10)
+    assert seen == [{b}]                                     # another thread: a plain wait
