@@ -799,7 +799,9 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) >= 2 and argv[0] == "study" and argv[1] in STUDY_ACTIONS:
         argv[:2] = [f"study-{argv[1]}"]        # ``study show STORE``: its own parser
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:                     # named by the command they were given to, with its usage
+        _chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
         # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib
@@ -808,6 +810,17 @@ def main(argv=None):
         warnings.showwarning = _show_warning
         status = _run(args)
     return SIGTERM_STATUS if status == 130 and stop.terminated else status
+
+
+def _chosen_parser(parser, args):
+    """The parser of the (sub)command ``args`` was parsed for (``bearoff build``, say):
+    argparse reports arguments no command knows with the top level's usage instead."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, subs[0].dest, None) if subs else None
+        if name not in getattr(subs[0], "choices", {}) if subs else True:
+            return parser
+        parser = subs[0].choices[name]
 
 
 SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM

@@ -65,3 +65,21 @@ def test_bad_rules_option_names_it_once(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]       # after the usage line
     assert err.count("--rules") == 1 and "rules item 'bogus'" in err
+
+
+@pytest.mark.parametrize("argv, command, unknown", [
+    (["cube", "start", "--cube", "3"], "cube", "--cube 3"),
+    (["show", "start", "--width", "3"], "show", "--width 3"),
+    (["bearoff", "query", "start", "--x"], "bearoff query", "--x"),
+    (["study", "show", "store", "--bad"], "study show", "--bad"),
+    (["analyze", "game.txt", "--zz"], "analyse", "--zz"),
+])
+def test_an_unknown_option_is_named_by_its_command(capsys, argv, command, unknown):
+    """Not the top level's usage ("nardy-fast [-h] [--version] COMMAND ..."), which says
+    nothing of the command's own options."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert f"usage: nardy-fast {command} " in err
+    assert f"nardy-fast {command}: error: unrecognized arguments: {unknown}\n" in err
