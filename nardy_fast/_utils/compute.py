@@ -88,7 +88,10 @@ def resolve_compute(func: str, compute: Compute | None, **flat: Any) -> Compute:
     as it is, or one made from the flat keywords.  Both at once for the same field is a
     ``TypeError`` naming it (which one should win is not for the function to guess)."""
     if compute is None:
-        return Compute(**flat)
+        try:
+            return Compute(**flat)
+        except (TypeError, ValueError) as e:     # named as the caller's argument
+            raise type(e)(f"{func}: {str(e).removeprefix('Compute: ')}") from None
     if not isinstance(compute, Compute):
         raise TypeError(f"{func}: compute={compute!r}: expected a nardy_fast.Compute or None")
     both = [k for k, v in flat.items() if v is not None]

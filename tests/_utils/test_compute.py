@@ -32,3 +32,12 @@ def test_resolve_compute_builds_or_passes_on_and_refuses_both():
         resolve_compute("f", c, workers=None, client=None, progress=False)
     with pytest.raises(TypeError, match="f: compute=3: expected a nardy_fast.Compute"):
         resolve_compute("f", 3, workers=None)
+
+
+def test_a_bad_flat_keyword_is_named_as_the_callers_argument():
+    """``rollout(..., workers=0)``: the user wrote no ``Compute``; the message names the
+    function they called."""
+    with pytest.raises(ValueError, match=r"^rollout: workers=0: must be >= 1"):
+        resolve_compute("rollout", None, workers=0, client=None, progress=None)
+    with pytest.raises(TypeError, match=r"^rollout: progress='yes'"):
+        resolve_compute("rollout", None, workers=None, client=None, progress="yes")
