@@ -157,4 +157,6 @@ __all__ = ["Auto", "BLACK", "CENTRED", "CLASSIC", "Compute", "CubeState", "DEFAU
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    """The public names (``__all__``), for ``dir`` and completion: not the helpers this
+    module imports for itself (``os``, ``importlib``, ``TYPE_CHECKING``)."""
+    return sorted(__all__)

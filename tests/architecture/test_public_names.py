@@ -353,3 +353,10 @@ def test_the_exported_names_resolve():
         warnings.simplefilter("error")
         for name in nf.__all__:
             assert getattr(nf, name) is not None, name
+
+
+def test_dir_shows_the_public_names_only():
+    """Completion in a notebook offers what ``nardy_fast`` exports, not the modules its
+    ``__init__`` imports for itself."""
+    assert dir(nf) == sorted(nf.__all__)
+    assert not {"os", "importlib", "TYPE_CHECKING"} & set(dir(nf))
