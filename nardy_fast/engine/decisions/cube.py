@@ -25,7 +25,7 @@ from nardy_fast.engine.evaluation.cubemodel import (
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
-from nardy_fast.engine.play.settings import RolloutSettings
+from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Exact, Net, Rollout, refuse_flat
 from nardy_fast._utils.compute import resolve_compute
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
@@ -276,7 +276,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     w = l = math.nan
     if method == "rollout":
         if settings is None:
-            settings = RolloutSettings(n_games, cube_probabilities=probabilities)
+            settings = resolve_settings("cube_decision", None, n_games=n_games,
+                                        cube_probabilities=probabilities)
         compute = resolve_compute("cube_decision", compute, workers=workers, client=client,
                                   progress=progress)
         out = _rollout_decision(position, cube, rules, settings, seed, compute)

@@ -260,3 +260,11 @@ def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
         nf.cube_decision(pos, cube_probabilities="pip")
 
 
+
+
+@pytest.mark.parametrize("n_games, error", [(-5, ValueError), (0, ValueError),
+                                            (2.5, TypeError)])
+def test_bad_rollout_games_are_named_by_cube_decision(n_games, error):
+    """The caller wrote ``cube_decision(..., n_games=...)``, not ``RolloutSettings``."""
+    with pytest.raises(error, match=rf"^cube_decision: n_games={n_games}"):
+        cube_decision(Position.initial(), method="rollout", n_games=n_games)
