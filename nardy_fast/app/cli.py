@@ -817,10 +817,9 @@ def _chosen_parser(parser, args):
     argparse reports arguments no command knows with the top level's usage instead."""
     while True:
         subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        name = getattr(args, subs[0].dest, None) if subs else None
-        if name not in getattr(subs[0], "choices", {}) if subs else True:
+        if not subs or getattr(args, subs[0].dest, None) not in subs[0].choices:
             return parser
-        parser = subs[0].choices[name]
+        parser = subs[0].choices[getattr(args, subs[0].dest)]
 
 
 SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM
