@@ -298,13 +298,35 @@ def _kill_pool(workers):
     # ``KILL_WAIT_SECONDS`` instead (the command leaves with ``os._exit``).
     thread = getattr(pool, "_executor_manager_thread", None)
     results = getattr(pool, "_result_queue", None)
+    calls = getattr(pool, "_call_queue", None)
     pool.shutdown(wait=False)
     if thread is not None:
         thread.join(timeout=KILL_WAIT_SECONDS)
-    if results is not None and (thread is None or not thread.is_alive()):
-        results.close()
-    del pool, procs, thread, results
+    if thread is None or not thread.is_alive():
+        if results is not None:
+            results.close()
+    else:            # the thread keeps both queues alive: their semaphores' names go now
+        _unlink_semaphores(calls, results)
+    del pool, procs, thread, results, calls
     gc.collect()          # the pool's queues, in reference cycles: their finalizers run
+
+
+def _unlink_semaphores(*queues):
+    """Run now the finalizers that unlink the named semaphores of ``queues`` (their
+    locks, and a ``Queue``'s count) and take them off the resource tracker's list, as the
+    queues' garbage collection would.  For a pool whose manager thread stays stuck
+    (``_kill_pool``): it holds the queues, so they are never collected, and a command
+    leaving by ``os._exit`` then made the resource tracker warn of "5 leaked semaphore
+    objects" (3 of the call queue, 2 of the result queue).  A semaphore in use keeps
+    working after its name is unlinked.  Each finalizer runs once, here or never again."""
+    from multiprocessing import util     # here: only a stuck pool needs its registry
+    locks = {id(lock) for q in queues if q is not None
+             for lock in (getattr(q, n, None) for n in ("_rlock", "_wlock", "_sem"))
+             if lock is not None}
+    for finalizer in list(util._finalizer_registry.values()):
+        ref = getattr(finalizer, "_weakref", None)
+        if ref is not None and id(ref()) in locks:
+            finalizer()
 
 
 def shutdown_pools():

@@ -259,3 +259,46 @@ def test_waiting_returns_the_finished_chunks():
     other.start()
     other.join(timeout=10)
     assert seen == [{b}]                                     # another thread: a plain wait
+
+
+def test_a_stuck_pools_semaphores_are_unlinked_and_untracked(monkeypatch):
+    """With the manager thread stuck, the pool's queues are never collected; their named
+    semaphores must still be unlinked and taken off the resource tracker's list, or the
+    command's ``os._exit`` made the tracker warn of "5 leaked semaphore objects" (seen in
+    the Ctrl-C test)."""
+    import _multiprocessing
+    import multiprocessing
+    from multiprocessing import util
+    from nardy_fast.engine.play import parallel
+    ctx = multiprocessing.get_context("forkserver")
+    stuck = threading.Event()
+
+    class StuckPool:
+        _processes = {}
+
+        def __init__(self):
+            self._call_queue = ctx.Queue(4)
+            self._result_queue = ctx.SimpleQueue()
+            self._executor_manager_thread = threading.Thread(target=stuck.wait, daemon=True)
+            self._executor_manager_thread.start()
+
+        def shutdown(self, wait=True, cancel_futures=False):
+            pass
+
+    pool = StuckPool()
+    locks = [pool._call_queue._rlock, pool._call_queue._wlock, pool._call_queue._sem,
+             pool._result_queue._rlock, pool._result_queue._wlock]
+    names = [lock._semlock.name for lock in locks]
+    assert all(names)
+    monkeypatch.setattr(parallel, "KILL_WAIT_SECONDS", 0.1)
+    monkeypatch.setitem(parallel._POOLS, 98, pool)
+    parallel._kill_pool(98)
+    stuck.set()
+    for name in names:                           # unlinked already: a second unlink fails
+        with pytest.raises(FileNotFoundError):
+            _multiprocessing.sem_unlink(name)
+    held = {id(lock) for lock in locks}
+    assert not [f for f in util._finalizer_registry.values()
+                if getattr(f, "_weakref", None) is not None and id(f._weakref()) in held]
+    locks[0].acquire()                           # still usable by whoever holds them
+    locks[0].release()
