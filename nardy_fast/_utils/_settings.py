@@ -1,8 +1,10 @@
 """The one way to say which recorded settings differ from the wanted ones: a checkpoint, a
-benchmark file or a study store made with other settings is refused naming each of them."""
+benchmark file or a study store made with other settings is refused naming each of them;
+and the one way a settings object built from a function's flat keywords reports a bad
+one: as the function's own error (``callers_error``)."""
 from __future__ import annotations
 
-__all__ = ["setting_differences"]
+__all__ = ["setting_differences", "callers_error"]
 
 
 def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
@@ -28,3 +30,11 @@ def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
     return [f"{k}: {recorded.get(k)!r} {recorded_as}, {wanted.get(k)!r} {wanted_as}"
             for k in sorted(set(recorded) | set(wanted))
             if k not in ignore and recorded.get(k) != wanted.get(k)]
+
+
+def callers_error(error, func, owner):
+    """``error``, raised by the settings object ``owner`` (its class name, which starts the
+    message: ``"Compute: workers=0: ..."``) that ``func`` built from its flat keywords,
+    reworded as ``func``'s (``"rollout: workers=0: ..."``): the caller never wrote
+    ``owner``.  The same exception type; raise it ``from None``."""
+    return type(error)(f"{func}: {str(error).removeprefix(owner + ': ')}")

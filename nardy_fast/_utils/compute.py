@@ -15,6 +15,8 @@ import dataclasses
 
 import numpy as np
 
+from nardy_fast._utils._settings import callers_error
+
 from typing import Any
 
 __all__ = ["Compute", "COMPUTE_FIELDS", "resolve_compute"]
@@ -91,7 +93,7 @@ def resolve_compute(func: str, compute: Compute | None, **flat: Any) -> Compute:
         try:
             return Compute(**flat)
         except (TypeError, ValueError) as e:     # named as the caller's argument
-            raise type(e)(f"{func}: {str(e).removeprefix('Compute: ')}") from None
+            raise callers_error(e, func, "Compute") from None
     if not isinstance(compute, Compute):
         raise TypeError(f"{func}: compute={compute!r}: expected a nardy_fast.Compute or None")
     both = [k for k, v in flat.items() if v is not None]

@@ -1,5 +1,8 @@
-"""The one list of differing settings (``_utils._settings.setting_differences``)."""
-from nardy_fast._utils._settings import setting_differences
+"""The one list of differing settings (``_utils._settings.setting_differences``) and the
+one rewording of a settings object's error as its caller's (``callers_error``)."""
+import pytest
+
+from nardy_fast._utils._settings import callers_error, setting_differences
 
 
 def test_names_every_difference_in_key_order():
@@ -19,3 +22,16 @@ def test_missing_keys_count_as_none_and_ignored_keys_are_skipped():
 
 def test_equal_settings_give_nothing():
     assert setting_differences({"x": (1, 2)}, {"x": (1, 2)}) == []
+
+
+@pytest.mark.parametrize("error", [ValueError("Compute: workers=0: must be >= 1"),
+                                   TypeError("Compute: workers=2.0: expected an integer")])
+def test_callers_error_names_the_function_called_with_the_same_type(error):
+    out = callers_error(error, "rollout", "Compute")
+    assert type(out) is type(error)
+    assert str(out) == "rollout: " + str(error).removeprefix("Compute: ")
+
+
+def test_callers_error_keeps_a_message_of_another_owner_whole():
+    out = callers_error(ValueError("RolloutSettings: n_games=0"), "rollout", "Compute")
+    assert str(out) == "rollout: RolloutSettings: n_games=0"

@@ -21,6 +21,7 @@ import numpy as np
 
 from nardy_fast.core import cubestate
 from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast._utils._settings import callers_error
 from nardy_fast.engine.play.policy import policy_pair
 from nardy_fast.engine.play.variance import check_estimator
 
@@ -166,7 +167,7 @@ def resolve_settings(func: str, settings: RolloutSettings | None,
         try:
             return RolloutSettings(**flat)
         except (TypeError, ValueError) as e:     # named as the caller's argument
-            raise type(e)(f"{func}: {str(e).removeprefix('RolloutSettings: ')}") from None
+            raise callers_error(e, func, "RolloutSettings") from None
     if not isinstance(settings, RolloutSettings):
         raise TypeError(f"{func}: settings={settings!r}: expected a "
                         "nardy_fast.RolloutSettings or None")
