@@ -153,11 +153,12 @@ def _start_forkserver():
     SIGTERM to the process group (a job scheduler's stop, ``timeout``) reaches the fork
     server and the workers too (and a terminal's Ctrl-C, SIGINT, the workers).  Without
     the mask it could kill the fork server, or a worker forked but not yet in
-    ``_worker_init`` (which ignores SIGTERM), while the pool was starting; the command then hung with the fork server dead and no worker left
-    (seen in a CI run of ``tests/frontends/test_interrupts.py``, and again by sending
-    SIGTERM to the group within the first second of a two-worker rollout).  Blocking
-    rather than ignoring, in this thread only, loses no signal meant for this process:
-    one that comes meanwhile is delivered when the mask is restored."""
+    ``_worker_init`` (which ignores SIGTERM), while the pool was starting; the command
+    then hung with the fork server dead and no worker left (seen in a CI run of
+    ``tests/frontends/test_interrupts.py``, and again by sending SIGTERM to the group
+    within the first second of a two-worker rollout).  Blocking rather than ignoring, in
+    this thread only, loses no signal meant for this process: one that comes meanwhile is
+    delivered when the mask is restored."""
     if not hasattr(signal, "pthread_sigmask"):
         return
     # here, not at the top: POSIX-only modules, needed only where a fork server runs
