@@ -43,7 +43,7 @@ from nardy_fast.training import _selfplay
 __all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
 
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
-LUCK_DEFAULTS = {"n_games": 48000, "hidden": 256, "middle": (64, 32), "epochs": 16,
+LUCK_DEFAULTS = {"n_games": 48000, "hidden": 256, "middle": (256, 128), "epochs": 16,
                  "seed": 1, "lr": 1e-3}
 # positions of luck targets per checkpoint file (``luck_data(checkpoint=...)``)
 CHECKPOINT_CHUNK = 50_000

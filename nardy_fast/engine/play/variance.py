@@ -43,8 +43,8 @@ one more choice of ``f``, fixed before the roll, so the argument above holds unc
 poor prediction only removes less variance (or adds some).  Measured
 (``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply the exact luck cuts the variance
 about 5 times but makes the games 20 times slower (efficiency 0.22), the luck net cuts it
-about 3.3 times (median SE ratio 1.83 over 36 positions) for about an eighth more time
-(median efficiency 3.0), so ``"luck-net"`` is the default at 0-ply;
+about 4.1 times (median SE ratio 2.03 over 36 positions) for about a fifth more time
+(median efficiency 3.5), so ``"luck-net"`` is the default at 0-ply;
 at 1-ply the exact luck is nearly free (median efficiency 9.5) and beats the luck net as
 the fallback where no look-ahead exists, so ``"luck"`` is the default there.
 

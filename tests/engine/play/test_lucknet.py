@@ -103,16 +103,20 @@ def test_forward_pass_with_middle_layers_matches_numpy(hidden, middle):
 
 
 def test_both_paths_of_the_luck_net_give_the_same_bits():
-    """The luck net runs the evaluation net's kernel (``_net.net_layers``): its AVX2 path
-    for many outputs and the plain loops give the same 147 values."""
+    """Without middle layers the luck net runs the evaluation net's kernel
+    (``_net.net_layers``), with them its own (``src/nf_luck.h``, fused multiply-adds):
+    either way the vector path and the plain loops give the same 147 values."""
     net = random_luck_net(24, seed=3)
     deep = random_deep_luck_net(24, (16,), seed=4)
-    wide = random_deep_luck_net(72, (24, 16), seed=5)   # the kernel's 32- and 8-unit tiles
+    wide = random_deep_luck_net(72, (24, 16), seed=5)
+    # every layer in blocks of 64 units and of 8: 136 = 2 x 64 + 8, 72 = 64 + 8, and
+    # the outputs' rows of 152 = 2 x 64 + 3 x 8
+    blocks = random_deep_luck_net(136, (72, 64), seed=6)
     shipped = lucknet.default_luck_net()
     boards = np.stack([np.array(self_play_position(p, 1).boards) for p in range(0, 60, 3)])
     generic, avx2 = on_both_kernel_paths(
         lambda: (net.rolls(boards), deep.rolls(boards), wide.rolls(boards),
-                 shipped.rolls(boards)))
+                 blocks.rolls(boards), shipped.rolls(boards)))
     for a, b in zip(generic, avx2):
         assert np.array_equal(a, b)
 

@@ -11,10 +11,11 @@ from nardy_fast.engine.play import rollout as rollout_mod
 
 FAST = dict(workers=1, progress=False)
 # The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with
-# the shipped net of then); with today's net (v5) and luck net, seed 0 of the same
-# position gives -0.0006 (a seed is chosen so that the cut is exercised).
+# the shipped net of then); with today's rollout net (v7) and luck net, seed 6 of the
+# same position gives -0.0005 (a seed is chosen so that the cut is exercised; seeds 0-5
+# come out positive, 0.0007-0.0027, and a new luck net may need another).
 NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-NEAR_ZERO_SEED = 0
+NEAR_ZERO_SEED = 6
 
 
 @pytest.fixture(scope="module")
