@@ -195,6 +195,11 @@ def test_shipped_luck_net_loads_and_states_its_training():
     # train-luck): the luck nets serve the rollouts
     assert meta["evaluator"] == Evaluator.default().rollout_net.digest()
     assert lucknet.default_luck_net() is lucknet.default_luck_net()
+    # made by `nardy-fast train-luck` with its defaults, as the command's help says: a
+    # change of LUCK_DEFAULTS comes with the net it makes
+    defaults = luck_training.LUCK_DEFAULTS
+    made = {k: meta[k] for k in defaults}
+    assert made == {**defaults, "middle": list(defaults["middle"])}
 
 
 def test_training_is_reproducible_and_learns():
