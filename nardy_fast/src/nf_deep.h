@@ -51,7 +51,7 @@ static inline int nf_deep_active(int H, const float* h, int* idx, float* val) {
 }
 
 /* h[0..count) += val[u] * the row idx[u] of w (rows of stride floats), u = 0..n-1 in
-   order: the plain loops' sum of the active units' rows (nf_luck.h's too). */
+   order: the plain loops' sum of the active units' rows (nf_luck.h has its fused twin). */
 static inline void nf_deep_add_rows(int n, const int* idx, const float* val,
                                     const float* w, int stride, int count, float* h) {
     for (int u = 0; u < n; u++) {

@@ -158,8 +158,8 @@ cdef void luck_layers(int n_hidden, const float* z0, int m, const float* c,
                       const float* const* wt, const float* const* b, int n_out,
                       int stride, const float* w2t, const float* b2,
                       float* out) noexcept nogil:
-    """``nf_luck`` for the luck net (``_lucknet``): the kernel on the path ``simd_path``
-    sets, as ``net_layers``."""
+    """``nf_luck`` for the luck net (``_lucknet``): its vector path where ``simd_path``
+    sets AVX2 and the processor has FMA, else its plain loops (the same bits)."""
     nf_luck(n_hidden, z0, m, c, rows, n_middle, dims, wt, b, n_out, stride, w2t, b2, out)
 
 

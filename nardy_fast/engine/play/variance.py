@@ -43,10 +43,10 @@ one more choice of ``f``, fixed before the roll, so the argument above holds unc
 poor prediction only removes less variance (or adds some).  Measured
 (``benchmarks/RESULTS.md``, ``bench_vr.py``): at 0-ply the exact luck cuts the variance
 about 5 times but makes the games 20 times slower (efficiency 0.22), the luck net cuts it
-about 4.1 times (median SE ratio 2.03 over 36 positions) for about a fifth more time
+about 4.1 times (median SE ratio 2.03 over 36 positions) for about a quarter more time
 (median efficiency 3.5), so ``"luck-net"`` is the default at 0-ply;
-at 1-ply the exact luck is nearly free (median efficiency 9.5) and beats the luck net as
-the fallback where no look-ahead exists, so ``"luck"`` is the default there.
+at 1-ply the exact luck is nearly free (median efficiency 8.9-12.5) and beats the luck
+net as the fallback where no look-ahead exists, so ``"luck"`` is the default there.
 
 Possible distributions reported
 -------------------------------
