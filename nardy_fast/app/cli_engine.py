@@ -277,10 +277,12 @@ def _parser_train_net(sub):
     s.add_argument("--init", default="classic", metavar="NET",
                    help="start from this net file (default: classic, the shipped net)")
     s.add_argument("--hidden", type=positive_int, default=None,
-                   help="widen the start net to this many hidden units (a multiple of 8)")
+                   help="widen the start net's (first) hidden layer to this many units "
+                        "(a multiple of 8; it starts with the start net's outputs)")
     s.add_argument("--hidden2", type=positive_int, default=None,
-                   help="give the start net a second hidden layer of this many units (a "
-                        "multiple of 8; it starts with the start net's outputs)")
+                   help="give the start net a second hidden layer of this many units, or "
+                        "widen its second layer to this many (a multiple of 8; it starts "
+                        "with the start net's outputs)")
     s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
                    help="never learn the positions (column 'position', IDs) of this file, "
                         "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet; "

@@ -94,9 +94,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         start's): the start's units and new ones with small seeded incoming weights and
         zero outgoing ones, so the wider net starts with the start net's outputs.
     hidden2 : int, optional
-        Give the start net a second hidden layer of this many units (``deepen``: zero
-        outgoing weights, so it starts with the start net's outputs); recorded in the
-        settings as ``hidden2``.
+        Give the start net a second hidden layer of this many units, or widen its second
+        layer to this many (``deepen``: new units with zero outgoing weights, so it
+        starts with the start net's outputs); recorded in the settings as ``hidden2``.
     exclude : array_like of uint8, shape (m, 2, 24), optional
         Positions never learnt (the held-out part of the accuracy benchmark); recorded by
         their count.
@@ -294,7 +294,8 @@ def widen(net, hidden, seed):
     Parameters
     ----------
     net : Net
-        A one-layer net (widen before ``deepen``).
+        A one-layer or two-layer net.  A second layer's incoming weights from the new
+        units are zero too.
     hidden : int
         Units of the widened layer: a multiple of 8, at least ``net``'s.
     seed : int
@@ -310,48 +311,58 @@ def widen(net, hidden, seed):
                          f"start net's {net.n_hidden}")
     if hidden == net.n_hidden:
         return net
-    if net.n_hidden2:
-        raise ValueError("hidden: widening a net with a second hidden layer is not "
-                         "supported; widen it before adding the layer")
     a, extra = net.arrays(), hidden - net.n_hidden
     # key 2**31: a stream apart from the rounds' (keyed 0, 1, ...: none reaches 2**31)
     rng = np.random.default_rng(child_seed(int(seed), 2**31))
+    second = ()
+    if net.n_hidden2:
+        second = (np.hstack([a["w3"], np.zeros((a["w3"].shape[0], extra))]), a["b3"],
+                  a["w4"])
     return Net(np.hstack([a["w1"], rng.normal(0.0, 0.1, (a["w1"].shape[0], extra))]),
                np.concatenate([a["b1"], np.zeros(extra)]),
-               np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"])
+               np.hstack([a["w2"], np.zeros((a["w2"].shape[0], extra))]), a["b2"],
+               *second)
 
 
 def deepen(net, hidden2, seed):
     """``net`` with a second hidden layer of ``hidden2`` ReLU units on its first: their
     incoming weights He-scaled and seeded, their outgoing weights zero, so the outputs are
-    ``net``'s (``_net``: ``sigmoid(b2 + w2 @ h + w4 @ h2)`` with ``w4 = 0``).
+    ``net``'s (``_net``: ``sigmoid(b2 + w2 @ h + w4 @ h2)`` with ``w4 = 0``).  A net with
+    a second layer already has it widened to ``hidden2`` units the same way (its own
+    units first, then new ones with zero outgoing weights).
 
     Parameters
     ----------
     net : Net
-        A one-layer net.
+        A one-layer net, or a two-layer net of at most ``hidden2`` second-layer units.
     hidden2 : int
-        Units of the new layer, a multiple of 8 up to 1024.
+        Units of the (new or widened) second layer, a multiple of 8 up to 1024.
     seed : int
         Root entropy of the new weights (a stream apart from training's).
 
     Returns
     -------
     Net
+        ``net`` itself when its second layer has ``hidden2`` units.
     """
-    if net.n_hidden2:
-        raise ValueError(f"deepen: the net has a second hidden layer already "
-                         f"({net.n_hidden2} units)")
     hidden2 = int(hidden2)
     if hidden2 <= 0 or hidden2 % 8 or hidden2 > 1024:
         raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to 1024")
+    if hidden2 < net.n_hidden2:
+        raise ValueError(f"hidden2 = {hidden2}: the net's second layer has "
+                         f"{net.n_hidden2} units already; it can be widened, not narrowed")
+    if hidden2 == net.n_hidden2:
+        return net
     a = net.arrays()
     # key 2**31 + 1: apart from the rounds' (0, 1, ...) and widen's (2**31)
     rng = np.random.default_rng(child_seed(int(seed), 2**31 + 1))
-    H = net.n_hidden
-    return Net(a["w1"], a["b1"], a["w2"], a["b2"],
-               rng.normal(0.0, (2.0 / H) ** 0.5, (hidden2, H)), np.zeros(hidden2),
-               np.zeros((a["w2"].shape[0], hidden2)))
+    H, extra = net.n_hidden, hidden2 - net.n_hidden2
+    w3 = rng.normal(0.0, (2.0 / H) ** 0.5, (extra, H))
+    b3, w4 = np.zeros(extra), np.zeros((a["w2"].shape[0], extra))
+    if net.n_hidden2:
+        w3, b3, w4 = (np.vstack([a["w3"], w3]), np.concatenate([a["b3"], b3]),
+                      np.hstack([a["w4"], w4]))
+    return Net(a["w1"], a["b1"], a["w2"], a["b2"], w3, b3, w4)
 
 
 def _resume(path, cfg, start):

@@ -11,7 +11,7 @@ from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.engine.evaluation.evaluator import ENCODING, KIND, Evaluator
 from nardy_fast.training.labels import lookahead_targets, selfplay_games
 from nardy_fast.training.supervised import (average_nets, deepen, fit, loss_grads,
-                                         train_supervised)
+                                         train_supervised, widen)
 from nardy_fast.training.train import train
 
 from helpers import on_both_kernel_paths
@@ -161,8 +161,42 @@ def test_deepen_starts_with_the_start_nets_outputs_and_is_seeded():
     assert not np.array_equal(deepen(start, 8, seed=2).w3, deep.w3)
     with pytest.raises(ValueError, match="hidden2 = 12"):
         deepen(start, 12, seed=1)
-    with pytest.raises(ValueError, match="second hidden layer already"):
-        deepen(deep, 8, seed=1)
+    assert deepen(deep, 8, seed=1) is deep                  # already that wide
+
+
+def test_deepen_widens_a_second_layer_keeping_the_outputs():
+    """A two-layer net's second layer grows by new units whose outgoing weights are zero:
+    the same outputs, its own units first, the new ones seeded, never narrowed."""
+    deep = _deep(4)
+    deep = Net(**{**deep.arrays(), "w4": deep.w4 + 0.3})   # a layer that counts
+    wider = deepen(deep, 24, seed=1)
+    boards = positions_from_games(1, seed=9)[::3]
+    assert wider.n_hidden2 == 24 and wider.n_hidden == deep.n_hidden
+    np.testing.assert_allclose(wider.outputs(boards), deep.outputs(boards), atol=1e-6)
+    np.testing.assert_array_equal(wider.w3[:8], deep.w3)
+    np.testing.assert_array_equal(wider.w4[:, :8], deep.w4)
+    assert not wider.w4[:, 8:].any() and not wider.b3[8:].any()
+    assert wider.w3[8:].std() > 0.1                           # new units learn at once
+    np.testing.assert_array_equal(deepen(deep, 24, seed=1).w3, wider.w3)
+    assert not np.array_equal(deepen(deep, 24, seed=2).w3, wider.w3)
+    with pytest.raises(ValueError, match="hidden2 = 8: .* 24 units already.*not narrowed"):
+        deepen(wider, 8, seed=1)
+
+
+def test_widen_keeps_a_second_layers_outputs():
+    """The first layer of a two-layer net grows with zero weights out of the new units to
+    the outputs and to the second layer."""
+    deep = _deep(6)
+    deep = Net(**{**deep.arrays(), "w4": deep.w4 + 0.3})
+    wide = widen(deep, 32, seed=1)
+    boards = positions_from_games(1, seed=10)[::3]
+    assert (wide.n_hidden, wide.n_hidden2) == (32, 8)
+    np.testing.assert_allclose(wide.outputs(boards), deep.outputs(boards), atol=1e-6)
+    assert not wide.w3[:, 16:].any() and not wide.w2[:, 16:].any()
+    np.testing.assert_array_equal(wide.w3[:, :16], deep.w3)
+    np.testing.assert_array_equal(wide.w4, deep.w4)
+    both = deepen(wide, 16, seed=1)                           # train-net --hidden --hidden2
+    np.testing.assert_allclose(both.outputs(boards), deep.outputs(boards), atol=1e-6)
 
 
 def test_files_pickles_copies_and_digests_keep_the_second_layer(tmp_path):
