@@ -39,7 +39,8 @@ held-out part (``--part heldout``, the default), ``dev`` or ``all``.
 its errors at ``--plies`` against those rollouts; nothing is written (a net in training
 is judged against its own play without relabelling the file).
 
-``--versus NET``: the strength gate: NET at 0-ply against the shipped net at 0-ply,
+``--versus NET``: the strength gate: NET at 0-ply against the shipped rollout player
+(``policy="net"``: v7, the judge up to the wider net) at 0-ply,
 ``--match-games`` shared-dice games (``engine.strength.play_match``, seed ``--seed``),
 points per game of NET with its SE (``--against OTHER``: against that net file instead).
 
@@ -81,7 +82,7 @@ from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.evaluation.nets import DEFAULT_NET
+from nardy_fast.engine.evaluation.nets import DEFAULT_NET, rollout_file
 from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
@@ -278,8 +279,9 @@ def label(path, games, seed, batch, workers, net_path=None):
     policy is ``net_path``'s net at 0-ply (default: the shipped evaluator's rollout net,
     ``Evaluator.rollout_net``), recorded with the first 16 hex digits of its digest."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
+    shipped = os.path.basename(DEFAULT_NET)
     name = (os.path.basename(net_path) if net_path else
-            f"shipped {os.path.basename(DEFAULT_NET)}")
+            f"shipped {rollout_file(shipped) or shipped}")
     policy_text = f"net 0-ply ({name}, sha256 {ev.rollout_net.digest()[:16]})"
     policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)
@@ -415,7 +417,8 @@ def versus(net_path, n_games, seed, workers, against=None):
     other = "net" if against is None else Evaluator.load(against)
     m = play_match(Evaluator.load(net_path), other, n_games, seed=seed, workers=workers,
                    progress=False)
-    print(f"{net_path} 0-ply vs {against or 'shipped'} 0-ply: {m['games']} games, "
+    print(f"{net_path} 0-ply vs {against or 'the shipped rollout player'} 0-ply: "
+          f"{m['games']} games, "
           f"won {m['win_rate']:.4f} "
           f"(SE {m['se_win_rate']:.4f}), {m['ppg']:+.4f} points per game (SE "
           f"{m['se_ppg']:.4f}), share of points {m['points_share']:.4f}; "
@@ -483,7 +486,7 @@ def main():
     ap.add_argument("--plies", default="0,1,2")
     ap.add_argument("--part", default="heldout", choices=("heldout", "dev", "all"))
     ap.add_argument("--versus", default=None, metavar="NET",
-                    help="play NET against the shipped net, both at 0-ply")
+                    help="play NET against the shipped rollout player, both at 0-ply")
     ap.add_argument("--against", default=None, metavar="NET",
                     help="--versus plays against this net file instead of the shipped one")
     ap.add_argument("--match-games", type=int, default=20000)

@@ -73,9 +73,9 @@ def main():
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--duel-games", type=int, default=20)
     args = ap.parse_args()
-    # the player "net" of play_match is the classic evaluator's rollout net (one layer,
-    # the one its game loops play with); the two-layer net that judges is a close
-    # opponent of it, as two settings of one engine are
+    # the player "net" of play_match is the classic evaluator's rollout net (v7, the
+    # one its game loops play with); the wider net that judges is a close opponent of
+    # it, as two settings of one engine are
     judge = nf.Evaluator(nf.Evaluator.default().net)
     rng = np.random.default_rng(args.seed)
     print(f"mirrored pairs per match as listed, seed {args.seed}; variances of A's "

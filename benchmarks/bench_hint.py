@@ -4,8 +4,8 @@
 
 Seeded middle-game positions from self-play (``bench_net.middle_positions``), one seeded
 roll each; every legal move ranked at 0-ply, the best ``keep`` (4) re-ranked at the depth
-asked.  3-ply runs on the first ``--deep`` positions only (seconds each).  Prints the
-median and 90th percentile of the wall time per decision.
+asked.  3-ply runs on the first ``--deep`` positions only (seconds each; ``--deep 0``
+skips it).  Prints the median and 90th percentile of the wall time per decision.
 """
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ def main():
     dice = [tuple(int(d) for d in rng.integers(1, 7, 2)) for _ in boards]
     for plies in (0, 1, 2, 3):
         n = args.deep if plies == 3 else args.positions
+        if n <= 0:                       # --deep 0: no 3-ply run
+            continue
         times = []
         for b, d in zip(boards[:n], dice[:n]):
             pos = nf.Position.from_boards(b[0], b[1], "white")

@@ -1,17 +1,19 @@
 """The rollout player: speed and strength of each candidate net playing the game loops.
 
-The candidates are the shipped nets: the judging net (v7, two layers,
-``net_classic.nfdb``), the default rollout player after 0.3.0, and the one-layer net it
-was deepened from (v6, ``onelayer_classic.nfdb``), the rollout player up to 0.3.0.  In
-one run, on fixed seeded inputs:
+The candidates are the shipped nets, each alone (it judges and plays): the judging net
+(``net_classic.nfdb``, two layers of 384 + 64 units), v7, the default rollout player
+(``rollout_classic.nfdb``, 256 + 64 units; it judged from 0.3.0 until the wider net),
+and the one-layer net v7 was deepened from (v6, ``onelayer_classic.nfdb``), the rollout
+player up to 0.3.0.  In one run, on fixed seeded inputs:
 
 - speed: ``--runs`` plain 0-ply rollouts of ``--games`` games from the start for each
   net (``workers=1``, no variance reduction, truncated at the bear-off, seeds 0, 1, ...;
-  the nets alternate run by run, so a change in the machine's load touches both alike);
+  the nets alternate run by run, so a change in the machine's load touches all alike);
   prints the median games per CPU-second of this process;
-- strength: the judging net against the one-layer net, both at 0-ply, over ``--pairs``
-  pairs of shared-dice games from the start (``nardy_fast.engine.play.strength.play_match``,
-  seed ``--seed``): points per game of the judging net with its SE (pairs as the unit).
+- strength: each net against the next one (the judge against v7, v7 against v6), both
+  at 0-ply, over ``--pairs`` pairs of shared-dice games from the start
+  (``nardy_fast.engine.play.strength.play_match``, seed ``--seed``): points per game of
+  the first with its SE (pairs as the unit).
 
     python benchmarks/bench_rollplayer.py --games 1296 --runs 7 --pairs 10000
 """
@@ -27,11 +29,14 @@ from nardy_fast.engine.play.strength import play_match
 
 
 def candidates():
-    """``{name: Evaluator}``: each shipped net alone (it judges and plays)."""
+    """``{name: Evaluator}``: each shipped net alone (it judges and plays), strongest
+    first."""
     judge = Evaluator.load(nets.DEFAULT_NET)
+    v7 = Evaluator.load(os.path.join(nets.DATA, nets.rollout_file("net_classic.nfdb")))
     one = Evaluator.load(nets.ONE_LAYER_NET)
-    return {f"v7 ({os.path.basename(nets.DEFAULT_NET)}, {judge.net.n_hidden}+"
+    return {f"judge ({os.path.basename(nets.DEFAULT_NET)}, {judge.net.n_hidden}+"
             f"{judge.net.n_hidden2} units)": judge,
+            f"v7 (rollout_classic.nfdb, {v7.net.n_hidden}+{v7.net.n_hidden2} units)": v7,
             f"v6 ({os.path.basename(nets.ONE_LAYER_NET)}, {one.net.n_hidden} units)": one}
 
 
@@ -63,15 +68,15 @@ def main():
     if args.runs:
         speed(players, args.games, args.runs)
     if args.pairs:
-        (na, a), (nb, b) = players.items()
-        t = time.perf_counter()
-        m = play_match(a, b, 2 * args.pairs, seed=args.seed, workers=args.workers,
-                       progress=False)
-        print(f"strength, {na} against {nb}, 0-ply, {m['games']} shared-dice games "
-              f"(seed {args.seed}): {m['ppg']:+.4f} points/game (SE {m['se_ppg']:.4f}), "
-              f"won {100 * m['win_rate']:.1f}% (SE {100 * m['se_win_rate']:.1f}); "
-              f"{time.perf_counter() - t:.0f} s wall", flush=True)
-
+        items = list(players.items())
+        for (na, a), (nb, b) in zip(items, items[1:]):
+            t = time.perf_counter()
+            m = play_match(a, b, 2 * args.pairs, seed=args.seed, workers=args.workers,
+                           progress=False)
+            print(f"strength, {na} against {nb}, 0-ply, {m['games']} shared-dice games "
+                  f"(seed {args.seed}): {m['ppg']:+.4f} points/game (SE {m['se_ppg']:.4f}), "
+                  f"won {100 * m['win_rate']:.1f}% (SE {100 * m['se_win_rate']:.1f}); "
+                  f"{time.perf_counter() - t:.0f} s wall", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -27,8 +27,9 @@ The plan (deterministic from the settings, recomputed on every run):
 
 The rollouts: decision ``k`` with seed ``rng.text_seed("decisionbench", seed, "rollout",
 k)`` for every rollout of it (common random numbers), ``games`` games each, played by
-the judging net at 0-ply (the shipped evaluator's two-layer net, not its faster rollout
-net), truncated at the bear-off with exact race values, the rollouts' default variance
+the judging net at 0-ply (the shipped evaluator's ``net``, not its faster
+``rollout_net``; the shipped file was rolled out by v7, the judge of its time),
+truncated at the bear-off with exact race values, the rollouts' default variance
 reduction (recorded).  A checker candidate is the position after the move rolled out
 cubeless (its equity negated: the mover's view); a cube decision is rolled out cube-aware
 (``rollout(cube_state=)``, the cube decided in the games by the cube model on the

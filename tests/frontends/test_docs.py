@@ -137,7 +137,7 @@ def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks(
     dated history of the benchmarks (experiments/notes/, included in the benchmark page the
     page links to), which benchmarks/RESULTS.md names."""
     page = (DOCS / "guide" / "evaluator.md").read_text(encoding="utf-8")
-    for heading in ("## The net that judges also plays", "## How accurate it is",
+    for heading in ("## Two nets: one judges, a faster one plays", "## How accurate it is",
                     "## Choosing plies"):
         assert f"\n{heading}" in page, heading
     plies = page.split("## Choosing plies")[1].split("\n## ")[0]

@@ -82,9 +82,9 @@ class Evaluator:
     rollout_net : _net.Net, optional
         A faster net that plays the games of rollouts, studies, matches and the other game
         loops of a ``"net"`` policy, where ``net`` judges positions and moves (evaluations,
-        hints, cube decisions, analysis).  None (default): ``net`` does both, as in the
-        shipped classic evaluator (up to 0.3.0 it had one: the one-layer net
-        ``nets.ONE_LAYER_NET`` played while the two-layer net judged).
+        hints, cube decisions, analysis).  None (default): ``net`` does both.  The
+        shipped classic evaluator has one (``nets.rollout_file``): v7, the two-layer net
+        of 256 + 64 units, plays while a wider one judges.
 
     Attributes
     ----------
@@ -99,7 +99,7 @@ class Evaluator:
     >>> ev = nf.Evaluator.default()
     >>> o = ev.evaluate(nf.Position.initial())
     >>> o.method, round(o.p_win, 2), round(o.equity, 2)
-    ('net 0-ply', 0.6, 0.29)
+    ('net 0-ply', 0.59, 0.28)
     """
 
     def __init__(self, net: Net, rules: RulesLike = None,

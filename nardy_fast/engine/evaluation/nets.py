@@ -24,11 +24,12 @@ __all__ = ["DATA", "DEFAULT_NET", "KIND", "ONE_LAYER_NET", "PLAY_FIELDS", "play_
 KIND = "evaluation_net"
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "data")
 DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
-# The shipped classic net (v7, two layers) judges and plays its own game loops (after
-# 0.3.0; benchmarks/RESULTS.md, "The rollout player").  A shipped net file
-# ``net_<name>.nfdb`` may still have a faster net beside it that plays its game loops
-# (``Evaluator(rollout_net=)``), ``rollout_<name>.nfdb``; none is shipped.
-# The one-layer net (v6) the judge was deepened from: the start of self-play training
+# A shipped net file ``net_<name>.nfdb`` judges; a faster net beside it,
+# ``rollout_<name>.nfdb``, plays its game loops (``Evaluator(rollout_net=)``), or the
+# judge plays them itself when there is none.  Classic: the judge is a wider two-layer
+# net trained from v7 (384 + 64 units); v7 (256 + 64), the judge from 0.3.0 until then,
+# plays the rollouts (benchmarks/RESULTS.md, "The rollout player").
+# The one-layer net (v6) v7 was deepened from: the start of self-play training
 # (``nardy-fast train --init classic``), and the rollout player up to 0.3.0.
 ONE_LAYER_NET = os.path.join(DATA, "onelayer_classic.nfdb")
 # The rule fields that change which moves are legal, so a net trained under one setting
@@ -44,7 +45,7 @@ def __getattr__(name: str) -> Any:
     0.3.0), with a DeprecationWarning; removed in 0.4.0 (use ``ONE_LAYER_NET``)."""
     if name == "ROLLOUT_NET":
         warnings.warn("nets.ROLLOUT_NET is deprecated and will be removed in 0.4.0: the "
-                      "shipped evaluator rolls out with its judging net; the one-layer net "
+                      "shipped evaluator rolls out with nets.rollout_file's net; the one-layer net "
                       "is nets.ONE_LAYER_NET", DeprecationWarning, stacklevel=2)
         return ONE_LAYER_NET
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -656,10 +656,12 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         ``"net"`` (the default): the shipped evaluator (``Evaluator.default()``) at 0-ply,
         ``"net:1"`` at 1-ply (about 50 times slower), ``"net:2"`` at 2-ply (about 5,000
         times), or an ``Evaluator`` of your own at 0-ply; the games are played by the
-        evaluator's ``rollout_net`` (the shipped one: its two-layer net, which also judges;
-        ``Evaluator.load(nets.ONE_LAYER_NET)`` plays the one-layer net it was deepened
-        from, the player up to 0.3.0, 0.076 points per game weaker at about 1.5 times the
-        speed, benchmarks/RESULTS.md, "The rollout player"); the deeper searches rank the
+        evaluator's ``rollout_net`` (the shipped one: v7, a two-layer net of 256 + 64
+        units, the judge up to the wider net that judges now, which is stronger but too
+        slow for the rollouts' speed floor; ``Evaluator.load(nets.DEFAULT_NET)`` plays
+        the judge itself, ``Evaluator.load(nets.ONE_LAYER_NET)`` the one-layer net v7 was
+        deepened from, the player up to 0.3.0; benchmarks/RESULTS.md, "The rollout
+        player"); the deeper searches rank the
         moves at 0-ply and search only the evaluator's ``keep`` best of those within
         ``FILTER_WINDOW`` points of the best (``extra["move_filter"]``); see
         ``nardy_fast.engine.play._rollout`` for the greedy formula.  A callable

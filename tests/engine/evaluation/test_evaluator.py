@@ -119,8 +119,13 @@ def test_default_net_loads_and_has_training_record():
     t = ev.meta["training"]     # self-play (TD) games or look-ahead rounds done
     runs = t["sources"] if t.get("method") == "average" else [t]   # or a mean of runs
     assert len(runs) >= (2 if t.get("method") == "average" else 1)
-    for r in runs:
-        assert r.get("games_done", 0) > 0 or r.get("rounds_done", 0) == r.get("rounds", -1) > 0
+    for r in runs:              # a finished run, or a round of one (a run's snapshots)
+        assert r.get("games_done", 0) > 0 or 0 < r.get("rounds_done", 0) <= r.get("rounds", -1)
+    if t.get("method") == "average":   # finished runs, or distinct rounds of one run
+        finished = all(r.get("rounds_done") == r.get("rounds") for r in runs)
+        one_run = {(r.get("seed"), r.get("init")) for r in runs}
+        assert finished or (len(one_run) == 1
+                            and len({r["rounds_done"] for r in runs}) == len(runs))
 
 
 # -- evaluation contracts -------------------------------------------------------------------

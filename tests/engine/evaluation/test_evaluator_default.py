@@ -1,5 +1,6 @@
 """``Evaluator.default(rules)``: the shipped net trained under the rules' move rules, or
 the classic one with a ``RulesFallbackWarning`` that names what it was trained under."""
+import os
 import shutil
 import warnings
 
@@ -9,7 +10,7 @@ import nardy_fast as nf
 from nardy_fast.engine.evaluation import evaluator as evmod, nets
 from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.engine.evaluation.evaluator import Evaluator, RulesFallbackWarning
-from nardy_fast.training.supervised import deepen
+from nardy_fast.training.supervised import deepen, widen
 
 
 @pytest.fixture
@@ -69,21 +70,31 @@ def test_the_classic_net_is_the_only_shipped_one_and_serves_every_variant(fresh_
         assert ev.net is Evaluator.default().net and ev.rules == rules
 
 
-def test_the_classic_evaluator_judges_and_plays_with_two_layers(fresh_cache):
-    """The shipped classic evaluator: a two-layer net (``net_classic.nfdb``) judges and
-    plays the game loops, the cube rollouts' model among them; it was trained from the
-    one-layer net shipped beside it (``onelayer_classic.nfdb``, ``ONE_LAYER_NET``), which
-    plays nothing by default; both come with every rules' default."""
+def test_the_classic_evaluator_judges_with_the_wider_net_and_rolls_out_with_v7(fresh_cache):
+    """The shipped classic evaluator: the wider two-layer net (``net_classic.nfdb``)
+    judges; v7 (``rollout_classic.nfdb``, the judge up to the change after 0.3.0) plays
+    the game loops, the cube rollouts' model among them; both come with every rules'
+    default.  The lineage is in the files: the judge is the mean of rounds of a
+    ``train-net --hidden`` run from v7, and v7 was deepened from the one-layer net
+    (``onelayer_classic.nfdb``, ``ONE_LAYER_NET``), which plays nothing by default."""
     from nardy_fast.engine.play import rollout as rollout_mod
     ev = Evaluator.default()
-    assert ev.net.n_hidden2 > 0 and ev.rollout_net is ev.net
+    v7 = Evaluator.load(os.path.join(nets.DATA, "rollout_classic.nfdb"))
+    assert nets.rollout_file("net_classic.nfdb") == "rollout_classic.nfdb"
+    assert nets.rollout_file("onelayer_classic.nfdb") is None
+    assert ev.rollout_net is not ev.net and ev.rollout_net.digest() == v7.net.digest()
+    assert ev.net.n_hidden > v7.net.n_hidden and ev.net.n_hidden2 > 0
+    assert ev.rollout_evaluator().net is ev.rollout_net
+    t = ev.meta["training"]                     # the mean of rounds of one run from v7
+    assert t["method"] == "average" and len(ev.meta["average"]) == len(t["sources"]) >= 2
+    assert len({s["rounds_done"] for s in t["sources"]}) == len(t["sources"])
+    for s in t["sources"]:
+        assert s["init"] == widen(v7.net, s["hidden"], s["seed"]).digest()
+        assert (s["hidden"], s["hidden2"]) == (ev.net.n_hidden, ev.net.n_hidden2)
     one = Evaluator.load(nets.ONE_LAYER_NET).net
     assert one.n_hidden2 == 0
-    t = ev.meta["training"]                     # trained from it: deepened, then rounds
+    t = v7.meta["training"]                     # v7: deepened, then rounds
     assert deepen(one, t["hidden2"], t["seed"]).digest() == t["init"]
-    assert ev.rollout_evaluator() is ev
-    assert nets.rollout_file("net_classic.nfdb") is None
-    assert nets.rollout_file("onelayer_classic.nfdb") is None
     for rules in (nf.Rules(scoring="extended"), nf.Rules(block_rule="home")):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RulesFallbackWarning)

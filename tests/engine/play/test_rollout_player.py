@@ -5,8 +5,8 @@ Everything made from the rollouts' games must have been made with that very net:
 luck net (trained on its games' per-roll values), the match tables' start data (a
 rollout of the start), a study's identity.  A change of the rollout player without them
 would leave a luck net that removes less variance and a match table of another player's
-games; these tests fail then.  The choice of player (the judging net itself, after
-0.3.0) is argued in benchmarks/RESULTS.md ("The rollout player").
+games; these tests fail then.  The choice of player (v7, the judge from 0.3.0 until a
+wider net took its place) is argued in benchmarks/RESULTS.md ("The rollout player").
 """
 import importlib.util
 import json
@@ -25,15 +25,18 @@ from nardy_fast.engine.play.policy import Policy
 BENCH_VR = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_vr.py"
 
 
-def test_the_shipped_net_policy_plays_with_the_judging_net():
-    """The shipped classic evaluator rolls out with the net that judges (v7, two layers),
-    not with the one-layer net it was deepened from."""
+def test_the_shipped_net_policy_plays_with_the_rollout_net():
+    """The shipped classic evaluator rolls out with v7 (``rollout_classic.nfdb``, two
+    layers, the judge up to the change after 0.3.0), not with the wider net that judges
+    (too slow for the rollouts' floor of 800 games per CPU-second) nor with the one-layer
+    net v7 was deepened from."""
     ev = Evaluator.default()
-    assert ev.rollout_net is ev.net and ev.net.n_hidden2 > 0
-    assert Policy.of("net").c_form().net.digest() == ev.net.digest()
-    assert ev.net.digest() == Evaluator.load(nets.DEFAULT_NET).net.digest()
-    assert ev.net.digest() != Evaluator.load(nets.ONE_LAYER_NET).net.digest()
-    assert nets.rollout_file(os.path.basename(nets.DEFAULT_NET)) is None
+    player = Evaluator.load(os.path.join(nets.DATA, "rollout_classic.nfdb")).net
+    assert ev.rollout_net is not ev.net and ev.rollout_net.n_hidden2 > 0
+    assert Policy.of("net").c_form().net.digest() == player.digest()
+    assert Policy.of(ev).c_form().net is ev.rollout_net
+    assert ev.net.digest() == Evaluator.load(nets.DEFAULT_NET).net.digest() != player.digest()
+    assert player.digest() != Evaluator.load(nets.ONE_LAYER_NET).net.digest()
 
 
 def test_the_one_layer_net_can_be_asked_for_as_the_player():
