@@ -275,7 +275,8 @@ def _parser_train_net(sub):
                     help="train an evaluation net on look-ahead targets of a frozen net")
     s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
     s.add_argument("--init", default="classic", metavar="NET",
-                   help="start from this net file (default: classic, the shipped net)")
+                   help="start from this net file (default: classic, the shipped judge, "
+                        "net_classic.nfdb)")
     s.add_argument("--hidden", type=positive_int, default=None,
                    help="widen the start net's (first) hidden layer to this many units "
                         "(a multiple of 8; it starts with the start net's outputs)")
