@@ -37,9 +37,11 @@ SEED = 2026
 
 
 def selfplay_positions(n, seed=7):
-    """IDs of ``n`` distinct positions at plies 20, 30, ..., 60 of net self-play games,
-    not both sides home (White on roll: the self-play boards are side-on-roll first)."""
-    ev = Evaluator.default()
+    """IDs of ``n`` distinct positions at plies 20, 30, ..., 60 of self-play games of the
+    rollout player (the net that plays the studies' games; the set stays the same when
+    only the judge changes), not both sides home (White on roll: the self-play boards are
+    side-on-roll first)."""
+    ev = Evaluator.default().rollout_evaluator()
     start = np.asarray(nf.Position.initial().boards)
     out, g = [], 0
     while len(out) < n:

@@ -1,7 +1,8 @@
 """Variance-reduced rollouts (luck): efficiency, bias, races and speed.
 
-A fixed, seeded set of positions from net self-play (the shipped net at 0-ply, seed
-``--seed``): contact positions from the opening (plies 4-14), the middle game (20-40) and
+A fixed, seeded set of positions from net self-play (the shipped rollout player at
+0-ply, ``Evaluator.default().rollout_evaluator()``, seed ``--seed``: the set stays the
+same when only the judge changes): contact positions from the opening (plies 4-14), the middle game (20-40) and
 late contact (the last 10 contact plies of a game), and no-contact races (neither side
 entirely home).  For each position, at equal games and equal checker play:
 
@@ -51,9 +52,10 @@ CLOCK = time.process_time
 
 
 def self_play_positions(n_contact, n_races, seed):
-    """(contact, races): positions from 0-ply net self-play games, a third each from the
-    opening, the middle game and late contact; races with neither side entirely home."""
-    ev = Evaluator.default()
+    """(contact, races): positions from 0-ply self-play games of the rollout player, a
+    third each from the opening, the middle game and late contact; races with neither
+    side entirely home."""
+    ev = Evaluator.default().rollout_evaluator()
     g = np.random.default_rng(seed)
     buckets = {"opening": [], "middle": [], "late": []}
     races = []

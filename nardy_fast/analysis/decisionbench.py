@@ -85,7 +85,7 @@ from nardy_fast.engine.play.policy import Policy
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "COLUMNS", "PHASES", "PARTS", "TYPES", "BLUNDER",
            "BenchmarkFileError", "write_bench", "read_bench", "bench_settings",
-           "decision_losses", "score", "toolkit_player", "PLAYERS"]
+           "decision_losses", "score", "toolkit_player", "PLAYERS", "TIE"]
 
 SCHEMA = "nardy_fast.decisionbench"
 SCHEMA_VERSION = 1
@@ -95,6 +95,9 @@ TYPES = ("checker", "cube")
 # A decision whose choice loses at least this many points is counted as a blunder
 # (the report's mark of the same name, ``analysis.report.MARKS``).
 BLUNDER = 0.16
+# Equities this close (points) are one value: a loss under it is the float rounding of
+# exact table values (-1.0 and -1.0000000000000002 of one bear-off), scored as 0.
+TIE = 1e-12
 PLAYERS = ("net", "net:1", "net:2", "greedy")
 
 _LISTS = ("moves", "ids_after", "equities", "ses", "prior")
@@ -286,7 +289,7 @@ def decision_losses(df, move: Callable[..., Any] | None,
     DataFrame
         One row per scored choice: ``decision``, ``type`` (``"checker"``, ``"double"``,
         ``"take"``), ``phase``, ``part``, ``loss`` (points per unit stake, >= 0, against
-        the best choice by rollout) and ``outside`` (True when the chosen move is not
+        the best choice by rollout; a loss under ``TIE`` is 0) and ``outside`` (True when the chosen move is not
         among the candidates: it is then given the last candidate's loss, a lower
         bound).
 
@@ -324,6 +327,9 @@ def decision_losses(df, move: Callable[..., Any] | None,
                         "loss": best - (answer if doubles else nd), "outside": False})
             out.append({**base, "type": "take",
                         "loss": (dt if takes else dp) - answer, "outside": False})
+    for row in out:                # a tie within float rounding loses nothing
+        if row["loss"] < TIE:
+            row["loss"] = 0.0
     return pd.DataFrame(out, columns=["decision", "type", "phase", "part", "loss",
                                       "outside"])
 

@@ -121,6 +121,22 @@ def test_cube_losses_of_each_side(bench):
     assert yes[(4, "take")] == pytest.approx(0.30)                # took a 1.3 for 1.0
 
 
+def test_a_tie_within_float_rounding_loses_nothing(tmp_path):
+    """Exact table values of one bear-off can differ in their last bit (-1.0 and
+    -1.0000000000000002): the second is as good as the first, loss 0, not 2e-16; a real
+    difference just above ``TIE`` still counts."""
+    tie = -1.0000000000000002
+    rows = [_checker(0, (6, 5), [-1.0, tie], phase="bearoff"),
+            _checker(1, (3, 1), [-1.0, -1.0 - 2 * db.TIE], phase="bearoff")]
+    df = db.read_bench(db.write_bench(tmp_path / "t.parquet", rows, {"games": 36}))
+    out = db.decision_losses(df, _by_lookup(df, lambda e: int(np.argmin(e))))
+    assert 0 < -1.0 - tie < db.TIE
+    assert out["loss"].tolist()[0] == 0.0
+    assert out["loss"].tolist()[1] == pytest.approx(2 * db.TIE)
+    rates = db.score(df.iloc[[0]], (_by_lookup(df, lambda e: int(np.argmin(e))), None))
+    assert (rates["error_rate"] == 0.0).all()
+
+
 def test_move_outside_candidates_counts_the_worst(bench):
     df = db.read_bench(bench).iloc[[2]]
     pos = _middle()
