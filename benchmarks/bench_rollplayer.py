@@ -32,11 +32,12 @@ def candidates():
     """``{name: Evaluator}``: each shipped net alone (it judges and plays), strongest
     first."""
     judge = Evaluator.load(nets.DEFAULT_NET)
-    v7 = Evaluator.load(os.path.join(nets.DATA, nets.rollout_file("net_classic.nfdb")))
+    player = nets.rollout_file(os.path.basename(nets.DEFAULT_NET))
+    v7 = Evaluator.load(os.path.join(nets.DATA, player))
     one = Evaluator.load(nets.ONE_LAYER_NET)
     return {f"judge ({os.path.basename(nets.DEFAULT_NET)}, {judge.net.n_hidden}+"
             f"{judge.net.n_hidden2} units)": judge,
-            f"v7 (rollout_classic.nfdb, {v7.net.n_hidden}+{v7.net.n_hidden2} units)": v7,
+            f"v7 ({player}, {v7.net.n_hidden}+{v7.net.n_hidden2} units)": v7,
             f"v6 ({os.path.basename(nets.ONE_LAYER_NET)}, {one.net.n_hidden} units)": one}
 
 
@@ -77,6 +78,7 @@ def main():
                   f"(seed {args.seed}): {m['ppg']:+.4f} points/game (SE {m['se_ppg']:.4f}), "
                   f"won {100 * m['win_rate']:.1f}% (SE {100 * m['se_win_rate']:.1f}); "
                   f"{time.perf_counter() - t:.0f} s wall", flush=True)
+
 
 if __name__ == "__main__":
     main()

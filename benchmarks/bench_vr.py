@@ -2,9 +2,10 @@
 
 A fixed, seeded set of positions from net self-play (the shipped rollout player at
 0-ply, ``Evaluator.default().rollout_evaluator()``, seed ``--seed``: the set stays the
-same when only the judge changes): contact positions from the opening (plies 4-14), the middle game (20-40) and
-late contact (the last 10 contact plies of a game), and no-contact races (neither side
-entirely home).  For each position, at equal games and equal checker play:
+same when only the judge changes): contact positions from the opening (plies 4-14), the
+middle game (20-40) and late contact (the last 10 contact plies of a game), and
+no-contact races (neither side entirely home).  For each position, at equal games and
+equal checker play:
 
 - the SE ratio plain / VR of the equity (both from the same games: the VR run also
   tallies the plain values), and the efficiency ratio ``1 / (SE^2 x CPU-seconds)`` VR over

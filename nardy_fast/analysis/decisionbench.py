@@ -267,6 +267,11 @@ def toolkit_player(name: str, rules=None):
     return move, cube
 
 
+def _loss(value):
+    """A choice's loss (points): 0 for a tie within float rounding (under ``TIE``)."""
+    return 0.0 if value < TIE else value
+
+
 def decision_losses(df, move: Callable[..., Any] | None,
                     cube: Callable[..., Any] | None = None, *, progress=None):
     """The equity each choice of a player loses on the decisions of ``df`` (``read_bench``).
@@ -289,9 +294,9 @@ def decision_losses(df, move: Callable[..., Any] | None,
     DataFrame
         One row per scored choice: ``decision``, ``type`` (``"checker"``, ``"double"``,
         ``"take"``), ``phase``, ``part``, ``loss`` (points per unit stake, >= 0, against
-        the best choice by rollout; a loss under ``TIE`` is 0) and ``outside`` (True when the chosen move is not
-        among the candidates: it is then given the last candidate's loss, a lower
-        bound).
+        the best choice by rollout; a loss under ``TIE`` is 0) and ``outside`` (True
+        when the chosen move is not among the candidates: it is then given the last
+        candidate's loss, a lower bound).
 
         A double is scored against the best of no double and the opponent's best answer
         (``max(no_double, min(double_take, double_pass))``), taking the opponent's best
@@ -316,7 +321,7 @@ def decision_losses(df, move: Callable[..., Any] | None,
                 loss, outside = best - float(eqs[ids.index(after)]), False
             else:
                 loss, outside = best - float(eqs.min()), True
-            out.append({**base, "type": "checker", "loss": max(loss, 0.0),
+            out.append({**base, "type": "checker", "loss": _loss(loss),
                         "outside": outside})
         else:
             doubles, takes = cube(pos, CubeState(int(r.cube_stake), r.cube_owner))
@@ -324,12 +329,9 @@ def decision_losses(df, move: Callable[..., Any] | None,
             answer = min(dt, dp)
             best = max(nd, answer)
             out.append({**base, "type": "double",
-                        "loss": best - (answer if doubles else nd), "outside": False})
+                        "loss": _loss(best - (answer if doubles else nd)), "outside": False})
             out.append({**base, "type": "take",
-                        "loss": (dt if takes else dp) - answer, "outside": False})
-    for row in out:                # a tie within float rounding loses nothing
-        if row["loss"] < TIE:
-            row["loss"] = 0.0
+                        "loss": _loss((dt if takes else dp) - answer), "outside": False})
     return pd.DataFrame(out, columns=["decision", "type", "phase", "part", "loss",
                                       "outside"])
 

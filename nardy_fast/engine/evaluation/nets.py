@@ -45,7 +45,8 @@ def __getattr__(name: str) -> Any:
     0.3.0), with a DeprecationWarning; removed in 0.4.0 (use ``ONE_LAYER_NET``)."""
     if name == "ROLLOUT_NET":
         warnings.warn("nets.ROLLOUT_NET is deprecated and will be removed in 0.4.0: the "
-                      "shipped evaluator rolls out with nets.rollout_file's net; the one-layer net "
+                      "shipped evaluator rolls out with nets.rollout_file's net; the "
+                      "one-layer net "
                       "is nets.ONE_LAYER_NET", DeprecationWarning, stacklevel=2)
         return ONE_LAYER_NET
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
