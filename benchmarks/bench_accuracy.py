@@ -83,6 +83,7 @@ from nardy_fast.core.rules import CLASSIC
 from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.evaluation.nets import DEFAULT_NET, rollout_file
+from nardy_fast.training.reached import NOISE_SIGMA, SOURCES, net_move, reached_game  # noqa: F401
 from nardy_fast.training.train import training_tables
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "accuracy.parquet")
@@ -149,75 +150,7 @@ def build(n_games, per_stratum, seed):
 # --- positions reached against other players (issue 45) --------------------------------
 
 REACHED = os.path.join(os.path.dirname(DATA), "accuracy_reached.parquet")
-SOURCES = ("greedy", "noisy", "net1")        # the opponents of the reached set
-NOISE_SIGMA = 0.1                            # the noisy net's error size, equity units
 REACHED_PER_STRATUM = 40                     # per source and stratum (--per-stratum)
-
-
-def net_move(ev, position, dice, moves, plies=0, sigma=0.0, rng=None):
-    """The move of ``ev``'s judging net at ``plies`` (``Evaluator.best_move``'s ranking,
-    ``Searcher.rank``) among ``moves`` (the legal ``Move``s of ``dice``).
-
-    ``sigma > 0``: the noisy net, a player of human-like errors: every candidate's 0-ply
-    equity (side on roll's view, points per game) gets an independent Gaussian error of
-    standard deviation ``sigma`` drawn from ``rng`` (a ``numpy.random.Generator``), and
-    the highest noisy equity is played; close moves are confused often, moves ``3 sigma``
-    worse almost never.  A single legal move is played without drawing."""
-    if len(moves) == 1:
-        return moves[0]
-    if sigma < 0 or (sigma > 0 and plies != 0):
-        raise ValueError(f"sigma={sigma!r}: the noise is >= 0 and on 0-ply equities only")
-    res, _, _, eqs = ev.searcher().rank(position.mover, position.opponent, int(dice[0]),
-                                        int(dice[1]), plies)
-    k = 0
-    if sigma > 0:
-        if rng is None:
-            raise ValueError("the noisy net (sigma > 0) needs rng, a numpy Generator")
-        k = int(np.argmax(np.asarray(eqs, dtype=np.float64)
-                          + rng.normal(0.0, sigma, len(eqs))))
-    best = tuple(int(x) for x in res[k])
-    return next(m for m in moves if m.board == best)
-
-
-def opponent_chooser(source, ev, rng, sigma=NOISE_SIGMA):
-    """The other player of a reached game: ``choose(position, dice, moves) -> Move``
-    (``core.gameloop.play_turns``' form).  ``"greedy"``: the package's greedy policy;
-    ``"noisy"``: ``ev``'s net at 0-ply with Gaussian errors of ``sigma`` (``net_move``);
-    ``"net1"``: ``ev``'s net at 1-ply."""
-    if source == "greedy":
-        from nardy_fast.engine.play.policy import Policy
-        by_score = Policy.of("greedy").chooser()
-        return lambda position, dice, moves: by_score(position, moves, rng)
-    if source == "noisy":
-        return lambda position, dice, moves: net_move(ev, position, dice, moves,
-                                                      sigma=sigma, rng=rng)
-    if source == "net1":
-        return lambda position, dice, moves: net_move(ev, position, dice, moves, plies=1)
-    raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
-
-
-def reached_game(source, game, seed, ev=None, sigma=NOISE_SIGMA):
-    """One seeded game of the shipped judging net at 0-ply against ``source``'s player:
-    the net plays White in games ``0, 1, 4, 5, ...`` (``game // 2`` even) and Black in the
-    others, so that both parts (even and odd games) have both colours; dice and the noisy
-    net's errors from ``block_bit_generator(seed, game)``.  Returns the ``GameRecord``
-    (White and Black named ``"net"`` and ``source``)."""
-    from nardy_fast.core.gameloop import play_turns
-    from nardy_fast.core.position import WHITE
-    from nardy_fast.core.record import GameRecord
-    ev = Evaluator.default() if ev is None else ev
-    rng = np.random.Generator(block_bit_generator(seed, game))
-    other = opponent_chooser(source, ev, rng, sigma)
-    net_white = (game // 2) % 2 == 0
-
-    def choose(position, dice, moves):
-        if (position.side == WHITE) == net_white:
-            return net_move(ev, position, dice, moves)
-        return other(position, dice, moves)
-    rec = GameRecord(white="net" if net_white else source,
-                     black=source if net_white else "net", rules=CLASSIC,
-                     start=nf.Position.initial())
-    return play_turns(rec, choose, rng)
 
 
 def build_reached(n_games, per_stratum, seed, sources=SOURCES, sigma=NOISE_SIGMA):

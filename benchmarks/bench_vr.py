@@ -17,12 +17,19 @@ equal checker play:
   tables;
 - speed: games per CPU-second, plain and VR, at 0, 1 and 2 plies from the start.
 
+The variances are the rollouts' own, within the first roll's 36 strata (``rollout``'s
+stratified formula), so every position needs at least two games per stratum
+(``MIN_STRATIFIED`` = 72); with fewer, the rollout falls back to the i.i.d. formula,
+whose reduced variance still holds the first roll's luck (stratified, so never
+subtracted) and so understates the efficiency (on the default 1-ply set: 8.9 at 36
+games, 20.3 at 144).  Smaller ``--games`` or ``--games1`` are refused.
+
 CPU seconds are this process's (``time.process_time``; workers=1), so other load on the
 machine does not count.  Sizes are arguments: the defaults are the reduced run recorded
 in ``benchmarks/RESULTS.md``.
 
     python benchmarks/bench_vr.py [--contact 100] [--races 20] [--games 324]
-        [--games1 36] [--positions1 30] [--estimators luck-net,luck] [--bias-x 10]
+        [--games1 144] [--positions1 20] [--estimators luck-net,luck] [--bias-x 10]
         [--luck-nets FILE,...]
 
 ``--phases N`` plays ``N`` games of each 0-ply position in a Python loop of the rollout's
@@ -92,6 +99,7 @@ def timed(pos, n, policy, vr, seed):
 
 
 _PLAIN = {}
+MIN_STRATIFIED = 72          # two games in each of the first roll's 36 strata
 
 
 def compare(positions, n, policy, estimator, bias_x, seed):
@@ -372,7 +380,7 @@ def main():
     ap.add_argument("--races", type=int, default=20)
     ap.add_argument("--games", type=int, default=324, help="VR games per position, 0-ply")
     ap.add_argument("--positions0", type=int, default=30, help="positions at 0-ply")
-    ap.add_argument("--games1", type=int, default=36, help="VR games per position, 1-ply")
+    ap.add_argument("--games1", type=int, default=144, help="VR games per position, 1-ply")
     ap.add_argument("--positions1", type=int, default=20, help="positions at 1-ply")
     ap.add_argument("--bias1", type=int, default=0,
                     help="1-ply positions also checked against an independent plain "
@@ -393,6 +401,11 @@ def main():
     ap.add_argument("--skip", default="", help="comma list of parts to skip: "
                     "zero,one,races,third,speed")
     a = ap.parse_args()
+    for name in ("games", "games1"):
+        if getattr(a, name) < MIN_STRATIFIED:
+            ap.error(f"--{name} {getattr(a, name)}: at least {MIN_STRATIFIED} games (two "
+                     "per stratum of the first roll) give the stratified variances the "
+                     "efficiency is measured by")
     skip = set(a.skip.split(","))
     contact, races = self_play_positions(a.contact, a.races, a.seed)
     print(f"positions: {len(contact)} contact, {len(races)} no-contact races (seed {a.seed})",

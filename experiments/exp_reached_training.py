@@ -106,10 +106,11 @@ def drop(boards, targets, keys):
     return boards[keep], targets[keep]
 
 
-def held_out_errors(ev, frame, plies):
+def held_out_errors(ev, frame, plies, part="heldout"):
     """Mean absolute equity error of ``ev`` at each of ``plies`` on ``frame``'s labelled
-    held-out rows, per source (``"self-play"`` where the file has none)."""
-    frame = frame[(frame.split == "heldout") & (frame.games > 0)]
+    rows of ``part`` (``"heldout"`` or ``"dev"``), per source (``"self-play"`` where the
+    file has none)."""
+    frame = frame[(frame.split == part) & (frame.games > 0)]
     boards = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
     source = frame["source"].to_numpy() if "source" in frame else np.full(len(frame),
                                                                           "self-play")
@@ -139,6 +140,9 @@ def add_arm_options(ap, seed):
         HERE, "..", "benchmarks", "data", "accuracy.parquet"))
     ap.add_argument("--reached-data", default=os.path.join(
         HERE, "..", "benchmarks", "data", "accuracy_reached.parquet"))
+    ap.add_argument("--part", default="heldout", choices=("heldout", "dev"),
+                    help="the accuracy files' part the errors are measured on (choose "
+                         "settings on dev, report held out)")
     ap.add_argument("--match-games", type=int, default=20000)
     ap.add_argument("--match-seed", type=int, default=4530)
     ap.add_argument("--workers", type=int, default=1)
@@ -148,7 +152,7 @@ def run_arms(args, ev, arms, experiment):
     """Fine-tune ``ev``'s net on each arm ``{name: (boards, targets)}`` (or read
     ``DIR/name.nfdb`` when it is there), then print the held-out errors of ``ev`` and of
     each arm, and each arm's match against ``ev`` at 0-ply."""
-    nets = {"v7": ev}
+    nets = {"start": ev}
     for name, (boards, targets) in arms.items():
         path = os.path.join(args.out_dir, f"{name}.nfdb")
         if os.path.exists(path):
@@ -165,18 +169,21 @@ def run_arms(args, ev, arms, experiment):
               f"loss {loss:.5f}, {time.process_time() - t:.0f} CPU-s", flush=True)
     plies = [int(p) for p in args.plies.split(",")]
     frames = [pd.read_parquet(args.selfplay_data), pd.read_parquet(args.reached_data)]
-    print("held-out mean absolute equity error (positions):")
+    print(f"mean absolute equity error on the {args.part} part (positions):")
     for name, e in nets.items():
         cells = {}
         for frame in frames:
-            cells.update(held_out_errors(e, frame, plies))
+            cells.update(held_out_errors(e, frame, plies, args.part))
         print(f"  {name}: " + "; ".join(f"{s} {p}-ply {v:.4f} ({n})"
                                          for (s, p), (v, n) in cells.items()), flush=True)
+    # the start's own net plays: an Evaluator's policy plays its rollout_net, which for
+    # the shipped evaluator is another net (v7) than the one it judges with
+    start = Evaluator(ev.net, rules=ev.rules)
     for name in arms if args.match_games else ():     # 0: no matches
         t = time.perf_counter()
-        m = play_match(nets[name], ev, args.match_games, seed=args.match_seed,
+        m = play_match(nets[name], start, args.match_games, seed=args.match_seed,
                        workers=args.workers, progress=False)
-        print(f"  {name} 0-ply vs v7 0-ply: {m['games']} games, {m['ppg']:+.4f} points per "
+        print(f"  {name} 0-ply vs the start 0-ply: {m['games']} games, {m['ppg']:+.4f} points per "
               f"game (SE {m['se_ppg']:.4f}); {time.perf_counter() - t:.0f} s wall", flush=True)
 
 

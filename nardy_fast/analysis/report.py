@@ -548,13 +548,13 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     >>> gr = nf.game_report(rec)
     >>> gr[["turn", "side", "dice", "move", "pips_white", "pips_black", "p_win_white"]].round(3)
        turn   side dice                  move  pips_white  pips_black  p_win_white
-    0     1  white   34               1/4 4/8         360         360        0.595
-    1     2  black   56              1/6 6/12         353         360        0.585
-    2     3  white   11  8/9 9/10 10/11 11/12         353         349        0.558
-    3     4  black   62             1/7 12/14         349         349        0.403
-    4     5  white   63             1/7 12/15         349         341        0.408
-    5     6  black   52             1/6 14/16         340         341        0.409
-    6     7  white                                    340         334        0.441
+    0     1  white   34               1/4 4/8         360         360        0.591
+    1     2  black   56              1/6 6/12         353         360        0.586
+    2     3  white   11  8/9 9/10 10/11 11/12         353         349        0.554
+    3     4  black   62             1/7 12/14         349         349        0.405
+    4     5  white   63             1/7 12/15         349         341        0.410
+    5     6  black   52             1/6 14/16         340         341        0.411
+    6     7  white                                    340         334        0.444
     """
     n_candidates = check_count(n_candidates, "n_candidates", 1)
     seed = root_entropy(seed)
@@ -819,8 +819,8 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
     >>> nf.error_rates(gr)[["decisions", "equity_lost", "error_rate", "n_blunder"]].round(3)
            decisions  equity_lost  error_rate  n_blunder
     side
-    white          2        0.452     225.989          1
-    black          2        0.101      50.545          0
+    white          2        0.432     215.936          1
+    black          2        0.099      49.445          0
     """
     if "equity_loss" not in report.columns:
         raise ValueError("error_rates: the report has no equity_loss column; "

@@ -2,7 +2,8 @@
 
 Subcommands: ``show``, ``moves``, ``hint``, ``play``, ``rollout``, ``study`` (and ``study
 show|export STORE``), ``bearoff build|query``, ``report``, ``analyse``, ``cube``, ``met``,
-``matches``, ``train``, ``train-net``, ``average-nets``, ``train-luck``, ``engine``,
+``matches``, ``train``, ``train-net``, ``average-nets``, ``train-rollouts``, ``train-luck``,
+``engine``,
 ``duel``, ``demo``;
 ``nardy-fast <command> --help`` for each, ``nardy-fast --version``.  Bad input gives a one-line ``nardy-fast: error: ...`` on stderr
 and exit status 1 (2 for a usage error); a Python warning is one line ``nardy-fast:

@@ -1,5 +1,6 @@
 """The engine's commands of ``nardy-fast``: ``hint``, ``play``, ``met``, ``matches``,
-``train``, ``train-net``, ``train-luck`` and ``cube`` (each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
+``train``, ``train-net``, ``average-nets``, ``train-rollouts``, ``train-luck`` and ``cube``
+(each a ``_parser_*`` that adds it and the ``cmd_*`` that runs it)."""
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +26,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.play import lucknet
 from nardy_fast.training import lucknet as luck_training
 from nardy_fast.engine.evaluation import met
-from nardy_fast.training import metbuild, supervised, train
+from nardy_fast.training import metbuild, rolloutlabels, supervised, train
 from nardy_fast.engine.decisions.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
                                     cube_decision, cube_rules)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
@@ -317,17 +318,31 @@ def _parser_train_net(sub):
     add_progress(s)
 
 
+def _excluded_boards(paths):
+    """The boards (side on roll first) of the positions (column ``position``, IDs) of the
+    Parquet files ``paths`` (``--exclude``), or None when there are none."""
+    if paths is None:
+        return None
+    import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
+    ids = []
+    for path in paths:
+        try:
+            ids += list(pd.read_parquet(path, columns=["position"])["position"])
+        except OSError as e:
+            raise CliError(f"--exclude {path}: cannot read it ({e.strerror or e})") from None
+        except (KeyError, ValueError) as e:
+            raise CliError(f"--exclude {path}: expected a Parquet file with a column "
+                           f"'position' of position IDs ({e})") from None
+    if not ids:
+        return None
+    return np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
+
+
 def cmd_train_net(args):
     """Supervised training of the evaluation network on 1-ply look-ahead targets
     (nardy_fast.training.supervised), a round at a time; resumes a checkpoint of the same
     settings found at --out."""
-    exclude = None
-    if args.exclude is not None:
-
-        import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-        ids = [p for path in args.exclude
-               for p in pd.read_parquet(path, columns=["position"])["position"]]
-        exclude = np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
+    exclude = _excluded_boards(args.exclude)
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}
     init = DEFAULT_NET if args.init == "classic" else args.init
@@ -357,6 +372,65 @@ def cmd_average_nets(args):
     ev = supervised.average_nets(nets, names=args.nets)
     ev.save(args.out)
     print(f"wrote {args.out}: the mean of {len(nets)} nets")
+
+
+def _parser_train_rollouts(sub):
+    d = rolloutlabels.ROLLOUT_DEFAULTS
+    s = add_command(sub, "train-rollouts", cmd_train_rollouts,
+                    help="fine-tune a net on rollouts of the positions users reach")
+    s.add_argument("-o", "--out", required=True,
+                   help="net file to write, refused if it exists unless --force (the "
+                        "run's progress is kept in OUT.partial until then: the same "
+                        "command continues it)")
+    add_options(s, "force")
+    s.add_argument("--init", default="classic", metavar="NET",
+                   help="the net to fine-tune (default: classic, the shipped judge)")
+    s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
+                   help="never label the positions (column 'position', IDs) of this file, "
+                        "e.g. a benchmark's; repeat it for several files")
+    for name, kind, text in (
+            ("selfplay_games", int, "0-ply self-play games of the net"),
+            ("source_games", int, "games of the net against each of greedy play, a "
+                                  "noisy net and the net at 1-ply"),
+            ("every", int, "keep every N-th self-play position"),
+            ("every_reached", int, "keep every N-th position of the other games"),
+            ("games", int, "rollout games per position (the rollout player at 0-ply)"),
+            ("epochs", int, "passes over the labels"),
+            ("batch", int, "positions per Adam step"),
+            ("lr", float, "Adam step")):
+        s.add_argument(f"--{name.replace('_', '-')}", type=kind, default=d[name],
+                       help=f"{text} (default {d[name]})")
+    add_options(s, "seed", "workers", "scheduler", seed=d["seed"])
+    add_progress(s)
+
+
+def cmd_train_rollouts(args):
+    """Fine-tune a net on 0-ply rollouts of the shipped rollout player, of positions of
+    the net's self-play and of its games against other players
+    (nardy_fast.training.rolloutlabels).  The run's progress is kept in the folder
+    ``OUT.partial`` (removed once the net is written): the same command again continues
+    an interrupted run."""
+    new_file(args.out, args.force, what="a net")
+    exclude = _excluded_boards(args.exclude)
+    partial = f"{args.out}.partial"
+    if os.path.exists(partial):
+        print(f"{partial} exists: continuing the run kept there (refused if its settings "
+              f"differ)", flush=True)
+    init = None if args.init == "classic" else args.init
+    settings = {k: getattr(args, k) for k in rolloutlabels.ROLLOUT_DEFAULTS}
+    try:
+        ev = rolloutlabels.train_on_rollouts(
+            args.out, init=init, checkpoint=partial, exclude=exclude, workers=args.workers,
+            client=_client(args.scheduler), progress=args.progress, **settings)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    if ev is None:
+        raise Interrupted(f"while labelling: the labels made so far are kept in {partial}; "
+                          "the same command continues the run")
+    shutil.rmtree(partial, ignore_errors=True)
+    t = ev.meta["training"]
+    print(f"wrote {args.out}: {sum(t['positions'].values())} positions, each rolled out "
+          f"{t['games']} games; last epoch's loss {t['loss']:.5f}")
 
 
 def _parser_train_luck(sub):
@@ -506,4 +580,5 @@ def _print_cube(args, d):
 
 
 PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,
-           _parser_train_net, _parser_average_nets, _parser_train_luck, _parser_cube)
+           _parser_train_net, _parser_average_nets, _parser_train_rollouts, _parser_train_luck,
+           _parser_cube)

@@ -99,7 +99,7 @@ class Evaluator:
     >>> ev = nf.Evaluator.default()
     >>> o = ev.evaluate(nf.Position.initial())
     >>> o.method, round(o.p_win, 2), round(o.equity, 2)
-    ('net 0-ply', 0.59, 0.28)
+    ('net 0-ply', 0.59, 0.27)
     """
 
     def __init__(self, net: Net, rules: RulesLike = None,

@@ -117,6 +117,9 @@ def test_default_net_loads_and_has_training_record():
     ev = Evaluator.default()
     assert ev.net.n_hidden % 8 == 0
     t = ev.meta["training"]     # self-play (TD) games or look-ahead rounds done
+    if t.get("method") == "rollout labels":     # a net fine-tuned on rollouts: its start's
+        assert t["games"] > 0 and sum(t["positions"].values()) > 0
+        t = t["init"]
     runs = t["sources"] if t.get("method") == "average" else [t]   # or a mean of runs
     assert len(runs) >= (2 if t.get("method") == "average" else 1)
     for r in runs:              # a finished run, or a round of one (a run's snapshots)

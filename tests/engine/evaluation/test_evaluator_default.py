@@ -75,8 +75,9 @@ def test_the_classic_evaluator_judges_with_the_wider_net_and_rolls_out_with_v7(f
     judges; v7 (``rollout_classic.nfdb``, the judge up to the change after 0.3.0) plays
     the game loops, the cube rollouts' model among them; both come with every rules'
     default.  The lineage is in the files: the judge is the mean of rounds of a
-    ``train-net --hidden`` run from v7, and v7 was deepened from the one-layer net
-    (``onelayer_classic.nfdb``, ``ONE_LAYER_NET``), which plays nothing by default."""
+    ``train-net --hidden`` run from v7, fine-tuned on rollouts (``train-rollouts``), and
+    v7 was deepened from the one-layer net (``onelayer_classic.nfdb``, ``ONE_LAYER_NET``),
+    which plays nothing by default."""
     from nardy_fast.engine.play import rollout as rollout_mod
     ev = Evaluator.default()
     v7 = Evaluator.load(os.path.join(nets.DATA, "rollout_classic.nfdb"))
@@ -85,8 +86,11 @@ def test_the_classic_evaluator_judges_with_the_wider_net_and_rolls_out_with_v7(f
     assert ev.rollout_net is not ev.net and ev.rollout_net.digest() == v7.net.digest()
     assert ev.net.n_hidden > v7.net.n_hidden and ev.net.n_hidden2 > 0
     assert ev.rollout_evaluator().net is ev.rollout_net
-    t = ev.meta["training"]                     # the mean of rounds of one run from v7
-    assert t["method"] == "average" and len(ev.meta["average"]) == len(t["sources"]) >= 2
+    t = ev.meta["training"]                     # fine-tuned on rollouts, by v7, of
+    assert t["method"] == "rollout labels"      # positions of its games and others'
+    assert t["games"] > 0 and set(t["positions"]) == {"self-play", "greedy", "noisy", "net1"}
+    t = t["init"]                               # from the mean of rounds of one run from v7
+    assert t["method"] == "average" and len(t["sources"]) >= 2
     assert len({s["rounds_done"] for s in t["sources"]}) == len(t["sources"])
     for s in t["sources"]:
         assert s["init"] == widen(v7.net, s["hidden"], s["seed"]).digest()
