@@ -5,19 +5,15 @@ The accuracy benchmark's largest errors are lopsided prime and heavy-head positi
 and the judge's look-ahead shares them, so look-ahead targets cannot remove them
 (``exp_reached_training.py``).  Rollout labels do not bootstrap on the net there.
 
-``--label``: training positions, none of the three benchmark files' (``--exclude``):
-
-- every ``--every``-th contact position of ``--selfplay-games`` 0-ply self-play games of
-  the shipped judge (``labels.selfplay_positions``, seed ``--seed``);
-- every ``--every-reached``-th contact position of ``--source-games`` games of the judge
-  against each opponent of the reached set (``exp_reached_training.source_positions``,
-  seeds ``--seed + 100 (k + 1)``, other seeds than the benchmark's).
-
-Each is labelled by a 0-ply rollout of the rollout player (``nf.rollout``'s default
-policy, ``--games`` games, the default variance reduction, truncated at the bear-off;
-seed ``--seed * 1_000_003 + k`` for the ``k``-th position).  The positions are written
-first (``DATA.boards.npz``), the labels in chunks (a temporary name, then renamed), so a
-killed run continues where it stopped with the same numbers.
+``--label``: the positions and labels of ``nardy-fast train-rollouts`` (the package's
+``rolloutlabels.label_positions`` and ``rollout_labels``; its module docstring says
+which), with this script's options: contact positions of ``--selfplay-games`` self-play
+games of the shipped judge and of ``--source-games`` games of it against each opponent
+of the reached set (seed ``--seed``), none of the three benchmark files' (``--exclude``),
+each rolled out ``--games`` games by the rollout player.  The positions are written first
+(``DIR/labels.boards.npz``), the labels checkpointed per ``--chunk`` positions in
+``DIR/labels.partial`` (a killed run continues with the same numbers), then written to
+``DIR/labels.parquet``.
 
 ``--fit``: arms fine-tuned from the judge (``supervised.fit``: Adam on the cross-entropy
 of the seven outputs against the rollout's probabilities, not clipped), then their
@@ -32,19 +28,17 @@ judge (``train-net``'s labels, ``--lam``), which hold its play.
 import argparse
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
 
 import nardy_fast as nf
-from nardy_fast.core.position import contact_mask
+from nardy_fast.training.rolloutlabels import LABELS, label_positions, rollout_labels
 from nardy_fast.training.labels import (blend_targets, board_keys, lookahead_targets,
-                                        selfplay_games, selfplay_positions)
+                                        selfplay_games)
 
-from exp_reached_training import (HERE, _bench, add_arm_options, excluded_keys,
-                                  run_arms, source_positions)
-from exp_rollout_labels import OUTPUTS, label_chunk
+from exp_reached_training import (HERE, add_arm_options, excluded_boards, excluded_keys,
+                                  run_arms)
 
 BENCH_DATA = os.path.join(HERE, "..", "benchmarks", "data")
 EXCLUDE = [os.path.join(BENCH_DATA, f) for f in
@@ -52,22 +46,18 @@ EXCLUDE = [os.path.join(BENCH_DATA, f) for f in
 
 
 def training_boards(args, ev):
-    """The positions to label (uint8, shape (n, 2, 24)) and their kinds."""
-    held = excluded_keys(args.exclude)
-    sp = selfplay_positions(ev.net, args.selfplay_games, args.seed)[::args.every]
-    rb, src = source_positions(_bench(), ev, args.source_games, args.seed)
-    rb, src = rb[::args.every_reached], src[::args.every_reached]
-    boards = np.concatenate([sp, rb]).astype(np.uint8)
-    kind = np.concatenate([np.full(len(sp), "self-play"), src])
-    keep = contact_mask(boards) & np.array([k not in held for k in board_keys(boards)])
-    # one label per board: the first of repeated positions
-    _, first = np.unique(np.array(board_keys(boards), dtype=object)[keep],
-                         return_index=True)
-    idx = np.flatnonzero(keep)[np.sort(first)]
-    return boards[idx], kind[idx]
+    """The positions to label (uint8, shape (n, 2, 24)) and their kinds: the package's
+    ``rolloutlabels.label_positions``, what ``nardy-fast train-rollouts`` labels."""
+    return label_positions(ev, selfplay_games=args.selfplay_games,
+                           source_games=args.source_games, every=args.every,
+                           every_reached=args.every_reached, seed=args.seed,
+                           exclude=excluded_boards(args.exclude))
 
 
 def label(args):
+    """The positions (``DIR/labels.boards.npz``), then their rollouts
+    (``rolloutlabels.rollout_labels``, checkpointed in ``DIR/labels.partial``), written
+    to ``DIR/labels.parquet`` when all are done."""
     path = os.path.join(args.out_dir, "labels.parquet")
     bpath = os.path.join(args.out_dir, "labels.boards.npz")
     if os.path.exists(bpath):
@@ -80,21 +70,18 @@ def label(args):
         os.replace(bpath + ".tmp.npz", bpath)
         print(f"{len(boards)} positions ({', '.join(f'{k} {int((kind == k).sum())}' for k in np.unique(kind))}), "
               f"{time.process_time() - t:.0f} CPU-s", flush=True)
-    done = pd.read_parquet(path) if os.path.exists(path) else None
-    start = 0 if done is None else len(done)
     t0 = time.perf_counter()
-    chunk = args.chunk
-    jobs = [(boards[i:i + chunk], args.games, args.seed * 1_000_003 + i)
-            for i in range(start, len(boards), chunk)]
-    with ProcessPoolExecutor(args.workers) as pool:
-        for i, rows in zip(range(start, len(boards), chunk), pool.map(label_chunk, jobs)):
-            frame = pd.DataFrame(rows, columns=list(OUTPUTS) + ["equity", "se_equity"])
-            frame["kind"] = kind[i:i + len(rows)]
-            done = frame if done is None else pd.concat([done, frame], ignore_index=True)
-            done.to_parquet(path + ".tmp", index=False)
-            os.replace(path + ".tmp", path)
-            print(f"  {len(done)}/{len(boards)} labelled, {time.perf_counter() - t0:.0f} s",
-                  flush=True)
+    labels, stopped = rollout_labels(boards, games=args.games, seed=args.seed,
+                                     workers=args.workers, chunk=args.chunk,
+                                     checkpoint=os.path.join(args.out_dir, "labels.partial"))
+    if stopped:
+        raise SystemExit("interrupted: the labels made so far are kept in "
+                         f"{args.out_dir}/labels.partial")
+    frame = pd.DataFrame(labels, columns=list(LABELS))
+    frame["kind"] = kind
+    frame.to_parquet(path + ".tmp", index=False)
+    os.replace(path + ".tmp", path)
+    print(f"  {len(frame)} labelled, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
 def fit_arms(args):
@@ -102,7 +89,7 @@ def fit_arms(args):
     z = np.load(os.path.join(args.out_dir, "labels.boards.npz"))
     frame = pd.read_parquet(os.path.join(args.out_dir, "labels.parquet"))
     n = min(len(frame), args.use or len(frame))
-    boards, targets = z["boards"][:n], frame[list(OUTPUTS)].to_numpy(np.float32)[:n]
+    boards, targets = z["boards"][:n], frame[list(LABELS[:7])].to_numpy(np.float32)[:n]
     tag = f"{args.lr:g}x{args.epochs}" + (f"_{n}" if n < len(frame) else "")
     arms = {f"R_{tag}": (boards, targets)}
     if args.anchor:

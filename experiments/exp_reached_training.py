@@ -92,13 +92,14 @@ def labelled(args, ev, bench):
     return sp, sp_t, rb, rb_t, rb_src
 
 
+def excluded_boards(paths):
+    """The boards of every position (column ``position``) of the Parquet files."""
+    return np.stack([np.asarray(nf.Position.from_id(p).boards) for path in paths
+                     for p in pd.read_parquet(path, columns=["position"]).position])
+
+
 def excluded_keys(paths):
-    keys = set()
-    for path in paths:
-        frame = pd.read_parquet(path)
-        boards = np.stack([np.asarray(nf.Position.from_id(p).boards) for p in frame.position])
-        keys |= set(board_keys(boards))
-    return keys
+    return set(board_keys(excluded_boards(paths)))
 
 
 def drop(boards, targets, keys):

@@ -44,8 +44,7 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.parallel import run_chunks
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.training.labels import board_keys, selfplay_positions
-from nardy_fast.training.lucknet import (_chunk_path, _save_array, _same_settings,
-                                         _saved_values)
+from nardy_fast.training.lucknet import _chunk_path, _save_array, _same_settings
 from nardy_fast.training.reached import SOURCES, reached_positions
 from nardy_fast.training.supervised import fit
 
@@ -92,12 +91,8 @@ def label_positions(evaluator=None, *, selfplay_games=ROLLOUT_DEFAULTS["selfplay
         ``"self-play"`` or the source of the position's game.
     """
     ev = Evaluator.default() if evaluator is None else evaluator
-    selfplay_games = check_count(selfplay_games, "selfplay_games", 0)
-    source_games = check_count(source_games, "source_games", 0)
-    every = check_count(every, "every", 1)
-    every_reached = check_count(every_reached, "every_reached", 1)
-    if selfplay_games == 0 and source_games == 0:
-        raise ValueError("selfplay_games and source_games are both 0: no positions")
+    selfplay_games, source_games, every, every_reached = _position_settings(
+        selfplay_games, source_games, every, every_reached)
     parts, kinds = [], []
     if selfplay_games:
         sp = selfplay_positions(ev.net, selfplay_games, seed)[::every]
@@ -116,6 +111,16 @@ def label_positions(evaluator=None, *, selfplay_games=ROLLOUT_DEFAULTS["selfplay
     _, first = np.unique(np.array(keys, dtype=object)[keep], return_index=True)
     idx = np.flatnonzero(keep)[np.sort(first)]
     return boards[idx], kind[idx]
+
+
+def _position_settings(selfplay_games, source_games, every, every_reached):
+    """``label_positions``' counts, checked (``ValueError`` naming the one at fault)."""
+    selfplay_games = check_count(selfplay_games, "selfplay_games", 0)
+    source_games = check_count(source_games, "source_games", 0)
+    if selfplay_games == 0 and source_games == 0:
+        raise ValueError("selfplay_games and source_games are both 0: no positions")
+    return (selfplay_games, source_games, check_count(every, "every", 1),
+            check_count(every_reached, "every_reached", 1))
 
 
 def _label_chunk(spec):
@@ -164,15 +169,15 @@ def rollout_labels(boards, *, games=ROLLOUT_DEFAULTS["games"], seed=ROLLOUT_DEFA
     games = check_count(games, "games", 1)
     chunk = check_count(chunk, "chunk", 1)
     labels = np.full((len(boards), len(LABELS)), np.nan)
-    done = 0
     if checkpoint is not None:
         _same_settings(checkpoint, "labels.json",
                        {"games": games, "seed": int(seed), "chunk": chunk,
                         "positions": len(boards),
                         "boards": hashlib.sha256(boards.tobytes()).hexdigest()[:16]})
-        done = _saved_values(checkpoint, labels, chunk)
-    starts = [i for i in range(done, len(boards), chunk)
-              if checkpoint is None or not os.path.exists(_chunk_path(checkpoint, i // chunk))]
+    # the chunks saved before (in any order: workers finish out of order) are read once
+    starts = [i for i in range(0, len(boards), chunk)
+              if not (checkpoint is not None and _read_chunk(checkpoint, i // chunk,
+                                                             labels[i:i + chunk]))]
     specs = [(boards[i:i + chunk], games, seed * SEED_STRIDE + i) for i in starts]
 
     def on_result(j, rows):
@@ -184,9 +189,20 @@ def rollout_labels(boards, *, games=ROLLOUT_DEFAULTS["games"], seed=ROLLOUT_DEFA
     interrupted = run_chunks(_label_chunk, specs, on_result,
                              sizes=[len(s[0]) for s in specs], workers=workers,
                              client=client, progress=progress, desc="rollout labels")
-    if checkpoint is not None and not interrupted:        # chunks saved out of order
-        _saved_values(checkpoint, labels, chunk)
     return labels, bool(interrupted)
+
+
+def _read_chunk(folder, k, out):
+    """Fill ``out`` from chunk ``k``'s file in ``folder``; False when there is no such
+    file or it has another shape (the chunk is then labelled again)."""
+    path = _chunk_path(folder, k)
+    if not os.path.exists(path):
+        return False
+    part = np.load(path)
+    if part.shape != out.shape or part.dtype != out.dtype:
+        return False
+    out[:] = part
+    return True
 
 
 def _save_positions(path, boards, kind):
@@ -230,12 +246,11 @@ def fit_rollout_labels(evaluator, boards, labels, *, epochs=ROLLOUT_DEFAULTS["ep
 def _checked(s):
     """``s`` (``ROLLOUT_DEFAULTS``' keys) with each value checked (``ValueError`` naming
     it), before any work or file."""
-    for key in ("selfplay_games", "source_games"):
-        s[key] = check_count(s[key], key, 0)
-    for key in ("every", "every_reached", "games", "epochs", "batch"):
+    (s["selfplay_games"], s["source_games"], s["every"],
+     s["every_reached"]) = _position_settings(s["selfplay_games"], s["source_games"],
+                                              s["every"], s["every_reached"])
+    for key in ("games", "epochs", "batch"):
         s[key] = check_count(s[key], key, 1)
-    if s["selfplay_games"] == 0 and s["source_games"] == 0:
-        raise ValueError("selfplay_games and source_games are both 0: no positions")
     lr = float(s["lr"])
     if not (np.isfinite(lr) and lr > 0):
         raise ValueError(f"lr={s['lr']!r}: the step must be a positive number")

@@ -93,6 +93,12 @@ def test_a_killed_labelling_continues_to_the_same_labels(small, tmp_path, monkey
                                        checkpoint=folder)
     assert not stopped and calls == [5 * 1_000_003 + 6]    # only the chunk not saved
     np.testing.assert_array_equal(again, whole)
+    os.remove(folder / "values_00000.npy")     # a gap before saved chunks (workers finish
+    calls.clear()                              # out of order): only it is made again
+    again, _ = rl.rollout_labels(boards, games=4, seed=5, workers=1, chunk=3,
+                                 checkpoint=folder)
+    assert calls == [5 * 1_000_003]
+    np.testing.assert_array_equal(again, whole)
     with pytest.raises(ValueError, match=r"\(games: 4 there, 8 now\)"):
         rl.rollout_labels(boards, games=8, seed=5, workers=1, chunk=3, checkpoint=folder)
     with pytest.raises(ValueError, match="boards"):
