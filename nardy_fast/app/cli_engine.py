@@ -445,22 +445,35 @@ def _parser_train_luck(sub):
     s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
                         f"{d['n_games']})")
-    s.add_argument("--hidden", type=positive_int, default=d["hidden"],
-                   help=f"first-layer units, a multiple of 8 (default {d['hidden']})")
-    s.add_argument("--middle", type=widths, default=d["middle"],
+    s.add_argument("--init", default=None, metavar="LUCKNET",
+                   help="a luck net file to refine instead of starting from random weights "
+                        "(its shape is kept; give the games and seed it was trained on, so "
+                        "that its held-out positions stay held out); the shipped "
+                        "luck_classic.nfdb is the defaults' net refined with --epochs "
+                        f"{luck_training.LUCK_REFINE['epochs']} --lr "
+                        f"{luck_training.LUCK_REFINE['lr']:g}")
+    s.add_argument("--hidden", type=positive_int, default=None,
+                   help=f"first-layer units, a multiple of 8 (default {d['hidden']}; with "
+                        "--init, its)")
+    s.add_argument("--middle", type=widths, default=None,
                    help="widths of the middle layers, comma-separated, each a multiple of 8; "
-                        f"0: none (default {','.join(map(str, d['middle']))})")
+                        f"0: none (default {','.join(map(str, d['middle']))}; with --init, "
+                        "its)")
     s.add_argument("--epochs", type=positive_int, default=d["epochs"],
                    help=f"passes (default {d['epochs']})")
+    s.add_argument("--lr", type=float, default=d["lr"],
+                   help=f"Adam's step, cut by 0.3 after 70%% of the passes (default "
+                        f"{d['lr']:g})")
     add_options(s, "seed", seed=d["seed"])
     add_progress(s)
 
 
 def cmd_train_luck(args):
     """Train a luck net (nardy_fast.engine.play.lucknet) on the shipped classic net's self-play
-    and write it; the shipped ``luck_classic.nfdb`` is made by this command with its
-    defaults.  The run's progress is kept in the folder ``OUT.partial`` (removed once the
-    net is written): the same command again continues an interrupted run."""
+    and write it; the shipped ``luck_classic.nfdb`` is made by this command twice: with
+    its defaults, then ``--init`` that net ``--epochs 3 --lr 3e-5``.  The run's progress
+    is kept in the folder ``OUT.partial`` (removed once the net is written): the same
+    command again continues an interrupted run."""
     new_file(args.out, args.force, what="a luck net")      # before the hours of work
     partial = f"{args.out}.partial"
     if os.path.exists(partial):
@@ -468,7 +481,8 @@ def cmd_train_luck(args):
               f"differ)", flush=True)
     net, meta = luck_training.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
                                        seed=args.seed, progress=args.progress,
-                                       middle=args.middle, checkpoint=partial)
+                                       middle=args.middle, checkpoint=partial,
+                                       init=args.init, lr=args.lr)
     lucknet.save_luck_net(args.out, net, meta)
     shutil.rmtree(partial, ignore_errors=True)
     print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "

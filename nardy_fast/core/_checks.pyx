@@ -165,6 +165,18 @@ def check_count(value, name, lo=1):
     return int(value)
 
 
+def check_step(value, name="lr"):
+    """``value`` as a positive finite float (a training step), else ``ValueError`` naming
+    ``name``."""
+    try:
+        step = float(value)
+    except (TypeError, ValueError):
+        step = float("nan")
+    if not (step > 0 and step != float("inf")):
+        raise ValueError(f"{name}={value!r}: the step must be a positive number")
+    return step
+
+
 def check_plies(plies, max_plies):
     """A search depth ``plies``: an int ``0 .. max_plies`` (bools refused).
 

@@ -13,6 +13,12 @@ with their probabilities and over the seven outputs with weights ``1/2 + |c_k| /
 the step cut by 0.3 after 70% of the epochs.  ``meta["r2_equity"]`` is the share of the
 held-out positions' equity-luck variance that the net predicts.
 
+Refining (``init=``, ``nardy-fast train-luck --init``): training starts from a luck net's
+weights instead of random ones, with Adam's moments from zero; the held-out tenth is the
+seed's, so the same games and seed as the start's run keep its held-out positions held
+out.  The shipped net is the defaults' net refined with ``LUCK_REFINE`` (a smaller step:
+the defaults' last step, 3e-4, leaves the weights in the step's noise).
+
 Checkpoints (``checkpoint=FOLDER``; ``nardy-fast train-luck`` keeps ``OUT.partial``
 beside its output): the labelled values are saved in files of ``CHECKPOINT_CHUNK``
 positions as they are made, and the training's state (weights, Adam's moments, the order
@@ -23,12 +29,13 @@ refused by name.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
 import numpy as np
 
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_step
 from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._resources import check_memory
@@ -37,14 +44,18 @@ from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play._lucknet import MAX_MIDDLE, LuckNet
+from nardy_fast.engine.play.lucknet import load_luck_net
 from nardy_fast.engine.play.luck import ROLLS, WEIGHTS
 from nardy_fast.training import _selfplay
 
-__all__ = ["LUCK_DEFAULTS", "luck_data", "train_luck_net", "luck_r2"]
+__all__ = ["LUCK_DEFAULTS", "LUCK_REFINE", "luck_data", "train_luck_net", "luck_r2"]
 
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
 LUCK_DEFAULTS = {"n_games": 48000, "hidden": 256, "middle": (256, 128), "epochs": 16,
                  "seed": 1, "lr": 1e-3}
+# the shipped luck net's second step: the defaults' net refined (``init=``) with these
+# settings on the same games and seed (``train-luck --init NET --epochs 3 --lr 3e-5``)
+LUCK_REFINE = {"epochs": 3, "lr": 3e-5}
 # positions of luck targets per checkpoint file (``luck_data(checkpoint=...)``)
 CHECKPOINT_CHUNK = 50_000
 # memory a training run takes per self-play game, at its peak: about 83 positions a game,
@@ -190,24 +201,37 @@ def _check_middle(middle):
     return tuple(_check_width(w, "middle width") for w in middle)
 
 
-def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidden"],
-                   epochs=LUCK_DEFAULTS["epochs"], seed=LUCK_DEFAULTS["seed"],
-                   evaluator=None, lr=LUCK_DEFAULTS["lr"], progress=None, data=None,
-                   middle=LUCK_DEFAULTS["middle"], *, checkpoint=None):
+def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None, epochs=LUCK_DEFAULTS["epochs"],
+                   seed=LUCK_DEFAULTS["seed"], evaluator=None, lr=LUCK_DEFAULTS["lr"],
+                   progress=None, data=None, middle=None, *, checkpoint=None, init=None):
     """Train a luck net (module docstring) on ``n_games`` self-play games.
 
     ``hidden``: first-layer units; ``middle``: the widths of the middle layers, in order
-    (``()``: none).  The defaults (``LUCK_DEFAULTS``) are the shipped luck net's settings.
-    ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).  Returns
-    ``(LuckNet, meta)``; ``meta`` has the settings, the positions used and
-    ``r2_equity`` (held-out).  The same arguments give the same weights.  ``checkpoint``:
+    (``()``: none); None: the start's (``init``) or else ``LUCK_DEFAULTS``'.  The defaults
+    (``LUCK_DEFAULTS``) are the settings of the shipped net's first step.
+    ``data``: ``(boards, values)`` of ``luck_data`` to train on instead (tests).
+    ``init``: a luck net (``LuckNet``, or the path of a luck net file) to start from
+    instead of random weights (module docstring, "Refining"); a ``hidden`` or ``middle``
+    other than its shape is refused.  Returns ``(LuckNet, meta)``; ``meta`` has the
+    settings, the positions used, ``r2_equity`` (held-out) and, refined, ``init`` (the
+    start's digest and meta).  The same arguments give the same weights.  ``checkpoint``:
     a folder that keeps the run's progress (module docstring); it is left in place, for
     the caller to remove once the net is saved.
     """
     ev = _evaluator(evaluator)
-    hidden = _check_width(hidden, "hidden")
-    middle = _check_middle(middle)
+    start, start_meta = _start(init)
+    if start is not None:
+        shape = (start.n_hidden, tuple(start.middle_units))
+        if (hidden is not None and hidden != shape[0]) or \
+                (middle is not None and _check_middle(middle) != shape[1]):
+            raise ValueError(f"init: a luck net of {'+'.join(map(str, (shape[0], *shape[1])))}"
+                             f" units; hidden={hidden!r}, middle={middle!r} differ (leave "
+                             f"them out to take the start's)")
+        hidden, middle = shape
+    hidden = _check_width(LUCK_DEFAULTS["hidden"] if hidden is None else hidden, "hidden")
+    middle = _check_middle(LUCK_DEFAULTS["middle"] if middle is None else middle)
     epochs = check_count(epochs, "epochs", 1)
+    lr = check_step(lr)
     if data is None:                        # before any work or checkpoint folder
         n_games = check_count(n_games, "n_games", 1)
         check_memory(n_games * BYTES_PER_GAME, f"training a luck net on {n_games:,} games",
@@ -217,7 +241,8 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
         _same_settings(checkpoint, "train.json",
                        {"n_games": int(n_games) if data is None else None,
                         "seed": int(seed), "hidden": hidden, "middle": list(middle),
-                        "epochs": epochs, "lr": float(lr), "evaluator": ev.net.digest()})
+                        "epochs": epochs, "lr": float(lr), "evaluator": ev.net.digest(),
+                        "init": None if start is None else _digest(start)})
     boards, values = (luck_data(n_games, seed, ev, progress, checkpoint=checkpoint)
                       if data is None else data)
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
@@ -229,13 +254,19 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
     order = g.permutation(len(x))
     n_test = len(x) // 10
     test, train = order[:n_test], order[n_test:]
-    widths = [x.shape[1], hidden, *middle]
-    params = []
-    for a, b in zip(widths[:-1], widths[1:]):               # He for the ReLU layers
-        params += [g.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b)]
-    params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
-               np.zeros(y.shape[1])]
-    params = [p.astype(np.float32) for p in params]
+    if start is None:
+        widths = [x.shape[1], hidden, *middle]
+        params = []
+        for a, b in zip(widths[:-1], widths[1:]):               # He for the ReLU layers
+            params += [g.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b)]
+        params += [g.standard_normal((widths[-1], y.shape[1])) * 0.1 / np.sqrt(widths[-1]),
+                   np.zeros(y.shape[1])]
+    else:                                   # the layers as _grads takes them: x @ w + b
+        params = [start.w1, start.b1]
+        for w, b in start.middle:
+            params += [np.transpose(w), b]
+        params += [np.transpose(start.w2), start.b2]
+    params = [np.array(p, dtype=np.float32, order="C") for p in params]
     _adam(params, x, y, weight, epochs, lr, g, progress, rows=train,
           state=None if checkpoint is None else os.path.join(checkpoint, "epoch.npz"))
     net = LuckNet(params[0], params[1], params[-2].T, params[-1],
@@ -245,7 +276,31 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=LUCK_DEFAULTS["hidde
             "positions": len(x),
             "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
+    if start is not None:
+        meta["init"] = {"digest": _digest(start), **start_meta}
     return net, meta
+
+
+def _start(init):
+    """``(LuckNet, its meta)`` of ``init`` (a ``LuckNet`` or a luck net file's path), or
+    ``(None, None)``."""
+    if init is None:
+        return None, None
+    if isinstance(init, LuckNet):
+        return init, {}
+    if not isinstance(init, (str, os.PathLike)):
+        raise TypeError(f"init={init!r}: expected a LuckNet or a luck net file's path")
+    return load_luck_net(init)
+
+
+def _digest(net):
+    """sha256 of a luck net's weights (shapes and bytes, in ``arrays()`` order)."""
+    h = hashlib.sha256()
+    for name, a in sorted(net.arrays().items()):
+        a = np.ascontiguousarray(a, dtype=np.float32)
+        h.update(f"{name}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
 
 
 def _grads(params, x, y, weight, weights32):

@@ -38,7 +38,7 @@ import os
 import numpy as np
 
 from nardy_fast._utils._io import atomic_write
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_step
 from nardy_fast.core.position import Position, contact_mask
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.parallel import run_chunks
@@ -251,10 +251,7 @@ def _checked(s):
                                               s["every"], s["every_reached"])
     for key in ("games", "epochs", "batch"):
         s[key] = check_count(s[key], key, 1)
-    lr = float(s["lr"])
-    if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr={s['lr']!r}: the step must be a positive number")
-    s["lr"] = lr
+    s["lr"] = check_step(s["lr"])
     s["seed"] = check_count(s["seed"], "seed", 0)
     return s
 

@@ -40,9 +40,37 @@ def test_cli_train_luck_defaults_are_the_functions():
     from nardy_fast.app.cli import build_parser
     args = build_parser().parse_args(["train-luck", "-o", "x.nfdb"])
     sig = inspect.signature(train_luck_net).parameters
-    for key, attr in (("n_games", "games"), ("hidden", "hidden"), ("middle", "middle"),
-                      ("epochs", "epochs"), ("seed", "seed")):
+    for key, attr in (("n_games", "games"), ("epochs", "epochs"), ("seed", "seed"),
+                      ("lr", "lr")):
         assert getattr(args, attr) == LUCK_DEFAULTS[key] == sig[key].default, key
+    # the shape: None in both, LUCK_DEFAULTS' when there is no --init (checked by the
+    # command's own run in test_cli_train_luck_writes_a_luck_net), the start's with one
+    for key in ("hidden", "middle"):
+        assert getattr(args, key) is None and sig[key].default is None, key
+
+
+def test_cli_train_luck_refines_a_net(tmp_path, capsys):
+    from nardy_fast.app.cli import main
+    from nardy_fast.training.lucknet import _digest
+    start, refined = tmp_path / "start.nfdb", tmp_path / "refined.nfdb"
+    common = ["-n", "4", "--seed", "3", "--no-progress"]
+    assert main(["train-luck", "-o", str(start), "--hidden", "16", "--middle", "8",
+                 "--epochs", "2", *common]) == 0
+    assert main(["train-luck", "-o", str(refined), "--init", str(start), "--epochs", "1",
+                 "--lr", "1e-4", *common]) == 0
+    net, meta = load_luck_net(refined)
+    first, first_meta = load_luck_net(start)
+    assert (net.n_hidden, net.middle_units) == (16, (8,))
+    assert meta["lr"] == 1e-4 and meta["epochs"] == 1
+    assert meta["init"] == {"digest": _digest(first), **first_meta}
+    capsys.readouterr()
+    for bad, says in ((["--init", str(start), "--hidden", "24"], "hidden=24"),
+                      (["--init", str(tmp_path / "none.nfdb")], "none.nfdb"),
+                      (["--lr", "0"], "lr=0.0: the step must be a positive number")):
+        assert main(["train-luck", "-o", str(tmp_path / "x.nfdb"), *bad, *common]) != 0
+        assert says in capsys.readouterr().err
+        assert not (tmp_path / "x.nfdb").exists()
+        assert not (tmp_path / "x.nfdb.partial").exists()
 
 
 def test_cli_train_net_resumes_and_excludes(tmp_path, capsys):

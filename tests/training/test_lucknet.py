@@ -119,3 +119,55 @@ def test_too_little_memory_is_refused_before_any_work(tmp_path, monkeypatch):
                                           r"about .* give fewer games"):
         luck_training.train_luck_net(n, hidden=16, middle=(), epochs=1, checkpoint=partial)
     assert not partial.exists()
+
+
+def test_refining_starts_from_the_given_net(tmp_path, data):
+    """``init=``: the weights start at the given net's (a step too small to move them
+    leaves them there), the shape is the start's, the run is seeded, and the start is
+    recorded by digest and by its file's meta."""
+    start, start_meta = luck_training.train_luck_net(hidden=16, middle=(8,), epochs=2,
+                                                     seed=2, data=data)
+    still, meta = luck_training.train_luck_net(epochs=1, seed=2, data=data, init=start,
+                                               lr=1e-30)
+    assert (still.n_hidden, still.middle_units) == (16, (8,))
+    for k, a in start.arrays().items():
+        np.testing.assert_allclose(still.arrays()[k], a, rtol=0, atol=1e-6, err_msg=k)
+    assert meta["init"]["digest"] == luck_training._digest(start)
+    assert meta["r2_equity"] == pytest.approx(start_meta["r2_equity"], abs=1e-6)
+    a, _ = luck_training.train_luck_net(epochs=2, seed=2, data=data, init=start, lr=1e-3)
+    b, _ = luck_training.train_luck_net(epochs=2, seed=2, data=data, init=start, lr=1e-3)
+    moved = False
+    for k, w in a.arrays().items():
+        np.testing.assert_array_equal(w, b.arrays()[k], err_msg=k)
+        moved |= not np.array_equal(w, start.arrays()[k])
+    assert moved
+    path = tmp_path / "start.nfdb"
+    from nardy_fast.engine.play.lucknet import save_luck_net
+    save_luck_net(path, start, start_meta)
+    c, meta_c = luck_training.train_luck_net(epochs=2, seed=2, data=data, init=str(path),
+                                             lr=1e-3)
+    for k, w in a.arrays().items():
+        np.testing.assert_array_equal(w, c.arrays()[k], err_msg=k)
+    assert meta_c["init"]["epochs"] == 2 and meta_c["init"]["hidden"] == 16
+    assert meta_c["init"]["digest"] == meta["init"]["digest"]
+
+
+def test_refining_refuses_another_shape_step_or_start(tmp_path, data):
+    start, _ = luck_training.train_luck_net(hidden=16, middle=(8,), epochs=1, seed=2,
+                                            data=data)
+    with pytest.raises(ValueError, match=r"init: a luck net of 16\+8 units; hidden=24"):
+        luck_training.train_luck_net(hidden=24, epochs=1, data=data, init=start)
+    with pytest.raises(ValueError, match=r"middle=\(\)"):
+        luck_training.train_luck_net(middle=(), epochs=1, data=data, init=start)
+    for lr in (0, -1e-3, float("nan"), float("inf"), "x"):
+        with pytest.raises(ValueError, match="the step must be a positive number"):
+            luck_training.train_luck_net(hidden=16, middle=(), epochs=1, data=data, lr=lr)
+    with pytest.raises(TypeError, match="expected a LuckNet or a luck net file"):
+        luck_training.train_luck_net(epochs=1, data=data, init=3)
+    folder = tmp_path / "run.partial"
+    luck_training.train_luck_net(epochs=1, seed=2, data=data, init=start, checkpoint=folder)
+    other, _ = luck_training.train_luck_net(hidden=16, middle=(8,), epochs=1, seed=3,
+                                            data=data)
+    with pytest.raises(ValueError, match=r"run\.partial: made with other settings \(init:"):
+        luck_training.train_luck_net(epochs=1, seed=2, data=data, init=other,
+                                     checkpoint=folder)

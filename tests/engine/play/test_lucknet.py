@@ -195,11 +195,14 @@ def test_shipped_luck_net_loads_and_states_its_training():
     # train-luck): the luck nets serve the rollouts
     assert meta["evaluator"] == Evaluator.default().rollout_net.digest()
     assert lucknet.default_luck_net() is lucknet.default_luck_net()
-    # made by `nardy-fast train-luck` with its defaults, as the command's help says: a
-    # change of LUCK_DEFAULTS comes with the net it makes
-    defaults = luck_training.LUCK_DEFAULTS
-    made = {k: meta[k] for k in defaults}
-    assert made == {**defaults, "middle": list(defaults["middle"])}
+    # made by `nardy-fast train-luck` twice, as the command's help says: with its
+    # defaults, then refined from that net with LUCK_REFINE on the same games and seed; a
+    # change of LUCK_DEFAULTS or LUCK_REFINE comes with the net it makes
+    defaults, refine = luck_training.LUCK_DEFAULTS, luck_training.LUCK_REFINE
+    first = {k: meta["init"][k] for k in defaults}
+    assert first == {**defaults, "middle": list(defaults["middle"])}
+    assert {k: meta[k] for k in defaults} == {**first, **refine}
+    assert meta["r2_equity"] > meta["init"]["r2_equity"]
 
 
 def test_training_is_reproducible_and_learns():
