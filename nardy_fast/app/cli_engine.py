@@ -479,10 +479,16 @@ def cmd_train_luck(args):
     if os.path.exists(partial):
         print(f"{partial} exists: continuing the run kept there (refused if its settings "
               f"differ)", flush=True)
-    net, meta = luck_training.train_luck_net(args.games, hidden=args.hidden, epochs=args.epochs,
-                                       seed=args.seed, progress=args.progress,
-                                       middle=args.middle, checkpoint=partial,
-                                       init=args.init, lr=args.lr)
+    try:
+        net, meta = luck_training.train_luck_net(
+            args.games, hidden=args.hidden, epochs=args.epochs, seed=args.seed,
+            progress=args.progress, middle=args.middle, checkpoint=partial, init=args.init,
+            lr=args.lr)
+    except KeyboardInterrupt:
+        if not os.path.isdir(partial):
+            raise
+        raise Interrupted(f"during the run: its labels and finished passes are kept in "
+                          f"{partial}; the same command continues it") from None
     lucknet.save_luck_net(args.out, net, meta)
     shutil.rmtree(partial, ignore_errors=True)
     print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "

@@ -176,3 +176,19 @@ def test_cli_train_luck_refuses_a_checkpoint_of_other_settings(tmp_path, capsys)
                  "--epochs", "1", "--seed", "3", "--no-progress"]) == 0
     assert "luck.nfdb.partial exists: continuing" in capsys.readouterr().out
     assert out.exists() and not partial.exists()
+
+
+def test_cli_train_luck_interrupted_says_where_its_progress_is(tmp_path, capsys,
+                                                              monkeypatch):
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import lucknet as luck_training
+
+    def stop(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(luck_training, "_grads", stop)
+    out = tmp_path / "luck.nfdb"
+    assert main(["train-luck", "-o", str(out), "-n", "2", "--hidden", "8", "--epochs", "1",
+                 "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert f"kept in {out}.partial; the same command continues it" in err
+    assert not out.exists() and (tmp_path / "luck.nfdb.partial" / "data.json").exists()
