@@ -201,9 +201,10 @@ def _check_middle(middle):
     return tuple(_check_width(w, "middle width") for w in middle)
 
 
-def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None, epochs=LUCK_DEFAULTS["epochs"],
-                   seed=LUCK_DEFAULTS["seed"], evaluator=None, lr=LUCK_DEFAULTS["lr"],
-                   progress=None, data=None, middle=None, *, checkpoint=None, init=None):
+def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
+                   epochs=LUCK_DEFAULTS["epochs"], seed=LUCK_DEFAULTS["seed"],
+                   evaluator=None, lr=LUCK_DEFAULTS["lr"], progress=None, data=None,
+                   middle=None, *, checkpoint=None, init=None):
     """Train a luck net (module docstring) on ``n_games`` self-play games.
 
     ``hidden``: first-layer units; ``middle``: the widths of the middle layers, in order
