@@ -290,7 +290,9 @@ def report(path, net_path, plies, part, beside=None, worst=WORST):
               f"{int(frame.games.min())}-{int(frame.games.max())} games "
               f"({', '.join(sorted(frame.policy.unique()))}), median SE of the "
               f"equity {frame.se_equity.median():.4f}, rms "
-              f"{np.sqrt((frame.se_equity ** 2).mean()):.4f} (rms_true^2 ~ rms^2 - rms SE^2)")
+              f"{np.sqrt((frame.se_equity ** 2).mean()):.4f} (rms_true^2 ~ rms^2 - rms SE^2); "
+              f"an exact net would show a mean absolute equity error of about "
+              f"{math.sqrt(2 / math.pi) * frame.se_equity.mean():.4f} (the labels' own noise)")
         frames.append(frame)
     print(f"net: {net_path or 'shipped'}")
     frame = pd.concat(frames, ignore_index=True)
@@ -300,7 +302,8 @@ def report(path, net_path, plies, part, beside=None, worst=WORST):
 def table(frame, ev, plies, worst=None):
     """Mean and rms absolute errors of ``ev`` against ``frame``'s labels at each of
     ``plies``, for all positions, per phase and per kind (per ``source`` first when the
-    frame has that column): printed and returned.  ``worst``: also list the positions
+    frame has that column), and the standard error of the mean equity error over the
+    positions (``se_mae_equity``): printed and returned.  ``worst``: also list the positions
     whose equity error exceeds it, at each ply."""
     rows, bad = [], []
     sources = list(dict.fromkeys(frame["source"])) if "source" in frame else [None]
@@ -321,6 +324,9 @@ def table(frame, ev, plies, worst=None):
                         row = dict(source=source, **row)
                     for q in QUANTITIES:
                         row[f"mae_{q}"] = e[q].mean() if len(e) else np.nan
+                        if q == "equity":          # the mean's SE over the positions
+                            row["se_mae_equity"] = (e[q].std(ddof=1) / math.sqrt(len(e))
+                                                    if len(e) > 1 else np.nan)
                         row[f"rms_{q}"] = math.sqrt((e[q] ** 2).mean()) if len(e) else np.nan
                     rows.append(row)
         if worst is not None:

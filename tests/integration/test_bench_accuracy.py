@@ -59,3 +59,21 @@ def test_the_shipped_reached_set_is_held_out_by_train_net_exclude(tmp_path, caps
                  "--exclude", str(data / "accuracy_reached.parquet")]) == 0
     capsys.readouterr()
     assert Evaluator.load(out).meta["training"]["excluded"] == len(keys)
+
+
+def test_the_table_gives_each_mean_error_its_standard_error(bench, monkeypatch):
+    """``se_mae_equity``: the standard deviation of the positions' absolute equity errors
+    over the square root of their count, per group (recomputed here from given errors)."""
+    import pandas as pd
+
+    frame = pd.read_parquet(BENCH.parent / "data" / "accuracy.parquet").head(12)
+    err = pd.DataFrame({q: np.linspace(0.0, 0.11, 12) ** (1 + (q == "equity"))
+                        for q in bench.QUANTITIES}, index=frame.index)
+    monkeypatch.setattr(bench, "errors", lambda frame, ev, plies: err)
+    out = bench.table(frame.assign(source="selfplay"), None, [0])
+    row = out[out.group == "all"].iloc[0]
+    e = err["equity"].to_numpy()
+    assert row.mae_equity == pytest.approx(e.mean())
+    assert row.se_mae_equity == pytest.approx(e.std(ddof=1) / np.sqrt(len(e)))
+    one = out[out.n == 1]
+    assert one.empty or one.se_mae_equity.isna().all()
