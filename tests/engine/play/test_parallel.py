@@ -84,6 +84,29 @@ def test_run_chunks_delivers_every_chunk():
     assert not interrupted and got == {i: i * i for i in range(7)}
 
 
+def _silent_bar_makes_a_semaphore(_):
+    """In a pool worker: make a silent progress bar, as a nested run does; whether tqdm's
+    lock then holds a multiprocessing (named) semaphore."""
+    import multiprocessing.synchronize as mps
+
+    from tqdm.std import tqdm
+
+    from nardy_fast._utils._progress import progress_bar
+    progress_bar(total=1, desc="nested", progress=False).close()
+    lock = tqdm.get_lock()
+    return any(isinstance(k, mps.SemLock) for k in getattr(lock, "locks", [lock]))
+
+
+def test_a_workers_silent_bar_makes_no_named_semaphore():
+    """A worker killed on Ctrl-C cannot unlink a named semaphore: a bar made in it (a
+    chunk that runs a nested rollout) must not make one, or the resource tracker reports
+    it leaked when the command ends (train-rollouts on two workers did)."""
+    got = {}
+    assert not run_chunks(_silent_bar_makes_a_semaphore, list(range(4)), got.__setitem__,
+                          sizes=[1] * 4, workers=2, progress=False)
+    assert got == {i: False for i in range(4)}
+
+
 @pytest.fixture(scope="module")
 def dask_client():
     distributed = pytest.importorskip("distributed")
