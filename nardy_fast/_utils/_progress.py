@@ -8,6 +8,7 @@ made by ``progress_bar`` (a plain one when it is not shown); a bar never changes
 from __future__ import annotations
 
 import sys
+import threading
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["show_progress", "progress_bar", "progress_callback"]
+__all__ = ["show_progress", "progress_bar", "progress_callback", "thread_lock_only"]
 
 
 def show_progress(progress: bool | None) -> bool:
@@ -83,3 +84,13 @@ def progress_callback(progress: bool | None, desc: str) -> Callable[[float | Non
         bar.update(pct - state["done"])
         state["done"] = pct
     return update
+
+
+def thread_lock_only() -> None:
+    """Give every later bar of this process a thread lock in place of tqdm's default,
+    which adds a multiprocessing lock: a named semaphore, made with the first bar.  For
+    pool workers (``engine.play.parallel``), whose bars are never shown: a worker killed
+    on Ctrl-C cannot unlink such a semaphore, and the resource tracker then reports it
+    leaked when the command ends."""
+    from tqdm.std import tqdm           # lazy: see progress_bar
+    tqdm.set_lock(threading.RLock())

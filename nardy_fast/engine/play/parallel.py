@@ -59,7 +59,7 @@ import warnings
 from collections.abc import Sequence
 
 from nardy_fast.core._checks import check_count, usable_cores
-from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._progress import progress_bar, thread_lock_only
 from nardy_fast.engine.play import _nomain
 from nardy_fast.engine.play._nomain import WORKER_PREFIX
 
@@ -97,13 +97,10 @@ def _worker_init(owner):
     that made the pool; see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # A chunk that runs a nested run (a rollout of its own, workers=1) makes a silent
-    # progress bar, and tqdm's first bar makes a multiprocessing lock: a named semaphore.
-    # A worker is killed on Ctrl-C before it could unlink it, and the resource tracker
-    # then reported "2 leaked semaphore objects" (train-rollouts, two workers).  A
-    # worker's bars are never shown, so a thread lock serves.
-    from tqdm.std import tqdm
-    tqdm.set_lock(threading.RLock())
+    # a chunk that runs a nested run (a rollout of its own, workers=1) makes a silent
+    # bar: without this, a named semaphore that a worker killed on Ctrl-C leaves behind
+    # ("2 leaked semaphore objects" after train-rollouts on two workers)
+    thread_lock_only()
     _kill_me_with_my_parent()
     threading.Thread(target=_watch, args=(owner,), daemon=True,
                      name="nardy_fast-parent-watch").start()
