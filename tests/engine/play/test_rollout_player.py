@@ -97,3 +97,31 @@ def _middle_game_id():
         pos = pos.play(ev.best_move(pos, (int(g.integers(1, 7)), int(g.integers(1, 7)))))
     assert pos.phase == "contact"
     return pos.id
+
+
+@pytest.mark.skipif(not BENCH_VR.exists(), reason="benchmarks/ not in this checkout")
+def test_the_variance_benchmark_times_each_arms_plain_runs_beside_its_own(monkeypatch):
+    """``bench_vr.compare``: every bias run is played before any timed run, and each VR
+    run is followed by the plain run of the same games, in every arm (a plain time
+    measured once, beside the first arm, and reused made a later arm read faster)."""
+    from types import SimpleNamespace
+
+    bench = _bench_vr()
+    calls = []
+
+    def timed(pos, n, policy, vr, seed):
+        calls.append((pos.id, n, vr, seed))
+        r = SimpleNamespace(equity=0.1, se_equity=0.01,
+                            extra={"se_equity_plain": 0.01, "luck_variance_ratio": 4.0})
+        return r, 1.0
+    monkeypatch.setattr(bench, "timed", timed)
+    monkeypatch.setattr(bench, "_PLAIN", {})
+    positions = [SimpleNamespace(id=f"p{k}") for k in range(2)]
+    for arm in range(2):
+        calls.clear()
+        rows = bench.compare(positions, 72, "net", "luck-net", 3, 7)
+        assert len(rows) == 2
+        bias = [("p0", 216, False, 10_007), ("p1", 216, False, 10_008)]
+        timed_runs = [("p0", 72, "luck-net", 7), ("p0", 72, False, 7),
+                      ("p1", 72, "luck-net", 8), ("p1", 72, False, 8)]
+        assert calls == (bias if arm == 0 else []) + timed_runs
