@@ -171,3 +171,25 @@ def test_refining_refuses_another_shape_step_or_start(tmp_path, data):
     with pytest.raises(ValueError, match=r"run\.partial: made with other settings \(init:"):
         luck_training.train_luck_net(epochs=1, seed=2, data=data, init=other,
                                      checkpoint=folder)
+
+
+def test_labels_at_one_ply_are_the_searchers_and_are_kept_apart(tmp_path):
+    """``luck_data(plies=1)``: each position's values are ``Searcher.roll_values`` at 1
+    ply (recomputed here), on the same positions as at 0 ply; a checkpoint of 0-ply
+    labels is refused for 1-ply ones by name; other plies are refused."""
+    zero = luck_training.luck_data(1, seed=5)
+    folder = tmp_path / "one.partial"
+    boards, values = luck_training.luck_data(1, seed=5, plies=1, checkpoint=folder, chunk=7)
+    np.testing.assert_array_equal(boards, zero[0])
+    searcher = luck_training._evaluator(None).searcher()
+    for k in (0, len(boards) // 2, len(boards) - 1):
+        np.testing.assert_array_equal(values[k], searcher.roll_values(boards[k, 0],
+                                                                      boards[k, 1], 1))
+    assert not np.array_equal(values, zero[1])
+    again = luck_training.luck_data(1, seed=5, plies=1, checkpoint=folder, chunk=7)[1]
+    np.testing.assert_array_equal(again, values)
+    with pytest.raises(ValueError, match=r"one\.partial: made with other settings \(plies"):
+        luck_training.luck_data(1, seed=5, checkpoint=folder, chunk=7)
+    for bad in (2, -1, True, "1"):
+        with pytest.raises(ValueError, match="expected 0 or 1"):
+            luck_training.luck_data(1, seed=5, plies=bad)
