@@ -374,15 +374,31 @@ def cmd_average_nets(args):
     print(f"wrote {args.out}: the mean of {len(nets)} nets")
 
 
+def _add_resumable_out(s, what):
+    """``-o/--out`` and ``--force`` of a long run whose progress is kept in ``OUT.partial``
+    (``_resume_folder``)."""
+    s.add_argument("-o", "--out", required=True,
+                   help=f"{what} file to write, refused if it exists unless --force (the "
+                        "run's progress is kept in OUT.partial until then: the same "
+                        "command continues it)")
+    add_options(s, "force")
+
+
+def _resume_folder(out):
+    """``OUT.partial``, the folder that keeps a long run's progress until ``out`` is
+    written; says so when it exists (the run kept there continues)."""
+    partial = f"{out}.partial"
+    if os.path.exists(partial):
+        print(f"{partial} exists: continuing the run kept there (refused if its settings "
+              f"differ)", flush=True)
+    return partial
+
+
 def _parser_train_rollouts(sub):
     d = rolloutlabels.ROLLOUT_DEFAULTS
     s = add_command(sub, "train-rollouts", cmd_train_rollouts,
                     help="fine-tune a net on rollouts of the positions users reach")
-    s.add_argument("-o", "--out", required=True,
-                   help="net file to write, refused if it exists unless --force (the "
-                        "run's progress is kept in OUT.partial until then: the same "
-                        "command continues it)")
-    add_options(s, "force")
+    _add_resumable_out(s, "net")
     s.add_argument("--init", default="classic", metavar="NET",
                    help="the net to fine-tune (default: classic, the shipped judge)")
     s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
@@ -412,10 +428,7 @@ def cmd_train_rollouts(args):
     an interrupted run."""
     new_file(args.out, args.force, what="a net")
     exclude = _excluded_boards(args.exclude)
-    partial = f"{args.out}.partial"
-    if os.path.exists(partial):
-        print(f"{partial} exists: continuing the run kept there (refused if its settings "
-              f"differ)", flush=True)
+    partial = _resume_folder(args.out)
     init = None if args.init == "classic" else args.init
     settings = {k: getattr(args, k) for k in rolloutlabels.ROLLOUT_DEFAULTS}
     try:
@@ -437,11 +450,7 @@ def _parser_train_luck(sub):
     d = luck_training.LUCK_DEFAULTS
     s = add_command(sub, "train-luck", cmd_train_luck,
                     help="train the luck net of 0-ply variance-reduced rollouts")
-    s.add_argument("-o", "--out", required=True,
-                   help="luck net file to write, refused if it exists unless --force "
-                        "(the run's progress is kept in OUT.partial until then: the same "
-                        "command continues it)")
-    add_options(s, "force")
+    _add_resumable_out(s, "luck net")
     s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
                         f"{d['n_games']})")
@@ -475,10 +484,7 @@ def cmd_train_luck(args):
     is kept in the folder ``OUT.partial`` (removed once the net is written): the same
     command again continues an interrupted run."""
     new_file(args.out, args.force, what="a luck net")      # before the hours of work
-    partial = f"{args.out}.partial"
-    if os.path.exists(partial):
-        print(f"{partial} exists: continuing the run kept there (refused if its settings "
-              f"differ)", flush=True)
+    partial = _resume_folder(args.out)
     try:
         net, meta = luck_training.train_luck_net(
             args.games, hidden=args.hidden, epochs=args.epochs, seed=args.seed,
