@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["show_progress", "progress_bar", "progress_callback", "thread_lock_only"]
+__all__ = ["show_progress", "progress_bar", "progress_callback"]
 
 
 def show_progress(progress: bool | None) -> bool:
@@ -67,7 +67,24 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, desc: str, unit: str 
         from tqdm.auto import tqdm      # lazy: see above
     else:
         from tqdm.std import tqdm       # lazy: see above
+    _thread_lock_once()
     return tqdm(iterable, desc=desc, unit=unit, total=total, disable=not show, **options)
+
+
+_LOCKED = []      # non-empty once this process's bars have their thread lock
+
+
+def _thread_lock_once() -> None:
+    """Give this process's bars a thread lock, once, before its first bar, in place of
+    tqdm's default, which adds a multiprocessing lock: a named semaphore.  A bar is only
+    ever drawn by the process that made it, so a thread lock serves; and a process killed
+    on Ctrl-C (a pool worker whose chunk ran a nested, silent rollout) could not unlink
+    the semaphore, which the resource tracker then reported leaked when the command
+    ended ("2 leaked semaphore objects" after train-rollouts on two workers)."""
+    if not _LOCKED:
+        from tqdm.std import tqdm           # lazy: see progress_bar
+        tqdm.set_lock(threading.RLock())
+        _LOCKED.append(True)
 
 
 def progress_callback(progress: bool | None, desc: str) -> Callable[[float | None], None]:
@@ -85,12 +102,3 @@ def progress_callback(progress: bool | None, desc: str) -> Callable[[float | Non
         state["done"] = pct
     return update
 
-
-def thread_lock_only() -> None:
-    """Give every later bar of this process a thread lock in place of tqdm's default,
-    which adds a multiprocessing lock: a named semaphore, made with the first bar.  For
-    pool workers (``engine.play.parallel``), whose bars are never shown: a worker killed
-    on Ctrl-C cannot unlink such a semaphore, and the resource tracker then reports it
-    leaked when the command ends."""
-    from tqdm.std import tqdm           # lazy: see progress_bar
-    tqdm.set_lock(threading.RLock())

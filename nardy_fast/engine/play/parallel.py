@@ -59,7 +59,7 @@ import warnings
 from collections.abc import Sequence
 
 from nardy_fast.core._checks import check_count, usable_cores
-from nardy_fast._utils._progress import progress_bar, thread_lock_only
+from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.play import _nomain
 from nardy_fast.engine.play._nomain import WORKER_PREFIX
 
@@ -97,10 +97,6 @@ def _worker_init(owner):
     that made the pool; see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # a chunk that runs a nested run (a rollout of its own, workers=1) makes a silent
-    # bar: without this, a named semaphore that a worker killed on Ctrl-C leaves behind
-    # ("2 leaked semaphore objects" after train-rollouts on two workers)
-    thread_lock_only()
     _kill_me_with_my_parent()
     threading.Thread(target=_watch, args=(owner,), daemon=True,
                      name="nardy_fast-parent-watch").start()
