@@ -29,7 +29,6 @@ refused by name.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -249,7 +248,7 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
                        {"n_games": int(n_games) if data is None else None,
                         "seed": int(seed), "hidden": hidden, "middle": list(middle),
                         "epochs": epochs, "lr": float(lr), "evaluator": ev.net.digest(),
-                        "init": None if start is None else _digest(start)})
+                        "init": None if start is None else start.digest()})
     boards, values = (luck_data(n_games, seed, ev, progress, checkpoint=checkpoint)
                       if data is None else data)
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
@@ -284,7 +283,7 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
             "evaluator": ev.net.digest(), "rules": ev.rules.to_dict(),
             "r2_equity": luck_r2(net, boards[test], values[test], ev) if n_test else None}
     if start is not None:
-        meta["init"] = {"digest": _digest(start), **start_meta}
+        meta["init"] = {"digest": start.digest(), **start_meta}
     return net, meta
 
 
@@ -299,15 +298,6 @@ def _start(init):
         raise TypeError(f"init={init!r}: expected a LuckNet or a luck net file's path")
     return load_luck_net(init)
 
-
-def _digest(net):
-    """sha256 of a luck net's weights (shapes and bytes, in ``arrays()`` order)."""
-    h = hashlib.sha256()
-    for name, a in sorted(net.arrays().items()):
-        a = np.ascontiguousarray(a, dtype=np.float32)
-        h.update(f"{name}{a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
 
 
 def _grads(params, x, y, weight, weights32):

@@ -51,7 +51,6 @@ def test_cli_train_luck_defaults_are_the_functions():
 
 def test_cli_train_luck_refines_a_net(tmp_path, capsys):
     from nardy_fast.app.cli import main
-    from nardy_fast.training.lucknet import _digest
     start, refined = tmp_path / "start.nfdb", tmp_path / "refined.nfdb"
     common = ["-n", "4", "--seed", "3", "--no-progress"]
     assert main(["train-luck", "-o", str(start), "--hidden", "16", "--middle", "8",
@@ -62,7 +61,7 @@ def test_cli_train_luck_refines_a_net(tmp_path, capsys):
     first, first_meta = load_luck_net(start)
     assert (net.n_hidden, net.middle_units) == (16, (8,))
     assert meta["lr"] == 1e-4 and meta["epochs"] == 1
-    assert meta["init"] == {"digest": _digest(first), **first_meta}
+    assert meta["init"] == {"digest": first.digest(), **first_meta}
     capsys.readouterr()
     for bad, says in ((["--init", str(start), "--hidden", "24"], "hidden=24"),
                       (["--init", str(tmp_path / "none.nfdb")], "none.nfdb"),

@@ -132,7 +132,7 @@ def test_refining_starts_from_the_given_net(tmp_path, data):
     assert (still.n_hidden, still.middle_units) == (16, (8,))
     for k, a in start.arrays().items():
         np.testing.assert_allclose(still.arrays()[k], a, rtol=0, atol=1e-6, err_msg=k)
-    assert meta["init"]["digest"] == luck_training._digest(start)
+    assert meta["init"]["digest"] == start.digest()
     assert meta["r2_equity"] == pytest.approx(start_meta["r2_equity"], abs=1e-6)
     a, _ = luck_training.train_luck_net(epochs=2, seed=2, data=data, init=start, lr=1e-3)
     b, _ = luck_training.train_luck_net(epochs=2, seed=2, data=data, init=start, lr=1e-3)

@@ -17,6 +17,8 @@ last middle layer's few active units instead of every first-layer unit.
 """
 from libc.stdint cimport uint8_t
 
+import hashlib
+
 import numpy as np
 
 from nardy_fast.engine.evaluation._net cimport (net_t, input_rows, net_layers, luck_layers, NET_INPUTS,
@@ -141,6 +143,17 @@ cdef class LuckNet:
             out[f"wm{l}"] = w
             out[f"bm{l}"] = b
         return out
+
+    def digest(self):
+        """The net's identity: the SHA-256 (hex) of its arrays (``arrays()``), in name
+        order, each its name and shape then its float32 bytes (recorded by a net refined
+        from it, ``train_luck_net(init=...)``)."""
+        h = hashlib.sha256()
+        for name, a in sorted(self.arrays().items()):
+            a = np.ascontiguousarray(a, dtype=np.float32)
+            h.update(f"{name}{a.shape}".encode())
+            h.update(a.tobytes())
+        return h.hexdigest()
 
     @classmethod
     def from_arrays(cls, arrays):

@@ -354,3 +354,19 @@ def test_shipped_luck_net_removes_variance_at_0ply():
     assert vr.extra["luck_net"] == "luck_classic.nfdb"
     se = math.hypot(plain.se_equity, vr.se_equity)
     assert abs(plain.equity - vr.equity) < 4 * se
+
+
+def test_a_luck_net_digest_is_the_sha256_of_its_named_arrays():
+    """``LuckNet.digest()``: SHA-256 over the arrays in name order, each its name and
+    shape then its float32 bytes (recomputed here); any weight changes it."""
+    import hashlib
+
+    net = random_deep_luck_net(24, (16,), seed=3)
+    h = hashlib.sha256()
+    for name, a in sorted(net.arrays().items()):
+        h.update(f"{name}{a.shape}".encode())
+        h.update(np.asarray(a, dtype=np.float32).tobytes())
+    assert net.digest() == h.hexdigest()
+    w = {k: np.array(a) for k, a in net.arrays().items()}
+    w["bm0"][0] += 1.0
+    assert LuckNet.from_arrays(w).digest() != net.digest()
