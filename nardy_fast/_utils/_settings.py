@@ -1,10 +1,18 @@
 """The one way to say which recorded settings differ from the wanted ones: a checkpoint, a
 benchmark file or a study store made with other settings is refused naming each of them;
 and the one way a settings object built from a function's flat keywords reports a bad
-one: as the function's own error (``callers_error``)."""
+one: as the function's own error (``callers_error``); and the one way a function refuses a
+flat keyword passed beside the object that holds it (``held_by``), even at its default."""
 from __future__ import annotations
 
-__all__ = ["setting_differences", "callers_error"]
+import functools
+import inspect
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
+
+__all__ = ["setting_differences", "callers_error", "held_by"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
@@ -38,3 +46,38 @@ def callers_error(error, func, owner):
     reworded as ``func``'s (``"rollout: workers=0: ..."``): the caller never wrote
     ``owner``.  The same exception type; raise it ``from None``."""
     return type(error)(f"{func}: {str(error).removeprefix(owner + ': ')}")
+
+
+def held_by(holder: str, names: Collection[str], holds: Callable[[Any], bool],
+            message: str) -> Callable[[F], F]:
+    """Decorator: a call that passes ``holder`` (e.g. ``settings=``) with a value that
+    ``holds`` settings, and also passes any of ``names`` (flat keywords that value already
+    holds; those the function does not take are skipped), is a ``TypeError`` naming them,
+    before the function runs.
+
+    A keyword counts as passed when the caller wrote it, even at its default, so that
+    ``rollout(p, settings=S, truncate="bearoff")`` is refused rather than silently
+    played with ``S.truncate``.  ``message`` is formatted with ``func`` (the function's
+    name), ``names`` (those passed, comma-separated) and ``value`` (the holder's value).
+    The signature, name and docstring stay the function's (``functools.wraps``).
+    """
+    def decorate(fn: F) -> F:
+        signature = inspect.signature(fn)
+        if holder not in signature.parameters:
+            raise TypeError(f"held_by: {fn.__name__} has no parameter {holder!r}")
+        flat = frozenset(names) & set(signature.parameters)   # those it takes flat
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                passed = signature.bind_partial(*args, **kwargs).arguments
+            except TypeError:
+                return fn(*args, **kwargs)          # the function's own error
+            if holder in passed and holds(passed[holder]):
+                both = [k for k in signature.parameters if k in flat and k in passed]
+                if both:
+                    raise TypeError(message.format(func=fn.__name__, names=", ".join(both),
+                                                   value=passed[holder]))
+            return fn(*args, **kwargs)
+        return wrapper  # type: ignore[return-value]
+    return decorate

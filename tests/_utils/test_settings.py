@@ -1,8 +1,9 @@
-"""The one list of differing settings (``_utils._settings.setting_differences``) and the
-one rewording of a settings object's error as its caller's (``callers_error``)."""
+"""The one list of differing settings (``_utils._settings.setting_differences``), the
+one rewording of a settings object's error as its caller's (``callers_error``) and the one
+refusal of a flat keyword beside the object that holds it (``held_by``)."""
 import pytest
 
-from nardy_fast._utils._settings import callers_error, setting_differences
+from nardy_fast._utils._settings import callers_error, held_by, setting_differences
 
 
 def test_names_every_difference_in_key_order():
@@ -35,3 +36,35 @@ def test_callers_error_names_the_function_called_with_the_same_type(error):
 def test_callers_error_keeps_a_message_of_another_owner_whole():
     out = callers_error(ValueError("RolloutSettings: n_games=0"), "rollout", "Compute")
     assert str(out) == "rollout: RolloutSettings: n_games=0"
+
+
+def _held(fn):
+    return held_by("box", ("a", "b", "zzz"), lambda v: v is not None,
+                   "{func}: {names} beside box={value!r}")(fn)
+
+
+@_held
+def _f(x, a=1, *, b=None, box=None):
+    return (x, a, b, box)
+
+
+def test_held_by_counts_what_the_caller_wrote_even_at_a_default():
+    assert _f(0) == (0, 1, None, None)
+    assert _f(0, 5, b=2) == (0, 5, 2, None)          # no box: the flat keywords serve
+    assert _f(0, box=7) == (0, 1, None, 7)
+    assert _f(0, box=None, a=1) == (0, 1, None, None)  # a box that holds nothing
+    with pytest.raises(TypeError, match=r"^_f: a beside box=7$"):
+        _f(0, 1, box=7)                                 # positional, at its default
+    with pytest.raises(TypeError, match=r"^_f: a, b beside box=7$"):
+        _f(0, b=None, a=1, box=7)                       # named in the signature's order
+
+
+def test_held_by_leaves_a_bad_call_to_the_function_and_needs_the_holder():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        _f(0, c=1, box=7)
+    with pytest.raises(TypeError, match="held_by: _g has no parameter 'box'"):
+        held_by("box", (), bool, "")(_g)
+
+
+def _g(x):
+    return x

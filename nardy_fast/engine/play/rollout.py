@@ -50,7 +50,8 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.engine.evaluation import cubemodel
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy, policy_pair
-from nardy_fast.engine.play.settings import TRUNCATIONS, RolloutSettings, resolve_settings
+from nardy_fast.engine.play.settings import (TRUNCATIONS, RolloutSettings, resolve_settings,
+                                             settings_or_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.play.variance import check_estimator, keep_in_range
 from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, default_luck_net
@@ -630,6 +631,7 @@ def _check_workers(workers, client, policies):
 # ----------------------------------------------------------------------------------------
 # public API
 
+@settings_or_flat
 def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None, *,
             policy: PolicyLike = "net",
             seed: SeedLike = None, rules: RulesLike = None,
@@ -761,8 +763,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
     settings : RolloutSettings or None
         All of ``n_games``, ``policy``, ``truncate``, ``variance_reduction``, ``dice``,
         ``chunk_size``, ``cube``, ``cube_state`` and ``cube_probabilities`` as one checked
-        object (``nardy_fast.RolloutSettings``); then leave those keywords at their
-        defaults (one set away from its default as well is a ``TypeError`` naming it).
+        object (``nardy_fast.RolloutSettings``); then leave those keywords out (one
+        written as well, even at its default, is a ``TypeError`` naming it;
+        ``n_games=None`` may stay).
         The same settings give the same games as the same flat keywords.
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``);
@@ -833,6 +836,7 @@ def _match_allowed(match, plan, cube):
     check_match(match, [plan.position])
 
 
+@settings_or_flat
 def rollout_many(positions: Iterable[Position | str] | pd.Series,
                  n_games: int | None = None, *,
                  policy: PolicyLike = "net",
@@ -898,6 +902,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
                         index=pd.Index([p.id for p in positions], name="position"))
 
 
+@settings_or_flat
 def rollout_outcomes(positions: Iterable[Position | str], n_games: int | None = None, *,
                      policy: PolicyLike = "net",
                      seed: SeedLike = None, rules: RulesLike = None,

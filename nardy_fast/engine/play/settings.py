@@ -21,7 +21,7 @@ import numpy as np
 
 from nardy_fast.core import cubestate
 from nardy_fast.core._checks import check_count, check_dice
-from nardy_fast._utils._settings import callers_error
+from nardy_fast._utils._settings import callers_error, held_by
 from nardy_fast.engine.play.policy import policy_pair
 from nardy_fast.engine.play.variance import check_estimator
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.engine.play.policy import PolicyLike
 
-__all__ = ["RolloutSettings", "TRUNCATIONS", "resolve_settings"]
+__all__ = ["RolloutSettings", "TRUNCATIONS", "resolve_settings", "settings_or_flat"]
 
 TRUNCATIONS = ("bearoff", "race12", None)
 
@@ -145,21 +145,20 @@ _FIELDS = {f.name: f.default for f in dataclasses.fields(RolloutSettings)}
 _FIELDS["n_games"] = None
 
 
-def _is_default(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    if isinstance(value, (str, bool, int, type(None))) and type(value) is type(default):
-        return value == default
-    return False
+# a function that takes settings= beside the fields as flat keywords: one or the other
+# (n_games=None, which says "not given", may stand beside settings=; resolve_settings)
+settings_or_flat = held_by(
+    "settings", set(_FIELDS) - {"n_games"}, lambda value: value is not None,
+    "{func}: {names} given both as a keyword and in settings=; pass one of them")
 
 
 def resolve_settings(func: str, settings: RolloutSettings | None,
                      **flat: Any) -> RolloutSettings:
     """The ``RolloutSettings`` of a call to ``func`` given ``settings=`` and its flat
     keywords ``flat`` (a subset of the fields; each at its default when not given): the
-    object as it is, or one made from the flat keywords.  A flat keyword set away from its
-    default together with ``settings`` is a ``TypeError`` naming it; ``n_games`` is
-    needed from one of the two."""
+    object as it is, or one made from the flat keywords (``func``, decorated with
+    ``settings_or_flat``, refuses a flat keyword passed beside ``settings``, even at its
+    default, before it runs); ``n_games`` is needed from one of the two, and only one."""
     if settings is None:
         if flat.get("n_games") is None:
             raise TypeError(f"{func}: n_games: missing; pass the number of games or "
@@ -171,8 +170,7 @@ def resolve_settings(func: str, settings: RolloutSettings | None,
     if not isinstance(settings, RolloutSettings):
         raise TypeError(f"{func}: settings={settings!r}: expected a "
                         "nardy_fast.RolloutSettings or None")
-    both = [k for k, v in flat.items() if not _is_default(v, _FIELDS[k])]
-    if both:
-        raise TypeError(f"{func}: {', '.join(both)} given both as a keyword and in "
-                        "settings=; pass one of them")
+    if flat.get("n_games") is not None:
+        raise TypeError(f"{func}: n_games given both as a keyword and in settings=; pass "
+                        "one of them")
     return settings

@@ -90,6 +90,29 @@ def test_a_field_given_both_flat_and_in_settings_is_an_error():
         nf.rollout("start", settings={"n_games": 72})
 
 
+@pytest.mark.parametrize("func", [nf.rollout, nf.rollout_many, rollout_mod.rollout_outcomes])
+def test_a_flat_keyword_at_its_default_beside_settings_is_an_error_too(func):
+    # S plays no truncation; truncate="bearoff" (the default) asks for one: neither wins
+    s = RolloutSettings(72, **FAST)
+    where = "start" if func is nf.rollout else ["start"]
+    name = func.__name__
+    with pytest.raises(TypeError, match=f"{name}: truncate given both"):
+        func(where, settings=s, truncate="bearoff", compute=HERE)
+    with pytest.raises(TypeError, match=f"{name}: policy, variance_reduction given both"):
+        func(where, settings=s, variance_reduction=None, policy="net", compute=HERE)
+    # n_games=None says "not given"; the rest of the call is the settings'
+    one = func(where, None, settings=s, seed=3, compute=HERE)
+    two = func(where, settings=s, seed=3, compute=HERE)
+    assert repr(one) == repr(two)
+
+
+def test_the_check_keeps_the_signature_and_the_docstring():
+    import inspect           # why here: only this test reads signatures
+    params = inspect.signature(nf.rollout).parameters
+    assert params["truncate"].default == "bearoff" and params["settings"].default is None
+    assert nf.rollout.__name__ == "rollout" and "Parameters" in nf.rollout.__doc__
+
+
 def test_the_chunk_spec_is_a_typed_frozen_object():
     plan = rollout_mod._Plan("start", 3000, "random", 7, None, None, None, 1296)
     specs, sizes = plan.specs(parallelism=1)
