@@ -87,7 +87,8 @@ from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.play.luck import game_luck
 from nardy_fast.engine.evaluation.met import emg_scale, match_extra
 from nardy_fast.engine.play.rollout import rollout
-from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Rollout, refuse_flat
+from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Rollout, method_or_flat,
+                                                refuse_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
@@ -245,6 +246,7 @@ def _draw_outcome():
     return Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
 
 
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def evaluate(position: Position | str, method: str | Method = "auto", *,
              n_games: int = DEFAULT_GAMES,
              seed: SeedLike = None,
@@ -271,6 +273,7 @@ def evaluate(position: Position | str, method: str | Method = "auto", *,
                          progress=progress, plies=plies, compute=compute)[0]
 
 
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def evaluate_many(positions: Iterable[Position | str], method: str | Method = "auto", *,
                   n_games: int = DEFAULT_GAMES,
                   seed: SeedLike = None,
@@ -305,6 +308,7 @@ def _outcome_row(o, rules):
     return {k: d.get(k, math.nan) for k in _outcome_columns(rules)}
 
 
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
                method: str | Method = "auto", *,
                n_games: int = DEFAULT_GAMES,
@@ -400,6 +404,7 @@ def _turn_losses(frame, after_id):
 
 
 # -- move report -------------------------------------------------------------------------
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def move_report(position: Position | str, dice: tuple[int, int], *,
                 n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str | Method = "auto",
@@ -467,6 +472,7 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
 
 
 # -- game report -------------------------------------------------------------------------
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool = True,
                 analyse: bool = False, n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str | Method = "auto",

@@ -87,7 +87,8 @@ from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.parallel import parallelism, run_chunks
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy
 from nardy_fast.engine.play.rollout import DEFAULT_CHUNK_GAMES, rollout
-from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Net, Rollout, refuse_flat
+from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Net, Rollout, method_or_flat,
+                                                refuse_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
 
 from collections.abc import Iterable
@@ -605,6 +606,7 @@ _ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
                  "variance_reduction": None}
 
 
+@method_or_flat("plies", "policy", "truncate", "variance_reduction")
 def study(positions: Iterable[Position | str], n_games: int | None,
           store: str | os.PathLike[str], seed: SeedLike = None, *,
           method: str | Rollout | Net = "rollout", plies: int = 0,

@@ -7,6 +7,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.analysis import report
+from nardy_fast.engine.decisions import valuation
 
 HERE = nf.Compute(workers=1, progress=False)
 FAST = nf.RolloutSettings(36, policy="random", truncate=None)
@@ -47,10 +48,30 @@ def test_a_flat_keyword_beside_an_object_is_an_error():
     rec = nf.random_game(seed=1, max_turns=2)
     with pytest.raises(TypeError, match="game_report: plies: not with method=Net"):
         nf.game_report(rec, method=nf.Net(0), plies=1)
-    with pytest.raises(TypeError, match="value_positions: policy: not with method=Rollout"):
+    with pytest.raises(TypeError, match="win_report: policy: not with method=Rollout"):
         nf.win_report(["start"], method=nf.Rollout(FAST), policy="greedy")
     with pytest.raises(TypeError, match="workers given both as a keyword and in compute="):
         nf.win_report(["start"], method="rollout", workers=1, compute=HERE)
+
+
+@pytest.mark.parametrize("func, args, written", [
+    (valuation.value_position, ("start",), {"n_games": 2000}),
+    (valuation.value_positions, (["start"],), {"truncate": "bearoff"}),
+    (report.evaluate, ("start",), {"policy": "net"}),
+    (report.evaluate_many, (["start"],), {"plies": 0}),
+    (nf.win_report, (["start"],), {"n_games": 2000, "plies": 0}),
+    (nf.move_report, ("start", (6, 5)), {"truncate": "bearoff"}),
+    (nf.game_report, (nf.random_game(seed=1, max_turns=2),), {"policy": "net"}),
+    (nf.cube_decision, ("start",), {"plies": None}),
+    (nf.study, (["start"], None, "never-made"), {"variance_reduction": None}),
+])
+def test_a_flat_keyword_written_at_its_default_beside_an_object_is_an_error(
+        func, args, written):
+    # the object says 36 random games untruncated; a keyword the caller wrote says
+    # otherwise (or the same): either way one of the two would go unheard
+    names = ", ".join(written)
+    with pytest.raises(TypeError, match=f"^{func.__name__}: {names}: not with method=Rollout"):
+        func(*args, method=nf.Rollout(FAST), **written)
 
 
 def test_study_takes_the_objects(tmp_path):

@@ -26,7 +26,8 @@ from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
 from nardy_fast.engine.play.settings import resolve_settings
-from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Exact, Net, Rollout, refuse_flat
+from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Exact, Net, Rollout,
+                                                method_or_flat, refuse_flat)
 from nardy_fast._utils.compute import resolve_compute
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables.cuberace import cubeful_race
@@ -91,6 +92,7 @@ def _source(probabilities, rules, plies=None):
     return evaluate if plies == 0 else functools.partial(evaluate, plies=plies)
 
 
+@method_or_flat("n_games", "plies")
 def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                   rules: RulesLike = None,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]]

@@ -28,11 +28,15 @@ from nardy_fast.core._checks import check_plies
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 from nardy_fast.engine.play.settings import RolloutSettings
+from nardy_fast._utils._settings import held_by
 
-from typing import Any, Union
+from collections.abc import Callable
+from typing import Any, TypeVar, Union
 
-# ``method_object`` and ``refuse_flat`` are the package's helpers, not public
+# ``method_object``, ``method_or_flat`` and ``refuse_flat`` are the package's helpers, not public
 __all__ = ["Auto", "Exact", "Net", "Rollout", "Method", "METHOD_OBJECTS"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXACT_TABLES = ("auto", "two_sided", "one_sided")
 
@@ -175,15 +179,28 @@ Method = Union[Auto, Exact, Net, Rollout]
 METHOD_OBJECTS = (Auto, Exact, Net, Rollout)
 
 
+_NOT_WITH = ("{func}: {names}: not with method={value!r}; a method object holds its own "
+             "settings (Net(plies=...), Rollout(RolloutSettings(...)))")
+
+
+def method_or_flat(*names: str) -> Callable[[F], F]:
+    """Decorator of a public function that takes ``method=`` as a name or a method object:
+    the user's call that passes a method object and writes any of the flat keywords
+    ``names`` beside it (which the object holds, or has no use for), even at its default,
+    is a ``TypeError`` naming them (``held_by``).  The package's own forwarding calls pass
+    every flat keyword; ``refuse_flat`` checks their values."""
+    return held_by("method", names, lambda value: isinstance(value, METHOD_OBJECTS),
+                   _NOT_WITH, outside_only=True)
+
+
 def refuse_flat(func: str, method: Method, **given: tuple[Any, Any]) -> None:
     """A ``TypeError`` naming the flat keywords of ``given`` (``name=(value, default)``)
     set away from their defaults beside a method object ``method``, which holds (or has
-    no use for) them."""
+    no use for) them (the values a forwarding call passes on; ``method_or_flat`` checks
+    what the user wrote)."""
     bad = [k for k, (v, d) in given.items() if not (v is d or _equal(v, d))]
     if bad:
-        raise TypeError(
-            f"{func}: {', '.join(bad)}: not with method={method!r}; a method object holds "
-            "its own settings (Net(plies=...), Rollout(RolloutSettings(...)))")
+        raise TypeError(_NOT_WITH.format(func=func, names=", ".join(bad), value=method))
 
 
 def _equal(v: Any, d: Any) -> bool:

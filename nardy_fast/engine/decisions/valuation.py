@@ -28,7 +28,8 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
-                                                 method_object, refuse_flat)
+                                                 method_object, method_or_flat,
+                                                 refuse_flat)
 from nardy_fast._utils.compute import resolve_compute
 from nardy_fast.tables.race import race_probabilities
 
@@ -70,6 +71,7 @@ def warn_plies_unused(method: str, plies: int) -> None:
                 {"plies": 0}, plies=plies)
 
 
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def value_position(position: Position | str, method: str | Method = "auto", *,
                    n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                    rules: RulesLike = None, policy: PolicyLike = "net",
@@ -82,6 +84,7 @@ def value_position(position: Position | str, method: str | Method = "auto", *,
                            progress=progress, plies=plies, compute=compute)[0]
 
 
+@method_or_flat("n_games", "policy", "truncate", "plies")
 def value_positions(positions: Iterable[Position | str], method: str | Method = "auto", *,
                     n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
                     rules: RulesLike = None, policy: PolicyLike = "net",
