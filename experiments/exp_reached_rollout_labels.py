@@ -20,7 +20,10 @@ of the seven outputs against the rollout's probabilities, not clipped), then the
 held-out errors on both accuracy files and their matches against the judge at 0-ply
 (``exp_reached_training.run_arms``).  Arms: ``R`` (the rollout labels) and, with
 ``--anchor N``, ``RA``: the same plus ``N`` self-play games' look-ahead targets of the
-judge (``train-net``'s labels, ``--lam``), which hold its play.
+judge (``train-net``'s labels, ``--lam``), which hold its play; with ``--two-ply``, ``T2``:
+the same positions labelled by the judge's own 2-ply value instead (``labels.lookahead_targets``
+with ``keep=1``, kept in ``DIR/two_ply.npy``: no noise, but the judge's own bias), and
+``B2``: the mean of the two labels.
 
     python experiments/exp_reached_rollout_labels.py --label --out-dir DIR --workers 2
     python experiments/exp_reached_rollout_labels.py --fit --out-dir DIR [--anchor 1000]
@@ -99,6 +102,18 @@ def fit_arms(args):
         keep = np.array([k not in held for k in board_keys(sp)])
         arms[f"RA{args.anchor}_{tag}"] = (np.concatenate([boards, sp[keep]]),
                       np.concatenate([targets, sp_t[keep].astype(np.float32)]))
+    if args.two_ply:
+        path = os.path.join(args.out_dir, "two_ply.npy")
+        if os.path.exists(path):
+            two = np.load(path)[:n]
+        else:
+            t = time.process_time()
+            two = lookahead_targets(ev.net, boards, 2, threads=args.workers, keep=1)
+            np.save(path, two)
+            print(f"2-ply labels of {n} positions: {time.process_time() - t:.0f} CPU-s",
+                  flush=True)
+        arms[f"T2_{tag}"] = (boards, two.astype(np.float32))
+        arms[f"B2_{tag}"] = (boards, ((two + targets) / 2).astype(np.float32))
     run_arms(args, ev, arms, "rollout labels of reached positions")
 
 
@@ -114,6 +129,7 @@ def main():
     ap.add_argument("--use", type=int, default=0, help="fit on the first N labels (0: all)")
     ap.add_argument("--anchor", type=int, default=0)
     ap.add_argument("--lam", type=float, default=0.7)
+    ap.add_argument("--two-ply", action="store_true", help="also the arms T2 and B2")
     ap.add_argument("--exclude", action="append", default=None)
     ap.add_argument("--init", default=None, help="the net to fine-tune (default: the "
                     "shipped judge)")
