@@ -68,3 +68,26 @@ def test_held_by_leaves_a_bad_call_to_the_function_and_needs_the_holder():
 
 def _g(x):
     return x
+
+
+def _called_from(module, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` called from code whose module is named ``module``."""
+    scope = {"__name__": module, "fn": fn, "args": args, "kwargs": kwargs}
+    exec("result = fn(*args, **kwargs)", scope)
+    return scope["result"]
+
+
+def test_outside_only_lets_the_packages_own_forwarding_calls_through():
+    def g(x, a=1, box=None):
+        return (x, a, box)
+    strict = held_by("box", ("a",), lambda v: v is not None, "{func}: {names}")(g)
+    users = held_by("box", ("a",), lambda v: v is not None, "{func}: {names}",
+                    outside_only=True)(g)
+    for name in ("nardy_fast.analysis.report", "user_code"):
+        with pytest.raises(TypeError, match="^g: a$"):        # the default: every call
+            _called_from(name, strict, 0, a=1, box=7)
+    with pytest.raises(TypeError, match="^g: a$"):
+        _called_from("user_code", users, 0, a=1, box=7)
+    with pytest.raises(TypeError, match="^g: a$"):            # not the package's: a prefix
+        _called_from("nardy_fast_tools", users, 0, a=1, box=7)
+    assert _called_from("nardy_fast.analysis.report", users, 0, a=1, box=7) == (0, 1, 7)

@@ -246,6 +246,19 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
         cube_decision(Position.initial(), method="exact")
 
 
+def test_rollout_method_beaver_at_a_raised_cube():
+    """The mover owns the cube at 2 (beavers allowed): each rollout's equity is scaled from
+    its cube to the decision's stake 2, so from 19 (27 of 36 rolls win, exactly so in 72
+    stratified games) no double is 2p - 1 = 1/2, double/take 1 (the cube at 4) and
+    double/beaver 2 (at 8), each per unit of the stake 2."""
+    d = cube_decision(race([19], [24]), CubeState(2, "mover"),
+                      rules=Rules(cube="geometric", beaver=True),
+                      method="rollout", n_games=72, workers=1)
+    assert d["no_double"] == pytest.approx(0.5, abs=1e-12)
+    assert d["double_take"] == pytest.approx(1.0, abs=1e-12)
+    assert d["double_beaver"] == pytest.approx(2.0, abs=1e-12)
+
+
 def test_cube_decision_takes_the_pip_estimate_as_rollouts_do():
     """``cube_probabilities="pips"``: the pip-count P(win), as ``cube_probabilities="pips"`` of
     rollouts; recomputed here from its formula (turns = pips / (49/6), variance 0.277 a

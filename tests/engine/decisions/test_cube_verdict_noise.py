@@ -59,3 +59,8 @@ def test_a_rollout_decision_carries_its_noise():
                                                                          1.0)))
     assert math.isnan(d["se_double_beaver"])                   # no beaver allowed
     assert isinstance(d["within_noise"], bool)
+
+
+def test_the_clear_margin_is_a_95_percent_interval():
+    import statistics        # why here: only this test needs the normal quantile
+    assert NOISE_Z == pytest.approx(statistics.NormalDist().inv_cdf(0.975), abs=5e-4)
