@@ -72,9 +72,16 @@ def held_by(holder: str, names: Collection[str], holds: Callable[[Any], bool],
         if holder not in signature.parameters:
             raise TypeError(f"held_by: {fn.__name__} has no parameter {holder!r}")
         flat = frozenset(names) & set(signature.parameters)   # those it takes flat
+        # a flat keyword that may come by position: then every call is bound (else only
+        # a call that writes one of them as a keyword, a fast path for the rest)
+        by_position = any(signature.parameters[k].kind in (
+            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for k in flat)
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not by_position and flat.isdisjoint(kwargs):
+                return fn(*args, **kwargs)          # no flat keyword written
             if outside_only and sys._getframe(1).f_globals.get(
                     "__name__", "").startswith("nardy_fast."):
                 return fn(*args, **kwargs)

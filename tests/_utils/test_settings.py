@@ -91,3 +91,12 @@ def test_outside_only_lets_the_packages_own_forwarding_calls_through():
     with pytest.raises(TypeError, match="^g: a$"):            # not the package's: a prefix
         _called_from("nardy_fast_tools", users, 0, a=1, box=7)
     assert _called_from("nardy_fast.analysis.report", users, 0, a=1, box=7) == (0, 1, 7)
+
+
+def test_held_by_keyword_only_flat_keywords_with_the_holder_by_position():
+    @held_by("box", ("a",), lambda v: v is not None, "{func}: {names}")
+    def h(x, box=None, *, a=1):
+        return (x, box, a)
+    assert h(0, 7) == (0, 7, 1) and h(0, None, a=1) == (0, None, 1)
+    with pytest.raises(TypeError, match="^h: a$"):
+        h(0, 7, a=1)
