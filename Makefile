@@ -38,7 +38,7 @@ test-fast: build
 # A dozen mutants of the modules changed since the merge base with main, each against the
 # tests that import its module (tools/mutation.py --quick): a few minutes.
 mutate-quick: build
-	nice -n 10 $(PY) tools/mutation.py --quick 12 --budget 300 --timeout 240
+	nice -n 10 $(PY) tools/mutation.py --quick 12 --budget 300 --timeout 240 $(if $(BASE),--base $(BASE))
 
 # Headless Chromium for the analysis page's browser test (installed with apt-get only when
 # no Chromium is found; the test is skipped without one, and fails without one under CI=true).

@@ -44,8 +44,8 @@ the ``k``-th in source order, and ``--only module:k`` replays it.  Modules are n
 file name (``_search.pyx``) wherever they sit in the package.
 
 Quick mode (``--quick [N]``, default 12 mutants): the modules changed since the merge base
-with ``main`` (``git merge-base HEAD main``, else ``origin/main``; uncommitted changes
-count), mutants taken first from the changed lines, spread over the modules; each mutant
+with ``main`` (``git merge-base HEAD main``, else ``origin/main``), or since ``--base REV``
+for work committed on ``main`` itself (uncommitted changes count), mutants taken first from the changed lines, spread over the modules; each mutant
 runs only the test files that import its module (and its ``TESTS`` entry; for a module no
 test imports, the tests of the package modules importing it), ``-m "not slow"``, and no
 mutant starts after ``--budget`` seconds.  A developer's check before stopping, not a
@@ -669,6 +669,9 @@ def main(argv=None):
     p.add_argument("--quick", nargs="?", type=int, const=12, default=None, metavar="N",
                    help="quick mode: N mutants (default 12) of the modules changed since "
                         "the merge base with main, each with the tests that import it")
+    p.add_argument("--base", default=None, metavar="REV",
+                   help="quick mode: the modules changed since this commit instead of the "
+                        "merge base with main (for work committed on main itself)")
     p.add_argument("--budget", type=float, default=300,
                    help="quick mode: start no mutant after this many seconds")
     p.add_argument("--summary", nargs="+", metavar="JSON",
@@ -731,8 +734,15 @@ _IMPORT = re.compile(r"^\s*(?:from\s+nardy_fast((?:\.\w+)*)\s+c?import\s+([^#]+)
                      r"|c?import\s+nardy_fast((?:\.\w+)+))")
 
 
-def merge_base():
-    """The merge base of HEAD with main (or origin/main)."""
+def merge_base(base=None):
+    """The commit ``base`` names (``--base``), else the merge base of HEAD with main (or
+    origin/main)."""
+    if base is not None:
+        r = subprocess.run(["git", "rev-parse", "--verify", "--quiet", base + "^{commit}"],
+                           cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"--base {base!r}: not a commit of this repository")
+        return r.stdout.strip()
     for ref in ("main", "origin/main"):
         r = subprocess.run(["git", "merge-base", "HEAD", ref], cwd=ROOT, capture_output=True,
                            text=True)
@@ -801,9 +811,10 @@ def importing_tests(root: Path, module: str):
     return sorted(out)
 
 
-def quick_plan(n, seed):
-    """About ``n`` mutants spread over the changed modules, changed lines first."""
-    changed = changed_lines(merge_base())
+def quick_plan(n, seed, base=None):
+    """About ``n`` mutants spread over the modules changed since ``base`` (None: the merge
+    base with main), changed lines first."""
+    changed = changed_lines(merge_base(base))
     pools = {}
     for module, lines in sorted(changed.items()):
         try:
@@ -827,9 +838,12 @@ def quick_plan(n, seed):
 
 def quick(args):
     """``--quick``: a dozen mutants of the changed modules, a time budget (module docstring)."""
-    plan = quick_plan(args.quick, args.seed)
+    plan = quick_plan(args.quick, args.seed, args.base)
     if not plan:
-        print("no .py / .pyx module of the package changed since the merge base")
+        since = (f"--base {args.base}" if args.base else
+                 "the merge base with main (on main itself, that is HEAD: name the commit "
+                 "your change started from with --base REV, or make mutate-quick BASE=REV)")
+        print(f"no .py / .pyx module of the package changed since {since}")
         return 0
     workdir = Path(args.workdir)
     make_workdir(workdir)
