@@ -351,7 +351,8 @@ def cmd_train_net(args):
                                      progress=args.progress,
                                      snapshots=args.snapshots, threads=args.threads,
                                      **settings)
-    print(f"wrote {args.out}: {ev.meta['training']['rounds_done']} rounds")
+    done = ev.meta["training"]["rounds_done"]
+    print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
 
 
 def _parser_average_nets(sub):

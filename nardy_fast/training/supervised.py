@@ -368,14 +368,22 @@ def deepen(net, hidden2, seed):
 def _resume(path, cfg, start):
     """The checkpointed net and rounds done at ``path`` when its settings equal ``cfg``
     but for ``rounds`` (round ``r`` depends on the seed and ``r`` only, so a finished run
-    continues to more rounds); else a copy of ``start`` and 0."""
+    continues to more rounds); else a copy of ``start`` and 0.  A checkpoint of more rounds
+    than ``cfg["rounds"]`` is a ``ValueError``: its net is past the round asked for, and
+    no round can be taken back."""
     if os.path.exists(path):
         old = Evaluator.load(path)
         t = old.meta.get("training", {})
         same = all(t.get(k, SUPERVISED_DEFAULTS.get(k)) == v for k, v in cfg.items()
                    if k != "rounds")
         if same and t.get("rounds_done", 0) > 0:
-            return old.net.copy(), min(int(t["rounds_done"]), cfg["rounds"])
+            done = int(t["rounds_done"])
+            if done > cfg["rounds"]:
+                raise ValueError(
+                    f"{path}: holds {done} rounds of this run, more than the {cfg['rounds']} "
+                    f"asked for; ask for {done} or more to use it, write to another file for "
+                    "a shorter run, or take the round's net from the run's snapshots folder")
+            return old.net.copy(), done
     return start.copy(), 0
 
 

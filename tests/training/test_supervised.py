@@ -175,6 +175,19 @@ def test_resume_gives_the_uninterrupted_weights(tmp_path):
     assert not np.array_equal(one.net.w1, whole.net.w1)
 
 
+def test_a_checkpoint_past_the_rounds_asked_for_is_refused(tmp_path):
+    # its net is two rounds on: returned as "1 round" it would be a silent wrong answer
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, games=3, epochs=1, progress=False)
+    train_supervised(tmp_path / "a.nfdb", rounds=2, **kw)
+    with pytest.raises(ValueError, match=r"a.nfdb: holds 2 rounds of this run, more than "
+                                         r"the 1 asked for"):
+        train_supervised(tmp_path / "a.nfdb", rounds=1, **kw)
+    assert Evaluator.load(tmp_path / "a.nfdb").meta["training"]["rounds_done"] == 2
+    again = train_supervised(tmp_path / "a.nfdb", rounds=2, **kw)     # as many: kept
+    assert again.meta["training"]["rounds_done"] == 2
+
+
 def test_snapshots_keep_each_rounds_net_across_a_resume(tmp_path):
     start = Evaluator(Net.random(16, 9))
     kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
