@@ -45,11 +45,11 @@ file name (``_search.pyx``) wherever they sit in the package.
 
 Quick mode (``--quick [N]``, default 12 mutants): the modules changed since the merge base
 with ``main`` (``git merge-base HEAD main``, else ``origin/main``), or since ``--base REV``
-for work committed on ``main`` itself (uncommitted changes count), mutants taken first from the changed lines, spread over the modules; each mutant
-runs only the test files that import its module (and its ``TESTS`` entry; for a module no
-test imports, the tests of the package modules importing it), ``-m "not slow"``, and no
-mutant starts after ``--budget`` seconds.  A developer's check before stopping, not a
-score.
+for work committed on ``main`` itself (uncommitted changes count), mutants taken first
+from the changed lines, spread over the modules; each mutant runs only the test files
+that import its module (and its ``TESTS`` entry; for a module no test imports, the tests
+of the package modules importing it), ``-m "not slow"``, and no mutant starts after
+``--budget`` seconds.  A developer's check before stopping, not a score.
 """
 from __future__ import annotations
 

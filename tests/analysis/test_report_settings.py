@@ -63,15 +63,19 @@ def test_a_flat_keyword_beside_an_object_is_an_error():
     (nf.move_report, ("start", (6, 5)), {"truncate": "bearoff"}),
     (nf.game_report, (nf.random_game(seed=1, max_turns=2),), {"policy": "net"}),
     (nf.cube_decision, ("start",), {"plies": None}),
-    (nf.study, (["start"], None, "never-made"), {"variance_reduction": None}),
+    (nf.study, (["start"], None, "STORE"), {"variance_reduction": None}),
 ])
 def test_a_flat_keyword_written_at_its_default_beside_an_object_is_an_error(
-        func, args, written):
+        func, args, written, tmp_path):
     # the object says 36 random games untruncated; a keyword the caller wrote says
-    # otherwise (or the same): either way one of the two would go unheard
+    # otherwise (or the same): either way one of the two would go unheard.  The study's
+    # store is a fresh folder, so that a wrong implementation writes nowhere else
+    store = tmp_path / "s"
+    args = tuple(store if a == "STORE" else a for a in args)
     names = ", ".join(written)
     with pytest.raises(TypeError, match=f"^{func.__name__}: {names}: not with method=Rollout"):
         func(*args, method=nf.Rollout(FAST), **written)
+    assert not store.exists()                    # refused before it ran
 
 
 def test_study_takes_the_objects(tmp_path):
