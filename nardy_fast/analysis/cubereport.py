@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from nardy_fast._utils._frames import require_columns
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.methods import check_method, warn_unused
@@ -331,6 +332,8 @@ def cube_error_rates(analysis: pd.DataFrame) -> pd.DataFrame:
     white                 1       1               1         0.39
     black                 1       0               0         0.00
     """
+    require_columns(analysis, ("side", "played", "double_loss", "take_loss"),
+                    "cube_error_rates", "cube_analysis")
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     rows = {}
     other = {"white": "black", "black": "white"}

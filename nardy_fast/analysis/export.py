@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import os
 
+from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._io import atomic_write
 
 __all__ = ["save", "to_csv", "to_html", "to_parquet"]
@@ -67,6 +68,7 @@ def save(frame, path, **kwargs):
     >>> len(pd.read_csv(path))
     3
     """
+    require_columns(frame, (), "save_frame")
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _WRITERS:
         raise ValueError(f"{os.fspath(path)}: unknown report format {ext or '(none)'!r}; "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from nardy_fast._utils._frames import require_columns
 from nardy_fast.analysis.report import error_rates, game_report
 from nardy_fast.core.matchrecord import MatchRecord, read_match
 from nardy_fast.core.matchrules import MatchState
@@ -116,6 +117,8 @@ def match_error_rates(report):
     2  total    Ann          5        1.114
     3  total    Bob          6        0.354
     """
+    require_columns(report, ("game", "player", "equity_loss"), "match_error_rates",
+                    "analyse_match")
     rows = []
     for game, g in report.groupby("game", sort=True):
         er = error_rates(g).reset_index()

@@ -22,6 +22,7 @@ The board (``plot_board``) and ``save_figure``, which writes a figure atomically
 """
 import numpy as np
 
+from nardy_fast._utils._frames import require_columns
 from nardy_fast.core.diagram import new_axes
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position
@@ -63,10 +64,8 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('pip difference, side on roll minus opponent (pips)', 'probability (side on roll)')
     """
-    for col in (x, "p_win", "p_mars_win", "method"):
-        if col not in frame.columns:
-            raise ValueError(f"race_chart: the frame has no {col!r} column "
-                             "(use report.race_report)")
+    require_columns(frame, (x, "p_win", "p_mars_win", "method"), "race_chart",
+                    "report.race_report")
     ax = new_axes(ax)
     kinds = frame["method"].astype(str).map(method_kind)
     labels = frame["method"].astype(str).map(
@@ -216,10 +215,8 @@ def convergence_chart(frame, ax=None, column="equity"):
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('games rolled out', 'equity (points)')
     """
-    for col in ("games", column, "se_" + column):
-        if col not in frame.columns:
-            raise ValueError(f"convergence_chart: the frame has no {col!r} column "
-                             "(use report.convergence_report)")
+    require_columns(frame, ("games", column, "se_" + column), "convergence_chart",
+                    "report.convergence_report")
     # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib.ticker
 
@@ -261,10 +258,8 @@ def game_chart(frame, ax=None):
     >>> ax.get_xlabel(), [line.get_label() for line in ax.get_lines()]
     ("turn (one side's move)", ['White pips', 'Black pips'])
     """
-    for col in ("turn", "pips_white", "pips_black"):
-        if col not in frame.columns:
-            raise ValueError(f"game_chart: the frame has no {col!r} column "
-                             "(use report.game_report)")
+    require_columns(frame, ("turn", "pips_white", "pips_black"), "game_chart",
+                    "report.game_report")
     ax = new_axes(ax, figsize=(8, 4))
     ax.plot(frame["turn"], frame["pips_white"], color="#b8860b", lw=1.6, label="White pips")
     ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, label="Black pips")

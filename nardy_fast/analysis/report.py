@@ -74,6 +74,7 @@ from nardy_fast.analysis.cubereport import cube_analysis
 from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.study import _net_digest
 from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
@@ -828,9 +829,8 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
     white          2        0.432     215.936          1
     black          2        0.099      49.445          0
     """
-    if "equity_loss" not in report.columns:
-        raise ValueError("error_rates: the report has no equity_loss column; "
-                         "use game_report(..., analyse=True)")
+    require_columns(report, ("equity_loss", "side", "player", "turn", "move", "n_moves"),
+                    "error_rates", "game_report(..., analyse=True)")
     played = report[report["move"] != ""]
     dec = played[played["n_moves"] > 1]
     out = played.groupby("side", sort=False).agg(player=("player", "first"),

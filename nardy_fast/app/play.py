@@ -6,9 +6,10 @@ the human types a move in the record notation (``"1/7 7/11"``, ``"19/off"``, ``"
 package's one game loop (``core.gameloop``): the opening throw decides who plays White
 unless ``side`` is given, ``opening_roll="opening_dice"`` plays the opening dice as
 White's first roll, and under ``draw_rule`` Black gets its last turn.  Dice come from
-``numpy.random.default_rng(seed)``.  The game is saved as a record
-(``record.write_record``, atomically) when it ends or stops: ``quit``, end of input
-(Ctrl-D) or Ctrl-C (which then propagates as ``KeyboardInterrupt``, the record written).
+``numpy.random.default_rng(seed)``, the seed checked first (``core.rng.generator``).  The
+game is saved as a record (``record.write_record``, atomically) when it ends or stops:
+``quit``, end of input (Ctrl-D) or Ctrl-C (which then propagates as
+``KeyboardInterrupt``, the record written).
 A typed move is read against the legal ones by ``core.position.read_move`` (a refusal
 names its rule); one that loses a blunder's equity against the engine's best is named at
 once (``blunder_note``, at ``plies``).  A record never destroys a game saved before
@@ -19,12 +20,11 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from nardy_fast.analysis.report import mark
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
 from nardy_fast.core.record import GameRecord, write_record
+from nardy_fast.core.rng import generator
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 
@@ -154,7 +154,7 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         ev = Evaluator.default(None if rules is None else as_rules(rules))
     else:
         ev = evaluator if rules is None else evaluator.with_rules(as_rules(rules))
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     start = Position.initial() if start is None else as_position(start, "start")
     first_dice = None
     # the opening throw: who plays White (unless ``side`` says it) and, under

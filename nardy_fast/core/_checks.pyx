@@ -165,6 +165,17 @@ def check_count(value, name, lo=1):
     return int(value)
 
 
+def check_fraction(value, name, what="a probability"):
+    """A real number in [0, 1] (bools, text and NaN refused), such as a chance of winning
+    or a cube efficiency: ``float(value)``, else an error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}={value!r}: expected {what}, a number in [0, 1]")
+    v = float(value)
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"{name}={value!r}: {what} must be in [0, 1]")
+    return v
+
+
 def check_step(value, name="lr"):
     """``value`` as a positive finite float (a training step), else ``ValueError`` naming
     ``name``."""

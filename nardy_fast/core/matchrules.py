@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["MatchRules", "MatchState", "MATCH_CHOICES", "as_match_rules", "stakes_upto",
-           "check_match"]
+           "check_match", "check_score"]
 
 MAX_LENGTH = 64
 # field -> allowed values (the first is the default)
@@ -189,6 +189,46 @@ def stakes_upto(rules: Rules, limit: float) -> list[int]:
     return out
 
 
+
+def check_score(score, rules: MatchRules, sides: tuple[str, str] = _SIDES) -> tuple[float, float]:
+    """A match score checked against ``rules``: two points, each a multiple of the
+    rules' unit (one point, or a half with drawn games worth half) in ``0 ..`` below the
+    length.
+
+    Parameters
+    ----------
+    score : pair of numbers
+        The points of the two sides, in the order of ``sides``.
+    rules : MatchRules
+    sides : pair of str
+        The sides' names for the message (default ``("white", "black")``).
+
+    Returns
+    -------
+    tuple of float
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the side and its points.
+    """
+    n = rules.length
+    try:
+        a, b = score
+    except (TypeError, ValueError):
+        raise ValueError(f"score={score!r}: expected ({sides[0]}, {sides[1]})") from None
+    for side, v in zip(sides, (a, b)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"score: {side}={v!r}: expected a number")
+        if not (0 <= v < n) or (v / rules.unit) != int(v / rules.unit):
+            top = math.ceil(n / rules.unit - 1) * rules.unit   # the last one below n
+            what = ("a whole number of points" if rules.unit == 1
+                    else f"a multiple of {rules.unit:g} points")
+            raise ValueError(f"score: {side}={v:g}: expected {what} in 0..{top:g} (below "
+                             f"the match length {n})")
+    return float(a), float(b)
+
+
 @dataclass(frozen=True)
 class MatchState:
     """The state of a match beside a position.
@@ -225,20 +265,7 @@ class MatchState:
         rules = (self.length if isinstance(self.length, MatchRules)
                  else MatchRules(length=check_int(self.length, 1, MAX_LENGTH, "length")))
         object.__setattr__(self, "length", rules)
-        n = rules.length
-        try:
-            a, b = self.score
-        except (TypeError, ValueError):
-            raise ValueError(f"score={self.score!r}: expected (white, black)") from None
-        for side, v in zip(_SIDES, (a, b)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise TypeError(f"score: {side}={v!r}: expected a number")
-            if v < 0 or v >= n or (v / rules.unit) != int(v / rules.unit):
-                top = math.ceil(n / rules.unit - 1) * rules.unit   # the last one below n
-                raise ValueError(f"score: {side}={v:g}: expected a multiple of "
-                                 f"{rules.unit:g} in 0..{top:g} (below the match length "
-                                 f"{n})")
-        object.__setattr__(self, "score", (float(a), float(b)))
+        object.__setattr__(self, "score", check_score(self.score, rules))
         if self.on_roll not in _SIDES:
             raise ValueError(f"on_roll={self.on_roll!r}: expected 'white' or 'black'")
         self._check_crawford(rules)
@@ -302,7 +329,7 @@ class MatchState:
                        cube=None if self.cube is None else self.cube.passed())
 
 
-def check_match(match: MatchState, positions: Iterable[Any]) -> None:
+def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "match") -> None:
     """Check that ``match`` is a ``MatchState`` whose side on roll is that of every position.
 
     The input check of every ``match=`` argument (it lives beside ``MatchState`` rather
@@ -313,6 +340,8 @@ def check_match(match: MatchState, positions: Iterable[Any]) -> None:
     match : MatchState
     positions : iterable of Position
         The positions evaluated at this score (each with its ``side`` on roll).
+    name : str
+        The argument's name in the messages (``state`` for the match functions).
 
     Raises
     ------
@@ -322,8 +351,8 @@ def check_match(match: MatchState, positions: Iterable[Any]) -> None:
         A position has the other colour on roll.
     """
     if not isinstance(match, MatchState):
-        raise TypeError(f"match: expected a MatchState, got {type(match).__name__}")
+        raise TypeError(f"{name}: expected a MatchState, got {type(match).__name__}")
     for p in positions:
         if p.side != match.on_roll:
-            raise ValueError(f"match: on_roll={match.on_roll!r} but position {p.id} has "
+            raise ValueError(f"{name}: on_roll={match.on_roll!r} but position {p.id} has "
                              f"{p.side} on roll")

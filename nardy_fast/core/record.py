@@ -66,6 +66,7 @@ from nardy_fast.core.gameloop import play_turns
 from nardy_fast.core.policies import Chooser, as_chooser
 from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,
                                       apply_steps, as_position)
+from nardy_fast.core.rng import generator
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
 
 from collections.abc import Iterable, Sequence
@@ -712,6 +713,6 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
     start = Position.initial() if start is None else as_position(start, "start")
     choose = as_chooser(policy)
     max_turns = check_count(max_turns, "max_turns", 0)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
     return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)

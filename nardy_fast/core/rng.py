@@ -20,8 +20,8 @@ from typing import TypeAlias
 
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "SIDE_KEY", "root_entropy", "block_seed", "block_bit_generator",
-           "child_seed", "side_seed", "text_seed"]
+__all__ = ["BLOCK_GAMES", "SIDE_KEY", "root_entropy", "generator", "block_seed",
+           "block_bit_generator", "child_seed", "side_seed", "text_seed"]
 
 # Games per random stream.  1296 = 36 * 36: a block holds every pair of stratified rolls.
 BLOCK_GAMES = 1296
@@ -61,6 +61,29 @@ def root_entropy(seed):
     if seed < 0:
         raise ValueError(f"seed={seed}: must be >= 0")
     return int(seed)
+
+
+def generator(seed):
+    """``numpy.random.default_rng(seed)``, the seed checked first.
+
+    Parameters
+    ----------
+    seed : None, int or numpy.random.SeedSequence
+        As ``root_entropy``'s, and also a spawned ``SeedSequence`` (a counted stream of
+        ``child_seed``, which a simulation hands to each of its games or matches).
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError, ValueError
+        A seed of another type, or a negative one, by name (not numpy's message).
+    """
+    if not isinstance(seed, np.random.SeedSequence):
+        root_entropy(seed)   # the check only: None still draws fresh entropy below
+    return np.random.default_rng(seed)
 
 
 def child_seed(entropy, *key):

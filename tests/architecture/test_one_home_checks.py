@@ -28,8 +28,10 @@ CHECK_HOMES = {
     "check_count": {"core/_checks.pyx"}, "check_int": {"core/_checks.pyx"},
     "check_plies": {"core/_checks.pyx"}, "check_dice": {"core/_checks.pyx"},
     "check_die": {"core/_checks.pyx"}, "check_threads": {"core/_checks.pyx"},
+    "check_fraction": {"core/_checks.pyx"}, "require_columns": {"_utils/_frames.py"},
     # beside the type they need: their modules are imported by _checks' users
-    "check_match": {"core/matchrules.py"}, "check_boards": {"core/_state.py"},
+    "check_match": {"core/matchrules.py"}, "check_score": {"core/matchrules.py"},
+    "check_boards": {"core/_state.py"},
 }
 CHECK_DEF = re.compile(r"^\s*(?:cp)?def\s+_?(" + "|".join(CHECK_HOMES) + r")\b", re.M)
 # the integer check that check_count / check_int / check_plies hold

@@ -2,7 +2,8 @@
 import pytest
 
 from nardy_fast.core.cubestate import CubeState
-from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules, stakes_upto
+from nardy_fast.core.matchrules import (MatchRules, MatchState, as_match_rules, check_score,
+                                        stakes_upto)
 from nardy_fast.core.rules import Rules
 
 CUBE = Rules(cube="geometric")
@@ -83,6 +84,24 @@ def test_bad_state_names_the_field(kw, field):
     with pytest.raises((ValueError, TypeError), match=field):
         MatchState(3, **kw)
 
+
+
+@pytest.mark.parametrize("score, error, text", [
+    ((float("nan"), 0), ValueError, "A=nan"), ((0, float("inf")), ValueError, "B=inf"),
+    ((5, 0), ValueError, r"A=5: expected a whole number of points in 0\.\.4 \(below the "
+                         r"match length 5\)"),
+    (("1", 0), TypeError, "A='1'"), ((1, 2, 3), ValueError, r"expected \(A, B\)")])
+def test_check_score_names_the_side(score, error, text):
+    with pytest.raises(error, match=text):
+        check_score(score, MatchRules(length=5), ("A", "B"))
+
+
+def test_check_score_takes_halves_where_draws_are_worth_half():
+    half = MatchRules(length=3, draw="half", rules=Rules(draw_rule=True))
+    assert half.unit == 0.5 and check_score((1.5, 2.5), half) == (1.5, 2.5)
+    with pytest.raises(ValueError, match="a multiple of 0.5 points in 0..2.5"):
+        check_score((0.25, 0), half)
+    assert check_score((2, 0), MatchRules(length=3)) == (2.0, 0.0)
 
 def test_crawford_only_where_it_applies():
     mr = MatchRules(length=5, crawford=True, rules=CUBE)

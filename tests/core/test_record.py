@@ -321,3 +321,9 @@ def test_record_rules_of_the_vocabulary(rules):
     assert rec.to_text() == want.to_text()
     draw = GameRecord(rules="draw_rule=true")
     assert draw.rules == Rules(draw_rule=True)
+
+
+@pytest.mark.parametrize("seed, error", [("a", TypeError), (-1, ValueError), (1.5, TypeError)])
+def test_random_game_names_a_bad_seed(seed, error):
+    with pytest.raises(error, match=f"seed={seed!r}"):
+        random_game(seed=seed)

@@ -29,6 +29,23 @@ def test_root_entropy_refuses_by_name(seed, error, text):
         rng.root_entropy(seed)
 
 
+
+@pytest.mark.parametrize("seed, error, text", [
+    (-1, ValueError, "seed=-1"), (1.5, TypeError, "seed=1.5"), ("a", TypeError, "seed='a'")])
+def test_generator_refuses_by_name(seed, error, text):
+    with pytest.raises(error, match=text):
+        rng.generator(seed)
+
+
+def test_generator_is_numpys_for_each_form_of_a_seed():
+    """The same stream as ``default_rng``: an int, a SeedSequence, a spawned one (a
+    simulation's per-match stream, which ``root_entropy`` refuses)."""
+    spawned = np.random.SeedSequence(3).spawn(2)[1]
+    for seed in (7, np.random.SeedSequence(7), spawned):
+        assert (rng.generator(seed).integers(1 << 30, size=4).tolist()
+                == np.random.default_rng(seed).integers(1 << 30, size=4).tolist())
+    assert rng.generator(None).integers(10) in range(10)
+
 @pytest.mark.parametrize("k", [0, 1, 5])
 def test_counted_streams_are_the_spawned_children(k):
     """``child_seed(e, k)`` is ``SeedSequence(e).spawn(k + 1)[k]``; a block's seed and

@@ -33,12 +33,12 @@ from nardy_fast.engine.play._policies import greedy_scores
 from nardy_fast.engine.evaluation.cubemodel import actions, efficiency, model_equities
 from nardy_fast.engine.play.policy import Policy
 from nardy_fast.core.matchrecord import MatchRecord
-from nardy_fast.core.matchrules import MatchState, as_match_rules
+from nardy_fast.core.matchrules import MatchState, as_match_rules, check_score
 from nardy_fast.core.policies import random_move
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.record import GameRecord
-from nardy_fast.core.rng import child_seed, root_entropy
+from nardy_fast.core.rng import child_seed, generator, root_entropy
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -224,12 +224,16 @@ def play_one_match(a: Any, b: Any, rules: MatchRules | RulesLike = None,
     (3, [{'Ann': 0.0, 'Bob': 0.0}, {'Ann': 0.0, 'Bob': 2.0}, {'Ann': 1.0, 'Bob': 2.0}])
     """
     mr = as_match_rules(rules)
-    rng = np.random.default_rng(seed)
+    names = tuple(names)
+    if len(names) != 2 or not all(isinstance(n, str) for n in names) or names[0] == names[1]:
+        raise ValueError(f"names={names!r}: expected two different strings")
+    start_score = check_score(score, mr, names)
+    rng = generator(seed)
     players = {names[0]: _player(a, "a", mr.rules, rng),
                names[1]: _player(b, "b", mr.rules, rng)}
     aware_of = dict(zip(names, _aware_pair(aware)))
     rec = MatchRecord(rules=mr, players=tuple(names))
-    score = {n: float(v) for n, v in zip(names, score)}
+    score = dict(zip(names, start_score))
     starter, crawford_done = None, max(score.values()) == mr.length - 1
     while max(score.values()) < mr.length:
         if starter is None:

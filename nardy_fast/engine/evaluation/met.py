@@ -43,8 +43,9 @@ from functools import lru_cache
 import numpy as np
 
 from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, actions
+from nardy_fast.core._checks import check_fraction
 from nardy_fast.core.methods import warn_unused
-from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules
+from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules, check_match
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES, Rules
 
@@ -142,9 +143,8 @@ class MetSolver:
     def __init__(self, match_rules: MatchRules | RulesLike, dist: Mapping[str, float] | None = None,
                  cube: bool = False, x: float | None = None) -> None:
         self.mr = as_match_rules(match_rules)
-        self.x = TABLE_EFFICIENCY if x is None else float(x)
-        if not 0.0 <= self.x <= 1.0:
-            raise ValueError(f"x={x!r}: the cube efficiency must be in [0, 1]")
+        self.x = (TABLE_EFFICIENCY if x is None
+                  else check_fraction(x, "x", "the cube efficiency"))
         self.dist = dict(dist) if dist is not None else start_distribution(self.mr.rules)
         self.cube = bool(cube)
         rules = self.mr.rules
@@ -468,6 +468,7 @@ def outcome_values(state: MatchState) -> dict[str, float]:
     >>> round(v["win_oin"], 3), v["win_mars"], v["loss_oin"], round(v["draw"], 3)
     (0.589, 1.0, 0.0, 0.34)
     """
+    check_match(state, name="state")
     mr = state.rules
     solver = solver_for(mr, mr.cube)
     u = solver.unit
@@ -618,6 +619,9 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     >>> d["action"], round(d["no_double"], 3), round(d["mwc"], 3), round(d["take_point"], 3)
     ('no double, take', 0.473, 0.473, 0.115)
     """
+    check_match(state, name="state")
+    p = check_fraction(p_win, "p_win", "the chance of winning")
+    x = check_fraction(x, "x", "the cube efficiency")
     mr = state.rules
     if not mr.cube:
         raise ValueError("match: cube decisions need a match with the cube "
@@ -631,7 +635,6 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     nd_owner = {"centre": "centre", "mover": "X", "opponent": "Y"}[
         "centre" if cube is None else cube.owner]
     win = solver._after(i, j, 0, gstate, 0)
-    p = float(p_win)
     nan = float("nan")
     e = {"no_double": nan, "double_take": nan, "double_pass": nan, "double_beaver": nan,
          "take_point": nan, "p_win": p, "method": "zadeh"}

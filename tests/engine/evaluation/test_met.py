@@ -224,3 +224,22 @@ def test_write_start_data_writes_every_variant(tmp_path):
         p = [d[f"{w}_{k}"] for w in ("win", "loss") for k in KINDS] + [d["draw"]]
         assert d["games"] == 36 and sum(p) == pytest.approx(1.0, abs=1e-9)
         assert d["net"] == Evaluator.default().rollout_net.digest()
+
+
+@pytest.mark.parametrize("p_win, x, error, text", [
+    (1.5, 0.68, ValueError, "p_win=1.5: the chance of winning must be in"),
+    (float("nan"), 0.68, ValueError, "p_win=nan"), ("0.7", 0.68, TypeError, "p_win='0.7'"),
+    (True, 0.68, TypeError, "p_win=True"), (0.7, 2, ValueError, "x=2: the cube efficiency"),
+    (0.7, -0.1, ValueError, "x=-0.1")])
+def test_match_cube_decision_refuses_an_impossible_chance_or_efficiency(p_win, x, error, text):
+    state = MatchState(length=MatchRules(length=5, rules=Rules(cube="geometric")),
+                       score=(2, 3), cube=CubeState())
+    with pytest.raises(error, match=text):
+        met.match_cube_decision(p_win, state, x=x)
+    assert 0 <= met.match_cube_decision(0.7, state, x=1.0)["mwc"] <= 1
+
+
+@pytest.mark.parametrize("fn", [lambda s: met.match_cube_decision(0.5, s), met.outcome_values])
+def test_match_functions_name_a_state_that_is_not_one(fn):
+    with pytest.raises(TypeError, match="state: expected a MatchState, got str"):
+        fn("2-3 of 5")
