@@ -9,6 +9,7 @@ import re
 
 from nardy_fast.app.duel import DEFAULT_TIMEOUT
 from nardy_fast.core._checks import check_dice
+from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.play.policy import NAMES as POLICY_NAMES
@@ -255,6 +256,68 @@ def add_rollout_options(p, games):
     add_options(p, "games", "policy", "seed", "workers", "scheduler", "truncate",
                 games=games)
 
+
+
+def _score(text):
+    """``"2-3"`` (or ``"2:3"``, ``"2,3"``, ``"2 3"``; halves as ``"1.5-0"``) -> (2.0, 3.0):
+    White's points, then Black's."""
+    parts = re.split(r"\s*[-:, ]\s*", text.strip())
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected White's points, then "
+                                         "Black's, as '2-3'") from None
+
+
+def add_match_options(p, cube_flag=False):
+    """``--length``, ``--score``, ``--crawford`` and ``--crawford-game`` (and, with
+    ``cube_flag``, ``--cube``): a decision at the score of a match (``match_state``;
+    default: money play)."""
+    g = p.add_argument_group("at a match score (default: money play)")
+    g.add_argument("--length", type=positive_int, default=None, metavar="N",
+                   help="decide at the score of a match to N points")
+    g.add_argument("--score", type=_score, default=None, metavar="W-B",
+                   help="the points of White, then Black, e.g. 2-3 (default 0-0)")
+    if cube_flag:
+        g.add_argument("--cube", action="store_true",
+                       help="the match is played with the cube (geometric, centred at 1)")
+    g.add_argument("--crawford", action="store_true",
+                   help="the match plays the Crawford rule (as 'met' and 'matches')")
+    g.add_argument("--crawford-game", action="store_true",
+                   help="this game is the Crawford game: a side is one point away and no "
+                        "one may double (implies --crawford)")
+
+
+def match_state(args, position, rules, cube=None):
+    """The ``MatchState`` of ``add_match_options``' options for ``position`` (its side on
+    roll), under ``rules`` (with the cube for ``cube``), or None without ``--length``; a
+    ``CliError`` naming the option that does not fit."""
+    given = [option for option, on in (("--score", args.score is not None),
+                                       ("--cube", getattr(args, "cube", False)),
+                                       ("--crawford", args.crawford),
+                                       ("--crawford-game", args.crawford_game)) if on]
+    if args.length is None:
+        if given:
+            raise CliError(f"{given[0]}: a match score needs the match's length: add "
+                           "--length N")
+        return None
+    crawford = args.crawford or args.crawford_game
+    if crawford and rules.cube is None:
+        raise CliError(f"{'--crawford-game' if args.crawford_game else '--crawford'}: the "
+                       "Crawford rule is a rule of the cube; add --cube")
+    score = (0.0, 0.0) if args.score is None else args.score
+    try:
+        mr = MatchRules(length=args.length, crawford=crawford, rules=rules)
+        return MatchState(length=mr, score=score, on_roll=position.side,
+                          crawford=args.crawford_game, cube=cube)
+    except (ValueError, TypeError) as e:
+        text = str(e)
+        option = ("--crawford-game" if text.startswith("crawford")
+                  else "--stake/--owner" if text.startswith("cube") else "--score")
+        text = text.removeprefix("score: ")        # "--score: white=5: ..."
+        raise CliError(f"{option}: {text} (--length {args.length})") from None
 
 def _client(address):
     if not address:

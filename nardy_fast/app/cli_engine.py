@@ -14,8 +14,9 @@ import sys
 import numpy as np
 
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
-                                  add_command, add_options, add_progress, json_text,
-                                  new_file, out_folder, positive_int, widths)
+                                  add_command, add_match_options, add_options, add_progress,
+                                  json_text, match_state, new_file, out_folder, positive_int,
+                                  widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -48,27 +49,53 @@ def _parser_hint(sub):
     add_options(s, "position", "dice", "plies", plies=DECISION_PLIES)
     s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
     add_options(s, "rules", "json")
+    add_match_options(s, cube_flag=True)
 
 
 def cmd_hint(args):
     """Every legal move of the side on roll for a roll, ranked by the evaluator's equity
     (points per game), with the points it loses against the best (equity_loss) and the
     position ID after it (id_after), as 'analyse' and 'moves' name them.  --json also
-    gives diff (-equity_loss) and position (id_after), their old names."""
+    gives diff (-equity_loss) and position (id_after), their old names.  With --length:
+    ranked by the match winning chance after each move at the score (mwc, from the match
+    equity table), with the chance it loses (mwc_loss) and its money equivalent (emg)."""
     pos = _position(args.position)
-    hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies)
+    rules = as_rules(args.rules)
+    match = match_state(args, pos, cube_rules(rules) if args.cube else rules)
+    hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies, match=match)
     hint = hint.head(args.top)
+    if match is not None:
+        hint.insert(hint.columns.get_loc("mwc_diff"), "mwc_loss", 0.0 - hint["mwc_diff"])
     if args.json:
         print(json_text(hint))
         return
-    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: each legal move valued by the "
-          "evaluator; equity in points per game and p_win, both the mover's view; "
-          "equity_loss: points lost against the best move")
-    print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
+    roll = f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}"
+    if match is None:
+        print(f"{roll}: each legal move valued by the evaluator; equity in points per game "
+              "and p_win, both the mover's view; equity_loss: points lost against the best "
+              "move")
+        print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
+              f"{'p_win':>5s}  method")
+        for r in hint.itertuples():
+            print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
+                  f"{r.p_win:5.3f}  {r.method}")
+        return
+    print(f"{roll}, {_match_words(match)}: each legal move by the mover's match winning "
+          "chance after it (mwc, the evaluator's probabilities through the match equity "
+          "table); mwc_loss: the chance lost against the best move; emg: the mwc in "
+          "money-equivalent points; p_win: cubeless")
+    print(f"{'rank':>4s}  {'move':<24s} {'mwc':>6s}  {'mwc_loss':>8s}  {'emg':>7s}  "
           f"{'p_win':>5s}  method")
     for r in hint.itertuples():
-        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
+        print(f"{r.rank:4d}  {r.move:<24s} {r.mwc:6.4f}  {r.mwc_loss:8.4f}  {r.emg:+7.4f}  "
               f"{r.p_win:5.3f}  {r.method}")
+
+
+def _match_words(match):
+    """``"at 2-3 (White-Black) in a match to 5"``, and the Crawford game if it is one."""
+    w, b = match.score
+    return (f"at {w:g}-{b:g} (White-Black) in a match to {match.rules.length}"
+            + (", the Crawford game" if match.crawford else ""))
 
 
 def _parser_play(sub):
@@ -503,7 +530,8 @@ def cmd_train_luck(args):
 
 
 def _parser_cube(sub):
-    s = add_command(sub, "cube", cmd_cube, help="money cube decision of a position")
+    s = add_command(sub, "cube", cmd_cube, help="cube decision of a position: for money, or "
+                                                "at a match score (--length)")
     add_options(s, "position")
     s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
                    help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
@@ -524,12 +552,15 @@ def _parser_cube(sub):
     add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
     add_progress(s)
+    add_match_options(s)
 
 
 def cmd_cube(args):
     """No double, double/take and double/pass equities of the side on roll per unit stake,
     the proper actions and the take point: exact in small bear-off races, else from the
-    evaluator's cubeless probabilities with the cube model (nardy_fast.engine.decisions.cube)."""
+    evaluator's cubeless probabilities with the cube model (nardy_fast.engine.decisions.cube).
+    With --length: the match winning chances of each action at the score (Zadeh's model
+    through the match equity table, on the evaluator's probabilities)."""
 
     pos = _position(args.position)
     rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
@@ -541,6 +572,10 @@ def cmd_cube(args):
     except ValueError as e:
         raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
             from None
+    match = match_state(args, pos, rules, cube)
+    if match is not None and args.method != "auto":
+        raise CliError(f"--method {args.method}: at a match score the match equity table "
+                       "decides, on the evaluator's probabilities (--method auto)")
     roll = dict(method=Rollout(RolloutSettings(args.games)), seed=args.seed,
                 compute=Compute(workers=args.workers, client=_client(args.scheduler),
                                 progress=args.progress)) \
@@ -549,17 +584,24 @@ def cmd_cube(args):
         raise CliError(f"--plies {args.plies}: no effect with --method {args.method} (the "
                        f"look-ahead of the model's evaluation, methods auto and janowski)")
     try:
-        d = cube_decision(pos, cube, rules=rules, plies=args.plies, **roll)
+        d = (cube_decision(pos, cube, rules=rules, plies=args.plies, **roll) if match is None
+             else cube_decision(pos, cube, plies=args.plies, match=match))
     except ValueError as e:                 # the option's words, not the argument's
         python = f"method={args.method!r}: "
         if str(e).startswith(python):
             raise CliError(f"--method {args.method}: {str(e)[len(python):]}") from None
         raise
     if args.json:
-        print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner, **d}))
+        print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
+                         **({} if match is None else
+                            {"length": match.rules.length, "score": list(match.score),
+                             "crawford_game": match.crawford}), **d}))
         return
     print(pos.diagram(cube=cube))
-    _print_cube(args, d)
+    if match is not None:
+        print(f"{_match_words(match)}: the values are the match winning chances of the "
+              "side on roll")
+    _print_cube(args, d, match)
 
 
 # the names of a cube decision's values in the text output, in order
@@ -567,9 +609,10 @@ _CUBE_VALUES = (("no_double", "no double"), ("double_take", "double, take"),
                 ("double_pass", "double, pass"), ("double_beaver", "double, beaver"))
 
 
-def _print_cube(args, d):
+def _print_cube(args, d, match=None):
     """The text of ``cube``: the values with the standard errors of rollouts, and the
-    model's efficiency and take point only where the model decided."""
+    model's efficiency and take point only where the model decided; at a ``match`` score
+    the values are match winning chances."""
     rolled = d["method"] == "rollout"
     modelled = d["method"] not in ("exact", "rollout")
     if rolled:
@@ -590,10 +633,13 @@ def _print_cube(args, d):
         err = (f" ± {NOISE_Z * se:.4f}" if not math.isnan(se) else
                " (exact: the stake before the raise)" if rolled and key == "double_pass"
                else "")
-        print(f"  {label:<16s} {d[key]:+.4f}{err}")
-    print(f"proper action: {d['action']}; cubeful equity {d['equity']:+.4f} per unit stake"
-          + (f"; the opponent's take point {d['take_point']:.3f} (the model's)"
-             if modelled else ""))
+        print(f"  {label:<16s} {d[key]:{'.4f' if match else '+.4f'}}{err}")
+    value = (f"match winning chance {d['equity']:.4f}" if match else
+             f"cubeful equity {d['equity']:+.4f} per unit stake")
+    print(f"proper action: {d['action']}; {value}"
+          + (f"; the opponent's take point {d['take_point']:.3f} "
+             f"({'the table' if match else 'the model'}'s)"
+             if modelled and not math.isnan(d["take_point"]) else ""))
     if rolled and not math.isnan(d["double_margin"]):
         for who, key in (("doubler", "double"), ("taker", "take")):
             margin, noise = d[f"{key}_margin"], d[f"{key}_noise"]
