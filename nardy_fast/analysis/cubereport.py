@@ -12,7 +12,7 @@ from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import Position, as_position
-from nardy_fast.core.record import read_record
+from nardy_fast.core.record import as_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.decisions.cube import METHODS as CUBE_METHODS, cube_decision
@@ -198,8 +198,7 @@ def cube_analysis(record: GameRecord | str, *,
                     progress=progress)
         roll = {}
 
-    if isinstance(record, str):
-        record = read_record(record)
+    record = as_record(record)
     rules = as_rules(record.rules)
     if rules.cube is None:
         raise ValueError("cube_analysis: the record's rules have no cube")

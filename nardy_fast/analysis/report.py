@@ -81,7 +81,7 @@ from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_p
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import apply_steps
-from nardy_fast.core.record import GameRecord, read_record
+from nardy_fast.core.record import GameRecord, as_record
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables.bearoff import one_sided
@@ -168,6 +168,13 @@ def _frame(rows, index=None, columns=None):
 
 
 # -- pip report --------------------------------------------------------------------------
+# the pip report's columns, in order (the module table)
+PIP_COLUMNS = ("id", "side", "pips_mover", "pips_opponent", "pip_diff", "head_mover",
+               "head_opponent", "home_mover", "home_opponent", "off_mover", "off_opponent",
+               "points_mover", "points_opponent", "block_mover", "block_opponent",
+               "epc_mover", "epc_opponent", "phase")
+
+
 def _longest_block(board, other_path=True):
     """Longest run of held points; along the other side's path (mover idx 12..23, 0..11)."""
     held = np.asarray(board) > 0
@@ -231,9 +238,9 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
         for name, b in (("mover", p.mover), ("opponent", p.opponent)):
             row[f"block_{name}"] = _longest_block(b)
         rows.append(row)
+    if not pos_list:                  # no rows: the columns all the same
+        return _frame(rows, index, columns=list(PIP_COLUMNS))
     df = _frame(rows, index)
-    if not pos_list:
-        return df
     db = one_sided() if epc else None
     boards = np.stack([p.boards for p in pos_list])
     df["epc_mover"] = _epc_many(boards[:, 0], db)
@@ -570,10 +577,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         refuse_flat("game_report", method, n_games=(n_games, DEFAULT_GAMES),   # are recorded
                     policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
         obj, method = method, method.name
-    if isinstance(record, (str, os.PathLike)):
-        record = read_record(record)
-    if not isinstance(record, GameRecord):
-        raise TypeError(f"record: expected a GameRecord or a path, got {type(record).__name__}")
+    record = as_record(record)
     rules = as_rules(record.rules)
     if rules.cube is not None:        # the win and move columns stay cubeless
         rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)

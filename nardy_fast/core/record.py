@@ -76,8 +76,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.core.cubestate import CubeState
 
-__all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "read_record", "write_record",
-           "parse_record", "random_game", "game_result", "format_steps",
+__all__ = ["GameRecord", "Turn", "CubeAction", "RecordError", "as_record", "read_record",
+           "write_record", "parse_record", "random_game", "game_result", "format_steps",
            "looks_like_record", "MAGIC"]
 
 FORMAT_VERSION = 1
@@ -362,6 +362,17 @@ def looks_like_record(text: str) -> bool:
     if text.startswith(MAGIC):
         return True
     return any(_DICE.match(t) for t in text.split()[:50])
+
+
+def as_record(record: GameRecord | str | os.PathLike[str], name: str = "record"
+              ) -> GameRecord:
+    """``record`` itself, or the record read from the path ``record`` (``read_record``);
+    anything else is a ``TypeError`` naming ``name``."""
+    if isinstance(record, (str, os.PathLike)):
+        return read_record(record)
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"{name}: expected a GameRecord or a path, got {type(record).__name__}")
+    return record
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:

@@ -9,7 +9,7 @@ import pytest
 import nardy_fast
 from nardy_fast import Position, Rules
 from nardy_fast.engine.decisions.cube import cube_decision
-from nardy_fast.analysis.cubereport import cube_report
+from nardy_fast.analysis.cubereport import cube_analysis, cube_report
 
 from helpers import race_of_points as race
 
@@ -143,3 +143,10 @@ def test_cube_error_counts_a_loss_above_a_thousandth():
     assert r.loc["white", "missed_doubles"] == 1 and r.loc["white", "wrong_doubles"] == 1
     assert r.loc["white", "wrong_passes"] == 1 and r.loc["white", "wrong_takes"] == 1
     assert r.loc["white", "errors"] == 4 and r.loc["white", "take_decisions"] == 2
+
+
+def test_cube_analysis_names_a_record_that_is_not_one(tmp_path):
+    with pytest.raises(TypeError, match="^record: expected a GameRecord or a path, got int$"):
+        cube_analysis(42)
+    with pytest.raises(FileNotFoundError):
+        cube_analysis(tmp_path / "missing.txt")            # a path object is read too

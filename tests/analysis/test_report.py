@@ -78,6 +78,9 @@ def test_pip_report_inputs():
     assert pip_report(pd.DataFrame({"id": ids}), epc=False)["id"].tolist() == ids
     with pytest.raises(TypeError, match="positions"):
         pip_report(42)
+    # no positions: no rows, but the same columns (a frame to concatenate or filter)
+    empty = pip_report([], epc=False)
+    assert len(empty) == 0 and list(empty.columns) == list(by_list.columns)
     with pytest.raises(ValueError, match=r"positions\[1\]: position ID 'nonsense'"):
         pip_report([ids[0], "nonsense"])
     with pytest.raises(TypeError, match=r"positions\[0\]"):

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from nardy_fast import CubeState, Position, Rules, successors
 from nardy_fast.core.position import parse_steps
-from nardy_fast.core.record import (GameRecord, RecordError, Turn, game_result, parse_record,
+from nardy_fast.core.record import (GameRecord, RecordError, Turn, as_record, game_result,
+                                    parse_record,
                                     random_game, read_record, write_record)
 
 from helpers import board
@@ -327,3 +328,13 @@ def test_record_rules_of_the_vocabulary(rules):
 def test_random_game_names_a_bad_seed(seed, error):
     with pytest.raises(error, match=f"seed={seed!r}"):
         random_game(seed=seed)
+
+
+def test_as_record_reads_a_path_and_names_anything_else(tmp_path):
+    rec = random_game(seed=2, max_turns=6)
+    path = write_record(rec, str(tmp_path / "g.txt"))
+    assert as_record(rec) is rec
+    for p in (path, tmp_path / "g.txt"):                   # str and os.PathLike
+        assert as_record(p).turns == rec.turns
+    with pytest.raises(TypeError, match="^game: expected a GameRecord or a path, got list$"):
+        as_record([], name="game")
