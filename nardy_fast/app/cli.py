@@ -219,10 +219,13 @@ def cmd_study(args):
         roll = args.method == "rollout"        # the rollout options act only then
         kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args)) if roll \
             else {}
-        frame = study(ids, args.games if roll else 0, store=args.store, method=args.method,
-                      plies=args.plies, rules=args.rules, batch_size=args.batch_size,
-                      compute=Compute(workers=args.workers, client=client,
-                                      progress=progress), **kw)
+        with warnings.catch_warnings():     # said once, below, in the command's words
+            warnings.filterwarnings("ignore", "study interrupted", RuntimeWarning)
+            frame = study(ids, args.games if roll else 0, store=args.store,
+                          method=args.method, plies=args.plies, rules=args.rules,
+                          batch_size=args.batch_size,
+                          compute=Compute(workers=args.workers, client=client,
+                                          progress=progress), **kw)
     finally:
         if client is not None:
             client.close()

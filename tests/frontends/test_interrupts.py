@@ -151,6 +151,7 @@ def test_sigterm_in_a_study_keeps_the_finished_batches_to_resume(monkeypatch, ca
     out, err = capsys.readouterr()
     assert code == 143
     assert "2 of 4 positions done" in out and "run the same command again" in err
+    assert "warning" not in err, err       # said once, in the command's words
     monkeypatch.setattr(study_mod, "_run_batch", run)
     assert cli.main(argv) == 0
     out, _ = capsys.readouterr()
