@@ -23,7 +23,10 @@ held-out errors on both accuracy files and their matches against the judge at 0-
 judge (``train-net``'s labels, ``--lam``), which hold its play; with ``--two-ply``, ``T2``:
 the same positions labelled by the judge's own 2-ply value instead (``labels.lookahead_targets``
 with ``keep=1``, kept in ``DIR/two_ply.npy``: no noise, but the judge's own bias), and
-``B2``: the mean of the two labels.
+``B2``: the mean of the two labels.  ``--pool DIR`` (repeatable) adds the labels of
+other ``--label`` folders (other seeds) to the arms' ``R``; ``--equity-weight W`` adds
+``W`` times each position's squared equity error to the cross-entropy
+(``exp_reached_training.equity_term``), so the fit weighs the outputs as the equity does.
 
     python experiments/exp_reached_rollout_labels.py --label --out-dir DIR --workers 2
     python experiments/exp_reached_rollout_labels.py --fit --out-dir DIR [--anchor 1000]
@@ -87,13 +90,25 @@ def label(args):
     print(f"  {len(frame)} labelled, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
+def pool_labels(folder):
+    """The positions and the seven learnt labels of a ``--label`` folder."""
+    z = np.load(os.path.join(folder, "labels.boards.npz"))
+    frame = pd.read_parquet(os.path.join(folder, "labels.parquet"))
+    return z["boards"][:len(frame)], frame[list(LABELS[:7])].to_numpy(np.float32)
+
+
 def fit_arms(args):
     ev = nf.Evaluator.load(args.init) if args.init else nf.Evaluator.default()
     z = np.load(os.path.join(args.out_dir, "labels.boards.npz"))
     frame = pd.read_parquet(os.path.join(args.out_dir, "labels.parquet"))
     n = min(len(frame), args.use or len(frame))
     boards, targets = z["boards"][:n], frame[list(LABELS[:7])].to_numpy(np.float32)[:n]
-    tag = f"{args.lr:g}x{args.epochs}" + (f"_{n}" if n < len(frame) else "")
+    for extra in args.pool or ():         # more folders of --label, learnt with these
+        b, t = pool_labels(extra)
+        boards, targets = np.concatenate([boards, b]), np.concatenate([targets, t])
+    n = len(boards)
+    tag = (f"{args.lr:g}x{args.epochs}" + (f"_{n}" if n != len(frame) else "")
+           + (f"_eq{args.equity_weight:g}" if args.equity_weight else ""))
     arms = {f"R_{tag}": (boards, targets)}
     if args.anchor:
         sp, after, lengths = selfplay_games(ev.net, args.anchor, args.seed + 7)
@@ -130,10 +145,18 @@ def main():
     ap.add_argument("--anchor", type=int, default=0)
     ap.add_argument("--lam", type=float, default=0.7)
     ap.add_argument("--two-ply", action="store_true", help="also the arms T2 and B2")
+    ap.add_argument("--pool", action="append", default=None,
+                    help="--fit: another --label folder whose labels are learnt too "
+                         "(repeat for several)")
+    ap.add_argument("--equity-weight", type=float, default=0.0,
+                    help="--fit: add W times each position's squared equity error to the "
+                         "cross-entropy (exp_reached_training.equity_term)")
     ap.add_argument("--exclude", action="append", default=None)
     ap.add_argument("--init", default=None, help="the net to fine-tune (default: the "
                     "shipped judge)")
     args = ap.parse_args()
+    if args.two_ply and args.pool:
+        ap.error("--two-ply labels the --out-dir positions only: not with --pool")
     args.exclude = args.exclude or EXCLUDE
     os.makedirs(args.out_dir, exist_ok=True)
     if args.label:

@@ -149,6 +149,17 @@ def add_arm_options(ap, seed):
     ap.add_argument("--workers", type=int, default=1)
 
 
+def equity_term(ev, weight):
+    """``fit``'s ``equity=``: ``weight`` times each position's squared equity error, by
+    the outputs' equity coefficients under ``ev``'s rules (what each output adds to the
+    equity); None for a weight of 0."""
+    if not weight:
+        return None
+    rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
+    eq = ev.searcher().equities(rows)
+    return float(weight), (eq[1:] - eq[0]).astype(np.float32)
+
+
 def run_arms(args, ev, arms, experiment):
     """Fine-tune ``ev``'s net on each arm ``{name: (boards, targets)}`` (or read
     ``DIR/name.nfdb`` when it is there), then print the held-out errors of ``ev`` and of
@@ -162,7 +173,8 @@ def run_arms(args, ev, arms, experiment):
         t = time.process_time()
         rng = np.random.default_rng(args.seed)
         net, loss = fit(ev.net, ev.net.encode(boards), targets.astype(np.float32),
-                        args.epochs, args.batch, args.lr, rng)
+                        args.epochs, args.batch, args.lr, rng,
+                        equity=equity_term(ev, getattr(args, "equity_weight", 0.0)))
         e = Evaluator(net, rules=ev.rules, meta={"experiment": f"{experiment} {name}"})
         e.save(path)
         nets[name] = e

@@ -40,6 +40,7 @@ import numpy as np
 from nardy_fast._utils._io import atomic_write
 from nardy_fast.core._checks import check_count, check_step
 from nardy_fast.core.position import Position, contact_mask
+from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.parallel import run_chunks
 from nardy_fast.engine.play.rollout import rollout
@@ -274,6 +275,11 @@ def train_on_rollouts(out, *, init=None, checkpoint=None, exclude=None, workers=
     s = _checked({**ROLLOUT_DEFAULTS, **settings})
     start = (Evaluator.default() if init is None else
              init if isinstance(init, Evaluator) else Evaluator.load(init))
+    if start.rules != CLASSIC:
+        # the positions are of classic games and the labels classic rollouts of the
+        # shipped player: the net written would carry rules it never saw
+        raise ValueError(f"init: a net of the rules {start.rules.to_text()!r}; rollout "
+                         "labels are made under the classic rules only")
     if checkpoint is not None:
         _same_settings(checkpoint, "settings.json",
                        {**{k: s[k] for k in ("selfplay_games", "source_games", "every",

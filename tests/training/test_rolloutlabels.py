@@ -194,3 +194,16 @@ def test_cli_names_a_bad_exclude_file(tmp_path, capsys):
         err = capsys.readouterr().err
         assert f"--exclude {path}: " in err and said in err
     assert sorted(os.listdir(tmp_path)) == ["other.parquet"]
+
+
+def test_a_start_of_other_rules_is_refused_before_any_work_or_file(tmp_path):
+    """The positions are of classic games and the labels classic rollouts: a start of
+    another rule set would be written out carrying rules it never saw."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # the classic net serves the variant
+        variant = Evaluator.default(nf.Rules(head_rule="generalized"))
+    with pytest.raises(ValueError, match="init: a net of the rules 'head_rule=generalized'"):
+        rl.train_on_rollouts(tmp_path / "x.nfdb", init=variant,
+                             checkpoint=tmp_path / "x.partial")
+    assert os.listdir(tmp_path) == []
