@@ -19,6 +19,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "myst_nb",
+    "sphinxarg.ext",      # the command line's page, from the parser itself
 ]
 
 # The notebooks are rendered from copies made here (the folder `notebooks/` beside the
@@ -36,6 +37,9 @@ nb_execution_in_temp = True
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 myst_enable_extensions = ["colon_fence"]
+# quotes and ellipses made typographic, never dashes: an option named in prose (the help
+# texts on the command line's page: "--out", "-o/--out") keeps its two hyphens
+smartquotes_action = "qe"
 myst_heading_anchors = 3
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 templates_path = ["_templates"]

@@ -70,8 +70,10 @@ class Interrupted(Exception):
 
 
 def plain(text):
-    """A docstring as ``--help`` shows it: reStructuredText's double back-quotes dropped."""
-    return None if text is None else re.sub(r"``([^`]*)``", r"\1", text)
+    """A docstring as ``--help`` shows it: reStructuredText's double back-quotes dropped,
+    its lines joined into one paragraph (``--help`` refills it anyway; the documentation's
+    page of the parser would read an indented line as a new block)."""
+    return None if text is None else " ".join(re.sub(r"``([^`]*)``", r"\1", text).split())
 
 
 def _finite(obj):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 import signal
@@ -54,6 +55,7 @@ from nardy_fast.tables.race import race_probabilities
 __all__ = ["main", "build_parser"]
 
 PROG = "nardy-fast"
+DOCS_WIDTH = 64           # characters of a usage line on the documentation's page
 
 
 def build_parser():
@@ -75,6 +77,34 @@ def build_parser():
             _parser_demo,
             _parser_study_actions):
         add(sub)
+    return p
+
+
+def docs_parser():
+    """``build_parser()`` as the documentation's page of the command line shows it: the
+    hidden spellings ``study-show`` and ``study-export`` under their documented names,
+    ``study show`` and ``study export``, right after ``study``; usage lines of
+    ``DOCS_WIDTH`` characters."""
+    p = build_parser()
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    named = {f"study {a}": sub.choices[f"study-{a}"] for a in STUDY_ACTIONS}
+    choices = {}
+    for name, parser in sub.choices.items():
+        if name.startswith("study-"):
+            continue
+        choices[name] = parser
+        if name == "study":
+            choices.update(named)
+    sub.choices = sub._name_parser_map = choices   # argparse keeps both names
+    # short usage lines (argparse runs over by an unbroken option): whole in the page's
+    # column at 1280 pixels
+    narrow = functools.partial(argparse.HelpFormatter, width=DOCS_WIDTH)
+    todo = [p]
+    while todo:                               # the commands' own sub-commands too
+        parser = todo.pop()
+        parser.formatter_class = narrow
+        todo += [q for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+                 for q in a.choices.values()]
     return p
 
 

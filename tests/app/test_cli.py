@@ -349,3 +349,19 @@ def test_cube(capsys):
     code, out, err = run_catching(capsys, ["cube", contact, "--plies", "1", "--method",
                                            "rollout"])
     assert code != 0 and "--plies 1: no effect with --method rollout" in err
+
+
+def test_the_documentation_parser_is_the_command_line_under_its_documented_names():
+    """``docs_parser`` (the site's page of the command line): the same sub-parsers, the
+    hidden ``study-show`` and ``study-export`` as ``study show`` and ``study export``."""
+    import argparse
+    from nardy_fast.app.cli import build_parser, docs_parser
+
+    def commands(p):
+        return next(a for a in p._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices
+    real, shown = commands(build_parser()), commands(docs_parser())
+    assert list(shown)[list(shown).index("study"):][:3] == ["study", "study show",
+                                                            "study export"]
+    assert {n.replace(" ", "-") for n in shown} == set(real)
+    assert shown["study show"].prog == "nardy-fast study show"

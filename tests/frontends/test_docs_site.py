@@ -145,11 +145,11 @@ def _chromium():
 
 
 def _code_pages():
-    """The guide's pages, the notebooks', the API pages (their Examples) and Getting
-    started: the pages of code."""
+    """The guide's pages, the notebooks', the API pages (their Examples), Getting started
+    and the command line's: the pages of code."""
     return (sorted((HTML / "guide").glob("*.html")) + sorted((HTML / "notebooks").glob("*.html"))
             + sorted((HTML / "generated").glob("nardy_fast.*.html"))
-            + [HTML / "getting_started.html"])
+            + [HTML / "getting_started.html", HTML / "cli.html"])
 
 
 @needs_build
@@ -177,3 +177,18 @@ def test_code_blocks_fit_a_1280_pixel_window(page, tmp_path):
                      .replace("&lt;", "<").replace("&gt;", ">"))
     assert cut == [], f"{page.name}: code cut at 1280 px: {cut}"
 
+
+
+@needs_build
+def test_the_command_line_page_has_every_command_under_its_documented_name():
+    from nardy_fast.app.cli import docs_parser
+    import argparse
+    sub = next(a for a in docs_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    page = (HTML / "cli.html").read_text(encoding="utf-8")
+    headings = {re.sub(r" \(.*\)$", "", h)          # "analyse (analyze)": an alias
+                for h in re.findall(r"<h3>(.*?)<a class=\"headerlink\"", page)}
+    assert set(sub.choices) - {"analyze"} <= headings, set(sub.choices) - headings
+    shown = re.search(r"Possible choices: (show[^<]*)", page).group(1)   # the command list
+    for hidden in ("study-show", "study-export"):                         # (anchors keep it)
+        assert hidden not in headings and hidden not in shown
