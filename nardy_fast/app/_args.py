@@ -125,6 +125,18 @@ def new_file(path, force, option="-o/--out", what=None):
     return path
 
 
+
+def picture_format(path, option):
+    """``path``'s picture format (its extension, ``png`` when it has none), if matplotlib
+    writes it; else a ``CliError`` naming ``option`` and the formats it could write."""
+    ext = os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or "png"
+    import matplotlib.figure    # lazy: matplotlib is slow to import, and only pictures need it
+    formats = matplotlib.figure.Figure().canvas.get_supported_filetypes()
+    if ext not in formats:
+        raise CliError(f"{option} {path}: not a picture format matplotlib writes (.{ext}); "
+                       f"expected one of {', '.join('.' + f for f in sorted(formats))}")
+    return ext
+
 def in_file(path, option):
     """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
     if not os.path.exists(path):

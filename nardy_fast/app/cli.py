@@ -35,7 +35,7 @@ from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
                                   add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  new_file, positive_int, read_text)
+                                  new_file, picture_format, positive_int, read_text)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -117,12 +117,19 @@ def _version():
 def _parser_show(sub):
     s = add_command(sub, "show", cmd_show, help="print the diagram of a position")
     add_options(s, "position")
-    s.add_argument("--png", metavar="FILE", help="also draw the board to a PNG file")
+    s.add_argument("--png", metavar="FILE",
+                   help="also draw the board to a picture file (.png, or another of "
+                        "matplotlib's formats by its extension, such as .svg or .pdf); "
+                        "refused if it exists unless --force")
+    s.add_argument("--force", action="store_true", help="replace an existing --png file")
 
 
 def cmd_show(args):
     """Print the text diagram, pips and phase of a position."""
     pos = _position(args.position)
+    if args.png:                         # refused before anything is printed
+        new_file(args.png, args.force, option="--png")
+        picture_format(args.png, "--png")
     print(pos.diagram())
     print(f"phase {pos.phase}")
     if args.png:
@@ -353,7 +360,9 @@ def _parser_bearoff(sub):
     bsub.required = True
     b = add_command(bsub, "build", cmd_bearoff_build,
                     help="build (or load) the one-sided database")
-    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE")
+    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE "
+                                                "(refused if it exists unless --force)")
+    b.add_argument("--force", action="store_true", help="replace an existing --out file")
     b.add_argument("--two-sided", type=int_in(1, 15), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
                         "per side (1..14: in memory); 15: the complete table with mars, "
@@ -399,6 +408,8 @@ def _parser_bearoff(sub):
 
 def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
+    if args.out:                                  # before the work, not after
+        new_file(args.out, args.force, option="--out")
     if args.cubeful and not (args.two_sided is not None
                              and (args.two_sided == 15 or args.store is not None)):
         raise CliError("--cubeful: only with --two-sided 15, or --two-sided N --store DIR "

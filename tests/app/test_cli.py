@@ -32,6 +32,23 @@ def test_show(capsys, tmp_path):
     assert code == 0 and out2.startswith(Position.initial().diagram())
 
 
+
+def test_show_never_replaces_a_picture_unasked(capsys, tmp_path):
+    """An existing --png file is refused (unless --force), and so is a format matplotlib
+    cannot write, each before anything is printed."""
+    mine = tmp_path / "mine.png"
+    mine.write_bytes(b"a user's file")
+    code, out, err = run_cli(capsys, "show", START, "--png", str(mine))
+    assert code == 1 and out == "" and f"--png {mine}: exists; --force" in err
+    assert mine.read_bytes() == b"a user's file"
+    code, out, err = run_cli(capsys, "show", START, "--png", str(mine), "--force")
+    assert code == 0 and mine.read_bytes()[:4] == b"\x89PNG"
+    code, out, err = run_cli(capsys, "show", START, "--png", str(tmp_path / "b.txt"))
+    assert code == 1 and out == "" and "not a picture format matplotlib writes (.txt)" in err
+    code, out, err = run_cli(capsys, "show", START, "--png", str(tmp_path / "b.svg"))
+    assert code == 0 and (tmp_path / "b.svg").read_text().lstrip().startswith("<?xml")
+
+
 def test_moves(capsys):
     pos = random_game(seed=2, max_turns=20).final
     code, out, err = run_cli(capsys, "moves", pos.id, "5-3", "--json")

@@ -61,3 +61,14 @@ def test_cubeful_option(capsys, tmp_path):
     assert table.cubeful_equities([1, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0])[0] == 1.0
     code, out, err = run_cli(capsys, "bearoff", "build", "--cubeful")
     assert code != 0 and "--cubeful: only with --two-sided 15" in err
+
+
+def test_build_never_replaces_an_out_file_unasked(capsys, tmp_path):
+    mine = tmp_path / "one.db"
+    mine.write_bytes(b"a user's file")
+    code, out, err = run_cli(capsys, "bearoff", "build", "--out", str(mine))
+    assert code == 1 and out == "" and f"--out {mine}: exists; --force" in err
+    assert mine.read_bytes() == b"a user's file"
+    code, out, err = run_cli(capsys, "bearoff", "build", "--out", str(mine), "--force")
+    assert code == 0, err
+    assert mine.stat().st_size > 1000
