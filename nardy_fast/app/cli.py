@@ -834,6 +834,7 @@ def _parser_demo(sub):
 
 
 def cmd_demo(args):
+    out_folder(args.out)            # a file of that name, or no right: the option named
     demo.run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
 
 

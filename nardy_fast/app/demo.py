@@ -36,7 +36,7 @@ import time
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.analysis.export import save as save_frame
-from nardy_fast.app._args import positive_int
+from nardy_fast.app._args import CliError, out_folder, positive_int
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
@@ -216,6 +216,10 @@ def main(argv=None):
                                      description=DESCRIPTION)
     add_arguments(parser)
     args = parser.parse_args(argv)
+    try:
+        out_folder(args.out)        # a file of that name, or no right: the option named
+    except CliError as e:
+        parser.error(str(e))
     run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
     return 0
 

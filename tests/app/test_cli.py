@@ -382,3 +382,15 @@ def test_the_documentation_parser_is_the_command_line_under_its_documented_names
                                                             "study export"]
     assert {n.replace(" ", "-") for n in shown} == set(real)
     assert shown["study show"].prog == "nardy-fast study show"
+
+
+def test_demo_names_an_out_that_is_a_file(capsys, tmp_path):
+    from nardy_fast.app import demo
+    mine = tmp_path / "notes"
+    mine.write_text("a user's file")
+    code, out, err = run_cli(capsys, "demo", "-o", str(mine))
+    assert code == 1 and err.strip() == f"nardy-fast: error: -o/--out {mine}: a file, not a folder"
+    with pytest.raises(SystemExit) as e:                 # python -m nardy_fast.app.demo
+        demo.main(["-o", str(mine)])
+    assert e.value.code == 2 and "-o/--out" in capsys.readouterr().err
+    assert mine.read_text() == "a user's file"
