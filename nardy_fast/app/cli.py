@@ -762,6 +762,10 @@ def cmd_analyse(args):
     ``core.matlayout``) is read as such, a match or a single game."""
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
+    if args.out:                             # before the work, not after it
+        made = out_folder(args.out)
+        if made:                             # made again when the files are written
+            os.rmdir(args.out)
     with open(args.record, encoding="utf-8", errors="replace") as f:
         head = f.read(4096)
     if looks_like_mat(head):                 # LogasAI's .MAT layout: points 24 -> 1

@@ -394,3 +394,15 @@ def test_demo_names_an_out_that_is_a_file(capsys, tmp_path):
         demo.main(["-o", str(mine)])
     assert e.value.code == 2 and "-o/--out" in capsys.readouterr().err
     assert mine.read_text() == "a user's file"
+
+
+def test_analyse_names_an_out_that_is_a_file_before_the_work(capsys, tmp_path, monkeypatch):
+    record = tmp_path / "g.txt"
+    write_record(random_game(seed=1, max_turns=6), str(record))
+    mine = tmp_path / "out"
+    mine.write_text("a user's file")
+    from nardy_fast.app import cli
+    monkeypatch.setattr(cli.report, "game_report", lambda *a, **k: pytest.fail("analysed"))
+    code, out, err = run_cli(capsys, "analyse", str(record), "-o", str(mine))
+    assert code == 1 and out == "" and f"-o/--out {mine}: a file, not a folder" in err
+    assert mine.read_text() == "a user's file"
