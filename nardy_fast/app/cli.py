@@ -498,7 +498,8 @@ def _read_ids(path):
     text = read_text(path)
     lines = [(n, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln]
-    if lines and "," in lines[0][1]:
+    # a CSV: a header with a comma, or the one column 'id' (no position ID is that short)
+    if lines and ("," in lines[0][1] or lines[0][1].strip('"').lower() == "id"):
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         df = pd.read_csv(path, comment="#")
         if "id" not in df.columns:

@@ -22,6 +22,8 @@ def report(tmp_path, name, content):
     ("ids.txt", f"{GOOD}\n\n# a comment\nxyz\n".encode(),
      "ids.txt line 4: position ID 'xyz': expected 33 characters"),
     ("ids.csv", f"id,x\n{GOOD},1\nq,2\n".encode(), "ids.csv row 2: position ID 'q'"),
+    # a CSV of the one column 'id': its header is not read as a position
+    ("one.csv", f"id\n{GOOD}\nq\n".encode(), "one.csv row 2: position ID 'q'"),
 ])
 def test_bad_input_is_named_and_leaves_no_folder(tmp_path, name, content, message):
     code, err = report(tmp_path, name, content)
