@@ -125,7 +125,6 @@ def new_file(path, force, option="-o/--out", what=None):
     return path
 
 
-
 def picture_format(path, option):
     """``path``'s picture format (its extension, ``png`` when it has none), if matplotlib
     writes it; else a ``CliError`` naming ``option`` and the formats it could write."""
@@ -136,6 +135,7 @@ def picture_format(path, option):
         raise CliError(f"{option} {path}: not a picture format matplotlib writes (.{ext}); "
                        f"expected one of {', '.join('.' + f for f in sorted(formats))}")
     return ext
+
 
 def in_file(path, option):
     """``path`` if it is a readable file, else a ``CliError`` naming ``option``."""
@@ -271,7 +271,6 @@ def add_rollout_options(p, games):
                 games=games)
 
 
-
 def _score(text):
     """``"2-3"`` (or ``"2:3"``, ``"2,3"``, ``"2 3"``; halves as ``"1.5-0"``) -> (2.0, 3.0):
     White's points, then Black's."""
@@ -332,6 +331,7 @@ def match_state(args, position, rules, cube=None):
                   else "--stake/--owner" if text.startswith("cube") else "--score")
         text = text.removeprefix("score: ")        # "--score: white=5: ..."
         raise CliError(f"{option}: {text} (--length {args.length})") from None
+
 
 def _client(address):
     if not address:

@@ -189,7 +189,6 @@ def stakes_upto(rules: Rules, limit: float) -> list[int]:
     return out
 
 
-
 def check_score(score, rules: MatchRules, sides: tuple[str, str] = _SIDES) -> tuple[float, float]:
     """A match score checked against ``rules``: two points, each a multiple of the
     rules' unit (one point, or a half with drawn games worth half) in ``0 ..`` below the

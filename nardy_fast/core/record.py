@@ -560,7 +560,6 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
 # -- replay ------------------------------------------------------------------------------
 
 
-
 def _cube_step(c, rules, pos, state, label):
     """Apply cube action c before a turn from pos (``CubeReplay.step``)."""
     try:

@@ -299,7 +299,6 @@ def test_export_round_trips(tmp_path):
     assert sorted(os.listdir(tmp_path / "sub")) == ["x.html", "x.parquet"]
 
 
-
 def test_error_rates_by_hand():
     """A short analysed record written out by hand: decisions are turns with more than
     one legal move, errors those losing more than 0.001 points, the rate is millipoints

@@ -32,7 +32,6 @@ def test_show(capsys, tmp_path):
     assert code == 0 and out2.startswith(Position.initial().diagram())
 
 
-
 def test_show_never_replaces_a_picture_unasked(capsys, tmp_path):
     """An existing --png file is refused (unless --force), and so is a format matplotlib
     cannot write, each before anything is printed."""

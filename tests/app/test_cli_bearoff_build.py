@@ -43,6 +43,7 @@ def test_build_store_query_and_errors(capsys, tmp_path):
                              str(tmp_path / "s"), "--memory", "1kB")
     assert code != 0 and "needs" in err and "memory=" in err
 
+
 def test_size_out_of_range_is_refused(capsys):
     import pytest
     with pytest.raises(SystemExit):

@@ -85,7 +85,6 @@ def test_bad_state_names_the_field(kw, field):
         MatchState(3, **kw)
 
 
-
 @pytest.mark.parametrize("score, error, text", [
     ((float("nan"), 0), ValueError, "A=nan"), ((0, float("inf")), ValueError, "B=inf"),
     ((5, 0), ValueError, r"A=5: expected a whole number of points in 0\.\.4 \(below the "
@@ -102,6 +101,7 @@ def test_check_score_takes_halves_where_draws_are_worth_half():
     with pytest.raises(ValueError, match="a multiple of 0.5 points in 0..2.5"):
         check_score((0.25, 0), half)
     assert check_score((2, 0), MatchRules(length=3)) == (2.0, 0.0)
+
 
 def test_crawford_only_where_it_applies():
     mr = MatchRules(length=5, crawford=True, rules=CUBE)

@@ -29,7 +29,6 @@ def test_root_entropy_refuses_by_name(seed, error, text):
         rng.root_entropy(seed)
 
 
-
 @pytest.mark.parametrize("seed, error, text", [
     (-1, ValueError, "seed=-1"), (1.5, TypeError, "seed=1.5"), ("a", TypeError, "seed='a'")])
 def test_generator_refuses_by_name(seed, error, text):
@@ -45,6 +44,7 @@ def test_generator_is_numpys_for_each_form_of_a_seed():
         assert (rng.generator(seed).integers(1 << 30, size=4).tolist()
                 == np.random.default_rng(seed).integers(1 << 30, size=4).tolist())
     assert rng.generator(None).integers(10) in range(10)
+
 
 @pytest.mark.parametrize("k", [0, 1, 5])
 def test_counted_streams_are_the_spawned_children(k):

@@ -178,7 +178,6 @@ def test_code_blocks_fit_a_1280_pixel_window(page, tmp_path):
     assert cut == [], f"{page.name}: code cut at 1280 px: {cut}"
 
 
-
 @needs_build
 def test_the_command_line_page_has_every_command_under_its_documented_name():
     from nardy_fast.app.cli import docs_parser

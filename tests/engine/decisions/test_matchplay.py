@@ -128,7 +128,6 @@ def test_cube_match_records_its_actions():
     assert [g.cube for g in back.games] == [g.cube for g in rec.games]
 
 
-
 @pytest.mark.parametrize("kw, error, text", [
     (dict(score=(3, 0)), ValueError, "score: A=3"),       # the match already won: no games
     (dict(score=(0, -1)), ValueError, "score: B=-1"),
@@ -142,6 +141,7 @@ def test_play_one_match_refuses_by_name(kw, error, text):
 def test_play_one_match_from_a_score_plays_on_from_it():
     rec = play_one_match("random", "greedy", MatchRules(length=3), seed=4, score=(2, 1))
     assert rec.scores[0] == {"A": 2.0, "B": 1.0} and len(rec.games) >= 1
+
 
 def test_simulate_matches_depends_on_the_seed_only():
     a = simulate_matches("net", "net", 3, length=1, seed=9, progress=False)
