@@ -215,6 +215,15 @@ def play_one_match(a: Any, b: Any, rules: MatchRules | RulesLike = None,
     MatchRecord
         The match: its games and the score before each.
 
+    Raises
+    ------
+    ValueError
+        ``score`` not a score of the match (a side at or past the length, negative, or not
+        a multiple of the rules' unit), naming the player; ``names`` not two different
+        strings.
+    TypeError, ValueError
+        A bad ``seed`` (``core.rng.generator``).
+
     Examples
     --------
     >>> import nardy_fast as nf

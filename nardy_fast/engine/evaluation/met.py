@@ -610,6 +610,13 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     actions); ``double_action``, ``take_action``, ``action`` (as ``cube.actions``);
     ``take_point`` (the opponent's lowest game winning chance at which it takes).
 
+    Raises
+    ------
+    TypeError
+        ``state`` is not a ``MatchState``; ``p_win`` or ``x`` is not a number.
+    ValueError
+        ``p_win`` or ``x`` outside [0, 1] (or NaN); a match without the cube.
+
     Examples
     --------
     >>> import nardy_fast as nf
