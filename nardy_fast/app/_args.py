@@ -303,6 +303,18 @@ def add_match_options(p, cube_flag=False):
                         "one may double (implies --crawford)")
 
 
+def match_rules(args, rules):
+    """The ``MatchRules`` of ``--length`` and ``--crawford`` (or ``--crawford-game``, where
+    the command has it: a Crawford game implies the rule) under ``rules``; the Crawford rule
+    without a cube is a ``CliError`` naming the option given."""
+    game = getattr(args, "crawford_game", False)
+    crawford = args.crawford or game
+    if crawford and rules.cube is None:
+        raise CliError(f"{'--crawford-game' if game else '--crawford'}: the Crawford rule "
+                       "is a rule of the cube; add --cube")
+    return MatchRules(length=args.length, crawford=crawford, rules=rules)
+
+
 def match_state(args, position, rules, cube=None):
     """The ``MatchState`` of ``add_match_options``' options for ``position`` (its side on
     roll), under ``rules`` (with the cube for ``cube``), or None without ``--length``; a
@@ -316,13 +328,9 @@ def match_state(args, position, rules, cube=None):
             raise CliError(f"{given[0]}: a match score needs the match's length: add "
                            "--length N")
         return None
-    crawford = args.crawford or args.crawford_game
-    if crawford and rules.cube is None:
-        raise CliError(f"{'--crawford-game' if args.crawford_game else '--crawford'}: the "
-                       "Crawford rule is a rule of the cube; add --cube")
     score = (0.0, 0.0) if args.score is None else args.score
     try:
-        mr = MatchRules(length=args.length, crawford=crawford, rules=rules)
+        mr = match_rules(args, rules)
         return MatchState(length=mr, score=score, on_roll=position.side,
                           crawford=args.crawford_game, cube=cube)
     except (ValueError, TypeError) as e:

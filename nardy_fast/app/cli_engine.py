@@ -15,13 +15,12 @@ import numpy as np
 
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
-                                  json_text, match_state, new_file, out_folder, positive_int,
-                                  widths)
+                                  json_text, match_rules, match_state, new_file, out_folder,
+                                  positive_int, widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrecord import write_match
-from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.play import lucknet
@@ -178,11 +177,9 @@ def cmd_met(args):
 
 def _match_rules(args):
     """The ``MatchRules`` of ``met`` and ``matches``: --length, --crawford, --cube and
-    --rules; --crawford without a cube is an error in the command line's words."""
-    rules = cube_rules(args.rules) if args.cube else as_rules(args.rules)
-    if args.crawford and rules.cube is None:
-        raise CliError("--crawford: the Crawford rule is a rule of the cube; add --cube")
-    return MatchRules(length=args.length, crawford=args.crawford, rules=rules)
+    --rules (``_args.match_rules``: --crawford without a cube is an error in the command
+    line's words)."""
+    return match_rules(args, cube_rules(args.rules) if args.cube else as_rules(args.rules))
 
 
 def _parser_matches(sub):
