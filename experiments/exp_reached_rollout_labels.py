@@ -99,15 +99,15 @@ def pool_labels(folder):
 
 def fit_arms(args):
     ev = nf.Evaluator.load(args.init) if args.init else nf.Evaluator.default()
-    z = np.load(os.path.join(args.out_dir, "labels.boards.npz"))
-    frame = pd.read_parquet(os.path.join(args.out_dir, "labels.parquet"))
-    n = min(len(frame), args.use or len(frame))
-    boards, targets = z["boards"][:n], frame[list(LABELS[:7])].to_numpy(np.float32)[:n]
+    boards, targets = pool_labels(args.out_dir)
+    labelled = len(boards)
+    if args.use:
+        boards, targets = boards[:args.use], targets[:args.use]
     for extra in args.pool or ():         # more folders of --label, learnt with these
         b, t = pool_labels(extra)
         boards, targets = np.concatenate([boards, b]), np.concatenate([targets, t])
     n = len(boards)
-    tag = (f"{args.lr:g}x{args.epochs}" + (f"_{n}" if n != len(frame) else "")
+    tag = (f"{args.lr:g}x{args.epochs}" + (f"_{n}" if n != labelled else "")
            + (f"_eq{args.equity_weight:g}" if args.equity_weight else ""))
     arms = {f"R_{tag}": (boards, targets)}
     if args.anchor:

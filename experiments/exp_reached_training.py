@@ -40,6 +40,7 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.strength import play_match
 from nardy_fast.training.labels import (blend_targets, board_keys, lookahead_targets,
                                         selfplay_games)
+from nardy_fast.training.lucknet import equity_coefficients
 from nardy_fast.training.supervised import fit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -151,13 +152,11 @@ def add_arm_options(ap, seed):
 
 def equity_term(ev, weight):
     """``fit``'s ``equity=``: ``weight`` times each position's squared equity error, by
-    the outputs' equity coefficients under ``ev``'s rules (what each output adds to the
-    equity); None for a weight of 0."""
+    the outputs' equity coefficients under ``ev``'s rules (``lucknet.equity_coefficients``:
+    what each output adds to the equity); None for a weight of 0."""
     if not weight:
         return None
-    rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
-    eq = ev.searcher().equities(rows)
-    return float(weight), (eq[1:] - eq[0]).astype(np.float32)
+    return float(weight), equity_coefficients(ev.searcher()).astype(np.float32)
 
 
 def run_arms(args, ev, arms, experiment):

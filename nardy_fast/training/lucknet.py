@@ -47,7 +47,8 @@ from nardy_fast.engine.play.lucknet import load_luck_net
 from nardy_fast.engine.play.luck import ROLLS, WEIGHTS
 from nardy_fast.training import _selfplay
 
-__all__ = ["LUCK_DEFAULTS", "LUCK_REFINE", "luck_data", "train_luck_net", "luck_r2"]
+__all__ = ["LUCK_DEFAULTS", "LUCK_REFINE", "luck_data", "train_luck_net", "luck_r2",
+           "equity_coefficients"]
 
 # train_luck_net's and nardy-fast train-luck's defaults: the shipped luck net's settings
 LUCK_DEFAULTS = {"n_games": 48000, "hidden": 256, "middle": (256, 128), "epochs": 16,
@@ -67,8 +68,10 @@ def _evaluator(evaluator):
     return (Evaluator.default() if evaluator is None else evaluator).rollout_evaluator()
 
 
-def _equity_coefficients(searcher):
-    """``c`` with equity = equity(0) + c . outputs (the rules' points)."""
+def equity_coefficients(searcher):
+    """The outputs' equity coefficients under a searcher's rules: ``c`` with equity =
+    equity(0) + c . outputs (points per game for each of the seven outputs; what
+    ``supervised.fit``'s ``equity=`` weighs)."""
     rows = np.vstack([np.zeros(7), np.eye(7)]).astype(np.float32)
     eq = searcher.equities(rows)
     return eq[1:] - eq[0]
@@ -176,7 +179,7 @@ def _centred(v, weights=WEIGHTS):
 def luck_r2(luck_net, boards, values, evaluator=None):
     """Share of the equity-luck variance of ``(boards, values)`` (``luck_data``) that
     ``luck_net`` predicts: ``1 - E[sum_r p_r (L - L_hat)^2] / E[sum_r p_r L^2]``."""
-    c = _equity_coefficients(_evaluator(evaluator).searcher())
+    c = equity_coefficients(_evaluator(evaluator).searcher())
     truth = _centred(np.asarray(values, dtype=np.float64)) @ c
     pred = _centred(luck_net.rolls(boards).astype(np.float64)) @ c
     var = (WEIGHTS * truth ** 2).sum(axis=1).mean()
@@ -253,7 +256,7 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
                       if data is None else data)
     x = ev.net.encode(np.ascontiguousarray(boards, dtype=np.uint8))
     y = _centred(values.astype(np.float32)).reshape(len(x), -1)
-    c = np.abs(_equity_coefficients(ev.searcher()))
+    c = np.abs(equity_coefficients(ev.searcher()))
     weight = (np.repeat(WEIGHTS, 7).reshape(len(ROLLS), 7)
               * (0.5 + c / c.max())).reshape(-1).astype(np.float32)
     g = np.random.default_rng(seed)
