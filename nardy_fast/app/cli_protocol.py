@@ -8,7 +8,8 @@ import os
 import sys
 
 from nardy_fast.app._args import (CliError, Interrupted, _position, add_command, add_options,
-                                  add_progress, check_timeout, json_text, positive_int)
+                                  add_progress, check_timeout, json_text, new_file,
+                                  positive_int)
 from nardy_fast.app.duel import (DuelStopped, EngineFault, duel_summary, play_duel,
                                  write_transcript)
 from nardy_fast.app.protocol import DEEPEST_PLIES, serve
@@ -55,8 +56,10 @@ def _parser_duel(sub):
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="the position every game starts from (default: the start)")
     s.add_argument("--transcript", default=None, metavar="FILE",
-                   help="write every game's record to FILE, one after the other (a file "
-                        "there is replaced)")
+                   help="write every game's record to FILE, one after the other "
+                        "(refused if it exists unless --force)")
+    s.add_argument("--force", action="store_true",
+                   help="replace an existing --transcript file")
     add_options(s, "timeout", "json")
     add_progress(s)
 
@@ -74,7 +77,7 @@ def cmd_duel(args):
                        "least 2")
     check_timeout(args.timeout)
     if args.transcript is not None:
-        _check_out_file(args.transcript)
+        _check_out_file(args.transcript, args.force)
     start = None if args.start is None else _position(args.start)
     done = []
     stopped = None
@@ -97,9 +100,8 @@ def cmd_duel(args):
         raise stopped
 
 
-def _check_out_file(path):
-    if os.path.isdir(path):
-        raise CliError(f"--transcript {path}: a folder, not a file")
+def _check_out_file(path, force):
+    new_file(path, force, "--transcript", what="a transcript of an earlier duel?")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise CliError(f"--transcript {path}: no such folder {folder}")

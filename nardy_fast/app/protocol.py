@@ -179,6 +179,7 @@ class Engine:
                                 "numbers") from None
         match = (length, white, black, crawford)
         _state(match, self.rules, "white", None)        # checked now, refused by name
+        _check_cube_at(match, self.cube, self.rules)
         self.match = match
 
     def _set_cube(self, value):
@@ -191,7 +192,10 @@ class Engine:
         except ValueError:
             raise ProtocolError(f"cube {value!r}: the stake must be an integer") from None
         CubeState(stake).check(cube_rules(self.rules))
-        self.cube = (stake, words[1].lower())
+        cube = (stake, words[1].lower())
+        if self.match is not None:
+            _check_cube_at(self.match, cube, self.rules)
+        self.cube = cube
 
     def _cmd_position(self, args):
         if len(args) != 1:
@@ -270,6 +274,22 @@ def _state(match, rules, on_roll, cube):
         rules = cube_rules(rules)        # the Crawford rule is a rule of the cube
     mr = MatchRules(length=length, crawford=crawford, rules=rules)
     return MatchState(mr, (white, black), on_roll, crawford, cube)
+
+
+def _check_cube_at(match, cube, rules):
+    """Refuse a cube the match cannot have at its score (a stake beyond what either side
+    needs, a cube in the Crawford game), whichever of the two options came first."""
+    stake, owner = cube
+    if (stake, owner) == (1, "centre"):
+        return
+    view = "centre" if owner == "centre" else "mover"
+    rules = cube_rules(rules)
+    side = "white" if owner != "black" else "black"
+    try:
+        _state(match, rules, side, CubeState(stake, view))
+    except ValueError as e:
+        raise ProtocolError(f"cube {stake} {owner} at the match score "
+                            f"{match[1]:g}-{match[2]:g} to {match[0]}: {e}") from None
 
 
 def _no_args(args):

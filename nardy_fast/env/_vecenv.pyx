@@ -760,7 +760,7 @@ cdef class VectorEnv:
         self.autoreset = 1
         self.games = <game_t*>malloc(self.n * sizeof(game_t))
         if self.games == NULL:
-            raise MemoryError()
+            raise MemoryError(f"n_envs={n_envs}: out of memory for that many games")
         memset(self.games, 0, self.n * sizeof(game_t))
         cdef Py_ssize_t e
         cdef game_t* g
@@ -771,7 +771,7 @@ cdef class VectorEnv:
             g.res = <uint8_t*>malloc(FIRST_CAP * N_POINTS)
             g.st = <uint8_t*>malloc(FIRST_CAP * 8)
             if g.res == NULL or g.st == NULL:
-                raise MemoryError()
+                raise MemoryError(f"n_envs={n_envs}: out of memory for that many games")
         self._obs = np.zeros((self.n, NOBS), np.float32)
         self._mask = np.zeros((self.n, NA), np.uint8)
         self._reward = np.zeros(self.n, np.float32)

@@ -86,17 +86,23 @@ class LongNardyAEC(AECEnv):
         self.agent_selection = AGENTS[self._core.position(0).side]
 
     def observation_space(self, agent):
-        return self._spaces[agent]
+        return self._spaces[self._agent(agent)]
 
     def action_space(self, agent):
-        return self._actions[agent]
+        return self._actions[self._agent(agent)]
 
     @property
     def position(self) -> Position:
         """The position as it stands (mid-turn included)."""
         return self._core.position(0)
 
+    def _agent(self, agent):
+        if agent not in self.possible_agents:
+            raise ValueError(f"agent={agent!r}: expected one of {self.possible_agents}")
+        return agent
+
     def observe(self, agent):
+        agent = self._agent(agent)
         on_roll = AGENTS[self._core.position(0).side] == agent and not self._core.done(0)
         obs = self._core.observation(0, waiting=not on_roll)
         mask = self._core.mask(0).astype(np.int8) if on_roll else np.zeros(N_ACTIONS, np.int8)

@@ -181,6 +181,21 @@ def test_bad_input_gets_a_clear_error(argv, words, capsys):
     assert code == 1 and words in err, err
 
 
+def test_an_existing_transcript_is_kept_unless_force(tmp_path, capsys):
+    """An existing --transcript file is refused before the duel, and left as it
+    was; --force replaces it with the duel's records."""
+    path = tmp_path / "mine.txt"
+    path.write_text("my notes\n")
+    argv = ["duel", _script(tmp_path, "illegal"), f"{ENGINE} --plies 0", "-n", "2",
+            "--seed", "1", "--transcript", str(path), "--no-progress"]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"--transcript {path}: exists" in err and "--force replaces it" in err, err
+    assert path.read_text() == "my notes\n"
+    assert cli.main([*argv, "--force"]) == 0
+    assert len(read_transcript(path)) == 2
+
+
 # -- the standard error of a transcript ------------------------------------------------
 ONE_LEFT = nf.Position(np.eye(24, dtype=int)[23], np.eye(24, dtype=int)[23])  # oin
 ALL_ON = nf.Position(np.eye(24, dtype=int)[23], 15 * np.eye(24, dtype=int)[0])  # mars

@@ -53,3 +53,11 @@ def test_reset_from_a_position_and_an_illegal_step():
     with pytest.raises(ValueError, match="not a legal step"):
         env.step(action_of(0, 5))
     assert env.position == p
+
+
+@pytest.mark.parametrize("method", ["observe", "observation_space", "action_space"])
+def test_an_unknown_agent_is_refused_by_name(method):
+    env = long_nardy_v0.raw_env()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="agent='white': expected one of"):
+        getattr(env, method)("white")

@@ -205,6 +205,8 @@ def test_action_encoding_round_trips():
 def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="n_envs=0"):
         VectorEnv(0)
+    with pytest.raises(MemoryError, match="n_envs=1125899906842624: out of memory"):
+        VectorEnv(2 ** 50)
     with pytest.raises(ValueError, match="mode='turn'"):
         VectorEnv(1, mode="turn")
     with pytest.raises(ValueError, match="cube"):

@@ -144,6 +144,29 @@ def test_a_refused_setting_leaves_the_previous_one():
     assert eng.match == (3, 1.0, 0.0, False)
 
 
+@pytest.mark.parametrize("first, second", [
+    ("setoption name match value 3 2 2", "setoption name cube value 2 white"),
+    ("setoption name cube value 2 white", "setoption name match value 3 2 2"),
+    ("setoption name cube value 1 black", "setoption name match value 5 4 3 crawford"),
+])
+def test_a_cube_the_match_cannot_have_is_refused_whichever_option_comes_first(first,
+                                                                               second):
+    eng = Engine(plies=0)
+    assert eng.handle(first) == []
+    before = (eng.match, eng.cube)
+    out = eng.handle(second)
+    assert len(out) == 1 and out[0].startswith("error setoption: cube "), out
+    assert "at the match score" in out[0]
+    assert (eng.match, eng.cube) == before
+
+
+def test_a_cube_the_match_can_have_is_kept():
+    eng = Engine(plies=0)
+    eng.handle("setoption name match value 5 0 0")
+    assert eng.handle("setoption name cube value 4 black") == []
+    assert eng.cube == (4, "black")
+
+
 def test_go_and_cube_refuse_a_finished_game():
     eng = Engine(plies=0)
     over = nf.Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR").play("24/off", (6, 1))
