@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.core.record import RecordError, format_record, parse_record
+from nardy_fast.core.record import RecordError, check_text, format_record, parse_record
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -228,6 +228,7 @@ def format_match(match: MatchRecord) -> str:
 
 def parse_match(text: str, source: str = "<match>") -> MatchRecord:
     """Parse a match transcript; ``RecordError`` names the line or the game."""
+    check_text(text, "parse_match", "read_match")
     tags, length, blocks = {}, None, []
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()

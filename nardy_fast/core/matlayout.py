@@ -57,7 +57,8 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
-from nardy_fast.core.record import GameRecord, RecordError, Turn, _entries, parse_record
+from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, check_text,
+                                    parse_record)
 from nardy_fast.core.rules import Rules, as_rules
 
 from collections.abc import Iterable
@@ -252,6 +253,7 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
         line's, left then right.
     """
     length, blocks, n_lines = None, [], 0
+    check_text(text, "parse_mat", "read_mat")
     for no, raw in enumerate(text.splitlines(), 1):
         n_lines = no
         line = raw.strip()
@@ -318,6 +320,7 @@ def parse_mat_game(text: str, source: str = "<mat>", *, rules: Any = None,
     or ``Game`` line), as opornik's importer takes them; ``rules`` as ``parse_mat``'s
     (default classic, the cube when there is a cube action).  White is the left column
     (the right one when line 1 leaves it blank, as in a match)."""
+    check_text(text, "parse_mat_game", "read_mat_game")
     lines = []
     n = 0
     for no, raw in enumerate(text.splitlines(), 1):
@@ -424,6 +427,11 @@ def format_mat(match: MatchRecord) -> str:
     """A ``MatchRecord`` in the ``.MAT`` layout (module docstring): ``players[0]`` in the
     left column of every game, points numbered ``25 - p``, each checker's dice joined.
     Games must start from the initial position, as the layout has no other start."""
+    if not isinstance(match, MatchRecord):
+        hint = (" (one game: write_record writes it)" if isinstance(match, GameRecord)
+                else "")
+        raise TypeError(f"match: expected a MatchRecord (play_one_match, read_mat), got "
+                        f"{type(match).__name__}{hint}")
     left, right = match.players
     lines = [f" {match.rules.length} point match", ""]
     for k, (game, score) in enumerate(zip(match.games, match.scores), 1):

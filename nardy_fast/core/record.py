@@ -404,6 +404,15 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     return parse_record(text, source=path)
 
 
+def check_text(text, fn: str, reader: str) -> str:
+    """``text`` if it is a ``str``; else a ``TypeError`` naming ``fn`` and the ``reader``
+    that reads such a text from a file (a path or bytes given to a parser of text)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{fn}: text: expected str, the text itself (got "
+                        f"{type(text).__name__}); {reader} reads a file")
+    return text
+
+
 def _tags_and_tokens(text):
     """The ``; [Tag "value"]`` lines of a record as a dict, and the other lines' tokens as
     ``(line number, token)`` pairs."""
@@ -478,7 +487,7 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
     >>> len(rec.turns), rec.final == nf.random_game(seed=1).final
     (100, True)
     """
-    tags, tokens = _tags_and_tokens(text)
+    tags, tokens = _tags_and_tokens(check_text(text, "parse_record", "read_record"))
     if not tokens and not tags and not text.lstrip().startswith(MAGIC):
         raise RecordError(f"{source}: no game record here (the file is empty or holds only "
                           "comments)")

@@ -288,3 +288,19 @@ def test_a_beaver_brings_beavers_in():
         ("white", "double", 2), ("black", "beaver", 4)]
     assert m.games[0].cube_states()[-1].stake == 4
     assert parse_mat(text.replace("Beavers => 4", "Takes")).rules.rules.beaver is False
+
+
+@pytest.mark.parametrize("thing, words", [
+    (None, "got NoneType"),
+    ("game.mat", "got str"),
+])
+def test_write_mat_names_what_is_not_a_match(thing, words, tmp_path):
+    with pytest.raises(TypeError, match=f"match: expected a MatchRecord .*{words}"):
+        write_mat(thing, tmp_path / "x.mat")
+    assert not (tmp_path / "x.mat").exists()
+
+
+def test_write_mat_of_one_game_says_how_to_write_a_game(tmp_path):
+    game = random_game(seed=1)
+    with pytest.raises(TypeError, match=r"got GameRecord \(one game: write_record"):
+        write_mat(game, tmp_path / "x.mat")

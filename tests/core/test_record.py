@@ -1,4 +1,5 @@
 """Game records: writer/reader round trip, replay legality checks, results."""
+import importlib
 import os
 
 import numpy as np
@@ -338,3 +339,19 @@ def test_as_record_reads_a_path_and_names_anything_else(tmp_path):
         assert as_record(p).turns == rec.turns
     with pytest.raises(TypeError, match="^game: expected a GameRecord or a path, got list$"):
         as_record([], name="game")
+
+
+@pytest.mark.parametrize("parse, reader", [
+    ("nardy_fast.core.record:parse_record", "read_record"),
+    ("nardy_fast.core.matchrecord:parse_match", "read_match"),
+    ("nardy_fast.core.matlayout:parse_mat", "read_mat"),
+    ("nardy_fast.core.matlayout:parse_mat_game", "read_mat_game"),
+])
+@pytest.mark.parametrize("thing", [None, b"; nardy_fast record 1\n", 42])
+def test_a_parser_of_text_names_what_is_not_text_and_the_reader_of_files(parse, reader,
+                                                                         thing):
+    module, name = parse.split(":")
+    fn = getattr(importlib.import_module(module), name)
+    with pytest.raises(TypeError, match=rf"^{name}: text: expected str.*"
+                                        rf"got {type(thing).__name__}\); {reader} reads"):
+        fn(thing)
