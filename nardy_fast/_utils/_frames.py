@@ -11,8 +11,8 @@ from collections.abc import Iterable
 __all__ = ["require_columns"]
 
 
-def require_columns(frame, columns: Iterable[str], who: str, maker: str | None = None
-                    ) -> None:
+def require_columns(frame, columns: Iterable[str], who: str, maker: str | None = None,
+                    *, rows: bool = False) -> None:
     """Check that ``frame`` is a ``DataFrame`` with each of ``columns``.
 
     Parameters
@@ -25,13 +25,15 @@ def require_columns(frame, columns: Iterable[str], who: str, maker: str | None =
         The public function, named in the message (``"race_chart"``).
     maker : str, optional
         What makes such a frame, named in the message (``"report.race_report"``).
+    rows : bool
+        The frame must have a row (a chart of none would be an empty picture).
 
     Raises
     ------
     TypeError
         ``frame`` is not a ``DataFrame``.
     ValueError
-        A column is missing: the first, by name.
+        A column is missing: the first, by name; or ``rows`` and the frame has none.
     """
     use = f" (use {maker})" if maker else ""
     cols = getattr(frame, "columns", None)
@@ -41,3 +43,5 @@ def require_columns(frame, columns: Iterable[str], who: str, maker: str | None =
     for col in columns:
         if col not in cols:
             raise ValueError(f"{who}: the frame has no {col!r} column{use}")
+    if rows and len(frame) == 0:
+        raise ValueError(f"{who}: the frame has no rows, so nothing to draw")

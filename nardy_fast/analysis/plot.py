@@ -65,7 +65,7 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     ('pip difference, side on roll minus opponent (pips)', 'probability (side on roll)')
     """
     require_columns(frame, (x, "p_win", "p_mars_win", "method"), "race_chart",
-                    "report.race_report")
+                    "report.race_report", rows=True)
     ax = new_axes(ax)
     kinds = frame["method"].astype(str).map(method_kind)
     labels = frame["method"].astype(str).map(
@@ -216,7 +216,7 @@ def convergence_chart(frame, ax=None, column="equity"):
     ('games rolled out', 'equity (points)')
     """
     require_columns(frame, ("games", column, "se_" + column), "convergence_chart",
-                    "report.convergence_report")
+                    "report.convergence_report", rows=True)
     # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib.ticker
 
@@ -259,7 +259,7 @@ def game_chart(frame, ax=None):
     ("turn (one side's move)", ['White pips', 'Black pips'])
     """
     require_columns(frame, ("turn", "pips_white", "pips_black"), "game_chart",
-                    "report.game_report")
+                    "report.game_report", rows=True)
     ax = new_axes(ax, figsize=(8, 4))
     ax.plot(frame["turn"], frame["pips_white"], color="#b8860b", lw=1.6, label="White pips")
     ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, label="Black pips")

@@ -858,6 +858,20 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
 
 
 # -- convergence and race ----------------------------------------------------------------
+def _game_counts(n_games) -> list[int]:
+    """``convergence_report``'s sizes: a sequence of whole numbers of games (one number
+    is one size), each named when it is not one."""
+    if isinstance(n_games, (int, np.integer)) and not isinstance(n_games, bool):
+        n_games = (n_games,)
+    if isinstance(n_games, (str, bytes)) or not isinstance(n_games, Iterable):
+        raise TypeError(f"n_games={n_games!r}: expected numbers of games, e.g. "
+                        "(100, 200, 400)")
+    sizes = [check_count(n, f"n_games[{i}]") for i, n in enumerate(n_games)]
+    if not sizes:
+        raise ValueError("n_games: empty; expected at least one number of games")
+    return sizes
+
+
 def convergence_report(position: Position | str,
                        n_games: Sequence[int] = (100, 200, 400, 800, 1600),
                        seed: SeedLike = None,
@@ -869,7 +883,7 @@ def convergence_report(position: Position | str,
     Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
     se_equity, ci95_*`` (see the module table).  A given seed makes the first games of a
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
-    the rows trace one run.
+    the rows trace one run.  ``n_games`` is the sizes in games (one number: one size).
 
     Returns
     -------
@@ -888,10 +902,8 @@ def convergence_report(position: Position | str,
     2    144  0.201     0.033  -0.597
     """
     seed = root_entropy(seed)
-    pos = as_position(position, "positions[0]")
-    sizes = [int(n) for n in n_games]
-    for n in sizes:
-        check_count(n, "n_games")
+    pos = as_position(position, "position")
+    sizes = _game_counts(n_games)
     rules = as_rules(rules)
     rows = []
     for n in sizes:

@@ -21,6 +21,9 @@ def test_require_columns_names_the_function_the_column_and_the_maker():
         require_columns({"a": [1]}, ("a",), "f", "g")             # has keys, not a frame
     with pytest.raises(TypeError, match=r"^f: expected a pandas DataFrame, got Series$"):
         require_columns(frame["a"], (), "f")                      # no maker: no advice
+    require_columns(frame.iloc[:0], ("a",), "f")                # no rows asked: none needed
+    with pytest.raises(ValueError, match=r"^f: the frame has no rows, so nothing to draw$"):
+        require_columns(frame.iloc[:0], ("a",), "f", rows=True)
 
 
 READERS = {
@@ -41,6 +44,20 @@ def test_each_reader_of_a_report_refuses_by_name(name):
     pips = nf.pip_report([nf.Position.initial()])     # a report, but not the one it reads
     with pytest.raises(ValueError, match=f"^{name}: the frame has no '{first_missing}' column"):
         fn(pips)
+
+
+@pytest.mark.parametrize("name, empty", [
+    ("race_chart", lambda: nf.race_report([])),
+    ("convergence_chart", lambda: nf.convergence_report(nf.Position.initial(), 36, seed=1,
+                                                        policy="random", truncate=None,
+                                                        workers=1).iloc[:0]),
+    ("game_chart", lambda: nf.game_report(nf.random_game(seed=1, max_turns=2),
+                                          progress=False).iloc[:0]),
+])
+def test_a_chart_of_an_empty_report_says_there_is_nothing_to_draw(name, empty):
+    fn = READERS[name][0]
+    with pytest.raises(ValueError, match=f"^{name}: the frame has no rows"):
+        fn(empty())
 
 
 def test_error_rates_of_a_report_not_analysed_says_how_to_analyse_it():

@@ -271,6 +271,24 @@ def test_convergence_report_is_one_run():
     assert (cv["ci95_equity_low"] < cv["equity"]).all()
     with pytest.raises(ValueError, match="n_games"):
         convergence_report(Position.initial(), [10, -1])
+    one = convergence_report(Position.initial(), 144, seed=4, **FAST)
+    assert one["equity"].tolist() == cv["equity"].iloc[-1:].tolist()
+
+
+@pytest.mark.parametrize("n_games, error, words", [
+    ((36, 72.5), TypeError, r"n_games\[1\]=72.5: expected an integer"),
+    ((), ValueError, "n_games: empty"),
+    ("36", TypeError, "n_games='36': expected numbers of games"),
+    (True, TypeError, "n_games=True: expected numbers of games"),
+])
+def test_convergence_report_names_a_bad_size(n_games, error, words):
+    with pytest.raises(error, match=words):
+        convergence_report(Position.initial(), n_games, seed=4, **FAST)
+
+
+def test_convergence_report_names_its_position_argument():
+    with pytest.raises(ValueError, match="^position: "):
+        convergence_report([Position.initial()], (36,), seed=4, **FAST)
 
 
 def test_export_round_trips(tmp_path):
