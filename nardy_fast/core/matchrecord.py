@@ -41,13 +41,11 @@ from dataclasses import dataclass, field
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.core.record import RecordError, check_text, format_record, parse_record
+from nardy_fast.core.record import (GameRecord, RecordError, check_text, expect_record,
+                                    format_record, parse_record)
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from nardy_fast.core.record import GameRecord
+from typing import Any
 
 __all__ = ["MatchRecord", "read_match", "write_match", "looks_like_match", "MATCH_MAGIC"]
 
@@ -207,6 +205,8 @@ def _num(v):
 
 def format_match(match: MatchRecord) -> str:
     """Text of a ``MatchRecord`` (module docstring)."""
+    expect_record(match, MatchRecord, "match", "play_one_match, read_match",
+                  ("GameRecord", "one game: write_record writes it"))
     for p in match.players:
         if ":" in p or not p.strip():
             raise ValueError(f"players: {p!r}: a name must be non-empty without ':'")

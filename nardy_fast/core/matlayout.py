@@ -58,7 +58,7 @@ from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, check_text,
-                                    parse_record)
+                                    expect_record, parse_record)
 from nardy_fast.core.rules import Rules, as_rules
 
 from collections.abc import Iterable
@@ -427,11 +427,8 @@ def format_mat(match: MatchRecord) -> str:
     """A ``MatchRecord`` in the ``.MAT`` layout (module docstring): ``players[0]`` in the
     left column of every game, points numbered ``25 - p``, each checker's dice joined.
     Games must start from the initial position, as the layout has no other start."""
-    if not isinstance(match, MatchRecord):
-        hint = (" (one game: write_record writes it)" if isinstance(match, GameRecord)
-                else "")
-        raise TypeError(f"match: expected a MatchRecord (play_one_match, read_mat), got "
-                        f"{type(match).__name__}{hint}")
+    expect_record(match, MatchRecord, "match", "play_one_match, read_mat",
+                  ("GameRecord", "one game: write_record writes it"))
     left, right = match.players
     lines = [f" {match.rules.length} point match", ""]
     for k, (game, score) in enumerate(zip(match.games, match.scores), 1):

@@ -293,8 +293,22 @@ def _unesc(s):
     return re.sub(r"\\(.)", r"\1", s)
 
 
+def expect_record(obj, cls, arg: str, makers: str, other=None):
+    """``obj`` if it is a ``cls`` (``GameRecord`` or ``MatchRecord``); else a ``TypeError``
+    naming ``arg``, the class, the ``makers`` of one, and for a record of the ``other``
+    kind ``(class name, advice)`` the advice (which writer takes it).  The other kind is
+    known by its name, as this module may not import ``matchrecord``, which imports it."""
+    if isinstance(obj, cls):
+        return obj
+    hint = f" ({other[1]})" if other is not None and type(obj).__name__ == other[0] else ""
+    raise TypeError(f"{arg}: expected a {cls.__name__} ({makers}), got "
+                    f"{type(obj).__name__}{hint}")
+
+
 def format_record(record: GameRecord) -> str:
     """Text of a ``GameRecord`` (module docstring format); the result tag is computed."""
+    expect_record(record, GameRecord, "record", "random_game, read_record",
+                  ("MatchRecord", "a match: write_match writes it"))
     lines = [f"{MAGIC} {FORMAT_VERSION}",
              f'; [White "{_esc(record.white)}"]',
              f'; [Black "{_esc(record.black)}"]',

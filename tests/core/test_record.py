@@ -355,3 +355,26 @@ def test_a_parser_of_text_names_what_is_not_text_and_the_reader_of_files(parse, 
     with pytest.raises(TypeError, match=rf"^{name}: text: expected str.*"
                                         rf"got {type(thing).__name__}\); {reader} reads"):
         fn(thing)
+
+
+@pytest.mark.parametrize("write, wrong, words", [
+    ("nardy_fast.core.record:write_record", None, r"^record: expected a GameRecord .*got "
+                                                  r"NoneType$"),
+    ("nardy_fast.core.record:write_record", "match", r"got MatchRecord \(a match: "
+                                                     r"write_match writes it\)"),
+    ("nardy_fast.core.matchrecord:write_match", "game", r"^match: expected a MatchRecord "
+                                                       r".*got GameRecord \(one game: "
+                                                       r"write_record writes it\)"),
+    ("nardy_fast.core.matchrecord:write_match", "text", r"got str$"),
+])
+def test_a_writer_names_a_record_of_the_wrong_kind_and_writes_nothing(write, wrong, words,
+                                                                      tmp_path):
+    from nardy_fast import MatchRules, play_one_match
+    things = {"game": random_game(seed=1), "text": "a game",
+              "match": play_one_match("random", "random", rules=MatchRules(length=1),
+                                      seed=1)}
+    module, name = write.split(":")
+    fn = getattr(importlib.import_module(module), name)
+    with pytest.raises(TypeError, match=words):
+        fn(things.get(wrong), tmp_path / "out.txt")
+    assert not list(tmp_path.iterdir())
