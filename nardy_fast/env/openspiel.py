@@ -210,13 +210,24 @@ class LongNardyState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.is_chance_node():
+            rolls = [r for r, _ in self.chance_outcomes()]
+            if action not in rolls:
+                raise ValueError(f"action {action}: not a roll of this chance node "
+                                 f"(expected one of {rolls[0]}..{rolls[-1]}, "
+                                 "chance_outcomes())")
             self.dice = tuple(int(d) for d in ROLLS[action])
             self._opening = False
             self._turns_cache = None
             if not self._legal_turns():
                 self._end_turn(self.position.mover)        # no legal turn: a pass
             return
-        move = self._legal_turns()[action]
+        turns = self._legal_turns()
+        if action not in turns:
+            raise ValueError(f"action {action}: not a legal turn of position "
+                             f"{self.position.id} with the roll {self.dice[0]}{self.dice[1]} "
+                             f"(legal_actions(): {sorted(turns)[:8]}"
+                             f"{', ...' if len(turns) > 8 else ''})")
+        move = turns[action]
         self._end_turn(np.asarray(move.board, np.uint8))
 
     def _end_turn(self, mover_after):

@@ -94,6 +94,25 @@ def test_chance_nodes_are_the_21_rolls():
     assert len(first) == 15 and sum(p for _, p in first) == pytest.approx(1.0)
 
 
+def test_an_action_not_allowed_is_refused_by_name_and_changes_nothing():
+    """A roll that is not a chance outcome here (a double at an opening without doubles,
+    an index past the 21 rolls) and a turn that is not legal are refused; the state and
+    its history stay as they were."""
+    opening = pyspiel.load_game(ons.GAME_NAME, {"rules": "opening_roll:opening_dice"})
+    state = opening.new_initial_state()
+    for action in (ROLLS.index((6, 6)), 21):
+        with pytest.raises(ValueError, match=f"action {action}: not a roll of this chance"):
+            state.apply_action(action)
+    assert state.history() == [] and state.is_chance_node()
+    state.apply_action(ROLLS.index((5, 6)))
+    legal = state.legal_actions()
+    wrong = next(a for a in range(1000) if a not in legal)
+    with pytest.raises(ValueError, match=f"action {wrong}: not a legal turn of position "
+                                         f"{Position.initial().id} with the roll 56"):
+        state.apply_action(wrong)
+    assert state.history() == [ROLLS.index((5, 6))] and state.legal_actions() == legal
+
+
 def test_returns_follow_the_rules_scoring():
     """The last checker borne off against an opponent with none off: a mars, 2 points (4
     for a home mars under extended scoring)."""
