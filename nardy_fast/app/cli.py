@@ -32,6 +32,7 @@ from nardy_fast.analysis.report import DEFAULT_GAMES, METHODS as REPORT_METHODS
 from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_ids,
                                        read_study, study)
 from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
+from nardy_fast.app.duel import read_transcript
 from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
                                   add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
@@ -43,7 +44,7 @@ from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game
 from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
-from nardy_fast.core.record import looks_like_record, read_record
+from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.engine.play.settings import RolloutSettings
@@ -622,6 +623,9 @@ def _parser_analyse(sub):
     s = add_command(sub, "analyse", cmd_analyse, aliases=["analyze"],
                     help="analyse a game record or a match transcript")
     s.add_argument("record", help="game record file (also a LogasAI .MAT move list)")
+    s.add_argument("--game", type=positive_int, default=None, metavar="K",
+                   help="the K-th game of a file of several game records one after the "
+                        "other (a duel's --transcript)")
     s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
                    "and the game graph (PNG) to this folder")
     s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
@@ -769,6 +773,9 @@ def cmd_analyse(args):
             os.rmdir(args.out)
     with open(args.record, encoding="utf-8", errors="replace") as f:
         head = f.read(4096)
+    if args.game is not None and (looks_like_mat(head) or looks_like_match(head)):
+        raise CliError(f"--game {args.game}: for a file of several game records (a duel's "
+                       f"transcript); {args.record} is a match or a .MAT move list")
     if looks_like_mat(head):                 # LogasAI's .MAT layout: points 24 -> 1
         if looks_like_match(head):
             return _analyse_match(args, kw, note, read_mat(args.record))
@@ -776,7 +783,7 @@ def cmd_analyse(args):
     elif looks_like_match(head):
         return _analyse_match(args, kw, note)
     else:
-        record = read_record(args.record)
+        record = _one_record(args)
     try:
         record.replay()
     except ValueError as e:                  # an illegal turn: name the file too
@@ -823,6 +830,21 @@ def cmd_analyse(args):
         files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+def _one_record(args):
+    """The game record of ``analyse``: the file's one record, or with ``--game K`` the K-th
+    of a file of several one after the other (``duel --transcript``)."""
+    with open(args.record, encoding="utf-8", errors="replace") as f:
+        n = sum(line.startswith(RECORD_MAGIC) for line in f)
+    if n <= 1 and args.game in (None, 1):
+        return read_record(args.record)
+    if args.game is None:
+        raise CliError(f"{args.record}: {n} game records one after the other (a duel's "
+                       f"transcript?); choose one with --game 1..{n}")
+    if args.game > n:
+        raise CliError(f"--game {args.game}: {args.record} holds {n} game record(s)")
+    return read_transcript(args.record)[args.game - 1]
 
 
 _ERROR_RATES_HEADER = (

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from nardy_fast import Position
+from nardy_fast import MatchRules, Position, play_one_match, write_match
 from nardy_fast.analysis import report
 from nardy_fast.core.record import random_game, write_record
 
@@ -94,3 +94,29 @@ def test_plies_under_rollouts_is_named_once(capsys, game):
                          "--workers", "1", "--policy", "greedy", "--plies", "1")
     assert code == 0, err
     assert err.count("plies: no effect") == 1, err
+
+
+def test_game_picks_one_record_of_a_file_of_several(capsys, tmp_path):
+    """A file of several game records one after the other (a duel's transcript): without
+    --game it is refused with the count; --game K analyses the K-th, as that record
+    alone in its own file; --game past the count, or with a match, is refused."""
+    games = [random_game(seed=s, max_turns=3) for s in (3, 4)]
+    for k, g in enumerate(games):
+        write_record(g, tmp_path / f"g{k}.txt")
+    both = tmp_path / "both.txt"
+    both.write_text("".join((tmp_path / f"g{k}.txt").read_text() for k in range(2)))
+    code, out, err = run_cli(capsys, "analyse", str(both), "--no-progress")
+    assert code == 1 and "2 game records one after the other" in err
+    assert "choose one with --game 1..2" in err
+    code, out, _ = run_cli(capsys, "analyse", str(both), "--game", "2", "--no-progress")
+    code1, alone, _ = run_cli(capsys, "analyse", str(tmp_path / "g1.txt"), "--no-progress")
+    assert code == code1 == 0 and out == alone
+    code, _, err = run_cli(capsys, "analyse", str(both), "--game", "3")
+    assert code == 1 and "--game 3: " in err and "holds 2 game record(s)" in err
+    code, out, _ = run_cli(capsys, "analyse", str(tmp_path / "g0.txt"), "--game", "1",
+                           "--no-progress")
+    assert code == 0 and "equity_loss" in out
+    match = tmp_path / "match.txt"
+    write_match(play_one_match("random", "random", rules=MatchRules(length=1), seed=1), match)
+    code, _, err = run_cli(capsys, "analyse", str(match), "--game", "1")
+    assert code == 1 and "--game 1: for a file of several game records" in err
