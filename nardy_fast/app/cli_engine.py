@@ -247,7 +247,7 @@ _TRAIN_GAMES = inspect.signature(train.train).parameters["n_games"].default
 
 def _parser_train(sub):
     s = add_command(sub, "train", cmd_train, help="train an evaluation net by self-play")
-    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    _add_checkpoint_out(s)
     s.add_argument("-n", "--games", type=positive_int, default=None,
                    help=f"self-play games in all (default {_TRAIN_GAMES})")
     add_options(s, "seed", "rules", seed=1)
@@ -292,13 +292,14 @@ def cmd_train(args):
     # classic evaluator's two-layer net was deepened from
     init = ONE_LAYER_NET if args.init == "classic" else args.init
     train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
-                check_every=args.check_every, check=vs_greedy, log=log, **kwargs)
+                check_every=args.check_every, check=vs_greedy, log=log, replace=args.force,
+                **kwargs)
 
 
 def _parser_train_net(sub):
     s = add_command(sub, "train-net", cmd_train_net,
                     help="train an evaluation net on look-ahead targets of a frozen net")
-    s.add_argument("-o", "--out", required=True, help="net file (checkpoint, resumable)")
+    _add_checkpoint_out(s)
     s.add_argument("--init", default="classic", metavar="NET",
                    help="start from this net file (default: classic, the shipped judge, "
                         "net_classic.nfdb)")
@@ -374,9 +375,20 @@ def cmd_train_net(args):
                                      hidden2=args.hidden2, exclude=exclude,
                                      progress=args.progress,
                                      snapshots=args.snapshots, threads=args.threads,
-                                     **settings)
+                                     replace=args.force, **settings)
     done = ev.meta["training"]["rounds_done"]
     print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
+
+
+def _add_checkpoint_out(s):
+    """``-o/--out`` and ``--force`` of a run whose net file is its checkpoint
+    (``training.checkpoint``)."""
+    s.add_argument("-o", "--out", required=True,
+                   help="net file, written as the run goes (a checkpoint: the same command "
+                        "continues it); another file there is refused unless --force")
+    s.add_argument("--force", action="store_true",
+                   help="start a new run over an -o/--out file that is not this run's "
+                        "checkpoint")
 
 
 def _parser_average_nets(sub):

@@ -54,6 +54,7 @@ from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training import _selfplay
 from nardy_fast.training.labels import board_keys, lookahead_targets, selfplay_games
+from nardy_fast.training.checkpoint import run_checkpoint
 from nardy_fast.training.schedule import step_at
 
 __all__ = ["train_supervised", "SUPERVISED_DEFAULTS", "average_nets", "widen", "deepen", "fit",
@@ -76,14 +77,15 @@ SUPERVISED_DEFAULTS = {
 
 def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclude=None,
                      progress=None, log=None, until=None, snapshots=None, threads=1,
-                     **settings):
+                     replace=False, **settings):
     """Train a net on look-ahead targets and save it to ``path`` (checkpointed, resumable).
 
     Parameters
     ----------
     path : str or os.PathLike
         The net file (written after every round).  A checkpoint of the same settings found
-        there is resumed.
+        there is resumed; any other file there is refused (``ValueError``) unless
+        ``replace``.
     seed : int
         Root entropy of the self-play dice and the learning order.
     init : str, os.PathLike, Evaluator or None
@@ -115,6 +117,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     threads : int or None
         Threads of the 2-ply targets' search (default 1; None: every usable core).  The
         targets, and so the weights, do not depend on it.
+    replace : bool
+        Start a new run over a file at ``path`` that is not this run's checkpoint
+        (default False: refused, naming what is there).
     **settings
         ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, keep, epochs, batch, lr,
         lr_final, lam, balance.  ``keep`` (``labels.lookahead_targets``): at ``plies = 2``, 1
@@ -159,7 +164,7 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
                hidden=start.n_hidden, excluded=len(excluded))
     if start.n_hidden2:                  # one-layer runs keep the settings they had
         cfg["hidden2"] = start.n_hidden2
-    net, done = _resume(path, cfg, start)
+    net, done = _resume(path, cfg, start, replace)
     if snapshots is not None:          # before the first round, so a bad folder fails now
         os.makedirs(snapshots, exist_ok=True)
     stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
@@ -365,26 +370,23 @@ def deepen(net, hidden2, seed):
     return Net(a["w1"], a["b1"], a["w2"], a["b2"], w3, b3, w4)
 
 
-def _resume(path, cfg, start):
+def _resume(path, cfg, start, replace=False):
     """The checkpointed net and rounds done at ``path`` when its settings equal ``cfg``
     but for ``rounds`` (round ``r`` depends on the seed and ``r`` only, so a finished run
-    continues to more rounds); else a copy of ``start`` and 0.  A checkpoint of more rounds
-    than ``cfg["rounds"]`` is a ``ValueError``: its net is past the round asked for, and
-    no round can be taken back."""
-    if os.path.exists(path):
-        old = Evaluator.load(path)
-        t = old.meta.get("training", {})
-        same = all(t.get(k, SUPERVISED_DEFAULTS.get(k)) == v for k, v in cfg.items()
-                   if k != "rounds")
-        if same and t.get("rounds_done", 0) > 0:
-            done = int(t["rounds_done"])
-            if done > cfg["rounds"]:
-                raise ValueError(
-                    f"{path}: holds {done} rounds of this run, more than the {cfg['rounds']} "
-                    f"asked for; ask for {done} or more to use it, write to another file for "
-                    "a shorter run, or take the round's net from the run's snapshots folder")
-            return old.net.copy(), done
-    return start.copy(), 0
+    continues to more rounds); else a copy of ``start`` and 0.  Another file there is
+    refused unless ``replace`` (``checkpoint.run_checkpoint``).  A checkpoint of more
+    rounds than ``cfg["rounds"]`` is a ``ValueError``: its net is past the round asked
+    for, and no round can be taken back."""
+    old, done = run_checkpoint(path, {k: v for k, v in cfg.items() if k != "rounds"},
+                               "rounds_done", defaults=SUPERVISED_DEFAULTS, replace=replace)
+    if old is None:
+        return start.copy(), 0
+    if done > cfg["rounds"]:
+        raise ValueError(
+            f"{path}: holds {done} rounds of this run, more than the {cfg['rounds']} "
+            f"asked for; ask for {done} or more to use it, write to another file for "
+            "a shorter run, or take the round's net from the run's snapshots folder")
+    return old.net.copy(), done
 
 
 def loss_grads(p, x, t, equity=None):

@@ -21,7 +21,6 @@ for the commands and their run times).
 """
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -36,6 +35,7 @@ from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_threads
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.training.checkpoint import run_checkpoint
 from nardy_fast.training.schedule import step_at
 from nardy_fast.tables.onesided import n_boards
 from nardy_fast.core.position import Position
@@ -82,13 +82,14 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
           lr=DEFAULTS["lr"], lr_final=DEFAULTS["lr_final"], batch=DEFAULTS["batch"],
           races=DEFAULTS["races"],
           rules=None, threads=None, checkpoint_every=5000, check_every=0, check_games=2000,
-          check=None, until=None, progress=None, log=None, init=None):
+          check=None, until=None, progress=None, log=None, init=None, replace=False):
     """Train a net by self-play and save it to ``path`` (checkpointed, resumable).
 
     Parameters
     ----------
     path : str or os.PathLike
-        The net file.  A checkpoint of the same settings found there is resumed.
+        The net file.  A checkpoint of the same settings found there is resumed; any
+        other file there is refused (``ValueError``) unless ``replace``.
     n_games : int
         Self-play games in all.
     seed : int or None
@@ -128,6 +129,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         rule variant: the shipped classic net trained on under ``rules``); its hidden size
         replaces ``hidden``.  Recorded as the SHA-256 of its weights (``meta["training"]
         ["init"]``), so a resume needs the same start.
+    replace : bool
+        Start a new run over a file at ``path`` that is not this run's checkpoint
+        (default False: refused, naming what is there).
 
     Returns
     -------
@@ -160,7 +164,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     threads = check_threads(threads)
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
                           "mars_points": 2.0})
-    net, done = _resume(path, cfg, start_net)
+    net, done = _resume(path, cfg, start_net, replace)
     start = np.asarray(Position.initial().boards)
     tables = training_tables()
     bar = progress_bar(total=cfg["games"], initial=done, unit="game", desc="self-play",
@@ -211,14 +215,13 @@ def _init_net(init):
     return ev.net.copy()
 
 
-def _resume(path, cfg, start_net=None):
+def _resume(path, cfg, start_net=None, replace=False):
     """The checkpointed net and games done at ``path`` when its settings equal ``cfg``;
-    else ``start_net`` (a copy) or a fresh net."""
-    if os.path.exists(path):
-        ev = Evaluator.load(path)
-        old = ev.meta.get("training", {})
-        if all(old.get(k) == v for k, v in cfg.items()) and old.get("games_done", 0) > 0:
-            return ev.net.copy(), min(int(old["games_done"]), cfg["games"])
+    else ``start_net`` (a copy) or a fresh net (``checkpoint.run_checkpoint``: another
+    file there is refused unless ``replace``)."""
+    ev, done = run_checkpoint(path, cfg, "games_done", replace=replace)
+    if ev is not None:
+        return ev.net.copy(), min(done, cfg["games"])
     if start_net is not None:
         return start_net.copy(), 0
     return Net.random(cfg["hidden"], cfg["seed"]), 0

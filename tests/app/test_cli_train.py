@@ -158,6 +158,28 @@ def test_cli_net_outputs_are_not_replaced_unless_forced(tmp_path, capsys):
     assert "a folder, not a file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["train", "-n", "16", "--check-every", "0"],
+                                     ["train-net", "--rounds", "1", "--games", "2",
+                                      "--epochs", "1", "--no-progress"]])
+def test_cli_training_does_not_replace_a_file_that_is_not_its_checkpoint(tmp_path, capsys,
+                                                                         command):
+    """train and train-net write their net file as they go and continue a run found there;
+    a user's file there is refused before any work, named, and left as it was; --force
+    starts the run over it."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "mine.nfdb"
+    out.write_bytes(b"a user's file")
+    argv = [command[0], "-o", str(out), *command[1:]]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"nardy-fast: error: {out}: exists and is not a checkpoint of "
+                          "this run (not a net: "), err
+    assert "--force" in err and out.read_bytes() == b"a user's file"
+    if command[0] == "train":                     # the quick one: replaced when asked
+        assert main([*argv, "--force"]) == 0
+        assert Evaluator.load(out).meta["training"]["games_done"] == 16
+
+
 def test_cli_train_luck_refuses_a_checkpoint_of_other_settings(tmp_path, capsys):
     """``OUT.partial`` of a run with other settings: one line naming the folder and the
     setting, the folder kept, no net written."""

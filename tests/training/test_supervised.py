@@ -188,6 +188,23 @@ def test_a_checkpoint_past_the_rounds_asked_for_is_refused(tmp_path):
     assert again.meta["training"]["rounds_done"] == 2
 
 
+def test_a_run_of_other_settings_at_the_path_is_refused_not_replaced(tmp_path):
+    """A checkpoint of another run (here another seed) is named with the settings that
+    differ and left as it was; replace=True starts this run over it, as on a new file."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(init=start, rounds=1, games=3, epochs=1, progress=False)
+    train_supervised(tmp_path / "a.nfdb", seed=3, **kw)
+    before = (tmp_path / "a.nfdb").read_bytes()
+    with pytest.raises(ValueError, match=r"a.nfdb: exists and is not a checkpoint of this "
+                                         r"run \(a run of other settings: seed 3 there, 4 "
+                                         r"here\)"):
+        train_supervised(tmp_path / "a.nfdb", seed=4, **kw)
+    assert (tmp_path / "a.nfdb").read_bytes() == before
+    over = train_supervised(tmp_path / "a.nfdb", seed=4, replace=True, **kw)
+    new = train_supervised(tmp_path / "b.nfdb", seed=4, **kw)
+    np.testing.assert_array_equal(over.net.w1, new.net.w1)
+
+
 def test_snapshots_keep_each_rounds_net_across_a_resume(tmp_path):
     start = Evaluator(Net.random(16, 9))
     kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)

@@ -98,9 +98,35 @@ def test_training_can_start_from_a_net_and_resumes_only_from_the_same_start(tmp_
     assert not np.array_equal(a.net.w1, start.net.w1)             # it learnt from there
     other = Evaluator(Net.random(16, 10))
     train(tmp_path / "b.nfdb", init=start, until=16, **kw)
-    b = train(tmp_path / "b.nfdb", init=other, **kw)               # not a resume of start
+    before = (tmp_path / "b.nfdb").read_bytes()
+    with pytest.raises(ValueError, match=r"b.nfdb: exists and is not a checkpoint of this "
+                                         r"run \(a run of other settings: init '"):
+        train(tmp_path / "b.nfdb", init=other, **kw)              # not a resume of start
+    assert (tmp_path / "b.nfdb").read_bytes() == before            # and left as it was
+    b = train(tmp_path / "b.nfdb", init=other, replace=True, **kw)  # asked: started over
     c = train(tmp_path / "c.nfdb", init=other, **kw)
     np.testing.assert_array_equal(b.net.w1, c.net.w1)
+
+
+@pytest.mark.parametrize("content", ["not a net", "a net of no run"])
+def test_a_file_that_is_not_a_checkpoint_of_the_run_is_not_replaced(tmp_path, content):
+    """A user's file at the run's path (a text, a net that holds no run) is refused by
+    name and left as it was; replace=True starts the run over it."""
+    path = tmp_path / "mine.nfdb"
+    if content == "not a net":
+        path.write_text("my notes")
+    else:
+        Evaluator(Net.random(8, 1)).save(path)
+    before = path.read_bytes()
+    kw = dict(n_games=16, seed=4, hidden=8, batch=16, threads=1, progress=False)
+    words = "not a net: " if content == "not a net" else "a net that holds no run"
+    with pytest.raises(ValueError, match=f"exists and is not a checkpoint of this run "
+                                         f"\\({words}"):
+        train(path, **kw)
+    assert path.read_bytes() == before
+    ev = train(path, replace=True, **kw)
+    assert Evaluator.load(path).meta["training"]["games_done"] == 16 == ev.meta[
+        "training"]["games_done"]
 
 
 def test_strength_checks_and_checkpoints_fall_on_their_counts(tmp_path):
