@@ -50,7 +50,7 @@ from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
-from nardy_fast.tables.bearoff_complete import build_complete, parse_memory
+from nardy_fast.tables.bearoff_complete import DEFAULT_MEMORY, build_complete, parse_memory
 from nardy_fast.tables.race import race_probabilities
 
 __all__ = ["main", "build_parser"]
@@ -374,7 +374,7 @@ def _parser_bearoff(sub):
                    help="folder of the complete two-sided table's shards (default: the "
                         "data folder, NARDY_FAST_DATA, where the lookups find it); with "
                         "--two-sided N < 15 builds that size there, out of core")
-    b.add_argument("--memory", metavar="SIZE", default="8GB",
+    b.add_argument("--memory", metavar="SIZE", default=None,
                    help="memory the complete two-sided build may hold at once "
                         "(default 8GB)")
     b.add_argument("--scheduler", metavar="ADDR", default=None,
@@ -385,7 +385,7 @@ def _parser_bearoff(sub):
                         "equities (centred cube, either side's; geometric, no beaver) "
                         "in shards beside the cubeless ones (3 x 5.9 GB for 15; time: "
                         "benchmarks/RESULTS.md), used by the cube's exact decisions")
-    b.add_argument("--mars", type=int, metavar="N", default=None,
+    b.add_argument("--mars", type=int_in(0, 14), metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
                         "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
                         "queries and rollouts")
@@ -411,10 +411,21 @@ def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
     if args.out:                                  # before the work, not after
         new_file(args.out, args.force, option="--out")
-    if args.cubeful and not (args.two_sided is not None
-                             and (args.two_sided == 15 or args.store is not None)):
-        raise CliError("--cubeful: only with --two-sided 15, or --two-sided N --store DIR "
-                       "(the complete table's cubeful equities)")
+    complete = args.two_sided is not None and (args.two_sided == 15 or args.store is not None)
+    for flag, given in (("--cubeful", args.cubeful), ("--memory", args.memory is not None),
+                        ("--scheduler", args.scheduler is not None),
+                        ("--store", args.store is not None)):
+        if given and not complete:
+            raise CliError(f"{flag}: only with --two-sided 15, or --two-sided N --store DIR "
+                           "(the complete table, out of core)")
+    if complete:                                  # its settings too, before the work
+        if args.store is not None and os.path.exists(args.store) \
+                and not os.path.isdir(args.store):
+            raise CliError(f"--store {args.store}: a file, not a folder")
+        try:
+            memory = DEFAULT_MEMORY if args.memory is None else parse_memory(args.memory)
+        except ValueError as e:
+            raise CliError(f"--memory: {e}") from None
     db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):
@@ -424,11 +435,7 @@ def cmd_bearoff_build(args):
     else:
         n = getattr(db, "n_boards", None)
         print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
-    if args.two_sided is not None and (args.two_sided == 15 or args.store is not None):
-        try:
-            memory = parse_memory(args.memory)
-        except ValueError as e:
-            raise CliError(f"--memory: {e}") from None
+    if complete:
         client = _client(args.scheduler)
         try:
             ts = build_complete(args.two_sided, store=args.store, rules=args.rules,

@@ -4,6 +4,7 @@ import json
 import shutil
 
 import numpy as np
+import pytest
 
 from nardy_fast import Position
 from nardy_fast.tables import bearoff as bo
@@ -73,3 +74,25 @@ def test_build_never_replaces_an_out_file_unasked(capsys, tmp_path):
     code, out, err = run_cli(capsys, "bearoff", "build", "--out", str(mine), "--force")
     assert code == 0, err
     assert mine.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("extra", [["--memory", "1GB"], ["--scheduler", "tcp://x:1"],
+                                   ["--store", "somewhere"], ["--two-sided", "3",
+                                                              "--memory", "1GB"]])
+def test_an_option_of_the_complete_build_alone_is_refused_by_name(capsys, extra):
+    """--memory, --scheduler and --store belong to the complete table's build: without it
+    each is named, before any work, as --cubeful is."""
+    code, out, err = run_cli(capsys, "bearoff", "build", *extra, "--no-progress")
+    flag = next(a for a in extra if a in ("--memory", "--scheduler", "--store"))
+    assert code == 1 and out == ""
+    assert f"{flag}: only with --two-sided 15, or --two-sided N --store DIR" in err
+
+
+def test_a_store_that_is_a_file_and_a_mars_size_are_named(capsys, tmp_path):
+    (tmp_path / "f").write_text("x")
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
+                             str(tmp_path / "f"), "--no-progress")
+    assert code == 1 and out == "" and f"--store {tmp_path / 'f'}: a file, not a folder" in err
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "bearoff", "build", "--mars", "15")
+    assert "--mars: 15: expected an integer 0..14" in capsys.readouterr().err
