@@ -282,11 +282,11 @@ def _check_cube_at(match, cube, rules):
     stake, owner = cube
     if (stake, owner) == (1, "centre"):
         return
+    # which colour is on roll does not matter to these checks: let the owner be
     view = "centre" if owner == "centre" else "mover"
-    rules = cube_rules(rules)
-    side = "white" if owner != "black" else "black"
     try:
-        _state(match, rules, side, CubeState(stake, view))
+        _state(match, cube_rules(rules), "black" if owner == "black" else "white",
+               CubeState(stake, view))
     except ValueError as e:
         raise ProtocolError(f"cube {stake} {owner} at the match score "
                             f"{match[1]:g}-{match[2]:g} to {match[0]}: {e}") from None

@@ -40,9 +40,12 @@ def test_a_run_of_other_settings_is_named_by_the_settings_that_differ(tmp_path):
                                          r"run \(a run of other settings: seed 3 there, 4 "
                                          r"here, lr 0.01 there, 0.02 here\)"):
         run_checkpoint(tmp_path / "a.nfdb", other, "games_done")
-    many = {k: -1 for k in SETTINGS}
+    four = {**SETTINGS, **{k: -1 for k in list(SETTINGS)[:4]}}   # all four named
+    with pytest.raises(ValueError, match=r"lam 0.7 there, -1 here\)"):
+        run_checkpoint(tmp_path / "a.nfdb", four, "games_done")
+    five = {**SETTINGS, **{k: -1 for k in list(SETTINGS)[:5]}}   # the first four, then ...
     with pytest.raises(ValueError, match=r"lam 0.7 there, -1 here, \.\.\.\)"):
-        run_checkpoint(tmp_path / "a.nfdb", many, "games_done")
+        run_checkpoint(tmp_path / "a.nfdb", five, "games_done")
 
 
 @pytest.mark.parametrize("what, words", [
