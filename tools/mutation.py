@@ -787,11 +787,13 @@ def imported(path: Path, stems):
         m = _IMPORT.match(line)
         if not m:
             continue
-        dotted = m.group(1) or m.group(3)
-        if dotted:
-            out.add(dotted.split(".")[-1])
-        else:
-            out.update(n.split(" as ")[0].strip() for n in m.group(2).split(","))
+        if m.group(3):                                   # import nardy_fast.a.b
+            out.add(m.group(3).split(".")[-1])
+            continue
+        if m.group(1):                                   # from nardy_fast.a import ...
+            out.add(m.group(1).split(".")[-1])
+        # the names: modules of a package (from nardy_fast.env import openspiel) or not
+        out.update(n.split(" as ")[0].strip() for n in m.group(2).split(","))
     return out & stems
 
 
