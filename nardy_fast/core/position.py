@@ -31,8 +31,9 @@ import numpy as np
 
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core._movegen import check_position, successors, successors_with_steps
-from nardy_fast.core._state import impossible_state
+from nardy_fast.core._state import finished_reason, impossible_state
 from nardy_fast.core.posline import format_position_line, parse_position_line
+from nardy_fast.core.rules import as_rules
 
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -348,8 +349,15 @@ class Position:
         ``legal_moves(6, 3, rules)`` of before 0.3.0, is a TypeError naming it).
 
         Returns a list of ``Move``; a single move with no steps when no die can be played.
+        A finished game has none: a ``ValueError`` says why it is over (Black's last turn
+        after White finishes under ``draw_rule`` is a turn, with its moves).
         """
         d1, d2 = check_dice(dice)
+        if 15 in self.off:
+            why = finished_reason(self, as_rules(rules))
+            if why is not None:
+                raise ValueError(f"position {self.id}: the game is over: {why}; no side "
+                                 "moves")
         boards, steps = successors_with_steps(self._boards[0], self._boards[1], d1, d2,
                                               rules)
         origin, dice = self.id, (int(d1), int(d2))

@@ -19,4 +19,8 @@ def test_move_report_scores_a_drawing_last_turn_as_a_draw():
     assert list(mr["id_after"]) == [""] and float(mr["p_draw"].iloc[0]) == 1.0
     assert float(mr["equity"].iloc[0]) == 0.0
     with pytest.raises(ValueError, match="both sides have borne off"):
-        pos.play(pos.legal_moves((3, 1))[0])
+        pos.play(pos.legal_moves((3, 1), DRAW)[0])        # a result, not a position
+    with pytest.raises(ValueError, match="the game is over: white has borne off all 15 "
+                                         r"checkers, and black gets no last turn \(draw_rule "
+                                         "is off\)"):
+        pos.legal_moves((3, 1))                          # no last turn without draw_rule

@@ -204,6 +204,28 @@ def test_a_whole_game_by_play():
     assert 15 in p.off
 
 
+@pytest.mark.parametrize("boards, side, rules, words", [
+    # White finished, Black on roll: no last turn without draw_rule
+    ((pts({24: 1}), [0] * 24), "black", None,
+     "white has borne off all 15 checkers, and black gets no last turn"),
+    # the side on roll has finished: it cannot be on roll again
+    (([0] * 24, pts({24: 1})), "white", None, "white, on roll, has already borne off"),
+    (([0] * 24, pts({24: 1})), "white", Rules(draw_rule=True), "white, on roll, has"),
+])
+def test_a_finished_game_has_no_legal_moves(boards, side, rules, words):
+    """Its moves would lead to no position (it returned a move, which hint ranked +1.0)."""
+    p = Position.from_boards(*boards, side)
+    assert p.is_over()
+    with pytest.raises(ValueError, match=f"position {p.id}: the game is over: {words}"):
+        p.legal_moves((6, 5), rules)
+
+
+def test_blacks_last_turn_under_draw_rule_has_its_moves():
+    p = Position.from_boards(pts({24: 1}), [0] * 24, "black")    # White has finished
+    assert [m.steps for m in p.legal_moves((6, 5), Rules(draw_rule=True))] == [
+        ((24, "off"),)]
+
+
 # --- swap, pips, classification ------------------------------------------------------
 @given(any_position())
 def test_swap(pos):
