@@ -653,7 +653,9 @@ def _parser_analyse(sub):
                    help="also write the analysis as one self-contained HTML page: the "
                         "result and settings, an index of the errors, the board before "
                         "every turn with the candidate moves, marks, equity lost, cube "
-                        "decisions, the winning-chance graph, luck and error rates")
+                        "decisions, the winning-chance graph, luck and error rates (refused "
+                        "if the file exists unless --force)")
+    s.add_argument("--force", action="store_true", help="replace an existing --html file")
 
 
 # the rollout options of ``analyse`` and their defaults (used by --method rollout only)
@@ -774,6 +776,8 @@ def cmd_analyse(args):
     ``core.matlayout``) is read as such, a match or a single game."""
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
+    if args.html:                            # before the work, not after it
+        new_file(args.html, args.force, option="--html", what="a page written before?")
     if args.out:                             # before the work, not after it
         made = out_folder(args.out)
         if made:                             # made again when the files are written

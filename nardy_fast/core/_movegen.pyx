@@ -576,7 +576,9 @@ def successors(mover, opponent, d1, d2=None, rules=None):
     -------
     ndarray of uint8, shape (k, 24)
         The mover's boards after each legal move, mover's numbering.  When no die can be
-        played, the unchanged board is the one row.
+        played, the unchanged board is the one row.  Boards carry no colour, so whether
+        the game is over (a side has finished; Black's last turn under ``draw_rule``) is
+        not judged here: ``Position.legal_moves`` judges it.
 
     Examples
     --------

@@ -21,6 +21,24 @@ def test_cli_analyse_html(analysed_game, tmp_path, capsys):
     assert len(p.by_class("board", "div")) == len(played(report))
 
 
+def test_cli_analyse_html_keeps_an_existing_file_unless_force(analysed_game, tmp_path,
+                                                              capsys):
+    """An existing --html file is refused before the analysis, and left as it was;
+    --force replaces it with the page."""
+    record, _ = analysed_game
+    path = tmp_path / "g.txt"
+    write_record(record, path)
+    out = tmp_path / "mine.html"
+    out.write_text("my page")
+    argv = ["analyse", str(path), "--html", str(out), "--plies", "0", "--no-progress"]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"--html {out}: exists" in captured.err
+    assert "--force replaces it" in captured.err and out.read_text() == "my page"
+    assert main([*argv, "--force"]) in (0, None)
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 @pytest.mark.slow
 def test_cli_analyse_html_of_a_match(tmp_path, capsys):
     """A real match transcript through ``nardy-fast analyse --html``: a section per game
