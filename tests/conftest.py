@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -29,6 +30,13 @@ from nardy_fast.tables import bearoff as bo, bearoff_complete as bc, race12
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))        # so test modules can ``import helpers``, ``import naive``
+
+# A run started in the background of a shell script (``make test &``) inherits SIGINT
+# ignored, and so would every command the tests start: the Ctrl-C tests would find the
+# commands deaf to it and fail.  Python's own handler here makes each child start with
+# SIGINT at its default again (an ignored signal survives exec, a handler does not).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "dev", max_examples=50, deadline=None,
