@@ -132,6 +132,28 @@ def distribution_of(outcome: Outcome) -> dict[str, float]:
     return {k: float(v) for k, v in d.items()}
 
 
+def check_distribution(dist) -> dict:
+    """``dist`` as a dict if it is a game's outcome distribution (``start_distribution``'s
+    keys: ``win_<kind>`` and ``loss_<kind>`` for each of ``KINDS``, ``draw`` optional;
+    other keys, such as a rollout's settings, are kept): each a probability, summing to 1
+    within 1e-6.  Else an error naming ``dist`` and what is wrong."""
+    if not isinstance(dist, Mapping):
+        raise TypeError(f"dist: expected a mapping of outcome probabilities "
+                        f"(start_distribution's keys), got {type(dist).__name__}")
+    keys = [f"{side}_{k}" for side in ("win", "loss") for k in KINDS]
+    missing = [k for k in keys if k not in dist]
+    if missing:
+        raise ValueError(f"dist: no {missing[0]!r}; expected win_<kind> and loss_<kind> for "
+                         f"each kind {KINDS} (and draw), as start_distribution gives them")
+    out = dict(dist)
+    for k in keys + (["draw"] if "draw" in dist else []):
+        out[k] = check_fraction(dist[k], f"dist[{k!r}]")
+    total = sum(out[k] for k in keys) + out.get("draw", 0.0)
+    if abs(total - 1.0) > 1e-6:
+        raise ValueError(f"dist: the outcome probabilities sum to {total:.6g}, not 1")
+    return out
+
+
 class MetSolver:
     """The match recursion for one regulation and one game distribution.
 
@@ -145,7 +167,8 @@ class MetSolver:
         self.mr = as_match_rules(match_rules)
         self.x = (TABLE_EFFICIENCY if x is None
                   else check_fraction(x, "x", "the cube efficiency"))
-        self.dist = dict(dist) if dist is not None else start_distribution(self.mr.rules)
+        self.dist = (check_distribution(dist) if dist is not None
+                     else start_distribution(self.mr.rules))
         self.cube = bool(cube)
         rules = self.mr.rules
         if self.cube and not self.mr.cube:

@@ -243,3 +243,29 @@ def test_match_cube_decision_refuses_an_impossible_chance_or_efficiency(p_win, x
 def test_match_functions_name_a_state_that_is_not_one(fn):
     with pytest.raises(TypeError, match="state: expected a MatchState, got str"):
         fn("2-3 of 5")
+
+
+@pytest.mark.parametrize("change, error, words", [
+    ({"win_oin": None}, ValueError, r"dist: no 'win_oin'; expected win_<kind> and "
+                                    r"loss_<kind>"),
+    ({"win_oin": 1.5}, ValueError, r"dist\['win_oin'\]=1.5: a probability must be in"),
+    ({"loss_mars": "x"}, TypeError, r"dist\['loss_mars'\]='x'"),
+    ({"win_oin": "+0.01"}, None, "sum to"),
+])
+def test_a_distribution_that_is_not_one_is_refused_by_name(change, error, words):
+    """``dist=`` of the table: a missing kind, a value that is no probability and a sum
+    other than 1 are named (a missing kind was a bare KeyError)."""
+    d = {k: v for k, v in met.start_distribution().items()}
+    for k, v in change.items():
+        if v is None:
+            del d[k]
+        elif v == "+0.01":
+            d[k] += 0.01
+        else:
+            d[k] = v
+    with pytest.raises(error or ValueError, match=words):
+        met.match_equity_table(3, dist=d)
+    with pytest.raises(TypeError, match="dist: expected a mapping"):
+        met.match_equity_table(3, dist=[0.5, 0.5])
+    kept = met.match_equity_table(3, dist=met.start_distribution())   # extra keys kept
+    np.testing.assert_array_equal(kept.to_numpy(), met.match_equity_table(3).to_numpy())
