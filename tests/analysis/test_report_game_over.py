@@ -22,5 +22,5 @@ def test_move_report_scores_a_drawing_last_turn_as_a_draw():
         pos.play(pos.legal_moves((3, 1), DRAW)[0])        # a result, not a position
     with pytest.raises(ValueError, match="the game is over: white has borne off all 15 "
                                          r"checkers, and black gets no last turn \(draw_rule "
-                                         "is off\)"):
+                                         r"is off\)"):
         pos.legal_moves((3, 1))                          # no last turn without draw_rule
