@@ -4,6 +4,7 @@ An interrupted write never leaves a file that looks complete under the final nam
 temporary name records the host and process (``_resources.temp_prefix``) so that the file
 of a killed process can be cleaned up later (``_resources.remove_stale_temps``).
 """
+import errno
 import os
 import tempfile
 
@@ -22,6 +23,8 @@ def atomic_write(path, write, mode=0o644, replace=True):
     ``path`` as a string.
     """
     path = os.fspath(path)
+    if os.path.isdir(path):                  # before the work, and named as given
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file", path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path),

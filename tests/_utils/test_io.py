@@ -1,0 +1,46 @@
+"""``_utils._io.atomic_write``: a file is written whole or not at all, beside its final
+name, and a folder at that name is named before any work."""
+import errno
+import os
+
+import pytest
+
+from nardy_fast._utils._io import atomic_write, atomic_write_text
+
+
+def test_a_file_is_written_whole_and_its_folder_made(tmp_path):
+    path = tmp_path / "new" / "x.txt"
+    assert atomic_write_text(path, "hello") == str(path)
+    assert path.read_text() == "hello" and os.listdir(tmp_path / "new") == ["x.txt"]
+
+
+def test_a_failed_write_leaves_nothing_and_the_old_file(tmp_path):
+    path = tmp_path / "x.txt"
+    path.write_text("old")
+
+    def fails(tmp):
+        with open(tmp, "w") as f:
+            f.write("half")
+        raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError, match="stopped"):
+        atomic_write(path, fails)
+    assert path.read_text() == "old" and os.listdir(tmp_path) == ["x.txt"]
+
+
+def test_replace_false_never_replaces(tmp_path):
+    path = tmp_path / "x.txt"
+    path.write_text("old")
+    with pytest.raises(FileExistsError):
+        atomic_write_text(path, "new", replace=False)
+    assert path.read_text() == "old" and os.listdir(tmp_path) == ["x.txt"]
+
+
+def test_a_folder_at_the_name_is_named_before_any_work(tmp_path):
+    """It failed after writing the whole file, naming the temporary file beside it."""
+    calls = []
+    with pytest.raises(IsADirectoryError) as err:
+        atomic_write(tmp_path, calls.append)
+    assert err.value.errno == errno.EISDIR and err.value.filename == str(tmp_path)
+    assert "a folder, not a file" in str(err.value) and calls == []
+    assert os.listdir(tmp_path) == []
