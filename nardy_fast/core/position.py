@@ -118,6 +118,9 @@ def bearoff_mask(boards):
     return ~np.asarray(boards)[..., :18].any(axis=(-2, -1))
 
 
+_NO_CHECKERS = bytes(24)          # a board of 24 points with no checker (as uint8 bytes)
+
+
 class Position:
     """A long-nardy position: both boards and the side on roll.
 
@@ -315,7 +318,8 @@ class Position:
 
     def is_over(self) -> bool:
         """True when a side has borne off all 15 checkers."""
-        return 0 in self._boards.sum(axis=1)
+        raw = self._boards.tobytes()          # (2, 24) uint8: a side's 24 bytes all zero
+        return raw[:24] == _NO_CHECKERS or raw[24:] == _NO_CHECKERS
 
     def is_bearoff(self) -> bool:
         """True when both sides have all their checkers on the board in their homes."""
@@ -353,7 +357,7 @@ class Position:
         after White finishes under ``draw_rule`` is a turn, with its moves).
         """
         d1, d2 = check_dice(dice)
-        if 15 in self.off:
+        if self.is_over():
             why = finished_reason(self, as_rules(rules))
             if why is not None:
                 raise ValueError(f"position {self.id}: the game is over: {why}; no side "
