@@ -419,13 +419,12 @@ def cmd_bearoff_build(args):
             raise CliError(f"{flag}: only with --two-sided 15, or --two-sided N --store DIR "
                            "(the complete table, out of core)")
     if complete:                                  # its settings too, before the work
-        if args.store is not None and os.path.exists(args.store) \
-                and not os.path.isdir(args.store):
-            raise CliError(f"--store {args.store}: a file, not a folder")
         try:
             memory = DEFAULT_MEMORY if args.memory is None else parse_memory(args.memory)
         except ValueError as e:
             raise CliError(f"--memory: {e}") from None
+        if args.store is not None:
+            out_folder(args.store, "--store")     # a file of that name is named
     db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):

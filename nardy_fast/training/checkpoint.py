@@ -57,8 +57,8 @@ def run_checkpoint(path, settings, done_key, *, defaults=None, replace=False):
         why = "not a net: " + text.removeprefix(f"{os.fspath(path)}: ")
     else:
         held = ev.meta.get("training", {})
-        differ = [(k, held.get(k, defaults.get(k)), v) for k, v in settings.items()
-                  if held.get(k, defaults.get(k)) != v]
+        differ = [(k, old, v) for k, v in settings.items()
+                  if (old := held.get(k, defaults.get(k))) != v]
         done = int(held.get(done_key, 0) or 0)
         if not differ and done > 0:
             return ev, done
