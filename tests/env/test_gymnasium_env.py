@@ -89,6 +89,17 @@ def test_import_nardy_fast_imports_no_framework():
     assert out == "[]"
 
 
+def test_gym_make_imports_the_module_itself_by_its_prefix():
+    """Without ``import nardy_fast.env``, Gymnasium's ``module:`` prefix imports it (and
+    so registers the environment) inside ``gym.make``, as the guide says."""
+    code = ("import gymnasium as gym; "
+            "env = gym.make('nardy_fast.env:nardy_fast/LongNardy-v0', opponent='greedy'); "
+            "print(type(env.unwrapped).__name__, env.spec.id)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "LongNardyEnv nardy_fast/LongNardy-v0"
+
+
 def test_vector_env_spaces_follow_gymnasiums_vector_api():
     from nardy_fast.env import VectorEnv
     env = VectorEnv(3, seed=0)
