@@ -83,7 +83,7 @@ from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import apply_steps
 from nardy_fast.core.record import GameRecord, as_record
 from nardy_fast.core.result import Outcome
-from nardy_fast.core.rules import as_rules
+from nardy_fast.core.rules import as_rules, check_flag
 from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.play.luck import game_luck
 from nardy_fast.engine.evaluation.met import emg_scale, match_extra
@@ -577,6 +577,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         refuse_flat("game_report", method, n_games=(n_games, DEFAULT_GAMES),   # are recorded
                     policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
         obj, method = method, method.name
+    win_prob, analyse, cube = (check_flag(win_prob, "win_prob"),
+                               check_flag(analyse, "analyse"), check_flag(cube, "cube"))
     record = as_record(record)
     rules = as_rules(record.rules)
     if rules.cube is not None:        # the win and move columns stay cubeless

@@ -17,13 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nardy_fast.core._checks import check_count
+from nardy_fast.core.rules import check_flag
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from nardy_fast.core.rules import Rules
 
-__all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "CubeReplay"]
+__all__ = ["CubeState", "CENTRED", "OWNERS", "MAX_STAKE", "next_stake", "CubeReplay",
+           "check_cube_state"]
 
 OWNERS = ("centre", "mover", "opponent")
 MAX_STAKE = 16                 # arithmetic stakes: the cap (the cube is dead there)
@@ -59,8 +61,7 @@ class CubeState:
         if self.owner not in OWNERS:
             raise ValueError(f"owner={self.owner!r}: expected one of "
                              + ", ".join(repr(o) for o in OWNERS))
-        if not isinstance(self.first_turn, bool):
-            raise TypeError(f"first_turn={self.first_turn!r}: expected True or False")
+        object.__setattr__(self, "first_turn", check_flag(self.first_turn, "first_turn"))
 
     def check(self, progression: str | Rules) -> CubeState:
         """This cube, or ``ValueError`` when ``stake`` cannot occur under ``progression``
@@ -113,6 +114,15 @@ class CubeState:
 
 
 CENTRED = CubeState()
+
+
+def check_cube_state(cube: object, name: str = "cube") -> CubeState | None:
+    """``cube`` if it is a ``CubeState`` or None, else a ``TypeError`` naming ``name``: the
+    check of the displays that take a cube beside a position (``Position.diagram``,
+    ``plot_board``)."""
+    if cube is not None and not isinstance(cube, CubeState):
+        raise TypeError(f"{name}: expected a CubeState or None, got {type(cube).__name__}")
+    return cube
 
 
 def next_stake(progression: str, stake: int) -> int:

@@ -11,6 +11,7 @@ import os
 import re
 
 from nardy_fast._utils._io import atomic_write
+from nardy_fast.core.cubestate import check_cube_state
 from nardy_fast.core.position import BLACK, WHITE, as_position
 
 from typing import TYPE_CHECKING
@@ -51,7 +52,7 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
 
     ``cube``: a ``nardy_fast.core.cubestate.CubeState`` (kept beside the position), drawn on the bar
     as a square with the stake: in the middle, or at the owner's side (White's top, Black's
-    bottom).
+    bottom); anything else is a ``TypeError`` naming ``cube``, before any drawing.
 
     Layout as ``Position.diagram``: the top row is White's points 12..1 (Black's 24..13)
     from left to right, the bottom row White's 13..24 (Black's 1..12).  White moves from
@@ -75,6 +76,7 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
     from matplotlib.patches import Circle, Polygon, Rectangle
 
     position = as_position(position, "plot_board")
+    check_cube_state(cube)
     ax = new_axes(ax, figsize=(7.5, 5.2))
     white, black = position.white, position.black
     ax.add_patch(Rectangle((0, 0), 13, 12, facecolor=_BOARD, edgecolor="#5a3a1a", lw=2))

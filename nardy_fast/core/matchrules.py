@@ -28,12 +28,13 @@ chances (MWC) in [0, 1].
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass, field, fields, replace
+
+import numpy as np
 
 from nardy_fast.core._checks import check_int
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
-from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules
+from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules, check_flag
 
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -87,8 +88,7 @@ class MatchRules:
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected one of "
                                  + ", ".join(repr(a) for a in allowed))
-        if not isinstance(self.crawford, bool):
-            raise TypeError(f"crawford={self.crawford!r}: expected True or False")
+        object.__setattr__(self, "crawford", check_flag(self.crawford, "crawford"))
         object.__setattr__(self, "rules", as_rules(self.rules))
         if self.crawford and self.rules.cube is None:
             raise ValueError("crawford=True: the Crawford rule needs a cube "
@@ -131,7 +131,10 @@ class MatchRules:
 
     @classmethod
     def from_text(cls, text: str) -> MatchRules:
-        """MatchRules from ``to_text`` output; ValueError naming the bad item."""
+        """MatchRules from ``to_text`` output; ValueError naming the bad item, TypeError
+        for anything but a ``str``."""
+        if not isinstance(text, str):
+            raise TypeError(f"match rules text: expected str, got {type(text).__name__}")
         head, _, rules_text = text.partition("rules:")
         d = {}
         for item in head.replace(",", " ").split():
@@ -162,6 +165,11 @@ class MatchRules:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MatchRules:
+        """MatchRules from ``to_dict`` output; ValueError naming unknown keys, TypeError
+        for anything but a mapping."""
+        if not isinstance(d, Mapping):
+            raise TypeError(f"match rules: expected a mapping of match rule fields to "
+                            f"values, got {type(d).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -217,7 +225,8 @@ def check_score(score, rules: MatchRules, sides: tuple[str, str] = _SIDES) -> tu
     except (TypeError, ValueError):
         raise ValueError(f"score={score!r}: expected ({sides[0]}, {sides[1]})") from None
     for side, v in zip(sides, (a, b)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (int, float, np.integer, np.floating)):
             raise TypeError(f"score: {side}={v!r}: expected a number")
         if not (0 <= v < n) or (v / rules.unit) != int(v / rules.unit):
             top = math.ceil(n / rules.unit - 1) * rules.unit   # the last one below n
@@ -277,8 +286,7 @@ class MatchState:
         return self._hash
 
     def _check_crawford(self, rules):
-        if not isinstance(self.crawford, bool):
-            raise TypeError(f"crawford={self.crawford!r}: expected True or False")
+        object.__setattr__(self, "crawford", check_flag(self.crawford, "crawford"))
         if self.crawford and not rules.crawford:
             raise ValueError("crawford=True: the match rules have no Crawford rule "
                              "(MatchRules(crawford=True) needs a cube)")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from nardy_fast.core._checks import check_dice
+from nardy_fast.core.cubestate import check_cube_state
 from nardy_fast.core._movegen import check_position, successors, successors_with_steps
 from nardy_fast.core._state import finished_reason, impossible_state
 from nardy_fast.core.posline import format_position_line, parse_position_line
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.rules import Rules
 
-__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "PIPS_PER_ROLL",
-           "parse_steps", "apply_steps", "read_move", "contact_mask"]
+__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "position_list",
+           "PIPS_PER_ROLL", "parse_steps", "apply_steps", "read_move", "contact_mask"]
 
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
@@ -431,7 +432,8 @@ class Position:
         White's 13..24 (Black's 1..12).  Both sides move counter-clockwise: White from the
         top right, Black from the bottom left.  Cells: ``W3`` = three white checkers.
         ``cube``: a ``nardy_fast.engine.decisions.cube.CubeState`` kept beside the position (not part of
-        its ID), shown on a last line."""
+        its ID), shown on a last line; anything else is a ``TypeError`` naming ``cube``."""
+        check_cube_state(cube)
         white, black = self.white, self.black
 
         def cell(wpoint):
@@ -522,6 +524,46 @@ def as_position(position: Position | str | npt.ArrayLike, name: str = "position"
         return Position.from_boards(a[0], a[1])
     raise TypeError(f"{name}: expected a Position or a position ID, got "
                     f"{type(position).__name__}")
+
+
+def position_list(positions: Position | str | Iterable[Position | str],
+                  name: str = "positions") -> list[Position]:
+    """The ``Position`` of each item of ``positions``: a Position or an ID (one
+    position), or any iterable of them (a list, a generator, a numpy array or a pandas
+    Series or Index of IDs); ``name`` labels the errors (``positions[3]: ...``).
+
+    The one reading of a ``positions`` argument of the engine (``Evaluator.evaluate_many``
+    and ``outcomes``, ``rollout_many``, ``value_positions``): a position ID is one
+    position, not the 33 characters it is made of.
+
+    Returns
+    -------
+    list of Position
+
+    Raises
+    ------
+    TypeError
+        ``positions`` is not iterable, or an item is no position.
+    ValueError
+        An item is a malformed or impossible position (naming its index).
+
+    Examples
+    --------
+    >>> import nardy_fast as nf
+    >>> from nardy_fast.core.position import position_list
+    >>> position_list("start"), len(position_list(nf.race_sample(2, seed=1)))
+    ([Position.from_id('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')], 2)
+    """
+    if isinstance(positions, (Position, str)):
+        return [as_position(positions, f"{name}[0]")]
+    if hasattr(positions, "tolist") and not isinstance(positions, np.ndarray):
+        positions = positions.tolist()                # a pandas Series or Index of IDs
+    try:
+        items = list(positions)
+    except TypeError:
+        raise TypeError(f"{name}: expected a Position, a position ID or an iterable of "
+                        f"them, got {type(positions).__name__}") from None
+    return [as_position(p, f"{name}[{i}]") for i, p in enumerate(items)]
 
 
 # -- the move notation --------------------------------------------------------------------

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+import numpy as np
+
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules"]
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules", "check_flag"]
 
 # field -> allowed values (the first is the default; the position is the C code, see
 # _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
@@ -26,6 +28,16 @@ CHOICES = {
 FLAGS = ("block_transient", "larger_die_rule", "draw_rule", "beaver", "autodouble")
 OUTCOMES = ("oin", "mars", "koks", "home_mars")     # kinds of a win, in scoring order
 CUBE_FIELDS = ("cube", "beaver", "autodouble")       # the cube's fields (section 7a)
+
+
+def check_flag(value: object, name: str) -> bool:
+    """``value`` as a ``bool`` when it is ``True`` or ``False`` (numpy's too), else a
+    ``TypeError`` naming ``name``: ``"exact='no': expected True or False"`` (a truthy text
+    or number would otherwise switch a flag on).  The check of the rules' flags and of the
+    API's flag arguments."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r}: expected True or False")
+    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -96,16 +108,15 @@ class Rules:
                 raise ValueError(
                     f"{name}={value!r}: expected one of " + ", ".join(repr(a) for a in allowed))
         for name in FLAGS:
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise TypeError(f"{name}={value!r}: expected True or False")
+            object.__setattr__(self, name, check_flag(getattr(self, name), name))
         for name in ("beaver", "autodouble"):
             if getattr(self, name) and self.cube is None:
                 raise ValueError(f"{name}=True: needs a cube (cube='geometric' or "
                                  f"'arithmetic'), got cube=None")
         for name in ("oin_points", "mars_points", "koks_points", "home_mars_points"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)):
                 raise TypeError(f"{name}={value!r}: expected a number")
             if not math.isfinite(value):
                 raise ValueError(f"{name}={value!r}: expected a finite number")
@@ -123,8 +134,12 @@ class Rules:
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
         """Rules from a mapping such as the ``rules`` field of a test vector.
 
-        Unknown keys raise ``ValueError`` naming them.
+        Unknown keys raise ``ValueError`` naming them; anything but a mapping is a
+        ``TypeError``.
         """
+        if not isinstance(d, Mapping):
+            raise TypeError(f"rules: expected a mapping of rule fields to values, got "
+                            f"{type(d).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -155,7 +170,10 @@ class Rules:
     @classmethod
     def from_text(cls, text: str) -> Rules:
         """Rules from ``to_text`` output (commas allowed between words); ValueError or
-        TypeError naming the bad item (``"rules item 'x': ..."``) or the text."""
+        TypeError naming the bad item (``"rules item 'x': ..."``) or the text, TypeError
+        for anything but a ``str``."""
+        if not isinstance(text, str):
+            raise TypeError(f"rules text: expected str, got {type(text).__name__}")
         text = text.strip()
         if text in ("", "classic"):
             return CLASSIC

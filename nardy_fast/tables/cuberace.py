@@ -48,6 +48,7 @@ import numpy as np
 
 from nardy_fast.tables import _board6, _cuberace
 from nardy_fast.core._checks import as_board6, check_int
+from nardy_fast.core.rules import check_flag
 from nardy_fast._utils._progress import show_progress
 from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
 from nardy_fast._utils.datadir import cached
@@ -141,8 +142,7 @@ class CubefulRace:
         if progression not in _PROGRESSIONS:
             raise ValueError(f"progression={progression!r}: expected 'geometric' or "
                              f"'arithmetic'")
-        if not isinstance(beaver, bool):
-            raise TypeError(f"beaver={beaver!r}: expected True or False")
+        beaver = check_flag(beaver, "beaver")
         t0 = time.perf_counter()
         fstart, flist = _cuberace.final_lists(mc)
         m = math.comb(mc + 6, 6)

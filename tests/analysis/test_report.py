@@ -347,3 +347,12 @@ def test_error_rates_by_hand():
     assert (er.loc["black", "decisions"], er.loc["black", "errors"]) == (0, 0)
     assert er.loc["black", "equity_lost"] == 0 and math.isnan(er.loc["black", "error_rate"])
     assert er.loc["white", "error_rate"] == pytest.approx(84.0)
+
+
+@pytest.mark.parametrize("name", ["win_prob", "analyse", "cube"])
+def test_game_report_flags_must_be_true_or_false(name):
+    """game_report(record, analyse="no") analysed every move (a truthy text) and
+    cube="no" judged the cube; each flag is now a TypeError naming it, before any work."""
+    from nardy_fast import game_report
+    with pytest.raises(TypeError, match=rf"^{name}='no': expected True or False"):
+        game_report(random_game(seed=3), **{name: "no"})

@@ -59,3 +59,22 @@ def test_the_text_names_the_owner():
     assert CubeState(4, "opponent").text() == "cube: stake 4, owned by the opponent"
     assert CubeState(1, "centre", True).text() == ("cube: stake 1, in the middle, first "
                                                    "turn (no raise)")
+
+
+@pytest.mark.parametrize("bad", [2, "mover", (2, "mover")])
+def test_displays_name_a_cube_that_is_not_a_cube_state(bad):
+    """Position.diagram(cube=2) and plot_board(..., cube=2) failed with "'int' object has
+    no attribute 'text'" / "... 'owner'" (check_cube_state, their one check)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import nardy_fast as nf
+    from nardy_fast.core.cubestate import check_cube_state
+    pos = nf.Position.initial()
+    with pytest.raises(TypeError, match=r"^cube: expected a CubeState or None, got "):
+        pos.diagram(cube=bad)
+    with pytest.raises(TypeError, match=r"^cube: expected a CubeState or None, got "):
+        nf.plot_board(pos, cube=bad)
+    plt.close("all")
+    assert check_cube_state(None) is None
+    assert pos.diagram(cube=CubeState(2, "mover")).endswith("owned by white")

@@ -137,3 +137,30 @@ def test_state_defaults_to_a_match_to_three_with_the_cube_at_one():
     state = MatchState(score=(2, 0))
     assert state.rules.length == 3 and state.away() == (1, 3)
     assert state.stake == 1
+
+
+def test_numpy_scores_and_flags_are_taken():
+    """A score of numpy integers (as read from an array) was refused as 'expected a
+    number'; numpy floats and bools are taken as well."""
+    import numpy as np
+    s = MatchState(5, (np.int64(3), np.int32(1)), "white")
+    assert s == MatchState(5, (3, 1), "white") and s.score == (3.0, 1.0)
+    assert hash(s) == hash(MatchState(5, (3, 1), "white"))
+    assert check_score((np.float64(1.5), np.uint8(0)),
+                       MatchRules(5, rules=Rules(draw_rule=True))) == (1.5, 0.0)
+    with pytest.raises(TypeError, match=r"score: white=np.True_: expected a number"):
+        MatchState(5, (np.bool_(True), 1), "white")
+    mr = MatchRules(5, crawford=np.bool_(True), rules=CUBE)
+    assert mr.crawford is True and mr == MatchRules(5, crawford=True, rules=CUBE)
+    state = MatchState(mr, (4, 1), "white", crawford=np.bool_(True))
+    assert state.crawford is True
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"length=5"])
+def test_match_rules_from_text_and_from_dict_name_what_is_not_text_or_a_mapping(bad):
+    """MatchRules.from_text(None) failed with "'NoneType' object has no attribute
+    'partition'"."""
+    with pytest.raises(TypeError, match=r"^match rules text: expected str, got "):
+        MatchRules.from_text(bad)
+    with pytest.raises(TypeError, match=r"^match rules: expected a mapping"):
+        MatchRules.from_dict(bad)

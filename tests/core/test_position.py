@@ -329,3 +329,24 @@ def test_pickle_copy_and_hash(pos):
 def test_equality_with_other_types():
     assert Position.initial() != Position.initial().id
     assert len({Position.initial(), Position.initial()}) == 1
+
+
+def test_position_list_reads_one_position_or_an_iterable_of_them():
+    """One reading of a ``positions`` argument: an ID is one position (it was read as 33
+    one-character IDs: "positions[0]: position ID 'W': expected 33 characters"), a single
+    Position one position (it was "'Position' object is not iterable")."""
+    import pandas as pd
+    from nardy_fast.core.position import position_list
+    start = Position.initial()
+    assert position_list(start) == [start] and position_list(start.id) == [start]
+    assert position_list(p for p in [start, start]) == [start, start]
+    assert position_list(pd.Series(["start", start.id], index=[7, 8])) == [start, start]
+    assert position_list(pd.Index([start.id])) == [start]
+    assert position_list(np.stack([start.boards])) == [start]
+    assert position_list([]) == []
+    for bad in (5, None):
+        with pytest.raises(TypeError, match=r"^positions: expected a Position, a position "
+                                            r"ID or an iterable of them, got "):
+            position_list(bad)
+    with pytest.raises(ValueError, match=r"^positions\[1\]: position ID 'x'"):
+        position_list([start, "x"])

@@ -146,3 +146,38 @@ def test_points_unknown_outcome(outcome):
 def test_default_points_are_the_rule_book_s(scoring, want):
     r = Rules(scoring=scoring)
     assert {k: r.points(k) for k in want} == want
+
+
+def test_numpy_numbers_and_flags_are_taken_as_python_ones():
+    """numpy's integers, floats and bools are the Python ones here (np.int64 points and
+    np.bool_ flags were refused as 'expected a number' / 'expected True or False')."""
+    import numpy as np
+    r = Rules(oin_points=np.int64(1), mars_points=np.float32(2), draw_rule=np.bool_(True),
+              scoring="extended", koks_points=np.int32(3))
+    assert r == Rules(draw_rule=True, scoring="extended")
+    assert type(r.draw_rule) is bool and type(r.oin_points) is float
+    assert hash(r) == hash(Rules(draw_rule=True, scoring="extended"))
+    assert Rules.from_text(r.to_text()) == r
+    with pytest.raises(TypeError, match="oin_points=np.True_: expected a number"):
+        Rules(oin_points=np.bool_(True))
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"draw_rule=true"])
+def test_from_text_and_from_dict_name_what_is_not_text_or_a_mapping(bad):
+    """Rules.from_text(None) failed with "'NoneType' object has no attribute 'strip'",
+    Rules.from_dict(None) with "'NoneType' object is not iterable"."""
+    with pytest.raises(TypeError, match=r"^rules text: expected str, got "):
+        Rules.from_text(bad)
+    with pytest.raises(TypeError, match=r"^rules: expected a mapping of rule fields"):
+        Rules.from_dict(bad)
+
+
+def test_check_flag_takes_true_and_false_only():
+    """The one flag check (rules' flags, Evaluator's exact, match_equity_table's cube and
+    stored, game_report's win_prob, analyse and cube): a truthy text is no True."""
+    import numpy as np
+    from nardy_fast.core.rules import check_flag
+    assert check_flag(True, "x") is True and check_flag(np.bool_(False), "x") is False
+    for bad in ("false", "no", 1, 0, None, 1.0):
+        with pytest.raises(TypeError, match=rf"^exact={bad!r}: expected True or False$"):
+            check_flag(bad, "exact")

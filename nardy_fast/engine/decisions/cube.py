@@ -121,7 +121,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         another evaluator or a rollout; ``"pips"``: the pip-count estimate
         (``cubemodel.pip_probability``, as rollouts' ``cube_probabilities="pips"``).
         None: ``default_probabilities`` (the evaluator at ``plies``: the net's value,
-        race values in home races).
+        race values in home races).  A value that is no P(win) in [0, 1] (NaN, 1.5,
+        text) is refused naming ``cube_probabilities`` (``cubemodel.p_of``).
     tables : CubefulRace, CompleteTwoSided, False or None
         The exact cubeful race table (None: the cached default for the progression and
         beaver, ``cuberace.cubeful_race``, then, for a bear-off it does not cover, the

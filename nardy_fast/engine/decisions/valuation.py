@@ -22,7 +22,7 @@ from __future__ import annotations
 from nardy_fast.core._checks import check_count
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, methods_of, warn_unused
-from nardy_fast.core.position import as_position
+from nardy_fast.core.position import position_list
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -146,7 +146,7 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
                                truncate=truncate)
     compute = resolve_compute("value_positions", compute, workers=workers, client=client,
                               progress=progress)
-    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    positions = position_list(positions)
     out = [None] * len(positions)
     games, net = [], []
     for i, p in enumerate(positions):

@@ -380,13 +380,37 @@ def pip_probability(position):
     return _cubemodel.pip_probability(pm, po)
 
 
+_P_ROUNDING = 1e-9      # a P(win) this far outside [0, 1] is a table's rounding step
+
+
 def p_of(value):
-    """P(win) counted for the cube from an Outcome, a mapping or a number."""
-    if isinstance(value, (float, int, np.floating)):
-        return float(value)
-    if isinstance(value, dict):
-        return float(value["p_win"]) + 0.5 * float(value.get("p_draw", 0.0))
-    return float(value.p_win) + 0.5 * float(getattr(value, "p_draw", 0.0))
+    """P(win) counted for the cube from an Outcome, a mapping or a number (draws as half a
+    win): what a ``cube_probabilities`` source returns.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is none of these (text, None, a mapping without ``p_win``, ...).
+    ValueError
+        The P(win) is NaN or outside [0, 1] (beyond a rounding step): no probability, and
+        so no cube decision, can be made of it.
+    """
+    what = ("expected P(win), a number in [0, 1], or an Outcome or mapping with "
+            "'p_win'")
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        if isinstance(value, (float, int, np.floating, np.integer)):
+            p = float(value)
+        elif isinstance(value, dict):
+            p = float(value["p_win"]) + 0.5 * float(value.get("p_draw", 0.0))
+        else:
+            p = float(value.p_win) + 0.5 * float(getattr(value, "p_draw", 0.0))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise TypeError(f"cube_probabilities: returned {value!r}: {what}") from None
+    if not -_P_ROUNDING <= p <= 1.0 + _P_ROUNDING:
+        raise ValueError(f"cube_probabilities: returned P(win) {p!r}: {what}")
+    return p
 
 
 @dataclass(frozen=True)

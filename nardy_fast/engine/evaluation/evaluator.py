@@ -14,7 +14,7 @@ import numpy as np
 
 from nardy_fast._utils import _dbfile
 from nardy_fast.engine.evaluation import _search, met, nets
-from nardy_fast.core._checks import check_dice, check_plies
+from nardy_fast.core._checks import check_count, check_dice, check_plies
 from nardy_fast.core._state import check_boards
 from nardy_fast.engine.evaluation._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
@@ -22,11 +22,12 @@ from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIE
                                     shipped_net_for, shipped_nets)
 from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.position import WHITE, Position, as_position, contact_mask
+from nardy_fast.core.position import (WHITE, Position, as_position, contact_mask,
+                                      position_list)
 from nardy_fast.tables.race import complete_rows, default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible
-from nardy_fast.core.rules import OUTCOMES, as_rules
+from nardy_fast.core.rules import OUTCOMES, as_rules, check_flag
 from nardy_fast.tables import race12 as _r12
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -76,9 +77,11 @@ class Evaluator:
     exact : bool
         Value races of both homes from the bear-off tables, and races without contact
         from the race database once it is built (``race12``; method ``"one_sided12"``)
-        (default True).
+        (default True).  Here and in the methods' ``exact``, anything but True or False
+        is a ``TypeError`` naming it (a text such as ``"false"`` would switch it on).
     keep : int
-        Moves searched deeper after a 0-ply ranking (the move filter of ``_search``).
+        Moves searched deeper after a 0-ply ranking (the move filter of ``_search``; 0:
+        every move).
     rollout_net : _net.Net, optional
         A faster net that plays the games of rollouts, studies, matches and the other game
         loops of a ``"net"`` policy, where ``net`` judges positions and moves (evaluations,
@@ -114,8 +117,8 @@ class Evaluator:
         self.rollout_net = net if rollout_net is None else rollout_net
         self.rules = as_rules(rules)
         self.meta = dict(meta or {})
-        self.exact = bool(exact)
-        self.keep = int(keep)
+        self.exact = check_flag(exact, "exact")
+        self.keep = check_count(keep, "keep", 0)
         self._search = None
         self._search_r12 = None
         self._rollout_ev = None
@@ -275,7 +278,7 @@ class Evaluator:
         at once (``race.complete_rows``), get no Outcome and are not searched."""
         b = check_boards(boards)
         plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
-        exact = self.exact if exact is None else bool(exact)
+        exact = self.exact if exact is None else check_flag(exact, "exact")
         methods = [f"net {plies}-ply"] * len(b)
         races = {}
         rest = np.flatnonzero(~contact_mask(b)) if exact else np.empty(0, dtype=np.intp)
@@ -374,9 +377,11 @@ class Evaluator:
                       exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
         """A DataFrame, one row per position indexed by ID (name ``"position"``, as every
         frame keyed by position ID; ``"id"`` before 0.3.0): the ``OUTPUT_NAMES``
-        columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``)."""
+        columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``).
+        ``positions``: an iterable of Positions or IDs, or one of them
+        (``core.position.position_list``)."""
         import pandas as pd                 # lazy: pandas is slow to import
-        positions = [as_position(p) for p in positions]
+        positions = position_list(positions)
         outs = self.outcomes(positions, plies, exact, match)
         columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
         frame = pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
@@ -394,7 +399,7 @@ class Evaluator:
         just moved has borne off all 15) gets its result (``finish.final_outcome``,
         method ``"final"``).  With ``match`` (a ``MatchState``) ``extra`` adds ``mwc``,
         ``se_mwc`` (0) and ``emg`` (``met.match_extra``; see ``evaluate``)."""
-        positions = [as_position(p) for p in positions]
+        positions = position_list(positions)
         if match is not None:
             check_match(match, positions)
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]

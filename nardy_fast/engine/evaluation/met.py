@@ -47,7 +47,7 @@ from nardy_fast.core._checks import check_fraction
 from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules, check_match
 from nardy_fast.core.result import Outcome
-from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES, Rules
+from nardy_fast.core.rules import CLASSIC as CLASSIC_RULES, Rules, check_flag
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -414,6 +414,7 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
     2     0.340  0.500  0.629
     3     0.225  0.371  0.500
     """
+    cube, stored = check_flag(cube, "cube"), check_flag(stored, "stored")
     if not cube:
         warn_unused("with cube=False (the cube efficiency acts in the cubeful table only)",
                     {"x": None}, x=x)

@@ -57,7 +57,7 @@ from nardy_fast.engine.play.variance import check_estimator, keep_in_range
 from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, default_luck_net
 from nardy_fast.engine.evaluation.met import with_match
 from nardy_fast.engine.play.parallel import parallelism, run_chunks
-from nardy_fast.core.position import WHITE, Position, as_position
+from nardy_fast.core.position import WHITE, Position, as_position, position_list
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 
@@ -200,7 +200,8 @@ def _cube_spec(rules, cube, probabilities, position):
     a rollout always plays with the cube (default: centred at stake 1)."""
     if rules.cube is None:
         if cube is not None or probabilities is not None:
-            raise ValueError("cube_state: the rules have no cube; use rules=Rules(cube="
+            given = "cube_state" if cube is not None else "cube_probabilities"
+            raise ValueError(f"{given}: the rules have no cube; use rules=Rules(cube="
                              "'geometric') or 'arithmetic', or cube=True")
         return None
     if cube is None:
@@ -210,9 +211,10 @@ def _cube_spec(rules, cube, probabilities, position):
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
         raise TypeError("cube_probabilities: expected None (the evaluator), 'pips' or a "
                         "callable position -> P(win)")
-    if rules.cube == "arithmetic" and cube.stake > cubestate.MAX_STAKE:
-        raise ValueError(f"cube.stake={cube.stake}: above the arithmetic cap "
-                         f"{cubestate.MAX_STAKE}")
+    try:                          # a stake of the rules' progression, as cube_decision's
+        cube.check(rules)
+    except ValueError as e:
+        raise ValueError(f"cube_state: {e}") from None
     owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
     return (_is_start(position), cube.stake, owner, cube.first_turn, probabilities)
 
@@ -732,7 +734,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         per unit of the starting stake, truncated races adding their cubeful value.
         ``extra`` adds ``doubles_per_game``, ``takes_per_game``, ``passes_per_game``,
         ``beavers_per_game``, ``mean_final_stake`` and ``final_stakes`` (stake -> fraction
-        of games).  Without the cube in play it must be None.
+        of games).  Its stake must be one of the rules' progression (``CubeState.check``:
+        1, 2, 4, ... geometric, at most 16 arithmetic).  Without the cube in play it must
+        be None.
     cube_probabilities : None, callable or "pips"
         The cubeless P(win) of the side on roll for the cube decisions outside the exact
         tables.  None (default): the evaluator (``Evaluator.default()``: the net's 0-ply
@@ -789,7 +793,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         Ctrl-C before any chunk finished (no game to estimate from).
     ValueError
         ``n_games <= 0``, an unknown policy or truncation, an invalid or finished
-        position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``.
+        position, dice out of 1..6, bear-off databases unavailable for ``"bearoff"``, a
+        ``cube_state`` whose stake the rules' cube cannot have, a ``cube_state`` or
+        ``cube_probabilities`` without the cube in play.
 
     Examples
     --------
@@ -859,7 +865,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
 
     Parameters
     ----------
-    positions : list or pandas.Series of Position or position IDs
+    positions : Position, position ID or an iterable of them
+        A list, a pandas Series of IDs, ... (``core.position.position_list``: one
+        Position or ID is one position).
     n_games, policy, seed, rules, dice, truncate, workers, client, progress, chunk_size
     cube, cube_state, cube_probabilities, variance_reduction
         As for ``rollout``.
@@ -889,8 +897,7 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    items = list(positions.values) if isinstance(positions, pd.Series) else list(positions)
-    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(items)]
+    positions = position_list(positions)
     settings = resolve_settings(
         "rollout_many", settings, n_games=n_games, policy=policy, truncate=truncate,
         variance_reduction=variance_reduction, dice=dice, chunk_size=chunk_size, cube=cube,
@@ -934,7 +941,7 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int | None = 
 def _rollout_outcomes(positions, settings, compute, seed, rules, match):
     """``rollout_outcomes`` of checked ``settings`` and ``compute``."""
     s = settings
-    positions = [as_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    positions = position_list(positions)
     if not positions:
         raise ValueError("positions: empty; expected at least one position")
     entropy = _rng.root_entropy(seed)

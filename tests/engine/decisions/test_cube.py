@@ -281,3 +281,22 @@ def test_bad_rollout_games_are_named_by_cube_decision(n_games, error):
     """The caller wrote ``cube_decision(..., n_games=...)``, not ``RolloutSettings``."""
     with pytest.raises(error, match=rf"^cube_decision: n_games={n_games}"):
         cube_decision(Position.initial(), method="rollout", n_games=n_games)
+
+
+@pytest.mark.parametrize("bad, error", [(math.nan, ValueError), (1.5, ValueError),
+                                        ("x", TypeError)])
+def test_cube_probabilities_that_give_no_probability_are_named(bad, error):
+    """NaN was decided as P(win) 0 and 1.5 as 1 (silently), text failed inside; each is
+    now refused naming cube_probabilities, in money play, at a score and in a rollout."""
+    pos = Position.initial()
+    for _ in range(3):
+        pos = pos.play(pos.legal_moves((6, 5))[0])
+    rules = Rules(cube="geometric")
+    with pytest.raises(error, match="^cube_probabilities: returned"):
+        cube_decision(pos, rules=rules, cube_probabilities=lambda p: bad)
+    state = nf.MatchState(nf.MatchRules(5, rules=rules), (0, 0), pos.side)
+    with pytest.raises(error, match="^cube_probabilities: returned"):
+        cube_decision(pos, match=state, cube_probabilities=lambda p: bad)
+    with pytest.raises(error, match="^cube_probabilities: returned"):
+        nf.rollout(pos, 36, seed=1, rules=rules, workers=1, progress=False,
+                   cube_probabilities=lambda p: bad)

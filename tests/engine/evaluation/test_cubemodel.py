@@ -193,3 +193,19 @@ def test_wrappers_refuse_a_malformed_efficiency_table():
         _cubemodel.race_efficiency(10.0, np.zeros((0, 2)))
     with pytest.raises(ValueError, match="x_race"):
         _cubemodel.race_efficiency(10.0, np.zeros((3, 3)))
+
+
+def test_p_of_refuses_what_is_no_probability():
+    """A cube_probabilities source that returns NaN, a number outside [0, 1] or no number
+    at all is named (NaN became P(win) 0 and 1.5 became 1 in the decision; text failed with
+    an AttributeError from inside)."""
+    assert cm.p_of(np.float32(0.25)) == 0.25 and cm.p_of(np.int64(1)) == 1.0
+    assert cm.p_of({"p_win": 0.5, "p_draw": 0.2}) == pytest.approx(0.6)
+    assert cm.p_of(1.0 + 1e-12) == 1.0 + 1e-12          # a table's rounding step passes
+    for bad in (math.nan, 1.5, -0.2, {"p_win": math.nan}):
+        with pytest.raises(ValueError, match=r"^cube_probabilities: returned P\(win\)"):
+            cm.p_of(bad)
+    for bad in ("x", None, True, {"q": 1}, [0.5]):
+        with pytest.raises(TypeError, match=r"^cube_probabilities: returned .*: expected "
+                                            r"P\(win\), a number in \[0, 1\]"):
+            cm.p_of(bad)

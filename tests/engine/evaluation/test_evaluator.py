@@ -312,3 +312,35 @@ def test_races_keep_their_draws_under_draw_rule(side):
     state = nf.MatchState(nf.MatchRules(3, rules=rules), (1, 1), side)
     mwc = Evaluator.default(rules).evaluate(pos, match=state).extra["mwc"]
     assert mwc == pytest.approx(met.mwc_of_outcome(want, state)[0], abs=1e-12)
+
+
+def test_evaluate_many_and_outcomes_take_one_position_or_id():
+    """evaluate_many(ID) read the ID's characters as positions and evaluate_many(Position)
+    failed with "'Position' object is not iterable"; each is now one position
+    (``core.position.position_list``), and a non-iterable is named."""
+    ev = Evaluator.default()
+    start = nf.Position.initial()
+    frame = ev.evaluate_many(start.id)
+    assert frame.index.tolist() == [start.id]
+    assert frame.equals(ev.evaluate_many(start)) and frame.equals(ev.evaluate_many([start]))
+    assert ev.outcomes(start)[0] == ev.evaluate(start)
+    with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID"):
+        ev.evaluate_many(5)
+
+
+@pytest.mark.parametrize("bad", ["false", "no", 0])
+def test_exact_must_be_true_or_false(bad):
+    """exact="false" was taken as True (bool of a text): the race tables answered where
+    the caller asked for the net; it is now a TypeError naming exact, as Evaluator(net,
+    exact=...) is.  keep is a count >= 0 (2.7 was taken as 2, text failed in int())."""
+    ev = Evaluator.default()
+    race = nf.race_sample(1, seed=1)[0]
+    assert ev.evaluate(race, exact=False).method == "net 0-ply"
+    for call in (lambda: ev.evaluate(race, exact=bad), lambda: ev.evaluate_many([race], exact=bad),
+                 lambda: Evaluator(ev.net, exact=bad)):
+        with pytest.raises(TypeError, match=r"^exact=.*: expected True or False"):
+            call()
+    for keep, error in ((2.7, TypeError), ("2", TypeError), (-1, ValueError)):
+        with pytest.raises(error, match=r"^keep="):
+            Evaluator(ev.net, keep=keep)
+    assert Evaluator(ev.net, keep=np.int64(0)).keep == 0

@@ -269,3 +269,13 @@ def test_a_distribution_that_is_not_one_is_refused_by_name(change, error, words)
         met.match_equity_table(3, dist=[0.5, 0.5])
     kept = met.match_equity_table(3, dist=met.start_distribution())   # extra keys kept
     np.testing.assert_array_equal(kept.to_numpy(), met.match_equity_table(3).to_numpy())
+
+
+@pytest.mark.parametrize("kw", [dict(cube="no"), dict(cube=1), dict(stored="false")])
+def test_match_equity_table_flags_must_be_true_or_false(kw):
+    """match_equity_table(5, cube="no") gave the cubeful table (a truthy text); cube and
+    stored are now checked as every flag is (``rules.check_flag``)."""
+    name = next(iter(kw))
+    with pytest.raises(TypeError, match=rf"^{name}=.*: expected True or False"):
+        met.match_equity_table(3, **kw)
+    assert met.match_equity_table(3, cube=np.bool_(False)).equals(met.match_equity_table(3))

@@ -957,3 +957,39 @@ def test_policies_are_values():
         with pytest.raises(dataclasses.FrozenInstanceError):
             value.kind = "random"
     assert LoopPolicy("greedy").plies == 0
+
+
+def test_cube_state_stake_checked_against_the_rules_progression():
+    """A stake the rules' cube cannot have is refused by name, as cube_decision refuses it
+    (a geometric cube at 3 was played, a stake no game reaches)."""
+    pos = nf.Position.initial().play(nf.Position.initial().legal_moves((6, 5))[0])
+    kw = dict(seed=1, workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"cube_state: stake=3: not a stake of the geometric"):
+        rollout(pos, 36, rules=Rules(cube="geometric"), cube_state=nf.CubeState(3, "mover"),
+                **kw)
+    with pytest.raises(ValueError, match=r"cube_state: stake=17: the arithmetic cube stops"):
+        rollout(pos, 36, rules=Rules(cube="arithmetic"),
+                cube_state=nf.CubeState(17, "mover"), **kw)
+    with pytest.raises(ValueError, match=r"cube_state: stake=3"):
+        nf.rollout_many([pos], 36, rules=Rules(cube="geometric"),
+                        cube_state=nf.CubeState(3, "mover"), **kw)
+
+
+def test_cube_probabilities_without_a_cube_names_itself():
+    """cube_probabilities given where no cube is in play names that argument (the error
+    named cube_state, which the caller had not given)."""
+    with pytest.raises(ValueError, match=r"^cube_probabilities: the rules have no cube"):
+        rollout(nf.Position.initial(), 36, seed=1, workers=1, progress=False,
+                cube_probabilities="pips")
+
+
+def test_rollout_many_takes_one_position_or_id():
+    """rollout_many(ID) read the ID's characters as positions ("positions[0]: position ID
+    'W'") and rollout_many(Position) failed with "'Position' object is not iterable"."""
+    start = nf.Position.initial()
+    kw = dict(seed=1, policy="random", truncate=None, **FAST)
+    a = rollout_many(start.id, 36, **kw)
+    assert a.index.tolist() == [start.id]
+    assert a.equals(rollout_many(start, 36, **kw)) and a.equals(rollout_many([start], 36, **kw))
+    with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID"):
+        rollout_many(5, 36, **kw)
