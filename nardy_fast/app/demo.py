@@ -1,7 +1,8 @@
 """The main job on a small default: ``python -m nardy_fast.app.demo`` or ``nardy-fast demo``.
 
 Rolls out the start position and a few middle-game positions of a sample game (the net's
-moves) and evaluates them with the evaluator, values a bear-off position exactly, ranks the
+moves) and evaluates them with the evaluator, values a bear-off position by the bear-off
+tables (exact where a two-sided table covers it, else the one-sided approximation), ranks the
 moves of one decision, replays, graphs and marks the sample game, and writes the reports (CSV, HTML, Parquet) and figures (PNG) to a folder (default
 ``demo_output/``), then prints where.  Seeded: the same seed gives the same files.
 
@@ -12,13 +13,15 @@ file                           content
 =============================  ==============================================================
 ``positions.txt``              the IDs of the positions analysed
 ``pip_report.{csv,html}``      ``report.pip_report`` of those positions
-``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts by the net, exact in the
-                               bear-off)
+``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts by the net; a bear-off
+                               position's games are all valued at once by the tables)
 ``evaluator_report.{csv,html}``  ``report.win_report`` by the evaluator at 1-ply
 ``move_report.{csv,html}``     ``report.move_report``: the legal moves of one decision ranked
                                by the evaluator at 1-ply; ``move_report_rollout``: by rollouts
 ``convergence.{csv,png}``      ``report.convergence_report`` of the start, and its chart
-``race.{csv,png}``             exact bear-off races and rolled-out races: the race chart
+``race.{csv,png}``             bear-off races by the tables (each row's ``method``: exact
+                               or the one-sided approximation) and rolled-out races: the
+                               race chart
 ``bearoff_distribution.png``   turns to bear off of two bear-off positions
 ``sample_game.txt``            the sample game as a game record (``nardy_fast.core.record``)
 ``game_report.{csv,html}``     ``report.game_report`` of it, every move marked by the
@@ -134,8 +137,8 @@ def _decision(o, position, n_games, kw):
 
 
 def _convergence_and_races(o, start, n_games, seed, kw):
-    """4.-6. The start's rollout converging; the race chart (exact bear-off races and a
-    few rolled-out races); turns to bear off of two positions."""
+    """4.-6. The start's rollout converging; the race chart (bear-off races by the tables
+    and a few rolled-out races); turns to bear off of two positions."""
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     sizes = sorted({max(1, n_games // 8), max(1, n_games // 4), max(1, n_games // 2),
                     n_games, 2 * n_games})

@@ -165,6 +165,9 @@ se_p_home_mars_loss : float
                 bits.append("cubeful equity")
             if self.extra.get("interrupted"):
                 bits.append("interrupted")
+            if self.extra.get("valued_at_start"):     # no roll played: the table's numbers
+                bits.append("no roll played, every game valued at the start by the "
+                            + method_label(self.extra["valued_at_start"]))
             return ", ".join(bits)
         if kind == "exact":
             return f"exact, {self.method}"

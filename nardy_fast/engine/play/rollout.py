@@ -44,7 +44,8 @@ from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
-from nardy_fast.tables.race import default_race_tables, mars_table_for, race_tables
+from nardy_fast.tables.race import (default_race_tables, mars_table_for, race_probabilities,
+                                    race_tables)
 from nardy_fast.engine.play._rollout import MAX_STRATA, QUANTITIES, TALLY_WIDTH, play_blocks
 from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrules import check_match
@@ -617,7 +618,27 @@ def _extra(plan, workers, client, interrupted):
         "interrupted": bool(interrupted),
         "backend": "dask" if client is not None else (
             "local" if workers == 1 else f"pool({workers or 'all'})"),
+        "valued_at_start": _valued_at_start(plan),
     }
+
+
+def _valued_at_start(plan):
+    """The ``method`` of the table that values every game of ``plan`` before its first
+    roll, or ``""``: the position is already where the truncation stops a game (a race of
+    both homes; with ``"race12"`` also a race the race database covers), no first roll is
+    fixed and no cube is in play.  Such a "rollout" plays nothing: its numbers are the
+    table's, exact or the one-sided approximation, and its standard errors 0."""
+    p = plan.position
+    if plan.truncate is None or plan.dice is not None or plan.cube is not None:
+        return ""
+    if p.is_bearoff():
+        try:
+            return race_probabilities(p, plan.rules).method
+        except ValueError:                  # a finished game: refused before this
+            return ""
+    if plan.race12 is not None and not p.is_contact() and plan.race12.covers(p):
+        return "one_sided12"
+    return ""
 
 
 def _check_workers(workers, client, policies):

@@ -993,3 +993,23 @@ def test_rollout_many_takes_one_position_or_id():
     assert a.equals(rollout_many(start, 36, **kw)) and a.equals(rollout_many([start], 36, **kw))
     with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID"):
         rollout_many(5, 36, **kw)
+
+
+def test_a_rollout_that_plays_no_roll_says_whose_numbers_it_shows():
+    """A race of both homes with truncation: every game is valued at its start, so the
+    numbers are the table's (here the one-sided approximation, standard errors 0) and
+    the label says so; a fixed first roll, no truncation or a contact position play."""
+    p = nf.Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAABAhAlNo")      # 13 v 14 checkers home
+    table = nf.race_probabilities(p)
+    r = rollout(p, 100, seed=1, workers=1, progress=False)
+    assert r.extra["valued_at_start"] == table.method == "one_sided"
+    assert r.equity == pytest.approx(table.equity, abs=1e-9)
+    assert "every game valued at the start by the one-sided approximation" in str(r)
+    for kw in ({"dice": (6, 6)}, {"truncate": None}):
+        played = rollout(p, 100, seed=1, workers=1, progress=False, **kw)
+        assert played.extra["valued_at_start"] == "" and "no roll" not in str(played)
+    start = rollout("start", 36, seed=1, workers=1, progress=False)
+    assert start.extra["valued_at_start"] == "" and "no roll" not in str(start)
+    from nardy_fast.engine.play.rollout import rollout_outcomes
+    many = rollout_outcomes([p, "start"], 36, seed=1, workers=1, progress=False)
+    assert [o.extra["valued_at_start"] for o in many] == ["one_sided", ""]
