@@ -34,7 +34,7 @@ import zlib
 
 import numpy as np
 
-from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._io import atomic_write, check_path
 from nardy_fast._utils._resources import check_disk, remove_stale_temps, temp_prefix
 
 __all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
@@ -76,7 +76,7 @@ def write_db(path, kind, meta, arrays):
     arrays : dict of str to ndarray
         Written in C order with their dtype and shape.
     """
-    path = os.fspath(path)
+    path = check_path(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     specs, chunks, offset = [], [], 0
@@ -140,7 +140,7 @@ class DbWriter:
     """
 
     def __init__(self, path, kind, meta, specs):
-        self.path = os.fspath(path)
+        self.path = check_path(path)
         folder = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(folder, exist_ok=True)
         self._specs, offset = [], 0
@@ -246,7 +246,7 @@ class DbWriter:
 
 def read_header(path):
     """The JSON header of a database file and the payload offset: ``(header, offset)``."""
-    path = os.fspath(path)
+    path = check_path(path)
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
@@ -286,7 +286,7 @@ def read_db(path, kind, verify=True):
     arrays : dict of str to ndarray
         Read-only, C-contiguous views of the memory-mapped payload.
     """
-    path = os.fspath(path)
+    path = check_path(path)
     header, start = read_header(path)
     version = header.get("format_version")
     if version != FORMAT_VERSION:

@@ -10,7 +10,28 @@ import tempfile
 
 from nardy_fast._utils._resources import temp_prefix
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_text", "check_path"]
+
+
+def check_path(path, name="path"):
+    """``os.fspath(path)``: a file's path as text, else a ``TypeError`` naming ``name``
+    (``path: expected a file path (str or os.PathLike), got NoneType``).
+
+    Returns
+    -------
+    str
+        (``bytes`` for a bytes path, as ``os.fspath``.)
+
+    Raises
+    ------
+    TypeError
+        ``path`` is not a str, bytes or os.PathLike.
+    """
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise TypeError(f"{name}: expected a file path (str or os.PathLike), got "
+                        f"{type(path).__name__}") from None
 
 
 def atomic_write(path, write, mode=0o644, replace=True):
@@ -20,9 +41,9 @@ def atomic_write(path, write, mode=0o644, replace=True):
     is interrupted).  ``mode`` sets the permissions (``mkstemp`` makes files private).
     ``replace=False`` never replaces a file: the complete file is linked to ``path`` (one
     step that fails when ``path`` exists), ``FileExistsError`` if it does.  Returns
-    ``path`` as a string.
+    ``path`` as a string; ``TypeError`` (``check_path``) if it is no path.
     """
-    path = os.fspath(path)
+    path = check_path(path)
     if os.path.isdir(path):                  # before the work, and named as given
         raise IsADirectoryError(errno.EISDIR, "a folder, not a file", path)
     folder = os.path.dirname(os.path.abspath(path))

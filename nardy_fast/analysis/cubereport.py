@@ -11,7 +11,7 @@ from nardy_fast._utils._frames import require_columns
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.methods import check_method, warn_unused
-from nardy_fast.core.position import Position, as_position
+from nardy_fast.core.position import Position, position_list
 from nardy_fast.core.record import as_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
@@ -79,6 +79,12 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
         ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
         (as ``cube_decision``: ``"exact"``, ``"janowski (net 2-ply)"``, ...).
 
+    Raises
+    ------
+    TypeError, ValueError
+        ``positions`` is no position nor an iterable of them, or ``positions[i]`` is no
+        position (``core.position.position_list``), before any position is judged.
+
     Examples
     --------
     >>> from nardy_fast import Position, Rules
@@ -93,8 +99,7 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     seed = root_entropy(seed)
-    if isinstance(positions, (Position, str)):
-        positions = [positions]
+    positions = position_list(positions)
     rules = as_rules(rules)
     rows = []
     roll = dict(n_games=n_games, seed=seed, workers=workers, client=client,
@@ -106,8 +111,7 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
                      "progress": False}, n_games=n_games, workers=workers, client=client,
                     progress=progress)
         roll = {}
-    for i, pos in enumerate(positions):
-        pos = as_position(pos, f"positions[{i}]")
+    for pos in positions:
         d = cube_decision(pos, CENTRED, rules=rules,
                           cube_probabilities=cube_probabilities, tables=tables,
                           method=method, match=match, **roll)

@@ -6,7 +6,7 @@ import html
 import os
 
 from nardy_fast._utils._frames import require_columns
-from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._io import atomic_write, check_path
 
 __all__ = ["save", "to_csv", "to_html", "to_parquet"]
 
@@ -57,6 +57,14 @@ def save(frame, path, **kwargs):
     str
         The path written.
 
+    Raises
+    ------
+    TypeError
+        ``frame`` is no DataFrame, or ``path`` no file path (``path: expected a file
+        path (str or os.PathLike), got int``).
+    ValueError
+        The suffix of ``path`` is none of these.
+
     Examples
     --------
     >>> import os, tempfile
@@ -69,8 +77,9 @@ def save(frame, path, **kwargs):
     3
     """
     require_columns(frame, (), "save_frame")
-    ext = os.path.splitext(os.fspath(path))[1].lower()
+    name = check_path(path)
+    ext = os.path.splitext(name)[1].lower()
     if ext not in _WRITERS:
-        raise ValueError(f"{os.fspath(path)}: unknown report format {ext or '(none)'!r}; "
+        raise ValueError(f"{name}: unknown report format {ext or '(none)'!r}; "
                          "expected .csv, .parquet or .html")
     return _WRITERS[ext](frame, path, **kwargs)

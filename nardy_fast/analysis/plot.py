@@ -25,7 +25,7 @@ import numpy as np
 from nardy_fast._utils._frames import require_columns
 from nardy_fast.core.diagram import new_axes
 from nardy_fast.core.methods import method_kind, method_label
-from nardy_fast.core.position import Position
+from nardy_fast.core.position import Position, as_position
 from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, RACE_EFFICIENCY, doubling_window
 from nardy_fast.tables.bearoff import one_sided
 
@@ -115,24 +115,23 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
 
 
 # -- bear-off distribution ---------------------------------------------------------------
-def _board6(item):
-    if isinstance(item, str):
-        item = Position.from_id(item)
-    if isinstance(item, Position):
+def _board6(item, name):
+    if isinstance(item, (Position, str)):
+        item = as_position(item, name)
         b = item.mover
         if b[:18].any():
-            raise ValueError(f"position {item.id}: the side on roll has checkers outside its "
-                             "home; the bear-off database does not apply")
+            raise ValueError(f"{name} ({item.id}): the side on roll has checkers outside "
+                             "its home; the bear-off database does not apply")
         return np.ascontiguousarray(b[23:17:-1], dtype=np.uint8)
     a = np.asarray(item)
     if a.shape == (24,):
         if a[:18].any():
-            raise ValueError("board: checkers outside the home (points 19-24)")
+            raise ValueError(f"{name}: checkers outside the home (points 19-24)")
         return np.ascontiguousarray(a[23:17:-1], dtype=np.uint8)
     if a.shape == (6,):
         return np.ascontiguousarray(a, dtype=np.uint8)
-    raise ValueError(f"bear-off board: expected a Position, an ID, 24 or 6 counts, "
-                     f"got shape {a.shape}")
+    raise ValueError(f"{name}: expected a Position, an ID, 24 or 6 counts of a bear-off "
+                     f"board, got shape {a.shape}")
 
 
 def _single_board(x):
@@ -158,6 +157,12 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     matplotlib.axes.Axes
         ``ax``, or a new figure's Axes when None.
 
+    Raises
+    ------
+    ValueError
+        Not one or two positions, or ``positions[k]`` a malformed ID, not all home or
+        no board (naming ``k``).
+
     Examples
     --------
     >>> import nardy_fast as nf
@@ -177,7 +182,7 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     ax = new_axes(ax)
     width = 0.8 / len(positions)
     for k, item in enumerate(positions):
-        b6 = _board6(item)
+        b6 = _board6(item, f"positions[{k}]")
         dist = np.asarray(db.distribution(b6), dtype=float)
         t = np.arange(len(dist))
         mean = float(db.mean_turns(b6))

@@ -77,7 +77,8 @@ from nardy_fast.core._checks import check_count, check_dice
 from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._version import __version__
-from nardy_fast.core.position import BLACK, PIPS_PER_ROLL, WHITE, Position, as_position
+from nardy_fast.core.position import (BLACK, PIPS_PER_ROLL, WHITE, Position, as_position,
+                                      position_list)
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import apply_steps
@@ -128,28 +129,20 @@ _CI = ["ci95_p_win_low", "ci95_p_win_high", "ci95_equity_low", "ci95_equity_high
 # -- inputs ------------------------------------------------------------------------------
 def as_positions(positions: Position | str | Iterable[Position | str] | pd.Series | pd.DataFrame
                  ) -> tuple[list[Position], pd.Index | None]:
-    """``(list of Position, index or None)`` from a Position, an ID, a list or a Series.
+    """``(list of Position, index or None)`` from a Position, an ID, any iterable of them
+    (``core.position.position_list``), a Series (its index kept) or a DataFrame with an
+    ``id`` column (that column, its index kept).
 
     Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
-    if isinstance(positions, (Position, str)):
-        return [as_position(positions, "positions[0]")], None
     if isinstance(positions, pd.DataFrame):
         if "id" not in positions.columns:
             raise ValueError("positions: a DataFrame needs an 'id' column of position IDs")
         positions = positions["id"]
-    index = None
-    if isinstance(positions, pd.Series):
-        index = positions.index
-        items = list(positions.values)
-    elif isinstance(positions, (list, tuple, pd.Index, np.ndarray)):
-        items = list(positions)
-    else:
-        raise TypeError("positions: expected a Position, a position ID, a list of them or a "
-                        f"pandas Series of IDs, got {type(positions).__name__}")
-    return [as_position(p, f"positions[{i}]") for i, p in enumerate(items)], index
+    index = positions.index if isinstance(positions, pd.Series) else None
+    return position_list(positions), index
 
 
 def _seeded(frame, seed):
@@ -204,7 +197,7 @@ def pip_report(positions: Position | str | Iterable[Position | str] | pd.Series,
 
     Parameters
     ----------
-    positions : Position, str, list or pandas.Series
+    positions : Position, str, an iterable of them or pandas.Series
         Positions or IDs (a Series keeps its index).
     epc : bool
         Fill ``epc_mover``/``epc_opponent`` from the one-sided bear-off database (built on
@@ -331,7 +324,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
 
     Parameters
     ----------
-    positions : Position, str, list or pandas.Series
+    positions : Position, str, an iterable of them or pandas.Series
     method : {"auto", "exact", "two_sided", "one_sided", "net", "rollout"}
         ``"auto"``: the exact bear-off database when both sides are all home, else the
         evaluator at ``plies``; ``"exact"`` (or a table's name) raises ``ValueError`` for

@@ -80,7 +80,7 @@ from nardy_fast._utils._resources import _alive
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrules import MatchRules, MatchState
-from nardy_fast.core.position import Position, as_position
+from nardy_fast.core.position import Position, as_position, position_items
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation import met
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
@@ -157,16 +157,12 @@ def _distinct_ids(positions, known=frozenset()):
     """The distinct IDs of ``positions``, in order of first appearance (checked: a bad
     ID or a finished game raises ``ValueError`` naming its index; IDs in ``known``, those
     of the store, were checked when they were studied)."""
-    if isinstance(positions, (str, Position)):
-        positions = [positions]
-    if hasattr(positions, "tolist"):                  # a pandas Series or Index
-        positions = positions.tolist()
     ids, seen = [], set()
-    for i, p in enumerate(positions):
+    for i, p in enumerate(position_items(positions)):
         if isinstance(p, str) and p in known:
             if p not in seen:
                 seen.add(p)
-                ids.append(p)
+                ids.append(str(p))                    # a numpy array's items are np.str_
             continue
         pos = as_position(p, f"positions[{i}]")
         if pos.is_over():

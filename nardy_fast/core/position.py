@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from nardy_fast.core.cubestate import CubeState
     from nardy_fast.core.rules import Rules
 
-__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "position_list",
-           "PIPS_PER_ROLL", "parse_steps", "apply_steps", "read_move", "contact_mask"]
+__all__ = ["Position", "Move", "WHITE", "BLACK", "as_position", "position_items",
+           "position_list", "PIPS_PER_ROLL", "parse_steps", "apply_steps", "read_move",
+           "contact_mask"]
 
 PIPS_PER_ROLL = 49 / 6           # average pips of a roll (doubles count four times)
 
@@ -526,15 +527,42 @@ def as_position(position: Position | str | npt.ArrayLike, name: str = "position"
                     f"{type(position).__name__}")
 
 
+def position_items(positions: Position | str | Iterable[Position | str],
+                   name: str = "positions") -> list[Any]:
+    """The items of a ``positions`` argument, not yet read: ``[positions]`` for a
+    Position or an ID (one position), else the items of the iterable (a pandas Series or
+    Index by its values).  ``position_list`` reads each; a caller that skips the reading
+    of some items (IDs it has already checked) takes them from here.
+
+    Returns
+    -------
+    list
+
+    Raises
+    ------
+    TypeError
+        ``positions`` is not iterable (naming ``name``).
+    """
+    if isinstance(positions, (Position, str)):
+        return [positions]
+    if hasattr(positions, "tolist") and not isinstance(positions, np.ndarray):
+        positions = positions.tolist()                # a pandas Series or Index of IDs
+    try:
+        return list(positions)
+    except TypeError:
+        raise TypeError(f"{name}: expected a Position, a position ID or an iterable of "
+                        f"them, got {type(positions).__name__}") from None
+
+
 def position_list(positions: Position | str | Iterable[Position | str],
                   name: str = "positions") -> list[Position]:
     """The ``Position`` of each item of ``positions``: a Position or an ID (one
     position), or any iterable of them (a list, a generator, a numpy array or a pandas
     Series or Index of IDs); ``name`` labels the errors (``positions[3]: ...``).
 
-    The one reading of a ``positions`` argument of the engine (``Evaluator.evaluate_many``
-    and ``outcomes``, ``rollout_many``, ``value_positions``): a position ID is one
-    position, not the 33 characters it is made of.
+    The one reading of a ``positions`` argument (``Evaluator.evaluate_many`` and
+    ``outcomes``, ``rollout_many``, ``value_positions``, the reports, ``cube_report``,
+    ``study``): a position ID is one position, not the 33 characters it is made of.
 
     Returns
     -------
@@ -554,16 +582,8 @@ def position_list(positions: Position | str | Iterable[Position | str],
     >>> position_list("start"), len(position_list(nf.race_sample(2, seed=1)))
     ([Position.from_id('W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')], 2)
     """
-    if isinstance(positions, (Position, str)):
-        return [as_position(positions, f"{name}[0]")]
-    if hasattr(positions, "tolist") and not isinstance(positions, np.ndarray):
-        positions = positions.tolist()                # a pandas Series or Index of IDs
-    try:
-        items = list(positions)
-    except TypeError:
-        raise TypeError(f"{name}: expected a Position, a position ID or an iterable of "
-                        f"them, got {type(positions).__name__}") from None
-    return [as_position(p, f"{name}[{i}]") for i, p in enumerate(items)]
+    return [as_position(p, f"{name}[{i}]")
+            for i, p in enumerate(position_items(positions, name))]
 
 
 # -- the move notation --------------------------------------------------------------------

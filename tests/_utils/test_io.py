@@ -44,3 +44,16 @@ def test_a_folder_at_the_name_is_named_before_any_work(tmp_path):
     assert err.value.errno == errno.EISDIR and err.value.filename == str(tmp_path)
     assert "a folder, not a file" in str(err.value) and calls == []
     assert os.listdir(tmp_path) == []
+
+
+def test_check_path_names_what_is_no_path(tmp_path):
+    """``check_path``: the one check of a file path argument (``Evaluator.load``, the
+    database files, ``save_frame``); it was Python's bare "expected str, bytes or
+    os.PathLike object, not NoneType"."""
+    from nardy_fast._utils._io import check_path
+    assert check_path(tmp_path / "x") == str(tmp_path / "x") and check_path("y") == "y"
+    with pytest.raises(TypeError, match=r"^out: expected a file path \(str or os\.PathLike\), "
+                                        r"got int$"):
+        check_path(5, "out")
+    with pytest.raises(TypeError, match=r"^path: expected a file path .*got NoneType$"):
+        atomic_write_text(None, "text")

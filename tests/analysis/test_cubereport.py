@@ -150,3 +150,24 @@ def test_cube_analysis_names_a_record_that_is_not_one(tmp_path):
         cube_analysis(42)
     with pytest.raises(FileNotFoundError):
         cube_analysis(tmp_path / "missing.txt")            # a path object is read too
+
+
+def test_cube_report_reads_its_positions_before_judging_any():
+    """A bad item was found only when the loop reached it (after judging those before it)
+    and a non-iterable failed with Python's "'int' object is not iterable"; both are now
+    named before any position is judged (``core.position.position_list``)."""
+    asked = []
+
+    def probabilities(pos):
+        asked.append(pos)
+        return 0.5
+
+    with pytest.raises(ValueError, match=r"^positions\[1\]: position ID 'x'"):
+        cube_report([Position.initial().swap(), "x"], cube_probabilities=probabilities)
+    assert asked == []
+    with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID "
+                                        r"or an iterable of them, got int$"):
+        cube_report(5, cube_probabilities=probabilities)
+    one = cube_report((p.id for p in [Position.initial().swap()]),
+                      cube_probabilities=probabilities)
+    assert one["position"].tolist() == [Position.initial().swap().id]

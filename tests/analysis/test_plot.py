@@ -184,6 +184,17 @@ def test_bearoff_distribution():
         bearoff_distribution([a, b, a])
 
 
+def test_bearoff_distribution_names_the_bad_position():
+    """A bad ID was Position.from_id's error alone ("position ID 'x': ..."), naming no
+    item; each item is now read by ``as_position`` and named by its index."""
+    a, = race_sample(1, seed=5, kind="bearoff")
+    with pytest.raises(ValueError, match=r"^positions\[1\]: position ID 'x'"):
+        bearoff_distribution([a, "x"])
+    with pytest.raises(ValueError, match=r"^positions\[0\] \(W.*\): the side on roll has "
+                                         "checkers outside its home"):
+        bearoff_distribution(Position.initial())
+
+
 @pytest.mark.slow
 def test_bearoff_distribution_bars_are_the_distribution():
     """Two tiny positions: every bar (height and place) against the turn distribution of

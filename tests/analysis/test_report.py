@@ -13,7 +13,7 @@ from nardy_fast import Position, Rules
 from nardy_fast.core.record import GameRecord, random_game
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet
 from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report,
-                                        pip_report, race_sample, win_report)
+                                        pip_report, race_sample, win_report, as_positions)
 from nardy_fast.engine.play.rollout import rollout
 
 # The mean pips of a roll: a non-double a-b moves a + b, a double 4a; over the 36 ordered
@@ -85,6 +85,20 @@ def test_pip_report_inputs():
         pip_report([ids[0], "nonsense"])
     with pytest.raises(TypeError, match=r"positions\[0\]"):
         pip_report([3.5])
+
+
+def test_pip_report_reads_any_iterable_of_positions():
+    """The reports read ``positions`` as the engine does (``core.position.position_list``):
+    a generator or a set of IDs was a TypeError ("a list of them or a pandas Series"), as
+    ``evaluate_many`` and ``rollout_many`` take them; a Series still keeps its index."""
+    ids = [p.id for p in positions_of_game(1)[:3]]
+    by_list = pip_report(ids, epc=False)
+    assert pip_report((i for i in ids), epc=False).equals(by_list)
+    assert pip_report({ids[0]}, epc=False).equals(by_list.iloc[:1])
+    assert as_positions(pd.Series(ids, index=[5, 6, 7]))[1].tolist() == [5, 6, 7]
+    with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID "
+                                        r"or an iterable of them, got int$"):
+        as_positions(42)
 
 
 def test_epc_of_tiny_boards_by_hand():

@@ -470,3 +470,20 @@ def test_progress_bar_counts_positions(tmp_path, capsys):
              policy="greedy", progress=True)
     err = capsys.readouterr().err
     assert "study" in err and "4/4" in err and "pos/s" in err and "<00:00" in err
+
+
+def test_positions_are_read_as_everywhere(tmp_path):
+    """A non-iterable failed with Python's "'int' object is not iterable"; it is now named
+    (``core.position.position_items``), before anything is written.  A numpy array of IDs
+    is IDs, on resume too (the store's IDs are not read again)."""
+    import numpy as np
+    with pytest.raises(TypeError, match=r"^positions: expected a Position, a position ID "
+                                        r"or an iterable of them, got int$"):
+        nf.study(5, GAMES, store=tmp_path / "s", seed=SEED, workers=1, **FAST)
+    assert not (tmp_path / "s").exists()
+    first = nf.study(np.array(IDS[:2]), 0, store=tmp_path / "n", method="net",
+                     workers=1, progress=False)
+    again = nf.study(np.array(IDS[:3]), 0, store=tmp_path / "n", method="net",
+                     workers=1, progress=False)
+    assert list(again.index) == IDS[:3] and all(type(i) is str for i in again.index)
+    pd.testing.assert_frame_equal(again.iloc[:2], first)

@@ -32,6 +32,7 @@ CHECK_HOMES = {
     # beside the type they need: their modules are imported by _checks' users
     "check_match": {"core/matchrules.py"}, "check_score": {"core/matchrules.py"},
     "check_boards": {"core/_state.py"},
+    "check_path": {"_utils/_io.py"},             # a file path argument, named
 }
 CHECK_DEF = re.compile(r"^\s*(?:cp)?def\s+_?(" + "|".join(CHECK_HOMES) + r")\b", re.M)
 # the integer check that check_count / check_int / check_plies hold

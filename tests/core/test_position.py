@@ -350,3 +350,18 @@ def test_position_list_reads_one_position_or_an_iterable_of_them():
             position_list(bad)
     with pytest.raises(ValueError, match=r"^positions\[1\]: position ID 'x'"):
         position_list([start, "x"])
+
+
+def test_position_items_are_the_items_not_yet_read():
+    """``position_items`` is ``position_list``'s reading of the argument's shape alone (a
+    study skips reading the IDs its store has already checked): one Position or ID is one
+    item, a Series gives its values, a bad item passes unread, a non-iterable is named."""
+    import pandas as pd
+    from nardy_fast.core.position import position_items
+    start = Position.initial()
+    assert position_items(start) == [start] and position_items(start.id) == [start.id]
+    assert position_items(pd.Series(["x", start.id], index=[7, 8])) == ["x", start.id]
+    assert position_items(iter(["x"])) == ["x"]
+    with pytest.raises(TypeError, match=r"^store_ids: expected a Position, a position ID "
+                                        r"or an iterable of them, got NoneType$"):
+        position_items(None, "store_ids")

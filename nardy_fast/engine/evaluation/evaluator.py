@@ -153,8 +153,17 @@ class Evaluator:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
-        """Read weights written by ``save``; ``DatabaseError`` (naming the file) if the file
-        is not a net of this version or its arrays do not fit."""
+        """Read weights written by ``save``.
+
+        Raises
+        ------
+        TypeError
+            ``path`` is no file path (``path: expected a file path (str or os.PathLike),
+            got NoneType``).
+        DatabaseError
+            (A ``ValueError``, naming the file.) The file is not a net of this version or
+            its arrays do not fit.
+        """
         meta, arrays = _dbfile.read_db(path, KIND)
         if meta.get("encoding") != ENCODING or meta.get("n_inputs") != N_INPUTS:
             raise _dbfile.DatabaseError(
@@ -352,14 +361,23 @@ class Evaluator:
         Outcome
             ``method`` says how: ``"net 0-ply"`` ..., the race table's name, or
             ``"final"`` for a finished game.
+
+        Raises
+        ------
+        TypeError
+            ``x`` is a list of positions, or neither a position nor boards (``position:
+            expected a Position or a position ID, got NoneType``, ``as_position``).
+        ValueError
+            A malformed ID (naming ``position``), or boards of another shape or that are
+            no position (``evaluate_boards``).
         """
-        if isinstance(x, (Position, str)):
-            return self.outcomes([x], plies, exact, match)[0]
-        if isinstance(x, (list, tuple)) and x and all(isinstance(p, (Position, str))
-                                                       for p in x):
-            raise TypeError(f"Evaluator.evaluate: x is a list of {len(x)} positions; "
-                            "evaluate one Position or ID, or use evaluate_many (a DataFrame) "
-                            "or outcomes (a list of Outcomes)")
+        if isinstance(x, (list, tuple)):
+            if x and all(isinstance(p, (Position, str)) for p in x):
+                raise TypeError(f"Evaluator.evaluate: x is a list of {len(x)} positions; "
+                                "evaluate one Position or ID, or use evaluate_many (a "
+                                "DataFrame) or outcomes (a list of Outcomes)")
+        elif not hasattr(x, "__array__"):        # a Position, an ID, or None, 5, ...: named
+            return self.outcomes([as_position(x, "position")], plies, exact, match)[0]
         return self.evaluate_boards(x, plies, exact, match)
 
     def evaluate_boards(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,

@@ -805,8 +805,10 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         cube, a pass counts as a win of the doubler), equity in
         points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
         plies (for truncated games: plies played plus the expected remaining plies), and
-        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...).  After
-        Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...;
+        ``extra["valued_at_start"]``: the table's ``method`` when the position is already
+        where the truncation stops a game, so no roll is played and the numbers are the
+        table's, else ``""``).  After Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
 
     Raises
     ------

@@ -344,3 +344,23 @@ def test_exact_must_be_true_or_false(bad):
         with pytest.raises(error, match=r"^keep="):
             Evaluator(ev.net, keep=keep)
     assert Evaluator(ev.net, keep=np.int64(0)).keep == 0
+
+
+@pytest.mark.parametrize("bad, kind", [(None, "NoneType"), (5, "int")])
+def test_load_names_a_path_that_is_no_path(bad, kind):
+    """It was Python's bare "expected str, bytes or os.PathLike object, not NoneType"."""
+    with pytest.raises(TypeError, match=rf"^path: expected a file path \(str or "
+                                        rf"os\.PathLike\), got {kind}$"):
+        Evaluator.load(bad)
+
+
+def test_evaluate_names_a_position_that_is_none():
+    """evaluate(None) was read as boards ("boards: expected integer counts, got dtype
+    object") and a bad ID was named positions[0]; each now names the position."""
+    ev = Evaluator.default()
+    for bad, kind in ((None, "NoneType"), (5, "int"), ({}, "dict")):
+        with pytest.raises(TypeError, match=rf"^position: expected a Position or a "
+                                            rf"position ID, got {kind}$"):
+            ev.evaluate(bad)
+    with pytest.raises(ValueError, match=r"^position: position ID 'x'"):
+        ev.evaluate("x")

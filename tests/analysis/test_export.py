@@ -1,0 +1,16 @@
+"""Tests of the report export (nardy_fast.analysis.export; its formats are tested with the
+reports in test_report.py): a path that is no path is named."""
+import pandas as pd
+import pytest
+
+from nardy_fast.analysis.export import save, to_csv
+
+
+@pytest.mark.parametrize("bad, kind", [(5, "int"), (None, "NoneType")])
+def test_a_path_that_is_no_path_is_named(bad, kind):
+    """It was Python's bare "expected str, bytes or os.PathLike object, not int"."""
+    frame = pd.DataFrame({"a": [1]})
+    for write in (save, to_csv):
+        with pytest.raises(TypeError, match=rf"^path: expected a file path \(str or "
+                                            rf"os\.PathLike\), got {kind}$"):
+            write(frame, bad)
