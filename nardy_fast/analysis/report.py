@@ -442,7 +442,7 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     """
     seed = root_entropy(seed)
     rules = as_rules(rules)
-    pos = as_position(position, "positions[0]")
+    pos = as_position(position, "position")
     d1, d2 = check_dice(dice)
     moves = pos.legal_moves((d1, d2), rules)
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position

@@ -370,3 +370,10 @@ def test_game_report_flags_must_be_true_or_false(name):
     from nardy_fast import game_report
     with pytest.raises(TypeError, match=rf"^{name}='no': expected True or False"):
         game_report(random_game(seed=3), **{name: "no"})
+
+
+def test_move_report_names_its_one_position():
+    with pytest.raises(ValueError, match=r"^position: position ID 'x'"):
+        move_report("x", (6, 3))
+    with pytest.raises(TypeError, match=r"^position: "):
+        move_report(None, (6, 3))
