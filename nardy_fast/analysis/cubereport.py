@@ -15,7 +15,8 @@ from nardy_fast.core.position import Position, position_list
 from nardy_fast.core.record import as_record
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
-from nardy_fast.engine.decisions.cube import METHODS as CUBE_METHODS, cube_decision
+from nardy_fast.engine.decisions.cube import (METHODS as CUBE_METHODS, cube_decision,
+                                              decided_by_model)
 from nardy_fast.engine.evaluation.met import emg_scale
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 
@@ -52,7 +53,8 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
                 n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None, method: str = "auto",
                 workers: int | None = None, match: MatchState | None = None,
-                client: Client | None = None, progress: bool = False) -> pd.DataFrame:
+                client: Client | None = None, progress: bool = False,
+                plies: int | None = None) -> pd.DataFrame:
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
 
     Parameters
@@ -68,6 +70,9 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
         ``method="rollout"`` every position's rollouts use the same ``seed`` (common
         random numbers), on ``workers`` local processes or the Dask ``client``;
         ``progress`` shows a bar over each rollout's games.
+    plies : int or None
+        As for ``cube_decision``: the evaluator's look-ahead for the model's cubeless
+        probabilities (None: ``cube.CUBE_PLIES``).
 
     Returns
     -------
@@ -78,6 +83,8 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
         proper actions, the cubeless ``p_win``, ``double_action``, ``take_action``,
         ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
         (as ``cube_decision``: ``"exact"``, ``"janowski (net 2-ply)"``, ...).
+        ``take_point`` and ``x`` are the cube model's: NaN in the rows where it did not
+        decide (``"exact"``, ``"rollout"``).
 
     Raises
     ------
@@ -114,8 +121,10 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     for pos in positions:
         d = cube_decision(pos, CENTRED, rules=rules,
                           cube_probabilities=cube_probabilities, tables=tables,
-                          method=method, match=match, **roll)
+                          method=method, match=match, plies=plies, **roll)
         d["position"] = pos.id
+        if not decided_by_model(d):          # the model's numbers, not this row's method's
+            d["take_point"] = d["x"] = math.nan
         rows.append(d)
     frame = pd.DataFrame(rows, columns=_COLUMNS)
     frame.attrs["seed"] = seed
@@ -127,12 +136,13 @@ def cube_analysis(record: GameRecord | str, *,
                   tables: CubefulRace | Literal[False] | None = None,
                   n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",
                   workers: int | None = None, client: Client | None = None,
-                  progress: bool = False, match: MatchState | None = None) -> pd.DataFrame:
+                  progress: bool = False, match: MatchState | None = None,
+                  plies: int | None = None) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision`` (with ``match``: at the match score).
 
-    ``cube_probabilities``, ``tables``, ``method``, ``n_games``, ``seed``, ``workers``,
-    ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
+    ``cube_probabilities``, ``tables``, ``method``, ``plies``, ``n_games``, ``seed``,
+    ``workers``, ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
     decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
     each: common random numbers); under another method no games are played and the last
     five have no effect (a ``UserWarning`` names those given).
@@ -234,10 +244,11 @@ def cube_analysis(record: GameRecord | str, *,
         if state is None:
             d = cube_decision(pos, CubeState(before.stake, before.owner), rules=rules,
                               cube_probabilities=cube_probabilities, tables=tables,
-                              method=method, **roll)
+                              method=method, plies=plies, **roll)
         else:
             d = cube_decision(pos, CubeState(before.stake, before.owner),
-                              cube_probabilities=cube_probabilities, match=state)
+                              cube_probabilities=cube_probabilities, match=state,
+                              plies=plies)
         take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
             min(d["double_take"], d["double_beaver"])
         best_answer = min(take_val, d["double_pass"])

@@ -872,13 +872,15 @@ def convergence_report(position: Position | str,
                        seed: SeedLike = None,
                        rules: RulesLike = None, policy: PolicyLike = "net",
                        truncate: str | None = "bearoff", workers: int | None = None,
-                       client: Client | None = None) -> pd.DataFrame:
+                       client: Client | None = None,
+                       progress: bool | None = None) -> pd.DataFrame:
     """Rollouts of increasing size with one seed: the estimate against games played.
 
     Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
     se_equity, ci95_*`` (see the module table).  A given seed makes the first games of a
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
     the rows trace one run.  ``n_games`` is the sizes in games (one number: one size).
+    ``progress``: a bar over each rollout's games, as for ``rollout``.
 
     Returns
     -------
@@ -903,7 +905,7 @@ def convergence_report(position: Position | str,
     rows = []
     for n in sizes:
         o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,
-                    workers=workers, client=client, progress=False)
+                    workers=workers, client=client, progress=progress)
         d = o.to_dict()
         rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
                      "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,
@@ -955,9 +957,10 @@ def race_report(positions: Position | str | Iterable[Position | str] | pd.Series
                 rules: RulesLike = None, policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None,
-                epc: bool = True) -> pd.DataFrame:
+                epc: bool = True, progress: bool | None = None) -> pd.DataFrame:
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
-    race chart (``plot.race_chart``).
+    race chart (``plot.race_chart``).  ``progress``: a bar over the rollouts' games
+    (``method="rollout"``), as for ``win_report``.
 
     Returns
     -------
@@ -977,5 +980,6 @@ def race_report(positions: Position | str | Iterable[Position | str] | pd.Series
     seed = root_entropy(seed)
     pr = pip_report(positions, epc=epc)
     wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
-                    policy=policy, truncate=truncate, workers=workers, client=client)
+                    policy=policy, truncate=truncate, workers=workers, client=client,
+                    progress=progress)
     return _seeded(pr.join(wr.drop(columns=["id", "side"])), seed)

@@ -50,8 +50,8 @@ Columns (one row per position, index ``position``: its ID)
 ``equity`` (points per game, side on roll, under the rules' scoring), ``se_equity``,
 ``n_games`` (games played; 0 when evaluated), the probabilities of ``QUANTITIES`` (per
 game, side on roll before it rolls, each in [0, 1]) each with its standard error
-``se_<name>`` (``Outcome.se_<name>``: every probability has one; 0 for evaluations, which
-have no sampling error; NaN only in stores written before rollouts reported them all),
+``se_<name>`` (``Outcome.se_<name>``: every probability of a rollout has one; NaN for
+evaluations, which measure none, and in stores written before rollouts reported them all),
 ``mean_length`` (plies; NaN when evaluated) and ``method`` (``"rollout"``, ``"net 1-ply"``
 or the exact race table's name).
 """
@@ -229,7 +229,7 @@ def _match_state(text):
 
 
 def _with_match_columns(frame, identity):
-    """``frame`` with the columns ``mwc``, ``se_mwc`` (0 for the net) and ``emg`` when the
+    """``frame`` with the columns ``mwc``, ``se_mwc`` (NaN for the net) and ``emg`` when the
     study was made at a match score (its identity's ``match``): derived from the stored
     probabilities by ``met.match_extra``, as ``rollout(..., match=)`` derives them."""
     if "match" not in identity:
@@ -650,7 +650,7 @@ def study(positions: Iterable[Position | str], n_games: int | None,
         None (default): a bar when standard error is a terminal (``core._progress``).
     match : MatchState or None
         The match score (its ``on_roll`` every position's side): the frame adds ``mwc``,
-        ``se_mwc`` and ``emg`` (as ``rollout(..., match=)``: from the stored
+        ``se_mwc`` (NaN for the net) and ``emg`` (as ``rollout(..., match=)``: from the stored
         probabilities, so the store's files are those of a money study).  Part of the
         identity: a store made at another score, or without one, is refused.
     compute : Compute or None

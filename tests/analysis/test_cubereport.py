@@ -2,6 +2,7 @@
 contract, its default source of P(win), and judging the cube actions of a record
 (``cube_analysis``, ``cube_error_rates``, ``game_report(cube=True)``)."""
 import inspect
+import math
 
 import pandas as pd
 import pytest
@@ -32,6 +33,24 @@ def test_cube_report_contract():
     assert rep.loc[1, "no_double"] == pytest.approx(0.0)     # p = 1/2, symmetric
     assert rep.loc[1, "action"] == "no double, take"
     assert nardy_fast.cube_report is cube_report
+
+
+def test_cube_report_shows_the_models_take_point_only_where_the_model_decided():
+    """An exact row showed the model's take point and efficiency (0.218, x 0.594) beside
+    method "exact", as if the table had given them; the frame had no column saying
+    whose they were.  And cube_report took no plies= though the guide says a cube
+    decision is made at 2 plies "unless told"."""
+    p19 = race([19], [24])
+    geo = Rules(cube="geometric")
+    rep = cube_report([p19, Position.initial().swap()], rules=geo, plies=0)
+    assert rep.loc[0, "method"] == "exact"
+    assert math.isnan(rep.loc[0, "take_point"]) and math.isnan(rep.loc[0, "x"])
+    assert rep.loc[1, "method"] == "janowski (net 0-ply)"     # plies=, as cube_decision's
+    modelled = cube_decision(Position.initial().swap(), rules=geo, plies=0)
+    assert rep.loc[1, "take_point"] == modelled["take_point"]
+    assert rep.loc[1, "x"] == modelled["x"]
+    rolled = cube_report([p19], rules=geo, method="rollout", n_games=36, seed=1, workers=1)
+    assert rolled["take_point"].isna().all() and rolled["x"].isna().all()
 
 
 def test_cube_report_rules_none_is_classic_with_the_geometric_cube():

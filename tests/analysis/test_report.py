@@ -289,6 +289,24 @@ def test_convergence_report_is_one_run():
     assert one["equity"].tolist() == cv["equity"].iloc[-1:].tolist()
 
 
+def test_the_reports_that_play_games_take_progress(capsys):
+    """The guide: workers, client and progress -- "every function that plays games takes
+    them"; race_report and convergence_report took no progress (race_report's bar
+    showed whenever standard error was a terminal, convergence_report's never)."""
+    from nardy_fast.analysis.report import race_report
+    races = race_sample(2, seed=1, kind="race")
+    calls = [lambda progress: race_report(races, method="rollout", n_games=36, seed=1,
+                                          progress=progress, **FAST),
+             lambda progress: convergence_report(Position.initial(), [36], seed=1,
+                                                 progress=progress, **FAST)]
+    for call in calls:
+        quiet = call(False)
+        assert capsys.readouterr().err == ""
+        shown = call(True)
+        assert capsys.readouterr().err != ""
+        assert shown.equals(quiet)                     # the numbers never change
+
+
 @pytest.mark.parametrize("n_games, error, words", [
     ((36, 72.5), TypeError, r"n_games\[1\]=72.5: expected an integer"),
     ((), ValueError, "n_games: empty"),

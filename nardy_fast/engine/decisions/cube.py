@@ -336,6 +336,13 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     return out
 
 
+def decided_by_model(decision: Mapping[str, Any]) -> bool:
+    """Whether the cube model (Janowski's, or Zadeh's at a match score) made ``decision``:
+    not an exact table, not rollouts.  Where it did not, the decision's ``take_point``
+    and ``x`` only say what the model would take, so a display leaves them out."""
+    return decision["method"] not in ("exact", "rollout")
+
+
 def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str, Any]:
     """Whether a rollout cube decision's verdict is within the rollouts' noise.
 

@@ -905,7 +905,8 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     -------
     pandas.DataFrame
         Index: the position IDs (name ``"position"``, as every frame keyed by position
-        ID); columns: ``Outcome.to_dict()``.
+        ID); columns: ``Outcome.to_dict()``.  ``attrs["seed"]``: the seed of every row
+        (drawn afresh and recorded when ``seed`` is None).
 
     Examples
     --------
@@ -927,9 +928,12 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
         cube_state=cube_state, cube_probabilities=cube_probabilities)
     compute = resolve_compute("rollout_many", compute, workers=workers, client=client,
                               progress=progress)
+    seed = _rng.root_entropy(seed)          # recorded: a fresh seed is drawn once, here
     outs = _rollout_outcomes(positions, settings, compute, seed, rules, match)
-    return pd.DataFrame([o.to_dict() for o in outs],
-                        index=pd.Index([p.id for p in positions], name="position"))
+    frame = pd.DataFrame([o.to_dict() for o in outs],
+                         index=pd.Index([p.id for p in positions], name="position"))
+    frame.attrs["seed"] = seed
+    return frame
 
 
 @settings_or_flat

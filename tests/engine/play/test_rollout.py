@@ -995,6 +995,19 @@ def test_rollout_many_takes_one_position_or_id():
         rollout_many(5, 36, **kw)
 
 
+def test_rollout_many_records_its_seed_in_attrs():
+    """The guide: seed=None draws fresh entropy "recorded in the result: ...
+    frame.attrs["seed"]"; rollout_many's frame had empty attrs (the seed only in each
+    row's extra_seed)."""
+    kw = dict(policy="random", truncate=None, **FAST)
+    ps = [random_position(s, 30) for s in range(2)]
+    fresh = rollout_many(ps, 36, **kw)
+    assert isinstance(fresh.attrs["seed"], int)
+    assert (fresh["extra_seed"] == fresh.attrs["seed"]).all()
+    assert rollout_many(ps, 36, seed=fresh.attrs["seed"], **kw).equals(fresh)
+    assert rollout_many(ps, 36, seed=5, **kw).attrs["seed"] == 5
+
+
 def test_a_rollout_that_plays_no_roll_says_whose_numbers_it_shows():
     """A race of both homes with truncation: every game is valued at its start, so the
     numbers are the table's (here the one-sided approximation, standard errors 0) and
