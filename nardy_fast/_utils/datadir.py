@@ -8,10 +8,10 @@ with a checksum (``_dbfile``); a damaged cache file is rebuilt with a warning.
 from __future__ import annotations
 
 import os
-import warnings
 
 from nardy_fast._utils._dbfile import DatabaseError
 from nardy_fast._utils._resources import cache_errors
+from nardy_fast._utils._warn import warn_user
 
 __all__ = ["DATA_ENV", "data_dir", "cached", "clear_memory"]
 
@@ -51,8 +51,7 @@ def cached(cls, filename, build, saved=False):
         try:
             db = cls.load(path)
         except DatabaseError as e:
-            warnings.warn(f"rebuilding the damaged cache file: {e}", RuntimeWarning,
-                          stacklevel=3)
+            warn_user(f"rebuilding the damaged cache file: {e}", RuntimeWarning)
     if db is None:
         if build is None:
             return None

@@ -65,7 +65,6 @@ import os
 import re
 import socket
 import time
-import warnings
 
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET
@@ -73,6 +72,7 @@ from nardy_fast.engine.evaluation.nets import DATA, DEFAULT_NET, rollout_file, s
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast._utils._io import atomic_write, atomic_write_text
+from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast.core.methods import check_method, methods_of, warn_unused
@@ -750,8 +750,8 @@ def study(positions: Iterable[Position | str], n_games: int | None,
                        complete=len(frame) == len(ids),
                        from_store=len(set(ids) & known))
     if interrupted:
-        warnings.warn(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept "
-                      f"in {st.path}; run it again to resume", RuntimeWarning, stacklevel=2)
+        warn_user(f"study interrupted: {len(frame)} of {len(ids)} positions done, kept in "
+                  f"{st.path}; run it again to resume", RuntimeWarning)
     return frame
 
 

@@ -7,8 +7,7 @@ with ``check_method``, so the names, their meaning and
 the error message are the same everywhere.  Every result names the method that served it
 in its own ``method`` (``Outcome.method``, a report's column, a cube decision's key).
 """
-import sys
-import warnings
+from nardy_fast._utils._warn import warn_user
 
 __all__ = ["METHODS", "methods_of", "check_method", "method_kind", "method_label",
            "warn_unused"]
@@ -105,12 +104,7 @@ def warn_unused(why, defaults, **given):
     call).  Returns the names warned of."""
     unused = [k for k, v in given.items() if not _is_default(v, defaults[k])]
     if unused:
-        frame, level = sys._getframe(0), 1        # name the caller's line, not ours
-        while frame is not None and frame.f_globals.get("__name__", "").startswith(
-                "nardy_fast."):
-            frame, level = frame.f_back, level + 1
-        warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning,
-                      stacklevel=level)
+        warn_user(f"{', '.join(unused)}: no effect {why}", UserWarning)
     return unused
 
 

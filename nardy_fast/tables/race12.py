@@ -27,7 +27,6 @@ import math
 import os
 import sys
 import time
-import warnings
 
 import numpy as np
 
@@ -36,6 +35,7 @@ from nardy_fast.core._checks import check_int
 from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
 from nardy_fast._utils._progress import progress_callback, show_progress
 from nardy_fast._utils._resources import check_disk, check_memory
+from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils.datadir import cached, data_dir
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
@@ -259,7 +259,7 @@ def race12(build: bool = False, progress: bool | None = None) -> Race12 | None:
     which says nothing)."""
     db = cached_race12(build, progress)
     if db is None:
-        warnings.warn(f"race12() is None: {NOT_BUILT}", RuntimeWarning, stacklevel=2)
+        warn_user(f"race12() is None: {NOT_BUILT}", RuntimeWarning)
     return db
 
 

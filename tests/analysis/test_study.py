@@ -133,9 +133,10 @@ def test_ctrl_c_keeps_the_finished_batches(reference, tmp_path, monkeypatch):
         return run(spec)
 
     monkeypatch.setattr(study_mod, "_run_batch", interrupt_third)
-    with pytest.warns(RuntimeWarning, match="4 of 12 positions done"):
+    with pytest.warns(RuntimeWarning, match="4 of 12 positions done") as rec:
         part = nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, workers=1,
                         batch_size=2, **FAST)
+    assert rec[0].filename == __file__          # the warning names the caller's line
     assert not part.attrs["complete"]
     pd.testing.assert_frame_equal(part, reference.loc[IDS[:4]])
     monkeypatch.setattr(study_mod, "_run_batch", run)

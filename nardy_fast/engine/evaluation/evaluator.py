@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import warnings
 
 import numpy as np
 
 from nardy_fast._utils import _dbfile
+from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation import _search, met, nets
 from nardy_fast.core._checks import check_count, check_dice, check_plies
 from nardy_fast.core._state import check_boards
@@ -201,10 +201,9 @@ class Evaluator:
                 ev = Evaluator(base.net, rules=rules, meta={**base.meta, "fallback": trained},
                                exact=base.exact, keep=base.keep,
                                rollout_net=base.rollout_net)
-                warnings.warn(f"Evaluator.default: no shipped net was trained under "
-                              f"{play_rules(rules)}; the one "
-                              f"trained under {trained} serves these rules",
-                              RulesFallbackWarning, stacklevel=2)
+                warn_user(f"Evaluator.default: no shipped net was trained under "
+                          f"{play_rules(rules)}; the one trained under {trained} serves "
+                          "these rules", RulesFallbackWarning)
             else:
                 ev = cls._shipped(name).with_rules(rules)
             _CACHE[rules] = ev

@@ -55,11 +55,11 @@ import signal
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Sequence
 
 from nardy_fast.core._checks import check_count, usable_cores
 from nardy_fast._utils._progress import progress_bar
+from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.play import _nomain
 from nardy_fast.engine.play._nomain import WORKER_PREFIX
 
@@ -386,10 +386,10 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
         if problem is not None:
             sent = _by_value(fn, specs)
             if sent is None:
-                warnings.warn(f"running {len(specs)} chunks in this process, not on "
-                              f"{n_workers} workers: {problem} (install cloudpickle, or "
-                              "define it in an importable module, to use workers)",
-                              RuntimeWarning, stacklevel=3)
+                warn_user(f"running {len(specs)} chunks in this process, not on "
+                          f"{n_workers} workers: {problem} (install cloudpickle, or "
+                          "define it in an importable module, to use workers)",
+                          RuntimeWarning)
                 return _run_here(fn, specs, on_result, sizes, bar)
             fn, specs = sent
         return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
