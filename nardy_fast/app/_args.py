@@ -9,7 +9,7 @@ import re
 
 from nardy_fast.app.duel import DEFAULT_TIMEOUT
 from nardy_fast.core._checks import check_dice
-from nardy_fast.core.matchrules import MatchRules, MatchState
+from nardy_fast.core.matchrules import MAX_LENGTH, MatchRules, MatchState
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.play.policy import NAMES as POLICY_NAMES
@@ -20,17 +20,6 @@ from nardy_fast.tables.race12 import cached_race12
 # slow for an interactive answer.
 DEEPEST_PLIES = 2
 PLIES_CHOICES = list(range(DEEPEST_PLIES + 1))
-
-
-def positive_int(text):
-    """``"12"`` -> 12; anything else is an ``argparse.ArgumentTypeError``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text}: expected a positive integer")
-    return value
 
 
 def widths(text):
@@ -45,19 +34,31 @@ def widths(text):
             from None
 
 
-def int_in(lo, hi):
-    """An argparse type: an integer in ``lo..hi``."""
+def int_in(lo, hi=None, what=None):
+    """An argparse type: an integer in ``lo..hi`` (``hi`` None: any size from ``lo``),
+    called ``what`` in its refusal (default ``"an integer lo..hi"``)."""
+    what = what or (f"an integer {lo}..{hi}" if hi is not None else f"an integer >= {lo}")
+
     def parse(text):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r}: expected an integer {lo}..{hi}") \
-                from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{text}: expected an integer {lo}..{hi}")
+            raise argparse.ArgumentTypeError(f"{text!r}: expected {what}") from None
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{text}: expected {what}")
         return value
-    parse.__name__ = f"integer {lo}..{hi}"
+    parse.__name__ = what
     return parse
+
+
+# ``"12"`` -> 12, an integer >= 1 (counts, sizes, workers)
+positive_int = int_in(1, what="a positive integer")
+# a random seed: an integer >= 0, of any size (as the API takes it)
+seed = int_in(0)
+
+
+# a match's length, 1..MAX_LENGTH points (--length of every command that takes one)
+match_length = int_in(1, MAX_LENGTH)
 
 
 class CliError(Exception):
@@ -67,6 +68,25 @@ class CliError(Exception):
 class Interrupted(Exception):
     """Ctrl-C, after the work kept was reported: ``nardy-fast: interrupted: <message>`` on
     stderr and exit status 130."""
+
+
+class Signals:
+    """Whether Ctrl-C or SIGTERM reached the running command (``cli.main`` resets it and
+    its handlers set it).  Some library calls keep their partial work on Ctrl-C and return
+    (a rollout: the games finished; several rollouts in a row: each cut or empty, the
+    loop going on), so a command that shows or writes their answer asks
+    ``stop_if_signalled`` first."""
+    seen = False
+
+
+SIGNALS = Signals()
+
+
+def stop_if_signalled(message):
+    """``Interrupted(message)`` if Ctrl-C or SIGTERM reached the command: the answer in
+    hand rests on cut work and is not to be shown or written as whole."""
+    if SIGNALS.seen:
+        raise Interrupted(message)
 
 
 def plain(text):
@@ -165,6 +185,16 @@ def _position(text):
     return Position.from_id(text)
 
 
+def start_position(text, option="--start"):
+    """The position of ``option`` a game is played from (``play``, ``duel``): an ID or
+    'start'; a finished game (nothing to play) is a ``CliError`` naming the option."""
+    pos = _position(text)
+    if pos.is_over():
+        raise CliError(f"{option} {text}: the game is over (a side has borne off every "
+                       "checker): no game to play from there")
+    return pos
+
+
 def _dice(text):
     """``"64"``, ``"6-4"``, ``"6,4"`` or ``"6 4"`` -> (6, 4): the API's one parser of a
     roll (``core._checks.check_dice``), its refusal as argparse's."""
@@ -193,7 +223,7 @@ _OPTIONS = {
         default="net", choices=list(POLICY_NAMES),
         help="rollout policy of both sides: the evaluator at 0-ply (default 'net'), at "
              "1-ply ('net:1'), 'greedy' or 'random'")),
-    "seed": (("--seed",), dict(type=int, default=2026, help="random seed (default {default})")),
+    "seed": (("--seed",), dict(type=seed, default=2026, help="random seed (default {default})")),
     "workers": (("--workers",), dict(type=positive_int, default=None,
                                      help="worker processes (default: every usable core)")),
     "scheduler": (("--scheduler",), dict(default=None, metavar="ADDRESS",
@@ -284,12 +314,23 @@ def _score(text):
                                          "Black's, as '2-3'") from None
 
 
+def given(args, flags):
+    """The options of ``flags`` (``{dest: flag}``) given on the command line: those whose
+    value is not None, the default such a parser sets for "not given" (``analyse``,
+    ``study`` and ``report`` name the rollout options given where they have no effect)."""
+    return [flag for name, flag in flags.items() if getattr(args, name, None) is not None]
+
+
+ROLLOUT_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
+                 "truncate": "--truncate"}     # the options of rollouts alone
+
+
 def add_match_options(p, cube_flag=False):
     """``--length``, ``--score``, ``--crawford`` and ``--crawford-game`` (and, with
     ``cube_flag``, ``--cube``): a decision at the score of a match (``match_state``;
     default: money play)."""
     g = p.add_argument_group("at a match score (default: money play)")
-    g.add_argument("--length", type=positive_int, default=None, metavar="N",
+    g.add_argument("--length", type=match_length, default=None, metavar="N",
                    help="decide at the score of a match to N points")
     g.add_argument("--score", type=_score, default=None, metavar="W-B",
                    help="the points of White, then Black, e.g. 2-3 (default 0-0)")

@@ -33,10 +33,11 @@ from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_i
                                        read_study, study)
 from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
 from nardy_fast.app.duel import read_transcript
-from nardy_fast.app._args import (CliError, Interrupted, _client, _position, _truncate,
-                                  add_command, add_options, add_progress,
+from nardy_fast.app._args import (ROLLOUT_FLAGS, SIGNALS, CliError, Interrupted, _client,
+                                  _position, _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  new_file, picture_format, positive_int, read_text)
+                                  given, new_file, picture_format, positive_int,
+                                  read_text, stop_if_signalled)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -233,11 +234,13 @@ def _parser_study(sub):
                          "show STORE', 'study export STORE -o FILE' read one")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
-    add_rollout_options(s, 1296)
+    add_rollout_options(s, _STUDY_DEFAULTS["games"])
     s.add_argument("--method", default="rollout",
                    choices=STUDY_METHODS,
                    help="roll out (default), or evaluate with the net at --plies")
     add_options(s, "plies", plies=BULK_PLIES)
+    # None: "not given", so that rollout options given with --method net are named
+    s.set_defaults(**{k: None for k in ROLLOUT_FLAGS})
     s.add_argument("--batch-size", type=positive_int, default=None, metavar="N",
                    help="positions per task and per file (default: about 10,000 games)")
     add_options(s, "rules")
@@ -251,16 +254,26 @@ def cmd_study(args):
     (nardy_fast.analysis.study).  'nardy-fast study show STORE' prints a store, 'nardy-fast
     study export STORE -o FILE' writes it to one CSV, Parquet or JSON Lines file."""
     ids = read_position_ids(in_file(args.ids_file, "ids_file"))
+    roll = args.method == "rollout"        # the rollout options act only then
+    unused = given(args, ROLLOUT_FLAGS) if not roll else ["--plies"] if args.plies else []
+    if unused:
+        warnings.warn(f"{', '.join(unused)}: no effect " + (
+            f"without --method rollout (positions are valued by --method {args.method})"
+            if not roll else "with --method rollout (the rollouts' players are --policy)"),
+            UserWarning)
+    for name, default in _STUDY_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
     try:
-        roll = args.method == "rollout"        # the rollout options act only then
         kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args)) if roll \
             else {}
         with warnings.catch_warnings():     # said once, below, in the command's words
             warnings.filterwarnings("ignore", "study interrupted", RuntimeWarning)
             frame = study(ids, args.games if roll else 0, store=args.store,
-                          method=args.method, plies=args.plies, rules=args.rules,
+                          method=args.method, plies=args.plies if not roll else BULK_PLIES,
+                          rules=args.rules,
                           batch_size=args.batch_size,
                           compute=Compute(workers=args.workers, client=client,
                                           progress=progress), **kw)
@@ -278,6 +291,10 @@ def cmd_study(args):
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
+
+
+# the rollout options of ``study`` and their defaults (used by --method rollout only)
+_STUDY_DEFAULTS = {"games": 1296, "policy": "net", "seed": 2026, "truncate": "bearoff"}
 
 
 def _mean_se(frame):
@@ -547,7 +564,8 @@ def _parser_report(sub):
                         "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
     add_rollout_options(s, REPORT_GAMES)
-    s.set_defaults(games=None)      # None: not given (a default that acts under rollouts only)
+    # None: not given, so that the options given where they have no effect are named
+    s.set_defaults(method=None, **{k: None for k in ROLLOUT_FLAGS})
     add_progress(s)
 
 
@@ -559,6 +577,7 @@ def cmd_report(args):
     position IDs (one per line, '#' comments, or a CSV with an 'id' column) or of a game
     record."""
     in_file(args.input, "input")
+    _report_options(args)
     made = out_folder(args.out)
     try:
         _report(args)
@@ -568,47 +587,72 @@ def cmd_report(args):
         raise
 
 
+# the rollout options of ``report`` and their defaults (-n/--games: REPORT_GAMES)
+_REPORT_DEFAULTS = {"method": "auto", "policy": "net", "seed": 2026, "truncate": "bearoff"}
+
+
+def _report_options(args):
+    """Warn of the options given that change nothing: the rollout options without
+    ``--method rollout``, and those and ``--method`` with ``--no-win``; then give the
+    options not given their defaults."""
+    unused = given(args, ROLLOUT_FLAGS)
+    if args.no_win:
+        unused = (["--method"] if args.method is not None else []) + unused
+        why = "with --no-win (no win probabilities)"
+    else:
+        why = (f"without --method rollout (win probabilities by --method "
+               f"{args.method or _REPORT_DEFAULTS['method']})")
+    if unused and (args.no_win or args.method != "rollout"):
+        warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning)
+    for name, default in _REPORT_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+
+
 def _report(args):
-    written = []
+    """Compute every table of the report first, then write the files: bad input found
+    late (a position the method cannot value) or Ctrl-C during the rollouts leaves the
+    folder as it was, not new tables beside those of an earlier report."""
     client = _client(args.scheduler)
     kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args),
               compute=Compute(workers=args.workers, client=client, progress=args.progress))
-    if args.games is not None or args.method == "rollout":     # else the report's default:
-        kw["n_games"] = REPORT_GAMES if args.games is None else args.games   # no warning
+    if args.method == "rollout":       # else not passed: it has no effect (named above)
+        kw["n_games"] = REPORT_GAMES if args.games is None else args.games
+    tables, figures = [], []            # (frame, stem); (a figure's maker, file name)
     try:
         if _is_record(args.input):
             game = read_mat_game(args.input) \
                 if looks_like_mat(read_text(args.input, 65536)) else args.input
             gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
-            written += _save_both(report, gr, args.out, "game_report")
-            written.append(save_figure(plot.game_chart(gr), os.path.join(
-                args.out, "game_graph.png")))
-            ids = list(gr["id"])
-            positions = [Position.from_id(i) for i in ids]
-            final = positions[-1]
-            written.append(save_figure(plot_board(final),
-                                            os.path.join(args.out, "final_board.png")))
+            tables.append((gr, "game_report"))
+            figures.append((lambda: plot.game_chart(gr), "game_graph.png"))
+            final = Position.from_id(list(gr["id"])[-1])
+            figures.append((lambda: plot_board(final), "final_board.png"))
         else:
             lines = _read_ids(args.input)
             ids = [pid for _, pid in lines]
             if not ids:
                 raise CliError(f"{args.input}: no position IDs found")
             pr = report.pip_report(ids)
-            written += _save_both(report, pr, args.out, "pip_report")
+            tables.append((pr, "pip_report"))
             if not args.no_win:
                 try:
                     wr = report.win_report(ids, method=args.method, **kw)
                 except ValueError as e:      # a position the method cannot value
                     raise _in_file(e, args.input, lines) from None
-                written += _save_both(report, wr, args.out, "win_report")
+                tables.append((wr, "win_report"))
                 if len(ids) >= 2:
                     rr = pr.join(wr.drop(columns=["id", "side"]))
-                    written.append(save_figure(plot.race_chart(rr), os.path.join(
-                        args.out, "race_chart.png")))
-            for k, i in enumerate(ids[:12], 1):
-                written.append(save_figure(plot_board(i), os.path.join(
-                    args.out, f"board_{k:02d}.png")))
+                    figures.append((lambda: plot.race_chart(rr), "race_chart.png"))
+            figures += [(functools.partial(plot_board, i), f"board_{k:02d}.png")
+                        for k, i in enumerate(ids[:12], 1)]
+        stop_if_signalled("during the rollouts: nothing written (the report would rest on "
+                          "cut rollouts)")
+        written = [f for frame, stem in tables
+                   for f in _save_both(report, frame, args.out, stem)]
+        written += [save_figure(draw(), os.path.join(args.out, name))
+                    for draw, name in figures]
     finally:
         if client is not None:
             client.close()
@@ -659,9 +703,7 @@ def _parser_analyse(sub):
 
 # the rollout options of ``analyse`` and their defaults (used by --method rollout only)
 _ANALYSE_DEFAULTS = {"games": DEFAULT_GAMES, "policy": "net", "seed": 2026, "truncate": "bearoff"}
-_ANALYSE_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
-                  "truncate": "--truncate", "workers": "--workers",
-                  "scheduler": "--scheduler"}
+_ANALYSE_FLAGS = {**ROLLOUT_FLAGS, "workers": "--workers", "scheduler": "--scheduler"}
 # the count columns of the error rates, printed as integers
 _COUNTS = ("turns", "decisions", "errors", "n_doubtful", "n_error", "n_blunder")
 
@@ -672,8 +714,7 @@ def _analyse_options(args):
     warned once the record has been read, so that an error in the record comes first."""
     note = None
     if args.method != "rollout":
-        unused = [flag for name, flag in _ANALYSE_FLAGS.items()
-                  if getattr(args, name) is not None]
+        unused = given(args, _ANALYSE_FLAGS)
         if unused:
             note = (f"{', '.join(unused)}: no effect without --method rollout (moves are "
                     f"valued by --method {args.method})")
@@ -741,6 +782,7 @@ def _analyse_match(args, kw, note, record=None):
     kw = dict(kw)
     compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
     rep = matchreport.analyse_match(record, compute=compute, **kw)
+    stop_if_signalled(_ANALYSE_CUT)
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
@@ -810,6 +852,7 @@ def cmd_analyse(args):
     finally:
         if client is not None:
             client.close()
+    stop_if_signalled(_ANALYSE_CUT)
     if note:
         warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
@@ -840,6 +883,10 @@ def cmd_analyse(args):
         files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
+
+
+_ANALYSE_CUT = ("during the analysis: nothing shown or written (it would rest on cut "
+                "rollouts)")
 
 
 def _one_record(args):
@@ -921,22 +968,36 @@ def _sigterm_as_ctrl_c():
     """While a command runs, SIGTERM (a batch scheduler's stop, ``timeout``, ``kill``) acts
     as Ctrl-C: ``KeyboardInterrupt`` where the program is, so every long command keeps and
     reports what it finished, and the status is 143 instead of 130.  Later SIGTERMs while
-    it finishes are ignored.  Installed only in the main thread (signals reach no other)."""
+    it finishes are ignored.  Either signal is noted in ``_args.SIGNALS`` (a library call
+    may keep its partial work and return: ``_args.stop_if_signalled``).  Installed only in
+    the main thread (signals reach no other); a SIGINT ignored (a background job) stays
+    ignored."""
     stop = _Stop()
+    SIGNALS.seen = False
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
 
     def on_sigterm(signum, frame):
+        SIGNALS.seen = True
         if not stop.terminated:
             stop.terminated = True
             raise _Terminated()
 
+    def on_sigint(signum, frame):
+        SIGNALS.seen = True
+        raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, on_sigterm)
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_sigint)
     try:
         yield stop
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if previous_int is signal.default_int_handler:
+            signal.signal(signal.SIGINT, previous_int)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

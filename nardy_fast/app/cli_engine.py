@@ -8,6 +8,7 @@ import inspect
 import json
 import math
 import os
+import re
 import shutil
 import sys
 
@@ -15,8 +16,9 @@ import numpy as np
 
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
-                                  json_text, match_rules, match_state, new_file, out_folder,
-                                  positive_int, widths)
+                                  json_text, match_length, match_rules, match_state, new_file,
+                                  out_folder, positive_int, start_position, stop_if_signalled,
+                                  widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -28,7 +30,7 @@ from nardy_fast.training import lucknet as luck_training
 from nardy_fast.engine.evaluation import met
 from nardy_fast.training import metbuild, rolloutlabels, supervised, train
 from nardy_fast.engine.decisions.cube import (CUBE_PLIES, METHODS as CUBE_METHODS, NOISE_Z,
-                                    cube_decision, cube_rules)
+                                    cube_decision, cube_rules, decided_by_model)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, DEFAULT_NET, Evaluator
 from nardy_fast.engine.evaluation.nets import ONE_LAYER_NET
 from nardy_fast.engine.decisions.matchplay import simulate_matches
@@ -112,7 +114,7 @@ def _parser_play(sub):
                         "game-2.mat, game-3.mat, ...)")
     s.add_argument("--force", action="store_true",
                    help="replace an existing -o file (never by a record of no turn)")
-    s.add_argument("--match", type=positive_int, default=None, metavar="N",
+    s.add_argument("--match", type=match_length, default=None, metavar="N",
                    help="play a match to N points (without the cube) instead of one game")
 
 
@@ -124,6 +126,7 @@ def cmd_play(args, input_fn=None):
     input_fn = input_fn or (lambda prompt: input(prompt))
     if args.out is not None:
         new_file(args.out, args.force, what="a game saved before?")
+    start = None if args.start is None else start_position(args.start)
     if args.match is not None:
         # a match starts every game from the start, its colours drawn by each opening
         # throw: a colour or a start position cannot be chosen, and is refused by name
@@ -140,12 +143,12 @@ def cmd_play(args, input_fn=None):
 
     play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
                   input_fn=input_fn, rules=args.rules, replace=args.force,
-                  start=None if args.start is None else _position(args.start))
+                  start=start)
 
 
 def _parser_met(sub):
     s = add_command(sub, "met", cmd_met, help="the match equity table")
-    s.add_argument("--length", type=positive_int, default=15, help="points (default 15)")
+    s.add_argument("--length", type=match_length, default=15, help="points (default 15)")
     s.add_argument("--cube", action="store_true", help="the cubeful table")
     s.add_argument("--crawford", action="store_true", help="with the Crawford rule (cube)")
     s.add_argument("--rollout", action="store_true",
@@ -191,7 +194,7 @@ def _parser_matches(sub):
                             "0-ply, 'net:1', 'net:2', 'greedy', 'random')")
     s.add_argument("-n", "--matches", type=positive_int, default=100,
                    help="matches (default 100)")
-    s.add_argument("--length", type=positive_int, default=3, help="points (default 3)")
+    s.add_argument("--length", type=match_length, default=3, help="points (default 3)")
     s.add_argument("--cube", action="store_true", help="with the cube (geometric)")
     s.add_argument("--crawford", action="store_true", help="the Crawford rule (with --cube)")
     s.add_argument("--money", choices=["a", "b", "both"], default=None,
@@ -199,7 +202,11 @@ def _parser_matches(sub):
                         "the match score)")
     add_options(s, "rules", "seed", "json")
     s.add_argument("-o", "--out", default=None, metavar="DIR",
-                   help="write every match's transcript there (match-0001.mat, ...)")
+                   help="write every match's transcript there (match-0001.mat, ...); "
+                        "refused if it holds transcripts of an earlier run unless --force")
+    s.add_argument("--force", action="store_true",
+                   help="replace the transcripts of an earlier run in -o DIR (its "
+                        "match-NNNN.mat files, all of them)")
     add_progress(s)
 
 
@@ -210,6 +217,10 @@ def cmd_matches(args):
     mr = _match_rules(args)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
     made = args.out is not None and out_folder(args.out)   # before the work, not after
+    old = [] if args.out is None or made else _transcripts(args.out)
+    if old and not args.force:
+        raise CliError(f"-o/--out {args.out}: holds {len(old)} transcript(s) of an earlier "
+                       f"run ({old[0]}, ...); --force replaces them, or name another folder")
     try:
         r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
                              aware=aware, transcripts=args.out is not None,
@@ -220,8 +231,13 @@ def cmd_matches(args):
         raise Interrupted(f"before any of the {args.matches} matches finished; nothing "
                           "written") from None
     if args.out is not None:                # each file whole (written, then renamed)
+        names = set()
         for m, rec in enumerate(r.pop("records"), 1):
-            write_match(rec, os.path.join(args.out, f"match-{m:04d}.mat"))
+            names.add(_transcript_name(m))
+            write_match(rec, os.path.join(args.out, _transcript_name(m)))
+        for name in old:                    # --force: none of the earlier run is left
+            if name not in names:
+                os.remove(os.path.join(args.out, name))
     out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),
            **{k: v for k, v in r.items() if k != "seed"}}
     out["ci95"] = list(r["ci95"])
@@ -239,6 +255,16 @@ def cmd_matches(args):
         raise Interrupted(f"after {r['matches']} of {args.matches} matches; the result "
                           "above is theirs" + ("" if args.out is None else
                                                f", their transcripts are in {args.out}"))
+
+
+def _transcript_name(m):
+    """The file of match ``m`` (from 1) in ``matches -o DIR``."""
+    return f"match-{m:04d}.mat"
+
+
+def _transcripts(folder):
+    """The files of ``folder`` named as ``matches -o`` names its transcripts, sorted."""
+    return sorted(f for f in os.listdir(folder) if re.fullmatch(r"match-\d{4,}\.mat", f))
 
 
 # train's -n/--games when not given: train.train's own default
@@ -600,6 +626,8 @@ def cmd_cube(args):
         if str(e).startswith(python):
             raise CliError(f"--method {args.method}: {str(e)[len(python):]}") from None
         raise
+    stop_if_signalled("during the rollouts: no decision shown (it would rest on cut "
+                      "rollouts)")
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
                          **({} if match is None else
@@ -623,7 +651,7 @@ def _print_cube(args, d, match=None):
     model's efficiency and take point only where the model decided; at a ``match`` score
     the values are match winning chances."""
     rolled = d["method"] == "rollout"
-    modelled = d["method"] not in ("exact", "rollout")
+    modelled = decided_by_model(d)
     if rolled:
         print(f"method rollout ({d['model']}, {args.games} games each, seed {d['seed']}): "
               f"P(win) {d['p_win']:.4f} (the share of the no double rollout's games won, a "

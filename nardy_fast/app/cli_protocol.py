@@ -7,9 +7,9 @@ import math
 import os
 import sys
 
-from nardy_fast.app._args import (CliError, Interrupted, _position, add_command, add_options,
+from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options,
                                   add_progress, check_timeout, json_text, new_file,
-                                  positive_int)
+                                  positive_int, start_position)
 from nardy_fast.app.duel import (DuelStopped, EngineFault, duel_summary, play_duel,
                                  write_transcript)
 from nardy_fast.app.protocol import DEEPEST_PLIES, serve
@@ -78,7 +78,7 @@ def cmd_duel(args):
     check_timeout(args.timeout)
     if args.transcript is not None:
         _check_out_file(args.transcript, args.force)
-    start = None if args.start is None else _position(args.start)
+    start = None if args.start is None else start_position(args.start)
     done = []
     stopped = None
     try:

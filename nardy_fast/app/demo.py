@@ -39,7 +39,7 @@ import time
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.analysis.export import save as save_frame
-from nardy_fast.app._args import CliError, out_folder, positive_int
+from nardy_fast.app._args import CliError, out_folder, positive_int, seed as seed_type
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
@@ -208,7 +208,7 @@ def add_arguments(parser):
                         help="output folder (default demo_output)")
     parser.add_argument("-n", "--games", type=positive_int, default=None,
                         help=f"games per rollout (default {DEFAULT_GAMES})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=seed_type, default=DEFAULT_SEED,
                         help=f"random seed (default {DEFAULT_SEED})")
     parser.add_argument("--workers", type=positive_int, default=None, help="worker processes")
 

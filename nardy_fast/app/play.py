@@ -145,8 +145,9 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     never replaces a file (``save_new``).  ``side``: the human's colour, ``"white"`` or
     ``"black"``; None (default): the opening throw decides (the higher die plays White).
     ``rules``: the game's rules (default the evaluator's).  ``start``: a Position or ID to
-    play from (default the initial position, White on roll).  After each of the human's
-    moves that loses a blunder's equity, ``blunder_note`` says so.
+    play from (default the initial position, White on roll; a finished game is a
+    ``ValueError``).  After each of the human's moves that loses a blunder's equity,
+    ``blunder_note`` says so.
     """
     if side not in (None, WHITE, BLACK):
         raise ValueError(f"side={side!r}: expected 'white', 'black' or None")
@@ -156,6 +157,8 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         ev = evaluator if rules is None else evaluator.with_rules(as_rules(rules))
     rng = generator(seed)
     start = Position.initial() if start is None else as_position(start, "start")
+    if start.is_over():                       # as play_duel: no game to play from there
+        raise ValueError(f"start {start.id}: the game is over")
     first_dice = None
     # the opening throw: who plays White (unless ``side`` says it) and, under
     # opening_dice, White's first roll; a throw that decides nothing is not thrown

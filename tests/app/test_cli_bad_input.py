@@ -146,3 +146,30 @@ def test_two_sided_of_no_checkers_is_refused(capsys):
         main(["bearoff", "build", "--two-sided", "0"])
     assert e.value.code == 2
     assert "--two-sided: 0: expected an integer 1..15" in capsys.readouterr().err
+
+
+# -- seeds ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["rollout", "start", "-n", "10"],
+    ["matches", "random", "random", "-n", "1"],
+    ["report", "ids.txt", "-o", "rep", "--method", "rollout", "-n", "10"],
+    ["demo", "-o", "demo", "-n", "10"],
+])
+def test_a_negative_seed_is_a_usage_error_naming_seed_before_any_work(capsys, tmp_path,
+                                                                     monkeypatch, argv):
+    # it was the API's "seed=-1: must be >= 0", after report had written its pip report
+    # and demo had made its folder
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text("start\n")
+    with pytest.raises(SystemExit) as e:
+        main(argv + ["--seed", "-1"])
+    out, err = capsys.readouterr()
+    assert e.value.code == 2
+    assert err.splitlines()[-1].endswith("error: argument --seed: -1: expected an integer >= 0")
+    assert sorted(os.listdir(tmp_path)) == ["ids.txt"]          # nothing written
+
+
+def test_a_seed_of_any_size_is_taken(capsys):
+    code, out, err = run_cli(capsys, "matches", "random", "random", "-n", "1", "--seed",
+                             str(2 ** 80), "--no-progress")
+    assert code == 0, err

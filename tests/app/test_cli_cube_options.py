@@ -3,6 +3,7 @@ defaults (a seed, a number of games) give no warning that they have no effect; a
 given that has no effect is named."""
 import numpy as np
 
+import nardy_fast as nf
 from nardy_fast import Position
 from nardy_fast.app.cli import main
 
@@ -19,7 +20,6 @@ def test_cube_defaults_warn_of_nothing(capsys):
 
 
 def test_report_of_a_record_warns_only_of_options_given(capsys, tmp_path):
-    import nardy_fast as nf
     record = tmp_path / "g.txt"
     nf.write_record(nf.random_game(seed=1, max_turns=4), str(record))
     code = main(["report", str(record), "-o", str(tmp_path / "a"), "--no-progress"])
@@ -29,4 +29,20 @@ def test_report_of_a_record_warns_only_of_options_given(capsys, tmp_path):
                  "100"])
     out, err = capsys.readouterr()
     assert code == 0
-    assert "warning: n_games: no effect with method='auto'" in err, err
+    assert err.strip() == ("nardy-fast: warning: -n/--games: no effect without --method "
+                           "rollout (win probabilities by --method auto)"), err
+
+
+def test_report_names_the_options_no_win_leaves_without_effect(capsys, tmp_path):
+    """With --no-win the rollout options and --method were dropped without a word (of a
+    record: named as having no effect with method='auto')."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("start\n")
+    nf.write_record(nf.random_game(seed=1, max_turns=4), str(tmp_path / "g.txt"))
+    for input_file in (ids, tmp_path / "g.txt"):
+        code = main(["report", str(input_file), "-o", str(tmp_path / input_file.stem),
+                     "--no-win", "--method", "rollout", "-n", "100", "--seed", "3"])
+        out, err = capsys.readouterr()
+        assert code == 0
+        assert err.strip() == ("nardy-fast: warning: --method, -n/--games, --seed: no effect "
+                               "with --no-win (no win probabilities)"), err

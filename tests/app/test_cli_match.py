@@ -53,3 +53,22 @@ def test_cli_matches(tmp_path, capsys):
     blocked.write_text("")
     assert main(["matches", "net", "net", "-n", "1", "-o", str(blocked), "--no-progress"]) == 1
     assert "a-file" in capsys.readouterr().err
+
+
+def test_matches_leaves_no_transcripts_of_an_earlier_run_unasked(tmp_path, capsys):
+    """A second run into the folder replaced match-0001.mat unasked and left the first
+    run's match-0002.mat, match-0003.mat beside it, as if of one run."""
+    out = tmp_path / "out"
+    argv = ["matches", "random", "random", "--length", "1", "-o", str(out), "--no-progress"]
+    assert main(argv + ["-n", "3"]) == 0
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    assert main(argv + ["-n", "1", "--seed", "7"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"nardy-fast: error: -o/--out {out}: holds 3 transcript(s) of an earlier run "
+        "(match-0001.mat, ...); --force replaces them, or name another folder")
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.suffix == ".mat"} == first
+    assert main(argv + ["-n", "1", "--seed", "7", "--force"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["match-0001.mat", "notes.txt"]
+    assert (out / "match-0001.mat").read_bytes() != first["match-0001.mat"]

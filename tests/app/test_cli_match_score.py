@@ -97,3 +97,16 @@ def test_a_score_that_is_not_two_numbers_is_refused_by_argparse(capsys):
         main(["hint", PID, "52", "--length", "5", "--score", "2-x"])
     assert e.value.code == 2
     assert "--score: '2-x': expected White's points, then Black's" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["hint", "start", "65"], ["cube", "start"], ["met"], ["matches", "random", "random"],
+])
+def test_a_length_beyond_the_longest_match_is_named_as_length(capsys, argv):
+    """It was the API's 'length=100: must be 1..64', and in hint and cube named --score."""
+    with pytest.raises(SystemExit) as e:
+        main(argv + ["--length", "100"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert err.splitlines()[-1].endswith("error: argument --length: 100: expected an integer "
+                                         "1..64")

@@ -48,3 +48,20 @@ def test_a_position_the_method_cannot_value_is_named_by_its_line(tmp_path, capsy
                      "-o", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert f"{tmp_path / 'ids.txt'} line 3: not a race of both homes" in err, err
+
+
+def test_a_report_that_fails_late_leaves_an_earlier_report_as_it_was(tmp_path, capsys):
+    """The pip report was written, then the win report failed: the folder held the new pip
+    report beside the earlier report's win report.  Every table is now made first."""
+    from nardy_fast.app import cli
+    out = tmp_path / "out"
+    (tmp_path / "one.txt").write_text(f"{GOOD}\n")
+    assert cli.main(["report", str(tmp_path / "one.txt"), "--method", "two_sided",
+                     "-o", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
+    capsys.readouterr()
+    assert cli.main(["report", str(tmp_path / "two.txt"), "--method", "two_sided",
+                     "-o", str(out)]) == 1
+    assert "line 2: not a race of both homes" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -98,7 +98,7 @@ def test_study_says_which_options_have_no_effect(capsys, tmp_path):
                          "36", "--workers", "1", "--no-progress", "--policy", "greedy",
                          "--plies", "1")
     assert code == 0
-    assert "nardy-fast: warning: plies: no effect with method='rollout'" in err, err
+    assert "nardy-fast: warning: --plies: no effect with --method rollout" in err, err
 
 
 # --- the numbers of the function, and refusals -----------------------------------------
@@ -133,3 +133,25 @@ def test_study_gives_the_numbers_of_the_function(reference, tmp_path, capsys):
     f.write_text(f"{STUDY_IDS[0]}\n")
     assert main(argv) == 1
     assert "belongs to another study (seed" in capsys.readouterr().err
+
+
+def test_rollout_options_with_method_net_are_named(capsys, tmp_path):
+    """They were dropped without a word (``analyse`` names them); --plies under rollouts
+    was named in the API's words (``plies: ... method='rollout'``)."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("start\n")
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "a"),
+                             "--method", "net", "-n", "100", "--seed", "5", "--no-progress")
+    assert code == 0
+    assert err.strip() == ("nardy-fast: warning: -n/--games, --seed: no effect without "
+                           "--method rollout (positions are valued by --method net)")
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "b"),
+                             "--method", "net", "--plies", "1", "--no-progress")
+    assert code == 0 and err == ""
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "c"), "-n",
+                             "10", "--policy", "random", "--plies", "2", "--workers", "1",
+                             "--no-progress")
+    assert code == 0
+    assert err.strip() == ("nardy-fast: warning: --plies: no effect with --method rollout "
+                           "(the rollouts' players are --policy)")
+    assert read_study(tmp_path / "c").attrs["study"]["n_games"] == 10

@@ -113,3 +113,24 @@ def test_cli_play_takes_rules_and_a_start(tmp_path, monkeypatch):
     assert main(["play", "--rules", "scoring=extended", "--side", "white", "--plies", "0",
                  "--seed", "3", "-o", str(out)]) == 0
     assert nf.read_record(out).rules == Rules(scoring="extended")
+
+
+OVER = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB"          # White has borne off every checker
+
+
+def test_a_finished_start_is_refused_by_name(tmp_path, capsys):
+    """``play --start`` of a finished game said 'you play white' and saved a record of no
+    turn, 'not finished'; ``duel --start`` named 'start', not the option."""
+    import pytest
+    from nardy_fast.app.cli import main
+    assert nf.Position.from_id(OVER).is_over()
+    with pytest.raises(ValueError, match=f"start {OVER}: the game is over"):
+        play_terminal(side="white", plies=0, start=OVER, out=str(tmp_path / "g.mat"),
+                      input_fn=lambda prompt: "quit", print_fn=lambda *a: None)
+    for argv in (["play", "-o", str(tmp_path / "g.mat")], ["duel", "a", "b", "-n", "2"]):
+        assert main(argv + ["--start", OVER]) == 1
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.strip() == (f"nardy-fast: error: --start {OVER}: the game is over (a side "
+                               "has borne off every checker): no game to play from there")
+    assert not (tmp_path / "g.mat").exists()
