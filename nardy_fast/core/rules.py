@@ -108,7 +108,9 @@ class Rules:
                 raise ValueError(
                     f"{name}={value!r}: expected one of " + ", ".join(repr(a) for a in allowed))
         for name in FLAGS:
-            object.__setattr__(self, name, check_flag(getattr(self, name), name))
+            value = getattr(self, name)
+            if value is not True and value is not False:     # np.bool_ kept as bool
+                object.__setattr__(self, name, check_flag(value, name))
         for name in ("beaver", "autodouble"):
             if getattr(self, name) and self.cube is None:
                 raise ValueError(f"{name}=True: needs a cube (cube='geometric' or "
