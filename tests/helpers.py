@@ -1,6 +1,6 @@
 """Plain helpers shared by the test modules: boards and races, the other side's view of a
 value, small mars tables, an HTML page parsed, the luck of a roll by hand, the checks of a
-"no effect" warning, the net kernel's two paths, the command line in this process, study IDs and seeds, and hypothesis
+"no effect" warning, the net kernel's two paths, a rollout cut by Ctrl-C, the command line in this process, study IDs and seeds, and hypothesis
 strategies for positions, rolls and rules.  ``tests/architecture/test_one_home_tests.py`` checks that
 none of them is defined again in a test module.
 
@@ -232,6 +232,29 @@ def silent(call):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         return call()
+
+
+# --- Ctrl-C in a rollout -----------------------------------------------------------------
+def cut_rollout_runs(monkeypatch, at=1):
+    """Ctrl-C in the ``at``-th chunk run of ``engine.play.rollout`` (its ``run_chunks``: one
+    per ``rollout``, one per ``rollout_outcomes``): the first chunk is delivered, then
+    ``KeyboardInterrupt`` lands, so that rollout returns those games marked
+    ``extra["interrupted"]``; the other runs play as usual.  Returns the list of runs
+    started (one entry each)."""
+    from nardy_fast.engine.play import rollout as rollout_mod
+    real, runs = rollout_mod.run_chunks, []
+
+    def run_chunks(fn, specs, on_result, **kw):
+        runs.append(1)
+        if len(runs) != at:
+            return real(fn, specs, on_result, **kw)
+
+        def deliver(i, r):
+            on_result(i, r)
+            raise KeyboardInterrupt
+        return real(fn, specs, deliver, **kw)
+    monkeypatch.setattr(rollout_mod, "run_chunks", run_chunks)
+    return runs
 
 
 # --- the command line and the study ---------------------------------------------------

@@ -91,6 +91,8 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     TypeError, ValueError
         ``positions`` is no position nor an iterable of them, or ``positions[i]`` is no
         position (``core.position.position_list``), before any position is judged.
+    KeyboardInterrupt
+        Ctrl-C during a position's rollouts: no row rests on a cut rollout.
 
     Examples
     --------
@@ -144,8 +146,9 @@ def cube_analysis(record: GameRecord | str, *,
     ``cube_probabilities``, ``tables``, ``method``, ``plies``, ``n_games``, ``seed``,
     ``workers``, ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
     decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
-    each: common random numbers); under another method no games are played and the last
-    five have no effect (a ``UserWarning`` names those given).
+    each: common random numbers; Ctrl-C in one of them raises ``KeyboardInterrupt`` there);
+    under another method no games are played and the last five have no effect (a
+    ``UserWarning`` names those given).
 
     ``match``: the ``MatchState`` at the start of the game (scores by colour; its
     ``on_roll`` and ``cube`` are not read): every decision is then judged at that score

@@ -71,7 +71,7 @@ from nardy_fast.engine.decisions.cube import cube_rules
 from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.policy import Policy
-from nardy_fast.engine.play.rollout import rollout, rollout_outcomes
+from nardy_fast.engine.play.rollout import rollout, rollout_outcomes, stop_if_interrupted
 
 __all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan",
            "plan_path"]
@@ -265,22 +265,16 @@ def _cached_plan(path, options, settings, progress):
 
 # -- the rollouts --------------------------------------------------------------------
 
-def _stop_if_interrupted(outcomes):
-    """Ctrl-C during a rollout: the rollout returns the games it finished (``extra
-    ["interrupted"]``, NaN where none), which are no decision to write; stop the build
-    (``build`` writes the finished decisions)."""
-    if any(o.extra.get("interrupted") for o in outcomes):
-        raise KeyboardInterrupt("a rollout was interrupted: its decision is not written")
-
-
 def _roll(row, judge, workers):
-    """``row`` with its rollouts (module docstring); the rollout extra of the last one."""
+    """``row`` with its rollouts (module docstring); the rollout extra of the last one.
+    Ctrl-C in a rollout (which returns the games it finished) stops the build there: the
+    cut decision is not written (``build`` writes the finished ones)."""
     seed = int(row["seed"])
     kw = dict(policy=judge, seed=seed, workers=workers, progress=False)
     if row["type"] == "checker":
         outs = rollout_outcomes([Position.from_id(i) for i in row["ids_after"]],
                                 row["games"], **kw)
-        _stop_if_interrupted(outs)
+        stop_if_interrupted(outs, "build")
         eqs = [-o.equity for o in outs]
         order = sorted(range(len(eqs)), key=lambda i: (-eqs[i], i))
         row = {**row, **{c: [row[c][i] for i in order] for c in ("moves", "ids_after",
@@ -293,10 +287,10 @@ def _roll(row, judge, workers):
     k = int(row["cube_stake"])
     nd = rollout(pos, row["games"], rules=rules,
                  cube_state=CubeState(k, row["cube_owner"], True), **kw)
-    _stop_if_interrupted([nd])
+    stop_if_interrupted([nd], "build")
     dt = rollout(pos, row["games"], rules=rules, cube_state=CubeState(2 * k, "opponent"),
                  **kw)
-    _stop_if_interrupted([dt])
+    stop_if_interrupted([dt], "build")
     row = {**row, "no_double": float(nd.equity), "double_take": 2.0 * float(dt.equity),
            "double_pass": 1.0, "se_no_double": float(nd.se_equity),
            "se_double_take": 2.0 * float(dt.se_equity)}

@@ -45,7 +45,8 @@ def analyse_match(record, *, progress=None, **kw):
     ``nardy_fast.Net(plies=1)``, ``Rollout(settings)``), ``plies``, ``cube``, ``compute``
     (a ``nardy_fast.Compute``), ...), each by keyword: with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
-    none in the Crawford game), their losses in EMG and match winning chance.
+    none in the Crawford game), their losses in EMG and match winning chance.  Ctrl-C in
+    a rollout raises ``KeyboardInterrupt`` there (no later game or turn is analysed).
 
     Returns
     -------

@@ -59,6 +59,10 @@ luck_white_total       points  White's net luck so far (also ``luck_white``, its
 
 ``*`` is ``mover`` or ``opponent``.  ``nardy_fast.analysis.export.save(frame, path)``
 (``nf.save_frame``) writes CSV, Parquet (pyarrow) or HTML by the file suffix, atomically.
+
+Ctrl-C during a report's rollouts raises ``KeyboardInterrupt`` at once
+(``engine.play.rollout.stop_if_interrupted``): one ``rollout`` returns the games it
+finished, but no report row rests on a cut rollout, and no later rollout is started.
 """
 from __future__ import annotations
 
@@ -88,7 +92,7 @@ from nardy_fast.core.rules import as_rules, check_flag
 from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.play.luck import game_luck
 from nardy_fast.engine.evaluation.met import emg_scale, match_extra
-from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.play.rollout import rollout, stop_if_interrupted
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Rollout, method_or_flat,
                                                 refuse_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
@@ -369,6 +373,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     outs = evaluate_many(pos_list, method, n_games=n_games, seed=seed, rules=rules,
                          policy=policy, truncate=truncate, workers=workers, client=client,
                          progress=progress, plies=plies, compute=compute)
+    stop_if_interrupted(outs, "win_report")
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules),
              **_match_row(o, p.side, match)} for p, o in zip(pos_list, outs)]
     extra = [] if match is None else ["mwc", "se_mwc", "emg"]
@@ -448,14 +453,16 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
     draws = [not any(m.board) and not pos.opponent.any() for m in moves]
     afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
-    outs = iter(evaluate_many([a for a in afters if a is not None], method, n_games=n_games,
-                              seed=seed, rules=rules, policy=policy, truncate=truncate,
-                              workers=workers, client=client, progress=progress, plies=plies,
-                              compute=compute))
+    outs = evaluate_many([a for a in afters if a is not None], method, n_games=n_games,
+                         seed=seed, rules=rules, policy=policy, truncate=truncate,
+                         workers=workers, client=client, progress=progress, plies=plies,
+                         compute=compute)
+    stop_if_interrupted(outs, "move_report")
+    valued = iter(outs)
     rows = []
     for m, after in zip(moves, afters):
         # the mover's view of the opponent's Outcome
-        o = _draw_outcome() if after is None else next(outs).flipped()
+        o = _draw_outcome() if after is None else next(valued).flipped()
         rows.append({"move": str(m) if m.steps else "pass",
                      "id_after": "" if after is None else after.id,
                      "method": o.method, **_outcome_row(o, rules),
@@ -612,6 +619,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     outs = evaluate_many(positions, method_arg, **{k: v for k, v in kw.items()
                                                    if k not in ("match", "n_candidates")}) \
         if win_prob else None
+    stop_if_interrupted(outs or [], "game_report")      # each turn's: in move_report
     kw["compute"] = dataclasses.replace(compute, progress=False)
     rows = []
     lucks = _luck_columns(record) if analyse else None
@@ -906,6 +914,7 @@ def convergence_report(position: Position | str,
     for n in sizes:
         o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,
                     workers=workers, client=client, progress=progress)
+        stop_if_interrupted([o], "convergence_report")
         d = o.to_dict()
         rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
                      "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,

@@ -1024,8 +1024,8 @@ def _run(args):
     except Interrupted as e:
         print(f"{PROG}: interrupted {e}", file=sys.stderr)
         return 130
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:     # a library's own stop says where (its message)
+        print(f"{PROG}: interrupted" + (f": {e}" if str(e) else ""), file=sys.stderr)
         return 130
     return 0
 

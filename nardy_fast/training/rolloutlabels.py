@@ -43,7 +43,7 @@ from nardy_fast.core.position import Position, contact_mask
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.parallel import run_chunks
-from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.play.rollout import rollout, stop_if_interrupted
 from nardy_fast.training.labels import board_keys, selfplay_positions
 from nardy_fast.training.lucknet import _chunk_path, _save_array, _same_settings
 from nardy_fast.training.reached import SOURCES, reached_positions
@@ -131,6 +131,7 @@ def _label_chunk(spec):
     for k, b in enumerate(boards):
         o = rollout(Position.from_boards(b[0], b[1]), games, seed=seed0 + k, workers=1,
                     progress=False)
+        stop_if_interrupted([o], "rollout_labels")    # Ctrl-C here: the chunk is not done
         out[k] = [getattr(o, q) for q in LABELS]
     return out
 

@@ -12,7 +12,7 @@ from nardy_fast import Position, Rules
 from nardy_fast.engine.decisions.cube import cube_decision
 from nardy_fast.analysis.cubereport import cube_analysis, cube_report
 
-from helpers import race_of_points as race
+from helpers import cut_rollout_runs, race_of_points as race
 
 
 def test_cube_report_contract():
@@ -190,3 +190,11 @@ def test_cube_report_reads_its_positions_before_judging_any():
     one = cube_report((p.id for p in [Position.initial().swap()]),
                       cube_probabilities=probabilities)
     assert one["position"].tolist() == [Position.initial().swap().id]
+
+def test_a_cut_rollout_stops_the_cube_report(monkeypatch):
+    """Ctrl-C in the first position's rollouts: no row for it, no later position judged."""
+    runs = cut_rollout_runs(monkeypatch)
+    with pytest.raises(KeyboardInterrupt, match="stopped at an interrupted rollout"):
+        cube_report(["WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"] * 2, method="rollout",
+                    n_games=36, seed=1, workers=1)
+    assert runs == [1]

@@ -4,12 +4,15 @@ tests/engine/decisions/test_matchplay.py."""
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluation import met
 from nardy_fast.analysis.report import move_report, win_report
+
+from helpers import cut_rollout_runs
 
 CUBE = Rules(cube="geometric")
 
@@ -45,3 +48,18 @@ def test_analysed_match_rows_name_their_game_and_score(played):
         rows = rep[rep["game"] == k]
         assert (rows["score_white"] == sc[g.white]).all()
         assert (rows["score_black"] == sc[g.black]).all()
+
+
+def test_a_cut_rollout_stops_the_match_analysis(monkeypatch):
+    """Ctrl-C in a rollout of the first game: KeyboardInterrupt, no later rollout."""
+    from nardy_fast.analysis.matchreport import analyse_match
+    from nardy_fast.analysis.report import race_sample
+    from nardy_fast.core.record import random_game
+    game = random_game(seed=1, start=race_sample(1, seed=2)[0], white="Ann", black="Bob")
+    m = MatchRecord(rules=MatchRules(length=1), players=("Ann", "Bob"), games=[game],
+                    scores=[{"Ann": 0, "Bob": 0}])
+    runs = cut_rollout_runs(monkeypatch)
+    with pytest.raises(KeyboardInterrupt, match="stopped at an interrupted rollout"):
+        analyse_match(m, method="rollout", n_games=36, policy="greedy", truncate=None,
+                      workers=1, progress=False)
+    assert runs == [1]

@@ -13,8 +13,11 @@ from nardy_fast import Position, Rules
 from nardy_fast.core.record import GameRecord, random_game
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet
 from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report,
-                                        pip_report, race_sample, win_report, as_positions)
+                                        pip_report, race_report, race_sample, win_report,
+                                        as_positions)
 from nardy_fast.engine.play.rollout import rollout
+
+from helpers import cut_rollout_runs
 
 # The mean pips of a roll: a non-double a-b moves a + b, a double 4a; over the 36 ordered
 # rolls (294 / 36 = 49 / 6 = 8.1667 pips).  The EPC is the mean turns times this.
@@ -395,3 +398,32 @@ def test_move_report_names_its_one_position():
         move_report("x", (6, 3))
     with pytest.raises(TypeError, match=r"^position: "):
         move_report(None, (6, 3))
+
+# -- Ctrl-C in one of several rollouts ----------------------------------------------------
+_CUT = dict(method="rollout", n_games=36, seed=1, progress=False, **FAST)
+_CUT_REPORTS = {       # name: (the report, the rollout run cut, the runs it makes in all)
+    "game_report, analysed turns": (
+        lambda: game_report(random_game(seed=1, max_turns=6), win_prob=False, analyse=True,
+                            **_CUT), 2),
+    "game_report, positions": (lambda: game_report(random_game(seed=1, max_turns=6),
+                                                   **_CUT), 1),
+    "move_report": (lambda: move_report(Position.initial(), (3, 1), **_CUT), 1),
+    "win_report of one position": (lambda: win_report(Position.initial(), **_CUT), 1),
+    "race_report": (lambda: race_report(race_sample(2, seed=1), **_CUT), 1),
+    "convergence_report": (
+        lambda: convergence_report(Position.initial(), n_games=(36, 72, 144), seed=1,
+                                   policy="greedy", truncate=None, workers=1,
+                                   progress=False), 1),
+}
+
+
+@pytest.mark.parametrize("name", list(_CUT_REPORTS))
+def test_a_cut_rollout_stops_the_report_at_once(monkeypatch, name):
+    """Ctrl-C in one rollout of a report (the rollout keeps its games and returns them,
+    marked): the report raises KeyboardInterrupt right there, starting no later rollout
+    and returning no row built on the cut one (it once went on with every later move)."""
+    report, at = _CUT_REPORTS[name]
+    runs = cut_rollout_runs(monkeypatch, at=at)
+    with pytest.raises(KeyboardInterrupt, match="stopped at an interrupted rollout"):
+        report()
+    assert len(runs) == at

@@ -13,6 +13,8 @@ from nardy_fast.training import rolloutlabels as rl
 from nardy_fast.training.labels import board_keys, selfplay_positions
 from nardy_fast.training.reached import reached_positions
 
+from helpers import cut_rollout_runs
+
 SMALL = dict(selfplay_games=3, source_games=1, seed=21)
 
 
@@ -207,3 +209,10 @@ def test_a_start_of_other_rules_is_refused_before_any_work_or_file(tmp_path):
         rl.train_on_rollouts(tmp_path / "x.nfdb", init=variant,
                              checkpoint=tmp_path / "x.partial")
     assert os.listdir(tmp_path) == []
+
+def test_a_cut_rollout_labels_nothing(small, monkeypatch):
+    """Ctrl-C in a position's rollout (in this process): its chunk stops there, unlabelled
+    (it once took the cut rollout's figures as the label and went on)."""
+    runs = cut_rollout_runs(monkeypatch, at=2)
+    labels, stopped = rl.rollout_labels(small[0][:3], games=4, seed=5, workers=1, chunk=3)
+    assert stopped and runs == [1, 1] and np.isnan(labels).all()

@@ -24,7 +24,7 @@ from nardy_fast.engine.evaluation.cubemodel import (
     win_loss_values)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
-from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout
+from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, stop_if_interrupted
 from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Exact, Net, Rollout,
                                                 method_or_flat, refuse_flat)
@@ -218,7 +218,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         ``method="rollout"`` adds the standard errors ``se_no_double``,
         ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
         rollout was made), and ``verdict_noise``'s keys: ``double_margin``,
-        ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.
+        ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.  Ctrl-C
+        in one of its rollouts raises ``KeyboardInterrupt`` there (no decision rests on
+        a cut rollout, no later rollout is started).
 
     Examples
     --------
@@ -469,6 +471,7 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
     kw = dict(seed=seed, rules=rules, compute=compute)
     nd = rollout(position, settings=settings.replace(cube_state=CubeState(k, cube.owner, True)),
                  **kw)
+    stop_if_interrupted([nd], "cube_decision")      # Ctrl-C: no decision on cut rollouts
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
@@ -479,6 +482,7 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
         return out
     dt = rollout(position, settings=settings.replace(cube_state=CubeState(n1, "opponent")),
                  **kw)
+    stop_if_interrupted([dt], "cube_decision")
     out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
                se_double_take=n1 / k * dt.se_equity)
     take = out["double_take"]
@@ -486,6 +490,7 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
         db = rollout(position,
                      settings=settings.replace(cube_state=CubeState(n2, "opponent")), **kw)
+        stop_if_interrupted([db], "cube_decision")
         out["double_beaver"] = n2 / k * db.equity
         out["se_double_beaver"] = n2 / k * db.se_equity
         take = min(take, out["double_beaver"])

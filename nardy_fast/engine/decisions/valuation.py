@@ -26,7 +26,8 @@ from nardy_fast.core.position import position_list
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_outcomes
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, rollout, rollout_outcomes,
+                                            stop_if_interrupted)
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
                                                  method_object, method_or_flat,
                                                  refuse_flat)
@@ -128,6 +129,9 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
     ValueError
         An unknown ``method``, ``n_games < 1``, or a position no database covers under a
         database's method (naming ``positions[i]``).
+    KeyboardInterrupt
+        Ctrl-C during the rollouts of several positions (one position's rollout returns
+        its finished games, ``extra["interrupted"]``, as ``rollout`` does).
     """
     seed = root_entropy(seed)
     rules = as_rules(rules)
@@ -171,7 +175,9 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
         kw = dict(settings=method.settings, seed=seed, rules=rules, compute=compute)
         if len(games) == 1:        # rollout's own checks, and its Ctrl-C before any game
             out[games[0]] = rollout(positions[games[0]], **kw)
-        else:
-            for i, o in zip(games, rollout_outcomes([positions[i] for i in games], **kw)):
+        else:                      # Ctrl-C: no Outcomes of the games some got, none others
+            outs = rollout_outcomes([positions[i] for i in games], **kw)
+            stop_if_interrupted(outs, "value_positions")
+            for i, o in zip(games, outs):
                 out[i] = o
     return out

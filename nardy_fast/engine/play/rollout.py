@@ -7,6 +7,9 @@ and merges the per-block tallies in block order.  Results therefore depend on th
 only (and, with truncation, on whether the mars table or the complete two-sided table is
 built: ``extra["mars_table"]``, ``extra["two_sided_complete"]``):
 any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
+Ctrl-C keeps the games finished: one rollout returns them marked ``extra["interrupted"]``;
+a function that runs several rollouts or builds one answer from them calls
+``stop_if_interrupted`` after each, which raises ``KeyboardInterrupt`` for a cut one.
 
 Estimates and errors
 --------------------
@@ -856,6 +859,20 @@ def _rollout(position, settings, compute, seed, rules, match):
     if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
         raise KeyboardInterrupt("rollout interrupted before any game finished")
     return out if match is None else with_match(out, match)
+
+
+def stop_if_interrupted(outcomes: Iterable[Outcome], what: str) -> None:
+    """``KeyboardInterrupt`` if one of ``outcomes`` is a rollout cut by Ctrl-C
+    (``extra["interrupted"]``).
+
+    One ``rollout`` (or ``rollout_outcomes`` run) keeps the games it finished and returns
+    them marked; a function that runs several rollouts in a row, or builds one answer from
+    rollouts, calls this right after each, so that Ctrl-C stops it at once instead of
+    starting the next rollout or presenting the cut one as whole.  ``what`` names the
+    function in the message."""
+    if any(o.extra.get("interrupted") for o in outcomes):
+        raise KeyboardInterrupt(f"{what}: stopped at an interrupted rollout (no answer "
+                                "rests on cut rollouts)")
 
 
 def _match_allowed(match, plan, cube):

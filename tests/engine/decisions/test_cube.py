@@ -15,7 +15,7 @@ from nardy_fast.engine.decisions.cube import CUBE_PLIES, cube_decision
 from nardy_fast.engine.evaluation.cubemodel import actions, efficiency, model_equities, take_point
 from nardy_fast.tables.cuberace import CubefulRace
 
-from helpers import race_of_points as race
+from helpers import cut_rollout_runs, race_of_points as race
 
 
 # ----------------------------------------------------------------------------------------
@@ -300,3 +300,15 @@ def test_cube_probabilities_that_give_no_probability_are_named(bad, error):
     with pytest.raises(error, match="^cube_probabilities: returned"):
         nf.rollout(pos, 36, seed=1, rules=rules, workers=1, progress=False,
                    cube_probabilities=lambda p: bad)
+
+MIDDLE = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"       # a contact position where White may double
+
+
+def test_a_cut_rollout_gives_no_cube_decision(monkeypatch):
+    """Ctrl-C in the no-double rollout: no double/take rollout after it, and no decision
+    resting on the cut one (KeyboardInterrupt instead)."""
+    runs = cut_rollout_runs(monkeypatch)
+    method = nf.Rollout(nf.RolloutSettings(36, policy="greedy", truncate=None))
+    with pytest.raises(KeyboardInterrupt, match="^cube_decision: stopped at an interrupted rollout"):
+        cube_decision(MIDDLE, method=method, seed=1, workers=1, progress=False)
+    assert runs == [1]

@@ -17,6 +17,8 @@ from nardy_fast.engine.play.rollout import rollout, rollout_many
 from nardy_fast.engine.decisions.valuation import value_position, value_positions
 from nardy_fast.tables.race import race_probabilities
 
+from helpers import cut_rollout_runs
+
 ROLL = dict(n_games=100, seed=5, policy="greedy", workers=1, progress=False)
 
 
@@ -147,3 +149,19 @@ def test_with_match_names_a_wrong_argument(contact):
         met.with_match("0.5", MatchState(5, (2, 3), contact[0].side))
     with pytest.raises(TypeError, match="state: expected a MatchState, got tuple"):
         met.with_match(o, (5, 2, 3))
+
+def test_a_cut_run_of_several_rollouts_gives_no_rows(monkeypatch):
+    """Ctrl-C in the one run of several positions' rollouts: KeyboardInterrupt, not
+    Outcomes of the games finished (0-game NaN rows for the positions not reached)."""
+    runs = cut_rollout_runs(monkeypatch)
+    positions = random_game(seed=2, max_turns=8).positions()[2:5]
+    with pytest.raises(KeyboardInterrupt, match="^value_positions: stopped at an interrupted rollout"):
+        value_positions(positions, "rollout", **ROLL)
+    assert runs == [1]
+
+
+def test_a_cut_rollout_of_one_position_keeps_its_games(monkeypatch):
+    """One position is one rollout: as ``rollout``, its finished games, marked."""
+    cut_rollout_runs(monkeypatch)
+    o = value_position(random_game(seed=2, max_turns=8).positions()[3], "rollout", **ROLL)
+    assert o.extra["interrupted"] is True and o.games == 100

@@ -13,6 +13,8 @@ from nardy_fast.core.matchrules import MatchRules, MatchState
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 
+from helpers import cut_rollout_runs
+
 KINDS = ("oin", "mars", "koks", "home_mars")
 
 
@@ -279,3 +281,11 @@ def test_match_equity_table_flags_must_be_true_or_false(kw):
     with pytest.raises(TypeError, match=rf"^{name}=.*: expected True or False"):
         met.match_equity_table(3, **kw)
     assert met.match_equity_table(3, cube=np.bool_(False)).equals(met.match_equity_table(3))
+
+def test_write_start_data_stops_at_a_cut_rollout(tmp_path, monkeypatch):
+    """Ctrl-C in the first variant's rollout: no later variant rolled out, no file."""
+    runs = cut_rollout_runs(monkeypatch)
+    path = tmp_path / "start.json"
+    with pytest.raises(KeyboardInterrupt, match="stopped at an interrupted rollout"):
+        metbuild.write_start_data(n_games=36, workers=1, progress=False, path=str(path))
+    assert runs == [1] and not path.exists()

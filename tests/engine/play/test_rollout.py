@@ -17,9 +17,9 @@ from nardy_fast.core import rng as nrng
 from nardy_fast import successors
 # private on purpose: the C kernel of the greedy formula
 from nardy_fast.engine.play._policies import greedy_scores
-from nardy_fast.engine.play.rollout import rollout, rollout_many
+from nardy_fast.engine.play.rollout import rollout, rollout_many, stop_if_interrupted
 from nardy_fast.core.rules import Rules
-from helpers import board, small_default_mars
+from helpers import board, cut_rollout_runs, small_default_mars
 
 FAST = dict(workers=1, progress=False)
 
@@ -420,6 +420,21 @@ def test_ctrl_c_returns_the_finished_chunks():
                    **FAST)
     assert full == r                               # the partial result is a valid rollout
     assert full.extra["interrupted"] is False
+
+
+def test_a_cut_rollout_returns_its_games_and_stop_if_interrupted_refuses_them(monkeypatch):
+    """One rollout cut by Ctrl-C returns the games it finished, marked; a function built
+    on several rollouts asks ``stop_if_interrupted``, which raises for a cut one only."""
+    runs = cut_rollout_runs(monkeypatch)
+    p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
+    cut = rollout(p, 3 * nrng.BLOCK_GAMES, policy="random", seed=1, truncate=None,
+                  chunk_size=nrng.BLOCK_GAMES, **FAST)
+    assert runs == [1] and cut.extra["interrupted"] is True
+    assert cut.games == nrng.BLOCK_GAMES
+    whole = rollout(p, 36, policy="random", seed=1, truncate=None, **FAST)
+    stop_if_interrupted([whole], "a report")                    # whole: no objection
+    with pytest.raises(KeyboardInterrupt, match=r"^a report: stopped at an interrupted rollout"):
+        stop_if_interrupted([whole, cut], "a report")
 
 
 # ---------------------------------------------------------------------------------------
