@@ -565,7 +565,7 @@ def _parser_report(sub):
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
     add_rollout_options(s, REPORT_GAMES)
     # None: not given, so that the options given where they have no effect are named
-    s.set_defaults(method=None, **{k: None for k in ROLLOUT_FLAGS})
+    s.set_defaults(**{k: None for k in ROLLOUT_FLAGS})
     add_progress(s)
 
 
@@ -588,20 +588,20 @@ def cmd_report(args):
 
 
 # the rollout options of ``report`` and their defaults (-n/--games: REPORT_GAMES)
-_REPORT_DEFAULTS = {"method": "auto", "policy": "net", "seed": 2026, "truncate": "bearoff"}
+_REPORT_DEFAULTS = {"policy": "net", "seed": 2026, "truncate": "bearoff"}
 
 
 def _report_options(args):
     """Warn of the options given that change nothing: the rollout options without
-    ``--method rollout``, and those and ``--method`` with ``--no-win``; then give the
-    options not given their defaults."""
+    ``--method rollout``, and those and ``--method`` (set away from ``auto``) with
+    ``--no-win``; then give the options not given their defaults."""
     unused = given(args, ROLLOUT_FLAGS)
     if args.no_win:
-        unused = (["--method"] if args.method is not None else []) + unused
+        unused = (["--method"] if args.method != "auto" else []) + unused
         why = "with --no-win (no win probabilities)"
     else:
         why = (f"without --method rollout (win probabilities by --method "
-               f"{args.method or _REPORT_DEFAULTS['method']})")
+               f"{args.method})")
     if unused and (args.no_win or args.method != "rollout"):
         warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning)
     for name, default in _REPORT_DEFAULTS.items():
