@@ -121,6 +121,7 @@ class Evaluator:
         self.keep = check_count(keep, "keep", 0)
         self._search = None
         self._search_r12 = None
+        self._search_net = None         # the net alone (``exact=False`` of a call)
         self._rollout_ev = None
 
     def __reduce__(self):                     # workers rebuild the search themselves
@@ -253,6 +254,16 @@ class Evaluator:
             self._search_r12 = db
         return self._search
 
+    def _net_searcher(self):
+        """The searcher of the net alone, no table or race database at the root or the
+        leaves: ``exact=False`` in a call (``searcher()`` itself when ``self.exact`` is
+        False)."""
+        if not self.exact:
+            return self.searcher()
+        if self._search_net is None:
+            self._search_net = _search.Searcher(self.net, self.rules, None, keep=self.keep)
+        return self._search_net
+
     def probabilities(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,
                       sides: Sequence[str] | None = None
                       ) -> tuple[npt.NDArray[np.float64], list[str]]:
@@ -294,13 +305,14 @@ class Evaluator:
         if not outcomes and rest.size:
             rows, w, mw, ml = complete_rows(b[rest], self.rules)
             done, rest = rest[rows], np.delete(rest, rows)
+        search = self.searcher() if exact else self._net_searcher()
         if done.size == 0:
-            vals = self.searcher().values(b, plies).astype(np.float64)
+            vals = search.values(b, plies).astype(np.float64)
         else:
             vals = np.empty((len(b), len(OUTPUT_NAMES)), dtype=np.float64)
             searched = np.delete(np.arange(len(b)), done)
             if searched.size:
-                vals[searched] = self.searcher().values(b[searched], plies)
+                vals[searched] = search.values(b[searched], plies)
             # race_outcome's values for a race of both homes (every mars a home mars, no
             # koks), cut to [0, 1] as its Outcome is
             zero = np.zeros_like(w)

@@ -364,3 +364,22 @@ def test_evaluate_names_a_position_that_is_none():
             ev.evaluate(bad)
     with pytest.raises(ValueError, match=r"^position: position ID 'x'"):
         ev.evaluate("x")
+
+
+def test_exact_false_is_the_net_alone_in_a_race_of_both_homes():
+    """``exact=False`` in a call is the raw net, as an evaluator made with ``exact=False``
+    is: it returned the bear-off tables' values (the searcher's own tables) labelled
+    "net 0-ply"."""
+    ev = nf.Evaluator.default()
+    pos = nf.race_sample(1, seed=1)[0]                 # a race of both homes
+    table = nf.race_probabilities(pos)
+    raw = ev.evaluate(pos, exact=False)
+    net_only = nf.Evaluator(ev.net, rules=ev.rules, exact=False)
+    assert raw.method == "net 0-ply" and ev.evaluate(pos).method == table.method
+    assert raw.p_win == pytest.approx(float(ev.net.outputs(pos.boards[None])[0, 0]),
+                                      abs=1e-6)
+    assert raw.p_win == net_only.evaluate(pos).p_win
+    assert abs(raw.p_win - table.p_win) > 0.01
+    for plies in (1, 2):          # the leaves too: no table anywhere
+        assert ev.evaluate(pos, plies=plies, exact=False).p_win == pytest.approx(
+            net_only.evaluate(pos, plies=plies).p_win, abs=1e-9)
