@@ -107,7 +107,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         Games between checkpoints (written atomically to ``path``).
     check_every, check_games : int
         Every ``check_every`` games (0: never), measure the net so far with ``check``
-        over ``check_games`` games and log its figures.
+        over ``check_games`` games and log its figures.  A check comes at the end of the
+        first ``batch`` of games at or past the mark, and the next mark is counted from
+        there (``check_every=500``, ``batch=32``: at 512, 1,024, 1,536, ... games).
     check : callable, optional
         The strength check, ``check(evaluator, n_games, seed) -> dict``: ``evaluator`` an
         ``Evaluator`` of a copy of the net so far (under ``rules``), ``n_games`` is
