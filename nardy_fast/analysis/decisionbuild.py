@@ -26,7 +26,7 @@ The plan (deterministic from the settings, recomputed on every run):
    most ``max_candidates``.
 
 The rollouts: decision ``k`` with seed ``rng.text_seed("decisionbench", seed, "rollout",
-k)`` for every rollout of it (common random numbers), ``games`` games each, played by
+k)`` for every rollout of it (common random numbers in part: ``rollout_many``), ``games`` games each, played by
 the judging net at 0-ply (the shipped evaluator's ``net``, not its faster
 ``rollout_net``; the shipped file was rolled out by v7, the judge of its time),
 truncated at the bear-off with exact race values, the rollouts' default variance

@@ -290,7 +290,7 @@ def evaluate_many(positions: Iterable[Position | str], method: str | Method = "a
     """``evaluate`` for a list of Positions: a list of Outcome, in order
     (``engine.valuation.value_positions``, where the ``method`` dispatch lives).  The
     evaluator takes them as one batch, the rollouts share one run (the same seed for each
-    position: common random numbers).  Rollout arguments changed from their defaults
+    position: common random numbers in part, as ``rollout_many`` says).  Rollout arguments changed from their defaults
     under another method, and ``plies`` under ``"rollout"`` or a database's method (they
     would change nothing), give a ``UserWarning`` naming them."""
     return value_positions(positions, method, n_games=n_games, seed=seed, rules=rules,
@@ -427,7 +427,7 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     Each move is scored by the position after it, the opponent on roll: the mover's
     equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
     bear-off, else the evaluator at ``plies`` by default; with ``"rollout"`` the same
-    seed for every move, so the moves share their dice: common random numbers).
+    seed for every move, so the moves share part of their dice: ``rollout_many``).
     ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
     ``Rollout``) and ``compute`` a ``nardy_fast.Compute``, as in ``win_report``; every
     argument after ``dice`` is keyword-only.

@@ -900,8 +900,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
-    seed for each: common random numbers, so differences between positions are estimated
-    more precisely), but all chunks share one pool or cluster run.
+    seed for each: common random numbers in part, the first two rolls of each game and
+    later rolls until the games' lengths differ, so differences between positions are
+    estimated a little more precisely), but all chunks share one pool or cluster run.
 
     Parameters
     ----------
