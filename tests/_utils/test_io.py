@@ -57,3 +57,21 @@ def test_check_path_names_what_is_no_path(tmp_path):
         check_path(5, "out")
     with pytest.raises(TypeError, match=r"^path: expected a file path .*got NoneType$"):
         atomic_write_text(None, "text")
+
+
+def test_replace_false_never_replaces_without_hard_links(tmp_path, monkeypatch):
+    """Where the file system has no hard links, the name is claimed exclusively first: an
+    existing file is still refused and kept, a new name still gets the whole file."""
+    def no_links(src, dst):
+        raise OSError(errno.EPERM, "no hard links here")
+
+    monkeypatch.setattr(os, "link", no_links)
+    old = tmp_path / "old.txt"
+    old.write_text("mine")
+    with pytest.raises(FileExistsError):
+        atomic_write_text(old, "new", replace=False)
+    assert old.read_text() == "mine"
+    new = tmp_path / "new.txt"
+    atomic_write_text(new, "whole", replace=False)
+    assert new.read_text() == "whole"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.txt", "old.txt"]
