@@ -84,9 +84,7 @@ def test_import_nardy_fast_imports_no_framework():
     code = ("import sys, nardy_fast; nardy_fast.Position, nardy_fast.rollout; "
             "print(sorted(m for m in "
             "('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == "[]"
+    assert _in_a_fresh_python(code) == "[]"
 
 
 def test_gym_make_imports_the_module_itself_by_its_prefix():
@@ -95,9 +93,13 @@ def test_gym_make_imports_the_module_itself_by_its_prefix():
     code = ("import gymnasium as gym; "
             "env = gym.make('nardy_fast.env:nardy_fast/LongNardy-v0', opponent='greedy'); "
             "print(type(env.unwrapped).__name__, env.spec.id)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == "LongNardyEnv nardy_fast/LongNardy-v0"
+    assert _in_a_fresh_python(code) == "LongNardyEnv nardy_fast/LongNardy-v0"
+
+
+def _in_a_fresh_python(code):
+    """What ``code`` prints, run by a new interpreter (nothing imported beforehand)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def test_vector_env_spaces_follow_gymnasiums_vector_api():
