@@ -70,25 +70,6 @@ class Interrupted(Exception):
     stderr and exit status 130."""
 
 
-class Signals:
-    """Whether Ctrl-C or SIGTERM reached the running command (``cli.main`` resets it and
-    its handlers set it).  Some library calls keep their partial work on Ctrl-C and return
-    (a rollout: the games finished; several rollouts in a row: each cut or empty, the
-    loop going on), so a command that shows or writes their answer asks
-    ``stop_if_signalled`` first."""
-    seen = False
-
-
-SIGNALS = Signals()
-
-
-def stop_if_signalled(message):
-    """``Interrupted(message)`` if Ctrl-C or SIGTERM reached the command: the answer in
-    hand rests on cut work and is not to be shown or written as whole."""
-    if SIGNALS.seen:
-        raise Interrupted(message)
-
-
 def plain(text):
     """A docstring as ``--help`` shows it: reStructuredText's double back-quotes dropped,
     its lines joined into one paragraph (``--help`` refills it anyway; the documentation's
@@ -323,6 +304,14 @@ def given(args, flags):
 
 ROLLOUT_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
                  "truncate": "--truncate"}     # the options of rollouts alone
+
+
+def rollout_defaults(args, games):
+    """Give the rollout options not given (None: ``given``) their defaults: ``games`` for
+    ``--games``, the shared options' own (``_OPTIONS``) for the others."""
+    for name in ROLLOUT_FLAGS:
+        if getattr(args, name) is None:
+            setattr(args, name, games if name == "games" else _OPTIONS[name][1]["default"])
 
 
 def add_match_options(p, cube_flag=False):

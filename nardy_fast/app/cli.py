@@ -33,11 +33,11 @@ from nardy_fast.analysis.study import (METHODS as STUDY_METHODS, read_position_i
                                        read_study, study)
 from nardy_fast.app import cli_bench, cli_engine, cli_protocol, demo
 from nardy_fast.app.duel import read_transcript
-from nardy_fast.app._args import (ROLLOUT_FLAGS, SIGNALS, CliError, Interrupted, _client,
-                                  _position, _truncate, add_command, add_options, add_progress,
+from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client, _position,
+                                  _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  given, new_file, picture_format, positive_int,
-                                  read_text, stop_if_signalled)
+                                  given, new_file, picture_format, positive_int, read_text,
+                                  rollout_defaults)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -234,7 +234,7 @@ def _parser_study(sub):
                          "show STORE', 'study export STORE -o FILE' read one")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
-    add_rollout_options(s, _STUDY_DEFAULTS["games"])
+    add_rollout_options(s, STUDY_GAMES)
     s.add_argument("--method", default="rollout",
                    choices=STUDY_METHODS,
                    help="roll out (default), or evaluate with the net at --plies")
@@ -261,9 +261,7 @@ def cmd_study(args):
             f"without --method rollout (positions are valued by --method {args.method})"
             if not roll else "with --method rollout (the rollouts' players are --policy)"),
             UserWarning)
-    for name, default in _STUDY_DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
+    rollout_defaults(args, STUDY_GAMES)
     progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
     try:
@@ -293,8 +291,8 @@ def cmd_study(args):
                           "the same command again to resume")
 
 
-# the rollout options of ``study`` and their defaults (used by --method rollout only)
-_STUDY_DEFAULTS = {"games": 1296, "policy": "net", "seed": 2026, "truncate": "bearoff"}
+# games per position of ``study`` (used by --method rollout only)
+STUDY_GAMES = 1296
 
 
 def _mean_se(frame):
@@ -587,10 +585,6 @@ def cmd_report(args):
         raise
 
 
-# the rollout options of ``report`` and their defaults (-n/--games: REPORT_GAMES)
-_REPORT_DEFAULTS = {"policy": "net", "seed": 2026, "truncate": "bearoff"}
-
-
 def _report_options(args):
     """Warn of the options given that change nothing: the rollout options without
     ``--method rollout``, and those and ``--method`` (set away from ``auto``) with
@@ -604,9 +598,7 @@ def _report_options(args):
                f"{args.method})")
     if unused and (args.no_win or args.method != "rollout"):
         warnings.warn(f"{', '.join(unused)}: no effect {why}", UserWarning)
-    for name, default in _REPORT_DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
+    rollout_defaults(args, REPORT_GAMES)
 
 
 def _report(args):
@@ -617,7 +609,7 @@ def _report(args):
     kw = dict(seed=args.seed, policy=args.policy, truncate=_truncate(args),
               compute=Compute(workers=args.workers, client=client, progress=args.progress))
     if args.method == "rollout":       # else not passed: it has no effect (named above)
-        kw["n_games"] = REPORT_GAMES if args.games is None else args.games
+        kw["n_games"] = args.games
     tables, figures = [], []            # (frame, stem); (a figure's maker, file name)
     try:
         if _is_record(args.input):
@@ -647,8 +639,6 @@ def _report(args):
                     figures.append((lambda: plot.race_chart(rr), "race_chart.png"))
             figures += [(functools.partial(plot_board, i), f"board_{k:02d}.png")
                         for k, i in enumerate(ids[:12], 1)]
-        stop_if_signalled("during the rollouts: nothing written (the report would rest on "
-                          "cut rollouts)")
         written = [f for frame, stem in tables
                    for f in _save_both(report, frame, args.out, stem)]
         written += [save_figure(draw(), os.path.join(args.out, name))
@@ -684,9 +674,9 @@ def _parser_analyse(sub):
                         "'net', or 'rollout' (every legal move rolled out, -n games each, "
                         "with --policy, --seed, --truncate, --workers, --scheduler)")
     add_options(s, "plies", plies=BULK_PLIES)
-    add_rollout_options(s, _ANALYSE_DEFAULTS["games"])
+    add_rollout_options(s, DEFAULT_GAMES)
     # None: "not given", so that rollout options given without --method rollout are named
-    s.set_defaults(**{k: None for k in _ANALYSE_DEFAULTS})
+    s.set_defaults(**{k: None for k in ROLLOUT_FLAGS})
     add_progress(s)
     s.add_argument("--cube", action="store_true",
                    help="also judge the cube decisions (rules with a cube; at a match at "
@@ -701,8 +691,7 @@ def _parser_analyse(sub):
     s.add_argument("--force", action="store_true", help="replace an existing --html file")
 
 
-# the rollout options of ``analyse`` and their defaults (used by --method rollout only)
-_ANALYSE_DEFAULTS = {"games": DEFAULT_GAMES, "policy": "net", "seed": 2026, "truncate": "bearoff"}
+# the options of ``analyse`` that act under --method rollout only
 _ANALYSE_FLAGS = {**ROLLOUT_FLAGS, "workers": "--workers", "scheduler": "--scheduler"}
 # the count columns of the error rates, printed as integers
 _COUNTS = ("turns", "decisions", "errors", "n_doubtful", "n_error", "n_blunder")
@@ -720,9 +709,7 @@ def _analyse_options(args):
                     f"valued by --method {args.method})")
     elif args.plies:
         note = "--plies: no effect with --method rollout (the rollouts' players are --policy)"
-    for name, default in _ANALYSE_DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
+    rollout_defaults(args, DEFAULT_GAMES)
     kw = dict(method=args.method, seed=args.seed, progress=args.progress)
     if args.cube:
         kw["cube"] = True
@@ -782,7 +769,6 @@ def _analyse_match(args, kw, note, record=None):
     kw = dict(kw)
     compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
     rep = matchreport.analyse_match(record, compute=compute, **kw)
-    stop_if_signalled(_ANALYSE_CUT)
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
@@ -852,7 +838,6 @@ def cmd_analyse(args):
     finally:
         if client is not None:
             client.close()
-    stop_if_signalled(_ANALYSE_CUT)
     if note:
         warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
@@ -883,10 +868,6 @@ def cmd_analyse(args):
         files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
-
-
-_ANALYSE_CUT = ("during the analysis: nothing shown or written (it would rest on cut "
-                "rollouts)")
 
 
 def _one_record(args):
@@ -968,36 +949,25 @@ def _sigterm_as_ctrl_c():
     """While a command runs, SIGTERM (a batch scheduler's stop, ``timeout``, ``kill``) acts
     as Ctrl-C: ``KeyboardInterrupt`` where the program is, so every long command keeps and
     reports what it finished, and the status is 143 instead of 130.  Later SIGTERMs while
-    it finishes are ignored.  Either signal is noted in ``_args.SIGNALS`` (a library call
-    may keep its partial work and return: ``_args.stop_if_signalled``).  Installed only in
-    the main thread (signals reach no other); a SIGINT ignored (a background job) stays
-    ignored."""
+    it finishes are ignored.  A library function that runs several rollouts stops at a
+    cut one (``engine.play.rollout.stop_if_interrupted``), so no answer resting on cut
+    rollouts is shown or written.  Installed only in the main thread (signals reach no
+    other)."""
     stop = _Stop()
-    SIGNALS.seen = False
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
 
     def on_sigterm(signum, frame):
-        SIGNALS.seen = True
         if not stop.terminated:
             stop.terminated = True
             raise _Terminated()
 
-    def on_sigint(signum, frame):
-        SIGNALS.seen = True
-        raise KeyboardInterrupt
-
     previous = signal.signal(signal.SIGTERM, on_sigterm)
-    previous_int = signal.getsignal(signal.SIGINT)
-    if previous_int is signal.default_int_handler:
-        signal.signal(signal.SIGINT, on_sigint)
     try:
         yield stop
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if previous_int is signal.default_int_handler:
-            signal.signal(signal.SIGINT, previous_int)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

@@ -17,8 +17,7 @@ import numpy as np
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
                                   json_text, match_length, match_rules, match_state, new_file,
-                                  out_folder, positive_int, start_position, stop_if_signalled,
-                                  widths)
+                                  out_folder, positive_int, start_position, widths)
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -626,8 +625,6 @@ def cmd_cube(args):
         if str(e).startswith(python):
             raise CliError(f"--method {args.method}: {str(e)[len(python):]}") from None
         raise
-    stop_if_signalled("during the rollouts: no decision shown (it would rest on cut "
-                      "rollouts)")
     if args.json:
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
                          **({} if match is None else

@@ -27,7 +27,7 @@ SUFFIXES = (".py", ".pyx")
 UNTESTED = {
     "_utils/_dbfile.py", "_utils/_resources.py", "_utils/_version.py",
     "_utils/datadir.py",
-    "app/_args.py", "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
+    "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx",
     "core/diagram.py", "core/matchrecord.py", "core/policies.py",
