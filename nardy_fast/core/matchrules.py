@@ -30,11 +30,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields, replace
 
-import numpy as np
-
 from nardy_fast.core._checks import check_int
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
-from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules, check_flag
+from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules, check_flag, is_number
 
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -225,8 +223,7 @@ def check_score(score, rules: MatchRules, sides: tuple[str, str] = _SIDES) -> tu
     except (TypeError, ValueError):
         raise ValueError(f"score={score!r}: expected ({sides[0]}, {sides[1]})") from None
     for side, v in zip(sides, (a, b)):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(
-                v, (int, float, np.integer, np.floating)):
+        if not is_number(v):
             raise TypeError(f"score: {side}={v!r}: expected a number")
         if not (0 <= v < n) or (v / rules.unit) != int(v / rules.unit):
             top = math.ceil(n / rules.unit - 1) * rules.unit   # the last one below n

@@ -14,7 +14,8 @@ import numpy as np
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules", "check_flag"]
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules", "check_flag",
+           "is_number"]
 
 # field -> allowed values (the first is the default; the position is the C code, see
 # _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
@@ -38,6 +39,13 @@ def check_flag(value: object, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name}={value!r}: expected True or False")
     return bool(value)
+
+
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a real number, Python's or numpy's, and not a bool (``True``
+    is no count of points): the test of the rules' points and of a match score."""
+    return not isinstance(value, (bool, np.bool_)) and isinstance(
+        value, (int, float, np.integer, np.floating))
 
 
 @dataclass(frozen=True)
@@ -117,8 +125,7 @@ class Rules:
                                  f"'arithmetic'), got cube=None")
         for name in ("oin_points", "mars_points", "koks_points", "home_mars_points"):
             value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                    value, (int, float, np.integer, np.floating)):
+            if not is_number(value):
                 raise TypeError(f"{name}={value!r}: expected a number")
             if not math.isfinite(value):
                 raise ValueError(f"{name}={value!r}: expected a finite number")
