@@ -10,7 +10,9 @@ the first ``--decisions`` checker decisions of a small plan (``decisionbuild.pla
 each (the build's rollout: the judging net at 0-ply, ``decisionbuild._roll``), and the
 spread between repeats of each candidate's equity minus the best candidate's gives the
 SE of the difference, scaled to the build's ``--build-games`` by the square root of the
-games ratio.  Printed: the median SE of one candidate's equity and of a difference, and
+games ratio.  The same candidates against the best of the next repeat (another seed) give
+the difference's SE had the rollouts been independent.  Printed: the median SE of one
+candidate's equity, of a difference with the same seed and with independent seeds, and
 the CPU-seconds per candidate rollout of ``--games`` games.
 
     python benchmarks/bench_decisionbench.py [--decisions 6] [--repeats 4] [--games 324]
@@ -86,7 +88,7 @@ def main():
             if r["type"] == "checker" and r["phase"] in a.phases.split(",")][:a.decisions]
     judge = decisionbuild.judge_evaluator()
     scale = (a.games / a.build_games) ** 0.5
-    se_one, se_diff = [], []
+    se_one, se_diff, se_indep = [], [], []
     cpu, n_roll = 0.0, 0
     for r in rows:
         eq = []
@@ -102,10 +104,15 @@ def main():
         eq = np.array(eq)                             # repeats x candidates
         diff = eq - eq[:, :1]
         se_diff += list(diff[:, 1:].std(axis=0, ddof=1) * scale)
+        # the same candidates against the best of the next repeat (another seed): what
+        # the difference's SE would be with independent rollouts
+        indep = eq - np.roll(eq[:, :1], 1, axis=0)
+        se_indep += list(indep[:, 1:].std(axis=0, ddof=1) * scale)
     print(f"{len(rows)} decisions ({', '.join(r['phase'] for r in rows)}), {a.repeats} repeats of {a.games} games, scaled to "
           f"{a.build_games} games:")
     print(f"  median SE of a candidate's equity      {np.median(se_one):.4f}")
     print(f"  median SE of a difference of two (CRN) {np.median(se_diff):.4f}")
+    print(f"  ... with independent seeds             {np.median(se_indep):.4f}")
     print(f"  CPU-seconds per candidate rollout of {a.games} games: {cpu / n_roll:.2f}")
 
 

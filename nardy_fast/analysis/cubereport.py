@@ -146,7 +146,7 @@ def cube_analysis(record: GameRecord | str, *,
     ``cube_probabilities``, ``tables``, ``method``, ``plies``, ``n_games``, ``seed``,
     ``workers``, ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
     decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
-    each: common random numbers in part; Ctrl-C in one of them raises ``KeyboardInterrupt`` there);
+    each: common random numbers; Ctrl-C in one of them raises ``KeyboardInterrupt`` there);
     under another method no games are played and the last five have no effect (a
     ``UserWarning`` names those given).
 

@@ -26,7 +26,7 @@ The plan (deterministic from the settings, recomputed on every run):
    most ``max_candidates``.
 
 The rollouts: decision ``k`` with seed ``rng.text_seed("decisionbench", seed, "rollout",
-k)`` for every rollout of it (common random numbers in part: ``rollout_many``), ``games`` games each, played by
+k)`` for every rollout of it (common random numbers: ``rollout_many``), ``games`` games each, played by
 the judging net at 0-ply (the shipped evaluator's ``net``, not its faster
 ``rollout_net``; the shipped file was rolled out by v7, the judge of its time),
 truncated at the bear-off with exact race values, the rollouts' default variance
@@ -66,7 +66,7 @@ from nardy_fast.core import record as _record
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import Position
-from nardy_fast.core.rng import text_seed
+from nardy_fast.core.rng import DICE_SCHEME, text_seed
 from nardy_fast.engine.decisions.cube import cube_rules
 from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -105,7 +105,7 @@ def _settings(options):
             "rollout_player": "judging net at 0-ply",
             "net": os.path.basename(nets.DEFAULT_NET), "net_sha256": _net_digest(),
             "net_hidden": [int(ev.net.n_hidden), int(ev.net.n_hidden2)],
-            "truncate": "bearoff", "variance_reduction": "default",
+            "truncate": "bearoff", "variance_reduction": "default", "dice": DICE_SCHEME,
             "cube_probabilities": "shipped evaluator, 0-ply",
             "sources": list(SOURCES), "cube_window": list(CUBE_WINDOW)}
 

@@ -290,7 +290,7 @@ def evaluate_many(positions: Iterable[Position | str], method: str | Method = "a
     """``evaluate`` for a list of Positions: a list of Outcome, in order
     (``engine.valuation.value_positions``, where the ``method`` dispatch lives).  The
     evaluator takes them as one batch, the rollouts share one run (the same seed for each
-    position: common random numbers in part, as ``rollout_many`` says).  Rollout arguments changed from their defaults
+    position: common random numbers, as ``rollout_many`` says).  Rollout arguments changed from their defaults
     under another method, and ``plies`` under ``"rollout"`` or a database's method (they
     would change nothing), give a ``UserWarning`` naming them."""
     return value_positions(positions, method, n_games=n_games, seed=seed, rules=rules,
@@ -902,9 +902,9 @@ def convergence_report(position: Position | str,
     ...                            policy="random", truncate=None, workers=1)
     >>> cr[["games", "p_win", "se_p_win", "equity"]].round(3)
        games  p_win  se_p_win  equity
-    0     36  0.139     0.058  -0.722
-    1     72  0.208     0.050  -0.583
-    2    144  0.201     0.033  -0.597
+    0     36  0.056     0.039  -0.889
+    1     72  0.139     0.044  -0.722
+    2    144  0.139     0.028  -0.722
     """
     seed = root_entropy(seed)
     pos = as_position(position, "position")

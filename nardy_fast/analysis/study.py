@@ -297,7 +297,8 @@ class _Settings:
             self.options, vr = _rollout_options(variance_reduction)
             ident.update(n_games=check_count(n_games, "n_games", 1),
                          seed=_rng.root_entropy(seed), policy=_policy_text(policy),
-                         truncate=truncate or "none", variance_reduction=vr)
+                         truncate=truncate or "none", variance_reduction=vr,
+                         dice=_rng.DICE_SCHEME)
             if "net" in ident["policy"]:
                 ident["net"] = _net_digest(self.rules)
             ident["mars_table"], ident["estimator"] = self._probe(ident)
@@ -689,8 +690,8 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     >>> st[["n_games", "p_win", "equity"]].round(3)
                                        n_games  p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.111  -0.778
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.986   0.972
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.139  -0.722
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.958   0.917
     >>> nf.read_study(store).equals(st)
     True
     """
@@ -802,8 +803,8 @@ def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     >>> st[["n_games", "p_win", "equity"]].round(3)
                                        n_games  p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.111  -0.778
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.986   0.972
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.139  -0.722
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.958   0.917
     >>> nf.read_study(store).equals(st)
     True
     """

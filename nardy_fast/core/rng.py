@@ -1,11 +1,19 @@
 """Seeds and random streams of the rollouts.
 
 Games are numbered ``0 .. n_games - 1`` and grouped into fixed *blocks* of ``BLOCK_GAMES``
-consecutive games.  Block ``k`` draws its dice from its own stream, ``PCG64`` seeded by
-``SeedSequence(entropy, spawn_key=(k,))``, whatever process, thread or task plays it.  Work
-is shipped in chunks of whole blocks, and per-block tallies are merged in block order, so a
-rollout's result depends on the seed only: not on the number of workers, the chunk size or
-whether a Dask cluster ran it.
+consecutive games.  Block ``k`` has its own stream, ``PCG64`` seeded by
+``SeedSequence(entropy, spawn_key=(k,))``, whatever process, thread or task plays it.  A
+rollout's game ``i`` of block ``k`` takes the ``i``-th 64-bit output of that stream as its
+seed word (``game_seed_words``), and draws its dice, and apart from them its other random
+choices, from two streams of its own started from that word.  So game ``g`` of two
+rollouts with the same seed sees the same dice for as long as both games last, whatever
+the games before it drew (the common random numbers that make a difference between two
+rollouts less noisy than either).  Work is shipped in chunks of whole blocks, and
+per-block tallies are merged in block order, so a rollout's result depends on the seed
+only: not on the number of workers, the chunk size or whether a Dask cluster ran it.
+
+``DICE_SCHEME`` names this scheme; stores that resume a seeded computation record it and
+refuse work of another.
 
 Every other seeded stream of the package is derived here too, so that one module says how
 a seed becomes random numbers: a counted stream (game ``g``, match ``m``, round ``r``:
@@ -20,11 +28,17 @@ from typing import TypeAlias
 
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "SIDE_KEY", "root_entropy", "generator", "block_seed",
-           "block_bit_generator", "child_seed", "side_seed", "text_seed"]
+__all__ = ["BLOCK_GAMES", "SIDE_KEY", "DICE_SCHEME", "root_entropy", "generator",
+           "block_seed", "block_bit_generator", "game_seed_words", "child_seed", "side_seed",
+           "text_seed"]
 
 # Games per random stream.  1296 = 36 * 36: a block holds every pair of stratified rolls.
 BLOCK_GAMES = 1296
+
+# The name of how a rollout's games get their dice from a seed.  "per-game-1": each game
+# from its own seed word (above); before it, the games of a block drew their later rolls
+# from the block's stream in turn.  A store that resumes seeded games records it.
+DICE_SCHEME = "per-game-1"
 
 # The first spawn-key word of a side stream (``side_seed``).  ``SeedSequence`` splits each
 # key entry into 32-bit words: every counter of the package (block, game, match, round)
@@ -145,3 +159,18 @@ def block_seed(entropy, k):
 def block_bit_generator(entropy, k):
     """A fresh ``PCG64`` for block ``k`` (its ``capsule`` holds the C-level ``bitgen_t``)."""
     return np.random.PCG64(block_seed(entropy, k))
+
+
+def game_seed_words(entropy, k, n):
+    """The seed words of the first ``n`` games of block ``k``: the first ``n`` 64-bit
+    outputs of the block's stream (``block_bit_generator(entropy, k).random_raw(n)``).
+
+    Game ``i`` of the block starts its own streams from word ``i`` (``_rollout``), so its
+    dice depend on ``(entropy, k, i)`` only.
+
+    Returns
+    -------
+    ndarray of uint64, shape (n,)
+    """
+    return np.ascontiguousarray(block_bit_generator(entropy, k).random_raw(int(n)),
+                                dtype=np.uint64)

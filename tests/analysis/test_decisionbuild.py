@@ -7,6 +7,7 @@ import pytest
 
 from nardy_fast.analysis import decisionbench as db
 from nardy_fast.analysis import decisionbuild as build_mod
+from nardy_fast.core.rng import DICE_SCHEME
 
 TINY = dict(n_checker=3, n_cube=2, games=36, source_games=2, seed=5, progress=False)
 
@@ -38,6 +39,7 @@ def test_build_writes_a_stratified_file(whole):
     s = db.bench_settings(path)
     assert s["rollout_player"] == "judging net at 0-ply" and s["games"] == 36
     assert s["net"] == "net_classic.nfdb" and s["estimator"]
+    assert s["dice"] == DICE_SCHEME       # a file of the older dice is not continued
 
 
 def test_resume_gives_the_rows_of_one_run(whole, tmp_path):

@@ -23,6 +23,7 @@ import nardy_fast as nf  # noqa: E402
 
 from helpers import ids_of, seed_of  # noqa: E402
 from nardy_fast.engine.evaluation import evaluator as evmod, nets  # noqa: E402
+from nardy_fast.core.rng import DICE_SCHEME  # noqa: E402
 from nardy_fast.engine.play import lucknet
 from nardy_fast.engine.evaluation._net import Net  # noqa: E402  (private on purpose: a small net)
 
@@ -393,6 +394,21 @@ def test_a_store_valued_by_another_net_is_refused_naming_the_net(tmp_path):
     with pytest.raises(ValueError, match="another study.*net: 'sha256:0123456789abcdef' in "
                                          "the store, 'sha256:[0-9a-f]{16}' here"):
         nf.study(IDS, 0, store=store, method="net", workers=1, progress=False)
+
+
+def test_a_store_of_the_older_dice_scheme_is_refused_naming_it(tmp_path):
+    """A rollout study records how its games get their dice (``rng.DICE_SCHEME``); a store
+    made before the dice came game by game has none, and resuming it is refused by name
+    rather than mixing two schemes' games (the same seed would no longer replay it)."""
+    store = tmp_path / "s"
+    frame = nf.study(IDS[:2], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    assert frame.attrs["study"]["dice"] == DICE_SCHEME
+    manifest = json.loads((store / "_study.json").read_text())
+    del manifest["identity"]["dice"]                              # a store of 0.3.0
+    (store / "_study.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="another study.*dice: None in the store, "
+                                         f"'{DICE_SCHEME}' here"):
+        nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)
 
 
 def test_a_luck_net_study_records_its_luck_net_and_refuses_another(tmp_path):

@@ -8,6 +8,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core.position import contact_mask
+from nardy_fast.core.rng import DICE_SCHEME
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training import rolloutlabels as rl
 from nardy_fast.training.labels import board_keys, selfplay_positions
@@ -106,6 +107,13 @@ def test_a_killed_labelling_continues_to_the_same_labels(small, tmp_path, monkey
     with pytest.raises(ValueError, match="boards"):
         rl.rollout_labels(boards[:8], games=4, seed=5, workers=1, chunk=3,
                           checkpoint=folder)
+    # a checkpoint of the dice of 0.3.0 (no scheme recorded) is not continued
+    recorded = json.loads((folder / "labels.json").read_text())
+    assert recorded["dice"] == DICE_SCHEME
+    del recorded["dice"]
+    (folder / "labels.json").write_text(json.dumps(recorded))
+    with pytest.raises(ValueError, match=f"dice: None there, '{DICE_SCHEME}' now"):
+        rl.rollout_labels(boards, games=4, seed=5, workers=1, chunk=3, checkpoint=folder)
 
 
 def test_the_fit_moves_the_net_toward_the_labels(small):

@@ -138,8 +138,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         P(win)):
         no double is the rollout with the current cube and no raise before the first
         roll, double/take the rollout at the next stake with the cube on the opponent's
-        side (times the stake ratio), double/beaver likewise; common random numbers in
-        part (one ``seed``: ``rollout_many``), standard errors in ``se_no_double``, ``se_double_take`` and
+        side (times the stake ratio), double/beaver likewise; common random numbers
+        (one ``seed``: ``rollout_many``), standard errors in ``se_no_double``, ``se_double_take`` and
         ``se_double_beaver``; ``verdict_noise`` says whether the verdict is within their
         noise.
     n_games : int

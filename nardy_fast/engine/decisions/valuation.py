@@ -9,7 +9,7 @@ rules' scoring).  Each position is valued by the first that applies:
   sides all home: the bear-off databases (``tables.race.race_probabilities``; a position
   they do not cover raises ``ValueError`` naming it);
 - ``"rollout"``: games played by ``policy`` (``engine.rollout``; several positions share
-  one run with one seed, common random numbers in part: ``rollout_many``);
+  one run with one seed, common random numbers: ``rollout_many``);
 - else (``"net"``, ``"auto"``): the evaluator at ``plies`` (``Evaluator.default(rules)``,
   all positions in one batch; its races of both homes come from the databases too).
 

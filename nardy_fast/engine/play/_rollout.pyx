@@ -3,8 +3,10 @@
 ``play_blocks`` plays the games of whole random-stream blocks (see ``nardy_fast.core.rng``) and
 returns, per block and per stratum, the game count and the sums and sums of squares of
 every per-game quantity (``QUANTITIES``), from the view of the side on roll at the start
-("side 0").  The game loop runs without the GIL on the C move generator; dice come from
-numpy's C-level ``bitgen_t`` of a ``PCG64`` per block.
+("side 0").  The game loop runs without the GIL on the C move generator.  Each game has
+two random streams of its own, seeded by its word of its block's ``PCG64`` stream
+(``rng.game_seed_words``): its dice, and its other random choices (a random policy's
+picks, the autodouble's ties); see "the game's own streams" below.
 
 Game loop (one game)
 --------------------
@@ -18,7 +20,7 @@ Game loop (one game)
    ``opening_roll="opening_dice"`` from the start), the second random roll is
    ``(g + g div 36) mod 36`` (every 36 consecutive games see each second roll once, and
    every 1296 games each pair of first and second rolls once), and later rolls are drawn
-   by rejection from the stream.
+   by rejection from the game's dice stream.
 4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
    rules); the side's policy picks one.
 5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
@@ -57,12 +59,11 @@ Y at ply ``2t`` (one more for Black's last turn under ``draw_rule``).
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.core.rng import block_bit_generator
+from nardy_fast.core.rng import game_seed_words
 from nardy_fast.engine.play.turn import LoopPolicy
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_bearoff,
@@ -157,7 +158,12 @@ ctypedef struct config_t:
 ctypedef struct work_t:
     movebuf_t moves            # the legal results of the roll (owned by play_blocks)
     double* scratch            # 2 * os_T doubles: cumulative turn distributions
-    bitgen_t* rng
+    bitgen_t* rng              # the game's other random choices (&w.choice_gen)
+    bitgen_t* dice_rng         # the game's dice (&w.dice_gen)
+    bitgen_t dice_gen          # the game's two streams: SplitMix64 (game_stream_* below)
+    bitgen_t choice_gen
+    uint64_t dice_state
+    uint64_t choice_state
     int64_t game               # global index of the game being played
     int rnd_turns              # random rolls drawn so far in this game
     int codes[3]               # roll codes 6 (d1 - 1) + (d2 - 1) of the first 3 random rolls
@@ -165,6 +171,53 @@ ctypedef struct work_t:
                                         # the last move choice's look-ahead (look[0] < 0: none)
     float pred[N_ROLLS * NET_OUTPUTS]   # ... the luck net's, when there is no look-ahead
     luck_t luck                # the luck of this game so far (_luck.pxd)
+
+
+# ----------------------------------------------------------------------------------------
+# the game's own streams
+
+# Each game draws from two streams of its own, seeded by its word of the block's PCG64
+# stream (see play_blocks): its dice, and its other random choices (random policies, the
+# autodouble's ties).  A game's dice therefore depend on its seed word alone, not on what
+# the games before it drew, nor on how many random choices it made itself: rollouts of two
+# positions with the same seed play game g with the same dice, for as long as both last.
+# The stream is SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+# generators", OOPSLA 2014): a Weyl sequence of step GAMMA through a 64-bit finaliser.
+# numpy's bit generators cannot be started from a seed at C level without a Python object
+# per game, so the game's streams are this one, behind numpy's ``bitgen_t`` interface
+# (``draw_below`` and the policies take either); the randomness of each game still comes
+# from numpy's PCG64 (the block's stream gives the seed words).
+
+cdef uint64_t GAMMA = 0x9E3779B97F4A7C15ULL
+cdef uint64_t CHOICE_KEY = 0xD1B54A32D192ED03ULL   # the choice stream's offset from the dice
+
+cdef inline uint64_t splitmix64_mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef uint64_t game_stream_u64(void* st) noexcept nogil:
+    cdef uint64_t* s = <uint64_t*>st
+    s[0] += GAMMA
+    return splitmix64_mix(s[0])
+
+cdef uint32_t game_stream_u32(void* st) noexcept nogil:
+    return <uint32_t>(game_stream_u64(st) >> 32)
+
+cdef double game_stream_double(void* st) noexcept nogil:
+    return (game_stream_u64(st) >> 11) * (1.0 / 9007199254740992.0)
+
+cdef inline void bind_stream(bitgen_t* g, uint64_t* state) noexcept nogil:
+    g.state = <void*>state
+    g.next_uint64 = game_stream_u64
+    g.next_uint32 = game_stream_u32
+    g.next_double = game_stream_double
+    g.next_raw = game_stream_u64
+
+cdef inline void game_streams_seed(work_t* w, uint64_t word) noexcept nogil:
+    """Start the game's two streams from its seed word."""
+    w.dice_state = splitmix64_mix(word)
+    w.choice_state = splitmix64_mix(word ^ CHOICE_KEY)
 
 
 # ----------------------------------------------------------------------------------------
@@ -180,9 +233,9 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     elif w.rnd_turns == 1 and c.stratify:
         r = <int>((w.game + w.game // 36) % 36)
     elif w.rnd_turns == 0 and c.opening_dice:
-        r = OPENING[draw_below(w.rng, 30)]
+        r = OPENING[draw_below(w.dice_rng, 30)]
     else:
-        r = draw_roll(w.rng)
+        r = draw_roll(w.dice_rng)
     if w.rnd_turns < 3:
         w.codes[w.rnd_turns] = r
     w.rnd_turns += 1
@@ -483,15 +536,18 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
 
 
 cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t g0, int64_t n,
-                    double* tally, int64_t* ntrunc, double* per_game) noexcept nogil:
-    """Games g0 .. g0 + n - 1 into tally[N_STRATA][TALLY_W] and, if per_game is not
-    NULL, per_game[n][PER_GAME_W]; 0 or an ERR_* code."""
+                    const uint64_t* seeds, double* tally, int64_t* ntrunc,
+                    double* per_game) noexcept nogil:
+    """Games g0 .. g0 + n - 1, game g0 + i from seed word seeds[i], into
+    tally[N_STRATA][TALLY_W] and, if per_game is not NULL, per_game[n][PER_GAME_W]; 0 or
+    an ERR_* code."""
     cdef double v[N_Q]
     cdef double* row
     cdef int64_t i
     cdef int r, q
     for i in range(n):
         w.game = g0 + i
+        game_streams_seed(w, seeds[i])
         r = play_game(c, w, start, v)
         if r < 0:
             return r
@@ -571,7 +627,8 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         match ``rules``' points: the caller checks), or None.  Needed for truncation;
         with tables the non-random policies play the database's bear-off moves.
     entropy : int
-        Root entropy; block ``k`` uses ``rng.block_bit_generator(entropy, k)``.
+        Root entropy; game ``i`` of block ``k`` starts its streams from word ``i`` of
+        ``rng.game_seed_words(entropy, k, ...)``.
     n_games : int
         Total games of the rollout: block ``k`` plays games
         ``k * block_games .. min((k + 1) * block_games, n_games) - 1``.
@@ -620,7 +677,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     cdef Py_ssize_t k, blk
     cdef int64_t g0, g1
     cdef int err = 0
-    cdef bitgen_t* rng
+    cdef const uint64_t[::1] seeds
     err_list = []
     if truncate and tables is None:
         raise ValueError("truncate=True needs the bear-off tables")
@@ -652,6 +709,10 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     tv = tally
     trv = truncated
     movebuf_init(&w.moves)
+    bind_stream(&w.dice_gen, &w.dice_state)
+    bind_stream(&w.choice_gen, &w.choice_state)
+    w.dice_rng = &w.dice_gen
+    w.rng = &w.choice_gen
     w.scratch = <double*>malloc(scratch_bytes(&c))
     try:
         if w.moves.boards == NULL or w.scratch == NULL:
@@ -662,13 +723,10 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
             g1 = min(g0 + block_games, n_games)
             if g1 <= g0:
                 continue
-            bitgen = block_bit_generator(entropy, blk)
-            capsule = bitgen.capsule
-            rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-            w.rng = rng
-            with bitgen.lock, nogil:
-                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &tv[k, 0, 0], &trv[k],
-                                 &pg[pg_off, 0] if per_game is not None else NULL)
+            seeds = game_seed_words(entropy, blk, g1 - g0)
+            with nogil:
+                err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &seeds[0], &tv[k, 0, 0],
+                                 &trv[k], &pg[pg_off, 0] if per_game is not None else NULL)
             pg_off += g1 - g0
             if err:
                 break

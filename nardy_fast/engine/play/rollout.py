@@ -900,9 +900,9 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     """Roll out several positions; a DataFrame with one row per position.
 
     Every position is rolled out as ``rollout`` would with the same arguments (the same
-    seed for each: common random numbers in part, the first two rolls of each game and
-    later rolls until the games' lengths differ, so differences between positions are
-    estimated a little more precisely), but all chunks share one pool or cluster run.
+    seed for each: common random numbers, game ``k`` of each position throws the same
+    dice for as long as both games last, so differences between positions are estimated
+    more precisely than either value), but all chunks share one pool or cluster run.
 
     Parameters
     ----------
@@ -935,8 +935,8 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     >>> rm[["games", "p_win", "se_p_win", "equity"]].round(3)
                                        games  p_win  se_p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.208     0.050  -0.583
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.139     0.044  -0.722
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.972     0.020   0.944
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     positions = position_list(positions)

@@ -11,11 +11,12 @@ from nardy_fast.engine.play import rollout as rollout_mod
 
 FAST = dict(workers=1, progress=False)
 # The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with
-# the shipped net of then); with today's rollout net (v7) and luck net, seed 6 of the
-# same position gives -0.0005 (a seed is chosen so that the cut is exercised; seeds 0-5
-# come out positive, 0.0007-0.0027, and a new luck net may need another).
+# the shipped net of then); with today's rollout net (v7), luck net and dice (game by
+# game, rng.DICE_SCHEME), seed 4 of the same position gives -0.0006 (a seed is chosen so
+# that the cut is exercised; seeds 1-3 come out positive, 0.00005-0.003, and a new luck
+# net or dice scheme may need another).
 NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-NEAR_ZERO_SEED = 6
+NEAR_ZERO_SEED = 4
 
 
 @pytest.fixture(scope="module")
