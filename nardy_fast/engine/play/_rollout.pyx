@@ -205,6 +205,8 @@ cdef uint32_t game_stream_u32(void* st) noexcept nogil:
     return <uint32_t>(game_stream_u64(st) >> 32)
 
 cdef double game_stream_double(void* st) noexcept nogil:
+    # bitgen_t's uniform double in [0, 1); no game loop draws one today (dice and picks
+    # take next_uint32), but the interface is whole for whoever does
     return (game_stream_u64(st) >> 11) * (1.0 / 9007199254740992.0)
 
 cdef inline void bind_stream(bitgen_t* g, uint64_t* state) noexcept nogil:
