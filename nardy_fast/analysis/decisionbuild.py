@@ -26,9 +26,10 @@ The plan (deterministic from the settings, recomputed on every run):
    most ``max_candidates``.
 
 The rollouts: decision ``k`` with seed ``rng.text_seed("decisionbench", seed, "rollout",
-k)`` for every rollout of it (common random numbers: ``rollout_many``), ``games`` games each, played by
-the judging net at 0-ply (the shipped evaluator's ``net``, not its faster
-``rollout_net``; the shipped file was rolled out by v7, the judge of its time),
+k)`` for every rollout of it (common random numbers: ``rollout_many``; the dice scheme,
+``rng.DICE_SCHEME``, is recorded), ``games`` games each, played by the judging net at
+0-ply (the shipped evaluator's ``net``, not its faster ``rollout_net``; the shipped file
+was rolled out by v7, the judge of its time, with the dice of 0.3.0),
 truncated at the bear-off with exact race values, the rollouts' default variance
 reduction (recorded).  A checker candidate is the position after the move rolled out
 cubeless (its equity negated: the mover's view); a cube decision is rolled out cube-aware
@@ -66,7 +67,7 @@ from nardy_fast.core import record as _record
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import Position
-from nardy_fast.core.rng import DICE_SCHEME, text_seed
+from nardy_fast.core.rng import DICE_SCHEME, EARLIER_DICE_SCHEME, text_seed
 from nardy_fast.engine.decisions.cube import cube_rules
 from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -364,6 +365,8 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     rows = []
     if os.path.exists(path):
         old = bench_settings(path)
+        if "dice" not in old:            # rolled out with the dice of 0.3.0 and earlier
+            old = {**old, "dice": EARLIER_DICE_SCHEME}
         differ = setting_differences(old, settings,
                                      ignore=("package_version", "estimator", "luck_net"))
         if differ:

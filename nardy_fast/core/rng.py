@@ -28,7 +28,8 @@ from typing import TypeAlias
 
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "SIDE_KEY", "DICE_SCHEME", "root_entropy", "generator",
+__all__ = ["BLOCK_GAMES", "SIDE_KEY", "DICE_SCHEME", "EARLIER_DICE_SCHEME", "root_entropy",
+           "generator",
            "block_seed", "block_bit_generator", "game_seed_words", "child_seed", "side_seed",
            "text_seed"]
 
@@ -39,6 +40,9 @@ BLOCK_GAMES = 1296
 # from its own seed word (above); before it, the games of a block drew their later rolls
 # from the block's stream in turn.  A store that resumes seeded games records it.
 DICE_SCHEME = "per-game-1"
+# What a store recorded nothing about, made before the scheme was named (0.3.0 and earlier):
+# the name its dice are shown by when a store of it is refused.
+EARLIER_DICE_SCHEME = "block-stream (0.3.0 and earlier)"
 
 # The first spawn-key word of a side stream (``side_seed``).  ``SeedSequence`` splits each
 # key entry into 32-bit words: every counter of the package (block, game, match, round)

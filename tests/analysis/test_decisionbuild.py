@@ -1,13 +1,14 @@
 """The decision benchmark's build (``analysis.decisionbuild``): tiny builds (two source
 games, a few decisions, 36 games per rollout)."""
 import os
+import re
 
 import pandas as pd
 import pytest
 
 from nardy_fast.analysis import decisionbench as db
 from nardy_fast.analysis import decisionbuild as build_mod
-from nardy_fast.core.rng import DICE_SCHEME
+from nardy_fast.core.rng import DICE_SCHEME, EARLIER_DICE_SCHEME
 
 TINY = dict(n_checker=3, n_cube=2, games=36, source_games=2, seed=5, progress=False)
 
@@ -89,3 +90,15 @@ def test_an_interrupted_rollout_stops_the_build_and_is_not_written(tmp_path, mon
 def test_other_settings_refused_by_name(whole, tmp_path):
     with pytest.raises(db.BenchmarkFileError, match=r"whole.parquet.*games: 36 there, 72"):
         build_mod.build(whole[0], **{**TINY, "games": 72})
+
+
+def test_a_file_of_the_earlier_dice_is_refused_naming_them(whole, tmp_path):
+    """A file rolled out before the dice came game by game records no ``dice``: continuing
+    it would mix two schemes' rollouts, so it is refused with the earlier scheme named."""
+    old = tmp_path / "old.parquet"
+    settings = {k: v for k, v in db.bench_settings(whole[0]).items() if k != "dice"}
+    db.write_bench(old, db.read_bench(whole[0]).to_dict("records"), settings)
+    with pytest.raises(db.BenchmarkFileError,
+                       match=re.escape(f"dice: '{EARLIER_DICE_SCHEME}' there, "
+                                       f"'{DICE_SCHEME}' now")):
+        build_mod.build(old, **TINY)
