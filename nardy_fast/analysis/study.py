@@ -611,8 +611,8 @@ _ROLLOUT_ONLY = {"seed": None, "policy": "net", "truncate": "bearoff",
 
 
 @method_or_flat("plies", "policy", "truncate", "variance_reduction")
-def study(positions: Iterable[Position | str], n_games: int | None,
-          store: str | os.PathLike[str], seed: SeedLike = None, *,
+def study(positions: Iterable[Position | str], n_games: int | None = None,
+          store: str | os.PathLike[str] | None = None, seed: SeedLike = None, *,
           method: str | Rollout | Net = "rollout", plies: int = 0,
           policy: PolicyLike = "net",
           rules: RulesLike = None, truncate: str | None = "bearoff",
@@ -626,10 +626,11 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     ----------
     positions : iterable of Position or position IDs (list, pandas Series, ...)
         Each distinct position is studied once.  Not finished games.
-    n_games : int
-        Games per position (``method="rollout"``); 0 or None for ``"net"``.
+    n_games : int or None
+        Games per position (``method="rollout"``, required there); 0 or None for
+        ``"net"``; None or the settings' with a method object (below).
     store : str or path
-        The study's folder (created if needed); see the module docstring.
+        The study's folder (created if needed; required); see the module docstring.
     seed : None, int or numpy.random.SeedSequence
         The study's seed (position seeds: ``position_seed``).  None: the store's seed when
         it has one, else fresh entropy (recorded in the manifest).
@@ -703,9 +704,15 @@ def study(positions: Iterable[Position | str], n_games: int | None,
     True
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
+    if store is None:
+        raise TypeError("study: store= is required: the folder that keeps the study's "
+                        "results (created if needed), e.g. store='races.study'")
     if isinstance(method, METHOD_OBJECTS):
         method, n_games, plies, policy, truncate, variance_reduction = _from_object(
             method, n_games, plies, policy, truncate, variance_reduction)
+    elif n_games is None and method == "rollout":
+        raise TypeError("study: n_games is required with method='rollout' (games per "
+                        "position), or pass method=Rollout(RolloutSettings(n_games))")
     compute = resolve_compute("study", compute, workers=workers, client=client,
                               progress=progress)
     workers, client, progress = compute.workers, compute.client, compute.progress

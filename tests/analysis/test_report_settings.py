@@ -89,6 +89,14 @@ def test_study_takes_the_objects(tmp_path):
         nf.study(ids, None, tmp_path / "x", method=nf.Rollout(FAST.replace(dice=(6, 5))))
     with pytest.raises(TypeError, match="study: policy: not with method=Rollout"):
         nf.study(ids, None, tmp_path / "y", method=nf.Rollout(FAST), policy="greedy")
+    # the object's games need no None written before the store
+    kw = nf.study(ids, store=tmp_path / "kw", seed=2, method=nf.Rollout(FAST), compute=HERE)
+    assert kw.equals(flat)
+    with pytest.raises(TypeError, match="study: n_games is required with method='rollout'"):
+        nf.study(ids, store=tmp_path / "z", seed=2)
+    with pytest.raises(TypeError, match="study: store= is required"):
+        nf.study(ids, 36, seed=2)
+    assert not (tmp_path / "z").exists()
 
 
 @pytest.mark.parametrize("call", [
