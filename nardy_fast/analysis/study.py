@@ -705,8 +705,8 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     if store is None:
-        raise TypeError("study: store= is required: the folder that keeps the study's "
-                        "results (created if needed), e.g. store='races.study'")
+        raise TypeError("study: store=None: expected the folder that keeps the study's "
+                        "results (required; created if needed), e.g. store='races.study'")
     if isinstance(method, METHOD_OBJECTS):
         method, n_games, plies, policy, truncate, variance_reduction = _from_object(
             method, n_games, plies, policy, truncate, variance_reduction)

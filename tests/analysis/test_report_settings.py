@@ -94,7 +94,7 @@ def test_study_takes_the_objects(tmp_path):
     assert kw.equals(flat)
     with pytest.raises(TypeError, match="study: n_games is required with method='rollout'"):
         nf.study(ids, store=tmp_path / "z", seed=2)
-    with pytest.raises(TypeError, match="study: store= is required"):
+    with pytest.raises(TypeError, match="study: store=None: expected the folder"):
         nf.study(ids, 36, seed=2)
     assert not (tmp_path / "z").exists()
 
