@@ -40,7 +40,7 @@ import numpy as np
 from nardy_fast._utils._io import atomic_write
 from nardy_fast.core._checks import check_count, check_step
 from nardy_fast.core.position import Position, contact_mask
-from nardy_fast.core.rng import DICE_SCHEME
+from nardy_fast.core.rng import DICE_SCHEME, EARLIER_DICE_SCHEME
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.parallel import run_chunks
@@ -176,7 +176,8 @@ def rollout_labels(boards, *, games=ROLLOUT_DEFAULTS["games"], seed=ROLLOUT_DEFA
         _same_settings(checkpoint, "labels.json",
                        {"games": games, "seed": int(seed), "dice": DICE_SCHEME,
                         "chunk": chunk, "positions": len(boards),
-                        "boards": hashlib.sha256(boards.tobytes()).hexdigest()[:16]})
+                        "boards": hashlib.sha256(boards.tobytes()).hexdigest()[:16]},
+                       unrecorded={"dice": EARLIER_DICE_SCHEME})
     # the chunks saved before (in any order: workers finish out of order) are read once
     starts = [i for i in range(0, len(boards), chunk)
               if not (checkpoint is not None and _read_chunk(checkpoint, i // chunk,

@@ -7,6 +7,8 @@ other random choices, so two rollouts with the same seed throw the same dice in 
 """
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nardy_fast as nf
 from nardy_fast.core import rng as nrng
@@ -73,6 +75,18 @@ def test_same_seed_same_dice_game_by_game_whatever_the_position():
     other = first_rolls(positions()[0], 43)
     assert (other[:, :2] == a[:, :2]).all()            # the stratified first two rolls
     assert (other[:, 2] != a[:, 2]).mean() > 0.9       # the drawn third: another seed
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**63), game=st.integers(0, 40), plies=st.tuples(
+    st.integers(0, 200), st.integers(0, 200)), policy=st.sampled_from(["greedy", "random"]))
+def test_any_two_positions_throw_the_same_dice_game_by_game(seed, game, plies, policy):
+    """Whatever the two positions (of a game, unfinished) and the policy, game i of their
+    rollouts with one seed throws the same first three random rolls while both last."""
+    g = nf.random_game(seed=game, policy="greedy").positions()[:-1]
+    a, b = (first_rolls(g[p % len(g)], seed, policy=policy, n=12) for p in plies)
+    both = (a >= 0) & (b >= 0)                  # a game may end before its third roll
+    assert (a[both] == b[both]).all() and both[:, 0].all()
 
 
 def test_random_choices_do_not_move_the_dice():
