@@ -16,8 +16,8 @@ __all__ = ["setting_differences", "callers_error", "held_by"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
-                        wanted_as="now"):
+def setting_differences(recorded, wanted, *, ignore=(), unrecorded=None,
+                        recorded_as="there", wanted_as="now"):
     """Every setting whose value differs between two mappings, described.
 
     Parameters
@@ -27,6 +27,10 @@ def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
         one of them counts as the value None there.
     ignore : collection of str
         Keys not compared (settings that may change without changing the results).
+    unrecorded : mapping of str to object, optional
+        What a key of ``wanted`` that ``recorded`` lacks stands for there: the value of a
+        setting before it was recorded (``rng.EARLIER_DICE_SCHEME`` for ``"dice"``), shown
+        by it when the two differ.
     recorded_as, wanted_as : str
         How the message names where each value comes from.
 
@@ -36,6 +40,7 @@ def setting_differences(recorded, wanted, *, ignore=(), recorded_as="there",
         ``"KEY: R RECORDED_AS, W WANTED_AS"`` (values by ``repr``), keys sorted; empty when
         the settings agree.
     """
+    recorded = {**{k: v for k, v in (unrecorded or {}).items() if k in wanted}, **recorded}
     return [f"{k}: {recorded.get(k)!r} {recorded_as}, {wanted.get(k)!r} {wanted_as}"
             for k in sorted(set(recorded) | set(wanted))
             if k not in ignore and recorded.get(k) != wanted.get(k)]

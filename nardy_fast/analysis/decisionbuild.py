@@ -365,10 +365,9 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     rows = []
     if os.path.exists(path):
         old = bench_settings(path)
-        if "dice" not in old:            # rolled out with the dice of 0.3.0 and earlier
-            old = {**old, "dice": EARLIER_DICE_SCHEME}
         differ = setting_differences(old, settings,
-                                     ignore=("package_version", "estimator", "luck_net"))
+                                     ignore=("package_version", "estimator", "luck_net"),
+                                     unrecorded={"dice": EARLIER_DICE_SCHEME})
         if differ:
             raise BenchmarkFileError(
                 f"{os.fspath(path)}: built with other settings (" + ", ".join(differ)

@@ -470,15 +470,14 @@ class _Store:
         if self.manifest is None:
             return
         stored, wanted = self.manifest["identity"], settings.identity
-        if "dice" in wanted and "dice" not in stored:       # a rollout store of 0.3.0
-            stored = {**stored, "dice": _rng.EARLIER_DICE_SCHEME}
         diff = setting_differences(stored, wanted, recorded_as="in the store",
-                                   wanted_as="here")
+                                   wanted_as="here",
+                                   unrecorded={"dice": _rng.EARLIER_DICE_SCHEME})
         if diff:
+            earlier = "dice" in wanted and "dice" not in stored    # a rollout store of 0.3.0
             hint = ("; its games drew their dice by an earlier scheme, which a seed no "
                     "longer replays: start another store (read_study and 'nardy-fast "
-                    "study show' still read this one)"
-                    if stored.get("dice", wanted.get("dice")) != wanted.get("dice")
+                    "study show' still read this one)" if earlier
                     else "; use another store or the same settings")
             raise ValueError(f"store={self.path} belongs to another study ("
                              + "; ".join(diff) + ")" + hint)

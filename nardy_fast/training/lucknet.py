@@ -139,14 +139,14 @@ def _save_array(path, array):
 def _same_settings(folder, name, settings, *, unrecorded=None):
     """Record ``settings`` in ``folder/name``, or check that the ones recorded there are
     the same (``ValueError`` naming the folder and every setting that differs).
-    ``unrecorded``: the values a folder made before a setting was recorded stands for
-    (shown by them when it is refused)."""
+    ``unrecorded``: ``setting_differences``' (what a folder made before a setting was
+    recorded stands for)."""
     path = os.path.join(folder, name)
     settings = json.loads(json.dumps(settings))          # as they read back
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
-            old = {**(unrecorded or {}), **json.load(f)}
-        differ = setting_differences(old, settings)
+            old = json.load(f)
+        differ = setting_differences(old, settings, unrecorded=unrecorded)
         if differ:
             raise ValueError(f"checkpoint {folder}: made with other settings ("
                              + "; ".join(differ) + "); remove the folder to start again")

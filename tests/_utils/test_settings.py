@@ -21,6 +21,18 @@ def test_missing_keys_count_as_none_and_ignored_keys_are_skipped():
                                                      "b: None in the store, [2] here"]
 
 
+def test_an_unrecorded_setting_stands_for_its_earlier_value_where_it_is_wanted():
+    """``unrecorded``: a key the file lacks is shown, and compared, as the value it stood
+    for before it was recorded; only where the wanted settings have the key, and never
+    over a recorded value."""
+    old, earlier = {"games": 10}, {"dice": "block"}
+    assert setting_differences(old, {"games": 10, "dice": "game"}, unrecorded=earlier) == [
+        "dice: 'block' there, 'game' now"]
+    assert setting_differences(old, {"games": 10, "dice": "block"}, unrecorded=earlier) == []
+    assert setting_differences(old, {"games": 10}, unrecorded=earlier) == []
+    assert setting_differences({"dice": "game"}, {"dice": "game"}, unrecorded=earlier) == []
+
+
 def test_equal_settings_give_nothing():
     assert setting_differences({"x": (1, 2)}, {"x": (1, 2)}) == []
 

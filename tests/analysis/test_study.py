@@ -219,8 +219,9 @@ def test_a_store_of_another_study_is_refused(reference, tmp_path, change, field)
     nf.study(IDS[:2], GAMES, store=store, seed=SEED, workers=1, **FAST)
     before = {n: (store / n).read_bytes() for n in os.listdir(store)}
     kw = dict(n_games=GAMES, seed=SEED, workers=1, **FAST) | change
-    with pytest.raises(ValueError, match=f"belongs to another study.*{field}"):
+    with pytest.raises(ValueError, match=f"belongs to another study.*{field}") as e:
         nf.study(IDS, store=store, **kw)
+    assert "earlier scheme" not in str(e.value)     # a store of today's dice, resumed
     assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
 
 
