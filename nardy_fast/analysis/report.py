@@ -427,7 +427,8 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     Each move is scored by the position after it, the opponent on roll: the mover's
     equity is minus the opponent's (``method`` as in ``evaluate``: exact database in a
     bear-off, else the evaluator at ``plies`` by default; with ``"rollout"`` the same
-    seed for every move, so the moves share part of their dice: ``rollout_many``).
+    seed for every move, so the moves' games throw the same dice game by game: common
+    random numbers, ``rollout_many``).
     ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
     ``Rollout``) and ``compute`` a ``nardy_fast.Compute``, as in ``win_report``; every
     argument after ``dice`` is keyword-only.

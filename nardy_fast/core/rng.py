@@ -176,5 +176,4 @@ def game_seed_words(entropy, k, n):
     -------
     ndarray of uint64, shape (n,)
     """
-    return np.ascontiguousarray(block_bit_generator(entropy, k).random_raw(int(n)),
-                                dtype=np.uint64)
+    return block_bit_generator(entropy, k).random_raw(int(n))

@@ -158,10 +158,8 @@ ctypedef struct config_t:
 ctypedef struct work_t:
     movebuf_t moves            # the legal results of the roll (owned by play_blocks)
     double* scratch            # 2 * os_T doubles: cumulative turn distributions
-    bitgen_t* rng              # the game's other random choices (&w.choice_gen)
-    bitgen_t* dice_rng         # the game's dice (&w.dice_gen)
-    bitgen_t dice_gen          # the game's two streams: SplitMix64 (game_stream_* below)
-    bitgen_t choice_gen
+    bitgen_t dice_gen          # the game's dice and its other random choices: two
+    bitgen_t choice_gen        #   SplitMix64 streams (game_stream_* below)
     uint64_t dice_state
     uint64_t choice_state
     int64_t game               # global index of the game being played
@@ -235,9 +233,9 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     elif w.rnd_turns == 1 and c.stratify:
         r = <int>((w.game + w.game // 36) % 36)
     elif w.rnd_turns == 0 and c.opening_dice:
-        r = OPENING[draw_below(w.dice_rng, 30)]
+        r = OPENING[draw_below(&w.dice_gen, 30)]
     else:
-        r = draw_roll(w.dice_rng)
+        r = draw_roll(&w.dice_gen)
     if w.rnd_turns < 3:
         w.codes[w.rnd_turns] = r
     w.rnd_turns += 1
@@ -254,7 +252,7 @@ cdef int play_turn(const config_t* c, work_t* w, int side, uint8_t* mover,
     if n < 0:
         return ERR_NOMEM
     w.look[0] = -1.0
-    k = pick(&c.player[side], c.tables, w.rng, mover, o, w.moves.boards, n,
+    k = pick(&c.player[side], c.tables, &w.choice_gen, mover, o, w.moves.boards, n,
              w.look if c.vr else NULL, c.py_error)
     if k < 0:                                   # a callable raised, or the search ran out
         return ERR_PYTHON if k == PICK_PYTHON else ERR_NOMEM
@@ -461,7 +459,7 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
     memset(v, 0, N_Q * sizeof(double))
     w.rnd_turns = 0
     if c.cube.autodouble:                         # ties of the opening throw (p = 1/6)
-        while draw_below(w.rng, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
+        while draw_below(&w.choice_gen, 6) == 0 and stake_ok(&c.cube, next_stake(&c.cube, stake)):
             stake = next_stake(&c.cube, stake)
     while True:
         kind = RV_NONE if first and c.first_d1 else race_table_value(
@@ -713,8 +711,6 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     movebuf_init(&w.moves)
     bind_stream(&w.dice_gen, &w.dice_state)
     bind_stream(&w.choice_gen, &w.choice_state)
-    w.dice_rng = &w.dice_gen
-    w.rng = &w.choice_gen
     w.scratch = <double*>malloc(scratch_bytes(&c))
     try:
         if w.moves.boards == NULL or w.scratch == NULL:
