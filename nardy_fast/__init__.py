@@ -36,7 +36,8 @@ _EXPORTS = {
     "Evaluator": "engine.evaluation.evaluator",
     "random_game": "engine.play.policy",
     "DEFAULT_GAMES": "engine.play.rollout", "rollout": "engine.play.rollout",
-    "rollout_many": "engine.play.rollout",
+    "rollout_many": "engine.play.rollout", "rollout_games": "engine.play.rollout",
+    "RolloutGames": "engine.play.rollout",
     "RolloutSettings": "engine.play.settings", "Compute": "_utils.compute",
     "cube_decision": "engine.decisions.cube",
     "Auto": "engine.decisions.methods", "Exact": "engine.decisions.methods",
@@ -78,7 +79,8 @@ if TYPE_CHECKING:
     from nardy_fast.tables.race12 import race12_probabilities
     from nardy_fast.engine.evaluation.evaluator import Evaluator
     from nardy_fast.engine.play.policy import random_game
-    from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, rollout_many
+    from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, rollout,
+                                                rollout_games, rollout_many)
     from nardy_fast.engine.play.settings import RolloutSettings
     from nardy_fast._utils.compute import Compute
     from nardy_fast.engine.decisions.cube import cube_decision
@@ -141,7 +143,7 @@ def __getattr__(name):
 __all__ = ["Auto", "BLACK", "CENTRED", "CLASSIC", "Compute", "CubeState", "DEFAULT_GAMES",
            "Evaluator", "Exact",
            "GameRecord", "Move", "MatchRecord", "MatchRules", "MatchState", "Net", "Outcome",
-           "Position", "Rollout", "RolloutSettings", "Rules", "WHITE",
+           "Position", "Rollout", "RolloutGames", "RolloutSettings", "Rules", "WHITE",
            "analyse_match", "as_position", "bearoff", "bearoff_distribution",
            "convergence_chart", "convergence_report", "cube_analysis", "cube_decision",
            "cube_error_rates", "cube_report", "error_rates", "game_chart", "game_report",
@@ -150,7 +152,7 @@ __all__ = ["Auto", "BLACK", "CENTRED", "CLASSIC", "Compute", "CubeState", "DEFAU
            "race_chart", "race_probabilities", "race12_probabilities", "race_report",
            "race_sample", "random_game", "read_mat", "read_mat_game", "read_match",
            "read_record", "read_study",
-           "rollout", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
+           "rollout", "rollout_games", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
            "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_mat",
            "write_match", "write_record",
            "get_include", "__version__"]

@@ -208,6 +208,15 @@ def _num(v, fmt="{:+.3f}", nan="-"):
     return nan if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
 
 
+def _loss(loss, se):
+    """A loss with its standard error where it was measured (rollouts: ``0.052 ± 0.011``;
+    exact and the net's losses have none to show)."""
+    text = _num(loss, "{:.3f}")
+    if se is not None and isinstance(se, (int, float)) and se == se and se > 0:
+        text += f" \u00b1 {se:.3f}"
+    return text
+
+
 def _esc(v):
     return html.escape(str(v), quote=True)
 
@@ -403,7 +412,8 @@ def _candidates(r, match):
     for c in cands:
         value = _pct(c["mwc"]) if match and "mwc" in c else _num(c["equity"])
         loss = c.get("emg_loss", c["equity_loss"]) if match else c["equity_loss"]
-        row = [c["rank"], c["move"], value, _num(loss, "{:.3f}"), _pct(c["p_win"]),
+        se = None if match else c.get("se_equity_loss")
+        row = [c["rank"], c["move"], value, _loss(loss, se), _pct(c["p_win"]),
                _pct(c["p_mars_win"])]
         row += [_pct(c.get("p_koks_win", math.nan))] if koks else []
         row += [_pct(c["p_lose"]), _pct(c["p_mars_loss"])]
@@ -437,7 +447,8 @@ def _decision(r, uid, cube, match):
     if n <= 1:
         text.append('<div class="note">the only legal move</div>')
     else:
-        text.append(f'<div>equity lost <span class="loss">{_num(loss, "{:.3f}")}</span> '
+        se = None if match else r.get("se_equity_loss")
+        text.append(f'<div>equity lost <span class="loss">{_esc(_loss(loss, se))}</span> '
                     f'{unit} of {n} legal moves</div>')
         if _best_differs(r):
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'

@@ -42,6 +42,9 @@ move                   --      the steps of a move, ``"1/7 7/11"`` (mover's numb
 id_after               --      position ID after the move (the opponent on roll)
 rank                   --      1 = the best move by equity
 equity_loss            points  equity of the best move minus this move's (>= 0)
+se_equity_loss         points  its standard error: 0 for exact methods, NaN for the net;
+                               for rollouts the paired one, from the games' differences
+                               (the moves' games throw the same dice game by game)
 mark                   --      ``""``, ``"doubtful"`` (equity_loss >= 0.04), ``"error"``
                                (>= 0.08) or ``"blunder"`` (>= 0.16): ``MARKS``
 turn                   --      1-based turn (one side's move) of a game record
@@ -98,7 +101,8 @@ from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Rollout, method
 from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
-                                          value_positions, warn_plies_unused,
+                                          value_positions, value_positions_paired,
+                                          warn_plies_unused,
                                           warn_rollout_unused)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -437,8 +441,11 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     -------
     pandas.DataFrame
         One row per distinct legal result, best first: ``rank, move, id_after, method,
-        equity, equity_loss, p_win, p_mars_win, p_lose, p_mars_loss, ..., se_*, ci95_*,
-        games`` (mover's view; see the module table).
+        equity, equity_loss, se_equity_loss, p_win, p_mars_win, p_lose, p_mars_loss, ...,
+        se_*, ci95_*, games`` (mover's view; see the module table).  Under
+        ``"rollout"``, ``se_equity_loss`` is the standard error of the difference from the
+        per-game differences (``value_positions_paired``), about half the sum of the two
+        moves' ``se_equity`` with the default variance reduction.
 
     Examples
     --------
@@ -454,30 +461,48 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
     draws = [not any(m.board) and not pos.opponent.any() for m in moves]
     afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
-    outs = evaluate_many([a for a in afters if a is not None], method, n_games=n_games,
-                         seed=seed, rules=rules, policy=policy, truncate=truncate,
-                         workers=workers, client=client, progress=progress, plies=plies,
-                         compute=compute)
+    valued = value_positions_paired(
+        [a for a in afters if a is not None], method, n_games=n_games, seed=seed,
+        rules=rules, policy=policy, truncate=truncate, workers=workers, client=client,
+        progress=progress, plies=plies, compute=compute)
+    outs = valued.outcomes
     stop_if_interrupted(outs, "move_report")
-    valued = iter(outs)
-    rows = []
+    rows, k = [], 0
     for m, after in zip(moves, afters):
         # the mover's view of the opponent's Outcome
-        o = _draw_outcome() if after is None else next(valued).flipped()
+        o = _draw_outcome() if after is None else outs[k].flipped()
         rows.append({"move": str(m) if m.steps else "pass",
                      "id_after": "" if after is None else after.id,
                      "method": o.method, **_outcome_row(o, rules),
-                     **_match_row(o, pos.side, match)})
-    cols = ["rank", "move", "id_after", "method", "equity", "equity_loss"] + \
-        [c for c in _outcome_columns(rules) if c != "equity"]
+                     **_match_row(o, pos.side, match), "_valued": -1 if after is None else k})
+        k += after is not None
+    cols = ["rank", "move", "id_after", "method", "equity", "equity_loss",
+            "se_equity_loss"] + [c for c in _outcome_columns(rules) if c != "equity"]
     key = "equity" if match is None else "mwc"
     df = _frame(rows)
     df = df.sort_values(key, ascending=False, kind="mergesort").reset_index(drop=True)
     df["equity_loss"] = df["equity"].iloc[0] - df["equity"]
+    df["se_equity_loss"] = _loss_se(valued, df["_valued"].to_numpy())
     if match is not None:
         cols += _add_losses(df, pos.side, match)
     df["rank"] = np.arange(1, len(df) + 1)
     return _seeded(df[cols], seed)
+
+
+def _loss_se(valued, order):
+    """The standard error of each move's ``equity_loss`` (``order``: each row's index in
+    ``valued.outcomes``, best first, -1 for a draw, which is exact): the paired one where
+    the moves were rolled out together (``PairedValues.se_difference``)."""
+    best = int(order[0])
+    out = np.empty(len(order))
+    for r, i in enumerate(order):
+        i = int(i)
+        if i < 0 or best < 0:                      # a draw: exact, the other's own SE
+            other = best if i < 0 else i
+            out[r] = 0.0 if other < 0 else valued.outcomes[other].se_equity
+        else:
+            out[r] = valued.se_difference(best, i)
+    return out
 
 
 # -- game report -------------------------------------------------------------------------
@@ -733,7 +758,8 @@ def _line_no(record, k):
 
 # The fields of each move in ``game_report``'s ``candidates`` (the mover's view; those of
 # the rules and the match only when they apply).
-CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "p_win", "p_mars_win",
+CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "se_equity_loss",
+              "p_win", "p_mars_win",
               "p_koks_win", "p_lose", "p_mars_loss", "p_koks_loss", "mwc", "mwc_loss",
               "emg_loss")
 
@@ -760,7 +786,8 @@ def _analyse_turn(pos, turn, method, kw):
     kw = dict(kw)
     n = kw.pop("n_candidates", 5)
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
-             "equity_best": math.nan, "equity_loss": math.nan, "mark": "",
+             "equity_best": math.nan, "equity_loss": math.nan,
+             "se_equity_loss": math.nan, "mark": "",
              "rank_played": math.nan, "candidates": ""}
     if kw.get("match") is not None:                 # a match: losses in MWC and EMG
         empty.update(mwc_loss=math.nan, emg_loss=math.nan)
@@ -771,8 +798,8 @@ def _analyse_turn(pos, turn, method, kw):
     if len(moves) == 1:
         best = str(moves[0]) if moves[0].steps else "pass"
         out = {"n_moves": 1, "best_move": best, "equity_played": math.nan,
-               "equity_best": math.nan, "equity_loss": 0.0, "mark": "",
-               "rank_played": 1, "candidates": ""}
+               "equity_best": math.nan, "equity_loss": 0.0, "se_equity_loss": 0.0,
+               "mark": "", "rank_played": 1, "candidates": ""}
         if kw.get("match") is not None:
             out.update(mwc_loss=0.0, emg_loss=0.0)
         return out
@@ -788,8 +815,10 @@ def _analyse_turn(pos, turn, method, kw):
     key = "mwc" if "mwc" in mr.columns else "equity"
     at = mr.index[mr["id_after"] == after_id]
     rank = (int((mr[key] > mr.loc[at[0], key]).sum()) + 1) if len(at) else math.nan
+    se_loss = mr.loc[at[0], "se_equity_loss"] if len(at) else math.nan
     out = {"n_moves": len(mr), "best_move": best, "equity_played": eq_played,
            "equity_best": eq_best, "equity_loss": eq_best - eq_played,
+           "se_equity_loss": float(se_loss),
            "mark": mark(eq_best - eq_played), "rank_played": rank,
            "candidates": _candidates(mr, after_id, n)}
     if "mwc_loss" in mr.columns:

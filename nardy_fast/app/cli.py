@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import math
 import os
 import re
 import signal
@@ -841,15 +842,20 @@ def cmd_analyse(args):
     if note:
         warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]
+    rolled = args.method == "rollout"         # losses with their paired standard errors
+    width = 17 if rolled else 11
     print(f"{'turn':>4s} {'side':5s} {'dice':4s} {'move':<26s} {'best_move':<26s} "
-          f"{'equity_loss':>11s}")
+          f"{'equity_loss' + (' (SE)' if rolled else ''):>{width}s}")
     for _, r in played.iterrows():
         forced = not r["n_moves"] > 1
         best = "" if forced or r["rank_played"] == 1 else r["best_move"]
         loss = "" if forced or r["equity_loss"] != r["equity_loss"] else \
             f"{r['equity_loss']:.3f}"
+        se = r.get("se_equity_loss", math.nan)
+        if rolled and loss and se == se and se > 0:
+            loss += f" ({se:.3f})"
         print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
-              f"{loss:>11s}")
+              f"{loss:>{width}s}")
     er = report.error_rates(gr)
     print()
     _print_rates(er)
@@ -857,7 +863,9 @@ def cmd_analyse(args):
     print("equity_loss: points per game the played move lost against the best, the mover's "
           "view (blank: a forced move; best_move blank: the played move is a best one); "
           f"moves valued by --method {args.method}"
-          + (f" ({args.games} games a move)" if args.method == "rollout" else ""))
+          + (f" ({args.games} games a move; in brackets the loss's standard error, from "
+             "the two moves' games, which throw the same dice game by game)"
+             if args.method == "rollout" else ""))
     print(_ERROR_RATES_HEADER)
     _print_cube(gr, False)
     _write_page(args, gr, record)

@@ -20,15 +20,18 @@ def game(tmp_path_factory):
     return str(path)
 
 
-def _losses(out):
-    """The equity_loss column of each turn line (its last 11 characters; blank for a
-    forced move)."""
-    return [line[-11:].strip() for line in out.splitlines() if line[:4].strip().isdigit()]
+def _losses(out, width=11):
+    """The equity_loss column of each turn line (its last ``width`` characters, 17 with
+    the standard errors of rollouts; blank for a forced move)."""
+    return [line[-width:].strip() for line in out.splitlines()
+            if line[:4].strip().isdigit()]
 
 
-def _want(rows):
-    """The printed losses of the played rows of a game report: blank where forced."""
-    return ["" if n <= 1 else f"{v:.3f}" for n, v in zip(rows["n_moves"], rows["equity_loss"])]
+def _want(rows, se=False):
+    """The printed losses of the played rows of a game report: blank where forced; with
+    ``se``, a loss's standard error in brackets where it is above 0."""
+    return ["" if n <= 1 else f"{v:.3f}" + (f" ({e:.3f})" if se and e > 0 else "")
+            for n, v, e in zip(rows["n_moves"], rows["equity_loss"], rows["se_equity_loss"])]
 
 
 def test_rollout_method_rolls_out_each_move(capsys, game):
@@ -41,10 +44,10 @@ def test_rollout_method_rolls_out_each_move(capsys, game):
     assert code == 0 and err == ""
     gr = report.game_report(game, analyse=True, method="rollout", n_games=36, seed=4,
                             policy="greedy", workers=1)
-    want = _want(gr[gr["move"] != ""])
-    assert _losses(out) == want
+    want = _want(gr[gr["move"] != ""], se=True)
+    assert _losses(out, 17) == want and any("(" in w for w in want)
     code, out2, _ = run_cli(capsys, *argv[:-6], "-n", "72", "--seed", "4", "--workers", "1")
-    assert _losses(out2) != _losses(out)                      # -n and --policy count
+    assert _losses(out2, 17) != _losses(out, 17)              # -n and --policy count
 
 
 def test_rollout_options_without_rollout_are_named_in_a_warning(capsys, game):

@@ -4,7 +4,7 @@
   or rollouts, by ``method``) is decided in ``engine/decisions/valuation.py`` only: no other
   function both tests a ``method`` against a name and calls two of the three valuers
   (``race_probabilities``; the evaluator's ``outcomes``/``evaluate``/``default``;
-  ``rollout``/``rollout_many``/``rollout_outcomes``).
+  ``rollout``/``rollout_many``/``rollout_outcomes``/``rollout_games``).
 - An Outcome meets the match equity arithmetic in ``engine/evaluation/met.py`` only
   (``with_match``, ``match_extra``): no other module calls its ingredients (``mwc_of_outcome``,
   ``coefficients``, ``outcome_values``, ``distribution_of``) or writes ``mwc`` into an
@@ -26,7 +26,7 @@ MATCH_BUILDER = "training/metbuild.py"
 
 VALUERS = {"race_probabilities": "table", "outcomes": "net", "evaluate": "net",
            "default": "net", "rollout": "rollout", "rollout_many": "rollout",
-           "rollout_outcomes": "rollout"}
+           "rollout_outcomes": "rollout", "rollout_games": "rollout"}
 MATCH_PARTS = {"mwc_of_outcome", "coefficients", "outcome_values", "distribution_of"}
 
 
@@ -110,7 +110,7 @@ def test_the_method_dispatch_has_one_home():
     found = [c for rel, text in _sources(DISPATCH_HOME) for c in dispatch_copies(text, rel)]
     assert found == [], f"a method dispatch outside {DISPATCH_HOME}: {found}"
     home = (ROOT / DISPATCH_HOME).read_text(encoding="utf-8")
-    assert [c[2] for c in dispatch_copies(home)] == ["value_positions"]
+    assert [c[2] for c in dispatch_copies(home)] == ["_value_positions"]
 
 
 def test_the_outcome_at_a_score_has_one_home():

@@ -193,14 +193,14 @@ def test_one_default_number_of_games():
 def test_the_cube_functions_pass_workers_client_and_progress_to_their_rollouts(
         monkeypatch):
     seen = []
-    real = cube_module.rollout
+    real = cube_module.rollout_games
 
-    def spy(position, **kw):
+    def spy(positions, **kw):
         c = kw["compute"]                   # the rollouts' Compute, passed on
         seen.append({"workers": c.workers, "client": c.client, "progress": c.progress})
         kw["compute"] = nf.Compute(workers=c.workers, progress=c.progress)  # a marker,
-        return real(position, **kw)                                         # not a cluster
-    monkeypatch.setattr(cube_module, "rollout", spy)
+        return real(positions, **kw)                                        # not a cluster
+    monkeypatch.setattr(cube_module, "rollout_games", spy)
     client = object()
     pos = _race(19, 24)
     roll = dict(method="rollout", n_games=36, seed=4, workers=1, client=client,

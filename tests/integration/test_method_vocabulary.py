@@ -52,6 +52,8 @@ CALLS = {
         race_position(), method=m)),
     "value_positions": (valuation.METHODS, lambda m, tmp: valuation.value_positions(
         [race_position()], method=m)),
+    "value_positions_paired": (valuation.METHODS, lambda m, tmp:
+                               valuation.value_positions_paired([race_position()], method=m)),
     "study": (study.METHODS, lambda m, tmp: nf.study(
         [nf.Position.initial()], 0, store=tmp / "s", method=m, progress=False)),
 }

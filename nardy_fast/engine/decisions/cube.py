@@ -24,7 +24,8 @@ from nardy_fast.engine.evaluation.cubemodel import (
     win_loss_values)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
-from nardy_fast.engine.play.rollout import DEFAULT_GAMES, rollout, stop_if_interrupted
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, difference_se, rollout_games,
+                                            stop_if_interrupted)
 from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Exact, Net, Rollout,
                                                 method_or_flat, refuse_flat)
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from nardy_fast.engine.decisions.methods import Method
 
 __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "CUBE_PLIES",
-           "verdict_noise", "NOISE_Z"]
+           "verdict_noise", "NOISE_Z", "PAIRED_SE"]
 
 METHODS = methods_of("auto", "exact", "janowski", "rollout")
 
@@ -64,6 +65,12 @@ CUBE_PLIES = DECISION_PLIES
 # The multiple of a standard error that makes a rollout decision's margin a clear one: 1.96,
 # a 95% interval, as the rollouts' intervals everywhere (``verdict_noise``).
 NOISE_Z = 1.96
+
+# The paired standard errors of a rollout decision's differences (points per unit stake):
+# each from the per-game differences of two of its rollouts, which throw the same dice game
+# by game (``rollout_games``), NaN where there is no such pair.
+PAIRED_SE = ("se_double_take_minus_no_double", "se_double_beaver_minus_no_double",
+             "se_double_beaver_minus_double_take")
 
 # the arguments of cube_decision that act only in some calls, and their defaults
 _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
@@ -217,7 +224,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
 
         ``method="rollout"`` adds the standard errors ``se_no_double``,
         ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
-        rollout was made), and ``verdict_noise``'s keys: ``double_margin``,
+        rollout was made), the paired standard errors of their differences
+        (``PAIRED_SE``: ``se_double_take_minus_no_double``,
+        ``se_double_beaver_minus_no_double``, ``se_double_beaver_minus_double_take``;
+        from the per-game differences, the rollouts throwing the same dice game by
+        game), and ``verdict_noise``'s keys: ``double_margin``,
         ``double_noise``, ``take_margin``, ``take_noise`` and ``within_noise``.  Ctrl-C
         in one of its rollouts raises ``KeyboardInterrupt`` there (no decision rests on
         a cut rollout, no later rollout is started).
@@ -353,17 +364,20 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
     double_pass)``), and the taker's, the take (or beaver) against the pass
     (``double_pass``, exactly 1), and the beaver against the take where a beaver is
     allowed.  Each comparison is a difference of rollout equities; its ``margin`` is the
-    difference's size and its ``noise`` ``z`` times a bound on the standard error of the
-    difference: the sum of the two values' standard errors (0 for the exact pass).  The
-    sum holds whatever the two rollouts' correlation; their common dice (one seed) make
-    the true standard error of the difference smaller, so the test is conservative.  A
-    comparison is within the noise when its margin is below its noise.
+    difference's size and its ``noise`` ``z`` times the standard error of the
+    difference: the paired one (``PAIRED_SE``, from the per-game differences of the two
+    rollouts, whose games threw the same dice) where the decision has it, as
+    ``cube_decision`` gives it; else the sum of the two values' standard errors, a bound
+    that holds whatever the rollouts' correlation.  Against the exact pass the noise is
+    the other value's own standard error.  A comparison is within the noise when its
+    margin is below its noise.
 
     Parameters
     ----------
     decision : mapping
         A ``cube_decision`` of ``method="rollout"``: ``no_double``, ``double_take``,
-        ``double_pass``, ``double_beaver`` and their ``se_*`` (NaN where not rolled out).
+        ``double_pass``, ``double_beaver`` and their ``se_*`` (NaN where not rolled out),
+        and optionally the paired standard errors ``PAIRED_SE``.
     z : float
         Standard errors of a clear margin (default ``NOISE_Z``, 1.96: a 95% interval).
 
@@ -389,6 +403,13 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
         v = decision.get(f"se_{key}", nan)
         return 0.0 if key == "double_pass" else v
 
+    def se_pair(a, b):
+        """The standard error of value ``a`` minus value ``b``: paired when known."""
+        if "double_pass" in (a, b):
+            return se(b if a == "double_pass" else a)
+        paired = decision.get(f"se_{a}_minus_{b}", nan)
+        return paired if paired == paired else se(a) + se(b)
+
     nd, dp = decision["no_double"], decision["double_pass"]
     out = {"double_margin": nan, "double_noise": nan, "take_margin": nan,
            "take_noise": nan, "within_noise": False}
@@ -398,12 +419,12 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
     take = min(answers, key=lambda k: decision[k])      # the opponent's better keep-playing
     best = take if decision[take] < dp else "double_pass"
     out["double_margin"] = abs(decision[best] - nd)
-    out["double_noise"] = z * (se(best) + decision.get("se_no_double", nan))
+    out["double_noise"] = z * se_pair(best, "no_double")
     # the taker: its keep-playing answer against the pass, and the beaver against the take
     margins = [(abs(decision[take] - dp), z * se(take))]
     if len(answers) == 2:
         dt, db = decision["double_take"], decision["double_beaver"]
-        margins.append((abs(db - dt), z * (se("double_take") + se("double_beaver"))))
+        margins.append((abs(db - dt), z * se_pair("double_beaver", "double_take")))
     # the closest call (margin over noise) speaks for the taker
     out["take_margin"], out["take_noise"] = min(
         margins, key=lambda m: m[0] / m[1] if m[1] > 0 else math.inf)
@@ -469,30 +490,38 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
     k = cube.stake
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(seed=seed, rules=rules, compute=compute)
-    nd = rollout(position, settings=settings.replace(cube_state=CubeState(k, cube.owner, True)),
-                 **kw)
-    stop_if_interrupted([nd], "cube_decision")      # Ctrl-C: no decision on cut rollouts
+
+    def games(state, scale):
+        """One cubeful rollout at ``state``: its Outcome, and its games per unit of the
+        decision's stake (``scale``: the rollout's stake over the decision's)."""
+        rg = rollout_games([position], settings=settings.replace(cube_state=state), **kw)
+        stop_if_interrupted(rg.outcomes, "cube_decision")   # Ctrl-C: no decision on cut
+        return rg.outcomes[0], scale * rg.equity[0], rg.strata[0]          # rollouts
+
+    nd, nd_games, strata = games(CubeState(k, cube.owner, True), 1.0)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
            "se_double_beaver": math.nan, "method": "rollout",
-           "seed": seed}
+           "seed": seed, **dict.fromkeys(PAIRED_SE, math.nan)}
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out
-    dt = rollout(position, settings=settings.replace(cube_state=CubeState(n1, "opponent")),
-                 **kw)
-    stop_if_interrupted([dt], "cube_decision")
+    dt, dt_games, _ = games(CubeState(n1, "opponent"), n1 / k)
     out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
-               se_double_take=n1 / k * dt.se_equity)
+               se_double_take=n1 / k * dt.se_equity,
+               se_double_take_minus_no_double=difference_se(dt_games, nd_games,
+                                                            strata=strata))
     take = out["double_take"]
     n2 = next_stake(rules.cube, n1)
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
-        db = rollout(position,
-                     settings=settings.replace(cube_state=CubeState(n2, "opponent")), **kw)
-        stop_if_interrupted([db], "cube_decision")
+        db, db_games, _ = games(CubeState(n2, "opponent"), n2 / k)
         out["double_beaver"] = n2 / k * db.equity
         out["se_double_beaver"] = n2 / k * db.se_equity
+        out["se_double_beaver_minus_no_double"] = difference_se(db_games, nd_games,
+                                                                strata=strata)
+        out["se_double_beaver_minus_double_take"] = difference_se(db_games, dt_games,
+                                                                  strata=strata)
         take = min(take, out["double_beaver"])
     out["equity"] = max(out["no_double"], min(take, 1.0))
     return out

@@ -19,14 +19,19 @@ The reports (``analysis.report``: ``evaluate``, ``win_report``, ``move_report``,
 """
 from __future__ import annotations
 
+import dataclasses
+import math
+
 from nardy_fast.core._checks import check_count
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, methods_of, warn_unused
 from nardy_fast.core.position import position_list
 from nardy_fast.core.rng import root_entropy
+from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, rollout, rollout_outcomes,
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, rollout,
+                                            rollout_games, rollout_outcomes,
                                             stop_if_interrupted)
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
                                                  method_object, method_or_flat,
@@ -41,14 +46,14 @@ if TYPE_CHECKING:
     from dask.distributed import Client
 
     from nardy_fast.core.position import Position
-    from nardy_fast.core.result import Outcome
     from nardy_fast.core.rng import SeedLike
     from nardy_fast.core.rules import RulesLike
     from nardy_fast.engine.play.policy import PolicyLike
     from nardy_fast._utils.compute import Compute
     from nardy_fast.engine.decisions.methods import Method
 
-__all__ = ["value_position", "value_positions", "METHODS", "TABLE_METHODS",
+__all__ = ["value_position", "value_positions", "value_positions_paired", "PairedValues",
+           "METHODS", "TABLE_METHODS",
            "DEFAULT_GAMES", "ROLLOUT_DEFAULTS"]
 
 METHODS = methods_of("auto", "exact", "two_sided", "one_sided", "net", "rollout")
@@ -133,10 +138,79 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
         Ctrl-C during the rollouts of several positions (one position's rollout returns
         its finished games, ``extra["interrupted"]``, as ``rollout`` does).
     """
+    return _value_positions("value_positions", positions, method, n_games, seed, rules,
+                            policy, truncate, workers, client, progress, plies, compute,
+                            keep_games=False).outcomes
+
+
+@method_or_flat("n_games", "policy", "truncate", "plies")
+def value_positions_paired(positions: Iterable[Position | str],
+                           method: str | Method = "auto", *,
+                           n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
+                           rules: RulesLike = None, policy: PolicyLike = "net",
+                           truncate: str | None = "bearoff", workers: int | None = None,
+                           client: Client | None = None, progress: bool | None = None,
+                           plies: int = 0, compute: Compute | None = None) -> PairedValues:
+    """``value_positions`` (the same arguments and the same Outcomes) with the standard
+    errors of the differences between the positions' equities: a ``PairedValues``.
+
+    Rollouts of several positions keep every game's equity (``rollout_games``), so a
+    difference between two rolled-out positions has its paired standard error, smaller
+    than the sum of theirs because their games threw the same dice.  The move report's
+    ``se_equity_loss`` comes from here.
+    """
+    return _value_positions("value_positions_paired", positions, method, n_games, seed,
+                            rules, policy, truncate, workers, client, progress, plies,
+                            compute, keep_games=True)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PairedValues:
+    """Outcomes of several positions, and the standard errors of their equities'
+    differences (``value_positions_paired``).
+
+    Attributes
+    ----------
+    outcomes : list of Outcome
+        One per position, in order, as ``value_positions`` gives them.
+    games : RolloutGames or None
+        The per-game equities of the rolled-out positions (two or more), else None.
+    rows : dict of int to int
+        Position index -> its row in ``games``.
+    """
+
+    outcomes: list[Outcome]
+    games: RolloutGames | None = None
+    rows: dict[int, int] = dataclasses.field(default_factory=dict)
+
+    def se_difference(self, i: int, j: int) -> float:
+        """Standard error of position ``i``'s equity minus position ``j``'s (points, each
+        the side on roll's view; the same for ``j`` minus ``i``).
+
+        0 when neither was estimated (exact tables, finished games, ``i == j``); NaN when
+        one is the evaluator's (its error is not measured); the other's standard error
+        when one is exact; the paired standard error of the games both rollouts played
+        when both were rolled out together (``RolloutGames.difference``)."""
+        if i == j:
+            return 0.0
+        a, b = self.outcomes[i], self.outcomes[j]
+        if math.isnan(a.se_equity) or math.isnan(b.se_equity):
+            return math.nan
+        if a.se_equity == 0.0 or b.se_equity == 0.0:
+            return a.se_equity + b.se_equity
+        if self.games is not None and i in self.rows and j in self.rows:
+            return self.games.difference(self.rows[i], self.rows[j])[1]
+        return a.se_equity + b.se_equity             # not paired: the bound
+
+
+def _value_positions(func, positions, method, n_games, seed, rules, policy, truncate,
+                     workers, client, progress, plies, compute, *, keep_games):
+    """``value_positions`` (``keep_games``: ``value_positions_paired``) as a
+    ``PairedValues``; ``func`` names the caller in messages."""
     seed = root_entropy(seed)
     rules = as_rules(rules)
     if isinstance(method, METHOD_OBJECTS):
-        refuse_flat("value_positions", method, n_games=(n_games, DEFAULT_GAMES),
+        refuse_flat(func, method, n_games=(n_games, DEFAULT_GAMES),
                     policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
     else:
         check_count(n_games, "n_games")
@@ -148,7 +222,7 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
             warn_plies_unused(method, plies)
         method = method_object(method, plies=plies, n_games=int(n_games), policy=policy,
                                truncate=truncate)
-    compute = resolve_compute("value_positions", compute, workers=workers, client=client,
+    compute = resolve_compute(func, compute, workers=workers, client=client,
                               progress=progress)
     positions = position_list(positions)
     out = [None] * len(positions)
@@ -171,13 +245,20 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
         plies = method.plies or 0
         for i, o in zip(net, ev.outcomes([positions[i] for i in net], plies)):
             out[i] = o
+    paired = None
     if games:
         kw = dict(settings=method.settings, seed=seed, rules=rules, compute=compute)
         if len(games) == 1:        # rollout's own checks, and its Ctrl-C before any game
             out[games[0]] = rollout(positions[games[0]], **kw)
         else:                      # Ctrl-C: no Outcomes of the games some got, none others
-            outs = rollout_outcomes([positions[i] for i in games], **kw)
-            stop_if_interrupted(outs, "value_positions")
+            chosen = [positions[i] for i in games]
+            if keep_games:
+                paired = rollout_games(chosen, **kw)
+                outs = list(paired.outcomes)
+            else:
+                outs = rollout_outcomes(chosen, **kw)
+            stop_if_interrupted(outs, func)
             for i, o in zip(games, outs):
                 out[i] = o
-    return out
+    rows = {i: k for k, i in enumerate(games)} if paired is not None else {}
+    return PairedValues(out, paired, rows)

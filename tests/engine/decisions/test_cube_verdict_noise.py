@@ -1,6 +1,7 @@
 """``cube.verdict_noise``: whether a rollout cube decision's verdict is within the
-rollouts' noise (each comparison's margin against 1.96 times the sum of the standard
-errors of the two values compared; the pass is exact)."""
+rollouts' noise (each comparison's margin against 1.96 times the standard error of the
+difference of the two values compared: the paired one where the decision has it, else
+the sum of the two standard errors; the pass is exact)."""
 import math
 
 import pytest
@@ -59,6 +60,50 @@ def test_a_rollout_decision_carries_its_noise():
                                                                          1.0)))
     assert math.isnan(d["se_double_beaver"])                   # no beaver allowed
     assert isinstance(d["within_noise"], bool)
+
+
+def test_the_paired_standard_errors_replace_the_sums():
+    d = decision(0.1, 0.5, 0.04, 0.05, db=0.53, se_db=0.07)
+    d.update(se_double_take_minus_no_double=0.012, se_double_beaver_minus_no_double=0.02,
+             se_double_beaver_minus_double_take=0.009)
+    v = verdict_noise(d)
+    assert v["double_margin"] == pytest.approx(0.4)            # the take against no double
+    assert v["double_noise"] == pytest.approx(NOISE_Z * 0.012)
+    # the taker's closest call: the beaver against the take (0.03 over 1.96 * 0.009)
+    assert v["take_margin"] == pytest.approx(0.03)
+    assert v["take_noise"] == pytest.approx(NOISE_Z * 0.009)
+    assert v["within_noise"] is False                          # 0.03 > 0.0176
+    d["se_double_beaver_minus_double_take"] = NAN              # unknown: the bound
+    assert verdict_noise(d)["take_noise"] == pytest.approx(NOISE_Z * 0.12)
+    assert verdict_noise(d)["within_noise"] is True
+
+
+def test_a_rollout_decision_pairs_its_rollouts_games():
+    """The paired SE of double/take minus no double is the SE of the per-game
+    differences of the two rollouts (recomputed here from ``rollout_games`` with the
+    decision's seed and cube states), well below the sum of the two SEs."""
+    import numpy as np
+
+    import nardy_fast as nf
+    from nardy_fast.engine.play.rollout import difference_se
+    pos = "WIREQAQIQACEDADAAAAAAAAAAAAABJCAR"
+    d = cube_decision(pos, CubeState(1, "centre"), method="rollout", n_games=144, seed=3,
+                      workers=1, progress=False)
+    kw = dict(seed=3, rules=nf.Rules(cube="geometric"), workers=1, progress=False)
+    nd = nf.rollout_games([pos], 144, cube_state=CubeState(1, "centre", True), **kw)
+    dt = nf.rollout_games([pos], 144, cube_state=CubeState(2, "opponent"), **kw)
+    assert d["no_double"] == nd.outcomes[0].equity
+    assert d["double_take"] == 2 * dt.outcomes[0].equity
+    paired = difference_se(2 * dt.equity[0], nd.equity[0])
+    assert d["se_double_take_minus_no_double"] == pytest.approx(paired, rel=1e-12)
+    assert paired < 0.7 * (d["se_no_double"] + d["se_double_take"])
+    # the doubler's comparison: against the take when it is the taker's answer, else
+    # against the exact pass (no double's own SE)
+    taken = d["double_take"] < 1.0
+    assert d["double_noise"] == pytest.approx(
+        NOISE_Z * (paired if taken else d["se_no_double"]))
+    assert math.isnan(d["se_double_beaver_minus_no_double"])   # no beaver allowed
+    assert not np.isnan(nd.equity).any()
 
 
 def test_the_clear_margin_is_a_95_percent_interval():
