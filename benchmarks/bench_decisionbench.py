@@ -13,7 +13,10 @@ SE of the difference, scaled to the build's ``--build-games`` by the square root
 games ratio.  The same candidates against the best of the next repeat (another seed) give
 the difference's SE had the rollouts been independent.  Printed: the median SE of one
 candidate's equity, of a difference with the same seed and with independent seeds, and
-the CPU-seconds per candidate rollout of ``--games`` games.
+the CPU-seconds per candidate rollout of ``--games`` games.  The rollouts keep their
+games (``rollout_games``, the build's rollout settings), so the script also prints the
+median paired SE that each repeat reports for a difference (``RolloutGames.difference``):
+it should match the spread between repeats.
 
     python benchmarks/bench_decisionbench.py [--decisions 6] [--repeats 4] [--games 324]
 
@@ -27,6 +30,7 @@ import time
 
 import numpy as np
 
+import nardy_fast as nf
 from nardy_fast.analysis import decisionbench, decisionbuild
 
 
@@ -88,19 +92,21 @@ def main():
             if r["type"] == "checker" and r["phase"] in a.phases.split(",")][:a.decisions]
     judge = decisionbuild.judge_evaluator()
     scale = (a.games / a.build_games) ** 0.5
-    se_one, se_diff, se_indep = [], [], []
+    se_one, se_diff, se_indep, se_paired = [], [], [], []
     cpu, n_roll = 0.0, 0
     for r in rows:
         eq = []
+        afters = [nf.Position.from_id(i) for i in r["ids_after"]]
         for k in range(a.repeats):
             t = time.process_time()
-            done, _ = decisionbuild._roll({**r, "games": a.games,
-                                           "seed": str(1000 * a.seed + k)}, judge, 1)
+            # the build's rollout (decisionbuild._roll), its games kept
+            rg = nf.rollout_games(afters, a.games, policy=judge, seed=1000 * a.seed + k,
+                                  workers=1, progress=False)
             cpu += time.process_time() - t
             n_roll += len(r["moves"])
-            by_move = dict(zip(done["ids_after"], done["equities"]))
-            eq.append([by_move[i] for i in r["ids_after"]])
-            se_one += [s * scale for s in done["ses"]]
+            eq.append([-o.equity for o in rg.outcomes])           # the mover's view
+            se_one += [o.se_equity * scale for o in rg.outcomes]
+            se_paired += [rg.difference(j, 0)[1] * scale for j in range(1, len(afters))]
         eq = np.array(eq)                             # repeats x candidates
         diff = eq - eq[:, :1]
         se_diff += list(diff[:, 1:].std(axis=0, ddof=1) * scale)
@@ -113,6 +119,7 @@ def main():
     print(f"  median SE of a candidate's equity      {np.median(se_one):.4f}")
     print(f"  median SE of a difference of two (CRN) {np.median(se_diff):.4f}")
     print(f"  ... with independent seeds             {np.median(se_indep):.4f}")
+    print(f"  median paired SE the rollouts report   {np.median(se_paired):.4f}")
     print(f"  CPU-seconds per candidate rollout of {a.games} games: {cpu / n_roll:.2f}")
 
 

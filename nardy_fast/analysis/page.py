@@ -73,7 +73,7 @@ th:first-child,td:first-child{text-align:left}
 .board svg{width:100%;height:auto;max-width:26rem;display:block}
 .move{font-size:0.95rem;min-width:0}.move .dice{font-weight:bold}
 .played,.cand td:nth-child(2){font-family:monospace}
-.cand{font-size:0.8rem}.cand tr.you td{font-weight:bold;background:#f6ecd9}
+.cand{font-size:0.8rem}.cand .se{font-size:0.7rem;color:#666}.cand tr.you td{font-weight:bold;background:#f6ecd9}
 .cand td:nth-child(2){text-align:left}
 .mark{display:inline-block;padding:0 0.35rem;border-radius:0.3rem;color:#fff;
  font-size:0.8rem;font-weight:bold}
@@ -208,13 +208,16 @@ def _num(v, fmt="{:+.3f}", nan="-"):
     return nan if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
 
 
+def _measured(se):
+    """``se`` is a standard error that was measured and is not 0 (rollouts)."""
+    return se is not None and isinstance(se, (int, float)) and se == se and se > 0
+
+
 def _loss(loss, se):
-    """A loss with its standard error where it was measured (rollouts: ``0.052 ± 0.011``;
-    exact and the net's losses have none to show)."""
+    """A loss with its standard error in brackets where it was measured (rollouts:
+    ``0.052 (SE 0.011)``; exact losses and the net's have none to show)."""
     text = _num(loss, "{:.3f}")
-    if se is not None and isinstance(se, (int, float)) and se == se and se > 0:
-        text += f" \u00b1 {se:.3f}"
-    return text
+    return text + f" (SE {se:.3f})" if _measured(se) else text
 
 
 def _esc(v):
@@ -405,15 +408,18 @@ def _candidates(r, match):
         return ""
     cands = json.loads(text)
     koks = any("p_koks_win" in c for c in cands)
+    ses = [None if match else c.get("se_equity_loss") for c in cands]
     head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
             "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (
         ["koks"] if koks else [])
     rows, classes = [], []
-    for c in cands:
+    for c, se in zip(cands, ses):
         value = _pct(c["mwc"]) if match and "mwc" in c else _num(c["equity"])
         loss = c.get("emg_loss", c["equity_loss"]) if match else c["equity_loss"]
-        se = None if match else c.get("se_equity_loss")
-        row = [c["rank"], c["move"], value, _loss(loss, se), _pct(c["p_win"]),
+        cell = _num(loss, "{:.3f}")             # its SE below it: the table stays narrow
+        if _measured(se):
+            cell = _Raw(f'{_esc(cell)}<br><span class="se">SE {se:.3f}</span>')
+        row = [c["rank"], c["move"], value, cell, _pct(c["p_win"]),
                _pct(c["p_mars_win"])]
         row += [_pct(c.get("p_koks_win", math.nan))] if koks else []
         row += [_pct(c["p_lose"]), _pct(c["p_mars_loss"])]
@@ -541,7 +547,9 @@ def _index(report, match):
         if r["move"] != "" and r["mark"] in _INDEXED:
             best = r["best_move"] if _best_differs(r) else ""
             rows.append(pre + [link, f'{r["player"]} ({r["side"]})', r["move"], best,
-                               _num(float(r["equity_loss"]), "{:.3f}"), r["mark"]])
+                               _loss(float(r["equity_loss"]),
+                                     None if match else r.get("se_equity_loss")),
+                               r["mark"]])
         if "cube_played" in report.columns and _is_text(r["cube_played"]):
             other = "black" if r["side"] == "white" else "white"
             for what, col, who in (("cube", "cube_loss", f'{r["player"]} ({r["side"]})'),

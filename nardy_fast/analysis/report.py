@@ -529,7 +529,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     analyse : bool
         Also rank the legal moves of every turn (``move_report``, by default with the
         evaluator at ``plies``): ``n_moves``, ``best_move``, ``equity_played``,
-        ``equity_best``, ``equity_loss`` (points, >= 0), ``mark`` (``MARKS``),
+        ``equity_best``, ``equity_loss`` (points, >= 0), ``se_equity_loss`` (its
+        standard error: the paired one under ``"rollout"``, ``move_report``; NaN at a
+        match score, where ``equity_loss`` is in EMG), ``mark`` (``MARKS``),
         ``rank_played`` (the played move's rank, 1 = the best; ties share the best rank
         when their equity is the same) and ``candidates`` (``CANDIDATES``: the best
         ``n_candidates`` moves of the ranking, and the played one, as JSON text; "" for a
@@ -821,8 +823,8 @@ def _analyse_turn(pos, turn, method, kw):
            "se_equity_loss": float(se_loss),
            "mark": mark(eq_best - eq_played), "rank_played": rank,
            "candidates": _candidates(mr, after_id, n)}
-    if "mwc_loss" in mr.columns:
-        out.update(_turn_losses(mr, after_id))
+    if "mwc_loss" in mr.columns:                    # equity_loss in EMG: its SE unknown
+        out.update(_turn_losses(mr, after_id), se_equity_loss=math.nan)
     return out
 
 

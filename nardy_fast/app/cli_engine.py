@@ -682,8 +682,9 @@ def _print_cube(args, d, match=None):
         print(("the verdict is within the noise: more games (-n) would decide it; "
                if d["within_noise"] else "the verdict is clear of the noise; ")
               + f"a margin is the difference of the two values compared, its noise "
-              f"{NOISE_Z} x the sum of their standard errors (a bound on the 95% interval "
-              "of the difference, which the rollouts' common dice make narrower)")
+              f"{NOISE_Z} x the standard error of that difference, from the per-game "
+              "differences of the two rollouts, whose games threw the same dice (against "
+              "the exact pass: the other value's own)")
 
 
 PARSERS = (_parser_hint, _parser_play, _parser_met, _parser_matches, _parser_train,

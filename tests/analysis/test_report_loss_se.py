@@ -78,8 +78,11 @@ def test_an_analysed_game_carries_the_played_moves_error_to_its_page():
     cands = json.loads(several["candidates"].iloc[0])
     assert all("se_equity_loss" in c for c in cands)
     page = to_html(gr, record=rec)
-    assert "\u00b1" in page                                    # a loss with its error
-    assert "\u00b1" not in to_html(nf.game_report(rec, analyse=True), record=rec)
+    se = float(lost["se_equity_loss"].iloc[0])
+    assert f"(SE {se:.3f})" in page                            # a loss with its error
+    assert '<span class="se">SE ' in page                      # and each candidate's
+    plain = to_html(nf.game_report(rec, analyse=True), record=rec)
+    assert "SE " not in plain
 
 
 def test_the_cli_shows_the_error_under_rollouts(tmp_path, capsys):
@@ -93,3 +96,13 @@ def test_the_cli_shows_the_error_under_rollouts(tmp_path, capsys):
     assert "equity_loss (SE)" in out and "standard error" in out
     rows = [ln for ln in out.splitlines() if ln[:4].strip().isdigit() and "(" in ln]
     assert rows and all(np.isfinite(float(r.rsplit("(", 1)[1].rstrip(")"))) for r in rows)
+
+
+def test_at_a_match_score_the_loss_in_emg_has_no_standard_error():
+    """At a score ``equity_loss`` holds the EMG loss, whose error the rollouts do not
+    give: its ``se_equity_loss`` is NaN, not the money loss's."""
+    rec = nf.random_game(seed=4, policy="greedy", max_turns=6)
+    gr = nf.game_report(rec, analyse=True, match=nf.MatchState(5, (1, 3), "white"),
+                        **ROLL)
+    several = gr[gr["n_moves"] > 1]
+    assert len(several) and several["se_equity_loss"].isna().all()
