@@ -51,15 +51,19 @@ def test_exact_approximate_and_net_losses():
 
 
 def test_paired_values_of_a_mix():
-    """A finished game and a bear-off are exact (SE 0): a difference with a rolled-out
-    position has that position's own SE; two rolled-out positions the paired one."""
-    race = nf.race_sample(1, seed=2)[0]
+    """A bear-off of the two-sided table is exact (SE 0): a difference with a rolled-out
+    position has that position's own SE; two rolled-out positions the paired one; one
+    valued by the one-sided approximation has an unmeasured error (NaN)."""
+    race = nf.Position.from_boards([0] * 18 + [0, 2, 0, 1, 1, 1],
+                                   [0] * 18 + [0, 0, 1, 1, 0, 2])
+    big = nf.race_sample(1, seed=2)[0]                         # 15 a side: one-sided
     a, b = (nf.Position.from_id(i) for i in
             nf.move_report(contact(), (4, 2))["id_after"].iloc[:2])
-    pv = value_positions_paired([a, race, b], "rollout", n_games=144, seed=3,
+    pv = value_positions_paired([a, race, b, big], "rollout", n_games=144, seed=3,
                                 policy="greedy", truncate="bearoff", workers=1,
                                 progress=False)
     assert pv.outcomes[1].se_equity == 0                       # valued at the start
+    assert math.isnan(pv.se_difference(0, 3)) and math.isnan(pv.se_difference(1, 3))
     assert pv.se_difference(0, 1) == pv.outcomes[0].se_equity
     assert pv.se_difference(0, 2) == pytest.approx(pv.games.difference(0, 2)[1])
     assert pv.se_difference(2, 0) == pv.se_difference(0, 2)

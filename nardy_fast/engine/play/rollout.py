@@ -52,6 +52,7 @@ from nardy_fast.tables.race import (default_race_tables, mars_table_for, race_pr
 from nardy_fast.engine.play._rollout import (MAX_STRATA, PER_GAME_WIDTH, QUANTITIES,
                                              TALLY_WIDTH, play_blocks)
 from nardy_fast.core._state import finished_reason
+from nardy_fast.core.methods import method_kind
 from nardy_fast.core.matchrules import check_match
 from nardy_fast.engine.evaluation import cubemodel
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy, policy_pair
@@ -615,6 +616,11 @@ def _outcome(tally, truncated, extra, plan=None):
                                           if var[q["equity"]] > 0 else math.nan)
     if plan is not None and plan.cube is not None:
         extra.update(_cube_extra(plan, mean))
+    if method_kind(extra.get("valued_at_start") or "rollout") == "approximation":
+        # every game valued at the start by an approximation: its error is not the
+        # games' spread (0) but the approximation's, which nobody measured
+        se = np.full_like(se, math.nan)
+        extra["se_equity_unstratified"] = math.nan
     out = Outcome(
         p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
         p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),
@@ -661,7 +667,8 @@ def _valued_at_start(plan):
     roll, or ``""``: the position is already where the truncation stops a game (a race of
     both homes; with ``"race12"`` also a race the race database covers), no first roll is
     fixed and no cube is in play.  Such a "rollout" plays nothing: its numbers are the
-    table's, exact or the one-sided approximation, and its standard errors 0."""
+    table's, exact (standard errors 0) or the one-sided approximation (standard errors
+    NaN: its error is not measured, as the table's own Outcome says)."""
     p = plan.position
     if plan.truncate is None or plan.dice is not None or plan.cube is not None:
         return ""
@@ -842,7 +849,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         ``extra`` (seed, policy, truncation, chunk size, games truncated, ...;
         ``extra["valued_at_start"]``: the table's ``method`` when the position is already
         where the truncation stops a game, so no roll is played and the numbers are the
-        table's, else ``""``).  After Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+        table's, else ``""``; the standard errors are then the table's: 0 when it is
+        exact, NaN for the one-sided approximation).  After Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
 
     Raises
     ------
