@@ -72,3 +72,22 @@ def test_matches_leaves_no_transcripts_of_an_earlier_run_unasked(tmp_path, capsy
     assert main(argv + ["-n", "1", "--seed", "7", "--force"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["match-0001.mat", "notes.txt"]
     assert (out / "match-0001.mat").read_bytes() != first["match-0001.mat"]
+
+
+def test_cli_matches_cut_before_any_match_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    """Ctrl-C before a match finished: a folder the command made is removed (nothing was
+    written); a folder the user had, even empty, stays."""
+    from nardy_fast.app import cli_engine
+
+    def cut(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli_engine, "simulate_matches", cut)
+    argv = ["matches", "random", "random", "-n", "3", "--length", "1", "--seed", "4",
+            "--no-progress", "-o"]
+    made = tmp_path / "new"
+    assert main(argv + [str(made)]) != 0
+    assert not made.exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    assert main(argv + [str(mine)]) != 0
+    assert mine.is_dir()

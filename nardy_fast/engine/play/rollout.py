@@ -1126,6 +1126,14 @@ class RolloutGames:
         and the standard error of that difference from the games both rollouts played
         (``difference_se``; stratified when both have the same strata).  Points per
         unit stake, the side on roll's view of each position."""
+        n = len(self.outcomes)
+        for name, k in (("i", i), ("j", j)):
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+                raise TypeError(f"difference: {name}={k!r}: expected a position's index "
+                                f"(an int, 0 .. {n - 1})")
+            if not -n <= k < n:
+                raise IndexError(f"difference: {name}={k}: there are {n} positions "
+                                 f"(0 .. {n - 1})")
         strata = self.strata[i] if self.strata[i] == self.strata[j] else 1
         return (self.outcomes[i].equity - self.outcomes[j].equity,
                 difference_se(self.equity[i], self.equity[j], strata=strata))

@@ -132,3 +132,17 @@ def test_an_interrupted_rollout_leaves_its_missing_games_nan():
     other = np.arange(len(g), dtype=float)
     assert difference_se(g, other) == pytest.approx(
         se_by_hand(g - other, 36), rel=1e-12)
+
+
+def test_bad_input_is_named():
+    cands = race_candidates(2)
+    rg = nf.rollout_games(cands, 36, seed=1, workers=1, **GREEDY)
+    with pytest.raises(IndexError, match="j=2: there are 2 positions"):
+        rg.difference(0, 2)
+    with pytest.raises(TypeError, match="i='a'"):
+        rg.difference("a", 1)
+    with pytest.raises(ValueError, match="positions: empty"):
+        nf.rollout_games([], 36, seed=1, **GREEDY)
+    with pytest.raises(ValueError, match="n_games"):
+        nf.rollout_games(cands, 0, seed=1, **GREEDY)
+    assert rg.difference(-1, 0)[0] == -rg.difference(0, 1)[0]
