@@ -11,13 +11,15 @@ import os
 import re
 import shutil
 import sys
+import warnings
 
 import numpy as np
 
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
-                                  json_text, match_length, match_rules, match_state, new_file,
+                                  given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, start_position, widths)
+from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
@@ -43,11 +45,25 @@ __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_tra
            "cmd_train_net", "cmd_train_luck", "cmd_cube"]
 
 
+_HINT_ROLLOUT_FLAGS = {"games": "-n/--games", "seed": "--seed", "workers": "--workers",
+                       "scheduler": "--scheduler"}
+
+
 def _parser_hint(sub):
     s = add_command(sub, "hint", cmd_hint,
-                    help="rank the legal moves of a roll with the evaluator")
+                    help="rank the legal moves of a roll with the evaluator, or by rolling "
+                         "out each (--method rollout)")
     add_options(s, "position", "dice", "plies", plies=DECISION_PLIES)
     s.add_argument("--top", type=positive_int, default=10, help="moves shown (default 10)")
+    s.add_argument("--method", default="net", choices=["net", "rollout"],
+                   help="'net' (default: the evaluator at --plies) or 'rollout' (the "
+                        "position after each legal move rolled out, -n games each with "
+                        "one --seed, so the moves' games throw the same dice game by game, "
+                        "and each loss has its paired standard error)")
+    add_options(s, "games", "seed", "workers", "scheduler", games=DEFAULT_GAMES)
+    # None: "not given", so that an option with no effect is named
+    s.set_defaults(**dict.fromkeys(_HINT_ROLLOUT_FLAGS))
+    add_progress(s)
     add_options(s, "rules", "json")
     add_match_options(s, cube_flag=True)
 
@@ -62,6 +78,12 @@ def cmd_hint(args):
     pos = _position(args.position)
     rules = as_rules(args.rules)
     match = match_state(args, pos, cube_rules(rules) if args.cube else rules)
+    if args.method == "rollout":
+        return _hint_rollouts(args, pos, rules, match)
+    unused = given(args, _HINT_ROLLOUT_FLAGS)
+    if unused:
+        warnings.warn(f"{', '.join(unused)}: no effect without --method rollout (the moves "
+                      "are valued by the evaluator)", UserWarning)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies, match=match)
     hint = hint.head(args.top)
     if match is not None:
@@ -88,6 +110,49 @@ def cmd_hint(args):
           f"{'p_win':>5s}  method")
     for r in hint.itertuples():
         print(f"{r.rank:4d}  {r.move:<24s} {r.mwc:6.4f}  {r.mwc_loss:8.4f}  {r.emg:+7.4f}  "
+              f"{r.p_win:5.3f}  {r.method}")
+
+
+def _hint_rollouts(args, pos, rules, match):
+    """``hint --method rollout``: ``move_report`` with rollouts, each move's equity with
+    its 95% interval and each loss with its paired standard error."""
+    if args.plies != DECISION_PLIES:         # the default: the evaluator's, not given here
+        raise CliError(f"--plies {args.plies}: no effect with --method rollout (the "
+                       "rollouts' players are the evaluator at 0-ply)")
+    if match is not None:
+        raise CliError("--method rollout: at a match score the moves are ranked by the "
+                       "evaluator (--method net)")
+    games = DEFAULT_GAMES if args.games is None else args.games
+    seed = 2026 if args.seed is None else args.seed
+    client = _client(args.scheduler)
+    try:
+        mr = move_report(pos, args.dice, method=Rollout(RolloutSettings(games)), seed=seed,
+                         rules=rules, compute=Compute(workers=args.workers, client=client,
+                                                      progress=args.progress))
+    except KeyboardInterrupt:
+        raise Interrupted("before every move's rollout finished; no move ranked (a "
+                          "ranking of cut rollouts would mislead)") from None
+    finally:
+        if client is not None:
+            client.close()
+    mr = mr.head(args.top)
+    if args.json:
+        print(json_text(mr))
+        return
+    print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: the position after each legal "
+          f"move rolled out, {games} games each, seed {seed}, the moves' games throwing the "
+          "same dice game by game; equity in points per game, the mover's view, with its "
+          f"95% interval (± {NOISE_Z} SE); equity_loss: points lost against the best move, "
+          "with its standard error from the two moves' games")
+    print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s} {'± 95%':>7s}  "
+          f"{'equity_loss (SE)':>17s}  {'p_win':>5s}  method")
+    for r in mr.itertuples():
+        half = NOISE_Z * r.se_equity
+        err = f"{half:7.4f}" if half == half else f"{'-':>7s}"
+        se = r.se_equity_loss
+        loss = f"{r.equity_loss:.4f}" + (f" ({se:.4f})" if se == se and se > 0 else
+                                         "" if se == 0 else " (-)")
+        print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f} {err}  {loss:>17s}  "
               f"{r.p_win:5.3f}  {r.method}")
 
 

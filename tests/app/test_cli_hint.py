@@ -40,3 +40,30 @@ def test_cli_train_fine_tunes_the_shipped_net_under_a_variant(tmp_path):
     training = ev.meta["training"]
     assert training["rules"]["block_rule"] == "none" and training["lr"] == 0.0
     assert len(training["init"]) == 64
+
+
+def test_hint_by_rollouts_shows_each_loss_with_its_paired_error(capsys):
+    """``hint --method rollout``: move_report's rollouts (the same numbers), each loss with
+    its paired standard error; options that change nothing are named."""
+    import json
+
+    from nardy_fast.app.cli import main
+    pid = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
+    argv = ["hint", pid, "5-2", "--method", "rollout", "-n", "72", "--seed", "3",
+            "--workers", "1", "--no-progress"]
+    assert main(argv + ["--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    mr = nf.move_report(nf.Position.from_id(pid), (5, 2), method="rollout", n_games=72,
+                        seed=3, workers=1, progress=False)
+    assert [r["move"] for r in rows] == list(mr["move"])
+    assert [r["se_equity_loss"] for r in rows] == list(mr["se_equity_loss"])
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    worst = mr.iloc[-1]
+    assert f"{worst['equity_loss']:.4f} ({worst['se_equity_loss']:.4f})" in out
+    assert "equity_loss (SE)" in out
+    assert main(argv + ["--plies", "1"]) == 1
+    assert "--plies 1: no effect with --method rollout" in capsys.readouterr().err
+    assert main(argv + ["--length", "5", "--score", "2-3"]) == 1
+    assert main(["hint", pid, "5-2", "--seed", "4", "--plies", "0"]) == 0
+    assert "--seed: no effect without --method rollout" in capsys.readouterr().err

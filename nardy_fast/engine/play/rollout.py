@@ -44,7 +44,7 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.tables.cuberace import cubeful_race
 from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
-from nardy_fast.core._checks import check_count, check_dice
+from nardy_fast.core._checks import check_count, check_dice, check_int
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables.race import (default_race_tables, mars_table_for, race_probabilities,
@@ -1128,12 +1128,11 @@ class RolloutGames:
         unit stake, the side on roll's view of each position."""
         n = len(self.outcomes)
         for name, k in (("i", i), ("j", j)):
-            if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-                raise TypeError(f"difference: {name}={k!r}: expected a position's index "
-                                f"(an int, 0 .. {n - 1})")
-            if not -n <= k < n:
+            try:
+                check_int(k, -n, n - 1, f"difference: {name}")
+            except ValueError:
                 raise IndexError(f"difference: {name}={k}: there are {n} positions "
-                                 f"(0 .. {n - 1})")
+                                 f"(0 .. {n - 1})") from None
         strata = self.strata[i] if self.strata[i] == self.strata[j] else 1
         return (self.outcomes[i].equity - self.outcomes[j].equity,
                 difference_se(self.equity[i], self.equity[j], strata=strata))

@@ -139,7 +139,7 @@ def test_bad_input_is_named():
     rg = nf.rollout_games(cands, 36, seed=1, workers=1, **GREEDY)
     with pytest.raises(IndexError, match="j=2: there are 2 positions"):
         rg.difference(0, 2)
-    with pytest.raises(TypeError, match="i='a'"):
+    with pytest.raises(TypeError, match="difference: i='a'"):
         rg.difference("a", 1)
     with pytest.raises(ValueError, match="positions: empty"):
         nf.rollout_games([], 36, seed=1, **GREEDY)
