@@ -74,7 +74,11 @@ def cmd_hint(args):
     position ID after it (id_after), as 'analyse' and 'moves' name them.  --json also
     gives diff (-equity_loss) and position (id_after), their old names.  With --length:
     ranked by the match winning chance after each move at the score (mwc, from the match
-    equity table), with the chance it loses (mwc_loss) and its money equivalent (emg)."""
+    equity table), with the chance it loses (mwc_loss) and its money equivalent (emg).
+    With --method rollout: the position after each move rolled out instead (-n games
+    each, one --seed, money play), each equity with its 95% interval and each loss with
+    its standard error from the two moves' games (se_equity_loss), which throw the same
+    dice game by game."""
     pos = _position(args.position)
     rules = as_rules(args.rules)
     match = match_state(args, pos, cube_rules(rules) if args.cube else rules)
