@@ -85,6 +85,8 @@ TESTS = {
                   "tests/engine/play/test_variance.py"],
     "plot.py": ["tests/analysis/test_plot.py"],
     "cli.py": ["tests/app/test_cli.py"],
+    "cli_engine.py": ["tests/app/test_cli_hint.py", "tests/app/test_cli_match.py",
+                      "tests/app/test_cli_train.py"],
     "parallel.py": ["tests/engine/play/test_parallel.py"],
     "_movegen.pyx": ["tests/core/test_movegen.py"],
     "_onesided.pyx": ["tests/tables/test_bearoff.py", "tests/tables/test_race.py"],

@@ -48,6 +48,7 @@ def test_hint_by_rollouts_shows_each_loss_with_its_paired_error(capsys):
     import json
 
     from nardy_fast.app.cli import main
+    from nardy_fast.engine.decisions.cube import NOISE_Z
     pid = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
     argv = ["hint", pid, "5-2", "--method", "rollout", "-n", "72", "--seed", "3",
             "--workers", "1", "--no-progress"]
@@ -59,9 +60,13 @@ def test_hint_by_rollouts_shows_each_loss_with_its_paired_error(capsys):
     assert [r["se_equity_loss"] for r in rows] == list(mr["se_equity_loss"])
     assert main(argv) == 0
     out = capsys.readouterr().out
-    worst = mr.iloc[-1]
+    worst, best = mr.iloc[-1], mr.iloc[0]
     assert f"{worst['equity_loss']:.4f} ({worst['se_equity_loss']:.4f})" in out
     assert "equity_loss (SE)" in out
+    first = next(ln for ln in out.splitlines() if ln.startswith("   1  "))
+    # the best move: its equity with its 95% interval, a loss of 0 with no error shown
+    assert first.split()[-5:] == [f"{best['equity']:+.4f}", f"{NOISE_Z * best['se_equity']:.4f}",
+                                  "0.0000", f"{best['p_win']:.3f}", "rollout"]
     assert main(argv + ["--plies", "1"]) == 1
     assert "--plies 1: no effect with --method rollout" in capsys.readouterr().err
     assert main(argv + ["--length", "5", "--score", "2-3"]) == 1
