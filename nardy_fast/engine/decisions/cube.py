@@ -12,6 +12,8 @@ import dataclasses
 import functools
 import math
 
+import numpy as np
+
 from nardy_fast.core._checks import check_plies
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
@@ -24,7 +26,8 @@ from nardy_fast.engine.evaluation.cubemodel import (
     win_loss_values)
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
-from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, difference_se, rollout_games,
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, difference_se, keeps_games,
+                                            rollout_games, rollout_outcomes,
                                             stop_if_interrupted)
 from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Exact, Net, Rollout,
@@ -491,10 +494,18 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
     seed = root_entropy(seed)           # one seed: the rollouts share their dice
     kw = dict(seed=seed, rules=rules, compute=compute)
 
+    keep = keeps_games(settings.n_games, 3)     # beyond it: the sum of the SEs, a bound
+
     def games(state, scale):
         """One cubeful rollout at ``state``: its Outcome, and its games per unit of the
-        decision's stake (``scale``: the rollout's stake over the decision's)."""
-        rg = rollout_games([position], settings=settings.replace(cube_state=state), **kw)
+        decision's stake (``scale``: the rollout's stake over the decision's; NaN games
+        when too many to keep)."""
+        s = settings.replace(cube_state=state)
+        if not keep:
+            out = rollout_outcomes([position], settings=s, **kw)
+            stop_if_interrupted(out, "cube_decision")
+            return out[0], np.full(1, np.nan), 36
+        rg = rollout_games([position], settings=s, **kw)
         stop_if_interrupted(rg.outcomes, "cube_decision")   # Ctrl-C: no decision on cut
         return rg.outcomes[0], scale * rg.equity[0], rg.strata[0]          # rollouts
 

@@ -30,8 +30,8 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, rollout,
-                                            rollout_games, rollout_outcomes,
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, keeps_games,
+                                            rollout, rollout_games, rollout_outcomes,
                                             stop_if_interrupted)
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
                                                  method_object, method_or_flat,
@@ -157,7 +157,9 @@ def value_positions_paired(positions: Iterable[Position | str],
     Rollouts of several positions keep every game's equity (``rollout_games``), so a
     difference between two rolled-out positions has its paired standard error, smaller
     than the sum of theirs because their games threw the same dice.  The move report's
-    ``se_equity_loss`` comes from here.
+    ``se_equity_loss`` comes from here.  Beyond ``KEEP_GAMES_LIMIT`` games in all
+    (``rollout.keeps_games``) no game is kept and the difference's standard error is the
+    sum of the two, a bound.
     """
     return _value_positions("value_positions_paired", positions, method, n_games, seed,
                             rules, policy, truncate, workers, client, progress, plies,
@@ -252,7 +254,7 @@ def _value_positions(func, positions, method, n_games, seed, rules, policy, trun
             out[games[0]] = rollout(positions[games[0]], **kw)
         else:                      # Ctrl-C: no Outcomes of the games some got, none others
             chosen = [positions[i] for i in games]
-            if keep_games:
+            if keep_games and keeps_games(method.settings.n_games, len(chosen)):
                 paired = rollout_games(chosen, **kw)
                 outs = list(paired.outcomes)
             else:

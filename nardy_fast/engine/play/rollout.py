@@ -82,10 +82,13 @@ if TYPE_CHECKING:
     from nardy_fast.core.matchrules import MatchState
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "rollout_games", "RolloutGames",
-           "difference_se", "POLICIES", "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES",
+           "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES", "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES",
            "RolloutSettings", "Compute", "ChunkSpec"]
 
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
+# The most games' equities ``rollout_games`` keeps in one call (8 bytes each: 200 MB), so
+# that a rollout of many games keeps the constant memory it has without them.
+KEEP_GAMES_LIMIT = 25_000_000
 # Games of a rollout that values a position when the caller names none: the one default of
 # the reports, the cube decisions and the analyses (``n_games=``).  ``rollout`` itself has
 # no default: its caller says how many games.
@@ -1047,7 +1050,7 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     The same arguments and the same numbers as ``rollout_outcomes`` (one seed for every
     position, so game ``k`` of each throws the same dice for as long as both games
     last); it also keeps one float per game and position (8 bytes each: 8 MB for a
-    million games).
+    million games), at most ``KEEP_GAMES_LIMIT`` in all (``ValueError`` beyond it).
 
     Returns
     -------
@@ -1138,6 +1141,14 @@ class RolloutGames:
                 difference_se(self.equity[i], self.equity[j], strata=strata))
 
 
+def keeps_games(n_games: int, n_positions: int = 1) -> bool:
+    """Whether ``rollout_games`` keeps the games of ``n_positions`` rollouts of
+    ``n_games`` each: at most ``KEEP_GAMES_LIMIT`` floats in all.  Beyond it the callers
+    that pair rollouts (the move report, the cube decisions) roll out without keeping
+    the games and fall back on the sum of the standard errors, a bound."""
+    return n_games * n_positions <= KEEP_GAMES_LIMIT
+
+
 def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> float:
     """Standard error of ``mean(a) - mean(b)`` for the per-game values of two rollouts
     made with one seed (game ``k`` of each threw the same dice), from the games both
@@ -1197,6 +1208,12 @@ def _rollout_outcomes(positions, settings, compute, seed, rules, match, keep_gam
     positions = position_list(positions)
     if not positions:
         raise ValueError("positions: empty; expected at least one position")
+    if keep_games and not keeps_games(s.n_games, len(positions)):
+        raise ValueError(
+            f"rollout_games: {len(positions)} position(s) x n_games={s.n_games} would keep "
+            f"{len(positions) * s.n_games:,} games' equities, more than KEEP_GAMES_LIMIT "
+            f"({KEEP_GAMES_LIMIT:,}, {KEEP_GAMES_LIMIT * 8 // 2**20} MB); roll out fewer "
+            "games or positions at a time, or use rollout_outcomes (no games kept)")
     entropy = _rng.root_entropy(seed)
     rules, state, asked = _cube_in_play("rollout_many", s.cube, s.cube_state, rules)
     plans = [_Plan(p, s.n_games, s.policy, entropy, rules, s.dice, s.truncate, s.chunk_size,

@@ -146,3 +146,23 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="n_games"):
         nf.rollout_games(cands, 0, seed=1, **GREEDY)
     assert rg.difference(-1, 0)[0] == -rg.difference(0, 1)[0]
+
+
+def test_too_many_games_to_keep_are_refused_and_the_reports_fall_back_on_the_bound(
+        monkeypatch):
+    """Past ``KEEP_GAMES_LIMIT`` floats ``rollout_games`` is refused by name, and the
+    move report and the cube decision roll out without keeping the games: a loss's SE is
+    then the sum of the two SEs (a bound), the cube decision's paired SEs NaN."""
+    from nardy_fast.engine.play import rollout as rollout_module
+    monkeypatch.setattr(rollout_module, "KEEP_GAMES_LIMIT", 100)
+    cands = race_candidates(2)
+    with pytest.raises(ValueError, match="KEEP_GAMES_LIMIT"):
+        nf.rollout_games(cands, 72, seed=1, workers=1, **GREEDY)
+    pos = nf.random_game(seed=3, policy="race").positions()[60]
+    mr = nf.move_report(pos, (6, 4), method="rollout", n_games=72, seed=1, workers=1,
+                        **GREEDY)
+    bound = mr["se_equity"].iloc[0] + mr["se_equity"]
+    assert mr["se_equity_loss"].iloc[1:].to_numpy() == pytest.approx(bound.iloc[1:])
+    d = nf.cube_decision("WIREQAQIQACEDADAAAAAAAAAAAAABJCAR", method="rollout", n_games=72,
+                         seed=1, workers=1, progress=False)
+    assert math.isnan(d["se_double_take_minus_no_double"])     # verdict_noise: the sum
