@@ -152,8 +152,8 @@ __all__ = ["Auto", "BLACK", "CENTRED", "CLASSIC", "Compute", "CubeState", "DEFAU
            "race_chart", "race_probabilities", "race12_probabilities", "race_report",
            "race_sample", "random_game", "read_mat", "read_mat_game", "read_match",
            "read_record", "read_study",
-           "rollout", "rollout_games", "rollout_many", "save_frame", "simulate_matches", "start_distribution",
-           "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_mat",
+           "rollout", "rollout_games", "rollout_many", "save_frame", "simulate_matches",
+           "start_distribution", "study", "successors", "train_self_play", "vs_greedy", "win_report", "write_mat",
            "write_match", "write_record",
            "get_include", "__version__"]
 

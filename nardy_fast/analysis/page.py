@@ -408,14 +408,14 @@ def _candidates(r, match):
         return ""
     cands = json.loads(text)
     koks = any("p_koks_win" in c for c in cands)
-    ses = [None if match else c.get("se_equity_loss") for c in cands]
     head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
             "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (
         ["koks"] if koks else [])
     rows, classes = [], []
-    for c, se in zip(cands, ses):
+    for c in cands:
         value = _pct(c["mwc"]) if match and "mwc" in c else _num(c["equity"])
         loss = c.get("emg_loss", c["equity_loss"]) if match else c["equity_loss"]
+        se = None if match else c.get("se_equity_loss")
         cell = _num(loss, "{:.3f}")             # its SE below it: the table stays narrow
         if _measured(se):
             cell = _Raw(f'{_esc(cell)}<br><span class="se">SE {se:.3f}</span>')

@@ -309,8 +309,8 @@ ROLLOUT_FLAGS = {"games": "-n/--games", "policy": "--policy", "seed": "--seed",
 def rollout_defaults(args, games):
     """Give the rollout options not given (None: ``given``) their defaults: ``games`` for
     ``--games``, the shared options' own (``_OPTIONS``) for the others."""
-    for name in ROLLOUT_FLAGS:
-        if getattr(args, name) is None:
+    for name in ROLLOUT_FLAGS:                  # those the command has
+        if hasattr(args, name) and getattr(args, name) is None:
             setattr(args, name, games if name == "games" else _OPTIONS[name][1]["default"])
 
 

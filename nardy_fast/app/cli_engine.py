@@ -18,7 +18,8 @@ import numpy as np
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
-                                  out_folder, positive_int, start_position, widths)
+                                  out_folder, positive_int, rollout_defaults, start_position,
+                                  widths)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -126,8 +127,8 @@ def _hint_rollouts(args, pos, rules, match):
     if match is not None:
         raise CliError("--method rollout: at a match score the moves are ranked by the "
                        "evaluator (--method net)")
-    games = DEFAULT_GAMES if args.games is None else args.games
-    seed = 2026 if args.seed is None else args.seed
+    rollout_defaults(args, DEFAULT_GAMES)
+    games, seed = args.games, args.seed
     client = _client(args.scheduler)
     try:
         mr = move_report(pos, args.dice, method=Rollout(RolloutSettings(games)), seed=seed,

@@ -12,8 +12,6 @@ import dataclasses
 import functools
 import math
 
-import numpy as np
-
 from nardy_fast.core._checks import check_plies
 from nardy_fast.core.cubestate import CENTRED, MAX_STAKE, CubeState, next_stake
 from nardy_fast.core.matchrules import check_match
@@ -498,18 +496,22 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
 
     def games(state, scale):
         """One cubeful rollout at ``state``: its Outcome, and its games per unit of the
-        decision's stake (``scale``: the rollout's stake over the decision's; NaN games
-        when too many to keep)."""
+        decision's stake with their strata (``scale``: the rollout's stake over the
+        decision's; None when too many to keep)."""
         s = settings.replace(cube_state=state)
-        if not keep:
-            out = rollout_outcomes([position], settings=s, **kw)
-            stop_if_interrupted(out, "cube_decision")
-            return out[0], np.full(1, np.nan), 36
-        rg = rollout_games([position], settings=s, **kw)
-        stop_if_interrupted(rg.outcomes, "cube_decision")   # Ctrl-C: no decision on cut
-        return rg.outcomes[0], scale * rg.equity[0], rg.strata[0]          # rollouts
+        if keep:
+            rg = rollout_games([position], settings=s, **kw)
+            outs, kept = rg.outcomes, (scale * rg.equity[0], rg.strata[0])
+        else:
+            outs, kept = rollout_outcomes([position], settings=s, **kw), None
+        stop_if_interrupted(outs, "cube_decision")   # Ctrl-C: no decision on cut rollouts
+        return outs[0], kept
 
-    nd, nd_games, strata = games(CubeState(k, cube.owner, True), 1.0)
+    def paired(a, b):
+        """The paired SE of the games ``a`` minus ``b`` (NaN: not kept)."""
+        return math.nan if a is None else difference_se(a[0], b[0], strata=a[1])
+
+    nd, nd_games = games(CubeState(k, cube.owner, True), 1.0)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
@@ -518,21 +520,18 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out
-    dt, dt_games, _ = games(CubeState(n1, "opponent"), n1 / k)
+    dt, dt_games = games(CubeState(n1, "opponent"), n1 / k)
     out.update(double_take=n1 / k * dt.equity, double_pass=1.0,
                se_double_take=n1 / k * dt.se_equity,
-               se_double_take_minus_no_double=difference_se(dt_games, nd_games,
-                                                            strata=strata))
+               se_double_take_minus_no_double=paired(dt_games, nd_games))
     take = out["double_take"]
     n2 = next_stake(rules.cube, n1)
     if rules.beaver and not (rules.cube == "arithmetic" and n2 > MAX_STAKE):
-        db, db_games, _ = games(CubeState(n2, "opponent"), n2 / k)
+        db, db_games = games(CubeState(n2, "opponent"), n2 / k)
         out["double_beaver"] = n2 / k * db.equity
         out["se_double_beaver"] = n2 / k * db.se_equity
-        out["se_double_beaver_minus_no_double"] = difference_se(db_games, nd_games,
-                                                                strata=strata)
-        out["se_double_beaver_minus_double_take"] = difference_se(db_games, dt_games,
-                                                                  strata=strata)
+        out["se_double_beaver_minus_no_double"] = paired(db_games, nd_games)
+        out["se_double_beaver_minus_double_take"] = paired(db_games, dt_games)
         take = min(take, out["double_beaver"])
     out["equity"] = max(out["no_double"], min(take, 1.0))
     return out

@@ -82,8 +82,8 @@ if TYPE_CHECKING:
     from nardy_fast.core.matchrules import MatchState
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "rollout_games", "RolloutGames",
-           "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES", "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES",
-           "RolloutSettings", "Compute", "ChunkSpec"]
+           "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
+           "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec"]
 
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 # The most games' equities ``rollout_games`` keeps in one call (8 bytes each: 200 MB), so
@@ -581,6 +581,25 @@ class _Merger:
         return out
 
 
+def _stratified_variance(cnt, sums, sq):
+    """``(var, var_iid)``: the variance of the mean of per-game values from their tallies
+    per stratum of the first roll (``cnt`` games, shape (strata,); ``sums`` and ``sq`` of
+    the values and their squares, shape (strata,) or (strata, quantities)): the
+    stratified ``sum_h n_h s_h**2 / n**2`` (the module docstring), or the i.i.d. formula
+    where a stratum has a single game; ``var_iid`` the i.i.d. formula (NaN for one game).
+    Needs at least one game."""
+    n = cnt.sum()
+    total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
+    var_iid = (np.maximum(total_sq - total ** 2 / n, 0.0) / (n - 1) / n if n > 1
+               else np.full(np.shape(total), math.nan))
+    used = cnt > 0
+    if not (cnt[used] >= 2).all():
+        return var_iid, var_iid
+    c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
+    within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
+    return (c * within).sum(axis=0) / n ** 2, var_iid
+
+
 def _outcome(tally, truncated, extra, plan=None):
     cnt = tally[:, 0]
     sums = tally[:, 1:1 + _NQ]
@@ -592,17 +611,7 @@ def _outcome(tally, truncated, extra, plan=None):
                        method="rollout", p_draw=nan, se_p_win=nan, se_equity=nan, games=0,
                        extra=extra)
     mean = sums.sum(axis=0) / n
-    if n > 1:
-        var_iid = np.maximum(sq.sum(axis=0) - sums.sum(axis=0) ** 2 / n, 0.0) / (n - 1) / n
-    else:
-        var_iid = np.full(_NQ, math.nan)
-    used = cnt > 0
-    if (cnt[used] >= 2).all():
-        c = cnt[used, None]
-        within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
-        var = (c * within).sum(axis=0) / n ** 2
-    else:
-        var = var_iid
+    var, var_iid = _stratified_variance(cnt, sums, sq)
     se = np.sqrt(var)
     q = _Q
     extra = dict(extra)
@@ -882,9 +891,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
     return _rollout(position, settings, compute, seed, rules, match)
 
 
-def _rollout(position, settings, compute, seed, rules, match, keep_games=False):
-    """``rollout`` of checked ``settings`` (RolloutSettings) and ``compute`` (Compute);
-    with ``keep_games``, ``(outcome, games)``: ``games`` a ``RolloutGames`` of it."""
+def _rollout(position, settings, compute, seed, rules, match):
+    """``rollout`` of checked ``settings`` (RolloutSettings) and ``compute`` (Compute)."""
     s = settings
     rules, state, asked = _cube_in_play("rollout", s.cube, s.cube_state, rules)
     plan = _Plan(position, s.n_games, s.policy, seed, rules, s.dice, s.truncate,
@@ -893,7 +901,7 @@ def _rollout(position, settings, compute, seed, rules, match, keep_games=False):
         _match_allowed(match, plan, asked)
     client, progress = compute.client, compute.progress
     workers = _check_workers(compute.workers, client, plan.policies + (s.cube_probabilities,))
-    specs, sizes = plan.specs(parallelism(workers, client), keep_games)
+    specs, sizes = plan.specs(parallelism(workers, client))
     merger = _Merger()
     interrupted = run_chunks(_run_chunk, specs, lambda i, r: merger.add(r), sizes=sizes,
                              workers=workers, client=client, progress=progress)
@@ -901,10 +909,7 @@ def _rollout(position, settings, compute, seed, rules, match, keep_games=False):
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
     if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
         raise KeyboardInterrupt("rollout interrupted before any game finished")
-    out = out if match is None else with_match(out, match)
-    if not keep_games:
-        return out
-    return out, RolloutGames((out,), merger.games(plan.n_games)[None, :], (plan.strata,))
+    return out if match is None else with_match(out, match)
 
 
 def stop_if_interrupted(outcomes: Iterable[Outcome], what: str) -> None:
@@ -1191,13 +1196,8 @@ def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> fl
         return math.nan
     d = d[games]
     h = games % strata
-    cnt = np.bincount(h, minlength=strata)
-    if (cnt[cnt > 0] < 2).any():            # a stratum of one game: the i.i.d. formula
-        return float(np.std(d, ddof=1) / math.sqrt(n))
-    mean = np.bincount(h, d, strata)[h] / cnt[h]
-    within = np.bincount(h, (d - mean) ** 2, strata)         # (n_h - 1) s_h**2
-    c = cnt[cnt > 0]
-    var = (c * within[cnt > 0] / (c - 1)).sum() / n ** 2
+    var, _ = _stratified_variance(np.bincount(h, minlength=strata),  # a rollout's formula
+                                  np.bincount(h, d, strata), np.bincount(h, d * d, strata))
     return float(math.sqrt(var))
 
 
