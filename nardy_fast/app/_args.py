@@ -218,6 +218,7 @@ _OPTIONS = {
              "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
              "out")),
     "plies": (("--plies",), dict(type=int, default=None, choices=PLIES_CHOICES,
+                                 action="store_given",
                                  help="the evaluator's look-ahead: 0 (the net itself, about "
                                       "1 ms a position) to 2 (more accurate, about 0.05 s); "
                                       "default {default} (2 for a single decision: hint, "
@@ -244,9 +245,26 @@ def check_timeout(seconds):
     return seconds
 
 
+class _StoreGiven(argparse._StoreAction):
+    """``store``, and the option's ``dest`` noted in the namespace's ``given_options``: an
+    option whose default is a value (``--plies`` of ``hint``: 2) can still be told given
+    from not given (``was_given``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        super().__call__(parser, namespace, values, option_string)
+        namespace.given_options = getattr(namespace, "given_options", set()) | {self.dest}
+
+
+def was_given(args, name):
+    """Whether the option of ``dest`` ``name`` (one of ``action="store_given"``) was on
+    the command line, whatever its value."""
+    return name in getattr(args, "given_options", set())
+
+
 def add_options(p, *names, **defaults):
     """Add the shared options ``names`` (keys of ``_OPTIONS``) to the parser ``p``, in
     order; ``defaults`` (``seed=None``, ``games=500``, ...) replace theirs."""
+    p.register("action", "store_given", _StoreGiven)
     for name in names:
         flags, kw = _OPTIONS[name]
         kw = {**kw, **({"default": defaults[name]} if name in defaults else {})}

@@ -19,7 +19,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, rollout_defaults, start_position,
-                                  widths)
+                                  was_given, widths)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -121,7 +121,7 @@ def cmd_hint(args):
 def _hint_rollouts(args, pos, rules, match):
     """``hint --method rollout``: ``move_report`` with rollouts, each move's equity with
     its 95% interval and each loss with its paired standard error."""
-    if args.plies != DECISION_PLIES:         # the default: the evaluator's, not given here
+    if was_given(args, "plies"):
         raise CliError(f"--plies {args.plies}: no effect with --method rollout (the "
                        "rollouts' players are the evaluator at 0-ply)")
     if match is not None:

@@ -69,6 +69,9 @@ def test_hint_by_rollouts_shows_each_loss_with_its_paired_error(capsys):
                                   "0.0000", f"{best['p_win']:.3f}", "rollout"]
     assert main(argv + ["--plies", "1"]) == 1
     assert "--plies 1: no effect with --method rollout" in capsys.readouterr().err
+    # the default's own value given is refused too: it was asked for and has no effect
+    assert main(argv + ["--plies", "2"]) == 1
+    assert "--plies 2: no effect with --method rollout" in capsys.readouterr().err
     assert main(argv + ["--length", "5", "--score", "2-3"]) == 1
     assert main(["hint", pid, "5-2", "--seed", "4", "--plies", "0"]) == 0
     assert "--seed: no effect without --method rollout" in capsys.readouterr().err
