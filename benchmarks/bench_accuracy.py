@@ -365,17 +365,27 @@ def versus(net_path, n_games, seed, workers, against=None):
     return m
 
 
-def own(path, net_path, games, seed, part, plies):
+def own(path, net_path, games, seed, part, plies, out=None):
     """The quick footing of a training step: ``--part``'s positions rolled out by
     ``net_path``'s own net at 0-ply (``games`` games, seed ``seed + k`` for the part's
     k-th position, default variance reduction), then its errors at ``plies`` against
-    those rollouts (``table``).  Nothing is written."""
+    those rollouts (``table``, the positions off by more than ``WORST`` listed).  Nothing
+    is written unless ``out`` names a new Parquet file: the positions with these
+    rollouts' values beside the file's own labels (``label_*``)."""
     ev = Evaluator.default() if net_path is None else Evaluator.load(net_path)
     policy = "net" if net_path is None else ev
     frame = pd.read_parquet(path)
     if part != "all":
         frame = frame[frame.split == part]
     frame = frame.reset_index(drop=True)
+    if out is not None and os.path.exists(out):
+        raise SystemExit(f"{out} exists: remove it or name another --own-out file")
+    for c in QUANTITIES + ("se_equity",):
+        if c in frame:
+            frame[f"label_{c}"] = frame[c]
+    frame = frame.drop(columns=[c for c in frame if c.startswith(("p_koks", "p_home", "se_p_"))
+                                or c in ("mean_length", "cpu_seconds")])
+    frame["policy"] = f"net 0-ply ({net_path or 'shipped'}), own"
     t = time.process_time()
     for k in range(len(frame)):
         r = nf.rollout(frame.at[k, "position"], games, policy=policy, seed=seed + k,
@@ -383,10 +393,15 @@ def own(path, net_path, games, seed, part, plies):
         for c in QUANTITIES:
             frame.at[k, c] = getattr(r, c)
         frame.at[k, "se_equity"] = r.se_equity
+        frame.at[k, "games"] = r.games
+        frame.at[k, "rollout_seed"] = seed + k
     print(f"net: {net_path or 'shipped'}; {len(frame)} positions ({part}) rolled out by it, "
           f"{games} games each, {time.process_time() - t:.0f} CPU-s; median SE of the "
           f"equity {frame.se_equity.median():.4f}")
-    return table(frame, ev, plies)
+    if out is not None:
+        write_atomic(frame, out)
+        print(f"-> {out}")
+    return table(frame, ev, plies, worst=WORST)
 
 
 def main():
@@ -404,6 +419,9 @@ def main():
                     help="roll --part's positions out by --net's own net (--games games, "
                          "seeds --seed + k) and report its errors against them, writing "
                          "nothing: the quick footing of a training step")
+    ap.add_argument("--own-out", default=None, metavar="FILE",
+                    help="with --own: write the positions and their rollouts by the net "
+                         "to this new Parquet file (the file's labels kept as label_*)")
     ap.add_argument("--reached", action="store_true",
                     help="the reached set (games of the net against --sources): --data "
                          "defaults to its file, --build makes it, --report shows the "
@@ -454,7 +472,7 @@ def main():
                beside=DATA if args.reached else None)
     if args.own:
         own(args.data, args.net, args.games, args.seed, args.part,
-            [int(p) for p in args.plies.split(",")])
+            [int(p) for p in args.plies.split(",")], out=args.own_out)
     if args.versus:
         versus(args.versus, args.match_games, args.seed, args.workers, args.against)
 

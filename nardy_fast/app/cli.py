@@ -38,7 +38,7 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   given, new_file, picture_format, positive_int, read_text,
-                                  rollout_defaults)
+                                  rollout_defaults, was_given)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -256,7 +256,8 @@ def cmd_study(args):
     study export STORE -o FILE' writes it to one CSV, Parquet or JSON Lines file."""
     ids = read_position_ids(in_file(args.ids_file, "ids_file"))
     roll = args.method == "rollout"        # the rollout options act only then
-    unused = given(args, ROLLOUT_FLAGS) if not roll else ["--plies"] if args.plies else []
+    unused = (given(args, ROLLOUT_FLAGS) if not roll
+              else ["--plies"] if was_given(args, "plies") else [])
     if unused:
         warnings.warn(f"{', '.join(unused)}: no effect " + (
             f"without --method rollout (positions are valued by --method {args.method})"
@@ -708,7 +709,7 @@ def _analyse_options(args):
         if unused:
             note = (f"{', '.join(unused)}: no effect without --method rollout (moves are "
                     f"valued by --method {args.method})")
-    elif args.plies:
+    elif was_given(args, "plies"):
         note = "--plies: no effect with --method rollout (the rollouts' players are --policy)"
     rollout_defaults(args, DEFAULT_GAMES)
     kw = dict(method=args.method, seed=args.seed, progress=args.progress)

@@ -46,8 +46,9 @@ __all__ = ["PARSERS", "cmd_hint", "cmd_play", "cmd_met", "cmd_matches", "cmd_tra
            "cmd_train_net", "cmd_train_luck", "cmd_cube"]
 
 
-_HINT_ROLLOUT_FLAGS = {"games": "-n/--games", "seed": "--seed", "workers": "--workers",
-                       "scheduler": "--scheduler"}
+# the options of hint and cube that act under --method rollout only (None: not given)
+_ROLLOUT_ONLY = {"games": "-n/--games", "seed": "--seed", "workers": "--workers",
+                 "scheduler": "--scheduler"}
 
 
 def _parser_hint(sub):
@@ -63,7 +64,7 @@ def _parser_hint(sub):
                         "and each loss has its paired standard error)")
     add_options(s, "games", "seed", "workers", "scheduler", games=DEFAULT_GAMES)
     # None: "not given", so that an option with no effect is named
-    s.set_defaults(**dict.fromkeys(_HINT_ROLLOUT_FLAGS))
+    s.set_defaults(**dict.fromkeys(_ROLLOUT_ONLY))
     add_progress(s)
     add_options(s, "rules", "json")
     add_match_options(s, cube_flag=True)
@@ -85,7 +86,7 @@ def cmd_hint(args):
     match = match_state(args, pos, cube_rules(rules) if args.cube else rules)
     if args.method == "rollout":
         return _hint_rollouts(args, pos, rules, match)
-    unused = given(args, _HINT_ROLLOUT_FLAGS)
+    unused = given(args, _ROLLOUT_ONLY)
     if unused:
         warnings.warn(f"{', '.join(unused)}: no effect without --method rollout (the moves "
                       "are valued by the evaluator)", UserWarning)
@@ -655,6 +656,7 @@ def _parser_cube(sub):
                         f"bulk work: analyse, study)")
     add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",
                 games=DEFAULT_GAMES)
+    s.set_defaults(**dict.fromkeys(_ROLLOUT_ONLY))      # the help keeps the defaults
     add_progress(s)
     add_match_options(s)
 
@@ -680,6 +682,15 @@ def cmd_cube(args):
     if match is not None and args.method != "auto":
         raise CliError(f"--method {args.method}: at a match score the match equity table "
                        "decides, on the evaluator's probabilities (--method auto)")
+    if match is not None and args.beaver:
+        raise CliError("--beaver: at a match score the match equity table decides, and its "
+                       "cube model has no beaver (the beaver is valued in money play)")
+    if args.method != "rollout":
+        unused = given(args, _ROLLOUT_ONLY)
+        if unused:
+            warnings.warn(f"{', '.join(unused)}: no effect without --method rollout (the "
+                          f"decision is made by --method {args.method})", UserWarning)
+    rollout_defaults(args, DEFAULT_GAMES)
     roll = dict(method=Rollout(RolloutSettings(args.games)), seed=args.seed,
                 compute=Compute(workers=args.workers, client=_client(args.scheduler),
                                 progress=args.progress)) \

@@ -92,9 +92,10 @@ def test_hint_uses_move_report_names_and_prints_a_header(capsys):
     assert lines[1].split() == ["rank", "move", "equity", "equity_loss", "p_win", "method"]
 
 
-def test_plies_under_rollouts_is_named_once(capsys, game):
+@pytest.mark.parametrize("plies", ["1", "0"])      # 0, the default, given is named too
+def test_plies_under_rollouts_is_named_once(capsys, game, plies):
     code, out, err = run_cli(capsys, "analyse", game, "--method", "rollout", "-n", "36",
-                         "--workers", "1", "--policy", "greedy", "--plies", "1")
+                         "--workers", "1", "--policy", "greedy", "--plies", plies)
     assert code == 0, err
     assert err.count("plies: no effect") == 1, err
 

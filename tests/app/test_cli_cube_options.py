@@ -11,12 +11,35 @@ from nardy_fast.app.cli import main
 def test_cube_defaults_warn_of_nothing(capsys):
     me, you = np.zeros(24, int), np.zeros(24, int)
     me[18], you[23] = 1, 1
-    for argv in (["cube", Position(me, you).id],
-                 ["cube", "start", "--method", "janowski", "--seed", "5"]):
+    for argv in (["cube", Position(me, you).id], ["cube", "start", "--method", "janowski"]):
         code = main(argv)
         out, err = capsys.readouterr()
         assert code == 0, err
         assert "no effect" not in err, err
+
+
+def test_cube_names_the_rollout_options_given_without_rollouts(capsys):
+    """-n, --seed, --workers and --scheduler act only with --method rollout: given with
+    another method (or at a match score) each is named, once, in the command's words."""
+    code = main(["cube", "start", "--method", "janowski", "--seed", "5", "-n", "100"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert err.strip() == ("nardy-fast: warning: -n/--games, --seed: no effect without "
+                           "--method rollout (the decision is made by --method janowski)")
+    code = main(["cube", "start", "--length", "5", "--workers", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert err.strip() == ("nardy-fast: warning: --workers: no effect without --method "
+                           "rollout (the decision is made by --method auto)")
+
+
+def test_cube_refuses_the_beaver_at_a_match_score(capsys):
+    """The match equity table's cube model has no beaver: --beaver with --length was
+    silently ignored (no double_beaver shown), and is refused by name."""
+    code = main(["cube", "start", "--length", "5", "--score", "2-2", "--beaver"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert "--beaver: at a match score" in err and "no beaver" in err
 
 
 def test_report_of_a_record_warns_only_of_options_given(capsys, tmp_path):

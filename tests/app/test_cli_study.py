@@ -99,6 +99,11 @@ def test_study_says_which_options_have_no_effect(capsys, tmp_path):
                          "--plies", "1")
     assert code == 0
     assert "nardy-fast: warning: --plies: no effect with --method rollout" in err, err
+    # given at its default value (0) it was still asked for, and is named too
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "r0"), "-n",
+                             "36", "--workers", "1", "--no-progress", "--plies", "0")
+    assert code == 0
+    assert "nardy-fast: warning: --plies: no effect with --method rollout" in err, err
 
 
 # --- the numbers of the function, and refusals -----------------------------------------

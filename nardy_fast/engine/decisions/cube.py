@@ -445,6 +445,9 @@ def cube_rules(rules: RulesLike) -> Rules:
 def _match_decision(position, cube, probabilities, match, x, plies=None):
     """``cube_decision`` at a match score (``nardy_fast.engine.evaluation.met.match_cube_decision``)."""
     check_match(match, [position])
+    if match.rules.rules.beaver:
+        warn_unused("at a match score (the match equity table's cube model has no beaver: "
+                    "double_beaver is NaN)", {"beaver": False}, beaver=True)
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)
     if position.is_over():

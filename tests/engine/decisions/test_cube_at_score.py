@@ -10,6 +10,8 @@ interpolation); the opponent's take point the least game winning chance at which
 is worth no less to it than a pass.  Races are chosen whose efficiency is far from the
 contact value, so a constant efficiency in place of the position's fails.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -118,3 +120,21 @@ def test_no_raise_on_a_first_turn_in_an_exact_race():
     assert np.isnan(d["double_beaver"])
     assert d["equity"] == pytest.approx(d["no_double"])
     assert d["no_double"] == pytest.approx(2 * wins / 36 - 1)
+
+
+def test_a_match_with_the_beaver_says_the_beaver_is_not_valued():
+    """The match equity table's cube model has no beaver: a match whose rules allow it is
+    decided without it, and a warning says so (double_beaver NaN), not silently."""
+    rules = nf.Rules(cube="geometric", beaver=True)
+    state = nf.MatchState(length=nf.MatchRules(length=5, rules=rules), score=(1, 2),
+                          cube=CubeState())
+    pos = nf.Position.initial()
+    with pytest.warns(UserWarning, match="beaver: no effect at a match score"):
+        d = cube_decision(pos, CubeState(), match=state, plies=0)
+    assert np.isnan(d["double_beaver"])
+    plain = nf.MatchState(length=nf.MatchRules(length=5, rules=nf.Rules(cube="geometric")),
+                          score=(1, 2), cube=CubeState())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same = cube_decision(pos, CubeState(), match=plain, plies=0)
+    assert same["no_double"] == d["no_double"]
