@@ -86,7 +86,7 @@ TESTS = {
     "plot.py": ["tests/analysis/test_plot.py"],
     "cli.py": ["tests/app/test_cli.py"],
     "cli_engine.py": ["tests/app/test_cli_hint.py", "tests/app/test_cli_match.py",
-                      "tests/app/test_cli_train.py"],
+                      "tests/app/test_cli_train.py", "tests/app/test_cli_cube_options.py"],
     "parallel.py": ["tests/engine/play/test_parallel.py"],
     "_movegen.pyx": ["tests/core/test_movegen.py"],
     "_onesided.pyx": ["tests/tables/test_bearoff.py", "tests/tables/test_race.py"],

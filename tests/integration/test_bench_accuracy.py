@@ -77,3 +77,27 @@ def test_the_table_gives_each_mean_error_its_standard_error(bench, monkeypatch):
     assert row.se_mae_equity == pytest.approx(e.std(ddof=1) / np.sqrt(len(e)))
     one = out[out.n == 1]
     assert one.empty or one.se_mae_equity.isna().all()
+
+
+def test_own_rolls_out_by_the_net_named_and_keeps_the_labels_beside(bench, tmp_path, capsys):
+    """``--own --own-out FILE``: each position's rollout by the net given (its seed
+    ``seed + k``), the file's labels kept as ``label_*``; an existing FILE is refused before
+    any game is played."""
+    import pandas as pd
+    data = tmp_path / "set.parquet"
+    frame = pd.read_parquet(BENCH.parent / "data" / "accuracy.parquet")
+    frame[frame.split == "heldout"].head(2).reset_index(drop=True).to_parquet(data)
+    net = BENCH.parents[1] / "nardy_fast" / "data" / "rollout_classic.nfdb"
+    out = tmp_path / "own.parquet"
+    bench.own(str(data), str(net), 6, 40, "heldout", [0], out=str(out))
+    got = pd.read_parquet(out)
+    labels = pd.read_parquet(data)
+    assert list(got.label_equity) == list(labels.equity)
+    for k in range(2):
+        r = nf.rollout(labels.position[k], 6, policy=Evaluator.load(net), seed=40 + k,
+                       workers=1, progress=False)
+        assert got.equity[k] == r.equity and got.se_equity[k] == r.se_equity
+        assert got.games[k] == 6 and got.rollout_seed[k] == 40 + k
+    assert "positions with |equity error| > 0.15" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="exists"):
+        bench.own(str(data), str(net), 6, 40, "heldout", [0], out=str(out))
