@@ -17,7 +17,8 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.decisions.cube import (METHODS as CUBE_METHODS, cube_decision,
                                               decided_by_model)
-from nardy_fast.engine.evaluation.met import emg_scale
+from nardy_fast.engine.evaluation.cubemodel import actions
+from nardy_fast.engine.evaluation.met import emg_scale, made_raise_values
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 
 from collections.abc import Callable, Iterable, Mapping
@@ -252,6 +253,12 @@ def cube_analysis(record: GameRecord | str, *,
             d = cube_decision(pos, CubeState(before.stake, before.owner),
                               cube_probabilities=cube_probabilities, match=state,
                               plies=plies)
+        if acts and state is not None and math.isnan(d["double_pass"]):
+            # a raise the match gave the doubler no use for, made all the same: its
+            # answer is still a decision (a pass gives the match away), so value both
+            dt, dp = made_raise_values(d["p_win"], state, d["x"])
+            d = {**d, "double_take": dt, "double_pass": dp}
+            d["double_action"], d["take_action"], d["action"] = actions(d)
         take_val = d["double_take"] if math.isnan(d["double_beaver"]) else \
             min(d["double_take"], d["double_beaver"])
         best_answer = min(take_val, d["double_pass"])

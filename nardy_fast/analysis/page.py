@@ -9,12 +9,14 @@ mailed or shared as it is.  The page holds
 - the result (who won, by oin, mars or koks, and the points, from the record; at a match
   the final score) and the settings of the analysis (``report.analysis_settings``:
   method, plies, the net file's digest, the rollout settings, toolkit version, date);
-- an index of the errors and blunders (moves and cube decisions), each linking to its
-  turn;
+- an index of the errors and blunders (moves and cube decisions, each by the player's
+  name and colour: an answer is the opponent's), each linking to its turn;
 - the totals per player: turns, decisions (turns with more than one legal move), the
   moves of each mark (``report.MARKS``), the equity lost (points; EMG at a match, with
   the match winning chances lost beside it), the error rate (points lost per decision x
-  1000) and the luck (the sum of the player's rolls' luck, points, ``engine.luck``);
+  1000), with the cube judged its cube decisions (its raises or no raises, and its
+  answers to the opponent's raises) and what they lost, and the luck (the sum of the
+  player's rolls' luck, points, ``engine.luck``);
 - for each game (at a match, under the score before it): the graph of White's winning
   chance turn by turn (inline SVG, the moves with a mark drawn as dots), the same totals
   for the game and its cube decisions that are close or wrong (``cubereport.CLOSE``, as
@@ -245,15 +247,39 @@ def _luck_by(played, key):
     return played.groupby(key, sort=False)["luck"].sum()
 
 
+def _cube_totals(frame, key):
+    """Per ``key`` (``side`` or ``player``) of ``frame``'s judged cube decisions: how many
+    it made (each raise or no raise of the side on roll, each answer of its opponent) and
+    what they lost (``cube_loss`` and ``take_loss``: points, EMG at a match)."""
+    games = frame["game"] if "game" in frame.columns else pd.Series(1, index=frame.index)
+    who = frame.groupby([games, frame["side"]], sort=False)[key].first()
+    n, lost = {}, {}
+    for (_, r), g in zip(frame.iterrows(), games):
+        if not _is_text(r["cube_played"]):
+            continue
+        other = "black" if r["side"] == "white" else "white"
+        turns = [(r[key], r.get("cube_loss", math.nan))]
+        if str(r["cube_played"]).startswith("double"):          # answered
+            turns.append((who.get((g, other), other), r.get("take_loss", math.nan)))
+        for name, loss in turns:
+            n[name] = n.get(name, 0) + 1
+            lost[name] = lost.get(name, 0.0) + (0.0 if math.isnan(loss) else float(loss))
+    return n, lost
+
+
 def _totals(frame, match, emg=None):
     """The totals table of ``frame`` (one game, or a whole match with ``match``: per
-    player name rather than colour); ``emg``: losses in EMG (default: ``match``)."""
+    player name rather than colour); ``emg``: losses in EMG (default: ``match``).  With
+    the cube judged, each player's cube decisions and what they lost have columns of
+    their own beside the moves'."""
     emg = match if emg is None else emg
     mwc = "mwc_loss" in frame.columns
+    cube = "cube_played" in frame.columns
     played = frame[frame["move"] != ""]
     key = "player" if match else "side"
     er = error_rates(played.assign(side=played[key]) if match else played)
     luck = _luck_by(played, key)
+    n_cube, cube_lost = _cube_totals(frame, key) if cube else ({}, {})
     rows = []
     for who, r in er.iterrows():
         name = f"{r['player']} ({who})" if not match else str(who)
@@ -263,12 +289,16 @@ def _totals(frame, match, emg=None):
                 _num(float(r["error_rate"]), "{:.1f}")]
         if mwc:
             row.append(_num(100 * float(r.get("mwc_lost", math.nan)), "{:.2f}%"))
+        if cube:
+            row += [n_cube.get(who, 0), _num(cube_lost.get(who, 0.0), "{:.3f}")]
         row.append(_num(float(luck.get(who, 0.0))))
         rows.append(row)
     head = ["player", "turns", "decisions", "/".join(m[0] for m, _ in MARKS) + " marks"]
     head += ["lost (EMG)" if emg else "lost (points)", "error rate"]
     if mwc:
         head.append("MWC lost")
+    if cube:
+        head += ["cube decisions", "cube lost (EMG)" if emg else "cube lost (points)"]
     head.append("luck (points)")
     return _table(head, rows, "totals")
 
@@ -539,6 +569,8 @@ def _index(report, match):
     to its anchor; "" when there is none."""
     unit = "EMG" if match else "points"
     games = report["game"] if match else pd.Series(1, index=report.index)
+    # each game's players by colour: an answer is the opponent's, named as a move's player
+    names = report.groupby([games, report["side"]], sort=False)["player"].first()
     rows = []
     for (i, r), g in zip(report.iterrows(), games):
         t = int(r["turn"])
@@ -552,8 +584,9 @@ def _index(report, match):
                                r["mark"]])
         if "cube_played" in report.columns and _is_text(r["cube_played"]):
             other = "black" if r["side"] == "white" else "white"
+            answerer = f'{names.get((g, other), other.capitalize())} ({other})'
             for what, col, who in (("cube", "cube_loss", f'{r["player"]} ({r["side"]})'),
-                                   ("answer", "take_loss", other)):
+                                   ("answer", "take_loss", answerer)):
                 lost = float(r.get(col, math.nan))
                 m = mark(lost) if not math.isnan(lost) else ""
                 if m in _INDEXED:

@@ -169,3 +169,47 @@ def test_the_page_judges_a_match_at_each_game_score(match):
         assert turns == shown["turn"].tolist(), g
         if k == 1:                                        # the Crawford game
             assert ca.empty and "No cube decision in this game." in html
+
+
+def test_a_raise_the_match_gives_no_use_for_is_still_an_answer_to_judge():
+    """``short_match.MAT``, game 2 (a match to 2): Alice, 1 away, owns the 2-cube against
+    Bob, 2 away, redoubles to 4, and Bob passes.  Whoever wins the game wins the match at
+    2 or at 4, so a take is worth Bob's chance of the game and the pass gives the match
+    away: hand-scored with the side on roll's P(win) p = 0.3, the take is worth p to
+    Alice, the pass 1, no raise p; Bob's pass loses 1 - p of match winning chance and the
+    raise costs Alice nothing.  The match model offers no such raise (NaN values), and the
+    analysis took its NaN for no loss: both losses were 0."""
+    from pathlib import Path
+
+    from nardy_fast.core.matlayout import read_mat
+    rec = read_mat(Path(__file__).resolve().parents[1] / "data" / "mat" / "short_match.MAT")
+    start = game_state(rec, 1)
+    assert start.score == (0, 1) and start.rules.length == 2      # Bob white, Alice black
+    ca = cube_analysis(rec.games[1], cube_probabilities=lambda pos: 0.3, match=start)
+    last = ca.iloc[-1]
+    assert (last["side"], last["player"], last["stake"], last["played"]) == (
+        "black", "Alice", 2, "double, pass")
+    assert last["no_double"] == pytest.approx(0.3)
+    assert last["double_take"] == pytest.approx(0.3)
+    assert last["double_pass"] == pytest.approx(1.0)
+    assert last["proper"] == "no double, take"
+    assert last["take_mwc_loss"] == pytest.approx(0.7)
+    assert last["double_mwc_loss"] == pytest.approx(0.0)
+    bob = MatchState(start.rules, start.score, "white", False)
+    assert last["take_loss"] == pytest.approx(0.7 * met.emg_scale(bob))
+    # and through analyse_match, the page's source
+    am = analyse_match(rec, cube=True, cube_probabilities=lambda pos: 0.3, progress=False)
+    row = am[(am["game"] == 2) & (am["cube_played"] == "double, pass")].iloc[0]
+    assert row["take_mwc_loss"] == pytest.approx(0.7)
+
+
+def test_made_raise_values_against_the_model_where_a_raise_is_offered():
+    """Where ``match_cube_decision`` offers the raise, ``made_raise_values`` gives its
+    values: one formula, the raise made or not."""
+    for score, cube, p in (((2, 3), CubeState(), 0.7), ((1, 4), CubeState(2, "mover"), 0.55),
+                           ((0, 0), CubeState(), 0.62)):
+        state = MatchState(MatchRules(length=5, rules=Rules(cube="geometric")), score,
+                           "white", False, cube)
+        d = met.match_cube_decision(p, state, x=0.8)
+        dt, dp = met.made_raise_values(p, state, x=0.8)
+        assert (dt, dp) == (pytest.approx(d["double_take"]), pytest.approx(d["double_pass"]))

@@ -241,3 +241,37 @@ def test_tables_fit_a_phone_in_chromium(analysed_game, tmp_path):
     width, *rights = map(int, re.search(r'data-fit="([^"]*)"', r.stdout).group(1).split())
     assert width <= 412 and rights
     assert all(right <= width for right in rights), (width, rights)
+
+
+def test_a_match_page_counts_each_player_s_cube_decisions_and_names_who_answered():
+    """``short_match.MAT`` with the cube judged, hand-scored from its transcript: Alice
+    raises in game 1 (Bob passes), answers Bob's raise in game 2 and redoubles (Bob
+    passes): three cube decisions each.  Each player's cube loss is the sum of its
+    raises' losses and its answers' losses, recomputed here from the report; the index
+    names the answering player, not only its colour (an answer is the opponent's, and
+    the players change colours between games)."""
+    from pathlib import Path
+
+    from nardy_fast.analysis.matchreport import analyse_match
+    from nardy_fast.core.matlayout import read_mat
+    rec = read_mat(Path(__file__).resolve().parents[1] / "data" / "mat" / "short_match.MAT")
+    report = analyse_match(rec, cube=True, cube_probabilities=lambda pos: 0.3)
+    p = Page(to_html(report, record=rec))
+    text = re.sub(r"\s+", " ", " ".join(p.text))
+    assert "cube decisions" in text and "cube lost (EMG)" in text
+    judged = report[report["cube_played"].apply(lambda v: isinstance(v, str) and v != "")]
+    assert len(judged) == 3
+    lost = {"Alice": 0.0, "Bob": 0.0}
+    for _, r in judged.iterrows():
+        answerer = "Bob" if r["player"] == "Alice" else "Alice"
+        lost[r["player"]] += r["cube_loss"]
+        lost[answerer] += r["take_loss"]
+    assert lost["Bob"] > 1          # the pass that gave the match away: 0.7 MWC
+    for name in ("Alice", "Bob"):
+        turns = int((report["player"] == name).sum() - (
+            (report["player"] == name) & (report["move"] == "")).sum())
+        assert re.search(rf"{name} {turns} \d+ [\d /]+ [\d.]+ [-\d.]+ [\d.]+% 3 "
+                         rf"{lost[name]:.3f} ", text), (name, text)
+    assert p.by_class("index", "table")
+    assert "2 6 Bob (white) answer: double, pass no double, take" in text
+    assert "1 3 Bob (black) answer: double, pass" in text

@@ -612,6 +612,20 @@ def match_extra(outcome: Outcome, state: MatchState) -> dict[str, float]:
     return {"mwc": m, "se_mwc": se, "emg": float(emg(m, state))}
 
 
+def _cube_inputs(p_win, state, x):
+    """``(p, x, solver, i, j, gstate)`` of a cube decision at ``state``'s score: the checked
+    chance and efficiency, the cubeful solver of its match, each side's points to go and
+    the game's state (``match_cube_decision``, ``made_raise_values``)."""
+    check_match(state, name="state")
+    p = check_fraction(p_win, "p_win", "the chance of winning")
+    x = check_fraction(x, "x", "the cube efficiency")
+    if not state.rules.cube:
+        raise ValueError("match: cube decisions need a match with the cube "
+                         "(MatchRules(rules=Rules(cube='geometric')))")
+    i, j = state.away()
+    return p, x, solver_for(state.rules, True), int(i), int(j), _game_state(state)
+
+
 def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFICIENCY
                         ) -> dict[str, Any]:
     """The cube decision of the side on roll at the match score (Zadeh's model).
@@ -650,17 +664,8 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     >>> d["action"], round(d["no_double"], 3), round(d["mwc"], 3), round(d["take_point"], 3)
     ('no double, take', 0.473, 0.473, 0.115)
     """
-    check_match(state, name="state")
-    p = check_fraction(p_win, "p_win", "the chance of winning")
-    x = check_fraction(x, "x", "the cube efficiency")
+    p, x, solver, i, j, gstate = _cube_inputs(p_win, state, x)
     mr = state.rules
-    if not mr.cube:
-        raise ValueError("match: cube decisions need a match with the cube "
-                         "(MatchRules(rules=Rules(cube='geometric')))")
-    solver = solver_for(mr, True)
-    i, j = state.away()
-    i, j = int(i), int(j)
-    gstate = _game_state(state)
     cube = state.cube
     stake = state.stake
     nd_owner = {"centre": "centre", "mover": "X", "opponent": "Y"}[
@@ -695,6 +700,47 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     e["mwc"] = (e["no_double"] if e["double_action"] != "double"
                 else min(e["double_take"], e["double_pass"]))
     return e
+
+
+def made_raise_values(p_win: float, state: MatchState, x: float = CONTACT_EFFICIENCY
+                      ) -> tuple[float, float]:
+    """``(double_take, double_pass)``: the side on roll's match winning chances after a
+    raise it has made, at any stake, in the model of ``match_cube_decision``.
+
+    ``match_cube_decision`` offers no raise that the match gives the doubler no use for
+    (the stake already at or past the points it needs: it wins the match by winning the
+    game as it stands), and leaves those values NaN.  A record may still hold such a raise,
+    and its answer is a real decision: a pass ends the match, a take plays on at the new
+    stake.  This values both, so that the answer can be judged.  Where the solver has the
+    taker's cube function at the new stake, the take is ``x`` times its live value plus
+    ``1 - x`` times the dead cube's, as in ``match_cube_decision``; else (a stake past every
+    need of both sides) the dead cube's value, which is then exact in the model.
+
+    Examples
+    --------
+    At 1-away against 2-away, a raise from 2 to 4 by the side 1 away: a take plays the
+    game for the match as before (the chance to win it), a pass gives the match away.
+
+    >>> import nardy_fast as nf
+    >>> from nardy_fast.engine.evaluation.met import made_raise_values
+    >>> rules = nf.MatchRules(length=2, rules=nf.Rules(cube="geometric"))
+    >>> state = nf.MatchState(length=rules, score=(1, 0), cube=nf.CubeState(2, "mover"))
+    >>> [round(v, 3) for v in made_raise_values(0.4, state)]
+    [0.4, 1.0]
+    """
+    if isinstance(state, MatchState) and state.crawford:
+        raise ValueError("state: the Crawford game is played without the cube")
+    p, x, solver, i, j, gstate = _cube_inputs(p_win, state, x)
+    mr = state.rules
+    stake = state.stake
+    nxt = 2 * stake if mr.rules.cube == "geometric" else stake + 1
+    win = solver._after(i, j, 0, gstate, 0)
+    lose = solver._after(i, j, 0, gstate, 1)
+    dead = p * win(nxt) + (1 - p) * lose(nxt)
+    fns = solver.cube_functions(i, j, 0, gstate) if not (i == 1 and j == 1) else {}
+    take = (x * float(np.interp(p, _GRID, fns[("Y", nxt)])) + (1 - x) * dead
+            if ("Y", nxt) in fns else dead)
+    return float(take), float(win(stake))
 
 
 # -- the shipped tables (written by ``metbuild``) ----------------------------------------
