@@ -282,11 +282,11 @@ def cube_analysis(record: GameRecord | str, *,
                "double_take": d["double_take"], "double_pass": d["double_pass"],
                "double_beaver": d["double_beaver"], "method": d["method"]}
         if state is None:
-            row.update(double_loss=max(0.0, dl) * before.stake,
-                       take_loss=max(0.0, tl) * before.stake,
+            row.update(double_loss=_at_least_0(dl) * before.stake,
+                       take_loss=_at_least_0(tl) * before.stake,
                        close=bool(gap * before.stake < CLOSE))
         else:                                  # MWC, and EMG at the game's score
-            dm, tm = max(0.0, dl), max(0.0, tl)
+            dm, tm = _at_least_0(dl), _at_least_0(tl)
             start = _start_state(match, pos.side)
             row.update(close=bool(gap * emg_scale(start) < CLOSE),
                        double_loss=dm * emg_scale(start),
@@ -304,6 +304,12 @@ def cube_analysis(record: GameRecord | str, *,
     frame = pd.DataFrame(rows, columns=cols)            # numbers even without a row
     return frame.astype({c: int if c == "stake" else float for c in numeric}
                         | {"close": bool})
+
+
+def _at_least_0(loss):
+    """A loss (a difference of values, rounding may make it a hair below 0) at least 0;
+    NaN stays NaN: a value the model could not give is not a loss of 0."""
+    return loss if math.isnan(loss) else max(0.0, loss)
 
 
 def _start_state(match, side):

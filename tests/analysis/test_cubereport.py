@@ -198,3 +198,14 @@ def test_a_cut_rollout_stops_the_cube_report(monkeypatch):
         cube_report(["WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"] * 2, method="rollout",
                     n_games=36, seed=1, workers=1)
     assert runs == [1]
+
+
+def test_a_loss_the_model_could_not_value_stays_nan():
+    """``max(0.0, nan)`` is 0.0 in Python: a raise whose values the model left NaN was
+    shown as a loss of 0 (a match's dead raise, before ``met.made_raise_values``).  A loss
+    is clipped at 0 for rounding only; NaN stays NaN."""
+    import math
+
+    from nardy_fast.analysis.cubereport import _at_least_0
+    assert math.isnan(_at_least_0(math.nan))
+    assert _at_least_0(-1e-15) == 0.0 and _at_least_0(0.25) == 0.25
