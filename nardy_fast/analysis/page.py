@@ -49,7 +49,7 @@ from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.record import GameRecord
 
-__all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions"]
+__all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions", "cube_totals"]
 
 # The columns of an analysed game report the page reads.
 REQUIRED = ("turn", "side", "player", "dice", "move", "id", "n_moves", "best_move",
@@ -247,10 +247,14 @@ def _luck_by(played, key):
     return played.groupby(key, sort=False)["luck"].sum()
 
 
-def _cube_totals(frame, key):
-    """Per ``key`` (``side`` or ``player``) of ``frame``'s judged cube decisions: how many
-    it made (each raise or no raise of the side on roll, each answer of its opponent) and
-    what they lost (``cube_loss`` and ``take_loss``: points, EMG at a match)."""
+def cube_totals(frame: pd.DataFrame, key: str = "side") -> tuple[dict, dict]:
+    """Per ``key`` (``"side"`` or ``"player"``) of an analysed report's judged cube
+    decisions: ``(count, lost)``, how many it made (each raise or no raise of the side on
+    roll, each answer of its opponent) and what they lost (``cube_loss`` plus
+    ``take_loss``: points, EMG at a match), as the page's totals and ``nardy-fast analyse
+    --cube`` give them; two empty dicts without cube columns."""
+    if "cube_played" not in frame.columns:
+        return {}, {}
     games = frame["game"] if "game" in frame.columns else pd.Series(1, index=frame.index)
     who = frame.groupby([games, frame["side"]], sort=False)[key].first()
     n, lost = {}, {}
@@ -279,7 +283,7 @@ def _totals(frame, match, emg=None):
     key = "player" if match else "side"
     er = error_rates(played.assign(side=played[key]) if match else played)
     luck = _luck_by(played, key)
-    n_cube, cube_lost = _cube_totals(frame, key) if cube else ({}, {})
+    n_cube, cube_lost = cube_totals(frame, key)
     rows = []
     for who, r in er.iterrows():
         name = f"{r['player']} ({who})" if not match else str(who)

@@ -745,12 +745,18 @@ def _print_cube(frame, match):
     if "cube_played" not in frame.columns:
         return
     # lazy: the page imports pandas, slow to import; --version and --help need neither
-    from nardy_fast.analysis.page import listed_cube_decisions
+    from nardy_fast.analysis.page import cube_totals, listed_cube_decisions
     unit = "EMG" if match else "points"
     shown, rest = listed_cube_decisions(frame)
     print()
     print(f"cube decisions: {len(shown)} listed (raises, close or wrong), {rest} other(s) "
           "(no raise, none close, played right)")
+    count, lost = cube_totals(frame, "player" if match else "side")
+    names = ({} if match else
+             frame.groupby("side", sort=False)["player"].first().to_dict())
+    print("per player: " + "; ".join(
+        f"{who}{f' ({names[who]})' if names.get(who) else ''} {count[who]} decision(s), "
+        f"{lost[who]:.3f} {unit} lost" for who in count))
     if not len(shown):
         return
     game = f"{'game':>4s} " if match else ""

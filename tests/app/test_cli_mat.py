@@ -17,6 +17,24 @@ def test_analyse_a_mat_match(capsys):
     assert [r[1:4] for r in rows] == [["total", "both", "Alice"], ["total", "both", "Bob"]]
 
 
+def test_analyse_a_mat_match_with_the_cube(capsys):
+    """``--cube``: each player's cube decisions and what they lost, beside the listed
+    decisions (hand-counted from the transcript: three decisions each); Bob's pass of
+    Alice's useless redouble, which gave her the match, is a loss, not 0."""
+    import nardy_fast as nf
+    from nardy_fast.analysis.page import cube_totals
+    from nardy_fast.core.matlayout import read_mat
+    code, out, err = run_cli(capsys, "analyse", str(DATA / "short_match.MAT"), "--cube")
+    assert code == 0, err
+    report = nf.analyse_match(read_mat(DATA / "short_match.MAT"), cube=True)
+    count, lost = cube_totals(report, "player")
+    assert count == {"Alice": 3, "Bob": 3}
+    assert (f"per player: Alice 3 decision(s), {lost['Alice']:.3f} EMG lost; Bob 3 "
+            f"decision(s), {lost['Bob']:.3f} EMG lost") in out
+    last = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["2", "6"]]
+    assert last and float(last[0][-1]) > 1.0          # the answer's loss, in EMG
+
+
 def test_analyse_a_mat_game(capsys, tmp_path):
     path = tmp_path / "game.mat"
     path.write_text("  1) 52: 24/17                        26: 24/16\n"
