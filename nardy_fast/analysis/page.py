@@ -25,7 +25,8 @@ mailed or shared as it is.  The page holds
   ``core.diagram.plot_board``, whose pieces are ``<symbol>``s defined once per page),
   the dice and the move played, its mark and equity lost, the best move where the
   played one is not, the candidates (the report's ``candidates``: the best moves with
-  their equity, loss and win / mars / koks chances) and the roll's luck.
+  their equity, loss and win / mars / koks chances) and the roll's luck; a game's last
+  turn of a raise passed (no roll) shows its board and the cube decision.
 
 Probabilities are for the side named (White's winning chance in the graph); equities and
 luck in points of the mover unless a column says White.  The layout is one column on a
@@ -500,10 +501,31 @@ def _decision(r, uid, cube, match):
                     f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
                     f"{unit}</div>")
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
-                f'{_num(float(r["p_win_white"] if r["side"] == "white" else 1 - r["p_win_white"]), "{:.1%}")}'
+                f'{_p_mover(r)}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
     return (f'<article class="decision" id="{uid}"><div class="board">'
             f"{board(r['id'], cube)}</div>{''.join(text)}</article>")
+
+
+def _p_mover(r):
+    """The side on roll's winning chance before its turn, as a percentage."""
+    p = float(r["p_win_white"])
+    return _num(p if r["side"] == "white" else 1 - p, "{:.1%}")
+
+
+def _cube_turn(r, uid, cube, match):
+    """A turn of a cube decision alone (a raise passed: the game ended before the roll):
+    the board, who raised, what was played and proper, and what it lost."""
+    unit = "EMG" if match else "points"
+    text = (f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
+            f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; no roll</div>'
+            f'<div class="cube-decision">cube: {_esc(r["cube_played"])}; proper '
+            f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
+            f'{unit}</div><div class="note">P({_esc(r["side"])} wins) before the raise '
+            f'{_p_mover(r)}'
+            "</div></div>")
+    return (f'<article class="decision" id="{uid}"><div class="board">'
+            f"{board(r['id'], cube)}</div>{text}</article>")
 
 
 _KINDS = {"oin": "by oin", "mars": "by mars", "koks": "by koks",
@@ -623,10 +645,16 @@ def _game_section(game, k, record, match, label):
         out.append("<h3>Totals of the game</h3>" + _totals(game, False, emg=True))
     out.append("<h3>Cube decisions</h3>" + _cube_section(game, record, k, match))
     out.append("<h3>Moves</h3>")
-    for i, (_, r) in enumerate(played.iterrows()):
+    # every turn played, and a last turn of a cube decision alone (a raise passed, no
+    # roll): the index and the cube table link to each
+    cube_only = game.index.isin(_cube_rows(game).index) & (game["move"] == "").to_numpy()
+    shown = game[(game["move"] != "").to_numpy() | cube_only]
+    for _, r in shown.iterrows():
         t = int(r["turn"]) - 1
         cube = states[t] if t < len(states) else None
-        out.append(_decision(r, f"g{k}-t{int(r['turn'])}", cube, match))
+        uid = f"g{k}-t{int(r['turn'])}"
+        out.append(_decision(r, uid, cube, match) if r["move"] != ""
+                   else _cube_turn(r, uid, cube, match))
     out.append("</section>")
     return "".join(out)
 

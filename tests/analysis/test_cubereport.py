@@ -209,3 +209,21 @@ def test_a_loss_the_model_could_not_value_stays_nan():
     from nardy_fast.analysis.cubereport import _at_least_0
     assert math.isnan(_at_least_0(math.nan))
     assert _at_least_0(-1e-15) == 0.0 and _at_least_0(0.25) == 0.25
+
+
+def test_money_losses_are_per_unit_values_times_the_stake():
+    """The values are per unit stake, the losses in points: at a stake of 2 (White owns
+    the cube after taking, and redoubles too early) the loss is twice the per-unit one,
+    recomputed here from the row's own values (no double, double/take, double/pass)."""
+    from nardy_fast.analysis.cubereport import cube_analysis
+    rec = _race_record([((), (2, 1)), ((("double", 2), ("take", None)), (2, 1)),
+                        ((("double", 4), ("take", None)), (2, 1)), ((), (2, 1))])
+    a = cube_analysis(rec, cube_probabilities="pips", method="janowski")
+    assert list(a["stake"]) == [1, 1, 2, 4]
+    assert a.loc[2, "played"] == "double, take" and a.loc[2, "double_loss"] > 0.05
+    for _, r in a.iterrows():
+        answer = min(r["double_take"], r["double_pass"])
+        best = max(r["no_double"], answer)
+        per_unit = best - (r["no_double"] if r["played"] == "no double" else answer)
+        assert r["double_loss"] == pytest.approx(max(0.0, per_unit) * r["stake"])
+    assert (a["double_loss"] > 0).any()

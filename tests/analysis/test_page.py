@@ -272,6 +272,16 @@ def test_a_match_page_counts_each_player_s_cube_decisions_and_names_who_answered
             (report["player"] == name) & (report["move"] == "")).sum())
         assert re.search(rf"{name} {turns} \d+ [\d /]+ [\d.]+ [-\d.]+ [\d.]+% 3 "
                          rf"{lost[name]:.3f} ", text), (name, text)
+    # each turn's cube line: the raise's and the answer's losses together, the passed
+    # raises' turns (no roll) included, and every link of the page has its anchor
+    html = to_html(report, record=rec)
+    assert set(re.findall(r'href="#(g\d+-t\d+)"', html)) <= set(
+        re.findall(r'id="(g\d+-t\d+)"', html))
+    assert {"g1-t3", "g2-t6"} <= set(re.findall(r'href="#(g\d+-t\d+)"', html))
+    for _, r in judged.iterrows():
+        assert (f"cube: {r['cube_played']}; proper {r['cube_proper']}; lost "
+                f"{r['cube_loss'] + r['take_loss']:.3f} EMG") in text
+    assert (judged["take_loss"] > 0).sum() == 2 and (judged["cube_loss"] > 0).any()
     assert p.by_class("index", "table")
     assert "2 6 Bob (white) answer: double, pass no double, take" in text
     assert "1 3 Bob (black) answer: double, pass" in text
