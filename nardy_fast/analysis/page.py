@@ -497,14 +497,19 @@ def _decision(r, uid, cube, match):
         text.append(_candidates(r, match))
     played_cube = r.get("cube_played")
     if _is_text(played_cube):
-        text.append(f'<div class="cube-decision">cube: {_esc(played_cube)}; proper '
-                    f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
-                    f"{unit}</div>")
+        text.append(_cube_line(r, unit))
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
                 f'{_p_mover(r)}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
     return (f'<article class="decision" id="{uid}"><div class="board">'
             f"{board(r['id'], cube)}</div>{''.join(text)}</article>")
+
+
+def _cube_line(r, unit):
+    """A turn's cube decision: what was played, what was proper, what it lost."""
+    return (f'<div class="cube-decision">cube: {_esc(r["cube_played"])}; proper '
+            f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
+            f"{unit}</div>")
 
 
 def _p_mover(r):
@@ -519,11 +524,8 @@ def _cube_turn(r, uid, cube, match):
     unit = "EMG" if match else "points"
     text = (f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; no roll</div>'
-            f'<div class="cube-decision">cube: {_esc(r["cube_played"])}; proper '
-            f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
-            f'{unit}</div><div class="note">P({_esc(r["side"])} wins) before the raise '
-            f'{_p_mover(r)}'
-            "</div></div>")
+            f'{_cube_line(r, unit)}<div class="note">P({_esc(r["side"])} wins) before '
+            f"the raise {_p_mover(r)}</div></div>")
     return (f'<article class="decision" id="{uid}"><div class="board">'
             f"{board(r['id'], cube)}</div>{text}</article>")
 
