@@ -285,3 +285,16 @@ def test_a_match_page_counts_each_player_s_cube_decisions_and_names_who_answered
     assert p.by_class("index", "table")
     assert "2 6 Bob (white) answer: double, pass no double, take" in text
     assert "1 3 Bob (black) answer: double, pass" in text
+
+
+def test_each_turn_gives_the_mover_s_winning_chance_before_it(analysed_game, page):
+    """The note under each turn: the side on roll's chance, White's column for White and
+    one less it for Black, recomputed from the report."""
+    _, report = analysed_game
+    text = re.sub(r"\s+", " ", " ".join(Page(page).text))
+    sides = set()
+    for _, r in played(report).iterrows():
+        p = r["p_win_white"] if r["side"] == "white" else 1 - r["p_win_white"]
+        assert f"P({r['side']} wins) before the roll {p:.1%}" in text, r["turn"]
+        sides.add(r["side"])
+    assert sides == {"white", "black"}
