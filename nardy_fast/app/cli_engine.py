@@ -467,11 +467,21 @@ def cmd_train_net(args):
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}
     init = DEFAULT_NET if args.init == "classic" else args.init
-    ev = supervised.train_supervised(args.out, seed=args.seed, init=init, hidden=args.hidden,
-                                     hidden2=args.hidden2, exclude=exclude,
-                                     progress=args.progress,
-                                     snapshots=args.snapshots, threads=args.threads,
-                                     replace=args.force, **settings)
+    try:
+        ev = supervised.train_supervised(args.out, seed=args.seed, init=init,
+                                         hidden=args.hidden, hidden2=args.hidden2,
+                                         exclude=exclude, progress=args.progress,
+                                         snapshots=args.snapshots, threads=args.threads,
+                                         replace=args.force, **settings)
+    except ValueError as e:             # a setting refused: in the option's words
+        m = re.match(r"(\w+) = (.*?): (.*)", str(e), re.S)
+        if m and m.group(1) in supervised.SUPERVISED_DEFAULTS:
+            flag = "--" + m.group(1).replace("_", "-")
+            rest = re.sub(r"\b(\w+) = (\S+)", lambda w: (
+                f"--{w.group(1).replace('_', '-')} {w.group(2)}"
+                if w.group(1) in supervised.SUPERVISED_DEFAULTS else w.group(0)), m.group(3))
+            raise CliError(f"{flag} {m.group(2)}: {rest}") from None
+        raise
     done = ev.meta["training"]["rounds_done"]
     print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
 

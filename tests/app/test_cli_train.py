@@ -111,7 +111,22 @@ def test_cli_train_net_lam_and_progress_do_something(tmp_path, capsys):
     assert a.meta["training"]["lam"] == 0.7 and b.meta["training"]["lam"] == 0.0
     assert not (a.net.w1 == b.net.w1).all()                 # the corrected targets differ
     assert main(base + ["-o", str(tmp_path / "c.nfdb"), "--lam", "1.5"]) != 0
-    assert "lam = 1.5: must be in [0, 1]" in capsys.readouterr().err
+    assert "--lam 1.5: must be in [0, 1]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--rounds", "0"], "--rounds 0: must be >= 1"),
+    (["--lr-final", "0"], "--lr-final 0.0: must be > 0"),
+    (["--keep", "3"], "--keep 3: no effect with --plies 1 (it filters"),
+    (["--plies", "5"], "--plies 5: expected 1 or 2")])
+def test_cli_train_net_names_a_bad_setting_by_its_option(tmp_path, capsys, argv, said):
+    """A setting refused by ``train_supervised`` (``rounds = 0: ...``) is said in the
+    option's words, before any round is played and with no file written."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "n.nfdb"
+    assert main(["train-net", "-o", str(out)] + argv) == 1
+    assert capsys.readouterr().err.startswith(f"nardy-fast: error: {said}")
+    assert not out.exists()
 
 
 def test_cli_average_nets_writes_the_mean(tmp_path, capsys):
