@@ -248,6 +248,18 @@ def _luck_by(played, key):
     return played.groupby(key, sort=False)["luck"].sum()
 
 
+def _other(side):
+    """The other colour."""
+    return "black" if side == "white" else "white"
+
+
+def _by_colour(frame, key, games):
+    """Indexed by ``(game, colour)`` (``games``: each row's game), the ``key``
+    (``"player"`` or ``"side"``) of that colour's rows: a row's opponent, the side that
+    answers its raise, is ``[(game, _other(side))]``."""
+    return frame.groupby([games, frame["side"]], sort=False)[key].first()
+
+
 def cube_totals(frame: pd.DataFrame, key: str = "side") -> tuple[dict, dict]:
     """Per ``key`` (``"side"`` or ``"player"``) of an analysed report's judged cube
     decisions: ``(count, lost)``, how many it made (each raise or no raise of the side on
@@ -257,12 +269,12 @@ def cube_totals(frame: pd.DataFrame, key: str = "side") -> tuple[dict, dict]:
     if "cube_played" not in frame.columns:
         return {}, {}
     games = frame["game"] if "game" in frame.columns else pd.Series(1, index=frame.index)
-    who = frame.groupby([games, frame["side"]], sort=False)[key].first()
+    who = _by_colour(frame, key, games)
     n, lost = {}, {}
     for (_, r), g in zip(frame.iterrows(), games):
         if not _is_text(r["cube_played"]):
             continue
-        other = "black" if r["side"] == "white" else "white"
+        other = _other(r["side"])
         turns = [(r[key], r.get("cube_loss", math.nan))]
         if str(r["cube_played"]).startswith("double"):          # answered
             turns.append((who.get((g, other), other), r.get("take_loss", math.nan)))
@@ -501,8 +513,7 @@ def _decision(r, uid, cube, match):
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
                 f'{_p_mover(r)}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
-    return (f'<article class="decision" id="{uid}"><div class="board">'
-            f"{board(r['id'], cube)}</div>{''.join(text)}</article>")
+    return _article(uid, r, cube, "".join(text))
 
 
 def _cube_line(r, unit):
@@ -526,6 +537,11 @@ def _cube_turn(r, uid, cube, match):
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; no roll</div>'
             f'{_cube_line(r, unit)}<div class="note">P({_esc(r["side"])} wins) before '
             f"the raise {_p_mover(r)}</div></div>")
+    return _article(uid, r, cube, text)
+
+
+def _article(uid, r, cube, text):
+    """A turn's article: the board before it (with ``cube``) beside ``text``."""
     return (f'<article class="decision" id="{uid}"><div class="board">'
             f"{board(r['id'], cube)}</div>{text}</article>")
 
@@ -598,7 +614,7 @@ def _index(report, match):
     unit = "EMG" if match else "points"
     games = report["game"] if match else pd.Series(1, index=report.index)
     # each game's players by colour: an answer is the opponent's, named as a move's player
-    names = report.groupby([games, report["side"]], sort=False)["player"].first()
+    names = _by_colour(report, "player", games)
     rows = []
     for (i, r), g in zip(report.iterrows(), games):
         t = int(r["turn"])
@@ -611,7 +627,7 @@ def _index(report, match):
                                      None if match else r.get("se_equity_loss")),
                                r["mark"]])
         if "cube_played" in report.columns and _is_text(r["cube_played"]):
-            other = "black" if r["side"] == "white" else "white"
+            other = _other(r["side"])
             answerer = f'{names.get((g, other), other.capitalize())} ({other})'
             for what, col, who in (("cube", "cube_loss", f'{r["player"]} ({r["side"]})'),
                                    ("answer", "take_loss", answerer)):
@@ -649,8 +665,7 @@ def _game_section(game, k, record, match, label):
     out.append("<h3>Moves</h3>")
     # every turn played, and a last turn of a cube decision alone (a raise passed, no
     # roll): the index and the cube table link to each
-    cube_only = game.index.isin(_cube_rows(game).index) & (game["move"] == "").to_numpy()
-    shown = game[(game["move"] != "").to_numpy() | cube_only]
+    shown = game[(game["move"] != "").to_numpy() | game.index.isin(_cube_rows(game).index)]
     for _, r in shown.iterrows():
         t = int(r["turn"]) - 1
         cube = states[t] if t < len(states) else None

@@ -44,6 +44,7 @@ import numpy as np
 
 from nardy_fast.engine.evaluation.cubemodel import CONTACT_EFFICIENCY, actions
 from nardy_fast.core._checks import check_fraction
+from nardy_fast.core.cubestate import next_stake
 from nardy_fast.core.methods import warn_unused
 from nardy_fast.core.matchrules import MatchRules, MatchState, as_match_rules, check_match
 from nardy_fast.core.result import Outcome
@@ -626,6 +627,15 @@ def _cube_inputs(p_win, state, x):
     return p, x, solver_for(state.rules, True), int(i), int(j), _game_state(state)
 
 
+def _mixed(p, x, fn, win, lose, c):
+    """Janowski's interpolation at the match score: ``x`` times the live value at ``p`` of
+    the cube function ``fn`` plus ``1 - x`` times the dead cube's (the game played out at
+    stake ``c``: ``win(c)``, ``lose(c)`` the match winning chances after it); the dead
+    cube's alone when ``fn`` is None."""
+    dead = p * win(c) + (1 - p) * lose(c)
+    return dead if fn is None else x * float(np.interp(p, _GRID, fn)) + (1 - x) * dead
+
+
 def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFICIENCY
                         ) -> dict[str, Any]:
     """The cube decision of the side on roll at the match score (Zadeh's model).
@@ -665,7 +675,6 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     ('no double, take', 0.473, 0.473, 0.115)
     """
     p, x, solver, i, j, gstate = _cube_inputs(p_win, state, x)
-    mr = state.rules
     cube = state.cube
     stake = state.stake
     nd_owner = {"centre": "centre", "mover": "X", "opponent": "Y"}[
@@ -678,13 +687,9 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
         e["no_double"] = p * win(stake) + (1 - p) * solver._after(i, j, 0, gstate, 1)(stake)
     else:
         fns = solver.cube_functions(i, j, 0, gstate)
-        nxt = 2 * stake if mr.rules.cube == "geometric" else stake + 1
+        nxt = next_stake(state.rules.rules.cube, stake)
         lose = solver._after(i, j, 0, gstate, 1)
-
-        def mixed(fn, c):
-            return x * float(np.interp(p, _GRID, fn)) + (1 - x) * (
-                p * win(c) + (1 - p) * lose(c))
-        e["no_double"] = mixed(fns[(nd_owner, stake)], stake)
+        e["no_double"] = _mixed(p, x, fns[(nd_owner, stake)], win, lose, stake)
         if (cube is None or cube.may_raise) and stake < i and ("Y", nxt) in fns:
             dt_fn = x * fns[("Y", nxt)] + (1 - x) * (_GRID * win(nxt) + (1 - _GRID) * lose(nxt))
             e["double_take"] = float(np.interp(p, _GRID, dt_fn))
@@ -728,19 +733,15 @@ def made_raise_values(p_win: float, state: MatchState, x: float = CONTACT_EFFICI
     >>> [round(v, 3) for v in made_raise_values(0.4, state)]
     [0.4, 1.0]
     """
-    if isinstance(state, MatchState) and state.crawford:
-        raise ValueError("state: the Crawford game is played without the cube")
     p, x, solver, i, j, gstate = _cube_inputs(p_win, state, x)
-    mr = state.rules
+    if state.crawford:
+        raise ValueError("state: the Crawford game is played without the cube")
     stake = state.stake
-    nxt = 2 * stake if mr.rules.cube == "geometric" else stake + 1
+    nxt = next_stake(state.rules.rules.cube, stake)
     win = solver._after(i, j, 0, gstate, 0)
     lose = solver._after(i, j, 0, gstate, 1)
-    dead = p * win(nxt) + (1 - p) * lose(nxt)
     fns = solver.cube_functions(i, j, 0, gstate) if not (i == 1 and j == 1) else {}
-    take = (x * float(np.interp(p, _GRID, fns[("Y", nxt)])) + (1 - x) * dead
-            if ("Y", nxt) in fns else dead)
-    return float(take), float(win(stake))
+    return float(_mixed(p, x, fns.get(("Y", nxt)), win, lose, nxt)), float(win(stake))
 
 
 # -- the shipped tables (written by ``metbuild``) ----------------------------------------
