@@ -45,6 +45,7 @@ from nardy_fast.analysis.cubereport import CLOSE
 from nardy_fast.engine.decisions.cube import CUBE_PLIES
 from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
+from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
@@ -265,9 +266,16 @@ def cube_totals(frame: pd.DataFrame, key: str = "side") -> tuple[dict, dict]:
     decisions: ``(count, lost)``, how many it made (each raise or no raise of the side on
     roll, each answer of its opponent) and what they lost (``cube_loss`` plus
     ``take_loss``: points, EMG at a match), as the page's totals and ``nardy-fast analyse
-    --cube`` give them; two empty dicts without cube columns."""
+    --cube`` give them; two empty dicts without cube columns.  ``TypeError`` /
+    ``ValueError`` naming what is wrong: not a frame, a key other than those two, a
+    column missing."""
+    require_columns(frame, (), "cube_totals", "game_report(..., analyse=True, cube=True)")
+    if key not in ("side", "player"):
+        raise ValueError(f"cube_totals: key={key!r}: expected 'side' or 'player'")
     if "cube_played" not in frame.columns:
         return {}, {}
+    require_columns(frame, ("side", "player", "cube_loss", "take_loss"), "cube_totals",
+                    "game_report(..., analyse=True, cube=True)")
     games = frame["game"] if "game" in frame.columns else pd.Series(1, index=frame.index)
     who = _by_colour(frame, key, games)
     n, lost = {}, {}

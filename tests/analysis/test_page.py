@@ -298,3 +298,16 @@ def test_each_turn_gives_the_mover_s_winning_chance_before_it(analysed_game, pag
         assert f"P({r['side']} wins) before the roll {p:.1%}" in text, r["turn"]
         sides.add(r["side"])
     assert sides == {"white", "black"}
+
+
+def test_cube_totals_names_bad_input():
+    """``page.cube_totals`` is public: a frame that is not one, a key other than side or
+    player, and a missing column are named, not a KeyError deep in pandas."""
+    from nardy_fast.analysis.page import cube_totals
+    with pytest.raises(TypeError, match="cube_totals: expected a pandas DataFrame"):
+        cube_totals([1, 2])
+    with pytest.raises(ValueError, match="key='colour'"):
+        cube_totals(pd.DataFrame({"side": ["white"]}), "colour")
+    with pytest.raises(ValueError, match="no 'side' column"):
+        cube_totals(pd.DataFrame({"cube_played": ["double, take"]}))
+    assert cube_totals(pd.DataFrame({"side": ["white"]})) == ({}, {})   # no cube judged
