@@ -241,7 +241,7 @@ def _records(nf, out):
     out["analyse_match cube"] = _floats(frame)
     out["error_rates"] = _floats(nf.error_rates(nf.game_report(rec, analyse=True,
                                                                workers=1)))
-    out["vs_greedy"] = _floats(nf.vs_greedy(nf.Evaluator.default(), 40, 3))
+    out["vs_greedy"] = _floats(nf.vs_greedy(nf.Evaluator.default(), 40, seed=3))
 
 
 def _file_hash(path):

@@ -1010,9 +1010,22 @@ def _run(args):
         print(f"{PROG}: interrupted {e}", file=sys.stderr)
         return 130
     except KeyboardInterrupt as e:     # a library's own stop says where (its message)
-        print(f"{PROG}: interrupted" + (f": {e}" if str(e) else ""), file=sys.stderr)
+        print(f"{PROG}: interrupted" + (f": {_in_command_words(e, args)}" if str(e) else ""),
+              file=sys.stderr)
         return 130
     return 0
+
+
+_LIBRARY_STOP = re.compile(r"^[\w ]+: (stopped at an interrupted rollout)")
+
+
+def _in_command_words(e, args):
+    """A library stop's message with the command's name where the library names its own
+    function (``analyse: stopped at ...``, not ``value_positions_paired: ...``): the
+    player typed the one and never saw the other."""
+    command = " ".join(str(getattr(args, dest)) for dest in ("command", "action")
+                       if getattr(args, dest, None))
+    return _LIBRARY_STOP.sub(rf"{command}: \1", str(e)) if command else str(e)
 
 
 def _reader_gone():

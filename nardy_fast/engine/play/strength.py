@@ -117,13 +117,25 @@ def summarize(points, entropy=None):
 def vs_greedy(evaluator, n_games, seed):
     """The strength check of a training run (``train.train``'s ``check``): ``evaluator``
     at 0-ply against ``"greedy"`` over ``n_games`` games with shared dice, under its own
-    rules, on one worker.  Returns ``{"vs_greedy_win_rate", "vs_greedy_points_share"}``
-    (A's win rate, a draw counting half, and share of the points).
+    rules, on one worker.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The player, at 0-ply; the games follow its rules.
+    n_games : int
+        Games played (>= 2), in mirrored pairs with shared dice; an odd count is rounded
+        up to a pair.
+    seed : int
+        The dice's seed.  Positional as well as by keyword: ``vs_greedy`` is the shape of
+        ``train``'s ``check(evaluator, n_games, seed)``.
 
     Returns
     -------
     dict
-        ``vs_greedy_win_rate`` and ``vs_greedy_points_share`` (floats in [0, 1]).
+        ``vs_greedy_win_rate``: the evaluator's share of the games won, a draw counting
+        half; ``vs_greedy_points_share``: its share of all the points scored (both floats
+        in [0, 1]).
 
     Examples
     --------
