@@ -19,7 +19,9 @@ from nardy_fast.engine.decisions.cube import (METHODS as CUBE_METHODS, cube_deci
                                               decided_by_model)
 from nardy_fast.engine.evaluation.cubemodel import actions
 from nardy_fast.engine.evaluation.met import emg_scale, made_raise_values
+from nardy_fast.engine.decisions.methods import METHOD_OBJECTS, Method, method_or_flat
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
+from nardy_fast._utils.compute import Compute
 
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
@@ -47,16 +49,22 @@ _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beave
             "method"]
 
 
+@method_or_flat("n_games", "plies")
 def cube_report(positions: Position | str | Iterable[Position | str], *,
                 rules: RulesLike = None,
                 cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                 tables: CubefulRace | Literal[False] | None = None,
                 n_games: int = DEFAULT_GAMES,
-                seed: SeedLike = None, method: str = "auto",
+                seed: SeedLike = None, method: str | Method = "auto",
                 workers: int | None = None, match: MatchState | None = None,
                 client: Client | None = None, progress: bool = False,
-                plies: int | None = None) -> pd.DataFrame:
+                plies: int | None = None, compute: Compute | None = None) -> pd.DataFrame:
     """Money cube decisions of several positions, centred cube at stake 1: a tidy frame.
+
+    ``method`` may also be a method object, as for ``cube_decision``
+    (``Rollout(RolloutSettings(n_games, ...))``, ``Net(plies)``, ...): it holds its
+    settings, so ``n_games`` and ``plies`` beside it are a ``TypeError``; ``seed`` and
+    ``compute`` (or ``workers``, ...) stay the call's.
 
     Parameters
     ----------
@@ -74,6 +82,9 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     plies : int or None
         As for ``cube_decision``: the evaluator's look-ahead for the model's cubeless
         probabilities (None: ``cube.CUBE_PLIES``).
+    compute : Compute or None
+        ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``;
+        then leave those keywords out).
 
     Returns
     -------
@@ -112,14 +123,13 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     positions = position_list(positions)
     rules = as_rules(rules)
     rows = []
-    roll = dict(n_games=n_games, seed=seed, workers=workers, client=client,
-                progress=progress)
-    if method != "rollout" or match is not None:   # said once here; the seed is recorded
+    roll = _roll(n_games, seed, workers, client, progress, compute)
+    if _name(method) != "rollout" or match is not None:   # said once; the seed is recorded
         warn_unused("with match= (the match equity table decides)" if match is not None
                     else f"with method={method!r} (only method='rollout' plays games)",
                     {"n_games": DEFAULT_GAMES, "workers": None, "client": None,
-                     "progress": False}, n_games=n_games, workers=workers, client=client,
-                    progress=progress)
+                     "progress": False, "compute": None}, n_games=n_games, workers=workers,
+                    client=client, progress=progress, compute=compute)
         roll = {}
     for pos in positions:
         d = cube_decision(pos, CENTRED, rules=rules,
@@ -134,21 +144,24 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
     return frame
 
 
+@method_or_flat("n_games", "plies")
 def cube_analysis(record: GameRecord | str, *,
                   cube_probabilities: Callable[[Position], float | Outcome | Mapping[str, float]] | str | None = None,
                   tables: CubefulRace | Literal[False] | None = None,
-                  n_games: int = DEFAULT_GAMES, seed: SeedLike = None, method: str = "auto",
+                  n_games: int = DEFAULT_GAMES, seed: SeedLike = None,
+                  method: str | Method = "auto",
                   workers: int | None = None, client: Client | None = None,
                   progress: bool = False, match: MatchState | None = None,
-                  plies: int | None = None) -> pd.DataFrame:
+                  plies: int | None = None, compute: Compute | None = None) -> pd.DataFrame:
     """The cube decisions of a game record (``GameRecord`` with ``rules.cube``), judged by
     ``cube_decision`` (with ``match``: at the match score).
 
     ``cube_probabilities``, ``tables``, ``method``, ``plies``, ``n_games``, ``seed``,
-    ``workers``, ``client`` and ``progress`` are ``cube_decision``'s: with ``method="rollout"`` every
+    ``workers``, ``client``, ``progress`` and ``compute`` are ``cube_decision``'s: with
+    ``method="rollout"`` (or ``Rollout(settings)``, which holds ``n_games``) every
     decision is judged by cube-aware rollouts of ``n_games`` games (the same ``seed`` for
     each: common random numbers; Ctrl-C in one of them raises ``KeyboardInterrupt`` there);
-    under another method no games are played and the last five have no effect (a
+    under another method no games are played and the last six have no effect (a
     ``UserWarning`` names those given).
 
     ``match``: the ``MatchState`` at the start of the game (scores by colour; its
@@ -198,22 +211,23 @@ def cube_analysis(record: GameRecord | str, *,
     1     2  black  no double  no double, take         0.00        0.0
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    method = check_method(method, CUBE_METHODS)
-    roll = dict(n_games=n_games, seed=root_entropy(seed), workers=workers, client=client,
-                progress=progress)
+    if not isinstance(method, METHOD_OBJECTS):
+        method = check_method(method, CUBE_METHODS)
+    roll = _roll(n_games, root_entropy(seed), workers, client, progress, compute)
     if match is not None:                   # said once here: the table decides
         warn_unused("in cube_analysis with match= (the match equity table decides)",
                     {"method": "auto", "tables": None, "n_games": DEFAULT_GAMES,
-                     "seed": None, "workers": None, "client": None, "progress": False},
+                     "seed": None, "workers": None, "client": None, "progress": False,
+                     "compute": None},
                     method=method, tables=tables, n_games=n_games, seed=seed,
-                    workers=workers, client=client, progress=progress)
+                    workers=workers, client=client, progress=progress, compute=compute)
         roll = {}
-    elif method != "rollout":               # said once here, not per decision
+    elif _name(method) != "rollout":        # said once here, not per decision
         warn_unused(f"in cube_analysis with method={method!r} (only method='rollout' "
                     "plays games)", {"n_games": DEFAULT_GAMES, "seed": None, "workers": None,
-                                     "client": None, "progress": False},
+                                     "client": None, "progress": False, "compute": None},
                     n_games=n_games, seed=seed, workers=workers, client=client,
-                    progress=progress)
+                    progress=progress, compute=compute)
         roll = {}
 
     record = as_record(record)
@@ -304,6 +318,22 @@ def cube_analysis(record: GameRecord | str, *,
     frame = pd.DataFrame(rows, columns=cols)            # numbers even without a row
     return frame.astype({c: int if c == "stake" else float for c in numeric}
                         | {"close": bool})
+
+
+def _name(method):
+    """The method's name, of a name or a method object (``Rollout(...)``: ``"rollout"``)."""
+    return method.name if isinstance(method, METHOD_OBJECTS) else method
+
+
+def _roll(n_games, seed, workers, client, progress, compute):
+    """The rollout keywords a cube decision is passed on with.  With ``compute`` the flat
+    ones go on only when set (``progress`` here defaults to False, ``cube_decision``'s
+    to None), so that ``cube_decision`` refuses a field given both ways and nothing else."""
+    roll = dict(n_games=n_games, seed=seed, workers=workers, client=client,
+                progress=progress)
+    if compute is not None:
+        roll.update(compute=compute, progress=None if progress is False else progress)
+    return roll
 
 
 def _at_least_0(loss):

@@ -244,6 +244,18 @@ def convergence_chart(frame, ax=None, column="equity"):
 
 
 # -- game graph -------------------------------------------------------------------------
+def _how_valued(frame):
+    """How a game report's probabilities were obtained, for a legend: its ``method``
+    values as people read them, in order of first use (``"net 0-ply, exact (two-sided
+    table)"``; a finished game's row names no method), or ``""`` without the column."""
+    if "method" not in frame.columns:
+        return ""
+    names = [m for m in dict.fromkeys(frame["method"].dropna())
+             if isinstance(m, str) and m and not m.startswith("final")]   # game over: no value
+    return ", ".join(method_label(m) for m in names)
+
+
+
 def game_chart(frame, ax=None):
     """Pip counts of White and Black per turn and, when the frame has ``p_win_white``,
     White's win probability on a second axis (from ``report.game_report``).
@@ -273,8 +285,9 @@ def game_chart(frame, ax=None):
     handles, labels = ax.get_legend_handles_labels()
     if "p_win_white" in frame.columns:
         right = ax.twinx()
+        how = _how_valued(frame)
         right.plot(frame["turn"], frame["p_win_white"], color="C0", lw=1.2, ls="--",
-                   label="P(White wins)")
+                   label="P(White wins)" + (f" ({how})" if how else ""))
         right.set_ylim(-0.02, 1.02)
         right.set_ylabel("P(White wins)")
         h2, l2 = right.get_legend_handles_labels()

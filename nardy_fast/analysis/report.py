@@ -330,6 +330,10 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
                compute: Compute | None = None) -> pd.DataFrame:
     """Win, mars and equity of each position for the side on roll.
 
+    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
+    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
+    ``plies`` beside it: ``TypeError``).  Every argument after ``method`` is keyword-only.
+
     Parameters
     ----------
     positions : Position, str, an iterable of them or pandas.Series
@@ -349,10 +353,6 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
         and ``emg`` (its money equivalent).
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
-
-    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
-    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
-    ``plies`` beside it: ``TypeError``).  Every argument after ``method`` is keyword-only.
 
     Returns
     -------
@@ -519,6 +519,11 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
                 compute: Compute | None = None) -> pd.DataFrame:
     """One row per turn of a game record, plus a last row for the final position.
 
+    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
+    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
+    ``plies`` beside it: ``TypeError``); ``attrs["settings"]`` records its name and
+    settings.  Every argument after ``record`` is keyword-only.
+
     Parameters
     ----------
     record : GameRecord or str
@@ -567,11 +572,6 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         ``analyse``: how many of the best moves each turn's ``candidates`` keeps (>= 1).
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
-
-    ``method`` may be a method object (``nardy_fast.Auto``, ``Exact``, ``Net``,
-    ``Rollout``), which holds its own settings (``n_games``, ``policy``, ``truncate`` and
-    ``plies`` beside it: ``TypeError``); ``attrs["settings"]`` records its name and
-    settings.  Every argument after ``record`` is keyword-only.
 
     Returns
     -------

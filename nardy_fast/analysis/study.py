@@ -621,6 +621,13 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
           compute: Compute | None = None) -> pd.DataFrame:
     """Run or resume a study: every position rolled out (or evaluated), kept in ``store``.
 
+    ``method`` may also be ``nardy_fast.Net(plies)`` or
+    ``nardy_fast.Rollout(RolloutSettings(n_games, policy=, truncate=,
+    variance_reduction=))``, which hold their own settings: ``plies``, ``policy``,
+    ``truncate`` and ``variance_reduction`` then stay at their defaults and ``n_games``
+    is None or the settings' (``TypeError`` otherwise); a study has no ``dice``, cube or
+    ``chunk_size`` (``ValueError``).  Every argument after ``seed`` is keyword-only.
+
     Parameters
     ----------
     positions : iterable of Position or position IDs (list, pandas Series, ...)
@@ -664,13 +671,6 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``;
         then leave those keywords out).
-
-    ``method`` may also be ``nardy_fast.Net(plies)`` or
-    ``nardy_fast.Rollout(RolloutSettings(n_games, policy=, truncate=,
-    variance_reduction=))``, which hold their own settings: ``plies``, ``policy``,
-    ``truncate`` and ``variance_reduction`` then stay at their defaults and ``n_games``
-    is None or the settings' (``TypeError`` otherwise); a study has no ``dice``, cube or
-    ``chunk_size`` (``ValueError``).  Every argument after ``seed`` is keyword-only.
 
     Returns
     -------

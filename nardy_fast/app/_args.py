@@ -213,14 +213,15 @@ _OPTIONS = {
     "truncate": (("--truncate",), dict(
         default="bearoff", choices=["bearoff", "race12", "none"],
         help="'bearoff' (default): stop a game once both sides are home and score the "
-             "rest exactly; 'race12': also stop at a race without contact (both sides on "
-             "their last 12 points) and score it by the race database (built by "
-             "'nardy-fast bearoff build --race12'; no cube); 'none': play every game "
-             "out")),
+             "rest by the bear-off tables (exact where the two-sided table covers the "
+             "race, else the one-sided approximation); 'race12': also stop at a race "
+             "without contact (both sides on their last 12 points) and score it by the "
+             "race database's one-sided approximation (built by 'nardy-fast bearoff "
+             "build --race12'; no cube); 'none': play every game out")),
     "plies": (("--plies",), dict(type=int, default=None, choices=PLIES_CHOICES,
                                  action="store_given",
                                  help="the evaluator's look-ahead: 0 (the net itself, about "
-                                      "1 ms a position) to 2 (more accurate, about 0.05 s); "
+                                      "1 ms a position) to 2 (more accurate, about 0.06 s); "
                                       "default {default} (2 for a single decision: hint, "
                                       "cube, play; 0 for bulk work: analyse, study)")),
     "rules": (("--rules",), dict(type=_rules, default=None, metavar="SPEC",

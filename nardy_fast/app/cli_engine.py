@@ -661,7 +661,7 @@ def _parser_cube(sub):
                         "rollouts")
     s.add_argument("--plies", type=int, default=None, choices=PLIES_CHOICES,
                    help=f"the look-ahead of the evaluation the cube model decides on: 0 "
-                        f"(the net itself, about 0.3 ms) to 2 (0.01-0.05 s); default "
+                        f"(the net itself, about 1 ms) to 2 (0.01-0.06 s); default "
                         f"{CUBE_PLIES} (2 for a single decision: hint, cube, play; 0 for "
                         f"bulk work: analyse, study)")
     add_options(s, "games", "seed", "workers", "scheduler", "rules", "json",

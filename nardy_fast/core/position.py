@@ -57,6 +57,12 @@ START = "start"                 # the word for the initial position, wherever an
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
+def _is_die(x):
+    """``x`` a single die as a number (1..6), not a roll: the first half of the old
+    ``legal_moves(d1, d2)``."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 1 <= x <= 6
+
+
 def _other(side):
     return BLACK if side == WHITE else WHITE
 
@@ -358,6 +364,9 @@ class Position:
         A finished game has none: a ``ValueError`` says why it is over (Black's last turn
         after White finishes under ``draw_rule`` is a turn, with its moves).
         """
+        if _is_die(dice) and _is_die(rules):     # the spelling of before 0.3.0
+            raise TypeError(f"legal_moves({dice}, {rules}): the roll is one argument since "
+                            f"0.3.0: legal_moves(({dice}, {rules}))")
         d1, d2 = check_dice(dice)
         if self.is_over():
             why = finished_reason(self, as_rules(rules))

@@ -414,6 +414,11 @@ class MarsTable:
               progress: bool | None = None, threads: int | None = None) -> MarsTable:
         """Solve every (X with all ``all_checkers`` home, Y of <= ``max_checkers``) race.
 
+        Memory and time (T = 15, classic): the race table ``C(T + 5, 6) x C(N + 6, 6)``
+        float64 (38,760 x 3,003: 931 MB for N = 8; 286 MB for N = 6) and the Y-on-roll
+        half (744 MB for N = 8, 229 MB for N = 6) are held during the build; the
+        X-on-roll half too without ``path``.  See ``benchmarks/RESULTS.md`` for times.
+
         Parameters
         ----------
         max_checkers : int
@@ -434,10 +439,6 @@ class MarsTable:
             POSIX threads solving each X board together (None: every usable
             core; capped at the usable cores).  The table is bit-identical for any number.
 
-        Memory and time (T = 15, classic): the race table ``C(T + 5, 6) x C(N + 6, 6)``
-        float64 (38,760 x 3,003: 931 MB for N = 8; 286 MB for N = 6) and the Y-on-roll
-        half (744 MB for N = 8, 229 MB for N = 6) are held during the build; the
-        X-on-roll half too without ``path``.  See ``benchmarks/RESULTS.md`` for times.
         """
         progress = show_progress(progress)
         T = check_int(all_checkers, 0, 15, "all_checkers")

@@ -463,6 +463,9 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
     """Build (or resume building) the complete two-sided table of 0..``max_checkers``
     checkers a side into ``store`` and return it loaded.
 
+    The result does not depend on ``threads`` or the scheduler (bit-identical), nor on
+    how often the build was interrupted.
+
     Parameters
     ----------
     max_checkers : int
@@ -484,7 +487,6 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         must see ``store`` at the same path.
     progress : bool or None
         A bar with the time left (None: when standard error is a terminal).
-
     all_checkers : int
         The checkers of a side (15; fewer gives the same problem in miniature, for
         tests: mars is possible for a board of ``all_checkers``), at least
@@ -494,9 +496,6 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         roll, cube of the opponent; geometric, no beaver) in shards of their own
         (``cube-II-JJ.nfdb``) beside the cubeless ones, after them; a finished cubeless
         store gains them without being rebuilt.
-
-    The result does not depend on ``threads`` or the scheduler (bit-identical), nor on
-    how often the build was interrupted.
     """
     T = check_int(all_checkers, 1, MAX, "all_checkers")
     N = check_int(max_checkers, 0, T, "max_checkers")

@@ -2,6 +2,7 @@
 contract, its default source of P(win), and judging the cube actions of a record
 (``cube_analysis``, ``cube_error_rates``, ``game_report(cube=True)``)."""
 import inspect
+import warnings
 import math
 
 import pandas as pd
@@ -227,3 +228,46 @@ def test_money_losses_are_per_unit_values_times_the_stake():
         per_unit = best - (r["no_double"] if r["played"] == "no double" else answer)
         assert r["double_loss"] == pytest.approx(max(0.0, per_unit) * r["stake"])
     assert (a["double_loss"] > 0).any()
+
+
+MIDDLE = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"       # a contact position where White may double
+
+
+def test_a_rollout_method_object_rolls_out_with_the_calls_seed():
+    """``method=Rollout(RolloutSettings(n))`` is ``method="rollout", n_games=n``: the same
+    games under the call's seed.  The report took the object for "not a rollout", so it
+    dropped the seed and the workers (fresh dice each call, a "workers: no effect"
+    warning) while its ``attrs["seed"]`` named the seed it had not used."""
+    geo = Rules(cube="geometric")
+    flat = cube_report([MIDDLE], rules=geo, method="rollout", n_games=36, seed=5, workers=1)
+    obj = nardy_fast.Rollout(nardy_fast.RolloutSettings(36))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                # nothing "has no effect" here
+        by_object = cube_report([MIDDLE], rules=geo, method=obj, seed=5, workers=1)
+        by_compute = cube_report([MIDDLE], rules=geo, method=obj, seed=5,
+                                 compute=nardy_fast.Compute(workers=1, progress=False))
+    cols = ["no_double", "double_take", "double_pass", "method"]
+    assert flat.loc[0, "method"] == "rollout"
+    pd.testing.assert_frame_equal(by_object[cols], flat[cols])
+    pd.testing.assert_frame_equal(by_compute[cols], flat[cols])
+    with pytest.raises(TypeError, match="n_games"):
+        cube_report([MIDDLE], rules=geo, method=obj, n_games=36, seed=5)
+    with pytest.raises(TypeError, match="workers"):
+        cube_report([MIDDLE], rules=geo, method=obj, seed=5, workers=1,
+                    compute=nardy_fast.Compute(workers=1))
+
+
+def test_cube_analysis_takes_a_method_object_as_its_name():
+    """``cube_analysis(method=Rollout(...))`` was refused ("expected one of 'auto', ...")
+    though ``cube_decision``, which judges each turn, takes it."""
+    rec = _race_record([((), (6, 5)), ((("double", 2), ("take", None)), (4, 3)),
+                        ((), (2, 1))])
+    flat = cube_analysis(rec, method="rollout", n_games=36, seed=3, workers=1)
+    obj = cube_analysis(rec, method=nardy_fast.Rollout(nardy_fast.RolloutSettings(36)),
+                        seed=3, compute=nardy_fast.Compute(workers=1, progress=False))
+    assert (flat["method"] == "rollout").all() and len(flat) >= 2
+    pd.testing.assert_frame_equal(obj, flat)
+    net = cube_analysis(rec, method=nardy_fast.Net(plies=0))
+    assert net["method"].str.startswith("janowski").all()
+    with pytest.raises(TypeError, match="plies"):
+        cube_analysis(rec, method=nardy_fast.Net(plies=0), plies=1)

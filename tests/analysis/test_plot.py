@@ -15,6 +15,7 @@ from nardy_fast.analysis.plot import (bearoff_distribution, convergence_chart,  
 from nardy_fast.analysis.report import (convergence_report, game_report,  # noqa: E402
                                         race_report, race_sample)
 from nardy_fast.core.diagram import board_png, plot_board, save_figure  # noqa: E402
+from nardy_fast.core.methods import method_label  # noqa: E402
 from nardy_fast.core.record import random_game  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -269,3 +270,18 @@ def test_plot_board_cube():
     assert "4" in texts(ax)
     squares = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_zorder() == 5]
     assert len(squares) == 1 and squares[0].get_y() < 6      # Black's side (bottom)
+
+
+def test_game_chart_says_how_the_win_chances_were_obtained():
+    """The curve of White's chances is labelled with the report's methods as people read
+    them (it said only "P(White wins)", a net's estimate looking like a fact); the
+    finished game's row, which values nothing, is not among them."""
+    rec = random_game(seed=1)
+    gr = game_report(rec)
+    assert "final" in set(gr["method"]) and "net 0-ply" in set(gr["method"])
+    label = game_chart(gr).right_ax.get_lines()[0].get_label()
+    assert label.startswith("P(White wins) (net 0-ply")
+    assert "game over" not in label
+    for m in set(gr["method"]) - {"final"}:
+        assert method_label(m) in label
+    plt.close("all")

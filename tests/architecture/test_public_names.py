@@ -104,7 +104,8 @@ REMOVED = {
         TypeError, "unexpected keyword argument 'first_dice'"),
     "Position.legal_moves(d1, d2)": (
         lambda tmp: Position.initial().legal_moves(6, 3),
-        TypeError, r"dice=6: expected two dice"),
+        TypeError, r"legal_moves\(6, 3\): the roll is one argument since 0\.3\.0: "
+                   r"legal_moves\(\(6, 3\)\)"),
     "Position.legal_moves(d1, d2, rules)": (
         lambda tmp: Position.initial().legal_moves(6, 3, Rules()),
         TypeError, "positional arguments"),

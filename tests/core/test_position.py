@@ -181,10 +181,14 @@ def test_legal_moves_bad_dice():
 
 
 def test_legal_moves_old_two_dice_form_is_refused():
-    """``legal_moves(6, 3, rules)``, the form before 0.3.0, is a TypeError, not a roll."""
+    """``legal_moves(6, 3, rules)``, the form before 0.3.0, is a TypeError, not a roll; the
+    two-argument form is named with its replacement (it said only "dice=6: expected two
+    dice", which does not tell the reader what to write)."""
     pos = Position.initial()
-    with pytest.raises(TypeError, match="dice=6: expected two dice"):
+    with pytest.raises(TypeError, match=r"legal_moves\(\(6, 3\)\)"):
         pos.legal_moves(6, 3)
+    with pytest.raises(TypeError, match="dice=7: expected two dice"):
+        pos.legal_moves(7, 3)                   # not a die: the roll's own message
     with pytest.raises(TypeError):
         pos.legal_moves(6, 3, Rules(head_rule="generalized"))
 

@@ -57,9 +57,10 @@ __all__ = ["cube_decision", "cube_rules", "default_probabilities", "METHODS", "C
 METHODS = methods_of("auto", "exact", "janowski", "rollout")
 
 # The look-ahead of the evaluation a cube decision's model decides on when the call names
-# none.  Against cube-aware rollouts (benchmarks/RESULTS.md, 300 decisions of self-play on
-# three seeds) the taker loses 0.0023 points per decision at 2 plies and 0.0080 at 0-ply,
-# the doubler 0.0047 at both; a 2-ply evaluation costs about 0.01-0.05 s.  A cube decision
+# none.  Against the decision benchmark's 300 cube decisions (1,296-game cube-aware
+# rollouts; benchmarks/RESULTS.md) the taker loses 0.0005 points per decision at 2 plies
+# and 0.0010 at 0-ply, the doubler 0.0015 at both; a 2-ply evaluation costs about
+# 0.01-0.06 s.  A cube decision
 # is a single decision a person asks for: the family's ``evaluator.DECISION_PLIES``.
 CUBE_PLIES = DECISION_PLIES
 
@@ -113,6 +114,14 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                   client: Client | None = None, plies: int | None = None,
                   compute: Compute | None = None) -> dict[str, Any]:
     """The money cube decision of the side on roll (with ``match``: at the match score).
+
+    Every argument after ``cube_state`` is keyword-only.  ``method`` may also be a method
+    object (``nardy_fast.engine.decisions.methods``), which holds its own settings:
+    ``Auto(plies)`` (``"auto"``), ``Exact()`` (``"exact"``), ``Net(plies)`` (the model on
+    the net at ``plies``: ``"janowski"``) or ``Rollout(RolloutSettings(n_games, ...))``
+    (``"rollout"``; its ``cube_probabilities`` may stand for the keyword's, its
+    ``cube_state`` must be None: each rollout's cube is the decision's).  ``n_games`` and
+    ``plies`` beside an object are a ``TypeError``.
 
     Parameters
     ----------
@@ -171,10 +180,10 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     plies : int or None
         Look-ahead of the default source (the evaluator) whose outcome distribution the
         model decides on, 0 (the net's 0-ply value) to 3; None (default):
-        ``CUBE_PLIES`` (2).  Deeper is slower (a 2-ply evaluation takes 0.01-0.05 s, 0-ply
-        about 0.3 ms) and more accurate: against cube-aware rollouts the taker lost 0.0023
-        points per decision at 2-ply and 0.0080 at 0-ply, over 300 decisions
-        (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
+        ``CUBE_PLIES`` (2).  Deeper is slower (a 2-ply evaluation takes 0.01-0.06 s, 0-ply
+        about 1 ms) and more accurate: on the decision benchmark's 300 cube decisions
+        (1,296-game cube-aware rollouts) the taker lost 0.0005 points per decision at
+        2-ply and 0.0010 at 0-ply, the doubler 0.0015 at both (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
         with ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"``
         (the rollouts' own cube decisions stay at 0-ply).
     client : dask.distributed.Client or None
@@ -183,14 +192,6 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``;
         then leave those keywords out).
-
-    Every argument after ``cube_state`` is keyword-only.  ``method`` may also be a method
-    object (``nardy_fast.engine.decisions.methods``), which holds its own settings:
-    ``Auto(plies)`` (``"auto"``), ``Exact()`` (``"exact"``), ``Net(plies)`` (the model on
-    the net at ``plies``: ``"janowski"``) or ``Rollout(RolloutSettings(n_games, ...))``
-    (``"rollout"``; its ``cube_probabilities`` may stand for the keyword's, its
-    ``cube_state`` must be None: each rollout's cube is the decision's).  ``n_games`` and
-    ``plies`` beside an object are a ``TypeError``.
 
     Notes
     -----

@@ -48,13 +48,14 @@ ENCODING = 1              # version of the input encoding (_net.pyx)
 # The look-ahead defaults of the command line, one family by what is asked
 # (benchmarks/RESULTS.md; README, "How accurate the quick answers are"):
 # - a single decision a person asks for and waits on (a hint, a cube decision, the
-#   engine's move in a game): 2 plies.  The move chosen loses 0.005 points per decision
-#   against 0.008 at 1 ply and 0.010 at 0-ply (300 decisions against 1,296-game
-#   rollouts), and a 2-ply hint takes a median 0.05 s, 90th percentile about 0.1-0.14 s
-#   on a quiet 2-core machine: a person does not notice the wait.
+#   engine's move in a game): 2 plies.  The move chosen loses 0.0020 points per decision
+#   against 0.0029 at 1 ply and 0.0039 at 0-ply (the decision benchmark's 2,000 checker
+#   decisions against 1,296-game rollouts), and a 2-ply hint takes a median 0.06 s, 90th
+#   percentile 0.14 s on a quiet 2-core machine: a person does not notice the wait.
 # - bulk work over many positions or turns (a game's analysis, every legal move of every
 #   turn; a study of a file of positions): 0-ply, about 1 ms a position, so that a game
-#   or a thousand positions take seconds, not minutes (2 plies is 50 times the cost).
+#   or a thousand positions take seconds, not minutes (2 plies is about 70 times the
+#   cost).
 DECISION_PLIES = 2
 BULK_PLIES = 0
 

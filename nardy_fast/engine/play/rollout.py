@@ -723,6 +723,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
             compute: Compute | None = None) -> Outcome:
     """Play ``n_games`` games from ``position`` and estimate its outcome probabilities.
 
+    Every argument after ``n_games`` is keyword-only.
+
     Parameters
     ----------
     position : Position, str or array_like of int, shape (2, 24)
@@ -848,8 +850,6 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
     compute : Compute or None
         ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``);
         then leave those keywords out (``TypeError`` otherwise).
-
-    Every argument after ``n_games`` is keyword-only.
 
     Returns
     -------

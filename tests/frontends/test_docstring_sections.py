@@ -1,0 +1,41 @@
+"""The numpydoc sections of the exported docstrings, as the API pages read them.
+
+A paragraph left between the last parameter and ``Returns`` ("Every argument after
+``n_games`` is keyword-only.") is read by numpydoc as one more parameter: the API page
+showed the sentence in bold, backticks and all, as if it were an argument's name."""
+import inspect
+import re
+
+import pytest
+
+import nardy_fast
+
+numpydoc = pytest.importorskip("numpydoc.docscrape")
+
+# a parameter's name: identifiers (several, comma-separated, may share a description),
+# ``*args``/``**kwargs``, and nothing a sentence has (backticks, brackets, full stops)
+NAME = re.compile(r"^\*{0,2}\w+(, ?\*{0,2}\w+)*$")
+
+
+def _documented():
+    for name in nardy_fast.__all__:
+        obj = inspect.unwrap(getattr(nardy_fast, name))
+        if inspect.isfunction(obj):
+            yield name, obj
+        elif inspect.isclass(obj) and obj.__module__.startswith("nardy_fast"):
+            yield name, obj
+            for m, f in vars(obj).items():
+                if not m.startswith("_") and inspect.isfunction(f):
+                    yield f"{name}.{m}", f
+
+
+@pytest.mark.parametrize("name, obj", list(_documented()), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_every_parameter_numpydoc_reads_is_a_name(name, obj):
+    if not inspect.getdoc(obj):
+        pytest.skip("no docstring")
+    doc = (numpydoc.ClassDoc(obj, config={"show_class_members": False})
+           if inspect.isclass(obj) else numpydoc.FunctionDoc(obj))
+    for section in ("Parameters", "Other Parameters"):
+        bad = [p.name for p in doc[section] if not NAME.match(p.name.strip())]
+        assert not bad, f"{name}: {section} read as names: {bad}"
