@@ -86,7 +86,7 @@ from nardy_fast.engine.evaluation import met
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.parallel import parallelism, run_chunks
 from nardy_fast.engine.play.policy import NAMES as POLICIES, Policy
-from nardy_fast.engine.play.rollout import DEFAULT_CHUNK_GAMES, rollout
+from nardy_fast.engine.play.rollout import DEFAULT_CHUNK_GAMES, as_served, rollout
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Net, Rollout, method_or_flat,
                                                 refuse_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
@@ -137,17 +137,24 @@ def position_seed(seed: SeedLike, position: Position | str) -> int:
 
 def read_position_ids(path: str | os.PathLike[str]) -> list[str]:
     """The position IDs of a text file, one per line (blank lines and ``#`` comments
-    skipped); a bad ID raises ``ValueError`` naming the file and line."""
+    skipped); a bad ID, or a finished game, which a study does not take, raises
+    ``ValueError`` naming the file and line, and so does a file that is not UTF-8 text."""
     ids = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            try:
-                ids.append(Position.from_id(text).id)
-            except ValueError as e:
-                raise ValueError(f"{os.fspath(path)} line {n}: {e}") from None
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = list(f)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{os.fspath(path)}: not a UTF-8 text file ({e.reason})") from None
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            pos = Position.from_id(text)
+            _check_not_over(pos, pos.id)
+        except ValueError as e:
+            raise ValueError(f"{os.fspath(path)} line {n}: {e}") from None
+        ids.append(pos.id)
     if not ids:
         raise ValueError(f"{os.fspath(path)}: no position IDs in the file")
     return ids
@@ -165,15 +172,20 @@ def _distinct_ids(positions, known=frozenset()):
                 ids.append(str(p))                    # a numpy array's items are np.str_
             continue
         pos = as_position(p, f"positions[{i}]")
-        if pos.is_over():
-            raise ValueError(f"positions[{i}] ({pos.id}): the game is over; a study takes "
-                             "positions where both sides have checkers on the board")
+        _check_not_over(pos, f"positions[{i}] ({pos.id})")
         if pos.id not in seen:
             seen.add(pos.id)
             ids.append(pos.id)
     if not ids:
         raise ValueError("positions: empty; expected at least one position")
     return ids
+
+
+def _check_not_over(pos, name):
+    """A ``ValueError`` naming ``name`` if ``pos`` is a finished game."""
+    if pos.is_over():
+        raise ValueError(f"{name}: the game is over; a study takes positions where both "
+                         "sides have checkers on the board")
 
 
 # ----------------------------------------------------------------------------------------
@@ -333,6 +345,7 @@ class _Settings:
 # batches (run in the workers)
 
 def _row(pid, o):
+    o = as_served(o)           # a race valued at the start by a table: its method, 0 games
     row = {"position": pid, "equity": float(o.equity), "se_equity": float(o.se_equity),
            "n_games": int(o.games)}
     for q in QUANTITIES:

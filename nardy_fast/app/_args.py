@@ -2,6 +2,7 @@
 the common options, the one-line error, JSON output and the Dask client of
 ``--scheduler``."""
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -114,6 +115,32 @@ def out_folder(path, option="-o/--out"):
     return True
 
 
+def earlier_files(folder, pattern, force, what, option="-o/--out"):
+    """The files of ``folder`` whose names match ``pattern`` (a regular expression): those
+    a command writes there, left by an earlier run.  Some and no ``force``: a
+    ``CliError`` naming them (a second run would replace some and leave the others
+    beside them, two runs' files that disagree); with ``force`` they are returned, for
+    the command to remove those it does not write again.  A folder not there: none."""
+    if not os.path.isdir(folder):
+        return []
+    old = sorted(f for f in os.listdir(folder) if re.fullmatch(pattern, f))
+    if old and not force:
+        raise CliError(f"{option} {folder}: holds {len(old)} file(s) of an earlier {what} "
+                       f"({', '.join(old[:3])}{', ...' if len(old) > 3 else ''}); --force "
+                       "replaces them, or name another folder")
+    return old
+
+
+def remove_stale(folder, old, written):
+    """Remove the files ``old`` (``earlier_files``) of ``folder`` that this run did not
+    write again (``written``: paths), so that the folder holds one run's files."""
+    kept = {os.path.basename(w) for w in written}
+    for name in old:
+        if name not in kept:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(folder, name))
+
+
 def new_file(path, force, option="-o/--out", what=None):
     """``path`` if a file may be written there: not a folder, and not an existing file
     unless ``force`` (the ``--force`` of ``add_options(..., "force")``); else a
@@ -168,8 +195,13 @@ def _position(text):
 
 def start_position(text, option="--start"):
     """The position of ``option`` a game is played from (``play``, ``duel``): an ID or
-    'start'; a finished game (nothing to play) is a ``CliError`` naming the option."""
-    pos = _position(text)
+    'start'; a bad ID or a finished game (nothing to play; a game record's start, Black's
+    last turn under draw_rule included, is one both sides play from) is a ``CliError``
+    naming the option."""
+    try:
+        pos = _position(text)
+    except ValueError as e:
+        raise CliError(f"{option}: {e}") from None
     if pos.is_over():
         raise CliError(f"{option} {text}: the game is over (a side has borne off every "
                        "checker): no game to play from there")

@@ -37,14 +37,15 @@ from nardy_fast.app.duel import read_transcript
 from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client, _position,
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  given, new_file, picture_format, positive_int, read_text,
+                                  given, new_file, picture_format, positive_int, read_text, earlier_files,
+                                  remove_stale,
                                   rollout_defaults, was_given)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.matchrecord import looks_like_match, read_match
 from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game
-from nardy_fast.core.methods import method_label
+from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
@@ -219,14 +220,30 @@ def _print_rollouts(args, rows):
             print("probabilities and equity for the side on roll; equity in points per "
                   "game; ± is 1.96 standard errors (a 95% interval)")
         for r in rows:
-            lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
+            table = r.get("extra_valued_at_start") or ""
+            if table:       # no roll played: every game is the table's value at the start
+                exact = method_kind(table) == "exact"
+                print(f"{r['id']}  {r['side']} on roll  no game played: "
+                      f"{method_label(table)}" + ("" if exact else ", error not measured"))
+                print(f"  P(win) {r['p_win']:.4f}   P(mars win) {r['p_mars_win']:.4f}   "
+                      f"P(mars loss) {r['p_mars_loss']:.4f}")
+                print(f"  equity {r['equity']:+.4f}")
+                continue
             print(f"{r['id']}  {r['side']} on roll  games {r['games']}"
                   + ("  (interrupted)" if r.get("extra_interrupted") else ""))
-            print(f"  P(win) {r['p_win']:.4f} ± {1.96 * r['se_p_win']:.4f}   "
-                  f"P(mars win) {r['p_mars_win']:.4f} ± {1.96 * r['se_p_mars_win']:.4f}   "
-                  f"P(mars loss) {r['p_mars_loss']:.4f} ± {1.96 * r['se_p_mars_loss']:.4f}")
-            print(f"  equity {r['equity']:+.4f} ± {1.96 * r['se_equity']:.4f}  95% CI "
-                  f"[{lo:+.4f}, {hi:+.4f}]")
+            print(f"  P(win) {r['p_win']:.4f}{_pm(r['se_p_win'])}   "
+                  f"P(mars win) {r['p_mars_win']:.4f}{_pm(r['se_p_mars_win'])}   "
+                  f"P(mars loss) {r['p_mars_loss']:.4f}{_pm(r['se_p_mars_loss'])}")
+            lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
+            print(f"  equity {r['equity']:+.4f}{_pm(r['se_equity'])}"
+                  + (f"  95% CI [{lo:+.4f}, {hi:+.4f}]" if lo == lo and hi == hi else
+                     "  (no standard error from fewer than 2 games)"))
+
+
+def _pm(se):
+    """`` ± m`` (1.96 standard errors), or ``""`` where the standard error is not known
+    (a rollout of one game): never ``± nan``."""
+    return f" ± {1.96 * se:.4f}" if se == se else ""
 
 
 def _parser_study(sub):
@@ -287,7 +304,8 @@ def cmd_study(args):
     print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
+              f"roll's view); {_mean_se(frame)}; "
+              f"{int(frame['n_games'].sum()):,} game(s) played")
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
@@ -298,12 +316,27 @@ STUDY_GAMES = 1296
 
 
 def _mean_se(frame):
-    """The mean standard error of a study's measured rows (the net's are not measured:
-    NaN), said as such."""
-    se = frame["se_equity"]
-    if se.isna().all():
-        return "SE not measured (net values)"
-    return f"mean SE {se.mean():.4f}" + (" (rollout rows)" if se.isna().any() else "")
+    """How a study's rows were obtained, with the mean standard error of the rolled-out
+    ones: ``"mean SE 0.0123 of 40 rollouts; 2 exact, 1 net 0-ply (error not
+    measured)"``.  Read from each row's ``method``, not from its SE (NaN is the net's and
+    the one-sided approximation's alike, and a rollout of one game has none)."""
+    kinds = frame["method"].map(lambda m: method_kind(m) if isinstance(m, str) else "other")
+    parts = []
+    rolled = frame.loc[kinds == "rollout", "se_equity"]
+    if len(rolled):
+        known = rolled.dropna()
+        parts.append(f"mean SE {known.mean():.4f} of {len(known)} rollout(s)" if len(known)
+                     else f"{len(rolled)} rollout(s), no SE (fewer than 2 games)")
+        if len(known) < len(rolled) and len(known):
+            parts[-1] += f" ({len(rolled) - len(known)} without an SE: fewer than 2 games)"
+    for kind, text in (("exact", "exact"), ("approximation", "approximation (error not "
+                                                               "measured)")):
+        if (kinds == kind).any():
+            parts.append(f"{int((kinds == kind).sum())} {text}")
+    nets = frame.loc[kinds == "net", "method"]
+    for name, count in nets.value_counts(sort=False).items():
+        parts.append(f"{count} {name} (error not measured)")
+    return "; ".join(parts) if parts else "no row"
 
 
 STUDY_ACTIONS = ("show", "export")     # ``study show|export STORE``
@@ -335,7 +368,8 @@ def cmd_study_show(args):
         print(f"  {key}: {ident[key]}")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view), {_mean_se(frame)}, {int(frame['n_games'].sum())} games")
+              f"roll's view); {_mean_se(frame)}; "
+              f"{int(frame['n_games'].sum()):,} game(s) played")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
         print()
@@ -402,10 +436,10 @@ def _parser_bearoff(sub):
                         "equities (centred cube, either side's; geometric, no beaver) "
                         "in shards beside the cubeless ones (3 x 5.9 GB for 15; time: "
                         "benchmarks/RESULTS.md), used by the cube's exact decisions")
-    b.add_argument("--mars", type=int_in(0, 14), metavar="N", default=None,
+    b.add_argument("--mars", type=int_in(1, 14), metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
-                        "up to N (8; time and memory: benchmarks/RESULTS.md), used by race "
-                        "queries and rollouts")
+                        "up to N, 1..14 (8; time and memory: benchmarks/RESULTS.md), used "
+                        "by race queries and rollouts")
     b.add_argument("--race12", action="store_true",
                    help="also build (and cache) the one-sided database of races without "
                         "contact: 15 checkers on the last 12 points (17.4 million boards; "
@@ -493,7 +527,12 @@ def cmd_bearoff_query(args):
                 t = float(db.mean_turns(bearoff.to_board6(b)))
                 row[f"mean_turns_{name}"] = t
                 row[f"epc_{name}"] = t * PIPS_PER_ROLL
-        if pos.is_bearoff() and not pos.is_over():
+        if pos.is_over():                   # no race left: say why, not nothing
+            try:
+                race_probabilities(pos, rules=args.rules)
+            except ValueError as e:         # its message names why the game is over
+                row["game_over"] = re.sub(r"^the game is over: ", "", str(e))
+        elif pos.is_bearoff():
             o = race_probabilities(pos, rules=args.rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
@@ -510,6 +549,8 @@ def cmd_bearoff_query(args):
             else:
                 print(f"  {name:8s}: mean turns {row[f'mean_turns_{name}']:.4f}, "
                       f"EPC {row[f'epc_{name}']:.2f}")
+        if "game_over" in row:
+            print(f"  game over: {row['game_over']}")
         if "p_win" in row:
             print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}  P(mars win) "
                   f"{row['p_mars_win']:.6f}  P(mars loss) {row['p_mars_loss']:.6f}  "
@@ -563,6 +604,10 @@ def _parser_report(sub):
                    help="win probabilities: exact database (or the table named), the net, "
                         "rollout, or auto (default)")
     s.add_argument("--no-win", action="store_true", help="pip report only (no rollouts)")
+    s.add_argument("--force", action="store_true",
+                   help="replace the files of an earlier report in the -o folder (without "
+                        "it they are refused: a second report would leave some of the "
+                        "first's beside its own)")
     add_rollout_options(s, REPORT_GAMES)
     # None: not given, so that the options given where they have no effect are named
     s.set_defaults(**{k: None for k in ROLLOUT_FLAGS})
@@ -570,6 +615,11 @@ def _parser_report(sub):
 
 
 REPORT_GAMES = DEFAULT_GAMES   # report's -n/--games under --method rollout when not given
+# the files report writes (an earlier report's are refused without --force)
+REPORT_FILES = (r"(pip_report|win_report|game_report)\.(csv|html)"
+                r"|(race_chart|game_graph|final_board)\.png|board_\d{2}\.png")
+# the files analyse -o writes
+ANALYSE_FILES = r"(game_analysis|match_analysis)\.(csv|html)|(match_)?error_rates\.csv|game_graph\.png"
 
 
 def cmd_report(args):
@@ -578,9 +628,10 @@ def cmd_report(args):
     record."""
     in_file(args.input, "input")
     _report_options(args)
+    old = earlier_files(args.out, REPORT_FILES, args.force, "report")   # before the work
     made = out_folder(args.out)
     try:
-        _report(args)
+        _report(args, old)
     except BaseException:
         if made and not os.listdir(args.out):
             os.rmdir(args.out)                  # bad input leaves no empty folder behind
@@ -603,7 +654,7 @@ def _report_options(args):
     rollout_defaults(args, REPORT_GAMES)
 
 
-def _report(args):
+def _report(args, old=()):
     """Compute every table of the report first, then write the files: bad input found
     late (a position the method cannot value) or Ctrl-C during the rollouts leaves the
     folder as it was, not new tables beside those of an earlier report."""
@@ -645,6 +696,7 @@ def _report(args):
                    for f in _save_both(report, frame, args.out, stem)]
         written += [save_figure(draw(), os.path.join(args.out, name))
                     for draw, name in figures]
+        remove_stale(args.out, old, written)     # --force: one report in the folder
     finally:
         if client is not None:
             client.close()
@@ -690,7 +742,9 @@ def _parser_analyse(sub):
                         "every turn with the candidate moves, marks, equity lost, cube "
                         "decisions, the winning-chance graph, luck and error rates (refused "
                         "if the file exists unless --force)")
-    s.add_argument("--force", action="store_true", help="replace an existing --html file")
+    s.add_argument("--force", action="store_true",
+                   help="replace an existing --html file, and an earlier analysis's files "
+                        "in the -o folder")
 
 
 # the options of ``analyse`` that act under --method rollout only
@@ -789,6 +843,7 @@ def _analyse_match(args, kw, note, record=None):
         out_folder(args.out)
         files = _save_both(report, rep, args.out, "match_analysis")
         files.append(save_frame(er, os.path.join(args.out, "match_error_rates.csv")))
+        remove_stale(args.out, getattr(args, "earlier", []), files)
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
@@ -814,6 +869,7 @@ def cmd_analyse(args):
     if args.html:                            # before the work, not after it
         new_file(args.html, args.force, option="--html", what="a page written before?")
     if args.out:                             # before the work, not after it
+        args.earlier = earlier_files(args.out, ANALYSE_FILES, args.force, "analysis")
         made = out_folder(args.out)
         if made:                             # made again when the files are written
             os.rmdir(args.out)
@@ -882,6 +938,7 @@ def cmd_analyse(args):
         files.append(save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
         files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
                                                                           "game_graph.png")))
+        remove_stale(args.out, getattr(args, "earlier", []), files)
         print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 

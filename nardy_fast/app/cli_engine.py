@@ -19,6 +19,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, rollout_defaults, start_position,
+                                  earlier_files, remove_stale,
                                   was_given, widths)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
@@ -231,6 +232,9 @@ def cmd_met(args):
     """Print the match equity table: the chance that the side needing the row's points wins
     against the column's, before the opening roll.  --rollout redoes the rollouts of the
     start it rests on, --write the shipped tables (package data)."""
+    if args.workers is not None and not args.rollout:
+        warnings.warn("--workers: no effect without --rollout (the table is read, not "
+                      "rolled out)", UserWarning)
     if args.rollout:
         metbuild.write_start_data(workers=args.workers)
         print(f"wrote {met.DATA_FILE}")
@@ -286,11 +290,8 @@ def cmd_matches(args):
     standard error and 95% interval.  Match m's dice depend only on --seed and m."""
     mr = _match_rules(args)
     aware = (args.money not in ("a", "both"), args.money not in ("b", "both"))
+    old = [] if args.out is None else earlier_files(args.out, TRANSCRIPT, args.force, "run")
     made = args.out is not None and out_folder(args.out)   # before the work, not after
-    old = [] if args.out is None or made else _transcripts(args.out)
-    if old and not args.force:
-        raise CliError(f"-o/--out {args.out}: holds {len(old)} transcript(s) of an earlier "
-                       f"run ({old[0]}, ...); --force replaces them, or name another folder")
     try:
         r = simulate_matches(args.a, args.b, args.matches, rules=mr, seed=args.seed,
                              aware=aware, transcripts=args.out is not None,
@@ -301,13 +302,11 @@ def cmd_matches(args):
         raise Interrupted(f"before any of the {args.matches} matches finished; nothing "
                           "written") from None
     if args.out is not None:                # each file whole (written, then renamed)
-        names = set()
+        written = []
         for m, rec in enumerate(r.pop("records"), 1):
-            names.add(_transcript_name(m))
-            write_match(rec, os.path.join(args.out, _transcript_name(m)))
-        for name in old:                    # --force: none of the earlier run is left
-            if name not in names:
-                os.remove(os.path.join(args.out, name))
+            written.append(os.path.join(args.out, _transcript_name(m)))
+            write_match(rec, written[-1])
+        remove_stale(args.out, old, written)  # --force: none of the earlier run is left
     out = {"a": args.a, "b": args.b, "match_rules": mr.to_text(), "aware": list(aware),
            **{k: v for k, v in r.items() if k != "seed"}}
     out["ci95"] = list(r["ci95"])
@@ -332,9 +331,8 @@ def _transcript_name(m):
     return f"match-{m:04d}.mat"
 
 
-def _transcripts(folder):
-    """The files of ``folder`` named as ``matches -o`` names its transcripts, sorted."""
-    return sorted(f for f in os.listdir(folder) if re.fullmatch(r"match-\d{4,}\.mat", f))
+# the files ``matches -o`` writes: a transcript per match
+TRANSCRIPT = r"match-\d{4,}\.mat"
 
 
 # train's -n/--games when not given: train.train's own default

@@ -314,8 +314,11 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
     if not (float(timeout) > 0 and math.isfinite(timeout)):
         raise ValueError(f"timeout={timeout!r}: expected a positive number of seconds")
     rules = as_rules(rules)
+    if rules.cube is not None:      # every game would score its stake, 1, and a forfeit more
+        raise ValueError(f"rules: cube={rules.cube!r}: a duel plays without the cube (no "
+                         "program is asked to double); leave the cube out of the rules")
     start = Position.initial() if start is None else as_position(start, "start")
-    if start.is_over():
+    if start.is_over():      # a record starts where both sides play (not at a last turn)
         raise ValueError(f"start {start.id}: the game is over")
     entropy = root_entropy(seed)
     n_pairs = -(-int(n_games) // 2)

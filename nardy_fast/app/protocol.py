@@ -221,7 +221,7 @@ class Engine:
     def _cmd_eval(self, args):
         _no_args(args)
         pos = self.position
-        state = None if pos.is_over() else self._match_state(pos)
+        state = None if pos.is_over(self.rules) else self._match_state(pos)
         o = self.evaluator().evaluate(pos, plies=self.plies, match=state)
         out = (f"eval p_win={_num(o.p_win)} p_mars_win={_num(o.p_mars_win)} "
                f"equity={_num(o.equity, True)}")
@@ -249,7 +249,7 @@ class Engine:
         return Evaluator.default(None if self.rules == as_rules(None) else self.rules)
 
     def _live(self):
-        if self.position.is_over():
+        if self.position.is_over(self.rules):   # Black's last turn (draw_rule) is played
             raise ProtocolError(f"the game of position {self.position.id} is over")
         return self.position
 

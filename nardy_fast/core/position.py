@@ -324,10 +324,16 @@ class Position:
         raise of the cube)."""
         return bool(self._boards[0][0] == 15)
 
-    def is_over(self) -> bool:
-        """True when a side has borne off all 15 checkers."""
+    def is_over(self, rules: Rules | str | None = None) -> bool:
+        """True when the game is over: a side has borne off all 15 checkers.
+
+        ``rules`` (None: classic): under ``draw_rule`` Black on roll after White has
+        borne off is Black's last turn, not the end (``legal_moves`` gives its moves);
+        without ``rules`` that position counts as over, as under the classic rules."""
         raw = self._boards.tobytes()          # (2, 24) uint8: a side's 24 bytes all zero
-        return raw[:24] == _NO_CHECKERS or raw[24:] == _NO_CHECKERS
+        if not (raw[:24] == _NO_CHECKERS or raw[24:] == _NO_CHECKERS):
+            return False
+        return rules is None or finished_reason(self, as_rules(rules)) is not None
 
     def is_bearoff(self) -> bool:
         """True when both sides have all their checkers on the board in their homes."""

@@ -676,6 +676,18 @@ cdef void choose_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept no
         C.out[e] = k
 
 
+
+def check_action(action, name="action"):
+    """``action`` as an int: a Python or numpy integer, or a 0-d integer array (what a
+    policy's ``predict`` returns); anything else (a float, a bool, a list) is a
+    ``TypeError`` naming it, not truncated."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"{name}={action!r}: expected an integer (a step 0..{NA - 1}, or "
+                        "a candidate's index)")
+    return int(action)
+
 cdef class VectorEnv:
     """Many games of long nardy at once, in C: ``reset`` and ``step`` take and return numpy
     arrays for all the games together, and a finished game starts again by itself.
@@ -947,11 +959,17 @@ cdef class VectorEnv:
         a = np.asarray(actions)
         if a.shape != (self.n,):
             raise ValueError(f"actions: expected shape ({self.n},), got {a.shape}")
-        if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(a == np.floor(a)):
-                a = a.astype(np.int64)
-            else:
-                raise TypeError(f"actions: expected integers, got dtype {a.dtype}")
+        if a.dtype.kind not in "iuf":
+            raise TypeError(f"actions: expected integers, got dtype {a.dtype}")
+        if a.dtype.kind == "f":                 # whole numbers only (1.0, not 1.5 or inf)
+            off = np.flatnonzero(~np.isfinite(a) | (a != np.floor(a)))
+            if off.size:
+                raise TypeError(f"actions[{off[0]}] = {a[off[0]].item()!r}: expected an "
+                                "integer")
+        far = np.flatnonzero((a < 0) | (a > 2 ** 31))  # before the cast: no wrapped value
+        if far.size:
+            raise ValueError(f"actions[{far[0]}] = {a[far[0]].item()!r}: not an action (a step "
+                             f"0..{NA - 1}, or a candidate's index)")
         a = np.ascontiguousarray(a, dtype=np.int64)
         cdef const long long[::1] av = a
         cdef Py_ssize_t e, bad = -1
@@ -1089,9 +1107,17 @@ cdef class VectorEnv:
 
     # -- one game's state (the single-game environments use these) -------------------------
     def _game(self, e):
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, (int, np.integer)):
+            raise TypeError(f"e={e!r}: expected a game's index, an integer 0..{self.n - 1}")
         if not 0 <= e < self.n:
             raise IndexError(f"game {e}: expected 0..{self.n - 1}")
         return e
+
+    def side(self, e=0):
+        """The colour on roll in game ``e`` (``"white"`` or ``"black"``); it stands after
+        the game ends, a drawn one included, which no ``Position`` holds."""
+        e = self._game(e)
+        return BLACK if self.games[e].side == BLACK_SIDE else WHITE
 
     def position(self, e=0):
         """Game ``e``'s position (``Position``: both boards as they stand, mid-turn
@@ -1130,7 +1156,7 @@ cdef class VectorEnv:
         roll ``dice`` (a pair, or None to draw it).  A position that is over is refused."""
         e = self._game(e)
         p = as_position(position)
-        if p.is_over():
+        if p.is_over(self.rules):      # Black's last turn under draw_rule is not over
             raise ValueError(f"position {p.id}: the game is over (a side has no checker "
                              "left); expected a position to play from")
         if dice is not None:
@@ -1142,7 +1168,7 @@ cdef class VectorEnv:
         g.side = BLACK_SIDE if p.side == BLACK else WHITE_SIDE
         g.opening = 1 if (p == Position.initial()) else 0
         g.plies = 0
-        g.last_turn = 0
+        g.last_turn = 1 if p.is_over() else 0      # Black's last turn under draw_rule
         g.done = 0
         if dice is None:
             roll(g, &self.crules)
@@ -1200,12 +1226,14 @@ cdef class VectorEnv:
             memcpy(&ov[k, 1, 0], g.b[1], N_POINTS)
         return out
 
-    def play(self, e, int action, *, whole_turn=False):
+    def play(self, e, action, *, whole_turn=False):
         """Play one action in game ``e`` alone: a step (``6 * from_idx + die - 1``), or with
         ``whole_turn=True`` the index of a legal whole turn.  Returns ``(reward, terminated,
         truncated)`` as ``step``; a finished game starts again only under ``autoreset``.
-        ``ValueError`` for an illegal action, the game unchanged."""
+        ``ValueError`` for an illegal action, the game unchanged; ``TypeError`` for one
+        that is not an integer (``check_action``)."""
         e = self._game(e)
+        action = check_action(action)
         cdef game_t* g = &self.games[e]
         if g.done:
             raise ValueError(f"game {e} is over: reset it before playing")

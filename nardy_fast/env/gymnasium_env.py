@@ -20,7 +20,7 @@ from gymnasium import spaces
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.play.policy import Policy
-from nardy_fast.env._vecenv import N_ACTIONS, OBS_SIZE, VectorEnv
+from nardy_fast.env._vecenv import N_ACTIONS, OBS_SIZE, VectorEnv, check_action
 
 __all__ = ["LongNardyEnv", "LegalSteps", "IllegalActionWarning", "ENV_ID",
            "observation_space", "opponent_chooser"]
@@ -131,7 +131,8 @@ class LongNardyEnv(gym.Env):
     # -- what the agent sees --------------------------------------------------------------
     @property
     def position(self) -> Position:
-        """The position as it stands (mid-turn included), the side on roll first."""
+        """The position as it stands (mid-turn included), the side on roll first.  After a
+        drawn game (``draw_rule``) no position holds it: ``ValueError``."""
         return self._core.position(0)
 
     @property
@@ -151,10 +152,12 @@ class LongNardyEnv(gym.Env):
         info = {"dice": self._core.dice(0), "dice_left": self._core.dice_left(0)}
         if not self._core.done(0):
             info["position_id"] = self.position.id
+        else:                               # the game is over: no dice are left to play
+            info["dice_left"] = ()
         return info
 
     def _agent_on_roll(self) -> bool:
-        return self._core.position(0).side == self.agent
+        return self._core.side(0) == self.agent
 
     # -- the opponent -----------------------------------------------------------------------
     def _opponent_turns(self) -> tuple[float, bool, bool]:
@@ -175,6 +178,9 @@ class LongNardyEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a game: from the start, or ``options={"position": ..., "dice": ...}``."""
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options={options!r}: expected a dict such as "
+                            "{'position': ..., 'dice': ...} or None")
         options = dict(options or {})
         unknown = sorted(set(options) - {"position", "dice"})
         if unknown:
@@ -187,7 +193,16 @@ class LongNardyEnv(gym.Env):
             self._core.set_state(0, position if position is not None else Position.initial(),
                                  dice)
         self._opponent_turns()
+        if self._core.done(0):              # an episode the agent never moves in
+            raise ValueError(f"options: the game from position {self._start_id(position)} "
+                             f"ended in the opponent's turns before {self.agent} moved "
+                             "(the opponent finished); start from a position where the "
+                             "agent plays")
         return self._obs(), self._info()
+
+    @staticmethod
+    def _start_id(position):
+        return position.id if isinstance(position, Position) else str(position)
 
     def step(self, action):
         """Play the step ``action``; then the opponent's turns when the agent's turn ends.
@@ -196,10 +211,9 @@ class LongNardyEnv(gym.Env):
         and the legal steps) as ``illegal_action`` says."""
         if self._core.done(0):
             raise ValueError("step: the game is over; call reset()")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action={action!r}: expected an integer 0..{N_ACTIONS - 1}")
+        action = check_action(action)       # an int, a numpy int or a 0-d integer array
         try:
-            reward, term, trunc = self._core.play(0, int(action))
+            reward, term, trunc = self._core.play(0, action)
         except ValueError as e:
             if self.illegal_action == "raise":
                 raise
@@ -212,5 +226,16 @@ class LongNardyEnv(gym.Env):
 
     def render(self):
         if self.render_mode == "ansi":
+            if self._core.done(0) and _drawn(self._core):
+                return "the game ended in a draw (draw_rule): both sides have borne off"
             return self.position.diagram()
         return None
+
+
+def _drawn(core):
+    """Whether game 0 of ``core`` ended in a draw, which no position holds."""
+    try:
+        core.position(0)
+    except ValueError:
+        return True
+    return False

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules
-from nardy_fast.env._vecenv import N_ACTIONS, VectorEnv
+from nardy_fast.env._vecenv import N_ACTIONS, VectorEnv, check_action
 from nardy_fast.env.gymnasium_env import observation_space
 
 __all__ = ["env", "raw_env", "LongNardyAEC", "AGENTS"]
@@ -103,7 +103,8 @@ class LongNardyAEC(AECEnv):
 
     def observe(self, agent):
         agent = self._agent(agent)
-        on_roll = AGENTS[self._core.position(0).side] == agent and not self._core.done(0)
+        # the colour on roll, not a Position: it stands after a drawn game too
+        on_roll = AGENTS[self._core.side(0)] == agent and not self._core.done(0)
         obs = self._core.observation(0, waiting=not on_roll)
         mask = self._core.mask(0).astype(np.int8) if on_roll else np.zeros(N_ACTIONS, np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -126,7 +127,7 @@ class LongNardyAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        reward, term, trunc = self._core.play(0, int(action))
+        reward, term, trunc = self._core.play(0, check_action(action))
         other = self.possible_agents[1 - self.possible_agents.index(agent)]
         self.rewards = {agent: reward, other: -reward}
         if term or trunc:

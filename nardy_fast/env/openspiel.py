@@ -117,9 +117,9 @@ class LongNardyGame(pyspiel.Game):
         params = dict(params or {})
         text = _param_text(str(params.get("rules", "classic")))
         start = str(params.get("position", "start"))
-        if Position.from_id(start).is_over():
-            raise ValueError(f"position {start!r}: the game is over; expected one to play")
         rules = _rules(text)[0]
+        if Position.from_id(start).is_over(rules):   # Black's last turn (draw_rule) is play
+            raise ValueError(f"position {start!r}: the game is over; expected one to play")
         pts = _max_points(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -181,7 +181,8 @@ class LongNardyState(pyspiel.State):
         self.position = Position.from_id(str(game.get_parameters()["position"]))
         self.dice = None                 # None: a chance node (the roll to come)
         self._opening = self.position == Position.initial()
-        self._last_turn = False
+        # a start of Black's last turn under draw_rule (White off): the game's course knows
+        self._last_turn = self.position.is_over()
         self._plies = 0
         self._returns = None             # [White, Black] once over
         self._turns_cache = None

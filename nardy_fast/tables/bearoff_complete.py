@@ -550,6 +550,10 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
             else:
                 _run_local(store, order, done[cube], N, lam, T, threads, finished, bar,
                            cube)
+        except KeyboardInterrupt:           # say what is kept, and how to go on
+            raise KeyboardInterrupt(
+                f"{what} {N}x{N}: {len(done[cube])} of {len(order)} shards kept in {store};"
+                " the same build resumes where it stopped") from None
         finally:
             bar.close()
         man["cube_complete" if cube else "complete"] = True

@@ -307,6 +307,21 @@ def test_bad_input_names_the_position_or_line(tmp_path):
         study_mod.read_position_ids(f)
 
 
+def test_a_file_of_ids_names_its_line_of_a_finished_game_and_its_bytes(tmp_path):
+    """A finished game in the file was named ``positions[1]`` (the list's index, not the
+    file's line), and a binary file gave the codec's "'utf-8' codec can't decode byte
+    0x80 in position 7", naming no file."""
+    over = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAEBCw"
+    f = tmp_path / "over.txt"
+    f.write_text(f"start\n# a finished game:\n{over}\n")
+    with pytest.raises(ValueError, match=f"over.txt line 3: {over}: the game is over"):
+        study_mod.read_position_ids(f)
+    b = tmp_path / "b.parquet"
+    b.write_bytes(b"PAR1\x15\x04\x80\x81")
+    with pytest.raises(ValueError, match=r"b.parquet: not a UTF-8 text file \(invalid "):
+        study_mod.read_position_ids(b)
+
+
 def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
     has = "variance_reduction" in inspect.signature(nf.rollout).parameters
     if not has:

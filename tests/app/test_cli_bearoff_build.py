@@ -95,4 +95,4 @@ def test_a_store_that_is_a_file_and_a_mars_size_are_named(capsys, tmp_path):
     assert code == 1 and out == "" and f"--store {tmp_path / 'f'}: a file, not a folder" in err
     with pytest.raises(SystemExit):
         run_cli(capsys, "bearoff", "build", "--mars", "15")
-    assert "--mars: 15: expected an integer 0..14" in capsys.readouterr().err
+    assert "--mars: 15: expected an integer 1..14" in capsys.readouterr().err

@@ -20,3 +20,24 @@ def test_bearoff_query_names_the_approximation_and_stays_in_range(capsys):
     row = json.loads(capsys.readouterr().out)[0]
     assert row["method"] == "one_sided" and 0.0 <= row["p_win"] <= 1.0
     assert 0.0 <= row["p_lose"] <= 1.0
+
+
+def test_a_finished_game_says_it_is_over(capsys):
+    """The opponent has borne off: the query printed the two sides' mean turns and no race
+    line, without a word on why (Python's ``race_probabilities`` says the game is over)."""
+    over = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQ"
+    assert main(["bearoff", "query", over]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("game over: the opponent has borne off all 15 checkers")
+    assert main(["bearoff", "query", "--json", over]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["game_over"] == "the opponent has borne off all 15 checkers"
+    assert "p_win" not in row
+
+
+def test_a_mars_table_against_no_checker_is_refused(capsys):
+    """``--mars 0`` built a table of 15 checkers against none: finished games only."""
+    import pytest
+    with pytest.raises(SystemExit):
+        main(["bearoff", "build", "--mars", "0"])
+    assert "argument --mars: 0: expected an integer 1..14" in capsys.readouterr().err

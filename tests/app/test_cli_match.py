@@ -20,6 +20,17 @@ def test_cli_met_and_analyse(played, tmp_path, capsys):
     assert "total" in out and "mwc_lost" in out
 
 
+def test_met_names_workers_without_rollout(capsys):
+    """``met --workers 2`` reads the table and plays nothing: it was accepted silently."""
+    from helpers import run_cli
+    code, out, err = run_cli(capsys, "met", "--length", "2", "--workers", "2")
+    assert code == 0 and "match equity table" in out
+    assert err.strip() == ("nardy-fast: warning: --workers: no effect without --rollout "
+                           "(the table is read, not rolled out)")
+    code, out, err = run_cli(capsys, "met", "--length", "2")
+    assert err == ""
+
+
 def test_cli_play_match_quits_and_saves(tmp_path):
     out = tmp_path / "m.mat"
     answers = iter(["quit"] * 50)
@@ -66,8 +77,9 @@ def test_matches_leaves_no_transcripts_of_an_earlier_run_unasked(tmp_path, capsy
     capsys.readouterr()
     assert main(argv + ["-n", "1", "--seed", "7"]) == 1
     assert capsys.readouterr().err.strip() == (
-        f"nardy-fast: error: -o/--out {out}: holds 3 transcript(s) of an earlier run "
-        "(match-0001.mat, ...); --force replaces them, or name another folder")
+        f"nardy-fast: error: -o/--out {out}: holds 3 file(s) of an earlier run "
+        "(match-0001.mat, match-0002.mat, match-0003.mat); --force replaces them, or name "
+        "another folder")
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.suffix == ".mat"} == first
     assert main(argv + ["-n", "1", "--seed", "7", "--force"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["match-0001.mat", "notes.txt"]

@@ -41,7 +41,7 @@ def test_report_takes_progress(capsys, tmp_path, monkeypatch):
     ids.write_text("start\n")
     for flag, want in (("--progress", True), ("--no-progress", False)):
         assert main(["report", str(ids), "-o", str(tmp_path / "out"), "--method", "net",
-                     flag]) == 0
+                     flag, "--force"]) == 0              # the second run: over the first
         assert seen[-1] is want
 
 

@@ -62,6 +62,32 @@ def test_a_report_that_fails_late_leaves_an_earlier_report_as_it_was(tmp_path, c
     (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
     capsys.readouterr()
     assert cli.main(["report", str(tmp_path / "two.txt"), "--method", "two_sided",
-                     "-o", str(out)]) == 1
+                     "-o", str(out), "--force"]) == 1
     assert "line 2: not a race of both homes" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_an_earlier_report_is_refused_without_force(tmp_path, capsys):
+    """A second report into the folder of a first replaced some of its files and left the
+    others (the first's win report of 2 positions beside a pip report of 1, its boards
+    02 and 03), exit 0.  Now it is refused, naming the files, and the folder is left as
+    it was; ``--force`` replaces the earlier report whole, and a file of the user's stays."""
+    from nardy_fast.app import cli
+    out = tmp_path / "out"
+    (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
+    (tmp_path / "one.txt").write_text("start\n")
+    assert cli.main(["report", str(tmp_path / "two.txt"), "-o", str(out)]) == 0
+    (out / "notes.txt").write_text("mine")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert cli.main(["report", str(tmp_path / "one.txt"), "--no-win", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"nardy-fast: error: -o/--out {out}: holds {len(before) - 1} "
+                          "file(s) of an earlier report (board_01.png, board_02.png, "
+                          "pip_report.csv, ...); --force replaces them"), err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert cli.main(["report", str(tmp_path / "one.txt"), "--no-win", "-o", str(out),
+                     "--force"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["board_01.png", "notes.txt",
+                                                     "pip_report.csv", "pip_report.html"]
+    assert len((out / "pip_report.csv").read_text().splitlines()) == 2   # header, start

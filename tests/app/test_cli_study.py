@@ -3,6 +3,7 @@ another study refused, a resumed study that says what it skipped; ``study show``
 export`` read a store (the study itself: tests/analysis/test_study.py)."""
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -160,3 +161,33 @@ def test_rollout_options_with_method_net_are_named(capsys, tmp_path):
     assert err.strip() == ("nardy-fast: warning: --plies: no effect with --method rollout "
                            "(the rollouts' players are --policy)")
     assert read_study(tmp_path / "c").attrs["study"]["n_games"] == 10
+
+
+RACE_EXACT = "WAAAAAAAAAAAAAAAAAAAAAAAAARIREhAw"    # within the two-sided table: exact
+RACE_APPROX = "WAAAAAAAAAAAAAAAAAAAAAAAAIjQxEzMR"   # beyond it: the one-sided approximation
+
+
+def test_a_study_says_how_its_rows_were_obtained(capsys, tmp_path):
+    """A race of both homes is valued at the start by a table: its row was stored as a
+    rollout of n games (SE 0 or NaN), and the summary averaged the exact row's 0 into
+    "mean SE ... (rollout rows)" and counted games never played; with -n 1 it called the
+    rollouts "net values" (their SE is NaN).  Each row now names its table and 0 games,
+    and the summary counts the rows of each kind."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text(f"{RACE_EXACT}\n{RACE_APPROX}\nstart\n")
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "s"),
+                             "-n", "36", "--workers", "1", "--no-progress")
+    assert code == 0, err
+    frame = nf.read_study(tmp_path / "s")
+    assert frame.loc[RACE_EXACT, "method"] == "two_sided"
+    assert frame.loc[RACE_APPROX, "method"] == "one_sided"
+    assert frame.loc[[RACE_EXACT, RACE_APPROX], "n_games"].tolist() == [0, 0]
+    assert frame.loc[RACE_EXACT, "se_equity"] == 0.0
+    assert np.isnan(frame.loc[RACE_APPROX, "se_equity"])
+    se = frame.loc["W_wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "se_equity"]
+    assert (f"mean SE {se:.4f} of 1 rollout(s); 1 exact; 1 approximation (error not "
+            "measured); 36 game(s) played") in out, out
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "s1"),
+                             "-n", "1", "--workers", "1", "--no-progress")
+    assert "1 rollout(s), no SE (fewer than 2 games); 1 exact" in out, out
+    assert "net" not in out.split("mean equity")[1]

@@ -8,6 +8,8 @@ import pytest
 from nardy_fast.app.cli import build_parser
 from nardy_fast.tables.race12 import cached_race12
 
+from helpers import run_cli
+
 
 @pytest.mark.parametrize("command", ["rollout", "study", "report", "analyse"])
 def test_race12_is_a_choice(command):
@@ -26,3 +28,22 @@ def test_race12_without_the_database_says_how_to_build_it():
     assert r.stderr == ("nardy-fast: error: --truncate race12: the race database has not "
                         "been built; build it once with 'nardy-fast bearoff build "
                         "--race12'\n")
+
+
+def test_a_rollout_that_plays_no_roll_says_what_valued_it(capsys):
+    """``rollout`` of a race of both homes printed "games 324  P(win) 0.8241 ± 0.0000" for
+    the exact table's value and "± nan ... 95% CI [+nan, +nan]" for the one-sided
+    approximation's, as if games had been played.  It now names the table, and a rollout
+    of one game prints no "± nan"."""
+    exact, approx = "WAAAAAAAAAAAAAAAAAAAAAAAAARIREhAw", "WAAAAAAAAAAAAAAAAAAAAAAAAIjQxEzMR"
+    code, out, err = run_cli(capsys, "rollout", exact, approx, "-n", "36", "--seed", "1",
+                             "--workers", "1", "--no-progress")
+    assert code == 0, err
+    assert f"{exact}  white on roll  no game played: exact (two-sided table)\n" in out
+    assert (f"{approx}  white on roll  no game played: one-sided approximation, error not "
+            "measured\n") in out
+    assert "games 36" not in out and "nan" not in out and "±" not in out.split("\n", 1)[1]
+    code, out, err = run_cli(capsys, "rollout", "start", "-n", "1", "--workers", "1",
+                             "--no-progress")
+    assert code == 0 and "games 1" in out and "nan" not in out
+    assert "(no standard error from fewer than 2 games)" in out

@@ -239,3 +239,15 @@ def test_a_bad_transcript_is_refused_by_file_and_line(tmp_path):
     # the second record's move is on the file's line 13 (6 lines, a blank, 6 more)
     with pytest.raises(RecordError, match=r"bad.txt line 13: step .24/of."):
         read_transcript(path)
+
+
+def test_a_duel_refuses_the_cube_and_names_a_bad_start(capsys):
+    """Under cube rules no program was asked to double, each game scored 1 and a forfeit
+    2; ``--start foo`` did not name the option."""
+    from nardy_fast.app.cli import main
+    assert main(["duel", "a", "b", "-n", "2", "--rules", "cube=geometric"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "nardy-fast: error: rules: cube='geometric': a duel plays without the cube (no "
+        "program is asked to double); leave the cube out of the rules")
+    assert main(["duel", "a", "b", "-n", "2", "--start", "foo"]) == 1
+    assert capsys.readouterr().err.startswith("nardy-fast: error: --start: position ID 'foo'")

@@ -369,3 +369,18 @@ def test_position_items_are_the_items_not_yet_read():
     with pytest.raises(TypeError, match=r"^store_ids: expected a Position, a position ID "
                                         r"or an iterable of them, got NoneType$"):
         position_items(None, "store_ids")
+
+
+def test_is_over_under_rules_keeps_blacks_last_turn():
+    """White off, Black on roll: over under the classic rules, Black's last turn under
+    draw_rule (``legal_moves`` gives it moves).  Without rules ``is_over`` is the classic
+    answer, as before; callers that hold rules (the environments, the engine, the duel)
+    pass them, and refused that position as over."""
+    last = Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA")
+    draw = Rules(draw_rule=True)
+    assert last.is_over() and last.is_over(Rules())
+    assert not last.is_over(draw) and not last.is_over("draw_rule=true")
+    assert last.legal_moves((6, 6), draw)[0].steps
+    white_done = Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQ")   # Black has finished
+    assert white_done.is_over(draw)                 # White gets no last turn
+    assert not Position.initial().is_over(draw)

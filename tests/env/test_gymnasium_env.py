@@ -112,3 +112,48 @@ def test_vector_env_spaces_follow_gymnasiums_vector_api():
     assert env.action_space.shape == (3,)
     assert VectorEnv(2, mode="afterstate").single_action_space is None
     env.close()
+
+
+ONE_EACH = "WAAAAAAAAAAAAAAAAAAAAAAAAAwAAAAAQ"     # White on roll, a checker each: it ends soon
+LAST_TURN = "BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA"    # White off; Black on roll (draw_rule: its turn)
+
+
+def test_a_policys_0d_action_is_taken_and_a_float_is_refused():
+    """``action_space.contains(np.array(1))`` is True and a policy's ``predict`` returns
+    such a 0-d array; ``step`` refused it ("expected an integer")."""
+    env = LongNardyEnv()
+    obs, _ = env.reset(seed=1)
+    a = np.array(np.flatnonzero(obs["action_mask"])[0])
+    assert env.action_space.contains(a)
+    env.step(a)
+    with pytest.raises(TypeError, match=r"action=2\.0: expected an integer"):
+        env.step(2.0)
+
+
+def test_a_reset_the_opponent_ends_is_refused_not_returned_over():
+    """The opponent won inside ``reset`` (it finishes from this start, the agent never on
+    roll): the agent got an all-zero mask and no reward, and its first step failed."""
+    env = LongNardyEnv(agent="black")
+    with pytest.raises(ValueError, match=f"position {ONE_EACH} ended in the opponent's "
+                       "turns before black moved"):
+        env.reset(seed=0, options={"position": ONE_EACH})
+    with pytest.raises(TypeError, match=r"options=\['position'\]: expected a dict"):
+        env.reset(options=["position"])
+
+
+def test_blacks_last_turn_under_draw_rule_and_a_draw_after_it():
+    """Black's last turn (draw_rule) was refused as a start ("the game is over"), and a
+    drawn game's ``render`` raised: a draw holds no position."""
+    env = LongNardyEnv(agent="black", rules="draw_rule=true", render_mode="ansi")
+    obs, info = env.reset(seed=0, options={"position": LAST_TURN})
+    assert obs["action_mask"].any() and info["position_id"] == LAST_TURN
+    # a checker each on its last point: White bears off in reset, then Black's last
+    # turn bears off too, a draw
+    obs, info = env.reset(seed=0, options={"position": "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"})
+    last = env.position                 # Black's last turn: over but for draw_rule
+    assert last.side == "black" and last.is_over() and not last.is_over("draw_rule=true")
+    obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert (reward, term, info["dice_left"]) == (0.0, True, ())
+    assert env.render().startswith("the game ended in a draw")
+    with pytest.raises(ValueError, match="draw"):
+        env.position                                    # a draw holds no position

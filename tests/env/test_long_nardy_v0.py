@@ -61,3 +61,29 @@ def test_an_unknown_agent_is_refused_by_name(method):
     env.reset(seed=0)
     with pytest.raises(ValueError, match="agent='white': expected one of"):
         getattr(env, method)("white")
+
+
+def test_a_drawn_game_ends_for_both_agents():
+    """After a draw (draw_rule) ``observe`` asked for the position, which a draw does not
+    have: ``env.last()`` raised instead of giving both agents their 0.  From a checker
+    each on its last point, White bears off and so does Black in its last turn."""
+    from nardy_fast.env import long_nardy_v0
+    env = long_nardy_v0.env(rules="draw_rule=true")
+    env.reset(seed=0, options={"position": "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"})
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            final[agent] = reward
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert final == {"player_0": 0.0, "player_1": 0.0}
+
+
+@pytest.mark.parametrize("bad", [2.9, True, "3"])
+def test_a_step_that_is_not_an_integer_is_refused(bad):
+    """``raw_env.step(2.9)`` played action 2 (``int(action)``)."""
+    from nardy_fast.env import long_nardy_v0
+    env = long_nardy_v0.raw_env()
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="expected an integer"):
+        env.step(bad)

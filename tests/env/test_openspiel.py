@@ -169,3 +169,26 @@ def test_observation_tensor_is_the_environments_observation(p, dice):
     me = 0 if p.side == "white" else 1
     assert np.allclose(state.observation_tensor(me), core.observation(0))
     assert np.allclose(state.observation_tensor(1 - me), core.observation(0, waiting=True))
+
+
+def test_blacks_last_turn_under_draw_rule_is_played():
+    """After White bore off under draw_rule, Black's roll failed ("the game is over":
+    listing its turns went through a rules-blind check), so OpenSpiel's random
+    simulation test failed under draw_rule.  A game may also start at that turn."""
+    start = Position.from_text("white=1:1 white-off=14 black=6:3 black-off=12 turn=W").id
+    state = pyspiel.load_game(ons.GAME_NAME, {"rules": "draw_rule:true",
+                                              "position": start}).new_initial_state()
+    state.apply_action(1)
+    state.apply_action(state.legal_actions()[0])    # White bears off its last checker
+    state.apply_action(1)                           # Black rolls: its last turn
+    assert state.current_player() == 1 and state.legal_actions()
+    game = pyspiel.load_game(ons.GAME_NAME, {"rules": "draw_rule:true+scoring:extended"})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    last = pyspiel.load_game(ons.GAME_NAME, {"rules": "draw_rule:true",
+                                             "position": "BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA"})
+    s = last.new_initial_state()
+    s.apply_action(ROLLS.index((6, 6)))
+    s.apply_action(s.legal_actions()[0])            # 19/off x3: both off, a draw
+    assert s.is_terminal() and s.returns() == [0.0, 0.0]
+    with pytest.raises(ValueError, match="the game is over"):
+        pyspiel.load_game(ons.GAME_NAME, {"position": "BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA"})

@@ -118,8 +118,17 @@ def test_illegal_actions_are_refused_and_change_nothing():
                         ([-1] * 3, r"actions\[0\] = -1")):
         with pytest.raises(ValueError, match=what):
             env.step(wrong)
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match=r"actions\[0\] = 0\.5: expected an integer"):
         env.step(np.array([0.5, 1, 2]))
+    # an infinity and a uint64 past int64 were cast first: "actions[0] = -9223372036854775808"
+    with pytest.raises(TypeError, match=r"actions\[0\] = inf: expected an integer"):
+        env.step(np.array([np.inf, 1, 2]))
+    with pytest.raises(ValueError, match=r"actions\[0\] = 9223372036854775808: not an action"):
+        env.step(np.array([2 ** 63, 1, 2], np.uint64))
+    with pytest.raises(TypeError, match=r"action=5\.5: expected an integer"):
+        env.play(0, 5.5)                                # was played as 5
+    with pytest.raises(TypeError, match=r"e='0': expected a game's index"):
+        env.position("0")
     after = [env.position(e) for e in range(3)], env.action_masks(), env.observation(1)
     assert before[0] == after[0]
     assert (before[1] == after[1]).all() and (before[2] == after[2]).all()

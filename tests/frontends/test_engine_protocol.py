@@ -177,6 +177,40 @@ def test_go_and_cube_refuse_a_finished_game():
         assert out[0].startswith(f"error {cmd}: the game of position") and "is over" in out[0]
 
 
+def test_blacks_last_turn_under_draw_rule_is_played():
+    """White has borne off; under draw_rule Black still has its last turn.  The engine
+    refused ``go`` and ``cube`` there ("the game ... is over", the rules-blind
+    ``Position.is_over``), so a duel from such a start forfeited the toolkit's own engine;
+    and ``eval`` at a match score left out ``mwc`` and ``emg``."""
+    last = "BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA"
+    eng = Engine(plies=0)
+    for line in ("setoption name rules value draw_rule=true",
+                 "setoption name match value 5 2 1", f"position {last}", "dice 6 6"):
+        assert eng.handle(line) == []
+    best = nf.Evaluator.default(nf.Rules(draw_rule=True)).best_move(
+        nf.Position.from_id(last), (6, 6), plies=0)
+    assert eng.handle("go") == [f"bestmove {best}"]
+    assert set(_fields(eng.handle("eval")[0], "eval")) >= {"mwc", "emg"}
+    eng = Engine(plies=0)                   # without draw_rule the game is over there
+    eng.handle(f"position {last}")
+    eng.handle("dice 6 6")
+    assert eng.handle("go")[0].startswith("error go: the game of position")
+
+
+def test_the_documented_session_is_what_the_engine_says():
+    """docs/engine-protocol.md writes a session out (what goes each way); its numbers had
+    gone stale when the nets changed.  Replayed here, line for line."""
+    import pathlib
+    import re
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "engine-protocol.md"
+    block = re.search(r"## A session.*?```text\n(.*?)```", page.read_text(), re.S).group(1)
+    sent = [ln[2:] for ln in block.splitlines() if ln.startswith("> ")]
+    said = [ln[2:] for ln in block.splitlines() if ln.startswith("< ")]
+    code, out, err = _run("\n".join(sent) + "\n")
+    assert code == 0, err
+    assert out == said
+
+
 def test_options_change_the_answers():
     """plies and rules are the evaluator's: a 2-ply best move is Evaluator.best_move's at
     2 plies, and under other rules the move is one of their legal moves."""

@@ -201,7 +201,11 @@ def test_cubeful_shards_resume_checked_and_thread_independent(tmp_path, monkeypa
         return write(*args)
 
     monkeypatch.setattr(bc, "_write_cube_shard", dying)
-    with pytest.raises(KeyboardInterrupt):
+    n = len(bc.shard_order(3))
+    # the stop says what it kept and how to go on (it was a bare KeyboardInterrupt: the
+    # command line printed "nardy-fast: interrupted" and no more)
+    with pytest.raises(KeyboardInterrupt, match=rf"^two-sided bear-off cubeful 3x3: 6 of "
+                       rf"{n} shards kept in .*; the same build resumes where it stopped$"):
         bc.build_complete(3, store=tmp_path / "a", progress=False, threads=1, cubeful=True)
     monkeypatch.setattr(bc, "_write_cube_shard", write)
     assert len(_bytes(tmp_path / "a", "cube-")) == 6

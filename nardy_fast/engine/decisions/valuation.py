@@ -30,7 +30,7 @@ from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, keeps_games,
+from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, RolloutGames, as_served, keeps_games,
                                             rollout, rollout_games, rollout_outcomes,
                                             stop_if_interrupted)
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Auto, Exact, Rollout,
@@ -251,7 +251,7 @@ def _value_positions(func, positions, method, n_games, seed, rules, policy, trun
     if games:
         kw = dict(settings=method.settings, seed=seed, rules=rules, compute=compute)
         if len(games) == 1:        # rollout's own checks, and its Ctrl-C before any game
-            out[games[0]] = rollout(positions[games[0]], **kw)
+            out[games[0]] = as_served(rollout(positions[games[0]], **kw))
         else:                      # Ctrl-C: no Outcomes of the games some got, none others
             chosen = [positions[i] for i in games]
             if keep_games and keeps_games(method.settings.n_games, len(chosen)):
@@ -260,7 +260,7 @@ def _value_positions(func, positions, method, n_games, seed, rules, policy, trun
             else:
                 outs = rollout_outcomes(chosen, **kw)
             stop_if_interrupted(outs, func)
-            for i, o in zip(games, outs):
-                out[i] = o
+            for i, o in zip(games, outs):    # a race valued at the start: the table's
+                out[i] = as_served(o)
     rows = {i: k for k, i in enumerate(games)} if paired is not None else {}
     return PairedValues(out, paired, rows)

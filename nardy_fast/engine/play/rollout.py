@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.matchrules import MatchState
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "rollout_games", "RolloutGames",
-           "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
+           "as_served", "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
            "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec"]
 
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
@@ -672,6 +672,25 @@ def _extra(plan, workers, client, interrupted):
             "local" if workers == 1 else f"pool({workers or 'all'})"),
         "valued_at_start": _valued_at_start(plan),
     }
+
+
+def as_served(outcome: Outcome) -> Outcome:
+    """``outcome`` as what served it: a rollout that played no roll (every game valued at
+    the start by a table, ``extra["valued_at_start"]``) becomes the table's value, its
+    ``method`` the table's (``"two_sided"``, ``"one_sided"``, ...), ``games`` 0, its
+    standard errors 0 where the table is exact (not the luck net's rounding) and NaN
+    where it is the approximation; any other outcome is returned as it is.
+
+    ``rollout`` itself keeps ``method="rollout"`` (a caller asked for a rollout and reads
+    its extras); the reports and studies, which show how each value was obtained, show
+    this."""
+    table = outcome.extra.get("valued_at_start") if outcome.method == "rollout" else ""
+    if not table:
+        return outcome
+    se = 0.0 if method_kind(table) == "exact" else math.nan
+    return dataclasses.replace(outcome, method=table, games=0,
+                               **{f.name: se for f in dataclasses.fields(outcome)
+                                  if f.name.startswith("se_")})
 
 
 def _valued_at_start(plan):

@@ -84,7 +84,10 @@ def test_one_rollout_is_rollout(contact):
 def test_several_rollouts_are_rollout_manys_rows_with_one_seed(contact):
     got = value_positions(contact + [bearoff()], "rollout", **ROLL)
     frame = rollout_many(contact + [bearoff()], **ROLL)
-    for o, (_, row) in zip(got, frame.iterrows()):
+    last = frame.iloc[-1]                   # the bear-off: valued at the start, its table's
+    assert (got[-1].method, got[-1].games) == (last["extra_valued_at_start"], 0)
+    assert (got[-1].p_win, got[-1].equity) == (last["p_win"], last["equity"])
+    for o, (_, row) in zip(got[:-1], frame.iloc[:-1].iterrows()):
         d = o.to_dict()
         assert list(d) == list(row.index)
         for k, v in d.items():
@@ -165,3 +168,24 @@ def test_a_cut_rollout_of_one_position_keeps_its_games(monkeypatch):
     cut_rollout_runs(monkeypatch)
     o = value_position(random_game(seed=2, max_turns=8).positions()[3], "rollout", **ROLL)
     assert o.extra["interrupted"] is True and o.games == 100
+
+
+def test_a_race_a_rollout_values_at_the_start_is_served_by_its_table():
+    """Under ``method="rollout"`` a race of both homes plays no roll (the truncation values
+    every game at the start by a table): it was returned as ``method="rollout"`` with
+    the games asked for, so reports and studies showed an exact value, or the one-sided
+    approximation, as a rollout of n games.  It is now the table's value, as
+    ``method="auto"`` gives it, with 0 games; a contact position stays a rollout."""
+    from nardy_fast.engine.decisions.valuation import value_positions_paired
+    exact, approx = "WAAAAAAAAAAAAAAAAAAAAAAAAARIREhAw", "WAAAAAAAAAAAAAAAAAAAAAAAAIjQxEzMR"
+    pv = value_positions_paired([exact, approx, "start"], "rollout", n_games=36, seed=2,
+                                workers=1)
+    a, b, c = pv.outcomes
+    assert (a.method, a.games, a.se_equity) == ("two_sided", 0, 0.0)
+    assert (b.method, b.games) == ("one_sided", 0) and math.isnan(b.se_equity)
+    assert c.method == "rollout" and c.games == 36 and c.se_equity > 0
+    table = value_positions([exact, approx], "auto")
+    assert a.equity == pytest.approx(table[0].equity, abs=1e-9)
+    assert b.equity == pytest.approx(table[1].equity, abs=1e-9)
+    assert pv.se_difference(0, 2) == c.se_equity         # exact against rolled out
+    assert math.isnan(pv.se_difference(1, 2))            # the approximation: not measured
