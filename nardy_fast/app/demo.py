@@ -14,7 +14,8 @@ file                           content
 ``positions.txt``              the IDs of the positions analysed
 ``pip_report.{csv,html}``      ``report.pip_report`` of those positions
 ``win_report.{csv,html,parquet}``  ``report.win_report`` (rollouts by the net; a bear-off
-                               position's games are all valued at once by the tables)
+                               position plays no roll: its row is the table's, its
+                               ``method`` the table's and 0 games)
 ``evaluator_report.{csv,html}``  ``report.win_report`` by the evaluator at 1-ply
 ``move_report.{csv,html}``     ``report.move_report``: the legal moves of one decision ranked
                                by the evaluator at 1-ply; ``move_report_rollout``: by rollouts
