@@ -3,6 +3,8 @@ games and the shared options' policy, seed and truncation; an option of
 ``action="store_given"`` is told given from not given whatever its value."""
 import argparse
 
+import pytest
+
 from nardy_fast.app import cli
 from nardy_fast.app._args import rollout_defaults, was_given
 
@@ -35,3 +37,22 @@ def test_an_option_given_at_its_default_value_is_told_from_one_not_given():
         assert was_given(args, "plies") is want, argv
         assert args.plies == (2 if argv[0] == "hint" else int(argv[-1]) if want else 0)
     assert not was_given(argparse.Namespace(plies=2), "plies")
+
+
+def test_earlier_files_names_a_runs_files_and_remove_stale_keeps_the_users(tmp_path):
+    """The one check of report, analyse -o and matches -o: the files of an earlier run
+    (by name) are refused without force, returned with it; afterwards the ones not
+    written again are removed and any other file is left."""
+    from nardy_fast.app._args import CliError, earlier_files, remove_stale
+    pattern = r"board_\d{2}\.png|pip_report\.csv"
+    assert earlier_files(tmp_path / "none", pattern, False, "report") == []
+    assert earlier_files(tmp_path, pattern, False, "report") == []       # empty folder
+    for name in ("board_01.png", "board_02.png", "pip_report.csv", "mine.txt"):
+        (tmp_path / name).write_text(name)
+    with pytest.raises(CliError, match=r"-o/--out .*: holds 3 file\(s\) of an earlier "
+                       r"report \(board_01\.png, board_02\.png, pip_report\.csv\); --force"):
+        earlier_files(tmp_path, pattern, False, "report")
+    old = earlier_files(tmp_path, pattern, True, "report")
+    assert old == ["board_01.png", "board_02.png", "pip_report.csv"]
+    remove_stale(tmp_path, old, [str(tmp_path / "board_01.png"), str(tmp_path / "x.csv")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board_01.png", "mine.txt"]
