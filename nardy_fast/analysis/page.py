@@ -494,7 +494,7 @@ def _best_differs(r):
     return r["best_move"] != r["move"] and not math.isnan(loss) and loss >= 0.0005
 
 
-def _decision(r, uid, cube, match):
+def _decision(r, uid, cube, match, answerer=""):
     unit = "EMG" if match else "points"
     text = [f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; '
@@ -517,18 +517,27 @@ def _decision(r, uid, cube, match):
         text.append(_candidates(r, match))
     played_cube = r.get("cube_played")
     if _is_text(played_cube):
-        text.append(_cube_line(r, unit))
+        text.append(_cube_line(r, unit, answerer))
     text.append(f'<div class="note">P({_esc(r["side"])} wins) before the roll '
                 f'{_p_mover(r)}'
                 f' &middot; luck of the roll {_num(float(r["luck"]))} points</div></div>')
     return _article(uid, r, cube, "".join(text))
 
 
-def _cube_line(r, unit):
-    """A turn's cube decision: what was played, what was proper, what it lost."""
-    return (f'<div class="cube-decision">cube: {_esc(r["cube_played"])}; proper '
-            f'{_esc(r.get("cube_proper", ""))}; lost {_num(_cube_lost(r), "{:.3f}")} '
-            f"{unit}</div>")
+def _cube_line(r, unit, answerer):
+    """A turn's cube decision: what was played, what was proper, and what each side's
+    part lost: the raise (or no raise) the side on roll's, the answer ``answerer``'s
+    (it lost that, not the side on roll, whose turn the line stands under)."""
+    played = str(r["cube_played"])
+    head = (f'<div class="cube-decision">cube: {_esc(played)}; proper '
+            f'{_esc(r.get("cube_proper", ""))}; ')
+    raised = float(r.get("cube_loss", 0.0))
+    if not played.startswith("double"):
+        return head + f"lost {_num(raised, '{:.3f}')} {unit}</div>"
+    answer = played.split(",")[-1].strip() or "answer"
+    return (head + f'the raise lost {_num(raised, "{:.3f}")} {unit} ({_esc(r["player"])}), '
+            f'the {_esc(answer)} {_num(float(r.get("take_loss", 0.0)), "{:.3f}")} {unit} '
+            f"({_esc(answerer)})</div>")
 
 
 def _p_mover(r):
@@ -537,13 +546,13 @@ def _p_mover(r):
     return _num(p if r["side"] == "white" else 1 - p, "{:.1%}")
 
 
-def _cube_turn(r, uid, cube, match):
+def _cube_turn(r, uid, cube, match, answerer=""):
     """A turn of a cube decision alone (a raise passed: the game ended before the roll):
     the board, who raised, what was played and proper, and what it lost."""
     unit = "EMG" if match else "points"
     text = (f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; no roll</div>'
-            f'{_cube_line(r, unit)}<div class="note">P({_esc(r["side"])} wins) before '
+            f'{_cube_line(r, unit, answerer)}<div class="note">P({_esc(r["side"])} wins) before '
             f"the raise {_p_mover(r)}</div></div>")
     return _article(uid, r, cube, text)
 
@@ -674,12 +683,17 @@ def _game_section(game, k, record, match, label):
     # every turn played, and a last turn of a cube decision alone (a raise passed, no
     # roll): the index and the cube table link to each
     shown = game[(game["move"] != "").to_numpy() | game.index.isin(_cube_rows(game).index)]
+    players = {side: (played["player"][played["side"] == side].iloc[0]
+                      if (played["side"] == side).any() else side.capitalize())
+               for side in ("white", "black")}
     for _, r in shown.iterrows():
         t = int(r["turn"]) - 1
         cube = states[t] if t < len(states) else None
         uid = f"g{k}-t{int(r['turn'])}"
-        out.append(_decision(r, uid, cube, match) if r["move"] != ""
-                   else _cube_turn(r, uid, cube, match))
+        other = _other(r["side"])
+        answerer = f"{players[other]} ({other})"
+        out.append(_decision(r, uid, cube, match, answerer) if r["move"] != ""
+                   else _cube_turn(r, uid, cube, match, answerer))
     out.append("</section>")
     return "".join(out)
 

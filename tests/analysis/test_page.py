@@ -272,15 +272,21 @@ def test_a_match_page_counts_each_player_s_cube_decisions_and_names_who_answered
             (report["player"] == name) & (report["move"] == "")).sum())
         assert re.search(rf"{name} {turns} \d+ [\d /]+ [\d.]+ [-\d.]+ [\d.]+% 3 "
                          rf"{lost[name]:.3f} ", text), (name, text)
-    # each turn's cube line: the raise's and the answer's losses together, the passed
-    # raises' turns (no roll) included, and every link of the page has its anchor
+    # each turn's cube line: the raise's loss and the answer's, each with the player it
+    # is charged to (the line summed them under the raiser's turn, as if the raiser had
+    # lost the answerer's pass), the passed raises' turns (no roll) included; and every
+    # link of the page has its anchor
     html = to_html(report, record=rec)
     assert set(re.findall(r'href="#(g\d+-t\d+)"', html)) <= set(
         re.findall(r'id="(g\d+-t\d+)"', html))
     assert {"g1-t3", "g2-t6"} <= set(re.findall(r'href="#(g\d+-t\d+)"', html))
     for _, r in judged.iterrows():
-        assert (f"cube: {r['cube_played']}; proper {r['cube_proper']}; lost "
-                f"{r['cube_loss'] + r['take_loss']:.3f} EMG") in text
+        answerer = "Bob" if r["player"] == "Alice" else "Alice"
+        other = "black" if r["side"] == "white" else "white"
+        answer = r["cube_played"].split(", ")[1]
+        assert (f"cube: {r['cube_played']}; proper {r['cube_proper']}; the raise lost "
+                f"{r['cube_loss']:.3f} EMG ({r['player']}), the {answer} "
+                f"{r['take_loss']:.3f} EMG ({answerer} ({other}))") in text, r["turn"]
     assert (judged["take_loss"] > 0).sum() == 2 and (judged["cube_loss"] > 0).any()
     assert p.by_class("index", "table")
     assert "2 6 Bob (white) answer: double, pass no double, take" in text
