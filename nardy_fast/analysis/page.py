@@ -461,7 +461,9 @@ def _candidates(r, match):
     text = r.get("candidates")
     if not _is_text(text):
         return ""
-    cands = json.loads(text)
+    # JSON null: a value not measured (NaN); reports written before it held NaN itself
+    cands = [{k: math.nan if v is None else v for k, v in c.items()}
+             for c in json.loads(text)]
     koks = any("p_koks_win" in c for c in cands)
     head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
             "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (

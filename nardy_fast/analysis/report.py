@@ -779,9 +779,15 @@ def _candidates(mr, after_id, n):
         for c in keep:
             v = bool(played.iloc[i]) if c == "played" else r[c]
             row[c] = v if isinstance(v, (str, bool)) else (
-                int(v) if c == "rank" else round(float(v), 6))
+                int(v) if c == "rank" else _json_number(float(v)))
         out.append(row)
-    return json.dumps(out, separators=(",", ":"))
+    return json.dumps(out, separators=(",", ":"), allow_nan=False)
+
+
+def _json_number(x):
+    """``x`` rounded for the candidates' JSON, or None (JSON ``null``) where it is NaN: a
+    standard error not measured.  ``NaN`` is not JSON, and strict readers refuse it."""
+    return None if math.isnan(x) else round(x, 6)
 
 
 def _analyse_turn(pos, turn, method, kw):

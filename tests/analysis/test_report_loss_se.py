@@ -85,8 +85,16 @@ def test_an_analysed_game_carries_the_played_moves_error_to_its_page():
     se = float(lost["se_equity_loss"].iloc[0])
     assert f"(SE {se:.3f})" in page                            # a loss with its error
     assert '<span class="se">SE ' in page                      # and each candidate's
-    plain = to_html(nf.game_report(rec, analyse=True), record=rec)
+    net = nf.game_report(rec, analyse=True)
+    plain = to_html(net, record=rec)
     assert "SE " not in plain
+    # the net's losses have no SE: JSON null, not NaN (not JSON: strict readers refused
+    # the column), read back by the page as not measured
+    text = net.loc[net["n_moves"] > 1, "candidates"].iloc[0]
+    assert "NaN" not in text and '"se_equity_loss":null' in text
+    cands = json.loads(text, parse_constant=lambda name: 1 / 0)   # no NaN, Infinity
+    assert [c["se_equity_loss"] for c in cands[1:]] == [None] * (len(cands) - 1)
+    assert cands[0]["se_equity_loss"] == 0.0           # the best against itself: exact
 
 
 def test_the_cli_shows_the_error_under_rollouts(tmp_path, capsys):
