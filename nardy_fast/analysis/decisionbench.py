@@ -272,6 +272,28 @@ def _loss(value):
     return 0.0 if value < TIE else value
 
 
+def _after(pos, dice, chosen, decision):
+    """The position ID after the player's ``chosen`` move (a ``Move`` or an ID), or a
+    ``ValueError`` naming the decision when it is neither."""
+    if isinstance(chosen, str):
+        return chosen
+    try:
+        return pos.play(chosen).id
+    except (TypeError, ValueError, AttributeError) as e:
+        raise ValueError(f"decision {decision}: the player's move {chosen!r} for "
+                         f"{dice[0]}{dice[1]} in {pos.id} is not a move ({e})") from None
+
+
+def _check_legal(pos, dice, after, chosen, decision):
+    """A ``ValueError`` naming the decision when ``after`` is no legal move's result: an
+    illegal answer was counted as a legal move outside the candidates (charged the
+    last candidate's loss, a lower bound for a move the filter dropped)."""
+    if after not in {pos.play(m).id for m in pos.legal_moves(dice)}:
+        what = repr(chosen) if isinstance(chosen, str) else f"'{chosen}'"
+        raise ValueError(f"decision {decision}: the player's move {what} is not a legal "
+                         f"move of {dice[0]}{dice[1]} in {pos.id}")
+
+
 def decision_losses(df, move: Callable[..., Any] | None,
                     cube: Callable[..., Any] | None = None, *, progress=None):
     """The equity each choice of a player loses on the decisions of ``df`` (``read_bench``).
@@ -312,14 +334,16 @@ def decision_losses(df, move: Callable[..., Any] | None,
         pos = Position.from_id(r.position)
         base = {"decision": int(r.decision), "phase": r.phase, "part": r.part}
         if r.type == "checker":
-            chosen = move(pos, (int(r.dice1), int(r.dice2)))
-            after = chosen if isinstance(chosen, str) else pos.play(chosen).id
+            dice = (int(r.dice1), int(r.dice2))
+            chosen = move(pos, dice)
+            after = _after(pos, dice, chosen, r.decision)
             eqs = np.asarray(r.equities, dtype=float)
             best = float(eqs.max())
             ids = list(r.ids_after)
             if after in ids:
                 loss, outside = best - float(eqs[ids.index(after)]), False
-            else:
+            else:       # a legal move the filter dropped (an illegal one is refused)
+                _check_legal(pos, dice, after, chosen, r.decision)
                 loss, outside = best - float(eqs.min()), True
             out.append({**base, "type": "checker", "loss": _loss(loss),
                         "outside": outside})

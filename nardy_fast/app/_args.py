@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import tempfile
 
 from nardy_fast.app.duel import DEFAULT_TIMEOUT
 from nardy_fast.core._checks import check_dice
@@ -54,6 +55,22 @@ def int_in(lo, hi=None, what=None):
 
 # ``"12"`` -> 12, an integer >= 1 (counts, sizes, workers)
 positive_int = int_in(1, what="a positive integer")
+
+
+def step_size(text):
+    """An argparse type: a learning rate, a finite number >= 0 (0 leaves the net as it
+    is): ``nan``, ``inf`` and negatives are refused before any work, not trained into a
+    net that cannot load."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number >= 0") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text}: expected a finite number >= 0")
+    return value
+
+
+step_size.__name__ = "a number >= 0"
 # a random seed: an integer >= 0, of any size (as the API takes it)
 seed = int_in(0)
 
@@ -150,7 +167,24 @@ def new_file(path, force, option="-o/--out", what=None):
     if os.path.exists(path) and not force:
         raise CliError(f"{option} {path}: exists" + (f" ({what})" if what else "")
                        + "; --force replaces it, or name another file")
+    _check_writable(path, option)
     return path
+
+
+def _check_writable(path, option):
+    """A ``CliError`` naming ``option`` now, before the work, when no file can be made
+    in ``path``'s folder (it failed after a whole analysis, naming a temporary file).  A
+    folder not there yet is made when the file is written, and not tried here."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".nardy-fast-probe-", dir=folder)
+    except OSError as e:
+        raise CliError(f"{option} {path}: cannot write in {folder} "
+                       f"({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def picture_format(path, option):

@@ -720,8 +720,9 @@ def _parser_analyse(sub):
     s.add_argument("--game", type=positive_int, default=None, metavar="K",
                    help="the K-th game of a file of several game records one after the "
                         "other (a duel's --transcript)")
-    s.add_argument("-o", "--out", default=None, help="also write the game report (CSV/HTML) "
-                   "and the game graph (PNG) to this folder")
+    s.add_argument("-o", "--out", default=None, help="also write the report (CSV/HTML) and "
+                   "error rates (CSV) to this folder, and for a single game its graph (PNG); "
+                   "an earlier analysis's files there are refused unless --force")
     s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
                    help="how each legal move is valued: 'auto' (default: the exact "
                         "database where it applies, else the net at --plies), a database, "

@@ -18,7 +18,7 @@ import numpy as np
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
-                                  out_folder, positive_int, rollout_defaults, start_position,
+                                  out_folder, positive_int, step_size, int_in, rollout_defaults, start_position,
                                   earlier_files, remove_stale,
                                   was_given, widths)
 from nardy_fast.analysis.report import move_report
@@ -93,8 +93,6 @@ def cmd_hint(args):
                       "are valued by the evaluator)", UserWarning)
     hint = Evaluator.default(args.rules).hint(pos, args.dice, plies=args.plies, match=match)
     hint = hint.head(args.top)
-    if match is not None:
-        hint.insert(hint.columns.get_loc("mwc_diff"), "mwc_loss", 0.0 - hint["mwc_diff"])
     if args.json:
         print(json_text(hint))
         return
@@ -345,10 +343,10 @@ def _parser_train(sub):
     s.add_argument("-n", "--games", type=positive_int, default=None,
                    help=f"self-play games in all (default {_TRAIN_GAMES})")
     add_options(s, "seed", "rules", seed=1)
-    s.add_argument("--lr", type=float, default=None,
+    s.add_argument("--lr", type=step_size, default=None,
                    help=f"SGD step of the first half of the run (default "
                         f"{train.DEFAULTS['lr']})")
-    s.add_argument("--lr-final", type=float, default=None,
+    s.add_argument("--lr-final", type=step_size, default=None,
                    help="SGD step at the end, reached linearly over the second half "
                         f"(default {train.DEFAULTS['lr_final']})")
     s.add_argument("--init", default=None, metavar="NET",
@@ -358,7 +356,7 @@ def _parser_train(sub):
     s.add_argument("--threads", type=positive_int, default=None,
                    help="threads playing games (default: every usable core); does not "
                         "change the result")
-    s.add_argument("--check-every", type=int, default=50_000, metavar="GAMES",
+    s.add_argument("--check-every", type=int_in(0), default=50_000, metavar="GAMES",
                    help="games between strength checks against greedy (0: none; "
                         "default 50000)")
     s.add_argument("--log", default=None, metavar="FILE",

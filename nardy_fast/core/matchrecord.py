@@ -107,7 +107,8 @@ class MatchRecord:
         score = {p: float(start.get(p, 0.0)) for p in self.players}
         if any(not 0 <= v < self.rules.length for v in score.values()):
             raise RecordError(f"game 1: the score line says {_fmt_score(score)}: each "
-                              f"score must be in 0..{self.rules.length} (below the length)")
+                              f"score must be in 0..{self.rules.length - 1} (below the "
+                              f"length, {self.rules.length})")
         out = [dict(score)]
         for k, game in enumerate(self.games, 1):
             if max(score.values()) >= self.rules.length:

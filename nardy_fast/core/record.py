@@ -85,6 +85,7 @@ MAGIC = "; nardy_fast game record"      # first line of a written record (+ vers
 _TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _TURN_NO = re.compile(r"^(\d+)\)$")
 _DICE = re.compile(r"^([1-6])([1-6]):$")
+_NOT_DICE = re.compile(r"^\d+:$")            # the place of dice, but digits other than two 1..6
 _CUBE_WORDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _COL = 32          # width of White's column in the body
 
@@ -556,6 +557,9 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
                                   f"expected {expect_line})")
             expect_line += 1
             continue
+        if _NOT_DICE.match(tok) and not _DICE.match(tok):     # '71:', '00:': no roll
+            raise RecordError(f"{source} line {no}: {tok!r}: expected dice such as '64:', "
+                              "each die 1..6")
         m = _DICE.match(tok)
         if m:
             if cur is not None:

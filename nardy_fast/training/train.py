@@ -21,6 +21,7 @@ for the commands and their run times).
 """
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,7 +33,7 @@ from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables
-from nardy_fast.core._checks import check_threads
+from nardy_fast.core._checks import check_count, check_threads
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.checkpoint import run_checkpoint
@@ -76,6 +77,26 @@ def random_races(entropy, k, n):
 
 def _lr(cfg, done):
     return step_at(cfg["lr"], cfg["lr_final"], done / max(cfg["games"], 1))
+
+
+def _check_settings(**given):
+    """``train``'s numbers, each refused by name before any game: a count not an integer
+    (10.7 was cut to 10), a net of no unit, a step that is not a finite number >= 0, a
+    lambda outside [0, 1] (NaN, -1 or 5 trained weights that cannot load)."""
+    for name, lo in (("n_games", 1), ("hidden", 1), ("batch", 1), ("races", 0),
+                     ("checkpoint_every", 1), ("check_every", 0), ("check_games", 2)):
+        check_count(given[name], name, lo)
+    for name in ("lr", "lr_final"):
+        value = given[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
+                                                             np.floating)):
+            raise TypeError(f"{name}={value!r}: expected a number >= 0")
+        if not (math.isfinite(value) and value >= 0):       # 0: the net stays as it is
+            raise ValueError(f"{name}={value}: expected a finite number >= 0")
+    lam = given["lam"]
+    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) \
+            or not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lam={lam!r}: expected a number in [0, 1]")
 
 
 def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=DEFAULTS["lam"],
@@ -150,6 +171,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     """
     rules = as_rules(rules)
     entropy = root_entropy(seed)
+    _check_settings(n_games=n_games, hidden=hidden, lam=lam, lr=lr, lr_final=lr_final,
+                    batch=batch, races=races, checkpoint_every=checkpoint_every,
+                    check_every=check_every, check_games=check_games)
     start_net = _init_net(init)
     if start_net is not None:
         hidden = start_net.n_hidden

@@ -147,6 +147,20 @@ def test_move_outside_candidates_counts_the_worst(bench):
     assert out["loss"].tolist() == [pytest.approx(0.45)]
 
 
+@pytest.mark.parametrize("answer", [
+    lambda pos, dice: "garbage",                           # no position at all
+    lambda pos, dice: pos.id,                              # the position itself: no move
+    lambda pos, dice: pos.legal_moves((1, 1))[0],          # a move of other dice
+])
+def test_an_illegal_move_is_refused_not_counted_outside(bench, answer):
+    """An answer that is no legal move was counted as a legal move outside the
+    candidates and charged the last candidate's loss (a lower bound), silently."""
+    df = db.read_bench(bench).iloc[[2]]
+    with pytest.raises(ValueError, match=r"^decision 2: the player's move .* is not a "
+                       r"legal move of 42 in "):
+        db.decision_losses(df, answer)
+
+
 def test_toolkit_player_refuses_unknown_name():
     with pytest.raises(ValueError, match="'net:7'"):
         db.toolkit_player("net:7")

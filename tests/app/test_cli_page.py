@@ -39,6 +39,34 @@ def test_cli_analyse_html_keeps_an_existing_file_unless_force(analysed_game, tmp
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+def test_an_html_path_no_file_can_be_made_in_is_refused_before_the_analysis(
+        analysed_game, tmp_path, capsys, monkeypatch):
+    """--html in a folder where no file can be made failed after the whole analysis (a
+    rollout analysis: minutes), naming a temporary file; it is refused first, by option."""
+    import os
+    import tempfile
+    record, _ = analysed_game
+    path = tmp_path / "g.txt"
+    write_record(record, path)
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real = tempfile.mkstemp
+
+    def refuse(*a, **k):                   # root ignores permission bits: refuse here
+        if os.path.abspath(k.get("dir", "")) == str(shut):
+            raise PermissionError(13, "Permission denied")
+        return real(*a, **k)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    analysed = []
+    monkeypatch.setattr("nardy_fast.analysis.report.game_report",
+                        lambda *a, **k: analysed.append(1))
+    assert main(["analyse", str(path), "--html", str(shut / "p.html"), "--no-progress"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"nardy-fast: error: --html {shut / 'p.html'}: cannot write in {shut} (Permission "
+        "denied)")
+    assert analysed == [] and list(shut.iterdir()) == []
+
+
 @pytest.mark.slow
 def test_cli_analyse_html_of_a_match(tmp_path, capsys):
     """A real match transcript through ``nardy-fast analyse --html``: a section per game

@@ -228,3 +228,20 @@ def test_cli_train_luck_interrupted_says_where_its_progress_is(tmp_path, capsys,
     err = capsys.readouterr().err
     assert f"kept in {out}.partial; the same command continues it" in err
     assert not out.exists() and (tmp_path / "luck.nfdb.partial" / "data.json").exists()
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--lr", "nan", "argument --lr: nan: expected a finite number >= 0"),
+    ("--lr-final", "-1", "argument --lr-final: -1: expected a finite number >= 0"),
+    ("--check-every", "-5", "argument --check-every: -5: expected an integer >= 0"),
+])
+def test_train_refuses_a_step_or_a_check_that_makes_no_net(tmp_path, capsys, option, value,
+                                                            says):
+    """``train --lr nan`` exited 0 with a net that cannot load; ``--check-every -5``
+    checked after every batch."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "t.nfdb"
+    with pytest.raises(SystemExit):
+        main(["train", "-o", str(out), "-n", "64", "--threads", "1", option, value])
+    assert says in capsys.readouterr().err
+    assert not out.exists()

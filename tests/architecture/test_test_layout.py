@@ -30,7 +30,7 @@ UNTESTED = {
     "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx",
-    "core/diagram.py", "core/matchrecord.py", "core/policies.py",
+    "core/diagram.py", "core/policies.py",
     "engine/evaluation/_net.pyx", "engine/evaluation/nets.py",
     "engine/play/_luck.pyx", "engine/play/_match.pyx", "engine/play/_nomain.py",
     "engine/play/_policies.pyx", "engine/play/luck.py",

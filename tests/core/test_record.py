@@ -378,3 +378,15 @@ def test_a_writer_names_a_record_of_the_wrong_kind_and_writes_nothing(write, wro
     with pytest.raises(TypeError, match=words):
         fn(things.get(wrong), tmp_path / "out.txt")
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("dice", ["71", "77", "00"])
+def test_a_roll_of_impossible_dice_is_named_as_dice(tmp_path, dice):
+    """'71:' in place of a roll was called "before the first dice" (first turn) or "step
+    '77:': expected from/to" (later): neither says the die is wrong."""
+    path = tmp_path / "g.mat"
+    path.write_text('; [White "a"]\n; [Black "b"]\n; [Rules "classic"]\n\n'
+                    f"  1) 34: 1/4 4/8      {dice}: 1/6 6/12\n")
+    with pytest.raises(RecordError, match=rf"line 5: '{dice}:': expected dice such as "
+                       r"'64:', each die 1\.\.6"):
+        read_record(path)

@@ -477,7 +477,8 @@ class Evaluator:
         ``draw_rule``).
         ``diff`` (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old
         names of the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also ``mwc`` (the side on
-        roll's match winning chance after the move), ``mwc_diff`` and ``emg``, and the
+        roll's match winning chance after the move), ``mwc_loss`` (lost against the best
+        move, >= 0, as ``equity_loss``; ``mwc_diff`` is its negative) and ``emg``, and the
         order is by ``mwc``: every move at 0-ply, the best ``keep`` again at ``plies``
         (the moves inside the search are still chosen by equity).
         """
@@ -506,7 +507,8 @@ class Evaluator:
             ended = not (any(m.board) or position.opponent.any())
             row["id_after"] = row["position"] = "" if ended else position.play(m).id
             if match is not None:
-                row.update(mwc=float(mwc[k]), mwc_diff=float(mwc[k] - mwc[0]),
+                lost = float(mwc[0] - mwc[k])
+                row.update(mwc=float(mwc[k]), mwc_loss=lost + 0.0, mwc_diff=-lost + 0.0,
                            emg=float(met.emg(mwc[k], match)))
             rows.append(row)
         return pd.DataFrame(rows)

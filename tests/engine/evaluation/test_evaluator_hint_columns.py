@@ -29,3 +29,14 @@ def test_a_hint_on_blacks_last_turn_under_the_draw_rule():
     h = nf.Evaluator.default(rules).hint(pos, (6, 5))
     assert len(h) == len(pos.legal_moves((6, 5), rules))
     assert (h["id_after"] == "").all() and (h["position"] == "").all()
+
+
+def test_a_hint_at_a_match_score_gives_the_loss_in_match_winning_chance():
+    """The command line showed ``mwc_loss`` (>= 0, as ``equity_loss``) and the guide named
+    it; the Python hint had only ``mwc_diff`` (<= 0).  Both now, one the other's negative."""
+    import nardy_fast as nf
+    later = nf.Position.from_id("W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA")
+    h = nf.Evaluator.default().hint(later, (5, 2), match=nf.MatchState(5, (3, 1), "white"))
+    assert (h["mwc_loss"] >= 0).all() and h["mwc_loss"].iloc[0] == 0.0
+    assert (h["mwc_loss"] == -h["mwc_diff"]).all()
+    assert (h["mwc_loss"] == h["mwc"].iloc[0] - h["mwc"]).all()
