@@ -37,9 +37,8 @@ from nardy_fast.app.duel import read_transcript
 from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client, _position,
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  given, new_file, picture_format, positive_int, read_text, earlier_files,
-                                  remove_stale,
-                                  rollout_defaults, was_given)
+                                  given, new_file, picture_format, positive_int, read_text,
+                                  earlier_files, remove_stale, rollout_defaults, was_given)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -619,7 +618,8 @@ REPORT_GAMES = DEFAULT_GAMES   # report's -n/--games under --method rollout when
 REPORT_FILES = (r"(pip_report|win_report|game_report)\.(csv|html)"
                 r"|(race_chart|game_graph|final_board)\.png|board_\d{2}\.png")
 # the files analyse -o writes
-ANALYSE_FILES = r"(game_analysis|match_analysis)\.(csv|html)|(match_)?error_rates\.csv|game_graph\.png"
+ANALYSE_FILES = (r"(game_analysis|match_analysis)\.(csv|html)|(match_)?error_rates\.csv"
+                 r"|game_graph\.png")
 
 
 def cmd_report(args):

@@ -18,7 +18,8 @@ import numpy as np
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
-                                  out_folder, positive_int, step_size, int_in, rollout_defaults, start_position,
+                                  out_folder, positive_int, step_size, int_in, rollout_defaults,
+                                  start_position,
                                   earlier_files, remove_stale,
                                   was_given, widths)
 from nardy_fast.analysis.report import move_report
@@ -577,8 +578,8 @@ def cmd_train_rollouts(args):
     except ValueError as e:
         raise CliError(str(e)) from None
     if ev is None:
-        raise Interrupted(f"while labelling: the labels made so far are kept in {partial}; "
-                          "the same command continues the run")
+        raise Interrupted(f"while labelling: {_kept(partial, 'labels.json')} kept in "
+                          f"{partial}; the same command continues the run")
     shutil.rmtree(partial, ignore_errors=True)
     t = ev.meta["training"]
     print(f"wrote {args.out}: {sum(t['positions'].values())} positions, each rolled out "
@@ -616,6 +617,26 @@ def _parser_train_luck(sub):
     add_progress(s)
 
 
+def _kept(partial, settings):
+    """What a long run's ``OUT.partial`` holds, said as counts: its finished chunks of
+    labels (``values_NNNNN.npy``) of all it needs (from the ``settings`` file's
+    ``positions`` and ``chunk``), e.g. ``"2 of 19 chunk(s) of labels (500 positions
+    each)"``; ``"only the settings (no chunk of 500 labels finished yet)"`` when none is."""
+    done = sum(1 for f in os.listdir(partial) if re.fullmatch(r"values_\d+\.npy", f))
+    try:
+        with open(os.path.join(partial, settings), encoding="utf-8") as f:
+            s = json.load(f)
+        chunk = int(s["chunk"])
+        total = f" of {-(-int(s['positions']) // chunk):,}"
+    except (OSError, ValueError, KeyError, TypeError):
+        chunk, total = None, ""
+    if not done:
+        return ("only the settings (no chunk of labels finished yet)" if chunk is None else
+                f"only the settings (no chunk of {chunk:,} labels finished yet)")
+    return f"{done:,}{total} chunk(s) of labels" + (
+        f" ({chunk:,} positions each)" if chunk else "")
+
+
 def cmd_train_luck(args):
     """Train a luck net (nardy_fast.engine.play.lucknet) on the shipped classic net's self-play
     and write it; the shipped ``luck_classic.nfdb`` is made by this command twice: with
@@ -632,7 +653,10 @@ def cmd_train_luck(args):
     except KeyboardInterrupt:
         if not os.path.isdir(partial):
             raise
-        raise Interrupted(f"during the run: its labels and finished passes are kept in "
+        passes = (" and the finished passes" if os.path.exists(os.path.join(partial,
+                                                                            "epoch.npz"))
+                  else "")
+        raise Interrupted(f"during the run: {_kept(partial, 'data.json')}{passes} kept in "
                           f"{partial}; the same command continues it") from None
     lucknet.save_luck_net(args.out, net, meta)
     shutil.rmtree(partial, ignore_errors=True)

@@ -22,6 +22,7 @@ for the commands and their run times).
 from __future__ import annotations
 
 import math
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -199,33 +200,43 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     next_check = done + check_every if check_every else None
     t0 = time.perf_counter()
     stop = cfg["games"] if until is None else min(int(until), cfg["games"])
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        while done < stop:
-            n = min(cfg["batch"], cfg["games"] - done)
-            bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
-            parts = np.array_split(np.arange(n), min(threads, n))
-            futures = [pool.submit(_selfplay.play_games, net, start, rules=move_rules,
-                                   tables=tables, bitgens=[bitgens[i] for i in part])
-                       for part in parts]
-            pos, nxt, lengths, z = (np.concatenate(r) for r in
-                                    zip(*(f.result() for f in futures)))
-            targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
-            races = random_races(entropy, done, cfg["races"])
-            race_values = _search.Searcher(net, move_rules, tables).values(races, 0)
-            net.sgd(np.concatenate([pos, races]), np.concatenate([targets, race_values]),
-                    _lr(cfg, done))
-            done += n
-            bar.update(n)
-            if done >= next_ckpt or done == stop:
-                _save(path, net, cfg, done, time.perf_counter() - t0)
-                next_ckpt = done + checkpoint_every
-                if log:
-                    log({"games": done, "seconds": time.perf_counter() - t0})
-            if next_check is not None and done >= next_check:
-                figures = check(Evaluator(net.copy(), rules=rules), check_games, entropy + 1)
-                if log:
-                    log({"games": done, **figures})
-                next_check = done + check_every
+    saved = done                        # the games of the checkpoint on disk
+    try:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            while done < stop:
+                n = min(cfg["batch"], cfg["games"] - done)
+                bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
+                parts = np.array_split(np.arange(n), min(threads, n))
+                futures = [pool.submit(_selfplay.play_games, net, start, rules=move_rules,
+                                       tables=tables, bitgens=[bitgens[i] for i in part])
+                           for part in parts]
+                pos, nxt, lengths, z = (np.concatenate(r) for r in
+                                        zip(*(f.result() for f in futures)))
+                targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
+                races = random_races(entropy, done, cfg["races"])
+                race_values = _search.Searcher(net, move_rules, tables).values(races, 0)
+                net.sgd(np.concatenate([pos, races]), np.concatenate([targets, race_values]),
+                        _lr(cfg, done))
+                done += n
+                bar.update(n)
+                if done >= next_ckpt or done == stop:
+                    _save(path, net, cfg, done, time.perf_counter() - t0)
+                    saved = done
+                    next_ckpt = done + checkpoint_every
+                    if log:
+                        log({"games": done, "seconds": time.perf_counter() - t0})
+                if next_check is not None and done >= next_check:
+                    figures = check(Evaluator(net.copy(), rules=rules), check_games,
+                                    entropy + 1)
+                    if log:
+                        log({"games": done, **figures})
+                    next_check = done + check_every
+    except KeyboardInterrupt:           # say what is kept, and how to go on
+        bar.close()
+        raise KeyboardInterrupt(
+            f"train: {saved:,} of {cfg['games']:,} games kept in {os.fspath(path)} (its "
+            "last checkpoint; the games since are played again); the same call resumes"
+            if saved else "train: no checkpoint written yet, nothing kept") from None
     bar.close()
     return Evaluator(net, rules=rules, meta={"training": dict(cfg, games_done=done)})
 

@@ -245,3 +245,16 @@ def test_train_refuses_a_step_or_a_check_that_makes_no_net(tmp_path, capsys, opt
         main(["train", "-o", str(out), "-n", "64", "--threads", "1", option, value])
     assert says in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_an_interrupted_labelling_says_what_its_partial_folder_holds(tmp_path):
+    """train-rollouts and train-luck said "the labels made so far are kept" when no chunk
+    had finished (the folder held only the settings): the stop now counts them."""
+    import json
+    from nardy_fast.app.cli_engine import _kept
+    (tmp_path / "labels.json").write_text(json.dumps({"positions": 902, "chunk": 500}))
+    assert _kept(tmp_path, "labels.json") == (
+        "only the settings (no chunk of 500 labels finished yet)")
+    (tmp_path / "values_00000.npy").write_bytes(b"")
+    assert _kept(tmp_path, "labels.json") == "1 of 2 chunk(s) of labels (500 positions each)"
+    assert _kept(tmp_path, "none.json") == "1 chunk(s) of labels"

@@ -182,3 +182,28 @@ def test_settings_that_would_train_no_net_are_refused_first(tmp_path, kw, error,
         train(path, **{"n_games": 4, "seed": 1, "hidden": 8, "threads": 1,
                        "progress": False, **kw})
     assert not path.exists()
+
+
+def test_an_interrupted_run_says_what_it_kept(tmp_path, monkeypatch):
+    """Ctrl-C said only "interrupted" though a checkpoint was on disk: the stop names the
+    games of the last checkpoint and the file, and the run resumes from there."""
+    real, calls = _selfplay.lambda_targets, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 4:                  # in the fourth batch: after the checkpoint at 16
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(_selfplay, "lambda_targets", cut)
+    path = tmp_path / "net.nfdb"
+    kw = dict(n_games=64, seed=3, hidden=8, batch=8, threads=1, checkpoint_every=16,
+              progress=False)
+    with pytest.raises(KeyboardInterrupt, match=rf"^train: 16 of 64 games kept in "
+                       rf".*net\.nfdb \(its last checkpoint; .*\); the same call resumes$"):
+        train(path, **kw)
+    assert Evaluator.load(path).meta["training"]["games_done"] == 16
+    monkeypatch.setattr(_selfplay, "lambda_targets", real)
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt, match="^train: no checkpoint written yet"):
+        monkeypatch.setattr(_selfplay, "lambda_targets", cut)
+        train(tmp_path / "other.nfdb", **{**kw, "checkpoint_every": 100})
