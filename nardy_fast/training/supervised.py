@@ -46,6 +46,7 @@ import time
 import numpy as np
 
 from nardy_fast._utils._progress import show_progress
+from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rng import child_seed
@@ -282,6 +283,7 @@ def average_nets(nets, names=None):
         if ev.rules != nets[0].rules:
             raise ValueError(f"{name}: trained under other rules than {names[0]} "
                              f"({ev.rules} against {nets[0].rules})")
+    _warn_unrelated(nets, names)
     arrays = [ev.net.arrays() for ev in nets]
     mean = {k: np.mean([np.asarray(a[k], dtype=np.float64) for a in arrays], axis=0)
             for k in arrays[0]}
@@ -290,6 +292,36 @@ def average_nets(nets, names=None):
                            "training": {"method": "average",
                                         "sources": [dict(ev.meta.get("training", {}))
                                                     for ev in nets]}})
+
+
+def _start_of(ev):
+    """The start a net's training record names: the net it began from (``init``'s
+    digest), or for a run from random weights its seed; None when the record says
+    neither (a net without one, an average)."""
+    t = ev.meta.get("training") or {}
+    if t.get("init"):
+        return f"the net {str(t['init'])[:16]}"
+    if t.get("method") in (None, "td") and "seed" in t and "hidden" in t:
+        return f"random weights of seed {t['seed']}"
+    return None
+
+
+def _warn_unrelated(nets, names):
+    """A ``UserWarning`` naming a net given twice (the mean counts it twice) and nets
+    whose training records name different starts (their mean is no net at all; the
+    averaged rounds of one run share their start)."""
+    digests = [ev.net.digest() for ev in nets]
+    for k, d in enumerate(digests):
+        if d in digests[:k]:
+            warn_user(f"average_nets: {names[k]} has the weights of "
+                      f"{names[digests.index(d)]}: the mean counts that net twice")
+    starts = [_start_of(ev) for ev in nets]
+    known = [(name, s) for name, s in zip(names, starts) if s is not None]
+    if len({s for _, s in known}) > 1:
+        (n0, s0), = known[:1]
+        n1, s1 = next((n, s) for n, s in known if s != s0)
+        warn_user(f"average_nets: {n1} and {n0} were trained from different starts ({s1}; "
+                  f"{s0}): the mean of unrelated nets is no net at all")
 
 
 def widen(net, hidden, seed):

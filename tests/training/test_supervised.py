@@ -1,4 +1,5 @@
 """Look-ahead targets (training/labels.py) and supervised training (training/supervised.py)."""
+import warnings
 import dataclasses
 
 import numpy as np
@@ -421,7 +422,27 @@ def test_average_nets_is_the_mean_of_the_weights():
                 + c.net.arrays()[k]) / 3
         np.testing.assert_allclose(w, want, rtol=0, atol=1e-6)
     assert mean.meta["average"] == [a.net.digest(), b.net.digest(), c.net.digest()]
-    assert average_nets([a, a]).net.digest() == a.net.digest()
+    with pytest.warns(UserWarning, match="net 2 has the weights of net 1: the mean counts "
+                      "that net twice"):
+        assert average_nets([a, a]).net.digest() == a.net.digest()
+
+
+def test_average_nets_warns_of_nets_from_different_starts():
+    """Two runs from random weights of other seeds averaged without a word (the
+    function's own docstring: "the mean of unrelated nets is no net at all"); the rounds
+    of one run, which share their start, average silently."""
+    def run(seed, **t):
+        ev = Evaluator(Net.random(16, seed))
+        ev.meta["training"] = {"seed": seed, "hidden": 16, "games": 100, **t}
+        return ev
+    with pytest.warns(UserWarning, match=r"net 2 and net 1 were trained from different "
+                      r"starts \(random weights of seed 2; random weights of seed 1\)"):
+        average_nets([run(1), run(2)])
+    start = "ab" * 32
+    rounds = [run(s, method="lookahead", init=start) for s in (3, 4, 5)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        average_nets(rounds)
 
 
 def test_average_nets_refuses_what_does_not_average():
