@@ -382,11 +382,13 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     done_at_start = len(rows)
     t0, c0 = time.time(), time.process_time()
     extra = {}
+    saved = [len(rows) if os.path.exists(path) else -1]     # the rows the file holds
 
     def save():
         meta = {**settings, "package_version": __version__,
                 "estimator": extra.get("estimator"), "luck_net": extra.get("luck_net")}
         write_bench(path, rows, meta)
+        saved[0] = len(rows)
         if log is not None:
             n = len(rows) - done_at_start
             wall = time.time() - t0
@@ -404,9 +406,16 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
             bar.update(1)
             if len(rows) % batch == 0:
                 save()
+    except KeyboardInterrupt as e:      # saved below; say what is kept, and how to go on
+        bar.close()
+        if len(rows) != saved[0]:
+            save()
+        raise KeyboardInterrupt(f"{str(e) or 'build: interrupted'}; {len(rows)} of "
+                                f"{len(todo)} decisions kept in {os.fspath(path)}, the same "
+                                "build resumes") from None
     finally:
         bar.close()
-        if len(rows) > done_at_start or not os.path.exists(path):
+        if len(rows) != saved[0]:       # once: a batch's save is not written again
             save()
     if len(rows) == len(todo) and os.path.exists(plan_path(path)):
         os.remove(plan_path(path))          # the file is complete: no rerun needs it

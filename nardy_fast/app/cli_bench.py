@@ -8,11 +8,12 @@ import os
 import shlex
 import shutil
 import sys
+import warnings
 
 from nardy_fast.analysis import decisionbench
 from nardy_fast.analysis.decisionbench import PLAYERS
 from nardy_fast.analysis.decisionbuild import DEFAULTS, build
-from nardy_fast.app._args import (CliError, add_command, add_options, add_progress,
+from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options, add_progress,
                                   check_timeout, json_text, positive_int)
 from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
 from nardy_fast.core.position import read_move
@@ -179,11 +180,17 @@ def cmd_benchmark_score(args):
     except decisionbench.BenchmarkFileError as e:
         raise CliError(str(e)) from None
     (move, cube), engine = player_of(args.player, timeout=args.timeout)
+    if engine is None and args.timeout != DEFAULT_TIMEOUT:
+        warnings.warn(f"--timeout: no effect with --player {args.player} (a player of the "
+                      "toolkit, not a program answering the engine protocol)", UserWarning)
     try:
         table = decisionbench.score(df, (move, cube if args.cube else None),
                                     part=args.part, progress=args.progress)
     except EngineFault as e:
         raise CliError(str(e)) from None
+    except KeyboardInterrupt:
+        raise Interrupted("while scoring: no error rate is shown of part of the decisions "
+                          "(each phase's needs all of them); nothing was written") from None
     finally:
         if engine is not None:
             engine.close()

@@ -58,9 +58,21 @@ def test_interrupt_keeps_the_finished_part(tmp_path):
 
     def stop(line):
         raise KeyboardInterrupt
-    with pytest.raises(KeyboardInterrupt):
+    # the stop says what is kept (it said only that a rollout was cut)
+    with pytest.raises(KeyboardInterrupt, match=r"; 1 of 2 decisions kept in .*stopped"
+                       r"\.parquet, the same build resumes$"):
         build_mod.build(path, batch=1, log=stop, **{**TINY, "n_cube": 0, "n_checker": 2})
     assert len(db.read_bench(path)) == 1
+
+
+def test_a_batch_written_is_not_written_again_at_the_end(tmp_path):
+    """The last batch's rows were written twice (the batch's save, then the closing one),
+    and the log said so twice."""
+    lines = []
+    build_mod.build(tmp_path / "b.parquet", batch=1, log=lines.append,
+                    **{**TINY, "n_cube": 0, "n_checker": 2})
+    written = [ln for ln in lines if "decisions written to" in ln]
+    assert [ln.split()[0] for ln in written] == ["1/2", "2/2"]
 
 
 def test_an_interrupted_rollout_stops_the_build_and_is_not_written(tmp_path, monkeypatch):

@@ -125,3 +125,13 @@ def test_build_refuses_a_file_of_other_settings(bench, capsys):
                      "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert "b.parquet: built with other settings" in err and "n_checker: None there, 3" in err
+
+
+def test_timeout_with_a_player_of_the_toolkit_is_named(bench, capsys):
+    """``--timeout`` is for a program answering the engine protocol; with ``greedy`` it
+    changed nothing without a word."""
+    assert cli.main(["benchmark", "score", bench, "--player", "greedy", "--timeout", "3",
+                     "--no-progress"]) == 0
+    assert capsys.readouterr().err.strip() == (
+        "nardy-fast: warning: --timeout: no effect with --player greedy (a player of the "
+        "toolkit, not a program answering the engine protocol)")
