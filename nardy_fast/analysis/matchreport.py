@@ -73,7 +73,7 @@ def analyse_match(record, *, progress=None, **kw):
     if not isinstance(record, MatchRecord):
         raise TypeError(f"record: expected a MatchRecord or a path, got "
                         f"{type(record).__name__}")
-    record.replay()
+    record.replay(unfinished=True)     # a match analysed while it is played: so far
     frames = []
     for k, game in enumerate(record.games):
         state = _state(record, k, game)

@@ -603,8 +603,11 @@ def _match_result(record):
     n = record.rules.length
     score = ", ".join(f"{_esc(p)} {v:g}" for p, v in final.items())
     won = [p for p, v in final.items() if v >= n]
-    tail = f": {_esc(won[0])} wins the match" if won else ": the match is not over"
-    return f"<p class=\"result\">Final score {score} (match to {n}){tail}.</p>"
+    if won:
+        return (f"<p class=\"result\">Final score {score} (match to {n}): {_esc(won[0])} "
+                "wins the match.</p>")
+    return (f"<p class=\"result\">Score so far {score} (match to {n}): the match is not "
+            "over; the analysis covers the games played.</p>")
 
 
 def _settings(report):

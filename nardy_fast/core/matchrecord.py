@@ -140,17 +140,20 @@ class MatchRecord:
             return {p: d for p in self.players}
         return {names[res["winner"]]: float(res["points"])}
 
-    def replay(self) -> dict[str, float]:
+    def replay(self, *, unfinished: bool = False) -> dict[str, float]:
         """Check every game and the match (module docstring); returns the final score.
-        ``RecordError`` names the game, and the file when the record was read from one."""
+        ``RecordError`` names the game, and the file when the record was read from one.
+        ``unfinished=True`` takes a match still going on (no side has reached the length,
+        its last game perhaps not over: a match analysed while it is played); every other
+        check stands."""
         if self.source is None:
-            return self._replay()
+            return self._replay(unfinished)
         try:
-            return self._replay()
+            return self._replay(unfinished)
         except RecordError as e:
             raise RecordError(f"{self.source}: {e}") from None
 
-    def _replay(self):
+    def _replay(self, unfinished=False):
         for k, game in enumerate(self.games, 1):
             if {game.white, game.black} != set(self.players):
                 raise RecordError(f"game {k}: players {game.white!r}, {game.black!r} are "
@@ -165,7 +168,7 @@ class MatchRecord:
                                   f"games before give {_fmt_score(want)}")
         self._check_starters()
         final = running[-1]
-        if self.games and max(final.values()) < self.rules.length:
+        if self.games and max(final.values()) < self.rules.length and not unfinished:
             raise RecordError(f"game {len(self.games)}: the match is not over "
                               f"({_fmt_score(final)} of {self.rules.length})")
         return final

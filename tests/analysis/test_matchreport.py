@@ -63,3 +63,26 @@ def test_a_cut_rollout_stops_the_match_analysis(monkeypatch):
         analyse_match(m, method="rollout", n_games=36, policy="greedy", truncate=None,
                       workers=1, progress=False)
     assert runs == [1]
+
+
+def test_a_match_still_being_played_is_analysed_so_far(tmp_path):
+    """A transcript cut in its first game (a match analysed while it is played) was
+    refused: "the match is not over".  Its games so far are analysed, the page says the
+    score so far; every other check of the transcript stands."""
+    from pathlib import Path
+
+    from nardy_fast.analysis.matchreport import analyse_match
+    from nardy_fast.analysis.page import to_html
+    from nardy_fast.core.matlayout import read_mat
+    from nardy_fast.core.record import RecordError
+    whole = Path(__file__).resolve().parents[1] / "data" / "mat" / "three_games.MAT"
+    cut = tmp_path / "cut.MAT"
+    cut.write_text("".join(whole.read_text().splitlines(keepends=True)[:12]))
+    rec = read_mat(cut)
+    with pytest.raises(RecordError, match="the match is not over"):
+        rec.replay()                                       # a finished match is still asked
+    assert rec.replay(unfinished=True) == {"Alice": 0.0, "Bob": 0.0}
+    report = analyse_match(rec)
+    assert set(report["game"]) == {1} and len(report) == len(rec.games[0].turns) + 1
+    assert "Score so far Alice 0, Bob 0 (match to 3): the match is not over" in to_html(
+        report, record=rec)
