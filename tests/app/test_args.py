@@ -56,3 +56,15 @@ def test_earlier_files_names_a_runs_files_and_remove_stale_keeps_the_users(tmp_p
     assert old == ["board_01.png", "board_02.png", "pip_report.csv"]
     remove_stale(tmp_path, old, [str(tmp_path / "board_01.png"), str(tmp_path / "x.csv")])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board_01.png", "mine.txt"]
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-1", "-0.5", "x"])
+def test_step_size_refuses_what_trains_no_net(text):
+    from nardy_fast.app._args import step_size
+    with pytest.raises(argparse.ArgumentTypeError, match="expected a"):
+        step_size(text)
+
+
+def test_step_size_takes_zero_and_a_small_step():
+    from nardy_fast.app._args import step_size
+    assert step_size("0") == 0.0 and step_size("1e-3") == 0.001
