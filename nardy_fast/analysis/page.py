@@ -49,6 +49,7 @@ from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
+from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.record import GameRecord
 
 __all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions", "cube_totals"]
@@ -87,7 +88,7 @@ dl.settings{display:grid;grid-template-columns:max-content 1fr;gap:0 0.8rem;marg
  font-size:0.9rem}dl.settings dt{font-weight:bold}dl.settings dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:30rem){table{font-size:0.7rem}th,td{padding:0.15rem 0.2rem}
  td:first-child{white-space:normal}}
-@media (min-width:48rem){.decision{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
+@media (min-width:48rem){.decision{grid-template-columns:minmax(0,2fr) minmax(0,3fr)}}
 """
 
 # -- the board: one set of <symbol>s per page, a few <use>s per board -------------------
@@ -486,6 +487,22 @@ def _candidates(r, match):
     return _table(head, rows, "cand", classes)
 
 
+def _valued_by(r):
+    """A note naming the tables that valued a turn's moves (exact, or the one-sided
+    approximation), which the page's settings (the net at its plies, or rollouts) do not
+    say; "" when the settings' method valued them all."""
+    text = r.get("candidates")
+    if not _is_text(text):
+        return ""
+    names = dict.fromkeys(c.get("method") for c in json.loads(text))
+    tables = [m for m in names if isinstance(m, str)
+              and method_kind(m) in ("exact", "approximation")]
+    if not tables:
+        return ""
+    return ('<div class="note">moves valued by '
+            + ", ".join(_esc(method_label(m)) for m in tables) + "</div>")
+
+
 def _best_differs(r):
     """The played move is not a best one (``rank_played`` > 1), or without that column
     its loss shows (>= 0.0005) and its text differs from the best move's."""
@@ -517,6 +534,7 @@ def _decision(r, uid, cube, match, answerer=""):
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'
                         "</span></div>")
         text.append(_candidates(r, match))
+        text.append(_valued_by(r))
     played_cube = r.get("cube_played")
     if _is_text(played_cube):
         text.append(_cube_line(r, unit, answerer))

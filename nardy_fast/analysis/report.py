@@ -763,7 +763,7 @@ def _line_no(record, k):
 CANDIDATES = ("rank", "move", "played", "equity", "equity_loss", "se_equity_loss",
               "p_win", "p_mars_win",
               "p_koks_win", "p_lose", "p_mars_loss", "p_koks_loss", "mwc", "mwc_loss",
-              "emg_loss")
+              "emg_loss", "method")
 
 
 def _candidates(mr, after_id, n):

@@ -317,3 +317,25 @@ def test_cube_totals_names_bad_input():
     with pytest.raises(ValueError, match="no 'side' column"):
         cube_totals(pd.DataFrame({"cube_played": ["double, take"]}))
     assert cube_totals(pd.DataFrame({"side": ["white"]})) == ({}, {})   # no cube judged
+
+
+def test_a_turn_valued_by_tables_says_which():
+    """A race's moves are valued by the bear-off tables, exact or the one-sided
+    approximation, while the page's settings name only the net ("method auto, plies 0"):
+    each such turn now names its tables, from the candidates' own ``method``."""
+    import json
+
+    import nardy_fast as nf
+    rec = nf.random_game(seed=1, start=nf.race_sample(3, seed=5)[0])
+    report = nf.game_report(rec, analyse=True)
+    html = to_html(report, record=rec)
+    notes = re.findall(r"moves valued by ([^<]*)</div>", html)
+    want = []
+    for text in report["candidates"]:
+        if isinstance(text, str) and text:
+            kinds = dict.fromkeys(c["method"] for c in json.loads(text))
+            want.append(", ".join({"one_sided": "one-sided approximation",
+                                   "two_sided": "exact (two-sided table)"}[m] for m in kinds))
+    assert notes == want and "one-sided approximation" in notes
+    net_only = to_html(nf.game_report(nf.random_game(seed=2, max_turns=6), analyse=True))
+    assert "moves valued by" not in net_only
