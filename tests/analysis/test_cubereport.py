@@ -18,7 +18,7 @@ from helpers import cut_rollout_runs, race_of_points as race
 
 def test_cube_report_contract():
     p19 = race([19], [24])                 # 27 of 36 rolls win, else the opponent finishes
-    contact = Position.initial().swap()
+    contact = Position.from_id("W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA")   # past the first turn
     rep = cube_report([p19, contact.id], rules=Rules(cube="geometric"),
                       cube_probabilities=lambda pos: 0.5)
     assert list(rep.index) == [0, 1]

@@ -128,7 +128,10 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     position : Position or str
         The position (or its ID), side on roll to act.
     cube_state : CubeState
-        The cube's stake and owner (default: centred, stake 1).
+        The cube's stake and owner (default: centred, stake 1).  On the side on roll's
+        first turn (all its checkers on the head, ``Position.is_first_turn``) it may not
+        raise (rule book 7a) whatever ``cube_state.first_turn`` says, as on the command
+        line: the decision is then no raise.
     rules : Rules or None
         None: classic, as everywhere; the cube of the rules (``cube_rules``: geometric
         when they name none) and ``beaver``.
@@ -249,6 +252,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     cube, probabilities = cube_state, cube_probabilities
     if not isinstance(cube, CubeState):
         raise TypeError(f"cube_state: expected a CubeState, got {type(cube).__name__}")
+    if position.is_first_turn() and not cube.first_turn:     # no raise on it (7a)
+        cube = dataclasses.replace(cube, first_turn=True)
     if not (probabilities is None or probabilities == "pips" or callable(probabilities)):
         raise ValueError(f"cube_probabilities={probabilities!r}: expected None, 'pips' or a "
                          f"callable position -> P(win)")

@@ -164,7 +164,8 @@ def test_first_turn_and_owner():
 
 
 def test_model_uses_the_given_probabilities():
-    start = Position.initial()
+    # after 6-5 and 6-3: White is past its first turn, on which it may not raise (7a)
+    start = Position.from_id("W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA")
     seen = []
 
     def source(pos):
@@ -312,3 +313,23 @@ def test_a_cut_rollout_gives_no_cube_decision(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match="^cube_decision: stopped at an interrupted rollout"):
         cube_decision(MIDDLE, method=method, seed=1, workers=1, progress=False)
     assert runs == [1]
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_no_raise_on_the_side_on_rolls_first_turn(match):
+    """Rule book 7a: no raise on the first turn.  The command line said "first turn (no
+    raise)" while ``cube_decision`` of the same position, with the default cube state,
+    gave a double/take value and "no double, take"."""
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    first = Position.initial().play(Position.initial().legal_moves((6, 5))[0])   # Black's
+    assert first.is_first_turn()
+    kw = (dict(match=MatchState(MatchRules(5, rules=Rules(cube="geometric")), (0, 0),
+                                "black")) if match else dict(rules=Rules(cube="geometric")))
+    d = cube_decision(first, **kw)
+    assert d["action"] == "no raise" and math.isnan(d["double_take"])
+    later = Position.from_id("W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA")     # White on roll
+    assert not later.is_first_turn()
+    if match:
+        kw = dict(match=kw["match"].flipped())
+    assert not math.isnan(cube_decision(later, **kw)["double_take"])
+
