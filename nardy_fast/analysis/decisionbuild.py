@@ -48,6 +48,7 @@ it the plan is made anew, the same.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import os
 import time
@@ -354,13 +355,22 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
                "seed": int(seed), "source_games": int(source_games), "noise": float(noise),
                "window": float(window), "min_candidates": int(min_candidates),
                "max_candidates": int(max_candidates)}
-    for k in ("n_checker", "n_cube", "source_games"):
+    for k in ("n_checker", "n_cube"):
         if options[k] < 0:
             raise ValueError(f"{k}={options[k]}: expected >= 0")
-    if options["games"] < 1 or options["min_candidates"] < 1 \
-            or options["max_candidates"] < options["min_candidates"] or batch < 1:
-        raise ValueError("games, min_candidates and batch must be >= 1 and max_candidates "
-                         ">= min_candidates")
+    if options["n_checker"] + options["n_cube"] < 1:
+        raise ValueError("n_checker=0, n_cube=0: a benchmark of no decision; ask for one "
+                         "at least")
+    for k, value in (("games", options["games"]), ("source_games", options["source_games"]),
+                     ("min_candidates", options["min_candidates"]), ("batch", batch)):
+        if value < 1:
+            raise ValueError(f"{k}={value}: expected >= 1")
+    if options["max_candidates"] < options["min_candidates"]:
+        raise ValueError(f"max_candidates={options['max_candidates']}: expected >= "
+                         f"min_candidates={options['min_candidates']}")
+    for k in ("noise", "window"):           # a standard deviation, a width: in points
+        if not (math.isfinite(options[k]) and options[k] >= 0):
+            raise ValueError(f"{k}={options[k]}: expected a finite number of points >= 0")
     settings = _settings(options)
     rows = []
     if os.path.exists(path):

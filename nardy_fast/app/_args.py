@@ -171,6 +171,21 @@ def new_file(path, force, option="-o/--out", what=None):
     return path
 
 
+def log_file(path, option="--log"):
+    """``path`` if a log may be appended to it: not a folder, in a folder that is there
+    and takes files; else a ``CliError`` naming ``option``, before the work (it failed
+    after it, as a bare OSError)."""
+    if path is None:
+        return None
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path}: a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CliError(f"{option} {path}: no such folder {folder}")
+    _check_writable(path, option)
+    return path
+
+
 def _check_writable(path, option):
     """A ``CliError`` naming ``option`` now, before the work, when no file can be made
     in ``path``'s folder (it failed after a whole analysis, naming a temporary file).  A

@@ -20,7 +20,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, step_size, int_in, rollout_defaults,
                                   start_position,
-                                  earlier_files, remove_stale,
+                                  earlier_files, log_file, remove_stale,
                                   was_given, widths)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
@@ -371,6 +371,8 @@ def cmd_train(args):
     128-unit net v2 of the package's nets was made by 'nardy-fast train -o v1.nfdb --seed 1
     --check-every 0', then 'nardy-fast train -o v2.nfdb --init v1.nfdb --seed 2 -n 400000
     --lr 0.003 --lr-final 0.0005 --check-every 0'."""
+    log_file(args.log)                          # before the work, not after it
+
     def log(entry):
         line = json.dumps(entry)
         print(line, file=sys.stderr, flush=True)

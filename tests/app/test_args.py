@@ -68,3 +68,13 @@ def test_step_size_refuses_what_trains_no_net(text):
 def test_step_size_takes_zero_and_a_small_step():
     from nardy_fast.app._args import step_size
     assert step_size("0") == 0.0 and step_size("1e-3") == 0.001
+
+
+def test_log_file_is_checked_before_the_work(tmp_path):
+    from nardy_fast.app._args import CliError, log_file
+    assert log_file(None) is None
+    assert log_file(str(tmp_path / "run.log")) == str(tmp_path / "run.log")
+    with pytest.raises(CliError, match="--log .*: a folder, not a file"):
+        log_file(str(tmp_path))
+    with pytest.raises(CliError, match="--log .*: no such folder"):
+        log_file(str(tmp_path / "none" / "run.log"))

@@ -135,3 +135,24 @@ def test_timeout_with_a_player_of_the_toolkit_is_named(bench, capsys):
     assert capsys.readouterr().err.strip() == (
         "nardy-fast: warning: --timeout: no effect with --player greedy (a player of the "
         "toolkit, not a program answering the engine protocol)")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--window", "-1"], "--window -1.0: expected a finite number of points >= 0"),
+    (["--noise", "nan"], "--noise nan: expected a finite number of points >= 0"),
+    (["--checker", "0", "--cube", "0"], "--checker 0, --cube 0: a benchmark of no decision"),
+    (["--source-games", "0"], "--source-games 0: expected >= 1"),
+    (["--min-candidates", "5", "--max-candidates", "2"],
+     "--max-candidates 2: expected >= --min-candidates 5"),
+    (["--log", "/nonexistent-folder/x.log"], "--log /nonexistent-folder/x.log: no such folder"),
+])
+def test_build_refuses_settings_that_make_no_benchmark(tmp_path, capsys, argv, says):
+    """--window -1 and --noise nan were accepted (NaN written to the metadata), --checker 0
+    --cube 0 and --source-games 0 wrote an empty benchmark, --min-candidates above
+    --max-candidates got a message naming neither, and a --log in no folder failed after
+    the work.  Each is refused first, in the option's words, and nothing is written."""
+    out = tmp_path / "b.parquet"
+    assert cli.main(["benchmark", "build", str(out), *argv, "--no-progress"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"nardy-fast: error: {says}"), err
+    assert not out.exists()
