@@ -275,8 +275,10 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
                 f'; [Rules "{rules.rules.to_text()}"]\n')
         try:
             game = parse_record(head + "\n".join(b["body"]), f"{source} game {k}")
-        except RecordError as e:
-            raise RecordError(f"game {k}: {e}") from None
+        except RecordError as e:        # its message names the file and the game already
+            msg = str(e)
+            raise RecordError(msg if msg.startswith(f"{source} game {k}") else
+                              f"{source}: game {k}: {msg}") from None
         rec.games.append(game)
         rec.scores.append({white: sw, black: sb})
     return rec

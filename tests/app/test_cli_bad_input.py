@@ -96,14 +96,24 @@ def _transcript(tmp_path):
     return path, rec
 
 
-def test_a_truncated_transcript_names_the_file(capsys, tmp_path):
+def test_a_truncated_transcript_is_a_match_so_far_and_a_bad_one_names_the_file(
+        capsys, tmp_path):
+    """A transcript cut in its last game is a match still being played: analysed so far
+    (it was refused, "the match is not over"); a transcript whose last game breaks the
+    rules is refused naming the file and the game."""
     path, rec = _transcript(tmp_path)
     text = path.read_text()
     cut = text.rindex("Game ")                          # keep the last game's first lines
-    path.write_text(text[:text.index("\n", text.index("\n", cut + 40) + 1)] + "\n")
+    head = text[:text.index("\n", text.index("\n", cut + 40) + 1)] + "\n"
+    path.write_text(head)
+    code, out, err = run_cli(capsys, "analyse", str(path))
+    assert code == 0, err
+    assert "total" in out
+    path.write_text(head + "  9) 66: 1/24 1/24\n")     # a turn line out of order
     code, out, err = run_cli(capsys, "analyse", str(path))
     assert code == 1
-    assert err.startswith(f"nardy-fast: error: {path}: game {len(rec.games)}: ")
+    # the file and the game named once, in that order ("game 2: m.mat game 2 line 5")
+    assert err.startswith(f"nardy-fast: error: {path} game {len(rec.games)} line "), err
 
 
 def test_a_transcript_of_no_game_is_an_error_naming_the_file(capsys, tmp_path):
