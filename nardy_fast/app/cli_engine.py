@@ -465,6 +465,7 @@ def cmd_train_net(args):
     exclude = _excluded_boards(args.exclude)
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}
+    _train_net_unused(args, {**supervised.SUPERVISED_DEFAULTS, **settings})
     init = DEFAULT_NET if args.init == "classic" else args.init
     try:
         ev = supervised.train_supervised(args.out, seed=args.seed, init=init,
@@ -483,6 +484,21 @@ def cmd_train_net(args):
         raise
     done = ev.meta["training"]["rounds_done"]
     print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
+
+
+def _train_net_unused(args, cfg):
+    """Name the train-net options given that change nothing under the run's settings
+    ``cfg``: ``--threads`` at 1 ply (they search the 2-ply targets) and ``--lr`` when the
+    one epoch takes ``--lr-final`` (a round's last epoch does)."""
+    unused = []
+    if args.threads not in (None, 1) and cfg["plies"] == 1:      # 1: the default
+        unused.append("--threads: no effect with --plies 1 (threads search the 2-ply "
+                      "targets)")
+    if args.lr is not None and cfg["lr_final"] is not None and cfg["epochs"] == 1:
+        unused.append("--lr: no effect with --epochs 1 and --lr-final (a round's last "
+                      "epoch, its only one, takes the final step)")
+    for text in unused:
+        warnings.warn(text, UserWarning)
 
 
 def _add_checkpoint_out(s):

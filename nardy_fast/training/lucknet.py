@@ -39,6 +39,7 @@ from nardy_fast._utils._io import atomic_write, atomic_write_text
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._resources import check_memory
 from nardy_fast._utils._settings import setting_differences
+from nardy_fast._utils._warn import warn_user
 from nardy_fast.core.position import Position, bearoff_mask
 from nardy_fast.core.rng import child_seed
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -239,6 +240,8 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
                              f" units; hidden={hidden!r}, middle={middle!r} differ (leave "
                              f"them out to take the start's)")
         hidden, middle = shape
+        if data is None:
+            _warn_other_games(start_meta, n_games, seed)
     hidden = _check_width(LUCK_DEFAULTS["hidden"] if hidden is None else hidden, "hidden")
     middle = _check_middle(LUCK_DEFAULTS["middle"] if middle is None else middle)
     epochs = check_count(epochs, "epochs", 1)
@@ -290,6 +293,20 @@ def train_luck_net(n_games=LUCK_DEFAULTS["n_games"], hidden=None,
     if start is not None:
         meta["init"] = {"digest": start.digest(), **start_meta}
     return net, meta
+
+
+def _warn_other_games(start_meta, n_games, seed):
+    """A ``UserWarning`` when a refined luck net is trained on other games than its start
+    (``n_games`` or ``seed`` differ from its record): the held-out split is then not the
+    start's, and the held-out R^2 may count positions the start learnt from."""
+    was = {k: start_meta.get(k) for k in ("n_games", "seed")}
+    now = {"n_games": int(n_games), "seed": int(seed)}
+    differ = [f"{k}={now[k]} (the start's {was[k]})" for k in now
+              if was[k] is not None and was[k] != now[k]]
+    if differ:
+        warn_user("init: " + ", ".join(differ) + ": other games than the start was trained "
+                  "on, so the held-out positions are not the start's and the held-out R^2 "
+                  "may count positions it learnt from")
 
 
 def _start(init):

@@ -258,3 +258,21 @@ def test_an_interrupted_labelling_says_what_its_partial_folder_holds(tmp_path):
     (tmp_path / "values_00000.npy").write_bytes(b"")
     assert _kept(tmp_path, "labels.json") == "1 of 2 chunk(s) of labels (500 positions each)"
     assert _kept(tmp_path, "none.json") == "1 chunk(s) of labels"
+
+
+def test_train_net_names_options_that_change_nothing(tmp_path, monkeypatch, capsys):
+    """``--threads 2`` at 1 ply, and ``--lr`` when the one epoch takes ``--lr-final``,
+    were accepted silently (the weights were byte-identical with any ``--lr``)."""
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import supervised
+    monkeypatch.setattr(supervised, "train_supervised",
+                        lambda *a, **k: Evaluator(Net.random(8, 1), meta={
+                            "training": {"rounds_done": 1}}))
+    out = str(tmp_path / "n.nfdb")
+    assert main(["train-net", "-o", out, "--threads", "2", "--epochs", "1", "--lr", "5",
+                 "--lr-final", "1e-4"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: --threads: no effect with --plies 1" in err
+    assert "warning: --lr: no effect with --epochs 1 and --lr-final" in err
+    assert main(["train-net", "-o", out, "--plies", "2", "--threads", "2", "--lr", "5"]) == 0
+    assert "warning" not in capsys.readouterr().err

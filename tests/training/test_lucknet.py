@@ -193,3 +193,17 @@ def test_labels_at_one_ply_are_the_searchers_and_are_kept_apart(tmp_path):
     for bad in (2, -1, True, "1"):
         with pytest.raises(ValueError, match="expected 0 or 1"):
             luck_training.luck_data(1, seed=5, plies=bad)
+
+
+def test_refining_on_other_games_than_the_start_warns():
+    """``train-luck --init`` with another ``-n`` or ``--seed`` than the start was trained
+    on said nothing, though its held-out split is then not the start's."""
+    from nardy_fast.training.lucknet import _warn_other_games
+    with pytest.warns(UserWarning, match=r"init: n_games=150 \(the start's 48000\), "
+                      r"seed=3 \(the start's 1\): other games"):
+        _warn_other_games({"n_games": 48000, "seed": 1}, 150, 3)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _warn_other_games({"n_games": 48000, "seed": 1}, 48000, 1)
+        _warn_other_games({}, 10, 2)                # a start without a record: nothing
