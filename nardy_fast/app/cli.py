@@ -841,11 +841,31 @@ def _analyse_match(args, kw, note, record=None):
     _print_cube(rep, True)
     _write_page(args, rep, record)
     if args.out:
-        out_folder(args.out)
-        files = _save_both(report, rep, args.out, "match_analysis")
-        files.append(save_frame(er, os.path.join(args.out, "match_error_rates.csv")))
-        remove_stale(args.out, getattr(args, "earlier", []), files)
-        print(f"\nwrote {len(files)} file(s) to {args.out}/")
+        _write_out(args, [lambda: _save_both(report, rep, args.out, "match_analysis"),
+                          lambda: [save_frame(er, os.path.join(args.out,
+                                                               "match_error_rates.csv"))]])
+
+
+def _write_out(args, writers):
+    """``analyse -o``: each of ``writers`` writes its files (each whole: a temporary name,
+    then renamed); then an earlier analysis's files not written again go (``--force``).
+    Ctrl-C between them removes this run's files, so that the folder never holds part of
+    an analysis beside part of another, and says so."""
+    out_folder(args.out)
+    files = []
+    try:
+        for write in writers:
+            files += write()
+    except KeyboardInterrupt:          # this run's files, and the earlier run's (--force)
+        remove_stale(args.out, getattr(args, "earlier", []), [])
+        for f in files:
+            with contextlib.suppress(OSError):
+                os.remove(f)
+        raise Interrupted(f"while writing -o {args.out}: the {len(files)} file(s) written "
+                          "so far removed (the analysis shown above is whole; run again to "
+                          "write it)") from None
+    remove_stale(args.out, getattr(args, "earlier", []), files)
+    print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
 def _write_page(args, frame, record):
@@ -934,13 +954,11 @@ def cmd_analyse(args):
     _print_cube(gr, False)
     _write_page(args, gr, record)
     if args.out:
-        out_folder(args.out)
-        files = _save_both(report, gr, args.out, "game_analysis")
-        files.append(save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv")))
-        files.append(save_figure(plot.game_chart(gr), os.path.join(args.out,
-                                                                          "game_graph.png")))
-        remove_stale(args.out, getattr(args, "earlier", []), files)
-        print(f"\nwrote {len(files)} file(s) to {args.out}/")
+        _write_out(args, [
+            lambda: _save_both(report, gr, args.out, "game_analysis"),
+            lambda: [save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv"))],
+            lambda: [save_figure(plot.game_chart(gr), os.path.join(args.out,
+                                                                   "game_graph.png"))]])
 
 
 def _one_record(args):

@@ -168,3 +168,25 @@ def test_a_bar_by_default_in_a_terminal(tmp_path, game):
             assert "equity_loss" in t.text
         finally:
             t.close()
+
+
+def test_ctrl_c_while_writing_the_out_folder_leaves_no_part_of_an_analysis(
+        capsys, tmp_path, game, monkeypatch):
+    """Ctrl-C between the -o files left the first of them alone in the folder, and the
+    stop said only "interrupted"; this run's files are removed, and the stop says so."""
+    from nardy_fast.app import cli
+    real, calls = cli.save_frame, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:                  # the game report's CSV and HTML are written
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(cli, "save_frame", cut)
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "analyse", str(game), "-o", str(out), "--no-progress")
+    assert code == 130
+    assert err.strip().endswith("while writing -o " + str(out) + ": the 2 file(s) written "
+                                "so far removed (the analysis shown above is whole; run "
+                                "again to write it)")
+    assert list(out.iterdir()) == []
