@@ -542,13 +542,29 @@ def _add_resumable_out(s, what):
     add_options(s, "force")
 
 
+def _resumed(args, partial, run):
+    """``run()``; with ``--force``, a partial folder made with other settings (its
+    refusal) is removed and the run starts again, once: ``--force`` asks for a new run
+    (it continued, then refused the folder and said to remove it)."""
+    try:
+        return run()
+    except ValueError as e:
+        if not (args.force and str(e).startswith(f"checkpoint {partial}: made with other "
+                                                  "settings")):
+            raise
+    shutil.rmtree(partial)
+    print(f"{partial}: made with other settings, removed as --force asks; a new run",
+          flush=True)
+    return run()
+
+
 def _resume_folder(out):
     """``OUT.partial``, the folder that keeps a long run's progress until ``out`` is
     written; says so when it exists (the run kept there continues)."""
     partial = f"{out}.partial"
     if os.path.exists(partial):
-        print(f"{partial} exists: continuing the run kept there (refused if its settings "
-              f"differ)", flush=True)
+        print(f"{partial} exists: continuing the run kept there (if its settings differ:"
+              f" refused, or with --force started again)", flush=True)
     return partial
 
 
@@ -590,9 +606,9 @@ def cmd_train_rollouts(args):
     init = None if args.init == "classic" else args.init
     settings = {k: getattr(args, k) for k in rolloutlabels.ROLLOUT_DEFAULTS}
     try:
-        ev = rolloutlabels.train_on_rollouts(
+        ev = _resumed(args, partial, lambda: rolloutlabels.train_on_rollouts(
             args.out, init=init, checkpoint=partial, exclude=exclude, workers=args.workers,
-            client=_client(args.scheduler), progress=args.progress, **settings)
+            client=_client(args.scheduler), progress=args.progress, **settings))
     except ValueError as e:
         raise CliError(str(e)) from None
     if ev is None:
@@ -664,10 +680,10 @@ def cmd_train_luck(args):
     new_file(args.out, args.force, what="a luck net")      # before the hours of work
     partial = _resume_folder(args.out)
     try:
-        net, meta = luck_training.train_luck_net(
+        net, meta = _resumed(args, partial, lambda: luck_training.train_luck_net(
             args.games, hidden=args.hidden, epochs=args.epochs, seed=args.seed,
             progress=args.progress, middle=args.middle, checkpoint=partial, init=args.init,
-            lr=args.lr)
+            lr=args.lr))
     except KeyboardInterrupt:
         if not os.path.isdir(partial):
             raise

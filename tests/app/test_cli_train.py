@@ -276,3 +276,30 @@ def test_train_net_names_options_that_change_nothing(tmp_path, monkeypatch, caps
     assert "warning: --lr: no effect with --epochs 1 and --lr-final" in err
     assert main(["train-net", "-o", out, "--plies", "2", "--threads", "2", "--lr", "5"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_force_starts_a_run_of_other_settings_again(tmp_path, capsys, monkeypatch):
+    """--force on train-luck (and train-rollouts) printed "continuing the run kept there",
+    then refused the folder of other settings ("remove the folder to start again")."""
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import lucknet as luck_training
+    calls = []
+
+    def fake(*a, checkpoint=None, **k):
+        calls.append(checkpoint)
+        if len(calls) == 1:
+            raise ValueError(f"checkpoint {checkpoint}: made with other settings (seed: 1 "
+                             "there, 2 in this run); remove the folder to start again")
+        raise KeyboardInterrupt                  # the new run starts: enough for the test
+    monkeypatch.setattr(luck_training, "train_luck_net", fake)
+    out = tmp_path / "l.nfdb"
+    partial = tmp_path / "l.nfdb.partial"
+    partial.mkdir()
+    (partial / "train.json").write_text("{}")
+    assert main(["train-luck", "-o", str(out), "-n", "5"]) == 1       # refused: no --force
+    assert "made with other settings" in capsys.readouterr().err and partial.exists()
+    calls.clear()
+    assert main(["train-luck", "-o", str(out), "-n", "5", "--force"]) == 130
+    assert "made with other settings, removed as --force asks; a new run" in \
+        capsys.readouterr().out
+    assert len(calls) == 2 and not (partial / "train.json").exists()
