@@ -966,10 +966,11 @@ cdef class VectorEnv:
             if off.size:
                 raise TypeError(f"actions[{off[0]}] = {a[off[0]].item()!r}: expected an "
                                 "integer")
-        far = np.flatnonzero((a < 0) | (a > 2 ** 31))  # before the cast: no wrapped value
-        if far.size:
-            raise ValueError(f"actions[{far[0]}] = {a[far[0]].item()!r}: not an action (a step "
-                             f"0..{NA - 1}, or a candidate's index)")
+        if a.dtype.kind != "i":                 # before the cast: no wrapped value (a signed
+            far = np.flatnonzero((a < 0) | (a > 2 ** 31))  # int is checked in the loop)
+            if far.size:
+                raise ValueError(f"actions[{far[0]}] = {a[far[0]].item()!r}: not an action "
+                                 f"(a step 0..{NA - 1}, or a candidate's index)")
         a = np.ascontiguousarray(a, dtype=np.int64)
         cdef const long long[::1] av = a
         cdef Py_ssize_t e, bad = -1
