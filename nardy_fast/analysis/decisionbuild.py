@@ -48,8 +48,8 @@ it the plan is made anew, the same.
 from __future__ import annotations
 
 import hashlib
-import math
 import json
+import math
 import os
 import time
 
@@ -392,13 +392,14 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     done_at_start = len(rows)
     t0, c0 = time.time(), time.process_time()
     extra = {}
-    saved = [len(rows) if os.path.exists(path) else -1]     # the rows the file holds
+    saved = len(rows) if os.path.exists(path) else -1       # the rows the file holds
 
     def save():
+        nonlocal saved
         meta = {**settings, "package_version": __version__,
                 "estimator": extra.get("estimator"), "luck_net": extra.get("luck_net")}
         write_bench(path, rows, meta)
-        saved[0] = len(rows)
+        saved = len(rows)
         if log is not None:
             n = len(rows) - done_at_start
             wall = time.time() - t0
@@ -418,14 +419,14 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
                 save()
     except KeyboardInterrupt as e:      # saved below; say what is kept, and how to go on
         bar.close()
-        if len(rows) != saved[0]:
+        if len(rows) != saved:
             save()
         raise KeyboardInterrupt(f"{str(e) or 'build: interrupted'}; {len(rows)} of "
                                 f"{len(todo)} decisions kept in {os.fspath(path)}, the same "
                                 "build resumes") from None
     finally:
         bar.close()
-        if len(rows) != saved[0]:       # once: a batch's save is not written again
+        if len(rows) != saved:       # once: a batch's save is not written again
             save()
     if len(rows) == len(todo) and os.path.exists(plan_path(path)):
         os.remove(plan_path(path))          # the file is complete: no rerun needs it

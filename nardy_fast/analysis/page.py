@@ -457,14 +457,20 @@ def _pct(v):
     return _num(v, "{:.1%}")
 
 
-def _candidates(r, match):
-    """The candidates table of a turn (the report's ``candidates``), or ""."""
+def _read_candidates(r):
+    """A turn's candidates (the report's ``candidates``, JSON) as dicts, JSON ``null`` (a
+    value not measured) as NaN, as reports written before it held it; [] without any."""
     text = r.get("candidates")
     if not _is_text(text):
+        return []
+    return [{k: math.nan if v is None else v for k, v in c.items()}
+            for c in json.loads(text)]
+
+
+def _candidates(cands, match):
+    """The candidates table of a turn (``_read_candidates``), or ""."""
+    if not cands:
         return ""
-    # JSON null: a value not measured (NaN); reports written before it held NaN itself
-    cands = [{k: math.nan if v is None else v for k, v in c.items()}
-             for c in json.loads(text)]
     koks = any("p_koks_win" in c for c in cands)
     head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
             "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (
@@ -487,14 +493,11 @@ def _candidates(r, match):
     return _table(head, rows, "cand", classes)
 
 
-def _valued_by(r):
-    """A note naming the tables that valued a turn's moves (exact, or the one-sided
-    approximation), which the page's settings (the net at its plies, or rollouts) do not
-    say; "" when the settings' method valued them all."""
-    text = r.get("candidates")
-    if not _is_text(text):
-        return ""
-    names = dict.fromkeys(c.get("method") for c in json.loads(text))
+def _valued_by(cands):
+    """A note naming the tables that valued a turn's moves (``_read_candidates``: exact,
+    or the one-sided approximation), which the page's settings (the net at its plies, or
+    rollouts) do not say; "" when the settings' method valued them all."""
+    names = dict.fromkeys(c.get("method") for c in cands)
     tables = [m for m in names if isinstance(m, str)
               and method_kind(m) in ("exact", "approximation")]
     if not tables:
@@ -533,8 +536,9 @@ def _decision(r, uid, cube, match, answerer=""):
         if _best_differs(r):
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'
                         "</span></div>")
-        text.append(_candidates(r, match))
-        text.append(_valued_by(r))
+        cands = _read_candidates(r)
+        text.append(_candidates(cands, match))
+        text.append(_valued_by(cands))
     played_cube = r.get("cube_played")
     if _is_text(played_cube):
         text.append(_cube_line(r, unit, answerer))
@@ -687,12 +691,13 @@ def _game_section(game, k, record, match, label):
     played = game[game["move"] != ""]
     states = record.cube_states() if record is not None and record.rules.cube else []
     out = [f'<section class="game" id="game-{k}"><h2>{_esc(label)}</h2>']
+    # each colour's player in this game (the colour itself when it made no move)
+    players = {side: (played["player"][played["side"] == side].iloc[0]
+                      if (played["side"] == side).any() else side.capitalize())
+               for side in ("white", "black")}
     if match:
         first = game.iloc[0]
-        white = played["player"][played["side"] == "white"]
-        black = played["player"][played["side"] == "black"]
-        names = (white.iloc[0] if len(white) else "White",
-                 black.iloc[0] if len(black) else "Black")
+        names = (players["white"], players["black"])
         out.append(f'<p class="score">Score before the game: {_esc(names[0])} (White) '
                    f'{_num(float(first["score_white"]), "{:g}")}, {_esc(names[1])} '
                    f'(Black) {_num(float(first["score_black"]), "{:g}")}</p>')
@@ -706,9 +711,6 @@ def _game_section(game, k, record, match, label):
     # every turn played, and a last turn of a cube decision alone (a raise passed, no
     # roll): the index and the cube table link to each
     shown = game[(game["move"] != "").to_numpy() | game.index.isin(_cube_rows(game).index)]
-    players = {side: (played["player"][played["side"] == side].iloc[0]
-                      if (played["side"] == side).any() else side.capitalize())
-               for side in ("white", "black")}
     for _, r in shown.iterrows():
         t = int(r["turn"]) - 1
         cube = states[t] if t < len(states) else None

@@ -255,7 +255,6 @@ def _how_valued(frame):
     return ", ".join(method_label(m) for m in names)
 
 
-
 def game_chart(frame, ax=None):
     """Pip counts of White and Black per turn and, when the frame has ``p_win_white``,
     White's win probability on a second axis (from ``report.game_report``).

@@ -55,6 +55,8 @@ def int_in(lo, hi=None, what=None):
 
 # ``"12"`` -> 12, an integer >= 1 (counts, sizes, workers)
 positive_int = int_in(1, what="a positive integer")
+# a random seed: an integer >= 0, of any size (as the API takes it)
+seed = int_in(0)
 
 
 def step_size(text):
@@ -71,8 +73,14 @@ def step_size(text):
 
 
 step_size.__name__ = "a number >= 0"
-# a random seed: an integer >= 0, of any size (as the API takes it)
-seed = int_in(0)
+
+
+def in_option_words(message, options):
+    """A library's refusal said in a command's words: each ``keyword=value`` (or
+    ``keyword = value``) of ``message`` whose keyword ``options`` maps to an option
+    (``{"n_games": "-n/--games"}``) becomes ``option value``."""
+    return re.sub(r"\b(" + "|".join(map(re.escape, options)) + r") ?= ?",
+                  lambda m: options[m.group(1)] + " ", message)
 
 
 # a match's length, 1..MAX_LENGTH points (--length of every command that takes one)

@@ -5,7 +5,6 @@ protocol, ``app.duel.EngineProcess``)."""
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -15,7 +14,8 @@ from nardy_fast.analysis import decisionbench
 from nardy_fast.analysis.decisionbench import PLAYERS
 from nardy_fast.analysis.decisionbuild import DEFAULTS, build
 from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options, add_progress,
-                                  check_timeout, json_text, log_file, positive_int)
+                                  check_timeout, in_option_words, json_text, log_file,
+                                  positive_int)
 from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
 from nardy_fast.core.position import read_move
 from nardy_fast.core.rules import CLASSIC
@@ -106,7 +106,7 @@ def cmd_benchmark_build(args):
     except decisionbench.BenchmarkFileError as e:
         raise CliError(str(e)) from None
     except ValueError as e:                     # a setting refused: in the option's words
-        raise CliError(_in_option_words(str(e))) from None
+        raise CliError(in_option_words(str(e), _OPTIONS)) from None
     print(f"{out['done']} of {out['total']} decisions in {out['path']}")
 
 
@@ -115,12 +115,6 @@ _OPTIONS = {"n_checker": "--checker", "n_cube": "--cube", "games": "-n/--games",
             "source_games": "--source-games", "min_candidates": "--min-candidates",
             "max_candidates": "--max-candidates", "noise": "--noise", "window": "--window",
             "batch": "--batch"}
-
-
-def _in_option_words(message):
-    """``build``'s refusal with each ``keyword=value`` said as the command's option."""
-    return re.sub(r"\b(" + "|".join(_OPTIONS) + r")=", lambda m: _OPTIONS[m.group(1)] + " ",
-                  message)
 
 
 def player_of(text: str, *, timeout: float = DEFAULT_TIMEOUT):

@@ -19,9 +19,8 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, step_size, int_in, rollout_defaults,
-                                  start_position,
-                                  earlier_files, log_file, remove_stale,
-                                  was_given, widths)
+                                  start_position, earlier_files, in_option_words, log_file,
+                                  remove_stale, was_given, widths)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -474,14 +473,11 @@ def cmd_train_net(args):
                                          snapshots=args.snapshots, threads=args.threads,
                                          replace=args.force, **settings)
     except ValueError as e:             # a setting refused: in the option's words
-        m = re.match(r"(\w+) = (.*?): (.*)", str(e), re.S)
-        if m and m.group(1) in supervised.SUPERVISED_DEFAULTS:
-            flag = "--" + m.group(1).replace("_", "-")
-            rest = re.sub(r"\b(\w+) = (\S+)", lambda w: (
-                f"--{w.group(1).replace('_', '-')} {w.group(2)}"
-                if w.group(1) in supervised.SUPERVISED_DEFAULTS else w.group(0)), m.group(3))
-            raise CliError(f"{flag} {m.group(2)}: {rest}") from None
-        raise
+        said = in_option_words(str(e), {k: "--" + k.replace("_", "-")
+                                        for k in supervised.SUPERVISED_DEFAULTS})
+        if said == str(e):
+            raise
+        raise CliError(said) from None
     done = ev.meta["training"]["rounds_done"]
     print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
 
