@@ -471,7 +471,11 @@ class Evaluator:
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
         points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
         against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
-        probabilities, ``plies`` (depth of that row's value), ``method``, ``id_after``
+        probabilities, ``plies`` (depth of that row's value), ``method`` (how that row was
+        valued: ``"net N-ply"``; ``"final"`` for a move that bears off the last checker;
+        the table's name, ``"two_sided"``, ``"one_sided"`` or ``"one_sided12"``, for a
+        race the exact tables value, ``"one_sided 2-ply"`` where such a race was searched
+        deeper on the tables' values), ``id_after'
         (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``';
         ``""`` for a move that ends the game with both sides off, a draw under
         ``draw_rule``).
@@ -501,17 +505,32 @@ class Evaluator:
                    "equity_loss": -diff + 0.0, "diff": diff}
             row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
             row["plies"] = int(used[k])
-            row["method"] = f"net {int(used[k])}-ply"
             # "" where the move ends the game with both sides off (a draw under
             # draw_rule: a result, not a position), as game_report's ids
             ended = not (any(m.board) or position.opponent.any())
-            row["id_after"] = row["position"] = "" if ended else position.play(m).id
+            after = None if ended else position.play(m)
+            row["method"] = self._move_method(m, after, int(used[k]))
+            row["id_after"] = row["position"] = "" if ended else after.id
             if match is not None:
                 lost = float(mwc[0] - mwc[k])
                 row.update(mwc=float(mwc[k]), mwc_loss=lost + 0.0, mwc_diff=-lost + 0.0,
                            emg=float(met.emg(mwc[k], match)))
             rows.append(row)
         return pd.DataFrame(rows)
+
+    def _move_method(self, move, after, plies):
+        """How ``Searcher.rank`` valued the result of ``move`` (``after``: the position it
+        leaves, None for a draw), searched ``plies`` deep: ``"final"`` where the mover bore
+        off its last checker (the game's result), the race table's name where the tables
+        value ``after`` (``race_table_value``, as the searcher's leaves; ``"NAME N-ply"``
+        where it was searched deeper on their values), else ``"net N-ply"``."""
+        if not any(move.board):
+            return "final"
+        if self.exact and not after.is_contact():
+            o = race_table_value(after, self.rules, self._race12())
+            if o is not None:
+                return o.method if plies == 0 else f"{o.method} {plies}-ply"
+        return f"net {plies}-ply"
 
     def _match_rank(self, position, d1, d2, plies, match):
         """``Searcher.rank`` ordered by match winning chance (``hint``)."""

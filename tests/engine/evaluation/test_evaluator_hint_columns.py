@@ -40,3 +40,23 @@ def test_a_hint_at_a_match_score_gives_the_loss_in_match_winning_chance():
     assert (h["mwc_loss"] >= 0).all() and h["mwc_loss"].iloc[0] == 0.0
     assert (h["mwc_loss"] == -h["mwc_diff"]).all()
     assert (h["mwc_loss"] == h["mwc"].iloc[0] - h["mwc"]).all()
+
+
+def test_a_hint_names_the_table_or_the_result_that_valued_each_move():
+    """In a race of both homes the searcher values each move's result from the bear-off
+    tables, and a move bearing off the last checker by the game's result: the hint called
+    every row ``"net 0-ply"``.  Each row now names what valued it, as ``evaluate`` of the
+    position after the move does."""
+    import nardy_fast as nf
+    ev = Evaluator.default()
+    pos = nf.Position([0] * 18 + [3, 3, 3, 2, 2, 2], [0] * 18 + [2, 2, 3, 3, 3, 2])
+    h = ev.hint(pos, (6, 2))
+    for row in h.itertuples():
+        after = ev.evaluate(row.id_after)
+        assert row.method == after.method != "net 0-ply"
+        np.testing.assert_allclose(row.equity, -after.equity, atol=1e-6)   # float32
+    deep = ev.hint(pos, (6, 2), plies=1)
+    assert {m for m, p in zip(deep["method"], deep["plies"]) if p == 1} \
+        == {f"{ev.evaluate(pos.play(pos.legal_moves((6, 2))[0])).method} 1-ply"}
+    last = nf.Position([0] * 23 + [1], [0] * 18 + [2, 2, 3, 3, 3, 2])
+    assert list(ev.hint(last, (6, 2), plies=2)["method"]) == ["final"]
