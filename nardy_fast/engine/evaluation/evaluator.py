@@ -334,7 +334,13 @@ class Evaluator:
         return vals, methods, races
 
     def equities(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """Equities (points per game, side on roll) of probabilities ``(n, 7)``."""
+        """Equities (points per game, side on roll) of probabilities ``(n, 7)``
+        (``OUTPUT_NAMES``); another shape is a ``ValueError`` naming ``values``."""
+        shape = np.shape(values)
+        if len(shape) != 2 or shape[1] != len(OUTPUT_NAMES):
+            raise ValueError(f"values: expected probabilities of shape (n, "
+                             f"{len(OUTPUT_NAMES)}) ({', '.join(OUTPUT_NAMES)}), got shape "
+                             f"{shape}")
         return self.searcher().equities(values)
 
     @overload

@@ -150,6 +150,19 @@ def test_evaluate_array_returns_equities_row_by_row(boards):
         assert eq[k] == pytest.approx(np_equity(v), abs=1e-5)
 
 
+def test_equities_refuse_values_of_another_shape():
+    """``equities`` read seven values a row whatever the array's width: a (3, 2) array
+    gave an equity read from memory past its end.  Another shape than (n, 7) is refused,
+    naming ``values``; (n, 7) gives one equity a row."""
+    ev = Evaluator.default()
+    v = np.full((3, 7), 0.0)
+    v[:, 0] = 0.5
+    assert ev.equities(v).shape == (3,)
+    for bad in (np.full((3, 2), 0.5), np.zeros((1, 10)), np.zeros(7)):
+        with pytest.raises(ValueError, match=r"values: expected probabilities of shape"):
+            ev.equities(bad)
+
+
 def test_evaluate_ids_and_positions():
     ev = Evaluator.default()
     p = nf.Position.initial()
