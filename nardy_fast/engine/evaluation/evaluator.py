@@ -383,19 +383,25 @@ class Evaluator:
         Raises
         ------
         TypeError
-            ``x`` is a list of positions, or neither a position nor boards (``position:
+            ``x`` is a list (or a Series or array) of positions or IDs, or an empty
+            list, or neither a position nor boards (``position:
             expected a Position or a position ID, got NoneType``, ``as_position``).
         ValueError
             A malformed ID (naming ``position``), or boards of another shape or that are
             no position (``evaluate_boards``).
         """
         if isinstance(x, (list, tuple)):
-            if x and all(isinstance(p, (Position, str)) for p in x):
+            if not x or all(isinstance(p, (Position, str)) for p in x):
                 raise TypeError(f"Evaluator.evaluate: x is a list of {len(x)} positions; "
                                 "evaluate one Position or ID, or use evaluate_many (a "
                                 "DataFrame) or outcomes (a list of Outcomes)")
         elif not hasattr(x, "__array__"):        # a Position, an ID, or None, 5, ...: named
             return self.outcomes([as_position(x, "position")], plies, exact, match)[0]
+        elif np.asarray(x).dtype.kind in "OUS":  # a Series or array of IDs or Positions
+            raise TypeError(f"Evaluator.evaluate: x is a {type(x).__name__} of "
+                            f"{np.size(x)} positions, not boards; evaluate one Position or "
+                            "ID, or use evaluate_many (a DataFrame) or outcomes (a list of "
+                            "Outcomes)")
         return self.evaluate_boards(x, plies, exact, match)
 
     def evaluate_boards(self, boards: npt.ArrayLike, plies: int = 0, exact: bool | None = None,

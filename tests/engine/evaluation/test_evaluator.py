@@ -177,6 +177,20 @@ def test_evaluate_ids_and_positions():
                                   ev.evaluate(np.stack([p.boards])))
 
 
+def test_evaluate_names_a_series_of_ids_as_positions_not_boards():
+    """A report's ``id`` column (a Series of IDs), an array of IDs or an empty list went
+    to ``evaluate_boards`` and came back as "boards: expected integer counts, got dtype
+    object": the message of the list of positions points to ``evaluate_many`` now."""
+    import pandas as pd
+    ev = Evaluator.default()
+    p = nf.Position.initial()
+    ids = nf.pip_report([p, p.swap()])["id"]
+    for x, n in ((ids, 2), (np.array([p.id]), 1), (pd.Series([p, p]), 2), ([], 0)):
+        with pytest.raises(TypeError, match=f"of {n} positions.*evaluate_many"):
+            ev.evaluate(x)
+    assert list(ev.evaluate_many(ids)["equity"]) == [ev.evaluate(i).equity for i in ids]
+
+
 def _finished(mover_checkers, side="white"):
     """The side on roll has ``mover_checkers`` {index: count}; its opponent is all off."""
     me = np.zeros(24, np.uint8)
