@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from nardy_fast.core._checks import check_count
+from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play import _match
 from nardy_fast.engine.play.policy import Policy
 from nardy_fast.tables.race import default_race_tables
@@ -122,7 +123,8 @@ def vs_greedy(evaluator, n_games, seed):
     Parameters
     ----------
     evaluator : Evaluator
-        The player, at 0-ply; the games follow its rules.
+        The player, at 0-ply; the games follow its rules.  Anything else (a player's
+        name such as ``"net"``) is a ``TypeError`` naming ``evaluator``.
     n_games : int
         Games played (>= 2), in mirrored pairs with shared dice; an odd count is rounded
         up to a pair.
@@ -144,6 +146,9 @@ def vs_greedy(evaluator, n_games, seed):
     >>> sorted(r)
     ['vs_greedy_points_share', 'vs_greedy_win_rate']
     """
+    if not isinstance(evaluator, Evaluator):
+        raise TypeError(f"vs_greedy: evaluator={evaluator!r}: expected an Evaluator "
+                        "(nardy_fast.Evaluator.default() for the shipped one)")
     m = play_match(evaluator, "greedy", n_games, seed=seed, rules=evaluator.rules,
                    workers=1, progress=False)
     return {"vs_greedy_win_rate": m["win_rate"], "vs_greedy_points_share": m["points_share"]}
