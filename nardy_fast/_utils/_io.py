@@ -74,7 +74,9 @@ def _link_new(tmp, path):
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise
+        # named as given, not by the temporary file (removed by the caller)
+        raise FileExistsError(errno.EEXIST, "a file is there already; replace=True "
+                              "replaces it", path) from None
     except OSError:                               # no hard links here (FAT, some shares)
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         os.replace(tmp, path)

@@ -31,9 +31,12 @@ def test_a_failed_write_leaves_nothing_and_the_old_file(tmp_path):
 def test_replace_false_never_replaces(tmp_path):
     path = tmp_path / "x.txt"
     path.write_text("old")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(FileExistsError) as e:
         atomic_write_text(path, "new", replace=False)
     assert path.read_text() == "old" and os.listdir(tmp_path) == ["x.txt"]
+    # named as given: it named the removed temporary file first ('.x.txt....tmp.txt' -> ...)
+    assert e.value.filename == str(path) and e.value.filename2 is None
+    assert ".tmp" not in str(e.value) and "replace=True" in str(e.value)
 
 
 def test_a_folder_at_the_name_is_named_before_any_work(tmp_path):
