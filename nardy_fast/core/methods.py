@@ -77,23 +77,40 @@ def method_kind(name):
     """What kind of value ``name``, a result's ``method``, names: ``"exact"`` (a table solved
     exactly, or a finished game), ``"approximation"`` (a formula known to err a little:
     the one-sided convolution, the cube models), ``"net"`` (the evaluator, ``"net
-    N-ply"``), ``"rollout"`` (Monte Carlo, with standard errors) or ``"other"``."""
+    N-ply"``), ``"rollout"`` (Monte Carlo, with standard errors) or ``"other"``.  A
+    table's name searched deeper on its values (``"one_sided 2-ply"``, a hint's row) is of
+    the table's kind."""
     if not isinstance(name, str):
         raise TypeError(f"method name {name!r}: expected a str")
     if name in _SERVED:
         return _SERVED[name][0]
     if name == "net" or name.startswith("net "):
         return "net"
+    base, plies = _searched(name)
+    if plies is not None:
+        return _SERVED[base][0]
     return "other"
+
+
+def _searched(name):
+    """``(table, plies)`` of ``"TABLE N-ply"`` (a table's values searched ``N`` plies deep),
+    else ``(name, None)``."""
+    base, _, depth = name.rpartition(" ")
+    if base in _SERVED and depth.endswith("-ply") and depth[:-4].isdigit():
+        return base, int(depth[:-4])
+    return name, None
 
 
 def method_label(name):
     """The name for people of ``name``, a result's ``method``: ``"exact (two-sided table)"``,
     ``"one-sided approximation"``, ``"net 0-ply"``, ``"rollout"``, ...; an approximation
-    is never called exact.  Unknown names come back as they are."""
+    is never called exact; ``"one_sided 2-ply"`` is ``"one-sided approximation, searched 2
+    plies"``.  Unknown names come back as they are."""
     if method_kind(name) in ("net", "other"):
         return name
-    return _SERVED[name][1]
+    base, plies = _searched(name)
+    label = _SERVED[base][1]
+    return label if plies is None else f"{label}, searched {plies} plies"
 
 
 def warn_unused(why, defaults, **given):

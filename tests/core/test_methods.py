@@ -26,3 +26,13 @@ def test_methods_of_draws_a_tuple_from_the_vocabulary():
     with pytest.raises(ValueError, match="given twice"):
         methods_of("net", "net")
 
+
+
+def test_a_table_searched_deeper_keeps_its_kind():
+    # a hint's race rows at 1 or 2 plies: the table's values searched deeper
+    assert method_kind("one_sided 2-ply") == "approximation"
+    assert method_label("one_sided 2-ply") == "one-sided approximation, searched 2 plies"
+    assert method_kind("two_sided 1-ply") == "exact"
+    assert "exact" not in method_label("one_sided12 1-ply")
+    for other in ("one_sided x-ply", "one_sided 2-plies", "nothing 2-ply", "rollout-ply"):
+        assert method_kind(other) == "other", other
