@@ -136,8 +136,9 @@ def distribution_of(outcome: Outcome) -> dict[str, float]:
 def check_distribution(dist) -> dict:
     """``dist`` as a dict if it is a game's outcome distribution (``start_distribution``'s
     keys: ``win_<kind>`` and ``loss_<kind>`` for each of ``KINDS``, ``draw`` optional;
-    other keys, such as a rollout's settings, are kept): each a probability, summing to 1
-    within 1e-6.  Else an error naming ``dist`` and what is wrong."""
+    other keys, such as a rollout's settings, are kept, but a ``win_`` or ``loss_`` key of
+    no kind is a misspelling): each a probability, summing to 1 within 1e-6.  Else an
+    error naming ``dist`` and what is wrong."""
     if not isinstance(dist, Mapping):
         raise TypeError(f"dist: expected a mapping of outcome probabilities "
                         f"(start_distribution's keys), got {type(dist).__name__}")
@@ -146,6 +147,11 @@ def check_distribution(dist) -> dict:
     if missing:
         raise ValueError(f"dist: no {missing[0]!r}; expected win_<kind> and loss_<kind> for "
                          f"each kind {KINDS} (and draw), as start_distribution gives them")
+    unknown = [k for k in dist if isinstance(k, str) and k.startswith(("win_", "loss_"))
+               and k not in keys]
+    if unknown:
+        raise ValueError(f"dist: {unknown[0]!r} is no outcome; expected win_<kind> and "
+                         f"loss_<kind> for each kind {KINDS} (and draw)")
     out = dict(dist)
     for k in keys + (["draw"] if "draw" in dist else []):
         out[k] = check_fraction(dist[k], f"dist[{k!r}]")

@@ -253,6 +253,7 @@ def test_match_functions_name_a_state_that_is_not_one(fn):
     ({"win_oin": 1.5}, ValueError, r"dist\['win_oin'\]=1.5: a probability must be in"),
     ({"loss_mars": "x"}, TypeError, r"dist\['loss_mars'\]='x'"),
     ({"win_oin": "+0.01"}, None, "sum to"),
+    ({"win_oinn": 0.0}, ValueError, r"dist: 'win_oinn' is no outcome"),
 ])
 def test_a_distribution_that_is_not_one_is_refused_by_name(change, error, words):
     """``dist=`` of the table: a missing kind, a value that is no probability and a sum
@@ -261,6 +262,8 @@ def test_a_distribution_that_is_not_one_is_refused_by_name(change, error, words)
     for k, v in change.items():
         if v is None:
             del d[k]
+        elif k not in d:
+            d[k] = v
         elif v == "+0.01":
             d[k] += 0.01
         else:
