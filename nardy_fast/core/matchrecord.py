@@ -30,8 +30,9 @@ the `` N point match`` line and the defaults apply.
 the first score line is the score the record starts from (0-0 for a whole match; a
 match joined at a score starts there), each later one equals it plus the results before
 it (draws by ``MatchRules.draw``,
-with the cube the stake), the starter follows ``MatchRules.starter``, the match ends
-with the last game and not before.  Errors are ``RecordError`` naming the game.
+with the cube the stake), the starter follows ``MatchRules.starter``, the Crawford game
+(``MatchRecord.crawford_game``) has no cube action, the match ends with the last game and
+not before.  Errors are ``RecordError`` naming the game.
 """
 from __future__ import annotations
 
@@ -140,6 +141,17 @@ class MatchRecord:
             return {p: d for p in self.players}
         return {names[res["winner"]]: float(res["points"])}
 
+    def crawford_game(self, k: int) -> bool:
+        """True when game ``k`` (0-based) is the Crawford game: the match plays the Crawford
+        rule, a side is one point from the length before it (its score line) and no side
+        was before an earlier game.  A record that starts with a side one point away (a
+        match joined at that score) has had its Crawford game, as ``play_one_match``
+        plays it: its first game is not one."""
+        n = self.rules.length
+        return (self.rules.crawford and 0 < k < len(self.scores)
+                and max(self.scores[k].values()) == n - 1
+                and all(max(s.values()) < n - 1 for s in self.scores[:k]))
+
     def replay(self, *, unfinished: bool = False) -> dict[str, float]:
         """Check every game and the match (module docstring); returns the final score.
         ``RecordError`` names the game, and the file when the record was read from one.
@@ -167,6 +179,11 @@ class MatchRecord:
                 raise RecordError(f"game {k}: the score line says {_fmt_score(got)} but the "
                                   f"games before give {_fmt_score(want)}")
         self._check_starters()
+        for k, game in enumerate(self.games):
+            if game.cube and self.crawford_game(k):
+                raise RecordError(f"game {k + 1}: the Crawford game is played without the "
+                                  f"cube, but the record has a cube action at turn "
+                                  f"{game.cube[0].before + 1}")
         final = running[-1]
         if self.games and max(final.values()) < self.rules.length and not unfinished:
             raise RecordError(f"game {len(self.games)}: the match is not over "

@@ -17,3 +17,21 @@ def test_a_first_score_past_the_match_names_the_range_it_must_be_in(tmp_path, sc
     with pytest.raises(RecordError, match=r"each score must be in 0\.\.1 \(below the "
                        r"length, 2\)"):
         read_match(path).replay()
+
+
+def test_a_raise_in_the_crawford_game_is_refused_by_replay():
+    """A transcript with a raise in the Crawford game (game 2 of a match to 3 at 0-2)
+    replayed without a word, its doubled stake scored; only ``analyse --cube`` refused
+    it.  ``replay`` names the game and the turn."""
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.core.record import CubeAction
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.engine.decisions.matchplay import play_one_match
+    mr = MatchRules(length=3, crawford=True, rules=Rules(cube="geometric"))
+    m = play_one_match("random", "random", rules=mr, seed=3)
+    assert m.scores[1] == {"A": 0.0, "B": 2.0} and m.replay()
+    m.games[1].cube = [CubeAction(2, "white", "double", 2),
+                       CubeAction(2, "black", "take", 2)]
+    with pytest.raises(RecordError, match=r"game 2: the Crawford game is played without "
+                       r"the cube, but the record has a cube action at turn 3"):
+        m.replay()
