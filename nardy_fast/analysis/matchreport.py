@@ -28,12 +28,12 @@ def game_state(record: MatchRecord, k: int) -> MatchState:
 
 
 def _state(record, k, game):
-    """The MatchState before game ``k`` (0-based): scores by colour, White on roll."""
+    """The MatchState before game ``k`` (0-based): scores by colour, White on roll, the
+    Crawford game by ``MatchRecord.crawford_game`` (a record that starts one point away
+    has had it, as ``play_one_match`` plays it)."""
     score = record.scores[k]
-    mr = record.rules
-    crawford = (mr.crawford and max(score.values()) == mr.length - 1
-                and all(max(s.values()) < mr.length - 1 for s in record.scores[:k]))
-    return MatchState(mr, (score[game.white], score[game.black]), WHITE, crawford)
+    return MatchState(record.rules, (score[game.white], score[game.black]), WHITE,
+                      record.crawford_game(k))
 
 
 def analyse_match(record, *, progress=None, **kw):

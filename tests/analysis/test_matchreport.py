@@ -86,3 +86,18 @@ def test_a_match_still_being_played_is_analysed_so_far(tmp_path):
     assert set(report["game"]) == {1} and len(report) == len(rec.games[0].turns) + 1
     assert "Score so far Alice 0, Bob 0 (match to 3): the match is not over" in to_html(
         report, record=rec)
+
+
+def test_a_match_joined_one_point_away_has_had_its_crawford_game():
+    """``play_one_match`` from 2-0 in a match to 3 under the Crawford rule plays its first
+    game with the cube (the Crawford game taken as played), but ``analyse_match(cube=True)``
+    took that game for the Crawford game and refused the match's own transcript: "the
+    Crawford game is played without the cube, but the record has a cube action"."""
+    from nardy_fast.analysis.matchreport import analyse_match, game_state
+    from nardy_fast.engine.decisions.matchplay import play_one_match
+    mr = MatchRules(length=3, crawford=True, rules=CUBE)
+    m = play_one_match("random", "random", rules=mr, score=(2, 0), seed=1)
+    assert m.games[0].cube                            # a raise in the first game
+    assert not game_state(m, 0).crawford
+    rep = analyse_match(m, method="net", cube=True)
+    assert set(rep["game"]) == {1}
