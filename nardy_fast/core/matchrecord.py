@@ -102,14 +102,20 @@ class MatchRecord:
     def _running_scores(self):
         """Score before each game and after the last, from the first score line (0-0
         without one) and the results (an unfinished last game scores nothing); RecordError
-        naming the game for a first score past the match, a game not over before the last
-        or one after the match was won."""
+        naming the game for a first score past the match or not a multiple of the rules'
+        unit, a game not over before the last or one after the match was won."""
         start = self.scores[0] if self.scores else {}
         score = {p: float(start.get(p, 0.0)) for p in self.players}
         if any(not 0 <= v < self.rules.length for v in score.values()):
             raise RecordError(f"game 1: the score line says {_fmt_score(score)}: each "
                               f"score must be in 0..{self.rules.length - 1} (below the "
                               f"length, {self.rules.length})")
+        unit = self.rules.unit
+        if any(v / unit != int(v / unit) for v in score.values()):
+            what = ("a whole number of points" if unit == 1 else
+                    f"a multiple of {unit:g} points (half-point draws)")
+            raise RecordError(f"game 1: the score line says {_fmt_score(score)}: each "
+                              f"score must be {what}")
         out = [dict(score)]
         for k, game in enumerate(self.games, 1):
             if max(score.values()) >= self.rules.length:

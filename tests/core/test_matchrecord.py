@@ -35,3 +35,16 @@ def test_a_raise_in_the_crawford_game_is_refused_by_replay():
     with pytest.raises(RecordError, match=r"game 2: the Crawford game is played without "
                        r"the cube, but the record has a cube action at turn 3"):
         m.replay()
+
+
+def test_a_first_score_of_half_a_point_without_half_point_draws_names_the_game(tmp_path):
+    """A first score line of 2.5 in a match without draws replayed, and the analysis then
+    failed in the match state with "score: white=2.5: ...", naming neither the file nor
+    the game nor the player (the score line says Alice)."""
+    path = tmp_path / "m.txt"
+    path.write_text(" 3 point match\n\n Game 1\n"
+                    " Alice : 2.5                       Bob : 0\n"
+                    "  1) 34: 1/4 4/8\n")
+    with pytest.raises(RecordError, match=r"m\.txt: game 1: the score line says Alice "
+                       r"2\.5, Bob 0: each score must be a whole number of points"):
+        read_match(path).replay(unfinished=True)
