@@ -204,6 +204,9 @@ def cmd_play(args, input_fn=None):
                 raise CliError(f"{name} {given}: not with --match (each game of a match "
                                "starts from the start, the opening throw deciding the "
                                "colours)")
+        if args.rules is not None and as_rules(args.rules).cube is not None:
+            raise CliError(f"--rules cube={as_rules(args.rules).cube}: not with --match "
+                           "(a match against the engine is played without the cube)")
         play_match_terminal(args.match, plies=args.plies, seed=args.seed, out=args.out,
                             input_fn=input_fn, replace=args.force,
                             evaluator=None if args.rules is None

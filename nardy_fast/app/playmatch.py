@@ -92,8 +92,12 @@ def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
     ``match-2.mat``, ...  ``replace``: an existing ``out`` is replaced (True, default) or
     kept, the transcript going to the next free numbered name (False); a transcript of no
     turn never replaces a file (``play.save_new``).  A match stopped during a game keeps
-    that game's turns as its unfinished last game."""
+    that game's turns as its unfinished last game.  The match is played without the cube:
+    an ``evaluator`` whose rules have one is a ``ValueError``."""
     ev = Evaluator.default() if evaluator is None else evaluator
+    if ev.rules.cube is not None:
+        raise ValueError(f"rules: cube={ev.rules.cube}: a match against the engine in the "
+                         "terminal is played without the cube (cube=None)")
     mr = MatchRules(length=length, rules=ev.rules)
     names = ("you", f"nardy_fast {plies}-ply")
     in_play = _GameInPlay(names, mr.rules)

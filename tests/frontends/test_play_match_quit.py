@@ -96,3 +96,23 @@ def test_a_match_is_played_under_the_rules_given(monkeypatch, tmp_path):
     assert cli.main(["play", "--match", "3", "-o", str(tmp_path / "m.mat"), "--rules",
                      "scoring=extended"]) == 0
     assert seen["rules"] is not None and seen["rules"].scoring == "extended"
+
+
+def test_a_match_with_the_cube_is_refused_by_name(tmp_path, capsys):
+    """``play --match 3 --rules cube=geometric`` asked the human for a move, then failed at
+    the first cube decision with a traceback (AttributeError: '_Human' object has no
+    attribute 'evaluate'), the move typed lost: the match is played without the cube."""
+    from nardy_fast.app import cli
+    from nardy_fast.core.rules import Rules
+    from nardy_fast.engine.evaluation.evaluator import Evaluator
+    assert cli.main(["play", "--match", "3", "-o", str(tmp_path / "m.mat"), "--rules",
+                     "cube=geometric"]) == 1
+    err = capsys.readouterr().err
+    assert "--rules cube=geometric: not with --match" in err
+    with pytest.raises(ValueError, match="rules: cube=geometric: a match against the "
+                       "engine in the terminal is played without the cube"):
+        playmatch.play_match_terminal(3, plies=0, seed=1, out=str(tmp_path / "m.mat"),
+                                      input_fn=lambda prompt: "1/5 5/10",
+                                      print_fn=lambda *a: None,
+                                      evaluator=Evaluator.default(Rules(cube="geometric")))
+    assert not (tmp_path / "m.mat").exists()
