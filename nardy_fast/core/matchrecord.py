@@ -319,7 +319,10 @@ def _match_rules(tags, length, source):
         return rules
     if length is None:
         raise RecordError(f"{source}: no ' N point match' line and no Match tag")
-    return MatchRules(length=length)
+    try:
+        return MatchRules(length=length)
+    except ValueError as e:
+        raise RecordError(f"{source}: '{length} point match': {e}") from None
 
 
 def looks_like_match(text: str) -> bool:

@@ -48,3 +48,16 @@ def test_a_first_score_of_half_a_point_without_half_point_draws_names_the_game(t
     with pytest.raises(RecordError, match=r"m\.txt: game 1: the score line says Alice "
                        r"2\.5, Bob 0: each score must be a whole number of points"):
         read_match(path).replay(unfinished=True)
+
+
+@pytest.mark.parametrize("length", [0, 99])
+def test_a_match_length_out_of_range_names_the_file_and_the_line(tmp_path, length):
+    """A ' 0 point match' line said only "length=0: must be 1..64" (a ValueError, not a
+    RecordError), naming neither the file nor the line it came from."""
+    path = tmp_path / "m.txt"
+    path.write_text(f" {length} point match\n\n Game 1\n"
+                    " Alice : 0                         Bob : 0\n"
+                    "  1) 34: 1/4 4/8\n")
+    with pytest.raises(RecordError, match=rf"m\.txt: '{length} point match': "
+                       rf"length={length}: must be 1\.\.64"):
+        read_match(path)
