@@ -172,6 +172,9 @@ class MatchRecord:
             raise RecordError(f"{self.source}: {e}") from None
 
     def _replay(self, unfinished=False):
+        if len(self.players) != 2 or self.players[0] == self.players[1]:
+            raise RecordError(f"players {self.players!r}: a match needs two players of "
+                              "different names")
         for k, game in enumerate(self.games, 1):
             if {game.white, game.black} != set(self.players):
                 raise RecordError(f"game {k}: players {game.white!r}, {game.black!r} are "

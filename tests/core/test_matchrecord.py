@@ -61,3 +61,16 @@ def test_a_match_length_out_of_range_names_the_file_and_the_line(tmp_path, lengt
     with pytest.raises(RecordError, match=rf"m\.txt: '{length} point match': "
                        rf"length={length}: must be 1\.\.64"):
         read_match(path)
+
+
+def test_two_players_of_one_name_are_named(tmp_path):
+    """Both players named Alice (tags and score lines) replayed game 1, then said "game 2:
+    the score line says Alice 0 but the games before give Alice 1": the two players'
+    points had been added into one."""
+    path = tmp_path / "m.txt"
+    path.write_text('; [Player1 "Alice"]\n; [Player2 "Alice"]\n 3 point match\n\n'
+                    " Game 1\n Alice : 0                         Alice : 0\n"
+                    "  1) 34: 1/4 4/8\n")
+    with pytest.raises(RecordError, match=r"m\.txt: players \('Alice', 'Alice'\): a match "
+                       r"needs two players of different names"):
+        read_match(path).replay(unfinished=True)
