@@ -107,10 +107,13 @@ def cmd_hint(args):
             print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
                   f"{r.p_win:5.3f}  {r.method}")
         return
-    print(f"{roll}, {_match_words(match)}: each legal move by the mover's match winning "
-          "chance after it (mwc, the evaluator's probabilities through the match equity "
-          "table); mwc_loss: the chance lost against the best move; emg: the mwc in "
-          "money-equivalent points; p_win: cubeless")
+    table = ("the cubeful match equity table, the game played out at the stake, no mars"
+             if match.rules.cube else "the match equity table")
+    print(f"{roll}, {_match_words(match)}"
+          f"{', with the cube' if match.rules.cube else ''}: each legal move by the "
+          f"mover's match winning chance after it (mwc, the evaluator's probabilities "
+          f"through {table}); mwc_loss: the chance lost against the best move; emg: the "
+          "mwc in money-equivalent points; p_win: cubeless")
     print(f"{'rank':>4s}  {'move':<24s} {'mwc':>6s}  {'mwc_loss':>8s}  {'emg':>7s}  "
           f"{'p_win':>5s}  method")
     for r in hint.itertuples():

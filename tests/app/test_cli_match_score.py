@@ -46,6 +46,14 @@ def test_hint_with_the_cube_uses_the_cubeful_table(capsys):
     cubeless = json.loads(run(capsys, ["hint", PID, "5-2", "--plies", "0", "--length", "5",
                                        "--score", "2-3", "--json"]))
     assert rows[0]["mwc"] != pytest.approx(cubeless[0]["mwc"], abs=1e-4)
+    # the two texts said the same words over these different chances
+    text = run(capsys, ["hint", PID, "5-2", "--plies", "0", "--length", "5", "--score",
+                        "2-3", "--cube"])
+    assert ("at 2-3 (White-Black) in a match to 5, with the cube: each legal move" in text
+            and "through the cubeful match equity table" in text)
+    text = run(capsys, ["hint", PID, "5-2", "--plies", "0", "--length", "5", "--score",
+                        "2-3"])
+    assert "with the cube" not in text and "cubeful" not in text
 
 
 @pytest.mark.parametrize("score, crawford", [((2, 3), None), ((4, 2), "--crawford-game"),
