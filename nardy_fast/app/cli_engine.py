@@ -248,11 +248,13 @@ def cmd_met(args):
     mr = _match_rules(args)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     if args.json:
-        print(json_text({"columns": list(m.columns), "index": list(m.index),
+        print(json_text({"match_rules": mr.to_text(), "cube": bool(args.cube),
+                         "columns": list(m.columns), "index": list(m.index),
                          "data": m.to_numpy().tolist()}))
         return
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
-          f"{', Crawford' if args.crawford else ''}): row needs a, column needs b")
+          f"{', Crawford' if args.crawford else ''}; {mr.to_text()}): row needs a, column "
+          "needs b")
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
 
 

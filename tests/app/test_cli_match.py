@@ -20,6 +20,21 @@ def test_cli_met_and_analyse(played, tmp_path, capsys):
     assert "total" in out and "mwc_lost" in out
 
 
+def test_met_names_its_rules_in_the_heading_and_the_json(capsys):
+    """Two tables of other rules under one heading (the arithmetic cube's 0.702 against
+    the geometric's 0.686, or extended scoring) could not be told apart, and --json had
+    no label at all."""
+    from helpers import run_cli
+    code, out, _ = run_cli(capsys, "met", "--length", "3", "--cube", "--rules",
+                           "cube=arithmetic")
+    assert code == 0 and "(cubeful; length=3 rules: cube=arithmetic)" in out.splitlines()[0]
+    code, out, _ = run_cli(capsys, "met", "--length", "2", "--rules", "scoring=extended",
+                           "--json")
+    data = json.loads(out)
+    assert data["match_rules"] == "length=2 rules: scoring=extended"
+    assert data["cube"] is False
+
+
 def test_met_names_workers_without_rollout(capsys):
     """``met --workers 2`` reads the table and plays nothing: it was accepted silently."""
     from helpers import run_cli
