@@ -139,6 +139,8 @@ class MatchRules:
             if "=" not in item:
                 raise ValueError(f"match rules item {item!r}: expected name=value")
             k, v = item.split("=", 1)
+            if k in d:
+                raise ValueError(f"match rules item {item!r}: {k} is given twice")
             if k == "length":
                 try:
                     d[k] = int(v)

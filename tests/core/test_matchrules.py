@@ -55,7 +55,8 @@ def test_text_and_dict_round_trip(mr):
 
 
 @pytest.mark.parametrize("text, word", [("length=x", "length"), ("size=3", "size"),
-                                        ("crawford=maybe", "crawford"), ("3", "'3'")])
+                                        ("crawford=maybe", "crawford"), ("3", "'3'"),
+                                        ("length=5 length=7", "length is given twice")])
 def test_bad_text_names_the_item(text, word):
     with pytest.raises(ValueError, match=word):
         MatchRules.from_text(text)
