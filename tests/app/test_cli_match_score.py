@@ -118,3 +118,15 @@ def test_a_length_beyond_the_longest_match_is_named_as_length(capsys, argv):
     assert e.value.code == 2
     assert err.splitlines()[-1].endswith("error: argument --length: 100: expected an integer "
                                          "1..64")
+
+
+@pytest.mark.parametrize("argv", [
+    ["cube", PID, "--length", "5"], ["hint", PID, "52", "--length", "5", "--cube"],
+    ["met", "--length", "5", "--cube"],
+])
+def test_the_cube_with_draws_is_refused_in_the_commands_words(capsys, argv):
+    """It said 'cube=True with draws', an argument no command-line user gave."""
+    assert main(argv + ["--rules", "draw_rule=true"]) != 0
+    err = capsys.readouterr().err
+    assert "the cube in a match with draws (draw_rule=true)" in err
+    assert "cube=True" not in err

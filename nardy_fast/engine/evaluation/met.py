@@ -184,8 +184,9 @@ class MetSolver:
             self.mr = replace(self.mr, crawford=False, rules=replace(
                 rules, cube=None, beaver=False, autodouble=False))
         if self.cube and self.dist.get("draw", 0.0) > 0:
-            raise ValueError("cube=True with draws (draw_rule): the cubeful model has no "
-                             "draws")
+            raise ValueError("the cube in a match with draws (draw_rule=true): the cubeful "
+                             "match model has no draws; play without the cube or without "
+                             "draw_rule")
         self.unit = 1.0 if self.cube else self.mr.unit
         self._memo = {}
         self._moves = self._game_moves()
