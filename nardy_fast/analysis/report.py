@@ -1025,8 +1025,11 @@ def race_report(positions: Position | str | Iterable[Position | str] | pd.Series
     2        -7  0.949   0.898  two_sided
     """
     seed = root_entropy(seed)
-    pr = pip_report(positions, epc=epc)
-    wr = win_report(positions, method=method, n_games=n_games, seed=seed, rules=rules,
+    pos_list, index = as_positions(positions)     # once: an iterator is read one time
+    pr = pip_report(pos_list, epc=epc)
+    wr = win_report(pos_list, method=method, n_games=n_games, seed=seed, rules=rules,
                     policy=policy, truncate=truncate, workers=workers, client=client,
                     progress=progress)
+    if index is not None:                          # a Series' (or frame's) index, kept
+        pr.index = wr.index = index
     return _seeded(pr.join(wr.drop(columns=["id", "side"])), seed)

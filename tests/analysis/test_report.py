@@ -104,6 +104,20 @@ def test_pip_report_reads_any_iterable_of_positions():
         as_positions(42)
 
 
+def test_race_report_reads_a_generator_once():
+    """``race_report`` gave its positions to ``pip_report`` and then to ``win_report``:
+    a generator, spent by the first, left every win column NaN (and ``method`` empty)
+    without a word; a Series still keeps its index."""
+    races = race_sample(3, seed=1)
+    by_list = race_report(races)
+    by_generator = race_report(p for p in races)
+    assert by_generator["p_win"].notna().all()
+    pd.testing.assert_frame_equal(by_generator, by_list)
+    by_series = race_report(pd.Series([p.id for p in races], index=["a", "b", "c"]))
+    assert list(by_series.index) == ["a", "b", "c"]
+    assert by_series["p_win"].tolist() == by_list["p_win"].tolist()
+
+
 def test_epc_of_tiny_boards_by_hand():
     """One checker on point 24 or 23 bears off in one turn whatever the roll: EPC = one
     roll's mean pips, 49/6.  One on point 19 (6 pips) needs two turns when the roll has
