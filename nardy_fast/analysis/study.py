@@ -141,7 +141,7 @@ def read_position_ids(path: str | os.PathLike[str]) -> list[str]:
     ``ValueError`` naming the file and line, and so does a file that is not UTF-8 text."""
     ids = []
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
             lines = list(f)
     except UnicodeDecodeError as e:
         raise ValueError(f"{os.fspath(path)}: not a UTF-8 text file ({e.reason})") from None

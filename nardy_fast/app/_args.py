@@ -234,10 +234,11 @@ def in_file(path, option):
 
 
 def read_text(path, size=-1):
-    """The text of the UTF-8 file ``path`` (its first ``size`` characters; -1: all); a
-    ``CliError`` naming the file when it is not UTF-8 text."""
+    """The text of the UTF-8 file ``path`` (its first ``size`` characters; -1: all; a
+    byte-order mark, as some editors write, dropped); a ``CliError`` naming the file when
+    it is not UTF-8 text."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return f.read(size)
     except UnicodeDecodeError as e:
         raise CliError(f"{path}: not a UTF-8 text file ({e.reason})") from None

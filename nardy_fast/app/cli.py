@@ -894,7 +894,7 @@ def cmd_analyse(args):
         made = out_folder(args.out)
         if made:                             # made again when the files are written
             os.rmdir(args.out)
-    with open(args.record, encoding="utf-8", errors="replace") as f:
+    with open(args.record, encoding="utf-8-sig", errors="replace") as f:
         head = f.read(4096)
     if args.game is not None and (looks_like_mat(head) or looks_like_match(head)):
         raise CliError(f"--game {args.game}: for a file of several game records (a duel's "
@@ -964,7 +964,7 @@ def cmd_analyse(args):
 def _one_record(args):
     """The game record of ``analyse``: the file's one record, or with ``--game K`` the K-th
     of a file of several one after the other (``duel --transcript``)."""
-    with open(args.record, encoding="utf-8", errors="replace") as f:
+    with open(args.record, encoding="utf-8-sig", errors="replace") as f:
         n = sum(line.startswith(RECORD_MAGIC) for line in f)
     if n <= 1 and args.game in (None, 1):
         return read_record(args.record)

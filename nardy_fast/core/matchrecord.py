@@ -356,7 +356,7 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     (('A', 'B'), 1, True)
     """
     path = os.fspath(path)
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:        # a byte-order mark is dropped
         rec = parse_match(f.read(), source=path)
     rec.source = path
     return rec

@@ -345,7 +345,7 @@ def parse_mat_game(text: str, source: str = "<mat>", *, rules: Any = None,
 def _read_text(path):
     path = os.fspath(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
             return path, f.read()
     except UnicodeDecodeError as e:
         raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None

@@ -412,7 +412,7 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """
     path = os.fspath(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
             text = f.read()
     except UnicodeDecodeError as e:
         raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None

@@ -322,6 +322,14 @@ def test_a_file_of_ids_names_its_line_of_a_finished_game_and_its_bytes(tmp_path)
         study_mod.read_position_ids(b)
 
 
+def test_a_file_of_ids_with_a_byte_order_mark_is_read(tmp_path):
+    """A byte-order mark (as Windows editors write) made the first line a bad ID:
+    "line 1: position ID '\ufeff...'"."""
+    f = tmp_path / "bom.txt"
+    f.write_bytes(b"\xef\xbb\xbf" + f"{IDS[0]}\r\n{IDS[1]}\r\n".encode())
+    assert study_mod.read_position_ids(f) == IDS[:2]
+
+
 def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
     has = "variance_reduction" in inspect.signature(nf.rollout).parameters
     if not has:

@@ -69,3 +69,17 @@ def test_report_of_a_mat_game(capsys, tmp_path):
     rows = (tmp_path / "rep" / "game_report.csv").read_text().splitlines()
     assert [r.split(",")[7:9] for r in rows[1:]] == [["360", "360"], ["353", "360"],
                                                      ["353", "352"]]    # pips: 7 then 8
+
+
+def test_analyse_a_mat_match_saved_with_a_byte_order_mark(capsys, tmp_path):
+    """A .MAT file with a byte-order mark and Windows line ends (as Windows editors save
+    it) was not told from a single game, and refused with advice for Python: "line 1:
+    '\\ufeff 2 point match': this is a match: read it with read_mat"."""
+    path = tmp_path / "bom.MAT"
+    text = (DATA / "short_match.MAT").read_text()
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    code, out, err = run_cli(capsys, "analyse", str(DATA / "short_match.MAT"))
+    assert code == 0, err
+    code, again, err = run_cli(capsys, "analyse", str(path))
+    assert code == 0, err
+    assert again == out

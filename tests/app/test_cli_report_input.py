@@ -91,3 +91,11 @@ def test_an_earlier_report_is_refused_without_force(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["board_01.png", "notes.txt",
                                                      "pip_report.csv", "pip_report.html"]
     assert len((out / "pip_report.csv").read_text().splitlines()) == 2   # header, start
+
+
+def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
+    """A file of IDs saved with a byte-order mark (as Windows editors write it) was
+    refused: "line 1: position ID '\ufeffstart': expected 33 characters, got 6"."""
+    code, err = report(tmp_path, "bom.txt", b"\xef\xbb\xbfstart\r\n" + GOOD.encode())
+    assert code == 0, err
+    assert (tmp_path / "report_output" / "pip_report.csv").read_text().count(GOOD) == 1

@@ -74,3 +74,16 @@ def test_two_players_of_one_name_are_named(tmp_path):
     with pytest.raises(RecordError, match=r"m\.txt: players \('Alice', 'Alice'\): a match "
                        r"needs two players of different names"):
         read_match(path).replay(unfinished=True)
+
+
+def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
+    """A transcript saved with a byte-order mark (as some Windows editors write) was
+    refused: "line 1: '\\ufeff 3 point match' before 'Game 1'"."""
+    text = (" 2 point match\n\n Game 1\n"
+            " Alice : 0                         Bob : 0\n"
+            "  1) 34: 1/4 4/8\n")
+    plain, marked = tmp_path / "m.txt", tmp_path / "bom.txt"
+    plain.write_text(text)
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    a, b = read_match(plain), read_match(marked)
+    assert (a.players, a.rules, a.games[0].turns) == (b.players, b.rules, b.games[0].turns)

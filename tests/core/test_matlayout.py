@@ -223,6 +223,17 @@ def test_malformed_refused_by_line(tmp_path, text, line, fragment):
     assert msg.startswith(f"{path} line {line}: ") and fragment in msg, msg
 
 
+def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
+    """A .MAT file saved with a byte-order mark and Windows line ends (as Windows
+    editors write them) was refused: "line 1: '\ufeff 3 point match': this is a match:
+    read it with read_mat", from read_mat itself."""
+    path = tmp_path / "bom.MAT"
+    path.write_bytes(b"\xef\xbb\xbf" + THREE.read_text().replace("\n", "\r\n").encode())
+    a, b = read_mat(THREE), read_mat(path)
+    assert a.players == b.players and b.replay() == a.replay()
+    assert [g.turns for g in a.games] == [g.turns for g in b.games]
+
+
 def test_other_refusals(tmp_path):
     text = THREE.read_text()
     with pytest.raises(RecordError, match="'3 point match' but rules= says length=5"):

@@ -390,3 +390,14 @@ def test_a_roll_of_impossible_dice_is_named_as_dice(tmp_path, dice):
     with pytest.raises(RecordError, match=rf"line 5: '{dice}:': expected dice such as "
                        r"'64:', each die 1\.\.6"):
         read_record(path)
+
+
+def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
+    """A record saved by an editor that writes a byte-order mark (Windows Notepad) was
+    refused: "line 1: '\\ufeff;' before the first dice"; it is read as without the mark,
+    Windows line ends too."""
+    rec = random_game(seed=3)
+    path = tmp_path / "notepad.mat"
+    path.write_bytes(b"\xef\xbb\xbf" + rec.to_text().replace("\n", "\r\n").encode())
+    again = read_record(path)
+    assert again.turns == rec.turns and again.result() == rec.result()
