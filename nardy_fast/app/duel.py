@@ -436,8 +436,11 @@ def read_transcript(path) -> list[GameRecord]:
     """The game records of a duel's transcript (``write_transcript``), each parsed by
     ``parse_record``: a file of one or more records, each starting with its first line
     ``; nardy_fast game record``.  ``RecordError`` names the file and line of a bad one."""
-    with open(path, encoding="utf-8-sig") as f:        # a byte-order mark is dropped
-        lines = f.read().splitlines(keepends=True)
+    try:
+        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
+            lines = f.read().splitlines(keepends=True)
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{os.fspath(path)}: not a UTF-8 text file ({e.reason})") from None
     starts = [k for k, line in enumerate(lines) if line.startswith(MAGIC)]
     if not starts:
         raise RecordError(f"{os.fspath(path)}: no game record here (a record starts with "

@@ -343,6 +343,12 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     MatchRecord
         The match as written.
 
+    Raises
+    ------
+    RecordError
+        The file is not UTF-8 text, or its content is malformed (naming the file and
+        the line).
+
     Examples
     --------
     >>> import os, tempfile
@@ -356,8 +362,12 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     (('A', 'B'), 1, True)
     """
     path = os.fspath(path)
-    with open(path, encoding="utf-8-sig") as f:        # a byte-order mark is dropped
-        rec = parse_match(f.read(), source=path)
+    try:
+        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None
+    rec = parse_match(text, source=path)
     rec.source = path
     return rec
 

@@ -251,3 +251,13 @@ def test_a_duel_refuses_the_cube_and_names_a_bad_start(capsys):
         "program is asked to double); leave the cube out of the rules")
     assert main(["duel", "a", "b", "-n", "2", "--start", "foo"]) == 1
     assert capsys.readouterr().err.startswith("nardy-fast: error: --start: position ID 'foo'")
+
+
+def test_a_transcript_not_in_utf8_is_named(tmp_path):
+    """A transcript in another encoding gave the codec's "'utf-8' codec can't decode
+    byte 0xe9", naming no file (``nardy-fast analyse FILE --game K`` reads it)."""
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(nf.random_game(seed=1).to_text().replace("random", "Jos\xe9")
+                     .encode("latin-1"))
+    with pytest.raises(RecordError, match=r"latin1\.txt: not a UTF-8 text file"):
+        read_transcript(path)

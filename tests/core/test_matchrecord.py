@@ -87,3 +87,14 @@ def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
     marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
     a, b = read_match(plain), read_match(marked)
     assert (a.players, a.rules, a.games[0].turns) == (b.players, b.rules, b.games[0].turns)
+
+
+def test_a_file_not_in_utf8_is_named(tmp_path):
+    """A transcript in another encoding (a player's name in Latin-1) gave the codec's
+    "'utf-8' codec can't decode byte 0xe9 in position 27", naming no file, in Python and
+    on the command line (``nardy-fast analyse``)."""
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(" 2 point match\n\n Game 1\n Jos\xe9 : 0      Bob : 0\n".encode("latin-1"))
+    with pytest.raises(RecordError, match=r"latin1\.txt: not a UTF-8 text file "
+                                          r"\(invalid continuation byte\)$"):
+        read_match(path)
