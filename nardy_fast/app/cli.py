@@ -692,11 +692,7 @@ def _report(args, old=()):
                     figures.append((lambda: plot.race_chart(rr), "race_chart.png"))
             figures += [(functools.partial(plot_board, i), f"board_{k:02d}.png")
                         for k, i in enumerate(ids[:12], 1)]
-        written = [f for frame, stem in tables
-                   for f in _save_both(report, frame, args.out, stem)]
-        written += [save_figure(draw(), os.path.join(args.out, name))
-                    for draw, name in figures]
-        remove_stale(args.out, old, written)     # --force: one report in the folder
+        written = _write_report(args.out, old, tables, figures)
     finally:
         if client is not None:
             client.close()
@@ -706,6 +702,28 @@ def _report(args, old=()):
     print(f"wrote {len(written)} file(s) to {args.out}/:")
     for w in written:
         print("  " + os.path.basename(w))
+
+
+def _write_report(folder, old, tables, figures):
+    """Write ``report``'s tables and figures to ``folder``, then remove the files ``old``
+    of an earlier report not written again (``--force``); returns the paths written.
+    Ctrl-C between the files removes this run's (and, under ``--force``, the earlier
+    report's), so that the folder never holds part of a report, and says so."""
+    written = []
+    try:
+        for frame, stem in tables:
+            written += _save_both(report, frame, folder, stem)
+        for draw, name in figures:
+            written.append(save_figure(draw(), os.path.join(folder, name)))
+    except KeyboardInterrupt:
+        remove_stale(folder, old, [])
+        for f in written:
+            with contextlib.suppress(OSError):
+                os.remove(f)
+        raise Interrupted(f"while writing -o {folder}: the {len(written)} file(s) written "
+                          "so far removed (run again to write the report)") from None
+    remove_stale(folder, old, written)          # --force: one report in the folder
+    return written
 
 
 def _save_both(report, df, folder, stem):

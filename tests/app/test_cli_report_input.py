@@ -99,3 +99,35 @@ def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
     code, err = report(tmp_path, "bom.txt", b"\xef\xbb\xbfstart\r\n" + GOOD.encode())
     assert code == 0, err
     assert (tmp_path / "report_output" / "pip_report.csv").read_text().count(GOOD) == 1
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+def test_ctrl_c_while_writing_the_files_leaves_no_part_of_a_report(tmp_path, capsys,
+                                                                    monkeypatch, earlier):
+    """Ctrl-C between the report's files left those written so far in the folder (with
+    ``--force``, beside the rest of the earlier report) and said only "interrupted";
+    this run's files are removed, the earlier report's too, and the stop says so."""
+    from nardy_fast.app import cli
+    out = tmp_path / "out"
+    (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
+    if earlier:
+        assert cli.main(["report", str(tmp_path / "two.txt"), "-o", str(out)]) == 0
+        (out / "notes.txt").write_text("mine")
+    real, calls = cli.save_figure, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:                    # the race chart is written, a board next
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(cli, "save_figure", cut)
+    capsys.readouterr()
+    argv = ["report", str(tmp_path / "two.txt"), "-o", str(out), "--no-progress"]
+    assert cli.main(argv + ["--force"] * earlier) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == (f"nardy-fast: interrupted while writing -o {out}: the 5 file(s) "
+                           "written so far removed (run again to write the report)")
+    if earlier:                                # the user's file stays
+        assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    else:                                      # the folder this run made, empty: gone
+        assert not out.exists()
