@@ -666,8 +666,7 @@ def _report(args, old=()):
     tables, figures = [], []            # (frame, stem); (a figure's maker, file name)
     try:
         if _is_record(args.input):
-            game = read_mat_game(args.input) \
-                if looks_like_mat(read_text(args.input, 65536)) else args.input
+            game = _report_game(args.input)
             gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
             tables.append((gr, "game_report"))
@@ -702,6 +701,27 @@ def _report(args, old=()):
     print(f"wrote {len(written)} file(s) to {args.out}/:")
     for w in written:
         print("  " + os.path.basename(w))
+
+
+def _report_game(path):
+    """The one game of ``report``'s record file ``path`` (the package's record or a .MAT
+    game), replayed; a match, or several records one after the other, is a ``CliError``
+    naming the command that reads it, and an illegal turn one naming the file."""
+    text = read_text(path)
+    if looks_like_match(text[:65536]):
+        raise CliError(f"{path}: a match; report takes one game "
+                       f"('nardy-fast analyse {path}' analyses a match game by game)")
+    n = sum(line.startswith(RECORD_MAGIC) for line in text.splitlines())
+    if n > 1:
+        raise CliError(f"{path}: {n} game records one after the other (a duel's "
+                       f"transcript?); report takes one game ('nardy-fast analyse {path} "
+                       f"--game K' analyses the K-th)")
+    record = read_mat_game(path) if looks_like_mat(text[:65536]) else read_record(path)
+    try:
+        record.replay()
+    except ValueError as e:                  # an illegal turn: name the file too
+        raise CliError(f"{path}: {e}") from None
+    return record
 
 
 def _write_report(folder, old, tables, figures):

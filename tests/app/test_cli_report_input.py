@@ -131,3 +131,38 @@ def test_ctrl_c_while_writing_the_files_leaves_no_part_of_a_report(tmp_path, cap
         assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
     else:                                      # the folder this run made, empty: gone
         assert not out.exists()
+
+
+def test_a_match_or_several_games_are_sent_to_analyse_and_an_illegal_turn_names_the_file(
+        tmp_path, capsys):
+    """``report`` takes one game.  A match transcript was refused with "line 6: '3' before
+    the first dice", a .MAT match with "this is a match: read it with read_mat" (a Python
+    function), a duel's transcript with "turn line 1) out of order"; a record without a
+    Result tag with an illegal turn named no file."""
+    import nardy_fast as nf
+    from nardy_fast.app import cli
+    from nardy_fast.app.duel import write_transcript
+    r = nf.simulate_matches("greedy", "random", 1, length=3, seed=2, transcripts=True,
+                            progress=False)
+    nf.write_match(r["records"][0], tmp_path / "match.txt")
+    nf.write_mat(r["records"][0], tmp_path / "match.MAT")
+    write_transcript([nf.random_game(seed=1, max_turns=4),
+                      nf.random_game(seed=2, max_turns=4)], tmp_path / "duel.txt")
+    text = nf.random_game(seed=3, max_turns=6).to_text()
+    bad = text.replace("51: 1/6 6/7", "51: 1/6 6/8")
+    assert bad != text
+    (tmp_path / "bad.mat").write_text(bad)
+    want = {"match.txt": "a match; report takes one game ('nardy-fast analyse {p}' "
+                         "analyses a match game by game)",
+            "match.MAT": "a match; report takes one game ('nardy-fast analyse {p}' "
+                         "analyses a match game by game)",
+            "duel.txt": "2 game records one after the other (a duel's transcript?); "
+                        "report takes one game ('nardy-fast analyse {p} --game K' "
+                        "analyses the K-th)",
+            "bad.mat": "turn 1 (white 51: 1/6 6/8) is illegal"}
+    for name, message in want.items():
+        p = tmp_path / name
+        assert cli.main(["report", str(p), "--no-win", "-o", str(tmp_path / "out")]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"nardy-fast: error: {p}: {message.format(p=p)}"), err
+        assert not (tmp_path / "out").exists()
