@@ -149,8 +149,9 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
 
     ``positions``: a Position/ID/board, or a list of up to two (their side on roll must be
     all home; a board is 24 counts in own numbering or the 6 home counts, point 24 first).
-    ``tables``: a one-sided database (default ``bearoff.one_sided()``).  The legend
-    gives the mean turns and the EPC (mean x 49/6 pips).  Returns the Axes.
+    ``tables``: a one-sided database (default ``bearoff.one_sided()``).  ``labels``:
+    one name a position for the legend (a str for one position), which gives the mean
+    turns and the EPC (mean x 49/6 pips).  Returns the Axes.
 
     Returns
     -------
@@ -160,8 +161,8 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     Raises
     ------
     ValueError
-        Not one or two positions, or ``positions[k]`` a malformed ID, not all home or
-        no board (naming ``k``).
+        Not one or two positions, ``positions[k]`` a malformed ID, not all home or
+        no board (naming ``k``), or not one label a position.
 
     Examples
     --------
@@ -176,6 +177,13 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     if not 1 <= len(positions) <= 2:
         raise ValueError(f"bearoff_distribution: expected one or two positions, "
                          f"got {len(positions)}")
+    if labels is not None:
+        if isinstance(labels, str):
+            labels = [labels]
+        labels = list(labels)
+        if len(labels) != len(positions):
+            raise ValueError(f"bearoff_distribution: labels: {len(labels)} for "
+                             f"{len(positions)} position(s); expected one a position")
     if tables is None:
         tables = one_sided()
     db = tables

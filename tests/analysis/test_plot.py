@@ -285,3 +285,19 @@ def test_game_chart_says_how_the_win_chances_were_obtained():
     for m in set(gr["method"]) - {"final"}:
         assert method_label(m) in label
     plt.close("all")
+
+
+def test_bearoff_distribution_labels_one_a_position():
+    """Fewer labels than positions raised a bare IndexError ("list index out of range"),
+    and one position's label given as a str was cut to its first letter ("M: mean ...")."""
+    ps = race_sample(2, seed=1)
+    with pytest.raises(ValueError, match=r"^bearoff_distribution: labels: 1 for 2 "
+                                         r"position\(s\); expected one a position$"):
+        bearoff_distribution(ps, labels=["A"])
+    with pytest.raises(ValueError, match="labels: 3 for 2"):
+        bearoff_distribution(ps, labels=["A", "B", "C"])
+    ax = bearoff_distribution(ps[0], labels="Mine")
+    assert [t.get_text() for t in ax.get_legend().get_texts()][0].startswith("Mine: mean ")
+    ax = bearoff_distribution(ps, labels=("A", "B"))
+    assert [t.get_text()[:2] for t in ax.get_legend().get_texts()] == ["A:", "B:"]
+    plt.close("all")
