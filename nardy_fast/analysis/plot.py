@@ -100,7 +100,11 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
                 efficiency = float(np.interp(frame["pips_mover"].median(), xs, ys))
             else:
                 efficiency = CONTACT_EFFICIENCY
-        lo, hi = doubling_window(efficiency, cube)
+        try:
+            lo, hi = doubling_window(efficiency, cube)
+        except (TypeError, ValueError) as e:     # named as race_chart's caller wrote it
+            raise ValueError(f"race_chart: {_in_chart_words(e, cube, efficiency)}") \
+                from None
         ax.axhspan(lo, hi, color="C2", alpha=0.15,
                    label=f"double, take ({lo:.2f}-{hi:.2f}, x = {efficiency:.2f})")
         ax.axhspan(hi, 1.0, color="C1", alpha=0.12, label="double, pass")
@@ -112,6 +116,17 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     ax.set_title("Race: win and mars against pip difference")
     ax.legend(fontsize=8, loc="best")
     return ax
+
+
+def _in_chart_words(e, cube, efficiency):
+    """``doubling_window``'s refusal in ``race_chart``'s words: its ``progression`` is the
+    chart's ``cube``, its ``x`` the chart's ``efficiency``."""
+    if str(e).startswith("progression="):
+        return (f"cube={cube!r}: expected 'geometric' or 'arithmetic' (or None: no "
+                "doubling window)")
+    if str(e).startswith("x=") or isinstance(e, TypeError):
+        return f"efficiency={efficiency!r}: expected a cube efficiency, a number in 0..1"
+    return str(e)
 
 
 # -- bear-off distribution ---------------------------------------------------------------

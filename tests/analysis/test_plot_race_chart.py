@@ -3,7 +3,9 @@ entries (issue 26, item 10: every non-rollout row was called "exact")."""
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 from nardy_fast.analysis.plot import race_chart  # noqa: E402
 
@@ -47,3 +49,22 @@ def test_the_bin_mean_lines_are_in_the_legend():
     labels = legend(race_chart(frame(), bins=3))
     assert any(t.startswith("P(win), mean of each bin") for t in labels)
     assert any(t.startswith("P(mars win), mean of each bin") for t in labels)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(cube="bogus"), "cube='bogus': expected 'geometric' or 'arithmetic' (or None: "
+                         "no doubling window)"),
+    (dict(cube=True), "cube=True: expected 'geometric' or 'arithmetic'"),
+    (dict(cube="geometric", efficiency=2), "efficiency=2: expected a cube efficiency, a "
+                                           "number in 0..1"),
+    (dict(cube="geometric", efficiency="high"), "efficiency='high': expected a cube "
+                                                "efficiency"),
+])
+def test_a_bad_doubling_window_is_named_by_the_charts_arguments(kw, message):
+    """``cube="bogus"`` was refused as "progression='bogus'", ``efficiency=2`` as "x=2"
+    (the cube model's names, which race_chart's caller never wrote), and a text
+    efficiency with the bare "unsupported operand type(s) for -: 'float' and 'str'"."""
+    with pytest.raises(ValueError) as e:
+        race_chart(frame(), **kw)
+    assert str(e.value).startswith("race_chart: " + message), str(e.value)
+    plt.close("all")
