@@ -882,7 +882,8 @@ def error_rates(report: pd.DataFrame) -> pd.DataFrame:
                                                  turns=("turn", "size"))
     g = dec.groupby("side", sort=False)["equity_loss"]
     out["decisions"] = g.size().reindex(out.index, fill_value=0)
-    out["errors"] = g.apply(lambda s: int((s > 1e-3).sum())).reindex(out.index, fill_value=0)
+    out["errors"] = (g.apply(lambda s: int((s > 1e-3).sum()))   # a count, even of none
+                     .reindex(out.index, fill_value=0).astype(int))
     out["equity_lost"] = g.sum().reindex(out.index, fill_value=0.0)
     out["error_rate"] = 1000 * out["equity_lost"] / out["decisions"].where(out["decisions"] > 0)
     if "mwc_loss" in dec.columns:                  # a match: the losses in match chances

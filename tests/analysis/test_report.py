@@ -366,6 +366,18 @@ def test_export_round_trips(tmp_path):
     assert sorted(os.listdir(tmp_path / "sub")) == ["x.html", "x.parquet"]
 
 
+def test_error_rates_counts_are_integers_when_no_turn_had_a_choice():
+    """A game whose turns were all forced gave ``errors`` as a float (0.0), and a match's
+    error rates, one frame of its games, then wrote every count of errors as 1.0 in
+    their CSV; the other counts were integers."""
+    gr = game_report(random_game(seed=7, max_turns=2), analyse=True, progress=False)
+    assert (gr.loc[gr["move"] != "", "n_moves"] == 1).all()     # forced, both
+    er = error_rates(gr)
+    counts = ["turns", "decisions", "errors", "n_doubtful", "n_error", "n_blunder"]
+    assert all(pd.api.types.is_integer_dtype(er[c]) for c in counts), er.dtypes
+    assert er["errors"].tolist() == [0, 0]
+
+
 def test_error_rates_by_hand():
     """A short analysed record written out by hand: decisions are turns with more than
     one legal move, errors those losing more than 0.001 points, the rate is millipoints
