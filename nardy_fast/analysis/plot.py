@@ -44,7 +44,7 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     of its ``method``): exact rows (two-sided or mars table) are dots, the one-sided
     approximation triangles, the net squares (one legend entry per method, e.g.
     ``net 0-ply``; the legend says "exact" only for exact rows), rollout rows crosses
-    with 95% error bars (1.96 SE); a line joins the
+    with 95% error bars (1.96 SE; the legend gives their ``games``); a line joins the
     mean of each ``x`` bin over all rows (``bins``: an int or edges; default about 12
     bins), with its own legend entry.  ``cube`` (``"geometric"`` or ``"arithmetic"``) overlays the doubling window
     of a centred cube at stake 1 (``cube.doubling_window``): P(win) from the double point
@@ -77,10 +77,12 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
             kind = kinds[rows].iloc[0]
             if kind == "rollout":
                 se = frame.loc[rows, "se_" + col] if "se_" + col in frame else None
+                games = _games(frame.loc[rows, "games"]) if "games" in frame else ""
                 ax.errorbar(frame.loc[rows, x], frame.loc[rows, col],
                             yerr=None if se is None else 1.96 * se, fmt="x", ms=4,
                             color=colour, alpha=0.6, elinewidth=0.8,
-                            label=f"{label}, {name}")
+                            label=f"{label}, {name}{games}"
+                                  + (", 95% bars" if se is not None else ""))
             else:
                 ax.scatter(frame.loc[rows, x], frame.loc[rows, col], s=12, color=colour,
                            alpha=0.5, marker=_MARKERS.get(kind, "D"),
@@ -116,6 +118,12 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     ax.set_title("Race: win and mars against pip difference")
     ax.legend(fontsize=8, loc="best")
     return ax
+
+
+def _games(counts):
+    """The games of rollout rows for a legend: ``" (36 games)"``, ``" (36-72 games)"``."""
+    lo, hi = int(counts.min()), int(counts.max())
+    return f" ({lo:,} games)" if lo == hi else f" ({lo:,}-{hi:,} games)"
 
 
 def _in_chart_words(e, cube, efficiency):
@@ -270,12 +278,15 @@ def convergence_chart(frame, ax=None, column="equity"):
 def _how_valued(frame):
     """How a game report's probabilities were obtained, for a legend: its ``method``
     values as people read them, in order of first use (``"net 0-ply, exact (two-sided
-    table)"``; a finished game's row names no method), or ``""`` without the column."""
+    table)"``; a finished game's row names no method; a rollout with its games, from
+    ``attrs["settings"]``), or ``""`` without the column."""
     if "method" not in frame.columns:
         return ""
     names = [m for m in dict.fromkeys(frame["method"].dropna())
              if isinstance(m, str) and m and not m.startswith("final")]   # game over: no value
-    return ", ".join(method_label(m) for m in names)
+    rollout = (frame.attrs.get("settings") or {}).get("rollout") or {}
+    games = f" of {rollout['n_games']:,} games a position" if rollout.get("n_games") else ""
+    return ", ".join(method_label(m) + (games if m == "rollout" else "") for m in names)
 
 
 def game_chart(frame, ax=None):

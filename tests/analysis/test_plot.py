@@ -136,7 +136,9 @@ def test_race_chart_exact_and_rollout():
     assert race_chart(rolled, ax=ax) is ax
     assert ax.get_legend() is not None
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "P(win), rollout" in labels and "P(mars win), rollout" in labels
+    # the rollouts' games and what the bars are, beside the method (it said "rollout")
+    assert "P(win), rollout (36 games), 95% bars" in labels
+    assert "P(mars win), rollout (36 games), 95% bars" in labels
     assert "pip difference" in ax.get_xlabel()
     with pytest.raises(ValueError, match="'p_win'"):
         race_chart(pd.DataFrame({"pip_diff": [1]}))
@@ -300,4 +302,17 @@ def test_bearoff_distribution_labels_one_a_position():
     assert [t.get_text() for t in ax.get_legend().get_texts()][0].startswith("Mine: mean ")
     ax = bearoff_distribution(ps, labels=("A", "B"))
     assert [t.get_text()[:2] for t in ax.get_legend().get_texts()] == ["A:", "B:"]
+    plt.close("all")
+
+
+def test_game_chart_of_rollouts_gives_their_games():
+    """A game analysed by rollouts was labelled "P(White wins) (rollout)": how many games
+    stood behind each point was not said.  It comes from the report's settings."""
+    rec = random_game(seed=1, max_turns=3)
+    gr = game_report(rec, method="rollout", n_games=36, seed=1, workers=1, truncate=None,
+                     progress=False)
+    label = game_chart(gr).right_ax.get_lines()[0].get_label()
+    assert label == "P(White wins) (rollout of 36 games a position)"
+    gr.attrs = {}                                 # a report read back from a file
+    assert game_chart(gr).right_ax.get_lines()[0].get_label() == "P(White wins) (rollout)"
     plt.close("all")

@@ -30,7 +30,7 @@ def test_each_method_has_its_own_honest_label():
         assert f"{q}, exact" in labels
         assert f"{q}, one-sided approximation" in labels
         assert f"{q}, net 0-ply" in labels
-        assert f"{q}, rollout" in labels
+        assert f"{q}, rollout, 95% bars" in labels      # no games column: none said
 
 
 def test_points_per_label_are_the_rows_of_that_method():
