@@ -565,10 +565,15 @@ def _read_ids(path):
     # a CSV: a header with a comma, or the one column 'id' (no position ID is that short)
     if lines and ("," in lines[0][1] or lines[0][1].strip('"').lower() == "id"):
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-        df = pd.read_csv(path, comment="#")
+        df = pd.read_csv(path, comment="#", dtype=str, keep_default_na=False,
+                         encoding="utf-8-sig")
         if "id" not in df.columns:
             raise CliError(f"{path}: a CSV of positions needs an 'id' column")
-        lines = [(f"row {k}", str(x)) for k, x in enumerate(df["id"], 1)]
+        lines = [(f"row {k}", x.strip()) for k, x in enumerate(df["id"], 1)]
+        for where, pid in lines:
+            if not pid:
+                raise CliError(f"{path} {where}: an empty 'id' cell (every row needs a "
+                               "position ID)")
     else:
         lines = [(f"line {n}", ln) for n, ln in lines]
     for where, pid in lines:

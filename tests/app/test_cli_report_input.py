@@ -24,6 +24,9 @@ def report(tmp_path, name, content):
     ("ids.csv", f"id,x\n{GOOD},1\nq,2\n".encode(), "ids.csv row 2: position ID 'q'"),
     # a CSV of the one column 'id': its header is not read as a position
     ("one.csv", f"id\n{GOOD}\nq\n".encode(), "one.csv row 2: position ID 'q'"),
+    # an empty cell was read as NaN and named as the position ID 'nan'
+    ("gap.csv", f"x,id\n1,{GOOD}\n2,\n".encode(),
+     "gap.csv row 2: an empty 'id' cell (every row needs a position ID)"),
 ])
 def test_bad_input_is_named_and_leaves_no_folder(tmp_path, name, content, message):
     code, err = report(tmp_path, name, content)
