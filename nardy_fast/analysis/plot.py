@@ -256,6 +256,10 @@ def convergence_chart(frame, ax=None, column="equity"):
     # lazy: matplotlib is slow to import, and only pictures need it
     import matplotlib.ticker
 
+    if not (frame["games"] > 0).all():
+        raise ValueError("convergence_chart: a row of 0 games (not a rollout, e.g. a table's "
+                         "value in a race_report): the frame of report.convergence_report "
+                         "has one rollout of each size per row")
     ax = new_axes(ax)
     f = frame.sort_values("games")
     g, est, se = f["games"].to_numpy(float), f[column].to_numpy(float), \

@@ -237,6 +237,9 @@ def test_convergence_chart():
     assert convergence_chart(cv, column="p_win").get_ylabel() == "probability"
     with pytest.raises(ValueError, match="se_equity"):
         convergence_chart(cv.drop(columns="se_equity"))
+    # a race_report's table rows (0 games) drew a log axis from 0 after a warning
+    with pytest.raises(ValueError, match="a row of 0 games"):
+        convergence_chart(cv.assign(games=[0, 72]))
 
 
 def test_game_chart():
