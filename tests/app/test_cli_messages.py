@@ -41,7 +41,7 @@ def test_json_does_not_escape_slashes(capsys):
     assert all("/" in r["move"] for r in rows)
     code, out, err = run_cli(capsys, "met", "--length", "3", "--json")
     m = json.loads(out)
-    assert set(m) == {"columns", "index", "data"} and len(m["data"]) == 3
+    assert {"columns", "index", "data"} <= set(m) and len(m["data"]) == 3
 
 
 @pytest.mark.parametrize("kw, name", [({"mars_points": 0.5}, "mars_points"),
