@@ -706,9 +706,11 @@ def _parser_cube(sub):
     s = add_command(sub, "cube", cmd_cube, help="cube decision of a position: for money, or "
                                                 "at a match score (--length)")
     add_options(s, "position")
-    s.add_argument("--progression", default="geometric", choices=["geometric", "arithmetic"],
-                   help="stakes 1, 2, 4, ... (default) or 1, 2, 3, ...")
-    s.add_argument("--beaver", action="store_true", help="allow the beaver")
+    s.add_argument("--progression", default=None, choices=["geometric", "arithmetic"],
+                   help="stakes 1, 2, 4, ... or 1, 2, 3, ... (default: the cube of "
+                        "--rules, else geometric)")
+    s.add_argument("--beaver", action="store_true",
+                   help="allow the beaver (also allowed by --rules beaver=true)")
     s.add_argument("--stake", type=positive_int, default=1, help="current stake (default 1)")
     s.add_argument("--owner", default="centre", choices=["centre", "mover", "opponent"],
                    help="who may raise: either side (default), the side on roll, the "
@@ -737,22 +739,22 @@ def cmd_cube(args):
     through the match equity table, on the evaluator's probabilities)."""
 
     pos = _position(args.position)
-    rules = dataclasses.replace(as_rules(args.rules), cube=args.progression,
-                                beaver=args.beaver)
+    rules = _cube_decision_rules(args)
     first = pos.is_first_turn()                 # no raise on the first turn (7a)
     cube = CubeState(args.stake, args.owner, first)
     try:
         cube.check(rules)
     except ValueError as e:
-        raise CliError(f"--stake {args.stake}: {e} (--progression {args.progression})") \
+        raise CliError(f"--stake {args.stake}: {e} (--progression {rules.cube})") \
             from None
     match = match_state(args, pos, rules, cube)
     if match is not None and args.method != "auto":
         raise CliError(f"--method {args.method}: at a match score the match equity table "
                        "decides, on the evaluator's probabilities (--method auto)")
-    if match is not None and args.beaver:
-        raise CliError("--beaver: at a match score the match equity table decides, and its "
-                       "cube model has no beaver (the beaver is valued in money play)")
+    if match is not None and rules.beaver:
+        option = "--beaver" if args.beaver else "--rules beaver=true"
+        raise CliError(f"{option}: at a match score the match equity table decides, and "
+                       "its cube model has no beaver (the beaver is valued in money play)")
     if args.method != "rollout":
         unused = given(args, _ROLLOUT_ONLY)
         if unused:
@@ -785,6 +787,18 @@ def cmd_cube(args):
         print(f"{_match_words(match)}: the values are the match winning chances of the "
               "side on roll")
     _print_cube(args, d, match)
+
+
+def _cube_decision_rules(args):
+    """The rules of ``cube``: --rules with the cube of --progression (default the rules'
+    own cube, else geometric) and the beaver of --beaver or of the rules; a --progression
+    that contradicts the cube of --rules is a ``CliError`` naming both."""
+    rules = as_rules(args.rules)
+    progression = args.progression or rules.cube or "geometric"
+    if rules.cube is not None and progression != rules.cube:
+        raise CliError(f"--progression {progression}: --rules says cube={rules.cube}; "
+                       "give one of them")
+    return dataclasses.replace(rules, cube=progression, beaver=args.beaver or rules.beaver)
 
 
 # the names of a cube decision's values in the text output, in order

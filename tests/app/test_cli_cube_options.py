@@ -42,6 +42,37 @@ def test_cube_refuses_the_beaver_at_a_match_score(capsys):
     assert "--beaver: at a match score" in err and "no beaver" in err
 
 
+def test_cube_takes_the_cube_and_the_beaver_of_rules(capsys):
+    """--rules cube=arithmetic and --rules beaver=true were replaced by the defaults of
+    --progression and --beaver (the geometric cube, no beaver) without a word: the rules'
+    cube decides unless --progression is given, and a --progression against it is
+    refused naming both."""
+    import json
+    later = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
+    base = ["cube", later, "--plies", "0", "--stake", "2", "--json"]
+
+    def decision(*argv):
+        code = main([*base, *argv])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return json.loads(out)
+
+    by_option = decision("--progression", "arithmetic")
+    assert decision("--rules", "cube=arithmetic") == by_option
+    assert decision("--rules", "cube=arithmetic", "--progression", "arithmetic") == by_option
+    assert by_option != decision("--progression", "geometric")
+    assert decision("--rules", "cube=geometric beaver=true") == decision("--beaver")
+    assert decision("--rules", "beaver=true cube=geometric")["double_beaver"] is not None
+    code = main([*base, "--rules", "cube=arithmetic", "--progression", "geometric"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err.strip() == ("nardy-fast: error: --progression geometric: --rules says "
+                           "cube=arithmetic; give one of them")
+    code = main(["cube", "start", "--length", "5", "--rules", "cube=geometric beaver=true"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "--rules beaver=true: at a match score" in err
+
+
 def test_report_of_a_record_warns_only_of_options_given(capsys, tmp_path):
     record = tmp_path / "g.txt"
     nf.write_record(nf.random_game(seed=1, max_turns=4), str(record))
