@@ -47,6 +47,7 @@ from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
+from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.rollout import rollout
 from nardy_fast.engine.play.settings import RolloutSettings
@@ -215,28 +216,47 @@ def _print_rollouts(args, rows):
         import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
+        rules = as_rules(args.rules)
         if rows:
             print("probabilities and equity for the side on roll; equity in points per "
-                  "game; ± is 1.96 standard errors (a 95% interval)")
+                  "game; ± is 1.96 standard errors (a 95% interval)"
+                  + ("" if rules == CLASSIC else f"; rules: {rules.to_text()}"))
         for r in rows:
             table = r.get("extra_valued_at_start") or ""
             if table:       # no roll played: every game is the table's value at the start
                 exact = method_kind(table) == "exact"
                 print(f"{r['id']}  {r['side']} on roll  no game played: "
                       f"{method_label(table)}" + ("" if exact else ", error not measured"))
-                print(f"  P(win) {r['p_win']:.4f}   P(mars win) {r['p_mars_win']:.4f}   "
-                      f"P(mars loss) {r['p_mars_loss']:.4f}")
+                for line in _rollout_lines(r, rules, with_se=False):
+                    print(line)
                 print(f"  equity {r['equity']:+.4f}")
                 continue
             print(f"{r['id']}  {r['side']} on roll  games {r['games']}"
                   + ("  (interrupted)" if r.get("extra_interrupted") else ""))
-            print(f"  P(win) {r['p_win']:.4f}{_pm(r['se_p_win'])}   "
-                  f"P(mars win) {r['p_mars_win']:.4f}{_pm(r['se_p_mars_win'])}   "
-                  f"P(mars loss) {r['p_mars_loss']:.4f}{_pm(r['se_p_mars_loss'])}")
+            for line in _rollout_lines(r, rules, with_se=True):
+                print(line)
             lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
             print(f"  equity {r['equity']:+.4f}{_pm(r['se_equity'])}"
                   + (f"  95% CI [{lo:+.4f}, {hi:+.4f}]" if lo == lo and hi == hi else
                      "  (no standard error from fewer than 2 games)"))
+
+
+def _rollout_lines(r, rules, with_se):
+    """The probability lines of a rollout's text: win and mars, then under ``draw_rule``
+    the draws and losses (P(win) and P(lose) no longer add to 1), under extended scoring
+    the koks and home mars of each side (worth more points than a mars)."""
+    def p(label, key):
+        return f"{label} {r[key]:.4f}" + (_pm(r[f'se_{key}']) if with_se else "")
+
+    lines = [[p("P(win)", "p_win"), p("P(mars win)", "p_mars_win"),
+              p("P(mars loss)", "p_mars_loss")]]
+    if rules.draw_rule:
+        lines.append([p("P(draw)", "p_draw"), p("P(lose)", "p_lose")])
+    if rules.scoring == "extended":
+        lines.append([p("P(koks win)", "p_koks_win"), p("P(home mars win)", "p_home_mars_win"),
+                      p("P(koks loss)", "p_koks_loss"),
+                      p("P(home mars loss)", "p_home_mars_loss")])
+    return ["  " + "   ".join(items) for items in lines]
 
 
 def _pm(se):

@@ -139,6 +139,29 @@ def test_rollout_json_and_csv(capsys):
     assert "equity" in out and "95% CI" in out
 
 
+def test_rollout_text_shows_the_draws_and_the_koks_of_its_rules(capsys):
+    """Under ``draw_rule`` the text showed P(win) 0.9722 and no P(draw) (P(win) and the
+    unshown P(lose) no longer add to 1), under extended scoring no koks or home mars (worth
+    3 and 4 points), and not the rules: it now shows them."""
+    import nardy_fast as nf
+    rules = nf.Rules(draw_rule=True, scoring="extended")
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAAgABABAQ"      # White finishes; Black's last turn
+    code, out, err = run_cli(capsys, "rollout", "start", race, "-n", "4", "--seed", "1",
+                             "--workers", "1", "--no-progress", "--rules", rules.to_text())
+    assert code == 0, err
+    head, played, _, _, _, _, table, _, draw, koks, _ = out.splitlines()
+    assert head.endswith(f"; rules: {rules.to_text()}")
+    assert played.startswith(f"{START}  white on roll  games 4")
+    assert table.startswith(f"{race}  white on roll  no game played")
+    o = nf.race_probabilities(Position.from_id(race), rules=rules)
+    assert 0 < o.p_draw < 1
+    assert draw == f"  P(draw) {o.p_draw:.4f}   P(lose) {o.p_lose:.4f}"
+    assert koks.startswith("  P(koks win) 0.0000   P(home mars win) ")
+    assert out.count("P(draw) ") == 2 and out.count("P(koks loss) ") == 2
+    code, out, err = run_cli(capsys, "rollout", race, "--rules", "classic")
+    assert code == 0 and "P(draw)" not in out and "koks" not in out and "rules:" not in out
+
+
 @pytest.mark.slow
 def test_report_on_positions(capsys, tmp_path):
     ps = random_game(seed=5).positions()[10:40:10]
