@@ -546,15 +546,18 @@ def cmd_bearoff_query(args):
                 t = float(db.mean_turns(bearoff.to_board6(b)))
                 row[f"mean_turns_{name}"] = t
                 row[f"epc_{name}"] = t * PIPS_PER_ROLL
-        if pos.is_over():                   # no race left: say why, not nothing
+        rules = as_rules(args.rules)
+        if pos.is_over(rules):              # no race left: say why, not nothing
             try:
-                race_probabilities(pos, rules=args.rules)
+                race_probabilities(pos, rules=rules)
             except ValueError as e:         # its message names why the game is over
                 row["game_over"] = re.sub(r"^the game is over: ", "", str(e))
-        elif pos.is_bearoff():
-            o = race_probabilities(pos, rules=args.rules)
+        elif pos.is_bearoff():              # Black's last turn (draw_rule) included
+            o = race_probabilities(pos, rules=rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
+            if rules.draw_rule:             # P(win) and P(lose) then leave P(draw)
+                row["p_draw"] = o.p_draw
         out.append(row)
     if args.json:
         print(json_text(out))
@@ -571,9 +574,10 @@ def cmd_bearoff_query(args):
         if "game_over" in row:
             print(f"  game over: {row['game_over']}")
         if "p_win" in row:
-            print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}  P(mars win) "
-                  f"{row['p_mars_win']:.6f}  P(mars loss) {row['p_mars_loss']:.6f}  "
-                  f"equity {row['equity']:+.6f} points")
+            draw = f"  P(draw) {row['p_draw']:.6f}" if "p_draw" in row else ""
+            print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}{draw}  "
+                  f"P(mars win) {row['p_mars_win']:.6f}  P(mars loss) "
+                  f"{row['p_mars_loss']:.6f}  equity {row['equity']:+.6f} points")
 
 
 def _read_ids(path):

@@ -50,6 +50,8 @@ import numpy as np
 from nardy_fast.tables import bearoff as _bo
 from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
 from nardy_fast.tables._racetables import RaceTables
+from nardy_fast.core._state import finished_reason
+from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, methods_of
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import NOT_MEASURED, Outcome, clip_probabilities
@@ -209,7 +211,8 @@ def race_probabilities(position: Position, rules: RulesLike = None,
     ----------
     position : Position
         Both sides have all their checkers on the board in their homes (points 19-24),
-        and neither has finished.
+        and neither has finished; or, under ``draw_rule``, Black on roll with its last
+        turn after White has finished (valued exactly, as ``Evaluator.evaluate`` does).
     rules : Rules, dict or None
         Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
     tables : OneSided, TwoSided, MarsTable, or a sequence of them, optional
@@ -228,8 +231,9 @@ def race_probabilities(position: Position, rules: RulesLike = None,
     Returns
     -------
     Outcome
-        ``method`` is ``"two_sided"`` or ``"one_sided"``; ``extra`` holds the checkers of
-        both sides and the databases' sizes.
+        ``method`` is ``"two_sided"`` or ``"one_sided"`` (``"final (last turn)"`` for
+        Black's last turn); ``extra`` holds the checkers of both sides and the databases'
+        sizes.
 
     Raises
     ------
@@ -253,6 +257,8 @@ def race_probabilities(position: Position, rules: RulesLike = None,
     forced = method in ("exact", "two_sided")
     boards = position.boards
     counts = boards.sum(axis=1)
+    if counts[0] and not counts[1] and finished_reason(position, rules) is None:
+        return final_outcome(position, rules)          # Black's last turn (draw_rule)
     for row, who in ((0, "side on roll"), (1, "opponent")):
         if counts[row] == 0:
             raise ValueError(f"the game is over: the {who} has borne off all 15 checkers")

@@ -2,6 +2,8 @@
 probabilities in [0, 1] (issue 26, item 11; the labels: tests/core/test_methods.py)."""
 import json
 
+import pytest
+
 import nardy_fast as nf
 from nardy_fast.app.cli import main
 from nardy_fast.tables.race import race_probabilities
@@ -35,9 +37,30 @@ def test_a_finished_game_says_it_is_over(capsys):
     assert "p_win" not in row
 
 
+def test_the_query_under_draw_rule_shows_the_draws_and_blacks_last_turn(capsys):
+    """Under ``--rules draw_rule=true`` the query left P(draw) out (text and JSON: P(win)
+    and P(lose) did not add to 1) and called Black's last turn "game over"."""
+    rules = nf.Rules(draw_rule=True)
+    white, last = "WAAAAAAAAAAAAAAAAAAAAAAAAAgABABAQ", "BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAg"
+    assert main(["bearoff", "query", "--json", "--rules", "draw_rule=true", white, last]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row, pid in zip(rows, (white, last)):
+        o = race_probabilities(nf.Position.from_id(pid), rules=rules)
+        assert 0 < o.p_draw
+        assert row["p_draw"] == o.p_draw and row["method"] == o.method
+        assert row["p_win"] + row["p_draw"] + row["p_lose"] == pytest.approx(1.0)
+        assert "game_over" not in row
+    assert rows[1]["method"] == "final (last turn)"
+    assert main(["bearoff", "query", "--rules", "draw_rule=true", white, last]) == 0
+    out = capsys.readouterr().out
+    assert "game over" not in out and out.count("P(draw) ") == 2
+    assert "exact (last turn): P(win) 0.000000  P(draw) 1.000000" in out
+    assert main(["bearoff", "query", "--json", white]) == 0        # classic: no draws
+    assert "p_draw" not in json.loads(capsys.readouterr().out)[0]
+
+
 def test_a_mars_table_against_no_checker_is_refused(capsys):
     """``--mars 0`` built a table of 15 checkers against none: finished games only."""
-    import pytest
     with pytest.raises(SystemExit):
         main(["bearoff", "build", "--mars", "0"])
     assert "argument --mars: 0: expected an integer 1..14" in capsys.readouterr().err

@@ -257,6 +257,27 @@ def test_draw_rule():
         race_probabilities(race(a, a), rules=rules, method="two_sided")
 
 
+def test_blacks_last_turn_under_draw_rule_is_valued_not_called_over():
+    """White has finished; under ``draw_rule`` Black's last turn is still to play.  It was
+    refused as "the game is over: the opponent has borne off all 15 checkers" (and
+    ``nardy-fast bearoff query --rules draw_rule=true`` printed that), while the evaluator
+    values it; it is now valued as the evaluator values it."""
+    rules = Rules(draw_rule=True)
+    black = [0, 0, 0, 0, 0, 2]                        # two checkers on point 19
+    last = race(black, [0] * 6, "black")
+    o = race_probabilities(last, rules=rules)
+    p_draw = p_roll(black, lambda n: n == 0)
+    assert 0 < p_draw < 1
+    assert o.method == "final (last turn)"
+    assert o.p_draw == pytest.approx(p_draw) and o.p_lose == pytest.approx(1 - p_draw)
+    assert o.p_win == 0 and o.equity == pytest.approx(-(1 - p_draw))
+    assert o == nardy_fast.Evaluator.default(rules).evaluate(last)
+    check_consistent(o, rules)
+    for over in (last, race(black, [0] * 6, "white")):   # classic: over; White: no turn
+        with pytest.raises(ValueError, match="the game is over"):
+            race_probabilities(over, rules=None if over is last else rules)
+
+
 @settings(max_examples=30, deadline=None)
 @given(boards_upto(15), boards_upto(15))
 def test_draw_rule_probabilities_sum(a, b):
