@@ -503,8 +503,7 @@ class Evaluator:
         d1, d2 = check_dice(dice)
         plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         if match is None:
-            res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
-                                                         d1, d2, plies)
+            res, vals, used, eqs = self._rank(position, d1, d2, plies)
         else:
             check_match(match, [position])
             res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
@@ -544,6 +543,35 @@ class Evaluator:
                 return o.method if plies == 0 else f"{o.method} {plies}-ply"
         return f"net {plies}-ply"
 
+    def _rank(self, position, d1, d2, plies):
+        """``Searcher.rank`` (money play) with every value a possible distribution: a
+        value searched at 1 ply or more averages the rolls in float32, which can pass 1
+        (P(win) 1.0000002, an equity above the largest win) or, flipped, fall below 0;
+        such a row is moved to the nearest possible one (``nearest_possible``, as
+        ``outcomes`` does) and the rows ranked together are ordered again (stably)."""
+        res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
+                                                     d1, d2, plies)
+        w, mw, kw, hw, ml, kl, hl = vals.astype(np.float64).T
+        bad = np.flatnonzero((vals < 0).any(axis=1) | (w > 1) | (mw > w) | (kw + hw > mw)
+                             | (ml > 1 - w) | (kl + hl > ml))
+        if bad.size == 0:
+            return res, vals, used, eqs
+        vals, eqs = vals.astype(np.float64), eqs.copy()
+        points = tuple(self.rules.points(kind) for kind in OUTCOMES)
+        for k in bad:
+            d = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            o = nearest_possible(Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]),
+                                         method="net", **d, **NOT_MEASURED),
+                                 draws=self.rules.draw_rule, points=points)
+            vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
+            eqs[k] = o.equity
+        # the search ranks the best ``keep`` (all at 0-ply) together, then the rest
+        n = len(res)
+        top = n if plies == 0 or self.keep <= 0 else min(self.keep, n)
+        order = np.concatenate([block[np.argsort(-eqs[block], kind="stable")]
+                                for block in (np.arange(top), np.arange(top, n))])
+        return res[order], vals[order], used[order], eqs[order]
+
     def _match_rank(self, position, d1, d2, plies, match):
         """``Searcher.rank`` ordered by match winning chance (``hint``)."""
         s = self.searcher()
@@ -574,8 +602,8 @@ class Evaluator:
         position = as_position(position)
         d1, d2 = check_dice(dice)
         if match is None:
-            res, _, _, _ = self.searcher().rank(position.mover, position.opponent, d1, d2,
-                                                check_plies(plies, _search.MAX_SEARCH_PLIES))
+            res = self._rank(position, d1, d2,
+                             check_plies(plies, _search.MAX_SEARCH_PLIES))[0]
         else:
             check_match(match, [position])
             res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_SEARCH_PLIES),

@@ -281,6 +281,30 @@ def test_hint_ranks_every_legal_move():
     assert str(ev.best_move(pos, (6, 3), plies=1)) == h1["move"].iloc[0]
 
 
+@pytest.mark.parametrize("rules", [None, Rules(scoring="extended")])
+def test_a_searched_hint_gives_possible_values(rules):
+    """A hint at 1 or 2 plies averaged the rolls in float32 and showed P(win)
+    1.0000002, P(koks win) above it and an equity above the largest win (2.000001 points
+    with classic scoring) for a sure koks: every row is now a possible distribution, its
+    equity the expected points of its probabilities, as ``evaluate`` gives."""
+    from nardy_fast.core.result import possibility_gap
+    ev = Evaluator.default(rules)
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[23], you[0], you[10] = 3, 14, 1              # a sure koks whatever the roll
+    pos = nf.Position(me, you)
+    points = tuple(ev.rules.points(kind) for kind in ("oin", "mars", "koks", "home_mars"))
+    for plies in (1, 2):
+        h = ev.hint(pos, (2, 1), plies=plies)
+        assert h["method"].iloc[0] == f"net {plies}-ply"
+        for row in h.itertuples():
+            z = [row.p_win, 1 - row.p_win, 0.0, row.p_mars_win, row.p_mars_loss,
+                 row.p_koks_win, row.p_koks_loss, row.p_home_mars_win,
+                 row.p_home_mars_loss, row.equity]
+            assert possibility_gap(z, draws=False, points=points) <= 1e-12, row
+        assert h["equity"].iloc[0] == pytest.approx(ev.rules.points("koks"), abs=1e-6)
+        assert str(ev.best_move(pos, (2, 1), plies=plies)) == h["move"].iloc[0]
+
+
 @pytest.mark.parametrize("bad, err, match", [
     (np.zeros((2, 3, 24), np.uint8), ValueError, "shape"),
     (np.full((1, 2, 24), 1.5), TypeError, "integer"),
