@@ -98,14 +98,16 @@ def cmd_hint(args):
         return
     roll = f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}"
     if match is None:
+        draws = "p_draw" in hint.columns            # draw_rule: a draw is no win or loss
         print(f"{roll}: each legal move valued by the evaluator; equity in points per game "
-              "and p_win, both the mover's view; equity_loss: points lost against the best "
-              "move")
+              f"and p_win{', p_draw, all' if draws else ', both'} the mover's view; "
+              "equity_loss: points lost against the best move")
         print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
-              f"{'p_win':>5s}  method")
+              f"{'p_win':>5s}  " + (f"{'p_draw':>6s}  " if draws else "") + "method")
         for r in hint.itertuples():
             print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f}  {r.equity_loss:11.4f}  "
-                  f"{r.p_win:5.3f}  {r.method}")
+                  f"{r.p_win:5.3f}  " + (f"{r.p_draw:6.3f}  " if draws else "")
+                  + r.method)
         return
     table = ("the cubeful match equity table, the game played out at the stake, no mars"
              if match.rules.cube else "the match equity table")

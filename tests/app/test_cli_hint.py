@@ -15,6 +15,22 @@ def test_cli_hint_prints_the_ranking(capsys):
     assert [r["move"] for r in rows] == list(want["move"])
 
 
+def test_cli_hint_under_draw_rule_shows_the_draw_of_black_s_last_turn(capsys):
+    """Black bearing off its last checkers in its last turn (``draw_rule``) was shown as
+    "+1.0000 ... 1.000  net 0-ply", a sure win; it is a draw, and the text says so."""
+    from nardy_fast.app.cli import main
+    rules = nf.Rules(draw_rule=True)
+    last = "BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAg"         # two on Black's 24, White off
+    assert main(["hint", last, "66", "--rules", rules.to_text()]) == 0
+    head, columns, row = capsys.readouterr().out.splitlines()
+    assert "p_win, p_draw, all the mover's view" in head
+    assert columns.split()[-3:] == ["p_win", "p_draw", "method"]
+    assert row.split() == ["1", "24/off", "24/off", "+0.0000", "0.0000", "0.000", "1.000",
+                           "final"]
+    assert main(["hint", "start", "65", "--plies", "0"]) == 0      # classic: no p_draw
+    assert "p_draw" not in capsys.readouterr().out
+
+
 def test_cli_hint_rejects_bad_dice():
     from nardy_fast.app.cli import main
     with pytest.raises(SystemExit) as e:

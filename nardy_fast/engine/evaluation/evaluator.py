@@ -22,7 +22,7 @@ from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIE
                                     shipped_net_for, shipped_nets)
 from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
-from nardy_fast.core.position import (WHITE, Position, as_position, contact_mask,
+from nardy_fast.core.position import (BLACK, WHITE, Position, as_position, contact_mask,
                                       position_list)
 from nardy_fast.tables.race import complete_rows, default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
@@ -483,11 +483,13 @@ class Evaluator:
         DataFrame, one row per move, best first: ``rank``, ``move`` (steps, 1-based
         points of the side on roll), ``equity``, ``equity_loss`` (points per game lost
         against the best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES``
-        probabilities, ``plies`` (depth of that row's value), ``method`` (how that row was
-        valued: ``"net N-ply"``; ``"final"`` for a move that bears off the last checker;
-        the table's name, ``"two_sided"``, ``"one_sided"`` or ``"one_sided12"``, for a
-        race the exact tables value, ``"one_sided 2-ply"`` where such a race was searched
-        deeper on the tables' values), ``id_after'
+        probabilities (under ``draw_rule`` also ``p_draw``), ``plies`` (depth of that
+        row's value), ``method`` (how that row was valued: ``"net N-ply"``; ``"final"``
+        for a move that ends the game, ``"final (last turn)"`` for White's last checker
+        off under ``draw_rule``, Black's last turn valued exactly; the table's name,
+        ``"two_sided"``, ``"one_sided"`` or ``"one_sided12"``, for a race the exact tables
+        value, ``"one_sided 2-ply"`` where such a race was searched deeper on the tables'
+        values), ``id_after``
         (the position ID after the move, as ``move_report``'s and ``nardy-fast moves``';
         ``""`` for a move that ends the game with both sides off, a draw under
         ``draw_rule``).
@@ -503,10 +505,12 @@ class Evaluator:
         d1, d2 = check_dice(dice)
         plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         if match is None:
-            res, vals, used, eqs = self._rank(position, d1, d2, plies)
+            res, vals, used, eqs, methods, draws = self._rank(position, d1, d2, plies)
         else:
             check_match(match, [position])
             res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
+            methods = [f"net {int(u)}-ply" for u in used]
+            draws = np.zeros(len(res))
         moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
@@ -515,12 +519,15 @@ class Evaluator:
             row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
                    "equity_loss": -diff + 0.0, "diff": diff}
             row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            if self.rules.draw_rule:
+                row["p_draw"] = float(draws[k])
             row["plies"] = int(used[k])
             # "" where the move ends the game with both sides off (a draw under
             # draw_rule: a result, not a position), as game_report's ids
             ended = not (any(m.board) or position.opponent.any())
             after = None if ended else position.play(m)
-            row["method"] = self._move_method(m, after, int(used[k]))
+            row["method"] = (methods[k] if methods[k].startswith("final")
+                             else self._move_method(m, after, int(used[k])))
             row["id_after"] = row["position"] = "" if ended else after.id
             if match is not None:
                 lost = float(mwc[0] - mwc[k])
@@ -551,26 +558,53 @@ class Evaluator:
         ``outcomes`` does) and the rows ranked together are ordered again (stably)."""
         res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
+        methods = [f"net {int(u)}-ply" for u in used]
+        draws = np.zeros(len(res))
         w, mw, kw, hw, ml, kl, hl = vals.astype(np.float64).T
         bad = np.flatnonzero((vals < 0).any(axis=1) | (w > 1) | (mw > w) | (kw + hw > mw)
                              | (ml > 1 - w) | (kl + hl > ml))
-        if bad.size == 0:
-            return res, vals, used, eqs
+        final = self._final_rows(position, res)
+        if bad.size == 0 and not final:
+            return res, vals, used, eqs, methods, draws
         vals, eqs = vals.astype(np.float64), eqs.copy()
         points = tuple(self.rules.points(kind) for kind in OUTCOMES)
         for k in bad:
             d = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
-            o = nearest_possible(Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]),
-                                         method="net", **d, **NOT_MEASURED),
-                                 draws=self.rules.draw_rule, points=points)
+            final.setdefault(int(k), nearest_possible(
+                Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]), method=methods[k],
+                        **d, **NOT_MEASURED), draws=self.rules.draw_rule, points=points))
+        for k, o in final.items():
             vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
-            eqs[k] = o.equity
+            eqs[k], methods[k], draws[k] = o.equity + 0.0, o.method, o.p_draw
         # the search ranks the best ``keep`` (all at 0-ply) together, then the rest
         n = len(res)
         top = n if plies == 0 or self.keep <= 0 else min(self.keep, n)
         order = np.concatenate([block[np.argsort(-eqs[block], kind="stable")]
                                 for block in (np.arange(top), np.arange(top, n))])
-        return res[order], vals[order], used[order], eqs[order]
+        return (res[order], vals[order], used[order], eqs[order],
+                [methods[k] for k in order], draws[order])
+
+    def _final_rows(self, position, results):
+        """``{row: Outcome}`` (the mover's view, exact, ``final_outcome``) of the results
+        the colour-blind search cannot value under ``draw_rule``: White bearing off its
+        last checker (Black then has its last turn), and every result of Black's last
+        turn (a draw when it bears off its last checker, else the loss as scored)."""
+        if not self.rules.draw_rule:
+            return {}
+        last_turn = not position.opponent.any()
+        if not last_turn and position.side != WHITE:
+            return {}
+        other = BLACK if position.side == WHITE else WHITE
+        out = {}
+        for k, board in enumerate(results):
+            if board.any() and not last_turn:
+                continue
+            if not board.any() and last_turn:
+                out[k] = Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+            else:
+                after = Position(position.opponent, board, other)
+                out[k] = final_outcome(after, self.rules).flipped()
+        return out
 
     def _match_rank(self, position, d1, d2, plies, match):
         """``Searcher.rank`` ordered by match winning chance (``hint``)."""

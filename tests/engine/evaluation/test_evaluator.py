@@ -305,6 +305,43 @@ def test_a_searched_hint_gives_possible_values(rules):
         assert str(ev.best_move(pos, (2, 1), plies=plies)) == h["move"].iloc[0]
 
 
+def test_a_hint_under_draw_rule_values_the_moves_that_end_the_game_exactly():
+    """The search is colour-blind: on Black's last turn under ``draw_rule`` the hint
+    showed bearing off every checker as a win (+1.0, p_win 1.0, "net 0-ply") where it is
+    a draw, the other moves at 1 ply with p_win -2.4e-07; and White's last checker off as
+    a sure win where Black's last turn may still draw.  Those moves are now valued as the
+    game ends (``final_outcome``), with their draws."""
+    from nardy_fast.core._scoring import score_loss
+    rules = Rules(draw_rule=True, scoring="extended")
+    ev = Evaluator.default(rules)
+    black = np.zeros(24, int)
+    black[18], black[20] = 2, 1
+    last = nf.Position(black, np.zeros(24, int), "black")      # White has borne off
+    for plies in (0, 1):
+        h = ev.hint(last, (6, 6), plies=plies)                   # every checker off
+        assert h.loc[0, ["equity", "p_win", "p_draw"]].tolist() == [0.0, 0.0, 1.0]
+        assert h.loc[0, "method"] == "final"
+        h = ev.hint(last, (2, 1), plies=plies)                   # no draw: a loss
+        for row in h.itertuples():
+            move = next(m for m in last.legal_moves((2, 1), rules) if str(m) == row.move)
+            kind, points = score_loss(np.array(move.board), rules)
+            assert row.equity == -points and row.p_win == 0 and row.p_draw == 0
+            assert row.method == "final"
+    white = np.zeros(24, int)
+    white[22], white[23] = 1, 1
+    opp = np.zeros(24, int)
+    opp[18], opp[20] = 2, 1
+    pos = nf.Position(white, opp, "white")
+    h = ev.hint(pos, (6, 5))                                     # White bears off its last
+    after = nf.Position.from_id(h.loc[0, "id_after"])
+    blacks = ev.evaluate(after)                                  # Black's last turn
+    assert 0 < blacks.p_draw < 1
+    assert h.loc[0, "equity"] == pytest.approx(-blacks.equity)
+    assert h.loc[0, "p_draw"] == pytest.approx(blacks.p_draw)
+    assert str(ev.best_move(pos, (6, 5))) == h.loc[0, "move"]
+    assert "p_draw" not in Evaluator.default().hint(pos, (6, 5)).columns
+
+
 @pytest.mark.parametrize("bad, err, match", [
     (np.zeros((2, 3, 24), np.uint8), ValueError, "shape"),
     (np.full((1, 2, 24), 1.5), TypeError, "integer"),
