@@ -180,7 +180,9 @@ class Rules:
     def from_text(cls, text: str) -> Rules:
         """Rules from ``to_text`` output (commas allowed between words); ValueError or
         TypeError naming the bad item (``"rules item 'x': ..."``) or the text, TypeError
-        for anything but a ``str``."""
+        for anything but a ``str``.  A value is read as its field takes it: ``true`` or
+        ``false`` for a flag, a number for the points, ``none`` for no cube, else the
+        word as written (``draw_rule=1`` is refused as ``'1'``, not as ``1.0``)."""
         if not isinstance(text, str):
             raise TypeError(f"rules text: expected str, got {type(text).__name__}")
         text = text.strip()
@@ -195,11 +197,15 @@ class Rules:
                 raise ValueError(f"rules item {item!r}: {k} is given twice")
             if v.lower() in ("true", "false"):
                 d[k] = v.lower() == "true"
-            else:
+            elif k == "cube" and v.lower() == "none":
+                d[k] = None
+            elif k.endswith("_points"):
                 try:
                     d[k] = float(v)
                 except ValueError:
                     d[k] = v
+            else:
+                d[k] = v
         try:
             return cls.from_dict(d)
         except (ValueError, TypeError) as e:

@@ -162,6 +162,22 @@ def test_numpy_numbers_and_flags_are_taken_as_python_ones():
         Rules(oin_points=np.bool_(True))
 
 
+def test_from_text_reads_each_value_as_its_field_takes_it():
+    """``cube=none`` was refused with "cube='none': expected one of None, ..." (no text
+    gave None), and ``draw_rule=1`` or ``head_rule=5`` were named as ``1.0`` and ``5.0``,
+    not as written: a number is read for the points only."""
+    assert Rules.from_text("cube=none draw_rule=true") == Rules(draw_rule=True)
+    assert Rules.from_text("cube=None").cube is None
+    assert Rules.from_text("koks_points=3.5 scoring=extended").koks_points == 3.5
+    with pytest.raises(TypeError, match=r"^rules 'draw_rule=1': draw_rule='1': expected "
+                                        r"True or False$"):
+        Rules.from_text("draw_rule=1")
+    with pytest.raises(ValueError, match=r"head_rule='5': expected one of 'classic', "):
+        Rules.from_text("head_rule=5")
+    with pytest.raises(TypeError, match=r"oin_points='one': expected a number"):
+        Rules.from_text("oin_points=one")
+
+
 @pytest.mark.parametrize("bad", [None, 5, b"draw_rule=true"])
 def test_from_text_and_from_dict_name_what_is_not_text_or_a_mapping(bad):
     """Rules.from_text(None) failed with "'NoneType' object has no attribute 'strip'",
