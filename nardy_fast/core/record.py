@@ -62,7 +62,7 @@ from nardy_fast.core._movegen import successors
 from nardy_fast.core._scoring import gives_last_turn
 from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
-from nardy_fast.core.gameloop import play_turns
+from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.policies import Chooser, as_chooser
 from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,
                                       apply_steps, as_position)
@@ -723,7 +723,9 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
         Seed of ``numpy.random.default_rng`` (dice and random choices).
     rules : Rules, dict or None
     start : Position, str or None
-        First position (a Position or an ID); default the initial position.
+        First position (a Position or an ID); default the initial position.  From it,
+        under ``opening_roll="opening_dice"``, White's first turn plays the two dice of
+        the opening throw (never a double; rule book section 8).
     max_turns : int
         Stop after this many turns even if the game is not over.
     policy : "random", "race" or callable
@@ -752,4 +754,7 @@ def random_game(seed: int | None = None, rules: RulesLike = None,
     max_turns = check_count(max_turns, "max_turns", 0)
     rng = generator(seed)
     rec = GameRecord(white=white, black=black, rules=rules, start=start)
-    return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns)
+    first = (opening_throw(rng) if rules.opening_roll == "opening_dice"
+             and start == Position.initial() else None)
+    return play_turns(rec, lambda pos, dice, moves: choose(pos, moves, rng), rng, max_turns,
+                      dice=first)

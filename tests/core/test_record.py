@@ -401,3 +401,19 @@ def test_a_byte_order_mark_is_read_as_the_file_itself(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + rec.to_text().replace("\n", "\r\n").encode())
     again = read_record(path)
     assert again.turns == rec.turns and again.result() == rec.result()
+
+
+def test_random_games_from_the_start_open_with_the_opening_dice_under_opening_dice():
+    """``opening_roll="opening_dice"``: White's first roll is the two dice of the opening
+    throw, never a double (rule book section 8).  ``random_game`` threw the first roll
+    again, as under ``"rethrow"``: 48 of 300 games opened with a double."""
+    rules = Rules(opening_roll="opening_dice")
+    firsts = [random_game(seed=s, rules=rules, max_turns=1).turns[0].dice
+              for s in range(120)]
+    assert all(d1 != d2 for d1, d2 in firsts)
+    assert len(set(firsts)) > 15                    # both orders of the 15 pairs
+    rethrow = [random_game(seed=s, max_turns=1).turns[0].dice for s in range(120)]
+    assert any(d1 == d2 for d1, d2 in rethrow)
+    later = random_game(seed=1, max_turns=3).final    # not the start: no opening throw
+    assert random_game(seed=2, rules=rules, start=later, max_turns=1).turns[0].dice == \
+        random_game(seed=2, start=later, max_turns=1).turns[0].dice
