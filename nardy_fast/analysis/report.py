@@ -578,7 +578,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     pandas.DataFrame
         ``turn, line, side, player, dice, move, id, pips_white, pips_black, pips_mover,
         pips_opponent, off_white, off_black, phase`` and, as asked, ``method, p_win,
-        p_mars_win, p_lose, p_mars_loss, equity, se_equity, p_win_white``, the analysis
+        p_mars_win, p_lose, p_mars_loss`` (under extended scoring ``p_koks_win,
+        p_koks_loss, p_home_mars_win, p_home_mars_loss``, under ``draw_rule``
+        ``p_draw``, as ``win_report``), ``equity, se_equity, p_win_white``, the analysis
         and the cube columns.  The last row (``turn`` = number of turns + 1, ``move``
         empty) is the final position.  ``attrs["settings"]`` records how the analysis
         was made (``analysis_settings``).
@@ -672,8 +674,12 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         if win_prob:
             o = outs[k]
             row.update({"method": o.method, "p_win": o.p_win, "p_mars_win": o.p_mars_win,
-                        "p_lose": o.p_lose, "p_mars_loss": o.p_mars_loss, "equity": o.equity,
-                        "se_equity": o.se_equity,
+                        "p_lose": o.p_lose, "p_mars_loss": o.p_mars_loss})
+            if rules.scoring == "extended":       # worth more than a mars: as win_report
+                row.update({k: getattr(o, k) for k in _EXT})
+            if rules.draw_rule:                   # P(win) + P(lose) is then below 1
+                row["p_draw"] = o.p_draw
+            row.update({"equity": o.equity, "se_equity": o.se_equity,
                         "p_win_white": o.p_win if white_first else o.p_lose})
             if match is not None:
                 row["mwc"] = _match_row(o, pos.side, match)["mwc"]

@@ -292,6 +292,25 @@ def test_game_report_and_error_rates(tmp_path):
                                                                "equity_loss"].sum())
 
 
+def test_game_report_has_the_draws_and_the_koks_of_its_record_s_rules():
+    """A record under ``draw_rule`` and extended scoring: each row gave P(win), P(lose)
+    and the mars only (in a drawn game's last turns 0.8333 and 0 for White, P(draw) left
+    out), and no koks or home mars, worth 3 and 4 points; the columns are now those of
+    ``win_report`` for the same rules."""
+    rules = Rules(draw_rule=True, scoring="extended")
+    rec = next(g for g in (random_game(seed=s, rules=rules, policy="race")
+                           for s in range(40)) if g.result()["kind"] == "draw")
+    gr = game_report(rec, method="net")
+    wr = win_report(rec.positions(), method="net", rules=rules)
+    for c in ("p_draw", "p_koks_win", "p_koks_loss", "p_home_mars_win", "p_home_mars_loss"):
+        assert gr[c].tolist() == wr[c].tolist(), c
+    assert (gr["p_draw"] > 0).any()
+    total = gr["p_win"] + gr["p_lose"] + gr["p_draw"]
+    assert np.allclose(total, 1.0)
+    classic = game_report(random_game(seed=1, max_turns=4), method="net")
+    assert "p_draw" not in classic.columns and "p_koks_win" not in classic.columns
+
+
 def test_convergence_report_is_one_run():
     sizes = [36, 72, 144]
     cv = convergence_report(Position.initial(), sizes, seed=4, **FAST)
