@@ -808,6 +808,13 @@ _CUBE_VALUES = (("no_double", "no double"), ("double_take", "double, take"),
                 ("double_pass", "double, pass"), ("double_beaver", "double, beaver"))
 
 
+def _half_draws(args):
+    """What the cube's P(win) counts under ``draw_rule``: a draw as half a win
+    (``cubemodel.p_of``), so that it is not read as the P(win) of ``rollout`` or
+    ``bearoff query``; nothing under other rules."""
+    return " (draws counted as half a win)" if as_rules(args.rules).draw_rule else ""
+
+
 def _print_cube(args, d, match=None):
     """The text of ``cube``: the values with the standard errors of rollouts, and the
     model's efficiency and take point only where the model decided; at a ``match`` score
@@ -821,10 +828,11 @@ def _print_cube(args, d, match=None):
         print("equities per unit stake, the side on roll's view; ± is "
               f"{NOISE_Z} standard errors (a 95% interval)")
     elif modelled:
-        print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']}, cube efficiency "
-              f"x {d['x']:.3f} ({d['x_source']})")
+        print(f"cubeless P(win) {d['p_win']:.4f}{_half_draws(args)}, method {d['method']}, "
+              f"cube efficiency x {d['x']:.3f} ({d['x_source']})")
     else:
-        print(f"cubeless P(win) {d['p_win']:.4f}, method {d['method']} ({d['model']})")
+        print(f"cubeless P(win) {d['p_win']:.4f}{_half_draws(args)}, method {d['method']} "
+              f"({d['model']})")
     for key, label in _CUBE_VALUES:
         if math.isnan(d[key]):
             continue

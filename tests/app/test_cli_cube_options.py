@@ -73,6 +73,21 @@ def test_cube_takes_the_cube_and_the_beaver_of_rules(capsys):
     assert code == 1 and "--rules beaver=true: at a match score" in err
 
 
+def test_cube_under_draw_rule_says_its_p_win_counts_draws_as_half(capsys):
+    """Under ``draw_rule`` the cube's "cubeless P(win) 0.9861" is P(win) + P(draw) / 2
+    (the model's, ``cubemodel.p_of``), where ``rollout`` and ``bearoff query`` give P(win)
+    0.9722 and P(draw) 0.0278 for the same position: the line says what it counts."""
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAAgABABAQ"          # Black's last turn may draw
+    o = nf.race_probabilities(Position.from_id(race), rules=nf.Rules(draw_rule=True))
+    assert main(["cube", race, "--plies", "0", "--rules", "draw_rule=true"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines()
+                if ln.startswith("cubeless P(win)"))
+    assert line.startswith(f"cubeless P(win) {o.p_win + o.p_draw / 2:.4f} (draws counted "
+                           "as half a win), method ")
+    assert main(["cube", race, "--plies", "0"]) == 0
+    assert "half a win" not in capsys.readouterr().out
+
+
 def test_report_of_a_record_warns_only_of_options_given(capsys, tmp_path):
     record = tmp_path / "g.txt"
     nf.write_record(nf.random_game(seed=1, max_turns=4), str(record))
