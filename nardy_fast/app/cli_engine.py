@@ -154,8 +154,10 @@ def _hint_rollouts(args, pos, rules, match):
           "same dice game by game; equity in points per game, the mover's view, with its "
           f"95% interval (± {NOISE_Z} SE); equity_loss: points lost against the best move, "
           "with its standard error from the two moves' games")
+    draws = "p_draw" in mr.columns                # draw_rule: a draw is no win or loss
     print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s} {'± 95%':>7s}  "
-          f"{'equity_loss (SE)':>17s}  {'p_win':>5s}  method")
+          f"{'equity_loss (SE)':>17s}  {'p_win':>5s}  "
+          + (f"{'p_draw':>6s}  " if draws else "") + "method")
     for r in mr.itertuples():
         half = NOISE_Z * r.se_equity
         err = f"{half:7.4f}" if half == half else f"{'-':>7s}"
@@ -163,7 +165,7 @@ def _hint_rollouts(args, pos, rules, match):
         loss = f"{r.equity_loss:.4f}" + (f" ({se:.4f})" if se == se and se > 0 else
                                          "" if se == 0 else " (-)")
         print(f"{r.rank:4d}  {r.move:<24s} {r.equity:+7.4f} {err}  {loss:>17s}  "
-              f"{r.p_win:5.3f}  {r.method}")
+              f"{r.p_win:5.3f}  " + (f"{r.p_draw:6.3f}  " if draws else "") + r.method)
 
 
 def _match_words(match):

@@ -31,6 +31,22 @@ def test_cli_hint_under_draw_rule_shows_the_draw_of_black_s_last_turn(capsys):
     assert "p_draw" not in capsys.readouterr().out
 
 
+def test_cli_hint_by_rollouts_under_draw_rule_shows_the_draws(capsys):
+    """``hint --method rollout`` under ``draw_rule`` showed p_win 0.972 alone for White's
+    last checkers off, the draws of Black's last turn left out; it shows p_draw."""
+    from nardy_fast.app.cli import main
+    rules = nf.Rules(draw_rule=True)
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAAgABABAQ"
+    after = nf.Position.from_id(race).play("23/off 24/off", rules=rules)
+    black = Evaluator.default(rules).evaluate(after)      # Black's last turn, exact
+    assert 0 < black.p_draw < 1
+    assert main(["hint", race, "66", "--rules", rules.to_text(), "--method", "rollout",
+                 "-n", "4", "--workers", "1", "--no-progress"]) == 0
+    _, columns, row = capsys.readouterr().out.splitlines()
+    assert columns.split()[-3:] == ["p_win", "p_draw", "method"]
+    assert row.split()[-5:-3] == [f"{black.p_lose:5.3f}", f"{black.p_draw:6.3f}".strip()]
+
+
 def test_cli_hint_rejects_bad_dice():
     from nardy_fast.app.cli import main
     with pytest.raises(SystemExit) as e:
