@@ -551,28 +551,19 @@ class Evaluator:
         return f"net {plies}-ply"
 
     def _rank(self, position, d1, d2, plies):
-        """``Searcher.rank`` (money play) with every value a possible distribution: a
-        value searched at 1 ply or more averages the rolls in float32, which can pass 1
-        (P(win) 1.0000002, an equity above the largest win) or, flipped, fall below 0;
-        such a row is moved to the nearest possible one (``nearest_possible``, as
-        ``outcomes`` does) and the rows ranked together are ordered again (stably)."""
+        """``Searcher.rank`` (money play) with every value a possible distribution
+        (``_possible``) and, under ``draw_rule``, the results that end the game valued
+        exactly (``_final_rows``); where a value changed, the rows ranked together are
+        ordered again (stably)."""
         res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
         methods = [f"net {int(u)}-ply" for u in used]
         draws = np.zeros(len(res))
-        w, mw, kw, hw, ml, kl, hl = vals.astype(np.float64).T
-        bad = np.flatnonzero((vals < 0).any(axis=1) | (w > 1) | (mw > w) | (kw + hw > mw)
-                             | (ml > 1 - w) | (kl + hl > ml))
+        clipped, eqs2 = self._possible(vals, eqs)
         final = self._final_rows(position, res)
-        if bad.size == 0 and not final:
+        if clipped is vals and not final:
             return res, vals, used, eqs, methods, draws
-        vals, eqs = vals.astype(np.float64), eqs.copy()
-        points = tuple(self.rules.points(kind) for kind in OUTCOMES)
-        for k in bad:
-            d = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
-            final.setdefault(int(k), nearest_possible(
-                Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]), method=methods[k],
-                        **d, **NOT_MEASURED), draws=self.rules.draw_rule, points=points))
+        vals, eqs = clipped.astype(np.float64), eqs2.astype(np.float64)
         for k, o in final.items():
             vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
             eqs[k], methods[k], draws[k] = o.equity + 0.0, o.method, o.p_draw
@@ -583,6 +574,30 @@ class Evaluator:
                                 for block in (np.arange(top), np.arange(top, n))])
         return (res[order], vals[order], used[order], eqs[order],
                 [methods[k] for k in order], draws[order])
+
+    def _possible(self, vals, eqs):
+        """``(vals, eqs)`` with every row of ``vals`` (``(n, 7)``, ``OUTPUT_NAMES``) a
+        possible distribution: a value searched at 1 ply or more averages the rolls in
+        float32, which can pass 1 (P(win) 1.0000002, an equity above the largest win) or,
+        flipped, fall below 0; such a row is moved to the nearest possible one
+        (``nearest_possible``, as ``outcomes`` does) and its equity recomputed.  The same
+        arrays when no row needed it, else float64 copies."""
+        w, mw, kw, hw, ml, kl, hl = np.asarray(vals, dtype=np.float64).T
+        bad = np.flatnonzero((np.asarray(vals) < 0).any(axis=1) | (w > 1) | (mw > w)
+                             | (kw + hw > mw) | (ml > 1 - w) | (kl + hl > ml))
+        if bad.size == 0:
+            return vals, eqs
+        vals = np.array(vals, dtype=np.float64)
+        eqs = np.array(eqs, dtype=np.float64)
+        points = tuple(self.rules.points(kind) for kind in OUTCOMES)
+        for k in bad:
+            d = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            o = nearest_possible(Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]),
+                                         method="net", **d, **NOT_MEASURED),
+                                 draws=self.rules.draw_rule, points=points)
+            vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
+            eqs[k] = o.equity + 0.0
+        return vals, eqs
 
     def _final_rows(self, position, results):
         """``{row: Outcome}`` (the mover's view, exact, ``final_outcome``) of the results
@@ -607,7 +622,8 @@ class Evaluator:
         return out
 
     def _match_rank(self, position, d1, d2, plies, match):
-        """``Searcher.rank`` ordered by match winning chance (``hint``)."""
+        """``Searcher.rank`` ordered by match winning chance (``hint``); the values
+        searched deeper made possible (``_possible``) before their chances are read."""
         s = self.searcher()
         res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
         mwc = met.mwc_of_values(vals, match)
@@ -619,9 +635,11 @@ class Evaluator:
                 b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
                 deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
                 deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
+                deep, deep_eqs = self._possible(deep, s.equities(deep))
+                vals = vals.astype(np.float64)
                 vals[top] = deep
                 used[top] = plies
-                eqs[top] = s.equities(deep)
+                eqs[top] = deep_eqs
                 mwc[top] = met.mwc_of_values(deep, match)
             n_top = self.keep if self.keep > 0 else len(order)
             head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),

@@ -303,6 +303,14 @@ def test_a_searched_hint_gives_possible_values(rules):
             assert possibility_gap(z, draws=False, points=points) <= 1e-12, row
         assert h["equity"].iloc[0] == pytest.approx(ev.rules.points("koks"), abs=1e-6)
         assert str(ev.best_move(pos, (2, 1), plies=plies)) == h["move"].iloc[0]
+    # at a match score too (the moves searched deeper, before their chances are read)
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    state = MatchState(MatchRules(length=5, rules=ev.rules), (2, 3), "white")
+    h = ev.hint(pos, (2, 1), plies=2, match=state)
+    row = h.iloc[0]
+    z = [row.p_win, 1 - row.p_win, 0.0, row.p_mars_win, row.p_mars_loss, row.p_koks_win,
+         row.p_koks_loss, row.p_home_mars_win, row.p_home_mars_loss, row.equity]
+    assert possibility_gap(z, draws=False, points=points) <= 1e-12, row
 
 
 def test_a_hint_under_draw_rule_values_the_moves_that_end_the_game_exactly():
