@@ -640,6 +640,7 @@ def _parser_report(sub):
     # None: not given, so that the options given where they have no effect are named
     s.set_defaults(**{k: None for k in ROLLOUT_FLAGS})
     add_progress(s)
+    add_options(s, "rules")
 
 
 REPORT_GAMES = DEFAULT_GAMES   # report's -n/--games under --method rollout when not given
@@ -696,6 +697,11 @@ def _report(args, old=()):
     try:
         if _is_record(args.input):
             game = _report_game(args.input)
+            if args.rules is not None and args.rules != game.rules:
+                raise CliError(f"--rules {args.rules.to_text()}: a game "
+                               "record is reported under "
+                               f"its own rules ({game.rules.to_text()}); "
+                               "--rules is for a file of position IDs")
             gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
                                     **kw)
             tables.append((gr, "game_report"))
@@ -711,7 +717,8 @@ def _report(args, old=()):
             tables.append((pr, "pip_report"))
             if not args.no_win:
                 try:
-                    wr = report.win_report(ids, method=args.method, **kw)
+                    wr = report.win_report(ids, method=args.method, rules=args.rules,
+                                           **kw)
                 except ValueError as e:      # a position the method cannot value
                     raise _in_file(e, args.input, lines) from None
                 tables.append((wr, "win_report"))

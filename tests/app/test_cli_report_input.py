@@ -169,3 +169,25 @@ def test_a_match_or_several_games_are_sent_to_analyse_and_an_illegal_turn_names_
         err = capsys.readouterr().err
         assert err.startswith(f"nardy-fast: error: {p}: {message.format(p=p)}"), err
         assert not (tmp_path / "out").exists()
+
+
+def test_rules_value_a_file_of_ids_and_a_record_keeps_its_own(tmp_path, capsys):
+    """report had no --rules: a file of IDs was valued under classic rules only (no
+    P(draw) under draw_rule, no koks under extended scoring)."""
+    import nardy_fast as nf
+    from helpers import run_cli
+    ids = tmp_path / "ids.txt"
+    ids.write_text("WAAAAAAAAAAAAAAAAAAAAAAAAAgABABAQ\n")
+    code, out, err = run_cli(capsys, "report", str(ids), "-o", str(tmp_path / "r"),
+                             "--method", "exact", "--rules", "draw_rule=true")
+    assert code == 0, err
+    import pandas as pd
+    wr = pd.read_csv(tmp_path / "r" / "win_report.csv")
+    assert wr["p_draw"].iloc[0] == pytest.approx(1 / 36)     # Black's 6-6 on its last turn
+    assert wr["p_win"].iloc[0] == pytest.approx(35 / 36)
+    rec = nf.random_game(seed=3, max_turns=4)
+    path = nf.write_record(rec, tmp_path / "g.txt")
+    code, out, err = run_cli(capsys, "report", str(path), "-o", str(tmp_path / "g"),
+                             "--no-win", "--rules", "scoring=extended")
+    assert code == 1 and ("--rules scoring=extended: a game record is reported under its "
+                          "own rules (classic); --rules is for a file of position IDs") in err
