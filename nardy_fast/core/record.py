@@ -220,6 +220,16 @@ class GameRecord:
         """The record as text (the format of the module docstring)."""
         return format_record(self)
 
+    def __str__(self) -> str:
+        """The record as text (``to_text``): what ``print(record)`` shows."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        """A line naming the players, the rules and the number of turns (the dataclass's
+        own repr ran to thousands of characters for one game)."""
+        return (f"GameRecord(white={self.white!r}, black={self.black!r}, "
+                f"rules={self.rules.to_text()!r}, turns={len(self.turns)})")
+
     @classmethod
     def from_text(cls, text: str, source: str = "<record>") -> GameRecord:
         """Parse a record; ``RecordError`` names the line for malformed text."""

@@ -417,3 +417,11 @@ def test_random_games_from_the_start_open_with_the_opening_dice_under_opening_di
     later = random_game(seed=1, max_turns=3).final    # not the start: no opening throw
     assert random_game(seed=2, rules=rules, start=later, max_turns=1).turns[0].dice == \
         random_game(seed=2, start=later, max_turns=1).turns[0].dice
+
+
+def test_a_record_prints_as_its_text_and_its_repr_is_one_line():
+    """``print(record)`` gave the dataclass's repr, thousands of characters for one game."""
+    rec = random_game(seed=1, max_turns=3)
+    assert str(rec) == rec.to_text()
+    assert repr(rec) == ("GameRecord(white='random', black='random', rules='classic', "
+                         "turns=3)")
