@@ -163,8 +163,8 @@ class Evaluator:
             ``path`` is no file path (``path: expected a file path (str or os.PathLike),
             got NoneType``).
         DatabaseError
-            (A ``ValueError``, naming the file.) The file is not a net of this version or
-            its arrays do not fit.
+            (A ``ValueError``, naming the file.) The file is not a net of this version,
+            its arrays are missing or do not fit, or the rules it records are no rules.
         """
         meta, arrays = _dbfile.read_db(path, KIND)
         if meta.get("encoding") != ENCODING or meta.get("n_inputs") != N_INPUTS:
@@ -172,12 +172,19 @@ class Evaluator:
                 f"{os.fspath(path)}: a net for input encoding {meta.get('encoding')} with "
                 f"{meta.get('n_inputs')} inputs; this version reads encoding {ENCODING} "
                 f"with {N_INPUTS}")
+        missing = [k for k in ("w1", "b1", "w2", "b2") if k not in arrays]
+        if missing:
+            raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: no array "
+                                        f"{', '.join(map(repr, missing))}")
         try:
             net = Net(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"],
                       arrays.get("w3"), arrays.get("b3"), arrays.get("w4"))
-        except (KeyError, ValueError) as e:
+        except (TypeError, ValueError) as e:
             raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad weights: {e}") from None
-        rules = as_rules(meta.pop("rules", None))
+        try:                    # the file's rules, named by the file as its weights are
+            rules = as_rules(meta.pop("rules", None))
+        except (TypeError, ValueError) as e:
+            raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad rules: {e}") from None
         for k in ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs"):
             meta.pop(k, None)
         return cls(net, rules=rules, meta=meta)

@@ -5,6 +5,7 @@ from the encoding documented in ``_net.pyx``, a Python expectimax over ``success
 and finite differences of the loss.
 """
 import math
+import re
 
 import numpy as np
 import pytest
@@ -479,3 +480,24 @@ def test_exact_false_is_the_net_alone_in_a_race_of_both_homes():
     for plies in (1, 2):          # the leaves too: no table anywhere
         assert ev.evaluate(pos, plies=plies, exact=False).p_win == pytest.approx(
             net_only.evaluate(pos, plies=plies).p_win, abs=1e-9)
+
+
+@pytest.mark.parametrize("rules, said", [({"head_rule": "bogus"}, "head_rule='bogus'"),
+                                         (5, "got int"), ({"foo": 1}, "foo")])
+def test_load_names_the_file_whose_rules_are_no_rules(tmp_path, small_net, rules, said):
+    """A net file whose recorded rules were no rules failed with the rules' own message
+    ("head_rule='bogus': expected one of ...", "rules: expected a Rules object ...")
+    that named neither the file nor its rules; it is now a ``DatabaseError`` naming
+    both, as a file of bad weights is, and a missing array is named by its name."""
+    from nardy_fast._utils._dbfile import read_db, write_db
+    from nardy_fast.engine.evaluation.nets import KIND
+    good = tmp_path / "good.nfdb"
+    Evaluator(small_net).save(good)
+    meta, arrays = read_db(good, KIND)
+    bad = tmp_path / "bad.nfdb"
+    write_db(bad, KIND, {**meta, "rules": rules}, arrays)
+    with pytest.raises(DatabaseError, match=rf"^{re.escape(str(bad))}: bad rules: .*{said}"):
+        Evaluator.load(bad)
+    write_db(bad, KIND, meta, {k: v for k, v in arrays.items() if k != "b2"})
+    with pytest.raises(DatabaseError, match=rf"^{re.escape(str(bad))}: bad weights: no array 'b2'$"):
+        Evaluator.load(bad)
