@@ -426,13 +426,15 @@ class Evaluator:
                       exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:
         """A DataFrame, one row per position indexed by ID (name ``"position"``, as every
         frame keyed by position ID; ``"id"`` before 0.3.0): the ``OUTPUT_NAMES``
-        columns, ``p_lose``, ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``).
+        columns, ``p_lose``, under ``draw_rule`` ``p_draw`` (as ``win_report``'s; the
+        three sum to 1), ``equity`` and ``method`` (with ``match``: ``mwc``, ``emg``).
         ``positions``: an iterable of Positions or IDs, or one of them
         (``core.position.position_list``)."""
         import pandas as pd                 # lazy: pandas is slow to import
         positions = position_list(positions)
         outs = self.outcomes(positions, plies, exact, match)
-        columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], "equity", "method"]
+        draws = ["p_draw"] if self.rules.draw_rule else []
+        columns = [OUTPUT_NAMES[0], "p_lose", *OUTPUT_NAMES[1:], *draws, "equity", "method"]
         frame = pd.DataFrame([[getattr(o, c) for c in columns] for o in outs],
                              columns=columns, index=pd.Index([p.id for p in positions],
                                                              name="position"))

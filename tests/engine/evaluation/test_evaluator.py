@@ -501,3 +501,48 @@ def test_load_names_the_file_whose_rules_are_no_rules(tmp_path, small_net, rules
     write_db(bad, KIND, meta, {k: v for k, v in arrays.items() if k != "b2"})
     with pytest.raises(DatabaseError, match=rf"^{re.escape(str(bad))}: bad weights: no array 'b2'$"):
         Evaluator.load(bad)
+
+
+def test_a_searched_hint_at_a_match_score_gives_possible_values():
+    """At a match score the hint's searched rows skipped the correction of the money
+    hint: in a lost bear-off (White 5 checkers on its points 19-21 against Black's 4 on
+    its 23-24) at 1 and 2 plies every move showed P(win) -2.4e-07 (and an equity of
+    -1.0000005 points resting on it); each row is now a possible
+    distribution, and its match winning chance is that of its values."""
+    from nardy_fast.core.result import possibility_gap
+    from nardy_fast.engine.evaluation import met
+    ev = Evaluator.default()
+    pos = nf.Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAECAgAAIC")
+    state = nf.MatchState(nf.MatchRules(5), (2, 3), pos.side)
+    points = tuple(ev.rules.points(kind) for kind in ("oin", "mars", "koks", "home_mars"))
+    names = ["p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
+             "p_koks_loss", "p_home_mars_loss"]
+    for plies in (1, 2):
+        h = ev.hint(pos, (1, 2), plies=plies, match=state)
+        assert (h["plies"] == plies).any()
+        for row in h.itertuples():
+            z = [row.p_win, 1 - row.p_win, 0.0, row.p_mars_win, row.p_mars_loss,
+                 row.p_koks_win, row.p_koks_loss, row.p_home_mars_win,
+                 row.p_home_mars_loss, row.equity]
+            assert possibility_gap(z, draws=False, points=points) <= 1e-12, row
+            assert -max(points) <= row.emg <= max(points), row
+        values = h[names].to_numpy()
+        np.testing.assert_allclose(h["mwc"], met.mwc_of_values(values, state), atol=1e-12)
+
+
+def test_evaluate_many_gives_p_draw_under_draw_rule():
+    """Under ``draw_rule`` White's last checker against Black's on its point 21 is a draw
+    but for Black's 1-2: ``evaluate_many`` showed P(win) 0.056 and P(lose) 0 with no
+    P(draw), a frame whose probabilities did not sum to 1; it has ``p_draw`` now, as
+    ``evaluate``'s Outcome and ``win_report`` have."""
+    rules = nf.Rules(draw_rule=True)
+    ev = Evaluator.default(rules)
+    me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[22], opp[20] = 1, 1
+    pos = nf.Position.from_boards(me, opp, "white")
+    o = ev.evaluate(pos)
+    row = ev.evaluate_many([pos]).iloc[0]
+    assert o.p_draw > 0.9
+    assert row["p_draw"] == o.p_draw
+    assert row["p_win"] + row["p_lose"] + row["p_draw"] == pytest.approx(1.0, abs=1e-12)
+    assert "p_draw" not in Evaluator.default().evaluate_many([pos]).columns
