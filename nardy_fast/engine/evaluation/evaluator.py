@@ -287,7 +287,9 @@ class Evaluator:
             without contact from the race database when built (``race12``); default the
             evaluator's ``exact``.
         sides : sequence of str, optional
-            Colour on roll of each row (``draw_rule`` only; default White).
+            Colour on roll of each row, ``"white"`` or ``"black"``, one per row
+            (``draw_rule`` only; default White).  Another count of colours, or another
+            colour, is a ``ValueError`` naming ``sides``.
 
         Returns
         -------
@@ -306,6 +308,8 @@ class Evaluator:
         b = check_boards(boards)
         plies = check_plies(plies, _search.MAX_SEARCH_PLIES)
         exact = self.exact if exact is None else check_flag(exact, "exact")
+        if sides is not None:
+            sides = _check_sides(sides, len(b))
         methods = [f"net {plies}-ply"] * len(b)
         races = {}
         rest = np.flatnonzero(~contact_mask(b)) if exact else np.empty(0, dtype=np.intp)
@@ -671,6 +675,22 @@ class Evaluator:
                                    match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
+
+
+def _check_sides(sides, n):
+    """``sides`` (``probabilities``): a list of ``n`` colours, each ``"white"`` or
+    ``"black"``; else a ``TypeError`` or ``ValueError`` naming ``sides``."""
+    if isinstance(sides, str) or not isinstance(sides, Iterable):
+        raise TypeError(f"sides: expected a sequence of colours ('white' or 'black'), one "
+                        f"per board, got {type(sides).__name__}")
+    sides = list(sides)
+    if len(sides) != n:
+        raise ValueError(f"sides: {len(sides)} colours for {n} boards; expected one per "
+                         "board")
+    for k, side in enumerate(sides):
+        if side not in (WHITE, BLACK):
+            raise ValueError(f"sides[{k}]={side!r}: expected 'white' or 'black'")
+    return sides
 
 
 _CACHE = {}

@@ -546,3 +546,22 @@ def test_evaluate_many_gives_p_draw_under_draw_rule():
     assert row["p_draw"] == o.p_draw
     assert row["p_win"] + row["p_lose"] + row["p_draw"] == pytest.approx(1.0, abs=1e-12)
     assert "p_draw" not in Evaluator.default().evaluate_many([pos]).columns
+
+
+def test_probabilities_names_sides_that_do_not_fit_the_boards():
+    """``probabilities(boards, sides=...)`` with one colour for two boards failed with
+    Python's "list index out of range" at the race row, a text gave its letters as
+    colours ("side='w'"), and a bad colour was named ``side``; each is now named as
+    ``sides``."""
+    ev = Evaluator.default(nf.Rules(draw_rule=True))
+    me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[22], opp[20] = 1, 1
+    boards = np.stack([nf.Position.initial().boards, np.stack([me, opp])])
+    with pytest.raises(ValueError, match=r"^sides: 1 colours for 2 boards"):
+        ev.probabilities(boards, sides=["white"])
+    with pytest.raises(TypeError, match=r"^sides: expected a sequence of colours"):
+        ev.probabilities(boards, sides="white")
+    with pytest.raises(ValueError, match=r"^sides\[1\]='x': expected 'white' or 'black'"):
+        ev.probabilities(boards, sides=["white", "x"])
+    vals, methods = ev.probabilities(boards, sides=("black", "white"))
+    assert methods[1] == "one_sided" and vals[1, 0] == pytest.approx(1 / 18)
