@@ -484,6 +484,12 @@ def cmd_train_net(args):
                                          exclude=exclude, progress=args.progress,
                                          snapshots=args.snapshots, threads=args.threads,
                                          replace=args.force, **settings)
+    except KeyboardInterrupt as e:      # what is kept, in the command's words
+        if not str(e):
+            raise
+        raise KeyboardInterrupt(str(e).replace("train_supervised: ", "train-net: ", 1)
+                                .replace("the same call resumes",
+                                         "the same command resumes")) from None
     except ValueError as e:             # a setting refused: in the option's words
         said = in_option_words(str(e), {k: "--" + k.replace("_", "-")
                                         for k in supervised.SUPERVISED_DEFAULTS})

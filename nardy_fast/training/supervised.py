@@ -130,6 +130,12 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     Returns
     -------
     Evaluator
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C, saying the rounds kept at ``path`` (``train_supervised: 3 of 4 rounds
+        kept in PATH ...``, or that none finished); the same call resumes from them.
     """
     unknown = set(settings) - set(SUPERVISED_DEFAULTS)
     if unknown:
@@ -169,35 +175,47 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     if snapshots is not None:          # before the first round, so a bad folder fails now
         os.makedirs(snapshots, exist_ok=True)
     stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
-    while done < stop:
-        t0 = time.process_time()
-        frozen = _inert_second_layer_dropped(net)
-        pos, after, lengths = selfplay_games(frozen, cfg["games"], cfg["seed"],
-                                             done * cfg["games"])
-        targets = lookahead_targets(frozen, pos, cfg["plies"], threads=threads,
-                                    keep=cfg["keep"])
-        if cfg["lam"] > 0:
-            targets = _selfplay.blend_targets(targets, after, lengths, cfg["lam"])
-        plies = np.concatenate([np.arange(n) for n in lengths])
-        if excluded:
-            keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
-            pos, targets, plies = pos[keep], targets[keep], plies[keep]
-        t_label = time.process_time() - t0
-        rows = kind_repeats(pos, plies, cfg["balance"])
-        rng = np.random.default_rng(child_seed(cfg["seed"], done))
-        net, loss = fit(net, frozen.encode(pos)[rows], targets[rows], cfg["epochs"],
-                        cfg["batch"], cfg["lr"], rng, lr_final=cfg["lr_final"])
-        done += 1
-        line = dict(round=done, positions=len(pos), learnt=len(rows), loss=round(loss, 5),
-                    label_cpu_s=round(t_label, 1), cpu_s=round(time.process_time() - t0, 1))
-        ev = Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
-        ev.save(path)
-        if snapshots is not None:
-            ev.save(os.path.join(snapshots, snapshot_name(done)))
-        if show_progress(progress):
-            print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
-        if log:
-            log(line)
+    saved = done                        # the rounds of the net on disk at path
+    try:
+        while done < stop:
+            t0 = time.process_time()
+            frozen = _inert_second_layer_dropped(net)
+            pos, after, lengths = selfplay_games(frozen, cfg["games"], cfg["seed"],
+                                                 done * cfg["games"])
+            targets = lookahead_targets(frozen, pos, cfg["plies"], threads=threads,
+                                        keep=cfg["keep"])
+            if cfg["lam"] > 0:
+                targets = _selfplay.blend_targets(targets, after, lengths, cfg["lam"])
+            plies = np.concatenate([np.arange(n) for n in lengths])
+            if excluded:
+                keep = np.array([k not in excluded for k in board_keys(pos)], dtype=bool)
+                pos, targets, plies = pos[keep], targets[keep], plies[keep]
+            t_label = time.process_time() - t0
+            rows = kind_repeats(pos, plies, cfg["balance"])
+            rng = np.random.default_rng(child_seed(cfg["seed"], done))
+            net, loss = fit(net, frozen.encode(pos)[rows], targets[rows], cfg["epochs"],
+                            cfg["batch"], cfg["lr"], rng, lr_final=cfg["lr_final"])
+            done += 1
+            line = dict(round=done, positions=len(pos), learnt=len(rows),
+                        loss=round(loss, 5), label_cpu_s=round(t_label, 1),
+                        cpu_s=round(time.process_time() - t0, 1))
+            ev = Evaluator(net, rules=CLASSIC,
+                           meta={"training": dict(cfg, rounds_done=done)})
+            ev.save(path)
+            saved = done
+            if snapshots is not None:
+                ev.save(os.path.join(snapshots, snapshot_name(done)))
+            if show_progress(progress):
+                print("  " + ", ".join(f"{k} {v}" for k, v in line.items()), flush=True)
+            if log:
+                log(line)
+    except KeyboardInterrupt:           # say what is kept, and how to go on
+        raise KeyboardInterrupt(
+            f"train_supervised: {saved:,} of {cfg['rounds']:,} rounds kept in "
+            f"{os.fspath(path)} (the net after round {saved}; the round under way is "
+            "played again); the same call resumes"
+            if saved else "train_supervised: no round finished yet, nothing kept"
+        ) from None
     return Evaluator(net, rules=CLASSIC, meta={"training": dict(cfg, rounds_done=done)})
 
 

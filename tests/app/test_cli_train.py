@@ -303,3 +303,27 @@ def test_force_starts_a_run_of_other_settings_again(tmp_path, capsys, monkeypatc
     assert "made with other settings, removed as --force asks; a new run" in \
         capsys.readouterr().out
     assert len(calls) == 2 and not (partial / "train.json").exists()
+
+
+def test_cli_train_net_interrupted_says_what_it_kept(tmp_path, capsys, monkeypatch):
+    """Ctrl-C in train-net printed "nardy-fast: interrupted" alone, though the net of
+    every finished round was in the --out file: it now says how many, in the command's
+    words."""
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import supervised
+    real, calls = supervised.fit, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(supervised, "fit", cut)
+    start, out = tmp_path / "start.nfdb", tmp_path / "t.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    assert main(["train-net", "-o", str(out), "--init", str(start), "--rounds", "3",
+                 "--games", "2", "--epochs", "1", "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert f"nardy-fast: interrupted: train-net: 1 of 3 rounds kept in {out}" in err
+    assert "the same command resumes" in err
+    assert Evaluator.load(out).meta["training"]["rounds_done"] == 1

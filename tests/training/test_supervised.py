@@ -502,3 +502,34 @@ def test_a_deepened_start_plays_and_labels_its_first_round_with_the_one_layer_pa
     a["w4"] = a["w4"] + 0.1
     learnt = Net(**a)
     assert _inert_second_layer_dropped(learnt).digest() == learnt.digest()
+
+
+def test_an_interrupted_run_says_what_it_kept(tmp_path, monkeypatch):
+    """Ctrl-C in train_supervised (nardy-fast train-net) said only "interrupted", though
+    every finished round's net was on disk: the stop names the rounds kept and the file,
+    and the run resumes from there to the uninterrupted weights."""
+    from nardy_fast.training import supervised
+    real, calls = supervised.fit, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:                  # in the second round: after round 1's save
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
+    monkeypatch.setattr(supervised, "fit", cut)
+    path = tmp_path / "net.nfdb"
+    with pytest.raises(KeyboardInterrupt, match=r"^train_supervised: 1 of 2 rounds kept in "
+                       r".*net\.nfdb \(the net after round 1; .*\); the same call resumes$"):
+        train_supervised(path, **kw)
+    assert Evaluator.load(path).meta["training"]["rounds_done"] == 1
+    calls[:] = [1]                           # the next fit is the stop: in round 1
+    with pytest.raises(KeyboardInterrupt,
+                       match=r"^train_supervised: no round finished yet, nothing kept$"):
+        train_supervised(tmp_path / "other.nfdb", **{**kw, "games": 4})
+    assert not (tmp_path / "other.nfdb").exists()
+    monkeypatch.setattr(supervised, "fit", real)
+    resumed = train_supervised(path, **kw)
+    whole = train_supervised(tmp_path / "whole.nfdb", **kw)
+    np.testing.assert_array_equal(resumed.net.w1, whole.net.w1)
