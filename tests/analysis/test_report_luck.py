@@ -65,3 +65,25 @@ def test_the_running_total_of_luck_is_named_so():
     assert rep["luck_white_total"].iloc[:n].tolist() == pytest.approx(
         np.cumsum(signs * rep["luck"].iloc[:n]).tolist())
     assert rep["luck_white_total"].equals(rep["luck_white"])
+
+
+def test_white_s_last_roll_under_draw_rule_is_valued_with_black_s_last_turn():
+    """Under ``draw_rule`` White (checkers on its 19 and 24) against Black's last checker
+    on its 24: a roll that bears off both is a draw (Black then bears off), any other
+    loses.  The luck took the finishing rolls for wins (the colour-blind search): 6-1 was
+    +1.17 points of luck and the rolls' mean +0.17 where ``evaluate`` gives -0.58; each
+    roll is now valued as the hint values it."""
+    from nardy_fast.engine.play.luck import WEIGHTS, roll_luck, roll_values
+    rules = nf.Rules(draw_rule=True)
+    me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[[18, 23]], opp[23] = 1, 1
+    pos = nf.Position.from_boards(me, opp, "white")
+    ends = np.array([any(not any(m.board) for m in pos.legal_moves(r, rules))
+                     for r in ROLLS])
+    want = np.where(ends, 0.0, -1.0)             # a draw, or Black's win
+    eqs, _ = roll_values(pos, rules=rules)
+    np.testing.assert_allclose(eqs, want, atol=1e-12)
+    assert WEIGHTS @ eqs == pytest.approx(Evaluator.default(rules).evaluate(pos).equity,
+                                          abs=1e-12)
+    assert roll_luck(pos, (6, 1), rules=rules) == pytest.approx(-(WEIGHTS @ want))
+    assert roll_luck(pos, (2, 1), rules=rules) == pytest.approx(-1.0 - WEIGHTS @ want)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from nardy_fast.core.rules import as_rules
 from nardy_fast.core._checks import check_dice
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -36,14 +38,25 @@ def _evaluator(evaluator, rules):
 
 def roll_values(position, evaluator=None, rules=None):
     """Per-roll equities ``(21,)`` (points, the side on roll's view) after its best 0-ply
-    move for each roll of ``ROLLS``, and the per-roll net outputs ``(21, 7)``."""
+    move for each roll of ``ROLLS``, and the per-roll net outputs ``(21, 7)``.
+
+    Under ``draw_rule`` a roll that lets White bear off its last checker is valued as
+    ``Evaluator.hint`` values it: exactly, Black's last turn and its draws included (the
+    colour-blind search counts it a win)."""
     pos = as_position(position)
     ev = _evaluator(evaluator, rules)
     if pos.is_over():
         raise ValueError(f"position {pos.id}: the game is over; no roll to judge")
     s = ev.searcher()
     vals = s.roll_values(pos.mover, pos.opponent, 0)
-    return s.equities(vals), vals
+    eqs = s.equities(vals)
+    if ev.rules.draw_rule and pos.side == WHITE and not pos.mover[:18].any():
+        vals = vals.astype(np.float64)
+        for j, dice in enumerate(ROLLS):     # White home: a roll may end with Black's turn
+            if any(not any(m.board) for m in pos.legal_moves(dice, ev.rules)):
+                _, v, _, e, _, _ = ev._rank(pos, *dice, 0)
+                vals[j], eqs[j] = v[0], e[0]
+    return eqs, vals
 
 
 def roll_luck(position, dice, evaluator=None, rules=None):
