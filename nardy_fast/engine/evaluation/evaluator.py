@@ -44,6 +44,8 @@ __all__ = ["Evaluator", "DATA", "DEFAULT_NET", "KIND", "PLAY_FIELDS", "RulesFall
            "play_rules", "shipped_nets", "shipped_net_for", "DECISION_PLIES", "BULK_PLIES"]
 
 ENCODING = 1              # version of the input encoding (_net.pyx)
+# the header entries of a net file that save writes itself (not the evaluator's meta)
+_FILE_KEYS = ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs", "rules")
 
 # The look-ahead defaults of the command line, one family by what is asked
 # (benchmarks/RESULTS.md; README, "How accurate the quick answers are"):
@@ -146,7 +148,18 @@ class Evaluator:
     def save(self, path: str | os.PathLike[str]) -> str:
         """Write the weights of ``net`` to ``path`` (the package's database format,
         atomically); a ``rollout_net`` apart from it is saved by saving
-        ``rollout_evaluator()``."""
+        ``rollout_evaluator()``.
+
+        The file records ``rules`` and the net's shape beside ``meta``; a ``meta`` key of
+        theirs (``_FILE_KEYS``: ``"rules"``, ``"encoding"``, ...) is a ``ValueError``
+        naming it, and nothing is written (it would take the place of the evaluator's
+        own: the file would load under other rules, or not at all).
+        """
+        taken = sorted(set(self.meta) & set(_FILE_KEYS))
+        if taken:
+            raise ValueError(f"meta: {', '.join(map(repr, taken))} is written by save (the "
+                             "evaluator's rules and the net's shape); keep such notes "
+                             "under another key")
         meta = {"encoding": ENCODING, "n_inputs": N_INPUTS, "n_hidden": self.net.n_hidden,
                 "outputs": list(OUTPUT_NAMES), "rules": self.rules.to_dict(), **self.meta}
         if self.net.n_hidden2:
@@ -185,7 +198,7 @@ class Evaluator:
             rules = as_rules(meta.pop("rules", None))
         except (TypeError, ValueError) as e:
             raise _dbfile.DatabaseError(f"{os.fspath(path)}: bad rules: {e}") from None
-        for k in ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs"):
+        for k in _FILE_KEYS:
             meta.pop(k, None)
         return cls(net, rules=rules, meta=meta)
 

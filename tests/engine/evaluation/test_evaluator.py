@@ -565,3 +565,21 @@ def test_probabilities_names_sides_that_do_not_fit_the_boards():
         ev.probabilities(boards, sides=["white", "x"])
     vals, methods = ev.probabilities(boards, sides=("black", "white"))
     assert methods[1] == "one_sided" and vals[1, 0] == pytest.approx(1 / 18)
+
+
+@pytest.mark.parametrize("key, note", [("rules", {}), ("rules", "my own notes"),
+                                       ("encoding", "v2")])
+def test_save_refuses_meta_that_would_replace_the_file_s_own_entries(tmp_path, small_net,
+                                                                    key, note):
+    """``meta={"rules": {}}`` took the place of the evaluator's rules in the file: a net
+    saved under ``block_rule="home"`` loaded as classic, and ``meta={"encoding": "v2"}``
+    wrote a file that would not load; such a meta is now refused by name and nothing is
+    written."""
+    path = tmp_path / "net.nfdb"
+    ev = Evaluator(small_net, rules=Rules(block_rule="home"), meta={key: note, "x": 1})
+    with pytest.raises(ValueError, match=rf"^meta: '{key}' is written by save"):
+        ev.save(path)
+    assert not path.exists()
+    Evaluator(small_net, rules=Rules(block_rule="home"), meta={"x": 1}).save(path)
+    back = Evaluator.load(path)
+    assert back.rules == Rules(block_rule="home") and back.meta == {"x": 1}
