@@ -492,7 +492,8 @@ def cmd_train_net(args):
                                          "the same command resumes")) from None
     except ValueError as e:             # a setting refused: in the option's words
         said = in_option_words(str(e), {k: "--" + k.replace("_", "-")
-                                        for k in supervised.SUPERVISED_DEFAULTS})
+                                        for k in (*supervised.SUPERVISED_DEFAULTS,
+                                                  "hidden", "hidden2")})
         if said == str(e):
             raise
         raise CliError(said) from None

@@ -327,3 +327,20 @@ def test_cli_train_net_interrupted_says_what_it_kept(tmp_path, capsys, monkeypat
     assert f"nardy-fast: interrupted: train-net: 1 of 3 rounds kept in {out}" in err
     assert "the same command resumes" in err
     assert Evaluator.load(out).meta["training"]["rounds_done"] == 1
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--hidden", "12", "--hidden 12: must be a multiple of 8 and at least the start net's 16"),
+    ("--hidden2", "12", "--hidden2 12: expected a multiple of 8 up to 1024"),
+])
+def test_cli_train_net_names_a_bad_width_by_its_option(tmp_path, capsys, option, value,
+                                                       says):
+    """train-net --hidden 12 said "hidden = 12: ...", the library's keyword, where the
+    other settings are named by their option."""
+    from nardy_fast.app.cli import main
+    start, out = tmp_path / "start.nfdb", tmp_path / "t.nfdb"
+    Evaluator(Net.random(16, 9)).save(start)
+    assert main(["train-net", "-o", str(out), "--init", str(start), "--rounds", "1",
+                 "--games", "2", "--no-progress", option, value]) == 1
+    assert f"nardy-fast: error: {says}" in capsys.readouterr().err
+    assert not out.exists()
