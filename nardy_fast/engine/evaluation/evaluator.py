@@ -661,12 +661,13 @@ class Evaluator:
                 b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
                 deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
                 deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
-                deep, deep_eqs = self._possible(deep, s.equities(deep))
-                vals = vals.astype(np.float64)
-                vals[top] = deep
+                made, deep_eqs = self._possible(deep, s.equities(deep))
+                if made is not deep:             # keep the corrected values as they are
+                    vals = vals.astype(np.float64)
+                vals[top] = made
                 used[top] = plies
                 eqs[top] = deep_eqs
-                mwc[top] = met.mwc_of_values(deep, match)
+                mwc[top] = met.mwc_of_values(made, match)
             n_top = self.keep if self.keep > 0 else len(order)
             head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),
                                              -mwc[order[:n_top]]))]
