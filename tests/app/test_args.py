@@ -78,3 +78,52 @@ def test_log_file_is_checked_before_the_work(tmp_path):
         log_file(str(tmp_path))
     with pytest.raises(CliError, match="--log .*: no such folder"):
         log_file(str(tmp_path / "none" / "run.log"))
+
+
+def _listener(answer):
+    """A local TCP port that is no Dask scheduler: it accepts connections and sends
+    ``answer`` (b"": says nothing, as a web server waiting for its request line)."""
+    import socket
+    import threading
+    server = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:                      # closed: the test is over
+                return
+            held.append(conn)
+            if answer:
+                conn.sendall(answer)
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_scheduler_address_where_no_scheduler_answers_is_named(answer, monkeypatch):
+    """--scheduler at a port where another program listens (the dashboard's, typed for
+    the scheduler's): one line naming the option, within the connection's bound; it
+    waited for ever for a handshake (b""), or failed with a MemoryError ("Unable to
+    allocate 3.07 EiB") when the program answered in its own protocol."""
+    import threading
+    pytest.importorskip("distributed")
+    from nardy_fast.app import _args
+    monkeypatch.setattr(_args, "CONNECT_SECONDS", 1, raising=False)
+    server = _listener(answer)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    got = []
+
+    def connect():
+        try:
+            _args._client(address).close()
+        except BaseException as e:               # the test looks at it
+            got.append(e)
+    thread = threading.Thread(target=connect, daemon=True)
+    thread.start()
+    thread.join(30)
+    server.close()
+    assert not thread.is_alive(), f"--scheduler {address}: still connecting after 30 s"
+    assert len(got) == 1 and isinstance(got[0], _args.CliError), got
+    assert str(got[0]).startswith(f"--scheduler {address}: ")
