@@ -497,6 +497,23 @@ def _client(address):
             from None
 
 
+def close_client(client):
+    """Close the client of ``--scheduler`` (None: nothing to close).  A client that lost
+    its scheduler is still trying to reconnect, and closing it cancels the attempt, which
+    Dask logs as an error with two tracebacks; the command says in one line what happened
+    (``engine.play.parallel``), so that log is left out."""
+    if client is None:
+        return
+    import logging                        # lazy: only --scheduler has a client to close
+    log = logging.getLogger("distributed.client")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        client.close()
+    finally:
+        log.setLevel(level)
+
+
 # seconds --scheduler may take to connect, and then as many to answer Dask's handshake
 CONNECT_SECONDS = 10
 

@@ -38,7 +38,8 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   given, new_file, picture_format, positive_int, read_text,
-                                  earlier_files, remove_stale, rollout_defaults, was_given)
+                                  earlier_files, remove_stale, rollout_defaults, was_given,
+                                  close_client)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -198,8 +199,7 @@ def cmd_rollout(args):
                            "figures above rest on those games only")
                 break
     finally:
-        if client is not None:
-            client.close()
+        close_client(client)
     _print_rollouts(args, rows)
     if stopped is not None:
         skipped = len(positions) - len(rows) - ("before" in stopped)
@@ -314,8 +314,7 @@ def cmd_study(args):
                           compute=Compute(workers=args.workers, client=client,
                                           progress=progress), **kw)
     finally:
-        if client is not None:
-            client.close()
+        close_client(client)
     n, done = len(set(ids)), frame.attrs.get("from_store", 0)
     if done:
         print(f"resumed: {done} of {n} positions were already in {args.store} (skipped), "
@@ -513,8 +512,7 @@ def cmd_bearoff_build(args):
         except (MemoryError, bearoff.DatabaseError) as e:
             raise CliError(str(e)) from None
         finally:
-            if client is not None:
-                client.close()
+            close_client(client)
         print(f"complete two-sided bear-off table ready ({ts!r})")
     elif args.two_sided is not None:
         ts = bearoff.two_sided(args.two_sided, progress=args.progress)
@@ -729,8 +727,7 @@ def _report(args, old=()):
                         for k, i in enumerate(ids[:12], 1)]
         written = _write_report(args.out, old, tables, figures)
     finally:
-        if client is not None:
-            client.close()
+        close_client(client)
         # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib.pyplot as plt
         plt.close("all")
@@ -995,8 +992,7 @@ def cmd_analyse(args):
                           progress=kw.pop("progress", None))
         gr = report.game_report(record, analyse=True, compute=compute, **kw)
     finally:
-        if client is not None:
-            client.close()
+        close_client(client)
     if note:
         warnings.warn(note, UserWarning)
     played = gr[gr["move"] != ""]

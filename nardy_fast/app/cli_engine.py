@@ -20,7 +20,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   given, json_text, match_length, match_rules, match_state, new_file,
                                   out_folder, positive_int, step_size, int_in, rollout_defaults,
                                   start_position, earlier_files, in_option_words, log_file,
-                                  remove_stale, was_given, widths)
+                                  remove_stale, was_given, widths, close_client)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -143,8 +143,7 @@ def _hint_rollouts(args, pos, rules, match):
         raise Interrupted("before every move's rollout finished; no move ranked (a "
                           "ranking of cut rollouts would mislead)") from None
     finally:
-        if client is not None:
-            client.close()
+        close_client(client)
     mr = mr.head(args.top)
     if args.json:
         print(json_text(mr))

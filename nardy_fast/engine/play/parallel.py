@@ -510,6 +510,23 @@ def _run_dask(fn, specs, on_result, sizes, client, bar):
             if i not in consumed and fut.status == "finished":
                 on_result(i, fut.result())
         return True
+    except cf.CancelledError as e:
+        # the client lost its scheduler (it cancels every future: "scheduler-connection-
+        # lost"), or another client cancelled the work: said in one line, not a traceback
+        raise ConnectionError(
+            f"Dask scheduler {_scheduler_address(client)}: the work was cancelled after "
+            f"{len(consumed)} of {len(futures)} chunks ({_first_line(e)})") from None
     except BaseException:
         client.cancel(futures)
         raise
+
+
+def _first_line(error):
+    """A Dask cancellation's own words (its ``msg``, else its text), on one line."""
+    text = getattr(error, "msg", None) or str(error) or type(error).__name__
+    return " ".join(text.split())
+
+
+def _scheduler_address(client):
+    """The address of ``client``'s scheduler, for messages (``"?"`` if it has none)."""
+    return getattr(getattr(client, "scheduler", None), "address", None) or "?"

@@ -190,6 +190,43 @@ def test_ctrl_c_during_a_parallel_run_returns_a_valid_partial_result(backend, re
     assert again.games == 2 * B and again.extra["interrupted"] is False
 
 
+@pytest.mark.slow
+def test_a_dask_scheduler_lost_mid_run_is_an_error_naming_it(monkeypatch):
+    """The scheduler gone while chunks run (its machine rebooted, its job ended): the
+    client cancels every future, and the rollout raises a ``ConnectionError`` naming the
+    scheduler and the chunks finished (it was Dask's ``FutureCancelledError``, a traceback
+    from the command line).  The scheduler is closed as soon as the first chunk is merged
+    (no timing involved)."""
+    import contextlib
+    import importlib
+    distributed = pytest.importorskip("distributed")
+    mod = importlib.import_module("nardy_fast.engine.play.rollout")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    address = cluster.scheduler_address
+    add = mod._Merger.add
+    lost = []
+
+    def add_then_lose_the_scheduler(self, result):
+        add(self, result)
+        if not lost:
+            lost.append(True)
+            cluster.sync(cluster.scheduler.close)
+
+    monkeypatch.setattr(mod._Merger, "add", add_then_lose_the_scheduler)
+    try:
+        with pytest.raises(ConnectionError, match=rf"^Dask scheduler {address}: the work "
+                                                  r"was cancelled after \d+ of 8 chunks"):
+            rollout(position(), 8 * B, policy="random", seed=9, truncate=None,
+                    progress=False, chunk_size=B, client=client)
+    finally:
+        client.close()
+        with contextlib.suppress(TimeoutError):   # its scheduler is gone: do not wait 30 s
+            cluster.close(timeout=2)
+    assert lost
+
+
 def test_killing_a_pool_whose_thread_is_stuck_returns(monkeypatch):
     """A worker killed while writing its result can leave the pool's manager thread in a
     read that never ends; ``_kill_pool`` must not wait for it beyond its bound (the
