@@ -23,8 +23,9 @@ Store
 -----
 A folder holding ``_study.json`` (the manifest: the study's identity -- method, rules,
 seed, policy, n_games, truncation, plies, the variance reduction asked of ``rollout`` and
-the estimator it chose, the mars table truncated games use, a digest of the net and, with
-the ``"luck-net"`` estimator, of the luck net file -- written before the first results)
+the estimator it chose, the mars table truncated games use and the complete two-sided
+table when one is built, a digest of the net and, with the ``"luck-net"`` estimator, of
+the luck net file -- written before the first results)
 and Parquet files: ``part-<run>-<k>.parquet``, one per finished batch, and
 ``compact-<run>-<k>.parquet``, into which every ``COMPACT_EVERY`` batches of a run (and
 the rest at its end) are merged, so that a study of millions of positions stays a few
@@ -313,7 +314,9 @@ class _Settings:
                          dice=_rng.DICE_SCHEME)
             if "net" in ident["policy"]:
                 ident["net"] = _net_digest(self.rules)
-            ident["mars_table"], ident["estimator"] = self._probe(ident)
+            ident["mars_table"], ident["estimator"], complete = self._probe(ident)
+            if complete:        # absent without the table: stores made before resume
+                ident["two_sided_complete"] = complete
             if ident["estimator"] == "luck-net":     # its luck changes every VR value
                 ident["luck_net"] = _files_digest([DEFAULT_LUCK_NET])
         self.identity = ident
@@ -322,14 +325,16 @@ class _Settings:
     def _probe(self, ident):
         """A rollout of a short race (both sides home) with the study's settings: checks
         every argument through ``rollout`` itself before anything is written; returns the
-        mars table (its checkers, 0 for none) truncated games use here and the estimator
-        (``extra["estimator"]``, ``"none"`` for plain rollouts)."""
+        mars table (its checkers, 0 for none) truncated games use here, the estimator
+        (``extra["estimator"]``, ``"none"`` for plain rollouts) and the complete two-sided
+        table they use (its checkers, 0 for none)."""
         home = [0] * 23 + [15]
         o = rollout(Position.from_boards(home, home), min(ident["n_games"], _PROBE_GAMES),
                     policy=self.policy(ident), seed=0, rules=self.rules,
                     truncate=None if ident["truncate"] == "none" else "bearoff",
                     workers=1, progress=False, **self.options)
-        return int(o.extra.get("mars_table", 0)), str(o.extra.get("estimator", "none"))
+        return (int(o.extra.get("mars_table", 0)), str(o.extra.get("estimator", "none")),
+                int(o.extra.get("two_sided_complete", 0)))
 
     @staticmethod
     def policy(ident):
@@ -379,8 +384,21 @@ def _run_batch(spec):
                 f"a worker on {socket.gethostname()} truncates with the mars table of "
                 f"{o.extra.get('mars_table')} checkers, the study with "
                 f"{ident['mars_table']}: build the same table there, or run locally")
+        complete, wanted = (int(o.extra.get("two_sided_complete", 0)),
+                            ident.get("two_sided_complete", 0))
+        if complete != wanted:
+            raise ValueError(
+                f"a worker on {socket.gethostname()} truncates with {_complete_text(complete)}"
+                f", the study with {_complete_text(wanted)}: give it the same tables "
+                "(NARDY_FAST_DATA), or run locally")
         rows.append(_row(pid, o))
     return rows
+
+
+def _complete_text(checkers):
+    """The complete two-sided table of ``checkers`` (0: none), for messages."""
+    return (f"the complete two-sided table of {checkers} checkers" if checkers
+            else "no complete two-sided table")
 
 
 def _evaluate_batch(spec):

@@ -249,6 +249,29 @@ def test_a_store_of_another_study_is_refused(reference, tmp_path, change, field)
     assert {n: (store / n).read_bytes() for n in os.listdir(store)} == before
 
 
+def test_a_complete_two_sided_table_built_since_is_named(reference, tmp_path, monkeypatch):
+    """Truncated games are valued by the complete two-sided table once it is built
+    (``rollout``'s ``extra["two_sided_complete"]``): a store made without it is refused
+    naming it, and a worker that values them otherwise than the study is named, as for the
+    mars table (the study resumed and mixed rows of the two)."""
+    from nardy_fast.tables.bearoff_complete import build_complete
+    rollout_mod = importlib.import_module("nardy_fast.engine.play.rollout")
+    store = tmp_path / "s"
+    nf.study(IDS[:4], GAMES, store=store, seed=SEED, workers=1, **FAST)
+    without = study_mod._Settings("rollout", GAMES, SEED, "greedy", None, "bearoff", 0, None)
+    table = build_complete(2, store=tmp_path / "complete", threads=1, progress=False)
+    monkeypatch.setattr(rollout_mod, "complete_two_sided", lambda rules=None: table)
+    with pytest.raises(ValueError, match=r"belongs to another study \(two_sided_complete: "
+                                         r"None in the store, 2 here\)"):
+        nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)
+    assert len(nf.read_study(store)) == 4                     # nothing added
+    with pytest.raises(ValueError, match="truncates with the complete two-sided table of 2 "
+                                         "checkers, the study with no complete two-sided"):
+        study_mod._run_batch(without.spec(IDS[:1]))
+    with_table = nf.study(IDS[:2], GAMES, store=tmp_path / "t", seed=SEED, workers=1, **FAST)
+    assert with_table.attrs["study"]["two_sided_complete"] == 2
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "manifest", "foreign", "kind"])
 def test_a_corrupt_store_is_refused_naming_the_file(tmp_path, damage):
     store = tmp_path / "s"
