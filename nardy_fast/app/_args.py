@@ -9,6 +9,7 @@ import os
 import re
 import tempfile
 
+from nardy_fast._utils.scheduler import connect
 from nardy_fast.app.duel import DEFAULT_TIMEOUT
 from nardy_fast.core._checks import check_dice
 from nardy_fast.core.matchrules import MAX_LENGTH, MatchRules, MatchState
@@ -497,16 +498,14 @@ def _client(address):
         return None
     try:
         # lazy: dask is optional (a cluster run) and slow to import
-        from dask.distributed import Client
+        import dask.distributed  # noqa: F401
     except ImportError:
         raise CliError("--scheduler needs dask.distributed: pip install 'nardy_fast[dask]'") \
             from None
-    _check_scheduler(address)
     try:
-        return Client(address, timeout=f"{CONNECT_SECONDS}s")
-    except Exception as e:                # a refusal of any kind, named as the option
-        raise CliError(f"--scheduler {address}: cannot connect ({_first_line(e)})") \
-            from None
+        return connect(address, CONNECT_SECONDS)
+    except ConnectionError as e:          # "scheduler ADDRESS: ...", named as the option
+        raise CliError(f"--{e}") from None
 
 
 def close_client(client):
@@ -528,40 +527,6 @@ def close_client(client):
 
 # seconds --scheduler may take to connect, and then as many to answer Dask's handshake
 CONNECT_SECONDS = 10
-
-
-def _check_scheduler(address):
-    """Connect to ``address`` and exchange Dask's handshake, within ``2 *
-    CONNECT_SECONDS``, or a ``CliError`` naming ``--scheduler``.  ``Client`` bounds the
-    connection but not the handshake's answer: at a port where something else listens (the
-    dashboard's, 8787, typed for the scheduler's) it waited for ever, and a program that
-    answers in another protocol made it fail with a ``MemoryError`` (its first bytes read
-    as a frame's size: "Unable to allocate 3.07 EiB")."""
-    import asyncio                        # lazy: only --scheduler connects
-    from distributed.comm import connect  # lazy: dask is optional (see _client)
-
-    async def handshake():
-        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_SECONDS),
-                                      2 * CONNECT_SECONDS)
-        await comm.close()
-
-    try:
-        asyncio.run(handshake())
-    except TimeoutError:                  # connected, and no handshake came back
-        raise CliError(f"--scheduler {address}: no Dask scheduler answered there within "
-                       f"{2 * CONNECT_SECONDS} s (another program's port, such as the "
-                       "dashboard's?)") from None
-    except MemoryError:
-        raise CliError(f"--scheduler {address}: what answered there is not a Dask "
-                       "scheduler") from None
-    except Exception as e:                # a refusal of any kind, named as the option
-        raise CliError(f"--scheduler {address}: cannot connect ({_first_line(e)})") \
-            from None
-
-
-def _first_line(error):
-    """An exception's message's first line, else its type's name."""
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def _truncate(args):

@@ -131,6 +131,7 @@ from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._resources import gib
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils.datadir import data_dir
+from nardy_fast._utils.scheduler import connect
 from nardy_fast.tables import _board6, _tscomplete
 from nardy_fast.tables.bearoff import mars_points
 from nardy_fast.tables.cuberace import OWNERS
@@ -484,7 +485,8 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         shards of fewer than ``SPMD_MIN_PAIRS`` pairs run on one).
     scheduler : str or dask.distributed.Client, optional
         Run the shards as tasks on this cluster (its address, or a client); its workers
-        must see ``store`` at the same path.
+        must see ``store`` at the same path.  An address where no Dask scheduler answers
+        is a ``ConnectionError`` naming it (``_utils.scheduler.connect``).
     progress : bool or None
         A bar with the time left (None: when standard error is a terminal).
     all_checkers : int
@@ -607,7 +609,7 @@ def _run_local(store, order, done, N, lam, T, threads, finished, bar, cube=False
 
 def _run_dask(scheduler, store, order, done, N, lam, T, finished, bar, cube=False):
     from dask.distributed import Client, as_completed   # lazy: dask is optional, slow to import
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    client = scheduler if isinstance(scheduler, Client) else connect(scheduler)
     try:
         futures = {}
         for s in order:

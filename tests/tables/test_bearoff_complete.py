@@ -356,3 +356,18 @@ def test_one_sided_where_the_opponent_surely_finishes(table6):
     ia, ib = np.meshgrid(np.arange(1, m), sure, indexing="ij")
     w, mw, ml = table6.probabilities_of_indices(ia.ravel(), ib.ravel())
     assert np.abs(w - turns[ia.ravel(), 1]).max() <= STEP / 2 + 1e-12
+
+
+def test_a_scheduler_address_where_none_answers_is_named(tmp_path, monkeypatch):
+    """``scheduler="tcp://..."`` went to ``Client(address)`` unbounded: at a port of
+    another program it waited for ever; now a ``ConnectionError`` names the address."""
+    pytest.importorskip("distributed")
+    import functools
+    import socket
+    monkeypatch.setattr(bc, "connect", functools.partial(bc.connect, seconds=0.5))
+    s = socket.create_server(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    with pytest.raises(ConnectionError, match=rf"scheduler tcp://127.0.0.1:{port}: "):
+        bc.build_complete(2, store=tmp_path / "s", all_checkers=2, progress=False,
+                          scheduler=f"tcp://127.0.0.1:{port}")
