@@ -371,8 +371,9 @@ def _parser_study_actions(sub):
                     prog=f"{PROG} study export")
     s.add_argument("store", help="the study's folder")
     s.add_argument("-o", "--out", required=True, metavar="FILE",
-                   help="the file to write: .csv, .parquet or .json (JSON Lines, one "
-                        "position a line); refused if it exists unless --force")
+                   help="the file to write, outside the store: .csv, .parquet or .json "
+                        "(JSON Lines, one position a line); refused if it exists unless "
+                        "--force")
     add_options(s, "force")
 
 
@@ -405,6 +406,11 @@ def cmd_study_export(args):
     """Write a study store's rows (index ``position``) to one file: CSV, Parquet or JSON
     Lines by the extension of --out, written to a temporary name and then renamed."""
     frame = _read_study(args.store)
+    if os.path.realpath(os.path.dirname(os.path.abspath(args.out))) == \
+            os.path.realpath(args.store):
+        # a file there is read as one of the store's, which then refuses to be read
+        raise CliError(f"-o/--out {args.out}: inside the store {args.store}, whose files "
+                       "are the study's; name a file outside it")
     new_file(args.out, args.force)
     ext = os.path.splitext(args.out)[1].lower()
     writers = {".csv": lambda t: frame.to_csv(t),

@@ -80,6 +80,27 @@ def test_study_export(capsys, store, ext):
     assert code == 0 and out_file.read_bytes() == before
 
 
+def test_study_export_refuses_a_file_inside_the_store(capsys, store):
+    """``study export S -o S/all.parquet`` wrote into the store, which then refused to be
+    read ("results of another study"), and ``-o S/_study.json --force`` replaced its
+    manifest: a file inside the store is now refused, the store left as it was."""
+    folder, argv = store
+    main(argv)
+    capsys.readouterr()
+    s = folder / "s"
+    before = sorted(f.name for f in s.iterdir())
+    manifest = (s / "_study.json").read_bytes()
+    for out_file, extra in ((s / "all.parquet", ()), (s / "_study.json", ("--force",))):
+        code, out, err = run_cli(capsys, "study", "export", str(s), "-o", str(out_file),
+                                 *extra)
+        assert code == 1 and err == (f"nardy-fast: error: -o/--out {out_file}: inside the "
+                                     f"store {s}, whose files are the study's; name a "
+                                     "file outside it\n")
+    assert sorted(f.name for f in s.iterdir()) == before
+    assert (s / "_study.json").read_bytes() == manifest
+    assert len(read_study(s)) == len(IDS)
+
+
 def test_study_export_refuses_an_unknown_format(capsys, store):
     folder, argv = store
     main(argv)
