@@ -50,7 +50,7 @@ from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
-from nardy_fast.engine.play.rollout import rollout
+from nardy_fast.engine.play.rollout import as_served, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
@@ -193,7 +193,8 @@ def cmd_rollout(args):
             except KeyboardInterrupt:
                 stopped = f"before any game of {pos.id} finished"
                 break
-            rows.append({"id": pos.id, "side": pos.side, **o.to_dict()})
+            # a race valued at the start by a table: its method, 0 games (as a study shows)
+            rows.append({"id": pos.id, "side": pos.side, **as_served(o).to_dict()})
             if o.extra.get("interrupted"):
                 stopped = (f"after {o.games} of {args.games} games of {pos.id}; its "
                            "figures above rest on those games only")

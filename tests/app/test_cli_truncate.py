@@ -1,5 +1,8 @@
 """``--truncate race12``, which the Python API takes, is offered by the command line too;
 without the race database it says how to build it."""
+import csv
+import io
+import json
 import subprocess
 import sys
 
@@ -47,3 +50,25 @@ def test_a_rollout_that_plays_no_roll_says_what_valued_it(capsys):
                              "--no-progress")
     assert code == 0 and "games 1" in out and "nan" not in out
     assert "(no standard error from fewer than 2 games)" in out
+
+
+def test_rollout_json_and_csv_say_what_valued_a_race_of_both_homes(capsys):
+    """``rollout --json`` (and ``--csv``) of a race of both homes gave ``"method":
+    "rollout"``, ``"games": 36`` and the luck net's rounding as a standard error
+    (``se_equity`` 5e-09) where the text says "no game played: exact (two-sided table)":
+    they now give the table's method, 0 games and its standard errors (0 exact, none for
+    the approximation), as a study's row of the same position does."""
+    exact, approx = "WAAAAAAAAAAAAAAAAAAAAAAAAARIREhAw", "WAAAAAAAAAAAAAAAAAAAAAAAAIjQxEzMR"
+    code, out, err = run_cli(capsys, "rollout", exact, approx, "start", "-n", "36",
+                             "--seed", "1", "--workers", "1", "--no-progress", "--json")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["method"], r["games"]) for r in rows] == [("two_sided", 0), ("one_sided", 0),
+                                                         ("rollout", 36)]
+    assert rows[0]["se_equity"] == 0.0 and rows[0]["se_p_win"] == 0.0
+    assert rows[1]["se_equity"] is None and rows[1]["se_p_win"] is None
+    assert rows[2]["se_equity"] > 0
+    code, out, err = run_cli(capsys, "rollout", exact, "-n", "36", "--seed", "1",
+                             "--workers", "1", "--no-progress", "--csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert (row["method"], row["games"], float(row["se_equity"])) == ("two_sided", "0", 0.0)
