@@ -392,8 +392,14 @@ def cmd_study_show(args):
               f"{int(frame['n_games'].sum()):,} game(s) played")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
+        rows = frame[cols].head(args.head).copy()
+        # an SE only where games measured one: not 0.0000 beside an exact table's value,
+        # nor NaN beside the net's or an approximation's (their method column says which)
+        rows["se_equity"] = [f"{se:.4f}" if se == se and isinstance(m, str)
+                             and method_kind(m) == "rollout" else "-"
+                             for se, m in zip(rows["se_equity"], rows["method"])]
         print()
-        print(frame[cols].head(args.head).to_string(float_format=lambda v: f"{v:.4f}"))
+        print(rows.to_string(float_format=lambda v: f"{v:.4f}"))
 
 
 def _read_study(store):

@@ -52,6 +52,27 @@ def test_study_show(capsys, store):
     assert code == 1 and err.strip() == f"nardy-fast: error: store {folder / 'nope'}: no such folder"
 
 
+def test_study_show_gives_a_standard_error_only_to_rollouts(capsys, tmp_path):
+    """``study show`` printed ``se_equity 0.0000`` beside the exact table's value of a race
+    of both homes and ``NaN`` beside the one-sided approximation's: a standard error is
+    now shown only for a rolled-out row, the others a dash (their method says why)."""
+    exact, approx = "WAAAAAAAAAAAAAAAAAAAAAAAAARIREhAw", "WAAAAAAAAAAAAAAAAAAAAAAAAIjQxEzMR"
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join([IDS[1], exact, approx]) + "\n")
+    store = tmp_path / "s"
+    assert main(["study", str(ids), "--store", str(store), "-n", "36", "--workers", "1",
+                 "--no-progress", "--policy", "greedy"]) == 0
+    capsys.readouterr()
+    code, out, err = run_cli(capsys, "study", "show", str(store))
+    assert code == 0, err
+    frame = read_study(store)
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert lines[exact][2] == "-" and lines[exact][-1] == "two_sided"
+    assert lines[approx][2] == "-" and lines[approx][-1] == "one_sided"
+    assert lines[IDS[1]][2] == f"{frame.loc[IDS[1], 'se_equity']:.4f}"
+    assert "NaN" not in out
+
+
 @pytest.mark.parametrize("ext", ["csv", "parquet", "json"])
 def test_study_export(capsys, store, ext):
     folder, argv = store
