@@ -218,10 +218,14 @@ def _print_rollouts(args, rows):
         pd.DataFrame(rows).to_csv(sys.stdout, index=False)
     else:
         rules = as_rules(args.rules)
+        cube = any(r.get("extra_cube") for r in rows)   # the rules' cube: cube-aware games
         if rows:
             print("probabilities and equity for the side on roll; equity in points per "
                   "game; ± is 1.96 standard errors (a 95% interval)"
-                  + ("" if rules == CLASSIC else f"; rules: {rules.to_text()}"))
+                  + ("" if rules == CLASSIC else f"; rules: {rules.to_text()}")
+                  + ("; cube-aware rollouts (the rules' cube in play): the equity is "
+                     "cubeful, per unit of the starting stake, and a pass counts as a win "
+                     "of the doubler" if cube else ""))
         for r in rows:
             table = r.get("extra_valued_at_start") or ""
             if table:       # no roll played: every game is the table's value at the start

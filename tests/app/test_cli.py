@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from nardy_fast import Position  # noqa: E402
+from nardy_fast import Position, Rules  # noqa: E402
 from nardy_fast.app.cli import main  # noqa: E402
 from nardy_fast.core.record import random_game, write_record  # noqa: E402
 from nardy_fast.engine.play.rollout import rollout  # noqa: E402
@@ -137,6 +137,25 @@ def test_rollout_json_and_csv(capsys):
     assert df["p_win"].iloc[0] == pytest.approx(o.p_win)
     code, out, err = run_cli(capsys, *args)
     assert "equity" in out and "95% CI" in out
+
+
+def test_rollout_text_says_when_the_rules_cube_makes_the_games_cube_aware(capsys):
+    """``rollout --rules cube=geometric`` plays cube-aware games (``rollout``'s cube is the
+    rules' by default): its equity is cubeful and a pass counts as a win, which the text
+    did not say (``str`` of the Outcome says "cubeful equity"); a rollout without the cube
+    says nothing of it."""
+    pid = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
+    argv = ("rollout", pid, "-n", "36", "--seed", "1", "--workers", "1", "--no-progress")
+    code, out, err = run_cli(capsys, *argv, "--rules", "cube=geometric")
+    assert code == 0, err
+    head = out.splitlines()[0]
+    assert head.endswith("; rules: cube=geometric; cube-aware rollouts (the rules' cube in "
+                         "play): the equity is cubeful, per unit of the starting stake, and "
+                         "a pass counts as a win of the doubler")
+    o = rollout(pid, 36, seed=1, rules=Rules(cube="geometric"), workers=1, progress=False)
+    assert f"equity {o.equity:+.4f}" in out
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and "cube" not in out
 
 
 def test_rollout_text_shows_the_draws_and_the_koks_of_its_rules(capsys):
