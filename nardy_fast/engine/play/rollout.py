@@ -628,11 +628,17 @@ def _outcome(tally, truncated, extra, plan=None):
                                           if var[q["equity"]] > 0 else math.nan)
     if plan is not None and plan.cube is not None:
         extra.update(_cube_extra(plan, mean))
-    if method_kind(extra.get("valued_at_start") or "rollout") == "approximation":
+    served = method_kind(extra.get("valued_at_start") or "rollout")
+    if served == "approximation":
         # every game valued at the start by an approximation: its error is not the
         # games' spread (0) but the approximation's, which nobody measured
         se = np.full_like(se, math.nan)
         extra["se_equity_unstratified"] = math.nan
+    elif served == "exact":
+        # every game the same exact value: its spread is 0, not the rounding left by the
+        # sums of squares (5e-09)
+        se = np.zeros_like(se)
+        extra["se_equity_unstratified"] = 0.0
     out = Outcome(
         p_win=float(mean[q["p_win"]]), p_mars_win=float(mean[q["p_mars_win"]]),
         p_lose=float(mean[q["p_lose"]]), p_mars_loss=float(mean[q["p_mars_loss"]]),

@@ -1049,3 +1049,18 @@ def test_a_rollout_that_plays_no_roll_says_whose_numbers_it_shows():
     from nardy_fast.engine.play.rollout import rollout_outcomes
     many = rollout_outcomes([p, "start"], 36, seed=1, workers=1, progress=False)
     assert [o.extra["valued_at_start"] for o in many] == ["one_sided", ""]
+
+
+@pytest.mark.parametrize("vr", [None, False])
+def test_an_exact_race_valued_at_the_start_has_standard_errors_of_zero(vr):
+    """The docstring says the standard errors of a rollout that plays no roll are the
+    table's, 0 when it is exact; a race of both homes gave ``se_equity`` 5e-09 and
+    ``se_p_win`` 8e-10 (the rounding of the games' sums of squares), so ``ci95`` was an
+    interval and ``str`` showed "± 0.000"."""
+    pid = "WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh"                 # 4 v 5 checkers home
+    r = rollout(pid, 36, seed=1, workers=1, progress=False, variance_reduction=vr)
+    assert r.extra["valued_at_start"] == "two_sided"
+    ses = [getattr(r, f) for f in ("se_equity", "se_p_win", "se_p_lose", "se_p_mars_win",
+                                   "se_p_mars_loss")]
+    assert ses == [0.0] * len(ses)
+    assert r.ci95() == (r.equity, r.equity) and "±" not in str(r)
