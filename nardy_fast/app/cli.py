@@ -39,7 +39,7 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   given, new_file, picture_format, positive_int, read_text,
                                   earlier_files, remove_stale, rollout_defaults, was_given,
-                                  close_client)
+                                  close_client, in_option_words)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -312,12 +312,15 @@ def cmd_study(args):
             else {}
         with warnings.catch_warnings():     # said once, below, in the command's words
             warnings.filterwarnings("ignore", "study interrupted", RuntimeWarning)
-            frame = study(ids, args.games if roll else 0, store=args.store,
-                          method=args.method, plies=args.plies if not roll else BULK_PLIES,
-                          rules=args.rules,
-                          batch_size=args.batch_size,
-                          compute=Compute(workers=args.workers, client=client,
-                                          progress=progress), **kw)
+            try:
+                frame = study(ids, args.games if roll else 0, store=args.store,
+                              method=args.method,
+                              plies=args.plies if not roll else BULK_PLIES,
+                              rules=args.rules, batch_size=args.batch_size,
+                              compute=Compute(workers=args.workers, client=client,
+                                              progress=progress), **kw)
+            except (ValueError, OSError) as e:   # the store refused: in the options' words
+                raise CliError(_in_study_words(str(e))) from None
     finally:
         close_client(client)
     n, done = len(set(ids)), frame.attrs.get("from_store", 0)
@@ -332,6 +335,23 @@ def cmd_study(args):
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
+
+
+# the settings of a study's identity that an option of ``study`` sets
+_STUDY_OPTIONS = {"n_games": "-n/--games", "seed": "--seed", "policy": "--policy",
+                  "truncate": "--truncate", "method": "--method", "plies": "--plies",
+                  "rules": "--rules"}
+
+
+def _in_study_words(message):
+    """``study``'s refusal in the command's words: ``store=PATH`` as ``--store PATH`` and,
+    in the list of what differs from a store of another study (``(n_games: 72 in the
+    store, 144 here; ...)``), each setting an option sets by that option."""
+    message = in_option_words(message, {"store": "--store"})
+    if "belongs to another study (" not in message:
+        return message
+    return re.sub(r"(\(|; )(" + "|".join(_STUDY_OPTIONS) + r"): ",
+                  lambda m: m.group(1) + _STUDY_OPTIONS[m.group(2)] + ": ", message)
 
 
 # games per position of ``study`` (used by --method rollout only)

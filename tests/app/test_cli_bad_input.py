@@ -36,7 +36,7 @@ def test_a_store_that_cannot_be_made_is_named(capsys, tmp_path):
     ids.write_text("start\n")
     code, out, err = run_cli(capsys, "study", str(ids), "--store", "/proc/x", "-n", "10",
                          "--workers", "1", "--no-progress")
-    assert code == 1 and "store=/proc/x: cannot make the study's folder" in err
+    assert code == 1 and "--store /proc/x: cannot make the study's folder" in err
     assert "[Errno" not in err
 
 

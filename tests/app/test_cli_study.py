@@ -180,7 +180,27 @@ def test_study_gives_the_numbers_of_the_function(reference, tmp_path, capsys):
     argv[argv.index("--seed") + 1] = str(SEED + 1)
     f.write_text(f"{STUDY_IDS[0]}\n")
     assert main(argv) == 1
-    assert "belongs to another study (seed" in capsys.readouterr().err
+    assert "belongs to another study (--seed" in capsys.readouterr().err
+
+
+def test_a_store_of_another_study_is_refused_in_the_options_words(capsys, tmp_path):
+    """The command named what differs in the Python function's words ("store=S belongs to
+    another study (n_games: 36 in the store, 72 here; policy: ...)"); it now names the
+    options: --store, -n/--games, --policy, --truncate (the settings no option sets, such
+    as the estimator, keep their names)."""
+    f = tmp_path / "ids.txt"
+    f.write_text(STUDY_IDS[0] + "\n")
+    s = tmp_path / "s"
+    argv = ["study", str(f), "--store", str(s), "--workers", "1", "--no-progress"]
+    assert main(argv + ["-n", "36", "--policy", "greedy"]) == 0
+    capsys.readouterr()
+    code, out, err = run_cli(capsys, *argv, "-n", "72", "--policy", "random", "--truncate",
+                             "none")
+    assert code == 1
+    assert err == (f"nardy-fast: error: --store {s} belongs to another study (-n/--games: "
+                   "36 in the store, 72 here; --policy: 'greedy' in the store, 'random' "
+                   "here; --truncate: 'bearoff' in the store, 'none' here); use another "
+                   "store or the same settings\n")
 
 
 def test_rollout_options_with_method_net_are_named(capsys, tmp_path):
