@@ -50,7 +50,7 @@ from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
-from nardy_fast.engine.play.rollout import as_served, rollout
+from nardy_fast.engine.play.rollout import as_served, check_playable, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
@@ -178,6 +178,11 @@ def cmd_rollout(args):
     """Play games from each position to the end and report win, mars and equity with
     standard errors."""
     positions = [_position(t) for t in args.positions]
+    for pos in positions:        # all before the first game: not after the others' rollouts
+        try:
+            check_playable(pos, as_rules(args.rules))
+        except ValueError as e:
+            raise CliError(str(e)) from None
     progress = args.progress            # None: a bar when stderr is a terminal
     client = _client(args.scheduler)
     rows = []

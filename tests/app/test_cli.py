@@ -14,6 +14,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from nardy_fast import Position, Rules  # noqa: E402
+from nardy_fast.app import cli as cli_module  # noqa: E402
 from nardy_fast.app.cli import main  # noqa: E402
 from nardy_fast.core.record import random_game, write_record  # noqa: E402
 from nardy_fast.engine.play.rollout import rollout  # noqa: E402
@@ -156,6 +157,25 @@ def test_rollout_text_says_when_the_rules_cube_makes_the_games_cube_aware(capsys
     assert f"equity {o.equity:+.4f}" in out
     code, out, err = run_cli(capsys, *argv)
     assert code == 0 and "cube" not in out
+
+
+def test_rollout_refuses_a_finished_game_before_any_game(capsys, monkeypatch):
+    """``rollout start FINISHED -n 5000`` rolled ``start`` out (seconds of work), then
+    refused the finished game and printed nothing of ``start``: every position is now
+    checked before the first game."""
+    played = []
+
+    def rollout_of(pos, **kw):                    # a game of ``pos`` would start here
+        played.append(pos)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "rollout", rollout_of)
+    over = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB"          # White on roll, all 15 off
+    code, out, err = run_cli(capsys, "rollout", "start", over, "-n", "5000", "--workers",
+                             "1", "--no-progress")
+    assert code == 1 and played == [] and out == ""
+    assert err == (f"nardy-fast: error: position {over}: the game is over: white, on "
+                   "roll, has already borne off all 15 checkers\n")
 
 
 def test_rollout_text_shows_the_draws_and_the_koks_of_its_rules(capsys):

@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
-    from nardy_fast.core.rules import RulesLike
+    from nardy_fast.core.rules import Rules, RulesLike
     from nardy_fast.core.rng import SeedLike
     from nardy_fast.engine.play.policy import PolicyLike
     import numpy.typing as npt
@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.matchrules import MatchState
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "rollout_games", "RolloutGames",
-           "as_served", "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
+           "as_served", "check_playable", "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
            "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec"]
 
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
@@ -303,6 +303,17 @@ def _is_start(position):
     return bool(b[0, 0] == 15 and b[1, 0] == 15)
 
 
+def check_playable(position: Position, rules: Rules) -> None:
+    """A ``ValueError`` naming ``position`` when no rollout starts from it (a finished
+    game, or Black's last turn under ``draw_rule``), as ``rollout`` raises it: a caller of
+    several rollouts checks them all before the first game."""
+    if position.is_over():
+        why = finished_reason(position, rules)
+        raise ValueError(f"position {position.id}: " + (
+            f"the game is over: {why}" if why else "black's last turn (draw_rule): "
+            "rollouts start where both sides have checkers on the board"))
+
+
 class _Plan:
     """Everything a rollout of one position needs, checked; builds the chunk specs."""
 
@@ -310,11 +321,7 @@ class _Plan:
                  cube=None, cube_probabilities=None, variance_reduction=None):
         self.position = as_position(position)
         self.rules = as_rules(rules)
-        if self.position.is_over():
-            why = finished_reason(self.position, self.rules)
-            raise ValueError(f"position {self.position.id}: " + (
-                f"the game is over: {why}" if why else "black's last turn (draw_rule): "
-                "rollouts start where both sides have checkers on the board"))
+        check_playable(self.position, self.rules)
         self.n_games = check_count(n_games, "n_games", 1)
         self.policies = policy_pair(policy)
         self.estimator, self.luck_turns = check_estimator(variance_reduction, self.policies)
