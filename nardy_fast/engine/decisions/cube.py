@@ -120,7 +120,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     ``Auto(plies)`` (``"auto"``), ``Exact()`` (``"exact"``), ``Net(plies)`` (the model on
     the net at ``plies``: ``"janowski"``) or ``Rollout(RolloutSettings(n_games, ...))``
     (``"rollout"``; its ``cube_probabilities`` may stand for the keyword's, its
-    ``cube_state`` must be None: each rollout's cube is the decision's).  ``n_games`` and
+    ``cube_state`` must be None: each rollout's cube is the decision's, and its ``dice``
+    None: the decision is taken before the roll).  ``n_games`` and
     ``plies`` beside an object are a ``TypeError``.
 
     Parameters
@@ -481,6 +482,10 @@ def _from_object(method, probabilities):
             raise ValueError("cube_decision: method=Rollout(settings): leave the settings' "
                              "cube and cube_state unset (each rollout's cube is the "
                              "decision's)")
+        if s.dice is not None:
+            raise ValueError(f"cube_decision: method=Rollout(settings): dice={s.dice}: a "
+                             "cube decision is taken before the roll, whose rollouts throw "
+                             "it at random; leave the settings' dice None")
         if probabilities is not None and s.cube_probabilities is not None:
             raise TypeError("cube_decision: cube_probabilities given both as a keyword and "
                             "in the Rollout's settings; pass one of them")

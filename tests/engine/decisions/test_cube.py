@@ -315,6 +315,19 @@ def test_a_cut_rollout_gives_no_cube_decision(monkeypatch):
     assert runs == [1]
 
 
+def test_a_rollout_decision_refuses_a_fixed_first_roll():
+    """``method=Rollout(RolloutSettings(n, dice=(6, 5)))`` gave a "proper action" from
+    rollouts that all threw 6-5 first (a decision conditioned on a roll not yet thrown),
+    with nothing in the answer to say so; a cube decision comes before the roll, so the
+    fixed roll is refused by name."""
+    method = nf.Rollout(nf.RolloutSettings(36, policy="greedy", truncate=None, dice=(6, 5)))
+    with pytest.raises(ValueError, match=r"^cube_decision: method=Rollout\(settings\): "
+                                         r"dice=\(6, 5\): a cube decision is taken before "
+                                         "the roll"):
+        cube_decision(MIDDLE, rules=Rules(cube="geometric"), method=method, seed=1,
+                      workers=1, progress=False)
+
+
 @pytest.mark.parametrize("match", [False, True])
 def test_no_raise_on_the_side_on_rolls_first_turn(match):
     """Rule book 7a: no raise on the first turn.  The command line said "first turn (no
