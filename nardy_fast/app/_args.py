@@ -385,23 +385,11 @@ def add_progress(p):
     bar.add_argument("--no-progress", dest="progress", action="store_false")
 
 
-def add_rollout_options(p, games, *, race12=True):
+def add_rollout_options(p, games):
     """The options of the commands that roll out: ``--games`` (default ``games``),
-    ``--policy``, ``--seed``, ``--workers``, ``--scheduler``, ``--truncate``
-    (``race12=False``: without its choice ``race12``, for a command whose rollouts do
-    not take it)."""
-    add_options(p, "games", "policy", "seed", "workers", "scheduler", games=games)
-    flags, kw = _OPTIONS["truncate"]
-    if not race12:
-        kw = dict(kw, choices=[c for c in kw["choices"] if c != "race12"],
-                  help=TRUNCATE_HELP_NO_RACE12)
-    p.add_argument(*flags, **kw)
-
-
-TRUNCATE_HELP_NO_RACE12 = (
-    "'bearoff' (default): stop a game once both sides are home and score the rest by the "
-    "bear-off tables (exact where the two-sided table covers the race, else the one-sided "
-    "approximation); 'none': play every game out")
+    ``--policy``, ``--seed``, ``--workers``, ``--scheduler``, ``--truncate``."""
+    add_options(p, "games", "policy", "seed", "workers", "scheduler", "truncate",
+                games=games)
 
 
 def _score(text):

@@ -281,7 +281,7 @@ def _parser_study(sub):
                          "show STORE', 'study export STORE -o FILE' read one")
     s.add_argument("ids_file", help="file of position IDs, one per line")
     s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
-    add_rollout_options(s, STUDY_GAMES, race12=False)   # a study's rollouts do not take it
+    add_rollout_options(s, STUDY_GAMES)
     s.add_argument("--method", default="rollout",
                    choices=STUDY_METHODS,
                    help="roll out (default), or evaluate with the net at --plies")

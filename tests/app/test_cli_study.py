@@ -253,21 +253,3 @@ def test_a_study_says_how_its_rows_were_obtained(capsys, tmp_path):
                              "-n", "1", "--workers", "1", "--no-progress")
     assert "1 rollout(s), no SE (fewer than 2 games); 1 exact" in out, out
     assert "net" not in out.split("mean equity")[1]
-
-
-def test_study_offers_only_the_truncations_a_study_takes(capsys, tmp_path, monkeypatch):
-    """A study's rollouts truncate at the bear-off or nowhere: --help offered 'race12' too,
-    whose refusal told to build the race database (a 1 GB table) and, once it was built,
-    was the function's own ("truncate='race12': expected 'bearoff' or None")."""
-    from nardy_fast.app import _args, cli
-    monkeypatch.setattr(_args, "cached_race12", lambda *a, **k: object())   # as if built
-    sub = cli.build_parser()._subparsers._group_actions[0].choices["study"]
-    assert "race12" not in " ".join(sub.format_help().split())
-    ids = tmp_path / "ids.txt"
-    ids.write_text(IDS[0] + "\n")
-    with pytest.raises(SystemExit) as e:                 # refused by the parser
-        main(["study", str(ids), "--store", str(tmp_path / "s"), "--truncate", "race12",
-              "-n", "36", "--workers", "1"])
-    assert e.value.code == 2
-    assert "argument --truncate: invalid choice: 'race12'" in capsys.readouterr().err
-    assert not (tmp_path / "s").exists()
