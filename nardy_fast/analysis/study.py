@@ -305,8 +305,9 @@ class _Settings:
             ident.update(plies=check_plies(plies, MAX_SEARCH_PLIES), net=_net_digest(self.rules))
             self.options = {}
         else:
-            if truncate not in ("bearoff", None):
-                raise ValueError(f"truncate={truncate!r}: expected 'bearoff' or None")
+            if truncate not in ("bearoff", "race12", None):
+                raise ValueError(f"truncate={truncate!r}: expected 'bearoff', 'race12' or "
+                                 "None")
             self.options, vr = _rollout_options(variance_reduction)
             ident.update(n_games=check_count(n_games, "n_games", 1),
                          seed=_rng.root_entropy(seed), policy=_policy_text(policy),
@@ -331,7 +332,7 @@ class _Settings:
         home = [0] * 23 + [15]
         o = rollout(Position.from_boards(home, home), min(ident["n_games"], _PROBE_GAMES),
                     policy=self.policy(ident), seed=0, rules=self.rules,
-                    truncate=None if ident["truncate"] == "none" else "bearoff",
+                    truncate=_truncation(ident),
                     workers=1, progress=False, **self.options)
         return (int(o.extra.get("mars_table", 0)), str(o.extra.get("estimator", "none")),
                 int(o.extra.get("two_sided_complete", 0)))
@@ -361,6 +362,12 @@ def _row(pid, o):
     return row
 
 
+def _truncation(identity):
+    """The ``truncate`` of ``rollout`` that a study of this identity passes (its identity
+    records None as ``"none"``)."""
+    return None if identity["truncate"] == "none" else identity["truncate"]
+
+
 def _evaluates(identity):
     """Whether a study of this identity evaluates with the net (by either spelling)."""
     return _STORED_SPELLINGS.get(identity["method"], identity["method"]) == "net"
@@ -375,7 +382,7 @@ def _run_batch(spec):
     for pid in spec["ids"]:
         o = rollout(pid, ident["n_games"], policy=_Settings.policy(ident),
                     seed=position_seed(ident["seed"], pid), rules=spec["rules"],
-                    truncate=None if ident["truncate"] == "none" else "bearoff",
+                    truncate=_truncation(ident),
                     workers=1, progress=False, **spec["options"])
         if o.extra.get("interrupted") or o.games != ident["n_games"]:
             raise KeyboardInterrupt           # Ctrl-C inside this process's rollout

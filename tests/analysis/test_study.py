@@ -396,6 +396,26 @@ def test_variance_reduction_is_passed_only_where_rollout_has_it(tmp_path):
         assert frame.attrs["study"]["estimator"] == o.extra.get("estimator", "none")
 
 
+def test_a_study_truncates_at_races_without_contact_as_rollout_does(tmp_path, db7,
+                                                                     monkeypatch):
+    """``study(..., truncate="race12")`` (``nardy-fast study --truncate race12``, which
+    its help offers) was refused: "truncate='race12': expected 'bearoff' or None".  Its
+    rows are now the rollouts of that truncation, and the store resumes only with it."""
+    from nardy_fast.tables import race12
+    from helpers import outer_position
+    monkeypatch.setattr(race12, "cached_race12", lambda build=False, progress=True: db7)
+    ids = [outer_position().id, IDS[0]]
+    frame = nf.study(ids, GAMES, store=tmp_path / "s", seed=1, truncate="race12",
+                     workers=1, **FAST)
+    assert frame.attrs["study"]["truncate"] == "race12"
+    for pid in ids:
+        o = nf.rollout(pid, GAMES, seed=seed_of(1, pid), policy="greedy",
+                       truncate="race12", workers=1, progress=False)
+        assert frame.loc[pid, "equity"] == o.equity
+    with pytest.raises(ValueError, match="truncate: 'race12' in the store, 'bearoff' here"):
+        nf.study(ids, GAMES, store=tmp_path / "s", seed=1, workers=1, **FAST)
+
+
 def test_net_method(tmp_path):
     frame = nf.study(IDS, 0, store=tmp_path / "s", method="net", plies=1, workers=1,
                      progress=False)
