@@ -228,7 +228,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         and ``x_source`` belong to the model: under ``"exact"`` and ``"rollout"`` no model
         decides (``model`` says so) and they only say what the model would take.
 
-        ``method="rollout"`` adds the standard errors ``se_no_double``,
+        ``method="rollout"`` adds ``games`` (games of each rollout), ``seed``, the
+        standard errors ``se_no_double``,
         ``se_double_take`` and ``se_double_beaver`` (points per unit stake; NaN where no
         rollout was made), the paired standard errors of their differences
         (``PAIRED_SE``: ``se_double_take_minus_no_double``,
@@ -530,7 +531,7 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
            "se_double_beaver": math.nan, "method": "rollout",
-           "seed": seed, **dict.fromkeys(PAIRED_SE, math.nan)}
+           "games": settings.n_games, "seed": seed, **dict.fromkeys(PAIRED_SE, math.nan)}
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out

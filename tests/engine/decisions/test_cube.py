@@ -239,7 +239,7 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
         real = ro.rollout
         monkeypatch.setattr(ro, "rollout", lambda *a, **k: real(*a, truncate=None, **k))
     d = cube_decision(race([19], [24]), method="rollout", n_games=72, workers=1)
-    assert d["method"] == "rollout"
+    assert d["method"] == "rollout" and d["games"] == 72     # how many stand behind it
     assert d["no_double"] == pytest.approx(0.5, abs=1e-12)
     assert d["double_take"] == pytest.approx(1.0, abs=1e-12)
     assert d["action"] == "double, take" and d["equity"] == pytest.approx(1.0)
