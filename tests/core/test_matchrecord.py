@@ -37,14 +37,18 @@ def test_a_raise_in_the_crawford_game_is_refused_by_replay():
         m.replay()
 
 
+def _transcript(tmp_path, score_line, head=" 3 point match\n"):
+    """``m.txt``: a match of one unfinished game, ``head`` and its first score line."""
+    path = tmp_path / "m.txt"
+    path.write_text(f"{head}\n Game 1\n {score_line}\n  1) 34: 1/4 4/8\n")
+    return path
+
+
 def test_a_first_score_of_half_a_point_without_half_point_draws_names_the_game(tmp_path):
     """A first score line of 2.5 in a match without draws replayed, and the analysis then
     failed in the match state with "score: white=2.5: ...", naming neither the file nor
     the game nor the player (the score line says Alice)."""
-    path = tmp_path / "m.txt"
-    path.write_text(" 3 point match\n\n Game 1\n"
-                    " Alice : 2.5                       Bob : 0\n"
-                    "  1) 34: 1/4 4/8\n")
+    path = _transcript(tmp_path, "Alice : 2.5                       Bob : 0")
     with pytest.raises(RecordError, match=r"m\.txt: game 1: the score line says Alice "
                        r"2\.5, Bob 0: each score must be a whole number of points"):
         read_match(path).replay(unfinished=True)
@@ -54,10 +58,8 @@ def test_a_first_score_of_half_a_point_without_half_point_draws_names_the_game(t
 def test_a_match_length_out_of_range_names_the_file_and_the_line(tmp_path, length):
     """A ' 0 point match' line said only "length=0: must be 1..64" (a ValueError, not a
     RecordError), naming neither the file nor the line it came from."""
-    path = tmp_path / "m.txt"
-    path.write_text(f" {length} point match\n\n Game 1\n"
-                    " Alice : 0                         Bob : 0\n"
-                    "  1) 34: 1/4 4/8\n")
+    path = _transcript(tmp_path, "Alice : 0                         Bob : 0",
+                       f" {length} point match\n")
     with pytest.raises(RecordError, match=rf"m\.txt: '{length} point match': "
                        rf"length={length}: must be 1\.\.64"):
         read_match(path)
@@ -67,10 +69,8 @@ def test_two_players_of_one_name_are_named(tmp_path):
     """Both players named Alice (tags and score lines) replayed game 1, then said "game 2:
     the score line says Alice 0 but the games before give Alice 1": the two players'
     points had been added into one."""
-    path = tmp_path / "m.txt"
-    path.write_text('; [Player1 "Alice"]\n; [Player2 "Alice"]\n 3 point match\n\n'
-                    " Game 1\n Alice : 0                         Alice : 0\n"
-                    "  1) 34: 1/4 4/8\n")
+    path = _transcript(tmp_path, "Alice : 0                         Alice : 0",
+                       '; [Player1 "Alice"]\n; [Player2 "Alice"]\n 3 point match\n')
     with pytest.raises(RecordError, match=r"m\.txt: players \('Alice', 'Alice'\): a match "
                        r"needs two players of different names"):
         read_match(path).replay(unfinished=True)
