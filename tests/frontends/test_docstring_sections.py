@@ -39,3 +39,18 @@ def test_every_parameter_numpydoc_reads_is_a_name(name, obj):
     for section in ("Parameters", "Other Parameters"):
         bad = [p.name for p in doc[section] if not NAME.match(p.name.strip())]
         assert not bad, f"{name}: {section} read as names: {bad}"
+
+
+@pytest.mark.parametrize("name, obj", list(_documented()), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_every_return_numpydoc_reads_is_a_type(name, obj):
+    """A ``Returns`` section written as a paragraph ("DataFrame, one row per move, best
+    first: ``rank``, ...") is read line by line as return types: the API page of
+    ``Evaluator.hint`` showed its whole description as bold type lines, no text."""
+    if not inspect.getdoc(obj):
+        pytest.skip("no docstring")
+    doc = (numpydoc.ClassDoc(obj, config={"show_class_members": False})
+           if inspect.isclass(obj) else numpydoc.FunctionDoc(obj))
+    for section in ("Returns", "Yields"):
+        bad = [p.type for p in doc[section] if "``" in p.type or ": " in p.type]
+        assert not bad, f"{name}: {section} read as types: {bad}"

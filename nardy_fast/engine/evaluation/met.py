@@ -409,7 +409,10 @@ def match_equity_table(length: int, cube: bool = False, rules: MatchRules | Rule
 
     Returns
     -------
-    DataFrame ``M``, index ``away`` and columns ``vs`` in 1..length: ``M.loc[a, b]``.
+    pandas.DataFrame
+        ``M``, index ``away`` and columns ``vs`` in 1..length: ``M.loc[a, b]`` is the
+        chance that the side needing ``a`` points wins against the one needing ``b``,
+        before the opening roll.
 
     Examples
     --------
@@ -660,10 +663,11 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
 
     Returns
     -------
-    dict of match winning chances of the side on roll: ``no_double``, ``double_take``,
-    ``double_pass`` (NaN when the side may not raise), ``mwc`` (after the right
-    actions); ``double_action``, ``take_action``, ``action`` (as ``cube.actions``);
-    ``take_point`` (the opponent's lowest game winning chance at which it takes).
+    dict
+        Match winning chances of the side on roll: ``no_double``, ``double_take``,
+        ``double_pass`` (NaN when the side may not raise), ``mwc`` (after the right
+        actions); ``double_action``, ``take_action``, ``action`` (as ``cube.actions``);
+        ``take_point`` (the opponent's lowest game winning chance at which it takes).
 
     Raises
     ------
