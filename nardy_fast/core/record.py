@@ -237,8 +237,9 @@ class GameRecord:
 
     def cube_states(self) -> list[CubeState]:
         """The cube when each turn's dice are thrown (after the cube actions before it),
-        and after the last turn: ``len(turns) + 1`` ``nardy_fast.core.cubestate.CubeState``s seen by
-        the side on roll (empty without ``rules.cube``)."""
+        and after the last turn: ``len(turns) + 1`` states
+        (``nardy_fast.core.cubestate.CubeState``) seen by the side on roll (empty without
+        ``rules.cube``)."""
         return _replay(self)[2]
 
     def append(self, dice: Sequence[int],

@@ -461,7 +461,7 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
                    threads: int | None = None, scheduler=None,
                    progress: bool | None = None, all_checkers: int = MAX,
                    cubeful: bool = False) -> CompleteTwoSided:
-    """Build (or resume building) the complete two-sided table of 0..``max_checkers``
+    """Build (or resume building) the complete two-sided table of 0 to ``max_checkers``
     checkers a side into ``store`` and return it loaded.
 
     The result does not depend on ``threads`` or the scheduler (bit-identical), nor on

@@ -54,3 +54,40 @@ def test_every_return_numpydoc_reads_is_a_type(name, obj):
     for section in ("Returns", "Yields"):
         bad = [p.type for p in doc[section] if "``" in p.type or ": " in p.type]
         assert not bad, f"{name}: {section} read as types: {bad}"
+
+
+def _bearoff_page():
+    """The members ``docs/api_bearoff.rst`` shows (``automodule`` with ``:members:``),
+    the methods of its classes included."""
+    import importlib
+    import pathlib
+    page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "api_bearoff.rst")
+    for module, members in re.findall(r"automodule:: (\S+)\s+:members: ([^\n]+)",
+                                      page.read_text(encoding="utf-8")):
+        mod = importlib.import_module(module)
+        for name in members.split(","):
+            obj = getattr(mod, name.strip())
+            yield name.strip(), obj
+            if inspect.isclass(obj):
+                for m, f in vars(obj).items():
+                    if not m.startswith("_") and inspect.isfunction(f):
+                        yield f"{name.strip()}.{m}", f
+
+
+@pytest.mark.parametrize("name, obj", list(_documented()) + list(_bearoff_page()),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_every_inline_literal_is_closed(name, obj):
+    """Inline literals as reStructuredText reads them: two backquotes closed with a letter
+    right after them (a CubeState literal with a plural s) or opened with a full stop right
+    before them ("0..", then max_checkers) are no markup: the API pages showed the
+    backquotes as text, the literal running on to the next pair."""
+    core = pytest.importorskip("docutils.core")
+    nodes = pytest.importorskip("docutils.nodes")
+    doc = inspect.getdoc(obj)
+    if not doc:
+        pytest.skip("no docstring")
+    tree = core.publish_doctree(doc, settings_overrides={"report_level": 5,
+                                                         "halt_level": 5})
+    bad = [str(t) for t in tree.findall(nodes.Text) if "``" in t
+           and not isinstance(t.parent, (nodes.literal_block, nodes.doctest_block))]
+    assert not bad, f"{name}: backquotes left as text: {bad}"
