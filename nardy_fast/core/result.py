@@ -105,9 +105,10 @@ se_p_home_mars_loss : float
 
     def flipped(self) -> Outcome:
         """The same result from the other side's view (wins and losses swapped, equity
-        negated; standard errors, games, length and method kept)."""
+        negated, a draw's 0 staying +0; standard errors, games, length and method kept)."""
         return Outcome(p_win=self.p_lose, p_mars_win=self.p_mars_loss, p_lose=self.p_win,
-                       p_mars_loss=self.p_mars_win, equity=-self.equity, method=self.method,
+                       p_mars_loss=self.p_mars_win, equity=0.0 - self.equity,
+                       method=self.method,
                        p_draw=self.p_draw, p_koks_win=self.p_koks_loss,
                        p_koks_loss=self.p_koks_win, p_home_mars_win=self.p_home_mars_loss,
                        p_home_mars_loss=self.p_home_mars_win, se_p_win=self.se_p_lose,

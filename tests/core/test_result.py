@@ -54,6 +54,17 @@ def test_flipped_swaps_the_standard_errors_of_wins_and_losses():
     assert f.flipped() == o
 
 
+
+def test_a_draw_flipped_has_equity_plus_zero():
+    """A sure draw seen by the other side is worth 0, not -0: ``nardy-fast hint --method
+    rollout`` under draw_rule showed White's last checkers off, Black's last turn valued
+    exactly, as equity -0.0000 (and --json as -0.0, its ci95_equity_low too)."""
+    draw = Outcome(0.0, 0.0, 0.0, 0.0, 0.0, "final", p_draw=1.0)
+    f = draw.flipped()
+    assert math.copysign(1.0, f.equity) == 1.0
+    assert math.copysign(1.0, f.ci95()[0]) == 1.0
+    assert "equity +0.000" in str(f)
+
 def test_to_dict_has_every_standard_error():
     d = outcome(se_p_lose=0.02).to_dict()
     assert d["se_p_lose"] == 0.02
