@@ -548,6 +548,12 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         ``luck_adjusted_white`` (``result_white - luck_white``); ``luck_summary`` gives
         the totals per player.  ``luck_white_total`` is ``luck_white`` under a name
         that says it is a running total (``luck_white`` is kept).
+    n_games, seed, method, policy, truncate, workers, client, plies
+        How ``win_prob`` values each position and ``analyse`` ranks each turn's moves, as
+        ``win_report`` and ``move_report`` take them.
+    cube_probabilities : callable, "pips" or None
+        ``cube``: the cubeless source of the cube model, as ``cube_decision`` takes it
+        (None: the evaluator).
     progress : bool or None
         A progress bar: the rollouts' (``win_prob`` only) or one per analysed turn;
         True: a bar; False: none; None (default): a bar when standard error is a terminal

@@ -688,6 +688,8 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
         (``Evaluator.evaluate``; exact tables in races of both homes).  Stores written
         with ``"evaluate"``, the name of ``"net"`` before 0.3.0, resume and read as
         before.
+    plies : int
+        ``method="net"``: the evaluator's look-ahead, 0 (default) to 3.
     policy, rules, truncate
         As for ``rollout`` (policies by name only: ``"net"``, ``"greedy"``, ... or a tuple
         of two).

@@ -166,6 +166,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     n_games : int
         ``method="rollout"``: games of each rollout (default ``DEFAULT_GAMES``, the
         package's one default for a rollout that values a position).
+    seed : None, int or numpy.random.SeedSequence
+        ``method="rollout"``: the one seed of the rollouts, so that they throw the same
+        dice game by game (the result's ``seed``; None: fresh entropy).
     workers : int or None
         ``method="rollout"``: the rollouts' workers (``rollout``; results do not depend
         on them).

@@ -288,12 +288,17 @@ def simulate_matches(a: Any, b: Any, n_matches: int, rules: MatchRules | RulesLi
         (``win_rate`` and its error are per match).
     rules : MatchRules, Rules, dict or None
         The regulation (``length`` replaces its length).
+    length : int or None
+        Points of each match (None: the length of ``rules``).
     seed : None, int or SeedSequence
     aware : bool or (bool, bool)
         For A and B: play at the match score (checker play by match winning chances, cube
         by the table), else money play (moves by money equity, cube by the money model).
     transcripts : bool
         Keep every ``MatchRecord`` (key ``records``).
+    progress : bool or None
+        A bar over the matches.  True: a bar; False: none; None (default): a bar when
+        standard error is a terminal (``core._progress``).
 
     Returns
     -------
