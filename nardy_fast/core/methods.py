@@ -79,7 +79,8 @@ def method_kind(name):
     the one-sided convolution, the cube models), ``"net"`` (the evaluator, ``"net
     N-ply"``), ``"rollout"`` (Monte Carlo, with standard errors) or ``"other"``.  A
     table's name searched deeper on its values (``"one_sided 2-ply"``, a hint's row) is of
-    the table's kind."""
+    the table's kind, and a cube model on a source (``"janowski (net 2-ply)"``, a cube
+    decision's method) an approximation."""
     if not isinstance(name, str):
         raise TypeError(f"method name {name!r}: expected a str")
     if name in _SERVED:
@@ -89,7 +90,20 @@ def method_kind(name):
     base, plies = _searched(name)
     if plies is not None:
         return _SERVED[base][0]
+    model, source = _modelled(name)
+    if source is not None:
+        return _SERVED[model][0]
     return "other"
+
+
+def _modelled(name):
+    """``(model, source)`` of ``"MODEL (SOURCE)"`` (a cube model on the probabilities of
+    ``SOURCE``: ``"janowski (net 2-ply)"``, a cube decision's method), else ``(name,
+    None)``."""
+    model, sep, rest = name.partition(" (")
+    if sep and rest.endswith(")") and _SERVED.get(model, ("",))[0] == "approximation":
+        return model, rest[:-1]
+    return name, None
 
 
 def _searched(name):
@@ -108,9 +122,13 @@ def method_label(name):
     plies"``.  Unknown names come back as they are."""
     if method_kind(name) in ("net", "other"):
         return name
+    model, source = _modelled(name)
+    if source is not None:
+        return f"{_SERVED[model][1]} on {method_label(source)}"
     base, plies = _searched(name)
     label = _SERVED[base][1]
-    return label if plies is None else f"{label}, searched {plies} plies"
+    return (label if plies is None
+            else f"{label}, searched {plies} {'ply' if plies == 1 else 'plies'}")
 
 
 def warn_unused(why, defaults, **given):

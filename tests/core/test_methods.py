@@ -32,7 +32,18 @@ def test_a_table_searched_deeper_keeps_its_kind():
     # a hint's race rows at 1 or 2 plies: the table's values searched deeper
     assert method_kind("one_sided 2-ply") == "approximation"
     assert method_label("one_sided 2-ply") == "one-sided approximation, searched 2 plies"
+    assert method_label("one_sided 1-ply") == "one-sided approximation, searched 1 ply"
     assert method_kind("two_sided 1-ply") == "exact"
     assert "exact" not in method_label("one_sided12 1-ply")
     for other in ("one_sided x-ply", "one_sided 2-plies", "nothing 2-ply", "rollout-ply"):
         assert method_kind(other) == "other", other
+
+
+def test_a_cube_model_on_a_source_is_an_approximation():
+    # a cube decision's method: the model on the probabilities it was given
+    assert method_kind("janowski (net 2-ply)") == "approximation"
+    assert method_label("janowski (two_sided)") == ("cube model (Janowski) on exact "
+                                                    "(two-sided table)")
+    assert method_kind("zadeh (net 0-ply)") == "approximation"
+    for other in ("rollout (x)", "net (2-ply)", "janowski (net", "two_sided (x)"):
+        assert method_kind(other) in ("other", "net"), other
