@@ -679,7 +679,7 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
         Games per position (``method="rollout"``, required there); 0 or None for
         ``"net"``; None or the settings' with a method object (below).
     store : str or path
-        The study's folder (created if needed; required); see the module docstring.
+        The study's folder (created if needed; required); see :mod:`nardy_fast.analysis.study`.
     seed : None, int or numpy.random.SeedSequence
         The study's seed (position seeds: ``position_seed``).  None: the store's seed when
         it has one, else fresh entropy (recorded in the manifest).
@@ -721,7 +721,7 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     -------
     pandas.DataFrame
         One row per distinct position (index ``position``, first-appearance order) with
-        the ``COLUMNS`` of the module docstring, old rows from the store and new ones
+        the ``COLUMNS`` of :mod:`nardy_fast.analysis.study`, old rows from the store and new ones
         alike.  ``attrs``: ``study`` (the identity), ``store``, ``from_store`` (positions
         found done in the store and so skipped: a resumed study), ``complete`` (False after
         Ctrl-C: the rows finished so far, with a warning; run again to resume).
@@ -843,7 +843,7 @@ def _empty_frame(key):
 
 def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     """A study store read back: one DataFrame indexed by position ID (sorted), the
-    ``COLUMNS`` of the module docstring; ``attrs["study"]`` is its identity.  A folder
+    ``COLUMNS`` of :mod:`nardy_fast.analysis.study`; ``attrs["study"]`` is its identity.  A folder
     that is no study, a corrupt or truncated file: ``ValueError`` naming it.
 
     Returns
