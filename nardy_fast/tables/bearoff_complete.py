@@ -506,14 +506,13 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
     limit = parse_memory(memory)
     store = os.path.abspath(os.fspath(store) if store is not None
                             else default_store(N, rules))
-    os.makedirs(store, exist_ok=True)
-    man = _read_manifest(store)
+    man = _read_manifest(store) if os.path.isdir(store) else None
     want = {"kind": KIND, "format": FORMAT, "max_checkers": N, "all_checkers": T,
             "lambda": lam,
             "points": {"oin": oin, "mars": mars}, "index": "colex-v1", "rules": RULES_META}
-    if man is None:
+    new = man is None           # its manifest is written once the build is not refused
+    if new:
         man = dict(want, shards=[list(s) for s in shard_order(N)], done={}, complete=False)
-        _write_manifest(store, man)
     else:
         keys = ("format", "max_checkers", "all_checkers", "lambda")
         differ = setting_differences({k: man.get(k) for k in keys},
@@ -531,6 +530,9 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         if worst is not None and need[worst] > limit:
             raise MemoryError(f"{'cubeful ' if cube else ''}shard {list(worst)} needs "
                               f"{gib(need[worst])}, more than memory={gib(limit)}")
+    if new:                     # a refused build leaves no store to block another
+        os.makedirs(store, exist_ok=True)
+        _write_manifest(store, man)
     for cube in passes:
         key = "cube_done" if cube else "done"
         total = sum(_pairs(*s) for s in order)

@@ -300,6 +300,16 @@ def test_memory_limit_and_arguments(tmp_path):
         bc.build_complete(3, store=tmp_path / "x", progress=False)
 
 
+def test_a_build_refused_for_memory_leaves_no_store(tmp_path):
+    # refused before it starts: no folder or manifest that would refuse a smaller build
+    store = tmp_path / "store"
+    with pytest.raises(MemoryError, match=r"shard \[3, 3\] needs"):
+        bc.build_complete(3, store=store, memory="1kB", progress=False)
+    assert not store.exists()
+    table = bc.build_complete(2, store=store, progress=False)
+    assert table.max_checkers == 2
+
+
 def test_shard_dependencies_come_first():
     order = bc.shard_order(15)
     pos = {s: k for k, s in enumerate(order)}
