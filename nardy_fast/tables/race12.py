@@ -37,6 +37,7 @@ from nardy_fast._utils._progress import progress_callback, show_progress
 from nardy_fast._utils._resources import check_disk, check_memory
 from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils.datadir import cached, data_dir
+from nardy_fast.core._state import finished_reason
 from nardy_fast.core.position import WHITE, Position
 from nardy_fast.core.result import Outcome
 from nardy_fast.tables.race import race_outcome
@@ -309,10 +310,28 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
     if db is None:
         raise ValueError(NOT_BUILT)
     if not db.covers(position):
-        raise ValueError(f"not a race without contact covered by the database: every "
-                         f"checker must be on its side's last {db.points} points")
+        raise ValueError(_not_covered(db, position, rules))
     w, mw, ml, draw, hw, hl = db.tables.outcome(position.boards[0], position.boards[1],
                                                 rules.draw_rule, position.side == WHITE)
     return race_outcome(rules, w, mw, ml, draw, METHOD,
                         {"checkers": tuple(int(v) for v in position.boards.sum(axis=1))},
                         p_home_mars_win=hw, p_home_mars_loss=hl)
+
+
+def _not_covered(db, position, rules):
+    """Why ``db`` does not cover ``position`` (``Race12.covers`` is False): the game is
+    over, a side has more checkers than the database, or checkers outside its points."""
+    reason = finished_reason(position, rules)
+    if reason is not None:
+        return f"the game is over: {reason}"
+    b = position.boards
+    counts = b.sum(axis=1)
+    if not (counts > 0).all():
+        return ("black's last turn under draw_rule (white has borne off all 15 checkers): "
+                "not a race; race_probabilities values it")
+    for row, who in ((0, "side on roll"), (1, "opponent")):
+        if int(counts[row]) > db.max_checkers:
+            return (f"the {who} has {int(counts[row])} checkers, this race database covers "
+                    f"at most {db.max_checkers}")
+    return (f"not a race without contact covered by the database: every checker must be "
+            f"on its side's last {db.points} points")

@@ -253,3 +253,20 @@ def test_queries_never_build(monkeypatch, tmp_path):
     assert race12.cached_race12() is None
     with pytest.raises(ValueError, match="not been built"):
         race12.race12_probabilities(outer_position())
+
+
+def test_a_position_the_database_does_not_cover_is_refused_for_its_reason(db7):
+    me = np.zeros(24, np.uint8)
+    me[17], me[18] = 1, 2
+    over = nf.Position.from_boards(me, np.zeros(24, np.uint8), "white")
+    with pytest.raises(ValueError, match="the game is over: black has borne off all 15"):
+        race12.race12_probabilities(over, tables=db7)
+    small = race12.Race12.build(points=7, max_checkers=3, progress=False)
+    opp = np.zeros(24, np.uint8)
+    opp[19] = 5
+    with pytest.raises(ValueError, match="the opponent has 5 checkers, this race database "
+                                         "covers at most 3"):
+        race12.race12_probabilities(nf.Position.from_boards(me, opp, "white"), tables=small)
+    me[16] = 1                                  # point 17: outside the last 7 points
+    with pytest.raises(ValueError, match="last 7 points"):
+        race12.race12_probabilities(nf.Position.from_boards(me, opp, "white"), tables=db7)
