@@ -285,8 +285,9 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
     Returns
     -------
     Outcome
-        Probabilities and expected points for the side on roll (exact: ``se_*`` are 0,
-        ``method`` is ``"one_sided12"``).
+        Probabilities and expected points for the side on roll, ``method``
+        ``"one_sided12"``: an approximation (see the module docstring), so its ``se_*``
+        are NaN (not measured).
 
     Examples
     --------

@@ -270,3 +270,10 @@ def test_a_position_the_database_does_not_cover_is_refused_for_its_reason(db7):
     me[16] = 1                                  # point 17: outside the last 7 points
     with pytest.raises(ValueError, match="last 7 points"):
         race12.race12_probabilities(nf.Position.from_boards(me, opp, "white"), tables=db7)
+
+
+def test_values_are_labelled_an_approximation_as_the_docstring_says(db7):
+    o = race12.race12_probabilities(outer_position(), tables=db7)
+    assert o.method == "one_sided12" and math.isnan(o.se_p_win) and math.isnan(o.se_equity)
+    returns = race12.race12_probabilities.__doc__.split("Returns")[1].split("Examples")[0]
+    assert "exact" not in returns and "NaN" in returns
