@@ -498,8 +498,10 @@ def _parser_bearoff(sub):
                         "benchmarks/RESULTS.md), used by the cube's exact decisions")
     b.add_argument("--mars", type=int_in(1, 14), metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
-                        "up to N, 1..14 (8; time and memory: benchmarks/RESULTS.md), used "
-                        "by race queries and rollouts")
+                        "up to N, 1..14 (time and memory: benchmarks/RESULTS.md); race "
+                        "queries and rollouts use the table of 8 (--mars 8), a table of "
+                        "another N only race_probabilities(..., "
+                        "tables=MarsTable.load(FILE)))")
     b.add_argument("--race12", action="store_true",
                    help="also build (and cache) the one-sided database of races without "
                         "contact: 15 checkers on the last 12 points (17.4 million boards; "
@@ -563,6 +565,10 @@ def cmd_bearoff_build(args):
         table = bearoff.mars_table(args.mars, args.rules, threads=args.threads,
                                    progress=args.progress)
         print(f"mars table ready ({table!r})")
+        if args.mars != bearoff.DEFAULT_MARS:     # not the one the queries look for
+            print(f"  race queries and rollouts use only the mars table of "
+                  f"{bearoff.DEFAULT_MARS} (--mars {bearoff.DEFAULT_MARS}); pass this one "
+                  f"to race_probabilities as tables=MarsTable.load({table.path!r})")
     if args.race12:
         db = race12.race12(build=True, progress=args.progress is not False)
         print(f"race database ready ({db!r})")

@@ -96,3 +96,19 @@ def test_a_store_that_is_a_file_and_a_mars_size_are_named(capsys, tmp_path):
     with pytest.raises(SystemExit):
         run_cli(capsys, "bearoff", "build", "--mars", "15")
     assert "--mars: 15: expected an integer 1..14" in capsys.readouterr().err
+
+
+def test_a_mars_table_the_queries_do_not_use_says_so(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
+    code, out, err = run_cli(capsys, "bearoff", "build", "--mars", "1", "--threads", "1",
+                             "--no-progress")
+    assert code == 0 and "mars table ready" in out
+    assert f"use only the mars table of {bo.DEFAULT_MARS}" in out
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[18:21] = 5
+    you[23] = 1
+    code, out, err = run_cli(capsys, "bearoff", "query", Position(me, you).id)
+    assert "one-sided approximation" in out          # as the build said: not that table
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "bearoff", "build", "--help")
+    assert f"use the table of {bo.DEFAULT_MARS}" in " ".join(capsys.readouterr().out.split())
