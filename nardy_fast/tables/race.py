@@ -201,6 +201,25 @@ def mars_table_for(rules: Rules, fewest: int, two: TwoSided | None = None,
     return None
 
 
+def _unused_mars(rules: Rules, fewest: int, two: TwoSided | None,
+                 mars: Sequence[MarsTable]) -> str | None:
+    """Why the mars tables given (``tables``, or a given TwoSided's ``.mars``) do not serve
+    a race of 15 checkers against ``fewest`` under ``rules``, or None (none given)."""
+    given = list(mars) + ([two.mars] if two is not None and two.mars is not None else [])
+    oin, home_mars, _ = _bo.mars_points(rules)
+    for table in given:
+        if (table.all_checkers == 15 and fewest <= table.max_checkers
+                and not table.matches(rules)):
+            return (f"the mars table given was built for oin {table.points[0]:g} and mars "
+                    f"{table.points[1]:g} points, these rules score oin {oin:g} and "
+                    f"(home) mars {home_mars:g}")
+    for table in given:
+        if table.all_checkers != 15 or fewest > table.max_checkers:
+            return (f"the mars table given covers {table.all_checkers} checkers against "
+                    f"at most {table.max_checkers}, this race has 15 against {fewest}")
+    return None
+
+
 def race_probabilities(position: Position, rules: RulesLike = None,
                        tables: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,
@@ -293,6 +312,9 @@ def race_probabilities(position: Position, rules: RulesLike = None,
                     have = ("no mars table for these points covers it (MarsTable.build "
                             "with these rules and max_checkers >= "
                             f"{min(na, nb)})")
+                    unused = _unused_mars(rules, min(na, nb), two, mars)
+                    if unused:
+                        have += f": {unused}"
                 else:
                     have = "no two-sided database" if two is None else \
                         f"the two-sided database covers at most {two.max_checkers} checkers"
@@ -312,16 +334,20 @@ def race_probabilities(position: Position, rules: RulesLike = None,
         values = race_tables(two=two)
         extra["two_sided_max_checkers"] = two.max_checkers
     else:
+        unused = (_unused_mars(rules, min(na, nb), two, mars) if max(na, nb) == 15
+                  and method != "one_sided" and not rules.draw_rule else None)
         if one is None:
             if explicit:
-                raise ValueError("tables: no OneSided database given, and the "
-                                 "two-sided one does not cover this race")
+                raise ValueError("tables: no OneSided database given, and "
+                                 + (unused or "the two-sided one does not cover this race"))
             one = _bo.one_sided()
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "
                              f"checkers, the sides have {na} and {nb}")
         values = race_tables(one=one)
-        if max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
+        if unused:
+            extra["note"] = f"approximate: {unused}"
+        elif max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             extra["note"] = ("approximate: build the exact mars table once with "
                              "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
         elif not rules.draw_rule:

@@ -2,6 +2,7 @@
 import glob
 import itertools
 import os
+import re
 
 import numpy as np
 import pytest
@@ -425,3 +426,20 @@ def test_two_sided_probabilities_route_to_the_mars_table(mars):
     assert ts.p_mars_loss(x, y) == mars.p_mars_loss(x, y) > 0
     with pytest.raises(ValueError, match="covers at most 2"):
         ts.probabilities([3, 0, 0, 0, 0, 0], b)
+
+
+def test_a_mars_table_given_that_does_not_serve_is_named(mars, one):
+    """A mars table passed as ``tables`` but built for other points (or too few
+    checkers) is not used: the error or the one-sided result's note says why."""
+    x, y = [0, 0, 1, 3, 5, 6], [0, 1, 1, 0, 0, 0]
+    points = "built for oin 1 and mars 2 points, these rules score oin 1 and \\(home\\) mars 4"
+    with pytest.raises(ValueError, match="no OneSided database given, and the mars table "
+                                         "given was " + points):
+        race_probabilities(race(y, x), rules=EXTENDED, tables=mars)
+    with pytest.raises(ValueError, match=points):
+        race_probabilities(race(y, x), rules=EXTENDED, tables=[mars], method="exact")
+    o = race_probabilities(race(y, x), rules=EXTENDED, tables=[mars, one])
+    assert o.method == "one_sided" and re.search(points, o.extra["note"])
+    o = race_probabilities(race(x, [1, 1, 1, 0, 0, 0]), tables=[mars, one])
+    assert "covers 15 checkers against at most 2, this race has 15 against 3" \
+        in o.extra["note"]
