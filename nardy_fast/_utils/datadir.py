@@ -37,7 +37,8 @@ def clear_memory(prefix=""):
 
 def cached(cls, filename, build, saved=False):
     """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
-    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent.
+    saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent
+    or damaged (with a warning naming the file).
 
     ``cls`` has ``load(path, verify=True)``; a damaged file is rebuilt with a warning.
     """
@@ -51,6 +52,10 @@ def cached(cls, filename, build, saved=False):
         try:
             db = cls.load(path)
         except DatabaseError as e:
+            if build is None:             # a query: it never builds, so it cannot rebuild
+                warn_user(f"not using the damaged cache file (building that table again "
+                          f"replaces it): {e}", RuntimeWarning)
+                return None
             warn_user(f"rebuilding the damaged cache file: {e}", RuntimeWarning)
     if db is None:
         if build is None:

@@ -891,3 +891,20 @@ def test_saved_database_is_readable_by_all(tmp_path):
     with DbWriter(tmp_path / "streamed.nfdb", "test", {}, {"a": ("<f8", (2,))}) as w:
         w.write("a", np.zeros(2))                       # the builders' streaming writer
     assert os.stat(tmp_path / "streamed.nfdb").st_mode & 0o777 == 0o644
+
+
+def test_a_query_does_not_claim_to_rebuild_a_damaged_mars_table(monkeypatch, tmp_path):
+    """``mars_table(build=False)`` (what race queries use) never builds: a damaged cache
+    file is reported and not used, not announced as rebuilt."""
+    monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
+    monkeypatch.setattr(datadir, "_CACHE", {})
+    table = bo.mars_table(1, threads=1, progress=False)
+    path, values = Path(table.path), np.array(table.x_on_roll)
+    del table
+    monkeypatch.setattr(datadir, "_CACHE", {})
+    _corrupt(path, lambda d: d[:-50])
+    with pytest.warns(RuntimeWarning, match="not using the damaged cache file .*truncated"):
+        assert bo.mars_table(1, build=False) is None
+    with pytest.warns(RuntimeWarning, match="rebuilding the damaged cache file"):
+        again = bo.mars_table(1, threads=1, progress=False)     # a build replaces it
+    assert np.array_equal(again.x_on_roll, values)
