@@ -538,6 +538,11 @@ def cmd_bearoff_build(args):
             raise CliError(f"--memory: {e}") from None
         if args.store is not None:
             out_folder(args.store, "--store")     # a file of that name is named
+    if as_rules(args.rules).draw_rule and (args.mars is not None or complete):
+        warnings.warn("--rules draw_rule=true: no effect on the mars and complete two-sided "
+                      "tables, which have no draw rule (race queries under it use the "
+                      "one-sided approximation); they are built for the rules' points",
+                      UserWarning)
     db = bearoff.one_sided(progress=args.progress)
     if args.out:
         if not hasattr(db, "save"):

@@ -9,6 +9,7 @@ import pytest
 from nardy_fast import Position
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables import bearoff_complete as bc
+from nardy_fast.tables.race import race_probabilities
 
 from helpers import run_cli
 
@@ -112,3 +113,17 @@ def test_a_mars_table_the_queries_do_not_use_says_so(capsys, tmp_path, monkeypat
     with pytest.raises(SystemExit):
         run_cli(capsys, "bearoff", "build", "--help")
     assert f"use the table of {bo.DEFAULT_MARS}" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_draw_rule_a_mars_table_cannot_hold_is_said(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
+    code, out, err = run_cli(capsys, "bearoff", "build", "--mars", "1", "--rules",
+                             "draw_rule=true", "--threads", "1", "--no-progress")
+    assert code == 0 and "mars table ready" in out
+    assert "warning: --rules draw_rule=true: no effect on the mars" in err
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[18:21] = 5
+    you[23] = 1
+    o = race_probabilities(Position(me, you), rules={"draw_rule": True},
+                           tables=[bo.mars_table(1, build=False), bo.one_sided()])
+    assert o.method == "one_sided"                  # as the warning said: not that table
