@@ -24,10 +24,16 @@ SLACK = 64 << 20                 # bytes added to an estimate for the solvers' s
 
 
 def gib(n):
-    """``n`` bytes as text: ``"1.7 GB"`` (decimal units, as ``df`` and ``free -h`` near enough)."""
+    """``n`` bytes as text: ``"1.7 GB"``, ``"34 MB"``, ``"2 kB"`` or ``"512 bytes"``
+    (decimal units, as ``df`` and ``free -h`` near enough; never ``"0 MB"`` for a size
+    that is not 0)."""
     if n >= 1e9:
         return f"{n / 1e9:.1f} GB"
-    return f"{n / 1e6:.0f} MB"
+    if n >= 1e6:
+        return f"{n / 1e6:.0f} MB"
+    if n >= 1e3:
+        return f"{n / 1e3:.0f} kB"
+    return f"{n:.0f} bytes"
 
 
 def os_error(code, message):

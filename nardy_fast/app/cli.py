@@ -349,14 +349,18 @@ _STUDY_OPTIONS = {"n_games": "-n/--games", "seed": "--seed", "policy": "--policy
 
 
 def _in_study_words(message):
-    """``study``'s refusal in the command's words: ``store=PATH`` as ``--store PATH`` and,
-    in the list of what differs from a store of another study (``(n_games: 72 in the
-    store, 144 here; ...)``), each setting an option sets by that option."""
-    message = in_option_words(message, {"store": "--store"})
-    if "belongs to another study (" not in message:
-        return message
-    return re.sub(r"(\(|; )(" + "|".join(_STUDY_OPTIONS) + r"): ",
-                  lambda m: m.group(1) + _STUDY_OPTIONS[m.group(2)] + ": ", message)
+    """``study``'s refusal in the command's words (``_in_settings_words``)."""
+    return _in_settings_words(message, _STUDY_OPTIONS)
+
+
+def _in_settings_words(message, options):
+    """A refusal of a store (a study's, the complete table's) in the command's words:
+    ``store=PATH`` as ``--store PATH``, ``key=value`` by the option of ``options``, and in
+    the list of what differs from the store (``(n_games: 72 in the store, 144 here;
+    ...)``) each setting an option sets by that option."""
+    message = in_option_words(message, {"store": "--store", **options})
+    return re.sub(r"(\(|; )(" + "|".join(map(re.escape, options)) + r"): ",
+                  lambda m: m.group(1) + options[m.group(2)] + ": ", message)
 
 
 # games per position of ``study`` (used by --method rollout only)
@@ -520,6 +524,12 @@ def _parser_bearoff(sub):
     add_options(b, "rules", "json")
 
 
+# the complete table's settings that a store records or a build checks, by the options
+# that set them (``lambda``: the weight of a mars, from the points of --rules)
+_COMPLETE_OPTIONS = {"max_checkers": "--two-sided", "memory": "--memory",
+                     "lambda": "--rules (lambda, the weight of a mars)"}
+
+
 def cmd_bearoff_build(args):
     """Build the one-sided bear-off database; with --out save it to a file."""
     if args.out:                                  # before the work, not after
@@ -558,8 +568,8 @@ def cmd_bearoff_build(args):
             ts = build_complete(args.two_sided, store=args.store, rules=args.rules,
                                 memory=memory, threads=args.threads, scheduler=client,
                                 progress=args.progress, cubeful=args.cubeful)
-        except (MemoryError, bearoff.DatabaseError) as e:
-            raise CliError(str(e)) from None
+        except (MemoryError, ValueError) as e:     # DatabaseError is a ValueError
+            raise CliError(_in_settings_words(str(e), _COMPLETE_OPTIONS)) from None
         finally:
             close_client(client)
         print(f"complete two-sided bear-off table ready ({ts!r})")

@@ -43,7 +43,25 @@ def test_build_store_query_and_errors(capsys, tmp_path):
     assert code != 0 and "--memory" in err
     code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
                              str(tmp_path / "s"), "--memory", "1kB")
-    assert code != 0 and "needs" in err and "memory=" in err
+    # in the options' words and the size's own unit (it was "more than memory=0 MB")
+    assert code != 0 and "needs" in err and "more than --memory 1 kB" in err
+
+
+def test_a_store_of_other_settings_is_refused_in_the_options_words(capsys, tmp_path):
+    """The refusal named the library's keywords: "store='S': ... (max_checkers: 2 there,
+    3 in this build)" where the user typed --store and --two-sided."""
+    store = str(tmp_path / "s")
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2", "--store",
+                             store, "--no-progress")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
+                             store, "--no-progress")
+    assert code == 1 and f"--store '{store}': holds a table of other settings " \
+        "(--two-sided: 2 there, 3 in this build)" in err
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2", "--store",
+                             store, "--rules", "scoring=extended", "--no-progress")
+    assert code == 1 and "(--rules (lambda, the weight of a mars): 0.5 there, 1.5 in " \
+        "this build)" in err
 
 
 def test_size_out_of_range_is_refused(capsys):

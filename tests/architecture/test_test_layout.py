@@ -25,7 +25,7 @@ SUFFIXES = (".py", ".pyx")
 
 # module (path under nardy_fast/) -> no test file of its own yet
 UNTESTED = {
-    "_utils/_dbfile.py", "_utils/_resources.py", "_utils/_version.py",
+    "_utils/_dbfile.py", "_utils/_version.py",
     "_utils/datadir.py",
     "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
     "app/launcher.py", "app/playmatch.py", "app/protocol.py",
