@@ -338,8 +338,11 @@ def race_probabilities(position: Position, rules: RulesLike = None,
                   and method != "one_sided" and not rules.draw_rule else None)
         if one is None:
             if explicit:
-                raise ValueError("tables: no OneSided database given, and "
-                                 + (unused or "the two-sided one does not cover this race"))
+                why = (unused or ("under draw_rule the race is the one-sided approximation's "
+                                  "(the two-sided tables have no draw rule)"
+                                  if rules.draw_rule else
+                                  "the tables given do not cover this race"))
+                raise ValueError(f"tables: no OneSided database given, and {why}")
             one = _bo.one_sided()
         if max(na, nb) > one.max_checkers:
             raise ValueError(f"the one-sided database covers at most {one.max_checkers} "

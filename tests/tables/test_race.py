@@ -443,3 +443,17 @@ def test_a_mars_table_given_that_does_not_serve_is_named(mars, one):
     o = race_probabilities(race(x, [1, 1, 1, 0, 0, 0]), tables=[mars, one])
     assert "covers 15 checkers against at most 2, this race has 15 against 3" \
         in o.extra["note"]
+
+
+def test_a_two_sided_table_alone_under_draw_rule_says_why_it_is_not_used():
+    """It said "the two-sided one does not cover this race" of a race it covers: under
+    ``draw_rule`` the race is the one-sided approximation's."""
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[[21, 23]] = 1
+    you[[22, 23]] = 1
+    pos = Position(me, you)
+    two = bo.two_sided(3)
+    assert race_probabilities(pos, tables=[two]).method == "two_sided"
+    with pytest.raises(ValueError, match=r"no OneSided database given, and under draw_rule "
+                       r"the race is the one-sided approximation's"):
+        race_probabilities(pos, rules="draw_rule=true", tables=[two])
