@@ -91,7 +91,8 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         Root entropy of the self-play dice and the learning order.
     init : str, os.PathLike, Evaluator or None
         Start from this net (default: the shipped classic net); recorded by the SHA-256
-        of its weights.
+        of its weights.  A net of other rules than the classic ones is a ``ValueError``
+        (the games are classic).
     hidden : int, optional
         Widen the start net to this many hidden units (a multiple of 8, at least the
         start's): the start's units and new ones with small seeded incoming weights and
@@ -160,8 +161,14 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
             raise ValueError(f"{k} = {cfg[k]}: must be > 0")
     if not 0.0 <= cfg["lam"] <= 1.0:
         raise ValueError(f"lam = {cfg['lam']}: must be in [0, 1]")
-    start = (init if isinstance(init, Evaluator) else
-             Evaluator.default() if init is None else Evaluator.load(init)).net.copy()
+    start_ev = (init if isinstance(init, Evaluator) else
+                Evaluator.default() if init is None else Evaluator.load(init))
+    if start_ev.rules != CLASSIC:
+        # the self-play and its targets are classic games: the net written (classic)
+        # would carry rules other than the start's without a word
+        raise ValueError(f"init: a net of the rules {start_ev.rules.to_text()!r}; "
+                         "train_supervised plays and labels classic games only")
+    start = start_ev.net.copy()
     if hidden is not None:
         start = widen(start, int(hidden), seed)
     if hidden2 is not None:

@@ -533,3 +533,14 @@ def test_an_interrupted_run_says_what_it_kept(tmp_path, monkeypatch):
     resumed = train_supervised(path, **kw)
     whole = train_supervised(tmp_path / "whole.nfdb", **kw)
     np.testing.assert_array_equal(resumed.net.w1, whole.net.w1)
+
+
+def test_a_start_of_other_rules_is_refused_before_any_game(tmp_path):
+    """train-net --init with a net trained under block_rule=home wrote a classic net from
+    it without a word (train-rollouts refused such a start)."""
+    from nardy_fast.core.rules import Rules
+    start = Evaluator(Evaluator.default().net, rules=Rules(block_rule="home"))
+    out = tmp_path / "n.nfdb"
+    with pytest.raises(ValueError, match=r"init: a net of the rules 'block_rule=home'"):
+        train_supervised(out, seed=1, init=start, rounds=1, games=2)
+    assert not out.exists()
