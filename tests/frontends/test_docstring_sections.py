@@ -93,20 +93,26 @@ def test_every_inline_literal_is_closed(name, obj):
     assert not bad, f"{name}: backquotes left as text: {bad}"
 
 
-@pytest.mark.parametrize("name, obj", list(_documented()), ids=lambda v: v
-                         if isinstance(v, str) else "")
-def test_a_parameters_section_names_every_parameter(name, obj):
+def _parameters_named():
+    """``(name, function, names its Parameters sections give)`` of each exported function
+    or method whose docstring has such a section (a class's parameters are its fields)."""
+    for name, obj in _documented():
+        if inspect.isclass(obj) or not inspect.getdoc(obj):
+            continue
+        doc = numpydoc.FunctionDoc(obj)
+        named = {n.strip().lstrip("*") for section in ("Parameters", "Other Parameters")
+                 for p in doc[section] for n in p.name.split(",")}
+        if named:
+            yield name, obj, named
+
+
+@pytest.mark.parametrize("name, obj, named", list(_parameters_named()),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_a_parameters_section_names_every_parameter(name, obj, named):
     """Where a docstring has a ``Parameters`` section, every argument of the signature is
     in it (alone or in a group such as ``policy, rules, truncate``): the API pages of
     ``cube_decision`` (``seed``), ``study`` (``plies``), ``game_report`` and
     ``simulate_matches`` left arguments out, with nothing to say what they do."""
-    if not inspect.getdoc(obj) or inspect.isclass(obj):
-        pytest.skip("no docstring, or a class (its parameters are its fields)")
-    doc = numpydoc.FunctionDoc(obj)
-    named = {n.strip().lstrip("*") for section in ("Parameters", "Other Parameters")
-             for p in doc[section] for n in p.name.split(",")}
-    if not named:
-        pytest.skip("no Parameters section")
     missing = [p for p in inspect.signature(obj).parameters
                if p not in ("self", "cls") and p not in named]
     assert not missing, f"{name}: not in its Parameters section: {missing}"
