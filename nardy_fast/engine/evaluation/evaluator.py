@@ -516,8 +516,9 @@ class Evaluator:
             ``draw_rule``, Black's last turn valued exactly; the table's name,
             ``"two_sided"``, ``"one_sided"`` or ``"one_sided12"``, for a race the exact
             tables value, ``"one_sided 2-ply"`` where such a race was searched deeper on the
-            tables' values), ``id_after`` (the position ID after the move, as
-            ``move_report``'s and ``nardy-fast moves``'; ``""`` for a move that ends the
+            tables' values; under ``draw_rule`` such a race takes the table's value, as
+            ``evaluate`` gives it, and its name), ``id_after`` (the position ID after the
+            move, as ``move_report``'s and ``nardy-fast moves``'; ``""`` for a move that ends the
             game with both sides off, a draw under ``draw_rule``).  ``diff``
             (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old names of
             the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also
@@ -553,8 +554,8 @@ class Evaluator:
             # draw_rule: a result, not a position), as game_report's ids
             ended = not (any(m.board) or position.opponent.any())
             after = None if ended else position.play(m)
-            row["method"] = (methods[k] if methods[k].startswith("final")
-                             else self._move_method(m, after, int(used[k])))
+            row["method"] = (self._move_method(m, after, int(used[k]))
+                             if methods[k].startswith("net ") else methods[k])
             row["id_after"] = row["position"] = "" if ended else after.id
             if match is not None:
                 lost = float(mwc[0] - mwc[k])
@@ -579,15 +580,15 @@ class Evaluator:
 
     def _rank(self, position, d1, d2, plies):
         """``Searcher.rank`` (money play) with every value a possible distribution
-        (``_possible``) and, under ``draw_rule``, the results that end the game valued
-        exactly (``_final_rows``); where a value changed, the rows ranked together are
-        ordered again (stably)."""
+        (``_possible``) and, under ``draw_rule``, the results that end the game and those
+        the race tables value taken as ``evaluate`` values them (``_exact_rows``); where
+        a value changed, the rows ranked together are ordered again (stably)."""
         res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
                                                      d1, d2, plies)
         methods = [f"net {int(u)}-ply" for u in used]
         draws = np.zeros(len(res))
         clipped, eqs2 = self._possible(vals, eqs)
-        final = self._final_rows(position, res)
+        final = self._exact_rows(position, res)
         if clipped is vals and not final:
             return res, vals, used, eqs, methods, draws
         vals, eqs = clipped.astype(np.float64), eqs2.astype(np.float64)
@@ -646,6 +647,31 @@ class Evaluator:
             else:
                 after = Position(position.opponent, board, other)
                 out[k] = final_outcome(after, self.rules).flipped()
+        return out
+
+    def _exact_rows(self, position, results):
+        """``{row: Outcome}`` (the mover's view) of the results whose value under
+        ``draw_rule`` the colour-blind search cannot give: those that end the game
+        (``_final_rows``) and those that leave a race a table values
+        (``racevalue.race_table_value``, as ``evaluate`` values the position: the
+        table's Outcome of the opponent, flipped; the search values such a race as
+        without ``draw_rule``, Black's last turn left out).  Empty without ``draw_rule``
+        or ``exact``."""
+        out = {}
+        if self.rules.draw_rule and self.exact:
+            other = BLACK if position.side == WHITE else WHITE
+            db = self._race12()
+            for k, board in enumerate(results):
+                board = np.asarray(board, dtype=np.uint8)
+                if not board.any() or not position.opponent.any():
+                    continue                        # the game ends: _final_rows
+                after = Position(position.opponent, board, other)
+                if after.is_contact():
+                    continue
+                o = race_table_value(after, self.rules, db)
+                if o is not None:
+                    out[k] = o.flipped()
+        out.update(self._final_rows(position, results))
         return out
 
     def _match_rank(self, position, d1, d2, plies, match):

@@ -351,6 +351,31 @@ def test_a_hint_under_draw_rule_values_the_moves_that_end_the_game_exactly():
     assert "p_draw" not in Evaluator.default().hint(pos, (6, 5)).columns
 
 
+def test_a_hint_under_draw_rule_values_the_races_it_leaves_as_evaluate_does():
+    """Black to play 5-5 under ``draw_rule`` with none off, against White's last checker:
+    White finishes next turn, then Black has its last turn.  Bringing every checker home
+    (17/22) lets that turn bear one off, an oin lost; the hint valued that race with the
+    colour-blind search (no last turn) as a mars lost, -2.0 under the table's name
+    ("one_sided"), tied with the move that leaves a checker out, and ranked that one
+    first.  Each row is now minus ``evaluate`` of its ``id_after``, at any depth."""
+    rules = Rules(draw_rule=True)
+    ev = Evaluator.default(rules)
+    me, opp = np.zeros(24, int), np.zeros(24, int)
+    for point, n in {9: 1, 12: 1, 20: 1, 21: 1, 22: 3, 23: 1, 24: 7}.items():
+        me[point - 1] = n
+    opp[22] = 1
+    pos = nf.Position(me, opp, "black")
+    for plies in (0, 1, 2):
+        h = ev.hint(pos, (5, 5), plies=plies)
+        for row in h.itertuples():
+            after = ev.evaluate(nf.Position.from_id(row.id_after), plies=plies)
+            assert row.equity == pytest.approx(-after.equity, abs=1e-9), row
+        best = nf.Position.from_id(h.loc[0, "id_after"])
+        assert not best.opponent[:18].any()                       # all home
+        assert h.loc[0, "p_mars_loss"] == 0.0 and h.loc[0, "equity"] > h.loc[1, "equity"]
+        assert str(ev.best_move(pos, (5, 5), plies=plies)) == h.loc[0, "move"]
+
+
 @pytest.mark.parametrize("bad, err, match", [
     (np.zeros((2, 3, 24), np.uint8), ValueError, "shape"),
     (np.full((1, 2, 24), 1.5), TypeError, "integer"),
