@@ -536,9 +536,8 @@ class Evaluator:
             res, vals, used, eqs, methods, draws = self._rank(position, d1, d2, plies)
         else:
             check_match(match, [position])
-            res, vals, used, eqs, mwc = self._match_rank(position, d1, d2, plies, match)
-            methods = [f"net {int(u)}-ply" for u in used]
-            draws = np.zeros(len(res))
+            res, vals, used, eqs, mwc, methods, draws = self._match_rank(position, d1, d2,
+                                                                          plies, match)
         moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
         rows = []
         for k in range(len(res)):
@@ -675,15 +674,27 @@ class Evaluator:
         return out
 
     def _match_rank(self, position, d1, d2, plies, match):
-        """``Searcher.rank`` ordered by match winning chance (``hint``); the values
-        searched deeper made possible (``_possible``) before their chances are read."""
+        """``Searcher.rank`` ordered by match winning chance (``hint``), with its methods
+        and draws; the values searched deeper made possible (``_possible``) before their
+        chances are read, and under ``draw_rule`` the results ``_exact_rows`` values
+        taken from it, draws and all, and not searched."""
         s = self.searcher()
         res, vals, used, eqs = s.rank(position.mover, position.opponent, d1, d2, 0)
+        methods = [f"net {int(u)}-ply" for u in used]
+        draws = np.zeros(len(res))
         mwc = met.mwc_of_values(vals, match)
+        exact = self._exact_rows(position, res)
+        if exact:
+            vals, eqs = vals.astype(np.float64), eqs.astype(np.float64)
+            for k, o in exact.items():
+                vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
+                eqs[k], draws[k] = o.equity + 0.0, o.p_draw
+                mwc[k] = met.match_extra(o, match)["mwc"]
+                methods[k] = o.method
         order = np.lexsort((np.arange(len(mwc)), -mwc))
         if plies > 0:
             top = [k for k in order[:self.keep if self.keep > 0 else len(order)]
-                   if res[k].any()]
+                   if res[k].any() and k not in exact]
             if top:
                 b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
                 deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
@@ -699,7 +710,8 @@ class Evaluator:
             head = order[:n_top][np.lexsort((np.arange(len(order[:n_top])),
                                              -mwc[order[:n_top]]))]
             order = np.concatenate([head, order[n_top:]])
-        return res[order], vals[order], used[order], eqs[order], mwc[order]
+        return (res[order], vals[order], used[order], eqs[order], mwc[order],
+                [methods[k] for k in order], draws[order])
 
     def best_move(self, position: Position | str, dice: tuple[int, int], plies: int = 0,
                   match: MatchState | None = None) -> Move:

@@ -376,6 +376,36 @@ def test_a_hint_under_draw_rule_values_the_races_it_leaves_as_evaluate_does():
         assert str(ev.best_move(pos, (5, 5), plies=plies)) == h.loc[0, "move"]
 
 
+def test_a_hint_at_a_match_score_under_draw_rule_values_the_end_of_the_game():
+    """At a match score under ``draw_rule`` the hint skipped what the money hint does:
+    White's last checker off against Black's two on its point 24 (Black's last turn bears
+    both off: a draw) showed a sure win (P(win) 1, the match winning chance of a won
+    game, method "final"), and Black's last turn was a ValueError ("the game is over")
+    from inside the hint.  Both are valued as the game ends now, draws and all."""
+    from nardy_fast.engine.evaluation import met
+    rules = Rules(draw_rule=True)
+    ev = Evaluator.default(rules)
+    me, opp = np.zeros(24, int), np.zeros(24, int)
+    me[23], opp[23] = 1, 2
+    pos = nf.Position(me, opp, "white")
+    state = nf.MatchState(nf.MatchRules(3, rules=rules), (0, 0), "white")
+    h = ev.hint(pos, (6, 1), match=state)
+    money = ev.hint(pos, (6, 1))
+    assert h.loc[0, ["p_win", "p_draw", "method"]].tolist() == \
+        money.loc[0, ["p_win", "p_draw", "method"]].tolist() == [0.0, 1.0, "final (last turn)"]
+    assert h.loc[0, "mwc"] == pytest.approx(met.outcome_values(state)["draw"], abs=1e-12)
+    black = np.zeros(24, int)
+    black[18], black[23] = 1, 1
+    last = nf.Position(black, np.zeros(24, int), "black")       # White has borne off
+    state = nf.MatchState(nf.MatchRules(3, rules=rules), (0, 0), "black")
+    h = ev.hint(last, (2, 1), match=state)
+    money = ev.hint(last, (2, 1))
+    assert sorted(h["equity"]) == sorted(money["equity"])
+    assert set(h["method"]) == {"final"}
+    loss = met.outcome_values(state)["loss_oin"]
+    np.testing.assert_allclose(h["mwc"], loss, atol=1e-12)
+
+
 @pytest.mark.parametrize("bad, err, match", [
     (np.zeros((2, 3, 24), np.uint8), ValueError, "shape"),
     (np.full((1, 2, 24), 1.5), TypeError, "integer"),
