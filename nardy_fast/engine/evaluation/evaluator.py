@@ -509,7 +509,10 @@ class Evaluator:
         pandas.DataFrame
             One row per move, best first: ``rank``, ``move`` (steps, 1-based points of the
             side on roll), ``equity``, ``equity_loss`` (points per game lost against the
-            best move, >= 0, as ``move_report``'s), the ``OUTPUT_NAMES`` probabilities
+            best move, as ``move_report``'s: >= 0 among the rows valued at one depth; a
+            row left at 0-ply after the rows searched deeper, its ``plies`` smaller, is
+            set against a deeper value and may show a small negative loss, as the moves
+            below GNU Backgammon's filter do), the ``OUTPUT_NAMES`` probabilities
             (under ``draw_rule`` also ``p_draw``), ``plies`` (depth of that row's value),
             ``method`` (how that row was valued: ``"net N-ply"``; ``"final"`` for a move
             that ends the game, ``"final (last turn)"`` for White's last checker off under
@@ -518,12 +521,12 @@ class Evaluator:
             tables value, ``"one_sided 2-ply"`` where such a race was searched deeper on the
             tables' values; under ``draw_rule`` such a race takes the table's value, as
             ``evaluate`` gives it, and its name), ``id_after`` (the position ID after the
-            move, as ``move_report``'s and ``nardy-fast moves``'; ``""`` for a move that ends the
-            game with both sides off, a draw under ``draw_rule``).  ``diff``
-            (``-equity_loss``, <= 0) and ``position`` (``id_after``) are the old names of
+            move, as ``move_report``'s and ``nardy-fast moves``'; ``""`` for a move that
+            ends the game with both sides off, a draw under ``draw_rule``).  ``diff``
+            (``-equity_loss``) and ``position`` (``id_after``) are the old names of
             the same values, deprecated: kept as columns until 0.4.0.  With ``match``: also
             ``mwc`` (the side on roll's match winning chance after the move), ``mwc_loss``
-            (lost against the best move, >= 0, as ``equity_loss``; ``mwc_diff`` is its
+            (lost against the best move, as ``equity_loss``; ``mwc_diff`` is its
             negative) and ``emg``, and the order is by ``mwc``: every move at 0-ply, the
             best ``keep`` again at ``plies`` (the moves inside the search are still chosen
             by equity).

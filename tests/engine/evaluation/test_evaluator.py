@@ -638,3 +638,15 @@ def test_save_refuses_meta_that_would_replace_the_file_s_own_entries(tmp_path, s
     Evaluator(small_net, rules=Rules(block_rule="home"), meta={"x": 1}).save(path)
     back = Evaluator.load(path)
     assert back.rules == Rules(block_rule="home") and back.meta == {"x": 1}
+
+
+def test_a_hints_losses_are_not_negative_among_the_rows_of_one_depth():
+    """The docstring's promise: >= 0 among rows valued at one depth (a row left at 0-ply
+    below the searched ones is set against a deeper value and may show a small negative
+    loss, as here, where the fifth move was -0.0021)."""
+    h = Evaluator.default().hint("BAAAAAAAAAAAQAAAQEBAAAAAAAAAAMBRw", (1, 1), plies=1)
+    deep = h[h["plies"] == 1]
+    assert (deep["equity_loss"] >= 0).all()
+    assert list(deep.index) == list(range(len(deep)))          # the searched rows first
+    best0 = h["equity"].iloc[0]
+    assert (h["equity_loss"] == best0 - h["equity"]).all()      # one identity for all rows
