@@ -40,6 +40,7 @@ each round's net for the mean of one run's last rounds).
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 
@@ -156,9 +157,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
                          f"the moves compared at 1 ply in a 2-ply target)")
     if cfg["plies"] not in (1, 2):
         raise ValueError(f"plies = {cfg['plies']}: expected 1 or 2")
-    for k in ("lr", "lr_final"):
-        if cfg[k] is not None and not cfg[k] > 0:
-            raise ValueError(f"{k} = {cfg[k]}: must be > 0")
+    for k in ("lr", "lr_final"):        # inf: a round played, then a net of NaN weights
+        if cfg[k] is not None and not 0 < cfg[k] < math.inf:
+            raise ValueError(f"{k} = {cfg[k]}: must be a finite number > 0")
     if not 0.0 <= cfg["lam"] <= 1.0:
         raise ValueError(f"lam = {cfg['lam']}: must be in [0, 1]")
     start_ev = (init if isinstance(init, Evaluator) else

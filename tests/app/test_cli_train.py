@@ -116,7 +116,8 @@ def test_cli_train_net_lam_and_progress_do_something(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, said", [
     (["--rounds", "0"], "--rounds 0: must be >= 1"),
-    (["--lr-final", "0"], "--lr-final 0.0: must be > 0"),
+    (["--lr-final", "0"], "--lr-final 0.0: must be a finite number > 0"),
+    (["--lr", "inf"], "--lr inf: must be a finite number > 0"),
     (["--keep", "3"], "--keep 3: no effect with --plies 1 (it filters"),
     (["--plies", "5"], "--plies 5: expected 1 or 2")])
 def test_cli_train_net_names_a_bad_setting_by_its_option(tmp_path, capsys, argv, said):

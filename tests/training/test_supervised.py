@@ -486,8 +486,21 @@ def test_train_net_lr_final_is_a_setting_of_the_run(tmp_path):
     same = train_supervised(tmp_path / "b.nfdb", lr=1e-4, **kw)     # one epoch: its step
     np.testing.assert_allclose(ev.net.w1, same.net.w1, atol=1e-7)
     assert train_supervised(tmp_path / "c.nfdb", **kw).meta["training"]["lr_final"] is None
-    with pytest.raises(ValueError, match="lr_final = 0.0: must be > 0"):
+    with pytest.raises(ValueError, match="lr_final = 0.0: must be a finite number > 0"):
         train_supervised(tmp_path / "d.nfdb", lr_final=0.0, **kw)
+
+
+@pytest.mark.parametrize("setting", ["lr", "lr_final"])
+def test_train_net_refuses_an_infinite_step_before_any_round(tmp_path, setting):
+    """An infinite step is refused with the other settings, before the round's games and
+    targets: it trained a round and then failed to write a net of NaN weights (``w1:
+    weights must be finite``), naming neither the step nor its value."""
+    start = Evaluator(Net.random(16, 9))
+    path = tmp_path / "n.nfdb"
+    with pytest.raises(ValueError, match=f"^{setting} = inf: must be a finite number > 0"):
+        train_supervised(path, seed=5, init=start, rounds=1, games=2, epochs=1, batch=64,
+                         progress=False, **{setting: float("inf")})
+    assert not path.exists()
 
 
 def test_a_deepened_start_plays_and_labels_its_first_round_with_the_one_layer_path():
