@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy_fast.core._checks import check_count
+from nardy_fast.core._checks import check_count, check_threads
 from nardy_fast.core.position import Position, as_position
 from nardy_fast.core.rng import block_bit_generator
 from nardy_fast.core.rules import CLASSIC
@@ -105,7 +105,8 @@ def lookahead_targets(net, boards, plies=1, threads=None, keep=0):
     plies : {1, 2}
         Depth of the look-ahead.
     threads : int, optional
-        Threads of the search at 2 plies (the values do not depend on it).
+        Threads of the search at 2 plies, capped at the usable cores (None: every usable
+        core; the values do not depend on it).
     keep : int
         At 2 plies, how many of each roll's moves, the best by the 0-ply equity, are
         compared by their 1-ply value (the search's move filter, ``_search``): 0 (the
@@ -125,6 +126,9 @@ def lookahead_targets(net, boards, plies=1, threads=None, keep=0):
     b = np.ascontiguousarray(boards, dtype=np.uint8)
     if b.ndim != 3 or b.shape[1:] != (2, 24):
         raise ValueError(f"boards: expected shape (n, 2, 24), got {b.shape}")
+    # capped at the usable cores, as the builders' threads are (a C int in the search:
+    # train-net --threads 1000000000000 was an OverflowError's traceback)
+    threads = None if threads is None else check_threads(threads)
     search = _search.Searcher(net, CLASSIC, training_tables(), keep=keep, threads=threads)
     return search.values(b, plies)
 

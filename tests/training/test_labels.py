@@ -96,3 +96,18 @@ def test_selfplay_games_from_a_start():
     assert (initial[0] == np.asarray(nf.Position.initial().boards)).all()
     with pytest.raises(ValueError, match="start"):
         selfplay_games(net, 1, 7, start="not an id")
+
+
+def test_lookahead_targets_take_any_number_of_threads():
+    """More threads than cores are capped at the usable cores, as the builders' are (the
+    values do not depend on them): a huge count was an OverflowError of the search's C
+    int (``train-net --threads 1000000000000``); none is refused by name."""
+    from nardy_fast.engine.evaluation._net import Net
+    from nardy_fast.training.labels import lookahead_targets, selfplay_positions
+    net = Net.random(8, 1)
+    pos = selfplay_positions(net, 1, seed=2)[:3]
+    one = lookahead_targets(net, pos, plies=2, keep=1, threads=1)
+    np.testing.assert_array_equal(
+        lookahead_targets(net, pos, plies=2, keep=1, threads=10 ** 12), one)
+    with pytest.raises(ValueError, match="threads=0"):
+        lookahead_targets(net, pos, plies=2, keep=1, threads=0)
