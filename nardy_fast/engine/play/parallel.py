@@ -263,8 +263,13 @@ def _call_by_value(payload):
 def _pool(workers):
     pool = _POOLS.get(workers)
     if pool is None:
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
-                                      initializer=_worker_init, initargs=(os.getpid(),))
+        try:
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                          initializer=_worker_init,
+                                          initargs=(os.getpid(),))
+        except OverflowError as e:        # its queue's semaphore counts in a C int
+            raise ValueError(f"workers={workers}: more worker processes than a process "
+                             f"pool can hold ({e})") from None
         _POOLS[workers] = pool
     return pool
 

@@ -84,6 +84,20 @@ def test_run_chunks_delivers_every_chunk():
     assert not interrupted and got == {i: i * i for i in range(7)}
 
 
+def test_run_chunks_refuses_more_workers_than_a_pool_holds():
+    """A worker count beyond what a process pool can count is refused naming it (``rollout
+    -n 2000 --workers 1000000000000`` was an OverflowError's traceback); a large count
+    that a pool holds runs (it starts a process per chunk in flight, not per worker)."""
+    got = {}
+    with pytest.raises(ValueError, match=r"^workers=1000000000000: more worker processes"):
+        run_chunks(_square, list(range(3)), got.__setitem__, sizes=[1] * 3,
+                   workers=10 ** 12, progress=False)
+    assert not got
+    assert not run_chunks(_square, list(range(3)), got.__setitem__, sizes=[1] * 3,
+                          workers=1000, progress=False)
+    assert got == {i: i * i for i in range(3)}
+
+
 def _silent_bar_makes_a_semaphore(_):
     """In a pool worker: make a silent progress bar, as a nested run does; whether tqdm's
     lock then holds a multiprocessing (named) semaphore."""
