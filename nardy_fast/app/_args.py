@@ -8,6 +8,7 @@ import math
 import os
 import re
 import tempfile
+import threading
 
 from nardy_fast._utils.scheduler import connect
 from nardy_fast.app.duel import DEFAULT_TIMEOUT
@@ -330,10 +331,12 @@ _OPTIONS = {
 
 
 def check_timeout(seconds):
-    """The ``--timeout`` of ``add_options(..., "timeout")``: ``CliError`` unless a positive,
-    finite number of seconds."""
-    if not seconds > 0 or math.isinf(seconds):
-        raise CliError(f"--timeout {seconds:g}: expected a positive number of seconds")
+    """The ``--timeout`` of ``add_options(..., "timeout")``: ``CliError`` unless a positive
+    number of seconds that a wait takes (``threading.TIMEOUT_MAX``: a longer one was an
+    OverflowError's traceback at the first answer awaited)."""
+    if not 0 < seconds <= threading.TIMEOUT_MAX:
+        raise CliError(f"--timeout {seconds:g}: expected a positive number of seconds "
+                       f"(at most {threading.TIMEOUT_MAX:g}, the longest wait here)")
     return seconds
 
 

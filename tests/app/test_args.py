@@ -2,11 +2,12 @@
 games and the shared options' policy, seed and truncation; an option of
 ``action="store_given"`` is told given from not given whatever its value."""
 import argparse
+import re
 
 import pytest
 
 from nardy_fast.app import cli
-from nardy_fast.app._args import rollout_defaults, was_given
+from nardy_fast.app._args import CliError, check_timeout, rollout_defaults, was_given
 
 
 def test_rollout_defaults_fill_only_what_was_not_given():
@@ -127,3 +128,13 @@ def test_a_scheduler_address_where_no_scheduler_answers_is_named(answer, monkeyp
     assert not thread.is_alive(), f"--scheduler {address}: still connecting after 30 s"
     assert len(got) == 1 and isinstance(got[0], _args.CliError), got
     assert str(got[0]).startswith(f"--scheduler {address}: ")
+
+
+@pytest.mark.parametrize("seconds", [0.0, -1.0, float("inf"), float("nan"), 1e12])
+def test_a_timeout_no_wait_takes_is_refused_by_name(seconds):
+    """``--timeout`` (duel, benchmark score): a positive number of seconds that a wait for
+    an answer can take; 1e12 passed and was an OverflowError traceback at the first wait."""
+    said = re.escape(f"--timeout {seconds:g}: expected a positive number of seconds")
+    with pytest.raises(CliError, match="^" + said):
+        check_timeout(seconds)
+    assert check_timeout(0.5) == 0.5 and check_timeout(86400.0) == 86400.0
