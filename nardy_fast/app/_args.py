@@ -55,6 +55,18 @@ def int_in(lo, hi=None, what=None):
     return parse
 
 
+def path_name(text):
+    """An argparse type: a file or folder name, as given; an empty one (``-o "$OUT"`` with
+    ``OUT`` unset) is refused naming the option, before any work.  It was taken as no
+    file (nothing written: ``show --png``, ``analyse --html``), or failed after the work
+    (``play -o`` lost the game's record, ``train -o`` the net) in words naming neither."""
+    if not text:
+        raise argparse.ArgumentTypeError("'': an empty name; expected a file or folder name")
+    return text
+
+
+path_name.__name__ = "a file or folder name"
+
 # ``"12"`` -> 12, an integer >= 1 (counts, sizes, workers)
 positive_int = int_in(1, what="a positive integer")
 # a random seed: an integer >= 0, of any size (as the API takes it)

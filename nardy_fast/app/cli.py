@@ -37,9 +37,9 @@ from nardy_fast.app.duel import read_transcript
 from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client, _position,
                                   _truncate, add_command, add_options, add_progress,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
-                                  given, new_file, picture_format, positive_int, read_text,
-                                  earlier_files, remove_stale, rollout_defaults, was_given,
-                                  close_client, in_option_words)
+                                  given, new_file, path_name, picture_format, positive_int,
+                                  read_text, earlier_files, remove_stale, rollout_defaults,
+                                  was_given, close_client, in_option_words)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -122,7 +122,7 @@ def _version():
 def _parser_show(sub):
     s = add_command(sub, "show", cmd_show, help="print the diagram of a position")
     add_options(s, "position")
-    s.add_argument("--png", metavar="FILE",
+    s.add_argument("--png", type=path_name, metavar="FILE",
                    help="also draw the board to a picture file (.png, or another of "
                         "matplotlib's formats by its extension, such as .svg or .pdf); "
                         "refused if it exists unless --force")
@@ -279,8 +279,9 @@ def _parser_study(sub):
     s = add_command(sub, "study", cmd_study,
                     help="roll out a file of positions into a resumable store; 'study "
                          "show STORE', 'study export STORE -o FILE' read one")
-    s.add_argument("ids_file", help="file of position IDs, one per line")
-    s.add_argument("--store", required=True, metavar="PATH", help="the study's folder")
+    s.add_argument("ids_file", type=path_name, help="file of position IDs, one per line")
+    s.add_argument("--store", type=path_name, required=True, metavar="PATH",
+                   help="the study's folder")
     add_rollout_options(s, STUDY_GAMES)
     s.add_argument("--method", default="rollout",
                    choices=STUDY_METHODS,
@@ -398,13 +399,13 @@ def _parser_study_actions(sub):
     # 'study show' and 'study export' (main turns them into these): the documented forms;
     # 'study-show' and 'study-export' still work but are not listed as commands of their own
     s = add_command(sub, "study-show", cmd_study_show, help=None, prog=f"{PROG} study show")
-    s.add_argument("store", help="the study's folder")
+    s.add_argument("store", type=path_name, help="the study's folder")
     s.add_argument("--head", type=positive_int, default=10, metavar="N",
                    help="rows shown (default 10)")
     s = add_command(sub, "study-export", cmd_study_export, help=None,
                     prog=f"{PROG} study export")
-    s.add_argument("store", help="the study's folder")
-    s.add_argument("-o", "--out", required=True, metavar="FILE",
+    s.add_argument("store", type=path_name, help="the study's folder")
+    s.add_argument("-o", "--out", type=path_name, required=True, metavar="FILE",
                    help="the file to write, outside the store: .csv, .parquet or .json "
                         "(JSON Lines, one position a line); refused if it exists unless "
                         "--force")
@@ -476,8 +477,9 @@ def _parser_bearoff(sub):
     bsub.required = True
     b = add_command(bsub, "build", cmd_bearoff_build,
                     help="build (or load) the one-sided database")
-    b.add_argument("--out", metavar="FILE", help="save the one-sided database to FILE "
-                                                "(refused if it exists unless --force)")
+    b.add_argument("--out", type=path_name, metavar="FILE",
+                   help="save the one-sided database to FILE (refused if it exists unless "
+                        "--force)")
     b.add_argument("--force", action="store_true", help="replace an existing --out file")
     b.add_argument("--two-sided", type=int_in(1, 15), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
@@ -485,7 +487,7 @@ def _parser_bearoff(sub):
                         "out of core in shards (9.3 GB on disk; time: "
                         "benchmarks/RESULTS.md), resumed where it stopped, used by race "
                         "queries, the evaluator and reports once built")
-    b.add_argument("--store", metavar="DIR", default=None,
+    b.add_argument("--store", type=path_name, metavar="DIR", default=None,
                    help="folder of the complete two-sided table's shards (default: the "
                         "data folder, NARDY_FAST_DATA, where the lookups find it); with "
                         "--two-sided N < 15 builds that size there, out of core")
@@ -686,8 +688,8 @@ def _is_record(path):
 def _parser_report(sub):
     s = add_command(sub, "report", cmd_report,
                     help="pip and win reports of positions or a game record")
-    s.add_argument("input", help="file of position IDs, or a game record")
-    s.add_argument("-o", "--out", default="report_output", help="output folder "
+    s.add_argument("input", type=path_name, help="file of position IDs, or a game record")
+    s.add_argument("-o", "--out", type=path_name, default="report_output", help="output folder "
                    "(default report_output)")
     s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
                    help="win probabilities: exact database (or the table named), the net, "
@@ -850,13 +852,15 @@ def _save_both(report, df, folder, stem):
 def _parser_analyse(sub):
     s = add_command(sub, "analyse", cmd_analyse, aliases=["analyze"],
                     help="analyse a game record or a match transcript")
-    s.add_argument("record", help="game record file (also a LogasAI .MAT move list)")
+    s.add_argument("record", type=path_name,
+                   help="game record file (also a LogasAI .MAT move list)")
     s.add_argument("--game", type=positive_int, default=None, metavar="K",
                    help="the K-th game of a file of several game records one after the "
                         "other (a duel's --transcript)")
-    s.add_argument("-o", "--out", default=None, help="also write the report (CSV/HTML) and "
-                   "error rates (CSV) to this folder, and for a single game its graph (PNG); "
-                   "an earlier analysis's files there are refused unless --force")
+    s.add_argument("-o", "--out", type=path_name, default=None,
+                   help="also write the report (CSV/HTML) and error rates (CSV) to this "
+                        "folder, and for a single game its graph (PNG); an earlier "
+                        "analysis's files there are refused unless --force")
     s.add_argument("--method", choices=list(REPORT_METHODS), default="auto",
                    help="how each legal move is valued: 'auto' (default: the exact "
                         "database where it applies, else the net at --plies), a database, "
@@ -871,7 +875,7 @@ def _parser_analyse(sub):
                    help="also judge the cube decisions (rules with a cube; at a match at "
                         "each game's score, none in the Crawford game): the raises and the "
                         "close or wrong decisions are listed")
-    s.add_argument("--html", metavar="OUT.html", default=None,
+    s.add_argument("--html", type=path_name, metavar="OUT.html", default=None,
                    help="also write the analysis as one self-contained HTML page: the "
                         "result and settings, an index of the errors, the board before "
                         "every turn with the candidate moves, marks, equity lost, cube "

@@ -15,7 +15,7 @@ from nardy_fast.analysis.decisionbench import PLAYERS
 from nardy_fast.analysis.decisionbuild import DEFAULTS, build
 from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options, add_progress,
                                   check_timeout, in_option_words, json_text, log_file,
-                                  positive_int)
+                                  path_name, positive_int)
 from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
 from nardy_fast.core.position import read_move
 from nardy_fast.core.rules import CLASSIC
@@ -34,7 +34,8 @@ def _parser_benchmark(sub):
     bsub.required = True
     b = add_command(bsub, "build", cmd_benchmark_build,
                     help="build (or continue) a benchmark file")
-    b.add_argument("file", metavar="FILE", help="the Parquet file (continued if it exists)")
+    b.add_argument("file", type=path_name, metavar="FILE",
+                   help="the Parquet file (continued if it exists)")
     b.add_argument("--checker", type=int, default=DEFAULTS["n_checker"], metavar="N",
                    help="checker-play decisions (default {})".format(DEFAULTS["n_checker"]))
     b.add_argument("--cube", type=int, default=DEFAULTS["n_cube"], metavar="N",
@@ -62,13 +63,13 @@ def _parser_benchmark(sub):
                    help="write the file every K decisions (default 10)")
     b.add_argument("--limit", type=positive_int, default=None, metavar="N",
                    help="stop once the file holds N decisions (default: all of them)")
-    b.add_argument("--log", default=None, metavar="FILE",
+    b.add_argument("--log", type=path_name, default=None, metavar="FILE",
                    help="append a line to FILE at every write (decisions done, CPU time)")
     add_options(b, "seed", "workers", seed=DEFAULTS["seed"], workers=1)
     add_progress(b)
     c = add_command(bsub, "score", cmd_benchmark_score,
                     help="a player's error rate on a benchmark file")
-    c.add_argument("file", metavar="FILE", help="the benchmark file")
+    c.add_argument("file", type=path_name, metavar="FILE", help="the benchmark file")
     c.add_argument("--player", default="net", metavar="PLAYER",
                    help="'net', 'net:1', 'net:2', 'greedy', or an engine's command line "
                         "(quoted, e.g. \"nardy-fast engine --plies 0\"): it is asked "

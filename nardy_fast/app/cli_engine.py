@@ -18,9 +18,10 @@ import numpy as np
 from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interrupted, _client, _position,
                                   add_command, add_match_options, add_options, add_progress,
                                   given, json_text, match_length, match_rules, match_state, new_file,
-                                  out_folder, positive_int, step_size, int_in, rollout_defaults,
-                                  start_position, earlier_files, in_option_words, log_file,
-                                  remove_stale, was_given, widths, close_client)
+                                  out_folder, path_name, positive_int, step_size, int_in,
+                                  rollout_defaults, start_position, earlier_files,
+                                  in_option_words, log_file, remove_stale, was_given, widths,
+                                  close_client)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -183,7 +184,7 @@ def _parser_play(sub):
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="play from this position ID (default: the start)")
     add_options(s, "rules", "plies", "seed", plies=DECISION_PLIES, seed=None)
-    s.add_argument("-o", "--out", default=None,
+    s.add_argument("-o", "--out", type=path_name, default=None,
                    help="record file, refused if it exists unless --force (default: "
                         "game.mat, or match.mat with --match; if taken, the first free of "
                         "game-2.mat, game-3.mat, ...)")
@@ -284,7 +285,7 @@ def _parser_matches(sub):
                    help="who plays as if for money, the cube too (default: both play at "
                         "the match score)")
     add_options(s, "rules", "seed", "json")
-    s.add_argument("-o", "--out", default=None, metavar="DIR",
+    s.add_argument("-o", "--out", type=path_name, default=None, metavar="DIR",
                    help="write every match's transcript there (match-0001.mat, ...); "
                         "refused if it holds transcripts of an earlier run unless --force")
     s.add_argument("--force", action="store_true",
@@ -360,7 +361,7 @@ def _parser_train(sub):
     s.add_argument("--lr-final", type=step_size, default=None,
                    help="SGD step at the end, reached linearly over the second half "
                         f"(default {train.DEFAULTS['lr_final']})")
-    s.add_argument("--init", default=None, metavar="NET",
+    s.add_argument("--init", type=path_name, default=None, metavar="NET",
                    help="start from this net file's weights (fine-tuning, e.g. the shipped "
                         "classic one-layer net, for a rule variant: --init "
                         "classic)")
@@ -370,7 +371,7 @@ def _parser_train(sub):
     s.add_argument("--check-every", type=int_in(0), default=50_000, metavar="GAMES",
                    help="games between strength checks against greedy (0: none; "
                         "default 50000)")
-    s.add_argument("--log", default=None, metavar="FILE",
+    s.add_argument("--log", type=path_name, default=None, metavar="FILE",
                    help="append a JSON line per checkpoint and check to FILE")
 
 
@@ -405,7 +406,7 @@ def _parser_train_net(sub):
     s = add_command(sub, "train-net", cmd_train_net,
                     help="train an evaluation net on look-ahead targets of a frozen net")
     _add_checkpoint_out(s)
-    s.add_argument("--init", default="classic", metavar="NET",
+    s.add_argument("--init", type=path_name, default="classic", metavar="NET",
                    help="start from this net file (default: classic, the shipped judge, "
                         "net_classic.nfdb)")
     s.add_argument("--hidden", type=positive_int, default=None,
@@ -415,11 +416,11 @@ def _parser_train_net(sub):
                    help="give the start net a second hidden layer of this many units, or "
                         "widen its second layer to this many (a multiple of 8; it starts "
                         "with the start net's outputs)")
-    s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
+    s.add_argument("--exclude", type=path_name, default=None, metavar="PARQUET", action="append",
                    help="never learn the positions (column 'position', IDs) of this file, "
                         "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet; "
                         "repeat it for several files (accuracy_reached.parquet too)")
-    s.add_argument("--snapshots", default=None, metavar="DIR",
+    s.add_argument("--snapshots", type=path_name, default=None, metavar="DIR",
                    help="keep each round's net in this folder too (round_001.nfdb, ...), "
                         "for average-nets of a run's last rounds")
     s.add_argument("--threads", type=positive_int, default=1,
@@ -518,7 +519,7 @@ def _train_net_unused(args, cfg):
 def _add_checkpoint_out(s):
     """``-o/--out`` and ``--force`` of a run whose net file is its checkpoint
     (``training.checkpoint``)."""
-    s.add_argument("-o", "--out", required=True,
+    s.add_argument("-o", "--out", type=path_name, required=True,
                    help="net file, written as the run goes (a checkpoint: the same command "
                         "continues it); another file there is refused unless --force")
     s.add_argument("--force", action="store_true",
@@ -529,9 +530,9 @@ def _add_checkpoint_out(s):
 def _parser_average_nets(sub):
     s = add_command(sub, "average-nets", cmd_average_nets,
                     help="average the weights of nets trained from one start")
-    s.add_argument("nets", nargs="+", metavar="NET",
+    s.add_argument("nets", type=path_name, nargs="+", metavar="NET",
                    help="net files of one shape and rules (at least two)")
-    s.add_argument("-o", "--out", required=True,
+    s.add_argument("-o", "--out", type=path_name, required=True,
                    help="net file to write (refused if it exists unless --force)")
     add_options(s, "force")
 
@@ -549,7 +550,7 @@ def cmd_average_nets(args):
 def _add_resumable_out(s, what):
     """``-o/--out`` and ``--force`` of a long run whose progress is kept in ``OUT.partial``
     (``_resume_folder``)."""
-    s.add_argument("-o", "--out", required=True,
+    s.add_argument("-o", "--out", type=path_name, required=True,
                    help=f"{what} file to write, refused if it exists unless --force (the "
                         "run's progress is kept in OUT.partial until then: the same "
                         "command continues it)")
@@ -587,9 +588,9 @@ def _parser_train_rollouts(sub):
     s = add_command(sub, "train-rollouts", cmd_train_rollouts,
                     help="fine-tune a net on rollouts of the positions users reach")
     _add_resumable_out(s, "net")
-    s.add_argument("--init", default="classic", metavar="NET",
+    s.add_argument("--init", type=path_name, default="classic", metavar="NET",
                    help="the net to fine-tune (default: classic, the shipped judge)")
-    s.add_argument("--exclude", default=None, metavar="PARQUET", action="append",
+    s.add_argument("--exclude", type=path_name, default=None, metavar="PARQUET", action="append",
                    help="never label the positions (column 'position', IDs) of this file, "
                         "e.g. a benchmark's; repeat it for several files")
     for name, kind, text in (
@@ -642,7 +643,7 @@ def _parser_train_luck(sub):
     s.add_argument("-n", "--games", type=positive_int, default=d["n_games"],
                    help="self-play games whose contact positions are labelled (default "
                         f"{d['n_games']})")
-    s.add_argument("--init", default=None, metavar="LUCKNET",
+    s.add_argument("--init", type=path_name, default=None, metavar="LUCKNET",
                    help="a luck net file to refine instead of starting from random weights "
                         "(its shape is kept; give the games and seed it was trained on, so "
                         "that its held-out positions stay held out); the shipped "

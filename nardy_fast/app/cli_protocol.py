@@ -9,7 +9,7 @@ import sys
 
 from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options,
                                   add_progress, check_timeout, json_text, new_file,
-                                  positive_int, start_position)
+                                  path_name, positive_int, start_position)
 from nardy_fast.app.duel import (DuelStopped, EngineFault, duel_summary, play_duel,
                                  write_transcript)
 from nardy_fast.app.protocol import DEEPEST_PLIES, serve
@@ -55,7 +55,7 @@ def _parser_duel(sub):
     add_options(s, "seed", "rules")
     s.add_argument("--start", default=None, metavar="POSITION",
                    help="the position every game starts from (default: the start)")
-    s.add_argument("--transcript", default=None, metavar="FILE",
+    s.add_argument("--transcript", type=path_name, default=None, metavar="FILE",
                    help="write every game's record to FILE, one after the other "
                         "(refused if it exists unless --force)")
     s.add_argument("--force", action="store_true",

@@ -40,7 +40,8 @@ import time
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.analysis.export import save as save_frame
-from nardy_fast.app._args import CliError, out_folder, positive_int, seed as seed_type
+from nardy_fast.app._args import (CliError, out_folder, path_name, positive_int,
+                                  seed as seed_type)
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
@@ -205,7 +206,7 @@ DESCRIPTION = ("Roll out the start position and a few middle-game positions, and
 
 def add_arguments(parser):
     """The demo's options, for ``nardy-fast demo`` and ``python -m nardy_fast.app.demo``."""
-    parser.add_argument("-o", "--out", default="demo_output",
+    parser.add_argument("-o", "--out", type=path_name, default="demo_output",
                         help="output folder (default demo_output)")
     parser.add_argument("-n", "--games", type=positive_int, default=None,
                         help=f"games per rollout (default {DEFAULT_GAMES})")

@@ -138,3 +138,28 @@ def test_a_timeout_no_wait_takes_is_refused_by_name(seconds):
     with pytest.raises(CliError, match="^" + said):
         check_timeout(seconds)
     assert check_timeout(0.5) == 0.5 and check_timeout(86400.0) == 86400.0
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["show", "start", "--png", ""], "--png"),
+    (["play", "-o", ""], "-o/--out"),
+    (["train", "-o", ""], "-o/--out"),
+    (["train-net", "-o", "n.nfdb", "--snapshots", ""], "--snapshots"),
+    (["train-luck", "-o", "l.nfdb", "--init", ""], "--init"),
+    (["analyse", "game.txt", "--html", ""], "--html"),
+    (["analyse", "game.txt", "-o", ""], "-o/--out"),
+    (["bearoff", "build", "--out", ""], "--out"),
+    (["duel", "a", "b", "-n", "2", "--transcript", ""], "--transcript"),
+    (["benchmark", "build", ""], "FILE"),
+    (["benchmark", "build", "b.parquet", "--log", ""], "--log"),
+])
+def test_an_empty_file_name_is_refused_naming_its_option(argv, option, capsys):
+    """An empty file or folder name (``-o "$OUT"``, ``OUT`` unset) is refused by the
+    parser, before any work: it was taken as none (``show --png ''`` and ``analyse
+    --html ''`` wrote nothing, without a word), or failed after the work (``play -o ''``
+    lost the game's record, ``train -o ''`` the net it trained) in words naming neither
+    the option nor the value."""
+    with pytest.raises(SystemExit) as e:
+        cli.build_parser().parse_args(argv)
+    assert e.value.code == 2
+    assert f"argument {option}: '': an empty name" in capsys.readouterr().err
