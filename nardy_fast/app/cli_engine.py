@@ -624,8 +624,9 @@ def cmd_train_rollouts(args):
         ev = _resumed(args, partial, lambda: rolloutlabels.train_on_rollouts(
             args.out, init=init, checkpoint=partial, exclude=exclude, workers=args.workers,
             client=_client(args.scheduler), progress=args.progress, **settings))
-    except ValueError as e:
-        raise CliError(str(e)) from None
+    except ValueError as e:             # a setting refused: in the option's words
+        raise CliError(in_option_words(str(e), {k: "--" + k.replace("_", "-")
+                                                for k in (*settings, "workers")})) from None
     if ev is None:
         raise Interrupted(f"while labelling: {_kept(partial, 'labels.json')} kept in "
                           f"{partial}; the same command continues the run")
@@ -686,6 +687,11 @@ def _kept(partial, settings):
         f" ({chunk:,} positions each)" if chunk else "")
 
 
+# train_luck_net's keywords -> train-luck's options
+_LUCK_OPTIONS = {"n_games": "-n/--games", "hidden": "--hidden", "middle": "--middle",
+                 "epochs": "--epochs", "lr": "--lr", "seed": "--seed"}
+
+
 def cmd_train_luck(args):
     """Train a luck net (nardy_fast.engine.play.lucknet) on the shipped classic net's self-play
     and write it; the shipped ``luck_classic.nfdb`` is made by this command twice: with
@@ -707,6 +713,8 @@ def cmd_train_luck(args):
                   else "")
         raise Interrupted(f"during the run: {_kept(partial, 'data.json')}{passes} kept in "
                           f"{partial}; the same command continues it") from None
+    except ValueError as e:             # a setting refused: in the option's words
+        raise CliError(in_option_words(str(e), _LUCK_OPTIONS)) from None
     lucknet.save_luck_net(args.out, net, meta)
     shutil.rmtree(partial, ignore_errors=True)
     print(f"wrote {args.out}: {meta['positions']} positions, held-out R^2 of the equity "

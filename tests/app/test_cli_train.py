@@ -63,9 +63,9 @@ def test_cli_train_luck_refines_a_net(tmp_path, capsys):
     assert meta["lr"] == 1e-4 and meta["epochs"] == 1
     assert meta["init"] == {"digest": first.digest(), **first_meta}
     capsys.readouterr()
-    for bad, says in ((["--init", str(start), "--hidden", "24"], "hidden=24"),
+    for bad, says in ((["--init", str(start), "--hidden", "24"], "--hidden 24"),
                       (["--init", str(tmp_path / "none.nfdb")], "none.nfdb"),
-                      (["--lr", "0"], "lr=0.0: the step must be a positive number")):
+                      (["--lr", "0"], "--lr 0.0: the step must be a positive number")):
         assert main(["train-luck", "-o", str(tmp_path / "x.nfdb"), *bad, *common]) != 0
         assert says in capsys.readouterr().err
         assert not (tmp_path / "x.nfdb").exists()
@@ -345,3 +345,22 @@ def test_cli_train_net_names_a_bad_width_by_its_option(tmp_path, capsys, option,
                  "--games", "2", "--no-progress", option, value]) == 1
     assert f"nardy-fast: error: {says}" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["train-rollouts", "--selfplay-games", "-1"], "--selfplay-games -1: must be >= 0"),
+    (["train-rollouts", "--every-reached", "0"], "--every-reached 0: must be >= 1"),
+    (["train-rollouts", "--lr", "0"], "--lr 0.0: the step must be a positive number"),
+    (["train-luck", "--hidden", "12"], "--hidden 12: expected a multiple of 8 up to 1024"),
+    (["train-luck", "--lr", "inf"], "--lr inf: the step must be a positive number"),
+])
+def test_cli_train_rollouts_and_luck_name_a_bad_setting_by_its_option(tmp_path, capsys,
+                                                                      argv, says):
+    """train-rollouts and train-luck said a setting refused in the library's keyword
+    (``selfplay_games=-1: ...``, ``lr=0.0: ...``), where train-net names it by its
+    option; before any work, with no file or partial folder written."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "x.nfdb"
+    assert main([argv[0], "-o", str(out), "--no-progress", *argv[1:]]) == 1
+    assert capsys.readouterr().err.startswith(f"nardy-fast: error: {says}")
+    assert not out.exists() and not (tmp_path / "x.nfdb.partial").exists()
