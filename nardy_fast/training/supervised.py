@@ -350,6 +350,10 @@ def _warn_unrelated(nets, names):
                   f"{s0}): the mean of unrelated nets is no net at all")
 
 
+# the most units of a hidden layer the evaluator's C code holds (_net.pxd's NET_MAX_HIDDEN)
+_MAX_UNITS = 1024
+
+
 def widen(net, hidden, seed):
     """``net`` with ``hidden`` units: its own first, then new ones (small random incoming
     weights, zero outgoing), so the outputs are unchanged (``train-net --hidden``).
@@ -360,7 +364,7 @@ def widen(net, hidden, seed):
         A one-layer or two-layer net.  A second layer's incoming weights from the new
         units are zero too.
     hidden : int
-        Units of the widened layer: a multiple of 8, at least ``net``'s.
+        Units of the widened layer: a multiple of 8, at least ``net``'s, up to 1024.
     seed : int
         Seeds the new units' incoming weights.
 
@@ -369,6 +373,8 @@ def widen(net, hidden, seed):
     Net
         ``net`` itself when ``hidden`` is its width.
     """
+    if hidden > _MAX_UNITS:             # before the arrays: 10**12 units asked for TiBs
+        raise ValueError(f"hidden = {hidden}: expected a multiple of 8 up to {_MAX_UNITS}")
     if hidden % 8 or hidden < net.n_hidden:
         raise ValueError(f"hidden = {hidden}: must be a multiple of 8 and at least the "
                          f"start net's {net.n_hidden}")
@@ -409,8 +415,8 @@ def deepen(net, hidden2, seed):
         ``net`` itself when its second layer has ``hidden2`` units.
     """
     hidden2 = int(hidden2)
-    if hidden2 <= 0 or hidden2 % 8 or hidden2 > 1024:
-        raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to 1024")
+    if hidden2 <= 0 or hidden2 % 8 or hidden2 > _MAX_UNITS:
+        raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to {_MAX_UNITS}")
     if hidden2 < net.n_hidden2:
         raise ValueError(f"hidden2 = {hidden2}: the net's second layer has "
                          f"{net.n_hidden2} units already; it can be widened, not narrowed")

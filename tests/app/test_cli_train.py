@@ -333,6 +333,7 @@ def test_cli_train_net_interrupted_says_what_it_kept(tmp_path, capsys, monkeypat
 @pytest.mark.parametrize("option, value, says", [
     ("--hidden", "12", "--hidden 12: must be a multiple of 8 and at least the start net's 16"),
     ("--hidden2", "12", "--hidden2 12: expected a multiple of 8 up to 1024"),
+    ("--hidden", "1000000000000", "--hidden 1000000000000: expected a multiple of 8 up to"),
 ])
 def test_cli_train_net_names_a_bad_width_by_its_option(tmp_path, capsys, option, value,
                                                        says):

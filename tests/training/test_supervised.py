@@ -160,6 +160,15 @@ def testwiden_keeps_the_outputs():
         widen(net, net.n_hidden + 4, seed=1)
 
 
+@pytest.mark.parametrize("hidden", [2048, 10 ** 12])
+def test_widen_refuses_more_units_than_a_net_holds_by_name(hidden):
+    """Past the most units of a layer, ``widen`` says so, as ``deepen`` does: 2048 was
+    refused by the Net as a shape of ``w1`` (``train-net --hidden 2048``), 10**12 was a
+    MemoryError asking for 466 TiB, neither naming the width."""
+    with pytest.raises(ValueError, match=f"^hidden = {hidden}: expected a multiple of 8 up to"):
+        widen(Net.random(16, 5), hidden, seed=1)
+
+
 def test_resume_gives_the_uninterrupted_weights(tmp_path):
     start = Evaluator(Net.random(16, 9))
     kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
