@@ -681,6 +681,17 @@ def _in_file(e, path, lines):
     return CliError(f"{path} {lines[int(m.group(1))][0]}: {m.group(2)}")
 
 
+def _in_record(e, path, method):
+    """A ``ValueError`` about ``positions[k]`` of a game record (its position before turn
+    ``k + 1``) said with the file, the turn and the ``--method`` that cannot value it
+    (``--method exact`` on a game with contact); other errors as they are."""
+    m = re.match(r"positions\[(\d+)\] (\([^)]*\)): (.*)", str(e), re.S)
+    if m is None:
+        return e
+    return CliError(f"{path} turn {int(m.group(1)) + 1} {m.group(2)}: {m.group(3)} "
+                    f"(--method {method})")
+
+
 def _is_record(path):
     return looks_like_record(read_text(path, 65536))
 
@@ -765,8 +776,11 @@ def _report(args, old=()):
                                "record is reported under "
                                f"its own rules ({game.rules.to_text()}); "
                                "--rules is for a file of position IDs")
-            gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
-                                    **kw)
+            try:
+                gr = report.game_report(game, win_prob=not args.no_win, method=args.method,
+                                        **kw)
+            except ValueError as e:          # a position the method cannot value
+                raise _in_record(e, args.input, args.method) from None
             tables.append((gr, "game_report"))
             figures.append((lambda: plot.game_chart(gr), "game_graph.png"))
             final = Position.from_id(list(gr["id"])[-1])
@@ -1058,6 +1072,8 @@ def cmd_analyse(args):
         compute = Compute(workers=kw.pop("workers", None), client=client,
                           progress=kw.pop("progress", None))
         gr = report.game_report(record, analyse=True, compute=compute, **kw)
+    except ValueError as e:                  # a position the method cannot value
+        raise _in_record(e, args.record, args.method) from None
     finally:
         close_client(client)
     if note:

@@ -124,3 +124,19 @@ def test_game_picks_one_record_of_a_file_of_several(capsys, tmp_path):
     write_match(play_one_match("random", "random", rules=MatchRules(length=1), seed=1), match)
     code, _, err = run_cli(capsys, "analyse", str(match), "--game", "1")
     assert code == 1 and "--game 1: for a file of several game records" in err
+
+
+@pytest.mark.parametrize("method", ["exact", "two_sided"])
+def test_a_method_that_cannot_value_the_game_is_named_with_the_turn(capsys, game, tmp_path,
+                                                                    method):
+    """A database method on a game with contact is refused naming the file, the turn,
+    its position and the method, by analyse and by report of a game record alike: it
+    said ``positions[0] (ID): not a race ...``, the library's label, naming neither."""
+    first = Position.initial().id
+    want = f"nardy-fast: error: {game} turn 1 ({first}): not a race of both homes"
+    for argv in (["analyse", game, "--no-progress"],
+                 ["report", game, "-o", str(tmp_path / method)]):
+        code, out, err = run_cli(capsys, *argv, "--method", method)
+        assert code == 1 and err.startswith(want), err
+        assert err.rstrip().endswith(f"(--method {method})"), err
+    assert not (tmp_path / method).exists()
