@@ -45,7 +45,7 @@ from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core._checks import check_count
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
-from nardy_fast.core.record import MAGIC, GameRecord, RecordError, parse_record
+from nardy_fast.core.record import MAGIC, GameRecord, RecordError, parse_record, read_text_file
 from nardy_fast.core.rng import block_bit_generator, root_entropy
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.play.strength import summarize
@@ -436,11 +436,7 @@ def read_transcript(path) -> list[GameRecord]:
     """The game records of a duel's transcript (``write_transcript``), each parsed by
     ``parse_record``: a file of one or more records, each starting with its first line
     ``; nardy_fast game record``.  ``RecordError`` names the file and line of a bad one."""
-    try:
-        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
-            lines = f.read().splitlines(keepends=True)
-    except UnicodeDecodeError as e:
-        raise RecordError(f"{os.fspath(path)}: not a UTF-8 text file ({e.reason})") from None
+    lines = read_text_file(path).splitlines(keepends=True)
     starts = [k for k, line in enumerate(lines) if line.startswith(MAGIC)]
     if not starts:
         raise RecordError(f"{os.fspath(path)}: no game record here (a record starts with "

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.record import (GameRecord, RecordError, check_text, expect_record,
-                                    format_record, parse_record)
+                                    format_record, parse_record, read_text_file)
 
 from collections.abc import Mapping
 from typing import Any
@@ -362,12 +362,7 @@ def read_match(path: str | os.PathLike[str]) -> MatchRecord:
     (('A', 'B'), 1, True)
     """
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
-            text = f.read()
-    except UnicodeDecodeError as e:
-        raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None
-    rec = parse_match(text, source=path)
+    rec = parse_match(read_text_file(path), source=path)
     rec.source = path
     return rec
 

@@ -58,7 +58,7 @@ from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, check_text,
-                                    expect_record, parse_record)
+                                    expect_record, parse_record, read_text_file)
 from nardy_fast.core.rules import Rules, as_rules
 
 from collections.abc import Iterable
@@ -342,15 +342,6 @@ def parse_mat_game(text: str, source: str = "<mat>", *, rules: Any = None,
     return game
 
 
-def _read_text(path):
-    path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
-            return path, f.read()
-    except UnicodeDecodeError as e:
-        raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None
-
-
 def read_mat(path: str | os.PathLike[str], *, rules: Any = None) -> MatchRecord:
     r"""Read a match file in the ``.MAT`` layout of LogasAI and opornik's importer (module
     ``nardy_fast.core.matlayout``: the layout's point ``p`` is our ``25 - p``).
@@ -381,7 +372,8 @@ def read_mat(path: str | os.PathLike[str], *, rules: Any = None) -> MatchRecord:
     >>> m.players, m.games[0].turns[0].steps, m.replay()
     (('Alice', 'Bob'), ((1, 6), (6, 8)), {'Alice': 1.0, 'Bob': 0.0})
     """
-    path, text = _read_text(path)
+    path = os.fspath(path)
+    text = read_text_file(path)
     rec = parse_mat(text, path, rules=rules)
     rec.source = path
     return rec
@@ -408,7 +400,8 @@ def read_mat_game(path: str | os.PathLike[str], *, rules: Any = None) -> GameRec
     >>> [str(t) for t in game.turns]
     ['31: 1/4 4/5', '64: 1/7 7/11']
     """
-    path, text = _read_text(path)
+    path = os.fspath(path)
+    text = read_text_file(path)
     return parse_mat_game(text, path, rules=rules)
 
 

@@ -422,12 +422,20 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     100
     """
     path = os.fspath(path)
+    return parse_record(read_text_file(path), source=path)
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """The text of the UTF-8 file ``path`` (a byte-order mark, as some editors write,
+    dropped): the one reading of the record files (game records, match transcripts,
+    ``.MAT`` files, a duel's transcript); a file that is not UTF-8 text is a
+    ``RecordError`` naming it."""
     try:
-        with open(path, encoding="utf-8-sig") as f:    # a byte-order mark is dropped
-            text = f.read()
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read()
     except UnicodeDecodeError as e:
-        raise RecordError(f"{path}: not a UTF-8 text file ({e.reason})") from None
-    return parse_record(text, source=path)
+        raise RecordError(f"{os.fspath(path)}: not a UTF-8 text file ({e.reason})") \
+            from None
 
 
 def check_text(text, fn: str, reader: str) -> str:
