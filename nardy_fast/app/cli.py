@@ -837,24 +837,37 @@ def _report_game(path):
 
 
 def _write_report(folder, old, tables, figures):
-    """Write ``report``'s tables and figures to ``folder``, then remove the files ``old``
-    of an earlier report not written again (``--force``); returns the paths written.
-    Ctrl-C between the files removes this run's (and, under ``--force``, the earlier
-    report's), so that the folder never holds part of a report, and says so."""
+    """Write ``report``'s tables and figures to ``folder`` (``_write_whole``); returns the
+    paths written."""
+    writers = [functools.partial(_save_both, report, frame, folder, stem)
+               for frame, stem in tables]
+    writers += [functools.partial(_draw_to, folder, draw, name) for draw, name in figures]
+    return _write_whole(folder, old, writers, "run again to write the report")
+
+
+def _draw_to(folder, draw, name):
+    """The figure ``draw()`` makes, saved as ``folder/name``: a list of its one path."""
+    return [save_figure(draw(), os.path.join(folder, name))]
+
+
+def _write_whole(folder, old, writers, again):
+    """Each of ``writers`` writes its files into ``folder`` (each whole: a temporary name,
+    then renamed), then the files ``old`` of an earlier run not written again go
+    (``--force``); returns the paths written.  Ctrl-C between them removes this run's
+    files (and the earlier run's), so that the folder never holds part of one run beside
+    part of another, and says so, and what to do (``again``)."""
     written = []
     try:
-        for frame, stem in tables:
-            written += _save_both(report, frame, folder, stem)
-        for draw, name in figures:
-            written.append(save_figure(draw(), os.path.join(folder, name)))
+        for write in writers:
+            written += write()
     except KeyboardInterrupt:
         remove_stale(folder, old, [])
         for f in written:
             with contextlib.suppress(OSError):
                 os.remove(f)
         raise Interrupted(f"while writing -o {folder}: the {len(written)} file(s) written "
-                          "so far removed (run again to write the report)") from None
-    remove_stale(folder, old, written)          # --force: one report in the folder
+                          f"so far removed ({again})") from None
+    remove_stale(folder, old, written)          # --force: one run's files in the folder
     return written
 
 
@@ -999,24 +1012,11 @@ def _analyse_match(args, kw, note, record=None):
 
 
 def _write_out(args, writers):
-    """``analyse -o``: each of ``writers`` writes its files (each whole: a temporary name,
-    then renamed); then an earlier analysis's files not written again go (``--force``).
-    Ctrl-C between them removes this run's files, so that the folder never holds part of
-    an analysis beside part of another, and says so."""
+    """``analyse -o``: ``writers`` write their files into the folder, whole or not at all
+    (``_write_whole``)."""
     out_folder(args.out)
-    files = []
-    try:
-        for write in writers:
-            files += write()
-    except KeyboardInterrupt:          # this run's files, and the earlier run's (--force)
-        remove_stale(args.out, getattr(args, "earlier", []), [])
-        for f in files:
-            with contextlib.suppress(OSError):
-                os.remove(f)
-        raise Interrupted(f"while writing -o {args.out}: the {len(files)} file(s) written "
-                          "so far removed (the analysis shown above is whole; run again to "
-                          "write it)") from None
-    remove_stale(args.out, getattr(args, "earlier", []), files)
+    files = _write_whole(args.out, getattr(args, "earlier", []), writers,
+                         "the analysis shown above is whole; run again to write it")
     print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
