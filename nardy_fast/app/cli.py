@@ -671,21 +671,25 @@ def _read_ids(path):
     return lines
 
 
+# a library's refusal of ``positions[k]`` (``as_position``'s label): k, "(ID)", the reason
+_POSITION_REFUSED = re.compile(r"positions\[(\d+)\] (\([^)]*\)): (.*)", re.S)
+
+
 def _in_file(e, path, lines):
-    """A ``ValueError`` about ``positions[k]`` (``as_position``'s label) said with the file
+    """A ``ValueError`` about ``positions[k]`` (``_POSITION_REFUSED``) said with the file
     and the line (CSV: row) of that position, ``lines`` being ``_read_ids``' pairs; other
     errors as they are."""
-    m = re.match(r"positions\[(\d+)\] \([^)]*\): (.*)", str(e), re.S)
+    m = _POSITION_REFUSED.match(str(e))
     if m is None or int(m.group(1)) >= len(lines):
         return e
-    return CliError(f"{path} {lines[int(m.group(1))][0]}: {m.group(2)}")
+    return CliError(f"{path} {lines[int(m.group(1))][0]}: {m.group(3)}")
 
 
 def _in_record(e, path, method):
     """A ``ValueError`` about ``positions[k]`` of a game record (its position before turn
     ``k + 1``) said with the file, the turn and the ``--method`` that cannot value it
     (``--method exact`` on a game with contact); other errors as they are."""
-    m = re.match(r"positions\[(\d+)\] (\([^)]*\)): (.*)", str(e), re.S)
+    m = _POSITION_REFUSED.match(str(e))
     if m is None:
         return e
     return CliError(f"{path} turn {int(m.group(1)) + 1} {m.group(2)}: {m.group(3)} "
