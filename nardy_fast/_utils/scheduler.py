@@ -14,8 +14,9 @@ __all__ = ["connect", "check_scheduler"]
 CONNECT_SECONDS = 10      # to connect, and then as many for the handshake's answer
 
 
-def check_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
-    """Connect to ``address`` and exchange Dask's handshake within ``2 * seconds``.
+def check_scheduler(address: str, seconds: float | None = None) -> None:
+    """Connect to ``address`` and exchange Dask's handshake within ``2 * seconds``
+    (None: ``CONNECT_SECONDS``).
 
     Raises
     ------
@@ -25,6 +26,7 @@ def check_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
     """
     import asyncio                        # lazy: only a cluster run connects
     from distributed.comm import connect as comm_connect   # lazy: dask is optional
+    seconds = CONNECT_SECONDS if seconds is None else seconds
 
     async def handshake():
         comm = await asyncio.wait_for(comm_connect(address, timeout=seconds), 2 * seconds)
@@ -41,10 +43,12 @@ def check_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
         raise ConnectionError(f"cannot connect ({first_line(e)})") from None
 
 
-def connect(address: str, seconds: float = CONNECT_SECONDS):
+def connect(address: str, seconds: float | None = None):
     """A ``distributed.Client`` of the scheduler at ``address``, its handshake checked
-    first (``check_scheduler``); ``ConnectionError`` naming ``address`` otherwise."""
+    first (``check_scheduler``; ``seconds`` None: ``CONNECT_SECONDS``); ``ConnectionError``
+    naming ``address`` otherwise."""
     from dask.distributed import Client   # lazy: dask is optional, slow to import
+    seconds = CONNECT_SECONDS if seconds is None else seconds
     try:
         check_scheduler(address, seconds)
         return Client(address, timeout=f"{seconds:g}s")

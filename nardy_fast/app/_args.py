@@ -506,7 +506,7 @@ def _client(address):
         raise CliError("--scheduler needs dask.distributed: pip install 'nardy_fast[dask]'") \
             from None
     try:
-        return connect(address, CONNECT_SECONDS)
+        return connect(address)
     except ConnectionError as e:          # "scheduler ADDRESS: ...", named as the option
         raise CliError(f"--{e}") from None
 
@@ -526,10 +526,6 @@ def close_client(client):
         client.close()
     finally:
         log.setLevel(level)
-
-
-# seconds --scheduler may take to connect, and then as many to answer Dask's handshake
-CONNECT_SECONDS = 10
 
 
 def _truncate(args):

@@ -111,7 +111,8 @@ def test_a_scheduler_address_where_no_scheduler_answers_is_named(answer, monkeyp
     import threading
     pytest.importorskip("distributed")
     from nardy_fast.app import _args
-    monkeypatch.setattr(_args, "CONNECT_SECONDS", 1, raising=False)
+    from nardy_fast._utils import scheduler
+    monkeypatch.setattr(scheduler, "CONNECT_SECONDS", 1)
     server = _listener(answer)
     address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
     got = []
