@@ -20,7 +20,7 @@ from nardy_fast.tables._racetables cimport (race_tables_t, race_probs, race_outc
 # scoring of a finished game and Black's last turn (_scoring.pxd)
 from nardy_fast.core._scoring cimport (score_game, last_turn_due, WIN_OIN, WIN_MARS, WIN_KOKS, WIN_HOME_MARS)
 # the evaluation network and its n-ply search (_net.pxd, _search.pxd)
-from nardy_fast.engine.evaluation._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip, net_equity, net_flip, net_flip_difference, NET_INPUTS, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine.evaluation._net cimport (net_t, Net, net_encode, net_eval, net_eval_many, net_clip, net_clip_board, net_equity, net_flip, net_flip_difference, NET_INPUTS, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.engine.evaluation._search cimport search_t, Searcher, leaf, value, choose
 # the fixed policies (_policies.pxd)
 from nardy_fast.engine.play._policies cimport greedy_best, bearoff_best, board_less

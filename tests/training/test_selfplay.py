@@ -40,15 +40,22 @@ def all_home(b):
     return not np.asarray(b)[:18].any()
 
 
-def clip(v):
-    """Consistent outputs (float32, as the net's): each mars <= its win, koks <= mars,
-    koks + home mars <= mars."""
+def clip(v, me, opp):
+    """Consistent outputs (float32, as the net's) for ``me`` on roll against ``opp``: each
+    mars <= its win, koks <= mars, koks + home mars <= mars; then the kinds the boards
+    rule out are 0 (a side with a checker off is never marsed, one with no checker on its
+    points 1-6 never koksed)."""
     v = np.array(v, dtype=f32)
     for base, top in ((1, v[0]), (4, f32(1.0 - np.float64(v[0])))):
         v[base] = min(v[base], top)
         v[base + 1] = min(v[base + 1], v[base])
         if v[base + 1] + v[base + 2] > v[base]:
             v[base + 2] = v[base] - v[base + 1]
+    for base, loser in ((1, opp), (4, me)):
+        if loser.sum() < 15:
+            v[base:base + 3] = 0
+        elif not loser[:6].any():
+            v[base + 1] = 0
     return v
 
 
@@ -101,7 +108,7 @@ def replay(net, start, entropy, g):
             elif all_home(c) and all_home(opp):
                 vals.append(flip(race_value(opp, c)))
             else:
-                vals.append(flip(clip(o)))
+                vals.append(flip(clip(o, opp, c)))
         k = min(range(len(cands)), key=lambda j: (-classic_equity(vals[j]),
                                                   tuple(cands[j])))
         nxt.append(flip(vals[k]))                         # the next side's view

@@ -20,14 +20,20 @@ from naive_net import np_equity, np_forward, positions_from_games
 from helpers import flip
 
 
-def np_clip(v):
-    """mars <= win, koks <= mars, koks + home mars <= mars (each side), as _net.pxd says."""
+def np_clip(v, me, opp):
+    """mars <= win, koks <= mars, koks + home mars <= mars (each side), then the kinds the
+    boards of ``me`` (on roll) and ``opp`` rule out set to 0, as _net.pxd says."""
     v = np.array(v, dtype=np.float64)
     for base, top in ((1, v[0]), (4, 1.0 - v[0])):
         v[base] = min(v[base], top)
         v[base + 1] = min(v[base + 1], v[base])
         if v[base + 1] + v[base + 2] > v[base]:
             v[base + 2] = v[base] - v[base + 1]
+    for base, loser in ((1, np.asarray(opp)), (4, np.asarray(me))):
+        if loser.sum() < 15:
+            v[base:base + 3] = 0
+        elif not loser[:6].any():
+            v[base + 1] = 0
     return v
 
 
@@ -41,7 +47,7 @@ def expectimax_1ply(net, me, opp):
             best, best_eq = None, -np.inf
             for c in naive_successors(me, opp, d1, d2):
                 assert sum(c) == 15 and sum(c[:18]) > 0       # no win, no race: see docstring
-                v = flip(np_clip(np_forward(net, opp, c)))
+                v = flip(np_clip(np_forward(net, opp, c), opp, c))
                 e = np_equity(v, CLASSIC)
                 if e > best_eq:
                     best, best_eq = v, e
@@ -73,7 +79,7 @@ def expectimax_2ply_first_choice(net, me, opp):
         for d2 in range(1, 7):
             best, best_eq = None, -np.inf
             for c in naive_successors(me, opp, d1, d2):
-                e = np_equity(flip(np_clip(np_forward(net, opp, c))), CLASSIC)
+                e = np_equity(flip(np_clip(np_forward(net, opp, c), opp, c)), CLASSIC)
                 if e > best_eq:
                     best, best_eq = c, e
             total += flip(expectimax_1ply(net, opp, np.asarray(best, np.uint8))) / 36.0

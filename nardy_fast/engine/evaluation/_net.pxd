@@ -78,6 +78,11 @@ cdef void luck_layers(int n_hidden, const float* z0, int m, const float* c,
 # Makes the outputs consistent (mars <= win, koks + home mars <= mars, likewise for losses).
 cdef void net_clip(float* out) noexcept nogil
 
+# net_clip, then the kinds the boards rule out set to 0 (the rule book, section 7): no mars,
+# koks or home mars of a side that has borne off a checker; no koks of a side with no
+# checker on its points 1-6 (checkers never move back).  me is the side on roll.
+cdef void net_clip_board(float* out, const uint8_t* me, const uint8_t* opp) noexcept nogil
+
 # Equity (points per game, rules' pts_*) of out[NET_OUTPUTS] for the side on roll.
 cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil
 

@@ -298,6 +298,27 @@ cdef void net_clip(float* out) noexcept nogil:
             out[base + 2] = out[base] - out[base + 1]
 
 
+cdef inline void rule_out(float* out, int base, const uint8_t* loser) noexcept nogil:
+    """The mars kinds of a loss of ``loser`` (out[base..base+2]) its board rules out."""
+    cdef int i, on = 0, first_q = 0
+    for i in range(N_POINTS):
+        on += loser[i]
+        if i < 6:
+            first_q += loser[i]
+    if on < N_CHECKERS:
+        out[base] = 0.0
+        out[base + 1] = 0.0
+        out[base + 2] = 0.0
+    elif first_q == 0:
+        out[base + 1] = 0.0
+
+
+cdef void net_clip_board(float* out, const uint8_t* me, const uint8_t* opp) noexcept nogil:
+    net_clip(out)
+    rule_out(out, OUT_MARS_WIN, opp)
+    rule_out(out, OUT_MARS_LOSS, me)
+
+
 cdef double net_equity(const float* out, const rules_t* rules) noexcept nogil:
     cdef double w = out[OUT_WIN], l = 1.0 - w
     cdef double mw = out[OUT_MARS_WIN], kw = out[OUT_KOKS_WIN], hw = out[OUT_HOME_MARS_WIN]

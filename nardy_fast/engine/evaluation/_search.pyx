@@ -30,7 +30,7 @@ import numpy as np
 
 from nardy_fast.core._board cimport N_POINTS, checkers_on
 from nardy_fast.core._movegen cimport gen_successors, DEFAULT_CAP
-from nardy_fast.engine.evaluation._net cimport (net_eval, net_eval_many, net_clip, net_equity, net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_HOME_MARS_LOSS)
+from nardy_fast.engine.evaluation._net cimport (net_eval, net_eval_many, net_clip_board, net_equity, net_flip, NET_OUTPUTS, NET_MAX_HIDDEN, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_HOME_MARS_LOSS)
 from nardy_fast.tables._racevalue cimport (race_table_value, RV_NONE, RV_OUT, RV_WIN, RV_MARS_WIN, RV_MARS_LOSS, RV_HOME_MARS_WIN, RV_HOME_MARS_LOSS)
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.core._scoring cimport score_game, WIN_OIN, WIN_KOKS, WIN_HOME_MARS
@@ -80,7 +80,7 @@ cdef void leaf(const search_t* s, const uint8_t* me, const uint8_t* opp,
                float* out) noexcept nogil:
     if not race_leaf(s, me, opp, out):
         net_eval(s.net, me, opp, out)
-        net_clip(out)
+        net_clip_board(out, me, opp)
 
 
 cdef inline bint better(double e, const uint8_t* b, double top, const uint8_t* bb) noexcept nogil:
@@ -100,7 +100,7 @@ cdef void rank0(const search_t* s, const uint8_t* me, const uint8_t* opp,
             win_values(opp, &s.rules, v)
         else:
             if not race_leaf(s, opp, cands + N_POINTS * k, v):
-                net_clip(v)
+                net_clip_board(v, opp, cands + N_POINTS * k)
             net_flip(v)
         eq[k] = net_equity(v, &s.rules)
 

@@ -143,3 +143,37 @@ def test_inconsistent_net_outputs_are_clipped_before_the_equity(raw, clipped, cl
         vals, _ = ev.probabilities(np.array([pos.boards]))
         np.testing.assert_allclose(vals[0], clipped, atol=1e-6)
         assert ev.evaluate(pos).equity == pytest.approx(want, abs=1e-5)
+
+
+def _board(points):
+    b = np.zeros(24, dtype=np.uint8)
+    for i, n in points.items():
+        b[i] = n
+    return b
+
+
+def test_kinds_the_boards_rule_out_are_zero_at_every_depth():
+    """A net of constant outputs (every kind likely): the kinds a board rules out (rule
+    book, section 7) are 0, not the net's guess.  A side that has borne off a checker is
+    never marsed (nor koksed, nor home-marsed); a side with no checker on its points 1-6
+    is never koksed.  Checked for the position valued (``probabilities``, the search's
+    leaf) and for the results of a move (``hint``, ranked at 0 and 1 ply)."""
+    raw = np.array([0.5, 0.3, 0.1, 0.1, 0.3, 0.1, 0.1])
+    h = 8
+    net = Net(np.zeros((N_INPUTS, h)), np.zeros(h), np.zeros((7, h)),
+              np.log(raw / (1 - raw)))
+    ev = Evaluator(net, exact=False)
+    # White has borne off one checker and has none on its points 1-6; Black has all 15
+    # on, one of them on its point 4
+    white = _board({10: 2, 20: 12})
+    black = _board({3: 1, 15: 14})
+    vals, _ = ev.probabilities(np.array([[white, black], [black, white]]))
+    # White on roll: Black can still be marsed or koksed; White can be neither
+    np.testing.assert_allclose(vals[0], [0.5, 0.3, 0.1, 0.1, 0, 0, 0], atol=1e-6)
+    # Black on roll: White (the opponent) cannot lose a mars; Black's own koks stays
+    np.testing.assert_allclose(vals[1], [0.5, 0, 0, 0, 0.3, 0.1, 0.1], atol=1e-6)
+    pos = nf.Position.from_boards(black, white, "black")
+    for plies in (0, 1):
+        hint = ev.hint(pos, (2, 1), plies=plies)
+        assert (hint[["p_mars_win", "p_koks_win", "p_home_mars_win"]] == 0).all().all()
+        assert (hint["p_mars_loss"] > 0).all()
