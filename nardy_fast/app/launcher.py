@@ -1,6 +1,8 @@
 """The ``nardy-fast`` program's entry point: ``nardy-fast --version`` is answered from the
 package's metadata alone, before the command line's modules (numpy, the engine, pandas)
-are imported; every other call goes to ``nardy_fast.app.cli.console_main``."""
+are imported; every other call goes to ``nardy_fast.app.cli.console_main``.  Ctrl-C
+before a command has started (while those modules load and the options are read) ends
+the program with one line and status 130, not a traceback."""
 import sys
 
 __all__ = ["console_main"]
@@ -13,9 +15,15 @@ def console_main(argv=None):
         from nardy_fast._utils._version import __version__   # lazy: the metadata only
         print(f"nardy-fast {__version__}")
         sys.exit(0)
-    # lazy: the whole command line (numpy, the engine) only for a command that runs
-    from nardy_fast.app.cli import console_main as run
-    run(args)
+    try:
+        # lazy: the whole command line (numpy, the engine) only for a command that runs
+        from nardy_fast.app.cli import console_main as run
+        run(args)
+    except KeyboardInterrupt:
+        # a command that has started takes Ctrl-C itself (saves, reports, status 130);
+        # one that reaches here was stopped before it started, or while it finished
+        print("nardy-fast: interrupted", file=sys.stderr)
+        sys.exit(130)
 
 
 if __name__ == "__main__":
