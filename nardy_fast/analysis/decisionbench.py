@@ -159,10 +159,16 @@ def _metadata(path):
         meta = json.loads(raw)
     except ValueError:
         raise BenchmarkFileError(f"{name}: its {SCHEMA!r} metadata is not JSON") from None
+    if not isinstance(meta, dict):
+        raise BenchmarkFileError(f"{name}: its {SCHEMA!r} metadata is a JSON "
+                                 f"{type(meta).__name__}, not an object")
     version = meta.get("schema_version")
     if version != SCHEMA_VERSION:
         raise BenchmarkFileError(f"{name}: schema version {version!r}; this version of "
                                  f"nardy_fast reads version {SCHEMA_VERSION}")
+    if not isinstance(meta.get("settings"), dict):
+        raise BenchmarkFileError(f"{name}: its {SCHEMA!r} metadata has no 'settings' "
+                                 "object")
     names = list(schema.names)
     if names != list(COLUMNS):
         raise BenchmarkFileError(f"{name}: columns {names}; schema version "

@@ -244,3 +244,20 @@ def test_truncated_file_refused_by_name(tmp_path, bench):
     cut.write_bytes(data[: len(data) // 2])
     with pytest.raises(db.BenchmarkFileError, match="cut.parquet"):
         db.read_bench(cut)
+
+
+@pytest.mark.parametrize("meta, says", [
+    ("[1, 2]", "metadata is a JSON list, not an object"),
+    ('{"schema_version": 1}', "metadata has no 'settings' object"),
+    ('{"schema_version": 1, "settings": 5}', "metadata has no 'settings' object"),
+])
+def test_metadata_not_an_object_refused_by_name(tmp_path, bench, meta, says):
+    """Metadata that is JSON but not the schema's object (or lacks its settings) was an
+    AttributeError or a KeyError from inside the reader."""
+    table = pq.read_table(bench)
+    bad = tmp_path / "meta.parquet"
+    pq.write_table(table.replace_schema_metadata({db.SCHEMA.encode(): meta.encode()}), bad)
+    with pytest.raises(db.BenchmarkFileError, match=rf"meta.parquet: .*{says}"):
+        db.bench_settings(bad)
+    with pytest.raises(db.BenchmarkFileError, match=rf"meta.parquet: .*{says}"):
+        db.read_bench(bad)
