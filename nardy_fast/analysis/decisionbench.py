@@ -171,8 +171,14 @@ def _metadata(path):
                                  "object")
     names = list(schema.names)
     if names != list(COLUMNS):
-        raise BenchmarkFileError(f"{name}: columns {names}; schema version "
-                                 f"{SCHEMA_VERSION} has {list(COLUMNS)}")
+        missing = [c for c in COLUMNS if c not in names]
+        unknown = [c for c in names if c not in COLUMNS]
+        what = "; ".join([f"missing columns {missing}"] * bool(missing)
+                         + [f"columns not in the schema {unknown}"] * bool(unknown))
+        if not what:
+            what = f"columns in the order {names}"
+        raise BenchmarkFileError(f"{name}: {what}; schema version {SCHEMA_VERSION} has "
+                                 f"{list(COLUMNS)}")
     return meta
 
 

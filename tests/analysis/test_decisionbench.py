@@ -224,6 +224,23 @@ def test_other_columns_refused_by_name(tmp_path, bench):
         db.read_bench(bad)
 
 
+@pytest.mark.parametrize("change, says", [
+    (lambda t: t.drop(["seed", "ses"]), r"missing columns \['ses', 'seed'\]; "),
+    (lambda t: t.append_column("note", pa.array([""] * t.num_rows)),
+     r"columns not in the schema \['note'\]; "),
+    (lambda t: t.select(["type", "decision"] + list(db.COLUMNS[2:])),
+     r"columns in the order \['type', 'decision', "),
+])
+def test_other_columns_named(tmp_path, bench, change, says):
+    """The refusal named no column: it listed the file's columns beside the schema's 26
+    for the reader to compare."""
+    table = pq.read_table(bench)
+    bad = tmp_path / "cols.parquet"
+    pq.write_table(change(table).replace_schema_metadata(table.schema.metadata), bad)
+    with pytest.raises(db.BenchmarkFileError, match=rf"^\S*cols.parquet: {says}"):
+        db.read_bench(bad)
+
+
 def test_a_decision_without_numbers_refused_by_name(tmp_path, bench):
     """A NaN equity (a rollout that never finished) is refused, not scored as NaN."""
     import math
