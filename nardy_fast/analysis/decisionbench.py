@@ -285,9 +285,18 @@ def _loss(value):
 
 
 def _after(pos, dice, chosen, decision):
-    """The position ID after the player's ``chosen`` move (a ``Move`` or an ID), or a
-    ``ValueError`` naming the decision when it is neither."""
+    """The position ID after the player's ``chosen`` move (a ``Move``, its text in the
+    record notation, or an ID), or a ``ValueError`` naming the decision when it is none
+    of them (a text that is neither a legal move's nor an ID is returned as it is, and
+    refused by ``_check_legal``)."""
     if isinstance(chosen, str):
+        try:
+            Position.from_id(chosen)
+        except ValueError:          # not an ID: the move's text, if it is a legal one
+            try:
+                return pos.play(chosen, dice).id
+            except ValueError:
+                pass
         return chosen
     try:
         return pos.play(chosen).id
@@ -315,7 +324,8 @@ def decision_losses(df, move: Callable[..., Any] | None,
     df : DataFrame
         Benchmark decisions.
     move : callable or None
-        ``move(position, (d1, d2))`` -> the chosen move: a ``Move``, or the position ID
+        ``move(position, (d1, d2))`` -> the chosen move: a ``Move``, its text in the
+        record notation (``"1/7 7/12"``, as the file's ``moves``), or the position ID
         after it (``str``).  None: checker decisions are not scored.
     cube : callable or None
         ``cube(position, cube_state)`` -> ``(doubles, takes)``: whether the mover doubles,

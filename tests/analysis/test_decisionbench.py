@@ -161,6 +161,23 @@ def test_an_illegal_move_is_refused_not_counted_outside(bench, answer):
         db.decision_losses(df, answer)
 
 
+def test_a_legal_move_given_as_text_is_scored(bench):
+    """A move answered in the record notation (the file's ``moves``) was taken for a
+    position ID and refused as "not a legal move", though it was one."""
+    df = db.read_bench(bench).iloc[[2]]
+    pos = _middle()
+    listed = set(df["ids_after"].iloc[0])
+    other = next(m for m in pos.legal_moves((4, 2)) if pos.play(m).id not in listed)
+    worst = db.decision_losses(df, lambda p, d: df["moves"].iloc[0][-1])
+    assert worst["loss"].tolist() == [pytest.approx(0.45)]
+    assert worst["outside"].tolist() == [False]
+    out = db.decision_losses(df, lambda p, d: str(other))
+    assert out["outside"].tolist() == [True]
+    with pytest.raises(ValueError, match=r"^decision 2: the player's move '1/2' is not a "
+                       r"legal move of 42 in "):
+        db.decision_losses(df, lambda p, d: "1/2")
+
+
 def test_toolkit_player_refuses_unknown_name():
     with pytest.raises(ValueError, match="'net:7'"):
         db.toolkit_player("net:7")
