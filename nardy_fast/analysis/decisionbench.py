@@ -315,6 +315,17 @@ def _check_legal(pos, dice, after, chosen, decision):
                          f"move of {dice[0]}{dice[1]} in {pos.id}")
 
 
+def _cube_answer(answer, pos, decision):
+    """The player's cube ``answer`` as ``(doubles, takes)``, or a ``ValueError`` naming
+    the decision when it is not a pair of booleans (a pair of words such as
+    ``("no-double", "pass")`` was read as double and take)."""
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2
+            and all(isinstance(x, (bool, np.bool_)) for x in answer)):
+        raise ValueError(f"decision {decision}: the player's cube answer {answer!r} in "
+                         f"{pos.id} is not a pair of booleans (doubles, takes)")
+    return bool(answer[0]), bool(answer[1])
+
+
 def decision_losses(df, move: Callable[..., Any] | None,
                     cube: Callable[..., Any] | None = None, *, progress=None):
     """The equity each choice of a player loses on the decisions of ``df`` (``read_bench``).
@@ -328,8 +339,9 @@ def decision_losses(df, move: Callable[..., Any] | None,
         record notation (``"1/7 7/12"``, as the file's ``moves``), or the position ID
         after it (``str``).  None: checker decisions are not scored.
     cube : callable or None
-        ``cube(position, cube_state)`` -> ``(doubles, takes)``: whether the mover doubles,
-        and whether the opponent, doubled, takes.  None: cube decisions are not scored.
+        ``cube(position, cube_state)`` -> ``(doubles, takes)``, two booleans: whether the
+        mover doubles, and whether the opponent, doubled, takes.  None: cube decisions are
+        not scored.
     progress : bool or None
         A bar over the decisions (``_utils._progress``).
 
@@ -370,7 +382,9 @@ def decision_losses(df, move: Callable[..., Any] | None,
             out.append({**base, "type": "checker", "loss": _loss(loss),
                         "outside": outside})
         else:
-            doubles, takes = cube(pos, CubeState(int(r.cube_stake), r.cube_owner))
+            doubles, takes = _cube_answer(cube(pos, CubeState(int(r.cube_stake),
+                                                              r.cube_owner)),
+                                          pos, r.decision)
             nd, dt, dp = float(r.no_double), float(r.double_take), float(r.double_pass)
             answer = min(dt, dp)
             best = max(nd, answer)

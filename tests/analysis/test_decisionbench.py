@@ -121,6 +121,19 @@ def test_cube_losses_of_each_side(bench):
     assert yes[(4, "take")] == pytest.approx(0.30)                # took a 1.3 for 1.0
 
 
+@pytest.mark.parametrize("answer", [("no-double", "pass"), "double", None, (True,),
+                                    (True, True, False), (1, 0)])
+def test_a_cube_answer_not_a_pair_of_booleans_is_refused(bench, answer):
+    """A pair of words was scored as double and take (both are true), silently; other
+    answers stopped the scoring at an unpacking error naming no decision."""
+    df = db.read_bench(bench).iloc[[3]]
+    with pytest.raises(ValueError, match=r"^decision 3: the player's cube answer .* is "
+                       r"not a pair of booleans \(doubles, takes\)"):
+        db.decision_losses(df, None, lambda pos, cube: answer)
+    ok = db.decision_losses(df, None, lambda pos, cube: (np.bool_(True), True))
+    assert ok["loss"].tolist() == [0.0, 0.0]
+
+
 def test_a_tie_within_float_rounding_loses_nothing(tmp_path):
     """Exact table values of one bear-off can differ in their last bit (-1.0 and
     -1.0000000000000002): the second is as good as the first, loss 0, not 2e-16; a real
