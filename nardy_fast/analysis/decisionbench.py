@@ -199,7 +199,8 @@ def read_bench(path: str | os.PathLike[str]):
     BenchmarkFileError
         Not a Parquet file, not a decision benchmark, another schema version, other
         columns, a truncated or damaged file, or rows that contradict the schema (an
-        unknown ``type``, ``phase`` or ``part``; candidate lists of unequal length; an
+        unknown ``type``, ``phase`` or ``part``; a ``position`` that is no position ID;
+        dice outside 1..6, or a cube that is none; candidate lists of unequal length; an
         equity that is not a number).
     """
     import pyarrow.parquet as pq   # lazy: pyarrow is slow to import
@@ -216,6 +217,18 @@ def read_bench(path: str | os.PathLike[str]):
                                      f"of {list(allowed)}")
     for c in _LISTS:
         df[c] = [list(v) if v is not None else [] for v in df[c]]
+    bad = [int(k) for k, p in zip(df["decision"], df["position"]) if not _is_id(p)]
+    if bad:
+        raise BenchmarkFileError(f"{name}: decisions {bad[:5]} have a 'position' that is "
+                                 "not a position ID")
+    checker = (df["type"] == "checker").to_numpy()
+    dice_ok = np.where(checker, df["dice1"].between(1, 6) & df["dice2"].between(1, 6),
+                       df["cube_owner"].isin(("centre", "mover")) & (df["cube_stake"] >= 1))
+    bad = df["decision"][~np.asarray(dice_ok, dtype=bool)].astype(int).tolist()
+    if bad:
+        raise BenchmarkFileError(f"{name}: decisions {bad[:5]} have dice outside 1..6 "
+                                 "(checker play) or a cube that is none (a 'cube_owner' "
+                                 "other than 'centre' or 'mover', a 'cube_stake' under 1)")
     bad = [int(r["decision"]) for _, r in df[df["type"] == "checker"].iterrows()
            if len({len(r[c]) for c in _LISTS}) != 1 or not r["moves"]]
     if bad:
@@ -230,6 +243,14 @@ def read_bench(path: str | os.PathLike[str]):
         raise BenchmarkFileError(f"{name}: decisions {bad[:5]} have equities that are not "
                                  "numbers (NaN or infinite): no rollout finished them")
     return df
+
+
+def _is_id(text):
+    try:
+        Position.from_id(text)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 # -- scoring -------------------------------------------------------------------------

@@ -308,3 +308,22 @@ def test_metadata_not_an_object_refused_by_name(tmp_path, bench, meta, says):
         db.bench_settings(bad)
     with pytest.raises(db.BenchmarkFileError, match=rf"meta.parquet: .*{says}"):
         db.read_bench(bad)
+
+
+@pytest.mark.parametrize("column, value, says", [
+    ("position", "garbage", "have a 'position' that is not a position ID"),
+    ("dice1", 9, "have dice outside 1..6"),
+    ("cube_owner", "white", "a 'cube_owner' other than"),
+])
+def test_a_damaged_row_refused_by_name(tmp_path, bench, column, value, says):
+    """A damaged position ID or roll was read, then stopped the scoring with the
+    position's or the dice's own error ("dice[0] = 9: must be 1..6"), naming neither the
+    file nor the decision; a cube owned by no side was scored."""
+    rows = db.read_bench(bench).to_dict("records")
+    k = 3 if column == "cube_owner" else 0
+    rows[k][column] = value
+    path = tmp_path / "damaged.parquet"
+    db.write_bench(path, rows, db.bench_settings(bench))
+    with pytest.raises(db.BenchmarkFileError, match=rf"damaged.parquet: decisions \[{k}\] .*"
+                       + says):
+        db.read_bench(path)
