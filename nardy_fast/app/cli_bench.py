@@ -180,6 +180,23 @@ def engine_player(engine: EngineProcess):
     return move, cube
 
 
+def _check_some_to_score(args, df):
+    """A ``CliError`` when ``--part`` and ``--no-cube`` leave no decision of the file
+    ``df`` to score (an empty table was printed), saying what the file holds."""
+    todo = df if args.part == "all" else df[df["part"] == args.part]
+    if not args.cube:
+        todo = todo[todo["type"] == "checker"]
+    if len(todo):
+        return
+    asked = [f"--part {args.part}"] * (args.part != "all") + ["--no-cube"] * (not args.cube)
+    holds = ", ".join(f"{n} {v}" for col in ("type", "part")
+                      for v, n in df[col].value_counts(sort=False).items())
+    raise CliError(f"{args.file}: no decision to score"
+                   + (f" with {' '.join(asked)}" if asked else "")
+                   + f" (it holds {len(df)} decisions" + (f": {holds}" if holds else "")
+                   + ")")
+
+
 def cmd_benchmark_score(args):
     """Score a player on the decision benchmark FILE: for each decision the equity its
     choice loses against the best by rollout; the mean per decision in millipoints
@@ -192,6 +209,7 @@ def cmd_benchmark_score(args):
         df = decisionbench.read_bench(args.file)
     except decisionbench.BenchmarkFileError as e:
         raise CliError(str(e)) from None
+    _check_some_to_score(args, df)
     (move, cube), engine = player_of(args.player, timeout=args.timeout)
     if engine is None and args.timeout != DEFAULT_TIMEOUT:
         warnings.warn(f"--timeout: no effect with --player {args.player} (a player of the "

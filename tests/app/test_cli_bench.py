@@ -156,3 +156,17 @@ def test_build_refuses_settings_that_make_no_benchmark(tmp_path, capsys, argv, s
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"nardy-fast: error: {says}"), err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--part", "heldout"], "with --part heldout (it holds 3 decisions: 3 checker, 3 public)"),
+    (["--part", "heldout", "--no-cube", "--json"],
+     "with --part heldout --no-cube (it holds 3 decisions"),
+])
+def test_score_of_no_decision_refused_by_name(bench, capsys, argv, says):
+    """A part the file does not have (or only cube decisions with --no-cube) printed
+    pandas' 'Empty DataFrame' and its columns, status 0."""
+    assert cli.main(["benchmark", "score", bench, "--no-progress", *argv]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"nardy-fast: error: {bench}: no decision to score {says}")
