@@ -11,7 +11,8 @@ each (the build's rollout: the judging net at 0-ply, ``decisionbuild._roll``), a
 spread between repeats of each candidate's equity minus the best candidate's gives the
 SE of the difference, scaled to the build's ``--build-games`` by the square root of the
 games ratio.  The same candidates against the best of the next repeat (another seed) give
-the difference's SE had the rollouts been independent.  Printed: the median SE of one
+the difference's SE had the rollouts been independent (repeat ``k`` has the seed 1000 x
+``--seed`` + ``k``).  Printed, after the seeds: the median SE of one
 candidate's equity, of a difference with the same seed and with independent seeds, and
 the CPU-seconds per candidate rollout of ``--games`` games.  The rollouts keep their
 games (``rollout_games``, the build's rollout settings), so the script also prints the
@@ -26,6 +27,7 @@ error rate in millipoints per decision with its SE, and the decisions, for check
 the double and the take (the README's table), then checker play per phase.
 """
 import argparse
+import os
 import time
 
 import numpy as np
@@ -85,11 +87,30 @@ def main():
                     help="score the toolkit's players on FILE instead")
     a = ap.parse_args()
     if a.score:
-        score_table(a.score)
+        if not os.path.isfile(a.score):
+            ap.error(f"--score {a.score}: no such file")
+        try:
+            score_table(a.score)
+        except decisionbench.BenchmarkFileError as e:
+            ap.error(f"--score {e}")
         return
+    for name, least in (("decisions", 1), ("repeats", 2), ("games", 1), ("build_games", 1),
+                        ("seed", 0)):
+        if getattr(a, name) < least:
+            ap.error(f"--{name.replace('_', '-')} {getattr(a, name)}: expected >= {least}"
+                     + (" (the SE is the spread between repeats)" if name == "repeats"
+                        else ""))
+    phases = a.phases.split(",")
+    unknown = [p for p in phases if p not in decisionbench.PHASES]
+    if unknown:
+        ap.error(f"--phases {a.phases}: {', '.join(unknown)} not of "
+                 f"{', '.join(decisionbench.PHASES)}")
     rows = [r for r in decisionbuild.plan({"source_games": 12, "n_checker": 40, "n_cube": 0,
                                            "seed": a.seed})
-            if r["type"] == "checker" and r["phase"] in a.phases.split(",")][:a.decisions]
+            if r["type"] == "checker" and r["phase"] in phases][:a.decisions]
+    if not rows:
+        ap.error(f"--phases {a.phases}: the plan of --seed {a.seed} has no checker "
+                 "decision of them")
     judge = decisionbuild.judge_evaluator()
     scale = (a.games / a.build_games) ** 0.5
     se_one, se_diff, se_indep, se_paired = [], [], [], []
@@ -114,8 +135,10 @@ def main():
         # the difference's SE would be with independent rollouts
         indep = eq - np.roll(eq[:, :1], 1, axis=0)
         se_indep += list(indep[:, 1:].std(axis=0, ddof=1) * scale)
-    print(f"{len(rows)} decisions ({', '.join(r['phase'] for r in rows)}), {a.repeats} repeats of {a.games} games, scaled to "
-          f"{a.build_games} games:")
+    print(f"{len(rows)} decisions ({', '.join(r['phase'] for r in rows)}) of the plan of "
+          f"seed {a.seed}, {a.repeats} repeats of {a.games} games (rollout seeds "
+          f"{1000 * a.seed}-{1000 * a.seed + a.repeats - 1}), scaled to {a.build_games} "
+          "games:")
     print(f"  median SE of a candidate's equity      {np.median(se_one):.4f}")
     print(f"  median SE of a difference of two (CRN) {np.median(se_diff):.4f}")
     print(f"  ... with independent seeds             {np.median(se_indep):.4f}")

@@ -1,0 +1,48 @@
+"""The decision benchmark's script (benchmarks/bench_decisionbench.py): its refusals of
+settings that measure nothing, and the seeds its output names."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_decisionbench.py"
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("bench_decisionbench", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _run(script, monkeypatch, *argv):
+    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
+    script.main()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--decisions", "0"], "--decisions 0: expected >= 1"),
+    (["--repeats", "1"], "--repeats 1: expected >= 2"),
+    (["--games", "0"], "--games 0: expected >= 1"),
+    (["--phases", "middle,bogus"], "--phases middle,bogus: bogus not of opening, middle,"),
+    (["--score", "no-such-file.parquet"], "--score no-such-file.parquet: no such file"),
+])
+def test_settings_that_measure_nothing_are_refused_by_name(script, monkeypatch, capsys,
+                                                           argv, says):
+    """--decisions 0 and an unknown phase ended in a ZeroDivisionError, --repeats 1
+    printed NaN for the SEs, --games 0 a rollout's traceback, a missing --score file
+    pyarrow's."""
+    with pytest.raises(SystemExit) as e:
+        _run(script, monkeypatch, *argv)
+    assert e.value.code == 2
+    assert f"error: {says}" in capsys.readouterr().err
+
+
+def test_the_output_names_its_seeds(script, monkeypatch, capsys):
+    """The figures were printed without the seeds that made them."""
+    _run(script, monkeypatch, "--decisions", "1", "--repeats", "2", "--games", "4",
+         "--seed", "5")
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "of the plan of seed 5" in head and "(rollout seeds 5000-5001)" in head
