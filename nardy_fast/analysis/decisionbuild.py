@@ -403,10 +403,10 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
         if log is not None:
             n = len(rows) - done_at_start
             wall = time.time() - t0
+            rate = (f", {(time.process_time() - c0) / n:.1f} CPU-s of this process per "
+                    "decision") if n else ""
             log(f"{len(rows)}/{len(todo)} decisions written to {os.fspath(path)} "
-                f"({n} this run, {wall:.0f} s, "
-                f"{(time.process_time() - c0) / max(n, 1):.1f} CPU-s of this process "
-                "per decision)")
+                f"({n} this run, {wall:.0f} s{rate})")
 
     bar = progress_bar(total=stop, desc="decisions", unit="decision", initial=min(len(rows), stop),
                        progress=progress)

@@ -65,6 +65,20 @@ def test_interrupt_keeps_the_finished_part(tmp_path):
     assert len(db.read_bench(path)) == 1
 
 
+def test_a_stop_before_the_first_decision_logs_no_rate(tmp_path, monkeypatch):
+    """Stopped before its first decision, a build logged the CPU time of the plan as the
+    CPU-seconds 'per decision' of the none it had finished."""
+    def stop(row, judge, workers):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build_mod, "_roll", stop)
+    lines = []
+    with pytest.raises(KeyboardInterrupt, match="; 0 of 2 decisions kept"):
+        build_mod.build(tmp_path / "b.parquet", log=lines.append,
+                        **{**TINY, "n_cube": 0, "n_checker": 2})
+    assert len(lines) == 1 and re.fullmatch(r"0/2 decisions written to \S*b\.parquet "
+                                            r"\(0 this run, \d+ s\)", lines[0]), lines
+
+
 def test_a_batch_written_is_not_written_again_at_the_end(tmp_path):
     """The last batch's rows were written twice (the batch's save, then the closing one),
     and the log said so twice."""
