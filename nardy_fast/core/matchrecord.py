@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.matchrules import MatchRules
-from nardy_fast.core.record import (GameRecord, RecordError, check_text, expect_record,
-                                    format_record, parse_record, read_text_file)
+from nardy_fast.core.record import (GameRecord, RecordError, _esc, _unesc, check_text,
+                                    expect_record, format_record, parse_record,
+                                    read_text_file)
 
 from collections.abc import Mapping
 from typing import Any
@@ -241,7 +242,8 @@ def format_match(match: MatchRecord) -> str:
         if ":" in p or not p.strip():
             raise ValueError(f"players: {p!r}: a name must be non-empty without ':'")
     lines = [f"{MATCH_MAGIC} {FORMAT_VERSION}", f'; [Match "{match.rules.to_text()}"]',
-             f'; [Player1 "{match.players[0]}"]', f'; [Player2 "{match.players[1]}"]', "",
+             f'; [Player1 "{_esc(match.players[0])}"]',
+             f'; [Player2 "{_esc(match.players[1])}"]', "",
              f" {match.rules.length} point match", ""]
     for k, (game, score) in enumerate(zip(match.games, match.scores), 1):
         left = f" {game.white} : {_num(score.get(game.white, 0))}"
@@ -264,7 +266,7 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
         line = raw.strip()
         m = _TAG.match(line)
         if m:
-            tags[m.group(1)] = m.group(2)
+            tags[m.group(1)] = _unesc(m.group(2))
             continue
         if not line or line.startswith(";"):
             continue
@@ -297,7 +299,7 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
         if b["score"] is None:
             raise RecordError(f"{source}: game {k} has no score line")
         (white, sw), (black, sb) = b["score"]
-        head = (f'; [White "{white}"]\n; [Black "{black}"]\n'
+        head = (f'; [White "{_esc(white)}"]\n; [Black "{_esc(black)}"]\n'
                 f'; [Rules "{rules.rules.to_text()}"]\n')
         try:
             game = parse_record(head + "\n".join(b["body"]), f"{source} game {k}")

@@ -98,3 +98,19 @@ def test_a_file_not_in_utf8_is_named(tmp_path):
     with pytest.raises(RecordError, match=r"latin1\.txt: not a UTF-8 text file "
                                           r"\(invalid continuation byte\)$"):
         read_match(path)
+
+
+@pytest.mark.parametrize("name", ['Ann "the Cat"', "Ann\\B"])
+def test_a_player_name_with_a_quote_or_a_backslash_reads_back(tmp_path, name):
+    """``write_match`` wrote a name with a double quote or a backslash as it is into the
+    Player tags, and ``read_match`` then refused its own file ("game 1: players 'White',
+    'Bob' are not the match's ...") or read another name (a backslash dropped)."""
+    from nardy_fast.core.matchrecord import write_match
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.engine.decisions.matchplay import play_one_match
+    m = play_one_match("random", "random", rules=MatchRules(length=3), seed=1,
+                       names=(name, "Bob"))
+    path = write_match(m, tmp_path / "m.txt")
+    again = read_match(path)
+    assert again.players == (name, "Bob")
+    assert again.replay() == m.replay()
