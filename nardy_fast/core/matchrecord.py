@@ -239,8 +239,9 @@ def format_match(match: MatchRecord) -> str:
     expect_record(match, MatchRecord, "match", "play_one_match, read_match",
                   ("GameRecord", "one game: write_record writes it"))
     for p in match.players:
-        if ":" in p or not p.strip():
-            raise ValueError(f"players: {p!r}: a name must be non-empty without ':'")
+        if ":" in p or not p.strip() or p != p.strip():    # as the score lines read them
+            raise ValueError(f"players: {p!r}: a name must be non-empty, without ':' or "
+                             "spaces at its ends")
     lines = [f"{MATCH_MAGIC} {FORMAT_VERSION}", f'; [Match "{match.rules.to_text()}"]',
              f'; [Player1 "{_esc(match.players[0])}"]',
              f'; [Player2 "{_esc(match.players[1])}"]', "",
