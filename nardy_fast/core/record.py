@@ -20,7 +20,8 @@ Header
     ``Rules``), ``Start`` (position ID of the first position; default the initial
     position, White on roll), ``Result`` (``"<winner> <oin|mars|koks|home_mars> <points>"``
     or ``"draw"``; written by the writer, checked by ``replay`` when present).  Any other
-    tag (``Date``, ``Event`` ...) is kept in ``GameRecord.tags``.
+    tag (``Date``, ``Event`` ...) is kept in ``GameRecord.tags``.  In a value ``\\"`` is
+    a double quote, ``\\\\`` a backslash and ``\\uXXXX`` a line break (``\\u000a``).
 Body
     ``N)`` starts the N-th line; on it White's turn, then Black's (a game that starts with
     Black on roll leaves White's column of line 1 blank).  A turn is the dice ``ab:``
@@ -297,12 +298,18 @@ def format_steps(steps: Iterable[tuple[int, int | str]]) -> str:
 
 
 # -- writer ------------------------------------------------------------------------------
+# the characters that end a line for str.splitlines: inside a tag's value, \uXXXX
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _esc(s):
-    return str(s).replace("\\", "\\\\").replace('"', '\\"')
+    s = str(s).replace("\\", "\\\\").replace('"', '\\"')
+    return _LINE_BREAK.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
 
 def _unesc(s):
-    return re.sub(r"\\(.)", r"\1", s)
+    return re.sub(r"\\(u[0-9a-f]{4}|.)", lambda m: chr(int(m.group(1)[1:], 16))
+                  if len(m.group(1)) == 5 else m.group(1), s)
 
 
 def expect_record(obj, cls, arg: str, makers: str, other=None):

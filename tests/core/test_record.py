@@ -425,3 +425,15 @@ def test_a_record_prints_as_its_text_and_its_repr_is_one_line():
     assert str(rec) == rec.to_text()
     assert repr(rec) == ("GameRecord(white='random', black='random', rules='classic', "
                          "turns=3)")
+
+
+@pytest.mark.parametrize("text", ["Ann\nLee", "a\r\nb", "x\u2028y\x0cz", "back\\u000a"])
+def test_a_name_or_tag_over_several_lines_reads_back(tmp_path, text):
+    """A name or a tag's value with a line break was written as it is, over two lines of
+    the file, and ``read_record`` refused the file just written ("line 3: 'Lee\"]'
+    before the first dice")."""
+    rec = random_game(seed=1, max_turns=3, white=text)
+    rec.tags["Note"] = text
+    write_record(rec, tmp_path / "g.txt")
+    back = read_record(tmp_path / "g.txt")
+    assert (back.white, back.tags["Note"], back.turns) == (text, text, rec.turns)
