@@ -67,7 +67,8 @@ class MatchRecord:
     ----------
     rules : MatchRules
     players : (str, str)
-        The two players' names (distinct, no ``:``).
+        The two players' names (distinct, each on one line without ``:`` or spaces at
+        its ends, as the score lines hold them).
     games : list of GameRecord
         The games in order; each game's ``white`` / ``black`` are the players' names.  The
         last may be unfinished (a match stopped during it: it scores nothing, and
@@ -234,14 +235,20 @@ def _num(v):
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
+def check_score_names(players) -> None:
+    """Refuse a player's name that a score line (``NAME : N   NAME : N``) cannot hold as
+    it is: empty, with a ``:``, a line break or spaces at its ends."""
+    for p in players:
+        if ":" in p or not p.strip() or p != p.strip() or len(p.splitlines()) > 1:
+            raise ValueError(f"players: {p!r}: a name must be non-empty, on one line, "
+                             "without ':' or spaces at its ends")
+
+
 def format_match(match: MatchRecord) -> str:
     """Text of a ``MatchRecord`` (module docstring)."""
     expect_record(match, MatchRecord, "match", "play_one_match, read_match",
                   ("GameRecord", "one game: write_record writes it"))
-    for p in match.players:
-        if ":" in p or not p.strip() or p != p.strip():    # as the score lines read them
-            raise ValueError(f"players: {p!r}: a name must be non-empty, without ':' or "
-                             "spaces at its ends")
+    check_score_names(match.players)
     lines = [f"{MATCH_MAGIC} {FORMAT_VERSION}", f'; [Match "{match.rules.to_text()}"]',
              f'; [Player1 "{_esc(match.players[0])}"]',
              f'; [Player2 "{_esc(match.players[1])}"]', "",

@@ -54,7 +54,7 @@ import re
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core._state import finished_reason
-from nardy_fast.core.matchrecord import MatchRecord
+from nardy_fast.core.matchrecord import MatchRecord, check_score_names
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
 from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, check_text,
@@ -422,6 +422,7 @@ def format_mat(match: MatchRecord) -> str:
     Games must start from the initial position, as the layout has no other start."""
     expect_record(match, MatchRecord, "match", "play_one_match, read_mat",
                   ("GameRecord", "one game: write_record writes it"))
+    check_score_names(match.players)
     left, right = match.players
     lines = [f" {match.rules.length} point match", ""]
     for k, (game, score) in enumerate(zip(match.games, match.scores), 1):

@@ -315,3 +315,16 @@ def test_write_mat_of_one_game_says_how_to_write_a_game(tmp_path):
     game = random_game(seed=1)
     with pytest.raises(TypeError, match=r"got GameRecord \(one game: write_record"):
         write_mat(game, tmp_path / "x.mat")
+
+
+@pytest.mark.parametrize("name", ["Ann:3", "Ann\nLee", " Ann"])
+def test_write_mat_refuses_a_name_its_score_lines_cannot_hold(tmp_path, name):
+    """A name with ':' ('Ann:3'), a line break or a space at either end was written into
+    the score lines as it is: ``read_mat`` read another player ('Ann' with 3 points and
+    ': 0   B' as the other) or refused the file just written."""
+    m = MatchRecord(rules=MatchRules(length=3), players=(name, "B"))
+    m.add_game(random_game(seed=1, white=name, black="B"))
+    with pytest.raises(ValueError, match=r"a name must be non-empty, on one line, without "
+                                         r"':' or spaces at its ends"):
+        write_mat(m, tmp_path / "x.mat")
+    assert not (tmp_path / "x.mat").exists()
