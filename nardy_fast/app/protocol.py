@@ -39,12 +39,13 @@ from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 
 __all__ = ["Engine", "serve", "ENGINE_NAME", "DEEPEST_PLIES", "COMMANDS", "OPTIONS",
-           "cube_action_token"]
+           "LONGEST_LINE", "cube_action_token"]
 
 ENGINE_NAME = "nardy-fast"
 COMMANDS = ("nardy", "isready", "setoption", "position", "dice", "go", "eval", "cube",
             "quit")
 OPTIONS = ("plies", "rules", "match", "cube")
+LONGEST_LINE = 4096         # characters of a command line, spaces at its ends aside
 _OWNERS = ("centre", "white", "black")
 _MONEY = ("money", "off", "none", "0")
 
@@ -99,6 +100,10 @@ class Engine:
     def handle(self, line: str) -> list[str]:
         """The reply lines to ``line`` (none for a setting, an empty or comment line);
         an ``error ...`` line for a line refused."""
+        n = len(line.strip())
+        if n > LONGEST_LINE:            # refused whole: its error does not repeat it
+            return [_error(f"line too long: {n} characters; a command is at most "
+                           f"{LONGEST_LINE}")]
         words = line.split()
         if not words or words[0].startswith("#"):
             return []

@@ -226,3 +226,16 @@ def test_options_change_the_answers():
         warnings.simplefilter("ignore", RulesFallbackWarning)
         move = eng.handle("go")[0].split(" ", 1)[1]
     assert move in {str(m) for m in MID.legal_moves((3, 1), rules)}
+
+
+@pytest.mark.parametrize("line", ["x" * 100_000, "position " + "A" * 100_000,
+                                  "dice " + "6 " * 50_000])
+def test_a_very_long_line_gets_a_short_error_line(line):
+    """A line of 100 000 characters was answered with an error line that repeated it
+    whole ('error unknown command 'xxx...'', 100 000 characters and more: 20 MB for a
+    20 MB line) for the front end to read.  A line longer than any command is refused
+    whole, with its length."""
+    out = Engine(plies=0).handle(line + "\n")
+    assert out == [f"error line too long: {len(line.strip())} characters; a command is at most "
+                   "4096"]
+    assert Engine(plies=0).handle("dice 6 5" + " " * 5000) == []   # spaces: not refused
