@@ -57,6 +57,7 @@ __all__ = ["play_duel", "duel_points", "duel_summary", "write_transcript",
 DEFAULT_TIMEOUT = 60.0        # seconds a program may take for an answer
 FORFEIT_KIND = "forfeit"
 _KINDS = ("oin", "mars", "koks", "home_mars")
+_LONGEST_SHOWN = 300          # characters of a program's answer quoted in a message
 
 
 class EngineFault(Exception):
@@ -144,7 +145,8 @@ class EngineProcess:
             if head == word:
                 return rest.strip()
             if head == "error":
-                raise ValueError(f"it answered {waiting_for!r} with 'error {rest.strip()}'")
+                raise ValueError(f"it answered {waiting_for!r} with "
+                                 + _shown(repr(f"error {rest.strip()}")))
 
     def greet(self, rules) -> None:
         """``nardy`` ... ``nardyok``, the rules when not classic, ``isready`` ...
@@ -163,7 +165,7 @@ class EngineProcess:
             while True:
                 line = self._line("isready")
                 if line.startswith("error"):
-                    raise EngineFault(f"{self} refused the duel's settings: {line}")
+                    raise EngineFault(f"{self} refused the duel's settings: {_shown(line)}")
                 if line == "readyok":
                     return
         except EngineFault:
@@ -234,6 +236,15 @@ def _pump(stream, put):
     put(None)
 
 
+def _shown(text):
+    """``text`` of a message, its middle left out when a program's answer made it long
+    (a Forfeit tag of the whole answer would be as long)."""
+    if len(text) <= _LONGEST_SHOWN:
+        return text
+    half = _LONGEST_SHOWN // 2
+    return f"{text[:half]} ... [{len(text)} characters in all] ... {text[-half:]}"
+
+
 def _forfeit_points(rules):
     """The most points a game can score under ``rules``: what a forfeit loses."""
     return max(rules.points(k) for k in _KINDS)
@@ -259,8 +270,9 @@ def _play_game(engines, colours, rules, start, rng, tags):
         try:
             return read_move(pos, text, dice, rules)
         except ValueError as e:
-            raise _Forfeit(pos.side, f"{eng} played {text!r} for {dice[0]}{dice[1]} in "
-                                     f"{pos.id}: {e}") from None
+            raise _Forfeit(pos.side, f"{eng} played {_shown(repr(text))} for "
+                                     f"{dice[0]}{dice[1]} in {pos.id}: {_shown(str(e))}") \
+                from None
 
     first = opening_throw(rng) if (rules.opening_roll == "opening_dice"
                                    and start == Position.initial()) else None

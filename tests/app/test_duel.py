@@ -43,13 +43,15 @@ FAULTS = {
     "error": 'print("error go: out of ideas", flush=True)',
     "dies": 'print("boom", file=sys.stderr, flush=True); sys.exit(3)',
     "hangs": "time.sleep(600)",
+    "long": 'print("bestmove " + "1/2 " * 100_000, flush=True)',
+    "long error": 'print("error go: " + "no " * 100_000, flush=True)',
     # says it was asked (its process id in the file MARK), then thinks forever
     "waits": "pathlib.Path(MARK).write_text(str(os.getpid())); time.sleep(600)",
 }
 
 
 def _script(tmp_path, fault):
-    path = tmp_path / f"{fault}.py"
+    path = tmp_path / f"{fault.replace(' ', '_')}.py"
     path.write_text(SCRIPT.replace("FAULT", FAULTS[fault]).replace(
         "MARK", repr(str(tmp_path / "asked"))))
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
@@ -119,6 +121,20 @@ def test_an_error_answer_is_a_forfeit(tmp_path, fault, words):
                   progress=False)
     assert r["forfeits"] == {"A": 1, "B": 1}             # each program is White once
     assert words in r["records"][0].tags["Forfeit"]
+
+
+@pytest.mark.parametrize("fault, words", [
+    ("long", "played '1/2 1/2 1/2 "), ("long error", "with 'error go: no no no "),
+])
+def test_a_very_long_answer_is_cut_short_in_the_forfeit(tmp_path, fault, words):
+    """A move (or an error line) of 400 000 characters was copied whole into the
+    game's Forfeit tag and the transcript (400 kB a game).  The answer is shown cut to
+    its first and last characters, with its length."""
+    r = play_duel(_script(tmp_path, fault), _script(tmp_path, fault), 2, seed=1,
+                  progress=False)
+    why = r["records"][0].tags["Forfeit"]
+    assert words in why and len(why) < 1000, len(why)
+    assert "characters in all" in why
 
 
 @pytest.mark.parametrize("fault, words", [
