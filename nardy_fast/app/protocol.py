@@ -164,6 +164,15 @@ class Engine:
         rules = Rules.from_text(value)
         if self.match is not None:       # the score must still fit the new rules' unit
             _state(self.match, rules, "white", None)
+        if self.cube != (1, "centre"):   # and the stake set their cube's progression
+            stake, owner = self.cube
+            try:
+                CubeState(stake).check(cube_rules(rules))
+                if self.match is not None:
+                    _check_cube_at(self.match, self.cube, rules)
+            except ValueError as e:
+                raise ProtocolError(f"rules {value!r}: the cube set ({stake} {owner}): "
+                                    f"{e}") from None
         self.rules = rules
 
     def _set_match(self, value):

@@ -239,3 +239,18 @@ def test_a_very_long_line_gets_a_short_error_line(line):
     assert out == [f"error line too long: {len(line.strip())} characters; a command is at most "
                    "4096"]
     assert Engine(plies=0).handle("dice 6 5" + " " * 5000) == []   # spaces: not refused
+
+
+def test_rules_whose_cube_cannot_have_the_stake_set_are_refused():
+    """'setoption name cube value 3 white' under the arithmetic cube, then rules of the
+    geometric cube: the rules were taken, and every 'cube' after answered "error cube:
+    stake=3: not a stake of the geometric cube".  The rules are refused, as a stake is
+    when set after them, and the settings stay as they were."""
+    eng = Engine(plies=0)
+    eng.handle("setoption name rules value cube=arithmetic")
+    assert eng.handle("setoption name cube value 3 white") == []
+    out = eng.handle("setoption name rules value cube=geometric")
+    assert len(out) == 1 and out[0].startswith("error setoption: rules 'cube=geometric': "
+                                               "the cube set (3 white): stake=3"), out
+    assert eng.rules.cube == "arithmetic" and eng.cube == (3, "white")
+    assert eng.handle("cube")[0].startswith("cube action=")
