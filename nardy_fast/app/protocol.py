@@ -37,6 +37,7 @@ from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules, as_rules
 from nardy_fast.engine.decisions.cube import cube_decision, cube_rules
 from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
+from nardy_fast.engine.evaluation.met import solver_for
 
 __all__ = ["Engine", "serve", "ENGINE_NAME", "DEEPEST_PLIES", "COMMANDS", "OPTIONS",
            "LONGEST_LINE", "cube_action_token"]
@@ -163,7 +164,7 @@ class Engine:
     def _set_rules(self, value):
         rules = Rules.from_text(value)
         if self.match is not None:       # the score must still fit the new rules' unit
-            _state(self.match, rules, "white", None)
+            _playable_match(self.match, rules)
         if self.cube != (1, "centre"):   # and the stake set their cube's progression
             stake, owner = self.cube
             try:
@@ -192,7 +193,7 @@ class Engine:
             raise ProtocolError(f"match {value!r}: the length and the points must be "
                                 "numbers") from None
         match = (length, white, black, crawford)
-        _state(match, self.rules, "white", None)        # checked now, refused by name
+        _playable_match(match, self.rules)                 # checked now, refused by name
         _check_cube_at(match, self.cube, self.rules)
         self.match = match
 
@@ -288,6 +289,19 @@ def _state(match, rules, on_roll, cube):
         rules = cube_rules(rules)        # the Crawford rule is a rule of the cube
     mr = MatchRules(length=length, crawford=crawford, rules=rules)
     return MatchState(mr, (white, black), on_roll, crawford, cube)
+
+
+def _playable_match(match, rules):
+    """Refuse a score the rules cannot have, and a match no answer can be computed at:
+    the cubeful match model (a Crawford game's, a cube's) has no draws (draw_rule)."""
+    state = _state(match, rules, "white", None)
+    if state.rules.cube:
+        try:
+            solver_for(state.rules, True)
+        except ValueError as e:
+            game = "its Crawford game" if match[3] else "the cube"
+            raise ProtocolError(f"a match to {match[0]} with {game} under the rules "
+                                f"{rules.to_text()!r}: {e}") from None
 
 
 def _check_cube_at(match, cube, rules):

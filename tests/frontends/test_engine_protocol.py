@@ -254,3 +254,26 @@ def test_rules_whose_cube_cannot_have_the_stake_set_are_refused():
                                                "the cube set (3 white): stake=3"), out
     assert eng.rules.cube == "arithmetic" and eng.cube == (3, "white")
     assert eng.handle("cube")[0].startswith("cube action=")
+
+
+@pytest.mark.parametrize("first, second", [
+    ("setoption name rules value draw_rule=true", "setoption name match value 5 4 0 crawford"),
+    ("setoption name rules value draw_rule=true cube=geometric",
+     "setoption name match value 5 2 0"),
+    ("setoption name match value 5 4 0 crawford", "setoption name rules value draw_rule=true"),
+])
+def test_a_match_the_model_cannot_play_under_draw_rule_is_refused(first, second):
+    """Under draw_rule, a match in its Crawford game (or with the cube in the rules) was
+    taken, and then every 'eval', 'go' and 'cube' answered "error ...: the cube in a
+    match with draws ...".  The second setting is refused with that reason instead, and
+    the session keeps answering."""
+    eng = Engine(plies=0)
+    assert eng.handle(first) == []
+    before = (eng.rules, eng.match)
+    out = eng.handle(second)
+    assert len(out) == 1 and out[0].startswith("error setoption: "), out
+    assert "the cube in a match with draws" in out[0]
+    assert (eng.rules, eng.match) == before
+    eng.handle("dice 6 5")
+    assert eng.handle("eval")[0].startswith("eval ")
+    assert eng.handle("go")[0].startswith("bestmove ")
