@@ -236,7 +236,7 @@ class Engine:
     def _cmd_eval(self, args):
         _no_args(args)
         pos = self.position
-        state = None if pos.is_over(self.rules) else self._match_state(pos)
+        state = self._match_state(pos)
         o = self.evaluator().evaluate(pos, plies=self.plies, match=state)
         out = (f"eval p_win={_num(o.p_win)} p_mars_win={_num(o.p_mars_win)} "
                f"equity={_num(o.equity, True)}")

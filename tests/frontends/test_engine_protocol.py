@@ -277,3 +277,24 @@ def test_a_match_the_model_cannot_play_under_draw_rule_is_refused(first, second)
     eng.handle("dice 6 5")
     assert eng.handle("eval")[0].startswith("eval ")
     assert eng.handle("go")[0].startswith("bestmove ")
+
+
+def test_eval_of_a_finished_game_at_a_match_score_gives_the_match_figures():
+    """At a match score, 'eval' of a finished game left out ``mwc`` and ``emg`` (the
+    protocol says they follow at a match score), so a front end reading them failed at
+    the end of each game.  They are there: here White has won a mars, 2 points, at 1-0
+    in a match to 3, so the match is over and Black, on roll, has no chance left."""
+    over = "BAAAAAAAAAAAAAAAAAAAAAAAA8AAAAAAA"
+    eng = Engine(plies=0)
+    for line in ("setoption name match value 3 1 0", f"position {over}"):
+        assert eng.handle(line) == []
+    e = _fields(eng.handle("eval")[0], "eval")
+    assert list(e) == ["p_win", "p_mars_win", "equity", "mwc", "emg"]
+    assert (e["p_win"], e["equity"], e["mwc"]) == ("0.000000", "-2.000000", "0.000000")
+    eng.handle("setoption name match value 3 0 1")       # 2-1 to White: Black needs 2
+    o = nf.Evaluator.default().evaluate(
+        nf.Position.from_id(over), plies=0,
+        match=nf.MatchState(nf.MatchRules(length=3), (0, 1), "black"))
+    e = _fields(eng.handle("eval")[0], "eval")
+    assert float(e["mwc"]) == pytest.approx(o.extra["mwc"], abs=1e-6)
+    assert 0 < o.extra["mwc"] < 1
