@@ -1,12 +1,13 @@
 """What the front ends' parsers share (``cli``, ``cli_engine``, ``demo``): argument types,
-the common options, the one-line error, JSON output and the Dask client of
-``--scheduler``."""
+the common options, the one-line error, JSON output, the Dask client of
+``--scheduler`` and SIGTERM taken as Ctrl-C."""
 import argparse
 import contextlib
 import json
 import math
 import os
 import re
+import signal
 import tempfile
 import threading
 
@@ -108,6 +109,43 @@ class CliError(Exception):
 class Interrupted(Exception):
     """Ctrl-C, after the work kept was reported: ``nardy-fast: interrupted: <message>`` on
     stderr and exit status 130."""
+
+
+SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM
+
+
+class _Stop:
+    terminated = False
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, taken the way Ctrl-C is."""
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c():
+    """While a command runs, SIGTERM (a batch scheduler's stop, ``timeout``, ``kill``) acts
+    as Ctrl-C: ``KeyboardInterrupt`` where the program is, so every long command keeps and
+    reports what it finished, and the status is 143 instead of 130.  Later SIGTERMs while
+    it finishes are ignored.  A library function that runs several rollouts stops at a
+    cut one (``engine.play.rollout.stop_if_interrupted``), so no answer resting on cut
+    rollouts is shown or written.  Installed only in the main thread (signals reach no
+    other)."""
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def on_sigterm(signum, frame):
+        if not stop.terminated:
+            stop.terminated = True
+            raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def plain(text):

@@ -21,9 +21,7 @@ import functools
 import math
 import os
 import re
-import signal
 import sys
-import threading
 import warnings
 
 
@@ -39,7 +37,8 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   add_rollout_options, in_file, int_in, json_text, out_folder,
                                   given, new_file, path_name, picture_format, positive_int,
                                   read_text, earlier_files, remove_stale, rollout_defaults,
-                                  was_given, close_client, in_option_words)
+                                  was_given, close_client, in_option_words,
+                                  SIGTERM_STATUS, sigterm_as_ctrl_c)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -1165,7 +1164,7 @@ def main(argv=None):
         # lazy: matplotlib is slow to import, and only pictures need it
         import matplotlib
         matplotlib.use("Agg")                 # files only: no window, no display needed
-    with warnings.catch_warnings(), _sigterm_as_ctrl_c() as stop:
+    with warnings.catch_warnings(), sigterm_as_ctrl_c() as stop:
         warnings.showwarning = _show_warning
         status = _run(args)
     return SIGTERM_STATUS if status == 130 and stop.terminated else status
@@ -1179,43 +1178,6 @@ def _chosen_parser(parser, args):
         if not subs or getattr(args, subs[0].dest, None) not in subs[0].choices:
             return parser
         parser = subs[0].choices[getattr(args, subs[0].dest)]
-
-
-SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM
-
-
-class _Stop:
-    terminated = False
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, taken the way Ctrl-C is."""
-
-
-@contextlib.contextmanager
-def _sigterm_as_ctrl_c():
-    """While a command runs, SIGTERM (a batch scheduler's stop, ``timeout``, ``kill``) acts
-    as Ctrl-C: ``KeyboardInterrupt`` where the program is, so every long command keeps and
-    reports what it finished, and the status is 143 instead of 130.  Later SIGTERMs while
-    it finishes are ignored.  A library function that runs several rollouts stops at a
-    cut one (``engine.play.rollout.stop_if_interrupted``), so no answer resting on cut
-    rollouts is shown or written.  Installed only in the main thread (signals reach no
-    other)."""
-    stop = _Stop()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop
-        return
-
-    def on_sigterm(signum, frame):
-        if not stop.terminated:
-            stop.terminated = True
-            raise _Terminated()
-
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

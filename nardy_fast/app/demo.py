@@ -40,8 +40,8 @@ import time
 
 from nardy_fast.analysis import plot, report
 from nardy_fast.analysis.export import save as save_frame
-from nardy_fast.app._args import (CliError, out_folder, path_name, positive_int,
-                                  seed as seed_type)
+from nardy_fast.app._args import (SIGTERM_STATUS, CliError, out_folder, path_name,
+                                  positive_int, seed as seed_type, sigterm_as_ctrl_c)
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
@@ -216,7 +216,9 @@ def add_arguments(parser):
 
 
 def main(argv=None):
-    """``python -m nardy_fast.app.demo [options]``: the same as ``nardy-fast demo [options]``."""
+    """``python -m nardy_fast.app.demo [options]``: the same as ``nardy-fast demo [options]``
+    (an interrupt, Ctrl-C or SIGTERM, is one line, with exit status 130 or 143); returns
+    the exit status."""
     parser = argparse.ArgumentParser(prog="python -m nardy_fast.app.demo",
                                      description=DESCRIPTION)
     add_arguments(parser)
@@ -225,7 +227,13 @@ def main(argv=None):
         out_folder(args.out)        # a file of that name, or no right: the option named
     except CliError as e:
         parser.error(str(e))
-    run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
+    with sigterm_as_ctrl_c() as stop:
+        try:
+            run(out=args.out, n_games=args.games, seed=args.seed, workers=args.workers)
+        except KeyboardInterrupt as e:
+            print(f"{parser.prog}: interrupted" + (f": {e}" if str(e) else ""),
+                  file=sys.stderr)
+            return SIGTERM_STATUS if stop.terminated else 130
     return 0
 
 

@@ -457,6 +457,19 @@ def test_demo_names_an_out_that_is_a_file(capsys, tmp_path):
     assert mine.read_text() == "a user's file"
 
 
+def test_python_m_demo_interrupted_says_so_in_one_line(capsys, tmp_path, monkeypatch):
+    # python -m nardy_fast.app.demo (make demo) showed a traceback on Ctrl-C
+    from nardy_fast.app import demo
+
+    def stopped(**kw):
+        raise KeyboardInterrupt("demo: stopped")
+    monkeypatch.setattr(demo, "run", stopped)
+    code = demo.main(["-o", str(tmp_path / "out"), "-n", "10"])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err == "python -m nardy_fast.app.demo: interrupted: demo: stopped\n"
+
+
 def test_analyse_names_an_out_that_is_a_file_before_the_work(capsys, tmp_path, monkeypatch):
     record = tmp_path / "g.txt"
     write_record(random_game(seed=1, max_turns=6), str(record))
