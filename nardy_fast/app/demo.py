@@ -4,7 +4,9 @@ Rolls out the start position and a few middle-game positions of a sample game (t
 moves) and evaluates them with the evaluator, values a bear-off position by the bear-off
 tables (exact where a two-sided table covers it, else the one-sided approximation), ranks the
 moves of one decision, replays, graphs and marks the sample game, and writes the reports (CSV, HTML, Parquet) and figures (PNG) to a folder (default
-``demo_output/``), then prints where.  Seeded: the same seed gives the same files.
+``demo_output/``), then prints where.  Seeded: the same seed gives the same files.  The
+files go into the folder together at the end: an interrupted run (Ctrl-C, SIGTERM) writes
+none, and leaves an earlier run's files whole.
 
 Outputs
 -------
@@ -34,7 +36,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 
@@ -74,14 +78,30 @@ def _bearoff_position(record):
 
 
 class _Output:
-    """The demo's folder; ``files`` lists every file written, in order."""
+    """The demo's folder; ``files`` lists every file written, in order.  They are written
+    to a hidden folder inside it, and moved into it by ``commit`` (or removed by
+    ``discard``), so that the folder never holds part of a run."""
 
     def __init__(self, out):
         os.makedirs(out, exist_ok=True)
         self.out, self.files = out, []
+        self.work = tempfile.mkdtemp(prefix=".demo-", dir=out)
 
     def path(self, name):
-        return os.path.join(self.out, name)
+        return os.path.join(self.work, name)
+
+    def commit(self):
+        """Move the files written into the folder; returns their paths there."""
+        moved = []
+        for f in self.files:
+            moved.append(os.path.join(self.out, os.path.basename(f)))
+            os.replace(f, moved[-1])
+        os.rmdir(self.work)
+        self.files = moved
+        return moved
+
+    def discard(self):
+        shutil.rmtree(self.work, ignore_errors=True)
 
     def table(self, df, stem, kinds=("csv", "html"), title=None):
         for k in kinds:
@@ -180,13 +200,22 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
     t0 = time.perf_counter()
     o = _Output(out)
     kw = dict(seed=seed, workers=workers)
-    game, positions, middle = _sample_game(o, seed)
-    say(f"sample game: {len(game.turns)} turns, result {game.result()}")
-    wr = _win_reports(o, positions, n_games, kw, say)
-    decision = middle[0] if middle else positions[0]
-    mr = _decision(o, decision, n_games, kw)
-    _convergence_and_races(o, positions[0], n_games, seed, kw)
-    _game(o, game)
+    try:
+        game, positions, middle = _sample_game(o, seed)
+        say(f"sample game: {len(game.turns)} turns, result {game.result()}")
+        wr = _win_reports(o, positions, n_games, kw, say)
+        decision = middle[0] if middle else positions[0]
+        mr = _decision(o, decision, n_games, kw)
+        _convergence_and_races(o, positions[0], n_games, seed, kw)
+        _game(o, game)
+    except KeyboardInterrupt:
+        o.discard()
+        raise KeyboardInterrupt(f"demo: stopped before writing its files to {out}; run "
+                                f"it again to write them") from None
+    except BaseException:
+        o.discard()
+        raise
+    o.commit()
     say("")
     say(wr[["id", "side", "method", "p_win", "p_mars_win", "p_mars_loss", "equity",
             "se_equity", "games"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))

@@ -470,6 +470,24 @@ def test_python_m_demo_interrupted_says_so_in_one_line(capsys, tmp_path, monkeyp
     assert err == "python -m nardy_fast.app.demo: interrupted: demo: stopped\n"
 
 
+def test_an_interrupted_demo_leaves_its_folder_as_it_was(capsys, tmp_path, monkeypatch):
+    # the files written before the interrupt stayed, beside an earlier run's
+    from nardy_fast.app import demo
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "pip_report.csv").write_text("an earlier run's report")
+
+    def stopped(*a, **kw):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(demo, "_win_reports", stopped)
+    code, _, err = run_cli(capsys, "demo", "-o", str(out), "-n", "10", "--workers", "1")
+    assert code == 130
+    assert err == (f"nardy-fast: interrupted: demo: stopped before writing its files to "
+                   f"{out}; run it again to write them\n")
+    assert os.listdir(out) == ["pip_report.csv"]
+    assert (out / "pip_report.csv").read_text() == "an earlier run's report"
+
+
 def test_analyse_names_an_out_that_is_a_file_before_the_work(capsys, tmp_path, monkeypatch):
     record = tmp_path / "g.txt"
     write_record(random_game(seed=1, max_turns=6), str(record))
