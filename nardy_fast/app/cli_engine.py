@@ -258,7 +258,7 @@ def cmd_met(args):
         return
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}; {mr.to_text()}): row needs a, column "
-          "needs b")
+          "needs b, before the opening roll")
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
 
 

@@ -35,6 +35,15 @@ def test_met_names_its_rules_in_the_heading_and_the_json(capsys):
     assert data["cube"] is False
 
 
+def test_met_says_its_chances_are_before_the_opening_roll(capsys):
+    """The heading did not say when the chances hold: at 2-away each the table's 0.500 is
+    not the 0.569 of a side that has just won a game and starts the next."""
+    from helpers import run_cli
+    code, out, _ = run_cli(capsys, "met", "--length", "3")
+    assert code == 0
+    assert out.splitlines()[0].endswith("row needs a, column needs b, before the opening roll")
+
+
 def test_met_names_workers_without_rollout(capsys):
     """``met --workers 2`` reads the table and plays nothing: it was accepted silently."""
     from helpers import run_cli
