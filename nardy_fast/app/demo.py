@@ -217,10 +217,13 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
         raise
     o.commit()
     say("")
+    say("the positions analysed: probabilities and equity (points per game) of the side on "
+        "roll, by the method named")
     say(wr[["id", "side", "method", "p_win", "p_mars_win", "p_mars_loss", "equity",
             "se_equity", "games"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     say("")
-    say(f"best moves for 6-3 in {decision.id}:")
+    say(f"best moves for 6-3 in {decision.id}, by the evaluator at 1-ply (equity in points "
+        f"per game, the mover's view):")
     say(mr[["rank", "move", "equity", "equity_loss"]].head(5)
         .to_string(index=False, float_format=lambda v: f"{v:+.4f}"))
     say("")

@@ -373,6 +373,8 @@ def test_demo_writes_reports_and_figures(capsys, tmp_path):
     assert {"win_report.parquet", "convergence.png", "race.png", "bearoff_distribution.png",
             "game_graph.png", "sample_game.txt", "board_01.png"} <= names
     assert str(out_dir) in out
+    # each table printed says how its numbers were obtained
+    assert "by the method named" in out and "by the evaluator at 1-ply" in out
     wr = pd.read_csv(out_dir / "win_report.csv")
     assert wr["id"].iloc[0] == START and wr["method"].iloc[0] == "rollout"
     assert not any(n.startswith(".tmp") for n in names)
