@@ -22,7 +22,7 @@ from pettingzoo.utils import wrappers
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.env._vecenv import N_ACTIONS, VectorEnv, check_action
-from nardy_fast.env.gymnasium_env import observation_space
+from nardy_fast.env.gymnasium_env import _drawn, observation_space
 
 __all__ = ["env", "raw_env", "LongNardyAEC", "AGENTS"]
 
@@ -139,6 +139,8 @@ class LongNardyAEC(AECEnv):
 
     def render(self):
         if self.render_mode == "ansi":
+            if self._core.done(0) and _drawn(self._core):
+                return "the game ended in a draw (draw_rule): both sides have borne off"
             return self.position.diagram()
         return None
 

@@ -87,3 +87,15 @@ def test_a_step_that_is_not_an_integer_is_refused(bad):
     env.reset(seed=0)
     with pytest.raises(TypeError, match="expected an integer"):
         env.step(bad)
+
+
+def test_render_after_a_drawn_game_says_it_was_a_draw():
+    """``render()`` after a draw (draw_rule) raised ValueError asking for the position a
+    draw does not have; it says the game was drawn, as the Gymnasium environment does."""
+    env = long_nardy_v0.env(rules="draw_rule=true", render_mode="ansi")
+    env.reset(seed=0, options={"position": "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"})
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.render().startswith("the game ended in a draw")
+
