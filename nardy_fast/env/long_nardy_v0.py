@@ -55,8 +55,9 @@ class LongNardyAEC(AECEnv):
     Notes
     -----
     ``reset(seed=..., options={"position": ID or Position, "dice": (d1, d2)})`` starts from
-    any position and roll.  A step the mask forbids raises ``ValueError`` naming it and
-    the legal steps, and changes nothing.
+    any position and roll; without a seed the dice go on from the environment's stream,
+    which a new environment seeds with fresh entropy.  A step the mask forbids raises
+    ``ValueError`` naming it and the legal steps, and changes nothing.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "long_nardy_v0",
@@ -70,7 +71,7 @@ class LongNardyAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [AGENTS[WHITE], AGENTS[BLACK]]
         self.agents = self.possible_agents[:]
-        self._core = VectorEnv(1, seed=0, rules=self.rules)
+        self._core = VectorEnv(1, seed=None, rules=self.rules)   # fresh entropy
         self._core.autoreset = 0
         self._spaces = {a: observation_space() for a in self.possible_agents}
         self._actions = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}

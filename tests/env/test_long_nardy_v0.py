@@ -99,3 +99,14 @@ def test_render_after_a_drawn_game_says_it_was_a_draw():
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
     assert env.render().startswith("the game ended in a draw")
 
+
+def test_unseeded_environments_play_different_games():
+    """Every new environment reset without a seed played the dice of seed 0, so unseeded
+    runs (one per process, say) all played the same games."""
+    dice = set()
+    for _ in range(8):
+        env = long_nardy_v0.raw_env()
+        env.reset()
+        dice.add(tuple(env.observe(env.agent_selection)["observation"][48:54]))
+    assert len(dice) > 1
+
