@@ -112,13 +112,17 @@ class LongNardyAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         # other keys of options are left alone, as PettingZoo's own environments do
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options={options!r}: expected a dict such as "
+                            "{'position': ..., 'dice': ...} or None")
         options = dict(options or {})
         if seed is not None:
             self._core.reset(seed=seed)
         else:
             self._core.reset()
         if "position" in options or "dice" in options:
-            self._core.set_state(0, options.get("position") or Position.initial(),
+            position = options.get("position")
+            self._core.set_state(0, position if position is not None else Position.initial(),
                                  options.get("dice"))
         self._start_bookkeeping()
 

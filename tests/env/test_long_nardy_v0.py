@@ -110,3 +110,12 @@ def test_unseeded_environments_play_different_games():
         dice.add(tuple(env.observe(env.agent_selection)["observation"][48:54]))
     assert len(dice) > 1
 
+
+@pytest.mark.parametrize("options, error", [("start", TypeError),
+                                            ({"position": ""}, ValueError)])
+def test_bad_reset_options_are_named(options, error):
+    """``reset(options="start")`` failed inside ``dict()`` ("dictionary update sequence
+    element #0 ..."), and an empty position ID was taken for the start."""
+    env = long_nardy_v0.raw_env()
+    with pytest.raises(error, match="options|position"):
+        env.reset(seed=0, options=options)
