@@ -204,12 +204,22 @@ class LongNardyState(pyspiel.State):
         return sorted(self._legal_turns())
 
     def chance_outcomes(self):
+        if not self.is_chance_node():
+            raise ValueError(f"chance_outcomes: not a chance node: {self._node()}")
         no_double = self._opening and self._rules.opening_roll == "opening_dice"
         if no_double:                            # the 15 non-doubles, 2 of 30 pairs each
             return [(r, COUNTS[r] / 30) for r, (a, b) in enumerate(ROLLS) if a != b]
         return [(r, float(WEIGHTS[r])) for r in range(len(ROLLS))]
 
+    def _node(self):
+        """What the node is, for a message: the game over, or the player on roll."""
+        if self._returns is not None:
+            return f"the game is over (returns {self._returns})"
+        return f"player {self.current_player()} is on roll"
+
     def _apply_action(self, action):
+        if self._returns is not None:
+            raise ValueError(f"action {action}: {self._node()}")
         if self.is_chance_node():
             rolls = [r for r, _ in self.chance_outcomes()]
             if action not in rolls:
@@ -262,8 +272,12 @@ class LongNardyState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
+            if not 0 <= action < len(ROLLS):
+                return f"roll {action}"
             a, b = ROLLS[action]
             return f"roll {a}{b}"
+        if self.dice is None:                   # a chance node, or the game is over
+            return f"turn {action}"
         move = self._legal_turns().get(action)
         return f"{action}: {move}" if move is not None else f"turn {action}"
 

@@ -192,3 +192,26 @@ def test_blacks_last_turn_under_draw_rule_is_played():
     assert s.is_terminal() and s.returns() == [0.0, 0.0]
     with pytest.raises(ValueError, match="the game is over"):
         pyspiel.load_game(ons.GAME_NAME, {"position": "BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA"})
+
+
+def test_a_finished_game_and_other_nodes_are_named_not_misread():
+    """A finished game's ``apply_action`` failed inside the move generator ("dice=None:
+    expected two dice"), ``chance_outcomes`` listed the 21 rolls at a decision and after
+    the end, and ``action_to_string`` raised for a player's action at a chance node or
+    after the end and for a roll past the 21 (IndexError)."""
+    state = pyspiel.load_game(ons.GAME_NAME, {"position": LATE}).new_initial_state()
+    assert state.action_to_string(0, 5) == "turn 5"                   # a chance node
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 30) == "roll 30"
+    state.apply_action(ROLLS.index((6, 6)))
+    with pytest.raises(ValueError, match="chance_outcomes: not a chance node"):
+        state.chance_outcomes()
+    while not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[-1][0] if state.is_chance_node()
+                           else state.legal_actions()[0])
+    returns, history = state.returns(), state.history()
+    with pytest.raises(ValueError, match=r"action 0: the game is over \(returns "):
+        state.apply_action(0)
+    with pytest.raises(ValueError, match="chance_outcomes: not a chance node"):
+        state.chance_outcomes()
+    assert state.action_to_string(0, 5) == "turn 5"
+    assert state.returns() == returns and state.history() == history
