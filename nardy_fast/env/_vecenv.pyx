@@ -912,14 +912,22 @@ cdef class VectorEnv:
         info : dict
             ``"to_play"``: the colour on roll of each game, 0 White, 1 Black.
         """
-        if seed is not None:
-            self._seed_all(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options={options!r}: expected a dict such as "
+                            "{'position': ...} or None")
         position = None
         if options:
             unknown = sorted(set(options) - {"position"})
             if unknown:
                 raise ValueError(f"options: unknown key(s) {unknown}: expected 'position'")
             position = options.get("position")
+        if position is not None:              # refused before any game changes
+            position = as_position(position)
+            if position.is_over(self.rules):
+                raise ValueError(f"position {position.id}: the game is over (a side has no "
+                                 "checker left); expected a position to play from")
+        if seed is not None:
+            self._seed_all(seed)
         self._run(1, None)
         if position is not None:
             for e in range(self.n):

@@ -135,6 +135,22 @@ def test_illegal_actions_are_refused_and_change_nothing():
     env.step(legal)                                     # the legal ones still play
 
 
+
+def test_bad_reset_options_are_refused_before_any_game_changes():
+    """``reset(options="start")`` said "unknown key(s) ['a', 'r', 's', 't']", and a
+    position that is over was refused only after every game had been reset (and the
+    seed changed), the batch left half started again."""
+    env = VectorEnv(3, seed=5)
+    env.step(env.sample_actions())
+    before = [env.position(e) for e in range(3)], env.observation(1)
+    with pytest.raises(TypeError, match=r"options='start': expected a dict"):
+        env.reset(options="start")
+    over = Position.from_boards([0] * 24, [15] + [0] * 23)
+    with pytest.raises(ValueError, match=f"position {over.id}: the game is over"):
+        env.reset(seed=9, options={"position": over})
+    assert [env.position(e) for e in range(3)] == before[0]
+    assert (env.observation(1) == before[1]).all() and env.seed == 5
+
 def test_afterstate_refuses_an_index_past_the_candidates():
     env = VectorEnv(2, seed=1, mode="afterstate")
     n = np.diff(env.candidates()[1])
