@@ -62,6 +62,8 @@ def test_page_examples_run(page, tmp_path, monkeypatch, capsys):
 # What a page's examples print is read by a person: no object's repr in place of its value
 # (a method printed instead of called) and no dump too long to read on the page.
 MAX_PRINTED = 4000
+# -0, -0. or -0.000 (a rounded small negative), not -0.5 nor 2026-05-01
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(?:\.0*)?(?![0-9.])")
 
 
 def check_printed(where, out):
@@ -70,6 +72,9 @@ def check_printed(where, out):
             f"{out[max(0, out.find(bad) - 60):out.find(bad) + 80]!r}"
     assert len(out) <= MAX_PRINTED, f"{where}: the examples print {len(out)} characters " \
         f"(more than {MAX_PRINTED}: print what the reader needs)"
+    zero = NEGATIVE_ZERO.search(out)
+    assert zero is None, f"{where}: an example prints a negative zero: " \
+        f"{out[max(0, zero.start() - 60):zero.end() + 20]!r}"
 
 
 def test_a_printed_repr_or_dump_fails():
@@ -80,7 +85,10 @@ def test_a_printed_repr_or_dump_fails():
         check_printed("page", f"{A().result}\n")
     with pytest.raises(AssertionError, match="characters"):
         check_printed("page", "x" * (MAX_PRINTED + 1))
+    with pytest.raises(AssertionError, match="negative zero"):
+        check_printed("page", "[[-0.001  0.202 -0.   ]]\n")
     check_printed("page", "{'winner': 'black', 'kind': 'oin', 'points': 1.0} 101\n")
+    check_printed("page", "-0.5 -0.001 -0.01% 2026-05-01 x-0\n")
 
 
 def _vocabulary():
