@@ -677,6 +677,18 @@ cdef void choose_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept no
 
 
 
+def check_start(position, dice, rules):
+    """``(Position, (d1, d2) or None)``: a game's start as ``set_state`` takes it, read and
+    checked before any game changes.  ``position`` (a ``Position`` or an ID) is refused
+    when it is over under ``rules`` (Black's last turn under draw_rule is not), ``dice``
+    when it is not a roll."""
+    p = as_position(position)
+    if p.is_over(rules):
+        raise ValueError(f"position {p.id}: the game is over (a side has no checker "
+                         "left); expected a position to play from")
+    return p, (None if dice is None else check_dice(dice))
+
+
 def check_action(action, name="action"):
     """``action`` as an int: a Python or numpy integer, or a 0-d integer array (what a
     policy's ``predict`` returns); anything else (a float, a bool, a list) is a
@@ -922,10 +934,7 @@ cdef class VectorEnv:
                 raise ValueError(f"options: unknown key(s) {unknown}: expected 'position'")
             position = options.get("position")
         if position is not None:              # refused before any game changes
-            position = as_position(position)
-            if position.is_over(self.rules):
-                raise ValueError(f"position {position.id}: the game is over (a side has no "
-                                 "checker left); expected a position to play from")
+            position = check_start(position, None, self.rules)[0]
         if seed is not None:
             self._seed_all(seed)
         self._run(1, None)
@@ -1164,12 +1173,9 @@ cdef class VectorEnv:
         """Put game ``e`` at ``position`` (a ``Position`` or an ID; its side on roll) with the
         roll ``dice`` (a pair, or None to draw it).  A position that is over is refused."""
         e = self._game(e)
-        p = as_position(position)
-        if p.is_over(self.rules):      # Black's last turn under draw_rule is not over
-            raise ValueError(f"position {p.id}: the game is over (a side has no checker "
-                             "left); expected a position to play from")
+        p, dice = check_start(position, dice, self.rules)
         if dice is not None:
-            d1, d2 = check_dice(dice)
+            d1, d2 = dice
         cdef game_t* g = &self.games[e]
         cdef const uint8_t[:, ::1] bv = np.ascontiguousarray(p.boards)
         memcpy(g.b[0], &bv[0, 0], N_POINTS)

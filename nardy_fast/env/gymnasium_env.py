@@ -20,7 +20,8 @@ from gymnasium import spaces
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.play.policy import Policy
-from nardy_fast.env._vecenv import N_ACTIONS, OBS_SIZE, VectorEnv, check_action
+from nardy_fast.env._vecenv import (N_ACTIONS, OBS_SIZE, VectorEnv, check_action,
+                                    check_start)
 
 __all__ = ["LongNardyEnv", "LegalSteps", "IllegalActionWarning", "ENV_ID",
            "observation_space", "opponent_chooser"]
@@ -176,8 +177,8 @@ class LongNardyEnv(gym.Env):
 
     # -- the Gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start a game: from the start, or ``options={"position": ..., "dice": ...}``."""
-        super().reset(seed=seed)
+        """Start a game: from the start, or ``options={"position": ..., "dice": ...}``.
+        Options that are refused leave the game as it was."""
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options={options!r}: expected a dict such as "
                             "{'position': ..., 'dice': ...} or None")
@@ -185,13 +186,16 @@ class LongNardyEnv(gym.Env):
         unknown = sorted(set(options) - {"position", "dice"})
         if unknown:
             raise ValueError(f"options: unknown key(s) {unknown}: expected 'position', 'dice'")
-        core_seed = int(self.np_random.integers(0, 2 ** 63))
-        self._core.reset(seed=core_seed)
         position = options.get("position")
         dice = options.get("dice")
         if position is not None or dice is not None:
-            self._core.set_state(0, position if position is not None else Position.initial(),
-                                 dice)
+            position, dice = check_start(position if position is not None
+                                         else Position.initial(), dice, self.rules)
+        super().reset(seed=seed)
+        core_seed = int(self.np_random.integers(0, 2 ** 63))
+        self._core.reset(seed=core_seed)
+        if position is not None:
+            self._core.set_state(0, position, dice)
         self._opponent_turns()
         if self._core.done(0):              # an episode the agent never moves in
             raise ValueError(f"options: the game from position {self._start_id(position)} "

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules
-from nardy_fast.env._vecenv import N_ACTIONS, VectorEnv, check_action
+from nardy_fast.env._vecenv import N_ACTIONS, VectorEnv, check_action, check_start
 from nardy_fast.env.gymnasium_env import _drawn, observation_space
 
 __all__ = ["env", "raw_env", "LongNardyAEC", "AGENTS"]
@@ -116,14 +116,17 @@ class LongNardyAEC(AECEnv):
             raise TypeError(f"options={options!r}: expected a dict such as "
                             "{'position': ..., 'dice': ...} or None")
         options = dict(options or {})
+        start = None
+        if "position" in options or "dice" in options:      # refused before any change
+            position = options.get("position")
+            start = check_start(position if position is not None else Position.initial(),
+                                options.get("dice"), self.rules)
         if seed is not None:
             self._core.reset(seed=seed)
         else:
             self._core.reset()
-        if "position" in options or "dice" in options:
-            position = options.get("position")
-            self._core.set_state(0, position if position is not None else Position.initial(),
-                                 options.get("dice"))
+        if start is not None:
+            self._core.set_state(0, *start)
         self._start_bookkeeping()
 
     def step(self, action):

@@ -157,3 +157,18 @@ def test_blacks_last_turn_under_draw_rule_and_a_draw_after_it():
     assert env.render().startswith("the game ended in a draw")
     with pytest.raises(ValueError, match="draw"):
         env.position                                    # a draw holds no position
+
+
+@pytest.mark.parametrize("options", [{"position": "bad"}, {"dice": (7, 1)},
+                                     {"position": "WDwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}])
+def test_a_refused_reset_leaves_the_game_as_it_was(options):
+    """A reset whose options were refused had already started a new game: with the agent
+    Black, White (the opponent) was left on roll and the agent's next step played White's
+    checkers."""
+    env = LongNardyEnv(agent="black")
+    obs, info = env.reset(seed=0)
+    before = env.position, env.dice, env.action_masks()
+    with pytest.raises(ValueError):
+        env.reset(seed=1, options=options)
+    assert (env.position, env.dice) == before[:2] and env.position.side == "black"
+    assert (env.action_masks() == before[2]).all()

@@ -119,3 +119,15 @@ def test_bad_reset_options_are_named(options, error):
     env = long_nardy_v0.raw_env()
     with pytest.raises(error, match="options|position"):
         env.reset(seed=0, options=options)
+
+
+def test_a_refused_reset_leaves_the_game_as_it_was():
+    """A reset whose position was refused had already started a new game from the start,
+    behind the agent on roll and the rewards of the game before."""
+    env = long_nardy_v0.raw_env()
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    before = env.position, env.agent_selection
+    with pytest.raises(ValueError, match="the game is over"):
+        env.reset(seed=1, options={"position": "WDwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"})
+    assert (env.position, env.agent_selection) == before
