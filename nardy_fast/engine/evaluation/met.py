@@ -623,6 +623,13 @@ def match_extra(outcome: Outcome, state: MatchState) -> dict[str, float]:
     return {"mwc": m, "se_mwc": se, "emg": float(emg(m, state))}
 
 
+# The starter of the game of a cube decision, as ``MetSolver.value`` numbers it: not known
+# (a ``MatchState`` does not record who started this game), so that under
+# ``starter="alternate"`` the next game is thrown for, as ``outcome_values`` takes it; under
+# the other rules who starts the next game does not depend on it.
+_THIS_GAME = 2
+
+
 def _cube_inputs(p_win, state, x):
     """``(p, x, solver, i, j, gstate)`` of a cube decision at ``state``'s score: the checked
     chance and efficiency, the cubeful solver of its match, each side's points to go and
@@ -655,7 +662,10 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     p_win : float
         Cubeless chance that the side on roll wins this game (no mars with the cube).
     state : MatchState
-        With a cube (``rules.cube``); the cube is from the side on roll's view.
+        With a cube (``rules.cube``); the cube is from the side on roll's view.  Who
+        starts the next game follows ``MatchRules.starter``; under ``"alternate"`` it is
+        taken as thrown for (the state does not record who started this one), as in
+        ``outcome_values``.
     x : float
         Cube efficiency of the position (``cube.efficiency``): each value is ``x`` times
         Zadeh's live one plus ``1 - x`` times the dead cube's (the stake never turned
@@ -690,16 +700,17 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     stake = state.stake
     nd_owner = {"centre": "centre", "mover": "X", "opponent": "Y"}[
         "centre" if cube is None else cube.owner]
-    win = solver._after(i, j, 0, gstate, 0)
+    win = solver._after(i, j, _THIS_GAME, gstate, 0)
     nan = float("nan")
     e = {"no_double": nan, "double_take": nan, "double_pass": nan, "double_beaver": nan,
          "take_point": nan, "p_win": p, "method": "zadeh"}
     if gstate == "crawford" or (i == 1 and j == 1):
-        e["no_double"] = p * win(stake) + (1 - p) * solver._after(i, j, 0, gstate, 1)(stake)
+        e["no_double"] = p * win(stake) + (1 - p) * solver._after(
+            i, j, _THIS_GAME, gstate, 1)(stake)
     else:
-        fns = solver.cube_functions(i, j, 0, gstate)
+        fns = solver.cube_functions(i, j, _THIS_GAME, gstate)
         nxt = next_stake(state.rules.rules.cube, stake)
-        lose = solver._after(i, j, 0, gstate, 1)
+        lose = solver._after(i, j, _THIS_GAME, gstate, 1)
         e["no_double"] = _mixed(p, x, fns[(nd_owner, stake)], win, lose, stake)
         if (cube is None or cube.may_raise) and stake < i and ("Y", nxt) in fns:
             dt_fn = x * fns[("Y", nxt)] + (1 - x) * (_GRID * win(nxt) + (1 - _GRID) * lose(nxt))
@@ -749,9 +760,10 @@ def made_raise_values(p_win: float, state: MatchState, x: float = CONTACT_EFFICI
         raise ValueError("state: the Crawford game is played without the cube")
     stake = state.stake
     nxt = next_stake(state.rules.rules.cube, stake)
-    win = solver._after(i, j, 0, gstate, 0)
-    lose = solver._after(i, j, 0, gstate, 1)
-    fns = solver.cube_functions(i, j, 0, gstate) if not (i == 1 and j == 1) else {}
+    win = solver._after(i, j, _THIS_GAME, gstate, 0)
+    lose = solver._after(i, j, _THIS_GAME, gstate, 1)
+    fns = (solver.cube_functions(i, j, _THIS_GAME, gstate) if not (i == 1 and j == 1)
+           else {})
     return float(_mixed(p, x, fns.get(("Y", nxt)), win, lose, nxt)), float(win(stake))
 
 

@@ -217,6 +217,20 @@ def test_a_cube_state_without_a_cube_is_the_centred_cube():
         MatchState(mr, (1, 3), cube=CubeState(1, "centre")))
 
 
+@pytest.mark.parametrize("starter", ["winner", "opening_roll", "alternate"])
+def test_a_dead_cube_decision_is_the_games_match_winning_chance(starter):
+    # with a dead cube (x = 0) playing on is the game played out at the stake: the same
+    # match winning chance as outcome_values gives the same P(win), whoever starts next
+    mr = MatchRules(length=5, starter=starter, rules=Rules(cube="geometric"))
+    state = MatchState(mr, (1, 2), cube=CubeState())
+    v = met.outcome_values(state)
+    p = 0.6
+    d = met.match_cube_decision(p, state, x=0.0)
+    assert d["no_double"] == pytest.approx(p * v["win_oin"] + (1 - p) * v["loss_oin"],
+                                           abs=1e-12)
+    assert d["double_pass"] == pytest.approx(v["win_oin"], abs=1e-12)
+
+
 def test_write_start_data_writes_every_variant(tmp_path):
     path = tmp_path / "start.json"
     data = metbuild.write_start_data(n_games=36, workers=1, progress=False, path=str(path))
