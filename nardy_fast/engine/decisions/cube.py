@@ -461,6 +461,9 @@ def _match_decision(position, cube, probabilities, match, x, plies=None):
                     "double_beaver is NaN)", {"beaver": False}, beaver=True)
     if match.cube is None:
         match = dataclasses.replace(match, cube=cube)
+    elif position.is_first_turn() and not match.cube.first_turn:     # no raise (7a)
+        match = dataclasses.replace(match, cube=dataclasses.replace(match.cube,
+                                                                    first_turn=True))
     if position.is_over():
         raise ValueError("the game is over: no cube decision")
     value = _source(probabilities, match.rules.rules, plies)(position)

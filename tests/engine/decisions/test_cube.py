@@ -346,3 +346,15 @@ def test_no_raise_on_the_side_on_rolls_first_turn(match):
         kw = dict(match=kw["match"].flipped())
     assert not math.isnan(cube_decision(later, **kw)["double_take"])
 
+
+
+def test_no_raise_on_a_first_turn_with_the_cube_in_the_match_state():
+    """The match's own cube (``MatchState(cube=...)``) keeps the first-turn rule: at 3-4
+    in a match to 5 the trailer's raise was offered on its first turn ("double, pass")."""
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    start = Position.initial()
+    assert start.is_first_turn()
+    state = MatchState(MatchRules(5, rules=Rules(cube="geometric")), (3, 4), cube=CENTRED)
+    d = cube_decision(start, match=state, cube_probabilities=lambda pos: 0.59)
+    assert d["action"] == "no raise" and math.isnan(d["double_take"])
+    assert d["equity"] == d["no_double"]
