@@ -251,14 +251,23 @@ def cmd_met(args):
         print(f"wrote {met.TABLE_FILE}")
     mr = _match_rules(args)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
+    # what the chances rest on: the rollout of the start and, cubeful, the cube model
+    start = met.start_distribution(mr.rules)
+    source = {k: start[k] for k in ("games", "se_p_win", "policy", "truncate", "seed")
+              if k in start}
+    x = met.TABLE_EFFICIENCY if args.cube else None
     if args.json:
         print(json_text({"match_rules": mr.to_text(), "cube": bool(args.cube),
+                         "start": source, "x": x,
                          "columns": list(m.columns), "index": list(m.index),
                          "data": m.to_numpy().tolist()}))
         return
     print(f"match equity table ({'cubeful' if args.cube else 'cubeless'}"
           f"{', Crawford' if args.crawford else ''}; {mr.to_text()}): row needs a, column "
           "needs b, before the opening roll")
+    print(f"from a rollout of the start: {start['games']:,} games, standard error of the "
+          f"first mover's P(win) {start['se_p_win']:.4f}"
+          + (f"; the cube by Zadeh's model, cube efficiency {x}" if args.cube else ""))
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
 
 

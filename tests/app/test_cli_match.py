@@ -127,3 +127,21 @@ def test_cli_matches_cut_before_any_match_leaves_no_folder_it_made(tmp_path, mon
     mine.mkdir()
     assert main(argv + [str(mine)]) != 0
     assert mine.is_dir()
+
+
+def test_met_says_what_the_table_rests_on(capsys):
+    """The table's chances come from a rollout of the start (its games and standard error)
+    and, cubeful, from a cube model with an efficiency; ``met`` printed the chances alone."""
+    from helpers import run_cli
+    from nardy_fast.engine.evaluation import met
+    start = met.start_distribution()
+    code, out, _ = run_cli(capsys, "met", "--length", "2", "--cube")
+    assert code == 0
+    basis = out.splitlines()[1]
+    assert f"{start['games']:,} games" in basis and f"{start['se_p_win']:.4f}" in basis
+    assert f"cube efficiency {met.TABLE_EFFICIENCY}" in basis
+    code, out, _ = run_cli(capsys, "met", "--length", "2", "--json")
+    data = json.loads(out)
+    assert data["start"]["games"] == start["games"]
+    assert data["start"]["se_p_win"] == start["se_p_win"]
+    assert data["x"] is None
