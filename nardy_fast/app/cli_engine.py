@@ -843,7 +843,8 @@ def _half_draws(args):
 
 def _print_cube(args, d, match=None):
     """The text of ``cube``: the values with the standard errors of rollouts, and the
-    model's efficiency and take point only where the model decided; at a ``match`` score
+    model's efficiency and take point only where the model decided (the take point only
+    where a raise is open); at a ``match`` score
     the values are match winning chances."""
     rolled = d["method"] == "rollout"
     modelled = decided_by_model(d)
@@ -872,7 +873,8 @@ def _print_cube(args, d, match=None):
     print(f"proper action: {d['action']}; {value}"
           + (f"; the opponent's take point {d['take_point']:.3f} "
              f"({'the table' if match else 'the model'}'s)"
-             if modelled and not math.isnan(d["take_point"]) else ""))
+             if modelled and not math.isnan(d["take_point"])
+             and not math.isnan(d["double_take"]) else ""))   # none where no raise is open
     if rolled and not math.isnan(d["double_margin"]):
         for who, key in (("doubler", "double"), ("taker", "take")):
             margin, noise = d[f"{key}_margin"], d[f"{key}_noise"]

@@ -115,3 +115,16 @@ def test_report_names_the_options_no_win_leaves_without_effect(capsys, tmp_path)
         assert code == 0
         assert err.strip() == ("nardy-fast: warning: --method, -n/--games, --seed: no effect "
                                "with --no-win (no win probabilities)"), err
+
+
+def test_cube_gives_a_take_point_only_where_a_raise_is_open(capsys):
+    """The opponent's take point is the answer to a raise: none is given where no raise is
+    open (the opponent owns the cube, or a side's first turn, rule 7a), and it is given
+    where the side on roll may raise."""
+    pos = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
+    for argv, shown in ((["cube", pos, "--owner", "opponent", "--stake", "2"], False),
+                        (["cube", "start"], False),
+                        (["cube", pos], True)):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert ("take point" in out) == shown, (argv, out)
