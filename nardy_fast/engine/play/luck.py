@@ -7,6 +7,9 @@ move for ``r`` (moves judged at 0-ply) minus its mean over the 21 rolls (``p = 1
 doubles, ``2/36`` others).  It is the definition of ``nardy_fast.engine.play._luck``, which the
 rollouts subtract; its mean over the rolls is zero by construction.  A forced pass is
 still a roll: its luck is the equity of the position with no move minus the mean.
+White's first roll from the start under ``opening_roll="opening_dice"`` is one of the 15
+non-doubles (rule book section 8), so its mean is over those (``p = 1/15`` each) and a
+double there is refused.
 
 ``game_luck(record)`` gives each turn's luck (the mover's view) and White's running luck;
 ``analysis.report.game_report(..., analyse=True)`` adds them as columns, with the luck total per player
@@ -59,13 +62,30 @@ def roll_values(position, evaluator=None, rules=None):
     return eqs, vals
 
 
+def _weights(position, rules):
+    """The probabilities of ``ROLLS`` for the side on roll in ``position``: ``WEIGHTS``,
+    but for White's first roll from the start under ``opening_roll="opening_dice"``, one
+    of the 15 non-doubles (1/15 each)."""
+    if not (rules.opening_roll == "opening_dice" and position.side == WHITE
+            and position.mover[0] == 15 and position.opponent[0] == 15):
+        return WEIGHTS
+    return np.array([0.0 if a == b else 1.0 / 15 for a, b in ROLLS])
+
+
 def roll_luck(position, dice, evaluator=None, rules=None):
     """The luck (points, the side on roll's view) of ``dice`` (two dice, either order) in
-    ``position`` for the side on roll (module docstring)."""
+    ``position`` for the side on roll (module docstring).  A double as White's first roll
+    from the start under ``opening_roll="opening_dice"`` is a ``ValueError``."""
     d1, d2 = check_dice(dice)
-    eq, _ = roll_values(position, evaluator, rules)
+    pos = as_position(position)
+    ev = _evaluator(evaluator, rules)
+    eq, _ = roll_values(pos, ev)
+    weights = _weights(pos, ev.rules)
     j = ROLLS.index((min(d1, d2), max(d1, d2)))
-    return float(eq[j] - WEIGHTS @ eq)
+    if weights[j] == 0:
+        raise ValueError(f"dice={dice!r}: with opening_roll='opening_dice' White's first "
+                         "roll from the start cannot be a double")
+    return float(eq[j] - weights @ eq)
 
 
 def game_luck(record, evaluator=None):
