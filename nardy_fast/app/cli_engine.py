@@ -431,7 +431,8 @@ def _parser_train_net(sub):
                         "repeat it for several files (accuracy_reached.parquet too)")
     s.add_argument("--snapshots", type=path_name, default=None, metavar="DIR",
                    help="keep each round's net in this folder too (round_001.nfdb, ...), "
-                        "for average-nets of a run's last rounds")
+                        "for average-nets of a run's last rounds; a file there that is "
+                        "not this run's net of its round is refused unless --force")
     s.add_argument("--threads", type=positive_int, default=1,
                    help="threads of the 2-ply targets' search (default 1); does not "
                         "change the result")

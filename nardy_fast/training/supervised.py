@@ -116,13 +116,16 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         A folder (made if missing) that keeps each round's net too, as
         ``round_001.nfdb``, ``round_002.nfdb``, ...: the net after that round, the same
         as ``path`` then.  The mean of a run's last rounds (``average_nets``) is a
-        stochastic weight average.
+        stochastic weight average.  A file there that a round would write over and that
+        is not that round's net of this run is refused (``ValueError``) unless
+        ``replace``.
     threads : int or None
         Threads of the 2-ply targets' search (default 1; None: every usable core).  The
         targets, and so the weights, do not depend on it.
     replace : bool
-        Start a new run over a file at ``path`` that is not this run's checkpoint
-        (default False: refused, naming what is there).
+        Start a new run over a file at ``path`` that is not this run's checkpoint, and
+        write its rounds' nets over the files of ``snapshots`` (default False: refused,
+        naming what is there).
     **settings
         ``SUPERVISED_DEFAULTS`` keys: rounds, games, plies, keep, epochs, batch, lr,
         lr_final, lam, balance.  ``keep`` (``labels.lookahead_targets``): at ``plies = 2``, 1
@@ -180,9 +183,11 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     if start.n_hidden2:                  # one-layer runs keep the settings they had
         cfg["hidden2"] = start.n_hidden2
     net, done = _resume(path, cfg, start, replace)
+    stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
     if snapshots is not None:          # before the first round, so a bad folder fails now
         os.makedirs(snapshots, exist_ok=True)
-    stop = cfg["rounds"] if until is None else min(int(until), cfg["rounds"])
+        if not replace:
+            _check_snapshots(snapshots, cfg, range(done + 1, stop + 1))
     saved = done                        # the rounds of the net on disk at path
     try:
         while done < stop:
@@ -234,6 +239,26 @@ def _inert_second_layer_dropped(net):
     if net.n_hidden2 and not net.w4.any():
         return Net(net.w1, net.b1, net.w2, net.b2)
     return net.copy()
+
+
+def _check_snapshots(folder, cfg, rounds):
+    """Refuse (``ValueError`` naming it) a file of ``folder`` that a round of ``rounds``
+    would write over, unless it is the net of that round of this run (``cfg`` but for
+    ``rounds``, as ``_resume`` reads a checkpoint), which the round writes again."""
+    settings = {k: v for k, v in cfg.items() if k != "rounds"}
+    for r in rounds:
+        name = os.path.join(folder, snapshot_name(r))
+        if not os.path.exists(name):
+            continue
+        try:
+            _, held = run_checkpoint(name, settings, "rounds_done",
+                                     defaults=SUPERVISED_DEFAULTS)
+        except ValueError:
+            held = None
+        if held != r:
+            raise ValueError(f"snapshots: {name} exists and is not the net of round {r} of "
+                             "this run; name another folder, or ask to replace it "
+                             "(--force, replace=True)")
 
 
 def snapshot_name(rounds_done):

@@ -240,6 +240,30 @@ def test_snapshots_keep_each_rounds_net_across_a_resume(tmp_path):
     assert not (tmp_path / "t.nfdb").exists()
 
 
+def test_snapshots_of_another_run_are_refused_not_replaced(tmp_path):
+    """A file of the snapshots folder that a round would write over is refused, by name,
+    before any round, unless it is that round's net of this run (a resume writes it
+    again) or replace=True; it was written over without a word."""
+    start = Evaluator(Net.random(16, 9))
+    kw = dict(init=start, rounds=1, games=3, epochs=1, progress=False)
+    snaps = tmp_path / "snaps"
+    train_supervised(tmp_path / "a.nfdb", seed=3, snapshots=snaps, **kw)
+    before = (snaps / "round_001.nfdb").read_bytes()
+    with pytest.raises(ValueError, match=r"snapshots: .*round_001.nfdb exists and is not "
+                                         r"the net of round 1 of this run"):
+        train_supervised(tmp_path / "b.nfdb", seed=4, snapshots=snaps, **kw)
+    assert (snaps / "round_001.nfdb").read_bytes() == before
+    assert not (tmp_path / "b.nfdb").exists()                 # refused before a round
+    (snaps / "round_002.nfdb").write_text("not a net")
+    with pytest.raises(ValueError, match="round_002.nfdb exists"):
+        train_supervised(tmp_path / "a.nfdb", seed=3, snapshots=snaps, **{**kw, "rounds": 2})
+    (snaps / "round_002.nfdb").unlink()
+    train_supervised(tmp_path / "c.nfdb", seed=3, snapshots=snaps, **kw)   # the same run
+    over = train_supervised(tmp_path / "b.nfdb", seed=4, snapshots=snaps, replace=True, **kw)
+    np.testing.assert_array_equal(Evaluator.load(snaps / "round_001.nfdb").net.w1,
+                                  over.net.w1)
+
+
 def test_excluded_positions_are_never_learnt(tmp_path):
     start = Evaluator(Net.random(16, 9))
     held = selfplay_positions(start.net, 1, seed=3)          # round 1's first game
