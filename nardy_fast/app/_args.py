@@ -18,6 +18,7 @@ from nardy_fast.core.matchrules import MAX_LENGTH, MatchRules, MatchState
 from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.play.policy import NAMES as POLICY_NAMES
+from nardy_fast.engine.play.settings import MAX_GAMES
 from nardy_fast.tables.race12 import cached_race12
 
 # The deepest look-ahead the front ends offer (--plies, the engine protocol's option):
@@ -340,7 +341,8 @@ def _rules(text):
 _OPTIONS = {
     "position": (("position",), dict(help="position ID, or 'start'")),
     "dice": (("dice",), dict(type=_dice, help="the roll, e.g. 64 or 6-4")),
-    "games": (("-n", "--games"), dict(type=positive_int, default=None,
+    "games": (("-n", "--games"), dict(type=int_in(1, MAX_GAMES, "a positive integer up "
+                                                         "to 2**53"), default=None,
                                       help="games per rollout (default {default})")),
     "policy": (("--policy",), dict(
         default="net", choices=list(POLICY_NAMES),

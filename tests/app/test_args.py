@@ -164,3 +164,15 @@ def test_an_empty_file_name_is_refused_naming_its_option(argv, option, capsys):
         cli.build_parser().parse_args(argv)
     assert e.value.code == 2
     assert f"argument {option}: '': an empty name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["rollout", "start"], ["study", "ids.txt", "--store", "s"]])
+def test_more_games_than_a_rollout_counts_are_refused_by_the_parser(command, capsys):
+    """``-n`` past 2**53 (``settings.MAX_GAMES``) is refused naming the option; it ended
+    in an ``OverflowError`` traceback from the game loops."""
+    with pytest.raises(SystemExit) as e:
+        cli.build_parser().parse_args(command + ["-n", str(10 ** 23)])
+    assert e.value.code == 2
+    assert (f"argument -n/--games: {10 ** 23}: expected a positive integer up to 2**53"
+            in capsys.readouterr().err)
+    assert cli.build_parser().parse_args(command + ["-n", str(2 ** 53)]).games == 2 ** 53

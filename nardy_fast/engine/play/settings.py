@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 __all__ = ["RolloutSettings", "TRUNCATIONS", "resolve_settings", "settings_or_flat"]
 
 TRUNCATIONS = ("bearoff", "race12", None)
+# The most games of one rollout: its tallies count games in float64, exact up to 2**53
+# (a larger count overflowed deep in the game loops, naming nothing).
+MAX_GAMES = 2 ** 53
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,7 +50,7 @@ class RolloutSettings:
     Parameters
     ----------
     n_games : int
-        Games to play from each position, >= 1.
+        Games to play from each position, 1 to ``MAX_GAMES`` (2**53).
     policy : str, Evaluator, callable or tuple of two
         How both sides choose their moves (a tuple: side on roll, opponent):
         ``"net"`` (default: the shipped evaluator at 0-ply), ``"net:1"``, ``"net:2"``,
@@ -110,6 +113,9 @@ class RolloutSettings:
     def _check(self) -> None:
         put = object.__setattr__
         put(self, "n_games", check_count(self.n_games, "n_games", 1))
+        if self.n_games > MAX_GAMES:
+            raise ValueError(f"n_games={self.n_games}: at most {MAX_GAMES:,} (2**53) games "
+                             "in one rollout")
         policies = policy_pair(self.policy)
         if self.truncate not in TRUNCATIONS:
             raise ValueError(f"truncate={self.truncate!r}: expected 'bearoff', 'race12' "

@@ -17,6 +17,9 @@ HERE = nf.Compute(workers=1, progress=False)
 @pytest.mark.parametrize("field, value, error, says", [
     ("n_games", 0, ValueError, r"RolloutSettings: n_games=0: must be >= 1"),
     ("n_games", 1.5, TypeError, r"RolloutSettings: n_games=1.5"),
+    # a count past the tallies' (2**53) overflowed in the game loops, naming nothing
+    ("n_games", 10 ** 19, ValueError, r"RolloutSettings: n_games=10000000000000000000: at "
+                                      r"most 9,007,199,254,740,992 \(2\*\*53\) games"),
     ("policy", "nett", ValueError, r"RolloutSettings: policy='nett'"),
     ("policy", 3, TypeError, r"RolloutSettings: policy"),
     ("truncate", "race", ValueError, r"RolloutSettings: truncate='race'"),
