@@ -111,6 +111,7 @@ def check_estimator(vr, policies):
     plies = [p.net_plies for p in policies]
     nets = None not in plies
     depth = max(plies) if nets else 0
+    given = vr
     if vr is None:                          # the default: where it pays
         vr = DEFAULT_ESTIMATOR.get(depth, "luck") if nets else "none"
     elif vr is True:                        # the most efficient luck estimator at the depth
@@ -132,8 +133,9 @@ def check_estimator(vr, policies):
                          "(K >= 1)")
     if k is not None and None in plies:
         bad = policies[plies.index(None)]
+        said = repr(vr) if given is vr else f"{given!r} ({vr!r})"
         raise ValueError(
-            f"variance_reduction={vr!r}: the luck of a roll is measured by the evaluator, "
+            f"variance_reduction={said}: the luck of a roll is measured by the evaluator, "
             f"so both sides must play a net policy ('net', 'net:1', 'net:2' or an "
             f"Evaluator); policy {bad.name!r} cannot serve it")
     return vr, k
