@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
@@ -102,6 +102,22 @@ se_p_home_mars_loss : float
     se_p_koks_loss: float = 0.0
     se_p_home_mars_win: float = 0.0
     se_p_home_mars_loss: float = 0.0
+
+    def _key(self):
+        """The compared fields, a NaN (not measured) as None: NaN is unequal to itself,
+        so the dataclass's equality held only while both sides shared one NaN object,
+        and an Outcome sent through pickle (a process pool, Dask) was no longer equal to
+        itself, nor hashed the same."""
+        return tuple(None if v != v else v
+                     for v in (getattr(self, f.name) for f in fields(self) if f.compare))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def flipped(self) -> Outcome:
         """The same result from the other side's view (wins and losses swapped, equity

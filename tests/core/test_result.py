@@ -98,3 +98,19 @@ def test_clip_never_moves_an_estimate_away_from_a_probability(x, p):
     c = clip_probabilities(outcome(p_koks_win=x)).p_koks_win
     assert 0.0 <= c <= 1.0
     assert abs(c - p) <= abs(x - p) + 1e-15
+
+
+def test_an_outcome_equals_its_copy_from_another_process():
+    """A net value's standard errors and an exact value's mean length are NaN: the
+    default equality compared them as floats, so an Outcome sent through pickle (a
+    process pool, Dask) was no longer equal to itself, and its hash changed."""
+    import pickle
+
+    net = outcome(method="net 0-ply", **{"se_" + name: float("nan")
+                                         for name in (*PROBABILITIES, "equity")})
+    for o in (net, outcome(), outcome(method="two_sided", mean_length=float("nan"))):
+        back = pickle.loads(pickle.dumps(o))
+        assert back == o and hash(back) == hash(o) and len({o, back}) == 1
+    assert net != outcome(method="net 0-ply")                  # NaN is not 0
+    assert outcome(equity=0.0) == outcome(equity=-0.0)
+    assert outcome() != outcome(games=5) and outcome() != "rollout"
