@@ -284,6 +284,10 @@ class MatchState:
     def __hash__(self):
         return self._hash
 
+    def __reduce__(self):
+        # the fields, not the kept hash: a text's hash differs from one process to the next
+        return (MatchState, (self.length, self.score, self.on_roll, self.crawford, self.cube))
+
     def _check_crawford(self, rules):
         object.__setattr__(self, "crawford", check_flag(self.crawford, "crawford"))
         if self.crawford and not rules.crawford:

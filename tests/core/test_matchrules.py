@@ -165,3 +165,25 @@ def test_match_rules_from_text_and_from_dict_name_what_is_not_text_or_a_mapping(
         MatchRules.from_text(bad)
     with pytest.raises(TypeError, match=r"^match rules: expected a mapping"):
         MatchRules.from_dict(bad)
+
+
+def test_a_state_from_another_process_hashes_as_one_made_here():
+    """A state keeps its hash, and the hash of its colour (a text) differs from one
+    process to the next: a state pickled in another process (a spawned worker, Dask)
+    brought that process's hash, so it equalled a state made here but missed it in a
+    set, a dict or a cache."""
+    import copy
+    import pickle
+    import subprocess
+    import sys
+
+    code = ("import pickle, sys; from nardy_fast.core.matchrules import MatchRules, "
+            "MatchState; from nardy_fast.core.rules import Rules; sys.stdout.buffer.write("
+            "pickle.dumps(MatchState(MatchRules(5, rules=Rules(cube='geometric')), (1, 2), "
+            "'black')))")
+    data = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          check=True).stdout
+    here = MatchState(MatchRules(5, rules=Rules(cube="geometric")), (1, 2), "black")
+    there = pickle.loads(data)
+    assert there == here and hash(there) == hash(here) and there in {here}
+    assert copy.deepcopy(here) == here and hash(copy.deepcopy(here)) == hash(here)
