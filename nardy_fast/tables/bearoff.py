@@ -156,7 +156,8 @@ class TwoSided:
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         self.p_win_table = as_table(p_win_table, (m, m), "p_win_table")
-        self.path = path
+        # absolute: a pickled table is its path, read where the cwd may differ
+        self.path = None if path is None else os.path.abspath(path)
         if mars is not None and not isinstance(mars, MarsTable):
             raise TypeError(f"mars: expected a MarsTable or None, got {type(mars).__name__}")
         self._mars = mars
@@ -385,7 +386,8 @@ class MarsTable:
         shape = (n_boards(self.all_checkers) - self.x_offset, 2, n_boards(self.max_checkers))
         self.x_on_roll = as_table(x_on_roll, shape, "x_on_roll")
         self.y_on_roll = as_table(y_on_roll, shape, "y_on_roll")
-        self.path = path
+        # absolute: a pickled table is its path, read where the cwd may differ
+        self.path = None if path is None else os.path.abspath(path)
 
     def __repr__(self):
         return (f"MarsTable(max_checkers={self.max_checkers}, all_checkers="

@@ -104,7 +104,8 @@ class CubefulRace:
         self.beaver = bool(beaver)
         self.max_stake = None if progression == "geometric" else int(max_stake)
         self.stakes = None if progression == "geometric" else int(stakes)
-        self.path = path
+        # absolute: a pickled table is its path, read where the cwd may differ
+        self.path = None if path is None else os.path.abspath(path)
 
     def __repr__(self):
         extra = "" if self.progression == "geometric" else \

@@ -65,7 +65,8 @@ class OneSided:
     kind = "one_sided"
 
     def __init__(self, turns, first_off, mean, mean_first_off, max_checkers=15, path=None):
-        self.path = path
+        # absolute: a pickled table is its path, read where the cwd may differ
+        self.path = None if path is None else os.path.abspath(path)
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         arrays = {"turns": turns, "first_off": first_off, "mean": mean,

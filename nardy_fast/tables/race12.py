@@ -97,7 +97,8 @@ class Race12:
     def __init__(self, arrays, points=12, max_checkers=15, path=None):
         self.points = check_int(points, 6, 12, "points")
         self.max_checkers = check_int(max_checkers, 0, 15, "max_checkers")
-        self.path = path
+        # absolute: a pickled table is its path, read where the cwd may differ
+        self.path = None if path is None else os.path.abspath(path)
         m = n_race_boards(self.points, self.max_checkers)
         off = arrays["offset"]
         if off.shape != (math.comb(self.max_checkers + self.points - 6, self.points - 6) + 1,) \

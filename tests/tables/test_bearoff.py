@@ -348,6 +348,23 @@ def test_pickle(db, tmp_path):
     assert np.array_equal(pickle.loads(pickle.dumps(ts)).p_win_table, ts.p_win_table)
 
 
+def test_a_table_loaded_by_a_relative_path_unpickles_in_another_folder(tmp_path, monkeypatch):
+    """A table pickles as its path: one loaded by a relative path was read, in a worker
+    or after a change of folder, from the wrong place (``DatabaseError: s.nfdb: cannot
+    read database``).  The path is kept absolute."""
+    monkeypatch.chdir(tmp_path)
+    bo.OneSided.build(4, progress=False).save("s.nfdb")
+    bo.TwoSided.build(2, progress=False).save("t.nfdb")
+    tables = [bo.OneSided.load("s.nfdb"), bo.TwoSided.load("t.nfdb")]
+    data = [pickle.dumps(t) for t in tables]
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    one, two = (pickle.loads(d) for d in data)
+    assert np.array_equal(one.mean, tables[0].mean)
+    assert np.array_equal(two.p_win_table, tables[1].p_win_table)
+    assert one.path == str(tmp_path / "s.nfdb")
+
+
 def _corrupt(path, fn):
     data = bytearray(path.read_bytes())
     path.write_bytes(bytes(fn(data)))

@@ -177,12 +177,16 @@ def test_last_roll_from_first_principles(geo2, points, wins):
     assert geo2.decision(x, y, owner="opponent")["equity"] == pytest.approx(2 * p - 1)
 
 
-def test_save_load_and_damage(tmp_path, geo2):
+def test_save_load_and_damage(tmp_path, geo2, monkeypatch):
     path = tmp_path / "c.nfdb"
     geo2.save(path)
     back = CubefulRace.load(path)
     assert np.array_equal(back.values, geo2.values)
     assert pickle.loads(pickle.dumps(back)).values.shape == geo2.values.shape
+    monkeypatch.chdir(tmp_path)            # a relative path pickles as the absolute one
+    relative = pickle.dumps(CubefulRace.load("c.nfdb"))
+    monkeypatch.chdir(tmp_path.parent)
+    assert np.array_equal(pickle.loads(relative).values, geo2.values)
     raw = bytearray(path.read_bytes())
     raw[-9] ^= 0xFF
     path.write_bytes(bytes(raw))
