@@ -76,10 +76,10 @@ def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     a = np.asarray(boards)
     if a.dtype.kind not in "iu":
         raise TypeError(f"boards: expected integer counts, got dtype {a.dtype}")
+    if a.ndim not in (2, 3) or a.shape[-2:] != (2, 24):
+        raise ValueError(f"boards: expected shape (n, 2, 24) or (2, 24), got {a.shape}")
     if a.ndim == 2:
         a = a[None]
-    if a.ndim != 3 or a.shape[1:] != (2, 24):
-        raise ValueError(f"boards: expected shape (n, 2, 24), got {a.shape}")
     if a.size and (a.min() < 0 or a.max() > 255):
         start = 0                          # counts uint8 cannot hold: name the row below
     else:

@@ -1,6 +1,8 @@
 """The evaluator's input check of raw boards (``core._state.check_boards``): every row at
 once in C (``_movegen.first_bad_position``), and the first bad row named with the move
 generator's own message (``check_position``)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,14 @@ def test_good_boards_pass_as_uint8():
     assert out.dtype == np.uint8 and out.flags.c_contiguous and np.array_equal(out, b)
     assert first_bad_position(b) == -1
     assert check_boards(b[0]).shape == (1, 2, 24)
+
+
+@pytest.mark.parametrize("shape", [(29, 48), (2, 25), (5, 24, 2), (48,), (3, 2, 2, 24)])
+def test_a_wrong_shape_is_named_as_given(shape):
+    """A 2-D array is read as one position: its wrong shape was named with the axis
+    added for it (``got (1, 29, 48)`` for boards of shape (29, 48))."""
+    with pytest.raises(ValueError, match=rf"got {re.escape(str(shape))}$"):
+        check_boards(np.zeros(shape, np.uint8))
 
 
 @pytest.mark.parametrize("spoil, message", [
