@@ -556,10 +556,14 @@ def position_items(positions: Position | str | Iterable[Position | str],
     Raises
     ------
     TypeError
-        ``positions`` is not iterable (naming ``name``).
+        ``positions`` is not iterable, or is a DataFrame (naming ``name``).
     """
     if isinstance(positions, (Position, str)):
         return [positions]
+    if hasattr(positions, "columns") and hasattr(positions, "index"):   # a DataFrame
+        raise TypeError(f"{name}: a DataFrame, whose items would be its column names; pass "
+                        "its index (frame.index: frames keyed by position ID keep them "
+                        "there) or a column of position IDs (frame[column])")
     if hasattr(positions, "tolist") and not isinstance(positions, np.ndarray):
         positions = positions.tolist()                # a pandas Series or Index of IDs
     try:

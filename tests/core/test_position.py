@@ -356,6 +356,18 @@ def test_position_list_reads_one_position_or_an_iterable_of_them():
         position_list([start, "x"])
 
 
+def test_a_frame_of_positions_is_refused_naming_its_index_and_columns():
+    """A DataFrame iterates over its column names: a frame keyed by position ID (or with
+    a column of IDs) was read as the IDs 'p_win', 'equity', ... ("positions[0]: position
+    ID 'p_win': expected 33 characters")."""
+    import pandas as pd
+    from nardy_fast.core.position import position_list
+    frame = pd.DataFrame({"position": [Position.initial().id], "equity": [0.2]})
+    with pytest.raises(TypeError, match=r"^positions: a DataFrame.*index.*column"):
+        position_list(frame)
+    assert position_list(frame["position"]) == [Position.initial()]
+
+
 def test_position_items_are_the_items_not_yet_read():
     """``position_items`` is ``position_list``'s reading of the argument's shape alone (a
     study skips reading the IDs its store has already checked): one Position or ID is one
