@@ -139,16 +139,21 @@ def as_positions(positions: Position | str | Iterable[Position | str] | pd.Serie
                  ) -> tuple[list[Position], pd.Index | None]:
     """``(list of Position, index or None)`` from a Position, an ID, any iterable of them
     (``core.position.position_list``), a Series (its index kept) or a DataFrame with an
-    ``id`` column (that column, its index kept).
+    ``id`` column (that column, its index kept) or keyed by position ID (an index named
+    ``"position"``, as ``evaluate_many``, ``rollout_many`` and ``read_study`` give).
 
     Raises ``TypeError`` for other types and ``ValueError`` naming the bad item.
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
 
     if isinstance(positions, pd.DataFrame):
-        if "id" not in positions.columns:
-            raise ValueError("positions: a DataFrame needs an 'id' column of position IDs")
-        positions = positions["id"]
+        if "id" in positions.columns:
+            positions = positions["id"]
+        elif positions.index.name == "position":
+            positions = positions.index.to_series()
+        else:
+            raise ValueError("positions: a DataFrame needs an 'id' column of position IDs "
+                             "or an index named 'position' (a frame keyed by position ID)")
     index = positions.index if isinstance(positions, pd.Series) else None
     return position_list(positions), index
 

@@ -104,6 +104,21 @@ def test_pip_report_reads_any_iterable_of_positions():
         as_positions(42)
 
 
+def test_the_reports_read_a_frame_keyed_by_position_id():
+    """A frame of ``evaluate_many``, ``rollout_many`` or ``read_study`` is indexed by
+    position ID (``"position"``): the reports asked it for an ``'id'`` column it does not
+    have ("positions: a DataFrame needs an 'id' column of position IDs")."""
+    ids = [p.id for p in positions_of_game(1)[:3]]
+    keyed = pd.DataFrame({"equity": [0.1, 0.2, 0.3]},
+                         index=pd.Index(ids, name="position"))
+    positions, index = as_positions(keyed)
+    assert [p.id for p in positions] == ids and index.tolist() == ids
+    assert pip_report(keyed, epc=False)["id"].tolist() == ids
+    with pytest.raises(ValueError, match=r"an 'id' column of position IDs or an index "
+                                         r"named 'position'"):
+        as_positions(pd.DataFrame({"equity": [0.1]}))
+
+
 def test_race_report_reads_a_generator_once():
     """``race_report`` gave its positions to ``pip_report`` and then to ``win_report``:
     a generator, spent by the first, left every win column NaN (and ``method`` empty)
