@@ -141,6 +141,25 @@ def test_unpicklable_work_runs_here_with_a_warning(monkeypatch):
     assert got == {0: 3, 1: 6, 2: 9}
 
 
+def test_work_cloudpickle_cannot_send_either_is_named_with_its_error():
+    """With cloudpickle installed but unable to send the work (a lock in a policy's
+    closure), the warning said to install cloudpickle."""
+    pytest.importorskip("cloudpickle")
+    import threading
+    lock = threading.Lock()
+
+    def locked(x):
+        with lock:
+            return 3 * x
+    got = {}
+    with pytest.warns(RuntimeWarning, match=r"cloudpickle cannot send it either "
+                                            r"\(TypeError: .*lock") as record:
+        run_chunks(locked, [1, 2, 3], got.__setitem__, sizes=[1, 1, 1], workers=2,
+                   progress=False)
+    assert "install cloudpickle" not in str(record[0].message)
+    assert got == {0: 3, 1: 6, 2: 9}
+
+
 @pytest.mark.slow
 def test_with_cloudpickle_unpicklable_work_goes_to_the_workers():
     pytest.importorskip("cloudpickle")

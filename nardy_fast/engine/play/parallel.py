@@ -230,15 +230,17 @@ def unsendable(obj):
 
 
 def _by_value(fn, specs):
-    """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or None without it."""
+    """``(call, payloads)`` sending ``(fn, spec)`` with cloudpickle, or the remedy to name
+    when it cannot: install cloudpickle, or (installed, but it fails too) its error."""
     try:                  # here: cloudpickle is optional (it comes with dask's extra)
         import cloudpickle
     except ImportError:
-        return None
+        return "install cloudpickle, or define it in an importable module, to use workers"
     try:
         cloudpickle.dumps((fn, specs[0]))         # the first now: an error, this path fails
-    except Exception:
-        return None
+    except Exception as e:
+        return (f"cloudpickle cannot send it either ({type(e).__name__}: {e}); make it "
+                "picklable, or define it in an importable module, to use workers")
     return _call_by_value, _Pickled(fn, specs, cloudpickle.dumps)
 
 
@@ -390,11 +392,9 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
         problem = unsendable((fn, specs))
         if problem is not None:
             sent = _by_value(fn, specs)
-            if sent is None:
+            if isinstance(sent, str):
                 warn_user(f"running {len(specs)} chunks in this process, not on "
-                          f"{n_workers} workers: {problem} (install cloudpickle, or "
-                          "define it in an importable module, to use workers)",
-                          RuntimeWarning)
+                          f"{n_workers} workers: {problem} ({sent})", RuntimeWarning)
                 return _run_here(fn, specs, on_result, sizes, bar)
             fn, specs = sent
         return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
