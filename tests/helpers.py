@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import inspect
 import math
 import random
@@ -512,3 +513,13 @@ def first_turn_positions(draw):
         opp[o_pts[k % len(o_pts)]] += 1
     side = draw(st.sampled_from(["white", "black"]))
     return Position.from_boards(START, opp, side)
+
+
+def load_script(path):
+    """The module of a script that is no package's (a benchmark, ``docs/check_site.py``),
+    loaded from its file ``path`` under its file's name."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

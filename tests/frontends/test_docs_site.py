@@ -6,7 +6,6 @@ notebook, the output of the guide's executed examples, no build warning on a pag
 present (``docs/_build/html``), so that ``make test`` needs no docs build.  The width of the
 code blocks is looked at in headless Chromium, as a reader's 1280-pixel window shows them.
 """
-import importlib.util
 import json
 import os
 import pathlib
@@ -16,12 +15,12 @@ import subprocess
 
 import pytest
 
+from helpers import load_script
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HTML = ROOT / "docs" / "_build" / "html"
 
-_spec = importlib.util.spec_from_file_location("check_site", ROOT / "docs" / "check_site.py")
-check_site = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_site)
+check_site = load_script(ROOT / "docs" / "check_site.py")
 
 needs_build = pytest.mark.skipif(not (HTML / "index.html").exists(),
                                  reason="no built site: make docs")

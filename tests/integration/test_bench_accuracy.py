@@ -1,6 +1,5 @@
 """The accuracy benchmark's reached set (benchmarks/bench_accuracy.py, issue 45): the
 seeded build and its held-out part (its games: tests/training/test_reached.py)."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -9,15 +8,14 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 
+from helpers import load_script
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_accuracy.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_accuracy", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(BENCH)
 
 
 def test_build_reached_is_deterministic_stratified_and_holds_out_even_games(bench,

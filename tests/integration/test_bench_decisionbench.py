@@ -1,20 +1,18 @@
 """The decision benchmark's script (benchmarks/bench_decisionbench.py): its refusals of
 settings that measure nothing, and the seeds its output names."""
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+
+from helpers import load_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_decisionbench.py"
 
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("bench_decisionbench", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(BENCH)
 
 
 def _run(script, monkeypatch, *argv):

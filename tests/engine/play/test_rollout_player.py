@@ -8,7 +8,6 @@ would leave a luck net that removes less variance and a match table of another p
 games; these tests fail then.  The choice of player (v7, the judge from 0.3.0 until a
 wider net took its place) is argued in benchmarks/RESULTS.md ("The rollout player").
 """
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -21,6 +20,8 @@ from nardy_fast.engine.evaluation import met, nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, load_luck_net
 from nardy_fast.engine.play.policy import Policy
+
+from helpers import load_script
 
 BENCH_VR = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_vr.py"
 
@@ -61,10 +62,7 @@ def test_the_match_tables_start_was_played_by_the_rollout_player():
 
 
 def _bench_vr():
-    spec = importlib.util.spec_from_file_location("bench_vr", BENCH_VR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH_VR)
 
 
 @pytest.mark.skipif(not BENCH_VR.exists(), reason="benchmarks/ not in this checkout")
