@@ -152,14 +152,19 @@ def cmd_moves(args):
     pos = _position(args.position)
     d1, d2 = args.dice
     moves = pos.legal_moves((d1, d2), args.rules)
+    # "" where the move ends the game with both sides off (Black's last turn under
+    # draw_rule: a draw, a result, not a position), as hint's and game_report's ids
+    after = ["" if not (any(m.board) or pos.opponent.any()) else pos.play(m).id
+             for m in moves]
     if args.json:
         print(json_text([{"move": str(m) if m.steps else "pass",
                           "steps": [[a, b] for a, b in m.steps],
-                          "id_after": pos.play(m).id} for m in moves]))
+                          "id_after": a} for m, a in zip(moves, after)]))
         return
     print(f"{pos.side} on roll, {d1}{d2}: {len(moves)} legal move(s)")
-    for k, m in enumerate(moves, 1):
-        print(f"{k:4d}  {(str(m) if m.steps else 'pass'):<28s} {pos.play(m).id}")
+    for k, (m, a) in enumerate(zip(moves, after), 1):
+        print(f"{k:4d}  {(str(m) if m.steps else 'pass'):<28s} "
+              f"{a or '(a draw: both sides off)'}")
 
 
 def _parser_rollout(sub):

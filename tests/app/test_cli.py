@@ -80,6 +80,34 @@ def test_moves(capsys):
         assert [m["id_after"] for m in json.loads(out)] == [pos.play(m).id for m in moves]
 
 
+def test_moves_of_black_last_turn_that_draws(capsys):
+    """Under draw_rule, Black's last turn (White all off) may bear off Black's last
+    checkers: a draw, with no position after it.  ``moves`` lists that move with an empty
+    ``id_after``, as ``hint`` does, instead of failing after its header line."""
+    black = np.zeros(24, np.uint8)
+    black[[21, 23]] = 1
+    pos = Position.from_boards(black, np.zeros(24, np.uint8), "black")
+    rules = Rules(draw_rule=True)
+    moves = pos.legal_moves((4, 2), rules)
+    after = ["" if not any(m.board) else pos.play(m).id for m in moves]
+    assert "" in after
+    code, out, err = run_cli(capsys, "moves", pos.id, "42", "--rules", "draw_rule=true",
+                             "--json")
+    assert code == 0, err
+    assert [(m["move"], m["id_after"]) for m in json.loads(out)] == \
+        [(str(m), a) for m, a in zip(moves, after)]
+    code, hint, err = run_cli(capsys, "hint", pos.id, "42", "--rules", "draw_rule=true",
+                              "--plies", "0", "--json")
+    assert code == 0, err
+    assert sorted((m["move"], m["id_after"]) for m in json.loads(hint)) == \
+        sorted((str(m), a) for m, a in zip(moves, after))
+    code, out, err = run_cli(capsys, "moves", pos.id, "42", "--rules", "draw_rule=true")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "black on roll, 42: 2 legal move(s)" and len(lines) == 3
+    assert any("draw" in line for line in lines[1:])
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["show", "Wnot-an-id"], "position ID"),
     (["moves", START[:-1] + "!", "64"], "position ID"),
