@@ -512,8 +512,9 @@ class Evaluator:
             best move, as ``move_report``'s: >= 0 among the rows valued at one depth; a
             row left at 0-ply after the rows searched deeper, its ``plies`` smaller, is
             set against a deeper value and may show a small negative loss, as the moves
-            below GNU Backgammon's filter do), the ``OUTPUT_NAMES`` probabilities
-            (under ``draw_rule`` also ``p_draw``), ``plies`` (depth of that row's value),
+            below GNU Backgammon's filter do), the ``OUTPUT_NAMES`` probabilities with
+            ``p_lose`` after ``p_win`` (``1 - p_win - p_draw``, as ``evaluate_many``'s;
+            under ``draw_rule`` also ``p_draw``), ``plies`` (depth of that row's value),
             ``method`` (how that row was valued: ``"net N-ply"``; ``"final"`` for a move
             that ends the game, ``"final (last turn)"`` for White's last checker off under
             ``draw_rule``, Black's last turn valued exactly; the table's name,
@@ -548,7 +549,11 @@ class Evaluator:
             diff = float(eqs[k] - eqs[0])
             row = {"rank": k + 1, "move": str(m), "equity": float(eqs[k]),
                    "equity_loss": -diff + 0.0, "diff": diff}
-            row.update(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            probs = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
+            row["p_win"] = probs.pop("p_win")
+            # the opponent's P(win) after the move, as every frame of outcomes gives it
+            row["p_lose"] = max(0.0, 1.0 - row["p_win"] - float(draws[k])) + 0.0
+            row.update(probs)
             if self.rules.draw_rule:
                 row["p_draw"] = float(draws[k])
             row["plies"] = int(used[k])

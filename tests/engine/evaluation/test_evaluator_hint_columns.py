@@ -60,3 +60,29 @@ def test_a_hint_names_the_table_or_the_result_that_valued_each_move():
         == {f"{ev.evaluate(pos.play(pos.legal_moves((6, 2))[0])).method} 1-ply"}
     last = nf.Position([0] * 23 + [1], [0] * 18 + [2, 2, 3, 3, 3, 2])
     assert list(ev.hint(last, (6, 2), plies=2)["method"]) == ["final"]
+
+
+def test_a_hint_gives_p_lose_as_evaluate_and_move_report_do():
+    """Every other frame or answer of outcome probabilities (``evaluate_many``,
+    ``move_report``, ``rollout``, ``bearoff query``) has ``p_lose``; the hint had only
+    ``p_win``, so under ``draw_rule`` a move's chance of losing was not in it.  It is
+    now: the opponent's P(win) after the move, ``1 - p_win - p_draw``."""
+    import nardy_fast as nf
+    middle = Position.from_id("BdwABAAAREQAAEQAAABEBIREAABAAAAAA")
+    homes = Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAIyMRYTMS")     # draws are likely
+    for rules, pos, dice in ((None, middle, (6, 5)), (nf.Rules(draw_rule=True), homes, (4, 2))):
+        ev = Evaluator.default(rules)
+        h = ev.hint(pos, dice)
+        assert list(h.columns[5:7]) == ["p_win", "p_lose"]
+        draws = h["p_draw"] if rules is not None else 0.0
+        np.testing.assert_allclose(h["p_lose"], 1.0 - h["p_win"] - draws, atol=1e-12)
+        assert (h["p_lose"] >= 0).all()
+        for row in h.itertuples():
+            np.testing.assert_allclose(row.p_lose, ev.evaluate(row.id_after).p_win,
+                                       atol=1e-6)
+    last = Position([0] * 21 + [1, 0, 1], [0] * 24, "black")
+    h = Evaluator.default(nf.Rules(draw_rule=True)).hint(last, (4, 2))
+    assert sorted(zip(h["p_lose"], h["p_draw"])) == [(0.0, 1.0), (1.0, 0.0)]
+    m = Evaluator.default().hint(Position.from_id("BdwABAAAREQAAEQAAABEBIREAABAAAAAA"),
+                                 (6, 5), match=nf.MatchState(5, (2, 3), "black"))
+    np.testing.assert_allclose(m["p_lose"], 1.0 - m["p_win"], atol=1e-12)
