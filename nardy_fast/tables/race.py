@@ -53,7 +53,7 @@ from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core._state import finished_reason
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.methods import check_method, methods_of
-from nardy_fast.core.position import WHITE, Position
+from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import NOT_MEASURED, Outcome, clip_probabilities
 from nardy_fast.core.rules import as_rules
 
@@ -220,7 +220,7 @@ def _unused_mars(rules: Rules, fewest: int, two: TwoSided | None,
     return None
 
 
-def race_probabilities(position: Position, rules: RulesLike = None,
+def race_probabilities(position: Position | str, rules: RulesLike = None,
                        tables: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,
                        method: str = "auto") -> Outcome:
@@ -228,10 +228,11 @@ def race_probabilities(position: Position, rules: RulesLike = None,
 
     Parameters
     ----------
-    position : Position
-        Both sides have all their checkers on the board in their homes (points 19-24),
-        and neither has finished; or, under ``draw_rule``, Black on roll with its last
-        turn after White has finished (valued exactly, as ``Evaluator.evaluate`` does).
+    position : Position or str
+        The position or its ID.  Both sides have all their checkers on the board in their
+        homes (points 19-24), and neither has finished; or, under ``draw_rule``, Black on
+        roll with its last turn after White has finished (valued exactly, as
+        ``Evaluator.evaluate`` does).
     rules : Rules, dict or None
         Scoring (``scoring``, points per outcome) and ``draw_rule``; None is classic.
     tables : OneSided, TwoSided, MarsTable, or a sequence of them, optional
@@ -269,8 +270,11 @@ def race_probabilities(position: Position, rules: RulesLike = None,
     >>> o.method, round(o.p_win, 4), round(o.equity, 4)
     ('two_sided', 0.75, 0.5)
     """
+    if isinstance(position, str):                    # an ID, as every function takes it
+        position = as_position(position)
     if not isinstance(position, Position):
-        raise TypeError(f"position: expected a Position, got {type(position).__name__}")
+        raise TypeError(f"position: expected a Position or a position ID, got "
+                        f"{type(position).__name__}")
     rules = as_rules(rules)
     method = check_method(method, METHODS)
     forced = method in ("exact", "two_sided")

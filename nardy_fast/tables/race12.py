@@ -38,7 +38,7 @@ from nardy_fast._utils._resources import check_disk, check_memory
 from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils.datadir import cached, data_dir
 from nardy_fast.core._state import finished_reason
-from nardy_fast.core.position import WHITE, Position
+from nardy_fast.core.position import WHITE, Position, as_position
 from nardy_fast.core.result import Outcome
 from nardy_fast.tables.race import race_outcome
 from nardy_fast.core.rules import as_rules
@@ -274,14 +274,14 @@ def cached_race12(build: bool = False, progress: bool | None = None) -> Race12 |
     return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
 
 
-def race12_probabilities(position: Position, rules: RulesLike = None,
+def race12_probabilities(position: Position | str, rules: RulesLike = None,
                          tables: Race12 | None = None) -> Outcome:
     """Winning, mars and expected points of a race without contact for the side on roll,
     by convolution of the one-sided distributions (method ``"one_sided12"``).
 
-    ``tables``: a ``Race12`` (default: the cached ``race12()``; ValueError when it has not
-    been built).  ValueError when the position is not such a race, or under rules the
-    database does not serve (``supports``).
+    ``position``: a ``Position`` or its ID.  ``tables``: a ``Race12`` (default: the cached
+    ``race12()``; ValueError when it has not been built).  ValueError when the position is
+    not such a race, or under rules the database does not serve (``supports``).
 
     Returns
     -------
@@ -302,8 +302,11 @@ def race12_probabilities(position: Position, rules: RulesLike = None,
     >>> o.method, round(o.p_win, 3), round(o.equity, 3)
     ('one_sided12', 0.492, -0.017)
     """
+    if isinstance(position, str):                    # an ID, as every function takes it
+        position = as_position(position)
     if not isinstance(position, Position):
-        raise TypeError(f"position: expected a Position, got {type(position).__name__}")
+        raise TypeError(f"position: expected a Position or a position ID, got "
+                        f"{type(position).__name__}")
     rules = as_rules(rules)
     if not supports(rules):
         raise ValueError("block_rule='home': a block depends on the other side's checkers, "

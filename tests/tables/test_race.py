@@ -306,6 +306,21 @@ def test_bad_positions():
             race_probabilities(race([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]), method=name)
 
 
+
+def test_a_position_id_is_read_as_every_other_function_reads_it():
+    """``race_probabilities("W...")`` was a TypeError ("expected a Position, got str")
+    where ``Evaluator.evaluate``, ``cube_decision``, ``rollout`` and the reports take a
+    position ID; it now reads the ID, and a malformed one is refused naming
+    ``position``."""
+    pos = race([0, 1, 0, 2, 1, 1][::-1], [1, 0, 2, 0, 1, 1][::-1])
+    a, b = race_probabilities(pos.id), race_probabilities(pos)
+    assert (a.method, a.p_win, a.p_mars_win, a.equity) == \
+        (b.method, b.p_win, b.p_mars_win, b.equity)
+    with pytest.raises(ValueError, match="position"):
+        race_probabilities("W-not-an-id")
+    with pytest.raises(TypeError, match="Position"):
+        race_probabilities(None)
+
 def test_explicit_databases(one):
     ts = bo.TwoSided.build(3, progress=False)
     p = race([2, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0])

@@ -277,3 +277,15 @@ def test_values_are_labelled_an_approximation_as_the_docstring_says(db7):
     assert o.method == "one_sided12" and math.isnan(o.se_p_win) and math.isnan(o.se_equity)
     returns = race12.race12_probabilities.__doc__.split("Returns")[1].split("Examples")[0]
     assert "exact" not in returns and "NaN" in returns
+
+
+def test_a_position_id_is_read_as_race_probabilities_reads_it(db7):
+    """``race12_probabilities`` took only a Position (a TypeError for its ID), unlike
+    the evaluator, the cube and the rollouts; it now reads an ID too."""
+    pos = outer_position()
+    a = race12.race12_probabilities(pos.id, tables=db7)
+    b = race12.race12_probabilities(pos, tables=db7)
+    assert (a.method, a.p_win, a.p_mars_win, a.equity) == \
+        (b.method, b.p_win, b.p_mars_win, b.equity)
+    with pytest.raises(ValueError, match="position"):
+        race12.race12_probabilities("W-not-an-id", tables=db7)
