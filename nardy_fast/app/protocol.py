@@ -16,6 +16,7 @@ engine's answer)::
     dice <d1> <d2>
     go                        -> bestmove 1/7 7/12      (the record notation; 'pass')
     eval                      -> eval p_win=0.612 p_mars_win=0.021 equity=+0.245
+                                 (p_draw= under draw_rule; mwc=, emg= at a match score)
     cube                      -> cube action=no-double/take nd=+0.52 dt=+0.35 dp=+1.00
     quit
 
@@ -240,6 +241,8 @@ class Engine:
         o = self.evaluator().evaluate(pos, plies=self.plies, match=state)
         out = (f"eval p_win={_num(o.p_win)} p_mars_win={_num(o.p_mars_win)} "
                f"equity={_num(o.equity, True)}")
+        if self.rules.draw_rule:            # a draw is neither a win nor a loss
+            out += f" p_draw={_num(o.p_draw)}"
         if state is not None:
             out += f" mwc={_num(o.extra['mwc'])} emg={_num(o.extra['emg'], True)}"
         return [out]

@@ -298,3 +298,28 @@ def test_eval_of_a_finished_game_at_a_match_score_gives_the_match_figures():
     e = _fields(eng.handle("eval")[0], "eval")
     assert float(e["mwc"]) == pytest.approx(o.extra["mwc"], abs=1e-6)
     assert 0 < o.extra["mwc"] < 1
+
+
+def test_eval_under_the_draw_rule_gives_the_chance_of_a_draw():
+    """Under ``draw_rule`` 'eval' gave P(win) and the equity but not the chance of a draw,
+    which ``evaluate``, ``rollout`` and ``bearoff query`` give, so a front end could not
+    tell a draw from a loss.  A ``p_draw=`` field now follows ``equity`` under
+    ``draw_rule`` (and no other rules), before the match fields."""
+    race = "BAAAAAAAAAAAAAAAAAAAAAAAAIyMRYTMS"         # both homes: draws are likely
+    rules = nf.Rules(draw_rule=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RulesFallbackWarning)
+        o = nf.Evaluator.default(rules).evaluate(race, plies=0)
+        eng = Engine(plies=0, rules=rules)
+        assert eng.handle(f"position {race}") == []
+        e = _fields(eng.handle("eval")[0], "eval")
+        assert list(e) == ["p_win", "p_mars_win", "equity", "p_draw"]
+        assert (float(e["p_win"]), float(e["equity"]), float(e["p_draw"])) == \
+            pytest.approx((o.p_win, o.equity, o.p_draw), abs=1e-6)
+        assert 0.1 < o.p_draw < 0.9
+        eng.handle("setoption name match value 5 2 1")
+        assert list(_fields(eng.handle("eval")[0], "eval")) == \
+            ["p_win", "p_mars_win", "equity", "p_draw", "mwc", "emg"]
+    eng = Engine(plies=0)
+    eng.handle(f"position {race}")
+    assert list(_fields(eng.handle("eval")[0], "eval")) == ["p_win", "p_mars_win", "equity"]
