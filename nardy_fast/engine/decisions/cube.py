@@ -213,7 +213,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     -------
     dict
         ``no_double``, ``double_take``, ``double_pass``, ``double_beaver``, ``equity`` (per
-        unit stake), ``p_win`` (cubeless; for ``"rollout"`` the share of games won),
+        unit stake), ``p_win`` (cubeless, the P(win) the model decides on: under
+        ``draw_rule`` a draw counts as half a win, ``cubemodel.p_of``, so it is
+        ``evaluate``'s ``p_win + p_draw / 2``; for ``"rollout"`` the share of games won),
         ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the

@@ -347,7 +347,6 @@ def test_no_raise_on_the_side_on_rolls_first_turn(match):
     assert not math.isnan(cube_decision(later, **kw)["double_take"])
 
 
-
 def test_no_raise_on_a_first_turn_with_the_cube_in_the_match_state():
     """The match's own cube (``MatchState(cube=...)``) keeps the first-turn rule: at 3-4
     in a match to 5 the trailer's raise was offered on its first turn ("double, pass")."""
@@ -358,3 +357,18 @@ def test_no_raise_on_a_first_turn_with_the_cube_in_the_match_state():
     d = cube_decision(start, match=state, cube_probabilities=lambda pos: 0.59)
     assert d["action"] == "no raise" and math.isnan(d["double_take"])
     assert d["equity"] == d["no_double"]
+
+
+def test_p_win_under_the_draw_rule_counts_a_draw_as_half_a_win_as_documented():
+    """Under ``draw_rule`` the decision's ``p_win`` is the model's: P(win) with a draw
+    counted as half a win, so it is not ``evaluate``'s ``p_win`` (draws apart).  The
+    command line's text said so; the docstring, which the --json keys follow, did not."""
+    import nardy_fast as nf
+    race = "BAAAAAAAAAAAAAAAAAAAAAAAAIyMRYTMS"
+    rules = nf.Rules(draw_rule=True)
+    o = nf.Evaluator.default(rules).evaluate(race, plies=0)
+    d = nf.cube_decision(race, rules=rules, plies=0)
+    assert o.p_draw > 0.1
+    assert d["p_win"] == pytest.approx(o.p_win + o.p_draw / 2, abs=1e-12)
+    returns = nf.cube_decision.__doc__.split("Returns")[1].split("Examples")[0]
+    assert "half a win" in returns
