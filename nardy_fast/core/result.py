@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["Outcome", "PROBABILITIES", "NOT_MEASURED", "clip_probabilities",
-           "nearest_possible", "possible_values", "possibility_gap"]
+           "nearest_possible", "possible_values", "possibility_gap", "ruled_out"]
 
 _Z95 = 1.959963984540054
 # The standard errors of a value whose error is not measured (the net's): every ``se_*``
@@ -291,12 +291,45 @@ _FEASIBLE = 1e-9           # tolerance of the candidate check in ``possible_valu
 _W, _L, _D, _MW, _ML, _KW, _KL, _HW, _HL, _E = range(10)
 
 
-def _constraints(draws, points):
+def ruled_out(mover, opponent):
+    """The probabilities of ``PROBABILITIES`` that a position's boards rule out, from the
+    view of the side on roll (``mover``; each board 24 counts in its own numbering): a
+    side that has borne off a checker cannot be marsed (no mars, koks or home mars of its
+    loss), and one with no checker on its points 1-6 cannot be koksed (checkers only move
+    forward; rule book, section 7).
+
+    Returns
+    -------
+    tuple of str
+        Names of ``PROBABILITIES`` that are 0 for every game from the position.
+    """
+    out = []
+    for board, side in ((opponent, "win"), (mover, "loss")):
+        b = np.asarray(board)
+        if int(b.sum()) < 15:
+            out += [f"p_mars_{side}", f"p_koks_{side}", f"p_home_mars_{side}"]
+        elif not b[:6].any():
+            out.append(f"p_koks_{side}")
+    return tuple(out)
+
+
+def _zero_indices(ruled):
+    """The indices into ``PROBABILITIES`` of the names ``ruled`` (``ruled_out``), checked."""
+    bad = [name for name in ruled if name not in PROBABILITIES]
+    if isinstance(ruled, str) or bad:
+        raise ValueError(f"ruled_out={ruled!r}: expected names of PROBABILITIES")
+    return tuple(sorted({PROBABILITIES.index(name) for name in ruled}))
+
+
+def _constraints(draws, points, zero=()):
     """``(A, b, G, h)``: the possible set ``{z : A z = b, G z <= h}`` of the vector ``z``
-    (``PROBABILITIES`` then the equity)."""
+    (``PROBABILITIES`` then the equity); ``zero``: indices held at 0 (``ruled_out``)."""
     A, b = [np.eye(10)[_W] + np.eye(10)[_L] + np.eye(10)[_D]], [1.0]
     if not draws:
         A.append(np.eye(10)[_D])
+        b.append(0.0)
+    for i in zero:
+        A.append(np.eye(10)[i])
         b.append(0.0)
     if points is not None:
         oin, mars, koks, home = points
@@ -320,10 +353,11 @@ def _constraints(draws, points):
 _FACES = {}
 
 
-def _faces(draws, points):
+def _faces(draws, points, zero=()):
     """The possible set's constraints and, for every subset S of its inequalities, the
     affine map ``z -> M z + c`` projecting onto ``{A z = b, G_S z = h_S}`` (cached)."""
-    key = (bool(draws), None if points is None else tuple(float(p) for p in points))
+    key = (bool(draws), None if points is None else tuple(float(p) for p in points),
+           tuple(zero))
     if key not in _FACES:
         A, b, G, h = _constraints(*key)
         n, k = A.shape[1], len(G)
@@ -340,7 +374,7 @@ def _faces(draws, points):
     return _FACES[key]
 
 
-def possibility_gap(values, *, draws=True, points=None):
+def possibility_gap(values, *, draws=True, points=None, ruled_out=()):
     """How far ``values`` breaks the rules of a possible distribution: the largest
     violation (0 for a possible one) of the constraints listed in ``possible_values``.
 
@@ -348,30 +382,31 @@ def possibility_gap(values, *, draws=True, points=None):
     ----------
     values : array_like of float, shape (10,)
         ``PROBABILITIES`` in their order, then the equity (points, side on roll).
-    draws, points
+    draws, points, ruled_out
         As for ``possible_values``.
     """
     z = np.asarray(values, dtype=np.float64)
     if z.shape != (10,):
         raise ValueError(f"values: expected the 9 PROBABILITIES and the equity (shape "
                          f"(10,)), got shape {z.shape}")
-    A, b, G, h, _, _ = _faces(draws, points)
+    A, b, G, h, _, _ = _faces(draws, points, _zero_indices(ruled_out))
     return float(max(np.abs(A @ z - b).max(), (G @ z - h).max(), 0.0))
 
 
-def possible_values(values, *, draws=True, points=None):
+def possible_values(values, *, draws=True, points=None, ruled_out=()):
     """The possible distribution nearest to ``values`` (Euclidean projection).
 
     The possible set (rule book section 7): every probability >= 0; ``p_win + p_lose +
     p_draw = 1``; ``p_koks_<x> + p_home_mars_<x> <= p_mars_<x> <= p_<x>`` for ``x`` win and
     loss (koks and home mars are disjoint kinds of mars); ``p_draw = 0`` unless ``draws``;
-    and, with ``points``, the equity equal to the expected points of the scoring.  It is
+    each of ``ruled_out`` 0; and, with ``points``, the equity equal to the expected points
+    of the scoring.  It is
     convex, so the nearest point is unique, and for every possible ``t`` the result is no
     farther from ``t`` than ``values`` are (the projection onto a convex set is
     non-expansive and fixes ``t``).  Computed exactly: the nearest point lies on one face
     of the polytope, and is the feasible one nearest to ``values`` among the projections
-    onto the affine hulls of all faces (at most 2**11, precomputed once per ``draws`` and
-    ``points``); an input within 1e-9 of the set (float rounding) only has its bounds
+    onto the affine hulls of all faces (at most 2**11, precomputed once per ``draws``,
+    ``points`` and ``ruled_out``); an input within 1e-9 of the set (float rounding) only has its bounds
     and nesting made exact.
 
     Parameters
@@ -384,6 +419,9 @@ def possible_values(values, *, draws=True, points=None):
         The points of an oin, mars, koks and home mars (``Rules.points``): the equity is
         then tied to the probabilities (cubeless money play).  None: the equity is left as
         it is (a cubeful equity, not a function of the probabilities).
+    ruled_out : sequence of str
+        Names of ``PROBABILITIES`` held at exactly 0: the kinds the position's boards rule
+        out (``ruled_out``), which no move may fill in.
 
     Returns
     -------
@@ -398,8 +436,9 @@ def possible_values(values, *, draws=True, points=None):
     if not np.isfinite(z).all():
         raise ValueError(f"values: expected finite numbers, got {z.tolist()}")
     equity = z[_E]
-    if possibility_gap(z, draws=draws, points=points) > _FEASIBLE:
-        A, b, G, h, M, c = _faces(draws, points)
+    zero = _zero_indices(ruled_out)
+    if possibility_gap(z, draws=draws, points=points, ruled_out=ruled_out) > _FEASIBLE:
+        A, b, G, h, M, c = _faces(draws, points, zero)
         candidates = M @ z + c                                    # (S, 10)
         ok = ((np.abs(candidates @ A.T - b) <= _FEASIBLE).all(axis=1)
               & (candidates @ G.T - h <= _FEASIBLE).all(axis=1))
@@ -414,6 +453,7 @@ def possible_values(values, *, draws=True, points=None):
     z[:_E] = np.clip(z[:_E], 0.0, 1.0)
     if not draws:
         z[_D] = 0.0
+    z[list(zero)] = 0.0
     for side, mars, koks, home in ((_W, _MW, _KW, _HW), (_L, _ML, _KL, _HL)):
         z[mars] = min(z[mars], z[side])
         z[koks] = min(z[koks], z[mars])
@@ -426,16 +466,17 @@ def possible_values(values, *, draws=True, points=None):
 
 def nearest_possible(outcome: Outcome, *, draws: bool = True,
                      points: tuple[float, float, float, float] | None = None,
-                     record: bool = False) -> Outcome:
+                     record: bool = False, ruled_out: Sequence[str] = ()) -> Outcome:
     """``outcome`` moved to the nearest possible distribution (``possible_values``).
 
     Parameters
     ----------
     outcome : Outcome
-    draws, points
+    draws, points, ruled_out
         As for ``possible_values``: whether draws can happen; the points of an oin, mars,
         koks and home mars when the equity is the expected points of the scoring (None:
-        the equity is kept).
+        the equity is kept); the probabilities the position's boards rule out
+        (``ruled_out``), held at 0.
     record : bool
         Record the adjustment in ``extra``: ``"clipped"`` names the probabilities moved by
         more than rounding (1e-12; comma-separated, ``""`` for none), ``"adjustment"`` is
@@ -455,7 +496,7 @@ def nearest_possible(outcome: Outcome, *, draws: bool = True,
                  dtype=np.float64)
     if not np.isfinite(z).all():
         return outcome
-    new = possible_values(z, draws=draws, points=points)
+    new = possible_values(z, draws=draws, points=points, ruled_out=ruled_out)
     changes = {n: float(new[i]) for i, n in enumerate(PROBABILITIES) if new[i] != z[i]}
     if new[_E] != z[_E]:
         changes["equity"] = float(new[_E])

@@ -131,3 +131,27 @@ def test_bad_values_are_errors_naming_them():
         possible_values([math.nan] * 10)
     with pytest.raises(TypeError, match="outcome"):
         nearest_possible({"p_win": 1.0})
+
+
+def test_the_kinds_a_board_rules_out_are_held_at_zero():
+    """The nearest possible point filled in kinds the boards rule out: an estimate
+    breaking only the nesting of the losses came back with P(mars win) 2e-19 for a side
+    that has borne off a checker (and a rollout's with 1e-4: the equity's tie to the
+    points spreads the move over every kind).  Held at 0 by ``ruled_out``, they stay
+    exactly 0."""
+    from nardy_fast.core.result import ruled_out
+    mover, opponent = np.zeros(24, int), np.zeros(24, int)
+    mover[[10, 23]] = [5, 10]                 # 15 on the board, none on points 1-6
+    opponent[[0, 20]] = [10, 4]               # one checker off
+    ruled = ruled_out(mover, opponent)
+    assert set(ruled) == {"p_mars_win", "p_koks_win", "p_home_mars_win", "p_koks_loss"}
+    # P(win) .05, P(mars loss) .004 with P(home mars loss) .006 above it
+    x = np.array([0.05, 0.95, 0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.006, 0.0])
+    x[9] = equity_of(x, EXTENDED)
+    z = possible_values(x, draws=False, points=EXTENDED, ruled_out=ruled)
+    assert possibility_gap(z, draws=False, points=EXTENDED) <= 1e-12
+    for name in ruled:
+        assert z[PROBABILITIES.index(name)] == 0.0, name
+    assert possibility_gap(z, draws=False, points=EXTENDED, ruled_out=ruled) <= 1e-12
+    with pytest.raises(ValueError, match="ruled_out"):
+        possible_values(x, ruled_out=["p_mars"])

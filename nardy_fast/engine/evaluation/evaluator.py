@@ -26,7 +26,7 @@ from nardy_fast.core.position import (BLACK, WHITE, Position, as_position, conta
                                       position_list)
 from nardy_fast.tables.race import complete_rows, default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
-from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible
+from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible, ruled_out
 from nardy_fast.core.rules import OUTCOMES, as_rules, check_flag
 from nardy_fast.tables import race12 as _r12
 
@@ -484,11 +484,13 @@ class Evaluator:
                                                                   "plies": int(plies)})
                     continue
                 d = dict(zip(OUTPUT_NAMES, (float(a) for a in v)))
-                # the net's float32 outputs can break a nesting or pass 1 by rounding
+                # the net's float32 outputs can break a nesting or pass 1 by rounding;
+                # the kinds the boards rule out stay 0
                 out[k] = nearest_possible(
                     Outcome(p_lose=1.0 - d["p_win"], equity=float(e), method=m,
                             extra={"plies": int(plies)}, **d, **NOT_MEASURED),
-                    draws=self.rules.draw_rule, points=points)
+                    draws=self.rules.draw_rule, points=points,
+                    ruled_out=ruled_out(positions[k].mover, positions[k].opponent))
         if match is not None:
             for o in out:      # built here: their extra takes the entries in place
                 o.extra.update(met.match_extra(o, match))
@@ -594,7 +596,7 @@ class Evaluator:
                                                      d1, d2, plies)
         methods = [f"net {int(u)}-ply" for u in used]
         draws = np.zeros(len(res))
-        clipped, eqs2 = self._possible(vals, eqs)
+        clipped, eqs2 = self._possible(vals, eqs, position.opponent, res)
         final = self._exact_rows(position, res)
         if clipped is vals and not final:
             return res, vals, used, eqs, methods, draws
@@ -610,13 +612,14 @@ class Evaluator:
         return (res[order], vals[order], used[order], eqs[order],
                 [methods[k] for k in order], draws[order])
 
-    def _possible(self, vals, eqs):
+    def _possible(self, vals, eqs, opponent, results):
         """``(vals, eqs)`` with every row of ``vals`` (``(n, 7)``, ``OUTPUT_NAMES``) a
         possible distribution: a value searched at 1 ply or more averages the rolls in
         float32, which can pass 1 (P(win) 1.0000002, an equity above the largest win) or,
         flipped, fall below 0; such a row is moved to the nearest possible one
-        (``nearest_possible``, as ``outcomes`` does) and its equity recomputed.  The same
-        arrays when no row needed it, else float64 copies."""
+        (``nearest_possible``, as ``outcomes`` does, the kinds that the mover's result
+        ``results[k]`` and the ``opponent``'s board rule out held at 0) and its equity
+        recomputed.  The same arrays when no row needed it, else float64 copies."""
         w, mw, kw, hw, ml, kl, hl = np.asarray(vals, dtype=np.float64).T
         bad = np.flatnonzero((np.asarray(vals) < 0).any(axis=1) | (w > 1) | (mw > w)
                              | (kw + hw > mw) | (ml > 1 - w) | (kl + hl > ml))
@@ -629,7 +632,8 @@ class Evaluator:
             d = dict(zip(OUTPUT_NAMES, (float(a) for a in vals[k])))
             o = nearest_possible(Outcome(p_lose=1.0 - d["p_win"], equity=float(eqs[k]),
                                          method="net", **d, **NOT_MEASURED),
-                                 draws=self.rules.draw_rule, points=points)
+                                 draws=self.rules.draw_rule, points=points,
+                                 ruled_out=ruled_out(results[k], opponent))
             vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
             eqs[k] = o.equity + 0.0
         return vals, eqs
@@ -707,7 +711,8 @@ class Evaluator:
                 b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
                 deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
                 deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
-                made, deep_eqs = self._possible(deep, s.equities(deep))
+                made, deep_eqs = self._possible(deep, s.equities(deep), position.opponent,
+                                                res[top])
                 if made is not deep:             # keep the corrected values as they are
                     vals = vals.astype(np.float64)
                 vals[top] = made

@@ -659,7 +659,7 @@ def _outcome(tally, truncated, extra, plan=None):
         **{"se_" + name: float(se[q[name]]) for name in _MORE_SE})
     if plan is None:
         return keep_in_range(out)
-    return keep_in_range(out, plan.rules, cube=plan.cube is not None)
+    return keep_in_range(out, plan.rules, cube=plan.cube is not None, position=plan.position)
 
 
 def _extra(plan, workers, client, interrupted):

@@ -58,7 +58,10 @@ moves the raw estimate ``x`` (the nine probabilities and, without the cube, the 
 the nearest point ``P(x)`` (Euclidean) of the convex set ``C`` of possible ones
 (``core.result.possible_values``): every probability >= 0, win + lose + draw = 1 (no
 draw without ``draw_rule``), koks + home mars <= mars <= win (and the same for losses:
-koks and home mars are disjoint kinds of mars, rule book section 7), and the equity equal
+koks and home mars are disjoint kinds of mars, rule book section 7), the kinds the
+start's boards rule out 0 (no mars of a side that has borne off a checker, no koks of one
+with none on its points 1-6: every game scores them 0, but the luck net's per-roll values
+of them need not be 0, so their reduced means are noise around 0), and the equity equal
 to the expected points of the rules' scoring.  With the cube in play the equity is the
 cubeful one, not a function of the probabilities: it is left as estimated (exactly
 unbiased) and only the probabilities are moved.  ``extra["clipped"]`` names the
@@ -89,7 +92,7 @@ one rollout's standard error.
 """
 from __future__ import annotations
 
-from nardy_fast.core.result import nearest_possible
+from nardy_fast.core.result import nearest_possible, ruled_out
 from nardy_fast.core.rules import OUTCOMES, as_rules
 
 __all__ = ["ESTIMATORS", "VR_ESTIMATOR", "DEFAULT_ESTIMATOR", "check_estimator",
@@ -141,13 +144,17 @@ def check_estimator(vr, policies):
     return vr, k
 
 
-def keep_in_range(outcome, rules=None, *, cube=False):
+def keep_in_range(outcome, rules=None, *, cube=False, position=None):
     """``outcome`` (a rollout's Outcome) moved to the nearest possible distribution
     (``core.result.nearest_possible``), the move recorded in ``extra`` (``"clipped"``,
     ``"adjustment"``, ``"equity_adjustment"``); the standard errors unchanged (those of the
     raw means).  ``rules`` (None: classic) give the draws and the scoring's points;
-    ``cube``: the equity is cubeful, so it is kept and only the probabilities move.  Why
-    and how small the bias is: the module docstring, "Possible distributions reported"."""
+    ``cube``: the equity is cubeful, so it is kept and only the probabilities move;
+    ``position`` (the rollout's start): the kinds its boards rule out
+    (``core.result.ruled_out``) are held at 0.  Why and how small the bias is: the module
+    docstring, "Possible distributions reported"."""
     rules = as_rules(rules)
     points = None if cube else tuple(rules.points(k) for k in OUTCOMES)
-    return nearest_possible(outcome, draws=rules.draw_rule, points=points, record=True)
+    ruled = () if position is None else ruled_out(position.mover, position.opponent)
+    return nearest_possible(outcome, draws=rules.draw_rule, points=points, record=True,
+                            ruled_out=ruled)

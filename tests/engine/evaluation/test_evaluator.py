@@ -650,3 +650,26 @@ def test_a_hints_losses_are_not_negative_among_the_rows_of_one_depth():
     assert list(deep.index) == list(range(len(deep)))          # the searched rows first
     best0 = h["equity"].iloc[0]
     assert (h["equity_loss"] == best0 - h["equity"]).all()      # one identity for all rows
+
+
+def test_searched_values_keep_the_kinds_the_boards_rule_out_at_zero():
+    """A value searched at 1 ply or more that passed 1 by float32 rounding was moved to
+    the nearest possible distribution, and the move filled in kinds the boards rule out:
+    ``evaluate`` at 1 ply gave P(koks win) 1e-22 against a side with no checker on its
+    points 1-6, and a hint's row P(mars loss) 2.4e-07 for the side that had just borne
+    off four checkers.  They stay exactly 0."""
+    from nardy_fast.core.result import ruled_out
+    ev = Evaluator.default()
+    for pid in ("BAAAAAAAAAAAAAAAAAAEAAAAAAAAAAAUp", "BAAAAAAAAAAAAAAAAAAAAAQEAAAABAgNH"):
+        pos = nf.Position.from_id(pid)
+        for plies in (1, 2):
+            o = ev.evaluate(pos, plies=plies)
+            assert 0.0 <= o.p_win <= 1.0
+            for name in ruled_out(pos.mover, pos.opponent):
+                assert getattr(o, name) == 0.0, (pid, plies, name)
+    pos = nf.Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACS")
+    for match in (None, nf.MatchState(5, (2, 3), "white")):
+        h = ev.hint(pos, (4, 4), plies=1, match=match)
+        row = h.iloc[0]
+        assert row["move"] == "24/off 24/off 24/off 24/off"
+        assert (row["p_win"], row["p_mars_loss"], row["equity"]) == (0.0, 0.0, -1.0)

@@ -106,3 +106,24 @@ def test_a_plain_rollout_is_not_moved():
     """Plain games' mean is possible already: nothing moves (up to rounding)."""
     o = nf.rollout(ISSUE, 40, seed=1, variance_reduction=False, **FAST)
     assert o.extra["clipped"] == "" and o.extra["adjustment"] <= 1e-12
+
+
+def test_the_kinds_the_start_rules_out_are_zero():
+    """Black has borne off a checker, so White can win no mars (nor koks nor home
+    mars).  Every game scores those kinds 0, but the reduced means
+    broke a nesting and the move to a possible distribution spread itself over every kind:
+    this rollout reported P(mars win) 0.0001 and P(koks win) 0.00007 (the luck net's
+    estimates, besides, reported P(koks loss) 0.002 for a side with no checker on points
+    1-6).  They are now exactly 0, the distribution still possible."""
+    from nardy_fast.core.result import ruled_out
+    rules = nf.Rules(scoring="extended", mars_points=3, koks_points=5)
+    pos = nf.Position.from_id("WAAAAAAAQAAAAAAAAAAAAAAAAATAAIGQ5")
+    assert set(ruled_out(pos.mover, pos.opponent)) == {
+        "p_mars_win", "p_koks_win", "p_home_mars_win"}
+    for vr in ("luck", "luck-net"):
+        o = nf.rollout(pos, 36, seed=7, rules=rules, variance_reduction=vr, **FAST)
+        check(o, rules)
+        for name in ruled_out(pos.mover, pos.opponent):
+            assert getattr(o, name) == 0.0, (vr, name, o)
+    o = nf.rollout("WAAAAAAABAgAAYAAAAAEBEAAAABAAEAdj", 36, seed=7, **FAST)
+    assert o.extra["estimator"] == "luck-net" and o.p_koks_loss == 0.0
