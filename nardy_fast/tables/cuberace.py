@@ -258,7 +258,9 @@ class CubefulRace:
         nd = float(row[k])
         dead = float(row[3])
         out = {"no_double": nd, "double_take": math.nan, "double_pass": 1.0,
-               "double_beaver": math.nan, "dead": dead, "p_win": (dead + 1.0) / 2.0}
+               "double_beaver": math.nan, "dead": dead,
+               # cut to [0, 1]: a sure loss is stored as -1 - 2e-16
+               "p_win": min(max((dead + 1.0) / 2.0, 0.0), 1.0)}
         can_raise = owner != "opponent" and (self.progression == "geometric"
                                              or stake < self.max_stake)
         if not can_raise:

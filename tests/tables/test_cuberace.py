@@ -201,3 +201,14 @@ def test_checks(geo2):
         geo2.decision((0,) * 23 + (1,), (0,) * 23 + (1,), owner="white")
     with pytest.raises(ValueError, match="checkers"):
         geo2.decision((0,) * 23 + (3,), (0,) * 23 + (1,))
+
+
+def test_a_sure_loss_has_p_win_0_not_below():
+    """Black on roll with five checkers against White's last one: a sure loss, stored as
+    -1.0000000000000002, gave P(win) -1.1e-16 (``nardy-fast cube`` printed "cubeless
+    P(win) -0.0000"); P(win) is now cut to [0, 1]."""
+    import nardy_fast as nf
+    pos = nf.Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAAAAAABBB")
+    d = nf.cube_decision(pos, rules=nf.Rules(cube="geometric"))
+    assert d["model"] == "exact cubeful race table"
+    assert d["p_win"] == 0.0 and str(d["p_win"]) == "0.0"
