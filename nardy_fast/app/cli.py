@@ -625,6 +625,9 @@ def cmd_bearoff_query(args):
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
             if rules.draw_rule:             # P(win) and P(lose) then leave P(draw)
                 row["p_draw"] = o.p_draw
+            if rules.scoring == "extended":  # every mars of a race is a home mars,
+                row["p_home_mars_win"] = o.p_home_mars_win      # worth its own points
+                row["p_home_mars_loss"] = o.p_home_mars_loss
         out.append(row)
     if args.json:
         print(json_text(out))
@@ -642,9 +645,11 @@ def cmd_bearoff_query(args):
             print(f"  game over: {row['game_over']}")
         if "p_win" in row:
             draw = f"  P(draw) {row['p_draw']:.6f}" if "p_draw" in row else ""
+            home = (f"  P(home mars win) {row['p_home_mars_win']:.6f}  P(home mars loss) "
+                    f"{row['p_home_mars_loss']:.6f}" if "p_home_mars_win" in row else "")
             print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}{draw}  "
                   f"P(mars win) {row['p_mars_win']:.6f}  P(mars loss) "
-                  f"{row['p_mars_loss']:.6f}  equity {row['equity']:+.6f} points")
+                  f"{row['p_mars_loss']:.6f}{home}  equity {row['equity']:+.6f} points")
 
 
 def _read_ids(path):

@@ -64,3 +64,18 @@ def test_a_mars_table_against_no_checker_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["bearoff", "build", "--mars", "0"])
     assert "argument --mars: 0: expected an integer 1..14" in capsys.readouterr().err
+
+
+def test_under_extended_scoring_the_query_gives_the_home_mars(capsys):
+    """Under extended scoring a race's mars is a home mars, worth 4 points: the query
+    showed P(mars win) 1 and equity +4 with no home mars column, an equity its numbers
+    did not explain.  It now gives P(home mars win) and P(home mars loss)."""
+    pid = "WAAAAAAAAAAAAAAAAAAAAAAAAAAEAAwEa"
+    main(["bearoff", "query", "--json", "--rules", "scoring=extended", pid])
+    row = json.loads(capsys.readouterr().out)[0]
+    assert (row["p_mars_win"], row["p_home_mars_win"], row["equity"]) == (1.0, 1.0, 4.0)
+    assert row["p_home_mars_loss"] == 0.0
+    main(["bearoff", "query", "--rules", "scoring=extended", pid])
+    assert "P(home mars win) 1.000000" in capsys.readouterr().out
+    main(["bearoff", "query", "--json", pid])
+    assert "p_home_mars_win" not in json.loads(capsys.readouterr().out)[0]
