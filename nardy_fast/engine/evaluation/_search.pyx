@@ -209,6 +209,7 @@ cdef int value(const search_t* s, const uint8_t* me, const uint8_t* opp, int pli
 cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, int plies,
                      float* out, float* rolls) noexcept nogil:
     cdef float v[NET_OUTPUTS]
+    cdef double total[NET_OUTPUTS]
     cdef int k, err, j
     cdef double w
     if plies == 0:
@@ -216,7 +217,7 @@ cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, i
         if rolls != NULL:
             rolls[0] = -1.0
         return 0
-    memset(out, 0, NET_OUTPUTS * sizeof(float))
+    memset(total, 0, NET_OUTPUTS * sizeof(double))
     for j in range(N_ROLLS):
         err = best_after(s, me, opp, NF_ROLL_D1[j], NF_ROLL_D2[j], plies - 1, v)
         if err:
@@ -225,7 +226,16 @@ cdef int value_rolls(const search_t* s, const uint8_t* me, const uint8_t* opp, i
             memcpy(rolls + NET_OUTPUTS * j, v, NET_OUTPUTS * sizeof(float))
         w = NF_ROLL_P[j]
         for k in range(NET_OUTPUTS):
-            out[k] += w * v[k]
+            total[k] += w * v[k]
+    # the mean of the rolls, added in double (a float32 sum passed 1: P(win) 1.0000002),
+    # rounded once, and made consistent (koks + home mars <= mars after rounding)
+    for k in range(NET_OUTPUTS):
+        out[k] = <float>total[k]
+    if out[OUT_WIN] > 1.0:
+        out[OUT_WIN] = 1.0
+    elif out[OUT_WIN] < 0.0:
+        out[OUT_WIN] = 0.0
+    net_clip_board(out, me, opp)
     return 0
 
 

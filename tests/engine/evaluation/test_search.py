@@ -325,3 +325,22 @@ def test_deep_values_do_not_depend_on_the_thread_count():
     np.testing.assert_array_equal(one, two)
     np.testing.assert_array_equal(one[:2], three)
     assert not np.array_equal(one, Searcher(ev.net, nf.Rules(), keep=2).values(boards, 0))
+
+
+def test_searched_values_are_possible_distributions():
+    """A value searched at 1 or 2 plies is the mean of the 21 rolls' values; added up in
+    float32 it passed 1 (a sure win: P(win) 1.0000002, equity 2.0000007 above the largest
+    win).  ``probabilities`` and ``evaluate_boards`` return the search's values as they
+    are, so each must be a possible distribution with a possible equity."""
+    ev = Evaluator.default()
+    boards = np.stack([nf.Position.from_id(i).boards for i in (
+        "BAAAAAAAAAAAAAAAAAAEAAAAAAAAAAAUp",       # Black bears off its last two next roll
+        "WAAAAAAAQAAAAAAAAAAAAAAAAACAAEUZ3", "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA")])
+    for plies in (1, 2):
+        vals, _ = ev.probabilities(boards, plies=plies)
+        w, mw, kw, hw, ml, kl, hl = vals.T
+        assert ((vals >= 0) & (vals <= 1)).all(), vals
+        assert (mw <= w).all() and (kw + hw <= mw).all(), vals
+        assert (ml <= 1 - w).all() and (kl + hl <= ml).all(), vals
+        eq = ev.evaluate_boards(boards, plies=plies)
+        assert (np.abs(eq) <= 2).all(), eq
