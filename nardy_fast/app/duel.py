@@ -456,7 +456,7 @@ def read_transcript(path) -> list[GameRecord]:
     records = []
     for k, s in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        # blank lines in front keep the line numbers of the file in error messages
-        text = "\n" * s + "".join(lines[s:end])
-        records.append(parse_record(text, source=os.fspath(path)))
+        # numbered from its first line in the file, for the error messages
+        records.append(parse_record("".join(lines[s:end]), source=os.fspath(path),
+                                    first_line=s + 1))
     return records

@@ -454,11 +454,11 @@ def check_text(text, fn: str, reader: str) -> str:
     return text
 
 
-def _tags_and_tokens(text):
+def _tags_and_tokens(text, first_line=1):
     """The ``; [Tag "value"]`` lines of a record as a dict, and the other lines' tokens as
-    ``(line number, token)`` pairs."""
+    ``(line number, token)`` pairs, the text's first line numbered ``first_line``."""
     tags, tokens = {}, []
-    for no, raw in enumerate(text.splitlines(), 1):
+    for no, raw in enumerate(text.splitlines(), first_line):
         line = raw.strip()
         if not line:
             continue
@@ -508,10 +508,12 @@ def _check_result_tag(record, tags, source):
                           f"replayed game ({got})")
 
 
-def parse_record(text: str, source: str = "<record>") -> GameRecord:
+def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) -> GameRecord:
     """Parse the text of a game record (see the module docstring).  A text with neither
     the record's first line nor tags nor moves (empty, or comments only) is a
-    ``RecordError`` naming ``source``: no game, not an empty one.
+    ``RecordError`` naming ``source``: no game, not an empty one.  ``first_line``: the
+    number an error message gives the text's first line (a record read from the middle
+    of a file: its line there).
 
     Returns
     -------
@@ -528,7 +530,8 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
     >>> len(rec.turns), rec.final == nf.random_game(seed=1).final
     (100, True)
     """
-    tags, tokens = _tags_and_tokens(check_text(text, "parse_record", "read_record"))
+    tags, tokens = _tags_and_tokens(check_text(text, "parse_record", "read_record"),
+                                    check_count(first_line, "first_line", 1))
     if not tokens and not tags and not text.lstrip().startswith(MAGIC):
         raise RecordError(f"{source}: no game record here (the file is empty or holds only "
                           "comments)")

@@ -277,3 +277,30 @@ def test_a_transcript_not_in_utf8_is_named(tmp_path):
                      .encode("latin-1"))
     with pytest.raises(RecordError, match=r"latin1\.txt: not a UTF-8 text file"):
         read_transcript(path)
+
+
+def test_a_long_transcript_is_read_in_time_linear_in_its_length(tmp_path, monkeypatch):
+    """Each record of a transcript is parsed from its own lines, numbered from where it
+    starts in the file: before, each was handed to the parser behind a blank line for
+    every line above it, so reading a file of many records took time quadratic in its
+    length (a 40 MB file of 16,000 games, minutes before its first game was analysed)."""
+    from nardy_fast.app import duel
+    one = nf.random_game(seed=1, max_turns=4).to_text()
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join([one] * 50))
+    seen = []
+    parse = duel.parse_record
+
+    def spy(text, *args, **kwargs):
+        seen.append(len(text))
+        return parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(duel, "parse_record", spy)
+    assert len(read_transcript(path)) == 50
+    assert max(seen) <= len(one) + 2, seen
+    # a bad step in the last record is still named by its line in the file
+    assert one.splitlines()[5].startswith("  1) 34: 1/4 4/8")
+    path.write_text("\n".join([one] * 49 + [one.replace("4/8", "4/of", 1)]))
+    line = 49 * (len(one.splitlines()) + 1) + 6
+    with pytest.raises(RecordError, match=rf"long.txt line {line}: step '4/of'"):
+        read_transcript(path)
