@@ -57,6 +57,14 @@ START = "start"                 # the word for the initial position, wherever an
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
+def _shown(text, limit=40):
+    """``repr(text)``, or for a longer text its first ``limit`` characters and its length:
+    an error message quotes the input without copying a whole file read as one token."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 def _is_die(x):
     """``x`` a single die as a number (1..6), not a roll: the first half of the old
     ``legal_moves(d1, d2)``."""
@@ -194,7 +202,8 @@ class Position:
         if text == START:
             return cls.initial()
         if len(text) != _ID_LEN:
-            raise ValueError(f"position ID {text!r}: expected {_ID_LEN} characters, got {len(text)}")
+            raise ValueError(f"position ID {_shown(text)}: expected {_ID_LEN} characters, got "
+                             f"{len(text)}")
         if text[0] not in "WB":
             raise ValueError(f"position ID {text!r}: must start with 'W' or 'B' (side on roll)")
         bad = set(text[1:]) - _ID_ALPHABET
@@ -610,7 +619,8 @@ def position_list(positions: Position | str | Iterable[Position | str],
 # steps (each side's own point numbers 1-24, ``"off"`` to bear off) and played on a board
 # by ``apply_steps``; game records (``record``) and ``Position.play`` (a move given as
 # text) both read moves through here.
-_STEP = re.compile(r"^(\d+)((?:/(?:\d+|off))+)(?:\((\d)\))?$", re.IGNORECASE)
+# a point of at most 9 digits (a longer number is no point, and int() refuses thousands)
+_STEP = re.compile(r"^(\d{1,9})((?:/(?:\d{1,9}|off))+)(?:\((\d)\))?$", re.IGNORECASE)
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -629,18 +639,19 @@ def parse_steps(text: str) -> tuple[tuple[int, int | str], ...]:
 def _parse_step_token(tok):
     m = _STEP.match(tok)
     if not m:
-        raise ValueError(f"step {tok!r}: expected from/to such as 1/7, 20/off, 1/7/11 or 1/7(2)")
+        raise ValueError(f"step {_shown(tok)}: expected from/to such as 1/7, 20/off, 1/7/11 "
+                         "or 1/7(2)")
     pts = [int(m.group(1))] + [p.lower() if p.lower() == "off" else int(p)
                                for p in m.group(2).split("/")[1:]]
     if "off" in pts[:-1]:
-        raise ValueError(f"step {tok!r}: 'off' can only be the last point")
+        raise ValueError(f"step {_shown(tok)}: 'off' can only be the last point")
     for p in pts:
         if p != "off" and not 1 <= p <= 24:
-            raise ValueError(f"step {tok!r}: point {p} is outside 1..24")
+            raise ValueError(f"step {_shown(tok)}: point {p} is outside 1..24")
     chain = [(pts[k], pts[k + 1]) for k in range(len(pts) - 1)]
     reps = int(m.group(3)) if m.group(3) else 1
     if not 1 <= reps <= 4:
-        raise ValueError(f"step {tok!r}: repeat count must be 1..4")
+        raise ValueError(f"step {_shown(tok)}: repeat count must be 1..4")
     return chain * reps
 
 

@@ -65,7 +65,7 @@ from nardy_fast.core.cubestate import CubeReplay
 from nardy_fast.core.finish import game_result
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core.policies import Chooser, as_chooser
-from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token,
+from nardy_fast.core.position import (BLACK, WHITE, Position, _parse_step_token, _shown,
                                       apply_steps, as_position)
 from nardy_fast.core.rng import generator
 from nardy_fast.core.rules import CLASSIC, Rules, as_rules
@@ -547,12 +547,12 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
             if pending[2] == 0:
                 if tok != "=>":
                     raise RecordError(f"{source} line {no}: expected '=>' after "
-                                      f"{pending[1]!r}, got {tok!r}")
+                                      f"{pending[1]!r}, got {_shown(tok)}")
                 pending[2] = 1
                 continue
             if not tok.isdigit():
                 raise RecordError(f"{source} line {no}: expected the stake after "
-                                  f"'{pending[1]} =>', got {tok!r}")
+                                  f"'{pending[1]} =>', got {_shown(tok)}")
             record.cube.append(CubeAction(len(record.turns), side,
                                           _CUBE_WORDS[pending[1].lower()], int(tok)))
             side = _other(side)
@@ -587,8 +587,8 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
             expect_line += 1
             continue
         if _NOT_DICE.match(tok) and not _DICE.match(tok):     # '71:', '00:': no roll
-            raise RecordError(f"{source} line {no}: {tok!r}: expected dice such as '64:', "
-                              "each die 1..6")
+            raise RecordError(f"{source} line {no}: {_shown(tok)}: expected dice such as "
+                              "'64:', each die 1..6")
         m = _DICE.match(tok)
         if m:
             if cur is not None:
@@ -597,7 +597,7 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
             cur = [(int(m.group(1)), int(m.group(2))), [], no]
             continue
         if cur is None:
-            raise RecordError(f"{source} line {no}: {tok!r} before the first dice "
+            raise RecordError(f"{source} line {no}: {_shown(tok)} before the first dice "
                               "(expected 'N)', dice such as '64:' or a cube action)")
         if tok.lower() == "pass":
             continue

@@ -396,3 +396,19 @@ def test_is_over_under_rules_keeps_blacks_last_turn():
     white_done = Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQ")   # Black has finished
     assert white_done.is_over(draw)                 # White gets no last turn
     assert not Position.initial().is_over(draw)
+
+
+def test_a_huge_text_read_as_an_id_is_not_copied_whole_into_the_message():
+    """A file read as one position ID (``nardy-fast study FILE`` of a 60 MB file with no
+    line break) gave an error message holding the whole file; now the message shows the
+    text's start and its length."""
+    text = "W" + "A" * 10 ** 6
+    with pytest.raises(ValueError) as e:
+        Position.from_id(text)
+    msg = str(e.value)
+    assert len(msg) < 200, len(msg)
+    assert msg.startswith("position ID 'WAAAA") and "1,000,001 characters" in msg
+    assert "expected 33 characters" in msg
+    with pytest.raises(ValueError, match=r"^position ID 'Wxyz': expected 33 characters, "
+                                         r"got 4$"):
+        Position.from_id("Wxyz")

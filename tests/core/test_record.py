@@ -437,3 +437,14 @@ def test_a_name_or_tag_over_several_lines_reads_back(tmp_path, text):
     write_record(rec, tmp_path / "g.txt")
     back = read_record(tmp_path / "g.txt")
     assert (back.white, back.tags["Note"], back.turns) == (text, text, rec.turns)
+
+
+def test_a_huge_token_is_not_copied_whole_into_the_message():
+    """A 60 MB file of one line read as a record gave an error message holding the whole
+    line; now it shows the token's start and its length, with the line."""
+    for text in ("x" * 10 ** 6, "1) 64: 1/7" + "7" * 10 ** 6):
+        with pytest.raises(RecordError) as e:
+            parse_record(text, "big.mat")
+        msg = str(e.value)
+        assert len(msg) < 300, len(msg)
+        assert msg.startswith("big.mat line 1:") and "characters)" in msg, msg
