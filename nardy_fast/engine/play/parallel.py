@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import contextlib
 import ctypes
 import gc
 import itertools
@@ -419,8 +420,11 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
     in_flight = 4 * workers                # bounded: huge runs do not queue every chunk
 
     def submit(k):
-        for i, spec in itertools.islice(todo, k):
-            futures[pool.submit(fn, spec)] = i
+        # a submit may start a worker: Ctrl-C in the middle left a process forked but
+        # unknown to the pool, which then printed a traceback when its queues were gone
+        with _signals_held():
+            for i, spec in itertools.islice(todo, k):
+                futures[pool.submit(fn, spec)] = i
 
     try:
         submit(in_flight)
@@ -457,14 +461,29 @@ def _wait_first(futures):
     the signal handler inside the condition's lock code can leave it half released: the
     unwinding then raises ``RuntimeError: release unlocked lock`` in place of the
     interrupt, and the command printed a traceback instead of its partial result (seen
-    once in about 160 Ctrl-Cs at the start of a two-worker rollout).  So, in the main
-    thread, the two signals' handlers only note the signal while ``cf.wait`` runs (for at
-    most ``POLL_SECONDS`` at a time); then the previous handlers are put back and called
-    with the noted signals, here, outside any lock.  A signal whose handler was not set
-    from Python is left alone."""
+    once in about 160 Ctrl-Cs at the start of a two-worker rollout).  So the two signals
+    are held (``_signals_held``) while ``cf.wait`` runs (for at most ``POLL_SECONDS`` at
+    a time), and handled here, outside any lock."""
     if threading.current_thread() is not threading.main_thread():
         return cf.wait(futures, return_when=cf.FIRST_COMPLETED)[0]
+    with _signals_held() as held:
+        done = set()
+        while not done and not held:
+            done = cf.wait(futures, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)[0]
+    return done
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold Ctrl-C and SIGTERM while the block runs: in the main thread, the two signals'
+    handlers only note the signal (the block sees the list of those noted); at the end of
+    the block the previous handlers are put back and called with the noted signals, outside
+    the block.  A signal whose handler was not set from Python is left alone, and so is
+    every signal in another thread (signals reach the main thread only)."""
     held = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
 
     def hold(signum, frame):
         held.append((signum, frame))
@@ -475,9 +494,7 @@ def _wait_first(futures):
         if handler is not None:
             previous[signum] = signal.signal(signum, hold)
     try:
-        done = set()
-        while not done and not held:
-            done = cf.wait(futures, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)[0]
+        yield held
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -487,7 +504,6 @@ def _wait_first(futures):
             handler(signum, frame)                  # KeyboardInterrupt, as a rule
         elif handler == signal.SIG_DFL:
             signal.raise_signal(signum)
-    return done
 
 
 def _first_exception(futures):

@@ -284,7 +284,7 @@ def _signal_soon(signum, delay=0.3):
 
 
 def test_ctrl_c_while_waiting_for_chunks_is_raised_outside_the_lock_code():
-    """Ctrl-C during ``_wait_first`` comes out of ``_wait_first`` itself, never from inside
+    """Ctrl-C during ``_wait_first`` comes out of its own signal holding, never from inside
     ``threading``'s lock code (a KeyboardInterrupt there once left a condition half released
     and the command ended in ``RuntimeError: release unlocked lock``)."""
     import concurrent.futures as cf
@@ -296,7 +296,7 @@ def test_ctrl_c_while_waiting_for_chunks_is_raised_outside_the_lock_code():
     with pytest.raises(KeyboardInterrupt) as err:
         parallel._wait_first(pending)
     innermost = traceback.extract_tb(err.value.__traceback__)[-1]
-    assert innermost.filename == parallel.__file__ and innermost.name == "_wait_first"
+    assert innermost.filename == parallel.__file__ and innermost.name == "_signals_held"
     assert signal.getsignal(signal.SIGINT) is before
 
 
@@ -376,3 +376,27 @@ def test_a_stuck_pools_semaphores_are_unlinked_and_untracked(monkeypatch):
                 if getattr(f, "_weakref", None) is not None and id(f._weakref()) in held]
     locks[0].acquire()                           # still usable by whoever holds them
     locks[0].release()
+
+
+def test_ctrl_c_while_a_worker_starts_waits_for_the_start(monkeypatch):
+    """A submit to the pool may start a worker process; Ctrl-C must not cut it in the
+    middle (a worker forked but not yet known to the pool was left behind, and printed a
+    traceback when the pool's queues were gone).  The run still stops as interrupted."""
+    import concurrent.futures as cf
+    from nardy_fast.engine.play import parallel
+    calls = []
+
+    class StartingPool:
+        def submit(self, fn, spec):
+            calls.append("started")
+            signal.raise_signal(signal.SIGINT)      # Ctrl-C while the worker starts
+            calls.append("finished")
+            return cf.Future()
+
+    monkeypatch.setattr(parallel, "_pool", lambda workers: StartingPool())
+    monkeypatch.setattr(parallel, "_kill_pool", lambda workers: calls.append("killed"))
+    before = signal.getsignal(signal.SIGINT)
+    assert run_chunks(abs, [1, 2], lambda i, r: None, sizes=[1, 1], workers=2,
+                      progress=False) is True
+    assert calls == ["started", "finished", "started", "finished", "killed"]
+    assert signal.getsignal(signal.SIGINT) is before
