@@ -1170,10 +1170,6 @@ def main(argv=None):
     args, extra = parser.parse_known_args(argv)
     if extra:                     # named by the command they were given to, with its usage
         _chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
-    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
-        # lazy: matplotlib is slow to import, and only pictures need it
-        import matplotlib
-        matplotlib.use("Agg")                 # files only: no window, no display needed
     with warnings.catch_warnings(), sigterm_as_ctrl_c() as stop:
         warnings.showwarning = _show_warning
         status = _run(args)
@@ -1196,8 +1192,17 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
+def _files_only_backend():
+    """matplotlib draws to files only: no window, no display needed."""
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        # lazy: matplotlib is slow to import, and only pictures need it
+        import matplotlib
+        matplotlib.use("Agg")
+
+
 def _run(args):
     try:
+        _files_only_backend()         # here: Ctrl-C during its import is an interrupt
         args.func(args)
         sys.stdout.flush()              # a closed pipe shows here, not at the exit
     except BrokenPipeError:
@@ -1206,6 +1211,12 @@ def _run(args):
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
     except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
+        if isinstance(e, ImportError) and isinstance(e.__cause__, KeyboardInterrupt):
+            # Ctrl-C while a compiled module started (matplotlib's fonts, say): the module
+            # reports "initialization failed"; the program leaves before the interpreter's
+            # shutdown, which that half-started module could crash
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         if isinstance(e, OSError) and e.filename and str(e.filename) not in msg:
             msg = f"{e.filename}: {msg}"

@@ -528,3 +528,23 @@ def test_analyse_names_an_out_that_is_a_file_before_the_work(capsys, tmp_path, m
     code, out, err = run_cli(capsys, "analyse", str(record), "-o", str(mine))
     assert code == 1 and out == "" and f"-o/--out {mine}: a file, not a folder" in err
     assert mine.read_text() == "a user's file"
+
+
+def test_ctrl_c_while_matplotlib_starts_is_an_interrupt(capsys, monkeypatch):
+    """Ctrl-C in the first half second of a command could land in matplotlib's import,
+    whose compiled font module then failed with ``ImportError: initialization failed``
+    (caused by the KeyboardInterrupt): a traceback, and at times a crash at exit."""
+    import importlib.abc
+
+    class CutImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "matplotlib":
+                raise ImportError("initialization failed") from KeyboardInterrupt()
+            return None
+
+    for name in ("matplotlib", "matplotlib.pyplot"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [CutImport(), *sys.meta_path])
+    code, out, err = run_cli(capsys, "show", "start")
+    assert (code, out, err) == (130, "", "nardy-fast: interrupted\n")
