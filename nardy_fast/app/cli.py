@@ -870,15 +870,20 @@ def _write_whole(folder, old, writers, again):
     files (and the earlier run's), so that the folder never holds part of one run beside
     part of another, and says so, and what to do (``again``)."""
     written = []
+    before = set(os.listdir(folder))
     try:
         for write in writers:
             written += write()
     except KeyboardInterrupt:
         remove_stale(folder, old, [])
-        for f in written:
+        # a writer cut between its files (a table's CSV written, not yet its HTML) never
+        # returned their names: every file new in the folder is this run's too
+        made = {*written, *(os.path.join(folder, f) for f in os.listdir(folder)
+                            if f not in before)}
+        for f in made:
             with contextlib.suppress(OSError):
                 os.remove(f)
-        raise Interrupted(f"while writing -o {folder}: the {len(written)} file(s) written "
+        raise Interrupted(f"while writing -o {folder}: the {len(made)} file(s) written "
                           f"so far removed ({again})") from None
     remove_stale(folder, old, written)          # --force: one run's files in the folder
     return written

@@ -191,3 +191,26 @@ def test_rules_value_a_file_of_ids_and_a_record_keeps_its_own(tmp_path, capsys):
                              "--no-win", "--rules", "scoring=extended")
     assert code == 1 and ("--rules scoring=extended: a game record is reported under its "
                           "own rules (classic); --rules is for a file of position IDs") in err
+
+
+def test_ctrl_c_between_a_tables_csv_and_html_leaves_no_part_of_a_report(tmp_path, capsys,
+                                                                         monkeypatch):
+    """Ctrl-C after a table's CSV was written and before its HTML left the CSV in the
+    folder, though the stop said this run's files were removed."""
+    from nardy_fast.app import cli
+    out = tmp_path / "out"
+    (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
+    real, calls = cli.save_frame, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:                    # pip_report.csv is written, its HTML next
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(cli, "save_frame", cut)
+    argv = ["report", str(tmp_path / "two.txt"), "-o", str(out), "--no-progress"]
+    assert cli.main(argv) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == (f"nardy-fast: interrupted while writing -o {out}: the 1 file(s) "
+                           "written so far removed (run again to write the report)")
+    assert not out.exists()
