@@ -49,6 +49,7 @@ from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
+from nardy_fast.engine.play.parallel import kill_pools
 from nardy_fast.engine.play.rollout import as_served, check_playable, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
@@ -1268,6 +1269,7 @@ def console_main(argv=None):
     down mid-task (the workers end by themselves when their parent is gone)."""
     status = main(argv)
     if status in (130, SIGTERM_STATUS):
+        kill_pools()                    # os._exit runs no atexit: its pool ends here
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

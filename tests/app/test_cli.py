@@ -548,3 +548,18 @@ def test_ctrl_c_while_matplotlib_starts_is_an_interrupt(capsys, monkeypatch):
     monkeypatch.setattr(sys, "meta_path", [CutImport(), *sys.meta_path])
     code, out, err = run_cli(capsys, "show", "start")
     assert (code, out, err) == (130, "", "nardy-fast: interrupted\n")
+
+
+def test_an_interrupted_command_ends_its_idle_pool_before_leaving():
+    """A command stopped after its parallel rollouts (Ctrl-C while its files were
+    written) left at once with its process pool open: the resource tracker then warned of
+    "5 leaked semaphore objects", three lines with a path into the standard library."""
+    code = ("from nardy_fast.app import cli\n"
+            "from nardy_fast.engine.play.rollout import rollout\n"
+            "rollout('start', 2600, policy='random', seed=1, workers=2, progress=False)\n"
+            "cli.main = lambda argv=None: 130\n"
+            "cli.console_main([])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 130, r.stderr
+    assert "leaked semaphore" not in r.stderr and r.stderr == ""

@@ -348,6 +348,16 @@ def shutdown_pools():
 atexit.register(shutdown_pools)
 
 
+def kill_pools():
+    """End the cached local process pools now, their workers killed (``_kill_pool``), for
+    a program that leaves with ``os._exit`` (an interrupted command): that exit runs no
+    ``atexit``, and the named semaphores of a pool left open were reported by the
+    resource tracker as "leaked semaphore objects" (a pool idle after its rollouts, when
+    Ctrl-C came while the files were written)."""
+    for workers in list(_POOLS):
+        _kill_pool(workers)
+
+
 def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=None,
                desc="rollout"):
     """Run ``fn`` on every spec; deliver results through ``on_result(i, result)``.
