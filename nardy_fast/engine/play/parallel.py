@@ -354,8 +354,9 @@ def kill_pools():
     ``atexit``, and the named semaphores of a pool left open were reported by the
     resource tracker as "leaked semaphore objects" (a pool idle after its rollouts, when
     Ctrl-C came while the files were written)."""
-    for workers in list(_POOLS):
-        _kill_pool(workers)
+    with _signals_held():
+        for workers in list(_POOLS):
+            _kill_pool(workers)
 
 
 def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progress=None,
@@ -449,11 +450,13 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
     except KeyboardInterrupt:
         # no future is cancelled here: the pool's manager thread fails the unfinished ones
         # when its workers are killed, and a cancelled one there raises InvalidStateError
-        # in that thread (Python 3.11), leaving the pool's queues and semaphores open
-        for fut in sorted(futures, key=futures.get):
-            if fut.done() and not fut.cancelled() and fut.exception() is None:
-                on_result(futures[fut], fut.result())
-        _kill_pool(workers)          # unfinished chunks are dropped: no need to wait
+        # in that thread (Python 3.11), leaving the pool's queues and semaphores open.
+        # A second Ctrl-C waits for the pool's end (cut, it left the pool's semaphores)
+        with _signals_held():
+            for fut in sorted(futures, key=futures.get):
+                if fut.done() and not fut.cancelled() and fut.exception() is None:
+                    on_result(futures[fut], fut.result())
+            _kill_pool(workers)      # unfinished chunks are dropped: no need to wait
         return True
     except BaseException:
         for fut in futures:

@@ -400,3 +400,27 @@ def test_ctrl_c_while_a_worker_starts_waits_for_the_start(monkeypatch):
                       progress=False) is True
     assert calls == ["started", "finished", "started", "finished", "killed"]
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_second_ctrl_c_waits_for_the_pools_end(monkeypatch):
+    """Ctrl-C again while the first one ends the pool: the pool is still ended (cut, its
+    workers' semaphores were left, and the resource tracker warned of them), then the
+    second interrupt comes out."""
+    import concurrent.futures as cf
+    from nardy_fast.engine.play import parallel
+    calls = []
+
+    class Pool:
+        def submit(self, fn, spec):
+            raise KeyboardInterrupt                  # the first Ctrl-C
+
+    def kill(workers):
+        calls.append("ending")
+        signal.raise_signal(signal.SIGINT)           # the second
+        calls.append("ended")
+
+    monkeypatch.setattr(parallel, "_pool", lambda workers: Pool())
+    monkeypatch.setattr(parallel, "_kill_pool", kill)
+    with pytest.raises(KeyboardInterrupt):
+        run_chunks(abs, [1, 2], lambda i, r: None, sizes=[1, 1], workers=2, progress=False)
+    assert calls == ["ending", "ended"]
