@@ -23,6 +23,7 @@ from nardy_fast.core.position import Position
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluation import met
 from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.lucknet import default_luck_net
 from nardy_fast.engine.play.rollout import rollout, stop_if_interrupted
 
 __all__ = ["VARIANTS", "START_GAMES", "START_SEED", "rollout_start", "write_start_data",
@@ -39,14 +40,18 @@ def rollout_start(rules, n_games=START_GAMES, seed=START_SEED, workers=None,
     shipped net (0-ply, truncated at the bear-off): ``met.start_distribution``'s keys
     (probabilities, the first mover's view) plus ``games``, ``seed``, ``se_p_win`` and
     ``net``, the digest of the net that played (``Net.digest``: a table made with another
-    net is told apart by it).  Ctrl-C in the rollout: ``KeyboardInterrupt`` (its finished
+    net is told apart by it), and ``luck_net``, the digest of the luck net whose luck the
+    rollout subtracted (``LuckNet.digest``: it moves the estimate within its SE, and a
+    table left behind by a new luck net is told apart by it).  Ctrl-C in the rollout: ``KeyboardInterrupt`` (its finished
     games are no start distribution to write)."""
     o = rollout(Position.initial(), n_games, seed=seed, rules=rules, workers=workers,
                 progress=progress)
     stop_if_interrupted([o], "rollout_start")
     d = met.distribution_of(o)
     d.update(games=int(o.games), seed=int(seed), se_p_win=float(o.se_p_win),
-             policy="net", truncate="bearoff", net=Evaluator.default(rules).rollout_net.digest())
+             policy="net", truncate="bearoff", net=Evaluator.default(rules).rollout_net.digest(),
+             luck_net=(default_luck_net().digest()
+                       if o.extra.get("estimator") == "luck-net" else None))
     return d
 
 

@@ -501,7 +501,7 @@ def outcome_values(state: MatchState) -> dict[str, float]:
     >>> import nardy_fast as nf
     >>> v = nf.outcome_values(nf.MatchState(length=3, score=(1, 2)))
     >>> round(v["win_oin"], 3), v["win_mars"], v["loss_oin"], round(v["draw"], 3)
-    (0.589, 1.0, 0.0, 0.34)
+    (0.59, 1.0, 0.0, 0.34)
     """
     check_match(state, name="state")
     mr = state.rules

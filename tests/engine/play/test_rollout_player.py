@@ -18,7 +18,7 @@ import pytest
 import nardy_fast as nf
 from nardy_fast.engine.evaluation import met, nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
-from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, load_luck_net
+from nardy_fast.engine.play.lucknet import DEFAULT_LUCK_NET, default_luck_net, load_luck_net
 from nardy_fast.engine.play.policy import Policy
 
 from helpers import load_script
@@ -59,6 +59,16 @@ def test_the_match_tables_start_was_played_by_the_rollout_player():
         data = json.load(f)
     player = Evaluator.default().rollout_net.digest()
     assert data and {v["net"] for v in data.values()} == {player}
+
+
+def test_the_match_tables_start_took_the_shipped_luck_net_out():
+    """The start's rollouts subtracted the luck of the shipped luck net: a new luck net
+    moves them within their SE, and the data left behind by the last one (its SE of
+    P(win) 0.00105 where the new one gives 0.00082) is told apart."""
+    with open(met.DATA_FILE, encoding="utf-8") as f:
+        data = json.load(f)
+    luck = default_luck_net().digest()
+    assert data and {v.get("luck_net") for v in data.values()} == {luck}
 
 
 def _bench_vr():
