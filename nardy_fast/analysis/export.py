@@ -35,7 +35,8 @@ def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
             f"<title>{title}</title>\n<style>"
             "body{font-family:sans-serif} table.nardy{border-collapse:collapse;font-size:13px}"
             " table.nardy td,table.nardy th{padding:2px 8px;border-bottom:1px solid #ddd;"
-            "text-align:right}</style></head>\n"
+            "text-align:right;white-space:nowrap}"       # a move, a method: one line each
+            " table.nardy th{white-space:normal;vertical-align:bottom}</style></head>\n"
             f"<body><h1>{title}</h1>\n{table}\n</body></html>\n")
 
     def write(p):

@@ -14,3 +14,15 @@ def test_a_path_that_is_no_path_is_named(bad, kind):
         with pytest.raises(TypeError, match=rf"^path: expected a file path \(str or "
                                             rf"os\.PathLike\), got {kind}$"):
             write(frame, bad)
+
+
+def test_an_html_tables_cells_keep_one_line(tmp_path):
+    """A cell of an HTML report is one line: a move ("18/24 1/4") or a method ("net
+    1-ply") broken over two lines at the page's width read as two values."""
+    frame = pd.DataFrame({"move": ["18/24 1/4"], "method": ["net 1-ply"]})
+    page = (tmp_path / "r.html")
+    save(frame, page)
+    text = page.read_text(encoding="utf-8")
+    style = text[text.index("<style>"):text.index("</style>")]
+    cells = style[style.index("table.nardy td"):]
+    assert "white-space:nowrap" in cells[:cells.index("}")]
