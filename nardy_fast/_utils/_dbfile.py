@@ -37,7 +37,8 @@ import numpy as np
 from nardy_fast._utils._io import atomic_write, check_path
 from nardy_fast._utils._resources import check_disk, remove_stale_temps, temp_prefix
 
-__all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "write_db"]
+__all__ = ["DatabaseError", "DbWriter", "FORMAT_VERSION", "MAGIC", "read_db", "table_path",
+           "write_db"]
 
 MAGIC = b"NARDYFDB"
 FORMAT_VERSION = 1
@@ -47,6 +48,13 @@ _CRC_BLOCK = 1 << 24
 
 class DatabaseError(ValueError):
     """A database file is missing, truncated, corrupt, of the wrong kind or version."""
+
+
+def table_path(path):
+    """The path a table keeps of the file it was read from or written to: absolute (a
+    pickled table is its path, read again where the working folder may differ), or
+    None for a table of no file."""
+    return None if path is None else os.path.abspath(path)
 
 
 def _align(n):

@@ -54,7 +54,7 @@ from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import _board6, _mars, _twosided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int, check_threads
 from nardy_fast._utils._progress import progress_callback, show_progress
-from nardy_fast._utils._dbfile import DatabaseError, DbWriter, read_db, write_db
+from nardy_fast._utils._dbfile import DatabaseError, DbWriter, read_db, table_path, write_db
 from nardy_fast._utils._resources import check_memory
 from nardy_fast._utils.datadir import DATA_ENV, cached, data_dir
 from nardy_fast.tables.onesided import RULES_META, OneSided, n_boards
@@ -156,8 +156,7 @@ class TwoSided:
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         self.p_win_table = as_table(p_win_table, (m, m), "p_win_table")
-        # absolute: a pickled table is its path, read where the cwd may differ
-        self.path = None if path is None else os.path.abspath(path)
+        self.path = table_path(path)
         if mars is not None and not isinstance(mars, MarsTable):
             raise TypeError(f"mars: expected a MarsTable or None, got {type(mars).__name__}")
         self._mars = mars
@@ -386,8 +385,7 @@ class MarsTable:
         shape = (n_boards(self.all_checkers) - self.x_offset, 2, n_boards(self.max_checkers))
         self.x_on_roll = as_table(x_on_roll, shape, "x_on_roll")
         self.y_on_roll = as_table(y_on_roll, shape, "y_on_roll")
-        # absolute: a pickled table is its path, read where the cwd may differ
-        self.path = None if path is None else os.path.abspath(path)
+        self.path = table_path(path)
 
     def __repr__(self):
         return (f"MarsTable(max_checkers={self.max_checkers}, all_checkers="

@@ -50,7 +50,7 @@ from nardy_fast.tables import _board6, _cuberace
 from nardy_fast.core._checks import as_board6, check_int
 from nardy_fast.core.rules import check_flag
 from nardy_fast._utils._progress import show_progress
-from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils._dbfile import DatabaseError, read_db, table_path, write_db
 from nardy_fast._utils.datadir import cached
 
 __all__ = ["CubefulRace", "cubeful_race", "OWNERS", "DEFAULT_MAX_CHECKERS",
@@ -104,8 +104,7 @@ class CubefulRace:
         self.beaver = bool(beaver)
         self.max_stake = None if progression == "geometric" else int(max_stake)
         self.stakes = None if progression == "geometric" else int(stakes)
-        # absolute: a pickled table is its path, read where the cwd may differ
-        self.path = None if path is None else os.path.abspath(path)
+        self.path = table_path(path)
 
     def __repr__(self):
         extra = "" if self.progression == "geometric" else \

@@ -23,7 +23,7 @@ import numpy as np
 from nardy_fast.tables import _board6, _onesided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int
 from nardy_fast._utils._progress import show_progress
-from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils._dbfile import DatabaseError, read_db, table_path, write_db
 from nardy_fast.core.position import PIPS_PER_ROLL
 
 from typing import TYPE_CHECKING
@@ -65,8 +65,7 @@ class OneSided:
     kind = "one_sided"
 
     def __init__(self, turns, first_off, mean, mean_first_off, max_checkers=15, path=None):
-        # absolute: a pickled table is its path, read where the cwd may differ
-        self.path = None if path is None else os.path.abspath(path)
+        self.path = table_path(path)
         self.max_checkers = int(max_checkers)
         m = n_boards(self.max_checkers)
         arrays = {"turns": turns, "first_off": first_off, "mean": mean,

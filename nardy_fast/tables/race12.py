@@ -32,7 +32,7 @@ import numpy as np
 
 from nardy_fast.tables import _race12, _race12solve
 from nardy_fast.core._checks import check_int
-from nardy_fast._utils._dbfile import DatabaseError, read_db, write_db
+from nardy_fast._utils._dbfile import DatabaseError, read_db, table_path, write_db
 from nardy_fast._utils._progress import progress_callback, show_progress
 from nardy_fast._utils._resources import check_disk, check_memory
 from nardy_fast._utils._warn import warn_user
@@ -97,8 +97,7 @@ class Race12:
     def __init__(self, arrays, points=12, max_checkers=15, path=None):
         self.points = check_int(points, 6, 12, "points")
         self.max_checkers = check_int(max_checkers, 0, 15, "max_checkers")
-        # absolute: a pickled table is its path, read where the cwd may differ
-        self.path = None if path is None else os.path.abspath(path)
+        self.path = table_path(path)
         m = n_race_boards(self.points, self.max_checkers)
         off = arrays["offset"]
         if off.shape != (math.comb(self.max_checkers + self.points - 6, self.points - 6) + 1,) \
