@@ -1,7 +1,10 @@
 """Game scoring (rule book section 7), in C (see ``_scoring.pxd``), with Python wrappers.
 
 ``score_game`` is the only definition of oin / mars / koks / home mars: the rollout's game
-loop calls it in C, ``finish.game_result`` through the wrapper below.
+loop calls it in C, ``finish.game_result`` through the wrapper below.  Likewise
+``loss_kinds_ruled_out`` (in ``_scoring.pxd``) is the only definition of the kinds a
+board rules out: the net's outputs use it in C, ``result.ruled_out`` through
+``ruled_out_kinds``.
 """
 from libc.stdint cimport uint8_t
 
@@ -9,7 +12,7 @@ from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
 from nardy_fast.core._checks import as_board
 from nardy_fast.core.rules import OUTCOMES
 
-__all__ = ["score_loss", "gives_last_turn"]
+__all__ = ["score_loss", "gives_last_turn", "ruled_out_kinds"]
 
 
 cdef int score_game(const uint8_t* loser, const rules_t* rules, double* points) noexcept nogil:
@@ -50,3 +53,15 @@ def gives_last_turn(rules, bint winner_moved_first):
     cdef rules_t r
     fill_rules(rules, &r)
     return bool(last_turn_due(&r, winner_moved_first))
+
+
+def ruled_out_kinds(loser):
+    """The kinds of ``rules.OUTCOMES`` that a loss of ``loser`` (24 counts, the loser's
+    own numbering) can no longer be, whatever is played: ``("mars", "koks",
+    "home_mars")`` once it has borne off a checker, ``("koks",)`` when it has none on its
+    points 1-6, else ``()`` (checkers only move forward; rule book, section 7)."""
+    cdef const uint8_t[::1] b = as_board(loser, "loser")
+    cdef int ruled = loss_kinds_ruled_out(&b[0])
+    if ruled == RULED_OUT_MARS:
+        return ("mars", "koks", "home_mars")
+    return ("koks",) if ruled == RULED_OUT_KOKS else ()

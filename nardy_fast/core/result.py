@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
+from nardy_fast.core._scoring import ruled_out_kinds
 from nardy_fast.core.methods import method_kind, method_label
 
 from collections.abc import Hashable, Sequence
@@ -303,14 +304,8 @@ def ruled_out(mover, opponent):
     tuple of str
         Names of ``PROBABILITIES`` that are 0 for every game from the position.
     """
-    out = []
-    for board, side in ((opponent, "win"), (mover, "loss")):
-        b = np.asarray(board)
-        if int(b.sum()) < 15:
-            out += [f"p_mars_{side}", f"p_koks_{side}", f"p_home_mars_{side}"]
-        elif not b[:6].any():
-            out.append(f"p_koks_{side}")
-    return tuple(out)
+    return tuple(f"p_{kind}_{side}" for board, side in ((opponent, "win"), (mover, "loss"))
+                 for kind in ruled_out_kinds(board))
 
 
 def _zero_indices(ruled):

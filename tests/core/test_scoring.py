@@ -17,7 +17,7 @@ from nardy_fast import Position, Rules
 # private on purpose: the C game loop's scoring itself
 from nardy_fast.engine.play._rollout import QUANTITIES, play_blocks
 from nardy_fast.engine.play.policy import LoopPolicy
-from nardy_fast.core._scoring import gives_last_turn, score_loss
+from nardy_fast.core._scoring import gives_last_turn, ruled_out_kinds, score_loss
 from nardy_fast.core.record import GameRecord, Turn
 from nardy_fast.core.rules import CHOICES, CUBE_FIELDS, FLAGS
 
@@ -110,3 +110,27 @@ def test_blacks_last_turn_alike(draw_rule):
     else:
         assert res == {"winner": "white", "kind": "oin", "points": 1.0}
         assert v["p_win"] == 1 and v["equity"] == 1
+
+
+def test_kinds_ruled_out_by_the_board():
+    """``ruled_out_kinds``, the one rule the net's outputs (in C) and the projections (in
+    Python) follow, against the rule book written out: a loser with a checker off can only
+    lose an oin; one with no checker on its points 1-6 can never be koksed, since
+    checkers only move forward; otherwise nothing is ruled out.  The kind its board
+    scores now is never among them, unless an oin."""
+    rng = np.random.default_rng(45)
+    seen = set()
+    for loser in loser_boards(rng, 400):
+        ruled = ruled_out_kinds(loser)
+        if loser.sum() < 15:
+            expected = ("mars", "koks", "home_mars")
+        elif not loser[:6].any():
+            expected = ("koks",)
+        else:
+            expected = ()
+        assert ruled == expected, loser
+        assert score_loss(loser)[0] not in ruled
+        seen.add(expected)
+    assert len(seen) == 3
+    with pytest.raises(ValueError, match="loser"):
+        ruled_out_kinds(np.zeros(23, np.uint8))

@@ -45,6 +45,7 @@ import hashlib
 import numpy as np
 
 from nardy_fast.core._board cimport N_POINTS, N_CHECKERS, HOME_IDX
+from nardy_fast.core._scoring cimport loss_kinds_ruled_out, RULED_OUT_MARS, RULED_OUT_KOKS
 
 cdef extern from "nf_dot.h":
     float nf_dot8(const float* x, const float* y, int n) noexcept nogil
@@ -299,17 +300,14 @@ cdef void net_clip(float* out) noexcept nogil:
 
 
 cdef inline void rule_out(float* out, int base, const uint8_t* loser) noexcept nogil:
-    """The mars kinds of a loss of ``loser`` (out[base..base+2]) its board rules out."""
-    cdef int i, on = 0, first_q = 0
-    for i in range(N_POINTS):
-        on += loser[i]
-        if i < 6:
-            first_q += loser[i]
-    if on < N_CHECKERS:
+    """The mars kinds of a loss of ``loser`` (out[base..base+2]) its board rules out
+    (``_scoring.loss_kinds_ruled_out``)."""
+    cdef int ruled = loss_kinds_ruled_out(loser)
+    if ruled == RULED_OUT_MARS:
         out[base] = 0.0
         out[base + 1] = 0.0
         out[base + 2] = 0.0
-    elif first_q == 0:
+    elif ruled == RULED_OUT_KOKS:
         out[base + 1] = 0.0
 
 
