@@ -216,7 +216,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         unit stake), ``p_win`` (cubeless, the P(win) the model decides on: under
         ``draw_rule`` a draw counts as half a win, ``cubemodel.p_of``, so it is
         ``evaluate``'s ``p_win + p_draw / 2``; for ``"rollout"`` the share of games won),
-        ``double_action``, ``take_action``, ``action``, ``take_point`` (the opponent's,
+        ``double_action``, ``take_action``, ``action`` (``cubemodel.actions``: a pass
+        worth what playing on is names ``"double"``, in money play and at a match score
+        alike), ``take_point`` (the opponent's,
         from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
         default source's method, as ``"janowski (net 2-ply)"`` (the default) or

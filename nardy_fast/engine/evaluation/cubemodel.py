@@ -119,6 +119,8 @@ CONTACT_EFFICIENCY = 0.9
 # ``MatchRules.game_points`` with the cube).
 CUBE_POINTS = (1.0, 1.0, 1.0, 1.0)
 _EPS = 1e-7                    # P(win) or P(loss) below it: W (or L) is taken as 1
+# no double within it of the pass is a tie of the two (``actions``)
+TIE = 1e-12
 # cube states relative to the side on roll, as the kernel numbers them (_cuberace.pxd)
 _OWN = {"centre": 0, "mover": 1, "opponent": 2}
 
@@ -301,9 +303,19 @@ def actions(e):
     ``CubefulRace.decision``): ``(double_action, take_action, action)``.
 
     ``double_action``: ``"no double"``, ``"double"`` or ``"too good"`` (no double because
-    the pass is worth no more than playing on), or ``"no raise"`` when the side on roll
+    playing on is worth more than the pass), or ``"no raise"`` when the side on roll
     may not raise; ``take_action``: ``"take"``, ``"pass"`` or ``"beaver"`` (what the
     opponent would do if doubled); ``action`` joins them, e.g. ``"double, take"``.
+
+    One rule names the ties, in money play and at a match score alike: where the
+    opponent passes and the pass is worth what playing on is (within ``TIE``, the
+    rounding of the tables and the match table's interpolation), the side doubles
+    (``"double"``: it cashes what playing on is only worth, as at a sure win or, with a
+    live cube, above the cash point); where the opponent takes and the take is worth what
+    playing on is, it does not (``"no double"``: the double gains nothing and hands over
+    the cube).  ``"too good"`` is left for playing on worth more than the pass: never
+    with the cube's scoring (``CUBE_POINTS``: every win scores the stake), only with
+    other ``points`` of ``win_loss_values``.
     """
     nd, dt, dp, db = e["no_double"], e["double_take"], e["double_pass"], e["double_beaver"]
     if math.isnan(dp):
@@ -315,7 +327,7 @@ def actions(e):
         taker = "beaver"
     else:
         taker = "take"
-    if min(take_val, dp) > nd:
+    if min(take_val, dp) > nd or (take_val >= dp and nd - dp <= TIE):
         roller = "double"
     elif nd >= dp:
         roller = "too good"

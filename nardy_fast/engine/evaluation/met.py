@@ -676,7 +676,8 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
     dict
         Match winning chances of the side on roll: ``no_double``, ``double_take``,
         ``double_pass`` (NaN when the side may not raise), ``mwc`` (after the right
-        actions); ``double_action``, ``take_action``, ``action`` (as ``cube.actions``);
+        actions); ``double_action``, ``take_action``, ``action`` (``cubemodel.actions``,
+        whose one rule names the ties here as in money play);
         ``take_point`` (the opponent's lowest game winning chance at which it takes).
 
     Raises
@@ -718,12 +719,9 @@ def match_cube_decision(p_win: float, state: MatchState, x: float = CONTACT_EFFI
             e["double_pass"] = float(win(stake))
             passes = np.flatnonzero(dt_fn >= e["double_pass"])
             e["take_point"] = 1.0 - float(_GRID[passes[0]]) if len(passes) else 0.0
+    # a fully live cube (x = 1) values playing on from the cash point on as the cash
+    # itself: a tie, which actions names "double" (its rule of ties)
     e["double_action"], e["take_action"], e["action"] = actions(e)
-    if e["double_action"] == "too good" and e["no_double"] - e["double_pass"] <= 1e-12:
-        # a fully live cube (x = 1) values playing on at the cash point as the cash
-        # itself: a tie, and playing on gains nothing, so cash
-        e["double_action"] = "double"
-        e["action"] = f"double, {e['take_action']}"
     e["mwc"] = (e["no_double"] if e["double_action"] != "double"
                 else min(e["double_take"], e["double_pass"]))
     return e

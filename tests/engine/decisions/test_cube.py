@@ -90,12 +90,41 @@ def test_actions():
     assert actions(e)[2] == "no double, take"
     e = {"no_double": -0.3, "double_take": -0.5, "double_pass": 1.0, "double_beaver": -1.0}
     assert actions(e)[2] == "no double, beaver"
-    e = {"no_double": 1.0, "double_take": 1.6, "double_pass": 1.0, "double_beaver": math.nan}
+    e = {"no_double": 1.2, "double_take": 1.6, "double_pass": 1.0, "double_beaver": math.nan}
     assert actions(e)[2] == "too good, pass"
     e = {"no_double": 0.2, "double_take": math.nan, "double_pass": math.nan,
          "double_beaver": math.nan}
     assert actions(e)[0] == "no raise"
 
+
+
+@pytest.mark.parametrize("nd", [1.0, 1.0 + 1e-13, 1.0 - 1e-13])
+def test_actions_name_a_tie_of_the_pass_and_playing_on_double(nd):
+    # the pass worth what playing on is (to rounding): the side cashes
+    e = {"no_double": nd, "double_take": 1.6, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "double, pass"
+    # a take worth what playing on is: the double gains nothing
+    e = {"no_double": 0.4, "double_take": 0.4, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "no double, take"
+
+
+def test_a_sure_win_is_double_pass_in_money_and_at_a_match_score():
+    """The side on roll bears off its last checker whatever it throws: no double and the
+    pass are both worth the stake (money) or the match winning chance of a won game
+    (match); both paths name the tie the same way."""
+    me = np.zeros(24, int); me[23] = 1
+    you = np.zeros(24, int); you[18] = 1
+    pos, rules = Position(me, you), Rules(cube="geometric")
+    money = cube_decision(pos, rules=rules)
+    assert money["no_double"] == pytest.approx(money["double_pass"], abs=1e-12)
+    mr = nf.MatchRules(length=5, rules=rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        at_score = cube_decision(pos, match=nf.MatchState(mr, (2, 3), cube=CENTRED))
+    assert at_score["no_double"] == pytest.approx(at_score["double_pass"], abs=1e-12)
+    assert money["action"] == at_score["action"] == "double, pass"
+    # the model's live cube above the cash point: the same tie, the same name
+    assert actions(model_equities(0.9, 1.0))[2] == "double, pass"
 
 @pytest.mark.slow
 def test_model_against_exact_races():
