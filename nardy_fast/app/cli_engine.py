@@ -228,7 +228,9 @@ def cmd_play(args, input_fn=None):
 def _parser_met(sub):
     s = add_command(sub, "met", cmd_met, help="the match equity table")
     s.add_argument("--length", type=match_length, default=15, help="points (default 15)")
-    s.add_argument("--cube", action="store_true", help="the cubeful table")
+    s.add_argument("--cube", action="store_true",
+                   help="the cubeful table (the cube of --rules, geometric when they name "
+                        "none); without it the table is cubeless")
     s.add_argument("--crawford", action="store_true", help="with the Crawford rule (cube)")
     s.add_argument("--rollout", action="store_true",
                    help="roll out the start again (every variant) and store it")
@@ -249,7 +251,13 @@ def cmd_met(args):
     if args.write:
         metbuild.write_tables()
         print(f"wrote {met.TABLE_FILE}")
-    mr = _match_rules(args)
+    rules = as_rules(args.rules)
+    if not args.cube and rules.cube is not None:
+        # the cubeless table plays without the cube: show and use the rules it plays by
+        warnings.warn(f"--rules cube={rules.cube}: no effect without --cube (the cubeless "
+                      "table); add --cube for the cubeful one", UserWarning)
+        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    mr = _match_rules(args, rules)
     m = met.match_equity_table(args.length, cube=args.cube, rules=mr)
     # what the chances rest on: the rollout of the start and, cubeful, the cube model
     start = met.start_distribution(mr.rules)
@@ -271,11 +279,12 @@ def cmd_met(args):
     print(m.to_string(float_format=lambda v: f"{v:.3f}"))
 
 
-def _match_rules(args):
+def _match_rules(args, rules=None):
     """The ``MatchRules`` of ``met`` and ``matches``: --length, --crawford, --cube and
-    --rules (``_args.match_rules``: --crawford without a cube is an error in the command
-    line's words)."""
-    return match_rules(args, cube_rules(args.rules) if args.cube else as_rules(args.rules))
+    --rules (or ``rules`` given in their place; ``_args.match_rules``: --crawford without
+    a cube is an error in the command line's words)."""
+    rules = args.rules if rules is None else rules
+    return match_rules(args, cube_rules(rules) if args.cube else as_rules(rules))
 
 
 def _parser_matches(sub):

@@ -55,6 +55,27 @@ def test_met_names_workers_without_rollout(capsys):
     assert err == ""
 
 
+def test_met_without_cube_names_the_cubeless_rules_it_uses(capsys):
+    """``met --rules cube=geometric`` without --cube printed the cubeless table headed
+    "cubeless; ... rules: cube=geometric", and --crawford with it a "cubeless, Crawford"
+    table: rules the table does not use."""
+    from helpers import run_cli
+    code, out, err = run_cli(capsys, "met", "--length", "3", "--rules", "cube=geometric")
+    assert code == 0
+    assert out.splitlines()[0].startswith("match equity table (cubeless; length=3)")
+    assert "--rules cube=geometric: no effect without --cube" in err
+    code, out, _ = run_cli(capsys, "met", "--length", "3")
+    assert out.splitlines()[0].startswith("match equity table (cubeless; length=3)")
+    code, out, _ = run_cli(capsys, "met", "--length", "2", "--rules",
+                           "cube=geometric scoring=extended", "--json")
+    assert json.loads(out)["match_rules"] == "length=2 rules: scoring=extended"
+    code, out, err = run_cli(capsys, "met", "--length", "3", "--rules", "cube=geometric",
+                             "--crawford")
+    assert code != 0 and "--crawford: the Crawford rule is a rule of the cube" in err
+    code, out, _ = run_cli(capsys, "met", "--length", "3", "--cube", "--rules",
+                           "cube=geometric")
+    assert "(cubeful; length=3 rules: cube=geometric)" in out.splitlines()[0]
+
 def test_cli_play_match_quits_and_saves(tmp_path):
     out = tmp_path / "m.mat"
     answers = iter(["quit"] * 50)
