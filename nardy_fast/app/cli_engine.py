@@ -82,7 +82,7 @@ def cmd_hint(args):
     With --method rollout: the position after each move rolled out instead (-n games
     each, one --seed, money play), each equity with its 95% interval and each loss with
     its standard error from the two moves' games (se_equity_loss), which throw the same
-    dice game by game."""
+    dice game by game; --json gives there the games and the seed too."""
     pos = _position(args.position)
     rules = as_rules(args.rules)
     match = match_state(args, pos, cube_rules(rules) if args.cube else rules)
@@ -147,6 +147,12 @@ def _hint_rollouts(args, pos, rules, match):
         close_client(client)
     mr = mr.head(args.top)
     if args.json:
+        # the keys of the evaluator's hint too: diff and position, the old names of
+        # -equity_loss and id_after, and the seed of the games (beside games)
+        mr = mr.copy()
+        mr.insert(mr.columns.get_loc("equity_loss") + 1, "diff", 0.0 - mr["equity_loss"])
+        mr.insert(mr.columns.get_loc("id_after") + 1, "position", mr["id_after"])
+        mr["seed"] = seed
         print(json_text(mr))
         return
     print(f"{pos.side} on roll, {args.dice[0]}{args.dice[1]}: the position after each legal "

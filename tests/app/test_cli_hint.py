@@ -107,3 +107,26 @@ def test_hint_by_rollouts_shows_each_loss_with_its_paired_error(capsys):
     assert main(argv + ["--length", "5", "--score", "2-3"]) == 1
     assert main(["hint", pid, "5-2", "--seed", "4", "--plies", "0"]) == 0
     assert "--seed: no effect without --method rollout" in capsys.readouterr().err
+
+
+def test_hint_json_by_rollouts_has_the_keys_of_the_evaluators(capsys):
+    """``hint --method rollout --json`` lacked ``diff`` and ``position``, the old names the
+    evaluator's ``hint --json`` gives beside ``equity_loss`` and ``id_after``, and the
+    ``seed`` its games were thrown with (beside ``games``, its counterpart of ``plies``)."""
+    import json
+
+    from nardy_fast.app.cli import main
+    pid = "W7gAAAAAAAAAAAQAQAAAAAAAAAAAAAAAA"
+    assert main(["hint", pid, "5-2", "--plies", "0", "--json"]) == 0
+    net = json.loads(capsys.readouterr().out)
+    assert main(["hint", pid, "5-2", "--method", "rollout", "-n", "36", "--seed", "3",
+                 "--workers", "1", "--no-progress", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    shared = set(net[0]) - {"plies", "p_koks_win", "p_koks_loss", "p_home_mars_win",
+                            "p_home_mars_loss"}
+    for r in rows:
+        assert shared <= set(r)
+        assert r["diff"] == -r["equity_loss"] and str(r["diff"]) != "-0.0"
+        assert r["position"] == r["id_after"]
+        assert r["seed"] == 3 and r["games"] == 36
+    assert rows[0]["diff"] == 0.0
