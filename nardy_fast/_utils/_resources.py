@@ -1,7 +1,8 @@
 """Room to build a database: memory and disk checks up front, clear errors for the cache
 folder, and the clean-up of temporary files left by a build that was killed.
 
-A build that would not fit in the memory available now is refused before it allocates
+A build that would not fit in the memory available now (the machine's, and the room the
+process's address-space limit, ``ulimit -v``, leaves it) is refused before it allocates
 anything (``MemoryError`` with the figure it needs); a file that would not fit on its disk
 is refused before it is written (``OSError`` ``ENOSPC`` naming the folder).  Errors
 writing the cache folder (read-only, full, not a folder) name the folder and the variable
@@ -16,8 +17,8 @@ import os
 import shutil
 import socket
 
-__all__ = ["available_memory", "check_memory", "check_disk", "cache_errors",
-           "temp_prefix", "remove_stale_temps", "gib"]
+__all__ = ["available_memory", "address_space_left", "check_memory", "check_disk",
+           "cache_errors", "temp_prefix", "remove_stale_temps", "gib"]
 
 DATA_ENV = "NARDY_FAST_DATA"
 SLACK = 64 << 20                 # bytes added to an estimate for the solvers' small arrays
@@ -49,9 +50,27 @@ def _read(path):
         return f.read()
 
 
+def address_space_left():
+    """Bytes the process's address-space limit (``RLIMIT_AS``, ``ulimit -v``) leaves it
+    to map, less what it maps already; None when there is no such limit."""
+    try:
+        import resource                           # POSIX only
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, AttributeError, ValueError, OSError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit < 0:
+        return None
+    try:
+        mapped = int(_read("/proc/self/statm").split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        mapped = 0                                # unknown: the limit alone
+    return max(0, limit - mapped)
+
+
 def available_memory():
     """Bytes this process can still take: the kernel's ``MemAvailable``, capped by the
-    cgroup memory limit when there is one; None when unknown (no check is made then)."""
+    cgroup memory limit when there is one and by the room the address-space limit
+    leaves (``address_space_left``); None when unknown (no check is made then)."""
     room = None
     try:
         for line in _read("/proc/meminfo").splitlines():
@@ -70,16 +89,23 @@ def available_memory():
         try:
             room = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (AttributeError, ValueError, OSError):
-            return None
-    return max(0, room)
+            room = None
+    left = address_space_left()
+    if left is not None:
+        room = left if room is None else min(room, left)
+    return None if room is None else max(0, room)
 
 
 def check_memory(need, what, hint):
-    """Raise ``MemoryError`` when ``need`` bytes exceed the memory available now."""
+    """Raise ``MemoryError`` when ``need`` bytes exceed the memory available now (the
+    message says so when the address-space limit is what leaves too little)."""
     room = available_memory()
     if room is not None and need + SLACK > room:
+        left = address_space_left()               # (read again: it moves a little)
+        where = (" (the process's address-space limit, ulimit -v)"
+                 if left is not None and left < room + SLACK else "")
         raise MemoryError(f"{what} needs about {gib(need + SLACK)} of memory and "
-                          f"{gib(room)} is available: {hint}")
+                          f"{gib(room)} is available{where}: {hint}")
 
 
 def check_disk(folder, need):
