@@ -42,6 +42,7 @@ from nardy_fast.core._gameend cimport MAX_GAME_PLIES, game_end, END_DRAW, ERR_NO
 from nardy_fast.core._threads cimport nf_run, nf_barrier_t, share, NF_MAX_THREADS
 from nardy_fast.engine.play._turn cimport player_t, fill_player, pick
 
+from nardy_fast._utils._resources import check_memory
 from nardy_fast.core._checks import check_count, check_dice, check_threads
 from nardy_fast.core.position import BLACK, WHITE, Position, as_position
 from nardy_fast.core.rng import child_seed, root_entropy, side_seed
@@ -700,6 +701,13 @@ def check_action(action, name="action"):
                         "a candidate's index)")
     return int(action)
 
+
+# bytes a game holds at first: its state, its first buffers of legal results (and their
+# two heap headers), its rows of the arrays ``step`` returns
+_GAME_BYTES = (sizeof(game_t) + FIRST_CAP * (N_POINTS + 8) + 2 * 16
+               + NOBS * sizeof(float) + NA + sizeof(float) + 3)
+
+
 cdef class VectorEnv:
     """Many games of long nardy at once, in C: ``reset`` and ``step`` take and return numpy
     arrays for all the games together, and a finished game starts again by itself.
@@ -707,7 +715,8 @@ cdef class VectorEnv:
     Parameters
     ----------
     n_envs : int
-        Games played side by side (>= 1).
+        Games played side by side (>= 1); more than the memory available now can hold
+        (about 5 kB a game) are refused (``MemoryError``) before any is made.
     seed : int or None
         Root seed: game ``i`` draws its dice from its own stream, seeded by
         ``nardy_fast.core.rng.child_seed(seed, i)``, so a run depends on the seed only,
@@ -779,6 +788,8 @@ cdef class VectorEnv:
                              "without the cube (cube=None)")
         fill_rules(self.rules, &self.crules)
         self._threads = 1 if threads == 1 else check_threads(threads)
+        check_memory(n_envs * _GAME_BYTES, f"VectorEnv(n_envs={n_envs})",
+                     "play fewer games at once (n_envs)")
         self.n = n_envs
         self._mode = MODES.index(mode)
         self.autoreset = 1

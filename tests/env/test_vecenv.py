@@ -230,7 +230,7 @@ def test_action_encoding_round_trips():
 def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="n_envs=0"):
         VectorEnv(0)
-    with pytest.raises(MemoryError, match="n_envs=1125899906842624: out of memory"):
+    with pytest.raises(MemoryError, match=r"n_envs=1125899906842624\) needs about"):
         VectorEnv(2 ** 50)
     with pytest.raises(ValueError, match="mode='turn'"):
         VectorEnv(1, mode="turn")
@@ -239,6 +239,18 @@ def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="over"):
         VectorEnv(1).set_state(0, Position.from_boards(np.zeros(24, int),
                                                        [15] + [0] * 23))
+
+
+def test_more_games_than_the_memory_available_are_refused_up_front(monkeypatch):
+    # VectorEnv(10**7) took memory game after game, up to 8 GB, before its MemoryError;
+    # now the games' memory is checked first (the memory available is injected, small)
+    from nardy_fast._utils import _resources   # private on purpose: no memory, injected
+    monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 8)
+    with pytest.raises(MemoryError, match=r"^VectorEnv\(n_envs=100000\) needs about "
+                                          r"5\d\d MB of memory and 100 MB is available: "
+                                          r"play fewer games at once \(n_envs\)$"):
+        VectorEnv(10 ** 5)
+    assert VectorEnv(1000, seed=1).num_envs == 1000          # 5 MB: made
 
 
 def test_policy_actions_are_the_policys_turns():
