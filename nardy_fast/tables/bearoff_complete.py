@@ -78,10 +78,12 @@ the same store.  Each value is computed by the same code from the same stored in
 the table is bit-identical whatever runs it.  A shard keeps in memory the blocks it
 reads (memory-mapped) and its own two blocks; the largest (15 against 15) is estimated
 at 6.3 GB (``shard_bytes``; measured 3.9 GB); a build whose largest shard would need more
-than ``memory`` (default 8 GB) is refused before it starts (on a Dask cluster each
-worker's own memory limit applies).  The complete build (N = 15) took 18 minutes of
-CPU, 10 minutes of wall time on 2 threads of a busy 2-core machine (peak RSS 5.7 GB),
-and 9.25 GB of disk (``benchmarks/RESULTS.md``); the tests build only small tables.
+than ``memory`` (default 8 GB), or more than the memory available now to this process
+(``_resources.available_memory``: the machine's, the address-space limit's), is refused
+before it starts (on a Dask cluster each worker's own memory limit applies instead).
+The complete build (N = 15) took 18 minutes of CPU, 10 minutes of wall time on 2 threads
+of a busy 2-core machine (peak RSS 5.7 GB), and 9.25 GB of disk
+(``benchmarks/RESULTS.md``); the tests build only small tables.
 
 Scaling on a cluster
 --------------------
@@ -128,7 +130,7 @@ from nardy_fast.core._checks import as_board6, check_int, check_threads
 from nardy_fast._utils._dbfile import DatabaseError, read_db, read_header, write_db
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._progress import progress_bar, show_progress
-from nardy_fast._utils._resources import gib
+from nardy_fast._utils._resources import check_memory, gib
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils.datadir import data_dir
 from nardy_fast._utils.scheduler import connect
@@ -478,8 +480,9 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
     rules : Rules, dict or None
         Oin and home-mars points the play maximises (default classic).
     memory : int or str
-        Bytes (or ``"8GB"``) a shard may hold; a build whose largest shard needs more is
-        refused before it starts (``MemoryError``).
+        Bytes (or ``"8GB"``) a shard may hold; a build whose largest shard needs more, or
+        (without ``scheduler``) more than the memory available now, is refused before it
+        starts (``MemoryError``).
     threads : int or None
         Threads solving each shard together on this machine (None: the usable cores;
         shards of fewer than ``SPMD_MIN_PAIRS`` pairs run on one).
@@ -530,6 +533,11 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         if worst is not None and need[worst] > limit:
             raise MemoryError(f"{'cubeful ' if cube else ''}shard {list(worst)} needs "
                               f"{gib(need[worst])}, more than memory={gib(limit)}")
+        if worst is not None and scheduler is None:    # a cluster's workers: their own
+            check_memory(need[worst], f"{'cubeful ' if cube else ''}shard {list(worst)}",
+                         f"memory={gib(limit)} is the most a shard may hold, not memory "
+                         "there is; free some memory, or run the shards on a Dask "
+                         "cluster whose workers have it")
     if new:                     # a refused build leaves no store to block another
         os.makedirs(store, exist_ok=True)
         _write_manifest(store, man)
@@ -558,6 +566,11 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
             raise KeyboardInterrupt(
                 f"{what} {N}x{N}: {len(done[cube])} of {len(order)} shards kept in {store};"
                 " the same build resumes where it stopped") from None
+        except MemoryError as e:            # more than estimated (numpy's bare message)
+            raise MemoryError(
+                f"{what} {N}x{N}: out of memory ({e}); {len(done[cube])} of {len(order)} "
+                f"shards kept in {store}; the same build resumes where it stopped, with "
+                "more memory available") from None
         finally:
             bar.close()
         man["cube_complete" if cube else "complete"] = True

@@ -47,6 +47,18 @@ def test_build_store_query_and_errors(capsys, tmp_path):
     assert code != 0 and "needs" in err and "more than --memory 1 kB" in err
 
 
+def test_a_build_the_memory_available_cannot_hold_is_refused_in_the_options_words(
+        capsys, tmp_path, monkeypatch):
+    # it started and failed at its largest shard with numpy's "Unable to allocate"
+    from nardy_fast._utils import _resources   # private on purpose: no memory, injected
+    monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 6)
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "3", "--store",
+                             str(tmp_path / "s"), "--memory", "2GB", "--no-progress")
+    assert code != 0 and "shard [3, 3] needs about" in err
+    assert "and 1 MB is available: --memory 2.0 GB is the most a shard may hold" in err
+    assert not (tmp_path / "s" / "manifest.json").exists()
+
+
 def test_a_store_of_other_settings_is_refused_in_the_options_words(capsys, tmp_path):
     """The refusal named the library's keywords: "store='S': ... (max_checkers: 2 there,
     3 in this build)" where the user typed --store and --two-sided."""

@@ -310,6 +310,38 @@ def test_a_build_refused_for_memory_leaves_no_store(tmp_path):
     assert table.max_checkers == 2
 
 
+def test_a_build_that_the_memory_available_cannot_hold_is_refused_up_front(tmp_path,
+                                                                            monkeypatch):
+    # only --memory was checked: a build under a smaller machine or ulimit -v started, and
+    # failed at its largest shard with numpy's "Unable to allocate" (the memory available
+    # is injected, small)
+    from nardy_fast._utils import _resources   # private on purpose: no memory, injected
+    monkeypatch.setattr(_resources, "available_memory", lambda: 10 ** 6)
+    store = tmp_path / "store"
+    with pytest.raises(MemoryError, match=r"^shard \[3, 3\] needs about \d+ MB of memory "
+                                          r"and 1 MB is available: memory=8\.0 GB is the "
+                                          r"most a shard may hold, not memory there is"):
+        bc.build_complete(3, store=store, progress=False)
+    assert not store.exists()
+
+
+def test_running_out_of_memory_says_what_is_kept(tmp_path, monkeypatch):
+    # a shard that needs more than estimated: numpy's bare "Unable to allocate" said
+    # nothing of the build; now what is kept and how to go on
+    solve = bc.solve_shard
+
+    def short(store, i, j, *args, **kw):
+        if (i, j) == (2, 1):
+            raise MemoryError("Unable to allocate 25.0 MiB for an array")
+        return solve(store, i, j, *args, **kw)
+
+    monkeypatch.setattr(bc, "solve_shard", short)
+    with pytest.raises(MemoryError, match=r"^two-sided bear-off 2x2: out of memory \(Unable "
+                                          r"to allocate 25\.0 MiB for an array\); 4 of 6 "
+                                          r"shards kept in .*; the same build resumes"):
+        bc.build_complete(2, store=tmp_path / "s", progress=False, threads=1)
+
+
 def test_shard_dependencies_come_first():
     order = bc.shard_order(15)
     pos = {s: k for k, s in enumerate(order)}
