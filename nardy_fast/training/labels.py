@@ -24,10 +24,13 @@ from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation import _search
 from nardy_fast.training import _selfplay
 from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation.evaluator import _values_in_blocks
 from nardy_fast.training.train import training_tables
 
 __all__ = ["selfplay_games", "selfplay_positions", "lookahead_targets", "blend_targets",
            "board_keys"]
+
+_EVERY_MOVE_BLOCK = 4      # positions a thread values per block at 2 plies, keep 0
 
 
 def selfplay_games(net, n_games, seed, first=0, *, start=None):
@@ -130,7 +133,10 @@ def lookahead_targets(net, boards, plies=1, threads=None, keep=0):
     # train-net --threads 1000000000000 was an OverflowError's traceback)
     threads = None if threads is None else check_threads(threads)
     search = _search.Searcher(net, CLASSIC, training_tables(), keep=keep, threads=threads)
-    return search.values(b, plies)
+    # in blocks, so that Ctrl-C stops a round's targets within a second or so; every move
+    # of every roll compared at 1 ply (keep 0) costs about 20 times the evaluator's search
+    return _values_in_blocks(search, b, plies, threads=threads,
+                             block=_EVERY_MOVE_BLOCK if plies == 2 and keep == 0 else None)
 
 
 def blend_targets(targets, next_values, lengths, lam):

@@ -111,3 +111,36 @@ def test_lookahead_targets_take_any_number_of_threads():
         lookahead_targets(net, pos, plies=2, keep=1, threads=10 ** 12), one)
     with pytest.raises(ValueError, match="threads=0"):
         lookahead_targets(net, pos, plies=2, keep=1, threads=0)
+
+
+@pytest.mark.parametrize("plies, keep", [(1, 0), (2, 1), (2, 0)])
+def test_ctrl_c_stops_the_targets_after_a_block(monkeypatch, plies, keep):
+    """The targets are valued in blocks of positions (the C search holds the interpreter
+    until its call returns): Ctrl-C during the first block stops them there, not after a
+    round's thousands of positions; and the blocks do not change a value."""
+    import types
+
+    from nardy_fast.engine.evaluation import evaluator
+    from nardy_fast.engine.evaluation._net import Net
+    from nardy_fast.training import labels
+    net = Net.random(8, 1)
+    pos = labels.selfplay_positions(net, 1, seed=2)[:12]
+    want = labels.lookahead_targets(net, pos, plies=plies, keep=keep, threads=1)
+    monkeypatch.setitem(evaluator.VALUE_BLOCK, plies, 3)
+    monkeypatch.setattr(labels, "_EVERY_MOVE_BLOCK", 3)
+    np.testing.assert_array_equal(
+        labels.lookahead_targets(net, pos, plies=plies, keep=keep, threads=1), want)
+    valued, searcher = [], labels._search.Searcher
+
+    class CtrlC:
+        def __init__(self, *args, **kw):
+            self.search = searcher(*args, **kw)
+
+        def values(self, boards, plies):
+            valued.append(len(self.search.values(boards, plies)))
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(labels, "_search", types.SimpleNamespace(Searcher=CtrlC))
+    with pytest.raises(KeyboardInterrupt):
+        labels.lookahead_targets(net, pos, plies=plies, keep=keep, threads=1)
+    assert valued == [3]

@@ -14,7 +14,7 @@ import numpy as np
 from nardy_fast._utils import _dbfile
 from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation import _search, met, nets
-from nardy_fast.core._checks import check_count, check_dice, check_plies
+from nardy_fast.core._checks import check_count, check_dice, check_plies, usable_cores
 from nardy_fast.core._state import check_boards
 from nardy_fast.engine.evaluation._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
@@ -60,6 +60,15 @@ _FILE_KEYS = ("encoding", "n_inputs", "n_hidden", "n_hidden2", "outputs", "rules
 #   cost).
 DECISION_PLIES = 2
 BULK_PLIES = 0
+
+# Positions valued by one call into the C search, by plies (at 2 plies or more, per
+# thread: the search values a call's positions on every usable core): about 0.2-0.5 s of
+# one core's work.  The search holds the interpreter until its call returns, so a large
+# batch is valued in blocks of these, and Ctrl-C stops it at the end of a block
+# (``KeyboardInterrupt``) instead of at the end of the batch (80,000 positions at 2
+# plies: minutes).  Each position is valued on its own: any block size gives the same
+# values.
+VALUE_BLOCK = {0: 1 << 16, 1: 2048, 2: 32, 3: 2}
 
 
 class RulesFallbackWarning(UserWarning):
@@ -332,12 +341,12 @@ class Evaluator:
             done, rest = rest[rows], np.delete(rest, rows)
         search = self.searcher() if exact else self._net_searcher()
         if done.size == 0:
-            vals = search.values(b, plies).astype(np.float64)
+            vals = _values_in_blocks(search, b, plies).astype(np.float64)
         else:
             vals = np.empty((len(b), len(OUTPUT_NAMES)), dtype=np.float64)
             searched = np.delete(np.arange(len(b)), done)
             if searched.size:
-                vals[searched] = search.values(b[searched], plies)
+                vals[searched] = _values_in_blocks(search, b[searched], plies)
             # race_outcome's values for a race of both homes (every mars a home mars, no
             # koks), cut to [0, 1] as its Outcome is
             zero = np.zeros_like(w)
@@ -741,6 +750,22 @@ class Evaluator:
                                    match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
+
+
+def _values_in_blocks(search, boards, plies, *, threads=None, block=None):
+    """``search.values(boards, plies)`` (a ``_search.Searcher``'s, ``(n, 7)`` float32) in
+    blocks of ``block`` positions (None: ``VALUE_BLOCK[plies]``), times ``threads`` at 2
+    plies or more (None: the usable cores, the search's default), so that Ctrl-C stops a
+    large batch between two blocks; the same values whatever the blocks."""
+    size = VALUE_BLOCK[plies] if block is None else block
+    if plies >= 2:
+        size *= usable_cores() if threads is None else threads
+    if len(boards) <= size:
+        return search.values(boards, plies)
+    out = np.empty((len(boards), len(OUTPUT_NAMES)), dtype=np.float32)
+    for start in range(0, len(boards), size):
+        out[start:start + size] = search.values(boards[start:start + size], plies)
+    return out
 
 
 def _check_sides(sides, n):

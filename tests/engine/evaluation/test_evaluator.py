@@ -673,3 +673,51 @@ def test_searched_values_keep_the_kinds_the_boards_rule_out_at_zero():
         row = h.iloc[0]
         assert row["move"] == "24/off 24/off 24/off 24/off"
         assert (row["p_win"], row["p_mars_loss"], row["equity"]) == (0.0, 0.0, -1.0)
+
+
+# -- Ctrl-C in a large batch -----------------------------------------------------------------
+class _CtrlCAfterFirstCall:
+    """A searcher valuing as ``search`` does, counting the positions it values, that is
+    sent Ctrl-C during its first call (the KeyboardInterrupt is raised when it returns)."""
+
+    def __init__(self, search):
+        self.search, self.valued = search, 0
+
+    def values(self, boards, plies):
+        out = self.search.values(boards, plies)
+        self.valued += len(boards)
+        raise KeyboardInterrupt
+
+    def equities(self, values):
+        return self.search.equities(values)
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_a_large_batch_gives_the_same_values_whatever_its_blocks(monkeypatch, small_net,
+                                                                  boards, plies):
+    from nardy_fast.engine.evaluation import evaluator
+    monkeypatch.setattr(evaluator, "usable_cores", lambda: 1)
+    b = boards[:15] if plies == 2 else boards
+    ev = Evaluator(small_net, exact=False)
+    positions = [nf.Position.from_boards(*x) for x in b[:9]]
+    want, want_frame = ev.probabilities(b, plies)[0], ev.evaluate_many(positions, plies)
+    for size in (1, 7):
+        monkeypatch.setitem(evaluator.VALUE_BLOCK, plies, size)
+        np.testing.assert_array_equal(ev.probabilities(b, plies)[0], want)
+        assert ev.evaluate_many(positions, plies).equals(want_frame)
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_ctrl_c_stops_a_large_batch_at_the_end_of_a_block(monkeypatch, small_net, boards,
+                                                           plies):
+    """The C search holds the interpreter until its call returns: the batch is valued in
+    blocks (``VALUE_BLOCK``), so that Ctrl-C stops it after one block, not all of them."""
+    from nardy_fast.engine.evaluation import evaluator
+    monkeypatch.setattr(evaluator, "usable_cores", lambda: 1)
+    monkeypatch.setitem(evaluator.VALUE_BLOCK, plies, 3)
+    b = boards[:12]
+    ev = Evaluator(small_net, exact=False)
+    ev._search = _CtrlCAfterFirstCall(ev.searcher())
+    with pytest.raises(KeyboardInterrupt):
+        ev.probabilities(b, plies)
+    assert ev._search.valued == 3
