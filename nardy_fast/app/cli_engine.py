@@ -407,8 +407,11 @@ def cmd_train(args):
     --check-every 0', then 'nardy-fast train -o v2.nfdb --init v1.nfdb --seed 2 -n 400000
     --lr 0.003 --lr-final 0.0005 --check-every 0'."""
     log_file(args.log)                          # before the work, not after it
+    saved = []                                  # the checkpoints written by this call
 
     def log(entry):
+        if "seconds" in entry:                  # a checkpoint's line, not a check's
+            saved.append(entry["games"])
         line = json.dumps(entry)
         print(line, file=sys.stderr, flush=True)
         if args.log:
@@ -421,9 +424,18 @@ def cmd_train(args):
     # TD training takes one-layer nets: "classic" is the shipped one-layer net the
     # classic evaluator's two-layer net was deepened from
     init = ONE_LAYER_NET if args.init == "classic" else args.init
-    train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules, init=init,
-                check_every=args.check_every, check=vs_greedy, log=log, replace=args.force,
-                **kwargs)
+    ev = train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules,
+                     init=init, check_every=args.check_every, check=vs_greedy, log=log,
+                     replace=args.force, **kwargs)
+    games = f"{ev.meta['training']['games_done']:,} games"
+    print(f"wrote {args.out}: {games}" if saved else
+          _finished(args.out, games, "to train again, write to another -o/--out"))
+
+
+def _finished(out, done, how):
+    """What a training command says when ``out`` holds its run finished: nothing done,
+    nothing written (``done``: the work held, ``how``: how to go on)."""
+    return f"nothing to do: {out} holds this run, finished ({done}); {how}"
 
 
 def _parser_train_net(sub):
@@ -503,12 +515,13 @@ def cmd_train_net(args):
                 if getattr(args, k) is not None}
     _train_net_unused(args, {**supervised.SUPERVISED_DEFAULTS, **settings})
     init = DEFAULT_NET if args.init == "classic" else args.init
+    rounds = []                                 # the rounds done by this call
     try:
         ev = supervised.train_supervised(args.out, seed=args.seed, init=init,
                                          hidden=args.hidden, hidden2=args.hidden2,
                                          exclude=exclude, progress=args.progress,
                                          snapshots=args.snapshots, threads=args.threads,
-                                         replace=args.force, **settings)
+                                         replace=args.force, log=rounds.append, **settings)
     except KeyboardInterrupt as e:      # what is kept, in the command's words
         if not str(e):
             raise
@@ -523,7 +536,9 @@ def cmd_train_net(args):
             raise
         raise CliError(said) from None
     done = ev.meta["training"]["rounds_done"]
-    print(f"wrote {args.out}: {done} round{'' if done == 1 else 's'}")
+    held = f"{done} round{'' if done == 1 else 's'}"
+    print(f"wrote {args.out}: {held}" if rounds else
+          _finished(args.out, held, "a larger --rounds continues it"))
 
 
 def _train_net_unused(args, cfg):

@@ -365,3 +365,27 @@ def test_cli_train_rollouts_and_luck_name_a_bad_setting_by_its_option(tmp_path, 
     assert main([argv[0], "-o", str(out), "--no-progress", *argv[1:]]) == 1
     assert capsys.readouterr().err.startswith(f"nardy-fast: error: {says}")
     assert not out.exists() and not (tmp_path / "x.nfdb.partial").exists()
+
+
+@pytest.mark.parametrize("command, said", [
+    (["train", "-n", "16", "--threads", "1", "--check-every", "0"], "16 games"),
+    (["train-net", "--rounds", "1", "--games", "2", "--epochs", "1", "--no-progress"],
+     "1 round")])
+def test_cli_training_run_again_on_its_finished_checkpoint_says_so(tmp_path, capsys,
+                                                                   command, said):
+    """The same command again on a finished run's net file writes nothing and says so
+    (it said nothing, or that it wrote the file); a finished run says what it wrote."""
+    from nardy_fast.app.cli import main
+    out = tmp_path / "net.nfdb"
+    argv = [command[0], "-o", str(out), *command[1:]]
+    if command[0] == "train-net":
+        start = tmp_path / "start.nfdb"
+        Evaluator(Net.random(16, 9)).save(start)
+        argv += ["--init", str(start)]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == f"wrote {out}: {said}"
+    before = out.read_bytes()
+    assert main(argv) == 0
+    got = capsys.readouterr().out.strip()
+    assert got.startswith(f"nothing to do: {out} holds this run, finished ({said}"), got
+    assert "wrote" not in got and out.read_bytes() == before
