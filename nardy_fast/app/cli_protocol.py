@@ -79,12 +79,12 @@ def cmd_duel(args):
     if args.transcript is not None:
         _check_out_file(args.transcript, args.force)
     start = None if args.start is None else start_position(args.start)
-    done = []
+    done, names = [], []
     stopped = None
     try:
         r = play_duel(args.a, args.b, args.games, seed=args.seed, rules=args.rules,
                       start=start, timeout=args.timeout, progress=args.progress,
-                      on_game=done.append)
+                      on_game=done.append, on_greet=names.extend)
     except EngineFault as e:
         raise CliError(str(e)) from None
     except DuelStopped as e:
@@ -92,7 +92,7 @@ def cmd_duel(args):
         r = dict(duel_summary(e.records), seed=args.seed, names=e.names, records=e.records)
     except KeyboardInterrupt:
         stopped = Interrupted(f"after {len(done)} of {args.games} games")
-        r = dict(duel_summary(done), seed=args.seed, names=None, records=done)
+        r = dict(duel_summary(done), seed=args.seed, names=names or None, records=done)
     if args.transcript is not None and r["records"]:
         write_transcript(r["records"], args.transcript)
     _print_duel(args, r)

@@ -286,7 +286,7 @@ def _play_game(engines, colours, rules, start, rng, tags):
 
 def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=None,
               start=None, timeout: float = DEFAULT_TIMEOUT, progress=None,
-              on_game=None) -> dict:
+              on_game=None, on_greet=None) -> dict:
     """Play a duel of mirrored pairs (module docstring).
 
     Parameters
@@ -307,6 +307,10 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
         A bar over the games (None: when stderr is a terminal).
     on_game : callable or None
         Called with each finished game's record.
+    on_greet : callable or None
+        Called with the programs' ``id name`` (a list, A's then B's; None for a program
+        that gave none) once both have greeted, before the first game: what names them
+        when Ctrl-C stops the duel.
 
     Returns
     -------
@@ -342,6 +346,8 @@ def play_duel(command_a: str, command_b: str, n_games: int, *, seed=None, rules=
             engines.append(eng)
             eng.greet(rules)
         a, b = engines
+        if on_greet is not None:
+            on_greet([a.name, b.name])
         with progress_bar(total=2 * n_pairs, desc="duel", unit="game",
                           progress=progress) as bar:
             for p in range(n_pairs):

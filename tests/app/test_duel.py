@@ -304,3 +304,29 @@ def test_a_long_transcript_is_read_in_time_linear_in_its_length(tmp_path, monkey
     line = 49 * (len(one.splitlines()) + 1) + 6
     with pytest.raises(RecordError, match=rf"long.txt line {line}: step '4/of'"):
         read_transcript(path)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_an_interrupted_duel_names_the_programs_it_greeted(tmp_path, capsys, monkeypatch,
+                                                           json_out):
+    """Ctrl-C after a pair: the summary of the games finished names the programs by their
+    'id name', as a finished duel's does (it called them '?')."""
+    from nardy_fast.app import duel
+    played, play = [], duel._play_game
+
+    def play_one_pair(*args):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(1)
+        return play(*args)
+
+    monkeypatch.setattr(duel, "_play_game", play_one_pair)
+    a = _script(tmp_path, "illegal")
+    code = cli.main(["duel", a, a, "-n", "4", "--seed", "1", "--no-progress"]
+                    + (["--json"] if json_out else []))
+    out, err = capsys.readouterr()
+    assert code == 130 and err.strip() == "nardy-fast: interrupted after 2 of 4 games"
+    if json_out:
+        assert json.loads(out)["names"] == ["scripted", "scripted"]
+    else:
+        assert out.splitlines()[0] == f"A: {a} (scripted); B: {a} (scripted)"
