@@ -132,6 +132,7 @@ from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._progress import progress_bar, show_progress
 from nardy_fast._utils._resources import check_memory, gib
 from nardy_fast._utils._settings import setting_differences
+from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils.datadir import data_dir
 from nardy_fast._utils.scheduler import connect
 from nardy_fast.tables import _board6, _tscomplete
@@ -582,21 +583,34 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
 
 
 def _finished_shards(store, man, order, cube):
-    """The shards of a pass already written, each checked (a damaged one: named); those
-    written by a build killed before its manifest was updated are added to it."""
+    """The shards of a pass already written, each checked (a damaged one: named, with how
+    to go on); those written by a build killed before its manifest was updated are added
+    to it, and those it lists that were removed are solved again (from the shards they
+    read, to the same bytes)."""
     key = "cube_done" if cube else "done"
     man.setdefault(key, {})
     done = set()
+    removed = False
     for i, j in order:
         name = shard_name(i, j, cube)
         path = os.path.join(store, name)
-        if name in man[key] or os.path.exists(path):
-            _load_shard(store, i, j, verify=True, cube=cube)
+        if name in man[key] and not os.path.exists(path):     # removed: solve it again
+            del man[key][name]
+            man["cube_complete" if cube else "complete"] = False
+            removed = True
+        elif name in man[key] or os.path.exists(path):
+            try:
+                _load_shard(store, i, j, verify=True, cube=cube)
+                if name in man[key] and int(read_header_crc(path)) != int(man[key][name]):
+                    raise DatabaseError(f"{path}: checksum differs from the manifest's")
+            except DatabaseError as e:
+                raise DatabaseError(f"{e}; remove it and run the build again: it is "
+                                    f"computed again from the shards it reads") from None
             if name not in man[key]:             # written, killed before the manifest
                 man[key][name] = int(read_header_crc(path))
-            elif int(read_header_crc(path)) != int(man[key][name]):
-                raise DatabaseError(f"{path}: checksum differs from the manifest's")
             done.add((i, j))
+    if removed:                                  # not loaded as finished meanwhile
+        _write_manifest(store, man)
     return done
 
 
@@ -832,10 +846,16 @@ def complete_two_sided(rules: RulesLike = None) -> CompleteTwoSided | None:
     table = None
     for n in range(MAX, -1, -1):
         store = default_store(n, rules)
-        man = _read_manifest(store) if os.path.isdir(store) else None
-        if man is not None and man.get("complete") and man.get("all_checkers", MAX) == MAX:
-            table = CompleteTwoSided.load(store, verify=False)
-            break
+        try:
+            man = _read_manifest(store) if os.path.isdir(store) else None
+            if (man is not None and man.get("complete")
+                    and man.get("all_checkers", MAX) == MAX):
+                table = CompleteTwoSided.load(store, verify=False)
+                break
+        except DatabaseError as e:          # a query never builds: say it, use the others
+            warn_user(f"not using the damaged complete two-sided table ({e}); remove the "
+                      f"damaged file and run nardy-fast bearoff build --two-sided {n} "
+                      f"--store {store} again: it computes what is missing", RuntimeWarning)
     with _lock:
         _LOADED[key] = table
     return table

@@ -8,6 +8,7 @@ two-sided database (tests/data/reference/README-twosided.md).
 """
 import csv
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -247,6 +248,51 @@ def test_damaged_shard_is_refused_by_name(tmp_path):
     path.write_bytes(bytes(data[:-100]))               # truncated
     with pytest.raises(DatabaseError, match=f"{name}.*truncated"):
         bc.CompleteTwoSided.load(tmp_path, verify=False)
+
+
+def test_a_damaged_shard_removed_is_recomputed(tmp_path):
+    """A finished store with a damaged shard: the refusal says how to go on (remove it
+    and build again), and the build then recomputes that shard, to the same bytes,
+    instead of refusing for ever because the manifest lists it."""
+    bc.build_complete(4, store=tmp_path, progress=False, threads=1)
+    good = _bytes(tmp_path)
+    name = bc.shard_name(4, 3)
+    path = tmp_path / name
+    path.write_bytes(path.read_bytes()[:-100])          # truncated
+    with pytest.raises(DatabaseError, match=f"{name}.*truncated.*remove it and run "
+                                            "the build again"):
+        bc.build_complete(4, store=tmp_path, progress=False, threads=1)
+    path.unlink()
+    with pytest.raises(DatabaseError, match=name):      # not loaded as finished
+        bc.CompleteTwoSided.load(tmp_path)
+    table = bc.build_complete(4, store=tmp_path, progress=False, threads=1)
+    assert _bytes(tmp_path) == good
+    assert table.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]) > 0
+
+
+def test_a_damaged_table_in_the_data_folder_is_not_used(private_data_folder):
+    """Race queries find the complete table in the data folder; a damaged shard there
+    made every race query (and the evaluator, hints, reports) fail with its error;
+    now the lookups warn, naming it and how to repair it, and use the other tables."""
+    import nardy_fast as nf
+    store = bc.default_store(3)
+    bc.build_complete(3, progress=False, threads=1)
+    try:
+        path = os.path.join(store, bc.shard_name(3, 2))
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) - 10)
+        bc._LOADED.clear()
+        me, you = np.zeros(24, int), np.zeros(24, int)
+        me[[20, 23]] = 1
+        you[[18, 21]] = 1
+        with pytest.warns(RuntimeWarning, match=f"{bc.shard_name(3, 2)}.*truncated.*"
+                                                "--two-sided 3"):
+            o = nf.race_probabilities(nf.Position(me, you))
+        assert o.method == "two_sided"
+        assert "two_sided_complete_max_checkers" not in o.extra
+    finally:
+        shutil.rmtree(store)
+        bc._LOADED.clear()
 
 
 def test_killed_build_resumes_to_identical_bits(tmp_path, monkeypatch):
