@@ -600,7 +600,8 @@ def cmd_bearoff_query(args):
     """For each position: mean turns and EPC of each side that is all home, and the race
     probabilities when both are: exact from the two-sided or mars table, else the one-sided
     approximation, each labelled by how it was obtained (e.g. 'exact (two-sided table)',
-    'one-sided approximation')."""
+    'one-sided approximation'), with the exact table that answered ('table') or what would
+    make an approximation exact ('note')."""
     db = bearoff.one_sided()
     out = []
     for text in args.positions:
@@ -624,6 +625,11 @@ def cmd_bearoff_query(args):
             o = race_probabilities(pos, rules=rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
+            table = _race_table(o.extra)
+            if table:                       # which exact table answered
+                row["table"] = table
+            if o.extra.get("note"):         # an approximation: what would make it exact
+                row["note"] = o.extra["note"]
             if rules.draw_rule:             # P(win) and P(lose) then leave P(draw)
                 row["p_draw"] = o.p_draw
             if rules.scoring == "extended":  # every mars of a race is a home mars,
@@ -651,6 +657,21 @@ def cmd_bearoff_query(args):
             print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}{draw}  "
                   f"P(mars win) {row['p_mars_win']:.6f}  P(mars loss) "
                   f"{row['p_mars_loss']:.6f}{home}  equity {row['equity']:+.6f} points")
+            for key in ("table", "note"):
+                if key in row:
+                    print(f"  {key}: {row[key]}")
+
+
+def _race_table(extra):
+    """The exact table a ``race_probabilities`` result came from, in words (None: none)."""
+    if "two_sided_complete_max_checkers" in extra:
+        return (f"the complete two-sided table of up to "
+                f"{extra['two_sided_complete_max_checkers']} checkers a side")
+    if "mars_max_checkers" in extra:
+        return f"the mars table, 15 checkers against 1 to {extra['mars_max_checkers']}"
+    if "two_sided_max_checkers" in extra:
+        return f"the two-sided table of up to {extra['two_sided_max_checkers']} checkers a side"
+    return None
 
 
 def _read_ids(path):

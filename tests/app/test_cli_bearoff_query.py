@@ -17,7 +17,7 @@ def test_bearoff_query_names_the_approximation_and_stays_in_range(capsys):
     main(["bearoff", "query", NEAR_ONE])
     out = capsys.readouterr().out
     assert "one-sided approximation: P(win) 1.000000" in out
-    assert "exact" not in out
+    assert "exact (" not in out                   # the note may say how to get it
     main(["bearoff", "query", "--json", NEAR_ONE])
     row = json.loads(capsys.readouterr().out)[0]
     assert row["method"] == "one_sided" and 0.0 <= row["p_win"] <= 1.0
@@ -79,3 +79,21 @@ def test_under_extended_scoring_the_query_gives_the_home_mars(capsys):
     assert "P(home mars win) 1.000000" in capsys.readouterr().out
     main(["bearoff", "query", "--json", pid])
     assert "p_home_mars_win" not in json.loads(capsys.readouterr().out)[0]
+
+
+def test_the_query_names_the_table_and_how_to_get_an_exact_value(capsys):
+    """The query said "exact (two-sided table)" whichever table answered (the in-memory
+    table, the complete one, the mars table) and dropped the note of a one-sided value
+    (which table would make it exact); text and JSON now give both."""
+    exact, far = "WAAAAAAAAAAAAAAAAAAAAAAAAAQEQIAEB", "WAAAAAAAAAAAAAAAAAAAAAAAAICAhMTAw"
+    o = race_probabilities(nf.Position.from_id(far))
+    assert o.method == "one_sided" and "mars table" in o.extra["note"]
+    assert main(["bearoff", "query", "--json", exact, far]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["table"] == "the two-sided table of up to 8 checkers a side"
+    assert "note" not in rows[0]
+    assert rows[1]["note"] == o.extra["note"] and "table" not in rows[1]
+    assert main(["bearoff", "query", exact, far]) == 0
+    out = capsys.readouterr().out
+    assert "  table: the two-sided table of up to 8 checkers a side\n" in out
+    assert f"  note: {o.extra['note']}\n" in out
