@@ -54,7 +54,8 @@ from nardy_fast.engine.play.rollout import as_served, check_playable, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
-from nardy_fast.tables.bearoff_complete import DEFAULT_MEMORY, build_complete, parse_memory
+from nardy_fast.tables.bearoff_complete import (DEFAULT_MEMORY, build_complete, default_store,
+                                              parse_memory)
 from nardy_fast.tables.race import race_probabilities
 
 __all__ = ["main", "build_parser"]
@@ -493,8 +494,9 @@ def _parser_bearoff(sub):
                         "benchmarks/RESULTS.md), resumed where it stopped, used by race "
                         "queries, the evaluator and reports once built")
     b.add_argument("--store", type=path_name, metavar="DIR", default=None,
-                   help="folder of the complete two-sided table's shards (default: the "
-                        "data folder, NARDY_FAST_DATA, where the lookups find it); with "
+                   help="folder of the complete two-sided table's shards (default: its "
+                        "own folder in the data folder, NARDY_FAST_DATA, where the lookups "
+                        "find it; the build names that folder when DIR is another); with "
                         "--two-sided N < 15 builds that size there, out of core")
     b.add_argument("--memory", metavar="SIZE", default=None,
                    help="memory the complete two-sided build may hold at once "
@@ -580,6 +582,10 @@ def cmd_bearoff_build(args):
         finally:
             close_client(client)
         print(f"complete two-sided bear-off table ready ({ts!r})")
+        lookups = default_store(args.two_sided, args.rules)
+        if os.path.abspath(ts.store) != os.path.abspath(lookups):
+            print(f"  race queries, the evaluator and reports read only the complete table "
+                  f"in {lookups}; read this one with CompleteTwoSided.load({ts.store!r})")
     elif args.two_sided is not None:
         ts = bearoff.two_sided(args.two_sided, progress=args.progress)
         print(f"two-sided bear-off database ready ({ts!r})")

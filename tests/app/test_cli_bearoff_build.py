@@ -76,6 +76,28 @@ def test_a_store_of_other_settings_is_refused_in_the_options_words(capsys, tmp_p
         "this build)" in err
 
 
+def test_a_table_built_where_the_lookups_do_not_look_says_so(capsys, tmp_path):
+    """The help called the data folder the default --store, so a user passed it (or any
+    folder) and got shards the race queries never read, with no word of it; the build
+    now names the folder the lookups read, and how to load this table."""
+    store = str(tmp_path / "s")
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2", "--store",
+                             store, "--no-progress")
+    assert code == 0, err
+    assert f"read only the complete table in {bc.default_store(2)}" in out
+    assert f"CompleteTwoSided.load({store!r})" in out
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "bearoff", "build", "--help")
+    assert "its own folder in the data folder" in " ".join(capsys.readouterr().out.split())
+    try:                                             # where they look: nothing to add
+        code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2",
+                                 "--store", bc.default_store(2), "--no-progress")
+        assert code == 0 and "read only" not in out
+    finally:
+        shutil.rmtree(bc.default_store(2), ignore_errors=True)
+        bc._LOADED.clear()
+
+
 def test_size_out_of_range_is_refused(capsys):
     import pytest
     with pytest.raises(SystemExit):
