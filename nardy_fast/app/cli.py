@@ -491,8 +491,9 @@ def _parser_bearoff(sub):
                    help="also build (and cache) the two-sided database of up to N checkers "
                         "per side (1..14: in memory); 15: the complete table with mars, "
                         "out of core in shards (9.3 GB on disk; time: "
-                        "benchmarks/RESULTS.md), resumed where it stopped, used by race "
-                        "queries, the evaluator and reports once built")
+                        "benchmarks/RESULTS.md), resumed where it stopped; race "
+                        "queries, the evaluator and reports use the table of 8 (the "
+                        "default) and the complete table once built")
     b.add_argument("--store", type=path_name, metavar="DIR", default=None,
                    help="folder of the complete two-sided table's shards (default: its "
                         "own folder in the data folder, NARDY_FAST_DATA, where the lookups "
@@ -589,6 +590,10 @@ def cmd_bearoff_build(args):
     elif args.two_sided is not None:
         ts = bearoff.two_sided(args.two_sided, progress=args.progress)
         print(f"two-sided bear-off database ready ({ts!r})")
+        if args.two_sided != bearoff.DEFAULT_TWO_SIDED:   # not the one the queries read
+            print(f"  race queries and rollouts use only the two-sided table of "
+                  f"{bearoff.DEFAULT_TWO_SIDED} (or the complete table: --two-sided 15); "
+                  f"pass this one to race_probabilities as tables=TwoSided.load({ts.path!r})")
     if args.mars is not None:
         table = bearoff.mars_table(args.mars, args.rules, threads=args.threads,
                                    progress=args.progress)

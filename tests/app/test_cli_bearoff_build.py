@@ -98,6 +98,20 @@ def test_a_table_built_where_the_lookups_do_not_look_says_so(capsys, tmp_path):
         bc._LOADED.clear()
 
 
+def test_an_in_memory_two_sided_table_the_queries_do_not_use_says_so(capsys):
+    """``--two-sided 2`` (or 9, 200 MB) built and cached a table the race queries never
+    use (they read the table of 8), without a word, as --mars N does say for its table."""
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "2",
+                             "--no-progress")
+    assert code == 0, err
+    path = bo.two_sided(2).path
+    assert "race queries and rollouts use only the two-sided table of 8" in out
+    assert f"tables=TwoSided.load({path!r})" in out
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "8",
+                             "--no-progress")
+    assert code == 0 and "use only" not in out
+
+
 def test_size_out_of_range_is_refused(capsys):
     import pytest
     with pytest.raises(SystemExit):
