@@ -438,7 +438,8 @@ def _read_manifest(store):
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
-        raise DatabaseError(f"{path}: corrupt manifest ({e})") from None
+        raise DatabaseError(f"{path}: corrupt manifest ({e}); remove it and run the build "
+                            f"again: the shards written are checked and kept") from None
 
 
 def _write_manifest(store, man):

@@ -270,6 +270,20 @@ def test_a_damaged_shard_removed_is_recomputed(tmp_path):
     assert table.p_win([0, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]) > 0
 
 
+def test_a_damaged_manifest_says_how_to_go_on(tmp_path):
+    """A corrupt manifest.json stopped the build with only the parser's error; it now
+    says to remove it, and the build without it keeps the shards written (checked)."""
+    bc.build_complete(3, store=tmp_path, progress=False, threads=1)
+    good = _bytes(tmp_path)
+    (tmp_path / bc.MANIFEST).write_text('{"kind": "two_sid')
+    with pytest.raises(DatabaseError, match="corrupt manifest.*remove it and run the "
+                                            "build again"):
+        bc.build_complete(3, store=tmp_path, progress=False, threads=1)
+    (tmp_path / bc.MANIFEST).unlink()
+    bc.build_complete(3, store=tmp_path, progress=False, threads=1)
+    assert _bytes(tmp_path) == good
+
+
 def test_a_damaged_table_in_the_data_folder_is_not_used(private_data_folder):
     """Race queries find the complete table in the data folder; a damaged shard there
     made every race query (and the evaluator, hints, reports) fail with its error;
