@@ -35,12 +35,14 @@ def clear_memory(prefix=""):
         del _CACHE[path]
 
 
-def cached(cls, filename, build, saved=False):
+def cached(cls, filename, build, saved=False, expect=None):
     """The database cached as ``filename``: from memory, from disk, or ``build()`` (then
     saved, unless ``saved``: it wrote the file itself).  ``build=None``: None if absent
     or damaged (with a warning naming the file).
 
-    ``cls`` has ``load(path, verify=True)``; a damaged file is rebuilt with a warning.
+    ``cls`` has ``load(path, verify=True)``; a damaged file is rebuilt with a warning, and
+    so is one whose attributes differ from ``expect`` (a dict: a database of another size
+    under this name).
     """
     path = os.path.join(data_dir(), filename)
     db = _CACHE.get(path)
@@ -51,6 +53,11 @@ def cached(cls, filename, build, saved=False):
     if os.path.exists(path):
         try:
             db = cls.load(path)
+            wrong = [f"{k}={getattr(db, k)!r}, expected {v!r}"
+                     for k, v in (expect or {}).items() if getattr(db, k) != v]
+            if wrong:
+                db = None
+                raise DatabaseError(f"{path}: holds another table ({'; '.join(wrong)})")
         except DatabaseError as e:
             if build is None:             # a query: it never builds, so it cannot rebuild
                 warn_user(f"not using the damaged cache file (building that table again "

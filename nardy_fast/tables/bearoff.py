@@ -612,7 +612,7 @@ def one_sided(progress: bool | None = None) -> OneSided:
     disk (see the module docstring) and in memory.  ``progress``: a bar while it is built
     (None: when stderr is a terminal)."""
     return cached(OneSided, "bearoff-one-sided-15.nfdb",
-                  lambda: OneSided.build(15, progress=progress))
+                  lambda: OneSided.build(15, progress=progress), expect={"max_checkers": 15})
 
 
 def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = None) -> TwoSided:
@@ -622,7 +622,7 @@ def two_sided(max_checkers: int = DEFAULT_TWO_SIDED, progress: bool | None = Non
     first access; never built implicitly)."""
     mc = check_int(max_checkers, 0, 14, "max_checkers")
     ts = cached(TwoSided, f"bearoff-two-sided-{mc}.nfdb",
-                 lambda: TwoSided.build(mc, progress=progress))
+                lambda: TwoSided.build(mc, progress=progress), expect={"max_checkers": mc})
     return ts.use_default_mars()
 
 
@@ -648,4 +648,5 @@ def mars_table(max_checkers: int = DEFAULT_MARS, rules: RulesLike = None,
         path = os.path.join(data_dir(), name)
         return MarsTable.build(mc, rules, path=path, progress=progress,
                                threads=threads)
-    return cached(MarsTable, name, make if build else None, saved=True)
+    return cached(MarsTable, name, make if build else None, saved=True,
+                  expect={"max_checkers": mc, "all_checkers": 15, "points": (oin, mars)})

@@ -287,4 +287,6 @@ def cubeful_race(progression="geometric", beaver=False, max_checkers=DEFAULT_MAX
     tag = "geo" if progression == "geometric" else \
         f"ari-cap{DEFAULT_MAX_STAKE}-k{DEFAULT_STAKES}"
     return cached(CubefulRace, f"cuberace-{tag}{'-beaver' if beaver else ''}-{mc}.nfdb",
-                  lambda: CubefulRace.build(mc, progression, beaver))
+                  lambda: CubefulRace.build(mc, progression, beaver),
+                  expect={"max_checkers": mc, "progression": progression,
+                          "beaver": bool(beaver)})

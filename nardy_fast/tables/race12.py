@@ -270,7 +270,8 @@ def cached_race12(build: bool = False, progress: bool | None = None) -> Race12 |
     def make():
         return Race12.build(12, 15, progress=progress,
                             path=os.path.join(data_dir(), DEFAULT_NAME))
-    return cached(Race12, DEFAULT_NAME, make if build else None, saved=True)
+    return cached(Race12, DEFAULT_NAME, make if build else None, saved=True,
+                  expect={"points": 12, "max_checkers": 15})
 
 
 def race12_probabilities(position: Position | str, rules: RulesLike = None,

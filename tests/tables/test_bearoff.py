@@ -925,3 +925,26 @@ def test_a_query_does_not_claim_to_rebuild_a_damaged_mars_table(monkeypatch, tmp
     with pytest.warns(RuntimeWarning, match="rebuilding the damaged cache file"):
         again = bo.mars_table(1, threads=1, progress=False)     # a build replaces it
     assert np.array_equal(again.x_on_roll, values)
+
+
+def test_a_cache_file_of_another_size_is_not_used(monkeypatch, tmp_path):
+    """A valid database of another size under a default's cache name (a copy, a
+    hand-made file) was taken as that default: ``one_sided()`` answered with a table of
+    3 checkers and a query of 9 failed with "this database covers at most 3"; a mars
+    table of 1 served as the table of 2.  Now such a file is treated as a damaged one:
+    rebuilt with a warning naming it, or (a query) not used."""
+    monkeypatch.setenv(bo.DATA_ENV, str(tmp_path))
+    monkeypatch.setattr(datadir, "_CACHE", {})
+    bo.OneSided.build(3, progress=False).save(tmp_path / "bearoff-one-sided-15.nfdb")
+    with pytest.warns(RuntimeWarning, match="bearoff-one-sided-15.nfdb.*max_checkers=3, "
+                                            "expected 15"):
+        one = bo.one_sided(progress=False)
+    assert one.max_checkers == 15
+    bo.TwoSided.build(2, progress=False).save(tmp_path / "bearoff-two-sided-3.nfdb")
+    with pytest.warns(RuntimeWarning, match="max_checkers=2, expected 3"):
+        assert bo.two_sided(3, progress=False).max_checkers == 3
+    small = bo.MarsTable.build(1, threads=1, progress=False)
+    small.save(tmp_path / "bearoff-mars-15x2-oin1-mars2.nfdb")
+    with pytest.warns(RuntimeWarning, match="not using the damaged cache file .*"
+                                            "max_checkers=1, expected 2"):
+        assert bo.mars_table(2, build=False) is None
