@@ -273,10 +273,11 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         m = _TAG.match(line)
-        if m:
-            tags[m.group(1)] = _unesc(m.group(2))
-            continue
-        if not line or line.startswith(";"):
+        if m or not line or line.startswith(";"):
+            if m:
+                tags[m.group(1)] = _unesc(m.group(2))
+            if blocks and blocks[-1]["score"] is not None:
+                blocks[-1]["body"].append("")       # a game's lines keep their numbers
             continue
         if _LENGTH.match(line) and not blocks:
             length = int(_LENGTH.match(line).group(1))
@@ -294,6 +295,7 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
                                   f"score line 'NAME : N   NAME : N', got {line!r}")
             blocks[-1]["score"] = ((m.group(1), float(m.group(2))),
                                    (m.group(3), float(m.group(4))))
+            blocks[-1]["first"] = no + 1
         else:
             blocks[-1]["body"].append(raw)
     rules = _match_rules(tags, length, source)
@@ -307,10 +309,12 @@ def parse_match(text: str, source: str = "<match>") -> MatchRecord:
         if b["score"] is None:
             raise RecordError(f"{source}: game {k} has no score line")
         (white, sw), (black, sb) = b["score"]
-        head = (f'; [White "{_esc(white)}"]\n; [Black "{_esc(black)}"]\n'
+        # the tags after the body, whose lines are numbered as in the file
+        tail = (f'\n; [White "{_esc(white)}"]\n; [Black "{_esc(black)}"]\n'
                 f'; [Rules "{rules.rules.to_text()}"]\n')
         try:
-            game = parse_record(head + "\n".join(b["body"]), f"{source} game {k}")
+            game = parse_record("\n".join(b["body"]) + tail, f"{source} game {k}",
+                                first_line=b["first"])
         except RecordError as e:        # its message names the file and the game already
             msg = str(e)
             raise RecordError(msg if msg.startswith(f"{source} game {k}") else

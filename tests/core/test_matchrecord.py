@@ -131,3 +131,20 @@ def test_a_player_name_a_score_line_cannot_hold_is_refused_when_written(tmp_path
                                          r"without ':' or spaces at its ends"):
         write_match(m, tmp_path / "m.txt")
     assert not (tmp_path / "m.txt").exists()
+
+
+
+@pytest.mark.parametrize("first, second, line", [("34: 1/4 4/8x", "11: 8/9 9/10", 9),
+                                                 ("34: 1/4 4/8", "7: 8/15", 12)])
+def test_an_error_in_a_game_names_the_line_of_the_file(tmp_path, first, second, line):
+    """A malformed move in a game of a match transcript was named by a line counted from
+    a header the reader made up for the game, without the transcript's blank and comment
+    lines ("m.txt game 1 line 4" for the file's line 9): the file's line is named."""
+    path = tmp_path / "m.txt"
+    path.write_text('; nardy_fast match record 1\n; [Match "length=3"]\n\n 3 point match\n'
+                    "\n Game 1\n Alice : 0                         Bob : 0\n\n"
+                    f"  1) {first}                    56: 1/6 6/12\n"
+                    "; a comment\n\n"
+                    f"  2) {second}\n")
+    with pytest.raises(RecordError, match=rf"m\.txt game 1 line {line}: "):
+        read_match(path)
