@@ -89,6 +89,7 @@ from nardy_fast.core.position import (BLACK, PIPS_PER_ROLL, WHITE, Position, as_
 from nardy_fast.core.rng import root_entropy
 from nardy_fast.core.methods import check_method, warn_unused
 from nardy_fast.core.position import apply_steps
+from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.record import GameRecord, as_record
 from nardy_fast.core.result import Outcome
 from nardy_fast.core.rules import as_rules, check_flag
@@ -395,6 +396,21 @@ def _state_for(side, match):
     return match if side == match.on_roll else match.flipped()
 
 
+def _turn_states(record, match):
+    """The ``MatchState`` of each position of ``record`` (turns, then the final one):
+    ``match`` (the score at the start of the game, by colour) with the position's side on
+    roll and the cube its dice are thrown with (``GameRecord.cube_states``): a game whose
+    raise was taken is played for the cube's stake."""
+    cubes = record.cube_states() if record.cube else []
+    states = []
+    for k, pos in enumerate(record.positions()):
+        state = _state_for(pos.side, match)
+        if k < len(cubes) and (cubes[k].stake, cubes[k].owner) != (1, "centre"):
+            state = dataclasses.replace(state, cube=CubeState(cubes[k].stake, cubes[k].owner))
+        states.append(state)
+    return states
+
+
 def _match_row(o, side, match):
     """The match columns ``mwc``, ``se_mwc``, ``emg`` of an Outcome of ``side`` on roll at
     the score ``match`` (``met.match_extra``); none without a match."""
@@ -578,7 +594,9 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     match : MatchState or None
         The score at the start of the game (by colour): ``win_prob`` adds ``mwc`` (the
         mover's match winning chance), ``analyse`` ranks moves by it and adds
-        ``mwc_loss`` and ``emg_loss`` (``error_rates`` then counts them too).
+        ``mwc_loss`` and ``emg_loss`` (``error_rates`` then counts them too).  Each turn
+        is valued at the cube its dice are thrown with (a raise taken: the new stake);
+        ``emg_loss`` is on the scale of the game's start, as the cube's losses.
     n_candidates : int
         ``analyse``: how many of the best moves each turn's ``candidates`` keeps (>= 1).
     compute : Compute or None
@@ -664,6 +682,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     kw["compute"] = dataclasses.replace(compute, progress=False)
     rows = []
     lucks = _luck_columns(record) if analyse else None
+    states = None if match is None else _turn_states(record, match)
     bar = progress_bar(total=len(record.turns), desc="analysing turns", unit="turn",
                        progress=show_progress(progress) and analyse)
     for k, pos in enumerate(positions):
@@ -693,9 +712,10 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
             row.update({"equity": o.equity, "se_equity": o.se_equity,
                         "p_win_white": o.p_win if white_first else o.p_lose})
             if match is not None:
-                row["mwc"] = _match_row(o, pos.side, match)["mwc"]
+                row["mwc"] = _match_row(o, pos.side, states[k])["mwc"]
         if analyse:
-            row.update(_analyse_turn(pos, turn, method_arg, kw))
+            turn_kw = kw if match is None else {**kw, "match": states[k], "start": match}
+            row.update(_analyse_turn(pos, turn, method_arg, turn_kw))
             row.update(lucks[k])
         rows.append(row)
     bar.close()
@@ -810,6 +830,7 @@ def _json_number(x):
 def _analyse_turn(pos, turn, method, kw):
     kw = dict(kw)
     n = kw.pop("n_candidates", 5)
+    start = kw.pop("start", None)           # a match game's score at its start
     empty = {"n_moves": 0, "best_move": "", "equity_played": math.nan,
              "equity_best": math.nan, "equity_loss": math.nan,
              "se_equity_loss": math.nan, "mark": "",
@@ -829,6 +850,8 @@ def _analyse_turn(pos, turn, method, kw):
             out.update(mwc_loss=0.0, emg_loss=0.0)
         return out
     mr = move_report(pos, turn.dice, method=method, **kw)
+    if start is not None:       # EMG on the scale of the game's start, as the cube's losses
+        mr["emg_loss"] = mr["mwc_loss"] * emg_scale(_state_for(pos.side, start))
     after_id = "" if not (any(played) or pos.opponent.any()) else \
         Position(pos.opponent, played, BLACK if pos.side == WHITE else WHITE).id
     mine = mr.loc[mr["id_after"] == after_id, "equity"]
