@@ -1053,13 +1053,21 @@ def _analyse_match(args, kw, note, record=None):
     er = matchreport.match_error_rates(rep)
     _print_rates(er)
     print()
-    print(_ERROR_RATES_HEADER)
+    print(_ERROR_RATES_HEADER + "; " + _valued_by(args))
     _print_cube(rep, True)
     _write_page(args, rep, record)
     if args.out:
         _write_out(args, [lambda: _save_both(report, rep, args.out, "match_analysis"),
                           lambda: [save_frame(er, os.path.join(args.out,
                                                                "match_error_rates.csv"))]])
+
+
+def _valued_by(args):
+    """How ``analyse`` valued the moves: the method and, for the net, its plies."""
+    how = {"auto": " (the bear-off tables where they apply, else the net at "
+                   f"{args.plies}-ply)",
+           "net": f" (net {args.plies}-ply)"}.get(args.method, "")
+    return f"moves valued by --method {args.method}{how}"
 
 
 def _write_out(args, writers):
@@ -1150,7 +1158,7 @@ def cmd_analyse(args):
     print()                                  # what the figures above are
     print("equity_loss: points per game the played move lost against the best, the mover's "
           "view (blank: a forced move; best_move blank: the played move is a best one); "
-          f"moves valued by --method {args.method}"
+          + _valued_by(args)
           + (f" ({args.games} games a move; in brackets the loss's standard error, from "
              "the two moves' games, which throw the same dice game by game)"
              if args.method == "rollout" else ""))

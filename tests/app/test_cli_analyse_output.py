@@ -190,3 +190,22 @@ def test_ctrl_c_while_writing_the_out_folder_leaves_no_part_of_an_analysis(
                                 "so far removed (the analysis shown above is whole; run "
                                 "again to write it)")
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, said", [
+    ((), "moves valued by --method auto (the bear-off tables where they apply, else "
+         "the net at 0-ply)"),
+    (("--plies", "1"), "moves valued by --method auto (the bear-off tables where they "
+                       "apply, else the net at 1-ply)"),
+    (("--method", "net", "--plies", "1"), "moves valued by --method net (net 1-ply)")])
+def test_the_output_names_the_plies_the_moves_were_valued_at(capsys, game, tmp_path,
+                                                             args, said):
+    """The losses printed by ``analyse`` said "moves valued by --method auto" without the
+    look-ahead of the net that valued them, and a match's said nothing of how its moves
+    were valued: both name the net's plies."""
+    code, out, err = run_cli(capsys, "analyse", str(game), *args)
+    assert code == 0 and said in out, out
+    m = play_one_match("random", "random", rules=MatchRules(length=1), seed=1)
+    path = write_match(m, tmp_path / "m.txt")
+    code, out, err = run_cli(capsys, "analyse", str(path), *args)
+    assert code == 0 and said in out, out
