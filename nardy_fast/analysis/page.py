@@ -797,7 +797,9 @@ def to_html(report, path=None, title=None, record=None):
                 + ", ".join(f"{m} ({m[0]}) from {t:g}" for m, t in MARKS)
                 + " lost. Error rate: equity lost per decision x 1000. MWC lost: match "
                 "winning chances lost. Luck: what the rolls gained against the average "
-                "roll, in points of the side that rolled. Candidates: the best moves by "
+                "roll, valued by the net at 0-ply (the bear-off tables where they apply) "
+                "whatever the plies above, in points of the side that rolled. "
+                "Candidates: the best moves by "
                 "the analysis (the played one highlighted), with the mover's chances to "
                 "win and lose, any way and by mars (koks under extended scoring). Cube "
                 f"decisions listed: raises, and those close (a raise costing less than "

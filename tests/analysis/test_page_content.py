@@ -167,3 +167,16 @@ def test_board_places_checkers_as_plot_board():
     assert len(w) == 1 and len(b) == 2
     assert float(w[0][0]) == 250 and float(w[0][1]) < 150      # top right
     assert all(float(x) == 10 and float(y) > 150 for x, y in b)    # bottom left
+
+
+def test_the_page_says_how_the_luck_was_valued():
+    """The luck of the rolls is valued by the net at 0-ply (or the bear-off tables)
+    whatever the plies of the analysis, but the page said only "Luck: what the rolls
+    gained against the average roll": a page of a 2-ply analysis seemed to give 2-ply
+    luck."""
+    import nardy_fast as nf
+    from nardy_fast.analysis.page import to_html
+    rec = nf.random_game(seed=2, max_turns=4)
+    html = to_html(nf.game_report(rec, analyse=True, plies=1), record=rec)
+    assert ("Luck: what the rolls gained against the average roll, valued by the net at "
+            "0-ply (the bear-off tables where they apply) whatever the plies above") in html
