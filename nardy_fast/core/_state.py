@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["impossible_state", "finished_reason", "check_boards"]
+__all__ = ["impossible_state", "finished_reason", "check_boards", "unreachable_rows"]
 
 
 def impossible_state(on_roll, opponent):
@@ -95,3 +95,15 @@ def check_boards(boards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         if not a[k, 0].any() or not a[k, 1].any():
             raise ValueError(f"boards[{k}]: the game is over (a side has no checkers left)")
     return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+def unreachable_rows(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
+    """Rows of ``(n, 2, 24)`` boards that no game reaches: a side has borne off a checker
+    while another of its checkers is outside its home (points 1-18 of its own numbering).
+    A side bears off only with all its checkers home, and a checker home never leaves it
+    (rule book, sections 5-6).  Such boards are positions (``Position`` takes them: the
+    race tables' domains hold them), but a net trained on games never saw one."""
+    b = np.asarray(boards)
+    off = b.sum(axis=-1, dtype=np.int64) < 15
+    outside = b[..., :18].any(axis=-1)
+    return np.flatnonzero((off & outside).any(axis=-1))

@@ -8,7 +8,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.core._movegen import check_position, first_bad_position
-from nardy_fast.core._state import check_boards
+from nardy_fast.core._state import check_boards, unreachable_rows
 
 
 def _positions(n, seed):
@@ -89,3 +89,20 @@ def test_the_c_check_agrees_with_the_rules_row_by_row():
         b = rng.integers(0, 3, size=(5, 2, 24)).astype(np.uint8)
         b[rng.random(5) < 0.3, 1] = 0
         assert first_bad_position(b) == _plain_first_bad(b)
+
+
+def test_unreachable_rows_are_the_boards_no_game_reaches():
+    """A side bears off only with every checker home, and a checker home stays there: a
+    board with a checker off and one outside the home (points 1-18) is reached by no game,
+    whichever side it is; a race of both homes, a bear-off, or 15 checkers anywhere are."""
+    start = np.zeros(24, np.uint8)
+    start[0] = 15
+    home13 = np.zeros(24, np.uint8)
+    home13[18:20] = [6, 7]                 # 13 home, 2 off: a bear-off under way
+    out = home13.copy()
+    out[17] = 1                            # and one more on point 18, outside: unreachable
+    out[18] -= 1
+    rows = np.array([[start, start], [home13, start], [out, start], [start, out],
+                     [home13, home13], [out, out]], dtype=np.uint8)
+    assert unreachable_rows(rows).tolist() == [2, 3, 5]
+    assert unreachable_rows(rows[:2]).tolist() == []

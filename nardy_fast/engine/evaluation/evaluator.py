@@ -15,7 +15,7 @@ from nardy_fast._utils import _dbfile
 from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation import _search, met, nets
 from nardy_fast.core._checks import check_count, check_dice, check_plies, usable_cores
-from nardy_fast.core._state import check_boards
+from nardy_fast.core._state import check_boards, unreachable_rows
 from nardy_fast.engine.evaluation._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
 from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
@@ -364,6 +364,7 @@ class Evaluator:
                 vals[k] = [getattr(o, name) for name in OUTPUT_NAMES]
                 methods[k] = o.method
                 races[int(k)] = o
+        _warn_unreachable(b, methods)
         return vals, methods, races
 
     def equities(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -750,6 +751,22 @@ class Evaluator:
                                    match)[0]
         best = tuple(int(x) for x in res[0])
         return next(m for m in position.legal_moves((d1, d2), self.rules) if m.board == best)
+
+
+def _warn_unreachable(boards, methods):
+    """Warn when the net valued boards that no game reaches (``_state.unreachable_rows``):
+    its values there are extrapolations far from any game it learnt, not estimates (2
+    checkers on point 18 against 2 home, 13 of each off: P(win) 0.0001 at 0-ply, where
+    the race is about even)."""
+    rows = [int(k) for k in unreachable_rows(boards) if methods[k].startswith("net")]
+    if rows:
+        k = rows[0]
+        first = Position.from_boards(boards[k, 0], boards[k, 1]).id
+        warn_user(f"{len(rows)} of {len(boards)} positions valued by the net are reached "
+                  f"by no game (the first: row {k}, {first}): a side has borne off "
+                  "checkers while others are outside its home, so the net's values there "
+                  "are extrapolations, not estimates; a rollout (its policy plays them "
+                  "home) or a race table values such a race")
 
 
 def _values_in_blocks(search, boards, plies, *, threads=None, block=None):

@@ -721,3 +721,26 @@ def test_ctrl_c_stops_a_large_batch_at_the_end_of_a_block(monkeypatch, small_net
     with pytest.raises(KeyboardInterrupt):
         ev.probabilities(b, plies)
     assert ev._search.valued == 3
+
+
+def test_the_net_valuing_a_board_no_game_reaches_warns():
+    """Two checkers on point 18 against two home, 13 of each off (the race table's
+    example): no game reaches it, and the net's 0-ply value (P(win) about 0.0001 of a race
+    that is about even) is an extrapolation.  The evaluator says so, naming the first
+    such row; a reachable board and a race the tables value give no warning."""
+    import warnings
+    me = np.zeros(24, int)
+    me[17] = 2
+    you = np.zeros(24, int)
+    you[18] = you[20] = 1
+    ev = Evaluator.default()
+    odd = nf.Position(me, you)
+    with pytest.warns(UserWarning, match=r"1 of 2 positions .* reached by no game \(the "
+                                         r"first: row 1, " + re.escape(odd.id)):
+        ev.probabilities(np.stack([nf.Position.initial().boards, odd.boards]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev.evaluate(nf.Position.initial())
+        home = np.zeros(24, int)
+        home[18:20] = 1
+        ev.evaluate(nf.Position(home, you))          # a race of both homes: exact
