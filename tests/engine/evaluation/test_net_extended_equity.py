@@ -163,9 +163,9 @@ def test_kinds_the_boards_rule_out_are_zero_at_every_depth():
     net = Net(np.zeros((N_INPUTS, h)), np.zeros(h), np.zeros((7, h)),
               np.log(raw / (1 - raw)))
     ev = Evaluator(net, exact=False)
-    # White has borne off one checker and has none on its points 1-6; Black has all 15
-    # on, one of them on its point 4
-    white = _board({10: 2, 20: 12})
+    # White has borne off one checker (the rest home, so none on its points 1-6); Black
+    # has all 15 on, one of them on its point 4
+    white = _board({20: 14})
     black = _board({3: 1, 15: 14})
     vals, _ = ev.probabilities(np.array([[white, black], [black, white]]))
     # White on roll: Black can still be marsed or koksed; White can be neither
