@@ -57,8 +57,8 @@ from nardy_fast.core._state import finished_reason
 from nardy_fast.core.matchrecord import MatchRecord, check_score_names
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
-from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, check_text,
-                                    expect_record, parse_record, read_text_file)
+from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, _parse_record,
+                                    check_text, expect_record, read_text_file)
 from nardy_fast.core.rules import Rules, as_rules
 
 from collections.abc import Iterable
@@ -206,7 +206,7 @@ def _game(lines, n_lines, source, names, rules, label):
         text[no - 1] = " ".join(out)
     if not moves and not any(t.strip() for t in text):
         return GameRecord(white=names[0], black=names[1], rules=rules.rules), right_first
-    parsed = parse_record("\n".join(text), source)
+    parsed = _parse_record("\n".join(text), source, 1, lone_first=right_first)
     white, black = names[::-1] if right_first else names
     game = GameRecord(white=white, black=black, rules=rules.rules, cube=parsed.cube)
     pos = game.start

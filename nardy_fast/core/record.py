@@ -24,7 +24,9 @@ Header
     a double quote, ``\\\\`` a backslash and ``\\uXXXX`` a line break (``\\u000a``).
 Body
     ``N)`` starts the N-th line; on it White's turn, then Black's (a game that starts with
-    Black on roll leaves White's column of line 1 blank).  A turn is the dice ``ab:``
+    Black on roll leaves White's column of line 1 blank; a cube action takes a column of
+    its own, see below).  Only the game's last line may hold one column: a line followed
+    by another with one is a ``RecordError`` naming it.  A turn is the dice ``ab:``
     (``64:`` = a six and a four, ``22:`` = double two) followed by its steps in playing
     order.  A step is ``from/to`` in the **mover's own numbering** (1 = its head, 19-24 its
     home), ``to`` is ``off`` when the checker is borne off; each step uses one die.  The
@@ -530,6 +532,12 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
     >>> len(rec.turns), rec.final == nf.random_game(seed=1).final
     (100, True)
     """
+    return _parse_record(text, source, first_line)
+
+
+def _parse_record(text, source, first_line, *, lone_first=None):
+    """``parse_record``; ``lone_first``: whether turn line 1 may hold one move, the right
+    column's (default: when the game starts with Black on roll)."""
     tags, tokens = _tags_and_tokens(check_text(text, "parse_record", "read_record"),
                                     check_count(first_line, "first_line", 1))
     if not tokens and not tags and not text.lstrip().startswith(MAGIC):
@@ -538,8 +546,11 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
     record = _empty_record(tags, source)
     start = record.start
     side = start.side
+    if lone_first is None:
+        lone_first = start.side == BLACK
     cur = None                        # [dice, steps, line]
     expect_line = 1
+    row = None                        # [line, "N)", the entries on it (their first tokens)]
     pending = None                    # [line, action] of a "Doubles" / "Beavers" before "=>"
     skip = 0                          # tokens left of "Wins N point(s)"
     for no, tok in tokens:
@@ -564,6 +575,8 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
                 raise RecordError(f"{source} line {no}: expected 'Wins N point(s)'")
             continue
         low = tok.lower()
+        if row is not None and (low in _CUBE_WORDS or _DICE.match(tok)):
+            row[2].append(tok)
         if low in _CUBE_WORDS or low == "wins":
             if cur is not None:
                 record.turns.append(Turn(side, cur[0], tuple(cur[1])))
@@ -584,6 +597,9 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
             if int(m.group(1)) != expect_line:
                 raise RecordError(f"{source} line {no}: turn line {tok} out of order, "
                                   f"expected {expect_line})")
+            if row is not None:
+                _check_row(row, source, lone_first and expect_line == 2)
+            row = [no, tok, []]
             expect_line += 1
             continue
         if _NOT_DICE.match(tok) and not _DICE.match(tok):     # '71:', '00:': no roll
@@ -607,10 +623,30 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
             raise RecordError(f"{source} line {no}: {e}") from None
     if pending is not None:
         raise RecordError(f"{source} line {pending[0]}: {pending[1]!r} without '=> stake'")
+    if row is not None and len(row[2]) > 2:
+        _check_row(row, source, False)
     if cur is not None:
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
     _check_result_tag(record, tags, source)
     return record
+
+
+def _check_row(row, source, lone):
+    """A turn line followed by another holds two entries (turns or cube actions): the left
+    column's, then the right column's; ``lone``: it may hold the right column's alone (line
+    1 of a game started by the right-hand side).  Only a game's last line may hold one."""
+    no, label, entries = row
+    if len(entries) == 2 or (lone and len(entries) == 1):
+        return
+    if len(entries) > 2:
+        raise RecordError(f"{source} line {no}: turn line {label} holds {len(entries)} "
+                          f"moves ({', '.join(entries)}), but a line holds two, the left "
+                          "column's then the right column's")
+    held = f"holds one move ({entries[0]} ...)" if entries else "holds no move"
+    raise RecordError(f"{source} line {no}: turn line {label} {held}, but a line followed "
+                      "by another must hold two, the left column's move then the right "
+                      "column's (only a game's last line may hold one): "
+                      f"{'the right column is' if entries else 'both columns are'} missing")
 
 
 # -- replay ------------------------------------------------------------------------------

@@ -213,6 +213,7 @@ def _with(line_no, text):
      "both players are named 'Alice'"),
     (_with(5, "  1) 65: 24/13 5                     23: 24/22 22/19"), 5,
      "'5' is not a move"),
+    (_with(6, "  2) 34: 24/21 21/17"), 6, "turn line 2) holds one move (34: ...)"),
 ])
 def test_malformed_refused_by_line(tmp_path, text, line, fragment):
     path = tmp_path / "bad.MAT"

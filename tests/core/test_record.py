@@ -448,3 +448,24 @@ def test_a_huge_token_is_not_copied_whole_into_the_message():
         msg = str(e.value)
         assert len(msg) < 300, len(msg)
         assert msg.startswith("big.mat line 1:") and "characters)" in msg, msg
+
+
+def test_a_line_with_one_move_followed_by_another_is_refused():
+    # a line holding White's move alone used to take the next line's White move as
+    # Black's, found only at replay as an illegal turn with no line named
+    lines = random_game(seed=1).to_text().splitlines()
+    body = [k for k, ln in enumerate(lines) if ln.startswith("  3)")][0]
+    cut = [ln for ln in lines if not ln.startswith("; [Result")]
+    cut[cut.index(lines[body])] = lines[body][:37].rstrip()
+    with pytest.raises(RecordError, match=r"g\.txt line 8: turn line 3\) holds one move "
+                                          r"\(63: \.\.\.\).*the right column is missing"):
+        parse_record("\n".join(cut) + "\n", "g.txt")
+    with pytest.raises(RecordError, match=r"line 2: turn line 2\) holds no move"):
+        parse_record("1) 64: 1/7 7/11 31: 1/4 4/5\n2)\n3) 11: 11/12 12/13 13/14 14/15\n")
+    with pytest.raises(RecordError, match=r"line 1: turn line 1\) holds 3 moves"):
+        parse_record("1) 64: 1/7 7/11 31: 1/4 4/5 11: 11/12 12/13 13/14 14/15\n")
+    # the last line may hold White's move alone, and Black's first line of a game it
+    # starts holds Black's alone (the round trips above and below keep the rest)
+    rec = GameRecord().append((6, 4), [(1, 7), (7, 11)]).append((3, 1), [(1, 4), (4, 5)])
+    rec.append((1, 1), [(11, 12), (12, 13), (13, 14), (14, 15)])
+    assert parse_record(rec.to_text()).turns == rec.turns
