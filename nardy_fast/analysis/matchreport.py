@@ -11,6 +11,7 @@ and in total.
 from __future__ import annotations
 
 import os
+import re
 
 from nardy_fast._utils._frames import require_columns
 from nardy_fast.analysis.report import error_rates, game_report
@@ -45,8 +46,9 @@ def analyse_match(record, *, progress=None, **kw):
     ``nardy_fast.Net(plies=1)``, ``Rollout(settings)``), ``plies``, ``cube``, ``compute``
     (a ``nardy_fast.Compute``), ...), each by keyword: with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
-    none in the Crawford game), their losses in EMG and match winning chance.  Ctrl-C in
-    a rollout raises ``KeyboardInterrupt`` there (no later game or turn is analysed).
+    none in the Crawford game), their losses in EMG and match winning chance.  Ctrl-C
+    raises ``KeyboardInterrupt`` naming the game it stopped in (no later game or turn is
+    analysed, nothing is returned).
 
     Returns
     -------
@@ -77,7 +79,14 @@ def analyse_match(record, *, progress=None, **kw):
     frames = []
     for k, game in enumerate(record.games):
         state = _state(record, k, game)
-        gr = game_report(game, analyse=True, match=state, progress=progress, **kw)
+        try:
+            gr = game_report(game, analyse=True, match=state, progress=progress, **kw)
+        except KeyboardInterrupt as e:   # say how far the match got
+            cut = re.match(r"^\w+: stopped at an interrupted rollout(.*)$", str(e))
+            raise KeyboardInterrupt("analyse_match: stopped "
+                                    + ("at an interrupted rollout " if cut else "")
+                                    + f"in game {k + 1} of {len(record.games)}"
+                                    + (cut.group(1) if cut else "")) from None
         gr.insert(0, "game", k + 1)
         gr.insert(1, "score_white", state.score[0])
         gr.insert(2, "score_black", state.score[1])

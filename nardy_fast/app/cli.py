@@ -1047,7 +1047,10 @@ def _analyse_match(args, kw, note, record=None):
     _check_cube(args, record.rules.rules)
     kw = dict(kw)
     compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
-    rep = matchreport.analyse_match(record, compute=compute, **kw)
+    try:
+        rep = matchreport.analyse_match(record, compute=compute, **kw)
+    except KeyboardInterrupt as e:       # its message names the game it stopped in
+        raise KeyboardInterrupt(f"{e}; nothing shown or written") from None
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
@@ -1133,6 +1136,9 @@ def cmd_analyse(args):
         gr = report.game_report(record, analyse=True, compute=compute, **kw)
     except ValueError as e:                  # a position the method cannot value
         raise _in_record(e, args.record, args.method) from None
+    except KeyboardInterrupt as e:           # as a match's: how far, and nothing kept
+        raise KeyboardInterrupt(f"{str(e) or 'analyse: stopped before the end of the game'}"
+                                "; nothing shown or written") from None
     finally:
         close_client(client)
     if note:
@@ -1278,7 +1284,7 @@ def _run(args):
     return 0
 
 
-_LIBRARY_STOP = re.compile(r"^[\w ]+: (stopped at an interrupted rollout)")
+_LIBRARY_STOP = re.compile(r"^[\w ]+: (stopped at an interrupted rollout|stopped in game)")
 
 
 def _in_command_words(e, args):

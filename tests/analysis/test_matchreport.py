@@ -101,3 +101,22 @@ def test_a_match_joined_one_point_away_has_had_its_crawford_game():
     assert not game_state(m, 0).crawford
     rep = analyse_match(m, method="net", cube=True)
     assert set(rep["game"]) == {1}
+
+
+def test_ctrl_c_names_the_game_the_match_analysis_stopped_in(monkeypatch, played):
+    """Ctrl-C in the analysis of a match raised a bare KeyboardInterrupt, which did not
+    say how far the analysis got."""
+    from nardy_fast.analysis import matchreport
+    real, calls = matchreport.game_report, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(matchreport, "game_report", cut)
+    n = len(played.games)
+    assert n >= 2
+    with pytest.raises(KeyboardInterrupt) as e:
+        matchreport.analyse_match(played, method="net")
+    assert str(e.value) == f"analyse_match: stopped in game 2 of {n}"

@@ -209,3 +209,34 @@ def test_the_output_names_the_plies_the_moves_were_valued_at(capsys, game, tmp_p
     path = write_match(m, tmp_path / "m.txt")
     code, out, err = run_cli(capsys, "analyse", str(path), *args)
     assert code == 0 and said in out, out
+
+
+def test_ctrl_c_during_the_analysis_says_how_far_it_got(capsys, tmp_path, game, monkeypatch):
+    """Ctrl-C while a match (or a game) was analysed said only "nardy-fast: interrupted":
+    it names the game the match stopped in, and that nothing was shown or written."""
+    from nardy_fast.analysis import matchreport
+    real, calls = matchreport.game_report, []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(matchreport, "game_report", cut)
+    m = play_one_match("random", "random", rules=MatchRules(length=3), seed=1)
+    assert len(m.games) >= 2
+    path = write_match(m, tmp_path / "m.txt")
+    out_dir = tmp_path / "out"
+    code, out, err = run_cli(capsys, "analyse", str(path), "-o", str(out_dir), "--no-progress")
+    assert (code, out) == (130, "")
+    assert err.strip() == (f"nardy-fast: interrupted: analyse: stopped in game 2 of "
+                           f"{len(m.games)}; nothing shown or written")
+    assert not out_dir.exists()
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(report, "game_report", stop)
+    code, out, err = run_cli(capsys, "analyse", str(game), "--no-progress")
+    assert (code, out) == (130, "")
+    assert err.strip() == ("nardy-fast: interrupted: analyse: stopped before the end of the "
+                           "game; nothing shown or written")

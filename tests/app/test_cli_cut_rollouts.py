@@ -69,7 +69,7 @@ def test_analyse_shows_nothing_after_a_cut_rollout(capsys, tmp_path,
                              "-o", str(tmp_path / "a"))
     assert sigterm_in_first_rollout == [1]
     assert code == 143 and out == ""
-    assert re.fullmatch(cut_line("analyse"), err.strip())
+    assert re.fullmatch(cut_line("analyse") + "; nothing shown or written", err.strip())
     assert not (tmp_path / "a").exists()
 
 
