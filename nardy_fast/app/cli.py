@@ -551,13 +551,27 @@ def cmd_bearoff_build(args):
         if given and not complete:
             raise CliError(f"{flag}: only with --two-sided 15, or --two-sided N --store DIR "
                            "(the complete table, out of core)")
+    memory = None
     if complete:                                  # its settings too, before the work
         try:
             memory = DEFAULT_MEMORY if args.memory is None else parse_memory(args.memory)
         except ValueError as e:
             raise CliError(f"--memory: {e}") from None
-        if args.store is not None:
-            out_folder(args.store, "--store")     # a file of that name is named
+    # the scheduler too: a refused address makes no folder and reports no table ready
+    client = _client(args.scheduler)
+    try:
+        # a file of that name is named; a folder made here goes if the build is refused
+        made = complete and args.store is not None and out_folder(args.store, "--store")
+        _build_tables(args, complete, memory, client, made)
+    finally:
+        close_client(client)
+
+
+def _build_tables(args, complete, memory, client, made):
+    """The work of ``bearoff build`` once its options are checked: ``complete`` the
+    complete two-sided table too (with ``memory`` and the ``client`` of --scheduler);
+    ``made``: the --store folder was made by this run, removed (if still empty) when
+    that build is refused."""
     if as_rules(args.rules).draw_rule and (args.mars is not None or complete):
         warnings.warn("--rules draw_rule=true: no effect on the mars and complete two-sided "
                       "tables, which have no draw rule (race queries under it use the "
@@ -573,15 +587,15 @@ def cmd_bearoff_build(args):
         n = getattr(db, "n_boards", None)
         print("one-sided bear-off database ready" + (f" ({n} boards)" if n else ""))
     if complete:
-        client = _client(args.scheduler)
         try:
             ts = build_complete(args.two_sided, store=args.store, rules=args.rules,
                                 memory=memory, threads=args.threads, scheduler=client,
                                 progress=args.progress, cubeful=args.cubeful)
         except (MemoryError, ValueError) as e:     # DatabaseError is a ValueError
+            if made:                               # only if empty: nothing of ours in it
+                with contextlib.suppress(OSError):
+                    os.rmdir(args.store)
             raise CliError(_in_settings_words(str(e), _COMPLETE_OPTIONS)) from None
-        finally:
-            close_client(client)
         print(f"complete two-sided bear-off table ready ({ts!r})")
         lookups = default_store(args.two_sided, args.rules)
         if os.path.abspath(ts.store) != os.path.abspath(lookups):

@@ -193,3 +193,23 @@ def test_the_draw_rule_a_mars_table_cannot_hold_is_said(capsys, tmp_path, monkey
     o = race_probabilities(Position(me, you), rules={"draw_rule": True},
                            tables=[bo.mars_table(1, build=False), bo.one_sided()])
     assert o.method == "one_sided"                  # as the warning said: not that table
+
+
+def test_a_refused_complete_build_leaves_no_store_folder_it_made(capsys, tmp_path):
+    """A --scheduler that could not be reached was refused after the one-sided database
+    was reported ready, and left behind the empty --store folder the build had made; so
+    did a build refused for its memory.  The address is tried first, before anything is
+    built or made, and a refused build removes the folder it made."""
+    pytest.importorskip("dask.distributed")
+    store = tmp_path / "s"
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "15", "--store",
+                             str(store), "--scheduler", "nonsense", "--no-progress")
+    assert code == 1 and "--scheduler nonsense: cannot connect" in err
+    assert out == "" and not store.exists()
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "15", "--store",
+                             str(store), "--memory", "1kB", "--no-progress")
+    assert code == 1 and "more than --memory 1 kB" in err and not store.exists()
+    store.mkdir()                    # a folder the user made stays
+    code, out, err = run_cli(capsys, "bearoff", "build", "--two-sided", "15", "--store",
+                             str(store), "--memory", "1kB", "--no-progress")
+    assert code == 1 and store.is_dir()
