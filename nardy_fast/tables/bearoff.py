@@ -50,6 +50,7 @@ import time
 
 import numpy as np
 
+from nardy_fast.core._state import impossible_state
 from nardy_fast.core.rules import as_rules
 from nardy_fast.tables import _board6, _mars, _twosided
 from nardy_fast.core._checks import as_board6, as_indices, as_table, check_int, check_threads
@@ -128,6 +129,17 @@ def epc(board6: npt.ArrayLike, tables: OneSided | None = None
 
 # ----------------------------------------------------------------------------------------
 # two-sided
+
+
+def check_not_both_off(a, b, single):
+    """``ValueError`` (``core._state.impossible_state``'s reason) when a pair of the board
+    stacks ``a``, ``b`` (n, 6) has both boards empty: no game reaches that state, so no
+    table answers for it (it read P(win) 0)."""
+    both = ~(a.any(axis=1) | b.any(axis=1))
+    if both.any():
+        k = int(np.argmax(both))
+        raise ValueError(f"on_roll6 and opponent6{'' if single else f'[{k}]'}: "
+                         f"{impossible_state(a[k], b[k])}")
 
 class TwoSided:
     """Exact two-sided bear-off database for boards of at most ``max_checkers`` checkers.
@@ -278,11 +290,13 @@ class TwoSided:
         return bool(b.sum() <= self.max_checkers)
 
     def p_win(self, on_roll6: npt.ArrayLike, opponent6: npt.ArrayLike) -> float | npt.NDArray[np.float64]:
-        """P(the side on roll wins): a float for two boards, float64 (n,) for stacks."""
+        """P(the side on roll wins): a float for two boards, float64 (n,) for stacks.  Two
+        empty boards (both sides off) are no state of a game: ``ValueError``."""
         a, sa = as_board6(on_roll6, "on_roll6", self.max_checkers)
         b, sb = as_board6(opponent6, "opponent6", self.max_checkers)
         if a.shape[0] != b.shape[0] and not (sa or sb):
             raise ValueError(f"on_roll6 and opponent6: {a.shape[0]} and {b.shape[0]} boards")
+        check_not_both_off(a, b, sa and sb)
         ia = _board6.indices_of(a)
         ib = _board6.indices_of(b)
         p = self.p_win_table[ia, ib]

@@ -136,7 +136,7 @@ from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils.datadir import data_dir
 from nardy_fast._utils.scheduler import connect
 from nardy_fast.tables import _board6, _tscomplete
-from nardy_fast.tables.bearoff import mars_points
+from nardy_fast.tables.bearoff import check_not_both_off, mars_points
 from nardy_fast.tables.cuberace import OWNERS
 from nardy_fast.tables.onesided import RULES_META, n_boards
 
@@ -803,6 +803,7 @@ class CompleteTwoSided:
             else:
                 raise ValueError(f"on_roll6 and opponent6: {a.shape[0]} and {b.shape[0]} "
                                  f"boards")
+        check_not_both_off(a, b, sa and sb)
         ia = np.ascontiguousarray(_board6.indices_of(a), dtype=np.intp)
         ib = np.ascontiguousarray(_board6.indices_of(b), dtype=np.intp)
         return ia, ib, sa and sb

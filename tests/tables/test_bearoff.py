@@ -948,3 +948,20 @@ def test_a_cache_file_of_another_size_is_not_used(monkeypatch, tmp_path):
     with pytest.warns(RuntimeWarning, match="not using the damaged cache file .*"
                                             "max_checkers=1, expected 2"):
         assert bo.mars_table(2, build=False) is None
+
+
+def test_two_empty_boards_are_refused_as_positions_are():
+    """Both sides borne off is no state of a game (``Position`` refuses it), but the
+    two-sided table answered P(win) 0 for it."""
+    from nardy_fast.core._state import impossible_state
+    from nardy_fast.tables import bearoff as bo
+    ts = bo.TwoSided.build(2, progress=False)
+    z, one = np.zeros(6, int), np.eye(6, dtype=int)[0]
+    why = impossible_state(z, z)
+    for query in (ts.probabilities, ts.p_win):
+        with pytest.raises(ValueError) as e:
+            query(z, z)
+        assert str(e.value) == f"on_roll6 and opponent6: {why}"
+    with pytest.raises(ValueError, match=r"opponent6\[1\]: both sides have borne off"):
+        ts.p_win(np.stack([one, z]), np.stack([one, z]))
+    assert (ts.p_win(one, z), ts.p_win(z, one)) == (0.0, 1.0)   # one side off: its end

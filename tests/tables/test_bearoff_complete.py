@@ -473,3 +473,13 @@ def test_a_scheduler_address_where_none_answers_is_named(tmp_path, monkeypatch):
     with pytest.raises(ConnectionError, match=rf"scheduler tcp://127.0.0.1:{port}: "):
         bc.build_complete(2, store=tmp_path / "s", all_checkers=2, progress=False,
                           scheduler=f"tcp://127.0.0.1:{port}")
+
+
+def test_two_empty_boards_are_refused_as_positions_are(tmp_path):
+    """Both sides borne off is no state of a game (``Position`` refuses it), but the
+    complete table answered (0, 0, 0) for it."""
+    table = bc.build_complete(2, store=tmp_path, progress=False, threads=1)
+    z = np.zeros(6, int)
+    with pytest.raises(ValueError, match="on_roll6 and opponent6: both sides have borne "
+                                         "off all 15 checkers: no game reaches this"):
+        table.probabilities(z, z)
