@@ -523,3 +523,18 @@ def load_script(path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def ctrl_c_at_call(monkeypatch, owner, name, call=2):
+    """Make ``owner.name`` raise ``KeyboardInterrupt`` at its ``call``-th call (the earlier
+    calls run the real function): Ctrl-C at a chosen step of a long job, without timing.
+    Returns the list that grows by one item per call."""
+    real, calls = getattr(owner, name), []
+
+    def cut(*a, **k):
+        calls.append(1)
+        if len(calls) == call:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(owner, name, cut)
+    return calls

@@ -12,7 +12,7 @@ from nardy_fast.core.rules import Rules
 from nardy_fast.engine.evaluation import met
 from nardy_fast.analysis.report import move_report, win_report
 
-from helpers import cut_rollout_runs
+from helpers import cut_rollout_runs, ctrl_c_at_call
 
 CUBE = Rules(cube="geometric")
 
@@ -107,14 +107,7 @@ def test_ctrl_c_names_the_game_the_match_analysis_stopped_in(monkeypatch, played
     """Ctrl-C in the analysis of a match raised a bare KeyboardInterrupt, which did not
     say how far the analysis got."""
     from nardy_fast.analysis import matchreport
-    real, calls = matchreport.game_report, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(matchreport, "game_report", cut)
+    calls = ctrl_c_at_call(monkeypatch, matchreport, "game_report")
     n = len(played.games)
     assert n >= 2
     with pytest.raises(KeyboardInterrupt) as e:

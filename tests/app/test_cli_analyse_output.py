@@ -14,7 +14,7 @@ from nardy_fast.core.record import GameRecord, random_game, write_record
 from nardy_fast.core.rules import Rules
 from nardy_fast.engine.decisions.matchplay import play_one_match
 
-from helpers import run_cli
+from helpers import run_cli, ctrl_c_at_call
 
 
 @pytest.fixture(scope="module")
@@ -215,14 +215,7 @@ def test_ctrl_c_during_the_analysis_says_how_far_it_got(capsys, tmp_path, game, 
     """Ctrl-C while a match (or a game) was analysed said only "nardy-fast: interrupted":
     it names the game the match stopped in, and that nothing was shown or written."""
     from nardy_fast.analysis import matchreport
-    real, calls = matchreport.game_report, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(matchreport, "game_report", cut)
+    calls = ctrl_c_at_call(monkeypatch, matchreport, "game_report")
     m = play_one_match("random", "random", rules=MatchRules(length=3), seed=1)
     assert len(m.games) >= 2
     path = write_match(m, tmp_path / "m.txt")

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import ctrl_c_at_call
 
 GOOD = "WAAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAB"
 
@@ -116,14 +117,8 @@ def test_ctrl_c_while_writing_the_files_leaves_no_part_of_a_report(tmp_path, cap
     if earlier:
         assert cli.main(["report", str(tmp_path / "two.txt"), "-o", str(out)]) == 0
         (out / "notes.txt").write_text("mine")
-    real, calls = cli.save_figure, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:                    # the race chart is written, a board next
-            raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(cli, "save_figure", cut)
+    # the race chart is written, a board next
+    calls = ctrl_c_at_call(monkeypatch, cli, "save_figure")
     capsys.readouterr()
     argv = ["report", str(tmp_path / "two.txt"), "-o", str(out), "--no-progress"]
     assert cli.main(argv + ["--force"] * earlier) == 130
@@ -200,14 +195,8 @@ def test_ctrl_c_between_a_tables_csv_and_html_leaves_no_part_of_a_report(tmp_pat
     from nardy_fast.app import cli
     out = tmp_path / "out"
     (tmp_path / "two.txt").write_text(f"{GOOD}\nstart\n")
-    real, calls = cli.save_frame, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:                    # pip_report.csv is written, its HTML next
-            raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(cli, "save_frame", cut)
+    # pip_report.csv is written, its HTML next
+    calls = ctrl_c_at_call(monkeypatch, cli, "save_frame")
     argv = ["report", str(tmp_path / "two.txt"), "-o", str(out), "--no-progress"]
     assert cli.main(argv) == 130
     err = capsys.readouterr().err

@@ -7,6 +7,7 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.labels import board_keys, selfplay_positions
 from nardy_fast.engine.play.lucknet import load_luck_net
 from nardy_fast.training.lucknet import LUCK_DEFAULTS, train_luck_net
+from helpers import ctrl_c_at_call
 
 
 def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
@@ -312,14 +313,7 @@ def test_cli_train_net_interrupted_says_what_it_kept(tmp_path, capsys, monkeypat
     words."""
     from nardy_fast.app.cli import main
     from nardy_fast.training import supervised
-    real, calls = supervised.fit, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(supervised, "fit", cut)
+    calls = ctrl_c_at_call(monkeypatch, supervised, "fit")
     start, out = tmp_path / "start.nfdb", tmp_path / "t.nfdb"
     Evaluator(Net.random(16, 9)).save(start)
     assert main(["train-net", "-o", str(out), "--init", str(start), "--rounds", "3",

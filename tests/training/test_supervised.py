@@ -17,7 +17,7 @@ from nardy_fast.training.supervised import (average_nets, fit, kind_repeats, los
 
 from naive import naive_successors
 from naive_net import np_equity, np_forward, positions_from_games
-from helpers import flip
+from helpers import flip, ctrl_c_at_call
 
 
 def np_clip(v, me, opp):
@@ -561,16 +561,11 @@ def test_an_interrupted_run_says_what_it_kept(tmp_path, monkeypatch):
     every finished round's net was on disk: the stop names the rounds kept and the file,
     and the run resumes from there to the uninterrupted weights."""
     from nardy_fast.training import supervised
-    real, calls = supervised.fit, []
-
-    def cut(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:                  # in the second round: after round 1's save
-            raise KeyboardInterrupt
-        return real(*a, **k)
+    real = supervised.fit
     start = Evaluator(Net.random(16, 9))
     kw = dict(seed=3, init=start, rounds=2, games=3, epochs=1, progress=False)
-    monkeypatch.setattr(supervised, "fit", cut)
+    # in the second round: after round 1's save
+    calls = ctrl_c_at_call(monkeypatch, supervised, "fit")
     path = tmp_path / "net.nfdb"
     with pytest.raises(KeyboardInterrupt, match=r"^train_supervised: 1 of 2 rounds kept in "
                        r".*net\.nfdb \(the net after round 1; .*\); the same call resumes$"):
