@@ -327,7 +327,10 @@ def actions(e):
         taker = "beaver"
     else:
         taker = "take"
-    if min(take_val, dp) > nd or (take_val >= dp and nd - dp <= TIE):
+    doubled = min(take_val, dp)            # what the double is worth: the opponent's choice
+    if abs(doubled - nd) <= TIE:           # a tie: cash a pass, keep the cube from a take
+        roller = "double" if taker == "pass" else "no double"
+    elif doubled > nd:
         roller = "double"
     elif nd >= dp:
         roller = "too good"

@@ -106,6 +106,10 @@ def test_actions_name_a_tie_of_the_pass_and_playing_on_double(nd):
     # a take worth what playing on is: the double gains nothing
     e = {"no_double": 0.4, "double_take": 0.4, "double_pass": 1.0, "double_beaver": math.nan}
     assert actions(e)[2] == "no double, take"
+    # all three worth the same: the opponent takes (a take is never worse for it than
+    # the pass here), and a take worth what playing on is keeps the cube
+    e = {"no_double": 1.0, "double_take": 1.0, "double_pass": 1.0, "double_beaver": math.nan}
+    assert actions(e)[2] == "no double, take"
 
 
 def test_a_sure_win_is_double_pass_in_money_and_at_a_match_score():
