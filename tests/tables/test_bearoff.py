@@ -948,6 +948,11 @@ def test_a_cache_file_of_another_size_is_not_used(monkeypatch, tmp_path):
     with pytest.warns(RuntimeWarning, match="not using the damaged cache file .*"
                                             "max_checkers=1, expected 2"):
         assert bo.mars_table(2, build=False) is None
+    # the right N, but the race of fewer than 15 checkers home
+    bo.MarsTable.build(2, all_checkers=4, threads=1, progress=False).save(
+        tmp_path / "bearoff-mars-15x2-oin1-mars2.nfdb")
+    with pytest.warns(RuntimeWarning, match="all_checkers=4, expected 15"):
+        assert bo.mars_table(2, build=False) is None
 
 
 def test_two_empty_boards_are_refused_as_positions_are():
