@@ -49,9 +49,9 @@ import pandas as pd
 import nardy_fast as nf
 from nardy_fast.training.labels import lookahead_targets
 from nardy_fast.training.lucknet import equity_coefficients
-from nardy_fast.training.rolloutlabels import LABELS, label_positions, rollout_labels
+from nardy_fast.training.rolloutlabels import LABELS, label_positions
 
-from exp_reached_rollout_labels import EXCLUDE
+from exp_reached_rollout_labels import EXCLUDE, label_boards
 from nardy_fast.training.supervised import fit as fit_net
 
 from exp_reached_training import (add_arm_options, equity_term, excluded_boards,
@@ -100,42 +100,22 @@ def mine(args):
 
 def label(args):
     z = np.load(os.path.join(args.out_dir, "hard.npz"))
-    t0 = time.perf_counter()
-    labels, stopped = rollout_labels(z["boards"], games=args.games, seed=args.seed + 100,
-                                     workers=args.workers, chunk=args.chunk,
-                                     checkpoint=os.path.join(args.out_dir, "labels.partial"))
-    if stopped:
-        raise SystemExit(f"interrupted: the labels so far are in {args.out_dir}/labels.partial")
-    path = os.path.join(args.out_dir, "labels.parquet")
-    pd.DataFrame(labels, columns=list(LABELS)).to_parquet(path + ".tmp", index=False)
-    os.replace(path + ".tmp", path)
-    print(f"{len(labels)} labelled, {time.perf_counter() - t0:.0f} s wall", flush=True)
+    label_boards(args.out_dir, z["boards"], z["kind"], games=args.games,
+                 seed=args.seed + 100, workers=args.workers, chunk=args.chunk)
 
 
-def partial_labels(folder, n, chunk):
-    """The labels done so far, NaN where not: ``labels.parquet``, or the checkpoint's
-    chunks of ``chunk`` positions (workers finish them out of order)."""
-    path = os.path.join(folder, "labels.parquet")
-    if os.path.exists(path):
-        return pd.read_parquet(path)[list(LABELS)].to_numpy()
-    out = np.full((n, len(LABELS)), np.nan)
-    part = os.path.join(folder, "labels.partial")
-    for i in range(0, n, chunk):     # the checkpoint's file of each chunk
-        path = os.path.join(part, f"values_{i // chunk:05d}.npy")
-        if os.path.exists(path):
-            out[i:i + chunk] = np.load(path)
-    return out
+def hard_labels(folder):
+    """The hard positions' labels (``LABELS``), from ``labels.parquet``: ``--label``
+    writes it when every position is labelled."""
+    return pd.read_parquet(os.path.join(folder, "labels.parquet"))[list(LABELS)].to_numpy()
 
 
 def fit(args):
     ev = nf.Evaluator.default()
     z = np.load(os.path.join(args.out_dir, "hard.npz"))
-    lab = partial_labels(args.out_dir, len(z["boards"]), args.chunk)
-    done = np.flatnonzero(~np.isnan(lab[:, 0]))
-    if args.use:
-        done = done[:args.use]
-    n = len(done)
-    hb, ht = z["boards"][done], lab[done, :7].astype(np.float32)
+    lab = hard_labels(args.out_dir)
+    n = min(len(lab), args.use or len(lab))
+    hb, ht = z["boards"][:n], lab[:n, :7].astype(np.float32)
     na = int(args.anchor_share * n)
     ab, at = z["anchor"][:na], z["anchor_targets"][:na].astype(np.float32)
     tag = f"{args.lr:g}x{args.epochs}_n{n}_a{na}_eq{args.equity_weight:g}"
@@ -149,10 +129,9 @@ def validate(args):
     z = np.load(os.path.join(args.out_dir, "hard.npz"))
     boards, anchor = z["boards"], z["anchor"]
     anchor_t = z["anchor_targets"].astype(np.float32)
-    lab = partial_labels(args.out_dir, len(boards), args.chunk)
-    done = np.flatnonzero(~np.isnan(lab[:, 0]))
-    perm = np.random.default_rng(1).permutation(done)
-    val, train = np.sort(perm[:len(done) // 7]), np.sort(perm[len(done) // 7:])
+    lab = hard_labels(args.out_dir)
+    perm = np.random.default_rng(1).permutation(len(lab))
+    val, train = np.sort(perm[:len(lab) // 7]), np.sort(perm[len(lab) // 7:])
     kept = anchor[-3000:]                 # never among a fit's anchors below (3 x train)
     frames = [pd.read_parquet(args.selfplay_data), pd.read_parquet(args.reached_data)]
 

@@ -63,8 +63,7 @@ def training_boards(args, ev):
 def label(args):
     """The positions (``DIR/labels.boards.npz``), then their rollouts
     (``rolloutlabels.rollout_labels``, checkpointed in ``DIR/labels.partial``), written
-    to ``DIR/labels.parquet`` when all are done."""
-    path = os.path.join(args.out_dir, "labels.parquet")
+    to ``DIR/labels.parquet`` when all are done (``label_boards``)."""
     bpath = os.path.join(args.out_dir, "labels.boards.npz")
     if os.path.exists(bpath):
         z = np.load(bpath)
@@ -76,13 +75,22 @@ def label(args):
         os.replace(bpath + ".tmp.npz", bpath)
         print(f"{len(boards)} positions ({', '.join(f'{k} {int((kind == k).sum())}' for k in np.unique(kind))}), "
               f"{time.process_time() - t:.0f} CPU-s", flush=True)
+    label_boards(args.out_dir, boards, kind, games=args.games, seed=args.seed,
+                 workers=args.workers, chunk=args.chunk)
+
+
+def label_boards(out_dir, boards, kind, *, games, seed, workers, chunk):
+    """``rolloutlabels.rollout_labels`` of ``boards`` (checkpointed in
+    ``out_dir/labels.partial``: a killed run continues with the same numbers), written
+    with their ``kind`` to ``out_dir/labels.parquet`` when all are done."""
+    path = os.path.join(out_dir, "labels.parquet")
     t0 = time.perf_counter()
-    labels, stopped = rollout_labels(boards, games=args.games, seed=args.seed,
-                                     workers=args.workers, chunk=args.chunk,
-                                     checkpoint=os.path.join(args.out_dir, "labels.partial"))
+    labels, stopped = rollout_labels(boards, games=games, seed=seed, workers=workers,
+                                     chunk=chunk,
+                                     checkpoint=os.path.join(out_dir, "labels.partial"))
     if stopped:
         raise SystemExit("interrupted: the labels made so far are kept in "
-                         f"{args.out_dir}/labels.partial")
+                         f"{out_dir}/labels.partial")
     frame = pd.DataFrame(labels, columns=list(LABELS))
     frame["kind"] = kind
     frame.to_parquet(path + ".tmp", index=False)
