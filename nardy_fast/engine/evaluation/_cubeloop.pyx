@@ -35,7 +35,7 @@ from nardy_fast.engine.evaluation._net cimport (Net, NET_OUTPUTS, OUT_WIN, OUT_M
                                      OUT_HOME_MARS_LOSS)
 from nardy_fast.core._rules cimport fill_rules
 from nardy_fast.engine.evaluation._cubemodel cimport (cm_model, cm_mean_points, cm_efficiency,
-                                                   cm_pip_probability)
+                                                   cm_pip_probability, cm_double_choice)
 from nardy_fast.engine.evaluation._search cimport leaf
 
 __all__ = ["model_point"]
@@ -262,8 +262,8 @@ cdef int cube_action(const cube_t* c, int side, const uint8_t* mover, const uint
     if take > 1.0:
         take = 1.0
         resp = ACT_PASS
-    if take <= e[0]:
-        return ACT_NONE                           # no double (or too good)
+    if cm_double_choice(e[0], take, resp == ACT_PASS) <= 0:
+        return ACT_NONE                           # no double (or too good): the ties' rule
     if resp == ACT_TAKE:
         stake[0] = next_stake(c, k)
     elif resp == ACT_BEAVER:

@@ -9,6 +9,15 @@
 # or CUBE_OPPONENT; geometric: 1 for the doubling progression, 0 for the arithmetic one
 # (raises k -> k + 1, none above max_stake, where the cube is dead).
 from libc.stdint cimport uint8_t
+from libc.math cimport fabs
+
+cdef extern from *:
+    """
+    #define NF_CUBE_TIE 1e-12
+    """
+    # Two equities (per stake) within it are a tie of the cube actions (cubemodel.TIE):
+    # the rounding of the tables and of the match table's interpolation.
+    const double NF_CUBE_TIE
 
 # The cash point of the side owning the cube at stake k: its P(win) from which the opponent
 # passes its raise (cubemodel.cash_point).  1 - cm_cash_point(l, w) is the take point.
@@ -50,3 +59,13 @@ cdef double cm_efficiency(const uint8_t* mover, const uint8_t* o, double x_conta
 
 # P(win) of the side on roll from the pip counts alone (cubemodel.pip_probability).
 cdef double cm_pip_probability(double pips_mover, double pips_opponent) noexcept nogil
+
+# The side on roll's double, from what playing on is worth (nd) and what the double is
+# worth (doubled: the opponent's choice of take, beaver or pass; passes: it is the pass),
+# both per stake: 1 it doubles; 0 a tie with a take or beaver, where it keeps the cube;
+# -1 playing on is worth more.  The one rule of the ties (cubemodel.actions): a tie with
+# a pass cashes, a tie with a take keeps the cube.
+cdef inline int cm_double_choice(double nd, double doubled, bint passes) noexcept nogil:
+    if fabs(doubled - nd) <= NF_CUBE_TIE:
+        return 1 if passes else 0
+    return 1 if doubled > nd else -1

@@ -132,6 +132,14 @@ cdef double cm_pip_probability(double pips_mover, double pips_opponent) noexcept
 
 # The thin Python wrappers (cubemodel checks the arguments before it calls them) ---------
 
+TIE = NF_CUBE_TIE
+
+
+def double_choice(double nd, double doubled, bint passes):
+    """cm_double_choice: 1 double, 0 a tie kept (no double), -1 playing on worth more."""
+    return cm_double_choice(nd, doubled, passes)
+
+
 def cash_point(double wins, double losses, int stake, bint geometric, int max_stake):
     """``cm_cash_point``: the cash point of the side owning the cube at ``stake``."""
     return cm_cash_point(geometric, wins, losses, stake, max_stake)

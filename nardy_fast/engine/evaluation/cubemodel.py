@@ -119,8 +119,9 @@ CONTACT_EFFICIENCY = 0.9
 # ``MatchRules.game_points`` with the cube).
 CUBE_POINTS = (1.0, 1.0, 1.0, 1.0)
 _EPS = 1e-7                    # P(win) or P(loss) below it: W (or L) is taken as 1
-# no double within it of the pass is a tie of the two (``actions``)
-TIE = 1e-12
+# two equities (per stake) within it are a tie of the cube actions (``actions``), the
+# C game loop's as this module's
+TIE = _cubemodel.TIE
 # cube states relative to the side on roll, as the kernel numbers them (_cuberace.pxd)
 _OWN = {"centre": 0, "mover": 1, "opponent": 2}
 
@@ -328,11 +329,10 @@ def actions(e):
     else:
         taker = "take"
     doubled = min(take_val, dp)            # what the double is worth: the opponent's choice
-    if abs(doubled - nd) <= TIE:           # a tie: cash a pass, keep the cube from a take
-        roller = "double" if taker == "pass" else "no double"
-    elif doubled > nd:
+    choice = _cubemodel.double_choice(nd, doubled, taker == "pass")   # the C loop's rule
+    if choice > 0:
         roller = "double"
-    elif nd >= dp:
+    elif choice < 0 and nd >= dp:
         roller = "too good"
     else:
         roller = "no double"

@@ -858,12 +858,15 @@ def _last_roll(point):
 def test_cube_last_roll_double_take(cube_rule, truncate):
     """27 of 36 rolls bear the checker on 19 off: no double 2p - 1 = 1/2, double/take
     2 (2p - 1) = 1 (the next stake is 2 either way), pass 1: double, take; the game is then
-    won or lost at stake 2: equity exactly 2 (27 - 9) / 36 = 1."""
+    won or lost at stake 2: equity exactly 2 (27 - 9) / 36 = 1.  After the 9 rolls that
+    miss, the opponent's win is sure: it cashes (redoubles, and the side passes at stake
+    2), by the tie rule of ``cubemodel.actions``."""
     r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube=cube_rule), workers=1,
                 progress=False, truncate=truncate)
     assert r.equity == pytest.approx(1.0, abs=1e-12)
     if truncate is None:
-        assert r.extra["doubles_per_game"] == 1.0 and r.extra["takes_per_game"] == 1.0
+        assert r.extra["doubles_per_game"] == 1.25 and r.extra["takes_per_game"] == 1.0
+        assert r.extra["passes_per_game"] == 0.25
         assert r.extra["final_stakes"] == {2: 1.0}
         assert r.p_win == pytest.approx(27 / 36)
 
@@ -871,7 +874,7 @@ def test_cube_last_roll_double_take(cube_rule, truncate):
 def test_cube_last_roll_double_pass_and_opponents_cube():
     """31 of 36 win from 20: double, pass, every game ends at once at stake 1.  With the
     cube on the opponent's side there is no raise: equity 2p - 1 (the opponent, sure to
-    win on its turn, is too good to double)."""
+    win on its turn after a miss, cashes: it redoubles and the side passes at stake 2)."""
     r = rollout(_last_roll(20), 36, seed=3, rules=Rules(cube="geometric"), workers=1,
                 progress=False, truncate=None)
     assert r.equity == 1.0 and r.extra["passes_per_game"] == 1.0 and r.p_win == 1.0
@@ -879,7 +882,8 @@ def test_cube_last_roll_double_pass_and_opponents_cube():
     r = rollout(_last_roll(19), 72, seed=3, rules=Rules(cube="geometric"), workers=1,
                 progress=False, truncate=None, cube_state=nf.CubeState(2, "opponent"))
     assert r.equity == pytest.approx(2 * 27 / 36 - 1, abs=1e-12)
-    assert r.extra["doubles_per_game"] == 0.0 and r.extra["final_stakes"] == {2: 1.0}
+    assert r.extra["doubles_per_game"] == 0.25 and r.extra["passes_per_game"] == 0.25
+    assert r.extra["takes_per_game"] == 0.0 and r.extra["final_stakes"] == {2: 1.0}
 
 
 def test_cube_rollout_probabilities_hook_and_checks():
