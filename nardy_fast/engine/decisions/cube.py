@@ -231,7 +231,10 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
-        ``"race, measured (N pips)"`` or ``"contact, measured"``).  ``take_point``, ``x``
+        ``"race, measured (N pips)"`` or ``"contact, measured"``; on Black's last turn
+        under ``draw_rule``, which Black may double before (rule book 7a) but after which
+        no one can raise again, ``x`` is 0 and ``x_source`` ``"dead cube (black's last
+        turn, draw_rule)"``).  ``take_point``, ``x``
         and ``x_source`` belong to the model: under ``"exact"`` and ``"rollout"`` no model
         decides (``model`` says so) and they only say what the model would take.
 
@@ -283,7 +286,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         return _match_decision(position, cube, probabilities, match, x, plies)
     rules = cube_rules(rules)
     cube.check(rules)
-    if position.is_over():
+    if position.is_over(rules):         # but Black's last turn under draw_rule (7, 7a)
         raise ValueError("the game is over: no cube decision")
     prog = rules.cube
     method = check_method(method, METHODS)
@@ -302,7 +305,11 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         warn_unused(f"with method={method!r} (no cubeful race table is read)", _DEFAULTS,
                     tables=tables)
     x_source = efficiency_source(position, x)
-    if x is None:
+    if x is None and position.is_over():
+        # Black's last turn under draw_rule: no turn follows it, so no side can raise
+        # again: the cube is dead (a draw is worth 0, White's win the stake)
+        x, x_source = 0.0, "dead cube (black's last turn, draw_rule)"
+    elif x is None:
         x = efficiency(position)
     out = None
     w = l = math.nan
@@ -468,7 +475,7 @@ def _match_decision(position, cube, probabilities, match, x, plies=None):
     elif position.is_first_turn() and not match.cube.first_turn:     # no raise (7a)
         match = dataclasses.replace(match, cube=dataclasses.replace(match.cube,
                                                                     first_turn=True))
-    if position.is_over():
+    if position.is_over(match.rules.rules):
         raise ValueError("the game is over: no cube decision")
     value = _source(probabilities, match.rules.rules, plies)(position)
     x_source = efficiency_source(position, x)

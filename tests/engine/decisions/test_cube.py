@@ -405,3 +405,26 @@ def test_p_win_under_the_draw_rule_counts_a_draw_as_half_a_win_as_documented():
     assert d["p_win"] == pytest.approx(o.p_win + o.p_draw / 2, abs=1e-12)
     returns = nf.cube_decision.__doc__.split("Returns")[1].split("Examples")[0]
     assert "half a win" in returns
+
+
+@pytest.mark.parametrize("off", [12, 14])
+def test_black_may_raise_before_its_last_turn_under_the_draw_rule(off):
+    """Rule book 7 and 7a: under ``draw_rule`` Black plays one last turn after White bore
+    off its last checker, and the side on roll may raise before it rolls (only the first
+    turn is excepted).  ``cube_decision`` refused it as "the game is over".  No turn
+    follows, so the cube is dead: a draw (Black bears off the rest) is worth 0, White's win
+    the stake, and Black never gains by raising."""
+    black = np.zeros(24, int)
+    black[18 if off == 12 else 23] = 15 - off     # 12 off: three on point 19, a draw 1/36
+    last = Position(black, np.zeros(24, int), "black")
+    rules = Rules(cube="geometric", draw_rule=True)
+    assert last.is_over() and not last.is_over(rules)
+    p_draw = nf.Evaluator.default(rules).evaluate(last, plies=0).p_draw
+    assert p_draw == pytest.approx(1 / 36 if off == 12 else 1.0)
+    d = cube_decision(last, rules=rules)
+    assert d["x"] == 0.0 and "dead" in d["x_source"]
+    assert d["no_double"] == pytest.approx(p_draw - 1, abs=1e-12)
+    assert d["double_take"] == pytest.approx(2 * (p_draw - 1), abs=1e-12)
+    assert d["action"] == "no double, take"
+    with pytest.raises(ValueError, match="the game is over"):
+        cube_decision(last, rules=Rules(cube="geometric"))    # no last turn without the rule
