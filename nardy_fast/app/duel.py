@@ -44,7 +44,7 @@ from nardy_fast._utils._io import atomic_write_text
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.gameloop import opening_throw, play_turns
 from nardy_fast.core._checks import check_count
-from nardy_fast.core.position import BLACK, WHITE, Position, as_position, read_move
+from nardy_fast.core.position import BLACK, WHITE, Position, _shown, as_position, read_move
 from nardy_fast.core.record import MAGIC, GameRecord, RecordError, parse_record, read_text_file
 from nardy_fast.core.rng import block_bit_generator, root_entropy
 from nardy_fast.core.rules import CLASSIC, as_rules
@@ -146,7 +146,7 @@ class EngineProcess:
                 return rest.strip()
             if head == "error":
                 raise ValueError(f"it answered {waiting_for!r} with "
-                                 + _shown(repr(f"error {rest.strip()}")))
+                                 + _shown(f"error {rest.strip()}", _LONGEST_SHOWN))
 
     def greet(self, rules) -> None:
         """``nardy`` ... ``nardyok``, the rules when not classic, ``isready`` ...
@@ -165,7 +165,8 @@ class EngineProcess:
             while True:
                 line = self._line("isready")
                 if line.startswith("error"):
-                    raise EngineFault(f"{self} refused the duel's settings: {_shown(line)}")
+                    raise EngineFault(f"{self} refused the duel's settings: "
+                                      f"{_shown(line, _LONGEST_SHOWN, quote=False)}")
                 if line == "readyok":
                     return
         except EngineFault:
@@ -236,15 +237,6 @@ def _pump(stream, put):
     put(None)
 
 
-def _shown(text):
-    """``text`` of a message, its middle left out when a program's answer made it long
-    (a Forfeit tag of the whole answer would be as long)."""
-    if len(text) <= _LONGEST_SHOWN:
-        return text
-    half = _LONGEST_SHOWN // 2
-    return f"{text[:half]} ... [{len(text)} characters in all] ... {text[-half:]}"
-
-
 def _forfeit_points(rules):
     """The most points a game can score under ``rules``: what a forfeit loses."""
     return max(rules.points(k) for k in _KINDS)
@@ -270,9 +262,9 @@ def _play_game(engines, colours, rules, start, rng, tags):
         try:
             return read_move(pos, text, dice, rules)
         except ValueError as e:
-            raise _Forfeit(pos.side, f"{eng} played {_shown(repr(text))} for "
-                                     f"{dice[0]}{dice[1]} in {pos.id}: {_shown(str(e))}") \
-                from None
+            raise _Forfeit(pos.side, f"{eng} played {_shown(text, _LONGEST_SHOWN)} for "
+                                     f"{dice[0]}{dice[1]} in {pos.id}: "
+                                     f"{_shown(str(e), _LONGEST_SHOWN, quote=False)}") from None
 
     first = opening_throw(rng) if (rules.opening_roll == "opening_dice"
                                    and start == Position.initial()) else None

@@ -57,12 +57,15 @@ START = "start"                 # the word for the initial position, wherever an
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-def _shown(text, limit=40):
+def _shown(text, limit=40, *, quote=True):
     """``repr(text)``, or for a longer text its first ``limit`` characters and its length:
-    an error message quotes the input without copying a whole file read as one token."""
+    an error message quotes the input without copying a whole file read as one token (or
+    a program's whole answer, ``app.duel``).  ``quote=False``: ``text`` itself, not its
+    ``repr`` (a message quoted already)."""
+    show = repr if quote else str
     if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
+        return show(text)
+    return f"{show(text[:limit])}... ({len(text):,} characters)"
 
 
 def _is_die(x):

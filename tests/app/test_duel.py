@@ -123,18 +123,21 @@ def test_an_error_answer_is_a_forfeit(tmp_path, fault, words):
     assert words in r["records"][0].tags["Forfeit"]
 
 
-@pytest.mark.parametrize("fault, words", [
-    ("long", "played '1/2 1/2 1/2 "), ("long error", "with 'error go: no no no "),
+@pytest.mark.parametrize("fault, words, length", [
+    ("long", "played '1/2 1/2 1/2 ", "399,999"),
+    ("long error", "with 'error go: no no no ", "300,009"),
 ])
-def test_a_very_long_answer_is_cut_short_in_the_forfeit(tmp_path, fault, words):
+def test_a_very_long_answer_is_cut_short_in_the_forfeit(tmp_path, fault, words, length):
     """A move (or an error line) of 400 000 characters was copied whole into the
     game's Forfeit tag and the transcript (400 kB a game).  The answer is shown cut to
-    its first and last characters, with its length."""
+    its first characters, with its length, as every error message of the package cuts a
+    long input (``core.position._shown``); the length is the answer's own (it had been
+    that of its ``repr``, quotes and escapes included)."""
     r = play_duel(_script(tmp_path, fault), _script(tmp_path, fault), 2, seed=1,
                   progress=False)
     why = r["records"][0].tags["Forfeit"]
     assert words in why and len(why) < 1000, len(why)
-    assert "characters in all" in why
+    assert f"'... ({length} characters)" in why, why
 
 
 @pytest.mark.parametrize("fault, words", [

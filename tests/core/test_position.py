@@ -412,3 +412,14 @@ def test_a_huge_text_read_as_an_id_is_not_copied_whole_into_the_message():
     with pytest.raises(ValueError, match=r"^position ID 'Wxyz': expected 33 characters, "
                                          r"got 4$"):
         Position.from_id("Wxyz")
+
+
+def test_one_helper_cuts_every_long_text_a_message_quotes():
+    """``_shown``, the one helper of the package's messages (positions, records, a duel's
+    answers): the text quoted whole up to ``limit`` characters, else its start and its
+    own length; ``quote=False`` for a text that is a message already."""
+    from nardy_fast.core.position import _shown
+    assert _shown("1/7") == "'1/7'" and _shown("1/7", quote=False) == "1/7"
+    assert _shown("x" * 40) == repr("x" * 40)
+    assert _shown("ab" * 3000, 4) == "'abab'... (6,000 characters)"
+    assert _shown("ab" * 3000, 4, quote=False) == "abab... (6,000 characters)"
