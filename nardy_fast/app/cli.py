@@ -205,7 +205,8 @@ def cmd_rollout(args):
                 stopped = f"before any game of {pos.id} finished"
                 break
             # a race valued at the start by a table: its method, 0 games (as a study shows)
-            rows.append({"id": pos.id, "side": pos.side, **as_served(o).to_dict()})
+            rows.append({"id": pos.id, "position": pos.id, "side": pos.side,
+                         **as_served(o).to_dict()})
             if o.extra.get("interrupted"):
                 stopped = (f"after {o.games} of {args.games} games of {pos.id}; its "
                            "figures above rest on those games only")
@@ -631,7 +632,7 @@ def cmd_bearoff_query(args):
     out = []
     for text in args.positions:
         pos = _position(text)
-        row = {"id": pos.id, "side": pos.side, "pips_mover": pos.pips[0],
+        row = {"id": pos.id, "position": pos.id, "side": pos.side, "pips_mover": pos.pips[0],
                "pips_opponent": pos.pips[1]}
         for name, b in (("mover", pos.mover), ("opponent", pos.opponent)):
             if b[:18].any():

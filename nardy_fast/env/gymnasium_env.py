@@ -106,6 +106,10 @@ class LongNardyEnv(gym.Env):
     from any position and roll (the side on roll in that position plays first; when it is
     the opponent, its turns are played before ``reset`` returns).  ``position`` is the
     position as it stands, mid-turn included.
+
+    ``info`` holds ``dice`` and ``dice_left`` and, while the game goes on, the position's
+    ID as ``position`` (the name of the command line's and the frames' outputs and of
+    ``reset``'s option) and as ``position_id``, its first name.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -152,7 +156,7 @@ class LongNardyEnv(gym.Env):
     def _info(self) -> dict[str, Any]:
         info = {"dice": self._core.dice(0), "dice_left": self._core.dice_left(0)}
         if not self._core.done(0):
-            info["position_id"] = self.position.id
+            info["position_id"] = info["position"] = self.position.id
         else:                               # the game is over: no dice are left to play
             info["dice_left"] = ()
         return info

@@ -168,6 +168,29 @@ def test_rollout_json_and_csv(capsys):
     assert "equity" in out and "95% CI" in out
 
 
+def test_every_json_output_names_the_position_it_is_about_position(capsys):
+    """The position a row of output is about is named ``position``, as ``cube --json``,
+    ``study export`` and the frames keyed by position ID (``evaluate_many``,
+    ``rollout_many``, ``read_study``) name it.  ``rollout`` (--json and --csv) and
+    ``bearoff query --json`` named it ``id`` only; they keep ``id`` beside it."""
+    b = np.zeros(24, np.uint8)
+    b[18] = 1
+    tiny = Position.from_boards(b, b).id              # a race the tables value at once
+    code, out, err = run_cli(capsys, "rollout", tiny, "-n", "36", "--no-progress", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [(r["position"], r["id"]) for r in rows] == [(tiny, tiny)]
+    code, out, err = run_cli(capsys, "rollout", tiny, "-n", "36", "--no-progress", "--csv")
+    df = pd.read_csv(__import__("io").StringIO(out))
+    assert code == 0 and list(df.columns[:3]) == ["id", "position", "side"]
+    assert df["position"].tolist() == [tiny]
+    code, out, err = run_cli(capsys, "bearoff", "query", tiny, START, "--json")
+    rows = json.loads(out)
+    assert code == 0 and [(r["position"], r["id"]) for r in rows] == [(tiny, tiny),
+                                                                      (START, START)]
+    code, out, err = run_cli(capsys, "cube", tiny, "--json")
+    assert code == 0 and json.loads(out)["position"] == tiny
+
+
 def test_rollout_text_says_when_the_rules_cube_makes_the_games_cube_aware(capsys):
     """``rollout --rules cube=geometric`` plays cube-aware games (``rollout``'s cube is the
     rules' by default): its equity is cubeful and a pass counts as a win, which the text

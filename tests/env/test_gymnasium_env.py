@@ -147,6 +147,7 @@ def test_blacks_last_turn_under_draw_rule_and_a_draw_after_it():
     env = LongNardyEnv(agent="black", rules="draw_rule=true", render_mode="ansi")
     obs, info = env.reset(seed=0, options={"position": LAST_TURN})
     assert obs["action_mask"].any() and info["position_id"] == LAST_TURN
+    assert info["position"] == LAST_TURN            # the name of every other output
     # a checker each on its last point: White bears off in reset, then Black's last
     # turn bears off too, a draw
     obs, info = env.reset(seed=0, options={"position": "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"})
