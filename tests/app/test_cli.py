@@ -191,6 +191,19 @@ def test_every_json_output_names_the_position_it_is_about_position(capsys):
     assert code == 0 and json.loads(out)["position"] == tiny
 
 
+def test_rollout_json_of_games_decided_by_their_first_roll(capsys):
+    """Every game valued by the two-sided table after its first roll: ``--json`` showed
+    a stratified SE of 1e-10 and a variance ratio of 2.7e16, the rounding of the sums of
+    squares; now an SE of 0 and the infinite ratio as ``null``."""
+    pid = Position.from_boards([0] * 17 + [1, 0, 0, 0, 0, 0, 1], [0] * 22 + [2, 0]).id
+    code, out, err = run_cli(capsys, "rollout", pid, "-n", "720", "--seed", "1",
+                             "--workers", "1", "--no-progress", "--json")
+    assert code == 0, err
+    row = json.loads(out)
+    assert row["se_equity"] == 0.0 and row["extra_se_equity_unstratified"] > 0.01
+    assert row["extra_variance_reduction_equity"] is None
+
+
 def test_rollout_text_says_when_the_rules_cube_makes_the_games_cube_aware(capsys):
     """``rollout --rules cube=geometric`` plays cube-aware games (``rollout``'s cube is the
     rules' by default): its equity is cubeful and a pass counts as a win, which the text

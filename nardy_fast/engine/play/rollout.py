@@ -24,7 +24,13 @@ within-stratum variances of the first roll's strata, ``se**2 = sum_h n_h s_h**2 
 (``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): valid for the stratified
 mean and conservative about the second roll's stratification.
 ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
-``extra["variance_reduction_equity"]`` the ratio of the two variances.  Strata sizes
+``extra["variance_reduction_equity"]`` the ratio of the two variances (plain over
+stratified): ``inf`` when stratification removed all the variance (every game's value
+fixed by its first roll, as in a race that roll decides or a position the bear-off
+tables value after it), NaN when there was none to remove (every game of one value,
+one game); ``null`` in JSON (``rollout --json``), as every NaN and infinity.  A sum of
+squared deviations within the rounding of the sums of squares counts as 0, so such games
+have standard errors of 0, not of 1e-10.  Strata sizes
 differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
 
 Variance reduction: ``nardy_fast.engine.play.variance`` (the estimator and why it is unbiased).
@@ -594,17 +600,37 @@ def _stratified_variance(cnt, sums, sq):
     the values and their squares, shape (strata,) or (strata, quantities)): the
     stratified ``sum_h n_h s_h**2 / n**2`` (the module docstring), or the i.i.d. formula
     where a stratum has a single game; ``var_iid`` the i.i.d. formula (NaN for one game).
-    Needs at least one game."""
+    Needs at least one game.  A sum of squared deviations within the rounding of its
+    formula (``_deviations``) is 0: games of one value (every game of a stratum decided
+    by its first roll) have no variance, not 1e-20."""
     n = cnt.sum()
     total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
-    var_iid = (np.maximum(total_sq - total ** 2 / n, 0.0) / (n - 1) / n if n > 1
+    var_iid = (_deviations(n, total, total_sq) / (n - 1) / n if n > 1
                else np.full(np.shape(total), math.nan))
     used = cnt > 0
     if not (cnt[used] >= 2).all():
         return var_iid, var_iid
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
-    within = np.maximum(sq[used] - sums[used] ** 2 / c, 0.0) / (c - 1)
+    within = _deviations(c, sums[used], sq[used]) / (c - 1)
     return (c * within).sum(axis=0) / n ** 2, var_iid
+
+
+def _deviations(n, total, total_sq):
+    """The sum of squared deviations of ``n`` values from their sum and sum of squares,
+    ``total_sq - total**2 / n``, and 0 where it is no larger than the rounding of the
+    formula (each of the n additions of the sums may round by one unit, relative to
+    ``total_sq``): such a remainder is not a variance the games have."""
+    dev = total_sq - total ** 2 / n
+    return np.where(dev > 8 * n * np.finfo(float).eps * total_sq, dev, 0.0)
+
+
+def _variance_ratio(before, after):
+    """``before / after`` of two variances of the same games: inf where only ``after`` is
+    0 (all of the variance removed), NaN where ``before`` is 0 as well (none to remove)
+    or either is NaN."""
+    if after > 0:
+        return float(before / after)
+    return math.inf if before > 0 else math.nan
 
 
 def _outcome(tally, truncated, extra, plan=None):
@@ -628,11 +654,11 @@ def _outcome(tally, truncated, extra, plan=None):
         extra["se_equity_plain"] = float(np.sqrt(plain))
         extra["equity_plain"] = float(mean[q["equity_plain"]])
         extra["p_win_plain"] = float(mean[q["p_win_plain"]])
-        extra["luck_variance_ratio"] = float(plain / eq) if eq > 0 else math.nan
+        extra["luck_variance_ratio"] = _variance_ratio(plain, eq)
     extra["games_truncated"] = int(truncated)
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
-    extra["variance_reduction_equity"] = (float(var_iid[q["equity"]] / var[q["equity"]])
-                                          if var[q["equity"]] > 0 else math.nan)
+    extra["variance_reduction_equity"] = _variance_ratio(var_iid[q["equity"]],
+                                                         var[q["equity"]])
     if plan is not None and plan.cube is not None:
         extra.update(_cube_extra(plan, mean))
     served = method_kind(extra.get("valued_at_start") or "rollout")
@@ -870,7 +896,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         net policies for both sides (``ValueError`` otherwise).  ``extra["estimator"]``
         names the estimator (``extra["luck_net"]`` the luck net file it used, if any),
         ``extra["luck_variance_ratio"]`` the variance of the plain equity over the
-        reduced one, ``extra["equity_plain"]``, ``extra["p_win_plain"]`` and
+        reduced one (``inf`` when the luck removed all of it, NaN when the plain
+        equity had none), ``extra["equity_plain"]``, ``extra["p_win_plain"]`` and
         ``extra["se_equity_plain"]`` the plain estimates of the same games.
     settings : RolloutSettings or None
         All of ``n_games``, ``policy``, ``truncate``, ``variance_reduction``, ``dice``,
@@ -890,7 +917,9 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         cube, a pass counts as a win of the doubler), equity in
         points under the rules' scoring, standard errors, ``games``, ``mean_length`` in
         plies (for truncated games: plies played plus the expected remaining plies), and
-        ``extra`` (seed, policy, truncation, chunk size, games truncated, ...;
+        ``extra`` (seed, policy, truncation, chunk size, games truncated,
+        ``se_equity_unstratified`` and ``variance_reduction_equity``, the module
+        docstring's "Estimates and errors", ...;
         ``extra["valued_at_start"]``: the table's ``method`` when the position is already
         where the truncation stops a game, so no roll is played and the numbers are the
         table's, else ``""``; the standard errors are then the table's: 0 when it is

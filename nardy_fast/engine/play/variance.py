@@ -30,7 +30,8 @@ and reduced ones less, since the second roll's luck is subtracted).  No coeffici
 fitted (the luck enters with weight 1), so no estimation bias arises.  Standard errors
 are ``nardy_fast.engine.play.rollout``'s stratified formula on the per-game reduced values;
 ``extra["luck_variance_ratio"]`` is the variance of the plain equity over the reduced
-one, by the same formula.
+one, by the same formula (``inf`` when no variance is left, NaN when the plain equity had
+none).
 
 Cost: the 21 per-roll values are the 1-ply look-ahead of the position.  With ``net:1`` or
 ``net:2`` checker play the previous move choice already computed them for the position it

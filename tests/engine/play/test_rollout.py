@@ -1068,3 +1068,48 @@ def test_an_exact_race_valued_at_the_start_has_standard_errors_of_zero(vr):
                                    "se_p_mars_loss")]
     assert ses == [0.0] * len(ses)
     assert r.ci95() == (r.equity, r.equity) and "±" not in str(r)
+
+
+@needs_bearoff
+@pytest.mark.parametrize("vr", [None, False])
+def test_games_decided_by_their_first_roll_have_no_stratified_variance(vr):
+    """White's last checker outside its home gets in (or both leave) with any roll, and
+    then both sides are home: every game is over or valued by the two-sided table after
+    its first roll, a value fixed by that roll.  The stratified variance is 0 and the
+    ratio of the variances infinite; it was the rounding of the sums of squares (an SE of
+    1e-10) and a ratio of 2.7e16."""
+    p = nf.Position.from_boards(board(p18=1, p24=1), board(p23=2))
+    r = rollout(p, 720, seed=1, variance_reduction=vr, **FAST)
+    assert r.extra["valued_at_start"] == "" and r.games == 720
+    assert r.se_equity == r.se_p_win == r.se_p_lose == 0.0
+    assert r.extra["se_equity_unstratified"] > 0.01
+    assert r.extra["variance_reduction_equity"] == math.inf
+    if r.extra["estimator"] != "none":               # nothing left for the luck to remove
+        assert r.extra["se_equity_plain"] == 0.0
+        assert math.isnan(r.extra["luck_variance_ratio"])
+
+
+def test_a_race_decided_by_its_first_roll_has_an_infinite_variance_ratio():
+    """Two checkers on point 20 against one on 24: the side on roll wins iff its first
+    roll bears both off.  The within-stratum variances are exactly 0 and the plain one is
+    not: stratification removed all of it, a ratio of inf (it was NaN, as if there had
+    been no variance at all)."""
+    p = nf.Position.from_boards(board(p20=2), board(p24=1))
+    r = rollout(p, 720, policy="random", seed=1, truncate=None, **FAST)
+    assert 0 < r.p_win < 1 and r.se_equity == 0.0
+    assert r.extra["variance_reduction_equity"] == math.inf
+    one = rollout(nf.Position.from_boards(board(p24=1), board(p1=15)), 72, policy="random",
+                  seed=1, truncate=None, **FAST)              # every game the same win
+    assert one.extra["se_equity_unstratified"] == 0.0
+    assert math.isnan(one.extra["variance_reduction_equity"])
+
+
+@pytest.mark.parametrize("vr", [None, False])
+def test_an_exact_race_valued_at_the_start_has_no_variance_ratio(vr):
+    """Every game the table's exact value: there is no variance to reduce, so the ratio
+    is NaN; it was 0.0 (the rounding of the sums of squares over a plain variance set to
+    0), as if stratification had made the estimate infinitely worse."""
+    r = rollout("WAAAAAAAAAAAAAAAAAAAAAAAAEBAAAAIA", 720, seed=1, variance_reduction=vr,
+                **FAST)
+    assert r.extra["valued_at_start"] == "two_sided"
+    assert math.isnan(r.extra["variance_reduction_equity"])
