@@ -37,6 +37,9 @@ def test_an_exact_decision_names_no_model_figures():
     assert "method exact (exact cubeful race table)" in out
     assert "efficiency" not in out and "take point" not in out, out
     assert "±" not in out
+    d = json.loads(cube(BEAROFF, "--json"))          # the keys stay, the model's unused
+    assert d["method"] == "exact" and d["take_point"] is None and d["x"] is None
+    assert d["x_source"] == ""
 
 
 def test_a_model_decision_names_its_efficiency_and_take_point():

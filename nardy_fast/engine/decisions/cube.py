@@ -151,7 +151,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         ``bearoff_complete.complete_two_sided``: geometric cube, no beaver; a
         ``CompleteTwoSided``: that table's; False: never exact).
     x : float or None
-        Cube efficiency (None: ``efficiency(position)``).
+        Cube efficiency (None: ``efficiency(position)``).  No effect on an exact decision
+        (a ``UserWarning`` under ``method="exact"``).
     method : {"auto", "exact", "janowski", "rollout"}
         ``"auto"``: exact where the cubeful race table covers the position, else
         Janowski's model.  ``"rollout"``: cube-aware rollouts of ``n_games`` games (both
@@ -205,9 +206,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
     An argument that has no effect in the call gives a ``UserWarning`` naming it:
     ``n_games``, ``seed``, ``workers``, ``client`` and ``progress`` under a method other
     than ``"rollout"`` (no games are played), ``tables`` under ``"janowski"`` or
-    ``"rollout"`` (no table is read), ``cube_probabilities`` under ``"exact"``, ``plies``
-    with ``cube_probabilities`` given or under ``"exact"`` or ``"rollout"``, and those
-    listed under ``match``.
+    ``"rollout"`` (no table is read), ``cube_probabilities`` and ``x`` under ``"exact"``,
+    ``plies`` with ``cube_probabilities`` given or under ``"exact"`` or ``"rollout"``, and
+    those listed under ``match``.
 
     Returns
     -------
@@ -219,7 +220,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         ``double_action``, ``take_action``, ``action`` (``cubemodel.actions``: a pass
         worth what playing on is names ``"double"``, in money play and at a match score
         alike), ``take_point`` (the opponent's,
-        from the model with ``x``), ``x``, ``method`` (``"exact"``, ``"rollout"``,
+        from the model with ``x``; NaN under ``"exact"``),
+        ``x`` (NaN under ``"exact"``), ``method`` (``"exact"``, ``"rollout"``,
         ``"janowski"`` with a given ``cube_probabilities``, else ``"janowski (SOURCE)"`` with the
         default source's method, as ``"janowski (net 2-ply)"`` (the default) or
         ``"janowski (net 0-ply)"``); and, stating how it was
@@ -231,12 +233,14 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         roll, from ``cube_probabilities``' outcome distribution and ``cubemodel.CUBE_POINTS``;
         with the cube every kind of win scores the stake, so both are 1; NaN when the
         model was not used) and ``x_source`` (``cubemodel.efficiency_source``: ``"given"``,
-        ``"race, measured (N pips)"`` or ``"contact, measured"``; on Black's last turn
-        under ``draw_rule``, which Black may double before (rule book 7a) but after which
-        no one can raise again, ``x`` is 0 and ``x_source`` ``"dead cube (black's last
-        turn, draw_rule)"``).  ``take_point``, ``x``
-        and ``x_source`` belong to the model: under ``"exact"`` and ``"rollout"`` no model
-        decides (``model`` says so) and they only say what the model would take.
+        ``"race, measured (N pips)"`` or ``"contact, measured"``; ``""`` under
+        ``"exact"``; on Black's last turn under ``draw_rule``, which Black may double
+        before (rule book 7a) but after which no one can raise again, ``x`` is 0 and
+        ``x_source`` ``"dead cube (black's last turn, draw_rule)"``).  ``take_point``,
+        ``x`` and ``x_source`` belong to the model: an exact decision uses none of them,
+        so they are NaN (``null`` in JSON) and ``""`` there, as ``win_points`` and
+        ``loss_points``; under ``"rollout"`` no model decides the root either (``model``
+        says so) and they only say what the model would take.
 
         ``method="rollout"`` adds ``games`` (games of each rollout), ``seed``, the
         standard errors ``se_no_double``,
@@ -298,6 +302,8 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         warn_unused("with method='exact' (the exact table needs no cubeless P(win))",
                     {"cube_probabilities": None, "plies": None},
                     cube_probabilities=probabilities, plies=plies)
+        warn_unused("with method='exact' (the exact table needs no cube efficiency)",
+                    {"x": None}, x=x)
     if method == "rollout":
         warn_unused("with method='rollout' (the rollouts' cube decides at 0-ply)",
                     {"plies": None}, plies=plies)
@@ -363,9 +369,14 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         out["method"] = ("janowski (pips)" if probabilities == "pips" else "janowski"
                          if probabilities is not None else f"janowski ({value.method})")
     out["double_action"], out["take_action"], out["action"] = actions(out)
-    out["take_point"] = take_point(x, cube.stake, prog, wins=1.0 if math.isnan(w) else w,
-                                   losses=1.0 if math.isnan(l) else l)
-    out["x"] = float(x)
+    if out["method"] == "exact":            # no model decided: none of its figures apply
+        out.update(take_point=math.nan, x=math.nan)
+        x_source = ""
+    else:
+        out["take_point"] = take_point(x, cube.stake, prog,
+                                       wins=1.0 if math.isnan(w) else w,
+                                       losses=1.0 if math.isnan(l) else l)
+        out["x"] = float(x)
     out.update(win_points=w, loss_points=l, x_source=x_source)
     if method == "rollout":
         out.update(verdict_noise(out))

@@ -181,6 +181,25 @@ def test_arithmetic_and_beaver_exact():
     assert d["action"] == "no double, beaver"
 
 
+def test_an_exact_decision_carries_no_model_figures():
+    """An exact decision gave the cube model's take point and efficiency (0.21 and 0.59
+    here, with "race, measured (5 pips)") beside method "exact", as if the table had
+    used them; they are now NaN and "" (the keys stay), as the model's W and L were, and
+    a model decision of the same race keeps its own."""
+    p19 = race([19], [24])                 # 27 of 36 rolls win, else the opponent finishes
+    small = CubefulRace.build(2, "arithmetic", beaver=True, max_stake=16, stakes=4)
+    for d in (cube_decision(p19), cube_decision(p19, method="exact"),
+              cube_decision(p19, CubeState(1, "centre", first_turn=True)),
+              cube_decision(race([19, 19], [24]), tables=small,
+                            rules=Rules(cube="arithmetic", beaver=True))):
+        assert d["method"] == "exact"
+        assert math.isnan(d["take_point"]) and math.isnan(d["x"]) and d["x_source"] == ""
+        assert math.isnan(d["win_points"]) and math.isnan(d["loss_points"])
+    model = cube_decision(p19, method="janowski", plies=0)
+    assert model["x"] == efficiency(p19) and model["x_source"] == "race, measured (6 pips)"
+    assert model["take_point"] == pytest.approx(take_point(model["x"]))
+
+
 @pytest.mark.slow
 def test_first_turn_and_owner():
     pos = race([19], [24])
@@ -192,8 +211,9 @@ def test_first_turn_and_owner():
     # rules=None means classic, as everywhere; rules without a cube get the geometric one
     want = cube_decision(pos, rules=Rules(cube="geometric"))
     assert cube_decision(pos, rules=Rules()) == want == cube_decision(pos)
-    arith = cube_decision(pos, rules=Rules(cube="arithmetic"))
-    assert arith["take_point"] != want["take_point"]
+    # the model's take point follows the progression (an exact decision has none)
+    arith = cube_decision(pos, rules=Rules(cube="arithmetic"), method="janowski", plies=0)
+    assert arith["take_point"] != cube_decision(pos, method="janowski", plies=0)["take_point"]
 
 
 def test_model_uses_the_given_probabilities():

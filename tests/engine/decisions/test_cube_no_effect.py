@@ -70,3 +70,12 @@ def test_cube_decision_probabilities_of_an_exact_decision_warn():
                 ["cube_probabilities"], "with method='exact'")
     assert d["method"] == "exact"
     _silent(lambda: nf.cube_decision(_contact(), rules=GEO, cube_probabilities="pips"))
+
+
+def test_cube_decision_efficiency_of_an_exact_decision_warns():
+    """An exact decision uses no cube efficiency: ``x`` given with method='exact' changed
+    only the model's figures the result carried, which it no longer does."""
+    d = _warned(lambda: nf.cube_decision(_race(19, 24), rules=GEO, method="exact", x=0.5),
+                ["x"], "with method='exact'")
+    assert _same(d, nf.cube_decision(_race(19, 24), rules=GEO, method="exact"))
+    _silent(lambda: nf.cube_decision(_contact(), rules=GEO, x=0.5, plies=0))
