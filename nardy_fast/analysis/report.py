@@ -586,7 +586,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         ``cube_probabilities``, default the evaluator; without ``cube`` it has no effect,
         a ``UserWarning`` says so): columns ``cube_played``,
         ``cube_proper``, ``cube_loss`` (points the side on roll lost by its raise or no
-        raise) and ``take_loss`` (points the opponent lost by its answer);
+        raise), ``take_loss`` (points the opponent lost by its answer) and
+        ``cube_method`` (how the decision was valued, ``cube_decision``'s ``method``);
         ``cube.cube_error_rates`` sums them per side.  With ``match`` the cube is judged
         at the score (``cube_analysis(match=)``; none in the Crawford game): the two
         losses are then in EMG, with ``cube_mwc_loss`` and ``take_mwc_loss`` in match
@@ -762,13 +763,15 @@ def with_cube_columns(frame: pd.DataFrame, record: GameRecord,
                       match: MatchState | None = None) -> pd.DataFrame:
     """``frame`` (a ``game_report`` of ``record``) joined on ``turn`` with the cube
     columns of ``game_report(..., cube=True)``: ``cube_played``, ``cube_proper``,
-    ``cube_loss``, ``take_loss``, ``cube_close`` (``cubereport.cube_analysis`` of the
-    record: its ``close``; with
+    ``cube_loss``, ``take_loss``, ``cube_close``, ``cube_method``
+    (``cubereport.cube_analysis`` of the record: its ``close`` and ``method``, how the
+    decision was valued: ``"exact"``, ``"janowski (net 2-ply)"``, ...; with
     ``match``, the score at the start of the game, judged at the score: the losses in
     EMG, and in match winning chance ``cube_mwc_loss``, ``take_mwc_loss``)."""
     ca = cube_analysis(record, cube_probabilities=cube_probabilities, match=match)
-    src = ["played", "proper", "double_loss", "take_loss", "close"]
-    names = ["cube_played", "cube_proper", "cube_loss", "take_loss", "cube_close"]
+    src = ["played", "proper", "double_loss", "take_loss", "close", "method"]
+    names = ["cube_played", "cube_proper", "cube_loss", "take_loss", "cube_close",
+             "cube_method"]
     if match is not None:
         src += ["double_mwc_loss", "take_mwc_loss"]
         names += ["cube_mwc_loss", "take_mwc_loss"]

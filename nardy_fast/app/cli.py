@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import json
 import math
 import os
 import re
@@ -977,6 +978,12 @@ def _parser_analyse(sub):
     s.add_argument("--force", action="store_true",
                    help="replace an existing --html file, and an earlier analysis's files "
                         "in the -o folder")
+    s.add_argument("--json", action="store_true",
+                   help="print the analysis as one JSON object instead of the text: the "
+                        "settings, every turn (the report's columns, its candidate moves "
+                        "as a list, each value with the method that gave it), the error "
+                        "rates and with --cube the cube decisions; -o and --html still "
+                        "write their files, without a line saying so")
 
 
 # the options of ``analyse`` that act under --method rollout only
@@ -1069,10 +1076,13 @@ def _analyse_match(args, kw, note, record=None):
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
-    _print_rates(er)
-    print()
-    print(_ERROR_RATES_HEADER + "; " + _valued_by(args))
-    _print_cube(rep, True)
+    if args.json:
+        print(json_text(_analysis_json(args, rep, er, record)))
+    else:
+        _print_rates(er)
+        print()
+        print(_ERROR_RATES_HEADER + "; " + _valued_by(args))
+        _print_cube(rep, True)
     _write_page(args, rep, record)
     if args.out:
         _write_out(args, [lambda: _save_both(report, rep, args.out, "match_analysis"),
@@ -1094,7 +1104,8 @@ def _write_out(args, writers):
     out_folder(args.out)
     files = _write_whole(args.out, getattr(args, "earlier", []), writers,
                          "the analysis shown above is whole; run again to write it")
-    print(f"\nwrote {len(files)} file(s) to {args.out}/")
+    if not args.json:                  # standard output holds the JSON alone
+        print(f"\nwrote {len(files)} file(s) to {args.out}/")
 
 
 def _write_page(args, frame, record):
@@ -1104,7 +1115,8 @@ def _write_page(args, frame, record):
     # lazy: the page imports pandas, slow to import; --version and --help need neither
     from nardy_fast.analysis.page import to_html
     to_html(frame, args.html, record=record)
-    print(f"\nwrote the analysis page {args.html}")
+    if not args.json:                  # standard output holds the JSON alone
+        print(f"\nwrote the analysis page {args.html}")
 
 
 def cmd_analyse(args):
@@ -1113,7 +1125,8 @@ def cmd_analyse(args):
     --cube the cube decisions.  A match transcript (' N point match') is analysed game by
     game at the match score (losses in match winning chances and EMG), per player and in
     total.  A move list in LogasAI's .MAT layout (points counted down, 24 the head:
-    ``core.matlayout``) is read as such, a match or a single game."""
+    ``core.matlayout``) is read as such, a match or a single game.  --json prints the
+    same analysis as one JSON object (``_analysis_json``) instead of the text."""
     in_file(args.record, "record")
     kw, note = _analyse_options(args)
     if args.html:                            # before the work, not after it
@@ -1158,6 +1171,23 @@ def cmd_analyse(args):
         close_client(client)
     if note:
         warnings.warn(note, UserWarning)
+    er = report.error_rates(gr)
+    if args.json:
+        print(json_text(_analysis_json(args, gr, er.reset_index(), record)))
+    else:
+        _print_game(args, gr, er)
+    _write_page(args, gr, record)
+    if args.out:
+        _write_out(args, [
+            lambda: _save_both(report, gr, args.out, "game_analysis"),
+            lambda: [save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv"))],
+            lambda: [save_figure(plot.game_chart(gr), os.path.join(args.out,
+                                                                   "game_graph.png"))]])
+
+
+def _print_game(args, gr, er):
+    """The text of ``analyse`` on one game: its turns with the equity each move lost, the
+    error rates ``er`` and the cube decisions."""
     played = gr[gr["move"] != ""]
     rolled = args.method == "rollout"         # losses with their paired standard errors
     width = 17 if rolled else 11
@@ -1173,7 +1203,6 @@ def cmd_analyse(args):
             loss += f" ({se:.3f})"
         print(f"{r['turn']:4d} {r['side']:5s} {r['dice']:4s} {r['move']:<26s} {best:<26s} "
               f"{loss:>{width}s}")
-    er = report.error_rates(gr)
     print()
     _print_rates(er)
     print()                                  # what the figures above are
@@ -1185,13 +1214,42 @@ def cmd_analyse(args):
              if args.method == "rollout" else ""))
     print(_ERROR_RATES_HEADER)
     _print_cube(gr, False)
-    _write_page(args, gr, record)
-    if args.out:
-        _write_out(args, [
-            lambda: _save_both(report, gr, args.out, "game_analysis"),
-            lambda: [save_frame(er.reset_index(), os.path.join(args.out, "error_rates.csv"))],
-            lambda: [save_figure(plot.game_chart(gr), os.path.join(args.out,
-                                                                   "game_graph.png"))]])
+
+
+def _analysis_json(args, frame, rates, record):
+    """The one JSON object of ``analyse --json``, from the frame the text and the page
+    show (``frame``: ``game_report`` or ``analyse_match``; ``rates``: its error rates as
+    a frame).  ``turns``: the frame's rows, each turn's ``candidates`` as a list; each
+    value is labelled by a ``method`` beside it (a turn's for its probabilities, each
+    candidate's for its values, ``cube_method`` for a cube decision's) and ``settings``
+    (the method and plies the moves were valued by, the rollouts' games and seed), luck
+    by ``luck``; the losses are in ``unit``.  ``mars_scored`` is false with the cube:
+    a game is then won at the stake, and the ``p_mars_*`` chances score nothing more."""
+    match = "score_white" in frame.columns
+    rules = record.rules.rules if match else record.rules
+    turns = frame.to_dict(orient="records")
+    for t in turns:
+        text = t.get("candidates")
+        t["candidates"] = json.loads(text) if isinstance(text, str) and text else []
+        rank = t.get("rank_played")             # a float column: NaN where no turn
+        if isinstance(rank, float) and rank == rank:
+            t["rank_played"] = int(rank)
+    out = {"record": args.record, "match": match,
+           **({"match_rules": record.rules.to_text(), "final_score": record.final_score()}
+              if match else {"rules": rules.to_text(), "result": record.result()}),
+           "cube": rules.cube, "mars_scored": rules.cube is None,
+           "unit": "EMG" if match else "points",
+           "settings": frame.attrs.get("settings"),
+           "luck": {"method": "auto", "plies": 0},
+           "turns": turns,
+           "error_rates": rates.to_dict(orient="records")}
+    if "cube_played" in frame.columns:
+        # lazy: the page imports pandas, slow to import; --version and --help need neither
+        from nardy_fast.analysis.page import cube_totals
+        count, lost = cube_totals(frame, "player" if match else "side")
+        out["cube_totals"] = {who: {"decisions": count[who], "lost": lost[who]}
+                              for who in count}
+    return out
 
 
 def _one_record(args):

@@ -118,6 +118,8 @@ def test_cube_analysis_wrong_take():
     assert rep.loc[0, "cube_played"] == "double, take"
     assert rep.loc[0, "p_win"] == pytest.approx(31 / 36)        # cubeless: 31 of 36 rolls
     assert rep.loc[0, "take_loss"] == pytest.approx(4 / 9)
+    # how the decision was valued, beside it (analyse --json labels it so)
+    assert rep.loc[0, "cube_method"] == a.loc[0, "method"] == "exact"
 
 
 def _race_record(turns):

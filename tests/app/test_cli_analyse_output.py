@@ -1,6 +1,7 @@
 """``nardy-fast analyse``: what it prints (forced moves, empty records, illegal turns,
 integer counts, match totals), ``--cube`` on a game and on a match, and
 ``--progress/--no-progress``."""
+import json
 import re
 
 import pytest
@@ -233,3 +234,79 @@ def test_ctrl_c_during_the_analysis_says_how_far_it_got(capsys, tmp_path, game, 
     assert (code, out) == (130, "")
     assert err.strip() == ("nardy-fast: interrupted: analyse: stopped before the end of the "
                            "game; nothing shown or written")
+
+
+def test_json_of_a_game_is_the_analysis_the_text_shows(capsys, tmp_path, game):
+    """``analyse --json``: one JSON object, the only thing on standard output (with -o and
+    --html too, which still write their files), whose turns and error rates are those the
+    text prints, each value beside the method that gave it."""
+    code, text, err = run_cli(capsys, "analyse", str(game), "--no-progress")
+    assert code == 0, err
+    page, folder = tmp_path / "g.html", tmp_path / "out"
+    code, out, err = run_cli(capsys, "analyse", str(game), "--no-progress", "--json",
+                             "--html", str(page), "-o", str(folder))
+    assert code == 0, err
+    d = json.loads(out)
+    assert page.exists() and (folder / "game_analysis.csv").exists()
+    assert (d["match"], d["rules"], d["cube"], d["mars_scored"], d["unit"]) == \
+        (False, "classic", None, True, "points")
+    assert (d["settings"]["method"], d["settings"]["plies"]) == ("auto", 0)
+    played = [t for t in d["turns"] if t["move"] != ""]
+    for line, t in zip(_turn_lines(text), played):
+        loss = "" if t["n_moves"] == 1 else f"{t['equity_loss']:.3f}"
+        assert line.split()[:4] == [str(t["turn"]), t["side"], t["dice"], t["move"].split()[0]]
+        assert line[-11:].strip() == loss, line
+        for c in t["candidates"]:
+            assert c["method"] == "net 0-ply" and isinstance(c["rank"], int)
+        assert t["method"] == "net 0-ply" and t["candidates"] == [] or t["n_moves"] > 1
+    rates = {r["side"]: r for r in d["error_rates"]}
+    for line in text.split("\n\n")[1].splitlines()[2:]:
+        side, _, _, decisions, errors, lost = line.split()[:6]
+        assert (rates[side]["decisions"], rates[side]["errors"]) == (int(decisions),
+                                                                   int(errors))
+        assert f"{rates[side]['equity_lost']:.3f}" == lost
+
+
+def test_json_of_a_cube_game_says_mars_does_not_score_and_how_each_cube_decision_was_valued(
+        capsys, tmp_path):
+    record = random_game(seed=3, max_turns=14, rules=Rules(cube="geometric"))
+    path = tmp_path / "c.mat"
+    write_record(record, path)
+    code, text, err = run_cli(capsys, "analyse", str(path), "--cube", "--no-progress")
+    code, out, err = run_cli(capsys, "analyse", str(path), "--cube", "--no-progress",
+                             "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["cube"], d["mars_scored"]) == ("geometric", False)
+    judged = [t for t in d["turns"] if t.get("cube_played")]
+    assert judged and all(t["cube_method"] for t in judged)
+    said = re.search(r"^per player: (white .*)$", text, re.M).group(1)
+    assert said == "; ".join(f"{who} (random) {v['decisions']} decision(s), "
+                             f"{v['lost']:.3f} points lost"
+                             for who, v in d["cube_totals"].items())
+
+
+def test_json_of_a_match_and_ctrl_c(capsys, tmp_path, monkeypatch):
+    """A match transcript's JSON has its games' turns at their scores and the error rates
+    per game and in total; Ctrl-C before the end prints nothing on standard output, as
+    the text does."""
+    m = play_one_match("random", "random", rules=MatchRules(length=1), seed=1)
+    path = write_match(m, tmp_path / "m.txt")
+    code, text, err = run_cli(capsys, "analyse", str(path), "--no-progress", "--method",
+                              "net")
+    code, out, err = run_cli(capsys, "analyse", str(path), "--no-progress", "--method",
+                             "net", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["match"], d["match_rules"], d["unit"]) == (True, "length=1", "EMG")
+    assert d["final_score"] == m.final_score()
+    assert {t["game"] for t in d["turns"]} == {1}
+    totals = [line.split() for line in text.splitlines() if " total " in line]
+    assert [(t[3], float(t[7])) for t in totals] == [
+        (r["player"], round(r["equity_lost"], 3)) for r in d["error_rates"]
+        if r["game"] == "total"]
+    from nardy_fast.analysis import matchreport
+    ctrl_c_at_call(monkeypatch, matchreport, "game_report", call=1)
+    code, out, err = run_cli(capsys, "analyse", str(path), "--no-progress", "--json")
+    assert (code, out) == (130, "")
+    assert err.startswith("nardy-fast: interrupted: analyse: stopped in game 1 of 1")
