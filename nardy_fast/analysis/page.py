@@ -25,8 +25,9 @@ mailed or shared as it is.  The page holds
   ``core.diagram.plot_board``, whose pieces are ``<symbol>``s defined once per page),
   the dice and the move played, its mark and equity lost, the best move where the
   played one is not, the candidates (the report's ``candidates``: the best moves with
-  their equity, loss and win / mars / koks chances) and the roll's luck; a game's last
-  turn of a raise passed (no roll) shows its board and the cube decision.
+  their equity, loss and win / mars / koks chances; with the cube, where a game is won
+  at the stake, the mars and koks columns say they score nothing) and the roll's luck;
+  a game's last turn of a raise passed (no roll) shows its board and the cube decision.
 
 Probabilities are for the side named (White's winning chance in the graph); equities and
 luck in points of the mover unless a column says White.  The layout is one column on a
@@ -467,14 +468,18 @@ def _read_candidates(r):
             for c in json.loads(text)]
 
 
-def _candidates(cands, match):
-    """The candidates table of a turn (``_read_candidates``), or ""."""
+def _candidates(cands, match, scored=True):
+    """The candidates table of a turn (``_read_candidates``), or "".  Not ``scored``
+    (with the cube: a game is won at the stake, rule book 7a) the mars and koks columns
+    say they score nothing, and a money equity that it is the game's without the cube."""
     if not cands:
         return ""
     koks = any("p_koks_win" in c for c in cands)
-    head = ["#", "move", "MWC" if match else "equity", "loss (EMG)" if match else "loss",
-            "win", "mars"] + (["koks"] if koks else []) + ["lose", "mars"] + (
-        ["koks"] if koks else [])
+    mars = ["mars"] + (["koks"] if koks else [])
+    if not scored:
+        mars = [f"{m} (no score)" for m in mars]
+    head = ["#", "move", "MWC" if match else "equity" if scored else "equity (no cube)",
+            "loss (EMG)" if match else "loss", "win", *mars, "lose", *mars]
     rows, classes = [], []
     for c in cands:
         value = _pct(c["mwc"]) if match and "mwc" in c else _num(c["equity"])
@@ -516,7 +521,7 @@ def _best_differs(r):
     return r["best_move"] != r["move"] and not math.isnan(loss) and loss >= 0.0005
 
 
-def _decision(r, uid, cube, match, answerer=""):
+def _decision(r, uid, cube, match, answerer="", scored=True):
     unit = "EMG" if match else "points"
     text = [f'<div class="move"><div><b>Turn {int(r["turn"])}</b> &middot; '
             f'{_esc(r["player"])} ({_esc(r["side"])}) &middot; '
@@ -537,7 +542,7 @@ def _decision(r, uid, cube, match, answerer=""):
             text.append(f'<div>best: <span class="best played">{_esc(r["best_move"])}'
                         "</span></div>")
         cands = _read_candidates(r)
-        text.append(_candidates(cands, match))
+        text.append(_candidates(cands, match, scored))
         text.append(_valued_by(cands))
     played_cube = r.get("cube_played")
     if _is_text(played_cube):
@@ -690,6 +695,7 @@ def _index(report, match):
 def _game_section(game, k, record, match, label):
     played = game[game["move"] != ""]
     states = record.cube_states() if record is not None and record.rules.cube else []
+    scored = not _with_cube(game, record)
     out = [f'<section class="game" id="game-{k}"><h2>{_esc(label)}</h2>']
     # each colour's player in this game (the colour itself when it made no move)
     players = {side: (played["player"][played["side"] == side].iloc[0]
@@ -717,10 +723,18 @@ def _game_section(game, k, record, match, label):
         uid = f"g{k}-t{int(r['turn'])}"
         other = _other(r["side"])
         answerer = f"{players[other]} ({other})"
-        out.append(_decision(r, uid, cube, match, answerer) if r["move"] != ""
+        out.append(_decision(r, uid, cube, match, answerer, scored) if r["move"] != ""
                    else _cube_turn(r, uid, cube, match, answerer))
     out.append("</section>")
     return "".join(out)
+
+
+def _with_cube(report, record):
+    """The game or match of ``report`` is played with the cube: its record's rules say
+    so, or without the record, its cube decisions were judged."""
+    if record is not None:
+        return bool(record.rules.cube)
+    return "cube_played" in report.columns
 
 
 def to_html(report, path=None, title=None, record=None):
@@ -801,7 +815,15 @@ def to_html(report, path=None, title=None, record=None):
                 "whatever the plies above, in points of the side that rolled. "
                 "Candidates: the best moves by "
                 "the analysis (the played one highlighted), with the mover's chances to "
-                "win and lose, any way and by mars (koks under extended scoring). Cube "
+                "win and lose, any way and by mars (koks under extended scoring)."
+                + (" With the cube a game is won at the stake whatever the loser's "
+                   "position (rule book, section 7a): a mars (or koks) scores no more "
+                   "than any win, so its columns say 'no score'"
+                   + (", and the MWC counts every win at the stake." if match else
+                      "; the equity beside them is cubeless, that of the same game "
+                      "without the cube, where they score.")
+                   if _with_cube(report, record) else "")
+                + " Cube "
                 f"decisions listed: raises, and those close (a raise costing less than "
                 f"{CLOSE:g}) or wrong.</p>")
     text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -339,3 +339,25 @@ def test_a_turn_valued_by_tables_says_which():
     assert notes == want and "one-sided approximation" in notes
     net_only = to_html(nf.game_report(nf.random_game(seed=2, max_turns=6), analyse=True))
     assert "moves valued by" not in net_only
+
+
+def test_with_the_cube_the_candidates_say_a_mars_does_not_score(analysed_game, page):
+    """With the cube a game is won at the stake (rule book 7a), but the candidates' table
+    headed its mars columns as in a game without it, beside an equity that counts them:
+    they say they score nothing, the equity that it is the game's without the cube, and
+    the note says why; a game without the cube keeps its plain headers."""
+    import nardy_fast as nf
+    record = random_game(seed=3, max_turns=14, rules=nf.Rules(cube="geometric"))
+    report = game_report(record, analyse=True, seed=1)
+    heads = re.findall(r'<table class="cand"><thead><tr>(.*?)</tr>',
+                       to_html(report, record=record))
+    assert heads
+    for head in heads:
+        assert re.findall(r"<th>(.*?)</th>", head) == [
+            "#", "move", "equity (no cube)", "loss", "win", "mars (no score)", "lose",
+            "mars (no score)"]
+    assert "With the cube a game is won at the stake" in to_html(report, record=record)
+    heads = re.findall(r'<table class="cand"><thead><tr>(.*?)</tr>', page)
+    assert heads and all(re.findall(r"<th>(.*?)</th>", h) == [
+        "#", "move", "equity", "loss", "win", "mars", "lose", "mars"] for h in heads)
+    assert "With the cube" not in page
