@@ -206,8 +206,9 @@ def cmd_rollout(args):
                 stopped = f"before any game of {pos.id} finished"
                 break
             # a race valued at the start by a table: its method, 0 games (as a study shows)
-            rows.append({"id": pos.id, "position": pos.id, "side": pos.side,
-                         **as_served(o).to_dict()})
+            # "position" last: the columns of --csv before it keep their places
+            rows.append({"id": pos.id, "side": pos.side, **as_served(o).to_dict(),
+                         "position": pos.id})
             if o.extra.get("interrupted"):
                 stopped = (f"after {o.games} of {args.games} games of {pos.id}; its "
                            "figures above rest on those games only")

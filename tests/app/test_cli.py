@@ -181,7 +181,7 @@ def test_every_json_output_names_the_position_it_is_about_position(capsys):
     assert code == 0 and [(r["position"], r["id"]) for r in rows] == [(tiny, tiny)]
     code, out, err = run_cli(capsys, "rollout", tiny, "-n", "36", "--no-progress", "--csv")
     df = pd.read_csv(__import__("io").StringIO(out))
-    assert code == 0 and list(df.columns[:3]) == ["id", "position", "side"]
+    assert code == 0 and list(df.columns[:2]) == ["id", "side"] and df.columns[-1] == "position"
     assert df["position"].tolist() == [tiny]
     code, out, err = run_cli(capsys, "bearoff", "query", tiny, START, "--json")
     rows = json.loads(out)
