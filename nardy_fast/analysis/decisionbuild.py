@@ -73,7 +73,8 @@ from nardy_fast.engine.decisions.cube import cube_rules
 from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.policy import Policy
-from nardy_fast.engine.play.rollout import rollout, rollout_outcomes, stop_if_interrupted
+from nardy_fast.engine.play.rollout import (Stopped, rollout, rollout_outcomes,
+                                             stop_if_interrupted)
 
 __all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan",
            "plan_path"]
@@ -421,9 +422,11 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
         bar.close()
         if len(rows) != saved:
             save()
-        raise KeyboardInterrupt(f"{str(e) or 'build: interrupted'}; {len(rows)} of "
-                                f"{len(todo)} decisions kept in {os.fspath(path)}, the same "
-                                "build resumes") from None
+        kept = (f"{len(rows)} of {len(todo)} decisions kept in {os.fspath(path)}, the same "
+                "build resumes")
+        if isinstance(e, Stopped):              # at a cut rollout: the command names itself
+            raise e.keeping(kept) from None
+        raise KeyboardInterrupt(f"{str(e) or 'build: interrupted'}; {kept}") from None
     finally:
         bar.close()
         if len(rows) != saved:       # once: a batch's save is not written again

@@ -11,13 +11,13 @@ and in total.
 from __future__ import annotations
 
 import os
-import re
 
 from nardy_fast._utils._frames import require_columns
 from nardy_fast.analysis.report import error_rates, game_report
 from nardy_fast.core.matchrecord import MatchRecord, read_match
 from nardy_fast.core.matchrules import MatchState
 from nardy_fast.core.position import WHITE
+from nardy_fast.engine.play.rollout import Stopped
 
 __all__ = ["analyse_match", "match_error_rates", "game_state"]
 
@@ -47,8 +47,8 @@ def analyse_match(record, *, progress=None, **kw):
     (a ``nardy_fast.Compute``), ...), each by keyword: with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
     none in the Crawford game), their losses in EMG and match winning chance.  Ctrl-C
-    raises ``KeyboardInterrupt`` naming the game it stopped in (no later game or turn is
-    analysed, nothing is returned).
+    raises ``Stopped`` (a ``KeyboardInterrupt``, ``engine.play.rollout``) naming the game it
+    stopped in (no later game or turn is analysed, nothing is returned).
 
     Returns
     -------
@@ -82,11 +82,8 @@ def analyse_match(record, *, progress=None, **kw):
         try:
             gr = game_report(game, analyse=True, match=state, progress=progress, **kw)
         except KeyboardInterrupt as e:   # say how far the match got
-            cut = re.match(r"^\w+: stopped at an interrupted rollout(.*)$", str(e))
-            raise KeyboardInterrupt("analyse_match: stopped "
-                                    + ("at an interrupted rollout " if cut else "")
-                                    + f"in game {k + 1} of {len(record.games)}"
-                                    + (cut.group(1) if cut else "")) from None
+            raise Stopped("analyse_match", f"in game {k + 1} of {len(record.games)}",
+                          cut_rollout=isinstance(e, Stopped) and e.cut_rollout) from None
         gr.insert(0, "game", k + 1)
         gr.insert(1, "score_white", state.score[0])
         gr.insert(2, "score_black", state.score[1])

@@ -51,7 +51,7 @@ from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, rea
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.parallel import kill_pools
-from nardy_fast.engine.play.rollout import as_served, check_playable, rollout
+from nardy_fast.engine.play.rollout import Stopped, as_served, check_playable, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
 from nardy_fast._utils.compute import Compute
 from nardy_fast.tables import bearoff, race12
@@ -1072,8 +1072,8 @@ def _analyse_match(args, kw, note, record=None):
     compute = Compute(workers=kw.pop("workers", None), progress=kw.pop("progress", None))
     try:
         rep = matchreport.analyse_match(record, compute=compute, **kw)
-    except KeyboardInterrupt as e:       # its message names the game it stopped in
-        raise KeyboardInterrupt(f"{e}; nothing shown or written") from None
+    except Stopped as e:                 # it names the game it stopped in
+        raise e.keeping("nothing shown or written") from None
     if note:
         warnings.warn(note, UserWarning)
     er = matchreport.match_error_rates(rep)
@@ -1166,8 +1166,10 @@ def cmd_analyse(args):
     except ValueError as e:                  # a position the method cannot value
         raise _in_record(e, args.record, args.method) from None
     except KeyboardInterrupt as e:           # as a match's: how far, and nothing kept
-        raise KeyboardInterrupt(f"{str(e) or 'analyse: stopped before the end of the game'}"
-                                "; nothing shown or written") from None
+        if str(e) and not isinstance(e, Stopped):   # a rollout's own: no game finished
+            raise KeyboardInterrupt(f"{e}; nothing shown or written") from None
+        stop = e if isinstance(e, Stopped) else Stopped("analyse", "before the end of the game")
+        raise stop.keeping("nothing shown or written") from None
     finally:
         close_client(client)
     if note:
@@ -1351,23 +1353,20 @@ def _run(args):
     except Interrupted as e:
         print(f"{PROG}: interrupted {e}", file=sys.stderr)
         return 130
-    except KeyboardInterrupt as e:     # a library's own stop says where (its message)
+    except KeyboardInterrupt as e:     # a library's own stop says where (Stopped)
         print(f"{PROG}: interrupted" + (f": {_in_command_words(e, args)}" if str(e) else ""),
               file=sys.stderr)
         return 130
     return 0
 
 
-_LIBRARY_STOP = re.compile(r"^[\w ]+: (stopped at an interrupted rollout|stopped in game)")
-
-
 def _in_command_words(e, args):
-    """A library stop's message with the command's name where the library names its own
-    function (``analyse: stopped at ...``, not ``value_positions_paired: ...``): the
-    player typed the one and never saw the other."""
+    """A library stop's message (``Stopped``) with the command's name where the library
+    names its own function (``analyse: stopped at ...``, not ``value_positions_paired:
+    ...``): the player typed the one and never saw the other."""
     command = " ".join(str(getattr(args, dest)) for dest in ("command", "action")
                        if getattr(args, dest, None))
-    return _LIBRARY_STOP.sub(rf"{command}: \1", str(e)) if command else str(e)
+    return str(e.renamed(command) if command and isinstance(e, Stopped) else e)
 
 
 def _reader_gone():

@@ -50,6 +50,7 @@ from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core.diagram import plot_board, save_figure
 from nardy_fast.core.position import Position
 from nardy_fast.core.record import random_game, write_record
+from nardy_fast.engine.play.rollout import Stopped
 
 DEFAULT_GAMES = 2000          # games per rollout of the analysed positions
 DEFAULT_SEED = 2026           # the demo's seed (``nardy-fast demo --seed``)
@@ -210,8 +211,8 @@ def run(out="demo_output", n_games=None, seed=DEFAULT_SEED, workers=None, quiet=
         _game(o, game)
     except KeyboardInterrupt:
         o.discard()
-        raise KeyboardInterrupt(f"demo: stopped before writing its files to {out}; run "
-                                f"it again to write them") from None
+        raise Stopped("demo", f"before writing its files to {out}",
+                      kept=("run it again to write them",)) from None
     except BaseException:
         o.discard()
         raise

@@ -106,9 +106,12 @@ def test_an_interrupted_rollout_stops_the_build_and_is_not_written(tmp_path, mon
                     for o in outs]
         return outs
     monkeypatch.setattr(build_mod, "rollout_outcomes", interrupted_second)
+    from nardy_fast.engine.play.rollout import Stopped
     path = tmp_path / "stopped.parquet"
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Stopped) as e:         # the command line names its command by it
         build_mod.build(path, batch=1, **{**TINY, "n_cube": 0, "n_checker": 3})
+    assert (e.value.what, e.value.cut_rollout) == ("build", True)
+    assert e.value.kept == (f"1 of 3 decisions kept in {path}, the same build resumes",)
     df = db.read_bench(path)
     assert len(df) == 1 and all(math.isfinite(e) for e in df["equities"][0])
 

@@ -113,3 +113,30 @@ def test_ctrl_c_names_the_game_the_match_analysis_stopped_in(monkeypatch, played
     with pytest.raises(KeyboardInterrupt) as e:
         matchreport.analyse_match(played, method="net")
     assert str(e.value) == f"analyse_match: stopped in game 2 of {n}"
+
+
+def test_the_match_analysis_stop_says_a_cut_rollout_by_its_type_not_its_text(monkeypatch,
+                                                                             played):
+    """``analyse_match`` told a stop at a cut rollout by matching the message of the
+    interrupt it caught: a ``Stopped`` at a cut rollout whose function's name was not one
+    word was taken for a plain Ctrl-C, and a plain interrupt whose text looked like the
+    library's for a cut rollout.  It reads the ``Stopped``'s attributes, and raises one."""
+    from nardy_fast.analysis import matchreport
+    from nardy_fast.engine.play.rollout import Stopped
+    n = len(played.games)
+    for caught, cut in ((Stopped("move report", cut_rollout=True), True),
+                        (KeyboardInterrupt("move_report: stopped at an interrupted "
+                                           "rollout (no answer rests on cut rollouts)"),
+                         False)):
+        def stopped(*a, caught=caught, **k):
+            raise caught
+        monkeypatch.setattr(matchreport, "game_report", stopped)
+        with pytest.raises(Stopped) as e:
+            matchreport.analyse_match(played, method="net")
+        stop = e.value
+        assert (stop.what, stop.where, stop.cut_rollout, stop.kept) == (
+            "analyse_match", f"in game 1 of {n}", cut, ())
+        assert str(stop) == ("analyse_match: stopped "
+                             + ("at an interrupted rollout " if cut else "")
+                             + f"in game 1 of {n}"
+                             + (" (no answer rests on cut rollouts)" if cut else ""))

@@ -556,6 +556,25 @@ def test_an_interrupted_demo_leaves_its_folder_as_it_was(capsys, tmp_path, monke
     assert (out / "pip_report.csv").read_text() == "an earlier run's report"
 
 
+def test_an_interrupt_names_the_command_by_the_stops_type_not_its_text():
+    """The command line put its command's name at the head of a library's stop by
+    matching the message ("<function>: stopped at an interrupted rollout" or "stopped in
+    game"): a plain interrupt of that text was renamed, a ``Stopped`` of another text
+    was not.  It renames a ``Stopped`` (its ``what``) and leaves every other message."""
+    import argparse
+
+    from nardy_fast.engine.play.rollout import Stopped
+    args = argparse.Namespace(command="benchmark", action="build")
+    stop = Stopped("build", "in batch 2 of 3", kept=("1 of 3 decisions kept",))
+    assert cli_module._in_command_words(stop, args) == (
+        "benchmark build: stopped in batch 2 of 3; 1 of 3 decisions kept")
+    assert cli_module._in_command_words(Stopped("value_positions", cut_rollout=True),
+                                        argparse.Namespace(command="cube")) == (
+        "cube: stopped at an interrupted rollout (no answer rests on cut rollouts)")
+    plain = KeyboardInterrupt("value_positions: stopped at an interrupted rollout")
+    assert cli_module._in_command_words(plain, args) == str(plain)
+
+
 def test_analyse_names_an_out_that_is_a_file_before_the_work(capsys, tmp_path, monkeypatch):
     record = tmp_path / "g.txt"
     write_record(random_game(seed=1, max_turns=6), str(record))

@@ -9,7 +9,8 @@ built: ``extra["mars_table"]``, ``extra["two_sided_complete"]``):
 any ``workers``, ``client`` or ``chunk_size`` gives bit-identical numbers.
 Ctrl-C keeps the games finished: one rollout returns them marked ``extra["interrupted"]``;
 a function that runs several rollouts or builds one answer from them calls
-``stop_if_interrupted`` after each, which raises ``KeyboardInterrupt`` for a cut one.
+``stop_if_interrupted`` after each, which raises ``Stopped`` (a ``KeyboardInterrupt``) for
+a cut one.
 
 Estimates and errors
 --------------------
@@ -973,9 +974,64 @@ def _rollout(position, settings, compute, seed, rules, match):
     return out if match is None else with_match(out, match)
 
 
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, at the command line) that stopped a function of the package part
+    way: its message says which function, where, and what is kept.
+
+    A ``KeyboardInterrupt``, so every ``except KeyboardInterrupt`` takes it; a caller that
+    adds to it or names it otherwise reads its attributes (``renamed``, ``keeping``), not
+    its message.  The message is ``"<what>: stopped [at an interrupted rollout] <where>
+    [(no answer rests on cut rollouts)][; <kept>...]"``.
+
+    Parameters
+    ----------
+    what : str
+        The function that stopped, at the head of the message (``"value_positions"``);
+        the command line names its own command there instead.
+    where : str
+        Where it stopped, after ``"stopped"``: ``"in game 2 of 3"``; ``""`` at a cut
+        rollout alone.
+    cut_rollout : bool
+        It stopped at a rollout cut by Ctrl-C (``stop_if_interrupted``): no answer rests on
+        that rollout.
+    kept : tuple of str
+        What is kept and how to go on, each a clause after ``"; "``
+        (``"nothing shown or written"``).
+
+    Examples
+    --------
+    >>> e = Stopped("analyse_match", "in game 2 of 3")
+    >>> str(e)
+    'analyse_match: stopped in game 2 of 3'
+    >>> str(e.renamed("analyse").keeping("nothing shown or written"))
+    'analyse: stopped in game 2 of 3; nothing shown or written'
+    >>> str(Stopped("cube_decision", cut_rollout=True))
+    'cube_decision: stopped at an interrupted rollout (no answer rests on cut rollouts)'
+    """
+
+    def __init__(self, what: str, where: str = "", *, cut_rollout: bool = False,
+                 kept: tuple[str, ...] = ()) -> None:
+        self.what, self.where = what, where
+        self.cut_rollout, self.kept = cut_rollout, tuple(kept)
+        at = " ".join(p for p in ("at an interrupted rollout" if cut_rollout else "", where)
+                      if p)
+        said = (f"{what}: stopped {at}"
+                + (" (no answer rests on cut rollouts)" if cut_rollout else ""))
+        super().__init__("; ".join((said, *self.kept)))
+
+    def renamed(self, what: str) -> Stopped:
+        """The same stop with ``what`` at the head of its message."""
+        return Stopped(what, self.where, cut_rollout=self.cut_rollout, kept=self.kept)
+
+    def keeping(self, clause: str) -> Stopped:
+        """The same stop with ``clause`` (what is kept, how to go on) added last."""
+        return Stopped(self.what, self.where, cut_rollout=self.cut_rollout,
+                       kept=self.kept + (clause,))
+
+
 def stop_if_interrupted(outcomes: Iterable[Outcome], what: str) -> None:
-    """``KeyboardInterrupt`` if one of ``outcomes`` is a rollout cut by Ctrl-C
-    (``extra["interrupted"]``).
+    """``Stopped`` (a ``KeyboardInterrupt``) if one of ``outcomes`` is a rollout cut by
+    Ctrl-C (``extra["interrupted"]``).
 
     One ``rollout`` (or ``rollout_outcomes`` run) keeps the games it finished and returns
     them marked; a function that runs several rollouts in a row, or builds one answer from
@@ -983,8 +1039,7 @@ def stop_if_interrupted(outcomes: Iterable[Outcome], what: str) -> None:
     starting the next rollout or presenting the cut one as whole.  ``what`` names the
     function in the message."""
     if any(o.extra.get("interrupted") for o in outcomes):
-        raise KeyboardInterrupt(f"{what}: stopped at an interrupted rollout (no answer "
-                                "rests on cut rollouts)")
+        raise Stopped(what, cut_rollout=True)
 
 
 def _match_allowed(match, plan, cube):

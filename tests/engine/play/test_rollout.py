@@ -437,6 +437,34 @@ def test_a_cut_rollout_returns_its_games_and_stop_if_interrupted_refuses_them(mo
         stop_if_interrupted([whole, cut], "a report")
 
 
+def test_a_stop_at_a_cut_rollout_is_a_stopped_naming_what_stopped():
+    """The callers of ``stop_if_interrupted`` told its stop from other interrupts by
+    matching its message; it is a ``Stopped`` (still a ``KeyboardInterrupt``) that names
+    the function, the cut rollout and what is kept, its message as before."""
+    import dataclasses
+
+    from nardy_fast.engine.play.rollout import Stopped
+    p = nf.Position.from_boards(board(p13=2), board(p13=2))
+    whole = rollout(p, 36, policy="random", seed=1, truncate=None, **FAST)
+    cut = dataclasses.replace(whole, extra={**whole.extra, "interrupted": True})
+    with pytest.raises(Stopped) as e:
+        stop_if_interrupted([whole, cut], "a report")
+    stop = e.value
+    assert isinstance(stop, KeyboardInterrupt)
+    assert (stop.what, stop.where, stop.cut_rollout, stop.kept) == ("a report", "", True, ())
+    assert str(stop) == ("a report: stopped at an interrupted rollout (no answer rests on "
+                         "cut rollouts)")
+    later = stop.renamed("analyse").keeping("nothing shown or written")
+    assert (later.what, later.where, later.cut_rollout, later.kept) == (
+        "analyse", "", True, ("nothing shown or written",))
+    assert str(later) == ("analyse: stopped at an interrupted rollout (no answer rests on "
+                          "cut rollouts); nothing shown or written")
+    assert (stop.what, stop.kept) == ("a report", ())            # the stop itself unchanged
+    game = Stopped("analyse_match", "in game 2 of 3", kept=("nothing shown or written",))
+    assert not game.cut_rollout
+    assert str(game) == "analyse_match: stopped in game 2 of 3; nothing shown or written"
+
+
 # ---------------------------------------------------------------------------------------
 # bad input
 
