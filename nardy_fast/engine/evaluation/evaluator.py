@@ -63,12 +63,13 @@ BULK_PLIES = 0
 
 # Positions valued by one call into the C search, by plies (at 2 plies or more, per
 # thread: the search values a call's positions on every usable core): about 0.2-0.5 s of
-# one core's work.  The search holds the interpreter until its call returns, so a large
-# batch is valued in blocks of these, and Ctrl-C stops it at the end of a block
+# one core's work (one position at 3 plies: about 0.5 s, 2 s with ``keep = 0``).  The
+# search holds the interpreter until its call returns, so a large batch (or a deep hint's
+# moves) is valued in blocks of these, and Ctrl-C stops it at the end of a block
 # (``KeyboardInterrupt``) instead of at the end of the batch (80,000 positions at 2
 # plies: minutes).  Each position is valued on its own: any block size gives the same
 # values.
-VALUE_BLOCK = {0: 1 << 16, 1: 2048, 2: 32, 3: 2}
+VALUE_BLOCK = {0: 1 << 16, 1: 2048, 2: 32, 3: 1}
 
 
 class RulesFallbackWarning(UserWarning):
@@ -602,8 +603,8 @@ class Evaluator:
         (``_possible``) and, under ``draw_rule``, the results that end the game and those
         the race tables value taken as ``evaluate`` values them (``_exact_rows``); where
         a value changed, the rows ranked together are ordered again (stably)."""
-        res, vals, used, eqs = self.searcher().rank(position.mover, position.opponent,
-                                                     d1, d2, plies)
+        res, vals, used, eqs = _rank_in_blocks(self.searcher(), position, d1, d2, plies,
+                                               keep=self.keep)
         methods = [f"net {int(u)}-ply" for u in used]
         draws = np.zeros(len(res))
         clipped, eqs2 = self._possible(vals, eqs, position.opponent, res)
@@ -719,7 +720,7 @@ class Evaluator:
                    if res[k].any() and k not in exact]
             if top:
                 b = np.stack([np.stack([position.opponent, res[k]]) for k in top])
-                deep = s.values(b.astype(np.uint8), plies).astype(np.float64)
+                deep = _values_in_blocks(s, b.astype(np.uint8), plies).astype(np.float64)
                 deep = np.concatenate([1.0 - deep[:, :1], deep[:, 4:7], deep[:, 1:4]], 1)
                 made, deep_eqs = self._possible(deep, s.equities(deep), position.opponent,
                                                 res[top])
@@ -783,6 +784,33 @@ def _values_in_blocks(search, boards, plies, *, threads=None, block=None):
     for start in range(0, len(boards), size):
         out[start:start + size] = search.values(boards[start:start + size], plies)
     return out
+
+
+def _rank_in_blocks(search, position, d1, d2, plies, *, keep, block=None):
+    """``search.rank(position.mover, position.opponent, d1, d2, plies)`` of a searcher
+    made with ``keep``, the results searched deeper valued by ``_values_in_blocks``: a
+    3-ply hint of every move (``keep = 0``) is up to a minute of one C call, which Ctrl-C
+    could not stop.  Every result ranked at 0-ply, the best ``keep`` (0: all) but the wins
+    valued again ``plies`` deep, flipped to the mover's view as the search flips them,
+    and ranked again among themselves; the same results, values, plies and equities in
+    the same order as ``rank``'s, whatever the blocks."""
+    res, vals, used, eqs = search.rank(position.mover, position.opponent, d1, d2, 0)
+    if plies == 0:
+        return res, vals, used, eqs
+    top = len(res) if keep <= 0 else min(keep, len(res))
+    deep = np.array([k for k in range(top) if res[k].any()], dtype=np.intp)  # a win: exact
+    if deep.size:
+        pairs = np.stack([np.broadcast_to(position.opponent, res[deep].shape), res[deep]],
+                         axis=1).astype(np.uint8)
+        v = _values_in_blocks(search, pairs, plies, block=block).astype(np.float64)
+        # the mover's view: P(win) 1 - the opponent's (in double, rounded once, as the
+        # search does), the win kinds and the loss kinds trading places
+        flipped = np.concatenate([1.0 - v[:, :1], v[:, 4:7], v[:, 1:4]], 1).astype(np.float32)
+        vals[deep], used[deep] = flipped, plies
+        eqs[deep] = search.equities(flipped)
+    order = np.concatenate([_search._order(np.arange(top), eqs, res),
+                            np.arange(top, len(res))])
+    return res[order], vals[order], used[order], eqs[order]
 
 
 def _check_sides(sides, n):

@@ -691,6 +691,9 @@ class _CtrlCAfterFirstCall:
     def equities(self, values):
         return self.search.equities(values)
 
+    def rank(self, me, opp, d1, d2, plies):
+        return self.search.rank(me, opp, d1, d2, plies)
+
 
 @pytest.mark.parametrize("plies", [1, 2])
 def test_a_large_batch_gives_the_same_values_whatever_its_blocks(monkeypatch, small_net,
@@ -720,6 +723,47 @@ def test_ctrl_c_stops_a_large_batch_at_the_end_of_a_block(monkeypatch, small_net
     ev._search = _CtrlCAfterFirstCall(ev.searcher())
     with pytest.raises(KeyboardInterrupt):
         ev.probabilities(b, plies)
+    assert ev._search.valued == 3
+
+
+# a contact position where 6-3 has 20 legal moves
+MANY_MOVES = "WrBAAAAAAAAARAAARAAAQAAAAABAAAAEA"
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_a_deep_hint_ranks_as_the_search_whatever_its_blocks(monkeypatch, small_net, plies):
+    """The moves a hint searches deeper are valued in blocks (``VALUE_BLOCK``): the same
+    results, values, plies and equities in the same order as the search's own ranking,
+    for every block size and ``keep``."""
+    from nardy_fast.engine.evaluation import evaluator
+    monkeypatch.setattr(evaluator, "usable_cores", lambda: 1)
+    pos = nf.Position.from_id(MANY_MOVES)
+    for keep in (0, 3):
+        ev = Evaluator(small_net, exact=False, keep=keep)
+        want = ev.searcher().rank(pos.mover, pos.opponent, 6, 3, plies)
+        frame = ev.hint(pos, (6, 3), plies=plies)
+        assert len(want[0]) == 20 and (frame["plies"] == plies).sum() == (keep or 20)
+        for size in (1, 7, 64):
+            monkeypatch.setitem(evaluator.VALUE_BLOCK, plies, size)
+            got = evaluator._rank_in_blocks(ev.searcher(), pos, 6, 3, plies, keep=keep)
+            for w, g in zip(want, got):
+                assert w.dtype == g.dtype
+                np.testing.assert_array_equal(g, w)
+            assert ev.hint(pos, (6, 3), plies=plies).equals(frame)
+
+
+@pytest.mark.parametrize("match", [None, nf.MatchState(5, (2, 3), "white")])
+def test_ctrl_c_stops_a_deep_hint_at_the_end_of_a_block(monkeypatch, small_net, match):
+    """A hint searching every move deeper (``keep = 0``) valued them in one C call, which
+    holds the interpreter: Ctrl-C waited for the whole ranking (minutes at 3 plies).  The
+    moves are valued in blocks (``VALUE_BLOCK``), so Ctrl-C stops it after one block."""
+    from nardy_fast.engine.evaluation import evaluator
+    monkeypatch.setattr(evaluator, "usable_cores", lambda: 1)
+    monkeypatch.setitem(evaluator.VALUE_BLOCK, 1, 3)
+    ev = Evaluator(small_net, exact=False, keep=0)
+    ev._search = _CtrlCAfterFirstCall(ev.searcher())
+    with pytest.raises(KeyboardInterrupt):
+        ev.hint(MANY_MOVES, (6, 3), plies=1, match=match)
     assert ev._search.valued == 3
 
 
