@@ -3,10 +3,12 @@
 The engine is ``Evaluator.default()`` playing by match winning chances at ``plies``; the
 human types moves as in ``nardy-fast play``.  The match is played without the cube (the
 rule book's default, section 7a) under ``MatchRules`` defaults (the winner of a game
-starts the next).  The transcript (``matchrecord``) is saved when the match ends or
-stops (``quit``, end of input, Ctrl-C): its finished games and the turns of the game in
-play when it stopped (an unfinished last game, which scores nothing); no file at all
-when no turn was played.  It never destroys a file saved before (``play.save_new``).
+starts the next).  The end of each game is said with its result and the score after it
+(``_game_line``), the end of the match with its winner.  The transcript (``matchrecord``)
+is saved when the match ends or stops (``quit``, end of input, Ctrl-C): its finished
+games and the turns of the game in play when it stopped (an unfinished last game, which
+scores nothing); no file at all when no turn was played.  It never destroys a file saved
+before (``play.save_new``).
 """
 from __future__ import annotations
 
@@ -25,6 +27,21 @@ DEFAULT_OUT = "match.mat"
 
 class _Quit(Exception):
     pass
+
+
+def _game_line(k, game, before, after):
+    """``"game 1: nardy_fast 1-ply wins (koks, 2 points); score: you 0, nardy_fast 1-ply
+    2"``: the result of game ``k`` (from 1), a finished ``GameRecord``, and the score
+    ``after`` it (``before``: the score before it; a draw is worth what the match rules
+    give each side, ``MatchRecord.points``)."""
+    res = game.result()
+    if res["winner"] is None:
+        what = "a draw (" + ", ".join(
+            f"{n} {counted(after[n] - before[n], 'point')}" for n in after) + ")"
+    else:
+        name = game.white if res["winner"] == "white" else game.black
+        what = f"{name} wins ({res['kind']}, {counted(res['points'], 'point')})"
+    return f"game {k}: {what}; score: " + ", ".join(f"{n} {v:g}" for n, v in after.items())
 
 
 class _GameInPlay:
@@ -104,10 +121,18 @@ def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
     human = _Human(ev, input_fn, print_fn, names[0], in_play, plies)
     engine = _Engine(ev, plies, print_fn, names[1], in_play)
     games = []
+    so_far = MatchRecord(rules=mr, players=names)
+
+    def game_over(game):                # says how the game ended and the score after it
+        games.append(game)
+        before = so_far.final_score()
+        after = so_far.add_game(game).final_score()
+        print_fn(_game_line(len(games), game, before, after))
+
     interrupted = False
     unfinished = None
     try:
-        rec = play_one_match(human, engine, mr, seed=seed, names=names, on_game=games.append)
+        rec = play_one_match(human, engine, mr, seed=seed, names=names, on_game=game_over)
     except (_Quit, KeyboardInterrupt) as e:
         interrupted = isinstance(e, KeyboardInterrupt)
         if interrupted:
@@ -121,7 +146,10 @@ def play_match_terminal(length=3, plies=1, seed=None, out=None, input_fn=input,
             unfinished = game
             rec.add_game(game)
     final = rec.final_score()
-    print_fn("score: " + ", ".join(f"{n} {v:g}" for n, v in final.items()))
+    won = [n for n, v in final.items() if v >= length]
+    print_fn("score: " + ", ".join(f"{n} {v:g}" for n, v in final.items())
+             + (f": {won[0]} {'win' if won[0] == names[0] else 'wins'} the match to "
+                f"{length}" if won else ""))
     finished = len(rec.games) - (unfinished is not None)
     turns = sum(len(g.turns) for g in rec.games)
     saved = None

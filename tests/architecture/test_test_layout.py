@@ -28,7 +28,7 @@ UNTESTED = {
     "_utils/_dbfile.py", "_utils/_version.py",
     "_utils/datadir.py",
     "app/cli_engine.py", "app/cli_protocol.py", "app/demo.py",
-    "app/playmatch.py", "app/protocol.py",
+    "app/protocol.py",
     "core/_checks.pyx", "core/_dice.pyx",
     "core/diagram.py", "core/policies.py",
     "engine/evaluation/_net.pyx", "engine/evaluation/nets.py",
