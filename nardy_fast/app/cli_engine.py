@@ -226,6 +226,10 @@ def cmd_play(args, input_fn=None):
                             else Evaluator.default(args.rules))
         return
 
+    if args.rules is not None and as_rules(args.rules).cube is not None:
+        raise CliError(f"--rules cube={as_rules(args.rules).cube}: a game against the "
+                       "engine is played without the cube (neither side could raise, yet "
+                       "a mars would score only the stake)")
     play_terminal(side=args.side, plies=args.plies, seed=args.seed, out=args.out,
                   input_fn=input_fn, rules=args.rules, replace=args.force,
                   start=start)

@@ -146,7 +146,8 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     ``"black"``; None (default): the opening throw decides (the higher die plays White).
     ``rules``: the game's rules (default the evaluator's).  ``start``: a Position or ID to
     play from (default the initial position, White on roll; a finished game is a
-    ``ValueError``).  After each of the human's moves that loses a blunder's equity,
+    ``ValueError``).  The game is played without the cube: rules with one are a
+    ``ValueError``.  After each of the human's moves that loses a blunder's equity,
     ``blunder_note`` says so.
     """
     if side not in (None, WHITE, BLACK):
@@ -155,6 +156,9 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
         ev = Evaluator.default(None if rules is None else as_rules(rules))
     else:
         ev = evaluator if rules is None else evaluator.with_rules(as_rules(rules))
+    if ev.rules.cube is not None:          # no cube actions here: 7a would score the stake
+        raise ValueError(f"rules: cube={ev.rules.cube}: a game against the engine in the "
+                         "terminal is played without the cube (cube=None)")
     rng = generator(seed)
     start = Position.initial() if start is None else as_position(start, "start")
     if start.is_over():                       # as play_duel: no game to play from there

@@ -134,3 +134,21 @@ def test_a_finished_start_is_refused_by_name(tmp_path, capsys):
         assert err.strip() == (f"nardy-fast: error: --start {OVER}: the game is over (a side "
                                "has borne off every checker): no game to play from there")
     assert not (tmp_path / "g.mat").exists()
+
+
+def test_a_game_with_the_cube_is_refused_by_name(tmp_path, capsys):
+    """``play --rules cube=geometric`` played a game in which neither side could raise, yet
+    scored it by the cube's rule (rule book 7a): a koks won 1 point.  The game against the
+    engine is played without the cube, as ``play --match`` already said."""
+    import pytest
+    from nardy_fast.app.cli import main
+    assert main(["play", "--rules", "cube=geometric", "--plies", "0", "--seed", "1",
+                 "-o", str(tmp_path / "g.mat")]) == 1
+    assert "--rules cube=geometric: a game against the engine is played without the " \
+           "cube" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="rules: cube=arithmetic: a game against the "
+                       "engine in the terminal is played without the cube"):
+        play_terminal(side="white", plies=0, seed=1, out=str(tmp_path / "g.mat"),
+                      input_fn=lambda prompt: "quit", print_fn=lambda *a: None,
+                      rules=Rules(cube="arithmetic"))
+    assert not (tmp_path / "g.mat").exists()
