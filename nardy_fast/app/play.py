@@ -42,7 +42,8 @@ HELP = """\
     19/off 20/off   bearing off; 13/19(2): the same step twice
     'pass'          when no move is legal
   'hint'  the engine's five best moves at its plies: equity (points per game,
-          your view) and the equity lost against the best
+          your view) and the equity lost against the best; in a match, your
+          match winning chance (mwc) and the chance lost
   'help'  this text
   'quit'  stop, saving the record (also Ctrl-D or Ctrl-C)"""
 
@@ -87,9 +88,10 @@ def save_new(write, out, *, turns, replace, print_fn, what="record"):
         return name
 
 
-def _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=0):
+def _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=0, match=None):
     """The move the human types (None: quit, end of input included); 'hint' ranks the
-    moves at ``plies`` (the engine's)."""
+    moves at ``plies`` (the engine's), by the human's match winning chance at ``match``
+    (a ``MatchState``), as the engine ranks its own."""
     while True:
         try:
             text = input_fn(f"your move ({dice[0]}{dice[1]}; 'help' for help): ").strip()
@@ -100,6 +102,12 @@ def _human_move(pos, dice, moves, ev, input_fn, print_fn, plies=0):
             return None
         if text in ("help", "?"):
             print_fn(HELP)
+            continue
+        if text == "hint" and match is not None:
+            print_fn(f"  {'rank':>4s}  {'move':<22s} {'mwc':>7s} {'mwc_loss':>9s}")
+            for r in ev.hint(pos, dice, plies=plies, match=match).head(5).itertuples():
+                print_fn(f"  {r.rank:4d}. {r.move:<22s} {r.mwc:7.3f} "
+                         f"{r.mwc_loss + 0.0:9.3f}")
             continue
         if text == "hint":
             print_fn(f"  {'rank':>4s}  {'move':<22s} {'equity':>7s} {'equity_loss':>11s}")

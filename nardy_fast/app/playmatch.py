@@ -76,7 +76,7 @@ class _Human:
             move = moves[0]
         else:
             move = _human_move(pos, dice, moves, self.ev, self.input_fn, self.print_fn,
-                               plies=self.plies)
+                               plies=self.plies, match=match)
             note = None if move is None else blunder_note(self.ev, pos, dice, move,
                                                           self.plies, match)
             if note is not None:
