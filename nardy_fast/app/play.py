@@ -213,7 +213,7 @@ def play_terminal(side=None, plies=1, seed=None, out=None, input_fn=input,
     result = record.result()
     if result is not None:
         if result["winner"] is None:
-            print_fn(f"a draw ({counted(result['points'], 'point')} each)")
+            print_fn("a draw (1/2 point each)")    # rule book 7; the record nets 0 points
         else:
             print_fn(f"{result['winner']} wins ({result['kind']}, "
                      f"{counted(result['points'], 'point')})")

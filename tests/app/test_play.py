@@ -106,6 +106,20 @@ def test_black_gets_its_last_turn_under_draw_rule(tmp_path):
     assert nf.read_record(tmp_path / "g.mat").rules.draw_rule
 
 
+def test_a_draw_is_half_a_point_each(tmp_path):
+    """Rule book section 7: a draw is 1/2 each.  The game's end said 'a draw (0 points
+    each)', the record's net score."""
+    white = np.zeros(24, np.uint8)
+    white[23] = 1
+    black = np.zeros(24, np.uint8)
+    black[23] = 2
+    said = []
+    play_terminal(side="black", plies=0, seed=1, out=str(tmp_path / "g.mat"),
+                  input_fn=_answers("24/off 24/off"), print_fn=said.append,
+                  rules=Rules(draw_rule=True), start=nf.Position(white, black))
+    assert "a draw (1/2 point each)" in said
+
+
 def test_cli_play_takes_rules_and_a_start(tmp_path, monkeypatch):
     from nardy_fast.app.cli import main
     monkeypatch.setattr("builtins.input", lambda prompt: "quit")
