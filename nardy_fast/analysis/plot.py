@@ -23,6 +23,7 @@ The board (``plot_board``) and ``save_figure``, which writes a figure atomically
 import numpy as np
 
 from nardy_fast._utils._frames import require_columns
+from nardy_fast.core._checks import as_board6
 from nardy_fast.core.diagram import new_axes
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import Position, as_position
@@ -147,12 +148,8 @@ def _board6(item, name):
                              "its home; the bear-off database does not apply")
         return np.ascontiguousarray(b[23:17:-1], dtype=np.uint8)
     a = np.asarray(item)
-    if a.shape == (24,):
-        if a[:18].any():
-            raise ValueError(f"{name}: checkers outside the home (points 19-24)")
-        return np.ascontiguousarray(a[23:17:-1], dtype=np.uint8)
-    if a.shape == (6,):
-        return np.ascontiguousarray(a, dtype=np.uint8)
+    if a.shape in ((24,), (6,)):            # checked as the database checks its boards
+        return as_board6(a, name)[0][0]     # (a float or negative count is not cast)
     raise ValueError(f"{name}: expected a Position, an ID, 24 or 6 counts of a bear-off "
                      f"board, got shape {a.shape}")
 
@@ -185,7 +182,9 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
     ------
     ValueError
         Not one or two positions, ``positions[k]`` a malformed ID, not all home or
-        no board (naming ``k``), or not one label a position.
+        no board (naming ``k``), a negative count, or not one label a position.
+    TypeError
+        ``positions[k]`` counts that are not integers (naming ``k``).
 
     Examples
     --------

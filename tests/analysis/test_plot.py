@@ -319,3 +319,27 @@ def test_game_chart_of_rollouts_gives_their_games():
     gr.attrs = {}                                 # a report read back from a file
     assert game_chart(gr).right_ax.get_lines()[0].get_label() == "P(White wins) (rollout)"
     plt.close("all")
+
+
+def test_bearoff_distribution_refuses_counts_it_cannot_read():
+    """A board given as counts was cast to uint8 before any check: 2.5 checkers drew the
+    board with 2, and -2 became 254 ("258 checkers").  They are now refused as the
+    database refuses them, naming the position."""
+    with pytest.raises(TypeError, match=r"^positions\[0\]: expected integer checker "
+                                        r"counts, got dtype float64"):
+        bearoff_distribution([0, 0, 2.5, 1, 0, 3])
+    with pytest.raises(ValueError, match=r"^positions\[1\] idx 2: -2 checkers, counts "
+                                         r"must be >= 0"):
+        bearoff_distribution([[0, 0, 2, 1, 0, 3], [0, 0, -2, 1, 0, 3]])
+    board = np.zeros(24)
+    board[20] = 2.9
+    with pytest.raises(TypeError, match=r"^positions\[0\]: expected integer"):
+        bearoff_distribution(board)
+    board = np.zeros(24, np.int64)
+    board[4] = 3
+    with pytest.raises(ValueError, match=r"^positions\[0\]: 3 checker\(s\) on point 5, "
+                                         r"outside the home"):
+        bearoff_distribution(board)
+    ax = bearoff_distribution(np.array([0, 0, 2, 1, 0, 3], np.int16))    # any integer type
+    assert ax.get_legend().get_texts()[0].get_text() == \
+        "position: mean 4.318 turns, EPC 35.3 pips"
