@@ -176,9 +176,11 @@ se_p_home_mars_loss : float
         """How the numbers were obtained, for people: the method's kind and details."""
         kind = method_kind(self.method)
         if kind == "rollout":
-            bits = ["rollout", f"{self.games:,} games"]
+            bits = ["rollout", f"{self.games:,} game{'' if self.games == 1 else 's'}"]
             if self.extra.get("policy"):
                 bits.append(str(self.extra["policy"]))
+            if self.se_equity != self.se_equity:      # one game: no spread to measure
+                bits.append("error not measured")
             if self.extra.get("cube"):
                 bits.append("cubeful equity")
             if self.extra.get("interrupted"):

@@ -59,3 +59,13 @@ def test_the_html_table_has_every_row_and_its_margin():
     net = outcome(method="net 0-ply", **NOT_MEASURED)._repr_html_()
     assert "±" not in net and "margin" not in net and "net 0-ply" in net
     assert "nan" not in net
+
+
+def test_a_rollout_of_one_game_says_its_error_is_not_measured():
+    """A one-game rollout printed "(rollout, 1 games, net)" with no margin, as an exact
+    value prints: one game has no spread, so its standard errors are NaN, and the line
+    now says that the error is not measured."""
+    o = outcome(games=1, extra={"policy": "net"}, **NOT_MEASURED)
+    assert str(o) == ("P(win) 0.583, equity +0.251 "
+                      "(rollout, 1 game, net, error not measured)")
+    assert "<caption>rollout, 1 game, net, error not measured</caption>" in o._repr_html_()
