@@ -970,7 +970,9 @@ def _rollout(position, settings, compute, seed, rules, match):
     tally, truncated = merger.finish()
     out = _outcome(tally, truncated, _extra(plan, workers, client, interrupted), plan)
     if interrupted and out.games == 0:         # nothing to estimate from: no NaN result
-        raise KeyboardInterrupt("rollout interrupted before any game finished")
+        raise KeyboardInterrupt(                # a chunk's games count only together
+            f"rollout interrupted before any chunk of its games finished (the first has "
+            f"{sizes[0]:,} games; a smaller chunk_size keeps more of a cut rollout)")
     return out if match is None else with_match(out, match)
 
 

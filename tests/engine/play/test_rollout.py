@@ -422,6 +422,27 @@ def test_ctrl_c_returns_the_finished_chunks():
     assert full.extra["interrupted"] is False
 
 
+def test_ctrl_c_in_the_first_chunk_says_that_no_chunk_finished():
+    """Ctrl-C before any chunk had finished said "rollout interrupted before any game
+    finished", though many games of the chunk had been played (a chunk on one worker holds
+    up to 10,368 games): they are dropped because a chunk's games count only together.
+    The message now says so, with the size of the first chunk."""
+    calls = []
+
+    def interrupting(c, o):
+        calls.append(1)
+        if len(calls) == 2000:
+            raise KeyboardInterrupt
+        return np.zeros(len(c))
+
+    p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
+    with pytest.raises(KeyboardInterrupt, match=r"^rollout interrupted before any chunk of "
+                                                r"its games finished \(the first has 2,592 "
+                                                r"games; a smaller chunk_size keeps more"):
+        rollout(p, 3 * nrng.BLOCK_GAMES, policy=interrupting, seed=1, truncate=None,
+                chunk_size=2 * nrng.BLOCK_GAMES, **FAST)
+
+
 def test_a_cut_rollout_returns_its_games_and_stop_if_interrupted_refuses_them(monkeypatch):
     """One rollout cut by Ctrl-C returns the games it finished, marked; a function built
     on several rollouts asks ``stop_if_interrupted``, which raises for a cut one only."""
