@@ -203,7 +203,8 @@ def cmd_rollout(args):
                 o = rollout(pos, settings=settings, seed=args.seed, rules=args.rules,
                             compute=compute)
             except KeyboardInterrupt:
-                stopped = f"before any game of {pos.id} finished"
+                stopped = (f"before the first chunk of games of {pos.id} finished (a "
+                           "chunk's games count only together)")
                 break
             # a race valued at the start by a table: its method, 0 games (as a study shows)
             # "position" last: the columns of --csv before it keep their places

@@ -60,8 +60,9 @@ def test_rollout_stopped_before_any_game_is_an_error_not_nans(monkeypatch, capsy
     out, err = capsys.readouterr()
     assert code == 130
     assert out == "" and "nan" not in err
-    assert err.strip() == (f"nardy-fast: interrupted before any game of "
-                           f"{Position.initial().id} finished")
+    assert err.strip() == (f"nardy-fast: interrupted before the first chunk of games of "
+                           f"{Position.initial().id} finished (a chunk's games count only "
+                           "together)")
 
 
 def test_rollout_interrupted_names_the_later_positions_not_rolled_out(monkeypatch, capsys):
@@ -78,7 +79,7 @@ def test_rollout_interrupted_names_the_later_positions_not_rolled_out(monkeypatc
     out, err = capsys.readouterr()
     assert code == 130 and len(calls) == 2
     assert out.count("games 36") == 1
-    assert "before any game of" in err and "1 later position(s) not rolled out" in err
+    assert "before the first chunk of games of" in err and "1 later position(s) not rolled out" in err
 
 
 # -- SIGTERM: a batch scheduler's stop acts as Ctrl-C, status 143 ----------------------------
