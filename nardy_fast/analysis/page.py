@@ -471,7 +471,7 @@ def _read_candidates(r):
 def _candidates(cands, match, scored=True):
     """The candidates table of a turn (``_read_candidates``), or "".  Not ``scored``
     (with the cube: a game is won at the stake, rule book 7a) the mars and koks columns
-    say they score nothing, and a money equity that it is the game's without the cube."""
+    say they score nothing, and a money equity that it is cubeless (each win counted once)."""
     if not cands:
         return ""
     koks = any("p_koks_win" in c for c in cands)
@@ -820,8 +820,8 @@ def to_html(report, path=None, title=None, record=None):
                    "position (rule book, section 7a): a mars (or koks) scores no more "
                    "than any win, so its columns say 'no score'"
                    + (", and the MWC counts every win at the stake." if match else
-                      "; the equity beside them is cubeless, that of the same game "
-                      "without the cube, where they score.")
+                      "; the equity beside them is cubeless: the game without the "
+                      "cube, each win counted once.")
                    if _with_cube(report, record) else "")
                 + " Cube "
                 f"decisions listed: raises, and those close (a raise costing less than "

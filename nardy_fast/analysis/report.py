@@ -581,7 +581,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
         (``core._progress``).
     cube : bool
         With a cube in the record's rules (the other columns are then cubeless: win
-        probabilities and moves under the same rules without the cube): judge the cube
+        probabilities and moves under the same rules without the cube, every kind of win
+        scoring 1 as in the cube game, ``Rules.cubeless``): judge the cube
         actions (``cube.cube_analysis``; cubeless probabilities from
         ``cube_probabilities``, default the evaluator; without ``cube`` it has no effect,
         a ``UserWarning`` says so): columns ``cube_played``,
@@ -642,7 +643,7 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
     record = as_record(record)
     rules = as_rules(record.rules)
     if rules.cube is not None:        # the win and move columns stay cubeless
-        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+        rules = rules.cubeless()
     positions = record.positions()
     if not cube:
         warn_unused("with cube=False (only the cube analysis uses it)",

@@ -7,7 +7,7 @@ worker processes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -221,14 +221,37 @@ class Rules:
         return d
 
     def points(self, outcome: str) -> float:
-        """Points won for ``outcome`` in {"oin", "mars", "koks", "home_mars"} under ``scoring``."""
+        """Points won for ``outcome`` in {"oin", "mars", "koks", "home_mars"} under ``scoring``,
+        per unit of the stake.  With a cube every kind of win scores the stake (rule book
+        7a: no mars, no oin points), so every kind is worth 1: the equities, the moves
+        and the games of cube rules count a win once."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome={outcome!r}: expected 'oin', 'mars', 'koks' or 'home_mars'")
+        if self.cube is not None:
+            return 1.0
         if outcome == "oin":
             return self.oin_points
-        if outcome not in ("mars", "koks", "home_mars"):
-            raise ValueError(f"outcome={outcome!r}: expected 'oin', 'mars', 'koks' or 'home_mars'")
         if self.scoring == "classic" or outcome == "mars":
             return self.mars_points
         return self.koks_points if outcome == "koks" else self.home_mars_points
+
+
+    def cubeless(self) -> Rules:
+        """These rules without the cube, scoring every kind of win as a cube game does
+        (1, the stake: rule book 7a); the rules themselves when they have no cube.  The
+        rules of a cube game's cubeless values (its moves, its luck, the cube model's
+        probabilities): without the cube's fields, a mars would score its points again.
+
+        Examples
+        --------
+        >>> r = Rules(cube="geometric").cubeless()
+        >>> r.cube, r.points("mars"), Rules().cubeless() == Rules()
+        (None, 1.0, True)
+        """
+        if self.cube is None:
+            return self
+        return replace(self, cube=None, beaver=False, autodouble=False, oin_points=1.0,
+                       mars_points=1.0, koks_points=1.0, home_mars_points=1.0)
 
 
 CLASSIC = Rules()

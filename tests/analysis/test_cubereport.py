@@ -66,11 +66,15 @@ def test_cube_report_rules_none_is_classic_with_the_geometric_cube():
 
 def test_default_source_is_the_evaluator():
     """Without ``probabilities`` the model takes P(win) from ``Evaluator.default()`` where
-    no exact table covers the position, and the method says so."""
+    no exact table covers the position, and the method says so: under the rules of the
+    cube game without the cube, where a mars scores nothing more (its 2-ply search plays
+    for the stake, not for a mars)."""
     from nardy_fast.engine.evaluation.evaluator import Evaluator
     pos = Position.initial()
     pos = pos.play(pos.legal_moves((6, 5))[0])
-    want = Evaluator.default().evaluate(pos, plies=2)      # cube.CUBE_PLIES
+    cubeless = Rules(cube="geometric").cubeless()
+    want = Evaluator.default(cubeless).evaluate(pos, plies=2)      # cube.CUBE_PLIES
+    assert want.p_win != Evaluator.default().evaluate(pos, plies=2).p_win
     d = cube_decision(pos)
     assert want.method == "net 2-ply" and d["method"] == "janowski (net 2-ply)"
     assert d["p_win"] == pytest.approx(want.p_win)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from helpers import ALL_VARIANTS
 from nardy_fast import CLASSIC, Rules
-from nardy_fast.core.rules import as_rules
+from nardy_fast.core.rules import OUTCOMES, as_rules
 
 
 def test_classic_defaults_follow_the_rule_book():
@@ -197,3 +197,23 @@ def test_check_flag_takes_true_and_false_only():
     for bad in ("false", "no", 1, 0, None, 1.0):
         with pytest.raises(TypeError, match=rf"^exact={bad!r}: expected True or False$"):
             check_flag(bad, "exact")
+
+
+@pytest.mark.parametrize("cube", ["geometric", "arithmetic"])
+def test_with_the_cube_every_kind_of_win_scores_the_stake(cube):
+    """Rule book 7a: with the cube no mars and no oin, a game is won at the stake.  Every
+    kind is worth 1 (the C code's points too), and ``cubeless`` keeps that scoring
+    without the cube's fields; the evaluator's equity of a sure mars is then +1, not +2."""
+    import numpy as np
+    import nardy_fast as nf
+    r = Rules(cube=cube, scoring="extended", oin_points=2.0, mars_points=3.0)
+    assert [r.points(k) for k in OUTCOMES] == [1.0] * 4
+    assert [r.codes()[f"pts_{k}"] for k in OUTCOMES] == [1.0] * 4
+    c = r.cubeless()
+    assert c.cube is None and [c.points(k) for k in OUTCOMES] == [1.0] * 4
+    assert Rules(scoring="extended").cubeless() == Rules(scoring="extended")
+    me, you = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[20], me[15], you[0] = 3, 2, 15                    # the opponent cannot get home
+    pos = nf.Position(me, you)
+    with pytest.warns(UserWarning):                      # a board no game reaches
+        assert nf.Evaluator.default(rules=r).evaluate(pos).equity == pytest.approx(1.0)

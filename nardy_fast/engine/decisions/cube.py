@@ -85,7 +85,7 @@ def default_probabilities(rules: RulesLike
     ``rules`` (the net's 0-ply value; exact or one-sided race values in home races), as a
     function ``position -> Outcome`` (its ``method``: ``"net 0-ply"``, ``"two_sided"``,
     ...)."""
-    rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+    rules = rules.cubeless()
     return Evaluator.default(rules).evaluate      # cached per rules there
 
 

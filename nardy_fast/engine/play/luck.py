@@ -17,7 +17,6 @@ and the luck-adjusted result of the game (``luck_summary``).
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -98,7 +97,7 @@ def game_luck(record, evaluator=None):
     """
     rules = as_rules(record.rules)
     if rules.cube is not None:
-        rules = dataclasses.replace(rules, cube=None, beaver=False, autodouble=False)
+        rules = rules.cubeless()
     ev = _evaluator(evaluator, rules)
     positions = record.positions()
     out, total = [], 0.0

@@ -302,7 +302,7 @@ def _cube_in_play(func, cube, cube_state, rules):
         return rules, cube_state, True
     if cube_state is not None:
         raise ValueError("cube=False: no cube in play, so no cube_state")
-    return dataclasses.replace(rules, cube=None, beaver=False, autodouble=False), None, False
+    return rules.cubeless(), None, False
 
 
 def _is_start(position):

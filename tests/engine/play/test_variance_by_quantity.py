@@ -288,8 +288,9 @@ def cube_cases(y_board, cube, ev):
     # y owns the cube and does not raise: the starting stake (the cubeless luck is the
     # same here: 2 x the P(win) luck, the only loss an oin)
     (Y_WIN, "opponent", 1.0, False),
-    # y's roll decides the mars (a cubeless luck), not the game (no cubeful luck)
-    (Y_MARS, "opponent", 1.0, True)])
+    # y's roll decides the mars, not the game: no cubeful luck, and no cubeless luck
+    # either, for with the cube a mars scores nothing more (rule book 7a)
+    (Y_MARS, "opponent", 1.0, False)])
 def test_each_cubeful_game_is_its_result_less_its_own_luck_at_its_stake(
         y_board, owner, scale, cubeless_differs):
     """The starting stake is 2, so a luck per unit stake, or at the stake itself, or at
