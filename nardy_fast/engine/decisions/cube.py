@@ -79,6 +79,19 @@ _DEFAULTS = {"rules": None, "method": "auto", "tables": None, "n_games": DEFAULT
              "seed": None, "workers": None, "client": None, "progress": None}
 
 
+def _cubeful_complete(rules: Rules) -> CompleteTwoSided | None:
+    """The built complete two-sided table with cubeful equities for a cube game under
+    ``rules``, or None.  Its cubeful equities do not depend on the points of a mars (with
+    the cube every win scores the stake), so the table built for the rules' cubeless
+    points serves, else the one built for classic points (``nardy-fast bearoff build
+    --two-sided 15 --cubeful``, the default rules)."""
+    for points in (rules, None):
+        table = complete_two_sided(points)
+        if table is not None and table.cubeful:
+            return table
+    return None
+
+
 def default_probabilities(rules: RulesLike
                           ) -> Callable[[Position], Outcome]:
     """The default cubeless source of the model: ``Evaluator.default(rules)`` under the cubeless
@@ -338,7 +351,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                 given is None and not tables.covers(a6, b6, cube.stake, cube.owner))):
             # beyond the in-memory table: the complete table's cubeful equities
             complete = tables if isinstance(tables, CompleteTwoSided) else \
-                complete_two_sided(rules)
+                _cubeful_complete(rules)
             if (complete is not None and complete.cubeful and prog == "geometric"
                     and not rules.beaver and complete.covers(int(a6.sum()), int(b6.sum()))):
                 out = complete.decision(a6, b6, cube.stake, cube.owner)

@@ -448,3 +448,30 @@ def test_black_may_raise_before_its_last_turn_under_the_draw_rule(off):
     assert d["action"] == "no double, take"
     with pytest.raises(ValueError, match="the game is over"):
         cube_decision(last, rules=Rules(cube="geometric"))    # no last turn without the rule
+
+
+def test_cube_rules_find_the_complete_tables_cubeful_equities(monkeypatch):
+    """The complete two-sided table built with its cubeful equities under the default
+    rules (``nardy-fast bearoff build --two-sided 15 --cubeful``) decides a cube game's
+    bear-offs: its cubeful equities do not depend on the points of a mars.  Once cube rules
+    scored every win 1 the lookup asked for a table of those points and found none, so
+    ``method="exact"`` was refused and ``"auto"`` fell back to the model."""
+    import shutil
+
+    from nardy_fast.engine.decisions import cube as cube_mod
+    from nardy_fast.tables import bearoff_complete as bc
+
+    store = bc.default_store(4)
+    bc.build_complete(4, progress=False, threads=1, cubeful=True)
+    try:
+        bc._LOADED.clear()
+        small = CubefulRace.build(2, progress=False)
+        monkeypatch.setattr(cube_mod, "cubeful_race", lambda *a: small)
+        pos = race([20, 21, 23], [19, 22, 24, 24])       # 3 against 4: beyond `small`
+        for method in ("exact", "auto"):
+            d = cube_decision(pos, rules=Rules(cube="geometric"), method=method)
+            assert d["method"] == "exact"
+            assert d["model"] == "exact cubeful two-sided table (complete)"
+    finally:
+        shutil.rmtree(store)
+        bc._LOADED.clear()
