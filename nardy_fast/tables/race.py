@@ -220,6 +220,18 @@ def _unused_mars(rules: Rules, fewest: int, two: TwoSided | None,
     return None
 
 
+def _build_words(rules: Rules) -> tuple[str, str]:
+    """What a note adds to the build it names under ``rules``: ``("", "")`` for classic
+    points (the default tables'), else ``(" for these rules' points (oin 1, home mars
+    1)", " --rules 'cube=geometric'")``: other points (a cube game's, every win 1) need
+    tables of their own."""
+    oin, mars, _ = _bo.mars_points(rules)
+    if (oin, mars) == _bo.mars_points(None)[:2]:
+        return "", ""
+    return (f" for these rules' points (oin {oin:g}, home mars {mars:g})",
+            f" --rules '{rules.to_text()}'")
+
+
 def race_probabilities(position: Position | str, rules: RulesLike = None,
                        tables: OneSided | TwoSided | MarsTable
                        | Sequence[OneSided | TwoSided | MarsTable] | None = None,
@@ -355,12 +367,17 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
         if unused:
             extra["note"] = f"approximate: {unused}"
         elif max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
-            extra["note"] = ("approximate: build the exact mars table once with "
-                             "nardy_fast.tables.bearoff.mars_table() (see benchmarks/RESULTS.md)")
+            points, given = _build_words(rules)
+            extra["note"] = (f"approximate: build the exact mars table{points} once with "
+                             + ("nardy_fast.tables.bearoff.mars_table()" if not given else
+                                "nardy_fast.tables.bearoff.mars_table(rules=...) or "
+                                f"nardy-fast bearoff build --mars {_bo.DEFAULT_MARS}{given}")
+                             + " (see benchmarks/RESULTS.md)")
         elif not rules.draw_rule:
+            points, given = _build_words(rules)
             extra["note"] = ("approximate: no exact table covers the race; build the "
-                             "complete two-sided table once with nardy-fast bearoff build "
-                             "--two-sided 15 (see benchmarks/RESULTS.md)")
+                             f"complete two-sided table{points} once with nardy-fast bearoff "
+                             f"build --two-sided 15{given} (see benchmarks/RESULTS.md)")
     p_win, p_mw, p_ml, p_draw, used = values.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
     used = "one_sided" if used == "one_sided" else "two_sided"

@@ -375,7 +375,7 @@ def test_mars_table_follows_the_points(mars):
         datadir._CACHE.pop(f, None)
         os.remove(f)
     before = race_probabilities(race(y, x), rules=EXTENDED)
-    assert before.method == "one_sided" and "mars_table()" in before.extra["note"]
+    assert before.method == "one_sided" and "mars_table(rules=" in before.extra["note"]
     ext = bo.mars_table(2, EXTENDED)
     o = race_probabilities(race(y, x), rules=EXTENDED)
     assert o.method == "two_sided" and o.extra["mars_points"] == (1.0, 4.0)
@@ -458,6 +458,31 @@ def test_a_mars_table_given_that_does_not_serve_is_named(mars, one):
     o = race_probabilities(race(x, [1, 1, 1, 0, 0, 0]), tables=[mars, one])
     assert "covers 15 checkers against at most 2, this race has 15 against 3" \
         in o.extra["note"]
+
+
+def test_the_note_of_a_cube_game_names_the_tables_of_its_points():
+    """Under cube rules every win scores 1, so the default tables (classic points) do not
+    serve a race of 15 checkers; the note had said to build the default mars table, which
+    changed nothing.  It names the build for these points, and that build serves."""
+    cube = Rules(cube="geometric")
+    x, y = [0, 0, 1, 3, 5, 6], [0, 1, 1, 0, 0, 0]
+    for f in glob.glob(os.path.join(bo.data_dir(), "bearoff-mars-15x2-oin1-mars1*")):
+        datadir._CACHE.pop(f, None)
+        os.remove(f)
+    o = race_probabilities(race(y, x), rules=cube)
+    assert o.method == "one_sided"
+    assert ("for these rules' points (oin 1, home mars 1)" in o.extra["note"]
+            and "--mars 2 --rules 'cube=geometric'" in o.extra["note"])
+    table = bo.mars_table(2, cube)
+    o = race_probabilities(race(y, x), rules=cube)
+    assert o.method == "two_sided" and o.extra["mars_points"] == (1.0, 1.0)
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == table.probabilities(y, x)
+    assert o.equity == pytest.approx(o.p_win - o.p_lose, abs=1e-12)
+    # beyond the two-sided table: the complete table of these points
+    nine = race([2, 2, 2, 1, 1, 1], [1, 2, 2, 2, 1, 1])
+    note = race_probabilities(nine, rules=cube).extra["note"]
+    assert "--two-sided 15 --rules 'cube=geometric'" in note
+    assert "--rules" not in race_probabilities(nine).extra["note"]
 
 
 def test_a_two_sided_table_alone_under_draw_rule_says_why_it_is_not_used():
