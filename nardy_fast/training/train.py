@@ -189,8 +189,10 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         raise ValueError(f"check_every={check_every}: needs the strength check, check= "
                          "(e.g. nardy_fast.engine.play.strength.vs_greedy)")
     threads = check_threads(threads)
+    # classic points whatever the rules: without the cube's fields, whose wins all score 1
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
-                          "mars_points": 2.0})
+                          "mars_points": 2.0, "cube": None, "beaver": False,
+                          "autodouble": False})
     net, done = _resume(path, cfg, start_net, replace)
     start = np.asarray(Position.initial().boards)
     tables = training_tables()

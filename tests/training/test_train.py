@@ -78,6 +78,19 @@ def test_training_is_reproducible_across_threads_and_resumes(tmp_path):
     assert not np.array_equal(a.net.w1, Net.random(16, 3).w1)     # it learnt something
 
 
+def test_the_moves_of_self_play_score_classic_points_under_cube_rules(tmp_path):
+    """The net chooses its self-play moves by the classic points (oin 1, mars 2) whatever
+    the rules' scoring, and self-play has no cube: training under cube rules plays the
+    games of the classic rules.  Once cube rules scored every win 1 their self-play had
+    stopped counting a mars, and trained another net."""
+    kw = dict(n_games=32, seed=3, hidden=8, batch=16, threads=1, progress=False)
+    a = train(tmp_path / "a.nfdb", **kw)
+    b = train(tmp_path / "b.nfdb", rules=nf.Rules(cube="geometric", beaver=True,
+                                                   autodouble=True), **kw)
+    np.testing.assert_array_equal(a.net.w1, b.net.w1)
+    assert b.rules.cube == "geometric"
+
+
 def test_training_can_start_from_a_net_and_resumes_only_from_the_same_start(tmp_path):
     """``init``: the weights of a given net (fine-tuning for a rule variant), recorded by
     digest, so a checkpoint made from another start is not resumed."""
