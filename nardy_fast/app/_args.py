@@ -113,6 +113,12 @@ class Interrupted(Exception):
 
 
 SIGTERM_STATUS = 128 + 15      # the shell's status of a job stopped by SIGTERM
+# what a value under cube rules is, in the commands' headings (rule book 7a)
+CUBE_AWARE_WORDS = ("cube-aware rollouts (the rules' cube in play): the equity is cubeful, "
+                    "per unit of the starting stake, and a pass counts as a win of the "
+                    "doubler")
+CUBELESS_WORDS = ("the equity is cubeless: the game without the cube, each win counted "
+                  "once (rule book 7a)")
 
 
 class _Stop:

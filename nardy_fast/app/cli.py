@@ -39,7 +39,7 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   given, new_file, path_name, picture_format, positive_int,
                                   read_text, earlier_files, remove_stale, rollout_defaults,
                                   was_given, close_client, in_option_words,
-                                  SIGTERM_STATUS, sigterm_as_ctrl_c)
+                                  SIGTERM_STATUS, sigterm_as_ctrl_c, CUBE_AWARE_WORDS)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -238,9 +238,7 @@ def _print_rollouts(args, rows):
             print("probabilities and equity for the side on roll; equity in points per "
                   "game; ± is 1.96 standard errors (a 95% interval)"
                   + ("" if rules == CLASSIC else f"; rules: {rules.to_text()}")
-                  + ("; cube-aware rollouts (the rules' cube in play): the equity is "
-                     "cubeful, per unit of the starting stake, and a pass counts as a win "
-                     "of the doubler" if cube else ""))
+                  + (f"; {CUBE_AWARE_WORDS}" if cube else ""))
         for r in rows:
             table = r.get("extra_valued_at_start") or ""
             if table:       # no roll played: every game is the table's value at the start

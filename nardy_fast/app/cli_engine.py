@@ -21,7 +21,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   out_folder, path_name, positive_int, step_size, int_in,
                                   rollout_defaults, start_position, earlier_files,
                                   in_option_words, log_file, remove_stale, was_given, widths,
-                                  close_client)
+                                  close_client, CUBE_AWARE_WORDS, CUBELESS_WORDS)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -102,7 +102,8 @@ def cmd_hint(args):
         draws = "p_draw" in hint.columns            # draw_rule: a draw is no win or loss
         print(f"{roll}: each legal move valued by the evaluator; equity in points per game "
               f"and p_win{', p_draw, all' if draws else ', both'} the mover's view; "
-              "equity_loss: points lost against the best move")
+              "equity_loss: points lost against the best move"
+              + (f"; {CUBELESS_WORDS}" if rules.cube else ""))
         print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s}  {'equity_loss':>11s}  "
               f"{'p_win':>5s}  " + (f"{'p_draw':>6s}  " if draws else "") + "method")
         for r in hint.itertuples():
@@ -159,7 +160,8 @@ def _hint_rollouts(args, pos, rules, match):
           f"move rolled out, {games} games each, seed {seed}, the moves' games throwing the "
           "same dice game by game; equity in points per game, the mover's view, with its "
           f"95% interval (± {NOISE_Z} SE); equity_loss: points lost against the best move, "
-          "with its standard error from the two moves' games")
+          "with its standard error from the two moves' games"
+          + (f"; {CUBE_AWARE_WORDS}" if rules.cube else ""))
     draws = "p_draw" in mr.columns                # draw_rule: a draw is no win or loss
     print(f"{'rank':>4s}  {'move':<24s} {'equity':>7s} {'± 95%':>7s}  "
           f"{'equity_loss (SE)':>17s}  {'p_win':>5s}  "

@@ -64,6 +64,7 @@ _SERVED = {
     "two_sided": ("exact", "exact (two-sided table)"),
     "exact": ("exact", "exact"),
     "final": ("exact", "exact (game over)"),
+    "cuberace": ("exact", "exact cubeful race table"),
     "final (last turn)": ("exact", "exact (last turn)"),
     "one_sided": ("approximation", "one-sided approximation"),
     "one_sided12": ("approximation", "one-sided approximation (race database)"),

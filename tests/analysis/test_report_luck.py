@@ -87,3 +87,24 @@ def test_white_s_last_roll_under_draw_rule_is_valued_with_black_s_last_turn():
                                           abs=1e-12)
     assert roll_luck(pos, (6, 1), rules=rules) == pytest.approx(-(WEIGHTS @ want))
     assert roll_luck(pos, (2, 1), rules=rules) == pytest.approx(-1.0 - WEIGHTS @ want)
+
+
+def test_a_cube_game_s_luck_is_at_the_stake_of_its_rolls():
+    """With the cube a roll's luck is in points at the stake its dice were thrown for, the
+    unit of the result it is taken from (``luck_adjusted_white``): after a raise to 2 the
+    cubeless luck (each win once) twice over.  It had been at stake 1 whatever the cube."""
+    from nardy_fast.core.record import GameRecord, random_game
+    from nardy_fast.engine.play.luck import game_luck, roll_luck
+    base = random_game(seed=4, max_turns=10)
+    rules = nf.Rules(cube="geometric")
+    rec = GameRecord(rules=rules, start=base.positions()[4])
+    rec.append_cube("double", 2).append_cube("take")
+    for t in base.turns[4:8]:
+        rec.append(t.dice, t.steps)
+    ev = Evaluator.default(rules.cubeless())
+    lucks = game_luck(rec)
+    positions = rec.positions()
+    for k in range(4):
+        assert lucks[k]["luck"] == pytest.approx(
+            2 * roll_luck(positions[k], rec.turns[k].dice, ev), abs=1e-12)
+    assert any(abs(x["luck"]) > 0.01 for x in lucks)

@@ -130,3 +130,20 @@ def test_hint_json_by_rollouts_has_the_keys_of_the_evaluators(capsys):
         assert r["position"] == r["id_after"]
         assert r["seed"] == 3 and r["games"] == 36
     assert rows[0]["diff"] == 0.0
+
+
+def test_cli_hint_says_what_its_equity_is_under_cube_rules(capsys):
+    """Under cube rules the evaluator's equity is cubeless (each win once) and the
+    rollouts' is cubeful (both sides use the cube): the heading says which, and says
+    nothing of the cube without one."""
+    from nardy_fast.app.cli import main
+    pid = "WAQABIgEAAAAQAAABABAAAAARAhEgQjEC"
+    assert main(["hint", pid, "53", "--plies", "0", "--rules", "cube=geometric"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "cubeless" in head and "each win counted once" in head
+    assert main(["hint", pid, "53", "--rules", "cube=geometric", "--method", "rollout",
+                 "-n", "36", "--workers", "1", "--no-progress"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "cube-aware rollouts" in head and "cubeful" in head
+    assert main(["hint", pid, "53", "--plies", "0"]) == 0
+    assert "cube" not in capsys.readouterr().out.splitlines()[0]

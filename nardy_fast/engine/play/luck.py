@@ -93,11 +93,15 @@ def game_luck(record, evaluator=None):
     Returns a list of ``len(record.turns)`` dicts ``{"luck": points (the mover's view),
     "luck_white": White's luck minus Black's so far, White's view}``; the turns of
     ``positions()`` order (a turn whose position is over, Black's last turn under
-    ``draw_rule``, gets NaN and adds nothing).
+    ``draw_rule``, gets NaN and adds nothing).  With a cube a roll's luck is in points at
+    the stake its dice were thrown for (``GameRecord.cube_states``): the cubeless luck of
+    ``Rules.cubeless`` (per unit stake) times the stake, the unit of the game's result.
     """
     rules = as_rules(record.rules)
+    stakes = []
     if rules.cube is not None:
         rules = rules.cubeless()
+        stakes = [c.stake for c in record.cube_states()]
     ev = _evaluator(evaluator, rules)
     positions = record.positions()
     out, total = [], 0.0
@@ -106,7 +110,7 @@ def game_luck(record, evaluator=None):
         if pos is None or pos.is_over():
             out.append({"luck": float("nan"), "luck_white": total})
             continue
-        luck = roll_luck(pos, turn.dice, ev)
+        luck = roll_luck(pos, turn.dice, ev) * (stakes[k] if k < len(stakes) else 1)
         total += luck if pos.side == WHITE else -luck
         out.append({"luck": luck, "luck_white": total})
     return out

@@ -737,12 +737,25 @@ def _valued_at_start(plan):
     """The ``method`` of the table that values every game of ``plan`` before its first
     roll, or ``""``: the position is already where the truncation stops a game (a race of
     both homes; with ``"race12"`` also a race the race database covers), no first roll is
-    fixed and no cube is in play.  Such a "rollout" plays nothing: its numbers are the
-    table's, exact (standard errors 0) or the one-sided approximation (standard errors
-    NaN: its error is not measured, as the table's own Outcome says)."""
+    fixed.  Such a "rollout" plays nothing: its numbers are the table's, exact (standard
+    errors 0) or the one-sided approximation (standard errors NaN: its error is not
+    measured, as the table's own Outcome says).  With a cube in play a race of both homes
+    is valued at the start by the C loop's cube (``_cubeloop.race_value``): ``"cuberace"``
+    (exact) where the cubeful race table covers it, else Janowski's model on the race's
+    probabilities, ``"janowski (METHOD)"``, an approximation."""
     p = plan.position
-    if plan.truncate is None or plan.dice is not None or plan.cube is not None:
+    if plan.truncate is None or plan.dice is not None:
         return ""
+    if plan.cube is not None:
+        if not p.is_bearoff() or plan.rules.draw_rule:
+            return ""
+        _, stake, owner, _, _ = plan.cube
+        b = p.boards
+        owner = {-1: "centre", 0: "mover", 1: "opponent"}[owner]
+        if cubeful_race(plan.rules.cube, plan.rules.beaver).covers(b[0, :17:-1], b[1, :17:-1],
+                                                                   stake, owner):
+            return "cuberace"
+        return f"janowski ({race_probabilities(p, plan.rules).method})"
     if p.is_bearoff():
         try:
             return race_probabilities(p, plan.rules).method

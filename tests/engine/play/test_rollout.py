@@ -1162,3 +1162,23 @@ def test_an_exact_race_valued_at_the_start_has_no_variance_ratio(vr):
                 **FAST)
     assert r.extra["valued_at_start"] == "two_sided"
     assert math.isnan(r.extra["variance_reduction_equity"])
+
+
+def test_cube_aware_rollout_of_a_race_says_what_valued_it_at_the_start():
+    """With a cube in play a race of both homes is valued at its start by the C loop's
+    cube: the cubeful race table where it covers the race (exact, SE 0), else Janowski's
+    model on the race's probabilities, an approximation whose error nobody measured (SE
+    NaN, not the 0 of 100 equal games)."""
+    rules = Rules(cube="geometric")
+    small = nf.Position.from_boards(board(p20=2, p22=1), board(p21=2, p23=2))
+    big = nf.Position.from_boards(board(p19=3, p20=3, p21=3, p22=2, p23=2, p24=2),
+                                  board(p19=2, p20=2, p21=3, p22=3, p23=3, p24=2))
+    r = rollout(small, 100, seed=1, rules=rules, workers=1, progress=False)
+    assert r.extra["valued_at_start"] == "cuberace" and r.se_equity == 0.0
+    want = nf.cube_decision(small, nf.CubeState(1, "centre"), rules=rules)
+    assert want["method"] == "exact" and r.equity == pytest.approx(want["equity"], abs=1e-12)
+    r = rollout(big, 100, seed=1, rules=rules, workers=1, progress=False)
+    assert r.extra["valued_at_start"] == "janowski (one_sided)"
+    assert math.isnan(r.se_equity) and "error not measured" in str(r)
+    want = nf.cube_decision(big, nf.CubeState(1, "centre"), rules=rules)
+    assert r.equity == pytest.approx(want["equity"], abs=1e-9)
