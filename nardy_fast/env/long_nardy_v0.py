@@ -57,7 +57,8 @@ class LongNardyAEC(AECEnv):
     ``reset(seed=..., options={"position": ID or Position, "dice": (d1, d2)})`` starts from
     any position and roll; without a seed the dice go on from the environment's stream,
     which a new environment seeds with fresh entropy.  A step the mask forbids raises
-    ``ValueError`` naming it and the legal steps, and changes nothing.
+    ``ValueError`` naming it and the legal steps, and changes nothing; so does a step once
+    the game is over and every agent has left (``reset`` starts the next game).
     """
 
     metadata = {"render_modes": ["ansi"], "name": "long_nardy_v0",
@@ -130,6 +131,8 @@ class LongNardyAEC(AECEnv):
         self._start_bookkeeping()
 
     def step(self, action):
+        if not self.agents:
+            raise ValueError("step: the game is over (every agent has left); call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

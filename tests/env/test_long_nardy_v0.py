@@ -131,3 +131,15 @@ def test_a_refused_reset_leaves_the_game_as_it_was():
     with pytest.raises(ValueError, match="the game is over"):
         env.reset(seed=1, options={"position": "WDwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"})
     assert (env.position, env.agent_selection) == before
+
+
+def test_a_step_after_the_game_is_over_says_so():
+    """Once every agent had left, ``raw_env().step(...)`` raised ``KeyError: 'player_0'``."""
+    env = long_nardy_v0.raw_env()
+    env.reset(seed=0, options={"position": "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"})
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(ValueError, match=r"step: the game is over .*call reset\(\)"):
+        env.step(0)
