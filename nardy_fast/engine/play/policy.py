@@ -112,8 +112,9 @@ class Policy:
         moves, rng) -> Move``), for the Python game loop (``core.gameloop``) under
         ``rules``: a net plays ``Evaluator.best_move`` at its plies (the shipped net is
         ``Evaluator.default(rules)``), ``"random"`` the core's ``random_move``, greedy and
-        a callable the move of the highest score (the first on ties).  Only ``"random"``
-        draws from ``rng``."""
+        a callable the move of the highest score (the first on ties; scores that are
+        not one number per move, or NaN, are a ``ValueError``).  Only ``"random"`` draws
+        from ``rng``."""
         if self.kind == "random":
             return random_move
         if self.kind == "net":
@@ -133,7 +134,13 @@ class Policy:
 
         def by_score(position, moves, rng):
             boards = np.array([m.board for m in moves], dtype=np.uint8)
-            return moves[int(np.argmax(score(boards, position.opponent)))]
+            scores = np.asarray(score(boards, position.opponent), dtype=np.float64)
+            if scores.shape != (len(moves),):      # refused as the C loops refuse them
+                raise ValueError(f"policy {score!r} returned shape {scores.shape} for "
+                                 f"{len(moves)} candidates: expected ({len(moves)},)")
+            if np.isnan(scores).any():
+                raise ValueError(f"policy {score!r} returned NaN scores")
+            return moves[int(np.argmax(scores))]
         by_score.__name__ = self.name
         return by_score
 

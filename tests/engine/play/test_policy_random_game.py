@@ -59,3 +59,16 @@ def test_the_core_s_names_and_a_chooser_work_as_before():
     rec = nf.random_game(seed=3, max_turns=5, policy=first_move, white="a", black="b")
     assert (rec.white, rec.black) == ("a", "b")
     assert rec.turns == record.random_game(seed=3, max_turns=5, policy=first_move).turns
+
+
+@pytest.mark.parametrize("scores, error", [
+    (lambda c, o: np.zeros(len(c) + 1), r"returned shape \(\d+,\) for \d+ candidates"),
+    (lambda c, o: None, r"returned shape \(\) for \d+ candidates"),
+    (lambda c, o: np.full(len(c), np.nan), "returned NaN scores")])
+def test_a_chooser_refuses_scores_that_are_not_one_number_per_candidate(scores, error):
+    """A callable's chooser (the Gymnasium environment's opponent) played a move for
+    scores of the wrong length, None or NaN, as the C loops refuse them."""
+    p = nf.Position.initial()
+    choose = Policy.of(scores).chooser()
+    with pytest.raises(ValueError, match=error):
+        choose(p, p.legal_moves((3, 3)), np.random.default_rng(0))
