@@ -1069,7 +1069,7 @@ cdef class VectorEnv:
     def policy_actions(self, policy="net"):
         """The whole turn a toolkit policy plays in every game: ``ndarray of int64, shape
         (n_envs,)``, candidate indices (``candidates()``) for the afterstate mode's
-        ``step``.
+        ``step`` (the step mode refuses it: its actions are checker steps).
 
         Parameters
         ----------
@@ -1079,6 +1079,10 @@ cdef class VectorEnv:
             ``Evaluator`` (its net at 0-ply): chosen in C as the rollouts choose
             (``engine._turn.pick``), over the threads, without the GIL.
         """
+        if self._mode != 1:
+            raise ValueError("policy_actions: its actions are candidate indices, which "
+                             "the step mode would take as checker steps; use "
+                             "mode='afterstate' (or play(e, k, whole_turn=True))")
         spec = Policy.of(policy, "policy", kinds=("net", "greedy")).c_form(self.rules)
         cdef player_t p
         fill_player(&p, spec, &self.crules, None)

@@ -313,3 +313,11 @@ def test_no_step_passes_through_a_forbidden_block():
     assert loose.action_masks()[0, through]
     for rules in (None, Rules(block_transient=True)):
         assert set(turns_by_steps(p, (5, 2), rules)) == legal_turns(p, (5, 2), rules)
+
+
+def test_policy_actions_are_refused_in_the_step_mode():
+    """In the step mode ``policy_actions`` gave candidate indices, which ``step`` took as
+    checker steps (0: from point 1 with a 1)."""
+    env = VectorEnv(2, seed=1)
+    with pytest.raises(ValueError, match=r"policy_actions: .*mode='afterstate'"):
+        env.policy_actions("net")
