@@ -29,6 +29,7 @@ the number of threads.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free, realloc
+from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
 
@@ -66,6 +67,9 @@ N_ACTIONS = NA
 OBS_SIZE = NOBS
 GAME_PLIES_CAP = MAX_GAME_PLIES      # turns after which a game is truncated (_gameend.pxd)
 MODES = ("step", "afterstate")
+# games a thread chooses for in one C call of ``policy_actions``, by the policy's plies: a
+# turn at 2 plies is some 40 ms, so that Ctrl-C stops a large batch within a second or so
+POLICY_BLOCK = {0: 4096, 1: 512, 2: 8}
 
 # The observation: float32[60] from the view of the side on roll (its own numbering).
 OBSERVATION_FIELDS = (
@@ -1077,7 +1081,8 @@ cdef class VectorEnv:
             ``"net"`` (the shipped net at 0-ply, the one the rollouts play: the
             evaluator's ``rollout_net``), ``"net:1"``, ``"net:2"``, ``"greedy"``, or an
             ``Evaluator`` (its net at 0-ply): chosen in C as the rollouts choose
-            (``engine._turn.pick``), over the threads, without the GIL.
+            (``engine._turn.pick``), over the threads, without the GIL, in blocks of
+            games (``POLICY_BLOCK``) so that Ctrl-C stops a large batch between two.
         """
         if self._mode != 1:
             raise ValueError("policy_actions: its actions are candidate indices, which "
@@ -1089,20 +1094,24 @@ cdef class VectorEnv:
         out = np.empty(self.n, np.int64)
         cdef long long[::1] ov = out
         cdef choice_t C
-        C.games = self.games
-        C.n = self.n
         C.rules = &self.crules
         C.player = &p
-        C.out = &ov[0]
         C.err = 0
-        cdef int nt = self._threads if self._threads < self.n else <int>self.n
-        with nogil:
-            if nt <= 1:
-                choose_part(&C, 0, 1, NULL)
-            else:
-                nf_run(nt, choose_part, &C)
-        if C.err:
-            raise MemoryError("policy_actions: out of memory choosing the turns")
+        cdef Py_ssize_t block = POLICY_BLOCK[spec.plies] * self._threads, lo
+        cdef int nt
+        for lo in range(0, self.n, block):
+            C.games = self.games + lo
+            C.n = min(block, self.n - lo)
+            C.out = &ov[lo]
+            nt = self._threads if self._threads < C.n else <int>C.n
+            with nogil:
+                if nt <= 1:
+                    choose_part(&C, 0, 1, NULL)
+                else:
+                    nf_run(nt, choose_part, &C)
+            if C.err:
+                raise MemoryError("policy_actions: out of memory choosing the turns")
+            PyErr_CheckSignals()                # Ctrl-C between two blocks
         return out
 
     def candidates(self):

@@ -321,3 +321,30 @@ def test_policy_actions_are_refused_in_the_step_mode():
     env = VectorEnv(2, seed=1)
     with pytest.raises(ValueError, match=r"policy_actions: .*mode='afterstate'"):
         env.policy_actions("net")
+
+
+def test_ctrl_c_stops_policy_actions_after_a_block(monkeypatch):
+    """``policy_actions`` chooses in blocks of games (the C search holds the interpreter
+    until its call returns): Ctrl-C stops a large batch at 2 plies between two blocks, not
+    after minutes; and the blocks do not change a choice."""
+    import os
+    import signal
+    import threading
+    import time
+    from nardy_fast.env import _vecenv
+    env = VectorEnv(96, seed=1, mode="afterstate")
+    for _ in range(20):
+        env.step(env.sample_actions())
+    want = env.policy_actions("net:1")
+    monkeypatch.setitem(_vecenv.POLICY_BLOCK, 1, 5)
+    np.testing.assert_array_equal(env.policy_actions("net:1"), want)
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            env.policy_actions("net:2")                  # some seconds in one call
+            time.sleep(5)                                # (the signal came after it)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 2.0
