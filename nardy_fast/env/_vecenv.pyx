@@ -466,7 +466,7 @@ cdef void swap_sides(game_t* g) noexcept nogil:
     g.side = 1 - g.side
 
 
-cdef int end_turn(game_t* g, const rules_t* rules, int actor, float* reward,
+cdef int end_turn(game_t* g, const rules_t* rules, int actor, double* reward,
                   uint8_t* term, uint8_t* trunc) noexcept nogil:
     """The turn of the side on roll is played: score a finished game, else hand the dice
     to the other side (playing its passes).  reward: the points of ``actor`` (the side
@@ -482,7 +482,7 @@ cdef int end_turn(game_t* g, const rules_t* rules, int actor, float* reward,
             g.done = 1
             term[0] = 1
             if kind != END_DRAW:
-                reward[0] = <float>(pts if actor == winner else -pts)
+                reward[0] = pts if actor == winner else -pts
             return 0
         if checkers_on(g.b[0]) == 0:
             if last_turn_due(rules, g.side == WHITE_SIDE):
@@ -491,7 +491,7 @@ cdef int end_turn(game_t* g, const rules_t* rules, int actor, float* reward,
                 game_end(g.b[1], rules, 0, &pts)
                 g.done = 1
                 term[0] = 1
-                reward[0] = <float>(pts if actor == g.side else -pts)
+                reward[0] = pts if actor == g.side else -pts
                 return 0
         elif g.plies >= MAX_GAME_PLIES:
             g.done = 1
@@ -519,7 +519,7 @@ cdef int start_game(game_t* g, const rules_t* rules) noexcept nogil:
     return begin_turn(g, rules)
 
 
-cdef int after_roll(game_t* g, const rules_t* rules, int actor, float* reward,
+cdef int after_roll(game_t* g, const rules_t* rules, int actor, double* reward,
                     uint8_t* term, uint8_t* trunc) noexcept nogil:
     """A roll with no legal step passes at once."""
     if g.best > 0:
@@ -527,7 +527,7 @@ cdef int after_roll(game_t* g, const rules_t* rules, int actor, float* reward,
     return end_turn(g, rules, actor, reward, term, trunc)
 
 
-cdef int play_step(game_t* g, const rules_t* rules, int a, float* reward, uint8_t* term,
+cdef int play_step(game_t* g, const rules_t* rules, int a, double* reward, uint8_t* term,
                    uint8_t* trunc) noexcept nogil:
     """Play the legal step action a (checked by the caller)."""
     cdef int i = a // 6, d = a % 6 + 1
@@ -547,7 +547,7 @@ cdef int play_step(game_t* g, const rules_t* rules, int a, float* reward, uint8_
     return 0
 
 
-cdef int play_result(game_t* g, const rules_t* rules, Py_ssize_t k, float* reward,
+cdef int play_result(game_t* g, const rules_t* rules, Py_ssize_t k, double* reward,
                      uint8_t* term, uint8_t* trunc) noexcept nogil:
     """Play legal result k as the whole turn (checked by the caller)."""
     memcpy(g.b[0], g.res + N_POINTS * k, N_POINTS)
@@ -621,31 +621,30 @@ cdef void run_part(void* arg, int tid, int nt, nf_barrier_t* bar) noexcept nogil
     cdef Py_ssize_t lo = share(0, B.n, tid, nt), hi = share(0, B.n, tid + 1, nt), e
     cdef game_t* g
     cdef int rc
+    cdef double r                # the points, in double as the single-game steps give them
     for e in range(lo, hi):
         g = &B.games[e]
         rc = 0
+        r = 0
         if B.op == 1:
-            B.reward[e] = 0
             B.term[e] = 0
             B.trunc[e] = 0
             rc = start_game(g, B.rules)
             if rc == 0:
-                rc = after_roll(g, B.rules, g.side, &B.reward[e], &B.term[e], &B.trunc[e])
+                rc = after_roll(g, B.rules, g.side, &r, &B.term[e], &B.trunc[e])
         else:
-            B.reward[e] = 0
             B.term[e] = 0
             B.trunc[e] = 0
             if B.mode == 0:
-                rc = play_step(g, B.rules, <int>B.actions[e], &B.reward[e], &B.term[e],
-                               &B.trunc[e])
+                rc = play_step(g, B.rules, <int>B.actions[e], &r, &B.term[e], &B.trunc[e])
             else:
-                rc = play_result(g, B.rules, <Py_ssize_t>B.actions[e], &B.reward[e],
-                                 &B.term[e], &B.trunc[e])
+                rc = play_result(g, B.rules, <Py_ssize_t>B.actions[e], &r, &B.term[e],
+                                 &B.trunc[e])
             if rc == 0 and g.done and B.autoreset:
                 rc = start_game(g, B.rules)
                 if rc == 0:
-                    rc = after_roll(g, B.rules, g.side, &B.reward[e], &B.term[e],
-                                    &B.trunc[e])
+                    rc = after_roll(g, B.rules, g.side, &r, &B.term[e], &B.trunc[e])
+        B.reward[e] = <float>r
         if rc < 0:
             B.err = ERR_NOMEM
             continue
@@ -1214,7 +1213,7 @@ cdef class VectorEnv:
         else:
             g.d1, g.d2 = d1, d2
             g.opening = 0
-        cdef float r = 0
+        cdef double r = 0
         cdef uint8_t te = 0, tr = 0
         if (begin_turn(g, &self.crules) < 0
                 or after_roll(g, &self.crules, g.side, &r, &te, &tr) < 0):
@@ -1290,7 +1289,7 @@ cdef class VectorEnv:
                 raise ValueError(f"action {action} ({what}): not a legal step (roll "
                                  f"{g.d1}{g.d2}); legal steps: "
                                  f"{np.flatnonzero(mk).tolist()}")
-        cdef float r = 0
+        cdef double r = 0
         cdef uint8_t te = 0, tr = 0
         cdef int rc
         if whole_turn:

@@ -348,3 +348,17 @@ def test_ctrl_c_stops_policy_actions_after_a_block(monkeypatch):
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_single_games_reward_is_the_rules_points_exactly():
+    """``play`` and ``set_state`` (the Gymnasium and PettingZoo environments' steps) gave
+    the points in float32: an oin worth 1.1 was 1.100000023841858."""
+    rules = Rules(oin_points=1.1, mars_points=2.3)
+    p = Position(np.array([0] * 23 + [1], np.uint8), np.array([0] * 18 + [2] * 6, np.uint8),
+                 "white")
+    env = VectorEnv(1, seed=0, rules=rules)
+    env.autoreset = 0
+    env.set_state(0, p, (6, 1))
+    assert env.play(0, action_of(23, 6)) == (1.1, True, False)
+    env.set_state(0, p, (6, 1))
+    assert env.step([action_of(23, 6)])[1].tolist() == [np.float32(1.1)]   # the batch's
