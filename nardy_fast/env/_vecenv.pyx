@@ -790,7 +790,7 @@ cdef class VectorEnv:
             raise ValueError(f"rules: cube={self.rules.cube!r}: the environments play "
                              "without the cube (cube=None)")
         fill_rules(self.rules, &self.crules)
-        self._threads = 1 if threads == 1 else check_threads(threads)
+        self._threads = check_threads(threads)
         check_memory(n_envs * _GAME_BYTES, f"VectorEnv(n_envs={n_envs})",
                      "play fewer games at once (n_envs)")
         self.n = n_envs

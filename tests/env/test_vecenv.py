@@ -362,3 +362,10 @@ def test_a_single_games_reward_is_the_rules_points_exactly():
     assert env.play(0, action_of(23, 6)) == (1.1, True, False)
     env.set_state(0, p, (6, 1))
     assert env.step([action_of(23, 6)])[1].tolist() == [np.float32(1.1)]   # the batch's
+
+
+@pytest.mark.parametrize("bad", [True, 1.0])
+def test_threads_that_are_not_an_integer_are_refused(bad):
+    """``threads=True`` and ``threads=1.0`` were taken as one thread (``2.0`` was refused)."""
+    with pytest.raises(TypeError, match=rf"threads={bad!r}: expected None or an integer"):
+        VectorEnv(1, threads=bad)
