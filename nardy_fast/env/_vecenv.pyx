@@ -71,6 +71,12 @@ MODES = ("step", "afterstate")
 # turn at 2 plies is some 40 ms, so that Ctrl-C stops a large batch within a second or so
 POLICY_BLOCK = {0: 4096, 1: 512, 2: 8}
 
+
+def _between_blocks():
+    """What ``policy_actions`` does between two blocks of games: raise Ctrl-C if it came
+    (a module function, so that a test can stand in for the signal)."""
+    PyErr_CheckSignals()
+
 # The observation: float32[60] from the view of the side on roll (its own numbering).
 OBSERVATION_FIELDS = (
     ("mover", slice(0, 24), "its checkers on its points 1..24, count / 15"),
@@ -1110,7 +1116,7 @@ cdef class VectorEnv:
                     nf_run(nt, choose_part, &C)
             if C.err:
                 raise MemoryError("policy_actions: out of memory choosing the turns")
-            PyErr_CheckSignals()                # Ctrl-C between two blocks
+            _between_blocks()                   # Ctrl-C between two blocks
         return out
 
     def candidates(self):

@@ -325,47 +325,24 @@ def test_policy_actions_are_refused_in_the_step_mode():
 
 def test_ctrl_c_stops_policy_actions_after_a_block(monkeypatch):
     """``policy_actions`` chooses in blocks of games (the C search holds the interpreter
-    until its call returns): Ctrl-C stops a large batch at 2 plies between two blocks, not
-    after minutes; and the blocks do not change a choice."""
-    import os
-    import signal
-    import threading
-    import time
+    until its call returns) and looks for Ctrl-C between two: a Ctrl-C that came during
+    the second block stops the batch there, not after every game; and the blocks do not
+    change a choice."""
     from nardy_fast.env import _vecenv
+    from helpers import ctrl_c_at_call
     env = VectorEnv(96, seed=1, mode="afterstate")
     for _ in range(20):
         env.step(env.sample_actions())
     want = env.policy_actions("net:1")
     monkeypatch.setitem(_vecenv.POLICY_BLOCK, 1, 5)
     np.testing.assert_array_equal(env.policy_actions("net:1"), want)
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
-    start = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            env.policy_actions("net:2")                  # some seconds in one call
-            time.sleep(5)                                # (the signal came after it)
-    finally:
-        timer.cancel()
-    assert time.perf_counter() - start < 2.0
-
-
-def test_a_single_games_reward_is_the_rules_points_exactly():
-    """``play`` and ``set_state`` (the Gymnasium and PettingZoo environments' steps) gave
-    the points in float32: an oin worth 1.1 was 1.100000023841858."""
-    rules = Rules(oin_points=1.1, mars_points=2.3)
-    p = Position(np.array([0] * 23 + [1], np.uint8), np.array([0] * 18 + [2] * 6, np.uint8),
-                 "white")
-    env = VectorEnv(1, seed=0, rules=rules)
-    env.autoreset = 0
-    env.set_state(0, p, (6, 1))
-    assert env.play(0, action_of(23, 6)) == (1.1, True, False)
-    env.set_state(0, p, (6, 1))
-    assert env.step([action_of(23, 6)])[1].tolist() == [np.float32(1.1)]   # the batch's
-
-
-@pytest.mark.parametrize("bad", [True, 1.0])
-def test_threads_that_are_not_an_integer_are_refused(bad):
-    """``threads=True`` and ``threads=1.0`` were taken as one thread (``2.0`` was refused)."""
-    with pytest.raises(TypeError, match=rf"threads={bad!r}: expected None or an integer"):
-        VectorEnv(1, threads=bad)
+    calls = []
+    monkeypatch.setattr(_vecenv, "_between_blocks", lambda: calls.append(1))
+    env.policy_actions("net:1")
+    blocks = len(calls)
+    assert blocks == -(-96 // (5 * env.threads))        # one look after each block
+    monkeypatch.setattr(_vecenv, "_between_blocks", lambda: None)
+    calls = ctrl_c_at_call(monkeypatch, _vecenv, "_between_blocks", call=2)
+    with pytest.raises(KeyboardInterrupt):
+        env.policy_actions("net:1")
+    assert len(calls) == 2 < blocks                       # stopped after the second
