@@ -652,7 +652,7 @@ def cmd_bearoff_query(args):
             o = race_probabilities(pos, rules=rules)
             row.update({k: getattr(o, k) for k in
                         ("method", "p_win", "p_mars_win", "p_lose", "p_mars_loss", "equity")})
-            table = _race_table(o.extra)
+            table = _race_table(o.extra, rules)
             if table:                       # which exact table answered
                 row["table"] = table
             if o.extra.get("note"):         # an approximation: what would make it exact
@@ -689,11 +689,15 @@ def cmd_bearoff_query(args):
                     print(f"  {key}: {row[key]}")
 
 
-def _race_table(extra):
-    """The exact table a ``race_probabilities`` result came from, in words (None: none)."""
+def _race_table(extra, rules):
+    """The exact table a ``race_probabilities`` result under ``rules`` came from, in words
+    (None: none): a complete table built for other points than the rules' says so."""
     if "two_sided_complete_max_checkers" in extra:
+        oin, mars = extra["two_sided_complete_points"]
+        other = ("" if (oin, mars) == bearoff.mars_points(rules)[:2] else
+                 f", built for oin {oin:g} and mars {mars:g} points")
         return (f"the complete two-sided table of up to "
-                f"{extra['two_sided_complete_max_checkers']} checkers a side")
+                f"{extra['two_sided_complete_max_checkers']} checkers a side{other}")
     if "mars_max_checkers" in extra:
         return f"the mars table, 15 checkers against 1 to {extra['mars_max_checkers']}"
     if "two_sided_max_checkers" in extra:

@@ -11,6 +11,9 @@ maximises its chance of winning, so there the table equals ``TwoSided``; pairs w
 of 15 are the ``MarsTable``'s pairs (that table covers 15 against at most 14), extended to
 15 against 15.  The table depends on the rules only through ``lam = (mars - oin) / (2
 oin)`` (0.5 for classic points), recorded in its manifest; ``matches(rules)`` checks it.
+Its pairs where both sides have borne off a checker do not depend on it (no mars is
+possible), so there a table serves rules of any points, e.g. the classic table a cube
+game, where every win scores 1 (``serving``, ``CompleteTwoSided.without_mars``).
 
 Storage and its bound
 ---------------------
@@ -146,7 +149,7 @@ if TYPE_CHECKING:
     from nardy_fast.core.rules import RulesLike
 
 __all__ = ["CompleteTwoSided", "build_complete", "complete_two_sided", "default_store",
-           "parse_memory", "shard_order", "DEFAULT_MEMORY", "KIND", "MANIFEST",
+           "serving", "parse_memory", "shard_order", "DEFAULT_MEMORY", "KIND", "MANIFEST",
            "solve_cube_shard", "cube_shard_bytes"]
 
 KIND = "two_sided_complete"
@@ -682,13 +685,36 @@ class CompleteTwoSided:
                                           self.all_checkers)
         self._cube = (None if cube_blocks is None
                       else _tscomplete.CubeLookup(self.max_checkers, cube_blocks))
+        self._blocks = blocks
+        self.whole = self           # without_mars: the table it is a part of
+        self._no_mars = None
 
     def __repr__(self):
+        part = "" if self.whole is self else ", without_mars"
         return (f"CompleteTwoSided(max_checkers={self.max_checkers}, "
-                f"points={self.points}, store={self.store!r})")
+                f"points={self.points}, store={self.store!r}{part})")
 
     def __reduce__(self):
+        if self.whole is not self:
+            return (_without_mars, (self.store,))
         return (type(self).load, (self.store, False))
+
+    def without_mars(self) -> CompleteTwoSided:
+        """This table for the races where no mars is possible: both sides have borne off
+        a checker (fewer than ``all_checkers`` each).  They are played alike whatever a
+        mars scores, so there its values serve rules of any points (``serving``); its
+        ``max_checkers`` is then at most ``all_checkers - 1`` and ``whole`` is this table.
+        The table itself when it has no such boards."""
+        n = min(self.max_checkers, self.all_checkers - 1)
+        if n == self.max_checkers:
+            return self
+        if self._no_mars is None:
+            part = object.__new__(type(self))
+            part.__dict__.update(self.__dict__)           # its whole is this table
+            part.max_checkers = n
+            part._lookup = _tscomplete.Lookup(n, self.lam, self._blocks, self.all_checkers)
+            self._no_mars = part
+        return self._no_mars
 
     @classmethod
     def load(cls, store: str | os.PathLike[str], verify: bool = True) -> CompleteTwoSided:
@@ -832,6 +858,25 @@ class CompleteTwoSided:
         ia, ib, single = self._indices(on_roll6, opponent6)
         v = self._lookup.values(ia, ib)
         return float(v[0]) if single else v
+
+
+def serving(table: CompleteTwoSided | None, rules: RulesLike) -> CompleteTwoSided | None:
+    """``table`` as it values races under ``rules``: all of it when it was built for their
+    points (``matches``: the same ratio of mars to oin points), else only the races where
+    no mars is possible (``without_mars``: both sides have borne off a checker), which are
+    played alike whatever a mars scores; a race where a mars is possible needs a table of
+    the rules' own points.  None for None.  The one place that rule is applied (the race
+    lookups of ``race``, the evaluator and rollout truncation)."""
+    if table is None:
+        return None
+    whole = table.whole
+    return whole if whole.matches(rules) else whole.without_mars()
+
+
+def _without_mars(store):
+    """The table of ``store`` without its mars (``without_mars``), as a worker unpickles
+    it."""
+    return CompleteTwoSided.load(store, verify=False).without_mars()
 
 
 def complete_two_sided(rules: RulesLike = None) -> CompleteTwoSided | None:

@@ -14,7 +14,11 @@ Two methods, chosen per position:
     Once the complete two-sided table (``bearoff_complete``: every pair of boards of up
     to 15 checkers, with mars, 16-bit: see its bound there) has been built for the rules'
     points (``nardy-fast bearoff build --two-sided 15``), it values every race of both
-    homes, first; ``extra["two_sided_complete_max_checkers"]`` says so.
+    homes, first; ``extra["two_sided_complete_max_checkers"]`` says so (and
+    ``extra["two_sided_complete_points"]`` the points it was built for).  One built for
+    other points (the classic table in a cube game, where every win scores 1) values the
+    races where no mars is possible, both sides having borne off a checker, as exactly:
+    they are played alike whatever a mars scores (``complete_table_for``).
 
 ``"one_sided"`` (the standard approximation)
     Otherwise each side is assumed to follow its own one-sided policy independently of the
@@ -48,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from nardy_fast.tables import bearoff as _bo
-from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
+from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided, serving
 from nardy_fast.tables._racetables import RaceTables
 from nardy_fast.core._state import finished_reason
 from nardy_fast.core.finish import final_outcome
@@ -68,8 +72,8 @@ if TYPE_CHECKING:
 
 # race_outcome, the tables' one conversion to an Outcome, is for the tables' own modules
 # (race12): its ``method`` is the Outcome's label, not a choice of method.
-__all__ = ["race_probabilities", "mars_table_for", "race_tables", "default_race_tables",
-           "complete_rows", "METHODS"]
+__all__ = ["race_probabilities", "mars_table_for", "complete_table_for", "race_tables",
+           "default_race_tables", "complete_rows", "METHODS"]
 
 METHODS = methods_of("auto", "exact", "two_sided", "one_sided")
 _TABLES = {}                  # (one, two, mars) -> RaceTables: built once per set of databases
@@ -95,22 +99,31 @@ def default_race_tables(rules: RulesLike = None, mars: bool = True) -> RaceTable
     """The race tables of the default databases: the one- and two-sided ones (built on
     first use, cached on disk) and, with ``mars``, the cached mars table that
     ``race_probabilities`` uses under ``rules`` (never built here), and the complete
-    two-sided table for the rules' points when it has been built (``nardy-fast bearoff
-    build --two-sided 15``), which then values every race of both homes.  ``mars=False``:
-    neither, so that the result does not depend on which optional tables a machine has
-    built (rollouts attach theirs per chunk; training)."""
+    two-sided table when it has been built (``nardy-fast bearoff build --two-sided 15``;
+    ``complete_table_for``), which then values every race of both homes it serves.
+    ``mars=False``: neither, so that the result does not depend on which optional tables
+    a machine has built (rollouts attach theirs per chunk; training)."""
     rules = as_rules(rules)
     table = mars_table_for(rules, _bo.DEFAULT_MARS) if mars else None
-    complete = _complete_for(rules) if mars else None
+    complete = complete_table_for(rules) if mars else None
     return race_tables(_bo.one_sided(), _bo.two_sided(), table, complete)
 
 
-def _complete_for(rules: Rules) -> CompleteTwoSided | None:
-    """The built complete two-sided table for ``rules``' points, or None (draw rule: it
-    has none)."""
+def complete_table_for(rules: Rules) -> CompleteTwoSided | None:
+    """The built complete two-sided table valuing races under ``rules``, as it serves them
+    (``bearoff_complete.serving``): the one built for the rules' points, every race it
+    covers; else the one built for classic points (``nardy-fast bearoff build --two-sided
+    15``), only the races where no mars is possible (both sides have borne off a checker).
+    None under ``draw_rule`` (the table has no draw rule) or when none is built.  This is
+    the one place that choice is made (``race_probabilities``, ``complete_rows``,
+    ``default_race_tables`` and rollout truncation)."""
     if rules.draw_rule:
         return None
-    return complete_two_sided(rules)
+    for points in (rules, None):
+        table = serving(complete_two_sided(points), rules)
+        if table is not None:
+            return table
+    return None
 
 
 def complete_rows(boards: np.ndarray, rules: RulesLike = None
@@ -135,7 +148,7 @@ def complete_rows(boards: np.ndarray, rules: RulesLike = None
         Their probabilities, the side on roll's view: the same floats as
         ``race_probabilities`` (before its ``Outcome`` cuts them to [0, 1]).
     """
-    complete = _complete_for(as_rules(rules))
+    complete = complete_table_for(as_rules(rules))
     b = np.asarray(boards)
     none = np.empty(0, dtype=np.float64)
     if complete is None or b.shape[0] == 0:
@@ -306,7 +319,7 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
 
     use_two = forced or (method == "auto" and not rules.draw_rule)
     table = None
-    complete = _complete_for(rules) if use_two and not explicit else None
+    complete = complete_table_for(rules) if use_two and not explicit else None
     if complete is not None and not complete.covers(na, nb):
         complete = None
     if use_two and complete is None:
@@ -341,7 +354,8 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
     extra = {"checkers": (na, nb)}
     if complete is not None:
         values = race_tables(complete=complete)
-        extra["two_sided_complete_max_checkers"] = complete.max_checkers
+        extra["two_sided_complete_max_checkers"] = complete.whole.max_checkers
+        extra["two_sided_complete_points"] = complete.points
     elif use_two and table is not None:
         values = race_tables(mars=table)
         extra["mars_max_checkers"] = table.max_checkers

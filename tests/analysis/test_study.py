@@ -260,7 +260,7 @@ def test_a_complete_two_sided_table_built_since_is_named(reference, tmp_path, mo
     nf.study(IDS[:4], GAMES, store=store, seed=SEED, workers=1, **FAST)
     without = study_mod._Settings("rollout", GAMES, SEED, "greedy", None, "bearoff", 0, None)
     table = build_complete(2, store=tmp_path / "complete", threads=1, progress=False)
-    monkeypatch.setattr(rollout_mod, "complete_two_sided", lambda rules=None: table)
+    monkeypatch.setattr(rollout_mod, "complete_table_for", lambda rules: table)
     with pytest.raises(ValueError, match=r"belongs to another study \(two_sided_complete: "
                                          r"None in the store, 2 here\)"):
         nf.study(IDS, GAMES, store=store, seed=SEED, workers=1, **FAST)

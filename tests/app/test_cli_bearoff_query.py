@@ -97,3 +97,17 @@ def test_the_query_names_the_table_and_how_to_get_an_exact_value(capsys):
     out = capsys.readouterr().out
     assert "  table: the two-sided table of up to 8 checkers a side\n" in out
     assert f"  note: {o.extra['note']}\n" in out
+
+
+def test_a_cube_game_names_the_classic_complete_table_that_answered(built4, capsys):
+    """Under cube rules (every win 1) the complete table built for classic points values
+    a race where no mars is possible; the query names it with its points, and classic
+    rules keep their words."""
+    pid = "WAAAAAAAAAAAAAAAAAAAAAAAAAQEQARAR"           # 3 checkers against 4, none 15
+    table = "the complete two-sided table of up to 4 checkers a side"
+    main(["bearoff", "query", "--json", pid])
+    assert json.loads(capsys.readouterr().out)[0]["table"] == table
+    main(["bearoff", "query", "--json", "--rules", "cube=geometric", pid])
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["table"] == f"{table}, built for oin 1 and mars 2 points"
+    assert row["method"] == "two_sided" and "note" not in row

@@ -436,6 +436,79 @@ def test_race_lookups_use_the_built_table(built4):
     assert "two_sided_complete_max_checkers" not in o.extra
 
 
+def test_a_table_of_other_points_serves_only_the_races_where_no_mars_is_possible(
+        tmp_path):
+    """Under cube rules every win scores 1 (lam 0), so the table of classic points (lam
+    0.5) was refused for every race.  Where both sides have borne off a checker no mars
+    is possible and the play is the same whatever a mars scores: there its values serve
+    (here in miniature, 3 checkers a side); a race where a side still has all of them
+    is left to a table of the rules' own points."""
+    import pickle
+    from nardy_fast import Rules
+    T = 3
+    table = bc.build_complete(T, store=tmp_path / "classic", progress=False, threads=1,
+                              all_checkers=T)
+    cube = Rules(cube="geometric")
+    assert not table.matches(cube)
+    part = bc.serving(table, cube)
+    assert part is not table and part.whole is table and part.max_checkers == T - 1
+    assert part.covers(T - 1, T - 1) and not part.covers(T, 1) and not part.covers(1, T)
+    ia, ib = _pairs(bo.n_boards(T - 1))
+    keep = (ia > 0) | (ib > 0)
+    ia, ib = ia[keep], ib[keep]
+    got = part.probabilities_of_indices(ia, ib)
+    for x, y in zip(got, table.probabilities_of_indices(ia, ib)):
+        assert np.array_equal(x, y)
+    assert not got[1].any() and not got[2].any()        # no mars below all T checkers
+    with pytest.raises(ValueError, match="3 checkers, this database covers at most 2"):
+        part.probabilities([T, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+    # the rules of its own points: all of it; one part only, whatever asks for it
+    assert bc.serving(table, None) is table and bc.serving(part, None) is table
+    assert bc.serving(part, cube) is part and bc.serving(None, cube) is None
+    own = bc.build_complete(T, store=tmp_path / "cube", rules=cube, progress=False,
+                            threads=1, all_checkers=T)
+    assert bc.serving(own, cube) is own and own.lam == 0.0
+    sent = pickle.loads(pickle.dumps(part))             # as a worker process gets it
+    assert sent.max_checkers == T - 1 and sent.whole.max_checkers == T
+    # a table of at most all_checkers - 1 checkers has no mars: it serves every race
+    small = bc.build_complete(T - 1, store=tmp_path / "small", progress=False,
+                              threads=1, all_checkers=T)
+    assert bc.serving(small, cube) is small
+
+
+def test_race_lookups_of_a_cube_game_use_the_classic_table_without_mars(built4):
+    """A cube game's races where no mars is possible (both sides have borne off a
+    checker) are valued by the complete table built for classic points, exactly as
+    classic rules value them, by every lookup: ``race_probabilities``, the evaluator's
+    arrays (``complete_rows``) and the C race tables of the search and rollouts.  Under
+    cube rules they had fallen back to the in-memory two-sided table."""
+    import nardy_fast as nf
+    from nardy_fast.tables.race import complete_rows, default_race_tables
+    cube = nf.Rules(cube="geometric")
+    me, you = np.zeros(24, int), np.zeros(24, int)
+    me[[20, 22, 23]] = 1
+    you[[18, 19, 21, 23]] = 1
+    pos = nf.Position(me, you)
+    classic, o = nf.race_probabilities(pos), nf.race_probabilities(pos, rules=cube)
+    assert o.method == "two_sided" and o.se_equity == 0.0
+    assert o.extra["two_sided_complete_max_checkers"] == 4
+    assert o.extra["two_sided_complete_points"] == (1.0, 2.0) == classic.extra[
+        "two_sided_complete_points"]
+    want = built4.probabilities(bo.to_board6(me), bo.to_board6(you))
+    assert (o.p_win, o.p_mars_win, o.p_mars_loss) == want == (
+        classic.p_win, classic.p_mars_win, classic.p_mars_loss)
+    assert o.equity == classic.equity == 2 * o.p_win - 1
+    boards = np.stack([me, you]).astype(np.uint8)[None]
+    rows = complete_rows(boards, cube)
+    assert rows[0].tolist() == [0]
+    for x, y in zip(rows, complete_rows(boards, None)):
+        assert np.array_equal(x, y)
+    rt = default_race_tables(cube)
+    assert rt.complete is not None and rt.complete.store == built4.store
+    assert rt.probabilities(me, you)[:3] == want
+    assert complete_rows(boards, nf.Rules(cube="geometric", draw_rule=True))[0].size == 0
+
+
 def test_dask_client_builds_the_same_bytes(tmp_path):
     """Shards as tasks on a distributed client (in-process workers here): the bytes of
     the local build."""

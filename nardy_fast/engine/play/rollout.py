@@ -53,9 +53,9 @@ from nardy_fast.core import cubestate
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_dice, check_int
 from nardy_fast.tables import bearoff
-from nardy_fast.tables.bearoff_complete import CompleteTwoSided, complete_two_sided
-from nardy_fast.tables.race import (default_race_tables, mars_table_for, race_probabilities,
-                                    race_tables)
+from nardy_fast.tables.bearoff_complete import CompleteTwoSided, serving
+from nardy_fast.tables.race import (complete_table_for, default_race_tables, mars_table_for,
+                                    race_probabilities, race_tables)
 from nardy_fast.engine.play._rollout import (MAX_STRATA, PER_GAME_WIDTH, QUANTITIES,
                                              TALLY_WIDTH, play_blocks)
 from nardy_fast.core._state import finished_reason
@@ -154,14 +154,13 @@ def _mars_source(rules):
 
 def _complete_source(rules):
     """The store of the complete two-sided table that ``race_probabilities`` uses under
-    ``rules`` (``bearoff_complete.complete_two_sided``: never built here), or None (not
-    built, or ``draw_rule``); kept for this process."""
-    if rules.draw_rule:
-        return None
-    table = complete_two_sided(rules)
+    ``rules`` (``race.complete_table_for``: never built here), or None (not built, or
+    ``draw_rule``); the whole table is kept for this process (``_run_chunk`` takes the
+    part serving the rules, ``bearoff_complete.serving``)."""
+    table = complete_table_for(rules)
     if table is None:
         return None
-    _TABLES[("complete", table.store)] = table
+    _TABLES[("complete", table.store)] = table.whole
     return table.store
 
 
@@ -530,7 +529,8 @@ def _run_chunk(spec: ChunkSpec):
     if spec.mars is not None or spec.complete is not None:
         tables = race_tables(tables.one_sided, tables.two_sided,
                              None if spec.mars is None else _mars_tables(spec.mars, rules),
-                             None if spec.complete is None else _complete_table(spec.complete))
+                             None if spec.complete is None
+                             else serving(_complete_table(spec.complete), rules))
     per_game = None
     if spec.keep_games:
         g0 = spec.first_block * spec.block_games

@@ -63,3 +63,15 @@ def test_the_rows_values_are_race_outcomes_conversion(monkeypatch):
     for k in range(4):
         o = race.race_outcome(ev.rules, w[k], mw[k], ml[k], 0.0, "two_sided", {})
         assert vals[k].tolist() == [getattr(o, name) for name in OUTPUT_NAMES], k
+
+
+def test_a_cube_games_arrays_take_the_classic_table_where_no_mars_is_possible(built4):
+    """Under cube rules (every win 1) the table built for classic points values the races
+    where both sides have borne off a checker, as under classic rules (the same play: no
+    mars is possible); they had been searched and valued one by one instead."""
+    boards = _home_boards(np.random.default_rng(10), 12, 4)
+    cube = Evaluator.default(nf.Rules(cube="geometric"))
+    vals, methods = cube.probabilities(boards)
+    assert race.complete_rows(boards, cube.rules)[0].tolist() == list(range(12))
+    assert methods == ["two_sided"] * 12
+    assert np.array_equal(vals, Evaluator.default().probabilities(boards)[0])
