@@ -760,6 +760,8 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     compute = resolve_compute("study", compute, workers=workers, client=client,
                               progress=progress)
     workers, client, progress = compute.workers, compute.client, compute.progress
+    if batch_size is not None:         # here: refused before the store's folder is made
+        check_count(batch_size, "batch_size", 1)
     method = check_method(method, METHODS)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,

@@ -598,3 +598,13 @@ def test_positions_are_read_as_everywhere(tmp_path):
                      workers=1, progress=False)
     assert list(again.index) == IDS[:3] and all(type(i) is str for i in again.index)
     pd.testing.assert_frame_equal(again.iloc[:2], first)
+
+
+@pytest.mark.parametrize("batch_size, error", [(0, ValueError), (1.5, TypeError)])
+def test_a_bad_batch_size_is_refused_before_the_store_is_made(tmp_path, batch_size, error):
+    """A bad ``batch_size`` was checked only once the positions were to be played, after
+    the store's folder had been made: the refusal left an empty folder behind."""
+    with pytest.raises(error, match="batch_size"):
+        nf.study(IDS[:2], GAMES, store=tmp_path / "s", seed=1, batch_size=batch_size,
+                 workers=1, **FAST)
+    assert not (tmp_path / "s").exists()
