@@ -539,10 +539,13 @@ def _run_dask(fn, specs, on_result, sizes, client, bar):
             bar.update(sizes[i])
         return False
     except KeyboardInterrupt:
-        client.cancel([f for f in futures if f.status == "pending"])
-        for i, fut in enumerate(futures):
-            if i not in consumed and fut.status == "finished":
-                on_result(i, fut.result())
+        # a second Ctrl-C waits for the cancel (cut, it left the cluster running the
+        # chunks) and the finished chunks, as on the pool; then it comes out
+        with _signals_held():
+            client.cancel([f for f in futures if f.status == "pending"])
+            for i, fut in enumerate(futures):
+                if i not in consumed and fut.status == "finished":
+                    on_result(i, fut.result())
         return True
     except cf.CancelledError as e:
         # the client lost its scheduler (it cancels every future: "scheduler-connection-

@@ -424,3 +424,43 @@ def test_a_second_ctrl_c_waits_for_the_pools_end(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         run_chunks(abs, [1, 2], lambda i, r: None, sizes=[1, 1], workers=2, progress=False)
     assert calls == ["ending", "ended"]
+
+
+def _chunk_then_wait(i):
+    import time
+    if i:                                  # the later chunks are still running at Ctrl-C
+        time.sleep(5)
+    return i
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_waits_for_the_dask_cancel():
+    """Ctrl-C again while the first one cancels the Dask work (``timeout`` sends its
+    signal twice, to the program and to its process group): it cut the cancel inside the
+    Dask client's event-loop call, leaving the cluster running the chunks.  The cancel now
+    ends first, as the pool's end does, then the second interrupt comes out."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    calls, got = [], {}
+    cancel = client.cancel
+
+    def cancel_after_a_second_ctrl_c(futures, *args, **kwargs):
+        calls.append("cancelling")
+        signal.raise_signal(signal.SIGINT)           # the second
+        cancel(futures, *args, **kwargs)
+        calls.append("cancelled")
+
+    client.cancel = cancel_after_a_second_ctrl_c
+    try:
+        timer = _signal_soon(signal.SIGINT, delay=1.5)   # the first, while chunks run
+        with pytest.raises(KeyboardInterrupt):
+            run_chunks(_chunk_then_wait, [0, 1, 2], got.__setitem__, sizes=[1] * 3,
+                       client=client, progress=False)
+        timer.join()
+    finally:
+        client.close()
+        cluster.close()
+    assert calls == ["cancelling", "cancelled"]
+    assert got == {0: 0}
