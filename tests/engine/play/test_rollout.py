@@ -401,15 +401,21 @@ def test_python_policy_errors_propagate():
         rollout(p, 10, policy=boom, seed=1, truncate=None, **FAST)
 
 
-def test_ctrl_c_returns_the_finished_chunks():
+def _ctrl_c_policy(at):
+    """A Python policy (every candidate scored 0) that raises Ctrl-C at its ``at``-th
+    turn: a rollout cut after a chosen number of turns, without timing."""
     calls = []
 
     def interrupting(c, o):
         calls.append(1)
-        if len(calls) == 12000:
+        if len(calls) == at:
             raise KeyboardInterrupt
         return np.zeros(len(c))
+    return interrupting
 
+
+def test_ctrl_c_returns_the_finished_chunks():
+    interrupting = _ctrl_c_policy(12000)
     p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
     n = 20 * nrng.BLOCK_GAMES
     r = rollout(p, n, policy=interrupting, seed=1, truncate=None,
@@ -427,14 +433,7 @@ def test_ctrl_c_in_the_first_chunk_says_that_no_chunk_finished():
     finished", though many games of the chunk had been played (a chunk on one worker holds
     up to 10,368 games): they are dropped because a chunk's games count only together.
     The message now says so, with the size of the first chunk."""
-    calls = []
-
-    def interrupting(c, o):
-        calls.append(1)
-        if len(calls) == 2000:
-            raise KeyboardInterrupt
-        return np.zeros(len(c))
-
+    interrupting = _ctrl_c_policy(2000)
     p = nf.Position.from_boards(board(p13=2), board(p13=2))     # short games
     with pytest.raises(KeyboardInterrupt, match=r"^rollout interrupted before any chunk of "
                                                 r"its games finished \(the first has 2,592 "
