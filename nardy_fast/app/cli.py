@@ -39,7 +39,8 @@ from nardy_fast.app._args import (ROLLOUT_FLAGS, CliError, Interrupted, _client,
                                   given, new_file, path_name, picture_format, positive_int,
                                   read_text, earlier_files, remove_stale, rollout_defaults,
                                   was_given, close_client, in_option_words,
-                                  SIGTERM_STATUS, sigterm_as_ctrl_c, CUBE_AWARE_WORDS)
+                                  SIGTERM_STATUS, sigterm_as_ctrl_c, CUBE_AWARE_WORDS,
+                                  CUBELESS_WORDS)
 from nardy_fast._utils._io import atomic_write
 from nardy_fast._utils._version import __version__
 from nardy_fast.core.diagram import plot_board, save_figure
@@ -344,7 +345,7 @@ def cmd_study(args):
     print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view); {_mean_se(frame)}; "
+              f"roll's view{_study_equity(args.rules, args.method)}); {_mean_se(frame)}; "
               f"{int(frame['n_games'].sum()):,} game(s) played")
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
@@ -420,6 +421,14 @@ def _parser_study_actions(sub):
     add_options(s, "force")
 
 
+def _study_equity(rules, method):
+    """What a study's equity is under cube rules, for its mean's line: the rollouts' is
+    cubeful (the rules' cube in play), the evaluator's cubeless; "" without a cube."""
+    if as_rules(rules).cube is None:
+        return ""
+    return "; " + (CUBE_AWARE_WORDS if method == "rollout" else CUBELESS_WORDS)
+
+
 def cmd_study_show(args):
     """Print a study store's settings (its identity), how many positions it holds, their
     mean equity and the first rows (nardy_fast.analysis.study.read_study)."""
@@ -430,8 +439,8 @@ def cmd_study_show(args):
         print(f"  {key}: {ident[key]}")
     if len(frame):
         print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view); {_mean_se(frame)}; "
-              f"{int(frame['n_games'].sum()):,} game(s) played")
+              f"roll's view{_study_equity(ident.get('rules'), ident.get('method'))}); "
+              f"{_mean_se(frame)}; {int(frame['n_games'].sum()):,} game(s) played")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
         rows = frame[cols].head(args.head).copy()

@@ -253,3 +253,23 @@ def test_a_study_says_how_its_rows_were_obtained(capsys, tmp_path):
                              "-n", "1", "--workers", "1", "--no-progress")
     assert "1 rollout(s), no SE (fewer than 2 games); 1 exact" in out, out
     assert "net" not in out.split("mean equity")[1]
+
+
+def test_a_study_under_cube_rules_says_what_its_equity_is(tmp_path, capsys):
+    """Under cube rules a study's rollouts are cube-aware (a cubeful equity) and its net
+    values cubeless (each win once): the mean's line says which, in the study and in
+    ``study show``; without a cube it says neither."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("start\n")
+    for method, words in (("rollout", "cubeful"), ("net", "cubeless")):
+        store = str(tmp_path / method)
+        code, out, err = run_cli(capsys, "study", str(ids), "--store", store, "-n", "36",
+                                 "--workers", "1", "--no-progress", "--method", method,
+                                 "--rules", "cube=geometric")
+        assert code == 0, err
+        assert words in [line for line in out.splitlines() if "mean equity" in line][0]
+        code, out, err = run_cli(capsys, "study", "show", store)
+        assert words in [line for line in out.splitlines() if "mean equity" in line][0]
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "plain"),
+                             "--method", "net", "--no-progress")
+    assert "cube" not in [line for line in out.splitlines() if "mean equity" in line][0]
