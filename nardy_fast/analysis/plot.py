@@ -37,6 +37,22 @@ _MARKERS = {"exact": "o", "approximation": "^", "net": "s"}
 _KIND_ORDER = {"exact": 0, "approximation": 1, "net": 2, "rollout": 3}
 
 
+def _check_bins(bins):
+    """``race_chart``'s ``bins``: None, a count of at least 1, or at least two increasing
+    edges; else an error naming it (numpy's own named neither ``race_chart`` nor what
+    fits, and one edge drew an empty line)."""
+    if bins is None or (isinstance(bins, (int, np.integer)) and not isinstance(bins, bool)
+                        and bins >= 1):
+        return
+    if isinstance(bins, (bool, str, float, np.floating)) or np.ndim(bins) != 1:
+        raise TypeError(f"race_chart: bins={bins!r}: expected None, a count of at least 1 "
+                        "or a sequence of at least two increasing edges")
+    edges = np.asarray(bins, dtype=float)
+    if len(edges) < 2 or not np.all(np.diff(edges) > 0) or not np.isfinite(edges).all():
+        raise ValueError(f"race_chart: bins={bins!r}: expected at least two finite, "
+                         "increasing edges (or a count of at least 1)")
+
+
 def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=None):
     """P(win) and P(mars win) of the side on roll against ``x`` (default the pip
     difference, mover minus opponent) from a ``report.race_report`` frame.
@@ -67,6 +83,7 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
     """
     require_columns(frame, (x, "p_win", "p_mars_win", "method"), "race_chart",
                     "report.race_report", rows=True)
+    _check_bins(bins)
     ax = new_axes(ax)
     kinds = frame["method"].astype(str).map(method_kind)
     labels = frame["method"].astype(str).map(

@@ -457,7 +457,10 @@ def _read_study(store):
     if not os.path.isdir(store):
         raise CliError(f"store {store}: " + ("a file, not a study folder"
                                              if os.path.exists(store) else "no such folder"))
-    return read_study(store)
+    try:
+        return read_study(store)
+    except ValueError as e:              # not a study's folder: in the command's words
+        raise CliError(re.sub(r"^store=(\S+?):", r"store \1:", str(e))) from None
 
 
 def cmd_study_export(args):

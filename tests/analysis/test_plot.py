@@ -343,3 +343,14 @@ def test_bearoff_distribution_refuses_counts_it_cannot_read():
     ax = bearoff_distribution(np.array([0, 0, 2, 1, 0, 3], np.int16))    # any integer type
     assert ax.get_legend().get_texts()[0].get_text() == \
         "position: mean 4.318 turns, EPC 35.3 pips"
+
+
+@pytest.mark.parametrize("bins", [0, -3, True, 2.5, "12", [0], [3, 1], [[0, 1]]])
+def test_race_chart_names_bad_bins(bins):
+    """``bins``: a count of at least 1 or increasing edges; numpy's own error named
+    neither ``race_chart`` nor what fits, and one edge drew an empty line."""
+    import nardy_fast as nf
+    frame = nf.race_report(nf.race_sample(8, seed=1))
+    with pytest.raises((TypeError, ValueError), match=r"^race_chart: bins="):
+        nf.race_chart(frame, bins=bins)
+    plt.close("all")

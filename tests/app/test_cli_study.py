@@ -273,3 +273,11 @@ def test_a_study_under_cube_rules_says_what_its_equity_is(tmp_path, capsys):
     code, out, err = run_cli(capsys, "study", str(ids), "--store", str(tmp_path / "plain"),
                              "--method", "net", "--no-progress")
     assert "cube" not in [line for line in out.splitlines() if "mean equity" in line][0]
+
+
+def test_study_show_of_a_folder_that_is_no_study_says_so_in_the_command_s_words(
+        tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("x\n")
+    code, out, err = run_cli(capsys, "study", "show", str(tmp_path))
+    assert code == 1 and out == ""
+    assert f"store {tmp_path}: has files but no _study.json" in err and "store=" not in err

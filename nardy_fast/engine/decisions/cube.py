@@ -366,6 +366,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
                 out.update(double_take=math.nan, double_pass=math.nan,
                            double_beaver=math.nan, equity=out["no_double"])
             out["method"] = "exact"
+    if out is None and method == "exact" and rules.draw_rule:
+        raise ValueError("method='exact': the cubeful race tables have no draws, so none "
+                         "serves draw_rule (the cube model or rollouts decide there)")
     if out is None and method == "exact":
         raise ValueError("method='exact': no cubeful race table covers this position "
                          "(both sides home, at most its checkers, its progression and "

@@ -475,3 +475,11 @@ def test_cube_rules_find_the_complete_tables_cubeful_equities(monkeypatch):
     finally:
         shutil.rmtree(store)
         bc._LOADED.clear()
+
+
+def test_exact_under_the_draw_rule_is_refused_for_its_reason():
+    """The cubeful race tables have no draws: ``method="exact"`` under ``draw_rule`` says
+    so, not that no table covers the position (a small race that one covers)."""
+    last = Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA")
+    with pytest.raises(ValueError, match="have no draws, so none serves draw_rule"):
+        cube_decision(last, rules=Rules(cube="geometric", draw_rule=True), method="exact")
