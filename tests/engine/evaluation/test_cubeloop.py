@@ -18,6 +18,7 @@ import pytest
 
 import nardy_fast as nf
 from nardy_fast.engine.evaluation import _cubeloop  # private on purpose: the C cube model vs Python
+from nardy_fast.engine.evaluation import _cubemodel  # private on purpose: the tie rule
 from nardy_fast.core.cubestate import MAX_STAKE, CubeState, next_stake
 from nardy_fast.engine.evaluation import cubemodel as cm
 from nardy_fast.engine.decisions.cube import cube_decision
@@ -243,3 +244,21 @@ def test_c_pip_estimate_is_cubemodel_pip_probability(monkeypatch):
         assert got["action"] == expected_action(e), (n, p)
         seen.add(got["action"])
     assert {"none", "take", "pass"} <= seen
+
+
+def test_a_tie_with_a_take_keeps_the_cube():
+    """A dead cube (x = 0) at P(win) 1/2: no double 2p - 1 = 0 and double/take 2 (2p - 1)
+    = 0 tie, and the opponent takes.  The tie rule (``_cubemodel.cm_double_choice``, as
+    ``cubemodel.actions``): the double gains nothing and hands over the cube, so the C
+    loop keeps it ("none"), as the Python model names it "no double, take"."""
+    rules = Rules(cube="geometric")
+    mover, opp = POSITIONS[0]                                # contact: x is the given one
+    got = _cubeloop.model_point(rules, spec_of("geometric", 0.5, x=0.0), mover, opp, 1, -1,
+                                0.5)
+    assert got["no_double"] == got["double_take"] == 0.0
+    assert got["action"] == "none" and (got["stake"], got["owner"]) == (1, -1)
+    e = cm.model_equities(0.5, 0.0, CubeState(1, "centre"), "geometric")
+    assert cm.actions(e)[2] == "no double, take"
+    assert [_cubemodel.double_choice(*a) for a in
+            ((0.0, 0.0, False), (1.0, 1.0, True), (0.5, 0.2, False), (0.2, 0.5, False))] \
+        == [0, 1, -1, 1]
