@@ -37,6 +37,7 @@ from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_count, check_threads
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.engine.evaluation.evaluator import Evaluator
+from nardy_fast.engine.play.parallel import _signals_held
 from nardy_fast.training.checkpoint import run_checkpoint
 from nardy_fast.training.schedule import step_at
 from nardy_fast.tables.onesided import n_boards
@@ -209,11 +210,16 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
                 n = min(cfg["batch"], cfg["games"] - done)
                 bitgens = [block_bit_generator(entropy, done + i) for i in range(n)]
                 parts = np.array_split(np.arange(n), min(threads, n))
-                futures = [pool.submit(_selfplay.play_games, net, start, rules=move_rules,
-                                       tables=tables, bitgens=[bitgens[i] for i in part])
-                           for part in parts]
-                pos, nxt, lengths, z = (np.concatenate(r) for r in
-                                        zip(*(f.result() for f in futures)))
+                # Ctrl-C is taken once the batch is played, not inside the pool's locks: an
+                # interrupt raised there could leave a future's lock held, and the pool's
+                # shutdown then waited for ever on a thread blocked on it
+                with _signals_held():
+                    futures = [pool.submit(_selfplay.play_games, net, start,
+                                           rules=move_rules, tables=tables,
+                                           bitgens=[bitgens[i] for i in part])
+                               for part in parts]
+                    played = [f.result() for f in futures]
+                pos, nxt, lengths, z = (np.concatenate(r) for r in zip(*played))
                 targets = _selfplay.lambda_targets(nxt, lengths, z, cfg["lam"])
                 races = random_races(entropy, done, cfg["races"])
                 race_values = _search.Searcher(net, move_rules, tables).values(races, 0)

@@ -1,6 +1,9 @@
 """Self-play and TD(lambda) training: targets against a Python recursion, games that do
 not depend on how they are split, reproducible training that resumes."""
 import hashlib
+import os
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -220,3 +223,28 @@ def test_an_interrupted_run_says_what_it_kept(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt, match="^train: no checkpoint written yet"):
         monkeypatch.setattr(_selfplay, "lambda_targets", cut)
         train(tmp_path / "other.nfdb", **{**kw, "checkpoint_every": 100})
+
+
+def test_ctrl_c_while_a_batch_is_played_is_taken_after_it(tmp_path, monkeypatch):
+    """Ctrl-C while the pool's threads played a batch was raised wherever the main thread
+    stood, inside the pool's locks too: about one Ctrl-C in sixty left a future's lock
+    held and the command hung for ever.  It is now held while a batch is played and taken
+    after it: the run stops, saying what it kept."""
+    real, handlers = _selfplay.play_games, []
+
+    def play(*a, **k):
+        handlers.append(signal.getsignal(signal.SIGINT))
+        if len(handlers) == 5:               # two calls a batch: the third batch's first
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)                 # the signal reaches the main thread meanwhile
+        return real(*a, **k)
+    monkeypatch.setattr(_selfplay, "play_games", play)
+    path = tmp_path / "net.nfdb"
+    with pytest.raises(KeyboardInterrupt, match=r"^train: 16 of 64 games kept in "):
+        train(path, n_games=64, seed=3, hidden=8, batch=8, threads=2, checkpoint_every=16,
+              progress=False)
+    assert signal.default_int_handler not in handlers
+    assert len(handlers) == 3 * 2            # the batch under way was played out
+    assert Evaluator.load(path).meta["training"]["games_done"] == 16
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
