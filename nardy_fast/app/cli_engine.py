@@ -21,7 +21,7 @@ from nardy_fast.app._args import (PLIES_CHOICES, POLICY_NAMES, CliError, Interru
                                   out_folder, path_name, positive_int, step_size, int_in,
                                   rollout_defaults, start_position, earlier_files,
                                   in_option_words, log_file, remove_stale, was_given, widths,
-                                  close_client, CUBE_AWARE_WORDS, CUBELESS_WORDS)
+                                  close_client, _check_writable, CUBE_AWARE_WORDS, CUBELESS_WORDS)
 from nardy_fast.analysis.report import move_report
 from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
@@ -413,6 +413,7 @@ def cmd_train(args):
     --check-every 0', then 'nardy-fast train -o v2.nfdb --init v1.nfdb --seed 2 -n 400000
     --lr 0.003 --lr-final 0.0005 --check-every 0'."""
     log_file(args.log)                          # before the work, not after it
+    _check_writable(args.out, "-o/--out")       # not at the first checkpoint's games
     saved = []                                  # the checkpoints written by this call
 
     def log(entry):
@@ -516,6 +517,7 @@ def cmd_train_net(args):
     """Supervised training of the evaluation network on 1-ply look-ahead targets
     (nardy_fast.training.supervised), a round at a time; resumes a checkpoint of the same
     settings found at --out."""
+    _check_writable(args.out, "-o/--out")       # not after the first round
     exclude = _excluded_boards(args.exclude)
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}

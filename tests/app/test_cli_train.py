@@ -383,3 +383,38 @@ def test_cli_training_run_again_on_its_finished_checkpoint_says_so(tmp_path, cap
     got = capsys.readouterr().out.strip()
     assert got.startswith(f"nothing to do: {out} holds this run, finished ({said}"), got
     assert "wrote" not in got and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [["train", "-n", "16", "--check-every", "0"],
+                                     ["train-net", "--rounds", "1", "--games", "2",
+                                      "--epochs", "1", "--no-progress"]])
+def test_cli_training_refuses_an_out_it_cannot_write_before_the_work(tmp_path, capsys,
+                                                                      monkeypatch, command):
+    """train and train-net found that no file could be made in -o's folder only at their
+    first checkpoint, after the games of it (a round of train-net), and then said that the
+    disk was full; they now say so first, naming -o/--out, and play no game."""
+    import os
+    import tempfile
+
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import supervised, train
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real = tempfile.mkstemp
+
+    def refuse(*a, **k):                   # root ignores permission bits: refuse here
+        if os.path.abspath(k.get("dir", "")) == str(shut):
+            raise PermissionError(13, "Permission denied")
+        return real(*a, **k)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    played = []
+    monkeypatch.setattr(train, "ThreadPoolExecutor", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(supervised, "selfplay_games", lambda *a, **k: played.append(1))
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(8, 9)).save(start)
+    init = ["--init", str(start)] if command[0] == "train-net" else []
+    out = shut / "net.nfdb"
+    assert main([command[0], "-o", str(out), *command[1:], *init]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"nardy-fast: error: -o/--out {out}: cannot write in {shut} (Permission denied)")
+    assert played == [] and list(shut.iterdir()) == []
