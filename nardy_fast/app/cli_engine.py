@@ -499,18 +499,28 @@ def _excluded_boards(paths):
     if paths is None:
         return None
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
-    ids = []
+    boards = []
     for path in paths:
+        if not os.path.isfile(path):        # pandas reads a folder as a dataset
+            raise CliError(f"--exclude {path}: " + ("a folder, not a file"
+                                                    if os.path.isdir(path) else
+                                                    "cannot read it (no such file)"))
         try:
-            ids += list(pd.read_parquet(path, columns=["position"])["position"])
+            frame = pd.read_parquet(path)
         except OSError as e:
             raise CliError(f"--exclude {path}: cannot read it ({e.strerror or e})") from None
-        except (KeyError, ValueError) as e:
-            raise CliError(f"--exclude {path}: expected a Parquet file with a column "
-                           f"'position' of position IDs ({e})") from None
-    if not ids:
-        return None
-    return np.stack([np.asarray(Position.from_id(p).boards) for p in ids])
+        except ValueError as e:             # pyarrow's: not Parquet (its text, one line)
+            raise CliError(f"--exclude {path}: not a Parquet file "
+                           f"({str(e).splitlines()[0]})") from None
+        if "position" not in frame.columns:
+            raise CliError(f"--exclude {path}: expected a column 'position' of position "
+                           f"IDs; its columns are {', '.join(map(str, frame.columns))}")
+        for row, pid in enumerate(frame["position"]):
+            try:
+                boards.append(np.asarray(Position.from_id(pid).boards))
+            except (TypeError, ValueError) as e:
+                raise CliError(f"--exclude {path}: row {row}: {e}") from None
+    return np.stack(boards) if boards else None
 
 
 def cmd_train_net(args):

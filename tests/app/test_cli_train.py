@@ -418,3 +418,36 @@ def test_cli_training_refuses_an_out_it_cannot_write_before_the_work(tmp_path, c
     assert capsys.readouterr().err.strip() == (
         f"nardy-fast: error: -o/--out {out}: cannot write in {shut} (Permission denied)")
     assert played == [] and list(shut.iterdir()) == []
+
+
+@pytest.mark.parametrize("name, frame, said", [
+    ("gone.parquet", None, "cannot read it (no such file)"),
+    ("folder", "folder", "a folder, not a file"),
+    ("plain.csv", "text", "not a Parquet file ("),
+    ("other.parquet", {"id": ["x"]}, "expected a column 'position' of position IDs; its "
+                                     "columns are id"),
+    ("short.parquet", {"position": ["zzz"]}, "row 0: position ID 'zzz': expected 33 "
+                                             "characters, got 3"),
+    ("numbers.parquet", {"position": [1, 2]}, "row 0: position ID: expected str, got int"),
+])
+def test_cli_train_net_names_a_bad_exclude_file_in_one_line(tmp_path, capsys, name, frame,
+                                                            said):
+    """A --exclude file without a 'position' column gave pyarrow's message of several
+    lines, and a bad position ID in it a line naming neither --exclude nor the file: each
+    is one line naming the option and the file (and the row of a bad ID), before the work."""
+    import pandas as pd
+
+    from nardy_fast.app.cli import main
+    path = tmp_path / name
+    if frame == "folder":
+        path.mkdir()
+    elif frame == "text":
+        path.write_text("position\nzzz\n")
+    elif frame is not None:
+        pd.DataFrame(frame).to_parquet(path)
+    out = tmp_path / "net.nfdb"
+    assert main(["train-net", "-o", str(out), "--rounds", "1", "--games", "2", "--epochs",
+                 "1", "--no-progress", "--exclude", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"nardy-fast: error: --exclude {path}: {said}"), err
+    assert err.count("\n") == 1 and not out.exists()
