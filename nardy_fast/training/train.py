@@ -140,7 +140,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         logged with ``games``.  Needed when ``check_every`` > 0.  ``nardy-fast train``
         passes ``nardy_fast.engine.play.strength.vs_greedy`` (the net at 0-ply against
         ``greedy``, shared dice, both orders: ``vs_greedy_win_rate``,
-        ``vs_greedy_points_share``).
+        ``vs_greedy_points_share``, their standard errors and ``vs_greedy_games``).
     until : int, optional
         Stop (with a checkpoint) once this many games are done; a later call with the
         same settings continues exactly where this one stopped.

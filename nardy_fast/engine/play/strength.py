@@ -137,18 +137,23 @@ def vs_greedy(evaluator, n_games, seed):
     dict
         ``vs_greedy_win_rate``: the evaluator's share of the games won, a draw counting
         half; ``vs_greedy_points_share``: its share of all the points scored (both floats
-        in [0, 1]).
+        in [0, 1]); their standard errors ``se_vs_greedy_win_rate`` and
+        ``se_vs_greedy_points_share`` (over the pairs of games); ``vs_greedy_games``: the
+        games they rest on.
 
     Examples
     --------
     >>> import nardy_fast as nf
     >>> r = nf.vs_greedy(nf.Evaluator.default(), 4, seed=1)
-    >>> sorted(r)
-    ['vs_greedy_points_share', 'vs_greedy_win_rate']
+    >>> r["vs_greedy_games"], sorted(k for k in r if k.startswith("se_"))
+    (4, ['se_vs_greedy_points_share', 'se_vs_greedy_win_rate'])
     """
     if not isinstance(evaluator, Evaluator):
         raise TypeError(f"vs_greedy: evaluator={evaluator!r}: expected an Evaluator "
                         "(nardy_fast.Evaluator.default() for the shipped one)")
     m = play_match(evaluator, "greedy", n_games, seed=seed, rules=evaluator.rules,
                    workers=1, progress=False)
-    return {"vs_greedy_win_rate": m["win_rate"], "vs_greedy_points_share": m["points_share"]}
+    return {"vs_greedy_games": m["games"], "vs_greedy_win_rate": m["win_rate"],
+            "se_vs_greedy_win_rate": m["se_win_rate"],
+            "vs_greedy_points_share": m["points_share"],
+            "se_vs_greedy_points_share": m["se_points_share"]}
