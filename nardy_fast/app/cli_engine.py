@@ -528,6 +528,9 @@ def cmd_train_net(args):
     (nardy_fast.training.supervised), a round at a time; resumes a checkpoint of the same
     settings found at --out."""
     _check_writable(args.out, "-o/--out")       # not after the first round
+    if args.snapshots is not None and os.path.exists(args.snapshots) \
+            and not os.path.isdir(args.snapshots):
+        raise CliError(f"--snapshots {args.snapshots}: a file, not a folder")
     exclude = _excluded_boards(args.exclude)
     settings = {k: getattr(args, k) for k in supervised.SUPERVISED_DEFAULTS
                 if getattr(args, k) is not None}

@@ -451,3 +451,18 @@ def test_cli_train_net_names_a_bad_exclude_file_in_one_line(tmp_path, capsys, na
     err = capsys.readouterr().err
     assert err.startswith(f"nardy-fast: error: --exclude {path}: {said}"), err
     assert err.count("\n") == 1 and not out.exists()
+
+
+def test_cli_train_net_names_a_snapshots_file_by_its_option(tmp_path, capsys):
+    """--snapshots naming a file, not a folder, gave "[Errno 17] File exists: 'FILE'", in
+    words naming neither the option nor the trouble; the file is left as it was."""
+    from nardy_fast.app.cli import main
+    start = tmp_path / "start.nfdb"
+    Evaluator(Net.random(8, 9)).save(start)
+    out = tmp_path / "net.nfdb"
+    assert main(["train-net", "-o", str(out), "--init", str(start), "--rounds", "1",
+                 "--games", "2", "--epochs", "1", "--no-progress", "--snapshots",
+                 str(start)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"nardy-fast: error: --snapshots {start}: a file, not a folder")
+    assert not out.exists() and Evaluator.load(start).net.n_hidden == 8
