@@ -256,9 +256,15 @@ def log_file(path, option="--log"):
 def _check_writable(path, option):
     """A ``CliError`` naming ``option`` now, before the work, when no file can be made
     in ``path``'s folder (it failed after a whole analysis, naming a temporary file).  A
-    folder not there yet is made when the file is written, and not tried here."""
+    folder not there yet is made when the file is written, and not tried here, unless a
+    file stands where one of its folders would be made."""
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
+        above = os.path.dirname(path)   # the nearest part of the path there, as given
+        while above and not os.path.exists(above) and os.path.dirname(above) != above:
+            above = os.path.dirname(above)
+        if above and os.path.exists(above) and not os.path.isdir(above):
+            raise CliError(f"{option} {path}: {above} is a file, not a folder")
         return
     try:
         fd, probe = tempfile.mkstemp(prefix=".nardy-fast-probe-", dir=folder)

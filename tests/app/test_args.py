@@ -2,6 +2,7 @@
 games and the shared options' policy, seed and truncation; an option of
 ``action="store_given"`` is told given from not given whatever its value."""
 import argparse
+import os
 import re
 
 import pytest
@@ -79,6 +80,20 @@ def test_log_file_is_checked_before_the_work(tmp_path):
         log_file(str(tmp_path))
     with pytest.raises(CliError, match="--log .*: no such folder"):
         log_file(str(tmp_path / "none" / "run.log"))
+
+
+def test_an_out_file_below_a_file_is_refused_by_its_option(tmp_path, monkeypatch):
+    """-o DIR/x.nfdb where DIR is a file stopped, once the work was done, with "[Errno 17]
+    File exists: '/abs/DIR'"; it is refused before the work, naming the option and the
+    file in the way, as given.  A folder not there yet is still made when written."""
+    from nardy_fast.app._args import CliError, new_file
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "net.nfdb").write_bytes(b"a net")
+    for out in ("net.nfdb/x.nfdb", os.path.join("net.nfdb", "a", "b", "x.nfdb")):
+        with pytest.raises(CliError, match=rf"^-o/--out {re.escape(out)}: net\.nfdb is a "
+                                           r"file, not a folder$"):
+            new_file(out, False)
+    assert new_file(os.path.join("new", "x.nfdb"), False) == os.path.join("new", "x.nfdb")
 
 
 def _listener(answer):
