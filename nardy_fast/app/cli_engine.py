@@ -431,9 +431,15 @@ def cmd_train(args):
     # TD training takes one-layer nets: "classic" is the shipped one-layer net the
     # classic evaluator's two-layer net was deepened from
     init = ONE_LAYER_NET if args.init == "classic" else args.init
-    ev = train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules,
-                     init=init, check_every=args.check_every, check=vs_greedy, log=log,
-                     replace=args.force, **kwargs)
+    try:
+        ev = train.train(args.out, seed=args.seed, threads=args.threads, rules=args.rules,
+                         init=init, check_every=args.check_every, check=vs_greedy, log=log,
+                         replace=args.force, **kwargs)
+    except KeyboardInterrupt as e:      # what is kept, in the command's words
+        if not str(e):
+            raise
+        raise KeyboardInterrupt(str(e).replace("the same call resumes",
+                                               "the same command resumes")) from None
     games = f"{ev.meta['training']['games_done']:,} games"
     print(f"wrote {args.out}: {games}" if saved else
           _finished(args.out, games, "to train again, write to another -o/--out"))

@@ -466,3 +466,22 @@ def test_cli_train_net_names_a_snapshots_file_by_its_option(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         f"nardy-fast: error: --snapshots {start}: a file, not a folder")
     assert not out.exists() and Evaluator.load(start).net.n_hidden == 8
+
+
+def test_cli_train_interrupted_says_the_same_command_resumes(tmp_path, capsys, monkeypatch):
+    """Ctrl-C in nardy-fast train after a checkpoint said "the same call resumes", the
+    library's words: at the command line it is the same command."""
+    import functools
+
+    from nardy_fast.app.cli import main
+    from nardy_fast.training import _selfplay, train
+    monkeypatch.setattr(train, "train", functools.partial(train.train, checkpoint_every=32,
+                                                          hidden=8))
+    ctrl_c_at_call(monkeypatch, _selfplay, "lambda_targets", call=3)
+    out = tmp_path / "t.nfdb"
+    assert main(["train", "-o", str(out), "-n", "128", "--threads", "1",
+                 "--check-every", "0"]) == 130
+    err = capsys.readouterr().err
+    assert f"nardy-fast: interrupted: train: 64 of 128 games kept in {out}" in err
+    assert err.rstrip().endswith("; the same command resumes"), err
+    assert Evaluator.load(out).meta["training"]["games_done"] == 64
