@@ -333,7 +333,8 @@ def average_nets(nets, names=None):
                              f"shape average")
         if ev.rules != nets[0].rules:
             raise ValueError(f"{name}: trained under other rules than {names[0]} "
-                             f"({ev.rules} against {nets[0].rules})")
+                             f"({ev.rules.to_text()!r} against "
+                             f"{nets[0].rules.to_text()!r})")
     _warn_unrelated(nets, names)
     arrays = [ev.net.arrays() for ev in nets]
     mean = {k: np.mean([np.asarray(a[k], dtype=np.float64) for a in arrays], axis=0)
