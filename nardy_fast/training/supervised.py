@@ -41,6 +41,7 @@ each round's net for the mean of one run's last rounds).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import time
 
@@ -50,7 +51,7 @@ from nardy_fast._utils._progress import show_progress
 from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import contact_mask
-from nardy_fast.core.rng import child_seed
+from nardy_fast.core.rng import child_seed, root_entropy
 from nardy_fast.core.rules import CLASSIC
 from nardy_fast.engine.evaluation._net import Net
 from nardy_fast.engine.evaluation.evaluator import Evaluator
@@ -88,8 +89,9 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
         The net file (written after every round).  A checkpoint of the same settings found
         there is resumed; any other file there is refused (``ValueError``) unless
         ``replace``.
-    seed : int
-        Root entropy of the self-play dice and the learning order.
+    seed : int or None
+        Root entropy of the self-play dice and the learning order (None: fresh, recorded
+        in the net's ``meta["training"]["seed"]``; pass it again to resume).
     init : str, os.PathLike, Evaluator or None
         Start from this net (default: the shipped classic net); recorded by the SHA-256
         of its weights.  A net of other rules than the classic ones is a ``ValueError``
@@ -146,6 +148,15 @@ def train_supervised(path, *, seed, init=None, hidden=None, hidden2=None, exclud
     if unknown:
         raise TypeError(f"train_supervised: unknown settings {sorted(unknown)}; expected "
                         f"{sorted(SUPERVISED_DEFAULTS)}")
+    for k, v in settings.items():     # 1.7 rounds were cut to 1, "2" games taken for 2
+        integral = isinstance(SUPERVISED_DEFAULTS[k], int)
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral if integral else
+                                                 numbers.Real):
+            if v is None and k == "lr_final":     # unset: lr throughout
+                continue
+            raise TypeError(f"{k}={v!r}: expected " + ("an integer" if integral else
+                                                        "a number"))
+    seed = root_entropy(seed)          # an int >= 0 (1.5 was cut to 1; None: fresh)
     cfg = {k: type(v)(settings.get(k, v)) for k, v in SUPERVISED_DEFAULTS.items()
            if v is not None}
     lr_final = settings.get("lr_final")

@@ -283,6 +283,26 @@ def test_bad_settings_are_named(tmp_path):
         train_supervised(tmp_path / "x.nfdb", seed=1, rounds=0)
 
 
+@pytest.mark.parametrize("kw, error, said", [
+    ({"rounds": 1.7}, TypeError, r"^rounds=1\.7: expected an integer$"),
+    ({"games": "2"}, TypeError, r"^games='2': expected an integer$"),
+    ({"lr": True}, TypeError, r"^lr=True: expected a number$"),
+    ({"lam": "0.5"}, TypeError, r"^lam='0\.5': expected a number$"),
+    ({"seed": 1.5}, TypeError, r"^seed=1\.5: expected None, a non-negative int"),
+    ({"seed": -1}, ValueError, r"^seed=-1: must be >= 0$"),
+])
+def test_settings_of_the_wrong_type_are_refused_not_cut(tmp_path, kw, error, said):
+    """train_supervised cut 1.7 rounds to 1 and a seed of 1.5 to 1, took "2" games for 2
+    and lr=True for a step of 1, and a seed of -1 gave numpy's "expected non-negative
+    integer": each is refused by name before any round, as train refuses them."""
+    path = tmp_path / "x.nfdb"
+    kw = {"seed": 1, "init": Evaluator(Net.random(8, 9)), "rounds": 1, "games": 2,
+          "epochs": 1, "progress": False, **kw}
+    with pytest.raises(error, match=said):
+        train_supervised(path, **kw)
+    assert not path.exists()
+
+
 def turned(x, n):
     """``x`` (a difference of two values) seen ``n`` plies later: flip's linear part."""
     x = np.asarray(x, dtype=np.float64)
