@@ -65,6 +65,10 @@ def training_tables():
     return default_race_tables(mars=False)
 
 
+# the most units of the hidden layer the evaluator's C code holds (_net.pxd's NET_MAX_HIDDEN)
+_MAX_UNITS = 1024
+
+
 def random_races(entropy, k, n):
     """``n`` random races of both homes (side on roll first), seeded by ``(entropy, k)``:
     each side's bear-off board drawn uniformly from the boards of 1..15 checkers or, for
@@ -119,7 +123,8 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         Root entropy of the dice and the initial weights (None: fresh, recorded in the
         net's ``meta["training"]["seed"]``; pass it again to resume).
     hidden, lam, lr, lr_final, batch, races :
-        Net size and learning settings (``DEFAULTS``).
+        Net size (hidden units: a multiple of 8 up to 1024) and learning settings
+        (``DEFAULTS``).
     rules : Rules, optional
         Move rules of the games (default classic); the net maximises the classic points
         (oin 1, mars 2) when it chooses moves, whatever the rules' scoring.
@@ -179,6 +184,8 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     start_net = _init_net(init)
     if start_net is not None:
         hidden = start_net.n_hidden
+    elif hidden % 8 or hidden > _MAX_UNITS:    # the net's C code takes no other width
+        raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to {_MAX_UNITS}")
     cfg = dict(games=int(n_games), seed=entropy, hidden=int(hidden), lam=float(lam),
                lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
                rules=rules.to_dict())

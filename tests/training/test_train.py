@@ -185,6 +185,8 @@ def test_a_net_digest_is_the_sha256_of_its_float32_weights():
     (dict(lr=float("nan")), ValueError, "lr=nan: expected a finite number >= 0"),
     (dict(lr_final=-1.0), ValueError, "lr_final=-1.0"),
     (dict(hidden=0), ValueError, "hidden=0: must be >= 1"),
+    (dict(hidden=12), ValueError, r"^hidden=12: expected a multiple of 8 up to 1024$"),
+    (dict(hidden=2000), ValueError, r"^hidden=2000: expected a multiple of 8 up to 1024$"),
     (dict(races=-1), ValueError, "races=-1: must be >= 0"),
     (dict(n_games=10.7), TypeError, "n_games=10.7: expected an integer"),
     (dict(check_every=-5), ValueError, "check_every=-5"),
@@ -192,7 +194,8 @@ def test_a_net_digest_is_the_sha256_of_its_float32_weights():
 def test_settings_that_would_train_no_net_are_refused_first(tmp_path, kw, error, says):
     """``lam=5``, ``lr=nan`` ... trained for the whole run and wrote weights that cannot
     load ("weights must be finite"), and the same command then refused the file as not
-    its checkpoint; ``n_games=10.7`` was cut to 10, ``hidden=0`` divided by zero."""
+    its checkpoint; ``n_games=10.7`` was cut to 10, ``hidden=0`` divided by zero,
+    ``hidden=12`` said "w1: expected shape (198, n_hidden) ...", naming no setting."""
     path = tmp_path / "net.nfdb"
     with pytest.raises(error, match=says):
         train(path, **{"n_games": 4, "seed": 1, "hidden": 8, "threads": 1,
