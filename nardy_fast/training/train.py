@@ -132,7 +132,9 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
         Threads playing the games (default: every usable core).  Does not change the
         result.
     checkpoint_every : int
-        Games between checkpoints (written atomically to ``path``).
+        Games between checkpoints (written atomically to ``path``, with the games done and
+        the wall-clock seconds of the run so far, the earlier calls of a resumed run
+        included, in ``meta["training"]``).
     check_every, check_games : int
         Every ``check_every`` games (0: never), measure the net so far with ``check``
         over ``check_games`` games and log its figures.  A check comes at the end of the
@@ -201,7 +203,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     move_rules = Rules(**{**rules.to_dict(), "scoring": "classic", "oin_points": 1.0,
                           "mars_points": 2.0, "cube": None, "beaver": False,
                           "autodouble": False})
-    net, done = _resume(path, cfg, start_net, replace)
+    net, done, before = _resume(path, cfg, start_net, replace)
     start = np.asarray(Position.initial().boards)
     tables = training_tables()
     bar = progress_bar(total=cfg["games"], initial=done, unit="game", desc="self-play",
@@ -235,7 +237,7 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
                 done += n
                 bar.update(n)
                 if done >= next_ckpt or done == stop:
-                    _save(path, net, cfg, done, time.perf_counter() - t0)
+                    _save(path, net, cfg, done, before + time.perf_counter() - t0)
                     saved = done
                     next_ckpt = done + checkpoint_every
                     if log:
@@ -268,15 +270,16 @@ def _init_net(init):
 
 
 def _resume(path, cfg, start_net=None, replace=False):
-    """The checkpointed net and games done at ``path`` when its settings equal ``cfg``;
-    else ``start_net`` (a copy) or a fresh net (``checkpoint.run_checkpoint``: another
-    file there is refused unless ``replace``)."""
+    """The checkpointed net, games done and seconds taken at ``path`` when its settings
+    equal ``cfg``; else ``start_net`` (a copy) or a fresh net, 0 and 0.0
+    (``checkpoint.run_checkpoint``: another file there is refused unless ``replace``)."""
     ev, done = run_checkpoint(path, cfg, "games_done", replace=replace)
     if ev is not None:
-        return ev.net.copy(), min(done, cfg["games"])
+        return (ev.net.copy(), min(done, cfg["games"]),
+                float(ev.meta["training"].get("seconds", 0.0)))
     if start_net is not None:
-        return start_net.copy(), 0
-    return Net.random(cfg["hidden"], cfg["seed"]), 0
+        return start_net.copy(), 0, 0.0
+    return Net.random(cfg["hidden"], cfg["seed"]), 0, 0.0
 
 
 def _save(path, net, cfg, done, seconds):

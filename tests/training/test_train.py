@@ -251,3 +251,19 @@ def test_ctrl_c_while_a_batch_is_played_is_taken_after_it(tmp_path, monkeypatch)
     assert Evaluator.load(path).meta["training"]["games_done"] == 16
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
+
+
+def test_a_resumed_run_records_the_seconds_of_the_whole_run(tmp_path):
+    """The net's meta["training"]["seconds"] of a resumed run was the time of its last
+    call alone, as though the run had taken only that: it now adds the seconds the
+    checkpoint held (here set to 1000) to those of the call that resumed it."""
+    path = tmp_path / "net.nfdb"
+    kw = dict(n_games=32, seed=3, hidden=8, batch=8, threads=1, checkpoint_every=8,
+              progress=False)
+    train(path, until=16, **kw)
+    held = Evaluator.load(path)
+    held.meta["training"]["seconds"] = 1000.0
+    held.save(path)
+    train(path, **kw)
+    t = Evaluator.load(path).meta["training"]
+    assert t["games_done"] == 32 and 1000.0 <= t["seconds"] < 1100.0
