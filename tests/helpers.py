@@ -538,3 +538,21 @@ def ctrl_c_at_call(monkeypatch, owner, name, call=2):
         return real(*a, **k)
     monkeypatch.setattr(owner, name, cut)
     return calls
+
+
+def unwritable_folder(monkeypatch, tmp_path):
+    """A folder of ``tmp_path`` in which no temporary file can be made, as a folder without
+    write permission refuses one (a test run by root ignores permission bits, so
+    ``tempfile.mkstemp`` refuses it here).  Returns its path."""
+    import os
+    import tempfile
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real = tempfile.mkstemp
+
+    def refuse(*a, **k):
+        if os.path.abspath(k.get("dir", "")) == str(shut):
+            raise PermissionError(13, "Permission denied")
+        return real(*a, **k)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    return shut

@@ -7,7 +7,7 @@ import pytest
 from nardy_fast.app.cli import main
 from nardy_fast.core.record import write_record
 
-from helpers import Page, played_rows as played
+from helpers import Page, played_rows as played, unwritable_folder
 
 
 def test_cli_analyse_html(analysed_game, tmp_path, capsys):
@@ -43,20 +43,10 @@ def test_an_html_path_no_file_can_be_made_in_is_refused_before_the_analysis(
         analysed_game, tmp_path, capsys, monkeypatch):
     """--html in a folder where no file can be made failed after the whole analysis (a
     rollout analysis: minutes), naming a temporary file; it is refused first, by option."""
-    import os
-    import tempfile
     record, _ = analysed_game
     path = tmp_path / "g.txt"
     write_record(record, path)
-    shut = tmp_path / "shut"
-    shut.mkdir()
-    real = tempfile.mkstemp
-
-    def refuse(*a, **k):                   # root ignores permission bits: refuse here
-        if os.path.abspath(k.get("dir", "")) == str(shut):
-            raise PermissionError(13, "Permission denied")
-        return real(*a, **k)
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    shut = unwritable_folder(monkeypatch, tmp_path)
     analysed = []
     monkeypatch.setattr("nardy_fast.analysis.report.game_report",
                         lambda *a, **k: analysed.append(1))

@@ -7,7 +7,7 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training.labels import board_keys, selfplay_positions
 from nardy_fast.engine.play.lucknet import load_luck_net
 from nardy_fast.training.lucknet import LUCK_DEFAULTS, train_luck_net
-from helpers import ctrl_c_at_call
+from helpers import ctrl_c_at_call, unwritable_folder
 
 
 def test_cli_train_luck_writes_a_luck_net(tmp_path, capsys):
@@ -393,20 +393,9 @@ def test_cli_training_refuses_an_out_it_cannot_write_before_the_work(tmp_path, c
     """train and train-net found that no file could be made in -o's folder only at their
     first checkpoint, after the games of it (a round of train-net), and then said that the
     disk was full; they now say so first, naming -o/--out, and play no game."""
-    import os
-    import tempfile
-
     from nardy_fast.app.cli import main
     from nardy_fast.training import supervised, train
-    shut = tmp_path / "shut"
-    shut.mkdir()
-    real = tempfile.mkstemp
-
-    def refuse(*a, **k):                   # root ignores permission bits: refuse here
-        if os.path.abspath(k.get("dir", "")) == str(shut):
-            raise PermissionError(13, "Permission denied")
-        return real(*a, **k)
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    shut = unwritable_folder(monkeypatch, tmp_path)
     played = []
     monkeypatch.setattr(train, "ThreadPoolExecutor", lambda *a, **k: played.append(1))
     monkeypatch.setattr(supervised, "selfplay_games", lambda *a, **k: played.append(1))
