@@ -379,12 +379,30 @@ def _warn_unrelated(nets, names):
             warn_user(f"average_nets: {names[k]} has the weights of "
                       f"{names[digests.index(d)]}: the mean counts that net twice")
     starts = [_start_of(ev) for ev in nets]
-    known = [(name, s) for name, s in zip(names, starts) if s is not None]
-    if len({s for _, s in known}) > 1:
-        (n0, s0), = known[:1]
-        n1, s1 = next((n, s) for n, s in known if s != s0)
-        warn_user(f"average_nets: {n1} and {n0} were trained from different starts ({s1}; "
-                  f"{s0}): the mean of unrelated nets is no net at all")
+    known = [k for k, s in enumerate(starts) if s is not None]
+    if len({starts[k] for k in known}) > 1 and not _one_line(nets, starts, digests, known):
+        k0 = known[0]
+        k1 = next(k for k in known if starts[k] != starts[k0])
+        warn_user(f"average_nets: {names[k1]} and {names[k0]} were trained from different "
+                  f"starts ({starts[k1]}; {starts[k0]}): the mean of unrelated nets is no "
+                  "net at all")
+
+
+def _one_line(nets, starts, digests, known):
+    """Whether the nets of ``known`` (indices) are one line of training: joined where two
+    share a start or where one began from the other (its start is the other's weights: a
+    net averaged with a run trained from it)."""
+    group = {k: k for k in known}
+
+    def root(k):
+        while group[k] != k:
+            k = group[k]
+        return k
+    for i in known:
+        for j in known:
+            if starts[i] == starts[j] or starts[i] == f"the net {digests[j][:16]}":
+                group[root(i)] = root(j)
+    return len({root(k) for k in known}) == 1
 
 
 # the most units of a hidden layer the evaluator's C code holds (_net.pxd's NET_MAX_HIDDEN)

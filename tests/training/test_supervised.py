@@ -502,6 +502,14 @@ def test_average_nets_warns_of_nets_from_different_starts():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         average_nets(rounds)
+        # a net and a run trained from it (its start is that net's weights): one line of
+        # training, silent too, with or without that run's own rounds
+        base = run(6)
+        later = run(7, method="lookahead", init=base.net.digest())
+        average_nets([base, later])
+        average_nets([later, base, run(8, method="lookahead", init=base.net.digest())])
+    with pytest.warns(UserWarning, match="trained from different starts"):
+        average_nets([base, later, run(9)])                 # another seed: unrelated
 
 
 def test_average_nets_refuses_what_does_not_average():
