@@ -68,7 +68,7 @@ class MatchRecord:
     rules : MatchRules
     players : (str, str)
         The two players' names (distinct, each on one line without ``:`` or spaces at
-        its ends, as the score lines hold them).
+        its ends and not starting with ``;``, as the score lines hold them).
     games : list of GameRecord
         The games in order; each game's ``white`` / ``black`` are the players' names.  The
         last may be unfinished (a match stopped during it: it scores nothing, and
@@ -237,11 +237,13 @@ def _num(v):
 
 def check_score_names(players) -> None:
     """Refuse a player's name that a score line (``NAME : N   NAME : N``) cannot hold as
-    it is: empty, with a ``:``, a line break or spaces at its ends."""
+    it is: empty, with a ``:``, a line break or spaces at its ends, or starting with
+    ``;`` (the line would be read as a comment)."""
     for p in players:
-        if ":" in p or not p.strip() or p != p.strip() or len(p.splitlines()) > 1:
+        if (":" in p or not p.strip() or p != p.strip() or len(p.splitlines()) > 1
+                or p.startswith(";")):
             raise ValueError(f"players: {p!r}: a name must be non-empty, on one line, "
-                             "without ':' or spaces at its ends")
+                             "without ':' or spaces at its ends, and not start with ';'")
 
 
 def format_match(match: MatchRecord) -> str:

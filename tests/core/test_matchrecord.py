@@ -148,3 +148,18 @@ def test_an_error_in_a_game_names_the_line_of_the_file(tmp_path, first, second, 
                     f"  2) {second}\n")
     with pytest.raises(RecordError, match=rf"m\.txt game 1 line {line}: "):
         read_match(path)
+
+
+def test_a_player_name_read_as_a_comment_is_refused_when_written(tmp_path):
+    """A name starting with ';' made its score line a comment line: ``write_match`` wrote
+    the transcript and ``read_match`` refused it ("expected the score line 'NAME : N
+    NAME : N', got '1) ...'").  The writer refuses the name."""
+    from nardy_fast.core.matchrecord import write_match
+    from nardy_fast.core.matchrules import MatchRules
+    from nardy_fast.engine.decisions.matchplay import play_one_match
+    m = play_one_match("random", "random", rules=MatchRules(length=1), seed=1,
+                       names=(";Ann", "Bob"))
+    with pytest.raises(ValueError, match=r"players: ';Ann': a name must .* not start "
+                                         r"with ';'"):
+        write_match(m, tmp_path / "m.txt")
+    assert not (tmp_path / "m.txt").exists()

@@ -318,7 +318,7 @@ def test_write_mat_of_one_game_says_how_to_write_a_game(tmp_path):
         write_mat(game, tmp_path / "x.mat")
 
 
-@pytest.mark.parametrize("name", ["Ann:3", "Ann\nLee", " Ann"])
+@pytest.mark.parametrize("name", ["Ann:3", "Ann\nLee", " Ann", ";Ann"])
 def test_write_mat_refuses_a_name_its_score_lines_cannot_hold(tmp_path, name):
     """A name with ':' ('Ann:3'), a line break or a space at either end was written into
     the score lines as it is: ``read_mat`` read another player ('Ann' with 3 points and
