@@ -54,11 +54,12 @@ import re
 
 from nardy_fast._utils._io import atomic_write_text
 from nardy_fast.core._state import finished_reason
-from nardy_fast.core.matchrecord import MatchRecord, check_score_names
+from nardy_fast.core.matchrecord import MATCH_MAGIC, MatchRecord, check_score_names
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.position import WHITE, Position, _Refused, read_move
-from nardy_fast.core.record import (GameRecord, RecordError, Turn, _entries, _parse_record,
-                                    check_text, expect_record, read_text_file)
+from nardy_fast.core.record import (MAGIC, GameRecord, RecordError, Turn, _entries,
+                                    _parse_record, check_text, expect_record,
+                                    read_text_file)
 from nardy_fast.core.rules import Rules, as_rules
 
 from collections.abc import Iterable
@@ -137,6 +138,24 @@ def looks_like_mat(text: str) -> bool:
     return False
 
 
+def _goes_up(tok):
+    """A step token of the layout that goes away from the home, as the steps of this
+    package's own records do."""
+    m = _STEP.match(tok)
+    a, b = int(m.group(1)), m.group(2).split("/")[1]
+    return b.isdigit() and int(b) > a
+
+
+def _refuse_own(text, source):
+    """A ``RecordError`` for a text that starts as this package's own game record or match
+    transcript, naming the reader that takes it."""
+    for magic, reader in ((MATCH_MAGIC, "read_match"), (MAGIC, "read_record")):
+        if text.lstrip().startswith(magic):
+            raise RecordError(f"{source}: it starts with {magic!r}: this is not a .MAT "
+                              f"move list but one of this package's own, which count the "
+                              f"points up (1 the head): read it with {reader}")
+
+
 def _cube_used(lines):
     """``"beaver"`` when the lines have a beaver, True for another cube action, else
     False."""
@@ -201,12 +220,18 @@ def _game(lines, n_lines, source, names, rules, label):
                 if not moves:
                     raise RecordError(f"{source} line {no}: {label}: {tok!r} before the "
                                       "first dice")
+                if not any(w for _, _, w in moves) and _goes_up(tok):
+                    raise RecordError(f"{source} line {no}: {label}: the first step {tok} "
+                                      "goes up, backwards in this layout (24 the head): "
+                                      "this looks like one of this package's own records, "
+                                      "which count the points up (1 the head): read it "
+                                      "with read_record, or read_match for a match")
                 moves[-1][2].append(tok)
             prev = tok.lower()
         text[no - 1] = " ".join(out)
     if not moves and not any(t.strip() for t in text):
         return GameRecord(white=names[0], black=names[1], rules=rules.rules), right_first
-    parsed = _parse_record("\n".join(text), source, 1, lone_first=right_first)
+    parsed = _parse_record("\n".join(text), source, 1, lone_first=right_first, own=False)
     white, black = names[::-1] if right_first else names
     game = GameRecord(white=white, black=black, rules=rules.rules, cube=parsed.cube)
     pos = game.start
@@ -254,6 +279,7 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
     """
     length, blocks, n_lines = None, [], 0
     check_text(text, "parse_mat", "read_mat")
+    _refuse_own(text, source)
     for no, raw in enumerate(text.splitlines(), 1):
         n_lines = no
         line = raw.strip()
@@ -321,6 +347,7 @@ def parse_mat_game(text: str, source: str = "<mat>", *, rules: Any = None,
     (default classic, the cube when there is a cube action).  White is the left column
     (the right one when line 1 leaves it blank, as in a match)."""
     check_text(text, "parse_mat_game", "read_mat_game")
+    _refuse_own(text, source)
     lines = []
     n = 0
     for no, raw in enumerate(text.splitlines(), 1):

@@ -535,9 +535,12 @@ def parse_record(text: str, source: str = "<record>", *, first_line: int = 1) ->
     return _parse_record(text, source, first_line)
 
 
-def _parse_record(text, source, first_line, *, lone_first=None):
+def _parse_record(text, source, first_line, *, lone_first=None, own=True):
     """``parse_record``; ``lone_first``: whether turn line 1 may hold one move, the right
-    column's (default: when the game starts with Black on roll)."""
+    column's (default: when the game starts with Black on roll).  ``own``: the text is
+    written in this package's numbering, so a first step that goes down (backwards) is
+    refused as a ``.MAT`` move list (``core.matlayout``), which counts the points down;
+    ``core.matlayout`` passes its moves already turned into ours."""
     tags, tokens = _tags_and_tokens(check_text(text, "parse_record", "read_record"),
                                     check_count(first_line, "first_line", 1))
     if not tokens and not tags and not text.lstrip().startswith(MAGIC):
@@ -618,9 +621,16 @@ def _parse_record(text, source, first_line, *, lone_first=None):
         if tok.lower() == "pass":
             continue
         try:
-            cur[1].extend(_parse_step_token(tok))
+            steps = _parse_step_token(tok)
         except ValueError as e:
             raise RecordError(f"{source} line {no}: {e}") from None
+        if own and not record.turns and not cur[1] and _goes_down(*steps[0]):
+            raise RecordError(f"{source} line {no}: the first step {tok} goes down, "
+                              "backwards in this package's numbering (1 the head): this "
+                              "looks like a .MAT move list, which counts the points down "
+                              "(24 the head): read it with read_mat_game, or read_mat for "
+                              "a match")
+        cur[1].extend(steps)
     if pending is not None:
         raise RecordError(f"{source} line {pending[0]}: {pending[1]!r} without '=> stake'")
     if row is not None and len(row[2]) > 2:
@@ -629,6 +639,11 @@ def _parse_record(text, source, first_line, *, lone_first=None):
         record.turns.append(Turn(side, cur[0], tuple(cur[1])))
     _check_result_tag(record, tags, source)
     return record
+
+
+def _goes_down(a, b):
+    """A step ``a/b`` that goes towards the head, as a ``.MAT`` move list's steps do."""
+    return b != "off" and b < a
 
 
 def _check_row(row, source, lone):

@@ -329,3 +329,28 @@ def test_write_mat_refuses_a_name_its_score_lines_cannot_hold(tmp_path, name):
                                          r"':' or spaces at its ends"):
         write_mat(m, tmp_path / "x.mat")
     assert not (tmp_path / "x.mat").exists()
+
+
+@pytest.mark.parametrize("reader", [read_mat, read_mat_game])
+@pytest.mark.parametrize("kind", ["game", "match"])
+def test_a_file_of_the_package_own_says_which_reader_takes_it(tmp_path, reader, kind):
+    """The package's own game record or match transcript given to ``read_mat`` or
+    ``read_mat_game`` was read as a ``.MAT`` list, its points turned round: "step 24/21:
+    no checker of the mover on point 24", or "read it with read_mat_game" for a game.
+    It is refused naming the reader that takes it."""
+    m = MatchRecord(rules=MatchRules(length=1), players=("A", "B"))
+    m.add_game(random_game(seed=1, white="A", black="B"))
+    path = tmp_path / "ours.txt"
+    path.write_text(format_record(m.games[0]) if kind == "game" else format_match(m))
+    want = "read_record" if kind == "game" else "read_match"
+    with pytest.raises(RecordError, match=rf"ours\.txt: it starts with '; nardy_fast "
+                                          rf"{kind} record': .* read it with {want}$"):
+        reader(path)
+
+
+def test_move_lines_counted_up_say_which_reader_takes_them():
+    """Move lines in the package's numbering (``1/4``, counted up from the head) read as
+    a ``.MAT`` game said "step 24/21: no checker of the mover on point 24"."""
+    with pytest.raises(RecordError, match=r"<mat> line 2: game: the first step 1/4 goes "
+                                          r"up, .* read it with read_record"):
+        parse_mat_game("\n  1) 31: 1/4 4/5     64: 1/7 7/11\n")

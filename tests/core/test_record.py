@@ -469,3 +469,14 @@ def test_a_line_with_one_move_followed_by_another_is_refused():
     rec = GameRecord().append((6, 4), [(1, 7), (7, 11)]).append((3, 1), [(1, 4), (4, 5)])
     rec.append((1, 1), [(11, 12), (12, 13), (13, 14), (14, 15)])
     assert parse_record(rec.to_text()).turns == rec.turns
+
+
+def test_a_mat_move_list_read_as_a_record_says_which_reader_takes_it():
+    """A ``.MAT`` move list (points counted down, 24 the head) read as a game record
+    parsed, and its replay said "step 24/20: no checker of the mover on point 24".  The
+    first step going down is refused naming the line and the readers of the layout."""
+    text = "  1) 31: 24/20     64: 24/14\n"
+    with pytest.raises(RecordError, match=r"<record> line 1: the first step 24/20 goes "
+                                          r"down, .* read it with read_mat_game, or "
+                                          r"read_mat for a match"):
+        parse_record(text)
