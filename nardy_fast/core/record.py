@@ -49,7 +49,8 @@ Only the dice, steps and cube actions are recorded; ``replay`` rebuilds the posi
 turn: each step must move a checker of the mover by one of the remaining dice onto a point
 the opponent does not hold, and the board the steps leave must be one of the legal results
 of the roll (``successors``), so the head, block and dice-usage rules are all enforced.  An
-illegal turn raises ``RecordError`` naming the turn, the side, the dice and the move.
+illegal turn raises ``RecordError`` naming the turn, the side, the dice and the move, and for
+a record read from a text (``parse_record``, ``read_record``) the line it is on.
 """
 from __future__ import annotations
 
@@ -110,11 +111,15 @@ class Turn:
     steps : tuple of (int, int or "off")
         ``(from_point, to_point)`` in the mover's own numbering, in playing order; empty for
         a pass.
+    line : int or None
+        The line of the text the turn was read from (``parse_record``), named by
+        ``replay``'s errors; None for a turn not read from a text.  Not compared.
     """
 
     side: str
     dice: tuple
     steps: tuple = ()
+    line: int | None = field(default=None, compare=False, repr=False)
 
     def __str__(self):
         return f"{self.dice[0]}{self.dice[1]}: {format_steps(self.steps)}".rstrip()
@@ -582,7 +587,7 @@ def _parse_record(text, source, first_line, *, lone_first=None, own=True):
             row[2].append(tok)
         if low in _CUBE_WORDS or low == "wins":
             if cur is not None:
-                record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+                record.turns.append(Turn(side, cur[0], tuple(cur[1]), line=cur[2]))
                 side = _other(side)
                 cur = None
             if low == "wins":
@@ -611,7 +616,7 @@ def _parse_record(text, source, first_line, *, lone_first=None, own=True):
         m = _DICE.match(tok)
         if m:
             if cur is not None:
-                record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+                record.turns.append(Turn(side, cur[0], tuple(cur[1]), line=cur[2]))
                 side = _other(side)
             cur = [(int(m.group(1)), int(m.group(2))), [], no]
             continue
@@ -636,7 +641,7 @@ def _parse_record(text, source, first_line, *, lone_first=None, own=True):
     if row is not None and len(row[2]) > 2:
         _check_row(row, source, False)
     if cur is not None:
-        record.turns.append(Turn(side, cur[0], tuple(cur[1])))
+        record.turns.append(Turn(side, cur[0], tuple(cur[1]), line=cur[2]))
     _check_result_tag(record, tags, source)
     return record
 
@@ -721,6 +726,8 @@ class _Replay:
         """Check and play turn ``k`` (1-based)."""
         label = f"turn {k} ({turn.side} {turn.dice[0]}{turn.dice[1]}: " \
                 f"{format_steps(turn.steps) or 'pass'})"
+        if turn.line is not None:
+            label = f"line {turn.line}: {label}"
         if self.result is None:
             self.cube_actions(k - 1)
         if self.state.result is not None:

@@ -144,7 +144,8 @@ def test_bad_record_names_the_turn(capsys, tmp_path):
     p.write_text("1) 65: 1/7 7/12 43: 1/5 1/4\n")
     code, out, err = run_cli(capsys, "analyse", str(p), "-n", "36", "--truncate", "none")
     assert code == 1
-    assert err.startswith(f"nardy-fast: error: {p}: turn 2 (black 43: 1/5 1/4) is illegal")
+    assert err.startswith(f"nardy-fast: error: {p}: line 1: turn 2 (black 43: 1/5 1/4) is "
+                          "illegal")
 
 
 @pytest.mark.slow

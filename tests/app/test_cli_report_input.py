@@ -157,7 +157,7 @@ def test_a_match_or_several_games_are_sent_to_analyse_and_an_illegal_turn_names_
             "duel.txt": "2 game records one after the other (a duel's transcript?); "
                         "report takes one game ('nardy-fast analyse {p} --game K' "
                         "analyses the K-th)",
-            "bad.mat": "turn 1 (white 51: 1/6 6/8) is illegal"}
+            "bad.mat": "line 6: turn 1 (white 51: 1/6 6/8) is illegal"}
     for name, message in want.items():
         p = tmp_path / name
         assert cli.main(["report", str(p), "--no-win", "-o", str(tmp_path / "out")]) == 1

@@ -1,6 +1,7 @@
 """Game records: writer/reader round trip, replay legality checks, results."""
 import importlib
 import os
+import re
 
 import numpy as np
 import pytest
@@ -94,7 +95,7 @@ def test_illegal_first_turn_messages(steps, reason):
     with pytest.raises(RecordError) as e:
         rec.positions()
     msg = str(e.value)
-    assert msg.startswith("turn 1 (white 65: ")
+    assert msg.startswith("line 1: turn 1 (white 65: ")
     assert (steps or "pass") in msg
     assert reason in msg
 
@@ -480,3 +481,27 @@ def test_a_mat_move_list_read_as_a_record_says_which_reader_takes_it():
                                           r"down, .* read it with read_mat_game, or "
                                           r"read_mat for a match"):
         parse_record(text)
+
+
+def test_an_illegal_turn_names_its_line(tmp_path):
+    """An illegal turn of a record read from a file was named by its number alone ("turn
+    3 (white 35: 1/4 4/8) is illegal"): the line it is written on is named too, in the
+    file's numbering, for a game record and for a game of a match transcript."""
+    body = "  1) 34: 1/4 4/8                     56: 1/6 6/12\n  2) 35: 8/11 11/15\n"
+    with pytest.raises(RecordError, match=r"^line 3: turn 3 \(white 35: 8/11 11/15\) is "
+                                          r"illegal: step 11/15: moves 4 pips"):
+        parse_record("; a comment\n" + body).replay()
+    path = tmp_path / "m.txt"
+    path.write_text(" 1 point match\n\n Game 1\n Ann : 0                    Bob : 0\n"
+                    + body)
+    from nardy_fast.core.matchrecord import read_match
+    with pytest.raises(RecordError, match=rf"^{re.escape(str(path))}: game 1: line 6: turn "
+                                          r"3 \(white 35: 8/11 11/15\) is illegal"):
+        read_match(path).replay()
+    assert parse_record(body).turns == nf_turns(body)
+
+
+def nf_turns(body):
+    """The turns of ``body`` built by hand (no line): equal to the ones read."""
+    return [Turn("white", (3, 4), ((1, 4), (4, 8))), Turn("black", (5, 6), ((1, 6), (6, 12))),
+            Turn("white", (3, 5), ((8, 11), (11, 15)))]
