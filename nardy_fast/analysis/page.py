@@ -44,6 +44,7 @@ import pandas as pd
 
 from nardy_fast.analysis.cubereport import CLOSE
 from nardy_fast.engine.decisions.cube import CUBE_PLIES
+from nardy_fast.engine.play.luck import LUCK_PLIES
 from nardy_fast.analysis.matchreport import game_state
 from nardy_fast.analysis.report import MARKS, error_rates, mark, with_cube_columns
 from nardy_fast._utils._frames import require_columns
@@ -811,7 +812,8 @@ def to_html(report, path=None, title=None, record=None):
                 + ", ".join(f"{m} ({m[0]}) from {t:g}" for m, t in MARKS)
                 + " lost. Error rate: equity lost per decision x 1000. MWC lost: match "
                 "winning chances lost. Luck: what the rolls gained against the average "
-                "roll, valued by the net at 0-ply (the bear-off tables where they apply) "
+                f"roll, valued by the net at {LUCK_PLIES}-ply (the bear-off tables where "
+                "they apply) "
                 "whatever the plies above, in points of the side that rolled. "
                 "Candidates: the best moves by "
                 "the analysis (the played one highlighted), with the mover's chances to "

@@ -51,6 +51,7 @@ from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
+from nardy_fast.engine.play.luck import LUCK_PLIES
 from nardy_fast.engine.play.parallel import kill_pools
 from nardy_fast.engine.play.rollout import Stopped, as_served, check_playable, rollout
 from nardy_fast.engine.play.settings import RolloutSettings
@@ -1258,7 +1259,7 @@ def _analysis_json(args, frame, rates, record):
            "cube": rules.cube, "mars_scored": rules.cube is None,
            "unit": "EMG" if match else "points",
            "settings": frame.attrs.get("settings"),
-           "luck": {"method": "auto", "plies": 0},
+           "luck": {"method": "auto", "plies": LUCK_PLIES},
            "turns": turns,
            "error_rates": rates.to_dict(orient="records")}
     if "cube_played" in frame.columns:

@@ -26,7 +26,8 @@ from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core._dice import ROLLS, WEIGHTS   # the 21 rolls and their probabilities
 from nardy_fast.core.position import WHITE, as_position
 
-__all__ = ["roll_luck", "roll_values", "game_luck", "luck_summary", "ROLLS", "WEIGHTS"]
+__all__ = ["roll_luck", "roll_values", "game_luck", "luck_summary", "ROLLS", "WEIGHTS",
+           "LUCK_PLIES"]
 
 
 def _evaluator(evaluator, rules):
@@ -36,6 +37,11 @@ def _evaluator(evaluator, rules):
         raise TypeError(f"evaluator: expected an Evaluator or None, got "
                         f"{type(evaluator).__name__}")
     return evaluator if rules is None else evaluator.with_rules(rules)
+
+
+# the plies a roll's luck is valued at: the roller's best move at this depth, valued by
+# the net (the bear-off tables where they apply), whatever the plies of an analysis
+LUCK_PLIES = 0
 
 
 def roll_values(position, evaluator=None, rules=None):
@@ -50,13 +56,13 @@ def roll_values(position, evaluator=None, rules=None):
     if pos.is_over():
         raise ValueError(f"position {pos.id}: the game is over; no roll to judge")
     s = ev.searcher()
-    vals = s.roll_values(pos.mover, pos.opponent, 0)
+    vals = s.roll_values(pos.mover, pos.opponent, LUCK_PLIES)
     eqs = s.equities(vals)
     if ev.rules.draw_rule and pos.side == WHITE and not pos.mover[:18].any():
         vals = vals.astype(np.float64)
         for j, dice in enumerate(ROLLS):     # White home: a roll may end with Black's turn
             if any(not any(m.board) for m in pos.legal_moves(dice, ev.rules)):
-                _, v, _, e, _, _ = ev._rank(pos, *dice, 0)
+                _, v, _, e, _, _ = ev._rank(pos, *dice, LUCK_PLIES)
                 vals[j], eqs[j] = v[0], e[0]
     return eqs, vals
 

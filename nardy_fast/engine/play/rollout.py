@@ -211,6 +211,11 @@ def _bearoff_available():
 # ----------------------------------------------------------------------------------------
 # the cube (rule book section 7a)
 
+# the C loop's owner of the cube (``CubeSettings``): -1 the centre, 0 the side on roll, 1
+# the opponent, in the order of ``cubestate.OWNERS``
+_OWNER_CODE = {name: k - 1 for k, name in enumerate(cubestate.OWNERS)}
+
+
 def _cube_spec(rules, cube, probabilities, position):
     """The picklable cube part of a chunk spec, or None (no cube).  With ``rules.cube`` set
     a rollout always plays with the cube (default: centred at stake 1)."""
@@ -231,7 +236,7 @@ def _cube_spec(rules, cube, probabilities, position):
         cube.check(rules)
     except ValueError as e:
         raise ValueError(f"cube_state: {e}") from None
-    owner = {"centre": -1, "mover": 0, "opponent": 1}[cube.owner]
+    owner = _OWNER_CODE[cube.owner]
     return (_is_start(position), cube.stake, owner, cube.first_turn, probabilities)
 
 
@@ -751,9 +756,8 @@ def _valued_at_start(plan):
             return ""
         _, stake, owner, _, _ = plan.cube
         b = p.boards
-        owner = {-1: "centre", 0: "mover", 1: "opponent"}[owner]
-        if cubeful_race(plan.rules.cube, plan.rules.beaver).covers(b[0, :17:-1], b[1, :17:-1],
-                                                                   stake, owner):
+        if cubeful_race(plan.rules.cube, plan.rules.beaver).covers(
+                b[0, :17:-1], b[1, :17:-1], stake, cubestate.OWNERS[owner + 1]):
             return "cuberace"
         return f"janowski ({race_probabilities(p, plan.rules).method})"
     if p.is_bearoff():
