@@ -53,7 +53,7 @@ from nardy_fast.engine.evaluation.kinds import KINDS, position_kinds
 from nardy_fast.core.position import contact_mask
 from nardy_fast.core.rng import child_seed, root_entropy
 from nardy_fast.core.rules import CLASSIC
-from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation._net import MAX_HIDDEN, Net
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.training import _selfplay
 from nardy_fast.training.labels import board_keys, lookahead_targets, selfplay_games
@@ -405,10 +405,6 @@ def _one_line(nets, starts, digests, known):
     return len({root(k) for k in known}) == 1
 
 
-# the most units of a hidden layer the evaluator's C code holds (_net.pxd's NET_MAX_HIDDEN)
-_MAX_UNITS = 1024
-
-
 def widen(net, hidden, seed):
     """``net`` with ``hidden`` units: its own first, then new ones (small random incoming
     weights, zero outgoing), so the outputs are unchanged (``train-net --hidden``).
@@ -428,8 +424,8 @@ def widen(net, hidden, seed):
     Net
         ``net`` itself when ``hidden`` is its width.
     """
-    if hidden > _MAX_UNITS:             # before the arrays: 10**12 units asked for TiBs
-        raise ValueError(f"hidden = {hidden}: expected a multiple of 8 up to {_MAX_UNITS}")
+    if hidden > MAX_HIDDEN:             # before the arrays: 10**12 units asked for TiBs
+        raise ValueError(f"hidden = {hidden}: expected a multiple of 8 up to {MAX_HIDDEN}")
     if hidden % 8 or hidden < net.n_hidden:
         raise ValueError(f"hidden = {hidden}: must be a multiple of 8 and at least the "
                          f"start net's {net.n_hidden}")
@@ -470,8 +466,8 @@ def deepen(net, hidden2, seed):
         ``net`` itself when its second layer has ``hidden2`` units.
     """
     hidden2 = int(hidden2)
-    if hidden2 <= 0 or hidden2 % 8 or hidden2 > _MAX_UNITS:
-        raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to {_MAX_UNITS}")
+    if hidden2 <= 0 or hidden2 % 8 or hidden2 > MAX_HIDDEN:
+        raise ValueError(f"hidden2 = {hidden2}: expected a multiple of 8 up to {MAX_HIDDEN}")
     if hidden2 < net.n_hidden2:
         raise ValueError(f"hidden2 = {hidden2}: the net's second layer has "
                          f"{net.n_hidden2} units already; it can be widened, not narrowed")

@@ -31,7 +31,7 @@ import numpy as np
 from nardy_fast.engine.evaluation import _search
 
 from nardy_fast.training import _selfplay
-from nardy_fast.engine.evaluation._net import Net
+from nardy_fast.engine.evaluation._net import MAX_HIDDEN, Net
 from nardy_fast.tables import bearoff
 from nardy_fast.tables.race import default_race_tables
 from nardy_fast.core._checks import check_count, check_threads
@@ -63,10 +63,6 @@ def training_tables():
     two-sided databases (no mars table, so that a run does not depend on which optional
     tables a machine has built; ``race.default_race_tables``)."""
     return default_race_tables(mars=False)
-
-
-# the most units of the hidden layer the evaluator's C code holds (_net.pxd's NET_MAX_HIDDEN)
-_MAX_UNITS = 1024
 
 
 def random_races(entropy, k, n):
@@ -186,8 +182,8 @@ def train(path, n_games=1_000_000, *, seed=None, hidden=DEFAULTS["hidden"], lam=
     start_net = _init_net(init)
     if start_net is not None:
         hidden = start_net.n_hidden
-    elif hidden % 8 or hidden > _MAX_UNITS:    # the net's C code takes no other width
-        raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to {_MAX_UNITS}")
+    elif hidden % 8 or hidden > MAX_HIDDEN:    # the net's C code takes no other width
+        raise ValueError(f"hidden={hidden}: expected a multiple of 8 up to {MAX_HIDDEN}")
     cfg = dict(games=int(n_games), seed=entropy, hidden=int(hidden), lam=float(lam),
                lr=float(lr), lr_final=float(lr_final), batch=int(batch), races=int(races),
                rules=rules.to_dict())

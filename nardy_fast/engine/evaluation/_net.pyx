@@ -67,10 +67,11 @@ cdef extern from "nf_luck.h":
                  int n_out, int stride, const float* w2t, const float* b2,
                  float* out) noexcept nogil
 
-__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "OUTPUT_NAMES", "simd_path"]
+__all__ = ["Net", "N_INPUTS", "N_OUTPUTS", "MAX_HIDDEN", "OUTPUT_NAMES", "simd_path"]
 
 N_INPUTS = NET_INPUTS
 N_OUTPUTS = NET_OUTPUTS
+MAX_HIDDEN = NET_MAX_HIDDEN     # the most units of a hidden layer the C code holds
 OUTPUT_NAMES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_mars_loss",
                 "p_koks_loss", "p_home_mars_loss")
 
