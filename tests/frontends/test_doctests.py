@@ -6,6 +6,7 @@ every public object's ``__doc__`` directly (as pyroaring's ``cydoctest`` does).
 import doctest
 import importlib
 import inspect
+import tempfile
 
 import pytest
 
@@ -64,7 +65,10 @@ def _examples():
 
 
 @pytest.mark.parametrize("test", list(_examples()))
-def test_docstring_examples(test):
+def test_docstring_examples(test, tmp_path, monkeypatch):
+    # The examples make their files in ``tempfile.mkdtemp()``, as a user's would; here
+    # that folder is under the test's own, which pytest removes, not the system's.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0, f"{test.name}: {runner.failures} example(s) failed"
