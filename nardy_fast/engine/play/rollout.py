@@ -20,10 +20,16 @@ for truncated games: two-sided or mars table when it covers the race, else one-s
 The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
 (stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
 pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
-the first is one of the 30 non-doubles, ``g mod 30``).  Standard errors use the
-within-stratum variances of the first roll's strata, ``se**2 = sum_h n_h s_h**2 / n**2``
-(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): valid for the stratified
-mean and conservative about the second roll's stratification.
+the first is one of the 30 non-doubles, ``g mod 30``).  The estimate is the stratified
+mean, each of the ``S`` strata's mean weighted by its roll's chance ``1 / S``, and its
+standard error uses the within-stratum variances, ``se**2 = sum_h s_h**2 / (n_h S**2)``
+(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): conservative about the
+second roll's stratification.  With as many games in every stratum (``n_games`` a
+multiple of ``S``) that is the plain mean of the games and ``sum_h n_h s_h**2 / n**2``;
+where the strata differ by one game, the plain mean would count some rolls more than
+their chance, an error that the standard error does not cover (0 for games that their
+first roll decides).  With fewer than two games in some stratum: the plain mean and the
+i.i.d. formula.
 ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
 ``extra["variance_reduction_equity"]`` the ratio of the two variances (plain over
 stratified): ``inf`` when stratification removed all the variance (every game's value
@@ -31,8 +37,7 @@ fixed by its first roll, as in a race that roll decides or a position the bear-o
 tables value after it), NaN when there was none to remove (every game of one value,
 one game); ``null`` in JSON (``rollout --json``), as every NaN and infinity.  A sum of
 squared deviations within the rounding of the sums of squares counts as 0, so such games
-have standard errors of 0, not of 1e-10.  Strata sizes
-differ by at most one game, so the plain mean is the stratified mean up to O(1/n_games).
+have standard errors of 0, not of 1e-10.
 
 Variance reduction: ``nardy_fast.engine.play.variance`` (the estimator and why it is unbiased).
 """
@@ -600,12 +605,32 @@ class _Merger:
         return out
 
 
+def _stratified(cnt):
+    """Whether the tallies ``cnt`` (games per stratum of the first roll) are estimated by
+    strata: every stratum played has at least the two games of a variance (then every
+    stratum has games: game ``g`` is in stratum ``g mod S``)."""
+    return bool((cnt[cnt > 0] >= 2).all())
+
+
+def _stratified_mean(cnt, sums):
+    """The mean of per-game values from their tallies per stratum of the first roll
+    (``cnt`` games, shape (strata,); ``sums``, shape (strata,) or (strata, quantities)):
+    the mean of the strata's means, each roll counted by its chance (the module
+    docstring), or the plain mean where a stratum has a single game.  Needs a game."""
+    if not _stratified(cnt):
+        return sums.sum(axis=0) / cnt.sum()
+    used = cnt > 0
+    c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
+    return (sums[used] / c).mean(axis=0)
+
+
 def _stratified_variance(cnt, sums, sq):
-    """``(var, var_iid)``: the variance of the mean of per-game values from their tallies
-    per stratum of the first roll (``cnt`` games, shape (strata,); ``sums`` and ``sq`` of
-    the values and their squares, shape (strata,) or (strata, quantities)): the
-    stratified ``sum_h n_h s_h**2 / n**2`` (the module docstring), or the i.i.d. formula
-    where a stratum has a single game; ``var_iid`` the i.i.d. formula (NaN for one game).
+    """``(var, var_iid)``: the variance of the mean of per-game values (``_stratified_mean``)
+    from their tallies per stratum of the first roll (``cnt`` games, shape (strata,);
+    ``sums`` and ``sq`` of the values and their squares, shape (strata,) or (strata,
+    quantities)): the stratified ``sum_h s_h**2 / (n_h S**2)`` over the ``S`` strata (the
+    module docstring), or the i.i.d. formula where a stratum has a single game;
+    ``var_iid`` the i.i.d. formula (NaN for one game).
     Needs at least one game.  A sum of squared deviations within the rounding of its
     formula (``_deviations``) is 0: games of one value (every game of a stratum decided
     by its first roll) have no variance, not 1e-20."""
@@ -613,12 +638,12 @@ def _stratified_variance(cnt, sums, sq):
     total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
     var_iid = (_deviations(n, total, total_sq) / (n - 1) / n if n > 1
                else np.full(np.shape(total), math.nan))
-    used = cnt > 0
-    if not (cnt[used] >= 2).all():
+    if not _stratified(cnt):
         return var_iid, var_iid
+    used = cnt > 0
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
     within = _deviations(c, sums[used], sq[used]) / (c - 1)
-    return (c * within).sum(axis=0) / n ** 2, var_iid
+    return (within / c).sum(axis=0) / int(used.sum()) ** 2, var_iid
 
 
 def _deviations(n, total, total_sq):
@@ -649,7 +674,7 @@ def _outcome(tally, truncated, extra, plan=None):
         return Outcome(p_win=nan, p_mars_win=nan, p_lose=nan, p_mars_loss=nan, equity=nan,
                        method="rollout", p_draw=nan, se_p_win=nan, se_equity=nan, games=0,
                        extra=extra)
-    mean = sums.sum(axis=0) / n
+    mean = _stratified_mean(cnt, sums)
     var, var_iid = _stratified_variance(cnt, sums, sq)
     se = np.sqrt(var)
     q = _Q
@@ -1243,8 +1268,9 @@ class RolloutGames:
     equity : ndarray of float64, shape (positions, n_games)
         Game ``k``'s equity in position ``i``'s rollout (points per unit of the starting
         stake, the side on roll's view; with variance reduction the luck-corrected
-        value, whose mean is ``outcomes[i].equity``); NaN for a game not played (a
-        rollout cut by Ctrl-C).
+        value), whose stratified mean (the mean of its strata's means; the plain mean
+        when ``n_games`` is a multiple of ``strata``) is ``outcomes[i].equity``; NaN for
+        a game not played (a rollout cut by Ctrl-C).
     strata : tuple of int
         Each rollout's strata of its first random roll (36, or 30 from the start with the
         opening's non-doubles): game ``k`` is in stratum ``k mod strata``.
@@ -1290,13 +1316,13 @@ def keeps_games(n_games: int, n_positions: int = 1) -> bool:
 
 
 def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> float:
-    """Standard error of ``mean(a) - mean(b)`` for the per-game values of two rollouts
-    made with one seed (game ``k`` of each threw the same dice), from the games both
-    played.
+    """Standard error of the difference of the means of the per-game values of two
+    rollouts made with one seed (game ``k`` of each threw the same dice), from the games
+    both played.
 
     The per-game differences ``a[k] - b[k]`` are estimated as a rollout's values are
-    (module docstring): the within-stratum variances of their first roll's strata,
-    ``se**2 = sum_h n_h s_h**2 / n**2``, where game ``k`` is in stratum ``k mod strata``
+    (module docstring): the within-stratum variances of their first roll's ``S`` strata,
+    ``se**2 = sum_h s_h**2 / (n_h S**2)``, where game ``k`` is in stratum ``k mod strata``
     (``strata=1``: the i.i.d. formula, for rollouts whose strata differ).
 
     Parameters

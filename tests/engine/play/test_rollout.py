@@ -794,8 +794,10 @@ def test_standard_errors_by_hand(n):
     losses of 36 and 31 strata without a loss, so
         p_win = 1 - 5 * 27 / 1296,
         s_h**2 = (9 - 9**2 / 36) / 35 in the 5 mixed strata, 0 elsewhere,
-        se(p_win)**2 = sum_h n_h s_h**2 / n**2 = 5 * 36 * s_h**2 / 1296**2,
-    and the unstratified se**2 is the plain sample variance of the 1296 values over n."""
+        se(p_win)**2 = sum_h s_h**2 / (n_h 36**2) = 5 * s_h**2 / (36 * 36**2),
+    and the unstratified se**2 is the plain sample variance of the 1296 values over n.
+    For n = 1296 + 18 the strata of rolls 0..17 hold one game more: the estimate is the
+    mean of the 36 strata's means, not the plain mean of the games."""
     values, strata, length = [], [], []
     for g in range(n):
         r1, r2 = g % 36, (g + g // 36) % 36
@@ -807,8 +809,10 @@ def test_standard_errors_by_hand(n):
         else:
             values.append(1.0), length.append(3)
         strata.append(r1)
-    values, strata = np.array(values), np.array(strata)
-    var = sum((strata == h).sum() * values[strata == h].var(ddof=1) for h in range(36)) / n**2
+    values, strata, length = np.array(values), np.array(strata), np.array(length)
+    mean = np.mean([values[strata == h].mean() for h in range(36)])
+    mean_length = np.mean([length[strata == h].mean() for h in range(36)])
+    var = sum(values[strata == h].var(ddof=1) / (strata == h).sum() for h in range(36)) / 36**2
     var_iid = values.var(ddof=1) / n
     if n == 1296:                                       # the closed forms of the docstring
         s2 = (9 - 9**2 / 36) / 35
@@ -818,10 +822,10 @@ def test_standard_errors_by_hand(n):
     p = nf.Position.from_boards(board(p20=1), board(p19=1))
     r = rollout(p, n, policy="random", seed=17, truncate=None, **FAST)
     assert r.games == n
-    assert r.p_win == pytest.approx(values.mean(), abs=1e-15)
-    assert r.p_lose == pytest.approx(1 - values.mean(), abs=1e-15)
-    assert r.equity == pytest.approx(2 * values.mean() - 1, abs=1e-14)
-    assert r.mean_length == pytest.approx(np.mean(length), abs=1e-14)
+    assert r.p_win == pytest.approx(mean, abs=1e-15)
+    assert r.p_lose == pytest.approx(1 - mean, abs=1e-15)
+    assert r.equity == pytest.approx(2 * mean - 1, abs=1e-14)
+    assert r.mean_length == pytest.approx(mean_length, abs=1e-14)
     assert r.se_p_win == pytest.approx(math.sqrt(var), rel=1e-9)
     assert r.se_equity == pytest.approx(2 * math.sqrt(var), rel=1e-9)
     assert r.se_p_mars_win == r.se_p_mars_loss == 0
@@ -1150,6 +1154,21 @@ def test_a_race_decided_by_its_first_roll_has_an_infinite_variance_ratio():
                   seed=1, truncate=None, **FAST)              # every game the same win
     assert one.extra["se_equity_unstratified"] == 0.0
     assert math.isnan(one.extra["variance_reduction_equity"])
+
+
+@pytest.mark.parametrize("n", [100, 720, 1000])
+def test_strata_of_unequal_sizes_count_by_the_chances_of_their_rolls(n):
+    """Two checkers on point 20 against one on 24: the side on roll wins iff its first
+    roll bears both off (5-6, 6-5, 3-3, 4-4, 5-5, 6-6: 1/6).  Every game is decided by its
+    first roll, so the standard error is 0, and the estimate must be 1/6 whatever the
+    number of games.  With 100 games the strata of rolls 28..35 (5-5 ... 6-6, four of the
+    six wins) hold 2 games and the others 3: the plain mean of the games was 0.14, given
+    with a standard error of 0."""
+    p = nf.Position.from_boards(board(p20=2), board(p24=1))
+    r = rollout(p, n, policy="random", seed=1, truncate=None, **FAST)
+    assert r.se_p_win == r.se_equity == 0.0
+    assert r.p_win == pytest.approx(1 / 6, abs=1e-12)
+    assert r.equity == pytest.approx(2 / 6 - 1, abs=1e-12)
 
 
 @pytest.mark.parametrize("vr", [None, False])

@@ -32,17 +32,17 @@ def contact_candidates(k=3):
 
 
 def se_by_hand(d, strata):
-    """The stratified formula written out game by game: se**2 = sum_h n_h s_h**2 / n**2."""
+    """The stratified formula written out game by game: se**2 = sum_h s_h**2 / (n_h S**2)
+    over the S strata."""
     groups = {}
     for k, v in enumerate(d):
         if not math.isnan(v):
             groups.setdefault(k % strata, []).append(v)
-    n = sum(len(g) for g in groups.values())
     total = 0.0
     for g in groups.values():
         mean = sum(g) / len(g)
-        total += len(g) * sum((v - mean) ** 2 for v in g) / (len(g) - 1)
-    return math.sqrt(total) / n
+        total += sum((v - mean) ** 2 for v in g) / (len(g) - 1) / len(g)
+    return math.sqrt(total) / len(groups)
 
 
 @pytest.mark.parametrize("policy, vr", [("greedy", None), ("net", "luck-net")])
