@@ -114,3 +114,24 @@ def test_an_outcome_equals_its_copy_from_another_process():
     assert net != outcome(method="net 0-ply")                  # NaN is not 0
     assert outcome(equity=0.0) == outcome(equity=-0.0)
     assert outcome() != outcome(games=5) and outcome() != "rollout"
+
+
+@given(st.lists(st.floats(-0.5, 1.5), min_size=10, max_size=10), st.booleans(),
+       st.sampled_from([(1.0, 2.0, 2.0, 2.0), (1.0, 2.0, 3.0, 4.0), (0.5, 2.5, 5.0, 7.0)]))
+def test_flipped_is_the_other_sides_view_of_any_possible_outcome(raw, draws, points):
+    """Any possible distribution (the nearest to arbitrary numbers), under any scoring:
+    its flip is possible too, from the other side (wins and losses swapped, the draw
+    kept), its equity negated (a 0 as +0.0), and flipping twice gives it back."""
+    from nardy_fast.core.result import possibility_gap, possible_values
+    z = possible_values(raw, draws=draws, points=points)
+    o = Outcome(**dict(zip(PROBABILITIES, z[:9].tolist())), equity=float(z[9]),
+                method="test")
+    f = o.flipped()
+    values = [getattr(f, n) for n in PROBABILITIES] + [f.equity]
+    assert possibility_gap(values, draws=draws, points=points) <= 1e-9
+    assert (f.p_win, f.p_lose, f.p_draw) == (o.p_lose, o.p_win, o.p_draw)
+    assert (f.p_mars_win, f.p_koks_win, f.p_home_mars_win) == (
+        o.p_mars_loss, o.p_koks_loss, o.p_home_mars_loss)
+    assert f.equity == -o.equity and math.copysign(1.0, f.equity) == (
+        1.0 if o.equity <= 0 else -1.0)
+    assert f.flipped() == o

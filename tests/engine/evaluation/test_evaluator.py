@@ -9,13 +9,15 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 import nardy_fast as nf
-from helpers import on_both_kernel_paths
+from helpers import ALL_VARIANTS, game_positions, on_both_kernel_paths
 from naive_net import np_encode, np_equity, np_forward, positions_from_games
 from nardy_fast.engine.evaluation._net import N_INPUTS, Net  # private on purpose: the C net kernel
 from nardy_fast.tables.bearoff import DatabaseError
-from nardy_fast.core.rules import Rules
+from nardy_fast.core.result import PROBABILITIES, possibility_gap
+from nardy_fast.core.rules import OUTCOMES, Rules
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 
 
@@ -788,3 +790,94 @@ def test_the_net_valuing_a_board_no_game_reaches_warns():
         home = np.zeros(24, int)
         home[18:20] = 1
         ev.evaluate(nf.Position(home, you))          # a race of both homes: exact
+
+
+# -- invariants over reachable positions, under every rule variant ---------------------------
+# every move-rule variant, and the scorings, the draw rule and the cubes
+VARIANTS = ALL_VARIANTS + [
+    Rules(scoring="extended"), Rules(draw_rule=True),
+    Rules(draw_rule=True, scoring="extended", head_rule="generalized"),
+    Rules(scoring="extended", oin_points=0.5, mars_points=2.5, koks_points=5,
+          home_mars_points=7),
+    Rules(cube="geometric"), Rules(cube="arithmetic", beaver=True, autodouble=True)]
+_JUDGES = {}
+
+
+def judge(rules):
+    """The shipped net judging under ``rules`` with no move filter (``keep=0``: a 1-ply
+    value is the whole expectimax), the race tables where they cover the race."""
+    if rules not in _JUDGES:
+        _JUDGES[rules] = Evaluator(Evaluator.default().net, rules=rules, keep=0)
+    return _JUDGES[rules]
+
+
+def win_points(loser, rules):
+    """The points of a win over ``loser`` (24 counts) by the rule book, section 7."""
+    if loser.sum() < 15:
+        return rules.points("oin")
+    if loser[:6].any():
+        return rules.points("koks")
+    return rules.points("home_mars" if loser[18:].sum() == 15 else "mars")
+
+
+@st.composite
+def variant_positions(draw):
+    """``(rules, position)``: a rule variant and a live position of a game played under it."""
+    rules = draw(st.sampled_from(VARIANTS))
+    pos = draw(game_positions(rules))
+    assume(not pos.is_over(rules))
+    return rules, pos
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant_positions(), st.sampled_from([0, 1]))
+def test_every_evaluation_is_a_possible_distribution(rp, plies):
+    """At 0 and 1 ply, under every rule variant: each probability in [0, 1] (never NaN or
+    -0.0), win + lose (+ draw) = 1, each kind of mars within the win or loss it belongs
+    to, draws only under ``draw_rule``, and the equity the points of the probabilities
+    (with a cube every win is worth the stake: rule book 7a)."""
+    rules, pos = rp
+    o = judge(rules).evaluate(pos, plies=plies)
+    values = [getattr(o, name) for name in PROBABILITIES] + [o.equity]
+    points = tuple(rules.points(kind) for kind in OUTCOMES)
+    assert possibility_gap(values, draws=rules.draw_rule, points=points) <= 1e-9, o
+    for v in values:
+        assert v == v and (v != 0 or math.copysign(1.0, v) > 0), (o, v)   # no NaN, no -0.0
+    for name in PROBABILITIES:
+        assert 0.0 <= getattr(o, name) <= 1.0, (name, o)
+    if not rules.draw_rule:
+        assert o.p_draw == 0.0, o
+    assert o.extra["plies"] == plies
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant_positions().filter(lambda rp: not rp[0].draw_rule))
+def test_one_ply_is_the_expectimax_of_the_flipped_zero_ply_values(rp):
+    """Without draws (no last turn for Black): the 1-ply equity is the mean over the 21
+    rolls of the best move's value, a move that ends the game scoring its win (rule book
+    section 7), any other the negated 0-ply equity of the position it leaves, valued from
+    the other side (the one-sided race approximation is no expectimax: not compared); and
+    the value does not depend on the colour on roll."""
+    rules, pos = rp
+    ev = judge(rules)
+    me, you = pos.mover, pos.opponent
+    other = "black" if pos.side == "white" else "white"
+    total = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            best = -math.inf
+            for c in nf.successors(me, you, d1, d2, rules):
+                if not c.any():
+                    v = win_points(you, rules)
+                else:
+                    v = -ev.evaluate(nf.Position.from_boards(you, c, other)).equity
+                best = max(best, v)
+            total += best * (1 if d1 == d2 else 2) / 36
+    one = ev.evaluate(pos, plies=1)
+    if one.method.startswith("net"):
+        assert one.equity == pytest.approx(total, abs=3e-5)
+    elif one.method == "two_sided":     # a race the table values exactly: its expectimax
+        assert one.equity == pytest.approx(total, abs=1e-9)
+    twin = nf.Position.from_boards(me, you, other)
+    for plies in (0, 1):
+        assert ev.evaluate(twin, plies=plies) == ev.evaluate(pos, plies=plies)
