@@ -1,7 +1,7 @@
 """Plain helpers shared by the test modules: boards and races, the other side's view of a
 value, small mars tables, an HTML page parsed, the luck of a roll by hand, the checks of a
-"no effect" warning, the net kernel's two paths, a rollout cut by Ctrl-C, the command line in this process, study IDs and seeds, and hypothesis
-strategies for positions, rolls and rules.  ``tests/architecture/test_one_home_tests.py`` checks that
+"no effect" warning, the net kernel's two paths, a rollout cut by Ctrl-C, the command line in this process, study IDs and seeds, the turns an environment's step mask reaches, and hypothesis
+strategies for positions, rolls, rules and played matches.  ``tests/architecture/test_one_home_tests.py`` checks that
 none of them is defined again in a test module.
 
 Fixtures live in ``conftest.py``; everything a test module imports by name lives here
@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from nardy_fast import Position, Rules, successors
+from nardy_fast import MatchRules, Position, Rules, successors
 from nardy_fast.core.record import random_game
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.engine.evaluation import _net  # private on purpose: the net kernel's path
@@ -300,6 +300,41 @@ def seed_of(seed, pid):
                           .digest()[:16], "big")
 
 
+# --- the environments' step masks ------------------------------------------------------
+# the rules the environments take: the move rules, and a scoring with the draw rule
+ENV_RULES = [None, Rules(block_transient=True), Rules(head_rule="generalized"),
+             Rules(larger_die_rule=False), Rules(block_rule="home"), Rules(block_rule="none"),
+             Rules(draw_rule=True, scoring="extended")]
+
+
+def turns_stepped(replay, n_steps):
+    """The mover's boards (tuples of 24 counts, its own numbering) an environment's step
+    mask reaches in a turn of ``n_steps`` steps (``n_steps >= 1``), found by trying every
+    offered step: ``replay(actions)`` starts the turn again, plays the step ``actions``
+    (``6 * from_idx + die - 1``) and returns the mover's board mid-turn and the mask of the
+    next step.  The last step is played here by its definition (the checker on ``from_idx``
+    moves ``die`` points, past point 24 off), so the turn never ends inside the
+    environment.  A step after which the mask offers nothing before the turn is whole is
+    reported as the board ``None``."""
+    out, todo = set(), [()]
+    while todo:
+        actions = todo.pop()
+        board, mask = replay(actions)
+        offered = np.flatnonzero(mask).tolist()
+        if not offered:
+            out.add(None)
+        elif len(actions) == n_steps - 1:
+            for a in offered:
+                b = list(board)
+                b[a // 6] -= 1
+                if a // 6 + a % 6 + 1 <= 23:
+                    b[a // 6 + a % 6 + 1] += 1
+                out.add(tuple(b))
+        else:
+            todo.extend(actions + (a,) for a in offered)
+    return out
+
+
 # --- the public test vectors ---------------------------------------------------------
 VECTORS = TESTS / "data" / "vectors" / "movegen_public.jsonl"
 
@@ -513,6 +548,42 @@ def first_turn_positions(draw):
         opp[o_pts[k % len(o_pts)]] += 1
     side = draw(st.sampled_from(["white", "black"]))
     return Position.from_boards(START, opp, side)
+
+
+MATCH_RULES = [MatchRules(length=3), MatchRules(length=2, draw="one", starter="alternate",
+                                                rules=Rules(draw_rule=True)),
+               MatchRules(length=3, draw="replay", starter="opening_roll",
+                          rules=Rules(draw_rule=True, scoring="extended")),
+               MatchRules(length=4, rules=Rules(scoring="extended", head_rule="generalized",
+                                                block_transient=True, larger_die_rule=False,
+                                                opening_roll="opening_dice")),
+               MatchRules(length=3, crawford=True, rules=Rules(cube="geometric", beaver=True)),
+               MatchRules(length=3, starter="alternate", rules=Rules(cube="arithmetic"))]
+
+
+@st.composite
+def played_matches(draw):
+    """A ``MatchRecord`` of a match played to its end by ``play_one_match`` (a random
+    player against the greedy one, either first), under a hypothesis-drawn variant of
+    ``MATCH_RULES`` and seed: its games end in every way the rules allow (mars, koks,
+    draws, the cube's passes and beavers)."""
+    from nardy_fast.engine.decisions.matchplay import play_one_match
+    from nardy_fast.engine.evaluation.evaluator import RulesFallbackWarning
+    rules = draw(st.sampled_from(MATCH_RULES))
+    players = draw(st.permutations(["random", "greedy"]))
+    with warnings.catch_warnings():         # the classic net serves the other move rules
+        warnings.simplefilter("ignore", RulesFallbackWarning)
+        return play_one_match(*players, rules=rules, seed=draw(st.integers(0, 2 ** 32 - 1)),
+                              names=("Ann", "Bob"))
+
+
+def same_match(back, match):
+    """Whether ``back`` holds ``match``'s players, games (turns, cube actions, results,
+    starts and colours) and scores."""
+    return (back.players == match.players and back.scores == match.scores
+            and [(g.white, g.black, g.start, g.turns, g.cube, g.result()) for g in back.games]
+            == [(g.white, g.black, g.start, g.turns, g.cube, g.result()) for g in match.games]
+            and back.replay() == match.replay())
 
 
 def load_script(path):

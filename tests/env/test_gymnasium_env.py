@@ -5,6 +5,9 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from helpers import ENV_RULES, dice, game_positions, turns_stepped
 
 gym = pytest.importorskip("gymnasium")
 
@@ -173,3 +176,28 @@ def test_a_refused_reset_leaves_the_game_as_it_was(options):
         env.reset(seed=1, options=options)
     assert (env.position, env.dice) == before[:2] and env.position.side == "black"
     assert (env.action_masks() == before[2]).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from(ENV_RULES), dice())
+def test_the_action_mask_reaches_exactly_the_legal_moves(data, rules, roll):
+    """From a position of a game played under the rules and any roll, the agent on roll:
+    the steps the mask offers, one after another, reach exactly the boards of
+    ``Position.legal_moves``, and no offered step leads to a turn that cannot be
+    finished (the observation's mask and ``action_masks`` agree at every step)."""
+    p = data.draw(game_positions(rules))
+    moves = p.legal_moves(roll, rules)
+    assume(moves[0].steps)                     # a roll with no step passes by itself
+    env = LongNardyEnv(agent=p.side, rules=rules)
+
+    def replay(actions):
+        obs, _ = env.reset(seed=0, options={"position": p, "dice": roll})
+        for a in actions:
+            obs, reward, term, trunc, _ = env.step(a)
+            assert (reward, term, trunc) == (0.0, False, False)
+        assert (obs["action_mask"] == env.action_masks()).all()
+        assert env.position.side == p.side and env.position.opponent.tolist() == \
+            p.opponent.tolist()
+        return env.position.mover.tolist(), env.action_masks()
+
+    assert turns_stepped(replay, len(moves[0].steps)) == {m.board for m in moves}

@@ -2,6 +2,9 @@
 whole game's rewards, starting from a position, illegal steps."""
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from helpers import ENV_RULES, dice, game_positions, turns_stepped
 
 pytest.importorskip("pettingzoo")
 
@@ -143,3 +146,30 @@ def test_a_step_after_the_game_is_over_says_so():
     assert env.agents == []
     with pytest.raises(ValueError, match=r"step: the game is over .*call reset\(\)"):
         env.step(0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from(ENV_RULES), dice())
+def test_the_action_mask_reaches_exactly_the_legal_moves(data, rules, roll):
+    """From a position of a game played under the rules and any roll: the steps the mask
+    of the agent on roll offers, one after another, reach exactly the boards of
+    ``Position.legal_moves``, no offered step leads to a turn that cannot be finished, and
+    the other agent's mask stays empty."""
+    p = data.draw(game_positions(rules))
+    moves = p.legal_moves(roll, rules)
+    assume(moves[0].steps)                     # a roll with no step passes by itself
+    env = long_nardy_v0.env(rules=rules)
+    agent = long_nardy_v0.AGENTS[p.side]
+    other = next(a for a in env.possible_agents if a != agent)
+
+    def replay(actions):
+        env.reset(seed=0, options={"position": p, "dice": roll})
+        for a in actions:
+            env.step(a)
+            assert env.agent_selection == agent and not any(env.terminations.values())
+        assert not env.observe(other)["action_mask"].any()
+        now = env.unwrapped.position
+        assert now.side == p.side and now.opponent.tolist() == p.opponent.tolist()
+        return now.mover.tolist(), env.observe(agent)["action_mask"]
+
+    assert turns_stepped(replay, len(moves[0].steps)) == {m.board for m in moves}
