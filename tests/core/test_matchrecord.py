@@ -1,8 +1,10 @@
 """``core.matchrecord``: a match transcript's score lines, checked with the range they
 must be in."""
 import pytest
+from hypothesis import given, settings
 
-from nardy_fast.core.matchrecord import read_match
+from helpers import played_matches, same_match
+from nardy_fast.core.matchrecord import format_match, parse_match, read_match, write_match
 from nardy_fast.core.record import RecordError
 
 
@@ -163,3 +165,18 @@ def test_a_player_name_read_as_a_comment_is_refused_when_written(tmp_path):
                                          r"with ';'"):
         write_match(m, tmp_path / "m.txt")
     assert not (tmp_path / "m.txt").exists()
+
+
+@settings(max_examples=8, deadline=None)
+@given(played_matches())
+def test_a_match_written_and_read_back_is_the_same_match(tmp_path_factory, match):
+    """Any match played to its end under any of the rules (draws, the cube, the scorings,
+    the move rules): its transcript reads back as the same match, with its rules, and is
+    written again the same; through a file too."""
+    text = format_match(match)
+    back = parse_match(text)
+    assert back.rules == match.rules and same_match(back, match)
+    assert format_match(back) == text
+    path = tmp_path_factory.mktemp("match") / "m.txt"
+    write_match(match, path)
+    assert same_match(read_match(path), match)

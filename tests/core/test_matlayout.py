@@ -7,7 +7,9 @@ import pathlib
 import re
 
 import pytest
+from hypothesis import given, settings
 
+from helpers import played_matches, same_match
 from nardy_fast.core.matchrecord import MatchRecord, format_match
 from nardy_fast.core.matchrules import MatchRules
 from nardy_fast.core.matlayout import (_step_to_ours, format_mat, looks_like_mat, parse_mat,
@@ -354,3 +356,19 @@ def test_move_lines_counted_up_say_which_reader_takes_them():
     with pytest.raises(RecordError, match=r"<mat> line 2: game: the first step 1/4 goes "
                                           r"up, .* read it with read_record"):
         parse_mat_game("\n  1) 31: 1/4 4/5     64: 1/7 7/11\n")
+
+
+@settings(max_examples=8, deadline=None)
+@given(played_matches())
+def test_any_played_match_round_trips(tmp_path_factory, match):
+    """Any match played to its end under any of the rules (draws and Black's last turn,
+    the cube with its beavers and the Crawford game, the scorings, the move rules): its
+    ``.MAT`` text, read with the match's rules, is the same match and is written again
+    the same; through a file too."""
+    text = format_mat(match)
+    back = parse_mat(text, rules=match.rules)
+    assert same_match(back, match)
+    assert format_mat(back) == text
+    path = tmp_path_factory.mktemp("mat") / "m.mat"
+    write_mat(match, path)
+    assert same_match(read_mat(path, rules=match.rules), match)

@@ -14,7 +14,7 @@ from nardy_fast.core.record import (GameRecord, RecordError, Turn, as_record, ga
                                     parse_record,
                                     random_game, read_record, write_record)
 
-from helpers import board
+from helpers import ALL_VARIANTS, board, game_positions
 
 VARIANTS = [Rules(), Rules(head_rule="generalized"), Rules(scoring="extended"),
             Rules(block_rule="home", block_transient=True), Rules(draw_rule=True),
@@ -505,3 +505,32 @@ def nf_turns(body):
     """The turns of ``body`` built by hand (no line): equal to the ones read."""
     return [Turn("white", (3, 4), ((1, 4), (4, 8))), Turn("black", (5, 6), ((1, 6), (6, 12))),
             Turn("white", (3, 5), ((8, 11), (11, 15)))]
+
+
+RECORD_VARIANTS = ALL_VARIANTS + [
+    Rules(scoring="extended", oin_points=0.75, mars_points=2.25, koks_points=2.5),
+    Rules(draw_rule=True, opening_roll="opening_dice"), Rules(cube="geometric", beaver=True)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.sampled_from(RECORD_VARIANTS), st.integers(0, 2 ** 32 - 1),
+       st.integers(0, 200))
+def test_a_game_from_any_reached_position_round_trips(tmp_path_factory, data, rules, seed,
+                                                      turns):
+    """A game under any rule variant, from a position a game under those rules reaches,
+    played to its end or stopped after some turns: its text reads back as the same game
+    (start, players, rules, turns, result) and is written again the same; through a file
+    too."""
+    start = data.draw(game_positions(rules))
+    rec = random_game(seed=seed, rules=rules, start=start, max_turns=turns, white="Ann",
+                      black="Bob \"B\"")
+    text = rec.to_text()
+    back = parse_record(text)
+    assert (back.start, back.rules, back.white, back.black) == (start, rules, "Ann",
+                                                                "Bob \"B\"")
+    assert back.turns == rec.turns and back.result() == rec.result()
+    assert back.to_text() == text
+    path = tmp_path_factory.mktemp("record") / "game.txt"
+    write_record(rec, path)
+    again = read_record(path)
+    assert (again.start, again.rules, again.turns) == (start, rules, rec.turns)
