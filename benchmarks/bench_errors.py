@@ -17,12 +17,15 @@ covariance positive).  The time each player took per decision is kept too.
 
 It is a study that resumes: every decision is written to ``--store`` (one JSON file per
 decision, written under a temporary name and renamed), and a rerun skips the decisions
-already there, so a killed run loses at most the decision in flight.
+already there, so a killed run loses at most the decision in flight.  The store keeps the
+settings that judge a decision (``settings.json``: ``--games``, ``--seed``, ``--top``,
+``--every``, ``--every3``); a rerun with other settings is refused naming each, so that a
+store never mixes decisions judged differently (``--decisions`` may grow).
 
 ``--extend NET --label L`` rates another net on the same decisions with the same judge:
 its 0-, 1- and 2-ply choices are added to each stored decision as ``L 0-ply`` ...,
 and only the candidates not rolled out yet are (same seed and games, so the equities of
-the others are reused exactly).
+the others are reused exactly: ``--games`` and ``--seed`` must be the store's).
 
     python benchmarks/bench_errors.py [--decisions 300] [--games 1296] [--workers 2]
         [--store errors_store] [--every3 5] [--summary]
@@ -36,6 +39,7 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast.training import _selfplay
 from nardy_fast.analysis.report import MARKS
 from nardy_fast.engine.play._policies import greedy_scores
@@ -46,6 +50,8 @@ from nardy_fast.training.train import training_tables
 
 BLUNDER = dict(MARKS)["blunder"]          # the analysis' own mark (points lost)
 PLAYERS = ("greedy", "0-ply", "1-ply", "2-ply", "3-ply")
+SETTINGS = "settings.json"                # the store's settings, beside its decisions
+JUDGED_BY = ("games", "seed", "top", "every", "every3")   # what a stored decision depends on
 
 
 def decisions(ev, n, every, seed):
@@ -93,12 +99,33 @@ def judge(k, pos, dice, ev, args):
                 se={c: float(frame.loc[c, "se_equity"]) for c in cands})
 
 
+def _decision_files(store):
+    return [f for f in sorted(os.listdir(store))
+            if f.startswith("decision_") and f.endswith(".json")]
+
+
+def store_differences(store, args):
+    """This run's settings that differ from those ``store`` was made with (the rollouts of
+    ``--extend`` only depend on ``--games`` and ``--seed``), described; a new store
+    records this run's.  A store made before its settings were kept is not checked."""
+    keys = ("games", "seed") if args.extend else JUDGED_BY
+    wanted = {k: getattr(args, k) for k in JUDGED_BY}
+    path = os.path.join(store, SETTINGS)
+    if os.path.exists(path):
+        with open(path) as f:
+            recorded = json.load(f)
+        return setting_differences({f"--{k}": recorded.get(k) for k in keys},
+                                   {f"--{k}": wanted[k] for k in keys},
+                                   recorded_as="in the store", wanted_as="now")
+    if not _decision_files(store) and not args.extend:
+        write_atomic(path, wanted)
+    return []
+
+
 def extend(store, net_path, label, args):
     """Add another net's choices (``label`` 0/1/2-ply) to every decision in ``store``."""
     ev = Evaluator.load(net_path)
-    for f in sorted(os.listdir(store)):
-        if not f.endswith(".json"):
-            continue
+    for f in _decision_files(store):
         path = os.path.join(store, f)
         r = json.load(open(path))
         if f"{label} 2-ply" in r["chosen"]:
@@ -126,8 +153,7 @@ def write_atomic(path, obj):
 
 
 def summary(store):
-    recs = [json.load(open(os.path.join(store, f))) for f in sorted(os.listdir(store))
-            if f.endswith(".json")]
+    recs = [json.load(open(os.path.join(store, f))) for f in _decision_files(store)]
     print(f"{len(recs)} decisions judged ({store})")
     loss = {}
     players = list(PLAYERS) + sorted({p for r in recs for p in r["chosen"]} - set(PLAYERS))
@@ -181,6 +207,10 @@ def main():
     ap.add_argument("--label", default="new", help="name of the --extend net's players")
     args = ap.parse_args()
     os.makedirs(args.store, exist_ok=True)
+    differ = store_differences(args.store, args) if args.extend or not args.summary else []
+    if differ:
+        ap.error(f"--store {args.store}: made with other settings (" + "; ".join(differ)
+                 + "); give the store's settings, or another --store to start afresh")
     if args.extend:
         extend(args.store, args.extend, args.label, args)
     elif not args.summary:
