@@ -24,7 +24,10 @@ Losses, per unit stake, by the judge's equities (the doubler's view):
 The judge's SE of a loss is at most ``sqrt(se_ND^2 + se_DT^2)``.
 
 A study that resumes: one JSON file per position in ``--store`` (atomic), a rerun skips
-those there.
+those there.  The store keeps the settings that choose and judge its positions
+(``settings.json``: ``--games``, ``--seed``, ``--every``, ``--low``, ``--high``,
+``--play-x``); a rerun with other settings is refused naming each, so that a store never
+mixes positions judged differently (``--positions`` may grow).
 
 ``--summary --points OIN MARS KOKS HOME_MARS`` also judges, against the same stored
 rollouts, the model as it would decide if a game with the cube scored each kind of win at
@@ -55,12 +58,15 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast.engine.evaluation import cubemodel
 from nardy_fast.engine.decisions.cube import cube_decision
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from bench_errors import decisions, write_atomic
 
 RULES = nf.Rules(cube="geometric")
+SETTINGS = "settings.json"                # the store's settings, beside its positions
+JUDGED_BY = ("games", "seed", "every", "low", "high", "play_x")
 
 
 def candidates(n, every, seed, low, high):
@@ -162,9 +168,30 @@ def with_model_plies(rows, plies, net=None):
     return out
 
 
+def _position_files(store):
+    return [f for f in sorted(os.listdir(store)) if f.endswith(".json") and f != SETTINGS]
+
+
+def store_differences(store, args):
+    """This run's settings that differ from those ``store`` was made with, described; a
+    new store records this run's.  A store made before its settings were kept is not
+    checked."""
+    wanted = {k: getattr(args, k) for k in JUDGED_BY}
+    path = os.path.join(store, SETTINGS)
+    if os.path.exists(path):
+        with open(path) as f:
+            recorded = json.load(f)
+        option = {k: f"--{k.replace('_', '-')}" for k in JUDGED_BY}
+        return setting_differences({option[k]: recorded.get(k) for k in JUDGED_BY},
+                                   {option[k]: wanted[k] for k in JUDGED_BY},
+                                   recorded_as="in the store", wanted_as="now")
+    if not _position_files(store):
+        write_atomic(path, wanted)
+    return []
+
+
 def summary(store, points=None, x_contact=None, model_plies=None, model_net=None):
-    rows = [json.load(open(os.path.join(store, f))) for f in sorted(os.listdir(store))
-            if f.endswith(".json")]
+    rows = [json.load(open(os.path.join(store, f))) for f in _position_files(store)]
     if not rows:
         print("no positions rated yet")
         return
@@ -230,6 +257,10 @@ def main():
             ap.error(f"--play-x {args.play_x}: expected a cube efficiency in [0, 1]")
         cubemodel.CONTACT_EFFICIENCY = args.play_x
     os.makedirs(args.store, exist_ok=True)
+    differ = [] if args.summary else store_differences(args.store, args)
+    if differ:
+        ap.error(f"--store {args.store}: made with other settings (" + "; ".join(differ)
+                 + "); give the store's settings, or another --store to start afresh")
     if not args.summary:
         t = time.perf_counter()
         for k, pos in enumerate(candidates(args.positions, args.every, args.seed,

@@ -1,0 +1,45 @@
+"""The cube benchmark's script against cube-aware rollouts
+(benchmarks/bench_cube_errors.py): a store that resumes keeps the settings its positions
+were chosen and judged with."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import load_script
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCH = BENCHMARKS / "bench_cube_errors.py"
+
+
+@pytest.fixture(scope="module")
+def script():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(BENCHMARKS))             # it imports bench_errors
+        yield load_script(BENCH)
+
+
+def _run(script, monkeypatch, *argv):
+    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
+    script.main()
+
+
+def test_a_rerun_with_other_settings_is_refused_by_name(script, monkeypatch, capsys,
+                                                        tmp_path):
+    """A rerun with another --games or --play-x kept the positions stored, judged the new
+    ones with its own settings and summarised both as one set."""
+    store = str(tmp_path / "store")
+    _run(script, monkeypatch, "--positions", "2", "--games", "8", "--store", store)
+    assert json.loads((tmp_path / "store" / "settings.json").read_text())["games"] == 8
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        _run(script, monkeypatch, "--positions", "3", "--games", "16", "--play-x", "0.5",
+             "--store", store)
+    assert e.value.code == 2
+    assert (f"error: --store {store}: made with other settings (--games: 8 in the store, "
+            "16 now; --play-x: None in the store, 0.5 now)") in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == [
+        "00000.json", "00001.json", "settings.json"]
+    _run(script, monkeypatch, "--summary", "--store", store)     # reads the positions only
+    assert "2 cube decisions" in capsys.readouterr().out
