@@ -7,8 +7,10 @@ in this process (``workers=1``: CPU seconds of this process, robust on a shared 
 and extrapolates linearly, saying so.  Then it kills a study with SIGKILL after a few
 batches (a child process), resumes it and reports the time from the restart until the
 study is back at work, the positions lost, and whether every number equals the
-uninterrupted study's; and the time to resume (read and check) a finished store of
-``--store-size`` evaluated positions.
+uninterrupted study's (a study of fewer than ``KILL_AFTER`` batches of 2 finishes before
+the kill: said so); and the time to resume (read and check) a finished store of
+``--store-size`` evaluated positions.  Interrupted (Ctrl-C), it prints no figure of the
+study it stopped.
 
     python benchmarks/bench_study.py [--positions 200] [--games 1296] [--kill 24]
 """
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 
 import numpy as np
 
@@ -34,6 +37,20 @@ from nardy_fast.training.train import training_tables
 
 study_mod = importlib.import_module("nardy_fast.analysis.study")
 SEED = 2026
+KILL_AFTER = 4                 # the killed study's batches stored before the kill
+
+
+def run_study(ids, games, store, **kw):
+    """``nf.study`` of every position of ``ids``, or SystemExit if it was interrupted (the
+    study keeps what it finished and returns it: no figure of this script holds then, and
+    its store is in a temporary folder removed on the way out)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "study interrupted", RuntimeWarning)
+        frame = nf.study(ids, games, store=store, workers=1, progress=False, **kw)
+    if len(frame) < len(ids):
+        sys.exit(f"bench_study.py: interrupted: {len(frame)} of {len(ids)} positions of "
+                 "the study done; no figures")
+    return frame
 
 
 def selfplay_positions(n, seed=7):
@@ -59,7 +76,7 @@ def selfplay_positions(n, seed=7):
 def main_study(ids, games, folder):
     store = os.path.join(folder, "main")
     t, c = time.perf_counter(), time.process_time()
-    frame = nf.study(ids, games, store=store, seed=SEED, workers=1, progress=False)
+    frame = run_study(ids, games, store, seed=SEED)
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     per_hour = len(ids) / cpu * 3600
     print(f"study of {len(ids)} positions x {games} games, net 0-ply, workers=1: "
@@ -79,11 +96,14 @@ def killed_study(ids, games, folder, reference):
               f"nf.study({ids!r}, {games}, store={store!r}, seed={SEED}, workers=1, "
               f"batch_size=2, progress=False)\n")
     proc = subprocess.Popen([sys.executable, "-c", script])
-    while not (os.path.isdir(store) and len(_parts(store)) >= 4) and proc.poll() is None:
-        time.sleep(0.02)
-    if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    try:
+        while (not (os.path.isdir(store) and len(_parts(store)) >= KILL_AFTER)
+               and proc.poll() is None):
+            time.sleep(0.02)
+    finally:                           # also when this script is stopped meanwhile
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
     kept = len(nf.read_study(store))
     first = {}
     run = study_mod._run_batch
@@ -95,12 +115,17 @@ def killed_study(ids, games, folder, reference):
     study_mod._run_batch = timed
     t = time.perf_counter()
     try:
-        frame = nf.study(ids, games, store=store, seed=SEED, workers=1, progress=False)
+        frame = run_study(ids, games, store, seed=SEED)
     finally:
         study_mod._run_batch = run
     total = time.perf_counter() - t
     same = frame.equals(reference.loc[ids])
     back = f"{first['t'] - t:.2f} s" if first else "- (nothing left)"
+    if kept == len(ids):
+        print(f"not killed: the study of {len(ids)} positions finished before the kill "
+              f"(after {KILL_AFTER} batches of 2: --kill {2 * KILL_AFTER + 2} or more); "
+              f"run again: {total:.1f} s; identical to the uninterrupted study: {same}")
+        return same
     print(f"killed (SIGKILL) after {kept} of {len(ids)} positions were stored (batches of "
           f"2: at most 2 in flight lost); resumed: back at work after {back}, finished in "
           f"{total:.1f} s; identical to the uninterrupted study: {same}")
@@ -120,11 +145,11 @@ def resume_large(n, folder):
         k += 1
     ids = list(ids)[:n]
     store = os.path.join(folder, "large")
-    nf.study(ids, 0, store=store, method="net", workers=1, progress=False)
+    run_study(ids, 0, store, method="net")
     times = []
     for _ in range(3):
         t = time.perf_counter()
-        nf.study(ids, 0, store=store, method="net", workers=1, progress=False)
+        run_study(ids, 0, store, method="net")
         times.append(time.perf_counter() - t)
     t = time.perf_counter()
     frame = nf.read_study(store)
