@@ -67,6 +67,15 @@ def main(argv=None):
     ap.add_argument("--mars-child", nargs=3, metavar=("N", "PATH", "THREADS"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    for name, least in (("runs", 1), ("queries", 1)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
+    for name, lo, hi in (("two_sided", 1, 14), ("scale", 1, 14), ("threads", 1, None),
+                         ("mars", 1, 14)):
+        bad = [n for n in getattr(args, name) if n < lo or (hi is not None and n > hi)]
+        if bad:
+            ap.error(f"--{name.replace('_', '-')} {bad[0]}: expected "
+                     + (f"checkers {lo}..{hi}" if hi else f">= {lo}"))
     if args.mars_child:
         return mars_child(int(args.mars_child[0]), args.mars_child[1],
                           int(args.mars_child[2]))

@@ -28,6 +28,8 @@ from nardy_fast.tables import _twosided, bearoff as bo
 from nardy_fast.engine.evaluation.cubemodel import RACE_EFFICIENCY, model_equities, actions
 from nardy_fast.tables.cuberace import CubefulRace
 
+MAX_CHECKERS = 14               # the largest cubeful race table (CubefulRace)
+
 
 def line(name, value, unit, extra=""):
     print(f"{name}: {value:,.3f} {unit}" + (f"  ({extra})" if extra else ""), flush=True)
@@ -226,6 +228,13 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=10368)
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    for name, least in (("runs", 1), ("games", 1)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
+    bad = [n for n in args.builds if not 1 <= n <= MAX_CHECKERS]
+    if bad:
+        ap.error(f"--builds {bad[0]}: expected checkers 1..{MAX_CHECKERS} (the cubeful "
+                 "race tables' sizes)")
     if args.child:
         return build_child(args.child[0], int(args.child[1]))
     if args.builds:

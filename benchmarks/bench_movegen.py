@@ -40,6 +40,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--seed", type=int, default=12345)
     args = ap.parse_args()
+    for name, least in (("games", 1), ("repeats", 1), ("seed", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
 
     movers, opps = sample_positions(args.games, args.seed)
     n = len(movers)

@@ -266,6 +266,13 @@ def main():
     ap.add_argument("--wall", action="store_true",
                     help="single-process figures per wall-clock second, not CPU second")
     args = ap.parse_args()
+    for name, least, why in (("games", 4, " (greedy runs play a quarter of them)"),
+                             ("repeats", 1, ""), ("mids", 1, ""),
+                             ("seeds", 2, " (the variance study's spread between seeds)"),
+                             ("openspiel_games", 1, "")):
+        if getattr(args, name) < least:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected >= "
+                     f"{least}{why}")
     global CLOCK
     if args.wall:
         CLOCK = time.perf_counter

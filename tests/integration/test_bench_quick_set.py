@@ -1,0 +1,41 @@
+"""The scripts of ``make bench``, the quick set (benchmarks/bench_movegen.py,
+bench_bearoff.py, bench_rollout.py, bench_cube.py): sizes that measure nothing refused by
+name before any work."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import load_script
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.mark.parametrize("name, argv, says", [
+    ("movegen", ["--games", "0"], "--games 0: expected >= 1"),
+    ("movegen", ["--repeats", "0"], "--repeats 0: expected >= 1"),
+    ("movegen", ["--seed", "-1"], "--seed -1: expected >= 0"),
+    ("bearoff", ["--runs", "0"], "--runs 0: expected >= 1"),
+    ("bearoff", ["--two-sided", "6", "0"], "--two-sided 0: expected checkers 1..14"),
+    ("bearoff", ["--scale", "16"], "--scale 16: expected checkers 1..14"),
+    ("bearoff", ["--threads", "2", "0"], "--threads 0: expected >= 1"),
+    ("rollout", ["--repeats", "0"], "--repeats 0: expected >= 1"),
+    ("rollout", ["--games", "3"], "--games 3: expected >= 4 (greedy runs play a quarter"),
+    ("rollout", ["--mids", "0"], "--mids 0: expected >= 1"),
+    ("rollout", ["--seeds", "1"], "--seeds 1: expected >= 2"),
+    ("cube", ["--builds", "6", "--runs", "0"], "--runs 0: expected >= 1"),
+    ("cube", ["--builds", "6", "15"], "--builds 15: expected checkers 1..14"),
+    ("cube", ["--rollout", "--games", "0"], "--games 0: expected >= 1"),
+])
+def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, name, argv,
+                                                        says):
+    """Each ended in a traceback (no median of no runs, a division by zero, a rollout's
+    or a solver's refusal, a failed child process, numpy unable to allocate 41.5 GiB) or
+    printed a figure of nothing (a 0-checker table)."""
+    path = BENCHMARKS / f"bench_{name}.py"
+    script = load_script(path)
+    monkeypatch.setattr(sys, "argv", [str(path), *argv])
+    with pytest.raises(SystemExit) as e:
+        script.main()
+    assert e.value.code == 2
+    assert f"error: {says}" in capsys.readouterr().err
