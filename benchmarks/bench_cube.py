@@ -6,7 +6,7 @@ and the cube model's decisions against the exact tables.
     python benchmarks/bench_cube.py --efficiency        # fit x per pip bin (8 checkers)
     python benchmarks/bench_cube.py --model             # model vs exact decisions
     python benchmarks/bench_cube.py --cap               # arithmetic cap: stake-1 changes
-    python benchmarks/bench_cube.py --rollout           # cubeful rollout games/s, one core
+    python benchmarks/bench_cube.py --rollout           # cubeful rollout games/CPU-s
     python benchmarks/bench_cube.py --functions         # microseconds per call of the
                                                         # cube model's Python functions
 
@@ -186,9 +186,11 @@ def bench_functions(runs):
 
 
 def bench_rollout(games, runs):
-    """Games/s of rollout(workers=1) from the start, greedy, truncated at the bear-off:
-    cubeless, geometric cube (the cube model on the evaluator's net, the default, and on
-    the pip-count estimate), arithmetic cube with beaver (median of runs)."""
+    """Games per CPU-second of this process (and per wall-clock second beside) of
+    rollout(workers=1) from the start, greedy, truncated at the bear-off: cubeless,
+    geometric cube (the cube model on the evaluator's net, the default, and on the
+    pip-count estimate), arithmetic cube with beaver (medians of runs); the last run's
+    equity with its standard error."""
     import nardy_fast as nf
     from nardy_fast import Position, Rules
     start = Position.initial()
@@ -201,18 +203,20 @@ def bench_rollout(games, runs):
                                  ("geometric cube, pip-count cube model", geo, "pips"),
                                  ("arithmetic cube, beaver, net cube model", ari, None)):
         kw = {} if rules.cube is None else {"cube_probabilities": source}
-        rates, r = [], None
+        rates, walls, r = [], [], None
         for k in range(runs):
-            t = time.perf_counter()
+            c, t = time.process_time(), time.perf_counter()
             r = nf.rollout(start, games, policy="greedy", seed=k, rules=rules, workers=1,
                            progress=False, **kw)
-            rates.append(games / (time.perf_counter() - t))
+            rates.append(games / (time.process_time() - c))
+            walls.append(games / (time.perf_counter() - t))
         extra = "" if rules.cube is None else (
             f"doubles/game {r.extra['doubles_per_game']:.2f}, passes/game "
             f"{r.extra['passes_per_game']:.2f}, mean final stake "
             f"{r.extra['mean_final_stake']:.2f}, ")
         line(f"rollout from the start, greedy, one core, {label}", statistics.median(rates),
-             "games/s", f"equity {r.equity:+.3f} +- {r.se_equity:.3f}, {extra}load average "
+             "games/CPU-s", f"{statistics.median(walls):,.0f} games/s wall; equity "
+             f"{r.equity:+.3f} (SE {r.se_equity:.3f}), {extra}load average "
              f"{os.getloadavg()[0]:.2f}")
 
 

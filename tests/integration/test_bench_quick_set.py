@@ -1,6 +1,6 @@
 """The scripts of ``make bench``, the quick set (benchmarks/bench_movegen.py,
 bench_bearoff.py, bench_rollout.py, bench_cube.py): sizes that measure nothing refused by
-name before any work."""
+name before any work; figures that say their clock."""
 import sys
 from pathlib import Path
 
@@ -39,3 +39,19 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, nam
         script.main()
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cube_rollout_figures_say_their_clock_and_their_se(monkeypatch, capsys):
+    """The games per second of the cube-aware rollouts were wall-clock seconds, printed as
+    "games/s" beside "equity +0.082 +- 0.113", and recorded among the CPU-second figures
+    (benchmarks/RESULTS.md: speeds are per CPU-second unless a row says wall)."""
+    path = BENCHMARKS / "bench_cube.py"
+    script = load_script(path)
+    monkeypatch.setattr(sys, "argv", [str(path), "--rollout", "--games", "20", "--runs", "1"])
+    assert script.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4
+    for text in lines:
+        assert " games/CPU-s  (" in text and " games/s wall; equity " in text
+        assert " (SE " in text and "+-" not in text
