@@ -30,6 +30,7 @@ import time
 
 import numpy as np
 
+from nardy_fast._utils._dbfile import DatabaseError
 from nardy_fast.engine.evaluation.cubemodel import live_take_point
 from nardy_fast.tables import bearoff as bo
 from nardy_fast.tables import bearoff_complete as bc
@@ -484,6 +485,31 @@ def main(argv=None):
                          "thread) against the local one on 2 threads, shard times, "
                          "traffic, scaling on paper")
     args = ap.parse_args(argv)
+    for option, sizes, hi in (("--sizes", args.sizes, bc.MAX), ("--dask", [args.dask], bc.MAX),
+                              ("--within", [args.within], bc.MAX),
+                              ("--cube-check", [args.cube_check], 14)):   # CubefulRace's
+        bad = [n for n in sizes if n is not None and not 1 <= n <= hi]
+        if bad:
+            ap.error(f"{option} {bad[0]}: expected checkers 1..{hi}")
+    if args.keep and len(args.sizes) != 1:
+        ap.error(f"--keep {args.keep}: keeps the build of one size of --sizes, not of "
+                 f"{len(args.sizes)} (--sizes {' '.join(map(str, args.sizes))})")
+
+    def table(option, store):
+        """The finished table of ``store``, or a refusal naming ``option``."""
+        try:
+            return bc.CompleteTwoSided.load(store, verify=False)
+        except (DatabaseError, OSError) as e:
+            ap.error(f"{option} {e}")
+    stores = {"--cube-decisions": args.cube_decisions, "--store": args.store,
+              "--check": args.check, "--errors": args.errors}
+    for option, store in stores.items():       # before any build: refused at once
+        if store is not None and not os.path.isfile(os.path.join(store, bc.MANIFEST)):
+            ap.error(f"{option} {store}: no {bc.MANIFEST}: not a complete two-sided table")
+    checked = table("--check", args.check) if args.check else None
+    if checked is not None and checked.max_checkers < bc.MAX:
+        ap.error(f"--check {args.check}: a table of {checked.max_checkers} checkers; the "
+                 f"check needs the complete table ({bc.MAX})")
     if args.dask:
         dask_build(args.dask)
     for n in args.sizes:
@@ -491,14 +517,14 @@ def main(argv=None):
     if args.cube_check:
         cube_check(args.cube_check)
     if args.cube_decisions:
-        cube_decisions(bc.CompleteTwoSided.load(args.cube_decisions, verify=False)
+        cube_decisions(table("--cube-decisions", args.cube_decisions)
                        if args.within is None else sub_table(args.cube_decisions, args.within))
     if args.store:
-        bench_queries(bc.CompleteTwoSided.load(args.store, verify=False))
-    if args.check:
-        python_check(bc.CompleteTwoSided.load(args.check, verify=False))
+        bench_queries(table("--store", args.store))
+    if checked is not None:
+        python_check(checked)
     if args.errors:
-        one_sided_errors(bc.CompleteTwoSided.load(args.errors, verify=False))
+        one_sided_errors(table("--errors", args.errors))
 
 
 if __name__ == "__main__":
