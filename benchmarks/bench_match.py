@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from collections import defaultdict
 
@@ -122,17 +123,25 @@ def _worst_z(visits, value):
     return worst, n_states
 
 
+def save_points(path, pts):
+    """The games' points to ``path`` itself (``np.save`` of a name without ``.npy`` adds
+    it, and the file was then never found again), whole or not at all."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        np.save(f, pts)
+    os.replace(tmp, path)
+
+
 def table(games, cube_matches, seed, workers, points=None):
     """``points``: an .npy file of the games' first-mover points, made if missing (the
     games do not depend on the table, so they can be played first)."""
-    import os
     t = time.perf_counter()
     if points and os.path.exists(points):
         pts = np.load(points)
     else:
         pts = _games(games, seed, workers)
         if points:
-            np.save(points, pts)
+            save_points(points, pts)
     print(f"{len(pts)} games of net vs net ({time.perf_counter() - t:.0f} s)")
     mr = MatchRules()
     solver = met.MetSolver(mr, met.start_distribution())
@@ -315,6 +324,21 @@ def aware_decisions(n, games, seed, scores):
               f"{g.sum() / len(pool):+.5f}; {time.perf_counter() - t:.0f} s", flush=True)
 
 
+def scores(text):
+    """argparse type: ``"2:1:0,3:0:2"`` -> ``[(2, 1, 0), (3, 0, 2)]``, each LENGTH:A:B a
+    score a match can stand at."""
+    out = []
+    for sc in text.split(","):
+        try:
+            length, a, b = (int(x) for x in sc.split(":"))
+            MatchState(length, (a, b), "white")
+        except ValueError as e:
+            why = str(e) if str(e).startswith(("score", "length")) else "expected LENGTH:A:B"
+            raise argparse.ArgumentTypeError(f"{sc!r}: {why}") from None
+        out.append((length, a, b))
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="what", required=True)
@@ -329,7 +353,7 @@ def main():
     a = sub.add_parser("aware")
     a.add_argument("--pairs", type=int, default=300)
     a.add_argument("--seed", type=int, default=16)
-    a.add_argument("--scores", default="2:1:0,2:0:0",
+    a.add_argument("--scores", type=scores, default="2:1:0,2:0:0",
                    help="comma list of LENGTH:A:B scores")
     a.add_argument("--cube", action="store_true", help="matches with the cube")
     a.add_argument("--crawford", action="store_true", help="the Crawford rule (with --cube)")
@@ -337,33 +361,35 @@ def main():
     g = sub.add_parser("aware-games")
     g.add_argument("--pairs", type=int, default=2000)
     g.add_argument("--seed", type=int, default=16)
-    g.add_argument("--scores", default="2:1:0,2:0:0,3:2:0,3:0:2",
+    g.add_argument("--scores", type=scores, default="2:1:0,2:0:0,3:2:0,3:0:2",
                    help="comma list of LENGTH:A:B scores")
     g.add_argument("--plies", type=int, default=0, help="both players' look-ahead")
     d = sub.add_parser("aware-decisions")
     d.add_argument("--decisions", type=int, default=300)
     d.add_argument("--games", type=int, default=1296)
     d.add_argument("--seed", type=int, default=16)
-    d.add_argument("--scores", default="2:1:1,2:1:0,2:0:1,3:0:2,3:2:0",
+    d.add_argument("--scores", type=scores, default="2:1:1,2:1:0,2:0:1,3:0:2,3:2:0",
                    help="comma list of LENGTH:MOVER:OTHER scores")
     args = p.parse_args()
     if args.what == "speed":
         speed()
     elif args.what == "table":
         if args.games_only:
-            np.save(args.points, _games(args.games, args.seed, args.workers))
+            if args.points is None:
+                p.error("table --games-only: give --points FILE to keep the games in")
+            save_points(args.points, _games(args.games, args.seed, args.workers))
         else:
             table(args.games, args.cube_matches, args.seed, args.workers, args.points)
     elif args.what == "aware-decisions":
         aware_decisions(args.decisions, args.games, args.seed,
-                        [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")])
+                        args.scores)
     elif args.what == "aware-games":
         aware_games(args.pairs, args.seed,
-                    [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],
+                    args.scores,
                     args.plies)
     else:
         aware(args.pairs, args.seed,
-              [tuple(int(x) for x in sc.split(":")) for sc in args.scores.split(",")],
+              args.scores,
               args.cube, args.crawford, args.workers)
 
 
