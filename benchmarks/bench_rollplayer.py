@@ -8,8 +8,9 @@ player up to 0.3.0.  In one run, on fixed seeded inputs:
 
 - speed: ``--runs`` plain 0-ply rollouts of ``--games`` games from the start for each
   net (``workers=1``, no variance reduction, truncated at the bear-off, seeds 0, 1, ...;
-  the nets alternate run by run, so a change in the machine's load touches all alike);
-  prints the median games per CPU-second of this process;
+  the nets alternate run by run, so a change in the machine's load touches all alike,
+  after an untimed rollout of each, so that the first timed run does not carry the
+  process's one-time costs); prints the median games per CPU-second of this process;
 - strength: each net against the next one (the judge against v7, v7 against v6), both
   at 0-ply, over ``--pairs`` pairs of shared-dice games from the start
   (``nardy_fast.engine.play.strength.play_match``, seed ``--seed``): points per game of
@@ -26,6 +27,8 @@ import nardy_fast as nf
 from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.strength import play_match
+
+WARM_UP = 36           # games of an untimed rollout per net before the timed runs
 
 
 def candidates():
@@ -44,6 +47,9 @@ def candidates():
 def speed(players, games, runs):
     start = nf.Position.initial()
     secs = {name: [] for name in players}
+    for ev in players.values():        # untimed: the first rollout's one-time costs
+        nf.rollout(start, WARM_UP, policy=ev, seed=0, workers=1, variance_reduction=False,
+                   progress=False)
     for run in range(runs):
         for name, ev in players.items():
             t = time.process_time()
