@@ -9,13 +9,15 @@ alternate run by run, so a change in the machine's load touches both alike, afte
 untimed rollout of each net, so that the first timed path does not carry the process's
 one-time costs.
 
-    python benchmarks/bench_simd.py default net_v2.nfdb --games 1296 --runs 5
+    python benchmarks/bench_simd.py default nardy_fast/data/rollout_classic.nfdb \
+        --games 1296 --runs 5
 """
 import argparse
 import statistics
 import time
 
 import nardy_fast as nf
+from nardy_fast._utils._dbfile import DatabaseError
 from nardy_fast.engine.evaluation import _net
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 
@@ -29,11 +31,18 @@ def main():
     ap.add_argument("--games", type=int, default=1296)
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
+    for name in ("games", "runs"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= 1")
+    try:
+        evaluators = {name: Evaluator.default() if name == "default" else Evaluator.load(name)
+                      for name in args.nets}
+    except DatabaseError as e:
+        ap.error(f"nets: {e}")
     start = nf.Position.initial()
     paths = (True, False) if _net.simd_path(False) == "avx2" else (True,)
     try:
-        for name in args.nets:
-            ev = Evaluator.default() if name == "default" else Evaluator.load(name)
+        for name, ev in evaluators.items():
             secs = {g: [] for g in paths}
             nf.rollout(start, WARM_UP, policy=ev, seed=0, workers=1,   # untimed
                        variance_reduction=False, progress=False)
