@@ -617,11 +617,18 @@ def _stratified_mean(cnt, sums):
     (``cnt`` games, shape (strata,); ``sums``, shape (strata,) or (strata, quantities)):
     the mean of the strata's means, each roll counted by its chance (the module
     docstring), or the plain mean where a stratum has a single game.  Needs a game."""
-    if not _stratified(cnt):
+    if not _stratified(cnt) or _even(cnt):        # the plain mean: the same, to the bit
         return sums.sum(axis=0) / cnt.sum()
     used = cnt > 0
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
     return (sums[used] / c).mean(axis=0)
+
+
+def _even(cnt):
+    """Whether every stratum has as many games (the stratified and plain formulas are
+    then one, and the plain one is used: its rounding is that of the results before the
+    strata were weighed)."""
+    return bool((cnt == cnt[0]).all())
 
 
 def _stratified_variance(cnt, sums, sq):
@@ -643,6 +650,8 @@ def _stratified_variance(cnt, sums, sq):
     used = cnt > 0
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
     within = _deviations(c, sums[used], sq[used]) / (c - 1)
+    if _even(cnt):
+        return (c * within).sum(axis=0) / n ** 2, var_iid
     return (within / c).sum(axis=0) / int(used.sum()) ** 2, var_iid
 
 
