@@ -53,7 +53,7 @@ import math
 import os
 import time
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,7 @@ from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils._version import __version__
 from nardy_fast.analysis.decisionbench import (BenchmarkFileError, PHASES, SCHEMA_VERSION,
+                                               TYPES,
                                                bench_settings, read_bench, write_bench)
 from nardy_fast.core import record as _record
 from nardy_fast.core.cubestate import CubeState
@@ -77,10 +78,15 @@ from nardy_fast.engine.play.rollout import (Stopped, rollout, rollout_outcomes,
                                              stop_if_interrupted)
 
 __all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan",
-           "plan_path"]
+           "plan_path", "reroll"]
 
 SOURCES = ("net-greedy", "net-noisy", "net-net:1")
 CUBE_WINDOW = (0.55, 0.95)
+# How a cube decision in the bear-off is valued: by the exact cubeful race table where it
+# covers the race, else its games are played out (not Janowski's model at the start); a
+# file that does not record it valued the latter by the model (EARLIER_CUBE_BEAROFF).
+CUBE_BEAROFF = "exact table, else played out"
+EARLIER_CUBE_BEAROFF = "exact table, else the cube model"
 OPENING_PLIES = 15          # contact plies 0-14 are the opening
 LATE_PLIES = 12             # the last 12 plies before contact ended are late
 DEFAULTS = {"n_checker": 2000, "n_cube": 300, "games": 1296, "seed": 1,
@@ -95,11 +101,25 @@ def judge_evaluator() -> Evaluator:
     return Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact, keep=ev.keep)
 
 
-def _net_digest():
+def _net_digest(path=nets.DEFAULT_NET):
     h = hashlib.sha256()
-    with open(nets.DEFAULT_NET, "rb") as f:
+    with open(path, "rb") as f:
         h.update(f.read())
     return h.hexdigest()[:16]
+
+
+def _player_of(settings, path):
+    """An evaluator of the shipped net whose digest the benchmark file ``path`` records
+    (its rollout player, playing its own games); ``BenchmarkFileError`` when this version
+    ships no such net."""
+    want = settings.get("net_sha256")
+    for name in sorted(os.listdir(nets.DATA)):
+        if name.endswith(".nfdb") and _net_digest(os.path.join(nets.DATA, name)) == want:
+            ev = Evaluator.load(os.path.join(nets.DATA, name))
+            return Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact,
+                             keep=ev.keep)
+    raise BenchmarkFileError(f"{os.fspath(path)}: rolled out by the net of sha256 {want!r} "
+                             f"({settings.get('net')!r}), which this version does not ship")
 
 
 def _settings(options):
@@ -108,7 +128,8 @@ def _settings(options):
             "rollout_player": "judging net at 0-ply",
             "net": os.path.basename(nets.DEFAULT_NET), "net_sha256": _net_digest(),
             "net_hidden": [int(ev.net.n_hidden), int(ev.net.n_hidden2)],
-            "truncate": "bearoff", "variance_reduction": "default", "dice": DICE_SCHEME,
+            "truncate": "bearoff", "cube_bearoff": CUBE_BEAROFF,
+            "variance_reduction": "default", "dice": DICE_SCHEME,
             "cube_probabilities": "shipped evaluator, 0-ply",
             "sources": list(SOURCES), "cube_window": list(CUBE_WINDOW)}
 
@@ -286,13 +307,17 @@ def _roll(row, judge, workers):
                "ses": [float(outs[i].se_equity) for i in order]}
         return row, outs[0].extra
     pos = Position.from_id(row["position"])
-    rules = cube_rules(None)
+    kw["rules"] = cube_rules(None)
     k = int(row["cube_stake"])
-    nd = rollout(pos, row["games"], rules=rules,
-                 cube_state=CubeState(k, row["cube_owner"], True), **kw)
+    nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True), **kw)
     stop_if_interrupted([nd], "build")
-    dt = rollout(pos, row["games"], rules=rules, cube_state=CubeState(2 * k, "opponent"),
-                 **kw)
+    if nd.extra.get("valued_at_start", "").startswith("janowski"):
+        # a bear-off only the cube model would value: its games are played out
+        kw["truncate"] = None
+        nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True),
+                     **kw)
+        stop_if_interrupted([nd], "build")
+    dt = rollout(pos, row["games"], cube_state=CubeState(2 * k, "opponent"), **kw)
     stop_if_interrupted([dt], "build")
     row = {**row, "no_double": float(nd.equity), "double_take": 2.0 * float(dt.equity),
            "double_pass": 1.0, "se_no_double": float(nd.se_equity),
@@ -378,7 +403,8 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
         old = bench_settings(path)
         differ = setting_differences(old, settings,
                                      ignore=("package_version", "estimator", "luck_net"),
-                                     unrecorded={"dice": EARLIER_DICE_SCHEME})
+                                     unrecorded={"dice": EARLIER_DICE_SCHEME,
+                                                 "cube_bearoff": EARLIER_CUBE_BEAROFF})
         if differ:
             raise BenchmarkFileError(
                 f"{os.fspath(path)}: built with other settings (" + ", ".join(differ)
@@ -434,3 +460,106 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     if len(rows) == len(todo) and os.path.exists(plan_path(path)):
         os.remove(plan_path(path))          # the file is complete: no rerun needs it
     return {"done": len(rows), "total": len(todo), "path": os.fspath(path)}
+
+
+def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
+           types: Sequence[str] = TYPES, phases: Sequence[str] = PHASES,
+           workers: int | None = 1, progress=None) -> dict[str, Any]:
+    """Roll out some decisions of the benchmark file ``path`` again with this version,
+    into the new file ``out``; the others are copied as they are.
+
+    A file built before 2026-12-07 needs it twice over.  Its cube decisions were rolled
+    out in games that scored a mars at twice the stake, where the rule book (section 7a)
+    scores a game with the cube at the stake whatever its kind; those in the bear-off
+    that the exact cubeful race table does not cover were valued by Janowski's model, not
+    played.  And its checker candidates valued at the start by the one-sided bear-off
+    approximation carry a standard error of 0, as if exact, where this version gives NaN
+    (not measured).  ``reroll(old, new, types=["cube"])`` mends the first, and
+    ``phases=["bearoff"]`` the second.
+
+    Each decision keeps its seed and is rolled out as ``build`` rolls it out now, by the
+    net the file names (``net_sha256``).  The settings of ``out`` list every such run in
+    ``rerolled`` (the types, phases, version and dice scheme), and take this version's
+    ``cube_bearoff`` once every cube decision is rolled out again.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A complete or partial benchmark file.
+    out : str or os.PathLike
+        The file to write (atomically, once every chosen decision is rolled out); it must
+        not exist.
+    types : sequence of str
+        The types of decision to roll out again (``decisionbench.TYPES``).
+    phases : sequence of str
+        Their phases (``decisionbench.PHASES``).
+    workers : int or None
+        The rollouts' workers (the results do not depend on them).
+    progress : bool or None
+        A bar over the decisions rolled out.
+
+    Returns
+    -------
+    dict
+        ``rerolled`` (decisions rolled out again), ``decisions`` (all), ``path``
+        (``out``).
+
+    Raises
+    ------
+    FileExistsError
+        ``out`` exists (it is never overwritten).
+    ValueError
+        ``out`` is ``path``; an unknown type or phase, or none.
+    BenchmarkFileError
+        ``path`` is not a benchmark, or was rolled out by a net this version does not ship.
+    KeyboardInterrupt
+        Ctrl-C: nothing is written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from nardy_fast.analysis import decisionbuild
+    >>> folder = tempfile.mkdtemp()
+    >>> small = os.path.join(folder, "small.parquet")
+    >>> decisionbuild.build(small, n_checker=1, n_cube=1, source_games=3, games=36,
+    ...                     progress=False)["done"]
+    2
+    >>> decisionbuild.reroll(small, os.path.join(folder, "again.parquet"), types=["cube"],
+    ...                      progress=False)["rerolled"]
+    1
+    """
+    types, phases = _chosen(types, TYPES, "types"), _chosen(phases, PHASES, "phases")
+    if os.path.abspath(out) == os.path.abspath(path):
+        raise ValueError(f"{os.fspath(out)}: the file read; give a new file to write")
+    if os.path.exists(out):
+        raise FileExistsError(f"{os.fspath(out)}: exists; give a new file to write")
+    settings = bench_settings(path)
+    rows = read_bench(path).to_dict("records")
+    judge = _player_of(settings, path)
+    chosen = [k for k, r in enumerate(rows) if r["type"] in types and r["phase"] in phases]
+    bar = progress_bar(total=len(chosen), desc="decisions", unit="decision",
+                       progress=progress)
+    try:
+        for k in chosen:
+            rows[k], _ = _roll(rows[k], judge, workers)
+            bar.update(1)
+    finally:
+        bar.close()
+    runs = [*settings.get("rerolled", []),
+            {"types": types, "phases": phases, "package_version": __version__,
+             "dice": DICE_SCHEME}]
+    settings = {**settings, "rerolled": runs}
+    if "cube" in types and set(phases) == set(PHASES):
+        settings["cube_bearoff"] = CUBE_BEAROFF
+    write_bench(out, rows, settings)
+    return {"rerolled": len(chosen), "decisions": len(rows), "path": os.fspath(out)}
+
+
+def _chosen(values, allowed, name):
+    if isinstance(values, str):
+        values = [values]
+    values = list(values)
+    bad = [v for v in values if v not in allowed]
+    if bad or not values:
+        raise ValueError(f"{name}={values!r}: expected one or more of {', '.join(allowed)}")
+    return [v for v in allowed if v in values]

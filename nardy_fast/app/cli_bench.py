@@ -1,5 +1,6 @@
 """The decision benchmark's commands of ``nardy-fast``: ``benchmark build`` (the file of
-rolled-out decisions, ``analysis.decisionbuild``) and ``benchmark score`` (a player's
+rolled-out decisions, ``analysis.decisionbuild``), ``benchmark reroll`` (some of its
+decisions rolled out again) and ``benchmark score`` (a player's
 error rate on it, ``analysis.decisionbench``; an external engine through the engine
 protocol, ``app.duel.EngineProcess``)."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ import warnings
 
 from nardy_fast.analysis import decisionbench
 from nardy_fast.analysis.decisionbench import PLAYERS
-from nardy_fast.analysis.decisionbuild import DEFAULTS, build
+from nardy_fast.analysis.decisionbuild import DEFAULTS, build, reroll
 from nardy_fast.app._args import (CliError, Interrupted, add_command, add_options, add_progress,
                                   check_timeout, in_option_words, json_text, log_file,
                                   path_name, positive_int)
@@ -20,8 +21,8 @@ from nardy_fast.app.duel import DEFAULT_TIMEOUT, EngineFault, EngineProcess
 from nardy_fast.core.position import read_move
 from nardy_fast.core.rules import CLASSIC
 
-__all__ = ["PARSERS", "cmd_benchmark_build", "cmd_benchmark_score", "engine_player",
-           "player_of"]
+__all__ = ["PARSERS", "cmd_benchmark_build", "cmd_benchmark_reroll",
+           "cmd_benchmark_score", "engine_player", "player_of"]
 
 
 def _parser_benchmark(sub):
@@ -67,6 +68,18 @@ def _parser_benchmark(sub):
                    help="append a line to FILE at every write (decisions done, CPU time)")
     add_options(b, "seed", "workers", seed=DEFAULTS["seed"], workers=1)
     add_progress(b)
+    r = add_command(bsub, "reroll", cmd_benchmark_reroll,
+                    help="roll some of a file's decisions out again, into a new file")
+    r.add_argument("file", type=path_name, metavar="FILE", help="the benchmark file read")
+    r.add_argument("out", type=path_name, metavar="OUT",
+                   help="the file written (a new one: never overwritten)")
+    r.add_argument("--type", dest="types", action="append", choices=decisionbench.TYPES,
+                   help="roll out the decisions of this type again (repeat it for both; "
+                        "default both)")
+    r.add_argument("--phase", dest="phases", action="append", choices=decisionbench.PHASES,
+                   help="and of this phase (repeat it for several; default every phase)")
+    add_options(r, "workers", workers=1)
+    add_progress(r)
     c = add_command(bsub, "score", cmd_benchmark_score,
                     help="a player's error rate on a benchmark file")
     c.add_argument("file", type=path_name, metavar="FILE", help="the benchmark file")
@@ -109,6 +122,25 @@ def cmd_benchmark_build(args):
     except ValueError as e:                     # a setting refused: in the option's words
         raise CliError(in_option_words(str(e), _OPTIONS)) from None
     print(f"{out['done']} of {out['total']} decisions in {out['path']}")
+
+
+def cmd_benchmark_reroll(args):
+    """Roll out some decisions of the benchmark FILE again with this version, and write
+    the whole benchmark to the new file OUT (the others copied).  A file built before
+    2026-12-07 wants its cube decisions rolled out again (``--type cube``: their games
+    had scored a mars at twice the stake, and a bear-off was valued by Janowski's model)
+    and its bear-off ones (``--phase bearoff``: the one-sided approximation's values had
+    an SE of 0, as if exact).  Ctrl-C writes nothing."""
+    if not os.path.exists(args.file):
+        raise CliError(f"{args.file}: no such benchmark file")
+    try:
+        out = reroll(args.file, args.out, types=args.types or decisionbench.TYPES,
+                     phases=args.phases or decisionbench.PHASES, workers=args.workers,
+                     progress=args.progress)
+    except (decisionbench.BenchmarkFileError, FileExistsError, ValueError) as e:
+        raise CliError(str(e)) from None
+    print(f"{out['rerolled']} decisions rolled out again; {out['decisions']} decisions in "
+          f"{out['path']}")
 
 
 # build()'s keywords -> benchmark build's options

@@ -6,6 +6,8 @@ import re
 import pandas as pd
 import pytest
 
+import nardy_fast as nf
+
 from nardy_fast.analysis import decisionbench as db
 from nardy_fast.analysis import decisionbuild as build_mod
 from nardy_fast.core.rng import DICE_SCHEME, EARLIER_DICE_SCHEME
@@ -131,3 +133,68 @@ def test_a_file_of_the_earlier_dice_is_refused_naming_them(whole, tmp_path):
                        match=re.escape(f"dice: '{EARLIER_DICE_SCHEME}' there, "
                                        f"'{DICE_SCHEME}' now")):
         build_mod.build(old, **TINY)
+
+
+def test_reroll_rolls_the_chosen_decisions_out_again_as_the_build_does(whole, tmp_path):
+    """A file whose cube equities are wrong (as those rolled out while a mars counted
+    double under the cube) gets the build's values back from each decision's seed; the
+    other decisions are copied as they are, and the new file says what was re-rolled."""
+    rows = db.read_bench(whole[0]).to_dict("records")
+
+    def spoilt(r):
+        return {**r, "no_double": r["no_double"] + 0.5, "double_take": -r["double_take"],
+                "se_no_double": 0.0} if r["type"] == "cube" else \
+            {**r, "equities": [e + 0.25 for e in r["equities"]]}
+    old, new = tmp_path / "old.parquet", tmp_path / "new.parquet"
+    db.write_bench(old, [spoilt(r) for r in rows], db.bench_settings(whole[0]))
+    out = build_mod.reroll(old, new, types=["cube"], progress=False)
+    assert out == {"rerolled": TINY["n_cube"], "decisions": len(rows), "path": str(new)}
+    want = [r if r["type"] == "cube" else spoilt(r) for r in rows]
+    db.write_bench(tmp_path / "want.parquet", want, {})
+    pd.testing.assert_frame_equal(db.read_bench(new), db.read_bench(tmp_path / "want.parquet"))
+    settings = db.bench_settings(new)
+    assert settings["rerolled"] == [{"types": ["cube"], "phases": list(db.PHASES),
+                                     "package_version": nf.__version__, "dice": DICE_SCHEME}]
+    assert {k: v for k, v in settings.items() if k != "rerolled"} \
+        == db.bench_settings(whole[0])
+    with pytest.raises(FileExistsError, match="new.parquet: exists"):
+        build_mod.reroll(old, new, progress=False)
+    # and the rest: every decision as the build made it, the runs listed in turn
+    build_mod.reroll(new, tmp_path / "all.parquet", types=["checker"], progress=False)
+    pd.testing.assert_frame_equal(db.read_bench(tmp_path / "all.parquet"),
+                                  db.read_bench(whole[0]))
+    assert [r["types"] for r in db.bench_settings(tmp_path / "all.parquet")["rerolled"]] \
+        == [["cube"], ["checker"]]
+
+
+@pytest.mark.parametrize("kw, says", [({"types": ["dice"]}, "types=['dice']"),
+                                      ({"phases": []}, "phases=[]"),
+                                      ({"phases": "endgame"}, "phases=['endgame']")])
+def test_reroll_refuses_unknown_types_and_phases(whole, tmp_path, kw, says):
+    with pytest.raises(ValueError, match=re.escape(says) + ".*expected one or more of"):
+        build_mod.reroll(whole[0], tmp_path / "new.parquet", progress=False, **kw)
+
+
+def test_reroll_refuses_a_file_of_a_net_not_shipped(whole, tmp_path):
+    other = tmp_path / "other.parquet"
+    db.write_bench(other, db.read_bench(whole[0]).to_dict("records"),
+                   {**db.bench_settings(whole[0]), "net_sha256": "0123456789abcdef"})
+    with pytest.raises(db.BenchmarkFileError, match="other.parquet.*'0123456789abcdef'"):
+        build_mod.reroll(other, tmp_path / "new.parquet", progress=False)
+    assert not (tmp_path / "new.parquet").exists()
+
+
+def test_a_cube_decision_in_a_bearoff_no_exact_table_covers_is_played_out():
+    """Janowski's model would value it before the first roll (SE NaN): the build plays
+    its games instead, so the benchmark judges by games, not by a model."""
+    from nardy_fast.core.position import Position
+    board = [0] * 24
+    me, them = list(board), list(board)
+    me[21:] = [1, 4, 6]                      # 11 checkers home: beyond the cube's table
+    them[18:] = [0, 0, 1, 3, 4, 5]
+    pos = Position.from_boards(me, them)
+    row = {"type": "cube", "position": pos.id, "cube_stake": 1, "cube_owner": "centre",
+           "games": 72, "seed": "3"}
+    rolled, _ = build_mod._roll(row, build_mod.judge_evaluator(), 1)
+    assert 0 < rolled["se_no_double"] < 0.2 and 0 < rolled["se_double_take"] < 0.4
+    assert -1 <= rolled["no_double"] <= 1

@@ -170,3 +170,24 @@ def test_score_of_no_decision_refused_by_name(bench, capsys, argv, says):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(f"nardy-fast: error: {bench}: no decision to score {says}")
+
+
+def test_reroll_writes_a_new_file_and_refuses_what_it_cannot(bench, tmp_path, capsys):
+    from nardy_fast.analysis import decisionbuild
+    small = tmp_path / "small.parquet"
+    decisionbuild.build(small, n_checker=0, n_cube=1, source_games=2, games=36, seed=5,
+                        progress=False)
+    out = tmp_path / "again.parquet"
+    assert cli.main(["benchmark", "reroll", str(small), str(out), "--type", "cube",
+                     "--no-progress"]) == 0
+    assert f"1 decisions rolled out again; 1 decisions in {out}" in capsys.readouterr().out
+    assert db.bench_settings(out)["rerolled"][0]["types"] == ["cube"]
+    for argv, says in [([str(small), str(out)], "again.parquet: exists"),
+                       ([str(small), str(small)], "small.parquet: the file read"),
+                       ([str(tmp_path / "none.parquet"), str(tmp_path / "x.parquet")],
+                        "none.parquet: no such benchmark file"),
+                       ([bench, str(tmp_path / "y.parquet")],
+                        "which this version does not ship")]:
+        assert cli.main(["benchmark", "reroll", *argv, "--no-progress"]) == 1
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err

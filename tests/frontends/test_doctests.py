@@ -22,7 +22,7 @@ MODULES = ["nardy_fast.core._movegen", "nardy_fast.core._scoring", "nardy_fast.c
            "nardy_fast.engine.play._rollout", "nardy_fast.engine.play.rollout", "nardy_fast.engine.decisions.cube",
            "nardy_fast.engine.evaluation.cubemodel",
            "nardy_fast.analysis.report", "nardy_fast.analysis.plot",
-           "nardy_fast.analysis.cubereport",
+           "nardy_fast.analysis.cubereport", "nardy_fast.analysis.decisionbuild",
            "nardy_fast.env._vecenv", "nardy_fast.env.actions"]
 
 
