@@ -47,7 +47,7 @@ games still decide at 0-ply), and ``--model-net NET`` on another net's
 against the same judge).
 
     python benchmarks/bench_cube_errors.py [--positions 150] [--games 1296] \
-        [--store cube_errors_store] [--summary [--points 1 2 2 2]]
+        [--store cube_errors_store] [--summary [--and-store STORE ...] [--points 1 2 2 2]]
 """
 import argparse
 import json
@@ -190,8 +190,12 @@ def store_differences(store, args):
     return []
 
 
-def summary(store, points=None, x_contact=None, model_plies=None, model_net=None):
-    rows = [json.load(open(os.path.join(store, f))) for f in _position_files(store)]
+def summary(stores, points=None, x_contact=None, model_plies=None, model_net=None):
+    """The figures of the positions of one store or several (a list: their positions
+    together, e.g. the stores of three seeds)."""
+    stores = [stores] if isinstance(stores, str) else stores
+    rows = [json.load(open(os.path.join(store, f))) for store in stores
+            for f in _position_files(store)]
     if not rows:
         print("no positions rated yet")
         return
@@ -245,6 +249,9 @@ def main():
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--store", default="cube_errors_store")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--and-store", dest="more_stores", action="append", default=[],
+                    metavar="STORE", help="with --summary: this store's positions too "
+                                          "(repeat it for several)")
     ap.add_argument("--points", type=float, nargs=4, default=None,
                     metavar=("OIN", "MARS", "KOKS", "HOME_MARS"))
     ap.add_argument("--x-contact", type=float, default=None)
@@ -256,6 +263,11 @@ def main():
         if not 0.0 <= args.play_x <= 1.0:
             ap.error(f"--play-x {args.play_x}: expected a cube efficiency in [0, 1]")
         cubemodel.CONTACT_EFFICIENCY = args.play_x
+    if args.more_stores and not args.summary:
+        ap.error("--and-store: only with --summary (one store is rated at a time)")
+    for store in args.more_stores:
+        if not os.path.isdir(store):
+            ap.error(f"--and-store {store}: no such store")
     os.makedirs(args.store, exist_ok=True)
     differ = [] if args.summary else store_differences(args.store, args)
     if differ:
@@ -269,7 +281,8 @@ def main():
             if not os.path.exists(path):
                 write_atomic(path, judge(k, pos, args))
         print(f"rated in {time.perf_counter() - t:.0f} s", flush=True)
-    summary(args.store, args.points, args.x_contact, args.model_plies, args.model_net)
+    summary([args.store, *args.more_stores], args.points, args.x_contact, args.model_plies,
+            args.model_net)
 
 
 if __name__ == "__main__":

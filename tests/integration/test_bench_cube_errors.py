@@ -43,3 +43,18 @@ def test_a_rerun_with_other_settings_is_refused_by_name(script, monkeypatch, cap
         "00000.json", "00001.json", "settings.json"]
     _run(script, monkeypatch, "--summary", "--store", store)     # reads the positions only
     assert "2 cube decisions" in capsys.readouterr().out
+
+
+def test_the_summary_reads_several_stores_together(script, monkeypatch, capsys, tmp_path):
+    """The figures of three seeds' stores are one summary of all their positions."""
+    stores = []
+    for seed in (1, 2):
+        stores.append(str(tmp_path / f"s{seed}"))
+        _run(script, monkeypatch, "--positions", "1", "--games", "8", "--seed", str(seed),
+             "--store", stores[-1])
+    capsys.readouterr()
+    _run(script, monkeypatch, "--summary", "--store", stores[0], "--and-store", stores[1])
+    assert capsys.readouterr().out.startswith("2 cube decisions")
+    with pytest.raises(SystemExit):
+        _run(script, monkeypatch, "--store", stores[0], "--and-store", stores[1])
+    assert "--and-store: only with --summary" in capsys.readouterr().err
