@@ -693,7 +693,19 @@ def _index(report, match):
     return _table(head, rows, "index")
 
 
-def _game_section(game, k, record, match, label):
+def _crawford_words(record, k):
+    """What the Crawford rule makes of game ``k`` (0-based) of the MatchRecord ``record``:
+    ``" (the Crawford game: no cube)"``, ``" (post-Crawford)"`` or ``""``."""
+    if record is None or not record.rules.crawford:
+        return ""
+    if record.crawford_game(k):
+        return " (the Crawford game: no cube)"
+    if k < len(record.scores) and max(record.scores[k].values()) == record.rules.length - 1:
+        return " (post-Crawford)"
+    return ""
+
+
+def _game_section(game, k, record, match, label, crawford=""):
     played = game[game["move"] != ""]
     states = record.cube_states() if record is not None and record.rules.cube else []
     scored = not _with_cube(game, record)
@@ -707,7 +719,7 @@ def _game_section(game, k, record, match, label):
         names = (players["white"], players["black"])
         out.append(f'<p class="score">Score before the game: {_esc(names[0])} (White) '
                    f'{_num(float(first["score_white"]), "{:g}")}, {_esc(names[1])} '
-                   f'(Black) {_num(float(first["score_black"]), "{:g}")}</p>')
+                   f'(Black) {_num(float(first["score_black"]), "{:g}")}{crawford}</p>')
     if match:
         out.append(f'<p class="result">{_esc(_game_result(record, game))}</p>')
     out.append(_graph(game, f"graph-{k}"))
@@ -801,7 +813,8 @@ def to_html(report, path=None, title=None, record=None):
         body.append('<section id="totals"><h2>Match totals</h2>'
                     + _totals(report, True) + "</section>")
         for (g, frame), rec in zip(games, recs):
-            body.append(_game_section(frame, g, rec, True, f"Game {g}"))
+            body.append(_game_section(frame, g, rec, True, f"Game {g}",
+                                      _crawford_words(record, g - 1)))
     else:
         body.append('<section id="totals"><h2>Totals</h2>' + _totals(report, False)
                     + "</section>")

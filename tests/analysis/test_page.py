@@ -126,6 +126,31 @@ def test_a_match_page_shows_the_score_before_each_game(analysed_game):
     assert "Match totals" in text and "lost (EMG)" in text
 
 
+def test_a_match_page_names_the_crawford_game_and_the_games_after_it():
+    """Under the Crawford rule the game after a side first reaches one point from the
+    length is played without the cube, the later ones with it again: the score line of
+    each game says which, so that a game without a cube decision is not a puzzle.  Three
+    short races of a match to 3 from 1-0: Ann wins the first (2-0: the Crawford game),
+    Bob the second (2-1: post-Crawford)."""
+    import nardy_fast as nf
+    from nardy_fast.analysis.matchreport import analyse_match
+    cube = nf.Rules(cube="geometric")
+    race = nf.race_sample(1, seed=2)[0]
+    games = [random_game(seed=s, start=race, white=w, black=b, rules=cube)
+             for s, w, b in ((1, "Ann", "Bob"), (2, "Ann", "Bob"), (1, "Bob", "Ann"))]
+    assert [g.result()["winner"] for g in games] == ["white", "black", "white"]
+    rec = nf.MatchRecord(rules=nf.MatchRules(length=3, crawford=True, rules=cube),
+                         players=("Ann", "Bob"), games=games,
+                         scores=[{"Ann": 1, "Bob": 0}, {"Ann": 2, "Bob": 0},
+                                 {"Ann": 2, "Bob": 1}])
+    report = analyse_match(rec, cube=True, cube_probabilities=lambda pos: 0.3)
+    text = re.sub(r"\s+", " ", " ".join(Page(to_html(report, record=rec)).text))
+    assert "Score before the game: Ann (White) 1, Bob (Black) 0 Ann" in text
+    assert ("Score before the game: Ann (White) 2, Bob (Black) 0 (the Crawford game: no "
+            "cube)") in text
+    assert "Score before the game: Bob (White) 1, Ann (Black) 2 (post-Crawford)" in text
+
+
 def test_bad_input_is_named(analysed_game):
     record, report = analysed_game
     with pytest.raises(TypeError, match="report"):
