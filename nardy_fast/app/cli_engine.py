@@ -177,10 +177,17 @@ def _hint_rollouts(args, pos, rules, match):
 
 
 def _match_words(match):
-    """``"at 2-3 (White-Black) in a match to 5"``, and the Crawford game if it is one."""
+    """``"at 2-3 (White-Black) in a match to 5"``, and where the match plays the Crawford
+    rule, what it makes of this game: the Crawford game, post-Crawford (a side one point
+    away after it) or the rule to come."""
     w, b = match.score
-    return (f"at {w:g}-{b:g} (White-Black) in a match to {match.rules.length}"
-            + (", the Crawford game" if match.crawford else ""))
+    crawford = ""
+    if match.crawford:
+        crawford = ", the Crawford game"
+    elif match.rules.crawford:
+        crawford = (", post-Crawford" if max(match.score) == match.rules.length - 1
+                    else ", under the Crawford rule")
+    return f"at {w:g}-{b:g} (White-Black) in a match to {match.rules.length}{crawford}"
 
 
 def _parser_play(sub):
@@ -866,6 +873,7 @@ def cmd_cube(args):
         print(json_text({"position": pos.id, "stake": cube.stake, "owner": cube.owner,
                          **({} if match is None else
                             {"length": match.rules.length, "score": list(match.score),
+                             "crawford": match.rules.crawford,
                              "crawford_game": match.crawford}), **d}))
         return
     print(pos.diagram(cube=cube))

@@ -56,6 +56,25 @@ def test_hint_with_the_cube_uses_the_cubeful_table(capsys):
     assert "with the cube" not in text and "cubeful" not in text
 
 
+@pytest.mark.parametrize("score, crawford, words", [
+    ("2-3", [], "at 2-3 (White-Black) in a match to 5:"),
+    ("2-3", ["--crawford"], "at 2-3 (White-Black) in a match to 5, under the Crawford rule:"),
+    ("4-2", ["--crawford"], "at 4-2 (White-Black) in a match to 5, post-Crawford:"),
+    ("4-2", ["--crawford-game"], "at 4-2 (White-Black) in a match to 5, the Crawford game:")])
+def test_the_output_says_whether_the_match_plays_the_crawford_rule(capsys, score, crawford,
+                                                                   words):
+    """The Crawford rule changes the chances at 2-3 (its game is to come), so the text
+    and the JSON say whether it was taken: the two outputs differed only in their
+    numbers."""
+    argv = ["cube", PID, "--plies", "0", "--length", "5", "--score", score] + crawford
+    assert words in run(capsys, argv)
+    got = json.loads(run(capsys, argv + ["--json"]))
+    assert got["crawford"] == bool(crawford)
+    hint = run(capsys, ["hint", PID, "5-2", "--plies", "0", "--length", "5", "--score", score,
+                        "--cube"] + crawford)
+    assert words.removesuffix(":") + ", with the cube:" in hint
+
+
 @pytest.mark.parametrize("score, crawford", [((2, 3), None), ((4, 2), "--crawford-game"),
                                              ((4, 2), "--crawford")])
 def test_cube_at_a_score_is_the_apis_match_decision(capsys, score, crawford):
