@@ -44,7 +44,8 @@ def analyse_match(record, *, progress=None, **kw):
     ``record``: a ``MatchRecord`` or the path of a transcript.  ``kw`` go to
     ``game_report`` (``n_games``, ``seed``, ``method`` (a name or a method object:
     ``nardy_fast.Net(plies=1)``, ``Rollout(settings)``), ``plies``, ``cube``, ``compute``
-    (a ``nardy_fast.Compute``), ...), each by keyword: with
+    (a ``nardy_fast.Compute``), ...), each by keyword (not ``match`` or ``analyse``,
+    which it sets for each game: a ``TypeError``): with
     ``cube=True`` each game's cube decisions are judged at its score (``game_state``;
     none in the Crawford game), their losses in EMG and match winning chance.  Ctrl-C
     raises ``Stopped`` (a ``KeyboardInterrupt``, ``engine.play.rollout``) naming the game it
@@ -70,6 +71,10 @@ def analyse_match(record, *, progress=None, **kw):
     1     1     2    Bob  19/off 19/20        0.105
     2     1     3    Ann  19/24 20/off        0.166
     """
+    for name in ("match", "analyse"):      # analyse_match sets both for every game
+        if name in kw:
+            raise TypeError(f"{name}: analyse_match analyses each game at its own score "
+                            f"from the record (game_state); give no {name}=")
     if isinstance(record, (str, os.PathLike)):
         record = read_match(record)
     if not isinstance(record, MatchRecord):

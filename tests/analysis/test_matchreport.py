@@ -50,6 +50,18 @@ def test_analysed_match_rows_name_their_game_and_score(played):
         assert (rows["score_black"] == sc[g.black]).all()
 
 
+@pytest.mark.parametrize("kw", [{"match": MatchState(2)}, {"analyse": False}])
+def test_a_score_or_analyse_given_to_the_match_analysis_is_refused_by_name(played, kw):
+    """Each game is analysed at its own score: a ``match=`` (or ``analyse=``) of the user's
+    was passed on beside analyse_match's own and failed inside game_report ("got multiple
+    values for keyword argument"), naming a function the user had not called."""
+    from nardy_fast.analysis.matchreport import analyse_match
+    name = next(iter(kw))
+    with pytest.raises(TypeError, match=rf"^{name}: analyse_match analyses each game at its "
+                                        "own score"):
+        analyse_match(played, **kw)
+
+
 def test_a_cut_rollout_stops_the_match_analysis(monkeypatch):
     """Ctrl-C in a rollout of the first game: KeyboardInterrupt, no later rollout."""
     from nardy_fast.analysis.matchreport import analyse_match
