@@ -212,7 +212,12 @@ def _check(report):
 
 
 def _num(v, fmt="{:+.3f}", nan="-"):
-    return nan if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
+    """``v`` by ``fmt``; ``nan`` for None or NaN.  A value that rounds to zero is written
+    as zero (a luck of -0.00001 is "+0.000", not "-0.000")."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return nan
+    text = fmt.format(v)
+    return fmt.format(0.0) if text.startswith("-") and not text.strip("-+0.%") else text
 
 
 def _measured(se):

@@ -151,6 +151,21 @@ def test_a_match_page_names_the_crawford_game_and_the_games_after_it():
     assert "Score before the game: Bob (White) 1, Ann (Black) 2 (post-Crawford)" in text
 
 
+def test_a_value_that_rounds_to_zero_has_no_minus_sign(analysed_game):
+    """The net's luck of a roll in a lost position is a hair below zero (-0.00001): it
+    was written "luck of the roll -0.000 points"."""
+    record, report = analysed_game
+    report = report.copy()
+    report.attrs = dict(analysed_game[1].attrs)
+    at = played(report).index
+    report.loc[at[0], "luck"] = -1e-5
+    report.loc[at[1], "luck"] = -0.002
+    text = re.sub(r"\s+", " ", " ".join(Page(to_html(report, record=record)).text))
+    assert "luck of the roll +0.000 points" in text
+    assert "luck of the roll -0.002 points" in text
+    assert not re.search(r"-0\.0+(?![0-9])", text)
+
+
 def test_bad_input_is_named(analysed_game):
     record, report = analysed_game
     with pytest.raises(TypeError, match="report"):
