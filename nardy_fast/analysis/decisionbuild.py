@@ -108,6 +108,16 @@ def _net_digest(path=nets.DEFAULT_NET):
     return h.hexdigest()[:16]
 
 
+# The bear-off tables a rollout's truncated games were valued by (``rollout``'s extra):
+# the mars table's size and the complete two-sided table's (0: not built), recorded in a
+# file's settings (``_tables``) since they depend on what the machine had built.
+TABLES = ("mars_table", "two_sided_complete")
+
+
+def _tables(extra):
+    return {k: extra[k] for k in TABLES if k in extra}
+
+
 def _player_of(settings, path):
     """An evaluator of the shipped net whose digest the benchmark file ``path`` records
     (its rollout player, playing its own games); ``BenchmarkFileError`` when this version
@@ -402,7 +412,8 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     if os.path.exists(path):
         old = bench_settings(path)
         differ = setting_differences(old, settings,
-                                     ignore=("package_version", "estimator", "luck_net"),
+                                     ignore=("package_version", "estimator", "luck_net",
+                                             *TABLES),
                                      unrecorded={"dice": EARLIER_DICE_SCHEME,
                                                  "cube_bearoff": EARLIER_CUBE_BEAROFF})
         if differ:
@@ -424,7 +435,8 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     def save():
         nonlocal saved
         meta = {**settings, "package_version": __version__,
-                "estimator": extra.get("estimator"), "luck_net": extra.get("luck_net")}
+                "estimator": extra.get("estimator"), "luck_net": extra.get("luck_net"),
+                **_tables(extra)}
         write_bench(path, rows, meta)
         saved = len(rows)
         if log is not None:
@@ -479,8 +491,9 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
 
     Each decision keeps its seed and is rolled out as ``build`` rolls it out now, by the
     net the file names (``net_sha256``).  The settings of ``out`` list every such run in
-    ``rerolled`` (the types, phases, version and dice scheme), and take this version's
-    ``cube_bearoff`` once every cube decision is rolled out again.
+    ``rerolled`` (the types, phases, version, dice scheme and the bear-off tables built,
+    ``TABLES``), and take this version's ``cube_bearoff`` once every cube decision is
+    rolled out again.
 
     Parameters
     ----------
@@ -539,15 +552,16 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     chosen = [k for k, r in enumerate(rows) if r["type"] in types and r["phase"] in phases]
     bar = progress_bar(total=len(chosen), desc="decisions", unit="decision",
                        progress=progress)
+    extra = {}
     try:
         for k in chosen:
-            rows[k], _ = _roll(rows[k], judge, workers)
+            rows[k], extra = _roll(rows[k], judge, workers)
             bar.update(1)
     finally:
         bar.close()
     runs = [*settings.get("rerolled", []),
             {"types": types, "phases": phases, "package_version": __version__,
-             "dice": DICE_SCHEME}]
+             "dice": DICE_SCHEME, **_tables(extra)}]
     settings = {**settings, "rerolled": runs}
     if "cube" in types and set(phases) == set(PHASES):
         settings["cube_bearoff"] = CUBE_BEAROFF

@@ -153,10 +153,14 @@ def test_reroll_rolls_the_chosen_decisions_out_again_as_the_build_does(whole, tm
     db.write_bench(tmp_path / "want.parquet", want, {})
     pd.testing.assert_frame_equal(db.read_bench(new), db.read_bench(tmp_path / "want.parquet"))
     settings = db.bench_settings(new)
-    assert settings["rerolled"] == [{"types": ["cube"], "phases": list(db.PHASES),
-                                     "package_version": nf.__version__, "dice": DICE_SCHEME}]
+    run, = settings["rerolled"]
+    tables = {k: run.pop(k) for k in build_mod.TABLES}    # what this machine had built
+    assert run == {"types": ["cube"], "phases": list(db.PHASES),
+                   "package_version": nf.__version__, "dice": DICE_SCHEME}
+    assert all(isinstance(v, int) and v >= 0 for v in tables.values())
     assert {k: v for k, v in settings.items() if k != "rerolled"} \
         == db.bench_settings(whole[0])
+    assert set(build_mod.TABLES) <= set(settings)          # the build's, recorded too
     with pytest.raises(FileExistsError, match="new.parquet: exists"):
         build_mod.reroll(old, new, progress=False)
     # and the rest: every decision as the build made it, the runs listed in turn
