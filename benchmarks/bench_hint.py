@@ -5,7 +5,8 @@
 Seeded middle-game positions from self-play (``bench_net.middle_positions``), one seeded
 roll each; every legal move ranked at 0-ply, the best ``keep`` (4) re-ranked at the depth
 asked.  3-ply runs on the first ``--deep`` positions only (seconds each; ``--deep 0``
-skips it).  Prints the median and 90th percentile of the wall time per decision.
+skips it; at most ``--positions``).  Prints the median and 90th percentile of the wall
+time per decision.
 """
 from __future__ import annotations
 
@@ -29,12 +30,15 @@ def main():
     ap.add_argument("--deep", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
+    for name, least in (("positions", 1), ("deep", 0), ("seed", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
     ev = Evaluator.default()
     boards = middle_positions(ev, args.positions, args.seed)
     rng = np.random.default_rng(args.seed)
     dice = [tuple(int(d) for d in rng.integers(1, 7, 2)) for _ in boards]
     for plies in (0, 1, 2, 3):
-        n = args.deep if plies == 3 else args.positions
+        n = min(args.deep, args.positions) if plies == 3 else args.positions
         if n <= 0:                       # --deep 0: no 3-ply run
             continue
         times = []
