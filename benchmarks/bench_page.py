@@ -18,7 +18,7 @@ import time
 
 from nardy_fast.analysis.matchreport import analyse_match
 from nardy_fast.analysis.page import board, to_html
-from nardy_fast.core.matchrules import MatchRules
+from nardy_fast.core.matchrules import MAX_LENGTH, MatchRules
 from nardy_fast.core.position import Position
 from nardy_fast.engine.decisions.matchplay import play_one_match
 
@@ -38,6 +38,11 @@ def main():
     ap.add_argument("--compare", action="store_true",
                     help="also time the matplotlib board (core.diagram.board_svg)")
     a = ap.parse_args()
+    for name, least in (("length", 1), ("repeats", 1), ("seed", 0)):
+        if getattr(a, name) < least:
+            ap.error(f"--{name} {getattr(a, name)}: expected >= {least}")
+    if a.length > MAX_LENGTH:
+        ap.error(f"--length {a.length}: expected 1..{MAX_LENGTH} points")
     record = play_one_match("greedy", "greedy", rules=MatchRules(length=a.length),
                             seed=a.seed, names=("Ann", "Bob"))
     turns = sum(len(g.turns) for g in record.games)
