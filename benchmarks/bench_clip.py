@@ -36,6 +36,20 @@ def main():
     ap.add_argument("--estimator", default=None,
                     help="variance_reduction (default: the rollout's default)")
     a = ap.parse_args()
+    for name, least in (("reps", 2), ("games", 1), ("seed", 0)):
+        if getattr(a, name) < least:
+            ap.error(f"--{name} {getattr(a, name)}: expected >= {least}"
+                     + (" (the bias's SE is the spread between rollouts)" if name == "reps"
+                        else ""))
+    try:
+        if nf.Position.from_id(a.position).is_over():
+            ap.error(f"--position {a.position}: the game is over")
+    except ValueError as e:
+        ap.error(f"--position {e}")
+    try:
+        nf.RolloutSettings(a.games, variance_reduction=a.estimator)
+    except ValueError as e:
+        ap.error(f"--estimator {a.estimator}: {str(e).rpartition(': ')[2]}")
     raw = []
     keep = _rollout.keep_in_range
 
