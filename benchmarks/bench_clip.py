@@ -72,9 +72,9 @@ def main():
     for name in PROBABILITIES + ("equity",):
         u = np.array([getattr(o, name) for o in raw])
         c = np.array([getattr(o, name) for o in out])
-        d = c - u
+        d = np.where(np.abs(c - u) > 1e-12, c - u, 0.0)     # not moved: rounding only
         se1 = statistics.median(getattr(o, "se_" + name) for o in raw)
-        moved = int((np.abs(d) > 1e-12).sum())
+        moved = int((d != 0).sum())
         print(f"{name:18s} {moved:6d} {u.mean():11.6f} {c.mean():13.6f} {d.mean():9.2e} "
               f"{d.std(ddof=1) / np.sqrt(len(d)):9.2e} "
               f"{(d.mean() / se1 if se1 > 0 else float('nan')):8.3f}")

@@ -30,3 +30,14 @@ def test_bad_sizes_and_inputs_are_refused_by_name(monkeypatch, capsys, argv, say
         script.main()
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
+
+
+def test_an_estimate_not_moved_has_no_bias(monkeypatch, capsys):
+    """The equity of a rollout whose estimates were not moved differed from the raw one
+    by its rounding (5.55e-17), printed as a bias of -5.55e-17 and -0.000 of an SE."""
+    script = load_script(BENCH)
+    monkeypatch.setattr(sys, "argv", [str(BENCH), "--reps", "2", "--games", "36"])
+    script.main()
+    rows = {ln.split()[0]: ln.split()[1:] for ln in capsys.readouterr().out.splitlines()}
+    assert rows["equity"][0] == "0"                                   # moved
+    assert rows["equity"][3:] == ["0.00e+00", "0.00e+00", "0.000"]    # bias, SE, bias/SE1
