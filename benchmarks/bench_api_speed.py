@@ -39,6 +39,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args(argv)
+    if args.repeats < 1:
+        ap.error(f"--repeats {args.repeats}: expected >= 1")
     warnings.simplefilter("ignore")
     start = nf.Position.initial()
     ev = nf.Evaluator.default()
