@@ -32,6 +32,15 @@ def main():
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
+    for name in ("games", "games_1ply", "games_2ply"):
+        if getattr(args, name) != 0 and getattr(args, name) < 4:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected 0 (skip "
+                     "the match) or >= 4 (two pairs: the SE is the spread between pairs)")
+    if not (args.games or args.games_1ply or args.games_2ply):
+        ap.error("--games, --games-1ply and --games-2ply all 0: no match to play")
+    for name, least in (("workers", 1), ("seed", 0)):
+        if getattr(args, name) is not None and getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
     for name, a, b, n in (("net 0-ply vs greedy", "net", "greedy", args.games),
                           ("net 1-ply vs net 0-ply", "net:1", "net", args.games_1ply),
                           ("net 2-ply vs net 1-ply", "net:2", "net:1", args.games_2ply)):
