@@ -66,13 +66,25 @@ def bootstrap(points, rng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pairs", type=int, default=5000)
+    ap.add_argument("--pairs", type=int, default=5000,
+                    help="pairs of the other matches (0 skips them)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--pairs-1ply", type=int, default=500,
                     help="pairs of the 1-ply against 0-ply match (0 skips it)")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--duel-games", type=int, default=20)
+    ap.add_argument("--duel-games", type=int, default=20,
+                    help="games of the timed nardy-fast duel (0 skips it)")
     args = ap.parse_args()
+    for name in ("pairs", "pairs_1ply"):
+        if getattr(args, name) != 0 and getattr(args, name) < 3:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected 0 (skip "
+                     "the matches) or >= 3 (variances between pairs, and the check's "
+                     "between pair p and pair p + 1)")
+    for name, least in (("duel_games", 0), ("workers", 1), ("seed", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected >= {least}")
+    if not (args.pairs or args.pairs_1ply or args.duel_games):
+        ap.error("--pairs, --pairs-1ply and --duel-games all 0: nothing to measure")
     # the player "net" of play_match is the classic evaluator's rollout net (v7, the
     # one its game loops play with); the wider net that judges is a close opponent of
     # it, as two settings of one engine are

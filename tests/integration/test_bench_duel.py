@@ -1,0 +1,33 @@
+"""The duels' benchmark script (benchmarks/bench_duel.py): sizes that measure nothing
+refused by name before any work."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import load_script
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_duel.py"
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--pairs", "1"], "--pairs 1: expected 0 (skip the matches) or >= 3 (variances "
+                       "between pairs, and the check's between pair p and pair p + 1)"),
+    (["--pairs", "2"], "--pairs 2: expected 0 (skip the matches) or >= 3"),
+    (["--pairs-1ply", "-1"], "--pairs-1ply -1: expected 0 (skip the matches) or >= 3"),
+    (["--duel-games", "-1"], "--duel-games -1: expected >= 0"),
+    (["--workers", "0"], "--workers 0: expected >= 1"),
+    (["--seed", "-1"], "--seed -1: expected >= 0"),
+    (["--pairs", "0", "--pairs-1ply", "0", "--duel-games", "0"],
+     "--pairs, --pairs-1ply and --duel-games all 0: nothing to measure"),
+])
+def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, argv, says):
+    """--pairs 1 printed nan for every variance and ratio, --pairs 2 for the check;
+    --duel-games -1 ended, after every match, in the duel's refusal; all three 0 printed a
+    table's heading and nothing under it."""
+    script = load_script(BENCH)
+    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
+    with pytest.raises(SystemExit) as e:
+        script.main()
+    assert e.value.code == 2
+    assert f"error: {says}" in capsys.readouterr().err
