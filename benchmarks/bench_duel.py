@@ -61,7 +61,9 @@ def bootstrap(points, rng):
     """The 95% bootstrap interval (over pairs) of the ratio against alternating colours."""
     n = len(points)
     out = [ratio(variances(points[rng.integers(0, n, n)])) for _ in range(BOOT)]
-    return np.percentile(out, [2.5, 97.5])
+    with np.errstate(invalid="ignore"):          # between two resamples of ratio inf
+        ends = np.percentile(out, [2.5, 97.5])
+    return np.where(np.isnan(ends), np.inf, ends)
 
 
 def main():

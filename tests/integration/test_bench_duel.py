@@ -31,3 +31,14 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
         script.main()
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
+
+
+def test_the_interval_of_an_unbounded_ratio_ends_at_inf(recwarn):
+    """When resamples with no variance between pairs (ratio inf) reach the interval's end,
+    it was printed as 'nan', with numpy's 'invalid value encountered in subtract'."""
+    import numpy as np
+    script = load_script(BENCH)
+    points = np.array([[1.0, 1.0], [2.0, 0.0], [0.0, 0.0]])   # pair means 1, 1, 0
+    lo, hi = script.bootstrap(points, np.random.default_rng(1))
+    assert np.isfinite(lo) and hi == np.inf
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
