@@ -85,6 +85,16 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--races", type=int, default=0)
     args = ap.parse_args()
+    for name, least in (("repeats", 1), ("hints", 1), ("games", 1), ("seed", 0),
+                        ("races", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
+    if args.races:
+        from nardy_fast.tables import bearoff
+        top = bearoff.two_sided().max_checkers
+        if args.races > top:
+            ap.error(f"--races {args.races}: expected checkers 1..{top} (the two-sided "
+                     "table's)")
     ev = Evaluator.default()
     if args.races:
         race_accuracy(ev, args.races)
