@@ -219,6 +219,11 @@ def main():
     ap.add_argument("--rollout-games", type=int, default=2592)
     ap.add_argument("--wall", action="store_true", help="wall-clock seconds")
     args = ap.parse_args()
+    if not 0 < args.seconds < float("inf"):
+        ap.error(f"--seconds {args.seconds}: expected a number of seconds > 0")
+    for name in ("envs", "threads", "rollout_games"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected >= 1")
     if args.wall:
         CLOCK = time.perf_counter
     unit = "wall-second" if args.wall else "CPU-second"
