@@ -51,6 +51,7 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast._utils._dbfile import DatabaseError
 from nardy_fast.engine.play import rollout as rollout_module
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.lucknet import load_luck_net
@@ -100,6 +101,7 @@ def timed(pos, n, policy, vr, seed):
 
 _PLAIN = {}
 MIN_STRATIFIED = 72          # two games in each of the first roll's 36 strata
+PARTS = ("zero", "one", "races", "third", "speed")       # what --skip may name
 
 
 def compare(positions, n, policy, estimator, bias_x, seed):
@@ -410,7 +412,35 @@ def main():
             ap.error(f"--{name} {getattr(a, name)}: at least {MIN_STRATIFIED} games (two "
                      "per stratum of the first roll) give the stratified variances the "
                      "efficiency is measured by")
-    skip = set(a.skip.split(","))
+    for name, least in (("contact", 1), ("races", 0), ("positions0", 1), ("positions1", 1),
+                        ("bias1", 0), ("bias_x", 1), ("seed", 0), ("repeats", 1),
+                        ("phases", 0)):
+        if getattr(a, name) < least:
+            ap.error(f"--{name.replace('_', '-')} {getattr(a, name)}: expected >= {least}")
+    try:
+        speed_games = [int(x) for x in a.speed_games.split(",")]
+    except ValueError:
+        speed_games = []
+    if len(speed_games) != 7 or min(speed_games) < 1:
+        ap.error(f"--speed-games {a.speed_games}: expected 7 numbers of games >= 1")
+    skip = set(filter(None, a.skip.split(",")))
+    if skip - set(PARTS):
+        ap.error(f"--skip {a.skip}: {', '.join(sorted(skip - set(PARTS)))} not of "
+                 f"{','.join(PARTS)}")
+    for name, part in (("positions0", "zero"), ("positions1", "one")):
+        if getattr(a, name) > a.contact and part not in skip:
+            ap.error(f"--{name} {getattr(a, name)}: expected at most --contact "
+                     f"{a.contact} (the positions are chosen among the contact ones)")
+    for est in a.estimators.split(","):
+        try:
+            nf.RolloutSettings(a.games, variance_reduction=est)
+        except ValueError as e:
+            ap.error(f"--estimators {a.estimators}: {est}: {str(e).rpartition(': ')[2]}")
+    try:
+        luck_nets = [(path, *load_luck_net(path))
+                     for path in filter(None, a.luck_nets.split(","))]
+    except DatabaseError as e:
+        ap.error(f"--luck-nets {e}")
     contact, races = self_play_positions(a.contact, a.races, a.seed)
     print(f"positions: {len(contact)} contact, {len(races)} no-contact races (seed {a.seed})",
           flush=True)
@@ -421,8 +451,7 @@ def main():
             summary(compare(set0, a.games, "net", est, a.bias_x, a.seed),
                     f"0-ply, {est}, {a.games} games")
         shipped = rollout_module.default_luck_net
-        for path in filter(None, a.luck_nets.split(",")):
-            net, meta = load_luck_net(path)
+        for path, net, meta in luck_nets:
             rollout_module.default_luck_net = lambda net=net: net   # one process (workers=1)
             try:
                 summary(compare(set0, a.games, "net", "luck-net", a.bias_x, a.seed),
@@ -446,7 +475,7 @@ def main():
     if "third" not in skip:
         third_roll(contact[len(contact) // 2], 2592, a.seed)
     if "speed" not in skip:
-        speed([int(x) for x in a.speed_games.split(",")], a.repeats)
+        speed(speed_games, a.repeats)
 
 
 if __name__ == "__main__":
