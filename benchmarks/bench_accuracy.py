@@ -92,6 +92,7 @@ KINDS = tuple(k for k in kinds.KINDS if k != "plain")     # the strata of kinds
 STRATA = PHASES + KINDS
 QUANTITIES = ("equity", "p_win", "p_mars_win", "p_mars_loss")
 WORST = 0.15          # the bound on a single position's equity error (--report)
+MAX_PLIES = 3         # the deepest search of Evaluator.probabilities (--plies)
 
 
 def _pool_rows(game, boards, **extra):
@@ -448,6 +449,24 @@ def main():
                     help="--versus plays against this net file instead of the shipped one")
     ap.add_argument("--match-games", type=int, default=20000)
     args = ap.parse_args()
+    for name, least in (("games", 1), ("seed", 0), ("batch", 1), ("workers", 1),
+                        ("match_games", 4), ("pool_games", 1), ("per_stratum", 1)):
+        if getattr(args, name) is not None and getattr(args, name) < least:
+            ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected >= {least}"
+                     + (" (two pairs: the SE is the spread between pairs)"
+                        if name == "match_games" else ""))
+    if not 0 <= args.sigma < float("inf"):
+        ap.error(f"--sigma {args.sigma}: expected a finite number >= 0")
+    try:
+        plies = [int(p) for p in args.plies.split(",")]
+    except ValueError:
+        plies = []
+    if not plies or not all(0 <= p <= MAX_PLIES for p in plies):
+        ap.error(f"--plies {args.plies}: expected plies 0..{MAX_PLIES}, comma-separated")
+    if not (args.build or args.label or args.relabel or args.report or args.own
+            or args.versus):
+        ap.error("nothing to do: give --build, --label, --relabel, --report, --own or "
+                 "--versus")
     if args.data is None:
         args.data = REACHED if args.reached else DATA
     if args.build:
@@ -468,11 +487,10 @@ def main():
     if args.label or args.relabel:
         label(args.data, args.games, args.seed, args.batch, args.workers, args.net)
     if args.report:
-        report(args.data, args.net, [int(p) for p in args.plies.split(",")], args.part,
+        report(args.data, args.net, plies, args.part,
                beside=DATA if args.reached else None)
     if args.own:
-        own(args.data, args.net, args.games, args.seed, args.part,
-            [int(p) for p in args.plies.split(",")], out=args.own_out)
+        own(args.data, args.net, args.games, args.seed, args.part, plies, out=args.own_out)
     if args.versus:
         versus(args.versus, args.match_games, args.seed, args.workers, args.against)
 

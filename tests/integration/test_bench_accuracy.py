@@ -1,5 +1,7 @@
 """The accuracy benchmark's reached set (benchmarks/bench_accuracy.py, issue 45): the
-seeded build and its held-out part (its games: tests/training/test_reached.py)."""
+seeded build and its held-out part (its games: tests/training/test_reached.py); sizes
+that measure nothing and bad plies refused by name before any work."""
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -99,3 +101,30 @@ def test_own_rolls_out_by_the_net_named_and_keeps_the_labels_beside(bench, tmp_p
     assert "positions with |equity error| > 0.15" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="exists"):
         bench.own(str(data), str(net), 6, 40, "heldout", [0], out=str(out))
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--label", "--games", "0"], "--games 0: expected >= 1"),
+    (["--label", "--batch", "0"], "--batch 0: expected >= 1"),
+    (["--label", "--workers", "0"], "--workers 0: expected >= 1"),
+    (["--label", "--seed", "-1"], "--seed -1: expected >= 0"),
+    (["--versus", "NET", "--match-games", "2"],
+     "--match-games 2: expected >= 4 (two pairs: the SE is the spread between pairs)"),
+    (["--build", "--pool-games", "0"], "--pool-games 0: expected >= 1"),
+    (["--build", "--per-stratum", "0"], "--per-stratum 0: expected >= 1"),
+    (["--build", "--reached", "--sigma", "-0.1"], "--sigma -0.1: expected a finite number "
+                                                  ">= 0"),
+    (["--report", "--plies", "0,x"], "--plies 0,x: expected plies 0..3, comma-separated"),
+    (["--report", "--plies", "4"], "--plies 4: expected plies 0..3"),
+    ([], "nothing to do: give --build, --label, --relabel, --report, --own or --versus"),
+])
+def test_bad_sizes_and_plies_are_refused_by_name(bench, monkeypatch, capsys, argv,
+                                                 says):
+    """--versus with --match-games 2 (one pair) printed 'SE nan'; --plies 0,x ended in
+    int()'s traceback and --plies 4 in the evaluator's after the file was read; --batch 0
+    in range()'s 'arg 3 must not be zero'; no step printed nothing at all."""
+    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
+    with pytest.raises(SystemExit) as e:
+        bench.main()
+    assert e.value.code == 2
+    assert f"error: {says}" in capsys.readouterr().err
