@@ -40,6 +40,11 @@ def _blunders(n):
     return f"{n} blunder{'' if n == 1 else 's'}"
 
 
+def _rate(rate, se, n):
+    """``rate +- se`` (millipoints); a single decision has no spread to give an SE."""
+    return f"{rate:.1f} +- {se:.1f}" if n > 1 else f"{rate:.1f} (one decision: no SE)"
+
+
 def score_table(path):
     """The Markdown rows of the toolkit's players on the benchmark file ``path``: the
     README's table (checker play, double, take), then checker play per phase."""
@@ -57,8 +62,8 @@ def score_table(path):
                 cells.append("-")
                 continue
             r = t.loc[(typ, "all")]
-            cells.append(f"{r['error_rate']:.1f} +- {r['se']:.1f} ({int(r['decisions'])}, "
-                         f"{_blunders(int(r['blunders']))})")
+            cells.append(f"{_rate(r['error_rate'], r['se'], r['decisions'])} "
+                         f"({int(r['decisions'])}, {_blunders(int(r['blunders']))})")
         print(f"| `{player}` | " + " | ".join(cells) + " |")
     # the phases in the order of the scoring's table (the game's order)
     phases = [ph for typ, ph in next(iter(tables.values())).index
@@ -68,8 +73,7 @@ def score_table(path):
     print("| player | " + " | ".join(phases) + " |")
     print("|---|" + "---|" * len(phases))
     for player, t in tables.items():
-        cells = [f"{t.loc[('checker', ph), 'error_rate']:.1f} +- "
-                 f"{t.loc[('checker', ph), 'se']:.1f} "
+        cells = [f"{_rate(*t.loc[('checker', ph), ['error_rate', 'se', 'decisions']])} "
                  f"({int(t.loc[('checker', ph), 'decisions'])})" for ph in phases]
         print(f"| `{player}` | " + " | ".join(cells) + " |")
 

@@ -44,3 +44,24 @@ def test_the_output_names_its_seeds(script, monkeypatch, capsys):
          "--seed", "5")
     head = capsys.readouterr().out.splitlines()[0]
     assert "of the plan of seed 5" in head and "(rollout seeds 5000-5001)" in head
+
+
+def test_a_single_decision_is_said_to_have_no_se(script, monkeypatch, capsys, tmp_path):
+    """A group of one decision was printed as '+- nan' in the players' table and in the
+    phases' table (one decision has no spread to give an SE)."""
+    import math
+
+    import pandas as pd
+    decisions = pd.DataFrame({"type": ["checker"] * 3})
+    scored = pd.DataFrame({
+        "type": ["checker"] * 3, "phase": ["opening", "middle", "all"],
+        "decisions": [1, 2, 3], "error_rate": [4.0, 1.0, 2.0],
+        "se": [math.nan, 1.0, 1.2], "blunders": [0, 0, 0], "outside": [0, 0, 0]})
+    monkeypatch.setattr(script.decisionbench, "read_bench", lambda path: decisions)
+    monkeypatch.setattr(script.decisionbench, "PLAYERS", ("net",))
+    monkeypatch.setattr(script.decisionbench, "score", lambda df, player: scored)
+    script.score_table(str(tmp_path / "bench.parquet"))
+    out = capsys.readouterr().out
+    assert "nan" not in out
+    assert "| `net` | 2.0 +- 1.2 (3, 0 blunders) | - | - |" in out
+    assert "| `net` | 4.0 (one decision: no SE) (1) | 1.0 +- 1.0 (2) |" in out
