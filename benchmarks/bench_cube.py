@@ -221,7 +221,7 @@ def bench_rollout(games, runs):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--builds", type=int, nargs="*", default=[])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--efficiency", action="store_true")

@@ -239,7 +239,7 @@ def summary(stores, points=None, x_contact=None, model_plies=None, model_net=Non
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=150)
     ap.add_argument("--games", type=int, default=1296)
     ap.add_argument("--every", type=int, default=7)

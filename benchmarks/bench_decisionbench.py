@@ -79,7 +79,7 @@ def score_table(path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--repeats", type=int, default=4)
     ap.add_argument("--games", type=int, default=324)

@@ -340,7 +340,7 @@ def scores(text):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
     sub.add_parser("speed")
     t = sub.add_parser("table")

@@ -31,7 +31,7 @@ def _per_turn(draw, ids):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--length", type=int, default=1)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=3)

@@ -25,7 +25,7 @@ WARM_UP = 36           # games of an untimed rollout per net before the timed ru
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("nets", nargs="*", default=["default"],
                     help="net files ('default': the shipped net)")
     ap.add_argument("--games", type=int, default=1296)

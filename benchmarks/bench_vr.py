@@ -381,7 +381,7 @@ def speed(games, repeats):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--contact", type=int, default=100)
     ap.add_argument("--races", type=int, default=20)
     ap.add_argument("--games", type=int, default=324, help="VR games per position, 0-ply")
