@@ -13,8 +13,10 @@ Usage::
         --threads 1 2                                  # both-core scaling of the builders
     python benchmarks/bench_bearoff.py --only-mars --mars 6 7 --runs 1 --threads 1 2
 
-Each figure is the median of ``--runs`` runs (wall clock, with CPU time beside it), one line
-per figure; C-level and Python-call-level throughputs are reported apart.  Seeds are fixed.
+Each figure is the median of ``--runs`` runs, one line per figure: times by the wall clock,
+with CPU time beside them; throughputs per CPU-second of this process, with the rate per
+wall-clock second beside them.  C-level and Python-call-level throughputs are reported
+apart.  Seeds are fixed.
 """
 import argparse
 import json
@@ -47,6 +49,13 @@ def timed(fn, runs):
 
 def line(name, value, unit, extra=""):
     print(f"{name:<52s} {value:>14,.3f} {unit:<12s} {extra}", flush=True)
+
+
+def rate(name, n, unit, wall, cpu, extra=""):
+    """A throughput line: ``n`` items per CPU-second of this process, per wall-clock
+    second beside it."""
+    line(name, n / cpu if cpu > 0 else float("inf"), f"{unit}/CPU-s",
+         f"{n / wall:,.0f} {unit}/s wall" + (f"; {extra}" if extra else ""))
 
 
 def main(argv=None):
@@ -96,33 +105,34 @@ def main(argv=None):
 
     # one-sided build ---------------------------------------------------------------
     wall, cpu, res = timed(lambda: _onesided.build_one_sided(15), args.runs)
-    line("one-sided build, 15 checkers (54,264 boards)", wall, "s", f"cpu {cpu:.3f} s; "
+    line("one-sided build, 15 checkers (54,264 boards)", wall, "s wall", f"cpu {cpu:.3f} s; "
          f"turns columns {res[0].shape[1]}, first-off columns {res[1].shape[1]}")
     db = bo.OneSided(*res, 15)
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "one.nfdb")
         wall, cpu, _ = timed(lambda: db.save(path), args.runs)
-        line("one-sided save (atomic, crc32)", wall, "s", f"{os.path.getsize(path):,} bytes")
+        line("one-sided save (atomic, crc32)", wall, "s wall",
+             f"{os.path.getsize(path):,} bytes")
         wall, cpu, _ = timed(lambda: bo.OneSided.load(path), args.runs)
-        line("one-sided load (memory-mapped, crc32 verified)", wall, "s")
+        line("one-sided load (memory-mapped, crc32 verified)", wall, "s wall")
 
     # queries -------------------------------------------------------------------------
     rng = np.random.default_rng(2026)
     idx = rng.integers(0, bo.N_BOARDS, args.queries)
     boards = np.ascontiguousarray(bo.board_of(idx))
     n = len(boards)
-    wall, _, _ = timed(lambda: db.mean_turns_many(boards), args.runs)
-    line("mean_turns_many (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
-    wall, _, _ = timed(lambda: _board6.take_rows(db.mean, boards), args.runs)
-    line("mean lookup, C level (take_rows)", n / wall, "boards/s", f"n={n:,}")
-    wall, _, _ = timed(lambda: bo.index_of(boards), args.runs)
-    line("index_of (validated, Python call)", n / wall, "boards/s", f"n={n:,}")
-    wall, _, _ = timed(lambda: bo.board_of(idx), args.runs)
-    line("board_of (validated, Python call)", n / wall, "indices/s", f"n={n:,}")
+    wall, cpu, _ = timed(lambda: db.mean_turns_many(boards), args.runs)
+    rate("mean_turns_many (validated, Python call)", n, "boards", wall, cpu, f"n={n:,}")
+    wall, cpu, _ = timed(lambda: _board6.take_rows(db.mean, boards), args.runs)
+    rate("mean lookup, C level (take_rows)", n, "boards", wall, cpu, f"n={n:,}")
+    wall, cpu, _ = timed(lambda: bo.index_of(boards), args.runs)
+    rate("index_of (validated, Python call)", n, "boards", wall, cpu, f"n={n:,}")
+    wall, cpu, _ = timed(lambda: bo.board_of(idx), args.runs)
+    rate("board_of (validated, Python call)", n, "indices", wall, cpu, f"n={n:,}")
     small = boards[:20000]
-    wall, _, _ = timed(lambda: [db.mean_turns(b) for b in small[:2000]], args.runs)
-    line("mean_turns, one board per call", 2000 / wall, "calls/s")
+    wall, cpu, _ = timed(lambda: [db.mean_turns(b) for b in small[:2000]], args.runs)
+    rate("mean_turns, one board per call", 2000, "calls", wall, cpu)
 
     # two-sided builds ----------------------------------------------------------------
     bench_two_sided_builds(args)
@@ -138,19 +148,20 @@ def main(argv=None):
         pos2 = [Position.from_boards(a, b) for a, b in zip(pa, pa[::-1])]
         pos1 = [Position.from_boards(a, b) for a, b in zip(pb, pb[::-1])]
         dbs = (db, ts)
-        wall, _, _ = timed(lambda: [race_probabilities(p, tables=dbs) for p in pos2],
-                           args.runs)
-        line("race_probabilities, two-sided path", len(pos2) / wall, "calls/s")
-        wall, _, _ = timed(lambda: [race_probabilities(p, tables=db) for p in pos1],
-                           args.runs)
-        line("race_probabilities, one-sided path", len(pos1) / wall, "calls/s")
+        wall, cpu, _ = timed(lambda: [race_probabilities(p, tables=dbs) for p in pos2],
+                             args.runs)
+        rate("race_probabilities, two-sided path", len(pos2), "calls", wall, cpu)
+        wall, cpu, _ = timed(lambda: [race_probabilities(p, tables=db) for p in pos1],
+                             args.runs)
+        rate("race_probabilities, one-sided path", len(pos1), "calls", wall, cpu)
         a6 = bo.index_of(pb[:, 18:][:, ::-1].copy())
-        wall, _, _ = timed(lambda: [_racetables.race_one_sided(db.turns, db.first_off, a, b)
-                                    for a, b in zip(a6, a6[::-1])], args.runs)
-        line("one-sided convolution (race_one_sided)", len(a6) / wall, "calls/s")
-        wall, _, _ = timed(lambda: ts.p_win(boards[:n // 10] % 2, boards[:n // 10] % 2),
-                           args.runs)
-        line("TwoSided.p_win vectorised (validated)", (n // 10) / wall, "pairs/s")
+        wall, cpu, _ = timed(lambda: [_racetables.race_one_sided(db.turns, db.first_off,
+                                                                 a, b)
+                                      for a, b in zip(a6, a6[::-1])], args.runs)
+        rate("one-sided convolution (race_one_sided)", len(a6), "calls", wall, cpu)
+        wall, cpu, _ = timed(lambda: ts.p_win(boards[:n // 10] % 2, boards[:n // 10] % 2),
+                             args.runs)
+        rate("TwoSided.p_win vectorised (validated)", n // 10, "pairs", wall, cpu)
     return 0
 
 
@@ -168,8 +179,8 @@ def bench_two_sided_builds(args):
                 s.finish()
                 return table
             wall, cpu, table = timed(build, args.runs)
-            line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}", wall, "s",
-                 f"cpu {cpu:.3f} s, load average {os.getloadavg()[0]:.2f}")
+            line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}", wall,
+                 "s wall", f"cpu {cpu:.3f} s, load average {os.getloadavg()[0]:.2f}")
             del table
     for size in args.scale:
         m = math.comb(size + 6, 6)
@@ -180,7 +191,7 @@ def bench_two_sided_builds(args):
             s.run(m)
             s.finish()
             line(f"two-sided build {size}x{size} ({m:,}^2), threads={threads}, 1 run",
-                 time.perf_counter() - w, "s", f"cpu {time.process_time() - c:.3f} s, "
+                 time.perf_counter() - w, "s wall", f"cpu {time.process_time() - c:.3f} s, "
                  f"table {table.nbytes / 2**20:,.0f} MiB, load average "
                  f"{os.getloadavg()[0]:.2f}")
             del table, s
@@ -213,7 +224,7 @@ def bench_mars(sizes, runs, thread_counts=(1,)):
                     res.append(json.loads(out.stdout.strip().splitlines()[-1]))
                 med = {k: statistics.median(r[k] for r in res) for k in res[0]}
                 line(f"mars table build 15 x <= {n} (streamed), threads={threads}",
-                     med["wall"], "s",
+                     med["wall"], "s wall",
                      f"cpu {med['cpu']:.1f} s, peak RSS {med['peak'] / 2**20:,.0f} MiB, "
                      f"file {med['bytes'] / 2**20:,.0f} MiB, load average "
                      f"{os.getloadavg()[0]:.2f}; runs "
@@ -223,15 +234,15 @@ def bench_mars(sizes, runs, thread_counts=(1,)):
         rng = np.random.default_rng(2026)
         x = bo.board_of(mt.x_offset + rng.integers(0, nx, 100_000))
         y = bo.board_of(rng.integers(1, my, 100_000))
-        wall, _, _ = timed(lambda: mt.probabilities(x, y), max(runs, 3))
-        line("MarsTable.probabilities vectorised (validated)", len(x) / wall, "pairs/s")
+        wall, cpu, _ = timed(lambda: mt.probabilities(x, y), max(runs, 3))
+        rate("MarsTable.probabilities vectorised (validated)", len(x), "pairs", wall, cpu)
         one = bo.one_sided()
         pos = [Position.from_boards(np.r_[np.zeros(18, np.uint8), a[::-1]],
                                     np.r_[np.zeros(18, np.uint8), b[::-1]])
                for a, b in zip(x[:200], y[:200])]
-        wall, _, _ = timed(lambda: [race_probabilities(p, tables=(one, mt)) for p in pos],
-                           max(runs, 3))
-        line("race_probabilities, mars-table path", len(pos) / wall, "calls/s")
+        wall, cpu, _ = timed(lambda: [race_probabilities(p, tables=(one, mt)) for p in pos],
+                             max(runs, 3))
+        rate("race_probabilities, mars-table path", len(pos), "calls", wall, cpu)
         # the one-sided approximation against the exact table (all pairs, both on roll)
         t, f = np.asarray(one.turns), np.asarray(one.first_off)
         ew = em = 0.0

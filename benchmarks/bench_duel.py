@@ -96,7 +96,7 @@ def main():
           "points (points per game squared)")
     print(f"{'match':<34s} {'pairs':>6s} {'ppg (A)':>8s} {'var_alt':>8s} {'check':>6s} "
           f"{'var_rand':>8s} {'var_pair':>8s} {'ratio':>6s} {'95% interval':>13s} "
-          f"{'r_rand':>6s} {'s':>5s}")
+          f"{'r_rand':>6s} {'s wall':>6s}")
     for name, a, b, pairs in (("net 0-ply vs greedy", "net", "greedy", args.pairs),
                               ("judging net vs rollout net, 0-ply", judge, "net", args.pairs),
                               ("net 1-ply vs net 0-ply", "net:1", "net", args.pairs_1ply),
@@ -114,7 +114,7 @@ def main():
         print(f"{name:<34s} {len(pts):6d} {m['ppg']:+8.3f} {v['var_alt']:8.3f} "
               f"{v['check']:6.3f} {v['var_rand']:8.3f} {v['var_pair']:8.3f} "
               f"{ratio(v):6.2f} {span:>13s} {ratio(v, 'var_rand'):6.2f} "
-              f"{sec:5.0f}")
+              f"{sec:6.0f}")
     if args.duel_games:
         engine = f"{shlex.quote(sys.executable)} -m nardy_fast.app.cli engine --plies 0"
         cmd = [sys.executable, "-m", "nardy_fast.app.cli", "duel", engine, engine,

@@ -2,7 +2,7 @@
 
 Positions: middle-game positions (plies 20-60) of seeded self-play games of the shipped
 net (``--seed``), the side on roll first.  Figures, one core each, median of
-``--repeats`` runs:
+``--repeats`` runs, by the wall clock:
 
 - C-level evaluations per second on the candidates of real positions: a 1-ply search of
   each position (``_search.Searcher.values``: per roll the legal results are generated
@@ -104,18 +104,18 @@ def main():
     searcher = ev.searcher()
     n_cands = int(successor_counts(boards[:, 0], boards[:, 1]).sum())
     t = timed(lambda: searcher.values(boards, 1), args.repeats)
-    print(f"evaluations at C level: {n_cands / t / 1e6:.2f} M/s "
+    print(f"evaluations at C level: {n_cands / t / 1e6:.2f} M/s wall "
           f"({n_cands} candidates of {len(boards)} positions x 21 rolls, "
           f"{1e9 * t / n_cands:.0f} ns each, move generation included)")
     t = timed(lambda: ev.net.outputs(boards), args.repeats)
     print(f"full evaluations (no incremental layer), Net.outputs: "
-          f"{len(boards) / t / 1e6:.2f} M/s")
+          f"{len(boards) / t / 1e6:.2f} M/s wall")
 
     start = nf.Position.initial()
     for pol in ("net", ("net", "greedy"), "greedy"):
         t = timed(lambda: nf.rollout(start, args.games, policy=pol, seed=1, workers=1,
                                      progress=False), args.repeats)
-        print(f"rollout games/s, policy {pol}: {args.games / t:.0f}")
+        print(f"rollout games/s wall, policy {pol}: {args.games / t:.0f}")
 
     rng = np.random.default_rng(args.seed)
     times = []
@@ -125,15 +125,15 @@ def main():
         t = time.perf_counter()
         ev.hint(pos, dice, plies=2)
         times.append(time.perf_counter() - t)
-    print(f"2-ply hint: median {statistics.median(times):.3f} s, "
-          f"90th percentile {np.percentile(times, 90):.3f} s ({args.hints} positions)")
+    print(f"2-ply hint: median {statistics.median(times):.3f} s wall, "
+          f"90th percentile {np.percentile(times, 90):.3f} s wall ({args.hints} positions)")
 
     start_b = np.asarray(start.boards)
     t = timed(lambda: _selfplay.play_games(ev.net, start_b, rules=CLASSIC,
                                            tables=training_tables(),
                                            bitgens=[block_bit_generator(9, g)
                                                     for g in range(200)]), args.repeats)
-    print(f"self-play games/s (one thread): {200 / t:.0f}")
+    print(f"self-play games/s wall (one thread): {200 / t:.0f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ per game and share of the points, with standard errors (pairs as the independent
 
 Matches: 0-ply net vs greedy (``--games``), 1-ply vs 0-ply (``--games-1ply``), 2-ply vs
 1-ply (``--games-2ply``; 0 skips a match).  Seeds are fixed, so a rerun gives the same
-figures.
+figures; each match's time is the wall clock's.
 """
 import argparse
 import time
@@ -21,7 +21,7 @@ def report(name, m, seconds):
     print(f"{name}: {m['games']} games, won {100 * m['win_rate']:.1f}% "
           f"(SE {100 * m['se_win_rate']:.1f}), {m['ppg']:+.3f} points/game "
           f"(SE {m['se_ppg']:.3f}), points share {100 * m['points_share']:.1f}% "
-          f"(SE {100 * m['se_points_share']:.1f}); {seconds:.0f} s")
+          f"(SE {100 * m['se_points_share']:.1f}); {seconds:.0f} s wall")
 
 
 def main():

@@ -42,3 +42,13 @@ def test_the_interval_of_an_unbounded_ratio_ends_at_inf(recwarn):
     lo, hi = script.bootstrap(points, np.random.default_rng(1))
     assert np.isfinite(lo) and hi == np.inf
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_the_time_column_says_its_clock(monkeypatch, capsys):
+    """The matches' times, the wall clock's, stood in a column headed 's'."""
+    script = load_script(BENCH)
+    monkeypatch.setattr(sys, "argv", [str(BENCH), "--pairs", "3", "--pairs-1ply", "0",
+                                      "--duel-games", "0"])
+    script.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith(" r_rand s wall") and len(lines) == 5

@@ -42,3 +42,13 @@ def test_the_3_ply_line_counts_the_positions_timed(script, monkeypatch, capsys):
     assert timed.count(3) == 2
     out = capsys.readouterr().out
     assert "3-ply hint, 2 positions: " in out
+
+
+def test_the_times_say_their_clock(script, monkeypatch, capsys):
+    """The times per decision, the wall clock's, were printed as plain seconds."""
+    monkeypatch.setattr(script.Evaluator, "hint", lambda self, pos, dice, plies: None)
+    monkeypatch.setattr(sys, "argv", [str(BENCH), "--positions", "2", "--deep", "0"])
+    script.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert all(" s wall, 90th percentile " in ln and ln.endswith(" s wall") for ln in lines)

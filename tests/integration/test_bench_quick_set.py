@@ -55,3 +55,19 @@ def test_cube_rollout_figures_say_their_clock_and_their_se(monkeypatch, capsys):
     for text in lines:
         assert " games/CPU-s  (" in text and " games/s wall; equity " in text
         assert " (SE " in text and "+-" not in text
+
+
+def test_bearoff_throughputs_are_per_cpu_second_with_the_wall_clock_beside(capsys):
+    """The query throughputs were the wall clock's, printed as plain boards/s or calls/s
+    (benchmarks/RESULTS.md: speeds are per CPU-second unless a row says wall), and the
+    build, save and load times plain seconds, the wall clock's too."""
+    script = load_script(BENCHMARKS / "bench_bearoff.py")
+    assert script.main(["--runs", "1", "--queries", "1000", "--two-sided", "6"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    rates = [ln for ln in lines if "/s" in ln]
+    assert len(rates) == 5
+    for text in rates:
+        assert "/CPU-s " in text and "/s wall" in text
+    times = [ln for ln in lines if ln not in rates]
+    assert len(times) == 4 and all(" s wall " in ln for ln in times)
+

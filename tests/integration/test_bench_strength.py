@@ -31,3 +31,14 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
         script.main()
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
+
+
+def test_the_time_of_a_match_says_its_clock(monkeypatch, capsys):
+    """The time of a match, the wall clock's, was printed as a plain '; 0 s' beside the
+    CPU-second figures of the other benchmarks."""
+    script = load_script(BENCH)
+    monkeypatch.setattr(sys, "argv", [str(BENCH), "--games", "4", "--games-1ply", "0",
+                                      "--games-2ply", "0"])
+    script.main()
+    out = capsys.readouterr().out
+    assert out.startswith("net 0-ply vs greedy: 4 games, ") and out.endswith(" s wall\n")
