@@ -71,3 +71,12 @@ def test_bearoff_throughputs_are_per_cpu_second_with_the_wall_clock_beside(capsy
     times = [ln for ln in lines if ln not in rates]
     assert len(times) == 4 and all(" s wall " in ln for ln in times)
 
+
+
+def test_bearoff_times_the_two_sided_queries_on_pairs_a_game_reaches(capsys):
+    """TwoSided.p_win was timed on boards made of the queries' boards mod 2, among them
+    the empty board against itself (both sides off), which the table refuses: every run
+    with the 8-checker table (the default) ended there in a ValueError's traceback."""
+    script = load_script(BENCHMARKS / "bench_bearoff.py")
+    assert script.main(["--runs", "1", "--queries", "1000", "--two-sided", "8"]) == 0
+    assert "TwoSided.p_win vectorised" in capsys.readouterr().out.splitlines()[-1]
