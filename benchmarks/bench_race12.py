@@ -11,8 +11,10 @@ the method itself, where an exact value exists).  ``--races``: a seeded set of r
 without contact (15 checkers a side on points 13-24, not both home, pip counts within 12)
 rolled out by the net (0-ply, games played out to the race of both homes and truncated
 there with the exact tables): P(win) error of the net and of the database's convolution
-against the rollouts.  Results are appended to ``--out`` one race a line, and a rerun
-resumes from it.  Needs the database built (``nardy-fast bearoff build --race12``).
+against the rollouts.  Results are appended to ``--out`` one race a line, each with the
+``--games`` and ``--seed`` it was rolled out with, and a rerun resumes from it: with other
+``--games`` or ``--seed`` it is refused, naming each (``--races`` may grow).  Needs the
+database built (``nardy-fast bearoff build --race12``).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import time
 import numpy as np
 
 import nardy_fast as nf
+from nardy_fast._utils._settings import setting_differences
 from nardy_fast.tables import bearoff, race12
 from nardy_fast.tables.race import race_probabilities
 
@@ -89,17 +92,37 @@ def race_set(n, seed):
     return out
 
 
+FIELDS = ["id", "pips_on_roll", "pips_other", "net", "one_sided12", "rollout", "se",
+          "games", "seed"]
+SETTINGS = ("games", "seed")          # what a race's rollout depends on (--games, --seed)
+
+
+def out_differences(out, games, seed):
+    """The settings of this run that differ from those the races in ``out`` were rolled
+    out with, described.  A file made before its lines kept them is not checked."""
+    if not os.path.exists(out):
+        return []
+    with open(out, newline="") as f:
+        first = next(csv.DictReader(f), None)
+    if first is None or any(k not in first for k in SETTINGS):
+        return []
+    return setting_differences({f"--{k}": int(first[k]) for k in SETTINGS},
+                               {"--games": games, "--seed": seed},
+                               recorded_as="in the file", wanted_as="now")
+
+
 def races(db, n, games, seed, out):
-    done = {}
+    done, header = {}, None
     if os.path.exists(out):
         with open(out) as f:
-            done = {row["id"]: row for row in csv.DictReader(f)}
+            reader = csv.DictReader(f)
+            done = {row["id"]: row for row in reader}
+            header = reader.fieldnames               # a file made before: its own columns
     net = nf.Evaluator(nf.Evaluator.default().net, exact=False)
-    fields = ["id", "pips_on_roll", "pips_other", "net", "one_sided12", "rollout", "se"]
-    new = not os.path.exists(out)
+    fields, new = header or FIELDS, header is None
     t0 = time.perf_counter()
     with open(out, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         if new:
             w.writeheader()
         for k, pos in enumerate(race_set(n, seed)):
@@ -110,7 +133,8 @@ def races(db, n, games, seed, out):
             w.writerow({"id": pos.id, "pips_on_roll": pos.pips[0], "pips_other": pos.pips[1],
                         "net": net.evaluate(pos).p_win,
                         "one_sided12": race12.race12_probabilities(pos, tables=db).p_win,
-                        "rollout": r.p_win, "se": r.se_p_win})
+                        "rollout": r.p_win, "se": r.se_p_win, "games": games,
+                        "seed": seed})
             f.flush()
             if k % 20 == 0:
                 print(f"{k + 1}/{n} races, {time.perf_counter() - t0:.0f} s", flush=True)
@@ -139,6 +163,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="race12_races.csv")
     args = ap.parse_args()
+    for name, least in (("convolution", 0), ("races", 0), ("games", 1), ("seed", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
+    if not (args.check or args.convolution or args.races):
+        ap.error("nothing to do: give --check, --convolution PAIRS or --races N")
+    differ = out_differences(args.out, args.games, args.seed) if args.races else []
+    if differ:
+        ap.error(f"--out {args.out}: races rolled out with other settings ("
+                 + "; ".join(differ) + "); give the file's settings, or another --out to "
+                 "start afresh")
     db = race12.race12()
     if db is None:
         raise SystemExit("build the database first: nardy-fast bearoff build --race12")
