@@ -220,9 +220,10 @@ def summary(stores, points=None, x_contact=None, model_plies=None, model_net=Non
     for who in ("doubler", "taker"):
         loss = np.array([r[who + "_loss"] for r in rows])
         wrong = (loss > 0).mean()
-        print(f"  {who}: mean loss {loss.mean():.4f} per decision (SE "
-              f"{loss.std(ddof=1) / math.sqrt(n):.4f}), wrong {wrong:.0%}, losses >= 0.08: "
-              f"{(loss >= 0.08).mean():.0%}")
+        se = (f"SE {loss.std(ddof=1) / math.sqrt(n):.4f}" if n > 1 else
+              "one decision: no SE")
+        print(f"  {who}: mean loss {loss.mean():.4f} per decision ({se}), wrong "
+              f"{wrong:.0%}, losses >= 0.08: {(loss >= 0.08).mean():.0%}")
     judged = {(True, True): "double/take", (True, False): "double/pass",
               (False, True): "no double", (False, False): "no double"}
     model = [judged[(r["model_double"], r["model_take"])] for r in rows]

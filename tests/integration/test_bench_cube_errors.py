@@ -58,3 +58,16 @@ def test_the_summary_reads_several_stores_together(script, monkeypatch, capsys, 
     with pytest.raises(SystemExit):
         _run(script, monkeypatch, "--store", stores[0], "--and-store", stores[1])
     assert "--and-store: only with --summary" in capsys.readouterr().err
+
+
+def test_a_single_decision_is_said_to_have_no_se(script, monkeypatch, capsys, tmp_path,
+                                                 recwarn):
+    """The summary of a store of one position printed 'SE nan' for the doubler's and the
+    taker's loss, with numpy's warnings of a variance of one value."""
+    _run(script, monkeypatch, "--positions", "1", "--games", "8", "--seed", "1", "--store",
+         str(tmp_path / "s"))
+    out = capsys.readouterr().out
+    assert "nan" not in out
+    for who in ("doubler", "taker"):
+        assert f"  {who}: mean loss 0.0000 per decision (one decision: no SE), " in out
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
