@@ -76,9 +76,10 @@ def main(argv=None):
     ap.add_argument("--mars-child", nargs=3, metavar=("N", "PATH", "THREADS"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    for name, least in (("runs", 1), ("queries", 1)):
+    for name, least, why in (("runs", 1, ""),
+                             ("queries", 10, " (a tenth of them time TwoSided.p_win)")):
         if getattr(args, name) < least:
-            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}")
+            ap.error(f"--{name} {getattr(args, name)}: expected >= {least}{why}")
     for name, lo, hi in (("two_sided", 1, 14), ("scale", 1, 14), ("threads", 1, None),
                          ("mars", 1, 14)):
         bad = [n for n in getattr(args, name) if n < lo or (hi is not None and n > hi)]

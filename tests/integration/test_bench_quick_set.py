@@ -16,6 +16,8 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
     ("movegen", ["--repeats", "0"], "--repeats 0: expected >= 1"),
     ("movegen", ["--seed", "-1"], "--seed -1: expected >= 0"),
     ("bearoff", ["--runs", "0"], "--runs 0: expected >= 1"),
+    ("bearoff", ["--queries", "9"], "--queries 9: expected >= 10 (a tenth of them time "
+                                    "TwoSided.p_win)"),
     ("bearoff", ["--two-sided", "6", "0"], "--two-sided 0: expected checkers 1..14"),
     ("bearoff", ["--scale", "16"], "--scale 16: expected checkers 1..14"),
     ("bearoff", ["--threads", "2", "0"], "--threads 0: expected >= 1"),
