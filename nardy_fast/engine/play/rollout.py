@@ -625,10 +625,12 @@ def _stratified_mean(cnt, sums):
 
 
 def _even(cnt):
-    """Whether every stratum has as many games (the stratified and plain formulas are
-    then one, and the plain one is used: its rounding is that of the results before the
-    strata were weighed)."""
-    return bool((cnt == cnt[0]).all())
+    """Whether every stratum played has as many games (the stratified and plain formulas
+    are then one, and the plain one is used: its rounding is that of the results before
+    the strata were weighed).  The tallies beyond the 30 strata of the opening's
+    non-doubles stay empty."""
+    played = cnt[cnt > 0]
+    return bool((played == played[0]).all())
 
 
 def _stratified_variance(cnt, sums, sq):
