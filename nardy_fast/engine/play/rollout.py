@@ -1342,7 +1342,8 @@ def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> fl
     ----------
     a, b : array_like of float, shape (n_games,)
         Per-game values (``RolloutGames.equity`` rows), NaN for games not played; games
-        played by only one of the two are left out.
+        played by only one of the two are left out.  Infinite
+        values are a ``ValueError``.
     strata : int
         The rollouts' strata of the first random roll (36, or 30 from the start with the
         opening's non-doubles).
@@ -1362,6 +1363,11 @@ def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> fl
     if a.ndim != 1 or a.shape != b.shape:
         raise ValueError(f"difference_se: a and b must be per-game arrays of one length, "
                          f"got shapes {a.shape} and {b.shape}")
+    for name, x in (("a", a), ("b", b)):
+        if np.isinf(x).any():
+            k = int(np.flatnonzero(np.isinf(x))[0])
+            raise ValueError(f"difference_se: {name}: game {k} is {x[k]}; expected the "
+                             "games' values, NaN for a game not played")
     strata = check_count(strata, "strata", 1)
     d = a - b
     games = np.flatnonzero(~np.isnan(d))

@@ -92,6 +92,9 @@ def test_difference_se_by_hand():
     ([1.0, 2.0], [1.0], {}, "one length"),
     ([[1.0, 2.0]], [[1.0, 2.0]], {}, "one length"),
     ([1.0, 2.0], [1.0, 2.0], {"strata": 0}, "strata"),
+    # an infinite value had no variance (an SE of 0.5 here) or, in both, was left out
+    ([1.0, math.inf, 3.0, 4.0], [0.0] * 4, {"strata": 2}, "a: game 1 is inf"),
+    ([1.0, 2.0, 3.0], [0.0, -math.inf, math.inf], {}, "b: game 1 is -inf"),
 ])
 def test_difference_se_names_bad_input(a, b, kw, words):
     with pytest.raises(ValueError, match=words):
