@@ -616,12 +616,22 @@ def _stratified_mean(cnt, sums):
     """The mean of per-game values from their tallies per stratum of the first roll
     (``cnt`` games, shape (strata,); ``sums``, shape (strata,) or (strata, quantities)):
     the mean of the strata's means, each roll counted by its chance (the module
-    docstring), or the plain mean where a stratum has a single game.  Needs a game."""
+    docstring), or the plain mean where a stratum has a single game.  Needs a game.
+    The strata's sums are weighed over one common denominator (the least common multiple
+    ``m`` of the strata's games, ``sum_h sums_h (m / n_h) / (S m)``), so that whole-number
+    values (0/1 outcomes, points) give one rounding, as the plain mean does: P(win) and
+    P(lose) still add up to 1, and games that won as many points as they lost to an
+    equity of 0, not of 1.1e-17."""
     if not _stratified(cnt) or _even(cnt):        # the plain mean: the same, to the bit
         return sums.sum(axis=0) / cnt.sum()
     used = cnt > 0
-    c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
-    return (sums[used] / c).mean(axis=0)
+    c = [int(k) for k in cnt[used]]
+    m = math.lcm(*c)
+    shape = (-1,) + (1,) * (sums.ndim - 1)
+    if m > 2 ** 53:                               # weights no longer whole floats
+        return (sums[used] / cnt[used].reshape(shape)).mean(axis=0)
+    w = np.array([m // k for k in c], dtype=np.float64).reshape(shape)
+    return (sums[used] * w).sum(axis=0) / (m * len(c))
 
 
 def _even(cnt):

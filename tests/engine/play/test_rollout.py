@@ -1184,6 +1184,22 @@ def test_strata_of_equal_sizes_keep_the_plain_mean_to_the_bit(opening, n):
     assert r.mean_length == round(r.mean_length * n) / n
 
 
+def test_strata_of_unequal_sizes_round_as_the_plain_mean():
+    """Whole-number games weighed by their strata are rounded once, over a common
+    denominator: P(win) and P(lose) of games without draws add up to 1 exactly, and a
+    rollout from the start that won as many points as it lost has an equity of 0.  The
+    mean of the strata's means had been 1 ulp off in a third of such rollouts (a sum of
+    0.9999999999999999) and gave that rollout an equity of 1.1e-17."""
+    p = random_position(5, 20)
+    for seed in range(8):
+        r = rollout(p, 100, policy="random", seed=seed, truncate=None, **FAST)
+        assert r.p_win + r.p_lose == 1.0
+    r = rollout(nf.Position.initial(), 100, policy="random", seed=2026, truncate=None,
+                rules=Rules(opening_roll="opening_dice"), **FAST)
+    assert r.p_mars_win - r.p_mars_loss == pytest.approx(r.p_lose - r.p_win, abs=1e-12)
+    assert r.equity == 0.0
+
+
 @pytest.mark.parametrize("vr", [None, False])
 def test_an_exact_race_valued_at_the_start_has_no_variance_ratio(vr):
     """Every game the table's exact value: there is no variance to reduce, so the ratio
