@@ -23,6 +23,7 @@ import importlib.util
 import inspect
 import math
 import random
+import sys
 import warnings
 from html.parser import HTMLParser
 from itertools import product
@@ -594,6 +595,20 @@ def load_script(path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def script_refusal(monkeypatch, capsys, path, argv):
+    """What the script at ``path`` (a benchmark) writes to stderr when its ``main()``
+    refuses the command line ``argv`` as argparse does (exit status 2; an AssertionError
+    if it does not)."""
+    script = load_script(path)
+    monkeypatch.setattr(sys, "argv", [str(path), *argv])
+    try:
+        script.main()
+    except SystemExit as e:
+        assert e.code == 2, f"{path} {argv}: exit status {e.code}, not argparse's 2"
+        return capsys.readouterr().err
+    raise AssertionError(f"{path} {argv}: not refused")
 
 
 def ctrl_c_at_call(monkeypatch, owner, name, call=2):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_clip.py"
 
@@ -24,12 +24,7 @@ def test_bad_sizes_and_inputs_are_refused_by_name(monkeypatch, capsys, argv, say
     """--reps 0 ended in an IndexError of the first rollout's output, --reps 1 printed
     'nan' as every SE of the bias, --games 0, a bad position or estimator ended in the
     rollout's traceback, naming n_games, position or variance_reduction."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)
 
 
 def test_an_estimate_not_moved_has_no_bias(monkeypatch, capsys):

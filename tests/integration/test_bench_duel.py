@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_duel.py"
 
@@ -25,12 +25,7 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
     """--pairs 1 printed nan for every variance and ratio, --pairs 2 for the check;
     --duel-games -1 ended, after every match, in the duel's refusal; all three 0 printed a
     table's heading and nothing under it."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)
 
 
 def test_the_interval_of_an_unbounded_ratio_ends_at_inf(recwarn):

@@ -1,11 +1,10 @@
 """The environments' speed benchmark script (benchmarks/bench_env.py): sizes that measure
 nothing refused by name before any work."""
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_env.py"
 
@@ -22,9 +21,4 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_env.py"
 def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, argv, says):
     """--envs 0 and --threads 0 ended in the environment's traceback naming n_envs and
     threads, --seconds 0 or below in numpy's 'need at least one array to concatenate'."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)

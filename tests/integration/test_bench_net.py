@@ -1,11 +1,10 @@
 """The evaluator's speed benchmark script (benchmarks/bench_net.py): sizes that measure
 nothing refused by name before any work."""
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_net.py"
 
@@ -22,9 +21,4 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
     """--repeats 0 ended in 'no median for empty data', --hints 0 in the same after every
     other figure, --races -1 in numpy's 'need at least one array to concatenate', and
     --races 9 printed the errors of the races of at most 8 checkers as those of 1..9."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)

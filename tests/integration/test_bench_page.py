@@ -1,11 +1,10 @@
 """The analysis page's benchmark script (benchmarks/bench_page.py): sizes that measure
 nothing refused by name before any work."""
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_page.py"
 
@@ -20,9 +19,4 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
     """--repeats 0 ended in 'no median for empty data' after the match's analysis,
     --length 0 in the match rules' 'length=0: must be 1..64', --seed -1 in the seed's
     'seed=-1: must be >= 0', each a traceback."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_strength.py"
 
@@ -25,12 +25,7 @@ def test_sizes_that_measure_nothing_are_refused_by_name(monkeypatch, capsys, arg
     """--games 2 (one pair) printed 'SE nan' for every figure, --games -2 or 1 ended in
     the match's traceback naming n_games, and all three matches skipped printed
     nothing."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)
 
 
 def test_the_time_of_a_match_says_its_clock(monkeypatch, capsys):

@@ -1,11 +1,10 @@
 """The variance reduction's benchmark script (benchmarks/bench_vr.py): sizes that measure
 nothing and unknown parts, estimators and luck nets refused by name before any work."""
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, script_refusal
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_vr.py"
 
@@ -34,9 +33,4 @@ def test_bad_sizes_and_inputs_are_refused_by_name(monkeypatch, capsys, argv, say
     after every other part, --positions0 above --contact counted positions twice, a
     misspelt --skip part was run, a misspelt estimator or a missing luck net ended in a
     traceback after the positions' self-play and the parts before it."""
-    script = load_script(BENCH)
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    with pytest.raises(SystemExit) as e:
-        script.main()
-    assert e.value.code == 2
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}" in script_refusal(monkeypatch, capsys, BENCH, argv)
