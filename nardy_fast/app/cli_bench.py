@@ -188,7 +188,11 @@ def engine_player(engine: EngineProcess):
     engine.greet(CLASSIC)
 
     def move(position, dice):
-        text = engine.best_move(position, dice)
+        try:
+            text = engine.best_move(position, dice)
+        except ValueError as e:         # an 'error' line instead of 'bestmove'
+            raise EngineFault(f"{engine}, in {position.id} with dice {dice[0]}{dice[1]}: "
+                              f"{e}") from None
         try:
             return read_move(position, text, dice)
         except ValueError as e:
@@ -197,10 +201,17 @@ def engine_player(engine: EngineProcess):
 
     def cube(position, state):
         owner = "centre" if state.owner == "centre" else position.side
-        engine.send(f"setoption name cube value {state.stake} {owner}")
-        engine.send(f"position {position.id}")
-        engine.send("cube")
-        reply = engine.expect("cube", "cube")
+        where = f"in {position.id} with the cube {state.stake} {owner}"
+        try:
+            engine.send(f"setoption name cube value {state.stake} {owner}")
+            engine.send(f"position {position.id}")
+            engine.send("cube")
+            reply = engine.expect("cube", "cube")
+        except (ValueError, EngineFault) as e:  # an 'error' line, or none: no 'cube'?
+            what = (f"{e}, {where}" if isinstance(e, EngineFault)
+                    else f"{engine}, {where}: {e}")
+            raise EngineFault(f"{what}; an engine without the 'cube' command is scored "
+                              "with --no-cube") from None
         fields = dict(w.split("=", 1) for w in reply.split() if "=" in w)
         action = fields.get("action", "")
         roller, _, taker = action.partition("/")

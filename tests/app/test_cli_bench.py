@@ -120,6 +120,44 @@ def test_engine_cube_answer_unreadable_refused_by_name():
         cube(pos, nf.CubeState())
 
 
+class _RefusingEngine(_FakeEngine):
+    """An engine answering ``go`` and ``cube`` with an ``error`` line (the duel client's
+    ``expect`` raises it as a ``ValueError``), or not at all (``hangs``)."""
+
+    def __init__(self, hangs=False):
+        super().__init__(None)
+        self.hangs = hangs
+
+    def expect(self, word, waiting_for):
+        if self.hangs:
+            raise EngineFault(f"{self} hung: no answer to {waiting_for!r} within 1 s")
+        raise ValueError(f"it answered {waiting_for!r} with 'error unknown command "
+                         f"{waiting_for!r}'")
+
+    def best_move(self, position, dice):
+        return self.expect("bestmove", "go")
+
+
+def test_engine_error_line_refused_naming_the_engine_and_the_decision():
+    """An engine answering 'go' or 'cube' by an error line ended the run with 'it
+    answered 'go' with ...', naming neither the engine nor the position; an engine that
+    hung on 'cube' was not told of --no-cube."""
+    pos = nf.random_game(seed=11, policy="greedy", max_turns=30).final
+    move, cube = engine_player(_RefusingEngine())
+    with pytest.raises(EngineFault, match=rf"engine under test \('fake'\), in {pos.id} "
+                                          r"with dice 65: it answered 'go' with 'error"):
+        move(pos, (6, 5))
+    with pytest.raises(EngineFault, match=rf"engine under test \('fake'\), in {pos.id} "
+                                          r"with the cube 1 centre: it answered 'cube'.*"
+                                          r"scored with --no-cube"):
+        cube(pos, nf.CubeState())
+    _, cube = engine_player(_RefusingEngine(hangs=True))
+    with pytest.raises(EngineFault, match=rf"hung: no answer to 'cube' within 1 s, in "
+                                          rf"{pos.id} with the cube 2 {pos.side}; .*"
+                                          r"scored with --no-cube"):
+        cube(pos, nf.CubeState(2, "mover"))
+
+
 def test_build_refuses_a_file_of_other_settings(bench, capsys):
     assert cli.main(["benchmark", "build", bench, "--checker", "3", "--cube", "0",
                      "--no-progress"]) == 1
