@@ -270,6 +270,7 @@ def cmd_benchmark_score(args):
             engine.close()
     if args.json:
         print(json_text({"file": args.file, "player": args.player, "part": args.part,
+                         "unit": "millipoints per decision",
                          "rows": table.to_dict("records")}))
         return
     print(f"{args.player} on {args.file} ({args.part}): error rate in millipoints per "

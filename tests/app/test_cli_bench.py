@@ -53,6 +53,16 @@ def test_external_engine_scores_as_the_net(bench, capsys):
     assert [r["decisions"] for r in ours if r["phase"] == "all"] == [3]
 
 
+def test_json_names_the_unit_of_the_error_rates(bench, capsys):
+    """The text says the error rate is in millipoints per decision; the JSON's
+    ``error_rate`` and ``se`` came without their unit."""
+    assert cli.main(["benchmark", "score", bench, "--player", "greedy", "--json",
+                     "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["unit"] == "millipoints per decision"
+    assert list(out) == ["file", "player", "part", "unit", "rows"]
+
+
 @pytest.mark.parametrize("player", ["net:7", "gredy", "no-such-program-xyz"])
 def test_bad_player_refused_by_name(bench, capsys, player):
     assert cli.main(["benchmark", "score", bench, "--player", player]) == 1
