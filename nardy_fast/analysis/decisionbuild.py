@@ -299,16 +299,26 @@ def _cached_plan(path, options, settings, progress):
 
 # -- the rollouts --------------------------------------------------------------------
 
-def _roll(row, judge, workers):
+def _roll(row, judge, workers, what="build"):
     """``row`` with its rollouts (module docstring); the rollout extra of the last one.
-    Ctrl-C in a rollout (which returns the games it finished) stops the build there: the
-    cut decision is not written (``build`` writes the finished ones)."""
+    Ctrl-C in a rollout stops ``what`` (``"build"``, ``"reroll"``) there, a ``Stopped``
+    whether the rollout returned the games it finished or had finished none: the cut
+    decision is not written (``build`` writes the finished ones)."""
+    try:
+        return _rolled(row, judge, workers, what)
+    except Stopped:
+        raise
+    except KeyboardInterrupt:       # before any chunk of a rollout finished
+        raise Stopped(what, cut_rollout=True) from None
+
+
+def _rolled(row, judge, workers, what):
     seed = int(row["seed"])
     kw = dict(policy=judge, seed=seed, workers=workers, progress=False)
     if row["type"] == "checker":
         outs = rollout_outcomes([Position.from_id(i) for i in row["ids_after"]],
                                 row["games"], **kw)
-        stop_if_interrupted(outs, "build")
+        stop_if_interrupted(outs, what)
         eqs = [-o.equity for o in outs]
         order = sorted(range(len(eqs)), key=lambda i: (-eqs[i], i))
         row = {**row, **{c: [row[c][i] for i in order] for c in ("moves", "ids_after",
@@ -320,15 +330,15 @@ def _roll(row, judge, workers):
     kw["rules"] = cube_rules(None)
     k = int(row["cube_stake"])
     nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True), **kw)
-    stop_if_interrupted([nd], "build")
+    stop_if_interrupted([nd], what)
     if nd.extra.get("valued_at_start", "").startswith("janowski"):
         # a bear-off only the cube model would value: its games are played out
         kw["truncate"] = None
         nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True),
                      **kw)
-        stop_if_interrupted([nd], "build")
+        stop_if_interrupted([nd], what)
     dt = rollout(pos, row["games"], cube_state=CubeState(2 * k, "opponent"), **kw)
-    stop_if_interrupted([dt], "build")
+    stop_if_interrupted([dt], what)
     row = {**row, "no_double": float(nd.equity), "double_take": 2.0 * float(dt.equity),
            "double_pass": 1.0, "se_no_double": float(nd.se_equity),
            "se_double_take": 2.0 * float(dt.se_equity)}
@@ -555,8 +565,11 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     extra = {}
     try:
         for k in chosen:
-            rows[k], extra = _roll(rows[k], judge, workers)
+            rows[k], extra = _roll(rows[k], judge, workers, "reroll")
             bar.update(1)
+    except KeyboardInterrupt as e:      # at a cut rollout (Stopped), or between two
+        stop = e if isinstance(e, Stopped) else Stopped("reroll", "between two decisions")
+        raise stop.keeping("nothing written") from None
     finally:
         bar.close()
     runs = [*settings.get("rerolled", []),

@@ -118,6 +118,33 @@ def test_an_interrupted_rollout_stops_the_build_and_is_not_written(tmp_path, mon
     assert len(df) == 1 and all(math.isfinite(e) for e in df["equities"][0])
 
 
+def test_ctrl_c_before_a_rollout_finished_a_chunk_names_the_stop(whole, tmp_path,
+                                                                 monkeypatch):
+    """Ctrl-C before a rollout's first chunk finished (the rollout then has no game to
+    return) stopped a build with the rollout's advice of a smaller chunk_size, which
+    neither the build nor the command has, and a reroll without saying that nothing was
+    written; a reroll cut in a rollout was named 'build'.  Each is a ``Stopped`` naming
+    the function, and the reroll says that nothing was written."""
+    from nardy_fast.engine.play.rollout import Stopped
+
+    def no_chunk(*args, **kw):
+        raise KeyboardInterrupt("rollout interrupted before any chunk of its games "
+                                "finished (a smaller chunk_size keeps more)")
+    monkeypatch.setattr(build_mod, "rollout_outcomes", no_chunk)
+    monkeypatch.setattr(build_mod, "rollout", no_chunk)
+    path = tmp_path / "b.parquet"
+    with pytest.raises(Stopped) as e:
+        build_mod.build(path, batch=1, **TINY)
+    assert (e.value.what, e.value.cut_rollout) == ("build", True)
+    assert "chunk_size" not in str(e.value)
+    out = tmp_path / "new.parquet"
+    with pytest.raises(Stopped) as e:
+        build_mod.reroll(whole[0], out, progress=False)
+    assert str(e.value) == ("reroll: stopped at an interrupted rollout (no answer rests on "
+                            "cut rollouts); nothing written")
+    assert not out.exists()
+
+
 def test_other_settings_refused_by_name(whole, tmp_path):
     with pytest.raises(db.BenchmarkFileError, match=r"whole.parquet.*games: 36 there, 72"):
         build_mod.build(whole[0], **{**TINY, "games": 72})
