@@ -125,10 +125,11 @@ def _schema():
 
 
 def write_bench(path: str | os.PathLike[str], rows: list[Mapping[str, Any]],
-                settings: Mapping[str, Any]) -> str:
+                settings: Mapping[str, Any], *, replace: bool = True) -> str:
     """Write decision rows (dicts with every column of ``COLUMNS``) and the build's
     ``settings`` (JSON-serialisable) to the Parquet file ``path``, atomically (a
-    temporary name, then renamed).  Returns ``path``."""
+    temporary name, then renamed).  ``replace=False``: ``FileExistsError`` rather than
+    replace a file.  Returns ``path``."""
     import pyarrow as pa           # lazy: pyarrow is slow to import
     import pyarrow.parquet as pq   # lazy: as above
     schema = _schema()
@@ -139,7 +140,7 @@ def write_bench(path: str | os.PathLike[str], rows: list[Mapping[str, Any]],
     meta = {SCHEMA: json.dumps({"schema_version": SCHEMA_VERSION,
                                 "settings": dict(settings)}, sort_keys=True)}
     table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
-    return atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    return atomic_write(path, lambda tmp: pq.write_table(table, tmp), replace=replace)
 
 
 def _metadata(path):

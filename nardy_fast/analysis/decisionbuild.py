@@ -530,7 +530,8 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     Raises
     ------
     FileExistsError
-        ``out`` exists (it is never overwritten).
+        ``out`` exists, or was made while the decisions were rolled out (it is never
+        overwritten).
     ValueError
         ``out`` is ``path``; an unknown type or phase, or none.
     BenchmarkFileError
@@ -578,7 +579,12 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     settings = {**settings, "rerolled": runs}
     if "cube" in types and set(phases) == set(PHASES):
         settings["cube_bearoff"] = CUBE_BEAROFF
-    write_bench(out, rows, settings)
+    try:
+        write_bench(out, rows, settings, replace=False)
+    except FileExistsError:         # made by someone else while the rollouts ran
+        raise FileExistsError(f"{os.fspath(out)}: exists (made while the decisions were "
+                              "rolled out); nothing written, give a new file to write"
+                              ) from None
     return {"rerolled": len(chosen), "decisions": len(rows), "path": os.fspath(out)}
 
 

@@ -145,6 +145,21 @@ def test_ctrl_c_before_a_rollout_finished_a_chunk_names_the_stop(whole, tmp_path
     assert not out.exists()
 
 
+def test_reroll_never_replaces_a_file_made_while_it_ran(whole, tmp_path, monkeypatch):
+    """``out`` was checked before the rollouts only: a file made under that name while
+    they ran (another reroll's, say) was silently replaced at the end."""
+    out = tmp_path / "new.parquet"
+
+    def roll(row, judge, workers, what="build"):
+        out.write_text("someone else's")
+        return row, {}
+    monkeypatch.setattr(build_mod, "_roll", roll)
+    with pytest.raises(FileExistsError, match="new.parquet: exists .*nothing written"):
+        build_mod.reroll(whole[0], out, types=["cube"], progress=False)
+    assert out.read_text() == "someone else's"
+    assert [p.name for p in tmp_path.iterdir()] == ["new.parquet"]
+
+
 def test_other_settings_refused_by_name(whole, tmp_path):
     with pytest.raises(db.BenchmarkFileError, match=r"whole.parquet.*games: 36 there, 72"):
         build_mod.build(whole[0], **{**TINY, "games": 72})
