@@ -275,7 +275,9 @@ def cmd_benchmark_score(args):
         return
     print(f"{args.player} on {args.file} ({args.part}): error rate in millipoints per "
           "decision (mean equity lost against the best by rollout x 1000)")
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.1f}"))
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.1f}", na_rep="-"))
+    if table["se"].isna().any():
+        print("se -: one decision, too few for a standard error")
     sys.stdout.flush()
 
 

@@ -63,6 +63,16 @@ def test_json_names_the_unit_of_the_error_rates(bench, capsys):
     assert list(out) == ["file", "player", "part", "unit", "rows"]
 
 
+def test_text_says_one_decision_has_no_se(bench, tmp_path, capsys):
+    """A row of one decision printed its SE as 'NaN', unexplained."""
+    one = db.write_bench(tmp_path / "one.parquet",
+                         db.read_bench(bench).head(1).to_dict("records"), {})
+    assert cli.main(["benchmark", "score", one, "--player", "greedy", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "NaN" not in out and "nan" not in out
+    assert out.splitlines()[-1] == "se -: one decision, too few for a standard error"
+
+
 @pytest.mark.parametrize("player", ["net:7", "gredy", "no-such-program-xyz"])
 def test_bad_player_refused_by_name(bench, capsys, player):
     assert cli.main(["benchmark", "score", bench, "--player", player]) == 1
