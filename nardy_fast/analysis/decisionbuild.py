@@ -486,7 +486,8 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
 
 def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
            types: Sequence[str] = TYPES, phases: Sequence[str] = PHASES,
-           workers: int | None = 1, progress=None) -> dict[str, Any]:
+           decisions: Sequence[int] | None = None, workers: int | None = 1,
+           progress=None) -> dict[str, Any]:
     """Roll out some decisions of the benchmark file ``path`` again with this version,
     into the new file ``out``; the others are copied as they are.
 
@@ -516,6 +517,9 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
         The types of decision to roll out again (``decisionbench.TYPES``).
     phases : sequence of str
         Their phases (``decisionbench.PHASES``).
+    decisions : sequence of int or None
+        Only these decisions (the ``decision`` column), of those types and phases; None:
+        every one of them.
     workers : int or None
         The rollouts' workers (the results do not depend on them).
     progress : bool or None
@@ -533,7 +537,8 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
         ``out`` exists, or was made while the decisions were rolled out (it is never
         overwritten).
     ValueError
-        ``out`` is ``path``; an unknown type or phase, or none.
+        ``out`` is ``path``; an unknown type or phase, or none; a decision the file does
+        not hold.
     BenchmarkFileError
         ``path`` is not a benchmark, or was rolled out by a net this version does not ship.
     KeyboardInterrupt
@@ -560,7 +565,15 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     settings = bench_settings(path)
     rows = read_bench(path).to_dict("records")
     judge = _player_of(settings, path)
-    chosen = [k for k, r in enumerate(rows) if r["type"] in types and r["phase"] in phases]
+    if decisions is not None:
+        held = {int(r["decision"]) for r in rows}
+        decisions = sorted({int(d) for d in decisions})
+        missing = [d for d in decisions if d not in held]
+        if missing or not decisions:
+            raise ValueError(f"decisions={missing or decisions}: expected one or more of "
+                             f"the file's decisions (0 .. {max(held)})")
+    chosen = [k for k, r in enumerate(rows) if r["type"] in types and r["phase"] in phases
+              and (decisions is None or int(r["decision"]) in decisions)]
     bar = progress_bar(total=len(chosen), desc="decisions", unit="decision",
                        progress=progress)
     extra = {}
@@ -574,10 +587,12 @@ def reroll(path: str | os.PathLike[str], out: str | os.PathLike[str], *,
     finally:
         bar.close()
     runs = [*settings.get("rerolled", []),
-            {"types": types, "phases": phases, "package_version": __version__,
+            {"types": types, "phases": phases,
+             **({} if decisions is None else {"decisions": decisions}),
+             "package_version": __version__,
              "dice": DICE_SCHEME, **_tables(extra)}]
     settings = {**settings, "rerolled": runs}
-    if "cube" in types and set(phases) == set(PHASES):
+    if "cube" in types and set(phases) == set(PHASES) and decisions is None:
         settings["cube_bearoff"] = CUBE_BEAROFF
     try:
         write_bench(out, rows, settings, replace=False)

@@ -78,6 +78,9 @@ def _parser_benchmark(sub):
                         "default both)")
     r.add_argument("--phase", dest="phases", action="append", choices=decisionbench.PHASES,
                    help="and of this phase (repeat it for several; default every phase)")
+    r.add_argument("--decision", dest="decisions", type=int, action="append", metavar="N",
+                   help="only this decision (its number; repeat it for several; default "
+                        "every decision of those types and phases)")
     add_options(r, "workers", workers=1)
     add_progress(r)
     c = add_command(bsub, "score", cmd_benchmark_score,
@@ -135,7 +138,8 @@ def cmd_benchmark_reroll(args):
         raise CliError(f"{args.file}: no such benchmark file")
     try:
         out = reroll(args.file, args.out, types=args.types or decisionbench.TYPES,
-                     phases=args.phases or decisionbench.PHASES, workers=args.workers,
+                     phases=args.phases or decisionbench.PHASES,
+                     decisions=args.decisions, workers=args.workers,
                      progress=args.progress)
     except (decisionbench.BenchmarkFileError, FileExistsError, ValueError) as e:
         raise CliError(str(e)) from None

@@ -244,3 +244,23 @@ def test_a_cube_decision_in_a_bearoff_no_exact_table_covers_is_played_out():
     rolled, _ = build_mod._roll(row, build_mod.judge_evaluator(), 1)
     assert 0 < rolled["se_no_double"] < 0.2 and 0 < rolled["se_double_take"] < 0.4
     assert -1 <= rolled["no_double"] <= 1
+
+
+def test_reroll_of_chosen_decisions_leaves_the_others(whole, tmp_path):
+    rows = db.read_bench(whole[0]).to_dict("records")
+    spoilt = [{**r, "equities": [e + 0.25 for e in r["equities"]]} if r["type"] == "checker"
+              else r for r in rows]
+    old = tmp_path / "old.parquet"
+    db.write_bench(old, spoilt, db.bench_settings(whole[0]))
+    first = next(r["decision"] for r in rows if r["type"] == "checker")
+    out = build_mod.reroll(old, tmp_path / "new.parquet", decisions=[first], progress=False)
+    assert out["rerolled"] == 1
+    new = db.read_bench(tmp_path / "new.parquet").set_index("decision")
+    want = db.read_bench(whole[0]).set_index("decision")
+    assert new.loc[first, "equities"] == want.loc[first, "equities"]
+    others = [r["decision"] for r in spoilt if r["type"] == "checker" and r["decision"] != first]
+    assert all(new.loc[d, "equities"] != want.loc[d, "equities"] for d in others)
+    assert db.bench_settings(tmp_path / "new.parquet")["rerolled"][0]["decisions"] == [first]
+    with pytest.raises(ValueError, match=r"decisions=\[999\]: expected one or more of the "
+                                         r"file's decisions \(0 \.\. "):
+        build_mod.reroll(old, tmp_path / "x.parquet", decisions=[999], progress=False)
