@@ -338,9 +338,16 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
                                  "use method='one_sided' with draw_rule=True")
             if not covered:
                 if max(na, nb) == 15:
-                    have = ("no mars table for these points covers it (MarsTable.build "
-                            "with these rules and max_checkers >= "
-                            f"{min(na, nb)})")
+                    points, given = _build_words(rules)
+                    whole = (f"the complete two-sided table{points}, nardy-fast bearoff "
+                             f"build --two-sided 15{given}"
+                             + (", used when tables= is not given" if explicit else ""))
+                    if min(na, nb) < 15:
+                        have = ("no mars table for these points covers it (MarsTable.build "
+                                f"with these rules and max_checkers >= {min(na, nb)}, or "
+                                f"{whole})")
+                    else:           # a mars table holds 15 checkers against at most 14
+                        have = f"no exact table for these points covers it ({whole})"
                     unused = _unused_mars(rules, min(na, nb), two, mars)
                     if unused:
                         have += f": {unused}"

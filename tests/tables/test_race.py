@@ -497,3 +497,22 @@ def test_a_two_sided_table_alone_under_draw_rule_says_why_it_is_not_used():
     with pytest.raises(ValueError, match=r"no OneSided database given, and under draw_rule "
                        r"the race is the one-sided approximation's"):
         race_probabilities(pos, rules="draw_rule=true", tables=[two])
+
+
+def test_an_exact_race_of_15_against_15_names_the_table_that_serves_it():
+    """Forcing the exact method on a race of 15 checkers against 15 without a table for
+    the rules' points told the user to build a MarsTable of ``max_checkers >= 15``, which
+    does not exist (a mars table holds 15 checkers against at most 14); the error names
+    the complete two-sided table of those points, and for fewer checkers both builds."""
+    full = [3, 3, 3, 2, 2, 2]
+    with pytest.raises(ValueError, match=r"method='exact': the sides have 15 and 15 "
+                       r"checkers, no exact table for these points covers it \(the "
+                       r"complete two-sided table for these rules' points \(oin 1, home "
+                       r"mars 4\), nardy-fast bearoff build --two-sided 15 --rules "
+                       r"'scoring=extended'\)") as err:
+        race_probabilities(race(full, full), rules=EXTENDED, method="exact")
+    assert "max_checkers >= 15" not in str(err.value)
+    with pytest.raises(ValueError, match=r"no mars table for these points covers it "
+                       r"\(MarsTable.build with these rules and max_checkers >= 14, or the "
+                       r"complete two-sided table for these rules' points"):
+        race_probabilities(race(full, [3, 3, 3, 2, 2, 1]), rules=EXTENDED, method="exact")
