@@ -387,6 +387,8 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
         values = race_tables(one=one)
         if unused:
             extra["note"] = f"approximate: {unused}"
+        elif method == "one_sided" or explicit:
+            pass            # the caller's choice: no table built would change the value
         elif max(na, nb) == 15 and min(na, nb) <= _bo.DEFAULT_MARS and not rules.draw_rule:
             points, given = _build_words(rules)
             extra["note"] = (f"approximate: build the exact mars table{points} once with "

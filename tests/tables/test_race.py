@@ -516,3 +516,19 @@ def test_an_exact_race_of_15_against_15_names_the_table_that_serves_it():
                        r"\(MarsTable.build with these rules and max_checkers >= 14, or the "
                        r"complete two-sided table for these rules' points"):
         race_probabilities(race(full, [3, 3, 3, 2, 2, 1]), rules=EXTENDED, method="exact")
+
+
+def test_a_one_sided_value_asked_for_has_no_note_to_build_a_table(one):
+    """``method="one_sided"`` (or the tables given) on a race an exact table covers said
+    "approximate: no exact table covers the race; build the complete two-sided table", of
+    a race the two-sided table covers and that no build would change; the note, what
+    would make the value exact, is now left for values the caller did not choose."""
+    pos = race([0, 1, 0, 1, 0, 1], [1, 0, 0, 1, 0, 0])
+    assert race_probabilities(pos).method == "two_sided"
+    for o in (race_probabilities(pos, method="one_sided"),
+              race_probabilities(pos, tables=one),
+              race_probabilities(race([0, 0, 0, 0, 0, 15], [1, 1, 0, 0, 0, 0]),
+                                 method="one_sided")):
+        assert o.method == "one_sided" and "note" not in o.extra
+    nine = race([2, 2, 2, 1, 1, 1], [1, 2, 2, 2, 1, 1])   # beyond the table of 8: the note
+    assert "--two-sided 15" in race_probabilities(nine).extra["note"]
