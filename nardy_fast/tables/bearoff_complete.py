@@ -772,11 +772,11 @@ class CompleteTwoSided:
         return out[0] if single else out
 
     def cubeful_of_indices(self, ia, ib):
-        """As ``cubeful_equities`` for board indices (intp arrays, trusted)."""
+        """As ``cubeful_equities`` for board indices (intp arrays; see
+        ``probabilities_of_indices``)."""
         if self._cube is None:
             raise ValueError(f"{self.store}: no cubeful equities")
-        return self._cube.query(np.ascontiguousarray(ia, np.intp),
-                                np.ascontiguousarray(ib, np.intp))
+        return self._cube.query(*self._board_indices(ia, ib))
 
     def decision(self, on_roll6, opponent6, stake: int = 1, owner: str = "centre") -> dict:
         """The exact cube decision of the side on roll (geometric cube, no beaver), as
@@ -844,9 +844,25 @@ class CompleteTwoSided:
         return w, mw, ml
 
     def probabilities_of_indices(self, ia, ib):
-        """As ``probabilities`` for board indices (intp arrays, trusted)."""
-        return self._lookup.query(np.ascontiguousarray(ia, np.intp),
-                                  np.ascontiguousarray(ib, np.intp))
+        """As ``probabilities`` for board indices (intp arrays, ``bearoff.board_of``'s
+        numbering: 0 .. the boards of ``max_checkers`` checkers; another index is a
+        ``ValueError`` naming it, as the C loop would read memory there)."""
+        return self._lookup.query(*self._board_indices(ia, ib))
+
+    def _board_indices(self, ia, ib):
+        """``ia``, ``ib`` as contiguous intp arrays, each index checked to be a board of
+        this table (its boards are not checked further: no game is over, say)."""
+        n = n_boards(self.max_checkers)
+        out = []
+        for name, x in (("ia", ia), ("ib", ib)):
+            a = np.ascontiguousarray(x, np.intp)
+            bad = np.flatnonzero((a < 0) | (a >= n))
+            if bad.size:
+                k = int(bad[0])
+                raise ValueError(f"{name}[{k}] = {int(a.flat[k])}: not a board of at most "
+                                 f"{self.max_checkers} checkers (indices 0..{n - 1})")
+            out.append(a)
+        return out
 
     def p_win(self, on_roll6, opponent6):
         """P(the side on roll wins) (see ``probabilities``)."""

@@ -556,3 +556,31 @@ def test_two_empty_boards_are_refused_as_positions_are(tmp_path):
     with pytest.raises(ValueError, match="on_roll6 and opponent6: both sides have borne "
                                          "off all 15 checkers: no game reaches this"):
         table.probabilities(z, z)
+
+
+def test_board_indices_outside_the_table_are_refused_by_name(tmp_path):
+    """``probabilities_of_indices`` and ``cubeful_of_indices`` read the table at the
+    indices given: one past the last board, or negative, returned numbers read from
+    elsewhere (a far one crashed the interpreter), and the part of a table without mars
+    served a board of all the checkers.  Such an index is a ValueError naming it."""
+    from nardy_fast import Rules
+    T = 3
+    table = bc.build_complete(T, store=tmp_path, progress=False, threads=1, all_checkers=T,
+                              cubeful=True)
+    n = bo.n_boards(T)
+    ok = np.array([1, n - 1])
+    w, _, _ = table.probabilities_of_indices(ok, ok[::-1])
+    assert np.array_equal(w, table.probabilities(bo.board_of(ok), bo.board_of(ok[::-1]))[0])
+    for bad in (n, -1, 10**12):
+        for name, ia, ib in (("ia", [1, bad], [1, 1]), ("ib", [1, 1], [2, bad])):
+            with pytest.raises(ValueError, match=rf"{name}\[1\] = {bad}: not a board of at "
+                               rf"most {T} checkers \(indices 0\.\.{n - 1}\)"):
+                table.probabilities_of_indices(ia, ib)
+            with pytest.raises(ValueError, match=rf"{name}\[1\] = {bad}"):
+                table.cubeful_of_indices(ia, ib)
+    part = bc.serving(table, Rules(cube="geometric"))
+    with pytest.raises(ValueError, match=rf"ia\[0\] = {n - 1}: not a board of at most "
+                       rf"{T - 1} checkers"):
+        part.probabilities_of_indices([n - 1], [1])
+    empty = np.empty(0, np.intp)
+    assert table.probabilities_of_indices(empty, empty)[0].shape == (0,)
