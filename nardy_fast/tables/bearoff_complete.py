@@ -440,6 +440,10 @@ def _read_manifest(store):
         return man
     except FileNotFoundError:
         return None
+    except NotADirectoryError:                  # a shard's path, say: nothing to remove
+        what = "a file" if os.path.exists(store) else "a path through a file"
+        raise DatabaseError(f"{store}: {what}, not the folder of a complete two-sided "
+                            f"table (its shards and {MANIFEST})") from None
     except (OSError, ValueError) as e:
         raise DatabaseError(f"{path}: corrupt manifest ({e}); remove it and run the build "
                             f"again: the shards written are checked and kept") from None

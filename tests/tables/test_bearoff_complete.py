@@ -284,6 +284,20 @@ def test_a_damaged_manifest_says_how_to_go_on(tmp_path):
     assert _bytes(tmp_path) == good
 
 
+def test_loading_a_file_instead_of_a_store_names_it(tmp_path):
+    """``CompleteTwoSided.load`` of a file (a shard, say) called the manifest inside it
+    corrupt and said to remove it and build again; it says the path is a file, not the
+    folder of a table."""
+    store = tmp_path / "store"
+    bc.build_complete(2, store=store, progress=False, threads=1)
+    shard = store / "shard-01-00.nfdb"
+    with pytest.raises(DatabaseError, match=r"shard-01-00\.nfdb: a file, not the folder of "
+                                            r"a complete two-sided table") as err:
+        bc.CompleteTwoSided.load(shard)
+    assert "remove" not in str(err.value) and "corrupt" not in str(err.value)
+    assert shard.exists()
+
+
 def test_a_damaged_table_in_the_data_folder_is_not_used(private_data_folder):
     """Race queries find the complete table in the data folder; a damaged shard there
     made every race query (and the evaluator, hints, reports) fail with its error;
