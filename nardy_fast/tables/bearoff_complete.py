@@ -587,6 +587,9 @@ def build_complete(max_checkers: int = MAX, store: str | os.PathLike[str] | None
         if progress:
             print(f"{what} {N}x{N}: {total:,} pairs in {len(order)} shards, "
                   f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    if store == default_store(N, rules):       # where the lookups look: found from now on
+        with _lock:
+            _LOADED.pop((data_dir(), oin, mars), None)
     return CompleteTwoSided.load(store, verify=False)     # each shard was checked as written
 
 
@@ -902,8 +905,8 @@ def _without_mars(store):
 def complete_two_sided(rules: RulesLike = None) -> CompleteTwoSided | None:
     """The largest complete table for ``rules``' points in the data folder
     (``nardy-fast bearoff build --two-sided 15`` builds the full one there), else None;
-    loaded once per process and never built here (loading checks the shards' sizes; the
-    build checked their checksums)."""
+    loaded once per process (and again after ``build_complete`` builds there) and never
+    built here (loading checks the shards' sizes; the build checked their checksums)."""
     oin, mars, _ = mars_points(rules)
     folder = data_dir()
     key = (folder, oin, mars)

@@ -323,6 +323,23 @@ def test_a_damaged_table_in_the_data_folder_is_not_used(private_data_folder):
         bc._LOADED.clear()
 
 
+def test_a_table_built_in_the_data_folder_is_found_at_once(tmp_path, monkeypatch):
+    """A lookup before the build (``complete_two_sided()``: none yet) was remembered for
+    the process, so a table built afterwards in the data folder went unused, and race
+    queries kept saying to build it, until a restart.  The lookups now find it at once;
+    a build into another folder changes nothing for them."""
+    monkeypatch.setenv("NARDY_FAST_DATA", str(tmp_path))
+    try:
+        assert bc.complete_two_sided() is None
+        built = bc.build_complete(2, progress=False, threads=1)
+        found = bc.complete_two_sided()
+        assert found is not None and found.store == built.store == bc.default_store(2)
+        bc.build_complete(3, store=tmp_path / "elsewhere", progress=False, threads=1)
+        assert bc.complete_two_sided() is found
+    finally:
+        bc._LOADED.clear()
+
+
 def test_killed_build_resumes_to_identical_bits(tmp_path, monkeypatch):
     """Interrupted after 12 shards (at the write of the 13th), resumed with another
     number of threads: the same bytes as one uninterrupted build."""
