@@ -232,14 +232,17 @@ def parse_memory(text: str | int | float) -> int:
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         if not text > 0:
             raise ValueError(f"memory={text!r}: must be positive")
-        return int(text)
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(i?)b?\s*", str(text), re.I)
-    if not m:
-        raise ValueError(f"memory={text!r}: expected a size such as 8GB or 500MB")
-    unit = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}[m.group(2).lower()]
-    n = float(m.group(1)) * (1024 if m.group(3) else 1000) ** unit
-    if not n > 0:
-        raise ValueError(f"memory={text!r}: must be positive")
+        n = text
+    else:
+        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(i?)b?\s*", str(text), re.I)
+        if not m:
+            raise ValueError(f"memory={text!r}: expected a size such as 8GB or 500MB")
+        unit = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}[m.group(2).lower()]
+        n = float(m.group(1)) * (1024 if m.group(3) else 1000) ** unit
+        if not n > 0:
+            raise ValueError(f"memory={text!r}: must be positive")
+    if not 1 <= n < math.inf:
+        raise ValueError(f"memory={text!r}: must be a size of at least 1 byte, and finite")
     return int(n)
 
 

@@ -391,6 +391,17 @@ def test_memory_limit_and_arguments(tmp_path):
         bc.build_complete(3, store=tmp_path / "x", progress=False)
 
 
+def test_a_memory_size_that_is_no_size_is_named():
+    """``memory=float("inf")`` (or a size string too large for a float) stopped with
+    Python's "cannot convert float infinity to integer", and a size under a byte was
+    taken as 0 bytes; each is a ValueError naming the value."""
+    for bad in (float("inf"), "9" * 400 + "GB", "0.0000001", 0.5):
+        with pytest.raises(ValueError, match=r"memory=.*: must be a size of at least 1 "
+                                             r"byte, and finite"):
+            bc.parse_memory(bad)
+    assert bc.parse_memory(1) == 1 and bc.parse_memory("1.5kB") == 1500
+
+
 def test_a_build_refused_for_memory_leaves_no_store(tmp_path):
     # refused before it starts: no folder or manifest that would refuse a smaller build
     store = tmp_path / "store"
