@@ -24,7 +24,7 @@ from nardy_fast.core.matchrules import MatchState, check_match
 from nardy_fast.core.finish import final_outcome
 from nardy_fast.core.position import (BLACK, WHITE, Position, as_position, contact_mask,
                                       position_list)
-from nardy_fast.tables.race import complete_rows, default_race_tables
+from nardy_fast.tables.race import complete_rows, complete_table_for, default_race_tables
 from nardy_fast.tables.racevalue import race_table_value
 from nardy_fast.core.result import NOT_MEASURED, Outcome, nearest_possible, ruled_out
 from nardy_fast.core.rules import OUTCOMES, as_rules, check_flag
@@ -134,6 +134,7 @@ class Evaluator:
         self.keep = check_count(keep, "keep", 0)
         self._search = None
         self._search_r12 = None
+        self._search_complete = None    # the complete two-sided table its search uses
         self._search_net = None         # the net alone (``exact=False`` of a call)
         self._rollout_ev = None
 
@@ -273,16 +274,20 @@ class Evaluator:
     def searcher(self):
         """The C searcher of this evaluator (``engine._search.Searcher``): its net, rules,
         exact tables and race database, built on first use and rebuilt when the race
-        database changes.  For the engine's own batch loops (luck, the luck net's data)
-        that call its ``values`` / ``equities`` / ``rank`` many times without the checks
-        and conversions of ``probabilities`` and ``evaluate``; values are from the view of
-        the side on roll of each position."""
+        database or the complete two-sided table it uses changes (one built since).  For
+        the engine's own batch loops (luck, the luck net's data) that call its ``values``
+        / ``equities`` / ``rank`` many times without the checks and conversions of
+        ``probabilities`` and ``evaluate``; values are from the view of the side on roll
+        of each position."""
         db = self._race12()
-        if self._search is None or self._search_r12 is not db:
+        complete = complete_table_for(self.rules) if self.exact else None
+        if (self._search is None or self._search_r12 is not db
+                or self._search_complete is not complete):
             tables = default_race_tables(self.rules) if self.exact else None
             self._search = _search.Searcher(self.net, self.rules, tables, keep=self.keep,
                                             race12=None if db is None else db.tables)
             self._search_r12 = db
+            self._search_complete = complete
         return self._search
 
     def _net_searcher(self):

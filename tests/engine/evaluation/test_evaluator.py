@@ -250,6 +250,30 @@ def test_races_of_both_homes_are_exact_and_switchable():
     assert ev.evaluate(pos, exact=False).method == "net 0-ply"
 
 
+def test_a_complete_table_built_later_serves_the_search_of_an_earlier_evaluator():
+    """An evaluator's search kept the race tables of its first use: a complete two-sided
+    table built afterwards in the data folder valued the positions at the root but not
+    the search's leaves, until a restart.  The search now takes it up on its next use,
+    as an evaluator made after the build does."""
+    import shutil
+    from nardy_fast.tables import bearoff_complete as bc
+    me, opp = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    me[[19, 21, 23]] = 1
+    opp[[18, 20, 22]] = 1
+    pos = nf.Position.from_boards(me, opp)
+    ev = Evaluator(Evaluator.default().net)
+    before = ev.hint(pos, (2, 1), plies=1)["equity"].tolist()
+    store = bc.default_store(4)
+    bc.build_complete(4, progress=False, threads=1)
+    try:
+        after = ev.hint(pos, (2, 1), plies=1)["equity"].tolist()
+        fresh = Evaluator(Evaluator.default().net).hint(pos, (2, 1), plies=1)
+        assert after == fresh["equity"].tolist() != before
+    finally:
+        shutil.rmtree(store)
+        bc._LOADED.clear()
+
+
 def test_one_ply_is_the_expectimax_of_zero_ply():
     """plies=1: the mean over the 21 rolls of the best 0-ply move's value."""
     ev = Evaluator(Evaluator.default().net, keep=0)
