@@ -448,12 +448,23 @@ class Evaluator:
                         match: MatchState | None = None) -> npt.NDArray[np.float64]:
         """Equities ``ndarray (n,)`` (points per game, side on roll) of boards
         ``(n, 2, 24)`` uint8, side on roll first, each in its own numbering; with
-        ``match``, match winning chances."""
-        vals, _ = self.probabilities(boards, plies, exact)
+        ``match``, match winning chances.  Under ``draw_rule`` a race's value counts its
+        draws (the race table's Outcome, as ``outcomes`` gives it; White on roll), which
+        the seven probabilities leave out."""
+        if self.rules.draw_rule:
+            vals, _, races = self._values(boards, plies, exact, None)
+        else:
+            (vals, _), races = self.probabilities(boards, plies, exact), {}
         if match is not None:
             check_match(match, [])
-            return met.mwc_of_values(vals, match)
-        return self.equities(vals)
+            out = met.mwc_of_values(vals, match)
+            for j, o in races.items():
+                out[j] = met.match_extra(o, match)["mwc"]
+            return out
+        out = self.equities(vals)
+        for j, o in races.items():
+            out[j] = o.equity
+        return out
 
     def evaluate_many(self, positions: Iterable[Position | str], plies: int = 0,
                       exact: bool | None = None, match: MatchState | None = None) -> pd.DataFrame:

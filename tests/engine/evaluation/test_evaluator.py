@@ -905,3 +905,20 @@ def test_one_ply_is_the_expectimax_of_the_flipped_zero_ply_values(rp):
     twin = nf.Position.from_boards(me, you, other)
     for plies in (0, 1):
         assert ev.evaluate(twin, plies=plies) == ev.evaluate(pos, plies=plies)
+
+
+@pytest.mark.parametrize("match", [None, nf.MatchState(nf.MatchRules(5, rules=Rules(draw_rule=True)), (1, 2))])
+def test_boards_under_draw_rule_count_a_race_s_draws(match):
+    """An array of boards gave a level race's draws to the loser: -0.305 where its
+    Position gave +0.000 (the seven probabilities have no draw)."""
+    ev = Evaluator.default(Rules(draw_rule=True))
+    me = [0] * 18 + [2, 2, 2, 3, 3, 2]
+    pos = nf.Position.from_boards(me, me)
+    contact = nf.Position.initial()
+    by_board = ev.evaluate(np.array([pos.boards, contact.boards]), match=match)
+    want = [ev.evaluate(p, match=match) for p in (pos, contact)]
+    if match is None:
+        assert by_board == pytest.approx([o.equity for o in want], abs=1e-6)
+        assert abs(by_board[0]) < 1e-9 and want[0].p_draw > 0.2
+    else:
+        assert by_board == pytest.approx([o.extra["mwc"] for o in want], abs=1e-6)
