@@ -53,6 +53,7 @@ from nardy_fast.core.matchrecord import MatchRecord
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.record import GameRecord
+from nardy_fast.core.result import shown
 
 __all__ = ["to_html", "REQUIRED", "board", "listed_cube_decisions", "cube_totals"]
 
@@ -216,8 +217,8 @@ def _num(v, fmt="{:+.3f}", nan="-"):
     as zero (a luck of -0.00001 is "+0.000", not "-0.000")."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return nan
-    text = fmt.format(v)
-    return fmt.format(0.0) if text.startswith("-") and not text.strip("-+0.%") else text
+    spec, rest = fmt[2:].split("}", 1)                 # "{:SPEC}REST"
+    return shown(v, spec) + rest
 
 
 def _measured(se):

@@ -21,10 +21,26 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Outcome", "PROBABILITIES", "NOT_MEASURED", "clip_probabilities",
+__all__ = ["Outcome", "PROBABILITIES", "NOT_MEASURED", "clip_probabilities", "shown",
            "nearest_possible", "possible_values", "possibility_gap", "ruled_out"]
 
 _Z95 = 1.959963984540054
+
+
+def shown(value: float, spec: str = "+.3f") -> str:
+    """``value`` formatted by ``spec``, but a value that rounds to zero is written as
+    zero: an equity of -5.6e-17 (float rounding of a level race) is ``+0.000``, not
+    ``-0.000``.  A value that does not round to zero keeps its sign.
+
+    Examples
+    --------
+    >>> shown(-5.6e-17), shown(-0.0004), shown(-0.0006), shown(0.25, ".1%")
+    ('+0.000', '+0.000', '-0.001', '25.0%')
+    """
+    text = format(value, spec)
+    if text.startswith("-") and not text.strip("-+0.%e"):
+        return format(0.0, spec)
+    return text
 # The standard errors of a value whose error is not measured (the net's): every ``se_*``
 # field NaN, so nothing shows an exact-looking 0 or a zero-width interval.
 NOT_MEASURED = {f"se_{name}": math.nan for name in (
@@ -164,7 +180,7 @@ se_p_home_mars_loss : float
         parts = [f"P(win) {self.p_win:.3f}{self._margin('p_win')}"]
         if self.p_draw > 0:
             parts.append(f"P(draw) {self.p_draw:.3f}{self._margin('p_draw')}")
-        parts.append(f"equity {self.equity:+.3f}{self._margin('equity')}")
+        parts.append(f"equity {shown(self.equity)}{self._margin('equity')}")
         return ", ".join(parts) + f" ({self._how()})"
 
     def _margin(self, name):
@@ -210,7 +226,7 @@ se_p_home_mars_loss : float
         rows.append(("equity", "equity"))
         body = "".join(
             f"<tr><th style='text-align:left'>{label}</th>"
-            f"<td style='text-align:right'>{getattr(self, name):{'+.4f' if name == 'equity' else '.4f'}}"
+            f"<td style='text-align:right'>{shown(getattr(self, name), '+.4f' if name == 'equity' else '.4f')}"
             f"</td><td style='text-align:left'>{html.escape(self._margin(name).strip())}</td></tr>"
             for label, name in rows)
         head = ("<tr><th></th><th>estimate</th><th>95% margin</th></tr>"

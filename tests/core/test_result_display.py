@@ -69,3 +69,13 @@ def test_a_rollout_of_one_game_says_its_error_is_not_measured():
     assert str(o) == ("P(win) 0.583, equity +0.251 "
                       "(rollout, 1 game, net, error not measured)")
     assert "<caption>rollout, 1 game, net, error not measured</caption>" in o._repr_html_()
+
+
+def test_an_equity_that_rounds_to_zero_is_shown_without_a_minus_sign():
+    """A level race's equity is -5.6e-17 by float rounding: '+0.000', never '-0.000'."""
+    o = Outcome(p_win=0.4, p_mars_win=0.0, p_lose=0.4, p_mars_loss=0.0, equity=-5.6e-17,
+                method="two_sided", p_draw=0.2, **NOT_MEASURED)
+    assert "equity +0.000" in str(o) and "-0.000" not in o._repr_html_()
+    small = Outcome(p_win=0.4, p_mars_win=0.0, p_lose=0.6, p_mars_loss=0.0, equity=-0.002,
+                    method="two_sided", **NOT_MEASURED)
+    assert "equity -0.002" in str(small)
