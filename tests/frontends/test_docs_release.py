@@ -6,7 +6,12 @@ the installed metadata, and the changelog has a section for it.
 import importlib.metadata
 import pathlib
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
+
+import pytest
 
 import nardy_fast
 
@@ -59,3 +64,26 @@ def test_the_package_data_ships():
         assert (data / name).exists()
         assert any(pathlib.PurePath("data", name).match(p) for p in patterns), name
     assert "py.typed" in patterns and (data.parent / "py.typed").exists()
+
+
+def test_the_wheel_ships_no_generated_c(tmp_path):
+    """The wheel's files, as setuptools' ``build_py`` lays them out for it, hold the data,
+    the ``.pxd`` files and the C headers of the C API, but not the C files that Cython
+    generated from the ``.pyx`` (28 of them, 37 MB that no user reads: the compiled
+    modules are in the wheel)."""
+    package = ROOT / "nardy_fast"
+    if not all(p.with_suffix(".c").exists() for p in package.rglob("_*.pyx")):
+        pytest.skip("the extensions are not built in place (make build)")
+    copy = tmp_path / "project"
+    shutil.copytree(package, copy / "nardy_fast", ignore=shutil.ignore_patterns(
+        "*.so", "*.pyd", "__pycache__"))               # copy2: the .c stay newer than the .pyx
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "CHANGELOG.md"):
+        shutil.copy2(ROOT / name, copy / name)
+    subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", "out"],
+                   cwd=copy, check=True, capture_output=True)
+    shipped = {p.relative_to(copy / "out").as_posix() for p in (copy / "out").rglob("*")
+               if p.is_file()}
+    assert [f for f in shipped if f.endswith(".c")] == []
+    for name in ("data/net_classic.nfdb", "data/met.json", "__init__.pxd",
+                 "core/_movegen.pxd", "src/nf_bits.h", "py.typed"):
+        assert f"nardy_fast/{name}" in shipped, name
