@@ -505,8 +505,8 @@ def _parser_bearoff(sub):
     b.add_argument("--two-sided", type=int_in(1, 15), metavar="N", default=None,
                    help="also build (and cache) the two-sided database of up to N checkers "
                         "per side (1..14: in memory); 15: the complete table with mars, "
-                        "out of core in shards (9.3 GB on disk; time: "
-                        "benchmarks/RESULTS.md), resumed where it stopped; race "
+                        "out of core in shards (9.3 GB on disk; time: the "
+                        "documentation's benchmark figures), resumed where it stopped; race "
                         "queries, the evaluator and reports use the table of 8 (the "
                         "default) and the complete table once built")
     b.add_argument("--store", type=path_name, metavar="DIR", default=None,
@@ -524,18 +524,20 @@ def _parser_bearoff(sub):
                    help="with --two-sided 15 (or --store): also build the cubeful "
                         "equities (centred cube, either side's; geometric, no beaver) "
                         "in shards beside the cubeless ones (3 x 5.9 GB for 15; time: "
-                        "benchmarks/RESULTS.md), used by the cube's exact decisions")
+                        "the documentation's benchmark figures), used by the cube's exact "
+                        "decisions")
     b.add_argument("--mars", type=int_in(1, 14), metavar="N", default=None,
                    help="also build (and cache) the exact mars table: 15 checkers against "
-                        "up to N, 1..14 (time and memory: benchmarks/RESULTS.md); race "
-                        "queries and rollouts use the table of 8 (--mars 8), a table of "
+                        "up to N, 1..14 (time and memory: the documentation's "
+                        "benchmark figures); race queries and rollouts use the table of 8 "
+                        "(--mars 8), a table of "
                         "another N only race_probabilities(..., "
                         "tables=MarsTable.load(FILE)))")
     b.add_argument("--race12", action="store_true",
                    help="also build (and cache) the one-sided database of races without "
                         "contact: 15 checkers on the last 12 points (17.4 million boards; "
-                        "time, memory and size: benchmarks/RESULTS.md), used by the "
-                        "evaluator, rollouts and reports once built")
+                        "time, memory and size: the documentation's benchmark "
+                        "figures), used by the evaluator, rollouts and reports once built")
     b.add_argument("--threads", type=positive_int, default=None,
                    help="threads of the mars build and of the complete two-sided build "
                         "(default: every usable core; the tables are the same for any "

@@ -474,7 +474,8 @@ def _parser_train_net(sub):
                         "with the start net's outputs)")
     s.add_argument("--exclude", type=path_name, default=None, metavar="PARQUET", action="append",
                    help="never learn the positions (column 'position', IDs) of this file, "
-                        "e.g. the accuracy benchmark's benchmarks/data/accuracy.parquet; "
+                        "e.g. the accuracy benchmark's accuracy.parquet (in the source "
+                        "repository's benchmark data); "
                         "repeat it for several files (accuracy_reached.parquet too)")
     s.add_argument("--snapshots", type=path_name, default=None, metavar="DIR",
                    help="keep each round's net in this folder too (round_001.nfdb, ...), "

@@ -395,12 +395,13 @@ def race_probabilities(position: Position | str, rules: RulesLike = None,
                              + ("nardy_fast.tables.bearoff.mars_table()" if not given else
                                 "nardy_fast.tables.bearoff.mars_table(rules=...) or "
                                 f"nardy-fast bearoff build --mars {_bo.DEFAULT_MARS}{given}")
-                             + " (see benchmarks/RESULTS.md)")
+                             + " (time and size: the documentation's benchmark figures)")
         elif not rules.draw_rule:
             points, given = _build_words(rules)
             extra["note"] = ("approximate: no exact table covers the race; build the "
                              f"complete two-sided table{points} once with nardy-fast bearoff "
-                             f"build --two-sided 15{given} (see benchmarks/RESULTS.md)")
+                             f"build --two-sided 15{given} (time and size: the "
+                             "documentation's benchmark figures)")
     p_win, p_mw, p_ml, p_draw, used = values.probabilities(
         boards[0], boards[1], rules.draw_rule, position.side == WHITE)
     used = "one_sided" if used == "one_sided" else "two_sided"

@@ -1,6 +1,7 @@
 """What the command line shows people: --version, --help, JSON, warnings and errors that
 name what is wrong (issue: every front end as people use it)."""
 import json
+import re
 from importlib.metadata import version
 
 import pytest
@@ -32,6 +33,16 @@ def test_no_markup_in_help():
     texts = list(_helps(build_parser()))
     assert len(texts) > 15
     assert not [t.splitlines()[0] for t in texts if "``" in t]
+
+
+def test_no_help_names_a_file_of_the_source_repository():
+    """The help of ``bearoff build`` sent people to ``benchmarks/RESULTS.md`` and that of
+    ``train-net --exclude`` to ``benchmarks/data/``: folders of the source repository, which
+    an installed package does not have."""
+    texts = list(_helps(build_parser()))
+    folders = re.compile(r"\b(benchmarks|tests|docs|experiments|notebooks|tools)/")
+    assert [(t.splitlines()[0], m.group(0)) for t in texts
+            for m in [folders.search(" ".join(t.split()))] if m] == []
 
 
 def test_json_does_not_escape_slashes(capsys):

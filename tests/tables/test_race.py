@@ -485,6 +485,19 @@ def test_the_note_of_a_cube_game_names_the_tables_of_its_points():
     assert "--rules" not in race_probabilities(nine).extra["note"]
 
 
+def test_the_note_points_to_the_documentation_not_to_a_file_of_the_source():
+    """The note's pointer to the tables' build times and sizes named
+    ``benchmarks/RESULTS.md``, a file of the source repository that an installed package
+    does not have; it names the documentation's page of benchmark figures."""
+    rules = Rules(mars_points=3)                        # points no test builds a table for
+    x, y = [0, 0, 1, 3, 5, 6], [0, 1, 1, 0, 0, 0]
+    nine = race([2, 2, 2, 1, 1, 1], [1, 2, 2, 2, 1, 1])
+    for o in (race_probabilities(race(y, x), rules=rules), race_probabilities(nine)):
+        note = o.extra["note"]
+        assert o.method == "one_sided" and note.startswith("approximate: ")
+        assert "RESULTS.md" not in note and "benchmark figures" in note, note
+
+
 def test_a_two_sided_table_alone_under_draw_rule_says_why_it_is_not_used():
     """It said "the two-sided one does not cover this race" of a race it covers: under
     ``draw_rule`` the race is the one-sided approximation's."""
