@@ -75,6 +75,7 @@ from typing import Any
 import numpy as np
 
 from nardy_fast._utils._io import atomic_write
+from nardy_fast._utils._optional import require
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.position import Position
@@ -112,8 +113,16 @@ class BenchmarkFileError(ValueError):
     the file and what is wrong)."""
 
 
+def _pyarrow():
+    """``(pyarrow, pyarrow.parquet)``, imported when a benchmark file is read or written
+    (pyarrow is slow to import, and optional: an ``ImportError`` names the extra)."""
+    feature = "a decision benchmark file (Parquet)"
+    return (require("pyarrow", extra="parquet", feature=feature),
+            require("pyarrow.parquet", extra="parquet", feature=feature))
+
+
 def _schema():
-    import pyarrow as pa           # lazy: pyarrow is slow to import
+    pa, _ = _pyarrow()
     s, f, i = pa.string(), pa.float64(), pa.int64()
     types = {"decision": i, "type": s, "part": s, "source": s, "player": s, "game": i,
              "ply": i, "phase": s, "kind": s, "position": s, "dice1": i, "dice2": i,
@@ -130,8 +139,7 @@ def write_bench(path: str | os.PathLike[str], rows: list[Mapping[str, Any]],
     ``settings`` (JSON-serialisable) to the Parquet file ``path``, atomically (a
     temporary name, then renamed).  ``replace=False``: ``FileExistsError`` rather than
     replace a file.  Returns ``path``."""
-    import pyarrow as pa           # lazy: pyarrow is slow to import
-    import pyarrow.parquet as pq   # lazy: as above
+    pa, pq = _pyarrow()
     schema = _schema()
     missing = [c for r in rows[:1] for c in COLUMNS if c not in r]
     if missing:
@@ -144,7 +152,7 @@ def write_bench(path: str | os.PathLike[str], rows: list[Mapping[str, Any]],
 
 
 def _metadata(path):
-    import pyarrow.parquet as pq   # lazy: pyarrow is slow to import
+    _, pq = _pyarrow()
     name = os.fspath(path)
     try:
         schema = pq.read_schema(name)
@@ -204,7 +212,7 @@ def read_bench(path: str | os.PathLike[str]):
         dice outside 1..6, or a cube that is none; candidate lists of unequal length; an
         equity that is not a number).
     """
-    import pyarrow.parquet as pq   # lazy: pyarrow is slow to import
+    _, pq = _pyarrow()
     _metadata(path)
     name = os.fspath(path)
     try:

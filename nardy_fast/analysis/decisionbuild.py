@@ -63,7 +63,7 @@ from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._settings import setting_differences
 from nardy_fast._utils._version import __version__
 from nardy_fast.analysis.decisionbench import (BenchmarkFileError, PHASES, SCHEMA_VERSION,
-                                               TYPES,
+                                               TYPES, _pyarrow,
                                                bench_settings, read_bench, write_bench)
 from nardy_fast.core import record as _record
 from nardy_fast.core.cubestate import CubeState
@@ -417,6 +417,7 @@ def build(path: str | os.PathLike[str], *, n_checker: int = DEFAULTS["n_checker"
     for k in ("noise", "window"):           # a standard deviation, a width: in points
         if not (math.isfinite(options[k]) and options[k] >= 0):
             raise ValueError(f"{k}={options[k]}: expected a finite number of points >= 0")
+    _pyarrow()              # the file is Parquet: a missing pyarrow named before any game
     settings = _settings(options)
     rows = []
     if os.path.exists(path):

@@ -7,6 +7,7 @@ import os
 
 from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._io import atomic_write, check_path
+from nardy_fast._utils._optional import require
 
 __all__ = ["save", "to_csv", "to_html", "to_parquet"]
 
@@ -19,6 +20,8 @@ def to_csv(frame, path, **kwargs):
 
 def to_parquet(frame, path, **kwargs):
     """Write ``frame`` as Parquet with pyarrow, atomically; returns the path."""
+    if kwargs.get("engine", "pyarrow") == "pyarrow":       # optional: named when missing
+        require("pyarrow", extra="parquet", feature="a Parquet file")
     kwargs.setdefault("engine", "pyarrow")
     return atomic_write(path, lambda p: frame.to_parquet(p, **kwargs))
 

@@ -13,9 +13,16 @@ from typing import Any
 import warnings
 import weakref
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+
+from nardy_fast._utils._optional import require
+
+try:                                    # optional: the rl extra
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError:
+    require("gymnasium", extra="rl", feature=__name__)      # missing: named, with the extra
+    raise
 
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules

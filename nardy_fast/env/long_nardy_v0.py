@@ -15,9 +15,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from nardy_fast._utils._optional import require
+
+try:                                    # optional: the rl extra
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError:
+    for _name in ("gymnasium", "pettingzoo"):               # the missing one, with the extra
+        require(_name, extra="rl", feature=__name__)
+    raise
 
 from nardy_fast.core.position import BLACK, WHITE, Position
 from nardy_fast.core.rules import as_rules

@@ -37,7 +37,14 @@ from functools import lru_cache
 from math import comb
 
 import numpy as np
-import pyspiel
+
+from nardy_fast._utils._optional import require
+
+try:                                    # optional: the rl extra
+    import pyspiel
+except ImportError:
+    require("pyspiel", extra="rl", feature=__name__, package="open_spiel")   # named
+    raise
 
 from nardy_fast.core._dice import COUNTS, ROLLS, WEIGHTS
 from nardy_fast.core._scoring import gives_last_turn, score_loss

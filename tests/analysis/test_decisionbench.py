@@ -327,3 +327,18 @@ def test_a_damaged_row_refused_by_name(tmp_path, bench, column, value, says):
     with pytest.raises(db.BenchmarkFileError, match=rf"damaged.parquet: decisions \[{k}\] .*"
                        + says):
         db.read_bench(path)
+
+
+def test_without_pyarrow_reading_a_file_names_the_extra(tmp_path, monkeypatch):
+    """It was "No module named 'pyarrow'" (``benchmark score`` printed just that)."""
+    import sys
+    path = tmp_path / "b.parquet"
+    db.write_bench(path, [_row(0)], {"games": 36})
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    for call in (lambda: db.read_bench(path), lambda: db.bench_settings(path),
+                 lambda: db.write_bench(tmp_path / "c.parquet", [_row(0)], {})):
+        with pytest.raises(ImportError, match=r"^a decision benchmark file \(Parquet\) "
+                                              r"needs pyarrow: pip install "
+                                              r"'nardy_fast\[parquet\]'$"):
+            call()

@@ -2,6 +2,7 @@
 games, a few decisions, 36 games per rollout)."""
 import os
 import re
+import sys
 
 import pandas as pd
 import pytest
@@ -264,3 +265,18 @@ def test_reroll_of_chosen_decisions_leaves_the_others(whole, tmp_path):
     with pytest.raises(ValueError, match=r"decisions=\[999\]: expected one or more of the "
                                          r"file's decisions \(0 \.\. "):
         build_mod.reroll(old, tmp_path / "x.parquet", decisions=[999], progress=False)
+
+
+def test_without_pyarrow_the_build_names_the_extra_before_any_game(tmp_path, monkeypatch):
+    """The build played its source games and rolled out its first batch of decisions, then
+    stopped on "No module named 'pyarrow'" when it came to write them, leaving its plan
+    beside the file; it now names the extra at once and writes nothing."""
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setattr(build_mod, "_cached_plan", lambda *a: pytest.fail("games played"))
+    path = tmp_path / "b.parquet"
+    for call in (lambda: build_mod.build(path, **TINY),
+                 lambda: build_mod.reroll(path, tmp_path / "c.parquet", progress=False)):
+        with pytest.raises(ImportError, match=r"needs pyarrow: pip install "
+                                              r"'nardy_fast\[parquet\]'"):
+            call()
+    assert os.listdir(tmp_path) == []

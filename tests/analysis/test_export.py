@@ -26,3 +26,14 @@ def test_an_html_tables_cells_keep_one_line(tmp_path):
     style = text[text.index("<style>"):text.index("</style>")]
     cells = style[style.index("table.nardy td"):]
     assert "white-space:nowrap" in cells[:cells.index("}")]
+
+
+def test_a_parquet_file_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
+    """pandas said to install pyarrow "with pip, conda, or your preferred package management
+    tool"; the extra that brings it is named, and no file is left."""
+    import sys
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"needs pyarrow: pip install "
+                                          r"'nardy_fast\[parquet\]'"):
+        save(pd.DataFrame({"a": [1]}), tmp_path / "x.parquet")
+    assert list(tmp_path.iterdir()) == []

@@ -201,3 +201,13 @@ def test_the_action_mask_reaches_exactly_the_legal_moves(data, rules, roll):
         return env.position.mover.tolist(), env.action_masks()
 
     assert turns_stepped(replay, len(moves[0].steps)) == {m.board for m in moves}
+
+
+def test_without_gymnasium_the_import_names_the_extra(monkeypatch):
+    """It was "No module named 'gymnasium'", without the extra that brings it."""
+    import importlib
+    monkeypatch.setitem(sys.modules, "gymnasium", None)
+    monkeypatch.delitem(sys.modules, "nardy_fast.env.gymnasium_env")
+    with pytest.raises(ImportError, match=r"^nardy_fast\.env\.gymnasium_env needs gymnasium: "
+                                          r"pip install 'nardy_fast\[rl\]'$"):
+        importlib.import_module("nardy_fast.env.gymnasium_env")

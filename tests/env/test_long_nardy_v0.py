@@ -173,3 +173,16 @@ def test_the_action_mask_reaches_exactly_the_legal_moves(data, rules, roll):
         return now.mover.tolist(), env.observe(agent)["action_mask"]
 
     assert turns_stepped(replay, len(moves[0].steps)) == {m.board for m in moves}
+
+
+@pytest.mark.parametrize("missing", ["pettingzoo", "gymnasium"])
+def test_without_a_framework_the_import_names_it_and_the_extra(monkeypatch, missing):
+    """It was "No module named 'pettingzoo'" (or 'gymnasium'), without the extra that
+    brings them."""
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, missing, None)
+    monkeypatch.delitem(sys.modules, "nardy_fast.env.long_nardy_v0")
+    with pytest.raises(ImportError, match=rf"^nardy_fast\.env\.long_nardy_v0 needs {missing}: "
+                                          r"pip install 'nardy_fast\[rl\]'$"):
+        importlib.import_module("nardy_fast.env.long_nardy_v0")

@@ -215,3 +215,16 @@ def test_a_finished_game_and_other_nodes_are_named_not_misread():
         state.chance_outcomes()
     assert state.action_to_string(0, 5) == "turn 5"
     assert state.returns() == returns and state.history() == history
+
+
+def test_without_open_spiel_the_import_names_the_package_and_extra(monkeypatch):
+    """It was "No module named 'pyspiel'": neither the package to install (open_spiel) nor
+    the extra that brings it."""
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "nardy_fast.env.openspiel")
+    with pytest.raises(ImportError, match=r"^nardy_fast\.env\.openspiel needs open_spiel "
+                                          r"\(its module pyspiel\): pip install "
+                                          r"'nardy_fast\[rl\]'$"):
+        importlib.import_module("nardy_fast.env.openspiel")
