@@ -759,6 +759,8 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     workers, client, progress = compute.workers, compute.client, compute.progress
     if batch_size is not None:         # here: refused before the store's folder is made
         check_count(batch_size, "batch_size", 1)
+    _pyarrow()                         # the store is Parquet: a missing pyarrow named now,
+                                       # not after the first batch of games
     method = check_method(method, METHODS)
     if method == "net":
         warn_unused("with method='net' (it plays no games)", _ROLLOUT_ONLY, seed=seed,

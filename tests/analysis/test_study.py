@@ -608,3 +608,18 @@ def test_a_bad_batch_size_is_refused_before_the_store_is_made(tmp_path, batch_si
         nf.study(IDS[:2], GAMES, store=tmp_path / "s", seed=1, batch_size=batch_size,
                  workers=1, **FAST)
     assert not (tmp_path / "s").exists()
+
+
+def test_without_pyarrow_a_study_names_the_extra_before_any_game(tmp_path, monkeypatch):
+    """A new study rolled out its first batch of positions and only then, writing it to
+    the store, found pyarrow missing: the games were lost and an empty store folder left.
+    It now names the extra at once and makes no folder."""
+    from nardy_fast.analysis import study as study_mod
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setattr(study_mod, "_run", lambda *a: pytest.fail("games played"))
+    store = tmp_path / "races.study"
+    with pytest.raises(ImportError, match=r"needs pyarrow: pip install "
+                                          r"'nardy_fast\[parquet\]'"):
+        nf.study(nf.race_sample(2, seed=1), 36, store, seed=1, policy="random",
+                 truncate=None, workers=1, progress=False)
+    assert not store.exists()
