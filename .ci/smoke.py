@@ -1,7 +1,7 @@
 """The installed package works: run from outside the source tree after installing a wheel
 (``.ci/wheel-check``; cibuildwheel's test command).  No compiler, no Cython needed.
 
-Checks the version, that the shipped data came with the package, a hint, a rollout (the
+Checks the version and the licence text, that the shipped data came with the package, a hint, a rollout (the
 same seed giving the same numbers) and a report written to files.
 """
 import importlib.metadata
@@ -19,6 +19,9 @@ here = pathlib.Path(nf.__file__).parent
 assert "site-packages" in str(here) or "dist-packages" in str(here), \
     f"nardy_fast imported from {here}, not from the installed wheel"
 assert nf.__version__ == importlib.metadata.version("nardy_fast"), nf.__version__
+licences = [f for f in importlib.metadata.files("nardy_fast") or ()
+            if "LICENSE" in f.name.upper() or "LICENCE" in f.name.upper()]
+assert licences and "MIT License" in licences[0].read_text(), "no licence text in the wheel"
 cli = shutil.which("nardy-fast") or os.path.join(os.path.dirname(sys.executable), "nardy-fast")
 out = subprocess.run([cli, "--version"], capture_output=True, text=True)
 if out.returncode == 0:

@@ -87,3 +87,12 @@ def test_the_wheel_ships_no_generated_c(tmp_path):
     for name in ("data/net_classic.nfdb", "data/met.json", "__init__.pxd",
                  "core/_movegen.pxd", "src/nf_bits.h", "py.typed"):
         assert f"nardy_fast/{name}" in shipped, name
+
+
+def test_the_licence_is_the_one_pyproject_names():
+    """pyproject.toml says MIT; the text of it is the repository's LICENSE, which the
+    sdist and the wheel carry (the wheel's is checked by .ci/smoke.py)."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    assert 'license = "MIT"' in (root / "pyproject.toml").read_text()
+    assert (root / "LICENSE").read_text().startswith("MIT License\n")
+    assert "include LICENSE" in (root / "MANIFEST.in").read_text()
