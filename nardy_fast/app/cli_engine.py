@@ -28,6 +28,7 @@ from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrecord import write_match
 from nardy_fast.core.position import Position
+from nardy_fast.core.result import shown
 from nardy_fast.core.rules import as_rules
 from nardy_fast.engine.play import lucknet
 from nardy_fast.training import lucknet as luck_training
@@ -934,9 +935,9 @@ def _print_cube(args, d, match=None):
         err = (f" ± {NOISE_Z * se:.4f}" if not math.isnan(se) else
                " (exact: the stake before the raise)" if rolled and key == "double_pass"
                else "")
-        print(f"  {label:<16s} {d[key]:{'.4f' if match else '+.4f'}}{err}")
-    value = (f"match winning chance {d['equity']:.4f}" if match else
-             f"cubeful equity {d['equity']:+.4f} per unit stake")
+        print(f"  {label:<16s} {shown(d[key], '.4f' if match else '+.4f')}{err}")
+    value = (f"match winning chance {shown(d['equity'], '.4f')}" if match else
+             f"cubeful equity {shown(d['equity'], '+.4f')} per unit stake")
     print(f"proper action: {d['action']}; {value}"
           + (f"; the opponent's take point {d['take_point']:.3f} "
              f"({'the table' if match else 'the model'}'s)"

@@ -128,3 +128,14 @@ def test_cube_gives_a_take_point_only_where_a_raise_is_open(capsys):
         assert main(argv) == 0
         out = capsys.readouterr().out
         assert ("take point" in out) == shown, (argv, out)
+
+
+def test_cube_shows_a_level_race_without_a_minus_zero(capsys):
+    """A sure draw under ``draw_rule`` (one checker each on the last point) has a no double
+    and cubeful equity of -1e-16 (float rounding): it reads +0.0000, not -0.0000."""
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"
+    assert main(["cube", race, "--plies", "0", "--rules", "draw_rule=true"]) == 0
+    out = capsys.readouterr().out
+    assert "-0.0000" not in out, out
+    assert "  no double        +0.0000" in out.splitlines()
+    assert "cubeful equity +0.0000 per unit stake" in out
