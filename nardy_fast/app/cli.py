@@ -49,6 +49,7 @@ from nardy_fast.core.matlayout import looks_like_mat, read_mat, read_mat_game
 from nardy_fast.core.methods import method_kind, method_label
 from nardy_fast.core.position import PIPS_PER_ROLL, Position
 from nardy_fast.core.record import MAGIC as RECORD_MAGIC, looks_like_record, read_record
+from nardy_fast.core.result import shown
 from nardy_fast.core.rules import CLASSIC, as_rules
 from nardy_fast.engine.evaluation.evaluator import BULK_PLIES
 from nardy_fast.engine.play.luck import LUCK_PLIES
@@ -249,15 +250,16 @@ def _print_rollouts(args, rows):
                       f"{method_label(table)}" + ("" if exact else ", error not measured"))
                 for line in _rollout_lines(r, rules, with_se=False):
                     print(line)
-                print(f"  equity {r['equity']:+.4f}")
+                print(f"  equity {shown(r['equity'], '+.4f')}")
                 continue
             print(f"{r['id']}  {r['side']} on roll  games {r['games']}"
                   + ("  (interrupted)" if r.get("extra_interrupted") else ""))
             for line in _rollout_lines(r, rules, with_se=True):
                 print(line)
             lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
-            print(f"  equity {r['equity']:+.4f}{_pm(r['se_equity'])}"
-                  + (f"  95% CI [{lo:+.4f}, {hi:+.4f}]" if lo == lo and hi == hi else
+            print(f"  equity {shown(r['equity'], '+.4f')}{_pm(r['se_equity'])}"
+                  + (f"  95% CI [{shown(lo, '+.4f')}, {shown(hi, '+.4f')}]"
+                     if lo == lo and hi == hi else
                      "  (no standard error from fewer than 2 games)"))
 
 

@@ -266,6 +266,17 @@ def test_rollout_text_shows_the_draws_and_the_koks_of_its_rules(capsys):
     assert code == 0 and "P(draw)" not in out and "koks" not in out and "rules:" not in out
 
 
+
+def test_rollout_text_shows_a_level_race_without_a_minus_zero(capsys):
+    """A level 14 v 14 race under ``draw_rule`` is valued at the start by the one-sided
+    approximation at -1e-17 points (float rounding): it reads +0.0000, not -0.0000."""
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAIiIiIiJE"
+    code, out, err = run_cli(capsys, "rollout", race, "-n", "4", "--workers", "1",
+                             "--no-progress", "--rules", "draw_rule=true")
+    assert code == 0, err
+    assert "no game played" in out and "-0.0000" not in out, out
+    assert out.splitlines()[-1] == "  equity +0.0000"
+
 @pytest.mark.slow
 def test_report_on_positions(capsys, tmp_path):
     ps = random_game(seed=5).positions()[10:40:10]
