@@ -700,7 +700,7 @@ def cmd_bearoff_query(args):
                     f"{row['p_home_mars_loss']:.6f}" if "p_home_mars_win" in row else "")
             print(f"  {method_label(row['method'])}: P(win) {row['p_win']:.6f}{draw}  "
                   f"P(mars win) {row['p_mars_win']:.6f}  P(mars loss) "
-                  f"{row['p_mars_loss']:.6f}{home}  equity {row['equity']:+.6f} points")
+                  f"{row['p_mars_loss']:.6f}{home}  equity {shown(row['equity'], '+.6f')} points")
             for key in ("table", "note"):
                 if key in row:
                     print(f"  {key}: {row[key]}")

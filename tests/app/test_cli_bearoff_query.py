@@ -59,6 +59,15 @@ def test_the_query_under_draw_rule_shows_the_draws_and_blacks_last_turn(capsys):
     assert "p_draw" not in json.loads(capsys.readouterr().out)[0]
 
 
+
+def test_the_query_shows_a_level_race_without_a_minus_zero(capsys):
+    """A level 14 v 14 race under ``draw_rule`` has a one-sided equity of -1e-17 points
+    (float rounding): it reads +0.000000, not -0.000000."""
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAIiIiIiJE"
+    assert main(["bearoff", "query", "--rules", "draw_rule=true", race]) == 0
+    out = capsys.readouterr().out
+    assert "-0.000000" not in out and out.rstrip().endswith("equity +0.000000 points"), out
+
 def test_a_mars_table_against_no_checker_is_refused(capsys):
     """``--mars 0`` built a table of 15 checkers against none: finished games only."""
     with pytest.raises(SystemExit):
