@@ -827,8 +827,9 @@ def _candidates(mr, after_id, n):
 
 def _json_number(x):
     """``x`` rounded for the candidates' JSON, or None (JSON ``null``) where it is NaN: a
-    standard error not measured.  ``NaN`` is not JSON, and strict readers refuse it."""
-    return None if math.isnan(x) else round(x, 6)
+    standard error not measured.  ``NaN`` is not JSON, and strict readers refuse it.  A
+    value that rounds to zero is 0.0, never -0.0 (a loss of -2e-16 from float rounding)."""
+    return None if math.isnan(x) else round(x, 6) + 0.0
 
 
 def _analyse_turn(pos, turn, method, kw):

@@ -487,3 +487,20 @@ def test_a_cut_rollout_stops_the_report_at_once(monkeypatch, name):
     with pytest.raises(KeyboardInterrupt, match="stopped at an interrupted rollout"):
         report()
     assert len(runs) == at
+
+
+def test_a_candidates_loss_that_rounds_to_zero_has_no_minus_sign():
+    """At a match score the moves are ranked by the match winning chance, so a move of
+    equal chances can sit below one whose equity is 2e-16 lower (float rounding): its
+    ``equity_loss`` rounded to -0.0 in the candidates' JSON (``-0.0`` in
+    ``analyse --json``).  It is 0.0."""
+    import json
+    from nardy_fast.core.matchrules import MatchRules, MatchState
+    from nardy_fast.core.record import Turn
+    start = Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAEBAQECBC")    # Black loses anyway
+    rec = GameRecord(start=start, turns=[Turn("black", (2, 5), ((23, "off"), (19, 24)))])
+    mr = MatchRules(length=3, crawford=True, rules=Rules(cube="geometric"))
+    gr = game_report(rec, analyse=True, match=MatchState(mr, (2, 0), "black", crawford=True))
+    text = gr["candidates"].iloc[0]
+    assert "-0.0," not in text, text
+    assert all(math.copysign(1, c["equity_loss"]) == 1 for c in json.loads(text))
