@@ -2,12 +2,14 @@
 (pyarrow) and standalone HTML pages; ``save`` picks the format by the file's suffix."""
 from __future__ import annotations
 
+import functools
 import html
 import os
 
 from nardy_fast._utils._frames import require_columns
 from nardy_fast._utils._io import atomic_write, check_path
 from nardy_fast._utils._optional import require
+from nardy_fast.core.result import shown
 
 __all__ = ["save", "to_csv", "to_html", "to_parquet"]
 
@@ -26,12 +28,15 @@ def to_parquet(frame, path, **kwargs):
     return atomic_write(path, lambda p: frame.to_parquet(p, **kwargs))
 
 
-def to_html(frame, path, title=None, float_format="{:.4f}".format, **kwargs):
+def to_html(frame, path, title=None, float_format=None, **kwargs):
     """Write ``frame`` as a standalone HTML page (a table), atomically; returns the path.
     A missing value (NaN: not measured, e.g. a net value's standard error) is an empty
-    cell, as in the CSV, not the word NaN."""
+    cell, as in the CSV, not the word NaN.  Numbers have 4 decimals (``float_format``
+    None), a value that rounds to zero without a minus sign (``core.result.shown``)."""
     kwargs.setdefault("index", frame.index.name is not None)
     kwargs.setdefault("na_rep", "")
+    if float_format is None:
+        float_format = functools.partial(shown, spec=".4f")
     table = frame.to_html(float_format=float_format, border=0, classes="nardy", **kwargs)
     title = html.escape(title or "nardy_fast report")
     page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"

@@ -37,3 +37,14 @@ def test_a_parquet_file_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
                                           r"'nardy_fast\[parquet\]'"):
         save(pd.DataFrame({"a": [1]}), tmp_path / "x.parquet")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_html_value_that_rounds_to_zero_has_no_minus_sign(tmp_path):
+    """A level race's equity of -3.9e-16 (float rounding) read -0.0000 in the win report's
+    HTML page; it reads 0.0000, and a value that does not round to zero keeps its sign."""
+    frame = pd.DataFrame({"equity": [-3.9e-16, -0.25]})
+    page = tmp_path / "r.html"
+    save(frame, page)
+    cells = [ln.strip() for ln in page.read_text(encoding="utf-8").splitlines()
+             if ln.strip().startswith("<td>")]
+    assert cells == ["<td>0.0000</td>", "<td>-0.2500</td>"]
