@@ -347,9 +347,9 @@ def cmd_study(args):
               f"{len(frame) - done} studied now")
     print(f"{args.store}: {len(frame)} of {n} positions done")
     if len(frame):
-        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view{_study_equity(args.rules, args.method)}); {_mean_se(frame)}; "
-              f"{int(frame['n_games'].sum()):,} game(s) played")
+        print(f"  mean equity {shown(frame['equity'].mean(), '+.4f')} (points per game, "
+              f"the side on roll's view{_study_equity(args.rules, args.method)}); "
+              f"{_mean_se(frame)}; {int(frame['n_games'].sum()):,} game(s) played")
     if not frame.attrs["complete"]:
         raise Interrupted(f"after {len(frame)} of {n} positions, kept in {args.store}; run "
                           "the same command again to resume")
@@ -441,8 +441,9 @@ def cmd_study_show(args):
     for key in sorted(ident):
         print(f"  {key}: {ident[key]}")
     if len(frame):
-        print(f"  mean equity {frame['equity'].mean():+.4f} (points per game, the side on "
-              f"roll's view{_study_equity(ident.get('rules'), ident.get('method'))}); "
+        print(f"  mean equity {shown(frame['equity'].mean(), '+.4f')} (points per game, "
+              "the side on roll's view"
+              f"{_study_equity(ident.get('rules'), ident.get('method'))}); "
               f"{_mean_se(frame)}; {int(frame['n_games'].sum()):,} game(s) played")
         cols = [c for c in ("equity", "se_equity", "p_win", "p_mars_win", "p_mars_loss",
                             "n_games", "method") if c in frame.columns]
@@ -453,7 +454,7 @@ def cmd_study_show(args):
                              and method_kind(m) == "rollout" else "-"
                              for se, m in zip(rows["se_equity"], rows["method"])]
         print()
-        print(rows.to_string(float_format=lambda v: f"{v:.4f}"))
+        print(rows.to_string(float_format=lambda v: shown(v, ".4f")))
 
 
 def _read_study(store):

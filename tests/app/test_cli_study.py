@@ -73,6 +73,24 @@ def test_study_show_gives_a_standard_error_only_to_rollouts(capsys, tmp_path):
     assert "NaN" not in out
 
 
+
+def test_a_study_shows_a_level_race_without_a_minus_zero(capsys, tmp_path):
+    """A level 14 v 14 race under ``draw_rule`` has an equity of -3.9e-16 (float rounding):
+    the study's mean equity and ``study show``'s row read 0, not -0.0000."""
+    race = "WAAAAAAAAAAAAAAAAAAAAAAAAIiIiIiJE"
+    ids = tmp_path / "ids.txt"
+    ids.write_text(race + "\n")
+    store = tmp_path / "s"
+    code, out, err = run_cli(capsys, "study", str(ids), "--store", str(store), "--method",
+                             "net", "--rules", "draw_rule=true", "--no-progress")
+    assert code == 0, err
+    assert "mean equity +0.0000 " in out and "-0.0000" not in out, out
+    code, out, err = run_cli(capsys, "study", "show", str(store))
+    assert code == 0, err
+    assert "mean equity +0.0000 " in out and "-0.0000" not in out, out
+    row = next(line.split() for line in out.splitlines() if line.startswith(race))
+    assert row[1] == "0.0000"
+
 @pytest.mark.parametrize("ext", ["csv", "parquet", "json"])
 def test_study_export(capsys, store, ext):
     folder, argv = store
