@@ -318,6 +318,10 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         warn_unused("with method='exact' (the exact table needs no cube efficiency)",
                     {"x": None}, x=x)
     if method == "rollout":
+        if rules.draw_rule:
+            raise ValueError("method='rollout': the rollouts' cube and race values count "
+                             "no draw, so they cannot judge a cube under draw_rule (the "
+                             "cube model decides there)")
         warn_unused("with method='rollout' (the rollouts' cube decides at 0-ply)",
                     {"plies": None}, plies=plies)
     if method in ("janowski", "rollout"):
@@ -368,7 +372,7 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
             out["method"] = "exact"
     if out is None and method == "exact" and rules.draw_rule:
         raise ValueError("method='exact': the cubeful race tables have no draws, so none "
-                         "serves draw_rule (the cube model or rollouts decide there)")
+                         "serves draw_rule (the cube model decides there)")
     if out is None and method == "exact":
         raise ValueError("method='exact': no cubeful race table covers this position "
                          "(both sides home, at most its checkers, its progression and "

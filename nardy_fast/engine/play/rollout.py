@@ -298,8 +298,11 @@ def _cube_in_play(func, cube, cube_state, rules):
     """``(rules, cube_state, asked)`` of the ``cube`` (the cube in play: None by the rules,
     True, False) and ``cube_state`` (a CubeState) arguments of ``func``, ``asked`` whether
     the caller asked for the cube (``cube=True`` or a ``cube_state``).  A ``CubeState``
-    given as ``cube`` (its spelling before 0.3.0) is a TypeError naming ``cube_state``."""
+    given as ``cube`` (its spelling before 0.3.0) is a TypeError naming ``cube_state``.
+    A cube in play under ``draw_rule`` is a ValueError: the game loop's cube and its race
+    values count no draw, so a drawn game would score as a win."""
     if cube is None:
+        _no_cube_with_draws(func, as_rules(rules))
         return rules, cube_state, cube_state is not None
     if not isinstance(cube, (bool, np.bool_)):
         raise TypeError(f"{func}: cube: expected True, False or None (the cube in play; "
@@ -308,10 +311,19 @@ def _cube_in_play(func, cube, cube_state, rules):
     if cube:                               # the cube of the rules, geometric if they have none
         if rules.cube is None:
             rules = dataclasses.replace(rules, cube="geometric")
+        _no_cube_with_draws(func, rules)
         return rules, cube_state, True
     if cube_state is not None:
         raise ValueError("cube=False: no cube in play, so no cube_state")
     return rules.cubeless(), None, False
+
+
+def _no_cube_with_draws(func, rules):
+    if rules.cube is not None and rules.draw_rule:
+        raise ValueError(f"{func}: a cube-aware rollout under draw_rule: the games' cube "
+                         "and race values count no draw (a drawn game would score as a "
+                         "win); roll out without the cube (cube=False), or without "
+                         "draw_rule")
 
 
 def _is_start(position):

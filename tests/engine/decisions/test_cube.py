@@ -483,3 +483,13 @@ def test_exact_under_the_draw_rule_is_refused_for_its_reason():
     last = Position.from_id("BAAAAAAAAAAAAAAAAAAAAAAAAMAAAAAAA")
     with pytest.raises(ValueError, match="have no draws, so none serves draw_rule"):
         cube_decision(last, rules=Rules(cube="geometric", draw_rule=True), method="exact")
+
+
+def test_rollouts_under_the_draw_rule_are_refused_for_their_reason():
+    """The rollouts' cube and race values count no draw: a sure draw (one checker each on
+    the last point) came out at no double +1, double/take +2, "double, pass"."""
+    sure_draw = Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR")
+    with pytest.raises(ValueError, match="method='rollout': the rollouts' cube and race "
+                                         "values count no draw"):
+        cube_decision(sure_draw, rules=Rules(cube="geometric", draw_rule=True),
+                      method="rollout", n_games=36)

@@ -1229,3 +1229,16 @@ def test_cube_aware_rollout_of_a_race_says_what_valued_it_at_the_start():
     assert math.isnan(r.se_equity) and "error not measured" in str(r)
     want = nf.cube_decision(big, nf.CubeState(1, "centre"), rules=rules)
     assert r.equity == pytest.approx(want["equity"], abs=1e-9)
+
+
+@pytest.mark.parametrize("rules, cube", [(Rules(cube="geometric", draw_rule=True), None),
+                                         (Rules(draw_rule=True), True)])
+def test_a_cube_in_play_under_the_draw_rule_is_refused(rules, cube):
+    """A sure draw under draw_rule rolled out with the cube had shown P(draw) 1 beside an
+    equity of +1 (the games' cube and race values count no draw); without the cube it is
+    0, and with the cube it is refused by name."""
+    sure_draw = nf.Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR")
+    with pytest.raises(ValueError, match="rollout: a cube-aware rollout under draw_rule"):
+        nf.rollout(sure_draw, 36, rules=rules, cube=cube, seed=1)
+    out = nf.rollout(sure_draw, 36, rules=rules, cube=False, seed=1)
+    assert out.p_draw == 1.0 and out.equity == 0.0
