@@ -75,7 +75,7 @@ from nardy_fast.engine.evaluation import nets
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.engine.play.policy import Policy
 from nardy_fast.engine.play.rollout import (Stopped, rollout, rollout_outcomes,
-                                             stop_if_interrupted)
+                                             stop_if_interrupted, valued_by_cube_model)
 
 __all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "plan",
            "plan_path", "reroll"]
@@ -331,7 +331,7 @@ def _rolled(row, judge, workers, what):
     k = int(row["cube_stake"])
     nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True), **kw)
     stop_if_interrupted([nd], what)
-    if nd.extra.get("valued_at_start", "").startswith("janowski"):
+    if valued_by_cube_model(nd):
         # a bear-off only the cube model would value: its games are played out
         kw["truncate"] = None
         nd = rollout(pos, row["games"], cube_state=CubeState(k, row["cube_owner"], True),

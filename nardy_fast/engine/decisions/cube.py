@@ -26,7 +26,7 @@ from nardy_fast.engine.evaluation.evaluator import DECISION_PLIES, Evaluator
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import (DEFAULT_GAMES, difference_se, keeps_games,
                                             rollout_games, rollout_outcomes,
-                                            stop_if_interrupted)
+                                            stop_if_interrupted, valued_by_cube_model)
 from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Exact, Net, Rollout,
                                                 method_or_flat, refuse_flat)
@@ -176,7 +176,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         side (times the stake ratio), double/beaver likewise; common random numbers
         (one ``seed``: ``rollout_many``), standard errors in ``se_no_double``, ``se_double_take`` and
         ``se_double_beaver``; ``verdict_noise`` says whether the verdict is within their
-        noise.
+        noise.  A bear-off that the cubeful race table does not cover has its games
+        played out (not valued by the cube model before the first roll); under
+        ``draw_rule`` the rollouts are refused (their cube counts no draw).
     n_games : int
         ``method="rollout"``: games of each rollout (default ``DEFAULT_GAMES``, the
         package's one default for a rollout that values a position).
@@ -575,6 +577,11 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
         return math.nan if a is None else difference_se(a[0], b[0], strata=a[1])
 
     nd, nd_games = games(CubeState(k, cube.owner, True), 1.0)
+    if valued_by_cube_model(nd):
+        # a bear-off that only the cube model would value before the first roll: its
+        # games are played out, so that the rollouts judge the model, not repeat it
+        settings = settings.replace(truncate=None)
+        nd, nd_games = games(CubeState(k, cube.owner, True), 1.0)
     out = {"no_double": nd.equity, "double_take": math.nan, "double_pass": math.nan,
            "double_beaver": math.nan, "equity": nd.equity, "p_win": nd.p_win,
            "se_no_double": nd.se_equity, "se_double_take": math.nan,

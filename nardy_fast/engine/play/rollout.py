@@ -95,7 +95,8 @@ if TYPE_CHECKING:
 
 __all__ = ["rollout", "rollout_many", "rollout_outcomes", "rollout_games", "RolloutGames",
            "as_served", "check_playable", "difference_se", "keeps_games", "KEEP_GAMES_LIMIT", "POLICIES",
-           "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec"]
+           "DEFAULT_CHUNK_GAMES", "DEFAULT_GAMES", "RolloutSettings", "Compute", "ChunkSpec",
+           "valued_by_cube_model"]
 
 DEFAULT_CHUNK_GAMES = 8 * _rng.BLOCK_GAMES        # 10,368 games per task
 # The most games' equities ``rollout_games`` keeps in one call (8 bytes each: 200 MB), so
@@ -794,6 +795,14 @@ def as_served(outcome: Outcome) -> Outcome:
     return dataclasses.replace(outcome, method=table, games=0,
                                **{f.name: se for f in dataclasses.fields(outcome)
                                   if f.name.startswith("se_")})
+
+
+def valued_by_cube_model(outcome: Outcome) -> bool:
+    """Whether a cube-aware rollout played no game because the cube model valued its
+    start (a bear-off that the cubeful race table does not cover: ``valued_at_start``
+    ``"janowski (...)"``).  A caller that wants the games to judge the model rolls it
+    out again with ``truncate=None``."""
+    return outcome.extra.get("valued_at_start", "").startswith("janowski")
 
 
 def _valued_at_start(plan):

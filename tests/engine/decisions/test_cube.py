@@ -493,3 +493,12 @@ def test_rollouts_under_the_draw_rule_are_refused_for_their_reason():
                                          "values count no draw"):
         cube_decision(sure_draw, rules=Rules(cube="geometric", draw_rule=True),
                       method="rollout", n_games=36)
+
+
+def test_a_rollout_of_a_bearoff_beyond_the_cube_table_plays_its_games():
+    """A race of both homes beyond the cubeful race table was valued by Janowski's model
+    before the first roll and shown as "36 games each" with a noise of 0 ("clear"); its
+    games are now played, so the rollouts judge the model rather than repeat it."""
+    race = Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAMjMzIyIi")
+    d = cube_decision(race, method="rollout", n_games=72, seed=3)
+    assert d["se_no_double"] > 0 and d["se_double_take"] > 0
