@@ -184,10 +184,12 @@ def _distinct_ids(positions, known=frozenset()):
 
 
 def _check_not_over(pos, name):
-    """A ``ValueError`` naming ``name`` if ``pos`` is a finished game."""
+    """A ``ValueError`` naming ``name`` if ``pos`` is a finished game, or Black's last
+    turn under ``draw_rule`` (the same board: a side has borne off every checker)."""
     if pos.is_over():
-        raise ValueError(f"{name}: the game is over; a study takes positions where both "
-                         "sides have checkers on the board")
+        raise ValueError(f"{name}: a side has borne off every checker (the game is over, "
+                         "or under draw_rule Black has its last turn); a study takes "
+                         "positions where both sides have checkers on the board")
 
 
 # ----------------------------------------------------------------------------------------

@@ -361,7 +361,9 @@ def test_a_file_of_ids_names_its_line_of_a_finished_game_and_its_bytes(tmp_path)
     over = "WAAAAAAAAAAAAAAAAAAAAAAAAAAAAEBCw"
     f = tmp_path / "over.txt"
     f.write_text(f"start\n# a finished game:\n{over}\n")
-    with pytest.raises(ValueError, match=f"over.txt line 3: {over}: the game is over"):
+    with pytest.raises(ValueError, match=f"over.txt line 3: {over}: a side has borne off "
+                                         r"every checker \(the game is over, or under "
+                                         r"draw_rule Black has its last turn\)"):
         study_mod.read_position_ids(f)
     b = tmp_path / "b.parquet"
     b.write_bytes(b"PAR1\x15\x04\x80\x81")
