@@ -27,6 +27,7 @@ from nardy_fast.app.play import play_terminal
 from nardy_fast.app.playmatch import play_match_terminal
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.matchrecord import write_match
+from nardy_fast.core.methods import method_label
 from nardy_fast.core.position import Position
 from nardy_fast.core.result import shown
 from nardy_fast.core.rules import as_rules
@@ -916,7 +917,12 @@ def _print_cube(args, d, match=None):
     the values are match winning chances."""
     rolled = d["method"] == "rollout"
     modelled = decided_by_model(d)
-    if rolled:
+    if rolled and d.get("valued_at_start"):
+        print(f"method rollout ({d['model']}): no game played, the "
+              f"{method_label(d['valued_at_start'])} values the race before its first roll: "
+              f"P(win) {d['p_win']:.4f}")
+        print("equities per unit stake, the side on roll's view")
+    elif rolled:
         print(f"method rollout ({d['model']}, {args.games} games each, seed {d['seed']}): "
               f"P(win) {d['p_win']:.4f} (the share of the no double rollout's games won, a "
               "pass counting as a win)")

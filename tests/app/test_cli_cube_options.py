@@ -139,3 +139,19 @@ def test_cube_shows_a_level_race_without_a_minus_zero(capsys):
     assert "-0.0000" not in out, out
     assert "  no double        +0.0000" in out.splitlines()
     assert "cubeful equity +0.0000 per unit stake" in out
+
+
+def test_a_rollout_of_a_race_the_cube_table_values_says_no_game_was_played(capsys):
+    """Three checkers each, both home: the exact cubeful race table values it before any
+    roll.  The heading had read "36 games each" and the JSON "games": 36."""
+    import json
+    me, op = [0] * 24, [0] * 24
+    me[20], me[22], op[21], op[23] = 1, 2, 2, 1
+    pid = nf.Position.from_boards(me, op).id
+    assert main(["cube", pid, "--method", "rollout", "-n", "36"]) == 0
+    out = capsys.readouterr().out
+    assert "no game played, the exact cubeful race table values the race" in out
+    assert "36 games each" not in out
+    assert main(["cube", pid, "--method", "rollout", "-n", "36", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["games"] == 0 and d["valued_at_start"] == "cuberace"

@@ -587,6 +587,8 @@ def _rollout_decision(position, cube, rules, settings, seed, compute):
            "se_no_double": nd.se_equity, "se_double_take": math.nan,
            "se_double_beaver": math.nan, "method": "rollout",
            "games": settings.n_games, "seed": seed, **dict.fromkeys(PAIRED_SE, math.nan)}
+    if nd.extra.get("valued_at_start"):  # the exact cubeful race table: no game played
+        out.update(games=0, valued_at_start=nd.extra["valued_at_start"])
     n1 = next_stake(rules.cube, k)
     if not cube.may_raise or (rules.cube == "arithmetic" and n1 > MAX_STAKE):
         return out

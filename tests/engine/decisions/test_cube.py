@@ -287,12 +287,15 @@ def test_rollout_method_last_roll(truncate_exact, monkeypatch):
     and double/take 2 (2p - 1) = 1 exactly (stratified first roll, 72 games), whether
     the race is valued at once (exact table) or played out."""
     import importlib
-    ro = importlib.import_module("nardy_fast.engine.play.rollout")
+    cube_mod = importlib.import_module("nardy_fast.engine.decisions.cube")
     if not truncate_exact:
-        real = ro.rollout
-        monkeypatch.setattr(ro, "rollout", lambda *a, **k: real(*a, truncate=None, **k))
+        real = cube_mod.rollout_games
+        monkeypatch.setattr(cube_mod, "rollout_games", lambda positions, settings, **k: real(
+            positions, settings=settings.replace(truncate=None), **k))
     d = cube_decision(race([19], [24]), method="rollout", n_games=72, workers=1)
-    assert d["method"] == "rollout" and d["games"] == 72     # how many stand behind it
+    # how many games stand behind it: none where the exact table values the start
+    assert d["method"] == "rollout" and d["games"] == (0 if truncate_exact else 72)
+    assert d.get("valued_at_start") == ("cuberace" if truncate_exact else None)
     assert d["no_double"] == pytest.approx(0.5, abs=1e-12)
     assert d["double_take"] == pytest.approx(1.0, abs=1e-12)
     assert d["action"] == "double, take" and d["equity"] == pytest.approx(1.0)
