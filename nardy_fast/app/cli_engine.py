@@ -952,6 +952,10 @@ def _print_cube(args, d, match=None):
     if rolled and not math.isnan(d["double_margin"]):
         for who, key in (("doubler", "double"), ("taker", "take")):
             margin, noise = d[f"{key}_margin"], d[f"{key}_noise"]
+            if math.isnan(noise):                   # one game: no spread to measure
+                print(f"  {who + ':':<8s} margin {margin:.4f}, noise not measured (a "
+                      "single game): not decided")
+                continue
             print(f"  {who + ':':<8s} margin {margin:.4f}, noise {noise:.4f}: "
                   + ("within the noise" if margin < noise else "clear"))
         print(("the verdict is within the noise: more games (-n) would decide it; "

@@ -426,7 +426,8 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
     ``cube_decision`` gives it; else the sum of the two values' standard errors, a bound
     that holds whatever the rollouts' correlation.  Against the exact pass the noise is
     the other value's own standard error.  A comparison is within the noise when its
-    margin is below its noise.
+    margin is below its noise, or when its noise is unknown (NaN: a rollout of a single
+    game has no spread to measure).
 
     Parameters
     ----------
@@ -441,8 +442,9 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
     -------
     dict
         ``double_margin``, ``double_noise``, ``take_margin``, ``take_noise`` (points per
-        unit stake; NaN when there is no such decision, as with no raise allowed) and
-        ``within_noise`` (True when a comparison of the verdict is within the noise).
+        unit stake; NaN when there is no such decision, as with no raise allowed, or
+        when the standard error is unknown) and ``within_noise`` (True when a comparison
+        of the verdict is within the noise or its noise is unknown).
 
     Examples
     --------
@@ -481,11 +483,12 @@ def verdict_noise(decision: Mapping[str, float], z: float = NOISE_Z) -> dict[str
     if len(answers) == 2:
         dt, db = decision["double_take"], decision["double_beaver"]
         margins.append((abs(db - dt), z * se_pair("double_beaver", "double_take")))
-    # the closest call (margin over noise) speaks for the taker
+    # the closest call (margin over noise; an unknown noise first) speaks for the taker
     out["take_margin"], out["take_noise"] = min(
-        margins, key=lambda m: m[0] / m[1] if m[1] > 0 else math.inf)
-    out["within_noise"] = bool(out["double_margin"] < out["double_noise"]
-                               or out["take_margin"] < out["take_noise"])
+        margins, key=lambda m: (-math.inf if math.isnan(m[1]) else
+                                m[0] / m[1] if m[1] > 0 else math.inf))
+    out["within_noise"] = not (out["double_margin"] >= out["double_noise"]
+                               and out["take_margin"] >= out["take_noise"])
     return out
 
 

@@ -505,3 +505,19 @@ def test_a_rollout_of_a_bearoff_beyond_the_cube_table_plays_its_games():
     race = Position.from_id("WAAAAAAAAAAAAAAAAAAAAAAAAMjMzIyIi")
     d = cube_decision(race, method="rollout", n_games=72, seed=3)
     assert d["se_no_double"] > 0 and d["se_double_take"] > 0
+
+
+def test_a_verdict_of_unmeasured_noise_is_not_called_clear():
+    """A rollout of one game has no spread to measure: its standard errors are NaN, so
+    neither comparison of the verdict can be told clear of the noise (it had read
+    'noise nan: clear' and ``within_noise`` False)."""
+    from nardy_fast.engine.decisions.cube import verdict_noise
+    d = cube_decision("WVgAQECIREQEREQEAABEAAAAAAAAAAAAQ", CENTRED, method="rollout",
+                      n_games=1, seed=2026, workers=1, progress=False)
+    assert math.isnan(d["double_noise"]) and math.isnan(d["se_no_double"])
+    assert d["within_noise"] is True
+    nan = math.nan
+    v = verdict_noise({"no_double": 0.1, "double_take": 0.5, "double_pass": 1.0,
+                       "double_beaver": nan, "se_no_double": 0.01,
+                       "se_double_take": nan, "se_double_beaver": nan})
+    assert v["within_noise"] is True                    # the taker's noise is unknown
