@@ -47,6 +47,9 @@ CLOSE = 0.16
 _COLUMNS = ["position", "no_double", "double_take", "double_pass", "double_beaver",
             "equity", "p_win", "double_action", "take_action", "action", "take_point", "x",
             "method"]
+# and with method="rollout" how each row was rolled out (cube_decision's keys)
+_ROLLOUT_COLUMNS = ["games", "se_no_double", "se_double_take", "se_double_beaver",
+                    "within_noise"]
 
 
 @method_or_flat("n_games", "plies")
@@ -96,7 +99,11 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
         ``action``, the opponent's ``take_point``, the efficiency ``x`` and ``method``
         (as ``cube_decision``: ``"exact"``, ``"janowski (net 2-ply)"``, ...).
         ``take_point`` and ``x`` are the cube model's: NaN in the rows where it did not
-        decide (``"exact"``, ``"rollout"``).
+        decide (``"exact"``, ``"rollout"``).  With ``method="rollout"`` (money play)
+        also ``games`` (each rollout's games: 0 where the exact cubeful race table
+        valued the race before its first roll), the standard errors ``se_no_double``,
+        ``se_double_take`` and ``se_double_beaver`` and ``within_noise``
+        (``cube_decision``'s).
 
     Raises
     ------
@@ -139,7 +146,8 @@ def cube_report(positions: Position | str | Iterable[Position | str], *,
         if not decided_by_model(d):          # the model's numbers, not this row's method's
             d["take_point"] = d["x"] = math.nan
         rows.append(d)
-    frame = pd.DataFrame(rows, columns=_COLUMNS)
+    rolled = _name(method) == "rollout" and match is None
+    frame = pd.DataFrame(rows, columns=_COLUMNS + (_ROLLOUT_COLUMNS if rolled else []))
     frame.attrs["seed"] = seed
     return frame
 

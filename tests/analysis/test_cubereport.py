@@ -277,3 +277,21 @@ def test_cube_analysis_takes_a_method_object_as_its_name():
     assert net["method"].str.startswith("janowski").all()
     with pytest.raises(TypeError, match="plies"):
         cube_analysis(rec, method=nardy_fast.Net(plies=0), plies=1)
+
+
+def test_a_rolled_out_report_says_its_games_and_noise():
+    """With ``method="rollout"`` each row says how many games it rests on (0 where the
+    exact cubeful race table valued the race before its first roll), the rollouts'
+    standard errors and whether the verdict is within their noise: the frame had only
+    the values and ``method`` "rollout", as if every row had been rolled out alike."""
+    p19 = race([19], [24])
+    contact = "WVgAQECIREQEREQEAABEAAAAAAAAAAAAQ"
+    rep = cube_report([p19, contact], rules=Rules(cube="geometric"), method="rollout",
+                      n_games=72, seed=1, workers=1)
+    assert rep["games"].tolist() == [0, 72]
+    d = cube_decision(contact, method="rollout", n_games=72, seed=1, workers=1,
+                      progress=False)
+    for col in ("se_no_double", "se_double_take", "within_noise"):
+        assert rep.loc[1, col] == d[col]
+    assert rep.loc[0, "se_no_double"] == 0.0                    # the exact table
+    assert "games" not in cube_report([p19], rules=Rules(cube="geometric")).columns
