@@ -1233,7 +1233,8 @@ def rollout_outcomes(positions: Iterable[Position | str], n_games: int | None = 
         cube_state=cube_state, cube_probabilities=cube_probabilities)
     compute = resolve_compute("rollout_outcomes", compute, workers=workers, client=client,
                               progress=progress)
-    return _rollout_outcomes(positions, settings, compute, seed, rules, match)
+    return _rollout_outcomes(positions, settings, compute, seed, rules, match,
+                             func="rollout_outcomes")
 
 
 @settings_or_flat
@@ -1289,7 +1290,7 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     compute = resolve_compute("rollout_games", compute, workers=workers, client=client,
                               progress=progress)
     return _rollout_outcomes(positions, settings, compute, seed, rules, match,
-                             keep_games=True)
+                             keep_games=True, func="rollout_games")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -1412,9 +1413,10 @@ def difference_se(a: npt.ArrayLike, b: npt.ArrayLike, *, strata: int = 36) -> fl
     return float(math.sqrt(var))
 
 
-def _rollout_outcomes(positions, settings, compute, seed, rules, match, keep_games=False):
+def _rollout_outcomes(positions, settings, compute, seed, rules, match, keep_games=False,
+                      func="rollout_many"):
     """``rollout_outcomes`` of checked ``settings`` and ``compute``; with ``keep_games``
-    a ``RolloutGames`` of them instead."""
+    a ``RolloutGames`` of them instead (``func``: the public function, in messages)."""
     s = settings
     positions = position_list(positions)
     if not positions:
@@ -1426,7 +1428,7 @@ def _rollout_outcomes(positions, settings, compute, seed, rules, match, keep_gam
             f"({KEEP_GAMES_LIMIT:,}, {KEEP_GAMES_LIMIT * 8 // 2**20} MB); roll out fewer "
             "games or positions at a time, or use rollout_outcomes (no games kept)")
     entropy = _rng.root_entropy(seed)
-    rules, state, asked = _cube_in_play("rollout_many", s.cube, s.cube_state, rules)
+    rules, state, asked = _cube_in_play(func, s.cube, s.cube_state, rules)
     plans = [_Plan(p, s.n_games, s.policy, entropy, rules, s.dice, s.truncate, s.chunk_size,
                    state, s.cube_probabilities, s.variance_reduction) for p in positions]
     if match is not None:

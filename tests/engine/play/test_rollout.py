@@ -1242,3 +1242,13 @@ def test_a_cube_in_play_under_the_draw_rule_is_refused(rules, cube):
         nf.rollout(sure_draw, 36, rules=rules, cube=cube, seed=1)
     out = nf.rollout(sure_draw, 36, rules=rules, cube=False, seed=1)
     assert out.p_draw == 1.0 and out.equity == 0.0
+
+
+@pytest.mark.parametrize("func", ["rollout_many", "rollout_games", "rollout_outcomes"])
+def test_a_cube_under_the_draw_rule_is_refused_in_the_called_functions_name(func):
+    """rollout_games and rollout_outcomes refused a cube under draw_rule in the name of
+    rollout_many, which the caller had not called."""
+    from nardy_fast.engine.play import rollout as module
+    with pytest.raises(ValueError, match=f"^{func}: a cube-aware rollout under draw_rule"):
+        getattr(module, func)(["WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"], 36, cube=True,
+                              rules=Rules(draw_rule=True), seed=1)
