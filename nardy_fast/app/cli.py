@@ -1072,6 +1072,10 @@ def _print_cube(frame, match):
     print("per player: " + "; ".join(
         f"{who}{f' ({names[who]})' if names.get(who) else ''} {count[who]} decision(s), "
         f"{lost[who]:.3f} {unit} lost" for who in count))
+    methods = (sorted(set(frame["cube_method"].dropna()) - {""})
+               if "cube_method" in frame.columns else [])
+    if methods:                  # not --method's: that one values the moves
+        print(f"cube decisions valued by: {', '.join(methods)}")
     if not len(shown):
         return
     game = f"{'game':>4s} " if match else ""

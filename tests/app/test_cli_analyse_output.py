@@ -310,3 +310,20 @@ def test_json_of_a_match_and_ctrl_c(capsys, tmp_path, monkeypatch):
     code, out, err = run_cli(capsys, "analyse", str(path), "--no-progress", "--json")
     assert (code, out) == (130, "")
     assert err.startswith("nardy-fast: interrupted: analyse: stopped in game 1 of 1")
+
+
+def test_cube_decisions_say_how_they_were_valued(capsys, tmp_path):
+    """Under --method rollout the moves are rolled out but the cube decisions are judged
+    as game_report(cube=True) judges them (the cube model); the text said neither, so its
+    losses read as rolled out.  It now names the cube decisions' methods."""
+    record = random_game(seed=3, max_turns=14, rules=Rules(cube="geometric"))
+    path = tmp_path / "c.mat"
+    write_record(record, path)
+    code, out, err = run_cli(capsys, "analyse", str(path), "--cube", "--method", "rollout",
+                             "-n", "8", "--workers", "1", "--no-progress")
+    assert code == 0, err
+    gr = report.game_report(record, analyse=True, cube=True)
+    methods = sorted(set(gr["cube_method"].dropna()) - {""})
+    assert methods and all(m != "rollout" for m in methods)
+    block = out[out.index("cube decisions:"):]
+    assert f"cube decisions valued by: {', '.join(methods)}" in block
