@@ -162,3 +162,23 @@ def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks(
     assert re.search(r"\b20\d\d-\d\d-\d\d\b", history[1][:400]), "the history is not dated"
     for step in ("net_v1.nfdb", "net_v6.nfdb", "net_v7.nfdb"):
         assert step in history[1], step
+
+
+def test_the_cube_errors_quoted_are_the_readmes():
+    """The cube guide and ``cube_decision``'s docstring quote the points a cube decision
+    loses per decision at 2 plies and at 0-ply, the figures of the README's table (which
+    come from benchmarks/RESULTS.md): after the decision benchmark's cube decisions were
+    rolled out again they must change together."""
+    import nardy_fast as nf
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| money cube decision"))
+    found = re.search(r"at 2 plies \(the default\) the doubler loses (0\.\d+) points per "
+                      r"decision, the taker (0\.\d+); at 0-ply (0\.\d+) and (0\.\d+)", row)
+    assert found, "the README's cube row no longer says what the docs quote"
+    doubler2, taker2, doubler0, taker0 = found.groups()
+    said = (f"doubler lost {doubler2} points per decision at 2-ply against {doubler0} at "
+            f"0-ply, its taker {taker2} against {taker0}")
+    guide = " ".join((DOCS / "guide" / "cube.md").read_text(encoding="utf-8").split())
+    docstring = " ".join(nf.cube_decision.__doc__.split())
+    assert said in guide, "docs/guide/cube.md quotes other cube errors than the README"
+    assert said in docstring, "cube_decision's docstring quotes other cube errors than the README"

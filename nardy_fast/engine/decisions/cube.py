@@ -58,8 +58,8 @@ METHODS = methods_of("auto", "exact", "janowski", "rollout")
 
 # The look-ahead of the evaluation a cube decision's model decides on when the call names
 # none.  Against the decision benchmark's 300 cube decisions (1,296-game cube-aware
-# rollouts; benchmarks/RESULTS.md) the taker loses 0.0005 points per decision at 2 plies
-# and 0.0010 at 0-ply, the doubler 0.0015 at both; a 2-ply evaluation costs about
+# rollouts; benchmarks/RESULTS.md) the doubler loses 0.0007 points per decision at 2 plies
+# and 0.0010 at 0-ply, the taker 0.0007 and 0.0016; a 2-ply evaluation costs about
 # 0.01-0.06 s.  A cube decision
 # is a single decision a person asks for: the family's ``evaluator.DECISION_PLIES``.
 CUBE_PLIES = DECISION_PLIES
@@ -205,8 +205,9 @@ def cube_decision(position: Position | str, cube_state: CubeState = CENTRED, *,
         model decides on, 0 (the net's 0-ply value) to 3; None (default):
         ``CUBE_PLIES`` (2).  Deeper is slower (a 2-ply evaluation takes 0.01-0.06 s, 0-ply
         about 1 ms) and more accurate: on the decision benchmark's 300 cube decisions
-        (1,296-game cube-aware rollouts) the taker lost 0.0005 points per decision at
-        2-ply and 0.0010 at 0-ply, the doubler 0.0015 at both (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
+        (1,296-game cube-aware rollouts) the doubler lost 0.0007 points per decision at
+        2-ply against 0.0010 at 0-ply, its taker 0.0007 against 0.0016
+        (``benchmarks/RESULTS.md``).  A number given has no effect (a ``UserWarning``)
         with ``cube_probabilities`` given or under ``method="exact"`` or ``"rollout"``
         (the rollouts' own cube decisions stay at 0-ply).
     client : dask.distributed.Client or None
