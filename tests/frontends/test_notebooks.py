@@ -1,6 +1,7 @@
 """The notebooks run top to bottom (small defaults) and are committed without outputs."""
 import os
 import pathlib
+import re
 
 import pytest
 
@@ -24,6 +25,18 @@ def test_committed_without_outputs(path):
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, \
                 f"{path.name}: clear the outputs before committing"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_text_has_no_tex_the_site_would_show_raw(path):
+    """The documentation site renders the notebooks' text without a math extension
+    (docs/conf.py), so ``$1/\\sqrt{n}$`` would be shown as typed: write formulas in
+    plain text."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            tex = re.search(r"\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\$\$", cell.source)
+            assert not tex, f"{path.name}: {tex.group(0)!r} shows as raw TeX on the site"
 
 
 @pytest.mark.slow
