@@ -182,3 +182,16 @@ def test_the_cube_errors_quoted_are_the_readmes():
     docstring = " ".join(nf.cube_decision.__doc__.split())
     assert said in guide, "docs/guide/cube.md quotes other cube errors than the README"
     assert said in docstring, "cube_decision's docstring quotes other cube errors than the README"
+
+
+def test_the_evaluator_page_links_the_nets_history_to_the_page_that_has_it():
+    """The history of the shipped nets is on the benchmark history's page
+    (docs/benchmark_history.md includes the dated notes); the benchmark page shows only
+    today's figures, so a pointer to the history sends the reader to the former."""
+    page = " ".join((DOCS / "guide" / "evaluator.md").read_text(encoding="utf-8").split())
+    links = re.findall(r"history[^.;]*?\{doc\}`(?:[^`<]*<)?([^`>]+)>?`", page, re.I)
+    assert links, "the evaluator page no longer links the nets' history"
+    for target in links:
+        assert target == "/benchmark_history", f"the nets' history linked to {target}"
+    assert "## History of the shipped nets" not in (ROOT / "benchmarks" / "RESULTS.md").read_text(
+        encoding="utf-8")
