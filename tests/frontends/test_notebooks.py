@@ -80,3 +80,26 @@ def test_quick_start_without_the_parquet_extra(tmp_path, monkeypatch):
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "pyarrow is not installed: no Parquet file" in text
     assert sorted(os.listdir(run / "notebook_output")) == ["moves.html", "pips.csv"]
+
+
+def test_the_study_notebook_says_which_positions_have_no_standard_error(tmp_path):
+    """The study notebook's summary counts fewer standard errors than positions: a race of
+    both homes is valued at the start, its SE 0 where exact and NaN where the one-sided
+    approximation valued it.  The notebook says so, and a study does so."""
+    pytest.importorskip("pyarrow")
+    import numpy as np
+    import nardy_fast as nf
+    nb = nbformat.read(ROOT / "notebooks" / "05_study.ipynb", as_version=4)
+    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    assert "(`se_equity` NaN, which `describe` leaves out of its count)" in text
+    home, other = np.zeros(24, np.uint8), np.zeros(24, np.uint8)
+    home[18:], other[18:] = [2, 2, 2, 2, 1, 1], [1, 2, 2, 2, 2, 1]
+    far = nf.Position.from_boards(home, other)    # 10 checkers a side: beyond the exact table
+    last = np.zeros(24, np.uint8)
+    last[22:] = 1
+    near = nf.Position.from_boards(last, last)
+    rows = nf.study([far.id, near.id], 36, store=str(tmp_path / "s"), seed=1,
+                    policy="greedy", progress=False)
+    assert rows["n_games"].tolist() == [0, 0]
+    assert rows["method"].tolist() == ["one_sided", "two_sided"]
+    assert np.isnan(rows.loc[far.id, "se_equity"]) and rows.loc[near.id, "se_equity"] == 0
