@@ -103,3 +103,14 @@ def test_the_study_notebook_says_which_positions_have_no_standard_error(tmp_path
     assert rows["n_games"].tolist() == [0, 0]
     assert rows["method"].tolist() == ["one_sided", "two_sided"]
     assert np.isnan(rows.loc[far.id, "se_equity"]) and rows.loc[near.id, "se_equity"] == 0
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_progress_bar_the_text_names_is_one_a_notebook_shows(path):
+    """``progress=None``, the default, shows no bar in a notebook (standard error is not a
+    terminal there), so a notebook that speaks of a bar says it takes ``progress=True``."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and re.search(r"progress bar|\ba bar\b", cell.source):
+            assert "progress=True" in cell.source, \
+                f"{path.name}: a bar is promised that the notebook does not show"
