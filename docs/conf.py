@@ -53,9 +53,13 @@ numpydoc_validation_checks = set()
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"nardy_fast {release}"
-# The guide's pages, the notebooks, the API pages (their Examples) and Getting started are
-# code first: no column of their own headings beside the article, so that a 100-character line of code shows whole at 1280
-# pixels (tests/frontends/test_docs_site.py looks in Chromium).
+# The guide's pages, the notebooks, the API pages (their Examples), Getting started and the
+# pages of commands and sessions (the decision benchmark, the engine protocol, the
+# notations) are code first: no column of their own headings beside the article, so that a
+# 100-character line of code shows whole at 1280 pixels (tests/frontends/test_docs_site.py
+# looks in Chromium).
+CODE_PAGES = ["getting_started", "decision-benchmark", "engine-protocol", "notations",
+              "api_bearoff", "api_study"]
 html_theme_options = {
     "navigation_with_keys": False, "show_toc_level": 2,
     "secondary_sidebar_items": {
@@ -63,7 +67,7 @@ html_theme_options = {
         **{f"guide/{p.stem}": [] for p in (HERE / "guide").glob("*.md")},
         **{f"notebooks/{p.stem}": [] for p in (ROOT / "notebooks").glob("*.ipynb")},
         **{f"generated/nardy_fast.{name}": [] for name in nardy_fast.__all__},
-        "getting_started": [],
+        **{page: [] for page in CODE_PAGES},
     },
 }
 html_static_path = ["_static"]

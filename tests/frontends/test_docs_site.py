@@ -144,11 +144,14 @@ def _chromium():
 
 
 def _code_pages():
-    """The guide's pages, the notebooks', the API pages (their Examples), Getting started
-    and the command line's: the pages of code."""
+    """The guide's pages, the notebooks', the API pages (their Examples), Getting started,
+    the decision benchmark's, the engine protocol's, the notations' and the command line's:
+    the pages of code."""
     return (sorted((HTML / "guide").glob("*.html")) + sorted((HTML / "notebooks").glob("*.html"))
             + sorted((HTML / "generated").glob("nardy_fast.*.html"))
-            + [HTML / "getting_started.html", HTML / "cli.html"])
+            + [HTML / f"{name}.html" for name in ("getting_started", "decision-benchmark",
+                                                  "engine-protocol", "notations", "api_bearoff",
+                                                  "api_study", "cli")])
 
 
 @needs_build
