@@ -473,8 +473,8 @@ def score(path_or_df, player: str | tuple[Callable[..., Any], Callable[..., Any]
         One row per ``type`` (``"checker"``, ``"double"``, ``"take"``) and ``phase``
         (``PHASES``, then ``"all"``): ``decisions``, ``error_rate`` (the mean equity lost
         per decision against the best choice by rollout, in millipoints: points x 1000),
-        ``se`` (its standard error over the decisions, millipoints; the rollouts' own
-        noise is not in it), ``blunders`` (choices losing at least ``BLUNDER`` points)
+        ``se`` (its standard error over the decisions, millipoints, NaN for a single
+        decision; the rollouts' own noise is not in it), ``blunders`` (choices losing at least ``BLUNDER`` points)
         and ``outside`` (moves not among the file's candidates, counted at the worst
         candidate's loss).
 

@@ -195,3 +195,13 @@ def test_the_evaluator_page_links_the_nets_history_to_the_page_that_has_it():
         assert target == "/benchmark_history", f"the nets' history linked to {target}"
     assert "## History of the shipped nets" not in (ROOT / "benchmarks" / "RESULTS.md").read_text(
         encoding="utf-8")
+
+
+def test_the_decision_benchmark_says_when_its_se_is_nan():
+    """The page's own example scores phases of one decision, whose ``se`` is NaN (no spread
+    over one decision): the page and ``score``'s docstring say so."""
+    from nardy_fast.analysis import decisionbench
+    page = " ".join((DOCS / "decision-benchmark.md").read_text(encoding="utf-8").split())
+    doc = " ".join(decisionbench.score.__doc__.split())
+    assert "NaN for a single decision" in page
+    assert "NaN for a single decision" in doc
