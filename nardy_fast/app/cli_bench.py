@@ -26,8 +26,8 @@ __all__ = ["PARSERS", "cmd_benchmark_build", "cmd_benchmark_reroll",
 
 
 def _parser_benchmark(sub):
-    s = sub.add_parser("benchmark", help="build the decision benchmark, or score a player "
-                                         "on it",
+    s = sub.add_parser("benchmark", help="build the decision benchmark, roll some of its "
+                                         "decisions out again, or score a player on it",
                        description="The decision benchmark: positions with dice and their "
                                    "candidate moves, and cube decisions, each rolled out "
                                    "(a Parquet file); a player's error rate on it.")
