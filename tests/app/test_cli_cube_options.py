@@ -155,3 +155,15 @@ def test_a_rollout_of_a_race_the_cube_table_values_says_no_game_was_played(capsy
     assert main(["cube", pid, "--method", "rollout", "-n", "36", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["games"] == 0 and d["valued_at_start"] == "cuberace"
+
+
+def test_a_one_game_rollout_says_both_verdicts_are_not_decided(capsys):
+    """One game: neither the doubler's nor the taker's margin has a measured noise, and
+    each line says so (it had read 'noise nan: clear')."""
+    assert main(["cube", "WVgAQECIREQEREQEAABEAAAAAAAAAAAAQ", "--method", "rollout",
+                 "-n", "1", "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for who in ("doubler:", "taker:"):
+        line = next(ln for ln in lines if ln.strip().startswith(who))
+        assert line.endswith("noise not measured (a single game): not decided"), line
+    assert any("within the noise: more games (-n) would decide it" in ln for ln in lines)
