@@ -702,13 +702,11 @@ def _index(report, match):
 def _crawford_words(record, k):
     """What the Crawford rule makes of game ``k`` (0-based) of the MatchRecord ``record``:
     ``" (the Crawford game: no cube)"``, ``" (post-Crawford)"`` or ``""``."""
-    if record is None or not record.rules.crawford:
+    if record is None or k >= len(record.scores):
         return ""
-    if record.crawford_game(k):
-        return " (the Crawford game: no cube)"
-    if k < len(record.scores) and max(record.scores[k].values()) == record.rules.length - 1:
-        return " (post-Crawford)"
-    return ""
+    stage = record.rules.crawford_stage(record.scores[k].values(), record.crawford_game(k))
+    return {"crawford": " (the Crawford game: no cube)", "post": " (post-Crawford)"}.get(
+        stage, "")
 
 
 def _game_section(game, k, record, match, label, crawford=""):

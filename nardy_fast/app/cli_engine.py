@@ -183,12 +183,9 @@ def _match_words(match):
     rule, what it makes of this game: the Crawford game, post-Crawford (a side one point
     away after it) or the rule to come."""
     w, b = match.score
-    crawford = ""
-    if match.crawford:
-        crawford = ", the Crawford game"
-    elif match.rules.crawford:
-        crawford = (", post-Crawford" if max(match.score) == match.rules.length - 1
-                    else ", under the Crawford rule")
+    crawford = {"crawford": ", the Crawford game", "post": ", post-Crawford",
+                "before": ", under the Crawford rule", "": ""}[
+        match.rules.crawford_stage(match.score, match.crawford)]
     return f"at {w:g}-{b:g} (White-Black) in a match to {match.rules.length}{crawford}"
 
 

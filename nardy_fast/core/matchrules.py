@@ -110,6 +110,17 @@ class MatchRules:
             return float(stake)
         return self.rules.points(kind)
 
+    def crawford_stage(self, score: Iterable[float], crawford_game: bool = False) -> str:
+        """What the Crawford rule makes of a game begun at ``score`` (the two sides'
+        points): ``"crawford"`` (the Crawford game, no cube), ``"post"`` (post-Crawford:
+        a side one point from the length, the Crawford game played), ``"before"`` (the
+        rule still to come), or ``""`` when the match has no Crawford rule."""
+        if not self.crawford:
+            return ""
+        if crawford_game:
+            return "crawford"
+        return "post" if max(score) == self.length - 1 else "before"
+
     def draw_points(self) -> float:
         """Points each side scores for a draw."""
         return {"half": 0.5, "one": 1.0, "replay": 0.0}[self.draw]

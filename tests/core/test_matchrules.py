@@ -187,3 +187,12 @@ def test_a_state_from_another_process_hashes_as_one_made_here():
     there = pickle.loads(data)
     assert there == here and hash(there) == hash(here) and there in {here}
     assert copy.deepcopy(here) == here and hash(copy.deepcopy(here)) == hash(here)
+
+
+def test_crawford_stage_names_what_the_rule_makes_of_a_game():
+    """The one home of the rule the match page and the cube's heading both word."""
+    rules = MatchRules(5, crawford=True, rules=Rules(cube="geometric"))
+    assert rules.crawford_stage((4, 3), crawford_game=True) == "crawford"
+    assert rules.crawford_stage((4, 3)) == "post"
+    assert rules.crawford_stage((2, 3)) == "before"
+    assert MatchRules(5).crawford_stage((4, 3)) == ""
