@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-__all__ = ["require"]
+__all__ = ["require", "require_parquet"]
 
 
 def require(module: str, *, extra: str, feature: str, package: str | None = None) -> ModuleType:
@@ -41,3 +41,11 @@ def require(module: str, *, extra: str, feature: str, package: str | None = None
         named = top if package in (None, top) else f"{package} (its module {top})"
         raise ImportError(f"{feature} needs {named}: pip install 'nardy_fast[{extra}]'",
                           name=e.name) from None
+
+
+def require_parquet(feature: str) -> tuple[ModuleType, ModuleType]:
+    """``(pyarrow, pyarrow.parquet)`` for ``feature`` (what needs them, as ``require``'s):
+    the Parquet files of the package (the decision benchmark, a study store) read and write
+    with both."""
+    return (require("pyarrow", extra="parquet", feature=feature),
+            require("pyarrow.parquet", extra="parquet", feature=feature))

@@ -75,7 +75,7 @@ from typing import Any
 import numpy as np
 
 from nardy_fast._utils._io import atomic_write
-from nardy_fast._utils._optional import require
+from nardy_fast._utils._optional import require_parquet
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.position import Position
@@ -116,9 +116,7 @@ class BenchmarkFileError(ValueError):
 def _pyarrow():
     """``(pyarrow, pyarrow.parquet)``, imported when a benchmark file is read or written
     (pyarrow is slow to import, and optional: an ``ImportError`` names the extra)."""
-    feature = "a decision benchmark file (Parquet)"
-    return (require("pyarrow", extra="parquet", feature=feature),
-            require("pyarrow.parquet", extra="parquet", feature=feature))
+    return require_parquet("a decision benchmark file (Parquet)")
 
 
 def _schema():

@@ -73,7 +73,7 @@ from nardy_fast.engine.evaluation.nets import DATA, DEFAULT_NET, rollout_file, s
 from nardy_fast.core import rng as _rng
 from nardy_fast.core._checks import check_count, check_plies
 from nardy_fast._utils._io import atomic_write, atomic_write_text
-from nardy_fast._utils._optional import require
+from nardy_fast._utils._optional import require_parquet
 from nardy_fast._utils._warn import warn_user
 from nardy_fast._utils._progress import progress_bar
 from nardy_fast._utils._settings import setting_differences
@@ -421,9 +421,7 @@ def _evaluate_batch(spec):
 # the store
 
 def _pyarrow():
-    feature = "a study store (a Parquet dataset)"      # optional: the parquet extra, named
-    return (require("pyarrow", extra="parquet", feature=feature),
-            require("pyarrow.parquet", extra="parquet", feature=feature))
+    return require_parquet("a study store (a Parquet dataset)")   # optional: named
 
 
 def _schema(pa, key):

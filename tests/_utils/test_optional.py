@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from nardy_fast._utils._optional import require
+from nardy_fast._utils._optional import require, require_parquet
 
 
 def test_an_installed_module_is_returned():
@@ -33,3 +33,10 @@ def test_an_installed_module_whose_own_import_fails_keeps_its_error(monkeypatch,
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ModuleNotFoundError, match="no_such_module_inside"):
         require("half_installed", extra="rl", feature="x")
+
+
+def test_require_parquet_names_its_feature_and_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"^a study store needs pyarrow: pip install "
+                                          r"'nardy_fast\[parquet\]'$"):
+        require_parquet("a study store")
