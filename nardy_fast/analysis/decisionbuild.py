@@ -97,8 +97,7 @@ DEFAULTS = {"n_checker": 2000, "n_cube": 300, "games": 1296, "seed": 1,
 def judge_evaluator() -> Evaluator:
     """The shipped judging net as an evaluator whose games it plays itself (its
     ``rollout_net`` is its ``net``): the rollout player of the benchmark."""
-    ev = Evaluator.default()
-    return Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact, keep=ev.keep)
+    return Evaluator.load(nets.DEFAULT_NET)     # a loaded net plays its own rollouts
 
 
 def _net_digest(path=nets.DEFAULT_NET):
@@ -125,9 +124,7 @@ def _player_of(settings, path):
     want = settings.get("net_sha256")
     for name in sorted(os.listdir(nets.DATA)):
         if name.endswith(".nfdb") and _net_digest(os.path.join(nets.DATA, name)) == want:
-            ev = Evaluator.load(os.path.join(nets.DATA, name))
-            return Evaluator(ev.net, rules=ev.rules, meta=ev.meta, exact=ev.exact,
-                             keep=ev.keep)
+            return Evaluator.load(os.path.join(nets.DATA, name))   # plays its own games
     raise BenchmarkFileError(f"{os.fspath(path)}: rolled out by the net of sha256 {want!r} "
                              f"({settings.get('net')!r}), which this version does not ship")
 
