@@ -597,14 +597,19 @@ def load_script(path):
     return module
 
 
+def run_script(monkeypatch, script, *argv):
+    """Run the ``main()`` of ``script`` (a module of ``load_script``) on the command line
+    ``argv``, as ``python SCRIPT ARGV`` would."""
+    monkeypatch.setattr(sys, "argv", [script.__file__, *map(str, argv)])
+    return script.main()
+
+
 def script_refusal(monkeypatch, capsys, path, argv):
     """What the script at ``path`` (a benchmark) writes to stderr when its ``main()``
     refuses the command line ``argv`` as argparse does (exit status 2; an AssertionError
     if it does not)."""
-    script = load_script(path)
-    monkeypatch.setattr(sys, "argv", [str(path), *argv])
     try:
-        script.main()
+        run_script(monkeypatch, load_script(path), *argv)
     except SystemExit as e:
         assert e.code == 2, f"{path} {argv}: exit status {e.code}, not argparse's 2"
         return capsys.readouterr().err

@@ -2,12 +2,11 @@
 (benchmarks/bench_cube_errors.py): a store that resumes keeps the settings its positions
 were chosen and judged with."""
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, run_script
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 BENCH = BENCHMARKS / "bench_cube_errors.py"
@@ -20,28 +19,23 @@ def script():
         yield load_script(BENCH)
 
 
-def _run(script, monkeypatch, *argv):
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    script.main()
-
-
 def test_a_rerun_with_other_settings_is_refused_by_name(script, monkeypatch, capsys,
                                                         tmp_path):
     """A rerun with another --games or --play-x kept the positions stored, judged the new
     ones with its own settings and summarised both as one set."""
     store = str(tmp_path / "store")
-    _run(script, monkeypatch, "--positions", "2", "--games", "8", "--store", store)
+    run_script(monkeypatch, script, "--positions", "2", "--games", "8", "--store", store)
     assert json.loads((tmp_path / "store" / "settings.json").read_text())["games"] == 8
     capsys.readouterr()
     with pytest.raises(SystemExit) as e:
-        _run(script, monkeypatch, "--positions", "3", "--games", "16", "--play-x", "0.5",
+        run_script(monkeypatch, script, "--positions", "3", "--games", "16", "--play-x", "0.5",
              "--store", store)
     assert e.value.code == 2
     assert (f"error: --store {store}: made with other settings (--games: 8 in the store, "
             "16 now; --play-x: None in the store, 0.5 now)") in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "store").iterdir()) == [
         "00000.json", "00001.json", "settings.json"]
-    _run(script, monkeypatch, "--summary", "--store", store)     # reads the positions only
+    run_script(monkeypatch, script, "--summary", "--store", store)     # reads the positions only
     assert "2 cube decisions" in capsys.readouterr().out
 
 
@@ -50,13 +44,13 @@ def test_the_summary_reads_several_stores_together(script, monkeypatch, capsys, 
     stores = []
     for seed in (1, 2):
         stores.append(str(tmp_path / f"s{seed}"))
-        _run(script, monkeypatch, "--positions", "1", "--games", "8", "--seed", str(seed),
+        run_script(monkeypatch, script, "--positions", "1", "--games", "8", "--seed", str(seed),
              "--store", stores[-1])
     capsys.readouterr()
-    _run(script, monkeypatch, "--summary", "--store", stores[0], "--and-store", stores[1])
+    run_script(monkeypatch, script, "--summary", "--store", stores[0], "--and-store", stores[1])
     assert capsys.readouterr().out.startswith("2 cube decisions")
     with pytest.raises(SystemExit):
-        _run(script, monkeypatch, "--store", stores[0], "--and-store", stores[1])
+        run_script(monkeypatch, script, "--store", stores[0], "--and-store", stores[1])
     assert "--and-store: only with --summary" in capsys.readouterr().err
 
 
@@ -64,7 +58,7 @@ def test_a_single_decision_is_said_to_have_no_se(script, monkeypatch, capsys, tm
                                                  recwarn):
     """The summary of a store of one position printed 'SE nan' for the doubler's and the
     taker's loss, with numpy's warnings of a variance of one value."""
-    _run(script, monkeypatch, "--positions", "1", "--games", "8", "--seed", "1", "--store",
+    run_script(monkeypatch, script, "--positions", "1", "--games", "8", "--seed", "1", "--store",
          str(tmp_path / "s"))
     out = capsys.readouterr().out
     assert "nan" not in out

@@ -1,11 +1,10 @@
 """The decision benchmark's script (benchmarks/bench_decisionbench.py): its refusals of
 settings that measure nothing, and the seeds its output names."""
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import load_script
+from helpers import load_script, run_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_decisionbench.py"
 
@@ -13,11 +12,6 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_decisionbenc
 @pytest.fixture(scope="module")
 def script():
     return load_script(BENCH)
-
-
-def _run(script, monkeypatch, *argv):
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    script.main()
 
 
 @pytest.mark.parametrize("argv, says", [
@@ -33,14 +27,14 @@ def test_settings_that_measure_nothing_are_refused_by_name(script, monkeypatch, 
     printed NaN for the SEs, --games 0 a rollout's traceback, a missing --score file
     pyarrow's."""
     with pytest.raises(SystemExit) as e:
-        _run(script, monkeypatch, *argv)
+        run_script(monkeypatch, script, *argv)
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
 
 
 def test_the_output_names_its_seeds(script, monkeypatch, capsys):
     """The figures were printed without the seeds that made them."""
-    _run(script, monkeypatch, "--decisions", "1", "--repeats", "2", "--games", "4",
+    run_script(monkeypatch, script, "--decisions", "1", "--repeats", "2", "--games", "4",
          "--seed", "5")
     head = capsys.readouterr().out.splitlines()[0]
     assert "of the plan of seed 5" in head and "(rollout seeds 5000-5001)" in head

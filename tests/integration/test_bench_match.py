@@ -1,12 +1,11 @@
 """The match play benchmark's script (benchmarks/bench_match.py): its refusals, and the
 games' file kept under the name given."""
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from helpers import load_script
+from helpers import load_script, run_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_match.py"
 
@@ -14,11 +13,6 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_match.py"
 @pytest.fixture(scope="module")
 def script():
     return load_script(BENCH)
-
-
-def _run(script, monkeypatch, *argv):
-    monkeypatch.setattr(sys, "argv", [str(BENCH), *argv])
-    script.main()
 
 
 @pytest.mark.parametrize("argv, says", [
@@ -34,7 +28,7 @@ def test_bad_settings_are_refused_by_name(script, monkeypatch, capsys, argv, say
     np.save; a score that is not LENGTH:A:B, or not one a match can stand at, ended in a
     ValueError's traceback."""
     with pytest.raises(SystemExit) as e:
-        _run(script, monkeypatch, *argv)
+        run_script(monkeypatch, script, *argv)
     assert e.value.code == 2
     assert f"error: {says}" in capsys.readouterr().err
 
@@ -43,7 +37,7 @@ def test_the_games_file_is_kept_under_its_name(script, monkeypatch, tmp_path):
     """np.save added .npy to a name without it, so the next run never found the file
     --points named and played every game again."""
     games = tmp_path / "games"
-    _run(script, monkeypatch, "table", "--games-only", "--games", "20", "--workers", "1",
+    run_script(monkeypatch, script, "table", "--games-only", "--games", "20", "--workers", "1",
          "--points", str(games))
     assert [p.name for p in tmp_path.iterdir()] == ["games"]
     assert np.load(games).shape == (20,)
