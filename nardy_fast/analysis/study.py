@@ -739,8 +739,8 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
     >>> st[["n_games", "p_win", "equity"]].round(3)
                                        n_games  p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.139  -0.722
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.958   0.917
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.153  -0.694
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.944   0.889
     >>> nf.read_study(store).equals(st)
     True
     """
@@ -862,8 +862,8 @@ def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
     >>> st[["n_games", "p_win", "equity"]].round(3)
                                        n_games  p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.139  -0.722
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.958   0.917
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.153  -0.694
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.944   0.889
     >>> nf.read_study(store).equals(st)
     True
     """

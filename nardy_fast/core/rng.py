@@ -28,18 +28,21 @@ from typing import TypeAlias
 
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "SIDE_KEY", "DICE_SCHEME", "EARLIER_DICE_SCHEME", "root_entropy",
-           "generator",
+__all__ = ["BLOCK_GAMES", "SIDE_KEY", "DICE_KEY", "DICE_SCHEME", "EARLIER_DICE_SCHEME",
+           "root_entropy", "generator",
            "block_seed", "block_bit_generator", "game_seed_words", "child_seed", "side_seed",
-           "text_seed"]
+           "text_seed", "stratified_rolls"]
 
 # Games per random stream.  1296 = 36 * 36: a block holds every pair of stratified rolls.
 BLOCK_GAMES = 1296
 
-# The name of how a rollout's games get their dice from a seed.  "per-game-1": each game
-# from its own seed word (above); before it, the games of a block drew their later rolls
-# from the block's stream in turn.  A store that resumes seeded games records it.
-DICE_SCHEME = "per-game-1"
+# The name of how a rollout's games get their dice from a seed.  "per-game-2": each game
+# from its own seed word (above), its first two rolls stratified in the order the seed
+# shuffles (``stratified_rolls``); "per-game-1" rotated them in a fixed order, which
+# biased rollouts of other than whole blocks; before it, the games of a block drew their
+# later rolls from the block's stream in turn.  A store that resumes seeded games records
+# it.
+DICE_SCHEME = "per-game-2"
 # What a store recorded nothing about, made before the scheme was named (0.3.0 and earlier):
 # the name its dice are shown by when a store of it is refused.
 EARLIER_DICE_SCHEME = "block-stream (0.3.0 and earlier)"
@@ -49,6 +52,10 @@ EARLIER_DICE_SCHEME = "block-stream (0.3.0 and earlier)"
 # stays below 2**32 and is one word, while 2**32 is two ([0, 1]), so no side stream's key
 # equals a counted stream's key and the two never share random numbers.
 SIDE_KEY = 2 ** 32
+
+# The spawn-key word of the stream that orders a rollout's stratified rolls
+# (``stratified_rolls``): two 32-bit words, as ``SIDE_KEY``, apart from every side stream.
+DICE_KEY = SIDE_KEY + 1
 
 # What the API accepts as a seed (``root_entropy`` reads each form): for annotations.
 SeedLike: TypeAlias = "int | np.random.SeedSequence | None"
@@ -177,3 +184,39 @@ def game_seed_words(entropy, k, n):
     ndarray of uint64, shape (n,)
     """
     return block_bit_generator(entropy, k).random_raw(int(n))
+
+
+def stratified_rolls(entropy, strata=36):
+    """The order of a rollout's stratified first and second rolls: ``(first, shift)``.
+
+    Game ``g`` of a rollout (``_rollout``) throws as its first random roll stratum
+    ``first[g mod S]`` of the ``S`` strata (the 36 ordered rolls, or the 30 ordered
+    non-doubles of an opening), and as its second the roll ``(g mod S + shift[(g div S)
+    mod 36]) mod 36`` (the roll ``6 (d1 - 1) + d2 - 1``).  Every ``36 S`` consecutive
+    games from a multiple of ``36 S`` hold each pair of first and second rolls once; and
+    whatever the number of games, each game's second roll is, over the seeds, uniform
+    given its first (the first ``m`` rounds' shifts are a random ``m`` of the 36), as the
+    first ``n < S`` games' first rolls are a random ``n`` of the strata, so a rollout of
+    any size is unbiased.  (A fixed order is not: ``shift[k] = k`` pairs each first roll
+    with itself as the reply in the first 36 games.)
+
+    Parameters
+    ----------
+    entropy : int
+        The rollout's root entropy (``root_entropy``).
+    strata : {36, 30}
+        The strata ``S`` of the first roll.
+
+    Returns
+    -------
+    first : ndarray of int32, shape (strata,)
+        A permutation of ``0 .. strata - 1``.
+    shift : ndarray of int32, shape (36,)
+        A permutation of ``0 .. 35``.
+
+    Depends on ``(entropy, strata)`` only: drawn from ``PCG64(child_seed(entropy,
+    DICE_KEY))``, a stream no block or side stream shares.
+    """
+    gen = np.random.Generator(np.random.PCG64(child_seed(entropy, DICE_KEY)))
+    first = gen.permutation(int(strata)).astype(np.int32)
+    return first, gen.permutation(36).astype(np.int32)

@@ -168,9 +168,14 @@ def test_cube_state_is_the_state_and_cube_the_cube_in_play():
     assert a.extra["cube_stake"] == 2
     # cube=True: the rules' cube, geometric when they name none, centred by default
     assert nf.rollout(start, cube=True, **kw) == nf.rollout(start, rules=GEO, **kw)
-    # cube=False: no cube, whatever the rules
+    # cube=False: no cube, whatever the rules; the games of the rules' cube game, each
+    # win worth 1 (rule book 7a; Rules.cubeless)
     plain = nf.rollout(start, **kw)
-    assert nf.rollout(start, rules=GEO, cube=False, **kw).equity == plain.equity
+    nocube = nf.rollout(start, rules=GEO, cube=False, **kw)
+    assert (nocube.p_win, nocube.p_mars_win) == (plain.p_win, plain.p_mars_win)
+    assert nocube.equity == pytest.approx(nocube.p_win - nocube.p_lose, abs=1e-15)
+    assert plain.p_mars_win != plain.p_mars_loss        # so the two equities differ
+    assert nocube.equity != plain.equity
     assert "cube" not in plain.extra
     with pytest.raises(ValueError, match="cube=False"):
         nf.rollout(start, rules=GEO, cube=False, cube_state=state, **kw)

@@ -16,10 +16,12 @@ Game loop (one game)
    bear-off probabilities (below), and the expected remaining plies are added to its
    length.  A fixed first roll (``dice``) is always played first.
 3. The roll: the fixed first roll if given; else the first random roll of game ``g`` is
-   stratum ``g mod S`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles under
-   ``opening_roll="opening_dice"`` from the start), the second random roll is
-   ``(g + g div 36) mod 36`` (every 36 consecutive games see each second roll once, and
-   every 1296 games each pair of first and second rolls once), and later rolls are drawn
+   stratum ``first[g mod S]`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles
+   under ``opening_roll="opening_dice"`` from the start), the second random roll is
+   ``(g mod S + shift[(g div S) mod 36]) mod 36``, where ``first`` and ``shift`` are the
+   permutations the seed draws (``rng.stratified_rolls``: every ``36 S`` games hold each
+   pair of first and second rolls once, and a rollout of any size is unbiased), and
+   later rolls are drawn
    by rejection from the game's dice stream.
 4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
    rules); the side's policy picks one.
@@ -63,7 +65,7 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from nardy_fast.core.rng import game_seed_words
+from nardy_fast.core.rng import game_seed_words, stratified_rolls
 from nardy_fast.engine.play.turn import LoopPolicy
 
 from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_bearoff,
@@ -142,6 +144,9 @@ ctypedef struct config_t:
     int opening_dice           # first random roll from the 30 non-doubles
     int n_strata               # strata of the first random roll: 36 or 30
     int stratify               # 0: every roll drawn from the stream (benchmarks only)
+    int first_order[36]        # stratum of game g's first roll: first_order[g mod n_strata]
+    int second_shift[36]       # its second: (g mod n_strata + second_shift[k]) mod 36 in
+                               # round k = (g div n_strata) mod 36 (rng.stratified_rolls)
     int first_d1               # fixed first roll, or 0
     int first_d2
     int truncate               # stop at a race of both homes, add exact values
@@ -227,11 +232,12 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
     """The next random roll of the game: stratified for the first two, then drawn."""
     cdef int r
     if w.rnd_turns == 0 and c.stratify:
-        r = <int>(w.game % c.n_strata)
+        r = c.first_order[w.game % c.n_strata]
         if c.opening_dice:
             r = OPENING[r]
     elif w.rnd_turns == 1 and c.stratify:
-        r = <int>((w.game + w.game // 36) % 36)
+        r = <int>((w.game % c.n_strata
+                   + c.second_shift[(w.game // c.n_strata) % 36]) % 36)
     elif w.rnd_turns == 0 and c.opening_dice:
         r = OPENING[draw_below(&w.dice_gen, 30)]
     else:
@@ -572,6 +578,7 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
 
 cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint opening_dice,
                      bint truncate, tables) except -1:
+    cdef int i
     fill_rules(rules, &c.rules)
     fill_player(&c.player[0], policies[0], &c.rules, tables)
     fill_player(&c.player[1], policies[1], &c.rules, tables)
@@ -584,6 +591,8 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
         c.first_d1, c.first_d2 = int(dice[0]), int(dice[1])
     c.truncate = truncate
     c.stratify = 1
+    for i in range(36):
+        c.first_order[i] = c.second_shift[i] = i
     c.vr = c.vr_turns = 0
     c.luck_net = NULL
     c.tables = NULL if tables is None else &(<RaceTables?>tables).t
@@ -683,6 +692,11 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise ValueError("truncate=True needs the bear-off tables")
     fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate, tables)
     c.stratify = stratify
+    first, shift = stratified_rolls(entropy, c.n_strata)
+    for i in range(c.n_strata):
+        c.first_order[i] = first[i]
+    for i in range(36):
+        c.second_shift[i] = shift[i]
     c.player[0].window = c.player[1].window = filter_window
     c.py_error = <void*>err_list
     if variance_reduction is not None:

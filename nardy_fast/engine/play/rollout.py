@@ -17,19 +17,30 @@ Estimates and errors
 Every probability and the equity is the mean of a per-game value for the side on roll
 (0/1 outcomes for games played out, the bear-off probabilities of ``race_probabilities``
 for truncated games: two-sided or mars table when it covers the race, else one-sided).
-The first random roll of game ``g`` is ``g mod 36`` and the second ``(g + g div 36) mod 36``
-(stratified: all 36 rolls appear equally often in every 36 consecutive games, and every
-pair of them in every 1296 games; from the start under ``opening_roll="opening_dice"``
-the first is one of the 30 non-doubles, ``g mod 30``).  The estimate is the stratified
-mean, each of the ``S`` strata's mean weighted by its roll's chance ``1 / S``, and its
-standard error uses the within-stratum variances, ``se**2 = sum_h s_h**2 / (n_h S**2)``
-(``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): conservative about the
-second roll's stratification.  With as many games in every stratum (``n_games`` a
-multiple of ``S``) that is the plain mean of the games and ``sum_h n_h s_h**2 / n**2``;
+The first random roll of game ``g`` is stratum ``first[g mod 36]`` and the second
+``(g mod 36 + shift[(g div 36) mod 36]) mod 36``, where ``first`` and ``shift`` are
+permutations of the 36 rolls that the seed draws (``rng.stratified_rolls``): all 36 rolls
+appear equally often as first rolls in every 36 consecutive games, and every pair of
+first and second rolls once in every 1296 games (from the start under
+``opening_roll="opening_dice"`` the first is one of the 30 non-doubles, stratum
+``first[g mod 30]``, and the second ``(g mod 30 + shift[(g div 30) mod 36]) mod 36``,
+every pair in every 1080 games).  The shuffled order keeps a rollout of any size
+unbiased, over the seeds: each game's second roll is uniform given its first, and the
+first rolls of fewer than ``S`` games are a random few of the strata.  (A fixed order
+was not: it paired each first roll with a fixed few replies, its own roll as the reply
+in the first 36 games, and a race that the first two rolls decide, P(win) 0.896
+exactly, gave 1 with an SE of 0 in 36 games, whatever the seed.)  The estimate is the
+stratified mean, each of the ``S`` strata's mean weighted by its roll's chance ``1 / S``,
+and its standard error uses the within-stratum variances, ``se**2 = sum_h s_h**2 / (n_h
+S**2)`` (``n_h`` games and sample variance ``s_h**2`` in stratum ``h``): conservative
+about the second roll's stratification.  With as many games in every stratum
+(``n_games`` a multiple of ``S``) that is the plain mean of the games and ``sum_h n_h s_h**2 / n**2``;
 where the strata differ by one game, the plain mean would count some rolls more than
 their chance, an error that the standard error does not cover (0 for games that their
-first roll decides).  With fewer than two games in some stratum: the plain mean and the
-i.i.d. formula.
+first roll decides).  With a single game in some stratum (``S < n_games < 2 S``): the
+stratified mean, and the stratified formula with the sample variance of all the games
+for each stratum's (an upper bound); with one game in every stratum (``n_games <= S``):
+the plain mean and the i.i.d. formula.
 ``extra["se_equity_unstratified"]`` is the plain i.i.d. formula, and
 ``extra["variance_reduction_equity"]`` the ratio of the two variances (plain over
 stratified): ``inf`` when stratification removed all the variance (every game's value
@@ -619,9 +630,9 @@ class _Merger:
 
 
 def _stratified(cnt):
-    """Whether the tallies ``cnt`` (games per stratum of the first roll) are estimated by
-    strata: every stratum played has at least the two games of a variance (then every
-    stratum has games: game ``g`` is in stratum ``g mod S``)."""
+    """Whether the tallies ``cnt`` (games per stratum of the first roll) have
+    within-stratum variances: every stratum played has at least the two games of a
+    variance (then every stratum has games: game ``g`` is in stratum ``g mod S``)."""
     return bool((cnt[cnt > 0] >= 2).all())
 
 
@@ -629,13 +640,15 @@ def _stratified_mean(cnt, sums):
     """The mean of per-game values from their tallies per stratum of the first roll
     (``cnt`` games, shape (strata,); ``sums``, shape (strata,) or (strata, quantities)):
     the mean of the strata's means, each roll counted by its chance (the module
-    docstring), or the plain mean where a stratum has a single game.  Needs a game.
+    docstring); the plain mean when every stratum played has as many games (then the
+    same, and every stratum is played: ``n_games >= S``, or fewer games whose first rolls
+    were drawn, one game a tally).  Needs a game.
     The strata's sums are weighed over one common denominator (the least common multiple
     ``m`` of the strata's games, ``sum_h sums_h (m / n_h) / (S m)``), so that whole-number
     values (0/1 outcomes, points) give one rounding, as the plain mean does: P(win) and
     P(lose) still add up to 1, and games that won as many points as they lost to an
     equity of 0, not of 1.1e-17."""
-    if not _stratified(cnt) or _even(cnt):        # the plain mean: the same, to the bit
+    if _even(cnt):                                # the plain mean: the same, to the bit
         return sums.sum(axis=0) / cnt.sum()
     used = cnt > 0
     c = [int(k) for k in cnt[used]]
@@ -661,7 +674,9 @@ def _stratified_variance(cnt, sums, sq):
     from their tallies per stratum of the first roll (``cnt`` games, shape (strata,);
     ``sums`` and ``sq`` of the values and their squares, shape (strata,) or (strata,
     quantities)): the stratified ``sum_h s_h**2 / (n_h S**2)`` over the ``S`` strata (the
-    module docstring), or the i.i.d. formula where a stratum has a single game;
+    module docstring); where a stratum has a single game, the i.i.d. formula when every
+    stratum has one, else the stratified formula with every ``s_h**2`` the sample
+    variance of all the games (which adds the strata's spread: an upper bound);
     ``var_iid`` the i.i.d. formula (NaN for one game).
     Needs at least one game.  A sum of squared deviations within the rounding of its
     formula (``_deviations``) is 0: games of one value (every game of a stratum decided
@@ -670,9 +685,12 @@ def _stratified_variance(cnt, sums, sq):
     total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
     var_iid = (_deviations(n, total, total_sq) / (n - 1) / n if n > 1
                else np.full(np.shape(total), math.nan))
-    if not _stratified(cnt):
-        return var_iid, var_iid
     used = cnt > 0
+    if not _stratified(cnt):
+        if _even(cnt):
+            return var_iid, var_iid
+        spread = _deviations(n, total, total_sq) / (n - 1)
+        return spread * float((1.0 / cnt[used]).sum()) / int(used.sum()) ** 2, var_iid
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
     within = _deviations(c, sums[used], sq[used]) / (c - 1)
     if _even(cnt):
@@ -1188,8 +1206,8 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     >>> rm[["games", "p_win", "se_p_win", "equity"]].round(3)
                                        games  p_win  se_p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.139     0.044  -0.722
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.972     0.020   0.944
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.181     0.046  -0.639
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     positions = position_list(positions)
@@ -1268,7 +1286,7 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     Examples
     --------
     Two moves of a roll, rolled out by the greedy policy: the difference of their
-    equities is known to 0.055, not to the 0.178 the two SEs add up to.
+    equities is known to 0.07, not to the 0.182 the two SEs add up to.
 
     >>> import nardy_fast as nf
     >>> pos = nf.random_game(seed=3, policy="greedy").positions()[12]
@@ -1279,9 +1297,9 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     (2, 144)
     >>> d, se = rg.difference(0, 1)
     >>> round(d, 3), round(se, 3)
-    (0.035, 0.055)
+    (-0.031, 0.07)
     >>> round(rg.outcomes[0].se_equity + rg.outcomes[1].se_equity, 3)
-    0.178
+    0.182
     """
     settings = resolve_settings(
         "rollout_games", settings, n_games=n_games, policy=policy, truncate=truncate,

@@ -24,9 +24,8 @@ past; a game ends after finitely many rolls, so the sum of the terms has mean ze
 (the tower rule over the rolls), and ``E[result - luck] = E[result]``.  The stratified
 first roll is not counted (its luck is a constant within its stratum), nor Black's last
 turn under ``draw_rule``; the second roll, which the games stratify in blocks of 1,296, is
-uniform given the first over every 1,296 games, as the plain estimate already assumes
-(other game counts leave its rotation incomplete, which biases plain rollouts a little
-and reduced ones less, since the second roll's luck is subtracted).  No coefficient is
+uniform given the first, over the seeds, whatever the number of games
+(``rng.stratified_rolls``), as every later roll is.  No coefficient is
 fitted (the luck enters with weight 1), so no estimation bias arises.  Standard errors
 are ``nardy_fast.engine.play.rollout``'s stratified formula on the per-game reduced values;
 ``extra["luck_variance_ratio"]`` is the variance of the plain equity over the reduced

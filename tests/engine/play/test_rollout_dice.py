@@ -73,8 +73,33 @@ def test_same_seed_same_dice_game_by_game_whatever_the_position():
     assert (a[:, 2] >= 0).all()
     assert (a == b).all() and (a == c).all()
     other = first_rolls(positions()[0], 43)
-    assert (other[:, :2] == a[:, :2]).all()            # the stratified first two rolls
+    for k in range(0, 144, 36):                        # the stratified first roll: each
+        assert sorted(other[k:k + 36, 0]) == list(range(36))   # once in 36 games, in
+    assert (other[:, 0] != a[:, 0]).mean() > 0.9       # another order for another seed
     assert (other[:, 2] != a[:, 2]).mean() > 0.9       # the drawn third: another seed
+
+
+@pytest.mark.parametrize("seed, block", [(42, 0), (7, 1)])
+def test_the_stratified_rolls_follow_the_seeds_order(seed, block):
+    """Game g's first random roll is ``first[g mod 36]`` and its second ``(g mod 36 +
+    shift[(g div 36) mod 36]) mod 36`` (``rng.stratified_rolls``), in every block; the
+    third is the first draw of the game's dice stream (the stratified rolls draw none)."""
+    first, shift = nrng.stratified_rolls(seed)
+    assert sorted(first) == sorted(shift) == list(range(36))
+    n = 3 * 36 + 5
+    got = first_rolls(positions()[0], seed, n=n, first_block=block)
+    g = block * nrng.BLOCK_GAMES + np.arange(n)
+    assert got[:, 0].tolist() == first[g % 36].tolist()
+    assert got[:, 1].tolist() == ((g % 36 + shift[(g // 36) % 36]) % 36).tolist()
+    words = nrng.game_seed_words(seed, block, n)
+    assert got[:, 2].tolist() == [splitmix_rolls(w, 1)[0] for w in words]
+
+
+def test_each_first_roll_meets_every_reply_in_a_block():
+    """A whole block of 1296 games holds each pair of first and second rolls once."""
+    got = first_rolls(nf.Position.initial(), 3, n=nrng.BLOCK_GAMES, policy="random")
+    pairs = set(zip(got[:, 0].tolist(), got[:, 1].tolist()))
+    assert len(pairs) == 36 * 36
 
 
 @settings(max_examples=12, deadline=None)

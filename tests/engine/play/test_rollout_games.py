@@ -47,8 +47,9 @@ def se_by_hand(d, strata):
 
 @pytest.mark.parametrize("policy, vr", [("greedy", None), ("net", "luck-net")])
 def test_one_rollouts_games_give_its_own_mean_and_standard_error(policy, vr):
-    """Each row of ``equity`` is the rollout's games: their mean is its equity, and the
-    paired formula against a constant is its own (stratified) standard error."""
+    """Each row of ``equity`` is the rollout's games: their mean is its equity (before
+    the move to a possible distribution, ``extra["equity_adjustment"]``), and the paired
+    formula against a constant is its own (stratified) standard error."""
     cands = contact_candidates(2)
     rg = nf.rollout_games(cands, 144, seed=5, workers=1, policy=policy,
                           variance_reduction=vr, progress=False)
@@ -56,7 +57,8 @@ def test_one_rollouts_games_give_its_own_mean_and_standard_error(policy, vr):
     assert rg.strata == (36, 36)
     for row, out in zip(rg.equity, rg.outcomes):
         assert not np.isnan(row).any()
-        assert row.mean() == pytest.approx(out.equity, abs=1e-12)
+        moved = out.extra.get("equity_adjustment", 0.0)
+        assert row.mean() + moved == pytest.approx(out.equity, abs=1e-12)
         assert difference_se(row, np.zeros(144)) == pytest.approx(out.se_equity, rel=1e-9)
     assert rg.difference(0, 1)[0] == rg.outcomes[0].equity - rg.outcomes[1].equity
 
@@ -81,9 +83,17 @@ def test_difference_se_by_hand():
     kept = d[~np.isnan(d)]
     assert difference_se(a, b, strata=1) == pytest.approx(
         kept.std(ddof=1) / math.sqrt(len(kept)), rel=1e-12)
-    # a stratum of one game has no variance of its own: the i.i.d. formula
+    # a stratum of one game has no variance of its own: every stratum's is taken as the
+    # sample variance of all the games (an upper bound), in the stratified formula; the
+    # strata of games 0-39 but game 3: 0, 1 and 2 have two games, the other 33 one
+    kept40 = d[:40][~np.isnan(d[:40])]
+    assert len(kept40) == 39
+    spread = kept40.var(ddof=1)
     assert difference_se(a[:40], b[:40]) == pytest.approx(
-        np.nanstd(d[:40], ddof=1) / math.sqrt(39), rel=1e-12)      # game 3 unplayed
+        math.sqrt(spread * (3 / 2 + 33 / 1) / 36**2), rel=1e-12)
+    # one game in every stratum: the i.i.d. formula
+    assert difference_se(a[:36], b[:36]) == pytest.approx(
+        np.nanstd(d[:36], ddof=1) / math.sqrt(35), rel=1e-12)      # game 3 unplayed
     assert math.isnan(difference_se([1.0], [0.0]))
     assert difference_se([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], strata=1) == 0.0
 

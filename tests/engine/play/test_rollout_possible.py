@@ -94,9 +94,10 @@ def test_at_a_match_score_the_distribution_is_possible(pid, games, seed):
 
 def test_the_issue_case():
     """``rollout(ISSUE, 12, seed=10)`` gave P(lose) 0 with P(mars loss) 0.009 and P(koks
-    loss) 0.012; now the nesting holds, the equity is that of its probabilities, and the
-    move is named."""
-    o = nf.rollout(ISSUE, 12, seed=10, **FAST)
+    loss) 0.012 (with the dice of then; seed 4 of today's dice, ``rng.DICE_SCHEME``, gives
+    raw means of P(koks loss) 0.0030 above P(mars loss) 0.0027); now the nesting holds,
+    the equity is that of its probabilities, and the move is named."""
+    o = nf.rollout(ISSUE, 12, seed=4, **FAST)
     check(o, nf.Rules())
     assert o.p_koks_loss + o.p_home_mars_loss <= o.p_mars_loss <= o.p_lose
     assert o.extra["clipped"] and o.extra["adjustment"] > 0
