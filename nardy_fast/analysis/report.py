@@ -102,8 +102,7 @@ from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Rollout, method
 from nardy_fast._utils.compute import Compute, resolve_compute
 from nardy_fast.engine.decisions.valuation import (DEFAULT_GAMES, METHODS,
                                           ROLLOUT_DEFAULTS as _ROLLOUT_DEFAULTS,
-                                          value_positions, value_positions_paired,
-                                          warn_plies_unused,
+                                          _value_positions, warn_plies_unused,
                                           warn_rollout_unused)
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -283,9 +282,9 @@ def evaluate(position: Position | str, method: str | Method = "auto", *,
     ``compute`` a ``nardy_fast.Compute``; every argument after ``method`` is
     keyword-only.
     """
-    return evaluate_many([position], method, n_games=n_games, seed=seed, rules=rules,
-                         policy=policy, truncate=truncate, workers=workers, client=client,
-                         progress=progress, plies=plies, compute=compute)[0]
+    return _outcomes("evaluate", [position], method, n_games=n_games, seed=seed,
+                     rules=rules, policy=policy, truncate=truncate, workers=workers,
+                     client=client, progress=progress, plies=plies, compute=compute)[0]
 
 
 @method_or_flat("n_games", "policy", "truncate", "plies")
@@ -303,9 +302,22 @@ def evaluate_many(positions: Iterable[Position | str], method: str | Method = "a
     position: common random numbers, as ``rollout_many`` says).  Rollout arguments changed from their defaults
     under another method, and ``plies`` under ``"rollout"`` or a database's method (they
     would change nothing), give a ``UserWarning`` naming them."""
-    return value_positions(positions, method, n_games=n_games, seed=seed, rules=rules,
-                           policy=policy, truncate=truncate, workers=workers, client=client,
-                           progress=progress, plies=plies, compute=compute)
+    return _outcomes("evaluate_many", positions, method, n_games=n_games, seed=seed,
+                     rules=rules, policy=policy, truncate=truncate, workers=workers,
+                     client=client, progress=progress, plies=plies, compute=compute)
+
+
+def _outcomes(func, positions, method, *, n_games=DEFAULT_GAMES, seed=None, rules=None,
+              policy="net", truncate="bearoff", workers=None, client=None, progress=None,
+              plies=0, compute=None, keep_games=False):
+    """``engine.decisions.valuation.value_positions`` (``keep_games``: its ``_paired``
+    twin, a ``PairedValues``) called by the public function ``func``, which its messages
+    name: a bad flat keyword is the argument the caller wrote (``win_report: plies=4``),
+    not one of the helper's or of the method object it builds."""
+    valued = _value_positions(func, positions, method, n_games, seed, rules, policy,
+                              truncate, workers, client, progress, plies, compute,
+                              keep_games=keep_games)
+    return valued if keep_games else valued.outcomes
 
 
 def _outcome_columns(rules):
@@ -380,9 +392,9 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     seed = root_entropy(seed)
     rules = as_rules(rules)
     pos_list, index = as_positions(positions)
-    outs = evaluate_many(pos_list, method, n_games=n_games, seed=seed, rules=rules,
-                         policy=policy, truncate=truncate, workers=workers, client=client,
-                         progress=progress, plies=plies, compute=compute)
+    outs = _outcomes("win_report", pos_list, method, n_games=n_games, seed=seed,
+                     rules=rules, policy=policy, truncate=truncate, workers=workers,
+                     client=client, progress=progress, plies=plies, compute=compute)
     stop_if_interrupted(outs, "win_report")
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules),
              **_match_row(o, p.side, match)} for p, o in zip(pos_list, outs)]
@@ -482,10 +494,10 @@ def move_report(position: Position | str, dice: tuple[int, int], *,
     # a move leaving both sides off (Black's last turn, draw_rule) is a draw: no position
     draws = [not any(m.board) and not pos.opponent.any() for m in moves]
     afters = [None if d else pos.play(m) for m, d in zip(moves, draws)]
-    valued = value_positions_paired(
-        [a for a in afters if a is not None], method, n_games=n_games, seed=seed,
-        rules=rules, policy=policy, truncate=truncate, workers=workers, client=client,
-        progress=progress, plies=plies, compute=compute)
+    valued = _outcomes(
+        "move_report", [a for a in afters if a is not None], method, n_games=n_games,
+        seed=seed, rules=rules, policy=policy, truncate=truncate, workers=workers,
+        client=client, progress=progress, plies=plies, compute=compute, keep_games=True)
     outs = valued.outcomes
     stop_if_interrupted(outs, "move_report")
     rows, k = [], 0
@@ -677,8 +689,8 @@ def game_report(record: GameRecord | str | os.PathLike[str], *, win_prob: bool =
               compute=dataclasses.replace(
                   compute, progress=show_progress(progress) and not analyse))
     method_arg = method if obj is None else obj
-    outs = evaluate_many(positions, method_arg, **{k: v for k, v in kw.items()
-                                                   if k not in ("match", "n_candidates")}) \
+    outs = _outcomes("game_report", positions, method_arg,
+                     **{k: v for k, v in kw.items() if k not in ("match", "n_candidates")}) \
         if win_prob else None
     stop_if_interrupted(outs or [], "game_report")      # each turn's: in move_report
     kw["compute"] = dataclasses.replace(compute, progress=False)

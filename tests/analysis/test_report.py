@@ -2,6 +2,7 @@
 import itertools
 import math
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,8 @@ from hypothesis import strategies as st
 from nardy_fast import Position, Rules
 from nardy_fast.core.record import GameRecord, random_game
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet
-from nardy_fast.analysis.report import (convergence_report, error_rates, game_report, move_report,
+from nardy_fast.analysis.report import (convergence_report, error_rates, evaluate,
+                                        evaluate_many, game_report, move_report,
                                         pip_report, race_report, race_sample, win_report,
                                         as_positions)
 from nardy_fast.engine.play.rollout import rollout
@@ -458,6 +460,32 @@ def test_move_report_names_its_one_position():
         move_report("x", (6, 3))
     with pytest.raises(TypeError, match=r"^position: "):
         move_report(None, (6, 3))
+
+
+_FLAT_REPORTS = {
+    "win_report": lambda **kw: win_report(Position.initial(), **kw),
+    "evaluate": lambda **kw: evaluate(Position.initial(), **kw),
+    "evaluate_many": lambda **kw: evaluate_many([Position.initial()], **kw),
+    "move_report": lambda **kw: move_report(Position.initial(), (6, 3), **kw),
+    "game_report": lambda **kw: game_report(random_game(seed=1, max_turns=4), **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(_FLAT_REPORTS))
+@pytest.mark.parametrize("kw, error, words", [
+    (dict(method="net", plies=4), ValueError, "plies=4: expected 0..3"),
+    (dict(plies=1.5), TypeError, "plies=1.5: expected an int"),
+    (dict(method="rollout", n_games=0), ValueError, "n_games=0: must be >= 1"),
+    (dict(method="rollout", policy="nett"), ValueError, "policy='nett': expected one of"),
+    (dict(method="rollout", truncate="x"), ValueError, "truncate='x': expected"),
+    (dict(method="rollout", workers=0), ValueError, "workers=0: must be >= 1"),
+])
+def test_a_bad_flat_keyword_is_named_as_the_report_s_own(name, kw, error, words):
+    """win_report(p, plies=4) said "Net: plies=4", a bad policy "RolloutSettings:
+    policy=...", n_games=0 named nothing and workers=0 named "value_positions": objects
+    and helpers the caller never wrote.  Each is now the report's own argument."""
+    with pytest.raises(error, match="^" + re.escape(f"{name}: {words}")):
+        _FLAT_REPORTS[name](**kw)
 
 # -- Ctrl-C in one of several rollouts ----------------------------------------------------
 _CUT = dict(method="rollout", n_games=36, seed=1, progress=False, **FAST)

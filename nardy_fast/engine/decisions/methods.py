@@ -28,7 +28,7 @@ from nardy_fast.core._checks import check_plies
 from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
 from nardy_fast.engine.play.rollout import DEFAULT_GAMES
 from nardy_fast.engine.play.settings import RolloutSettings
-from nardy_fast._utils._settings import held_by
+from nardy_fast._utils._settings import callers_error, held_by
 
 from collections.abc import Callable
 from typing import Any, TypeVar, Union
@@ -210,7 +210,7 @@ def _equal(v: Any, d: Any) -> bool:
         return False
 
 
-def method_object(method: str | Method, *, plies: int | None = None,
+def method_object(method: str | Method, *, func: str | None = None, plies: int | None = None,
                   n_games: int = DEFAULT_GAMES, policy: Any = "net",
                   truncate: str | None = "bearoff", **rollout: Any) -> Method:
     """The method object of ``method`` (returned as is when it is one) or of its name
@@ -218,13 +218,22 @@ def method_object(method: str | Method, *, plies: int | None = None,
     ``"two_sided"`` / ``"one_sided"`` -> ``Exact(table)``, ``"net"`` and
     ``"janowski"`` -> ``Net(plies)``, ``"rollout"`` -> ``Rollout(RolloutSettings(n_games,
     policy=, truncate=, **rollout))``.  The name is not checked here (the caller's
-    ``check_method`` says which it takes)."""
+    ``check_method`` says which it takes).  Given ``func``, a bad flat keyword is an
+    error of that function, the one the caller wrote (``win_report: plies=4: ...``), not
+    of the object built from it (``callers_error``)."""
     if isinstance(method, METHOD_OBJECTS):
         return method
-    if method == "rollout":
-        return Rollout(RolloutSettings(n_games, policy=policy, truncate=truncate, **rollout))
-    if method in ("exact", "two_sided", "one_sided"):
-        return Exact("auto" if method == "exact" else method)
-    if method in ("net", "janowski"):
-        return Net(plies)
-    return Auto(plies)
+    owner = ("RolloutSettings" if method == "rollout" else "Exact"
+             if method in ("exact", "two_sided", "one_sided") else
+             "Net" if method in ("net", "janowski") else "Auto")
+    try:
+        if owner == "RolloutSettings":
+            return Rollout(RolloutSettings(n_games, policy=policy, truncate=truncate,
+                                           **rollout))
+        if owner == "Exact":
+            return Exact("auto" if method == "exact" else method)
+        return Net(plies) if owner == "Net" else Auto(plies)
+    except (TypeError, ValueError) as e:     # named as the caller's argument
+        if func is None:
+            raise
+        raise callers_error(e, func, owner) from None

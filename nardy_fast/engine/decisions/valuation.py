@@ -215,15 +215,18 @@ def _value_positions(func, positions, method, n_games, seed, rules, policy, trun
         refuse_flat(func, method, n_games=(n_games, DEFAULT_GAMES),
                     policy=(policy, "net"), truncate=(truncate, "bearoff"), plies=(plies, 0))
     else:
-        check_count(n_games, "n_games")
+        try:
+            check_count(n_games, "n_games")
+        except (TypeError, ValueError) as e:     # named as the caller's argument
+            raise type(e)(f"{func}: {e}") from None
         method = check_method(method, METHODS)
         if method != "rollout":
             warn_rollout_unused(method, n_games=n_games, policy=policy, truncate=truncate,
                                 workers=workers, client=client)
         if method in ("rollout",) + TABLE_METHODS:
             warn_plies_unused(method, plies)
-        method = method_object(method, plies=plies, n_games=int(n_games), policy=policy,
-                               truncate=truncate)
+        method = method_object(method, func=func, plies=plies, n_games=int(n_games),
+                               policy=policy, truncate=truncate)
     compute = resolve_compute(func, compute, workers=workers, client=client,
                               progress=progress)
     positions = position_list(positions)
