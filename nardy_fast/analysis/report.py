@@ -97,6 +97,7 @@ from nardy_fast.tables.bearoff import one_sided
 from nardy_fast.engine.play.luck import game_luck
 from nardy_fast.engine.evaluation.met import emg_scale, match_extra
 from nardy_fast.engine.play.rollout import rollout, stop_if_interrupted
+from nardy_fast.engine.play.settings import resolve_settings
 from nardy_fast.engine.decisions.methods import (METHOD_OBJECTS, Rollout, method_or_flat,
                                                 refuse_flat)
 from nardy_fast._utils.compute import Compute, resolve_compute
@@ -389,13 +390,20 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     1  0.9500         0.0  0.8999  one_sided
     2  0.9489         0.0  0.8978  two_sided
     """
-    seed = root_entropy(seed)
-    rules = as_rules(rules)
+    return _win_frame("win_report", positions, method, n_games=n_games, seed=seed,
+                      rules=rules, policy=policy, truncate=truncate, workers=workers,
+                      client=client, progress=progress, plies=plies, match=match,
+                      compute=compute)
+
+
+def _win_frame(func, positions, method, *, match=None, **kw):
+    """``win_report``'s frame, called by the public function ``func`` (its messages name
+    it); ``kw``: the flat keywords of ``_outcomes``."""
+    seed = root_entropy(kw.pop("seed", None))
+    rules = as_rules(kw.pop("rules", None))
     pos_list, index = as_positions(positions)
-    outs = _outcomes("win_report", pos_list, method, n_games=n_games, seed=seed,
-                     rules=rules, policy=policy, truncate=truncate, workers=workers,
-                     client=client, progress=progress, plies=plies, compute=compute)
-    stop_if_interrupted(outs, "win_report")
+    outs = _outcomes(func, pos_list, method, seed=seed, rules=rules, **kw)
+    stop_if_interrupted(outs, func)
     rows = [{"id": p.id, "side": p.side, "method": o.method, **_outcome_row(o, rules),
              **_match_row(o, p.side, match)} for p, o in zip(pos_list, outs)]
     extra = [] if match is None else ["mwc", "se_mwc", "emg"]
@@ -972,19 +980,22 @@ def _game_counts(n_games) -> list[int]:
 
 
 def convergence_report(position: Position | str,
-                       n_games: Sequence[int] = (100, 200, 400, 800, 1600),
+                       n_games: Sequence[int] = (100, 200, 400, 800, 1600), *,
                        seed: SeedLike = None,
                        rules: RulesLike = None, policy: PolicyLike = "net",
                        truncate: str | None = "bearoff", workers: int | None = None,
                        client: Client | None = None,
-                       progress: bool | None = None) -> pd.DataFrame:
+                       progress: bool | None = None,
+                       compute: Compute | None = None) -> pd.DataFrame:
     """Rollouts of increasing size with one seed: the estimate against games played.
 
     Returns a DataFrame with one row per size: ``games, p_win, se_p_win, equity,
     se_equity, ci95_*`` (see the module table).  A given seed makes the first games of a
     larger rollout those of the smaller ones when the rollout runs its chunks in order, so
     the rows trace one run.  ``n_games`` is the sizes in games (one number: one size).
-    ``progress``: a bar over each rollout's games, as for ``rollout``.
+    ``progress``: a bar over each rollout's games, as for ``rollout``; ``compute``:
+    ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
+    Every argument after ``n_games`` is keyword-only.
 
     Returns
     -------
@@ -1006,10 +1017,13 @@ def convergence_report(position: Position | str,
     pos = as_position(position, "position")
     sizes = _game_counts(n_games)
     rules = as_rules(rules)
+    compute = resolve_compute("convergence_report", compute, workers=workers,
+                              client=client, progress=progress)
     rows = []
     for n in sizes:
-        o = rollout(pos, n, policy=policy, seed=seed, rules=rules, truncate=truncate,
-                    workers=workers, client=client, progress=progress)
+        settings = resolve_settings("convergence_report", None, n_games=n, policy=policy,
+                                    truncate=truncate)
+        o = rollout(pos, settings=settings, seed=seed, rules=rules, compute=compute)
         stop_if_interrupted([o], "convergence_report")
         d = o.to_dict()
         rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
@@ -1056,16 +1070,21 @@ def race_sample(n: int = 200, seed: SeedLike = None,
     return out
 
 
-def race_report(positions: Position | str | Iterable[Position | str] | pd.Series, method: str = "auto",
+@method_or_flat("n_games", "policy", "truncate")
+def race_report(positions: Position | str | Iterable[Position | str] | pd.Series,
+                method: str | Method = "auto", *,
                 n_games: int = DEFAULT_GAMES,
                 seed: SeedLike = None,
                 rules: RulesLike = None, policy: PolicyLike = "net",
                 truncate: str | None = "bearoff", workers: int | None = None,
                 client: Client | None = None,
-                epc: bool = True, progress: bool | None = None) -> pd.DataFrame:
+                epc: bool = True, progress: bool | None = None,
+                compute: Compute | None = None) -> pd.DataFrame:
     """``pip_report`` joined with ``win_report`` (one row per position): the data of the
     race chart (``plot.race_chart``).  ``progress``: a bar over the rollouts' games
-    (``method="rollout"``), as for ``win_report``.
+    (``method="rollout"``), as for ``win_report``; ``method`` may be a method object and
+    ``compute`` a ``nardy_fast.Compute``, as there.  Every argument after ``method`` is
+    keyword-only.
 
     Returns
     -------
@@ -1085,9 +1104,9 @@ def race_report(positions: Position | str | Iterable[Position | str] | pd.Series
     seed = root_entropy(seed)
     pos_list, index = as_positions(positions)     # once: an iterator is read one time
     pr = pip_report(pos_list, epc=epc)
-    wr = win_report(pos_list, method=method, n_games=n_games, seed=seed, rules=rules,
-                    policy=policy, truncate=truncate, workers=workers, client=client,
-                    progress=progress)
+    wr = _win_frame("race_report", pos_list, method, n_games=n_games, seed=seed,
+                    rules=rules, policy=policy, truncate=truncate, workers=workers,
+                    client=client, progress=progress, compute=compute)
     if index is not None:                          # a Series' (or frame's) index, kept
         pr.index = wr.index = index
     return _seeded(pr.join(wr.drop(columns=["id", "side"])), seed)

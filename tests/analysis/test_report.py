@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nardy_fast as nf
 from nardy_fast import Position, Rules
 from nardy_fast.core.record import GameRecord, random_game
 from nardy_fast.analysis.export import save, to_csv, to_html, to_parquet
@@ -486,6 +487,50 @@ def test_a_bad_flat_keyword_is_named_as_the_report_s_own(name, kw, error, words)
     and helpers the caller never wrote.  Each is now the report's own argument."""
     with pytest.raises(error, match="^" + re.escape(f"{name}: {words}")):
         _FLAT_REPORTS[name](**kw)
+
+
+_ONE_CORE = dict(compute=nf.Compute(workers=1, progress=False))
+
+
+def test_race_report_takes_the_settings_objects_as_win_report_does():
+    """race_report had no compute=, took all eleven arguments by position, and named
+    helpers in its errors ("value_positions: workers=0", or "value_positions: n_games:
+    not with method=Net(...)" for an n_games beside a method object, silently taken at
+    its default).  It now takes compute=, keeps every argument after method
+    keyword-only, and names itself."""
+    races = race_sample(2, seed=1)
+    rolled = nf.Rollout(nf.RolloutSettings(36, policy="greedy", truncate=None))
+    by_object = race_report(races, method=rolled, seed=1, **_ONE_CORE)
+    flat = race_report(races, method="rollout", n_games=36, seed=1, **FAST)
+    pd.testing.assert_frame_equal(by_object, flat)
+    with pytest.raises(TypeError, match="positional"):
+        race_report(races, "auto", 500)
+    for n in (100, 500):
+        with pytest.raises(TypeError, match=r"^race_report: n_games: not with method=Net"):
+            race_report(races, method=nf.Net(0), n_games=n)
+    with pytest.raises(ValueError, match=r"^race_report: workers=0: must be >= 1"):
+        race_report(races, method="rollout", n_games=36, workers=0)
+    with pytest.raises(ValueError, match=r"^race_report: n_games=0: must be >= 1"):
+        race_report(races, method="rollout", n_games=0)
+    with pytest.raises(TypeError, match=r"^race_report: workers given both"):
+        race_report(races, method="rollout", n_games=36, workers=1, **_ONE_CORE)
+
+
+def test_convergence_report_takes_compute_and_names_itself():
+    """convergence_report had no compute=, took its settings by position, and a bad
+    policy or workers=0 said "rollout: ...", a function the caller never wrote."""
+    pos = race_sample(1, seed=1)[0]
+    kw = dict(n_games=(36, 72), seed=1, policy="greedy", truncate=None)
+    pd.testing.assert_frame_equal(convergence_report(pos, **kw, **_ONE_CORE),
+                                  convergence_report(pos, **kw, workers=1, progress=False))
+    with pytest.raises(TypeError, match="positional"):
+        convergence_report(pos, (36, 72), 1)
+    with pytest.raises(ValueError, match=r"^convergence_report: policy='nett'"):
+        convergence_report(pos, **{**kw, "policy": "nett"}, **_ONE_CORE)
+    with pytest.raises(ValueError, match=r"^convergence_report: workers=0: must be >= 1"):
+        convergence_report(pos, **kw, workers=0)
+    with pytest.raises(ValueError, match=r"^convergence_report: truncate='x'"):
+        convergence_report(pos, **{**kw, "truncate": "x"}, workers=1)
 
 # -- Ctrl-C in one of several rollouts ----------------------------------------------------
 _CUT = dict(method="rollout", n_games=36, seed=1, progress=False, **FAST)
