@@ -108,6 +108,11 @@ class Evaluator:
         The net that judges.
     rollout_net : _net.Net
         The net that plays game loops (``net`` itself when none was given).
+    rules, exact, keep
+        As given.  These and the two nets are fixed once the evaluator is made (setting
+        one is an ``AttributeError``): its search is built from them, and
+        ``Evaluator.default()`` is shared by every function of the process.  Make
+        another evaluator instead (``with_rules``, or ``Evaluator(ev.net, ...)``).
 
     Examples
     --------
@@ -137,6 +142,18 @@ class Evaluator:
         self._search_complete = None    # the complete two-sided table its search uses
         self._search_net = None         # the net alone (``exact=False`` of a call)
         self._rollout_ev = None
+
+    # fixed where the evaluator is made: its searchers are built from them, and
+    # Evaluator.default() is one object shared by every function of the process
+    _FIXED = ("net", "rollout_net", "rules", "exact", "keep")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._FIXED and name in self.__dict__:
+            raise AttributeError(
+                f"Evaluator.{name}: fixed where the evaluator is made (its search is built "
+                f"from it); make another: Evaluator(ev.net, rules=..., exact=..., keep=..., "
+                f"rollout_net=...), or ev.with_rules(rules)")
+        object.__setattr__(self, name, value)
 
     def __reduce__(self):                     # workers rebuild the search themselves
         return (Evaluator, (self.net, self.rules, self.meta, self.exact, self.keep,

@@ -922,3 +922,26 @@ def test_boards_under_draw_rule_count_a_race_s_draws(match):
         assert abs(by_board[0]) < 1e-9 and want[0].p_draw > 0.2
     else:
         assert by_board == pytest.approx([o.extra["mwc"] for o in want], abs=1e-6)
+
+
+@pytest.mark.parametrize("name, value", [("exact", "no"), ("exact", False), ("keep", -1),
+                                         ("keep", 0), ("rules", Rules(cube="geometric")),
+                                         ("net", None), ("rollout_net", None)])
+def test_an_evaluator_s_settings_are_fixed_where_it_is_made(small_net, name, value):
+    """ev.exact = "no" was taken (a truthy text: the tables stayed on), ev.keep = -1 was
+    taken, and any change after the first search was half heard: the search kept what it
+    was built with while the rest read the new value.  On Evaluator.default() it changed
+    every function's answers in the process.  Setting one is now an AttributeError naming
+    it, and the evaluator is unchanged."""
+    ev = Evaluator(small_net)
+    before = ev.evaluate(nf.Position.initial(), plies=1)
+    with pytest.raises(AttributeError, match=rf"^Evaluator\.{name}: fixed where"):
+        setattr(ev, name, value)
+    assert (ev.exact, ev.keep, ev.rules, ev.net) == (True, 4, Rules(), small_net)
+    assert ev.evaluate(nf.Position.initial(), plies=1) == before
+    shared = Evaluator.default()
+    with pytest.raises(AttributeError):
+        shared.exact = False
+    assert shared.exact is True
+    ev.meta["note"] = "free"          # the notes stay the caller's to write
+    assert ev.with_rules(Rules(cube="geometric")).rules.cube == "geometric"
