@@ -363,7 +363,7 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
         played by ``policy`` (see ``evaluate``).
     n_games, seed, policy, truncate, workers, client, progress
         Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
-    plies : {0, 1, 2}
+    plies : {0, 1, 2, 3}
         Look-ahead of the evaluator.
     rules : Rules, dict or None
     match : MatchState or None

@@ -139,6 +139,32 @@ def test_the_api_reference_lists_every_exported_name():
     assert set(nardy_fast.__all__) - listed - {"bearoff"} == set() and "api_bearoff" in text
 
 
+def test_the_api_reference_says_what_each_constant_is():
+    """The reference called nardy_fast.CENTRED "the owner of a centred cube"; it is a
+    whole CubeState, the cube at stake 1 in the middle."""
+    import nardy_fast as nf
+    text = (DOCS / "api.rst").read_text(encoding="utf-8")
+    centred = text.split("``nardy_fast.CENTRED``\n")[1].split("\n``")[0]
+    assert nf.CENTRED == nf.CubeState() and "``CubeState()``" in centred
+    assert "stake 1" in centred and "owner" not in centred
+
+
+def test_the_depths_a_report_documents_are_those_it_takes():
+    """win_report documented plies as {0, 1, 2}, and takes 0 to 3 (MAX_SEARCH_PLIES)."""
+    import inspect
+
+    from numpydoc.docscrape import NumpyDocString
+
+    import nardy_fast as nf
+    from nardy_fast.engine.evaluation._search import MAX_SEARCH_PLIES
+    from nardy_fast.engine.decisions.valuation import value_positions
+    wanted = "{" + ", ".join(map(str, range(MAX_SEARCH_PLIES + 1))) + "}"
+    for func in (nf.win_report, value_positions):
+        doc = NumpyDocString(inspect.getdoc(func))
+        [plies] = [p for p in doc["Parameters"] if p.name == "plies"]
+        assert plies.type == wanted, func.__name__
+
+
 def test_the_evaluator_page_is_for_users_and_the_history_is_with_the_benchmarks():
     """The evaluator's page says what each shipped net is, how accurate it is and what
     each depth costs; the training log of the nets (v1 to v7, their commands) is the
