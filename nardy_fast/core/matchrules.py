@@ -244,7 +244,7 @@ def check_score(score, rules: MatchRules, sides: tuple[str, str] = _SIDES) -> tu
                     else f"a multiple of {rules.unit:g} points")
             raise ValueError(f"score: {side}={v:g}: expected {what} in 0..{top:g} (below "
                              f"the match length {n})")
-    return float(a), float(b)
+    return float(a) + 0.0, float(b) + 0.0          # -0.0 is 0 points: shown as 0
 
 
 @dataclass(frozen=True)

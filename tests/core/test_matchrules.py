@@ -196,3 +196,12 @@ def test_crawford_stage_names_what_the_rule_makes_of_a_game():
     assert rules.crawford_stage((4, 3)) == "post"
     assert rules.crawford_stage((2, 3)) == "before"
     assert MatchRules(5).crawford_stage((4, 3)) == ""
+
+
+def test_a_score_of_minus_zero_is_zero_points():
+    """A score of -0.0 (a computed one, such as -1 * 0.0) was kept as -0.0 and shown as
+    "-0.0" in the state's repr and by anything printing it; it is 0 points."""
+    state = MatchState(length=3, score=(-0.0, -0.0))
+    assert [str(v) for v in state.score] == ["0.0", "0.0"]
+    assert "score=(0.0, 0.0)" in repr(state)
+    assert [str(v) for v in check_score((-0.0, 1), MatchRules(length=3))] == ["0.0", "1.0"]
