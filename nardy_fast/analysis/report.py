@@ -87,7 +87,7 @@ from nardy_fast._utils._version import __version__
 from nardy_fast.core.position import (BLACK, PIPS_PER_ROLL, WHITE, Position, as_position,
                                       position_list)
 from nardy_fast.core.rng import root_entropy
-from nardy_fast.core.methods import check_method, warn_unused
+from nardy_fast.core.methods import check_method, method_label, warn_unused
 from nardy_fast.core.position import apply_steps
 from nardy_fast.core.cubestate import CubeState
 from nardy_fast.core.record import GameRecord, as_record
@@ -995,7 +995,9 @@ def convergence_report(position: Position | str,
     the rows trace one run.  ``n_games`` is the sizes in games (one number: one size).
     ``progress``: a bar over each rollout's games, as for ``rollout``; ``compute``:
     ``workers``, ``client`` and ``progress`` as one object (``nardy_fast.Compute``).
-    Every argument after ``n_games`` is keyword-only.
+    Every argument after ``n_games`` is keyword-only.  A position that ``truncate`` ends
+    at once (a race of both homes under ``"bearoff"``: a table values it before the first
+    roll, so no game is rolled out) is a ``ValueError`` saying so.
 
     Returns
     -------
@@ -1025,6 +1027,11 @@ def convergence_report(position: Position | str,
                                     truncate=truncate)
         o = rollout(pos, settings=settings, seed=seed, rules=rules, compute=compute)
         stop_if_interrupted([o], "convergence_report")
+        table = o.extra.get("valued_at_start")
+        if table:                    # every game ends before its first roll: no estimate
+            raise ValueError(f"convergence_report: position {pos.id} is valued before its "
+                             f"first roll ({method_label(table)}, truncate={truncate!r}): "
+                             "no game is rolled out; truncate=None rolls it out")
         d = o.to_dict()
         rows.append({"games": o.games or n, "p_win": o.p_win, "se_p_win": o.se_p_win,
                      "p_mars_win": o.p_mars_win, "se_p_mars_win": o.se_p_mars_win,

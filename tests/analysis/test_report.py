@@ -377,6 +377,18 @@ def test_convergence_report_names_its_position_argument():
         convergence_report([Position.initial()], (36,), seed=4, **FAST)
 
 
+def test_convergence_report_refuses_a_position_no_game_is_rolled_out_from():
+    """A race of both homes under the default truncation is valued before its first roll
+    by a bear-off table: the rows said 36 and 72 games of a rollout that had played none
+    (the table's value, its error 0 or NaN)."""
+    race = race_sample(1, seed=1)[0]
+    with pytest.raises(ValueError, match=r"^convergence_report: position .*no game is "
+                                         r"rolled out.*truncate=None"):
+        convergence_report(race, (36, 72), seed=1, workers=1)
+    rolled = convergence_report(race, (36, 72), seed=1, workers=1, truncate=None)
+    assert rolled["games"].tolist() == [36, 72] and (rolled["se_equity"] > 0).all()
+
+
 def test_export_round_trips(tmp_path):
     df = pip_report(positions_of_game(5)[:5], epc=False)
     p = save(df, tmp_path / "r.csv")
