@@ -330,9 +330,18 @@ def game_chart(frame, ax=None):
     """
     require_columns(frame, ("turn", "pips_white", "pips_black"), "game_chart",
                     "report.game_report", rows=True)
+    # lazy: matplotlib is slow to import, and only pictures need it
+    import matplotlib.ticker
+
     ax = new_axes(ax, figsize=(8, 4))
-    ax.plot(frame["turn"], frame["pips_white"], color="#b8860b", lw=1.6, label="White pips")
-    ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, label="Black pips")
+    # a record of no turn is one position: a line of one point draws nothing, a marker does
+    marker = "o" if len(frame) == 1 else None
+    ax.plot(frame["turn"], frame["pips_white"], color="#b8860b", lw=1.6, marker=marker,
+            label="White pips")
+    ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, marker=marker,
+            label="Black pips")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(  # whole turns, as few as one
+        "auto", steps=[1, 2, 5, 10], integer=True, min_n_ticks=1))
     ax.set_xlabel("turn (one side's move)")
     ax.set_ylabel("pips")
     handles, labels = ax.get_legend_handles_labels()
@@ -340,7 +349,7 @@ def game_chart(frame, ax=None):
         right = ax.twinx()
         how = _how_valued(frame)
         right.plot(frame["turn"], frame["p_win_white"], color="C0", lw=1.2, ls="--",
-                   label="P(White wins)" + (f" ({how})" if how else ""))
+                   marker=marker, label="P(White wins)" + (f" ({how})" if how else ""))
         right.set_ylim(-0.02, 1.02)
         right.set_ylabel("P(White wins)")
         h2, l2 = right.get_legend_handles_labels()

@@ -257,6 +257,25 @@ def test_game_chart():
         game_chart(gr.drop(columns="pips_black"))
 
 
+def test_game_chart_of_a_short_game_is_readable():
+    """A game of one turn had its turns ticked 1.0, 1.2, ... 2.0, and a record of no turn
+    (one position: ``nardy-fast report`` of it) drew an empty frame under a legend of
+    three lines, each a single point and so invisible."""
+    gr = game_report(random_game(seed=1, max_turns=1))
+    ax = game_chart(gr)
+    ax.figure.canvas.draw()
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert ticks and all(t == int(t) for t in ticks)
+    one = game_report(random_game(seed=1, max_turns=0))
+    assert len(one) == 1
+    ax = game_chart(one)
+    lines = ax.get_lines() + ax.right_ax.get_lines()
+    assert len(lines) == 3 and all(line.get_marker() not in ("None", "", None)
+                                   for line in lines)
+    assert all(line.get_marker() in ("None", "", None) for line in game_chart(gr).get_lines())
+
+
 def test_race_chart_doubling_window():
     from nardy_fast.engine.evaluation.cubemodel import doubling_window
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
