@@ -52,7 +52,9 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
 
     ``cube``: a ``nardy_fast.core.cubestate.CubeState`` (kept beside the position), drawn on the bar
     as a square with the stake: in the middle, or at the owner's side (White's top, Black's
-    bottom); anything else is a ``TypeError`` naming ``cube``, before any drawing.
+    bottom); anything else is a ``TypeError`` naming ``cube``, before any drawing.  A
+    finished game (``Position.is_over()``, phase ``"over"``) shows no side on roll: the
+    title names the side that has borne off all 15.
 
     Layout as ``Position.diagram``: the top row is White's points 12..1 (Black's 24..13)
     from left to right, the bottom row White's 13..24 (Black's 1..12).  White moves from
@@ -115,15 +117,18 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
     wp, bp = (pm, po) if position.side == WHITE else (po, pm)
     wo, bo = (om, oo) if position.side == WHITE else (oo, om)
     on_w = position.side == WHITE
-    ax.text(13.3, 9, f"White{' (on roll)' if on_w else ''}\npips {wp}\noff {wo}", ha="left",
-            va="center", fontsize=9, fontweight="bold" if on_w else "normal",
+    over = position.is_over()                   # a side has borne off: no side is on roll
+    roll_w, roll_b = (on_w and not over), (not on_w and not over)
+    ax.text(13.3, 9, f"White{' (on roll)' if roll_w else ''}\npips {wp}\noff {wo}",
+            ha="left", va="center", fontsize=9, fontweight="bold" if roll_w else "normal",
             bbox=dict(boxstyle="round", facecolor=_WHITE_FILL, edgecolor="black",
-                      lw=2.5 if on_w else 0.8))
-    ax.text(13.3, 3, f"Black{'' if on_w else ' (on roll)'}\npips {bp}\noff {bo}", ha="left",
-            va="center", fontsize=9, color="white", fontweight="normal" if on_w else "bold",
+                      lw=2.5 if roll_w else 0.8))
+    ax.text(13.3, 3, f"Black{' (on roll)' if roll_b else ''}\npips {bp}\noff {bo}",
+            ha="left", va="center", fontsize=9, color="white",
+            fontweight="bold" if roll_b else "normal",
             bbox=dict(boxstyle="round", facecolor=_BLACK_FILL,
-                      edgecolor="#c0392b" if not on_w else _BLACK_FILL,
-                      lw=0.8 if on_w else 2.5))
+                      edgecolor="#c0392b" if roll_b else _BLACK_FILL,
+                      lw=2.5 if roll_b else 0.8))
     if cube is not None:
         owner = None if cube.owner == "centre" else (
             position.side if cube.owner == "mover" else
@@ -134,8 +139,9 @@ def plot_board(position: Position | str, ax: Axes | None = None, title: bool = T
         ax.text(6.5, cy, str(cube.stake), ha="center", va="center", fontsize=9,
                 fontweight="bold", zorder=6)
     if title:
-        ax.set_title(f"{position.side.capitalize()} on roll   ·   pips W {wp}  B {bp}",
-                     fontsize=11)
+        who = (f"{'White' if wo == 15 else 'Black'} has borne off all 15 (game over)"
+               if over else f"{position.side.capitalize()} on roll")
+        ax.set_title(f"{who}   ·   pips W {wp}  B {bp}", fontsize=11)
         ax.text(6.5, -1.7, position.id, ha="center", va="center", fontsize=7,
                 family="monospace", color="#444444")
     ax.set_xlim(-1.0, 15.6)

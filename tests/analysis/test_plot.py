@@ -58,6 +58,17 @@ def column_x(c):
     return c + 0.5 + (1 if c >= 6 else 0)
 
 
+def test_plot_board_of_a_finished_game_has_no_side_on_roll():
+    """The last board of a game Black won (``nardy-fast report``'s final_board.png) was
+    titled "White on roll" with White's box marked "(on roll)", as if the game went on."""
+    final = random_game(seed=5).positions()[-1]
+    assert final.is_over() and final.side == "white" and final.off == (0, 15)
+    ax = plot_board(final)
+    assert ax.get_title().startswith("Black has borne off all 15 (game over)   ·   pips W ")
+    assert not any("on roll" in t for t in texts(ax))
+    assert plot_board(Position.initial()).get_title().startswith("White on roll")
+
+
 def test_plot_board_layout():
     """Points, checkers and labels where the layout puts them: top row White's points
     12..1 from left to right (Black's 24..13), bottom row White's 13..24 (Black's 1..12);
