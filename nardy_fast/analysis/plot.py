@@ -250,8 +250,9 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
 
 # -- convergence ------------------------------------------------------------------------
 def convergence_chart(frame, ax=None, column="equity"):
-    """A rollout estimate (``column``: ``"equity"`` or ``"p_win"``) and its 95% confidence
-    band against games played, from ``report.convergence_report``; returns the Axes.
+    """A rollout estimate (``column``: ``"equity"`` or ``"p_win"``, of the side on roll) and
+    its 95% confidence band against games played, from ``report.convergence_report``;
+    returns the Axes.
 
     Returns
     -------
@@ -265,7 +266,7 @@ def convergence_chart(frame, ax=None, column="equity"):
     ...                            policy="random", truncate=None, workers=1)
     >>> ax = nf.convergence_chart(cr)
     >>> ax.get_xlabel(), ax.get_ylabel()
-    ('games rolled out', 'equity (points)')
+    ('games rolled out', 'equity (points, side on roll)')
     """
     require_columns(frame, ("games", column, "se_" + column), "convergence_chart",
                     "report.convergence_report", rows=True)
@@ -288,7 +289,8 @@ def convergence_chart(frame, ax=None, column="equity"):
     ax.set_xticks(g, [f"{int(x):,}" for x in g])
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("games rolled out")
-    ax.set_ylabel("equity (points)" if column == "equity" else "probability")
+    ax.set_ylabel("equity (points, side on roll)" if column == "equity"
+                  else "probability (side on roll)")
     ax.set_title(f"Rollout convergence: {column}")
     ax.legend(fontsize=8)
     return ax

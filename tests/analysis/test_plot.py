@@ -245,12 +245,20 @@ def test_convergence_chart():
     assert list(line.get_xdata()) == [36, 72]
     assert list(line.get_ydata()) == pytest.approx(cv["equity"].tolist())
     assert ax.get_xscale() == "log"
-    assert convergence_chart(cv, column="p_win").get_ylabel() == "probability"
+    assert convergence_chart(cv, column="p_win").get_ylabel() == "probability (side on roll)"
     with pytest.raises(ValueError, match="se_equity"):
         convergence_chart(cv.drop(columns="se_equity"))
     # a race_report's table rows (0 games) drew a log axis from 0 after a warning
     with pytest.raises(ValueError, match="a row of 0 games"):
         convergence_chart(cv.assign(games=[0, 72]))
+
+
+def test_convergence_chart_says_whose_chances_it_draws():
+    """The axis said "equity (points)" or "probability" without whose: the race chart's
+    say the side on roll, as the report's numbers are."""
+    cv = convergence_report(Position.initial(), [36, 72], seed=1, truncate=None, workers=1)
+    assert convergence_chart(cv).get_ylabel() == "equity (points, side on roll)"
+    assert convergence_chart(cv, column="p_win").get_ylabel() == "probability (side on roll)"
 
 
 def test_game_chart():
