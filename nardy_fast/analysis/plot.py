@@ -111,7 +111,8 @@ def race_chart(frame, ax=None, x="pip_diff", bins=None, cube=None, efficiency=No
             idx = np.clip(np.digitize(frame[x], edges) - 1, 0, len(edges) - 2)
             g = frame.groupby(idx)
             centres = g[x].mean()
-            ax.plot(centres, g[col].mean(), color=colour, lw=1.5,
+            ax.plot(centres, g[col].mean(), color=colour, lw=1.5,   # one bin: a point
+                    marker="o" if len(centres) == 1 else None,
                     label=f"{label}, mean of each bin (all rows)")
     if cube is not None:
         if efficiency is None:

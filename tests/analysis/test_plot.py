@@ -295,6 +295,19 @@ def test_game_chart_of_a_short_game_is_readable():
     assert all(line.get_marker() in ("None", "", None) for line in game_chart(gr).get_lines())
 
 
+def test_race_chart_bin_mean_of_one_pip_difference_is_drawn():
+    """Rows all at one pip difference fall in one bin: its mean line was a single point,
+    drawn as nothing under its legend entry."""
+    one = race_report(race_sample(1, seed=1) * 6)
+    ax = race_chart(one)
+    means = [line for line in ax.get_lines() if "mean of each bin" in line.get_label()]
+    assert len(means) == 2 and all(len(line.get_xdata()) == 1 for line in means)
+    assert all(line.get_marker() not in ("None", "", None) for line in means)
+    means = [line for line in race_chart(race_report(race_sample(12, seed=1))).get_lines()
+             if "mean of each bin" in line.get_label()]
+    assert all(line.get_marker() in ("None", "", None) for line in means)
+
+
 def test_race_chart_doubling_window():
     from nardy_fast.engine.evaluation.cubemodel import doubling_window
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
