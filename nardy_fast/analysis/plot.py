@@ -37,6 +37,15 @@ _MARKERS = {"exact": "o", "approximation": "^", "net": "s"}
 _KIND_ORDER = {"exact": 0, "approximation": 1, "net": 2, "rollout": 3}
 
 
+def _whole_numbers(axis):
+    """Ticks of whole numbers only (turns), as few as one (a game of no turn)."""
+    # lazy: matplotlib is slow to import, and only pictures need it
+    import matplotlib.ticker
+
+    axis.set_major_locator(matplotlib.ticker.MaxNLocator(
+        "auto", steps=[1, 2, 5, 10], integer=True, min_n_ticks=1))
+
+
 def _check_bins(bins):
     """``race_chart``'s ``bins``: None, a count of at least 1, or at least two increasing
     edges; else an error naming it (numpy's own named neither ``race_chart`` nor what
@@ -242,6 +251,7 @@ def bearoff_distribution(positions, ax=None, labels=None, tables=None):
         ax.bar(t + (k - (len(positions) - 1) / 2) * width, dist, width=width,
                color=f"C{k}", alpha=0.85,
                label=f"{name}: mean {mean:.3f} turns, EPC {mean * 49 / 6:.1f} pips")
+    _whole_numbers(ax.xaxis)
     ax.set_xlabel("turns to bear off (own turns)")
     ax.set_ylabel("probability")
     ax.set_title("Turns to bear off")
@@ -333,9 +343,6 @@ def game_chart(frame, ax=None):
     """
     require_columns(frame, ("turn", "pips_white", "pips_black"), "game_chart",
                     "report.game_report", rows=True)
-    # lazy: matplotlib is slow to import, and only pictures need it
-    import matplotlib.ticker
-
     ax = new_axes(ax, figsize=(8, 4))
     # a record of no turn is one position: a line of one point draws nothing, a marker does
     marker = "o" if len(frame) == 1 else None
@@ -343,8 +350,7 @@ def game_chart(frame, ax=None):
             label="White pips")
     ax.plot(frame["turn"], frame["pips_black"], color="black", lw=1.6, marker=marker,
             label="Black pips")
-    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(  # whole turns, as few as one
-        "auto", steps=[1, 2, 5, 10], integer=True, min_n_ticks=1))
+    _whole_numbers(ax.xaxis)
     ax.set_xlabel("turn (one side's move)")
     ax.set_ylabel("pips")
     handles, labels = ax.get_legend_handles_labels()

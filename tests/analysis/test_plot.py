@@ -308,6 +308,17 @@ def test_race_chart_bin_mean_of_one_pip_difference_is_drawn():
     assert all(line.get_marker() in ("None", "", None) for line in means)
 
 
+def test_bearoff_distribution_ticks_whole_turns():
+    """A board with every checker off (0 turns, certainly) had its turns ticked -0.4,
+    -0.3, ... 0.4."""
+    for board in ([0] * 6, race_sample(1, seed=1)[0]):
+        ax = bearoff_distribution(board)
+        ax.figure.canvas.draw()
+        lo, hi = ax.get_xlim()
+        ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+        assert ticks and all(t == int(t) for t in ticks)
+
+
 def test_race_chart_doubling_window():
     from nardy_fast.engine.evaluation.cubemodel import doubling_window
     exact = race_report(race_sample(20, seed=2, kind="bearoff"))
