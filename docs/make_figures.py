@@ -17,7 +17,7 @@ OUT = pathlib.Path(__file__).parent / "images"
 
 def main():
     record = nf.random_game(seed=2026)                     # two random players
-    frame = nf.game_report(record, analyse=True, seed=1, workers=1)
+    frame = nf.game_report(record, analyse=True, seed=1)
     ax = plot.game_chart(frame)
     ax.set_title("A random game: the pip counts, and White's P(win) by the shipped net")
     OUT.mkdir(exist_ok=True)

@@ -231,3 +231,17 @@ def test_the_decision_benchmark_says_when_its_se_is_nan():
     doc = " ".join(decisionbench.score.__doc__.split())
     assert "NaN for a single decision" in page
     assert "NaN for a single decision" in doc
+
+
+def test_the_readme_figure_is_drawn_without_a_warning(tmp_path):
+    """docs/make_figures.py gave ``workers`` to a game report that plays no game (the
+    net values it): each drawing of the README's figure warned that it had no effect."""
+    import runpy
+    import warnings
+
+    main = runpy.run_path(str(DOCS / "make_figures.py"))["main"]
+    main.__globals__["OUT"] = tmp_path              # not docs/images
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        main()
+    assert (tmp_path / "game_chart.png").stat().st_size > 0
