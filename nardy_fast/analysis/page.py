@@ -746,6 +746,26 @@ def _game_section(game, k, record, match, label, crawford=""):
     return "".join(out)
 
 
+def _check_record(report, record, match):
+    """``record`` is the one ``report`` was made from: the position before each of the
+    report's turns is the record's (else the page would state another game's result
+    and draw its cube beside these boards); a ``ValueError`` names the first that is not."""
+    frames = ([f for _, f in report.groupby("game", sort=True)] if match else [report])
+    games = record.games if match else [record]
+    if len(games) != len(frames):
+        raise ValueError(f"record: {len(games)} game(s), the report {len(frames)}; "
+                         "expected the match the report was made from")
+    for k, (frame, game) in enumerate(zip(frames, games), 1):
+        ids = [p.id for p in game.positions()]
+        for turn, pid in zip(frame["turn"].astype(int), frame["id"]):
+            mine = ids[turn - 1] if 0 < turn <= len(ids) else "none"
+            if mine != pid:
+                where = f"game {k} " if match else ""
+                raise ValueError(f"record: not the {'match' if match else 'game'} of report "
+                                 f"({where}turn {turn}: the report's position {pid}, the "
+                                 f"record's {mine})")
+
+
 def _with_cube(report, record):
     """The game or match of ``report`` is played with the cube: its record's rules say
     so, or without the record, its cube decisions were judged."""
@@ -785,7 +805,8 @@ def to_html(report, path=None, title=None, record=None):
     TypeError
         ``report`` is not a DataFrame, ``record`` not a record.
     ValueError
-        ``report`` lacks a column of ``REQUIRED`` or has no move played.
+        ``report`` lacks a column of ``REQUIRED`` or has no move played, or ``record``
+        is not the game (or match) it was made from.
     """
     _check(report)
     if record is not None and not isinstance(record, (GameRecord, MatchRecord)):
@@ -796,6 +817,8 @@ def to_html(report, path=None, title=None, record=None):
         raise TypeError("record: a match report needs its MatchRecord, got a GameRecord")
     if not match and isinstance(record, MatchRecord):
         raise TypeError("record: a game report needs its GameRecord, got a MatchRecord")
+    if record is not None:
+        _check_record(report, record, match)
     if (record is not None and record.rules.cube and "cube_played" not in report.columns):
         settings = report.attrs.get("settings")
         report = _judge_cube(report, record, match)      # judge the cube decisions too

@@ -176,6 +176,18 @@ def test_bad_input_is_named(analysed_game):
         to_html(report, record="game.txt")
 
 
+def test_a_record_of_another_game_is_refused(analysed_game):
+    """The page states the record's result and draws its cube beside the report's boards:
+    another game's record was taken as it came, and the page told of a game it did not
+    show."""
+    record, report = analysed_game
+    other = random_game(seed=2)
+    assert other.positions()[1].id != record.positions()[1].id
+    with pytest.raises(ValueError, match=r"^record: not the game of report \(turn 2: "):
+        to_html(report, record=other)
+    to_html(report, record=record)
+
+
 def test_written_atomically(analysed_game, tmp_path):
     record, report = analysed_game
     out = tmp_path / "g.html"
