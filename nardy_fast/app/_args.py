@@ -543,8 +543,9 @@ def match_state(args, position, rules, cube=None):
     except (ValueError, TypeError) as e:
         text = str(e)
         option = ("--crawford-game" if text.startswith("crawford")
-                  else "--stake/--owner" if text.startswith("cube") else "--score")
-        text = text.removeprefix("score: ")        # "--score: white=5: ..."
+                  else "--stake/--owner" if text.startswith("cube")
+                  else "--rules" if text.startswith("rules: ") else "--score")
+        text = text.removeprefix("score: ").removeprefix("rules: ")   # "--score: white=5"
         raise CliError(f"{option}: {text} (--length {args.length})") from None
 
 

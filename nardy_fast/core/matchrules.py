@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, fields, replace
 
 from nardy_fast.core._checks import check_int
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
-from nardy_fast.core.rules import CLASSIC, Rules, RulesLike, as_rules, check_flag, is_number
+from nardy_fast.core.rules import (CLASSIC, OUTCOMES, Rules, RulesLike, as_rules, check_flag,
+                                   is_number)
 
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -91,6 +92,17 @@ class MatchRules:
         if self.crawford and self.rules.cube is None:
             raise ValueError("crawford=True: the Crawford rule needs a cube "
                              "(rules.cube='geometric' or 'arithmetic'), got cube=None")
+        if not self.cube:         # a score moves by whole units: so must a game's points
+            for kind in OUTCOMES:
+                pts = self.rules.points(kind)
+                if pts / self.unit != int(pts / self.unit):
+                    if self.rules.scoring == "classic" and kind != "oin":
+                        kind = "mars"        # classic scoring: koks, home mars are mars
+                    raise ValueError(
+                        f"rules: {kind}_points={pts:g}: a match's score holds "
+                        + ("whole points only" if self.unit == 1 else
+                           f"multiples of {self.unit:g} points only")
+                        + " (each kind of win must be worth one)")
 
     @property
     def cube(self) -> bool:

@@ -112,6 +112,8 @@ def test_cube_at_a_score_is_the_apis_match_decision(capsys, score, crawford):
     (["cube", PID, "--length", "5", "--method", "rollout"],
      "--method rollout: at a match score the match equity table decides"),
     (["cube", PID, "--length", "3", "--stake", "8"], "--stake/--owner: cube=8"),
+    (["hint", PID, "52", "--length", "5", "--rules", "mars_points=2.5"],
+     "--rules: mars_points=2.5: a match's score holds whole points only"),
 ])
 def test_options_that_do_not_fit_are_named(capsys, argv, named):
     code = main(argv)

@@ -44,6 +44,23 @@ def test_draw_points_and_unit():
     assert [MatchRules(draw=d).draw_points() for d in ("half", "one", "replay")] == [0.5, 1, 0]
 
 
+
+@pytest.mark.parametrize("rules, draw, word", [
+    (Rules(mars_points=2.5), "half", "mars_points=2.5: a match's score holds whole points only"),
+    (Rules(scoring="extended", koks_points=3.5), "half", "koks_points=3.5"),
+    (Rules(oin_points=1.5), "half", "oin_points=1.5"),
+    (Rules(draw_rule=True, mars_points=2.25), "half", "multiples of 0.5 points"),
+    (Rules(draw_rule=True, mars_points=2.5), "one", "mars_points=2.5"),
+])
+def test_points_a_match_score_cannot_hold_are_refused(rules, draw, word):
+    # a score moves by whole points (halves with half-point draws): a mars of 2.5 was
+    # taken, then rounded to 2 by the match equity table, and a match played under it
+    # stopped at its first mars with a score no state could hold
+    with pytest.raises(ValueError, match=word):
+        MatchRules(length=5, draw=draw, rules=rules)
+    MatchRules(length=5, rules=Rules(draw_rule=True, mars_points=2.5))     # halves: fine
+    MatchRules(length=5, rules=Rules(mars_points=2.5, cube="geometric"))   # the stake
+
 @pytest.mark.parametrize("mr", [
     MatchRules(), MatchRules(length=7, starter="alternate"),
     MatchRules(length=5, crawford=True, rules=CUBE),
