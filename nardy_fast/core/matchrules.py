@@ -362,8 +362,10 @@ class MatchState:
                        cube=None if self.cube is None else self.cube.passed())
 
 
-def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "match") -> None:
-    """Check that ``match`` is a ``MatchState`` whose side on roll is that of every position.
+def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "match", *,
+                rules: Rules | None = None, rules_name: str = "the rules given") -> None:
+    """Check that ``match`` is a ``MatchState`` whose side on roll is that of every position
+    and, given ``rules``, whose game is played under them.
 
     The input check of every ``match=`` argument (it lives beside ``MatchState`` rather
     than in ``core._checks``, which this module imports).
@@ -375,13 +377,20 @@ def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "m
         The positions evaluated at this score (each with its ``side`` on roll).
     name : str
         The argument's name in the messages (``state`` for the match functions).
+    rules : Rules, optional
+        The rules the positions are valued under (an evaluator's, a rollout's): their
+        move rules and ``draw_rule`` must be the match's.  Their cube and points may
+        differ (a match with the cube is valued under its cubeless rules, and the match
+        scores the kinds of win by its own points).
+    rules_name : str
+        What ``rules`` are in the messages (``"the evaluator's rules"``).
 
     Raises
     ------
     TypeError
         ``match`` is not a ``MatchState``.
     ValueError
-        A position has the other colour on roll.
+        A position has the other colour on roll, or ``rules`` are not the match's.
     """
     if not isinstance(match, MatchState):
         raise TypeError(f"{name}: expected a MatchState, got {type(match).__name__}")
@@ -389,3 +398,13 @@ def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "m
         if p.side != match.on_roll:
             raise ValueError(f"{name}: on_roll={match.on_roll!r} but position {p.id} has "
                              f"{p.side} on roll")
+    if rules is not None:
+        played = match.rules.rules
+        names = ["head_rule", "block_rule", "block_transient", "larger_die_rule",
+                 "draw_rule"]
+        differ = [f for f in names if getattr(played, f) != getattr(rules, f)]
+        if differ:
+            raise ValueError(f"{name}: the match is played under the rules "
+                             f"{played.to_text()!r}, {rules_name} are {rules.to_text()!r} "
+                             f"(they differ in {', '.join(differ)}): value the positions "
+                             "under the match's rules")

@@ -2,8 +2,8 @@
 import pytest
 
 from nardy_fast.core.cubestate import CubeState
-from nardy_fast.core.matchrules import (MatchRules, MatchState, as_match_rules, check_score,
-                                        stakes_upto)
+from nardy_fast.core.matchrules import (MatchRules, MatchState, as_match_rules, check_match,
+                                        check_score, stakes_upto)
 from nardy_fast.core.rules import Rules
 
 CUBE = Rules(cube="geometric")
@@ -222,3 +222,21 @@ def test_a_score_of_minus_zero_is_zero_points():
     assert [str(v) for v in state.score] == ["0.0", "0.0"]
     assert "score=(0.0, 0.0)" in repr(state)
     assert [str(v) for v in check_score((-0.0, 1), MatchRules(length=3))] == ["0.0", "1.0"]
+
+
+def test_check_match_refuses_rules_that_are_not_the_matchs():
+    """A value under other move rules, or with draws in a match that has none, was
+    converted through the match's table without a word (a draw of a draw_rule evaluator
+    counted as half a point of a match without draws)."""
+    state = MatchState(MatchRules(length=3), (0, 0))
+    with pytest.raises(ValueError, match=r"match: the match is played under the rules "
+                       r"'classic', the evaluator's rules are 'draw_rule=true' \(they "
+                       r"differ in draw_rule\)"):
+        check_match(state, rules=Rules(draw_rule=True), rules_name="the evaluator's rules")
+    with pytest.raises(ValueError, match=r"differ in head_rule, block_rule\)"):
+        check_match(state, rules=Rules(head_rule="generalized", block_rule="home"))
+    check_match(state, rules=Rules(scoring="extended"))      # the match scores the kinds
+    check_match(state, rules=Rules(opening_roll="opening_dice"))
+    cubeful = MatchState(MatchRules(length=3, rules=CUBE), (0, 0))
+    check_match(cubeful, rules=CUBE.cubeless())      # a cube game's cubeless values
+    check_match(cubeful, rules=Rules())

@@ -427,9 +427,12 @@ class Evaluator:
             Races of both homes from the bear-off tables (default: ``self.exact``).
         match : MatchState, optional
             The match score (``nardy_fast.core.matchrules``); its ``on_roll`` must be the
-            positions' side on roll.  Adds the match winning chance of the side on roll
-            (``extra["mwc"]``, the net's outcome probabilities through the match equity
-            table, ``nardy_fast.engine.evaluation.met``) and its money equivalent ``extra["emg"]``.
+            positions' side on roll, and its game's move rules and ``draw_rule`` this
+            evaluator's (``ValueError`` naming those that differ).  Adds the match
+            winning chance of the side on roll (``extra["mwc"]``, the net's outcome
+            probabilities through the match equity table,
+            ``nardy_fast.engine.evaluation.met``) and its money equivalent
+            ``extra["emg"]``.
 
         Returns
         -------
@@ -473,7 +476,7 @@ class Evaluator:
         else:
             (vals, _), races = self.probabilities(boards, plies, exact), {}
         if match is not None:
-            check_match(match, [])
+            check_match(match, [], rules=self.rules, rules_name="the evaluator's rules")
             out = met.mwc_of_values(vals, match)
             for j, o in races.items():
                 out[j] = met.match_extra(o, match)["mwc"]
@@ -513,7 +516,8 @@ class Evaluator:
         ``se_mwc`` (0) and ``emg`` (``met.match_extra``; see ``evaluate``)."""
         positions = position_list(positions)
         if match is not None:
-            check_match(match, positions)
+            check_match(match, positions, rules=self.rules,
+                        rules_name="the evaluator's rules")
         out = [final_outcome(p, self.rules) if p.is_over() else None for p in positions]
         live = [k for k, o in enumerate(out) if o is None]
         if live:
@@ -585,7 +589,8 @@ class Evaluator:
         if match is None:
             res, vals, used, eqs, methods, draws = self._rank(position, d1, d2, plies)
         else:
-            check_match(match, [position])
+            check_match(match, [position], rules=self.rules,
+                        rules_name="the evaluator's rules")
             res, vals, used, eqs, mwc, methods, draws = self._match_rank(position, d1, d2,
                                                                           plies, match)
         moves = {m.board: m for m in position.legal_moves((d1, d2), self.rules)}
@@ -780,7 +785,8 @@ class Evaluator:
             res = self._rank(position, d1, d2,
                              check_plies(plies, _search.MAX_SEARCH_PLIES))[0]
         else:
-            check_match(match, [position])
+            check_match(match, [position], rules=self.rules,
+                        rules_name="the evaluator's rules")
             res = self._match_rank(position, d1, d2, check_plies(plies, _search.MAX_SEARCH_PLIES),
                                    match)[0]
         best = tuple(int(x) for x in res[0])

@@ -983,7 +983,8 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         ``"pips"``: a pip-count estimate (the turns each side needs, normal, the side on
         roll half a turn ahead).  ``extra["cube_model"]`` names the source.
     match : MatchState or None
-        The match score (``nardy_fast.core.matchrules``; its ``on_roll`` the position's side):
+        The match score (``nardy_fast.core.matchrules``; its ``on_roll`` the position's side,
+        its game's move rules and ``draw_rule`` those of ``rules``):
         ``extra`` adds ``mwc`` (the side on roll's match winning chance: the outcome
         kinds' frequencies through the match equity table, ``nardy_fast.engine.evaluation.met``),
         ``se_mwc`` (the i.i.d. multinomial SE of the outcome kinds, conservative for
@@ -1150,7 +1151,7 @@ def _match_allowed(match, plan, cube):
     if cube:                        # asked for (cube=True, cube_state=), as before the rename
         raise ValueError("match: a rollout with the cube does not report match winning "
                          "chances (pass neither cube=True nor cube_state=)")
-    check_match(match, [plan.position])
+    check_match(match, [plan.position], rules=plan.rules)
 
 
 @settings_or_flat

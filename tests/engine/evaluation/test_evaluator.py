@@ -945,3 +945,22 @@ def test_an_evaluator_s_settings_are_fixed_where_it_is_made(small_net, name, val
     assert shared.exact is True
     ev.meta["note"] = "free"          # the notes stay the caller's to write
     assert ev.with_rules(Rules(cube="geometric")).rules.cube == "geometric"
+
+
+@pytest.mark.parametrize("rules, match_rules", [
+    (Rules(draw_rule=True), Rules()), (Rules(), Rules(draw_rule=True)),
+    (Rules(block_rule="home"), Rules()),
+])
+def test_values_at_a_match_of_other_rules_are_refused(rules, match_rules):
+    """An evaluator of draw_rule at a match without draws gave its draws to the match's
+    table, which scored them as half-point draws; now each match= use names the rules."""
+    ev = Evaluator.default(rules)
+    state = nf.MatchState(nf.MatchRules(length=3, rules=match_rules), (0, 0))
+    words = r"the evaluator's rules are .* \(they differ in (draw_rule|block_rule)\)"
+    pos = nf.Position.initial()
+    for call in (lambda: ev.evaluate(pos, match=state),
+                 lambda: ev.hint(pos, (6, 5), match=state),
+                 lambda: ev.best_move(pos, (6, 5), match=state),
+                 lambda: ev.evaluate_boards(pos.boards[None], match=state)):
+        with pytest.raises(ValueError, match=words):
+            call()

@@ -1275,3 +1275,14 @@ def test_a_cube_under_the_draw_rule_is_refused_in_the_called_functions_name(func
     with pytest.raises(ValueError, match=f"^{func}: a cube-aware rollout under draw_rule"):
         getattr(module, func)(["WAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAR"], 36, cube=True,
                               rules=Rules(draw_rule=True), seed=1)
+
+
+def test_a_match_of_other_rules_is_refused():
+    """The games were played under the rollout's rules and their kinds read through the
+    match's table: with draw_rule here and none in the match, a draw was half a point."""
+    state = nf.MatchState(nf.MatchRules(length=3), (0, 0))
+    with pytest.raises(ValueError, match=r"match: the match is played under the rules "
+                       r"'classic', the rules given are 'draw_rule=true' \(they differ in "
+                       r"draw_rule\)"):
+        rollout(nf.Position.initial(), 36, seed=1, rules=Rules(draw_rule=True),
+                match=state, **FAST)
