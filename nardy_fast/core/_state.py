@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nardy_fast.core._dice import ROLLS, WEIGHTS
 from nardy_fast.core._movegen import check_position, first_bad_position
 
 from typing import TYPE_CHECKING
@@ -23,7 +24,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["impossible_state", "finished_reason", "check_boards", "unreachable_rows"]
+__all__ = ["impossible_state", "finished_reason", "check_boards", "unreachable_rows",
+           "roll_weights"]
+
+# White's first roll from the start under opening_roll="opening_dice": a non-double, 1/15
+_OPENING_WEIGHTS = np.array([0.0 if a == b else 1.0 / 15 for a, b in ROLLS])
+_OPENING_WEIGHTS.flags.writeable = False
 
 
 def impossible_state(on_roll, opponent):
@@ -113,3 +119,14 @@ def unreachable_rows(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     s = b[rows]
     off = s.sum(axis=-1, dtype=np.uint8) < 15
     return rows[(off & s[..., :18].any(axis=-1)).any(axis=-1)]
+
+
+def roll_weights(on_roll, opponent, rules):
+    """The probabilities of the 21 rolls (``core._dice.ROLLS``) for the side on roll of
+    the boards ``on_roll`` and ``opponent`` (White's, when both sides have all 15 checkers
+    on their heads): ``WEIGHTS`` (1/36 a double, 2/36 another), but at the start under
+    ``opening_roll="opening_dice"`` one of the 15 non-doubles, 1/15 each (rule book
+    section 8: White plays the opening dice)."""
+    if rules.opening_roll == "opening_dice" and on_roll[0] == 15 and opponent[0] == 15:
+        return _OPENING_WEIGHTS
+    return WEIGHTS

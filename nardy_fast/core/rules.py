@@ -71,7 +71,8 @@ class Rules:
     draw_rule : bool
         Black gets a last turn after White finishes, and a draw if Black finishes in it.
     opening_roll : {"rethrow", "opening_dice"}
-        Whether White's first turn may be a double (games simulated from the start only).
+        Whether White's first turn may be a double (games simulated from the start, and
+        the start's value searched one ply or more).
     oin_points, mars_points, koks_points, home_mars_points : float
         Points of each outcome; koks and home mars count only with ``scoring="extended"``.
         ``oin_points > 0``, and each of the others at least ``oin_points``.

@@ -15,7 +15,7 @@ from nardy_fast._utils import _dbfile
 from nardy_fast._utils._warn import warn_user
 from nardy_fast.engine.evaluation import _search, met, nets
 from nardy_fast.core._checks import check_count, check_dice, check_plies, usable_cores
-from nardy_fast.core._state import check_boards, unreachable_rows
+from nardy_fast.core._state import check_boards, roll_weights, unreachable_rows
 from nardy_fast.engine.evaluation._net import N_INPUTS, OUTPUT_NAMES, Net
 # the registry of the shipped nets, importable from here as before
 from nardy_fast.engine.evaluation.nets import (DATA, DEFAULT_NET, KIND, PLAY_FIELDS, play_rules,
@@ -376,6 +376,12 @@ class Evaluator:
             vals[done] = np.clip(np.column_stack([w, mw, zero, mw, ml, zero, ml]), 0.0, 1.0)
             for k in done:
                 methods[k] = "two_sided"
+        if plies and self.rules.opening_roll == "opening_dice":
+            # the start, White's first roll: one of the opening dice, never a double
+            for k in np.flatnonzero((b[:, 0, 0] == 15) & (b[:, 1, 0] == 15)):
+                if sides is None or sides[k] == WHITE:
+                    weights = roll_weights(b[k, 0], b[k, 1], self.rules)
+                    vals[k] = weights @ search.roll_values(b[k, 0], b[k, 1], plies - 1)
         if exact:
             db = self._race12()
             for k in rest:

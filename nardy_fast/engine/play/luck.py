@@ -22,6 +22,7 @@ import numpy as np
 
 from nardy_fast.core.rules import as_rules
 from nardy_fast.core._checks import check_dice
+from nardy_fast.core._state import roll_weights
 from nardy_fast.engine.evaluation.evaluator import Evaluator
 from nardy_fast.core._dice import ROLLS, WEIGHTS   # the 21 rolls and their probabilities
 from nardy_fast.core.position import WHITE, as_position
@@ -71,10 +72,9 @@ def _weights(position, rules):
     """The probabilities of ``ROLLS`` for the side on roll in ``position``: ``WEIGHTS``,
     but for White's first roll from the start under ``opening_roll="opening_dice"``, one
     of the 15 non-doubles (1/15 each)."""
-    if not (rules.opening_roll == "opening_dice" and position.side == WHITE
-            and position.mover[0] == 15 and position.opponent[0] == 15):
+    if position.side != WHITE:
         return WEIGHTS
-    return np.array([0.0 if a == b else 1.0 / 15 for a, b in ROLLS])
+    return roll_weights(position.mover, position.opponent, rules)
 
 
 def roll_luck(position, dice, evaluator=None, rules=None):

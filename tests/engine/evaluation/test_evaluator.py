@@ -964,3 +964,20 @@ def test_values_at_a_match_of_other_rules_are_refused(rules, match_rules):
                  lambda: ev.evaluate_boards(pos.boards[None], match=state)):
         with pytest.raises(ValueError, match=words):
             call()
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_the_starts_look_ahead_throws_the_opening_dice(plies):
+    """Under opening_roll="opening_dice" White's first roll is one of the 15 non-doubles
+    (rule book section 8); the start's value at 1 ply averaged the 21 rolls, doubles
+    included, as under "rethrow".  Recomputed here from the moves of each roll."""
+    rules = Rules(opening_roll="opening_dice")
+    ev = Evaluator.default(rules)
+    start = nf.Position.initial()
+    rolls = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+    best = [ev.hint(start, roll, plies=plies - 1).equity[0] for roll in rolls]
+    got = ev.evaluate(start, plies=plies)
+    assert got.equity == pytest.approx(np.mean(best), abs=2e-5)
+    assert ev.evaluate_many([start], plies=plies).equity.iloc[0] == got.equity
+    rethrow = Evaluator.default().evaluate(start, plies=plies).equity
+    assert abs(got.equity - rethrow) > 1e-3           # the doubles are left out
