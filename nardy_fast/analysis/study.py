@@ -633,11 +633,10 @@ def _run(store, settings, todo, batch, workers, client, progress, total):
         interrupted = run_chunks(_run_batch, specs, on_result,
                                  sizes=[len(s["ids"]) for s in specs], workers=workers,
                                  client=client, progress=False, desc="study")
-    except ConnectionError as e:      # the Dask cluster lost: what it finished is kept
-        store.compact()
-        raise ConnectionError(f"{e}; {total - len(todo) + len(new)} of {total} positions "
-                              f"are kept in {store.path}: run the study again to "
-                              "resume") from None
+    except (ConnectionError, ChildProcessError) as e:   # the Dask cluster lost, or a
+        store.compact()                                  # worker died: its work is kept
+        raise type(e)(f"{e}; {total - len(todo) + len(new)} of {total} positions are kept "
+                      f"in {store.path}: run the study again to resume") from None
     finally:
         bar.close()
     store.compact()              # not after an error: the parts written stay as they are

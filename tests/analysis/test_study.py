@@ -146,23 +146,29 @@ def test_ctrl_c_keeps_the_finished_batches(reference, tmp_path, monkeypatch):
                                            workers=1, **FAST), reference)
 
 
-def test_a_lost_cluster_says_what_the_store_keeps(reference, tmp_path, monkeypatch):
+@pytest.mark.parametrize("error, message", [
+    (ConnectionError, "Dask scheduler tcp://h:8786: the work was cancelled after 3 of 6 "
+                      "chunks (simulated)"),
+    (ChildProcessError, "study: a worker process died after 3 of 6 chunks had finished "
+                        "(simulated)")])
+def test_a_lost_cluster_or_worker_says_what_the_store_keeps(reference, tmp_path, monkeypatch,
+                                                            error, message):
     """The Dask scheduler lost after three batches (``parallel`` raises a
-    ``ConnectionError`` naming it): the error says how many positions the store keeps and
+    ``ConnectionError`` naming it), or a local worker process killed (a
+    ``ChildProcessError``): the error says how many positions the store keeps and
     that the same call resumes, which then gives the same numbers."""
     run_chunks = study_mod.run_chunks
 
     def lose_after_three(fn, specs, on_result, **kw):
         def deliver(k, rows):
             if k == 3:
-                raise ConnectionError("Dask scheduler tcp://h:8786: the work was cancelled "
-                                      "after 3 of 6 chunks (simulated)")
+                raise error(message)
             on_result(k, rows)
         return run_chunks(fn, specs, deliver, **kw)
 
     monkeypatch.setattr(study_mod, "run_chunks", lose_after_three)
-    with pytest.raises(ConnectionError, match=r"\(simulated\); 6 of 12 positions are kept "
-                                              r"in .*s: run the study again to resume$"):
+    with pytest.raises(error, match=r"\(simulated\); 6 of 12 positions are kept "
+                                    r"in .*s: run the study again to resume$"):
         nf.study(IDS, GAMES, store=tmp_path / "s", seed=SEED, workers=1, batch_size=2,
                  **FAST)
     monkeypatch.setattr(study_mod, "run_chunks", run_chunks)

@@ -6,7 +6,8 @@ that need a fixed merge order, like the rollouts, reorder by ``i``).  A ``tqdm``
 work units (games) per second.  Ctrl-C (``KeyboardInterrupt``) stops cleanly: chunks not
 started are cancelled, those finished are still delivered, and ``run_chunks`` returns
 ``True`` ("interrupted") instead of raising.  An exception raised by ``fn`` cancels the
-rest and propagates.
+rest and propagates.  A pool worker that dies (SIGKILL, the out-of-memory killer) ends the
+pool and raises a ``ChildProcessError`` saying so.
 
 Local pools use the ``forkserver`` start method where available (``spawn`` elsewhere):
 workers import the package afresh, never inherit the parent's threads, and ignore SIGINT
@@ -277,12 +278,6 @@ def _pool(workers):
     return pool
 
 
-def _drop_pool(workers):
-    pool = _POOLS.pop(workers, None)
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
 def _kill_pool(workers):
     """Drop the pool and end its workers now (Ctrl-C, SIGTERM): the chunks they are playing
     would be thrown away, and the interpreter's exit would wait for them (seconds to
@@ -391,6 +386,12 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
     -------
     bool
         ``True`` if interrupted by Ctrl-C (the finished chunks were still delivered).
+
+    Raises
+    ------
+    ChildProcessError
+        A pool worker died in the middle of the run (``"<desc>: a worker process died
+        after k of n chunks had finished ..."``); the chunks finished were delivered.
     """
     total = getattr(sizes, "total", None)          # a lazy sequence's sum, else summed
     bar = progress_bar(total=sum(sizes) if total is None else total, desc=desc, unit="game", unit_scale=True,
@@ -409,7 +410,8 @@ def run_chunks(fn, specs, on_result, *, sizes, workers=None, client=None, progre
                           f"{n_workers} workers: {problem} ({sent})", RuntimeWarning)
                 return _run_here(fn, specs, on_result, sizes, bar)
             fn, specs = sent
-        return _run_pool(fn, specs, on_result, sizes, n_workers, bar)   # one pool per size
+        return _run_pool(fn, specs, on_result, sizes, n_workers, bar,
+                         desc)                                  # one pool per size
     finally:
         bar.close()
 
@@ -424,9 +426,10 @@ def _run_here(fn, specs, on_result, sizes, bar):
     return False
 
 
-def _run_pool(fn, specs, on_result, sizes, workers, bar):
+def _run_pool(fn, specs, on_result, sizes, workers, bar, desc):
     pool = _pool(workers)
     futures = {}
+    finished = 0                           # chunks delivered
     todo = iter(enumerate(specs))
     in_flight = 4 * workers                # bounded: huge runs do not queue every chunk
 
@@ -444,6 +447,7 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
             for fut in sorted(done, key=futures.get):
                 i = futures.pop(fut)
                 on_result(i, fut.result())
+                finished += 1
                 bar.update(sizes[i])
             submit(len(done))
         return False
@@ -458,11 +462,21 @@ def _run_pool(fn, specs, on_result, sizes, workers, bar):
                     on_result(futures[fut], fut.result())
             _kill_pool(workers)      # unfinished chunks are dropped: no need to wait
         return True
-    except BaseException:
+    except BaseException as e:
         for fut in futures:
             fut.cancel()
-        if isinstance(_first_exception(futures), cf.process.BrokenProcessPool):
-            _drop_pool(workers)
+        if (isinstance(e, cf.process.BrokenProcessPool)
+                or isinstance(_first_exception(futures), cf.process.BrokenProcessPool)):
+            # a worker died (SIGKILL, the out-of-memory killer): the pool's own cleanup
+            # sends the others SIGTERM, which they ignore, and the program's exit then
+            # waited for them for ever; they are killed instead
+            with _signals_held():
+                _kill_pool(workers)
+        if isinstance(e, cf.process.BrokenProcessPool):
+            raise ChildProcessError(
+                f"{desc}: a worker process died after {finished} of {len(specs)} chunks "
+                "had finished (killed by a signal, or out of memory?); the run stopped "
+                "there") from None
         raise
 
 

@@ -100,6 +100,43 @@ def test_run_chunks_refuses_more_workers_than_a_pool_holds():
     assert got == {i: i * i for i in range(3)}
 
 
+A_WORKER_DIES = r"""
+import os, time
+from nardy_fast.engine.play.parallel import run_chunks
+
+def chunk(i):                       # sent by value (cloudpickle): it is __main__'s
+    if i == 0:
+        os._exit(1)                 # killed as the out-of-memory killer would
+    time.sleep(2)                   # the other worker is busy meanwhile
+    return i
+
+done = []
+try:
+    run_chunks(chunk, list(range(6)), lambda i, r: done.append(i), sizes=[1] * 6,
+               workers=2, progress=False, desc="rollout")
+except ChildProcessError as e:
+    print(f"{type(e).__name__}: {e}", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_is_an_error_and_the_program_ends():
+    """A pool worker killed in the middle of a run (SIGKILL, the out-of-memory killer):
+    the run raises a ``ChildProcessError`` saying so in one line, and the program ends.
+    The pool's own cleanup sends the other workers SIGTERM, which they ignore, and then
+    waits for them: the program printed ``BrokenProcessPool``'s traceback and never
+    ended."""
+    import subprocess
+    import sys
+    pytest.importorskip("cloudpickle")
+    proc = subprocess.run([sys.executable, "-c", A_WORKER_DIES], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ChildProcessError: rollout: a worker process died "), \
+        proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
 def _silent_bar_makes_a_semaphore(_):
     """In a pool worker: make a silent progress bar, as a nested run does; whether tqdm's
     lock then holds a multiprocessing (named) semaphore."""
