@@ -47,7 +47,7 @@ class Compute:
         ``workers`` not an integer or None, ``progress`` not True, False or None, or a
         ``client`` that is a number or a string (not a Dask client).
     ValueError
-        ``workers < 1``.
+        ``workers < 1``, or a ``client`` that has been closed.
 
     Examples
     --------
@@ -76,6 +76,7 @@ class Compute:
         if isinstance(self.client, (bool, int, float, str, bytes, np.generic)):
             raise TypeError(f"Compute: client={self.client!r}: expected a "
                             "dask.distributed.Client or None")
+        _check_open(self.client, "Compute: client")
         p = self.progress
         if p is not None:
             if not isinstance(p, (bool, np.bool_)):
@@ -100,4 +101,14 @@ def resolve_compute(func: str, compute: Compute | None, **flat: Any) -> Compute:
     if both:
         raise TypeError(f"{func}: {', '.join(both)} given both as a keyword and in compute=; "
                         "pass one of them")
+    _check_open(compute.client, f"{func}: compute.client")     # closed since it was made
     return compute
+
+
+def _check_open(client: Any, name: str) -> None:
+    """``ValueError`` naming ``name`` if ``client`` is a Dask client that has been closed
+    (Dask itself said ``Client is closed. Can't send update-graph message.`` from deep in
+    its own code, once the work was sent)."""
+    if getattr(client, "status", None) in ("closing", "closed"):
+        raise ValueError(f"{name}={client!r}: the Dask client is closed; pass an open "
+                         "client (or None: local processes)")

@@ -41,3 +41,30 @@ def test_a_bad_flat_keyword_is_named_as_the_callers_argument():
         resolve_compute("rollout", None, workers=0, client=None, progress=None)
     with pytest.raises(TypeError, match=r"^rollout: progress='yes'"):
         resolve_compute("rollout", None, workers=None, client=None, progress="yes")
+
+
+class _Client:
+    """Stands in for a ``dask.distributed.Client`` (its ``status``)."""
+
+    def __init__(self, status):
+        self.status = status
+
+    def __repr__(self):
+        return f"<Client: {self.status}>"
+
+
+def test_a_closed_client_is_refused_by_name():
+    """A Dask client closed before the call (``with Client(...)`` left, ``client.close()``):
+    refused naming it, where Dask said "Client is closed. Can't send update-graph message."
+    from deep in its own code once the work was sent; also when it was closed after the
+    ``Compute`` holding it was made."""
+    closed, running = _Client("closed"), _Client("running")
+    with pytest.raises(ValueError, match=r"^rollout: client=<Client: closed>: the Dask "
+                                         r"client is closed"):
+        resolve_compute("rollout", None, workers=None, client=closed, progress=None)
+    c = Compute(client=running)
+    running.status = "closing"
+    with pytest.raises(ValueError, match=r"^study: compute.client=<Client: closing>: the "
+                                         r"Dask client is closed"):
+        resolve_compute("study", c, workers=None, client=None, progress=None)
+    assert Compute(client=_Client("newly-created")).client.status == "newly-created"
