@@ -205,9 +205,12 @@ def cmd_rollout(args):
             try:
                 o = rollout(pos, settings=settings, seed=args.seed, rules=args.rules,
                             compute=compute)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as e:
+                # the rollout's own stop says why it has no games; a bare one is a second
+                # Ctrl-C while the finished games were being counted
                 stopped = (f"before the first chunk of games of {pos.id} finished (a "
-                           "chunk's games count only together)")
+                           "chunk's games count only together)" if str(e) else
+                           f"while rolling out {pos.id}, before its games were counted")
                 break
             # a race valued at the start by a table: its method, 0 games (as a study shows)
             # "position" last: the columns of --csv before it keep their places

@@ -632,3 +632,27 @@ def test_an_interrupted_command_ends_its_idle_pool_before_leaving():
                        timeout=300)
     assert r.returncode == 130, r.stderr
     assert "leaked semaphore" not in r.stderr and r.stderr == ""
+
+
+def test_rollout_cut_by_a_second_ctrl_c_does_not_say_no_chunk_finished(capsys,
+                                                                        monkeypatch):
+    """A second Ctrl-C (``timeout -s INT`` sends its signal to the program and to its
+    group) while a cut rollout counts its finished games comes out as a bare
+    ``KeyboardInterrupt``; the command said "before the first chunk of games ...
+    finished" although its bar had shown chunks done.  Only the rollout's own stop (no
+    chunk finished) says that now."""
+    def cut(message):
+        def rollout_of(pos, **kw):
+            raise KeyboardInterrupt(*message)
+        return rollout_of
+
+    argv = ("rollout", "start", "start", "-n", "5000", "--workers", "1", "--no-progress")
+    monkeypatch.setattr(cli_module, "rollout", cut([]))
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 130 and out == ""
+    assert err == (f"nardy-fast: interrupted while rolling out {START}, before its games "
+                   "were counted; 1 later position(s) not rolled out\n")
+    monkeypatch.setattr(cli_module, "rollout", cut(["rollout interrupted before any chunk"]))
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 130 and err.startswith(f"nardy-fast: interrupted before the first chunk "
+                                          f"of games of {START} finished")
