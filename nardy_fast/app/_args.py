@@ -550,8 +550,11 @@ def match_state(args, position, rules, cube=None):
 
 
 def _client(address):
-    if not address:
+    if address is None:
         return None
+    if not address.strip():   # an unset variable ("$SCHEDULER"): not quietly run locally
+        raise CliError(f"--scheduler {address!r}: no address; give the Dask scheduler's, "
+                       "e.g. tcp://host:8786, or leave the option out to run locally")
     try:
         # lazy: dask is optional (a cluster run) and slow to import
         import dask.distributed  # noqa: F401

@@ -146,6 +146,24 @@ def test_a_scheduler_address_where_no_scheduler_answers_is_named(answer, monkeyp
     assert str(got[0]).startswith(f"--scheduler {address}: ")
 
 
+@pytest.mark.parametrize("argv", [
+    ("rollout", "start", "-n", "36", "--workers", "1", "--no-progress"),
+    ("bearoff", "build", "--two-sided", "3", "--store", "{tmp}", "--no-progress")])
+@pytest.mark.parametrize("address", ["", " "])
+def test_an_empty_scheduler_address_is_refused(argv, address, tmp_path, capsys):
+    """``--scheduler "$SCHEDULER"`` with the variable unset: the command ran on this
+    machine, saying nothing of the cluster asked for.  It is refused by name now, before
+    any work."""
+    argv = [a.format(tmp=tmp_path / "store") for a in argv] + ["--scheduler", address]
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"nardy-fast: error: --scheduler {address!r}: no "
+                                 "address; give the Dask scheduler's, e.g. "
+                                 "tcp://host:8786, or leave the option out to run "
+                                 "locally\n")
+    assert not (tmp_path / "store").exists()
+
+
 @pytest.mark.parametrize("seconds", [0.0, -1.0, float("inf"), float("nan"), 1e12])
 def test_a_timeout_no_wait_takes_is_refused_by_name(seconds):
     """``--timeout`` (duel, benchmark score): a positive number of seconds that a wait for
