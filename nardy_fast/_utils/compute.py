@@ -45,7 +45,8 @@ class Compute:
     ------
     TypeError
         ``workers`` not an integer or None, ``progress`` not True, False or None, or a
-        ``client`` that is a number or a string (not a Dask client).
+        ``client`` that is no Dask client (a number, a string, a cluster object: one
+        with no ``map``).
     ValueError
         ``workers < 1``, or a ``client`` that has been closed.
 
@@ -73,9 +74,11 @@ class Compute:
                 raise ValueError(f"Compute: workers={w}: must be >= 1 (or None: every "
                                  "usable core)")
             object.__setattr__(self, "workers", int(w))
-        if isinstance(self.client, (bool, int, float, str, bytes, np.generic)):
-            raise TypeError(f"Compute: client={self.client!r}: expected a "
-                            "dask.distributed.Client or None")
+        c = self.client
+        if c is not None and (isinstance(c, (bool, int, float, str, bytes, np.generic))
+                              or not callable(getattr(c, "map", None))):
+            raise TypeError(f"Compute: client={c!r}: expected a dask.distributed.Client or "
+                            "None (for a cluster object, dask.distributed.Client(cluster))")
         _check_open(self.client, "Compute: client")
         p = self.progress
         if p is not None:

@@ -49,6 +49,9 @@ class _Client:
     def __init__(self, status):
         self.status = status
 
+    def map(self, fn, specs, **kw):
+        raise AssertionError("no work is sent in these tests")
+
     def __repr__(self):
         return f"<Client: {self.status}>"
 
@@ -68,3 +71,22 @@ def test_a_closed_client_is_refused_by_name():
                                          r"Dask client is closed"):
         resolve_compute("study", c, workers=None, client=None, progress=None)
     assert Compute(client=_Client("newly-created")).client.status == "newly-created"
+
+
+class _Cluster:
+    """Stands in for a ``LocalCluster``: a scheduler's address, no ``map``."""
+
+    scheduler_address = "tcp://127.0.0.1:8786"
+
+    def __repr__(self):
+        return "LocalCluster(1, 'tcp://127.0.0.1:8786', workers=2)"
+
+
+def test_a_cluster_given_for_a_client_is_refused_by_name():
+    """``rollout(..., client=LocalCluster(...))``, the cluster and not ``Client(cluster)``:
+    refused naming it and the remedy, where it was an ``AttributeError`` ("'LocalCluster'
+    object has no attribute 'map'") from inside the package once the work started."""
+    with pytest.raises(TypeError, match=r"^rollout: client=LocalCluster\(.*\): expected a "
+                                        r"dask.distributed.Client or None \(for a cluster "
+                                        r"object, dask.distributed.Client\(cluster\)\)$"):
+        resolve_compute("rollout", None, workers=None, client=_Cluster(), progress=None)

@@ -196,6 +196,13 @@ def test_one_default_number_of_games():
 
 # -- options added and wired through ----------------------------------------------------
 
+class _MarkerClient:
+    """A client's shape (``map``) for ``Compute`` to accept; never sent any work."""
+
+    def map(self, fn, specs, **kw):
+        raise AssertionError("the marker client was sent work")
+
+
 def test_the_cube_functions_pass_workers_client_and_progress_to_their_rollouts(
         monkeypatch):
     seen = []
@@ -207,7 +214,7 @@ def test_the_cube_functions_pass_workers_client_and_progress_to_their_rollouts(
         kw["compute"] = nf.Compute(workers=c.workers, progress=c.progress)  # a marker,
         return real(positions, **kw)                                        # not a cluster
     monkeypatch.setattr(cube_module, "rollout_games", spy)
-    client = object()
+    client = _MarkerClient()
     pos = _race(19, 24)
     roll = dict(method="rollout", n_games=36, seed=4, workers=1, client=client,
                 progress=True)
