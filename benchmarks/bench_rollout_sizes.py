@@ -90,6 +90,8 @@ def main():
             o = nf.rollout(pos, a.reference_games, seed=10**6, workers=1, progress=False,
                            **kw)
             ref, ref_se = o.equity, o.se_equity
+            print(f"# {name}: the reference, {o.games} games (seed 10**6): {ref:+.4f} "
+                  f"(SE {ref_se:.4f})", flush=True)
         for n in sizes:
             t = time.process_time()
             outs = [nf.rollout(pos, n, seed=a.seed + k, workers=1, progress=False, **kw)
