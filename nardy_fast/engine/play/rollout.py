@@ -1331,8 +1331,8 @@ class RolloutGames:
         Game ``k``'s equity in position ``i``'s rollout (points per unit of the starting
         stake, the side on roll's view; with variance reduction the luck-corrected
         value), whose stratified mean (the mean of its strata's means; the plain mean
-        when ``n_games`` is a multiple of ``strata`` or a stratum has fewer than two
-        games) is ``outcomes[i].equity`` (less its ``extra["equity_adjustment"]`` when
+        when ``n_games`` is a multiple of ``strata`` or at most ``strata``) is
+        ``outcomes[i].equity`` (less its ``extra["equity_adjustment"]`` when
         the estimate was moved to a possible one); NaN for a game not played (a rollout
         cut by Ctrl-C).
     strata : tuple of int
