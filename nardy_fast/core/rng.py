@@ -216,7 +216,21 @@ def stratified_rolls(entropy, strata=36):
 
     Depends on ``(entropy, strata)`` only: drawn from ``PCG64(child_seed(entropy,
     DICE_KEY))``, a stream no block or side stream shares.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``entropy`` not a non-negative int (None would draw a fresh order), or other
+        ``strata``, by name.
     """
+    if isinstance(entropy, bool) or not isinstance(entropy, numbers.Integral):
+        raise TypeError(f"entropy={entropy!r}: expected the rollout's root entropy, a "
+                        "non-negative int (root_entropy)")
+    if entropy < 0:
+        raise ValueError(f"entropy={entropy}: must be >= 0")
+    if isinstance(strata, bool) or strata not in (36, 30):
+        raise ValueError(f"strata={strata!r}: expected 36 (the ordered rolls) or 30 (the "
+                         "opening's non-doubles)")
     gen = np.random.Generator(np.random.PCG64(child_seed(entropy, DICE_KEY)))
     first = gen.permutation(int(strata)).astype(np.int32)
     return first, gen.permutation(36).astype(np.int32)

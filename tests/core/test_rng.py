@@ -83,3 +83,25 @@ def test_text_seed_is_the_first_128_bits_of_sha256():
 
 def test_a_block_holds_every_pair_of_stratified_rolls():
     assert rng.BLOCK_GAMES == 36 * 36
+
+
+def test_stratified_rolls_are_permutations_drawn_from_the_entropy():
+    first, shift = rng.stratified_rolls(7)
+    assert sorted(first) == list(range(36)) and sorted(shift) == list(range(36))
+    first30, _ = rng.stratified_rolls(7, 30)
+    assert sorted(first30) == list(range(30))
+    again = rng.stratified_rolls(np.int64(7))
+    assert (again[0] == first).all() and (again[1] == shift).all()
+
+
+@pytest.mark.parametrize("args, error, text", [
+    ((7, 37), ValueError, "strata=37"), ((7, 0), ValueError, "strata=0"),
+    ((7, 7), ValueError, "strata=7"), ((7, True), ValueError, "strata=True"),
+    ((None,), TypeError, "entropy=None"), ((-1,), ValueError, "entropy=-1"),
+    ((1.5,), TypeError, "entropy=1.5")])
+def test_stratified_rolls_refuse_other_strata_and_entropy_by_name(args, error, text):
+    """Only the 36 ordered rolls or the opening's 30 non-doubles are strata, and the
+    order is the rollout's, of its root entropy: no fresh entropy drawn for None, nor a
+    permutation of 37 strata that no game loop can throw."""
+    with pytest.raises(error, match=text):
+        rng.stratified_rolls(*args)
