@@ -272,8 +272,9 @@ def evaluate(position: Position | str, method: str | Method = "auto", *,
              compute: Compute | None = None) -> Outcome:
     """The ``Outcome`` of one position for the side on roll.
 
-    ``method``: ``"auto"`` (exact bear-off database when both sides are all home, else the
-    evaluator at ``plies``), ``"exact"`` (database only; ``ValueError`` otherwise),
+    ``method``: ``"auto"`` (the bear-off databases when both sides are all home: exact where
+    the two-sided table covers the race, else the one-sided approximation; elsewhere the
+    evaluator at ``plies``), ``"exact"`` (the databases only; ``ValueError`` otherwise),
     ``"two_sided"`` or ``"one_sided"`` (that table, as ``race_probabilities`` forces it),
     ``"net"`` (the evaluator, ``Evaluator.default()``, whose races of both homes come from
     the databases too) or ``"rollout"`` (games played by ``policy``, default the
@@ -357,10 +358,11 @@ def win_report(positions: Position | str | Iterable[Position | str] | pd.Series,
     ----------
     positions : Position, str, an iterable of them or pandas.Series
     method : {"auto", "exact", "two_sided", "one_sided", "net", "rollout"}
-        ``"auto"``: the exact bear-off database when both sides are all home, else the
-        evaluator at ``plies``; ``"exact"`` (or a table's name) raises ``ValueError`` for
-        a position outside the database; ``"net"``: the evaluator; ``"rollout"``: games
-        played by ``policy`` (see ``evaluate``).
+        ``"auto"``: the bear-off databases when both sides are all home (exact where the
+        two-sided table covers the race, else the one-sided approximation, as the row's
+        ``method`` says), else the evaluator at ``plies``; ``"exact"`` (or a table's name)
+        raises ``ValueError`` for a position outside the database; ``"net"``: the
+        evaluator; ``"rollout"``: games played by ``policy`` (see ``evaluate``).
     n_games, seed, policy, truncate, workers, client, progress
         Passed to ``nardy_fast.rollout_many`` (the same seed for every row).
     plies : {0, 1, 2, 3}

@@ -106,11 +106,13 @@ def value_positions(positions: Iterable[Position | str], method: str | Method = 
 "net", "rollout"}
         A method object (``engine.decisions.methods``; it holds its own settings, so
         ``n_games``, ``policy``, ``truncate`` and ``plies`` then stay at their defaults:
-        ``TypeError`` otherwise) or its name with the flat keywords.  ``"auto"``: the exact bear-off database when both sides are all home, else the
-        evaluator at ``plies``; ``"exact"`` (the database's ``"auto"`` table) or a
-        table's name: the database only (``ValueError`` outside it); ``"net"``: the
-        evaluator (``Evaluator.default(rules)``); ``"rollout"``: games played by
-        ``policy``.  A finished game gives its result (method ``"final"``).
+        ``TypeError`` otherwise) or its name with the flat keywords.  ``"auto"``: the bear-off
+        databases when both sides are all home (exact where the two-sided table covers the
+        race, else the one-sided approximation), else the evaluator at ``plies``;
+        ``"exact"`` (the database's ``"auto"`` table) or a table's name: the database only
+        (``ValueError`` outside it); ``"net"``: the evaluator (``Evaluator.default(rules)``);
+        ``"rollout"``: games played by ``policy``.  A finished game gives its result
+        (method ``"final"``).
     n_games, seed, policy, truncate, workers, client, progress
         The rollout's (``engine.rollout.rollout``; the same seed for every position).
         Changed from their defaults (``ROLLOUT_DEFAULTS``) under another method they
