@@ -260,10 +260,16 @@ def _print_rollouts(args, rows):
             for line in _rollout_lines(r, rules, with_se=True):
                 print(line)
             lo, hi = r["ci95_equity_low"], r["ci95_equity_high"]
+            approx = int(r.get("extra_games_approximated") or 0)
             print(f"  equity {shown(r['equity'], '+.4f')}{_pm(r['se_equity'])}"
                   + (f"  95% CI [{shown(lo, '+.4f')}, {shown(hi, '+.4f')}]"
                      if lo == lo and hi == hi else
-                     "  (no standard error from fewer than 2 games)"))
+                     "  (error not measured: every game ended in a race the one-sided "
+                     "approximation valued, alike for each first roll)" if approx
+                     else "  (no standard error from fewer than 2 games)"))
+            if approx and lo == lo:
+                print(f"  {approx} of {r['games']} games ended in races an approximation "
+                      "valued (one-sided): its error is not in the ±")
 
 
 def _rollout_lines(r, rules, with_se):

@@ -204,6 +204,8 @@ se_p_home_mars_loss : float
             if self.extra.get("valued_at_start"):     # no roll played: the table's numbers
                 bits.append("no roll played, every game valued at the start by the "
                             + method_label(self.extra["valued_at_start"]))
+            elif self.extra.get("games_approximated") == self.games:
+                bits.append("every game ended in a race an approximation valued")
             return ", ".join(bits)
         if kind == "exact":
             return f"exact, {self.method}"

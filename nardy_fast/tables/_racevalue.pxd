@@ -10,7 +10,7 @@
 from libc.stdint cimport uint8_t
 
 from nardy_fast.core._board cimport in_bearoff, to_board6
-from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RACE_NONE
+from nardy_fast.tables._racetables cimport race_tables_t, race_probs, RACE_NONE, RACE_ONE_SIDED
 from nardy_fast.tables._race12 cimport race12_t, race12_outcome, race12_covers, race12_board, R12_POINTS
 
 cdef enum:
@@ -25,12 +25,15 @@ cdef enum:
     RV_DRAW = 3              # draw_rule's last turn only
     RV_HOME_MARS_WIN = 4
     RV_HOME_MARS_LOSS = 5
-    RV_OUT = 6               # length of out
+    RV_EXACT = 6             # 1: an exact table (two-sided, mars); 0: an approximation
+                             # (the one-sided convolution, race12)
+    RV_OUT = 7               # length of out
 
 # Which table values (me on roll, opp) (24-point boards, each in its own numbering, neither
 # side finished) and its probabilities into out[RV_OUT] (RV_* above, me's view): RV_HOMES
 # from `races` for a race of both homes (every mars of such a race is a home mars), else
-# RV_RACE12 from `race12` when it covers the race, else RV_NONE (out unset).  races or
+# RV_RACE12 from `race12` when it covers the race, else RV_NONE (out unset);
+# out[RV_EXACT] says whether an exact table gave the values.  races or
 # race12 NULL: that table is not used.  draw_rule and me_first (me moved first in the
 # game) model Black's last turn (0, 0: none).  A race of both homes that races cannot value
 # (RACE_NONE) is RV_NONE, whether or not race12 covers it.
@@ -50,12 +53,14 @@ cdef inline int race_table_value(const race_tables_t* races, const race12_t* rac
                            double* out) noexcept nogil:
     cdef uint8_t x[R12_POINTS]
     cdef uint8_t y[R12_POINTS]
-    cdef int kind = race_table_kind(races != NULL, race12, me, opp)
+    cdef int table, kind = race_table_kind(races != NULL, race12, me, opp)
     if kind == RV_HOMES:
         to_board6(me, x)
         to_board6(opp, y)
-        if race_probs(races, x, y, draw_rule, me_first, out) == RACE_NONE:
+        table = race_probs(races, x, y, draw_rule, me_first, out)
+        if table == RACE_NONE:
             return RV_NONE
+        out[RV_EXACT] = 0.0 if table == RACE_ONE_SIDED else 1.0
         out[RV_HOME_MARS_WIN] = out[RV_MARS_WIN]
         out[RV_HOME_MARS_LOSS] = out[RV_MARS_LOSS]
         return RV_HOMES
@@ -63,5 +68,6 @@ cdef inline int race_table_value(const race_tables_t* races, const race12_t* rac
         race12_board(me, x)
         race12_board(opp, y)
         race12_outcome(race12, x, y, draw_rule, me_first, out)
+        out[RV_EXACT] = 0.0
         return RV_RACE12
     return RV_NONE

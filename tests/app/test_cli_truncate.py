@@ -72,3 +72,23 @@ def test_rollout_json_and_csv_say_what_valued_a_race_of_both_homes(capsys):
                              "--workers", "1", "--no-progress", "--csv")
     row = next(csv.DictReader(io.StringIO(out)))
     assert (row["method"], row["games"], float(row["se_equity"])) == ("two_sided", "0", 0.0)
+
+
+def test_a_rollout_whose_games_end_in_approximated_races_says_so(capsys):
+    """Every game of this race ends after its first roll in a race the one-sided
+    approximation values (12 checkers a side): the text had shown an SE of 0 and a 95%
+    interval of no width, "P(win) 0.4812 ± 0.0000 ... CI [-0.0377, -0.0377]", as if
+    exact.  It now says the error is not measured; a rollout with some such games says
+    how many, and that their error is not in the interval."""
+    all_approx = "WAAAAAAAAAAAAAAAAAAAAABAAAAESMCWG"
+    code, out, err = run_cli(capsys, "rollout", all_approx, "-n", "72", "--seed", "1",
+                             "--workers", "1", "--no-progress")
+    assert code == 0, err
+    assert "± 0.0000" not in out and "95% CI" not in out
+    assert "(error not measured: every game ended in a race the one-sided approximation " \
+           "valued, alike for each first roll)" in out
+    code, out, err = run_cli(capsys, "rollout", "start", "-n", "72", "--seed", "1",
+                             "--workers", "1", "--no-progress")
+    assert code == 0 and "95% CI" in out
+    assert "of 72 games ended in races an approximation valued (one-sided): its error " \
+           "is not in the ±" in out

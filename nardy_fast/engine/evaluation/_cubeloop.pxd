@@ -76,6 +76,8 @@ cdef void win_loss(const cube_t* c, const float* out, double* w, double* l) noex
 
 # Cubeful value of a race ended by truncation for the side s on roll, per unit of the
 # starting stake, into *val; p: its cubeless P(win) (the exact race value; W = L = 1);
-# no_raise: it may not raise before this roll.  0, or ACT_ERROR.
+# no_raise: it may not raise before this roll; *modelled (unless NULL): 1 when the cube
+# model gave it (beyond the cubeful race table), 0 for the table.  0, or ACT_ERROR.
 cdef int race_value(const cube_t* c, int s, const uint8_t* mover, const uint8_t* o,
-                    int stake, int owner, bint no_raise, double p, double* val) noexcept nogil
+                    int stake, int owner, bint no_raise, double p, double* val,
+                    int* modelled) noexcept nogil

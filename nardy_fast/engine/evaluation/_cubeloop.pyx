@@ -274,21 +274,27 @@ cdef int cube_action(const cube_t* c, int side, const uint8_t* mover, const uint
 
 
 cdef int race_value(const cube_t* c, int s, const uint8_t* mover, const uint8_t* o,
-                    int stake, int owner, bint no_raise, double p, double* val) noexcept nogil:
+                    int stake, int owner, bint no_raise, double p, double* val,
+                    int* modelled) noexcept nogil:
     cdef double e[3]
     cdef double v, take
     cdef int own = own_of(owner, s)
+    cdef bint table
     if no_raise or own == CUBE_OPPONENT or not stake_ok(c, next_stake(c, stake)):
-        if table_covers(c, mover, o, stake, CUBE_OPPONENT):
+        table = table_covers(c, mover, o, stake, CUBE_OPPONENT)
+        if table:
             v = table_entry(c, home_board_index(mover), home_board_index(o), stake, own)
         else:
             v = model_value(c, p, own, stake, efficiency(c, mover, o), 1.0, 1.0)
     else:
+        table = table_covers(c, mover, o, stake, own)       # cube_values' own choice
         if cube_values(c, mover, o, stake, own, p, 1.0, 1.0, e):
             return ACT_ERROR
         take = best_take(e)
         v = e[0] if e[0] >= take else take
     val[0] = v * stake / <double>c.stake0
+    if modelled != NULL:
+        modelled[0] = not table
     return 0
 
 
@@ -333,7 +339,7 @@ def model_point(rules, spec, mover, opponent, int stake, int owner, double p,
         win_loss(&c, &nv[0], &w, &l)
         p = nv[OUT_WIN]
     if cube_values(&c, &m[0], &o[0], stake, own_of(owner, 0), p, w, l, e) or \
-            race_value(&c, 0, &m[0], &o[0], stake, owner, no_raise, p, &rv):
+            race_value(&c, 0, &m[0], &o[0], stake, owner, no_raise, p, &rv, NULL):
         raise err[0]
     act = cube_action(&c, 0, &m[0], &o[0], &k, &own)
     if act == ACT_ERROR:

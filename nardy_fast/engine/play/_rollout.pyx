@@ -73,7 +73,7 @@ from nardy_fast.core._board cimport (N_POINTS, N_CHECKERS, HOME_IDX, in_bearoff,
 from nardy_fast.tables._board6 cimport board6_index, home_board_index, N_HOME
 from nardy_fast.core._rules cimport rules_t, fill_rules
 from nardy_fast.tables._racetables cimport race_tables_t, RaceTables
-from nardy_fast.tables._racevalue cimport (race_table_value, RV_NONE, RV_HOMES, RV_RACE12, RV_OUT, RV_WIN, RV_MARS_WIN, RV_MARS_LOSS, RV_DRAW, RV_HOME_MARS_WIN, RV_HOME_MARS_LOSS)
+from nardy_fast.tables._racevalue cimport (race_table_value, RV_NONE, RV_HOMES, RV_RACE12, RV_OUT, RV_EXACT, RV_WIN, RV_MARS_WIN, RV_MARS_LOSS, RV_DRAW, RV_HOME_MARS_WIN, RV_HOME_MARS_LOSS)
 from nardy_fast.core._scoring cimport last_turn_due, WIN_OIN, WIN_MARS
 from nardy_fast.core._gameend cimport (after_turn, game_end, GAME_ON, END_DRAW, MAX_GAME_PLIES, ERR_NOMEM, ERR_LONG_GAME, ERR_PYTHON)
 from nardy_fast.engine.evaluation._net cimport (Net, net_t, NET_OUTPUTS, OUT_WIN, OUT_MARS_WIN, OUT_KOKS_WIN, OUT_HOME_MARS_WIN, OUT_MARS_LOSS, OUT_KOKS_LOSS, OUT_HOME_MARS_LOSS)
@@ -112,6 +112,8 @@ cdef enum:
     PER_GAME_W = 6           # per game: equity plain, equity, codes of random rolls 1-3, lucks
     TALLY_W = 1 + 2 * N_Q    # per stratum: games, sums[N_Q], sums of squares[N_Q]
     N_STRATA = 36
+    TRUNC_EXACT = 1          # play_game: truncated, an exact table's values
+    TRUNC_APPROX = 2         # truncated, an approximation's (one-sided, race12, cube model)
 
 QUANTITIES = ("p_win", "p_mars_win", "p_koks_win", "p_home_mars_win", "p_lose",
               "p_mars_loss", "p_koks_loss", "p_home_mars_loss", "p_draw", "equity", "plies",
@@ -426,7 +428,10 @@ cdef int play_game(const config_t* c, work_t* w, const uint8_t* start, double* v
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q], the luck of the
     game (side 0's view) subtracted from its outcome quantities when c.vr is set.
 
-    Returns 0 (played out), 1 (truncated) or an ERR_* code (``_gameend``, negative).
+    Returns 0 (played out), ``TRUNC_EXACT`` (truncated, valued by an exact table),
+    ``TRUNC_APPROX`` (truncated, valued by an approximation: the one-sided convolution, the
+    race12 database, or with the cube the cube model) or an ERR_* code (``_gameend``,
+    negative).
     """
     cdef const double* L = w.luck.out
     cdef int r
@@ -454,7 +459,7 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
     """One game from start (2 x 24 bytes, side 0 first); fills v[N_Q] (no luck
     correction), adds the luck of its rolls to w.luck when c.vr is set."""
     cdef uint8_t b[2][N_POINTS]
-    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser, kind
+    cdef int s = 0, d1, d2, plies = 0, first = 1, err, loser, kind, modelled
     cdef int stake = c.cube.stake0, owner = c.cube.owner0
     cdef bint last
     cdef double val, pts
@@ -471,21 +476,23 @@ cdef int play_game_raw(const config_t* c, work_t* w, const uint8_t* start,
         kind = RV_NONE if first and c.first_d1 else race_table_value(
             c.tables if c.truncate else NULL, c.race12, b[s], b[1 - s], c.rules.draw_rule,
             is_white(c, s), p)
-        if kind == RV_HOMES:                      # truncated: the race's exact values
+        if kind == RV_HOMES:                      # truncated: the race's tables' values
             race_exact(c, w, s, b[s], b[1 - s], p, v)
             v[Q_PLIES] += plies
+            modelled = 0
             if c.cube.cube:
                 if race_value(&c.cube, s, b[s], b[1 - s], stake, owner,
                               first and c.cube.no_first_raise,
-                              (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW], &val):
+                              (v[Q_WIN] if s == 0 else v[Q_LOSE]) + 0.5 * v[Q_DRAW], &val,
+                              &modelled):
                     return ERR_PYTHON
                 v[Q_EQUITY] = val if s == 0 else -val
                 cube_close(c, stake, v)
-            return 1
-        if kind == RV_RACE12:
+            return TRUNC_EXACT if p[RV_EXACT] != 0.0 and not modelled else TRUNC_APPROX
+        if kind == RV_RACE12:                     # the one-sided convolution: approximate
             race12_value(c, s, b[s], b[1 - s], p, v)
             v[Q_PLIES] += plies
-            return 1
+            return TRUNC_APPROX
         if c.cube.cube and not (first and (c.first_d1 or c.cube.no_first_raise)):
             err = cube_action(&c.cube, s, b[s], b[1 - s], &stake, &owner)
             if err == ACT_ERROR:
@@ -545,7 +552,8 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
                     const uint64_t* seeds, double* tally, int64_t* ntrunc,
                     double* per_game) noexcept nogil:
     """Games g0 .. g0 + n - 1, game g0 + i from seed word seeds[i], into
-    tally[N_STRATA][TALLY_W] and, if per_game is not NULL, per_game[n][PER_GAME_W]; 0 or
+    tally[N_STRATA][TALLY_W], the truncated and approximated games into ntrunc[0], ntrunc[1]
+    and, if per_game is not NULL, per_game[n][PER_GAME_W]; 0 or
     an ERR_* code."""
     cdef double v[N_Q]
     cdef double* row
@@ -557,7 +565,10 @@ cdef int play_block(const config_t* c, work_t* w, const uint8_t* start, int64_t 
         r = play_game(c, w, start, v)
         if r < 0:
             return r
-        ntrunc[0] += r
+        if r:
+            ntrunc[0] += 1
+            if r == TRUNC_APPROX:
+                ntrunc[1] += 1
         if per_game != NULL:
             row = per_game + PER_GAME_W * i
             row[0] = v[Q_EQUITY_PLAIN]
@@ -675,14 +686,16 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     -------
     tally : ndarray of float64, shape (n_blocks, MAX_STRATA, TALLY_WIDTH)
         Per block and stratum: games, sums of ``QUANTITIES``, sums of their squares.
-    truncated : ndarray of int64, shape (n_blocks,)
-        Games ended by truncation, per block.
+    truncated : ndarray of int64, shape (n_blocks, 2)
+        Per block: the games ended by truncation, and those of them valued by an
+        approximation (the one-sided convolution, the race12 database, or with the cube
+        the cube model beyond the cubeful race table), not an exact table.
     """
     cdef config_t c
     cdef work_t w
     cdef const uint8_t[:, ::1] start = np.ascontiguousarray(boards, dtype=np.uint8)
     cdef double[:, :, ::1] tv
-    cdef int64_t[::1] trv
+    cdef int64_t[:, ::1] trv
     cdef Py_ssize_t k, blk
     cdef int64_t g0, g1
     cdef int err = 0
@@ -719,7 +732,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
     if cube is not None:
         attach_cube(&c.cube, &c.rules, c.tables, cube, err_list)
     tally = np.zeros((n_blocks, N_STRATA, TALLY_W), dtype=np.float64)
-    truncated = np.zeros(n_blocks, dtype=np.int64)
+    truncated = np.zeros((n_blocks, 2), dtype=np.int64)
     tv = tally
     trv = truncated
     movebuf_init(&w.moves)
@@ -738,7 +751,7 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
             seeds = game_seed_words(entropy, blk, g1 - g0)
             with nogil:
                 err = play_block(&c, &w, &start[0, 0], g0, g1 - g0, &seeds[0], &tv[k, 0, 0],
-                                 &trv[k], &pg[pg_off, 0] if per_game is not None else NULL)
+                                 &trv[k, 0], &pg[pg_off, 0] if per_game is not None else NULL)
             pg_off += g1 - g0
             if err:
                 break

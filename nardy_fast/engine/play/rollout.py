@@ -595,13 +595,13 @@ class _Merger:
         self.next_block = 0
         self.pending = {}
         self.tally = np.zeros((MAX_STRATA, TALLY_WIDTH), dtype=np.float64)
-        self.truncated = 0
+        self.truncated = np.zeros(2, dtype=np.int64)   # truncated, of them approximated
         self.block_games = {}             # block -> its per-game equities (keep_games)
 
     def add(self, result):
         first, tally, truncated = result[:3]
         for k in range(tally.shape[0]):
-            self.pending[first + k] = (tally[k], int(truncated[k]))
+            self.pending[first + k] = (tally[k], np.array(truncated[k], dtype=np.int64))
         if len(result) > 3:
             self.block_games.update((first + k, g) for k, g in enumerate(result[3]))
         self._fold(contiguous=True)
@@ -738,7 +738,8 @@ def _outcome(tally, truncated, extra, plan=None):
         extra["equity_plain"] = float(mean[q["equity_plain"]])
         extra["p_win_plain"] = float(mean[q["p_win_plain"]])
         extra["luck_variance_ratio"] = _variance_ratio(plain, eq)
-    extra["games_truncated"] = int(truncated)
+    extra["games_truncated"] = int(truncated[0])
+    extra["games_approximated"] = int(truncated[1])
     extra["se_equity_unstratified"] = float(np.sqrt(var_iid[q["equity"]]))
     extra["variance_reduction_equity"] = _variance_ratio(var_iid[q["equity"]],
                                                          var[q["equity"]])
@@ -748,6 +749,11 @@ def _outcome(tally, truncated, extra, plan=None):
     if served == "approximation":
         # every game valued at the start by an approximation: its error is not the
         # games' spread (0) but the approximation's, which nobody measured
+        se = np.full_like(se, math.nan)
+        extra["se_equity_unstratified"] = math.nan
+    elif truncated[1] == n and not (se > 0).any():
+        # every game ended in a race an approximation valued, each first roll's games
+        # alike: no spread, and the approximation's error nobody measured
         se = np.full_like(se, math.nan)
         extra["se_equity_unstratified"] = math.nan
     elif served == "exact":
@@ -1027,7 +1033,13 @@ def rollout(position: Position | str | npt.ArrayLike, n_games: int | None = None
         ``extra["valued_at_start"]``: the table's ``method`` when the position is already
         where the truncation stops a game, so no roll is played and the numbers are the
         table's, else ``""``; the standard errors are then the table's: 0 when it is
-        exact, NaN for the one-sided approximation).  After Ctrl-C: the finished chunks' games, with ``extra["interrupted"] = True``.
+        exact, NaN for the one-sided approximation; ``extra["games_approximated"]``: of
+        the games truncated (``games_truncated``), those whose race an approximation
+        valued (the one-sided convolution beyond the exact tables, the race12 database,
+        with the cube the cube model beyond the cubeful race table): the standard errors
+        leave out the approximation's error, and are NaN when every game was so valued
+        with no spread left between a first roll's games).  After Ctrl-C: the finished
+        chunks' games, with ``extra["interrupted"] = True``.
 
     Raises
     ------

@@ -1286,3 +1286,52 @@ def test_a_match_of_other_rules_is_refused():
                        r"draw_rule\)"):
         rollout(nf.Position.initial(), 36, seed=1, rules=Rules(draw_rule=True),
                 match=state, **FAST)
+
+
+# -- which truncated games an approximation valued --------------------------------------
+
+def _race(mover, opp):
+    return nf.Position.from_boards(board(mover), board(opp))
+
+
+def test_games_ended_in_a_race_the_one_sided_approximation_values_are_counted():
+    """12 checkers a side, the mover's last one on point 18: every roll brings it home,
+    and the race of both homes, beyond the two-sided table, is valued by the one-sided
+    approximation.  Each first roll's games have one value, so the games' spread is 0:
+    the rollout had reported an SE of 0 and a 95% interval of no width beside an
+    approximation.  Now the games are counted as approximated, and the error is NaN (not
+    measured), as for a race the approximation values before any roll."""
+    p = _race({18: 1, 19: 3, 20: 3, 21: 3, 22: 2}, {19: 3, 20: 3, 21: 3, 22: 3})
+    o = rollout(p, 72, seed=1, **FAST)
+    assert o.extra["games_truncated"] == o.extra["games_approximated"] == 72
+    assert math.isnan(o.se_equity) and math.isnan(o.se_p_win)
+    assert "error not measured" in str(o) and "approximation" in str(o)
+
+
+def test_games_ended_in_a_race_an_exact_table_values_are_not_counted():
+    o = rollout(_race({18: 1, 20: 3}, {20: 4}), 72, seed=1, **FAST)
+    assert o.extra["games_truncated"] > 0 and o.extra["games_approximated"] == 0
+    assert o.se_equity > 0 and "approximation" not in str(o)
+
+
+def test_from_the_start_some_games_end_in_approximated_races():
+    """Most games from the start end in a race of more checkers than the exact tables
+    hold: their count is reported (the command line's text says that their error is not
+    in the margin)."""
+    o = rollout(nf.Position.initial(), 72, seed=1, **FAST)
+    assert 0 < o.extra["games_approximated"] <= o.extra["games_truncated"] <= 72
+    assert o.se_equity > 0 and "approximation" not in str(o)
+    played = rollout(nf.Position.initial(), 36, seed=1, truncate=None, **FAST)
+    assert played.extra["games_truncated"] == played.extra["games_approximated"] == 0
+
+
+@pytest.mark.parametrize("mover, opp, modelled", [
+    ({18: 1, 20: 3, 21: 3}, {20: 4, 21: 3}, True),      # 7 a side: beyond the cube table
+    ({18: 1, 20: 2, 21: 2}, {20: 3, 21: 2}, False)])    # 5 a side: the cubeful table's
+def test_with_the_cube_a_race_beyond_the_cubeful_table_is_approximated(mover, opp, modelled):
+    """With the cube a truncated race takes its cubeful value from the cubeful race table
+    (6 checkers a side) or, beyond it, from the cube model: an approximation, though the
+    cubeless race is exact (the two-sided table holds 7 a side)."""
+    o = rollout(_race(mover, opp), 72, seed=1, cube=True, **FAST)
+    assert o.extra["games_truncated"] > 0
+    assert (o.extra["games_approximated"] > 0) == modelled
