@@ -1013,9 +1013,9 @@ def convergence_report(position: Position | str,
     ...                            policy="random", truncate=None, workers=1)
     >>> cr[["games", "p_win", "se_p_win", "equity"]].round(3)
        games  p_win  se_p_win  equity
-    0     36  0.167     0.063  -0.667
-    1     72  0.181     0.046  -0.639
-    2    144  0.188     0.030  -0.625
+    0     36  0.139     0.058  -0.722
+    1     72  0.181     0.042  -0.639
+    2    144  0.188     0.027  -0.625
     """
     seed = root_entropy(seed)
     pos = as_position(position, "position")

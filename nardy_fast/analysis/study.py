@@ -739,7 +739,7 @@ def study(positions: Iterable[Position | str], n_games: int | None = None,
                                        n_games  p_win  equity
     position
     WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.153  -0.694
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.944   0.889
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.931   0.861
     >>> nf.read_study(store).equals(st)
     True
     """
@@ -862,7 +862,7 @@ def read_study(store: str | os.PathLike[str]) -> pd.DataFrame:
                                        n_games  p_win  equity
     position
     WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh       72  0.153  -0.694
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.944   0.889
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh       72  0.931   0.861
     >>> nf.read_study(store).equals(st)
     True
     """

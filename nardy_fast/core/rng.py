@@ -187,18 +187,23 @@ def game_seed_words(entropy, k, n):
 
 
 def stratified_rolls(entropy, strata=36):
-    """The order of a rollout's stratified first and second rolls: ``(first, shift)``.
+    """The order of a rollout's stratified first and second rolls: ``(first, shift,
+    reply)``.
 
     Game ``g`` of a rollout (``_rollout``) throws as its first random roll stratum
     ``first[g mod S]`` of the ``S`` strata (the 36 ordered rolls, or the 30 ordered
-    non-doubles of an opening), and as its second the roll ``(g mod S + shift[(g div S)
-    mod 36]) mod 36`` (the roll ``6 (d1 - 1) + d2 - 1``).  Every ``36 S`` consecutive
-    games from a multiple of ``36 S`` hold each pair of first and second rolls once; and
-    whatever the number of games, each game's second roll is, over the seeds, uniform
-    given its first (the first ``m`` rounds' shifts are a random ``m`` of the 36), as the
-    first ``n < S`` games' first rolls are a random ``n`` of the strata, so a rollout of
-    any size is unbiased.  (A fixed order is not: ``shift[k] = k`` pairs each first roll
-    with itself as the reply in the first 36 games.)
+    non-doubles of an opening), and as its second the roll ``reply[(g mod S + shift[(g
+    div S) mod 36]) mod 36]`` (a roll ``6 (d1 - 1) + d2 - 1``).  Every 36 consecutive
+    games of a round throw each reply once, and every ``36 S`` consecutive games from a
+    multiple of ``36 S`` hold each pair of first and second rolls once; and whatever the
+    number of games, each game's second roll is, over the seeds, uniform given its first
+    (the first ``m`` rounds' shifts are a random ``m`` of the 36), as the first ``n < S``
+    games' first rolls are a random ``n`` of the strata, so a rollout of any size is
+    unbiased.  (A fixed order is not: ``shift[k] = k`` pairs each first roll with itself
+    as the reply in the first 36 games.)  ``reply`` shuffles the rolls themselves, so that
+    the replies of neighbouring games of a round are not neighbouring rolls, which share
+    their first die: without it a rollout of fewer than 36 games that the reply decides
+    had an SE up to 45 % below its spread between seeds.
 
     Parameters
     ----------
@@ -211,8 +216,8 @@ def stratified_rolls(entropy, strata=36):
     -------
     first : ndarray of int32, shape (strata,)
         A permutation of ``0 .. strata - 1``.
-    shift : ndarray of int32, shape (36,)
-        A permutation of ``0 .. 35``.
+    shift, reply : ndarray of int32, shape (36,)
+        Permutations of ``0 .. 35``.
 
     Depends on ``(entropy, strata)`` only: drawn from ``PCG64(child_seed(entropy,
     DICE_KEY))``, a stream no block or side stream shares.
@@ -233,4 +238,5 @@ def stratified_rolls(entropy, strata=36):
                          "opening's non-doubles)")
     gen = np.random.Generator(np.random.PCG64(child_seed(entropy, DICE_KEY)))
     first = gen.permutation(int(strata)).astype(np.int32)
-    return first, gen.permutation(36).astype(np.int32)
+    shift = gen.permutation(36).astype(np.int32)
+    return first, shift, gen.permutation(36).astype(np.int32)

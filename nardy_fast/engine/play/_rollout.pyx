@@ -18,11 +18,10 @@ Game loop (one game)
 3. The roll: the fixed first roll if given; else the first random roll of game ``g`` is
    stratum ``first[g mod S]`` (``S = 36`` ordered rolls, or the 30 ordered non-doubles
    under ``opening_roll="opening_dice"`` from the start), the second random roll is
-   ``(g mod S + shift[(g div S) mod 36]) mod 36``, where ``first`` and ``shift`` are the
-   permutations the seed draws (``rng.stratified_rolls``: every ``36 S`` games hold each
-   pair of first and second rolls once, and a rollout of any size is unbiased), and
-   later rolls are drawn
-   by rejection from the game's dice stream.
+   ``reply[(g mod S + shift[(g div S) mod 36]) mod 36]``, where ``first``, ``shift`` and
+   ``reply`` are the permutations the seed draws (``rng.stratified_rolls``: every ``36
+   S`` games hold each pair of first and second rolls once, and a rollout of any size is
+   unbiased), and later rolls are drawn by rejection from the game's dice stream.
 4. The legal results come from ``gen_successors`` (rules' head, block, dice and bear-off
    rules); the side's policy picks one.
 5. The side that bears off its 15th checker wins; with ``draw_rule`` a losing Black plays a
@@ -147,8 +146,9 @@ ctypedef struct config_t:
     int n_strata               # strata of the first random roll: 36 or 30
     int stratify               # 0: every roll drawn from the stream (benchmarks only)
     int first_order[36]        # stratum of game g's first roll: first_order[g mod n_strata]
-    int second_shift[36]       # its second: (g mod n_strata + second_shift[k]) mod 36 in
-                               # round k = (g div n_strata) mod 36 (rng.stratified_rolls)
+    int second_shift[36]       # its second: second_order[(g mod n_strata + second_shift[k])
+    int second_order[36]       #   mod 36] in round k = (g div n_strata) mod 36
+                               #   (rng.stratified_rolls)
     int first_d1               # fixed first roll, or 0
     int first_d2
     int truncate               # stop at a race of both homes, add exact values
@@ -238,8 +238,8 @@ cdef inline void roll(const config_t* c, work_t* w, int* d1, int* d2) noexcept n
         if c.opening_dice:
             r = OPENING[r]
     elif w.rnd_turns == 1 and c.stratify:
-        r = <int>((w.game % c.n_strata
-                   + c.second_shift[(w.game // c.n_strata) % 36]) % 36)
+        r = c.second_order[(w.game % c.n_strata
+                            + c.second_shift[(w.game // c.n_strata) % 36]) % 36]
     elif w.rnd_turns == 0 and c.opening_dice:
         r = OPENING[draw_below(&w.dice_gen, 30)]
     else:
@@ -603,7 +603,7 @@ cdef int fill_config(config_t* c, rules, policies, bint side0_white, dice, bint 
     c.truncate = truncate
     c.stratify = 1
     for i in range(36):
-        c.first_order[i] = c.second_shift[i] = i
+        c.first_order[i] = c.second_shift[i] = c.second_order[i] = i
     c.vr = c.vr_turns = 0
     c.luck_net = NULL
     c.tables = NULL if tables is None else &(<RaceTables?>tables).t
@@ -705,11 +705,12 @@ def play_blocks(boards, *, rules, policies, bint side0_white, dice, bint opening
         raise ValueError("truncate=True needs the bear-off tables")
     fill_config(&c, rules, policies, side0_white, dice, opening_dice, truncate, tables)
     c.stratify = stratify
-    first, shift = stratified_rolls(entropy, c.n_strata)
+    first, shift, reply = stratified_rolls(entropy, c.n_strata)
     for i in range(c.n_strata):
         c.first_order[i] = first[i]
     for i in range(36):
         c.second_shift[i] = shift[i]
+        c.second_order[i] = reply[i]
     c.player[0].window = c.player[1].window = filter_window
     c.py_error = <void*>err_list
     if variance_reduction is not None:

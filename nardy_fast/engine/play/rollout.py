@@ -18,12 +18,14 @@ Every probability and the equity is the mean of a per-game value for the side on
 (0/1 outcomes for games played out, the bear-off probabilities of ``race_probabilities``
 for truncated games: two-sided or mars table when it covers the race, else one-sided).
 The first random roll of game ``g`` is stratum ``first[g mod 36]`` and the second
-``(g mod 36 + shift[(g div 36) mod 36]) mod 36``, where ``first`` and ``shift`` are
-permutations of the 36 rolls that the seed draws (``rng.stratified_rolls``): all 36 rolls
+``reply[(g mod 36 + shift[(g div 36) mod 36]) mod 36]``, where ``first``, ``shift`` and
+``reply`` are permutations of the 36 rolls that the seed draws (``rng.stratified_rolls``):
+all 36 rolls
 appear equally often as first rolls in every 36 consecutive games, and every pair of
 first and second rolls once in every 1296 games (from the start under
 ``opening_roll="opening_dice"`` the first is one of the 30 non-doubles, stratum
-``first[g mod 30]``, and the second ``(g mod 30 + shift[(g div 30) mod 36]) mod 36``,
+``first[g mod 30]``, and the second ``reply[(g mod 30 + shift[(g div 30) mod 36]) mod
+36]``,
 every pair in every 1080 games).  The shuffled order keeps a rollout of any size
 unbiased, over the seeds: each game's second roll is uniform given its first, and the
 first rolls of fewer than ``S`` games are a random few of the strata.  (A fixed order
@@ -1219,8 +1221,8 @@ def rollout_many(positions: Iterable[Position | str] | pd.Series,
     >>> rm[["games", "p_win", "se_p_win", "equity"]].round(3)
                                        games  p_win  se_p_win  equity
     position
-    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.181     0.046  -0.639
-    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.986     0.014   0.972
+    WAAAAAAAAAAAAAAAAAAAAAAAAIBIBECEh     72  0.181     0.042  -0.639
+    WAAAAAAAAAAAAAAAAAAAAAAAAIgICIBIh     72  0.958     0.024   0.917
     """
     import pandas as pd          # lazy: pandas is slow to import; import nardy_fast skips it
     positions = position_list(positions)
@@ -1299,7 +1301,7 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     Examples
     --------
     Two moves of a roll, rolled out by the greedy policy: the difference of their
-    equities is known to 0.07, not to the 0.182 the two SEs add up to.
+    equities is known to 0.069, not to the 0.18 the two SEs add up to.
 
     >>> import nardy_fast as nf
     >>> pos = nf.random_game(seed=3, policy="greedy").positions()[12]
@@ -1310,9 +1312,9 @@ def rollout_games(positions: Iterable[Position | str], n_games: int | None = Non
     (2, 144)
     >>> d, se = rg.difference(0, 1)
     >>> round(d, 3), round(se, 3)
-    (-0.031, 0.07)
+    (0.031, 0.069)
     >>> round(rg.outcomes[0].se_equity + rg.outcomes[1].se_equity, 3)
-    0.182
+    0.18
     """
     settings = resolve_settings(
         "rollout_games", settings, n_games=n_games, policy=policy, truncate=truncate,

@@ -81,16 +81,16 @@ def test_same_seed_same_dice_game_by_game_whatever_the_position():
 
 @pytest.mark.parametrize("seed, block", [(42, 0), (7, 1)])
 def test_the_stratified_rolls_follow_the_seeds_order(seed, block):
-    """Game g's first random roll is ``first[g mod 36]`` and its second ``(g mod 36 +
-    shift[(g div 36) mod 36]) mod 36`` (``rng.stratified_rolls``), in every block; the
+    """Game g's first random roll is ``first[g mod 36]`` and its second ``reply[(g mod 36
+    + shift[(g div 36) mod 36]) mod 36]`` (``rng.stratified_rolls``), in every block; the
     third is the first draw of the game's dice stream (the stratified rolls draw none)."""
-    first, shift = nrng.stratified_rolls(seed)
-    assert sorted(first) == sorted(shift) == list(range(36))
+    first, shift, reply = nrng.stratified_rolls(seed)
+    assert sorted(first) == sorted(shift) == sorted(reply) == list(range(36))
     n = 3 * 36 + 5
     got = first_rolls(positions()[0], seed, n=n, first_block=block)
     g = block * nrng.BLOCK_GAMES + np.arange(n)
     assert got[:, 0].tolist() == first[g % 36].tolist()
-    assert got[:, 1].tolist() == ((g % 36 + shift[(g // 36) % 36]) % 36).tolist()
+    assert got[:, 1].tolist() == reply[(g % 36 + shift[(g // 36) % 36]) % 36].tolist()
     words = nrng.game_seed_words(seed, block, n)
     assert got[:, 2].tolist() == [splitmix_rolls(w, 1)[0] for w in words]
 

@@ -12,11 +12,11 @@ from nardy_fast.engine.play import rollout as rollout_mod
 FAST = dict(workers=1, progress=False)
 # The case: P(koks win) came out -0.000755 from 1,000 variance-reduced games (with
 # the shipped net of then); with today's rollout net (v7), luck net and dice (game by
-# game, rng.DICE_SCHEME), seed 17 of the same position gives -0.00035 (a seed is chosen so
-# that the cut is exercised; seeds 1-16 come out positive, 0.0002-0.005, and a new luck
+# game, rng.DICE_SCHEME), seed 8 of the same position gives -0.00013 (a seed is chosen so
+# that the cut is exercised; seeds 1-7 come out positive, and a new luck
 # net or dice scheme may need another).
 NEAR_ZERO = "WlgAAAAEAEQACAQAAAAAAAAAQABAAAhIg"
-NEAR_ZERO_SEED = 17
+NEAR_ZERO_SEED = 8
 
 
 @pytest.fixture(scope="module")
