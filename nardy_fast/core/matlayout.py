@@ -309,6 +309,10 @@ def parse_mat(text: str, source: str = "<mat>", *, rules: Any = None) -> MatchRe
             if m.group(1) == m.group(3):
                 raise RecordError(f"{source} line {no}: game {len(blocks)}: both players "
                                   f"are named {m.group(1)!r}")
+            try:                  # a name no score line holds as it is (':Alice')
+                check_score_names((m.group(1), m.group(3)))
+            except ValueError as e:
+                raise RecordError(f"{source} line {no}: game {len(blocks)}: {e}") from None
             blocks[-1]["score"] = ((m.group(1), float(m.group(2))),
                                    (m.group(3), float(m.group(4))))
             blocks[-1]["score_line"] = no

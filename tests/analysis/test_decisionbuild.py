@@ -243,8 +243,10 @@ def test_a_cube_decision_in_a_bearoff_no_exact_table_covers_is_played_out():
     row = {"type": "cube", "position": pos.id, "cube_stake": 1, "cube_owner": "centre",
            "games": 72, "seed": "3"}
     rolled, _ = build_mod._roll(row, build_mod.judge_evaluator(), 1)
-    assert 0 < rolled["se_no_double"] < 0.2 and 0 < rolled["se_double_take"] < 0.4
-    assert -1 <= rolled["no_double"] <= 1
+    se = rolled["se_no_double"]
+    assert 0 < se < 0.2 and 0 < rolled["se_double_take"] < 0.4
+    # a variance-reduced estimate, unbiased but not bounded: within its noise of +-1
+    assert -1 - 3 * se <= rolled["no_double"] <= 1 + 3 * se
 
 
 def test_reroll_of_chosen_decisions_leaves_the_others(whole, tmp_path):

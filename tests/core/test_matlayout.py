@@ -372,3 +372,12 @@ def test_any_played_match_round_trips(tmp_path_factory, match):
     path = tmp_path_factory.mktemp("mat") / "m.mat"
     write_mat(match, path)
     assert same_match(read_mat(path, rules=match.rules), match)
+
+
+def test_read_mat_refuses_a_name_its_score_line_cannot_hold():
+    """A score line ':Alice : 0   Bob : 0' was read as a player named ':Alice', whose match
+    write_mat then refused to write (a ValueError, not a RecordError naming the line):
+    the file's line is named now, as for any other malformed score line."""
+    text = "2 point match\n\n Game 1\n:Alice : 0                        Bob : 0\n  1) 52: 24/17"
+    with pytest.raises(RecordError, match=r"^fuzz\.MAT line 4: game 1: players: ':Alice'"):
+        parse_mat(text, "fuzz.MAT")
