@@ -949,9 +949,11 @@ def _print_cube(args, d, match=None):
     if rolled and not math.isnan(d["double_margin"]):
         for who, key in (("doubler", "double"), ("taker", "take")):
             margin, noise = d[f"{key}_margin"], d[f"{key}_noise"]
-            if math.isnan(noise):                   # one game: no spread to measure
-                print(f"  {who + ':':<8s} margin {margin:.4f}, noise not measured (a "
-                      "single game): not decided")
+            if math.isnan(noise):                   # no spread to measure
+                why = ("a single game" if d.get("games", 0) <= 1 else
+                       "the games left no spread to measure")
+                print(f"  {who + ':':<8s} margin {margin:.4f}, noise not measured ({why}): "
+                      "not decided")
                 continue
             print(f"  {who + ':':<8s} margin {margin:.4f}, noise {noise:.4f}: "
                   + ("within the noise" if margin < noise else "clear"))

@@ -824,11 +824,17 @@ def as_served(outcome: Outcome) -> Outcome:
 
 
 def valued_by_cube_model(outcome: Outcome) -> bool:
-    """Whether a cube-aware rollout played no game because the cube model valued its
-    start (a bear-off that the cubeful race table does not cover: ``valued_at_start``
-    ``"janowski (...)"``).  A caller that wants the games to judge the model rolls it
+    """Whether a cube-aware rollout's games measured nothing beyond its approximations:
+    it played no game because the cube model valued its start (a bear-off that the
+    cubeful race table does not cover: ``valued_at_start`` ``"janowski (...)"``), or
+    every game ended in a race that the cube model or the one-sided approximation valued
+    (``extra["games_approximated"]`` all of its games: a race that any first roll brings
+    home, beyond the tables).  A caller that wants the games to judge the model rolls it
     out again with ``truncate=None``."""
-    return outcome.extra.get("valued_at_start", "").startswith("janowski")
+    if outcome.extra.get("valued_at_start", "").startswith("janowski"):
+        return True
+    return bool(outcome.extra.get("cube") and outcome.games
+                and outcome.extra.get("games_approximated", 0) == outcome.games)
 
 
 def _valued_at_start(plan):

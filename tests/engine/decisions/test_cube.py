@@ -521,3 +521,18 @@ def test_a_verdict_of_unmeasured_noise_is_not_called_clear():
                        "double_beaver": nan, "se_no_double": 0.01,
                        "se_double_take": nan, "se_double_beaver": nan})
     assert v["within_noise"] is True                    # the taker's noise is unknown
+
+
+def test_rollout_method_plays_out_a_race_every_first_roll_brings_beyond_the_tables():
+    """15 checkers against 14, White's last one outside its home: any first roll brings
+    it home, and the cube model (beyond the cubeful race table) and the one-sided
+    approximation then valued every game.  The decision had read no double and
+    double/take with no standard error, the doubler's margin "noise 0.0000: clear" and the
+    taker's "not measured (a single game)" after 144 games.  Its games are now played out,
+    as for a bear-off the model would value before the first roll, so the rollouts judge
+    the model with a measured noise."""
+    pos = "WAAAAAAAAAAAAAAAAAAAAABAAAAESMCWG"
+    d = cube_decision(pos, method="rollout", n_games=144, seed=1, workers=1)
+    assert d["games"] == 144
+    assert 0 < d["se_no_double"] < 1 and 0 < d["se_double_take"] < 1
+    assert 0 < d["se_double_take_minus_no_double"] < 1
