@@ -83,8 +83,9 @@ __all__ = ["DEFAULTS", "SOURCES", "CUBE_WINDOW", "build", "judge_evaluator", "pl
 SOURCES = ("net-greedy", "net-noisy", "net-net:1")
 CUBE_WINDOW = (0.55, 0.95)
 # How a cube decision in the bear-off is valued: by the exact cubeful race table where it
-# covers the race, else its games are played out (not Janowski's model at the start); a
-# file that does not record it valued the latter by the model (EARLIER_CUBE_BEAROFF).
+# covers the race, else its games are played out (not Janowski's model at the start, nor
+# after a first roll that brings every game home: rollout.valued_by_cube_model); a
+# file that does not record it valued the former by the model (EARLIER_CUBE_BEAROFF).
 CUBE_BEAROFF = "exact table, else played out"
 EARLIER_CUBE_BEAROFF = "exact table, else the cube model"
 OPENING_PLIES = 15          # contact plies 0-14 are the opening
