@@ -685,13 +685,13 @@ def _stratified_variance(cnt, sums, sq):
     by its first roll) have no variance, not 1e-20."""
     n = cnt.sum()
     total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
-    var_iid = (_deviations(n, total, total_sq) / (n - 1) / n if n > 1
-               else np.full(np.shape(total), math.nan))
+    spread = (_deviations(n, total, total_sq) / (n - 1) if n > 1    # the games' variance
+              else np.full(np.shape(total), math.nan))
+    var_iid = spread / n
     used = cnt > 0
     if not _stratified(cnt):
         if _even(cnt):
             return var_iid, var_iid
-        spread = _deviations(n, total, total_sq) / (n - 1)
         return spread * float((1.0 / cnt[used]).sum()) / int(used.sum()) ** 2, var_iid
     c = cnt[used].reshape((-1,) + (1,) * (sums.ndim - 1))
     within = _deviations(c, sums[used], sq[used]) / (c - 1)
@@ -748,14 +748,10 @@ def _outcome(tally, truncated, extra, plan=None):
     if plan is not None and plan.cube is not None:
         extra.update(_cube_extra(plan, mean))
     served = method_kind(extra.get("valued_at_start") or "rollout")
-    if served == "approximation":
-        # every game valued at the start by an approximation: its error is not the
-        # games' spread (0) but the approximation's, which nobody measured
-        se = np.full_like(se, math.nan)
-        extra["se_equity_unstratified"] = math.nan
-    elif truncated[1] == n and not (se > 0).any():
-        # every game ended in a race an approximation valued, each first roll's games
-        # alike: no spread, and the approximation's error nobody measured
+    if served == "approximation" or (truncated[1] == n and not (se > 0).any()):
+        # every game valued by an approximation, at the start or in the race it ended in
+        # (each first roll's games alike): its error is not the games' spread (0) but the
+        # approximation's, which nobody measured
         se = np.full_like(se, math.nan)
         extra["se_equity_unstratified"] = math.nan
     elif served == "exact":
