@@ -32,8 +32,8 @@ from dataclasses import dataclass, field, fields, replace
 
 from nardy_fast.core._checks import check_int
 from nardy_fast.core.cubestate import CENTRED, CubeState, next_stake
-from nardy_fast.core.rules import (CLASSIC, OUTCOMES, Rules, RulesLike, as_rules, check_flag,
-                                   is_number)
+from nardy_fast.core.rules import (CLASSIC, OUTCOMES, PLAY_FIELDS, Rules, RulesLike, as_rules,
+                                   check_flag, is_number)
 
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -400,9 +400,8 @@ def check_match(match: MatchState, positions: Iterable[Any] = (), name: str = "m
                              f"{p.side} on roll")
     if rules is not None:
         played = match.rules.rules
-        names = ["head_rule", "block_rule", "block_transient", "larger_die_rule",
-                 "draw_rule"]
-        differ = [f for f in names if getattr(played, f) != getattr(rules, f)]
+        differ = [f for f in (*PLAY_FIELDS, "draw_rule")
+                  if getattr(played, f) != getattr(rules, f)]
         if differ:
             raise ValueError(f"{name}: the match is played under the rules "
                              f"{played.to_text()!r}, {rules_name} are {rules.to_text()!r} "

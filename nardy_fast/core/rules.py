@@ -14,8 +14,8 @@ import numpy as np
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "as_rules", "check_flag",
-           "is_number"]
+__all__ = ["Rules", "CLASSIC", "CHOICES", "FLAGS", "CUBE_FIELDS", "PLAY_FIELDS", "as_rules",
+           "check_flag", "is_number"]
 
 # field -> allowed values (the first is the default; the position is the C code, see
 # _rules.pxd: a new variant is a value here, or a flag below, and a field of rules_t)
@@ -29,6 +29,10 @@ CHOICES = {
 FLAGS = ("block_transient", "larger_die_rule", "draw_rule", "beaver", "autodouble")
 OUTCOMES = ("oin", "mars", "koks", "home_mars")     # kinds of a win, in scoring order
 CUBE_FIELDS = ("cube", "beaver", "autodouble")       # the cube's fields (section 7a)
+# The fields that change which moves are legal, so a game under one setting of them
+# reaches positions the other settings never reach or forbid.  The scoring, the draw
+# rule and the opening roll change what a move is worth, not which moves there are.
+PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
 
 
 def check_flag(value: object, name: str) -> bool:

@@ -11,7 +11,7 @@ import os
 import warnings
 
 from nardy_fast._utils import _dbfile
-from nardy_fast.core.rules import as_rules
+from nardy_fast.core.rules import PLAY_FIELDS, as_rules
 
 from typing import TYPE_CHECKING, Any
 
@@ -32,11 +32,10 @@ DEFAULT_NET = os.path.join(DATA, "net_classic.nfdb")
 # The one-layer net (v6) v7 was deepened from: the start of self-play training
 # (``nardy-fast train --init classic``), and the rollout player up to 0.3.0.
 ONE_LAYER_NET = os.path.join(DATA, "onelayer_classic.nfdb")
-# The rule fields that change which moves are legal, so a net trained under one setting
-# of them plays positions the other settings never reach or forbid.  The scoring, the
-# draw rule and the opening roll change what a move is worth, not the game the net
-# learnt: its seven outputs serve them all.
-PLAY_FIELDS = ("head_rule", "block_rule", "block_transient", "larger_die_rule")
+# A net trained under one setting of the move rules (``core.rules.PLAY_FIELDS``) plays
+# positions the other settings never reach or forbid; the scoring, the draw rule and the
+# opening roll change what a move is worth, not the game the net learnt: its seven
+# outputs serve them all.
 _CACHE = {}
 
 
