@@ -240,3 +240,15 @@ def test_check_match_refuses_rules_that_are_not_the_matchs():
     cubeful = MatchState(MatchRules(length=3, rules=CUBE), (0, 0))
     check_match(cubeful, rules=CUBE.cubeless())      # a cube game's cubeless values
     check_match(cubeful, rules=Rules())
+
+
+def test_a_match_state_and_its_rules_cannot_be_changed_in_place():
+    """Both are values (hashed, shared by the positions of a match): a changed score or
+    length would change what they are equal to after they were used as keys."""
+    import dataclasses
+    state = MatchState(length=3, score=(1, 0))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.score = (2, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.rules.length = 5
+    assert state.score == (1.0, 0.0) and state.rules.length == 3

@@ -1327,6 +1327,17 @@ def test_games_ended_in_a_race_the_one_sided_approximation_values_are_counted():
     assert "error not measured" in str(o) and "approximation" in str(o)
 
 
+def test_games_an_approximation_valued_keep_the_spread_they_have():
+    """12 checkers a side, the mover's last one on point 13: some first rolls leave it
+    outside, so a first roll's games end in different races, every one valued by the
+    one-sided approximation.  Their spread is an error measured (the approximation's is
+    not in it, which the count says): the SE stays, not NaN."""
+    p = _race({13: 1, 19: 3, 20: 3, 21: 3, 22: 2}, {19: 3, 20: 3, 21: 3, 22: 3})
+    o = rollout(p, 72, seed=1, **FAST)
+    assert o.extra["games_truncated"] == o.extra["games_approximated"] == 72
+    assert 0 < o.se_equity < 1 and 0 < o.se_p_win < 1
+
+
 def test_games_ended_in_a_race_an_exact_table_values_are_not_counted():
     o = rollout(_race({18: 1, 20: 3}, {20: 4}), 72, seed=1, **FAST)
     assert o.extra["games_truncated"] > 0 and o.extra["games_approximated"] == 0
